@@ -1,0 +1,78 @@
+package io.pkibench.cli;
+
+import io.pkibench.engine.IterationOutcome;
+import io.pkibench.engine.ProgressListener;
+import io.pkibench.engine.ProgressSnapshot;
+import io.pkibench.engine.SeriesSpec;
+import io.pkibench.report.HumanUnits;
+import java.io.PrintWriter;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The live view on stderr: on a terminal one status line rewritten each second, elsewhere plain
+ * lines; a "record high" line whenever a workload's maximum latency is beaten.
+ */
+final class ConsoleProgress implements ProgressListener {
+  private final PrintWriter err;
+  private final boolean rewrite;
+  private final boolean quiet;
+  private final Map<String, Long> recordHighNanos = new HashMap<>();
+  private boolean statusShown;
+
+  ConsoleProgress(PrintWriter err, boolean rewrite, boolean quiet) {
+    this.err = err;
+    this.rewrite = rewrite;
+    this.quiet = quiet;
+  }
+
+  @Override
+  public synchronized void tick(ProgressSnapshot s) {
+    if (quiet) return;
+    Long record = recordHighNanos.get(s.workload());
+    if (s.maxNanos() > 0 && (record == null || s.maxNanos() > record)) {
+      recordHighNanos.put(s.workload(), s.maxNanos());
+      if (record != null) {
+        line("record high: " + s.workload() + " c=" + s.concurrency() + " " + HumanUnits.nanos(s.maxNanos())
+            + " (was " + HumanUnits.nanos(record) + ")");
+      }
+    }
+    String status = String.format(java.util.Locale.ROOT,
+        "%s c=%d series %d/%d %s %d/%d | ops %d ok %d err %d | %s ops/s | avg %s p99 %s max %s",
+        s.workload(), s.concurrency(), s.series(), s.seriesCount(), s.warmup() ? "warmup" : "measure",
+        s.iteration(), s.iterationCount(), s.started(), s.succeeded(), s.failed(),
+        HumanUnits.rate(s.recentOpsPerSecond()), HumanUnits.nanos(s.meanNanos()),
+        HumanUnits.nanos(s.p99Nanos()), HumanUnits.nanos(s.maxNanos()));
+    if (rewrite) {
+      err.print("\r\033[K" + status);
+      statusShown = true;
+    } else {
+      err.println(status);
+    }
+    err.flush();
+  }
+
+  @Override
+  public synchronized void iterationFinished(SeriesSpec spec, IterationOutcome o) {
+    if (quiet) return;
+    line(String.format(java.util.Locale.ROOT, "%s c=%d series %d %s %d: %s ops/s, p99 %s, %d failed",
+        spec.workload(), spec.concurrency(), o.series(), o.warmup() ? "warmup" : "measure", o.index(),
+        HumanUnits.rate(o.opsPerSecond()), HumanUnits.nanos(o.latency().getValueAtPercentile(99)), o.failed()));
+  }
+
+  /** A line that stays (not overwritten by the next status). */
+  synchronized void line(String text) {
+    if (statusShown) {
+      err.print("\r\033[K");
+      statusShown = false;
+    }
+    err.println(text);
+    err.flush();
+  }
+
+  synchronized void done() {
+    if (statusShown) err.print("\r\033[K");
+    statusShown = false;
+    err.flush();
+  }
+}

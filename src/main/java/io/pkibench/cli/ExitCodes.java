@@ -1,0 +1,12 @@
+package io.pkibench.cli;
+
+/** Stable exit codes: scripts and CI rely on them. */
+public final class ExitCodes {
+  public static final int OK = 0;
+  /** The run finished but some workload could not run or stopped early (see the result file). */
+  public static final int RUN_FAILED = 1;
+  /** Bad flags, files or plans: nothing was run. */
+  public static final int USAGE = 2;
+
+  private ExitCodes() {}
+}

@@ -1,0 +1,46 @@
+package io.pkibench.cli;
+
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.workload.ParamSpec;
+import io.pkibench.workload.WorkloadCatalog;
+import io.pkibench.workload.WorkloadFactory;
+import java.io.PrintWriter;
+import java.security.Provider;
+import java.security.Security;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
+
+@Command(
+    name = "list",
+    mixinStandardHelpOptions = true,
+    description = "Lists workloads with their parameters, key sources, providers and CPU meters.",
+    footer = {"", "Example:", "  pkibench list"})
+final class ListCommand implements Runnable {
+  @ParentCommand PkibenchCommand parent;
+
+  @Override
+  public void run() {
+    PrintWriter out = parent.context.out();
+    out.println("Workloads (pkibench run NAME -p PARAM=VALUE):");
+    for (WorkloadFactory f : WorkloadCatalog.builtIn().factories()) {
+      out.printf("  %-8s %s%n", f.name(), f.description());
+      for (ParamSpec p : f.params()) {
+        out.printf("    -p %s=%s   %s%s%n", p.name(), p.defaultValue(), p.description(),
+            p.allowed().isEmpty() ? "" : " [" + String.join(", ", p.allowed()) + "]");
+      }
+    }
+    out.println();
+    out.println("Key sources (--keys):");
+    Throwable accp = ProviderChoice.accpLoadFailure();
+    out.println("  software        test PKI keys through the best provider here: " + ProviderChoice.best().flag);
+    out.println("  software:accp   Amazon Corretto Crypto Provider " + (accp == null ? "(loads here)" : "(does NOT load here: " + accp + ")"));
+    out.println("  software:jdk    the JDK's own providers");
+    out.println("  software:bc     BouncyCastle");
+    out.println("  pkcs11:CONFIG   a PKCS#11 token through SunPKCS11 (PIN from --pin-file or $PKIBENCH_PKCS11_PIN)");
+    out.println();
+    out.println("Providers installed in this JDK (" + System.getProperty("java.runtime.version") + "):");
+    for (Provider p : Security.getProviders()) out.println("  " + p.getName() + " " + p.getVersionStr());
+    out.println();
+    out.println("CPU meters (--cpu): jvm (this process), host (/proc/stat), pid:N (another process)");
+  }
+}

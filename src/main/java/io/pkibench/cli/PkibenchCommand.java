@@ -1,0 +1,28 @@
+package io.pkibench.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "pkibench",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = "Sizes cryptographic services: throughput, latency percentiles, CPU cost and scalability.",
+    subcommands = {RunCommand.class, ReportCommand.class, ListCommand.class, PkiCommand.class},
+    footer = {"", "Example:", "  pkibench run sign -p alg=rsa2048 --concurrency 1..8 --warmup 2x5s --measure 5x5s --out run.json",
+        "  pkibench report run.json"})
+public final class PkibenchCommand implements Runnable {
+  final CliContext context;
+  @Spec CommandSpec spec;
+
+  PkibenchCommand(CliContext context) {
+    this.context = context;
+  }
+
+  @Override
+  public void run() {
+    throw new ParameterException(spec.commandLine(), "name a command: run, report, list or pki (pkibench --help shows them)");
+  }
+}

@@ -1,0 +1,207 @@
+package io.pkibench.cli;
+
+import io.pkibench.keys.KeySources;
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.measure.CpuMeter;
+import io.pkibench.pki.TestPki;
+import io.pkibench.plan.ConcurrencyList;
+import io.pkibench.plan.Iterations;
+import io.pkibench.plan.LoadModel;
+import io.pkibench.plan.Plan;
+import io.pkibench.plan.ThreadKind;
+import io.pkibench.plan.WorkloadSpec;
+import io.pkibench.report.TerminalTable;
+import io.pkibench.results.Environment;
+import io.pkibench.results.RunResult;
+import io.pkibench.session.EnvironmentProbe;
+import io.pkibench.session.RunSession;
+import io.pkibench.workload.Params;
+import io.pkibench.workload.WorkloadCatalog;
+import io.pkibench.workload.WorkloadFactory;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    description = {"Runs workloads at each concurrency level and writes the result file after every level."},
+    footer = {"", "Examples:",
+        "  pkibench run sign -p alg=rsa2048 --concurrency 1..8 --warmup 2x5s --measure 5x5s --out run.json",
+        "  PKIBENCH_PKCS11_PIN=... pkibench run sign -p alg=ecdsa-p256 --keys pkcs11:softhsm.cfg --concurrency 1,2,4",
+        "  pkibench run noop --concurrency 1,2 --warmup 1x1s --measure 3x1s",
+        "", "Exit codes: 0 done, 1 a workload could not run or stopped early, 2 bad flags (nothing run)."})
+final class RunCommand implements Callable<Integer> {
+  @ParentCommand PkibenchCommand parent;
+  @Spec CommandSpec spec;
+
+  @Parameters(arity = "1..*", paramLabel = "WORKLOAD", description = "workload names; 'pkibench list' shows them")
+  List<String> workloads;
+
+  @Option(names = {"-p", "--param"}, paramLabel = "NAME=VALUE", description = "a workload parameter, e.g. -p alg=ecdsa-p256 -p size=4k")
+  Map<String, String> params = new LinkedHashMap<>();
+
+  @Option(names = "--keys", defaultValue = "software", paramLabel = "SOURCE",
+      description = "where keys live: software[:accp|jdk|bc] (test PKI) or pkcs11:CONFIG (default: ${DEFAULT-VALUE})")
+  String keys;
+
+  @Option(names = "--concurrency", defaultValue = "1,2,4", paramLabel = "LIST",
+      description = "worker counts: 1,2,4 or a doubling range 1..64 (default: ${DEFAULT-VALUE})")
+  String concurrency;
+
+  @Option(names = "--warmup", defaultValue = "2x5s", converter = Converters.ToIterations.class, paramLabel = "NxDURATION",
+      description = "discarded iterations per series (default: ${DEFAULT-VALUE}); 0x1s for none")
+  Iterations warmup;
+
+  @Option(names = "--measure", defaultValue = "5x5s", converter = Converters.ToIterations.class, paramLabel = "NxDURATION",
+      description = "measured iterations per series (default: ${DEFAULT-VALUE})")
+  Iterations measure;
+
+  @Option(names = "--series", defaultValue = "1", description = "repeat each level N times, each with fresh workload state (default: ${DEFAULT-VALUE})")
+  int series;
+
+  @Option(names = "--virtual-threads", description = "run workers on virtual threads (for very high concurrency)")
+  boolean virtualThreads;
+
+  @Option(names = "--verify", description = "each operation checks its own output with an independent provider")
+  boolean verify;
+
+  @Option(names = "--cpu", defaultValue = "jvm", paramLabel = "METER",
+      description = "whose CPU to count: jvm (this process), host, or pid:N (default: ${DEFAULT-VALUE})")
+  String cpu;
+
+  @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "result file (default: results/WORKLOAD-TIME.json); FILE.hlog is written beside it")
+  Path out;
+
+  @Option(names = "--pki", paramLabel = "DIR", description = "test PKI directory (default: $PKIBENCH_PKI or ~/.pkibench/pki; created on first use)")
+  Path pki;
+
+  @Option(names = "--pin-file", paramLabel = "FILE", description = "file holding the PKCS#11 PIN (else $" + KeySources.PIN_ENV + ")")
+  Path pinFile;
+
+  @Option(names = "--hang-grace", defaultValue = "60s", paramLabel = "DURATION",
+      description = "how long after an iteration's end an operation may still run before the level is abandoned (default: ${DEFAULT-VALUE})")
+  String hangGrace;
+
+  @Option(names = "--quiet", description = "no live progress, only the final table")
+  boolean quiet;
+
+  @Override
+  public Integer call() throws Exception {
+    CliContext ctx = parent.context;
+    WorkloadCatalog catalog = WorkloadCatalog.builtIn();
+    Plan plan = validatedPlan(catalog);
+    CpuMeter meter = CpuMeter.of(cpu);
+    Path resultFile = out != null ? ctx.resolve(out) : defaultOut(ctx);
+    Path pkiDir = ctx.pkiDir(pki);
+    ConsoleProgress progress = new ConsoleProgress(ctx.err(), ctx.terminal() && !quiet, quiet);
+    RunSession session = new RunSession(plan, catalog,
+        keySpec -> KeySources.open(keySpec, () -> TestPki.openOrInit(pkiDir, ctx.clock(), progress::line), pinFile == null ? null : ctx.resolve(pinFile), ctx.env()),
+        meter, resultFile, ctx.clock(), progress, progress::line, io.pkibench.plan.Durations.parse(hangGrace));
+    Environment environment = EnvironmentProbe.capture(commandLine(), ctx.clock(), extraProviders());
+
+    CountDownLatch finished = new CountDownLatch(1);
+    // Ctrl-C: stop after the operations in flight and let the session write what it has.
+    Thread hook = new Thread(() -> {
+      session.interrupt();
+      try {
+        finished.await(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "pkibench-interrupt");
+    Runtime.getRuntime().addShutdownHook(hook);
+    RunResult result;
+    try {
+      progress.line("result file: " + resultFile + " (interval histograms: " + RunSession.hlogFileFor(resultFile).getFileName() + ")");
+      result = session.run(environment);
+    } finally {
+      finished.countDown();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook is running: the JVM is exiting anyway
+      }
+    }
+    progress.done();
+    ctx.out().print(TerminalTable.render(result));
+    ctx.out().println();
+    ctx.out().println("saved " + resultFile + "; 'pkibench report " + resultFile + "' prints it again");
+    boolean anyFailed = result.workloads().stream().anyMatch(w -> w.failure() != null);
+    return anyFailed ? ExitCodes.RUN_FAILED : ExitCodes.OK;
+  }
+
+  /** Every problem with the flags at once, each naming the flag and the fix. */
+  private Plan validatedPlan(WorkloadCatalog catalog) {
+    List<String> problems = new ArrayList<>();
+    List<Integer> levels = List.of();
+    try {
+      levels = ConcurrencyList.parse(concurrency);
+    } catch (IllegalArgumentException e) {
+      problems.add("--concurrency: " + e.getMessage());
+    }
+    List<WorkloadSpec> specs = new ArrayList<>();
+    for (String name : workloads) {
+      WorkloadFactory factory = catalog.find(name).orElse(null);
+      if (factory == null) {
+        problems.add("unknown workload '" + name + "'" + Suggestions.didYouMean(name, catalog.names()) + "; 'pkibench list' shows them all");
+        continue;
+      }
+      try {
+        Params.resolve(name, factory.params(), params);
+      } catch (IllegalArgumentException e) {
+        problems.add(e.getMessage());
+      }
+      specs.add(new WorkloadSpec(name, params, keys));
+    }
+    String keyProblem = KeySources.problem(keys);
+    if (keyProblem != null) problems.add(keyProblem);
+    try {
+      CpuMeter.of(cpu);
+    } catch (IllegalArgumentException e) {
+      problems.add("--cpu: " + e.getMessage());
+    }
+    try {
+      io.pkibench.plan.Durations.parse(hangGrace);
+    } catch (IllegalArgumentException e) {
+      problems.add("--hang-grace: " + e.getMessage());
+    }
+    Plan plan = new Plan(specs, new LoadModel.Closed(levels), warmup, measure, series,
+        virtualThreads ? ThreadKind.VIRTUAL : ThreadKind.PLATFORM, verify, cpu);
+    if (!levels.isEmpty() && !specs.isEmpty()) problems.addAll(plan.problems());
+    if (!problems.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", problems));
+    return plan;
+  }
+
+  private Path defaultOut(CliContext ctx) {
+    String time = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(ctx.clock().instant());
+    return ctx.resolve(Path.of("results", String.join("+", workloads) + "-" + time + ".json"));
+  }
+
+  private String commandLine() {
+    return "pkibench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+  }
+
+  private static List<java.security.Provider> extraProviders() {
+    List<java.security.Provider> list = new ArrayList<>();
+    if (ProviderChoice.accpLoadFailure() == null) list.add(com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider.INSTANCE);
+    list.add(new BouncyCastleProvider());
+    return list;
+  }
+
+}

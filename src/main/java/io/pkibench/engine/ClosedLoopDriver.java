@@ -1,0 +1,186 @@
+package io.pkibench.engine;
+
+import io.pkibench.measure.CpuMeter;
+import io.pkibench.measure.IntervalLog;
+import io.pkibench.measure.LatencyHistograms;
+import io.pkibench.plan.ThreadKind;
+import io.pkibench.workload.Workload;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs one series of a level in the closed-loop model: N workers, each starting its next operation
+ * when the last ends. Iterations are synchronised (every worker starts together and the iteration
+ * ends when the last in-flight operation ends), so each iteration counts every operation exactly once.
+ */
+public final class ClosedLoopDriver {
+  private static final long TICK_NANOS = 1_000_000_000L;
+  private final ThreadKind threads;
+  private final ProgressListener progress;
+  private final IntervalLog intervalLog;
+  private final InstantSource wallClock;
+  private final Duration hangGrace;
+  private volatile Worker.Gates current;
+
+  public ClosedLoopDriver(
+      ThreadKind threads, ProgressListener progress, IntervalLog intervalLog, InstantSource wallClock, Duration hangGrace) {
+    this.threads = threads;
+    this.progress = progress;
+    this.intervalLog = intervalLog;
+    this.wallClock = wallClock;
+    this.hangGrace = hangGrace;
+  }
+
+  /** Asks the running series to stop after the operations in flight (Ctrl-C); what was measured is kept. */
+  public void abort() {
+    Worker.Gates gates = current;
+    if (gates != null) gates.abort = true;
+  }
+
+  /** Runs warm-up then measured iterations; returns them all, warm-up first, each flagged. */
+  public List<IterationOutcome> runSeries(SeriesSpec spec, Workload workload, CpuMeter cpu)
+      throws EngineException, InterruptedException {
+    int n = spec.concurrency();
+    Worker.Gates gates = new Worker.Gates(n);
+    CountDownLatch ready = new CountDownLatch(n);
+    List<Worker> workers = new ArrayList<>(n);
+    ThreadFactory factory = threads == ThreadKind.VIRTUAL
+        ? Thread.ofVirtual().name("pkibench-worker-", 0).factory()
+        : Thread.ofPlatform().daemon().name("pkibench-worker-", 0).factory();
+    List<Thread> started = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      Worker w = new Worker(i, workload, gates, ready);
+      workers.add(w);
+      Thread t = factory.newThread(w);
+      started.add(t);
+      t.start();
+    }
+    current = gates;
+    try {
+      ready.await();
+      for (Worker w : workers) {
+        if (w.setupFailure != null) {
+          throw new EngineException(
+              "worker " + w.id + " could not create its operation: " + ErrorTally.causeOf(w.setupFailure),
+              w.setupFailure);
+        }
+      }
+      List<IterationOutcome> outcomes = new ArrayList<>();
+      for (int i = 1; i <= spec.warmup().count() && !gates.abort; i++) {
+        outcomes.add(iterate(spec, true, i, spec.warmup().each(), workers, gates, cpu));
+      }
+      for (int i = 1; i <= spec.measure().count() && !gates.abort; i++) {
+        outcomes.add(iterate(spec, false, i, spec.measure().each(), workers, gates, cpu));
+      }
+      return outcomes;
+    } finally {
+      current = null;
+      gates.finished = true;
+      if (!gates.phaser.isTerminated()) gates.phaser.arriveAndDeregister(); // opens the start gate: workers exit
+      // Bounded in total: a hung operation's thread is a daemon and is left behind, not waited for.
+      long joinDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+      for (Thread t : started) {
+        long left = joinDeadline - System.nanoTime();
+        if (left <= 0) break;
+        t.join(Duration.ofNanos(left));
+      }
+    }
+  }
+
+  private IterationOutcome iterate(
+      SeriesSpec spec, boolean warmup, int index, Duration length, List<Worker> workers, Worker.Gates gates, CpuMeter cpu)
+      throws EngineException, InterruptedException {
+    for (Worker w : workers) w.resetCounters();
+    Histogram iteration = LatencyHistograms.newHistogram();
+    Histogram tick = LatencyHistograms.newHistogram();
+    Histogram[] scratch = new Histogram[workers.size()];
+    Map<String, Long> errors = new HashMap<>();
+    String tag = spec.tag(warmup, index);
+    int count = warmup ? spec.warmup().count() : spec.measure().count();
+
+    long cpuStart = cpu.cpuNanos();
+    long startNanos = System.nanoTime();
+    long tickStartMillis = wallClock.millis();
+    gates.deadlineNanos = startNanos + length.toNanos();
+    int endPhase = gates.phaser.arrive() + 1; // opens the start gate
+    gates.phaser.arrive(); // the controller's arrival at the end gate; it waits below
+    long lastTickNanos = startNanos;
+    long lastSucceeded = 0;
+    long hangLimit = gates.deadlineNanos + hangGrace.toNanos();
+    while (true) {
+      long now = System.nanoTime();
+      long wait = Math.max(1, Math.min(lastTickNanos + TICK_NANOS, hangLimit) - now);
+      try {
+        gates.phaser.awaitAdvanceInterruptibly(endPhase, wait, TimeUnit.NANOSECONDS);
+        break;
+      } catch (TimeoutException notYet) {
+        now = System.nanoTime();
+        if (now - hangLimit >= 0) {
+          gates.abort = true;
+          throw new EngineException(
+              "operations still running " + hangGrace.toSeconds() + " s after iteration " + tag
+                  + " ended; an operation hangs: give it a timeout or check the target",
+              null);
+        }
+        tickStartMillis = sample(workers, scratch, tick, iteration, tag, tickStartMillis);
+        long succeeded = 0, failed = 0, startedOps = 0;
+        for (Worker w : workers) {
+          succeeded += w.succeededNow();
+          failed += w.failedNow();
+          startedOps += w.startedNow();
+        }
+        double recent = (succeeded - lastSucceeded) * 1e9 / (now - lastTickNanos);
+        lastSucceeded = succeeded;
+        lastTickNanos = now;
+        progress.tick(new ProgressSnapshot(
+            spec.workload(), spec.concurrency(), spec.series(), spec.seriesCount(), warmup, index, count,
+            startedOps, succeeded, failed, recent,
+            iteration.getTotalCount() == 0 ? 0 : iteration.getMean(),
+            iteration.getValueAtPercentile(99), iteration.getMaxValue()));
+      }
+    }
+    if (gates.phaser.isTerminated()) {
+      Throwable crash = workers.stream().map(w -> w.crash).filter(c -> c != null).findFirst().orElse(null);
+      throw new EngineException("a worker died: " + (crash == null ? "unknown" : ErrorTally.causeOf(crash)), crash);
+    }
+    long durationNanos = System.nanoTime() - startNanos;
+    long cpuNanos = cpu.cpuNanos() - cpuStart;
+    sample(workers, scratch, tick, iteration, tag, tickStartMillis);
+    long started = 0, succeeded = 0, failed = 0;
+    for (Worker w : workers) {
+      started += w.started;
+      succeeded += w.succeeded;
+      failed += w.failed;
+      w.errors.drainInto(errors);
+    }
+    IterationOutcome outcome = new IterationOutcome(
+        spec.series(), index, warmup, durationNanos, started, succeeded, failed, cpuNanos, iteration, errors);
+    progress.iterationFinished(spec, outcome);
+    return outcome;
+  }
+
+  /** Takes each worker's interval histogram, adds it to the iteration, and logs the merged interval. */
+  private long sample(
+      List<Worker> workers, Histogram[] scratch, Histogram tick, Histogram iteration, String tag, long tickStartMillis) {
+    tick.reset();
+    for (int i = 0; i < scratch.length; i++) {
+      scratch[i] = workers.get(i).recorder.getIntervalHistogram(scratch[i]);
+      tick.add(scratch[i]);
+    }
+    iteration.add(tick);
+    long nowMillis = wallClock.millis();
+    tick.setStartTimeStamp(tickStartMillis);
+    tick.setEndTimeStamp(nowMillis);
+    intervalLog.write(tag, tick);
+    return nowMillis;
+  }
+}

@@ -1,0 +1,37 @@
+package io.pkibench.engine;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/** Failures grouped by cause; owned by one worker, touched only on the (rare) failure path. */
+final class ErrorTally {
+  static final int MAX_CAUSES = 100;
+  static final String OTHER = "(more distinct causes than " + MAX_CAUSES + "; the rest are counted here)";
+  private static final int MAX_CAUSE_CHARS = 200;
+  private final Map<String, Long> counts = new HashMap<>();
+
+  void record(Throwable failure) {
+    String cause = causeOf(failure);
+    if (!counts.containsKey(cause) && counts.size() >= MAX_CAUSES) cause = OTHER;
+    counts.merge(cause, 1L, Long::sum);
+  }
+
+  void drainInto(Map<String, Long> total) {
+    counts.forEach((cause, n) -> total.merge(cause, n, Long::sum));
+    counts.clear();
+  }
+
+  /** Class and message, plus the innermost cause when it differs, truncated so a huge message cannot bloat the result. */
+  static String causeOf(Throwable failure) {
+    StringBuilder text = new StringBuilder(failure.getClass().getName());
+    if (failure.getMessage() != null) text.append(": ").append(failure.getMessage());
+    Throwable root = failure;
+    while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+    if (root != failure) {
+      text.append(" <- ").append(root.getClass().getName());
+      if (root.getMessage() != null) text.append(": ").append(root.getMessage());
+    }
+    String s = text.toString().replace('\n', ' ');
+    return s.length() <= MAX_CAUSE_CHARS ? s : s.substring(0, MAX_CAUSE_CHARS - 1) + "…";
+  }
+}

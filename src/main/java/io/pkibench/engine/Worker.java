@@ -1,0 +1,148 @@
+package io.pkibench.engine;
+
+import io.pkibench.measure.LatencyHistograms;
+import io.pkibench.workload.Operation;
+import io.pkibench.workload.Workload;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Phaser;
+import org.HdrHistogram.SingleWriterRecorder;
+
+/** Padding so that two workers' counters never share a cache line. */
+abstract class WorkerPadBefore {
+  long p01, p02, p03, p04, p05, p06, p07, p08;
+}
+
+abstract class WorkerCounters extends WorkerPadBefore {
+  // Written only by the worker (opaque, so the controller's once-a-second reads see fresh values
+  // without fences on the hot path); reset by the controller only while the worker waits at a gate.
+  long started;
+  long succeeded;
+  long failed;
+}
+
+abstract class WorkerPadAfter extends WorkerCounters {
+  long q01, q02, q03, q04, q05, q06, q07, q08;
+}
+
+/**
+ * One closed-loop worker: it waits at the start gate, runs operations back to back until the
+ * iteration deadline, then waits at the end gate. The operation path takes one clock reading, one
+ * histogram record and one counter store per operation: no allocation, no lock.
+ */
+final class Worker extends WorkerPadAfter implements Runnable {
+  private static final VarHandle STARTED;
+  private static final VarHandle SUCCEEDED;
+  private static final VarHandle FAILED;
+
+  static {
+    try {
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      STARTED = lookup.findVarHandle(WorkerCounters.class, "started", long.class);
+      SUCCEEDED = lookup.findVarHandle(WorkerCounters.class, "succeeded", long.class);
+      FAILED = lookup.findVarHandle(WorkerCounters.class, "failed", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  final int id;
+  final SingleWriterRecorder recorder = LatencyHistograms.newRecorder();
+  final ErrorTally errors = new ErrorTally();
+  private final Workload workload;
+  private final Gates gates;
+  private final CountDownLatch ready;
+  volatile Throwable setupFailure;
+  volatile Throwable crash;
+
+  Worker(int id, Workload workload, Gates gates, CountDownLatch ready) {
+    this.id = id;
+    this.workload = workload;
+    this.gates = gates;
+    this.ready = ready;
+  }
+
+  /** What the controller shares with its workers; volatile fields are read once per iteration or per operation. */
+  static final class Gates {
+    final Phaser phaser;
+    volatile long deadlineNanos;
+    volatile boolean finished;
+    volatile boolean abort;
+
+    Gates(int workers) {
+      this.phaser = new Phaser(workers + 1);
+    }
+  }
+
+  @Override
+  public void run() {
+    Operation operation;
+    try {
+      operation = workload.newOperation(id);
+    } catch (Throwable t) {
+      setupFailure = t;
+      operation = null;
+    } finally {
+      ready.countDown();
+    }
+    Phaser phaser = gates.phaser;
+    try {
+      while (true) {
+        phaser.arriveAndAwaitAdvance(); // start gate
+        if (gates.finished || operation == null || phaser.isTerminated()) {
+          phaser.arriveAndDeregister();
+          return;
+        }
+        runUntil(operation, gates.deadlineNanos);
+        phaser.arriveAndAwaitAdvance(); // end gate
+      }
+    } catch (VirtualMachineError fatal) {
+      // Out of memory or stack: the series cannot be trusted; wake the controller instead of hanging it.
+      crash = fatal;
+      phaser.forceTermination();
+    }
+  }
+
+  private void runUntil(Operation operation, long deadlineNanos) {
+    long start = System.nanoTime();
+    while (true) {
+      STARTED.setOpaque(this, started + 1);
+      try {
+        operation.execute();
+        // The end of one operation is the start of the next: one clock reading per operation,
+        // and the loop's own cost is charged to the operation that follows it.
+        long end = System.nanoTime();
+        recorder.recordValue(Math.min(end - start, LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
+        SUCCEEDED.setOpaque(this, succeeded + 1);
+        start = end;
+      } catch (VirtualMachineError fatal) {
+        throw fatal;
+      } catch (Throwable failure) {
+        FAILED.setOpaque(this, failed + 1);
+        errors.record(failure);
+        start = System.nanoTime();
+      }
+      if (start - deadlineNanos >= 0 || gates.abort) return;
+    }
+  }
+
+  long startedNow() {
+    return (long) STARTED.getOpaque(this);
+  }
+
+  long succeededNow() {
+    return (long) SUCCEEDED.getOpaque(this);
+  }
+
+  long failedNow() {
+    return (long) FAILED.getOpaque(this);
+  }
+
+  /** Called by the controller while this worker waits at the start gate. */
+  void resetCounters() {
+    started = 0;
+    succeeded = 0;
+    failed = 0;
+  }
+}

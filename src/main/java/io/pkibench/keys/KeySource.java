@@ -1,0 +1,23 @@
+package io.pkibench.keys;
+
+import java.security.GeneralSecurityException;
+import java.security.Provider;
+
+/** Where private keys live: a PKCS#12 file, a PKCS#11 token, a remote key-server cluster. */
+public interface KeySource extends AutoCloseable {
+
+  SigningKey key(String alias) throws GeneralSecurityException;
+
+  /**
+   * The provider this source uses for a keyless service ({@code MessageDigest}/{@code SHA-256},
+   * {@code Cipher}/{@code AES/GCM/NoPadding}...), so that digests, ciphers and key generation run
+   * where the keys do; throws naming the service when this source has none.
+   */
+  Provider provider(String type, String algorithm) throws GeneralSecurityException;
+
+  /** How the result file names this source, e.g. {@code software:accp} or {@code pkcs11:softhsm.cfg}. */
+  String describe();
+
+  @Override
+  default void close() {}
+}

@@ -1,0 +1,118 @@
+package io.pkibench.keys;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.NoSuchAlgorithmException;
+import java.security.PrivateKey;
+import java.security.Provider;
+import java.security.ProviderException;
+import java.security.Security;
+import java.security.UnrecoverableKeyException;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Keys inside a PKCS#11 token (SoftHSM2 in tests, any HSM in real use) through the JDK's SunPKCS11.
+ * SunPKCS11 lists only private keys that have a certificate, which {@code pki init --pkcs11} writes.
+ */
+public final class Pkcs11KeySource implements KeySource {
+  private final Path config;
+  private final Provider provider;
+  private final KeyStore store;
+
+  public Pkcs11KeySource(Path config, Secret pin) throws GeneralSecurityException {
+    if (!Files.isReadable(config)) {
+      throw new GeneralSecurityException(
+          "--keys pkcs11:" + config + ": no such file; write a SunPKCS11 config (name, library, slot) there");
+    }
+    this.config = config;
+    try {
+      this.provider = Security.getProvider("SunPKCS11").configure(config.toString());
+    } catch (ProviderException | java.security.InvalidParameterException e) {
+      throw new GeneralSecurityException("--keys pkcs11:" + config + ": the token cannot be opened: " + rootMessage(e), e);
+    }
+    this.store = KeyStore.getInstance("PKCS11", provider);
+    try {
+      store.load(null, pin.chars());
+    } catch (IOException e) {
+      throw new GeneralSecurityException(
+          "--keys pkcs11:" + config + ": login failed (" + rootMessage(e) + "); check the PIN in --pin-file or PKIBENCH_PKCS11_PIN", e);
+    }
+  }
+
+  private static String rootMessage(Throwable t) {
+    while (t.getCause() != null) t = t.getCause();
+    return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+  }
+
+  public KeyStore store() {
+    return store;
+  }
+
+  public Provider jcaProvider() {
+    return provider;
+  }
+
+  @Override
+  public SigningKey key(String alias) throws GeneralSecurityException {
+    PrivateKey key = (PrivateKey) store.getKey(alias, null);
+    if (key == null) {
+      throw new UnrecoverableKeyException(
+          "the token has no key '" + alias + "' with a certificate; put the test PKI in it with 'pkibench pki init --pkcs11 " + config + "'");
+    }
+    List<X509Certificate> chain = new ArrayList<>();
+    for (Certificate c : store.getCertificateChain(alias)) chain.add((X509Certificate) c);
+    return new SigningKey(alias, key, chain, provider);
+  }
+
+  @Override
+  public Provider provider(String type, String algorithm) throws GeneralSecurityException {
+    if (provider.getService(type, algorithm) == null) {
+      throw new NoSuchAlgorithmException("the PKCS#11 token offers no " + type + " " + algorithm);
+    }
+    return provider;
+  }
+
+  /**
+   * Copies the test PKI's end-entity keys, each with its certificate chain, into the token, so that
+   * SunPKCS11 lists them. Keys already there are left alone; a key the token refuses is reported, not hidden.
+   */
+  public int importFrom(io.pkibench.pki.TestPki pki, java.util.function.Consumer<String> log) throws GeneralSecurityException {
+    SoftwareKeySource software = new SoftwareKeySource(() -> pki, ProviderChoice.JDK);
+    int imported = 0;
+    for (io.pkibench.pki.Entity e : pki.entities()) {
+      if (e.isCa()) continue;
+      if (store.containsAlias(e.alias())) {
+        log.accept("  " + e.alias() + ": already in the token");
+        continue;
+      }
+      SigningKey key = software.key(e.alias());
+      try {
+        store.setKeyEntry(e.alias(), key.privateKey(), null, key.chain().toArray(new X509Certificate[0]));
+        imported++;
+      } catch (java.security.KeyStoreException | ProviderException refused) {
+        log.accept("  " + e.alias() + ": NOT imported, the token refuses " + e.keyAlgorithm().flag + " keys (" + rootMessage(refused) + ")");
+      }
+    }
+    return imported;
+  }
+
+  @Override
+  public String describe() {
+    return "pkcs11:" + config;
+  }
+
+  @Override
+  public void close() {
+    try {
+      if (provider instanceof java.security.AuthProvider auth) auth.logout();
+    } catch (Exception e) {
+      // logging out of a token that is already gone is not worth failing a finished run for
+    }
+  }
+}

@@ -1,0 +1,79 @@
+package io.pkibench.keys;
+
+import io.pkibench.pki.TestPki;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.KeyStore;
+import java.security.NoSuchAlgorithmException;
+import java.security.PrivateKey;
+import java.security.Provider;
+import java.security.UnrecoverableKeyException;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Keys from the test PKI's PKCS#12 files, used through the chosen provider. */
+public final class SoftwareKeySource implements KeySource {
+  private final java.util.function.Supplier<TestPki> pkiSupplier;
+  private final ProviderChoice choice;
+  private TestPki pki;
+
+  /** The PKI is opened (and created on first use) only when a key is first asked for. */
+  public SoftwareKeySource(java.util.function.Supplier<TestPki> pki, ProviderChoice choice) {
+    this.pkiSupplier = pki;
+    this.choice = choice;
+  }
+
+  @Override
+  public synchronized SigningKey key(String alias) throws GeneralSecurityException {
+    if (pki == null) pki = pkiSupplier.get();
+    Path file = pki.keystore(alias);
+    if (!Files.exists(file)) {
+      throw new GeneralSecurityException("no key '" + alias + "' in the test PKI: " + file + " is missing; run 'pkibench pki init'");
+    }
+    KeyStore store = KeyStore.getInstance("PKCS12");
+    Secret password = pki.keystorePassword();
+    try (InputStream in = Files.newInputStream(file)) {
+      store.load(in, password.chars());
+      PrivateKey key = (PrivateKey) store.getKey(alias, password.chars());
+      if (key == null) throw new UnrecoverableKeyException("no private key entry '" + alias + "' in " + file);
+      List<X509Certificate> chain = new ArrayList<>();
+      for (Certificate c : store.getCertificateChain(alias)) chain.add((X509Certificate) c);
+      String signatureAlgorithm = switch (key.getAlgorithm()) {
+        case "RSA" -> "SHA256withRSA";
+        case "EC" -> "SHA256withECDSA";
+        default -> "Ed25519";
+      };
+      Provider provider = choice.providerFor("Signature", signatureAlgorithm);
+      return new SigningKey(alias, translate(key, provider), chain, provider);
+    } catch (IOException e) {
+      throw new GeneralSecurityException("cannot read " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Re-creates the key inside {@code provider}, so the provider uses its native form and not a conversion per operation. */
+  private static PrivateKey translate(PrivateKey key, Provider provider) throws GeneralSecurityException {
+    String algorithm = key.getAlgorithm().equals("EdDSA") ? "Ed25519" : key.getAlgorithm();
+    try {
+      return KeyFactory.getInstance(algorithm, provider).generatePrivate(new PKCS8EncodedKeySpec(key.getEncoded()));
+    } catch (NoSuchAlgorithmException e) {
+      return key; // the provider takes foreign keys as they are
+    }
+  }
+
+  @Override
+  public Provider provider(String type, String algorithm) throws GeneralSecurityException {
+    return choice.providerFor(type, algorithm);
+  }
+
+  @Override
+  public String describe() {
+    return "software:" + choice.flag;
+  }
+}

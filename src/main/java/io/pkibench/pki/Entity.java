@@ -1,0 +1,33 @@
+package io.pkibench.pki;
+
+/** One certificate holder of the test PKI as listed in its manifest; {@code issuer} is an alias (itself for the root). */
+public record Entity(String alias, Role role, KeyAlgorithm keyAlgorithm, String issuer, boolean revoked) {
+
+  /** Every entity, issuers before what they issue. Signers alternate between the two intermediates so that they have different CRLs. */
+  public static java.util.List<Entity> standardSet() {
+    var list = new java.util.ArrayList<Entity>();
+    list.add(new Entity("root-ca", Role.ROOT_CA, KeyAlgorithm.RSA3072, "root-ca", false));
+    list.add(new Entity("intermediate-a", Role.INTERMEDIATE_CA, KeyAlgorithm.RSA2048, "root-ca", false));
+    list.add(new Entity("intermediate-b", Role.INTERMEDIATE_CA, KeyAlgorithm.RSA2048, "root-ca", false));
+    for (KeyAlgorithm alg : KeyAlgorithm.values()) {
+      int count = alg == KeyAlgorithm.RSA2048 || alg == KeyAlgorithm.ECDSA_P256 ? 4 : 1;
+      for (int i = 1; i <= count; i++) {
+        list.add(new Entity(signerAlias(alg, i), Role.SIGNER, alg, i % 2 == 1 ? "intermediate-a" : "intermediate-b", false));
+      }
+    }
+    list.add(new Entity("signer-rsa2048-revoked", Role.SIGNER, KeyAlgorithm.RSA2048, "intermediate-a", true));
+    list.add(new Entity("tls-server", Role.TLS_SERVER, KeyAlgorithm.RSA2048, "intermediate-a", false));
+    list.add(new Entity("tls-client", Role.TLS_CLIENT, KeyAlgorithm.RSA2048, "intermediate-b", false));
+    list.add(new Entity("tsa", Role.TSA, KeyAlgorithm.RSA2048, "intermediate-a", false));
+    list.add(new Entity("keyserver", Role.KEY_SERVER, KeyAlgorithm.RSA2048, "intermediate-b", false));
+    return java.util.List.copyOf(list);
+  }
+
+  public static String signerAlias(KeyAlgorithm alg, int index) {
+    return "signer-" + alg.flag + "-" + index;
+  }
+
+  public boolean isCa() {
+    return role == Role.ROOT_CA || role == Role.INTERMEDIATE_CA;
+  }
+}

@@ -1,0 +1,46 @@
+package io.pkibench.pki;
+
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.spec.ECGenParameterSpec;
+
+/** The key types of the test PKI, named as on the command line ({@code -p alg=ecdsa-p256}). */
+public enum KeyAlgorithm {
+  RSA2048("rsa2048", "SHA256withRSA"),
+  RSA3072("rsa3072", "SHA256withRSA"),
+  ECDSA_P256("ecdsa-p256", "SHA256withECDSA"),
+  ED25519("ed25519", "Ed25519");
+
+  public final String flag;
+  public final String signatureAlgorithm;
+
+  KeyAlgorithm(String flag, String signatureAlgorithm) {
+    this.flag = flag;
+    this.signatureAlgorithm = signatureAlgorithm;
+  }
+
+  public static KeyAlgorithm parse(String flag) {
+    for (KeyAlgorithm a : values()) if (a.flag.equals(flag)) return a;
+    throw new IllegalArgumentException("unknown key algorithm '" + flag + "'; use rsa2048, rsa3072, ecdsa-p256 or ed25519");
+  }
+
+  public static String[] flags() {
+    return java.util.Arrays.stream(values()).map(a -> a.flag).toArray(String[]::new);
+  }
+
+  public KeyPair generate(java.security.Provider provider) throws GeneralSecurityException {
+    KeyPairGenerator g = switch (this) {
+      case RSA2048, RSA3072 -> KeyPairGenerator.getInstance("RSA", provider);
+      case ECDSA_P256 -> KeyPairGenerator.getInstance("EC", provider);
+      case ED25519 -> KeyPairGenerator.getInstance("Ed25519", provider);
+    };
+    switch (this) {
+      case RSA2048 -> g.initialize(2048);
+      case RSA3072 -> g.initialize(3072);
+      case ECDSA_P256 -> g.initialize(new ECGenParameterSpec("secp256r1"));
+      case ED25519 -> { }
+    }
+    return g.generateKeyPair();
+  }
+}

@@ -1,0 +1,53 @@
+package io.pkibench.plan;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What to run, validated and immutable: each workload, at each level of the load model, {@code series}
+ * times, each series being {@code warmup} discarded iterations then {@code measure} kept ones.
+ */
+public record Plan(
+    List<WorkloadSpec> workloads,
+    LoadModel load,
+    Iterations warmup,
+    Iterations measure,
+    int series,
+    ThreadKind threads,
+    boolean verify,
+    String cpu) {
+
+  public Plan {
+    workloads = List.copyOf(workloads);
+  }
+
+  /** Every problem at once, each naming the flag to change; empty when the plan can run. */
+  public List<String> problems() {
+    List<String> problems = new ArrayList<>();
+    if (workloads.isEmpty()) problems.add("no workload given: name one, e.g. 'pkibench run sign'");
+    switch (load) {
+      case LoadModel.Closed closed -> {
+        if (closed.concurrency().isEmpty()) problems.add("--concurrency: give at least one level, e.g. 1,2,4");
+        for (int n : closed.concurrency()) {
+          if (n < 1 || n > 100_000) {
+            problems.add("--concurrency: " + n + " is out of range; use 1 to 100000 workers");
+          }
+        }
+      }
+    }
+    if (warmup.count() < 0) problems.add("--warmup: the count cannot be negative");
+    if (measure.count() < 1) problems.add("--measure: measure at least one iteration, e.g. 5x10s");
+    if (measure.each().toMillis() < 100 || (warmup.count() > 0 && warmup.each().toMillis() < 100)) {
+      problems.add("--warmup/--measure: iterations shorter than 100ms measure mostly noise; use 1s or more");
+    }
+    if (series < 1) problems.add("--series: run at least one series");
+    return problems;
+  }
+
+  /** Returns this plan, or throws with every problem listed. */
+  public Plan validated() {
+    List<String> problems = problems();
+    if (!problems.isEmpty()) throw new PlanException(problems);
+    return this;
+  }
+}

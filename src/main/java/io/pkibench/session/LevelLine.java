@@ -1,0 +1,16 @@
+package io.pkibench.session;
+
+import io.pkibench.results.LevelResult;
+import java.util.Locale;
+
+/** The one line printed when a level is saved. */
+final class LevelLine {
+  private LevelLine() {}
+
+  static String of(String workload, LevelResult l) {
+    return String.format(Locale.ROOT, "%s c=%d saved: %.1f ops/s%s, p99 %.3f ms, %d failed",
+        workload, l.concurrency(), l.throughput().mean(),
+        l.throughput().ci999() == null ? "" : String.format(Locale.ROOT, " ± %.1f", l.throughput().ci999()),
+        l.latencyNanos().p99() / 1e6, l.counts().failed());
+  }
+}

@@ -1,0 +1,45 @@
+package io.pkibench.workload.primitive;
+
+import io.pkibench.workload.Operation;
+import io.pkibench.workload.ParamSpec;
+import io.pkibench.workload.Params;
+import io.pkibench.workload.Workload;
+import io.pkibench.workload.WorkloadContext;
+import io.pkibench.workload.WorkloadFactory;
+import java.util.List;
+
+/** Does nothing, so that what it measures is the engine's own cost per operation. */
+public final class NoopWorkload implements Workload {
+
+  public static final class Factory implements WorkloadFactory {
+    @Override
+    public String name() {
+      return "noop";
+    }
+
+    @Override
+    public String description() {
+      return "an empty operation: the engine's own cost per operation";
+    }
+
+    @Override
+    public List<ParamSpec> params() {
+      return List.of();
+    }
+
+    @Override
+    public boolean usesKeys() {
+      return false;
+    }
+
+    @Override
+    public Workload create(WorkloadContext context, Params params) {
+      return new NoopWorkload();
+    }
+  }
+
+  @Override
+  public Operation newOperation(int worker) {
+    return () -> {};
+  }
+}

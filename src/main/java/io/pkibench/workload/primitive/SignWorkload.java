@@ -1,0 +1,84 @@
+package io.pkibench.workload.primitive;
+
+import io.pkibench.keys.SigningKey;
+import io.pkibench.pki.Entity;
+import io.pkibench.pki.KeyAlgorithm;
+import io.pkibench.workload.Operation;
+import io.pkibench.workload.ParamSpec;
+import io.pkibench.workload.Params;
+import io.pkibench.workload.Workload;
+import io.pkibench.workload.WorkloadContext;
+import io.pkibench.workload.WorkloadFactory;
+import java.security.Provider;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.security.SignatureException;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/** Signs {@code size} bytes with the test PKI's first signer of {@code alg}; with {@code --verify}, another provider checks each signature. */
+public final class SignWorkload implements Workload {
+  private final SigningKey key;
+  private final KeyAlgorithm algorithm;
+  private final int sizeBytes;
+  private final boolean verify;
+
+  public SignWorkload(SigningKey key, KeyAlgorithm algorithm, int sizeBytes, boolean verify) {
+    this.key = key;
+    this.algorithm = algorithm;
+    this.sizeBytes = sizeBytes;
+    this.verify = verify;
+  }
+
+  public static final class Factory implements WorkloadFactory {
+    @Override
+    public String name() {
+      return "sign";
+    }
+
+    @Override
+    public String description() {
+      return "one signature over size bytes with the key the --keys source holds";
+    }
+
+    @Override
+    public List<ParamSpec> params() {
+      return List.of(
+          ParamSpec.choice("alg", "rsa2048", "key type (the test PKI's signer-ALG-1)", KeyAlgorithm.flags()),
+          ParamSpec.free("size", "1024", "bytes signed per operation (1024, 137k, 1m)"));
+    }
+
+    @Override
+    public Workload create(WorkloadContext context, Params params) throws Exception {
+      KeyAlgorithm alg = KeyAlgorithm.parse(params.get("alg"));
+      SigningKey key = context.keys().key(Entity.signerAlias(alg, 1));
+      return new SignWorkload(key, alg, params.bytes("size"), context.verify());
+    }
+  }
+
+  @Override
+  public Operation newOperation(int worker) throws Exception {
+    byte[] data = new byte[sizeBytes];
+    new SplittableRandom(worker).nextBytes(data);
+    Signature signer = Signature.getInstance(algorithm.signatureAlgorithm, key.provider());
+    signer.initSign(key.privateKey());
+    if (!verify) {
+      return () -> {
+        signer.update(data);
+        signer.sign();
+      };
+    }
+    Provider checkerProvider = Independent.checkerFor(key.provider(), "Signature", algorithm.signatureAlgorithm);
+    Signature checker = Signature.getInstance(algorithm.signatureAlgorithm, checkerProvider);
+    PublicKey publicKey = Independent.publicKeyFor(key.publicKey(), checkerProvider);
+    checker.initVerify(publicKey);
+    return () -> {
+      signer.update(data);
+      byte[] signature = signer.sign();
+      checker.update(data);
+      if (!checker.verify(signature)) {
+        throw new SignatureException("signature made by " + key.provider().getName() + " does not verify with " + checkerProvider.getName());
+      }
+    };
+  }
+}
