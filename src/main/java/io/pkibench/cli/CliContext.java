@@ -16,7 +16,18 @@ public record CliContext(
         System.getenv(),
         InstantSource.system(),
         Path.of("").toAbsolutePath(),
-        System.console() != null && System.console().isTerminal());
+        isTerminal());
+  }
+
+  /** JDK 22+ returns a Console even when redirected and says so through isTerminal(); JDK 21 returns null then. */
+  private static boolean isTerminal() {
+    java.io.Console console = System.console();
+    if (console == null) return false;
+    try {
+      return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+    } catch (ReflectiveOperationException e) {
+      return true;
+    }
   }
 
   /** The test PKI directory: {@code --pki}, else {@code $PKIBENCH_PKI}, else {@code ~/.pkibench/pki}. */

@@ -111,8 +111,11 @@ public final class ClosedLoopDriver {
     long startNanos = System.nanoTime();
     long tickStartMillis = wallClock.millis();
     gates.deadlineNanos = startNanos + length.toNanos();
-    int endPhase = gates.phaser.arrive() + 1; // opens the start gate
-    gates.phaser.arrive(); // the controller's arrival at the end gate; it waits below
+    // Open the start gate and wait until every worker is through it before arriving at the end
+    // gate: arriving twice in one phase would count as two parties and release the gate early.
+    int startPhase = gates.phaser.arrive();
+    gates.phaser.awaitAdvance(startPhase);
+    int endPhase = gates.phaser.arrive();
     long lastTickNanos = startNanos;
     long lastSucceeded = 0;
     long hangLimit = gates.deadlineNanos + hangGrace.toNanos();

@@ -27,6 +27,7 @@ public record Entity(String alias, Role role, KeyAlgorithm keyAlgorithm, String 
     return "signer-" + alg.flag + "-" + index;
   }
 
+  @com.fasterxml.jackson.annotation.JsonIgnore
   public boolean isCa() {
     return role == Role.ROOT_CA || role == Role.INTERMEDIATE_CA;
   }

@@ -70,6 +70,7 @@ public final class TestPki {
   private static final ObjectMapper JSON = new ObjectMapper()
       .registerModule(new com.fasterxml.jackson.datatype.jsr310.JavaTimeModule())
       .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+      .disable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .enable(SerializationFeature.INDENT_OUTPUT);
 
   private final Path dir;
@@ -98,7 +99,8 @@ public final class TestPki {
       }
       return new TestPki(dir, m);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the test PKI manifest " + manifestFile + "; run 'pkibench pki init --dir " + dir + "'", e);
+      throw new UncheckedIOException("cannot read the test PKI manifest " + manifestFile + " (" + e.getMessage()
+          + "); move " + dir + " away and run 'pkibench pki init --dir " + dir + "'", e);
     }
   }
 
