@@ -72,7 +72,7 @@ public final class Pkcs11KeySource implements KeySource {
 
   @Override
   public Provider provider(String type, String algorithm) throws GeneralSecurityException {
-    if (provider.getService(type, algorithm) == null) {
+    if (!Services.offers(provider, type, algorithm)) {
       throw new NoSuchAlgorithmException("the PKCS#11 token offers no " + type + " " + algorithm);
     }
     return provider;

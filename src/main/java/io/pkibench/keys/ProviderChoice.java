@@ -55,12 +55,12 @@ public enum ProviderChoice {
           throw new NoSuchAlgorithmException(
               "Amazon Corretto Crypto Provider does not load here (" + failure + "); use --keys software:jdk");
         }
-        yield AmazonCorrettoCryptoProvider.INSTANCE.getService(type, algorithm) != null
-            ? AmazonCorrettoCryptoProvider.INSTANCE : null;
+        yield Services.offers(AmazonCorrettoCryptoProvider.INSTANCE, type, algorithm) ? AmazonCorrettoCryptoProvider.INSTANCE : null;
       }
-      case BC -> BOUNCY_CASTLE.getService(type, algorithm) != null ? BOUNCY_CASTLE : null;
-      case JDK -> Arrays.stream(Security.getProviders(type + "." + algorithm))
+      case BC -> Services.offers(BOUNCY_CASTLE, type, algorithm) ? BOUNCY_CASTLE : null;
+      case JDK -> Arrays.stream(Security.getProviders())
           .filter(x -> !x.getName().equals("AmazonCorrettoCryptoProvider") && !x.getName().equals("BC"))
+          .filter(x -> Services.offers(x, type, algorithm))
           .findFirst().orElse(null);
     };
     if (p == null) {

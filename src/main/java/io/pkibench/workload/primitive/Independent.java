@@ -6,6 +6,7 @@ import java.security.Provider;
 import java.security.PublicKey;
 import java.security.Security;
 import java.security.spec.X509EncodedKeySpec;
+import io.pkibench.keys.Services;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
 
 /** A second, independent implementation to check outputs with: BouncyCastle, or the JDK when BouncyCastle did the work. */
@@ -25,9 +26,9 @@ final class Independent {
   /** The JDK splits algorithms over several providers; pick the one that has this service. */
   static Provider checkerFor(Provider producer, String type, String algorithm) {
     Provider checker = checkerFor(producer);
-    if (checker.getService(type, algorithm) != null) return checker;
+    if (Services.offers(checker, type, algorithm)) return checker;
     for (Provider p : Security.getProviders()) {
-      if (!p.getName().equals(producer.getName()) && p.getService(type, algorithm) != null) return p;
+      if (!p.getName().equals(producer.getName()) && Services.offers(p, type, algorithm)) return p;
     }
     throw new IllegalStateException("no provider other than " + producer.getName() + " offers " + type + " " + algorithm);
   }

@@ -1,0 +1,120 @@
+package io.pkibench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.results.LevelResult;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.RunResultJson;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Commands run in-process against a context: output and exit code are what is asserted. */
+class CliTest {
+  @TempDir Path dir;
+  final StringWriter out = new StringWriter();
+  final StringWriter err = new StringWriter();
+
+  int run(String... args) {
+    return run(Map.of(), args);
+  }
+
+  int run(Map<String, String> env, String... args) {
+    CliContext ctx = new CliContext(new PrintWriter(out, true), new PrintWriter(err, true), env, InstantSource.system(), dir, false);
+    return Main.execute(ctx, args);
+  }
+
+  @Test
+  void run_unknownFlag_exit2NamingTheFlag() {
+    assertEquals(2, run("run", "noop", "--bogus", "3"));
+    assertTrue(err.toString().contains("--bogus"), err.toString());
+  }
+
+  @Test
+  void run_unknownWorkload_exit2WithSuggestion() {
+    assertEquals(2, run("run", "sgn"));
+    assertTrue(err.toString().contains("unknown workload 'sgn'"), err.toString());
+    assertTrue(err.toString().contains("did you mean 'sign'"), err.toString());
+    assertTrue(err.toString().contains("pkibench list"), err.toString());
+  }
+
+  @Test
+  void run_badDuration_exit2NamingFlagAndSyntax() {
+    assertEquals(2, run("run", "noop", "--measure", "5xfoo"));
+    assertTrue(err.toString().contains("--measure"), err.toString());
+    assertTrue(err.toString().contains("500ms, 10s, 5m"), err.toString());
+  }
+
+  @Test
+  void run_severalBadFlags_reportsEachAtOnce() {
+    assertEquals(2, run("run", "sign", "-p", "alg=rsa1024", "-p", "colour=red", "--concurrency", "0", "--keys", "hsm", "--cpu", "gpu"));
+    String e = err.toString();
+    for (String expected : new String[] {"-p alg=rsa1024", "-p colour", "--concurrency", "--keys hsm", "--cpu"}) {
+      assertTrue(e.contains(expected), "missing " + expected + " in:\n" + e);
+    }
+  }
+
+  @Test
+  void run_pkcs11WithoutPin_failsNamingBothWaysToGiveIt() throws Exception {
+    Path config = Files.writeString(dir.resolve("hsm.cfg"), "name = x\nlibrary = /nonexistent.so\n");
+    int code = run("run", "sign", "--keys", "pkcs11:" + config, "--concurrency", "1", "--warmup", "0x1s", "--measure", "1x200ms",
+        "--out", "r.json", "--pki", "pki");
+    assertEquals(1, code);
+    RunResult r = RunResultJson.read(dir.resolve("r.json"));
+    assertTrue(r.workloads().get(0).failure().contains("--pin-file"), r.workloads().get(0).failure());
+    assertTrue(r.workloads().get(0).failure().contains("PKIBENCH_PKCS11_PIN"));
+  }
+
+  @Test
+  void run_noop_writesResultAndPrintsTable() throws Exception {
+    int code = run("run", "noop", "--concurrency", "1,2", "--warmup", "1x200ms", "--measure", "2x300ms", "--out", "out/noop.json");
+    assertEquals(0, code, err.toString());
+    RunResult r = RunResultJson.read(dir.resolve("out/noop.json"));
+    assertEquals("complete", r.status());
+    assertEquals(2, r.workloads().get(0).levels().size());
+    for (LevelResult l : r.workloads().get(0).levels()) {
+      assertEquals(l.counts().started(), l.counts().succeeded() + l.counts().failed());
+      assertEquals(3, l.iterations().size());
+      assertTrue(l.throughput().mean() > 1000, "noop is fast: " + l.throughput());
+    }
+    assertTrue(Files.size(dir.resolve("out/noop.hlog")) > 0);
+    assertTrue(out.toString().contains("conc"), out.toString());
+    assertTrue(r.environment().commandLine().startsWith("pkibench run noop"));
+
+    out.getBuffer().setLength(0);
+    assertEquals(0, run("report", "out/noop.json", "--format", "csv"));
+    assertEquals(3, out.toString().lines().count(), out.toString());
+  }
+
+  @Test
+  void report_missingOrForeignFile_exit2() throws Exception {
+    assertEquals(2, run("report", "nothing.json"));
+    assertTrue(err.toString().contains("no such file"), err.toString());
+    Files.writeString(dir.resolve("x.json"), "[1,2]");
+    assertEquals(2, run("report", "x.json"));
+    assertTrue(err.toString().contains("not a pkibench result"), err.toString());
+  }
+
+  @Test
+  void help_everyCommand_showsAnExample() {
+    for (String[] cmd : new String[][] {{"--help"}, {"run", "--help"}, {"report", "--help"}, {"list", "--help"}, {"pki", "init", "--help"}}) {
+      out.getBuffer().setLength(0);
+      assertEquals(0, run(cmd));
+      assertTrue(out.toString().contains("Example"), String.join(" ", cmd) + ":\n" + out);
+    }
+  }
+
+  @Test
+  void list_showsWorkloadsAndParams() {
+    assertEquals(0, run("list"));
+    for (String name : new String[] {"sign", "verify", "digest", "aes-gcm", "keygen", "noop", "-p alg=rsa2048", "pkcs11:CONFIG"}) {
+      assertTrue(out.toString().contains(name), name);
+    }
+  }
+}

@@ -1,0 +1,120 @@
+package io.pkibench.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.measure.CpuMeter;
+import io.pkibench.measure.IntervalLog;
+import io.pkibench.plan.Iterations;
+import io.pkibench.plan.ThreadKind;
+import io.pkibench.workload.Operation;
+import io.pkibench.workload.Workload;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+class ClosedLoopDriverTest {
+  private static final CpuMeter CPU = CpuMeter.of("jvm");
+
+  private static ClosedLoopDriver driver(ThreadKind threads, IntervalLog log, Duration grace) {
+    return new ClosedLoopDriver(threads, ProgressListener.NONE, log, InstantSource.system(), grace);
+  }
+
+  /** Fails every 7th operation of each worker, alternating two causes; counts what it was asked to do. */
+  private static final class FlakyWorkload implements Workload {
+    final AtomicLong executed = new AtomicLong();
+    final AtomicLong thrown = new AtomicLong();
+
+    @Override
+    public Operation newOperation(int worker) {
+      long[] n = {0};
+      return () -> {
+        executed.incrementAndGet();
+        long i = ++n[0];
+        if (i % 7 == 0) {
+          thrown.incrementAndGet();
+          if (i % 14 == 0) throw new IOException("connection reset");
+          throw new IllegalStateException("bad token " + worker % 2);
+        }
+        Thread.onSpinWait();
+      };
+    }
+  }
+
+  @Test
+  void runSeries_injectedFailures_everyOperationCountedOnce() throws Exception {
+    for (ThreadKind threads : ThreadKind.values()) {
+      FlakyWorkload workload = new FlakyWorkload();
+      SeriesSpec spec = new SeriesSpec("flaky", 3, 1, 1, Iterations.parse("1x200ms"), Iterations.parse("2x300ms"));
+      List<IterationOutcome> outcomes = driver(threads, IntervalLog.NONE, Duration.ofSeconds(10)).runSeries(spec, workload, CPU);
+
+      assertEquals(3, outcomes.size());
+      assertTrue(outcomes.get(0).warmup());
+      long started = 0, failed = 0;
+      for (IterationOutcome o : outcomes) {
+        assertEquals(o.started(), o.succeeded() + o.failed(), "iteration " + o.index());
+        assertEquals(o.succeeded(), o.latency().getTotalCount(), "one latency per success");
+        assertEquals(o.failed(), o.errors().values().stream().mapToLong(Long::longValue).sum(), "every failure has a cause");
+        assertTrue(o.failed() > 0 && o.succeeded() > 6 * o.failed() - 3 * 7, "roughly 1 in 7 fails: " + o);
+        started += o.started();
+        failed += o.failed();
+      }
+      assertEquals(workload.executed.get(), started, "the engine saw every execution");
+      assertEquals(workload.thrown.get(), failed, "and every throw");
+      IterationOutcome last = outcomes.get(2);
+      assertTrue(last.errors().keySet().stream().anyMatch(c -> c.equals("java.io.IOException: connection reset")), last.errors().toString());
+      assertTrue(last.errors().keySet().stream().anyMatch(c -> c.startsWith("java.lang.IllegalStateException: bad token")));
+    }
+  }
+
+  @Test
+  void runSeries_operationSetupFails_reportsWorkerAndCause() {
+    Workload broken = worker -> {
+      if (worker == 1) throw new IllegalArgumentException("no such key");
+      return () -> {};
+    };
+    SeriesSpec spec = new SeriesSpec("broken", 2, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x200ms"));
+    EngineException e = assertThrows(EngineException.class,
+        () -> driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofSeconds(5)).runSeries(spec, broken, CPU));
+    assertTrue(e.getMessage().contains("worker 1") && e.getMessage().contains("no such key"), e.getMessage());
+  }
+
+  @Test
+  void runSeries_operationHangs_failsAfterGraceInsteadOfWaitingForever() {
+    CountDownLatch never = new CountDownLatch(1);
+    Workload hanging = worker -> () -> never.await();
+    SeriesSpec spec = new SeriesSpec("hang", 1, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x200ms"));
+    long start = System.nanoTime();
+    EngineException e = assertThrows(EngineException.class,
+        () -> driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofMillis(500)).runSeries(spec, hanging, CPU));
+    assertTrue(e.getMessage().contains("hang"), e.getMessage());
+    assertTrue(System.nanoTime() - start < Duration.ofSeconds(10).toNanos());
+    never.countDown();
+  }
+
+  @Test
+  void runSeries_intervalLog_receivesEveryIterationsHistograms() throws Exception {
+    List<String> tags = new ArrayList<>();
+    List<Long> counts = new ArrayList<>();
+    IntervalLog log = (tag, h) -> {
+      tags.add(tag);
+      counts.add(h.getTotalCount());
+    };
+    SeriesSpec spec = new SeriesSpec("noop", 2, 1, 1, Iterations.parse("1x200ms"), Iterations.parse("1x1500ms"));
+    List<IterationOutcome> outcomes = driver(ThreadKind.PLATFORM, log, Duration.ofSeconds(5))
+        .runSeries(spec, worker -> () -> {}, CPU);
+    assertTrue(tags.contains("noop/c2/s1/w1") && tags.contains("noop/c2/s1/m1"), tags.toString());
+    long logged = counts.stream().mapToLong(Long::longValue).sum();
+    long succeeded = outcomes.stream().mapToLong(IterationOutcome::succeeded).sum();
+    assertEquals(succeeded, logged, "the interval log holds every recorded latency");
+    Histogram measured = outcomes.get(1).latency();
+    assertTrue(measured.getTotalCount() > 0);
+  }
+}

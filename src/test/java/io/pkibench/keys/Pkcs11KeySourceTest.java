@@ -1,0 +1,130 @@
+package io.pkibench.keys;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.cli.CliContext;
+import io.pkibench.cli.Main;
+import io.pkibench.pki.TestPki;
+import io.pkibench.results.LevelResult;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.RunResultJson;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.Signature;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Real PKCS#11: a SoftHSM2 token this test creates (SOFTHSM2_CONF is set by the build for the test
+ * JVM, since the library reads it at load time), keys imported by 'pki init --pkcs11', signatures
+ * made inside the token and verified by BouncyCastle.
+ */
+class Pkcs11KeySourceTest {
+  private static final String PIN = "4711";
+  @TempDir static Path tmp;
+  static Path config;
+  static Path pinFile;
+  static TestPki pki;
+
+  @BeforeAll
+  static void createToken() throws Exception {
+    String conf = System.getenv("SOFTHSM2_CONF");
+    assertTrue(conf != null, "SOFTHSM2_CONF must be set for the test JVM (the pom does it)");
+    Path tokens = Files.createDirectories(Path.of(conf).getParent().resolve("tokens-" + System.nanoTime()));
+    Files.writeString(Path.of(conf), "directories.tokendir = " + tokens + "\nobjectstore.backend = file\nlog.level = ERROR\n");
+    Process p = new ProcessBuilder("softhsm2-util", "--init-token", "--free", "--label", "pkibench", "--pin", PIN, "--so-pin", "123456")
+        .redirectErrorStream(true).start();
+    String output = new String(p.getInputStream().readAllBytes());
+    assertEquals(0, p.waitFor(), "softhsm2-util (apt-get install softhsm2): " + output);
+    Matcher slot = Pattern.compile("reassigned to slot (\\d+)").matcher(output);
+    assertTrue(slot.find(), output);
+    config = Files.writeString(tmp.resolve("softhsm.cfg"),
+        "name = pkibench-test\nlibrary = " + softhsmLibrary() + "\nslot = " + slot.group(1) + "\n");
+    pinFile = Files.writeString(tmp.resolve("pin"), PIN + "\n");
+    pki = TestPki.init(tmp.resolve("pki"), InstantSource.system(), TestPki.DEFAULT_CRL_BASE_URL, line -> {});
+
+    StringWriter out = new StringWriter(), err = new StringWriter();
+    CliContext ctx = new CliContext(new PrintWriter(out, true), new PrintWriter(err, true), Map.of(), InstantSource.system(), tmp, false);
+    int code = Main.execute(ctx, "pki", "init", "--dir", "pki", "--pkcs11", config.toString(), "--pin-file", pinFile.toString());
+    assertEquals(0, code, err.toString());
+    assertTrue(out.toString().contains("imported"), out.toString());
+    assertFalse(out.toString().contains(PIN) || err.toString().contains(PIN), "the PIN never reaches output");
+  }
+
+  static String softhsmLibrary() {
+    for (String candidate : List.of("/usr/lib/softhsm/libsofthsm2.so", "/usr/lib/x86_64-linux-gnu/softhsm/libsofthsm2.so")) {
+      if (Files.exists(Path.of(candidate))) return candidate;
+    }
+    throw new IllegalStateException("libsofthsm2.so not found: apt-get install softhsm2");
+  }
+
+  @Test
+  void key_signsInsideTokenAndBouncyCastleVerifies() throws Exception {
+    try (Pkcs11KeySource token = new Pkcs11KeySource(config, Secret.fromFile(pinFile))) {
+      for (String[] c : new String[][] {{"signer-rsa2048-1", "SHA256withRSA"}, {"signer-ecdsa-p256-1", "SHA256withECDSA"}}) {
+        SigningKey key = token.key(c[0]);
+        assertEquals("SunPKCS11-pkibench-test", key.provider().getName());
+        assertEquals(pki.certificate(c[0]), key.certificate(), "the token holds the test PKI's certificate");
+        byte[] data = "pay 100 BRL to 123".getBytes();
+        Signature s = Signature.getInstance(c[1], key.provider());
+        s.initSign(key.privateKey());
+        s.update(data);
+        byte[] signature = s.sign();
+
+        Signature bc = Signature.getInstance(c[1], new BouncyCastleProvider());
+        bc.initVerify(key.publicKey());
+        bc.update(data);
+        assertTrue(bc.verify(signature), c[0]);
+        data[0] ^= 1;
+        bc.initVerify(key.publicKey());
+        bc.update(data);
+        assertFalse(bc.verify(signature), "one flipped byte must fail: " + c[0]);
+      }
+    }
+  }
+
+  @Test
+  void key_unknownAlias_saysHowToImport() throws Exception {
+    try (Pkcs11KeySource token = new Pkcs11KeySource(config, Secret.fromFile(pinFile))) {
+      var e = assertThrows(GeneralSecurityException.class, () -> token.key("nobody"));
+      assertTrue(e.getMessage().contains("pki init --pkcs11"), e.getMessage());
+    }
+  }
+
+  @Test
+  void open_wrongPin_saysLoginFailed() {
+    var e = assertThrows(GeneralSecurityException.class, () -> new Pkcs11KeySource(config, Secret.of("0000".toCharArray())));
+    assertTrue(e.getMessage().contains("login failed"), e.getMessage());
+    assertFalse(e.getMessage().contains("0000"));
+  }
+
+  @Test
+  void run_signThroughTokenWithVerify_noFailures() throws Exception {
+    StringWriter out = new StringWriter(), err = new StringWriter();
+    CliContext ctx = new CliContext(new PrintWriter(out, true), new PrintWriter(err, true),
+        Map.of(KeySources.PIN_ENV, PIN), InstantSource.system(), tmp, false);
+    int code = Main.execute(ctx, "run", "sign", "-p", "alg=ecdsa-p256", "--keys", "pkcs11:" + config, "--verify",
+        "--concurrency", "1,2", "--warmup", "0x1s", "--measure", "1x500ms", "--out", "hsm.json", "--pki", "pki");
+    assertEquals(0, code, err.toString());
+    RunResult r = RunResultJson.read(tmp.resolve("hsm.json"));
+    assertEquals("pkcs11:" + config, r.workloads().get(0).keys());
+    for (LevelResult l : r.workloads().get(0).levels()) {
+      assertTrue(l.counts().succeeded() > 0);
+      assertEquals(0, l.counts().failed(), l.errors().toString());
+    }
+    assertFalse(RunResultJson.toJson(r).contains(PIN), "the PIN never reaches the result");
+  }
+}

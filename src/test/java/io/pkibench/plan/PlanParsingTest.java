@@ -1,0 +1,60 @@
+package io.pkibench.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PlanParsingTest {
+
+  @Test
+  void concurrency_doublingRange_endsAtUpperBound() {
+    assertEquals(List.of(1, 2, 4, 8, 16, 32, 64), ConcurrencyList.parse("1..64"));
+    assertEquals(List.of(1, 2, 4, 8, 12), ConcurrencyList.parse("1..12"));
+    assertEquals(List.of(1, 3, 5), ConcurrencyList.parse("1, 3,5"));
+  }
+
+  @Test
+  void concurrency_garbage_explainsSyntax() {
+    var e = assertThrows(IllegalArgumentException.class, () -> ConcurrencyList.parse("1,x"));
+    assertTrue(e.getMessage().contains("1..64"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> ConcurrencyList.parse("0"));
+    assertThrows(IllegalArgumentException.class, () -> ConcurrencyList.parse("8..2"));
+  }
+
+  @Test
+  void durations_everyUnit_roundTrips() {
+    assertEquals(Duration.ofMillis(500), Durations.parse("500ms"));
+    assertEquals(Duration.ofSeconds(10), Durations.parse("10s"));
+    assertEquals(Duration.ofMinutes(5), Durations.parse("5m"));
+    assertEquals(Duration.ofHours(1), Durations.parse("1h"));
+    for (String s : List.of("500ms", "10s", "5m", "1h", "1500ms")) assertEquals(s, Durations.format(Durations.parse(s)));
+    assertThrows(IllegalArgumentException.class, () -> Durations.parse("10"));
+    assertThrows(IllegalArgumentException.class, () -> Durations.parse("1.5s"));
+  }
+
+  @Test
+  void iterations_countTimesDuration_parses() {
+    Iterations i = Iterations.parse("5x10s");
+    assertEquals(5, i.count());
+    assertEquals(Duration.ofSeconds(50), i.total());
+    assertEquals("5x10s", i.toString());
+    assertThrows(IllegalArgumentException.class, () -> Iterations.parse("x10s"));
+    assertThrows(IllegalArgumentException.class, () -> Iterations.parse("5x"));
+  }
+
+  @Test
+  void problems_severalBadFields_reportsEveryOne() {
+    Plan plan = new Plan(List.of(new WorkloadSpec("sign", Map.of(), "software")), new LoadModel.Closed(List.of(0)),
+        Iterations.parse("1x1s"), Iterations.parse("0x10ms"), 0, ThreadKind.PLATFORM, false, "jvm");
+    List<String> problems = plan.problems();
+    assertTrue(problems.stream().anyMatch(p -> p.startsWith("--concurrency")), problems.toString());
+    assertTrue(problems.stream().anyMatch(p -> p.startsWith("--measure")), problems.toString());
+    assertTrue(problems.stream().anyMatch(p -> p.startsWith("--series")), problems.toString());
+    assertThrows(PlanException.class, plan::validated);
+  }
+}

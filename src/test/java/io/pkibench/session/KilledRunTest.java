@@ -1,0 +1,64 @@
+package io.pkibench.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.results.LevelResult;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.RunResultJson;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.HistogramLogReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A run killed with SIGKILL in its second level keeps its first level, readable, with its interval log. */
+class KilledRunTest {
+
+  @Test
+  void sigkillAfterFirstLevel_resultKeepsThatLevel(@TempDir Path dir) throws Exception {
+    Path result = dir.resolve("killed.json");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.pkibench.cli.Main",
+        "run", "noop", "--concurrency", "1,2", "--warmup", "0x1s", "--measure", "2x1s", "--quiet", "--out", result.toString())
+        .redirectErrorStream(true).redirectOutput(dir.resolve("child.log").toFile()).start();
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (levels(result) < 1) {
+        assertTrue(child.isAlive(), "child ended early: " + Files.readString(dir.resolve("child.log")));
+        assertTrue(System.nanoTime() < deadline, "first level never saved");
+        Thread.sleep(20);
+      }
+    } finally {
+      child.destroyForcibly(); // SIGKILL: no shutdown hook runs
+      child.waitFor(10, TimeUnit.SECONDS);
+    }
+    RunResult r = RunResultJson.read(result);
+    assertEquals("running", r.status(), "the run never got to say it finished");
+    List<LevelResult> levels = r.workloads().get(0).levels();
+    assertEquals(1, levels.size());
+    LevelResult first = levels.get(0);
+    assertEquals(1, first.concurrency());
+    assertEquals(first.counts().started(), first.counts().succeeded() + first.counts().failed());
+    assertEquals(first.counts().succeeded(), first.mergedHistogram().getTotalCount());
+
+    HistogramLogReader reader = new HistogramLogReader(RunSession.hlogFileFor(result).toFile());
+    long logged = 0;
+    for (var h = reader.nextIntervalHistogram(); h != null; h = reader.nextIntervalHistogram()) {
+      if (h.getTag().startsWith("noop/c1/")) logged += ((org.HdrHistogram.Histogram) h).getTotalCount();
+    }
+    assertEquals(first.counts().succeeded(), logged, "the .hlog holds level 1's intervals too");
+  }
+
+  private static int levels(Path result) {
+    try {
+      if (!Files.exists(result)) return 0;
+      RunResult r = RunResultJson.read(result);
+      return r.workloads().isEmpty() ? 0 : r.workloads().get(0).levels().size();
+    } catch (Exception e) {
+      throw new AssertionError("a reader saw a broken result file: " + e.getMessage(), e);
+    }
+  }
+}
