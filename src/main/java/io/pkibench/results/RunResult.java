@@ -1,0 +1,34 @@
+package io.pkibench.results;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The one source of truth of a run: every table, CSV and report is computed from it. Written after
+ * every level, so a killed run keeps what it measured. {@code status} is {@code running} until the
+ * run ends ({@code complete}, {@code interrupted}).
+ */
+public record RunResult(String schema, Environment environment, JsonNode plan, String status, List<WorkloadResult> workloads) {
+  public static final String SCHEMA = "pkibench.run/1";
+
+  public RunResult {
+    workloads = List.copyOf(workloads);
+  }
+
+  public static RunResult start(Environment environment, JsonNode plan) {
+    return new RunResult(SCHEMA, environment, plan, "running", List.of());
+  }
+
+  public RunResult withStatus(String newStatus) {
+    return new RunResult(schema, environment, plan, newStatus, workloads);
+  }
+
+  /** Replaces the entry of the same index, or appends when {@code index == workloads().size()}. */
+  public RunResult withWorkload(int index, WorkloadResult workload) {
+    List<WorkloadResult> list = new ArrayList<>(workloads);
+    if (index == list.size()) list.add(workload);
+    else list.set(index, workload);
+    return new RunResult(schema, environment, plan, status, list);
+  }
+}

@@ -1,0 +1,71 @@
+package io.pkibench.results;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/** Reads and writes {@code pkibench.run/1} result files. */
+public final class RunResultJson {
+  private static final ObjectMapper MAPPER = new ObjectMapper()
+      .registerModule(new JavaTimeModule())
+      .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+      .enable(SerializationFeature.INDENT_OUTPUT)
+      .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+      // A newer minor version may add fields; an older reader keeps what it knows.
+      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+      .setSerializationInclusion(JsonInclude.Include.ALWAYS);
+
+  private RunResultJson() {}
+
+  public static ObjectMapper mapper() {
+    return MAPPER;
+  }
+
+  public static String toJson(RunResult result) {
+    try {
+      return MAPPER.writeValueAsString(result) + "\n";
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("result cannot be written as JSON", e);
+    }
+  }
+
+  /** Writes to a temporary file beside {@code file}, syncs it, and renames it over {@code file}: readers never see half a file. */
+  public static void write(RunResult result, Path file) throws IOException {
+    Path dir = file.toAbsolutePath().getParent();
+    Files.createDirectories(dir);
+    Path tmp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
+    try {
+      Files.writeString(tmp, toJson(result));
+      try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+        channel.force(true);
+      }
+      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  public static RunResult read(Path file) throws IOException {
+    JsonNode tree;
+    try {
+      tree = MAPPER.readTree(file.toFile());
+    } catch (JsonProcessingException e) {
+      throw new IOException(file + " is not valid JSON (" + e.getOriginalMessage() + "); give a file written by 'pkibench run --out'", e);
+    }
+    String schema = tree == null || !tree.has("schema") ? null : tree.get("schema").asText();
+    if (!RunResult.SCHEMA.equals(schema)) {
+      throw new IOException(file + " is not a pkibench result (schema " + schema + "); this version reads " + RunResult.SCHEMA);
+    }
+    return MAPPER.treeToValue(tree, RunResult.class);
+  }
+}

@@ -1,0 +1,106 @@
+package io.pkibench.results;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.measure.LatencyHistograms;
+import io.pkibench.plan.Iterations;
+import io.pkibench.plan.LoadModel;
+import io.pkibench.plan.Plan;
+import io.pkibench.plan.ThreadKind;
+import io.pkibench.plan.WorkloadSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Seals the pkibench.run/1 format: the file we write byte for byte, and what we read back from it. */
+class RunResultJsonTest {
+  static final Path GOLDEN = Path.of("src/test/resources/golden/run-v1.json");
+  static final Path GOLDEN_CSV = Path.of("src/test/resources/golden/levels-v1.csv");
+
+  /** A result built from fixed numbers only, so that its JSON never changes unless the format does. */
+  static RunResult fixture() {
+    Environment env = new Environment("0.1.0", "abc1234", "Eclipse Adoptium 25.0.3+9-LTS", "Linux 6.1.0 amd64", "AMD EPYC",
+        2, 25_000_000_000L, List.of("SUN 25", "AmazonCorrettoCryptoProvider 2.5"), "pkibench run sign --concurrency 1,2",
+        Instant.parse("2026-11-22T03:00:00Z"));
+    Plan plan = new Plan(List.of(new WorkloadSpec("sign", Map.of("alg", "rsa2048"), "software")),
+        new LoadModel.Closed(List.of(1, 2)), Iterations.parse("1x1s"), Iterations.parse("2x1s"), 1, ThreadKind.PLATFORM, false, "jvm");
+    WorkloadResult w = new WorkloadResult("sign", Map.of("alg", "rsa2048", "size", "1024"), "software:accp", "jvm", List.of(), null);
+    for (int c = 1; c <= 2; c++) {
+      List<IterationResult> its = List.of(
+          iteration(1, true, c, 900, 0),
+          iteration(1, false, c, 1000 * c, 0),
+          iteration(2, false, c, 1100 * c, c == 2 ? 3 : 0));
+      w = w.withLevel(LevelResult.of(c, its, "jvm", 2));
+    }
+    w = w.withFailure(null);
+    return RunResult.start(env, RunResultJson.mapper().valueToTree(plan)).withWorkload(0, w).withStatus("complete");
+  }
+
+  private static IterationResult iteration(int index, boolean warmup, int c, long succeeded, long failed) {
+    Histogram h = LatencyHistograms.newHistogram();
+    for (long i = 1; i <= succeeded; i++) h.recordValue(300_000 + (i * 7919 % 1000) * 1000L * c);
+    List<ErrorCount> errors = failed == 0 ? List.of() : List.of(new ErrorCount("java.io.IOException: connection reset", failed));
+    return new IterationResult(1, index, warmup, 1_000_000_000L, succeeded + failed, succeeded, failed, 600_000_000L * c, errors,
+        LatencyHistograms.toBase64(h));
+  }
+
+  @Test
+  void toJson_fixture_matchesGoldenFile() throws IOException {
+    String json = RunResultJson.toJson(fixture());
+    if (Boolean.getBoolean("pkibench.updateGolden")) Files.writeString(GOLDEN, json);
+    assertEquals(Files.readString(GOLDEN), json, "the result format changed: bump the schema version or restore it");
+  }
+
+  @Test
+  void toCsv_fixture_matchesGoldenFile() throws IOException {
+    String csv = RunResultCsv.toCsv(fixture());
+    if (Boolean.getBoolean("pkibench.updateGolden")) Files.writeString(GOLDEN_CSV, csv);
+    assertEquals(Files.readString(GOLDEN_CSV), csv);
+  }
+
+  @Test
+  void read_goldenV1_givesExactValues() throws IOException {
+    RunResult r = RunResultJson.read(GOLDEN);
+    assertEquals("pkibench.run/1", r.schema());
+    assertEquals("complete", r.status());
+    assertEquals(Instant.parse("2026-11-22T03:00:00Z"), r.environment().startedAt());
+    LevelResult two = r.workloads().get(0).levels().get(1);
+    assertEquals(2, two.concurrency());
+    assertEquals(new Counts(4203, 4200, 3), two.counts());
+    assertEquals(2100.0, two.throughput().mean(), 1e-9);
+    assertEquals(List.of(new ErrorCount("java.io.IOException: connection reset", 3)), two.errors());
+    assertEquals(4200, two.latencyNanos().count());
+    assertEquals(two.latencyNanos().p99(), two.mergedHistogram().getValueAtPercentile(99));
+    assertEquals(3, two.iterations().size());
+    assertEquals(2.4, two.cpu().seconds(), 1e-9);
+    assertEquals(r, fixture(), "what we read is what we wrote");
+  }
+
+  @Test
+  void write_thenRead_roundTrips(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("run.json");
+    RunResultJson.write(fixture(), file);
+    assertEquals(fixture(), RunResultJson.read(file));
+    try (var left = Files.list(dir)) {
+      assertEquals(List.of(file), left.toList(), "no temporary file is left behind");
+    }
+  }
+
+  @Test
+  void read_otherSchemaOrNotJson_namesTheProblem(@TempDir Path dir) throws IOException {
+    Path other = Files.writeString(dir.resolve("other.json"), "{\"schema\":\"jmh\"}");
+    var e = assertThrows(IOException.class, () -> RunResultJson.read(other));
+    assertTrue(e.getMessage().contains("pkibench.run/1"), e.getMessage());
+    Path broken = Files.writeString(dir.resolve("broken.json"), "{\"schema\":");
+    e = assertThrows(IOException.class, () -> RunResultJson.read(broken));
+    assertTrue(e.getMessage().contains("not valid JSON"), e.getMessage());
+  }
+}
