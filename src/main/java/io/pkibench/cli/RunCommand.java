@@ -3,8 +3,11 @@ package io.pkibench.cli;
 import io.pkibench.keys.KeySources;
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.measure.CpuMeter;
-import io.pkibench.pki.TestPki;
 import io.pkibench.plan.ConcurrencyList;
+import io.pkibench.plan.Durations;
+import io.pkibench.measure.IntervalLog;
+import io.pkibench.session.ForkedSeries;
+import java.util.function.Function;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.LoadModel;
 import io.pkibench.plan.Plan;
@@ -75,6 +78,9 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--series", defaultValue = "1", description = "repeat each level N times, each with fresh workload state (default: ${DEFAULT-VALUE})")
   int series;
 
+  @Option(names = "--fork", description = "run each series in a fresh JVM (JIT, heap and provider state start afresh, as JMH forks)")
+  boolean fork;
+
   @Option(names = "--virtual-threads", description = "run workers on virtual threads (for very high concurrency)")
   boolean virtualThreads;
 
@@ -110,9 +116,15 @@ final class RunCommand implements Callable<Integer> {
     Path resultFile = out != null ? ctx.resolve(out) : defaultOut(ctx);
     Path pkiDir = ctx.pkiDir(pki);
     ConsoleProgress progress = new ConsoleProgress(ctx.err(), ctx.terminal() && !quiet, quiet);
-    RunSession session = new RunSession(plan, catalog,
-        keySpec -> KeySources.open(keySpec, () -> TestPki.openOrInit(pkiDir, ctx.clock(), progress::line), pinFile == null ? null : ctx.resolve(pinFile), ctx.env()),
-        meter, resultFile, ctx.clock(), progress, progress::line, io.pkibench.plan.Durations.parse(hangGrace));
+    Function<IntervalLog, ForkedSeries> forking = null;
+    if (fork) {
+      List<String> childOptions = new ArrayList<>(List.of("--pki", pkiDir.toString()));
+      if (pinFile != null) childOptions.addAll(List.of("--pin-file", ctx.resolve(pinFile).toString()));
+      Path scratch = resultFile.toAbsolutePath().getParent();
+      forking = hlog -> new ForkedSeries(ForkedSeries.thisJvm(), childOptions, ctx.env(), scratch, hlog, progress::line);
+    }
+    RunSession session = new RunSession(plan, catalog, KeyOpeners.of(ctx, pkiDir, pinFile, progress::line),
+        new RunSession.Options(meter, resultFile, ctx.clock(), progress, progress::line, Durations.parse(hangGrace), forking));
     Environment environment = EnvironmentProbe.capture(commandLine(), ctx.clock(), extraProviders());
 
     CountDownLatch finished = new CountDownLatch(1);
@@ -177,7 +189,7 @@ final class RunCommand implements Callable<Integer> {
       problems.add("--cpu: " + e.getMessage());
     }
     try {
-      io.pkibench.plan.Durations.parse(hangGrace);
+      Durations.parse(hangGrace);
     } catch (IllegalArgumentException e) {
       problems.add("--hang-grace: " + e.getMessage());
     }

@@ -10,6 +10,12 @@ public record Iterations(int count, Duration each) {
     Objects.requireNonNull(each, "each");
   }
 
+  /** Parses {@code COUNTxDURATION}, e.g. {@code 2x5s}, {@code 5x500ms}; {@code 0x1s} means none. Also how the result file's plan is read back. */
+  @com.fasterxml.jackson.annotation.JsonCreator
+  public static Iterations fromText(String text) {
+    return parse(text);
+  }
+
   /** Parses {@code COUNTxDURATION}, e.g. {@code 2x5s}, {@code 5x500ms}; {@code 0x1s} means none. */
   public static Iterations parse(String text) {
     String t = text.trim();

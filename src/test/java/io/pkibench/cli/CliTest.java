@@ -93,6 +93,23 @@ class CliTest {
   }
 
   @Test
+  void run_fork_eachSeriesInAFreshJvmAndIntervalsCopied() throws Exception {
+    int code = run("run", "noop", "--fork", "--series", "2", "--concurrency", "1", "--warmup", "0x1s", "--measure", "2x300ms",
+        "--out", "forked.json");
+    assertEquals(0, code, err.toString());
+    LevelResult level = RunResultJson.read(dir.resolve("forked.json")).workloads().get(0).levels().get(0);
+    assertEquals(4, level.iterations().size(), "2 series x 2 iterations");
+    assertEquals(java.util.List.of(1, 1, 2, 2), level.iterations().stream().map(i -> i.series()).toList());
+    assertTrue(err.toString().contains("[fork]"), "the child's progress reaches the parent's stderr");
+    String hlog = Files.readString(dir.resolve("forked.hlog"));
+    assertTrue(hlog.contains("Tag=noop/c1/s1/m1") && hlog.contains("Tag=noop/c1/s2/m2"), hlog);
+    try (var left = Files.list(dir)) {
+      assertEquals(java.util.List.of(), left.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("series-")).toList(),
+          "no request or response file is left behind");
+    }
+  }
+
+  @Test
   void report_missingOrForeignFile_exit2() throws Exception {
     assertEquals(2, run("report", "nothing.json"));
     assertTrue(err.toString().contains("no such file"), err.toString());

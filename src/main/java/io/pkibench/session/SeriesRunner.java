@@ -1,0 +1,36 @@
+package io.pkibench.session;
+
+import io.pkibench.engine.ClosedLoopDriver;
+import io.pkibench.engine.EngineException;
+import io.pkibench.engine.IterationOutcome;
+import io.pkibench.engine.SeriesSpec;
+import io.pkibench.measure.CpuMeter;
+import io.pkibench.measure.LatencyHistograms;
+import io.pkibench.results.ErrorCount;
+import io.pkibench.results.IterationResult;
+import io.pkibench.workload.Params;
+import io.pkibench.workload.Workload;
+import io.pkibench.workload.WorkloadContext;
+import io.pkibench.workload.WorkloadFactory;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Runs one series in this JVM: a fresh workload (no state carries over between series), driven by the engine. */
+final class SeriesRunner {
+  private SeriesRunner() {}
+
+  static List<IterationResult> runHere(WorkloadFactory factory, WorkloadContext context, Params params, SeriesSpec spec,
+      ClosedLoopDriver driver, CpuMeter cpu) throws Exception {
+    List<IterationResult> iterations = new ArrayList<>();
+    try (Workload workload = factory.create(context, params)) {
+      for (IterationOutcome o : driver.runSeries(spec, workload, cpu)) iterations.add(toResult(o));
+    }
+    return iterations;
+  }
+
+  static IterationResult toResult(IterationOutcome o) {
+    return new IterationResult(o.series(), o.index(), o.warmup(), o.durationNanos(), o.started(), o.succeeded(),
+        o.failed(), o.cpuNanos(), ErrorCount.sorted(o.errors()), LatencyHistograms.toBase64(o.latency()));
+  }
+
+}
