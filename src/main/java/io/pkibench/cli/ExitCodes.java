@@ -7,6 +7,8 @@ public final class ExitCodes {
   public static final int RUN_FAILED = 1;
   /** Bad flags, files or plans: nothing was run. */
   public static final int USAGE = 2;
+  /** {@code compare}: a threshold failed beyond the noise. */
+  public static final int THRESHOLD_FAILED = 3;
 
   private ExitCodes() {}
 }

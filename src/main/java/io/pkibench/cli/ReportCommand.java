@@ -1,5 +1,9 @@
 package io.pkibench.cli;
 
+import io.pkibench.analysis.Analysis;
+import io.pkibench.report.HtmlReport;
+import io.pkibench.report.JmhJson;
+import io.pkibench.report.PngExport;
 import io.pkibench.report.TerminalTable;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultCsv;
@@ -18,10 +22,13 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "report",
     mixinStandardHelpOptions = true,
-    description = "Prints a saved result again, from the file alone (nothing is rerun).",
-    footer = {"", "Examples:", "  pkibench report run.json", "  pkibench report run.json --format csv > levels.csv"})
+    description = "Prints or writes a saved result again, from the file alone (nothing is rerun): table, CSV, JSON, JMH JSON, HTML, PNG charts.",
+    footer = {"", "Examples:", "  pkibench report run.json",
+        "  pkibench report run.json -o report.html --png charts/",
+        "  pkibench report run.json --format csv > levels.csv",
+        "  pkibench report run.json --target-rate 2000 --max-utilisation 60"})
 final class ReportCommand implements Callable<Integer> {
-  enum Format { table, csv, json }
+  enum Format { table, csv, json, jmh_json }
 
   @ParentCommand PkibenchCommand parent;
   @Spec CommandSpec spec;
@@ -29,8 +36,36 @@ final class ReportCommand implements Callable<Integer> {
   @Parameters(paramLabel = "FILE", description = "a result file written by 'pkibench run'")
   Path file;
 
-  @Option(names = "--format", defaultValue = "table", description = "table, csv or json (default: ${DEFAULT-VALUE})")
+  @Option(names = "--format", defaultValue = "table", paramLabel = "FORMAT",
+      description = "what to print: table, csv (one row per level), json (the result with its analysis) or jmh-json (JMH's result shape) (default: ${DEFAULT-VALUE})",
+      converter = FormatConverter.class)
   Format format;
+
+  @Option(names = {"-o", "--output"}, paramLabel = "FILE.html", description = "also write the self-contained HTML report there")
+  Path html;
+
+  @Option(names = "--png", paramLabel = "DIR", description = "also write each chart as a PNG file into DIR")
+  Path pngDir;
+
+  @Option(names = "--target-rate", paramLabel = "OPS_PER_S", description = "say how many cores sustain this rate")
+  Double targetRate;
+
+  @Option(names = "--max-utilisation", defaultValue = "70", paramLabel = "PERCENT", description = "CPU utilisation the sizing may plan for (default: ${DEFAULT-VALUE}%%)")
+  double maxUtilisationPercent;
+
+  @Option(names = "--baseline", paramLabel = "WORKLOAD", description = "the workload the relative CPU cost table divides by (default: the first)")
+  String baseline;
+
+  static final class FormatConverter implements picocli.CommandLine.ITypeConverter<Format> {
+    @Override
+    public Format convert(String value) {
+      try {
+        return Format.valueOf(value.replace('-', '_'));
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.TypeConversionException("'" + value + "': use table, csv, json or jmh-json");
+      }
+    }
+  }
 
   @Override
   public Integer call() throws Exception {
@@ -39,16 +74,39 @@ final class ReportCommand implements Callable<Integer> {
     if (!Files.exists(path)) {
       throw new ParameterException(spec.commandLine(), "FILE " + file + ": no such file; give the --out file of a run");
     }
+    if (targetRate != null && !(targetRate > 0)) throw new ParameterException(spec.commandLine(), "--target-rate: give operations per second above 0");
+    if (!(maxUtilisationPercent > 0 && maxUtilisationPercent <= 100)) {
+      throw new ParameterException(spec.commandLine(), "--max-utilisation: give a percentage in (0, 100], e.g. 70");
+    }
     RunResult result;
     try {
       result = RunResultJson.read(path);
     } catch (java.io.IOException e) {
       throw new ParameterException(spec.commandLine(), "FILE " + file + ": " + e.getMessage());
     }
+    Analysis analysis;
+    try {
+      analysis = Analysis.of(result, new Analysis.Options(targetRate, maxUtilisationPercent / 100, baseline));
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    // The analysis is always recomputed from the levels, so a report reflects these options and this version's rules.
+    result = result.withAnalysis(RunResultJson.mapper().valueToTree(analysis));
     switch (format) {
-      case table -> ctx.out().print(TerminalTable.render(result));
+      case table -> ctx.out().print(TerminalTable.render(result, analysis));
       case csv -> ctx.out().print(RunResultCsv.toCsv(result));
       case json -> ctx.out().print(RunResultJson.toJson(result));
+      case jmh_json -> ctx.out().print(JmhJson.of(result));
+    }
+    if (html != null) {
+      Path target = ctx.resolve(html);
+      if (target.getParent() != null) Files.createDirectories(target.getParent());
+      Files.writeString(target, HtmlReport.render(result, analysis));
+      ctx.err().println("wrote " + target);
+    }
+    if (pngDir != null) {
+      var written = PngExport.write(HtmlReport.charts(result, analysis), ctx.resolve(pngDir));
+      ctx.err().println("wrote " + written.size() + " charts into " + ctx.resolve(pngDir));
     }
     return ExitCodes.OK;
   }

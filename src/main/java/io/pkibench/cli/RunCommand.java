@@ -1,5 +1,6 @@
 package io.pkibench.cli;
 
+import io.pkibench.analysis.Analysis;
 import io.pkibench.keys.KeySources;
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.measure.CpuMeter;
@@ -48,6 +49,7 @@ import picocli.CommandLine.Spec;
         "  pkibench run sign -p alg=rsa2048 --concurrency 1..8 --warmup 2x5s --measure 5x5s --out run.json",
         "  PKIBENCH_PKCS11_PIN=... pkibench run sign -p alg=ecdsa-p256 --keys pkcs11:softhsm.cfg --concurrency 1,2,4",
         "  pkibench run noop --concurrency 1,2 --warmup 1x1s --measure 3x1s",
+        "  pkibench run sign -p alg=ecdsa-p256 --rates 1000,2000,4000 --concurrency 8   # open loop",
         "", "Exit codes: 0 done, 1 a workload could not run or stopped early, 2 bad flags (nothing run)."})
 final class RunCommand implements Callable<Integer> {
   @ParentCommand PkibenchCommand parent;
@@ -63,9 +65,20 @@ final class RunCommand implements Callable<Integer> {
       description = "where keys live: software[:accp|jdk|bc] (test PKI) or pkcs11:CONFIG (default: ${DEFAULT-VALUE})")
   String keys;
 
-  @Option(names = "--concurrency", defaultValue = "1,2,4", paramLabel = "LIST",
-      description = "worker counts: 1,2,4 or a doubling range 1..64 (default: ${DEFAULT-VALUE})")
+  @Option(names = "--concurrency", paramLabel = "LIST",
+      description = "worker counts: 1,2,4 or a doubling range 1..64 (default: 1,2,4); with --rate, the one number of workers serving the timetable (default: 64)")
   String concurrency;
+
+  @Option(names = {"--rate", "--rates"}, paramLabel = "RATES",
+      description = "open loop: operations per second on a fixed timetable, e.g. 500/s or 100,200,400; latency counts from each scheduled start")
+  String rates;
+
+  @Option(names = "--target-rate", paramLabel = "OPS_PER_S", description = "also say how many cores sustain this rate (see --max-utilisation)")
+  Double targetRate;
+
+  @Option(names = "--max-utilisation", defaultValue = "70", paramLabel = "PERCENT",
+      description = "CPU utilisation the sizing may plan for (default: ${DEFAULT-VALUE}%%)")
+  double maxUtilisationPercent;
 
   @Option(names = "--warmup", defaultValue = "2x5s", converter = Converters.ToIterations.class, paramLabel = "NxDURATION",
       description = "discarded iterations per series (default: ${DEFAULT-VALUE}); 0x1s for none")
@@ -124,7 +137,8 @@ final class RunCommand implements Callable<Integer> {
       forking = hlog -> new ForkedSeries(ForkedSeries.thisJvm(), childOptions, ctx.env(), scratch, hlog, progress::line);
     }
     RunSession session = new RunSession(plan, catalog, KeyOpeners.of(ctx, pkiDir, pinFile, progress::line),
-        new RunSession.Options(meter, resultFile, ctx.clock(), progress, progress::line, Durations.parse(hangGrace), forking));
+        new RunSession.Options(meter, resultFile, ctx.clock(), progress, progress::line, Durations.parse(hangGrace), forking,
+            new Analysis.Options(targetRate, maxUtilisationPercent / 100, null)));
     Environment environment = EnvironmentProbe.capture(commandLine(), ctx.clock(), extraProviders());
 
     CountDownLatch finished = new CountDownLatch(1);
@@ -151,7 +165,7 @@ final class RunCommand implements Callable<Integer> {
       }
     }
     progress.done();
-    ctx.out().print(TerminalTable.render(result));
+    ctx.out().print(TerminalTable.render(result, Analysis.of(result, new Analysis.Options(targetRate, maxUtilisationPercent / 100, null))));
     ctx.out().println();
     ctx.out().println("saved " + resultFile + "; 'pkibench report " + resultFile + "' prints it again");
     boolean anyFailed = result.workloads().stream().anyMatch(w -> w.failure() != null);
@@ -161,12 +175,28 @@ final class RunCommand implements Callable<Integer> {
   /** Every problem with the flags at once, each naming the flag and the fix. */
   private Plan validatedPlan(WorkloadCatalog catalog) {
     List<String> problems = new ArrayList<>();
-    List<Integer> levels = List.of();
+    LoadModel load = null;
     try {
-      levels = ConcurrencyList.parse(concurrency);
+      if (rates == null) {
+        load = new LoadModel.Closed(ConcurrencyList.parse(concurrency == null ? "1,2,4" : concurrency));
+      } else {
+        int workers = 64;
+        if (concurrency != null) {
+          List<Integer> given = ConcurrencyList.parse(concurrency);
+          if (given.size() != 1) throw new IllegalArgumentException("with --rate give one number of workers, e.g. --concurrency 32");
+          workers = given.get(0);
+        }
+        try {
+          load = new LoadModel.Open(ConcurrencyList.parseRates(rates), workers);
+        } catch (IllegalArgumentException e) {
+          problems.add("--rate: " + e.getMessage());
+        }
+      }
     } catch (IllegalArgumentException e) {
       problems.add("--concurrency: " + e.getMessage());
     }
+    if (targetRate != null && !(targetRate > 0)) problems.add("--target-rate: give operations per second above 0, e.g. 2000");
+    if (!(maxUtilisationPercent > 0 && maxUtilisationPercent <= 100)) problems.add("--max-utilisation: give a percentage in (0, 100], e.g. 70");
     List<WorkloadSpec> specs = new ArrayList<>();
     for (String name : workloads) {
       WorkloadFactory factory = catalog.find(name).orElse(null);
@@ -193,11 +223,12 @@ final class RunCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       problems.add("--hang-grace: " + e.getMessage());
     }
-    Plan plan = new Plan(specs, new LoadModel.Closed(levels), warmup, measure, series,
-        virtualThreads ? ThreadKind.VIRTUAL : ThreadKind.PLATFORM, verify, cpu);
-    if (!levels.isEmpty() && !specs.isEmpty()) problems.addAll(plan.problems());
-    if (!problems.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", problems));
-    return plan;
+    if (load != null) {
+      Plan plan = new Plan(specs, load, warmup, measure, series, virtualThreads ? ThreadKind.VIRTUAL : ThreadKind.PLATFORM, verify, cpu);
+      if (!specs.isEmpty()) problems.addAll(plan.problems());
+      if (problems.isEmpty()) return plan;
+    }
+    throw new ParameterException(spec.commandLine(), String.join("\n", problems));
   }
 
   private Path defaultOut(CliContext ctx) {

@@ -5,7 +5,9 @@ import org.HdrHistogram.Histogram;
 
 /**
  * One iteration as measured: every operation started in it is counted once, as succeeded or failed;
- * {@code latency} holds the successful operations, in nanoseconds; {@code errors} groups the failures by cause.
+ * {@code latency} holds the successful operations, in nanoseconds (in open loop from the scheduled
+ * start); {@code errors} groups the failures by cause. Open loop only: {@code uncorrected} (from the
+ * actual start, null in closed loop) and {@code lateStarts}.
  */
 public record IterationOutcome(
     int series,
@@ -17,6 +19,8 @@ public record IterationOutcome(
     long failed,
     long cpuNanos,
     Histogram latency,
+    Histogram uncorrected,
+    long lateStarts,
     Map<String, Long> errors) {
 
   public IterationOutcome {

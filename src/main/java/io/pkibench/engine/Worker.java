@@ -49,6 +49,8 @@ final class Worker extends WorkerPadAfter implements Runnable {
 
   final int id;
   final SingleWriterRecorder recorder = LatencyHistograms.newRecorder();
+  /** Open loop only: service time from the actual start, to show the coordinated-omission gap. */
+  final SingleWriterRecorder uncorrected;
   final ErrorTally errors = new ErrorTally();
   private final Workload workload;
   private final Gates gates;
@@ -58,6 +60,7 @@ final class Worker extends WorkerPadAfter implements Runnable {
 
   Worker(int id, Workload workload, Gates gates, CountDownLatch ready) {
     this.id = id;
+    this.uncorrected = gates.openLoop ? LatencyHistograms.newRecorder() : null;
     this.workload = workload;
     this.gates = gates;
     this.ready = ready;
@@ -66,14 +69,26 @@ final class Worker extends WorkerPadAfter implements Runnable {
   /** What the controller shares with its workers; volatile fields are read once per iteration or per operation. */
   static final class Gates {
     final Phaser phaser;
+    final boolean openLoop;
+    /** Open loop: time between scheduled starts; slot i starts at {@code startNanos + i × periodNanos}. */
+    final double periodNanos;
+    /** Open loop: the next unclaimed slot of the timetable, shared by the workers (lock-free). */
+    final java.util.concurrent.atomic.AtomicLong nextSlot = new java.util.concurrent.atomic.AtomicLong();
+    volatile long startNanos;
     volatile long deadlineNanos;
     volatile boolean finished;
     volatile boolean abort;
 
-    Gates(int workers) {
+    Gates(int workers, double ratePerSecond) {
       this.phaser = new Phaser(workers + 1);
+      this.openLoop = ratePerSecond > 0;
+      this.periodNanos = openLoop ? 1e9 / ratePerSecond : 0;
     }
   }
+
+  /** A start later than this after its scheduled time counts as late: well above the ~0.1 ms of timer slack. */
+  static final long LATE_START_NANOS = 1_000_000L;
+  long lateStarts;
 
   @Override
   public void run() {
@@ -94,7 +109,8 @@ final class Worker extends WorkerPadAfter implements Runnable {
           phaser.arriveAndDeregister();
           return;
         }
-        runUntil(operation, gates.deadlineNanos);
+        if (gates.openLoop) runOnTimetable(operation, gates.startNanos, gates.deadlineNanos);
+        else runUntil(operation, gates.deadlineNanos);
         phaser.arriveAndAwaitAdvance(); // end gate
       }
     } catch (VirtualMachineError fatal) {
@@ -127,6 +143,39 @@ final class Worker extends WorkerPadAfter implements Runnable {
     }
   }
 
+  /**
+   * Open loop: claims the next slot of the shared timetable, waits for its scheduled time, runs it.
+   * Latency counts from the scheduled time (coordinated-omission free); when the workers fall behind,
+   * the wait shows up as latency, as it would for a client arriving on time.
+   */
+  private void runOnTimetable(Operation operation, long startNanos, long deadlineNanos) {
+    java.util.concurrent.atomic.AtomicLong slots = gates.nextSlot;
+    double period = gates.periodNanos;
+    while (true) {
+      long scheduled = startNanos + (long) (slots.getAndIncrement() * period);
+      if (scheduled - deadlineNanos >= 0 || gates.abort) return;
+      long now = System.nanoTime();
+      while (scheduled - now > 0) {
+        java.util.concurrent.locks.LockSupport.parkNanos(scheduled - now);
+        now = System.nanoTime();
+      }
+      if (now - scheduled > LATE_START_NANOS) lateStarts++;
+      STARTED.setOpaque(this, started + 1);
+      try {
+        operation.execute();
+        long end = System.nanoTime();
+        recorder.recordValue(Math.min(end - scheduled, LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
+        uncorrected.recordValue(Math.min(end - now, LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
+        SUCCEEDED.setOpaque(this, succeeded + 1);
+      } catch (VirtualMachineError fatal) {
+        throw fatal;
+      } catch (Throwable failure) {
+        FAILED.setOpaque(this, failed + 1);
+        errors.record(failure);
+      }
+    }
+  }
+
   long startedNow() {
     return (long) STARTED.getOpaque(this);
   }
@@ -141,6 +190,7 @@ final class Worker extends WorkerPadAfter implements Runnable {
 
   /** Called by the controller while this worker waits at the start gate. */
   void resetCounters() {
+    lateStarts = 0;
     started = 0;
     succeeded = 0;
     failed = 0;

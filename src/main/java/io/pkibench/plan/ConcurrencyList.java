@@ -28,6 +28,31 @@ public final class ConcurrencyList {
     return List.copyOf(levels);
   }
 
+  /** Rates as written after {@code --rate}/{@code --rates}: {@code 500}, {@code 500/s}, {@code 3000/m}, comma-separated. */
+  public static List<Double> parseRates(String text) {
+    List<Double> rates = new ArrayList<>();
+    for (String part : text.split(",")) {
+      String p = part.trim();
+      double divisor = 1;
+      if (p.endsWith("/s")) p = p.substring(0, p.length() - 2);
+      else if (p.endsWith("/m")) {
+        p = p.substring(0, p.length() - 2);
+        divisor = 60;
+      }
+      try {
+        double r = Double.parseDouble(p) / divisor;
+        if (r > 0 && Double.isFinite(r)) {
+          rates.add(r);
+          continue;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw new IllegalArgumentException("'" + text + "' is not a rate list; write operations per second like 500/s, or 100,200,400 (or per minute: 3000/m)");
+    }
+    return List.copyOf(rates);
+  }
+
   private static int positive(String number, String whole) {
     try {
       int n = Integer.parseInt(number.trim());

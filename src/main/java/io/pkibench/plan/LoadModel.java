@@ -2,16 +2,27 @@ package io.pkibench.plan;
 
 import java.util.List;
 
-/** How load is offered. Closed loop now; the open (fixed arrival rate) model is a sibling record. */
+/** How load is offered: by a number of workers (closed loop) or by a fixed arrival rate (open loop). */
 @com.fasterxml.jackson.annotation.JsonTypeInfo(use = com.fasterxml.jackson.annotation.JsonTypeInfo.Id.NAME, property = "model")
 @com.fasterxml.jackson.annotation.JsonSubTypes({
-    @com.fasterxml.jackson.annotation.JsonSubTypes.Type(value = LoadModel.Closed.class, name = "closed")})
+    @com.fasterxml.jackson.annotation.JsonSubTypes.Type(value = LoadModel.Closed.class, name = "closed"),
+    @com.fasterxml.jackson.annotation.JsonSubTypes.Type(value = LoadModel.Open.class, name = "open")})
 public sealed interface LoadModel {
 
   /** {@code levels} = the number of workers of each level, each starting its next operation when the last ends. */
   record Closed(List<Integer> concurrency) implements LoadModel {
     public Closed {
       concurrency = List.copyOf(concurrency);
+    }
+  }
+
+  /**
+   * Each level offers {@code ratesPerSecond} operations per second on a fixed timetable, served by
+   * up to {@code workers} operations in flight; latency counts from each scheduled start.
+   */
+  record Open(List<Double> ratesPerSecond, int workers) implements LoadModel {
+    public Open {
+      ratesPerSecond = List.copyOf(ratesPerSecond);
     }
   }
 }

@@ -34,6 +34,15 @@ public record Plan(
           }
         }
       }
+      case LoadModel.Open open -> {
+        if (open.ratesPerSecond().isEmpty()) problems.add("--rates: give at least one rate, e.g. 100,200,400");
+        for (double r : open.ratesPerSecond()) {
+          if (!(r > 0) || r > 10_000_000) problems.add("--rate: " + r + "/s is out of range; use more than 0 and at most 10000000/s");
+        }
+        if (open.workers() < 1 || open.workers() > 100_000) {
+          problems.add("--concurrency: with --rate it is the number of workers serving the timetable; use 1 to 100000");
+        }
+      }
     }
     if (warmup.count() < 0) problems.add("--warmup: the count cannot be negative");
     if (measure.count() < 1) problems.add("--measure: measure at least one iteration, e.g. 5x10s");

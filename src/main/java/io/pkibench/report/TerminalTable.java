@@ -1,5 +1,6 @@
 package io.pkibench.report;
 
+import io.pkibench.analysis.Analysis;
 import io.pkibench.results.ErrorCount;
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
@@ -9,28 +10,32 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-/** The result as a fixed-width table: one block per workload, one row per level, then its errors. */
+/** The result as a fixed-width table: one block per workload, one row per level, its errors and verdict. */
 public final class TerminalTable {
   private static final String[] HEADER = {
       "conc", "ops", "ok", "err", "ops/s", "±99.9%", "mean", "p50", "p90", "p99", "p99.9", "max", "cpu", "ops/cpu-s"};
+  private static final String[] OPEN_HEADER = {
+      "rate/s", "workers", "late", "ops", "ok", "err", "ops/s", "±99.9%", "p50", "p90", "p99", "p99.9", "max", "p99 uncorr.", "cpu", "ops/cpu-s"};
 
   private TerminalTable() {}
 
-  public static String render(RunResult result) {
+  public static String render(RunResult result, Analysis analysis) {
     StringBuilder out = new StringBuilder();
     out.append("pkibench ").append(result.environment().toolVersion())
         .append(" · ").append(result.environment().jdk())
         .append(" · ").append(result.environment().cpuModel()).append(" × ").append(result.environment().cores())
         .append(" · ").append(result.status()).append('\n');
-    for (WorkloadResult w : result.workloads()) {
+    for (int wi = 0; wi < result.workloads().size(); wi++) {
+      WorkloadResult w = result.workloads().get(wi);
       out.append('\n').append(w.name());
       String params = w.params().entrySet().stream().sorted(Map.Entry.comparingByKey())
           .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
       if (!params.isEmpty()) out.append(" (").append(params).append(')');
       out.append(" · keys ").append(w.keys()).append(" · cpu of ").append(w.cpuMeter()).append('\n');
+      boolean open = w.levels().stream().anyMatch(l -> l.openLoop() != null);
       List<String[]> rows = new ArrayList<>();
-      rows.add(HEADER);
-      for (LevelResult l : w.levels()) rows.add(row(l));
+      rows.add(open ? OPEN_HEADER : HEADER);
+      for (LevelResult l : w.levels()) rows.add(open ? openRow(l) : row(l));
       out.append(align(rows));
       for (LevelResult l : w.levels()) {
         for (ErrorCount e : l.errors()) {
@@ -39,8 +44,41 @@ public final class TerminalTable {
       }
       if (w.failure() != null) out.append("  stopped: ").append(w.failure()).append('\n');
       if (w.levels().isEmpty() && w.failure() == null) out.append("  (no level finished)\n");
+      Analysis.WorkloadAnalysis a = analysis.workloads().get(wi);
+      if (!w.levels().isEmpty()) out.append("  verdict: ").append(a.verdict().text()).append('\n');
+      if (a.capacity().sizing() != null) out.append("  sizing: ").append(a.capacity().sizing().text()).append('\n');
+    }
+    if (analysis.relativeCost().size() > 1) {
+      out.append("\nrelative CPU cost per operation (baseline ").append(analysis.baseline()).append(")\n");
+      for (Analysis.CostRow c : analysis.relativeCost()) {
+        out.append(String.format(java.util.Locale.ROOT, "  %-40s %s%n", c.workload(),
+            c.cpuMicrosPerOp() == null ? "no CPU measured"
+                : String.format(java.util.Locale.ROOT, "%10.2f µs  %6.2f×", c.cpuMicrosPerOp(), c.relative() == null ? Double.NaN : c.relative())));
+      }
     }
     return out.toString();
+  }
+
+  private static String[] openRow(LevelResult l) {
+    var lat = l.latencyNanos();
+    var open = l.openLoop();
+    return new String[] {
+        HumanUnits.rate(open.targetRate()),
+        Integer.toString(l.concurrency()),
+        Long.toString(open.lateStarts()),
+        Long.toString(l.counts().started()),
+        Long.toString(l.counts().succeeded()),
+        Long.toString(l.counts().failed()),
+        HumanUnits.rate(open.achievedRate()),
+        l.throughput().ci999() == null ? "-" : HumanUnits.rate(l.throughput().ci999()),
+        HumanUnits.nanos(lat.p50()),
+        HumanUnits.nanos(lat.p90()),
+        HumanUnits.nanos(lat.p99()),
+        HumanUnits.nanos(lat.p999()),
+        HumanUnits.nanos(lat.max()),
+        HumanUnits.nanos(open.uncorrectedLatencyNanos().p99()),
+        HumanUnits.percent(l.cpu().utilisation()),
+        l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond())};
   }
 
   private static String[] row(LevelResult l) {
@@ -63,7 +101,7 @@ public final class TerminalTable {
   }
 
   private static String align(List<String[]> rows) {
-    int[] widths = new int[HEADER.length];
+    int[] widths = new int[rows.get(0).length];
     for (String[] r : rows) for (int i = 0; i < r.length; i++) widths[i] = Math.max(widths[i], r[i].length());
     StringBuilder out = new StringBuilder();
     for (String[] r : rows) {

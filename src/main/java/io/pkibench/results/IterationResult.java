@@ -2,7 +2,11 @@ package io.pkibench.results;
 
 import java.util.List;
 
-/** One iteration as kept in the result file; {@code histogram} is the compressed HdrHistogram in base64. */
+/**
+ * One iteration as kept in the result file; {@code histogram} is the compressed HdrHistogram in
+ * base64. Open loop only (null in closed loop): {@code lateStarts} and {@code uncorrectedHistogram},
+ * the latencies from the actual rather than the scheduled start.
+ */
 public record IterationResult(
     int series,
     int index,
@@ -13,7 +17,9 @@ public record IterationResult(
     long failed,
     long cpuNanos,
     List<ErrorCount> errors,
-    String histogram) {
+    String histogram,
+    Long lateStarts,
+    String uncorrectedHistogram) {
 
   public IterationResult {
     errors = List.copyOf(errors);

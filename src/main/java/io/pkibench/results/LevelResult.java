@@ -18,19 +18,35 @@ public record LevelResult(
     LatencyNanos latencyNanos,
     Cpu cpu,
     List<ErrorCount> errors,
+    OpenLoop openLoop,
     List<IterationResult> iterations) {
+
+  /**
+   * Open-loop facts of a level: the rate asked for and the rate achieved, starts later than 1 ms
+   * after their scheduled time, and latency from the actual start (what a coordinated-omission-prone
+   * tool would have reported) beside the corrected {@code latencyNanos}.
+   */
+  public record OpenLoop(double targetRate, double achievedRate, long lateStarts, LatencyNanos uncorrectedLatencyNanos) {}
+
+  /** What the level varies: the target rate in open loop, the number of workers in closed loop. */
+  @com.fasterxml.jackson.annotation.JsonIgnore
+  public double load() {
+    return openLoop == null ? concurrency : openLoop.targetRate();
+  }
 
   public LevelResult {
     errors = List.copyOf(errors);
     iterations = List.copyOf(iterations);
   }
 
-  /** Summarises the measured (non-warm-up) iterations; histograms are merged, never averaged. */
-  public static LevelResult of(int concurrency, List<IterationResult> iterations, String cpuMeter, int cores) {
+  /** Summarises the measured (non-warm-up) iterations; histograms are merged, never averaged. {@code targetRate} null = closed loop. */
+  public static LevelResult of(int concurrency, Double targetRate, List<IterationResult> iterations, String cpuMeter, int cores) {
     List<IterationResult> measured = iterations.stream().filter(i -> !i.warmup()).toList();
     long started = 0, succeeded = 0, failed = 0, durationNanos = 0, cpuNanos = 0;
     double[] rates = new double[measured.size()];
     List<Histogram> histograms = new ArrayList<>();
+    List<Histogram> uncorrected = new ArrayList<>();
+    long late = 0;
     Map<String, Long> errors = new TreeMap<>();
     for (int i = 0; i < measured.size(); i++) {
       IterationResult it = measured.get(i);
@@ -41,15 +57,21 @@ public record LevelResult(
       cpuNanos += it.cpuNanos();
       rates[i] = it.opsPerSecond();
       histograms.add(LatencyHistograms.fromBase64(it.histogram()));
+      if (it.uncorrectedHistogram() != null) uncorrected.add(LatencyHistograms.fromBase64(it.uncorrectedHistogram()));
+      if (it.lateStarts() != null) late += it.lateStarts();
       for (ErrorCount e : it.errors()) errors.merge(e.cause(), e.count(), Long::sum);
     }
+    Throughput throughput = Throughput.of(rates);
+    OpenLoop open = targetRate == null ? null
+        : new OpenLoop(targetRate, throughput.mean(), late, LatencyNanos.of(LatencyHistograms.merge(uncorrected)));
     return new LevelResult(
         concurrency,
         new Counts(started, succeeded, failed),
-        Throughput.of(rates),
+        throughput,
         LatencyNanos.of(LatencyHistograms.merge(histograms)),
         Cpu.of(cpuNanos, durationNanos, succeeded, cores, cpuMeter),
         ErrorCount.sorted(errors),
+        open,
         iterations);
   }
 

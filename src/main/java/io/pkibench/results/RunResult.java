@@ -9,7 +9,8 @@ import java.util.List;
  * every level, so a killed run keeps what it measured. {@code status} is {@code running} until the
  * run ends ({@code complete}, {@code interrupted}).
  */
-public record RunResult(String schema, Environment environment, JsonNode plan, String status, List<WorkloadResult> workloads) {
+public record RunResult(
+    String schema, Environment environment, JsonNode plan, String status, List<WorkloadResult> workloads, JsonNode analysis) {
   public static final String SCHEMA = "pkibench.run/1";
 
   public RunResult {
@@ -17,11 +18,16 @@ public record RunResult(String schema, Environment environment, JsonNode plan, S
   }
 
   public static RunResult start(Environment environment, JsonNode plan) {
-    return new RunResult(SCHEMA, environment, plan, "running", List.of());
+    return new RunResult(SCHEMA, environment, plan, "running", List.of(), null);
   }
 
   public RunResult withStatus(String newStatus) {
-    return new RunResult(schema, environment, plan, newStatus, workloads);
+    return new RunResult(schema, environment, plan, newStatus, workloads, analysis);
+  }
+
+  /** {@code analysis}: the scaling and capacity conclusions (pkibench.analysis/1), recomputable from the levels. */
+  public RunResult withAnalysis(JsonNode newAnalysis) {
+    return new RunResult(schema, environment, plan, status, workloads, newAnalysis);
   }
 
   /** Replaces the entry of the same index, or appends when {@code index == workloads().size()}. */
@@ -29,6 +35,6 @@ public record RunResult(String schema, Environment environment, JsonNode plan, S
     List<WorkloadResult> list = new ArrayList<>(workloads);
     if (index == list.size()) list.add(workload);
     else list.set(index, workload);
-    return new RunResult(schema, environment, plan, status, list);
+    return new RunResult(schema, environment, plan, status, list, analysis);
   }
 }

@@ -119,10 +119,10 @@ public final class ForkedSeries {
       var params = io.pkibench.workload.Params.resolve(spec.name(), factory.params(), spec.params());
       var cpu = io.pkibench.measure.CpuMeter.of(request.cpu());
       try (io.pkibench.keys.KeySource source = factory.usesKeys() ? keys.open(spec.keys()) : null) {
-        var driver = new io.pkibench.engine.ClosedLoopDriver(request.threads(), progress, intervalLog, clock,
+        var driver = new io.pkibench.engine.LoadDriver(request.threads(), progress, intervalLog, clock,
             java.time.Duration.ofMillis(request.hangGraceMillis()));
         var seriesSpec = new io.pkibench.engine.SeriesSpec(spec.name(), request.concurrency(), request.series(), request.seriesCount(),
-            request.warmup(), request.measure());
+            request.warmup(), request.measure(), request.ratePerSecond());
         var iterations = SeriesRunner.runHere(factory, new io.pkibench.workload.WorkloadContext(source, request.verify()), params,
             seriesSpec, driver, cpu);
         return new SeriesResponse(SeriesResponse.SCHEMA, iterations, null);

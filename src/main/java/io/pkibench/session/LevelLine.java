@@ -8,8 +8,10 @@ final class LevelLine {
   private LevelLine() {}
 
   static String of(String workload, LevelResult l) {
-    return String.format(Locale.ROOT, "%s c=%d saved: %.1f ops/s%s, p99 %.3f ms, %d failed",
-        workload, l.concurrency(), l.throughput().mean(),
+    String level = l.openLoop() == null ? "c=" + l.concurrency()
+        : String.format(Locale.ROOT, "rate=%.1f/s (%d late starts)", l.openLoop().targetRate(), l.openLoop().lateStarts());
+    return String.format(Locale.ROOT, "%s %s saved: %.1f ops/s%s, p99 %.3f ms, %d failed",
+        workload, level, l.throughput().mean(),
         l.throughput().ci999() == null ? "" : String.format(Locale.ROOT, " ± %.1f", l.throughput().ci999()),
         l.latencyNanos().p99() / 1e6, l.counts().failed());
   }

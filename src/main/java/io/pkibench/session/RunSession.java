@@ -1,6 +1,7 @@
 package io.pkibench.session;
 
-import io.pkibench.engine.ClosedLoopDriver;
+import io.pkibench.analysis.Analysis;
+import io.pkibench.engine.LoadDriver;
 import io.pkibench.engine.EngineException;
 import io.pkibench.engine.ProgressListener;
 import io.pkibench.engine.SeriesSpec;
@@ -41,7 +42,7 @@ public final class RunSession {
   private final WorkloadCatalog catalog;
   private final KeyOpener keys;
   private final Options options;
-  private volatile ClosedLoopDriver driver;
+  private volatile LoadDriver driver;
   private volatile ForkedSeries forked;
   private volatile boolean interrupted;
 
@@ -54,11 +55,12 @@ public final class RunSession {
   /**
    * How to run: whose CPU to count, where the result goes, the clock, where progress and log lines go,
    * how long a hung operation is waited for, and, when forking, how to make the forked-series runner
-   * from the run's interval log (null: every series runs in this JVM).
+   * from the run's interval log (null: every series runs in this JVM), and the analysis options
+   * (target rate, utilisation, baseline) of the analysis stored at the end.
    */
   public record Options(
       CpuMeter cpu, Path resultFile, InstantSource clock, ProgressListener progress, Consumer<String> log,
-      Duration hangGrace, Function<IntervalLog, ForkedSeries> fork) {}
+      Duration hangGrace, Function<IntervalLog, ForkedSeries> fork, Analysis.Options analysis) {}
 
   public RunSession(Plan plan, WorkloadCatalog catalog, KeyOpener keys, Options options) {
     this.plan = plan.validated();
@@ -76,7 +78,7 @@ public final class RunSession {
   /** Stops after the operations in flight; the interrupted level is dropped, every finished one is kept. */
   public void interrupt() {
     interrupted = true;
-    ClosedLoopDriver d = driver;
+    LoadDriver d = driver;
     if (d != null) d.abort();
     ForkedSeries f = forked;
     if (f != null) f.interrupt();
@@ -87,13 +89,14 @@ public final class RunSession {
     RunResult result = RunResult.start(environment, RunResultJson.mapper().valueToTree(plan));
     RunResultJson.write(result, resultFile);
     try (IntervalLog hlog = new HlogFile(hlogFileFor(resultFile), environment.startedAt(), "pkibench " + environment.commandLine())) {
-      driver = new ClosedLoopDriver(plan.threads(), options.progress(), hlog, options.clock(), options.hangGrace());
+      driver = new LoadDriver(plan.threads(), options.progress(), hlog, options.clock(), options.hangGrace());
       forked = options.fork() == null ? null : options.fork().apply(hlog);
       for (int w = 0; w < plan.workloads().size() && !interrupted; w++) {
         result = runWorkload(result, w, plan.workloads().get(w));
       }
     }
     result = result.withStatus(interrupted ? "interrupted" : "complete");
+    result = result.withAnalysis(RunResultJson.mapper().valueToTree(Analysis.of(result, options.analysis())));
     RunResultJson.write(result, resultFile);
     return result;
   }
@@ -113,20 +116,18 @@ public final class RunSession {
         entry = new WorkloadResult(spec.name(), params.asMap(), source.describe(), cpu.describe(), List.of(), null);
       }
       WorkloadContext context = new WorkloadContext(source, plan.verify());
-      List<Integer> levels = switch (plan.load()) {
-        case LoadModel.Closed closed -> closed.concurrency();
-      };
-      for (int concurrency : levels) {
+      for (LevelLoad load : LevelLoad.of(plan.load())) {
         if (interrupted) break;
         List<IterationResult> iterations = new ArrayList<>();
         for (int series = 1; series <= plan.series() && !interrupted; series++) {
-          SeriesSpec seriesSpec = new SeriesSpec(spec.name(), concurrency, series, plan.series(), plan.warmup(), plan.measure());
+          SeriesSpec seriesSpec = new SeriesSpec(spec.name(), load.workers(), series, plan.series(), plan.warmup(), plan.measure(),
+              load.ratePerSecond() == null ? 0 : load.ratePerSecond());
           iterations.addAll(forked == null
               ? SeriesRunner.runHere(factory, context, params, seriesSpec, driver, cpu)
               : forked.run(request(spec, seriesSpec)));
         }
         if (interrupted) break;
-        LevelResult level = LevelResult.of(concurrency, iterations, cpu.describe(), cpu.cores());
+        LevelResult level = LevelResult.of(load.workers(), load.ratePerSecond(), iterations, cpu.describe(), cpu.cores());
         entry = entry.withLevel(level);
         result = result.withWorkload(index, entry);
         RunResultJson.write(result, options.resultFile());
@@ -149,8 +150,18 @@ public final class RunSession {
     return result;
   }
 
+  /** One level of the load model: how many workers and, in open loop, at what rate. */
+  record LevelLoad(int workers, Double ratePerSecond) {
+    static List<LevelLoad> of(LoadModel load) {
+      return switch (load) {
+        case LoadModel.Closed closed -> closed.concurrency().stream().map(n -> new LevelLoad(n, null)).toList();
+        case LoadModel.Open open -> open.ratesPerSecond().stream().map(r -> new LevelLoad(open.workers(), r)).toList();
+      };
+    }
+  }
+
   private SeriesRequest request(WorkloadSpec spec, SeriesSpec series) {
-    return new SeriesRequest(spec, series.concurrency(), series.series(), series.seriesCount(), series.warmup(), series.measure(),
+    return new SeriesRequest(spec, series.concurrency(), series.ratePerSecond(), series.series(), series.seriesCount(), series.warmup(), series.measure(),
         plan.threads(), plan.verify(), plan.cpu(), options.hangGrace().toMillis());
   }
 }

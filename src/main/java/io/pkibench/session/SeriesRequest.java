@@ -12,6 +12,7 @@ import io.pkibench.plan.WorkloadSpec;
 public record SeriesRequest(
     WorkloadSpec workload,
     int concurrency,
+    double ratePerSecond,
     int series,
     int seriesCount,
     Iterations warmup,

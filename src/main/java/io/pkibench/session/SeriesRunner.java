@@ -1,6 +1,6 @@
 package io.pkibench.session;
 
-import io.pkibench.engine.ClosedLoopDriver;
+import io.pkibench.engine.LoadDriver;
 import io.pkibench.engine.EngineException;
 import io.pkibench.engine.IterationOutcome;
 import io.pkibench.engine.SeriesSpec;
@@ -20,7 +20,7 @@ final class SeriesRunner {
   private SeriesRunner() {}
 
   static List<IterationResult> runHere(WorkloadFactory factory, WorkloadContext context, Params params, SeriesSpec spec,
-      ClosedLoopDriver driver, CpuMeter cpu) throws Exception {
+      LoadDriver driver, CpuMeter cpu) throws Exception {
     List<IterationResult> iterations = new ArrayList<>();
     try (Workload workload = factory.create(context, params)) {
       for (IterationOutcome o : driver.runSeries(spec, workload, cpu)) iterations.add(toResult(o));
@@ -30,7 +30,9 @@ final class SeriesRunner {
 
   static IterationResult toResult(IterationOutcome o) {
     return new IterationResult(o.series(), o.index(), o.warmup(), o.durationNanos(), o.started(), o.succeeded(),
-        o.failed(), o.cpuNanos(), ErrorCount.sorted(o.errors()), LatencyHistograms.toBase64(o.latency()));
+        o.failed(), o.cpuNanos(), ErrorCount.sorted(o.errors()), LatencyHistograms.toBase64(o.latency()),
+        o.uncorrected() == null ? null : o.lateStarts(),
+        o.uncorrected() == null ? null : LatencyHistograms.toBase64(o.uncorrected()));
   }
 
 }

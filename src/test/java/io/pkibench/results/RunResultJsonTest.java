@@ -23,7 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 /** Seals the pkibench.run/1 format: the file we write byte for byte, and what we read back from it. */
 class RunResultJsonTest {
   static final Path GOLDEN = Path.of("src/test/resources/golden/run-v1.json");
-  static final Path GOLDEN_CSV = Path.of("src/test/resources/golden/levels-v1.csv");
+  /** Written by the first version of the format, before open-loop levels and the analysis block: must still read back exactly. */
+  static final Path OLDER = Path.of("src/test/resources/golden/run-v1.0.json");
+  static final Path GOLDEN_CSV = Path.of("src/test/resources/golden/levels-v2.csv");
 
   /** A result built from fixed numbers only, so that its JSON never changes unless the format does. */
   static RunResult fixture() {
@@ -38,10 +40,20 @@ class RunResultJsonTest {
           iteration(1, true, c, 900, 0),
           iteration(1, false, c, 1000 * c, 0),
           iteration(2, false, c, 1100 * c, c == 2 ? 3 : 0));
-      w = w.withLevel(LevelResult.of(c, its, "jvm", 2));
+      w = w.withLevel(LevelResult.of(c, null, its, "jvm", 2));
     }
-    w = w.withFailure(null);
-    return RunResult.start(env, RunResultJson.mapper().valueToTree(plan)).withWorkload(0, w).withStatus("complete");
+    WorkloadResult open = new WorkloadResult("verify", Map.of("alg", "ecdsa-p256", "size", "1024"), "software:jdk", "jvm", List.of(), null);
+    for (int rate : new int[] {500, 1000}) {
+      Histogram uncorrected = LatencyHistograms.newHistogram();
+      for (long i = 1; i <= rate; i++) uncorrected.recordValue(50_000 + i * 13 % 500);
+      IterationResult it = iteration(1, false, 1, rate, 0);
+      it = new IterationResult(it.series(), it.index(), it.warmup(), it.durationNanos(), it.started(), it.succeeded(), it.failed(),
+          it.cpuNanos(), it.errors(), it.histogram(), (long) rate / 100, LatencyHistograms.toBase64(uncorrected));
+      open = open.withLevel(LevelResult.of(8, (double) rate, List.of(it), "jvm", 2));
+    }
+    RunResult r = RunResult.start(env, RunResultJson.mapper().valueToTree(plan)).withWorkload(0, w).withWorkload(1, open).withStatus("complete");
+    return r.withAnalysis(RunResultJson.mapper().valueToTree(
+        io.pkibench.analysis.Analysis.of(r, new io.pkibench.analysis.Analysis.Options(5000.0, 0.7, null))));
   }
 
   private static IterationResult iteration(int index, boolean warmup, int c, long succeeded, long failed) {
@@ -49,7 +61,7 @@ class RunResultJsonTest {
     for (long i = 1; i <= succeeded; i++) h.recordValue(300_000 + (i * 7919 % 1000) * 1000L * c);
     List<ErrorCount> errors = failed == 0 ? List.of() : List.of(new ErrorCount("java.io.IOException: connection reset", failed));
     return new IterationResult(1, index, warmup, 1_000_000_000L, succeeded + failed, succeeded, failed, 600_000_000L * c, errors,
-        LatencyHistograms.toBase64(h));
+        LatencyHistograms.toBase64(h), null, null);
   }
 
   @Test
@@ -69,6 +81,21 @@ class RunResultJsonTest {
   @Test
   void read_goldenV1_givesExactValues() throws IOException {
     RunResult r = RunResultJson.read(GOLDEN);
+    // JsonNode trees compare int and long nodes as different, so what we read is compared as written text.
+    assertEquals(RunResultJson.toJson(fixture()), RunResultJson.toJson(r), "what we read is what we wrote");
+    LevelResult open = r.workloads().get(1).levels().get(1);
+    assertEquals(1000.0, open.openLoop().targetRate());
+    assertEquals(1000.0, open.openLoop().achievedRate(), 1e-9);
+    assertEquals(10, open.openLoop().lateStarts());
+    assertEquals(1000, open.openLoop().uncorrectedLatencyNanos().count());
+    assertEquals(1000.0, open.load());
+    assertEquals("pkibench.analysis/1", r.analysis().get("schema").asText());
+    assertTrue(r.analysis().get("workloads").get(0).get("verdict").get("text").asText().startsWith("throughput"));
+  }
+
+  @Test
+  void read_olderV1_0WithoutAnalysisOrOpenLoop_givesExactValues() throws IOException {
+    RunResult r = RunResultJson.read(OLDER);
     assertEquals("pkibench.run/1", r.schema());
     assertEquals("complete", r.status());
     assertEquals(Instant.parse("2026-11-22T03:00:00Z"), r.environment().startedAt());
@@ -81,14 +108,16 @@ class RunResultJsonTest {
     assertEquals(two.latencyNanos().p99(), two.mergedHistogram().getValueAtPercentile(99));
     assertEquals(3, two.iterations().size());
     assertEquals(2.4, two.cpu().seconds(), 1e-9);
-    assertEquals(r, fixture(), "what we read is what we wrote");
+    assertEquals(null, two.openLoop());
+    assertEquals(null, r.analysis());
+    assertEquals(null, two.iterations().get(1).uncorrectedHistogram());
   }
 
   @Test
   void write_thenRead_roundTrips(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("run.json");
     RunResultJson.write(fixture(), file);
-    assertEquals(fixture(), RunResultJson.read(file));
+    assertEquals(RunResultJson.toJson(fixture()), RunResultJson.toJson(RunResultJson.read(file)));
     try (var left = Files.list(dir)) {
       assertEquals(List.of(file), left.toList(), "no temporary file is left behind");
     }

@@ -18,11 +18,13 @@ import java.util.concurrent.TimeoutException;
 import org.HdrHistogram.Histogram;
 
 /**
- * Runs one series of a level in the closed-loop model: N workers, each starting its next operation
- * when the last ends. Iterations are synchronised (every worker starts together and the iteration
- * ends when the last in-flight operation ends), so each iteration counts every operation exactly once.
+ * Runs one series of a level with N workers, in the closed-loop model (each worker starts its next
+ * operation when the last ends) or, when the series has a rate, the open-loop model (operations start
+ * on a fixed timetable shared by the workers). Iterations are synchronised (every worker starts
+ * together and the iteration ends when the last in-flight operation ends), so each iteration counts
+ * every operation exactly once.
  */
-public final class ClosedLoopDriver {
+public final class LoadDriver {
   private static final long TICK_NANOS = 1_000_000_000L;
   private final ThreadKind threads;
   private final ProgressListener progress;
@@ -31,7 +33,7 @@ public final class ClosedLoopDriver {
   private final Duration hangGrace;
   private volatile Worker.Gates current;
 
-  public ClosedLoopDriver(
+  public LoadDriver(
       ThreadKind threads, ProgressListener progress, IntervalLog intervalLog, InstantSource wallClock, Duration hangGrace) {
     this.threads = threads;
     this.progress = progress;
@@ -50,7 +52,7 @@ public final class ClosedLoopDriver {
   public List<IterationOutcome> runSeries(SeriesSpec spec, Workload workload, CpuMeter cpu)
       throws EngineException, InterruptedException {
     int n = spec.concurrency();
-    Worker.Gates gates = new Worker.Gates(n);
+    Worker.Gates gates = new Worker.Gates(n, spec.ratePerSecond());
     CountDownLatch ready = new CountDownLatch(n);
     List<Worker> workers = new ArrayList<>(n);
     ThreadFactory factory = threads == ThreadKind.VIRTUAL
@@ -100,9 +102,12 @@ public final class ClosedLoopDriver {
       SeriesSpec spec, boolean warmup, int index, Duration length, List<Worker> workers, Worker.Gates gates, CpuMeter cpu)
       throws EngineException, InterruptedException {
     for (Worker w : workers) w.resetCounters();
+    gates.nextSlot.set(0);
     Histogram iteration = LatencyHistograms.newHistogram();
     Histogram tick = LatencyHistograms.newHistogram();
     Histogram[] scratch = new Histogram[workers.size()];
+    Histogram uncorrected = gates.openLoop ? LatencyHistograms.newHistogram() : null;
+    Histogram[] uncorrectedScratch = new Histogram[workers.size()];
     Map<String, Long> errors = new HashMap<>();
     String tag = spec.tag(warmup, index);
     int count = warmup ? spec.warmup().count() : spec.measure().count();
@@ -110,6 +115,7 @@ public final class ClosedLoopDriver {
     long cpuStart = cpu.cpuNanos();
     long startNanos = System.nanoTime();
     long tickStartMillis = wallClock.millis();
+    gates.startNanos = startNanos;
     gates.deadlineNanos = startNanos + length.toNanos();
     // Open the start gate and wait until every worker is through it before arriving at the end
     // gate: arriving twice in one phase would count as two parties and release the gate early.
@@ -158,15 +164,21 @@ public final class ClosedLoopDriver {
     long durationNanos = System.nanoTime() - startNanos;
     long cpuNanos = cpu.cpuNanos() - cpuStart;
     sample(workers, scratch, tick, iteration, tag, tickStartMillis);
-    long started = 0, succeeded = 0, failed = 0;
-    for (Worker w : workers) {
+    long started = 0, succeeded = 0, failed = 0, late = 0;
+    for (int i = 0; i < workers.size(); i++) {
+      Worker w = workers.get(i);
       started += w.started;
       succeeded += w.succeeded;
       failed += w.failed;
+      late += w.lateStarts;
       w.errors.drainInto(errors);
+      if (uncorrected != null) {
+        uncorrectedScratch[i] = w.uncorrected.getIntervalHistogram(uncorrectedScratch[i]);
+        uncorrected.add(uncorrectedScratch[i]);
+      }
     }
     IterationOutcome outcome = new IterationOutcome(
-        spec.series(), index, warmup, durationNanos, started, succeeded, failed, cpuNanos, iteration, errors);
+        spec.series(), index, warmup, durationNanos, started, succeeded, failed, cpuNanos, iteration, uncorrected, late, errors);
     progress.iterationFinished(spec, outcome);
     return outcome;
   }

@@ -20,11 +20,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
-class ClosedLoopDriverTest {
+class LoadDriverTest {
   private static final CpuMeter CPU = CpuMeter.of("jvm");
 
-  private static ClosedLoopDriver driver(ThreadKind threads, IntervalLog log, Duration grace) {
-    return new ClosedLoopDriver(threads, ProgressListener.NONE, log, InstantSource.system(), grace);
+  private static LoadDriver driver(ThreadKind threads, IntervalLog log, Duration grace) {
+    return new LoadDriver(threads, ProgressListener.NONE, log, InstantSource.system(), grace);
   }
 
   /** Fails every 7th operation of each worker, alternating two causes; counts what it was asked to do. */

@@ -1,0 +1,68 @@
+package io.pkibench.analysis;
+
+import io.pkibench.results.RunResult;
+import io.pkibench.results.WorkloadResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Everything pkibench concludes from a result file: per workload a USL fit, a plain-language verdict
+ * and its CPU capacity, plus the relative CPU cost of each workload against a baseline (as IBM's
+ * table normalises to plain TCP). Computed from the file alone, so it can always be recomputed.
+ */
+public record Analysis(String schema, List<WorkloadAnalysis> workloads, String baseline, List<CostRow> relativeCost) {
+  public static final String SCHEMA = "pkibench.analysis/1";
+
+  public record WorkloadAnalysis(String name, Map<String, String> params, String keys, UslFit usl, ScalingVerdict verdict, Capacity capacity) {
+    public String label() {
+      return Analysis.label(name, params);
+    }
+  }
+
+  /** CPU time per operation at the workload's operating point, and that over the baseline's. */
+  public record CostRow(String workload, Double cpuMicrosPerOp, Double relative) {}
+
+  /** {@code targetRate} (ops/s) may be null; {@code baseline} null = the first workload. */
+  public record Options(Double targetRate, double maxUtilisation, String baseline) {
+    public static final Options DEFAULT = new Options(null, 0.7, null);
+  }
+
+  public static Analysis of(RunResult result, Options options) {
+    List<WorkloadAnalysis> workloads = new ArrayList<>();
+    for (WorkloadResult w : result.workloads()) {
+      List<LevelPoint> points = LevelPoint.of(w.levels());
+      boolean open = w.levels().stream().anyMatch(l -> l.openLoop() != null);
+      // The USL models throughput over concurrency; an open-loop sweep varies the rate instead.
+      UslFit usl = open ? null : UslFit.fit(points);
+      workloads.add(new WorkloadAnalysis(w.name(), w.params(), w.keys(), usl, ScalingVerdict.of(points, usl, open),
+          Capacity.of(points, options.targetRate(), options.maxUtilisation(), open)));
+    }
+    WorkloadAnalysis base = workloads.stream()
+        .filter(w -> options.baseline() == null || w.name().equals(options.baseline()) || w.label().equals(options.baseline()))
+        .findFirst().orElse(null);
+    if (options.baseline() != null && base == null) {
+      throw new IllegalArgumentException("--baseline " + options.baseline() + ": no such workload in this result; it has "
+          + workloads.stream().map(WorkloadAnalysis::label).collect(Collectors.joining(", ")));
+    }
+    Double baseCost = base == null ? null : microsPerOp(base);
+    List<CostRow> costs = new ArrayList<>();
+    for (WorkloadAnalysis w : workloads) {
+      Double cost = microsPerOp(w);
+      costs.add(new CostRow(w.label(), cost, cost == null || baseCost == null || baseCost == 0 ? null : cost / baseCost));
+    }
+    return new Analysis(SCHEMA, workloads, base == null ? null : base.label(), costs);
+  }
+
+  private static Double microsPerOp(WorkloadAnalysis w) {
+    Double perCpu = w.capacity().opsPerCpuSecond();
+    return perCpu == null || perCpu == 0 ? null : 1e6 / perCpu;
+  }
+
+  static String label(String name, Map<String, String> params) {
+    if (params.isEmpty()) return name;
+    return name + " " + params.entrySet().stream().sorted(Map.Entry.comparingByKey())
+        .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
+  }
+}

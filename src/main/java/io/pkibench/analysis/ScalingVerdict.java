@@ -1,0 +1,157 @@
+package io.pkibench.analysis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * How a workload scales, in the words capacity studies use: linear up to L (efficiency ≥ 90%), bends
+ * from B, knee at K, stops gaining at S, and how far p99 holds.
+ *
+ * <p>Rules, over levels sorted by concurrency: efficiency E(N) = X(N) / (N·X₁), X₁ the per-worker rate
+ * of the lowest level; the linear region is the run of levels from the lowest with E ≥ 0.9. The knee
+ * is the first level whose marginal gain per added worker is under 10% of X₁, or whose p99 is more
+ * than twice the lowest level's. Saturation is the first level that no higher level beats by 2% or
+ * more. The p99 bound is the round number at or above twice the lowest level's p99.
+ */
+public record ScalingVerdict(
+    List<Double> efficiency,
+    Double linearUpTo,
+    Double bendsFrom,
+    Double kneeAt,
+    String kneeReason,
+    Double saturatedAt,
+    long p99BoundNanos,
+    Double p99HeldUpTo,
+    String text) {
+
+  static final double LINEAR_EFFICIENCY = 0.9;
+  static final double KNEE_MARGINAL_GAIN = 0.10;
+  static final double KNEE_P99_FACTOR = 2.0;
+  static final double SATURATION_GAIN = 0.02;
+
+  /**
+   * {@code openLoop}: the levels are target rates; efficiency is then the achieved share of the target
+   * (the generator keeps up or falls behind), and the sentence speaks of rates, not workers.
+   */
+  public static ScalingVerdict of(List<LevelPoint> points, UslFit usl, boolean openLoop) {
+    if (points.isEmpty()) return new ScalingVerdict(List.of(), null, null, null, null, null, 0, null, "no level was measured");
+    LevelPoint first = points.get(0);
+    double perWorker = openLoop ? 1 : first.throughput() / first.load();
+    List<Double> efficiency = new ArrayList<>();
+    for (LevelPoint p : points) efficiency.add(perWorker == 0 ? 0 : p.throughput() / (p.load() * perWorker));
+
+    Double linearUpTo = null, bendsFrom = null;
+    for (int i = 0; i < points.size(); i++) {
+      if (efficiency.get(i) >= LINEAR_EFFICIENCY) {
+        linearUpTo = points.get(i).load();
+      } else {
+        bendsFrom = points.get(i).load();
+        break;
+      }
+    }
+    Double kneeAt = null;
+    String kneeReason = null;
+    for (int i = 1; i < points.size() && kneeAt == null; i++) {
+      LevelPoint prev = points.get(i - 1), cur = points.get(i);
+      double marginal = (cur.throughput() - prev.throughput()) / ((cur.load() - prev.load()) * perWorker);
+      if (marginal < KNEE_MARGINAL_GAIN) {
+        kneeAt = cur.load();
+        kneeReason = String.format(Locale.ROOT, "each added worker gains %.0f%% of one worker's rate", Math.max(0, marginal) * 100);
+      } else if (first.p99Nanos() > 0 && cur.p99Nanos() > KNEE_P99_FACTOR * first.p99Nanos()) {
+        kneeAt = cur.load();
+        kneeReason = String.format(Locale.ROOT, "p99 is %.1f× the lowest level's", (double) cur.p99Nanos() / first.p99Nanos());
+      }
+    }
+    Double saturatedAt = null;
+    for (int i = 0; i < points.size() - 1 && saturatedAt == null; i++) {
+      double x = points.get(i).throughput();
+      boolean beaten = false;
+      for (int j = i + 1; j < points.size(); j++) beaten |= points.get(j).throughput() >= x * (1 + SATURATION_GAIN);
+      if (!beaten) saturatedAt = points.get(i).load();
+    }
+    long bound = roundUp(KNEE_P99_FACTOR * first.p99Nanos());
+    Double heldUpTo = null;
+    for (LevelPoint p : points) {
+      if (p.p99Nanos() <= bound) heldUpTo = p.load();
+      else break;
+    }
+    String text = openLoop
+        ? openText(points, efficiency, linearUpTo, bendsFrom, saturatedAt, bound, heldUpTo)
+        : text(points, efficiency, linearUpTo, bendsFrom, kneeAt, kneeReason, saturatedAt, bound, heldUpTo, usl);
+    return new ScalingVerdict(efficiency, linearUpTo, bendsFrom, kneeAt, kneeReason, saturatedAt, bound, heldUpTo, text);
+  }
+
+  private static String openText(List<LevelPoint> points, List<Double> efficiency, Double keptUpTo, Double fallsBehindFrom,
+      Double saturatedAt, long bound, Double heldUpTo) {
+    List<String> parts = new ArrayList<>();
+    double top = points.get(points.size() - 1).load();
+    if (keptUpTo == null) {
+      parts.add(String.format(Locale.ROOT, "the achieved rate falls short of the target even at %s/s (%.0f%%)", n(points.get(0).load()), efficiency.get(0) * 100));
+    } else if (fallsBehindFrom == null) {
+      parts.add("the achieved rate keeps up with every target up to " + n(keptUpTo) + "/s (≥ 90%)");
+    } else {
+      int b = indexOf(points, fallsBehindFrom);
+      parts.add("the achieved rate keeps up with the target up to " + n(keptUpTo) + "/s (≥ 90%)");
+      parts.add(String.format(Locale.ROOT, "falls behind from %s/s (%.0f%% achieved)", n(fallsBehindFrom), efficiency.get(b) * 100));
+    }
+    if (saturatedAt != null) parts.add("stops gaining at a target of " + n(saturatedAt) + "/s");
+    String sentence = String.join(", ", parts);
+    if (heldUpTo != null) {
+      sentence += "; p99 (from each scheduled start) stays under " + HumanNanos.of(bound) + (heldUpTo == top ? " at every rate" : " up to " + n(heldUpTo) + "/s");
+    }
+    return sentence + ".";
+  }
+
+  private static String text(List<LevelPoint> points, List<Double> efficiency, Double linearUpTo, Double bendsFrom,
+      Double kneeAt, String kneeReason, Double saturatedAt, long bound, Double heldUpTo, UslFit usl) {
+    List<String> parts = new ArrayList<>();
+    double top = points.get(points.size() - 1).load();
+    if (linearUpTo == null) {
+      parts.add(String.format(Locale.ROOT, "throughput is not linear even from the lowest level (efficiency %.0f%%)", efficiency.get(0) * 100));
+    } else if (bendsFrom == null) {
+      parts.add("throughput grows linearly up to concurrency " + n(linearUpTo) + ", the highest measured (efficiency ≥ 90%)");
+    } else {
+      int b = indexOf(points, bendsFrom);
+      parts.add("throughput grows linearly up to concurrency " + n(linearUpTo) + " (efficiency ≥ 90%)");
+      parts.add(String.format(Locale.ROOT, "bends from %s (efficiency %.0f%%)", n(bendsFrom), efficiency.get(b) * 100));
+    }
+    if (kneeAt != null) parts.add("knee at " + n(kneeAt) + " (" + kneeReason + ")");
+    if (saturatedAt != null) parts.add("stops gaining at " + n(saturatedAt));
+    else if (points.size() > 1 && bendsFrom != null) parts.add("still gaining at " + n(top) + ", the highest level measured");
+    String sentence = String.join(", ", parts);
+    if (heldUpTo != null) {
+      sentence += "; p99 stays under " + HumanNanos.of(bound) + (heldUpTo == top ? " at every level" : " up to " + n(heldUpTo));
+    }
+    if (usl != null) {
+      sentence += String.format(Locale.ROOT, ". USL: σ=%.4f, κ=%.6f, λ=%.1f ops/s", usl.sigma(), usl.kappa(), usl.lambda());
+      if (usl.peakConcurrency() != null) {
+        sentence += String.format(Locale.ROOT, ", peak %.1f ops/s at concurrency %.1f", usl.peakThroughput(), usl.peakConcurrency());
+      }
+      if (usl.superlinear()) sentence += "; σ < 0: superlinear (each worker did better with company: caches, batching or a warm-up effect)";
+      if (usl.weak()) sentence += "; fit from " + usl.levels() + " levels is weak: measure " + UslFit.TRUSTWORTHY_LEVELS + " or more";
+    } else if (points.size() < 3) {
+      sentence += ". No USL fit: it needs at least 3 levels";
+    }
+    return sentence + ".";
+  }
+
+  private static int indexOf(List<LevelPoint> points, double load) {
+    for (int i = 0; i < points.size(); i++) if (points.get(i).load() == load) return i;
+    return -1;
+  }
+
+  private static String n(double load) {
+    return load == Math.rint(load) ? Long.toString((long) load) : String.format(Locale.ROOT, "%.1f", load);
+  }
+
+  /** 1, 2 or 5 times a power of ten, at or above {@code nanos}. */
+  static long roundUp(double nanos) {
+    if (nanos <= 0) return 0;
+    double magnitude = Math.pow(10, Math.floor(Math.log10(nanos)));
+    for (double step : new double[] {1, 2, 5, 10}) {
+      if (step * magnitude >= nanos - 1e-9) return (long) Math.ceil(step * magnitude);
+    }
+    return (long) Math.ceil(10 * magnitude);
+  }
+}

@@ -1,0 +1,235 @@
+package io.pkibench.report;
+
+import io.pkibench.analysis.Analysis;
+import io.pkibench.analysis.UslFit;
+import io.pkibench.results.ErrorCount;
+import io.pkibench.results.IterationResult;
+import io.pkibench.results.LevelResult;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.RunResultJson;
+import io.pkibench.results.WorkloadResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The report an architect gets: one self-contained HTML file (inline SVG and CSS, no script, no
+ * network). Verdict and key numbers first; then per workload throughput with the USL curve, latency
+ * percentiles (linear and log), the percentile spectrum per level, per-iteration throughput; capacity,
+ * errors, and the environment and plan last.
+ */
+public final class HtmlReport {
+  private static final double[] SPECTRUM_PERCENTILES = {0, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 99.999};
+
+  private HtmlReport() {}
+
+  public static String render(RunResult result, Analysis analysis) {
+    StringBuilder h = new StringBuilder();
+    h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>pkibench report</title>\n<style>\n")
+        .append("body{font-family:sans-serif;margin:24px auto;max-width:1000px;color:#222}h1{margin-bottom:4px}")
+        .append("table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}")
+        .append("th{background:#f3f3f3}td.l,th.l{text-align:left}.verdict{font-size:1.08em;background:#f6f9ff;border-left:4px solid #1f77b4;padding:8px 12px}")
+        .append(".muted{color:#666}svg.chart{display:block;margin:12px 0;border:1px solid #ddd}pre{background:#f6f6f6;padding:8px;overflow:auto}\n")
+        .append("</style></head><body>\n");
+    h.append("<h1>pkibench report</h1>\n<p class=\"muted\">").append(Html.esc(result.environment().commandLine()))
+        .append(" · started ").append(result.environment().startedAt()).append(" · status <b>").append(Html.esc(result.status())).append("</b></p>\n");
+
+    h.append("<section id=\"verdict\"><h2>Verdict</h2>\n");
+    for (int i = 0; i < result.workloads().size(); i++) {
+      WorkloadResult w = result.workloads().get(i);
+      Analysis.WorkloadAnalysis a = analysis.workloads().get(i);
+      h.append("<h3>").append(Html.esc(a.label())).append(" <span class=\"muted\">keys ").append(Html.esc(w.keys())).append("</span></h3>\n");
+      if (w.failure() != null) h.append("<p><b>Stopped:</b> ").append(Html.esc(w.failure())).append("</p>\n");
+      if (w.levels().isEmpty()) continue;
+      h.append("<p class=\"verdict\">").append(Html.esc(a.verdict().text())).append("</p>\n");
+      LevelResult best = w.levels().stream().max(java.util.Comparator.comparingDouble(l -> l.throughput().mean())).orElseThrow();
+      long failed = w.levels().stream().mapToLong(l -> l.counts().failed()).sum();
+      h.append("<table><tr><th class=\"l\">best throughput</th><th class=\"l\">at</th><th class=\"l\">p99 there</th><th class=\"l\">ops per CPU-second there</th><th class=\"l\">failed operations (all levels)</th></tr>\n<tr><td>")
+          .append(HumanUnits.rate(best.throughput().mean())).append(" ops/s</td><td>").append(Html.esc(loadLabel(best)))
+          .append("</td><td>").append(HumanUnits.nanos(best.latencyNanos().p99())).append("</td><td>")
+          .append(best.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(best.cpu().opsPerCpuSecond())).append("</td><td>")
+          .append(failed).append("</td></tr></table>\n");
+      if (a.capacity().sizing() != null) h.append("<p>").append(Html.esc(a.capacity().sizing().text())).append("</p>\n");
+    }
+    h.append("</section>\n");
+
+    h.append("<section id=\"charts\"><h2>Charts</h2>\n");
+    for (SvgChart chart : charts(result, analysis)) h.append(chart.render());
+    h.append("</section>\n");
+
+    h.append("<section id=\"capacity\"><h2>Capacity</h2>\n");
+    for (int i = 0; i < result.workloads().size(); i++) {
+      WorkloadResult w = result.workloads().get(i);
+      if (w.levels().isEmpty()) continue;
+      h.append("<h3>").append(Html.esc(analysis.workloads().get(i).label())).append("</h3>\n<table><tr><th class=\"l\">level</th><th>ops/s</th><th>±99.9%</th>")
+          .append("<th>p50</th><th>p99</th><th>p99.9</th><th>CPU utilisation</th><th>ops per CPU-second</th><th>efficiency</th></tr>\n");
+      List<Double> efficiency = analysis.workloads().get(i).verdict().efficiency();
+      List<LevelResult> sorted = w.levels().stream().sorted(java.util.Comparator.comparingDouble(LevelResult::load)).toList();
+      for (int k = 0; k < sorted.size(); k++) {
+        LevelResult l = sorted.get(k);
+        h.append("<tr><td class=\"l\">").append(Html.esc(loadLabel(l))).append("</td><td>").append(HumanUnits.rate(l.throughput().mean()))
+            .append("</td><td>").append(l.throughput().ci999() == null ? "-" : HumanUnits.rate(l.throughput().ci999()))
+            .append("</td><td>").append(HumanUnits.nanos(l.latencyNanos().p50())).append("</td><td>").append(HumanUnits.nanos(l.latencyNanos().p99()))
+            .append("</td><td>").append(HumanUnits.nanos(l.latencyNanos().p999())).append("</td><td>").append(HumanUnits.percent(l.cpu().utilisation()))
+            .append("</td><td>").append(l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond()))
+            .append("</td><td>").append(k < efficiency.size() ? HumanUnits.percent(efficiency.get(k)) : "-").append("</td></tr>\n");
+      }
+      h.append("</table>\n");
+      UslFit usl = analysis.workloads().get(i).usl();
+      if (usl != null) {
+        h.append(String.format(Locale.ROOT, "<p>USL fit over %d levels%s: σ = %.5f%s, κ = %.7f%s, λ = %.2f%s ops/s, R² = %.4f%s.</p>%n",
+            usl.levels(), usl.weak() ? " (weak: fewer than " + UslFit.TRUSTWORTHY_LEVELS + " levels)" : "",
+            usl.sigma(), err(usl.sigmaStdErr()), usl.kappa(), err(usl.kappaStdErr()), usl.lambda(), err(usl.lambdaStdErr()), usl.rSquared(),
+            usl.peakConcurrency() == null ? "; no peak: throughput keeps rising in the model"
+                : String.format(Locale.ROOT, "; predicted peak %.1f ops/s at %.1f", usl.peakThroughput(), usl.peakConcurrency())));
+      }
+    }
+    if (analysis.relativeCost().size() > 1) {
+      h.append("<h3>Relative CPU cost per operation</h3>\n<table><tr><th class=\"l\">workload</th><th>CPU µs per op</th><th>relative to ")
+          .append(Html.esc(analysis.baseline())).append("</th></tr>\n");
+      for (Analysis.CostRow c : analysis.relativeCost()) {
+        h.append("<tr><td class=\"l\">").append(Html.esc(c.workload())).append("</td><td>")
+            .append(c.cpuMicrosPerOp() == null ? "-" : String.format(Locale.ROOT, "%.2f", c.cpuMicrosPerOp())).append("</td><td>")
+            .append(c.relative() == null ? "-" : String.format(Locale.ROOT, "%.2f×", c.relative())).append("</td></tr>\n");
+      }
+      h.append("</table>\n");
+    }
+    h.append("</section>\n");
+
+    h.append("<section id=\"errors\"><h2>Errors</h2>\n");
+    boolean anyError = false;
+    for (WorkloadResult w : result.workloads()) {
+      for (LevelResult l : w.levels()) {
+        for (ErrorCount e : l.errors()) {
+          if (!anyError) h.append("<table><tr><th class=\"l\">workload</th><th class=\"l\">level</th><th>count</th><th class=\"l\">cause</th></tr>\n");
+          anyError = true;
+          h.append("<tr><td class=\"l\">").append(Html.esc(w.name())).append("</td><td class=\"l\">").append(Html.esc(loadLabel(l)))
+              .append("</td><td>").append(e.count()).append("</td><td class=\"l\">").append(Html.esc(e.cause())).append("</td></tr>\n");
+        }
+      }
+    }
+    h.append(anyError ? "</table>\n" : "<p>No operation failed in a measured iteration.</p>\n").append("</section>\n");
+
+    var env = result.environment();
+    h.append("<section id=\"environment\"><h2>Environment and plan</h2>\n<table>");
+    row(h, "tool", env.toolVersion() + " (commit " + env.commit() + ")");
+    row(h, "JDK", env.jdk());
+    row(h, "OS", env.os());
+    row(h, "CPU", env.cpuModel() + " × " + env.cores());
+    row(h, "memory", String.format(Locale.ROOT, "%.1f GiB", env.memoryBytes() / (1024.0 * 1024 * 1024)));
+    row(h, "providers", String.join(", ", env.providers()));
+    row(h, "command line", env.commandLine());
+    row(h, "started", String.valueOf(env.startedAt()));
+    h.append("</table>\n<pre>").append(Html.esc(RunResultJson.mapper().valueToTree(result.plan()).toPrettyString())).append("</pre>\n</section>\n");
+    return h.append("</body></html>\n").toString();
+  }
+
+  /** Every chart of the report, in order; ids are stable ({@code throughput-1}, {@code spectrum-1}...) for tests and PNG names. */
+  public static List<SvgChart> charts(RunResult result, Analysis analysis) {
+    List<SvgChart> charts = new ArrayList<>();
+    for (int i = 0; i < result.workloads().size(); i++) {
+      WorkloadResult w = result.workloads().get(i);
+      if (w.levels().isEmpty()) continue;
+      String label = analysis.workloads().get(i).label();
+      int n = i + 1;
+      boolean open = w.levels().stream().anyMatch(l -> l.openLoop() != null);
+      String xLabel = open ? "target rate (ops/s)" : "concurrency (workers)";
+      List<LevelResult> levels = w.levels().stream().sorted(java.util.Comparator.comparingDouble(LevelResult::load)).toList();
+
+      SvgChart throughput = new SvgChart("throughput-" + n, label + ": throughput", xLabel, "ops/s", false, false, HtmlReport::number, HtmlReport::number);
+      throughput.add(new SvgChart.Series("measured", levels.stream().map(l -> new SvgChart.Point(l.load(), l.throughput().mean())).toList(), false, true));
+      UslFit usl = analysis.workloads().get(i).usl();
+      if (usl != null && !open) {
+        double hi = levels.get(levels.size() - 1).load();
+        List<SvgChart.Point> curve = new ArrayList<>();
+        for (int k = 0; k <= 60; k++) {
+          double x = 1 + (hi - 1) * k / 60.0;
+          curve.add(new SvgChart.Point(x, usl.predict(x)));
+        }
+        throughput.add(new SvgChart.Series("USL fit", curve, true, false));
+      }
+      if (open) throughput.add(new SvgChart.Series("target", levels.stream().map(l -> new SvgChart.Point(l.load(), l.load())).toList(), true, false));
+      charts.add(throughput);
+
+      for (boolean log : new boolean[] {false, true}) {
+        SvgChart latency = new SvgChart((log ? "latency-log-" : "latency-") + n, label + ": latency percentiles" + (log ? " (log scale)" : ""),
+            xLabel, "latency", false, log, HtmlReport::number, HumanUnits::nanos);
+        latency.add(percentileSeries("p50", levels, 50));
+        latency.add(percentileSeries("p90", levels, 90));
+        latency.add(percentileSeries("p99", levels, 99));
+        latency.add(percentileSeries("p99.9", levels, 99.9));
+        latency.add(percentileSeries("max", levels, 100));
+        if (open) {
+          latency.add(new SvgChart.Series("p99 uncorrected",
+              levels.stream().map(l -> new SvgChart.Point(l.load(), l.openLoop().uncorrectedLatencyNanos().p99())).toList(), true, true));
+        }
+        charts.add(latency);
+      }
+
+      SvgChart spectrum = new SvgChart("spectrum-" + n, label + ": latency by percentile", "percentile", "latency", true, false,
+          HtmlReport::percentileLabel, HumanUnits::nanos);
+      for (LevelResult l : levels) spectrum.add(new SvgChart.Series(loadLabel(l), spectrum(l.mergedHistogram()), false, false));
+      charts.add(spectrum);
+
+      SvgChart iterations = new SvgChart("iterations-" + n, label + ": throughput per iteration (open = warm-up)", "iteration", "ops/s",
+          false, false, HtmlReport::number, HtmlReport::number);
+      for (LevelResult l : levels) {
+        List<SvgChart.Point> points = new ArrayList<>();
+        int k = 0;
+        for (IterationResult it : l.iterations()) points.add(new SvgChart.Point(++k, it.opsPerSecond(), it.warmup()));
+        iterations.add(new SvgChart.Series(loadLabel(l), points, false, true));
+      }
+      charts.add(iterations);
+    }
+    return charts;
+  }
+
+  private static SvgChart.Series percentileSeries(String name, List<LevelResult> levels, double percentile) {
+    return new SvgChart.Series(name, levels.stream().map(l -> new SvgChart.Point(l.load(), switch ((int) (percentile * 10)) {
+      case 500 -> l.latencyNanos().p50();
+      case 900 -> l.latencyNanos().p90();
+      case 990 -> l.latencyNanos().p99();
+      case 999 -> l.latencyNanos().p999();
+      default -> l.latencyNanos().max();
+    })).toList(), false, true);
+  }
+
+  /** x = 1 / (1 − q), so that 90%, 99%, 99.9%... are evenly spaced on a log axis, as HdrHistogram plots them. */
+  static List<SvgChart.Point> spectrum(Histogram h) {
+    List<SvgChart.Point> points = new ArrayList<>();
+    if (h.getTotalCount() == 0) return points;
+    for (double p : SPECTRUM_PERCENTILES) points.add(new SvgChart.Point(1 / (1 - p / 100), h.getValueAtPercentile(p)));
+    return points;
+  }
+
+  private static String percentileLabel(double x) {
+    double q = 100 * (1 - 1 / x);
+    if (q < 1e-9) return "0%";
+    return trim(q) + "%";
+  }
+
+  private static String trim(double v) {
+    String s = String.format(Locale.ROOT, "%.4f", v);
+    return s.contains(".") ? s.replaceAll("0+$", "").replaceAll("\\.$", "") : s;
+  }
+
+  private static String number(double v) {
+    if (Math.abs(v) >= 1e6) return trim(v / 1e6) + "M";
+    if (Math.abs(v) >= 1e4) return trim(v / 1e3) + "k";
+    return trim(v);
+  }
+
+  private static String loadLabel(LevelResult l) {
+    return l.openLoop() == null ? "c=" + l.concurrency() : number(l.openLoop().targetRate()) + "/s";
+  }
+
+  private static String err(Double stdErr) {
+    return stdErr == null ? "" : String.format(Locale.ROOT, " ± %.2g", stdErr);
+  }
+
+  private static void row(StringBuilder h, String key, String value) {
+    h.append("<tr><th class=\"l\">").append(Html.esc(key)).append("</th><td class=\"l\">").append(Html.esc(value)).append("</td></tr>\n");
+  }
+
+}

@@ -1,0 +1,168 @@
+package io.pkibench.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.DoubleFunction;
+
+/**
+ * A line chart as inline SVG: axes with round-number ticks (linear or log₁₀), one path per series with
+ * optional markers, a legend. No script, no external resource: the report opens offline.
+ */
+public final class SvgChart {
+  static final int WIDTH = 760;
+  static final int HEIGHT = 380;
+  private static final int LEFT = 78, RIGHT = 170, TOP = 36, BOTTOM = 52;
+  private static final String[] PALETTE = {
+      "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
+
+  /** {@code hollow}: points drawn as open circles (e.g. warm-up iterations); {@code dashed}: a model curve, no markers. */
+  public record Point(double x, double y, boolean hollow) {
+    public Point(double x, double y) {
+      this(x, y, false);
+    }
+  }
+
+  public record Series(String name, List<Point> points, boolean dashed, boolean markers) {}
+
+  private final String id;
+  private final String title;
+  private final String xLabel;
+  private final String yLabel;
+  private final boolean logX;
+  private final boolean logY;
+  private final DoubleFunction<String> xFormat;
+  private final DoubleFunction<String> yFormat;
+  private final List<Series> series = new ArrayList<>();
+
+  public SvgChart(String id, String title, String xLabel, String yLabel, boolean logX, boolean logY,
+      DoubleFunction<String> xFormat, DoubleFunction<String> yFormat) {
+    this.id = id;
+    this.title = title;
+    this.xLabel = xLabel;
+    this.yLabel = yLabel;
+    this.logX = logX;
+    this.logY = logY;
+    this.xFormat = xFormat;
+    this.yFormat = yFormat;
+  }
+
+  public SvgChart add(Series s) {
+    if (!s.points().isEmpty()) series.add(s);
+    return this;
+  }
+
+  public String id() {
+    return id;
+  }
+
+  public boolean isEmpty() {
+    return series.isEmpty();
+  }
+
+  public String render() {
+    double[] xr = range(true), yr = range(false);
+    if (!logY && yr[0] > 0) yr[0] = 0; // throughput and latency read best from zero
+    List<Double> xTicks = logX ? logTicks(xr) : linearTicks(xr);
+    List<Double> yTicks = logY ? logTicks(yr) : linearTicks(yr);
+    xr = new double[] {Math.min(xr[0], xTicks.get(0)), Math.max(xr[1], xTicks.get(xTicks.size() - 1))};
+    yr = new double[] {Math.min(yr[0], yTicks.get(0)), Math.max(yr[1], yTicks.get(yTicks.size() - 1))};
+    StringBuilder svg = new StringBuilder();
+    svg.append(String.format(Locale.ROOT,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" id=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">%n",
+        Html.esc(id), WIDTH, HEIGHT, WIDTH, HEIGHT));
+    svg.append("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
+    svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">%s</text>%n", LEFT, Html.esc(title)));
+    int plotW = WIDTH - LEFT - RIGHT, plotH = HEIGHT - TOP - BOTTOM;
+    for (double t : yTicks) {
+      double y = sy(t, yr, plotH);
+      svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>%n", LEFT, y, LEFT + plotW, y));
+      svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#333\">%s</text>%n", LEFT - 6, y + 4, Html.esc(yFormat.apply(t))));
+    }
+    for (double t : xTicks) {
+      double x = sx(t, xr, plotW);
+      svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#eeeeee\"/>%n", x, TOP, x, TOP + plotH));
+      svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#333\">%s</text>%n", x, TOP + plotH + 18, Html.esc(xFormat.apply(t))));
+    }
+    svg.append(String.format(Locale.ROOT, "<rect class=\"plot-area\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#444\"/>%n", LEFT, TOP, plotW, plotH));
+    svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>%n", LEFT + plotW / 2, HEIGHT - 10, Html.esc(xLabel)));
+    svg.append(String.format(Locale.ROOT, "<text transform=\"translate(16 %d) rotate(-90)\" text-anchor=\"middle\">%s</text>%n", TOP + plotH / 2, Html.esc(yLabel + (logY ? " (log)" : ""))));
+    for (int i = 0; i < series.size(); i++) {
+      Series s = series.get(i);
+      String colour = PALETTE[i % PALETTE.length];
+      StringBuilder d = new StringBuilder();
+      for (Point p : s.points()) {
+        d.append(d.length() == 0 ? "M" : " L").append(String.format(Locale.ROOT, "%.1f %.1f", sx(p.x(), xr, plotW), sy(p.y(), yr, plotH)));
+      }
+      svg.append(String.format(Locale.ROOT, "<path class=\"series\" data-series=\"%s\" d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s/>%n",
+          Html.esc(s.name()), d, colour, s.dashed() ? " stroke-dasharray=\"6 4\"" : ""));
+      if (s.markers()) {
+        for (Point p : s.points()) {
+          svg.append(String.format(Locale.ROOT, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\" stroke=\"%s\"/>%n",
+              sx(p.x(), xr, plotW), sy(p.y(), yr, plotH), p.hollow() ? "#ffffff" : colour, colour));
+        }
+      }
+      int ly = TOP + 8 + i * 18;
+      svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"%s/>%n",
+          LEFT + plotW + 12, ly, LEFT + plotW + 32, ly, colour, s.dashed() ? " stroke-dasharray=\"6 4\"" : ""));
+      svg.append(String.format(Locale.ROOT, "<text class=\"legend\" x=\"%d\" y=\"%d\">%s</text>%n", LEFT + plotW + 38, ly + 4, Html.esc(s.name())));
+    }
+    return svg.append("</svg>\n").toString();
+  }
+
+  private double[] range(boolean x) {
+    double lo = Double.POSITIVE_INFINITY, hi = Double.NEGATIVE_INFINITY;
+    for (Series s : series) {
+      for (Point p : s.points()) {
+        double v = x ? p.x() : p.y();
+        if ((x ? logX : logY) && v <= 0) continue;
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+      }
+    }
+    if (!Double.isFinite(lo)) return new double[] {x && logX || !x && logY ? 1 : 0, 1};
+    if (lo == hi) return new double[] {(x ? logX : logY) ? lo / 10 : lo - Math.max(1, Math.abs(lo) / 10), hi + Math.max(1, Math.abs(hi) / 10)};
+    return new double[] {lo, hi};
+  }
+
+  private double sx(double v, double[] r, int w) {
+    return LEFT + w * frac(v, r, logX);
+  }
+
+  private double sy(double v, double[] r, int h) {
+    return TOP + h * (1 - frac(v, r, logY));
+  }
+
+  private static double frac(double v, double[] r, boolean log) {
+    if (log) {
+      double lv = Math.log10(Math.max(v, r[0]));
+      return (lv - Math.log10(r[0])) / (Math.log10(r[1]) - Math.log10(r[0]));
+    }
+    return (v - r[0]) / (r[1] - r[0]);
+  }
+
+  /** 1, 2 or 5 × 10ⁿ steps, about six of them, covering the range. */
+  static List<Double> linearTicks(double[] r) {
+    double span = r[1] - r[0];
+    double raw = span / 6;
+    double magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
+    double step = magnitude;
+    for (double m : new double[] {1, 2, 5, 10}) {
+      if (m * magnitude >= raw) {
+        step = m * magnitude;
+        break;
+      }
+    }
+    List<Double> ticks = new ArrayList<>();
+    for (double t = Math.floor(r[0] / step) * step; t <= r[1] + step * 0.999; t += step) ticks.add(Math.abs(t) < step * 1e-9 ? 0 : t);
+    return ticks;
+  }
+
+  /** Powers of ten covering the range. */
+  static List<Double> logTicks(double[] r) {
+    List<Double> ticks = new ArrayList<>();
+    for (double e = Math.floor(Math.log10(r[0])); e <= Math.ceil(Math.log10(r[1])); e++) ticks.add(Math.pow(10, e));
+    if (ticks.size() < 2) ticks.add(ticks.get(0) * 10);
+    return ticks;
+  }
+}
