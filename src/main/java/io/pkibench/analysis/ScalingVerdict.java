@@ -114,7 +114,7 @@ public record ScalingVerdict(
     } else {
       int b = indexOf(points, bendsFrom);
       parts.add("throughput grows linearly up to concurrency " + n(linearUpTo) + " (efficiency ≥ 90%)");
-      parts.add(String.format(Locale.ROOT, "bends from %s (efficiency %.0f%%)", n(bendsFrom), efficiency.get(b) * 100));
+      parts.add(String.format(Locale.ROOT, "bends from %s (efficiency %.0f%%)", n(bendsFrom), Math.floor(efficiency.get(b) * 100)));
     }
     if (kneeAt != null) parts.add("knee at " + n(kneeAt) + " (" + kneeReason + ")");
     if (saturatedAt != null) parts.add("stops gaining at " + n(saturatedAt));

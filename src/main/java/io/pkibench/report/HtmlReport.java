@@ -167,7 +167,8 @@ public final class HtmlReport {
         charts.add(latency);
       }
 
-      SvgChart spectrum = new SvgChart("spectrum-" + n, label + ": latency by percentile", "percentile", "latency", true, false,
+      // Log on both axes: the tail spans orders of magnitude that a linear axis flattens the body against.
+      SvgChart spectrum = new SvgChart("spectrum-" + n, label + ": latency by percentile", "percentile", "latency", true, true,
           HtmlReport::percentileLabel, HumanUnits::nanos);
       for (LevelResult l : levels) spectrum.add(new SvgChart.Series(loadLabel(l), spectrum(l.mergedHistogram()), false, false));
       charts.add(spectrum);

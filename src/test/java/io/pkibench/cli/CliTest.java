@@ -110,6 +110,59 @@ class CliTest {
   }
 
   @Test
+  void run_openLoopRates_recordsTargetAchievedAndUncorrected() throws Exception {
+    int code = run("run", "noop", "--rates", "200,400/s", "--concurrency", "2", "--warmup", "0x1s", "--measure", "2x500ms", "--out", "open.json");
+    assertEquals(0, code, err.toString());
+    RunResult r = RunResultJson.read(dir.resolve("open.json"));
+    var levels = r.workloads().get(0).levels();
+    assertEquals(2, levels.size());
+    assertEquals(200.0, levels.get(0).openLoop().targetRate());
+    assertEquals(400.0, levels.get(1).openLoop().targetRate());
+    for (LevelResult l : levels) {
+      assertEquals(l.openLoop().targetRate(), l.openLoop().achievedRate(), l.openLoop().targetRate() * 0.05, "noop keeps up");
+      assertEquals(l.counts().succeeded(), l.openLoop().uncorrectedLatencyNanos().count());
+    }
+    assertTrue(out.toString().contains("rate/s") && out.toString().contains("keeps up"), out.toString());
+    assertTrue(r.analysis().get("workloads").get(0).get("verdict").get("text").asText().contains("keeps up"));
+  }
+
+  @Test
+  void run_badRate_exit2NamingTheFlag() {
+    assertEquals(2, run("run", "noop", "--rate", "fast"));
+    assertTrue(err.toString().contains("--rate") && err.toString().contains("500/s"), err.toString());
+    assertEquals(2, run("run", "noop", "--rate", "100", "--concurrency", "1,2"));
+    assertTrue(err.toString().contains("one number of workers"), err.toString());
+  }
+
+  @Test
+  void report_htmlAndJmhJson_writtenFromTheFileAlone() throws Exception {
+    RunResultJson.write(io.pkibench.results.ResultFixtures.closedRun("sign", new int[] {1, 2, 4},
+        new double[][] {{100, 101}, {190, 192}, {300, 310}}, new long[] {1_000_000, 1_100_000, 1_500_000}), dir.resolve("r.json"));
+    assertEquals(0, run("report", "r.json", "-o", "out/report.html", "--format", "jmh-json", "--target-rate", "1000"));
+    assertTrue(Files.readString(dir.resolve("out/report.html")).contains("<svg"));
+    assertTrue(out.toString().startsWith("[") && out.toString().contains("\"primaryMetric\""), out.toString());
+    out.getBuffer().setLength(0);
+    assertEquals(0, run("report", "r.json", "--target-rate", "1000"));
+    assertTrue(out.toString().contains("to sustain 1000 ops/s at 70% CPU you need"), out.toString());
+    assertEquals(2, run("report", "r.json", "--baseline", "nothing"));
+    assertTrue(err.toString().contains("--baseline nothing"), err.toString());
+  }
+
+  @Test
+  void compare_exitCodes_0WhenHolding3WhenFailing2WhenBad() throws Exception {
+    RunResultJson.write(io.pkibench.analysis.ComparisonTest.BASE, dir.resolve("base.json"));
+    RunResultJson.write(io.pkibench.analysis.ComparisonTest.NEW, dir.resolve("new.json"));
+    assertEquals(0, run("compare", "base.json", "base.json", "--threshold", "throughput:-5%"));
+    assertTrue(out.toString().contains("every threshold holds"), out.toString());
+    assertEquals(3, run("compare", "base.json", "new.json", "--threshold", "throughput:-5%", "--format", "markdown"));
+    assertTrue(out.toString().contains("**FAIL**"), out.toString());
+    assertEquals(2, run("compare", "base.json", "new.json", "--threshold", "throughput:+5%"));
+    assertTrue(err.toString().contains("throughput:-5%"), err.toString());
+    assertEquals(2, run("compare", "base.json", "missing.json"));
+    assertTrue(err.toString().contains("NEW missing.json: no such file"), err.toString());
+  }
+
+  @Test
   void report_missingOrForeignFile_exit2() throws Exception {
     assertEquals(2, run("report", "nothing.json"));
     assertTrue(err.toString().contains("no such file"), err.toString());
@@ -120,7 +173,7 @@ class CliTest {
 
   @Test
   void help_everyCommand_showsAnExample() {
-    for (String[] cmd : new String[][] {{"--help"}, {"run", "--help"}, {"report", "--help"}, {"list", "--help"}, {"pki", "init", "--help"}}) {
+    for (String[] cmd : new String[][] {{"--help"}, {"run", "--help"}, {"report", "--help"}, {"compare", "--help"}, {"list", "--help"}, {"pki", "init", "--help"}}) {
       out.getBuffer().setLength(0);
       assertEquals(0, run(cmd));
       assertTrue(out.toString().contains("Example"), String.join(" ", cmd) + ":\n" + out);
