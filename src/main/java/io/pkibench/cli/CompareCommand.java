@@ -5,7 +5,6 @@ import io.pkibench.analysis.Threshold;
 import io.pkibench.report.ComparisonFormat;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,15 +69,10 @@ final class CompareCommand implements Callable<Integer> {
   }
 
   private RunResult read(String label, Path file, List<String> problems) {
-    Path path = parent.context.resolve(file);
-    if (!Files.exists(path)) {
-      problems.add(label + " " + file + ": no such file; give the --out file of a run");
-      return null;
-    }
     try {
-      return RunResultJson.read(path);
-    } catch (java.io.IOException e) {
-      problems.add(label + " " + file + ": " + e.getMessage());
+      return ResultFiles.read(parent.context, label, file);
+    } catch (IllegalArgumentException e) {
+      problems.add(e.getMessage());
       return null;
     }
   }

@@ -70,19 +70,15 @@ final class ReportCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     CliContext ctx = parent.context;
-    Path path = ctx.resolve(file);
-    if (!Files.exists(path)) {
-      throw new ParameterException(spec.commandLine(), "FILE " + file + ": no such file; give the --out file of a run");
-    }
     if (targetRate != null && !(targetRate > 0)) throw new ParameterException(spec.commandLine(), "--target-rate: give operations per second above 0");
     if (!(maxUtilisationPercent > 0 && maxUtilisationPercent <= 100)) {
       throw new ParameterException(spec.commandLine(), "--max-utilisation: give a percentage in (0, 100], e.g. 70");
     }
     RunResult result;
     try {
-      result = RunResultJson.read(path);
-    } catch (java.io.IOException e) {
-      throw new ParameterException(spec.commandLine(), "FILE " + file + ": " + e.getMessage());
+      result = ResultFiles.read(ctx, "FILE", file);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
     }
     Analysis analysis;
     try {

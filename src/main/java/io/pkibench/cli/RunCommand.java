@@ -107,6 +107,9 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "result file (default: results/WORKLOAD-TIME.json); FILE.hlog is written beside it")
   Path out;
 
+  @Option(names = "--html", paramLabel = "FILE.html", description = "also write the HTML report there when the run ends")
+  Path htmlReport;
+
   @Option(names = "--pki", paramLabel = "DIR", description = "test PKI directory (default: $PKIBENCH_PKI or ~/.pkibench/pki; created on first use)")
   Path pki;
 
@@ -165,7 +168,14 @@ final class RunCommand implements Callable<Integer> {
       }
     }
     progress.done();
-    ctx.out().print(TerminalTable.render(result, Analysis.of(result, new Analysis.Options(targetRate, maxUtilisationPercent / 100, null))));
+    Analysis analysis = Analysis.of(result, new Analysis.Options(targetRate, maxUtilisationPercent / 100, null));
+    ctx.out().print(TerminalTable.render(result, analysis));
+    if (htmlReport != null) {
+      Path target = ctx.resolve(htmlReport);
+      if (target.getParent() != null) java.nio.file.Files.createDirectories(target.getParent());
+      java.nio.file.Files.writeString(target, io.pkibench.report.HtmlReport.render(result, analysis));
+      ctx.out().println("report " + target);
+    }
     ctx.out().println();
     ctx.out().println("saved " + resultFile + "; 'pkibench report " + resultFile + "' prints it again");
     boolean anyFailed = result.workloads().stream().anyMatch(w -> w.failure() != null);

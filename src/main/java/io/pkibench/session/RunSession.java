@@ -134,8 +134,11 @@ public final class RunSession {
         options.log().accept(LevelLine.of(spec.name(), level));
       }
     } catch (EngineException e) {
-      entry = entry.withFailure(e.getMessage());
-      options.log().accept(spec.name() + ": stopped: " + e.getMessage());
+      // A series cut short by an interrupt (a forked JVM stopped) is the interrupt, not a failure of the workload.
+      if (!interrupted) {
+        entry = entry.withFailure(e.getMessage());
+        options.log().accept(spec.name() + ": stopped: " + e.getMessage());
+      }
     } catch (InterruptedException e) {
       throw e;
     } catch (Exception e) {

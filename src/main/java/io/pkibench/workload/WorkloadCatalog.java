@@ -19,7 +19,8 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
         new DigestWorkload.Factory(),
         new AesGcmWorkload.Factory(),
         new KeygenWorkload.Factory(),
-        new NoopWorkload.Factory()));
+        new NoopWorkload.Factory(),
+        new io.pkibench.workload.ades.TimestampWorkload.Factory()));
   }
 
   public Optional<WorkloadFactory> find(String name) {

@@ -73,7 +73,8 @@ class CliTest {
 
   @Test
   void run_noop_writesResultAndPrintsTable() throws Exception {
-    int code = run("run", "noop", "--concurrency", "1,2", "--warmup", "1x200ms", "--measure", "2x300ms", "--out", "out/noop.json");
+    int code = run("run", "noop", "--concurrency", "1,2", "--warmup", "1x200ms", "--measure", "2x300ms", "--out", "out/noop.json",
+        "--html", "out/noop.html");
     assertEquals(0, code, err.toString());
     RunResult r = RunResultJson.read(dir.resolve("out/noop.json"));
     assertEquals("complete", r.status());
@@ -84,6 +85,7 @@ class CliTest {
       assertTrue(l.throughput().mean() > 1000, "noop is fast: " + l.throughput());
     }
     assertTrue(Files.size(dir.resolve("out/noop.hlog")) > 0);
+    assertTrue(Files.readString(dir.resolve("out/noop.html")).contains("id=\"throughput-1\""), "--html writes the report");
     assertTrue(out.toString().contains("conc"), out.toString());
     assertTrue(r.environment().commandLine().startsWith("pkibench run noop"));
 

@@ -1,0 +1,23 @@
+package io.pkibench.cli;
+
+import io.pkibench.results.RunResult;
+import io.pkibench.results.RunResultJson;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Reads a result file named on the command line, turning every way it can be wrong into one message that names it. */
+final class ResultFiles {
+  private ResultFiles() {}
+
+  /** {@code label} is how the command names the argument (FILE, BASE, NEW); throws IllegalArgumentException with the fix. */
+  static RunResult read(CliContext ctx, String label, Path file) {
+    Path path = ctx.resolve(file);
+    if (!Files.exists(path)) throw new IllegalArgumentException(label + " " + file + ": no such file; give the --out file of a run");
+    try {
+      return RunResultJson.read(path);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(label + " " + file + ": " + e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,82 @@
+package io.pkibench.workload.ades;
+
+import io.pkibench.keys.SigningKey;
+import io.pkibench.workload.Operation;
+import io.pkibench.workload.ParamSpec;
+import io.pkibench.workload.Params;
+import io.pkibench.workload.Workload;
+import io.pkibench.workload.WorkloadContext;
+import io.pkibench.workload.WorkloadFactory;
+import java.math.BigInteger;
+import java.security.MessageDigest;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
+import org.bouncycastle.cms.SignerInformationVerifier;
+import org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder;
+import org.bouncycastle.tsp.TSPException;
+import org.bouncycastle.tsp.TimeStampRequest;
+import org.bouncycastle.tsp.TimeStampRequestGenerator;
+import org.bouncycastle.tsp.TimeStampResponse;
+import org.bouncycastle.tsp.TimeStampToken;
+
+/**
+ * One RFC 3161 round trip in this process: hash {@code size} bytes, build a request with a nonce,
+ * have the TSA (the test PKI's {@code tsa} key, from the key source) answer, and verify the answer
+ * against the request and the token's signature against the TSA certificate.
+ */
+public final class TimestampWorkload implements Workload {
+  private final TimeStampAuthority authority;
+  private final SignerInformationVerifier verifier;
+  private final int sizeBytes;
+
+  private TimestampWorkload(TimeStampAuthority authority, SignerInformationVerifier verifier, int sizeBytes) {
+    this.authority = authority;
+    this.verifier = verifier;
+    this.sizeBytes = sizeBytes;
+  }
+
+  public static final class Factory implements WorkloadFactory {
+    @Override
+    public String name() {
+      return "timestamp";
+    }
+
+    @Override
+    public String description() {
+      return "RFC 3161: request over a SHA-256 digest, token from an in-process TSA, response and token verified";
+    }
+
+    @Override
+    public List<ParamSpec> params() {
+      return List.of(ParamSpec.free("size", "1024", "bytes of the document whose digest is time-stamped"));
+    }
+
+    @Override
+    public Workload create(WorkloadContext context, Params params) throws Exception {
+      SigningKey tsa = context.keys().key("tsa");
+      SignerInformationVerifier verifier = new JcaSimpleSignerInfoVerifierBuilder().build(tsa.certificate());
+      return new TimestampWorkload(new TimeStampAuthority(tsa, InstantSource.system()), verifier, params.bytes("size"));
+    }
+  }
+
+  @Override
+  public Operation newOperation(int worker) throws Exception {
+    SplittableRandom random = new SplittableRandom(worker);
+    byte[] document = new byte[sizeBytes];
+    random.nextBytes(document);
+    MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+    TimeStampRequestGenerator requests = new TimeStampRequestGenerator();
+    requests.setCertReq(true);
+    return () -> {
+      byte[] digest = sha256.digest(document);
+      TimeStampRequest request = requests.generate(NISTObjectIdentifiers.id_sha256, digest, BigInteger.valueOf(random.nextLong()));
+      TimeStampResponse response = new TimeStampResponse(authority.respond(request.getEncoded()));
+      response.validate(request); // status, nonce, imprint, policy: throws TSPException on any mismatch
+      TimeStampToken token = response.getTimeStampToken();
+      if (token == null) throw new TSPException("the TSA granted no token: " + response.getStatusString());
+      token.validate(verifier); // signature, ESSCertIDv2 and the certificate's timeStamping EKU
+    };
+  }
+}
