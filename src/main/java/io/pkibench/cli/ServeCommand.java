@@ -1,0 +1,109 @@
+package io.pkibench.cli;
+
+import io.pkibench.keys.KeySource;
+import io.pkibench.pki.TestPki;
+import io.pkibench.server.CrlServer;
+import io.pkibench.server.HttpEndpoints;
+import io.pkibench.server.TsaServer;
+import io.pkibench.workload.ades.TimeStampAuthority;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    description = "Runs a reference service alone, on loopback by default, until stopped (Ctrl-C).",
+    subcommands = {ServeCommand.Tsa.class, ServeCommand.Crl.class})
+final class ServeCommand implements Runnable {
+  @ParentCommand PkibenchCommand parent;
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new ParameterException(spec.commandLine(), "name a service: serve tsa or serve crl");
+  }
+
+  /** Options every service takes. */
+  abstract static class Service implements Callable<Integer> {
+    @ParentCommand ServeCommand serve;
+
+    @Option(names = "--bind", defaultValue = "127.0.0.1", paramLabel = "ADDRESS",
+        description = "address to listen on (default: ${DEFAULT-VALUE}; anything else exposes the service beyond this machine)")
+    String bind;
+
+    @Option(names = "--pki", paramLabel = "DIR", description = "test PKI directory (default: $PKIBENCH_PKI or ~/.pkibench/pki)")
+    Path pki;
+
+    abstract HttpEndpoints open(CliContext ctx, Path pkiDir) throws Exception;
+
+    abstract String what(HttpEndpoints server);
+
+    @Override
+    public Integer call() throws Exception {
+      CliContext ctx = serve.parent.context;
+      Path pkiDir = ctx.pkiDir(pki);
+      HttpEndpoints server = open(ctx, pkiDir);
+      server.start();
+      ctx.out().println(what(server) + " (pid " + ProcessHandle.current().pid() + "); Ctrl-C stops it");
+      ctx.out().flush();
+      CountDownLatch stopped = new CountDownLatch(1);
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        server.close();
+        stopped.countDown();
+      }, "pkibench-serve-stop"));
+      stopped.await();
+      return ExitCodes.OK;
+    }
+  }
+
+  @Command(name = "tsa", mixinStandardHelpOptions = true,
+      description = "RFC 3161 time-stamping over HTTP: POST application/timestamp-query to /tsa.",
+      footer = {"", "Example:", "  pkibench serve tsa --port 18318",
+          "  openssl ts -query -data doc.pdf -sha256 -cert -out q.tsq && curl -s --data-binary @q.tsq -H 'Content-Type: application/timestamp-query' http://127.0.0.1:18318/tsa > r.tsr"})
+  static final class Tsa extends Service {
+    @Option(names = "--port", defaultValue = "" + TsaServer.DEFAULT_PORT, description = "TCP port, 0 for any free one (default: ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "--keys", defaultValue = "software", paramLabel = "SOURCE", description = "where the TSA key lives (default: ${DEFAULT-VALUE})")
+    String keys;
+
+    @Option(names = "--pin-file", paramLabel = "FILE", description = "file holding the PKCS#11 PIN")
+    Path pinFile;
+
+    @Override
+    HttpEndpoints open(CliContext ctx, Path pkiDir) throws Exception {
+      KeySource source = KeyOpeners.of(ctx, pkiDir, pinFile, ctx.err()::println).open(keys);
+      return new TsaServer(new TimeStampAuthority(source.key("tsa"), ctx.clock()), bind, port);
+    }
+
+    @Override
+    String what(HttpEndpoints server) {
+      return "TSA listening on " + ((TsaServer) server).url();
+    }
+  }
+
+  @Command(name = "crl", mixinStandardHelpOptions = true,
+      description = "Serves the test PKI's CRLs at the distribution points written in its certificates.",
+      footer = {"", "Example:", "  pkibench serve crl        # http://127.0.0.1:18080/crl/intermediate-a.crl"})
+  static final class Crl extends Service {
+    @Option(names = "--port", defaultValue = "" + CrlServer.DEFAULT_PORT, description = "TCP port (default: ${DEFAULT-VALUE}, the port in the certificates)")
+    int port;
+
+    @Override
+    HttpEndpoints open(CliContext ctx, Path pkiDir) throws Exception {
+      return new CrlServer(TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println), bind, port);
+    }
+
+    @Override
+    String what(HttpEndpoints server) {
+      return "CRLs served at " + server.baseUrl() + "/crl/";
+    }
+  }
+}

@@ -1,0 +1,102 @@
+package io.pkibench.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.pki.TestPki;
+import io.pkibench.workload.ades.TimeStampAuthority;
+import java.io.ByteArrayInputStream;
+import java.math.BigInteger;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509CRL;
+import java.time.Duration;
+import java.time.InstantSource;
+import org.bouncycastle.asn1.cmp.PKIStatus;
+import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
+import org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder;
+import org.bouncycastle.tsp.TimeStampRequest;
+import org.bouncycastle.tsp.TimeStampRequestGenerator;
+import org.bouncycastle.tsp.TimeStampResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The TSA and CRL servers over real HTTP on loopback (ephemeral ports). */
+class ReferenceServersTest {
+  @TempDir static Path tmp;
+  static TestPki pki;
+  static TsaServer tsa;
+  static CrlServer crl;
+  static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  @BeforeAll
+  static void start() throws Exception {
+    pki = TestPki.init(tmp.resolve("pki"), InstantSource.system(), TestPki.DEFAULT_CRL_BASE_URL, line -> {});
+    tsa = new TsaServer(new TimeStampAuthority(new SoftwareKeySource(() -> pki, ProviderChoice.best()).key("tsa"), InstantSource.system()),
+        "127.0.0.1", 0);
+    crl = new CrlServer(pki, "127.0.0.1", 0);
+    tsa.start();
+    crl.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    tsa.close();
+    crl.close();
+  }
+
+  static HttpResponse<byte[]> post(String url, String contentType, byte[] body) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).header("Content-Type", contentType)
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  @Test
+  void tsa_postedRequest_grantedTokenVerifies() throws Exception {
+    TimeStampRequestGenerator generator = new TimeStampRequestGenerator();
+    generator.setCertReq(true);
+    TimeStampRequest request = generator.generate(NISTObjectIdentifiers.id_sha256, new byte[32], BigInteger.TEN);
+    HttpResponse<byte[]> reply = post(tsa.url(), "application/timestamp-query", request.getEncoded());
+    assertEquals(200, reply.statusCode());
+    assertEquals("application/timestamp-reply", reply.headers().firstValue("Content-Type").orElseThrow());
+    TimeStampResponse response = new TimeStampResponse(reply.body());
+    response.validate(request);
+    assertEquals(PKIStatus.GRANTED, response.getStatus());
+    response.getTimeStampToken().validate(new JcaSimpleSignerInfoVerifierBuilder().build(pki.certificate("tsa")));
+    assertTrue(tsa.url().startsWith("http://127.0.0.1:"), "loopback by default");
+  }
+
+  @Test
+  void tsa_badMethodTypeOrSize_answeredWith4xx() throws Exception {
+    var get = HTTP.send(HttpRequest.newBuilder(URI.create(tsa.url())).GET().build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(405, get.statusCode());
+    assertEquals(415, post(tsa.url(), "application/json", "{}".getBytes()).statusCode());
+    assertEquals(413, post(tsa.url(), "application/timestamp-query", new byte[HttpEndpoints.MAX_BODY_BYTES + 1]).statusCode());
+    HttpResponse<byte[]> garbage = post(tsa.url(), "application/timestamp-query", new byte[] {1, 2, 3});
+    assertEquals(200, garbage.statusCode(), "RFC 3161 answers a bad request with a rejection response");
+    assertEquals(PKIStatus.REJECTION, new TimeStampResponse(garbage.body()).getStatus());
+  }
+
+  @Test
+  void crl_servedAtItsDistributionPoint_parsesAndListsTheRevokedSigner() throws Exception {
+    var reply = HTTP.send(HttpRequest.newBuilder(URI.create(crl.baseUrl() + "/crl/intermediate-a.crl")).GET().build(),
+        HttpResponse.BodyHandlers.ofByteArray());
+    assertEquals(200, reply.statusCode());
+    assertEquals("application/pkix-crl", reply.headers().firstValue("Content-Type").orElseThrow());
+    X509CRL list = (X509CRL) CertificateFactory.getInstance("X.509").generateCRL(new ByteArrayInputStream(reply.body()));
+    list.verify(pki.certificate("intermediate-a").getPublicKey());
+    assertNotNull(list.getRevokedCertificate(pki.certificate("signer-rsa2048-revoked")));
+    assertEquals(null, list.getRevokedCertificate(pki.certificate("signer-rsa2048-1")));
+    var missing = HTTP.send(HttpRequest.newBuilder(URI.create(crl.baseUrl() + "/crl/nobody.crl")).GET().build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(404, missing.statusCode());
+    assertTrue(missing.body().contains("/crl/intermediate-b.crl"), missing.body());
+  }
+}
