@@ -20,7 +20,9 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
         new AesGcmWorkload.Factory(),
         new KeygenWorkload.Factory(),
         new NoopWorkload.Factory(),
-        new io.pkibench.workload.ades.TimestampWorkload.Factory()));
+        new io.pkibench.workload.ades.TimestampWorkload.Factory(),
+        new io.pkibench.workload.ades.CadesWorkload.Factory(false),
+        new io.pkibench.workload.ades.CadesWorkload.Factory(true)));
   }
 
   public Optional<WorkloadFactory> find(String name) {

@@ -1,0 +1,99 @@
+package io.pkibench.workload.ades;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import eu.europa.esig.dss.cades.signature.CAdESService;
+import eu.europa.esig.dss.model.InMemoryDocument;
+import eu.europa.esig.dss.spi.validation.CommonCertificateVerifier;
+import io.pkibench.keys.KeySource;
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.pki.TestPki;
+import io.pkibench.workload.Operation;
+import io.pkibench.workload.Params;
+import io.pkibench.workload.Workload;
+import io.pkibench.workload.WorkloadContext;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** CAdES made through DSS with our keys, checked by BouncyCastle in the workload and by openssl cms here. */
+class CadesWorkloadTest {
+  @TempDir static Path tmp;
+  static TestPki pki;
+  static KeySource keys;
+
+  @BeforeAll
+  static void setUp() {
+    pki = TestPki.init(tmp.resolve("pki"), InstantSource.system(), TestPki.DEFAULT_CRL_BASE_URL, line -> {});
+    keys = new SoftwareKeySource(() -> pki, ProviderChoice.best());
+  }
+
+  static Workload workload(boolean timestamped, Map<String, String> params) throws Exception {
+    var factory = new CadesWorkload.Factory(timestamped);
+    return factory.create(new WorkloadContext(keys, true), Params.resolve(factory.name(), factory.params(), params));
+  }
+
+  @Test
+  void operations_everyLevelAndPackaging_verifyThemselves() throws Exception {
+    for (boolean t : new boolean[] {false, true}) {
+      for (String packaging : new String[] {"detached", "enveloping"}) {
+        try (Workload w = workload(t, Map.of("packaging", packaging, "size", "4k", "certs", "2"))) {
+          Operation op = w.newOperation(0);
+          for (int i = 0; i < 4; i++) op.execute();
+        }
+      }
+    }
+    try (Workload w = workload(false, Map.of("alg", "ecdsa-p256", "size", "1k"))) {
+      w.newOperation(1).execute();
+    }
+  }
+
+  @Test
+  void detachedBT_verifiesWithOpensslCmsAndTamperFails() throws Exception {
+    byte[] content = Files.readAllBytes(pki.certificatePem("root-ca")); // any bytes will do; these are at hand
+    Path doc = Files.write(tmp.resolve("doc.bin"), content);
+    CadesWorkload w = (CadesWorkload) workload(true, Map.of("packaging", "detached"));
+    CAdESService service = new CAdESService(new CommonCertificateVerifier());
+    service.setTspSource(new InProcessTspSource(new TimeStampAuthority(keys.key("tsa"), InstantSource.system())));
+    Path sig = Files.write(tmp.resolve("cades-t.p7s"), w.signOnce(service, new InMemoryDocument(content, "doc.bin"), keys.key("signer-rsa2048-2")));
+
+    String ok = openssl("cms", "-verify", "-binary", "-inform", "DER", "-in", sig.toString(), "-content", doc.toString(),
+        "-CAfile", pki.certificatePem("root-ca").toString(), "-certfile", pki.caChainPem().toString(), "-out", "/dev/null");
+    assertTrue(ok.startsWith("0:") && ok.contains("Verification successful"), ok);
+    String printed = openssl("cms", "-cmsout", "-print", "-inform", "DER", "-in", sig.toString());
+    assertTrue(printed.contains("id-smime-aa-timeStampToken"), "B-T carries a signature time-stamp");
+    assertTrue(printed.contains("id-smime-aa-signingCertificateV2"), "B-B signed attributes present");
+
+    content[10] ^= 1;
+    Path tampered = Files.write(tmp.resolve("tampered.bin"), content);
+    String bad = openssl("cms", "-verify", "-binary", "-inform", "DER", "-in", sig.toString(), "-content", tampered.toString(),
+        "-CAfile", pki.certificatePem("root-ca").toString(), "-certfile", pki.caChainPem().toString(), "-out", "/dev/null");
+    assertTrue(!bad.startsWith("0:"), "one changed byte must fail: " + bad);
+  }
+
+  @Test
+  void envelopingBB_verifiesWithOpensslAndYieldsTheContent() throws Exception {
+    byte[] content = "pague 100 reais".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    CadesWorkload w = (CadesWorkload) workload(false, Map.of("packaging", "enveloping"));
+    Path sig = Files.write(tmp.resolve("cades.p7s"),
+        w.signOnce(new CAdESService(new CommonCertificateVerifier()), new InMemoryDocument(content, "x.txt"), keys.key("signer-rsa2048-1")));
+    Path out = tmp.resolve("extracted.txt");
+    String ok = openssl("cms", "-verify", "-binary", "-inform", "DER", "-in", sig.toString(),
+        "-CAfile", pki.certificatePem("root-ca").toString(), "-certfile", pki.caChainPem().toString(), "-out", out.toString());
+    assertTrue(ok.startsWith("0:"), ok);
+    assertTrue(java.util.Arrays.equals(content, Files.readAllBytes(out)));
+  }
+
+  static String openssl(String... args) throws Exception {
+    var cmd = new java.util.ArrayList<String>(java.util.List.of("openssl"));
+    cmd.addAll(java.util.List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    return p.waitFor() + ":" + out;
+  }
+}
