@@ -63,7 +63,7 @@ public final class JmhJson {
         List<Double> rates = level.iterations().stream().filter(i -> !i.warmup()).map(IterationResult::opsPerSecond).sorted().toList();
         ObjectNode pct = primary.putObject("scorePercentiles");
         for (double p : new double[] {0, 50, 90, 95, 99, 99.9, 99.99, 99.999, 99.9999, 100}) {
-          pct.put(percentKey(p), rates.isEmpty() ? 0 : rates.get((int) Math.min(rates.size() - 1, Math.ceil(p / 100 * rates.size()) - (p == 0 ? 0 : 1))));
+          pct.put(percentKey(p), rates.isEmpty() ? 0 : nearestRank(rates, p));
         }
         primary.put("scoreUnit", "ops/s");
         ArrayNode raw = primary.putArray("rawData");
@@ -94,8 +94,13 @@ public final class JmhJson {
 
   /** JMH writes percentile keys as "0.0", "50.0", "99.9", "100.0". */
   private static String percentKey(double p) {
-    String s = Double.toString(p);
-    return s;
+    return Double.toString(p);
+  }
+
+  /** The nearest-rank percentile of sorted values: the smallest value with at least p% of them at or below it. */
+  static double nearestRank(List<Double> sorted, double p) {
+    int rank = (int) Math.ceil(p / 100 * sorted.size());
+    return sorted.get(Math.max(0, Math.min(sorted.size() - 1, rank - 1)));
   }
 
 }

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import io.pkibench.testing.Openssl;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,21 +26,13 @@ class TestPkiTest {
     pki = TestPki.init(tmp.resolve("pki"), InstantSource.system(), TestPki.DEFAULT_CRL_BASE_URL, line -> {});
   }
 
-  static String openssl(Path workDir, String... args) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of("openssl"));
-    cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectErrorStream(true).start();
-    String output = new String(p.getInputStream().readAllBytes());
-    return p.waitFor() + ":" + output;
-  }
-
   @Test
   void everyLeaf_verifiesWithOpensslAgainstRootAndIntermediates() throws Exception {
     Path d = pki.dir();
     Files.writeString(d.resolve("untrusted.pem"), Files.readString(d.resolve("intermediate-a.pem")) + Files.readString(d.resolve("intermediate-b.pem")));
     for (Entity e : pki.entities()) {
       if (e.isCa()) continue;
-      String r = openssl(d, "verify", "-CAfile", "root-ca.pem", "-untrusted", "untrusted.pem", e.alias() + ".pem");
+      String r = Openssl.run(d, "verify", "-CAfile", "root-ca.pem", "-untrusted", "untrusted.pem", e.alias() + ".pem");
       assertTrue(r.startsWith("0:") && r.contains(": OK"), e.alias() + " -> " + r);
     }
   }
@@ -52,12 +45,12 @@ class TestPkiTest {
     List<String> good = new ArrayList<>(base);
     good.addAll(List.of(crls));
     good.add("signer-rsa2048-2.pem");
-    String ok = openssl(d, good.toArray(String[]::new));
+    String ok = Openssl.run(d, good.toArray(String[]::new));
     assertTrue(ok.startsWith("0:"), ok);
     List<String> bad = new ArrayList<>(base);
     bad.addAll(List.of(crls));
     bad.add("signer-rsa2048-revoked.pem");
-    String revoked = openssl(d, bad.toArray(String[]::new));
+    String revoked = Openssl.run(d, bad.toArray(String[]::new));
     assertTrue(!revoked.startsWith("0:") && revoked.contains("revoked"), revoked);
   }
 
@@ -73,7 +66,7 @@ class TestPkiTest {
 
   @Test
   void pkcs12_opensWithOpensslUsingThePasswordFile() throws Exception {
-    String r = openssl(pki.dir(), "pkcs12", "-in", "tsa.p12", "-passin", "file:keystore.pass", "-nokeys", "-clcerts");
+    String r = Openssl.run(pki.dir(), "pkcs12", "-in", "tsa.p12", "-passin", "file:keystore.pass", "-nokeys", "-clcerts");
     assertTrue(r.startsWith("0:") && r.contains("CN=pkibench tsa") || r.contains("CN = pkibench tsa"), r);
   }
 

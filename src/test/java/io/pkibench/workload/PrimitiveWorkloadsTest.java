@@ -17,6 +17,7 @@ import java.security.Signature;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
+import io.pkibench.testing.Openssl;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,13 +69,13 @@ class PrimitiveWorkloadsTest {
       Path sig = Files.write(tmp.resolve(alg.flag + ".sig"), s.sign());
       Path dataFile = Files.write(tmp.resolve(alg.flag + ".dat"), data);
       Path pub = tmp.resolve(alg.flag + ".pub.pem");
-      assertEquals(0, exec("openssl", "x509", "-in", pki.certificatePem(key.alias()).toString(), "-pubkey", "-noout", "-out", pub.toString()));
-      assertEquals(0, exec("openssl", "dgst", "-sha256", "-verify", pub.toString(), "-signature", sig.toString(), dataFile.toString()),
-          alg + " signature by " + key.provider().getName() + " rejected by openssl");
+      assertTrue(Openssl.succeeded(Openssl.run("x509", "-in", pki.certificatePem(key.alias()).toString(), "-pubkey", "-noout", "-out", pub.toString())));
+      String verified = Openssl.run("dgst", "-sha256", "-verify", pub.toString(), "-signature", sig.toString(), dataFile.toString());
+      assertTrue(Openssl.succeeded(verified), alg + " signature by " + key.provider().getName() + " rejected by openssl: " + verified);
       data[3] ^= 0x01;
       Files.write(dataFile, data);
-      assertNotEquals(0, exec("openssl", "dgst", "-sha256", "-verify", pub.toString(), "-signature", sig.toString(), dataFile.toString()),
-          "a flipped byte must fail");
+      String tampered = Openssl.run("dgst", "-sha256", "-verify", pub.toString(), "-signature", sig.toString(), dataFile.toString());
+      assertTrue(!Openssl.succeeded(tampered), "a flipped byte must fail: " + tampered);
     }
   }
 
@@ -94,8 +95,4 @@ class PrimitiveWorkloadsTest {
     assertThrows(IllegalArgumentException.class, () -> Params.resolve("sign", sign.params(), Map.of("size", "big")).bytes("size"));
   }
 
-  static int exec(String... cmd) throws Exception {
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-    return p.waitFor();
-  }
 }

@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.Map;
+import io.pkibench.testing.Openssl;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,16 +63,16 @@ class CadesWorkloadTest {
     service.setTspSource(new InProcessTspSource(new TimeStampAuthority(keys.key("tsa"), InstantSource.system())));
     Path sig = Files.write(tmp.resolve("cades-t.p7s"), w.signOnce(service, new InMemoryDocument(content, "doc.bin"), keys.key("signer-rsa2048-2")));
 
-    String ok = openssl("cms", "-verify", "-binary", "-inform", "DER", "-in", sig.toString(), "-content", doc.toString(),
+    String ok = Openssl.run("cms", "-verify", "-binary", "-inform", "DER", "-in", sig.toString(), "-content", doc.toString(),
         "-CAfile", pki.certificatePem("root-ca").toString(), "-certfile", pki.caChainPem().toString(), "-out", "/dev/null");
     assertTrue(ok.startsWith("0:") && ok.contains("Verification successful"), ok);
-    String printed = openssl("cms", "-cmsout", "-print", "-inform", "DER", "-in", sig.toString());
+    String printed = Openssl.run("cms", "-cmsout", "-print", "-inform", "DER", "-in", sig.toString());
     assertTrue(printed.contains("id-smime-aa-timeStampToken"), "B-T carries a signature time-stamp");
     assertTrue(printed.contains("id-smime-aa-signingCertificateV2"), "B-B signed attributes present");
 
     content[10] ^= 1;
     Path tampered = Files.write(tmp.resolve("tampered.bin"), content);
-    String bad = openssl("cms", "-verify", "-binary", "-inform", "DER", "-in", sig.toString(), "-content", tampered.toString(),
+    String bad = Openssl.run("cms", "-verify", "-binary", "-inform", "DER", "-in", sig.toString(), "-content", tampered.toString(),
         "-CAfile", pki.certificatePem("root-ca").toString(), "-certfile", pki.caChainPem().toString(), "-out", "/dev/null");
     assertTrue(!bad.startsWith("0:"), "one changed byte must fail: " + bad);
   }
@@ -83,17 +84,10 @@ class CadesWorkloadTest {
     Path sig = Files.write(tmp.resolve("cades.p7s"),
         w.signOnce(new CAdESService(new CommonCertificateVerifier()), new InMemoryDocument(content, "x.txt"), keys.key("signer-rsa2048-1")));
     Path out = tmp.resolve("extracted.txt");
-    String ok = openssl("cms", "-verify", "-binary", "-inform", "DER", "-in", sig.toString(),
+    String ok = Openssl.run("cms", "-verify", "-binary", "-inform", "DER", "-in", sig.toString(),
         "-CAfile", pki.certificatePem("root-ca").toString(), "-certfile", pki.caChainPem().toString(), "-out", out.toString());
     assertTrue(ok.startsWith("0:"), ok);
     assertTrue(java.util.Arrays.equals(content, Files.readAllBytes(out)));
   }
 
-  static String openssl(String... args) throws Exception {
-    var cmd = new java.util.ArrayList<String>(java.util.List.of("openssl"));
-    cmd.addAll(java.util.List.of(args));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes());
-    return p.waitFor() + ":" + out;
-  }
 }

@@ -21,6 +21,7 @@ import org.bouncycastle.asn1.cmp.PKIStatus;
 import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
 import org.bouncycastle.tsp.TimeStampRequestGenerator;
 import org.bouncycastle.tsp.TimeStampResponse;
+import io.pkibench.testing.Openssl;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,17 +50,17 @@ class TimeStampAuthorityTest {
     Path chain = Files.writeString(tmp.resolve("untrusted.pem"),
         Files.readString(pki.certificatePem("intermediate-a")) + Files.readString(pki.certificatePem("tsa")));
 
-    String ok = openssl("ts", "-verify", "-data", data.toString(), "-in", reply.toString(),
+    String ok = Openssl.run("ts", "-verify", "-data", data.toString(), "-in", reply.toString(),
         "-CAfile", pki.certificatePem("root-ca").toString(), "-untrusted", chain.toString());
     assertTrue(ok.startsWith("0:") && ok.contains("Verification: OK"), ok);
 
     document[0] ^= 1;
     Path tampered = Files.write(tmp.resolve("tampered.txt"), document);
-    String bad = openssl("ts", "-verify", "-data", tampered.toString(), "-in", reply.toString(),
+    String bad = Openssl.run("ts", "-verify", "-data", tampered.toString(), "-in", reply.toString(),
         "-CAfile", pki.certificatePem("root-ca").toString(), "-untrusted", chain.toString());
     assertTrue(!bad.startsWith("0:"), "a changed document must not verify: " + bad);
 
-    String text = openssl("ts", "-reply", "-in", reply.toString(), "-text");
+    String text = Openssl.run("ts", "-reply", "-in", reply.toString(), "-text");
     assertTrue(text.contains("Nonce: 0x2A") && text.contains("Policy OID: 0.4.0.2023.1.1"), text);
   }
 
@@ -84,11 +85,4 @@ class TimeStampAuthorityTest {
     }
   }
 
-  static String openssl(String... args) throws Exception {
-    var cmd = new java.util.ArrayList<String>(java.util.List.of("openssl"));
-    cmd.addAll(java.util.List.of(args));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes());
-    return p.waitFor() + ":" + out;
-  }
 }
