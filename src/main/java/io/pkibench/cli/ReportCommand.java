@@ -10,6 +10,8 @@ import io.pkibench.results.RunResultCsv;
 import io.pkibench.results.RunResultJson;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -47,11 +49,8 @@ final class ReportCommand implements Callable<Integer> {
   @Option(names = "--png", paramLabel = "DIR", description = "also write each chart as a PNG file into DIR")
   Path pngDir;
 
-  @Option(names = "--target-rate", paramLabel = "OPS_PER_S", description = "say how many cores sustain this rate")
-  Double targetRate;
-
-  @Option(names = "--max-utilisation", defaultValue = "70", paramLabel = "PERCENT", description = "CPU utilisation the sizing may plan for (default: ${DEFAULT-VALUE}%%)")
-  double maxUtilisationPercent;
+  @picocli.CommandLine.Mixin
+  SizingOptions sizing = new SizingOptions();
 
   @Option(names = "--baseline", paramLabel = "WORKLOAD", description = "the workload the relative CPU cost table divides by (default: the first)")
   String baseline;
@@ -70,10 +69,9 @@ final class ReportCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     CliContext ctx = parent.context;
-    if (targetRate != null && !(targetRate > 0)) throw new ParameterException(spec.commandLine(), "--target-rate: give operations per second above 0");
-    if (!(maxUtilisationPercent > 0 && maxUtilisationPercent <= 100)) {
-      throw new ParameterException(spec.commandLine(), "--max-utilisation: give a percentage in (0, 100], e.g. 70");
-    }
+    List<String> problems = new ArrayList<>();
+    sizing.check(problems);
+    if (!problems.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", problems));
     RunResult result;
     try {
       result = ResultFiles.read(ctx, "FILE", file);
@@ -82,7 +80,7 @@ final class ReportCommand implements Callable<Integer> {
     }
     Analysis analysis;
     try {
-      analysis = Analysis.of(result, new Analysis.Options(targetRate, maxUtilisationPercent / 100, baseline));
+      analysis = Analysis.of(result, sizing.analysis(baseline));
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

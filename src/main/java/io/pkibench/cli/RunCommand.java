@@ -73,12 +73,8 @@ final class RunCommand implements Callable<Integer> {
       description = "open loop: operations per second on a fixed timetable, e.g. 500/s or 100,200,400; latency counts from each scheduled start")
   String rates;
 
-  @Option(names = "--target-rate", paramLabel = "OPS_PER_S", description = "also say how many cores sustain this rate (see --max-utilisation)")
-  Double targetRate;
-
-  @Option(names = "--max-utilisation", defaultValue = "70", paramLabel = "PERCENT",
-      description = "CPU utilisation the sizing may plan for (default: ${DEFAULT-VALUE}%%)")
-  double maxUtilisationPercent;
+  @picocli.CommandLine.Mixin
+  SizingOptions sizing = new SizingOptions();
 
   @Option(names = "--warmup", defaultValue = "2x5s", converter = Converters.ToIterations.class, paramLabel = "NxDURATION",
       description = "discarded iterations per series (default: ${DEFAULT-VALUE}); 0x1s for none")
@@ -141,7 +137,7 @@ final class RunCommand implements Callable<Integer> {
     }
     RunSession session = new RunSession(plan, catalog, KeyOpeners.of(ctx, pkiDir, pinFile, progress::line),
         new RunSession.Options(meter, resultFile, ctx.clock(), progress, progress::line, Durations.parse(hangGrace), forking,
-            new Analysis.Options(targetRate, maxUtilisationPercent / 100, null)));
+            sizing.analysis(null)));
     Environment environment = EnvironmentProbe.capture(commandLine(), ctx.clock(), extraProviders());
 
     CountDownLatch finished = new CountDownLatch(1);
@@ -168,7 +164,7 @@ final class RunCommand implements Callable<Integer> {
       }
     }
     progress.done();
-    Analysis analysis = Analysis.of(result, new Analysis.Options(targetRate, maxUtilisationPercent / 100, null));
+    Analysis analysis = Analysis.of(result, sizing.analysis(null));
     ctx.out().print(TerminalTable.render(result, analysis));
     if (htmlReport != null) {
       Path target = ctx.resolve(htmlReport);
@@ -205,8 +201,7 @@ final class RunCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       problems.add("--concurrency: " + e.getMessage());
     }
-    if (targetRate != null && !(targetRate > 0)) problems.add("--target-rate: give operations per second above 0, e.g. 2000");
-    if (!(maxUtilisationPercent > 0 && maxUtilisationPercent <= 100)) problems.add("--max-utilisation: give a percentage in (0, 100], e.g. 70");
+    sizing.check(problems);
     List<WorkloadSpec> specs = new ArrayList<>();
     for (String name : workloads) {
       WorkloadFactory factory = catalog.find(name).orElse(null);
