@@ -8,7 +8,6 @@ import io.pkibench.report.TerminalTable;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultCsv;
 import io.pkibench.results.RunResultJson;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,8 +93,7 @@ final class ReportCommand implements Callable<Integer> {
     }
     if (html != null) {
       Path target = ctx.resolve(html);
-      if (target.getParent() != null) Files.createDirectories(target.getParent());
-      Files.writeString(target, HtmlReport.render(result, analysis));
+      HtmlReport.write(target, result, analysis);
       ctx.err().println("wrote " + target);
     }
     if (pngDir != null) {

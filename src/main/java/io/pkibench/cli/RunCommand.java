@@ -168,8 +168,7 @@ final class RunCommand implements Callable<Integer> {
     ctx.out().print(TerminalTable.render(result, analysis));
     if (htmlReport != null) {
       Path target = ctx.resolve(htmlReport);
-      if (target.getParent() != null) java.nio.file.Files.createDirectories(target.getParent());
-      java.nio.file.Files.writeString(target, io.pkibench.report.HtmlReport.render(result, analysis));
+      io.pkibench.report.HtmlReport.write(target, result, analysis);
       ctx.out().println("report " + target);
     }
     ctx.out().println();

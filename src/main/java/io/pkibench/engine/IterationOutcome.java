@@ -7,7 +7,8 @@ import org.HdrHistogram.Histogram;
  * One iteration as measured: every operation started in it is counted once, as succeeded or failed;
  * {@code latency} holds the successful operations, in nanoseconds (in open loop from the scheduled
  * start); {@code errors} groups the failures by cause. Open loop only: {@code uncorrected} (from the
- * actual start, null in closed loop) and {@code lateStarts}.
+ * actual start, null in closed loop), {@code lateStarts} (more than 1 ms after their scheduled time)
+ * and {@code missedStarts} (scheduled within the iteration but never started: the workers were busy).
  */
 public record IterationOutcome(
     int series,
@@ -21,6 +22,7 @@ public record IterationOutcome(
     Histogram latency,
     Histogram uncorrected,
     long lateStarts,
+    long missedStarts,
     Map<String, Long> errors) {
 
   public IterationOutcome {

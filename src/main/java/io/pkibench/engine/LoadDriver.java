@@ -177,8 +177,13 @@ public final class LoadDriver {
         uncorrected.add(uncorrectedScratch[i]);
       }
     }
+    long missed = 0;
+    if (gates.openLoop) {
+      long offered = (long) Math.ceil(length.toNanos() / gates.periodNanos);
+      missed = Math.max(0, offered - started);
+    }
     IterationOutcome outcome = new IterationOutcome(
-        spec.series(), index, warmup, durationNanos, started, succeeded, failed, cpuNanos, iteration, uncorrected, late, errors);
+        spec.series(), index, warmup, durationNanos, started, succeeded, failed, cpuNanos, iteration, uncorrected, late, missed, errors);
     progress.iterationFinished(spec, outcome);
     return outcome;
   }

@@ -159,6 +159,9 @@ final class Worker extends WorkerPadAfter implements Runnable {
         java.util.concurrent.locks.LockSupport.parkNanos(scheduled - now);
         now = System.nanoTime();
       }
+      // Past the deadline nothing more starts, however far behind the timetable is: the iteration
+      // stays bounded, and the controller counts the slots never started as missed.
+      if (now - deadlineNanos >= 0) return;
       if (now - scheduled > LATE_START_NANOS) lateStarts++;
       STARTED.setOpaque(this, started + 1);
       try {

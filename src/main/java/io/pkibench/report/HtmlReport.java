@@ -125,6 +125,12 @@ public final class HtmlReport {
     return h.append("</body></html>\n").toString();
   }
 
+  /** Writes the report to {@code target}, creating its directory. */
+  public static void write(java.nio.file.Path target, RunResult result, Analysis analysis) throws java.io.IOException {
+    if (target.toAbsolutePath().getParent() != null) java.nio.file.Files.createDirectories(target.toAbsolutePath().getParent());
+    java.nio.file.Files.writeString(target, render(result, analysis));
+  }
+
   /** Every chart of the report, in order; ids are stable ({@code throughput-1}, {@code spectrum-1}...) for tests and PNG names. */
   public static List<SvgChart> charts(RunResult result, Analysis analysis) {
     List<SvgChart> charts = new ArrayList<>();

@@ -15,7 +15,7 @@ public final class TerminalTable {
   private static final String[] HEADER = {
       "conc", "ops", "ok", "err", "ops/s", "±99.9%", "mean", "p50", "p90", "p99", "p99.9", "max", "cpu", "ops/cpu-s"};
   private static final String[] OPEN_HEADER = {
-      "rate/s", "workers", "late", "ops", "ok", "err", "ops/s", "±99.9%", "p50", "p90", "p99", "p99.9", "max", "p99 uncorr.", "cpu", "ops/cpu-s"};
+      "rate/s", "workers", "late", "missed", "ops", "ok", "err", "ops/s", "±99.9%", "p50", "p90", "p99", "p99.9", "max", "p99 uncorr.", "cpu", "ops/cpu-s"};
 
   private TerminalTable() {}
 
@@ -66,6 +66,7 @@ public final class TerminalTable {
         HumanUnits.rate(open.targetRate()),
         Integer.toString(l.concurrency()),
         Long.toString(open.lateStarts()),
+        Long.toString(open.missedStarts()),
         Long.toString(l.counts().started()),
         Long.toString(l.counts().succeeded()),
         Long.toString(l.counts().failed()),

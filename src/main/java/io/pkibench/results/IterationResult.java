@@ -4,8 +4,9 @@ import java.util.List;
 
 /**
  * One iteration as kept in the result file; {@code histogram} is the compressed HdrHistogram in
- * base64. Open loop only (null in closed loop): {@code lateStarts} and {@code uncorrectedHistogram},
- * the latencies from the actual rather than the scheduled start.
+ * base64. Open loop only (null in closed loop): {@code lateStarts}, {@code missedStarts} (scheduled
+ * but never started) and {@code uncorrectedHistogram}, the latencies from the actual rather than the
+ * scheduled start.
  */
 public record IterationResult(
     int series,
@@ -19,6 +20,7 @@ public record IterationResult(
     List<ErrorCount> errors,
     String histogram,
     Long lateStarts,
+    Long missedStarts,
     String uncorrectedHistogram) {
 
   public IterationResult {

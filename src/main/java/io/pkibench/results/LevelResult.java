@@ -23,10 +23,10 @@ public record LevelResult(
 
   /**
    * Open-loop facts of a level: the rate asked for and the rate achieved, starts later than 1 ms
-   * after their scheduled time, and latency from the actual start (what a coordinated-omission-prone
+   * after their scheduled time, starts never made within their iteration, and latency from the actual start (what a coordinated-omission-prone
    * tool would have reported) beside the corrected {@code latencyNanos}.
    */
-  public record OpenLoop(double targetRate, double achievedRate, long lateStarts, LatencyNanos uncorrectedLatencyNanos) {}
+  public record OpenLoop(double targetRate, double achievedRate, long lateStarts, long missedStarts, LatencyNanos uncorrectedLatencyNanos) {}
 
   /** What the level varies: the target rate in open loop, the number of workers in closed loop. */
   @com.fasterxml.jackson.annotation.JsonIgnore
@@ -46,7 +46,7 @@ public record LevelResult(
     double[] rates = new double[measured.size()];
     List<Histogram> histograms = new ArrayList<>();
     List<Histogram> uncorrected = new ArrayList<>();
-    long late = 0;
+    long late = 0, missed = 0;
     Map<String, Long> errors = new TreeMap<>();
     for (int i = 0; i < measured.size(); i++) {
       IterationResult it = measured.get(i);
@@ -59,11 +59,12 @@ public record LevelResult(
       histograms.add(LatencyHistograms.fromBase64(it.histogram()));
       if (it.uncorrectedHistogram() != null) uncorrected.add(LatencyHistograms.fromBase64(it.uncorrectedHistogram()));
       if (it.lateStarts() != null) late += it.lateStarts();
+      if (it.missedStarts() != null) missed += it.missedStarts();
       for (ErrorCount e : it.errors()) errors.merge(e.cause(), e.count(), Long::sum);
     }
     Throughput throughput = Throughput.of(rates);
     OpenLoop open = targetRate == null ? null
-        : new OpenLoop(targetRate, throughput.mean(), late, LatencyNanos.of(LatencyHistograms.merge(uncorrected)));
+        : new OpenLoop(targetRate, throughput.mean(), late, missed, LatencyNanos.of(LatencyHistograms.merge(uncorrected)));
     return new LevelResult(
         concurrency,
         new Counts(started, succeeded, failed),

@@ -6,12 +6,12 @@ import java.util.stream.Collectors;
 
 /** One row per workload level; the first column carries the format version so that the file identifies itself. */
 public final class RunResultCsv {
-  /** 2 added the open-loop columns at the end; the columns of 1 keep their places. */
+  /** 2 added the four open-loop columns at the end; the columns of 1 keep their places. */
   public static final String FORMAT = "pkibench.levels/2";
   public static final String HEADER = "format,workload,params,keys,concurrency,started,succeeded,failed,"
       + "throughput_ops_s,throughput_ci999_ops_s,latency_mean_ns,latency_p50_ns,latency_p90_ns,latency_p99_ns,"
       + "latency_p999_ns,latency_max_ns,cpu_seconds,cpu_utilisation,ops_per_cpu_second,cpu_meter,error_causes,"
-      + "target_rate_ops_s,late_starts,latency_uncorrected_p99_ns";
+      + "target_rate_ops_s,late_starts,missed_starts,latency_uncorrected_p99_ns";
 
   private RunResultCsv() {}
 
@@ -43,6 +43,7 @@ public final class RunResultCsv {
             Integer.toString(l.errors().size()),
             l.openLoop() == null ? "" : number(l.openLoop().targetRate()),
             l.openLoop() == null ? "" : Long.toString(l.openLoop().lateStarts()),
+            l.openLoop() == null ? "" : Long.toString(l.openLoop().missedStarts()),
             l.openLoop() == null ? "" : Long.toString(l.openLoop().uncorrectedLatencyNanos().p99())))
             .append('\n');
       }

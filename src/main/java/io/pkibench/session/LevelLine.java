@@ -9,7 +9,8 @@ final class LevelLine {
 
   static String of(String workload, LevelResult l) {
     String level = l.openLoop() == null ? "c=" + l.concurrency()
-        : String.format(Locale.ROOT, "rate=%.1f/s (%d late starts)", l.openLoop().targetRate(), l.openLoop().lateStarts());
+        : String.format(Locale.ROOT, "rate=%.1f/s (%d late, %d missed starts)", l.openLoop().targetRate(), l.openLoop().lateStarts(),
+            l.openLoop().missedStarts());
     return String.format(Locale.ROOT, "%s %s saved: %.1f ops/s%s, p99 %.3f ms, %d failed",
         workload, level, l.throughput().mean(),
         l.throughput().ci999() == null ? "" : String.format(Locale.ROOT, " ± %.1f", l.throughput().ci999()),

@@ -32,6 +32,7 @@ final class SeriesRunner {
     return new IterationResult(o.series(), o.index(), o.warmup(), o.durationNanos(), o.started(), o.succeeded(),
         o.failed(), o.cpuNanos(), ErrorCount.sorted(o.errors()), LatencyHistograms.toBase64(o.latency()),
         o.uncorrected() == null ? null : o.lateStarts(),
+        o.uncorrected() == null ? null : o.missedStarts(),
         o.uncorrected() == null ? null : LatencyHistograms.toBase64(o.uncorrected()));
   }
 

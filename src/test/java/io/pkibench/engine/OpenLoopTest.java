@@ -37,6 +37,7 @@ class OpenLoopTest {
 
     assertEquals(2000, o.started(), 2, "the timetable offers 2000 starts in 2 s");
     assertEquals(o.started(), o.succeeded());
+    assertEquals(0, o.missedStarts(), "one fast worker catches up after the stall");
     Histogram corrected = o.latency();
     assertWithin(100e6, corrected.getValueAtPercentile(95), "p95");
     assertWithin(180e6, corrected.getValueAtPercentile(99), "p99");
@@ -48,6 +49,19 @@ class OpenLoopTest {
     assertWithin(200e6, uncorrected.getMaxValue(), "the stalled operation itself");
     // ~199 are late because of the stall; timer slack on a busy VM may make a few dozen others late by > 1 ms too.
     assertTrue(o.lateStarts() >= 190 && o.lateStarts() < 400, "operations scheduled during the stall start late: " + o.lateStarts());
+  }
+
+  @Test
+  void overload_stopsAtTheDeadlineAndCountsMissedStarts() throws Exception {
+    // 2000/s offered to one worker whose operations take 2 ms: it can start about 500/s.
+    Workload slow = worker -> () -> Thread.sleep(2);
+    SeriesSpec spec = new SeriesSpec("slow", 1, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x1s"), 2000);
+    LoadDriver driver = new LoadDriver(ThreadKind.PLATFORM, ProgressListener.NONE, IntervalLog.NONE, InstantSource.system(), Duration.ofSeconds(10));
+    IterationOutcome o = driver.runSeries(spec, slow, CpuMeter.of("jvm")).get(0);
+    assertTrue(o.durationNanos() < 1_200_000_000L, "the backlog does not stretch the iteration: " + o.durationNanos() / 1e6 + " ms");
+    assertEquals(2000, o.started() + o.missedStarts(), 1, "every offered start is either made or counted as missed");
+    assertTrue(o.missedStarts() > 1000, "most starts could not be made: " + o.missedStarts());
+    assertTrue(o.latency().getMaxValue() > 500_000_000L, "corrected latency shows the growing queue: " + o.latency().getMaxValue() / 1e6 + " ms");
   }
 
   private static void assertWithin(double expected, long actual, String what) {

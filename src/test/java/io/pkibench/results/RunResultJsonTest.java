@@ -48,7 +48,7 @@ class RunResultJsonTest {
       for (long i = 1; i <= rate; i++) uncorrected.recordValue(50_000 + i * 13 % 500);
       IterationResult it = iteration(1, false, 1, rate, 0);
       it = new IterationResult(it.series(), it.index(), it.warmup(), it.durationNanos(), it.started(), it.succeeded(), it.failed(),
-          it.cpuNanos(), it.errors(), it.histogram(), (long) rate / 100, LatencyHistograms.toBase64(uncorrected));
+          it.cpuNanos(), it.errors(), it.histogram(), (long) rate / 100, (long) rate / 250, LatencyHistograms.toBase64(uncorrected));
       open = open.withLevel(LevelResult.of(8, (double) rate, List.of(it), "jvm", 2));
     }
     RunResult r = RunResult.start(env, RunResultJson.mapper().valueToTree(plan)).withWorkload(0, w).withWorkload(1, open).withStatus("complete");
@@ -61,7 +61,7 @@ class RunResultJsonTest {
     for (long i = 1; i <= succeeded; i++) h.recordValue(300_000 + (i * 7919 % 1000) * 1000L * c);
     List<ErrorCount> errors = failed == 0 ? List.of() : List.of(new ErrorCount("java.io.IOException: connection reset", failed));
     return new IterationResult(1, index, warmup, 1_000_000_000L, succeeded + failed, succeeded, failed, 600_000_000L * c, errors,
-        LatencyHistograms.toBase64(h), null, null);
+        LatencyHistograms.toBase64(h), null, null, null);
   }
 
   @Test
@@ -87,6 +87,7 @@ class RunResultJsonTest {
     assertEquals(1000.0, open.openLoop().targetRate());
     assertEquals(1000.0, open.openLoop().achievedRate(), 1e-9);
     assertEquals(10, open.openLoop().lateStarts());
+    assertEquals(4, open.openLoop().missedStarts());
     assertEquals(1000, open.openLoop().uncorrectedLatencyNanos().count());
     assertEquals(1000.0, open.load());
     assertEquals("pkibench.analysis/1", r.analysis().get("schema").asText());
