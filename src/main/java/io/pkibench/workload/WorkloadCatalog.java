@@ -22,7 +22,9 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
         new NoopWorkload.Factory(),
         new io.pkibench.workload.ades.TimestampWorkload.Factory(),
         new io.pkibench.workload.ades.CadesWorkload.Factory(false),
-        new io.pkibench.workload.ades.CadesWorkload.Factory(true)));
+        new io.pkibench.workload.ades.CadesWorkload.Factory(true),
+        new io.pkibench.workload.ades.PadesWorkload.Factory(false),
+        new io.pkibench.workload.ades.PadesWorkload.Factory(true)));
   }
 
   public Optional<WorkloadFactory> find(String name) {

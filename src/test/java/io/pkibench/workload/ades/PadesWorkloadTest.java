@@ -1,0 +1,91 @@
+package io.pkibench.workload.ades;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import eu.europa.esig.dss.model.InMemoryDocument;
+import io.pkibench.keys.KeySource;
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.pki.TestPki;
+import io.pkibench.workload.Operation;
+import io.pkibench.workload.Params;
+import io.pkibench.workload.Workload;
+import io.pkibench.workload.WorkloadContext;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** PAdES made through DSS with our keys, checked by PDFBox + BouncyCastle in the workload and by poppler's pdfsig here. */
+class PadesWorkloadTest {
+  @TempDir static Path tmp;
+  static TestPki pki;
+  static KeySource keys;
+
+  @BeforeAll
+  static void setUp() {
+    pki = TestPki.init(tmp.resolve("pki"), InstantSource.system(), TestPki.DEFAULT_CRL_BASE_URL, line -> {});
+    keys = new SoftwareKeySource(() -> pki, ProviderChoice.best());
+  }
+
+  static Workload workload(boolean timestamped, Map<String, String> params) throws Exception {
+    var factory = new PadesWorkload.Factory(timestamped);
+    return factory.create(new WorkloadContext(keys, true), Params.resolve(factory.name(), factory.params(), params));
+  }
+
+  @Test
+  void samplePdf_isAbout137KbAndTheSameEveryTime() throws Exception {
+    byte[] pdf = SamplePdf.generate();
+    assertEquals(137 * 1024, pdf.length, 137 * 1024 * 0.05, "size " + pdf.length);
+    assertArrayEquals(pdf, SamplePdf.generate());
+  }
+
+  @Test
+  void operations_bothLevels_verifyThemselves() throws Exception {
+    for (boolean t : new boolean[] {false, true}) {
+      try (Workload w = workload(t, Map.of("certs", "2"))) {
+        Operation op = w.newOperation(0);
+        for (int i = 0; i < 3; i++) op.execute();
+      }
+    }
+  }
+
+  @Test
+  void signedPdf_pdfsigSaysValidAndATamperedOneIsNot() throws Exception {
+    PadesWorkload w = (PadesWorkload) workload(true, Map.of());
+    byte[] signed = w.signOnce(PadesWorkload.newService(new TimeStampAuthority(keys.key("tsa"), InstantSource.system())),
+        new InMemoryDocument(SamplePdf.generate(), "sample.pdf"), keys.key("signer-rsa2048-1"));
+    Path file = Files.write(tmp.resolve("pades-t.pdf"), signed);
+    String report = pdfsig(file);
+    assertTrue(report.contains("Signature Validation: Signature is Valid."), report);
+    assertTrue(report.contains("pkibench signer-rsa2048-1"), report);
+
+    byte[] tampered = signed.clone();
+    tampered[tampered.length / 3] ^= 0x01; // inside the first byte range: an image stream
+    String bad = pdfsig(Files.write(tmp.resolve("tampered.pdf"), tampered));
+    assertTrue(!bad.contains("Signature is Valid."), "one changed byte must break the signature:\n" + bad);
+  }
+
+  @Test
+  void create_corruptOrMissingFile_failsNamingTheParameter() throws Exception {
+    Path corrupt = Files.write(tmp.resolve("corrupt.pdf"), "%PDF-1.7\nthis is not really a pdf".getBytes());
+    var e = assertThrows(java.io.IOException.class, () -> workload(false, Map.of("file", corrupt.toString())));
+    assertTrue(e.getMessage().contains("-p file=") && e.getMessage().contains("not a PDF"), e.getMessage());
+    e = assertThrows(java.io.IOException.class, () -> workload(false, Map.of("file", tmp.resolve("missing.pdf").toString())));
+    assertTrue(e.getMessage().contains("no such readable file"), e.getMessage());
+  }
+
+  static String pdfsig(Path pdf) throws Exception {
+    Process p = new ProcessBuilder(List.of("pdfsig", pdf.toString())).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    p.waitFor();
+    return out;
+  }
+}
