@@ -60,9 +60,10 @@ public record Analysis(String schema, List<WorkloadAnalysis> workloads, String b
     return perCpu == null || perCpu == 0 ? null : 1e6 / perCpu;
   }
 
-  static String label(String name, Map<String, String> params) {
-    if (params.isEmpty()) return name;
-    return name + " " + params.entrySet().stream().sorted(Map.Entry.comparingByKey())
+  public static String label(String name, Map<String, String> params) {
+    // Empty values (an unset optional parameter such as file=) say nothing, so they are left out.
+    String shown = params.entrySet().stream().filter(e -> !e.getValue().isEmpty()).sorted(Map.Entry.comparingByKey())
         .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
+    return shown.isEmpty() ? name : name + " " + shown;
   }
 }

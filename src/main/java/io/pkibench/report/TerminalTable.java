@@ -7,8 +7,6 @@ import io.pkibench.results.RunResult;
 import io.pkibench.results.WorkloadResult;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
 
 /** The result as a fixed-width table: one block per workload, one row per level, its errors and verdict. */
 public final class TerminalTable {
@@ -27,10 +25,7 @@ public final class TerminalTable {
         .append(" · ").append(result.status()).append('\n');
     for (int wi = 0; wi < result.workloads().size(); wi++) {
       WorkloadResult w = result.workloads().get(wi);
-      out.append('\n').append(w.name());
-      String params = w.params().entrySet().stream().sorted(Map.Entry.comparingByKey())
-          .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
-      if (!params.isEmpty()) out.append(" (").append(params).append(')');
+      out.append('\n').append(Analysis.label(w.name(), w.params()));
       out.append(" · keys ").append(w.keys()).append(" · cpu of ").append(w.cpuMeter()).append('\n');
       boolean open = w.levels().stream().anyMatch(l -> l.openLoop() != null);
       List<String[]> rows = new ArrayList<>();

@@ -1,0 +1,152 @@
+package io.pkibench.workload.ades;
+
+import eu.europa.esig.dss.enumerations.DigestAlgorithm;
+import eu.europa.esig.dss.enumerations.SignatureAlgorithm;
+import eu.europa.esig.dss.enumerations.SignatureLevel;
+import eu.europa.esig.dss.enumerations.SignaturePackaging;
+import eu.europa.esig.dss.model.DSSDocument;
+import eu.europa.esig.dss.model.InMemoryDocument;
+import eu.europa.esig.dss.model.SignatureValue;
+import eu.europa.esig.dss.model.ToBeSigned;
+import eu.europa.esig.dss.model.x509.CertificateToken;
+import eu.europa.esig.dss.spi.validation.CommonCertificateVerifier;
+import eu.europa.esig.dss.xades.XAdESSignatureParameters;
+import eu.europa.esig.dss.xades.signature.XAdESService;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.pki.Entity;
+import io.pkibench.pki.KeyAlgorithm;
+import io.pkibench.workload.Operation;
+import io.pkibench.workload.ParamSpec;
+import io.pkibench.workload.Params;
+import io.pkibench.workload.Workload;
+import io.pkibench.workload.WorkloadContext;
+import io.pkibench.workload.WorkloadFactory;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.Signature;
+import java.security.SignatureException;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.SplittableRandom;
+import javax.xml.crypto.dsig.XMLSignature;
+import javax.xml.crypto.dsig.XMLSignatureFactory;
+import javax.xml.crypto.dsig.dom.DOMValidateContext;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/**
+ * A XAdES-B-B signature enveloped in a generated ISO 20022-style payment message of about
+ * {@code size} bytes, two-phase through DSS like the other AdES workloads. With {@code --verify}, the
+ * JDK's own XML signature API checks every reference and the signature value, independently of DSS.
+ */
+public final class XadesWorkload implements Workload {
+  static final String DSIG_NS = XMLSignature.XMLNS;
+  static final String XADES_NS = "http://uri.etsi.org/01903/v1.3.2#";
+  private final List<SigningKey> signers;
+  private final byte[] xml;
+  private final boolean verify;
+
+  private XadesWorkload(List<SigningKey> signers, byte[] xml, boolean verify) {
+    this.signers = signers;
+    this.xml = xml;
+    this.verify = verify;
+  }
+
+  public static final class Factory implements WorkloadFactory {
+    @Override
+    public String name() {
+      return "xades";
+    }
+
+    @Override
+    public String description() {
+      return "XAdES-B-B (DSS + Santuario) enveloped in an ISO 20022-style XML message";
+    }
+
+    @Override
+    public List<ParamSpec> params() {
+      return List.of(
+          ParamSpec.free("size", "4k", "approximate bytes of the XML message"),
+          ParamSpec.choice("alg", "rsa2048", "signer key type", "rsa2048", "ecdsa-p256"),
+          ParamSpec.choice("certs", "1", "signer certificates used in turn", "1", "2", "3", "4"));
+    }
+
+    @Override
+    public Workload create(WorkloadContext context, Params params) throws Exception {
+      KeyAlgorithm alg = KeyAlgorithm.parse(params.get("alg"));
+      List<SigningKey> signers = new ArrayList<>();
+      for (int i = 1; i <= Integer.parseInt(params.get("certs")); i++) signers.add(context.keys().key(Entity.signerAlias(alg, i)));
+      return new XadesWorkload(signers, sampleMessage(params.bytes("size")), context.verify());
+    }
+  }
+
+  /** Credit transfers (pacs.008 shape) repeated until the message is about {@code sizeBytes} long; the same bytes every time. */
+  public static byte[] sampleMessage(int sizeBytes) {
+    SplittableRandom random = new SplittableRandom(8);
+    StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        .append("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.008.001.08\"><FIToFICstmrCdtTrf>")
+        .append("<GrpHdr><MsgId>M00038121202611220000000000001</MsgId><CreDtTm>2026-11-22T03:00:00Z</CreDtTm><NbOfTxs>1</NbOfTxs></GrpHdr>");
+    int n = 0;
+    while (xml.length() < sizeBytes - 60) {
+      n++;
+      xml.append("<CdtTrfTxInf><PmtId><EndToEndId>E0003812120261122").append(String.format("%015d", n)).append("</EndToEndId></PmtId>")
+          .append("<IntrBkSttlmAmt Ccy=\"BRL\">").append(random.nextInt(1_000_000) / 100.0).append("</IntrBkSttlmAmt>")
+          .append("<Dbtr><Nm>Pagador ").append(n).append("</Nm></Dbtr><Cdtr><Nm>Recebedor ").append(n).append("</Nm></Cdtr></CdtTrfTxInf>");
+    }
+    return xml.append("</FIToFICstmrCdtTrf></Document>").toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** One signed XML document through DSS: what saved samples and the tests check. */
+  public byte[] signOnce(XAdESService service, DSSDocument document, SigningKey key) throws Exception {
+    XAdESSignatureParameters parameters = new XAdESSignatureParameters();
+    parameters.setSignatureLevel(SignatureLevel.XAdES_BASELINE_B);
+    parameters.setSignaturePackaging(SignaturePackaging.ENVELOPED);
+    parameters.setDigestAlgorithm(DigestAlgorithm.SHA256);
+    parameters.setSigningCertificate(new CertificateToken(key.certificate()));
+    List<CertificateToken> chain = new ArrayList<>();
+    for (var c : key.chain()) chain.add(new CertificateToken(c));
+    parameters.setCertificateChain(chain);
+    parameters.bLevel().setSigningDate(new Date());
+    ToBeSigned toBeSigned = service.getDataToSign(document, parameters);
+    SignatureAlgorithm algorithm = key.privateKey().getAlgorithm().equals("EC") ? SignatureAlgorithm.ECDSA_SHA256 : SignatureAlgorithm.RSA_SHA256;
+    Signature signer = Signature.getInstance(algorithm.getJCEId(), key.provider());
+    signer.initSign(key.privateKey());
+    signer.update(toBeSigned.getBytes());
+    DSSDocument signed = service.signDocument(document, parameters, new SignatureValue(algorithm, signer.sign()));
+    try (InputStream in = signed.openStream()) {
+      return in.readAllBytes();
+    }
+  }
+
+  @Override
+  public Operation newOperation(int worker) throws Exception {
+    DSSDocument document = new InMemoryDocument(xml, "message.xml");
+    XAdESService service = new XAdESService(new CommonCertificateVerifier());
+    int[] turn = {worker};
+    return () -> {
+      SigningKey key = signers.get(turn[0]++ % signers.size());
+      byte[] signed = signOnce(service, document, key);
+      if (verify) check(signed, key);
+    };
+  }
+
+  /** The JDK's XMLDSig core validation (references and signature value) with the signer's public key. */
+  static void check(byte[] signedXml, SigningKey key) throws Exception {
+    DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+    factory.setNamespaceAware(true);
+    factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+    Document doc = factory.newDocumentBuilder().parse(new ByteArrayInputStream(signedXml));
+    NodeList signatures = doc.getElementsByTagNameNS(DSIG_NS, "Signature");
+    if (signatures.getLength() != 1) throw new SignatureException("expected one ds:Signature, found " + signatures.getLength());
+    // XAdES references its SignedProperties by Id; DOM needs to be told which attribute is an ID.
+    NodeList properties = doc.getElementsByTagNameNS(XADES_NS, "SignedProperties");
+    for (int i = 0; i < properties.getLength(); i++) ((Element) properties.item(i)).setIdAttribute("Id", true);
+    DOMValidateContext context = new DOMValidateContext(key.publicKey(), signatures.item(0));
+    XMLSignature signature = XMLSignatureFactory.getInstance("DOM").unmarshalXMLSignature(context);
+    if (!signature.validate(context)) throw new SignatureException("the XAdES signature does not validate with the JDK's XMLDSig");
+  }
+}

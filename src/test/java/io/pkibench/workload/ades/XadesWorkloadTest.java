@@ -1,0 +1,80 @@
+package io.pkibench.workload.ades;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import eu.europa.esig.dss.model.InMemoryDocument;
+import eu.europa.esig.dss.spi.validation.CommonCertificateVerifier;
+import eu.europa.esig.dss.xades.signature.XAdESService;
+import io.pkibench.keys.KeySource;
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.pki.TestPki;
+import io.pkibench.workload.Operation;
+import io.pkibench.workload.Params;
+import io.pkibench.workload.Workload;
+import io.pkibench.workload.WorkloadContext;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** XAdES made through DSS with our keys, checked by the JDK in the workload and by xmlsec1 here. */
+class XadesWorkloadTest {
+  @TempDir static Path tmp;
+  static TestPki pki;
+  static KeySource keys;
+
+  @BeforeAll
+  static void setUp() {
+    pki = TestPki.init(tmp.resolve("pki"), InstantSource.system(), TestPki.DEFAULT_CRL_BASE_URL, line -> {});
+    keys = new SoftwareKeySource(() -> pki, ProviderChoice.best());
+  }
+
+  static Workload workload(Map<String, String> params) throws Exception {
+    var factory = new XadesWorkload.Factory();
+    return factory.create(new WorkloadContext(keys, true), Params.resolve("xades", factory.params(), params));
+  }
+
+  @Test
+  void operations_verifyThemselves() throws Exception {
+    for (String alg : new String[] {"rsa2048", "ecdsa-p256"}) {
+      try (Workload w = workload(Map.of("alg", alg, "certs", "2", "size", "8k"))) {
+        Operation op = w.newOperation(0);
+        for (int i = 0; i < 3; i++) op.execute();
+      }
+    }
+  }
+
+  @Test
+  void signedXml_xmlsec1VerifiesAndATamperedAmountFails() throws Exception {
+    XadesWorkload w = (XadesWorkload) workload(Map.of());
+    byte[] signed = w.signOnce(new XAdESService(new CommonCertificateVerifier()),
+        new InMemoryDocument(XadesWorkload.sampleMessage(4096), "message.xml"), keys.key("signer-rsa2048-1"));
+    Path file = Files.write(tmp.resolve("xades.xml"), signed);
+    String ok = xmlsec1(file);
+    assertTrue(ok.startsWith("0:") && ok.contains("OK"), ok);
+
+    String text = new String(signed, StandardCharsets.UTF_8);
+    int amount = text.indexOf("<IntrBkSttlmAmt Ccy=\"BRL\">") + "<IntrBkSttlmAmt Ccy=\"BRL\">".length();
+    char digit = text.charAt(amount);
+    String tampered = text.substring(0, amount) + (digit == '9' ? '8' : (char) (digit + 1)) + text.substring(amount + 1);
+    String bad = xmlsec1(Files.writeString(tmp.resolve("tampered.xml"), tampered));
+    assertTrue(!bad.startsWith("0:"), "a changed amount must fail: " + bad);
+  }
+
+  static String xmlsec1(Path file) throws Exception {
+    Process p = new ProcessBuilder(List.of("xmlsec1", "--verify",
+        "--trusted-pem", pki.certificatePem("root-ca").toString(),
+        "--untrusted-pem", pki.certificatePem("intermediate-a").toString(),
+        "--untrusted-pem", pki.certificatePem("intermediate-b").toString(),
+        "--id-attr:Id", XadesWorkload.XADES_NS + ":SignedProperties",
+        file.toString())).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    return p.waitFor() + ":" + out;
+  }
+}
