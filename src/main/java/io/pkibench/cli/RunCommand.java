@@ -137,7 +137,7 @@ final class RunCommand implements Callable<Integer> {
     }
     RunSession session = new RunSession(plan, catalog, KeyOpeners.of(ctx, pkiDir, pinFile, progress::line),
         new RunSession.Options(meter, resultFile, ctx.clock(), progress, progress::line, Durations.parse(hangGrace), forking,
-            sizing.analysis(null)));
+            sizing.analysis(null), () -> io.pkibench.pki.TestPki.openOrInit(pkiDir, ctx.clock(), progress::line)));
     Environment environment = EnvironmentProbe.capture(commandLine(), ctx.clock(), extraProviders());
 
     CountDownLatch finished = new CountDownLatch(1);

@@ -31,8 +31,9 @@ final class SeriesCommand implements Callable<Integer> {
     ConsoleProgress progress = new ConsoleProgress(ctx.err(), false, false);
     SeriesResponse answer;
     try (HlogFile log = new HlogFile(ctx.resolve(hlog), ctx.clock().instant(), "pkibench forked series")) {
-      answer = ForkedSeries.serveHere(req, WorkloadCatalog.builtIn(), KeyOpeners.of(ctx, ctx.pkiDir(pki), pinFile, progress::line),
-          progress, log, ctx.clock());
+      Path pkiDir = ctx.pkiDir(pki);
+      answer = ForkedSeries.serveHere(req, WorkloadCatalog.builtIn(), KeyOpeners.of(ctx, pkiDir, pinFile, progress::line),
+          () -> io.pkibench.pki.TestPki.openOrInit(pkiDir, ctx.clock(), progress::line), progress, log, ctx.clock());
     }
     Path tmp = ctx.resolve(response).resolveSibling(response.getFileName() + ".tmp");
     Files.writeString(tmp, RunResultJson.mapper().writeValueAsString(answer));

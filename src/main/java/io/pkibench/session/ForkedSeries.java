@@ -112,7 +112,8 @@ public final class ForkedSeries {
 
   /** The child's side: runs the requested series in this JVM and answers; never throws for a series that cannot run. */
   public static SeriesResponse serveHere(SeriesRequest request, io.pkibench.workload.WorkloadCatalog catalog, RunSession.KeyOpener keys,
-      io.pkibench.engine.ProgressListener progress, IntervalLog intervalLog, java.time.InstantSource clock) throws InterruptedException {
+      java.util.function.Supplier<io.pkibench.pki.TestPki> pki, io.pkibench.engine.ProgressListener progress, IntervalLog intervalLog,
+      java.time.InstantSource clock) throws InterruptedException {
     var spec = request.workload();
     try {
       var factory = catalog.find(spec.name()).orElseThrow(() -> new IllegalArgumentException("unknown workload '" + spec.name() + "'"));
@@ -123,7 +124,7 @@ public final class ForkedSeries {
             java.time.Duration.ofMillis(request.hangGraceMillis()));
         var seriesSpec = new io.pkibench.engine.SeriesSpec(spec.name(), request.concurrency(), request.series(), request.seriesCount(),
             request.warmup(), request.measure(), request.ratePerSecond());
-        var iterations = SeriesRunner.runHere(factory, new io.pkibench.workload.WorkloadContext(source, request.verify()), params,
+        var iterations = SeriesRunner.runHere(factory, new io.pkibench.workload.WorkloadContext(source, request.verify(), pki), params,
             seriesSpec, driver, cpu);
         return new SeriesResponse(SeriesResponse.SCHEMA, iterations, null);
       }

@@ -56,11 +56,13 @@ public final class RunSession {
    * How to run: whose CPU to count, where the result goes, the clock, where progress and log lines go,
    * how long a hung operation is waited for, and, when forking, how to make the forked-series runner
    * from the run's interval log (null: every series runs in this JVM), and the analysis options
-   * (target rate, utilisation, baseline) of the analysis stored at the end.
+   * (target rate, utilisation, baseline) of the analysis stored at the end, and the test PKI that
+   * certificate-validating workloads trust.
    */
   public record Options(
       CpuMeter cpu, Path resultFile, InstantSource clock, ProgressListener progress, Consumer<String> log,
-      Duration hangGrace, Function<IntervalLog, ForkedSeries> fork, Analysis.Options analysis) {}
+      Duration hangGrace, Function<IntervalLog, ForkedSeries> fork, Analysis.Options analysis,
+      java.util.function.Supplier<io.pkibench.pki.TestPki> pki) {}
 
   public RunSession(Plan plan, WorkloadCatalog catalog, KeyOpener keys, Options options) {
     this.plan = plan.validated();
@@ -115,7 +117,7 @@ public final class RunSession {
         source = keys.open(spec.keys());
         entry = new WorkloadResult(spec.name(), params.asMap(), source.describe(), cpu.describe(), List.of(), null);
       }
-      WorkloadContext context = new WorkloadContext(source, plan.verify());
+      WorkloadContext context = new WorkloadContext(source, plan.verify(), options.pki());
       for (LevelLoad load : LevelLoad.of(plan.load())) {
         if (interrupted) break;
         List<IterationResult> iterations = new ArrayList<>();

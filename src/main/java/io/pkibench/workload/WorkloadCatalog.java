@@ -25,7 +25,8 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
         new io.pkibench.workload.ades.CadesWorkload.Factory(true),
         new io.pkibench.workload.ades.PadesWorkload.Factory(false),
         new io.pkibench.workload.ades.PadesWorkload.Factory(true),
-        new io.pkibench.workload.ades.XadesWorkload.Factory()));
+        new io.pkibench.workload.ades.XadesWorkload.Factory(),
+        new io.pkibench.workload.ades.AuthWorkload.Factory()));
   }
 
   public Optional<WorkloadFactory> find(String name) {

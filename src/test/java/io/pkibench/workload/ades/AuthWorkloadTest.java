@@ -1,0 +1,82 @@
+package io.pkibench.workload.ades;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.pkibench.keys.KeySource;
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.pki.TestPki;
+import io.pkibench.server.CrlServer;
+import io.pkibench.workload.Operation;
+import io.pkibench.workload.Params;
+import io.pkibench.workload.Workload;
+import io.pkibench.workload.WorkloadContext;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.security.Signature;
+import java.security.cert.CertPathValidatorException;
+import java.time.InstantSource;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Certificate login against the test PKI, with CRLs read once or fetched from a real CRL server on loopback. */
+class AuthWorkloadTest {
+  @TempDir static Path tmp;
+  static TestPki pki;
+  static KeySource keys;
+  static int crlPort;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    try (ServerSocket probe = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      crlPort = probe.getLocalPort();
+    }
+    pki = TestPki.init(tmp.resolve("pki"), InstantSource.system(), "http://127.0.0.1:" + crlPort + "/crl/", line -> {});
+    keys = new SoftwareKeySource(() -> pki, ProviderChoice.best());
+  }
+
+  static AuthWorkload workload(String crl) throws Exception {
+    var factory = new AuthWorkload.Factory();
+    return (AuthWorkload) factory.create(new WorkloadContext(keys, false, () -> pki),
+        Params.resolve("auth", factory.params(), Map.of("certs", "4", "crl", crl)));
+  }
+
+  @Test
+  void login_validClientsFromBothIntermediates_pass() throws Exception {
+    try (Workload w = workload("pki")) {
+      Operation op = w.newOperation(0);
+      for (int i = 0; i < 8; i++) op.execute();
+    }
+  }
+
+  @Test
+  void login_revokedClient_refusedAsRevoked() throws Exception {
+    AuthWorkload w = workload("pki");
+    SigningKey revoked = keys.key("signer-rsa2048-revoked");
+    byte[] nonce = {1, 2, 3};
+    Signature s = Signature.getInstance("SHA256withRSA", revoked.provider());
+    s.initSign(revoked.privateKey());
+    s.update(nonce);
+    byte[] signature = s.sign();
+    var e = assertThrows(CertPathValidatorException.class, () -> w.login(nonce, signature, "SHA256withRSA", revoked.chain()));
+    assertEquals(CertPathValidatorException.BasicReason.REVOKED, e.getReason(), e.getMessage());
+    nonce[0] = 9;
+    assertThrows(java.security.SignatureException.class, () -> w.login(nonce, signature, "SHA256withRSA", keys.key("signer-rsa2048-1").chain()),
+        "a signature over another nonce is refused before the path is even looked at");
+  }
+
+  @Test
+  void login_fetchFromCrlServer_passesAndFailsClearlyWhenItIsDown() throws Exception {
+    AuthWorkload w = workload("fetch");
+    Operation op = w.newOperation(0);
+    try (CrlServer server = new CrlServer(pki, "127.0.0.1", crlPort)) {
+      server.start();
+      for (int i = 0; i < 4; i++) op.execute();
+    }
+    assertThrows(java.net.ConnectException.class, op::execute, "with the CRL server gone, a login cannot check revocation");
+  }
+}
