@@ -23,9 +23,10 @@ final class ListCommand implements Runnable {
     PrintWriter out = parent.context.out();
     out.println("Workloads (pkibench run NAME -p PARAM=VALUE):");
     for (WorkloadFactory f : WorkloadCatalog.builtIn().factories()) {
-      out.printf("  %-8s %s%n", f.name(), f.description());
+      out.printf("  %-10s %s%n", f.name(), f.description());
       for (ParamSpec p : f.params()) {
-        out.printf("    -p %s=%s   %s%s%n", p.name(), p.defaultValue(), p.description(),
+        String shown = p.defaultValue().isEmpty() ? "… (optional)" : p.defaultValue();
+        out.printf("    -p %s=%s   %s%s%n", p.name(), shown, p.description(),
             p.allowed().isEmpty() ? "" : " [" + String.join(", ", p.allowed()) + "]");
       }
     }
