@@ -1,33 +1,14 @@
 package io.pkibench.workload.ades;
 
-import eu.europa.esig.dss.enumerations.DigestAlgorithm;
-import eu.europa.esig.dss.enumerations.SignatureAlgorithm;
-import eu.europa.esig.dss.enumerations.SignatureLevel;
-import eu.europa.esig.dss.enumerations.SignaturePackaging;
-import eu.europa.esig.dss.model.DSSDocument;
-import eu.europa.esig.dss.model.InMemoryDocument;
-import eu.europa.esig.dss.model.SignatureValue;
-import eu.europa.esig.dss.model.ToBeSigned;
-import eu.europa.esig.dss.model.x509.CertificateToken;
-import eu.europa.esig.dss.spi.validation.CommonCertificateVerifier;
-import eu.europa.esig.dss.xades.XAdESSignatureParameters;
-import eu.europa.esig.dss.xades.signature.XAdESService;
 import io.pkibench.keys.SigningKey;
-import io.pkibench.pki.Entity;
-import io.pkibench.pki.KeyAlgorithm;
-import io.pkibench.workload.Operation;
 import io.pkibench.workload.ParamSpec;
 import io.pkibench.workload.Params;
 import io.pkibench.workload.Workload;
 import io.pkibench.workload.WorkloadContext;
 import io.pkibench.workload.WorkloadFactory;
 import java.io.ByteArrayInputStream;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.security.Signature;
 import java.security.SignatureException;
-import java.util.ArrayList;
-import java.util.Date;
 import java.util.List;
 import java.util.SplittableRandom;
 import javax.xml.crypto.dsig.XMLSignature;
@@ -39,22 +20,15 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /**
- * A XAdES-B-B signature enveloped in a generated ISO 20022-style payment message of about
- * {@code size} bytes, two-phase through DSS like the other AdES workloads. With {@code --verify}, the
- * JDK's own XML signature API checks every reference and the signature value, independently of DSS.
+ * {@code xades}: XAdES-B-B enveloped in a generated ISO 20022-style payment message of about
+ * {@code size} bytes, two-phase through DSS. With {@code --verify}, the JDK's own XML signature API
+ * checks every reference and the signature value, independently of DSS.
  */
-public final class XadesWorkload implements Workload {
+public final class XadesWorkload {
   static final String DSIG_NS = XMLSignature.XMLNS;
   static final String XADES_NS = "http://uri.etsi.org/01903/v1.3.2#";
-  private final List<SigningKey> signers;
-  private final byte[] xml;
-  private final boolean verify;
 
-  private XadesWorkload(List<SigningKey> signers, byte[] xml, boolean verify) {
-    this.signers = signers;
-    this.xml = xml;
-    this.verify = verify;
-  }
+  private XadesWorkload() {}
 
   public static final class Factory implements WorkloadFactory {
     @Override
@@ -77,10 +51,8 @@ public final class XadesWorkload implements Workload {
 
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
-      KeyAlgorithm alg = KeyAlgorithm.parse(params.get("alg"));
-      List<SigningKey> signers = new ArrayList<>();
-      for (int i = 1; i <= Integer.parseInt(params.get("certs")); i++) signers.add(context.keys().key(Entity.signerAlias(alg, i)));
-      return new XadesWorkload(signers, sampleMessage(params.bytes("size")), context.verify());
+      return new AdesWorkload(TwoPhaseSigner.Format.XADES, Signers.of(context, params), sampleMessage(params.bytes("size")),
+          "message.xml", null, null, context.verify() ? (signed, original, key) -> check(signed, key) : null);
     }
   }
 
@@ -98,40 +70,6 @@ public final class XadesWorkload implements Workload {
           .append("<Dbtr><Nm>Pagador ").append(n).append("</Nm></Dbtr><Cdtr><Nm>Recebedor ").append(n).append("</Nm></Cdtr></CdtTrfTxInf>");
     }
     return xml.append("</FIToFICstmrCdtTrf></Document>").toString().getBytes(StandardCharsets.UTF_8);
-  }
-
-  /** One signed XML document through DSS: what saved samples and the tests check. */
-  public byte[] signOnce(XAdESService service, DSSDocument document, SigningKey key) throws Exception {
-    XAdESSignatureParameters parameters = new XAdESSignatureParameters();
-    parameters.setSignatureLevel(SignatureLevel.XAdES_BASELINE_B);
-    parameters.setSignaturePackaging(SignaturePackaging.ENVELOPED);
-    parameters.setDigestAlgorithm(DigestAlgorithm.SHA256);
-    parameters.setSigningCertificate(new CertificateToken(key.certificate()));
-    List<CertificateToken> chain = new ArrayList<>();
-    for (var c : key.chain()) chain.add(new CertificateToken(c));
-    parameters.setCertificateChain(chain);
-    parameters.bLevel().setSigningDate(new Date());
-    ToBeSigned toBeSigned = service.getDataToSign(document, parameters);
-    SignatureAlgorithm algorithm = key.privateKey().getAlgorithm().equals("EC") ? SignatureAlgorithm.ECDSA_SHA256 : SignatureAlgorithm.RSA_SHA256;
-    Signature signer = Signature.getInstance(algorithm.getJCEId(), key.provider());
-    signer.initSign(key.privateKey());
-    signer.update(toBeSigned.getBytes());
-    DSSDocument signed = service.signDocument(document, parameters, new SignatureValue(algorithm, signer.sign()));
-    try (InputStream in = signed.openStream()) {
-      return in.readAllBytes();
-    }
-  }
-
-  @Override
-  public Operation newOperation(int worker) throws Exception {
-    DSSDocument document = new InMemoryDocument(xml, "message.xml");
-    XAdESService service = new XAdESService(new CommonCertificateVerifier());
-    int[] turn = {worker};
-    return () -> {
-      SigningKey key = signers.get(turn[0]++ % signers.size());
-      byte[] signed = signOnce(service, document, key);
-      if (verify) check(signed, key);
-    };
   }
 
   /** The JDK's XMLDSig core validation (references and signature value) with the signer's public key. */

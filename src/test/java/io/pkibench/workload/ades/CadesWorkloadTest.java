@@ -2,9 +2,8 @@ package io.pkibench.workload.ades;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import eu.europa.esig.dss.cades.signature.CAdESService;
+import eu.europa.esig.dss.enumerations.SignaturePackaging;
 import eu.europa.esig.dss.model.InMemoryDocument;
-import eu.europa.esig.dss.spi.validation.CommonCertificateVerifier;
 import io.pkibench.keys.KeySource;
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SoftwareKeySource;
@@ -58,10 +57,9 @@ class CadesWorkloadTest {
   void detachedBT_verifiesWithOpensslCmsAndTamperFails() throws Exception {
     byte[] content = Files.readAllBytes(pki.certificatePem("root-ca")); // any bytes will do; these are at hand
     Path doc = Files.write(tmp.resolve("doc.bin"), content);
-    CadesWorkload w = (CadesWorkload) workload(true, Map.of("packaging", "detached"));
-    CAdESService service = new CAdESService(new CommonCertificateVerifier());
-    service.setTspSource(new InProcessTspSource(new TimeStampAuthority(keys.key("tsa"), InstantSource.system())));
-    Path sig = Files.write(tmp.resolve("cades-t.p7s"), w.signOnce(service, new InMemoryDocument(content, "doc.bin"), keys.key("signer-rsa2048-2")));
+    TwoPhaseSigner signer = new TwoPhaseSigner(new TimeStampAuthority(keys.key("tsa"), InstantSource.system()));
+    Path sig = Files.write(tmp.resolve("cades-t.p7s"), signer.sign(TwoPhaseSigner.Format.CADES_T, new InMemoryDocument(content, "doc.bin"),
+        keys.key("signer-rsa2048-2"), SignaturePackaging.DETACHED));
 
     String ok = Openssl.run("cms", "-verify", "-binary", "-inform", "DER", "-in", sig.toString(), "-content", doc.toString(),
         "-CAfile", pki.certificatePem("root-ca").toString(), "-certfile", pki.caChainPem().toString(), "-out", "/dev/null");
@@ -80,9 +78,8 @@ class CadesWorkloadTest {
   @Test
   void envelopingBB_verifiesWithOpensslAndYieldsTheContent() throws Exception {
     byte[] content = "pague 100 reais".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    CadesWorkload w = (CadesWorkload) workload(false, Map.of("packaging", "enveloping"));
-    Path sig = Files.write(tmp.resolve("cades.p7s"),
-        w.signOnce(new CAdESService(new CommonCertificateVerifier()), new InMemoryDocument(content, "x.txt"), keys.key("signer-rsa2048-1")));
+    Path sig = Files.write(tmp.resolve("cades.p7s"), new TwoPhaseSigner(null).sign(TwoPhaseSigner.Format.CADES,
+        new InMemoryDocument(content, "x.txt"), keys.key("signer-rsa2048-1"), SignaturePackaging.ENVELOPING));
     Path out = tmp.resolve("extracted.txt");
     String ok = Openssl.run("cms", "-verify", "-binary", "-inform", "DER", "-in", sig.toString(),
         "-CAfile", pki.certificatePem("root-ca").toString(), "-certfile", pki.caChainPem().toString(), "-out", out.toString());

@@ -59,9 +59,8 @@ class PadesWorkloadTest {
 
   @Test
   void signedPdf_pdfsigSaysValidAndATamperedOneIsNot() throws Exception {
-    PadesWorkload w = (PadesWorkload) workload(true, Map.of());
-    byte[] signed = w.signOnce(PadesWorkload.newService(new TimeStampAuthority(keys.key("tsa"), InstantSource.system())),
-        new InMemoryDocument(SamplePdf.generate(), "sample.pdf"), keys.key("signer-rsa2048-1"));
+    byte[] signed = new TwoPhaseSigner(new TimeStampAuthority(keys.key("tsa"), InstantSource.system())).sign(TwoPhaseSigner.Format.PADES_T,
+        new InMemoryDocument(SamplePdf.generate(), "sample.pdf"), keys.key("signer-rsa2048-1"), null);
     Path file = Files.write(tmp.resolve("pades-t.pdf"), signed);
     String report = pdfsig(file);
     assertTrue(report.contains("Signature Validation: Signature is Valid."), report);

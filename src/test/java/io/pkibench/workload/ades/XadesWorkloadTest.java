@@ -3,8 +3,6 @@ package io.pkibench.workload.ades;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import eu.europa.esig.dss.model.InMemoryDocument;
-import eu.europa.esig.dss.spi.validation.CommonCertificateVerifier;
-import eu.europa.esig.dss.xades.signature.XAdESService;
 import io.pkibench.keys.KeySource;
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SoftwareKeySource;
@@ -52,9 +50,8 @@ class XadesWorkloadTest {
 
   @Test
   void signedXml_xmlsec1VerifiesAndATamperedAmountFails() throws Exception {
-    XadesWorkload w = (XadesWorkload) workload(Map.of());
-    byte[] signed = w.signOnce(new XAdESService(new CommonCertificateVerifier()),
-        new InMemoryDocument(XadesWorkload.sampleMessage(4096), "message.xml"), keys.key("signer-rsa2048-1"));
+    byte[] signed = new TwoPhaseSigner(null).sign(TwoPhaseSigner.Format.XADES,
+        new InMemoryDocument(XadesWorkload.sampleMessage(4096), "message.xml"), keys.key("signer-rsa2048-1"), null);
     Path file = Files.write(tmp.resolve("xades.xml"), signed);
     String ok = xmlsec1(file);
     assertTrue(ok.startsWith("0:") && ok.contains("OK"), ok);

@@ -1,0 +1,27 @@
+package io.pkibench.workload.ades;
+
+import io.pkibench.keys.SigningKey;
+import io.pkibench.pki.Entity;
+import io.pkibench.pki.KeyAlgorithm;
+import io.pkibench.workload.Params;
+import io.pkibench.workload.WorkloadContext;
+import java.security.GeneralSecurityException;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The keys the AdES workloads share: {@code certs} signers of {@code alg} from the key source, and the TSA. */
+final class Signers {
+  private Signers() {}
+
+  static List<SigningKey> of(WorkloadContext context, Params params) throws GeneralSecurityException {
+    KeyAlgorithm alg = KeyAlgorithm.parse(params.get("alg"));
+    List<SigningKey> signers = new ArrayList<>();
+    for (int i = 1; i <= Integer.parseInt(params.get("certs")); i++) signers.add(context.keys().key(Entity.signerAlias(alg, i)));
+    return signers;
+  }
+
+  static TimeStampAuthority tsa(WorkloadContext context) throws GeneralSecurityException {
+    return new TimeStampAuthority(context.keys().key("tsa"), InstantSource.system());
+  }
+}

@@ -1,0 +1,133 @@
+package io.pkibench.workload.ades;
+
+import eu.europa.esig.dss.enumerations.DigestAlgorithm;
+import eu.europa.esig.dss.enumerations.SignatureAlgorithm;
+import eu.europa.esig.dss.enumerations.SignatureLevel;
+import eu.europa.esig.dss.enumerations.SignaturePackaging;
+import eu.europa.esig.dss.model.DSSDocument;
+import eu.europa.esig.dss.model.SignatureValue;
+import eu.europa.esig.dss.model.ToBeSigned;
+import eu.europa.esig.dss.model.x509.CertificateToken;
+import eu.europa.esig.dss.cades.CAdESSignatureParameters;
+import eu.europa.esig.dss.cades.signature.CAdESService;
+import eu.europa.esig.dss.pades.PAdESSignatureParameters;
+import eu.europa.esig.dss.pades.signature.PAdESService;
+import eu.europa.esig.dss.pdf.pdfbox.PdfBoxNativeObjectFactory;
+import eu.europa.esig.dss.signature.AbstractSignatureParameters;
+import eu.europa.esig.dss.spi.validation.CommonCertificateVerifier;
+import eu.europa.esig.dss.xades.XAdESSignatureParameters;
+import eu.europa.esig.dss.xades.signature.XAdESService;
+import java.io.IOException;
+import java.io.InputStream;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+
+/**
+ * The two phases of a signing service, for each AdES format: {@link #start} builds the parameters
+ * and returns what the key holder must sign (DSS {@code getDataToSign}); {@link #finish} assembles
+ * the signature around the signature value (DSS {@code signDocument}). The key never comes here:
+ * only certificates and signature values do, as with Rest PKI or DSS's REST services.
+ */
+public final class TwoPhaseSigner {
+  /** What travels between the phases; the signing date in {@code parameters} must not change between them. */
+  public record Pending(Format format, DSSDocument document, AbstractSignatureParameters<?> parameters, byte[] toSign,
+      SignatureAlgorithm algorithm) {}
+
+  public enum Format {
+    CADES("cades", SignatureLevel.CAdES_BASELINE_B),
+    CADES_T("cades-t", SignatureLevel.CAdES_BASELINE_T),
+    PADES("pades", SignatureLevel.PAdES_BASELINE_B),
+    PADES_T("pades-t", SignatureLevel.PAdES_BASELINE_T),
+    XADES("xades", SignatureLevel.XAdES_BASELINE_B);
+
+    public final String flag;
+    final SignatureLevel level;
+
+    Format(String flag, SignatureLevel level) {
+      this.flag = flag;
+      this.level = level;
+    }
+
+    public static Format parse(String flag) {
+      for (Format f : values()) if (f.flag.equals(flag)) return f;
+      throw new IllegalArgumentException("unknown signature type '" + flag + "'; use cades, cades-t, pades, pades-t or xades");
+    }
+
+    public boolean timestamped() {
+      return this == CADES_T || this == PADES_T;
+    }
+  }
+
+  private final CAdESService cades;
+  private final PAdESService pades;
+  private final XAdESService xades;
+
+  /** {@code tsa} may be null when no -T level is used. Not thread-safe in DSS's sense: one per worker or per request. */
+  public TwoPhaseSigner(TimeStampAuthority tsa) {
+    cades = new CAdESService(new CommonCertificateVerifier());
+    pades = new PAdESService(new CommonCertificateVerifier());
+    pades.setPdfObjFactory(new PdfBoxNativeObjectFactory());
+    xades = new XAdESService(new CommonCertificateVerifier());
+    if (tsa != null) {
+      cades.setTspSource(new InProcessTspSource(tsa));
+      pades.setTspSource(new InProcessTspSource(tsa));
+    }
+  }
+
+  /** Phase one: {@code chain} leaf first; {@code packaging} matters for CAdES only. */
+  public Pending start(Format format, DSSDocument document, List<X509Certificate> chain, SignaturePackaging packaging) {
+    AbstractSignatureParameters<?> parameters = switch (format) {
+      case CADES, CADES_T -> {
+        CAdESSignatureParameters p = new CAdESSignatureParameters();
+        p.setSignaturePackaging(packaging);
+        yield p;
+      }
+      case PADES, PADES_T -> new PAdESSignatureParameters();
+      case XADES -> {
+        XAdESSignatureParameters p = new XAdESSignatureParameters();
+        p.setSignaturePackaging(SignaturePackaging.ENVELOPED);
+        yield p;
+      }
+    };
+    parameters.setSignatureLevel(format.level);
+    parameters.setDigestAlgorithm(DigestAlgorithm.SHA256);
+    parameters.setSigningCertificate(new CertificateToken(chain.get(0)));
+    List<CertificateToken> tokens = new ArrayList<>();
+    for (X509Certificate c : chain) tokens.add(new CertificateToken(c));
+    parameters.setCertificateChain(tokens);
+    parameters.bLevel().setSigningDate(new Date());
+    ToBeSigned toBeSigned = switch (format) {
+      case CADES, CADES_T -> cades.getDataToSign(document, (CAdESSignatureParameters) parameters);
+      case PADES, PADES_T -> pades.getDataToSign(document, (PAdESSignatureParameters) parameters);
+      case XADES -> xades.getDataToSign(document, (XAdESSignatureParameters) parameters);
+    };
+    SignatureAlgorithm algorithm = chain.get(0).getPublicKey().getAlgorithm().equals("EC")
+        ? SignatureAlgorithm.ECDSA_SHA256 : SignatureAlgorithm.RSA_SHA256;
+    return new Pending(format, document, parameters, toBeSigned.getBytes(), algorithm);
+  }
+
+  /** Both phases in one go with a key this process holds (the in-process workloads): the signed document's bytes. */
+  public byte[] sign(Format format, DSSDocument document, io.pkibench.keys.SigningKey key, SignaturePackaging packaging)
+      throws IOException, java.security.GeneralSecurityException {
+    Pending pending = start(format, document, key.chain(), packaging);
+    java.security.Signature signer = java.security.Signature.getInstance(pending.algorithm().getJCEId(), key.provider());
+    signer.initSign(key.privateKey());
+    signer.update(pending.toSign());
+    return finish(pending, signer.sign());
+  }
+
+  /** Phase two: the signed document's bytes. */
+  public byte[] finish(Pending pending, byte[] signatureValue) throws IOException {
+    SignatureValue value = new SignatureValue(pending.algorithm(), signatureValue);
+    DSSDocument signed = switch (pending.format()) {
+      case CADES, CADES_T -> cades.signDocument(pending.document(), (CAdESSignatureParameters) pending.parameters(), value);
+      case PADES, PADES_T -> pades.signDocument(pending.document(), (PAdESSignatureParameters) pending.parameters(), value);
+      case XADES -> xades.signDocument(pending.document(), (XAdESSignatureParameters) pending.parameters(), value);
+    };
+    try (InputStream in = signed.openStream()) {
+      return in.readAllBytes();
+    }
+  }
+}
