@@ -49,6 +49,7 @@ import picocli.CommandLine.Spec;
         "  pkibench run sign -p alg=rsa2048 --concurrency 1..8 --warmup 2x5s --measure 5x5s --out run.json",
         "  PKIBENCH_PKCS11_PIN=... pkibench run sign -p alg=ecdsa-p256 --keys pkcs11:softhsm.cfg --concurrency 1,2,4",
         "  pkibench run noop --concurrency 1,2 --warmup 1x1s --measure 3x1s",
+        "  pkibench run http:cades --target https://127.0.0.1:8443 --concurrency 1..32   # against 'pkibench serve signer'",
         "  pkibench run sign -p alg=ecdsa-p256 --rates 1000,2000,4000 --concurrency 8   # open loop",
         "", "Exit codes: 0 done, 1 a workload could not run or stopped early, 2 bad flags (nothing run)."})
 final class RunCommand implements Callable<Integer> {
@@ -60,6 +61,9 @@ final class RunCommand implements Callable<Integer> {
 
   @Option(names = {"-p", "--param"}, paramLabel = "NAME=VALUE", description = "a workload parameter, e.g. -p alg=ecdsa-p256 -p size=4k")
   Map<String, String> params = new LinkedHashMap<>();
+
+  @Option(names = "--target", paramLabel = "URL", description = "the service the http:* workloads call, e.g. https://127.0.0.1:8443 ('pkibench serve signer')")
+  String target;
 
   @Option(names = "--keys", defaultValue = "software", paramLabel = "SOURCE",
       description = "where keys live: software[:accp|jdk|bc] (test PKI) or pkcs11:CONFIG (default: ${DEFAULT-VALUE})")
@@ -208,12 +212,18 @@ final class RunCommand implements Callable<Integer> {
         problems.add("unknown workload '" + name + "'" + Suggestions.didYouMean(name, catalog.names()) + "; 'pkibench list' shows them all");
         continue;
       }
+      Map<String, String> workloadParams = new LinkedHashMap<>(params);
+      boolean remote = factory.params().stream().anyMatch(p -> p.name().equals("target"));
+      if (remote && target != null) workloadParams.putIfAbsent("target", target);
+      if (remote && !workloadParams.containsKey("target")) {
+        problems.add("--target: " + name + " calls a service; give its URL, e.g. --target https://127.0.0.1:8443 (start one with 'pkibench serve signer')");
+      }
       try {
-        Params.resolve(name, factory.params(), params);
+        Params.resolve(name, factory.params(), workloadParams);
       } catch (IllegalArgumentException e) {
         problems.add(e.getMessage());
       }
-      specs.add(new WorkloadSpec(name, params, keys));
+      specs.add(new WorkloadSpec(name, workloadParams, keys));
     }
     String keyProblem = KeySources.problem(keys);
     if (keyProblem != null) problems.add(keyProblem);

@@ -20,14 +20,14 @@ import picocli.CommandLine.Spec;
     name = "serve",
     mixinStandardHelpOptions = true,
     description = "Runs a reference service alone, on loopback by default, until stopped (Ctrl-C).",
-    subcommands = {ServeCommand.Tsa.class, ServeCommand.Crl.class})
+    subcommands = {ServeCommand.Signer.class, ServeCommand.Tsa.class, ServeCommand.Crl.class})
 final class ServeCommand implements Runnable {
   @ParentCommand PkibenchCommand parent;
   @Spec CommandSpec spec;
 
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "name a service: serve tsa or serve crl");
+    throw new ParameterException(spec.commandLine(), "name a service: serve signer, serve tsa or serve crl");
   }
 
   /** Options every service takes. */
@@ -60,6 +60,42 @@ final class ServeCommand implements Runnable {
       }, "pkibench-serve-stop"));
       stopped.await();
       return ExitCodes.OK;
+    }
+  }
+
+  @Command(name = "signer", mixinStandardHelpOptions = true,
+      description = {"The two-phase signing service over HTTPS (test PKI's tls-server certificate):",
+          "/api/signatures/{cades|cades-t|pades|pades-t|xades}/start and /{token}/finish, /api/auth/start and /{token}/finish, /api/timestamp."},
+      footer = {"", "Example:", "  pkibench serve signer --port 8443",
+          "  pkibench run http:cades --target https://127.0.0.1:8443 --concurrency 1..16"})
+  static final class Signer extends Service {
+    @Option(names = "--port", defaultValue = "" + io.pkibench.server.SignerServer.DEFAULT_PORT, description = "TCP port, 0 for any free one (default: ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "--keys", defaultValue = "software", paramLabel = "SOURCE", description = "where the service's TSA key lives (default: ${DEFAULT-VALUE})")
+    String keys;
+
+    @Option(names = "--pin-file", paramLabel = "FILE", description = "file holding the PKCS#11 PIN")
+    Path pinFile;
+
+    @Option(names = "--crl", defaultValue = "pki", description = "logins check revocation with CRLs read once (pki) or fetched each time (fetch) (default: ${DEFAULT-VALUE})")
+    String crl;
+
+    @Override
+    HttpEndpoints open(CliContext ctx, Path pkiDir) throws Exception {
+      if (!crl.equals("pki") && !crl.equals("fetch")) throw new IllegalArgumentException("--crl " + crl + ": use pki or fetch");
+      TestPki testPki = TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
+      KeySource source = KeyOpeners.of(ctx, pkiDir, pinFile, ctx.err()::println).open(keys);
+      // The TLS identity is not what is being sized: it always comes from the test PKI file, through the JDK.
+      var tlsKey = new io.pkibench.keys.SoftwareKeySource(() -> testPki, io.pkibench.keys.ProviderChoice.JDK).key("tls-server");
+      return new io.pkibench.server.SignerServer(new TimeStampAuthority(source.key("tsa"), ctx.clock()),
+          io.pkibench.workload.ades.CertificateLogin.of(testPki, crl.equals("fetch")),
+          io.pkibench.keys.TlsContexts.withIdentity(tlsKey, null), bind, port);
+    }
+
+    @Override
+    String what(HttpEndpoints server) {
+      return "signing service listening on " + server.baseUrl();
     }
   }
 

@@ -16,13 +16,25 @@ import java.util.concurrent.Executors;
  * a virtual thread. Binds to loopback unless told otherwise.
  */
 public abstract class HttpEndpoints implements AutoCloseable {
-  /** Bodies above this are refused with 413 before being read whole. */
+  /** Bodies above this are refused with 413 before being read whole (the signer allows more). */
   protected static final int MAX_BODY_BYTES = 64 * 1024;
   private final HttpServer server;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
 
   protected HttpEndpoints(String bindAddress, int port) throws IOException {
-    server = HttpServer.create(new InetSocketAddress(bindAddress, port), 512);
+    this(bindAddress, port, null);
+  }
+
+  /** With {@code tls}, HTTPS (the signing service); without, plain HTTP (TSA, CRLs). */
+  protected HttpEndpoints(String bindAddress, int port, javax.net.ssl.SSLContext tls) throws IOException {
+    InetSocketAddress address = new InetSocketAddress(bindAddress, port);
+    if (tls == null) {
+      server = HttpServer.create(address, 512);
+    } else {
+      com.sun.net.httpserver.HttpsServer https = com.sun.net.httpserver.HttpsServer.create(address, 512);
+      https.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(tls));
+      server = https;
+    }
     server.setExecutor(executor);
   }
 
@@ -53,7 +65,8 @@ public abstract class HttpEndpoints implements AutoCloseable {
 
   public String baseUrl() {
     String host = server.getAddress().getAddress().getHostAddress();
-    return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port();
+    String scheme = server instanceof com.sun.net.httpserver.HttpsServer ? "https" : "http";
+    return scheme + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port();
   }
 
   @Override
@@ -64,14 +77,21 @@ public abstract class HttpEndpoints implements AutoCloseable {
 
   /** The request body, or null after answering 413 when it exceeds {@link #MAX_BODY_BYTES}. */
   protected static byte[] body(HttpExchange exchange) throws IOException {
+    return body(exchange, MAX_BODY_BYTES);
+  }
+
+  /** The request body, or null when it exceeds {@code limit}: the caller answers 413 in its own format. */
+  protected static byte[] bodyUpTo(HttpExchange exchange, int limit) throws IOException {
     try (InputStream in = exchange.getRequestBody()) {
-      byte[] data = in.readNBytes(MAX_BODY_BYTES + 1);
-      if (data.length > MAX_BODY_BYTES) {
-        send(exchange, 413, "text/plain", ("request body over " + MAX_BODY_BYTES + " bytes").getBytes(StandardCharsets.UTF_8));
-        return null;
-      }
-      return data;
+      byte[] data = in.readNBytes(limit + 1);
+      return data.length > limit ? null : data;
     }
+  }
+
+  private static byte[] body(HttpExchange exchange, int limit) throws IOException {
+    byte[] data = bodyUpTo(exchange, limit);
+    if (data == null) send(exchange, 413, "text/plain", ("request body over " + limit + " bytes").getBytes(StandardCharsets.UTF_8));
+    return data;
   }
 
   protected static void send(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {

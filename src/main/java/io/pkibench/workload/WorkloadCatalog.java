@@ -26,7 +26,14 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
         new io.pkibench.workload.ades.PadesWorkload.Factory(false),
         new io.pkibench.workload.ades.PadesWorkload.Factory(true),
         new io.pkibench.workload.ades.XadesWorkload.Factory(),
-        new io.pkibench.workload.ades.AuthWorkload.Factory()));
+        new io.pkibench.workload.ades.AuthWorkload.Factory(),
+        new io.pkibench.workload.http.HttpSigningWorkload.Factory("cades"),
+        new io.pkibench.workload.http.HttpSigningWorkload.Factory("cades-t"),
+        new io.pkibench.workload.http.HttpSigningWorkload.Factory("pades"),
+        new io.pkibench.workload.http.HttpSigningWorkload.Factory("pades-t"),
+        new io.pkibench.workload.http.HttpSigningWorkload.Factory("xades"),
+        new io.pkibench.workload.http.HttpSigningWorkload.Factory("auth"),
+        new io.pkibench.workload.http.HttpSigningWorkload.Factory("timestamp")));
   }
 
   public Optional<WorkloadFactory> find(String name) {

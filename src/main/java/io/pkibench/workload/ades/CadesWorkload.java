@@ -10,7 +10,6 @@ import io.pkibench.workload.WorkloadFactory;
 import java.security.SignatureException;
 import java.util.Collection;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.bouncycastle.cms.CMSProcessableByteArray;
 import org.bouncycastle.cms.CMSSignedData;
 import org.bouncycastle.cms.SignerInformation;
@@ -53,8 +52,7 @@ public final class CadesWorkload {
 
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
-      byte[] content = new byte[params.bytes("size")];
-      new SplittableRandom(137).nextBytes(content);
+      byte[] content = AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, params.bytes("size"));
       SignaturePackaging packaging = params.get("packaging").equals("detached") ? SignaturePackaging.DETACHED : SignaturePackaging.ENVELOPING;
       boolean t = timestamped;
       return new AdesWorkload(t ? TwoPhaseSigner.Format.CADES_T : TwoPhaseSigner.Format.CADES,

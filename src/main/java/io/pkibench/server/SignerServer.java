@@ -1,0 +1,276 @@
+package io.pkibench.server;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import eu.europa.esig.dss.enumerations.SignaturePackaging;
+import eu.europa.esig.dss.model.InMemoryDocument;
+import io.pkibench.workload.ades.CertificateLogin;
+import io.pkibench.workload.ades.TimeStampAuthority;
+import io.pkibench.workload.ades.TwoPhaseSigner;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.security.Signature;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.SSLContext;
+
+/**
+ * The reference two-phase signing service, in the shape public services use (Rest PKI's
+ * start → toSign → finish; DSS's getDataToSign → signDocument). The client keeps its key:
+ * <pre>
+ * POST /api/signatures/{cades|cades-t|pades|pades-t|xades}/start
+ *      {"document": base64, "certificates": [base64 DER, leaf first], "packaging": "detached"|"enveloping"}
+ *   → {"token", "toSign": base64, "signatureAlgorithm": "SHA256withRSA"}
+ * POST /api/signatures/{token}/finish {"signature": base64}   → {"signed": base64}
+ * POST /api/auth/start                                          → {"token", "nonce": base64}
+ * POST /api/auth/{token}/finish {"certificates": [...], "signature": base64} → {"valid": true, "subject"}
+ * POST /api/timestamp   (application/timestamp-query)           → application/timestamp-reply
+ * </pre>
+ * Tokens are single use and expire; every refusal is a 4xx with {"error", "message"}, never a stack trace.
+ */
+public final class SignerServer extends HttpEndpoints {
+  public static final int DEFAULT_PORT = 8443;
+  static final int MAX_REQUEST_BYTES = 32 * 1024 * 1024;
+  static final Duration TOKEN_LIFETIME = Duration.ofMinutes(5);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+  private final SecureRandom random = new SecureRandom();
+  private final TimeStampAuthority tsa;
+  private final CertificateLogin login;
+  private final ThreadLocal<TwoPhaseSigner> signers;
+
+  /** What a token stands for until its finish call; {@code bornNanos} from System.nanoTime. */
+  private record Pending(TwoPhaseSigner.Pending signature, byte[] nonce, long bornNanos) {}
+
+  /** A refusal: HTTP status, a stable error code and a message that says what was wrong. */
+  static final class Refusal extends Exception {
+    final int status;
+    final String code;
+
+    Refusal(int status, String code, String message) {
+      super(message);
+      this.status = status;
+      this.code = code;
+    }
+  }
+
+  public SignerServer(TimeStampAuthority tsa, CertificateLogin login, SSLContext tls, String bindAddress, int port) throws IOException {
+    super(bindAddress, port, tls);
+    this.tsa = tsa;
+    this.login = login;
+    // DSS's services keep per-use state; each request thread (virtual) gets its own.
+    this.signers = ThreadLocal.withInitial(() -> new TwoPhaseSigner(tsa));
+    route("/api/signatures/", this::signatures);
+    route("/api/auth/", this::auth);
+    route("/api/timestamp", this::timestamp);
+    route("/", exchange -> answer(exchange, new Refusal(404, "not_found", "no such endpoint: " + exchange.getRequestURI().getPath()
+        + "; see /api/signatures/{type}/start, /api/auth/start, /api/timestamp")));
+  }
+
+  private void signatures(HttpExchange exchange) throws IOException {
+    try {
+      String[] parts = path(exchange, "/api/signatures/");
+      JsonNode body = jsonBody(exchange);
+      if (parts.length == 2 && parts[1].equals("start")) {
+        answer(exchange, start(TwoPhaseSigner.Format.parse(parts[0]), body));
+      } else if (parts.length == 2 && parts[1].equals("finish")) {
+        answer(exchange, finishSignature(parts[0], body));
+      } else {
+        throw new Refusal(404, "not_found", "use /api/signatures/{type}/start or /api/signatures/{token}/finish");
+      }
+    } catch (Refusal r) {
+      answer(exchange, r);
+    } catch (IllegalArgumentException e) {
+      answer(exchange, new Refusal(400, "bad_request", e.getMessage()));
+    }
+  }
+
+  private ObjectNode start(TwoPhaseSigner.Format format, JsonNode body) throws Refusal {
+    byte[] document = base64(body, "document");
+    List<X509Certificate> chain = certificates(body);
+    SignaturePackaging packaging = "enveloping".equals(text(body, "packaging", "detached")) ? SignaturePackaging.ENVELOPING : SignaturePackaging.DETACHED;
+    TwoPhaseSigner.Pending p;
+    try {
+      p = signers.get().start(format, new InMemoryDocument(document, "document"), chain, packaging);
+    } catch (RuntimeException e) {
+      // DSS reports an unparsable PDF or XML this way.
+      throw new Refusal(422, "unprocessable_document", "the document cannot be signed as " + format.flag + ": " + message(e));
+    }
+    String token = newToken();
+    pending.put(token, new Pending(p, null, System.nanoTime()));
+    ObjectNode answer = JSON.createObjectNode();
+    answer.put("token", token);
+    answer.put("toSign", Base64.getEncoder().encodeToString(p.toSign()));
+    answer.put("signatureAlgorithm", p.algorithm().getJCEId());
+    return answer;
+  }
+
+  private ObjectNode finishSignature(String token, JsonNode body) throws Refusal {
+    Pending p = take(token);
+    if (p.signature() == null) throw new Refusal(409, "wrong_token", "token " + token + " belongs to a login, not a signature");
+    byte[] signatureValue = base64(body, "signature");
+    X509Certificate signer = (X509Certificate) p.signature().parameters().getSigningCertificate().getCertificate();
+    // DSS would embed any bytes; a service must refuse a value its certificate's key did not make.
+    if (!verifies(p.signature().algorithm().getJCEId(), signer, p.signature().toSign(), signatureValue)) {
+      throw new Refusal(422, "bad_signature", "the signature value was not made by the key of the certificate given at start");
+    }
+    try {
+      ObjectNode answer = JSON.createObjectNode();
+      answer.put("signed", Base64.getEncoder().encodeToString(signers.get().finish(p.signature(), signatureValue)));
+      return answer;
+    } catch (IOException | RuntimeException e) {
+      throw new Refusal(422, "cannot_finish", "the signature could not be assembled: " + message(e));
+    }
+  }
+
+  private void auth(HttpExchange exchange) throws IOException {
+    try {
+      String[] parts = path(exchange, "/api/auth/");
+      JsonNode body = jsonBody(exchange);
+      if (parts.length == 1 && parts[0].equals("start")) {
+        byte[] nonce = new byte[32];
+        random.nextBytes(nonce);
+        String token = newToken();
+        pending.put(token, new Pending(null, nonce, System.nanoTime()));
+        ObjectNode answer = JSON.createObjectNode();
+        answer.put("token", token);
+        answer.put("nonce", Base64.getEncoder().encodeToString(nonce));
+        answer(exchange, answer);
+      } else if (parts.length == 2 && parts[1].equals("finish")) {
+        Pending p = take(parts[0]);
+        if (p.nonce() == null) throw new Refusal(409, "wrong_token", "token " + parts[0] + " belongs to a signature, not a login");
+        List<X509Certificate> chain = certificates(body);
+        byte[] signature = base64(body, "signature");
+        String algorithm = chain.get(0).getPublicKey().getAlgorithm().equals("EC") ? "SHA256withECDSA" : "SHA256withRSA";
+        try {
+          login.login(p.nonce(), signature, algorithm, chain);
+        } catch (Exception e) {
+          throw new Refusal(422, "login_refused", message(e));
+        }
+        ObjectNode answer = JSON.createObjectNode();
+        answer.put("valid", true);
+        answer.put("subject", chain.get(0).getSubjectX500Principal().getName());
+        answer(exchange, answer);
+      } else {
+        throw new Refusal(404, "not_found", "use /api/auth/start or /api/auth/{token}/finish");
+      }
+    } catch (Refusal r) {
+      answer(exchange, r);
+    }
+  }
+
+  private void timestamp(HttpExchange exchange) throws IOException {
+    if (!exchange.getRequestMethod().equals("POST")) {
+      answer(exchange, new Refusal(405, "method_not_allowed", "POST an RFC 3161 TimeStampReq"));
+      return;
+    }
+    byte[] request = bodyUpTo(exchange, MAX_BODY_BYTES);
+    if (request == null) {
+      answer(exchange, new Refusal(413, "too_large", "a time-stamp request over " + MAX_BODY_BYTES + " bytes"));
+      return;
+    }
+    send(exchange, 200, "application/timestamp-reply", tsa.respond(request));
+  }
+
+  private String[] path(HttpExchange exchange, String prefix) throws Refusal {
+    if (!exchange.getRequestMethod().equals("POST")) throw new Refusal(405, "method_not_allowed", "every /api call is a POST");
+    String rest = exchange.getRequestURI().getPath().substring(prefix.length());
+    return rest.isEmpty() ? new String[0] : rest.split("/");
+  }
+
+  private static JsonNode jsonBody(HttpExchange exchange) throws Refusal, IOException {
+    byte[] raw = bodyUpTo(exchange, MAX_REQUEST_BYTES);
+    if (raw == null) throw new Refusal(413, "too_large", "request body over " + MAX_REQUEST_BYTES + " bytes");
+    if (raw.length == 0) return JSON.createObjectNode();
+    try {
+      JsonNode node = JSON.readTree(raw);
+      if (node == null || !node.isObject()) throw new Refusal(400, "invalid_json", "the body must be a JSON object");
+      return node;
+    } catch (JsonProcessingException e) {
+      throw new Refusal(400, "invalid_json", "malformed JSON: " + e.getOriginalMessage());
+    }
+  }
+
+  private static byte[] base64(JsonNode body, String field) throws Refusal {
+    JsonNode value = body.get(field);
+    if (value == null || !value.isTextual()) throw new Refusal(400, "missing_field", "\"" + field + "\" (base64) is required");
+    try {
+      return Base64.getDecoder().decode(value.asText());
+    } catch (IllegalArgumentException e) {
+      throw new Refusal(400, "bad_base64", "\"" + field + "\" is not base64: " + e.getMessage());
+    }
+  }
+
+  private static String text(JsonNode body, String field, String fallback) {
+    JsonNode value = body.get(field);
+    return value == null || !value.isTextual() ? fallback : value.asText();
+  }
+
+  private static List<X509Certificate> certificates(JsonNode body) throws Refusal {
+    JsonNode list = body.get("certificates");
+    if (list == null || !list.isArray() || list.isEmpty()) {
+      throw new Refusal(400, "missing_field", "\"certificates\" (base64 DER, signer first) is required");
+    }
+    List<X509Certificate> chain = new ArrayList<>();
+    try {
+      CertificateFactory x509 = CertificateFactory.getInstance("X.509");
+      for (JsonNode c : list) chain.add((X509Certificate) x509.generateCertificate(new ByteArrayInputStream(Base64.getDecoder().decode(c.asText()))));
+    } catch (Exception e) {
+      throw new Refusal(400, "bad_certificate", "a certificate is not base64 DER X.509: " + message(e));
+    }
+    return chain;
+  }
+
+  private Pending take(String token) throws Refusal {
+    Pending p = pending.remove(token);
+    if (p == null) throw new Refusal(404, "unknown_token", "token " + token + " is unknown or already used");
+    if (System.nanoTime() - p.bornNanos() > TOKEN_LIFETIME.toNanos()) throw new Refusal(410, "expired_token", "token " + token + " expired");
+    if (pending.size() > 10_000) pending.values().removeIf(x -> System.nanoTime() - x.bornNanos() > TOKEN_LIFETIME.toNanos());
+    return p;
+  }
+
+  private String newToken() {
+    byte[] bytes = new byte[16];
+    random.nextBytes(bytes);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+
+  private static boolean verifies(String algorithm, X509Certificate certificate, byte[] data, byte[] signature) {
+    try {
+      Signature verify = Signature.getInstance(algorithm);
+      verify.initVerify(certificate.getPublicKey());
+      verify.update(data);
+      return verify.verify(signature);
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  /** What went wrong in words: the message without the Java exception class names libraries prefix to it. */
+  static String message(Throwable e) {
+    String text = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    return text.replaceAll("\\b(?:[a-z]+\\.)+[A-Z]\\w*(?:Exception|Error): ", "");
+  }
+
+  private static void answer(HttpExchange exchange, ObjectNode body) throws IOException {
+    send(exchange, 200, "application/json", JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static void answer(HttpExchange exchange, Refusal refusal) throws IOException {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("error", refusal.code);
+    body.put("message", refusal.getMessage());
+    send(exchange, refusal.status, "application/json", JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8));
+  }
+}

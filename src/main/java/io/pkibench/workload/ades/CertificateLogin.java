@@ -1,0 +1,110 @@
+package io.pkibench.workload.ades;
+
+import io.pkibench.pki.Entity;
+import io.pkibench.pki.TestPki;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.security.GeneralSecurityException;
+import java.security.Signature;
+import java.security.SignatureException;
+import java.security.cert.CertPath;
+import java.security.cert.CertPathValidator;
+import java.security.cert.CertStore;
+import java.security.cert.CertificateFactory;
+import java.security.cert.CollectionCertStoreParameters;
+import java.security.cert.PKIXParameters;
+import java.security.cert.TrustAnchor;
+import java.security.cert.X509CRL;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.bouncycastle.asn1.ASN1OctetString;
+import org.bouncycastle.asn1.x509.CRLDistPoint;
+import org.bouncycastle.asn1.x509.DistributionPoint;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+
+/**
+ * The server side of certificate login: the signature over the server's nonce, then the path to the
+ * test PKI's root with revocation from CRLs, read once ({@code fetch} false) or downloaded from the
+ * certificates' distribution points at every login. Thread-safe.
+ */
+public final class CertificateLogin {
+  private final TrustAnchor anchor;
+  private final List<X509CRL> cachedCrls;
+  private final HttpClient http;
+
+  private CertificateLogin(TrustAnchor anchor, List<X509CRL> cachedCrls, HttpClient http) {
+    this.anchor = anchor;
+    this.cachedCrls = cachedCrls;
+    this.http = http;
+  }
+
+  public static CertificateLogin of(TestPki pki, boolean fetch) throws IOException, GeneralSecurityException {
+    TrustAnchor anchor = new TrustAnchor(pki.certificate("root-ca"), null);
+    return fetch
+        ? new CertificateLogin(anchor, null, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build())
+        : new CertificateLogin(anchor, crlsOf(pki), null);
+  }
+
+  static List<X509CRL> crlsOf(TestPki pki) throws IOException, GeneralSecurityException {
+    List<X509CRL> crls = new ArrayList<>();
+    CertificateFactory x509 = CertificateFactory.getInstance("X.509");
+    for (Entity ca : pki.entities()) {
+      if (ca.isCa()) crls.add((X509CRL) x509.generateCRL(new ByteArrayInputStream(Files.readAllBytes(pki.crl(ca.alias())))));
+    }
+    return crls;
+  }
+
+  /** Throws unless the signature over the nonce verifies and the chain (leaf first) validates, revocation included. */
+  public void login(byte[] nonce, byte[] response, String algorithm, List<X509Certificate> chain) throws Exception {
+    Signature verify = Signature.getInstance(algorithm);
+    verify.initVerify(chain.get(0).getPublicKey());
+    verify.update(nonce);
+    if (!verify.verify(response)) throw new SignatureException("the login signature does not verify");
+    CertificateFactory x509 = CertificateFactory.getInstance("X.509");
+    List<X509Certificate> path = chain.stream().filter(c -> !c.getSubjectX500Principal().equals(c.getIssuerX500Principal())).toList();
+    CertPath certPath = x509.generateCertPath(path);
+    PKIXParameters parameters = new PKIXParameters(Set.of(anchor));
+    parameters.setRevocationEnabled(true);
+    List<X509CRL> crls = cachedCrls != null ? cachedCrls : fetchCrls(path);
+    parameters.addCertStore(CertStore.getInstance("Collection", new CollectionCertStoreParameters(crls)));
+    CertPathValidator.getInstance("PKIX").validate(certPath, parameters);
+  }
+
+  private List<X509CRL> fetchCrls(List<X509Certificate> path) throws Exception {
+    List<X509CRL> crls = new ArrayList<>();
+    CertificateFactory x509 = CertificateFactory.getInstance("X.509");
+    for (X509Certificate c : path) {
+      for (String url : distributionPoints(c)) {
+        HttpResponse<byte[]> reply = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build(),
+            HttpResponse.BodyHandlers.ofByteArray());
+        if (reply.statusCode() != 200) throw new IOException("CRL " + url + " answered HTTP " + reply.statusCode());
+        crls.add((X509CRL) x509.generateCRL(new ByteArrayInputStream(reply.body())));
+      }
+    }
+    return crls;
+  }
+
+  static List<String> distributionPoints(X509Certificate c) {
+    byte[] extension = c.getExtensionValue(Extension.cRLDistributionPoints.getId());
+    List<String> urls = new ArrayList<>();
+    if (extension == null) return urls;
+    CRLDistPoint points = CRLDistPoint.getInstance(ASN1OctetString.getInstance(extension).getOctets());
+    for (DistributionPoint dp : points.getDistributionPoints()) {
+      if (dp.getDistributionPoint() == null || !(dp.getDistributionPoint().getName() instanceof GeneralNames names)) continue;
+      for (GeneralName name : names.getNames()) {
+        if (name.getTagNo() == GeneralName.uniformResourceIdentifier) urls.add(name.getName().toString());
+      }
+    }
+    return urls;
+  }
+}

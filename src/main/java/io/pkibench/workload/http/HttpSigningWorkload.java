@@ -1,0 +1,173 @@
+package io.pkibench.workload.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.keys.TlsContexts;
+import io.pkibench.pki.Entity;
+import io.pkibench.pki.KeyAlgorithm;
+import io.pkibench.workload.Operation;
+import io.pkibench.workload.ParamSpec;
+import io.pkibench.workload.Params;
+import io.pkibench.workload.Workload;
+import io.pkibench.workload.WorkloadContext;
+import io.pkibench.workload.WorkloadFactory;
+import io.pkibench.workload.ades.AdesChecks;
+import io.pkibench.workload.ades.TwoPhaseSigner;
+import java.math.BigInteger;
+import java.net.URI;
+import java.security.MessageDigest;
+import java.security.Signature;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
+import org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder;
+import org.bouncycastle.tsp.TimeStampRequest;
+import org.bouncycastle.tsp.TimeStampRequestGenerator;
+import org.bouncycastle.tsp.TimeStampResponse;
+
+/**
+ * The client side of the signing service, end to end over HTTPS against {@code --target}: upload the
+ * document with the certificate chain, sign what the service returns with the key source's key,
+ * send the signature, receive the signed document ({@code --verify}: checked independently).
+ * {@code http:auth} logs in with a certificate; {@code http:timestamp} asks the service's TSA.
+ */
+public final class HttpSigningWorkload implements Workload {
+  private final String kind;
+  private final TwoPhaseSigner.Format format;
+  private final SigningServiceClient client;
+  private final List<SigningKey> signers;
+  private final byte[] document;
+  private final String packaging;
+  private final boolean verify;
+
+  private HttpSigningWorkload(String kind, TwoPhaseSigner.Format format, SigningServiceClient client, List<SigningKey> signers,
+      byte[] document, String packaging, boolean verify) {
+    this.kind = kind;
+    this.format = format;
+    this.client = client;
+    this.signers = signers;
+    this.document = document;
+    this.packaging = packaging;
+    this.verify = verify;
+  }
+
+  /** {@code kind}: cades, cades-t, pades, pades-t, xades, auth or timestamp. */
+  public static final class Factory implements WorkloadFactory {
+    private final String kind;
+
+    public Factory(String kind) {
+      this.kind = kind;
+    }
+
+    @Override
+    public String name() {
+      return "http:" + kind;
+    }
+
+    @Override
+    public String description() {
+      return switch (kind) {
+        case "auth" -> "certificate login against the signing service at --target (nonce, signature, validation)";
+        case "timestamp" -> "RFC 3161 request to the signing service's time-stamp endpoint at --target";
+        default -> kind + " through the two-phase signing service at --target (start, sign locally, finish)";
+      };
+    }
+
+    @Override
+    public List<ParamSpec> params() {
+      List<ParamSpec> params = new ArrayList<>(List.of(
+          ParamSpec.free("target", "", "the signing service, e.g. https://127.0.0.1:8443 (or --target)"),
+          ParamSpec.choice("alg", "rsa2048", "client key type", "rsa2048", "ecdsa-p256"),
+          ParamSpec.choice("certs", "1", "client certificates used in turn", "1", "2", "3", "4")));
+      if (kind.startsWith("cades") || kind.equals("xades") || kind.equals("timestamp")) {
+        params.add(ParamSpec.free("size", kind.startsWith("cades") ? "137k" : "4k", "bytes of the document"));
+      }
+      if (kind.startsWith("cades")) params.add(ParamSpec.choice("packaging", "detached", "CMS with or without the document", "detached", "enveloping"));
+      return params;
+    }
+
+    @Override
+    public Workload create(WorkloadContext context, Params params) throws Exception {
+      String target = params.get("target");
+      if (target.isEmpty()) {
+        throw new IllegalArgumentException("--target: give the signing service's URL, e.g. --target https://127.0.0.1:8443 (start one with 'pkibench serve signer')");
+      }
+      URI base = URI.create(target.endsWith("/") ? target : target + "/");
+      SigningServiceClient client = new SigningServiceClient(base, TlsContexts.trusting(context.pki().get().certificate("root-ca")));
+      KeyAlgorithm alg = KeyAlgorithm.parse(params.get("alg"));
+      List<SigningKey> signers = new ArrayList<>();
+      for (int i = 1; i <= Integer.parseInt(params.get("certs")); i++) signers.add(context.keys().key(Entity.signerAlias(alg, i)));
+      TwoPhaseSigner.Format format = kind.equals("auth") || kind.equals("timestamp") ? null : TwoPhaseSigner.Format.parse(kind);
+      boolean sized = params.asMap().containsKey("size");
+      byte[] document = format != null ? AdesChecks.sampleDocument(format, sized ? params.bytes("size") : 0)
+          : kind.equals("timestamp") ? new byte[params.bytes("size")] : null;
+      return new HttpSigningWorkload(kind, format, client, signers, document,
+          kind.startsWith("cades") ? params.get("packaging") : "detached", context.verify());
+    }
+  }
+
+  @Override
+  public Operation newOperation(int worker) throws Exception {
+    int[] turn = {worker};
+    return switch (kind) {
+      case "auth" -> () -> login(signers.get(turn[0]++ % signers.size()));
+      case "timestamp" -> timestampOperation(worker);
+      default -> {
+        String encodedDocument = Base64.getEncoder().encodeToString(document);
+        yield () -> sign(signers.get(turn[0]++ % signers.size()), encodedDocument);
+      }
+    };
+  }
+
+  private void sign(SigningKey key, String encodedDocument) throws Exception {
+    JsonNode started = client.post("api/signatures/" + kind + "/start",
+        "{\"document\":\"" + encodedDocument + "\",\"certificates\":" + chainJson(key) + ",\"packaging\":\"" + packaging + "\"}");
+    Signature signer = Signature.getInstance(started.get("signatureAlgorithm").asText(), key.provider());
+    signer.initSign(key.privateKey());
+    signer.update(Base64.getDecoder().decode(started.get("toSign").asText()));
+    String signature = Base64.getEncoder().encodeToString(signer.sign());
+    JsonNode finished = client.post("api/signatures/" + started.get("token").asText() + "/finish", "{\"signature\":\"" + signature + "\"}");
+    if (verify) AdesChecks.check(format, Base64.getDecoder().decode(finished.get("signed").asText()), document, key);
+  }
+
+  private void login(SigningKey key) throws Exception {
+    JsonNode started = client.post("api/auth/start", "{}");
+    String algorithm = key.privateKey().getAlgorithm().equals("EC") ? "SHA256withECDSA" : "SHA256withRSA";
+    Signature signer = Signature.getInstance(algorithm, key.provider());
+    signer.initSign(key.privateKey());
+    signer.update(Base64.getDecoder().decode(started.get("nonce").asText()));
+    JsonNode answer = client.post("api/auth/" + started.get("token").asText() + "/finish",
+        "{\"certificates\":" + chainJson(key) + ",\"signature\":\"" + Base64.getEncoder().encodeToString(signer.sign()) + "\"}");
+    if (!answer.path("valid").asBoolean()) throw new java.io.IOException("login answered without valid=true: " + answer);
+  }
+
+  private Operation timestampOperation(int worker) throws Exception {
+    SplittableRandom random = new SplittableRandom(worker);
+    MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+    TimeStampRequestGenerator requests = new TimeStampRequestGenerator();
+    requests.setCertReq(true);
+    return () -> {
+      random.nextBytes(document);
+      TimeStampRequest request = requests.generate(NISTObjectIdentifiers.id_sha256, sha256.digest(document), BigInteger.valueOf(random.nextLong()));
+      TimeStampResponse response = new TimeStampResponse(client.postBinary("api/timestamp", "application/timestamp-query", request.getEncoded()));
+      response.validate(request);
+      if (verify) {
+        var token = response.getTimeStampToken();
+        var certs = token.getCertificates().getMatches(token.getSID());
+        if (certs.isEmpty()) throw new java.io.IOException("the token carries no TSA certificate");
+        token.validate(new JcaSimpleSignerInfoVerifierBuilder().build((org.bouncycastle.cert.X509CertificateHolder) certs.iterator().next()));
+      }
+    };
+  }
+
+  private static String chainJson(SigningKey key) throws Exception {
+    StringBuilder json = new StringBuilder("[");
+    for (var c : key.chain()) {
+      if (json.length() > 1) json.append(',');
+      json.append('"').append(Base64.getEncoder().encodeToString(c.getEncoded())).append('"');
+    }
+    return json.append(']').toString();
+  }
+}

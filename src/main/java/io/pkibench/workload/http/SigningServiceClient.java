@@ -1,0 +1,39 @@
+package io.pkibench.workload.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import javax.net.ssl.SSLContext;
+
+/** JSON over HTTPS to the signing service; any non-2xx answer becomes an IOException carrying the service's error code and message. */
+final class SigningServiceClient {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final HttpClient http;
+  private final URI base;
+
+  SigningServiceClient(URI base, SSLContext tls) {
+    this.base = base;
+    this.http = HttpClient.newBuilder().sslContext(tls).connectTimeout(Duration.ofSeconds(5)).version(HttpClient.Version.HTTP_1_1).build();
+  }
+
+  JsonNode post(String path, String json) throws IOException, InterruptedException {
+    HttpResponse<String> reply = http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60))
+        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+    if (reply.statusCode() / 100 != 2) {
+      throw new IOException("HTTP " + reply.statusCode() + " from " + path + ": " + reply.body());
+    }
+    return JSON.readTree(reply.body());
+  }
+
+  byte[] postBinary(String path, String contentType, byte[] body) throws IOException, InterruptedException {
+    HttpResponse<byte[]> reply = http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60))
+        .header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofByteArray());
+    if (reply.statusCode() / 100 != 2) throw new IOException("HTTP " + reply.statusCode() + " from " + path);
+    return reply.body();
+  }
+}

@@ -1,0 +1,159 @@
+package io.pkibench.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.pkibench.keys.KeySource;
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.keys.TlsContexts;
+import io.pkibench.pki.TestPki;
+import io.pkibench.workload.Operation;
+import io.pkibench.workload.Params;
+import io.pkibench.workload.Workload;
+import io.pkibench.workload.WorkloadContext;
+import io.pkibench.workload.ades.CertificateLogin;
+import io.pkibench.workload.ades.TimeStampAuthority;
+import io.pkibench.workload.http.HttpSigningWorkload;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.security.Signature;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The signing service over real HTTPS on loopback, driven by the http:* client workloads and by hostile requests. */
+class SignerServerTest {
+  @TempDir static Path tmp;
+  static TestPki pki;
+  static KeySource keys;
+  static SignerServer server;
+  static HttpClient http;
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  @BeforeAll
+  static void start() throws Exception {
+    pki = TestPki.init(tmp.resolve("pki"), InstantSource.system(), TestPki.DEFAULT_CRL_BASE_URL, line -> {});
+    keys = new SoftwareKeySource(() -> pki, ProviderChoice.best());
+    SigningKey tls = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("tls-server");
+    server = new SignerServer(new TimeStampAuthority(keys.key("tsa"), InstantSource.system()), CertificateLogin.of(pki, false),
+        TlsContexts.withIdentity(tls, null), "127.0.0.1", 0);
+    server.start();
+    http = HttpClient.newBuilder().sslContext(TlsContexts.trusting(pki.certificate("root-ca"))).connectTimeout(Duration.ofSeconds(5))
+        .version(HttpClient.Version.HTTP_1_1).build();
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  static Workload client(String kind, String target) throws Exception {
+    var factory = new HttpSigningWorkload.Factory(kind);
+    return factory.create(new WorkloadContext(keys, true, () -> pki),
+        Params.resolve(factory.name(), factory.params(), Map.of("target", target, "certs", "2")));
+  }
+
+  @Test
+  void everyTransactionType_endToEndOverHttps_verifiesOnTheClient() throws Exception {
+    assertTrue(server.baseUrl().startsWith("https://127.0.0.1:"));
+    for (String kind : List.of("cades", "cades-t", "pades", "pades-t", "xades", "auth", "timestamp")) {
+      try (Workload w = client(kind, server.baseUrl())) {
+        Operation op = w.newOperation(0);
+        for (int i = 0; i < 3; i++) op.execute();
+      }
+    }
+  }
+
+  static HttpResponse<String> post(String path, String contentType, byte[] body) throws Exception {
+    return http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + path)).timeout(Duration.ofSeconds(30)).header("Content-Type", contentType)
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  static HttpResponse<String> post(String path, String json) throws Exception {
+    return post(path, "application/json", json.getBytes());
+  }
+
+  static String chain(String alias) throws Exception {
+    StringBuilder s = new StringBuilder("[");
+    for (var c : keys.key(alias).chain()) s.append(s.length() > 1 ? "," : "").append('"').append(Base64.getEncoder().encodeToString(c.getEncoded())).append('"');
+    return s.append(']').toString();
+  }
+
+  static void assertRefused(HttpResponse<String> reply, int status, String error) throws Exception {
+    assertEquals(status, reply.statusCode(), reply.body());
+    JsonNode body = JSON.readTree(reply.body());
+    assertEquals(error, body.path("error").asText(), reply.body());
+    assertFalse(body.path("message").asText().isBlank());
+    assertFalse(reply.body().contains("\tat ") || reply.body().contains("Exception:"), "no stack trace: " + reply.body());
+  }
+
+  @Test
+  void badRequests_eachAnsweredWithA4xxJsonError_thenAValidOneSucceeds() throws Exception {
+    String doc = Base64.getEncoder().encodeToString("hello".getBytes());
+    assertRefused(post("/api/signatures/cades/start", "{not json"), 400, "invalid_json");
+    assertRefused(post("/api/signatures/cades/start", "[1,2]"), 400, "invalid_json");
+    assertRefused(post("/api/signatures/cades/start", "{\"certificates\":" + chain("signer-rsa2048-1") + "}"), 400, "missing_field");
+    assertRefused(post("/api/signatures/cades/start", "{\"document\":\"@@@\",\"certificates\":" + chain("signer-rsa2048-1") + "}"), 400, "bad_base64");
+    assertRefused(post("/api/signatures/cades/start", "{\"document\":\"" + doc + "\",\"certificates\":[\"AAAA\"]}"), 400, "bad_certificate");
+    assertRefused(post("/api/signatures/jades/start", "{}"), 400, "bad_request");
+    assertRefused(post("/api/signatures/no-such-token/finish", "{\"signature\":\"AAAA\"}"), 404, "unknown_token");
+    assertRefused(post("/api/signatures/pades/start", "{\"document\":\"" + Base64.getEncoder().encodeToString("%PDF-1.7 broken".getBytes())
+        + "\",\"certificates\":" + chain("signer-rsa2048-1") + "}"), 422, "unprocessable_document");
+    assertRefused(post("/api/nothing", "{}"), 404, "not_found");
+    assertRefused(http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/api/auth/start")).GET().build(), HttpResponse.BodyHandlers.ofString()),
+        405, "method_not_allowed");
+    assertRefused(post("/api/signatures/cades/start", "application/json", new byte[SignerServer.MAX_REQUEST_BYTES + 1]), 413, "too_large");
+
+    // A signature by another key than the certificate's, then the same token replayed.
+    JsonNode started = JSON.readTree(post("/api/signatures/cades/start",
+        "{\"document\":\"" + doc + "\",\"certificates\":" + chain("signer-rsa2048-1") + "}").body());
+    String token = started.get("token").asText();
+    Signature wrong = Signature.getInstance("SHA256withRSA");
+    wrong.initSign(keys.key("signer-rsa2048-2").privateKey());
+    wrong.update(Base64.getDecoder().decode(started.get("toSign").asText()));
+    assertRefused(post("/api/signatures/" + token + "/finish", "{\"signature\":\"" + Base64.getEncoder().encodeToString(wrong.sign()) + "\"}"),
+        422, "bad_signature");
+    assertRefused(post("/api/signatures/" + token + "/finish", "{\"signature\":\"AAAA\"}"), 404, "unknown_token");
+
+    // A revoked client cannot log in.
+    JsonNode login = JSON.readTree(post("/api/auth/start", "{}").body());
+    Signature revoked = Signature.getInstance("SHA256withRSA");
+    revoked.initSign(keys.key("signer-rsa2048-revoked").privateKey());
+    revoked.update(Base64.getDecoder().decode(login.get("nonce").asText()));
+    HttpResponse<String> refused = post("/api/auth/" + login.get("token").asText() + "/finish", "{\"certificates\":" + chain("signer-rsa2048-revoked")
+        + ",\"signature\":\"" + Base64.getEncoder().encodeToString(revoked.sign()) + "\"}");
+    assertRefused(refused, 422, "login_refused");
+    assertTrue(refused.body().toLowerCase().contains("revoked"), refused.body());
+
+    try (Workload w = client("cades", server.baseUrl())) {
+      w.newOperation(0).execute();
+    }
+  }
+
+  @Test
+  void targetDown_eachOperationFailsWithAConnectionError() throws Exception {
+    int closedPort;
+    try (var probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closedPort = probe.getLocalPort();
+    }
+    try (Workload w = client("cades", "https://127.0.0.1:" + closedPort)) {
+      Operation op = w.newOperation(0);
+      assertThrows(java.net.ConnectException.class, op::execute);
+    }
+  }
+}
