@@ -48,7 +48,8 @@ public final class SignerServer extends HttpEndpoints {
   private final SecureRandom random = new SecureRandom();
   private final TimeStampAuthority tsa;
   private final CertificateLogin login;
-  private final ThreadLocal<TwoPhaseSigner> signers;
+  /** DSS services keep per-use state, so each request borrows one; a pool, since every request runs on a new virtual thread. */
+  private final java.util.concurrent.ConcurrentLinkedQueue<TwoPhaseSigner> signers = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
   /** What a token stands for until its finish call; {@code bornNanos} from System.nanoTime. */
   private record Pending(TwoPhaseSigner.Pending signature, byte[] nonce, long bornNanos) {}
@@ -69,8 +70,6 @@ public final class SignerServer extends HttpEndpoints {
     super(bindAddress, port, tls);
     this.tsa = tsa;
     this.login = login;
-    // DSS's services keep per-use state; each request thread (virtual) gets its own.
-    this.signers = ThreadLocal.withInitial(() -> new TwoPhaseSigner(tsa));
     route("/api/signatures/", this::signatures);
     route("/api/auth/", this::auth);
     route("/api/timestamp", this::timestamp);
@@ -101,11 +100,14 @@ public final class SignerServer extends HttpEndpoints {
     List<X509Certificate> chain = certificates(body);
     SignaturePackaging packaging = "enveloping".equals(text(body, "packaging", "detached")) ? SignaturePackaging.ENVELOPING : SignaturePackaging.DETACHED;
     TwoPhaseSigner.Pending p;
+    TwoPhaseSigner signer = borrow();
     try {
-      p = signers.get().start(format, new InMemoryDocument(document, "document"), chain, packaging);
+      p = signer.start(format, new InMemoryDocument(document, "document"), chain, packaging);
     } catch (RuntimeException e) {
       // DSS reports an unparsable PDF or XML this way.
       throw new Refusal(422, "unprocessable_document", "the document cannot be signed as " + format.flag + ": " + message(e));
+    } finally {
+      signers.offer(signer);
     }
     String token = newToken();
     pending.put(token, new Pending(p, null, System.nanoTime()));
@@ -120,17 +122,20 @@ public final class SignerServer extends HttpEndpoints {
     Pending p = take(token);
     if (p.signature() == null) throw new Refusal(409, "wrong_token", "token " + token + " belongs to a login, not a signature");
     byte[] signatureValue = base64(body, "signature");
-    X509Certificate signer = (X509Certificate) p.signature().parameters().getSigningCertificate().getCertificate();
+    X509Certificate signingCertificate = (X509Certificate) p.signature().parameters().getSigningCertificate().getCertificate();
     // DSS would embed any bytes; a service must refuse a value its certificate's key did not make.
-    if (!verifies(p.signature().algorithm().getJCEId(), signer, p.signature().toSign(), signatureValue)) {
+    if (!verifies(p.signature().algorithm().getJCEId(), signingCertificate, p.signature().toSign(), signatureValue)) {
       throw new Refusal(422, "bad_signature", "the signature value was not made by the key of the certificate given at start");
     }
+    TwoPhaseSigner signer = borrow();
     try {
       ObjectNode answer = JSON.createObjectNode();
-      answer.put("signed", Base64.getEncoder().encodeToString(signers.get().finish(p.signature(), signatureValue)));
+      answer.put("signed", Base64.getEncoder().encodeToString(signer.finish(p.signature(), signatureValue)));
       return answer;
     } catch (IOException | RuntimeException e) {
       throw new Refusal(422, "cannot_finish", "the signature could not be assembled: " + message(e));
+    } finally {
+      signers.offer(signer);
     }
   }
 
@@ -230,6 +235,11 @@ public final class SignerServer extends HttpEndpoints {
       throw new Refusal(400, "bad_certificate", "a certificate is not base64 DER X.509: " + message(e));
     }
     return chain;
+  }
+
+  private TwoPhaseSigner borrow() {
+    TwoPhaseSigner signer = signers.poll();
+    return signer != null ? signer : new TwoPhaseSigner(tsa);
   }
 
   private Pending take(String token) throws Refusal {
