@@ -1,8 +1,6 @@
 package io.pkibench.workload.ades;
 
 import io.pkibench.keys.SigningKey;
-import io.pkibench.pki.Entity;
-import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.workload.Operation;
 import io.pkibench.workload.ParamSpec;
 import io.pkibench.workload.Params;
@@ -11,7 +9,6 @@ import io.pkibench.workload.WorkloadContext;
 import io.pkibench.workload.WorkloadFactory;
 import java.security.Signature;
 import java.security.cert.X509Certificate;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -46,18 +43,15 @@ public final class AuthWorkload implements Workload {
     @Override
     public List<ParamSpec> params() {
       return List.of(
-          ParamSpec.choice("alg", "rsa2048", "client key type", "rsa2048", "ecdsa-p256"),
-          ParamSpec.choice("certs", "1", "client certificates used in turn (from both intermediates: different CRLs)", "1", "2", "3", "4"),
+          Signers.ALG,
+          Signers.CERTS,
           ParamSpec.choice("crl", "pki", "CRLs read once from the test PKI, or fetched from their distribution points on every login",
               "pki", "fetch"));
     }
 
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
-      KeyAlgorithm alg = KeyAlgorithm.parse(params.get("alg"));
-      List<SigningKey> signers = new ArrayList<>();
-      for (int i = 1; i <= Integer.parseInt(params.get("certs")); i++) signers.add(context.keys().key(Entity.signerAlias(alg, i)));
-      return new AuthWorkload(signers, CertificateLogin.of(context.pki().get(), params.get("crl").equals("fetch")));
+      return new AuthWorkload(Signers.of(context, params), CertificateLogin.of(context.pki().get(), params.get("crl").equals("fetch")));
     }
   }
 

@@ -46,8 +46,8 @@ public final class CadesWorkload {
       return List.of(
           ParamSpec.free("size", "137k", "bytes of the signed document"),
           ParamSpec.choice("packaging", "detached", "CMS with or without the document inside", "detached", "enveloping"),
-          ParamSpec.choice("alg", "rsa2048", "signer key type", "rsa2048", "ecdsa-p256"),
-          ParamSpec.choice("certs", "1", "signer certificates used in turn (from both intermediates: different CRLs)", "1", "2", "3", "4"));
+          Signers.ALG,
+          Signers.CERTS);
     }
 
     @Override

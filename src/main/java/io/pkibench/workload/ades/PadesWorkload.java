@@ -49,8 +49,8 @@ public final class PadesWorkload {
     public List<ParamSpec> params() {
       return List.of(
           ParamSpec.free("file", "", "a PDF to sign instead of the generated ~137 KB sample"),
-          ParamSpec.choice("alg", "rsa2048", "signer key type", "rsa2048", "ecdsa-p256"),
-          ParamSpec.choice("certs", "1", "signer certificates used in turn (from both intermediates: different CRLs)", "1", "2", "3", "4"));
+          Signers.ALG,
+          Signers.CERTS);
     }
 
     @Override

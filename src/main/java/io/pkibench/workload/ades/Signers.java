@@ -11,10 +11,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The keys the AdES workloads share: {@code certs} signers of {@code alg} from the key source, and the TSA. */
-final class Signers {
+public final class Signers {
+  /** {@code -p alg=}: the signer key type the AdES workloads and their HTTP clients use. */
+  public static final io.pkibench.workload.ParamSpec ALG =
+      io.pkibench.workload.ParamSpec.choice("alg", "rsa2048", "signer key type", "rsa2048", "ecdsa-p256");
+  /** {@code -p certs=}: how many signer certificates are used in turn (from both intermediates: different CRLs). */
+  public static final io.pkibench.workload.ParamSpec CERTS = io.pkibench.workload.ParamSpec.choice("certs", "1",
+      "signer certificates used in turn (from both intermediates: different CRLs)", "1", "2", "3", "4");
+
   private Signers() {}
 
-  static List<SigningKey> of(WorkloadContext context, Params params) throws GeneralSecurityException {
+  public static List<SigningKey> of(WorkloadContext context, Params params) throws GeneralSecurityException {
     KeyAlgorithm alg = KeyAlgorithm.parse(params.get("alg"));
     List<SigningKey> signers = new ArrayList<>();
     for (int i = 1; i <= Integer.parseInt(params.get("certs")); i++) signers.add(context.keys().key(Entity.signerAlias(alg, i)));

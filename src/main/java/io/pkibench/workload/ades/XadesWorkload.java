@@ -45,8 +45,8 @@ public final class XadesWorkload {
     public List<ParamSpec> params() {
       return List.of(
           ParamSpec.free("size", "4k", "approximate bytes of the XML message"),
-          ParamSpec.choice("alg", "rsa2048", "signer key type", "rsa2048", "ecdsa-p256"),
-          ParamSpec.choice("certs", "1", "signer certificates used in turn", "1", "2", "3", "4"));
+          Signers.ALG,
+          Signers.CERTS);
     }
 
     @Override

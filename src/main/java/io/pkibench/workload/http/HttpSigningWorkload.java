@@ -3,8 +3,6 @@ package io.pkibench.workload.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.keys.TlsContexts;
-import io.pkibench.pki.Entity;
-import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.workload.Operation;
 import io.pkibench.workload.ParamSpec;
 import io.pkibench.workload.Params;
@@ -12,6 +10,7 @@ import io.pkibench.workload.Workload;
 import io.pkibench.workload.WorkloadContext;
 import io.pkibench.workload.WorkloadFactory;
 import io.pkibench.workload.ades.AdesChecks;
+import io.pkibench.workload.ades.Signers;
 import io.pkibench.workload.ades.TwoPhaseSigner;
 import java.math.BigInteger;
 import java.net.URI;
@@ -79,8 +78,8 @@ public final class HttpSigningWorkload implements Workload {
     public List<ParamSpec> params() {
       List<ParamSpec> params = new ArrayList<>(List.of(
           ParamSpec.free("target", "", "the signing service, e.g. https://127.0.0.1:8443 (or --target)"),
-          ParamSpec.choice("alg", "rsa2048", "client key type", "rsa2048", "ecdsa-p256"),
-          ParamSpec.choice("certs", "1", "client certificates used in turn", "1", "2", "3", "4")));
+          Signers.ALG,
+          Signers.CERTS));
       if (kind.startsWith("cades") || kind.equals("xades") || kind.equals("timestamp")) {
         params.add(ParamSpec.free("size", kind.startsWith("cades") ? "137k" : "4k", "bytes of the document"));
       }
@@ -96,9 +95,7 @@ public final class HttpSigningWorkload implements Workload {
       }
       URI base = URI.create(target.endsWith("/") ? target : target + "/");
       SigningServiceClient client = new SigningServiceClient(base, TlsContexts.trusting(context.pki().get().certificate("root-ca")));
-      KeyAlgorithm alg = KeyAlgorithm.parse(params.get("alg"));
-      List<SigningKey> signers = new ArrayList<>();
-      for (int i = 1; i <= Integer.parseInt(params.get("certs")); i++) signers.add(context.keys().key(Entity.signerAlias(alg, i)));
+      List<SigningKey> signers = Signers.of(context, params);
       TwoPhaseSigner.Format format = kind.equals("auth") || kind.equals("timestamp") ? null : TwoPhaseSigner.Format.parse(kind);
       boolean sized = params.asMap().containsKey("size");
       byte[] document = format != null ? AdesChecks.sampleDocument(format, sized ? params.bytes("size") : 0)
