@@ -80,6 +80,7 @@ public final class RestPkiStudy {
         int threads = probe(type, signer, pki);
         log.accept(type + ": " + threads + " threads");
         WorkloadResult measured = measure(type, threads, signer, pki);
+        panel(measured).lines().forEach(log);
         study = study.withWorkload(study.workloads().size(), measured);
         RunResultJson.write(study, options.out());
       }
@@ -96,6 +97,19 @@ public final class RestPkiStudy {
     WorkloadResult probed = session(type, levels, Iterations.parse("0x1s"), each, signer, pki, "probe");
     if (probed.levels().isEmpty()) throw new IOException(type + ": the probe measured nothing: " + probed.failure());
     return choose(probed.levels());
+  }
+
+  /** The stress tool's panel for one transaction type, shown when its measurement ends. */
+  static String panel(WorkloadResult w) {
+    if (w.levels().isEmpty()) return "[" + w.name() + "] not measured: " + w.failure();
+    LevelResult l = w.levels().get(0);
+    return String.format(java.util.Locale.ROOT,
+        "┌─ %s%n│ threads %d   operations %d   successes %d   errors %d%n│ average %.2f ms   max %.2f ms   p99 %.2f ms%n"
+            + "│ %.0f ops/min   %s ops per service CPU-second   service CPU %.0f%%%n└─%n",
+        w.name(), l.concurrency(), l.counts().started(), l.counts().succeeded(), l.counts().failed(),
+        l.latencyNanos().mean() / 1e6, l.latencyNanos().max() / 1e6, l.latencyNanos().p99() / 1e6, l.throughput().mean() * 60,
+        l.cpu().opsPerCpuSecond() == null ? "-" : String.format(java.util.Locale.ROOT, "%.0f", l.cpu().opsPerCpuSecond()),
+        l.cpu().utilisation() * 100);
   }
 
   static int choose(List<LevelResult> levels) {

@@ -58,6 +58,7 @@ class RestPkiStudyTest {
       assertTrue(l.cpu().opsPerCpuSecond() != null && l.cpu().opsPerCpuSecond() > 0);
     }
     for (String column : List.of("threads", "ops/min", "ops/server-cpu-s", "http:pades-t")) assertTrue(out.toString().contains(column), out.toString());
+    for (String type : RestPkiStudy.TYPES) assertTrue(err.toString().contains("┌─ " + type), "a panel per type on the live view: " + type);
     assertTrue(Files.readString(dir.resolve("restpki.html")).contains("id=\"throughput-6\""));
 
     Path s = dir.resolve("samples");
