@@ -102,7 +102,8 @@ public final class SignerServer extends HttpEndpoints {
     TwoPhaseSigner.Pending p;
     TwoPhaseSigner signer = borrow();
     try {
-      p = signer.start(format, new InMemoryDocument(document, "document"), chain, packaging);
+      // Unnamed: DSS would guess a MIME type from a name through a ServiceLoader scan on every request.
+      p = signer.start(format, new InMemoryDocument(document), chain, packaging);
     } catch (RuntimeException e) {
       // DSS reports an unparsable PDF or XML this way.
       throw new Refusal(422, "unprocessable_document", "the document cannot be signed as " + format.flag + ": " + message(e));

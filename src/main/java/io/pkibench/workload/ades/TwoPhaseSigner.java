@@ -129,8 +129,9 @@ public final class TwoPhaseSigner {
       java.security.MessageDigest sha256 = java.security.MessageDigest.getInstance("SHA-256");
       byte[] buffer = new byte[64 * 1024];
       for (int n = in.read(buffer); n > 0; n = in.read(buffer)) sha256.update(buffer, 0, n);
+      // No name: DSS would guess a MIME type from it through a ServiceLoader scan on every call.
       return new eu.europa.esig.dss.model.DigestDocument(DigestAlgorithm.SHA256,
-          java.util.Base64.getEncoder().encodeToString(sha256.digest()), document.getName());
+          java.util.Base64.getEncoder().encodeToString(sha256.digest()));
     } catch (IOException | java.security.NoSuchAlgorithmException e) {
       throw new IllegalStateException("cannot hash the document: " + e.getMessage(), e);
     }
