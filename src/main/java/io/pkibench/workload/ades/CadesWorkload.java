@@ -6,7 +6,6 @@ import io.pkibench.workload.ParamSpec;
 import io.pkibench.workload.Params;
 import io.pkibench.workload.Workload;
 import io.pkibench.workload.WorkloadContext;
-import io.pkibench.workload.WorkloadFactory;
 import java.security.SignatureException;
 import java.util.Collection;
 import java.util.List;
@@ -23,22 +22,11 @@ import org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder;
 public final class CadesWorkload {
   private CadesWorkload() {}
 
-  public static final class Factory implements WorkloadFactory {
-    private final boolean timestamped;
-
+  public static final class Factory extends LevelPairFactory {
     public Factory(boolean timestamped) {
-      this.timestamped = timestamped;
-    }
-
-    @Override
-    public String name() {
-      return timestamped ? "cades-t" : "cades";
-    }
-
-    @Override
-    public String description() {
-      return timestamped ? "CAdES-B-T (DSS): signature plus an RFC 3161 signature time-stamp from the in-process TSA"
-          : "CAdES-B-B (DSS): getDataToSign, sign with the key source, signDocument";
+      super("cades", timestamped,
+          "CAdES-B-B (DSS): getDataToSign, sign with the key source, signDocument",
+          "CAdES-B-T (DSS): signature plus an RFC 3161 signature time-stamp from the in-process TSA");
     }
 
     @Override
@@ -54,7 +42,7 @@ public final class CadesWorkload {
     public Workload create(WorkloadContext context, Params params) throws Exception {
       byte[] content = AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, params.bytes("size"));
       SignaturePackaging packaging = params.get("packaging").equals("detached") ? SignaturePackaging.DETACHED : SignaturePackaging.ENVELOPING;
-      boolean t = timestamped;
+      boolean t = timestamped();
       return new AdesWorkload(t ? TwoPhaseSigner.Format.CADES_T : TwoPhaseSigner.Format.CADES,
           Signers.of(context, params), content, "document.bin", packaging, t ? Signers.tsa(context) : null,
           context.verify() ? (signed, original, key) -> check(signed, original, key, t) : null);

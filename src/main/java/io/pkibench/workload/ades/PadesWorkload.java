@@ -5,7 +5,6 @@ import io.pkibench.workload.ParamSpec;
 import io.pkibench.workload.Params;
 import io.pkibench.workload.Workload;
 import io.pkibench.workload.WorkloadContext;
-import io.pkibench.workload.WorkloadFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,22 +26,11 @@ import org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder;
 public final class PadesWorkload {
   private PadesWorkload() {}
 
-  public static final class Factory implements WorkloadFactory {
-    private final boolean timestamped;
-
+  public static final class Factory extends LevelPairFactory {
     public Factory(boolean timestamped) {
-      this.timestamped = timestamped;
-    }
-
-    @Override
-    public String name() {
-      return timestamped ? "pades-t" : "pades";
-    }
-
-    @Override
-    public String description() {
-      return timestamped ? "PAdES-B-T (DSS + PDFBox): signed PDF with an RFC 3161 signature time-stamp"
-          : "PAdES-B-B (DSS + PDFBox): getDataToSign, sign with the key source, signDocument";
+      super("pades", timestamped,
+          "PAdES-B-B (DSS + PDFBox): getDataToSign, sign with the key source, signDocument",
+          "PAdES-B-T (DSS + PDFBox): signed PDF with an RFC 3161 signature time-stamp");
     }
 
     @Override
@@ -56,8 +44,8 @@ public final class PadesWorkload {
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
       byte[] pdf = params.get("file").isEmpty() ? SamplePdf.generate() : readPdf(Path.of(params.get("file")));
-      return new AdesWorkload(timestamped ? TwoPhaseSigner.Format.PADES_T : TwoPhaseSigner.Format.PADES,
-          Signers.of(context, params), pdf, "document.pdf", null, timestamped ? Signers.tsa(context) : null,
+      return new AdesWorkload(timestamped() ? TwoPhaseSigner.Format.PADES_T : TwoPhaseSigner.Format.PADES,
+          Signers.of(context, params), pdf, "document.pdf", null, timestamped() ? Signers.tsa(context) : null,
           context.verify() ? (signed, original, key) -> check(signed, key) : null);
     }
   }

@@ -1,32 +1,23 @@
 package io.pkibench.workload.primitive;
 
+import io.pkibench.keys.Services;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.Provider;
 import java.security.PublicKey;
 import java.security.Security;
 import java.security.spec.X509EncodedKeySpec;
-import io.pkibench.keys.Services;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
 
-/** A second, independent implementation to check outputs with: BouncyCastle, or the JDK when BouncyCastle did the work. */
+/** A second, independent implementation to check outputs with: BouncyCastle, or a JDK provider when BouncyCastle did the work. */
 final class Independent {
   private static final Provider BC = new BouncyCastleProvider();
 
   private Independent() {}
 
-  static Provider checkerFor(Provider producer) {
-    return producer.getName().equals(BC.getName()) ? jdk() : BC;
-  }
-
-  private static Provider jdk() {
-    return Security.getProvider("SunRsaSign");
-  }
-
-  /** The JDK splits algorithms over several providers; pick the one that has this service. */
+  /** BouncyCastle unless it produced the output; otherwise the first installed provider other than the producer that offers the service. */
   static Provider checkerFor(Provider producer, String type, String algorithm) {
-    Provider checker = checkerFor(producer);
-    if (Services.offers(checker, type, algorithm)) return checker;
+    if (!producer.getName().equals(BC.getName()) && Services.offers(BC, type, algorithm)) return BC;
     for (Provider p : Security.getProviders()) {
       if (!p.getName().equals(producer.getName()) && Services.offers(p, type, algorithm)) return p;
     }

@@ -15,9 +15,8 @@ import eu.europa.esig.dss.spi.x509.revocation.crl.ExternalResourcesCRLSource;
 import eu.europa.esig.dss.validation.SignedDocumentValidator;
 import eu.europa.esig.dss.validation.reports.Reports;
 import io.pkibench.keys.KeySource;
-import io.pkibench.keys.ProviderChoice;
-import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.pki.TestPki;
+import io.pkibench.testing.TestKeys;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.List;
@@ -28,14 +27,16 @@ import org.junit.jupiter.api.io.TempDir;
 /** DSS's own ETSI validation of what the two-phase signer makes: TOTAL_PASSED at the level asked for, trust and revocation checked. */
 class DssValidationTest {
   @TempDir static Path tmp;
+  static TestKeys fixture;
   static TestPki pki;
   static KeySource keys;
   static TwoPhaseSigner signer;
 
   @BeforeAll
   static void setUp() throws Exception {
-    pki = TestPki.init(tmp.resolve("pki"), InstantSource.system(), TestPki.DEFAULT_CRL_BASE_URL, line -> {});
-    keys = new SoftwareKeySource(() -> pki, ProviderChoice.best());
+    fixture = TestKeys.in(tmp);
+    pki = fixture.pki;
+    keys = fixture.keys;
     signer = new TwoPhaseSigner(new TimeStampAuthority(keys.key("tsa"), InstantSource.system()));
   }
 

@@ -7,13 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import eu.europa.esig.dss.model.InMemoryDocument;
 import io.pkibench.keys.KeySource;
-import io.pkibench.keys.ProviderChoice;
-import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.pki.TestPki;
+import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.Operation;
-import io.pkibench.workload.Params;
 import io.pkibench.workload.Workload;
-import io.pkibench.workload.WorkloadContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.InstantSource;
@@ -26,18 +23,19 @@ import org.junit.jupiter.api.io.TempDir;
 /** PAdES made through DSS with our keys, checked by PDFBox + BouncyCastle in the workload and by poppler's pdfsig here. */
 class PadesWorkloadTest {
   @TempDir static Path tmp;
+  static TestKeys fixture;
   static TestPki pki;
   static KeySource keys;
 
   @BeforeAll
   static void setUp() {
-    pki = TestPki.init(tmp.resolve("pki"), InstantSource.system(), TestPki.DEFAULT_CRL_BASE_URL, line -> {});
-    keys = new SoftwareKeySource(() -> pki, ProviderChoice.best());
+    fixture = TestKeys.in(tmp);
+    pki = fixture.pki;
+    keys = fixture.keys;
   }
 
   static Workload workload(boolean timestamped, Map<String, String> params) throws Exception {
-    var factory = new PadesWorkload.Factory(timestamped);
-    return factory.create(new WorkloadContext(keys, true), Params.resolve(factory.name(), factory.params(), params));
+    return fixture.workload(new PadesWorkload.Factory(timestamped), params);
   }
 
   @Test

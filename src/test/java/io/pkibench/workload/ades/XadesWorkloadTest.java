@@ -4,17 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import eu.europa.esig.dss.model.InMemoryDocument;
 import io.pkibench.keys.KeySource;
-import io.pkibench.keys.ProviderChoice;
-import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.pki.TestPki;
+import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.Operation;
-import io.pkibench.workload.Params;
 import io.pkibench.workload.Workload;
-import io.pkibench.workload.WorkloadContext;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,18 +20,19 @@ import org.junit.jupiter.api.io.TempDir;
 /** XAdES made through DSS with our keys, checked by the JDK in the workload and by xmlsec1 here. */
 class XadesWorkloadTest {
   @TempDir static Path tmp;
+  static TestKeys fixture;
   static TestPki pki;
   static KeySource keys;
 
   @BeforeAll
   static void setUp() {
-    pki = TestPki.init(tmp.resolve("pki"), InstantSource.system(), TestPki.DEFAULT_CRL_BASE_URL, line -> {});
-    keys = new SoftwareKeySource(() -> pki, ProviderChoice.best());
+    fixture = TestKeys.in(tmp);
+    pki = fixture.pki;
+    keys = fixture.keys;
   }
 
   static Workload workload(Map<String, String> params) throws Exception {
-    var factory = new XadesWorkload.Factory();
-    return factory.create(new WorkloadContext(keys, true), Params.resolve("xades", factory.params(), params));
+    return fixture.workload(new XadesWorkload.Factory(), params);
   }
 
   @Test

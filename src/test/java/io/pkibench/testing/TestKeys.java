@@ -1,0 +1,38 @@
+package io.pkibench.testing;
+
+import io.pkibench.keys.KeySource;
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.pki.TestPki;
+import io.pkibench.workload.Params;
+import io.pkibench.workload.Workload;
+import io.pkibench.workload.WorkloadContext;
+import io.pkibench.workload.WorkloadFactory;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.Map;
+
+/** A fresh test PKI in a test's directory, its keys through the default provider, and workloads made from them. */
+public final class TestKeys {
+  public final TestPki pki;
+  public final KeySource keys;
+
+  private TestKeys(TestPki pki) {
+    this.pki = pki;
+    this.keys = new SoftwareKeySource(() -> pki, ProviderChoice.best());
+  }
+
+  /** The PKI goes to {@code dir/pki}, with the default CRL distribution points. */
+  public static TestKeys in(Path dir) {
+    return in(dir, TestPki.DEFAULT_CRL_BASE_URL);
+  }
+
+  public static TestKeys in(Path dir, String crlBaseUrl) {
+    return new TestKeys(TestPki.init(dir.resolve("pki"), InstantSource.system(), crlBaseUrl, line -> {}));
+  }
+
+  /** The workload {@code factory} makes with these keys, this PKI and {@code params}; {@code verify} on. */
+  public Workload workload(WorkloadFactory factory, Map<String, String> params) throws Exception {
+    return factory.create(new WorkloadContext(keys, true, () -> pki), Params.resolve(factory.name(), factory.params(), params));
+  }
+}
