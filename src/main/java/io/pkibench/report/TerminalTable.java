@@ -37,6 +37,9 @@ public final class TerminalTable {
           out.append("  c=").append(l.concurrency()).append(" error ×").append(e.count()).append(": ").append(e.cause()).append('\n');
         }
       }
+      for (LevelResult l : w.levels()) {
+        io.pkibench.analysis.Steadiness.warning(l).ifPresent(text -> out.append("  c=").append(l.concurrency()).append(' ').append(text).append('\n'));
+      }
       if (w.failure() != null) out.append("  stopped: ").append(w.failure()).append('\n');
       if (w.levels().isEmpty() && w.failure() == null) out.append("  (no level finished)\n");
       Analysis.WorkloadAnalysis a = analysis.workloads().get(wi);

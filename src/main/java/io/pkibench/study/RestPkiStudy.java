@@ -103,13 +103,14 @@ public final class RestPkiStudy {
   static String panel(WorkloadResult w) {
     if (w.levels().isEmpty()) return "[" + w.name() + "] not measured: " + w.failure();
     LevelResult l = w.levels().get(0);
+    String steadiness = io.pkibench.analysis.Steadiness.warning(l).map(text -> "│ " + text + System.lineSeparator()).orElse("");
     return String.format(java.util.Locale.ROOT,
         "┌─ %s%n│ threads %d   operations %d   successes %d   errors %d%n│ average %.2f ms   max %.2f ms   p99 %.2f ms%n"
-            + "│ %.0f ops/min   %s ops per service CPU-second   service CPU %.0f%%%n└─%n",
+            + "│ %.0f ops/min   %s ops per service CPU-second   service CPU %.0f%%%n%s└─%n",
         w.name(), l.concurrency(), l.counts().started(), l.counts().succeeded(), l.counts().failed(),
         l.latencyNanos().mean() / 1e6, l.latencyNanos().max() / 1e6, l.latencyNanos().p99() / 1e6, l.throughput().mean() * 60,
         l.cpu().opsPerCpuSecond() == null ? "-" : String.format(java.util.Locale.ROOT, "%.0f", l.cpu().opsPerCpuSecond()),
-        l.cpu().utilisation() * 100);
+        l.cpu().utilisation() * 100, steadiness);
   }
 
   static int choose(List<LevelResult> levels) {

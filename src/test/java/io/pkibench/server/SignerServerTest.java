@@ -114,6 +114,10 @@ class SignerServerTest {
     assertRefused(post("/api/signatures/no-such-token/finish", "{\"signature\":\"AAAA\"}"), 404, "unknown_token");
     assertRefused(post("/api/signatures/pades/start", "{\"document\":\"" + Base64.getEncoder().encodeToString("%PDF-1.7 broken".getBytes())
         + "\",\"certificates\":" + chain("signer-rsa2048-1") + "}"), 422, "unprocessable_document");
+    String expired = Base64.getEncoder().encodeToString(io.pkibench.testing.TestCertificates.selfSigned("expired",
+        java.time.Instant.now().minus(Duration.ofDays(20)), java.time.Instant.now().minus(Duration.ofDays(10))).getEncoded());
+    assertRefused(post("/api/signatures/cades/start", "{\"document\":\"" + doc + "\",\"certificates\":[\"" + expired + "\"]}"), 422,
+        "certificate_not_valid");
     assertRefused(post("/api/nothing", "{}"), 404, "not_found");
     assertRefused(http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/api/auth/start")).GET().build(), HttpResponse.BodyHandlers.ofString()),
         405, "method_not_allowed");
