@@ -21,9 +21,9 @@ import picocli.CommandLine.Spec;
     name = "compare",
     mixinStandardHelpOptions = true,
     description = {"Compares a new run with a base run per workload and level, noise-aware: a change inside both runs'",
-        "99.9% intervals is reported as noise, never as a regression."},
+        "99.9%% intervals is reported as noise, never as a regression."},
     footer = {"", "Examples:", "  pkibench compare base.json new.json",
-        "  pkibench compare base.json new.json --threshold throughput:-5% --threshold p99:+10% --format markdown",
+        "  pkibench compare base.json new.json --threshold throughput:-5%% --threshold p99:+10%% --format markdown",
         "", "Exit codes: 0 every threshold holds, 3 a threshold fails beyond the noise, 2 bad input."})
 final class CompareCommand implements Callable<Integer> {
   enum Format { text, markdown, json }
@@ -35,7 +35,7 @@ final class CompareCommand implements Callable<Integer> {
   @Parameters(index = "1", paramLabel = "NEW") Path current;
 
   @Option(names = "--threshold", paramLabel = "METRIC:CHANGE%",
-      description = "a limit: throughput:-5% (may drop 5%), p99:+10% (may rise 10%); metrics throughput, cpu, p50, p90, p99, p999, max")
+      description = "a limit: throughput:-5%% (may drop 5%%), p99:+10%% (may rise 10%%); metrics throughput, cpu, p50, p90, p99, p999, max")
   List<String> thresholds = new ArrayList<>();
 
   @Option(names = "--format", defaultValue = "text", description = "text, markdown (for a CI comment) or json (default: ${DEFAULT-VALUE})")

@@ -135,6 +135,15 @@ public final class TestPki {
     }
   }
 
+  /**
+   * The OCSP responder of certificates issued by {@code caAlias}: {@code ../ocsp/CA} beside the CRL
+   * directory, so {@code serve crl} answers both ({@code http://127.0.0.1:18080/ocsp/intermediate-a} by default).
+   */
+  public static String ocspUrl(String crlBaseUrl, String caAlias) {
+    String base = crlBaseUrl.endsWith("/") ? crlBaseUrl : crlBaseUrl + "/";
+    return java.net.URI.create(base).resolve("../ocsp/" + caAlias).toString();
+  }
+
   public Path dir() {
     return dir;
   }
@@ -276,6 +285,9 @@ public final class TestPki {
         builder.addExtension(Extension.cRLDistributionPoints, false, new CRLDistPoint(new DistributionPoint[] {
             new DistributionPoint(new DistributionPointName(new GeneralNames(
                 new GeneralName(GeneralName.uniformResourceIdentifier, crlUrl))), null, null)}));
+        builder.addExtension(Extension.authorityInfoAccess, false, new org.bouncycastle.asn1.x509.AuthorityInformationAccess(
+            org.bouncycastle.asn1.x509.AccessDescription.id_ad_ocsp,
+            new GeneralName(GeneralName.uniformResourceIdentifier, ocspUrl(crlBaseUrl, e.issuer()))));
       }
       ContentSigner signer = new JcaContentSignerBuilder("SHA256withRSA").build(issuerKey);
       return new JcaX509CertificateConverter().getCertificate(builder.build(signer));

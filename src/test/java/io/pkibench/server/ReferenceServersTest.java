@@ -30,12 +30,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The TSA and CRL servers over real HTTP on loopback (ephemeral ports). */
+/** The TSA and revocation (CRL, OCSP) servers over real HTTP on loopback (ephemeral ports). */
 class ReferenceServersTest {
   @TempDir static Path tmp;
   static TestPki pki;
   static TsaServer tsa;
-  static CrlServer crl;
+  static RevocationServer crl;
   static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   @BeforeAll
@@ -43,7 +43,7 @@ class ReferenceServersTest {
     pki = TestPki.init(tmp.resolve("pki"), InstantSource.system(), TestPki.DEFAULT_CRL_BASE_URL, line -> {});
     tsa = new TsaServer(new TimeStampAuthority(new SoftwareKeySource(() -> pki, ProviderChoice.best()).key("tsa"), InstantSource.system()),
         "127.0.0.1", 0);
-    crl = new CrlServer(pki, "127.0.0.1", 0);
+    crl = new RevocationServer(pki, "127.0.0.1", 0);
     tsa.start();
     crl.start();
   }
@@ -98,5 +98,61 @@ class ReferenceServersTest {
     var missing = HTTP.send(HttpRequest.newBuilder(URI.create(crl.baseUrl() + "/crl/nobody.crl")).GET().build(), HttpResponse.BodyHandlers.ofString());
     assertEquals(404, missing.statusCode());
     assertTrue(missing.body().contains("/crl/intermediate-b.crl"), missing.body());
+  }
+
+  static String opensslOcsp(String caAlias, String... certAliases) throws Exception {
+    java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("ocsp", "-issuer", pki.certificatePem(caAlias).toString()));
+    for (String alias : certAliases) args.addAll(java.util.List.of("-cert", pki.certificatePem(alias).toString()));
+    args.addAll(java.util.List.of("-url", crl.baseUrl() + "/ocsp/" + caAlias, "-CAfile", pki.certificatePem("root-ca").toString(),
+        "-verify_other", pki.caChainPem().toString()));
+    return io.pkibench.testing.Openssl.run(args.toArray(String[]::new));
+  }
+
+  @Test
+  void ocsp_opensslAsksEachResponder_goodRevokedAndSignedByTheCa() throws Exception {
+    String a = opensslOcsp("intermediate-a", "signer-rsa2048-1", "signer-rsa2048-revoked");
+    assertTrue(io.pkibench.testing.Openssl.succeeded(a) && a.contains("Response verify OK"), a);
+    assertTrue(a.contains(pki.certificatePem("signer-rsa2048-1") + ": good"), a);
+    assertTrue(a.contains(pki.certificatePem("signer-rsa2048-revoked") + ": revoked") && a.contains("Reason: keyCompromise"), a);
+    String b = opensslOcsp("intermediate-b", "signer-rsa2048-2");
+    assertTrue(b.contains("Response verify OK") && b.contains(pki.certificatePem("signer-rsa2048-2") + ": good"), b);
+    String root = opensslOcsp("root-ca", "intermediate-a");
+    assertTrue(root.contains("Response verify OK") && root.contains(pki.certificatePem("intermediate-a") + ": good"), root);
+    // Asked the wrong CA about a certificate it did not issue: unknown, never good.
+    String wrong = opensslOcsp("intermediate-b", "signer-rsa2048-1");
+    assertTrue(wrong.contains(pki.certificatePem("signer-rsa2048-1") + ": unknown"), wrong);
+  }
+
+  @Test
+  void ocsp_getFormAndBadRequests_answeredPerRfc6960() throws Exception {
+    var leaf = new org.bouncycastle.cert.jcajce.JcaX509CertificateHolder(pki.certificate("signer-rsa2048-1"));
+    var issuer = new org.bouncycastle.cert.jcajce.JcaX509CertificateHolder(pki.certificate("intermediate-a"));
+    var digests = new org.bouncycastle.operator.jcajce.JcaDigestCalculatorProviderBuilder().build();
+    var id = new org.bouncycastle.cert.ocsp.CertificateID(digests.get(org.bouncycastle.cert.ocsp.CertificateID.HASH_SHA1), issuer, leaf.getSerialNumber());
+    byte[] request = new org.bouncycastle.cert.ocsp.OCSPReqBuilder().addRequest(id).build().getEncoded();
+    String path = java.net.URLEncoder.encode(java.util.Base64.getEncoder().encodeToString(request), java.nio.charset.StandardCharsets.US_ASCII);
+    var get = HTTP.send(HttpRequest.newBuilder(URI.create(crl.baseUrl() + "/ocsp/intermediate-a/" + path)).GET().build(),
+        HttpResponse.BodyHandlers.ofByteArray());
+    assertEquals(200, get.statusCode());
+    assertEquals("application/ocsp-response", get.headers().firstValue("Content-Type").orElseThrow());
+    var answer = new org.bouncycastle.cert.ocsp.OCSPResp(get.body());
+    assertEquals(org.bouncycastle.cert.ocsp.OCSPResp.SUCCESSFUL, answer.getStatus());
+    var basic = (org.bouncycastle.cert.ocsp.BasicOCSPResp) answer.getResponseObject();
+    assertTrue(basic.isSignatureValid(new org.bouncycastle.operator.jcajce.JcaContentVerifierProviderBuilder().build(issuer)));
+    assertEquals(org.bouncycastle.cert.ocsp.CertificateStatus.GOOD, basic.getResponses()[0].getCertStatus());
+    String unescaped = java.util.Base64.getEncoder().encodeToString(request).replace("/", "%2F"); // '+' and '=' as they are
+    var lenient = HTTP.send(HttpRequest.newBuilder(URI.create(crl.baseUrl() + "/ocsp/intermediate-a/" + unescaped)).GET().build(),
+        HttpResponse.BodyHandlers.ofByteArray());
+    assertEquals(org.bouncycastle.cert.ocsp.OCSPResp.SUCCESSFUL, new org.bouncycastle.cert.ocsp.OCSPResp(lenient.body()).getStatus());
+
+    var garbage = post(crl.baseUrl() + "/ocsp/intermediate-a", "application/ocsp-request", new byte[] {1, 2, 3});
+    assertEquals(200, garbage.statusCode(), "RFC 6960 answers a bad request with an OCSP error status");
+    assertEquals(org.bouncycastle.cert.ocsp.OCSPRespBuilder.MALFORMED_REQUEST, new org.bouncycastle.cert.ocsp.OCSPResp(garbage.body()).getStatus());
+    var unknownCa = post(crl.baseUrl() + "/ocsp/nobody", "application/ocsp-request", request);
+    assertEquals(404, unknownCa.statusCode());
+    assertTrue(new String(unknownCa.body()).contains("/ocsp/intermediate-a"), new String(unknownCa.body()));
+    var put = HTTP.send(HttpRequest.newBuilder(URI.create(crl.baseUrl() + "/ocsp/intermediate-a")).PUT(HttpRequest.BodyPublishers.ofByteArray(request)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertEquals(405, put.statusCode());
   }
 }

@@ -50,7 +50,7 @@ class SignerServerTest {
     pki = TestPki.init(tmp.resolve("pki"), InstantSource.system(), TestPki.DEFAULT_CRL_BASE_URL, line -> {});
     keys = new SoftwareKeySource(() -> pki, ProviderChoice.best());
     SigningKey tls = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("tls-server");
-    server = new SignerServer(new TimeStampAuthority(keys.key("tsa"), InstantSource.system()), CertificateLogin.of(pki, false),
+    server = new SignerServer(new TimeStampAuthority(keys.key("tsa"), InstantSource.system()), CertificateLogin.of(pki, CertificateLogin.Revocation.CRL),
         TlsContexts.withIdentity(tls, null), "127.0.0.1", 0);
     server.start();
     http = HttpClient.newBuilder().sslContext(TlsContexts.trusting(pki.certificate("root-ca"))).connectTimeout(Duration.ofSeconds(5))

@@ -25,4 +25,10 @@ public final class TestCertificates {
         name, pair.getPublic()).build(new JcaContentSignerBuilder("SHA256withECDSA").build(pair.getPrivate()));
     return new JcaX509CertificateConverter().getCertificate(holder);
   }
+
+  /** {@code certificate} as PEM text. */
+  public static String pem(X509Certificate certificate) throws Exception {
+    return "-----BEGIN CERTIFICATE-----\n" + java.util.Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(certificate.getEncoded())
+        + "\n-----END CERTIFICATE-----\n";
+  }
 }

@@ -15,10 +15,11 @@ import java.util.SplittableRandom;
 /**
  * Certificate login as a signing service does it: the server issues a nonce, the client signs it
  * with its key (the key source), the server checks the signature and validates the certificate path
- * to the test PKI's root with revocation from CRLs. {@code crl=pki}: CRLs read once (what a server
- * with a warm CRL cache does); {@code crl=fetch}: every validation downloads the CRLs from the
+ * to the test PKI's root with revocation. {@code revocation=crl}: CRLs read once (what a server
+ * with a warm CRL cache does); {@code crl-fetch}: every validation downloads the CRLs from the
  * certificates' distribution points (run {@code pkibench serve crl}), the cost the original study
- * said its single certificate hid.
+ * said its single certificate hid; {@code ocsp}: every validation asks the OCSP responder the
+ * certificates name (also {@code serve crl}).
  */
 public final class AuthWorkload implements Workload {
   private final List<SigningKey> signers;
@@ -37,7 +38,7 @@ public final class AuthWorkload implements Workload {
 
     @Override
     public String description() {
-      return "certificate login: nonce, client signature, server checks signature, path and CRL revocation";
+      return "certificate login: nonce, client signature, server checks signature, path and revocation (CRL or OCSP)";
     }
 
     @Override
@@ -45,13 +46,13 @@ public final class AuthWorkload implements Workload {
       return List.of(
           Signers.ALG,
           Signers.CERTS,
-          ParamSpec.choice("crl", "pki", "CRLs read once from the test PKI, or fetched from their distribution points on every login",
-              "pki", "fetch"));
+          ParamSpec.choice("revocation", "crl", "CRLs read once from the test PKI (crl), fetched from their distribution points on every"
+              + " login (crl-fetch), or OCSP to the responder each certificate names (ocsp); serve crl answers both", CertificateLogin.Revocation.flags()));
     }
 
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
-      return new AuthWorkload(Signers.of(context, params), CertificateLogin.of(context.pki().get(), params.get("crl").equals("fetch")));
+      return new AuthWorkload(Signers.of(context, params), CertificateLogin.of(context.pki().get(), CertificateLogin.Revocation.parse(params.get("revocation"))));
     }
   }
 

@@ -18,11 +18,13 @@ import java.security.cert.CertStore;
 import java.security.cert.CertificateFactory;
 import java.security.cert.CollectionCertStoreParameters;
 import java.security.cert.PKIXParameters;
+import java.security.cert.PKIXRevocationChecker;
 import java.security.cert.TrustAnchor;
 import java.security.cert.X509CRL;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import org.bouncycastle.asn1.ASN1OctetString;
@@ -34,25 +36,61 @@ import org.bouncycastle.asn1.x509.GeneralNames;
 
 /**
  * The server side of certificate login: the signature over the server's nonce, then the path to the
- * test PKI's root with revocation from CRLs, read once ({@code fetch} false) or downloaded from the
- * certificates' distribution points at every login. Thread-safe.
+ * test PKI's root with revocation checked one of three ways ({@link Revocation}). Thread-safe.
  */
 public final class CertificateLogin {
+  /** How a login learns whether the client's certificates are revoked. */
+  public enum Revocation {
+    /** CRLs read once from the test PKI: a server with a warm CRL cache. */
+    CRL("crl"),
+    /** CRLs downloaded from the certificates' distribution points at every login ({@code serve crl}). */
+    CRL_FETCH("crl-fetch"),
+    /** An OCSP request per certificate of the path, to the responder its AIA names ({@code serve crl}), no fallback to CRLs. */
+    OCSP("ocsp");
+
+    public final String flag;
+
+    Revocation(String flag) {
+      this.flag = flag;
+    }
+
+    public static Revocation parse(String flag) {
+      for (Revocation r : values()) if (r.flag.equals(flag)) return r;
+      throw new IllegalArgumentException("unknown revocation check '" + flag + "'; use crl, crl-fetch or ocsp");
+    }
+
+    public static String[] flags() {
+      return java.util.Arrays.stream(values()).map(r -> r.flag).toArray(String[]::new);
+    }
+  }
+
   private final TrustAnchor anchor;
+  private final Revocation revocation;
   private final List<X509CRL> cachedCrls;
   private final HttpClient http;
 
-  private CertificateLogin(TrustAnchor anchor, List<X509CRL> cachedCrls, HttpClient http) {
+  private CertificateLogin(TrustAnchor anchor, Revocation revocation, List<X509CRL> cachedCrls, HttpClient http) {
     this.anchor = anchor;
+    this.revocation = revocation;
     this.cachedCrls = cachedCrls;
     this.http = http;
   }
 
-  public static CertificateLogin of(TestPki pki, boolean fetch) throws IOException, GeneralSecurityException {
+  public static CertificateLogin of(TestPki pki, Revocation revocation) throws IOException, GeneralSecurityException {
     TrustAnchor anchor = new TrustAnchor(pki.certificate("root-ca"), null);
-    return fetch
-        ? new CertificateLogin(anchor, null, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build())
-        : new CertificateLogin(anchor, crlsOf(pki), null);
+    return switch (revocation) {
+      case CRL -> new CertificateLogin(anchor, revocation, crlsOf(pki), null);
+      case CRL_FETCH -> new CertificateLogin(anchor, revocation, null, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build());
+      case OCSP -> {
+        for (Entity e : pki.entities()) {
+          if (!e.isCa() && pki.certificate(e.alias()).getExtensionValue(Extension.authorityInfoAccess.getId()) == null) {
+            throw new IllegalArgumentException("the test PKI in " + pki.dir() + " predates OCSP: its certificates name no OCSP responder;"
+                + " re-create it (move the directory away, then: pkibench pki init --dir " + pki.dir() + ")");
+          }
+        }
+        yield new CertificateLogin(anchor, revocation, null, null);
+      }
+    };
   }
 
   static List<X509CRL> crlsOf(TestPki pki) throws IOException, GeneralSecurityException {
@@ -74,10 +112,20 @@ public final class CertificateLogin {
     List<X509Certificate> path = chain.stream().filter(c -> !c.getSubjectX500Principal().equals(c.getIssuerX500Principal())).toList();
     CertPath certPath = x509.generateCertPath(path);
     PKIXParameters parameters = new PKIXParameters(Set.of(anchor));
-    parameters.setRevocationEnabled(true);
-    List<X509CRL> crls = cachedCrls != null ? cachedCrls : fetchCrls(path);
-    parameters.addCertStore(CertStore.getInstance("Collection", new CollectionCertStoreParameters(crls)));
-    CertPathValidator.getInstance("PKIX").validate(certPath, parameters);
+    CertPathValidator validator = CertPathValidator.getInstance("PKIX");
+    if (revocation == Revocation.OCSP) {
+      // The JDK's own OCSP client (an implementation independent of the responder's BouncyCastle),
+      // asked through a checker of our own so no global security property has to change.
+      PKIXRevocationChecker ocsp = (PKIXRevocationChecker) validator.getRevocationChecker();
+      ocsp.setOptions(EnumSet.of(PKIXRevocationChecker.Option.NO_FALLBACK));
+      parameters.setRevocationEnabled(false);
+      parameters.addCertPathChecker(ocsp);
+    } else {
+      parameters.setRevocationEnabled(true);
+      List<X509CRL> crls = cachedCrls != null ? cachedCrls : fetchCrls(path);
+      parameters.addCertStore(CertStore.getInstance("Collection", new CollectionCertStoreParameters(crls)));
+    }
+    validator.validate(certPath, parameters);
   }
 
   private List<X509CRL> fetchCrls(List<X509Certificate> path) throws Exception {

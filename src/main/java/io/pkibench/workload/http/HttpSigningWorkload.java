@@ -159,6 +159,11 @@ public final class HttpSigningWorkload implements Workload {
     };
   }
 
+  @Override
+  public void close() {
+    client.close();
+  }
+
   private static String chainJson(SigningKey key) throws Exception {
     StringBuilder json = new StringBuilder("[");
     for (var c : key.chain()) {

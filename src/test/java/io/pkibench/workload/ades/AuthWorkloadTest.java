@@ -8,7 +8,7 @@ import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.pki.TestPki;
-import io.pkibench.server.CrlServer;
+import io.pkibench.server.RevocationServer;
 import io.pkibench.workload.Operation;
 import io.pkibench.workload.Params;
 import io.pkibench.workload.Workload;
@@ -23,7 +23,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Certificate login against the test PKI, with CRLs read once or fetched from a real CRL server on loopback. */
+/** Certificate login against the test PKI, with CRLs read once or fetched, or OCSP, from a real revocation server on loopback. */
 class AuthWorkloadTest {
   @TempDir static Path tmp;
   static TestPki pki;
@@ -39,15 +39,15 @@ class AuthWorkloadTest {
     keys = new SoftwareKeySource(() -> pki, ProviderChoice.best());
   }
 
-  static AuthWorkload workload(String crl) throws Exception {
+  static AuthWorkload workload(String revocation) throws Exception {
     var factory = new AuthWorkload.Factory();
     return (AuthWorkload) factory.create(new WorkloadContext(keys, false, () -> pki),
-        Params.resolve("auth", factory.params(), Map.of("certs", "4", "crl", crl)));
+        Params.resolve("auth", factory.params(), Map.of("certs", "4", "revocation", revocation)));
   }
 
   @Test
   void login_validClientsFromBothIntermediates_pass() throws Exception {
-    try (Workload w = workload("pki")) {
+    try (Workload w = workload("crl")) {
       Operation op = w.newOperation(0);
       for (int i = 0; i < 8; i++) op.execute();
     }
@@ -55,7 +55,7 @@ class AuthWorkloadTest {
 
   @Test
   void login_revokedClient_refusedAsRevoked() throws Exception {
-    AuthWorkload w = workload("pki");
+    AuthWorkload w = workload("crl");
     SigningKey revoked = keys.key("signer-rsa2048-revoked");
     byte[] nonce = {1, 2, 3};
     Signature s = Signature.getInstance("SHA256withRSA", revoked.provider());
@@ -70,13 +70,45 @@ class AuthWorkloadTest {
   }
 
   @Test
-  void login_fetchFromCrlServer_passesAndFailsClearlyWhenItIsDown() throws Exception {
-    AuthWorkload w = workload("fetch");
+  void login_fetchFromRevocationServer_passesAndFailsClearlyWhenItIsDown() throws Exception {
+    AuthWorkload w = workload("crl-fetch");
     Operation op = w.newOperation(0);
-    try (CrlServer server = new CrlServer(pki, "127.0.0.1", crlPort)) {
+    try (RevocationServer server = new RevocationServer(pki, "127.0.0.1", crlPort)) {
       server.start();
       for (int i = 0; i < 4; i++) op.execute();
     }
     assertThrows(java.net.ConnectException.class, op::execute, "with the CRL server gone, a login cannot check revocation");
+  }
+
+  @Test
+  void login_ocspFromRevocationServer_goodPassesRevokedRefusedDownFailsClearly() throws Exception {
+    AuthWorkload w = workload("ocsp");
+    Operation op = w.newOperation(0);
+    SigningKey revoked = keys.key("signer-rsa2048-revoked");
+    byte[] nonce = {4, 5, 6};
+    Signature s = Signature.getInstance("SHA256withRSA", revoked.provider());
+    s.initSign(revoked.privateKey());
+    s.update(nonce);
+    byte[] signature = s.sign();
+    try (RevocationServer server = new RevocationServer(pki, "127.0.0.1", crlPort)) {
+      server.start();
+      for (int i = 0; i < 4; i++) op.execute(); // four signers, both intermediates: the JDK's OCSP client asks for leaf and intermediate
+      var e = assertThrows(CertPathValidatorException.class, () -> w.login(nonce, signature, "SHA256withRSA", revoked.chain()));
+      assertEquals(CertPathValidatorException.BasicReason.REVOKED, e.getReason(), e.getMessage());
+    }
+    var down = assertThrows(CertPathValidatorException.class, op::execute, "with the responder gone, a login cannot check revocation");
+    assertEquals(CertPathValidatorException.BasicReason.UNDETERMINED_REVOCATION_STATUS, down.getReason(), down.getMessage());
+  }
+
+  @Test
+  void ocsp_onAPkiWithoutResponders_refusedUpFrontWithTheFix() throws Exception {
+    // A certificate without an AIA extension stands for a test PKI made before OCSP existed here.
+    Path old = tmp.resolve("old-pki");
+    TestPki.init(old, InstantSource.system(), "http://127.0.0.1:" + crlPort + "/crl/", line -> {});
+    java.nio.file.Files.writeString(old.resolve("signer-rsa2048-1.pem"), io.pkibench.testing.TestCertificates.pem(io.pkibench.testing.TestCertificates.selfSigned(
+        "no-aia", java.time.Instant.now().minusSeconds(60), java.time.Instant.now().plusSeconds(3600))));
+    var e = assertThrows(IllegalArgumentException.class, () -> CertificateLogin.of(TestPki.open(old), CertificateLogin.Revocation.OCSP));
+    org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("predates OCSP") && e.getMessage().contains("pki init --dir"), e.getMessage());
+    CertificateLogin.of(pki, CertificateLogin.Revocation.OCSP); // a PKI as made today names its responders
   }
 }
