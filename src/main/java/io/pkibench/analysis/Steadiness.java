@@ -12,20 +12,22 @@ import java.util.Optional;
  * two cores), so a short warm-up measures the JIT, not the service. The cost of an operation (CPU
  * per operation when CPU was measured, else time per operation) is compared between the first and
  * the last measured iteration of the first series; a change of {@link #DRIFT} or more in one
- * direction through every iteration is reported.
+ * direction through every iteration is reported. It takes {@link #MIN_ITERATIONS} iterations to
+ * call a trend: on a shared VM two 3-second iterations differ by 30% from noise alone.
  */
 public final class Steadiness {
   static final double DRIFT = 0.15;
+  static final int MIN_ITERATIONS = 3;
 
   private Steadiness() {}
 
-  /** A sentence saying how the cost drifted, or empty when the level looks steady (or has under two measured iterations). */
+  /** A sentence saying how the cost drifted, or empty when the level looks steady (or has too few measured iterations to tell). */
   public static Optional<String> warning(LevelResult level) {
     if (level.iterations().isEmpty()) return Optional.empty();
     int firstSeries = level.iterations().get(0).series();
     List<IterationResult> measured = level.iterations().stream()
         .filter(i -> !i.warmup() && i.series() == firstSeries && i.succeeded() > 0).toList();
-    if (measured.size() < 2) return Optional.empty();
+    if (measured.size() < MIN_ITERATIONS) return Optional.empty();
     boolean cpu = measured.stream().allMatch(i -> i.cpuNanos() > 0);
     double[] cost = measured.stream().mapToDouble(i -> (cpu ? i.cpuNanos() : i.durationNanos()) / (double) i.succeeded()).toArray();
     double change = cost[cost.length - 1] / cost[0] - 1;

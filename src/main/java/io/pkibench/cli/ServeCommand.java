@@ -159,7 +159,7 @@ final class ServeCommand implements Runnable {
 
     @Override
     String what(HttpEndpoints server) {
-      return "CRLs served at " + server.baseUrl() + "/crl/";
+      return "CRLs served at " + server.baseUrl() + "/crl/CA.crl, OCSP at " + server.baseUrl() + "/ocsp/CA";
     }
   }
 }

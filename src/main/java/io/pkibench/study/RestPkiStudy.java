@@ -40,7 +40,7 @@ public final class RestPkiStudy {
   static final double TARGET_UTILISATION = 0.9;
   static final double MIN_GAIN = 0.05;
 
-  /** {@code quick}: probes of 1 s and about 10 s measured per type; otherwise probes of 5 s and {@code duration} measured. */
+  /** {@code quick}: probes of 1 s and 9 s measured per type; otherwise probes of 5 s and {@code duration} measured. */
   public record Options(boolean quick, Duration duration, Path out, Path pkiDir, String keys, Path pinFile) {}
 
   /** One type as the study reports it: the threads it chose, and the measured level. */
@@ -127,7 +127,7 @@ public final class RestPkiStudy {
     Iterations warmup, measure;
     if (options.quick()) {
       warmup = Iterations.parse("1x2s");
-      measure = Iterations.parse("2x4s");
+      measure = Iterations.parse("3x3s"); // three, so that a service still warming up can be told apart from noise
     } else {
       long seconds = Math.max(5, options.duration().toSeconds());
       warmup = Iterations.parse("1x" + Math.max(5, seconds / 10) + "s");

@@ -23,7 +23,7 @@ class SteadinessTest {
 
   @Test
   void costRisingThroughEveryIteration_isSlowingDown() {
-    Optional<String> w = Steadiness.warning(level(1000, 700));
+    Optional<String> w = Steadiness.warning(level(1000, 850, 700));
     assertTrue(w.isPresent() && w.get().startsWith("slowing down: CPU per operation rose 43%"), w.toString());
   }
 
@@ -32,5 +32,6 @@ class SteadinessTest {
     assertEquals(Optional.empty(), Steadiness.warning(level(1000, 1100, 1050)));
     assertEquals(Optional.empty(), Steadiness.warning(level(600, 1000, 800)), "down then up is noise, not a trend");
     assertEquals(Optional.empty(), Steadiness.warning(level(500)));
+    assertEquals(Optional.empty(), Steadiness.warning(level(700, 1000)), "two iterations are too few to call a trend");
   }
 }

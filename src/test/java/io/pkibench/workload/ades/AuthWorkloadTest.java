@@ -45,6 +45,14 @@ class AuthWorkloadTest {
         Params.resolve("auth", factory.params(), Map.of("certs", "4", "revocation", revocation)));
   }
 
+  /** The client's answer to a login challenge. */
+  static byte[] sign(SigningKey key, byte[] nonce) throws Exception {
+    Signature s = Signature.getInstance("SHA256withRSA", key.provider());
+    s.initSign(key.privateKey());
+    s.update(nonce);
+    return s.sign();
+  }
+
   @Test
   void login_validClientsFromBothIntermediates_pass() throws Exception {
     try (Workload w = workload("crl")) {
@@ -58,10 +66,7 @@ class AuthWorkloadTest {
     AuthWorkload w = workload("crl");
     SigningKey revoked = keys.key("signer-rsa2048-revoked");
     byte[] nonce = {1, 2, 3};
-    Signature s = Signature.getInstance("SHA256withRSA", revoked.provider());
-    s.initSign(revoked.privateKey());
-    s.update(nonce);
-    byte[] signature = s.sign();
+    byte[] signature = sign(revoked, nonce);
     var e = assertThrows(CertPathValidatorException.class, () -> w.login(nonce, signature, "SHA256withRSA", revoked.chain()));
     assertEquals(CertPathValidatorException.BasicReason.REVOKED, e.getReason(), e.getMessage());
     nonce[0] = 9;
@@ -86,10 +91,7 @@ class AuthWorkloadTest {
     Operation op = w.newOperation(0);
     SigningKey revoked = keys.key("signer-rsa2048-revoked");
     byte[] nonce = {4, 5, 6};
-    Signature s = Signature.getInstance("SHA256withRSA", revoked.provider());
-    s.initSign(revoked.privateKey());
-    s.update(nonce);
-    byte[] signature = s.sign();
+    byte[] signature = sign(revoked, nonce);
     try (RevocationServer server = new RevocationServer(pki, "127.0.0.1", crlPort)) {
       server.start();
       for (int i = 0; i < 4; i++) op.execute(); // four signers, both intermediates: the JDK's OCSP client asks for leaf and intermediate
