@@ -45,7 +45,7 @@ final class StudyCommand implements Runnable {
   static final class RestPki implements Callable<Integer> {
     @ParentCommand StudyCommand study;
 
-    @Option(names = "--quick", description = "short probes and about 10 s measured per type")
+    @Option(names = "--quick", description = "short probes and 9 s measured per type: a smoke run of a cold service, not sizing figures")
     boolean quick;
 
     @Option(names = "--duration", defaultValue = "5m", description = "measured time per type, the original methodology's 5 minutes (default: ${DEFAULT-VALUE})")
@@ -91,6 +91,11 @@ final class StudyCommand implements Runnable {
       RunResult result = runner.run(EnvironmentProbe.capture(commandLine, ctx.clock(), List.of()));
       progress.done();
       ctx.out().print(table(result));
+      if (quick) {
+        // A JVM service compiles for tens of seconds under load; --quick measures it before that ends.
+        ctx.out().println("quick: the service was measured cold (its JIT still compiling); a warm one does more per CPU-second."
+            + " For sizing figures: --duration 5m");
+      }
       if (html != null) {
         HtmlReport.write(ctx.resolve(html), result, Analysis.of(result, Analysis.Options.DEFAULT));
         ctx.out().println("report " + ctx.resolve(html));

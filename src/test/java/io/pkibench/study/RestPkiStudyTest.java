@@ -59,6 +59,7 @@ class RestPkiStudyTest {
     }
     for (String column : List.of("threads", "ops/min", "ops/server-cpu-s", "http:pades-t")) assertTrue(out.toString().contains(column), out.toString());
     for (String type : RestPkiStudy.TYPES) assertTrue(err.toString().contains("┌─ " + type), "a panel per type on the live view: " + type);
+    assertTrue(out.toString().contains("quick: the service was measured cold"), "quick figures are not sizing figures, and it says so");
     assertTrue(Files.readString(dir.resolve("restpki.html")).contains("id=\"throughput-6\""));
 
     Path s = dir.resolve("samples");
