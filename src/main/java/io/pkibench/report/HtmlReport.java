@@ -29,7 +29,8 @@ public final class HtmlReport {
     h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>pkibench report</title>\n<style>\n")
         .append("body{font-family:sans-serif;margin:24px auto;max-width:1000px;color:#222}h1{margin-bottom:4px}")
         .append("table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}")
-        .append("th{background:#f3f3f3}td.l,th.l{text-align:left}.verdict{font-size:1.08em;background:#f6f9ff;border-left:4px solid #1f77b4;padding:8px 12px}")
+        .append("th{background:#f3f3f3}td.l,th.l{text-align:left}.verdict{font-size:1.08em;background:#f6f9ff;border-left:4px solid #1f77b4;padding:8px 12px}"
+            + ".warn{background:#fff8e6;border-left:4px solid #ff7f0e;padding:6px 12px}")
         .append(".muted{color:#666}svg.chart{display:block;margin:12px 0;border:1px solid #ddd}pre{background:#f6f6f6;padding:8px;overflow:auto}\n")
         .append("</style></head><body>\n");
     h.append("<h1>pkibench report</h1>\n<p class=\"muted\">").append(Html.esc(result.environment().commandLine()))
@@ -51,6 +52,10 @@ public final class HtmlReport {
           .append(best.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(best.cpu().opsPerCpuSecond())).append("</td><td>")
           .append(failed).append("</td></tr></table>\n");
       if (a.capacity().sizing() != null) h.append("<p>").append(Html.esc(a.capacity().sizing().text())).append("</p>\n");
+      for (LevelResult l : w.levels()) {
+        io.pkibench.analysis.Steadiness.warning(l).ifPresent(text ->
+            h.append("<p class=\"warn\"><b>").append(Html.esc(loadLabel(l))).append(":</b> ").append(Html.esc(text)).append("</p>\n"));
+      }
     }
     h.append("</section>\n");
 

@@ -40,6 +40,16 @@ class HtmlReportTest {
   }
 
   @Test
+  void render_levelStillWarmingUp_saysSoInTheVerdict() {
+    RunResult r = ResultFixtures.closedRun("sign", new int[] {4}, new double[][] {{700, 900, 1000}}, new long[] {1_000_000});
+    String html = HtmlReport.render(r, Analysis.of(r, Analysis.Options.DEFAULT));
+    String verdict = html.substring(html.indexOf("id=\"verdict\""), html.indexOf("id=\"charts\""));
+    assertTrue(verdict.contains("class=\"warn\"") && verdict.contains("still warming up: CPU per operation fell 30%"), verdict);
+    assertFalse(HtmlReport.render(fixture(), Analysis.of(fixture(), Analysis.Options.DEFAULT)).contains("class=\"warn\""),
+        "a steady run carries no warning");
+  }
+
+  @Test
   void render_hasEveryChartAndEscapesText() {
     RunResult r = fixture();
     Analysis a = Analysis.of(r, new Analysis.Options(20_000.0, 0.7, null));
