@@ -32,9 +32,6 @@ final class ServeCommand implements Runnable {
 
   /** Options every service takes. */
   abstract static class Service implements Callable<Integer> {
-    /** How long an idle keep-alive connection stays open: three times the JDK HttpClient's 30 s. */
-    static final java.time.Duration IDLE_KEEP_ALIVE = java.time.Duration.ofSeconds(90);
-
     @ParentCommand ServeCommand serve;
 
     @Option(names = "--bind", defaultValue = "127.0.0.1", paramLabel = "ADDRESS",
@@ -52,13 +49,6 @@ final class ServeCommand implements Runnable {
     public Integer call() throws Exception {
       CliContext ctx = serve.parent.context;
       Path pkiDir = ctx.pkiDir(pki);
-      // The JDK's HttpServer and HttpClient both drop idle keep-alive connections after 30 s, so a
-      // client could send a request on a connection the server was closing that instant (an EOF on
-      // 1 of 13,818 CAdES-T in a study). A server should outwait its clients: this process serves
-      // nothing else, and the property must be set before the first server is made.
-      if (System.getProperty("sun.net.httpserver.idleInterval") == null) {
-        System.setProperty("sun.net.httpserver.idleInterval", String.valueOf(IDLE_KEEP_ALIVE.toSeconds()));
-      }
       HttpEndpoints server = open(ctx, pkiDir);
       server.start();
       ctx.out().println(what(server) + " (pid " + ProcessHandle.current().pid() + "); Ctrl-C stops it");

@@ -25,6 +25,20 @@ public enum KeyAlgorithm {
     throw new IllegalArgumentException("unknown key algorithm '" + flag + "'; use rsa2048, rsa3072, ecdsa-p256 or ed25519");
   }
 
+  /**
+   * The SHA-256 signature algorithm (JCA name) for a key or certificate public key of type
+   * {@code keyAlgorithm} ({@link java.security.Key#getAlgorithm()}): what every signer and
+   * verifier here uses with the test PKI's keys.
+   */
+  public static String signatureAlgorithmFor(String keyAlgorithm) {
+    return switch (keyAlgorithm) {
+      case "RSA" -> "SHA256withRSA";
+      case "EC" -> "SHA256withECDSA";
+      case "Ed25519", "EdDSA" -> "Ed25519";
+      default -> throw new IllegalArgumentException("no signature algorithm for " + keyAlgorithm + " keys; use RSA, EC or Ed25519 keys");
+    };
+  }
+
   public static String[] flags() {
     return java.util.Arrays.stream(values()).map(a -> a.flag).toArray(String[]::new);
   }

@@ -9,7 +9,6 @@ import java.io.OutputStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -170,6 +169,15 @@ public final class TestPki {
 
   public Path crl(String caAlias) {
     return dir.resolve("crl").resolve(caAlias + ".crl");
+  }
+
+  /** The CRL of {@code caAlias}, parsed. */
+  public java.security.cert.X509CRL crlOf(String caAlias) {
+    try (InputStream in = Files.newInputStream(crl(caAlias))) {
+      return (java.security.cert.X509CRL) CertificateFactory.getInstance("X.509").generateCRL(in);
+    } catch (IOException | GeneralSecurityException e) {
+      throw new IllegalArgumentException("no CRL for '" + caAlias + "' in the test PKI " + dir + "; re-create it", e);
+    }
   }
 
   public Secret keystorePassword() {

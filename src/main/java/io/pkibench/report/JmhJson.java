@@ -3,7 +3,6 @@ package io.pkibench.report;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.pkibench.measure.LatencyHistograms;
 import io.pkibench.plan.Iterations;
 import io.pkibench.results.IterationResult;
 import io.pkibench.results.LevelResult;

@@ -18,6 +18,19 @@ import java.util.concurrent.Executors;
 public abstract class HttpEndpoints implements AutoCloseable {
   /** Bodies above this are refused with 413 before being read whole (the signer allows more). */
   protected static final int MAX_BODY_BYTES = 64 * 1024;
+  /** How long an idle keep-alive connection stays open: three times the JDK HttpClient's 30 s. */
+  static final java.time.Duration IDLE_KEEP_ALIVE = java.time.Duration.ofSeconds(90);
+
+  static {
+    // The JDK's HttpServer and HttpClient both drop idle keep-alive connections after 30 s, so a
+    // client could send a request on a connection the server was closing that instant (an EOF on
+    // 1 of 13,818 CAdES-T in a study). A server should outwait its clients. The JDK reads this
+    // once, when the first server of the process is made, which is why it is set here, before
+    // any; an operator's own -Dsun.net.httpserver.idleInterval wins.
+    if (System.getProperty("sun.net.httpserver.idleInterval") == null) {
+      System.setProperty("sun.net.httpserver.idleInterval", String.valueOf(IDLE_KEEP_ALIVE.toSeconds()));
+    }
+  }
   private final HttpServer server;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
 

@@ -7,7 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import eu.europa.esig.dss.enumerations.SignaturePackaging;
 import eu.europa.esig.dss.model.InMemoryDocument;
-import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SignatureVerification;
+import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.workload.ades.CertificateLogin;
 import io.pkibench.workload.ades.CertificateTokens;
 import io.pkibench.workload.ades.SigningCertificateCheck;
@@ -17,7 +18,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
-import java.security.Signature;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -164,7 +164,7 @@ public final class SignerServer extends HttpEndpoints {
         if (p.nonce() == null) throw new Refusal(409, "wrong_token", "token " + parts[0] + " belongs to a signature, not a login");
         List<X509Certificate> chain = certificates(body);
         byte[] signature = base64(body, "signature");
-        String algorithm = chain.get(0).getPublicKey().getAlgorithm().equals("EC") ? "SHA256withECDSA" : "SHA256withRSA";
+        String algorithm = KeyAlgorithm.signatureAlgorithmFor(chain.get(0).getPublicKey().getAlgorithm());
         try {
           login.login(p.nonce(), signature, algorithm, chain);
         } catch (Exception e) {
@@ -265,12 +265,8 @@ public final class SignerServer extends HttpEndpoints {
 
   private static boolean verifies(String algorithm, X509Certificate certificate, byte[] data, byte[] signature) {
     try {
-      // The fastest provider here (ACCP when it loads): the JDK's RSA verification was 5% of a CAdES.
-      Signature verify = Signature.getInstance(algorithm, ProviderChoice.best().providerFor("Signature", algorithm));
-      verify.initVerify(certificate.getPublicKey());
-      verify.update(data);
-      return verify.verify(signature);
-    } catch (Exception e) {
+      return SignatureVerification.verifies(algorithm, certificate.getPublicKey(), data, signature);
+    } catch (java.security.GeneralSecurityException | RuntimeException e) {
       return false;
     }
   }

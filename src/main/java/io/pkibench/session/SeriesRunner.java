@@ -1,7 +1,6 @@
 package io.pkibench.session;
 
 import io.pkibench.engine.LoadDriver;
-import io.pkibench.engine.EngineException;
 import io.pkibench.engine.IterationOutcome;
 import io.pkibench.engine.SeriesSpec;
 import io.pkibench.measure.CpuMeter;

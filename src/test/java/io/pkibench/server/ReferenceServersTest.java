@@ -4,9 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pkibench.keys.ProviderChoice;
-import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.pki.TestPki;
+import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.ades.TimeStampAuthority;
 import java.io.ByteArrayInputStream;
 import java.math.BigInteger;
@@ -40,8 +39,9 @@ class ReferenceServersTest {
 
   @BeforeAll
   static void start() throws Exception {
-    pki = TestPki.init(tmp.resolve("pki"), InstantSource.system(), TestPki.DEFAULT_CRL_BASE_URL, line -> {});
-    tsa = new TsaServer(new TimeStampAuthority(new SoftwareKeySource(() -> pki, ProviderChoice.best()).key("tsa"), InstantSource.system()),
+    TestKeys fixture = TestKeys.in(tmp);
+    pki = fixture.pki;
+    tsa = new TsaServer(new TimeStampAuthority(fixture.keys.key("tsa"), InstantSource.system()),
         "127.0.0.1", 0);
     crl = new RevocationServer(pki, "127.0.0.1", 0);
     tsa.start();

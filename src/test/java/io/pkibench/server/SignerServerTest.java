@@ -13,6 +13,7 @@ import io.pkibench.keys.SigningKey;
 import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.keys.TlsContexts;
 import io.pkibench.pki.TestPki;
+import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.Operation;
 import io.pkibench.workload.Params;
 import io.pkibench.workload.Workload;
@@ -47,8 +48,9 @@ class SignerServerTest {
 
   @BeforeAll
   static void start() throws Exception {
-    pki = TestPki.init(tmp.resolve("pki"), InstantSource.system(), TestPki.DEFAULT_CRL_BASE_URL, line -> {});
-    keys = new SoftwareKeySource(() -> pki, ProviderChoice.best());
+    TestKeys fixture = TestKeys.in(tmp);
+    pki = fixture.pki;
+    keys = fixture.keys;
     SigningKey tls = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("tls-server");
     server = new SignerServer(new TimeStampAuthority(keys.key("tsa"), InstantSource.system()), CertificateLogin.of(pki, CertificateLogin.Revocation.CRL),
         TlsContexts.withIdentity(tls, null), "127.0.0.1", 0);

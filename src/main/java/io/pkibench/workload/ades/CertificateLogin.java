@@ -1,5 +1,6 @@
 package io.pkibench.workload.ades;
 
+import io.pkibench.keys.SignatureVerification;
 import io.pkibench.pki.Entity;
 import io.pkibench.pki.TestPki;
 import java.io.ByteArrayInputStream;
@@ -8,9 +9,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.security.GeneralSecurityException;
-import java.security.Signature;
 import java.security.SignatureException;
 import java.security.cert.CertPath;
 import java.security.cert.CertPathValidator;
@@ -93,21 +92,15 @@ public final class CertificateLogin {
     };
   }
 
-  static List<X509CRL> crlsOf(TestPki pki) throws IOException, GeneralSecurityException {
-    List<X509CRL> crls = new ArrayList<>();
-    CertificateFactory x509 = CertificateFactory.getInstance("X.509");
-    for (Entity ca : pki.entities()) {
-      if (ca.isCa()) crls.add((X509CRL) x509.generateCRL(new ByteArrayInputStream(Files.readAllBytes(pki.crl(ca.alias())))));
-    }
-    return crls;
+  private static List<X509CRL> crlsOf(TestPki pki) {
+    return pki.entities().stream().filter(Entity::isCa).map(ca -> pki.crlOf(ca.alias())).toList();
   }
 
   /** Throws unless the signature over the nonce verifies and the chain (leaf first) validates, revocation included. */
   public void login(byte[] nonce, byte[] response, String algorithm, List<X509Certificate> chain) throws Exception {
-    Signature verify = Signature.getInstance(algorithm);
-    verify.initVerify(chain.get(0).getPublicKey());
-    verify.update(nonce);
-    if (!verify.verify(response)) throw new SignatureException("the login signature does not verify");
+    if (!SignatureVerification.verifies(algorithm, chain.get(0).getPublicKey(), nonce, response)) {
+      throw new SignatureException("the login signature does not verify");
+    }
     CertificateFactory x509 = CertificateFactory.getInstance("X.509");
     List<X509Certificate> path = chain.stream().filter(c -> !c.getSubjectX500Principal().equals(c.getIssuerX500Principal())).toList();
     CertPath certPath = x509.generateCertPath(path);

@@ -72,7 +72,7 @@ public final class TimeStampAuthority {
   }
 
   private TimeStampTokenGenerator tokenGenerator() throws GeneralSecurityException, OperatorCreationException, TSPException {
-    String algorithm = key.privateKey().getAlgorithm().equals("EC") ? "SHA256withECDSA" : "SHA256withRSA";
+    String algorithm = io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(key.privateKey().getAlgorithm());
     SignerInfoGenerator signer = new JcaSignerInfoGeneratorBuilder(new JcaDigestCalculatorProviderBuilder().build())
         .build(new JcaContentSignerBuilder(algorithm).setProvider(key.provider()).build(key.privateKey()), key.certificate());
     TimeStampTokenGenerator generator = new TimeStampTokenGenerator(signer,

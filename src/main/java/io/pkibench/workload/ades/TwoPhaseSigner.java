@@ -133,8 +133,7 @@ public final class TwoPhaseSigner {
       case PADES, PADES_T -> pades.getDataToSign(document, (PAdESSignatureParameters) parameters);
       case XADES -> xades.getDataToSign(document, (XAdESSignatureParameters) parameters);
     };
-    SignatureAlgorithm algorithm = chain.get(0).getPublicKey().getAlgorithm().equals("EC")
-        ? SignatureAlgorithm.ECDSA_SHA256 : SignatureAlgorithm.RSA_SHA256;
+    SignatureAlgorithm algorithm = SignatureAlgorithm.forJAVA(io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(chain.get(0).getPublicKey().getAlgorithm()));
     return new Pending(format, document, parameters, toBeSigned.getBytes(), algorithm);
   }
 

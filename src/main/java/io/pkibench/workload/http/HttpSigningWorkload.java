@@ -38,18 +38,28 @@ public final class HttpSigningWorkload implements Workload {
   private final SigningServiceClient client;
   private final List<SigningKey> signers;
   private final byte[] document;
-  private final String packaging;
   private final boolean verify;
+  /** Per signer (same index): its chain as a JSON array, and the whole start request, made once rather than per operation. */
+  private final List<String> chains = new ArrayList<>();
+  private final List<byte[]> startBodies = new ArrayList<>();
 
   private HttpSigningWorkload(String kind, TwoPhaseSigner.Format format, SigningServiceClient client, List<SigningKey> signers,
-      byte[] document, String packaging, boolean verify) {
+      byte[] document, String packaging, boolean verify) throws Exception {
     this.kind = kind;
     this.format = format;
     this.client = client;
     this.signers = signers;
     this.document = document;
-    this.packaging = packaging;
     this.verify = verify;
+    String encodedDocument = format == null ? null : Base64.getEncoder().encodeToString(document);
+    for (SigningKey key : signers) {
+      String chain = chainJson(key);
+      chains.add(chain);
+      if (format != null) {
+        startBodies.add(("{\"document\":\"" + encodedDocument + "\",\"certificates\":" + chain + ",\"packaging\":\"" + packaging + "\"}")
+            .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      }
+    }
   }
 
   /** {@code kind}: cades, cades-t, pades, pades-t, xades, auth or timestamp. */
@@ -109,18 +119,15 @@ public final class HttpSigningWorkload implements Workload {
   public Operation newOperation(int worker) throws Exception {
     int[] turn = {worker};
     return switch (kind) {
-      case "auth" -> () -> login(signers.get(turn[0]++ % signers.size()));
+      case "auth" -> () -> login(turn[0]++ % signers.size());
       case "timestamp" -> timestampOperation(worker);
-      default -> {
-        String encodedDocument = Base64.getEncoder().encodeToString(document);
-        yield () -> sign(signers.get(turn[0]++ % signers.size()), encodedDocument);
-      }
+      default -> () -> sign(turn[0]++ % signers.size());
     };
   }
 
-  private void sign(SigningKey key, String encodedDocument) throws Exception {
-    JsonNode started = client.post("api/signatures/" + kind + "/start",
-        "{\"document\":\"" + encodedDocument + "\",\"certificates\":" + chainJson(key) + ",\"packaging\":\"" + packaging + "\"}");
+  private void sign(int index) throws Exception {
+    SigningKey key = signers.get(index);
+    JsonNode started = client.post("api/signatures/" + kind + "/start", startBodies.get(index));
     Signature signer = Signature.getInstance(started.get("signatureAlgorithm").asText(), key.provider());
     signer.initSign(key.privateKey());
     signer.update(Base64.getDecoder().decode(started.get("toSign").asText()));
@@ -129,14 +136,15 @@ public final class HttpSigningWorkload implements Workload {
     if (verify) AdesChecks.check(format, Base64.getDecoder().decode(finished.get("signed").asText()), document, key);
   }
 
-  private void login(SigningKey key) throws Exception {
+  private void login(int index) throws Exception {
+    SigningKey key = signers.get(index);
     JsonNode started = client.post("api/auth/start", "{}");
-    String algorithm = key.privateKey().getAlgorithm().equals("EC") ? "SHA256withECDSA" : "SHA256withRSA";
+    String algorithm = io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(key.privateKey().getAlgorithm());
     Signature signer = Signature.getInstance(algorithm, key.provider());
     signer.initSign(key.privateKey());
     signer.update(Base64.getDecoder().decode(started.get("nonce").asText()));
     JsonNode answer = client.post("api/auth/" + started.get("token").asText() + "/finish",
-        "{\"certificates\":" + chainJson(key) + ",\"signature\":\"" + Base64.getEncoder().encodeToString(signer.sign()) + "\"}");
+        "{\"certificates\":" + chains.get(index) + ",\"signature\":\"" + Base64.getEncoder().encodeToString(signer.sign()) + "\"}");
     if (!answer.path("valid").asBoolean()) throw new java.io.IOException("login answered without valid=true: " + answer);
   }
 

@@ -22,8 +22,12 @@ final class SigningServiceClient implements AutoCloseable {
   }
 
   JsonNode post(String path, String json) throws IOException, InterruptedException {
+    return post(path, json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  JsonNode post(String path, byte[] json) throws IOException, InterruptedException {
     HttpResponse<String> reply = http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60))
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(json)).build(), HttpResponse.BodyHandlers.ofString());
     if (reply.statusCode() / 100 != 2) {
       throw new IOException("HTTP " + reply.statusCode() + " from " + path + ": " + reply.body());
     }

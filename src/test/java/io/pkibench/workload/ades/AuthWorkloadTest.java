@@ -4,10 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.pkibench.keys.KeySource;
-import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SigningKey;
-import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.pki.TestPki;
+import io.pkibench.testing.TestKeys;
 import io.pkibench.server.RevocationServer;
 import io.pkibench.workload.Operation;
 import io.pkibench.workload.Params;
@@ -35,8 +34,9 @@ class AuthWorkloadTest {
     try (ServerSocket probe = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       crlPort = probe.getLocalPort();
     }
-    pki = TestPki.init(tmp.resolve("pki"), InstantSource.system(), "http://127.0.0.1:" + crlPort + "/crl/", line -> {});
-    keys = new SoftwareKeySource(() -> pki, ProviderChoice.best());
+    TestKeys fixture = TestKeys.in(tmp, "http://127.0.0.1:" + crlPort + "/crl/");
+    pki = fixture.pki;
+    keys = fixture.keys;
   }
 
   static AuthWorkload workload(String revocation) throws Exception {

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import eu.europa.esig.dss.enumerations.SignaturePackaging;
 import eu.europa.esig.dss.model.InMemoryDocument;
-import io.pkibench.keys.KeySource;
-import io.pkibench.pki.TestPki;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.Operation;
 import io.pkibench.workload.Workload;
@@ -22,14 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
 class CadesWorkloadTest {
   @TempDir static Path tmp;
   static TestKeys fixture;
-  static TestPki pki;
-  static KeySource keys;
 
   @BeforeAll
   static void setUp() {
     fixture = TestKeys.in(tmp);
-    pki = fixture.pki;
-    keys = fixture.keys;
   }
 
   static Workload workload(boolean timestamped, Map<String, String> params) throws Exception {
@@ -53,14 +47,14 @@ class CadesWorkloadTest {
 
   @Test
   void detachedBT_verifiesWithOpensslCmsAndTamperFails() throws Exception {
-    byte[] content = Files.readAllBytes(pki.certificatePem("root-ca")); // any bytes will do; these are at hand
+    byte[] content = Files.readAllBytes(fixture.pki.certificatePem("root-ca")); // any bytes will do; these are at hand
     Path doc = Files.write(tmp.resolve("doc.bin"), content);
-    TwoPhaseSigner signer = new TwoPhaseSigner(new TimeStampAuthority(keys.key("tsa"), InstantSource.system()));
+    TwoPhaseSigner signer = new TwoPhaseSigner(new TimeStampAuthority(fixture.keys.key("tsa"), InstantSource.system()));
     Path sig = Files.write(tmp.resolve("cades-t.p7s"), signer.sign(TwoPhaseSigner.Format.CADES_T, new InMemoryDocument(content, "doc.bin"),
-        keys.key("signer-rsa2048-2"), SignaturePackaging.DETACHED));
+        fixture.keys.key("signer-rsa2048-2"), SignaturePackaging.DETACHED));
 
     String ok = Openssl.run("cms", "-verify", "-binary", "-inform", "DER", "-in", sig.toString(), "-content", doc.toString(),
-        "-CAfile", pki.certificatePem("root-ca").toString(), "-certfile", pki.caChainPem().toString(), "-out", "/dev/null");
+        "-CAfile", fixture.pki.certificatePem("root-ca").toString(), "-certfile", fixture.pki.caChainPem().toString(), "-out", "/dev/null");
     assertTrue(ok.startsWith("0:") && ok.contains("Verification successful"), ok);
     String printed = Openssl.run("cms", "-cmsout", "-print", "-inform", "DER", "-in", sig.toString());
     assertTrue(printed.contains("id-smime-aa-timeStampToken"), "B-T carries a signature time-stamp");
@@ -69,7 +63,7 @@ class CadesWorkloadTest {
     content[10] ^= 1;
     Path tampered = Files.write(tmp.resolve("tampered.bin"), content);
     String bad = Openssl.run("cms", "-verify", "-binary", "-inform", "DER", "-in", sig.toString(), "-content", tampered.toString(),
-        "-CAfile", pki.certificatePem("root-ca").toString(), "-certfile", pki.caChainPem().toString(), "-out", "/dev/null");
+        "-CAfile", fixture.pki.certificatePem("root-ca").toString(), "-certfile", fixture.pki.caChainPem().toString(), "-out", "/dev/null");
     assertTrue(!bad.startsWith("0:"), "one changed byte must fail: " + bad);
   }
 
@@ -77,10 +71,10 @@ class CadesWorkloadTest {
   void envelopingBB_verifiesWithOpensslAndYieldsTheContent() throws Exception {
     byte[] content = "pague 100 reais".getBytes(java.nio.charset.StandardCharsets.UTF_8);
     Path sig = Files.write(tmp.resolve("cades.p7s"), new TwoPhaseSigner(null).sign(TwoPhaseSigner.Format.CADES,
-        new InMemoryDocument(content, "x.txt"), keys.key("signer-rsa2048-1"), SignaturePackaging.ENVELOPING));
+        new InMemoryDocument(content, "x.txt"), fixture.keys.key("signer-rsa2048-1"), SignaturePackaging.ENVELOPING));
     Path out = tmp.resolve("extracted.txt");
     String ok = Openssl.run("cms", "-verify", "-binary", "-inform", "DER", "-in", sig.toString(),
-        "-CAfile", pki.certificatePem("root-ca").toString(), "-certfile", pki.caChainPem().toString(), "-out", out.toString());
+        "-CAfile", fixture.pki.certificatePem("root-ca").toString(), "-certfile", fixture.pki.caChainPem().toString(), "-out", out.toString());
     assertTrue(ok.startsWith("0:"), ok);
     assertTrue(java.util.Arrays.equals(content, Files.readAllBytes(out)));
   }

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import eu.europa.esig.dss.model.InMemoryDocument;
-import io.pkibench.keys.KeySource;
-import io.pkibench.pki.TestPki;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.Operation;
 import io.pkibench.workload.Workload;
@@ -24,14 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
 class PadesWorkloadTest {
   @TempDir static Path tmp;
   static TestKeys fixture;
-  static TestPki pki;
-  static KeySource keys;
 
   @BeforeAll
   static void setUp() {
     fixture = TestKeys.in(tmp);
-    pki = fixture.pki;
-    keys = fixture.keys;
   }
 
   static Workload workload(boolean timestamped, Map<String, String> params) throws Exception {
@@ -57,8 +51,8 @@ class PadesWorkloadTest {
 
   @Test
   void signedPdf_pdfsigSaysValidAndATamperedOneIsNot() throws Exception {
-    byte[] signed = new TwoPhaseSigner(new TimeStampAuthority(keys.key("tsa"), InstantSource.system())).sign(TwoPhaseSigner.Format.PADES_T,
-        new InMemoryDocument(SamplePdf.generate(), "sample.pdf"), keys.key("signer-rsa2048-1"), null);
+    byte[] signed = new TwoPhaseSigner(new TimeStampAuthority(fixture.keys.key("tsa"), InstantSource.system())).sign(TwoPhaseSigner.Format.PADES_T,
+        new InMemoryDocument(SamplePdf.generate(), "sample.pdf"), fixture.keys.key("signer-rsa2048-1"), null);
     Path file = Files.write(tmp.resolve("pades-t.pdf"), signed);
     String report = pdfsig(file);
     assertTrue(report.contains("Signature Validation: Signature is Valid."), report);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.pki.TestPki;
+import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.Operation;
 import io.pkibench.workload.Params;
 import io.pkibench.workload.Workload;
@@ -34,8 +35,9 @@ class TimeStampAuthorityTest {
 
   @BeforeAll
   static void setUp() throws Exception {
-    pki = TestPki.init(tmp.resolve("pki"), InstantSource.system(), TestPki.DEFAULT_CRL_BASE_URL, line -> {});
-    tsa = new TimeStampAuthority(new SoftwareKeySource(() -> pki, ProviderChoice.best()).key("tsa"), InstantSource.system());
+    TestKeys fixture = TestKeys.in(tmp);
+    pki = fixture.pki;
+    tsa = new TimeStampAuthority(fixture.keys.key("tsa"), InstantSource.system());
   }
 
   @Test

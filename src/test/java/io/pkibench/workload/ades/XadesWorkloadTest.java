@@ -3,8 +3,6 @@ package io.pkibench.workload.ades;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import eu.europa.esig.dss.model.InMemoryDocument;
-import io.pkibench.keys.KeySource;
-import io.pkibench.pki.TestPki;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.Operation;
 import io.pkibench.workload.Workload;
@@ -21,14 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
 class XadesWorkloadTest {
   @TempDir static Path tmp;
   static TestKeys fixture;
-  static TestPki pki;
-  static KeySource keys;
 
   @BeforeAll
   static void setUp() {
     fixture = TestKeys.in(tmp);
-    pki = fixture.pki;
-    keys = fixture.keys;
   }
 
   static Workload workload(Map<String, String> params) throws Exception {
@@ -48,7 +42,7 @@ class XadesWorkloadTest {
   @Test
   void signedXml_xmlsec1VerifiesAndATamperedAmountFails() throws Exception {
     byte[] signed = new TwoPhaseSigner(null).sign(TwoPhaseSigner.Format.XADES,
-        new InMemoryDocument(XadesWorkload.sampleMessage(4096), "message.xml"), keys.key("signer-rsa2048-1"), null);
+        new InMemoryDocument(XadesWorkload.sampleMessage(4096), "message.xml"), fixture.keys.key("signer-rsa2048-1"), null);
     Path file = Files.write(tmp.resolve("xades.xml"), signed);
     String ok = xmlsec1(file);
     assertTrue(ok.startsWith("0:") && ok.contains("OK"), ok);
@@ -63,9 +57,9 @@ class XadesWorkloadTest {
 
   static String xmlsec1(Path file) throws Exception {
     Process p = new ProcessBuilder(List.of("xmlsec1", "--verify",
-        "--trusted-pem", pki.certificatePem("root-ca").toString(),
-        "--untrusted-pem", pki.certificatePem("intermediate-a").toString(),
-        "--untrusted-pem", pki.certificatePem("intermediate-b").toString(),
+        "--trusted-pem", fixture.pki.certificatePem("root-ca").toString(),
+        "--untrusted-pem", fixture.pki.certificatePem("intermediate-a").toString(),
+        "--untrusted-pem", fixture.pki.certificatePem("intermediate-b").toString(),
         "--id-attr:Id", XadesWorkload.XADES_NS + ":SignedProperties",
         file.toString())).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes());
