@@ -36,6 +36,12 @@ public record ScalingVerdict(
    */
   public static ScalingVerdict of(List<LevelPoint> points, UslFit usl, boolean openLoop) {
     if (points.isEmpty()) return new ScalingVerdict(List.of(), null, null, null, null, null, 0, null, "no level was measured");
+    if (points.size() == 1) {
+      // Scaling is a relation between levels: from one level nothing can be said of it, and nothing is.
+      String level = openLoop ? "one rate measured (" + n(points.get(0).load()) + "/s)" : "one level measured (concurrency " + n(points.get(0).load()) + ")";
+      return new ScalingVerdict(List.of(1.0), null, null, null, null, null, 0, null,
+          level + ": no scaling verdict from one level; measure two or more (e.g. --concurrency 1..16) to see how it scales.");
+    }
     LevelPoint first = points.get(0);
     double perWorker = openLoop ? 1 : first.throughput() / first.load();
     List<Double> efficiency = new ArrayList<>();

@@ -9,6 +9,8 @@ public final class ExitCodes {
   public static final int USAGE = 2;
   /** {@code compare}: a threshold failed beyond the noise. */
   public static final int THRESHOLD_FAILED = 3;
+  /** {@code study}: every step ran but a post-run check failed (e.g. a message lost); the result says which. */
+  public static final int CHECK_FAILED = 4;
 
   private ExitCodes() {}
 }

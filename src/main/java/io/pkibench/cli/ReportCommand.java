@@ -86,7 +86,10 @@ final class ReportCommand implements Callable<Integer> {
     // The analysis is always recomputed from the levels, so a report reflects these options and this version's rules.
     result = result.withAnalysis(RunResultJson.mapper().valueToTree(analysis));
     switch (format) {
-      case table -> ctx.out().print(TerminalTable.render(result, analysis));
+      case table -> {
+        if (result.study() != null) ctx.out().print(io.pkibench.report.StudyTables.terminal(result));
+        ctx.out().print(TerminalTable.render(result, analysis));
+      }
       case csv -> ctx.out().print(RunResultCsv.toCsv(result));
       case json -> ctx.out().print(RunResultJson.toJson(result));
       case jmh_json -> ctx.out().print(JmhJson.of(result));

@@ -19,9 +19,7 @@ import io.pkibench.results.Environment;
 import io.pkibench.results.RunResult;
 import io.pkibench.session.EnvironmentProbe;
 import io.pkibench.session.RunSession;
-import io.pkibench.workload.Params;
 import io.pkibench.workload.WorkloadCatalog;
-import io.pkibench.workload.WorkloadFactory;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -140,8 +138,8 @@ final class RunCommand implements Callable<Integer> {
       forking = hlog -> new ForkedSeries(ForkedSeries.thisJvm(), childOptions, ctx.env(), scratch, hlog, progress::line);
     }
     RunSession session = new RunSession(plan, catalog, KeyOpeners.of(ctx, pkiDir, pinFile, progress::line),
-        new RunSession.Options(meter, resultFile, ctx.clock(), progress, progress::line, Durations.parse(hangGrace), forking,
-            sizing.analysis(null), () -> io.pkibench.pki.TestPki.openOrInit(pkiDir, ctx.clock(), progress::line)));
+        new RunSession.Options(meter, ctx.clock(), progress, progress::line, Durations.parse(hangGrace), forking,
+            sizing.analysis(null), () -> io.pkibench.pki.TestPki.openOrInit(pkiDir, ctx.clock(), progress::line), RunSession.BeforeLevel.NONE));
     Environment environment = EnvironmentProbe.capture(commandLine(), ctx.clock(), extraProviders());
 
     CountDownLatch finished = new CountDownLatch(1);
@@ -158,7 +156,7 @@ final class RunCommand implements Callable<Integer> {
     RunResult result;
     try {
       progress.line("result file: " + resultFile + " (interval histograms: " + RunSession.hlogFileFor(resultFile).getFileName() + ")");
-      result = session.run(environment);
+      result = session.run(environment, resultFile);
     } finally {
       finished.countDown();
       try {
@@ -207,26 +205,13 @@ final class RunCommand implements Callable<Integer> {
     sizing.check(problems);
     List<WorkloadSpec> specs = new ArrayList<>();
     for (String name : workloads) {
-      WorkloadFactory factory = catalog.find(name).orElse(null);
-      if (factory == null) {
-        problems.add("unknown workload '" + name + "'" + Suggestions.didYouMean(name, catalog.names()) + "; 'pkibench list' shows them all");
-        continue;
-      }
       Map<String, String> workloadParams = new LinkedHashMap<>(params);
-      boolean remote = factory.params().stream().anyMatch(p -> p.name().equals("target"));
-      if (remote && target != null) workloadParams.putIfAbsent("target", target);
-      if (remote && !workloadParams.containsKey("target")) {
-        problems.add("--target: " + name + " calls a service; give its URL, e.g. --target https://127.0.0.1:8443 (start one with 'pkibench serve signer')");
-      }
-      try {
-        Params.resolve(name, factory.params(), workloadParams);
-      } catch (IllegalArgumentException e) {
-        problems.add(e.getMessage());
-      }
+      boolean remote = catalog.find(name).map(f -> f.params().stream().anyMatch(p -> p.name().equals(WorkloadCatalog.TARGET))).orElse(false);
+      if (remote && target != null) workloadParams.putIfAbsent(WorkloadCatalog.TARGET, target);
       specs.add(new WorkloadSpec(name, workloadParams, keys));
     }
-    String keyProblem = KeySources.problem(keys);
-    if (keyProblem != null) problems.add(keyProblem);
+    // The catalog's checks of each workload, reported even when the load flags are wrong too.
+    for (WorkloadSpec s : specs) problems.addAll(catalog.problems(s));
     try {
       CpuMeter.of(cpu);
     } catch (IllegalArgumentException e) {
@@ -239,7 +224,7 @@ final class RunCommand implements Callable<Integer> {
     }
     if (load != null) {
       Plan plan = new Plan(specs, load, warmup, measure, series, virtualThreads ? ThreadKind.VIRTUAL : ThreadKind.PLATFORM, verify, cpu);
-      if (!specs.isEmpty()) problems.addAll(plan.problems());
+      problems.addAll(plan.problems());
       if (problems.isEmpty()) return plan;
     }
     throw new ParameterException(spec.commandLine(), String.join("\n", problems));

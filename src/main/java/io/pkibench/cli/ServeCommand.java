@@ -52,6 +52,9 @@ final class ServeCommand implements Runnable {
       HttpEndpoints server = open(ctx, pkiDir);
       server.start();
       ctx.out().println(what(server) + " (pid " + ProcessHandle.current().pid() + "); Ctrl-C stops it");
+      // For programs that start services (a study, a script): one line, fixed prefix, JSON.
+      ctx.out().println(new io.pkibench.server.ReadyLine(serve.spec.commandLine().getParseResult().subcommand().commandSpec().name(),
+          server.baseUrl(), ProcessHandle.current().pid()).format());
       ctx.out().flush();
       CountDownLatch stopped = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {

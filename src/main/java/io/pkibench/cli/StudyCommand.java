@@ -2,21 +2,28 @@ package io.pkibench.cli;
 
 import io.pkibench.analysis.Analysis;
 import io.pkibench.keys.KeySources;
+import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Durations;
 import io.pkibench.report.HtmlReport;
-import io.pkibench.report.HumanUnits;
-import io.pkibench.results.LevelResult;
+import io.pkibench.report.StudyTables;
 import io.pkibench.results.RunResult;
-import io.pkibench.results.WorkloadResult;
 import io.pkibench.session.EnvironmentProbe;
+import io.pkibench.session.ForkedSeries;
 import io.pkibench.study.RestPkiStudy;
-import io.pkibench.study.StudySamples;
+import io.pkibench.study.SampleScripts;
+import io.pkibench.study.Study;
+import io.pkibench.study.StudyCatalog;
+import io.pkibench.study.StudyOptions;
+import io.pkibench.study.StudyRunner;
+import io.pkibench.workload.WorkloadCatalog;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -26,41 +33,37 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "study",
     mixinStandardHelpOptions = true,
-    description = "Reruns a published capacity study on this machine (STUDIES.md).",
-    subcommands = StudyCommand.RestPki.class)
+    description = "Reruns a published capacity study on this machine (STUDIES.md) into one result file, with its own table and report.",
+    subcommands = StudyCommand.RestPki.class,
+    footer = {"", "Example:", "  pkibench study restpki --quick",
+        "", "Exit codes: 0 done, 1 a step could not run or stopped early, 2 bad flags (nothing started), 4 a post-run check failed."})
 final class StudyCommand implements Runnable {
   @ParentCommand PkibenchCommand parent;
   @Spec CommandSpec spec;
 
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "name a study: study restpki");
+    throw new ParameterException(spec.commandLine(), "name a study: " + String.join(", ", StudyCatalog.builtIn().names()) + " (pkibench study --help)");
   }
 
-  @Command(name = "restpki", mixinStandardHelpOptions = true,
-      description = {"Study 1: a two-phase signing service sized by transaction type (auth, CAdES, CAdES-T, PAdES, PAdES-T, timestamp),",
-          "each run alone at the thread count that drives the service's CPU to ~90% or stops gaining; the service's CPU measured by pid."},
-      footer = {"", "Examples:", "  pkibench study restpki --quick                  # about 2 minutes",
-          "  pkibench study restpki --duration 5m --out restpki.json --html restpki.html --save-samples samples/"})
-  static final class RestPki implements Callable<Integer> {
-    @ParentCommand StudyCommand study;
-
-    @Option(names = "--quick", description = "short probes and 9 s measured per type: a smoke run of a cold service, not sizing figures")
+  /** The options every study takes. */
+  static final class SharedOptions {
+    @Option(names = "--quick", description = "short probes and a short measurement: a smoke run of a cold service, not sizing figures")
     boolean quick;
 
-    @Option(names = "--duration", defaultValue = "5m", description = "measured time per type, the original methodology's 5 minutes (default: ${DEFAULT-VALUE})")
+    @Option(names = "--duration", defaultValue = "5m", paramLabel = "DURATION", description = "measured time per step, the original methodology's (default: ${DEFAULT-VALUE})")
     String duration;
 
-    @Option(names = {"-o", "--out"}, defaultValue = "restpki.json", paramLabel = "FILE", description = "result file, one workload entry per type (default: ${DEFAULT-VALUE})")
+    @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "the one result file, every step in it (default: STUDY.json); FILE.hlog beside it")
     Path out;
 
     @Option(names = "--html", paramLabel = "FILE.html", description = "also write the HTML report")
     Path html;
 
-    @Option(names = "--save-samples", paramLabel = "DIR", description = "write one artifact per type (cades.p7s, pades.pdf, xades.xml, timestamp.tsr…) and chain.pem")
+    @Option(names = "--save-samples", paramLabel = "DIR", description = "write the study's artifacts, with VERIFY.md and a verify.sh that checks each with an independent tool")
     Path samples;
 
-    @Option(names = "--keys", defaultValue = "software", paramLabel = "SOURCE", description = "where the client and TSA keys live (default: ${DEFAULT-VALUE})")
+    @Option(names = "--keys", defaultValue = "software", paramLabel = "SOURCE", description = "where the client and service keys live (default: ${DEFAULT-VALUE})")
     String keys;
 
     @Option(names = "--pki", paramLabel = "DIR", description = "test PKI directory (default: $PKIBENCH_PKI or ~/.pkibench/pki)")
@@ -69,62 +72,101 @@ final class StudyCommand implements Runnable {
     @Option(names = "--pin-file", paramLabel = "FILE", description = "file holding the PKCS#11 PIN (else $" + KeySources.PIN_ENV + ")")
     Path pinFile;
 
+    @Option(names = "--hang-grace", defaultValue = "60s", paramLabel = "DURATION", hidden = true)
+    String hangGrace;
+  }
+
+  /** What every study subcommand does: check everything, run the study, print its table, write report and samples. */
+  abstract static class StudyRun implements Callable<Integer> {
+    @ParentCommand StudyCommand study;
+    @Spec CommandSpec spec;
+    @Mixin SharedOptions shared = new SharedOptions();
+
+    abstract Study study();
+
     @Override
     public Integer call() throws Exception {
       CliContext ctx = study.parent.context;
-      Duration each;
+      Study chosen = study();
+      List<String> problems = new java.util.ArrayList<>();
+      Duration each = null;
       try {
-        each = Durations.parse(duration);
+        each = Durations.parse(shared.duration);
       } catch (IllegalArgumentException e) {
-        throw new ParameterException(study.spec.commandLine(), "--duration: " + e.getMessage());
+        problems.add("--duration: " + e.getMessage());
       }
-      String keyProblem = KeySources.problem(keys);
-      if (keyProblem != null) throw new ParameterException(study.spec.commandLine(), keyProblem);
-      Path pkiDir = ctx.pkiDir(pki);
-      Path resultFile = ctx.resolve(out);
-      ConsoleProgress progress = new ConsoleProgress(ctx.err(), ctx.terminal(), false);
-      var opener = KeyOpeners.of(ctx, pkiDir, pinFile, progress::line);
-      RestPkiStudy runner = new RestPkiStudy(
-          new RestPkiStudy.Options(quick, each, resultFile, pkiDir, keys, pinFile == null ? null : ctx.resolve(pinFile)),
-          ctx.env(), ctx.clock(), progress, progress::line, opener);
-      String commandLine = "pkibench " + String.join(" ", study.spec.commandLine().getParseResult().originalArgs());
-      RunResult result = runner.run(EnvironmentProbe.capture(commandLine, ctx.clock(), List.of()));
-      progress.done();
-      ctx.out().print(table(result));
-      if (quick) {
-        // A JVM service compiles for tens of seconds under load; --quick measures it before that ends.
-        ctx.out().println("quick: the service was measured cold (its JIT still compiling); a warm one does more per CPU-second."
-            + " For sizing figures: --duration 5m");
-      }
-      if (html != null) {
-        HtmlReport.write(ctx.resolve(html), result, Analysis.of(result, Analysis.Options.DEFAULT));
-        ctx.out().println("report " + ctx.resolve(html));
-      }
-      if (samples != null) {
-        var written = StudySamples.write(ctx.resolve(samples), io.pkibench.pki.TestPki.open(pkiDir), opener.open(keys), ctx.clock());
-        ctx.out().println("samples: " + written.size() + " files in " + ctx.resolve(samples));
-      }
-      ctx.out().println("saved " + resultFile);
-      return result.workloads().stream().anyMatch(w -> w.failure() != null) ? ExitCodes.RUN_FAILED : ExitCodes.OK;
-    }
+      Duration grace = Durations.parse(shared.hangGrace);
+      String keyProblem = KeySources.problem(shared.keys);
+      if (keyProblem != null) problems.add(keyProblem);
+      if (!problems.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", problems));
 
-    /** The Rest PKI stress tool's panel, one row per type, plus what it lacked: CPU-normalised rate and percentiles. */
-    static String table(RunResult result) {
-      StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%n%-16s %7s %9s %9s %6s %10s %10s %9s %14s %10s %10s%n",
-          "type", "threads", "ops", "ok", "errors", "avg", "max", "ops/min", "ops/server-cpu-s", "p50", "p99"));
-      for (WorkloadResult w : result.workloads()) {
-        if (w.levels().isEmpty()) {
-          out.append(String.format(Locale.ROOT, "%-16s not measured: %s%n", w.name(), w.failure()));
-          continue;
+      Path pkiDir = ctx.pkiDir(shared.pki);
+      Path resultFile = ctx.resolve(shared.out == null ? Path.of(chosen.name() + ".json") : shared.out);
+      ConsoleProgress progress = new ConsoleProgress(ctx.err(), ctx.terminal(), false);
+      var opener = KeyOpeners.of(ctx, pkiDir, shared.pinFile, progress::line);
+      StudyOptions options = new StudyOptions(shared.quick, each, shared.keys, pkiDir, shared.pinFile == null ? null : ctx.resolve(shared.pinFile));
+      // The services read the test PKI the study made; make it before any of them starts.
+      TestPki pki = TestPki.openOrInit(pkiDir, ctx.clock(), progress::line);
+      StudyRunner runner = new StudyRunner(WorkloadCatalog.builtIn(), new StudyRunner.Options(resultFile, ctx.clock(), progress, progress::line,
+          ctx.env(), ForkedSeries.thisJvm(), opener, () -> pki, grace));
+      String commandLine = "pkibench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+
+      CountDownLatch finished = new CountDownLatch(1);
+      // Ctrl-C: stop after the operations in flight, keep every finished level, stop the services.
+      Thread hook = new Thread(() -> {
+        runner.interrupt();
+        try {
+          finished.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
         }
-        LevelResult l = w.levels().get(0);
-        out.append(String.format(Locale.ROOT, "%-16s %7d %9d %9d %6d %10s %10s %9.0f %14s %10s %10s%n", w.name(), l.concurrency(),
-            l.counts().started(), l.counts().succeeded(), l.counts().failed(), HumanUnits.nanos(l.latencyNanos().mean()),
-            HumanUnits.nanos(l.latencyNanos().max()), l.throughput().mean() * 60,
-            l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond()),
-            HumanUnits.nanos(l.latencyNanos().p50()), HumanUnits.nanos(l.latencyNanos().p99())));
+      }, "pkibench-study-interrupt");
+      Runtime.getRuntime().addShutdownHook(hook);
+      RunResult result;
+      try {
+        progress.line("result file: " + resultFile);
+        result = runner.run(chosen, options, EnvironmentProbe.capture(commandLine, ctx.clock(), List.of()));
+      } catch (io.pkibench.plan.PlanException e) {
+        throw new ParameterException(spec.commandLine(), e.getMessage());
+      } finally {
+        finished.countDown();
+        try {
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+          // the hook is running: the JVM is exiting anyway
+        }
       }
-      return out.toString();
+      progress.done();
+      ctx.out().print(StudyTables.terminal(result));
+      if (shared.html != null) {
+        HtmlReport.write(ctx.resolve(shared.html), result, Analysis.of(result, Analysis.Options.DEFAULT));
+        ctx.out().println("report " + ctx.resolve(shared.html));
+      }
+      if (shared.samples != null) {
+        Path dir = ctx.resolve(shared.samples);
+        var samples = chosen.samples(dir, pki, opener.open(shared.keys), ctx.clock());
+        SampleScripts.write(dir, chosen.name(), samples);
+        ctx.out().println("samples: " + samples.size() + " files in " + dir + "; " + dir.resolve("verify.sh") + " checks each with an independent tool");
+      }
+      ctx.out().println("saved " + resultFile + "; 'pkibench report " + resultFile + "' prints it again");
+      if (result.workloads().stream().anyMatch(w -> w.failure() != null) || !"complete".equals(result.status())) return ExitCodes.RUN_FAILED;
+      return result.study().checksPassed() ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
+    }
+  }
+
+  @Command(name = "restpki", mixinStandardHelpOptions = true,
+      description = {"Study 1: a two-phase signing service sized by transaction type (authentication, CAdES, CAdES-T, PAdES, PAdES-T, timestamp),",
+          "each run alone at the thread count a probe finds drives the service's CPU to ~90% or stops gaining; the service's CPU measured by pid."},
+      footer = {"", "Examples:", "  pkibench study restpki --quick                  # about 2 minutes",
+          "  pkibench study restpki --duration 5m --out restpki.json --html restpki.html --save-samples samples/",
+          "  pkibench study restpki --restart-per-type      # a fresh service JVM for each type, as the original"})
+  static final class RestPki extends StudyRun {
+    @Option(names = "--restart-per-type", description = "restart the service before each transaction type (the original restarted between tests)")
+    boolean restartPerType;
+
+    @Override
+    Study study() {
+      return new RestPkiStudy(restartPerType);
     }
   }
 }

@@ -1,5 +1,7 @@
 package io.pkibench.measure;
 
+import java.util.List;
+
 /** Monotone CPU time of whatever is being sized: this JVM, another process, or the whole host. */
 public interface CpuMeter {
   long cpuNanos();
@@ -12,10 +14,19 @@ public interface CpuMeter {
     return Runtime.getRuntime().availableProcessors();
   }
 
-  /** {@code jvm}, {@code host} or {@code pid:N}. */
+  /** {@code jvm}, {@code host}, {@code pid:N}, or {@code pid:N+M+…} (several processes summed). */
   static CpuMeter of(String spec) {
     if (spec.equals("jvm")) return new JvmCpuMeter();
     if (spec.equals("host")) return new HostCpuMeter(java.nio.file.Path.of("/proc/stat"));
+    if (spec.startsWith("pid:") && spec.contains("+")) {
+      try {
+        List<Long> pids = java.util.Arrays.stream(spec.substring(4).split("\\+")).map(Long::parseLong).toList();
+        for (long pid : pids) new ProcessCpuMeter(pid); // each must exist now: a typo fails up front
+        return new ProcessGroupCpuMeter(() -> pids);
+      } catch (NumberFormatException e) {
+        // fall through to the message below
+      }
+    }
     if (spec.startsWith("pid:")) {
       try {
         return new ProcessCpuMeter(Long.parseLong(spec.substring(4)));
@@ -24,6 +35,6 @@ public interface CpuMeter {
       }
     }
     throw new IllegalArgumentException(
-        "'" + spec + "' is not a CPU meter; use jvm (this process), host (the whole machine) or pid:N (another process)");
+        "'" + spec + "' is not a CPU meter; use jvm (this process), host (the whole machine), pid:N (another process) or pid:N+M (several, summed)");
   }
 }

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 /** CPU time of another process (a reference server) from {@code /proc/PID/stat}: utime + stime. */
 public final class ProcessCpuMeter implements CpuMeter {
   // USER_HZ is 100 on every Linux ABI the JDK runs on; /proc reports in these ticks.
-  private static final long NANOS_PER_TICK = 10_000_000L;
+  static final long NANOS_PER_TICK = 10_000_000L;
   private final long pid;
   private final Path stat;
 

@@ -36,11 +36,13 @@ public final class HtmlReport {
     h.append("<h1>pkibench report</h1>\n<p class=\"muted\">").append(Html.esc(result.environment().commandLine()))
         .append(" · started ").append(result.environment().startedAt()).append(" · status <b>").append(Html.esc(result.status())).append("</b></p>\n");
 
+    if (result.study() != null) h.append(StudyTables.html(result));
+
     h.append("<section id=\"verdict\"><h2>Verdict</h2>\n");
     for (int i = 0; i < result.workloads().size(); i++) {
       WorkloadResult w = result.workloads().get(i);
       Analysis.WorkloadAnalysis a = analysis.workloads().get(i);
-      h.append("<h3>").append(Html.esc(a.label())).append(" <span class=\"muted\">keys ").append(Html.esc(w.keys())).append("</span></h3>\n");
+      h.append("<h3>").append(Html.esc(StudyTables.label(w, a.label()))).append(" <span class=\"muted\">keys ").append(Html.esc(w.keys())).append("</span></h3>\n");
       if (w.failure() != null) h.append("<p><b>Stopped:</b> ").append(Html.esc(w.failure())).append("</p>\n");
       if (w.levels().isEmpty()) continue;
       h.append("<p class=\"verdict\">").append(Html.esc(a.verdict().text())).append("</p>\n");
@@ -60,21 +62,24 @@ public final class HtmlReport {
     h.append("</section>\n");
 
     h.append("<section id=\"charts\"><h2>Charts</h2>\n");
-    for (SvgChart chart : charts(result, analysis)) h.append(chart.render());
+    for (Chart chart : charts(result, analysis)) {
+      if (!chart.id().startsWith("study-")) h.append(chart.render()); // the study's own charts open the report
+    }
     h.append("</section>\n");
 
     h.append("<section id=\"capacity\"><h2>Capacity</h2>\n");
     for (int i = 0; i < result.workloads().size(); i++) {
       WorkloadResult w = result.workloads().get(i);
       if (w.levels().isEmpty()) continue;
-      h.append("<h3>").append(Html.esc(analysis.workloads().get(i).label())).append("</h3>\n<table><tr><th class=\"l\">level</th><th>ops/s</th><th>±99.9%</th>")
+      h.append("<h3>").append(Html.esc(StudyTables.label(w, analysis.workloads().get(i).label()))).append("</h3>\n<table><tr><th class=\"l\">level</th><th>ops/s</th><th>±99.9%</th>")
           .append("<th>p50</th><th>p99</th><th>p99.9</th><th>CPU utilisation</th><th>ops per CPU-second</th><th>efficiency</th></tr>\n");
       List<Double> efficiency = analysis.workloads().get(i).verdict().efficiency();
       List<LevelResult> sorted = w.levels().stream().sorted(java.util.Comparator.comparingDouble(LevelResult::load)).toList();
       for (int k = 0; k < sorted.size(); k++) {
         LevelResult l = sorted.get(k);
         h.append("<tr><td class=\"l\">").append(Html.esc(loadLabel(l))).append("</td><td>").append(HumanUnits.rate(l.throughput().mean()))
-            .append("</td><td>").append(l.throughput().ci999() == null ? "-" : HumanUnits.rate(l.throughput().ci999()))
+            .append("</td><td>").append(l.throughput().ci999() == null ? "-"
+                : HumanUnits.intervalTooWide(l.throughput()).isPresent() ? "wider than the value: too few iterations" : HumanUnits.rate(l.throughput().ci999()))
             .append("</td><td>").append(HumanUnits.nanos(l.latencyNanos().p50())).append("</td><td>").append(HumanUnits.nanos(l.latencyNanos().p99()))
             .append("</td><td>").append(HumanUnits.nanos(l.latencyNanos().p999())).append("</td><td>").append(HumanUnits.percent(l.cpu().utilisation()))
             .append("</td><td>").append(l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond()))
@@ -137,17 +142,20 @@ public final class HtmlReport {
   }
 
   /** Every chart of the report, in order; ids are stable ({@code throughput-1}, {@code spectrum-1}...) for tests and PNG names. */
-  public static List<SvgChart> charts(RunResult result, Analysis analysis) {
-    List<SvgChart> charts = new ArrayList<>();
+  public static List<Chart> charts(RunResult result, Analysis analysis) {
+    List<Chart> charts = new ArrayList<>();
+    if (result.study() != null) charts.addAll(StudyTables.charts(result));
     for (int i = 0; i < result.workloads().size(); i++) {
       WorkloadResult w = result.workloads().get(i);
       if (w.levels().isEmpty()) continue;
-      String label = analysis.workloads().get(i).label();
+      String label = StudyTables.label(w, analysis.workloads().get(i).label());
       int n = i + 1;
       boolean open = w.levels().stream().anyMatch(l -> l.openLoop() != null);
       String xLabel = open ? "target rate (ops/s)" : "concurrency (workers)";
       List<LevelResult> levels = w.levels().stream().sorted(java.util.Comparator.comparingDouble(LevelResult::load)).toList();
 
+      // One level is one dot on an axis of its own: the load-axis charts say nothing then, so they are left out.
+      boolean sweep = levels.size() > 1;
       SvgChart throughput = new SvgChart("throughput-" + n, label + ": throughput", xLabel, "ops/s", false, false, HtmlReport::number, HtmlReport::number);
       throughput.add(new SvgChart.Series("measured", levels.stream().map(l -> new SvgChart.Point(l.load(), l.throughput().mean())).toList(), false, true));
       UslFit usl = analysis.workloads().get(i).usl();
@@ -161,9 +169,9 @@ public final class HtmlReport {
         throughput.add(new SvgChart.Series("USL fit", curve, true, false));
       }
       if (open) throughput.add(new SvgChart.Series("target", levels.stream().map(l -> new SvgChart.Point(l.load(), l.load())).toList(), true, false));
-      charts.add(throughput);
+      if (sweep) charts.add(throughput);
 
-      for (boolean log : new boolean[] {false, true}) {
+      for (boolean log : sweep ? new boolean[] {false, true} : new boolean[0]) {
         SvgChart latency = new SvgChart((log ? "latency-log-" : "latency-") + n, label + ": latency percentiles" + (log ? " (log scale)" : ""),
             xLabel, "latency", false, log, HtmlReport::number, HumanUnits::nanos);
         latency.add(percentileSeries("p50", levels, 50));

@@ -20,4 +20,15 @@ public final class HumanUnits {
   public static String percent(double fraction) {
     return String.format(Locale.ROOT, "%.0f%%", fraction * 100);
   }
+
+  /**
+   * When the 99.9% interval of a throughput is wider than the throughput itself, a bare "± 2047.9"
+   * misleads: say why instead (too few or too noisy iterations) and what would do.
+   */
+  public static java.util.Optional<String> intervalTooWide(io.pkibench.results.Throughput t) {
+    if (t.ci999() == null || t.ci999() <= t.mean()) return java.util.Optional.empty();
+    return java.util.Optional.of(String.format(Locale.ROOT,
+        "the 99.9%% interval (± %s ops/s) is wider than the throughput: %d iterations are too few or too noisy to bound it; measure more (e.g. --measure 10x…)",
+        rate(t.ci999()), t.samples()));
+  }
 }

@@ -16,10 +16,10 @@ import org.apache.batik.transcoder.image.PNGTranscoder;
 public final class PngExport {
   private PngExport() {}
 
-  public static List<Path> write(List<SvgChart> charts, Path dir) throws IOException {
+  public static List<Path> write(List<? extends Chart> charts, Path dir) throws IOException {
     Files.createDirectories(dir);
     List<Path> written = new ArrayList<>();
-    for (SvgChart chart : charts) {
+    for (Chart chart : charts) {
       Path file = dir.resolve(chart.id() + ".png");
       try (OutputStream out = Files.newOutputStream(file)) {
         new PNGTranscoder().transcode(new TranscoderInput(new StringReader(chart.render())), new TranscoderOutput(out));

@@ -9,7 +9,7 @@ import java.util.function.DoubleFunction;
  * A line chart as inline SVG: axes with round-number ticks (linear or log₁₀), one path per series with
  * optional markers, a legend. No script, no external resource: the report opens offline.
  */
-public final class SvgChart {
+public final class SvgChart implements Chart {
   static final int WIDTH = 760;
   static final int HEIGHT = 380;
   private static final int LEFT = 78, RIGHT = 170, TOP = 36, BOTTOM = 52;
@@ -52,6 +52,7 @@ public final class SvgChart {
     return this;
   }
 
+  @Override
   public String id() {
     return id;
   }
@@ -60,6 +61,7 @@ public final class SvgChart {
     return series.isEmpty();
   }
 
+  @Override
   public String render() {
     double[] xr = range(true), yr = range(false);
     if (!logY && yr[0] > 0) yr[0] = 0; // throughput and latency read best from zero
@@ -72,7 +74,7 @@ public final class SvgChart {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" id=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">%n",
         Html.esc(id), WIDTH, HEIGHT, WIDTH, HEIGHT));
     svg.append("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
-    svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">%s</text>%n", LEFT, Html.esc(title)));
+    svg.append(Chart.title(title, WIDTH));
     int plotW = WIDTH - LEFT - RIGHT, plotH = HEIGHT - TOP - BOTTOM;
     for (double t : yTicks) {
       double y = sy(t, yr, plotH);

@@ -25,7 +25,7 @@ public final class TerminalTable {
         .append(" · ").append(result.status()).append('\n');
     for (int wi = 0; wi < result.workloads().size(); wi++) {
       WorkloadResult w = result.workloads().get(wi);
-      out.append('\n').append(Analysis.label(w.name(), w.params()));
+      out.append('\n').append(StudyTables.label(w, Analysis.label(w.name(), w.params())));
       out.append(" · keys ").append(w.keys()).append(" · cpu of ").append(w.cpuMeter()).append('\n');
       boolean open = w.levels().stream().anyMatch(l -> l.openLoop() != null);
       List<String[]> rows = new ArrayList<>();
@@ -36,6 +36,9 @@ public final class TerminalTable {
         for (ErrorCount e : l.errors()) {
           out.append("  c=").append(l.concurrency()).append(" error ×").append(e.count()).append(": ").append(e.cause()).append('\n');
         }
+      }
+      for (LevelResult l : w.levels()) {
+        HumanUnits.intervalTooWide(l.throughput()).ifPresent(text -> out.append("  c=").append(l.concurrency()).append(' ').append(text).append('\n'));
       }
       for (LevelResult l : w.levels()) {
         io.pkibench.analysis.Steadiness.warning(l).ifPresent(text -> out.append("  c=").append(l.concurrency()).append(' ').append(text).append('\n'));
@@ -69,7 +72,7 @@ public final class TerminalTable {
         Long.toString(l.counts().succeeded()),
         Long.toString(l.counts().failed()),
         HumanUnits.rate(open.achievedRate()),
-        l.throughput().ci999() == null ? "-" : HumanUnits.rate(l.throughput().ci999()),
+        ci(l),
         HumanUnits.nanos(lat.p50()),
         HumanUnits.nanos(lat.p90()),
         HumanUnits.nanos(lat.p99()),
@@ -88,7 +91,7 @@ public final class TerminalTable {
         Long.toString(l.counts().succeeded()),
         Long.toString(l.counts().failed()),
         HumanUnits.rate(l.throughput().mean()),
-        l.throughput().ci999() == null ? "-" : HumanUnits.rate(l.throughput().ci999()),
+        ci(l),
         HumanUnits.nanos(lat.mean()),
         HumanUnits.nanos(lat.p50()),
         HumanUnits.nanos(lat.p90()),
@@ -99,7 +102,13 @@ public final class TerminalTable {
         l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond())};
   }
 
-  private static String align(List<String[]> rows) {
+  /** The ± of the 99.9% interval, or "too wide" where it is wider than the throughput (said in words below the table). */
+  private static String ci(LevelResult l) {
+    if (l.throughput().ci999() == null) return "-";
+    return HumanUnits.intervalTooWide(l.throughput()).isPresent() ? "too wide" : HumanUnits.rate(l.throughput().ci999());
+  }
+
+  static String align(List<String[]> rows) {
     int[] widths = new int[rows.get(0).length];
     for (String[] r : rows) for (int i = 0; i < r.length; i++) widths[i] = Math.max(widths[i], r[i].length());
     StringBuilder out = new StringBuilder();

@@ -10,24 +10,34 @@ import java.util.List;
  * run ends ({@code complete}, {@code interrupted}).
  */
 public record RunResult(
-    String schema, Environment environment, JsonNode plan, String status, List<WorkloadResult> workloads, JsonNode analysis) {
+    String schema, Environment environment, JsonNode plan, String status, List<WorkloadResult> workloads, JsonNode analysis,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) StudyRecord study) {
   public static final String SCHEMA = "pkibench.run/1";
 
   public RunResult {
     workloads = List.copyOf(workloads);
   }
 
+  public RunResult(String schema, Environment environment, JsonNode plan, String status, List<WorkloadResult> workloads, JsonNode analysis) {
+    this(schema, environment, plan, status, workloads, analysis, null);
+  }
+
   public static RunResult start(Environment environment, JsonNode plan) {
-    return new RunResult(SCHEMA, environment, plan, "running", List.of(), null);
+    return new RunResult(SCHEMA, environment, plan, "running", List.of(), null, null);
+  }
+
+  /** {@code study}: set on a study's result (absent from a plain run's file). */
+  public RunResult withStudy(StudyRecord newStudy) {
+    return new RunResult(schema, environment, plan, status, workloads, analysis, newStudy);
   }
 
   public RunResult withStatus(String newStatus) {
-    return new RunResult(schema, environment, plan, newStatus, workloads, analysis);
+    return new RunResult(schema, environment, plan, newStatus, workloads, analysis, study);
   }
 
   /** {@code analysis}: the scaling and capacity conclusions (pkibench.analysis/1), recomputable from the levels. */
   public RunResult withAnalysis(JsonNode newAnalysis) {
-    return new RunResult(schema, environment, plan, status, workloads, newAnalysis);
+    return new RunResult(schema, environment, plan, status, workloads, newAnalysis, study);
   }
 
   /** Replaces the entry of the same index, or appends when {@code index == workloads().size()}. */
@@ -35,6 +45,6 @@ public record RunResult(
     List<WorkloadResult> list = new ArrayList<>(workloads);
     if (index == list.size()) list.add(workload);
     else list.set(index, workload);
-    return new RunResult(schema, environment, plan, status, list, analysis);
+    return new RunResult(schema, environment, plan, status, list, analysis, study);
   }
 }

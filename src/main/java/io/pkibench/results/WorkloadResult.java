@@ -1,25 +1,56 @@
 package io.pkibench.results;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** One workload across its levels; {@code failure} says why it stopped early (null when it ran every level). */
+/**
+ * One workload across its levels; {@code failure} says why it stopped early (null when it ran every
+ * level). {@code step} is set when a study ran it: which step, and whether it was the probe that chose
+ * the measured level or the measurement itself (absent from plain runs, whose files stay as they were).
+ */
 public record WorkloadResult(
-    String name, Map<String, String> params, String keys, String cpuMeter, List<LevelResult> levels, String failure) {
+    String name, Map<String, String> params, String keys, String cpuMeter, List<LevelResult> levels, String failure,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Step step) {
+
+  /** The study step a workload entry belongs to; {@code role} is {@link #PROBE} or {@link #MEASURE}. */
+  public record Step(String label, String role) {
+    public static final String PROBE = "probe";
+    public static final String MEASURE = "measure";
+
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public boolean probe() {
+      return PROBE.equals(role);
+    }
+  }
 
   public WorkloadResult {
     params = Map.copyOf(params);
     levels = List.copyOf(levels);
   }
 
+  public WorkloadResult(String name, Map<String, String> params, String keys, String cpuMeter, List<LevelResult> levels, String failure) {
+    this(name, params, keys, cpuMeter, levels, failure, null);
+  }
+
   public WorkloadResult withLevel(LevelResult level) {
     List<LevelResult> list = new ArrayList<>(levels);
     list.add(level);
-    return new WorkloadResult(name, params, keys, cpuMeter, list, failure);
+    return new WorkloadResult(name, params, keys, cpuMeter, list, failure, step);
   }
 
   public WorkloadResult withFailure(String why) {
-    return new WorkloadResult(name, params, keys, cpuMeter, levels, why);
+    return new WorkloadResult(name, params, keys, cpuMeter, levels, why, step);
+  }
+
+  public WorkloadResult withStep(Step newStep) {
+    return new WorkloadResult(name, params, keys, cpuMeter, levels, failure, newStep);
+  }
+
+  /** A study's probe entry: its levels chose the measured one and are kept, but are not the study's figures. */
+  @com.fasterxml.jackson.annotation.JsonIgnore
+  public boolean probe() {
+    return step != null && step.probe();
   }
 }

@@ -116,7 +116,10 @@ public final class ForkedSeries {
       java.time.InstantSource clock) throws InterruptedException {
     var spec = request.workload();
     try {
-      var factory = catalog.find(spec.name()).orElseThrow(() -> new IllegalArgumentException("unknown workload '" + spec.name() + "'"));
+      // The same checks the parent made: a request this version cannot run is answered as such, not half-run.
+      List<String> problems = catalog.problems(spec);
+      if (!problems.isEmpty()) return new SeriesResponse(SeriesResponse.SCHEMA, List.of(), String.join("; ", problems));
+      var factory = catalog.find(spec.name()).orElseThrow();
       var params = io.pkibench.workload.Params.resolve(spec.name(), factory.params(), spec.params());
       var cpu = io.pkibench.measure.CpuMeter.of(request.cpu());
       try (io.pkibench.keys.KeySource source = factory.usesKeys() ? keys.open(spec.keys()) : null) {

@@ -7,7 +7,6 @@ import io.pkibench.engine.ProgressListener;
 import io.pkibench.engine.SeriesSpec;
 import io.pkibench.keys.KeySource;
 import io.pkibench.measure.CpuMeter;
-import io.pkibench.measure.HlogFile;
 import io.pkibench.measure.IntervalLog;
 import io.pkibench.plan.LoadModel;
 import io.pkibench.plan.Plan;
@@ -32,10 +31,11 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * Runs a plan end to end: opens each workload's keys, drives the engine level by level (in this
- * JVM, or a fresh JVM per series with {@code fork}), and writes the result file after every level,
- * atomically, with interval histograms in {@code FILE.hlog}. A workload that cannot run is recorded
- * with its reason and the run goes on with the next.
+ * Runs a plan: opens each workload's keys, drives the engine level by level (in this JVM, or a fresh
+ * JVM per series with {@code fork}), and writes the result after every level. {@link #run} makes a
+ * result file of its own ({@code pkibench run}); {@link #appendTo} adds the plan's workloads to a file
+ * other plans share (a study's steps). A workload that cannot run is recorded with its reason and the
+ * run goes on with the next.
  */
 public final class RunSession {
   private final Plan plan;
@@ -52,29 +52,38 @@ public final class RunSession {
     KeySource open(String spec) throws Exception;
   }
 
+  /** Runs before each level of each workload (a study restarting its services); throwing stops that workload with the reason. */
+  @FunctionalInterface
+  public interface BeforeLevel {
+    BeforeLevel NONE = workers -> {};
+
+    void run(int workers) throws Exception;
+  }
+
   /**
-   * How to run: whose CPU to count, where the result goes, the clock, where progress and log lines go,
-   * how long a hung operation is waited for, and, when forking, how to make the forked-series runner
-   * from the run's interval log (null: every series runs in this JVM), and the analysis options
-   * (target rate, utilisation, baseline) of the analysis stored at the end, and the test PKI that
-   * certificate-validating workloads trust.
+   * How to run: whose CPU to count, the clock, where progress and log lines go, how long a hung
+   * operation is waited for, and, when forking, how to make the forked-series runner from the run's
+   * interval log (null: every series runs in this JVM), the analysis options (target rate,
+   * utilisation, baseline) of the analysis stored at the end, the test PKI that
+   * certificate-validating workloads trust, and what runs before each level.
    */
   public record Options(
-      CpuMeter cpu, Path resultFile, InstantSource clock, ProgressListener progress, Consumer<String> log,
+      CpuMeter cpu, InstantSource clock, ProgressListener progress, Consumer<String> log,
       Duration hangGrace, Function<IntervalLog, ForkedSeries> fork, Analysis.Options analysis,
-      java.util.function.Supplier<io.pkibench.pki.TestPki> pki) {}
+      java.util.function.Supplier<io.pkibench.pki.TestPki> pki, BeforeLevel beforeLevel) {}
 
+  /** Checks the plan against {@code catalog} (workload names, parameters, targets, key sources): a bad plan throws before anything runs. */
   public RunSession(Plan plan, WorkloadCatalog catalog, KeyOpener keys, Options options) {
-    this.plan = plan.validated();
+    List<String> problems = catalog.problems(plan);
+    if (!problems.isEmpty()) throw new io.pkibench.plan.PlanException(problems);
+    this.plan = plan;
     this.catalog = catalog;
     this.keys = keys;
     this.options = options;
   }
 
   public static Path hlogFileFor(Path resultFile) {
-    String name = resultFile.getFileName().toString();
-    String base = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
-    return resultFile.resolveSibling(base + ".hlog");
+    return ResultFile.hlogFileFor(resultFile);
   }
 
   /** Stops after the operations in flight; the interrupted level is dropped, every finished one is kept. */
@@ -86,43 +95,59 @@ public final class RunSession {
     if (f != null) f.interrupt();
   }
 
-  public RunResult run(Environment environment) throws IOException, InterruptedException {
-    Path resultFile = options.resultFile();
-    RunResult result = RunResult.start(environment, RunResultJson.mapper().valueToTree(plan));
-    RunResultJson.write(result, resultFile);
-    try (IntervalLog hlog = new HlogFile(hlogFileFor(resultFile), environment.startedAt(), "pkibench " + environment.commandLine())) {
-      driver = new LoadDriver(plan.threads(), options.progress(), hlog, options.clock(), options.hangGrace());
-      forked = options.fork() == null ? null : options.fork().apply(hlog);
-      for (int w = 0; w < plan.workloads().size() && !interrupted; w++) {
-        result = runWorkload(result, w, plan.workloads().get(w));
-      }
-    }
-    result = result.withStatus(interrupted ? "interrupted" : "complete");
-    result = result.withAnalysis(RunResultJson.mapper().valueToTree(Analysis.of(result, options.analysis())));
-    RunResultJson.write(result, resultFile);
-    return result;
+  public boolean interrupted() {
+    return interrupted;
   }
 
-  private RunResult runWorkload(RunResult result, int index, WorkloadSpec spec) throws IOException, InterruptedException {
+  /** Runs the plan into a result file of its own, ending with its status and analysis. */
+  public RunResult run(Environment environment, Path resultFile) throws IOException, InterruptedException {
+    try (ResultFile file = ResultFile.create(resultFile, environment, RunResultJson.mapper().valueToTree(plan))) {
+      appendTo(file, null);
+      return file.update(r -> r.withStatus(interrupted ? "interrupted" : "complete")
+          .withAnalysis(RunResultJson.mapper().valueToTree(Analysis.of(r, options.analysis()))));
+    }
+  }
+
+  /**
+   * Appends each workload of the plan to {@code file}, marked with {@code step} (null outside a
+   * study); its interval histograms go to the file's log, tagged with the step. Returns the indexes
+   * of the appended workloads.
+   */
+  public List<Integer> appendTo(ResultFile file, WorkloadResult.Step step) throws IOException, InterruptedException {
+    driver = new LoadDriver(plan.threads(), options.progress(), file.intervals(), options.clock(), options.hangGrace());
+    forked = options.fork() == null ? null : options.fork().apply(file.intervals());
+    List<Integer> appended = new ArrayList<>();
+    for (int w = 0; w < plan.workloads().size() && !interrupted; w++) {
+      int index = file.current().workloads().size();
+      runWorkload(file, index, plan.workloads().get(w), step);
+      appended.add(index);
+    }
+    return appended;
+  }
+
+  private void runWorkload(ResultFile file, int index, WorkloadSpec spec, WorkloadResult.Step step) throws IOException, InterruptedException {
     CpuMeter cpu = options.cpu();
-    WorkloadFactory factory = catalog.find(spec.name()).orElseThrow(
-        () -> new IllegalArgumentException("unknown workload '" + spec.name() + "'; 'pkibench list' shows them"));
+    WorkloadFactory factory = catalog.find(spec.name()).orElseThrow();
     Params params = Params.resolve(spec.name(), factory.params(), spec.params());
-    WorkloadResult entry = new WorkloadResult(spec.name(), params.asMap(), factory.usesKeys() ? spec.keys() : "none", cpu.describe(), List.of(), null);
-    result = result.withWorkload(index, entry);
+    WorkloadResult entry = new WorkloadResult(spec.name(), params.asMap(), factory.usesKeys() ? spec.keys() : "none", cpu.describe(), List.of(), null, step);
+    file.update(r -> r.withWorkload(index, entry));
+    // The interval log's tag names the step, so one .hlog holds every step of a study apart.
+    String tagName = step == null ? spec.name() : step.label().replaceAll("[\\s,]", "_") + "." + step.role() + "/" + spec.name();
     KeySource source = null;
+    WorkloadResult current = entry;
     try {
       if (factory.usesKeys()) {
         // Opened here even when forking: a bad key source fails once, up front, and names itself.
         source = keys.open(spec.keys());
-        entry = new WorkloadResult(spec.name(), params.asMap(), source.describe(), cpu.describe(), List.of(), null);
+        current = new WorkloadResult(spec.name(), params.asMap(), source.describe(), cpu.describe(), List.of(), null, step);
       }
       WorkloadContext context = new WorkloadContext(source, plan.verify(), options.pki());
       for (LevelLoad load : LevelLoad.of(plan.load())) {
         if (interrupted) break;
+        options.beforeLevel().run(load.workers());
         List<IterationResult> iterations = new ArrayList<>();
         for (int series = 1; series <= plan.series() && !interrupted; series++) {
-          SeriesSpec seriesSpec = new SeriesSpec(spec.name(), load.workers(), series, plan.series(), plan.warmup(), plan.measure(),
+          SeriesSpec seriesSpec = new SeriesSpec(tagName, load.workers(), series, plan.series(), plan.warmup(), plan.measure(),
               load.ratePerSecond() == null ? 0 : load.ratePerSecond());
           iterations.addAll(forked == null
               ? SeriesRunner.runHere(factory, context, params, seriesSpec, driver, cpu)
@@ -130,29 +155,28 @@ public final class RunSession {
         }
         if (interrupted) break;
         LevelResult level = LevelResult.of(load.workers(), load.ratePerSecond(), iterations, cpu.describe(), cpu.cores());
-        entry = entry.withLevel(level);
-        result = result.withWorkload(index, entry);
-        RunResultJson.write(result, options.resultFile());
-        options.log().accept(LevelLine.of(spec.name(), level));
+        current = current.withLevel(level);
+        WorkloadResult saved = current;
+        file.update(r -> r.withWorkload(index, saved));
+        options.log().accept(LevelLine.of(step == null ? spec.name() : step.label(), level));
       }
     } catch (EngineException e) {
       // A series cut short by an interrupt (a forked JVM stopped) is the interrupt, not a failure of the workload.
       if (!interrupted) {
-        entry = entry.withFailure(e.getMessage());
+        current = current.withFailure(e.getMessage());
         options.log().accept(spec.name() + ": stopped: " + e.getMessage());
       }
     } catch (InterruptedException e) {
       throw e;
     } catch (Exception e) {
       String why = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
-      entry = entry.withFailure(why);
+      current = current.withFailure(why);
       options.log().accept(spec.name() + ": cannot run: " + why);
     } finally {
       if (source != null) source.close();
     }
-    result = result.withWorkload(index, entry);
-    RunResultJson.write(result, options.resultFile());
-    return result;
+    WorkloadResult last = current;
+    file.update(r -> r.withWorkload(index, last));
   }
 
   /** One level of the load model: how many workers and, in open loop, at what rate. */

@@ -1,32 +1,33 @@
 package io.pkibench.study;
 
+import io.pkibench.server.ReadyLine;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A reference service started as its own JVM ({@code pkibench serve …}), so that its CPU can be
- * measured by pid apart from the load generator's. Its URL and pid are read from the line it prints
- * when it listens; it is stopped (SIGTERM, then SIGKILL) on close.
+ * measured by pid apart from the load generator's. It is ready when it prints its {@link ReadyLine};
+ * it is stopped (SIGTERM, then SIGKILL) on close.
  */
 public final class ServiceProcess implements AutoCloseable {
-  private static final Pattern LISTENING = Pattern.compile("(https?://\\S+).*\\(pid (\\d+)\\)");
+  private static final int KEPT_OUTPUT_LINES = 10;
   private final Process process;
-  private final String url;
-  private final long pid;
+  private final ReadyLine ready;
 
-  private ServiceProcess(Process process, String url, long pid) {
+  private ServiceProcess(Process process, ReadyLine ready) {
     this.process = process;
-    this.url = url;
-    this.pid = pid;
+    this.ready = ready;
   }
 
   /** {@code command}: the java command line of this program; {@code args}: e.g. serve signer --port 0. */
@@ -38,26 +39,36 @@ public final class ServiceProcess implements AutoCloseable {
     builder.environment().putAll(env);
     Process process = builder.start();
     BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-    CompletableFuture<Matcher> ready = CompletableFuture.supplyAsync(() -> {
+    Deque<String> lastLines = new ArrayDeque<>();
+    CompletableFuture<ReadyLine> started = CompletableFuture.supplyAsync(() -> {
       try {
         for (String line = out.readLine(); line != null; line = out.readLine()) {
-          Matcher m = LISTENING.matcher(line);
-          if (m.find()) return m;
+          var r = ReadyLine.parse(line);
+          if (r.isPresent()) return r.get();
+          synchronized (lastLines) {
+            if (lastLines.size() == KEPT_OUTPUT_LINES) lastLines.removeFirst();
+            lastLines.addLast(line);
+          }
         }
       } catch (IOException e) {
         // the process died: reported below
       }
       return null;
     });
-    Matcher m;
+    ReadyLine ready;
     try {
-      m = ready.get(60, TimeUnit.SECONDS);
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-      m = null;
+      ready = started.get(60, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      ready = null;
     }
-    if (m == null) {
-      process.destroyForcibly();
-      throw new IOException("the service '" + String.join(" ", args) + "' did not start within 60 s (exit " + (process.isAlive() ? "none" : process.exitValue()) + ")");
+    if (ready == null) {
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      String said;
+      synchronized (lastLines) {
+        said = String.join(" | ", lastLines);
+      }
+      throw new IOException("the service 'pkibench " + String.join(" ", args) + "' did not become ready within 60 s (exit "
+          + (process.isAlive() ? "none" : process.exitValue()) + ")" + (said.isEmpty() ? "" : "; it said: " + said));
     }
     // Keep draining its output so that it never blocks on a full pipe.
     Thread drain = new Thread(() -> {
@@ -69,15 +80,24 @@ public final class ServiceProcess implements AutoCloseable {
     }, "pkibench-service-output");
     drain.setDaemon(true);
     drain.start();
-    return new ServiceProcess(process, m.group(1), Long.parseLong(m.group(2)));
+    return new ServiceProcess(process, ready);
   }
 
   public String url() {
-    return url;
+    return ready.url();
   }
 
   public long pid() {
-    return pid;
+    return ready.pid();
+  }
+
+  public boolean alive() {
+    return process.isAlive();
+  }
+
+  /** SIGKILL, as a crash would (a study's fault injection). */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
   }
 
   @Override

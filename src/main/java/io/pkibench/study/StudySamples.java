@@ -19,34 +19,55 @@ import org.bouncycastle.tsp.TimeStampRequestGenerator;
 
 /**
  * One artifact per transaction type ({@code --save-samples DIR}), made by the same two-phase code the
- * service runs, plus the CA chain, so that anyone can check them with their own tools.
+ * service runs, with the certificates an outsider needs and, per file, the independent check that
+ * verifies it (see {@link SampleScripts}).
  */
 public final class StudySamples {
   private StudySamples() {}
 
-  public static List<Path> write(Path dir, TestPki pki, KeySource keys, InstantSource clock) throws Exception {
+  public static List<Sample> write(Path dir, TestPki pki, KeySource keys, InstantSource clock) throws Exception {
     Files.createDirectories(dir);
     TimeStampAuthority tsa = new TimeStampAuthority(keys.key("tsa"), clock);
     TwoPhaseSigner signer = new TwoPhaseSigner(tsa);
     var key = keys.key("signer-rsa2048-1");
-    List<Path> written = new ArrayList<>();
+    List<Sample> samples = new ArrayList<>();
+    // Trust: the root alone; the intermediates (and the TSA's certificate) only as untrusted helpers.
+    Files.writeString(dir.resolve("root-ca.pem"), Files.readString(pki.certificatePem("root-ca")));
+    Files.writeString(dir.resolve("intermediates.pem"),
+        Files.readString(pki.certificatePem("intermediate-a")) + Files.readString(pki.certificatePem("intermediate-b")));
+    Files.writeString(dir.resolve("tsa-untrusted.pem"),
+        Files.readString(pki.certificatePem("intermediate-a")) + Files.readString(pki.certificatePem("intermediate-b"))
+            + Files.readString(pki.certificatePem("tsa")));
     byte[] content = AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, 137 * 1024);
-    written.add(Files.write(dir.resolve("document.bin"), content));
-    written.add(Files.write(dir.resolve("cades.p7s"),
-        signer.sign(TwoPhaseSigner.Format.CADES, new InMemoryDocument(content, "document.bin"), key, SignaturePackaging.DETACHED)));
-    written.add(Files.write(dir.resolve("cades-t.p7s"),
-        signer.sign(TwoPhaseSigner.Format.CADES_T, new InMemoryDocument(content, "document.bin"), key, SignaturePackaging.DETACHED)));
+    Files.write(dir.resolve("document.bin"), content);
+    for (var f : List.of(TwoPhaseSigner.Format.CADES, TwoPhaseSigner.Format.CADES_T)) {
+      String file = f == TwoPhaseSigner.Format.CADES ? "cades.p7s" : "cades-t.p7s";
+      Files.write(dir.resolve(file), signer.sign(f, new InMemoryDocument(content, "document.bin"), key, SignaturePackaging.DETACHED));
+      samples.add(new Sample(file, (f == TwoPhaseSigner.Format.CADES ? "CAdES-B-B" : "CAdES-B-T") + " detached signature of document.bin",
+          "openssl cms -verify -binary -inform DER -in " + file + " -content document.bin -CAfile root-ca.pem -certfile intermediates.pem -out /dev/null",
+          List.of("openssl")));
+    }
     byte[] pdf = AdesChecks.sampleDocument(TwoPhaseSigner.Format.PADES, 0);
-    written.add(Files.write(dir.resolve("pades.pdf"), signer.sign(TwoPhaseSigner.Format.PADES, new InMemoryDocument(pdf, "sample.pdf"), key, null)));
-    written.add(Files.write(dir.resolve("pades-t.pdf"), signer.sign(TwoPhaseSigner.Format.PADES_T, new InMemoryDocument(pdf, "sample.pdf"), key, null)));
+    for (var f : List.of(TwoPhaseSigner.Format.PADES, TwoPhaseSigner.Format.PADES_T)) {
+      String file = f == TwoPhaseSigner.Format.PADES ? "pades.pdf" : "pades-t.pdf";
+      Files.write(dir.resolve(file), signer.sign(f, new InMemoryDocument(pdf, "sample.pdf"), key, null));
+      samples.add(new Sample(file, f == TwoPhaseSigner.Format.PADES ? "PAdES-B-B signed PDF" : "PAdES-B-T signed PDF",
+          "pdfsig " + file + " | grep -q 'Signature is Valid.'", List.of("pdfsig")));
+    }
     byte[] xml = AdesChecks.sampleDocument(TwoPhaseSigner.Format.XADES, 4096);
-    written.add(Files.write(dir.resolve("xades.xml"), signer.sign(TwoPhaseSigner.Format.XADES, new InMemoryDocument(xml, "message.xml"), key, null)));
+    Files.write(dir.resolve("xades.xml"), signer.sign(TwoPhaseSigner.Format.XADES, new InMemoryDocument(xml, "message.xml"), key, null));
+    // xmlsec1 must be told which attribute is an ID (XAdES's SignedProperties, in its namespace) to resolve the reference to it.
+    samples.add(new Sample("xades.xml", "XAdES-B-B enveloped signature of an ISO 20022-style message",
+        "xmlsec1 --verify --trusted-pem root-ca.pem --untrusted-pem intermediates.pem --id-attr:Id "
+            + io.pkibench.workload.ades.XadesWorkload.XADES_NS + ":SignedProperties xades.xml",
+        List.of("xmlsec1")));
     TimeStampRequestGenerator requests = new TimeStampRequestGenerator();
     requests.setCertReq(true);
     byte[] request = requests.generate(NISTObjectIdentifiers.id_sha256, MessageDigest.getInstance("SHA-256").digest(content), BigInteger.ONE).getEncoded();
-    written.add(Files.write(dir.resolve("timestamp.tsq"), request));
-    written.add(Files.write(dir.resolve("timestamp.tsr"), tsa.respond(request)));
-    written.add(Files.writeString(dir.resolve("chain.pem"), Files.readString(pki.caChainPem())));
-    return written;
+    Files.write(dir.resolve("timestamp.tsq"), request);
+    Files.write(dir.resolve("timestamp.tsr"), tsa.respond(request));
+    samples.add(new Sample("timestamp.tsr", "RFC 3161 time-stamp reply to timestamp.tsq (the SHA-256 of document.bin)",
+        "openssl ts -verify -in timestamp.tsr -queryfile timestamp.tsq -CAfile root-ca.pem -untrusted tsa-untrusted.pem", List.of("openssl")));
+    return samples;
   }
 }

@@ -36,6 +36,44 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
         new io.pkibench.workload.http.HttpSigningWorkload.Factory("timestamp")));
   }
 
+  /**
+   * Every problem of {@code plan} at once, each naming the flag and the fix: the plan's own (levels,
+   * iterations), unknown workloads (with a suggestion), bad parameters, a service workload without its
+   * target, a bad key source. The one check used by {@code run}, {@code study} and the forked child.
+   */
+  public List<String> problems(io.pkibench.plan.Plan plan) {
+    List<String> problems = new java.util.ArrayList<>(plan.problems());
+    for (io.pkibench.plan.WorkloadSpec spec : plan.workloads()) problems.addAll(problems(spec));
+    return problems.stream().distinct().toList();
+  }
+
+  /** The problems of one workload as it is asked for; empty when it can be created. */
+  public List<String> problems(io.pkibench.plan.WorkloadSpec spec) {
+    List<String> problems = new java.util.ArrayList<>();
+    WorkloadFactory factory = find(spec.name()).orElse(null);
+    if (factory == null) {
+      problems.add("unknown workload '" + spec.name() + "'" + Suggestions.didYouMean(spec.name(), names()) + "; 'pkibench list' shows them all");
+      return problems;
+    }
+    boolean remote = factory.params().stream().anyMatch(p -> p.name().equals(TARGET));
+    if (remote && spec.params().getOrDefault(TARGET, "").isBlank()) {
+      problems.add("--target: " + spec.name() + " calls a service; give its URL, e.g. --target https://127.0.0.1:8443 (start one with 'pkibench serve signer')");
+    }
+    try {
+      Params.resolve(spec.name(), factory.params(), spec.params());
+    } catch (IllegalArgumentException e) {
+      problems.add(e.getMessage());
+    }
+    if (factory.usesKeys()) {
+      String keyProblem = io.pkibench.keys.KeySources.problem(spec.keys());
+      if (keyProblem != null) problems.add(keyProblem);
+    }
+    return problems;
+  }
+
+  /** The parameter that names the service a client workload calls ({@code --target}). */
+  public static final String TARGET = "target";
+
   public Optional<WorkloadFactory> find(String name) {
     return factories.stream().filter(f -> f.name().equals(name)).findFirst();
   }

@@ -33,9 +33,13 @@ class RestPkiStudyTest {
 
   @Test
   void choose_stopsAtNinetyPercentCpuOrWhenThroughputStopsGaining() {
-    assertEquals(8, RestPkiStudy.choose(List.of(level(2, 100, 0.4), level(8, 300, 0.92), level(32, 310, 0.99))));
-    assertEquals(8, RestPkiStudy.choose(List.of(level(2, 100, 0.3), level(8, 300, 0.6), level(32, 310, 0.7))), "32 gains only 3%");
-    assertEquals(32, RestPkiStudy.choose(List.of(level(2, 100, 0.1), level(8, 300, 0.3), level(32, 600, 0.6))), "still gaining");
+    var atCpu = RestPkiStudy.choose(List.of(level(2, 100, 0.4), level(8, 300, 0.92), level(32, 310, 0.99)));
+    assertEquals(8, atCpu.concurrency());
+    assertTrue(atCpu.because().contains("92%"), atCpu.because());
+    var noGain = RestPkiStudy.choose(List.of(level(2, 100, 0.3), level(8, 300, 0.6), level(32, 310, 0.7)));
+    assertEquals(8, noGain.concurrency(), "32 gains only 3%");
+    assertTrue(noGain.because().contains("32, gained under 5%"), noGain.because());
+    assertEquals(32, RestPkiStudy.choose(List.of(level(2, 100, 0.1), level(8, 300, 0.3), level(32, 600, 0.6))).concurrency(), "still gaining");
   }
 
   /** The whole quick study: a signer JVM on loopback, every transaction type, samples that other tools verify. */
@@ -49,27 +53,57 @@ class RestPkiStudyTest {
     assertEquals(0, code, err.toString());
     RunResult result = RunResultJson.read(dir.resolve("restpki.json"));
     assertEquals("complete", result.status());
-    assertEquals(RestPkiStudy.TYPES, result.workloads().stream().map(WorkloadResult::name).toList());
-    for (WorkloadResult w : result.workloads()) {
+    assertEquals("restpki", result.study().name());
+    assertTrue(result.environment().jdk().length() > 0, "one result with its environment, not scratch files with a blank one");
+    List<String> labels = RestPkiStudy.TYPES.stream().map(RestPkiStudy.Type::label).toList();
+    assertEquals(labels, result.study().steps().stream().map(s -> s.label()).toList());
+    List<WorkloadResult> measured = result.workloads().stream().filter(w -> !w.probe()).toList();
+    List<WorkloadResult> probes = result.workloads().stream().filter(WorkloadResult::probe).toList();
+    assertEquals(RestPkiStudy.TYPES.stream().map(RestPkiStudy.Type::workload).toList(), measured.stream().map(WorkloadResult::name).toList());
+    assertEquals(6, probes.size(), "every probe sweep is kept in the result, flagged");
+    for (WorkloadResult p : probes) assertEquals(List.of(2, 8, 32), p.levels().stream().map(LevelResult::concurrency).toList(), p.name());
+    for (int i = 0; i < measured.size(); i++) {
+      WorkloadResult w = measured.get(i);
       LevelResult l = w.levels().get(0);
+      assertEquals(result.study().steps().get(i).chosenLevel(), l.concurrency(), "measured at the level its probe chose");
       assertTrue(l.counts().succeeded() > 0, w.name());
       assertEquals(0, l.counts().failed(), w.name() + " " + l.errors());
       assertTrue(l.cpu().meter().startsWith("pid:"), "the service's CPU, by pid");
       assertTrue(l.cpu().opsPerCpuSecond() != null && l.cpu().opsPerCpuSecond() > 0);
     }
-    for (String column : List.of("threads", "ops/min", "ops/server-cpu-s", "http:pades-t")) assertTrue(out.toString().contains(column), out.toString());
-    for (String type : RestPkiStudy.TYPES) assertTrue(err.toString().contains("┌─ " + type), "a panel per type on the live view: " + type);
+    assertTrue(Files.readString(dir.resolve("restpki.hlog")).contains("Tag=CAdES-T.probe/http:cades-t/c8/"), "one interval log, tags naming the step");
+    for (String column : List.of("threads", "ops/min", "ops/service-cpu-s", "PAdES-T", "the original beside ours", "40 threads")) {
+      assertTrue(out.toString().contains(column), column + " in:\n" + out);
+    }
+    for (String label : labels) assertTrue(err.toString().contains("┌─ " + label), "a panel per type on the live view: " + label);
     assertTrue(out.toString().contains("quick: the service was measured cold"), "quick figures are not sizing figures, and it says so");
-    assertTrue(Files.readString(dir.resolve("restpki.html")).contains("id=\"throughput-6\""));
+    String html = Files.readString(dir.resolve("restpki.html"));
+    for (String id : List.of("id=\"study-table\"", "id=\"study-throughput\"", "id=\"published\"", "CAdES (probe sweep, http:cades)")) {
+      assertTrue(html.contains(id), id);
+    }
+    assertTrue(!html.contains("the highest measured (efficiency"), "no scaling verdict from the one measured level");
+    assertTrue(html.contains("no scaling verdict from one level"));
 
     Path s = dir.resolve("samples");
-    String root = dir.resolve("pki/root-ca.pem").toString();
-    String cades = Openssl.run(s, "cms", "-verify", "-binary", "-inform", "DER", "-in", "cades-t.p7s", "-content", "document.bin",
-        "-CAfile", root, "-certfile", "chain.pem", "-out", "/dev/null");
-    assertTrue(Openssl.succeeded(cades), cades);
-    Files.writeString(s.resolve("tsa-chain.pem"), Files.readString(dir.resolve("pki/intermediate-a.pem")) + Files.readString(dir.resolve("pki/tsa.pem")));
-    String ts = Openssl.run(s, "ts", "-verify", "-in", "timestamp.tsr", "-queryfile", "timestamp.tsq", "-CAfile", root, "-untrusted", "tsa-chain.pem");
-    assertTrue(Openssl.succeeded(ts) && ts.contains("Verification: OK"), ts);
-    for (String f : List.of("pades.pdf", "pades-t.pdf", "xades.xml", "cades.p7s")) assertTrue(Files.size(s.resolve(f)) > 0, f);
+    assertTrue(Files.readString(s.resolve("VERIFY.md")).contains("xmlsec1 --verify"));
+    String verified = runScript(s.resolve("verify.sh"));
+    assertTrue(verified.startsWith("0:"), verified);
+    for (String f : List.of("cades.p7s", "cades-t.p7s", "pades.pdf", "pades-t.pdf", "xades.xml", "timestamp.tsr")) {
+      assertTrue(verified.contains("OK   " + f), f + " in:\n" + verified);
+    }
+    assertTrue(verified.contains("6 verified, 0 failed"), verified);
+    // An independent check that can fail: one changed byte of the signed document breaks both CAdES samples.
+    byte[] doc = Files.readAllBytes(s.resolve("document.bin"));
+    doc[doc.length / 2] ^= 1;
+    Files.write(s.resolve("document.bin"), doc);
+    String tampered = runScript(s.resolve("verify.sh"));
+    assertTrue(tampered.startsWith("1:"), tampered);
+    assertTrue(tampered.contains("FAIL cades.p7s") && tampered.contains("FAIL cades-t.p7s") && tampered.contains("OK   xades.xml"), tampered);
+  }
+
+  static String runScript(Path script) throws Exception {
+    Process p = new ProcessBuilder(List.of(script.toString())).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    return p.waitFor() + ":" + out;
   }
 }

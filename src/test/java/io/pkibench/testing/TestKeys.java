@@ -35,4 +35,9 @@ public final class TestKeys {
   public Workload workload(WorkloadFactory factory, Map<String, String> params) throws Exception {
     return factory.create(new WorkloadContext(keys, true, () -> pki), Params.resolve(factory.name(), factory.params(), params));
   }
+
+  /** This machine's environment as a run records it. */
+  public io.pkibench.results.Environment environment(String commandLine) {
+    return io.pkibench.session.EnvironmentProbe.capture(commandLine, InstantSource.system(), java.util.List.of());
+  }
 }

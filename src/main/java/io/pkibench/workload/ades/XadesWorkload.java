@@ -26,7 +26,7 @@ import org.w3c.dom.NodeList;
  */
 public final class XadesWorkload {
   static final String DSIG_NS = XMLSignature.XMLNS;
-  static final String XADES_NS = "http://uri.etsi.org/01903/v1.3.2#";
+  public static final String XADES_NS = "http://uri.etsi.org/01903/v1.3.2#";
 
   private XadesWorkload() {}
 

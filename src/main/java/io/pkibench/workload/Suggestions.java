@@ -1,13 +1,13 @@
-package io.pkibench.cli;
+package io.pkibench.workload;
 
 import java.util.Comparator;
 import java.util.List;
 
 /** "did you mean …" for a mistyped name. */
-final class Suggestions {
+public final class Suggestions {
   private Suggestions() {}
 
-  static String didYouMean(String typed, List<String> known) {
+  public static String didYouMean(String typed, List<String> known) {
     return known.stream()
         .filter(k -> distance(typed, k) <= 2 || k.startsWith(typed))
         .min(Comparator.comparingInt(k -> distance(typed, k)))

@@ -1,0 +1,224 @@
+package io.pkibench.report;
+
+import io.pkibench.analysis.Steadiness;
+import io.pkibench.results.Environment;
+import io.pkibench.results.LevelResult;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.StudyRecord;
+import io.pkibench.results.WorkloadResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * A study's own table, as its original printed it (one row per step: threads, operations, errors,
+ * average and max, throughput in the original's unit) plus what it lacked (ops per service
+ * CPU-second, percentiles), the published figures beside ours, and the post-run checks. Computed from
+ * the result alone: {@code pkibench report} prints the same.
+ */
+public final class StudyTables {
+  private StudyTables() {}
+
+  /** One measured step of a study: its label, its measured entry, and the probe's entry if a probe chose the level. */
+  public record Row(String label, WorkloadResult measured, WorkloadResult probe, StudyRecord.StepRecord step) {
+    public Optional<LevelResult> level() {
+      return measured == null || measured.levels().isEmpty() ? Optional.empty() : Optional.of(measured.levels().get(0));
+    }
+  }
+
+  /** The study's rows in step order. */
+  public static List<Row> rows(RunResult result) {
+    List<Row> rows = new ArrayList<>();
+    for (StudyRecord.StepRecord s : result.study().steps()) {
+      WorkloadResult measured = s.measuredWorkload() == null ? null : result.workloads().get(s.measuredWorkload());
+      WorkloadResult probe = s.probeWorkload() == null ? null : result.workloads().get(s.probeWorkload());
+      rows.add(new Row(s.label(), measured, probe, s));
+    }
+    return rows;
+  }
+
+  static final String[] HEADER = {"step", "threads", "ops", "ok", "errors", "avg", "max", "UNIT", "±99.9%", "ops/service-cpu-s", "service cpu", "p50", "p99"};
+
+  /** The terminal form: title, table, notes on what the figures can and cannot say, the original beside ours, the checks. */
+  public static String terminal(RunResult result) {
+    StudyRecord study = result.study();
+    StringBuilder out = new StringBuilder();
+    out.append('\n').append("study ").append(study.name()).append(": ").append(study.title()).append(" · status ").append(result.status()).append('\n');
+    List<String[]> table = new ArrayList<>();
+    String[] header = HEADER.clone();
+    header[7] = study.unit().name();
+    table.add(header);
+    List<String> remarks = new ArrayList<>();
+    for (Row row : rows(result)) {
+      Optional<LevelResult> level = row.level();
+      if (level.isEmpty()) {
+        remarks.add(row.label() + ": not measured: " + whyNotMeasured(row));
+        continue;
+      }
+      LevelResult l = level.get();
+      table.add(new String[] {row.label(), Integer.toString(l.concurrency()), Long.toString(l.counts().started()), Long.toString(l.counts().succeeded()),
+          Long.toString(l.counts().failed()), HumanUnits.nanos(l.latencyNanos().mean()), HumanUnits.nanos(l.latencyNanos().max()),
+          HumanUnits.rate(l.throughput().mean() * study.unit().perSecond()), interval(l, study.unit()),
+          l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond()), HumanUnits.percent(l.cpu().utilisation()),
+          HumanUnits.nanos(l.latencyNanos().p50()), HumanUnits.nanos(l.latencyNanos().p99())});
+      HumanUnits.intervalTooWide(l.throughput()).ifPresent(why -> remarks.add(row.label() + ": " + why));
+      Steadiness.warning(l).ifPresent(w -> remarks.add(row.label() + ": " + w));
+      if (row.step().chosenLevel() != null) remarks.add(row.label() + ": " + row.step().chosenLevel() + " threads chosen by the probe (" + row.step().chosenBecause() + ")");
+    }
+    out.append(TerminalTable.align(table));
+    for (String r : remarks) out.append("  ").append(r).append('\n');
+    for (String note : study.notes()) out.append("  note: ").append(note).append('\n');
+    List<String[]> beside = published(result);
+    if (beside.size() > 1) {
+      out.append("\nthe original beside ours (").append(study.published().source()).append(")\n");
+      out.append(TerminalTable.align(beside));
+      out.append("  original hardware: ").append(study.published().hardware()).append('\n');
+      out.append("  ours: ").append(hardware(result.environment())).append('\n');
+    }
+    if (!study.checks().isEmpty()) {
+      out.append("\nchecks\n");
+      for (StudyRecord.CheckRecord c : study.checks()) {
+        out.append("  ").append(c.passed() ? "passed " : "FAILED ").append(c.name()).append(": ").append(c.detail()).append('\n');
+      }
+    }
+    return out.toString();
+  }
+
+  /** The published figures beside ours, matched by step label: header row first. */
+  static List<String[]> published(RunResult result) {
+    StudyRecord study = result.study();
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"step", "original " + study.unit().name(), "original conditions", "ours " + study.unit().name(), "our threads", "ours / original"});
+    if (study.published() == null) return rows;
+    for (StudyRecord.Figure f : study.published().figures()) {
+      Optional<LevelResult> ours = rows(result).stream().filter(r -> r.label().equals(f.step())).findFirst().flatMap(Row::level);
+      double value = ours.map(l -> l.throughput().mean() * study.unit().perSecond()).orElse(Double.NaN);
+      rows.add(new String[] {f.step(), HumanUnits.rate(f.value()), f.conditions(), ours.isEmpty() ? "not measured" : HumanUnits.rate(value),
+          ours.map(l -> Integer.toString(l.concurrency())).orElse("-"),
+          ours.isEmpty() || f.value() == 0 ? "-" : String.format(Locale.ROOT, "%.1f×", value / f.value())});
+    }
+    return rows;
+  }
+
+  static String hardware(Environment e) {
+    return e.cpuModel() + " × " + e.cores() + " cores, " + String.format(Locale.ROOT, "%.0f GiB", e.memoryBytes() / (1024.0 * 1024 * 1024))
+        + ", " + e.jdk() + " (load generator and services on the same machine)";
+  }
+
+  static String whyNotMeasured(Row row) {
+    if (row.measured() != null && row.measured().failure() != null) return row.measured().failure();
+    if (row.step().chosenBecause() != null) return row.step().chosenBecause().replaceFirst("^not measured: ", "");
+    return "the study stopped before this step";
+  }
+
+  static String interval(LevelResult l, StudyRecord.Unit unit) {
+    if (l.throughput().ci999() == null) return "-";
+    if (HumanUnits.intervalTooWide(l.throughput()).isPresent()) return "too wide";
+    return HumanUnits.rate(l.throughput().ci999() * unit.perSecond());
+  }
+
+  /** The stress tool's panel for one step, shown on the live view when its measurement ends. */
+  public static String panel(String label, WorkloadResult w, StudyRecord.Unit unit) {
+    if (w.levels().isEmpty()) return "[" + label + "] not measured: " + w.failure();
+    LevelResult l = w.levels().get(0);
+    StringBuilder p = new StringBuilder();
+    p.append("┌─ ").append(label).append(" (").append(w.name()).append(")\n");
+    p.append(String.format(Locale.ROOT, "│ threads %d   operations %d   successes %d   errors %d%n", l.concurrency(), l.counts().started(),
+        l.counts().succeeded(), l.counts().failed()));
+    p.append(String.format(Locale.ROOT, "│ average %s   max %s   p99 %s%n", HumanUnits.nanos(l.latencyNanos().mean()), HumanUnits.nanos(l.latencyNanos().max()),
+        HumanUnits.nanos(l.latencyNanos().p99())));
+    p.append(String.format(Locale.ROOT, "│ %s %s   %s ops per service CPU-second   service CPU %s%n", HumanUnits.rate(l.throughput().mean() * unit.perSecond()),
+        unit.name(), l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond()), HumanUnits.percent(l.cpu().utilisation())));
+    HumanUnits.intervalTooWide(l.throughput()).ifPresent(t -> p.append("│ ").append(t).append('\n'));
+    Steadiness.warning(l).ifPresent(t -> p.append("│ ").append(t).append('\n'));
+    return p.append("└─\n").toString();
+  }
+
+  /** The study's bar charts: throughput per step in the original's unit, and ops per service CPU-second. */
+  public static List<Chart> charts(RunResult result) {
+    StudyRecord study = result.study();
+    List<SvgBarChart.Bar> rate = new ArrayList<>(), perCpu = new ArrayList<>();
+    for (Row row : rows(result)) {
+      row.level().ifPresent(l -> {
+        double v = l.throughput().mean() * study.unit().perSecond();
+        rate.add(new SvgBarChart.Bar(row.label(), v, HumanUnits.rate(v) + " " + study.unit().name() + " at " + l.concurrency() + " threads"));
+        Double c = l.cpu().opsPerCpuSecond();
+        perCpu.add(new SvgBarChart.Bar(row.label(), c == null ? 0 : c, c == null ? "no CPU measured" : HumanUnits.rate(c) + " per CPU-s"));
+      });
+    }
+    if (rate.isEmpty()) return List.of();
+    return List.of(new SvgBarChart("study-throughput", study.name() + ": throughput by step (" + study.unit().name() + ")", rate),
+        new SvgBarChart("study-cpu", study.name() + ": operations per service CPU-second", perCpu));
+  }
+
+  /** The study's section of the HTML report: title, its table, remarks, the bar charts, the original beside ours, the checks. */
+  public static String html(RunResult result) {
+    StudyRecord study = result.study();
+    StringBuilder h = new StringBuilder("<section id=\"study\"><h2>Study ").append(Html.esc(study.name())).append(": ").append(Html.esc(study.title()))
+        .append("</h2>\n<table id=\"study-table\"><tr>");
+    String[] header = HEADER.clone();
+    header[7] = study.unit().name();
+    for (int i = 0; i < header.length; i++) h.append(i == 0 ? "<th class=\"l\">" : "<th>").append(Html.esc(header[i])).append("</th>");
+    h.append("</tr>\n");
+    List<String> remarks = new ArrayList<>();
+    for (Row row : rows(result)) {
+      Optional<LevelResult> level = row.level();
+      if (level.isEmpty()) {
+        h.append("<tr><td class=\"l\">").append(Html.esc(row.label())).append("</td><td class=\"l\" colspan=\"12\">not measured: ")
+            .append(Html.esc(whyNotMeasured(row))).append("</td></tr>\n");
+        continue;
+      }
+      LevelResult l = level.get();
+      String[] cells = {row.label(), Integer.toString(l.concurrency()), Long.toString(l.counts().started()), Long.toString(l.counts().succeeded()),
+          Long.toString(l.counts().failed()), HumanUnits.nanos(l.latencyNanos().mean()), HumanUnits.nanos(l.latencyNanos().max()),
+          HumanUnits.rate(l.throughput().mean() * study.unit().perSecond()), interval(l, study.unit()),
+          l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond()), HumanUnits.percent(l.cpu().utilisation()),
+          HumanUnits.nanos(l.latencyNanos().p50()), HumanUnits.nanos(l.latencyNanos().p99())};
+      h.append("<tr>");
+      for (int i = 0; i < cells.length; i++) h.append(i == 0 ? "<td class=\"l\">" : "<td>").append(Html.esc(cells[i])).append("</td>");
+      h.append("</tr>\n");
+      HumanUnits.intervalTooWide(l.throughput()).ifPresent(why -> remarks.add(row.label() + ": " + why));
+      Steadiness.warning(l).ifPresent(w -> remarks.add(row.label() + ": " + w));
+      if (row.step().chosenLevel() != null) remarks.add(row.label() + ": " + row.step().chosenLevel() + " threads, chosen by the probe: " + row.step().chosenBecause());
+    }
+    h.append("</table>\n<p class=\"muted\">One level is measured per step, so this table sizes each step at its chosen level;"
+        + " how throughput scales is read from the probe sweeps below, not from these rows.</p>\n");
+    for (String note : study.notes()) h.append("<p class=\"warn\">").append(Html.esc(note)).append("</p>\n");
+    if (!remarks.isEmpty()) {
+      h.append("<ul>");
+      for (String r : remarks) h.append("<li>").append(Html.esc(r)).append("</li>");
+      h.append("</ul>\n");
+    }
+    for (Chart chart : charts(result)) h.append(chart.render());
+    List<String[]> beside = published(result);
+    if (beside.size() > 1) {
+      h.append("<h3>The original beside ours</h3>\n<table id=\"published\">");
+      for (int r = 0; r < beside.size(); r++) {
+        h.append("<tr>");
+        for (int i = 0; i < beside.get(r).length; i++) {
+          String tag = r == 0 ? "th" : "td";
+          h.append('<').append(tag).append(i == 0 || i == 2 ? " class=\"l\">" : ">").append(Html.esc(beside.get(r)[i])).append("</").append(tag).append('>');
+        }
+        h.append("</tr>\n");
+      }
+      h.append("</table>\n<p>Original: ").append(Html.esc(study.published().source())).append("; ").append(Html.esc(study.published().hardware()))
+          .append(".<br>Ours: ").append(Html.esc(hardware(result.environment()))).append(".</p>\n");
+    }
+    if (!study.checks().isEmpty()) {
+      h.append("<h3>Checks</h3>\n<table id=\"checks\"><tr><th class=\"l\">check</th><th class=\"l\">outcome</th><th class=\"l\">found</th></tr>\n");
+      for (StudyRecord.CheckRecord c : study.checks()) {
+        h.append("<tr><td class=\"l\">").append(Html.esc(c.name())).append("</td><td class=\"l\">").append(c.passed() ? "passed" : "<b>FAILED</b>")
+            .append("</td><td class=\"l\">").append(Html.esc(c.detail())).append("</td></tr>\n");
+      }
+      h.append("</table>\n");
+    }
+    return h.append("</section>\n").toString();
+  }
+
+  /** How a workload entry is named in charts and headings: a study's step and role, else the workload with its parameters. */
+  public static String label(WorkloadResult w, String analysisLabel) {
+    if (w.step() == null) return analysisLabel;
+    return w.step().label() + (w.probe() ? " (probe sweep, " : " (measured, ") + w.name() + ")";
+  }
+}

@@ -1,0 +1,138 @@
+package io.pkibench.study;
+
+import io.pkibench.measure.CpuMeter;
+import io.pkibench.measure.ProcessGroupCpuMeter;
+import io.pkibench.results.StudyRecord;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * A study's services: each its own JVM on a loopback port chosen before any starts, so that steps can
+ * be planned (and validated) with their URLs first. CPU is summed over the pids of all of them, and a
+ * restart keeps each port and follows the new pid. Closing stops every one.
+ */
+public final class RunningServices implements AutoCloseable {
+  private final List<String> javaCommand;
+  private final Map<String, String> env;
+  private final Consumer<String> log;
+  private final Map<String, Entry> services = new LinkedHashMap<>();
+
+  private static final class Entry {
+    final ServiceSpec spec;
+    final int port;
+    final List<Long> pids = new ArrayList<>();
+    ServiceProcess process;
+
+    Entry(ServiceSpec spec, int port) {
+      this.spec = spec;
+      this.port = port;
+    }
+  }
+
+  private RunningServices(List<String> javaCommand, Map<String, String> env, Consumer<String> log) {
+    this.javaCommand = List.copyOf(javaCommand);
+    this.env = Map.copyOf(env);
+    this.log = log;
+  }
+
+  /** Picks a port for each service; nothing starts until {@link #startAll()}. */
+  public static RunningServices plan(List<ServiceSpec> specs, List<String> javaCommand, Map<String, String> env, Consumer<String> log)
+      throws IOException {
+    RunningServices s = new RunningServices(javaCommand, env, log);
+    for (ServiceSpec spec : specs) {
+      if (s.services.containsKey(spec.name())) throw new IllegalArgumentException("two services are named '" + spec.name() + "'");
+      s.services.put(spec.name(), new Entry(spec, freeLoopbackPort()));
+    }
+    return s;
+  }
+
+  private static int freeLoopbackPort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
+  public List<String> names() {
+    return List.copyOf(services.keySet());
+  }
+
+  /** The service's URL, known before it starts: {@code scheme://127.0.0.1:PORT}. */
+  public String url(String name) {
+    Entry e = entry(name);
+    return e.spec.scheme() + "://127.0.0.1:" + e.port;
+  }
+
+  /** The pid of the running service. */
+  public long pid(String name) {
+    Entry e = entry(name);
+    if (e.process == null) throw new IllegalStateException("service " + name + " is not running");
+    return e.process.pid();
+  }
+
+  public void startAll() throws IOException, InterruptedException {
+    for (Entry e : services.values()) start(e);
+  }
+
+  /** Stops and starts every service on its port (a study's "restart the servers"). */
+  public void restartAll() throws IOException, InterruptedException {
+    for (Entry e : services.values()) stop(e);
+    for (Entry e : services.values()) start(e);
+  }
+
+  /** SIGKILL to one service, as a crash would; it stays down until restarted. */
+  public void kill(String name) throws InterruptedException {
+    Entry e = entry(name);
+    if (e.process != null) e.process.kill();
+    log.accept("service " + name + " killed (pid " + (e.pids.isEmpty() ? "?" : e.pids.get(e.pids.size() - 1)) + ")");
+  }
+
+  /** The summed CPU of the services' current processes: what a study sizes. */
+  public CpuMeter cpuMeter() {
+    return new ProcessGroupCpuMeter(() -> services.values().stream()
+        .filter(e -> e.process != null).map(e -> e.process.pid()).toList());
+  }
+
+  /** What the result records: each service's command, port and every pid it had. */
+  public List<StudyRecord.ServiceRecord> records() {
+    List<StudyRecord.ServiceRecord> list = new ArrayList<>();
+    for (Entry e : services.values()) list.add(new StudyRecord.ServiceRecord(e.spec.name(), command(e), e.port, e.pids));
+    return list;
+  }
+
+  private List<String> command(Entry e) {
+    List<String> args = new ArrayList<>(List.of("serve"));
+    args.addAll(e.spec.args());
+    args.addAll(List.of("--port", Integer.toString(e.port)));
+    return args;
+  }
+
+  private void start(Entry e) throws IOException, InterruptedException {
+    e.process = ServiceProcess.start(javaCommand, command(e), env);
+    e.pids.add(e.process.pid());
+    if (!e.process.url().equals(url(e.spec.name()))) {
+      throw new IOException("service " + e.spec.name() + " listens on " + e.process.url() + ", not on " + url(e.spec.name()) + " as planned");
+    }
+    log.accept("service " + e.spec.name() + " at " + e.process.url() + " (pid " + e.process.pid() + ")");
+  }
+
+  private void stop(Entry e) throws InterruptedException {
+    if (e.process != null) e.process.close();
+  }
+
+  private Entry entry(String name) {
+    Entry e = services.get(name);
+    if (e == null) throw new IllegalArgumentException("no service named '" + name + "'; this study has " + services.keySet());
+    return e;
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    for (Entry e : services.values()) stop(e);
+  }
+}

@@ -1,0 +1,57 @@
+package io.pkibench.study;
+
+import io.pkibench.plan.LoadModel;
+import io.pkibench.plan.Plan;
+import io.pkibench.results.LevelResult;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One step of a study: a label (the original's name for it, e.g. "CAdES"), the plan it measures, an
+ * optional probe whose levels choose the measured level (both kept in the result), and hooks run
+ * before the step and before each of its levels (restarting services).
+ */
+public record Step(String label, Plan plan, Probe probe, List<StepHook> beforeStep, List<StepHook> beforeEachLevel) {
+
+  public Step {
+    beforeStep = List.copyOf(beforeStep);
+    beforeEachLevel = List.copyOf(beforeEachLevel);
+  }
+
+  public static Step of(String label, Plan plan) {
+    return new Step(label, plan, null, List.of(), List.of());
+  }
+
+  /** A sweep run first; {@code chooser} picks from its levels the one concurrency the step's plan then measures. */
+  public record Probe(Plan plan, LevelChooser chooser) {}
+
+  /** Picks the level to measure from a probe's levels, and says why (recorded in the result). */
+  @FunctionalInterface
+  public interface LevelChooser {
+    Choice choose(List<LevelResult> probed);
+
+    record Choice(int concurrency, String because) {}
+  }
+
+  public Step probedBy(Plan probePlan, LevelChooser chooser) {
+    return new Step(label, plan, new Probe(probePlan, chooser), beforeStep, beforeEachLevel);
+  }
+
+  public Step before(StepHook hook) {
+    List<StepHook> list = new ArrayList<>(beforeStep);
+    list.add(hook);
+    return new Step(label, plan, probe, list, beforeEachLevel);
+  }
+
+  public Step beforeEachLevel(StepHook hook) {
+    List<StepHook> list = new ArrayList<>(beforeEachLevel);
+    list.add(hook);
+    return new Step(label, plan, probe, beforeStep, list);
+  }
+
+  /** The step's plan measuring only {@code concurrency} workers: what a probe's choice turns it into. */
+  static Plan atConcurrency(Plan plan, int concurrency) {
+    return new Plan(plan.workloads(), new LoadModel.Closed(List.of(concurrency)), plan.warmup(), plan.measure(), plan.series(), plan.threads(),
+        plan.verify(), plan.cpu());
+  }
+}

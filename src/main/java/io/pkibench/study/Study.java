@@ -1,0 +1,50 @@
+package io.pkibench.study;
+
+import io.pkibench.keys.KeySource;
+import io.pkibench.pki.TestPki;
+import io.pkibench.results.StudyRecord;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A published capacity study rerun on this machine (STUDIES.md): data plus a few hooks, run by the
+ * {@link StudyRunner} into one result. Everything the runner needs to validate comes before anything
+ * starts: {@link #problems}, then {@link #steps} planned against the services' known URLs.
+ */
+public interface Study {
+  /** As typed after {@code pkibench study}. */
+  String name();
+
+  /** One line: the original and what is sized. */
+  String title();
+
+  /** The unit the original reported throughput in (its table's unit). */
+  StudyRecord.Unit unit();
+
+  /** The original's figures and hardware, set beside ours in the report. */
+  StudyRecord.Published published();
+
+  /** Every problem with the options, each naming the flag; empty when the study can run. */
+  List<String> problems(StudyOptions options);
+
+  /** The services to start, each its own JVM; CPU is summed over their pids. */
+  List<ServiceSpec> services(StudyOptions options);
+
+  /** The steps, in order; called before the services start (their URLs are already known). */
+  List<Step> steps(StudyOptions options, RunningServices services);
+
+  /** Checks after the run that decide pass or fail. */
+  default List<PostCheck> checks(StudyOptions options) {
+    return List.of();
+  }
+
+  /** Sentences the report must carry about these options (e.g. a quick run measured a cold service). */
+  default List<String> notes(StudyOptions options) {
+    return List.of();
+  }
+
+  /** Writes the study's artifacts into {@code dir} for {@code --save-samples}, each with its independent check. */
+  default List<Sample> samples(Path dir, TestPki pki, KeySource keys, java.time.InstantSource clock) throws Exception {
+    return List.of();
+  }
+}

@@ -1,0 +1,217 @@
+package io.pkibench.study;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.pkibench.analysis.Analysis;
+import io.pkibench.engine.ProgressListener;
+import io.pkibench.pki.TestPki;
+import io.pkibench.plan.Durations;
+import io.pkibench.plan.Plan;
+import io.pkibench.plan.PlanException;
+import io.pkibench.report.StudyTables;
+import io.pkibench.results.Environment;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.RunResultJson;
+import io.pkibench.results.StudyRecord;
+import io.pkibench.results.WorkloadResult;
+import io.pkibench.session.ResultFile;
+import io.pkibench.session.RunSession;
+import io.pkibench.workload.WorkloadCatalog;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Runs a study into one result file: checks every step's plan with the catalog's validator before any
+ * service starts, starts the services (each its own JVM), runs each step (its probe, the level the
+ * probe chose, the hooks around them) appending every workload to the one result and its one
+ * interval log, runs the post-run checks with the services still up, and stops the services.
+ */
+public final class StudyRunner {
+  private final WorkloadCatalog catalog;
+  private final Options options;
+  private volatile RunSession current;
+  private volatile boolean interrupted;
+
+  /**
+   * Where the result goes, the clock, progress and log lines, the environment and java command the
+   * services are started with, how keys are opened, the test PKI, and how long a hung operation is
+   * waited for.
+   */
+  public record Options(
+      Path resultFile, InstantSource clock, ProgressListener progress, Consumer<String> log, Map<String, String> env,
+      List<String> javaCommand, RunSession.KeyOpener keys, Supplier<TestPki> pki, Duration hangGrace) {}
+
+  public StudyRunner(WorkloadCatalog catalog, Options options) {
+    this.catalog = catalog;
+    this.options = options;
+  }
+
+  /** Stops after the operations in flight; every finished level is kept and the services are stopped. */
+  public void interrupt() {
+    interrupted = true;
+    RunSession s = current;
+    if (s != null) s.interrupt();
+  }
+
+  /** Throws {@link PlanException} with every problem before anything starts. */
+  public RunResult run(Study study, StudyOptions studyOptions, Environment environment) throws IOException, InterruptedException {
+    List<String> problems = new ArrayList<>(study.problems(studyOptions));
+    if (!problems.isEmpty()) throw new PlanException(problems);
+    try (RunningServices services = RunningServices.plan(study.services(studyOptions), options.javaCommand(), options.env(), options.log())) {
+      List<Step> steps = study.steps(studyOptions, services);
+      problems.addAll(problems(steps));
+      if (!problems.isEmpty()) throw new PlanException(problems);
+
+      StudyRecord record = new StudyRecord(StudyRecord.SCHEMA, study.name(), study.title(), study.unit(), study.published(),
+          services.records(), List.of(), List.of(), study.notes(studyOptions));
+      try (ResultFile file = ResultFile.create(options.resultFile(), environment, planJson(study, studyOptions, steps))) {
+        file.update(r -> r.withStudy(record));
+        try {
+          services.startAll();
+        } catch (IOException e) {
+          file.update(r -> r.withStatus("failed").withStudy(withNote(r.study(), "not run: " + e.getMessage()).withServices(services.records())));
+          throw e;
+        }
+        file.update(r -> r.withStudy(r.study().withServices(services.records())));
+        for (Step step : steps) {
+          if (interrupted) break;
+          runStep(file, step, services);
+          file.update(r -> r.withStudy(r.study().withServices(services.records())));
+        }
+        if (!interrupted) {
+          List<StudyRecord.CheckRecord> checks = new ArrayList<>();
+          for (PostCheck check : study.checks(studyOptions)) checks.add(runCheck(check, file.current(), services));
+          file.update(r -> r.withStudy(r.study().withChecks(checks)));
+        }
+        return file.update(r -> r.withStatus(interrupted ? "interrupted" : "complete")
+            .withAnalysis(RunResultJson.mapper().valueToTree(Analysis.of(r, Analysis.Options.DEFAULT))));
+      }
+    }
+  }
+
+  /** Every step's problems, named by step: each measures one workload, labels are unique, plans pass the catalog's checks. */
+  List<String> problems(List<Step> steps) {
+    List<String> problems = new ArrayList<>();
+    Set<String> labels = new HashSet<>();
+    if (steps.isEmpty()) problems.add("the study has no step to run");
+    for (Step step : steps) {
+      if (!labels.add(step.label())) problems.add("step '" + step.label() + "' appears twice; step labels name the study's rows and must differ");
+      List<Plan> plans = step.probe() == null ? List.of(step.plan()) : List.of(step.probe().plan(), step.plan());
+      for (Plan plan : plans) {
+        if (plan.workloads().size() != 1) problems.add("step '" + step.label() + "': a step measures one workload, not " + plan.workloads().size());
+        for (String p : catalog.problems(plan)) problems.add("step '" + step.label() + "': " + p);
+      }
+    }
+    return problems.stream().distinct().toList();
+  }
+
+  private void runStep(ResultFile file, Step step, RunningServices services) throws IOException, InterruptedException {
+    List<String> hooks = new ArrayList<>();
+    step.beforeStep().forEach(h -> hooks.add("before the step: " + h.describe()));
+    step.beforeEachLevel().forEach(h -> hooks.add("before each level: " + h.describe()));
+    StudyRecord.StepRecord record = new StudyRecord.StepRecord(step.label(), hooks, null, null, null, null);
+    for (StepHook hook : step.beforeStep()) {
+      try {
+        hook.run(services);
+      } catch (InterruptedException e) {
+        throw e;
+      } catch (Exception e) {
+        notMeasured(file, record, "'" + hook.describe() + "' failed: " + e.getMessage());
+        return;
+      }
+    }
+    Plan plan = step.plan();
+    if (step.probe() != null) {
+      int probeIndex = session(step.probe().plan(), step, services).appendTo(file, new WorkloadResult.Step(step.label(), WorkloadResult.Step.PROBE)).get(0);
+      WorkloadResult probed = file.current().workloads().get(probeIndex);
+      record = new StudyRecord.StepRecord(step.label(), hooks, probeIndex, null, null, null);
+      if (interrupted) {
+        record(file, record);
+        return;
+      }
+      if (probed.levels().isEmpty()) {
+        notMeasured(file, record, "the probe measured nothing" + (probed.failure() == null ? "" : ": " + probed.failure()));
+        return;
+      }
+      Step.LevelChooser.Choice choice = step.probe().chooser().choose(probed.levels());
+      options.log().accept(step.label() + ": " + choice.concurrency() + " workers (" + choice.because() + ")");
+      record = new StudyRecord.StepRecord(step.label(), hooks, probeIndex, null, choice.concurrency(), choice.because());
+      plan = Step.atConcurrency(plan, choice.concurrency());
+    }
+    int measured = session(plan, step, services).appendTo(file, new WorkloadResult.Step(step.label(), WorkloadResult.Step.MEASURE)).get(0);
+    record = new StudyRecord.StepRecord(step.label(), hooks, record.probeWorkload(), measured, record.chosenLevel(), record.chosenBecause());
+    record(file, record);
+    StudyRecord.Unit unit = file.current().study().unit();
+    StudyTables.panel(step.label(), file.current().workloads().get(measured), unit).lines().forEach(options.log());
+  }
+
+  private void notMeasured(ResultFile file, StudyRecord.StepRecord record, String why) throws IOException {
+    options.log().accept(record.label() + ": not measured: " + why);
+    record(file, new StudyRecord.StepRecord(record.label(), record.hooks(), record.probeWorkload(), null, null, "not measured: " + why));
+  }
+
+  private static void record(ResultFile file, StudyRecord.StepRecord record) throws IOException {
+    file.update(r -> r.withStudy(r.study().withStep(record)));
+  }
+
+  private RunSession session(Plan plan, Step step, RunningServices services) {
+    RunSession.BeforeLevel beforeLevel = workers -> {
+      for (StepHook hook : step.beforeEachLevel()) hook.run(services);
+    };
+    RunSession session = new RunSession(plan, catalog, options.keys(), new RunSession.Options(services.cpuMeter(), options.clock(),
+        options.progress(), options.log(), options.hangGrace(), null, Analysis.Options.DEFAULT, options.pki(), beforeLevel));
+    current = session;
+    if (interrupted) session.interrupt();
+    return session;
+  }
+
+  private StudyRecord.CheckRecord runCheck(PostCheck check, RunResult result, RunningServices services) throws InterruptedException {
+    PostCheck.Outcome outcome;
+    try {
+      outcome = check.check(result, services);
+    } catch (InterruptedException e) {
+      throw e;
+    } catch (Exception e) {
+      outcome = PostCheck.Outcome.fail("the check itself failed: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+    }
+    options.log().accept("check " + check.name() + ": " + (outcome.passed() ? "passed" : "FAILED") + " — " + outcome.detail());
+    return new StudyRecord.CheckRecord(check.name(), outcome.passed(), outcome.detail());
+  }
+
+  private static StudyRecord withNote(StudyRecord study, String note) {
+    List<String> notes = new ArrayList<>(study.notes());
+    notes.add(note);
+    return new StudyRecord(study.schema(), study.name(), study.title(), study.unit(), study.published(), study.services(), study.steps(),
+        study.checks(), notes);
+  }
+
+  /** The result's plan block: the study, its options (no secret is among them) and every step's plans and hooks. */
+  private static ObjectNode planJson(Study study, StudyOptions o, List<Step> steps) {
+    var mapper = RunResultJson.mapper();
+    ObjectNode plan = mapper.createObjectNode();
+    plan.put("study", study.name());
+    plan.put("quick", o.quick());
+    plan.put("duration", Durations.format(o.duration()));
+    plan.put("keys", o.keys());
+    ArrayNode list = plan.putArray("steps");
+    for (Step s : steps) {
+      ObjectNode node = list.addObject();
+      node.put("label", s.label());
+      if (s.probe() != null) node.set("probe", mapper.valueToTree(s.probe().plan()));
+      node.set("plan", mapper.valueToTree(s.plan()));
+      if (s.probe() != null) node.put("measures", "the one concurrency the probe chooses");
+      node.set("beforeStep", mapper.valueToTree(s.beforeStep().stream().map(StepHook::describe).toList()));
+      node.set("beforeEachLevel", mapper.valueToTree(s.beforeEachLevel().stream().map(StepHook::describe).toList()));
+    }
+    return plan;
+  }
+}

@@ -1,0 +1,231 @@
+package io.pkibench.study;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.analysis.Analysis;
+import io.pkibench.engine.ProgressListener;
+import io.pkibench.plan.Iterations;
+import io.pkibench.plan.LoadModel;
+import io.pkibench.plan.Plan;
+import io.pkibench.plan.PlanException;
+import io.pkibench.plan.ThreadKind;
+import io.pkibench.plan.WorkloadSpec;
+import io.pkibench.report.HtmlReport;
+import io.pkibench.report.StudyTables;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.RunResultJson;
+import io.pkibench.results.StudyRecord;
+import io.pkibench.results.WorkloadResult;
+import io.pkibench.session.ForkedSeries;
+import io.pkibench.session.ResultFile;
+import io.pkibench.testing.TestKeys;
+import io.pkibench.workload.WorkloadCatalog;
+import java.math.BigInteger;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
+import org.bouncycastle.tsp.TimeStampRequestGenerator;
+import org.bouncycastle.tsp.TimeStampResponse;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every part of the study SPI through a small study: two services (two TSA JVMs), CPU summed over
+ * their pids, both restarted before each level of the first step, a probe that chooses the second
+ * step's level, and post-run checks that ask each service for a real RFC 3161 token.
+ */
+class TwoServiceStudyTest {
+  @TempDir static Path dir;
+  static TestKeys fixture;
+
+  @BeforeAll
+  static void pki() {
+    fixture = TestKeys.in(dir); // made before the services start, so that two JVMs never race to create it
+  }
+
+  /** The test study; {@code failingCheck} adds a check that fails, {@code badWorkload} a step the catalog refuses. */
+  record TwoTsaStudy(boolean failingCheck, boolean badWorkload) implements Study {
+    @Override
+    public String name() {
+      return "two-tsa";
+    }
+
+    @Override
+    public String title() {
+      return "two time-stamping services, restarted per level";
+    }
+
+    @Override
+    public StudyRecord.Unit unit() {
+      return StudyRecord.Unit.OPS_PER_MINUTE;
+    }
+
+    @Override
+    public StudyRecord.Published published() {
+      return new StudyRecord.Published("a made-up original", "a made-up machine", List.of(new StudyRecord.Figure("chosen", 600, "4 threads")));
+    }
+
+    @Override
+    public List<String> problems(StudyOptions options) {
+      return options.quick() ? List.of() : List.of("--quick: this test study only runs quick");
+    }
+
+    @Override
+    public List<ServiceSpec> services(StudyOptions options) {
+      return List.of(new ServiceSpec("tsa-a", List.of("tsa", "--pki", options.pkiDir().toString()), "http"),
+          new ServiceSpec("tsa-b", List.of("tsa", "--pki", options.pkiDir().toString()), "http"));
+    }
+
+    @Override
+    public List<Step> steps(StudyOptions options, RunningServices services) {
+      Plan restarted = plan(badWorkload ? "nop" : "noop", List.of(1, 2));
+      Step first = Step.of("restarted per level", restarted).beforeEachLevel(StepHook.restartServices());
+      Step second = Step.of("chosen", plan("noop", List.of(1))).probedBy(plan("noop", List.of(1, 4)),
+          probed -> new Step.LevelChooser.Choice(probed.get(probed.size() - 1).concurrency(), "the highest probed level"));
+      return List.of(first, second);
+    }
+
+    @Override
+    public List<PostCheck> checks(StudyOptions options) {
+      List<PostCheck> checks = new ArrayList<>(List.of(new PostCheck() {
+        @Override
+        public String name() {
+          return "each service grants a time-stamp";
+        }
+
+        @Override
+        public Outcome check(RunResult result, RunningServices services) throws Exception {
+          for (String name : services.names()) {
+            int status = timestampStatus(services.url(name) + "/tsa");
+            if (status != 0) return Outcome.fail(name + " answered status " + status);
+          }
+          return Outcome.pass("both granted a token after the run");
+        }
+      }));
+      if (failingCheck) checks.add(new PostCheck() {
+        @Override
+        public String name() {
+          return "a check that fails";
+        }
+
+        @Override
+        public Outcome check(RunResult result, RunningServices services) {
+          return Outcome.fail("1 message lost");
+        }
+      });
+      return checks;
+    }
+
+    private static Plan plan(String workload, List<Integer> levels) {
+      return new Plan(List.of(new WorkloadSpec(workload, Map.of(), "software")), new LoadModel.Closed(levels), Iterations.parse("0x1s"),
+          Iterations.parse("2x300ms"), 1, ThreadKind.PLATFORM, false, "services");
+    }
+  }
+
+  static int timestampStatus(String url) throws Exception {
+    TimeStampRequestGenerator g = new TimeStampRequestGenerator();
+    g.setCertReq(true);
+    var request = g.generate(NISTObjectIdentifiers.id_sha256, MessageDigest.getInstance("SHA-256").digest(new byte[] {1}), BigInteger.TWO);
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/timestamp-query")
+          .POST(HttpRequest.BodyPublishers.ofByteArray(request.getEncoded())).build(), HttpResponse.BodyHandlers.ofByteArray());
+      TimeStampResponse response = new TimeStampResponse(r.body());
+      response.validate(request);
+      return response.getStatus();
+    }
+  }
+
+  static StudyRunner runner(Path out, List<String> log) {
+    return new StudyRunner(WorkloadCatalog.builtIn(), new StudyRunner.Options(out, InstantSource.system(), ProgressListener.NONE, log::add,
+        Map.of("PATH", System.getenv("PATH")), ForkedSeries.thisJvm(), spec -> fixture.keys, () -> fixture.pki, Duration.ofSeconds(30)));
+  }
+
+  static StudyOptions quick() {
+    return new StudyOptions(true, Duration.ofSeconds(5), "software", dir.resolve("pki"), null);
+  }
+
+  @Test
+  void run_everyPartOfTheSpi_oneResultWithStepsProbesServicesAndChecks() throws Exception {
+    Path out = dir.resolve("two.json");
+    List<String> log = Collections.synchronizedList(new ArrayList<>());
+    RunResult result = runner(out, log).run(new TwoTsaStudy(false, false), quick(), fixture.environment("pkibench study two-tsa"));
+
+    assertEquals("complete", result.status(), String.join("\n", log));
+    assertTrue(RunResultJson.toJson(result).equals(RunResultJson.toJson(RunResultJson.read(out))), "the file on disk is the result returned");
+    List<WorkloadResult> w = result.workloads();
+    assertEquals(List.of("restarted per level/measure", "chosen/probe", "chosen/measure"),
+        w.stream().map(e -> e.step().label() + "/" + e.step().role()).toList());
+    assertEquals(2, w.get(0).levels().size());
+    assertTrue(w.get(1).probe(), "the probe is kept, flagged");
+    assertEquals(List.of(1, 4), w.get(1).levels().stream().map(l -> l.concurrency()).toList());
+    assertEquals(4, w.get(2).levels().get(0).concurrency(), "the measured level is the one the probe chose");
+    assertTrue(w.get(0).cpuMeter().matches("pid:\\d+\\+\\d+"), "CPU summed over both services' pids: " + w.get(0).cpuMeter());
+
+    StudyRecord study = result.study();
+    assertEquals(StudyRecord.SCHEMA, study.schema());
+    for (StudyRecord.ServiceRecord s : study.services()) {
+      assertEquals(3, s.pids().size(), s.name() + ": started once, then restarted before each of the two levels: " + s.pids());
+      assertEquals(3, s.pids().stream().distinct().count(), "each restart is a new process");
+      assertTrue(s.command().containsAll(List.of("--port", Integer.toString(s.port()))), "kept its port across restarts");
+    }
+    assertNotEquals(study.services().get(0).port(), study.services().get(1).port());
+    StudyRecord.StepRecord chosen = study.steps().get(1);
+    assertEquals(4, chosen.chosenLevel());
+    assertEquals("the highest probed level", chosen.chosenBecause());
+    assertEquals(List.of("before each level: restart every service"), study.steps().get(0).hooks());
+    assertEquals(1, study.checks().size());
+    assertTrue(study.checks().get(0).passed(), study.checks().get(0).detail());
+    assertTrue(result.analysis() != null, "the analysis block is in the one file");
+
+    String hlog = Files.readString(ResultFile.hlogFileFor(out));
+    assertTrue(hlog.contains("Tag=restarted_per_level.measure/noop/c2/"), "the interval log's tags name the step");
+    assertTrue(hlog.contains("Tag=chosen.probe/noop/c4/"));
+
+    String table = StudyTables.terminal(result);
+    assertTrue(table.contains("chosen") && table.contains("ops/min") && table.contains("passed each service grants a time-stamp"), table);
+    assertTrue(table.contains("a made-up machine"), "the original's hardware beside ours:\n" + table);
+    String html = HtmlReport.render(result, Analysis.of(result, Analysis.Options.DEFAULT));
+    assertTrue(html.contains("id=\"study-table\"") && html.contains("id=\"study-throughput\"") && html.contains("id=\"checks\""));
+    assertTrue(html.contains("chosen (probe sweep, noop)"), "probe curves are named by their step");
+  }
+
+  @Test
+  void run_failingCheck_isRecordedAndFailsTheStudy() throws Exception {
+    RunResult result = runner(dir.resolve("failing.json"), new ArrayList<>()).run(new TwoTsaStudy(true, false), quick(),
+        fixture.environment("pkibench study two-tsa"));
+    assertEquals("complete", result.status());
+    assertFalse(result.study().checksPassed());
+    assertEquals("1 message lost", result.study().checks().get(1).detail());
+    assertTrue(StudyTables.terminal(result).contains("FAILED a check that fails: 1 message lost"));
+  }
+
+  @Test
+  void run_badStepOrOption_failsWithEveryProblemBeforeAnyServiceStarts() throws Exception {
+    Path out = dir.resolve("bad.json");
+    List<String> log = new ArrayList<>();
+    var e = assertThrows(PlanException.class, () -> runner(out, log).run(new TwoTsaStudy(false, true), quick(), fixture.environment("x")));
+    assertTrue(e.getMessage().contains("step 'restarted per level': unknown workload 'nop'; did you mean 'noop'?"), e.getMessage());
+    assertFalse(Files.exists(out), "nothing written");
+    assertTrue(log.stream().noneMatch(l -> l.startsWith("service ")), "no service started: " + log);
+
+    var notQuick = new StudyOptions(false, Duration.ofSeconds(5), "software", dir.resolve("pki"), null);
+    e = assertThrows(PlanException.class, () -> runner(out, log).run(new TwoTsaStudy(false, false), notQuick, fixture.environment("x")));
+    assertEquals(List.of("--quick: this test study only runs quick"), e.problems());
+  }
+}
