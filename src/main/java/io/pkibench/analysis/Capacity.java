@@ -26,13 +26,11 @@ public record Capacity(List<LevelCapacity> levels, Double operatingLoad, Double 
         double cores = targetRate / (perCpu * maxUtilisation);
         sizing = new Sizing(targetRate, maxUtilisation, cores, String.format(Locale.ROOT,
             "to sustain %.0f ops/s at %.0f%% CPU you need %.1f cores (%.0f ops per CPU-second, measured at %s)",
-            targetRate, maxUtilisation * 100, cores, perCpu, openLoop ? trim(best.load()) + " ops/s offered" : "concurrency " + trim(best.load())));
+            targetRate, maxUtilisation * 100, cores, perCpu, openLoop ? TrimmedNumber.of(best.load(), 1) + " ops/s offered" : "concurrency " + TrimmedNumber.of(best.load(), 1)));
       }
     }
     return new Capacity(levels, best == null ? null : best.load(), perCpu, sizing);
   }
 
-  private static String trim(double v) {
-    return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.1f", v);
-  }
+
 }

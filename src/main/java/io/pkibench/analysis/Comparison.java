@@ -67,7 +67,9 @@ public record Comparison(String schema, List<Row> rows, List<String> unmatched, 
     return new Row(workload, load, m, bv, cv, delta, overlap, t, verdict);
   }
 
+  /** What matches a workload across two runs; a study's entries by step (their targets' ports change from run to run). */
   static String key(WorkloadResult w) {
+    if (w.step() != null) return w.step().label() + " (" + w.step().role() + ", " + w.name() + ") @" + w.keys();
     return Analysis.label(w.name(), w.params()) + " @" + w.keys();
   }
 }

@@ -38,7 +38,7 @@ public record ScalingVerdict(
     if (points.isEmpty()) return new ScalingVerdict(List.of(), null, null, null, null, null, 0, null, "no level was measured");
     if (points.size() == 1) {
       // Scaling is a relation between levels: from one level nothing can be said of it, and nothing is.
-      String level = openLoop ? "one rate measured (" + n(points.get(0).load()) + "/s)" : "one level measured (concurrency " + n(points.get(0).load()) + ")";
+      String level = openLoop ? "one rate measured (" + TrimmedNumber.of(points.get(0).load(), 1) + "/s)" : "one level measured (concurrency " + TrimmedNumber.of(points.get(0).load(), 1) + ")";
       return new ScalingVerdict(List.of(1.0), null, null, null, null, null, 0, null,
           level + ": no scaling verdict from one level; measure two or more (e.g. --concurrency 1..16) to see how it scales.");
     }
@@ -93,18 +93,18 @@ public record ScalingVerdict(
     List<String> parts = new ArrayList<>();
     double top = points.get(points.size() - 1).load();
     if (keptUpTo == null) {
-      parts.add(String.format(Locale.ROOT, "the achieved rate falls short of the target even at %s/s (%.0f%%)", n(points.get(0).load()), efficiency.get(0) * 100));
+      parts.add(String.format(Locale.ROOT, "the achieved rate falls short of the target even at %s/s (%.0f%%)", TrimmedNumber.of(points.get(0).load(), 1), efficiency.get(0) * 100));
     } else if (fallsBehindFrom == null) {
-      parts.add("the achieved rate keeps up with every target up to " + n(keptUpTo) + "/s (≥ 90%)");
+      parts.add("the achieved rate keeps up with every target up to " + TrimmedNumber.of(keptUpTo, 1) + "/s (≥ 90%)");
     } else {
       int b = indexOf(points, fallsBehindFrom);
-      parts.add("the achieved rate keeps up with the target up to " + n(keptUpTo) + "/s (≥ 90%)");
-      parts.add(String.format(Locale.ROOT, "falls behind from %s/s (%.0f%% achieved)", n(fallsBehindFrom), efficiency.get(b) * 100));
+      parts.add("the achieved rate keeps up with the target up to " + TrimmedNumber.of(keptUpTo, 1) + "/s (≥ 90%)");
+      parts.add(String.format(Locale.ROOT, "falls behind from %s/s (%.0f%% achieved)", TrimmedNumber.of(fallsBehindFrom, 1), efficiency.get(b) * 100));
     }
-    if (saturatedAt != null) parts.add("stops gaining at a target of " + n(saturatedAt) + "/s");
+    if (saturatedAt != null) parts.add("stops gaining at a target of " + TrimmedNumber.of(saturatedAt, 1) + "/s");
     String sentence = String.join(", ", parts);
     if (heldUpTo != null) {
-      sentence += "; p99 (from each scheduled start) stays under " + HumanNanos.of(bound) + (heldUpTo == top ? " at every rate" : " up to " + n(heldUpTo) + "/s");
+      sentence += "; p99 (from each scheduled start) stays under " + HumanNanos.of(bound) + (heldUpTo == top ? " at every rate" : " up to " + TrimmedNumber.of(heldUpTo, 1) + "/s");
     }
     return sentence + ".";
   }
@@ -116,18 +116,18 @@ public record ScalingVerdict(
     if (linearUpTo == null) {
       parts.add(String.format(Locale.ROOT, "throughput is not linear even from the lowest level (efficiency %.0f%%)", efficiency.get(0) * 100));
     } else if (bendsFrom == null) {
-      parts.add("throughput grows linearly up to concurrency " + n(linearUpTo) + ", the highest measured (efficiency ≥ 90%)");
+      parts.add("throughput grows linearly up to concurrency " + TrimmedNumber.of(linearUpTo, 1) + ", the highest measured (efficiency ≥ 90%)");
     } else {
       int b = indexOf(points, bendsFrom);
-      parts.add("throughput grows linearly up to concurrency " + n(linearUpTo) + " (efficiency ≥ 90%)");
-      parts.add(String.format(Locale.ROOT, "bends from %s (efficiency %.0f%%)", n(bendsFrom), Math.floor(efficiency.get(b) * 100)));
+      parts.add("throughput grows linearly up to concurrency " + TrimmedNumber.of(linearUpTo, 1) + " (efficiency ≥ 90%)");
+      parts.add(String.format(Locale.ROOT, "bends from %s (efficiency %.0f%%)", TrimmedNumber.of(bendsFrom, 1), Math.floor(efficiency.get(b) * 100)));
     }
-    if (kneeAt != null) parts.add("knee at " + n(kneeAt) + " (" + kneeReason + ")");
-    if (saturatedAt != null) parts.add("stops gaining at " + n(saturatedAt));
-    else if (points.size() > 1 && bendsFrom != null) parts.add("still gaining at " + n(top) + ", the highest level measured");
+    if (kneeAt != null) parts.add("knee at " + TrimmedNumber.of(kneeAt, 1) + " (" + kneeReason + ")");
+    if (saturatedAt != null) parts.add("stops gaining at " + TrimmedNumber.of(saturatedAt, 1));
+    else if (points.size() > 1 && bendsFrom != null) parts.add("still gaining at " + TrimmedNumber.of(top, 1) + ", the highest level measured");
     String sentence = String.join(", ", parts);
     if (heldUpTo != null) {
-      sentence += "; p99 stays under " + HumanNanos.of(bound) + (heldUpTo == top ? " at every level" : " up to " + n(heldUpTo));
+      sentence += "; p99 stays under " + HumanNanos.of(bound) + (heldUpTo == top ? " at every level" : " up to " + TrimmedNumber.of(heldUpTo, 1));
     }
     if (usl != null) {
       sentence += String.format(Locale.ROOT, ". USL: σ=%.4f, κ=%.6f, λ=%.1f ops/s", usl.sigma(), usl.kappa(), usl.lambda());
@@ -147,9 +147,7 @@ public record ScalingVerdict(
     return -1;
   }
 
-  private static String n(double load) {
-    return load == Math.rint(load) ? Long.toString((long) load) : String.format(Locale.ROOT, "%.1f", load);
-  }
+
 
   /** 1, 2 or 5 times a power of ten, at or above {@code nanos}. */
   static long roundUp(double nanos) {

@@ -24,7 +24,7 @@ public record Threshold(Metric metric, double allowedPercent) {
     if (metric.higherIsBetter() != drop || percent == 0 && !text.contains("+") && !text.contains("-")) {
       throw new IllegalArgumentException(String.format(Locale.ROOT, "--threshold %s: %s is %s, so its limit is a %s: write %s:%s%s%%",
           text, metric.flag, metric.higherIsBetter() ? "better higher" : "better lower",
-          metric.higherIsBetter() ? "drop" : "rise", metric.flag, metric.higherIsBetter() ? "-" : "+", trim(Math.abs(percent))));
+          metric.higherIsBetter() ? "drop" : "rise", metric.flag, metric.higherIsBetter() ? "-" : "+", TrimmedNumber.of(Math.abs(percent), 4)));
     }
     return new Threshold(metric, percent);
   }
@@ -36,10 +36,8 @@ public record Threshold(Metric metric, double allowedPercent) {
 
   @Override
   public String toString() {
-    return metric.flag + ":" + (allowedPercent > 0 ? "+" : "") + trim(allowedPercent) + "%";
+    return metric.flag + ":" + (allowedPercent > 0 ? "+" : "") + TrimmedNumber.of(allowedPercent, 4) + "%";
   }
 
-  private static String trim(double v) {
-    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
-  }
+
 }

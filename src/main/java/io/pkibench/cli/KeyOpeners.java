@@ -14,4 +14,12 @@ final class KeyOpeners {
     Path pin = pinFile == null ? null : ctx.resolve(pinFile);
     return spec -> KeySources.open(spec, () -> TestPki.openOrInit(pkiDir, ctx.clock(), log::accept), pin, ctx.env());
   }
+
+  /** Providers the key sources use that are not installed globally (ACCP when it loads, BouncyCastle): the result records them. */
+  static java.util.List<java.security.Provider> providersBeyondInstalled() {
+    java.util.List<java.security.Provider> list = new java.util.ArrayList<>();
+    if (io.pkibench.keys.ProviderChoice.accpLoadFailure() == null) list.add(com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider.INSTANCE);
+    list.add(new org.bouncycastle.jce.provider.BouncyCastleProvider());
+    return list;
+  }
 }

@@ -2,7 +2,7 @@ package io.pkibench.cli;
 
 import io.pkibench.keys.KeySources;
 import io.pkibench.keys.Pkcs11KeySource;
-import io.pkibench.keys.Secret;
+import io.pkibench.pki.Secret;
 import io.pkibench.pki.TestPki;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

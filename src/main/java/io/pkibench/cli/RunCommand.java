@@ -2,7 +2,6 @@ package io.pkibench.cli;
 
 import io.pkibench.analysis.Analysis;
 import io.pkibench.keys.KeySources;
-import io.pkibench.keys.ProviderChoice;
 import io.pkibench.measure.CpuMeter;
 import io.pkibench.plan.ConcurrencyList;
 import io.pkibench.plan.Durations;
@@ -28,9 +27,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -140,31 +136,11 @@ final class RunCommand implements Callable<Integer> {
     RunSession session = new RunSession(plan, catalog, KeyOpeners.of(ctx, pkiDir, pinFile, progress::line),
         new RunSession.Options(meter, ctx.clock(), progress, progress::line, Durations.parse(hangGrace), forking,
             sizing.analysis(null), () -> io.pkibench.pki.TestPki.openOrInit(pkiDir, ctx.clock(), progress::line), RunSession.BeforeLevel.NONE));
-    Environment environment = EnvironmentProbe.capture(commandLine(), ctx.clock(), extraProviders());
+    Environment environment = EnvironmentProbe.capture(commandLine(), ctx.clock(), KeyOpeners.providersBeyondInstalled());
 
-    CountDownLatch finished = new CountDownLatch(1);
+    progress.line("result file: " + resultFile + " (interval histograms: " + io.pkibench.session.ResultFile.hlogFileFor(resultFile).getFileName() + ")");
     // Ctrl-C: stop after the operations in flight and let the session write what it has.
-    Thread hook = new Thread(() -> {
-      session.interrupt();
-      try {
-        finished.await(10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, "pkibench-interrupt");
-    Runtime.getRuntime().addShutdownHook(hook);
-    RunResult result;
-    try {
-      progress.line("result file: " + resultFile + " (interval histograms: " + RunSession.hlogFileFor(resultFile).getFileName() + ")");
-      result = session.run(environment, resultFile);
-    } finally {
-      finished.countDown();
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException shuttingDown) {
-        // the hook is running: the JVM is exiting anyway
-      }
-    }
+    RunResult result = InterruptHook.around(session::interrupt, java.time.Duration.ofSeconds(10), () -> session.run(environment, resultFile));
     progress.done();
     Analysis analysis = Analysis.of(result, sizing.analysis(null));
     ctx.out().print(TerminalTable.render(result, analysis));
@@ -239,11 +215,5 @@ final class RunCommand implements Callable<Integer> {
     return "pkibench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
   }
 
-  private static List<java.security.Provider> extraProviders() {
-    List<java.security.Provider> list = new ArrayList<>();
-    if (ProviderChoice.accpLoadFailure() == null) list.add(com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider.INSTANCE);
-    list.add(new BouncyCastleProvider());
-    return list;
-  }
 
 }

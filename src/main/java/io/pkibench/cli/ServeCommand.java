@@ -100,7 +100,7 @@ final class ServeCommand implements Runnable {
       var tlsKey = new io.pkibench.keys.SoftwareKeySource(() -> testPki, io.pkibench.keys.ProviderChoice.JDK).key("tls-server");
       return new io.pkibench.server.SignerServer(new TimeStampAuthority(source.key("tsa"), ctx.clock()),
           io.pkibench.workload.ades.CertificateLogin.of(testPki, checked),
-          io.pkibench.keys.TlsContexts.withIdentity(tlsKey, null), bind, port);
+          io.pkibench.keys.TlsContexts.withIdentity(tlsKey, null), bind, port, ctx.clock());
     }
 
     @Override

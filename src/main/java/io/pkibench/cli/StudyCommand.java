@@ -20,8 +20,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -98,43 +96,28 @@ final class StudyCommand implements Runnable {
       Duration grace = Durations.parse(shared.hangGrace);
       String keyProblem = KeySources.problem(shared.keys);
       if (keyProblem != null) problems.add(keyProblem);
+      Path pkiDir = ctx.pkiDir(shared.pki);
+      StudyOptions options = new StudyOptions(shared.quick, each, shared.keys, pkiDir, shared.pinFile == null ? null : ctx.resolve(shared.pinFile));
+      if (each != null) problems.addAll(chosen.problems(options)); // the study's own, in the same list
       if (!problems.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", problems));
 
-      Path pkiDir = ctx.pkiDir(shared.pki);
       Path resultFile = ctx.resolve(shared.out == null ? Path.of(chosen.name() + ".json") : shared.out);
       ConsoleProgress progress = new ConsoleProgress(ctx.err(), ctx.terminal(), false);
       var opener = KeyOpeners.of(ctx, pkiDir, shared.pinFile, progress::line);
-      StudyOptions options = new StudyOptions(shared.quick, each, shared.keys, pkiDir, shared.pinFile == null ? null : ctx.resolve(shared.pinFile));
       // The services read the test PKI the study made; make it before any of them starts.
       TestPki pki = TestPki.openOrInit(pkiDir, ctx.clock(), progress::line);
       StudyRunner runner = new StudyRunner(WorkloadCatalog.builtIn(), new StudyRunner.Options(resultFile, ctx.clock(), progress, progress::line,
           ctx.env(), ForkedSeries.thisJvm(), opener, () -> pki, grace));
       String commandLine = "pkibench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
 
-      CountDownLatch finished = new CountDownLatch(1);
-      // Ctrl-C: stop after the operations in flight, keep every finished level, stop the services.
-      Thread hook = new Thread(() -> {
-        runner.interrupt();
-        try {
-          finished.await(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }, "pkibench-study-interrupt");
-      Runtime.getRuntime().addShutdownHook(hook);
+      progress.line("result file: " + resultFile);
       RunResult result;
       try {
-        progress.line("result file: " + resultFile);
-        result = runner.run(chosen, options, EnvironmentProbe.capture(commandLine, ctx.clock(), List.of()));
+        // Ctrl-C: stop after the operations in flight, keep every finished level, stop the services.
+        result = InterruptHook.around(runner::interrupt, Duration.ofSeconds(30),
+            () -> runner.run(chosen, options, EnvironmentProbe.capture(commandLine, ctx.clock(), KeyOpeners.providersBeyondInstalled())));
       } catch (io.pkibench.plan.PlanException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage());
-      } finally {
-        finished.countDown();
-        try {
-          Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-          // the hook is running: the JVM is exiting anyway
-        }
       }
       progress.done();
       ctx.out().print(StudyTables.terminal(result));

@@ -52,7 +52,7 @@ public final class LoadDriver {
   public List<IterationOutcome> runSeries(SeriesSpec spec, Workload workload, CpuMeter cpu)
       throws EngineException, InterruptedException {
     int n = spec.concurrency();
-    Worker.Gates gates = new Worker.Gates(n, spec.ratePerSecond());
+    Worker.Gates gates = new Worker.Gates(spec.load());
     CountDownLatch ready = new CountDownLatch(n);
     List<Worker> workers = new ArrayList<>(n);
     ThreadFactory factory = threads == ThreadKind.VIRTUAL

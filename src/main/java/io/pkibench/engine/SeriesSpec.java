@@ -1,23 +1,29 @@
 package io.pkibench.engine;
 
 import io.pkibench.plan.Iterations;
+import io.pkibench.plan.LevelLoad;
 
 /**
- * One series of one level: {@code warmup} then {@code measure} iterations at {@code concurrency}
- * workers; with {@code ratePerSecond} > 0 the workers start operations on a fixed timetable (open
- * loop) instead of back to back.
+ * One series of one level: {@code warmup} then {@code measure} iterations of {@code load} (closed
+ * loop: workers back to back; open loop: workers on a fixed timetable).
  */
-public record SeriesSpec(
-    String workload, int concurrency, int series, int seriesCount, Iterations warmup, Iterations measure, double ratePerSecond) {
+public record SeriesSpec(String workload, LevelLoad load, int series, int seriesCount, Iterations warmup, Iterations measure) {
 
-  /** A closed-loop series. */
+  /** A closed-loop series of {@code concurrency} workers. */
   public SeriesSpec(String workload, int concurrency, int series, int seriesCount, Iterations warmup, Iterations measure) {
-    this(workload, concurrency, series, seriesCount, warmup, measure, 0);
+    this(workload, new LevelLoad.Closed(concurrency), series, seriesCount, warmup, measure);
+  }
+
+  public int concurrency() {
+    return load.workers();
   }
 
   /** The interval-log tag of an iteration: no spaces or commas, which the .hlog format forbids in tags. */
   public String tag(boolean warmupIteration, int index) {
-    String level = ratePerSecond > 0 ? "r" + (ratePerSecond == Math.rint(ratePerSecond) ? Long.toString((long) ratePerSecond) : Double.toString(ratePerSecond)) : "c" + concurrency;
+    String level = switch (load) {
+      case LevelLoad.Closed c -> "c" + c.workers();
+      case LevelLoad.Open o -> "r" + (o.ratePerSecond() == Math.rint(o.ratePerSecond()) ? Long.toString((long) o.ratePerSecond()) : Double.toString(o.ratePerSecond()));
+    };
     return workload + "/" + level + "/s" + series + "/" + (warmupIteration ? "w" : "m") + index;
   }
 }

@@ -79,10 +79,11 @@ final class Worker extends WorkerPadAfter implements Runnable {
     volatile boolean finished;
     volatile boolean abort;
 
-    Gates(int workers, double ratePerSecond) {
-      this.phaser = new Phaser(workers + 1);
-      this.openLoop = ratePerSecond > 0;
-      this.periodNanos = openLoop ? 1e9 / ratePerSecond : 0;
+    Gates(io.pkibench.plan.LevelLoad load) {
+      this.phaser = new Phaser(load.workers() + 1);
+      // Read on every operation, so kept as plain fields rather than matched on the load each time.
+      this.openLoop = load instanceof io.pkibench.plan.LevelLoad.Open;
+      this.periodNanos = load instanceof io.pkibench.plan.LevelLoad.Open open ? 1e9 / open.ratePerSecond() : 0;
     }
   }
 

@@ -1,5 +1,6 @@
 package io.pkibench.keys;
 
+import io.pkibench.pki.Secret;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,6 +4,7 @@ import java.security.GeneralSecurityException;
 import java.security.NoSuchAlgorithmException;
 import java.security.PublicKey;
 import java.security.Signature;
+import java.security.SignatureException;
 
 /**
  * Checks a signature as a server does, with the fastest provider here (ACCP when it loads, else the
@@ -14,7 +15,8 @@ public final class SignatureVerification {
 
   private SignatureVerification() {}
 
-  public static boolean verifies(String algorithm, PublicKey key, byte[] data, byte[] signature) throws GeneralSecurityException {
+  /** Returns only when {@code signature} over {@code data} verifies with {@code key}; throws {@link SignatureException} otherwise. */
+  public static void verify(String algorithm, PublicKey key, byte[] data, byte[] signature) throws GeneralSecurityException {
     Signature verify;
     try {
       verify = Signature.getInstance(algorithm, FASTEST.providerFor("Signature", algorithm));
@@ -23,6 +25,7 @@ public final class SignatureVerification {
     }
     verify.initVerify(key);
     verify.update(data);
-    return verify.verify(signature);
+    // A check that throws cannot be ignored the way a returned false can (Tink's rule).
+    if (!verify.verify(signature)) throw new SignatureException("the " + algorithm + " signature does not verify with the given key");
   }
 }

@@ -1,5 +1,6 @@
 package io.pkibench.keys;
 
+import io.pkibench.pki.Secret;
 import io.pkibench.pki.TestPki;
 import java.io.IOException;
 import java.io.InputStream;

@@ -2,7 +2,6 @@ package io.pkibench.pki;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.pkibench.keys.Secret;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

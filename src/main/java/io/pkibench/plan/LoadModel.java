@@ -9,6 +9,14 @@ import java.util.List;
     @com.fasterxml.jackson.annotation.JsonSubTypes.Type(value = LoadModel.Open.class, name = "open")})
 public sealed interface LoadModel {
 
+  /** Each level in the order it runs. */
+  default List<LevelLoad> levels() {
+    return switch (this) {
+      case Closed closed -> closed.concurrency().stream().<LevelLoad>map(LevelLoad.Closed::new).toList();
+      case Open open -> open.ratesPerSecond().stream().<LevelLoad>map(r -> new LevelLoad.Open(open.workers(), r)).toList();
+    };
+  }
+
   /** {@code levels} = the number of workers of each level, each starting its next operation when the last ends. */
   record Closed(List<Integer> concurrency) implements LoadModel {
     public Closed {

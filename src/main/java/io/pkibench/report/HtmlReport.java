@@ -1,6 +1,7 @@
 package io.pkibench.report;
 
 import io.pkibench.analysis.Analysis;
+import io.pkibench.analysis.TrimmedNumber;
 import io.pkibench.analysis.UslFit;
 import io.pkibench.results.ErrorCount;
 import io.pkibench.results.IterationResult;
@@ -26,14 +27,16 @@ public final class HtmlReport {
 
   public static String render(RunResult result, Analysis analysis) {
     StringBuilder h = new StringBuilder();
-    h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>pkibench report</title>\n<style>\n")
+    String heading = result.study() == null ? "pkibench report" : "pkibench study " + result.study().name();
+    h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>").append(Html.esc(heading)).append("</title>\n<style>\n")
         .append("body{font-family:sans-serif;margin:24px auto;max-width:1000px;color:#222}h1{margin-bottom:4px}")
         .append("table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}")
         .append("th{background:#f3f3f3}td.l,th.l{text-align:left}.verdict{font-size:1.08em;background:#f6f9ff;border-left:4px solid #1f77b4;padding:8px 12px}"
-            + ".warn{background:#fff8e6;border-left:4px solid #ff7f0e;padding:6px 12px}")
+            + ".warn{background:#fff8e6;border-left:4px solid #ff7f0e;padding:6px 12px}"
+            + ".wide{overflow-x:auto}.wide td,.wide th{font-size:.86em;padding:3px 5px}.wide td{white-space:nowrap}")
         .append(".muted{color:#666}svg.chart{display:block;margin:12px 0;border:1px solid #ddd}pre{background:#f6f6f6;padding:8px;overflow:auto}\n")
         .append("</style></head><body>\n");
-    h.append("<h1>pkibench report</h1>\n<p class=\"muted\">").append(Html.esc(result.environment().commandLine()))
+    h.append("<h1>").append(Html.esc(heading)).append("</h1>\n<p class=\"muted\">").append(Html.esc(result.environment().commandLine()))
         .append(" · started ").append(result.environment().startedAt()).append(" · status <b>").append(Html.esc(result.status())).append("</b></p>\n");
 
     if (result.study() != null) h.append(StudyTables.html(result));
@@ -226,18 +229,15 @@ public final class HtmlReport {
   private static String percentileLabel(double x) {
     double q = 100 * (1 - 1 / x);
     if (q < 1e-9) return "0%";
-    return trim(q) + "%";
+    return TrimmedNumber.of(q, 4) + "%";
   }
 
-  private static String trim(double v) {
-    String s = String.format(Locale.ROOT, "%.4f", v);
-    return s.contains(".") ? s.replaceAll("0+$", "").replaceAll("\\.$", "") : s;
-  }
+
 
   private static String number(double v) {
-    if (Math.abs(v) >= 1e6) return trim(v / 1e6) + "M";
-    if (Math.abs(v) >= 1e4) return trim(v / 1e3) + "k";
-    return trim(v);
+    if (Math.abs(v) >= 1e6) return TrimmedNumber.of(v / 1e6, 4) + "M";
+    if (Math.abs(v) >= 1e4) return TrimmedNumber.of(v / 1e3, 4) + "k";
+    return TrimmedNumber.of(v, 4);
   }
 
   private static String loadLabel(LevelResult l) {

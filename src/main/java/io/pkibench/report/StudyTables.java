@@ -156,7 +156,7 @@ public final class StudyTables {
   public static String html(RunResult result) {
     StudyRecord study = result.study();
     StringBuilder h = new StringBuilder("<section id=\"study\"><h2>Study ").append(Html.esc(study.name())).append(": ").append(Html.esc(study.title()))
-        .append("</h2>\n<table id=\"study-table\"><tr>");
+        .append("</h2>\n<div class=\"wide\"><table id=\"study-table\"><tr>");
     String[] header = HEADER.clone();
     header[7] = study.unit().name();
     for (int i = 0; i < header.length; i++) h.append(i == 0 ? "<th class=\"l\">" : "<th>").append(Html.esc(header[i])).append("</th>");
@@ -182,7 +182,7 @@ public final class StudyTables {
       Steadiness.warning(l).ifPresent(w -> remarks.add(row.label() + ": " + w));
       if (row.step().chosenLevel() != null) remarks.add(row.label() + ": " + row.step().chosenLevel() + " threads, chosen by the probe: " + row.step().chosenBecause());
     }
-    h.append("</table>\n<p class=\"muted\">One level is measured per step, so this table sizes each step at its chosen level;"
+    h.append("</table></div>\n<p class=\"muted\">One level is measured per step, so this table sizes each step at its chosen level;"
         + " how throughput scales is read from the probe sweeps below, not from these rows.</p>\n");
     for (String note : study.notes()) h.append("<p class=\"warn\">").append(Html.esc(note)).append("</p>\n");
     if (!remarks.isEmpty()) {

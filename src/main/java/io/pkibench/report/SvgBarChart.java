@@ -6,7 +6,8 @@ import java.util.Locale;
 /** Horizontal bars, one per row (a study's steps), each with its value written beside it; inline SVG, no script. */
 public final class SvgBarChart implements Chart {
   static final int WIDTH = SvgChart.WIDTH;
-  private static final int LABEL = 170, RIGHT = 110, TOP = 36, BAR = 22, GAP = 8;
+  private static final int LABEL = 170, TOP = 36, BAR = 22, GAP = 8;
+  private static final double CHAR_PX = 6.8; // a 12 px sans-serif character, generously
   private static final String COLOUR = "#1f77b4";
 
   /** {@code text}: the value as the table prints it, e.g. "54,513 ops/min". */
@@ -32,7 +33,9 @@ public final class SvgBarChart implements Chart {
     int height = TOP + bars.size() * (BAR + GAP) + 16;
     double max = bars.stream().mapToDouble(Bar::value).filter(Double::isFinite).max().orElse(1);
     if (!(max > 0)) max = 1;
-    int plotW = WIDTH - LABEL - RIGHT;
+    // The longest value text must fit beside the longest bar.
+    int longestText = bars.stream().mapToInt(b -> b.text().length()).max().orElse(0);
+    int plotW = (int) Math.max(120, WIDTH - LABEL - 16 - longestText * CHAR_PX);
     StringBuilder svg = new StringBuilder(String.format(Locale.ROOT,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart bar\" id=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">%n",
         Html.esc(id), WIDTH, height, WIDTH, height));

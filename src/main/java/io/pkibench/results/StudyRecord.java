@@ -79,6 +79,12 @@ public record StudyRecord(
     return new StudyRecord(schema, name, title, unit, published, services, steps, newChecks, notes);
   }
 
+  public StudyRecord withNote(String note) {
+    List<String> list = new java.util.ArrayList<>(notes);
+    list.add(note);
+    return new StudyRecord(schema, name, title, unit, published, services, steps, checks, list);
+  }
+
   public boolean checksPassed() {
     return checks.stream().allMatch(CheckRecord::passed);
   }

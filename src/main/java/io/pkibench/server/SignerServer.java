@@ -50,6 +50,7 @@ public final class SignerServer extends HttpEndpoints {
   private final Map<String, Pending> pending = new ConcurrentHashMap<>();
   private final SecureRandom random = new SecureRandom();
   private final TimeStampAuthority tsa;
+  private final java.time.InstantSource clock;
   private final CertificateLogin login;
   /** DSS services keep per-use state, so each request borrows one; a pool, since every request runs on a new virtual thread. */
   private final java.util.concurrent.ConcurrentLinkedQueue<TwoPhaseSigner> signers = new java.util.concurrent.ConcurrentLinkedQueue<>();
@@ -70,9 +71,11 @@ public final class SignerServer extends HttpEndpoints {
     }
   }
 
-  public SignerServer(TimeStampAuthority tsa, CertificateLogin login, SSLContext tls, String bindAddress, int port) throws IOException {
+  public SignerServer(TimeStampAuthority tsa, CertificateLogin login, SSLContext tls, String bindAddress, int port, java.time.InstantSource clock)
+      throws IOException {
     super(bindAddress, port, tls);
     this.tsa = tsa;
+    this.clock = clock;
     this.login = login;
     route("/api/signatures/", this::signatures);
     route("/api/auth/", this::auth);
@@ -131,7 +134,9 @@ public final class SignerServer extends HttpEndpoints {
     byte[] signatureValue = base64(body, "signature");
     X509Certificate signingCertificate = (X509Certificate) p.signature().parameters().getSigningCertificate().getCertificate();
     // DSS would embed any bytes; a service must refuse a value its certificate's key did not make.
-    if (!verifies(p.signature().algorithm().getJCEId(), signingCertificate, p.signature().toSign(), signatureValue)) {
+    try {
+      SignatureVerification.verify(p.signature().algorithm().getJCEId(), signingCertificate.getPublicKey(), p.signature().toSign(), signatureValue);
+    } catch (java.security.GeneralSecurityException | RuntimeException e) {
       throw new Refusal(422, "bad_signature", "the signature value was not made by the key of the certificate given at start");
     }
     TwoPhaseSigner signer = borrow();
@@ -246,7 +251,7 @@ public final class SignerServer extends HttpEndpoints {
 
   private TwoPhaseSigner borrow() {
     TwoPhaseSigner signer = signers.poll();
-    return signer != null ? signer : new TwoPhaseSigner(tsa, certificateTokens);
+    return signer != null ? signer : new TwoPhaseSigner(tsa, certificateTokens, clock);
   }
 
   private Pending take(String token) throws Refusal {
@@ -261,14 +266,6 @@ public final class SignerServer extends HttpEndpoints {
     byte[] bytes = new byte[16];
     random.nextBytes(bytes);
     return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-  }
-
-  private static boolean verifies(String algorithm, X509Certificate certificate, byte[] data, byte[] signature) {
-    try {
-      return SignatureVerification.verifies(algorithm, certificate.getPublicKey(), data, signature);
-    } catch (java.security.GeneralSecurityException | RuntimeException e) {
-      return false;
-    }
   }
 
   /** What went wrong in words: the message without the Java exception class names libraries prefix to it. */

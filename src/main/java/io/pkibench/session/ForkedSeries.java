@@ -125,9 +125,9 @@ public final class ForkedSeries {
       try (io.pkibench.keys.KeySource source = factory.usesKeys() ? keys.open(spec.keys()) : null) {
         var driver = new io.pkibench.engine.LoadDriver(request.threads(), progress, intervalLog, clock,
             java.time.Duration.ofMillis(request.hangGraceMillis()));
-        var seriesSpec = new io.pkibench.engine.SeriesSpec(spec.name(), request.concurrency(), request.series(), request.seriesCount(),
-            request.warmup(), request.measure(), request.ratePerSecond());
-        var iterations = SeriesRunner.runHere(factory, new io.pkibench.workload.WorkloadContext(source, request.verify(), pki), params,
+        var seriesSpec = new io.pkibench.engine.SeriesSpec(spec.name(), request.load(), request.series(), request.seriesCount(),
+            request.warmup(), request.measure());
+        var iterations = SeriesRunner.runHere(factory, new io.pkibench.workload.WorkloadContext(source, request.verify(), pki, clock), params,
             seriesSpec, driver, cpu);
         return new SeriesResponse(SeriesResponse.SCHEMA, iterations, null);
       }

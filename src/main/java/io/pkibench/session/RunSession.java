@@ -8,7 +8,7 @@ import io.pkibench.engine.SeriesSpec;
 import io.pkibench.keys.KeySource;
 import io.pkibench.measure.CpuMeter;
 import io.pkibench.measure.IntervalLog;
-import io.pkibench.plan.LoadModel;
+import io.pkibench.plan.LevelLoad;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.results.Environment;
@@ -82,10 +82,6 @@ public final class RunSession {
     this.options = options;
   }
 
-  public static Path hlogFileFor(Path resultFile) {
-    return ResultFile.hlogFileFor(resultFile);
-  }
-
   /** Stops after the operations in flight; the interrupted level is dropped, every finished one is kept. */
   public void interrupt() {
     interrupted = true;
@@ -93,10 +89,6 @@ public final class RunSession {
     if (d != null) d.abort();
     ForkedSeries f = forked;
     if (f != null) f.interrupt();
-  }
-
-  public boolean interrupted() {
-    return interrupted;
   }
 
   /** Runs the plan into a result file of its own, ending with its status and analysis. */
@@ -141,20 +133,20 @@ public final class RunSession {
         source = keys.open(spec.keys());
         current = new WorkloadResult(spec.name(), params.asMap(), source.describe(), cpu.describe(), List.of(), null, step);
       }
-      WorkloadContext context = new WorkloadContext(source, plan.verify(), options.pki());
-      for (LevelLoad load : LevelLoad.of(plan.load())) {
+      WorkloadContext context = new WorkloadContext(source, plan.verify(), options.pki(), options.clock());
+      for (LevelLoad load : plan.load().levels()) {
         if (interrupted) break;
         options.beforeLevel().run(load.workers());
         List<IterationResult> iterations = new ArrayList<>();
         for (int series = 1; series <= plan.series() && !interrupted; series++) {
-          SeriesSpec seriesSpec = new SeriesSpec(tagName, load.workers(), series, plan.series(), plan.warmup(), plan.measure(),
-              load.ratePerSecond() == null ? 0 : load.ratePerSecond());
+          SeriesSpec seriesSpec = new SeriesSpec(tagName, load, series, plan.series(), plan.warmup(), plan.measure());
           iterations.addAll(forked == null
               ? SeriesRunner.runHere(factory, context, params, seriesSpec, driver, cpu)
               : forked.run(request(spec, seriesSpec)));
         }
         if (interrupted) break;
-        LevelResult level = LevelResult.of(load.workers(), load.ratePerSecond(), iterations, cpu.describe(), cpu.cores());
+        LevelResult level = LevelResult.of(load.workers(), load instanceof LevelLoad.Open open ? open.ratePerSecond() : null, iterations,
+            cpu.describe(), cpu.cores());
         current = current.withLevel(level);
         WorkloadResult saved = current;
         file.update(r -> r.withWorkload(index, saved));
@@ -179,18 +171,8 @@ public final class RunSession {
     file.update(r -> r.withWorkload(index, last));
   }
 
-  /** One level of the load model: how many workers and, in open loop, at what rate. */
-  record LevelLoad(int workers, Double ratePerSecond) {
-    static List<LevelLoad> of(LoadModel load) {
-      return switch (load) {
-        case LoadModel.Closed closed -> closed.concurrency().stream().map(n -> new LevelLoad(n, null)).toList();
-        case LoadModel.Open open -> open.ratesPerSecond().stream().map(r -> new LevelLoad(open.workers(), r)).toList();
-      };
-    }
-  }
-
   private SeriesRequest request(WorkloadSpec spec, SeriesSpec series) {
-    return new SeriesRequest(spec, series.concurrency(), series.ratePerSecond(), series.series(), series.seriesCount(), series.warmup(), series.measure(),
+    return new SeriesRequest(spec, series.load(), series.series(), series.seriesCount(), series.warmup(), series.measure(),
         plan.threads(), plan.verify(), plan.cpu(), options.hangGrace().toMillis());
   }
 }

@@ -11,8 +11,7 @@ import io.pkibench.plan.WorkloadSpec;
  */
 public record SeriesRequest(
     WorkloadSpec workload,
-    int concurrency,
-    double ratePerSecond,
+    io.pkibench.plan.LevelLoad load,
     int series,
     int seriesCount,
     Iterations warmup,

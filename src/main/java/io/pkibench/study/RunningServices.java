@@ -68,13 +68,6 @@ public final class RunningServices implements AutoCloseable {
     return e.spec.scheme() + "://127.0.0.1:" + e.port;
   }
 
-  /** The pid of the running service. */
-  public long pid(String name) {
-    Entry e = entry(name);
-    if (e.process == null) throw new IllegalStateException("service " + name + " is not running");
-    return e.process.pid();
-  }
-
   public void startAll() throws IOException, InterruptedException {
     for (Entry e : services.values()) start(e);
   }
@@ -83,13 +76,6 @@ public final class RunningServices implements AutoCloseable {
   public void restartAll() throws IOException, InterruptedException {
     for (Entry e : services.values()) stop(e);
     for (Entry e : services.values()) start(e);
-  }
-
-  /** SIGKILL to one service, as a crash would; it stays down until restarted. */
-  public void kill(String name) throws InterruptedException {
-    Entry e = entry(name);
-    if (e.process != null) e.process.kill();
-    log.accept("service " + name + " killed (pid " + (e.pids.isEmpty() ? "?" : e.pids.get(e.pids.size() - 1)) + ")");
   }
 
   /** The summed CPU of the services' current processes: what a study sizes. */

@@ -91,15 +91,6 @@ public final class ServiceProcess implements AutoCloseable {
     return ready.pid();
   }
 
-  public boolean alive() {
-    return process.isAlive();
-  }
-
-  /** SIGKILL, as a crash would (a study's fault injection). */
-  public void kill() throws InterruptedException {
-    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-  }
-
   @Override
   public void close() throws InterruptedException {
     process.destroy();

@@ -78,7 +78,7 @@ public final class StudyRunner {
         try {
           services.startAll();
         } catch (IOException e) {
-          file.update(r -> r.withStatus("failed").withStudy(withNote(r.study(), "not run: " + e.getMessage()).withServices(services.records())));
+          file.update(r -> r.withStatus("failed").withStudy(r.study().withNote("not run: " + e.getMessage()).withServices(services.records())));
           throw e;
         }
         file.update(r -> r.withStudy(r.study().withServices(services.records())));
@@ -185,13 +185,6 @@ public final class StudyRunner {
     }
     options.log().accept("check " + check.name() + ": " + (outcome.passed() ? "passed" : "FAILED") + " — " + outcome.detail());
     return new StudyRecord.CheckRecord(check.name(), outcome.passed(), outcome.detail());
-  }
-
-  private static StudyRecord withNote(StudyRecord study, String note) {
-    List<String> notes = new ArrayList<>(study.notes());
-    notes.add(note);
-    return new StudyRecord(study.schema(), study.name(), study.title(), study.unit(), study.published(), study.services(), study.steps(),
-        study.checks(), notes);
   }
 
   /** The result's plan block: the study, its options (no secret is among them) and every step's plans and hooks. */

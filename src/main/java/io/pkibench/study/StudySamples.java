@@ -28,7 +28,7 @@ public final class StudySamples {
   public static List<Sample> write(Path dir, TestPki pki, KeySource keys, InstantSource clock) throws Exception {
     Files.createDirectories(dir);
     TimeStampAuthority tsa = new TimeStampAuthority(keys.key("tsa"), clock);
-    TwoPhaseSigner signer = new TwoPhaseSigner(tsa);
+    TwoPhaseSigner signer = new TwoPhaseSigner(tsa, clock);
     var key = keys.key("signer-rsa2048-1");
     List<Sample> samples = new ArrayList<>();
     // Trust: the root alone; the intermediates (and the TSA's certificate) only as untrusted helpers.

@@ -23,6 +23,23 @@ public class ComparisonTest {
       new double[][] {{900, 902, 898, 901, 899}, {1880, 1940, 1820, 1910, 1855}}, new long[] {1_000_000, 1_260_000});
   static final List<Threshold> LIMITS = List.of(Threshold.parse("throughput:-5%"), Threshold.parse("p99:+10%"));
 
+  /** The same step of two study runs, whose targets differ (each service got a free port), as a study writes them. */
+  static RunResult studyRun(RunResult run, String target) {
+    var w = run.workloads().get(0);
+    var params = new java.util.HashMap<>(w.params());
+    params.put("target", target);
+    return run.withWorkload(0, new io.pkibench.results.WorkloadResult(w.name(), params, w.keys(), w.cpuMeter(), w.levels(), null,
+        new io.pkibench.results.WorkloadResult.Step("CAdES", "measure")));
+  }
+
+  @Test
+  void of_studyRuns_matchByStepNotByTheirTargetsPort() {
+    Comparison c = Comparison.of(studyRun(BASE, "https://127.0.0.1:41001"), studyRun(NEW, "https://127.0.0.1:43717"), LIMITS);
+    assertEquals(List.of(), c.unmatched());
+    assertEquals("FAIL", row(c, 1, Metric.THROUGHPUT).verdict());
+    assertTrue(row(c, 1, Metric.THROUGHPUT).workload().startsWith("CAdES (measure, sign)"), row(c, 1, Metric.THROUGHPUT).workload());
+  }
+
   @Test
   void of_regressionOutsideNoise_failsAndNoiseDoesNot() {
     Comparison c = Comparison.of(BASE, NEW, LIMITS);

@@ -31,6 +31,16 @@ class CliTest {
   }
 
   @Test
+  void study_noNameOrBadOptions_exit2BeforeAnyServiceStarts() {
+    assertEquals(2, run("study"));
+    assertTrue(err.toString().contains("name a study: restpki"), err.toString());
+    assertEquals(2, run("study", "restpki", "--duration", "2s", "--keys", "hsm", "--pki", "pki"));
+    String e = err.toString();
+    assertTrue(e.contains("--duration: measure each type at least 5s") && e.contains("--keys hsm"), "every problem at once:\n" + e);
+    assertTrue(!Files.exists(dir.resolve("restpki.json")), "nothing run, nothing written");
+  }
+
+  @Test
   void run_unknownFlag_exit2NamingTheFlag() {
     assertEquals(2, run("run", "noop", "--bogus", "3"));
     assertTrue(err.toString().contains("--bogus"), err.toString());

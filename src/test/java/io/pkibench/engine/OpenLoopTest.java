@@ -30,7 +30,7 @@ class OpenLoopTest {
     Workload stalling = worker -> () -> {
       if (executed.incrementAndGet() == 1000) Thread.sleep(STALL_MILLIS);
     };
-    SeriesSpec spec = new SeriesSpec("stall", 1, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x2s"), 1000);
+    SeriesSpec spec = new SeriesSpec("stall", new io.pkibench.plan.LevelLoad.Open(1, 1000), 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x2s"));
     LoadDriver driver = new LoadDriver(ThreadKind.PLATFORM, ProgressListener.NONE, IntervalLog.NONE, InstantSource.system(), Duration.ofSeconds(10));
     List<IterationOutcome> outcomes = driver.runSeries(spec, stalling, CpuMeter.of("jvm"));
     IterationOutcome o = outcomes.get(0);
@@ -55,7 +55,7 @@ class OpenLoopTest {
   void overload_stopsAtTheDeadlineAndCountsMissedStarts() throws Exception {
     // 2000/s offered to one worker whose operations take 2 ms: it can start about 500/s.
     Workload slow = worker -> () -> Thread.sleep(2);
-    SeriesSpec spec = new SeriesSpec("slow", 1, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x1s"), 2000);
+    SeriesSpec spec = new SeriesSpec("slow", new io.pkibench.plan.LevelLoad.Open(1, 2000), 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x1s"));
     LoadDriver driver = new LoadDriver(ThreadKind.PLATFORM, ProgressListener.NONE, IntervalLog.NONE, InstantSource.system(), Duration.ofSeconds(10));
     IterationOutcome o = driver.runSeries(spec, slow, CpuMeter.of("jvm")).get(0);
     assertTrue(o.durationNanos() < 1_200_000_000L, "the backlog does not stretch the iteration: " + o.durationNanos() / 1e6 + " ms");

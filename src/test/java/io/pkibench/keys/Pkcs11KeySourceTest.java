@@ -1,5 +1,6 @@
 package io.pkibench.keys;
 
+import io.pkibench.pki.Secret;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

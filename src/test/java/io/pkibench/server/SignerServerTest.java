@@ -53,7 +53,7 @@ class SignerServerTest {
     keys = fixture.keys;
     SigningKey tls = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("tls-server");
     server = new SignerServer(new TimeStampAuthority(keys.key("tsa"), InstantSource.system()), CertificateLogin.of(pki, CertificateLogin.Revocation.CRL),
-        TlsContexts.withIdentity(tls, null), "127.0.0.1", 0);
+        TlsContexts.withIdentity(tls, null), "127.0.0.1", 0, InstantSource.system());
     server.start();
     http = HttpClient.newBuilder().sslContext(TlsContexts.trusting(pki.certificate("root-ca"))).connectTimeout(Duration.ofSeconds(5))
         .version(HttpClient.Version.HTTP_1_1).build();

@@ -44,7 +44,7 @@ class KilledRunTest {
     assertEquals(first.counts().started(), first.counts().succeeded() + first.counts().failed());
     assertEquals(first.counts().succeeded(), first.mergedHistogram().getTotalCount());
 
-    HistogramLogReader reader = new HistogramLogReader(RunSession.hlogFileFor(result).toFile());
+    HistogramLogReader reader = new HistogramLogReader(io.pkibench.session.ResultFile.hlogFileFor(result).toFile());
     long logged = 0;
     for (var h = reader.nextIntervalHistogram(); h != null; h = reader.nextIntervalHistogram()) {
       if (h.getTag().startsWith("noop/c1/")) logged += ((org.HdrHistogram.Histogram) h).getTotalCount();

@@ -27,9 +27,10 @@ final class AdesWorkload implements Workload {
   private final SignaturePackaging packaging;
   private final TimeStampAuthority tsa;
   private final Checker checker;
+  private final java.time.InstantSource clock;
 
   AdesWorkload(TwoPhaseSigner.Format format, List<SigningKey> signers, byte[] document, String documentName,
-      SignaturePackaging packaging, TimeStampAuthority tsa, Checker checker) {
+      SignaturePackaging packaging, TimeStampAuthority tsa, Checker checker, java.time.InstantSource clock) {
     this.format = format;
     this.signers = List.copyOf(signers);
     this.document = document;
@@ -37,12 +38,13 @@ final class AdesWorkload implements Workload {
     this.packaging = packaging;
     this.tsa = tsa;
     this.checker = checker;
+    this.clock = clock;
   }
 
   @Override
   public Operation newOperation(int worker) {
     // DSS services keep per-use state: one signer per worker.
-    TwoPhaseSigner signer = new TwoPhaseSigner(tsa);
+    TwoPhaseSigner signer = new TwoPhaseSigner(tsa, clock);
     DSSDocument doc = new InMemoryDocument(document, documentName);
     int[] turn = {worker};
     return () -> {

@@ -45,7 +45,7 @@ public final class CadesWorkload {
       boolean t = timestamped();
       return new AdesWorkload(t ? TwoPhaseSigner.Format.CADES_T : TwoPhaseSigner.Format.CADES,
           Signers.of(context, params), content, "document.bin", packaging, t ? Signers.tsa(context) : null,
-          context.verify() ? (signed, original, key) -> check(signed, original, key, t) : null);
+          context.verify() ? (signed, original, key) -> check(signed, original, key, t) : null, context.clock());
     }
   }
 

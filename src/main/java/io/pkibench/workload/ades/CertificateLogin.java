@@ -98,8 +98,10 @@ public final class CertificateLogin {
 
   /** Throws unless the signature over the nonce verifies and the chain (leaf first) validates, revocation included. */
   public void login(byte[] nonce, byte[] response, String algorithm, List<X509Certificate> chain) throws Exception {
-    if (!SignatureVerification.verifies(algorithm, chain.get(0).getPublicKey(), nonce, response)) {
-      throw new SignatureException("the login signature does not verify");
+    try {
+      SignatureVerification.verify(algorithm, chain.get(0).getPublicKey(), nonce, response);
+    } catch (SignatureException e) {
+      throw new SignatureException("the login signature does not verify", e);
     }
     CertificateFactory x509 = CertificateFactory.getInstance("X.509");
     List<X509Certificate> path = chain.stream().filter(c -> !c.getSubjectX500Principal().equals(c.getIssuerX500Principal())).toList();

@@ -46,7 +46,7 @@ public final class PadesWorkload {
       byte[] pdf = params.get("file").isEmpty() ? SamplePdf.generate() : readPdf(Path.of(params.get("file")));
       return new AdesWorkload(timestamped() ? TwoPhaseSigner.Format.PADES_T : TwoPhaseSigner.Format.PADES,
           Signers.of(context, params), pdf, "document.pdf", null, timestamped() ? Signers.tsa(context) : null,
-          context.verify() ? (signed, original, key) -> check(signed, key) : null);
+          context.verify() ? (signed, original, key) -> check(signed, key) : null, context.clock());
     }
   }
 

@@ -6,7 +6,6 @@ import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.workload.Params;
 import io.pkibench.workload.WorkloadContext;
 import java.security.GeneralSecurityException;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,6 +28,6 @@ public final class Signers {
   }
 
   static TimeStampAuthority tsa(WorkloadContext context) throws GeneralSecurityException {
-    return new TimeStampAuthority(context.keys().key("tsa"), InstantSource.system());
+    return new TimeStampAuthority(context.keys().key("tsa"), context.clock());
   }
 }

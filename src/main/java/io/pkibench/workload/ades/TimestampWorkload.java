@@ -9,7 +9,6 @@ import io.pkibench.workload.WorkloadContext;
 import io.pkibench.workload.WorkloadFactory;
 import java.math.BigInteger;
 import java.security.MessageDigest;
-import java.time.InstantSource;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
@@ -57,7 +56,7 @@ public final class TimestampWorkload implements Workload {
     public Workload create(WorkloadContext context, Params params) throws Exception {
       SigningKey tsa = context.keys().key("tsa");
       SignerInformationVerifier verifier = new JcaSimpleSignerInfoVerifierBuilder().build(tsa.certificate());
-      return new TimestampWorkload(new TimeStampAuthority(tsa, InstantSource.system()), verifier, params.bytes("size"));
+      return new TimestampWorkload(new TimeStampAuthority(tsa, context.clock()), verifier, params.bytes("size"));
     }
   }
 

@@ -63,15 +63,20 @@ public final class TwoPhaseSigner {
   private final PAdESService pades;
   private final XAdESService xades;
   private final CertificateTokens tokens;
+  private final java.time.InstantSource clock;
 
-  /** {@code tsa} may be null when no -T level is used. Not thread-safe in DSS's sense: one per worker or per request. */
-  public TwoPhaseSigner(TimeStampAuthority tsa) {
-    this(tsa, new CertificateTokens());
+  /**
+   * {@code tsa} may be null when no -T level is used; {@code clock} dates each signature. Not
+   * thread-safe in DSS's sense: one per worker or per request.
+   */
+  public TwoPhaseSigner(TimeStampAuthority tsa, java.time.InstantSource clock) {
+    this(tsa, new CertificateTokens(), clock);
   }
 
   /** With {@code tokens} shared by the signers of one service (thread-safe), so each certificate is wrapped and checked once. */
-  public TwoPhaseSigner(TimeStampAuthority tsa, CertificateTokens tokens) {
+  public TwoPhaseSigner(TimeStampAuthority tsa, CertificateTokens tokens, java.time.InstantSource clock) {
     this.tokens = tokens;
+    this.clock = clock;
     // Each service checks the signing certificate in both phases. DSS's own check builds and
     // validates a whole validation context per call (chain building, an offline verifier copy) to
     // decide what its defaults ask: is the certificate valid at the signing date. That was 16% of
@@ -127,7 +132,7 @@ public final class TwoPhaseSigner {
     List<CertificateToken> chainTokens = tokens.of(chain);
     parameters.setSigningCertificate(chainTokens.get(0));
     parameters.setCertificateChain(chainTokens);
-    parameters.bLevel().setSigningDate(new Date());
+    parameters.bLevel().setSigningDate(Date.from(clock.instant()));
     ToBeSigned toBeSigned = switch (format) {
       case CADES, CADES_T -> cades.getDataToSign(document, (CAdESSignatureParameters) parameters);
       case PADES, PADES_T -> pades.getDataToSign(document, (PAdESSignatureParameters) parameters);

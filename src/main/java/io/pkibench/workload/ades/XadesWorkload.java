@@ -52,7 +52,7 @@ public final class XadesWorkload {
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
       return new AdesWorkload(TwoPhaseSigner.Format.XADES, Signers.of(context, params), sampleMessage(params.bytes("size")),
-          "message.xml", null, null, context.verify() ? (signed, original, key) -> check(signed, key) : null);
+          "message.xml", null, null, context.verify() ? (signed, original, key) -> check(signed, key) : null, context.clock());
     }
   }
 

@@ -49,7 +49,7 @@ class CadesWorkloadTest {
   void detachedBT_verifiesWithOpensslCmsAndTamperFails() throws Exception {
     byte[] content = Files.readAllBytes(fixture.pki.certificatePem("root-ca")); // any bytes will do; these are at hand
     Path doc = Files.write(tmp.resolve("doc.bin"), content);
-    TwoPhaseSigner signer = new TwoPhaseSigner(new TimeStampAuthority(fixture.keys.key("tsa"), InstantSource.system()));
+    TwoPhaseSigner signer = new TwoPhaseSigner(new TimeStampAuthority(fixture.keys.key("tsa"), InstantSource.system()), InstantSource.system());
     Path sig = Files.write(tmp.resolve("cades-t.p7s"), signer.sign(TwoPhaseSigner.Format.CADES_T, new InMemoryDocument(content, "doc.bin"),
         fixture.keys.key("signer-rsa2048-2"), SignaturePackaging.DETACHED));
 
@@ -70,7 +70,7 @@ class CadesWorkloadTest {
   @Test
   void envelopingBB_verifiesWithOpensslAndYieldsTheContent() throws Exception {
     byte[] content = "pague 100 reais".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    Path sig = Files.write(tmp.resolve("cades.p7s"), new TwoPhaseSigner(null).sign(TwoPhaseSigner.Format.CADES,
+    Path sig = Files.write(tmp.resolve("cades.p7s"), new TwoPhaseSigner(null, java.time.InstantSource.system()).sign(TwoPhaseSigner.Format.CADES,
         new InMemoryDocument(content, "x.txt"), fixture.keys.key("signer-rsa2048-1"), SignaturePackaging.ENVELOPING));
     Path out = tmp.resolve("extracted.txt");
     String ok = Openssl.run("cms", "-verify", "-binary", "-inform", "DER", "-in", sig.toString(),

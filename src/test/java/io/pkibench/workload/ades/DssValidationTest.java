@@ -37,7 +37,7 @@ class DssValidationTest {
     fixture = TestKeys.in(tmp);
     pki = fixture.pki;
     keys = fixture.keys;
-    signer = new TwoPhaseSigner(new TimeStampAuthority(keys.key("tsa"), InstantSource.system()));
+    signer = new TwoPhaseSigner(new TimeStampAuthority(keys.key("tsa"), InstantSource.system()), InstantSource.system());
   }
 
   static Reports validate(byte[] signed, byte[] detachedContent) {

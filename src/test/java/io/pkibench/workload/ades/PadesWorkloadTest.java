@@ -51,7 +51,7 @@ class PadesWorkloadTest {
 
   @Test
   void signedPdf_pdfsigSaysValidAndATamperedOneIsNot() throws Exception {
-    byte[] signed = new TwoPhaseSigner(new TimeStampAuthority(fixture.keys.key("tsa"), InstantSource.system())).sign(TwoPhaseSigner.Format.PADES_T,
+    byte[] signed = new TwoPhaseSigner(new TimeStampAuthority(fixture.keys.key("tsa"), InstantSource.system()), InstantSource.system()).sign(TwoPhaseSigner.Format.PADES_T,
         new InMemoryDocument(SamplePdf.generate(), "sample.pdf"), fixture.keys.key("signer-rsa2048-1"), null);
     Path file = Files.write(tmp.resolve("pades-t.pdf"), signed);
     String report = pdfsig(file);

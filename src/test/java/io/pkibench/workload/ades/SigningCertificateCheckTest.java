@@ -21,7 +21,7 @@ class SigningCertificateCheckTest {
     X509Certificate expired = TestCertificates.selfSigned("expired", now.minus(Duration.ofDays(20)), now.minus(Duration.ofDays(10)));
     X509Certificate future = TestCertificates.selfSigned("future", now.plus(Duration.ofDays(10)), now.plus(Duration.ofDays(20)));
     X509Certificate valid = TestCertificates.selfSigned("valid", now.minus(Duration.ofDays(1)), now.plus(Duration.ofDays(1)));
-    TwoPhaseSigner signer = new TwoPhaseSigner(null);
+    TwoPhaseSigner signer = new TwoPhaseSigner(null, java.time.InstantSource.system());
     for (TwoPhaseSigner.Format format : List.of(TwoPhaseSigner.Format.CADES, TwoPhaseSigner.Format.PADES, TwoPhaseSigner.Format.XADES)) {
       byte[] document = AdesChecks.sampleDocument(format, 1024);
       var e = assertThrows(SigningCertificateCheck.NotValidAtSigningDate.class,

@@ -41,7 +41,7 @@ class XadesWorkloadTest {
 
   @Test
   void signedXml_xmlsec1VerifiesAndATamperedAmountFails() throws Exception {
-    byte[] signed = new TwoPhaseSigner(null).sign(TwoPhaseSigner.Format.XADES,
+    byte[] signed = new TwoPhaseSigner(null, java.time.InstantSource.system()).sign(TwoPhaseSigner.Format.XADES,
         new InMemoryDocument(XadesWorkload.sampleMessage(4096), "message.xml"), fixture.keys.key("signer-rsa2048-1"), null);
     Path file = Files.write(tmp.resolve("xades.xml"), signed);
     String ok = xmlsec1(file);

@@ -1,4 +1,4 @@
-package io.pkibench.keys;
+package io.pkibench.pki;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
