@@ -68,7 +68,12 @@ public final class LoadDriver {
     }
     current = gates;
     try {
-      ready.await();
+      // Creating an operation (opening a connection, a session) may hang as an operation may: same grace, same kind of answer.
+      if (!ready.await(hangGrace.toNanos(), TimeUnit.NANOSECONDS)) {
+        gates.phaser.forceTermination(); // the workers that are ready leave the start gate
+        throw new EngineException(ready.getCount() + " of " + n + " workers had not created their operation " + hangGrace.toSeconds()
+            + " s after the series started; the workload's setup (newOperation) hangs: check the target or the key source", null);
+      }
       for (Worker w : workers) {
         if (w.setupFailure != null) {
           throw new EngineException(

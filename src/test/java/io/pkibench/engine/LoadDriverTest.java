@@ -100,6 +100,23 @@ class LoadDriverTest {
   }
 
   @Test
+  @org.junit.jupiter.api.Timeout(30) // without the grace this would wait forever: fail instead
+  void runSeries_newOperationHangs_failsAfterGraceNamingTheSetup() throws Exception {
+    CountDownLatch never = new CountDownLatch(1);
+    Workload hangingSetup = worker -> {
+      if (worker == 1) never.await(); // one worker of two never gets its operation
+      return () -> {};
+    };
+    SeriesSpec spec = new SeriesSpec("setup", 2, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x200ms"));
+    long start = System.nanoTime();
+    EngineException e = assertThrows(EngineException.class,
+        () -> driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofMillis(500)).runSeries(spec, hangingSetup, CPU));
+    assertTrue(e.getMessage().contains("1 of 2 workers had not created their operation") && e.getMessage().contains("newOperation"), e.getMessage());
+    assertTrue(System.nanoTime() - start < Duration.ofSeconds(10).toNanos(), "bounded by the grace, not forever");
+    never.countDown();
+  }
+
+  @Test
   void runSeries_intervalLog_receivesEveryIterationsHistograms() throws Exception {
     List<String> tags = new ArrayList<>();
     List<Long> counts = new ArrayList<>();
