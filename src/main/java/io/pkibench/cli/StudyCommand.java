@@ -93,7 +93,12 @@ final class StudyCommand implements Runnable {
       } catch (IllegalArgumentException e) {
         problems.add("--duration: " + e.getMessage());
       }
-      Duration grace = Durations.parse(shared.hangGrace);
+      Duration grace = null;
+      try {
+        grace = Durations.parse(shared.hangGrace);
+      } catch (IllegalArgumentException e) {
+        problems.add("--hang-grace: " + e.getMessage());
+      }
       String keyProblem = KeySources.problem(shared.keys);
       if (keyProblem != null) problems.add(keyProblem);
       Path pkiDir = ctx.pkiDir(shared.pki);
@@ -127,7 +132,10 @@ final class StudyCommand implements Runnable {
       }
       if (shared.samples != null) {
         Path dir = ctx.resolve(shared.samples);
-        var samples = chosen.samples(dir, pki, opener.open(shared.keys), ctx.clock());
+        List<io.pkibench.study.Sample> samples;
+        try (var keys = opener.open(shared.keys)) {
+          samples = chosen.samples(dir, pki, keys, ctx.clock());
+        }
         SampleScripts.write(dir, chosen.name(), samples);
         ctx.out().println("samples: " + samples.size() + " files in " + dir + "; " + dir.resolve("verify.sh") + " checks each with an independent tool");
       }

@@ -26,7 +26,7 @@ public final class HumanUnits {
    * misleads: say why instead (too few or too noisy iterations) and what would do.
    */
   public static java.util.Optional<String> intervalTooWide(io.pkibench.results.Throughput t) {
-    if (t.ci999() == null || t.ci999() <= t.mean()) return java.util.Optional.empty();
+    if (!t.intervalWiderThanMean()) return java.util.Optional.empty();
     return java.util.Optional.of(String.format(Locale.ROOT,
         "the 99.9%% interval (± %s ops/s) is wider than the throughput: %d iterations are too few or too noisy to bound it; measure more (e.g. --measure 10x…)",
         rate(t.ci999()), t.samples()));

@@ -38,36 +38,50 @@ public final class StudyTables {
     return rows;
   }
 
-  static final String[] HEADER = {"step", "threads", "ops", "ok", "errors", "avg", "max", "UNIT", "±99.9%", "ops/service-cpu-s", "service cpu", "p50", "p99"};
+  /** The study table's columns; the throughput column is in the original's unit. */
+  static String[] header(StudyRecord.Unit unit) {
+    return new String[] {"step", "threads", "ops", "ok", "errors", "avg", "max", unit.name(), "±99.9%", "ops/service-cpu-s", "service cpu", "p50", "p99"};
+  }
 
-  /** The terminal form: title, table, notes on what the figures can and cannot say, the original beside ours, the checks. */
-  public static String terminal(RunResult result) {
-    StudyRecord study = result.study();
-    StringBuilder out = new StringBuilder();
-    out.append('\n').append("study ").append(study.name()).append(": ").append(study.title()).append(" · status ").append(result.status()).append('\n');
-    List<String[]> table = new ArrayList<>();
-    String[] header = HEADER.clone();
-    header[7] = study.unit().name();
-    table.add(header);
+  /** One measured step's cells, as both the terminal and the HTML table show them. */
+  static String[] cells(Row row, LevelResult l, StudyRecord.Unit unit) {
+    return new String[] {row.label(), Integer.toString(l.concurrency()), Long.toString(l.counts().started()), Long.toString(l.counts().succeeded()),
+        Long.toString(l.counts().failed()), HumanUnits.nanos(l.latencyNanos().mean()), HumanUnits.nanos(l.latencyNanos().max()),
+        HumanUnits.rate(l.throughput().mean() * unit.perSecond()), interval(l, unit),
+        l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond()), HumanUnits.percent(l.cpu().utilisation()),
+        HumanUnits.nanos(l.latencyNanos().p50()), HumanUnits.nanos(l.latencyNanos().p99())};
+  }
+
+  /** What the rows cannot say by themselves: steps not measured, intervals too wide, unsteady levels, the probe's choice. */
+  static List<String> remarks(List<Row> rows) {
     List<String> remarks = new ArrayList<>();
-    for (Row row : rows(result)) {
+    for (Row row : rows) {
       Optional<LevelResult> level = row.level();
       if (level.isEmpty()) {
         remarks.add(row.label() + ": not measured: " + whyNotMeasured(row));
         continue;
       }
       LevelResult l = level.get();
-      table.add(new String[] {row.label(), Integer.toString(l.concurrency()), Long.toString(l.counts().started()), Long.toString(l.counts().succeeded()),
-          Long.toString(l.counts().failed()), HumanUnits.nanos(l.latencyNanos().mean()), HumanUnits.nanos(l.latencyNanos().max()),
-          HumanUnits.rate(l.throughput().mean() * study.unit().perSecond()), interval(l, study.unit()),
-          l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond()), HumanUnits.percent(l.cpu().utilisation()),
-          HumanUnits.nanos(l.latencyNanos().p50()), HumanUnits.nanos(l.latencyNanos().p99())});
       HumanUnits.intervalTooWide(l.throughput()).ifPresent(why -> remarks.add(row.label() + ": " + why));
       Steadiness.warning(l).ifPresent(w -> remarks.add(row.label() + ": " + w));
-      if (row.step().chosenLevel() != null) remarks.add(row.label() + ": " + row.step().chosenLevel() + " threads chosen by the probe (" + row.step().chosenBecause() + ")");
+      if (row.step().chosenLevel() != null) {
+        remarks.add(row.label() + ": " + row.step().chosenLevel() + " threads, chosen by the probe: " + row.step().chosenBecause());
+      }
     }
+    return remarks;
+  }
+
+  /** The terminal form: title, table, notes on what the figures can and cannot say, the original beside ours, the checks. */
+  public static String terminal(RunResult result) {
+    StudyRecord study = result.study();
+    StringBuilder out = new StringBuilder();
+    out.append('\n').append("study ").append(study.name()).append(": ").append(study.title()).append(" · status ").append(result.status()).append('\n');
+    List<Row> rows = rows(result);
+    List<String[]> table = new ArrayList<>();
+    table.add(header(study.unit()));
+    for (Row row : rows) row.level().ifPresent(l -> table.add(cells(row, l, study.unit())));
     out.append(TerminalTable.align(table));
-    for (String r : remarks) out.append("  ").append(r).append('\n');
+    for (String r : remarks(rows)) out.append("  ").append(r).append('\n');
     for (String note : study.notes()) out.append("  note: ").append(note).append('\n');
     List<String[]> beside = published(result);
     if (beside.size() > 1) {
@@ -91,8 +105,9 @@ public final class StudyTables {
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"step", "original " + study.unit().name(), "original conditions", "ours " + study.unit().name(), "our threads", "ours / original"});
     if (study.published() == null) return rows;
+    List<Row> measured = rows(result);
     for (StudyRecord.Figure f : study.published().figures()) {
-      Optional<LevelResult> ours = rows(result).stream().filter(r -> r.label().equals(f.step())).findFirst().flatMap(Row::level);
+      Optional<LevelResult> ours = measured.stream().filter(r -> r.label().equals(f.step())).findFirst().flatMap(Row::level);
       double value = ours.map(l -> l.throughput().mean() * study.unit().perSecond()).orElse(Double.NaN);
       rows.add(new String[] {f.step(), HumanUnits.rate(f.value()), f.conditions(), ours.isEmpty() ? "not measured" : HumanUnits.rate(value),
           ours.map(l -> Integer.toString(l.concurrency())).orElse("-"),
@@ -108,7 +123,7 @@ public final class StudyTables {
 
   static String whyNotMeasured(Row row) {
     if (row.measured() != null && row.measured().failure() != null) return row.measured().failure();
-    if (row.step().chosenBecause() != null) return row.step().chosenBecause().replaceFirst("^not measured: ", "");
+    if (row.step().notMeasuredBecause() != null) return row.step().notMeasuredBecause();
     return "the study stopped before this step";
   }
 
@@ -157,31 +172,23 @@ public final class StudyTables {
     StudyRecord study = result.study();
     StringBuilder h = new StringBuilder("<section id=\"study\"><h2>Study ").append(Html.esc(study.name())).append(": ").append(Html.esc(study.title()))
         .append("</h2>\n<div class=\"wide\"><table id=\"study-table\"><tr>");
-    String[] header = HEADER.clone();
-    header[7] = study.unit().name();
+    String[] header = header(study.unit());
     for (int i = 0; i < header.length; i++) h.append(i == 0 ? "<th class=\"l\">" : "<th>").append(Html.esc(header[i])).append("</th>");
     h.append("</tr>\n");
-    List<String> remarks = new ArrayList<>();
-    for (Row row : rows(result)) {
+    List<Row> rows = rows(result);
+    for (Row row : rows) {
       Optional<LevelResult> level = row.level();
       if (level.isEmpty()) {
-        h.append("<tr><td class=\"l\">").append(Html.esc(row.label())).append("</td><td class=\"l\" colspan=\"12\">not measured: ")
-            .append(Html.esc(whyNotMeasured(row))).append("</td></tr>\n");
+        h.append("<tr><td class=\"l\">").append(Html.esc(row.label())).append("</td><td class=\"l\" colspan=\"").append(header.length - 1)
+            .append("\">not measured: ").append(Html.esc(whyNotMeasured(row))).append("</td></tr>\n");
         continue;
       }
-      LevelResult l = level.get();
-      String[] cells = {row.label(), Integer.toString(l.concurrency()), Long.toString(l.counts().started()), Long.toString(l.counts().succeeded()),
-          Long.toString(l.counts().failed()), HumanUnits.nanos(l.latencyNanos().mean()), HumanUnits.nanos(l.latencyNanos().max()),
-          HumanUnits.rate(l.throughput().mean() * study.unit().perSecond()), interval(l, study.unit()),
-          l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond()), HumanUnits.percent(l.cpu().utilisation()),
-          HumanUnits.nanos(l.latencyNanos().p50()), HumanUnits.nanos(l.latencyNanos().p99())};
+      String[] cells = cells(row, level.get(), study.unit());
       h.append("<tr>");
       for (int i = 0; i < cells.length; i++) h.append(i == 0 ? "<td class=\"l\">" : "<td>").append(Html.esc(cells[i])).append("</td>");
       h.append("</tr>\n");
-      HumanUnits.intervalTooWide(l.throughput()).ifPresent(why -> remarks.add(row.label() + ": " + why));
-      Steadiness.warning(l).ifPresent(w -> remarks.add(row.label() + ": " + w));
-      if (row.step().chosenLevel() != null) remarks.add(row.label() + ": " + row.step().chosenLevel() + " threads, chosen by the probe: " + row.step().chosenBecause());
     }
+    List<String> remarks = remarks(rows).stream().filter(r -> !r.contains(": not measured: ")).toList(); // shown in its row already
     h.append("</table></div>\n<p class=\"muted\">One level is measured per step, so this table sizes each step at its chosen level;"
         + " how throughput scales is read from the probe sweeps below, not from these rows.</p>\n");
     for (String note : study.notes()) h.append("<p class=\"warn\">").append(Html.esc(note)).append("</p>\n");

@@ -52,12 +52,34 @@ public record StudyRecord(
   }
 
   /**
-   * One step: its label, the hooks run around it, and when a probe chose its level, the level and the
-   * reason. {@code probeWorkload}/{@code measuredWorkload} index the result's workloads (null when absent).
+   * One step: its label, the hooks run around it, when a probe chose its level the level and the reason,
+   * and why it was not measured if it was not. {@code probeWorkload}/{@code measuredWorkload} index the
+   * result's workloads (null when absent).
    */
-  public record StepRecord(String label, List<String> hooks, Integer probeWorkload, Integer measuredWorkload, Integer chosenLevel, String chosenBecause) {
+  public record StepRecord(String label, List<String> hooks, Integer probeWorkload, Integer measuredWorkload, Integer chosenLevel,
+      String chosenBecause, String notMeasuredBecause) {
     public StepRecord {
       hooks = List.copyOf(hooks);
+    }
+
+    public StepRecord(String label, List<String> hooks) {
+      this(label, hooks, null, null, null, null, null);
+    }
+
+    public StepRecord probed(int workload) {
+      return new StepRecord(label, hooks, workload, measuredWorkload, chosenLevel, chosenBecause, notMeasuredBecause);
+    }
+
+    public StepRecord chose(int level, String because) {
+      return new StepRecord(label, hooks, probeWorkload, measuredWorkload, level, because, notMeasuredBecause);
+    }
+
+    public StepRecord measured(int workload) {
+      return new StepRecord(label, hooks, probeWorkload, workload, chosenLevel, chosenBecause, notMeasuredBecause);
+    }
+
+    public StepRecord notMeasured(String why) {
+      return new StepRecord(label, hooks, probeWorkload, measuredWorkload, chosenLevel, chosenBecause, why);
     }
   }
 

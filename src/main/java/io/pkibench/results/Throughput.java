@@ -9,6 +9,12 @@ import org.apache.commons.math3.distribution.TDistribution;
 public record Throughput(double mean, Double ci999, Double stdev, int samples, String unit) {
   public static final String OPS_PER_SECOND = "ops/s";
 
+  /** The 99.9% interval is wider than the mean itself: too few or too noisy iterations to bound it. */
+  @com.fasterxml.jackson.annotation.JsonIgnore
+  public boolean intervalWiderThanMean() {
+    return ci999 != null && ci999 > mean;
+  }
+
   public static Throughput of(double[] perIterationOpsPerSecond) {
     int n = perIterationOpsPerSecond.length;
     if (n == 0) return new Throughput(0, null, null, 0, OPS_PER_SECOND);

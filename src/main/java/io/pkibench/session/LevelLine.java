@@ -14,7 +14,7 @@ final class LevelLine {
     return String.format(Locale.ROOT, "%s %s saved: %.1f ops/s%s, p99 %.3f ms, %d failed",
         workload, level, l.throughput().mean(),
         l.throughput().ci999() == null ? ""
-            : l.throughput().ci999() > l.throughput().mean()
+            : l.throughput().intervalWiderThanMean()
                 ? " (99.9% interval wider than the value: " + l.throughput().samples() + " iterations are too few to bound it)"
                 : String.format(Locale.ROOT, " ± %.1f", l.throughput().ci999()),
         l.latencyNanos().p99() / 1e6, l.counts().failed());

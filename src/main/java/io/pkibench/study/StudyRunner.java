@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -118,7 +119,7 @@ public final class StudyRunner {
     List<String> hooks = new ArrayList<>();
     step.beforeStep().forEach(h -> hooks.add("before the step: " + h.describe()));
     step.beforeEachLevel().forEach(h -> hooks.add("before each level: " + h.describe()));
-    StudyRecord.StepRecord record = new StudyRecord.StepRecord(step.label(), hooks, null, null, null, null);
+    StudyRecord.StepRecord record = new StudyRecord.StepRecord(step.label(), hooks);
     for (StepHook hook : step.beforeStep()) {
       try {
         hook.run(services);
@@ -131,32 +132,41 @@ public final class StudyRunner {
     }
     Plan plan = step.plan();
     if (step.probe() != null) {
-      int probeIndex = session(step.probe().plan(), step, services).appendTo(file, new WorkloadResult.Step(step.label(), WorkloadResult.Step.PROBE)).get(0);
-      WorkloadResult probed = file.current().workloads().get(probeIndex);
-      record = new StudyRecord.StepRecord(step.label(), hooks, probeIndex, null, null, null);
-      if (interrupted) {
-        record(file, record);
+      Optional<Integer> probeIndex = append(file, step.probe().plan(), step, services, WorkloadResult.Step.PROBE);
+      if (probeIndex.isEmpty()) {
+        notMeasured(file, record, "the study was interrupted");
         return;
       }
+      record = record.probed(probeIndex.get());
+      WorkloadResult probed = file.current().workloads().get(probeIndex.get());
       if (probed.levels().isEmpty()) {
-        notMeasured(file, record, "the probe measured nothing" + (probed.failure() == null ? "" : ": " + probed.failure()));
+        notMeasured(file, record, interrupted ? "the study was interrupted during the probe"
+            : "the probe measured nothing" + (probed.failure() == null ? "" : ": " + probed.failure()));
         return;
       }
       Step.LevelChooser.Choice choice = step.probe().chooser().choose(probed.levels());
       options.log().accept(step.label() + ": " + choice.concurrency() + " workers (" + choice.because() + ")");
-      record = new StudyRecord.StepRecord(step.label(), hooks, probeIndex, null, choice.concurrency(), choice.because());
+      record = record.chose(choice.concurrency(), choice.because());
       plan = Step.atConcurrency(plan, choice.concurrency());
     }
-    int measured = session(plan, step, services).appendTo(file, new WorkloadResult.Step(step.label(), WorkloadResult.Step.MEASURE)).get(0);
-    record = new StudyRecord.StepRecord(step.label(), hooks, record.probeWorkload(), measured, record.chosenLevel(), record.chosenBecause());
-    record(file, record);
-    StudyRecord.Unit unit = file.current().study().unit();
-    StudyTables.panel(step.label(), file.current().workloads().get(measured), unit).lines().forEach(options.log());
+    Optional<Integer> measured = append(file, plan, step, services, WorkloadResult.Step.MEASURE);
+    if (measured.isEmpty()) {
+      notMeasured(file, record, "the study was interrupted");
+      return;
+    }
+    record(file, record.measured(measured.get()));
+    StudyTables.panel(step.label(), file.current().workloads().get(measured.get()), file.current().study().unit()).lines().forEach(options.log());
+  }
+
+  /** Runs {@code plan}'s one workload into the file as this step's {@code role}; empty when an interrupt came first. */
+  private Optional<Integer> append(ResultFile file, Plan plan, Step step, RunningServices services, String role)
+      throws IOException, InterruptedException {
+    return session(plan, step, services).appendTo(file, new WorkloadResult.Step(step.label(), role)).stream().findFirst();
   }
 
   private void notMeasured(ResultFile file, StudyRecord.StepRecord record, String why) throws IOException {
     options.log().accept(record.label() + ": not measured: " + why);
-    record(file, new StudyRecord.StepRecord(record.label(), record.hooks(), record.probeWorkload(), null, null, "not measured: " + why));
+    record(file, record.notMeasured(why));
   }
 
   private static void record(ResultFile file, StudyRecord.StepRecord record) throws IOException {

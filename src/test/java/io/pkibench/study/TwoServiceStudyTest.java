@@ -138,6 +138,57 @@ class TwoServiceStudyTest {
     }
   }
 
+  /** No services, two one-level steps; a hook before the second presses Ctrl-C. */
+  record InterruptedStudy(StudyRunner[] runner) implements Study {
+    @Override
+    public String name() {
+      return "interrupted";
+    }
+
+    @Override
+    public String title() {
+      return "Ctrl-C between two steps";
+    }
+
+    @Override
+    public StudyRecord.Unit unit() {
+      return StudyRecord.Unit.OPS_PER_SECOND;
+    }
+
+    @Override
+    public StudyRecord.Published published() {
+      return null;
+    }
+
+    @Override
+    public List<String> problems(StudyOptions options) {
+      return List.of();
+    }
+
+    @Override
+    public List<ServiceSpec> services(StudyOptions options) {
+      return List.of();
+    }
+
+    @Override
+    public List<Step> steps(StudyOptions options, RunningServices services) {
+      Plan one = new Plan(List.of(new WorkloadSpec("noop", Map.of(), "software")), new LoadModel.Closed(List.of(1)), Iterations.parse("0x1s"),
+          Iterations.parse("1x200ms"), 1, ThreadKind.PLATFORM, false, "services");
+      StepHook ctrlC = new StepHook() {
+        @Override
+        public String describe() {
+          return "press Ctrl-C";
+        }
+
+        @Override
+        public void run(RunningServices s) {
+          runner[0].interrupt();
+        }
+      };
+      return List.of(Step.of("first", one), Step.of("second", one).before(ctrlC));
+    }
+  }
+
   static int timestampStatus(String url) throws Exception {
     TimeStampRequestGenerator g = new TimeStampRequestGenerator();
     g.setCertReq(true);
@@ -203,6 +254,19 @@ class TwoServiceStudyTest {
     String html = HtmlReport.render(result, Analysis.of(result, Analysis.Options.DEFAULT));
     assertTrue(html.contains("id=\"study-table\"") && html.contains("id=\"study-throughput\"") && html.contains("id=\"checks\""));
     assertTrue(html.contains("chosen (probe sweep, noop)"), "probe curves are named by their step");
+  }
+
+  /** Ctrl-C between steps: the finished step is kept, the next is recorded as not measured, and nothing throws. */
+  @Test
+  void run_interruptedBetweenSteps_keepsWhatWasMeasuredAndSaysWhyTheRestWasNot() throws Exception {
+    StudyRunner[] runner = new StudyRunner[1];
+    Study study = new InterruptedStudy(runner);
+    runner[0] = runner(dir.resolve("interrupted.json"), new ArrayList<>());
+    RunResult result = runner[0].run(study, quick(), fixture.environment("x"));
+    assertEquals("interrupted", result.status());
+    assertEquals(List.of("first"), result.workloads().stream().map(w -> w.step().label()).toList());
+    assertEquals("the study was interrupted", result.study().steps().get(1).notMeasuredBecause());
+    assertTrue(StudyTables.terminal(result).contains("second: not measured: the study was interrupted"), StudyTables.terminal(result));
   }
 
   @Test
