@@ -2,7 +2,6 @@ package io.pkibench.analysis;
 
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
-import io.pkibench.results.Throughput;
 import io.pkibench.results.WorkloadResult;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -10,18 +9,42 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A new run against a base run, per workload and level, noise-aware: each metric's 99.9% interval
- * over the measured iterations of both runs; a change whose intervals overlap is reported as noise,
- * never as a regression. A threshold fails only on a change beyond its limit and outside the noise.
+ * A new run against a base run, per workload, level and metric, by a two-sample test on the measured
+ * iterations: {@link ChangeInterval} (Welch's t) gives the interval of the change at the stated
+ * confidence, and each row ends in one of three outcomes — a change beyond the noise ({@code better},
+ * {@code worse}, or {@code FAIL} when worse beyond a threshold), no change beyond the noise ({@code same}),
+ * or {@code inconclusive}: the interval spans both no change and a change of the threshold's size, with
+ * how many iterations a side would tell them apart.
  */
-public record Comparison(String schema, List<Row> rows, List<String> unmatched, List<Threshold> thresholds, boolean passed) {
-  public static final String SCHEMA = "pkibench.compare/1";
+public record Comparison(String schema, double confidence, List<Row> rows, List<String> unmatched, List<Threshold> thresholds,
+    boolean passed, boolean conclusive) {
+  public static final String SCHEMA = "pkibench.compare/2";
+  /** Per row: one row in a hundred would report a change that is not there; a CI gate compares tens of rows. */
+  public static final double DEFAULT_CONFIDENCE = 0.99;
+  /**
+   * The size of change a row without a threshold is asked about: its interval must rule out ±5% to be
+   * called {@code same}; wider, it is {@code inconclusive} rather than a claim of no change.
+   */
+  public static final double UNTHRESHOLDED_SIZE_PERCENT = 5;
 
-  /** {@code verdict}: "noise", "better", "worse", or "FAIL" (worse beyond a threshold). */
+  public enum Verdict { better, worse, same, inconclusive, FAIL }
+
+  /**
+   * One metric at one level: both means, the change in percent of the base and its interval
+   * ({@code changeLowPercent}..{@code changeHighPercent}, null with fewer than two iterations a side),
+   * the iterations each side measured and, when inconclusive, how many a side would tell
+   * ({@code iterationsNeeded}, null when no count would: too few to estimate, or a limit of 0%).
+   */
   public record Row(String workload, double load, Metric metric, double base, double current, double deltaPercent,
-      Boolean overlap, Threshold threshold, String verdict) {}
+      Double changeLowPercent, Double changeHighPercent, int baseIterations, int newIterations, Threshold threshold,
+      Verdict verdict, Integer iterationsNeeded) {}
 
   public static Comparison of(RunResult base, RunResult current, List<Threshold> thresholds) {
+    return of(base, current, thresholds, DEFAULT_CONFIDENCE);
+  }
+
+  public static Comparison of(RunResult base, RunResult current, List<Threshold> thresholds, double confidence) {
+    if (!(confidence > 0.5 && confidence < 1)) throw new IllegalArgumentException("confidence must lie between 0.5 and 1, got " + confidence);
     Set<Metric> metrics = new LinkedHashSet<>(List.of(Metric.THROUGHPUT, Metric.P99));
     for (Threshold t : thresholds) metrics.add(t.metric());
     List<Row> rows = new ArrayList<>();
@@ -42,29 +65,41 @@ public record Comparison(String schema, List<Row> rows, List<String> unmatched, 
           Double bv = m.of(bl), cv = m.of(cl);
           if (bv == null || cv == null || bv == 0) continue;
           Threshold t = thresholds.stream().filter(x -> x.metric() == m).findFirst().orElse(null);
-          rows.add(row(key(b), bl.load(), m, bl, cl, bv, cv, t));
+          rows.add(row(key(b), bl.load(), m, bl, cl, bv, cv, t, confidence));
         }
       }
     }
     for (WorkloadResult c : current.workloads()) {
       if (base.workloads().stream().noneMatch(w -> key(w).equals(key(c)))) unmatched.add(key(c) + ": only in the new run");
     }
-    boolean passed = rows.stream().noneMatch(r -> r.verdict().equals("FAIL"));
-    return new Comparison(SCHEMA, rows, unmatched, List.copyOf(thresholds), passed);
+    boolean passed = rows.stream().noneMatch(r -> r.verdict() == Verdict.FAIL);
+    boolean conclusive = rows.stream().noneMatch(r -> r.threshold() != null && r.verdict() == Verdict.inconclusive);
+    return new Comparison(SCHEMA, confidence, rows, unmatched, List.copyOf(thresholds), passed, conclusive);
   }
 
-  private static Row row(String workload, double load, Metric m, LevelResult bl, LevelResult cl, double bv, double cv, Threshold t) {
+  private static Row row(String workload, double load, Metric m, LevelResult bl, LevelResult cl, double bv, double cv,
+      Threshold t, double confidence) {
     double delta = (cv - bv) / bv * 100;
-    Throughput bi = Throughput.of(m.perIteration(bl));
-    Throughput ci = Throughput.of(m.perIteration(cl));
-    Boolean overlap = bi.ci999() == null || ci.ci999() == null ? null
-        : bi.mean() - bi.ci999() <= ci.mean() + ci.ci999() && ci.mean() - ci.ci999() <= bi.mean() + bi.ci999();
-    boolean worse = m.higherIsBetter() ? cv < bv : cv > bv;
-    String verdict;
-    if (Boolean.TRUE.equals(overlap)) verdict = "noise";
-    else verdict = delta == 0 ? "noise" : worse ? "worse" : "better";
-    if (t != null && !t.holds(delta) && !Boolean.TRUE.equals(overlap)) verdict = "FAIL";
-    return new Row(workload, load, m, bv, cv, delta, overlap, t, verdict);
+    double[] baseSamples = m.perIteration(bl), newSamples = m.perIteration(cl);
+    ChangeInterval change = ChangeInterval.welch(baseSamples, newSamples, confidence);
+    // Worsening in percent: positive is worse whichever way the metric is better.
+    double sign = m.higherIsBetter() ? -1 : 1;
+    double sizePercent = t != null ? Math.abs(t.allowedPercent()) : UNTHRESHOLDED_SIZE_PERCENT;
+    Verdict verdict;
+    Integer needed = null;
+    if (change == null) {
+      verdict = delta == 0 && t == null ? Verdict.same : Verdict.inconclusive;
+    } else {
+      double worseLow = Math.min(sign * change.lowPercent(), sign * change.highPercent());
+      double worseHigh = Math.max(sign * change.lowPercent(), sign * change.highPercent());
+      if (worseLow > 0) verdict = t != null && !t.holds(delta) ? Verdict.FAIL : Verdict.worse;
+      else if (worseHigh < 0) verdict = Verdict.better;
+      else if (worseHigh < sizePercent && (t != null || worseLow > -sizePercent)) verdict = Verdict.same;
+      else verdict = Verdict.inconclusive;
+      if (verdict == Verdict.inconclusive) needed = change.iterationsToResolve(sizePercent);
+    }
+    return new Row(workload, load, m, bv, cv, delta, change == null ? null : change.lowPercent(),
+        change == null ? null : change.highPercent(), baseSamples.length, newSamples.length, t, verdict, needed);
   }
 
   /** What matches a workload across two runs; a study's entries by step (their targets' ports change from run to run). */

@@ -2,6 +2,7 @@ package io.pkibench.cli;
 
 import io.pkibench.analysis.Comparison;
 import io.pkibench.analysis.Threshold;
+import io.pkibench.analysis.TrimmedNumber;
 import io.pkibench.report.ComparisonFormat;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
@@ -20,11 +21,15 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "compare",
     mixinStandardHelpOptions = true,
-    description = {"Compares a new run with a base run per workload and level, noise-aware: a change inside both runs'",
-        "99.9%% intervals is reported as noise, never as a regression."},
+    description = {"Compares a new run with a base run per workload, level and metric by Welch's two-sample t on the",
+        "measured iterations, printing each change's interval. A row is better or worse (beyond the noise), same (its",
+        "interval rules out a change of the threshold's size, or of 5%% without one), or inconclusive (the interval spans",
+        "both; it says how many iterations a side would tell). A threshold fails only on a change beyond the noise."},
     footer = {"", "Examples:", "  pkibench compare base.json new.json",
         "  pkibench compare base.json new.json --threshold throughput:-5%% --threshold p99:+10%% --format markdown",
-        "", "Exit codes: 0 every threshold holds, 3 a threshold fails beyond the noise, 2 bad input."})
+        "  pkibench compare base.json new.json --threshold throughput:-5%% --confidence 95",
+        "", "Exit codes: 0 every threshold holds, 3 a threshold fails beyond the noise, 5 no threshold fails but one",
+        "could not be decided (inconclusive: measure more iterations), 2 bad input."})
 final class CompareCommand implements Callable<Integer> {
   enum Format { text, markdown, json }
 
@@ -37,6 +42,11 @@ final class CompareCommand implements Callable<Integer> {
   @Option(names = "--threshold", paramLabel = "METRIC:CHANGE%",
       description = "a limit: throughput:-5%% (may drop 5%%), p99:+10%% (may rise 10%%); metrics throughput, cpu, p50, p90, p99, p999, max")
   List<String> thresholds = new ArrayList<>();
+
+  @Option(names = "--confidence", paramLabel = "PERCENT", defaultValue = "99",
+      description = "confidence of each change's interval, 50 < PERCENT < 100 (default: ${DEFAULT-VALUE}; one row in a hundred"
+          + " may show a change that is not there)")
+  double confidencePercent;
 
   @Option(names = "--format", defaultValue = "text", description = "text, markdown (for a CI comment) or json (default: ${DEFAULT-VALUE})")
   Format format;
@@ -53,9 +63,12 @@ final class CompareCommand implements Callable<Integer> {
         problems.add(e.getMessage());
       }
     }
+    if (!(confidencePercent > 50 && confidencePercent < 100)) {
+      problems.add("--confidence " + TrimmedNumber.of(confidencePercent, 4) + ": give a percent between 50 and 100, e.g. --confidence 95");
+    }
     RunResult b = read("BASE", base, problems), c = read("NEW", current, problems);
     if (!problems.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", problems));
-    Comparison comparison = Comparison.of(b, c, limits);
+    Comparison comparison = Comparison.of(b, c, limits, confidencePercent / 100);
     if (comparison.rows().isEmpty()) {
       throw new ParameterException(spec.commandLine(), "nothing to compare: the two runs share no workload and level ("
           + String.join("; ", comparison.unmatched()) + ")");
@@ -65,7 +78,8 @@ final class CompareCommand implements Callable<Integer> {
       case markdown -> ctx.out().print(ComparisonFormat.markdown(comparison));
       case json -> ctx.out().println(RunResultJson.mapper().writeValueAsString(comparison));
     }
-    return comparison.passed() ? ExitCodes.OK : ExitCodes.THRESHOLD_FAILED;
+    if (!comparison.passed()) return ExitCodes.THRESHOLD_FAILED;
+    return comparison.conclusive() ? ExitCodes.OK : ExitCodes.INCONCLUSIVE;
   }
 
   private RunResult read(String label, Path file, List<String> problems) {

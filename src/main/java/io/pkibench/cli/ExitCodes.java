@@ -12,5 +12,12 @@ public final class ExitCodes {
   /** {@code study}: every step ran but a post-run check failed (e.g. a message lost); the result says which. */
   public static final int CHECK_FAILED = 4;
 
+  /**
+   * {@code compare}: no threshold failed, but at least one could not be decided: the change's interval
+   * spans both no change and the limit. Not 0, so a gate does not pass on data that cannot tell; not 3,
+   * so it is not taken for a regression. The report says how many iterations a side would decide it.
+   */
+  public static final int INCONCLUSIVE = 5;
+
   private ExitCodes() {}
 }

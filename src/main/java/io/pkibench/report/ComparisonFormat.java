@@ -1,20 +1,25 @@
 package io.pkibench.report;
 
 import io.pkibench.analysis.Comparison;
+import io.pkibench.analysis.Comparison.Verdict;
 import io.pkibench.analysis.Metric;
+import io.pkibench.analysis.TrimmedNumber;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** A comparison as a terminal table or as Markdown for a CI comment; both end with the verdict line. */
+/**
+ * A comparison as a terminal table or as Markdown for a CI comment: the rows with each change's
+ * interval, a line per inconclusive row saying how many iterations would tell, and the verdict line.
+ */
 public final class ComparisonFormat {
   private ComparisonFormat() {}
 
   public static String text(Comparison c) {
     List<String[]> rows = new ArrayList<>();
-    rows.add(new String[] {"workload", "level", "metric", "base", "new", "change", "noise", "threshold", "verdict"});
+    rows.add(header(c));
     for (Comparison.Row r : c.rows()) rows.add(cells(r));
-    StringBuilder out = new StringBuilder();
+    StringBuilder out = new StringBuilder(method(c)).append('\n');
     int[] widths = new int[rows.get(0).length];
     for (String[] row : rows) for (int i = 0; i < row.length; i++) widths[i] = Math.max(widths[i], row[i].length());
     for (String[] row : rows) {
@@ -25,21 +30,33 @@ public final class ComparisonFormat {
       }
       out.append('\n');
     }
+    for (String n : notes(c)) out.append(n).append('\n');
     for (String u : c.unmatched()) out.append("not compared: ").append(u).append('\n');
     return out.append(summary(c)).append('\n').toString();
   }
 
   public static String markdown(Comparison c) {
-    StringBuilder out = new StringBuilder("| workload | level | metric | base | new | change | noise | threshold | verdict |\n");
-    out.append("|---|---:|---|---:|---:|---:|---|---|---|\n");
+    StringBuilder out = new StringBuilder(method(c)).append("\n\n| ").append(String.join(" | ", header(c))).append(" |\n");
+    out.append("|---|---:|---|---:|---:|---:|---:|---|---|\n");
     for (Comparison.Row r : c.rows()) {
       String[] cells = cells(r);
-      if (r.verdict().equals("FAIL")) cells[8] = "**FAIL**";
+      if (r.verdict() == Verdict.FAIL) cells[8] = "**FAIL**";
       out.append("| ").append(String.join(" | ", cells)).append(" |\n");
     }
-    for (String u : c.unmatched()) out.append("\n- not compared: ").append(u);
-    if (!c.unmatched().isEmpty()) out.append('\n');
-    return out.append('\n').append(c.passed() ? "✅ " : "❌ ").append(summary(c)).append('\n').toString();
+    List<String> lines = new ArrayList<>(notes(c));
+    for (String u : c.unmatched()) lines.add("not compared: " + u);
+    if (!lines.isEmpty()) out.append('\n');
+    for (String l : lines) out.append("- ").append(l).append('\n');
+    String mark = !c.passed() ? "❌ " : !c.conclusive() ? "❔ " : "✅ ";
+    return out.append('\n').append(mark).append(summary(c)).append('\n').toString();
+  }
+
+  private static String method(Comparison c) {
+    return "Each change is tested by Welch's t on the measured iterations of both runs; intervals at " + percent(c) + " confidence.";
+  }
+
+  private static String[] header(Comparison c) {
+    return new String[] {"workload", "level", "metric", "base", "new", "change", percent(c) + " interval", "threshold", "verdict"};
   }
 
   private static String[] cells(Comparison.Row r) {
@@ -49,21 +66,58 @@ public final class ComparisonFormat {
         r.metric().flag,
         value(r.metric(), r.base()),
         value(r.metric(), r.current()),
-        String.format(Locale.ROOT, "%+.1f%%", r.deltaPercent()),
-        r.overlap() == null ? "unknown" : r.overlap() ? "overlaps" : "apart",
+        signed(r.deltaPercent()),
+        r.changeLowPercent() == null ? "none" : signed(r.changeLowPercent()) + " .. " + signed(r.changeHighPercent()),
         r.threshold() == null ? "" : r.threshold().toString(),
-        r.verdict()};
+        r.verdict().name()};
+  }
+
+  /** Why each inconclusive row could not be decided, and what would decide it. */
+  private static List<String> notes(Comparison c) {
+    List<String> notes = new ArrayList<>();
+    for (Comparison.Row r : c.rows()) {
+      if (r.verdict() != Verdict.inconclusive) continue;
+      String what = "inconclusive: " + r.workload() + " level " + TrimmedNumber.of(r.load(), 4) + " " + r.metric().flag + ": ";
+      double size = r.threshold() != null ? Math.abs(r.threshold().allowedPercent()) : Comparison.UNTHRESHOLDED_SIZE_PERCENT;
+      String change = r.threshold() != null ? "the limit " + r.threshold() : "a change of " + TrimmedNumber.of(size, 4) + "%";
+      if (r.changeLowPercent() == null) {
+        notes.add(what + "one iteration a side shows no noise to test against (" + r.baseIterations() + " and "
+            + r.newIterations() + "); measure at least 3 a side (--measure 3x…)");
+      } else if (r.iterationsNeeded() == null) {
+        notes.add(what + "the interval spans both no change and " + change + ", and no count of iterations up to 10,000 would"
+            + " narrow it enough at this noise: make the runs steadier (longer iterations, an idle machine)");
+      } else {
+        notes.add(what + "the interval spans both no change and " + change + "; about " + String.format(Locale.ROOT, "%,d", r.iterationsNeeded())
+            + " measured iterations a side would tell (now " + r.baseIterations() + " and " + r.newIterations() + ")");
+      }
+    }
+    return notes;
   }
 
   private static String value(Metric m, double v) {
     return m.unit.equals("ns") ? HumanUnits.nanos(v) : HumanUnits.rate(v);
   }
 
+  private static String signed(double percent) {
+    return String.format(Locale.ROOT, "%+.1f%%", percent);
+  }
+
+  private static String percent(Comparison c) {
+    return TrimmedNumber.of(c.confidence() * 100, 4) + "%";
+  }
+
   private static String summary(Comparison c) {
-    long failed = c.rows().stream().filter(r -> r.verdict().equals("FAIL")).count();
     if (c.thresholds().isEmpty()) return "no thresholds given: nothing can fail";
-    return failed == 0 ? "every threshold holds (" + thresholdList(c) + ")"
-        : failed + " threshold breach" + (failed == 1 ? "" : "es") + " beyond the noise (" + thresholdList(c) + ")";
+    long failed = c.rows().stream().filter(r -> r.verdict() == Verdict.FAIL).count();
+    long undecided = c.rows().stream().filter(r -> r.threshold() != null && r.verdict() == Verdict.inconclusive).count();
+    if (failed > 0) {
+      return failed + " threshold breach" + (failed == 1 ? "" : "es") + " beyond the noise (" + thresholdList(c) + ")";
+    }
+    if (undecided > 0) {
+      return "inconclusive: " + undecided + " threshold row" + (undecided == 1 ? "" : "s")
+          + " too noisy or too few iterations to tell (" + thresholdList(c) + "); measure more iterations, as said above";
+    }
+    return "every threshold holds (" + thresholdList(c) + ")";
   }
 
   private static String thresholdList(Comparison c) {

@@ -36,7 +36,7 @@ public class ComparisonTest {
   void of_studyRuns_matchByStepNotByTheirTargetsPort() {
     Comparison c = Comparison.of(studyRun(BASE, "https://127.0.0.1:41001"), studyRun(NEW, "https://127.0.0.1:43717"), LIMITS);
     assertEquals(List.of(), c.unmatched());
-    assertEquals("FAIL", row(c, 1, Metric.THROUGHPUT).verdict());
+    assertEquals(Comparison.Verdict.FAIL, row(c, 1, Metric.THROUGHPUT).verdict());
     assertTrue(row(c, 1, Metric.THROUGHPUT).workload().startsWith("CAdES (measure, sign)"), row(c, 1, Metric.THROUGHPUT).workload());
   }
 
@@ -46,27 +46,56 @@ public class ComparisonTest {
     assertFalse(c.passed());
     Comparison.Row drop = row(c, 1, Metric.THROUGHPUT);
     assertEquals(-10.0, drop.deltaPercent(), 0.01);
-    assertEquals(Boolean.FALSE, drop.overlap());
-    assertEquals("FAIL", drop.verdict());
-    Comparison.Row noise = row(c, 2, Metric.THROUGHPUT);
-    assertEquals(Boolean.TRUE, noise.overlap());
-    assertEquals("noise", noise.verdict(), "a 1% drop inside both intervals is noise, not a regression");
-    assertEquals("FAIL", row(c, 2, Metric.P99).verdict());
-    assertEquals("noise", row(c, 1, Metric.P99).verdict());
+    assertTrue(drop.changeLowPercent() < -10 && -10 < drop.changeHighPercent() && drop.changeHighPercent() < 0, drop.toString());
+    assertEquals(Comparison.Verdict.FAIL, drop.verdict());
+    Comparison.Row small = row(c, 2, Metric.THROUGHPUT);
+    assertTrue(small.changeLowPercent() < 0 && small.changeHighPercent() > 0, "a 1% drop is inside the noise: " + small);
+    assertTrue(small.verdict() != Comparison.Verdict.FAIL && small.verdict() != Comparison.Verdict.worse, small.toString());
+    assertEquals(Comparison.Verdict.FAIL, row(c, 2, Metric.P99).verdict());
+    assertEquals(Comparison.Verdict.same, row(c, 1, Metric.P99).verdict());
+  }
+
+  /** Issue 9's case: 5 iterations a side, every measured iteration's successes halved, is a breach, not noise. */
+  @Test
+  void of_halvedThroughputFiveIterationsASide_fails() {
+    double[] base = {46_100, 45_200, 47_900, 44_800, 46_500};
+    double[] halved = java.util.Arrays.stream(base).map(v -> v / 2).toArray();
+    Comparison c = Comparison.of(ResultFixtures.closedRun("sign", new int[] {1}, new double[][] {base}, new long[] {1_000_000}),
+        ResultFixtures.closedRun("sign", new int[] {1}, new double[][] {halved}, new long[] {1_000_000}), LIMITS);
+    assertEquals(Comparison.Verdict.FAIL, row(c, 1, Metric.THROUGHPUT).verdict());
+    assertFalse(c.passed());
+  }
+
+  @Test
+  void of_tooFewOrTooNoisyIterations_inconclusiveSayingHowManyWould() {
+    RunResult base = ResultFixtures.closedRun("sign", new int[] {1}, new double[][] {{900, 1000, 1100}}, new long[] {1_000_000});
+    RunResult next = ResultFixtures.closedRun("sign", new int[] {1}, new double[][] {{880, 970, 1090}}, new long[] {1_000_000});
+    Comparison c = Comparison.of(base, next, LIMITS);
+    Comparison.Row r = row(c, 1, Metric.THROUGHPUT);
+    assertEquals(Comparison.Verdict.inconclusive, r.verdict());
+    assertTrue(r.iterationsNeeded() > 3, r.toString());
+    assertTrue(c.passed() && !c.conclusive());
+    assertTrue(ComparisonFormat.text(c).contains("about " + String.format(java.util.Locale.ROOT, "%,d", r.iterationsNeeded()) + " measured iterations a side would tell (now 3 and 3)"),
+        ComparisonFormat.text(c));
+
+    RunResult once = ResultFixtures.closedRun("sign", new int[] {1}, new double[][] {{1000}}, new long[] {1_000_000});
+    Comparison single = Comparison.of(once, once, LIMITS);
+    assertEquals(Comparison.Verdict.inconclusive, row(single, 1, Metric.THROUGHPUT).verdict(), "one iteration shows no noise");
+    assertTrue(ComparisonFormat.text(single).contains("measure at least 3 a side"), ComparisonFormat.text(single));
   }
 
   @Test
   void of_sameRun_passes() {
-    Comparison c = Comparison.of(BASE, BASE, LIMITS);
-    assertTrue(c.passed());
-    assertTrue(c.rows().stream().allMatch(r -> r.verdict().equals("noise")));
+    Comparison c = Comparison.of(BASE, BASE, LIMITS, 0.95);
+    assertTrue(c.passed() && c.conclusive(), ComparisonFormat.text(c));
+    assertTrue(c.rows().stream().allMatch(r -> r.verdict() == Comparison.Verdict.same), ComparisonFormat.text(c));
   }
 
   @Test
   void formats_matchGoldenFiles() throws IOException {
     Comparison c = Comparison.of(BASE, NEW, LIMITS);
-    golden("compare-v1.txt", ComparisonFormat.text(c));
-    golden("compare-v1.md", ComparisonFormat.markdown(c));
+    golden("compare-v2.txt", ComparisonFormat.text(c));
+    golden("compare-v2.md", ComparisonFormat.markdown(c));
   }
 
   @Test

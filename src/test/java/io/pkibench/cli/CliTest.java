@@ -164,14 +164,41 @@ class CliTest {
   void compare_exitCodes_0WhenHolding3WhenFailing2WhenBad() throws Exception {
     RunResultJson.write(io.pkibench.analysis.ComparisonTest.BASE, dir.resolve("base.json"));
     RunResultJson.write(io.pkibench.analysis.ComparisonTest.NEW, dir.resolve("new.json"));
-    assertEquals(0, run("compare", "base.json", "base.json", "--threshold", "throughput:-5%"));
+    assertEquals(5, run("compare", "base.json", "base.json", "--threshold", "throughput:-5%"),
+        "at 99% the fixture's ±3% iterations cannot rule out a 5% drop at c=2: " + out);
+    assertTrue(out.toString().contains("measured iterations a side would tell"), out.toString());
+    out.getBuffer().setLength(0);
+    assertEquals(0, run("compare", "base.json", "base.json", "--threshold", "throughput:-5%", "--confidence", "95"));
     assertTrue(out.toString().contains("every threshold holds"), out.toString());
+    assertEquals(2, run("compare", "base.json", "base.json", "--confidence", "100"));
+    assertTrue(err.toString().contains("--confidence 100"), err.toString());
     assertEquals(3, run("compare", "base.json", "new.json", "--threshold", "throughput:-5%", "--format", "markdown"));
     assertTrue(out.toString().contains("**FAIL**"), out.toString());
     assertEquals(2, run("compare", "base.json", "new.json", "--threshold", "throughput:+5%"));
     assertTrue(err.toString().contains("throughput:-5%"), err.toString());
     assertEquals(2, run("compare", "base.json", "missing.json"));
     assertTrue(err.toString().contains("NEW missing.json: no such file"), err.toString());
+  }
+
+  /** Issue 9: a consistent 50% drop over 5 iterations a side of a real run is a breach, not noise. */
+  @Test
+  void compare_realSignRunWithSuccessesHalved_exits3() throws Exception {
+    assertEquals(0, run("run", "sign", "-p", "alg=ecdsa-p256", "--concurrency", "1", "--warmup", "1x300ms", "--measure", "5x300ms",
+        "--out", "base.json"), err.toString());
+    var mapper = RunResultJson.mapper();
+    var tree = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(dir.resolve("base.json").toFile());
+    for (var level : tree.withArray("/workloads/0/levels")) {
+      for (var it : level.withArray("iterations")) {
+        var iteration = (com.fasterxml.jackson.databind.node.ObjectNode) it;
+        if (!iteration.get("warmup").asBoolean()) iteration.put("succeeded", iteration.get("succeeded").asLong() / 2);
+      }
+      var throughput = (com.fasterxml.jackson.databind.node.ObjectNode) level.get("throughput");
+      throughput.put("mean", throughput.get("mean").asDouble() / 2);
+    }
+    mapper.writeValue(dir.resolve("halved.json").toFile(), tree);
+    out.getBuffer().setLength(0);
+    assertEquals(3, run("compare", "base.json", "halved.json", "--threshold", "throughput:-5%"), out.toString());
+    assertTrue(out.toString().contains("-50.0%"), out.toString());
   }
 
   @Test
