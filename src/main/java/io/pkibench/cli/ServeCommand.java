@@ -3,7 +3,7 @@ package io.pkibench.cli;
 import io.pkibench.keys.KeySource;
 import io.pkibench.pki.TestPki;
 import io.pkibench.server.RevocationServer;
-import io.pkibench.server.HttpEndpoints;
+import io.pkibench.server.ReferenceServer;
 import io.pkibench.server.TsaServer;
 import io.pkibench.workload.ades.TimeStampAuthority;
 import java.nio.file.Path;
@@ -20,14 +20,14 @@ import picocli.CommandLine.Spec;
     name = "serve",
     mixinStandardHelpOptions = true,
     description = "Runs a reference service alone, on loopback by default, until stopped (Ctrl-C).",
-    subcommands = {ServeCommand.Signer.class, ServeCommand.Tsa.class, ServeCommand.Crl.class})
+    subcommands = {ServeCommand.Signer.class, ServeCommand.Tsa.class, ServeCommand.Crl.class, ServeCommand.TlsEcho.class})
 final class ServeCommand implements Runnable {
   @ParentCommand PkibenchCommand parent;
   @Spec CommandSpec spec;
 
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "name a service: serve signer, serve tsa or serve crl");
+    throw new ParameterException(spec.commandLine(), "name a service: serve signer, serve tsa, serve crl or serve tlsecho");
   }
 
   /** Options every service takes. */
@@ -41,17 +41,18 @@ final class ServeCommand implements Runnable {
     @Option(names = "--pki", paramLabel = "DIR", description = "test PKI directory (default: $PKIBENCH_PKI or ~/.pkibench/pki)")
     Path pki;
 
-    abstract HttpEndpoints open(CliContext ctx, Path pkiDir) throws Exception;
+    abstract ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception;
 
-    abstract String what(HttpEndpoints server);
+    abstract String what(ReferenceServer server);
 
     @Override
     public Integer call() throws Exception {
       CliContext ctx = serve.parent.context;
       Path pkiDir = ctx.pkiDir(pki);
-      HttpEndpoints server = open(ctx, pkiDir);
+      ReferenceServer server = open(ctx, pkiDir);
       server.start();
-      ctx.out().println(what(server) + " (pid " + ProcessHandle.current().pid() + "); Ctrl-C stops it");
+      String details = server.details().isEmpty() ? "" : "; " + server.details();
+      ctx.out().println(what(server) + details + " (pid " + ProcessHandle.current().pid() + "); Ctrl-C stops it");
       // For programs that start services (a study, a script): one line, fixed prefix, JSON.
       ctx.out().println(new io.pkibench.server.ReadyLine(serve.spec.commandLine().getParseResult().subcommand().commandSpec().name(),
           server.baseUrl(), ProcessHandle.current().pid()).format());
@@ -87,7 +88,7 @@ final class ServeCommand implements Runnable {
     String revocation;
 
     @Override
-    HttpEndpoints open(CliContext ctx, Path pkiDir) throws Exception {
+    ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception {
       io.pkibench.workload.ades.CertificateLogin.Revocation checked;
       try {
         checked = io.pkibench.workload.ades.CertificateLogin.Revocation.parse(revocation);
@@ -104,7 +105,7 @@ final class ServeCommand implements Runnable {
     }
 
     @Override
-    String what(HttpEndpoints server) {
+    String what(ReferenceServer server) {
       return "signing service listening on " + server.baseUrl();
     }
   }
@@ -124,13 +125,13 @@ final class ServeCommand implements Runnable {
     Path pinFile;
 
     @Override
-    HttpEndpoints open(CliContext ctx, Path pkiDir) throws Exception {
+    ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception {
       KeySource source = KeyOpeners.of(ctx, pkiDir, pinFile, ctx.err()::println).open(keys);
       return new TsaServer(new TimeStampAuthority(source.key("tsa"), ctx.clock()), bind, port);
     }
 
     @Override
-    String what(HttpEndpoints server) {
+    String what(ReferenceServer server) {
       return "TSA listening on " + ((TsaServer) server).url();
     }
   }
@@ -146,13 +147,97 @@ final class ServeCommand implements Runnable {
     int port;
 
     @Override
-    HttpEndpoints open(CliContext ctx, Path pkiDir) throws Exception {
+    ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception {
       return new RevocationServer(TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println), bind, port);
     }
 
     @Override
-    String what(HttpEndpoints server) {
+    String what(ReferenceServer server) {
       return "CRLs served at " + server.baseUrl() + "/crl/CA.crl, OCSP at " + server.baseUrl() + "/ocsp/CA";
+    }
+  }
+
+  @Command(name = "tlsecho", mixinStandardHelpOptions = true,
+      description = {"Netperf-style transactions over TLS and plain TCP (RR: request/response on a kept connection; ACRR:",
+          "connect, full handshake, request, response, close; Stream: 16 KB sends acknowledged in bulk). TLS on --port, plain",
+          "TCP on --plain-port; the server's key is the test PKI's tls-server-KEY certificate."},
+      footer = {"", "Example:", "  pkibench serve tlsecho --port 8444 --tls openssl --key rsa2048",
+          "  pkibench run tls-rr -p size=128 --target tls://127.0.0.1:8444 --cpu pid:PID --concurrency 1..32",
+          "  pkibench run tls-stream -p size=16k --target tcp://127.0.0.1:8445",
+          "  openssl s_client -connect 127.0.0.1:8444 -CAfile ~/.pkibench/pki/root-ca.pem"})
+  static final class TlsEcho extends Service {
+    @Option(names = "--port", defaultValue = "" + io.pkibench.server.TlsEchoServer.DEFAULT_PORT,
+        description = "TLS port (plain TCP with --tls none), 0 for any free one (default: ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "--plain-port", paramLabel = "PORT", description = "plain TCP port beside TLS (default: --port + 1; 0 any free one; -1 none)")
+    Integer plainPort;
+
+    @Option(names = "--tls", defaultValue = "jsse", paramLabel = "jsse|openssl|none",
+        description = "TLS engine: the JDK's JSSE or BoringSSL via netty-tcnative; none serves plain TCP only (default: ${DEFAULT-VALUE})")
+    String engine;
+
+    @Option(names = "--key", defaultValue = "rsa2048", paramLabel = "rsa1024|rsa2048|ecdsa-p256",
+        description = "the server certificate's key (default: ${DEFAULT-VALUE})")
+    String key;
+
+    @Option(names = "--protocols", split = ",", paramLabel = "P,…", description = "TLS versions to enable, e.g. TLSv1.3,TLSv1.2 (default: the engine's)")
+    java.util.List<String> protocols = new java.util.ArrayList<>();
+
+    @Option(names = "--suites", split = ",", paramLabel = "S,…",
+        description = "cipher suites to enable, IANA names, e.g. TLS_AES_128_GCM_SHA256 (default: the engine's)")
+    java.util.List<String> suites = new java.util.ArrayList<>();
+
+    @Option(names = "--idle-timeout", defaultValue = "30s", paramLabel = "DURATION",
+        description = "close a connection that sends nothing this long (default: ${DEFAULT-VALUE})")
+    String idleTimeout;
+
+    @Option(names = "--max-connections", defaultValue = "10000", description = "refuse connections past this many open (default: ${DEFAULT-VALUE})")
+    int maxConnections;
+
+    @Override
+    ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception {
+      java.util.List<String> problems = new java.util.ArrayList<>();
+      io.pkibench.workload.tls.TlsEngine tls = null;
+      if (!engine.equals("none")) {
+        try {
+          tls = io.pkibench.workload.tls.TlsEngine.parse(engine);
+          if (tls.problem() != null) problems.add("--tls " + engine + ": " + tls.problem());
+        } catch (IllegalArgumentException e) {
+          problems.add("--tls " + engine + ": use jsse, openssl or none");
+        }
+      }
+      java.time.Duration idle = null;
+      try {
+        idle = io.pkibench.plan.Durations.parse(idleTimeout);
+      } catch (IllegalArgumentException e) {
+        problems.add("--idle-timeout " + idleTimeout + ": " + e.getMessage());
+      }
+      if (maxConnections < 1) problems.add("--max-connections " + maxConnections + ": give at least 1");
+      if (!io.pkibench.workload.tls.TlsServerKeys.ALIASES.containsKey(key)) {
+        problems.add("--key " + key + ": use one of " + String.join(", ", io.pkibench.workload.tls.TlsServerKeys.ALIASES.keySet()));
+      }
+      if (tls != null && tls.problem() == null) {
+        java.util.List<String> unknown = suites.stream().filter(s -> !tlsImplements(s)).toList();
+        if (!unknown.isEmpty()) problems.add("--suites: " + engine + " does not implement " + String.join(", ", unknown));
+      }
+      if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
+      var limits = new io.pkibench.server.TlsEchoServer.Limits(idle, java.time.Duration.ofSeconds(10), maxConnections);
+      if (tls == null) return new io.pkibench.server.TlsEchoServer(null, "plain", bind, port, -1, limits);
+      TestPki testPki = TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
+      var identity = io.pkibench.workload.tls.TlsServerKeys.of(testPki, key);
+      var context = tls.server(identity.privateKey(), identity.chain(), protocols, suites);
+      int plain = plainPort != null ? plainPort : port == 0 ? 0 : port + 1;
+      return new io.pkibench.server.TlsEchoServer(context, tls.describe() + ", " + key + " key", bind, port, plain, limits);
+    }
+
+    private boolean tlsImplements(String suite) {
+      return io.pkibench.workload.tls.TlsEngine.parse(engine).implementedSuites().contains(suite);
+    }
+
+    @Override
+    String what(ReferenceServer server) {
+      return "echo transactions at " + server.baseUrl();
     }
   }
 }

@@ -9,7 +9,7 @@ public record Entity(String alias, Role role, KeyAlgorithm keyAlgorithm, String 
     list.add(new Entity("root-ca", Role.ROOT_CA, KeyAlgorithm.RSA3072, "root-ca", false));
     list.add(new Entity("intermediate-a", Role.INTERMEDIATE_CA, KeyAlgorithm.RSA2048, "root-ca", false));
     list.add(new Entity("intermediate-b", Role.INTERMEDIATE_CA, KeyAlgorithm.RSA2048, "root-ca", false));
-    for (KeyAlgorithm alg : KeyAlgorithm.values()) {
+    for (KeyAlgorithm alg : KeyAlgorithm.signerAlgorithms()) {
       int count = alg == KeyAlgorithm.RSA2048 || alg == KeyAlgorithm.ECDSA_P256 ? 4 : 1;
       for (int i = 1; i <= count; i++) {
         list.add(new Entity(signerAlias(alg, i), Role.SIGNER, alg, i % 2 == 1 ? "intermediate-a" : "intermediate-b", false));
@@ -17,6 +17,9 @@ public record Entity(String alias, Role role, KeyAlgorithm keyAlgorithm, String 
     }
     list.add(new Entity("signer-rsa2048-revoked", Role.SIGNER, KeyAlgorithm.RSA2048, "intermediate-a", true));
     list.add(new Entity("tls-server", Role.TLS_SERVER, KeyAlgorithm.RSA2048, "intermediate-a", false));
+    // The ssl study's other server keys: the original's RSA-1024 handshakes, and an ECDSA server.
+    list.add(new Entity("tls-server-rsa1024", Role.TLS_SERVER, KeyAlgorithm.RSA1024, "intermediate-a", false));
+    list.add(new Entity("tls-server-ecdsa-p256", Role.TLS_SERVER, KeyAlgorithm.ECDSA_P256, "intermediate-a", false));
     list.add(new Entity("tls-client", Role.TLS_CLIENT, KeyAlgorithm.RSA2048, "intermediate-b", false));
     list.add(new Entity("tsa", Role.TSA, KeyAlgorithm.RSA2048, "intermediate-a", false));
     list.add(new Entity("keyserver", Role.KEY_SERVER, KeyAlgorithm.RSA2048, "intermediate-b", false));

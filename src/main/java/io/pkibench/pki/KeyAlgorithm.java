@@ -7,6 +7,8 @@ import java.security.spec.ECGenParameterSpec;
 
 /** The key types of the test PKI, named as on the command line ({@code -p alg=ecdsa-p256}). */
 public enum KeyAlgorithm {
+  /** For TLS servers only (the ssl study's RSA-1024 handshakes); no signer has one. */
+  RSA1024("rsa1024", "SHA256withRSA"),
   RSA2048("rsa2048", "SHA256withRSA"),
   RSA3072("rsa3072", "SHA256withRSA"),
   ECDSA_P256("ecdsa-p256", "SHA256withECDSA"),
@@ -21,7 +23,7 @@ public enum KeyAlgorithm {
   }
 
   public static KeyAlgorithm parse(String flag) {
-    for (KeyAlgorithm a : values()) if (a.flag.equals(flag)) return a;
+    for (KeyAlgorithm a : signerAlgorithms()) if (a.flag.equals(flag)) return a;
     throw new IllegalArgumentException("unknown key algorithm '" + flag + "'; use rsa2048, rsa3072, ecdsa-p256 or ed25519");
   }
 
@@ -39,17 +41,27 @@ public enum KeyAlgorithm {
     };
   }
 
+  /** The key types the test PKI has signers for (all but RSA-1024). */
+  public static java.util.List<KeyAlgorithm> signerAlgorithms() {
+    return java.util.Arrays.stream(values()).filter(a -> a != RSA1024).toList();
+  }
+
   public static String[] flags() {
-    return java.util.Arrays.stream(values()).map(a -> a.flag).toArray(String[]::new);
+    return signerAlgorithms().stream().map(a -> a.flag).toArray(String[]::new);
+  }
+
+  public boolean isRsa() {
+    return this == RSA1024 || this == RSA2048 || this == RSA3072;
   }
 
   public KeyPair generate(java.security.Provider provider) throws GeneralSecurityException {
     KeyPairGenerator g = switch (this) {
-      case RSA2048, RSA3072 -> KeyPairGenerator.getInstance("RSA", provider);
+      case RSA1024, RSA2048, RSA3072 -> KeyPairGenerator.getInstance("RSA", provider);
       case ECDSA_P256 -> KeyPairGenerator.getInstance("EC", provider);
       case ED25519 -> KeyPairGenerator.getInstance("Ed25519", provider);
     };
     switch (this) {
+      case RSA1024 -> g.initialize(1024);
       case RSA2048 -> g.initialize(2048);
       case RSA3072 -> g.initialize(3072);
       case ECDSA_P256 -> g.initialize(new ECGenParameterSpec("secp256r1"));

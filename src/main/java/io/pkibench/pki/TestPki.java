@@ -222,7 +222,7 @@ public final class TestPki {
       List<Entity> entities = Entity.standardSet();
       for (Entity e : entities) {
         KeyPair pair = e.keyAlgorithm().generate(java.security.Security.getProvider(
-            e.keyAlgorithm() == KeyAlgorithm.RSA2048 || e.keyAlgorithm() == KeyAlgorithm.RSA3072 ? "SunRsaSign" : "SunEC"));
+            e.keyAlgorithm().isRsa() ? "SunRsaSign" : "SunEC"));
         keys.put(e.alias(), pair);
         X509Certificate cert = issue(e, pair);
         certificates.put(e.alias(), cert);

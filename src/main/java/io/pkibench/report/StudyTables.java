@@ -40,14 +40,19 @@ public final class StudyTables {
 
   /** The study table's columns; the throughput column is in the original's unit. */
   static String[] header(StudyRecord.Unit unit) {
-    return new String[] {"step", "threads", "ops", "ok", "errors", "avg", "max", unit.name(), "±99.9%", "ops/service-cpu-s", "service cpu", "p50", "p99"};
+    return new String[] {"step", "threads", "ops", "ok", "errors", "avg", "max", rateName(unit), "±99.9%", "ops/service-cpu-s", "service cpu", "p50", "p99"};
+  }
+
+  /** The throughput column's unit: the original's, unless the original counted per CPU (then the per-CPU column is its figure). */
+  static String rateName(StudyRecord.Unit unit) {
+    return unit.perServiceCpu() ? "ops/s" : unit.name();
   }
 
   /** One measured step's cells, as both the terminal and the HTML table show them. */
   static String[] cells(Row row, LevelResult l, StudyRecord.Unit unit) {
     return new String[] {row.label(), Integer.toString(l.concurrency()), Long.toString(l.counts().started()), Long.toString(l.counts().succeeded()),
         Long.toString(l.counts().failed()), HumanUnits.nanos(l.latencyNanos().mean()), HumanUnits.nanos(l.latencyNanos().max()),
-        HumanUnits.rate(l.throughput().mean() * unit.perSecond()), interval(l, unit),
+        HumanUnits.rate(l.throughput().mean() * (unit.perServiceCpu() ? 1 : unit.perSecond())), interval(l, unit),
         l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond()), HumanUnits.percent(l.cpu().utilisation()),
         HumanUnits.nanos(l.latencyNanos().p50()), HumanUnits.nanos(l.latencyNanos().p99())};
   }
@@ -83,6 +88,7 @@ public final class StudyTables {
     out.append(TerminalTable.align(table));
     for (String r : remarks(rows)) out.append("  ").append(r).append('\n');
     for (String note : study.notes()) out.append("  note: ").append(note).append('\n');
+    out.append(StudyGrid.terminal(result));
     List<String[]> beside = published(result);
     if (beside.size() > 1) {
       out.append("\nthe original beside ours (").append(study.published().source()).append(")\n");
@@ -107,11 +113,17 @@ public final class StudyTables {
     if (study.published() == null) return rows;
     List<Row> measured = rows(result);
     for (StudyRecord.Figure f : study.published().figures()) {
-      Optional<LevelResult> ours = measured.stream().filter(r -> r.label().equals(f.step())).findFirst().flatMap(Row::level);
-      double value = ours.map(l -> l.throughput().mean() * study.unit().perSecond()).orElse(Double.NaN);
-      rows.add(new String[] {f.step(), HumanUnits.rate(f.value()), f.conditions(), ours.isEmpty() ? "not measured" : HumanUnits.rate(value),
-          ours.map(l -> Integer.toString(l.concurrency())).orElse("-"),
-          ours.isEmpty() || f.value() == 0 ? "-" : String.format(Locale.ROOT, "%.1f×", value / f.value())});
+      // A figure matches its step, or each variant of it ("RR 128 B · AES128/SHA-1 [openssl]").
+      List<Row> matches = measured.stream().filter(r -> r.label().equals(f.step()) || r.label().startsWith(f.step() + " [")).toList();
+      if (matches.isEmpty()) rows.add(new String[] {f.step(), HumanUnits.rate(f.value()), f.conditions(), "not measured", "-", "-"});
+      for (Row match : matches) {
+        Optional<LevelResult> ours = match.level();
+        double value = ours.map(l -> study.unit().of(l)).orElse(Double.NaN);
+        rows.add(new String[] {match.label(), HumanUnits.rate(f.value()), f.conditions(),
+            ours.isEmpty() ? "not measured" : Double.isNaN(value) ? "no CPU measured" : HumanUnits.rate(value),
+            ours.map(l -> Integer.toString(l.concurrency())).orElse("-"),
+            ours.isEmpty() || f.value() == 0 || Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.2f×", value / f.value())});
+      }
     }
     return rows;
   }
@@ -143,8 +155,8 @@ public final class StudyTables {
         l.counts().succeeded(), l.counts().failed()));
     p.append(String.format(Locale.ROOT, "│ average %s   max %s   p99 %s%n", HumanUnits.nanos(l.latencyNanos().mean()), HumanUnits.nanos(l.latencyNanos().max()),
         HumanUnits.nanos(l.latencyNanos().p99())));
-    p.append(String.format(Locale.ROOT, "│ %s %s   %s ops per service CPU-second   service CPU %s%n", HumanUnits.rate(l.throughput().mean() * unit.perSecond()),
-        unit.name(), l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond()), HumanUnits.percent(l.cpu().utilisation())));
+    p.append(String.format(Locale.ROOT, "│ %s %s   %s ops per service CPU-second   service CPU %s%n", HumanUnits.rate(l.throughput().mean() * (unit.perServiceCpu() ? 1 : unit.perSecond())),
+        rateName(unit), l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond()), HumanUnits.percent(l.cpu().utilisation())));
     HumanUnits.intervalTooWide(l.throughput()).ifPresent(t -> p.append("│ ").append(t).append('\n'));
     Steadiness.warning(l).ifPresent(t -> p.append("│ ").append(t).append('\n'));
     return p.append("└─\n").toString();
@@ -156,14 +168,14 @@ public final class StudyTables {
     List<SvgBarChart.Bar> rate = new ArrayList<>(), perCpu = new ArrayList<>();
     for (Row row : rows(result)) {
       row.level().ifPresent(l -> {
-        double v = l.throughput().mean() * study.unit().perSecond();
-        rate.add(new SvgBarChart.Bar(row.label(), v, HumanUnits.rate(v) + " " + study.unit().name() + " at " + l.concurrency() + " threads"));
+        double v = l.throughput().mean() * (study.unit().perServiceCpu() ? 1 : study.unit().perSecond());
+        rate.add(new SvgBarChart.Bar(row.label(), v, HumanUnits.rate(v) + " " + rateName(study.unit()) + " at " + l.concurrency() + " threads"));
         Double c = l.cpu().opsPerCpuSecond();
         perCpu.add(new SvgBarChart.Bar(row.label(), c == null ? 0 : c, c == null ? "no CPU measured" : HumanUnits.rate(c) + " per CPU-s"));
       });
     }
     if (rate.isEmpty()) return List.of();
-    return List.of(new SvgBarChart("study-throughput", study.name() + ": throughput by step (" + study.unit().name() + ")", rate),
+    return List.of(new SvgBarChart("study-throughput", study.name() + ": throughput by step (" + rateName(study.unit()) + ")", rate),
         new SvgBarChart("study-cpu", study.name() + ": operations per service CPU-second", perCpu));
   }
 
@@ -197,6 +209,7 @@ public final class StudyTables {
       for (String r : remarks) h.append("<li>").append(Html.esc(r)).append("</li>");
       h.append("</ul>\n");
     }
+    h.append(StudyGrid.html(result));
     for (Chart chart : charts(result)) h.append(chart.render());
     List<String[]> beside = published(result);
     if (beside.size() > 1) {

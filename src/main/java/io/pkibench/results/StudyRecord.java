@@ -17,7 +17,8 @@ public record StudyRecord(
     List<ServiceRecord> services,
     List<StepRecord> steps,
     List<CheckRecord> checks,
-    List<String> notes) {
+    List<String> notes,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Grid grid) {
   public static final String SCHEMA = "pkibench.study/1";
 
   public StudyRecord {
@@ -27,11 +28,60 @@ public record StudyRecord(
     notes = List.copyOf(notes);
   }
 
-  /** The original's throughput unit: {@code name} (e.g. ops/min) is ops/s × {@code perSecond}. */
-  public record Unit(String name, double perSecond) {
+  /**
+   * The original's unit: {@code name} (e.g. ops/min) is ops/s × {@code perSecond}; with {@code basis}
+   * {@value #PER_SERVICE_CPU_SECOND} it is the services' operations per CPU-second × {@code perSecond}
+   * (IBM's "transactions per second per server CPU").
+   */
+  public record Unit(String name, double perSecond,
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) String basis) {
+    public static final String PER_SERVICE_CPU_SECOND = "service-cpu-second";
     public static final Unit OPS_PER_SECOND = new Unit("ops/s", 1);
     public static final Unit OPS_PER_MINUTE = new Unit("ops/min", 60);
+    public static final Unit TPS_PER_SERVER_CPU = new Unit("tps per server CPU", 1, PER_SERVICE_CPU_SECOND);
+
+    public Unit(String name, double perSecond) {
+      this(name, perSecond, null);
+    }
+
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public boolean perServiceCpu() {
+      return PER_SERVICE_CPU_SECOND.equals(basis);
+    }
+
+    /** A level's figure in this unit; NaN when it is per CPU and no CPU was measured. */
+    public double of(LevelResult level) {
+      if (!perServiceCpu()) return level.throughput().mean() * perSecond;
+      Double perCpu = level.cpu().opsPerCpuSecond();
+      return perCpu == null ? Double.NaN : perCpu * perSecond;
+    }
   }
+
+  /**
+   * A study whose steps form a table, as its original printed it (e.g. IBM's transaction × cipher
+   * suite): rows and columns in order, the column others are normalised to, and each cell's step.
+   */
+  public record Grid(String rowsAre, String columnsAre, List<String> rows, List<String> columns, String baseline, List<String> variants,
+      List<Cell> cells) {
+    public Grid {
+      rows = List.copyOf(rows);
+      columns = List.copyOf(columns);
+      variants = List.copyOf(variants);
+      cells = List.copyOf(cells);
+    }
+
+    /** The cell at {@code row} × {@code column} for {@code variant}, or the baseline's cell (shared by every variant). */
+    public java.util.Optional<Cell> cell(String row, String column, String variant) {
+      return cells.stream().filter(c -> c.row().equals(row) && c.column().equals(column)
+          && (c.variant().equals(variant) || column.equals(baseline))).findFirst();
+    }
+  }
+
+  /**
+   * One cell: its step's label, what was measured there (e.g. the suite, protocol and key) and, when
+   * that is not what the original measured, why: the original's configuration was refused here.
+   */
+  public record Cell(String row, String column, String variant, String step, String measured, String substitutedBecause) {}
 
   /** The figures the original published and the hardware it ran on; {@code figures} match steps by label. */
   public record Published(String source, String hardware, List<Figure> figures) {
@@ -87,24 +137,24 @@ public record StudyRecord(
   public record CheckRecord(String name, boolean passed, String detail) {}
 
   public StudyRecord withServices(List<ServiceRecord> newServices) {
-    return new StudyRecord(schema, name, title, unit, published, newServices, steps, checks, notes);
+    return new StudyRecord(schema, name, title, unit, published, newServices, steps, checks, notes, grid);
   }
 
   public StudyRecord withStep(StepRecord step) {
     List<StepRecord> list = new java.util.ArrayList<>(steps);
     list.removeIf(s -> s.label().equals(step.label()));
     list.add(step);
-    return new StudyRecord(schema, name, title, unit, published, services, list, checks, notes);
+    return new StudyRecord(schema, name, title, unit, published, services, list, checks, notes, grid);
   }
 
   public StudyRecord withChecks(List<CheckRecord> newChecks) {
-    return new StudyRecord(schema, name, title, unit, published, services, steps, newChecks, notes);
+    return new StudyRecord(schema, name, title, unit, published, services, steps, newChecks, notes, grid);
   }
 
   public StudyRecord withNote(String note) {
     List<String> list = new java.util.ArrayList<>(notes);
     list.add(note);
-    return new StudyRecord(schema, name, title, unit, published, services, steps, checks, list);
+    return new StudyRecord(schema, name, title, unit, published, services, steps, checks, list, grid);
   }
 
   public boolean checksPassed() {

@@ -15,7 +15,7 @@ import java.util.concurrent.Executors;
  * no TLS (RFC 3161 and CRL distribution points are plain HTTP), no dependency; each exchange runs on
  * a virtual thread. Binds to loopback unless told otherwise.
  */
-public abstract class HttpEndpoints implements AutoCloseable {
+public abstract class HttpEndpoints implements ReferenceServer {
   /** Bodies above this are refused with 413 before being read whole (the signer allows more). */
   protected static final int MAX_BODY_BYTES = 64 * 1024;
   /** How long an idle keep-alive connection stays open: three times the JDK HttpClient's 30 s. */

@@ -84,6 +84,19 @@ public final class RunningServices implements AutoCloseable {
         .filter(e -> e.process != null).map(e -> e.process.pid()).toList());
   }
 
+  /**
+   * The CPU a step's plan names: {@code services} sums every service, {@code service:NAME} is one
+   * service alone (a study whose steps each size a different server).
+   */
+  public CpuMeter cpuMeter(String planCpu) {
+    if (planCpu == null || planCpu.equals("services")) return cpuMeter();
+    if (planCpu.startsWith("service:")) {
+      Entry e = entry(planCpu.substring("service:".length()));
+      return new ProcessGroupCpuMeter(() -> e.process == null ? List.of() : List.of(e.process.pid()));
+    }
+    throw new IllegalArgumentException("a study step's CPU is 'services' or 'service:NAME', not '" + planCpu + "'");
+  }
+
   /** What the result records: each service's command, port and every pid it had. */
   public List<StudyRecord.ServiceRecord> records() {
     List<StudyRecord.ServiceRecord> list = new ArrayList<>();

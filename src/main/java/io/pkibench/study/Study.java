@@ -43,6 +43,16 @@ public interface Study {
     return List.of();
   }
 
+  /** The measured time per step when {@code --duration} is not given. */
+  default java.time.Duration defaultDuration() {
+    return java.time.Duration.ofMinutes(5);
+  }
+
+  /** When the steps form a table (rows × columns), its layout; called after {@link #steps}. Null for a list of steps. */
+  default StudyRecord.Grid grid(StudyOptions options) {
+    return null;
+  }
+
   /** Writes the study's artifacts into {@code dir} for {@code --save-samples}, each with its independent check. */
   default List<Sample> samples(Path dir, TestPki pki, KeySource keys, java.time.InstantSource clock) throws Exception {
     return List.of();

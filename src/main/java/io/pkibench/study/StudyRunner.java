@@ -73,7 +73,7 @@ public final class StudyRunner {
       if (!problems.isEmpty()) throw new PlanException(problems);
 
       StudyRecord record = new StudyRecord(StudyRecord.SCHEMA, study.name(), study.title(), study.unit(), study.published(),
-          services.records(), List.of(), List.of(), study.notes(studyOptions));
+          services.records(), List.of(), List.of(), study.notes(studyOptions), study.grid(studyOptions));
       try (ResultFile file = ResultFile.create(options.resultFile(), environment, planJson(study, studyOptions, steps))) {
         file.update(r -> r.withStudy(record));
         try {
@@ -177,7 +177,7 @@ public final class StudyRunner {
     RunSession.BeforeLevel beforeLevel = workers -> {
       for (StepHook hook : step.beforeEachLevel()) hook.run(services);
     };
-    RunSession session = new RunSession(plan, catalog, options.keys(), new RunSession.Options(services.cpuMeter(), options.clock(),
+    RunSession session = new RunSession(plan, catalog, options.keys(), new RunSession.Options(services.cpuMeter(plan.cpu()), options.clock(),
         options.progress(), options.log(), options.hangGrace(), null, Analysis.Options.DEFAULT, options.pki(), beforeLevel));
     current = session;
     if (interrupted) session.interrupt();

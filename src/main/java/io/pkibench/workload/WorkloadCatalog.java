@@ -33,7 +33,10 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
         new io.pkibench.workload.http.HttpSigningWorkload.Factory("pades-t"),
         new io.pkibench.workload.http.HttpSigningWorkload.Factory("xades"),
         new io.pkibench.workload.http.HttpSigningWorkload.Factory("auth"),
-        new io.pkibench.workload.http.HttpSigningWorkload.Factory("timestamp")));
+        new io.pkibench.workload.http.HttpSigningWorkload.Factory("timestamp"),
+        new io.pkibench.workload.tls.TlsWorkload.Factory(io.pkibench.workload.tls.TlsWorkload.Kind.RR),
+        new io.pkibench.workload.tls.TlsWorkload.Factory(io.pkibench.workload.tls.TlsWorkload.Kind.ACRR),
+        new io.pkibench.workload.tls.TlsWorkload.Factory(io.pkibench.workload.tls.TlsWorkload.Kind.STREAM)));
   }
 
   /**
@@ -55,9 +58,9 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
       problems.add("unknown workload '" + spec.name() + "'" + Suggestions.didYouMean(spec.name(), names()) + "; 'pkibench list' shows them all");
       return problems;
     }
-    boolean remote = factory.params().stream().anyMatch(p -> p.name().equals(TARGET));
-    if (remote && spec.params().getOrDefault(TARGET, "").isBlank()) {
-      problems.add("--target: " + spec.name() + " calls a service; give its URL, e.g. --target https://127.0.0.1:8443 (start one with 'pkibench serve signer')");
+    ParamSpec target = factory.params().stream().filter(p -> p.name().equals(TARGET)).findFirst().orElse(null);
+    if (target != null && spec.params().getOrDefault(TARGET, "").isBlank()) {
+      problems.add("--target: " + spec.name() + " calls a service; give its address: " + target.description());
     }
     try {
       Params.resolve(spec.name(), factory.params(), spec.params());

@@ -87,7 +87,7 @@ public final class HttpSigningWorkload implements Workload {
     @Override
     public List<ParamSpec> params() {
       List<ParamSpec> params = new ArrayList<>(List.of(
-          ParamSpec.free("target", "", "the signing service, e.g. https://127.0.0.1:8443 (or --target)"),
+          ParamSpec.free("target", "", "the signing service's URL, e.g. https://127.0.0.1:8443 (start one with 'pkibench serve signer')"),
           Signers.ALG,
           Signers.CERTS));
       if (kind.startsWith("cades") || kind.equals("xades") || kind.equals("timestamp")) {

@@ -1,0 +1,143 @@
+package io.pkibench.report;
+
+import io.pkibench.results.LevelResult;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.StudyRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * A study's steps laid out as its original's tables (IBM's 5.6 and 5.7): per variant (e.g. TLS
+ * engine), operations per service CPU-second by row × column, the same per CPU-percent of this
+ * machine, and the CPU cost of each cell relative to the baseline column; then what each substituted
+ * cell measured instead of the original and why.
+ */
+public final class StudyGrid {
+  private StudyGrid() {}
+
+  /** A titled table, header row first. */
+  record Table(String id, String title, List<String[]> rows) {}
+
+  static List<Table> tables(RunResult result) {
+    StudyRecord.Grid grid = result.study().grid();
+    if (grid == null) return List.of();
+    Map<String, Optional<LevelResult>> levels = StudyTables.rows(result).stream()
+        .collect(Collectors.toMap(StudyTables.Row::label, StudyTables.Row::level, (a, b) -> a));
+    int cores = Math.max(1, result.environment().cores());
+    List<Table> tables = new ArrayList<>();
+    for (String variant : grid.variants()) {
+      String suffix = grid.variants().size() > 1 || !variant.isEmpty() ? " (" + variant + ")" : "";
+      tables.add(table(grid, "grid-per-cpu-" + variant, "transactions per server CPU-second" + suffix, variant, levels,
+          l -> l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond())));
+      tables.add(table(grid, "grid-per-cpu-percent-" + variant, "transactions per second per CPU-% of this " + cores + "-core machine" + suffix,
+          variant, levels, l -> l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond() * cores / 100)));
+      tables.add(relativeCost(grid, variant, levels, suffix));
+    }
+    return tables;
+  }
+
+  private static Table table(StudyRecord.Grid grid, String id, String title, String variant, Map<String, Optional<LevelResult>> levels,
+      Function<LevelResult, String> value) {
+    List<String[]> rows = new ArrayList<>();
+    rows.add(header(grid));
+    for (String row : grid.rows()) {
+      String[] cells = new String[grid.columns().size() + 1];
+      cells[0] = row;
+      for (int c = 0; c < grid.columns().size(); c++) {
+        Optional<LevelResult> level = level(grid, row, grid.columns().get(c), variant, levels);
+        cells[c + 1] = level.map(value).orElse("-") + mark(grid, row, grid.columns().get(c), variant);
+      }
+      rows.add(cells);
+    }
+    return new Table(id, title, rows);
+  }
+
+  /** CPU per transaction relative to the baseline column of the same row: baseline ops per CPU-second over the cell's. */
+  private static Table relativeCost(StudyRecord.Grid grid, String variant, Map<String, Optional<LevelResult>> levels, String suffix) {
+    List<String[]> rows = new ArrayList<>();
+    rows.add(header(grid));
+    for (String row : grid.rows()) {
+      String[] cells = new String[grid.columns().size() + 1];
+      cells[0] = row;
+      Double base = level(grid, row, grid.baseline(), variant, levels).map(l -> l.cpu().opsPerCpuSecond()).orElse(null);
+      for (int c = 0; c < grid.columns().size(); c++) {
+        Double here = level(grid, row, grid.columns().get(c), variant, levels).map(l -> l.cpu().opsPerCpuSecond()).orElse(null);
+        cells[c + 1] = (base == null || here == null || here == 0 ? "-" : String.format(Locale.ROOT, "%.2f", base / here))
+            + mark(grid, row, grid.columns().get(c), variant);
+      }
+      rows.add(cells);
+    }
+    return new Table("grid-relative-cost-" + variant, "relative CPU cost per transaction, " + grid.baseline() + " = 1" + suffix, rows);
+  }
+
+  private static String[] header(StudyRecord.Grid grid) {
+    String[] header = new String[grid.columns().size() + 1];
+    header[0] = grid.rowsAre();
+    for (int c = 0; c < grid.columns().size(); c++) header[c + 1] = grid.columns().get(c);
+    return header;
+  }
+
+  private static Optional<LevelResult> level(StudyRecord.Grid grid, String row, String column, String variant,
+      Map<String, Optional<LevelResult>> levels) {
+    return grid.cell(row, column, variant).flatMap(c -> levels.getOrDefault(c.step(), Optional.empty()));
+  }
+
+  /** A star on a cell that measured a substitute, so no one reads it as the original's configuration. */
+  private static String mark(StudyRecord.Grid grid, String row, String column, String variant) {
+    return grid.cell(row, column, variant).filter(c -> c.substitutedBecause() != null).isPresent() ? " *" : "";
+  }
+
+  /** One line per substituted column and variant: what was refused, and what was measured instead. */
+  static List<String> substitutions(RunResult result) {
+    StudyRecord.Grid grid = result.study().grid();
+    if (grid == null) return List.of();
+    List<String> lines = new ArrayList<>();
+    for (StudyRecord.Cell c : grid.cells()) {
+      if (c.substitutedBecause() == null || !c.row().equals(grid.rows().get(0))) continue; // the same for every row of a column
+      String what = c.step() == null ? "; not measured" : "; measured " + c.measured() + " instead";
+      lines.add("* " + c.column() + (c.variant().isEmpty() ? "" : " (" + c.variant() + ")") + ": " + c.substitutedBecause() + what);
+    }
+    for (StudyRecord.Cell c : grid.cells()) {
+      if (c.substitutedBecause() == null && c.row().equals(grid.rows().get(0)) && !c.column().equals(grid.baseline())) {
+        lines.add(c.column() + (c.variant().isEmpty() ? "" : " (" + c.variant() + ")") + ": measured as the original, " + c.measured());
+      }
+    }
+    return lines;
+  }
+
+  public static String terminal(RunResult result) {
+    StringBuilder out = new StringBuilder();
+    for (Table t : tables(result)) out.append('\n').append(t.title()).append('\n').append(TerminalTable.align(t.rows()));
+    for (String line : substitutions(result)) out.append("  ").append(line).append('\n');
+    return out.toString();
+  }
+
+  public static String html(RunResult result) {
+    StringBuilder h = new StringBuilder();
+    for (Table t : tables(result)) {
+      h.append("<h3>").append(Html.esc(t.title())).append("</h3>\n<table id=\"").append(Html.esc(t.id())).append("\">");
+      for (int r = 0; r < t.rows().size(); r++) {
+        h.append("<tr>");
+        String[] cells = t.rows().get(r);
+        for (int i = 0; i < cells.length; i++) {
+          String tag = r == 0 ? "th" : "td";
+          h.append('<').append(tag).append(i == 0 ? " class=\"l\">" : ">").append(Html.esc(cells[i])).append("</").append(tag).append('>');
+        }
+        h.append("</tr>\n");
+      }
+      h.append("</table>\n");
+    }
+    List<String> subs = substitutions(result);
+    if (!subs.isEmpty()) {
+      h.append("<ul>");
+      for (String s : subs) h.append("<li>").append(Html.esc(s)).append("</li>");
+      h.append("</ul>\n");
+    }
+    return h.toString();
+  }
+}

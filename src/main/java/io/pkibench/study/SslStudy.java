@@ -1,0 +1,279 @@
+package io.pkibench.study;
+
+import io.pkibench.pki.TestPki;
+import io.pkibench.plan.Iterations;
+import io.pkibench.plan.LoadModel;
+import io.pkibench.plan.Plan;
+import io.pkibench.plan.ThreadKind;
+import io.pkibench.plan.WorkloadSpec;
+import io.pkibench.results.StudyRecord;
+import io.pkibench.workload.WorkloadCatalog;
+import io.pkibench.workload.tls.TlsEngine;
+import io.pkibench.workload.tls.TlsServerKeys;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Study 5 of STUDIES.md (IBM i 6.1 Performance Capabilities Reference, tables 5.6 and 5.7): the
+ * netperf-style transactions RR 128 B, ACRR 8 KB and Stream 16 KB, each over plain TCP and over each
+ * of the original's cipher suites, against {@code serve tlsecho} in its own JVM; the figure is
+ * transactions per server CPU-second (the server's pid only), and the CPU cost of each suite relative to
+ * plain TCP. Before anything starts, each original configuration (suite, TLS 1.0, RSA-1024 key) is
+ * tried on loopback with the engine; where the runtime refuses it, the cell measures a named modern
+ * substitute (TLS 1.2/1.3, RSA-2048) and the result says what was refused and why.
+ */
+public final class SslStudy implements Study {
+  /** A row of IBM's table: the transaction and the workload parameters that make it. */
+  record Transaction(String label, String workload, Map<String, String> params) {}
+
+  /** A configuration measured in place of a refused original: the suite, its TLS version, and why it is the nearest. */
+  record Substitute(String suite, String protocol, String nearestBecause) {}
+
+  /** A column: the original's suite, and the substitutes tried in order where the runtime refuses it. */
+  record Column(String label, String suite, List<Substitute> substitutes) {}
+
+  static final List<Transaction> TRANSACTIONS = List.of(
+      new Transaction("RR 128 B", "tls-rr", Map.of("size", "128")),
+      new Transaction("ACRR 8 KB", "tls-acrr", Map.of("request", "64", "response", "8k")),
+      new Transaction("Stream 16 KB", "tls-stream", Map.of("size", "16k", "ack", "16")));
+  static final String PLAIN = "plain";
+  private static final Substitute CHACHA_TLS12 =
+      new Substitute("TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256", "TLSv1.2", "a stream cipher as RC4 was, in TLS 1.2");
+  // BoringSSL does not let TLS 1.3 suites be chosen, so ChaCha20 in TLS 1.3 is tried first and TLS 1.2 second.
+  static final List<Column> COLUMNS = List.of(
+      new Column("RC4/MD5", "TLS_RSA_WITH_RC4_128_MD5", List.of(CHACHA_TLS12)),
+      new Column("RC4/SHA-1", "TLS_RSA_WITH_RC4_128_SHA",
+          List.of(new Substitute("TLS_CHACHA20_POLY1305_SHA256", "TLSv1.3", "a stream cipher as RC4 was, in TLS 1.3"), CHACHA_TLS12)),
+      new Column("AES128/SHA-1", "TLS_RSA_WITH_AES_128_CBC_SHA",
+          List.of(new Substitute("TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", "TLSv1.2", "AES-128 in TLS 1.2's AEAD mode"))),
+      new Column("AES256/SHA-1", "TLS_RSA_WITH_AES_256_CBC_SHA",
+          List.of(new Substitute("TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384", "TLSv1.2", "AES-256 in TLS 1.2's AEAD mode"))),
+      new Column("TDES/SHA-1", "TLS_RSA_WITH_3DES_EDE_CBC_SHA",
+          List.of(new Substitute("TLS_AES_128_GCM_SHA256", "TLSv1.3", "the block cipher every TLS 1.3 peer must offer"))));
+  static final List<String> QUICK_COLUMNS = List.of("RC4/SHA-1", "AES128/SHA-1");
+  static final String ORIGINAL_PROTOCOL = "TLSv1";
+  static final String ORIGINAL_KEY = "rsa1024";
+  static final String SUBSTITUTE_KEY = "rsa2048";
+
+  /** What one engine does in one column: the configuration measured, and why it is not the original's when it is not. */
+  record Choice(Column column, TlsEngine engine, TlsAttempt measured, String substitutedBecause) {
+    String service() {
+      return measured == null ? null : engine.flag + (substitutedBecause == null ? "-original" : "-modern");
+    }
+  }
+
+  private final List<String> engineFlags;
+  private List<Choice> choices;
+  private StudyOptions choicesFor;
+
+  public SslStudy(List<String> engineFlags) {
+    this.engineFlags = List.copyOf(engineFlags);
+  }
+
+  @Override
+  public String name() {
+    return "ssl";
+  }
+
+  @Override
+  public String title() {
+    return "TLS transactions per server CPU by transaction type and cipher suite (after IBM i 6.1, tables 5.6 and 5.7)";
+  }
+
+  @Override
+  public StudyRecord.Unit unit() {
+    return StudyRecord.Unit.TPS_PER_SERVER_CPU;
+  }
+
+  @Override
+  public Duration defaultDuration() {
+    return Duration.ofSeconds(30);
+  }
+
+  @Override
+  public StudyRecord.Published published() {
+    double[][] figures = {{1167, 565.4, 530.0, 479.6, 462.1, 202.2}, {249.7, 53.4, 48.0, 31.3, 27.4, 4.8}, {478.4, 55.7, 53.3, 36.9, 31.9, 6.5}};
+    List<StudyRecord.Figure> list = new ArrayList<>();
+    for (int r = 0; r < TRANSACTIONS.size(); r++) {
+      list.add(new StudyRecord.Figure(label(TRANSACTIONS.get(r), PLAIN, ""), figures[r][0], "plain TCP"));
+      for (int c = 0; c < COLUMNS.size(); c++) {
+        list.add(new StudyRecord.Figure(TRANSACTIONS.get(r).label() + " · " + COLUMNS.get(c).label(), figures[r][c + 1],
+            "TLS 1.0, RSA-1024, " + COLUMNS.get(c).suite()));
+      }
+    }
+    return new StudyRecord.Published("IBM i 6.1 Performance Capabilities Reference, table 5.6 (STUDIES.md, study 5)",
+        "IBM i 6.1 on the IBM Power system of that chapter, its own TLS stack; client on a separate machine", list);
+  }
+
+  @Override
+  public List<String> problems(StudyOptions options) {
+    List<String> problems = new ArrayList<>();
+    if (engineFlags.isEmpty()) problems.add("--tls: name at least one engine: jsse, openssl");
+    for (String flag : engineFlags) {
+      try {
+        String problem = TlsEngine.parse(flag).problem();
+        if (problem != null) problems.add("--tls " + flag + ": " + problem);
+      } catch (IllegalArgumentException e) {
+        problems.add("--tls " + flag + ": use jsse, openssl or both (jsse,openssl)");
+      }
+    }
+    if (options.duration().compareTo(Duration.ofSeconds(5)) < 0) problems.add("--duration: measure each cell at least 5s, e.g. --duration 30s");
+    if (Files.exists(options.pkiDir().resolve("pki.json"))) {
+      TestPki pki = TestPki.open(options.pkiDir());
+      for (String alias : List.of(TlsServerKeys.ALIASES.get(ORIGINAL_KEY), TlsServerKeys.ALIASES.get(SUBSTITUTE_KEY))) {
+        if (pki.entities().stream().noneMatch(e -> e.alias().equals(alias))) {
+          problems.add("--pki " + options.pkiDir() + ": this test PKI predates the ssl study's " + alias + " certificate; re-create it"
+              + " (move the directory away, then: pkibench pki init --dir " + options.pkiDir() + ")");
+        }
+      }
+    }
+    return problems;
+  }
+
+  /**
+   * Tries each column's original configuration with each engine, then its substitute where the
+   * original was refused; done once, before the services are chosen, with the same runtime they run on.
+   */
+  List<Choice> choices(StudyOptions options) {
+    if (choices != null && options.equals(choicesFor)) return choices;
+    TestPki pki = TestPki.openOrInit(options.pkiDir(), InstantSource.system(), line -> {});
+    List<Choice> list = new ArrayList<>();
+    try {
+      var original = TlsServerKeys.of(pki, ORIGINAL_KEY);
+      var modern = TlsServerKeys.of(pki, SUBSTITUTE_KEY);
+      var root = pki.certificate("root-ca");
+      for (String flag : engineFlags) {
+        TlsEngine engine = TlsEngine.parse(flag);
+        for (Column column : columns(options)) {
+          TlsAttempt first = new TlsAttempt(engine, ORIGINAL_KEY, ORIGINAL_PROTOCOL, column.suite());
+          String refused = first.refusal(original, root);
+          if (refused == null) {
+            list.add(new Choice(column, engine, first, null));
+            continue;
+          }
+          StringBuilder why = new StringBuilder("the original (" + first.describe() + ") was refused: " + refused);
+          Choice choice = null;
+          for (Substitute substitute : column.substitutes()) {
+            TlsAttempt next = new TlsAttempt(engine, SUBSTITUTE_KEY, substitute.protocol(), substitute.suite());
+            String alsoRefused = next.refusal(modern, root);
+            if (alsoRefused == null) {
+              choice = new Choice(column, engine, next, why + "; the substitute is " + substitute.nearestBecause());
+              break;
+            }
+            why.append("; ").append(next.describe()).append(" was refused too: ").append(alsoRefused);
+          }
+          list.add(choice != null ? choice : new Choice(column, engine, null, why.toString()));
+        }
+      }
+    } catch (java.security.GeneralSecurityException e) {
+      throw new IllegalStateException("cannot read the test PKI's TLS server keys: " + e.getMessage(), e);
+    }
+    choices = List.copyOf(list);
+    choicesFor = options;
+    return choices;
+  }
+
+  private static List<Column> columns(StudyOptions options) {
+    return options.quick() ? COLUMNS.stream().filter(c -> QUICK_COLUMNS.contains(c.label())).toList() : COLUMNS;
+  }
+
+  @Override
+  public List<ServiceSpec> services(StudyOptions options) {
+    List<ServiceSpec> services = new ArrayList<>();
+    services.add(new ServiceSpec(PLAIN, List.of("tlsecho", "--tls", "none", "--pki", options.pkiDir().toString()), "tcp"));
+    Map<String, Set<String>> suites = new LinkedHashMap<>();
+    for (Choice c : choices(options)) {
+      if (c.measured() != null) suites.computeIfAbsent(c.service(), k -> new LinkedHashSet<>()).add(c.measured().suite());
+    }
+    for (var e : suites.entrySet()) {
+      boolean original = e.getKey().endsWith("-original");
+      String engine = e.getKey().substring(0, e.getKey().indexOf('-'));
+      services.add(new ServiceSpec(e.getKey(), List.of("tlsecho", "--tls", engine, "--key", original ? ORIGINAL_KEY : SUBSTITUTE_KEY,
+          "--protocols", original ? ORIGINAL_PROTOCOL : "TLSv1.2,TLSv1.3", "--suites", String.join(",", e.getValue()), "--plain-port", "-1",
+          "--pki", options.pkiDir().toString()), "tls"));
+    }
+    return services;
+  }
+
+  @Override
+  public List<Step> steps(StudyOptions options, RunningServices services) {
+    List<Step> steps = new ArrayList<>();
+    for (Transaction t : TRANSACTIONS) {
+      steps.add(step(options, label(t, PLAIN, ""), spec(t, services.url(PLAIN), null), PLAIN));
+      for (Column column : columns(options)) {
+        for (Choice c : choices(options)) {
+          if (c.column() != column || c.measured() == null) continue;
+          steps.add(step(options, label(t, column.label(), c.engine().flag), spec(t, services.url(c.service()), c), c.service()));
+        }
+      }
+    }
+    return steps;
+  }
+
+  @Override
+  public StudyRecord.Grid grid(StudyOptions options) {
+    List<StudyRecord.Cell> cells = new ArrayList<>();
+    for (Transaction t : TRANSACTIONS) {
+      cells.add(new StudyRecord.Cell(t.label(), PLAIN, "", label(t, PLAIN, ""), "plain TCP", null));
+      for (Choice c : choices(options)) {
+        String step = c.measured() == null ? null : label(t, c.column().label(), c.engine().flag);
+        cells.add(new StudyRecord.Cell(t.label(), c.column().label(), c.engine().flag, step,
+            c.measured() == null ? "nothing" : c.measured().describe(), c.substitutedBecause()));
+      }
+    }
+    List<String> columns = new ArrayList<>(List.of(PLAIN));
+    columns.addAll(columns(options).stream().map(Column::label).toList());
+    return new StudyRecord.Grid("transaction", "cipher suite", TRANSACTIONS.stream().map(Transaction::label).toList(), columns, PLAIN,
+        engineFlags, cells);
+  }
+
+  static String label(Transaction t, String column, String engine) {
+    return t.label() + " · " + column + (engine.isEmpty() ? "" : " [" + engine + "]");
+  }
+
+  private static WorkloadSpec spec(Transaction t, String url, Choice c) {
+    Map<String, String> params = new LinkedHashMap<>(t.params());
+    params.put(WorkloadCatalog.TARGET, url);
+    if (c != null) {
+      params.put("engine", c.engine().flag);
+      params.put("suite", c.measured().suite());
+      params.put("protocol", c.measured().protocol());
+    }
+    return new WorkloadSpec(t.workload(), params, "software");
+  }
+
+  private Step step(StudyOptions options, String label, WorkloadSpec spec, String service) {
+    String cpu = "service:" + service;
+    if (options.quick()) {
+      // No probe: four workers keep a loopback server busy on this 2-core class of machine; a smoke run, not sizing.
+      return Step.of(label, plan(spec, List.of(4), Iterations.parse("1x1s"), Iterations.parse("3x1s"), cpu));
+    }
+    long seconds = Math.max(5, options.duration().toSeconds());
+    Iterations warmup = Iterations.parse("1x" + Math.max(3, seconds / 10) + "s");
+    Iterations measure = Iterations.parse("5x" + Math.max(1, seconds / 5) + "s");
+    Plan probe = plan(spec, List.of(1, 2, 4, 8, 16), Iterations.parse("0x1s"), Iterations.parse("1x2s"), cpu);
+    return Step.of(label, plan(spec, List.of(1), warmup, measure, cpu)).probedBy(probe, RestPkiStudy::choose);
+  }
+
+  private static Plan plan(WorkloadSpec spec, List<Integer> levels, Iterations warmup, Iterations measure, String cpu) {
+    return new Plan(List.of(spec), new LoadModel.Closed(levels), warmup, measure, 1, ThreadKind.PLATFORM, false, cpu);
+  }
+
+  @Override
+  public List<String> notes(StudyOptions options) {
+    List<String> notes = new ArrayList<>();
+    notes.add("the client runs the same TLS engine as the server it calls, on the same machine: the figures are the server's CPU per transaction,"
+        + " by its pid, while the client's share of the cores bounds the rate");
+    if (options.quick()) {
+      notes.add("quick: columns plain, RC4/SHA-1 and AES128/SHA-1 only, four workers without a probe, servers measured cold; for sizing: --duration 30s");
+    }
+    return notes;
+  }
+}

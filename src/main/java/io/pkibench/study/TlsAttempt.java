@@ -1,0 +1,60 @@
+package io.pkibench.study;
+
+import io.netty.handler.ssl.SslContext;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.server.TlsEchoServer;
+import io.pkibench.workload.tls.Connection;
+import io.pkibench.workload.tls.EchoProtocol;
+import io.pkibench.workload.tls.TlsConnection;
+import io.pkibench.workload.tls.TlsEngine;
+import java.net.InetSocketAddress;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Whether this runtime can speak one TLS configuration: a real echo server and client of {@code engine}
+ * on loopback, offering only {@code protocol} and {@code suite} with {@code key}, one request and its
+ * answer. What a study asks before it plans a cell, so a refusal is found, named and recorded rather
+ * than measured as a column of errors.
+ */
+record TlsAttempt(TlsEngine engine, String keyFlag, String protocol, String suite) {
+
+  /** Null when the exchange succeeded; else what refused it, in the engine's words. */
+  String refusal(SigningKey key, X509Certificate root) {
+    if (!engine.implementedSuites().contains(suite)) return engine.flag + " does not implement " + suite;
+    TlsEchoServer server = null;
+    try {
+      SslContext serverContext = engine.server(key.privateKey(), key.chain(), List.of(protocol), List.of(suite));
+      SslContext clientContext = engine.client(root, List.of(protocol), List.of(suite));
+      server = new TlsEchoServer(serverContext, engine.flag, "127.0.0.1", 0, -1,
+          new TlsEchoServer.Limits(Duration.ofSeconds(5), Duration.ofSeconds(5), 4));
+      server.start();
+      java.net.URI url = java.net.URI.create(server.baseUrl());
+      try (TlsConnection c = TlsConnection.handshake(Connection.connect(new InetSocketAddress(url.getHost(), url.getPort()), 5_000),
+          TlsEngine.engine(clientContext))) {
+        if (!suite.equals(c.cipherSuite()) || !protocol.equals(c.protocol())) {
+          return "negotiated " + c.protocol() + " " + c.cipherSuite() + " instead";
+        }
+        byte[] request = new byte[16];
+        Arrays.fill(request, (byte) 7);
+        byte[] header = EchoProtocol.header(EchoProtocol.REQUEST, request.length, request.length);
+        c.write(header, 0, header.length);
+        c.write(request, 0, request.length);
+        byte[] answer = new byte[request.length];
+        c.readFully(answer, 0, answer.length);
+        return Arrays.equals(request, answer) ? null : "the echo came back altered";
+      }
+    } catch (Exception e) {
+      String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      return engine.flag + " refused it: " + message;
+    } finally {
+      if (server != null) server.close();
+    }
+  }
+
+  String describe() {
+    return suite + ", " + protocol + ", " + keyFlag.toUpperCase(java.util.Locale.ROOT).replace("RSA", "RSA-").replace("ECDSA-", "ECDSA ") + " server key";
+  }
+}

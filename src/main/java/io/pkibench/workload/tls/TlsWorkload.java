@@ -1,0 +1,313 @@
+package io.pkibench.workload.tls;
+
+import io.netty.handler.ssl.SslContext;
+import io.pkibench.plan.Durations;
+import io.pkibench.workload.Operation;
+import io.pkibench.workload.ParamSpec;
+import io.pkibench.workload.Params;
+import io.pkibench.workload.Workload;
+import io.pkibench.workload.WorkloadCatalog;
+import io.pkibench.workload.WorkloadContext;
+import io.pkibench.workload.WorkloadFactory;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.zip.CRC32;
+import javax.net.ssl.SSLException;
+
+/**
+ * The client side of the netperf-style transactions against {@code serve tlsecho} (or any server
+ * speaking {@link EchoProtocol}): {@code tls-rr} request/response on a kept connection, {@code tls-acrr}
+ * a new connection with a full handshake per transaction, {@code tls-stream} frames on a kept
+ * connection acknowledged in bulk. A transaction counts only when every byte it got back is the one
+ * expected. {@code tls://} targets speak TLS through the chosen engine, {@code tcp://} plain TCP.
+ */
+public final class TlsWorkload implements Workload {
+  /** The three transaction types of IBM's table 5.6. */
+  public enum Kind {
+    RR("tls-rr", "request/response on a kept connection (netperf TCP_RR): -p size bytes each way"),
+    ACRR("tls-acrr", "connect with a full handshake, send -p request bytes, receive -p response bytes, close (netperf TCP_CRR)"),
+    STREAM("tls-stream", "-p size sends on a kept connection, acknowledged every -p ack sends with a count and CRC-32 (netperf TCP_STREAM)");
+
+    public final String workload;
+    final String description;
+
+    Kind(String workload, String description) {
+      this.workload = workload;
+      this.description = description;
+    }
+  }
+
+  private final Kind kind;
+  private final InetSocketAddress address;
+  private final SslContext tls;
+  private final String suite;
+  private final int timeoutMillis;
+  private final int requestBytes;
+  private final int responseBytes;
+  private final int framesPerAck;
+  private final String target;
+  /** Every worker's kept connection, so closing the workload closes them. */
+  private final java.util.Set<Connection> kept = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  private TlsWorkload(Kind kind, String target, InetSocketAddress address, SslContext tls, String suite, int timeoutMillis, int requestBytes,
+      int responseBytes, int framesPerAck) {
+    this.kind = kind;
+    this.target = target;
+    this.address = address;
+    this.tls = tls;
+    this.suite = suite;
+    this.timeoutMillis = timeoutMillis;
+    this.requestBytes = requestBytes;
+    this.responseBytes = responseBytes;
+    this.framesPerAck = framesPerAck;
+  }
+
+  public static final class Factory implements WorkloadFactory {
+    private final Kind kind;
+
+    public Factory(Kind kind) {
+      this.kind = kind;
+    }
+
+    @Override
+    public String name() {
+      return kind.workload;
+    }
+
+    @Override
+    public String description() {
+      return kind.description;
+    }
+
+    @Override
+    public boolean usesKeys() {
+      return false;
+    }
+
+    @Override
+    public List<ParamSpec> params() {
+      List<ParamSpec> params = new ArrayList<>(List.of(
+          ParamSpec.free(WorkloadCatalog.TARGET, "", "tls://HOST:PORT or tcp://HOST:PORT, e.g. tls://127.0.0.1:8444 (start one with 'pkibench serve tlsecho')"),
+          ParamSpec.choice("engine", "jsse", "the client's TLS engine", "jsse", "openssl"),
+          ParamSpec.free("suite", "", "the one cipher suite to offer, IANA name (default: the engine's list)"),
+          ParamSpec.free("protocol", "", "the one TLS version to offer, e.g. TLSv1.2 (default: the engine's)"),
+          ParamSpec.free("trust", "", "PEM file of the root to trust (default: the test PKI's root)"),
+          ParamSpec.free("timeout", "10s", "connect and read timeout")));
+      switch (kind) {
+        case RR -> params.add(ParamSpec.free("size", "128", "bytes each way"));
+        case ACRR -> {
+          params.add(ParamSpec.free("request", "64", "request bytes"));
+          params.add(ParamSpec.free("response", "8k", "response bytes"));
+        }
+        case STREAM -> {
+          params.add(ParamSpec.free("size", "16k", "bytes per send"));
+          params.add(ParamSpec.free("ack", "16", "sends per acknowledgement"));
+        }
+      }
+      return params;
+    }
+
+    @Override
+    public Workload create(WorkloadContext context, Params params) throws Exception {
+      String target = params.get(WorkloadCatalog.TARGET);
+      URI uri;
+      try {
+        uri = URI.create(target);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--target " + target + ": write tls://HOST:PORT or tcp://HOST:PORT");
+      }
+      boolean secure = "tls".equals(uri.getScheme());
+      if (!secure && !"tcp".equals(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 0) {
+        throw new IllegalArgumentException("--target " + target + ": write tls://HOST:PORT or tcp://HOST:PORT, e.g. tls://127.0.0.1:8444");
+      }
+      int request, response, ack = 0;
+      switch (kind) {
+        case RR -> request = response = params.bytes("size");
+        case ACRR -> {
+          request = params.bytes("request");
+          response = params.bytes("response");
+        }
+        default -> {
+          request = params.bytes("size");
+          response = 0;
+          try {
+            ack = Integer.parseInt(params.get("ack"));
+          } catch (NumberFormatException e) {
+            ack = 0;
+          }
+          if (ack < 1) throw new IllegalArgumentException("-p ack=" + params.get("ack") + ": give the sends per acknowledgement, 1 or more");
+        }
+      }
+      if (request < 1 || request > EchoProtocol.MAX_FRAME_BYTES || response > EchoProtocol.MAX_FRAME_BYTES) {
+        throw new IllegalArgumentException("-p sizes: between 1 byte and 1m, the largest frame the echo server takes");
+      }
+      String suite = params.get("suite");
+      String protocol = params.get("protocol");
+      SslContext tls = null;
+      if (secure) {
+        TlsEngine engine = TlsEngine.parse(params.get("engine"));
+        if (engine.problem() != null) throw new IllegalArgumentException("-p engine=" + engine.flag + ": " + engine.problem());
+        if (!suite.isEmpty() && !engine.implementedSuites().contains(suite)) {
+          throw new IllegalArgumentException("-p suite=" + suite + ": the " + engine.flag + " engine does not implement it");
+        }
+        tls = engine.client(trust(context, params.get("trust")), protocol.isEmpty() ? List.of() : List.of(protocol),
+            suite.isEmpty() ? List.of() : List.of(suite));
+      } else if (!suite.isEmpty() || !protocol.isEmpty()) {
+        throw new IllegalArgumentException("-p suite / -p protocol: " + target + " is plain TCP; use a tls:// target");
+      }
+      int timeout = (int) Math.min(Integer.MAX_VALUE, Durations.parse(params.get("timeout")).toMillis());
+      return new TlsWorkload(kind, target, new InetSocketAddress(uri.getHost(), uri.getPort()), tls, suite, timeout, request, response, ack);
+    }
+
+    private static X509Certificate trust(WorkloadContext context, String file) throws Exception {
+      if (file.isEmpty()) return context.pki().get().certificate("root-ca");
+      Path path = Path.of(file);
+      if (!Files.isReadable(path)) throw new IllegalArgumentException("-p trust=" + file + ": no such readable file; give a PEM certificate");
+      try (InputStream in = Files.newInputStream(path)) {
+        return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
+      }
+    }
+  }
+
+  private Connection connect() throws IOException {
+    var socket = Connection.connect(address, timeoutMillis);
+    if (tls == null) return new Connection.Plain(socket);
+    TlsConnection c;
+    try {
+      c = TlsConnection.handshake(socket, TlsEngine.engine(tls));
+    } catch (SSLException e) {
+      throw new SSLException("TLS handshake with " + target + " failed" + (suite.isEmpty() ? "" : " offering only " + suite) + ": "
+          + e.getMessage(), e);
+    }
+    if (!suite.isEmpty() && !suite.equals(c.cipherSuite())) {
+      c.close();
+      throw new SSLException(target + " negotiated " + c.cipherSuite() + ", not the " + suite + " offered");
+    }
+    return c;
+  }
+
+  @Override
+  public Operation newOperation(int worker) throws Exception {
+    SplittableRandom random = new SplittableRandom(0x5eed + worker);
+    byte[] frame = new byte[EchoProtocol.HEADER_BYTES + requestBytes];
+    random.nextBytes(frame);
+    byte kindByte = kind == Kind.STREAM ? EchoProtocol.STREAM : EchoProtocol.REQUEST;
+    System.arraycopy(EchoProtocol.header(kindByte, requestBytes, responseBytes), 0, frame, 0, EchoProtocol.HEADER_BYTES);
+    return switch (kind) {
+      case RR -> new KeptConnection(frame) {
+        @Override
+        void transact(Connection c, long sequence) throws IOException {
+          exchange(c, frame, sequence);
+        }
+      };
+      case ACRR -> () -> {
+        try (Connection c = connect()) {
+          exchange(c, frame, System.nanoTime());
+        }
+      };
+      case STREAM -> new KeptConnection(frame) {
+        private final CRC32 crc = new CRC32();
+        private int frames;
+        private long bytes;
+        private final byte[] ack = new byte[EchoProtocol.ACK_BYTES];
+
+        @Override
+        void reset() {
+          // a new connection is a new stream on the server: count afresh
+          crc.reset();
+          frames = 0;
+          bytes = 0;
+        }
+
+        @Override
+        void transact(Connection c, long sequence) throws IOException {
+          stamp(frame, sequence);
+          c.write(frame, 0, frame.length);
+          crc.update(frame, EchoProtocol.HEADER_BYTES, requestBytes);
+          frames++;
+          bytes += requestBytes;
+          if (frames < framesPerAck) return;
+          byte[] ask = EchoProtocol.header(EchoProtocol.ACKNOWLEDGE, 0, 0);
+          c.write(ask, 0, ask.length);
+          c.readFully(ack, 0, ack.length);
+          EchoProtocol.Ack got = EchoProtocol.Ack.decode(ack), sent = EchoProtocol.Ack.of(frames, crc, bytes);
+          frames = 0;
+          bytes = 0;
+          crc.reset();
+          if (!got.equals(sent)) {
+            throw new IOException("stream acknowledgement differs: sent " + sent.frames() + " frames, " + sent.bytes() + " bytes, CRC-32 "
+                + Integer.toHexString(sent.crc32()) + "; the server got " + got.frames() + ", " + got.bytes() + ", " + Integer.toHexString(got.crc32()));
+          }
+        }
+      };
+    };
+  }
+
+  @Override
+  public void close() {
+    for (Connection c : kept) c.close();
+    kept.clear();
+  }
+
+  /** One request/response: the answer must be the request repeated, byte for byte. */
+  private void exchange(Connection c, byte[] frame, long sequence) throws IOException {
+    stamp(frame, sequence);
+    c.write(frame, 0, frame.length);
+    byte[] response = new byte[responseBytes];
+    c.readFully(response, 0, responseBytes);
+    for (int i = 0; i < responseBytes; i += requestBytes) {
+      int n = Math.min(requestBytes, responseBytes - i);
+      if (!Arrays.equals(response, i, i + n, frame, EchoProtocol.HEADER_BYTES, EchoProtocol.HEADER_BYTES + n)) {
+        throw new IOException("the response differs from the request at byte " + i + " of " + responseBytes);
+      }
+    }
+  }
+
+  /** Each transaction's bytes differ from the last (a sequence number first), so a stale or replayed answer shows. */
+  private static void stamp(byte[] frame, long sequence) {
+    if (frame.length >= EchoProtocol.HEADER_BYTES + 8) ByteBuffer.wrap(frame, EchoProtocol.HEADER_BYTES, 8).putLong(sequence);
+  }
+
+  /** A worker's one connection, opened when first used and again after it failed. */
+  private abstract class KeptConnection implements Operation {
+    final byte[] frame;
+    private Connection connection;
+    private long sequence;
+
+    KeptConnection(byte[] frame) {
+      this.frame = frame;
+    }
+
+    abstract void transact(Connection c, long sequence) throws IOException;
+
+    void reset() {}
+
+    @Override
+    public void execute() throws Exception {
+      if (connection == null) {
+        connection = connect();
+        kept.add(connection);
+        reset();
+      }
+      try {
+        transact(connection, ++sequence);
+      } catch (IOException | RuntimeException e) {
+        kept.remove(connection);
+        connection.close();
+        connection = null;
+        throw e;
+      }
+    }
+  }
+}
