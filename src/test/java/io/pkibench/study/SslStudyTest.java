@@ -1,0 +1,94 @@
+package io.pkibench.study;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.engine.ProgressListener;
+import io.pkibench.report.StudyTables;
+import io.pkibench.results.LevelResult;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.RunResultJson;
+import io.pkibench.results.StudyRecord;
+import io.pkibench.session.ForkedSeries;
+import io.pkibench.testing.TestKeys;
+import io.pkibench.workload.WorkloadCatalog;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The ssl study: originals tried and substitutes named, then a quick run of one engine through the study shape. */
+class SslStudyTest {
+  @TempDir static Path dir;
+  static TestKeys fixture;
+
+  @BeforeAll
+  static void pki() {
+    fixture = TestKeys.in(dir);
+  }
+
+  static StudyOptions quick() {
+    return new StudyOptions(true, Duration.ofSeconds(5), "software", dir.resolve("pki"), null);
+  }
+
+  @Test
+  void choices_refusedOriginalsNamedWithTheirSubstitute_neverSilent() {
+    var full = new StudyOptions(false, Duration.ofSeconds(5), "software", dir.resolve("pki"), null);
+    List<SslStudy.Choice> choices = new SslStudy(List.of("jsse", "openssl")).choices(full);
+    assertEquals(2 * SslStudy.COLUMNS.size(), choices.size());
+    for (SslStudy.Choice c : choices) {
+      if (c.substitutedBecause() == null) {
+        assertEquals(c.column().suite(), c.measured().suite(), "measured as the original: " + c);
+        assertEquals("TLSv1", c.measured().protocol());
+      } else {
+        assertTrue(c.substitutedBecause().contains(c.column().suite()) && c.substitutedBecause().contains("refused"), c.toString());
+        if (c.measured() != null) assertTrue(c.substitutedBecause().contains("substitute is"), c.toString());
+      }
+    }
+    // No runtime here speaks RC4 any more; BoringSSL still speaks the original's AES-CBC suites over TLS 1.0 with RSA-1024.
+    assertTrue(choices.stream().filter(c -> c.column().label().startsWith("RC4")).allMatch(c -> c.substitutedBecause() != null));
+    SslStudy.Choice aes = choices.stream().filter(c -> c.engine().flag.equals("openssl") && c.column().label().equals("AES128/SHA-1"))
+        .findFirst().orElseThrow();
+    assertNull(aes.substitutedBecause(), aes.toString());
+  }
+
+  @Test
+  void quickStudy_oneEngine_gridOfPerCpuFiguresAndRelativeCost() throws Exception {
+    Path out = dir.resolve("ssl.json");
+    List<String> log = new ArrayList<>();
+    StudyRunner runner = new StudyRunner(WorkloadCatalog.builtIn(), new StudyRunner.Options(out, InstantSource.system(), ProgressListener.NONE,
+        log::add, Map.of("PATH", System.getenv("PATH")), ForkedSeries.thisJvm(), spec -> fixture.keys, () -> fixture.pki,
+        Duration.ofSeconds(30)));
+    RunResult result = runner.run(new SslStudy(List.of("openssl")), quick(), fixture.environment("pkibench study ssl --quick --tls openssl"));
+    assertEquals("complete", result.status(), String.join("\n", log));
+    StudyRecord study = RunResultJson.read(out).study();
+    assertEquals(StudyRecord.Unit.TPS_PER_SERVER_CPU, study.unit());
+    StudyRecord.Grid grid = study.grid();
+    assertNotNull(grid);
+    assertEquals(List.of("plain", "RC4/SHA-1", "AES128/SHA-1"), grid.columns());
+    assertEquals(3 + 3 * 2, grid.cells().size());
+    for (StudyRecord.Cell cell : grid.cells()) {
+      var row = StudyTables.rows(result).stream().filter(r -> r.label().equals(cell.step())).findFirst().orElseThrow();
+      LevelResult level = row.level().orElseThrow(() -> new AssertionError(cell + " not measured"));
+      assertEquals(0, level.counts().failed(), cell.step() + ": " + level.errors());
+      assertTrue(level.cpu().opsPerCpuSecond() != null && level.cpu().opsPerCpuSecond() > 0, cell + ": the server's CPU was measured");
+    }
+    // each cell's CPU was its own server's: the plain server's pid for plain, the TLS server's for the others
+    var services = study.services().stream().map(StudyRecord.ServiceRecord::name).toList();
+    assertTrue(services.contains("plain") && services.contains("openssl-original") && services.contains("openssl-modern"), services.toString());
+
+    String table = StudyTables.terminal(result);
+    assertTrue(table.contains("transactions per server CPU-second (openssl)"), table);
+    assertTrue(table.contains("relative CPU cost per transaction, plain = 1 (openssl)"), table);
+    assertTrue(table.contains("* RC4/SHA-1 (openssl): the original (TLS_RSA_WITH_RC4_128_SHA"), table);
+    assertTrue(table.contains("AES128/SHA-1 (openssl): measured as the original, TLS_RSA_WITH_AES_128_CBC_SHA, TLSv1"), table);
+    assertTrue(table.contains("RR 128 B · AES128/SHA-1 [openssl]"), "the published figure beside ours: " + table);
+  }
+}

@@ -1,0 +1,185 @@
+package io.pkibench.workload.tls;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.handler.ssl.SslContext;
+import io.pkibench.server.TlsEchoServer;
+import io.pkibench.testing.TestKeys;
+import io.pkibench.workload.Operation;
+import io.pkibench.workload.Workload;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.net.ssl.SSLException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The echo server and the tls-* workloads over real sockets on loopback, both engines, and what a bad client does to them. */
+class TlsEchoTest {
+  @TempDir static Path dir;
+  static TestKeys fixture;
+
+  @BeforeAll
+  static void pki() {
+    fixture = TestKeys.in(dir);
+  }
+
+  static TlsEchoServer server(TlsEngine engine, String key, List<String> protocols, List<String> suites, TlsEchoServer.Limits limits)
+      throws Exception {
+    SslContext context = null;
+    if (engine != null) {
+      var identity = TlsServerKeys.of(fixture.pki, key);
+      context = engine.server(identity.privateKey(), identity.chain(), protocols, suites);
+    }
+    TlsEchoServer server = new TlsEchoServer(context, engine == null ? "plain" : engine.flag, "127.0.0.1", 0, 0, limits);
+    server.start();
+    return server;
+  }
+
+  static Workload workload(TlsWorkload.Kind kind, String target, Map<String, String> extra) throws Exception {
+    Map<String, String> params = new HashMap<>(extra);
+    params.put("target", target);
+    return fixture.workload(new TlsWorkload.Factory(kind), params);
+  }
+
+  /** The server's counters, asked over its own protocol on {@code url}'s port (plain). */
+  static String counters(String plainUrl) throws IOException {
+    URI u = URI.create(plainUrl);
+    try (Connection c = new Connection.Plain(Connection.connect(new InetSocketAddress(u.getHost(), u.getPort()), 5000))) {
+      byte[] ask = EchoProtocol.header(EchoProtocol.COUNTERS, 0, 0);
+      c.write(ask, 0, ask.length);
+      byte[] length = new byte[4];
+      c.readFully(length, 0, 4);
+      byte[] json = new byte[java.nio.ByteBuffer.wrap(length).getInt()];
+      c.readFully(json, 0, json.length);
+      return new String(json, java.nio.charset.StandardCharsets.UTF_8);
+    }
+  }
+
+  static long counter(String json, String name) {
+    var m = java.util.regex.Pattern.compile("\"" + name + "\":(\\d+)").matcher(json);
+    assertTrue(m.find(), name + " in " + json);
+    return Long.parseLong(m.group(1));
+  }
+
+  @Test
+  void transactions_everyKindBothEnginesAndPlain_completeAndCounted() throws Exception {
+    for (TlsEngine engine : TlsEngine.values()) {
+      try (TlsEchoServer server = server(engine, "rsa2048", List.of(), List.of(), TlsEchoServer.Limits.DEFAULT)) {
+        int done = 0;
+        for (TlsWorkload.Kind kind : TlsWorkload.Kind.values()) {
+          for (String target : List.of(server.baseUrl(), server.plainUrl())) {
+            Map<String, String> params = kind == TlsWorkload.Kind.STREAM ? Map.of("engine", engine.flag, "ack", "4") : Map.of("engine", engine.flag);
+            try (Workload w = workload(kind, target, params)) {
+              Operation op = w.newOperation(0);
+              for (int i = 0; i < 8; i++) op.execute();
+              done += 8;
+            }
+          }
+        }
+        String json = counters(server.plainUrl());
+        assertEquals(done, counter(json, "transactions"), engine + ": " + json);
+        assertEquals(0, counter(json, "protocolErrors") + counter(json, "handshakeFailures"), json);
+        assertTrue(counter(json, "handshakes") >= 8 + 2, "ACRR makes a full handshake per transaction: " + json);
+      }
+    }
+  }
+
+  @Test
+  void client_wrongSuite_handshakeFailureNamesIt() throws Exception {
+    try (TlsEchoServer server = server(TlsEngine.JSSE, "rsa2048", List.of(), List.of(), TlsEchoServer.Limits.DEFAULT);
+        Workload w = workload(TlsWorkload.Kind.RR, server.baseUrl(), Map.of("suite", "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256"))) {
+      var e = assertThrows(SSLException.class, () -> w.newOperation(0).execute());
+      assertTrue(e.getMessage().contains("handshake") && e.getMessage().contains("TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256"), e.getMessage());
+    }
+  }
+
+  @Test
+  void client_badTargetOrSize_refusedNamingTheParameter() {
+    var e = assertThrows(IllegalArgumentException.class, () -> workload(TlsWorkload.Kind.RR, "https://127.0.0.1:1", Map.of()));
+    assertTrue(e.getMessage().contains("tls://HOST:PORT"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> workload(TlsWorkload.Kind.RR, "tcp://127.0.0.1:1", Map.of("size", "2m")));
+    assertTrue(e.getMessage().contains("1m"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> workload(TlsWorkload.Kind.RR, "tcp://127.0.0.1:1", Map.of("suite", "TLS_AES_128_GCM_SHA256")));
+    assertTrue(e.getMessage().contains("plain TCP"), e.getMessage());
+  }
+
+  /** Silence, garbage, a dropped record, an oversized frame and one connection too many: each counted, and the server still serves. */
+  @Test
+  void server_badClients_countedClosedAndStillServing() throws Exception {
+    var limits = new TlsEchoServer.Limits(Duration.ofMillis(700), Duration.ofSeconds(2), 3);
+    try (TlsEchoServer server = server(TlsEngine.OPENSSL, "rsa2048", List.of(), List.of(), limits)) {
+      URI tls = URI.create(server.baseUrl()), plain = URI.create(server.plainUrl());
+      try (Socket silent = new Socket(tls.getHost(), tls.getPort())) {
+        silent.setSoTimeout(5000);
+        assertEquals(-1, silent.getInputStream().read(), "a client that sends nothing is closed by the handshake or idle timeout");
+      }
+      try (Socket garbage = new Socket(tls.getHost(), tls.getPort())) {
+        garbage.setSoTimeout(5000);
+        garbage.getOutputStream().write("GET / HTTP/1.0\r\n\r\n".getBytes());
+        InputStream in = garbage.getInputStream();
+        while (in.read() >= 0) { } // an alert at most, then the close
+      }
+      try (Socket dropped = new Socket(plain.getHost(), plain.getPort())) {
+        dropped.getOutputStream().write(EchoProtocol.header(EchoProtocol.REQUEST, 100, 100));
+        dropped.getOutputStream().write(new byte[10]);
+      }
+      try (Socket oversized = new Socket(plain.getHost(), plain.getPort())) {
+        oversized.setSoTimeout(5000);
+        oversized.getOutputStream().write(EchoProtocol.header(EchoProtocol.REQUEST, 2 << 20, 8));
+        assertEquals(-1, oversized.getInputStream().read(), "a frame over 1 MiB closes the connection");
+      }
+      Thread.sleep(300);
+      String json = counters(server.plainUrl());
+      assertTrue(counter(json, "timeouts") + counter(json, "handshakeFailures") >= 2, json);
+      assertEquals(1, counter(json, "truncated"), json);
+      assertEquals(1, counter(json, "protocolErrors"), json);
+
+      // The cap: three open, the fourth refused, and a slot frees when one closes.
+      List<Socket> held = new java.util.ArrayList<>();
+      try {
+        for (int i = 0; i < 3; i++) held.add(new Socket(plain.getHost(), plain.getPort()));
+        Thread.sleep(200);
+        try (Socket extra = new Socket(plain.getHost(), plain.getPort())) {
+          extra.setSoTimeout(5000);
+          assertEquals(-1, extra.getInputStream().read(), "past the cap a connection is closed at once");
+        }
+      } finally {
+        for (Socket s : held) s.close();
+      }
+      Thread.sleep(300);
+      try (Workload w = workload(TlsWorkload.Kind.RR, server.baseUrl(), Map.of("engine", "openssl"))) {
+        w.newOperation(0).execute();
+      }
+      json = counters(server.plainUrl());
+      assertTrue(counter(json, "refused") >= 1, json);
+      assertEquals(1, counter(json, "transactions"), "the normal request after all that was served: " + json);
+    }
+  }
+
+  @Test
+  void stream_ackCatchesWhatTheServerDidNotGet() throws Exception {
+    try (TlsEchoServer server = server(null, null, List.of(), List.of(), TlsEchoServer.Limits.DEFAULT);
+        Workload w = workload(TlsWorkload.Kind.STREAM, server.baseUrl(), Map.of("size", "1k", "ack", "3"))) {
+      Operation op = w.newOperation(0);
+      for (int i = 0; i < 9; i++) op.execute();
+      assertEquals(9, counter(counters(server.baseUrl()), "transactions"));
+    }
+  }
+
+  @AfterAll
+  static void done() {
+    // the PKI lives in the temporary directory
+  }
+}

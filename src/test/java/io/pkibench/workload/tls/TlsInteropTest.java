@@ -1,0 +1,149 @@
+package io.pkibench.workload.tls;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.server.TlsEchoServer;
+import io.pkibench.testing.Openssl;
+import io.pkibench.testing.TestKeys;
+import java.io.ByteArrayOutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every configuration the ssl study can measure, against OpenSSL's own command line in both directions:
+ * {@code openssl s_client} gets its request echoed by our server, and our client completes a handshake
+ * with {@code openssl s_server}, each side checking the suite and version the other negotiated.
+ */
+class TlsInteropTest {
+  /** A configuration: engine, version, IANA suite, OpenSSL's name for it, server key. */
+  record Claim(TlsEngine engine, String protocol, String suite, String opensslName, String key) {
+    String[] opensslFlags() {
+      String version = switch (protocol) {
+        case "TLSv1" -> "-tls1";
+        case "TLSv1.2" -> "-tls1_2";
+        default -> "-tls1_3";
+      };
+      // Debian's OpenSSL refuses TLS 1.0 and RSA-1024 at its default security level: level 0 for the original's configuration only.
+      if (protocol.equals("TLSv1.3")) return new String[] {version, "-ciphersuites", opensslName};
+      return new String[] {version, "-cipher", opensslName + (protocol.equals("TLSv1") ? "@SECLEVEL=0" : "")};
+    }
+  }
+
+  static final List<Claim> CLAIMS = claims();
+
+  static List<Claim> claims() {
+    List<Claim> list = new ArrayList<>();
+    for (TlsEngine e : TlsEngine.values()) {
+      list.add(new Claim(e, "TLSv1.2", "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256", "ECDHE-RSA-CHACHA20-POLY1305", "rsa2048"));
+      list.add(new Claim(e, "TLSv1.2", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", "ECDHE-RSA-AES128-GCM-SHA256", "rsa2048"));
+      list.add(new Claim(e, "TLSv1.2", "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384", "ECDHE-RSA-AES256-GCM-SHA384", "rsa2048"));
+      list.add(new Claim(e, "TLSv1.3", "TLS_AES_128_GCM_SHA256", "TLS_AES_128_GCM_SHA256", "rsa2048"));
+      list.add(new Claim(e, "TLSv1.2", "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "ECDHE-ECDSA-AES128-GCM-SHA256", "ecdsa-p256"));
+    }
+    // JSSE lets a TLS 1.3 suite be chosen; BoringSSL does not (the study falls back to ChaCha20 in TLS 1.2 there).
+    list.add(new Claim(TlsEngine.JSSE, "TLSv1.3", "TLS_CHACHA20_POLY1305_SHA256", "TLS_CHACHA20_POLY1305_SHA256", "rsa2048"));
+    // The original's configuration, which BoringSSL still speaks.
+    list.add(new Claim(TlsEngine.OPENSSL, "TLSv1", "TLS_RSA_WITH_AES_128_CBC_SHA", "AES128-SHA", "rsa1024"));
+    list.add(new Claim(TlsEngine.OPENSSL, "TLSv1", "TLS_RSA_WITH_AES_256_CBC_SHA", "AES256-SHA", "rsa1024"));
+    return list;
+  }
+
+  @TempDir static Path dir;
+  static TestKeys fixture;
+
+  @BeforeAll
+  static void pki() {
+    fixture = TestKeys.in(dir);
+  }
+
+  @Test
+  void opensslClient_againstOurServer_echoedWithTheClaimedSuite() throws Exception {
+    byte[] payload = "hello-interop-1234".getBytes(StandardCharsets.US_ASCII);
+    Path frames = dir.resolve("frames.bin");
+    // The request, then a frame of an unknown kind: the server closes, so s_client ends once it has the answer.
+    Files.write(frames, ByteBuffer.allocate(2 * EchoProtocol.HEADER_BYTES + payload.length)
+        .put(EchoProtocol.header(EchoProtocol.REQUEST, payload.length, payload.length)).put(payload)
+        .put(EchoProtocol.header((byte) 'X', 0, 0)).array());
+    for (Claim claim : CLAIMS) {
+      var identity = TlsServerKeys.of(fixture.pki, claim.key());
+      var context = claim.engine().server(identity.privateKey(), identity.chain(), List.of(claim.protocol()), List.of(claim.suite()));
+      try (TlsEchoServer server = new TlsEchoServer(context, claim.engine().flag, "127.0.0.1", 0, -1, TlsEchoServer.Limits.DEFAULT)) {
+        server.start();
+        URI url = URI.create(server.baseUrl());
+        List<String> cmd = new ArrayList<>(List.of("openssl", "s_client", "-connect", "127.0.0.1:" + url.getPort(),
+            "-CAfile", fixture.pki.dir().resolve("root-ca.pem").toString(), "-verify_return_error", "-brief", "-nocommands", "-ign_eof"));
+        cmd.addAll(List.of(claim.opensslFlags()));
+        Process p = new ProcessBuilder(cmd).redirectInput(frames.toFile()).start();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Thread drain = Thread.ofVirtual().start(() -> {
+          try {
+            p.getErrorStream().transferTo(err);
+          } catch (java.io.IOException ignored) {
+            // the process is gone
+          }
+        });
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+        assertTrue(p.waitFor(20, TimeUnit.SECONDS), claim + ": s_client did not end");
+        drain.join();
+        String said = err.toString(StandardCharsets.US_ASCII);
+        assertEquals(0, p.exitValue(), claim + ": " + said);
+        assertTrue(said.contains("Protocol version: " + claim.protocol()) && said.contains("Ciphersuite: " + claim.opensslName())
+            && said.contains("Verification: OK"), claim + ": " + said);
+        assertEquals("hello-interop-1234", out, claim + ": the echo");
+      }
+    }
+  }
+
+  @Test
+  void ourClient_againstOpensslServer_negotiatesTheClaimedSuite() throws Exception {
+    for (Claim claim : CLAIMS) {
+      String alias = TlsServerKeys.ALIASES.get(claim.key());
+      Path key = dir.resolve(alias + ".key.pem");
+      if (!Files.exists(key)) {
+        String r = Openssl.run("pkcs12", "-in", fixture.pki.keystore(alias).toString(), "-nocerts", "-nodes",
+            "-passin", "file:" + fixture.pki.dir().resolve("keystore.pass"), "-out", key.toString());
+        assertTrue(Openssl.succeeded(r), r);
+      }
+      int port;
+      try (ServerSocket free = new ServerSocket(0)) {
+        port = free.getLocalPort();
+      }
+      List<String> cmd = new ArrayList<>(List.of("openssl", "s_server", "-accept", "127.0.0.1:" + port, "-naccept", "1",
+          "-cert", fixture.pki.certificatePem(alias).toString(), "-key", key.toString(),
+          "-cert_chain", fixture.pki.certificatePem("intermediate-a").toString()));
+      cmd.addAll(List.of(claim.opensslFlags()));
+      Process server = new ProcessBuilder(cmd).redirectErrorStream(true).start(); // its stdin stays open: s_server ends on its EOF
+      try {
+        TlsConnection c = null;
+        for (int attempt = 0; attempt < 50 && c == null; attempt++) {
+          try {
+            var context = claim.engine().client(fixture.pki.certificate("root-ca"), List.of(claim.protocol()), List.of(claim.suite()));
+            c = TlsConnection.handshake(Connection.connect(new InetSocketAddress("127.0.0.1", port), 5000), TlsEngine.engine(context));
+          } catch (java.net.ConnectException notYet) {
+            Thread.sleep(100);
+          }
+        }
+        assertTrue(c != null, claim + ": s_server never listened");
+        try (TlsConnection done = c) {
+          assertEquals(claim.protocol(), done.protocol(), claim.toString());
+          assertEquals(claim.suite(), done.cipherSuite(), claim.toString());
+        }
+      } finally {
+        server.destroy();
+        server.waitFor(10, TimeUnit.SECONDS);
+      }
+    }
+  }
+}
