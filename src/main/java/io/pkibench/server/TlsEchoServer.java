@@ -248,9 +248,11 @@ public final class TlsEchoServer implements ReferenceServer {
       bodyFilled = -1;
       switch (kind) {
         case EchoProtocol.REQUEST -> {
-          byte[] response = new byte[responseLength];
-          EchoProtocol.fillResponse(request, requestLength, response, responseLength);
-          ctx.writeAndFlush(ctx.alloc().buffer(responseLength).writeBytes(response)).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+          ByteBuf response = ctx.alloc().buffer(responseLength);
+          for (int written = 0; written < responseLength; written += requestLength) {
+            response.writeBytes(request, 0, Math.min(requestLength, responseLength - written));
+          }
+          ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
           counters.transactions.incrementAndGet();
         }
         case EchoProtocol.STREAM -> {

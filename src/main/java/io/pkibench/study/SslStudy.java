@@ -129,8 +129,8 @@ public final class SslStudy implements Study {
       TestPki pki = TestPki.open(options.pkiDir());
       for (String alias : List.of(TlsServerKeys.ALIASES.get(ORIGINAL_KEY), TlsServerKeys.ALIASES.get(SUBSTITUTE_KEY))) {
         if (pki.entities().stream().noneMatch(e -> e.alias().equals(alias))) {
-          problems.add("--pki " + options.pkiDir() + ": this test PKI predates the ssl study's " + alias + " certificate; re-create it"
-              + " (move the directory away, then: pkibench pki init --dir " + options.pkiDir() + ")");
+          problems.add("the test PKI in " + options.pkiDir() + " predates the ssl study's " + alias + " certificate; re-create it"
+              + " (move the directory away, then: pkibench pki init --dir " + options.pkiDir() + "), or give another with --pki DIR");
         }
       }
     }

@@ -180,6 +180,19 @@ class CliTest {
     assertTrue(err.toString().contains("NEW missing.json: no such file"), err.toString());
   }
 
+  @Test
+  void serveTlsecho_badFlags_exit2NamingEachBeforeListening() {
+    assertEquals(2, run("serve", "tlsecho", "--tls", "gnutls", "--key", "rsa512", "--idle-timeout", "soon", "--max-connections", "0"));
+    String e = err.toString();
+    assertTrue(e.contains("--tls gnutls") && e.contains("--key rsa512") && e.contains("--idle-timeout soon") && e.contains("--max-connections 0"), e);
+  }
+
+  @Test
+  void studySsl_unknownEngine_exit2BeforeAnyServiceStarts() {
+    assertEquals(2, run("study", "ssl", "--tls", "jsse,schannel", "--quick"));
+    assertTrue(err.toString().contains("--tls schannel"), err.toString());
+  }
+
   /** Issue 9: a consistent 50% drop over 5 iterations a side of a real run is a breach, not noise. */
   @Test
   void compare_realSignRunWithSuccessesHalved_exits3() throws Exception {
@@ -212,7 +225,8 @@ class CliTest {
 
   @Test
   void help_everyCommand_showsAnExample() {
-    for (String[] cmd : new String[][] {{"--help"}, {"run", "--help"}, {"report", "--help"}, {"compare", "--help"}, {"list", "--help"}, {"pki", "init", "--help"}}) {
+    for (String[] cmd : new String[][] {{"--help"}, {"run", "--help"}, {"report", "--help"}, {"compare", "--help"}, {"list", "--help"}, {"pki", "init", "--help"},
+        {"serve", "tlsecho", "--help"}, {"study", "ssl", "--help"}, {"study", "restpki", "--help"}}) {
       out.getBuffer().setLength(0);
       assertEquals(0, run(cmd));
       assertTrue(out.toString().contains("Example"), String.join(" ", cmd) + ":\n" + out);

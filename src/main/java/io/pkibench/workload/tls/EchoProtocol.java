@@ -33,13 +33,6 @@ public final class EchoProtocol {
     return ByteBuffer.allocate(HEADER_BYTES).put(kind).putInt(requestLength).putInt(responseLength).array();
   }
 
-  /** The answer to a request: its bytes repeated to {@code response.length}. */
-  public static void fillResponse(byte[] request, int requestLength, byte[] response, int responseLength) {
-    for (int i = 0; i < responseLength; i += requestLength) {
-      System.arraycopy(request, 0, response, i, Math.min(requestLength, responseLength - i));
-    }
-  }
-
   /** What an acknowledgement says: frames, their CRC-32 and byte count since the last one. */
   public record Ack(int frames, int crc32, long bytes) {
     public static Ack decode(byte[] sixteen) {

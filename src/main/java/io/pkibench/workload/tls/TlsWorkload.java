@@ -30,7 +30,9 @@ import javax.net.ssl.SSLException;
  * speaking {@link EchoProtocol}): {@code tls-rr} request/response on a kept connection, {@code tls-acrr}
  * a new connection with a full handshake per transaction, {@code tls-stream} frames on a kept
  * connection acknowledged in bulk. A transaction counts only when every byte it got back is the one
- * expected. {@code tls://} targets speak TLS through the chosen engine, {@code tcp://} plain TCP.
+ * expected; a Stream send is confirmed by the acknowledgement that follows it (frames, bytes and CRC-32
+ * must match), so up to {@code ack - 1} sends per worker at the very end of a run are counted before any
+ * acknowledgement could confirm them. {@code tls://} targets speak TLS through the chosen engine, {@code tcp://} plain TCP.
  */
 public final class TlsWorkload implements Workload {
   /** The three transaction types of IBM's table 5.6. */
