@@ -183,7 +183,9 @@ public final class StudyTables {
   public static String html(RunResult result) {
     StudyRecord study = result.study();
     StringBuilder h = new StringBuilder("<section id=\"study\"><h2>Study ").append(Html.esc(study.name())).append(": ").append(Html.esc(study.title()))
-        .append("</h2>\n<div class=\"wide\"><table id=\"study-table\"><tr>");
+        .append("</h2>\n");
+    h.append(StudyGrid.html(result)); // the original's own tables first, when its steps form one
+    h.append("<div class=\"wide\"><table id=\"study-table\"><tr>");
     String[] header = header(study.unit());
     for (int i = 0; i < header.length; i++) h.append(i == 0 ? "<th class=\"l\">" : "<th>").append(Html.esc(header[i])).append("</th>");
     h.append("</tr>\n");
@@ -209,7 +211,6 @@ public final class StudyTables {
       for (String r : remarks) h.append("<li>").append(Html.esc(r)).append("</li>");
       h.append("</ul>\n");
     }
-    h.append(StudyGrid.html(result));
     for (Chart chart : charts(result)) h.append(chart.render());
     List<String[]> beside = published(result);
     if (beside.size() > 1) {

@@ -12,7 +12,6 @@ import io.pkibench.workload.tls.TlsEngine;
 import io.pkibench.workload.tls.TlsServerKeys;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -109,7 +108,7 @@ public final class SslStudy implements Study {
       }
     }
     return new StudyRecord.Published("IBM i 6.1 Performance Capabilities Reference, table 5.6 (STUDIES.md, study 5)",
-        "IBM i 6.1 on the IBM Power system of that chapter, its own TLS stack; client on a separate machine", list);
+        "IBM i 6.1 on the IBM Power hardware described in that chapter, with IBM i's own TLS implementation", list);
   }
 
   @Override
@@ -143,7 +142,7 @@ public final class SslStudy implements Study {
    */
   List<Choice> choices(StudyOptions options) {
     if (choices != null && options.equals(choicesFor)) return choices;
-    TestPki pki = TestPki.openOrInit(options.pkiDir(), InstantSource.system(), line -> {});
+    TestPki pki = TestPki.open(options.pkiDir()); // made before any study starts (the study command makes it when missing)
     List<Choice> list = new ArrayList<>();
     try {
       var original = TlsServerKeys.of(pki, ORIGINAL_KEY);
