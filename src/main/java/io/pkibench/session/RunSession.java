@@ -123,8 +123,9 @@ public final class RunSession {
     Params params = Params.resolve(spec.name(), factory.params(), spec.params());
     WorkloadResult entry = new WorkloadResult(spec.name(), params.asMap(), factory.usesKeys() ? spec.keys() : "none", cpu.describe(), List.of(), null, step);
     file.update(r -> r.withWorkload(index, entry));
-    // The interval log's tag names the step, so one .hlog holds every step of a study apart.
-    String tagName = step == null ? spec.name() : step.label().replaceAll("[\\s,]", "_") + "." + step.role() + "/" + spec.name();
+    // The interval log's tag names the step, so one .hlog holds every step of a study apart; tags are printable ASCII
+    // without commas or spaces (the HdrHistogram log format splits on them; other readers may not take UTF-8).
+    String tagName = step == null ? spec.name() : step.label().replaceAll("[^!-~]|,", "_") + "." + step.role() + "/" + spec.name();
     KeySource source = null;
     WorkloadResult current = entry;
     try {

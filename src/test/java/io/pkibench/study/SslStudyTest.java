@@ -84,6 +84,10 @@ class SslStudyTest {
     var services = study.services().stream().map(StudyRecord.ServiceRecord::name).toList();
     assertTrue(services.contains("plain") && services.contains("openssl-original") && services.contains("openssl-modern"), services.toString());
 
+    String hlog = java.nio.file.Files.readString(dir.resolve("ssl.hlog"));
+    assertTrue(hlog.contains("Tag=RR_128_B___AES128/SHA-1_[openssl].measure/tls-rr/c4/"), "tags are printable ASCII without spaces");
+    assertTrue(hlog.chars().allMatch(c -> c < 128), "the interval log is ASCII");
+
     String table = StudyTables.terminal(result);
     assertTrue(table.contains("transactions per server CPU-second (openssl)"), table);
     assertTrue(table.contains("relative CPU cost per transaction, plain = 1 (openssl)"), table);
