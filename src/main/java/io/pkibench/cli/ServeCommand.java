@@ -224,6 +224,11 @@ final class ServeCommand implements Runnable {
       if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
       var limits = new io.pkibench.server.TlsEchoServer.Limits(idle, java.time.Duration.ofSeconds(10), maxConnections);
       if (tls == null) return new io.pkibench.server.TlsEchoServer(null, "plain", bind, port, -1, limits);
+      java.util.List<String> tls13 = suites.stream().filter(s -> !s.contains("_WITH_")).toList();
+      if (tls == io.pkibench.workload.tls.TlsEngine.OPENSSL && !tls13.isEmpty()) {
+        ctx.err().println("note: --suites " + String.join(",", tls13) + ": BoringSSL offers all three TLS 1.3 suites whatever is chosen;"
+            + " TLS 1.3 connections negotiate as if none were chosen");
+      }
       TestPki testPki = TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
       var identity = io.pkibench.workload.tls.TlsServerKeys.of(testPki, key);
       var context = tls.server(identity.privateKey(), identity.chain(), protocols, suites);

@@ -95,6 +95,7 @@ public final class StudyTables {
       out.append(TerminalTable.align(beside));
       out.append("  original hardware: ").append(study.published().hardware()).append('\n');
       out.append("  ours: ").append(hardware(result.environment())).append('\n');
+      if (beside.stream().anyMatch(r -> r[3].endsWith(" *"))) out.append("  * ours measured a substitute for the original's configuration; the lines marked * above say which\n");
     }
     if (!study.checks().isEmpty()) {
       out.append("\nchecks\n");
@@ -106,7 +107,7 @@ public final class StudyTables {
   }
 
   /** The published figures beside ours, matched by step label: header row first. */
-  static List<String[]> published(RunResult result) {
+  public static List<String[]> published(RunResult result) {
     StudyRecord study = result.study();
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"step", "original " + study.unit().name(), "original conditions", "ours " + study.unit().name(), "our threads", "ours / original"});
@@ -120,12 +121,18 @@ public final class StudyTables {
         Optional<LevelResult> ours = match.level();
         double value = ours.map(l -> study.unit().of(l)).orElse(Double.NaN);
         rows.add(new String[] {match.label(), HumanUnits.rate(f.value()), f.conditions(),
-            ours.isEmpty() ? "not measured" : Double.isNaN(value) ? "no CPU measured" : HumanUnits.rate(value),
+            ours.isEmpty() ? "not measured" : Double.isNaN(value) ? "no CPU measured" : HumanUnits.rate(value) + substituteMark(study, match.label()),
             ours.map(l -> Integer.toString(l.concurrency())).orElse("-"),
             ours.isEmpty() || f.value() == 0 || Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.2f×", value / f.value())});
       }
     }
     return rows;
+  }
+
+  /** A star where our step measured a substitute for the original's configuration (the grid's footnotes say which). */
+  static String substituteMark(StudyRecord study, String step) {
+    if (study.grid() == null) return "";
+    return study.grid().cells().stream().anyMatch(c -> c.step().equals(step) && c.substitutedBecause() != null) ? " *" : "";
   }
 
   static String hardware(Environment e) {
@@ -225,6 +232,9 @@ public final class StudyTables {
       }
       h.append("</table>\n<p>Original: ").append(Html.esc(study.published().source())).append("; ").append(Html.esc(study.published().hardware()))
           .append(".<br>Ours: ").append(Html.esc(hardware(result.environment()))).append(".</p>\n");
+      if (beside.stream().anyMatch(r -> r[3].endsWith(" *"))) {
+        h.append("<p class=\"warn\">* ours measured a substitute for the original's configuration; the grid's footnotes above say which.</p>\n");
+      }
     }
     if (!study.checks().isEmpty()) {
       h.append("<h3>Checks</h3>\n<table id=\"checks\"><tr><th class=\"l\">check</th><th class=\"l\">outcome</th><th class=\"l\">found</th></tr>\n");

@@ -1,6 +1,7 @@
 package io.pkibench.study;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -94,5 +95,12 @@ class SslStudyTest {
     assertTrue(table.contains("* RC4/SHA-1 (openssl): the original (TLS_RSA_WITH_RC4_128_SHA"), table);
     assertTrue(table.contains("AES128/SHA-1 (openssl): measured as the original, TLS_RSA_WITH_AES_128_CBC_SHA, TLSv1"), table);
     assertTrue(table.contains("RR 128 B · AES128/SHA-1 [openssl]"), "the published figure beside ours: " + table);
+    // beside the original, the substituted RC4 rows are starred and the measured-as-original AES rows are not
+    List<String[]> beside = StudyTables.published(result);
+    for (String[] r : beside.subList(1, beside.size())) {
+      if (r[0].contains("RC4/SHA-1")) assertTrue(r[3].endsWith(" *"), String.join(" | ", r));
+      if (r[0].contains("AES128/SHA-1") || r[0].contains("plain")) assertFalse(r[3].endsWith(" *"), String.join(" | ", r));
+    }
+    assertTrue(table.contains("* ours measured a substitute for the original's configuration"), table);
   }
 }

@@ -94,10 +94,11 @@ public enum TlsEngine {
 
   private SslContextBuilder restrict(SslContextBuilder b, List<String> protocols, List<String> suites) {
     if (!protocols.isEmpty()) b.protocols(protocols.toArray(new String[0]));
-    if (!suites.isEmpty()) {
-      List<String> ordered = new ArrayList<>(suites);
-      b.ciphers(ordered, IdentityCipherSuiteFilter.INSTANCE);
-    }
+    List<String> ordered = new ArrayList<>(suites);
+    // BoringSSL always offers its three TLS 1.3 suites and ignores a choice among them (netty says so in
+    // a log line on every context): drop them here, and the caller's check of what was negotiated tells.
+    if (this == OPENSSL) ordered.removeIf(s -> !s.contains("_WITH_"));
+    if (!ordered.isEmpty()) b.ciphers(ordered, IdentityCipherSuiteFilter.INSTANCE);
     return b;
   }
 }
