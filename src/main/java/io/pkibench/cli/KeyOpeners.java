@@ -12,7 +12,7 @@ final class KeyOpeners {
 
   static RunSession.KeyOpener of(CliContext ctx, Path pkiDir, Path pinFile, Consumer<String> log) {
     Path pin = pinFile == null ? null : ctx.resolve(pinFile);
-    return spec -> KeySources.open(spec, () -> TestPki.openOrInit(pkiDir, ctx.clock(), log::accept), pin, ctx.env());
+    return spec -> KeySources.open(spec, () -> TestPki.openOrInit(pkiDir, ctx.clock(), log::accept), pin, ctx.env(), ctx.clock(), log);
   }
 
   /** Providers the key sources use that are not installed globally (ACCP when it loads, BouncyCastle): the result records them. */

@@ -20,14 +20,14 @@ import picocli.CommandLine.Spec;
     name = "serve",
     mixinStandardHelpOptions = true,
     description = "Runs a reference service alone, on loopback by default, until stopped (Ctrl-C).",
-    subcommands = {ServeCommand.Signer.class, ServeCommand.Tsa.class, ServeCommand.Crl.class, ServeCommand.TlsEcho.class})
+    subcommands = {ServeCommand.Signer.class, ServeCommand.Tsa.class, ServeCommand.Crl.class, ServeCommand.TlsEcho.class, ServeCommand.KeyServerNode.class})
 final class ServeCommand implements Runnable {
   @ParentCommand PkibenchCommand parent;
   @Spec CommandSpec spec;
 
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "name a service: serve signer, serve tsa, serve crl or serve tlsecho");
+    throw new ParameterException(spec.commandLine(), "name a service: serve signer, serve tsa, serve crl, serve tlsecho or serve keyserver");
   }
 
   /** Options every service takes. */
@@ -243,6 +243,90 @@ final class ServeCommand implements Runnable {
     @Override
     String what(ReferenceServer server) {
       return "echo transactions at " + server.baseUrl();
+    }
+  }
+
+  @Command(name = "keyserver", mixinStandardHelpOptions = true,
+      description = {"A key-server node: gRPC over mutual TLS (contract pkibench.keyserver.v1, src/main/proto) that signs, RSA-decrypts",
+          "and hands out certificate chains with the keys of --keys, which never leave it. Its identity is the test PKI's",
+          "keyserver certificate; clients must present a certificate of the test PKI, and --grants says which keys each may use",
+          "(default: the test PKI's tls-client may use every key). Health: the standard grpc.health.v1 service."},
+      footer = {"", "Example:", "  pkibench serve keyserver --port 9443 --keys software",
+          "  pkibench serve keyserver --port 9444 --keys pkcs11:softhsm.cfg --pin-file pin.txt",
+          "  pkibench run sign -p alg=rsa2048 --keys remote:127.0.0.1:9443=50,127.0.0.1:9444=50 --concurrency 1..64",
+          "", "A grants file, one line per client:",
+          "  sha256=<64 hex digits of the client certificate's fingerprint>: signer-*, tls-client",
+          "  cn=pkibench tls-client: signer-rsa2048-*"})
+  static final class KeyServerNode extends Service {
+    @Option(names = "--port", defaultValue = "" + io.pkibench.server.KeyServer.DEFAULT_PORT, description = "TCP port, 0 for any free one (default: ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "--keys", defaultValue = "software", paramLabel = "SOURCE",
+        description = "where the node's keys live: software[:accp|jdk|bc] or pkcs11:CONFIG (default: ${DEFAULT-VALUE})")
+    String keys;
+
+    @Option(names = "--pin-file", paramLabel = "FILE", description = "file holding the PKCS#11 PIN")
+    Path pinFile;
+
+    @Option(names = "--aliases", split = ",", paramLabel = "ALIAS,…", description = "the keys this node serves (default: every key of --keys)")
+    java.util.List<String> aliases = new java.util.ArrayList<>();
+
+    @Option(names = "--grants", paramLabel = "FILE", description = "which client certificate may use which keys (see below)")
+    Path grants;
+
+    @Option(names = "--threads", paramLabel = "N", description = "threads doing the key operations (default: one per core)")
+    Integer threads;
+
+    @Option(names = "--max-request", defaultValue = "1m", paramLabel = "SIZE", description = "largest request accepted, e.g. 64k or 4m (default: ${DEFAULT-VALUE})")
+    String maxRequest;
+
+    @Option(names = "--idle-timeout", defaultValue = "5m", paramLabel = "DURATION", description = "a connection with no call for this long is closed (default: ${DEFAULT-VALUE})")
+    String idleTimeout;
+
+    @Override
+    ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception {
+      java.util.List<String> problems = new java.util.ArrayList<>();
+      String keyProblem = io.pkibench.keys.KeySources.problem(keys);
+      if (keyProblem != null) problems.add(keyProblem);
+      else if (keys.startsWith("remote:")) problems.add("--keys " + keys + ": a key server holds its keys itself; use software or pkcs11:CONFIG");
+      int maxRequestBytes = io.pkibench.workload.Params.parseBytes(maxRequest);
+      if (maxRequestBytes < 1024) problems.add("--max-request " + maxRequest + ": write a size of at least 1k, like 64k or 4m");
+      java.time.Duration idle = null;
+      try {
+        idle = io.pkibench.plan.Durations.parse(idleTimeout);
+      } catch (IllegalArgumentException e) {
+        problems.add("--idle-timeout " + idleTimeout + ": " + e.getMessage());
+      }
+      if (threads != null && (threads < 1 || threads > 4096)) problems.add("--threads " + threads + ": give 1 to 4096");
+      Path grantsFile = grants == null ? null : ctx.resolve(grants);
+      if (grantsFile != null && !java.nio.file.Files.isReadable(grantsFile)) problems.add("--grants " + grants + ": no such readable file");
+      if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
+
+      TestPki testPki = TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
+      io.pkibench.keyserver.KeyGrants granted;
+      try {
+        granted = grantsFile == null ? io.pkibench.keyserver.KeyGrants.everyKeyFor(testPki.certificate("tls-client"))
+            : io.pkibench.keyserver.KeyGrants.read(grantsFile);
+      } catch (java.io.IOException e) {
+        throw new ParameterException(serve.spec.commandLine(), "--grants " + grants + ":\n" + e.getMessage());
+      }
+      KeySource source = KeyOpeners.of(ctx, pkiDir, pinFile, ctx.err()::println).open(keys);
+      java.util.List<String> held = source.aliases();
+      java.util.List<String> unknown = aliases.stream().filter(a -> !held.contains(a)).toList();
+      if (!unknown.isEmpty()) {
+        throw new ParameterException(serve.spec.commandLine(), "--aliases: " + source.describe() + " has no key " + String.join(", ", unknown)
+            + "; it has " + String.join(", ", held));
+      }
+      var service = new io.pkibench.keyserver.KeyService(source, aliases.isEmpty() ? held : aliases, granted, ctx.err()::println);
+      var identity = new io.pkibench.keys.SoftwareKeySource(() -> testPki, io.pkibench.keys.ProviderChoice.JDK).key("keyserver");
+      var limits = new io.pkibench.server.KeyServer.Limits(maxRequestBytes, java.time.Duration.ofSeconds(10), idle,
+          threads != null ? threads : Runtime.getRuntime().availableProcessors());
+      return new io.pkibench.server.KeyServer(service, identity, testPki.certificate("root-ca"), bind, port, limits);
+    }
+
+    @Override
+    String what(ReferenceServer server) {
+      return "key server listening on " + server.baseUrl();
     }
   }
 }

@@ -15,6 +15,9 @@ public interface KeySource extends AutoCloseable {
    */
   Provider provider(String type, String algorithm) throws GeneralSecurityException;
 
+  /** The aliases of the private keys this source holds, in a stable order (a key server lists and serves them). */
+  java.util.List<String> aliases() throws GeneralSecurityException;
+
   /** How the result file names this source, e.g. {@code software:accp} or {@code pkcs11:softhsm.cfg}. */
   String describe();
 

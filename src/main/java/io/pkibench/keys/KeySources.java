@@ -8,7 +8,7 @@ import java.security.GeneralSecurityException;
 import java.util.Map;
 import java.util.function.Supplier;
 
-/** Opens the key source a {@code --keys} value names: {@code software[:accp|jdk|bc]} or {@code pkcs11:CONFIG}. */
+/** Opens the key source a {@code --keys} value names: {@code software[:accp|jdk|bc]}, {@code pkcs11:CONFIG} or {@code remote:HOST:PORT[=WEIGHT],…}. */
 public final class KeySources {
   public static final String PIN_ENV = "PKIBENCH_PKCS11_PIN";
 
@@ -26,13 +26,31 @@ public final class KeySources {
       }
     }
     if (spec.startsWith("pkcs11:") && spec.length() > "pkcs11:".length()) return null;
-    return "--keys " + spec + ": unknown key source; use software, software:accp|jdk|bc or pkcs11:CONFIG";
+    if (spec.startsWith("remote:")) {
+      try {
+        io.pkibench.keys.remote.NodeAddress.parseAll(spec.substring("remote:".length()));
+        return null;
+      } catch (IllegalArgumentException e) {
+        return e.getMessage();
+      }
+    }
+    return "--keys " + spec + ": unknown key source; use software, software:accp|jdk|bc, pkcs11:CONFIG or remote:HOST:PORT[=WEIGHT],…";
   }
 
-  public static KeySource open(String spec, Supplier<TestPki> pki, Path pinFile, Map<String, String> env)
-      throws GeneralSecurityException, IOException {
+  /**
+   * Opens {@code spec}. A {@code remote:} source authenticates to its nodes with the test PKI's
+   * {@code tls-client} key and reports nodes going down and back through {@code log}.
+   */
+  public static KeySource open(String spec, Supplier<TestPki> pki, Path pinFile, Map<String, String> env, java.time.InstantSource clock,
+      java.util.function.Consumer<String> log) throws GeneralSecurityException, IOException {
     String problem = problem(spec);
     if (problem != null) throw new IllegalArgumentException(problem);
+    if (spec.startsWith("remote:")) {
+      TestPki testPki = pki.get();
+      SigningKey client = new SoftwareKeySource(() -> testPki, ProviderChoice.JDK).key("tls-client");
+      return new io.pkibench.keys.remote.RemoteKeySource(io.pkibench.keys.remote.NodeAddress.parseAll(spec.substring("remote:".length())), client,
+          testPki.certificate("root-ca"), clock, log);
+    }
     if (spec.equals("software")) return new SoftwareKeySource(pki, ProviderChoice.best());
     if (spec.startsWith("software:")) {
       return new SoftwareKeySource(pki, ProviderChoice.parse(spec.substring("software:".length())));

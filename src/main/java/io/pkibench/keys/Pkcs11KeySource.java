@@ -71,6 +71,17 @@ public final class Pkcs11KeySource implements KeySource {
     return new SigningKey(alias, key, chain, provider);
   }
 
+  /** The token's private keys that have a certificate. */
+  @Override
+  public List<String> aliases() throws GeneralSecurityException {
+    List<String> aliases = new ArrayList<>();
+    for (String alias : java.util.Collections.list(store.aliases())) {
+      if (store.isKeyEntry(alias) && store.getCertificate(alias) != null) aliases.add(alias);
+    }
+    java.util.Collections.sort(aliases);
+    return aliases;
+  }
+
   @Override
   public Provider provider(String type, String algorithm) throws GeneralSecurityException {
     if (!Services.offers(provider, type, algorithm)) {

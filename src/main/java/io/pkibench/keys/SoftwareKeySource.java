@@ -64,6 +64,13 @@ public final class SoftwareKeySource implements KeySource {
     }
   }
 
+  /** Every end-entity key of the test PKI (not the CAs'). */
+  @Override
+  public synchronized List<String> aliases() {
+    if (pki == null) pki = pkiSupplier.get();
+    return pki.entities().stream().filter(e -> !e.isCa()).map(io.pkibench.pki.Entity::alias).toList();
+  }
+
   @Override
   public Provider provider(String type, String algorithm) throws GeneralSecurityException {
     return choice.providerFor(type, algorithm);

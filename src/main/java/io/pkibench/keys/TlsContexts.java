@@ -13,6 +13,13 @@ public final class TlsContexts {
 
   /** A server (or client) identity: {@code key}'s private key and chain. */
   public static SSLContext withIdentity(SigningKey key, X509Certificate trusted) throws GeneralSecurityException {
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(keyManagers(key), trustManagers(trusted), null);
+    return context;
+  }
+
+  /** Key managers presenting {@code key} and its chain. */
+  public static javax.net.ssl.KeyManager[] keyManagers(SigningKey key) throws GeneralSecurityException {
     try {
       KeyStore store = KeyStore.getInstance("PKCS12");
       store.load(null, null);
@@ -20,9 +27,7 @@ public final class TlsContexts {
       store.setKeyEntry(key.alias(), key.privateKey(), transientPassword, key.chain().toArray(new X509Certificate[0]));
       KeyManagerFactory keys = KeyManagerFactory.getInstance("PKIX");
       keys.init(store, transientPassword);
-      SSLContext context = SSLContext.getInstance("TLS");
-      context.init(keys.getKeyManagers(), trustManagers(trusted), null);
-      return context;
+      return keys.getKeyManagers();
     } catch (java.io.IOException e) {
       throw new GeneralSecurityException(e);
     }
@@ -35,7 +40,8 @@ public final class TlsContexts {
     return context;
   }
 
-  private static javax.net.ssl.TrustManager[] trustManagers(X509Certificate root) throws GeneralSecurityException {
+  /** Trust managers accepting only chains to {@code root}; null (the JDK's defaults) when {@code root} is null. */
+  public static javax.net.ssl.TrustManager[] trustManagers(X509Certificate root) throws GeneralSecurityException {
     if (root == null) return null;
     try {
       KeyStore trust = KeyStore.getInstance("PKCS12");

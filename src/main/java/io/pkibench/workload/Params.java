@@ -41,7 +41,14 @@ public final class Params {
 
   /** A size such as {@code 1024}, {@code 137k} or {@code 1m} (binary multiples). */
   public int bytes(String name) {
-    String v = get(name).trim().toLowerCase(java.util.Locale.ROOT);
+    int n = parseBytes(get(name));
+    if (n < 0) throw new IllegalArgumentException("-p " + name + "=" + get(name) + ": write a size in bytes, like 1024, 137k or 1m");
+    return n;
+  }
+
+  /** {@code 1024}, {@code 137k}, {@code 1m} (binary multiples) as bytes; -1 when it is not such a size. */
+  public static int parseBytes(String text) {
+    String v = text.trim().toLowerCase(java.util.Locale.ROOT);
     long multiplier = 1;
     if (v.endsWith("k")) multiplier = 1024;
     else if (v.endsWith("m")) multiplier = 1024 * 1024;
@@ -50,9 +57,9 @@ public final class Params {
       long n = Long.parseLong(digits) * multiplier;
       if (n >= 0 && n <= Integer.MAX_VALUE - 64) return (int) n;
     } catch (NumberFormatException e) {
-      // reported below
+      return -1;
     }
-    throw new IllegalArgumentException("-p " + name + "=" + get(name) + ": write a size in bytes, like 1024, 137k or 1m");
+    return -1;
   }
 
   /** Every value, defaults included: what the result file records. */

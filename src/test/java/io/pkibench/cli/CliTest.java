@@ -11,6 +11,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -185,6 +186,38 @@ class CliTest {
     assertEquals(2, run("serve", "tlsecho", "--tls", "gnutls", "--key", "rsa512", "--idle-timeout", "soon", "--max-connections", "0"));
     String e = err.toString();
     assertTrue(e.contains("--tls gnutls") && e.contains("--key rsa512") && e.contains("--idle-timeout soon") && e.contains("--max-connections 0"), e);
+  }
+
+  @Test
+  void serveKeyserver_badFlags_exit2NamingEach() {
+    assertEquals(2, run("serve", "keyserver", "--keys", "remote:127.0.0.1:9443", "--max-request", "10", "--idle-timeout", "soon",
+        "--threads", "0", "--grants", "missing-grants.txt", "--pki", "pki"));
+    String e = err.toString();
+    for (String flag : List.of("--keys remote:", "--max-request 10", "--idle-timeout soon", "--threads 0", "--grants missing-grants.txt")) {
+      assertTrue(e.contains(flag), flag + " named in:\n" + e);
+    }
+    assertEquals(2, run("run", "sign", "--keys", "remote:localhost,127.0.0.1:99999,[::1]:9443=0", "--pki", "pki"));
+    String r = err.toString();
+    assertTrue(r.contains("localhost: write HOST:PORT") && r.contains("the port is a number") && r.contains("the weight after ="), r);
+  }
+
+  /** The remote key source from the command line: a node in this JVM on the CLI's test PKI, a real sign run through it. */
+  @Test
+  void runSign_throughARemoteNode_verifiesEverySignature() throws Exception {
+    var pki = io.pkibench.pki.TestPki.init(dir.resolve("pki"), InstantSource.system(), io.pkibench.pki.TestPki.DEFAULT_CRL_BASE_URL, line -> {});
+    var keys = new io.pkibench.keys.SoftwareKeySource(() -> pki, io.pkibench.keys.ProviderChoice.JDK);
+    var service = new io.pkibench.keyserver.KeyService(keys, keys.aliases(), io.pkibench.keyserver.KeyGrants.everyKeyFor(pki.certificate("tls-client")), line -> {});
+    try (var node = new io.pkibench.server.KeyServer(service, keys.key("keyserver"), pki.certificate("root-ca"), "127.0.0.1", 0,
+        io.pkibench.server.KeyServer.Limits.defaults())) {
+      node.start();
+      assertEquals(0, run("run", "sign", "-p", "alg=rsa2048", "--keys", "remote:127.0.0.1:" + node.port(), "--pki", "pki",
+          "--concurrency", "4", "--warmup", "1x300ms", "--measure", "2x300ms", "--out", "remote.json"), err.toString());
+      var result = io.pkibench.results.RunResultJson.read(dir.resolve("remote.json"));
+      var level = result.workloads().get(0).levels().get(0);
+      assertTrue(level.counts().succeeded() > 0 && level.counts().failed() == 0, level.counts().toString());
+      assertTrue(node.counts().served() >= level.counts().succeeded(), "every signature was made on the node: " + node.counts());
+      assertTrue(out.toString().contains("keys remote:127.0.0.1:" + node.port()), out.toString());
+    }
   }
 
   @Test

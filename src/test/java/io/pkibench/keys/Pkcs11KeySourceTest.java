@@ -128,4 +128,39 @@ class Pkcs11KeySourceTest {
     }
     assertFalse(RunResultJson.toJson(r).contains(PIN), "the PIN never reaches the result");
   }
+
+  /** A key-server node whose keys are on the token: signing (digest sent, NONEwithRSA/ECDSA inside) and RSA decryption through it. */
+  @Test
+  void keyServerNode_backedByTheToken_signsAndDecrypts() throws Exception {
+    try (Pkcs11KeySource token = new Pkcs11KeySource(config, Secret.fromFile(pinFile))) {
+      List<String> held = token.aliases();
+      assertTrue(held.contains("signer-rsa2048-1") && held.contains("signer-ecdsa-p256-1"), held.toString());
+      var service = new io.pkibench.keyserver.KeyService(token, held, io.pkibench.keyserver.KeyGrants.everyKeyFor(pki.certificate("tls-client")), line -> {});
+      var software = new SoftwareKeySource(() -> pki, ProviderChoice.JDK);
+      try (var node = new io.pkibench.server.KeyServer(service, software.key("keyserver"), pki.certificate("root-ca"), "127.0.0.1", 0,
+          io.pkibench.server.KeyServer.Limits.defaults())) {
+        node.start();
+        try (var remote = new io.pkibench.keys.remote.RemoteKeySource(List.of(new io.pkibench.keys.remote.NodeAddress("127.0.0.1", node.port(), 1)),
+            software.key("tls-client"), pki.certificate("root-ca"), InstantSource.system(), line -> {})) {
+          for (String[] c : new String[][] {{"signer-rsa2048-1", "SHA256withRSA"}, {"signer-ecdsa-p256-1", "SHA256withECDSA"}}) {
+            SigningKey key = remote.key(c[0]);
+            byte[] data = "pay 100 BRL to 123".getBytes();
+            Signature s = Signature.getInstance(c[1], key.provider());
+            s.initSign(key.privateKey());
+            s.update(data);
+            Signature bc = Signature.getInstance(c[1], new BouncyCastleProvider());
+            bc.initVerify(key.publicKey());
+            bc.update(data);
+            assertTrue(bc.verify(s.sign()), c[0] + " signed on the token behind the node");
+          }
+          SigningKey rsa = remote.key("signer-rsa2048-1");
+          javax.crypto.Cipher encrypt = javax.crypto.Cipher.getInstance("RSA/ECB/PKCS1Padding", new BouncyCastleProvider());
+          encrypt.init(javax.crypto.Cipher.ENCRYPT_MODE, rsa.publicKey());
+          javax.crypto.Cipher decrypt = javax.crypto.Cipher.getInstance("RSA/ECB/PKCS1Padding", rsa.provider());
+          decrypt.init(javax.crypto.Cipher.DECRYPT_MODE, rsa.privateKey());
+          assertEquals("session key", new String(decrypt.doFinal(encrypt.doFinal("session key".getBytes()))));
+        }
+      }
+    }
+  }
 }

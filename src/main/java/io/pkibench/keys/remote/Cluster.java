@@ -1,0 +1,210 @@
+package io.pkibench.keys.remote;
+
+import io.grpc.ChannelCredentials;
+import io.grpc.Grpc;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.health.v1.HealthGrpc;
+import io.pkibench.keyserver.v1.KeyServerGrpc;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The client's view of the key-server nodes: one HTTP/2 connection per node carries every pending
+ * call. Each call goes to the node with the fewest pending calls per unit of weight (weighted
+ * least-pending): with equal nodes the shares follow the weights, as round robin's would, and a node
+ * that slows down (a busy HSM behind it) gets less until it catches up, which round robin cannot do.
+ * A node is taken out when a call to it finds it unavailable or a health check (every 250 ms, the
+ * standard gRPC health service) fails, and rejoins when a health check answers SERVING again. Calls in
+ * flight to a node that dies fail and are counted; they are not retried elsewhere, so a run sees the
+ * fault instead of a slower success.
+ */
+public final class Cluster implements AutoCloseable {
+  static final Duration CALL_DEADLINE = Duration.ofSeconds(10);
+  static final Duration HEALTH_INTERVAL = Duration.ofMillis(250);
+  static final Duration HEALTH_DEADLINE = Duration.ofMillis(500);
+  /** The first check includes the TLS handshake of a cold JVM. */
+  static final Duration FIRST_CHECK_DEADLINE = Duration.ofSeconds(5);
+
+  /** A node's calls, as the result records them. */
+  public record Share(String node, int weight, long calls, long failures, boolean up) {}
+
+  /** A node going down or coming back, for the report of a fault. */
+  public record Event(java.time.Instant at, String node, boolean up, String why) {}
+
+  static final class Node {
+    final NodeAddress address;
+    final ManagedChannel channel;
+    final KeyServerGrpc.KeyServerBlockingStub stub;
+    final HealthGrpc.HealthBlockingStub health;
+    final AtomicInteger pending = new AtomicInteger();
+    final LongAdder calls = new LongAdder();
+    final LongAdder failures = new LongAdder();
+    volatile boolean up;
+    int slowChecks; // consecutive health checks past their deadline; only the checker thread touches it
+
+    Node(NodeAddress address, ChannelCredentials credentials) {
+      this.address = address;
+      this.channel = Grpc.newChannelBuilderForAddress(address.host(), address.port(), credentials)
+          .maxInboundMessageSize(4 << 20)
+          .build();
+      this.stub = KeyServerGrpc.newBlockingStub(channel);
+      this.health = HealthGrpc.newBlockingStub(channel);
+    }
+  }
+
+  private final List<Node> nodes;
+  private final Consumer<String> log;
+  private final InstantSource clock;
+  private final AtomicInteger rotation = new AtomicInteger();
+  private final List<Event> events = java.util.Collections.synchronizedList(new ArrayList<>());
+  private final ScheduledExecutorService checker;
+
+  Cluster(List<NodeAddress> addresses, ChannelCredentials credentials, InstantSource clock, Consumer<String> log) {
+    this.nodes = addresses.stream().map(a -> new Node(a, credentials)).toList();
+    this.log = log;
+    this.clock = clock;
+    List<String> down = new ArrayList<>();
+    for (Node n : nodes) n.channel.getState(true); // all connect at once
+    for (Node n : nodes) {
+      String problem = check(n, FIRST_CHECK_DEADLINE);
+      n.up = problem == null;
+      if (problem != null) down.add(n.address + " (" + problem + ")");
+    }
+    if (down.size() == nodes.size()) {
+      close(nodes);
+      throw new IllegalStateException("no key-server node answers: " + String.join(", ", down)
+          + "; start one with 'pkibench serve keyserver --port PORT'");
+    }
+    for (String d : down) log.accept("key server " + d + " is down; it joins when it answers");
+    checker = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "keyserver-health");
+      t.setDaemon(true);
+      return t;
+    });
+    checker.scheduleWithFixedDelay(this::checkAll, HEALTH_INTERVAL.toMillis(), HEALTH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** Runs {@code call} on the chosen node's stub, with the call deadline; a refusal or failure names the node. */
+  <T> T call(Function<KeyServerGrpc.KeyServerBlockingStub, T> call) throws KeyServerException {
+    Node node = pick();
+    node.pending.incrementAndGet();
+    try {
+      T value = call.apply(node.stub.withDeadlineAfter(CALL_DEADLINE.toMillis(), TimeUnit.MILLISECONDS));
+      node.calls.increment();
+      return value;
+    } catch (StatusRuntimeException e) {
+      node.failures.increment();
+      if (e.getStatus().getCode() == Status.Code.UNAVAILABLE) markDown(node, "a call found it unavailable: " + e.getStatus().getDescription());
+      throw new KeyServerException(node.address, e);
+    } finally {
+      node.pending.decrementAndGet();
+    }
+  }
+
+  private Node pick() throws KeyServerException {
+    Node best = null;
+    double bestLoad = Double.MAX_VALUE;
+    int start = Math.floorMod(rotation.getAndIncrement(), nodes.size()); // ties go round
+    for (int i = 0; i < nodes.size(); i++) {
+      Node n = nodes.get((start + i) % nodes.size());
+      if (!n.up) continue;
+      double load = (n.pending.get() + 1.0) / n.address.weight();
+      if (load < bestLoad) {
+        best = n;
+        bestLoad = load;
+      }
+    }
+    if (best == null) throw new KeyServerException("no key-server node is up (" + nodes.stream().map(n -> n.address.toString()).toList() + ")");
+    return best;
+  }
+
+  /**
+   * A refused connection or a node not SERVING takes it out at once; a check past its deadline only
+   * the second time running, since a node saturated by the run (or a client starved of CPU) answers late
+   * without being down.
+   */
+  private void checkAll() {
+    for (Node n : nodes) {
+      String problem = check(n, HEALTH_DEADLINE);
+      if (problem == null) {
+        n.slowChecks = 0;
+        markUp(n);
+      } else if (problem.startsWith(Status.Code.DEADLINE_EXCEEDED.name()) && ++n.slowChecks < 2) {
+        continue;
+      } else {
+        markDown(n, problem);
+      }
+    }
+  }
+
+  /** Null when the node answers SERVING, else why not. */
+  private static String check(Node n, Duration deadline) {
+    if (!n.up) n.channel.resetConnectBackoff(); // a node that comes back is found at the next check, not after gRPC's backoff
+    try {
+      HealthCheckResponse r = n.health.withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
+          .check(HealthCheckRequest.newBuilder().setService(KeyServerGrpc.SERVICE_NAME).build());
+      return r.getStatus() == HealthCheckResponse.ServingStatus.SERVING ? null : "health " + r.getStatus();
+    } catch (StatusRuntimeException e) {
+      return e.getStatus().getCode() + (e.getStatus().getDescription() == null ? "" : ": " + e.getStatus().getDescription());
+    }
+  }
+
+  private void markDown(Node n, String why) {
+    synchronized (n) {
+      if (!n.up) return;
+      n.up = false;
+    }
+    events.add(new Event(clock.instant(), n.address.toString(), false, why));
+    log.accept("key server " + n.address + " taken out: " + why);
+  }
+
+  private void markUp(Node n) {
+    synchronized (n) {
+      if (n.up) return;
+      n.up = true;
+    }
+    events.add(new Event(clock.instant(), n.address.toString(), true, "health check answered SERVING"));
+    log.accept("key server " + n.address + " rejoined");
+  }
+
+  List<Share> shares() {
+    return nodes.stream().map(n -> new Share(n.address.toString(), n.address.weight(), n.calls.sum(), n.failures.sum(), n.up)).toList();
+  }
+
+  List<Event> events() {
+    synchronized (events) {
+      return List.copyOf(events);
+    }
+  }
+
+  @Override
+  public void close() {
+    checker.shutdownNow();
+    close(nodes);
+  }
+
+  private static void close(List<Node> nodes) {
+    for (Node n : nodes) n.channel.shutdownNow();
+    for (Node n : nodes) {
+      try {
+        n.channel.awaitTermination(2, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+}

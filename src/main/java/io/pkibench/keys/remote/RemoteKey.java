@@ -1,0 +1,64 @@
+package io.pkibench.keys.remote;
+
+import java.math.BigInteger;
+import java.security.PrivateKey;
+import java.security.interfaces.ECKey;
+import java.security.interfaces.RSAKey;
+import java.security.spec.ECParameterSpec;
+
+/**
+ * A handle on a private key a key server holds: its alias and the cluster that reaches it, never the
+ * key itself. It tells its size and curve (from the certificate) so TLS and CMS code that looks at a
+ * key's size works unchanged; {@link #getEncoded()} is null, as for a key on a token.
+ */
+public sealed interface RemoteKey extends PrivateKey permits RemoteKey.Rsa, RemoteKey.Ec, RemoteKey.Ed {
+  String alias();
+
+  Cluster cluster();
+
+  @Override
+  default String getFormat() {
+    return null;
+  }
+
+  @Override
+  default byte[] getEncoded() {
+    return null;
+  }
+
+  record Rsa(String alias, BigInteger getModulus, Cluster cluster) implements RemoteKey, RSAKey {
+    @Override
+    public String getAlgorithm() {
+      return "RSA";
+    }
+
+    @Override
+    public String toString() {
+      return "remote RSA-" + getModulus.bitLength() + " key " + alias;
+    }
+  }
+
+  record Ec(String alias, ECParameterSpec getParams, Cluster cluster) implements RemoteKey, ECKey {
+    @Override
+    public String getAlgorithm() {
+      return "EC";
+    }
+
+    @Override
+    public String toString() {
+      return "remote EC key " + alias;
+    }
+  }
+
+  record Ed(String alias, Cluster cluster) implements RemoteKey {
+    @Override
+    public String getAlgorithm() {
+      return "Ed25519";
+    }
+
+    @Override
+    public String toString() {
+      return "remote Ed25519 key " + alias;
+    }
+  }
+}

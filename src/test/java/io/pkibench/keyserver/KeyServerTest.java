@@ -1,0 +1,338 @@
+package io.pkibench.keyserver;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.keys.remote.KeyServerException;
+import io.pkibench.keys.remote.NodeAddress;
+import io.pkibench.keys.remote.RemoteKeySource;
+import io.pkibench.server.KeyServer;
+import io.pkibench.testing.TestKeys;
+import java.io.OutputStream;
+import java.math.BigInteger;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyPairGenerator;
+import java.security.Signature;
+import java.security.cert.X509Certificate;
+import java.security.spec.MGF1ParameterSpec;
+import java.security.spec.PSSParameterSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Date;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.crypto.Cipher;
+import javax.crypto.KeyGenerator;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.OAEPParameterSpec;
+import javax.crypto.spec.PSource;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Two key-server nodes on loopback, the remote: key source in front of them, and what each must refuse or survive. */
+class KeyServerTest {
+  @TempDir static Path dir;
+  static TestKeys fixture;
+  static final BouncyCastleProvider BC = new BouncyCastleProvider();
+  final List<AutoCloseable> open = new ArrayList<>();
+  final List<String> log = Collections.synchronizedList(new ArrayList<>());
+
+  @BeforeAll
+  static void pki() {
+    fixture = TestKeys.in(dir);
+  }
+
+  @AfterEach
+  void closeAll() throws Exception {
+    Collections.reverse(open);
+    for (AutoCloseable c : open) c.close();
+  }
+
+  KeyServer node(int port, KeyGrants grants, KeyServer.Limits limits) throws Exception {
+    var service = new KeyService(fixture.keys, fixture.keys.aliases(), grants, log::add);
+    SigningKey identity = new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("keyserver");
+    KeyServer server = new KeyServer(service, identity, fixture.pki.certificate("root-ca"), "127.0.0.1", port, limits);
+    server.start();
+    open.add(server);
+    return server;
+  }
+
+  KeyServer node() throws Exception {
+    return node(0, KeyGrants.everyKeyFor(fixture.pki.certificate("tls-client")), KeyServer.Limits.defaults());
+  }
+
+  RemoteKeySource client(SigningKey identity, KeyServer... nodes) throws GeneralSecurityException {
+    List<NodeAddress> addresses = new ArrayList<>();
+    for (KeyServer n : nodes) addresses.add(new NodeAddress("127.0.0.1", n.port(), 1));
+    RemoteKeySource source = new RemoteKeySource(addresses, identity, fixture.pki.certificate("root-ca"), InstantSource.system(), log::add);
+    open.add(source);
+    return source;
+  }
+
+  RemoteKeySource client(KeyServer... nodes) throws GeneralSecurityException {
+    return client(new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("tls-client"), nodes);
+  }
+
+  static byte[] message() {
+    return "pacs.008 stand-in: a message the key server signs".getBytes();
+  }
+
+  @Test
+  void everySchemeSignsRemotely_andBouncyCastleVerifies() throws Exception {
+    RemoteKeySource remote = client(node(), node());
+    record Case(String alias, String algorithm, java.security.spec.AlgorithmParameterSpec params) {}
+    var pss = new PSSParameterSpec("SHA-256", "MGF1", MGF1ParameterSpec.SHA256, 32, 1);
+    for (Case c : List.of(new Case("signer-rsa2048-1", "SHA256withRSA", null), new Case("signer-rsa3072-1", "SHA512withRSA", null),
+        new Case("signer-rsa2048-2", "RSASSA-PSS", pss), new Case("signer-ecdsa-p256-1", "SHA256withECDSA", null),
+        new Case("signer-ecdsa-p256-2", "SHA384withECDSA", null), new Case("signer-ed25519-1", "Ed25519", null))) {
+      SigningKey key = remote.key(c.alias());
+      assertEquals(fixture.pki.certificate(c.alias()), key.certificate(), "the chain comes from the node");
+      assertEquals(null, key.privateKey().getEncoded(), "no key material on the client");
+      Signature signer = Signature.getInstance(c.algorithm(), key.provider());
+      if (c.params() != null) signer.setParameter(c.params());
+      signer.initSign(key.privateKey());
+      signer.update(message());
+      byte[] signature = signer.sign();
+      Signature verifier = Signature.getInstance(c.algorithm(), BC);
+      if (c.params() != null) verifier.setParameter(c.params());
+      verifier.initVerify(key.publicKey());
+      verifier.update(message());
+      assertTrue(verifier.verify(signature), c + " verifies with BouncyCastle");
+      verifier.initVerify(key.publicKey());
+      byte[] tampered = message();
+      tampered[0] ^= 1;
+      verifier.update(tampered);
+      assertFalse(verifier.verify(signature), c + ": a changed message does not verify");
+    }
+    // both nodes took calls: one connection each, shares recorded
+    var shares = remote.shares();
+    assertEquals(2, shares.size());
+    assertTrue(shares.stream().allMatch(s -> s.calls() > 0 && s.failures() == 0), shares.toString());
+  }
+
+  @Test
+  void decryptsAndUnwraps_pkcs1AndOaep() throws Exception {
+    RemoteKeySource remote = client(node());
+    SigningKey key = remote.key("signer-rsa2048-1");
+    byte[] secret = "a 32-byte AES key would go here.".getBytes();
+
+    Cipher encrypt = Cipher.getInstance("RSA/ECB/PKCS1Padding", BC);
+    encrypt.init(Cipher.ENCRYPT_MODE, key.publicKey());
+    Cipher decrypt = Cipher.getInstance("RSA/ECB/PKCS1Padding", key.provider());
+    decrypt.init(Cipher.DECRYPT_MODE, key.privateKey());
+    assertArrayEquals(secret, decrypt.doFinal(encrypt.doFinal(secret)));
+
+    var oaep = new OAEPParameterSpec("SHA-256", "MGF1", MGF1ParameterSpec.SHA256, PSource.PSpecified.DEFAULT);
+    encrypt = Cipher.getInstance("RSA/ECB/OAEPPadding", BC);
+    encrypt.init(Cipher.ENCRYPT_MODE, key.publicKey(), oaep);
+    decrypt = Cipher.getInstance("RSA/ECB/OAEPPadding", key.provider());
+    decrypt.init(Cipher.DECRYPT_MODE, key.privateKey(), oaep);
+    assertArrayEquals(secret, decrypt.doFinal(encrypt.doFinal(secret)));
+
+    KeyGenerator aes = KeyGenerator.getInstance("AES");
+    aes.init(256);
+    SecretKey wrappedKey = aes.generateKey();
+    Cipher wrap = Cipher.getInstance("RSA/ECB/PKCS1Padding", BC);
+    wrap.init(Cipher.WRAP_MODE, key.publicKey());
+    Cipher unwrap = Cipher.getInstance("RSA/ECB/PKCS1Padding", key.provider());
+    unwrap.init(Cipher.UNWRAP_MODE, key.privateKey());
+    assertArrayEquals(wrappedKey.getEncoded(), unwrap.unwrap(wrap.wrap(wrappedKey), "AES", Cipher.SECRET_KEY).getEncoded());
+
+    // a ciphertext for another key is the client's fault: a bad padding, counted as refused by the node
+    byte[] foreign = encrypt.doFinal(secret);
+    Cipher other = Cipher.getInstance("RSA/ECB/PKCS1Padding", key.provider());
+    other.init(Cipher.DECRYPT_MODE, remote.key("signer-rsa2048-2").privateKey());
+    assertThrows(javax.crypto.BadPaddingException.class, () -> other.doFinal(foreign));
+  }
+
+  @Test
+  void refusals_areNamedAndCountedApartFromFailures_andTheNodeStaysUp() throws Exception {
+    Path grants = dir.resolve("grants.txt");
+    Files.writeString(grants, "# only one RSA key for the test client\ncn=" + KeyGrants.commonName(fixture.pki.certificate("tls-client"))
+        + ": signer-rsa2048-1, signer-ed25519-*\n");
+    KeyServer server = node(0, KeyGrants.read(grants), new KeyServer.Limits(64 * 1024, Duration.ofSeconds(10), Duration.ofMinutes(5), 2));
+    RemoteKeySource remote = client(server);
+
+    KeyServerException notGranted = assertThrows(KeyServerException.class, () -> remote.key("signer-rsa2048-2"));
+    assertTrue(notGranted.refused() && notGranted.getMessage().contains("PERMISSION_DENIED") && notGranted.getMessage().contains("signer-rsa2048-2"),
+        notGranted.getMessage());
+    KeyServerException unknown = assertThrows(KeyServerException.class, () -> remote.key("no-such-key"));
+    assertTrue(unknown.refused() && unknown.getMessage().contains("NOT_FOUND"), unknown.getMessage());
+    assertEquals(List.of("signer-ed25519-1", "signer-rsa2048-1"), remote.aliases().stream().sorted().toList(), "the list shows only granted keys");
+
+    // larger than the node accepts: refused, and the next call is served
+    SigningKey ed = remote.key("signer-ed25519-1");
+    Signature big = Signature.getInstance("Ed25519", ed.provider());
+    big.initSign(ed.privateKey());
+    big.update(new byte[128 * 1024]);
+    KeyServerException tooBig = assertThrows(KeyServerException.class, big::sign);
+    assertTrue(tooBig.refused() && tooBig.getMessage().contains("RESOURCE_EXHAUSTED"), tooBig.getMessage());
+
+    SigningKey rsa = remote.key("signer-rsa2048-1");
+    Signature ok = Signature.getInstance("SHA256withRSA", rsa.provider());
+    ok.initSign(rsa.privateKey());
+    ok.update(message());
+    assertEquals(256, ok.sign().length);
+    assertTrue(server.counts().refused() >= 2, server.counts().toString());
+    assertEquals(0, server.counts().failed(), "no refusal was counted as the node's failure");
+  }
+
+  @Test
+  void aGrantsFileWithMistakes_namesEachLine() throws Exception {
+    Path grants = dir.resolve("bad-grants.txt");
+    Files.writeString(grants, "sha256=abc: signer-*\nsomebody: tls-client\ncn=x signer-*\n");
+    var e = assertThrows(java.io.IOException.class, () -> KeyGrants.read(grants));
+    assertTrue(e.getMessage().contains(":1:") && e.getMessage().contains(":2:") && e.getMessage().contains(":3:"), e.getMessage());
+  }
+
+  @Test
+  void clientsOutsideThePki_orExpired_areRefusedAtTheHandshake() throws Exception {
+    KeyServer server = node();
+    // a self-signed client: the node's TLS refuses it, so no node answers
+    var generator = KeyPairGenerator.getInstance("RSA");
+    generator.initialize(2048);
+    var stranger = generator.generateKeyPair();
+    var name = new javax.security.auth.x500.X500Principal("CN=stranger");
+    X509Certificate selfSigned = new JcaX509CertificateConverter().getCertificate(new JcaX509v3CertificateBuilder(name, BigInteger.ONE,
+        Date.from(Instant.now().minusSeconds(60)), Date.from(Instant.now().plusSeconds(3600)), name, stranger.getPublic())
+        .build(new JcaContentSignerBuilder("SHA256withRSA").build(stranger.getPrivate())));
+    var e = assertThrows(GeneralSecurityException.class,
+        () -> client(new SigningKey("stranger", stranger.getPrivate(), List.of(selfSigned), BC), server));
+    assertTrue(e.getMessage().contains("no key-server node answers"), e.getMessage());
+
+    // issued by the test PKI's intermediate, but expired yesterday
+    SigningKey issuer = new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("intermediate-b");
+    X509Certificate expired = new JcaX509CertificateConverter().getCertificate(new JcaX509v3CertificateBuilder(issuer.certificate(), BigInteger.TEN,
+        Date.from(Instant.now().minus(Duration.ofDays(30))), Date.from(Instant.now().minus(Duration.ofDays(1))),
+        new javax.security.auth.x500.X500Principal("CN=expired client"), stranger.getPublic())
+        .build(new JcaContentSignerBuilder("SHA256withRSA").build(issuer.privateKey())));
+    var expiredFailure = assertThrows(GeneralSecurityException.class,
+        () -> client(new SigningKey("expired", stranger.getPrivate(), List.of(expired, issuer.certificate()), BC), server));
+    assertTrue(expiredFailure.getMessage().contains("no key-server node answers"), expiredFailure.getMessage());
+
+    // the node still serves the test PKI's client
+    SigningKey key = client(server).key("signer-ecdsa-p256-1");
+    assertEquals("EC", key.privateKey().getAlgorithm());
+  }
+
+  @Test
+  void garbageAndHalfOpenConnections_leaveTheNodeServing() throws Exception {
+    KeyServer server = node(0, KeyGrants.everyKeyFor(fixture.pki.certificate("tls-client")),
+        new KeyServer.Limits(1 << 20, Duration.ofSeconds(1), Duration.ofMinutes(5), 2));
+    try (Socket garbage = new Socket("127.0.0.1", server.port()); Socket silent = new Socket("127.0.0.1", server.port())) {
+      OutputStream out = garbage.getOutputStream();
+      out.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes());
+      out.write(new byte[4096]);
+      out.flush();
+      SigningKey key = client(server).key("signer-rsa2048-3");
+      Signature s = Signature.getInstance("SHA256withRSA", key.provider());
+      s.initSign(key.privateKey());
+      s.update(message());
+      assertEquals(256, s.sign().length, "served while a garbage and a silent connection are open");
+      // the silent one is closed by the handshake timeout
+      silent.setSoTimeout(5000);
+      assertEquals(-1, silent.getInputStream().read(), "the half-open connection was closed by the node");
+    }
+  }
+
+  @Test
+  void fiveHundredTwelvePendingCalls_shareOneConnectionPerNode() throws Exception {
+    KeyServer a = node(), b = node();
+    RemoteKeySource remote = client(a, b);
+    SigningKey key = remote.key("signer-ecdsa-p256-3");
+    AtomicInteger signed = new AtomicInteger();
+    try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (int i = 0; i < 512; i++) {
+        threads.submit(() -> {
+          Signature s = Signature.getInstance("SHA256withECDSA", key.provider());
+          s.initSign(key.privateKey());
+          s.update(message());
+          s.sign();
+          return signed.incrementAndGet();
+        });
+      }
+    }
+    assertEquals(512, signed.get());
+    assertEquals(1, a.acceptedConnections(), "one connection to node a carried every call");
+    assertEquals(1, b.acceptedConnections(), "one connection to node b carried every call");
+    long calls = remote.shares().stream().mapToLong(s -> s.calls()).sum();
+    assertEquals(513, calls, "512 signatures and the chain");
+  }
+
+  @Test
+  void aNodeThatDies_isTakenOutWithinASecond_andRejoinsWhenBack() throws Exception {
+    KeyServer a = node(), b = node();
+    int portA = a.port();
+    RemoteKeySource remote = client(a, b);
+    SigningKey key = remote.key("signer-ecdsa-p256-4");
+    java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+    AtomicInteger ok = new AtomicInteger(), failed = new AtomicInteger();
+    var load = Executors.newFixedThreadPool(4);
+    for (int t = 0; t < 4; t++) {
+      load.submit(() -> {
+        while (running.get()) {
+          try {
+            Signature s = Signature.getInstance("SHA256withECDSA", key.provider());
+            s.initSign(key.privateKey());
+            s.update(message());
+            s.sign();
+            ok.incrementAndGet();
+          } catch (Exception e) {
+            failed.incrementAndGet();
+          }
+        }
+        return null;
+      });
+    }
+    try {
+      Thread.sleep(500);
+      a.close();
+      long killed = System.nanoTime();
+      // within a second every call goes to b: a's share stops growing
+      Thread.sleep(1000);
+      long aCalls = remote.shares().get(0).calls();
+      int okBefore = ok.get();
+      Thread.sleep(500);
+      assertEquals(aCalls, remote.shares().get(0).calls(), "node a took no call a second after it died");
+      assertFalse(remote.shares().get(0).up());
+      assertTrue(ok.get() > okBefore, "the rest went on through node b");
+      assertTrue(remote.events().stream().anyMatch(e -> !e.up() && e.node().endsWith(":" + portA)), remote.events().toString());
+      assertTrue(System.nanoTime() - killed < Duration.ofSeconds(3).toNanos());
+
+      // back on the same port: it rejoins and takes calls again
+      KeyServer back = node(portA, KeyGrants.everyKeyFor(fixture.pki.certificate("tls-client")), KeyServer.Limits.defaults());
+      long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+      while (!remote.shares().get(0).up() && System.nanoTime() < deadline) Thread.sleep(50);
+      assertTrue(remote.shares().get(0).up(), "node a rejoined: " + remote.events());
+      long rejoinedCalls = remote.shares().get(0).calls();
+      Thread.sleep(500);
+      assertTrue(remote.shares().get(0).calls() > rejoinedCalls, "node a takes calls again");
+      assertTrue(back.counts().served() > 0);
+    } finally {
+      running.set(false);
+      load.shutdown();
+      load.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+    }
+    // calls in flight when it died failed and were counted on the node that failed them
+    assertEquals(failed.get(), remote.shares().stream().mapToLong(s -> s.failures()).sum());
+  }
+}
