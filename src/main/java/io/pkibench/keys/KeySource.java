@@ -18,6 +18,11 @@ public interface KeySource extends AutoCloseable {
   /** The aliases of the private keys this source holds, in a stable order (a key server lists and serves them). */
   java.util.List<String> aliases() throws GeneralSecurityException;
 
+  /** The key-server nodes behind this source and each one's calls so far; empty for sources that hold their keys. */
+  default java.util.List<io.pkibench.results.WorkloadResult.KeyNode> nodes() {
+    return java.util.List.of();
+  }
+
   /** How the result file names this source, e.g. {@code software:accp} or {@code pkcs11:softhsm.cfg}. */
   String describe();
 

@@ -185,7 +185,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
     return switch (request.getScheme()) {
       case RSA_PKCS1_V1_5 -> {
         expect(keyAlgorithm, "RSA", request);
-        yield digest ? run(key, "NONEwithRSA", null, Hashes.digestInfo(hash, input)) : run(key, prefix + "withRSA", null, input);
+        yield digest ? pkcs1OverDigest(key, Hashes.digestInfo(hash, input)) : run(key, prefix + "withRSA", null, input);
       }
       case RSA_PSS -> {
         expect(keyAlgorithm, "RSA", request);
@@ -212,6 +212,31 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
 
   private static String mismatch(String keyAlgorithm, SignRequest request) {
     return "key " + request.getAlias() + " is " + keyAlgorithm + " and cannot sign " + request.getScheme();
+  }
+
+  /**
+   * RSASSA-PKCS1-v1_5 over a DigestInfo: NONEwithRSA where the key's provider has it; else (Corretto
+   * has none) the EMSA-PKCS1-v1_5 block through its raw RSA private operation, which is RSASP1 itself
+   * (RFC 8017 8.2.1), so the key is not converted to another provider's form on every call.
+   */
+  private static byte[] pkcs1OverDigest(SigningKey key, byte[] digestInfo) throws GeneralSecurityException {
+    if (key.provider().getService("Signature", "NONEwithRSA") == null && key.provider().getService("Cipher", "RSA/ECB/NoPadding") != null
+        && key.publicKey() instanceof java.security.interfaces.RSAPublicKey rsa) {
+      int k = (rsa.getModulus().bitLength() + 7) / 8;
+      if (digestInfo.length > k - 11) throw refusal(Status.INVALID_ARGUMENT, "the digest does not fit a " + rsa.getModulus().bitLength() + "-bit key");
+      byte[] block = new byte[k];
+      block[1] = 0x01;
+      java.util.Arrays.fill(block, 2, k - digestInfo.length - 1, (byte) 0xFF);
+      System.arraycopy(digestInfo, 0, block, k - digestInfo.length, digestInfo.length);
+      Cipher raw = Cipher.getInstance("RSA/ECB/NoPadding", key.provider());
+      raw.init(Cipher.DECRYPT_MODE, key.privateKey());
+      byte[] s = raw.doFinal(block);
+      if (s.length == k) return s;
+      byte[] padded = new byte[k]; // an integer with leading zero bytes comes back shorter
+      System.arraycopy(s, 0, padded, k - s.length, s.length);
+      return padded;
+    }
+    return run(key, "NONEwithRSA", null, digestInfo);
   }
 
   /** Through the key's own provider when it has the algorithm, else the first installed provider that takes the key. */

@@ -43,6 +43,7 @@ public final class TerminalTable {
       for (LevelResult l : w.levels()) {
         io.pkibench.analysis.Steadiness.warning(l).ifPresent(text -> out.append("  c=").append(l.concurrency()).append(' ').append(text).append('\n'));
       }
+      keyNodes(w).ifPresent(text -> out.append("  ").append(text).append('\n'));
       if (w.failure() != null) out.append("  stopped: ").append(w.failure()).append('\n');
       if (w.levels().isEmpty() && w.failure() == null) out.append("  (no level finished)\n");
       Analysis.WorkloadAnalysis a = analysis.workloads().get(wi);
@@ -58,6 +59,18 @@ public final class TerminalTable {
       }
     }
     return out.toString();
+  }
+
+  /** "key-server calls: 127.0.0.1:9443 (weight 50) 1,204 (50.1%), 0 failed; …" for a remote: source. */
+  static java.util.Optional<String> keyNodes(WorkloadResult w) {
+    if (w.keyNodes().isEmpty()) return java.util.Optional.empty();
+    long total = w.keyNodes().stream().mapToLong(WorkloadResult.KeyNode::calls).sum();
+    List<String> parts = new ArrayList<>();
+    for (WorkloadResult.KeyNode n : w.keyNodes()) {
+      parts.add(String.format(java.util.Locale.ROOT, "%s (weight %d) %,d calls (%.1f%%), %,d failed%s", n.node(), n.weight(), n.calls(),
+          total == 0 ? 0.0 : 100.0 * n.calls() / total, n.failures(), n.upAtEnd() ? "" : ", down at the end"));
+    }
+    return java.util.Optional.of("key-server calls, warm-ups included: " + String.join("; ", parts));
   }
 
   private static String[] openRow(LevelResult l) {

@@ -12,7 +12,14 @@ import java.util.Map;
  */
 public record WorkloadResult(
     String name, Map<String, String> params, String keys, String cpuMeter, List<LevelResult> levels, String failure,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Step step) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) Step step,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<KeyNode> keyNodes) {
+
+  /**
+   * A key-server node of a {@code remote:} key source and its share of the workload's calls (all
+   * levels, warm-ups included): absent for other sources.
+   */
+  public record KeyNode(String node, int weight, long calls, long failures, boolean upAtEnd) {}
 
   /** The study step a workload entry belongs to; {@code role} is {@link #PROBE} or {@link #MEASURE}. */
   public record Step(String label, String role) {
@@ -28,24 +35,33 @@ public record WorkloadResult(
   public WorkloadResult {
     params = Map.copyOf(params);
     levels = List.copyOf(levels);
+    keyNodes = keyNodes == null ? List.of() : List.copyOf(keyNodes);
   }
 
   public WorkloadResult(String name, Map<String, String> params, String keys, String cpuMeter, List<LevelResult> levels, String failure) {
-    this(name, params, keys, cpuMeter, levels, failure, null);
+    this(name, params, keys, cpuMeter, levels, failure, null, List.of());
+  }
+
+  public WorkloadResult(String name, Map<String, String> params, String keys, String cpuMeter, List<LevelResult> levels, String failure, Step step) {
+    this(name, params, keys, cpuMeter, levels, failure, step, List.of());
   }
 
   public WorkloadResult withLevel(LevelResult level) {
     List<LevelResult> list = new ArrayList<>(levels);
     list.add(level);
-    return new WorkloadResult(name, params, keys, cpuMeter, list, failure, step);
+    return new WorkloadResult(name, params, keys, cpuMeter, list, failure, step, keyNodes);
   }
 
   public WorkloadResult withFailure(String why) {
-    return new WorkloadResult(name, params, keys, cpuMeter, levels, why, step);
+    return new WorkloadResult(name, params, keys, cpuMeter, levels, why, step, keyNodes);
   }
 
   public WorkloadResult withStep(Step newStep) {
-    return new WorkloadResult(name, params, keys, cpuMeter, levels, failure, newStep);
+    return new WorkloadResult(name, params, keys, cpuMeter, levels, failure, newStep, keyNodes);
+  }
+
+  public WorkloadResult withKeyNodes(List<KeyNode> nodes) {
+    return new WorkloadResult(name, params, keys, cpuMeter, levels, failure, step, nodes);
   }
 
   /** A study's probe entry: its levels chose the measured one and are kept, but are not the study's figures. */

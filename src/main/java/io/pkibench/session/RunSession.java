@@ -166,7 +166,10 @@ public final class RunSession {
       current = current.withFailure(why);
       options.log().accept(spec.name() + ": cannot run: " + why);
     } finally {
-      if (source != null) source.close();
+      if (source != null) {
+        if (!source.nodes().isEmpty()) current = current.withKeyNodes(source.nodes());
+        source.close();
+      }
     }
     WorkloadResult last = current;
     file.update(r -> r.withWorkload(index, last));

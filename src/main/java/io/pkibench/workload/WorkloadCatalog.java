@@ -36,7 +36,8 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
         new io.pkibench.workload.http.HttpSigningWorkload.Factory("timestamp"),
         new io.pkibench.workload.tls.TlsWorkload.Factory(io.pkibench.workload.tls.TlsWorkload.Kind.RR),
         new io.pkibench.workload.tls.TlsWorkload.Factory(io.pkibench.workload.tls.TlsWorkload.Kind.ACRR),
-        new io.pkibench.workload.tls.TlsWorkload.Factory(io.pkibench.workload.tls.TlsWorkload.Kind.STREAM)));
+        new io.pkibench.workload.tls.TlsWorkload.Factory(io.pkibench.workload.tls.TlsWorkload.Kind.STREAM),
+        new io.pkibench.workload.tls.HandshakeWorkload.Factory()));
   }
 
   /**

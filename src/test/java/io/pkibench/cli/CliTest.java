@@ -217,6 +217,10 @@ class CliTest {
       assertTrue(level.counts().succeeded() > 0 && level.counts().failed() == 0, level.counts().toString());
       assertTrue(node.counts().served() >= level.counts().succeeded(), "every signature was made on the node: " + node.counts());
       assertTrue(out.toString().contains("keys remote:127.0.0.1:" + node.port()), out.toString());
+      var nodes = result.workloads().get(0).keyNodes();
+      assertEquals(1, nodes.size(), "the result records the node");
+      assertTrue(nodes.get(0).calls() >= level.counts().succeeded() && nodes.get(0).failures() == 0, nodes.toString());
+      assertTrue(out.toString().contains("key-server calls, warm-ups included: 127.0.0.1:" + node.port() + " (weight 1)"), out.toString());
     }
   }
 
@@ -259,7 +263,7 @@ class CliTest {
   @Test
   void help_everyCommand_showsAnExample() {
     for (String[] cmd : new String[][] {{"--help"}, {"run", "--help"}, {"report", "--help"}, {"compare", "--help"}, {"list", "--help"}, {"pki", "init", "--help"},
-        {"serve", "tlsecho", "--help"}, {"study", "ssl", "--help"}, {"study", "restpki", "--help"}}) {
+        {"serve", "tlsecho", "--help"}, {"serve", "keyserver", "--help"}, {"study", "ssl", "--help"}, {"study", "restpki", "--help"}}) {
       out.getBuffer().setLength(0);
       assertEquals(0, run(cmd));
       assertTrue(out.toString().contains("Example"), String.join(" ", cmd) + ":\n" + out);

@@ -335,4 +335,86 @@ class KeyServerTest {
     // calls in flight when it died failed and were counted on the node that failed them
     assertEquals(failed.get(), remote.shares().stream().mapToLong(s -> s.failures()).sum());
   }
+
+  /** The pix study's handshake: the client's key on the key server, one signature per mutual handshake, TLS 1.2 and 1.3, RSA and P-256. */
+  @Test
+  void tlsHandshakeWorkload_withTheClientKeyOnTheKeyServer() throws Exception {
+    KeyServer server = node();
+    RemoteKeySource remote = client(server);
+    var factory = new io.pkibench.workload.tls.HandshakeWorkload.Factory();
+    for (String protocol : List.of("TLSv1.2", "TLSv1.3")) {
+      for (String keyalg : List.of("rsa2048", "ecdsa-p256")) {
+        long before = server.counts().served();
+        try (var workload = factory.create(new io.pkibench.workload.WorkloadContext(remote, true, () -> fixture.pki),
+            io.pkibench.workload.Params.resolve(factory.name(), factory.params(), java.util.Map.of("protocol", protocol, "keyalg", keyalg)))) {
+          var op = workload.newOperation(0);
+          for (int i = 0; i < 3; i++) op.execute();
+        }
+        assertTrue(server.counts().served() - before >= 3, protocol + " " + keyalg + ": each mutual handshake signed on the node: " + server.counts());
+      }
+    }
+    // without client authentication nothing goes to the node
+    long before = server.counts().served();
+    try (var workload = factory.create(new io.pkibench.workload.WorkloadContext(remote, true, () -> fixture.pki),
+        io.pkibench.workload.Params.resolve(factory.name(), factory.params(), java.util.Map.of("mutual", "false")))) {
+      workload.newOperation(0).execute();
+    }
+    assertEquals(before + 1, server.counts().served(), "only the chain was fetched");
+  }
+
+  /**
+   * Real sockets: {@code openssl s_server -Verify} (client certificates required, checked against the
+   * test PKI's root) accepts a JSSE client whose private key is on the key server, TLS 1.2 and 1.3.
+   */
+  @Test
+  void opensslServer_acceptsAJsseClientWhoseKeyIsOnTheKeyServer() throws Exception {
+    KeyServer node = node();
+    RemoteKeySource remote = client(node);
+    SigningKey clientKey = remote.key("tls-client");
+    Path serverKey = dir.resolve("tls-server.key.pem");
+    if (!Files.exists(serverKey)) {
+      String r = io.pkibench.testing.Openssl.run("pkcs12", "-in", fixture.pki.keystore("tls-server").toString(), "-nocerts", "-nodes",
+          "-passin", "file:" + fixture.pki.dir().resolve("keystore.pass"), "-out", serverKey.toString());
+      assertTrue(io.pkibench.testing.Openssl.succeeded(r), r);
+    }
+    var context = javax.net.ssl.SSLContext.getInstance("TLS");
+    context.init(new javax.net.ssl.KeyManager[] {new io.pkibench.keys.SingleKeyManager(clientKey)},
+        io.pkibench.keys.TlsContexts.trustManagers(fixture.pki.certificate("root-ca")), null);
+    for (String protocol : List.of("TLSv1.2", "TLSv1.3")) {
+      int port;
+      try (var free = new java.net.ServerSocket(0)) {
+        port = free.getLocalPort();
+      }
+      long before = node.counts().served();
+      Process server = new ProcessBuilder("openssl", "s_server", "-accept", "127.0.0.1:" + port, "-naccept", "1", "-www",
+          "-cert", fixture.pki.certificatePem("tls-server").toString(), "-key", serverKey.toString(),
+          "-cert_chain", fixture.pki.certificatePem("intermediate-a").toString(), "-Verify", "3",
+          "-CAfile", fixture.pki.caChainPem().toString(), protocol.equals("TLSv1.2") ? "-tls1_2" : "-tls1_3").redirectErrorStream(true).start();
+      try {
+        javax.net.ssl.SSLSocket socket = null;
+        for (int attempt = 0; attempt < 50 && socket == null; attempt++) {
+          try {
+            socket = (javax.net.ssl.SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port);
+          } catch (java.net.ConnectException notYet) {
+            Thread.sleep(100);
+          }
+        }
+        assertTrue(socket != null, "s_server never listened");
+        try (var s = socket) {
+          s.setSoTimeout(10_000);
+          s.startHandshake();
+          assertEquals(protocol, s.getSession().getProtocol());
+          s.getOutputStream().write("GET / HTTP/1.0\r\n\r\n".getBytes());
+          s.getOutputStream().flush();
+          String page = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+          // s_server -www describes the session, the client certificate it verified included
+          assertTrue(page.contains("Client certificate") && page.contains(KeyGrants.commonName(clientKey.certificate())), protocol + ": " + page);
+        }
+      } finally {
+        server.destroy();
+        server.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+      }
+      assertTrue(node.counts().served() > before, protocol + ": the client's CertificateVerify was signed on the node");
+    }
+  }
 }

@@ -35,6 +35,11 @@ public final class RemoteKeySource implements KeySource {
   public RemoteKeySource(List<NodeAddress> addresses, SigningKey clientIdentity, X509Certificate root, InstantSource clock, Consumer<String> log)
       throws GeneralSecurityException {
     this.addresses = List.copyOf(addresses);
+    // JSSE signs its handshake through whichever installed provider takes the key, never one it is
+    // given: install ours last, where it only ever takes remote keys (its services declare the class).
+    synchronized (RemoteKeySource.class) {
+      if (java.security.Security.getProvider(RemoteProvider.NAME) == null) java.security.Security.addProvider(new RemoteProvider());
+    }
     var credentials = TlsChannelCredentials.newBuilder()
         .keyManager(TlsContexts.keyManagers(clientIdentity))
         .trustManager(TlsContexts.trustManagers(root))
@@ -80,6 +85,11 @@ public final class RemoteKeySource implements KeySource {
   /** The nodes and each one's calls and failures so far. */
   public List<Cluster.Share> shares() {
     return cluster.shares();
+  }
+
+  @Override
+  public List<io.pkibench.results.WorkloadResult.KeyNode> nodes() {
+    return cluster.shares().stream().map(s -> new io.pkibench.results.WorkloadResult.KeyNode(s.node(), s.weight(), s.calls(), s.failures(), s.up())).toList();
   }
 
   /** When nodes went down and came back. */

@@ -1,0 +1,181 @@
+package io.pkibench.workload.tls;
+
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.keys.SingleKeyManager;
+import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.keys.TlsContexts;
+import io.pkibench.pki.TestPki;
+import io.pkibench.workload.Operation;
+import io.pkibench.workload.ParamSpec;
+import io.pkibench.workload.Params;
+import io.pkibench.workload.Workload;
+import io.pkibench.workload.WorkloadContext;
+import io.pkibench.workload.WorkloadFactory;
+import java.nio.ByteBuffer;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.util.List;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLEngineResult;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLSession;
+
+/**
+ * One full TLS handshake between two JSSE {@code SSLEngine}s in memory, no sockets (the pix study's
+ * first benchmark). The server's key is in memory (the test PKI's file); the client's comes from the
+ * {@code --keys} source, so with {@code remote:} its one signature per mutual handshake goes to the key
+ * server. Engines are made without a peer host, so no handshake resumes a session. Each operation
+ * checks that both sides negotiated the same suite and protocol and saw the certificates they should.
+ */
+public final class HandshakeWorkload implements Workload {
+  private final SSLContext serverContext;
+  private final SSLContext clientContext;
+  private final String protocol;
+  private final String suite;
+  private final boolean mutual;
+  private final X509Certificate serverCertificate;
+  private final X509Certificate clientCertificate;
+
+  HandshakeWorkload(SSLContext serverContext, SSLContext clientContext, String protocol, String suite, boolean mutual,
+      X509Certificate serverCertificate, X509Certificate clientCertificate) {
+    this.serverContext = serverContext;
+    this.clientContext = clientContext;
+    this.protocol = protocol;
+    this.suite = suite;
+    this.mutual = mutual;
+    this.serverCertificate = serverCertificate;
+    this.clientCertificate = clientCertificate;
+  }
+
+  public static final class Factory implements WorkloadFactory {
+    @Override
+    public String name() {
+      return "tls-handshake";
+    }
+
+    @Override
+    public String description() {
+      return "a full TLS handshake between two SSLEngines in memory; the client's key from --keys (one signature per mutual handshake)";
+    }
+
+    @Override
+    public List<ParamSpec> params() {
+      return List.of(
+          ParamSpec.choice("protocol", "TLSv1.2", "TLS version both engines allow", "TLSv1.2", "TLSv1.3"),
+          ParamSpec.choice("mutual", "true", "whether the server asks for the client's certificate", "true", "false"),
+          ParamSpec.choice("keyalg", "rsa2048", "the server's and the client's key type (tls-server / tls-client, or the P-256 tls-server-ecdsa-p256 / signer-ecdsa-p256-1)",
+              "rsa2048", "ecdsa-p256"),
+          ParamSpec.free("suite", "", "one cipher suite, IANA name (default: JSSE's choice for the protocol)"));
+    }
+
+    @Override
+    public Workload create(WorkloadContext context, Params params) throws Exception {
+      TestPki pki = context.pki().get();
+      boolean ecdsa = params.get("keyalg").equals("ecdsa-p256");
+      SigningKey server = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key(ecdsa ? "tls-server-ecdsa-p256" : "tls-server");
+      SigningKey client = context.keys().key(ecdsa ? "signer-ecdsa-p256-1" : "tls-client");
+      X509Certificate root = pki.certificate("root-ca");
+      SSLContext serverContext = SSLContext.getInstance("TLS");
+      serverContext.init(TlsContexts.keyManagers(server), TlsContexts.trustManagers(root), null);
+      SSLContext clientContext = SSLContext.getInstance("TLS");
+      clientContext.init(new javax.net.ssl.KeyManager[] {new SingleKeyManager(client)}, TlsContexts.trustManagers(root), null);
+      String suite = params.get("suite");
+      if (!suite.isEmpty() && !List.of(clientContext.getSupportedSSLParameters().getCipherSuites()).contains(suite)) {
+        throw new IllegalArgumentException("-p suite=" + suite + ": JSSE does not implement it");
+      }
+      return new HandshakeWorkload(serverContext, clientContext, params.get("protocol"), suite, Boolean.parseBoolean(params.get("mutual")),
+          server.certificate(), client.certificate());
+    }
+  }
+
+  @Override
+  public Operation newOperation(int worker) {
+    Buffers buffers = new Buffers();
+    return () -> handshake(buffers);
+  }
+
+  /** One worker's buffers, sized once from the first session and reused. */
+  private static final class Buffers {
+    ByteBuffer clientToServer = ByteBuffer.allocate(1 << 16);
+    ByteBuffer serverToClient = ByteBuffer.allocate(1 << 16);
+    ByteBuffer clientApp = ByteBuffer.allocate(1 << 16);
+    ByteBuffer serverApp = ByteBuffer.allocate(1 << 16);
+    final ByteBuffer empty = ByteBuffer.allocate(0);
+  }
+
+  private SSLEngine engine(SSLContext context, boolean client) {
+    SSLEngine e = context.createSSLEngine(); // no peer host and port: never resumes
+    e.setUseClientMode(client);
+    e.setEnabledProtocols(new String[] {protocol});
+    if (!suite.isEmpty()) e.setEnabledCipherSuites(new String[] {suite});
+    if (!client && mutual) e.setNeedClientAuth(true);
+    return e;
+  }
+
+  private void handshake(Buffers b) throws Exception {
+    SSLEngine client = engine(clientContext, true);
+    SSLEngine server = engine(serverContext, false);
+    b.clientToServer.clear();
+    b.serverToClient.clear();
+    client.beginHandshake();
+    server.beginHandshake();
+    for (int round = 0; round < 100; round++) {
+      boolean clientDone = done(client), serverDone = done(server);
+      if (clientDone && serverDone) {
+        check(client.getSession(), server.getSession());
+        return;
+      }
+      step(client, b.empty, b.clientToServer, b.serverToClient, b.clientApp);
+      step(server, b.empty, b.serverToClient, b.clientToServer, b.serverApp);
+    }
+    throw new SSLException("the handshake did not finish in 100 rounds: client " + client.getHandshakeStatus() + ", server " + server.getHandshakeStatus());
+  }
+
+  private static boolean done(SSLEngine e) {
+    return e.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.NOT_HANDSHAKING;
+  }
+
+  /** Lets {@code engine} write what it has into {@code out} and read what its peer wrote into {@code in}. */
+  private static void step(SSLEngine engine, ByteBuffer empty, ByteBuffer out, ByteBuffer in, ByteBuffer app) throws SSLException {
+    for (int i = 0; i < 20; i++) {
+      SSLEngineResult.HandshakeStatus status = engine.getHandshakeStatus();
+      switch (status) {
+        case NEED_TASK -> {
+          Runnable task;
+          while ((task = engine.getDelegatedTask()) != null) task.run();
+        }
+        case NEED_WRAP -> {
+          SSLEngineResult r = engine.wrap(empty, out);
+          if (r.getStatus() != SSLEngineResult.Status.OK) throw new SSLException("wrap: " + r.getStatus());
+        }
+        case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> {
+          in.flip();
+          SSLEngineResult r = engine.unwrap(in, app);
+          in.compact();
+          if (r.getStatus() == SSLEngineResult.Status.BUFFER_UNDERFLOW) return; // wait for the peer
+          if (r.getStatus() == SSLEngineResult.Status.CLOSED) throw new SSLException("the peer closed the handshake: " + r);
+          if (r.getStatus() != SSLEngineResult.Status.OK) throw new SSLException("unwrap: " + r.getStatus());
+        }
+        default -> {
+          return;
+        }
+      }
+    }
+  }
+
+  private void check(SSLSession client, SSLSession server) throws SSLException {
+    if (!client.getCipherSuite().equals(server.getCipherSuite()) || !client.getProtocol().equals(server.getProtocol())) {
+      throw new SSLException("the sides disagree: client " + client.getProtocol() + " " + client.getCipherSuite() + ", server " + server.getProtocol()
+          + " " + server.getCipherSuite());
+    }
+    if (!client.getProtocol().equals(protocol)) throw new SSLException("negotiated " + client.getProtocol() + ", not " + protocol);
+    Certificate[] seenByClient = client.getPeerCertificates();
+    if (!seenByClient[0].equals(serverCertificate)) throw new SSLException("the client saw another server certificate");
+    if (mutual) {
+      Certificate[] seenByServer = server.getPeerCertificates();
+      if (!seenByServer[0].equals(clientCertificate)) throw new SSLException("the server saw another client certificate");
+    }
+  }
+}
