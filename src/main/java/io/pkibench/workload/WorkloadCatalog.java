@@ -37,7 +37,9 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
         new io.pkibench.workload.tls.TlsWorkload.Factory(io.pkibench.workload.tls.TlsWorkload.Kind.RR),
         new io.pkibench.workload.tls.TlsWorkload.Factory(io.pkibench.workload.tls.TlsWorkload.Kind.ACRR),
         new io.pkibench.workload.tls.TlsWorkload.Factory(io.pkibench.workload.tls.TlsWorkload.Kind.STREAM),
-        new io.pkibench.workload.tls.HandshakeWorkload.Factory()));
+        new io.pkibench.workload.tls.HandshakeWorkload.Factory(),
+        new io.pkibench.workload.spi.SpiWorkloads.Sign(), new io.pkibench.workload.spi.SpiWorkloads.Verify(),
+        new io.pkibench.workload.spi.SpiWorkloads.Random()));
   }
 
   /**

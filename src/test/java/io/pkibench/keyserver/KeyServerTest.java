@@ -417,4 +417,19 @@ class KeyServerTest {
       assertTrue(node.counts().served() > before, protocol + ": the client's CertificateVerify was signed on the node");
     }
   }
+
+  /** The SPI signature's one RSA operation on the key server, through Santuario and the remote provider; verified locally. */
+  @Test
+  void spiSign_throughTheKeyServer_verifies() throws Exception {
+    KeyServer server = node();
+    RemoteKeySource remote = client(server);
+    var factory = new io.pkibench.workload.spi.SpiWorkloads.Sign();
+    long before = server.counts().served();
+    try (var workload = factory.create(new io.pkibench.workload.WorkloadContext(remote, true, () -> fixture.pki),
+        io.pkibench.workload.Params.resolve(factory.name(), factory.params(), java.util.Map.of("pool", "10")))) {
+      var op = workload.newOperation(0);
+      for (int i = 0; i < 5; i++) op.execute(); // verify on: each signed message is checked with the certificate
+    }
+    assertEquals(before + 1 + 5, server.counts().served(), "the chain, then one signature per message");
+  }
 }

@@ -1,0 +1,164 @@
+package io.pkibench.workload.spi;
+
+import io.pkibench.keys.SigningKey;
+import io.pkibench.workload.Operation;
+import io.pkibench.workload.ParamSpec;
+import io.pkibench.workload.Params;
+import io.pkibench.workload.Workload;
+import io.pkibench.workload.WorkloadContext;
+import io.pkibench.workload.WorkloadFactory;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.w3c.dom.Document;
+
+/**
+ * The pix study's second benchmark and its baseline. Every operation draws a message at random from a
+ * pool of generated pacs.008 messages and parses it (the draw); {@code random} stops there, so its cost
+ * can be subtracted; {@code spi-sign} then signs it with one signer shared by every worker and writes
+ * it out; {@code spi-verify} draws from a pool signed beforehand and verifies.
+ */
+public final class SpiWorkloads {
+  private SpiWorkloads() {}
+
+  static final String SIGNER = "signer-rsa2048-1";
+
+  static List<ParamSpec> params() {
+    return List.of(
+        ParamSpec.free("pool", "1000", "how many different messages to draw from"),
+        ParamSpec.free("seed", "20201116", "the random source of the messages (the same seed, the same messages)"));
+  }
+
+  static Pacs008Pool pool(WorkloadContext context, Params params) {
+    int count;
+    long seed;
+    try {
+      count = Integer.parseInt(params.get("pool"));
+    } catch (NumberFormatException e) {
+      count = -1;
+    }
+    if (count < 1 || count > 1_000_000) throw new IllegalArgumentException("-p pool=" + params.get("pool") + ": give a whole number from 1 to 1000000");
+    try {
+      seed = Long.parseLong(params.get("seed"));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("-p seed=" + params.get("seed") + ": give a whole number");
+    }
+    return Pacs008Pool.generate(count, seed, context.clock().instant());
+  }
+
+  /** A worker's draw: the next random index. */
+  static final class Draw {
+    private final SplittableRandom random;
+    private final int size;
+
+    Draw(int worker, int size) {
+      this.random = new SplittableRandom(0x5EEDL * 31 + worker);
+      this.size = size;
+    }
+
+    int next() {
+      return random.nextInt(size);
+    }
+  }
+
+  public static final class Random implements WorkloadFactory {
+    @Override
+    public String name() {
+      return "random";
+    }
+
+    @Override
+    public String description() {
+      return "only the draw of spi-sign: pick a pool message at random and parse it (the cost to subtract)";
+    }
+
+    @Override
+    public List<ParamSpec> params() {
+      return SpiWorkloads.params();
+    }
+
+    @Override
+    public boolean usesKeys() {
+      return false;
+    }
+
+    @Override
+    public Workload create(WorkloadContext context, Params params) {
+      Pacs008Pool pool = pool(context, params);
+      return worker -> {
+        Draw draw = new Draw(worker, pool.size());
+        return () -> {
+          Document message = SpiSignature.parse(pool.get(draw.next()));
+          if (message.getDocumentElement() == null) throw new IllegalStateException("empty message");
+        };
+      };
+    }
+  }
+
+  public static final class Sign implements WorkloadFactory {
+    @Override
+    public String name() {
+      return "spi-sign";
+    }
+
+    @Override
+    public String description() {
+      return "sign a random pacs.008 PIX message (XMLDSig in AppHdr/Sgntr, three references) with one shared signer, the test PKI's " + SIGNER;
+    }
+
+    @Override
+    public List<ParamSpec> params() {
+      return SpiWorkloads.params();
+    }
+
+    @Override
+    public Workload create(WorkloadContext context, Params params) throws Exception {
+      Pacs008Pool pool = pool(context, params);
+      SigningKey key = context.keys().key(SIGNER);
+      SpiSignature signer = new SpiSignature(key);
+      boolean verify = context.verify();
+      return worker -> {
+        Draw draw = new Draw(worker, pool.size());
+        return () -> {
+          Document message = SpiSignature.parse(pool.get(draw.next()));
+          signer.sign(message);
+          byte[] signed = SpiSignature.write(message);
+          if (verify) SpiSignature.verify(SpiSignature.parse(signed), signer.certificate());
+        };
+      };
+    }
+  }
+
+  public static final class Verify implements WorkloadFactory {
+    @Override
+    public String name() {
+      return "spi-verify";
+    }
+
+    @Override
+    public String description() {
+      return "verify a random signed pacs.008 PIX message (signed beforehand by the test PKI's " + SIGNER + ")";
+    }
+
+    @Override
+    public List<ParamSpec> params() {
+      return SpiWorkloads.params();
+    }
+
+    @Override
+    public Workload create(WorkloadContext context, Params params) throws Exception {
+      Pacs008Pool pool = pool(context, params);
+      SigningKey key = context.keys().key(SIGNER);
+      SpiSignature signer = new SpiSignature(key);
+      byte[][] signed = new byte[pool.size()][];
+      for (int i = 0; i < pool.size(); i++) {
+        Document message = SpiSignature.parse(pool.get(i));
+        signer.sign(message);
+        signed[i] = SpiSignature.write(message);
+      }
+      return worker -> {
+        Draw draw = new Draw(worker, signed.length);
+        return () -> SpiSignature.verify(SpiSignature.parse(signed[draw.next()]), key.certificate());
+      };
+    }
+  }
+}
