@@ -50,7 +50,9 @@ public record Analysis(String schema, List<WorkloadAnalysis> workloads, String b
     List<CostRow> costs = new ArrayList<>();
     for (WorkloadAnalysis w : workloads) {
       Double cost = microsPerOp(w);
-      costs.add(new CostRow(w.label(), cost, cost == null || baseCost == null || baseCost == 0 ? null : cost / baseCost));
+      // The same workload through several key sources (a shoot-out): the source tells the rows apart.
+      boolean shared = workloads.stream().filter(o -> o.label().equals(w.label())).count() > 1;
+      costs.add(new CostRow(shared ? w.label() + " · " + w.keys() : w.label(), cost, cost == null || baseCost == null || baseCost == 0 ? null : cost / baseCost));
     }
     return new Analysis(SCHEMA, workloads, base == null ? null : base.label(), costs);
   }

@@ -60,7 +60,8 @@ final class RunCommand implements Callable<Integer> {
   String target;
 
   @Option(names = "--keys", defaultValue = "software", paramLabel = "SOURCE",
-      description = "where keys live: software[:accp|jdk|bc] (test PKI) or pkcs11:CONFIG (default: ${DEFAULT-VALUE})")
+      description = "where keys live: software[:accp|jdk|bc] (test PKI), pkcs11:CONFIG or remote:HOST:PORT[=WEIGHT],…;"
+          + " several, comma-separated, run each workload once per source and compare them (default: ${DEFAULT-VALUE})")
   String keys;
 
   @Option(names = "--concurrency", paramLabel = "LIST",
@@ -184,7 +185,10 @@ final class RunCommand implements Callable<Integer> {
       Map<String, String> workloadParams = new LinkedHashMap<>(params);
       boolean remote = catalog.find(name).map(f -> f.params().stream().anyMatch(p -> p.name().equals(WorkloadCatalog.TARGET))).orElse(false);
       if (remote && target != null) workloadParams.putIfAbsent(WorkloadCatalog.TARGET, target);
-      specs.add(new WorkloadSpec(name, workloadParams, keys));
+      // A workload that uses no key runs once whatever --keys lists.
+      boolean usesKeys = catalog.find(name).map(io.pkibench.workload.WorkloadFactory::usesKeys).orElse(true);
+      List<String> sources = usesKeys ? KeySources.split(keys) : List.of(KeySources.split(keys).get(0));
+      for (String source : sources) specs.add(new WorkloadSpec(name, workloadParams, source));
     }
     // The catalog's checks of each workload, reported even when the load flags are wrong too.
     for (WorkloadSpec s : specs) problems.addAll(catalog.problems(s));

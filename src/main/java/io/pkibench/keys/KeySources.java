@@ -14,6 +14,24 @@ public final class KeySources {
 
   private KeySources() {}
 
+  /**
+   * A {@code --keys} list, e.g. {@code software:jdk,software:bc,remote:127.0.0.1:9443=50,127.0.0.1:9444=50}:
+   * an item that names no source continues the node list of the {@code remote:} before it.
+   */
+  public static java.util.List<String> split(String keys) {
+    java.util.List<String> specs = new java.util.ArrayList<>();
+    for (String item : keys.split(",")) {
+      String s = item.strip();
+      boolean startsSource = s.equals("software") || s.startsWith("software:") || s.startsWith("pkcs11:") || s.startsWith("remote:");
+      if (!startsSource && !specs.isEmpty() && specs.get(specs.size() - 1).startsWith("remote:")) {
+        specs.set(specs.size() - 1, specs.get(specs.size() - 1) + "," + s);
+      } else {
+        specs.add(s);
+      }
+    }
+    return specs;
+  }
+
   /** Checks the syntax only (no file is opened): null when fine, else the problem naming {@code --keys}. */
   public static String problem(String spec) {
     if (spec.equals("software")) return null;

@@ -98,6 +98,7 @@ public final class HtmlReport {
                 : String.format(Locale.ROOT, "; predicted peak %.1f ops/s at %.1f", usl.peakThroughput(), usl.peakConcurrency())));
       }
     }
+    h.append(KeySourceShootout.html(result));
     if (analysis.relativeCost().size() > 1) {
       h.append("<h3>Relative CPU cost per operation</h3>\n<table><tr><th class=\"l\">workload</th><th>CPU µs per op</th><th>relative to ")
           .append(Html.esc(analysis.baseline())).append("</th></tr>\n");
@@ -148,6 +149,7 @@ public final class HtmlReport {
   public static List<Chart> charts(RunResult result, Analysis analysis) {
     List<Chart> charts = new ArrayList<>();
     if (result.study() != null) charts.addAll(StudyTables.charts(result));
+    charts.addAll(KeySourceShootout.charts(result));
     for (int i = 0; i < result.workloads().size(); i++) {
       WorkloadResult w = result.workloads().get(i);
       if (w.levels().isEmpty()) continue;

@@ -50,6 +50,7 @@ public final class TerminalTable {
       if (!w.levels().isEmpty()) out.append("  verdict: ").append(a.verdict().text()).append('\n');
       if (a.capacity().sizing() != null) out.append("  sizing: ").append(a.capacity().sizing().text()).append('\n');
     }
+    out.append(KeySourceShootout.terminal(result));
     if (analysis.relativeCost().size() > 1) {
       out.append("\nrelative CPU cost per operation (baseline ").append(analysis.baseline()).append(")\n");
       for (Analysis.CostRow c : analysis.relativeCost()) {

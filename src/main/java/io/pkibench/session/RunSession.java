@@ -126,6 +126,10 @@ public final class RunSession {
     // The interval log's tag names the step, so one .hlog holds every step of a study apart; tags are printable ASCII
     // without commas or spaces (the HdrHistogram log format splits on them; other readers may not take UTF-8).
     String tagName = step == null ? spec.name() : step.label().replaceAll("[^!-~]|,", "_") + "." + step.role() + "/" + spec.name();
+    // A shoot-out runs one workload through several key sources: the source keeps their intervals apart.
+    if (step == null && plan.workloads().stream().filter(w -> w.name().equals(spec.name())).count() > 1) {
+      tagName = spec.name() + "@" + spec.keys().replaceAll("[^!-~]|,", "_");
+    }
     KeySource source = null;
     WorkloadResult current = entry;
     try {

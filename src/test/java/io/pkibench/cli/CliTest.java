@@ -224,6 +224,25 @@ class CliTest {
     }
   }
 
+  /** The provider shoot-out: one workload through several key sources into one result, one table, ratios to the fastest. */
+  @Test
+  void runSign_severalKeySources_oneResultAndAComparison() throws Exception {
+    assertEquals(List.of("software:jdk", "remote:127.0.0.1:1=50,127.0.0.1:2=50", "pkcs11:x.cfg", "software"),
+        io.pkibench.keys.KeySources.split("software:jdk,remote:127.0.0.1:1=50,127.0.0.1:2=50,pkcs11:x.cfg,software"));
+    assertEquals(0, run("run", "sign", "-p", "alg=ecdsa-p256", "--keys", "software:jdk,software:bc", "--pki", "pki", "--concurrency", "1",
+        "--warmup", "1x200ms", "--measure", "2x200ms", "--out", "shoot.json"), err.toString());
+    var result = io.pkibench.results.RunResultJson.read(dir.resolve("shoot.json"));
+    assertEquals(List.of("software:jdk", "software:bc"), result.workloads().stream().map(w -> w.keys()).toList());
+    String o = out.toString();
+    assertTrue(o.contains("key sources compared (each at its best level)") && o.contains("1.00"), o);
+    var rows = io.pkibench.report.KeySourceShootout.rows(result);
+    assertEquals(2, rows.size());
+    assertEquals(1.0, rows.get(0).ratioToFastest(), 1e-9, "sorted fastest first");
+    assertTrue(rows.get(1).ratioToFastest() <= 1.0);
+    String hlog = Files.readString(dir.resolve("shoot.hlog"));
+    assertTrue(hlog.contains("Tag=sign@software:jdk/") && hlog.contains("Tag=sign@software:bc/"), "each source's intervals apart");
+  }
+
   @Test
   void studySsl_unknownEngine_exit2BeforeAnyServiceStarts() {
     assertEquals(2, run("study", "ssl", "--tls", "jsse,schannel", "--quick"));

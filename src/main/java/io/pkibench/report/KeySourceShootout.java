@@ -1,0 +1,90 @@
+package io.pkibench.report;
+
+import io.pkibench.analysis.Analysis;
+import io.pkibench.results.LevelResult;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.WorkloadResult;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The provider shoot-out: when one run measured the same workload with the same parameters through
+ * several key sources ({@code --keys software:jdk,software:bc,pkcs11:…,remote:…}), one row per source
+ * at its best level: ops/s, p99 there, ops per CPU-second, and the ratio to the fastest.
+ */
+public final class KeySourceShootout {
+  private KeySourceShootout() {}
+
+  public record Row(String workload, String keys, int concurrency, double opsPerSecond, long p99Nanos, Double opsPerCpuSecond, double ratioToFastest) {}
+
+  public static List<Row> rows(RunResult result) {
+    Map<String, List<WorkloadResult>> groups = new LinkedHashMap<>();
+    for (WorkloadResult w : result.workloads()) {
+      if (w.step() != null || w.levels().isEmpty()) continue;
+      groups.computeIfAbsent(Analysis.label(w.name(), w.params()), k -> new ArrayList<>()).add(w);
+    }
+    List<Row> rows = new ArrayList<>();
+    for (var group : groups.entrySet()) {
+      if (group.getValue().stream().map(WorkloadResult::keys).distinct().count() < 2) continue;
+      List<Map.Entry<WorkloadResult, LevelResult>> best = new ArrayList<>();
+      for (WorkloadResult w : group.getValue()) {
+        best.add(Map.entry(w, w.levels().stream().max(Comparator.comparingDouble(l -> l.throughput().mean())).orElseThrow()));
+      }
+      double fastest = best.stream().mapToDouble(e -> e.getValue().throughput().mean()).max().orElse(0);
+      best.sort(Comparator.comparingDouble((Map.Entry<WorkloadResult, LevelResult> e) -> e.getValue().throughput().mean()).reversed());
+      for (var e : best) {
+        LevelResult l = e.getValue();
+        rows.add(new Row(group.getKey(), e.getKey().keys(), l.concurrency(), l.throughput().mean(), l.latencyNanos().p99(), l.cpu().opsPerCpuSecond(),
+            fastest == 0 ? 0 : l.throughput().mean() / fastest));
+      }
+    }
+    return rows;
+  }
+
+  static final String[] HEADER = {"workload", "keys", "best at", "ops/s", "p99", "ops/cpu-s", "of the fastest"};
+
+  static String[] cells(Row r) {
+    return new String[] {r.workload(), r.keys(), "c=" + r.concurrency(), HumanUnits.rate(r.opsPerSecond()), HumanUnits.nanos(r.p99Nanos()),
+        r.opsPerCpuSecond() == null ? "-" : HumanUnits.rate(r.opsPerCpuSecond()), String.format(Locale.ROOT, "%.2f", r.ratioToFastest())};
+  }
+
+  public static String terminal(RunResult result) {
+    List<Row> rows = rows(result);
+    if (rows.isEmpty()) return "";
+    List<String[]> table = new ArrayList<>();
+    table.add(HEADER);
+    for (Row r : rows) table.add(cells(r));
+    return "\nkey sources compared (each at its best level)\n" + TerminalTable.align(table);
+  }
+
+  public static String html(RunResult result) {
+    List<Row> rows = rows(result);
+    if (rows.isEmpty()) return "";
+    StringBuilder h = new StringBuilder("<h3>Key sources compared (each at its best level)</h3>\n<table id=\"shootout\"><tr>");
+    for (int i = 0; i < HEADER.length; i++) h.append(i < 2 ? "<th class=\"l\">" : "<th>").append(Html.esc(HEADER[i])).append("</th>");
+    h.append("</tr>\n");
+    for (Row r : rows) {
+      String[] c = cells(r);
+      h.append("<tr>");
+      for (int i = 0; i < c.length; i++) h.append(i < 2 ? "<td class=\"l\">" : "<td>").append(Html.esc(c[i])).append("</td>");
+      h.append("</tr>\n");
+    }
+    return h.append("</table>\n").toString();
+  }
+
+  /** One bar per key source and workload: ops/s at its best level. */
+  public static List<Chart> charts(RunResult result) {
+    List<Row> rows = rows(result);
+    if (rows.isEmpty()) return List.of();
+    List<SvgBarChart.Bar> bars = new ArrayList<>();
+    for (Row r : rows) {
+      bars.add(new SvgBarChart.Bar(r.workload() + " · " + r.keys(), r.opsPerSecond(),
+          HumanUnits.rate(r.opsPerSecond()) + " ops/s at c=" + r.concurrency() + String.format(Locale.ROOT, " (%.2f of the fastest)", r.ratioToFastest())));
+    }
+    return List.of(new SvgBarChart("shootout", "key sources compared: ops/s at each one's best level", bars));
+  }
+}
