@@ -80,13 +80,9 @@ public final class SpiSignature {
 
   /** Signs {@code message} in place: the signature goes into {@code AppHdr/Sgntr}. */
   public void sign(Document message) throws XMLSecurityException, IOException {
-    Element envelope = message.getDocumentElement();
-    Element header = child(envelope, Pacs008Pool.HEADER_NS, "AppHdr");
-    Element document = child(envelope, Pacs008Pool.DOCUMENT_NS, "Document");
-    Document headerDoc = BUILDERS.get().newDocument();
-    Element signedHeader = (Element) headerDoc.importNode(header, true);
-    headerDoc.appendChild(signedHeader);
-    Element sgntr = child(signedHeader, Pacs008Pool.HEADER_NS, "Sgntr");
+    Parts parts = Parts.of(message);
+    Document headerDoc = parts.headerDoc();
+    Element sgntr = child(parts.headerCopy(), Pacs008Pool.HEADER_NS, "Sgntr");
 
     XMLSignature signature = new XMLSignature(headerDoc, "", signatureMethod, Canonicalizer.ALGO_ID_C14N_EXCL_OMIT_COMMENTS, key.provider());
     sgntr.appendChild(signature.getElement());
@@ -97,9 +93,22 @@ public final class SpiSignature {
     signature.addDocument("#" + KEY_INFO_ID, c14n(headerDoc, false), MessageDigestAlgorithm.ALGO_ID_DIGEST_SHA256);
     signature.addDocument("", c14n(headerDoc, true), MessageDigestAlgorithm.ALGO_ID_DIGEST_SHA256);
     signature.addDocument(null, c14n(headerDoc, false), MessageDigestAlgorithm.ALGO_ID_DIGEST_SHA256);
-    signature.addResourceResolver(new DocumentReference(document));
+    signature.addResourceResolver(new DocumentReference(parts.document()));
     signature.sign(key.privateKey());
-    envelope.replaceChild(message.importNode(signedHeader, true), header);
+    parts.envelope().replaceChild(message.importNode(parts.headerCopy(), true), parts.header());
+  }
+
+  /** A message's envelope, header and Document, and the header copied into a document of its own (where URI="" is the header). */
+  private record Parts(Element envelope, Element header, Element document, Document headerDoc, Element headerCopy) {
+    static Parts of(Document message) throws IOException {
+      Element envelope = message.getDocumentElement();
+      Element header = child(envelope, Pacs008Pool.HEADER_NS, "AppHdr");
+      Element document = child(envelope, Pacs008Pool.DOCUMENT_NS, "Document");
+      Document headerDoc = BUILDERS.get().newDocument();
+      Element copy = (Element) headerDoc.importNode(header, true);
+      headerDoc.appendChild(copy);
+      return new Parts(envelope, header, document, headerDoc, copy);
+    }
   }
 
   /**
@@ -107,13 +116,8 @@ public final class SpiSignature {
    * that the KeyInfo names this certificate. Throws saying what is wrong.
    */
   public static void verify(Document message, X509Certificate signer) throws XMLSecurityException, IOException {
-    Element envelope = message.getDocumentElement();
-    Element header = child(envelope, Pacs008Pool.HEADER_NS, "AppHdr");
-    Element document = child(envelope, Pacs008Pool.DOCUMENT_NS, "Document");
-    Document headerDoc = BUILDERS.get().newDocument();
-    Element copy = (Element) headerDoc.importNode(header, true);
-    headerDoc.appendChild(copy);
-    Element sgntr = child(copy, Pacs008Pool.HEADER_NS, "Sgntr");
+    Parts parts = Parts.of(message);
+    Element sgntr = child(parts.headerCopy(), Pacs008Pool.HEADER_NS, "Sgntr");
     Element signatureElement = child(sgntr, org.apache.xml.security.utils.Constants.SignatureSpecNS, "Signature");
     XMLSignature signature = new XMLSignature(signatureElement, "", true);
     Element keyInfo = child(signatureElement, org.apache.xml.security.utils.Constants.SignatureSpecNS, "KeyInfo");
@@ -125,7 +129,7 @@ public final class SpiSignature {
         || !new javax.security.auth.x500.X500Principal(issuerSerial.getIssuerName()).equals(signer.getIssuerX500Principal())) {
       throw new IOException("the KeyInfo does not name the signer's certificate (issuer and serial)");
     }
-    signature.addResourceResolver(new DocumentReference(document));
+    signature.addResourceResolver(new DocumentReference(parts.document()));
     if (!signature.checkSignatureValue(signer)) throw new IOException("the SPI signature does not verify");
   }
 
