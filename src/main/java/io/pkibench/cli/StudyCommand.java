@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
     name = "study",
     mixinStandardHelpOptions = true,
     description = "Reruns a published capacity study on this machine (STUDIES.md) into one result file, with its own table and report.",
-    subcommands = {StudyCommand.RestPki.class, StudyCommand.Ssl.class},
+    subcommands = {StudyCommand.RestPki.class, StudyCommand.Pix.class, StudyCommand.Ssl.class},
     footer = {"", "Example:", "  pkibench study restpki --quick",
         "", "Exit codes: 0 done, 1 a step could not run or stopped early, 2 bad flags (nothing started), 4 a post-run check failed."})
 final class StudyCommand implements Runnable {
@@ -158,6 +158,20 @@ final class StudyCommand implements Runnable {
     @Override
     Study study() {
       return new RestPkiStudy(restartPerType);
+    }
+  }
+
+  @Command(name = "pix", mixinStandardHelpOptions = true,
+      description = {"Study 2: the PIX SPI's mTLS 1.2 handshake (two SSLEngines in memory) and ISO 20022 SPI message signature, the client's",
+          "key on two key-server nodes (50/50, each its own JVM), swept over concurrency as the original's JMH runs (5 series of",
+          "5 warm-up and 5 measured iterations of --duration); then random, the message draw to subtract. CPU: the key servers'."},
+      footer = {"", "Examples:", "  pkibench study pix --quick                       # a few minutes",
+          "  pkibench study pix --html pix.html                # the original's methodology: about 2 hours",
+          "  pkibench study pix --keys pkcs11:softhsm.cfg --pin-file pin.txt   # the nodes' keys on a token"})
+  static final class Pix extends StudyRun {
+    @Override
+    Study study() {
+      return new io.pkibench.study.PixStudy();
     }
   }
 

@@ -22,8 +22,14 @@ public final class StudyTables {
 
   /** One measured step of a study: its label, its measured entry, and the probe's entry if a probe chose the level. */
   public record Row(String label, WorkloadResult measured, WorkloadResult probe, StudyRecord.StepRecord step) {
+    /** The measured level; for a step that sweeps several, its peak (the highest throughput), the sweep being in the run's own tables. */
     public Optional<LevelResult> level() {
-      return measured == null || measured.levels().isEmpty() ? Optional.empty() : Optional.of(measured.levels().get(0));
+      if (measured == null || measured.levels().isEmpty()) return Optional.empty();
+      return measured.levels().stream().max(java.util.Comparator.comparingDouble(l -> l.throughput().mean()));
+    }
+
+    boolean swept() {
+      return measured != null && measured.levels().size() > 1;
     }
   }
 
@@ -71,6 +77,10 @@ public final class StudyTables {
       Steadiness.warning(l).ifPresent(w -> remarks.add(row.label() + ": " + w));
       if (row.step().chosenLevel() != null) {
         remarks.add(row.label() + ": " + row.step().chosenLevel() + " threads, chosen by the probe: " + row.step().chosenBecause());
+      }
+      if (row.swept()) {
+        remarks.add(row.label() + ": swept over " + row.measured().levels().stream().map(x -> Integer.toString(x.concurrency())).toList()
+            + " threads; the row is the peak, at " + l.concurrency() + " (every level in the sweep's table and charts)");
       }
     }
     return remarks;

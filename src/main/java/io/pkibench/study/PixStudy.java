@@ -1,0 +1,119 @@
+package io.pkibench.study;
+
+import io.pkibench.plan.Iterations;
+import io.pkibench.plan.LoadModel;
+import io.pkibench.plan.Plan;
+import io.pkibench.plan.ThreadKind;
+import io.pkibench.plan.WorkloadSpec;
+import io.pkibench.results.StudyRecord;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Study 2 of STUDIES.md: the PIX SPI's two JMH benchmarks with the client's private key on a remote
+ * key-server cluster, two nodes weighted 50/50, each its own JVM. The mTLS 1.2 handshake (two
+ * SSLEngines in memory, one RSASSA signature per handshake on the key server) and the SPI message
+ * signature (XMLDSig of a random pacs.008, its one RSA operation on the key server), swept over
+ * concurrency; then {@code random}, the cost of drawing a message, to subtract. Methodology as the
+ * original's JMH: 5 series × (5 warm-up + 5 measured iterations), each iteration {@code --duration}
+ * (10 s by default). The CPU measured is the key servers' (both pids).
+ */
+public final class PixStudy implements Study {
+  static final String NODE_1 = "keyserver-1";
+  static final String NODE_2 = "keyserver-2";
+  public static final String HANDSHAKE = "mTLS 1.2 handshake";
+  public static final String SPI = "SPI signature";
+  public static final String RANDOM = "random (to subtract)";
+
+  @Override
+  public String name() {
+    return "pix";
+  }
+
+  @Override
+  public String title() {
+    return "mTLS handshakes and ISO 20022 SPI signatures with the client's key on a two-node key server (after Prodist PIX SPI JVM 2.0)";
+  }
+
+  @Override
+  public StudyRecord.Unit unit() {
+    return StudyRecord.Unit.OPS_PER_SECOND;
+  }
+
+  @Override
+  public StudyRecord.Published published() {
+    return new StudyRecord.Published("Prodist PIX SPI JVM 2.0 benchmarks (STUDIES.md, study 2)",
+        "an 8-core client and two 8-core key servers; throughput linear to 8 threads, bending at 16, flat from 24; p99 under 50 ms",
+        List.of(new StudyRecord.Figure(HANDSHAKE, 2000, "flat from 24 threads"), new StudyRecord.Figure(SPI, 4000, "flat from 24 threads")));
+  }
+
+  @Override
+  public Duration defaultDuration() {
+    return Duration.ofSeconds(10);
+  }
+
+  @Override
+  public List<String> problems(StudyOptions options) {
+    List<String> problems = new ArrayList<>();
+    if (options.duration().compareTo(Duration.ofSeconds(1)) < 0) problems.add("--duration: each iteration lasts at least 1s, e.g. --duration 10s (the original's)");
+    if (options.keys().startsWith("remote:")) {
+      problems.add("--keys " + options.keys() + ": the study starts its own key-server nodes; --keys says where their keys live (software or pkcs11:CONFIG)");
+    }
+    return problems;
+  }
+
+  @Override
+  public List<ServiceSpec> services(StudyOptions options) {
+    List<ServiceSpec> nodes = new ArrayList<>();
+    for (String name : List.of(NODE_1, NODE_2)) {
+      List<String> args = new ArrayList<>(List.of("keyserver", "--pki", options.pkiDir().toString(), "--keys", options.keys()));
+      if (options.pinFile() != null) args.addAll(List.of("--pin-file", options.pinFile().toString()));
+      nodes.add(new ServiceSpec(name, args, "grpcs"));
+    }
+    return nodes;
+  }
+
+  /** {@code remote:} over both nodes, 50/50 as the original weighted them. */
+  static String remoteKeys(RunningServices services) {
+    StringBuilder keys = new StringBuilder("remote:");
+    for (String node : List.of(NODE_1, NODE_2)) {
+      URI url = URI.create(services.url(node));
+      if (keys.length() > "remote:".length()) keys.append(',');
+      keys.append(url.getHost()).append(':').append(url.getPort()).append("=50");
+    }
+    return keys.toString();
+  }
+
+  @Override
+  public List<Step> steps(StudyOptions options, RunningServices services) {
+    List<Integer> levels = options.quick() ? List.of(1, 4, 16, 64) : List.of(1, 2, 4, 8, 16, 24, 32, 64);
+    String iteration = options.quick() ? "2s" : options.duration().toMillis() + "ms";
+    Iterations warmup = Iterations.parse((options.quick() ? 1 : 5) + "x" + iteration);
+    Iterations measure = Iterations.parse((options.quick() ? 3 : 5) + "x" + iteration);
+    int series = options.quick() ? 1 : 5;
+    String remote = remoteKeys(services);
+    List<Step> steps = new ArrayList<>();
+    steps.add(Step.of(HANDSHAKE, plan(new WorkloadSpec("tls-handshake", Map.of("protocol", "TLSv1.2", "mutual", "true", "keyalg", "rsa2048"), remote),
+        levels, warmup, measure, series)));
+    steps.add(Step.of(SPI, plan(new WorkloadSpec("spi-sign", Map.of(), remote), levels, warmup, measure, series)));
+    steps.add(Step.of(RANDOM, plan(new WorkloadSpec("random", Map.of(), "software"), List.of(1, 4), warmup, measure, series)));
+    return steps;
+  }
+
+  private static Plan plan(WorkloadSpec spec, List<Integer> levels, Iterations warmup, Iterations measure, int series) {
+    // Platform threads, as JMH's; the key servers' CPU (both pids) is what each level is charged.
+    return new Plan(List.of(spec), new LoadModel.Closed(levels), warmup, measure, series, ThreadKind.PLATFORM, false, "services");
+  }
+
+  @Override
+  public List<String> notes(StudyOptions options) {
+    List<String> notes = new ArrayList<>();
+    notes.add("the client and both key-server nodes share this machine's cores; the original ran them on three 8-core machines");
+    notes.add("the CPU per operation is the key servers' (both pids); random draws and parses a message, the cost to subtract from the SPI signature");
+    if (options.quick()) notes.add("quick: 1 series of 1 × 2 s warm-up and 3 × 2 s measured per level, the nodes cold; the original's: --duration 10s (5 series)");
+    return notes;
+  }
+}

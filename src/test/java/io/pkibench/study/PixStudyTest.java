@@ -1,0 +1,74 @@
+package io.pkibench.study;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.engine.ProgressListener;
+import io.pkibench.keys.KeySources;
+import io.pkibench.report.StudyTables;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.RunResultJson;
+import io.pkibench.results.WorkloadResult;
+import io.pkibench.session.ForkedSeries;
+import io.pkibench.testing.TestKeys;
+import io.pkibench.workload.WorkloadCatalog;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The pix study, quick: two key-server JVMs, the handshake and SPI sweeps through them, the draw to subtract. */
+class PixStudyTest {
+  @TempDir static Path dir;
+  static TestKeys fixture;
+
+  @BeforeAll
+  static void pki() {
+    fixture = TestKeys.in(dir);
+  }
+
+  @Test
+  void badOptions_namedBeforeAnythingStarts() {
+    var options = new StudyOptions(true, Duration.ofMillis(500), "remote:127.0.0.1:9443", dir.resolve("pki"), null);
+    List<String> problems = new PixStudy().problems(options);
+    assertEquals(2, problems.size(), problems.toString());
+    assertTrue(problems.get(0).contains("--duration") && problems.get(1).contains("--keys remote:"), problems.toString());
+  }
+
+  @Test
+  void quickStudy_sweepsBothBenchmarksThroughTwoNodes_fiftyFifty() throws Exception {
+    Path out = dir.resolve("pix.json");
+    List<String> log = Collections.synchronizedList(new ArrayList<>());
+    StudyRunner runner = new StudyRunner(WorkloadCatalog.builtIn(), new StudyRunner.Options(out, InstantSource.system(), ProgressListener.NONE,
+        log::add, Map.of("PATH", System.getenv("PATH")), ForkedSeries.thisJvm(),
+        spec -> KeySources.open(spec, () -> fixture.pki, null, Map.of(), InstantSource.system(), log::add), () -> fixture.pki, Duration.ofSeconds(30)));
+    var options = new StudyOptions(true, Duration.ofSeconds(10), "software", dir.resolve("pki"), null);
+    RunResult result = runner.run(new PixStudy(), options, fixture.environment("pkibench study pix --quick"));
+    assertEquals("complete", result.status(), String.join("\n", log));
+    RunResult saved = RunResultJson.read(out);
+    assertEquals(2, saved.study().services().size(), "two key-server JVMs");
+    for (String step : List.of(PixStudy.HANDSHAKE, PixStudy.SPI)) {
+      var row = StudyTables.rows(saved).stream().filter(r -> r.label().equals(step)).findFirst().orElseThrow();
+      WorkloadResult w = row.measured();
+      assertEquals(List.of(1, 4, 16, 64), w.levels().stream().map(l -> l.concurrency()).toList(), step + " swept");
+      assertTrue(w.levels().stream().allMatch(l -> l.counts().failed() == 0 && l.counts().succeeded() > 0), step + ": " + w.levels());
+      assertTrue(w.keys().startsWith("remote:") && w.keys().contains("=50,"), w.keys());
+      assertEquals(2, w.keyNodes().size(), "both nodes recorded");
+      long total = w.keyNodes().stream().mapToLong(WorkloadResult.KeyNode::calls).sum();
+      for (var node : w.keyNodes()) {
+        double share = (double) node.calls() / total;
+        assertTrue(share > 0.35 && share < 0.65, step + ": equal weights give near-equal shares: " + w.keyNodes());
+      }
+      assertTrue(w.levels().stream().allMatch(l -> l.cpu().opsPerCpuSecond() != null), step + ": the key servers' CPU was measured");
+    }
+    String table = StudyTables.terminal(saved);
+    assertTrue(table.contains("swept over [1, 4, 16, 64] threads; the row is the peak"), table);
+    assertTrue(table.contains("the original beside ours"), table);
+  }
+}
