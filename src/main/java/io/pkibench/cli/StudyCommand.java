@@ -167,11 +167,20 @@ final class StudyCommand implements Runnable {
           "5 warm-up and 5 measured iterations of --duration); then random, the message draw to subtract. CPU: the key servers'."},
       footer = {"", "Examples:", "  pkibench study pix --quick                       # a few minutes",
           "  pkibench study pix --html pix.html                # the original's methodology: about 2 hours",
-          "  pkibench study pix --keys pkcs11:softhsm.cfg --pin-file pin.txt   # the nodes' keys on a token"})
+          "  pkibench study pix --keys pkcs11:softhsm.cfg --pin-file pin.txt   # the nodes' keys on a token",
+          "  pkibench study pix --quick --fault kill-node@20s  # and a node killed mid-run: the dip and the recovery"})
   static final class Pix extends StudyRun {
+    @Option(names = "--fault", paramLabel = "kill-node@TIME",
+        description = "add a step that SIGKILLs the first node TIME into its measured seconds and starts it again 10 s later, e.g. kill-node@30s")
+    String fault;
+
     @Override
     Study study() {
-      return new io.pkibench.study.PixStudy();
+      try {
+        return new io.pkibench.study.PixStudy(io.pkibench.study.PixStudy.Fault.parse(fault));
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+      }
     }
   }
 

@@ -99,6 +99,7 @@ public final class StudyTables {
     for (String r : remarks(rows)) out.append("  ").append(r).append('\n');
     for (String note : study.notes()) out.append("  note: ").append(note).append('\n');
     out.append(StudyGrid.terminal(result));
+    out.append(FaultTimeline.terminal(result));
     List<String[]> beside = published(result);
     if (beside.size() > 1) {
       out.append("\nthe original beside ours (").append(study.published().source()).append(")\n");
@@ -229,6 +230,7 @@ public final class StudyTables {
       h.append("</ul>\n");
     }
     for (Chart chart : charts(result)) h.append(chart.render());
+    h.append(FaultTimeline.html(result));
     List<String[]> beside = published(result);
     if (beside.size() > 1) {
       h.append("<h3>The original beside ours</h3>\n<table id=\"published\">");

@@ -19,7 +19,15 @@ public record WorkloadResult(
    * A key-server node of a {@code remote:} key source and its share of the workload's calls (all
    * levels, warm-ups included): absent for other sources.
    */
-  public record KeyNode(String node, int weight, long calls, long failures, boolean upAtEnd) {}
+  public record KeyNode(String node, int weight, long calls, long failures, boolean upAtEnd,
+      @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Transition> transitions) {
+    public KeyNode {
+      transitions = transitions == null ? List.of() : List.copyOf(transitions);
+    }
+  }
+
+  /** A node taken out ({@code up} false) or rejoining, when the client saw it, and why. */
+  public record Transition(java.time.Instant at, boolean up, String why) {}
 
   /** The study step a workload entry belongs to; {@code role} is {@link #PROBE} or {@link #MEASURE}. */
   public record Step(String label, String role) {

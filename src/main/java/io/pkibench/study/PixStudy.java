@@ -27,6 +27,40 @@ public final class PixStudy implements Study {
   public static final String HANDSHAKE = "mTLS 1.2 handshake";
   public static final String SPI = "SPI signature";
   public static final String RANDOM = "random (to subtract)";
+  public static final String FAULT = "SPI signature through a node kill";
+  /** How long a killed node stays down before it is started again, as the issue's fault. */
+  static final Duration DOWN_FOR = Duration.ofSeconds(10);
+  /** What the fault step measures after the restart, for the recovery to show. */
+  static final Duration AFTER_RESTART = Duration.ofSeconds(15);
+  static final Duration FAULT_WARMUP = Duration.ofSeconds(5);
+
+  /** {@code --fault kill-node@T}: the first node SIGKILLed T into the fault step's measured seconds, started again 10 s later. */
+  public record Fault(Duration at) {
+    public static Fault parse(String text) {
+      if (text == null) return null;
+      if (!text.startsWith("kill-node@")) throw new IllegalArgumentException("--fault " + text + ": the one fault is kill-node@TIME, e.g. kill-node@30s");
+      Duration at;
+      try {
+        at = io.pkibench.plan.Durations.parse(text.substring("kill-node@".length()));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--fault " + text + ": " + e.getMessage());
+      }
+      if (at.compareTo(Duration.ofSeconds(3)) < 0 || at.compareTo(Duration.ofMinutes(10)) > 0) {
+        throw new IllegalArgumentException("--fault " + text + ": kill between 3s (to see the rate before) and 10m into the step");
+      }
+      return new Fault(at);
+    }
+  }
+
+  private final Fault fault;
+
+  public PixStudy() {
+    this(null);
+  }
+
+  public PixStudy(Fault fault) {
+    this.fault = fault;
+  }
 
   @Override
   public String name() {
@@ -100,7 +134,43 @@ public final class PixStudy implements Study {
         levels, warmup, measure, series)));
     steps.add(Step.of(SPI, plan(new WorkloadSpec("spi-sign", Map.of(), remote), levels, warmup, measure, series)));
     steps.add(Step.of(RANDOM, plan(new WorkloadSpec("random", Map.of(), "software"), List.of(1, 4), warmup, measure, series)));
+    if (fault != null) {
+      // One-second iterations: each is a second of the timeline, with its own successes and failures.
+      long seconds = fault.at().plus(DOWN_FOR).plus(AFTER_RESTART).toSeconds();
+      Plan faultPlan = plan(new WorkloadSpec("spi-sign", Map.of(), remote), List.of(16), Iterations.parse("1x" + FAULT_WARMUP.toSeconds() + "s"),
+          Iterations.parse(seconds + "x1s"), 1);
+      steps.add(Step.of(FAULT, faultPlan).before(new KillNode(fault.at())));
+    }
     return steps;
+  }
+
+  /**
+   * Schedules the kill and the restart on a thread of their own, so that the step runs through them.
+   * Its description starts with {@code fault:}, which is how the report knows to draw the timeline.
+   */
+  record KillNode(Duration at) implements StepHook {
+    @Override
+    public String describe() {
+      return "fault: SIGKILL " + NODE_1 + " about " + at.toSeconds() + " s into the measured seconds, start it again " + DOWN_FOR.toSeconds() + " s later";
+    }
+
+    @Override
+    public void run(RunningServices services) {
+      Thread t = new Thread(() -> {
+        try {
+          Thread.sleep(FAULT_WARMUP.plus(at).toMillis());
+          services.kill(NODE_1);
+          Thread.sleep(DOWN_FOR.toMillis());
+          services.start(NODE_1);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        } catch (Exception e) {
+          throw new IllegalStateException("the fault could not restart " + NODE_1 + ": " + e.getMessage(), e);
+        }
+      }, "pix-fault");
+      t.setDaemon(true);
+      t.start();
+    }
   }
 
   private static Plan plan(WorkloadSpec spec, List<Integer> levels, Iterations warmup, Iterations measure, int series) {
@@ -114,6 +184,10 @@ public final class PixStudy implements Study {
     notes.add("the client and both key-server nodes share this machine's cores; the original ran them on three 8-core machines");
     notes.add("the CPU per operation is the key servers' (both pids); random draws and parses a message, the cost to subtract from the SPI signature");
     if (options.quick()) notes.add("quick: 1 series of 1 × 2 s warm-up and 3 × 2 s measured per level, the nodes cold; the original's: --duration 10s (5 series)");
+    if (fault != null) {
+      notes.add("fault: " + NODE_1 + " SIGKILLed about " + fault.at().toSeconds() + " s into the last step's measured seconds and started again "
+          + DOWN_FOR.toSeconds() + " s later; calls in flight to it fail and are counted, not retried");
+    }
     return notes;
   }
 }

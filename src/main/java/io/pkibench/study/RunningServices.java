@@ -78,6 +78,22 @@ public final class RunningServices implements AutoCloseable {
     for (Entry e : services.values()) start(e);
   }
 
+  /**
+   * SIGKILL to {@code name}'s process, as a crash would be: no shutdown hook runs, connections drop
+   * unanswered. {@link #start(String)} brings it back on the same port.
+   */
+  public synchronized void kill(String name) throws InterruptedException {
+    Entry e = entry(name);
+    if (e.process == null) return;
+    e.process.kill();
+    log.accept("service " + name + " killed (SIGKILL, pid " + e.process.pid() + ")");
+  }
+
+  /** Starts {@code name} again on its port after {@link #kill}; a new pid, recorded. */
+  public synchronized void start(String name) throws IOException, InterruptedException {
+    start(entry(name));
+  }
+
   /** The summed CPU of the services' current processes: what a study sizes. */
   public CpuMeter cpuMeter() {
     return new ProcessGroupCpuMeter(() -> services.values().stream()

@@ -91,6 +91,11 @@ public final class ServiceProcess implements AutoCloseable {
     return ready.pid();
   }
 
+  /** SIGKILL, and wait for the process to be gone. */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+  }
+
   @Override
   public void close() throws InterruptedException {
     process.destroy();

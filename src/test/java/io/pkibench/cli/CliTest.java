@@ -244,6 +244,14 @@ class CliTest {
   }
 
   @Test
+  void studyPix_badFault_exit2() {
+    assertEquals(2, run("study", "pix", "--quick", "--fault", "kill-node@1s"));
+    assertTrue(err.toString().contains("--fault kill-node@1s: kill between 3s"), err.toString());
+    assertEquals(2, run("study", "pix", "--quick", "--fault", "crash"));
+    assertTrue(err.toString().contains("--fault crash: the one fault is kill-node@TIME"), err.toString());
+  }
+
+  @Test
   void studySsl_unknownEngine_exit2BeforeAnyServiceStarts() {
     assertEquals(2, run("study", "ssl", "--tls", "jsse,schannel", "--quick"));
     assertTrue(err.toString().contains("--tls schannel"), err.toString());
@@ -282,7 +290,7 @@ class CliTest {
   @Test
   void help_everyCommand_showsAnExample() {
     for (String[] cmd : new String[][] {{"--help"}, {"run", "--help"}, {"report", "--help"}, {"compare", "--help"}, {"list", "--help"}, {"pki", "init", "--help"},
-        {"serve", "tlsecho", "--help"}, {"serve", "keyserver", "--help"}, {"study", "ssl", "--help"}, {"study", "restpki", "--help"}}) {
+        {"serve", "tlsecho", "--help"}, {"serve", "keyserver", "--help"}, {"study", "ssl", "--help"}, {"study", "restpki", "--help"}, {"study", "pix", "--help"}}) {
       out.getBuffer().setLength(0);
       assertEquals(0, run(cmd));
       assertTrue(out.toString().contains("Example"), String.join(" ", cmd) + ":\n" + out);

@@ -42,14 +42,15 @@ class PixStudyTest {
   }
 
   @Test
-  void quickStudy_sweepsBothBenchmarksThroughTwoNodes_fiftyFifty() throws Exception {
+  void quickStudy_sweepsBothBenchmarksThroughTwoNodes_fiftyFifty_andANodeKilledMidRunRejoins() throws Exception {
     Path out = dir.resolve("pix.json");
     List<String> log = Collections.synchronizedList(new ArrayList<>());
     StudyRunner runner = new StudyRunner(WorkloadCatalog.builtIn(), new StudyRunner.Options(out, InstantSource.system(), ProgressListener.NONE,
         log::add, Map.of("PATH", System.getenv("PATH")), ForkedSeries.thisJvm(),
         spec -> KeySources.open(spec, () -> fixture.pki, null, Map.of(), InstantSource.system(), log::add), () -> fixture.pki, Duration.ofSeconds(30)));
     var options = new StudyOptions(true, Duration.ofSeconds(10), "software", dir.resolve("pki"), null);
-    RunResult result = runner.run(new PixStudy(), options, fixture.environment("pkibench study pix --quick"));
+    RunResult result = runner.run(new PixStudy(PixStudy.Fault.parse("kill-node@4s")), options,
+        fixture.environment("pkibench study pix --quick --fault kill-node@4s"));
     assertEquals("complete", result.status(), String.join("\n", log));
     RunResult saved = RunResultJson.read(out);
     assertEquals(2, saved.study().services().size(), "two key-server JVMs");
@@ -67,7 +68,18 @@ class PixStudyTest {
       }
       assertTrue(w.levels().stream().allMatch(l -> l.cpu().opsPerCpuSecond() != null), step + ": the key servers' CPU was measured");
     }
+    // the fault: a real SIGKILL of the first node's JVM, a new pid after the restart, the calls in flight counted as failures
+    assertEquals(2, saved.study().services().get(0).pids().size(), "keyserver-1 was started again: " + saved.study().services());
+    var faultRow = StudyTables.rows(saved).stream().filter(r -> r.label().equals(PixStudy.FAULT)).findFirst().orElseThrow();
+    var timeline = io.pkibench.report.FaultTimeline.of(saved);
+    assertEquals(1, timeline.size());
+    var killed = faultRow.measured().keyNodes().get(0);
+    assertTrue(killed.transitions().size() >= 2 && !killed.transitions().get(0).up() && killed.transitions().get(1).up() && killed.upAtEnd(),
+        "taken out, then rejoined: " + killed);
+    assertEquals(faultRow.measured().levels().get(0).counts().failed(), timeline.get(0).failedCalls());
+    assertEquals(killed.failures(), timeline.get(0).failedCalls(), "every failure was a call to the killed node");
     String table = StudyTables.terminal(saved);
+    assertTrue(table.contains("through the fault: " + PixStudy.FAULT), table);
     assertTrue(table.contains("swept over [1, 4, 16, 64] threads; the row is the peak"), table);
     assertTrue(table.contains("the original beside ours"), table);
   }

@@ -89,7 +89,10 @@ public final class RemoteKeySource implements KeySource {
 
   @Override
   public List<io.pkibench.results.WorkloadResult.KeyNode> nodes() {
-    return cluster.shares().stream().map(s -> new io.pkibench.results.WorkloadResult.KeyNode(s.node(), s.weight(), s.calls(), s.failures(), s.up())).toList();
+    List<Cluster.Event> events = cluster.events();
+    return cluster.shares().stream().map(s -> new io.pkibench.results.WorkloadResult.KeyNode(s.node(), s.weight(), s.calls(), s.failures(), s.up(),
+        events.stream().filter(e -> e.node().equals(s.node())).map(e -> new io.pkibench.results.WorkloadResult.Transition(e.at(), e.up(), e.why())).toList()))
+        .toList();
   }
 
   /** When nodes went down and came back. */
