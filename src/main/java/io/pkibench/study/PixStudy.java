@@ -178,6 +178,42 @@ public final class PixStudy implements Study {
     return new Plan(List.of(spec), new LoadModel.Closed(levels), warmup, measure, series, ThreadKind.PLATFORM, false, "services");
   }
 
+  /**
+   * {@code spi-sign.xml} (signed by the same code and key the study measured), the signer's certificate
+   * and chain, and {@code check-spi.sh}: xmlsec1 for the KeyInfo and header references, Python's C14N
+   * for the Document's digest, openssl for the signature value.
+   */
+  @Override
+  public List<Sample> samples(java.nio.file.Path dir, io.pkibench.pki.TestPki pki, io.pkibench.keys.KeySource keys, java.time.InstantSource clock)
+      throws Exception {
+    java.nio.file.Files.createDirectories(dir);
+    io.pkibench.keys.SigningKey key = keys.key(io.pkibench.workload.spi.SpiWorkloads.SIGNER);
+    org.w3c.dom.Document message = io.pkibench.workload.spi.SpiSignature.parse(
+        io.pkibench.workload.spi.Pacs008Pool.generate(1, 20201116, clock.instant()).get(0));
+    new io.pkibench.workload.spi.SpiSignature(key).sign(message);
+    java.nio.file.Files.write(dir.resolve("spi-sign.xml"), io.pkibench.workload.spi.SpiSignature.write(message));
+    StringBuilder chain = new StringBuilder();
+    for (java.security.cert.X509Certificate c : key.chain()) chain.append(pem(c));
+    java.nio.file.Files.writeString(dir.resolve("signer.pem"), pem(key.certificate()));
+    java.nio.file.Files.writeString(dir.resolve("chain.pem"), chain);
+    java.nio.file.Files.writeString(dir.resolve("root-ca.pem"), java.nio.file.Files.readString(pki.certificatePem("root-ca")));
+    try (var script = PixStudy.class.getResourceAsStream("check-spi.sh")) {
+      java.nio.file.Path target = dir.resolve("check-spi.sh");
+      java.nio.file.Files.write(target, script.readAllBytes());
+      java.nio.file.Files.setPosixFilePermissions(target, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+    return List.of(
+        new Sample("spi-sign.xml", "pacs.008 signed as the SPI signs (AppHdr/Sgntr, three references), by signer.pem",
+            "bash check-spi.sh spi-sign.xml signer.pem", List.of("xmlsec1", "python3", "openssl")),
+        new Sample("chain.pem", "the signer's chain (signer, intermediate, root), to the test PKI's root",
+            "openssl verify -CAfile root-ca.pem -untrusted chain.pem signer.pem", List.of("openssl")));
+  }
+
+  private static String pem(java.security.cert.X509Certificate c) throws java.security.cert.CertificateEncodingException {
+    return "-----BEGIN CERTIFICATE-----\n" + java.util.Base64.getMimeEncoder(64, "\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+        .encodeToString(c.getEncoded()) + "\n-----END CERTIFICATE-----\n";
+  }
+
   @Override
   public List<String> notes(StudyOptions options) {
     List<String> notes = new ArrayList<>();

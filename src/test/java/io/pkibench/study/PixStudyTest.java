@@ -83,4 +83,24 @@ class PixStudyTest {
     assertTrue(table.contains("swept over [1, 4, 16, 64] threads; the row is the peak"), table);
     assertTrue(table.contains("the original beside ours"), table);
   }
+
+  /** --save-samples: the signed message and the chain, checked by xmlsec1, Python's C14N and openssl through verify.sh; a tamper fails. */
+  @Test
+  void samples_verifyWithIndependentTools_andATamperFails() throws Exception {
+    Path samples = dir.resolve("samples");
+    var list = new PixStudy().samples(samples, fixture.pki, fixture.keys, InstantSource.system());
+    SampleScripts.write(samples, "pix", list);
+    Process p = new ProcessBuilder("bash", samples.resolve("verify.sh").toString()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    assertEquals(0, p.waitFor(), out);
+    assertTrue(out.contains("OK   spi-sign.xml") && out.contains("OK   chain.pem") && out.contains("2 verified, 0 failed"), out);
+
+    Path message = samples.resolve("spi-sign.xml");
+    String xml = java.nio.file.Files.readString(message);
+    java.nio.file.Files.writeString(message, xml.replaceFirst("<Purp><Cd>IPAY</Cd>", "<Purp><Cd>GSCB</Cd>"));
+    p = new ProcessBuilder("bash", samples.resolve("verify.sh").toString()).redirectErrorStream(true).start();
+    out = new String(p.getInputStream().readAllBytes());
+    assertEquals(1, p.waitFor(), out);
+    assertTrue(out.contains("FAIL spi-sign.xml") && out.contains("the Document's digest is"), out);
+  }
 }

@@ -20,7 +20,7 @@ import org.w3c.dom.Document;
 public final class SpiWorkloads {
   private SpiWorkloads() {}
 
-  static final String SIGNER = "signer-rsa2048-1";
+  public static final String SIGNER = "signer-rsa2048-1";
 
   static List<ParamSpec> params() {
     return List.of(
