@@ -64,8 +64,23 @@ public final class StudyTables {
   }
 
   /** What the rows cannot say by themselves: steps not measured, intervals too wide, unsteady levels, the probe's choice. */
+  /** A step measured again charging the client's CPU is labelled with this suffix (the pix study's). */
+  static final String CLIENT_CPU = " · client CPU";
+
   static List<String> remarks(List<Row> rows) {
     List<String> remarks = new ArrayList<>();
+    for (Row client : rows) {
+      if (!client.label().endsWith(CLIENT_CPU)) continue;
+      String base = client.label().substring(0, client.label().length() - CLIENT_CPU.length());
+      Optional<Row> server = rows.stream().filter(r -> r.label().equals(base)).findFirst();
+      Optional<LevelResult> c = client.level();
+      Optional<LevelResult> k = server.flatMap(r -> r.measured() == null ? Optional.empty()
+          : r.measured().levels().stream().filter(l -> c.isPresent() && l.concurrency() == c.get().concurrency()).findFirst());
+      if (c.isEmpty() || k.isEmpty() || c.get().cpu().opsPerCpuSecond() == null || k.get().cpu().opsPerCpuSecond() == null) continue;
+      double clientMicros = 1e6 / c.get().cpu().opsPerCpuSecond(), serverMicros = 1e6 / k.get().cpu().opsPerCpuSecond();
+      remarks.add(String.format(java.util.Locale.ROOT, "%s at %d threads: %.0f µs of client CPU and %.0f µs of key-server CPU per operation,"
+          + " client : key server = 1 : %.2f", base, c.get().concurrency(), clientMicros, serverMicros, serverMicros / clientMicros));
+    }
     for (Row row : rows) {
       Optional<LevelResult> level = row.level();
       if (level.isEmpty()) {

@@ -28,6 +28,9 @@ public final class PixStudy implements Study {
   public static final String SPI = "SPI signature";
   public static final String RANDOM = "random (to subtract)";
   public static final String FAULT = "SPI signature through a node kill";
+  /** The same benchmark again at one level, charging the client's CPU: the other side of the original's 1 : 2 estimate. */
+  public static final String CLIENT_CPU = " · client CPU";
+  static final int CLIENT_CPU_LEVEL = 16;
   /** How long a killed node stays down before it is started again, as the fault. */
   static final Duration DOWN_FOR = Duration.ofSeconds(10);
   /** What the fault step measures after the restart, for the recovery to show. */
@@ -134,6 +137,11 @@ public final class PixStudy implements Study {
         levels, warmup, measure, series)));
     steps.add(Step.of(SPI, plan(new WorkloadSpec("spi-sign", Map.of(), remote), levels, warmup, measure, series)));
     steps.add(Step.of(RANDOM, plan(new WorkloadSpec("random", Map.of(), "software"), List.of(1, 4), warmup, measure, series)));
+    for (Step s : List.copyOf(steps.subList(0, 2))) {
+      Plan p = s.plan();
+      steps.add(Step.of(s.label() + CLIENT_CPU, new Plan(p.workloads(), new LoadModel.Closed(List.of(CLIENT_CPU_LEVEL)), p.warmup(), p.measure(),
+          1, p.threads(), p.verify(), "client")));
+    }
     if (fault != null) {
       // One-second iterations: each is a second of the timeline, with its own successes and failures.
       long seconds = fault.at().plus(DOWN_FOR).plus(AFTER_RESTART).toSeconds();
@@ -218,7 +226,8 @@ public final class PixStudy implements Study {
   public List<String> notes(StudyOptions options) {
     List<String> notes = new ArrayList<>();
     notes.add("the client and both key-server nodes share this machine's cores; the original ran them on three 8-core machines");
-    notes.add("the CPU per operation is the key servers' (both pids); random draws and parses a message, the cost to subtract from the SPI signature");
+    notes.add("the CPU per operation is the key servers' (both pids), except in the steps named '" + CLIENT_CPU.strip() + "', which charge the client's JVM at "
+        + CLIENT_CPU_LEVEL + " threads; random draws and parses a message, the cost to subtract from the SPI signature");
     if (options.quick()) notes.add("quick: 1 series of 1 × 2 s warm-up and 3 × 2 s measured per level, the nodes cold; the original's: --duration 10s (5 series)");
     if (fault != null) {
       notes.add("fault: " + NODE_1 + " SIGKILLed about " + fault.at().toSeconds() + " s into the last step's measured seconds and started again "

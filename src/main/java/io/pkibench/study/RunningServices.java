@@ -102,15 +102,17 @@ public final class RunningServices implements AutoCloseable {
 
   /**
    * The CPU a step's plan names: {@code services} sums every service, {@code service:NAME} is one
-   * service alone (a study whose steps each size a different server).
+   * service alone (a study whose steps each size a different server), {@code client} this JVM, the
+   * load generator (a study that sizes the client's side too).
    */
   public CpuMeter cpuMeter(String planCpu) {
     if (planCpu == null || planCpu.equals("services")) return cpuMeter();
+    if (planCpu.equals("client")) return io.pkibench.measure.CpuMeter.of("jvm"); // the load generator itself: a client's cost per operation
     if (planCpu.startsWith("service:")) {
       Entry e = entry(planCpu.substring("service:".length()));
       return new ProcessGroupCpuMeter(() -> e.process == null ? List.of() : List.of(e.process.pid()));
     }
-    throw new IllegalArgumentException("a study step's CPU is 'services' or 'service:NAME', not '" + planCpu + "'");
+    throw new IllegalArgumentException("a study step's CPU is 'services', 'service:NAME' or 'client', not '" + planCpu + "'");
   }
 
   /** What the result records: each service's command, port and every pid it had. */

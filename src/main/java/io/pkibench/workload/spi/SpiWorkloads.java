@@ -22,10 +22,14 @@ public final class SpiWorkloads {
 
   public static final String SIGNER = "signer-rsa2048-1";
 
-  static List<ParamSpec> params() {
-    return List.of(
-        ParamSpec.free("pool", "1000", "how many different messages to draw from"),
-        ParamSpec.free("seed", "20201116", "the random source of the messages (the same seed, the same messages)"));
+  /** The three workloads draw from the same kind of pool, so they take the same parameters. */
+  abstract static class PoolFactory implements WorkloadFactory {
+    @Override
+    public final List<ParamSpec> params() {
+      return List.of(
+          ParamSpec.free("pool", "1000", "how many different messages to draw from"),
+          ParamSpec.free("seed", "20201116", "the random source of the messages (the same seed, the same messages)"));
+    }
   }
 
   static Pacs008Pool pool(WorkloadContext context, Params params) {
@@ -60,7 +64,7 @@ public final class SpiWorkloads {
     }
   }
 
-  public static final class Random implements WorkloadFactory {
+  public static final class Random extends PoolFactory {
     @Override
     public String name() {
       return "random";
@@ -69,11 +73,6 @@ public final class SpiWorkloads {
     @Override
     public String description() {
       return "only the draw of spi-sign: pick a pool message at random and parse it (the cost to subtract)";
-    }
-
-    @Override
-    public List<ParamSpec> params() {
-      return SpiWorkloads.params();
     }
 
     @Override
@@ -94,7 +93,7 @@ public final class SpiWorkloads {
     }
   }
 
-  public static final class Sign implements WorkloadFactory {
+  public static final class Sign extends PoolFactory {
     @Override
     public String name() {
       return "spi-sign";
@@ -103,11 +102,6 @@ public final class SpiWorkloads {
     @Override
     public String description() {
       return "sign a random pacs.008 PIX message (XMLDSig in AppHdr/Sgntr, three references) with one shared signer, the test PKI's " + SIGNER;
-    }
-
-    @Override
-    public List<ParamSpec> params() {
-      return SpiWorkloads.params();
     }
 
     @Override
@@ -128,7 +122,7 @@ public final class SpiWorkloads {
     }
   }
 
-  public static final class Verify implements WorkloadFactory {
+  public static final class Verify extends PoolFactory {
     @Override
     public String name() {
       return "spi-verify";
@@ -137,11 +131,6 @@ public final class SpiWorkloads {
     @Override
     public String description() {
       return "verify a random signed pacs.008 PIX message (signed beforehand by the test PKI's " + SIGNER + ")";
-    }
-
-    @Override
-    public List<ParamSpec> params() {
-      return SpiWorkloads.params();
     }
 
     @Override

@@ -74,11 +74,10 @@ public final class HandshakeWorkload implements Workload {
     public Workload create(WorkloadContext context, Params params) throws Exception {
       TestPki pki = context.pki().get();
       boolean ecdsa = params.get("keyalg").equals("ecdsa-p256");
-      SigningKey server = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key(ecdsa ? "tls-server-ecdsa-p256" : "tls-server");
+      SigningKey server = serverKey(pki, ecdsa);
       SigningKey client = context.keys().key(ecdsa ? "signer-ecdsa-p256-1" : "tls-client");
       X509Certificate root = pki.certificate("root-ca");
-      SSLContext serverContext = SSLContext.getInstance("TLS");
-      serverContext.init(TlsContexts.keyManagers(server), TlsContexts.trustManagers(root), null);
+      SSLContext serverContext = serverContext(pki, ecdsa);
       SSLContext clientContext = SSLContext.getInstance("TLS");
       clientContext.init(new javax.net.ssl.KeyManager[] {new SingleKeyManager(client)}, TlsContexts.trustManagers(root), null);
       String suite = params.get("suite");
@@ -88,6 +87,17 @@ public final class HandshakeWorkload implements Workload {
       return new HandshakeWorkload(serverContext, clientContext, params.get("protocol"), suite, Boolean.parseBoolean(params.get("mutual")),
           server.certificate(), client.certificate());
     }
+  }
+
+  static SigningKey serverKey(TestPki pki, boolean ecdsa) throws java.security.GeneralSecurityException {
+    return new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key(ecdsa ? "tls-server-ecdsa-p256" : "tls-server");
+  }
+
+  /** The server side of the handshake: its key in memory, trusting only the test PKI's root. */
+  public static SSLContext serverContext(TestPki pki, boolean ecdsa) throws java.security.GeneralSecurityException {
+    SSLContext serverContext = SSLContext.getInstance("TLS");
+    serverContext.init(TlsContexts.keyManagers(serverKey(pki, ecdsa)), TlsContexts.trustManagers(pki.certificate("root-ca")), null);
+    return serverContext;
   }
 
   @Override

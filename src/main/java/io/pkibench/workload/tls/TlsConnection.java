@@ -27,12 +27,12 @@ public final class TlsConnection implements Connection {
   /** Decrypted, not yet handed out (read mode). */
   private ByteBuffer appIn;
 
-  private TlsConnection(Socket socket, SSLEngine engine) throws IOException {
+  private TlsConnection(Socket socket, SSLEngine engine, boolean client) throws IOException {
     this.socket = socket;
     this.in = socket.getInputStream();
     this.out = socket.getOutputStream();
     this.engine = engine;
-    engine.setUseClientMode(true);
+    engine.setUseClientMode(client);
     int packet = engine.getSession().getPacketBufferSize();
     netIn = ByteBuffer.allocate(packet).flip();
     netOut = ByteBuffer.allocate(packet);
@@ -41,7 +41,16 @@ public final class TlsConnection implements Connection {
 
   /** Connects {@code engine} over {@code socket} and completes the handshake; on failure the socket is closed. */
   public static TlsConnection handshake(Socket socket, SSLEngine engine) throws IOException {
-    TlsConnection c = new TlsConnection(socket, engine);
+    return handshake(socket, engine, true);
+  }
+
+  /** The server side of {@link #handshake(Socket, SSLEngine)}: {@code engine} answers the peer on an accepted {@code socket}. */
+  public static TlsConnection accept(Socket socket, SSLEngine engine) throws IOException {
+    return handshake(socket, engine, false);
+  }
+
+  private static TlsConnection handshake(Socket socket, SSLEngine engine, boolean client) throws IOException {
+    TlsConnection c = new TlsConnection(socket, engine, client);
     try {
       c.handshake();
       return c;
@@ -57,6 +66,15 @@ public final class TlsConnection implements Connection {
 
   public String cipherSuite() {
     return engine.getSession().getCipherSuite();
+  }
+
+  /** What the peer presented, leaf first (empty when it presented nothing). */
+  public java.security.cert.Certificate[] peerCertificates() {
+    try {
+      return engine.getSession().getPeerCertificates();
+    } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
+      return new java.security.cert.Certificate[0];
+    }
   }
 
   private void handshake() throws IOException {

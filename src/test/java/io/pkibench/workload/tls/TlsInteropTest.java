@@ -146,4 +146,47 @@ class TlsInteropTest {
       }
     }
   }
+
+  /**
+   * The tls-handshake workload's server side (its SSLContext, a client certificate required) over a real
+   * socket accepts {@code openssl s_client} presenting the test PKI's tls-client certificate, TLS 1.2 and 1.3.
+   */
+  @Test
+  void handshakeServer_acceptsOpensslClientWithACertificate() throws Exception {
+    Path clientKey = dir.resolve("tls-client.key.pem");
+    if (!Files.exists(clientKey)) {
+      String r = Openssl.run("pkcs12", "-in", fixture.pki.keystore("tls-client").toString(), "-nocerts", "-nodes",
+          "-passin", "file:" + fixture.pki.dir().resolve("keystore.pass"), "-out", clientKey.toString());
+      assertTrue(Openssl.succeeded(r), r);
+    }
+    var context = HandshakeWorkload.serverContext(fixture.pki, false);
+    for (String protocol : List.of("TLSv1.2", "TLSv1.3")) {
+      try (ServerSocket listener = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        Process client = new ProcessBuilder("openssl", "s_client", "-connect", "127.0.0.1:" + listener.getLocalPort(),
+            "-cert", fixture.pki.certificatePem("tls-client").toString(), "-key", clientKey.toString(),
+            "-cert_chain", fixture.pki.certificatePem("intermediate-b").toString(), "-CAfile", fixture.pki.caChainPem().toString(),
+            protocol.equals("TLSv1.2") ? "-tls1_2" : "-tls1_3").redirectErrorStream(true).start();
+        try {
+          listener.setSoTimeout(10_000);
+          try (var socket = listener.accept()) {
+            socket.setSoTimeout(10_000);
+            var engine = context.createSSLEngine();
+            engine.setUseClientMode(false);
+            engine.setNeedClientAuth(true);
+            engine.setEnabledProtocols(new String[] {protocol});
+            try (TlsConnection c = TlsConnection.accept(socket, engine)) {
+              assertEquals(protocol, c.protocol());
+              assertTrue(c.peerCertificates().length > 0 && c.peerCertificates()[0].equals(fixture.pki.certificate("tls-client")),
+                  protocol + ": the server saw the client's certificate");
+            }
+          }
+        } finally {
+          client.getOutputStream().close();
+          String said = new String(client.getInputStream().readAllBytes());
+          client.waitFor(10, TimeUnit.SECONDS);
+          assertTrue(said.contains("Verify return code: 0 (ok)"), protocol + ": " + said);
+        }
+      }
+    }
+  }
 }
