@@ -186,6 +186,9 @@ class KeyServerTest {
     big.update(new byte[128 * 1024]);
     KeyServerException tooBig = assertThrows(KeyServerException.class, big::sign);
     assertTrue(tooBig.refused() && tooBig.getMessage().contains("RESOURCE_EXHAUSTED"), tooBig.getMessage());
+    big.update(new byte[64 << 20]); // 64 MB: refused on its length, not read into the node's memory
+    KeyServerException huge = assertThrows(KeyServerException.class, big::sign);
+    assertTrue(huge.refused() && huge.getMessage().contains("RESOURCE_EXHAUSTED"), huge.getMessage());
 
     SigningKey rsa = remote.key("signer-rsa2048-1");
     Signature ok = Signature.getInstance("SHA256withRSA", rsa.provider());
