@@ -133,7 +133,8 @@ public final class PixStudy implements Study {
     int series = options.quick() ? 1 : 5;
     String remote = remoteKeys(services);
     List<Step> steps = new ArrayList<>();
-    steps.add(Step.of(HANDSHAKE, plan(new WorkloadSpec("tls-handshake", Map.of("protocol", "TLSv1.2", "mutual", "true", "keyalg", "rsa2048"), remote),
+    steps.add(Step.of(HANDSHAKE, plan(new WorkloadSpec("tls-handshake", Map.of("protocol", "TLSv1.2", "mutual", "true", "keyalg", "rsa2048",
+        "client-signature", "rsa_pkcs1_sha256"), remote),
         levels, warmup, measure, series)));
     steps.add(Step.of(SPI, plan(new WorkloadSpec("spi-sign", Map.of(), remote), levels, warmup, measure, series)));
     steps.add(Step.of(RANDOM, plan(new WorkloadSpec("random", Map.of(), "software"), List.of(1, 4), warmup, measure, series)));
@@ -173,7 +174,8 @@ public final class PixStudy implements Study {
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         } catch (Exception e) {
-          throw new IllegalStateException("the fault could not restart " + NODE_1 + ": " + e.getMessage(), e);
+          // The node stays down: the step's timeline and the node's transitions show it; the log says why.
+          services.say("fault: " + NODE_1 + " was not started again: " + e.getMessage());
         }
       }, "pix-fault");
       t.setDaemon(true);

@@ -22,6 +22,8 @@ public final class RunningServices implements AutoCloseable {
   private final Map<String, String> env;
   private final Consumer<String> log;
   private final Map<String, Entry> services = new LinkedHashMap<>();
+  /** Set when the study ends: a fault scheduled on another thread must not start a service after that. */
+  private volatile boolean closed;
 
   private static final class Entry {
     final ServiceSpec spec;
@@ -84,13 +86,19 @@ public final class RunningServices implements AutoCloseable {
    */
   public synchronized void kill(String name) throws InterruptedException {
     Entry e = entry(name);
-    if (e.process == null) return;
+    if (e.process == null || closed) return;
     e.process.kill();
     log.accept("service " + name + " killed (SIGKILL, pid " + e.process.pid() + ")");
   }
 
+  /** A line for the study's log, from hooks that act on the services. */
+  public void say(String line) {
+    log.accept(line);
+  }
+
   /** Starts {@code name} again on its port after {@link #kill}; a new pid, recorded. */
   public synchronized void start(String name) throws IOException, InterruptedException {
+    if (closed) throw new IllegalStateException("the study has ended; " + name + " is not started again");
     start(entry(name));
   }
 
@@ -150,6 +158,9 @@ public final class RunningServices implements AutoCloseable {
 
   @Override
   public void close() throws InterruptedException {
-    for (Entry e : services.values()) stop(e);
+    closed = true;
+    synchronized (this) { // a kill or start under way on a fault's thread finishes first
+      for (Entry e : services.values()) stop(e);
+    }
   }
 }

@@ -356,6 +356,18 @@ class KeyServerTest {
         assertTrue(server.counts().served() - before >= 3, protocol + " " + keyalg + ": each mutual handshake signed on the node: " + server.counts());
       }
     }
+    // the original's RSASSA-PKCS1 CertificateVerify (TLS 1.2 only), and the combinations that cannot be
+    for (String signature : List.of("rsa_pkcs1_sha256")) {
+      long before = server.counts().served();
+      try (var workload = factory.create(new io.pkibench.workload.WorkloadContext(remote, true, () -> fixture.pki),
+          io.pkibench.workload.Params.resolve(factory.name(), factory.params(), java.util.Map.of("client-signature", signature)))) {
+        workload.newOperation(0).execute();
+      }
+      assertTrue(server.counts().served() > before, signature);
+    }
+    var tls13 = assertThrows(IllegalArgumentException.class, () -> factory.create(new io.pkibench.workload.WorkloadContext(remote, true, () -> fixture.pki),
+        io.pkibench.workload.Params.resolve(factory.name(), factory.params(), java.util.Map.of("client-signature", "rsa_pkcs1_sha256", "protocol", "TLSv1.3"))));
+    assertTrue(tls13.getMessage().contains("TLS 1.3 forbids"), tls13.getMessage());
     // without client authentication nothing goes to the node
     long before = server.counts().served();
     try (var workload = factory.create(new io.pkibench.workload.WorkloadContext(remote, true, () -> fixture.pki),

@@ -37,9 +37,11 @@ public final class HandshakeWorkload implements Workload {
   private final boolean mutual;
   private final X509Certificate serverCertificate;
   private final X509Certificate clientCertificate;
+  private final String clientSignature;
 
   HandshakeWorkload(SSLContext serverContext, SSLContext clientContext, String protocol, String suite, boolean mutual,
-      X509Certificate serverCertificate, X509Certificate clientCertificate) {
+      X509Certificate serverCertificate, X509Certificate clientCertificate, String clientSignature) {
+    this.clientSignature = clientSignature;
     this.serverContext = serverContext;
     this.clientContext = clientContext;
     this.protocol = protocol;
@@ -67,7 +69,9 @@ public final class HandshakeWorkload implements Workload {
           ParamSpec.choice("mutual", "true", "whether the server asks for the client's certificate", "true", "false"),
           ParamSpec.choice("keyalg", "rsa2048", "the server's and the client's key type (tls-server / tls-client, or the P-256 tls-server-ecdsa-p256 / signer-ecdsa-p256-1)",
               "rsa2048", "ecdsa-p256"),
-          ParamSpec.free("suite", "", "one cipher suite, IANA name (default: JSSE's choice for the protocol)"));
+          ParamSpec.free("suite", "", "one cipher suite, IANA name (default: JSSE's choice for the protocol)"),
+          ParamSpec.choice("client-signature", "any", "the client's CertificateVerify: JSSE's choice (RSASSA-PSS where the peer offers it),"
+              + " or RSASSA-PKCS1-v1_5 as the original's (TLS 1.2, RSA keys)", "any", "rsa_pkcs1_sha256"));
     }
 
     @Override
@@ -84,8 +88,15 @@ public final class HandshakeWorkload implements Workload {
       if (!suite.isEmpty() && !List.of(clientContext.getSupportedSSLParameters().getCipherSuites()).contains(suite)) {
         throw new IllegalArgumentException("-p suite=" + suite + ": JSSE does not implement it");
       }
+      String signature = params.get("client-signature");
+      if (signature.equals("rsa_pkcs1_sha256") && params.get("protocol").equals("TLSv1.3")) {
+        throw new IllegalArgumentException("-p client-signature=rsa_pkcs1_sha256: TLS 1.3 forbids PKCS#1 v1.5 in CertificateVerify; use TLSv1.2 or rsa_pss_rsae_sha256");
+      }
+      if (!signature.equals("any") && ecdsa) {
+        throw new IllegalArgumentException("-p client-signature=" + signature + " is an RSA scheme; -p keyalg=ecdsa-p256 signs with ECDSA");
+      }
       return new HandshakeWorkload(serverContext, clientContext, params.get("protocol"), suite, Boolean.parseBoolean(params.get("mutual")),
-          server.certificate(), client.certificate());
+          server.certificate(), client.certificate(), signature.equals("any") ? null : signature);
     }
   }
 
@@ -121,6 +132,13 @@ public final class HandshakeWorkload implements Workload {
     e.setEnabledProtocols(new String[] {protocol});
     if (!suite.isEmpty()) e.setEnabledCipherSuites(new String[] {suite});
     if (!client && mutual) e.setNeedClientAuth(true);
+    if (client && clientSignature != null) {
+      // The client offers only this scheme (SSLParameters, JDK 19+), so its CertificateVerify uses it. JSSE applies
+      // the list to certificates too, which suits PKCS#1 v1.5: every certificate of the test PKI is signed with it.
+      javax.net.ssl.SSLParameters p = e.getSSLParameters();
+      p.setSignatureSchemes(new String[] {clientSignature});
+      e.setSSLParameters(p);
+    }
     return e;
   }
 
