@@ -196,6 +196,15 @@ public final class TestPki {
   }
 
   /** Issues every certificate and CRL into a staging directory. */
+  /** {@code certs} as PEM text, in order: what the test PKI writes, and what samples hand out. */
+  public static String pem(List<X509Certificate> certs) throws IOException {
+    StringWriter text = new StringWriter();
+    try (JcaPEMWriter w = new JcaPEMWriter(text)) {
+      for (X509Certificate c : certs) w.writeObject(c);
+    }
+    return text.toString();
+  }
+
   private static final class Builder {
     private static final Duration CA_VALIDITY = Duration.ofDays(3650);
     private static final Duration LEAF_VALIDITY = Duration.ofDays(730);
@@ -351,14 +360,6 @@ public final class TestPki {
         w.writeObject(crl);
       }
       Files.writeString(out.resolve("crl").resolve(ca + ".crl.pem"), pem.toString());
-    }
-
-    private static String pem(List<X509Certificate> certs) throws IOException {
-      StringWriter text = new StringWriter();
-      try (JcaPEMWriter w = new JcaPEMWriter(text)) {
-        for (X509Certificate c : certs) w.writeObject(c);
-      }
-      return text.toString();
     }
   }
 

@@ -12,7 +12,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * A study step run through a fault (its hooks include one described {@code fault: …}), measured in
+ * A study step run through a fault (a hook described {@code fault: …}, {@link io.pkibench.results.StudyRecord.StepRecord#fault()}), measured in
  * one-second iterations: the timeline second by second, and what it shows, read from the data alone:
  * the rate before, the first second that dipped (a failure, or under 80% of the rate before), the
  * lowest second, the failed calls, the seconds until the rate was back to 90% with no failure, and
@@ -47,8 +47,7 @@ public final class FaultTimeline {
     List<Summary> list = new ArrayList<>();
     if (result.study() == null) return list;
     for (StudyTables.Row row : StudyTables.rows(result)) {
-      // recorded as "before the step: fault: …"
-      Optional<String> fault = row.step().hooks().stream().filter(h -> h.contains("fault: ")).map(h -> h.substring(h.indexOf("fault: "))).findFirst();
+      Optional<String> fault = row.step().fault();
       if (fault.isEmpty() || row.measured() == null || row.measured().levels().isEmpty()) continue;
       list.add(summarise(row.label(), fault.get(), row.measured()));
     }

@@ -64,23 +64,8 @@ public final class StudyTables {
   }
 
   /** What the rows cannot say by themselves: steps not measured, intervals too wide, unsteady levels, the probe's choice. */
-  /** A step measured again charging the client's CPU is labelled with this suffix (the pix study's). */
-  static final String CLIENT_CPU = " · client CPU";
-
   static List<String> remarks(List<Row> rows) {
-    List<String> remarks = new ArrayList<>();
-    for (Row client : rows) {
-      if (!client.label().endsWith(CLIENT_CPU)) continue;
-      String base = client.label().substring(0, client.label().length() - CLIENT_CPU.length());
-      Optional<Row> server = rows.stream().filter(r -> r.label().equals(base)).findFirst();
-      Optional<LevelResult> c = client.level();
-      Optional<LevelResult> k = server.flatMap(r -> r.measured() == null ? Optional.empty()
-          : r.measured().levels().stream().filter(l -> c.isPresent() && l.concurrency() == c.get().concurrency()).findFirst());
-      if (c.isEmpty() || k.isEmpty() || c.get().cpu().opsPerCpuSecond() == null || k.get().cpu().opsPerCpuSecond() == null) continue;
-      double clientMicros = 1e6 / c.get().cpu().opsPerCpuSecond(), serverMicros = 1e6 / k.get().cpu().opsPerCpuSecond();
-      remarks.add(String.format(java.util.Locale.ROOT, "%s at %d threads: %.0f µs of client CPU and %.0f µs of key-server CPU per operation,"
-          + " client : key server = 1 : %.2f", base, c.get().concurrency(), clientMicros, serverMicros, serverMicros / clientMicros));
-    }
+    List<String> remarks = new ArrayList<>(clientBesideServer(rows));
     for (Row row : rows) {
       Optional<LevelResult> level = row.level();
       if (level.isEmpty()) {
@@ -99,6 +84,30 @@ public final class StudyTables {
       }
     }
     return remarks;
+  }
+
+  /**
+   * Where a study measured the same workload (name, parameters, keys) once charging its services' CPU
+   * and once its own JVM's ({@code cpu jvm}, the client), the two costs per operation at the same thread
+   * count, side by side: the client : server split a sizing needs.
+   */
+  static List<String> clientBesideServer(List<Row> rows) {
+    List<String> lines = new ArrayList<>();
+    for (Row client : rows) {
+      WorkloadResult c = client.measured();
+      if (c == null || !c.cpuMeter().equals("jvm") || client.level().isEmpty()) continue;
+      LevelResult cl = client.level().get();
+      for (Row server : rows) {
+        WorkloadResult s = server.measured();
+        if (s == null || s.cpuMeter().equals("jvm") || !s.name().equals(c.name()) || !s.params().equals(c.params()) || !s.keys().equals(c.keys())) continue;
+        Optional<LevelResult> sl = s.levels().stream().filter(l -> l.concurrency() == cl.concurrency()).findFirst();
+        if (sl.isEmpty() || cl.cpu().opsPerCpuSecond() == null || sl.get().cpu().opsPerCpuSecond() == null) continue;
+        double clientMicros = 1e6 / cl.cpu().opsPerCpuSecond(), serverMicros = 1e6 / sl.get().cpu().opsPerCpuSecond();
+        lines.add(String.format(java.util.Locale.ROOT, "%s at %d threads: %.0f µs of client CPU and %.0f µs of server CPU per operation,"
+            + " client : server = 1 : %.2f", server.label(), cl.concurrency(), clientMicros, serverMicros, serverMicros / clientMicros));
+      }
+    }
+    return lines;
   }
 
   /** The terminal form: title, table, notes on what the figures can and cannot say, the original beside ours, the checks. */

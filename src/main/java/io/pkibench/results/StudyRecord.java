@@ -112,8 +112,17 @@ public record StudyRecord(
       hooks = List.copyOf(hooks);
     }
 
+    /** What a hook's description starts with when it injects a fault during the step (a node killed, …). */
+    public static final String FAULT = "fault: ";
+
     public StepRecord(String label, List<String> hooks) {
       this(label, hooks, null, null, null, null, null);
+    }
+
+    /** The fault injected during this step, as its hook described it ({@code fault: …}), if any. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public java.util.Optional<String> fault() {
+      return hooks.stream().filter(h -> h.contains(FAULT)).map(h -> h.substring(h.indexOf(FAULT))).findFirst();
     }
 
     public StepRecord probed(int workload) {

@@ -123,13 +123,11 @@ public final class RunSession {
     Params params = Params.resolve(spec.name(), factory.params(), spec.params());
     WorkloadResult entry = new WorkloadResult(spec.name(), params.asMap(), factory.usesKeys() ? spec.keys() : "none", cpu.describe(), List.of(), null, step);
     file.update(r -> r.withWorkload(index, entry));
-    // The interval log's tag names the step, so one .hlog holds every step of a study apart; tags are printable ASCII
-    // without commas or spaces (the HdrHistogram log format splits on them; other readers may not take UTF-8).
-    String tagName = step == null ? spec.name() : step.label().replaceAll("[^!-~]|,", "_") + "." + step.role() + "/" + spec.name();
-    // A shoot-out runs one workload through several key sources: the source keeps their intervals apart.
-    if (step == null && plan.workloads().stream().filter(w -> w.name().equals(spec.name())).count() > 1) {
-      tagName = spec.name() + "@" + spec.keys().replaceAll("[^!-~]|,", "_");
-    }
+    // The interval log's tag names the step, so one .hlog holds every step of a study apart; a shoot-out runs one
+    // workload through several key sources, and the source keeps their intervals apart.
+    boolean shootOut = plan.workloads().stream().filter(w -> w.name().equals(spec.name())).count() > 1;
+    String tagName = step != null ? tagSafe(step.label()) + "." + step.role() + "/" + spec.name()
+        : shootOut ? spec.name() + "@" + tagSafe(spec.keys()) : spec.name();
     KeySource source = null;
     WorkloadResult current = entry;
     try {
@@ -171,12 +169,17 @@ public final class RunSession {
       options.log().accept(spec.name() + ": cannot run: " + why);
     } finally {
       if (source != null) {
-        if (!source.nodes().isEmpty()) current = current.withKeyNodes(source.nodes());
+        current = current.withKeyNodes(source.nodes()); // empty, and so absent from the file, but for remote: sources
         source.close();
       }
     }
     WorkloadResult last = current;
     file.update(r -> r.withWorkload(index, last));
+  }
+
+  /** Printable ASCII without commas or spaces: the HdrHistogram log format splits on them, and other readers may not take UTF-8. */
+  private static String tagSafe(String text) {
+    return text.replaceAll("[^!-~]|,", "_");
   }
 
   private SeriesRequest request(WorkloadSpec spec, SeriesSpec series) {

@@ -155,12 +155,12 @@ public final class PixStudy implements Study {
 
   /**
    * Schedules the kill and the restart on a thread of their own, so that the step runs through them.
-   * Its description starts with {@code fault:}, which is how the report knows to draw the timeline.
+   * Its description starts with {@link StudyRecord.StepRecord#FAULT}, which is how the report knows to draw the timeline.
    */
   record KillNode(Duration at) implements StepHook {
     @Override
     public String describe() {
-      return "fault: SIGKILL " + NODE_1 + " about " + at.toSeconds() + " s into the measured seconds, start it again " + DOWN_FOR.toSeconds() + " s later";
+      return StudyRecord.StepRecord.FAULT + "SIGKILL " + NODE_1 + " about " + at.toSeconds() + " s into the measured seconds, start it again " + DOWN_FOR.toSeconds() + " s later";
     }
 
     @Override
@@ -202,10 +202,8 @@ public final class PixStudy implements Study {
         io.pkibench.workload.spi.Pacs008Pool.generate(1, 20201116, clock.instant()).get(0));
     new io.pkibench.workload.spi.SpiSignature(key).sign(message);
     java.nio.file.Files.write(dir.resolve("spi-sign.xml"), io.pkibench.workload.spi.SpiSignature.write(message));
-    StringBuilder chain = new StringBuilder();
-    for (java.security.cert.X509Certificate c : key.chain()) chain.append(pem(c));
-    java.nio.file.Files.writeString(dir.resolve("signer.pem"), pem(key.certificate()));
-    java.nio.file.Files.writeString(dir.resolve("chain.pem"), chain);
+    java.nio.file.Files.writeString(dir.resolve("signer.pem"), io.pkibench.pki.TestPki.pem(List.of(key.certificate())));
+    java.nio.file.Files.writeString(dir.resolve("chain.pem"), io.pkibench.pki.TestPki.pem(key.chain()));
     java.nio.file.Files.writeString(dir.resolve("root-ca.pem"), java.nio.file.Files.readString(pki.certificatePem("root-ca")));
     try (var script = PixStudy.class.getResourceAsStream("check-spi.sh")) {
       java.nio.file.Path target = dir.resolve("check-spi.sh");
@@ -217,11 +215,6 @@ public final class PixStudy implements Study {
             "bash check-spi.sh spi-sign.xml signer.pem", List.of("xmlsec1", "python3", "openssl")),
         new Sample("chain.pem", "the signer's chain (signer, intermediate, root), to the test PKI's root",
             "openssl verify -CAfile root-ca.pem -untrusted chain.pem signer.pem", List.of("openssl")));
-  }
-
-  private static String pem(java.security.cert.X509Certificate c) throws java.security.cert.CertificateEncodingException {
-    return "-----BEGIN CERTIFICATE-----\n" + java.util.Base64.getMimeEncoder(64, "\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
-        .encodeToString(c.getEncoded()) + "\n-----END CERTIFICATE-----\n";
   }
 
   @Override

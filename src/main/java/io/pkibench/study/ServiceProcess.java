@@ -99,6 +99,6 @@ public final class ServiceProcess implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     process.destroy();
-    if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    if (!process.waitFor(10, TimeUnit.SECONDS)) kill();
   }
 }

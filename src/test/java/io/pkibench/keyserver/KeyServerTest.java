@@ -124,7 +124,7 @@ class KeyServerTest {
       assertFalse(verifier.verify(signature), c + ": a changed message does not verify");
     }
     // both nodes took calls: one connection each, shares recorded
-    var shares = remote.shares();
+    var shares = remote.nodes();
     assertEquals(2, shares.size());
     assertTrue(shares.stream().allMatch(s -> s.calls() > 0 && s.failures() == 0), shares.toString());
   }
@@ -277,7 +277,7 @@ class KeyServerTest {
     assertEquals(512, signed.get());
     assertEquals(1, a.acceptedConnections(), "one connection to node a carried every call");
     assertEquals(1, b.acceptedConnections(), "one connection to node b carried every call");
-    long calls = remote.shares().stream().mapToLong(s -> s.calls()).sum();
+    long calls = remote.nodes().stream().mapToLong(s -> s.calls()).sum();
     assertEquals(513, calls, "512 signatures and the chain");
   }
 
@@ -312,23 +312,24 @@ class KeyServerTest {
       long killed = System.nanoTime();
       // within a second every call goes to b: a's share stops growing
       Thread.sleep(1000);
-      long aCalls = remote.shares().get(0).calls();
+      long aCalls = remote.nodes().get(0).calls();
       int okBefore = ok.get();
       Thread.sleep(500);
-      assertEquals(aCalls, remote.shares().get(0).calls(), "node a took no call a second after it died");
-      assertFalse(remote.shares().get(0).up());
+      assertEquals(aCalls, remote.nodes().get(0).calls(), "node a took no call a second after it died");
+      assertFalse(remote.nodes().get(0).upAtEnd());
       assertTrue(ok.get() > okBefore, "the rest went on through node b");
-      assertTrue(remote.events().stream().anyMatch(e -> !e.up() && e.node().endsWith(":" + portA)), remote.events().toString());
+      assertTrue(remote.nodes().get(0).node().endsWith(":" + portA) && remote.nodes().get(0).transitions().stream().anyMatch(e -> !e.up()),
+          remote.nodes().toString());
       assertTrue(System.nanoTime() - killed < Duration.ofSeconds(3).toNanos());
 
       // back on the same port: it rejoins and takes calls again
       KeyServer back = node(portA, KeyGrants.everyKeyFor(fixture.pki.certificate("tls-client")), KeyServer.Limits.defaults());
       long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-      while (!remote.shares().get(0).up() && System.nanoTime() < deadline) Thread.sleep(50);
-      assertTrue(remote.shares().get(0).up(), "node a rejoined: " + remote.events());
-      long rejoinedCalls = remote.shares().get(0).calls();
+      while (!remote.nodes().get(0).upAtEnd() && System.nanoTime() < deadline) Thread.sleep(50);
+      assertTrue(remote.nodes().get(0).upAtEnd(), "node a rejoined: " + remote.nodes());
+      long rejoinedCalls = remote.nodes().get(0).calls();
       Thread.sleep(500);
-      assertTrue(remote.shares().get(0).calls() > rejoinedCalls, "node a takes calls again");
+      assertTrue(remote.nodes().get(0).calls() > rejoinedCalls, "node a takes calls again");
       assertTrue(back.counts().served() > 0);
     } finally {
       running.set(false);
@@ -336,7 +337,7 @@ class KeyServerTest {
       load.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
     }
     // calls in flight when it died failed and were counted on the node that failed them
-    assertEquals(failed.get(), remote.shares().stream().mapToLong(s -> s.failures()).sum());
+    assertEquals(failed.get(), remote.nodes().stream().mapToLong(s -> s.failures()).sum());
   }
 
   /** The pix study's handshake: the client's key on the key server, one signature per mutual handshake, TLS 1.2 and 1.3, RSA and P-256. */

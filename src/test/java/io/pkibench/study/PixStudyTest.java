@@ -81,7 +81,7 @@ class PixStudyTest {
     String table = StudyTables.terminal(saved);
     assertTrue(table.contains("through the fault: " + PixStudy.FAULT), table);
     // the client's side at 16 threads beside the key servers': the original's 1 generic : 2 cryptographic estimate, ours
-    assertTrue(table.contains(PixStudy.SPI + " at 16 threads: ") && table.contains("client : key server = 1 : "), table);
+    assertTrue(table.contains(PixStudy.SPI + " at 16 threads: ") && table.contains("client : server = 1 : "), table);
     assertTrue(table.contains("swept over [1, 4, 16, 64] threads; the row is the peak"), table);
     assertTrue(table.contains("the original beside ours"), table);
   }

@@ -9,6 +9,7 @@ import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
 import io.pkibench.keyserver.v1.KeyServerGrpc;
+import io.pkibench.results.WorkloadResult;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -31,18 +32,12 @@ import java.util.function.Function;
  * flight to a node that dies fail and are counted; they are not retried elsewhere, so a run sees the
  * fault instead of a slower success.
  */
-public final class Cluster implements AutoCloseable {
+final class Cluster implements AutoCloseable {
   static final Duration CALL_DEADLINE = Duration.ofSeconds(10);
   static final Duration HEALTH_INTERVAL = Duration.ofMillis(250);
   static final Duration HEALTH_DEADLINE = Duration.ofMillis(500);
   /** The first check includes the TLS handshake of a cold JVM. */
   static final Duration FIRST_CHECK_DEADLINE = Duration.ofSeconds(5);
-
-  /** A node's calls, as the result records them. */
-  public record Share(String node, int weight, long calls, long failures, boolean up) {}
-
-  /** A node going down or coming back, for the report of a fault. */
-  public record Event(java.time.Instant at, String node, boolean up, String why) {}
 
   static final class Node {
     final NodeAddress address;
@@ -53,6 +48,8 @@ public final class Cluster implements AutoCloseable {
     final LongAdder calls = new LongAdder();
     final LongAdder failures = new LongAdder();
     volatile boolean up;
+    /** When the client took this node out or saw it rejoin, for the report of a fault. */
+    final List<WorkloadResult.Transition> transitions = java.util.Collections.synchronizedList(new ArrayList<>());
     int slowChecks; // consecutive health checks past their deadline; only the checker thread touches it
 
     Node(NodeAddress address, ChannelCredentials credentials) {
@@ -69,7 +66,6 @@ public final class Cluster implements AutoCloseable {
   private final Consumer<String> log;
   private final InstantSource clock;
   private final AtomicInteger rotation = new AtomicInteger();
-  private final List<Event> events = java.util.Collections.synchronizedList(new ArrayList<>());
   private final ScheduledExecutorService checker;
 
   Cluster(List<NodeAddress> addresses, ChannelCredentials credentials, InstantSource clock, Consumer<String> log) {
@@ -167,7 +163,7 @@ public final class Cluster implements AutoCloseable {
       if (!n.up) return;
       n.up = false;
     }
-    events.add(new Event(clock.instant(), n.address.toString(), false, why));
+    n.transitions.add(new WorkloadResult.Transition(clock.instant(), false, why));
     log.accept("key server " + n.address + " taken out: " + why);
   }
 
@@ -176,18 +172,21 @@ public final class Cluster implements AutoCloseable {
       if (n.up) return;
       n.up = true;
     }
-    events.add(new Event(clock.instant(), n.address.toString(), true, "health check answered SERVING"));
+    n.transitions.add(new WorkloadResult.Transition(clock.instant(), true, "health check answered SERVING"));
     log.accept("key server " + n.address + " rejoined");
   }
 
-  List<Share> shares() {
-    return nodes.stream().map(n -> new Share(n.address.toString(), n.address.weight(), n.calls.sum(), n.failures.sum(), n.up)).toList();
-  }
-
-  List<Event> events() {
-    synchronized (events) {
-      return List.copyOf(events);
+  /** Each node, its calls and failures so far, whether it is up, and its transitions: what the result records. */
+  List<WorkloadResult.KeyNode> nodes() {
+    List<WorkloadResult.KeyNode> list = new ArrayList<>();
+    for (Node n : nodes) {
+      List<WorkloadResult.Transition> transitions;
+      synchronized (n.transitions) {
+        transitions = List.copyOf(n.transitions);
+      }
+      list.add(new WorkloadResult.KeyNode(n.address.toString(), n.address.weight(), n.calls.sum(), n.failures.sum(), n.up, transitions));
     }
+    return list;
   }
 
   @Override

@@ -82,22 +82,10 @@ public final class RemoteKeySource implements KeySource {
     return ProviderChoice.best().providerFor(type, algorithm);
   }
 
-  /** The nodes and each one's calls and failures so far. */
-  public List<Cluster.Share> shares() {
-    return cluster.shares();
-  }
-
+  /** The nodes, each one's calls and failures so far, whether it is up, and when it went out and came back. */
   @Override
   public List<io.pkibench.results.WorkloadResult.KeyNode> nodes() {
-    List<Cluster.Event> events = cluster.events();
-    return cluster.shares().stream().map(s -> new io.pkibench.results.WorkloadResult.KeyNode(s.node(), s.weight(), s.calls(), s.failures(), s.up(),
-        events.stream().filter(e -> e.node().equals(s.node())).map(e -> new io.pkibench.results.WorkloadResult.Transition(e.at(), e.up(), e.why())).toList()))
-        .toList();
-  }
-
-  /** When nodes went down and came back. */
-  public List<Cluster.Event> events() {
-    return cluster.events();
+    return cluster.nodes();
   }
 
   @Override

@@ -20,6 +20,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLEngineResult;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSession;
 
 /**
@@ -32,23 +33,35 @@ import javax.net.ssl.SSLSession;
 public final class HandshakeWorkload implements Workload {
   private final SSLContext serverContext;
   private final SSLContext clientContext;
+  /** Each side's protocol, suite, client authentication and signature schemes, set up once and applied to every engine. */
+  private final SSLParameters serverParameters;
+  private final SSLParameters clientParameters;
   private final String protocol;
-  private final String suite;
   private final boolean mutual;
   private final X509Certificate serverCertificate;
   private final X509Certificate clientCertificate;
-  private final String clientSignature;
 
   HandshakeWorkload(SSLContext serverContext, SSLContext clientContext, String protocol, String suite, boolean mutual,
       X509Certificate serverCertificate, X509Certificate clientCertificate, String clientSignature) {
-    this.clientSignature = clientSignature;
     this.serverContext = serverContext;
     this.clientContext = clientContext;
     this.protocol = protocol;
-    this.suite = suite;
     this.mutual = mutual;
     this.serverCertificate = serverCertificate;
     this.clientCertificate = clientCertificate;
+    this.serverParameters = parameters(serverContext, protocol, suite);
+    serverParameters.setNeedClientAuth(mutual);
+    this.clientParameters = parameters(clientContext, protocol, suite);
+    // The client offers only this scheme (JDK 19+), so its CertificateVerify uses it. JSSE applies the list to
+    // certificates too, which suits PKCS#1 v1.5: every certificate of the test PKI is signed with it.
+    if (clientSignature != null) clientParameters.setSignatureSchemes(new String[] {clientSignature});
+  }
+
+  private static SSLParameters parameters(SSLContext context, String protocol, String suite) {
+    SSLParameters p = context.getDefaultSSLParameters();
+    p.setProtocols(new String[] {protocol});
+    if (!suite.isEmpty()) p.setCipherSuites(new String[] {suite});
+    return p;
   }
 
   public static final class Factory implements WorkloadFactory {
@@ -81,7 +94,7 @@ public final class HandshakeWorkload implements Workload {
       SigningKey server = serverKey(pki, ecdsa);
       SigningKey client = context.keys().key(ecdsa ? "signer-ecdsa-p256-1" : "tls-client");
       X509Certificate root = pki.certificate("root-ca");
-      SSLContext serverContext = serverContext(pki, ecdsa);
+      SSLContext serverContext = serverContext(server, root);
       SSLContext clientContext = SSLContext.getInstance("TLS");
       clientContext.init(new javax.net.ssl.KeyManager[] {new SingleKeyManager(client)}, TlsContexts.trustManagers(root), null);
       String suite = params.get("suite");
@@ -90,7 +103,7 @@ public final class HandshakeWorkload implements Workload {
       }
       String signature = params.get("client-signature");
       if (signature.equals("rsa_pkcs1_sha256") && params.get("protocol").equals("TLSv1.3")) {
-        throw new IllegalArgumentException("-p client-signature=rsa_pkcs1_sha256: TLS 1.3 forbids PKCS#1 v1.5 in CertificateVerify; use TLSv1.2 or rsa_pss_rsae_sha256");
+        throw new IllegalArgumentException("-p client-signature=rsa_pkcs1_sha256: TLS 1.3 forbids PKCS#1 v1.5 in CertificateVerify; use -p protocol=TLSv1.2, or client-signature=any");
       }
       if (!signature.equals("any") && ecdsa) {
         throw new IllegalArgumentException("-p client-signature=" + signature + " is an RSA scheme; -p keyalg=ecdsa-p256 signs with ECDSA");
@@ -106,9 +119,11 @@ public final class HandshakeWorkload implements Workload {
 
   /** The server side of the handshake: its key in memory, trusting only the test PKI's root. */
   public static SSLContext serverContext(TestPki pki, boolean ecdsa) throws java.security.GeneralSecurityException {
-    SSLContext serverContext = SSLContext.getInstance("TLS");
-    serverContext.init(TlsContexts.keyManagers(serverKey(pki, ecdsa)), TlsContexts.trustManagers(pki.certificate("root-ca")), null);
-    return serverContext;
+    return serverContext(serverKey(pki, ecdsa), pki.certificate("root-ca"));
+  }
+
+  private static SSLContext serverContext(SigningKey server, X509Certificate root) throws java.security.GeneralSecurityException {
+    return TlsContexts.withIdentity(server, root);
   }
 
   @Override
@@ -117,7 +132,7 @@ public final class HandshakeWorkload implements Workload {
     return () -> handshake(buffers);
   }
 
-  /** One worker's buffers, sized once from the first session and reused. */
+  /** One worker's buffers, 64 KiB each (more than any handshake flight here), reused by every handshake. */
   private static final class Buffers {
     ByteBuffer clientToServer = ByteBuffer.allocate(1 << 16);
     ByteBuffer serverToClient = ByteBuffer.allocate(1 << 16);
@@ -126,25 +141,16 @@ public final class HandshakeWorkload implements Workload {
     final ByteBuffer empty = ByteBuffer.allocate(0);
   }
 
-  private SSLEngine engine(SSLContext context, boolean client) {
+  private static SSLEngine engine(SSLContext context, SSLParameters parameters, boolean client) {
     SSLEngine e = context.createSSLEngine(); // no peer host and port: never resumes
     e.setUseClientMode(client);
-    e.setEnabledProtocols(new String[] {protocol});
-    if (!suite.isEmpty()) e.setEnabledCipherSuites(new String[] {suite});
-    if (!client && mutual) e.setNeedClientAuth(true);
-    if (client && clientSignature != null) {
-      // The client offers only this scheme (SSLParameters, JDK 19+), so its CertificateVerify uses it. JSSE applies
-      // the list to certificates too, which suits PKCS#1 v1.5: every certificate of the test PKI is signed with it.
-      javax.net.ssl.SSLParameters p = e.getSSLParameters();
-      p.setSignatureSchemes(new String[] {clientSignature});
-      e.setSSLParameters(p);
-    }
+    e.setSSLParameters(parameters);
     return e;
   }
 
   private void handshake(Buffers b) throws Exception {
-    SSLEngine client = engine(clientContext, true);
-    SSLEngine server = engine(serverContext, false);
+    SSLEngine client = engine(clientContext, clientParameters, true);
+    SSLEngine server = engine(serverContext, serverParameters, false);
     b.clientToServer.clear();
     b.serverToClient.clear();
     client.beginHandshake();
