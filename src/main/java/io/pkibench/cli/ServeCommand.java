@@ -283,9 +283,22 @@ final class ServeCommand implements Runnable {
     @Option(names = "--idle-timeout", defaultValue = "5m", paramLabel = "DURATION", description = "a connection with no call for this long is closed (default: ${DEFAULT-VALUE})")
     String idleTimeout;
 
+    @Option(names = "--ca-codes", paramLabel = "FILE", description = "RSFN CA codes (C10/C12) by issuer, one 'CODE = ISSUER TEXT' a line, before the defaults")
+    Path caCodes;
+
     @Override
     ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception {
       java.util.List<String> problems = new java.util.ArrayList<>();
+      io.pkibench.workload.rsfn.CaCodes codes = io.pkibench.workload.rsfn.CaCodes.defaults();
+      if (caCodes != null) {
+        try {
+          codes = io.pkibench.workload.rsfn.CaCodes.read(ctx.resolve(caCodes));
+        } catch (java.io.IOException e) {
+          problems.add("--ca-codes " + caCodes + ": cannot read it (" + e.getMessage() + ")");
+        } catch (IllegalArgumentException e) {
+          problems.add("--ca-codes " + caCodes + ":\n" + e.getMessage());
+        }
+      }
       String keyProblem = io.pkibench.keys.KeySources.problem(keys);
       if (keyProblem != null) problems.add(keyProblem);
       else if (keys.startsWith("remote:")) problems.add("--keys " + keys + ": a key server holds its keys itself; use software or pkcs11:CONFIG");
@@ -317,7 +330,8 @@ final class ServeCommand implements Runnable {
         throw new ParameterException(serve.spec.commandLine(), "--aliases: " + source.describe() + " has no key " + String.join(", ", unknown)
             + "; it has " + String.join(", ", held));
       }
-      var service = new io.pkibench.keyserver.KeyService(source, aliases.isEmpty() ? held : aliases, granted, ctx.err()::println);
+      var rsfn = io.pkibench.workload.rsfn.Protocol3.forTestPki(testPki, codes, ctx.clock(), io.pkibench.keyserver.KeyService.localProvider());
+      var service = new io.pkibench.keyserver.KeyService(source, aliases.isEmpty() ? held : aliases, granted, rsfn, ctx.err()::println);
       var identity = new io.pkibench.keys.SoftwareKeySource(() -> testPki, io.pkibench.keys.ProviderChoice.JDK).key("keyserver");
       var limits = new io.pkibench.server.KeyServer.Limits(maxRequestBytes, java.time.Duration.ofSeconds(10), idle,
           threads != null ? threads : Runtime.getRuntime().availableProcessors());

@@ -19,6 +19,14 @@ import io.pkibench.keyserver.v1.ListKeysResponse;
 import io.pkibench.keyserver.v1.Padding;
 import io.pkibench.keyserver.v1.SignRequest;
 import io.pkibench.keyserver.v1.SignResponse;
+import io.pkibench.keyserver.v1.RsfnPackRequest;
+import io.pkibench.keyserver.v1.RsfnPackResponse;
+import io.pkibench.keyserver.v1.RsfnUnpackRequest;
+import io.pkibench.keyserver.v1.RsfnUnpackResponse;
+import io.pkibench.workload.rsfn.CaCodes;
+import io.pkibench.workload.rsfn.Protocol3;
+import io.pkibench.workload.rsfn.Treatment;
+import io.pkibench.workload.rsfn.Unpacked;
 import java.security.GeneralSecurityException;
 import java.security.NoSuchAlgorithmException;
 import java.security.PrivateKey;
@@ -52,12 +60,29 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
   private final Map<String, SigningKey> opened = new ConcurrentHashMap<>();
   private final LongAdder served = new LongAdder(), refused = new LongAdder(), failed = new LongAdder();
   private final java.util.concurrent.atomic.AtomicLong failureIds = new java.util.concurrent.atomic.AtomicLong();
+  private final Protocol3 rsfn;
 
-  public KeyService(KeySource source, List<String> aliases, KeyGrants grants, Consumer<String> log) {
+  /** {@code rsfn} packs and unpacks RSFN envelopes with the node's keys (its CA codes and CRLs decide what it accepts). */
+  public KeyService(KeySource source, List<String> aliases, KeyGrants grants, Protocol3 rsfn, Consumer<String> log) {
     this.source = source;
     this.aliases = List.copyOf(aliases);
     this.grants = grants;
+    this.rsfn = rsfn;
     this.log = log;
+  }
+
+  /** RSFN with the default CA codes and no CRLs: unpacking says revocation was not checked. */
+  public KeyService(KeySource source, List<String> aliases, KeyGrants grants, Consumer<String> log) {
+    this(source, aliases, grants, new Protocol3(CaCodes.defaults(), List.of(), java.time.InstantSource.system(), localProvider()), log);
+  }
+
+  /** The fastest local provider for the keyless parts of RSFN (AES-GCM, RSA encryption, verification). */
+  public static java.security.Provider localProvider() {
+    try {
+      return io.pkibench.keys.ProviderChoice.best().providerFor("Cipher", "AES/GCM/NoPadding");
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("no AES-GCM provider: " + e.getMessage(), e);
+    }
   }
 
   /** Calls answered, refused (the client's fault) and failed (ours), since start. */
@@ -111,6 +136,44 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
       }
       return list.build();
     });
+  }
+
+  @Override
+  public void rsfnPack(RsfnPackRequest request, StreamObserver<RsfnPackResponse> response) {
+    answer(response, () -> {
+      SigningKey key = key(request.getAlias());
+      Treatment treatment = Treatment.of(request.getSpecialTreatment());
+      if (treatment == null) throw refusal(Status.INVALID_ARGUMENT, "special treatment " + request.getSpecialTreatment() + " is not one of protocol 3 (0, 1, 2, 3, 4, 6, 8, 10)");
+      X509Certificate recipient = request.getRecipientCertificate().isEmpty() ? null : certificate(request.getRecipientCertificate(), "recipient");
+      try {
+        return RsfnPackResponse.newBuilder().setEnvelope(ByteString.copyFrom(rsfn.pack(key, recipient, request.getPayload().toByteArray(), treatment))).build();
+      } catch (IllegalArgumentException e) {
+        throw refusal(Status.INVALID_ARGUMENT, e.getMessage());
+      }
+    });
+  }
+
+  @Override
+  public void rsfnUnpack(RsfnUnpackRequest request, StreamObserver<RsfnUnpackResponse> response) {
+    answer(response, () -> {
+      SigningKey key = key(request.getAlias());
+      X509Certificate sender = certificate(request.getSenderCertificate(), "sender");
+      Unpacked unpacked = rsfn.unpack(key, sender, request.getEnvelope().toByteArray());
+      RsfnUnpackResponse.Builder answer = RsfnUnpackResponse.newBuilder().setErrorCode(unpacked.error().code)
+          .setHeader(ByteString.copyFrom(unpacked.answerHeader()));
+      if (unpacked.ok()) answer.setPayload(ByteString.copyFrom(unpacked.payload()));
+      else answer.setMessage(unpacked.message());
+      return answer.build();
+    });
+  }
+
+  private static X509Certificate certificate(ByteString der, String whose) {
+    if (der.isEmpty()) throw refusal(Status.INVALID_ARGUMENT, "give the " + whose + "'s certificate (DER)");
+    try {
+      return (X509Certificate) java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(der.newInput());
+    } catch (java.security.cert.CertificateException | RuntimeException e) {
+      throw refusal(Status.INVALID_ARGUMENT, "the " + whose + "'s certificate is not a DER X.509 certificate");
+    }
   }
 
   private interface Work<T> {

@@ -71,6 +71,14 @@ public final class RemoteKeySource implements KeySource {
     return new SigningKey(alias, handle, chain, provider);
   }
 
+  /**
+   * Runs {@code call} on a node the cluster picks (weighted least-pending), with its deadline and
+   * failover: for the contract's operations beyond the JCA ones (RSFN packing on the node).
+   */
+  public <T> T call(java.util.function.Function<io.pkibench.keyserver.v1.KeyServerGrpc.KeyServerBlockingStub, T> call) throws KeyServerException {
+    return cluster.call(call);
+  }
+
   @Override
   public List<String> aliases() throws GeneralSecurityException {
     return cluster.call(stub -> stub.listKeys(ListKeysRequest.getDefaultInstance())).getKeysList().stream().map(KeyEntry::getAlias).toList();

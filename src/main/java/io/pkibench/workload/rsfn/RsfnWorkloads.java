@@ -1,0 +1,175 @@
+package io.pkibench.workload.rsfn;
+
+import com.google.protobuf.ByteString;
+import io.pkibench.keys.KeySource;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.keys.remote.RemoteKeySource;
+import io.pkibench.keyserver.v1.RsfnPackRequest;
+import io.pkibench.keyserver.v1.RsfnUnpackRequest;
+import io.pkibench.keyserver.v1.RsfnUnpackResponse;
+import io.pkibench.workload.ParamSpec;
+import io.pkibench.workload.Params;
+import io.pkibench.workload.Workload;
+import io.pkibench.workload.WorkloadContext;
+import io.pkibench.workload.WorkloadFactory;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The rsfn study's operations on a payload of {@code size} bytes: {@code rsfn-pack} packs it from one
+ * test-PKI signer to another, {@code rsfn-unpack} unpacks envelopes packed for the recipient
+ * beforehand (a pool drawn in turn). {@code mode=local} runs the codec here with the keys of
+ * {@code --keys} (software, a token, or a key server's JCA provider: one remote RSA operation each);
+ * {@code mode=remote} asks the key-server cluster of {@code --keys remote:…} to pack or unpack on the
+ * node, as the original's clients did.
+ */
+public final class RsfnWorkloads {
+  private RsfnWorkloads() {}
+
+  public static final String SENDER = "signer-rsa2048-1";
+  public static final String RECIPIENT = "signer-rsa2048-2";
+
+  abstract static class Factory implements WorkloadFactory {
+    @Override
+    public List<ParamSpec> params() {
+      return List.of(
+          ParamSpec.free("size", "1024", "payload bytes, e.g. 1024, 64k"),
+          ParamSpec.free("from", SENDER, "the sender's key alias (an RSA-2048 signer)"),
+          ParamSpec.free("to", RECIPIENT, "the recipient's key alias (an RSA-2048 signer)"),
+          ParamSpec.choice("gzip", "false", "compress the payload (C04 8, a file) before signing", "false", "true"),
+          ParamSpec.choice("encrypt", "true", "encrypt (AES-256-GCM, key wrapped for the recipient); false: C04 3", "true", "false"),
+          ParamSpec.choice("mode", "local", "local: the codec in this JVM, keys from --keys; remote: the key-server nodes of --keys remote:… pack and unpack",
+              "local", "remote"));
+    }
+  }
+
+  /** The payload every operation carries: XML-like text (so that gzip has something to do) of exactly {@code size} bytes. */
+  static byte[] payload(int size) {
+    StringBuilder s = new StringBuilder(size + 128);
+    java.util.SplittableRandom random = new java.util.SplittableRandom(1024);
+    s.append("<?xml version=\"1.0\"?><DOC xmlns=\"http://www.bcb.gov.br/SPB/STR0008.xsd\">");
+    while (s.length() < size) s.append("<Grupo><NumCtrlIF>").append(random.nextLong(1L << 48)).append("</NumCtrlIF><VlrLanc>")
+        .append(random.nextInt(1_000_000)).append(".00</VlrLanc></Grupo>");
+    return Arrays.copyOf(s.toString().getBytes(StandardCharsets.US_ASCII), size);
+  }
+
+  /** What both workloads resolve from their parameters and keys. */
+  record Setup(byte[] payload, Treatment treatment, SigningKey sender, SigningKey recipient, Protocol3 codec, RemoteKeySource cluster,
+      RsfnPackRequest packRequest, RsfnUnpackRequest unpackTemplate) {
+    static Setup of(WorkloadContext context, Params params) throws GeneralSecurityException {
+      int size = params.bytes("size");
+      if (size < 1 || size > Protocol3.DEFAULT_MAX_PAYLOAD_BYTES) throw new IllegalArgumentException("-p size=" + params.get("size") + ": give 1 byte to 64m");
+      Treatment treatment = Treatment.of(Boolean.parseBoolean(params.get("encrypt")), Boolean.parseBoolean(params.get("gzip")));
+      KeySource keys = context.keys();
+      RemoteKeySource cluster = null;
+      if (params.get("mode").equals("remote")) {
+        if (!(keys instanceof RemoteKeySource remote)) {
+          throw new IllegalArgumentException("-p mode=remote: the key-server nodes pack and unpack; give them with --keys remote:HOST:PORT,…");
+        }
+        cluster = remote;
+      }
+      SigningKey sender = keys.key(params.get("from"));
+      SigningKey recipient = keys.key(params.get("to"));
+      Protocol3 codec = Protocol3.forTestPki(context.pki().get(), CaCodes.defaults(), context.clock(), keys.provider("Cipher", "AES/GCM/NoPadding"));
+      byte[] payload = RsfnWorkloads.payload(size);
+      // The remote requests' constant parts, encoded once rather than per operation.
+      RsfnPackRequest pack = RsfnPackRequest.newBuilder().setAlias(sender.alias())
+          .setRecipientCertificate(ByteString.copyFrom(recipient.certificate().getEncoded()))
+          .setPayload(ByteString.copyFrom(payload)).setSpecialTreatment(treatment.code).build();
+      RsfnUnpackRequest unpack = RsfnUnpackRequest.newBuilder().setAlias(recipient.alias())
+          .setSenderCertificate(ByteString.copyFrom(sender.certificate().getEncoded())).build();
+      return new Setup(payload, treatment, sender, recipient, codec, cluster, pack, unpack);
+    }
+
+    byte[] pack() throws Exception {
+      if (cluster == null) return codec.pack(sender, recipient.certificate(), payload, treatment);
+      return cluster.call(stub -> stub.rsfnPack(packRequest)).getEnvelope().toByteArray();
+    }
+
+    /** The payload, or throws with the C03 code and why: a refused envelope is a failed operation. */
+    byte[] unpack(byte[] envelope) throws Exception {
+      if (cluster == null) return codec.unpack(recipient, sender.certificate(), envelope).payload();
+      RsfnUnpackRequest request = unpackTemplate.toBuilder().setEnvelope(ByteString.copyFrom(envelope)).build();
+      RsfnUnpackResponse answer = cluster.call(stub -> stub.rsfnUnpack(request));
+      if (answer.getErrorCode() != 0) throw new IllegalStateException("refused with C03 " + ErrorCode.of(answer.getErrorCode()).hex() + ": " + answer.getMessage());
+      return answer.getPayload().toByteArray();
+    }
+
+    void check(byte[] unpacked) {
+      if (!Arrays.equals(unpacked, payload)) throw new IllegalStateException("the unpacked payload differs from the packed one");
+    }
+
+    X509Certificate senderCertificate() {
+      return sender.certificate();
+    }
+  }
+
+  public static final class Pack extends Factory {
+    @Override
+    public String name() {
+      return "rsfn-pack";
+    }
+
+    @Override
+    public String description() {
+      return "RSFN protocol 3 packaging: sign (SHA256withRSA), AES-256-GCM, wrap the key for the recipient; " + SENDER + " to " + RECIPIENT;
+    }
+
+    @Override
+    public Workload create(WorkloadContext context, Params params) throws Exception {
+      Setup setup = Setup.of(context, params);
+      boolean verify = context.verify();
+      // With --verify the envelope is opened here, independently of the node that packed it.
+      Protocol3 opener = setup.codec();
+      return worker -> () -> {
+        byte[] envelope = setup.pack();
+        if (verify) setup.check(opener.unpack(setup.recipient(), setup.senderCertificate(), envelope).payload());
+      };
+    }
+  }
+
+  public static final class Unpack extends Factory {
+    @Override
+    public String name() {
+      return "rsfn-unpack";
+    }
+
+    @Override
+    public String description() {
+      return "RSFN protocol 3 unpackaging of envelopes packed beforehand for " + RECIPIENT + ": unwrap, decrypt, verify, check every header field";
+    }
+
+    @Override
+    public List<ParamSpec> params() {
+      List<ParamSpec> list = new java.util.ArrayList<>(super.params());
+      list.add(ParamSpec.free("pool", "64", "how many different envelopes to unpack in turn"));
+      return list;
+    }
+
+    @Override
+    public Workload create(WorkloadContext context, Params params) throws Exception {
+      Setup setup = Setup.of(context, params);
+      int count;
+      try {
+        count = Integer.parseInt(params.get("pool"));
+      } catch (NumberFormatException e) {
+        count = -1;
+      }
+      if (count < 1 || count > 100_000) throw new IllegalArgumentException("-p pool=" + params.get("pool") + ": give a whole number from 1 to 100000");
+      byte[][] pool = new byte[count][];
+      for (int i = 0; i < count; i++) pool[i] = setup.pack();
+      boolean verify = context.verify();
+      return worker -> {
+        int[] next = {worker % pool.length};
+        return () -> {
+          byte[] payload = setup.unpack(pool[next[0]]);
+          next[0] = next[0] + 1 == pool.length ? 0 : next[0] + 1;
+          if (verify) setup.check(payload);
+        };
+      };
+    }
+  }
+}
