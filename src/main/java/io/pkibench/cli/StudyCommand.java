@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
     name = "study",
     mixinStandardHelpOptions = true,
     description = "Reruns a published capacity study on this machine (STUDIES.md) into one result file, with its own table and report.",
-    subcommands = {StudyCommand.RestPki.class, StudyCommand.Pix.class, StudyCommand.Ssl.class},
+    subcommands = {StudyCommand.RestPki.class, StudyCommand.Pix.class, StudyCommand.Rsfn.class, StudyCommand.Ssl.class},
     footer = {"", "Example:", "  pkibench study restpki --quick",
         "", "Exit codes: 0 done, 1 a step could not run or stopped early, 2 bad flags (nothing started), 4 a post-run check failed."})
 final class StudyCommand implements Runnable {
@@ -181,6 +181,20 @@ final class StudyCommand implements Runnable {
       } catch (IllegalArgumentException e) {
         throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
+    }
+  }
+
+  @Command(name = "rsfn", mixinStandardHelpOptions = true,
+      description = {"Study 3: RSFN security protocol 3 packaging and unpackaging of 1 KiB, done by two key-server nodes (50/50, each its own JVM)",
+          "for a client keeping 1 to 512 calls pending on virtual threads. Each level: restart both nodes, one run discarded, five kept.",
+          "CPU: the nodes' (both pids); each operation again at 64 pending calls on the client's CPU."},
+      footer = {"", "Examples:", "  pkibench study rsfn --quick                      # about 4 minutes",
+          "  pkibench study rsfn --html rsfn.html              # the original's sweep, 11 levels of 6 runs of 10 s: about 30 minutes",
+          "  pkibench study rsfn --keys pkcs11:softhsm.cfg --pin-file pin.txt   # the nodes' keys on a token"})
+  static final class Rsfn extends StudyRun {
+    @Override
+    Study study() {
+      return new io.pkibench.study.RsfnStudy();
     }
   }
 

@@ -80,10 +80,30 @@ public final class StudyTables {
       }
       if (row.swept()) {
         remarks.add(row.label() + ": swept over " + row.measured().levels().stream().map(x -> Integer.toString(x.concurrency())).toList()
-            + " threads; the row is the peak, at " + l.concurrency() + " (every level in the sweep's table and charts)");
+            + " threads; the row is the peak, at " + l.concurrency() + " (every level in the sweep's table and charts); " + p99Bound(row.measured().levels()));
       }
     }
     return remarks;
+  }
+
+  /** The latency both Prodist studies state their results against. */
+  static final double P99_BOUND_NANOS = 50e6;
+
+  /** Where a sweep's p99 leaves the 50 ms bound, read from its levels in order. */
+  static String p99Bound(List<LevelResult> levels) {
+    LevelResult firstOver = levels.stream().filter(x -> x.latencyNanos().p99() > P99_BOUND_NANOS).findFirst().orElse(null);
+    if (firstOver == null) return "p99 stays under 50 ms at every level";
+    int index = levels.indexOf(firstOver);
+    if (index == 0) return "p99 is over 50 ms from the first level, " + firstOver.concurrency();
+    return "p99 under 50 ms up to " + levels.get(index - 1).concurrency() + " threads, " + HumanUnits.nanos(firstOver.latencyNanos().p99()) + " at "
+        + firstOver.concurrency();
+  }
+
+  /** An original that published curves and findings rather than figures: its words, beside our hardware. */
+  static java.util.Optional<String> originalInWords(RunResult result) {
+    StudyRecord.Published p = result.study().published();
+    if (p == null || !p.figures().isEmpty()) return java.util.Optional.empty();
+    return java.util.Optional.of("the original (" + p.source() + "): " + p.hardware() + "; ours: " + hardware(result.environment()));
   }
 
   /**
@@ -124,6 +144,7 @@ public final class StudyTables {
     for (String note : study.notes()) out.append("  note: ").append(note).append('\n');
     out.append(StudyGrid.terminal(result));
     out.append(FaultTimeline.terminal(result));
+    originalInWords(result).ifPresent(w -> out.append('\n').append(w).append('\n'));
     List<String[]> beside = published(result);
     if (beside.size() > 1) {
       out.append("\nthe original beside ours (").append(study.published().source()).append(")\n");
@@ -255,6 +276,7 @@ public final class StudyTables {
     }
     for (Chart chart : charts(result)) h.append(chart.render());
     h.append(FaultTimeline.html(result));
+    originalInWords(result).ifPresent(w -> h.append("<h3>The original beside ours</h3>\n<p>").append(Html.esc(w)).append(".</p>\n"));
     List<String[]> beside = published(result);
     if (beside.size() > 1) {
       h.append("<h3>The original beside ours</h3>\n<table id=\"published\">");

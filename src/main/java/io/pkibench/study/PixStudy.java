@@ -6,7 +6,6 @@ import io.pkibench.plan.Plan;
 import io.pkibench.plan.ThreadKind;
 import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.results.StudyRecord;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,8 +21,7 @@ import java.util.Map;
  * (10 s by default). The CPU measured is the key servers' (both pids).
  */
 public final class PixStudy implements Study {
-  static final String NODE_1 = "keyserver-1";
-  static final String NODE_2 = "keyserver-2";
+  static final String NODE_1 = KeyServerNodes.NODE_1;
   public static final String HANDSHAKE = "mTLS 1.2 handshake";
   public static final String SPI = "SPI signature";
   public static final String RANDOM = "random (to subtract)";
@@ -96,32 +94,13 @@ public final class PixStudy implements Study {
   public List<String> problems(StudyOptions options) {
     List<String> problems = new ArrayList<>();
     if (options.duration().compareTo(Duration.ofSeconds(1)) < 0) problems.add("--duration: each iteration lasts at least 1s, e.g. --duration 10s (the original's)");
-    if (options.keys().startsWith("remote:")) {
-      problems.add("--keys " + options.keys() + ": the study starts its own key-server nodes; --keys says where their keys live (software or pkcs11:CONFIG)");
-    }
+    if (KeyServerNodes.keysProblem(options) != null) problems.add(KeyServerNodes.keysProblem(options));
     return problems;
   }
 
   @Override
   public List<ServiceSpec> services(StudyOptions options) {
-    List<ServiceSpec> nodes = new ArrayList<>();
-    for (String name : List.of(NODE_1, NODE_2)) {
-      List<String> args = new ArrayList<>(List.of("keyserver", "--pki", options.pkiDir().toString(), "--keys", options.keys()));
-      if (options.pinFile() != null) args.addAll(List.of("--pin-file", options.pinFile().toString()));
-      nodes.add(new ServiceSpec(name, args, "grpcs"));
-    }
-    return nodes;
-  }
-
-  /** {@code remote:} over both nodes, 50/50 as the original weighted them. */
-  static String remoteKeys(RunningServices services) {
-    StringBuilder keys = new StringBuilder("remote:");
-    for (String node : List.of(NODE_1, NODE_2)) {
-      URI url = URI.create(services.url(node));
-      if (keys.length() > "remote:".length()) keys.append(',');
-      keys.append(url.getHost()).append(':').append(url.getPort()).append("=50");
-    }
-    return keys.toString();
+    return KeyServerNodes.services(options);
   }
 
   @Override
@@ -131,7 +110,7 @@ public final class PixStudy implements Study {
     Iterations warmup = Iterations.parse((options.quick() ? 1 : 5) + "x" + iteration);
     Iterations measure = Iterations.parse((options.quick() ? 3 : 5) + "x" + iteration);
     int series = options.quick() ? 1 : 5;
-    String remote = remoteKeys(services);
+    String remote = KeyServerNodes.remoteKeys(services);
     List<Step> steps = new ArrayList<>();
     steps.add(Step.of(HANDSHAKE, plan(new WorkloadSpec("tls-handshake", Map.of("protocol", "TLSv1.2", "mutual", "true", "keyalg", "rsa2048",
         "client-signature", "rsa_pkcs1_sha256"), remote),

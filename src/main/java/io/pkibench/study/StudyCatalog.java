@@ -10,7 +10,7 @@ public record StudyCatalog(List<Study> studies) {
   }
 
   public static StudyCatalog builtIn() {
-    return new StudyCatalog(List.of(new RestPkiStudy(false), new PixStudy(), new SslStudy(List.of("jsse", "openssl"))));
+    return new StudyCatalog(List.of(new RestPkiStudy(false), new PixStudy(), new RsfnStudy(), new SslStudy(List.of("jsse", "openssl"))));
   }
 
   public Optional<Study> find(String name) {

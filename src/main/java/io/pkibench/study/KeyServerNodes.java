@@ -1,0 +1,40 @@
+package io.pkibench.study;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The two key-server nodes the pix and rsfn studies start, each its own JVM, and the {@code remote:} source over both, 50/50 as the originals weighted them. */
+final class KeyServerNodes {
+  static final String NODE_1 = "keyserver-1";
+  static final String NODE_2 = "keyserver-2";
+
+  private KeyServerNodes() {}
+
+  static List<ServiceSpec> services(StudyOptions options) {
+    List<ServiceSpec> nodes = new ArrayList<>();
+    for (String name : List.of(NODE_1, NODE_2)) {
+      List<String> args = new ArrayList<>(List.of("keyserver", "--pki", options.pkiDir().toString(), "--keys", options.keys()));
+      if (options.pinFile() != null) args.addAll(List.of("--pin-file", options.pinFile().toString()));
+      nodes.add(new ServiceSpec(name, args, "grpcs"));
+    }
+    return nodes;
+  }
+
+  static String remoteKeys(RunningServices services) {
+    StringBuilder keys = new StringBuilder("remote:");
+    for (String node : List.of(NODE_1, NODE_2)) {
+      URI url = URI.create(services.url(node));
+      if (keys.length() > "remote:".length()) keys.append(',');
+      keys.append(url.getHost()).append(':').append(url.getPort()).append("=50");
+    }
+    return keys.toString();
+  }
+
+  /** The nodes hold their keys themselves: {@code --keys} says where (software or a token), never {@code remote:}. */
+  static String keysProblem(StudyOptions options) {
+    return options.keys().startsWith("remote:")
+        ? "--keys " + options.keys() + ": the study starts its own key-server nodes; --keys says where their keys live (software or pkcs11:CONFIG)"
+        : null;
+  }
+}

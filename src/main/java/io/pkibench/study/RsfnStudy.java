@@ -1,0 +1,105 @@
+package io.pkibench.study;
+
+import io.pkibench.plan.Iterations;
+import io.pkibench.plan.LoadModel;
+import io.pkibench.plan.Plan;
+import io.pkibench.plan.ThreadKind;
+import io.pkibench.plan.WorkloadSpec;
+import io.pkibench.results.StudyRecord;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Study 3 of STUDIES.md: RSFN security protocol 3 packaging and unpackaging of a 1 KiB payload, done
+ * by two key-server nodes (own JVMs, 50/50) for a client that keeps N calls pending, N from 1 to 512
+ * on virtual threads. Each round as the original: restart both nodes, run once and discard it, run
+ * five times and keep them. The CPU charged is the nodes' (both pids); each operation is measured
+ * again at 64 pending calls charging the client's JVM, for ops per client CPU-second.
+ */
+public final class RsfnStudy implements Study {
+  public static final String PACK = "packaging";
+  public static final String UNPACK = "unpackaging";
+  public static final String CLIENT_CPU = PixStudy.CLIENT_CPU;
+  static final int CLIENT_CPU_LEVEL = 64;
+  static final List<Integer> LEVELS = List.of(1, 2, 4, 8, 16, 32, 64, 128, 256, 384, 512);
+  static final List<Integer> QUICK_LEVELS = List.of(1, 4, 16, 64, 256, 512);
+
+  @Override
+  public String name() {
+    return "rsfn";
+  }
+
+  @Override
+  public String title() {
+    return "RSFN protocol 3 packaging and unpackaging of 1 KiB by a two-node key server, 1 to 512 pending calls (after Prodist STS RSFN cluster 7.0.3)";
+  }
+
+  @Override
+  public StudyRecord.Unit unit() {
+    return StudyRecord.Unit.OPS_PER_SECOND;
+  }
+
+  @Override
+  public StudyRecord.Published published() {
+    // The original published curves, not a table of figures: its shape is what ours is read against.
+    return new StudyRecord.Published("Prodist STS RSFN cluster 7.0.3 benchmarks (STUDIES.md, study 3)",
+        "a Java client balanced 50/50 over two key servers; throughput rises until 256 pending calls then falls; latency roughly flat"
+            + " under 50 ms up to 64; p99 accelerates from 128",
+        List.of());
+  }
+
+  @Override
+  public Duration defaultDuration() {
+    return Duration.ofSeconds(10);
+  }
+
+  @Override
+  public List<String> problems(StudyOptions options) {
+    List<String> problems = new ArrayList<>();
+    if (options.duration().compareTo(Duration.ofSeconds(1)) < 0) problems.add("--duration: each run lasts at least 1s, e.g. --duration 10s");
+    if (KeyServerNodes.keysProblem(options) != null) problems.add(KeyServerNodes.keysProblem(options));
+    return problems;
+  }
+
+  @Override
+  public List<ServiceSpec> services(StudyOptions options) {
+    return KeyServerNodes.services(options);
+  }
+
+  @Override
+  public List<Step> steps(StudyOptions options, RunningServices services) {
+    List<Integer> levels = options.quick() ? QUICK_LEVELS : LEVELS;
+    String run = options.quick() ? "2s" : options.duration().toMillis() + "ms";
+    Iterations once = Iterations.parse("1x" + run);
+    Iterations kept = Iterations.parse((options.quick() ? 3 : 5) + "x" + run);
+    String remote = KeyServerNodes.remoteKeys(services);
+    List<Step> steps = new ArrayList<>();
+    for (String[] op : List.of(new String[] {PACK, "rsfn-pack"}, new String[] {UNPACK, "rsfn-unpack"})) {
+      WorkloadSpec spec = new WorkloadSpec(op[1], Map.of("mode", "remote", "size", "1024"), remote);
+      steps.add(Step.of(op[0], plan(spec, levels, once, kept, "services")).beforeEachLevel(StepHook.restartServices()));
+    }
+    for (Step s : List.copyOf(steps)) {
+      steps.add(Step.of(s.label() + CLIENT_CPU, plan(s.plan().workloads().get(0), List.of(CLIENT_CPU_LEVEL), once, kept, "client")));
+    }
+    return steps;
+  }
+
+  /** Virtual threads: 512 pending calls need no 512 platform threads, and the nodes multiplex them on one connection each. */
+  private static Plan plan(WorkloadSpec spec, List<Integer> levels, Iterations warmup, Iterations measure, String cpu) {
+    return new Plan(List.of(spec), new LoadModel.Closed(levels), warmup, measure, 1, ThreadKind.VIRTUAL, false, cpu);
+  }
+
+  @Override
+  public List<String> notes(StudyOptions options) {
+    List<String> notes = new ArrayList<>();
+    notes.add("the client and both key-server nodes share this machine's cores; the original ran its client and two servers apart");
+    notes.add("each level as the original's round: both nodes restarted, one run discarded, " + (options.quick() ? 3 : 5) + " kept; the nodes pack and unpack"
+        + " (their keys never leave them), the client keeps N calls pending on virtual threads over one connection per node");
+    notes.add("the CPU per operation is the nodes' (both pids), except in the steps named '" + CLIENT_CPU.strip() + "', which charge the client's JVM at "
+        + CLIENT_CPU_LEVEL + " pending calls");
+    if (options.quick()) notes.add("quick: levels " + QUICK_LEVELS + ", runs of 2 s, 3 kept, the nodes cold after each restart; the original's sweep: --duration 10s");
+    return notes;
+  }
+}
