@@ -95,7 +95,8 @@ public final class StudyTables {
     if (firstOver == null) return "p99 stays under 50 ms at every level";
     int index = levels.indexOf(firstOver);
     if (index == 0) return "p99 is over 50 ms from the first level, " + firstOver.concurrency();
-    return "p99 under 50 ms up to " + levels.get(index - 1).concurrency() + " threads, " + HumanUnits.nanos(firstOver.latencyNanos().p99()) + " at "
+    int under = levels.get(index - 1).concurrency();
+    return "p99 under 50 ms up to " + under + (under == 1 ? " thread, " : " threads, ") + HumanUnits.nanos(firstOver.latencyNanos().p99()) + " at "
         + firstOver.concurrency();
   }
 

@@ -25,6 +25,16 @@ public final class RsfnStudy implements Study {
   static final int CLIENT_CPU_LEVEL = 64;
   static final List<Integer> LEVELS = List.of(1, 2, 4, 8, 16, 32, 64, 128, 256, 384, 512);
   static final List<Integer> QUICK_LEVELS = List.of(1, 4, 16, 64, 256, 512);
+  private final List<Integer> quickLevels;
+
+  public RsfnStudy() {
+    this(QUICK_LEVELS);
+  }
+
+  /** A quick run over {@code quickLevels}: tests keep the sweep short. */
+  RsfnStudy(List<Integer> quickLevels) {
+    this.quickLevels = List.copyOf(quickLevels);
+  }
 
   @Override
   public String name() {
@@ -70,7 +80,7 @@ public final class RsfnStudy implements Study {
 
   @Override
   public List<Step> steps(StudyOptions options, RunningServices services) {
-    List<Integer> levels = options.quick() ? QUICK_LEVELS : LEVELS;
+    List<Integer> levels = options.quick() ? quickLevels : LEVELS;
     String run = options.quick() ? "2s" : options.duration().toMillis() + "ms";
     Iterations once = Iterations.parse("1x" + run);
     Iterations kept = Iterations.parse((options.quick() ? 3 : 5) + "x" + run);
@@ -80,10 +90,17 @@ public final class RsfnStudy implements Study {
       WorkloadSpec spec = new WorkloadSpec(op[1], Map.of("mode", "remote", "size", "1024"), remote);
       steps.add(Step.of(op[0], plan(spec, levels, once, kept, "services")).beforeEachLevel(StepHook.restartServices()));
     }
+    int clientLevel = clientLevel(options);
     for (Step s : List.copyOf(steps)) {
-      steps.add(Step.of(s.label() + CLIENT_CPU, plan(s.plan().workloads().get(0), List.of(CLIENT_CPU_LEVEL), once, kept, "client")));
+      steps.add(Step.of(s.label() + CLIENT_CPU, plan(s.plan().workloads().get(0), List.of(clientLevel), once, kept, "client")));
     }
     return steps;
+  }
+
+  /** The client's side is measured at a level of the sweep (64, else its highest), so the report sets the two costs per operation side by side. */
+  private int clientLevel(StudyOptions options) {
+    List<Integer> levels = options.quick() ? quickLevels : LEVELS;
+    return levels.contains(CLIENT_CPU_LEVEL) ? CLIENT_CPU_LEVEL : levels.get(levels.size() - 1);
   }
 
   /** Virtual threads: 512 pending calls need no 512 platform threads, and the nodes multiplex them on one connection each. */
@@ -98,8 +115,38 @@ public final class RsfnStudy implements Study {
     notes.add("each level as the original's round: both nodes restarted, one run discarded, " + (options.quick() ? 3 : 5) + " kept; the nodes pack and unpack"
         + " (their keys never leave them), the client keeps N calls pending on virtual threads over one connection per node");
     notes.add("the CPU per operation is the nodes' (both pids), except in the steps named '" + CLIENT_CPU.strip() + "', which charge the client's JVM at "
-        + CLIENT_CPU_LEVEL + " pending calls");
-    if (options.quick()) notes.add("quick: levels " + QUICK_LEVELS + ", runs of 2 s, 3 kept, the nodes cold after each restart; the original's sweep: --duration 10s");
+        + clientLevel(options) + " pending calls");
+    if (options.quick()) notes.add("quick: levels " + quickLevels + ", runs of 2 s, 3 kept, the nodes cold after each restart; the original's sweep: --duration 10s");
     return notes;
+  }
+
+  /**
+   * Two envelopes from the study's sender to its recipient, packed by the code the study measured: one
+   * encrypted (C04 0), one not (C04 3), whose signature openssl can verify without the recipient's key;
+   * the certificates; and {@code check-rsfn.sh}.
+   */
+  @Override
+  public List<Sample> samples(java.nio.file.Path dir, io.pkibench.pki.TestPki pki, io.pkibench.keys.KeySource keys, java.time.InstantSource clock)
+      throws Exception {
+    java.nio.file.Files.createDirectories(dir);
+    var sender = keys.key(io.pkibench.workload.rsfn.RsfnWorkloads.SENDER);
+    var recipient = keys.key(io.pkibench.workload.rsfn.RsfnWorkloads.RECIPIENT);
+    var codec = io.pkibench.workload.rsfn.Protocol3.forTestPki(pki, io.pkibench.workload.rsfn.CaCodes.defaults(), clock,
+        keys.provider("Cipher", "AES/GCM/NoPadding"));
+    byte[] payload = io.pkibench.workload.rsfn.RsfnWorkloads.payload(1024);
+    java.nio.file.Files.write(dir.resolve("rsfn-pack.rsfn"), codec.pack(sender, recipient.certificate(), payload, io.pkibench.workload.rsfn.Treatment.NORMAL));
+    java.nio.file.Files.write(dir.resolve("rsfn-clear.rsfn"), codec.pack(sender, recipient.certificate(), payload, io.pkibench.workload.rsfn.Treatment.CLEAR));
+    java.nio.file.Files.writeString(dir.resolve("sender.pem"), io.pkibench.pki.TestPki.pem(List.of(sender.certificate())));
+    java.nio.file.Files.writeString(dir.resolve("recipient.pem"), io.pkibench.pki.TestPki.pem(List.of(recipient.certificate())));
+    try (var script = RsfnStudy.class.getResourceAsStream("check-rsfn.sh")) {
+      java.nio.file.Path target = dir.resolve("check-rsfn.sh");
+      java.nio.file.Files.write(target, script.readAllBytes());
+      java.nio.file.Files.setPosixFilePermissions(target, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+    return List.of(
+        new Sample("rsfn-pack.rsfn", "1 KiB packed from sender.pem to recipient.pem, encrypted (C04 0): header fields and serials",
+            "bash check-rsfn.sh rsfn-pack.rsfn sender.pem recipient.pem", List.of("openssl")),
+        new Sample("rsfn-clear.rsfn", "the same payload not encrypted (C04 3): header fields, serials, C15 over the payload",
+            "bash check-rsfn.sh rsfn-clear.rsfn sender.pem recipient.pem", List.of("openssl")));
   }
 }

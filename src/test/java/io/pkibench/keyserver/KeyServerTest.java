@@ -448,4 +448,79 @@ class KeyServerTest {
     }
     assertEquals(before + 1 + 5, server.counts().served(), "the chain, then one signature per message");
   }
+
+  /** A node that packs and unpacks RSFN with the test PKI's CRLs, as {@code serve keyserver} builds it. */
+  KeyServer rsfnNode() throws Exception {
+    var rsfn = io.pkibench.workload.rsfn.Protocol3.forTestPki(fixture.pki, io.pkibench.workload.rsfn.CaCodes.defaults(), InstantSource.system(),
+        KeyService.localProvider());
+    var service = new KeyService(fixture.keys, fixture.keys.aliases(), KeyGrants.everyKeyFor(fixture.pki.certificate("tls-client")), rsfn, log::add);
+    SigningKey identity = new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("keyserver");
+    KeyServer server = new KeyServer(service, identity, fixture.pki.certificate("root-ca"), "127.0.0.1", 0, KeyServer.Limits.defaults());
+    server.start();
+    open.add(server);
+    return server;
+  }
+
+  @Test
+  void rsfn_packedOnTheNode_unpacksHere_andBack_refusalsAreAnswers() throws Exception {
+    KeyServer a = rsfnNode(), b = rsfnNode();
+    RemoteKeySource remote = client(a, b);
+    var local = io.pkibench.workload.rsfn.Protocol3.forTestPki(fixture.pki, io.pkibench.workload.rsfn.CaCodes.defaults(), InstantSource.system(),
+        KeyService.localProvider());
+    SigningKey sender = fixture.keys.key("signer-rsa2048-1"), recipient = fixture.keys.key("signer-rsa2048-2");
+    byte[] payload = "<DOC>STR0008 1 KiB stand-in</DOC>".getBytes();
+    var pack = io.pkibench.keyserver.v1.RsfnPackRequest.newBuilder().setAlias("signer-rsa2048-1")
+        .setRecipientCertificate(com.google.protobuf.ByteString.copyFrom(recipient.certificate().getEncoded()))
+        .setPayload(com.google.protobuf.ByteString.copyFrom(payload)).setSpecialTreatment(0).build();
+    for (int i = 0; i < 4; i++) {
+      byte[] envelope = remote.call(stub -> stub.rsfnPack(pack)).getEnvelope().toByteArray();
+      var opened = local.unpack(recipient, sender.certificate(), envelope);
+      assertTrue(opened.ok(), "packed on a node, unpacked here: " + opened);
+      assertArrayEquals(payload, opened.payload());
+    }
+    assertTrue(a.counts().served() >= 2 && b.counts().served() >= 2, "both nodes packed: " + a.counts() + " " + b.counts());
+
+    byte[] envelope = local.pack(sender, recipient.certificate(), payload, io.pkibench.workload.rsfn.Treatment.FILE_COMPRESSED);
+    var unpack = io.pkibench.keyserver.v1.RsfnUnpackRequest.newBuilder().setAlias("signer-rsa2048-2")
+        .setSenderCertificate(com.google.protobuf.ByteString.copyFrom(sender.certificate().getEncoded()))
+        .setEnvelope(com.google.protobuf.ByteString.copyFrom(envelope)).build();
+    var answer = remote.call(stub -> stub.rsfnUnpack(unpack));
+    assertEquals(0, answer.getErrorCode(), answer.getMessage());
+    assertArrayEquals(payload, answer.getPayload().toByteArray(), "packed here, unpacked on a node");
+    assertEquals(588, answer.getHeader().size());
+
+    byte[] tampered = envelope.clone();
+    tampered[332 + 7] ^= 0x01; // C15
+    var refused = remote.call(stub -> stub.rsfnUnpack(unpack.toBuilder().setEnvelope(com.google.protobuf.ByteString.copyFrom(tampered)).build()));
+    assertEquals(0x0B, refused.getErrorCode(), "a bad signature is an answer with C03 0x0B, not a gRPC error: " + refused.getMessage());
+    assertEquals(0x0B, refused.getHeader().byteAt(3), "the answer header carries the code");
+    assertTrue(refused.getPayload().isEmpty(), "no payload from a refused envelope");
+
+    SigningKey revoked = fixture.keys.key("signer-rsa2048-revoked");
+    byte[] fromRevoked = local.pack(revoked, recipient.certificate(), payload, io.pkibench.workload.rsfn.Treatment.NORMAL);
+    var fromRevokedRequest = unpack.toBuilder().setSenderCertificate(com.google.protobuf.ByteString.copyFrom(revoked.certificate().getEncoded()))
+        .setEnvelope(com.google.protobuf.ByteString.copyFrom(fromRevoked)).build();
+    var revokedAnswer = remote.call(stub -> stub.rsfnUnpack(fromRevokedRequest));
+    assertEquals(0x11, revokedAnswer.getErrorCode(), "the node checks the test PKI's CRLs: " + revokedAnswer.getMessage());
+
+    KeyServerException badTreatment = assertThrows(KeyServerException.class, () -> remote.call(stub -> stub.rsfnPack(pack.toBuilder().setSpecialTreatment(5).build())));
+    assertTrue(badTreatment.refused(), "the client's fault is a refusal: " + badTreatment.getMessage());
+    KeyServerException badCert = assertThrows(KeyServerException.class, () -> remote.call(stub -> stub.rsfnUnpack(unpack.toBuilder()
+        .setSenderCertificate(com.google.protobuf.ByteString.copyFromUtf8("not a certificate")).build())));
+    assertTrue(badCert.refused() && badCert.getMessage().contains("certificate"), badCert.getMessage());
+  }
+
+  @Test
+  void rsfn_localCodecWithRemoteKeys_signsAndUnwrapsOnTheNodes() throws Exception {
+    RemoteKeySource remote = client(rsfnNode());
+    var codec = io.pkibench.workload.rsfn.Protocol3.forTestPki(fixture.pki, io.pkibench.workload.rsfn.CaCodes.defaults(), InstantSource.system(),
+        KeyService.localProvider());
+    byte[] payload = "through the JCA provider".getBytes();
+    byte[] envelope = codec.pack(remote.key("signer-rsa2048-1"), fixture.pki.certificate("signer-rsa2048-2"), payload, io.pkibench.workload.rsfn.Treatment.NORMAL);
+    var viaJdk = codec.unpack(new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("signer-rsa2048-2"), fixture.pki.certificate("signer-rsa2048-1"), envelope);
+    assertTrue(viaJdk.ok(), "signed on the node, opened by the JDK: " + viaJdk);
+    var viaNode = codec.unpack(remote.key("signer-rsa2048-2"), fixture.pki.certificate("signer-rsa2048-1"), envelope);
+    assertTrue(viaNode.ok(), "C14 unwrapped on the node: " + viaNode);
+    assertArrayEquals(payload, viaNode.payload());
+  }
 }

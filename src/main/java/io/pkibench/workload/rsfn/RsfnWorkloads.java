@@ -47,7 +47,7 @@ public final class RsfnWorkloads {
   }
 
   /** The payload every operation carries: XML-like text (so that gzip has something to do) of exactly {@code size} bytes. */
-  static byte[] payload(int size) {
+  public static byte[] payload(int size) {
     StringBuilder s = new StringBuilder(size + 128);
     java.util.SplittableRandom random = new java.util.SplittableRandom(1024);
     s.append("<?xml version=\"1.0\"?><DOC xmlns=\"http://www.bcb.gov.br/SPB/STR0008.xsd\">");
