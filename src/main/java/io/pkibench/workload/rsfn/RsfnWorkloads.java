@@ -172,4 +172,53 @@ public final class RsfnWorkloads {
       };
     }
   }
+
+  /**
+   * The cryptographic floor under one packaging, without the protocol: one private RSA-2048 operation
+   * (the signature), one public (wrapping key ‖ IV) and AES-256-GCM of the payload, through the same
+   * providers the codec uses. {@code rsfn-pack} and {@code rsfn-unpack} measured beside it say what the
+   * header, the checks and the copies cost.
+   */
+  public static final class Ceiling extends Factory {
+    @Override
+    public String name() {
+      return "rsfn-ceiling";
+    }
+
+    @Override
+    public String description() {
+      return "the RSA-bound ceiling of an RSFN packaging: one RSA-2048 signature, one RSA-2048 encryption and AES-256-GCM of the payload, nothing else";
+    }
+
+    @Override
+    public List<ParamSpec> params() {
+      return super.params().stream().filter(p -> !p.name().equals("mode") && !p.name().equals("gzip") && !p.name().equals("encrypt")).toList();
+    }
+
+    @Override
+    public Workload create(WorkloadContext context, Params params) throws Exception {
+      int size = params.bytes("size");
+      if (size < 1 || size > Protocol3.DEFAULT_MAX_PAYLOAD_BYTES) throw new IllegalArgumentException("-p size=" + params.get("size") + ": give 1 byte to 64m");
+      SigningKey sender = context.keys().key(params.get("from"));
+      java.security.PublicKey recipient = context.keys().key(params.get("to")).publicKey();
+      java.security.Provider local = context.keys().provider("Cipher", "AES/GCM/NoPadding");
+      byte[] payload = payload(size);
+      java.security.SecureRandom random = new java.security.SecureRandom();
+      return worker -> () -> {
+        java.security.Signature signature = java.security.Signature.getInstance("SHA256withRSA", sender.provider());
+        signature.initSign(sender.privateKey());
+        signature.update(payload);
+        signature.sign();
+        byte[] keyAndIv = new byte[44];
+        random.nextBytes(keyAndIv);
+        javax.crypto.Cipher aes = javax.crypto.Cipher.getInstance("AES/GCM/NoPadding", local);
+        aes.init(javax.crypto.Cipher.ENCRYPT_MODE, new javax.crypto.spec.SecretKeySpec(keyAndIv, 0, 32, "AES"),
+            new javax.crypto.spec.GCMParameterSpec(128, keyAndIv, 32, 12));
+        aes.doFinal(payload);
+        javax.crypto.Cipher rsa = javax.crypto.Cipher.getInstance("RSA/ECB/PKCS1Padding", local);
+        rsa.init(javax.crypto.Cipher.ENCRYPT_MODE, recipient);
+        rsa.doFinal(keyAndIv);
+      };
+    }
+  }
 }

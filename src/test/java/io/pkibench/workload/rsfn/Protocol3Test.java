@@ -17,7 +17,6 @@ import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 import org.bouncycastle.crypto.engines.AESEngine;
 import org.bouncycastle.crypto.modes.GCMBlockCipher;
@@ -283,6 +282,19 @@ class Protocol3Test {
         .getCertificate(builder.build(new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder("SHA256withECDSA").build(pair.getPrivate())));
   }
 
+  /** C15 signs the plaintext, not the header: C04 is not protected, and a change from 8 to 4 yields the signed compressed bytes. */
+  @Test
+  void unpack_compressedTreatmentChangedTo4_yieldsTheSignedGzipBytes_theHeaderIsNotSigned() throws Exception {
+    Protocol3 codec = RsfnFixture.goldenCodec(List.of());
+    byte[] envelope = codec.pack(sender, recipient.certificate(), RsfnFixture.payload(), Treatment.FILE_COMPRESSED);
+    envelope[4] = (byte) Treatment.FILE.code;
+    Unpacked u = codec.unpack(recipient, sender.certificate(), envelope);
+    assertTrue(u.ok(), u.toString());
+    try (var gz = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(u.payload()))) {
+      assertArrayEquals(RsfnFixture.payload(), gz.readAllBytes(), "the bytes are the sender's, signed; only their form changed");
+    }
+  }
+
   @Test
   void unpack_gzipBombPastTheLimit_refusedWith12() throws Exception {
     Protocol3 packer = RsfnFixture.goldenCodec(List.of());
@@ -302,8 +314,8 @@ class Protocol3Test {
     assertNull(o.violation(), o.violation());
     assertEquals(3000, o.inputs());
     long refused = Arrays.stream(o.refusedByCode()).sum();
-    assertEquals(3000, o.accepted() + refused, "every input answered once");
+    assertEquals(3000, o.accepted() + o.compressedForm() + refused, "every input answered once");
     assertTrue(o.refusedByCode()[ErrorCode.HEADER_LENGTH.code] > 0 && o.refusedByCode()[ErrorCode.SYMMETRIC.code] > 0,
-        "mutations reach both the header and the ciphertext: " + HexFormat.of().formatHex(new byte[0]) + Arrays.toString(o.refusedByCode()));
+        "mutations reach both the header and the ciphertext: " + Arrays.toString(o.refusedByCode()));
   }
 }
