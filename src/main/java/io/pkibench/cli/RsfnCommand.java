@@ -302,6 +302,9 @@ final class RsfnCommand implements Runnable {
     public Integer call() throws Exception {
       CaCodes codes = caCodes(common);
       if (fromAlias != null && fromCert != null) problems.add("--from and --from-cert: give one sender");
+      if (as.files != null && fromAlias == null && fromCert == null) {
+        problems.add("--from-cert: with the recipient's key in files, give the sender's certificate too (or --from ALIAS of the test PKI)");
+      }
       byte[] envelope = readFile(in, "--in");
       X509Certificate senderFile = fromCert == null ? null : certificate(fromCert, "--from-cert");
       SigningKey recipientFile = as.files == null ? null : pemKey(as.files.key, "--to-key", certificate(as.files.cert, "--to-cert"), "--to-cert");

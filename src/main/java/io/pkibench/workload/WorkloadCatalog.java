@@ -68,7 +68,7 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
       problems.add("--target: " + spec.name() + " calls a service; give its address: " + target.description());
     }
     try {
-      Params.resolve(spec.name(), factory.params(), spec.params());
+      problems.addAll(factory.problems(Params.resolve(spec.name(), factory.params(), spec.params()), spec.keys()));
     } catch (IllegalArgumentException e) {
       problems.add(e.getMessage());
     }

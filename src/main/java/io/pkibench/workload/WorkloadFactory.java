@@ -15,5 +15,14 @@ public interface WorkloadFactory {
     return true;
   }
 
+  /**
+   * Problems of these parameters with this key source that a parameter's list of allowed values cannot
+   * say (a size out of range, a mode that needs another source), each naming the flag: found before
+   * anything runs rather than when the workload is created.
+   */
+  default List<String> problems(Params params, String keys) {
+    return List.of();
+  }
+
   Workload create(WorkloadContext context, Params params) throws Exception;
 }

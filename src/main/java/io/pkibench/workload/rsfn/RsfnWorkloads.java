@@ -34,6 +34,21 @@ public final class RsfnWorkloads {
 
   abstract static class Factory implements WorkloadFactory {
     @Override
+    public List<String> problems(Params params, String keys) {
+      List<String> problems = new java.util.ArrayList<>();
+      int size = Params.parseBytes(params.get("size"));
+      if (size < 1 || size > Protocol3.DEFAULT_MAX_PAYLOAD_BYTES) problems.add("-p size=" + params.get("size") + ": give 1 byte to 64m, e.g. 1024 or 64k");
+      if (params.asMap().getOrDefault("mode", "local").equals("remote") && !keys.startsWith("remote:")) {
+        problems.add("-p mode=remote: the key-server nodes pack and unpack; give them with --keys remote:HOST:PORT,… (or -p mode=local)");
+      }
+      if (params.asMap().containsKey("pool")) {
+        int pool = poolSize(params);
+        if (pool < 1) problems.add("-p pool=" + params.get("pool") + ": give a whole number from 1 to 100000");
+      }
+      return problems;
+    }
+
+    @Override
     public List<ParamSpec> params() {
       return List.of(
           ParamSpec.free("size", "1024", "payload bytes, e.g. 1024, 64k"),
@@ -43,6 +58,16 @@ public final class RsfnWorkloads {
           ParamSpec.choice("encrypt", "true", "encrypt (AES-256-GCM, key wrapped for the recipient); false: C04 3", "true", "false"),
           ParamSpec.choice("mode", "local", "local: the codec in this JVM, keys from --keys; remote: the key-server nodes of --keys remote:… pack and unpack",
               "local", "remote"));
+    }
+  }
+
+  /** {@code -p pool}, or -1 when it is not a whole number from 1 to 100,000. */
+  static int poolSize(Params params) {
+    try {
+      int n = Integer.parseInt(params.get("pool"));
+      return n >= 1 && n <= 100_000 ? n : -1;
+    } catch (NumberFormatException e) {
+      return -1;
     }
   }
 
@@ -61,7 +86,6 @@ public final class RsfnWorkloads {
       RsfnPackRequest packRequest, RsfnUnpackRequest unpackTemplate) {
     static Setup of(WorkloadContext context, Params params) throws GeneralSecurityException {
       int size = params.bytes("size");
-      if (size < 1 || size > Protocol3.DEFAULT_MAX_PAYLOAD_BYTES) throw new IllegalArgumentException("-p size=" + params.get("size") + ": give 1 byte to 64m");
       Treatment treatment = Treatment.of(Boolean.parseBoolean(params.get("encrypt")), Boolean.parseBoolean(params.get("gzip")));
       KeySource keys = context.keys();
       RemoteKeySource cluster = null;
@@ -89,10 +113,14 @@ public final class RsfnWorkloads {
       return cluster.call(stub -> stub.rsfnPack(packRequest)).getEnvelope().toByteArray();
     }
 
+    /** What {@link #unpack} sends for {@code envelope}: made once per envelope of a pool, not per operation. */
+    RsfnUnpackRequest unpackRequest(byte[] envelope) {
+      return cluster == null ? null : unpackTemplate.toBuilder().setEnvelope(ByteString.copyFrom(envelope)).build();
+    }
+
     /** The payload, or throws with the C03 code and why: a refused envelope is a failed operation. */
-    byte[] unpack(byte[] envelope) throws Exception {
+    byte[] unpack(byte[] envelope, RsfnUnpackRequest request) throws Exception {
       if (cluster == null) return codec.unpack(recipient, sender.certificate(), envelope).payload();
-      RsfnUnpackRequest request = unpackTemplate.toBuilder().setEnvelope(ByteString.copyFrom(envelope)).build();
       RsfnUnpackResponse answer = cluster.call(stub -> stub.rsfnUnpack(request));
       if (answer.getErrorCode() != 0) throw new IllegalStateException("refused with C03 " + ErrorCode.of(answer.getErrorCode()).hex() + ": " + answer.getMessage());
       return answer.getPayload().toByteArray();
@@ -152,20 +180,18 @@ public final class RsfnWorkloads {
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
       Setup setup = Setup.of(context, params);
-      int count;
-      try {
-        count = Integer.parseInt(params.get("pool"));
-      } catch (NumberFormatException e) {
-        count = -1;
-      }
-      if (count < 1 || count > 100_000) throw new IllegalArgumentException("-p pool=" + params.get("pool") + ": give a whole number from 1 to 100000");
+      int count = poolSize(params);
       byte[][] pool = new byte[count][];
-      for (int i = 0; i < count; i++) pool[i] = setup.pack();
+      RsfnUnpackRequest[] requests = new RsfnUnpackRequest[count];
+      for (int i = 0; i < count; i++) {
+        pool[i] = setup.pack();
+        requests[i] = setup.unpackRequest(pool[i]);
+      }
       boolean verify = context.verify();
       return worker -> {
         int[] next = {worker % pool.length};
         return () -> {
-          byte[] payload = setup.unpack(pool[next[0]]);
+          byte[] payload = setup.unpack(pool[next[0]], requests[next[0]]);
           next[0] = next[0] + 1 == pool.length ? 0 : next[0] + 1;
           if (verify) setup.check(payload);
         };
@@ -198,7 +224,6 @@ public final class RsfnWorkloads {
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
       int size = params.bytes("size");
-      if (size < 1 || size > Protocol3.DEFAULT_MAX_PAYLOAD_BYTES) throw new IllegalArgumentException("-p size=" + params.get("size") + ": give 1 byte to 64m");
       SigningKey sender = context.keys().key(params.get("from"));
       java.security.PublicKey recipient = context.keys().key(params.get("to")).publicKey();
       java.security.Provider local = context.keys().provider("Cipher", "AES/GCM/NoPadding");
