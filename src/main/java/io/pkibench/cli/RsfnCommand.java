@@ -189,9 +189,9 @@ final class RsfnCommand implements Runnable {
     String alias;
 
     @ArgGroup(exclusive = false)
-    Files2 files;
+    SenderFiles files;
 
-    static final class Files2 {
+    static final class SenderFiles {
       @Option(names = "--from-cert", required = true, paramLabel = "FILE", description = "the sender's certificate (PEM or DER)")
       Path cert;
 
@@ -271,9 +271,9 @@ final class RsfnCommand implements Runnable {
     String alias;
 
     @ArgGroup(exclusive = false)
-    Files2 files;
+    RecipientFiles files;
 
-    static final class Files2 {
+    static final class RecipientFiles {
       @Option(names = "--to-cert", required = true, paramLabel = "FILE", description = "the recipient's certificate (PEM or DER)")
       Path cert;
 

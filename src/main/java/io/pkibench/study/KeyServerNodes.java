@@ -31,10 +31,16 @@ final class KeyServerNodes {
     return keys.toString();
   }
 
-  /** The nodes hold their keys themselves: {@code --keys} says where (software or a token), never {@code remote:}. */
-  static String keysProblem(StudyOptions options) {
-    return options.keys().startsWith("remote:")
-        ? "--keys " + options.keys() + ": the study starts its own key-server nodes; --keys says where their keys live (software or pkcs11:CONFIG)"
-        : null;
+  /**
+   * What a study over these nodes refuses: runs under a second, and {@code --keys remote:} (the nodes
+   * hold their keys themselves: {@code --keys} says where, software or a token).
+   */
+  static List<String> problems(StudyOptions options) {
+    List<String> problems = new ArrayList<>();
+    if (options.duration().compareTo(java.time.Duration.ofSeconds(1)) < 0) problems.add("--duration: each run lasts at least 1s, e.g. --duration 10s (the original's)");
+    if (options.keys().startsWith("remote:")) {
+      problems.add("--keys " + options.keys() + ": the study starts its own key-server nodes; --keys says where their keys live (software or pkcs11:CONFIG)");
+    }
+    return problems;
   }
 }

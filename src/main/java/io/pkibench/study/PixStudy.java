@@ -92,10 +92,7 @@ public final class PixStudy implements Study {
 
   @Override
   public List<String> problems(StudyOptions options) {
-    List<String> problems = new ArrayList<>();
-    if (options.duration().compareTo(Duration.ofSeconds(1)) < 0) problems.add("--duration: each iteration lasts at least 1s, e.g. --duration 10s (the original's)");
-    if (KeyServerNodes.keysProblem(options) != null) problems.add(KeyServerNodes.keysProblem(options));
-    return problems;
+    return KeyServerNodes.problems(options);
   }
 
   @Override

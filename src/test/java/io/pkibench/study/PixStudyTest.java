@@ -3,22 +3,17 @@ package io.pkibench.study;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pkibench.engine.ProgressListener;
-import io.pkibench.keys.KeySources;
 import io.pkibench.report.StudyTables;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.results.WorkloadResult;
-import io.pkibench.session.ForkedSeries;
 import io.pkibench.testing.TestKeys;
-import io.pkibench.workload.WorkloadCatalog;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,9 +40,7 @@ class PixStudyTest {
   void quickStudy_sweepsBothBenchmarksThroughTwoNodes_fiftyFifty_andANodeKilledMidRunRejoins() throws Exception {
     Path out = dir.resolve("pix.json");
     List<String> log = Collections.synchronizedList(new ArrayList<>());
-    StudyRunner runner = new StudyRunner(WorkloadCatalog.builtIn(), new StudyRunner.Options(out, InstantSource.system(), ProgressListener.NONE,
-        log::add, Map.of("PATH", System.getenv("PATH")), ForkedSeries.thisJvm(),
-        spec -> KeySources.open(spec, () -> fixture.pki, null, Map.of(), InstantSource.system(), log::add), () -> fixture.pki, Duration.ofSeconds(30)));
+    StudyRunner runner = fixture.studyRunner(out, log);
     var options = new StudyOptions(true, Duration.ofSeconds(10), "software", dir.resolve("pki"), null);
     RunResult result = runner.run(new PixStudy(PixStudy.Fault.parse("kill-node@4s")), options,
         fixture.environment("pkibench study pix --quick --fault kill-node@4s"));

@@ -3,15 +3,11 @@ package io.pkibench.study;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pkibench.engine.ProgressListener;
-import io.pkibench.keys.KeySources;
 import io.pkibench.report.StudyTables;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.results.WorkloadResult;
-import io.pkibench.session.ForkedSeries;
 import io.pkibench.testing.TestKeys;
-import io.pkibench.workload.WorkloadCatalog;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +15,6 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,9 +41,7 @@ class RsfnStudyTest {
   void quickStudy_eachLevelAfterARestart_bothNodesShare_clientAndNodeCpu() throws Exception {
     Path out = dir.resolve("rsfn.json");
     List<String> log = Collections.synchronizedList(new ArrayList<>());
-    StudyRunner runner = new StudyRunner(WorkloadCatalog.builtIn(), new StudyRunner.Options(out, InstantSource.system(), ProgressListener.NONE,
-        log::add, Map.of("PATH", System.getenv("PATH")), ForkedSeries.thisJvm(),
-        spec -> KeySources.open(spec, () -> fixture.pki, null, Map.of(), InstantSource.system(), log::add), () -> fixture.pki, Duration.ofSeconds(30)));
+    StudyRunner runner = fixture.studyRunner(out, log);
     var options = new StudyOptions(true, Duration.ofSeconds(10), "software", dir.resolve("pki"), null);
     RunResult result = runner.run(new RsfnStudy(List.of(1, 32)), options, fixture.environment("pkibench study rsfn --quick"));
     assertEquals("complete", result.status(), String.join("\n", log));

@@ -36,6 +36,15 @@ public final class TestKeys {
     return factory.create(new WorkloadContext(keys, true, () -> pki), Params.resolve(factory.name(), factory.params(), params));
   }
 
+  /** A study runner writing {@code out}, its services' keys and PKI these, log lines into {@code log}. */
+  public io.pkibench.study.StudyRunner studyRunner(Path out, java.util.List<String> log) {
+    return new io.pkibench.study.StudyRunner(io.pkibench.workload.WorkloadCatalog.builtIn(), new io.pkibench.study.StudyRunner.Options(out,
+        InstantSource.system(), io.pkibench.engine.ProgressListener.NONE, log::add, Map.of("PATH", System.getenv("PATH")),
+        io.pkibench.session.ForkedSeries.thisJvm(),
+        spec -> io.pkibench.keys.KeySources.open(spec, () -> pki, null, Map.of(), InstantSource.system(), log::add), () -> pki,
+        java.time.Duration.ofSeconds(30)));
+  }
+
   /** This machine's environment as a run records it. */
   public io.pkibench.results.Environment environment(String commandLine) {
     return io.pkibench.session.EnvironmentProbe.capture(commandLine, InstantSource.system(), java.util.List.of());
