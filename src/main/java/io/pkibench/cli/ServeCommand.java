@@ -20,14 +20,15 @@ import picocli.CommandLine.Spec;
     name = "serve",
     mixinStandardHelpOptions = true,
     description = "Runs a reference service alone, on loopback by default, until stopped (Ctrl-C).",
-    subcommands = {ServeCommand.Signer.class, ServeCommand.Tsa.class, ServeCommand.Crl.class, ServeCommand.TlsEcho.class, ServeCommand.KeyServerNode.class})
+    subcommands = {ServeCommand.Signer.class, ServeCommand.Tsa.class, ServeCommand.Crl.class, ServeCommand.TlsEcho.class, ServeCommand.KeyServerNode.class,
+        ServeCommand.Pec.class})
 final class ServeCommand implements Runnable {
   @ParentCommand PkibenchCommand parent;
   @Spec CommandSpec spec;
 
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "name a service: serve signer, serve tsa, serve crl, serve tlsecho or serve keyserver");
+    throw new ParameterException(spec.commandLine(), "name a service: serve signer, serve tsa, serve crl, serve tlsecho, serve keyserver or serve pec");
   }
 
   /** Options every service takes. */
@@ -341,6 +342,125 @@ final class ServeCommand implements Runnable {
     @Override
     String what(ReferenceServer server) {
       return "key server listening on " + server.baseUrl();
+    }
+  }
+
+  @Command(name = "pec", mixinStandardHelpOptions = true,
+      description = {"A certified e-mail (PEC) provider over SMTP in the roles of RFC 6109: a user of --domain submits a message and gets",
+          "a signed acceptance receipt while the signed transport envelope goes to the recipient's provider (--peer); mail",
+          "arriving for --domain is verified against the provider index, taken in charge and delivered with signed receipts.",
+          "A message is acknowledged (250) only once it is fsynced in --spool; a provider killed and restarted finishes every",
+          "acknowledged message exactly once. Mailboxes are Maildirs under --mailboxes, one per address."},
+      footer = {"", "Example (two providers mailing each other):",
+          "  pkibench serve pec --domain pec1.test --port 2525 --peer pec2.test=127.0.0.1:2526 --spool s1 --mailboxes m1 &",
+          "  pkibench serve pec --domain pec2.test --port 2526 --peer pec1.test=127.0.0.1:2525 --spool s2 --mailboxes m2 &",
+          "  pkibench pec send --from user1@pec1.test --to user1@pec2.test --via 127.0.0.1:2525 --count 100 --size 60k",
+          "  pkibench pec check --mailboxes m1,m2 --sent sent.jsonl",
+          "", "Without --index, the providers pec1.test and pec2.test of the test PKI (keys signer-rsa2048-1 and -2) know each other."})
+  static final class Pec extends Service {
+    @Option(names = "--port", defaultValue = "2525", description = "SMTP port, 0 for any free one (default: ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "--domain", required = true, paramLabel = "DOMAIN", description = "the mail domain this provider serves, e.g. pec1.test")
+    String domain;
+
+    @Option(names = "--peer", paramLabel = "DOMAIN=HOST:PORT", description = "where another provider takes mail (repeat for more)")
+    java.util.Map<String, String> peers = new java.util.LinkedHashMap<>();
+
+    @Option(names = "--workers", defaultValue = "4", paramLabel = "N", description = "threads doing the provider's work (default: ${DEFAULT-VALUE})")
+    int workers;
+
+    @Option(names = "--spool", paramLabel = "DIR", description = "the durable spool; put it on the disk to size (default: ./pec-spool/DOMAIN)")
+    Path spool;
+
+    @Option(names = "--mailboxes", paramLabel = "DIR", description = "the users' Maildirs (default: ./pec-mailboxes/DOMAIN)")
+    Path mailboxes;
+
+    @Option(names = "--index", paramLabel = "FILE", description = "the provider index: 'provider: DOMAIN' lines, each before its PEM certificate (default: the test PKI's pec1.test and pec2.test)")
+    Path index;
+
+    @Option(names = "--keys", defaultValue = "software", paramLabel = "SOURCE", description = "where the provider's key lives: software, pkcs11:CONFIG or remote:… (default: ${DEFAULT-VALUE})")
+    String keys;
+
+    @Option(names = "--key", paramLabel = "ALIAS", description = "the provider's signing key (default: signer-rsa2048-1 for pec1.test, signer-rsa2048-2 for pec2.test)")
+    String key;
+
+    @Option(names = "--pin-file", paramLabel = "FILE", description = "file holding the PKCS#11 PIN")
+    Path pinFile;
+
+    @Option(names = "--name", paramLabel = "TEXT", description = "the provider's name in daticert.xml (gestore-emittente)")
+    String name;
+
+    @Option(names = "--max-message", defaultValue = "32m", paramLabel = "SIZE", description = "largest message taken, e.g. 32m (default: ${DEFAULT-VALUE})")
+    String maxMessage;
+
+    @Option(names = "--max-recipients", defaultValue = "100", paramLabel = "N", description = "recipients per message (default: ${DEFAULT-VALUE})")
+    int maxRecipients;
+
+    @Option(names = "--max-connections", defaultValue = "200", paramLabel = "N", description = "SMTP connections at once (default: ${DEFAULT-VALUE})")
+    int maxConnections;
+
+    @Option(names = "--idle-timeout", defaultValue = "60s", paramLabel = "DURATION", description = "an SMTP client silent this long is disconnected (default: ${DEFAULT-VALUE})")
+    String idleTimeout;
+
+    @Override
+    ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception {
+      java.util.List<String> problems = new java.util.ArrayList<>();
+      String d = domain.toLowerCase(java.util.Locale.ROOT);
+      if (!d.matches("[a-z0-9]([a-z0-9.-]*[a-z0-9])?")) problems.add("--domain " + domain + ": write a mail domain, e.g. pec1.test");
+      peers.forEach((peer, where) -> {
+        if (!where.matches(".+:[0-9]{1,5}")) problems.add("--peer " + peer + "=" + where + ": write DOMAIN=HOST:PORT, e.g. pec2.test=127.0.0.1:2526");
+      });
+      if (workers < 1 || workers > 256) problems.add("--workers " + workers + ": give 1 to 256");
+      int maxBytes = -1;
+      try {
+        maxBytes = io.pkibench.workload.Params.parseBytes(maxMessage);
+      } catch (IllegalArgumentException e) {
+        // reported below
+      }
+      if (maxBytes < 1024) problems.add("--max-message " + maxMessage + ": write a size of at least 1k, like 32m");
+      if (maxRecipients < 1 || maxRecipients > 10_000) problems.add("--max-recipients " + maxRecipients + ": give 1 to 10000");
+      if (maxConnections < 1 || maxConnections > 10_000) problems.add("--max-connections " + maxConnections + ": give 1 to 10000");
+      java.time.Duration idle = null;
+      try {
+        idle = io.pkibench.plan.Durations.parse(idleTimeout);
+      } catch (IllegalArgumentException e) {
+        problems.add("--idle-timeout " + idleTimeout + ": " + e.getMessage());
+      }
+      String alias = key != null ? key : switch (d) {
+        case io.pkibench.workload.pec.PecWorkloads.SENDER_DOMAIN -> io.pkibench.workload.pec.PecWorkloads.SENDER_KEY;
+        case io.pkibench.workload.pec.PecWorkloads.RECIPIENT_DOMAIN -> io.pkibench.workload.pec.PecWorkloads.RECIPIENT_KEY;
+        default -> null;
+      };
+      if (alias == null) problems.add("--key: name the provider's signing key for " + d + " (only pec1.test and pec2.test have defaults)");
+      String keyProblem = io.pkibench.keys.KeySources.problem(keys);
+      if (keyProblem != null) problems.add(keyProblem);
+      if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
+
+      TestPki testPki = TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
+      io.pkibench.workload.pec.ProviderIndex providers;
+      try {
+        providers = index != null ? io.pkibench.workload.pec.ProviderIndex.read(ctx.resolve(index)) : PecCommand.defaultIndex(testPki);
+      } catch (java.io.IOException e) {
+        throw new ParameterException(serve.spec.commandLine(), "--index " + index + ":\n" + e.getMessage());
+      }
+      KeySource source = KeyOpeners.of(ctx, pkiDir, pinFile, ctx.err()::println).open(keys);
+      io.pkibench.keys.SigningKey signing = source.key(alias);
+      if (providers.certificate(d).isPresent() && !providers.certificate(d).get().equals(signing.certificate())) {
+        ctx.err().println("warning: the index lists another certificate for " + d + " than key " + alias + "'s; peers will refuse its documents");
+      }
+      var provider = new io.pkibench.workload.pec.PecProvider(d, name != null ? name : "pkibench PEC provider " + d, signing, providers, ctx.clock(),
+          java.time.ZoneId.of("Europe/Rome"));
+      Path spoolDir = ctx.resolve(spool != null ? spool : Path.of("pec-spool", d));
+      Path boxes = ctx.resolve(mailboxes != null ? mailboxes : Path.of("pec-mailboxes", d));
+      var config = new io.pkibench.server.pec.PecServer.Config(d, bind, port, peers, workers, spoolDir, boxes, maxBytes, maxRecipients,
+          maxConnections, idle);
+      return new io.pkibench.server.pec.PecServer(config, provider, ctx.err()::println);
+    }
+
+    @Override
+    String what(ReferenceServer server) {
+      return "PEC provider " + domain + " listening on " + server.baseUrl();
     }
   }
 }

@@ -1,0 +1,55 @@
+package io.pkibench.server.pec;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Files that survive a crash: written to a temporary name, forced to the disk, renamed into place, and
+ * the directory forced too (a rename is only durable once its directory is). Counts the fsyncs and the
+ * time they took: the spool's cost the pec study reports.
+ */
+final class Durable {
+  private final AtomicLong fsyncs = new AtomicLong();
+  private final AtomicLong fsyncNanos = new AtomicLong();
+
+  /** Writes {@code parts} to {@code target} through {@code tmp}; durable when this returns. */
+  void write(Path tmp, Path target, byte[]... parts) throws IOException {
+    Files.createDirectories(tmp.getParent());
+    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+      for (byte[] part : parts) {
+        ByteBuffer b = ByteBuffer.wrap(part);
+        while (b.hasRemaining()) ch.write(b);
+      }
+      force(ch);
+    }
+    Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    forceDirectory(target.getParent());
+  }
+
+  void forceDirectory(Path dir) throws IOException {
+    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+      force(ch);
+    }
+  }
+
+  private void force(FileChannel ch) throws IOException {
+    long start = System.nanoTime();
+    ch.force(true);
+    fsyncNanos.addAndGet(System.nanoTime() - start);
+    fsyncs.incrementAndGet();
+  }
+
+  long fsyncs() {
+    return fsyncs.get();
+  }
+
+  long fsyncNanos() {
+    return fsyncNanos.get();
+  }
+}

@@ -1,0 +1,47 @@
+package io.pkibench.server.pec;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Locale;
+
+/**
+ * The users' mailboxes, one Maildir per address under a root ({@code ROOT/user@domain/{tmp,new,cur}}),
+ * the format any Maildir reader opens. A message's file name comes from its Message-ID and the
+ * mailbox, so delivering the same message twice (a job redone after a crash) leaves one file.
+ */
+final class Maildir {
+  private final Path root;
+  private final Durable durable;
+
+  Maildir(Path root, Durable durable) {
+    this.root = root;
+    this.durable = durable;
+  }
+
+  /** Delivers {@code bytes} to {@code address}; false when this message was already there. */
+  boolean deliver(String address, String messageId, byte[] bytes) throws IOException {
+    Path box = root.resolve(address.toLowerCase(Locale.ROOT));
+    for (String sub : new String[] {"tmp", "new", "cur"}) Files.createDirectories(box.resolve(sub));
+    String name = "pec." + digest(messageId + "\n" + address) + ".pkibench";
+    if (Files.exists(box.resolve("new").resolve(name)) || Files.exists(box.resolve("cur").resolve(name + ":2,"))
+        || Files.exists(box.resolve("cur").resolve(name))) {
+      return false;
+    }
+    durable.write(box.resolve("tmp").resolve(name), box.resolve("new").resolve(name), bytes);
+    return true;
+  }
+
+  static String digest(String text) {
+    try {
+      byte[] d = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(d, 0, 12);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

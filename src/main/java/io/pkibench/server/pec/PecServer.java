@@ -1,0 +1,392 @@
+package io.pkibench.server.pec;
+
+import io.pkibench.server.ReferenceServer;
+import io.pkibench.workload.pec.DocumentKind;
+import io.pkibench.workload.pec.Outgoing;
+import io.pkibench.workload.pec.PecProvider;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.subethamail.smtp.MessageContext;
+import org.subethamail.smtp.MessageHandler;
+import org.subethamail.smtp.RejectException;
+import org.subethamail.smtp.client.SmartClient;
+import org.subethamail.smtp.server.SMTPServer;
+
+/**
+ * A PEC provider one can mail through ({@code pkibench serve pec}): SMTP in (SubEthaSMTP), the durable
+ * spool, {@code workers} threads doing the provider's part ({@link PecProvider}), and the carrier that
+ * puts results into Maildirs or relays them over SMTP to the peer providers, retrying a peer that is
+ * down. A message is answered 250 only once it is on the disk.
+ *
+ * <p>Who is who on SMTP: a sender of our domain (other than the provider's own mailbox) submits (the
+ * access point); anything else arrives (the incoming point) and may only be for our users.
+ */
+public final class PecServer implements ReferenceServer {
+  /** What a provider is and what it bounds. */
+  public record Config(String domain, String bind, int port, Map<String, String> peers, int workers, Path spool, Path mailboxes,
+      int maxMessageBytes, int maxRecipients, int maxConnections, Duration idleTimeout) {
+    public Config {
+      domain = domain.toLowerCase(Locale.ROOT);
+      peers = Map.copyOf(peers);
+    }
+  }
+
+  private final Config config;
+  private final PecProvider provider;
+  private final Consumer<String> log;
+  private final Durable durable = new Durable();
+  private final PecSpool spool;
+  private final Maildir mailboxes;
+  private final BlockingQueue<String> jobs = new LinkedBlockingQueue<>();
+  private final Set<Path> carrying = ConcurrentHashMap.newKeySet();
+  private final Map<String, Boolean> peerDown = new ConcurrentHashMap<>();
+  private final List<Thread> threads = new ArrayList<>();
+  private final AtomicLong accepted = new AtomicLong();
+  private final AtomicLong duplicates = new AtomicLong();
+  private final AtomicLong refused = new AtomicLong();
+  private final AtomicLong processed = new AtomicLong();
+  private final AtomicLong relayed = new AtomicLong();
+  private final AtomicLong delivered = new AtomicLong();
+  private volatile boolean closing;
+  private SMTPServer smtp;
+
+  public PecServer(Config config, PecProvider provider, Consumer<String> log) throws IOException {
+    this.config = config;
+    this.provider = provider;
+    this.log = log;
+    this.spool = new PecSpool(config.spool(), durable);
+    this.mailboxes = new Maildir(config.mailboxes(), durable);
+  }
+
+  @Override
+  public void start() throws Exception {
+    List<String> left = spool.pendingJobs();
+    if (!left.isEmpty()) log.accept("pec " + config.domain() + ": " + left.size() + " acknowledged messages from before the restart are processed first");
+    jobs.addAll(left);
+    for (int i = 0; i < config.workers(); i++) threads.add(Thread.ofPlatform().name("pec-worker-" + i).daemon().start(this::work));
+    threads.add(Thread.ofPlatform().name("pec-carrier").daemon().start(this::carryLoop));
+    smtp = new SMTPServer.Builder().bindAddress(InetAddress.getByName(config.bind())).port(config.port()).hostName(config.domain())
+        .softwareName("pkibench PEC provider").maxConnections(config.maxConnections())
+        .connectionTimeout((int) config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS).maxRecipients(config.maxRecipients())
+        .maxMessageSize(config.maxMessageBytes()).messageHandlerFactory(Session::new).build();
+    smtp.start();
+  }
+
+  @Override
+  public String baseUrl() {
+    return "smtp://" + config.bind() + ":" + (smtp == null ? config.port() : smtp.getPortAllocated());
+  }
+
+  @Override
+  public String details() {
+    return "domain " + config.domain() + ", " + config.workers() + " workers, spool " + config.spool() + ", mailboxes " + config.mailboxes()
+        + (config.peers().isEmpty() ? "" : ", peers " + config.peers());
+  }
+
+  /** One SMTP transaction: the sender, the recipients we take, the data on the disk before 250. */
+  private final class Session implements MessageHandler {
+    private String from;
+    private final List<String> rcpts = new ArrayList<>();
+
+    Session(MessageContext context) {}
+
+    @Override
+    public void from(String address) throws RejectException {
+      String a = address == null ? "" : address.strip();
+      if (!a.isEmpty() && !plausible(a)) throw new RejectException(553, "5.1.7 <" + a + ">: not a mail address");
+      from = a;
+    }
+
+    @Override
+    public void recipient(String address) throws RejectException {
+      String a = address.strip().toLowerCase(Locale.ROOT);
+      if (!plausible(a)) throw new RejectException(553, "5.1.3 <" + a + ">: not a mail address");
+      if (!submission() && !domainOf(a).equals(config.domain())) {
+        throw new RejectException(550, "5.7.1 <" + a + ">: relaying denied; " + config.domain() + " takes mail only for its own users");
+      }
+      rcpts.add(a);
+    }
+
+    private boolean submission() {
+      return from != null && domainOf(from).equals(config.domain()) && !from.equalsIgnoreCase(provider.address());
+    }
+
+    @Override
+    public String data(InputStream data) throws RejectException, IOException {
+      byte[] bytes = readAtMost(data, config.maxMessageBytes());
+      String origin = submission() ? "submission" : "incoming";
+      String messageId = messageId(bytes);
+      // The job id is the duplicate key: the same message from the same sender to the same recipients is one job.
+      String id = messageId == null ? UUID.randomUUID().toString().replace("-", "").substring(0, 24)
+          : digest(origin + "\n" + from + "\n" + String.join(",", rcpts) + "\n" + messageId);
+      if (!spool.store(new PecSpool.Job(id, origin, from == null ? "" : from, rcpts, bytes))) {
+        duplicates.incrementAndGet();
+        log.accept("pec " + config.domain() + ": " + messageId + " from <" + from + "> again: already taken, acknowledged without a second copy");
+        return null;
+      }
+      accepted.incrementAndGet();
+      jobs.add(id);
+      return null;
+    }
+
+    @Override
+    public void done() {}
+  }
+
+  private byte[] readAtMost(InputStream in, int max) throws IOException, RejectException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(max, 128 * 1024));
+    byte[] buf = new byte[16384];
+    long total = 0;
+    int n;
+    while ((n = in.read(buf)) > 0) {
+      total += n;
+      if (total > max) {
+        refused.incrementAndGet();
+        in.transferTo(OutputStreamNowhere.INSTANCE); // read the rest, so the session can answer and go on
+        // a RejectException, not TooMuchDataException: SubEthaSMTP's DATA answers only the former (the latter drops the session with 421)
+        throw new RejectException(552, "5.3.4 message larger than " + max + " bytes, this provider's limit");
+      }
+      out.write(buf, 0, n);
+    }
+    return out.toByteArray();
+  }
+
+  private static final class OutputStreamNowhere extends java.io.OutputStream {
+    static final OutputStreamNowhere INSTANCE = new OutputStreamNowhere();
+
+    @Override
+    public void write(int b) {}
+
+    @Override
+    public void write(byte[] b, int off, int len) {}
+  }
+
+  /** The Message-ID header of a message's header block, unfolded, or null. */
+  static String messageId(byte[] message) {
+    String head = new String(message, 0, headerEnd(message), StandardCharsets.ISO_8859_1).replaceAll("\r?\n[ \t]+", " ");
+    for (String line : head.split("\r?\n")) {
+      if (line.regionMatches(true, 0, "Message-ID:", 0, 11)) {
+        String v = line.substring(11).strip();
+        return v.isEmpty() ? null : v;
+      }
+    }
+    return null;
+  }
+
+  private static int headerEnd(byte[] m) {
+    for (int i = 0; i + 3 < m.length; i++) {
+      if (m[i] == '\r' && m[i + 1] == '\n' && m[i + 2] == '\r' && m[i + 3] == '\n') return i;
+      if (m[i] == '\n' && m[i + 1] == '\n') return i;
+    }
+    return Math.min(m.length, 64 * 1024);
+  }
+
+  // ---------------------------------------------------------------- workers
+
+  private void work() {
+    while (!closing) {
+      String id;
+      try {
+        id = jobs.poll(200, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (id == null) continue;
+      try {
+        process(id);
+      } catch (Exception e) {
+        if (closing) return;
+        log.accept("pec " + config.domain() + ": job " + id + " failed in our code and is set aside in " + config.spool().resolve("failed") + ": " + e);
+        try {
+          spool.fail(id, e.toString());
+        } catch (IOException x) {
+          log.accept("pec " + config.domain() + ": cannot set job " + id + " aside: " + x.getMessage());
+        }
+      }
+    }
+  }
+
+  private void process(String id) throws Exception {
+    PecSpool.Job job = spool.read(id);
+    List<Outgoing> out = job.origin().equals("submission") ? provider.accept(id, job.mailFrom(), job.rcpts(), job.bytes())
+        : provider.receive(id, job.mailFrom(), job.rcpts(), job.bytes());
+    List<PecSpool.Item> items = new ArrayList<>();
+    for (Outgoing o : out) items.addAll(route(o));
+    spool.commit(id, items);
+    processed.incrementAndGet();
+    for (Path item : spool.itemsOf(id)) carry(item);
+  }
+
+  /** One item per destination: our mailboxes, a peer by domain, or ourselves again (an envelope for our own users). */
+  private List<PecSpool.Item> route(Outgoing o) {
+    Map<String, List<String>> byRoute = new LinkedHashMap<>();
+    for (String rcpt : o.to()) {
+      String d = domainOf(rcpt);
+      String r;
+      if (!d.equals(config.domain())) r = "relay:" + d;
+      else if (o.kind() == DocumentKind.TRANSPORT) r = "self";
+      else r = "mailbox";
+      byRoute.computeIfAbsent(r, k -> new ArrayList<>()).add(rcpt);
+    }
+    List<PecSpool.Item> items = new ArrayList<>();
+    String kind = o.kind() == null ? "message" : o.kind().value;
+    byRoute.forEach((r, to) -> items.add(new PecSpool.Item(null, r, kind, o.envelopeFrom(), to, o.messageId(), o.bytes())));
+    return items;
+  }
+
+  // ---------------------------------------------------------------- carrier
+
+  private void carryLoop() {
+    while (!closing) {
+      try {
+        for (Path item : spool.pendingItems()) {
+          if (closing) return;
+          carry(item);
+        }
+        Thread.sleep(500);
+      } catch (InterruptedException e) {
+        return;
+      } catch (Exception e) {
+        if (!closing) log.accept("pec " + config.domain() + ": the carrier: " + e.getMessage());
+      }
+    }
+  }
+
+  /** Carries one item unless another thread is at it; an item that cannot go now stays for the next round. */
+  private void carry(Path file) {
+    if (!carrying.add(file)) return;
+    try {
+      if (!Files.exists(file)) return;
+      PecSpool.Item item = spool.readItem(file);
+      switch (item.route()) {
+        case "mailbox" -> {
+          for (String rcpt : item.to()) if (mailboxes.deliver(rcpt, item.messageId(), item.bytes())) delivered.incrementAndGet();
+        }
+        case "self" -> {
+          String id = digest("incoming\n" + item.envelopeFrom() + "\n" + String.join(",", item.to()) + "\n" + item.messageId());
+          if (spool.store(new PecSpool.Job(id, "incoming", item.envelopeFrom(), item.to(), item.bytes()))) jobs.add(id);
+        }
+        default -> {
+          if (!relay(item)) return;
+          relayed.incrementAndGet();
+        }
+      }
+      spool.carried(file);
+    } catch (Exception e) {
+      if (!closing) log.accept("pec " + config.domain() + ": cannot carry " + file.getFileName() + " yet: " + e.getMessage());
+    } finally {
+      carrying.remove(file);
+    }
+  }
+
+  private boolean relay(PecSpool.Item item) throws IOException {
+    String domain = item.route().substring("relay:".length());
+    String peer = config.peers().get(domain);
+    if (peer == null) {
+      if (peerDown.putIfAbsent(domain, true) == null) {
+        log.accept("pec " + config.domain() + ": no route to " + domain + " (give --peer " + domain + "=HOST:PORT); its messages wait in the spool");
+      }
+      return false;
+    }
+    int colon = peer.lastIndexOf(':');
+    try {
+      SmartClient client = SmartClient.createAndConnect(peer.substring(0, colon), Integer.parseInt(peer.substring(colon + 1)), config.domain());
+      try {
+        client.from(item.envelopeFrom());
+        for (String rcpt : item.to()) client.to(rcpt);
+        client.dataStart();
+        client.dataWrite(item.bytes(), item.bytes().length);
+        client.dataEnd();
+      } finally {
+        client.quit();
+      }
+      if (peerDown.remove(domain) != null) log.accept("pec " + config.domain() + ": " + domain + " at " + peer + " is back; the waiting messages go out");
+      return true;
+    } catch (IOException e) { // SMTPException is one: a refusal by the peer waits like a peer that is down
+      if (peerDown.putIfAbsent(domain, true) == null) {
+        log.accept("pec " + config.domain() + ": " + domain + " at " + peer + " does not take mail (" + e.getMessage() + "); messages wait and are retried");
+      }
+      return false;
+    }
+  }
+
+  // ---------------------------------------------------------------- bookkeeping
+
+  /** What the provider did so far: messages taken, duplicates dropped, jobs done, items carried, and the spool's fsyncs. */
+  public record Stats(long accepted, long duplicates, long refused, long processed, long delivered, long relayed, long fsyncs, long fsyncNanos,
+      int waitingJobs, int waitingItems) {}
+
+  public Stats stats() {
+    int items;
+    try {
+      items = spool.pendingItems().size();
+    } catch (IOException e) {
+      items = -1;
+    }
+    return new Stats(accepted.get(), duplicates.get(), refused.get(), processed.get(), delivered.get(), relayed.get(), durable.fsyncs(),
+        durable.fsyncNanos(), spool.count("incoming"), items);
+  }
+
+  @Override
+  public void close() {
+    closing = true;
+    if (smtp != null) smtp.stop();
+    for (Thread t : threads) {
+      try {
+        t.join(5000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    try {
+      Stats s = stats();
+      Files.writeString(config.spool().resolve("stats.json"), new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(s) + "\n");
+    } catch (IOException e) {
+      log.accept("pec " + config.domain() + ": cannot write the spool's stats: " + e.getMessage());
+    }
+  }
+
+  static String domainOf(String address) {
+    int at = address.lastIndexOf('@');
+    return at < 0 ? "" : address.substring(at + 1).toLowerCase(Locale.ROOT);
+  }
+
+  private static boolean plausible(String address) {
+    int at = address.lastIndexOf('@');
+    if (at <= 0 || at == address.length() - 1 || address.length() > 254) return false;
+    for (int i = 0; i < address.length(); i++) {
+      char c = address.charAt(i);
+      if (c <= ' ' || c == ',' || c == '\t' || c == '<' || c == '>' || c == 0x7f) return false;
+    }
+    return true;
+  }
+
+  static String digest(String text) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)), 0, 12);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,171 @@
+package io.pkibench.workload.pec;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * The original's reliability test: every message a provider acknowledged has, per the rules, exactly
+ * one acceptance receipt in its sender's mailbox, its transport envelope in each recipient's mailbox,
+ * one taking-charge receipt in the sending provider's mailbox from each recipient's provider, and one
+ * delivery receipt per recipient in the sender's mailbox; all correlated by {@code
+ * X-Riferimento-Message-ID} (the user's Message-ID) and, for delivery receipts, the recipient in
+ * daticert.xml. A document missing is a loss, one too many a duplicate, each listed by Message-ID.
+ */
+public final class ReliabilityCheck {
+  private ReliabilityCheck() {}
+
+  /** One message's problem: which document, for whom, how many were found against one expected. */
+  public record Finding(String messageId, String document, String forWhom, int found) {
+    public boolean lost() {
+      return found == 0;
+    }
+
+    public String describe() {
+      return messageId + ": " + document + (forWhom.isEmpty() ? "" : " for " + forWhom) + (found == 0 ? " missing" : " found " + found + " times");
+    }
+  }
+
+  /** The outcome: messages checked, those with a loss, those with a duplicate, and every finding. */
+  public record Result(int messages, int documentsRead, List<String> lost, List<String> duplicated, List<Finding> findings,
+      List<String> refused, List<String> anomalies) {
+    public boolean passed() {
+      return lost.isEmpty() && duplicated.isEmpty();
+    }
+
+    public String summary() {
+      return "reliability: " + messages + " messages, " + lost.size() + " lost, " + duplicated.size() + " duplicated";
+    }
+  }
+
+  /** A provider document found in a mailbox, with what the check needs of it. */
+  private record Found(String mailbox, DocumentKind kind, String reference, String deliveredTo) {}
+
+  public static Result check(List<Path> mailboxRoots, List<SentMessage> sent) throws IOException {
+    List<Found> found = new ArrayList<>();
+    int read = 0;
+    for (Path root : mailboxRoots) {
+      if (!Files.isDirectory(root)) throw new IOException(root + ": no such mailbox directory");
+      try (Stream<Path> boxes = Files.list(root)) {
+        for (Path box : boxes.filter(Files::isDirectory).sorted().toList()) {
+          String mailbox = box.getFileName().toString().toLowerCase(Locale.ROOT);
+          for (String sub : List.of("new", "cur")) {
+            Path d = box.resolve(sub);
+            if (!Files.isDirectory(d)) continue;
+            try (Stream<Path> files = Files.list(d)) {
+              for (Path f : files.sorted().toList()) {
+                read++;
+                Found doc = read(mailbox, f);
+                if (doc != null) found.add(doc);
+              }
+            }
+          }
+        }
+      }
+    }
+    Map<String, List<Found>> byReference = new HashMap<>();
+    for (Found f : found) if (f.reference() != null) byReference.computeIfAbsent(f.reference(), k -> new ArrayList<>()).add(f);
+    List<Finding> findings = new ArrayList<>();
+    Set<String> lost = new LinkedHashSet<>();
+    Set<String> duplicated = new LinkedHashSet<>();
+    List<String> refused = new ArrayList<>();
+    List<String> anomalies = new ArrayList<>();
+    for (SentMessage m : sent) {
+      List<Found> docs = byReference.getOrDefault(m.messageId(), List.of());
+      String sender = m.from().toLowerCase(Locale.ROOT);
+      if (docs.stream().anyMatch(d -> d.kind() == DocumentKind.NON_ACCEPTANCE && d.mailbox().equals(sender))) {
+        refused.add(m.messageId()); // not accepted, per the rules: the sender was told; nothing else is due
+        continue;
+      }
+      List<Finding> mine = new ArrayList<>();
+      expect(mine, m, "acceptance receipt", "", count(docs, DocumentKind.ACCEPTANCE, sender, null));
+      Set<String> domains = new LinkedHashSet<>();
+      for (String rcpt : m.to()) {
+        String r = rcpt.toLowerCase(Locale.ROOT);
+        domains.add(r.substring(r.indexOf('@') + 1));
+        expect(mine, m, "transport envelope", r, count(docs, DocumentKind.TRANSPORT, r, null));
+        expect(mine, m, "delivery receipt", r, count(docs, DocumentKind.DELIVERY, sender, r));
+        if (docs.stream().anyMatch(d -> d.kind() == DocumentKind.ANOMALY && d.mailbox().equals(r))) anomalies.add(m.messageId() + " to " + r);
+      }
+      String senderProvider = PecProvider.PROVIDER_MAILBOX + "@" + sender.substring(sender.indexOf('@') + 1);
+      for (String domain : domains) {
+        expect(mine, m, "taking-charge receipt", domain, (int) docs.stream()
+            .filter(d -> d.kind() == DocumentKind.TAKING_CHARGE && d.mailbox().equals(senderProvider) && domain.equals(d.deliveredTo())).count());
+      }
+      for (Finding f : mine) (f.lost() ? lost : duplicated).add(m.messageId());
+      findings.addAll(mine);
+    }
+    return new Result(sent.size(), read, List.copyOf(lost), List.copyOf(duplicated), findings, refused, anomalies);
+  }
+
+  private static void expect(List<Finding> findings, SentMessage m, String document, String forWhom, int found) {
+    if (found != 1) findings.add(new Finding(m.messageId(), document, forWhom, found));
+  }
+
+  private static int count(List<Found> docs, DocumentKind kind, String mailbox, String deliveredTo) {
+    return (int) docs.stream().filter(d -> d.kind() == kind && d.mailbox().equals(mailbox)
+        && (deliveredTo == null || deliveredTo.equals(d.deliveredTo()))).count();
+  }
+
+  /**
+   * The document in a mailbox file, or null for mail that is none. Only the header block is read, except
+   * for delivery receipts, whose recipient is in daticert.xml, and taking-charge receipts, whose
+   * provider is their From.
+   */
+  private static Found read(String mailbox, Path file) throws IOException {
+    byte[] head = header(file);
+    Map<String, String> h = headers(new String(head, StandardCharsets.ISO_8859_1));
+    var kind = DocumentKind.of(h.get("x-ricevuta"), h.get("x-trasporto"));
+    if (kind.isEmpty()) return null;
+    String reference = h.get("x-riferimento-message-id");
+    String deliveredTo = null;
+    if (kind.get() == DocumentKind.DELIVERY) {
+      try {
+        deliveredTo = PecProvider.signedContent(Files.readAllBytes(file)).daticert().consegna();
+        deliveredTo = deliveredTo == null ? null : deliveredTo.toLowerCase(Locale.ROOT);
+      } catch (Exception e) {
+        deliveredTo = "(unreadable daticert.xml)";
+      }
+    } else if (kind.get() == DocumentKind.TAKING_CHARGE) {
+      String from = h.getOrDefault("from", "");
+      int at = from.lastIndexOf('@');
+      deliveredTo = at < 0 ? "" : from.substring(at + 1).replaceAll("[>\\s].*$", "").toLowerCase(Locale.ROOT);
+    }
+    return new Found(mailbox, kind.get(), reference == null ? null : reference.strip(), deliveredTo);
+  }
+
+  private static byte[] header(Path file) throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
+      int prev = -1, prev2 = -1, prev3 = -1, b;
+      while ((b = in.read()) >= 0 && out.size() < 256 * 1024) {
+        out.write(b);
+        if (b == '\n' && (prev == '\n' || (prev == '\r' && prev2 == '\n'))) break;
+        prev3 = prev2;
+        prev2 = prev;
+        prev = b;
+      }
+      return out.toByteArray();
+    }
+  }
+
+  private static Map<String, String> headers(String block) {
+    Map<String, String> h = new HashMap<>();
+    for (String line : block.replaceAll("\r?\n[ \t]+", " ").split("\r?\n")) {
+      int colon = line.indexOf(':');
+      if (colon > 0) h.putIfAbsent(line.substring(0, colon).strip().toLowerCase(Locale.ROOT), line.substring(colon + 1).strip());
+    }
+    return h;
+  }
+}
