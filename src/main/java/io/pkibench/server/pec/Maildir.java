@@ -36,6 +36,7 @@ final class Maildir {
     return true;
   }
 
+  /** 24 hex digits of SHA-256: the spool's job ids and the Maildir file names. */
   static String digest(String text) {
     try {
       byte[] d = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));

@@ -11,10 +11,8 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -139,7 +137,7 @@ public final class PecServer implements ReferenceServer {
       String messageId = messageId(bytes);
       // The job id is the duplicate key: the same message from the same sender to the same recipients is one job.
       String id = messageId == null ? UUID.randomUUID().toString().replace("-", "").substring(0, 24)
-          : digest(origin + "\n" + from + "\n" + String.join(",", rcpts) + "\n" + messageId);
+          : Maildir.digest(origin + "\n" + from + "\n" + String.join(",", rcpts) + "\n" + messageId);
       if (!spool.store(new PecSpool.Job(id, origin, from == null ? "" : from, rcpts, bytes))) {
         duplicates.incrementAndGet();
         log.accept("pec " + config.domain() + ": " + messageId + " from <" + from + "> again: already taken, acknowledged without a second copy");
@@ -163,23 +161,13 @@ public final class PecServer implements ReferenceServer {
       total += n;
       if (total > max) {
         refused.incrementAndGet();
-        in.transferTo(OutputStreamNowhere.INSTANCE); // read the rest, so the session can answer and go on
+        in.transferTo(java.io.OutputStream.nullOutputStream()); // read the rest, so the session can answer and go on
         // a RejectException, not TooMuchDataException: SubEthaSMTP's DATA answers only the former (the latter drops the session with 421)
         throw new RejectException(552, "5.3.4 message larger than " + max + " bytes, this provider's limit");
       }
       out.write(buf, 0, n);
     }
     return out.toByteArray();
-  }
-
-  private static final class OutputStreamNowhere extends java.io.OutputStream {
-    static final OutputStreamNowhere INSTANCE = new OutputStreamNowhere();
-
-    @Override
-    public void write(int b) {}
-
-    @Override
-    public void write(byte[] b, int off, int len) {}
   }
 
   /** The Message-ID header of a message's header block, unfolded, or null. */
@@ -284,7 +272,7 @@ public final class PecServer implements ReferenceServer {
           for (String rcpt : item.to()) if (mailboxes.deliver(rcpt, item.messageId(), item.bytes())) delivered.incrementAndGet();
         }
         case "self" -> {
-          String id = digest("incoming\n" + item.envelopeFrom() + "\n" + String.join(",", item.to()) + "\n" + item.messageId());
+          String id = Maildir.digest("incoming\n" + item.envelopeFrom() + "\n" + String.join(",", item.to()) + "\n" + item.messageId());
           if (spool.store(new PecSpool.Job(id, "incoming", item.envelopeFrom(), item.to(), item.bytes()))) jobs.add(id);
         }
         default -> {
@@ -380,13 +368,5 @@ public final class PecServer implements ReferenceServer {
       if (c <= ' ' || c == ',' || c == '\t' || c == '<' || c == '>' || c == 0x7f) return false;
     }
     return true;
-  }
-
-  static String digest(String text) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)), 0, 12);
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 }

@@ -143,8 +143,7 @@ public final class PecProvider {
         + "\r\nIl messaggio originale è incluso in allegato.\r\nIdentificativo messaggio: " + id + "\r\n";
     Outgoing envelope = document(DocumentKind.TRANSPORT, "<" + id + ">", msgid, String.join(", ", rcpts), "\"Per conto di: " + from + "\" <" + address() + ">",
         subject, envelopeText, raw, transport);
-    envelope = new Outgoing(envelope.kind(), envelope.envelopeFrom(), rcpts, envelope.messageId(), envelope.bytes());
-    return List.of(acceptance, envelope);
+    return List.of(acceptance, envelope.to(rcpts));
   }
 
   /** The message, or null with the reason in {@code problems}. */
@@ -203,7 +202,7 @@ public final class PecProvider {
     List<Outgoing> out = new ArrayList<>();
     String messageId = safe(() -> v.message().getMessageID(), "<" + jobId + "@unknown>");
     if (v.verified() && v.claimed().get() == DocumentKind.TRANSPORT) {
-      SignedContent content = signedContent(v.message());
+      SignedContent content = contentOf(v.signed().getContent());
       Daticert sent = content.daticert();
       ZonedDateTime now = now();
       String id = sent.identificativo();
@@ -258,27 +257,27 @@ public final class PecProvider {
     try {
       message = new MimeMessage(session, new ByteArrayInputStream(raw));
     } catch (MessagingException e) {
-      return new Verification(Optional.empty(), Optional.empty(), "not a readable message: " + e.getMessage(), null);
+      return new Verification(Optional.empty(), Optional.empty(), "not a readable message: " + e.getMessage(), null, null);
     }
     Optional<DocumentKind> claimed = DocumentKind.of(safe(() -> message.getHeader("X-Ricevuta", null), null),
         safe(() -> message.getHeader("X-Trasporto", null), null));
     try {
       if (!message.isMimeType("multipart/signed")) {
         return new Verification(claimed, Optional.empty(), claimed.isPresent() ? "the message claims to be a provider's " + claimed.get().value
-            + " but is not signed (no multipart/signed)" : "the message is not a PEC message (no provider signature)", message);
+            + " but is not signed (no multipart/signed)" : "the message is not a PEC message (no provider signature)", message, null);
       }
       SMIMESigned signed = new SMIMESigned((MimeMultipart) message.getContent());
       var signers = signed.getSignerInfos().getSigners();
-      if (signers.size() != 1) return new Verification(claimed, Optional.empty(), "the signature has " + signers.size() + " signers, not one", message);
+      if (signers.size() != 1) return new Verification(claimed, Optional.empty(), "the signature has " + signers.size() + " signers, not one", message, null);
       SignerInformation signer = signers.iterator().next();
       @SuppressWarnings("unchecked")
       var matches = signed.getCertificates().getMatches(signer.getSID());
-      if (matches.isEmpty()) return new Verification(claimed, Optional.empty(), "the signature carries no signer certificate", message);
+      if (matches.isEmpty()) return new Verification(claimed, Optional.empty(), "the signature carries no signer certificate", message, null);
       X509CertificateHolder holder = (X509CertificateHolder) matches.iterator().next();
       X509Certificate cert = new JcaX509CertificateConverter().getCertificate(holder);
       Optional<String> provider = index.domainOf(cert);
       if (provider.isEmpty()) {
-        return new Verification(claimed, Optional.empty(), "signed by '" + cert.getSubjectX500Principal().getName() + "', not a provider of the index", message);
+        return new Verification(claimed, Optional.empty(), "signed by '" + cert.getSubjectX500Principal().getName() + "', not a provider of the index", message, null);
       }
       boolean intact;
       try {
@@ -287,15 +286,15 @@ public final class PecProvider {
         intact = false; // the signed part's digest differs from the one signed: BouncyCastle says so by throwing
       }
       if (!intact) {
-        return new Verification(claimed, Optional.empty(), "the signature does not verify: the message was altered after " + provider.get() + " signed it", message);
+        return new Verification(claimed, Optional.empty(), "the signature does not verify: the message was altered after " + provider.get() + " signed it", message, null);
       }
       String fromDomain = fromDomain(message);
       if (!provider.get().equalsIgnoreCase(fromDomain)) {
-        return new Verification(claimed, Optional.empty(), "signed by the provider of " + provider.get() + " but From is in " + fromDomain, message);
+        return new Verification(claimed, Optional.empty(), "signed by the provider of " + provider.get() + " but From is in " + fromDomain, message, null);
       }
-      return new Verification(claimed, provider, null, message);
+      return new Verification(claimed, provider, null, message, signed);
     } catch (Exception e) {
-      return new Verification(claimed, Optional.empty(), "the signature cannot be checked: " + firstLine(e), message);
+      return new Verification(claimed, Optional.empty(), "the signature cannot be checked: " + firstLine(e), message, null);
     }
   }
 
@@ -309,13 +308,7 @@ public final class PecProvider {
   /** What a provider signed inside a document: its daticert.xml and, when there is one, the original message ({@code postacert.eml}). */
   public record SignedContent(Daticert daticert, byte[] original) {}
 
-  /** The daticert.xml and postacert.eml of a signed document (the signature is not checked here; see {@link #verify}). */
-  public SignedContent signedContent(MimeMessage message) throws Exception {
-    SMIMESigned signed = new SMIMESigned((MimeMultipart) message.getContent());
-    return contentOf(signed.getContent());
-  }
-
-  /** The same, for a document as bytes. */
+  /** The daticert.xml and postacert.eml of a signed document as bytes (the signature is not checked here; see {@link #verify}). */
   public static SignedContent signedContent(byte[] raw) throws Exception {
     MimeMessage message = new MimeMessage(Session.getInstance(new Properties()), new ByteArrayInputStream(raw));
     if (!message.isMimeType("multipart/signed")) throw new IllegalArgumentException("not a signed PEC document (no multipart/signed)");

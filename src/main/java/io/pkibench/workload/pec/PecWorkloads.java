@@ -175,12 +175,13 @@ public final class PecWorkloads {
       List<byte[]> signedParts = new ArrayList<>();
       for (Outgoing o : documents) if (o.kind() != null) signedParts.add(signedPart(o.bytes()));
       byte[] verified = sending ? null : signedPart(pair.envelope("ceiling-envelope"));
-      SigningKey key = context.keys().key(params.get(sending ? "provider1" : "provider2"));
-      java.security.PublicKey peer = context.keys().key(params.get("provider1")).publicKey();
+      SigningKey sender = context.keys().key(params.get("provider1"));
+      SigningKey key = sending ? sender : context.keys().key(params.get("provider2"));
+      java.security.PublicKey peer = sender.publicKey();
       byte[] peerSignature;
       if (verified != null) {
-        Signature s = Signature.getInstance("SHA256withRSA", context.keys().key(params.get("provider1")).provider());
-        s.initSign(context.keys().key(params.get("provider1")).privateKey());
+        Signature s = Signature.getInstance("SHA256withRSA", sender.provider());
+        s.initSign(sender.privateKey());
         s.update(verified);
         peerSignature = s.sign();
       } else {

@@ -148,11 +148,10 @@ public final class ReliabilityCheck {
   private static byte[] header(Path file) throws IOException {
     try (InputStream in = Files.newInputStream(file)) {
       ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
-      int prev = -1, prev2 = -1, prev3 = -1, b;
+      int prev = -1, prev2 = -1, b;
       while ((b = in.read()) >= 0 && out.size() < 256 * 1024) {
         out.write(b);
         if (b == '\n' && (prev == '\n' || (prev == '\r' && prev2 == '\n'))) break;
-        prev3 = prev2;
         prev2 = prev;
         prev = b;
       }
