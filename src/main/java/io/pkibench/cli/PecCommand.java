@@ -81,7 +81,7 @@ final class PecCommand implements Runnable {
       List<String> problems = new ArrayList<>();
       if (count < 1 || count > 10_000_000) problems.add("--count " + count + ": give 1 to 10000000");
       if (concurrency < 1 || concurrency > 256) problems.add("--concurrency " + concurrency + ": give 1 to 256");
-      int[] sizes = sizes(size, problems);
+      io.pkibench.workload.pec.SizeRange sizes = sizes(size, problems);
       if (!via.matches(".+:[0-9]{1,5}")) problems.add("--via " + via + ": write HOST:PORT, e.g. 127.0.0.1:2525");
       if (!from.contains("@")) problems.add("--from " + from + ": write a mail address, e.g. user1@pec1.test");
       for (String t : to) if (!t.contains("@")) problems.add("--to " + t + ": write a mail address, e.g. user1@pec2.test");
@@ -104,7 +104,7 @@ final class PecCommand implements Runnable {
             int n;
             while ((n = next.incrementAndGet()) <= count) {
               String messageId = "<pkibench." + run + "." + n + "@" + domain + ">";
-              int bytes = sizes[0] == sizes[1] ? sizes[0] : r.nextInt(sizes[0], sizes[1] + 1);
+              int bytes = sizes.draw(r);
               byte[] message = PecMessages.message(from, String.join(", ", to), messageId, "pkibench " + run + " #" + n, bytes, r.nextLong());
               PecSender.Outcome o = sender.send(from, to, messageId, message);
               if (o.acknowledged()) {
@@ -128,16 +128,12 @@ final class PecCommand implements Runnable {
       return failures.isEmpty() ? ExitCodes.OK : ExitCodes.RUN_FAILED;
     }
 
-    private static int[] sizes(String text, List<String> problems) {
+    private static io.pkibench.workload.pec.SizeRange sizes(String text, List<String> problems) {
       try {
-        String[] parts = text.split("\\.\\.", -1);
-        int lo = Params.parseBytes(parts[0]);
-        int hi = parts.length == 2 ? Params.parseBytes(parts[1]) : lo;
-        if (parts.length > 2 || lo < 512 || hi < lo || hi > (64 << 20)) throw new IllegalArgumentException();
-        return new int[] {lo, hi};
+        return io.pkibench.workload.pec.SizeRange.parse(text);
       } catch (IllegalArgumentException e) {
-        problems.add("--size " + text + ": write a size of 512 bytes to 64m, or a range like 56k..80k");
-        return new int[] {0, 0};
+        problems.add("--size " + e.getMessage());
+        return null;
       }
     }
   }

@@ -42,7 +42,8 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
         new io.pkibench.workload.spi.SpiWorkloads.Random(),
         new io.pkibench.workload.rsfn.RsfnWorkloads.Pack(), new io.pkibench.workload.rsfn.RsfnWorkloads.Unpack(),
         new io.pkibench.workload.rsfn.RsfnWorkloads.Ceiling(), new io.pkibench.workload.pec.PecWorkloads.Sign(),
-        new io.pkibench.workload.pec.PecWorkloads.Verify(), new io.pkibench.workload.pec.PecWorkloads.Ceiling()));
+        new io.pkibench.workload.pec.PecWorkloads.Verify(), new io.pkibench.workload.pec.PecWorkloads.Ceiling(),
+        new io.pkibench.workload.pec.PecSendWorkload()));
   }
 
   /**

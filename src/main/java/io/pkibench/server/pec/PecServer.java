@@ -4,6 +4,7 @@ import io.pkibench.server.ReferenceServer;
 import io.pkibench.workload.pec.DocumentKind;
 import io.pkibench.workload.pec.Outgoing;
 import io.pkibench.workload.pec.PecProvider;
+import io.pkibench.workload.pec.SmtpClient;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,7 +29,6 @@ import java.util.function.Consumer;
 import org.subethamail.smtp.MessageContext;
 import org.subethamail.smtp.MessageHandler;
 import org.subethamail.smtp.RejectException;
-import org.subethamail.smtp.client.SmartClient;
 import org.subethamail.smtp.server.SMTPServer;
 
 /**
@@ -50,6 +50,8 @@ public final class PecServer implements ReferenceServer {
     }
   }
 
+  /** How long a peer may take over one relay before the item waits for the next round. */
+  private static final Duration RELAY_TIMEOUT = Duration.ofSeconds(60);
   private final Config config;
   private final PecProvider provider;
   private final Consumer<String> log;
@@ -67,6 +69,8 @@ public final class PecServer implements ReferenceServer {
   private final AtomicLong relayed = new AtomicLong();
   private final AtomicLong delivered = new AtomicLong();
   private volatile boolean closing;
+  private final java.util.concurrent.atomic.AtomicBoolean statsProblemSaid = new java.util.concurrent.atomic.AtomicBoolean();
+  private static final com.fasterxml.jackson.databind.ObjectMapper STATS_JSON = new com.fasterxml.jackson.databind.ObjectMapper();
   private SMTPServer smtp;
 
   public PecServer(Config config, PecProvider provider, Consumer<String> log) throws IOException {
@@ -252,6 +256,7 @@ public final class PecServer implements ReferenceServer {
           if (closing) return;
           carry(item);
         }
+        writeStats();
         Thread.sleep(500);
       } catch (InterruptedException e) {
         return;
@@ -299,23 +304,52 @@ public final class PecServer implements ReferenceServer {
     }
     int colon = peer.lastIndexOf(':');
     try {
-      SmartClient client = SmartClient.createAndConnect(peer.substring(0, colon), Integer.parseInt(peer.substring(colon + 1)), config.domain());
-      try {
-        client.from(item.envelopeFrom());
-        for (String rcpt : item.to()) client.to(rcpt);
-        client.dataStart();
-        client.dataWrite(item.bytes(), item.bytes().length);
-        client.dataEnd();
-      } finally {
-        client.quit();
-      }
+      SmtpClient.send(peer.substring(0, colon), Integer.parseInt(peer.substring(colon + 1)), config.domain(), item.envelopeFrom(), item.to(),
+          item.bytes(), RELAY_TIMEOUT);
       if (peerDown.remove(domain) != null) log.accept("pec " + config.domain() + ": " + domain + " at " + peer + " is back; the waiting messages go out");
       return true;
-    } catch (IOException e) { // SMTPException is one: a refusal by the peer waits like a peer that is down
-      if (peerDown.putIfAbsent(domain, true) == null) {
-        log.accept("pec " + config.domain() + ": " + domain + " at " + peer + " does not take mail (" + e.getMessage() + "); messages wait and are retried");
+    } catch (SmtpClient.Refusal e) {
+      if (e.permanent()) {
+        refusedForGood(item, domain, e);
+        return true;
       }
-      return false;
+      return waitFor(domain, peer, e);
+    } catch (IOException e) {
+      return waitFor(domain, peer, e);
+    }
+  }
+
+  private boolean waitFor(String domain, String peer, IOException e) {
+    if (peerDown.putIfAbsent(domain, true) == null) {
+      log.accept("pec " + config.domain() + ": " + domain + " at " + peer + " does not take mail now (" + e.getMessage() + "); messages wait and are retried");
+    }
+    return false;
+  }
+
+  /**
+   * The peer refused an item for good (5xx): trying again cannot help. A transport envelope is answered
+   * by a non-delivery notice to its sender, per the rules, committed before the envelope leaves the
+   * spool; any other document is set aside in {@code failed/} with the reply, and said in the log.
+   */
+  private void refusedForGood(PecSpool.Item item, String domain, SmtpClient.Refusal refusal) throws IOException {
+    String reason = domain + " refused it: " + refusal.getMessage();
+    if (item.kind().equals(DocumentKind.TRANSPORT.value)) {
+      String id = Maildir.digest("refused\n" + item.file());
+      if (!spool.known(id)) {
+        try {
+          Outgoing notice = provider.nonDelivery(id, item.bytes(), item.to(), reason, refusal.code() == 550);
+          spool.commit(id, route(notice));
+        } catch (IOException e) {
+          throw e;
+        } catch (Exception e) {
+          throw new IOException("cannot make the non-delivery notice for " + item.messageId() + ": " + e.getMessage(), e);
+        }
+        for (Path p : spool.itemsOf(id)) carry(p);
+      }
+      log.accept("pec " + config.domain() + ": envelope " + item.messageId() + " not delivered (" + reason + "); its sender gets a non-delivery notice");
+    } else {
+      spool.setAside(item.file(), reason);
+      log.accept("pec " + config.domain() + ": " + item.kind() + " " + item.messageId() + " set aside in " + config.spool().resolve("failed") + " (" + reason + ")");
     }
   }
 
@@ -336,6 +370,21 @@ public final class PecServer implements ReferenceServer {
         durable.fsyncNanos(), spool.count("incoming"), items);
   }
 
+  /**
+   * {@code SPOOL/stats.json}, rewritten every carrier round and on close (replaced whole by a rename,
+   * so a reader never sees half of it): what a study reads for the spool's fsync cost while we run.
+   */
+  private void writeStats() {
+    try {
+      Path tmp = config.spool().resolve("tmp").resolve("stats.json");
+      Files.writeString(tmp, STATS_JSON.writeValueAsString(stats()) + "\n");
+      Files.move(tmp, config.spool().resolve("stats.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+          java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      if (statsProblemSaid.compareAndSet(false, true)) log.accept("pec " + config.domain() + ": cannot write the spool's stats: " + e.getMessage());
+    }
+  }
+
   @Override
   public void close() {
     closing = true;
@@ -347,12 +396,7 @@ public final class PecServer implements ReferenceServer {
         Thread.currentThread().interrupt();
       }
     }
-    try {
-      Stats s = stats();
-      Files.writeString(config.spool().resolve("stats.json"), new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(s) + "\n");
-    } catch (IOException e) {
-      log.accept("pec " + config.domain() + ": cannot write the spool's stats: " + e.getMessage());
-    }
+    writeStats();
   }
 
   static String domainOf(String address) {

@@ -130,6 +130,13 @@ final class PecSpool {
     durable.write(dir.resolve("tmp").resolve(id + ".done"), dir.resolve("done").resolve(id), new byte[0]);
   }
 
+  /** An item no one will take: moved to {@code failed/} with the reason beside it, out of the carrier's way. */
+  void setAside(Path item, String reason) throws IOException {
+    String name = item.getParent().getFileName() + "-" + item.getFileName();
+    Files.move(item, dir.resolve("failed").resolve(name), StandardCopyOption.REPLACE_EXISTING);
+    Files.writeString(dir.resolve("failed").resolve(name + ".why"), reason + "\n");
+  }
+
   /** Every item still to carry, oldest job first. */
   List<Path> pendingItems() throws IOException {
     List<Path> items = new ArrayList<>();

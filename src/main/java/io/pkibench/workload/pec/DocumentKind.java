@@ -13,6 +13,7 @@ public enum DocumentKind {
   NON_ACCEPTANCE("X-Ricevuta", "non-accettazione", "AVVISO DI NON ACCETTAZIONE: "),
   TAKING_CHARGE("X-Ricevuta", "presa-in-carico", "PRESA IN CARICO: "),
   DELIVERY("X-Ricevuta", "avvenuta-consegna", "CONSEGNA: "),
+  NON_DELIVERY("X-Ricevuta", "errore-consegna", "AVVISO DI MANCATA CONSEGNA: "),
   TRANSPORT("X-Trasporto", "posta-certificata", "POSTA CERTIFICATA: "),
   ANOMALY("X-Trasporto", "errore", "ANOMALIA MESSAGGIO: ");
 

@@ -249,6 +249,25 @@ public final class PecProvider {
   }
 
   /**
+   * The non-delivery notice ({@code avviso di mancata consegna}) to the sender of a transport envelope
+   * this provider issued and the recipients' provider refused for good ({@code reason}, its SMTP
+   * reply); {@code noSuchRecipient} when the refusal named the mailbox (550), {@code errore} no-dest.
+   */
+  public Outgoing nonDelivery(String jobId, byte[] envelope, List<String> rcpts, String reason, boolean noSuchRecipient) throws Exception {
+    Daticert sent = signedContent(envelope).daticert();
+    ZonedDateTime now = now();
+    Daticert data = new Daticert(DocumentKind.NON_DELIVERY.value, noSuchRecipient ? "no-dest" : "altro", sent.mittente(),
+        rcpts.stream().map(r -> new Daticert.Recipient(r, true)).toList(), sent.risposte(), sent.oggetto(), name, now, sent.identificativo(),
+        sent.msgid(), null, null, null, reason);
+    String text = "Avviso di mancata consegna\r\n\r\nIl giorno " + day(now) + " alle ore " + time(now) + " (" + zone(now) + ") nel messaggio\r\n\""
+        + sent.oggetto() + "\" proveniente da \"" + sent.mittente() + "\"\r\ned indirizzato a:\r\n" + String.join("\r\n", rcpts)
+        + "\r\nè stato rilevato un errore di consegna: " + reason + "\r\nIl messaggio non è stato consegnato.\r\nIdentificativo messaggio: "
+        + sent.identificativo() + "\r\n";
+    return document(DocumentKind.NON_DELIVERY, "<errore-consegna." + jobId + "@" + domain + ">", sent.msgid(), sent.mittente(), address(),
+        sent.oggetto(), text, null, data).to(List.of(sent.mittente()));
+  }
+
+  /**
    * Checks a message's S/MIME signature: one signer, whose certificate is a provider's in the index,
    * whose domain is the one in From, and whose signature verifies over the signed part.
    */

@@ -3,8 +3,6 @@ package io.pkibench.workload.pec;
 import java.io.IOException;
 import java.time.InstantSource;
 import java.util.List;
-import org.subethamail.smtp.client.SMTPException;
-import org.subethamail.smtp.client.SmartClient;
 
 /**
  * A user's mail client, as the original's mailer: submits messages over SMTP to its provider and
@@ -15,6 +13,8 @@ public final class PecSender {
   private final String host;
   private final int port;
   private final InstantSource clock;
+  /** Long enough for a provider that fsyncs a 32 MB message on a slow disk; short enough that a stalled one is noticed. */
+  private static final java.time.Duration TIMEOUT = java.time.Duration.ofSeconds(60);
 
   public PecSender(String host, int port, InstantSource clock) {
     this.host = host;
@@ -31,19 +31,10 @@ public final class PecSender {
 
   public Outcome send(String from, List<String> to, String messageId, byte[] message) {
     try {
-      SmartClient client = SmartClient.createAndConnect(host, port, "pkibench-sender");
-      try {
-        client.from(from);
-        for (String rcpt : to) client.to(rcpt);
-        client.dataStart();
-        client.dataWrite(message, message.length);
-        client.dataEnd();
-      } finally {
-        client.quit();
-      }
+      SmtpClient.send(host, port, "pkibench-sender", from, to, message, TIMEOUT);
       return new Outcome(new SentMessage(messageId, from, to, message.length, clock.instant().toString()), null);
-    } catch (SMTPException e) {
-      return new Outcome(null, "refused: " + e.getResponse().getCode() + " " + e.getResponse().getMessage());
+    } catch (SmtpClient.Refusal e) {
+      return new Outcome(null, "refused: " + e.getMessage());
     } catch (IOException e) {
       return new Outcome(null, host + ":" + port + ": " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
     }

@@ -124,8 +124,7 @@ public final class ReliabilityCheck {
    * provider is their From.
    */
   private static Found read(String mailbox, Path file) throws IOException {
-    byte[] head = header(file);
-    Map<String, String> h = headers(new String(head, StandardCharsets.ISO_8859_1));
+    Map<String, String> h = MailHeaders.read(file);
     var kind = DocumentKind.of(h.get("x-ricevuta"), h.get("x-trasporto"));
     if (kind.isEmpty()) return null;
     String reference = h.get("x-riferimento-message-id");
@@ -143,28 +142,5 @@ public final class ReliabilityCheck {
       deliveredTo = at < 0 ? "" : from.substring(at + 1).replaceAll("[>\\s].*$", "").toLowerCase(Locale.ROOT);
     }
     return new Found(mailbox, kind.get(), reference == null ? null : reference.strip(), deliveredTo);
-  }
-
-  private static byte[] header(Path file) throws IOException {
-    try (InputStream in = Files.newInputStream(file)) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
-      int prev = -1, prev2 = -1, b;
-      while ((b = in.read()) >= 0 && out.size() < 256 * 1024) {
-        out.write(b);
-        if (b == '\n' && (prev == '\n' || (prev == '\r' && prev2 == '\n'))) break;
-        prev2 = prev;
-        prev = b;
-      }
-      return out.toByteArray();
-    }
-  }
-
-  private static Map<String, String> headers(String block) {
-    Map<String, String> h = new HashMap<>();
-    for (String line : block.replaceAll("\r?\n[ \t]+", " ").split("\r?\n")) {
-      int colon = line.indexOf(':');
-      if (colon > 0) h.putIfAbsent(line.substring(0, colon).strip().toLowerCase(Locale.ROOT), line.substring(colon + 1).strip());
-    }
-    return h;
   }
 }
