@@ -196,6 +196,9 @@ final class PecCommand implements Runnable {
         if (r.findings().size() > 200) out.println("… and " + (r.findings().size() - 200) + " more findings");
       }
       if (!r.refused().isEmpty()) out.println(r.refused().size() + " not accepted by their provider (non-accettazione, per the rules): " + r.refused());
+      if (!r.undeliverable().isEmpty()) {
+        out.println(r.undeliverable().size() + " refused by the recipients' provider, their senders told (errore-consegna, per the rules): " + r.undeliverable());
+      }
       if (!r.anomalies().isEmpty()) out.println(r.anomalies().size() + " delivered as anomalies: " + r.anomalies());
       out.println(r.summary());
     }

@@ -9,6 +9,7 @@ import io.pkibench.report.StudyTables;
 import io.pkibench.results.RunResult;
 import io.pkibench.session.EnvironmentProbe;
 import io.pkibench.session.ForkedSeries;
+import io.pkibench.study.PecStudy;
 import io.pkibench.study.RestPkiStudy;
 import io.pkibench.study.SampleScripts;
 import io.pkibench.study.Study;
@@ -32,7 +33,7 @@ import picocli.CommandLine.Spec;
     name = "study",
     mixinStandardHelpOptions = true,
     description = "Reruns a published capacity study on this machine (STUDIES.md) into one result file, with its own table and report.",
-    subcommands = {StudyCommand.RestPki.class, StudyCommand.Pix.class, StudyCommand.Rsfn.class, StudyCommand.Ssl.class},
+    subcommands = {StudyCommand.RestPki.class, StudyCommand.Pix.class, StudyCommand.Rsfn.class, StudyCommand.Pec.class, StudyCommand.Ssl.class},
     footer = {"", "Example:", "  pkibench study restpki --quick",
         "", "Exit codes: 0 done, 1 a step could not run or stopped early, 2 bad flags (nothing started), 4 a post-run check failed."})
 final class StudyCommand implements Runnable {
@@ -195,6 +196,38 @@ final class StudyCommand implements Runnable {
     @Override
     Study study() {
       return new io.pkibench.study.RsfnStudy();
+    }
+  }
+
+  @Command(name = "pec", mixinStandardHelpOptions = true,
+      description = {"Study 4: PEC certified e-mail (OpenPEC). The signing path (acceptance receipt + transport envelope) and the verification path",
+          "(envelope verified + taking-charge and delivery receipts) in this JVM at 1 to 16 workers; then two providers (serve pec, each its own",
+          "JVM, CPU by pid) mailing each other over SMTP, 56-80 KB messages 2:3 as the original's 800 and 1,200; then the reliability check:",
+          "one acceptance, envelope, taking-charge and delivery receipt per message and recipient, ending 'reliability: N messages, L lost, D duplicated'."},
+      footer = {"", "Examples:", "  pkibench study pec --quick                        # about 2 minutes",
+          "  pkibench study pec --html pec.html                 # 5 s runs, a 100 s flow of 2,000 messages: about 6 minutes",
+          "  pkibench study pec --spool /mnt/ssd/pec-spool      # the spools on the disk to size (the original found the disk mattered)",
+          "  pkibench study pec --save-samples pec-samples/     # one of each signed document as .eml, chain.pem, verify.sh (openssl)"})
+  static final class Pec extends StudyRun {
+    @Option(names = "--dir", defaultValue = "pec-study", paramLabel = "DIR",
+        description = "the providers' mailboxes, spools and the sent list; emptied at the start of each run, so a new or empty directory (default: ${DEFAULT-VALUE})")
+    Path dir;
+
+    @Option(names = "--spool", paramLabel = "DIR", description = "put the two spools here instead of DIR/spool, e.g. on another disk; emptied at each run too")
+    Path spool;
+
+    @Option(names = "--flow-rate", defaultValue = "20", paramLabel = "N",
+        description = "messages per second the users submit in the flow; 100 s of it: 2,000 messages (default: ${DEFAULT-VALUE})")
+    double flowRate;
+
+    @Option(names = "--provider-workers", defaultValue = "4", paramLabel = "N", description = "each provider's workers in the flow (default: ${DEFAULT-VALUE})")
+    int providerWorkers;
+
+    @Override
+    Study study() {
+      CliContext ctx = study.parent.context;
+      PecStudy.Config d = PecStudy.Config.defaults(ctx.resolve(dir), spool == null ? null : ctx.resolve(spool));
+      return new PecStudy(new PecStudy.Config(d.dir(), d.spool(), flowRate, providerWorkers, d.flowWarmup(), d.flowMeasure()));
     }
   }
 

@@ -22,6 +22,8 @@ public final class RunningServices implements AutoCloseable {
   private final Map<String, String> env;
   private final Consumer<String> log;
   private final Map<String, Entry> services = new LinkedHashMap<>();
+  /** {@code {port:NAME}} in a service's arguments: another service's port, e.g. a PEC provider's peer. */
+  private static final java.util.regex.Pattern PORT_OF = java.util.regex.Pattern.compile("\\{port:([^}]+)}");
   /** Set when the study ends: a fault scheduled on another thread must not start a service after that. */
   private volatile boolean closed;
 
@@ -50,6 +52,16 @@ public final class RunningServices implements AutoCloseable {
     for (ServiceSpec spec : specs) {
       if (s.services.containsKey(spec.name())) throw new IllegalArgumentException("two services are named '" + spec.name() + "'");
       s.services.put(spec.name(), new Entry(spec, freeLoopbackPort()));
+    }
+    for (ServiceSpec spec : specs) {
+      for (String arg : spec.args()) {
+        java.util.regex.Matcher m = PORT_OF.matcher(arg);
+        while (m.find()) {
+          if (!s.services.containsKey(m.group(1))) {
+            throw new IllegalArgumentException(spec.name() + ": '" + arg + "' names no service of this study; it has " + s.services.keySet());
+          }
+        }
+      }
     }
     return s;
   }
@@ -132,7 +144,7 @@ public final class RunningServices implements AutoCloseable {
 
   private List<String> command(Entry e) {
     List<String> args = new ArrayList<>(List.of("serve"));
-    args.addAll(e.spec.args());
+    for (String arg : e.spec.args()) args.add(PORT_OF.matcher(arg).replaceAll(m -> Integer.toString(services.get(m.group(1)).port)));
     args.addAll(List.of("--port", Integer.toString(e.port)));
     return args;
   }

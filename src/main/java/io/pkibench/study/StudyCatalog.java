@@ -10,7 +10,8 @@ public record StudyCatalog(List<Study> studies) {
   }
 
   public static StudyCatalog builtIn() {
-    return new StudyCatalog(List.of(new RestPkiStudy(false), new PixStudy(), new RsfnStudy(), new SslStudy(List.of("jsse", "openssl"))));
+    return new StudyCatalog(List.of(new RestPkiStudy(false), new PixStudy(), new RsfnStudy(),
+        new PecStudy(PecStudy.Config.defaults(java.nio.file.Path.of("pec-study"), null)), new SslStudy(List.of("jsse", "openssl"))));
   }
 
   public Optional<Study> find(String name) {

@@ -39,7 +39,7 @@ public final class ReliabilityCheck {
 
   /** The outcome: messages checked, those with a loss, those with a duplicate, and every finding. */
   public record Result(int messages, int documentsRead, List<String> lost, List<String> duplicated, List<Finding> findings,
-      List<String> refused, List<String> anomalies) {
+      List<String> refused, List<String> undeliverable, List<String> anomalies) {
     public boolean passed() {
       return lost.isEmpty() && duplicated.isEmpty();
     }
@@ -80,6 +80,7 @@ public final class ReliabilityCheck {
     Set<String> lost = new LinkedHashSet<>();
     Set<String> duplicated = new LinkedHashSet<>();
     List<String> refused = new ArrayList<>();
+    List<String> undeliverable = new ArrayList<>();
     List<String> anomalies = new ArrayList<>();
     for (SentMessage m : sent) {
       List<Found> docs = byReference.getOrDefault(m.messageId(), List.of());
@@ -90,6 +91,13 @@ public final class ReliabilityCheck {
       }
       List<Finding> mine = new ArrayList<>();
       expect(mine, m, "acceptance receipt", "", count(docs, DocumentKind.ACCEPTANCE, sender, null));
+      if (docs.stream().anyMatch(d -> d.kind() == DocumentKind.NON_DELIVERY && d.mailbox().equals(sender))) {
+        // refused for good by the recipients' provider, per the rules: accepted, then the sender told it was not delivered
+        undeliverable.add(m.messageId());
+        for (Finding f : mine) (f.lost() ? lost : duplicated).add(m.messageId());
+        findings.addAll(mine);
+        continue;
+      }
       Set<String> domains = new LinkedHashSet<>();
       for (String rcpt : m.to()) {
         String r = rcpt.toLowerCase(Locale.ROOT);
@@ -106,7 +114,7 @@ public final class ReliabilityCheck {
       for (Finding f : mine) (f.lost() ? lost : duplicated).add(m.messageId());
       findings.addAll(mine);
     }
-    return new Result(sent.size(), read, List.copyOf(lost), List.copyOf(duplicated), findings, refused, anomalies);
+    return new Result(sent.size(), read, List.copyOf(lost), List.copyOf(duplicated), findings, refused, undeliverable, anomalies);
   }
 
   private static void expect(List<Finding> findings, SentMessage m, String document, String forWhom, int found) {

@@ -1,0 +1,399 @@
+package io.pkibench.study;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.pkibench.keys.KeySource;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.pki.TestPki;
+import io.pkibench.plan.Iterations;
+import io.pkibench.plan.LoadModel;
+import io.pkibench.plan.Plan;
+import io.pkibench.plan.ThreadKind;
+import io.pkibench.plan.WorkloadSpec;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.StudyRecord;
+import io.pkibench.workload.WorkloadCatalog;
+import io.pkibench.workload.pec.DocumentKind;
+import io.pkibench.workload.pec.Outgoing;
+import io.pkibench.workload.pec.PecMessages;
+import io.pkibench.workload.pec.PecProvider;
+import io.pkibench.workload.pec.PecWorkloads;
+import io.pkibench.workload.pec.ProviderIndex;
+import io.pkibench.workload.pec.ReliabilityCheck;
+import io.pkibench.workload.pec.SentMessage;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Study 4 of STUDIES.md (OpenPEC): a certified e-mail provider's signing path and verification path,
+ * each alone in this JVM at 1 to 16 workers as the original measured them; then the complete flow,
+ * two providers ({@code serve pec}, each its own JVM, their CPU by pid) mailing each other over SMTP,
+ * pec1.test's user 2 messages in 5 and pec2.test's 3 (the original's ≈800 and ≈1,200) of 56–80 KB,
+ * offered at a fixed rate; then the reliability check over every mailbox, and the spools' fsync cost.
+ *
+ * <p>The providers' spools and mailboxes live in the study's directory, emptied at the start of each
+ * run (only a directory this study made, marked so, is ever emptied) so that the check sees this run's
+ * mail alone; {@code --spool} puts the spools on another disk.
+ */
+public final class PecStudy implements Study {
+  public static final String SIGN = "signing path";
+  public static final String VERIFY = "verification path";
+  public static final String FLOW = "two-domain flow";
+  static final String P1 = PecWorkloads.SENDER_DOMAIN;
+  static final String P2 = PecWorkloads.RECIPIENT_DOMAIN;
+  static final List<Integer> WORKERS = List.of(1, 2, 4, 8, 16);
+  /** pec1.test : pec2.test messages in the flow, as the original's ≈800 and ≈1,200. */
+  static final String MIX = "2:3";
+  static final String MARKER = ".pkibench-pec-study";
+  private static final Duration DRAIN_WAIT = Duration.ofSeconds(120);
+
+  /** The study's own options: its directory, where the spools go, the rate users submit at in the flow, the providers' workers. */
+  public record Config(Path dir, Path spool, double flowRatePerSecond, int providerWorkers, Duration flowWarmup, Duration flowMeasure) {
+    public static Config defaults(Path dir, Path spool) {
+      return new Config(dir, spool, 20, 4, Duration.ofSeconds(10), Duration.ofSeconds(90));
+    }
+
+    Path spoolRoot() {
+      return spool == null ? dir.resolve("spool") : spool;
+    }
+
+    Path mailboxes() {
+      return dir.resolve("mailboxes");
+    }
+
+    Path sent() {
+      return dir.resolve("sent.jsonl");
+    }
+  }
+
+  private final Config config;
+
+  public PecStudy(Config config) {
+    this.config = config;
+  }
+
+  @Override
+  public String name() {
+    return "pec";
+  }
+
+  @Override
+  public String title() {
+    return "PEC certified e-mail: the signing and verification paths at 1 to 16 workers, then two providers mailing each other over SMTP,"
+        + " and the reliability check (after OpenPEC)";
+  }
+
+  @Override
+  public StudyRecord.Unit unit() {
+    return new StudyRecord.Unit("messages/s", 1);
+  }
+
+  @Override
+  public StudyRecord.Published published() {
+    return new StudyRecord.Published("OpenPEC load and reliability tests (STUDIES.md, study 4)",
+        "worker processes 1 to 16 on the signing and the verification path measured apart, then two providers mailing each other ≈800 and"
+            + " ≈1,200 messages of 56–80 KB; the disk (the spool) was the bottleneck in one case; the reliability test found 1 undeliverable"
+            + " message (a non-conforming header), handled per the rules",
+        List.of());
+  }
+
+  @Override
+  public Duration defaultDuration() {
+    return Duration.ofSeconds(5);
+  }
+
+  @Override
+  public List<String> problems(StudyOptions options) {
+    List<String> problems = new ArrayList<>();
+    if (options.duration().compareTo(Duration.ofSeconds(1)) < 0) problems.add("--duration: each measured iteration lasts at least 1s, e.g. --duration 5s");
+    if (!(config.flowRatePerSecond() >= 0.5 && config.flowRatePerSecond() <= 1000)) {
+      problems.add("--flow-rate " + config.flowRatePerSecond() + ": give 0.5 to 1000 messages per second, e.g. 20");
+    }
+    if (config.providerWorkers() < 1 || config.providerWorkers() > 64) problems.add("--provider-workers " + config.providerWorkers() + ": give 1 to 64");
+    problems.addAll(ownable("--dir", config.dir()));
+    if (config.spool() != null) problems.addAll(ownable("--spool", config.spool()));
+    return problems;
+  }
+
+  /** A directory the study may empty: new, empty, or one it made before (marked). */
+  private static List<String> ownable(String flag, Path dir) {
+    if (Files.exists(dir) && !Files.isDirectory(dir)) return List.of(flag + " " + dir + ": is a file; give a directory");
+    if (!Files.isDirectory(dir) || Files.exists(dir.resolve(MARKER))) return List.of();
+    try (Stream<Path> entries = Files.list(dir)) {
+      if (entries.findAny().isPresent()) {
+        return List.of(flag + " " + dir + ": holds files this study did not put there, and each run empties its directory;"
+            + " give a new or empty directory");
+      }
+    } catch (IOException e) {
+      return List.of(flag + " " + dir + ": cannot be read (" + e.getMessage() + ")");
+    }
+    return List.of();
+  }
+
+  /**
+   * The two providers, each peered with the other by port. Their directories are emptied here, before
+   * anything starts: the reliability check must see this run's mail alone.
+   */
+  @Override
+  public List<ServiceSpec> services(StudyOptions options) {
+    try {
+      fresh(config.dir());
+      if (config.spool() != null) fresh(config.spool());
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("cannot prepare the study's directory: " + e.getMessage(), e);
+    }
+    List<ServiceSpec> providers = new ArrayList<>();
+    for (String[] pair : List.of(new String[] {P1, P2}, new String[] {P2, P1})) {
+      List<String> args = new ArrayList<>(List.of("pec", "--domain", pair[0], "--peer", pair[1] + "=127.0.0.1:{port:" + pair[1] + "}",
+          "--workers", Integer.toString(config.providerWorkers()), "--spool", config.spoolRoot().resolve(pair[0]).toString(),
+          "--mailboxes", config.mailboxes().resolve(pair[0]).toString(), "--pki", options.pkiDir().toString(), "--keys", options.keys()));
+      if (options.pinFile() != null) args.addAll(List.of("--pin-file", options.pinFile().toString()));
+      providers.add(new ServiceSpec(pair[0], args, "smtp"));
+    }
+    return providers;
+  }
+
+  private static void fresh(Path dir) throws IOException {
+    if (Files.isDirectory(dir)) {
+      try (Stream<Path> all = Files.walk(dir)) {
+        for (Path p : all.sorted(Comparator.reverseOrder()).toList()) if (!p.equals(dir)) Files.delete(p);
+      }
+    }
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve(MARKER), "made by 'pkibench study pec'; emptied at the start of each of its runs\n");
+  }
+
+  @Override
+  public List<Step> steps(StudyOptions options, RunningServices services) {
+    Iterations warmup = Iterations.parse(options.quick() ? "1x1s" : "1x" + options.duration().toMillis() + "ms");
+    Iterations measure = Iterations.parse((options.quick() ? "2x1s" : "3x" + options.duration().toMillis() + "ms"));
+    List<Step> steps = new ArrayList<>();
+    for (String[] path : List.of(new String[] {SIGN, "pec-sign"}, new String[] {VERIFY, "pec-verify"})) {
+      WorkloadSpec spec = new WorkloadSpec(path[1], Map.of("size", "60k"), options.keys());
+      steps.add(Step.of(path[0], new Plan(List.of(spec), new LoadModel.Closed(WORKERS), warmup, measure, 1, ThreadKind.PLATFORM, false, "client")));
+    }
+    Map<String, String> params = new LinkedHashMap<>();
+    params.put(WorkloadCatalog.TARGET, P1 + "=127.0.0.1:" + port(services, P1) + "," + P2 + "=127.0.0.1:" + port(services, P2));
+    params.put("mailboxes", config.mailboxes().toString());
+    params.put("sent", config.sent().toString());
+    params.put("mix", MIX);
+    params.put("size", "56k..80k");
+    WorkloadSpec flow = new WorkloadSpec("pec-send", params, "software");
+    Flow f = flow(options);
+    // Enough workers that a slow delivery never holds back the next submission: the users' rate is the offered load.
+    steps.add(Step.of(flowLabel(options), new Plan(List.of(flow), new LoadModel.Open(List.of(config.flowRatePerSecond()), 64), f.warmup(), f.measure(),
+        1, ThreadKind.VIRTUAL, false, "services")));
+    return steps;
+  }
+
+  private record Flow(Iterations warmup, Iterations measure, long messages) {}
+
+  private Flow flow(StudyOptions options) {
+    Duration warm = options.quick() ? Duration.ofSeconds(3) : config.flowWarmup();
+    Duration measured = options.quick() ? Duration.ofSeconds(12) : config.flowMeasure();
+    int iterations = options.quick() ? 2 : 3;
+    Iterations w = Iterations.parse("1x" + warm.toMillis() + "ms");
+    Iterations m = Iterations.parse(iterations + "x" + measured.dividedBy(iterations).toMillis() + "ms");
+    return new Flow(w, m, Math.round(config.flowRatePerSecond() * (warm.toMillis() + measured.toMillis()) / 1000.0));
+  }
+
+  private String flowLabel(StudyOptions options) {
+    return FLOW + " at " + io.pkibench.report.HumanUnits.rate(config.flowRatePerSecond()) + " messages/s";
+  }
+
+  private static int port(RunningServices services, String name) {
+    return URI.create(services.url(name)).getPort();
+  }
+
+  @Override
+  public List<PostCheck> checks(StudyOptions options) {
+    return List.of(new SpoolsDrained(), new Reliability());
+  }
+
+  /** Both spools empty (nothing waiting to be processed or carried), and what their fsyncs cost. */
+  final class SpoolsDrained implements PostCheck {
+    @Override
+    public String name() {
+      return "spools drained, fsync cost";
+    }
+
+    @Override
+    public Outcome check(RunResult result, RunningServices services) throws Exception {
+      long deadline = System.nanoTime() + DRAIN_WAIT.toNanos();
+      Map<String, JsonNode> stats = stats();
+      while (!drained(stats) && System.nanoTime() < deadline) {
+        Thread.sleep(500);
+        stats = stats();
+      }
+      List<String> parts = new ArrayList<>();
+      long sent = sentCount();
+      for (var e : stats.entrySet()) {
+        JsonNode s = e.getValue();
+        if (s == null) {
+          parts.add(e.getKey() + ": no stats.json in its spool");
+          continue;
+        }
+        long fsyncs = s.path("fsyncs").asLong();
+        double millis = s.path("fsyncNanos").asLong() / 1e6;
+        parts.add(String.format(Locale.ROOT, "%s: %d messages taken, %,d fsyncs, %.2f ms each, %.1f s in all%s", e.getKey(), s.path("accepted").asLong(),
+            fsyncs, fsyncs == 0 ? 0 : millis / fsyncs, millis / 1000, waiting(s)));
+      }
+      double totalMillis = stats.values().stream().filter(s -> s != null).mapToDouble(s -> s.path("fsyncNanos").asLong() / 1e6).sum();
+      long totalFsyncs = stats.values().stream().filter(s -> s != null).mapToLong(s -> s.path("fsyncs").asLong()).sum();
+      if (sent > 0) {
+        parts.add(String.format(Locale.ROOT, "per message sent: %.1f fsyncs, %.1f ms of fsync (spools on %s)", (double) totalFsyncs / sent,
+            totalMillis / sent, config.spoolRoot()));
+      }
+      String detail = String.join("; ", parts);
+      return drained(stats) ? Outcome.pass(detail) : Outcome.fail("work still waiting after " + DRAIN_WAIT.toSeconds() + " s: " + detail);
+    }
+
+    private String waiting(JsonNode s) {
+      int jobs = s.path("waitingJobs").asInt();
+      int items = s.path("waitingItems").asInt();
+      return jobs == 0 && items == 0 ? "" : ", " + jobs + " messages and " + items + " documents still waiting";
+    }
+  }
+
+  private Map<String, JsonNode> stats() {
+    Map<String, JsonNode> stats = new LinkedHashMap<>();
+    for (String d : List.of(P1, P2)) {
+      Path file = config.spoolRoot().resolve(d).resolve("stats.json");
+      JsonNode node = null;
+      try {
+        if (Files.exists(file)) node = new ObjectMapper().readTree(Files.readString(file, StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        node = null; // being replaced; read again next round
+      }
+      stats.put(d, node);
+    }
+    return stats;
+  }
+
+  private static boolean drained(Map<String, JsonNode> stats) {
+    return stats.values().stream().allMatch(s -> s != null && s.path("waitingJobs").asInt() == 0 && s.path("waitingItems").asInt() == 0);
+  }
+
+  private long sentCount() throws IOException {
+    return Files.exists(config.sent()) ? SentMessage.read(config.sent()).size() : 0;
+  }
+
+  /** The original's reliability test over both providers' mailboxes: one of each document per message and recipient, by Message-ID. */
+  final class Reliability implements PostCheck {
+    @Override
+    public String name() {
+      return "reliability";
+    }
+
+    @Override
+    public Outcome check(RunResult result, RunningServices services) throws Exception {
+      if (!Files.exists(config.sent())) return Outcome.fail("no message was acknowledged: " + config.sent() + " does not exist");
+      List<SentMessage> sent = SentMessage.read(config.sent());
+      List<Path> roots = List.of(config.mailboxes().resolve(P1), config.mailboxes().resolve(P2));
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      ReliabilityCheck.Result r = ReliabilityCheck.check(roots, sent);
+      while (!r.passed() && r.duplicated().isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(500);
+        r = ReliabilityCheck.check(roots, sent);
+      }
+      List<String> parts = new ArrayList<>();
+      parts.add(r.documentsRead() + " mailbox files read in " + config.mailboxes());
+      if (!r.refused().isEmpty()) parts.add(r.refused().size() + " not accepted, their senders told (non-accettazione)");
+      if (!r.undeliverable().isEmpty()) parts.add(r.undeliverable().size() + " refused by the recipients' provider, their senders told (errore-consegna)");
+      if (!r.anomalies().isEmpty()) parts.add(r.anomalies().size() + " delivered as anomalies");
+      if (!r.findings().isEmpty()) {
+        parts.add("first findings: " + String.join(", ", r.findings().stream().limit(10).map(ReliabilityCheck.Finding::describe).toList())
+            + (r.findings().size() > 10 ? " … " + r.findings().size() + " in all ('pkibench pec check' lists every one)" : ""));
+      }
+      parts.add(r.summary());
+      String detail = String.join("; ", parts);
+      return r.passed() ? Outcome.pass(detail) : Outcome.fail(detail);
+    }
+  }
+
+  @Override
+  public List<String> notes(StudyOptions options) {
+    Flow f = flow(options);
+    List<String> notes = new ArrayList<>();
+    notes.add("the signing path (pec-sign: a 60 KB message → signed acceptance receipt and transport envelope) and the verification path"
+        + " (pec-verify: the envelope verified → signed taking-charge and delivery receipts) run in this JVM at " + WORKERS
+        + " workers, measured apart as the original's worker processes; their CPU is this JVM's");
+    notes.add("the flow: two providers (serve pec, each its own JVM, " + config.providerWorkers() + " workers) mailing each other over SMTP on loopback,"
+        + " pec1.test's user 2 messages in 5, pec2.test's 3 in 5, 56–80 KB each, offered at " + io.pkibench.report.HumanUnits.rate(config.flowRatePerSecond())
+        + " messages/s: about " + f.messages() + " messages (warm-up included); the latency is from submission to the delivery receipt in the"
+        + " sender's Maildir; the CPU is both providers' (pids); 'threads' in its row are the users' connections available, not a limit reached");
+    notes.add("a message is acknowledged only once fsynced; the spools are on " + config.spoolRoot() + " (--spool moves them): their fsync cost is in the"
+        + " check 'spools drained, fsync cost'");
+    if (options.quick()) notes.add("quick: runs of 1 s, 2 kept, and a 15 s flow: the providers and the paths measured cold; for sizing leave --quick out");
+    return notes;
+  }
+
+  /**
+   * One of each document a provider signs, made by the code the study measured, as {@code .eml}; the
+   * CA chain as {@code chain.pem}; each checked by {@code openssl smime -verify}.
+   */
+  @Override
+  public List<Sample> samples(Path dir, TestPki pki, KeySource keys, InstantSource clock) throws Exception {
+    Files.createDirectories(dir);
+    SigningKey k1 = keys.key(PecWorkloads.SENDER_KEY);
+    SigningKey k2 = keys.key(PecWorkloads.RECIPIENT_KEY);
+    ProviderIndex index = new ProviderIndex(Map.of(P1, k1.certificate(), P2, k2.certificate()));
+    ZoneId rome = ZoneId.of("Europe/Rome");
+    PecProvider p1 = new PecProvider(P1, "pkibench provider " + P1, k1, index, clock, rome);
+    PecProvider p2 = new PecProvider(P2, "pkibench provider " + P2, k2, index, clock, rome);
+    String from = "user1@" + P1;
+    String to = "user1@" + P2;
+    byte[] message = PecMessages.message(from, to, "<sample.1@" + P1 + ">", "pkibench sample", 60 * 1024, 1);
+    Map<String, byte[]> documents = new LinkedHashMap<>();
+    List<Outgoing> accepted = p1.accept("sample", from, List.of(to), message);
+    byte[] envelope = null;
+    for (Outgoing o : accepted) {
+      documents.put(o.kind().value, o.bytes());
+      if (o.kind() == DocumentKind.TRANSPORT) envelope = o.bytes();
+    }
+    for (Outgoing o : p2.receive("sample", p1.address(), List.of(to), envelope)) if (o.kind() != null) documents.put(o.kind().value, o.bytes());
+    String noId = new String(PecMessages.message(from, to, "<x@" + P1 + ">", "pkibench sample without Message-ID", 2048, 2), StandardCharsets.US_ASCII)
+        .replaceFirst("Message-ID: [^\r]*\r\n", "");
+    for (Outgoing o : p1.accept("sample-2", from, List.of(to), noId.getBytes(StandardCharsets.US_ASCII))) documents.put(o.kind().value, o.bytes());
+    byte[] tampered = envelope.clone();
+    int at = new String(tampered, StandardCharsets.ISO_8859_1).indexOf("Messaggio di posta certificata");
+    tampered[at] = 'm'; // one byte of the signed text: the recipients' provider must answer with an anomaly
+    for (Outgoing o : p2.receive("sample-3", p1.address(), List.of(to), tampered)) if (o.kind() != null) documents.put(o.kind().value, o.bytes());
+    documents.put(DocumentKind.NON_DELIVERY.value, p1.nonDelivery("sample", envelope, List.of(to), "sample: 550 5.1.1 no such user", true).bytes());
+    Files.writeString(dir.resolve("chain.pem"), Files.readString(pki.caChainPem()));
+    List<Sample> samples = new ArrayList<>();
+    for (var e : documents.entrySet()) {
+      String file = e.getKey() + ".eml";
+      Files.write(dir.resolve(file), e.getValue());
+      samples.add(new Sample(file, describe(e.getKey()),
+          "openssl smime -verify -in " + file + " -CAfile chain.pem -purpose any -out /dev/null", List.of("openssl")));
+    }
+    return samples;
+  }
+
+  private static String describe(String kind) {
+    return switch (kind) {
+      case "accettazione" -> "acceptance receipt (X-Ricevuta: accettazione), signed by pec1.test";
+      case "posta-certificata" -> "transport envelope (X-Trasporto: posta-certificata) with postacert.eml and daticert.xml, signed by pec1.test";
+      case "presa-in-carico" -> "taking-charge receipt (X-Ricevuta: presa-in-carico), signed by pec2.test";
+      case "avvenuta-consegna" -> "complete delivery receipt (X-Ricevuta: avvenuta-consegna) carrying the original, signed by pec2.test";
+      case "non-accettazione" -> "non-acceptance (X-Ricevuta: non-accettazione) of a message without Message-ID, signed by pec1.test";
+      case "errore" -> "anomaly envelope (X-Trasporto: errore, X-VerificaSicurezza: errore) for a tampered envelope, signed by pec2.test";
+      case "errore-consegna" -> "non-delivery notice (X-Ricevuta: errore-consegna) for an envelope the peer refused, signed by pec1.test";
+      default -> kind;
+    };
+  }
+}
