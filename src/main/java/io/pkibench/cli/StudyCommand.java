@@ -227,7 +227,7 @@ final class StudyCommand implements Runnable {
     Study study() {
       CliContext ctx = study.parent.context;
       PecStudy.Config d = PecStudy.Config.defaults(ctx.resolve(dir), spool == null ? null : ctx.resolve(spool));
-      return new PecStudy(new PecStudy.Config(d.dir(), d.spool(), flowRate, providerWorkers, d.flowWarmup(), d.flowMeasure()));
+      return new PecStudy(new PecStudy.Config(d.dir(), d.spool(), flowRate, providerWorkers, d.pathWorkers(), d.flowWarmup(), d.flowMeasure()));
     }
   }
 

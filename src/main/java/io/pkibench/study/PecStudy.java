@@ -61,9 +61,14 @@ public final class PecStudy implements Study {
   private static final Duration DRAIN_WAIT = Duration.ofSeconds(120);
 
   /** The study's own options: its directory, where the spools go, the rate users submit at in the flow, the providers' workers. */
-  public record Config(Path dir, Path spool, double flowRatePerSecond, int providerWorkers, Duration flowWarmup, Duration flowMeasure) {
+  public record Config(Path dir, Path spool, double flowRatePerSecond, int providerWorkers, List<Integer> pathWorkers, Duration flowWarmup,
+      Duration flowMeasure) {
+    public Config {
+      pathWorkers = List.copyOf(pathWorkers);
+    }
+
     public static Config defaults(Path dir, Path spool) {
-      return new Config(dir, spool, 20, 4, Duration.ofSeconds(10), Duration.ofSeconds(90));
+      return new Config(dir, spool, 20, 4, WORKERS, Duration.ofSeconds(10), Duration.ofSeconds(90));
     }
 
     Path spoolRoot() {
@@ -183,7 +188,7 @@ public final class PecStudy implements Study {
     List<Step> steps = new ArrayList<>();
     for (String[] path : List.of(new String[] {SIGN, "pec-sign"}, new String[] {VERIFY, "pec-verify"})) {
       WorkloadSpec spec = new WorkloadSpec(path[1], Map.of("size", "60k"), options.keys());
-      steps.add(Step.of(path[0], new Plan(List.of(spec), new LoadModel.Closed(WORKERS), warmup, measure, 1, ThreadKind.PLATFORM, false, "client")));
+      steps.add(Step.of(path[0], new Plan(List.of(spec), new LoadModel.Closed(config.pathWorkers()), warmup, measure, 1, ThreadKind.PLATFORM, false, "client")));
     }
     Map<String, String> params = new LinkedHashMap<>();
     params.put(WorkloadCatalog.TARGET, P1 + "=127.0.0.1:" + port(services, P1) + "," + P2 + "=127.0.0.1:" + port(services, P2));
@@ -329,7 +334,7 @@ public final class PecStudy implements Study {
     Flow f = flow(options);
     List<String> notes = new ArrayList<>();
     notes.add("the signing path (pec-sign: a 60 KB message → signed acceptance receipt and transport envelope) and the verification path"
-        + " (pec-verify: the envelope verified → signed taking-charge and delivery receipts) run in this JVM at " + WORKERS
+        + " (pec-verify: the envelope verified → signed taking-charge and delivery receipts) run in this JVM at " + config.pathWorkers()
         + " workers, measured apart as the original's worker processes; their CPU is this JVM's");
     notes.add("the flow: two providers (serve pec, each its own JVM, " + config.providerWorkers() + " workers) mailing each other over SMTP on loopback,"
         + " pec1.test's user 2 messages in 5, pec2.test's 3 in 5, 56–80 KB each, offered at " + io.pkibench.report.HumanUnits.rate(config.flowRatePerSecond())
