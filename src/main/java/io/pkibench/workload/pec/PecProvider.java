@@ -32,8 +32,6 @@ import org.bouncycastle.cert.X509CertificateHolder;
 import org.bouncycastle.cert.jcajce.JcaCertStore;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cms.SignerInformation;
-import org.bouncycastle.mail.smime.SMIMESigned;
-import org.bouncycastle.mail.smime.SMIMESignedGenerator;
 
 /**
  * One PEC provider's document logic in the roles of RFC 6109: the access point ({@link #accept}: a
@@ -59,12 +57,27 @@ public final class PecProvider {
   private final ZoneId zone;
   private final Session session = Session.getInstance(new Properties());
   private final String signatureAlgorithm;
+  /** The provider's certificate, carried in every signature. */
+  private final JcaCertStore certificates;
   /**
    * The content digest through the JDK's own SHA-256: BouncyCastle's S/MIME canonicaliser feeds it one
    * byte at a time, which a native provider (ACCP) pays a call for each (ten times the whole signature on
    * 60 KB, measured). The signature itself still goes through the key's provider.
    */
   private static final org.bouncycastle.operator.DigestCalculatorProvider DIGESTS = digests();
+  /**
+   * Signatures are checked by the provider the JDK picks first for SHA256withRSA, as {@code pec-ceiling}
+   * checks them; BouncyCastle's own choice fell to the JDK's slower one.
+   */
+  private static final java.security.Provider VERIFIER = verifier();
+
+  private static java.security.Provider verifier() {
+    try {
+      return java.security.Signature.getInstance("SHA256withRSA").getProvider();
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
 
   private static org.bouncycastle.operator.DigestCalculatorProvider digests() {
     try {
@@ -75,6 +88,11 @@ public final class PecProvider {
   }
 
   public PecProvider(String domain, String name, SigningKey key, ProviderIndex index, InstantSource clock, ZoneId zone) {
+    try {
+      this.certificates = new JcaCertStore(List.of(key.certificate()));
+    } catch (java.security.cert.CertificateEncodingException e) {
+      throw new IllegalArgumentException("the provider's certificate cannot be encoded: " + e.getMessage(), e);
+    }
     this.domain = domain.toLowerCase(Locale.ROOT);
     this.name = name;
     this.key = key;
@@ -202,7 +220,7 @@ public final class PecProvider {
     List<Outgoing> out = new ArrayList<>();
     String messageId = safe(() -> v.message().getMessageID(), "<" + jobId + "@unknown>");
     if (v.verified() && v.claimed().get() == DocumentKind.TRANSPORT) {
-      SignedContent content = contentOf(v.signed().getContent());
+      SignedContent content = contentOf(v.signedPart());
       Daticert sent = content.daticert();
       ZonedDateTime now = now();
       String id = sent.identificativo();
@@ -285,7 +303,9 @@ public final class PecProvider {
         return new Verification(claimed, Optional.empty(), claimed.isPresent() ? "the message claims to be a provider's " + claimed.get().value
             + " but is not signed (no multipart/signed)" : "the message is not a PEC message (no provider signature)", message, null);
       }
-      SMIMESigned signed = new SMIMESigned((MimeMultipart) message.getContent());
+      ClearSigned.Parts parts = parts(message);
+      org.bouncycastle.cms.CMSSignedData signed = new org.bouncycastle.cms.CMSSignedData(
+          new org.bouncycastle.cms.CMSProcessableByteArray(parts.signedPart()), parts.signature());
       var signers = signed.getSignerInfos().getSigners();
       if (signers.size() != 1) return new Verification(claimed, Optional.empty(), "the signature has " + signers.size() + " signers, not one", message, null);
       SignerInformation signer = signers.iterator().next();
@@ -300,7 +320,9 @@ public final class PecProvider {
       }
       boolean intact;
       try {
-        intact = signer.verify(new org.bouncycastle.cms.jcajce.JcaSignerInfoVerifierBuilder(DIGESTS).build(holder));
+        intact = signer.verify(new org.bouncycastle.cms.SignerInformationVerifier(new org.bouncycastle.cms.DefaultCMSSignatureAlgorithmNameGenerator(),
+            new org.bouncycastle.operator.DefaultSignatureAlgorithmIdentifierFinder(),
+            new org.bouncycastle.operator.jcajce.JcaContentVerifierProviderBuilder().setProvider(VERIFIER).build(cert.getPublicKey()), DIGESTS));
       } catch (org.bouncycastle.cms.CMSSignerDigestMismatchException e) {
         intact = false; // the signed part's digest differs from the one signed: BouncyCastle says so by throwing
       }
@@ -311,7 +333,7 @@ public final class PecProvider {
       if (!provider.get().equalsIgnoreCase(fromDomain)) {
         return new Verification(claimed, Optional.empty(), "signed by the provider of " + provider.get() + " but From is in " + fromDomain, message, null);
       }
-      return new Verification(claimed, provider, null, message, signed);
+      return new Verification(claimed, provider, null, message, parts.signedPart());
     } catch (Exception e) {
       return new Verification(claimed, Optional.empty(), "the signature cannot be checked: " + firstLine(e), message, null);
     }
@@ -331,10 +353,20 @@ public final class PecProvider {
   public static SignedContent signedContent(byte[] raw) throws Exception {
     MimeMessage message = new MimeMessage(Session.getInstance(new Properties()), new ByteArrayInputStream(raw));
     if (!message.isMimeType("multipart/signed")) throw new IllegalArgumentException("not a signed PEC document (no multipart/signed)");
-    return contentOf(new SMIMESigned((MimeMultipart) message.getContent()).getContent());
+    return contentOf(parts(message).signedPart());
   }
 
-  private static SignedContent contentOf(MimeBodyPart part) throws Exception {
+  /** The signed part and the signature of a multipart/signed message, from its body as it came. */
+  private static ClearSigned.Parts parts(MimeMessage message) throws MessagingException, IOException {
+    String boundary = new jakarta.mail.internet.ContentType(message.getContentType()).getParameter("boundary");
+    if (boundary == null || boundary.isEmpty()) throw new IllegalArgumentException("multipart/signed without a boundary parameter");
+    try (InputStream body = message.getRawInputStream()) {
+      return ClearSigned.split(body.readAllBytes(), boundary);
+    }
+  }
+
+  private static SignedContent contentOf(byte[] signedPart) throws Exception {
+    MimeBodyPart part = new MimeBodyPart(new ByteArrayInputStream(signedPart));
     if (!(part.getContent() instanceof Multipart mixed)) throw new IllegalArgumentException("the signed part is not multipart/mixed");
     Daticert daticert = null;
     byte[] original = null;
@@ -391,19 +423,25 @@ public final class PecProvider {
       xml.setHeader("Content-Transfer-Encoding", "base64");
       mixed.addBodyPart(xml);
     }
-    MimeBodyPart content = new MimeBodyPart();
+    SignedPart content = new SignedPart();
     content.setContent(mixed);
-    SMIMESignedGenerator generator = new SMIMESignedGenerator();
+    content.finish();
+    ByteArrayOutputStream part = new ByteArrayOutputStream(8192 + (original == null ? 0 : original.length + original.length / 8));
+    content.writeTo(part);
+    byte[] signedPart = ClearSigned.canonical(part.toByteArray());
+    org.bouncycastle.cms.CMSSignedDataGenerator generator = new org.bouncycastle.cms.CMSSignedDataGenerator();
     generator.addSignerInfoGenerator(new org.bouncycastle.cms.jcajce.JcaSignerInfoGeneratorBuilder(DIGESTS)
         .build(new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder(signatureAlgorithm).setProvider(key.provider()).build(key.privateKey()),
             key.certificate()));
-    generator.addCertificates(new JcaCertStore(List.of(key.certificate())));
-    MimeMultipart signed = generator.generate(content);
-    MimeMessage message = new IdentifiedMessage(session, messageId);
+    generator.addCertificates(certificates);
+    byte[] signature = generator.generate(new org.bouncycastle.cms.CMSProcessableByteArray(signedPart), false).getEncoded("DER");
+    // The headers as Jakarta Mail writes them (addresses, encoded subject, date); the body is ours, byte for byte what was signed.
+    MimeMessage message = new MimeMessage(session);
+    message.setHeader("Message-ID", messageId);
+    message.setSentDate(Date.from(clock.instant()));
     message.setFrom(new InternetAddress(from));
     message.setRecipients(jakarta.mail.Message.RecipientType.TO, InternetAddress.parse(to));
     message.setSubject(kind.subjectPrefix + subject, "UTF-8");
-    message.setSentDate(Date.from(clock.instant()));
     message.setHeader(kind.header, kind.value);
     if (reference != null) message.setHeader("X-Riferimento-Message-ID", reference);
     if (securityError) message.setHeader("X-VerificaSicurezza", "errore");
@@ -411,27 +449,19 @@ public final class PecProvider {
       String sender = from.substring(from.indexOf("Per conto di: ") + "Per conto di: ".length(), from.indexOf('"', from.indexOf("Per conto di: ")));
       message.setReplyTo(InternetAddress.parse(sender));
     }
-    message.setContent(signed, signed.getContentType());
-    message.saveChanges();
-    ByteArrayOutputStream out = new ByteArrayOutputStream(8192 + (original == null ? 0 : original.length * 2));
-    message.writeTo(out);
+    String boundary = "----=_pkibench_signed_" + java.util.UUID.randomUUID().toString().replace("-", "");
+    message.setHeader("MIME-Version", "1.0");
+    message.setHeader("Content-Type", ClearSigned.contentType(boundary));
+    byte[] bytes = ClearSigned.message(java.util.Collections.list(message.getAllHeaderLines()), signedPart, signature, boundary);
     List<String> rcpts = new ArrayList<>();
     for (InternetAddress a : InternetAddress.parse(to)) rcpts.add(a.getAddress());
-    return new Outgoing(kind, address(), rcpts, messageId, out.toByteArray());
+    return new Outgoing(kind, address(), rcpts, messageId, bytes);
   }
 
-  /** A message whose Message-ID is ours: Jakarta Mail would otherwise make a new one on every save. */
-  private static final class IdentifiedMessage extends MimeMessage {
-    private final String messageId;
-
-    IdentifiedMessage(Session session, String messageId) {
-      super(session);
-      this.messageId = messageId;
-    }
-
-    @Override
-    protected void updateMessageID() throws MessagingException {
-      setHeader("Message-ID", messageId);
+  /** The signed content, its headers (and those of every part inside) settled before it is written once and signed. */
+  private static final class SignedPart extends MimeBodyPart {
+    void finish() throws MessagingException {
+      updateHeaders();
     }
   }
 

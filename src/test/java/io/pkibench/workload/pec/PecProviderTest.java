@@ -1,9 +1,11 @@
 package io.pkibench.workload.pec;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.testing.Openssl;
@@ -47,6 +49,57 @@ class PecProviderTest {
 
   static byte[] message(String messageId) {
     return PecMessages.message("alice@pec1.test", "bob@pec2.test", messageId, "Fattura n. 7", 60 * 1024, 7);
+  }
+
+  /**
+   * The clear-signed body is assembled by hand (one serialisation, one digest pass); BouncyCastle's own
+   * S/MIME parser, over Jakarta Mail's reading of the multipart, must verify it; and a document made by
+   * BouncyCastle's S/MIME generator must pass our verification.
+   */
+  @Test
+  void clearSigned_bouncyCastlesSmimeVerifiesOurs_andOursVerifiesBouncyCastles() throws Exception {
+    Outgoing envelope = pec1.accept("bc1", "alice@pec1.test", List.of("bob@pec2.test"), message("<bc1@pec1.test>")).get(1);
+    var signed = new org.bouncycastle.mail.smime.SMIMESigned((jakarta.mail.internet.MimeMultipart) parse(envelope.bytes()).getContent());
+    var signer = signed.getSignerInfos().getSigners().iterator().next();
+    var cert = (org.bouncycastle.cert.X509CertificateHolder) signed.getCertificates().getMatches(signer.getSID()).iterator().next();
+    assertTrue(signer.verify(new org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder().build(cert)), "BouncyCastle's S/MIME verifies our body");
+
+    // the same kind of document, signed by BouncyCastle's SMIMESignedGenerator over Jakarta Mail
+    var key = keys.keys.key("signer-rsa2048-1");
+    var content = new jakarta.mail.internet.MimeBodyPart();
+    content.setText("a receipt signed by another implementation\r\n", "UTF-8");
+    var generator = new org.bouncycastle.mail.smime.SMIMESignedGenerator();
+    generator.addSignerInfoGenerator(new org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoGeneratorBuilder().build("SHA256withRSA", key.privateKey(),
+        key.certificate()));
+    generator.addCertificates(new org.bouncycastle.cert.jcajce.JcaCertStore(List.of(key.certificate())));
+    MimeMessage bc = new MimeMessage(Session.getInstance(new Properties()));
+    bc.setFrom(new jakarta.mail.internet.InternetAddress("posta-certificata@pec1.test"));
+    bc.setRecipients(jakarta.mail.Message.RecipientType.TO, "bob@pec2.test");
+    bc.setSubject("CONSEGNA: x");
+    bc.setHeader("X-Ricevuta", "avvenuta-consegna");
+    var multipart = generator.generate(content);
+    bc.setContent(multipart, multipart.getContentType());
+    bc.saveChanges();
+    var out = new java.io.ByteArrayOutputStream();
+    bc.writeTo(out);
+    Verification v = pec2.verify(out.toByteArray());
+    assertTrue(v.verified(), "our verification accepts BouncyCastle's S/MIME: " + v.problem());
+    byte[] altered = new String(out.toByteArray(), StandardCharsets.ISO_8859_1).replace("another implementation", "another implementatioN")
+        .getBytes(StandardCharsets.ISO_8859_1);
+    assertTrue(pec2.verify(altered).problem().contains("altered"), "and refuses it altered");
+  }
+
+  @Test
+  void canonicalForm_bareLineBreaksBecomeCrlf_splitFindsThePartsWithLfEndings() {
+    assertArrayEquals("a\r\nb\r\nc\r\n".getBytes(StandardCharsets.US_ASCII), ClearSigned.canonical("a\nb\rc\r\n".getBytes(StandardCharsets.US_ASCII)));
+    byte[] already = "a\r\nb\r\n".getBytes(StandardCharsets.US_ASCII);
+    assertTrue(already == ClearSigned.canonical(already), "canonical input is returned as it is");
+    String body = "preamble\n--B\nContent-Type: text/plain\n\nsigned\n--B\nContent-Type: application/pkcs7-signature\nContent-Transfer-Encoding: base64\n\nAQID\n--B--\n";
+    ClearSigned.Parts parts = ClearSigned.split(body.getBytes(StandardCharsets.US_ASCII), "B");
+    assertEquals("Content-Type: text/plain\r\n\r\nsigned", new String(parts.signedPart(), StandardCharsets.US_ASCII));
+    assertArrayEquals(new byte[] {1, 2, 3}, parts.signature());
+    var e = assertThrows(IllegalArgumentException.class, () -> ClearSigned.split("--B\nx\n".getBytes(StandardCharsets.US_ASCII), "B"));
+    assertTrue(e.getMessage().contains("no second part"), e.getMessage());
   }
 
   @Test
