@@ -32,6 +32,21 @@ final class Durable {
     forceDirectory(target.getParent());
   }
 
+  /**
+   * Writes {@code parts} to {@code file} and forces its bytes, without a rename: for a file inside a
+   * directory that is itself renamed into place once complete (its entry is made durable by forcing
+   * that directory once, for all the files in it).
+   */
+  void writeInPlace(Path file, byte[]... parts) throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      for (byte[] part : parts) {
+        ByteBuffer b = ByteBuffer.wrap(part);
+        while (b.hasRemaining()) ch.write(b);
+      }
+      force(ch);
+    }
+  }
+
   void forceDirectory(Path dir) throws IOException {
     try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
       force(ch);

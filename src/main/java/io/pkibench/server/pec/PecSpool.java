@@ -105,9 +105,10 @@ final class PecSpool {
     for (int i = 0; i < items.size(); i++) {
       Item it = items.get(i);
       String header = String.join("\t", OUT_MAGIC, it.route(), it.kind(), it.envelopeFrom(), String.join(",", it.to()), it.messageId()) + "\n";
-      durable.write(staging.resolve(i + ".tmp"), staging.resolve(i + ".out"), header.getBytes(StandardCharsets.UTF_8), it.bytes());
+      durable.writeInPlace(staging.resolve(i + ".out"), header.getBytes(StandardCharsets.UTF_8), it.bytes());
     }
     if (!items.isEmpty()) {
+      durable.forceDirectory(staging); // every item's entry at once: the directory is renamed into place only complete
       Files.move(staging, dir.resolve("outgoing").resolve(id), StandardCopyOption.ATOMIC_MOVE);
       durable.forceDirectory(dir.resolve("outgoing"));
     } else {
@@ -172,14 +173,12 @@ final class PecSpool {
 
   /** An item is carried: removed, and its job's directory with it once empty. */
   void carried(Path file) throws IOException {
+    // Not forced: an item whose removal a crash undoes is carried again, and every destination drops a
+    // second copy (a Maildir by file name, a peer by Message-ID); the fsync would buy nothing.
     Files.deleteIfExists(file);
     Path job = file.getParent();
-    durable.forceDirectory(job);
     try (Stream<Path> left = Files.list(job)) {
-      if (left.findAny().isEmpty()) {
-        Files.deleteIfExists(job);
-        durable.forceDirectory(job.getParent());
-      }
+      if (left.findAny().isEmpty()) Files.deleteIfExists(job);
     } catch (NoSuchFileException e) {
       // another thread removed it
     }
