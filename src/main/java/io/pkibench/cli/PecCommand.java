@@ -176,12 +176,7 @@ final class PecCommand implements Runnable {
         problems.add("--sent " + sent + ": " + (Files.exists(sentFile) ? e.getMessage() : "no such file; 'pkibench pec send' writes it"));
       }
       if (!problems.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", problems));
-      long deadline = System.nanoTime() + wait.toNanos();
-      ReliabilityCheck.Result result = ReliabilityCheck.check(roots, messages);
-      while (!result.passed() && result.duplicated().isEmpty() && System.nanoTime() < deadline) {
-        Thread.sleep(500);
-        result = ReliabilityCheck.check(roots, messages);
-      }
+      ReliabilityCheck.Result result = ReliabilityCheck.await(roots, messages, wait);
       print(ctx.out(), result);
       return result.passed() ? ExitCodes.OK : ExitCodes.RUN_FAILED;
     }

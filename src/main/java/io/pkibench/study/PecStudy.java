@@ -308,12 +308,7 @@ public final class PecStudy implements Study {
       if (!Files.exists(config.sent())) return Outcome.fail("no message was acknowledged: " + config.sent() + " does not exist");
       List<SentMessage> sent = SentMessage.read(config.sent());
       List<Path> roots = List.of(config.mailboxes().resolve(P1), config.mailboxes().resolve(P2));
-      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      ReliabilityCheck.Result r = ReliabilityCheck.check(roots, sent);
-      while (!r.passed() && r.duplicated().isEmpty() && System.nanoTime() < deadline) {
-        Thread.sleep(500);
-        r = ReliabilityCheck.check(roots, sent);
-      }
+      ReliabilityCheck.Result r = ReliabilityCheck.await(roots, sent, Duration.ofSeconds(60));
       List<String> parts = new ArrayList<>();
       parts.add(r.documentsRead() + " mailbox files read in " + config.mailboxes());
       if (!r.refused().isEmpty()) parts.add(r.refused().size() + " not accepted, their senders told (non-accettazione)");

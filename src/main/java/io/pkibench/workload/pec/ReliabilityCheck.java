@@ -52,6 +52,21 @@ public final class ReliabilityCheck {
   /** A provider document found in a mailbox, with what the check needs of it. */
   private record Found(String mailbox, DocumentKind kind, String reference, String deliveredTo) {}
 
+  /**
+   * Checks again every half second while documents are missing and none is duplicated, until {@code wait}
+   * has passed: receipts still on their way are not losses. A duplicate ends it at once (waiting cannot
+   * remove one).
+   */
+  public static Result await(List<Path> mailboxRoots, List<SentMessage> sent, java.time.Duration wait) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + wait.toNanos();
+    Result r = check(mailboxRoots, sent);
+    while (!r.passed() && r.duplicated().isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(500);
+      r = check(mailboxRoots, sent);
+    }
+    return r;
+  }
+
   public static Result check(List<Path> mailboxRoots, List<SentMessage> sent) throws IOException {
     List<Found> found = new ArrayList<>();
     int read = 0;

@@ -103,12 +103,7 @@ class PecProvidersTest {
   }
 
   static ReliabilityCheck.Result settle(Pair pair, List<SentMessage> sent) throws Exception {
-    ReliabilityCheck.Result r = ReliabilityCheck.check(pair.mailboxes(), sent);
-    for (int i = 0; i < 120 && !r.passed() && r.duplicated().isEmpty(); i++) {
-      Thread.sleep(250);
-      r = ReliabilityCheck.check(pair.mailboxes(), sent);
-    }
-    return r;
+    return ReliabilityCheck.await(pair.mailboxes(), sent, java.time.Duration.ofSeconds(30));
   }
 
   @Test
