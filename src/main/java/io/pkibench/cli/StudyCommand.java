@@ -205,7 +205,7 @@ final class StudyCommand implements Runnable {
           "JVM, CPU by pid) mailing each other over SMTP, 56-80 KB messages 2:3 as the original's 800 and 1,200; then the reliability check:",
           "one acceptance, envelope, taking-charge and delivery receipt per message and recipient, ending 'reliability: N messages, L lost, D duplicated'."},
       footer = {"", "Examples:", "  pkibench study pec --quick                        # about 2 minutes",
-          "  pkibench study pec --html pec.html                 # 5 s runs, a 100 s flow of 2,000 messages: about 6 minutes",
+          "  pkibench study pec --html pec.html                 # 5 s runs, a 100 s flow of 2,000 messages: about 7 minutes",
           "  pkibench study pec --spool /mnt/ssd/pec-spool      # the spools on the disk to size (the original found the disk mattered)",
           "  pkibench study pec --save-samples pec-samples/     # one of each signed document as .eml, chain.pem, verify.sh (openssl)"})
   static final class Pec extends StudyRun {

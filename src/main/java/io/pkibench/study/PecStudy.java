@@ -68,7 +68,7 @@ public final class PecStudy implements Study {
     }
 
     public static Config defaults(Path dir, Path spool) {
-      return new Config(dir, spool, 20, 4, WORKERS, Duration.ofSeconds(10), Duration.ofSeconds(90));
+      return new Config(dir, spool, 20, 4, WORKERS, Duration.ofSeconds(20), Duration.ofSeconds(80));
     }
 
     Path spoolRoot() {
@@ -253,7 +253,7 @@ public final class PecStudy implements Study {
         }
         long fsyncs = s.path("fsyncs").asLong();
         double millis = s.path("fsyncNanos").asLong() / 1e6;
-        parts.add(String.format(Locale.ROOT, "%s: %d messages taken, %,d fsyncs, %.2f ms each, %.1f s in all%s", e.getKey(), s.path("accepted").asLong(),
+        parts.add(String.format(Locale.ROOT, "%s: %d messages and documents taken, %,d fsyncs, %.2f ms each, %.1f s in all%s", e.getKey(), s.path("accepted").asLong(),
             fsyncs, fsyncs == 0 ? 0 : millis / fsyncs, millis / 1000, waiting(s)));
       }
       double totalMillis = stats.values().stream().filter(s -> s != null).mapToDouble(s -> s.path("fsyncNanos").asLong() / 1e6).sum();
