@@ -51,6 +51,7 @@ final class ServeCommand implements Runnable {
       CliContext ctx = serve.parent.context;
       Path pkiDir = ctx.pkiDir(pki);
       ReferenceServer server = open(ctx, pkiDir);
+      if (server instanceof io.pkibench.server.HttpEndpoints http) http.logTo(line -> ctx.err().println(line)); // internal errors, by incident id
       server.start();
       String details = server.details().isEmpty() ? "" : "; " + server.details();
       ctx.out().println(what(server) + details + " (pid " + ProcessHandle.current().pid() + "); Ctrl-C stops it");

@@ -33,6 +33,8 @@ public abstract class HttpEndpoints implements ReferenceServer {
   }
   private final HttpServer server;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+  private final java.util.random.RandomGenerator incidents = new java.security.SecureRandom();
+  private volatile java.util.function.Consumer<String> log = line -> {};
 
   protected HttpEndpoints(String bindAddress, int port) throws IOException {
     this(bindAddress, port, null);
@@ -51,16 +53,43 @@ public abstract class HttpEndpoints implements ReferenceServer {
     server.setExecutor(executor);
   }
 
+  /**
+   * Every request gets an answer: a fault of ours (an exception no handler turned into a refusal) is
+   * answered 500 with an incident id, and the id is logged with the cause, so that the reply tells the
+   * client nothing of our insides and the operator everything. The exchange is closed only after that.
+   */
   protected void route(String path, Handler handler) {
     server.createContext(path, exchange -> {
-      try (exchange) {
+      try {
         handler.handle(exchange);
       } catch (IOException e) {
         // the client went away mid-answer: nothing to tell it
-      } catch (RuntimeException e) {
-        send(exchange, 500, "text/plain", ("internal error: " + e.getClass().getSimpleName()).getBytes(StandardCharsets.UTF_8));
+      } catch (RuntimeException | StackOverflowError e) {
+        String incident = Long.toHexString(incidents.nextLong() & 0xffff_ffffL);
+        log.accept("internal error " + incident + " on " + exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + ": " + e
+            + (e.getStackTrace().length > 0 ? " at " + e.getStackTrace()[0] : ""));
+        if (exchange.getResponseCode() == -1) { // nothing sent yet: the client can still be told
+          try {
+            internalError(exchange, incident);
+          } catch (IOException gone) {
+            // the client went away
+          }
+        }
+      } finally {
+        exchange.close();
       }
     });
+  }
+
+  /** The answer to a fault of ours, by incident id; a service with its own error format overrides it. */
+  protected void internalError(HttpExchange exchange, String incident) throws IOException {
+    refuse(exchange, 500, "internal error " + incident + "; the server's log has its cause");
+  }
+
+  /** Where internal errors are logged (with their incident id); nowhere until told. */
+  public HttpEndpoints logTo(java.util.function.Consumer<String> log) {
+    this.log = java.util.Objects.requireNonNull(log);
+    return this;
   }
 
   @FunctionalInterface

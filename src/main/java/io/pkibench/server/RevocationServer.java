@@ -14,7 +14,9 @@ import java.security.cert.X509CRLEntry;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Base64;
+import java.util.ArrayList;
 import java.util.Date;
+import java.util.List;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -130,21 +132,24 @@ public final class RevocationServer extends HttpEndpoints {
 
   private byte[] answer(Responder responder, byte[] encodedRequest) throws IOException {
     try {
-      OCSPReq request;
+      // Everything read from the request is read here: BouncyCastle parses an OCSPReq lazily, so a damaged
+      // inner structure (one mutated tag byte) would otherwise fail later, out of reach of malformedRequest.
+      List<CertificateID> ids = new ArrayList<>();
+      org.bouncycastle.asn1.x509.Extension nonce;
+      DigestCalculatorProvider digests = new JcaDigestCalculatorProviderBuilder().build();
+      List<CertificateStatus> statuses = new ArrayList<>();
       try {
-        request = new OCSPReq(encodedRequest);
-      } catch (IOException | RuntimeException e) {
+        OCSPReq request = new OCSPReq(encodedRequest);
+        for (Req one : request.getRequestList()) ids.add(one.getCertID());
+        nonce = request.getExtension(OCSPObjectIdentifiers.id_pkix_ocsp_nonce);
+        for (CertificateID id : ids) statuses.add(status(responder, id, digests));
+      } catch (IOException | RuntimeException | OCSPException e) {
         return new OCSPRespBuilder().build(OCSPRespBuilder.MALFORMED_REQUEST, null).getEncoded();
       }
-      DigestCalculatorProvider digests = new JcaDigestCalculatorProviderBuilder().build();
       BasicOCSPRespBuilder builder = new JcaBasicOCSPRespBuilder(responder.ca().certificate().getPublicKey(), digests.get(CertificateID.HASH_SHA1));
       Date now = Date.from(clock.instant());
       Date next = Date.from(clock.instant().plus(OCSP_VALIDITY));
-      for (Req one : request.getRequestList()) {
-        CertificateID id = one.getCertID();
-        builder.addResponse(id, status(responder, id, digests), now, next, null);
-      }
-      var nonce = request.getExtension(OCSPObjectIdentifiers.id_pkix_ocsp_nonce);
+      for (int i = 0; i < ids.size(); i++) builder.addResponse(ids.get(i), statuses.get(i), now, next, null);
       if (nonce != null) builder.setResponseExtensions(new Extensions(nonce));
       var basic = builder.build(new JcaContentSignerBuilder("SHA256withRSA").build(responder.ca().privateKey()),
           new X509CertificateHolder[] {responder.certificate()}, now);

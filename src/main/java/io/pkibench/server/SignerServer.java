@@ -169,7 +169,13 @@ public final class SignerServer extends HttpEndpoints {
         if (p.nonce() == null) throw new Refusal(409, "wrong_token", "token " + parts[0] + " belongs to a signature, not a login");
         List<X509Certificate> chain = certificates(body);
         byte[] signature = base64(body, "signature");
-        String algorithm = KeyAlgorithm.signatureAlgorithmFor(chain.get(0).getPublicKey().getAlgorithm());
+        String algorithm;
+        try {
+          algorithm = KeyAlgorithm.signatureAlgorithmFor(chain.get(0).getPublicKey().getAlgorithm());
+        } catch (IllegalArgumentException e) {
+          throw new Refusal(422, "unsupported_key", "the certificate's " + chain.get(0).getPublicKey().getAlgorithm()
+              + " key cannot log in here; use an RSA, EC or Ed25519 key");
+        }
         try {
           login.login(p.nonce(), signature, algorithm, chain);
         } catch (Exception e) {
@@ -184,7 +190,14 @@ public final class SignerServer extends HttpEndpoints {
       }
     } catch (Refusal r) {
       answer(exchange, r);
+    } catch (IllegalArgumentException e) {
+      answer(exchange, new Refusal(400, "bad_request", message(e)));
     }
+  }
+
+  @Override
+  protected void internalError(HttpExchange exchange, String incident) throws IOException {
+    answer(exchange, new Refusal(500, "internal_error", "internal error " + incident + "; the server's log has its cause"));
   }
 
   private void timestamp(HttpExchange exchange) throws IOException {

@@ -154,5 +154,19 @@ class ReferenceServersTest {
     var put = HTTP.send(HttpRequest.newBuilder(URI.create(crl.baseUrl() + "/ocsp/intermediate-a")).PUT(HttpRequest.BodyPublishers.ofByteArray(request)).build(),
         HttpResponse.BodyHandlers.ofString());
     assertEquals(405, put.statusCode());
+
+    // One byte of a valid request changed, 5,000 ways: every one answered with an OCSP response (never an empty reply).
+    java.util.SplittableRandom random = new java.util.SplittableRandom(10);
+    java.util.Map<Integer, Integer> byStatus = new java.util.TreeMap<>();
+    for (int i = 0; i < 5000; i++) {
+      byte[] mutated = request.clone();
+      mutated[random.nextInt(mutated.length)] = (byte) random.nextInt(256);
+      var reply = post(crl.baseUrl() + "/ocsp/intermediate-a", "application/ocsp-request", mutated);
+      assertEquals(200, reply.statusCode(), "mutation " + i + ": " + new String(reply.body()));
+      byStatus.merge(new org.bouncycastle.cert.ocsp.OCSPResp(reply.body()).getStatus(), 1, Integer::sum);
+    }
+    assertTrue(byStatus.containsKey(org.bouncycastle.cert.ocsp.OCSPRespBuilder.MALFORMED_REQUEST), byStatus.toString());
+    assertEquals(java.util.Set.of(org.bouncycastle.cert.ocsp.OCSPRespBuilder.SUCCESSFUL, org.bouncycastle.cert.ocsp.OCSPRespBuilder.MALFORMED_REQUEST),
+        byStatus.keySet(), "answered or refused as malformed, nothing else: " + byStatus);
   }
 }

@@ -146,6 +146,20 @@ class SignerServerTest {
     assertRefused(refused, 422, "login_refused");
     assertTrue(refused.body().toLowerCase().contains("revoked"), refused.body());
 
+    // A DSA certificate is the client's problem, answered as such (it once dropped the connection unanswered).
+    var dsa = java.security.KeyPairGenerator.getInstance("DSA");
+    dsa.initialize(2048);
+    var pair = dsa.generateKeyPair();
+    var name = new org.bouncycastle.asn1.x500.X500Name("CN=dsa client");
+    var cert = new org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder(name, java.math.BigInteger.ONE, new java.util.Date(),
+        new java.util.Date(System.currentTimeMillis() + 86_400_000L), name, pair.getPublic())
+        .build(new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder("SHA256withDSA").build(pair.getPrivate()));
+    JsonNode dsaLogin = JSON.readTree(post("/api/auth/start", "{}").body());
+    HttpResponse<String> unsupported = post("/api/auth/" + dsaLogin.get("token").asText() + "/finish", "{\"certificates\":[\""
+        + Base64.getEncoder().encodeToString(cert.getEncoded()) + "\"],\"signature\":\"AAAA\"}");
+    assertRefused(unsupported, 422, "unsupported_key");
+    assertTrue(unsupported.body().contains("DSA key cannot log in here"), unsupported.body());
+
     try (Workload w = client("cades", server.baseUrl())) {
       w.newOperation(0).execute();
     }
