@@ -86,6 +86,11 @@ public abstract class HttpEndpoints implements ReferenceServer {
     refuse(exchange, 500, "internal error " + incident + "; the server's log has its cause");
   }
 
+  /** A line for the service's log. */
+  protected void log(String line) {
+    log.accept(line);
+  }
+
   /** Where internal errors are logged (with their incident id); nowhere until told. */
   public HttpEndpoints logTo(java.util.function.Consumer<String> log) {
     this.log = java.util.Objects.requireNonNull(log);

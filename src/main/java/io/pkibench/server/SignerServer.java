@@ -24,8 +24,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -45,9 +43,8 @@ import javax.net.ssl.SSLContext;
 public final class SignerServer extends HttpEndpoints {
   public static final int DEFAULT_PORT = 8443;
   static final int MAX_REQUEST_BYTES = 32 * 1024 * 1024;
-  static final Duration TOKEN_LIFETIME = Duration.ofMinutes(5);
   private static final ObjectMapper JSON = new ObjectMapper();
-  private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+  private final PendingTokens<Pending> pending;
   private final SecureRandom random = new SecureRandom();
   private final TimeStampAuthority tsa;
   private final java.time.InstantSource clock;
@@ -56,24 +53,41 @@ public final class SignerServer extends HttpEndpoints {
   private final java.util.concurrent.ConcurrentLinkedQueue<TwoPhaseSigner> signers = new java.util.concurrent.ConcurrentLinkedQueue<>();
   private final CertificateTokens certificateTokens = new CertificateTokens();
 
-  /** What a token stands for until its finish call; {@code bornNanos} from System.nanoTime. */
-  private record Pending(TwoPhaseSigner.Pending signature, byte[] nonce, long bornNanos) {}
+  /** What a token stands for until its finish call. */
+  private record Pending(TwoPhaseSigner.Pending signature, byte[] nonce) {}
+
+  /** What a login's token holds (its nonce and bookkeeping), for the pending work's byte budget. */
+  private static final long LOGIN_BYTES = 512;
 
   /** A refusal: HTTP status, a stable error code and a message that says what was wrong. */
   static final class Refusal extends Exception {
     final int status;
     final String code;
+    /** For a 503: when to try again ({@code Retry-After}, seconds); 0 for none. */
+    final long retryAfterSeconds;
 
     Refusal(int status, String code, String message) {
+      this(status, code, message, 0);
+    }
+
+    Refusal(int status, String code, String message, long retryAfterSeconds) {
       super(message);
       this.status = status;
       this.code = code;
+      this.retryAfterSeconds = retryAfterSeconds;
     }
   }
 
   public SignerServer(TimeStampAuthority tsa, CertificateLogin login, SSLContext tls, String bindAddress, int port, java.time.InstantSource clock)
       throws IOException {
+    this(tsa, login, tls, bindAddress, port, clock, PendingTokens.Limits.forHeap(Runtime.getRuntime().maxMemory()));
+  }
+
+  /** With the pending work's bounds given (tests make them small). */
+  SignerServer(TimeStampAuthority tsa, CertificateLogin login, SSLContext tls, String bindAddress, int port, java.time.InstantSource clock,
+      PendingTokens.Limits limits) throws IOException {
     super(bindAddress, port, tls);
+    this.pending = new PendingTokens<>(limits, System::nanoTime);
     this.tsa = tsa;
     this.clock = clock;
     this.login = login;
@@ -120,7 +134,8 @@ public final class SignerServer extends HttpEndpoints {
       signers.offer(signer);
     }
     String token = newToken();
-    pending.put(token, new Pending(p, null, System.nanoTime()));
+    // The document stays until the finish, and DSS keeps about as much again of its own.
+    keep(token, new Pending(p, null), 2L * document.length + 16 * 1024);
     ObjectNode answer = JSON.createObjectNode();
     answer.put("token", token);
     answer.put("toSign", Base64.getEncoder().encodeToString(p.toSign()));
@@ -159,7 +174,7 @@ public final class SignerServer extends HttpEndpoints {
         byte[] nonce = new byte[32];
         random.nextBytes(nonce);
         String token = newToken();
-        pending.put(token, new Pending(null, nonce, System.nanoTime()));
+        keep(token, new Pending(null, nonce), LOGIN_BYTES);
         ObjectNode answer = JSON.createObjectNode();
         answer.put("token", token);
         answer.put("nonce", Base64.getEncoder().encodeToString(nonce));
@@ -268,11 +283,27 @@ public final class SignerServer extends HttpEndpoints {
   }
 
   private Pending take(String token) throws Refusal {
-    Pending p = pending.remove(token);
-    if (p == null) throw new Refusal(404, "unknown_token", "token " + token + " is unknown or already used");
-    if (System.nanoTime() - p.bornNanos() > TOKEN_LIFETIME.toNanos()) throw new Refusal(410, "expired_token", "token " + token + " expired");
-    if (pending.size() > 10_000) pending.values().removeIf(x -> System.nanoTime() - x.bornNanos() > TOKEN_LIFETIME.toNanos());
-    return p;
+    return switch (pending.take(token)) {
+      case PendingTokens.Taken.Found<Pending> found -> found.work();
+      case PendingTokens.Taken.Unknown<Pending> unknown -> throw new Refusal(404, "unknown_token", "token " + token + " is unknown or already used");
+      case PendingTokens.Taken.Expired<Pending> expired -> throw new Refusal(410, "expired_token", "token " + token + " expired");
+    };
+  }
+
+  /** Keeps a start's work for its finish, or refuses the start with 503 when the pending work is at its bounds. */
+  private void keep(String token, Pending work, long bytes) throws Refusal {
+    if (pending.put(token, work, bytes)) return;
+    long refused = pending.refused();
+    if (refused == 1 || refused % 1000 == 0) {
+      log("pending work full (" + pending.size() + " tokens, " + pending.bytes() / (1024 * 1024) + " MB): starts refused with 503, " + refused + " so far");
+    }
+    throw new Refusal(503, "busy", "too much unfinished work is waiting for its finish calls; try again later", pending.retryAfterSeconds());
+  }
+
+  @Override
+  public void close() {
+    super.close();
+    pending.close();
   }
 
   private String newToken() {
@@ -292,6 +323,7 @@ public final class SignerServer extends HttpEndpoints {
   }
 
   private static void answer(HttpExchange exchange, Refusal refusal) throws IOException {
+    if (refusal.retryAfterSeconds > 0) exchange.getResponseHeaders().set("Retry-After", Long.toString(refusal.retryAfterSeconds));
     ObjectNode body = JSON.createObjectNode();
     body.put("error", refusal.code);
     body.put("message", refusal.getMessage());

@@ -70,6 +70,49 @@ class SignerServerTest {
         Params.resolve(factory.name(), factory.params(), Map.of("target", target, "certs", "2")));
   }
 
+  /**
+   * Unfinished starts cannot take the service's memory: past the pending work's byte budget a start is
+   * refused 503 with Retry-After and counted, a finish frees its share at once, and expiry runs on a
+   * timer (no request needed) so that abandoned starts free theirs too.
+   */
+  @Test
+  void pendingWork_boundedByBytes_refused503WithRetryAfter_freedByFinishAndByExpiry() throws Exception {
+    SigningKey tls = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("tls-server");
+    List<String> log = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    try (SignerServer small = new SignerServer(new TimeStampAuthority(keys.key("tsa"), InstantSource.system()),
+        CertificateLogin.of(pki, CertificateLogin.Revocation.CRL), TlsContexts.withIdentity(tls, null), "127.0.0.1", 0, InstantSource.system(),
+        new PendingTokens.Limits(100, 3L << 20, Duration.ofSeconds(2)))) {
+      small.logTo(log::add);
+      small.start();
+      String doc = Base64.getEncoder().encodeToString(new byte[1 << 20]); // 1 MiB: counted twice, so one start fits in 3 MiB, not two
+      String start = "{\"document\":\"" + doc + "\",\"certificates\":" + chain("signer-rsa2048-1") + "}";
+      HttpResponse<String> first = postTo(small, "/api/signatures/cades/start", start);
+      assertEquals(200, first.statusCode(), first.body());
+      HttpResponse<String> second = postTo(small, "/api/signatures/cades/start", start);
+      assertRefused(second, 503, "busy");
+      long retryAfter = Long.parseLong(second.headers().firstValue("Retry-After").orElseThrow());
+      assertTrue(retryAfter >= 1 && retryAfter <= 3, "until the oldest start expires: " + retryAfter);
+      assertTrue(log.stream().anyMatch(l -> l.contains("pending work full") && l.contains("1 so far")), log.toString());
+
+      // a finish frees its share at once (a wrong signature still uses up the token)
+      String token = JSON.readTree(first.body()).get("token").asText();
+      postTo(small, "/api/signatures/" + token + "/finish", "{\"signature\":\"AAAA\"}");
+      HttpResponse<String> third = postTo(small, "/api/signatures/cades/start", start);
+      assertEquals(200, third.statusCode(), third.body());
+
+      // abandoned: the timer expires it without any request, and a start fits again
+      Thread.sleep(3000);
+      assertEquals(200, postTo(small, "/api/signatures/cades/start", start).statusCode(), "expired on the timer, its bytes freed");
+      String abandoned = JSON.readTree(third.body()).get("token").asText();
+      assertRefused(postTo(small, "/api/signatures/" + abandoned + "/finish", "{\"signature\":\"AAAA\"}"), 404, "unknown_token");
+    }
+  }
+
+  static HttpResponse<String> postTo(SignerServer target, String path, String json) throws Exception {
+    return http.send(HttpRequest.newBuilder(URI.create(target.baseUrl() + path)).timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
   @Test
   void everyTransactionType_endToEndOverHttps_verifiesOnTheClient() throws Exception {
     assertTrue(server.baseUrl().startsWith("https://127.0.0.1:"));
