@@ -83,6 +83,25 @@ class ReferenceServersTest {
     HttpResponse<byte[]> garbage = post(tsa.url(), "application/timestamp-query", new byte[] {1, 2, 3});
     assertEquals(200, garbage.statusCode(), "RFC 3161 answers a bad request with a rejection response");
     assertEquals(PKIStatus.REJECTION, new TimeStampResponse(garbage.body()).getStatus());
+
+    // 2,000 one-byte mutations of a valid request: each answered, and no rejection speaks of Java or BouncyCastle classes.
+    byte[] valid = new TimeStampRequestGenerator().generate(NISTObjectIdentifiers.id_sha256, new byte[32], BigInteger.TEN).getEncoded();
+    java.util.SplittableRandom random = new java.util.SplittableRandom(3161);
+    int rejected = 0;
+    for (int i = 0; i < 2000; i++) {
+      byte[] mutated = valid.clone();
+      mutated[random.nextInt(mutated.length)] = (byte) random.nextInt(256);
+      HttpResponse<byte[]> reply = post(tsa.url(), "application/timestamp-query", mutated);
+      assertEquals(200, reply.statusCode(), "mutation " + i);
+      TimeStampResponse r = new TimeStampResponse(reply.body());
+      if (r.getStatus() == PKIStatus.REJECTION) {
+        rejected++;
+        String said = r.getStatusString();
+        assertTrue(said != null && !said.contains("Exception") && !said.contains("java.") && !said.contains("org.bouncycastle")
+            && !said.contains("failed to construct"), "mutation " + i + " answered in someone else's words: " + said);
+      }
+    }
+    assertTrue(rejected > 0, "some mutations must be refused");
   }
 
   @Test

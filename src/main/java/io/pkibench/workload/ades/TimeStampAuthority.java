@@ -57,15 +57,19 @@ public final class TimeStampAuthority {
     try {
       request = new TimeStampRequest(requestDer);
     } catch (IOException | RuntimeException e) {
-      // BouncyCastle's ASN.1 parser reports malformed input with assorted runtime exceptions.
-      return reject(org.bouncycastle.asn1.cmp.PKIFailureInfo.badDataFormat, "not an RFC 3161 TimeStampReq: " + e.getMessage());
+      // BouncyCastle's ASN.1 parser reports malformed input with assorted runtime exceptions, whose
+      // text names its classes: the client is told what is wrong in our words, not in the parser's.
+      return reject(org.bouncycastle.asn1.cmp.PKIFailureInfo.badDataFormat, "the request is not a DER-encoded RFC 3161 TimeStampReq");
     }
     try {
       TimeStampResponseGenerator responder = new TimeStampResponseGenerator(tokenGenerator(), ACCEPTED);
       Date now = Date.from(clock.instant());
       return responder.generateGrantedResponse(request, BigInteger.valueOf(serial.incrementAndGet()), now).getEncoded();
     } catch (TSPException e) {
-      return reject(org.bouncycastle.asn1.cmp.PKIFailureInfo.badAlg, e.getMessage());
+      return refusal(e);
+    } catch (RuntimeException e) {
+      // a request that parsed but whose parts do not (BouncyCastle reads lazily)
+      return reject(org.bouncycastle.asn1.cmp.PKIFailureInfo.badDataFormat, "the request is not a DER-encoded RFC 3161 TimeStampReq");
     } catch (GeneralSecurityException | OperatorCreationException e) {
       throw new IOException("the TSA cannot sign: " + e.getMessage(), e);
     }
@@ -81,6 +85,20 @@ public final class TimeStampAuthority {
     generator.setAccuracySeconds(1);
     generator.addCertificates(chain);
     return generator;
+  }
+
+  /** What the generator refused the request for, said in RFC 3161's terms and ours. */
+  private static byte[] refusal(TSPException e) throws IOException {
+    String m = String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT);
+    if (m.contains("algorithm")) {
+      return reject(org.bouncycastle.asn1.cmp.PKIFailureInfo.badAlg, "the message imprint's hash algorithm is not accepted; use SHA-256, SHA-384 or SHA-512");
+    }
+    if (m.contains("policy")) return reject(org.bouncycastle.asn1.cmp.PKIFailureInfo.unacceptedPolicy, "this TSA issues tokens under its own policy only");
+    if (m.contains("extension")) return reject(org.bouncycastle.asn1.cmp.PKIFailureInfo.unacceptedExtension, "the request carries an extension this TSA does not accept");
+    if (m.contains("imprint") || m.contains("length")) {
+      return reject(org.bouncycastle.asn1.cmp.PKIFailureInfo.badDataFormat, "the message imprint's length does not match its hash algorithm");
+    }
+    return reject(org.bouncycastle.asn1.cmp.PKIFailureInfo.badRequest, "the request cannot be granted as it is");
   }
 
   private static byte[] reject(int failure, String why) throws IOException {
