@@ -16,14 +16,26 @@ public final class Durations {
       throw new IllegalArgumentException(
           "'" + text + "' is not a duration; write a whole number with a unit: 500ms, 10s, 5m or 1h");
     }
-    long amount = Long.parseLong(m.group(1));
-    return switch (m.group(2)) {
-      case "ms" -> Duration.ofMillis(amount);
-      case "s" -> Duration.ofSeconds(amount);
-      case "m" -> Duration.ofMinutes(amount);
-      default -> Duration.ofHours(amount);
-    };
+    Duration d;
+    try {
+      long amount = Long.parseLong(m.group(1));
+      d = switch (m.group(2)) {
+        case "ms" -> Duration.ofMillis(amount);
+        case "s" -> Duration.ofSeconds(amount);
+        case "m" -> Duration.ofMinutes(amount);
+        default -> Duration.ofHours(amount);
+      };
+    } catch (NumberFormatException | ArithmeticException e) {
+      d = null; // past what a long holds: longer than any run
+    }
+    if (d == null || d.compareTo(LONGEST) > 0) {
+      throw new IllegalArgumentException("'" + text + "' is longer than " + LONGEST.toDays() + " days, the longest duration pkibench takes; write e.g. 24h");
+    }
+    return d;
   }
+
+  /** The longest duration taken: a month of soak, and far from where sums of durations overflow. */
+  public static final Duration LONGEST = Duration.ofDays(31);
 
   /** The shortest exact form in the same syntax, so that {@code parse(format(d)).equals(d)}. */
   public static String format(Duration d) {

@@ -21,6 +21,24 @@ public record Plan(
     workloads = List.copyOf(workloads);
   }
 
+  /** Workers a level may have: the engine's start barrier holds at most 65,535 parties (the workers and itself). */
+  public static final int MAX_WORKERS = 65_534;
+  /**
+   * Platform threads beyond this many are refused with a pointer to {@code --virtual-threads}: each has
+   * its own stack, and 22,000 of them were seen to exhaust the machine's memory before the run began.
+   */
+  public static final int MAX_PLATFORM_WORKERS = 4_096;
+  public static final int MAX_ITERATIONS = 100_000;
+
+  private static List<String> workerProblems(String flag, int n, ThreadKind threads) {
+    if (n < 1 || n > MAX_WORKERS) return List.of(flag + ": " + n + " is out of range; use 1 to " + MAX_WORKERS + " workers");
+    if (n > MAX_PLATFORM_WORKERS && threads != ThreadKind.VIRTUAL) {
+      return List.of(flag + ": " + n + " platform threads, one stack each, would take more memory than a run should; above "
+          + MAX_PLATFORM_WORKERS + " add --virtual-threads");
+    }
+    return List.of();
+  }
+
   /** Every problem at once, each naming the flag to change; empty when the plan can run. */
   public List<String> problems() {
     List<String> problems = new ArrayList<>();
@@ -28,23 +46,20 @@ public record Plan(
     switch (load) {
       case LoadModel.Closed closed -> {
         if (closed.concurrency().isEmpty()) problems.add("--concurrency: give at least one level, e.g. 1,2,4");
-        for (int n : closed.concurrency()) {
-          if (n < 1 || n > 100_000) {
-            problems.add("--concurrency: " + n + " is out of range; use 1 to 100000 workers");
-          }
-        }
+        for (int n : closed.concurrency()) problems.addAll(workerProblems("--concurrency", n, threads));
       }
       case LoadModel.Open open -> {
         if (open.ratesPerSecond().isEmpty()) problems.add("--rates: give at least one rate, e.g. 100,200,400");
         for (double r : open.ratesPerSecond()) {
           if (!(r > 0) || r > 10_000_000) problems.add("--rate: " + r + "/s is out of range; use more than 0 and at most 10000000/s");
         }
-        if (open.workers() < 1 || open.workers() > 100_000) {
-          problems.add("--concurrency: with --rate it is the number of workers serving the timetable; use 1 to 100000");
-        }
+        problems.addAll(workerProblems("--concurrency (with --rate, the workers serving the timetable)", open.workers(), threads));
       }
     }
     if (warmup.count() < 0) problems.add("--warmup: the count cannot be negative");
+    if (warmup.count() > MAX_ITERATIONS || measure.count() > MAX_ITERATIONS) {
+      problems.add("--warmup/--measure: at most " + MAX_ITERATIONS + " iterations each; lengthen each iteration instead, e.g. 100x1m");
+    }
     if (measure.count() < 1) problems.add("--measure: measure at least one iteration, e.g. 5x10s");
     if (measure.each().toMillis() < 100 || (warmup.count() > 0 && warmup.each().toMillis() < 100)) {
       problems.add("--warmup/--measure: iterations shorter than 100ms measure mostly noise; use 1s or more");

@@ -35,6 +35,28 @@ class PlanParsingTest {
     for (String s : List.of("500ms", "10s", "5m", "1h", "1500ms")) assertEquals(s, Durations.format(Durations.parse(s)));
     assertThrows(IllegalArgumentException.class, () -> Durations.parse("10"));
     assertThrows(IllegalArgumentException.class, () -> Durations.parse("1.5s"));
+    for (String huge : List.of("9223372036854775807h", "99999999999999999999s", "745h")) {
+      var e = assertThrows(IllegalArgumentException.class, () -> Durations.parse(huge), huge);
+      assertTrue(e.getMessage().contains("longer than 31 days") && e.getMessage().contains(huge), e.getMessage());
+    }
+    assertEquals(Duration.ofDays(31), Durations.parse("744h"), "the longest taken");
+  }
+
+  @Test
+  void workers_pastTheBarrierOrTooManyPlatformThreads_refusedNamingTheFlagAndTheWayOut() {
+    var spec = List.of(new WorkloadSpec("noop", Map.of(), "software"));
+    Iterations one = Iterations.parse("1x1s");
+    List<String> tooMany = new Plan(spec, new LoadModel.Closed(List.of(100_000)), one, one, 1, ThreadKind.VIRTUAL, false, "jvm").problems();
+    assertEquals(List.of("--concurrency: 100000 is out of range; use 1 to 65534 workers"), tooMany);
+    List<String> platform = new Plan(spec, new LoadModel.Closed(List.of(2, 60_000)), one, one, 1, ThreadKind.PLATFORM, false, "jvm").problems();
+    assertEquals(1, platform.size(), platform.toString());
+    assertTrue(platform.get(0).contains("60000 platform threads") && platform.get(0).contains("--virtual-threads"), platform.get(0));
+    assertEquals(List.of(), new Plan(spec, new LoadModel.Closed(List.of(60_000)), one, one, 1, ThreadKind.VIRTUAL, false, "jvm").problems());
+    List<String> open = new Plan(spec, new LoadModel.Open(List.of(100.0), 70_000), one, one, 1, ThreadKind.VIRTUAL, false, "jvm").problems();
+    assertTrue(open.size() == 1 && open.get(0).startsWith("--concurrency (with --rate"), open.toString());
+    List<String> iterations = new Plan(spec, new LoadModel.Closed(List.of(1)), one, Iterations.parse("200000x1s"), 1, ThreadKind.PLATFORM, false, "jvm")
+        .problems();
+    assertTrue(iterations.size() == 1 && iterations.get(0).contains("at most 100000 iterations"), iterations.toString());
   }
 
   @Test
