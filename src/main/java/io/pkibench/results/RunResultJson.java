@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
@@ -66,6 +67,49 @@ public final class RunResultJson {
     if (!RunResult.SCHEMA.equals(schema)) {
       throw new IOException(file + " is not a pkibench result (schema " + schema + "); this version reads " + RunResult.SCHEMA);
     }
-    return MAPPER.treeToValue(tree, RunResult.class);
+    List<String> missing = missing(tree);
+    if (!missing.isEmpty()) {
+      throw new IOException(file + " is damaged: " + String.join(", ", missing.subList(0, Math.min(5, missing.size())))
+          + (missing.size() > 5 ? " and " + (missing.size() - 5) + " more" : "") + "; rerun, or restore the file 'pkibench run --out' wrote");
+    }
+    try {
+      return MAPPER.treeToValue(tree, RunResult.class);
+    } catch (JsonProcessingException e) {
+      String where = e instanceof com.fasterxml.jackson.databind.JsonMappingException m && !m.getPath().isEmpty()
+          ? " at " + m.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+              .collect(java.util.stream.Collectors.joining(".")).replace(".[", "[")
+          : "";
+      throw new IOException(file + " is damaged" + where + ": a value has the wrong type; rerun, or restore the file 'pkibench run --out' wrote", e);
+    }
+  }
+
+  /** Parts every reader of a result relies on, by JSON path, that are absent or null: what makes a file damaged rather than old. */
+  static List<String> missing(JsonNode tree) {
+    List<String> missing = new java.util.ArrayList<>();
+    for (String field : List.of("environment", "status")) if (!present(tree.get(field))) missing.add(field + " is missing");
+    JsonNode workloads = tree.get("workloads");
+    if (workloads == null || !workloads.isArray()) {
+      missing.add("workloads is missing");
+      return missing;
+    }
+    for (int w = 0; w < workloads.size(); w++) {
+      JsonNode workload = workloads.get(w);
+      if (!present(workload.get("name"))) missing.add("workloads[" + w + "].name is missing");
+      JsonNode levels = workload.get("levels");
+      if (levels == null || !levels.isArray()) {
+        missing.add("workloads[" + w + "].levels is missing");
+        continue;
+      }
+      for (int l = 0; l < levels.size(); l++) {
+        for (String field : List.of("counts", "throughput", "latencyNanos", "cpu")) {
+          if (!present(levels.get(l).get(field))) missing.add("workloads[" + w + "].levels[" + l + "]." + field + " is missing");
+        }
+      }
+    }
+    return missing;
+  }
+
+  private static boolean present(JsonNode node) {
+    return node != null && !node.isNull();
   }
 }

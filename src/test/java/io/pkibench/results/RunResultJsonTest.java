@@ -133,4 +133,26 @@ class RunResultJsonTest {
     e = assertThrows(IOException.class, () -> RunResultJson.read(broken));
     assertTrue(e.getMessage().contains("not valid JSON"), e.getMessage());
   }
+
+  /** A damaged file (a level's figures nulled, a schema line alone, a count that is text) is named as damaged, where, never a NullPointerException. */
+  @Test
+  void read_damaged_namesWhatIsMissingOrWrong(@TempDir Path dir) throws IOException {
+    String good = RunResultJson.toJson(fixture());
+    var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+    var tree = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(good);
+    ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("workloads").get(0).get("levels").get(0)).putNull("throughput");
+    Path nulled = Files.writeString(dir.resolve("nulled.json"), tree.toString());
+    var e = assertThrows(IOException.class, () -> RunResultJson.read(nulled));
+    assertTrue(e.getMessage().contains("is damaged: workloads[0].levels[0].throughput is missing"), e.getMessage());
+
+    Path schemaOnly = Files.writeString(dir.resolve("schema-only.json"), "{\"schema\":\"pkibench.run/1\"}");
+    e = assertThrows(IOException.class, () -> RunResultJson.read(schemaOnly));
+    assertTrue(e.getMessage().contains("environment is missing, status is missing, workloads is missing"), e.getMessage());
+
+    tree = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(good);
+    ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("workloads").get(0).get("levels").get(0).get("counts")).put("started", "many");
+    Path wrongType = Files.writeString(dir.resolve("wrong.json"), tree.toString());
+    e = assertThrows(IOException.class, () -> RunResultJson.read(wrongType));
+    assertTrue(e.getMessage().contains("is damaged at workloads[0].levels[0].counts.started: a value has the wrong type"), e.getMessage());
+  }
 }
