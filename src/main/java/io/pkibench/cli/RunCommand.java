@@ -192,6 +192,9 @@ final class RunCommand implements Callable<Integer> {
     }
     // The catalog's checks of each workload, reported even when the load flags are wrong too.
     for (WorkloadSpec s : specs) problems.addAll(catalog.problems(s));
+    CliContext ctx = parent.context;
+    if (pinFile != null) problems.addAll(FileFlags.readable("--pin-file", pinFile, ctx.resolve(pinFile), "the PKCS#11 PIN on its first line"));
+    if (out != null) problems.addAll(FileFlags.writable("--out", out, ctx.resolve(out)));
     try {
       CpuMeter.of(cpu);
     } catch (IllegalArgumentException e) {

@@ -50,9 +50,25 @@ final class ServeCommand implements Runnable {
     public Integer call() throws Exception {
       CliContext ctx = serve.parent.context;
       Path pkiDir = ctx.pkiDir(pki);
-      ReferenceServer server = open(ctx, pkiDir);
-      if (server instanceof io.pkibench.server.HttpEndpoints http) http.logTo(line -> ctx.err().println(line)); // internal errors, by incident id
-      server.start();
+      ReferenceServer server = null;
+      try {
+        server = open(ctx, pkiDir);
+        if (server instanceof io.pkibench.server.HttpEndpoints http) http.logTo(line -> ctx.err().println(line)); // internal errors, by incident id
+        server.start();
+      } catch (Exception thrown) {
+        if (server != null) server.close(); // whatever it started before failing to listen
+        // the libraries wrap it (SubEthaSMTP in a RuntimeException, gRPC in an IOException): look down the causes
+        // (netty's native transport says it in an IOException of its own)
+        Throwable e = null;
+        for (Throwable t = thrown; t != null && e == null; t = t.getCause()) {
+          if (t instanceof java.net.BindException || String.valueOf(t.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("address already in use")) e = t;
+        }
+        if (e == null) throw thrown;
+        var parsed = serve.spec.commandLine().getParseResult().subcommand();
+        Object port = parsed.matchedOptionValue("--port", parsed.commandSpec().findOption("--port").getValue());
+        throw new ParameterException(serve.spec.commandLine(), "--port " + port + ": cannot listen on " + bind + ":" + port
+            + " (address already in use); give another port, or --port 0 for any free one");
+      }
       String details = server.details().isEmpty() ? "" : "; " + server.details();
       ctx.out().println(what(server) + details + " (pid " + ProcessHandle.current().pid() + "); Ctrl-C stops it");
       // For programs that start services (a study, a script): one line, fixed prefix, JSON.

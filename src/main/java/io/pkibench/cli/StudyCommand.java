@@ -102,6 +102,11 @@ final class StudyCommand implements Runnable {
       }
       String keyProblem = KeySources.problem(shared.keys);
       if (keyProblem != null) problems.add(keyProblem);
+      if (shared.pinFile != null) {
+        problems.addAll(FileFlags.readable("--pin-file", shared.pinFile, ctx.resolve(shared.pinFile), "the PKCS#11 PIN on its first line"));
+      }
+      if (shared.out != null) problems.addAll(FileFlags.writable("--out", shared.out, ctx.resolve(shared.out)));
+      if (shared.html != null) problems.addAll(FileFlags.writable("--html", shared.html, ctx.resolve(shared.html)));
       Path pkiDir = ctx.pkiDir(shared.pki);
       StudyOptions options = new StudyOptions(shared.quick, each, shared.keys, pkiDir, shared.pinFile == null ? null : ctx.resolve(shared.pinFile));
       if (each != null) problems.addAll(chosen.problems(options)); // the study's own, in the same list

@@ -181,6 +181,32 @@ class CliTest {
     assertTrue(err.toString().contains("NEW missing.json: no such file"), err.toString());
   }
 
+  /** Files named on the command line are checked before anything runs: a missing PIN file, an --out under a file. */
+  @Test
+  void run_missingPinFileOrUnwritableOut_exit2NamingEachBeforeRunning() throws Exception {
+    Files.writeString(dir.resolve("a-file"), "x");
+    assertEquals(2, run("run", "noop", "--pin-file", "no-such-pin.txt", "--out", "a-file/run.json"));
+    String e = err.toString();
+    assertTrue(e.contains("--pin-file no-such-pin.txt: no such file; it must hold the PKCS#11 PIN"), e);
+    assertTrue(e.contains("--out a-file/run.json: its directory " + dir.resolve("a-file") + " cannot be made (" + dir.resolve("a-file") + " is a file)"), e);
+    assertTrue(!Files.exists(dir.resolve("results")), "nothing ran");
+  }
+
+  /** A port another process holds: the flag, the address and the way out, exit 2 (it once printed only "Address already in use"). */
+  @Test
+  void serve_portInUse_exit2NamingThePort() throws Exception {
+    try (var taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      String port = Integer.toString(taken.getLocalPort());
+      for (List<String> args : List.of(List.of("serve", "tsa"), List.of("serve", "pec", "--domain", "pec1.test", "--spool", "s", "--mailboxes", "m"))) {
+        List<String> all = new java.util.ArrayList<>(args);
+        all.addAll(List.of("--port", port, "--pki", dir.resolve("pki").toString()));
+        err.getBuffer().setLength(0);
+        assertEquals(2, run(all.toArray(String[]::new)), args + ": " + err);
+        assertTrue(err.toString().contains("--port " + port + ": cannot listen on 127.0.0.1:" + port + " (address already in use)"), args + ": " + err);
+      }
+    }
+  }
+
   @Test
   void serveTlsecho_badFlags_exit2NamingEachBeforeListening() {
     assertEquals(2, run("serve", "tlsecho", "--tls", "gnutls", "--key", "rsa512", "--idle-timeout", "soon", "--max-connections", "0"));
