@@ -69,15 +69,16 @@ final class ServeCommand implements Runnable {
         throw new ParameterException(serve.spec.commandLine(), "--port " + port + ": cannot listen on " + bind + ":" + port
             + " (address already in use); give another port, or --port 0 for any free one");
       }
-      String details = server.details().isEmpty() ? "" : "; " + server.details();
-      ctx.out().println(what(server) + details + " (pid " + ProcessHandle.current().pid() + "); Ctrl-C stops it");
+      ReferenceServer running = server;
+      String details = running.details().isEmpty() ? "" : "; " + running.details();
+      ctx.out().println(what(running) + details + " (pid " + ProcessHandle.current().pid() + "); Ctrl-C stops it");
       // For programs that start services (a study, a script): one line, fixed prefix, JSON.
       ctx.out().println(new io.pkibench.server.ReadyLine(serve.spec.commandLine().getParseResult().subcommand().commandSpec().name(),
-          server.baseUrl(), ProcessHandle.current().pid()).format());
+          running.baseUrl(), ProcessHandle.current().pid()).format());
       ctx.out().flush();
       CountDownLatch stopped = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        server.close();
+        running.close();
         stopped.countDown();
       }, "pkibench-serve-stop"));
       stopped.await();
