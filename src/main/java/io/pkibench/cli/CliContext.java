@@ -31,8 +31,20 @@ public record CliContext(
   }
 
   /** The test PKI directory: {@code --pki}, else {@code $PKIBENCH_PKI}, else {@code ~/.pkibench/pki}. */
+  /**
+   * The test PKI's directory. One named by {@code --pki} that holds no PKI is made only where a slip of
+   * the keyboard is unlikely: its parent must exist (a mistyped path is refused, naming 'pki init').
+   */
   public Path pkiDir(Path flag) {
-    if (flag != null) return workingDir.resolve(flag);
+    if (flag != null) {
+      Path dir = workingDir.resolve(flag);
+      Path parent = dir.toAbsolutePath().getParent();
+      if (!java.nio.file.Files.exists(dir.resolve("pki.json")) && parent != null && !java.nio.file.Files.isDirectory(parent)) {
+        throw new IllegalArgumentException("--pki " + flag + ": no test PKI there, and " + parent + " does not exist; check the path,"
+            + " or make one there with 'pkibench pki init --dir " + flag + "'");
+      }
+      return dir;
+    }
     String fromEnv = env.get("PKIBENCH_PKI");
     if (fromEnv != null && !fromEnv.isBlank()) return workingDir.resolve(fromEnv);
     return Path.of(env.getOrDefault("HOME", workingDir.toString()), ".pkibench", "pki");

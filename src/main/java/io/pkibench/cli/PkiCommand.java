@@ -54,7 +54,7 @@ final class PkiCommand implements Runnable {
     @Override
     public Integer call() throws Exception {
       CliContext ctx = pki.parent.context;
-      Path target = ctx.pkiDir(dir);
+      Path target = dir == null ? ctx.pkiDir(null) : ctx.resolve(dir); // init makes the whole path it is given
       TestPki testPki = TestPki.init(target, ctx.clock(), crlBaseUrl, ctx.err()::println);
       ctx.out().println("test PKI: " + target);
       if (pkcs11 != null) {

@@ -129,6 +129,8 @@ final class RunCommand implements Callable<Integer> {
     ConsoleProgress progress = new ConsoleProgress(ctx.err(), ctx.terminal() && !quiet, quiet);
     Function<IntervalLog, ForkedSeries> forking = null;
     if (fork) {
+      // The child is told the directory this JVM checked (or defaulted); its parent made now, so the child may create the PKI in it.
+      java.nio.file.Files.createDirectories(pkiDir.toAbsolutePath().getParent());
       List<String> childOptions = new ArrayList<>(List.of("--pki", pkiDir.toString()));
       if (pinFile != null) childOptions.addAll(List.of("--pin-file", ctx.resolve(pinFile).toString()));
       Path scratch = resultFile.toAbsolutePath().getParent();

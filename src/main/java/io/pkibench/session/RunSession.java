@@ -95,7 +95,9 @@ public final class RunSession {
   public RunResult run(Environment environment, Path resultFile) throws IOException, InterruptedException {
     try (ResultFile file = ResultFile.create(resultFile, environment, RunResultJson.mapper().valueToTree(plan))) {
       appendTo(file, null);
-      return file.update(r -> r.withStatus(interrupted ? "interrupted" : "complete")
+      // "failed" when nothing at all was measured because every workload failed (a wrong PIN): not "complete"
+      return file.update(r -> r.withStatus(interrupted ? "interrupted"
+              : !r.workloads().isEmpty() && r.workloads().stream().allMatch(w -> w.failure() != null && w.levels().isEmpty()) ? "failed" : "complete")
           .withAnalysis(RunResultJson.mapper().valueToTree(Analysis.of(r, options.analysis()))));
     }
   }

@@ -192,6 +192,21 @@ class CliTest {
     assertTrue(!Files.exists(dir.resolve("results")), "nothing ran");
   }
 
+  /** A run whose only workload could not start is "failed", not "complete"; a --pki under a missing directory is refused, not made. */
+  @Test
+  void run_everyWorkloadFailed_statusFailed_andAMistypedPkiRefused() throws Exception {
+    String pki = dir.resolve("pki").toString();
+    assertEquals(1, run("run", "pec-sign", "-p", "provider1=no-such-key", "--pki", pki, "--warmup", "0x1s", "--measure", "1x1s", "--out", "r.json"));
+    RunResult r = RunResultJson.read(dir.resolve("r.json"));
+    assertEquals("failed", r.status());
+    assertTrue(r.workloads().get(0).failure().contains("no-such-key"), r.workloads().get(0).failure());
+    err.getBuffer().setLength(0);
+    assertEquals(2, run("run", "sign", "--pki", "no/such/dir/pki"));
+    assertTrue(err.toString().contains("--pki no/such/dir/pki: no test PKI there") && err.toString().contains("pkibench pki init --dir no/such/dir/pki"),
+        err.toString());
+    assertTrue(!Files.exists(dir.resolve("no")), "nothing made");
+  }
+
   /** A port another process holds: the flag, the address and the way out, exit 2 (it once printed only "Address already in use"). */
   @Test
   void serve_portInUse_exit2NamingThePort() throws Exception {
