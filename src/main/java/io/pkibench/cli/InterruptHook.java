@@ -6,21 +6,25 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Ctrl-C during a long command: {@code stop} asks the work to end after the operations in flight,
- * and the JVM waits up to {@code grace} for it to write what it has before exiting.
+ * Ctrl-C or SIGTERM during a long command: {@code stop} asks the work to end after the operations in
+ * flight, the JVM waits up to {@code grace} for it to write what it has, and {@code said} is told
+ * whether it did (true) or the grace ran out (false), to say so before the JVM exits: the command's own
+ * closing lines may not get printed once the JVM is shutting down.
  */
 final class InterruptHook {
   private InterruptHook() {}
 
-  static <T> T around(Runnable stop, Duration grace, Callable<T> work) throws Exception {
+  static <T> T around(Runnable stop, Duration grace, Callable<T> work, java.util.function.Consumer<Boolean> said) throws Exception {
     CountDownLatch finished = new CountDownLatch(1);
     Thread hook = new Thread(() -> {
       stop.run();
+      boolean saved = false;
       try {
-        finished.await(grace.toMillis(), TimeUnit.MILLISECONDS);
+        saved = finished.await(grace.toMillis(), TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+      said.accept(saved);
     }, "pkibench-interrupt");
     Runtime.getRuntime().addShutdownHook(hook);
     try {

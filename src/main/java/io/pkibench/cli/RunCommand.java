@@ -143,7 +143,8 @@ final class RunCommand implements Callable<Integer> {
 
     progress.line("result file: " + resultFile + " (interval histograms: " + io.pkibench.session.ResultFile.hlogFileFor(resultFile).getFileName() + ")");
     // Ctrl-C: stop after the operations in flight and let the session write what it has.
-    RunResult result = InterruptHook.around(session::interrupt, java.time.Duration.ofSeconds(10), () -> session.run(environment, resultFile));
+    RunResult result = InterruptHook.around(session::interrupt, java.time.Duration.ofSeconds(10), () -> session.run(environment, resultFile),
+        saved -> stopped(ctx, resultFile, saved));
     progress.done();
     Analysis analysis = Analysis.of(result, sizing.analysis(null));
     ctx.out().print(TerminalTable.render(result, analysis));
@@ -213,6 +214,13 @@ final class RunCommand implements Callable<Integer> {
       if (problems.isEmpty()) return plan;
     }
     throw new ParameterException(spec.commandLine(), String.join("\n", problems));
+  }
+
+  /** What a signal's stop says, the JVM exiting right after: whether the result holds every finished level. */
+  static void stopped(CliContext ctx, Path resultFile, boolean saved) {
+    ctx.err().println(saved ? "stopped: every finished level is saved in " + resultFile + " (status interrupted)"
+        : "stopped: the result was not completed in time; " + resultFile + " holds every level finished before the signal");
+    ctx.err().flush();
   }
 
   private Path defaultOut(CliContext ctx) {

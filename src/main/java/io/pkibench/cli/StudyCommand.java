@@ -126,7 +126,8 @@ final class StudyCommand implements Runnable {
       try {
         // Ctrl-C: stop after the operations in flight, keep every finished level, stop the services.
         result = InterruptHook.around(runner::interrupt, Duration.ofSeconds(30),
-            () -> runner.run(chosen, options, EnvironmentProbe.capture(commandLine, ctx.clock(), KeyOpeners.providersBeyondInstalled())));
+            () -> runner.run(chosen, options, EnvironmentProbe.capture(commandLine, ctx.clock(), KeyOpeners.providersBeyondInstalled())),
+            saved -> RunCommand.stopped(ctx, resultFile, saved));
       } catch (io.pkibench.plan.PlanException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage());
       }

@@ -61,4 +61,29 @@ class KilledRunTest {
       throw new AssertionError("a reader saw a broken result file: " + e.getMessage(), e);
     }
   }
+
+  /** SIGTERM: the run stops after the operations in flight, says where its result is, and the file says interrupted. */
+  @Test
+  void sigterm_savesAndSaysSo(@TempDir Path dir) throws Exception {
+    Path result = dir.resolve("stopped.json");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.pkibench.cli.Main",
+        "run", "noop", "--concurrency", "1,2", "--warmup", "0x1s", "--measure", "30x1s", "--quiet", "--out", result.toString())
+        .redirectErrorStream(true).redirectOutput(dir.resolve("child.log").toFile()).start();
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!Files.exists(result) || !Files.readString(dir.resolve("child.log")).contains("result file")) {
+        assertTrue(child.isAlive() && System.nanoTime() < deadline, "child never started: " + Files.readString(dir.resolve("child.log")));
+        Thread.sleep(20);
+      }
+      Thread.sleep(1500);
+      child.destroy(); // SIGTERM: the shutdown hook stops the run
+      assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the run stops by itself");
+    } finally {
+      child.destroyForcibly();
+    }
+    String said = Files.readString(dir.resolve("child.log"));
+    assertTrue(said.contains("stopped: every finished level is saved in " + result), said);
+    assertEquals("interrupted", RunResultJson.read(result).status());
+  }
 }
