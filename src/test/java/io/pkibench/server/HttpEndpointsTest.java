@@ -68,4 +68,50 @@ class HttpEndpointsTest {
           .statusCode(), "the server goes on");
     }
   }
+
+  /**
+   * Slowloris against a real `serve tsa` (its own JVM, the request time limit lowered to 2 s for the
+   * test): 200 connections that never finish their headers do not stop a normal request from being
+   * served, and the server cuts every one of them off once the limit has passed.
+   */
+  @Test
+  void slowHeaders_normalRequestStillServed_andTheSlowCutOff(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    List<String> command = new ArrayList<>(io.pkibench.session.ForkedSeries.thisJvm());
+    command.add(1, "-Dsun.net.httpserver.maxReqTime=2000");
+    var fixture = io.pkibench.testing.TestKeys.in(dir);
+    try (var tsa = io.pkibench.study.ServiceProcess.start(command, List.of("serve", "tsa", "--port", "0", "--pki", fixture.pki.dir().toString()),
+        java.util.Map.of("PATH", System.getenv("PATH")))) {
+      URI url = URI.create(tsa.url());
+      List<java.net.Socket> slow = new ArrayList<>();
+      try {
+        for (int i = 0; i < 200; i++) {
+          var s = new java.net.Socket(url.getHost(), url.getPort());
+          s.getOutputStream().write("POST /tsa HTTP/1.1\r\nHost: x\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII));
+          s.getOutputStream().flush();
+          slow.add(s);
+        }
+        long started = System.nanoTime();
+        HttpResponse<String> normal = HttpClient.newHttpClient().send(HttpRequest.newBuilder(url.resolve("/tsa")).GET()
+            .timeout(java.time.Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(405, normal.statusCode(), "a normal request is answered beside 200 slow ones");
+        assertTrue(System.nanoTime() - started < 2_000_000_000L, "and at once");
+        int cut = 0;
+        for (var s : slow) {
+          s.setSoTimeout(10_000);
+          try {
+            while (s.getInputStream().read() >= 0) { } // whatever the server says, then its close
+            cut++;
+          } catch (java.net.SocketException reset) {
+            cut++; // closed with a reset: cut off too
+          } catch (java.net.SocketTimeoutException stillOpen) {
+            // left open: counted below
+          }
+        }
+        assertEquals(200, cut, "every slow connection cut off by the server");
+        assertTrue(System.nanoTime() - started < 15_000_000_000L, "within the limit's time, not forever");
+      } finally {
+        for (var s : slow) s.close();
+      }
+    }
+  }
 }
