@@ -20,10 +20,6 @@ public abstract class HttpEndpoints implements ReferenceServer {
   protected static final int MAX_BODY_BYTES = 64 * 1024;
   /** How long an idle keep-alive connection stays open: three times the JDK HttpClient's 30 s. */
   static final java.time.Duration IDLE_KEEP_ALIVE = java.time.Duration.ofSeconds(90);
-  /** How long a request (headers and body) may take to arrive. */
-  static final java.time.Duration MAX_REQUEST_TIME = java.time.Duration.ofSeconds(60);
-  /** Open connections at most, busy and idle. */
-  static final int MAX_CONNECTIONS = 2_000;
 
   static {
     // The JDK's HttpServer and HttpClient both drop idle keep-alive connections after 30 s, so a
@@ -33,17 +29,6 @@ public abstract class HttpEndpoints implements ReferenceServer {
     // any; an operator's own -Dsun.net.httpserver.idleInterval wins.
     if (System.getProperty("sun.net.httpserver.idleInterval") == null) {
       System.setProperty("sun.net.httpserver.idleInterval", String.valueOf(IDLE_KEEP_ALIVE.toSeconds()));
-    }
-    // A client that sends its request slowly, or not at all (slowloris), is cut off after this long,
-    // headers and body together: the JDK server otherwise waits forever. Generous against a 32 MB upload
-    // on a slow link; an operator's own -D wins.
-    if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
-      System.setProperty("sun.net.httpserver.maxReqTime", String.valueOf(MAX_REQUEST_TIME.toMillis()));
-    }
-    // Past this many open connections the JDK server closes new ones at once: a flood of idle or slow
-    // connections cannot use up the process's file descriptors.
-    if (System.getProperty("jdk.httpserver.maxConnections") == null) {
-      System.setProperty("jdk.httpserver.maxConnections", String.valueOf(MAX_CONNECTIONS));
     }
   }
   private final HttpServer server;
