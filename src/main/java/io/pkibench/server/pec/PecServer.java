@@ -176,22 +176,8 @@ public final class PecServer implements ReferenceServer {
 
   /** The Message-ID header of a message's header block, unfolded, or null. */
   static String messageId(byte[] message) {
-    String head = new String(message, 0, headerEnd(message), StandardCharsets.ISO_8859_1).replaceAll("\r?\n[ \t]+", " ");
-    for (String line : head.split("\r?\n")) {
-      if (line.regionMatches(true, 0, "Message-ID:", 0, 11)) {
-        String v = line.substring(11).strip();
-        return v.isEmpty() ? null : v;
-      }
-    }
-    return null;
-  }
-
-  private static int headerEnd(byte[] m) {
-    for (int i = 0; i + 3 < m.length; i++) {
-      if (m[i] == '\r' && m[i + 1] == '\n' && m[i + 2] == '\r' && m[i + 3] == '\n') return i;
-      if (m[i] == '\n' && m[i + 1] == '\n') return i;
-    }
-    return Math.min(m.length, 64 * 1024);
+    String id = io.pkibench.workload.pec.MailHeaders.of(message).get("message-id");
+    return id == null || id.isEmpty() ? null : id;
   }
 
   // ---------------------------------------------------------------- workers

@@ -15,7 +15,7 @@ import java.util.Map;
  * The top-level header block of a message file, read without the body: what the reliability check and
  * the end-to-end workload need to tell a provider document's kind and the message it refers to.
  */
-final class MailHeaders {
+public final class MailHeaders {
   private static final int MAX_HEADER_BYTES = 256 * 1024;
 
   private MailHeaders() {}
@@ -35,6 +35,18 @@ final class MailHeaders {
       }
       return parse(out.toString(StandardCharsets.ISO_8859_1));
     }
+  }
+
+  /** The header block of a message in memory (up to its first blank line, at most 256 KB), parsed as {@link #read}. */
+  public static Map<String, String> of(byte[] message) {
+    int end = Math.min(message.length, MAX_HEADER_BYTES);
+    for (int i = 0; i + 1 < end; i++) {
+      if (message[i] == '\n' && (message[i + 1] == '\n' || (message[i + 1] == '\r' && i + 2 < end && message[i + 2] == '\n'))) {
+        end = i + 1;
+        break;
+      }
+    }
+    return parse(new String(message, 0, end, StandardCharsets.ISO_8859_1));
   }
 
   static Map<String, String> parse(String block) {

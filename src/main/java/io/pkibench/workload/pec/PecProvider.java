@@ -55,7 +55,8 @@ public final class PecProvider {
   private final ProviderIndex index;
   private final InstantSource clock;
   private final ZoneId zone;
-  private final Session session = Session.getInstance(new Properties());
+  /** One session for reading and writing messages: it holds only properties (none here), so every provider and call shares it. */
+  static final Session SESSION = Session.getInstance(new Properties());
   private final String signatureAlgorithm;
   /** The provider's certificate, carried in every signature. */
   private final JcaCertStore certificates;
@@ -166,7 +167,7 @@ public final class PecProvider {
   /** The message, or null with the reason in {@code problems}. */
   private MimeMessage readable(byte[] raw, List<String> problems) {
     try {
-      MimeMessage message = new MimeMessage(session, new ByteArrayInputStream(raw));
+      MimeMessage message = new MimeMessage(SESSION, new ByteArrayInputStream(raw));
       message.getAllHeaders(); // the headers are read now, so that a damaged block is a problem here rather than later
       return message;
     } catch (MessagingException e) {
@@ -291,7 +292,7 @@ public final class PecProvider {
   public Verification verify(byte[] raw) {
     MimeMessage message;
     try {
-      message = new MimeMessage(session, new ByteArrayInputStream(raw));
+      message = new MimeMessage(SESSION, new ByteArrayInputStream(raw));
     } catch (MessagingException e) {
       return new Verification(Optional.empty(), Optional.empty(), "not a readable message: " + e.getMessage(), null, null);
     }
@@ -350,7 +351,7 @@ public final class PecProvider {
 
   /** The daticert.xml and postacert.eml of a signed document as bytes (the signature is not checked here; see {@link #verify}). */
   public static SignedContent signedContent(byte[] raw) throws Exception {
-    MimeMessage message = new MimeMessage(Session.getInstance(new Properties()), new ByteArrayInputStream(raw));
+    MimeMessage message = new MimeMessage(SESSION, new ByteArrayInputStream(raw));
     if (!message.isMimeType("multipart/signed")) throw new IllegalArgumentException("not a signed PEC document (no multipart/signed)");
     return contentOf(parts(message).signedPart());
   }
@@ -435,7 +436,7 @@ public final class PecProvider {
     generator.addCertificates(certificates);
     byte[] signature = generator.generate(new org.bouncycastle.cms.CMSProcessableByteArray(signedPart), false).getEncoded("DER");
     // The headers as Jakarta Mail writes them (addresses, encoded subject, date); the body is ours, byte for byte what was signed.
-    MimeMessage message = new MimeMessage(session);
+    MimeMessage message = new MimeMessage(SESSION);
     message.setHeader("Message-ID", messageId);
     message.setSentDate(Date.from(clock.instant()));
     message.setFrom(new InternetAddress(from));

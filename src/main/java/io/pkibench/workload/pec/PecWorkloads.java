@@ -7,7 +7,6 @@ import io.pkibench.workload.Params;
 import io.pkibench.workload.Workload;
 import io.pkibench.workload.WorkloadContext;
 import io.pkibench.workload.WorkloadFactory;
-import jakarta.mail.Session;
 import jakarta.mail.internet.MimeMessage;
 import jakarta.mail.internet.MimeMultipart;
 import java.io.ByteArrayInputStream;
@@ -17,7 +16,6 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -206,7 +204,7 @@ public final class PecWorkloads {
 
   /** The bytes a document's signature covers: its first part as written (RFC 5751 §3.5). */
   static byte[] signedPart(byte[] document) throws Exception {
-    MimeMessage m = new MimeMessage(Session.getInstance(new Properties()), new ByteArrayInputStream(document));
+    MimeMessage m = new MimeMessage(PecProvider.SESSION, new ByteArrayInputStream(document));
     MimeMultipart signed = (MimeMultipart) m.getContent();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     signed.getBodyPart(0).writeTo(out);

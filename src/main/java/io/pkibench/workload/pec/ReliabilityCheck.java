@@ -59,15 +59,21 @@ public final class ReliabilityCheck {
    */
   public static Result await(List<Path> mailboxRoots, List<SentMessage> sent, java.time.Duration wait) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + wait.toNanos();
-    Result r = check(mailboxRoots, sent);
+    // A delivered file never changes: each round reads only the files that arrived since the one before.
+    Map<Path, java.util.Optional<Found>> seen = new HashMap<>();
+    Result r = check(mailboxRoots, sent, seen);
     while (!r.passed() && r.duplicated().isEmpty() && System.nanoTime() < deadline) {
       Thread.sleep(500);
-      r = check(mailboxRoots, sent);
+      r = check(mailboxRoots, sent, seen);
     }
     return r;
   }
 
   public static Result check(List<Path> mailboxRoots, List<SentMessage> sent) throws IOException {
+    return check(mailboxRoots, sent, new HashMap<>());
+  }
+
+  private static Result check(List<Path> mailboxRoots, List<SentMessage> sent, Map<Path, java.util.Optional<Found>> seen) throws IOException {
     List<Found> found = new ArrayList<>();
     int read = 0;
     for (Path root : mailboxRoots) {
@@ -81,8 +87,12 @@ public final class ReliabilityCheck {
             try (Stream<Path> files = Files.list(d)) {
               for (Path f : files.sorted().toList()) {
                 read++;
-                Found doc = read(mailbox, f);
-                if (doc != null) found.add(doc);
+                java.util.Optional<Found> doc = seen.get(f);
+                if (doc == null) {
+                  doc = java.util.Optional.ofNullable(read(mailbox, f));
+                  seen.put(f, doc);
+                }
+                doc.ifPresent(found::add);
               }
             }
           }
