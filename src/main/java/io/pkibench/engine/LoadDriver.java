@@ -59,15 +59,22 @@ public final class LoadDriver {
         ? Thread.ofVirtual().name("pkibench-worker-", 0).factory()
         : Thread.ofPlatform().daemon().name("pkibench-worker-", 0).factory();
     List<Thread> started = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      Worker w = new Worker(i, workload, gates, ready);
-      workers.add(w);
-      Thread t = factory.newThread(w);
-      started.add(t);
-      t.start();
-    }
     current = gates;
     try {
+      try {
+        for (int i = 0; i < n; i++) {
+          Worker w = new Worker(i, workload, gates, ready);
+          workers.add(w);
+          Thread t = factory.newThread(w);
+          started.add(t);
+          t.start();
+        }
+      } catch (Throwable cannotStart) {
+        // Out of memory or threads part way: the start gate would wait for workers that do not exist.
+        // Terminating it lets those already started leave, and frees what they hold before the error is recorded.
+        gates.phaser.forceTermination();
+        throw cannotStart;
+      }
       // Creating an operation (opening a connection, a session) may hang as an operation may: same grace, same kind of answer.
       if (!ready.await(hangGrace.toNanos(), TimeUnit.NANOSECONDS)) {
         gates.phaser.forceTermination(); // the workers that are ready leave the start gate
@@ -110,9 +117,7 @@ public final class LoadDriver {
     gates.nextSlot.set(0);
     Histogram iteration = LatencyHistograms.newHistogram();
     Histogram tick = LatencyHistograms.newHistogram();
-    Histogram[] scratch = new Histogram[workers.size()];
     Histogram uncorrected = gates.openLoop ? LatencyHistograms.newHistogram() : null;
-    Histogram[] uncorrectedScratch = new Histogram[workers.size()];
     Map<String, Long> errors = new HashMap<>();
     String tag = spec.tag(warmup, index);
     int count = warmup ? spec.warmup().count() : spec.measure().count();
@@ -145,7 +150,7 @@ public final class LoadDriver {
                   + " ended; an operation hangs: give it a timeout or check the target",
               null);
         }
-        tickStartMillis = sample(workers, scratch, tick, iteration, tag, tickStartMillis);
+        tickStartMillis = sample(gates.latency, tick, iteration, tag, tickStartMillis);
         long succeeded = 0, failed = 0, startedOps = 0;
         for (Worker w : workers) {
           succeeded += w.succeededNow();
@@ -168,20 +173,16 @@ public final class LoadDriver {
     }
     long durationNanos = System.nanoTime() - startNanos;
     long cpuNanos = cpu.cpuNanos() - cpuStart;
-    sample(workers, scratch, tick, iteration, tag, tickStartMillis);
+    sample(gates.latency, tick, iteration, tag, tickStartMillis);
     long started = 0, succeeded = 0, failed = 0, late = 0;
-    for (int i = 0; i < workers.size(); i++) {
-      Worker w = workers.get(i);
+    for (Worker w : workers) {
       started += w.started;
       succeeded += w.succeeded;
       failed += w.failed;
       late += w.lateStarts;
       w.errors.drainInto(errors);
-      if (uncorrected != null) {
-        uncorrectedScratch[i] = w.uncorrected.getIntervalHistogram(uncorrectedScratch[i]);
-        uncorrected.add(uncorrectedScratch[i]);
-      }
     }
+    if (uncorrected != null) gates.uncorrectedLatency.drainInto(uncorrected);
     long missed = 0;
     if (gates.openLoop) {
       long offered = (long) Math.ceil(length.toNanos() / gates.periodNanos);
@@ -193,14 +194,10 @@ public final class LoadDriver {
     return outcome;
   }
 
-  /** Takes each worker's interval histogram, adds it to the iteration, and logs the merged interval. */
-  private long sample(
-      List<Worker> workers, Histogram[] scratch, Histogram tick, Histogram iteration, String tag, long tickStartMillis) {
+  /** Takes the workers' interval histograms, adds them to the iteration, and logs the merged interval. */
+  private long sample(LatencyStripes latency, Histogram tick, Histogram iteration, String tag, long tickStartMillis) {
     tick.reset();
-    for (int i = 0; i < scratch.length; i++) {
-      scratch[i] = workers.get(i).recorder.getIntervalHistogram(scratch[i]);
-      tick.add(scratch[i]);
-    }
+    latency.drainInto(tick);
     iteration.add(tick);
     long nowMillis = wallClock.millis();
     tick.setStartTimeStamp(tickStartMillis);

@@ -7,7 +7,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Phaser;
-import org.HdrHistogram.SingleWriterRecorder;
+import org.HdrHistogram.ValueRecorder;
 
 /** Padding so that two workers' counters never share a cache line. */
 abstract class WorkerPadBefore {
@@ -48,9 +48,9 @@ final class Worker extends WorkerPadAfter implements Runnable {
   }
 
   final int id;
-  final SingleWriterRecorder recorder = LatencyHistograms.newRecorder();
+  private final ValueRecorder recorder;
   /** Open loop only: service time from the actual start, to show the coordinated-omission gap. */
-  final SingleWriterRecorder uncorrected;
+  private final ValueRecorder uncorrected;
   final ErrorTally errors = new ErrorTally();
   private final Workload workload;
   private final Gates gates;
@@ -60,7 +60,8 @@ final class Worker extends WorkerPadAfter implements Runnable {
 
   Worker(int id, Workload workload, Gates gates, CountDownLatch ready) {
     this.id = id;
-    this.uncorrected = gates.openLoop ? LatencyHistograms.newRecorder() : null;
+    this.recorder = gates.latency.forWorker(id);
+    this.uncorrected = gates.openLoop ? gates.uncorrectedLatency.forWorker(id) : null;
     this.workload = workload;
     this.gates = gates;
     this.ready = ready;
@@ -78,9 +79,14 @@ final class Worker extends WorkerPadAfter implements Runnable {
     volatile long deadlineNanos;
     volatile boolean finished;
     volatile boolean abort;
+    final LatencyStripes latency;
+    /** Open loop only, else null. */
+    final LatencyStripes uncorrectedLatency;
 
     Gates(io.pkibench.plan.LevelLoad load) {
       this.phaser = new Phaser(load.workers() + 1);
+      this.latency = new LatencyStripes(load.workers());
+      this.uncorrectedLatency = load instanceof io.pkibench.plan.LevelLoad.Open ? new LatencyStripes(load.workers()) : null;
       // Read on every operation, so kept as plain fields rather than matched on the load each time.
       this.openLoop = load instanceof io.pkibench.plan.LevelLoad.Open;
       this.periodNanos = load instanceof io.pkibench.plan.LevelLoad.Open open ? 1e9 / open.ratePerSecond() : 0;

@@ -45,6 +45,14 @@ public final class RunSession {
   private volatile LoadDriver driver;
   private volatile ForkedSeries forked;
   private volatile boolean interrupted;
+  /** Set when this JVM ran out of memory or stack: the run stops after saving why. */
+  private volatile VirtualMachineError fatal;
+  /**
+   * Let go of when this JVM runs out of memory, so that saying why and saving the result can allocate: the
+   * workers that filled the heap may not have been collected yet.
+   */
+  private byte[] reserve = new byte[RESERVE_BYTES];
+  private static final int RESERVE_BYTES = 4 << 20;
 
   /** Opens the key source a {@code --keys} value names. */
   @FunctionalInterface
@@ -91,12 +99,17 @@ public final class RunSession {
     if (f != null) f.interrupt();
   }
 
+  /** True once this JVM ran out of memory or stack during the run: the caller should stop too. */
+  public boolean ranOutOfResources() {
+    return fatal != null;
+  }
+
   /** Runs the plan into a result file of its own, ending with its status and analysis. */
   public RunResult run(Environment environment, Path resultFile) throws IOException, InterruptedException {
     try (ResultFile file = ResultFile.create(resultFile, environment, RunResultJson.mapper().valueToTree(plan))) {
       appendTo(file, null);
       // "failed" when nothing at all was measured because every workload failed (a wrong PIN): not "complete"
-      return file.update(r -> r.withStatus(interrupted ? "interrupted"
+      return file.update(r -> r.withStatus(interrupted ? "interrupted" : fatal != null ? "failed"
               : !r.workloads().isEmpty() && r.workloads().stream().allMatch(w -> w.failure() != null && w.levels().isEmpty()) ? "failed" : "complete")
           .withAnalysis(RunResultJson.mapper().valueToTree(Analysis.of(r, options.analysis()))));
     }
@@ -111,7 +124,7 @@ public final class RunSession {
     driver = new LoadDriver(plan.threads(), options.progress(), file.intervals(), options.clock(), options.hangGrace());
     forked = options.fork() == null ? null : options.fork().apply(file.intervals());
     List<Integer> appended = new ArrayList<>();
-    for (int w = 0; w < plan.workloads().size() && !interrupted; w++) {
+    for (int w = 0; w < plan.workloads().size() && !interrupted && fatal == null; w++) {
       int index = file.current().workloads().size();
       runWorkload(file, index, plan.workloads().get(w), step);
       appended.add(index);
@@ -165,6 +178,16 @@ public final class RunSession {
       }
     } catch (InterruptedException e) {
       throw e;
+    } catch (VirtualMachineError e) {
+      // Out of memory (or stack) in this JVM: what is measured so far is saved with the reason, and the run stops
+      // rather than go on in a JVM that may fail anywhere next.
+      reserve = null;
+      fatal = e;
+      String why = "the JVM ran out of " + (e instanceof StackOverflowError ? "stack" : "memory") + " at "
+          + (current.levels().size() < plan.load().levels().size() ? plan.load().levels().get(current.levels().size()).workers() + " workers" : "the end")
+          + " (" + e + "); give it more heap (PKIBENCH_JAVA_OPTS=-Xmx8g) or run fewer workers";
+      current = current.withFailure(why);
+      options.log().accept(spec.name() + ": stopped: " + why);
     } catch (Exception e) {
       String why = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
       current = current.withFailure(why);

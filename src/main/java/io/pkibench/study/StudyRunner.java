@@ -83,17 +83,25 @@ public final class StudyRunner {
           throw e;
         }
         file.update(r -> r.withStudy(r.study().withServices(services.records())));
+        boolean outOfResources = false;
         for (Step step : steps) {
           if (interrupted) break;
           runStep(file, step, services);
           file.update(r -> r.withStudy(r.study().withServices(services.records())));
+          // This JVM ran out of memory or stack: the step saved why; later steps would only fail anywhere next.
+          if (current != null && current.ranOutOfResources()) {
+            outOfResources = true;
+            file.update(r -> r.withStudy(r.study().withNote("stopped after step '" + step.label() + "': this JVM ran out of memory or stack (the step says which)")));
+            break;
+          }
         }
-        if (!interrupted) {
+        if (!interrupted && !outOfResources) {
           List<StudyRecord.CheckRecord> checks = new ArrayList<>();
           for (PostCheck check : study.checks(studyOptions)) checks.add(runCheck(check, file.current(), services));
           file.update(r -> r.withStudy(r.study().withChecks(checks)));
         }
-        return file.update(r -> r.withStatus(interrupted ? "interrupted" : "complete")
+        String status = interrupted ? "interrupted" : outOfResources ? "failed" : "complete";
+        return file.update(r -> r.withStatus(status)
             .withAnalysis(RunResultJson.mapper().valueToTree(Analysis.of(r, Analysis.Options.DEFAULT))));
       }
     }

@@ -74,6 +74,26 @@ class LoadDriverTest {
     }
   }
 
+  /**
+   * Past {@link LatencyStripes#MAX_STRIPES} workers share recorders: still one latency per success,
+   * with its real value (every operation sleeps at least 2 ms), for both kinds of thread.
+   */
+  @Test
+  void runSeries_moreWorkersThanStripes_everyLatencyKept() throws Exception {
+    for (ThreadKind threads : ThreadKind.values()) {
+      int workers = threads == ThreadKind.VIRTUAL ? 2_000 : 150;
+      Workload sleeping = worker -> () -> Thread.sleep(2);
+      SeriesSpec spec = new SeriesSpec("many", workers, 1, 1, Iterations.parse("0x1s"), Iterations.parse("2x500ms"));
+      List<IterationOutcome> outcomes = driver(threads, IntervalLog.NONE, Duration.ofSeconds(10)).runSeries(spec, sleeping, CPU);
+
+      for (IterationOutcome o : outcomes) {
+        assertTrue(o.succeeded() > workers, threads + ": every worker ran more than once: " + o.succeeded());
+        assertEquals(o.succeeded(), o.latency().getTotalCount(), threads + ": one latency per success");
+        assertTrue(o.latency().getMinValue() >= 2_000_000, threads + ": min " + o.latency().getMinValue() + " ns");
+      }
+    }
+  }
+
   @Test
   void runSeries_operationSetupFails_reportsWorkerAndCause() {
     Workload broken = worker -> {

@@ -86,4 +86,31 @@ class KilledRunTest {
     assertTrue(said.contains("stopped: every finished level is saved in " + result), said);
     assertEquals("interrupted", RunResultJson.read(result).status());
   }
+
+  /**
+   * A JVM too small for its workers: the run says it ran out of memory, at which level and what to do, records it
+   * in the result (status failed, no longer "running"), prints no stack trace, and exits 1.
+   */
+  @Test
+  void outOfMemory_recordedInTheResultBeforeExiting(@TempDir Path dir) throws Exception {
+    Path result = dir.resolve("oom.json");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process child = new ProcessBuilder(java, "-Xmx48m", "-cp", System.getProperty("java.class.path"), "io.pkibench.cli.Main",
+        "run", "noop", "--concurrency", "65000", "--virtual-threads", "--warmup", "0x1s", "--measure", "1x1s", "--quiet",
+        "--out", result.toString())
+        .redirectErrorStream(true).redirectOutput(dir.resolve("child.log").toFile()).start();
+    try {
+      assertTrue(child.waitFor(120, TimeUnit.SECONDS), "the run ends by itself");
+    } finally {
+      child.destroyForcibly();
+    }
+    String said = Files.readString(dir.resolve("child.log"));
+    assertEquals(1, child.exitValue(), said);
+    assertTrue(said.contains("noop: stopped: the JVM ran out of memory at 65000 workers"), said);
+    assertTrue(said.contains("PKIBENCH_JAVA_OPTS=-Xmx"), said);
+    assertTrue(!said.contains("\tat "), "no stack trace: " + said);
+    RunResult r = RunResultJson.read(result);
+    assertEquals("failed", r.status());
+    assertTrue(r.workloads().get(0).failure().contains("OutOfMemoryError"), r.workloads().get(0).failure());
+  }
 }
