@@ -20,6 +20,10 @@ public abstract class HttpEndpoints implements ReferenceServer {
   protected static final int MAX_BODY_BYTES = 64 * 1024;
   /** How long an idle keep-alive connection stays open: three times the JDK HttpClient's 30 s. */
   static final java.time.Duration IDLE_KEEP_ALIVE = java.time.Duration.ofSeconds(90);
+  /** How long a request may take to arrive, from its first byte (a TLS handshake's included) to its body's last. */
+  static final java.time.Duration MAX_REQUEST_TIME = java.time.Duration.ofSeconds(60);
+  /** Open connections at most, busy and idle. */
+  static final int MAX_CONNECTIONS = 2_000;
 
   static {
     // The JDK's HttpServer and HttpClient both drop idle keep-alive connections after 30 s, so a
@@ -29,6 +33,17 @@ public abstract class HttpEndpoints implements ReferenceServer {
     // any; an operator's own -Dsun.net.httpserver.idleInterval wins.
     if (System.getProperty("sun.net.httpserver.idleInterval") == null) {
       System.setProperty("sun.net.httpserver.idleInterval", String.valueOf(IDLE_KEEP_ALIVE.toSeconds()));
+    }
+    // A client that sends its request slowly or not at all (slowloris: headers a line at a time, half a
+    // TLS ClientHello, nothing after connecting) is cut off after this long; the JDK server otherwise
+    // waits forever. In seconds, as the JDK reads it. Generous for a 32 MB upload; an operator's -D wins.
+    if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+      System.setProperty("sun.net.httpserver.maxReqTime", String.valueOf(MAX_REQUEST_TIME.toSeconds()));
+    }
+    // Past this many open connections the JDK server closes a new one as soon as it is accepted: a flood
+    // of idle or slow connections cannot use up the process's file descriptors.
+    if (System.getProperty("jdk.httpserver.maxConnections") == null) {
+      System.setProperty("jdk.httpserver.maxConnections", String.valueOf(MAX_CONNECTIONS));
     }
   }
   private final HttpServer server;
