@@ -24,6 +24,10 @@ public abstract class HttpEndpoints implements ReferenceServer {
   static final java.time.Duration MAX_REQUEST_TIME = java.time.Duration.ofSeconds(60);
   /** Open connections at most, busy and idle. */
   static final int MAX_CONNECTIONS = 2_000;
+  /** Request line and headers: past these, 414 or 431 (browsers send about 20 headers and 1-2 KB). */
+  static final int MAX_URI_CHARS = 8 * 1024;
+  static final int MAX_HEADERS = 100;
+  static final int MAX_HEADER_BYTES = 32 * 1024;
 
   static {
     // The JDK's HttpServer and HttpClient both drop idle keep-alive connections after 30 s, so a
@@ -76,6 +80,11 @@ public abstract class HttpEndpoints implements ReferenceServer {
   protected void route(String path, Handler handler) {
     server.createContext(path, exchange -> {
       try {
+        String oversized = oversized(exchange);
+        if (oversized != null) {
+          refuseOversized(exchange, oversized.startsWith("URI") ? 414 : 431, oversized);
+          return;
+        }
         handler.handle(exchange);
       } catch (IOException e) {
         // the client went away mid-answer: nothing to tell it
@@ -94,6 +103,32 @@ public abstract class HttpEndpoints implements ReferenceServer {
         exchange.close();
       }
     });
+  }
+
+  /**
+   * What is too large in the request line or headers, or null. Answered 414 or 431 here, well below the
+   * JDK's own limits (200 headers, 380 KB: past those it closes the connection unanswered, and raising them
+   * would let each of 2,000 connections hold megabytes while its headers are parsed).
+   */
+  static String oversized(HttpExchange exchange) {
+    int uri = exchange.getRequestURI().toString().length();
+    if (uri > MAX_URI_CHARS) return "URI of " + uri + " characters; at most " + MAX_URI_CHARS;
+    int count = 0;
+    long bytes = 0;
+    for (var header : exchange.getRequestHeaders().entrySet()) {
+      for (String value : header.getValue()) {
+        count++;
+        bytes += header.getKey().length() + value.length() + 4;
+      }
+    }
+    if (count > MAX_HEADERS) return count + " header lines; at most " + MAX_HEADERS;
+    if (bytes > MAX_HEADER_BYTES) return bytes + " bytes of headers; at most " + MAX_HEADER_BYTES;
+    return null;
+  }
+
+  /** The answer to a request line or headers over the limits; a service with its own error format overrides it. */
+  protected void refuseOversized(HttpExchange exchange, int status, String why) throws IOException {
+    refuse(exchange, status, why);
   }
 
   /** The answer to a fault of ours, by incident id; a service with its own error format overrides it. */

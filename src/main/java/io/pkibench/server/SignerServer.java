@@ -211,6 +211,11 @@ public final class SignerServer extends HttpEndpoints {
   }
 
   @Override
+  protected void refuseOversized(HttpExchange exchange, int status, String why) throws IOException {
+    answer(exchange, new Refusal(status, status == 414 ? "uri_too_long" : "headers_too_large", why));
+  }
+
+  @Override
   protected void internalError(HttpExchange exchange, String incident) throws IOException {
     answer(exchange, new Refusal(500, "internal_error", "internal error " + incident + "; the server's log has its cause"));
   }
@@ -238,13 +243,33 @@ public final class SignerServer extends HttpEndpoints {
     byte[] raw = bodyUpTo(exchange, MAX_REQUEST_BYTES);
     if (raw == null) throw new Refusal(413, "too_large", "request body over " + MAX_REQUEST_BYTES + " bytes");
     if (raw.length == 0) return JSON.createObjectNode();
+    String type = exchange.getRequestHeaders().getFirst("Content-Type");
+    if (!isJson(type)) {
+      throw new Refusal(415, "unsupported_media_type", (type == null ? "no Content-Type" : "Content-Type " + abbreviate(type))
+          + "; send the body as Content-Type: application/json");
+    }
     try {
-      JsonNode node = JSON.readTree(raw);
+      // One JSON object and nothing after it: bytes past the object are refused, not ignored.
+      JsonNode node = JSON.reader().with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(raw);
       if (node == null || !node.isObject()) throw new Refusal(400, "invalid_json", "the body must be a JSON object");
       return node;
     } catch (JsonProcessingException e) {
       throw new Refusal(400, "invalid_json", "malformed JSON: " + e.getOriginalMessage());
     }
+  }
+
+  /** {@code application/json}, in any case, with or without parameters (charset=utf-8). */
+  static boolean isJson(String contentType) {
+    if (contentType == null) return false;
+    int semicolon = contentType.indexOf(';');
+    String media = (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).strip();
+    return media.equalsIgnoreCase("application/json");
+  }
+
+  /** A client's text in a reply: short, printable. */
+  private static String abbreviate(String text) {
+    String printable = text.replaceAll("[^ -~]", "?");
+    return printable.length() <= 80 ? printable : printable.substring(0, 79) + "…";
   }
 
   private static byte[] base64(JsonNode body, String field) throws Refusal {

@@ -68,4 +68,47 @@ class HttpEndpointsTest {
           .statusCode(), "the server goes on");
     }
   }
+
+  /**
+   * A request line or headers too large are answered 414 or 431 (not dropped) up to the JDK's own limits;
+   * past those (a 1 MB URI) the JDK closes the connection unanswered, and the server goes on.
+   */
+  @Test
+  void oversizedRequestLineOrHeaders_answered414Or431_andTheServerGoesOn() throws Exception {
+    try (Faulty server = new Faulty()) {
+      server.start();
+      URI base = URI.create(server.baseUrl());
+      String longUri = "/ok?q=" + "a".repeat(HttpEndpoints.MAX_URI_CHARS);
+      assertEquals("414", statusOf(base, "GET " + longUri + " HTTP/1.1\r\nHost: x\r\n\r\n"));
+      StringBuilder many = new StringBuilder("GET /ok HTTP/1.1\r\nHost: x\r\n");
+      for (int i = 0; i < HttpEndpoints.MAX_HEADERS + 50; i++) many.append("X-H").append(i).append(": v\r\n");
+      assertEquals("431", statusOf(base, many.append("\r\n").toString()));
+      StringBuilder big = new StringBuilder("GET /ok HTTP/1.1\r\nHost: x\r\n");
+      for (int i = 0; i < 40; i++) big.append("X-Big").append(i).append(": ").append("b".repeat(1024)).append("\r\n");
+      assertEquals("431", statusOf(base, big.append("\r\n").toString()));
+      assertEquals("200", statusOf(base, "GET /ok HTTP/1.1\r\nHost: x\r\nX-One: " + "c".repeat(2048) + "\r\n\r\n"), "within the limits");
+
+      assertEquals("", statusOf(base, "GET /ok?q=" + "a".repeat(1 << 20) + " HTTP/1.1\r\nHost: x\r\n\r\n"), "past the JDK's: closed unanswered");
+      assertEquals("200", statusOf(base, "GET /ok HTTP/1.1\r\nHost: x\r\n\r\n"), "the server goes on");
+    }
+  }
+
+  /** The status code of the server's answer to {@code request} sent as is, or "" when it closed without one. */
+  private static String statusOf(URI base, String request) throws Exception {
+    try (var socket = new java.net.Socket(base.getHost(), base.getPort())) {
+      socket.setSoTimeout(10_000);
+      try {
+        socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+        socket.getOutputStream().flush();
+      } catch (java.net.SocketException closedWhileSending) {
+        // the server gave up on the request part way: look for an answer all the same
+      }
+      try {
+        String line = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+        return line == null ? "" : line.split(" ")[1];
+      } catch (java.net.SocketException reset) {
+        return "";
+      }
+    }
+  }
 }

@@ -151,6 +151,14 @@ class SignerServerTest {
   void badRequests_eachAnsweredWithA4xxJsonError_thenAValidOneSucceeds() throws Exception {
     String doc = Base64.getEncoder().encodeToString("hello".getBytes());
     assertRefused(post("/api/signatures/cades/start", "{not json"), 400, "invalid_json");
+    assertRefused(post("/api/signatures/cades/start", "{\"document\":\"" + doc + "\"} trailing"), 400, "invalid_json");
+    assertRefused(post("/api/signatures/cades/start", "{\"document\":\"" + doc + "\"}{}"), 400, "invalid_json");
+    assertRefused(post("/api/signatures/cades/start", "text/plain", "{}".getBytes()), 415, "unsupported_media_type");
+    assertRefused(post("/api/signatures/cades/start", "application/x-www-form-urlencoded", "document=x".getBytes()), 415, "unsupported_media_type");
+    assertRefused(http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/api/signatures/cades/start"))
+        .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString()), 415, "unsupported_media_type");
+    // the media type in any case, with parameters, and whitespace after the object are all fine: refused only for the missing certificates
+    assertRefused(post("/api/signatures/cades/start", "Application/JSON; charset=utf-8", ("{\"document\":\"" + doc + "\"}\r\n").getBytes()), 400, "missing_field");
     assertRefused(post("/api/signatures/cades/start", "[1,2]"), 400, "invalid_json");
     assertRefused(post("/api/signatures/cades/start", "{\"certificates\":" + chain("signer-rsa2048-1") + "}"), 400, "missing_field");
     assertRefused(post("/api/signatures/cades/start", "{\"document\":\"@@@\",\"certificates\":" + chain("signer-rsa2048-1") + "}"), 400, "bad_base64");
@@ -164,6 +172,10 @@ class SignerServerTest {
     assertRefused(post("/api/signatures/cades/start", "{\"document\":\"" + doc + "\",\"certificates\":[\"" + expired + "\"]}"), 422,
         "certificate_not_valid");
     assertRefused(post("/api/nothing", "{}"), 404, "not_found");
+    HttpRequest.Builder crowded = HttpRequest.newBuilder(URI.create(server.baseUrl() + "/api/auth/start")).POST(HttpRequest.BodyPublishers.noBody());
+    for (int i = 0; i < 150; i++) crowded.header("X-Header-" + i, "v");
+    assertRefused(http.send(crowded.build(), HttpResponse.BodyHandlers.ofString()), 431, "headers_too_large");
+    assertRefused(post("/api/auth/start?" + "q".repeat(10_000), "{}"), 414, "uri_too_long");
     assertRefused(http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/api/auth/start")).GET().build(), HttpResponse.BodyHandlers.ofString()),
         405, "method_not_allowed");
     assertRefused(post("/api/signatures/cades/start", "application/json", new byte[SignerServer.MAX_REQUEST_BYTES + 1]), 413, "too_large");
