@@ -46,7 +46,7 @@ public final class SoftwareKeySource implements KeySource {
       if (key == null) throw new UnrecoverableKeyException("no private key entry '" + alias + "' in " + file);
       List<X509Certificate> chain = new ArrayList<>();
       for (Certificate c : store.getCertificateChain(alias)) chain.add((X509Certificate) c);
-      String signatureAlgorithm = io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(key.getAlgorithm());
+      String signatureAlgorithm = io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(key);
       Provider provider = choice.providerFor("Signature", signatureAlgorithm);
       return new SigningKey(alias, translate(key, provider), chain, provider);
     } catch (IOException e) {

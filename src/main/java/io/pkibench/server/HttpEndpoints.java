@@ -192,6 +192,7 @@ public abstract class HttpEndpoints implements ReferenceServer {
   }
 
   protected static void send(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {
+    finishReadingRequest(exchange);
     exchange.getResponseHeaders().set("Content-Type", contentType);
     exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
     if (body.length > 0) {
@@ -200,6 +201,29 @@ public abstract class HttpEndpoints implements ReferenceServer {
       }
     }
   }
+
+  /**
+   * Reads what the handler left unread of the request body before the answer goes out: a refusal sent
+   * first (414, 405…) let the client send its next request at once, and the JDK server, draining the old
+   * body over TLS afterwards, could read that request into its buffer and then wait on the socket for it
+   * (a 90 s stall, seen in a test). A body longer than this is not read: the connection is closed instead.
+   */
+  private static void finishReadingRequest(HttpExchange exchange) {
+    try {
+      InputStream in = exchange.getRequestBody();
+      byte[] skipped = new byte[8192];
+      for (long left = UNREAD_BODY_DRAINED_BYTES; left > 0; ) {
+        int n = in.read(skipped, 0, (int) Math.min(skipped.length, left));
+        if (n < 0) return;
+        left -= n;
+      }
+      exchange.getResponseHeaders().set("Connection", "close");
+    } catch (IOException readOrClosedAlready) {
+      // the handler closed the body (which read what was left) or the client is gone: nothing to wait for
+    }
+  }
+
+  private static final long UNREAD_BODY_DRAINED_BYTES = 64 * 1024;
 
   protected static void refuse(HttpExchange exchange, int status, String why) throws IOException {
     send(exchange, status, "text/plain; charset=utf-8", (why + "\n").getBytes(StandardCharsets.UTF_8));

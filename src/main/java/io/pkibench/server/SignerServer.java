@@ -186,10 +186,10 @@ public final class SignerServer extends HttpEndpoints {
         byte[] signature = base64(body, "signature");
         String algorithm;
         try {
-          algorithm = KeyAlgorithm.signatureAlgorithmFor(chain.get(0).getPublicKey().getAlgorithm());
+          algorithm = KeyAlgorithm.signatureAlgorithmFor(chain.get(0).getPublicKey());
         } catch (IllegalArgumentException e) {
           throw new Refusal(422, "unsupported_key", "the certificate's " + chain.get(0).getPublicKey().getAlgorithm()
-              + " key cannot log in here; use an RSA, EC or Ed25519 key");
+              + " key cannot log in here; use an RSA, EC, Ed25519 or Ed448 key");
         }
         try {
           login.login(p.nonce(), signature, algorithm, chain);
@@ -340,6 +340,8 @@ public final class SignerServer extends HttpEndpoints {
   /** What went wrong in words: the message without the Java exception class names libraries prefix to it. */
   static String message(Throwable e) {
     String text = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    // A native provider's own error string (error:06000080:…:OPENSSL_internal:…) says nothing to a client.
+    if (text.matches("(?s).*\\berror:[0-9A-Fa-f]{8}:.*")) return "the signature could not be checked with the certificate's key";
     return text.replaceAll("\\b(?:[a-z]+\\.)+[A-Z]\\w*(?:Exception|Error): ", "");
   }
 

@@ -171,13 +171,31 @@ class SignerServerTest {
         java.time.Instant.now().minus(Duration.ofDays(20)), java.time.Instant.now().minus(Duration.ofDays(10))).getEncoded());
     assertRefused(post("/api/signatures/cades/start", "{\"document\":\"" + doc + "\",\"certificates\":[\"" + expired + "\"]}"), 422,
         "certificate_not_valid");
+    // Malformed XML for XAdES is refused in our words, and nothing reaches the service's stderr at the client's will
+    // (DSS's parsers had the JDK's default error handler, which prints "[Fatal Error] ..." for each).
+    java.io.PrintStream stderr = System.err;
+    java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+    HttpResponse<String> malformed;
+    System.setErr(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      malformed = post("/api/signatures/xades/start", "{\"document\":\"" + Base64.getEncoder().encodeToString("<a><b></a>".getBytes())
+          + "\",\"certificates\":" + chain("signer-rsa2048-1") + "}");
+    } finally {
+      System.setErr(stderr);
+    }
+    assertRefused(malformed, 422, "unprocessable_document");
+    assertFalse(printed.toString(java.nio.charset.StandardCharsets.UTF_8).contains("Fatal Error"), printed.toString());
     assertRefused(post("/api/nothing", "{}"), 404, "not_found");
-    HttpRequest.Builder crowded = HttpRequest.newBuilder(URI.create(server.baseUrl() + "/api/auth/start")).POST(HttpRequest.BodyPublishers.noBody());
+    HttpRequest.Builder crowded = HttpRequest.newBuilder(URI.create(server.baseUrl() + "/api/auth/start")).timeout(Duration.ofSeconds(20))
+        .POST(HttpRequest.BodyPublishers.noBody());
     for (int i = 0; i < 150; i++) crowded.header("X-Header-" + i, "v");
     assertRefused(http.send(crowded.build(), HttpResponse.BodyHandlers.ofString()), 431, "headers_too_large");
     assertRefused(post("/api/auth/start?" + "q".repeat(10_000), "{}"), 414, "uri_too_long");
-    assertRefused(http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/api/auth/start")).GET().build(), HttpResponse.BodyHandlers.ofString()),
-        405, "method_not_allowed");
+    // Right after a refusal sent before its body was read (the 414): the next request on the connection is
+    // answered, not left waiting 90 s (the JDK server over TLS once read it while draining the old body, then
+    // waited on the socket for it).
+    assertRefused(http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/api/auth/start")).timeout(Duration.ofSeconds(20)).GET().build(),
+        HttpResponse.BodyHandlers.ofString()), 405, "method_not_allowed");
     assertRefused(post("/api/signatures/cades/start", "application/json", new byte[SignerServer.MAX_REQUEST_BYTES + 1]), 413, "too_large");
 
     // A signature by another key than the certificate's, then the same token replayed.
@@ -214,6 +232,44 @@ class SignerServerTest {
         + Base64.getEncoder().encodeToString(cert.getEncoded()) + "\"],\"signature\":\"AAAA\"}");
     assertRefused(unsupported, 422, "unsupported_key");
     assertTrue(unsupported.body().contains("DSA key cannot log in here"), unsupported.body());
+
+    // A self-signed certificate, its signature over the nonce valid, is no client of the PKI (it once was let in:
+    // leaving self-signed certificates out of the path left an empty one, which PKIX accepts).
+    var rsa = java.security.KeyPairGenerator.getInstance("RSA");
+    rsa.initialize(2048);
+    var own = rsa.generateKeyPair();
+    var ownName = new org.bouncycastle.asn1.x500.X500Name("CN=self-signed client");
+    var ownCert = new org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder(ownName, java.math.BigInteger.TEN, new java.util.Date(),
+        new java.util.Date(System.currentTimeMillis() + 86_400_000L), ownName, own.getPublic())
+        .build(new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder("SHA256withRSA").build(own.getPrivate()));
+    JsonNode ownLogin = JSON.readTree(post("/api/auth/start", "{}").body());
+    Signature ownSign = Signature.getInstance("SHA256withRSA");
+    ownSign.initSign(own.getPrivate());
+    ownSign.update(Base64.getDecoder().decode(ownLogin.get("nonce").asText()));
+    assertRefused(post("/api/auth/" + ownLogin.get("token").asText() + "/finish", "{\"certificates\":[\""
+        + Base64.getEncoder().encodeToString(ownCert.getEncoded()) + "\"],\"signature\":\"" + Base64.getEncoder().encodeToString(ownSign.sign()) + "\"}"),
+        422, "login_refused");
+
+    // An Ed448 key is an Edwards key the JDK calls "EdDSA" like Ed25519's: checked as Ed448 (it was taken for
+    // Ed25519 and the reply carried the native provider's error:06000080:…OPENSSL_internal text). Its signature
+    // verifies; the login is refused for its self-signed chain, in our words.
+    var ed448 = java.security.KeyPairGenerator.getInstance("Ed448").generateKeyPair();
+    var edName = new org.bouncycastle.asn1.x500.X500Name("CN=ed448 client");
+    var edCert = new org.bouncycastle.cert.jcajce.JcaX509CertificateConverter().getCertificate(
+        new org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder(edName, java.math.BigInteger.TWO, new java.util.Date(),
+            new java.util.Date(System.currentTimeMillis() + 86_400_000L), edName, ed448.getPublic())
+            .build(new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder("Ed448").build(ed448.getPrivate())));
+    assertEquals("Ed448", io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(edCert.getPublicKey()));
+    JsonNode edLogin = JSON.readTree(post("/api/auth/start", "{}").body());
+    Signature edSign = Signature.getInstance("Ed448");
+    edSign.initSign(ed448.getPrivate());
+    edSign.update(Base64.getDecoder().decode(edLogin.get("nonce").asText()));
+    HttpResponse<String> edRefused = post("/api/auth/" + edLogin.get("token").asText() + "/finish", "{\"certificates\":[\""
+        + Base64.getEncoder().encodeToString(edCert.getEncoded()) + "\"],\"signature\":\"" + Base64.getEncoder().encodeToString(edSign.sign()) + "\"}");
+    assertRefused(edRefused, 422, "login_refused");
+    assertTrue(edRefused.body().contains("trust anchor") || edRefused.body().contains("path"), "refused for its chain: " + edRefused.body());
+    assertFalse(edRefused.body().contains("error:") || edRefused.body().contains("OPENSSL") || edRefused.body().contains("signature does not verify"),
+        edRefused.body());
 
     try (Workload w = client("cades", server.baseUrl())) {
       w.newOperation(0).execute();

@@ -64,7 +64,7 @@ public final class AuthWorkload implements Workload {
     return () -> {
       random.nextBytes(nonce); // the server's challenge
       SigningKey client = signers.get(turn[0]++ % signers.size());
-      String algorithm = io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(client.privateKey().getAlgorithm());
+      String algorithm = io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(client.privateKey());
       Signature sign = Signature.getInstance(algorithm, client.provider());
       sign.initSign(client.privateKey());
       sign.update(nonce);

@@ -104,7 +104,13 @@ public final class CertificateLogin {
       throw new SignatureException("the login signature does not verify", e);
     }
     CertificateFactory x509 = CertificateFactory.getInstance("X.509");
-    List<X509Certificate> path = chain.stream().filter(c -> !c.getSubjectX500Principal().equals(c.getIssuerX500Principal())).toList();
+    // Only the trust anchor itself is left out of the path, if the client sent it. Leaving out every
+    // self-signed certificate, as this once did, left a self-signed leaf an empty path, which PKIX accepts:
+    // any self-signed certificate could log in.
+    List<X509Certificate> path = chain.stream().filter(c -> !c.equals(anchor.getTrustedCert())).toList();
+    if (path.isEmpty() || !path.get(0).equals(chain.get(0))) {
+      throw new java.security.cert.CertPathValidatorException("the login certificate is the trust anchor itself, not a client's");
+    }
     CertPath certPath = x509.generateCertPath(path);
     PKIXParameters parameters = new PKIXParameters(Set.of(anchor));
     CertPathValidator validator = CertPathValidator.getInstance("PKIX");

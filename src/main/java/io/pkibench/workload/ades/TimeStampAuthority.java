@@ -76,7 +76,7 @@ public final class TimeStampAuthority {
   }
 
   private TimeStampTokenGenerator tokenGenerator() throws GeneralSecurityException, OperatorCreationException, TSPException {
-    String algorithm = io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(key.privateKey().getAlgorithm());
+    String algorithm = io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(key.privateKey());
     SignerInfoGenerator signer = new JcaSignerInfoGeneratorBuilder(new JcaDigestCalculatorProviderBuilder().build())
         .build(new JcaContentSignerBuilder(algorithm).setProvider(key.provider()).build(key.privateKey()), key.certificate());
     TimeStampTokenGenerator generator = new TimeStampTokenGenerator(signer,

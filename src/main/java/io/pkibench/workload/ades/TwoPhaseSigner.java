@@ -75,6 +75,7 @@ public final class TwoPhaseSigner {
 
   /** With {@code tokens} shared by the signers of one service (thread-safe), so each certificate is wrapped and checked once. */
   public TwoPhaseSigner(TimeStampAuthority tsa, CertificateTokens tokens, java.time.InstantSource clock) {
+    QuietXmlParsers.install(); // a client's malformed XML is refused, not printed to the service's stderr
     this.tokens = tokens;
     this.clock = clock;
     // Each service checks the signing certificate in both phases. DSS's own check builds and
@@ -138,7 +139,7 @@ public final class TwoPhaseSigner {
       case PADES, PADES_T -> pades.getDataToSign(document, (PAdESSignatureParameters) parameters);
       case XADES -> xades.getDataToSign(document, (XAdESSignatureParameters) parameters);
     };
-    SignatureAlgorithm algorithm = SignatureAlgorithm.forJAVA(io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(chain.get(0).getPublicKey().getAlgorithm()));
+    SignatureAlgorithm algorithm = SignatureAlgorithm.forJAVA(io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(chain.get(0).getPublicKey()));
     return new Pending(format, document, parameters, toBeSigned.getBytes(), algorithm);
   }
 

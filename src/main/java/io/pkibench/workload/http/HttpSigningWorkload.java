@@ -139,7 +139,7 @@ public final class HttpSigningWorkload implements Workload {
   private void login(int index) throws Exception {
     SigningKey key = signers.get(index);
     JsonNode started = client.post("api/auth/start", "{}");
-    String algorithm = io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(key.privateKey().getAlgorithm());
+    String algorithm = io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(key.privateKey());
     Signature signer = Signature.getInstance(algorithm, key.provider());
     signer.initSign(key.privateKey());
     signer.update(Base64.getDecoder().decode(started.get("nonce").asText()));
