@@ -44,15 +44,20 @@ public final class RunResultJson {
   public static void write(RunResult result, Path file) throws IOException {
     Path dir = file.toAbsolutePath().getParent();
     Files.createDirectories(dir);
-    Path tmp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
+    Path tmp = null;
     try {
+      tmp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
       Files.writeString(tmp, toJson(result));
       try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
         channel.force(true);
       }
       Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      // "No space left on device" alone does not say which file; the one on disk is still the last whole save.
+      throw new IOException("cannot save the result to " + file + " (" + e.getMessage() + "); "
+          + (Files.exists(file) ? "the file keeps what was saved before" : "nothing was saved"), e);
     } finally {
-      Files.deleteIfExists(tmp);
+      if (tmp != null) Files.deleteIfExists(tmp);
     }
   }
 

@@ -345,4 +345,15 @@ class CliTest {
       assertTrue(out.toString().contains(name), name);
     }
   }
+
+  /**
+   * A full disk (the kernel's ENOSPC, through /dev/full where the interval log goes) names the file that could
+   * not be written, not just "No space left on device"; the run stops with exit 1.
+   */
+  @Test
+  void fullDisk_namesTheFileThatCouldNotBeWritten() throws Exception {
+    java.nio.file.Files.createSymbolicLink(dir.resolve("full.hlog"), Path.of("/dev/full"));
+    assertEquals(1, run("run", "noop", "--concurrency", "1", "--warmup", "0x1s", "--measure", "1x200ms", "--out", "full.json"));
+    assertTrue(err.toString().contains("cannot write interval log " + dir.resolve("full.hlog") + ": No space left on device"), err.toString());
+  }
 }
