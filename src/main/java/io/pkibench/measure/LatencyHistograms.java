@@ -37,7 +37,8 @@ public final class LatencyHistograms {
       Histogram h = Histogram.decodeFromCompressedByteBuffer(
           ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 1);
       return h;
-    } catch (DataFormatException | IllegalArgumentException e) {
+    } catch (DataFormatException | RuntimeException e) {
+      // Damaged bytes fail in many ways inside HdrHistogram (buffer underflow, index out of bounds…): all are one thing here.
       throw new IllegalArgumentException("corrupt histogram in result file: " + e.getMessage(), e);
     }
   }

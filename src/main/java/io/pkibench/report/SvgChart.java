@@ -117,7 +117,7 @@ public final class SvgChart implements Chart {
     for (Series s : series) {
       for (Point p : s.points()) {
         double v = x ? p.x() : p.y();
-        if ((x ? logX : logY) && v <= 0) continue;
+        if ((x ? logX : logY) && v <= 0 || !Double.isFinite(v)) continue; // a damaged result's NaN or infinity has no place on an axis
         lo = Math.min(lo, v);
         hi = Math.max(hi, v);
       }
@@ -156,9 +156,18 @@ public final class SvgChart implements Chart {
       }
     }
     List<Double> ticks = new ArrayList<>();
-    for (double t = Math.floor(r[0] / step) * step; t <= r[1] + step * 0.999; t += step) ticks.add(Math.abs(t) < step * 1e-9 ? 0 : t);
+    double first = Math.floor(r[0] / step) * step;
+    // Counted, not accumulated: where the step is below the values' precision (a damaged result's 1e300) adding it
+    // would never reach the end.
+    for (int k = 0; k <= MAX_TICKS; k++) {
+      double t = first + k * step;
+      if (t > r[1] + step * 0.999 && !ticks.isEmpty()) break;
+      ticks.add(Math.abs(t) < step * 1e-9 ? 0 : t);
+    }
     return ticks;
   }
+
+  private static final int MAX_TICKS = 50;
 
   /** Powers of ten covering the range. */
   static List<Double> logTicks(double[] r) {

@@ -78,13 +78,43 @@ public final class RunResultJson {
           + (missing.size() > 5 ? " and " + (missing.size() - 5) + " more" : "") + "; rerun, or restore the file 'pkibench run --out' wrote");
     }
     try {
-      return MAPPER.treeToValue(tree, RunResult.class);
+      RunResult result = MAPPER.treeToValue(tree, RunResult.class);
+      String corrupt = corruptHistogram(result);
+      if (corrupt != null) throw new IOException(file + " is damaged: " + corrupt + "; rerun, or restore the file 'pkibench run --out' wrote");
+      return result;
     } catch (JsonProcessingException e) {
       String where = e instanceof com.fasterxml.jackson.databind.JsonMappingException m && !m.getPath().isEmpty()
           ? " at " + m.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
               .collect(java.util.stream.Collectors.joining(".")).replace(".[", "[")
           : "";
       throw new IOException(file + " is damaged" + where + ": a value has the wrong type; rerun, or restore the file 'pkibench run --out' wrote", e);
+    }
+  }
+
+  /** The first histogram that does not decode, by JSON path, or null: found here rather than by whichever report reads it first. */
+  static String corruptHistogram(RunResult result) {
+    for (int w = 0; w < result.workloads().size(); w++) {
+      var levels = result.workloads().get(w).levels();
+      for (int l = 0; l < levels.size(); l++) {
+        var iterations = levels.get(l).iterations();
+        for (int i = 0; iterations != null && i < iterations.size(); i++) {
+          var it = iterations.get(i);
+          String at = "workloads[" + w + "].levels[" + l + "].iterations[" + i + "].";
+          if (!decodes(it.histogram())) return at + "histogram is not a latency histogram";
+          if (it.uncorrectedHistogram() != null && !decodes(it.uncorrectedHistogram())) return at + "uncorrectedHistogram is not a latency histogram";
+        }
+      }
+    }
+    return null;
+  }
+
+  private static boolean decodes(String base64) {
+    if (base64 == null) return false;
+    try {
+      io.pkibench.measure.LatencyHistograms.fromBase64(base64);
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
     }
   }
 
@@ -105,10 +135,17 @@ public final class RunResultJson {
         missing.add("workloads[" + w + "].levels is missing");
         continue;
       }
+      long openLevels = 0;
+      for (JsonNode level : levels) if (present(level.get("openLoop"))) openLevels++;
+      if (openLevels > 0 && openLevels < levels.size()) missing.add("workloads[" + w + "].levels mix open- and closed-loop levels");
       for (int l = 0; l < levels.size(); l++) {
+        String at = "workloads[" + w + "].levels[" + l + "].";
+        JsonNode level = levels.get(l);
         for (String field : List.of("counts", "throughput", "latencyNanos", "cpu")) {
-          if (!present(levels.get(l).get(field))) missing.add("workloads[" + w + "].levels[" + l + "]." + field + " is missing");
+          if (!present(level.get(field))) missing.add(at + field + " is missing");
         }
+        JsonNode openLoop = level.get("openLoop");
+        if (present(openLoop) && !present(openLoop.get("uncorrectedLatencyNanos"))) missing.add(at + "openLoop.uncorrectedLatencyNanos is missing");
       }
     }
     return missing;

@@ -254,8 +254,22 @@ public final class SignerServer extends HttpEndpoints {
       if (node == null || !node.isObject()) throw new Refusal(400, "invalid_json", "the body must be a JSON object");
       return node;
     } catch (JsonProcessingException e) {
-      throw new Refusal(400, "invalid_json", "malformed JSON: " + e.getOriginalMessage());
+      throw new Refusal(400, "invalid_json", "malformed JSON: " + jsonProblem(e));
     }
+  }
+
+  /**
+   * Jackson's words for what is wrong, without the parts that name its classes and settings ("bound as
+   * `com.fasterxml…JsonNode`", "from `StreamReadConstraints.getMaxNestingDepth()`"): the client learns
+   * what is wrong and where, not how we parse.
+   */
+  static String jsonProblem(JsonProcessingException e) {
+    String text = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+    if (text.startsWith("Trailing token")) text = "something follows the JSON object";
+    text = text.replaceAll("\\s*\\([^)]*`.*$", "").replaceAll("`[^`]*`", "").replaceAll("[\\s:]+$", "");
+    var where = e.getLocation();
+    return (text.isBlank() ? "cannot be parsed" : text)
+        + (where != null && where.getLineNr() > 0 ? " (line " + where.getLineNr() + ", column " + where.getColumnNr() + ")" : "");
   }
 
   /** {@code application/json}, in any case, with or without parameters (charset=utf-8). */

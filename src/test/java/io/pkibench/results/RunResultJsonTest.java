@@ -154,5 +154,24 @@ class RunResultJsonTest {
     Path wrongType = Files.writeString(dir.resolve("wrong.json"), tree.toString());
     e = assertThrows(IOException.class, () -> RunResultJson.read(wrongType));
     assertTrue(e.getMessage().contains("is damaged at workloads[0].levels[0].counts.started: a value has the wrong type"), e.getMessage());
+
+    // Found by bench/decoder-fuzz: a histogram that does not decode, and a workload whose levels mix open and closed
+    // loop, each broke a report later (IllegalArgumentException, NullPointerException); now the file is damaged, said where.
+    tree = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(good);
+    ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("workloads").get(0).get("levels").get(0).get("iterations").get(0))
+        .put("histogram", "HISTF]]]]");
+    Path badHistogram = Files.writeString(dir.resolve("histogram.json"), tree.toString());
+    e = assertThrows(IOException.class, () -> RunResultJson.read(badHistogram));
+    assertTrue(e.getMessage().contains(badHistogram + " is damaged: workloads[0].levels[0].iterations[0].histogram is not a latency histogram"),
+        e.getMessage());
+
+    tree = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(Files.readString(GOLDEN));
+    for (var workload : tree.get("workloads")) {
+      var levels = workload.get("levels");
+      if (levels.size() > 1 && levels.get(0).get("openLoop").isObject()) ((com.fasterxml.jackson.databind.node.ObjectNode) levels.get(1)).putNull("openLoop");
+    }
+    Path mixed = Files.writeString(dir.resolve("mixed.json"), tree.toString());
+    e = assertThrows(IOException.class, () -> RunResultJson.read(mixed));
+    assertTrue(e.getMessage().contains("levels mix open- and closed-loop levels"), e.getMessage());
   }
 }

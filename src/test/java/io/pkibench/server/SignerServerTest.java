@@ -151,6 +151,13 @@ class SignerServerTest {
   void badRequests_eachAnsweredWithA4xxJsonError_thenAValidOneSucceeds() throws Exception {
     String doc = Base64.getEncoder().encodeToString("hello".getBytes());
     assertRefused(post("/api/signatures/cades/start", "{not json"), 400, "invalid_json");
+    HttpResponse<String> trailing = post("/api/signatures/cades/start", "{\"document\":\"" + doc + "\"} 1");
+    assertRefused(trailing, 400, "invalid_json");
+    assertTrue(trailing.body().contains("something follows the JSON object") && !trailing.body().contains("`") && !trailing.body().contains("fasterxml"),
+        "in our words, not Jackson's settings: " + trailing.body());
+    HttpResponse<String> deep = post("/api/signatures/cades/start", "[".repeat(5000));
+    assertRefused(deep, 400, "invalid_json");
+    assertFalse(deep.body().contains("`") || deep.body().contains("StreamReadConstraints"), deep.body());
     assertRefused(post("/api/signatures/cades/start", "{\"document\":\"" + doc + "\"} trailing"), 400, "invalid_json");
     assertRefused(post("/api/signatures/cades/start", "{\"document\":\"" + doc + "\"}{}"), 400, "invalid_json");
     assertRefused(post("/api/signatures/cades/start", "text/plain", "{}".getBytes()), 415, "unsupported_media_type");

@@ -1,0 +1,33 @@
+package io.pkibench.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Axes from damaged figures (found by bench/decoder-fuzz): bounded, and a chart still drawn. */
+class SvgChartTest {
+
+  @Test
+  void linearTicks_roundStepsCoveringTheRange() {
+    assertEquals(List.of(0.0, 20.0, 40.0, 60.0, 80.0, 100.0), SvgChart.linearTicks(new double[] {0, 100}));
+  }
+
+  @Test
+  void linearTicks_stepBelowTheValuesPrecision_endsBounded() {
+    List<Double> ticks = SvgChart.linearTicks(new double[] {1e300, 1e300 * (1 + 1e-15)});
+    assertFalse(ticks.isEmpty());
+    assertTrue(ticks.size() <= 51, "bounded: " + ticks.size());
+  }
+
+  @Test
+  void render_nonFinitePoints_leftOffTheAxes() {
+    SvgChart chart = new SvgChart("c", "t", "x", "y", false, false, v -> Double.toString(v), v -> Double.toString(v));
+    chart.add(new SvgChart.Series("s", List.of(new SvgChart.Point(1, 5), new SvgChart.Point(2, Double.NaN),
+        new SvgChart.Point(Double.POSITIVE_INFINITY, 7), new SvgChart.Point(3, 9)), false, true));
+    String svg = chart.render();
+    assertTrue(svg.startsWith("<svg") && svg.endsWith("</svg>\n"), svg);
+  }
+}

@@ -1,0 +1,474 @@
+package io.pkibench.server;
+
+import io.pkibench.analysis.Analysis;
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.keys.TlsContexts;
+import io.pkibench.report.HtmlReport;
+import io.pkibench.report.StudyTables;
+import io.pkibench.report.TerminalTable;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.RunResultCsv;
+import io.pkibench.results.RunResultJson;
+import io.pkibench.testing.TestKeys;
+import io.pkibench.workload.ades.CertificateLogin;
+import io.pkibench.workload.ades.TimeStampAuthority;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.math.BigInteger;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
+import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
+import org.bouncycastle.asn1.oiw.OIWObjectIdentifiers;
+import org.bouncycastle.cert.ocsp.OCSPResp;
+import org.bouncycastle.tsp.TimeStampRequestGenerator;
+import org.bouncycastle.tsp.TimeStampResponse;
+
+/**
+ * A fuzz target per decoder that takes outside bytes: the signer's JSON (over HTTPS to a real signer),
+ * TSA and OCSP requests (over HTTP to real services), and result files (read, analysed and rendered as
+ * `pkibench report` does). Inputs are valid seeds mutated (bytes or characters changed, cut, repeated,
+ * extended, nested deep, replaced by noise). Every input must get an answer in its protocol's terms: no
+ * exception escapes, no connection is dropped unanswered, no 500 (a fault of ours), no class name in a
+ * reply. The suite runs a short run of each; {@code bench/decoder-fuzz} runs a million of each under a
+ * bounded heap and prints the peak heap used.
+ */
+public final class DecoderFuzz {
+  public static final List<String> TARGETS = List.of("signer-json", "tsa", "ocsp", "result");
+
+  /** What a run saw: inputs, answers by kind, the slowest input, peak heap, and the first violation (null if none). */
+  public record Outcome(String target, long inputs, Map<String, Long> answers, long slowestNanos, long peakHeapBytes, String violation) {}
+
+  /** A Java or library class name, or a stack frame, in a reply: our insides. */
+  private static final Pattern INSIDES = Pattern.compile("\\b(?:java|javax|sun|org|eu|com|io)\\.[a-z0-9_.]+\\.[A-Z]\\w*|\\tat |Exception:");
+
+  private interface Target extends AutoCloseable {
+    byte[] next(SplittableRandom random);
+
+    /** The kind of answer {@code input} got; throws {@link Violation} when it broke a rule. */
+    String check(byte[] input) throws Exception;
+
+    @Override
+    default void close() {}
+  }
+
+  static final class Violation extends Exception {
+    Violation(String message) {
+      super(message);
+    }
+  }
+
+  public static Outcome run(String target, long inputs, long seed, Path work) throws Exception {
+    Files.createDirectories(work);
+    TestKeys fixture = TestKeys.in(work);
+    SplittableRandom random = new SplittableRandom(seed);
+    Map<String, Long> answers = new TreeMap<>();
+    long slowest = 0;
+    resetPeaks();
+    try (Target t = open(target, fixture, work)) {
+      for (long i = 0; i < inputs; i++) {
+        byte[] input = t.next(random);
+        long start = System.nanoTime();
+        String answer;
+        try {
+          answer = t.check(input);
+        } catch (Violation v) {
+          return new Outcome(target, i + 1, answers, slowest, peakHeap(), "input " + i + ": " + v.getMessage() + "; input: " + shown(input));
+        } catch (Throwable e) {
+          return new Outcome(target, i + 1, answers, slowest, peakHeap(), "input " + i + " escaped as " + e + " at " + ourFrames(e) + "; input: " + shown(input));
+        }
+        slowest = Math.max(slowest, System.nanoTime() - start);
+        answers.merge(answer, 1L, Long::sum);
+      }
+    }
+    return new Outcome(target, inputs, answers, slowest, peakHeap(), null);
+  }
+
+  private static Target open(String target, TestKeys fixture, Path work) throws Exception {
+    return switch (target) {
+      case "signer-json" -> new SignerJson(fixture);
+      case "tsa" -> new Tsa(fixture);
+      case "ocsp" -> new Ocsp(fixture);
+      case "result" -> new ResultFile(work);
+      default -> throw new IllegalArgumentException("unknown target '" + target + "'; use one of " + TARGETS);
+    };
+  }
+
+  // ---- targets
+
+  /** JSON bodies to every signer endpoint over HTTPS: 200, a JSON refusal (4xx, or 503 busy) — never 500, never a dropped connection. */
+  private static final class SignerJson implements Target {
+    private final SignerServer server;
+    private final HttpClient http;
+    private final List<String[]> seeds = new ArrayList<>(); // endpoint, body
+
+    SignerJson(TestKeys fixture) throws Exception {
+      var tls = new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("tls-server");
+      server = new SignerServer(new TimeStampAuthority(fixture.keys.key("tsa"), InstantSource.system()),
+          CertificateLogin.of(fixture.pki, CertificateLogin.Revocation.CRL), TlsContexts.withIdentity(tls, null), "127.0.0.1", 0, InstantSource.system());
+      server.start();
+      http = HttpClient.newBuilder().sslContext(TlsContexts.trusting(fixture.pki.certificate("root-ca"))).version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5)).build();
+      StringBuilder chain = new StringBuilder("[");
+      for (var c : fixture.keys.key("signer-rsa2048-1").chain()) {
+        chain.append(chain.length() > 1 ? "," : "").append('"').append(Base64.getEncoder().encodeToString(c.getEncoded())).append('"');
+      }
+      chain.append(']');
+      String text = Base64.getEncoder().encodeToString("a document to sign".getBytes(StandardCharsets.UTF_8));
+      String xml = Base64.getEncoder().encodeToString("<doc><p id=\"a\">text</p></doc>".getBytes(StandardCharsets.UTF_8));
+      for (String type : List.of("cades", "cades-t", "xades")) {
+        seeds.add(new String[] {"/api/signatures/" + type + "/start",
+            "{\"document\":\"" + (type.equals("xades") ? xml : text) + "\",\"certificates\":" + chain + ",\"packaging\":\"detached\"}"});
+      }
+      seeds.add(new String[] {"/api/signatures/0123456789abcdef/finish", "{\"signature\":\"AAAA\"}"});
+      seeds.add(new String[] {"/api/auth/start", "{}"});
+      seeds.add(new String[] {"/api/auth/0123456789abcdef/finish", "{\"certificates\":" + chain + ",\"signature\":\"AAAA\"}"});
+    }
+
+    private String endpoint = "";
+
+    @Override
+    public byte[] next(SplittableRandom random) {
+      String[] seed = seeds.get(random.nextInt(seeds.size()));
+      endpoint = seed[0];
+      return Mutations.text(seed[1], random).getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public String check(byte[] input) throws Exception {
+      HttpResponse<String> reply;
+      try {
+        reply = http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + endpoint)).timeout(Duration.ofSeconds(30))
+            .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(input)).build(), HttpResponse.BodyHandlers.ofString());
+      } catch (IOException e) {
+        throw new Violation(endpoint + ": no answer (" + e + ")");
+      }
+      int status = reply.statusCode();
+      if (status == 500 || status < 200 || status > 503 || (status > 200 && status < 400)) {
+        throw new Violation(endpoint + " answered " + status + ": " + reply.body());
+      }
+      var body = RunResultJson.mapper().readTree(reply.body());
+      if (body == null || !body.isObject()) throw new Violation(endpoint + " answered " + status + " without a JSON object: " + reply.body());
+      if (status != 200 && (!body.hasNonNull("error") || !body.hasNonNull("message"))) {
+        throw new Violation(endpoint + " refused " + status + " without error and message: " + reply.body());
+      }
+      if (INSIDES.matcher(reply.body()).find()) throw new Violation(endpoint + " answered in our insides' words: " + reply.body());
+      return status == 200 ? "200" : status + " " + body.get("error").asText();
+    }
+
+    @Override
+    public void close() {
+      server.close();
+    }
+  }
+
+  /** DER time-stamp requests to /tsa: always 200 with an RFC 3161 TimeStampResp, granted or rejected in our words. */
+  private static final class Tsa implements Target {
+    private final TsaServer server;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final List<byte[]> seeds = new ArrayList<>();
+
+    Tsa(TestKeys fixture) throws Exception {
+      server = new TsaServer(new TimeStampAuthority(fixture.keys.key("tsa"), InstantSource.system()), "127.0.0.1", 0);
+      server.start();
+      seeds.add(new TimeStampRequestGenerator().generate(NISTObjectIdentifiers.id_sha256, new byte[32], BigInteger.TEN).getEncoded());
+      TimeStampRequestGenerator withCert = new TimeStampRequestGenerator();
+      withCert.setCertReq(true);
+      seeds.add(withCert.generate(NISTObjectIdentifiers.id_sha512, new byte[64]).getEncoded());
+      TimeStampRequestGenerator withPolicy = new TimeStampRequestGenerator();
+      withPolicy.setReqPolicy(new ASN1ObjectIdentifier("1.2.3.4.5"));
+      seeds.add(withPolicy.generate(OIWObjectIdentifiers.idSHA1, new byte[20], BigInteger.valueOf(Long.MAX_VALUE)).getEncoded());
+    }
+
+    @Override
+    public byte[] next(SplittableRandom random) {
+      return Mutations.bytes(seeds.get(random.nextInt(seeds.size())), random);
+    }
+
+    @Override
+    public String check(byte[] input) throws Exception {
+      HttpResponse<byte[]> reply = post(http, server.url(), "application/timestamp-query", input);
+      if (reply.statusCode() != 200) throw new Violation("answered HTTP " + reply.statusCode() + ": " + new String(reply.body(), StandardCharsets.UTF_8));
+      TimeStampResponse response;
+      try {
+        response = new TimeStampResponse(reply.body());
+      } catch (Exception e) {
+        throw new Violation("the reply is no TimeStampResp: " + e);
+      }
+      String said = response.getStatusString();
+      if (said != null && INSIDES.matcher(said).find()) throw new Violation("rejected in our insides' words: " + said);
+      return "status " + response.getStatus();
+    }
+
+    @Override
+    public void close() {
+      server.close();
+    }
+  }
+
+  /** DER OCSP requests to /ocsp/intermediate-a: always 200 with an RFC 6960 OCSPResponse (successful or an error status). */
+  private static final class Ocsp implements Target {
+    private final RevocationServer server;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final List<byte[]> seeds = new ArrayList<>();
+
+    Ocsp(TestKeys fixture) throws Exception {
+      server = new RevocationServer(fixture.pki, "127.0.0.1", 0);
+      server.start();
+      var issuer = new org.bouncycastle.cert.jcajce.JcaX509CertificateHolder(fixture.pki.certificate("intermediate-a"));
+      var digests = new org.bouncycastle.operator.jcajce.JcaDigestCalculatorProviderBuilder().build();
+      var builder = new org.bouncycastle.cert.ocsp.OCSPReqBuilder();
+      for (String alias : List.of("signer-rsa2048-1", "signer-rsa2048-revoked")) {
+        var leaf = new org.bouncycastle.cert.jcajce.JcaX509CertificateHolder(fixture.pki.certificate(alias));
+        var id = new org.bouncycastle.cert.ocsp.CertificateID(digests.get(org.bouncycastle.cert.ocsp.CertificateID.HASH_SHA1), issuer, leaf.getSerialNumber());
+        seeds.add(new org.bouncycastle.cert.ocsp.OCSPReqBuilder().addRequest(id).build().getEncoded());
+        builder.addRequest(id);
+      }
+      seeds.add(builder.build().getEncoded());
+    }
+
+    @Override
+    public byte[] next(SplittableRandom random) {
+      return Mutations.bytes(seeds.get(random.nextInt(seeds.size())), random);
+    }
+
+    @Override
+    public String check(byte[] input) throws Exception {
+      HttpResponse<byte[]> reply = post(http, server.baseUrl() + "/ocsp/intermediate-a", "application/ocsp-request", input);
+      if (reply.statusCode() != 200) throw new Violation("answered HTTP " + reply.statusCode() + ": " + new String(reply.body(), StandardCharsets.UTF_8));
+      try {
+        return "status " + new OCSPResp(reply.body()).getStatus();
+      } catch (Exception e) {
+        throw new Violation("the reply is no OCSPResponse: " + e);
+      }
+    }
+
+    @Override
+    public void close() {
+      server.close();
+    }
+  }
+
+  /**
+   * Result files read as `pkibench report` reads them: refused as damaged (an IOException naming the file, or
+   * an analysis the options cannot make) or read, analysed and rendered as a table, CSV and HTML without a failure.
+   */
+  private static final class ResultFile implements Target {
+    private final String seed;
+    private final Path file;
+
+    ResultFile(Path work) throws IOException {
+      try (var in = DecoderFuzz.class.getResourceAsStream("/golden/run-v1.json")) {
+        seed = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      }
+      file = work.resolve("fuzzed.json");
+    }
+
+    @Override
+    public byte[] next(SplittableRandom random) {
+      return Mutations.text(seed, random).getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public String check(byte[] input) throws Exception {
+      Files.write(file, input);
+      RunResult result;
+      try {
+        result = RunResultJson.read(file);
+      } catch (IOException refused) {
+        if (!refused.getMessage().contains(file.toString())) throw new Violation("refused without naming the file: " + refused.getMessage());
+        if (INSIDES.matcher(refused.getMessage()).find()) throw new Violation("refused in our insides' words: " + refused.getMessage());
+        return "refused as damaged";
+      }
+      Analysis analysis;
+      try {
+        analysis = Analysis.of(result, Analysis.Options.DEFAULT);
+      } catch (IllegalArgumentException refused) {
+        return "refused by the analysis";
+      }
+      result = result.withAnalysis(RunResultJson.mapper().valueToTree(analysis));
+      if (result.study() != null) StudyTables.terminal(result);
+      TerminalTable.render(result, analysis);
+      RunResultCsv.toCsv(result);
+      HtmlReport.render(result, analysis);
+      return "read and rendered";
+    }
+  }
+
+  private static HttpResponse<byte[]> post(HttpClient http, String url, String type, byte[] body) throws Violation, InterruptedException {
+    try {
+      return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).header("Content-Type", type)
+          .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofByteArray());
+    } catch (IOException e) {
+      throw new Violation("no answer (" + e + ")");
+    }
+  }
+
+  // ---- mutations
+
+  /** Ways to damage a valid input; each keeps most of it, so the decoder gets past its first checks. */
+  static final class Mutations {
+    private Mutations() {}
+
+    static byte[] bytes(byte[] seed, SplittableRandom r) {
+      byte[] b = seed.clone();
+      switch (r.nextInt(8)) {
+        case 0 -> { // a few random bytes anywhere
+          for (int n = 1 + r.nextInt(4); n > 0; n--) b[r.nextInt(b.length)] = (byte) r.nextInt(256);
+        }
+        case 1 -> { // one byte to an edge value: DER tags and lengths live at the edges
+          int[] edges = {0x00, 0x01, 0x02, 0x04, 0x05, 0x06, 0x30, 0x7F, 0x80, 0x81, 0x82, 0x84, 0x88, 0xA0, 0xFF};
+          b[r.nextInt(b.length)] = (byte) edges[r.nextInt(edges.length)];
+        }
+        case 2 -> b = Arrays.copyOf(b, r.nextInt(b.length)); // cut
+        case 3 -> { // extended with noise
+          int extra = 1 + r.nextInt(64);
+          b = Arrays.copyOf(b, b.length + extra);
+          for (int i = b.length - extra; i < b.length; i++) b[i] = (byte) r.nextInt(256);
+        }
+        case 4 -> b[r.nextInt(b.length)] ^= (byte) (1 << r.nextInt(8)); // one bit
+        case 5 -> { // a span repeated
+          int from = r.nextInt(b.length);
+          int length = 1 + r.nextInt(Math.min(32, b.length - from));
+          byte[] longer = new byte[b.length + length];
+          System.arraycopy(b, 0, longer, 0, from + length);
+          System.arraycopy(b, from, longer, from + length, b.length - from);
+          b = longer;
+        }
+        case 6 -> { // a length byte made huge: 0x84 then four 0xFF
+          int at = r.nextInt(b.length);
+          byte[] longer = Arrays.copyOf(b, b.length + 4);
+          System.arraycopy(b, at, longer, at + 4, b.length - at);
+          longer[at] = (byte) 0x84;
+          for (int i = 1; i < 5 && at + i < longer.length; i++) longer[at + i] = (byte) 0xFF;
+          b = longer;
+        }
+        default -> { // noise of a random length
+          b = new byte[r.nextInt(2 * seed.length)];
+          for (int i = 0; i < b.length; i++) b[i] = (byte) r.nextInt(256);
+        }
+      }
+      return b;
+    }
+
+    private static final String[] JSON_PIECES = {"{", "}", "[", "]", "\"", ",", ":", "null", "true", "-0", "1e999", "-1",
+        "9223372036854775808", "\\u0000", "\\ud800", "\\", "\u0000", "\u00ff", "NaN", "[[[[[[[[", "{\"a\":{\"a\":{\"a\":", " ", "0x10"};
+    private static final String[] VALUES = {"null", "true", "1", "-1", "1e999", "\"\"", "[]", "{}", "\"AAAA\"", "\"@@@@\"", "[\"AAAA\"]",
+        "\"" + "A".repeat(70_000) + "\""};
+
+    static String text(String seed, SplittableRandom r) {
+      StringBuilder s = new StringBuilder(seed);
+      switch (r.nextInt(7)) {
+        case 0 -> { // a character or two replaced by a JSON-significant piece
+          for (int n = 1 + r.nextInt(2); n > 0 && !s.isEmpty(); n--) {
+            int at = r.nextInt(s.length());
+            s.replace(at, at + 1, JSON_PIECES[r.nextInt(JSON_PIECES.length)]);
+          }
+        }
+        case 1 -> { // a span deleted
+          if (!s.isEmpty()) {
+            int at = r.nextInt(s.length());
+            s.delete(at, Math.min(s.length(), at + 1 + r.nextInt(40)));
+          }
+        }
+        case 2 -> { // a span repeated
+          if (!s.isEmpty()) {
+            int at = r.nextInt(s.length());
+            s.insert(at, s.substring(at, Math.min(s.length(), at + 1 + r.nextInt(200))));
+          }
+        }
+        case 3 -> { // a value replaced by one of another type
+          int colon = s.indexOf(":", r.nextInt(Math.max(1, s.length())));
+          if (colon >= 0) {
+            int end = colon + 1;
+            int depth = 0;
+            boolean quoted = false;
+            for (; end < s.length(); end++) {
+              char c = s.charAt(end);
+              if (c == '"' && s.charAt(end - 1) != '\\') quoted = !quoted;
+              if (quoted) continue;
+              if (c == '[' || c == '{') depth++;
+              if (c == ']' || c == '}') {
+                if (depth == 0) break;
+                depth--;
+              }
+              if (c == ',' && depth == 0) break;
+            }
+            s.replace(colon + 1, end, VALUES[r.nextInt(VALUES.length)]);
+          }
+        }
+        case 4 -> { // nested deep
+          int depth = 1 + r.nextInt(5000);
+          s.insert(0, "[".repeat(depth));
+        }
+        case 5 -> s.setLength(r.nextInt(s.length() + 1)); // cut
+        default -> s.append(JSON_PIECES[r.nextInt(JSON_PIECES.length)]); // something after the end
+      }
+      return s.toString();
+    }
+  }
+
+  // ---- memory
+
+  private static void resetPeaks() {
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) pool.resetPeakUsage();
+  }
+
+  private static long peakHeap() {
+    long peak = 0;
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == MemoryType.HEAP) peak += pool.getPeakUsage().getUsed();
+    }
+    return peak;
+  }
+
+  /** Where in pkibench's code an escaped exception came from: its first frames of ours. */
+  private static String ourFrames(Throwable e) {
+    return Arrays.stream(e.getStackTrace()).filter(f -> f.getClassName().startsWith("io.pkibench.") && !f.getClassName().contains("DecoderFuzz"))
+        .limit(3).map(StackTraceElement::toString).toList().toString();
+  }
+
+  private static String shown(byte[] input) {
+    String text = new String(input, 0, Math.min(input.length, 300), StandardCharsets.ISO_8859_1).replaceAll("[^ -~]", "·");
+    return input.length > 300 ? text + "… (" + input.length + " bytes)" : text;
+  }
+
+  /** {@code DecoderFuzz [TARGET|all] [INPUTS] [SEED]}: prints each target's outcome; exits 1 on a violation. */
+  public static void main(String[] args) throws Exception {
+    List<String> targets = args.length > 0 && !args[0].equals("all") ? List.of(args[0].split(",")) : TARGETS;
+    long inputs = args.length > 1 ? Long.parseLong(args[1]) : 1_000_000;
+    long seed = args.length > 2 ? Long.parseLong(args[2]) : 20_261_123;
+    Path work = Files.createTempDirectory("pkibench-fuzz");
+    boolean violated = false;
+    for (String target : targets) {
+      long start = System.nanoTime();
+      Outcome o = run(target, inputs, seed, work.resolve(target));
+      double seconds = (System.nanoTime() - start) / 1e9;
+      System.out.printf("%-11s %,d inputs in %.0f s (%,.0f/s); answers %s; slowest %.1f ms; peak heap %d MB of %d MB%n", target, o.inputs(), seconds,
+          o.inputs() / seconds, o.answers(), o.slowestNanos() / 1e6, o.peakHeapBytes() >> 20, Runtime.getRuntime().maxMemory() >> 20);
+      if (o.violation() != null) {
+        System.out.println("VIOLATION in " + target + ": " + o.violation());
+        violated = true;
+      }
+    }
+    System.exit(violated ? 1 : 0);
+  }
+}

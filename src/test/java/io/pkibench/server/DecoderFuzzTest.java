@@ -1,0 +1,31 @@
+package io.pkibench.server;
+
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A short run of each decoder's fuzz target (bench/decoder-fuzz runs a million each): no violation, and
+ * the inputs reached both sides — some accepted, some refused — so the mutations neither all pass nor all
+ * fail at the first byte.
+ */
+class DecoderFuzzTest {
+
+  @ParameterizedTest
+  @ValueSource(strings = {"signer-json", "tsa", "ocsp", "result"})
+  void shortRun_everyInputAnsweredInItsProtocolsTerms(String target, @TempDir Path dir) throws Exception {
+    DecoderFuzz.Outcome o = DecoderFuzz.run(target, 1_500, 11, dir);
+    assertNull(o.violation(), o.toString());
+    String accepted = switch (target) {
+      case "signer-json" -> "200";
+      case "tsa", "ocsp" -> "status 0";
+      default -> "read and rendered";
+    };
+    assertTrue(o.answers().getOrDefault(accepted, 0L) > 0, "some inputs accepted: " + o.answers());
+    assertTrue(o.answers().keySet().stream().anyMatch(a -> !a.equals(accepted)), "some refused: " + o.answers());
+  }
+}
