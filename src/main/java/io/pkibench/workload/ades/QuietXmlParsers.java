@@ -13,19 +13,20 @@ import org.xml.sax.SAXParseException;
  * DSS parses a client's XML with document builders that have no error handler, so the JDK's default one
  * writes {@code [Fatal Error] :1:1: Content is not allowed in prolog.} to the service's stderr for every
  * malformed document a client chooses to send. Installed once per process, DSS's builders get a handler
- * that throws instead (DSS then refuses the document as it would anyway) and writes nothing. The factory
+ * that throws on a fatal error (DSS then refuses the document as it would anyway), goes on past the rest
+ * as the default does, and writes nothing. The factory
  * DSS builds, with its security settings, is kept and wrapped; only its builders' handler changes.
  */
 final class QuietXmlParsers {
-  private static final ErrorHandler THROW_ONLY = new ErrorHandler() {
+  private static final ErrorHandler QUIET = new ErrorHandler() {
     @Override
     public void warning(SAXParseException e) {
       // a warning is not a failure, and not the client's business to print
     }
 
     @Override
-    public void error(SAXParseException e) throws SAXParseException {
-      throw e;
+    public void error(SAXParseException e) {
+      // recoverable: the JDK's default handler prints it and parsing goes on; so does this one, without the print
     }
 
     @Override
@@ -59,7 +60,7 @@ final class QuietXmlParsers {
     }
   }
 
-  /** DSS's secure factory, its builders given {@link #THROW_ONLY}. */
+  /** DSS's secure factory, its builders given {@link #QUIET}. */
   private static final class Quiet extends DocumentBuilderFactory {
     private final DocumentBuilderFactory factory;
 
@@ -70,7 +71,7 @@ final class QuietXmlParsers {
     @Override
     public DocumentBuilder newDocumentBuilder() throws ParserConfigurationException {
       DocumentBuilder builder = factory.newDocumentBuilder();
-      builder.setErrorHandler(THROW_ONLY);
+      builder.setErrorHandler(QUIET);
       return builder;
     }
 
