@@ -105,8 +105,8 @@ public final class DecoderFuzz {
   private static Target open(String target, TestKeys fixture, Path work) throws Exception {
     return switch (target) {
       case "signer-json" -> new SignerJson(fixture);
-      case "tsa" -> new Tsa(fixture);
-      case "ocsp" -> new Ocsp(fixture);
+      case "tsa" -> tsa(fixture);
+      case "ocsp" -> ocsp(fixture);
       case "result" -> new ResultFile(work);
       default -> throw new IllegalArgumentException("unknown target '" + target + "'; use one of " + TARGETS);
     };
@@ -180,22 +180,28 @@ public final class DecoderFuzz {
     }
   }
 
-  /** DER time-stamp requests to /tsa: always 200 with an RFC 3161 TimeStampResp, granted or rejected in our words. */
-  private static final class Tsa implements Target {
-    private final TsaServer server;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    private final List<byte[]> seeds = new ArrayList<>();
+  /**
+   * DER requests POSTed to a real service: always 200, with a reply its protocol's parser reads ({@code kindOf}
+   * names the answer, or throws {@link Violation}).
+   */
+  private static final class DerOverHttp implements Target {
+    interface Reading {
+      String kindOf(byte[] reply) throws Violation;
+    }
 
-    Tsa(TestKeys fixture) throws Exception {
-      server = new TsaServer(new TimeStampAuthority(fixture.keys.key("tsa"), InstantSource.system()), "127.0.0.1", 0);
-      server.start();
-      seeds.add(new TimeStampRequestGenerator().generate(NISTObjectIdentifiers.id_sha256, new byte[32], BigInteger.TEN).getEncoded());
-      TimeStampRequestGenerator withCert = new TimeStampRequestGenerator();
-      withCert.setCertReq(true);
-      seeds.add(withCert.generate(NISTObjectIdentifiers.id_sha512, new byte[64]).getEncoded());
-      TimeStampRequestGenerator withPolicy = new TimeStampRequestGenerator();
-      withPolicy.setReqPolicy(new ASN1ObjectIdentifier("1.2.3.4.5"));
-      seeds.add(withPolicy.generate(OIWObjectIdentifiers.idSHA1, new byte[20], BigInteger.valueOf(Long.MAX_VALUE)).getEncoded());
+    private final AutoCloseable server;
+    private final String url;
+    private final String contentType;
+    private final List<byte[]> seeds;
+    private final Reading reading;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    DerOverHttp(AutoCloseable server, String url, String contentType, List<byte[]> seeds, Reading reading) {
+      this.server = server;
+      this.url = url;
+      this.contentType = contentType;
+      this.seeds = seeds;
+      this.reading = reading;
     }
 
     @Override
@@ -205,66 +211,68 @@ public final class DecoderFuzz {
 
     @Override
     public String check(byte[] input) throws Exception {
-      HttpResponse<byte[]> reply = post(http, server.url(), "application/timestamp-query", input);
+      HttpResponse<byte[]> reply = post(http, url, contentType, input);
       if (reply.statusCode() != 200) throw new Violation("answered HTTP " + reply.statusCode() + ": " + new String(reply.body(), StandardCharsets.UTF_8));
+      return reading.kindOf(reply.body());
+    }
+
+    @Override
+    public void close() {
+      try {
+        server.close();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  /** Time-stamp requests to /tsa: an RFC 3161 TimeStampResp, granted or rejected in our words. */
+  private static Target tsa(TestKeys fixture) throws Exception {
+    TsaServer server = new TsaServer(new TimeStampAuthority(fixture.keys.key("tsa"), InstantSource.system()), "127.0.0.1", 0);
+    server.start();
+    List<byte[]> seeds = new ArrayList<>();
+    seeds.add(new TimeStampRequestGenerator().generate(NISTObjectIdentifiers.id_sha256, new byte[32], BigInteger.TEN).getEncoded());
+    TimeStampRequestGenerator withCert = new TimeStampRequestGenerator();
+    withCert.setCertReq(true);
+    seeds.add(withCert.generate(NISTObjectIdentifiers.id_sha512, new byte[64]).getEncoded());
+    TimeStampRequestGenerator withPolicy = new TimeStampRequestGenerator();
+    withPolicy.setReqPolicy(new ASN1ObjectIdentifier("1.2.3.4.5"));
+    seeds.add(withPolicy.generate(OIWObjectIdentifiers.idSHA1, new byte[20], BigInteger.valueOf(Long.MAX_VALUE)).getEncoded());
+    return new DerOverHttp(server, server.url(), "application/timestamp-query", seeds, reply -> {
       TimeStampResponse response;
       try {
-        response = new TimeStampResponse(reply.body());
+        response = new TimeStampResponse(reply);
       } catch (Exception e) {
         throw new Violation("the reply is no TimeStampResp: " + e);
       }
       String said = response.getStatusString();
       if (said != null && INSIDES.matcher(said).find()) throw new Violation("rejected in our insides' words: " + said);
       return "status " + response.getStatus();
-    }
-
-    @Override
-    public void close() {
-      server.close();
-    }
+    });
   }
 
-  /** DER OCSP requests to /ocsp/intermediate-a: always 200 with an RFC 6960 OCSPResponse (successful or an error status). */
-  private static final class Ocsp implements Target {
-    private final RevocationServer server;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    private final List<byte[]> seeds = new ArrayList<>();
-
-    Ocsp(TestKeys fixture) throws Exception {
-      server = new RevocationServer(fixture.pki, "127.0.0.1", 0);
-      server.start();
-      var issuer = new org.bouncycastle.cert.jcajce.JcaX509CertificateHolder(fixture.pki.certificate("intermediate-a"));
-      var digests = new org.bouncycastle.operator.jcajce.JcaDigestCalculatorProviderBuilder().build();
-      var builder = new org.bouncycastle.cert.ocsp.OCSPReqBuilder();
-      for (String alias : List.of("signer-rsa2048-1", "signer-rsa2048-revoked")) {
-        var leaf = new org.bouncycastle.cert.jcajce.JcaX509CertificateHolder(fixture.pki.certificate(alias));
-        var id = new org.bouncycastle.cert.ocsp.CertificateID(digests.get(org.bouncycastle.cert.ocsp.CertificateID.HASH_SHA1), issuer, leaf.getSerialNumber());
-        seeds.add(new org.bouncycastle.cert.ocsp.OCSPReqBuilder().addRequest(id).build().getEncoded());
-        builder.addRequest(id);
-      }
-      seeds.add(builder.build().getEncoded());
+  /** OCSP requests to /ocsp/intermediate-a: an RFC 6960 OCSPResponse, successful or an error status. */
+  private static Target ocsp(TestKeys fixture) throws Exception {
+    RevocationServer server = new RevocationServer(fixture.pki, "127.0.0.1", 0);
+    server.start();
+    var issuer = new org.bouncycastle.cert.jcajce.JcaX509CertificateHolder(fixture.pki.certificate("intermediate-a"));
+    var digests = new org.bouncycastle.operator.jcajce.JcaDigestCalculatorProviderBuilder().build();
+    var both = new org.bouncycastle.cert.ocsp.OCSPReqBuilder();
+    List<byte[]> seeds = new ArrayList<>();
+    for (String alias : List.of("signer-rsa2048-1", "signer-rsa2048-revoked")) {
+      var leaf = new org.bouncycastle.cert.jcajce.JcaX509CertificateHolder(fixture.pki.certificate(alias));
+      var id = new org.bouncycastle.cert.ocsp.CertificateID(digests.get(org.bouncycastle.cert.ocsp.CertificateID.HASH_SHA1), issuer, leaf.getSerialNumber());
+      seeds.add(new org.bouncycastle.cert.ocsp.OCSPReqBuilder().addRequest(id).build().getEncoded());
+      both.addRequest(id);
     }
-
-    @Override
-    public byte[] next(SplittableRandom random) {
-      return Mutations.bytes(seeds.get(random.nextInt(seeds.size())), random);
-    }
-
-    @Override
-    public String check(byte[] input) throws Exception {
-      HttpResponse<byte[]> reply = post(http, server.baseUrl() + "/ocsp/intermediate-a", "application/ocsp-request", input);
-      if (reply.statusCode() != 200) throw new Violation("answered HTTP " + reply.statusCode() + ": " + new String(reply.body(), StandardCharsets.UTF_8));
+    seeds.add(both.build().getEncoded());
+    return new DerOverHttp(server, server.baseUrl() + "/ocsp/intermediate-a", "application/ocsp-request", seeds, reply -> {
       try {
-        return "status " + new OCSPResp(reply.body()).getStatus();
+        return "status " + new OCSPResp(reply).getStatus();
       } catch (Exception e) {
         throw new Violation("the reply is no OCSPResponse: " + e);
       }
-    }
-
-    @Override
-    public void close() {
-      server.close();
-    }
+    });
   }
 
   /**

@@ -139,6 +139,30 @@ class SignerServerTest {
     return s.append(']').toString();
   }
 
+  /**
+   * A login with a fresh self-signed certificate of {@code keyType}: the nonce signed with its key when
+   * {@code signNonce}, else a dummy signature (for keys refused before the signature is checked).
+   */
+  static HttpResponse<String> selfSignedLogin(String keyType, String algorithm, String commonName, boolean signNonce) throws Exception {
+    var generator = java.security.KeyPairGenerator.getInstance(keyType);
+    if (!keyType.startsWith("Ed")) generator.initialize(2048);
+    var pair = generator.generateKeyPair();
+    var name = new org.bouncycastle.asn1.x500.X500Name("CN=" + commonName);
+    var cert = new org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder(name, java.math.BigInteger.TEN, new java.util.Date(),
+        new java.util.Date(System.currentTimeMillis() + 86_400_000L), name, pair.getPublic())
+        .build(new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder(algorithm).build(pair.getPrivate()));
+    JsonNode login = JSON.readTree(post("/api/auth/start", "{}").body());
+    String signature = "AAAA";
+    if (signNonce) {
+      Signature sign = Signature.getInstance(algorithm);
+      sign.initSign(pair.getPrivate());
+      sign.update(Base64.getDecoder().decode(login.get("nonce").asText()));
+      signature = Base64.getEncoder().encodeToString(sign.sign());
+    }
+    return post("/api/auth/" + login.get("token").asText() + "/finish", "{\"certificates\":[\""
+        + Base64.getEncoder().encodeToString(cert.getEncoded()) + "\"],\"signature\":\"" + signature + "\"}");
+  }
+
   static void assertRefused(HttpResponse<String> reply, int status, String error) throws Exception {
     assertEquals(status, reply.statusCode(), reply.body());
     JsonNode body = JSON.readTree(reply.body());
@@ -227,52 +251,20 @@ class SignerServerTest {
     assertTrue(refused.body().toLowerCase().contains("revoked"), refused.body());
 
     // A DSA certificate is the client's problem, answered as such (it once dropped the connection unanswered).
-    var dsa = java.security.KeyPairGenerator.getInstance("DSA");
-    dsa.initialize(2048);
-    var pair = dsa.generateKeyPair();
-    var name = new org.bouncycastle.asn1.x500.X500Name("CN=dsa client");
-    var cert = new org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder(name, java.math.BigInteger.ONE, new java.util.Date(),
-        new java.util.Date(System.currentTimeMillis() + 86_400_000L), name, pair.getPublic())
-        .build(new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder("SHA256withDSA").build(pair.getPrivate()));
-    JsonNode dsaLogin = JSON.readTree(post("/api/auth/start", "{}").body());
-    HttpResponse<String> unsupported = post("/api/auth/" + dsaLogin.get("token").asText() + "/finish", "{\"certificates\":[\""
-        + Base64.getEncoder().encodeToString(cert.getEncoded()) + "\"],\"signature\":\"AAAA\"}");
+    HttpResponse<String> unsupported = selfSignedLogin("DSA", "SHA256withDSA", "dsa client", false);
     assertRefused(unsupported, 422, "unsupported_key");
     assertTrue(unsupported.body().contains("DSA key cannot log in here"), unsupported.body());
 
     // A self-signed certificate, its signature over the nonce valid, is no client of the PKI (it once was let in:
     // leaving self-signed certificates out of the path left an empty one, which PKIX accepts).
-    var rsa = java.security.KeyPairGenerator.getInstance("RSA");
-    rsa.initialize(2048);
-    var own = rsa.generateKeyPair();
-    var ownName = new org.bouncycastle.asn1.x500.X500Name("CN=self-signed client");
-    var ownCert = new org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder(ownName, java.math.BigInteger.TEN, new java.util.Date(),
-        new java.util.Date(System.currentTimeMillis() + 86_400_000L), ownName, own.getPublic())
-        .build(new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder("SHA256withRSA").build(own.getPrivate()));
-    JsonNode ownLogin = JSON.readTree(post("/api/auth/start", "{}").body());
-    Signature ownSign = Signature.getInstance("SHA256withRSA");
-    ownSign.initSign(own.getPrivate());
-    ownSign.update(Base64.getDecoder().decode(ownLogin.get("nonce").asText()));
-    assertRefused(post("/api/auth/" + ownLogin.get("token").asText() + "/finish", "{\"certificates\":[\""
-        + Base64.getEncoder().encodeToString(ownCert.getEncoded()) + "\"],\"signature\":\"" + Base64.getEncoder().encodeToString(ownSign.sign()) + "\"}"),
-        422, "login_refused");
+    assertRefused(selfSignedLogin("RSA", "SHA256withRSA", "self-signed client", true), 422, "login_refused");
 
     // An Ed448 key is an Edwards key the JDK calls "EdDSA" like Ed25519's: checked as Ed448 (it was taken for
     // Ed25519 and the reply carried the native provider's error:06000080:…OPENSSL_internal text). Its signature
     // verifies; the login is refused for its self-signed chain, in our words.
-    var ed448 = java.security.KeyPairGenerator.getInstance("Ed448").generateKeyPair();
-    var edName = new org.bouncycastle.asn1.x500.X500Name("CN=ed448 client");
-    var edCert = new org.bouncycastle.cert.jcajce.JcaX509CertificateConverter().getCertificate(
-        new org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder(edName, java.math.BigInteger.TWO, new java.util.Date(),
-            new java.util.Date(System.currentTimeMillis() + 86_400_000L), edName, ed448.getPublic())
-            .build(new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder("Ed448").build(ed448.getPrivate())));
-    assertEquals("Ed448", io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(edCert.getPublicKey()));
-    JsonNode edLogin = JSON.readTree(post("/api/auth/start", "{}").body());
-    Signature edSign = Signature.getInstance("Ed448");
-    edSign.initSign(ed448.getPrivate());
-    edSign.update(Base64.getDecoder().decode(edLogin.get("nonce").asText()));
-    HttpResponse<String> edRefused = post("/api/auth/" + edLogin.get("token").asText() + "/finish", "{\"certificates\":[\""
-        + Base64.getEncoder().encodeToString(edCert.getEncoded()) + "\"],\"signature\":\"" + Base64.getEncoder().encodeToString(edSign.sign()) + "\"}");
+    assertEquals("Ed448", io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(
+        java.security.KeyPairGenerator.getInstance("Ed448").generateKeyPair().getPublic()));
+    HttpResponse<String> edRefused = selfSignedLogin("Ed448", "Ed448", "ed448 client", true);
     assertRefused(edRefused, 422, "login_refused");
     assertTrue(edRefused.body().contains("trust anchor") || edRefused.body().contains("path"), "refused for its chain: " + edRefused.body());
     assertFalse(edRefused.body().contains("error:") || edRefused.body().contains("OPENSSL") || edRefused.body().contains("signature does not verify"),
