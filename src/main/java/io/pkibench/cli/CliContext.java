@@ -30,10 +30,10 @@ public record CliContext(
     }
   }
 
-  /** The test PKI directory: {@code --pki}, else {@code $PKIBENCH_PKI}, else {@code ~/.pkibench/pki}. */
   /**
-   * The test PKI's directory. One named by {@code --pki} that holds no PKI is made only where a slip of
-   * the keyboard is unlikely: its parent must exist (a mistyped path is refused, naming 'pki init').
+   * The test PKI directory: {@code --pki}, else {@code $PKIBENCH_PKI}, else {@code ~/.pkibench/pki}. One named
+   * by {@code --pki} that holds no PKI is made only where a slip of the keyboard is unlikely: its parent must
+   * exist (a mistyped path is refused, naming 'pki init').
    */
   public Path pkiDir(Path flag) {
     if (flag != null) {

@@ -143,8 +143,16 @@ final class RunCommand implements Callable<Integer> {
 
     progress.line("result file: " + resultFile + " (interval histograms: " + io.pkibench.session.ResultFile.hlogFileFor(resultFile).getFileName() + ")");
     // Ctrl-C: stop after the operations in flight and let the session write what it has.
-    RunResult result = InterruptHook.around(session::interrupt, java.time.Duration.ofSeconds(10), () -> session.run(environment, resultFile),
-        saved -> stopped(ctx, resultFile, saved));
+    RunResult result;
+    try {
+      result = InterruptHook.around(session::interrupt, java.time.Duration.ofSeconds(10), () -> session.run(environment, resultFile),
+          saved -> stopped(ctx, resultFile, saved));
+    } catch (VirtualMachineError fatal) {
+      // The session usually records this itself; when even that ran out of memory, its workers are garbage by now.
+      result = RunSession.recordOutOfResources(resultFile, plan, fatal);
+      progress.line(result.workloads().isEmpty() ? "stopped: " + fatal : result.workloads().get(result.workloads().size() - 1).name()
+          + ": stopped: " + result.workloads().get(result.workloads().size() - 1).failure());
+    }
     progress.done();
     Analysis analysis = Analysis.of(result, sizing.analysis(null));
     ctx.out().print(TerminalTable.render(result, analysis));

@@ -44,33 +44,23 @@ public enum KeyAlgorithm {
 
   /**
    * As {@link #signatureAlgorithmFor(String)}, for {@code key} itself: the JDK calls both Edwards curves'
-   * keys "EdDSA", so the curve is read from the key (its parameters, else its encoding's OID) — an Ed448
-   * key must not be taken for Ed25519.
+   * keys "EdDSA", so the curve is read from the key — its parameters, else the algorithm its encoding names
+   * (RFC 8410) — and an Ed448 key is not taken for Ed25519.
    */
   public static String signatureAlgorithmFor(java.security.Key key) {
     String name = key.getAlgorithm();
     if (name.equals("EdDSA")) {
       if (key instanceof java.security.interfaces.EdECKey edwards) {
         name = edwards.getParams().getName();
-      } else {
-        byte[] encoded = key.getEncoded();
-        name = encoded != null && contains(encoded, ED448_OID) ? "Ed448" : encoded != null && contains(encoded, ED25519_OID) ? "Ed25519" : name;
+      } else if (key.getEncoded() != null) {
+        var oid = key instanceof java.security.PublicKey
+            ? org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(key.getEncoded()).getAlgorithm().getAlgorithm()
+            : org.bouncycastle.asn1.pkcs.PrivateKeyInfo.getInstance(key.getEncoded()).getPrivateKeyAlgorithm().getAlgorithm();
+        if (oid.equals(org.bouncycastle.asn1.edec.EdECObjectIdentifiers.id_Ed448)) name = "Ed448";
+        if (oid.equals(org.bouncycastle.asn1.edec.EdECObjectIdentifiers.id_Ed25519)) name = "Ed25519";
       }
     }
     return signatureAlgorithmFor(name);
-  }
-
-  /** The DER of the OIDs 1.3.101.112 (Ed25519) and 1.3.101.113 (Ed448), RFC 8410. */
-  private static final byte[] ED25519_OID = {0x06, 0x03, 0x2b, 0x65, 0x70};
-  private static final byte[] ED448_OID = {0x06, 0x03, 0x2b, 0x65, 0x71};
-
-  private static boolean contains(byte[] data, byte[] part) {
-    outer:
-    for (int i = 0; i + part.length <= data.length; i++) {
-      for (int j = 0; j < part.length; j++) if (data[i + j] != part[j]) continue outer;
-      return true;
-    }
-    return false;
   }
 
   /** The key types the test PKI has signers for (all but RSA-1024). */

@@ -11,9 +11,9 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 
 /** Reads and writes {@code pkibench.run/1} result files. */
 public final class RunResultJson {
@@ -74,21 +74,26 @@ public final class RunResultJson {
     }
     List<String> missing = missing(tree);
     if (!missing.isEmpty()) {
-      throw new IOException(file + " is damaged: " + String.join(", ", missing.subList(0, Math.min(5, missing.size())))
-          + (missing.size() > 5 ? " and " + (missing.size() - 5) + " more" : "") + "; rerun, or restore the file 'pkibench run --out' wrote");
+      throw damaged(file, ": " + String.join(", ", missing.subList(0, Math.min(5, missing.size())))
+          + (missing.size() > 5 ? " and " + (missing.size() - 5) + " more" : ""), null);
     }
     try {
       RunResult result = MAPPER.treeToValue(tree, RunResult.class);
       String corrupt = corruptHistogram(result);
-      if (corrupt != null) throw new IOException(file + " is damaged: " + corrupt + "; rerun, or restore the file 'pkibench run --out' wrote");
+      if (corrupt != null) throw damaged(file, ": " + corrupt, null);
       return result;
     } catch (JsonProcessingException e) {
       String where = e instanceof com.fasterxml.jackson.databind.JsonMappingException m && !m.getPath().isEmpty()
           ? " at " + m.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
               .collect(java.util.stream.Collectors.joining(".")).replace(".[", "[")
           : "";
-      throw new IOException(file + " is damaged" + where + ": a value has the wrong type; rerun, or restore the file 'pkibench run --out' wrote", e);
+      throw damaged(file, where + ": a value has the wrong type", e);
     }
+  }
+
+  /** "FILE is damaged{what}", with the way out, for every way a result can be. */
+  private static IOException damaged(Path file, String what, Exception cause) {
+    return new IOException(file + " is damaged" + what + "; rerun, or restore the file 'pkibench run --out' wrote", cause);
   }
 
   /** The first histogram that does not decode, by JSON path, or null: found here rather than by whichever report reads it first. */

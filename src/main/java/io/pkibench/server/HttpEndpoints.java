@@ -211,8 +211,9 @@ public abstract class HttpEndpoints implements ReferenceServer {
   private static void finishReadingRequest(HttpExchange exchange) {
     try {
       InputStream in = exchange.getRequestBody();
+      if (in.read() < 0) return; // the usual case, the handler read it all: no buffer for it
       byte[] skipped = new byte[8192];
-      for (long left = UNREAD_BODY_DRAINED_BYTES; left > 0; ) {
+      for (long left = UNREAD_BODY_DRAINED_BYTES - 1; left > 0; ) {
         int n = in.read(skipped, 0, (int) Math.min(skipped.length, left));
         if (n < 0) return;
         left -= n;

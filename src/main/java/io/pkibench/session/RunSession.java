@@ -99,6 +99,29 @@ public final class RunSession {
     if (f != null) f.interrupt();
   }
 
+  /** What a workload's failure says when this JVM ran out of memory or stack after {@code finishedLevels} of {@code plan}'s. */
+  static String outOfResources(VirtualMachineError e, Plan plan, int finishedLevels) {
+    String where = finishedLevels < plan.load().levels().size() ? plan.load().levels().get(finishedLevels).workers() + " workers" : "the end";
+    return "the JVM ran out of " + (e instanceof StackOverflowError ? "stack" : "memory") + " at " + where
+        + " (" + e + "); give it more heap (PKIBENCH_JAVA_OPTS=-Xmx8g) or run fewer workers";
+  }
+
+  /**
+   * The last resort when saying why could not be done in the session (the heap was still full of the workers
+   * it had started): once the session is gone and its memory with it, the file on disk, which holds every
+   * finished level, is marked failed with the reason on its last workload.
+   */
+  public static RunResult recordOutOfResources(Path resultFile, Plan plan, VirtualMachineError e) throws IOException {
+    RunResult saved = RunResultJson.read(resultFile);
+    int last = saved.workloads().size() - 1;
+    RunResult failed = saved.withStatus("failed");
+    if (last >= 0 && saved.workloads().get(last).failure() == null) {
+      failed = failed.withWorkload(last, saved.workloads().get(last).withFailure(outOfResources(e, plan, saved.workloads().get(last).levels().size())));
+    }
+    RunResultJson.write(failed, resultFile);
+    return failed;
+  }
+
   /** True once this JVM ran out of memory or stack during the run: the caller should stop too. */
   public boolean ranOutOfResources() {
     return fatal != null;
@@ -183,9 +206,7 @@ public final class RunSession {
       // rather than go on in a JVM that may fail anywhere next.
       reserve = null;
       fatal = e;
-      String why = "the JVM ran out of " + (e instanceof StackOverflowError ? "stack" : "memory") + " at "
-          + (current.levels().size() < plan.load().levels().size() ? plan.load().levels().get(current.levels().size()).workers() + " workers" : "the end")
-          + " (" + e + "); give it more heap (PKIBENCH_JAVA_OPTS=-Xmx8g) or run fewer workers";
+      String why = outOfResources(e, plan, current.levels().size());
       current = current.withFailure(why);
       options.log().accept(spec.name() + ": stopped: " + why);
     } catch (Exception e) {

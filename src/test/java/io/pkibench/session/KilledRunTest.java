@@ -20,10 +20,8 @@ class KilledRunTest {
   @Test
   void sigkillAfterFirstLevel_resultKeepsThatLevel(@TempDir Path dir) throws Exception {
     Path result = dir.resolve("killed.json");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.pkibench.cli.Main",
-        "run", "noop", "--concurrency", "1,2", "--warmup", "0x1s", "--measure", "2x1s", "--quiet", "--out", result.toString())
-        .redirectErrorStream(true).redirectOutput(dir.resolve("child.log").toFile()).start();
+    Process child = pkibench(dir, List.of(), "run", "noop", "--concurrency", "1,2", "--warmup", "0x1s", "--measure", "2x1s", "--quiet",
+        "--out", result.toString());
     try {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (levels(result) < 1) {
@@ -66,10 +64,8 @@ class KilledRunTest {
   @Test
   void sigterm_savesAndSaysSo(@TempDir Path dir) throws Exception {
     Path result = dir.resolve("stopped.json");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.pkibench.cli.Main",
-        "run", "noop", "--concurrency", "1,2", "--warmup", "0x1s", "--measure", "30x1s", "--quiet", "--out", result.toString())
-        .redirectErrorStream(true).redirectOutput(dir.resolve("child.log").toFile()).start();
+    Process child = pkibench(dir, List.of(), "run", "noop", "--concurrency", "1,2", "--warmup", "0x1s", "--measure", "30x1s", "--quiet",
+        "--out", result.toString());
     try {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (!Files.exists(result) || !Files.readString(dir.resolve("child.log")).contains("result file")) {
@@ -94,11 +90,8 @@ class KilledRunTest {
   @Test
   void outOfMemory_recordedInTheResultBeforeExiting(@TempDir Path dir) throws Exception {
     Path result = dir.resolve("oom.json");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process child = new ProcessBuilder(java, "-Xmx48m", "-cp", System.getProperty("java.class.path"), "io.pkibench.cli.Main",
-        "run", "noop", "--concurrency", "65000", "--virtual-threads", "--warmup", "0x1s", "--measure", "1x1s", "--quiet",
-        "--out", result.toString())
-        .redirectErrorStream(true).redirectOutput(dir.resolve("child.log").toFile()).start();
+    Process child = pkibench(dir, List.of("-Xmx48m"), "run", "noop", "--concurrency", "65000", "--virtual-threads", "--warmup", "0x1s",
+        "--measure", "1x1s", "--quiet", "--out", result.toString());
     try {
       assertTrue(child.waitFor(120, TimeUnit.SECONDS), "the run ends by itself");
     } finally {
@@ -112,5 +105,15 @@ class KilledRunTest {
     RunResult r = RunResultJson.read(result);
     assertEquals("failed", r.status());
     assertTrue(r.workloads().get(0).failure().contains("OutOfMemoryError"), r.workloads().get(0).failure());
+  }
+
+  /** pkibench in a JVM of its own with {@code jvmOptions}, its output (both streams) into {@code dir/child.log}. */
+  private static Process pkibench(Path dir, List<String> jvmOptions, String... args) throws java.io.IOException {
+    List<String> command = new java.util.ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.pkibench.cli.Main"));
+    command.addAll(List.of(args));
+    return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("child.log").toFile()).start();
   }
 }

@@ -2,13 +2,14 @@ package io.pkibench.workload.rsfn;
 
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SigningKey;
+import io.pkibench.testing.Mutations;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * Mutated envelopes into {@link Protocol3#unpack}: bytes flipped, set to edge values, cut, extended,
- * header fields swapped. Nothing may escape as an exception, and an accepted envelope must carry the
+ * Mutated envelopes into {@link Protocol3#unpack}: header bytes set to edge values, a bit of the body or a
+ * block flipped, or any of {@link Mutations#bytes}. Nothing may escape as an exception, and an accepted envelope must carry the
  * original payload (a mutation may only touch what the protocol does not protect, e.g. C04 0 → 4).
  * The suite runs a few thousand inputs; {@code bench/rsfn-fuzz} runs a million.
  */
@@ -65,30 +66,19 @@ public final class Protocol3Fuzz {
     }
   }
 
+  /** The protocol's own damage (a header byte to an edge value, one bit of the body or a block), else any of {@link Mutations#bytes}. */
   static byte[] mutate(byte[] seed, SplittableRandom r) {
     byte[] b = seed.clone();
-    switch (r.nextInt(6)) {
-      case 0 -> { // a few random bytes anywhere
-        for (int n = 1 + r.nextInt(4); n > 0; n--) b[r.nextInt(b.length)] = (byte) r.nextInt(256);
-      }
-      case 1 -> { // one header byte to an edge value
+    switch (r.nextInt(3)) {
+      case 0 -> { // one header byte to an edge value
         int[] edges = {0x00, 0x01, 0x02, 0x03, 0x7F, 0x80, 0xFF};
         b[r.nextInt(SecurityHeader.LENGTH)] = (byte) edges[r.nextInt(edges.length)];
       }
-      case 2 -> b = Arrays.copyOf(b, r.nextInt(b.length)); // cut
-      case 3 -> { // extended with junk
-        int extra = 1 + r.nextInt(64);
-        b = Arrays.copyOf(b, b.length + extra);
-        for (int i = b.length - extra; i < b.length; i++) b[i] = (byte) r.nextInt(256);
-      }
-      case 4 -> { // one bit in the body or a block
+      case 1 -> { // one bit in the body or a block
         int at = SecurityHeader.LENGTH - 512 + r.nextInt(b.length - SecurityHeader.LENGTH + 512);
         b[at] ^= (byte) (1 << r.nextInt(8));
       }
-      default -> { // random bytes of a random length
-        b = new byte[r.nextInt(2 * SecurityHeader.LENGTH)];
-        for (int i = 0; i < b.length; i++) b[i] = (byte) r.nextInt(256);
-      }
+      default -> b = Mutations.bytes(seed, r); // bytes changed, cut, extended, repeated, noise
     }
     return b;
   }
