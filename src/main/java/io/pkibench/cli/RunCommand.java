@@ -150,8 +150,9 @@ final class RunCommand implements Callable<Integer> {
     } catch (VirtualMachineError fatal) {
       // The session usually records this itself; when even that ran out of memory, its workers are garbage by now.
       result = RunSession.recordOutOfResources(resultFile, plan, fatal);
-      progress.line(result.workloads().isEmpty() ? "stopped: " + fatal : result.workloads().get(result.workloads().size() - 1).name()
-          + ": stopped: " + result.workloads().get(result.workloads().size() - 1).failure());
+      var workloads = result.workloads();
+      progress.line(workloads.isEmpty() ? "stopped: " + fatal
+          : workloads.get(workloads.size() - 1).name() + ": stopped: " + workloads.get(workloads.size() - 1).failure());
     }
     progress.done();
     Analysis analysis = Analysis.of(result, sizing.analysis(null));

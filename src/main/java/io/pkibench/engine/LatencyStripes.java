@@ -28,9 +28,7 @@ final class LatencyStripes {
     recorders = new ValueRecorder[stripes];
     copies = new Histogram[stripes];
     for (int i = 0; i < stripes; i++) {
-      recorders[i] = shared
-          ? new Recorder(1, LatencyHistograms.HIGHEST_TRACKABLE_NANOS, LatencyHistograms.SIGNIFICANT_DIGITS)
-          : LatencyHistograms.newRecorder();
+      recorders[i] = shared ? LatencyHistograms.newSharedRecorder() : LatencyHistograms.newRecorder();
     }
   }
 

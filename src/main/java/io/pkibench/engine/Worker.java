@@ -85,11 +85,11 @@ final class Worker extends WorkerPadAfter implements Runnable {
 
     Gates(io.pkibench.plan.LevelLoad load) {
       this.phaser = new Phaser(load.workers() + 1);
-      this.latency = new LatencyStripes(load.workers());
-      this.uncorrectedLatency = load instanceof io.pkibench.plan.LevelLoad.Open ? new LatencyStripes(load.workers()) : null;
       // Read on every operation, so kept as plain fields rather than matched on the load each time.
       this.openLoop = load instanceof io.pkibench.plan.LevelLoad.Open;
       this.periodNanos = load instanceof io.pkibench.plan.LevelLoad.Open open ? 1e9 / open.ratePerSecond() : 0;
+      this.latency = new LatencyStripes(load.workers());
+      this.uncorrectedLatency = openLoop ? new LatencyStripes(load.workers()) : null;
     }
   }
 

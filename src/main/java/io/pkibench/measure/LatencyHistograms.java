@@ -25,6 +25,11 @@ public final class LatencyHistograms {
     return new SingleWriterRecorder(1, HIGHEST_TRACKABLE_NANOS, SIGNIFICANT_DIGITS);
   }
 
+  /** A recorder any number of threads may record into at once (lock-free, no allocation), with the same range. */
+  public static org.HdrHistogram.Recorder newSharedRecorder() {
+    return new org.HdrHistogram.Recorder(1, HIGHEST_TRACKABLE_NANOS, SIGNIFICANT_DIGITS);
+  }
+
   /** Compressed HdrHistogram encoding in base64, the form kept in result files. */
   public static String toBase64(Histogram h) {
     ByteBuffer buffer = ByteBuffer.allocate(h.getNeededByteBufferCapacity());

@@ -72,10 +72,10 @@ public final class RunResultJson {
     if (!RunResult.SCHEMA.equals(schema)) {
       throw new IOException(file + " is not a pkibench result (schema " + schema + "); this version reads " + RunResult.SCHEMA);
     }
-    List<String> missing = missing(tree);
-    if (!missing.isEmpty()) {
-      throw damaged(file, ": " + String.join(", ", missing.subList(0, Math.min(5, missing.size())))
-          + (missing.size() > 5 ? " and " + (missing.size() - 5) + " more" : ""), null);
+    List<String> problems = structuralProblems(tree);
+    if (!problems.isEmpty()) {
+      throw damaged(file, ": " + String.join(", ", problems.subList(0, Math.min(5, problems.size())))
+          + (problems.size() > 5 ? " and " + (problems.size() - 5) + " more" : ""), null);
     }
     try {
       RunResult result = MAPPER.treeToValue(tree, RunResult.class);
@@ -123,37 +123,40 @@ public final class RunResultJson {
     }
   }
 
-  /** Parts every reader of a result relies on, by JSON path, that are absent or null: what makes a file damaged rather than old. */
-  static List<String> missing(JsonNode tree) {
-    List<String> missing = new java.util.ArrayList<>();
-    for (String field : List.of("environment", "status")) if (!present(tree.get(field))) missing.add(field + " is missing");
+  /**
+   * What makes a file damaged rather than old, by JSON path: parts every reader relies on that are absent or
+   * null, and levels no report can show side by side (open- and closed-loop in one workload).
+   */
+  static List<String> structuralProblems(JsonNode tree) {
+    List<String> problems = new java.util.ArrayList<>();
+    for (String field : List.of("environment", "status")) if (!present(tree.get(field))) problems.add(field + " is missing");
     JsonNode workloads = tree.get("workloads");
     if (workloads == null || !workloads.isArray()) {
-      missing.add("workloads is missing");
-      return missing;
+      problems.add("workloads is missing");
+      return problems;
     }
     for (int w = 0; w < workloads.size(); w++) {
       JsonNode workload = workloads.get(w);
-      if (!present(workload.get("name"))) missing.add("workloads[" + w + "].name is missing");
+      if (!present(workload.get("name"))) problems.add("workloads[" + w + "].name is missing");
       JsonNode levels = workload.get("levels");
       if (levels == null || !levels.isArray()) {
-        missing.add("workloads[" + w + "].levels is missing");
+        problems.add("workloads[" + w + "].levels is missing");
         continue;
       }
       long openLevels = 0;
       for (JsonNode level : levels) if (present(level.get("openLoop"))) openLevels++;
-      if (openLevels > 0 && openLevels < levels.size()) missing.add("workloads[" + w + "].levels mix open- and closed-loop levels");
+      if (openLevels > 0 && openLevels < levels.size()) problems.add("workloads[" + w + "].levels mix open- and closed-loop levels");
       for (int l = 0; l < levels.size(); l++) {
         String at = "workloads[" + w + "].levels[" + l + "].";
         JsonNode level = levels.get(l);
         for (String field : List.of("counts", "throughput", "latencyNanos", "cpu")) {
-          if (!present(level.get(field))) missing.add(at + field + " is missing");
+          if (!present(level.get(field))) problems.add(at + field + " is missing");
         }
         JsonNode openLoop = level.get("openLoop");
-        if (present(openLoop) && !present(openLoop.get("uncorrectedLatencyNanos"))) missing.add(at + "openLoop.uncorrectedLatencyNanos is missing");
+        if (present(openLoop) && !present(openLoop.get("uncorrectedLatencyNanos"))) problems.add(at + "openLoop.uncorrectedLatencyNanos is missing");
       }
     }
-    return missing;
+    return problems;
   }
 
   private static boolean present(JsonNode node) {

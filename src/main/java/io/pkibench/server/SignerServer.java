@@ -44,6 +44,9 @@ public final class SignerServer extends HttpEndpoints {
   public static final int DEFAULT_PORT = 8443;
   static final int MAX_REQUEST_BYTES = 32 * 1024 * 1024;
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** One JSON value and nothing after it: bytes past the object are refused, not ignored. */
+  private static final com.fasterxml.jackson.databind.ObjectReader ONE_JSON_VALUE =
+      JSON.reader().with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
   private final PendingTokens<Pending> pending;
   private final SecureRandom random = new SecureRandom();
   private final TimeStampAuthority tsa;
@@ -249,8 +252,7 @@ public final class SignerServer extends HttpEndpoints {
           + "; send the body as Content-Type: application/json");
     }
     try {
-      // One JSON object and nothing after it: bytes past the object are refused, not ignored.
-      JsonNode node = JSON.reader().with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(raw);
+      JsonNode node = ONE_JSON_VALUE.readTree(raw);
       if (node == null || !node.isObject()) throw new Refusal(400, "invalid_json", "the body must be a JSON object");
       return node;
     } catch (JsonProcessingException e) {

@@ -155,23 +155,18 @@ public final class DecoderFuzz {
 
     @Override
     public String check(byte[] input) throws Exception {
-      HttpResponse<String> reply;
-      try {
-        reply = http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + endpoint)).timeout(Duration.ofSeconds(30))
-            .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(input)).build(), HttpResponse.BodyHandlers.ofString());
-      } catch (IOException e) {
-        throw new Violation(endpoint + ": no answer (" + e + ")");
-      }
+      HttpResponse<byte[]> reply = post(http, server.baseUrl() + endpoint, "application/json", input);
+      String text = new String(reply.body(), StandardCharsets.UTF_8);
       int status = reply.statusCode();
       if (status == 500 || status < 200 || status > 503 || (status > 200 && status < 400)) {
-        throw new Violation(endpoint + " answered " + status + ": " + reply.body());
+        throw new Violation(endpoint + " answered " + status + ": " + text);
       }
-      var body = RunResultJson.mapper().readTree(reply.body());
-      if (body == null || !body.isObject()) throw new Violation(endpoint + " answered " + status + " without a JSON object: " + reply.body());
+      var body = RunResultJson.mapper().readTree(text);
+      if (body == null || !body.isObject()) throw new Violation(endpoint + " answered " + status + " without a JSON object: " + text);
       if (status != 200 && (!body.hasNonNull("error") || !body.hasNonNull("message"))) {
-        throw new Violation(endpoint + " refused " + status + " without error and message: " + reply.body());
+        throw new Violation(endpoint + " refused " + status + " without error and message: " + text);
       }
-      if (INSIDES.matcher(reply.body()).find()) throw new Violation(endpoint + " answered in our insides' words: " + reply.body());
+      if (INSIDES.matcher(text).find()) throw new Violation(endpoint + " answered in our insides' words: " + text);
       return status == 200 ? "200" : status + " " + body.get("error").asText();
     }
 
@@ -327,7 +322,7 @@ public final class DecoderFuzz {
       return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).header("Content-Type", type)
           .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofByteArray());
     } catch (IOException e) {
-      throw new Violation("no answer (" + e + ")");
+      throw new Violation("no answer from " + url + " (" + e + ")");
     }
   }
 
