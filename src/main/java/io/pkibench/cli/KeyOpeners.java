@@ -1,6 +1,6 @@
 package io.pkibench.cli;
 
-import io.pkibench.keys.KeySources;
+import io.pkibench.keys.catalog.KeySources;
 import io.pkibench.pki.TestPki;
 import io.pkibench.session.RunSession;
 import java.nio.file.Path;

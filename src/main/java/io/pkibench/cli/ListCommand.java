@@ -1,9 +1,9 @@
 package io.pkibench.cli;
 
 import io.pkibench.keys.ProviderChoice;
-import io.pkibench.workload.ParamSpec;
-import io.pkibench.workload.WorkloadCatalog;
-import io.pkibench.workload.WorkloadFactory;
+import io.pkibench.workload.api.ParamSpec;
+import io.pkibench.workload.catalog.WorkloadCatalog;
+import io.pkibench.workload.api.WorkloadFactory;
 import java.io.PrintWriter;
 import java.security.Provider;
 import java.security.Security;

@@ -1,13 +1,13 @@
 package io.pkibench.cli;
 
 import io.pkibench.pki.TestPki;
-import io.pkibench.workload.Params;
-import io.pkibench.workload.pec.PecMessages;
-import io.pkibench.workload.pec.PecSender;
+import io.pkibench.workload.api.Params;
+import io.pkibench.formats.pec.PecMessages;
+import io.pkibench.formats.pec.PecSender;
 import io.pkibench.workload.pec.PecWorkloads;
-import io.pkibench.workload.pec.ProviderIndex;
-import io.pkibench.workload.pec.ReliabilityCheck;
-import io.pkibench.workload.pec.SentMessage;
+import io.pkibench.formats.pec.ProviderIndex;
+import io.pkibench.formats.pec.ReliabilityCheck;
+import io.pkibench.formats.pec.SentMessage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.pkibench.cli;
 
-import io.pkibench.keys.KeySources;
+import io.pkibench.keys.catalog.KeySources;
 import io.pkibench.keys.Pkcs11KeySource;
 import io.pkibench.pki.Secret;
 import io.pkibench.pki.TestPki;

@@ -1,16 +1,16 @@
 package io.pkibench.cli;
 
 import io.pkibench.keys.KeySource;
-import io.pkibench.keys.KeySources;
+import io.pkibench.keys.catalog.KeySources;
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.pki.Entity;
 import io.pkibench.pki.TestPki;
-import io.pkibench.workload.rsfn.CaCodes;
-import io.pkibench.workload.rsfn.Protocol3;
-import io.pkibench.workload.rsfn.SecurityHeader;
-import io.pkibench.workload.rsfn.Treatment;
-import io.pkibench.workload.rsfn.Unpacked;
+import io.pkibench.formats.rsfn.CaCodes;
+import io.pkibench.formats.rsfn.Protocol3;
+import io.pkibench.formats.rsfn.SecurityHeader;
+import io.pkibench.formats.rsfn.Treatment;
+import io.pkibench.formats.rsfn.Unpacked;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
@@ -239,7 +239,7 @@ final class RsfnCommand implements Runnable {
         SigningKey sender = fileSender != null ? fileSender : key(keys, from.alias, "--from");
         X509Certificate recipient = fileRecipient != null ? fileRecipient : key(keys, to.alias, "--to").certificate();
         Treatment treatment = Treatment.of(!noEncrypt, gzip);
-        Protocol3 codec = new Protocol3(codes, List.of(), ctx().clock(), io.pkibench.keyserver.KeyService.localProvider());
+        Protocol3 codec = new Protocol3(codes, List.of(), ctx().clock(), io.pkibench.server.keyserver.KeyService.localProvider());
         byte[] envelope;
         try {
           envelope = codec.pack(sender, recipient, payload, treatment);
@@ -329,7 +329,7 @@ final class RsfnCommand implements Runnable {
         if (revocation.isEmpty() && pki != null) {
           for (Entity e : pki.entities()) if (e.isCa()) revocation.add(pki.crlOf(e.alias()));
         }
-        Unpacked result = new Protocol3(codes, revocation, ctx().clock(), io.pkibench.keyserver.KeyService.localProvider()).unpack(recipient, sender, envelope);
+        Unpacked result = new Protocol3(codes, revocation, ctx().clock(), io.pkibench.server.keyserver.KeyService.localProvider()).unpack(recipient, sender, envelope);
         if (result.header() != null) result.header().describe().forEach(ctx().out()::println);
         result.notes().forEach(n -> ctx().err().println("note: " + n));
         if (answer != null) write(answer, result.answerHeader(), "--answer");

@@ -1,7 +1,8 @@
 package io.pkibench.cli;
 
+import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.analysis.Analysis;
-import io.pkibench.keys.KeySources;
+import io.pkibench.keys.catalog.KeySources;
 import io.pkibench.measure.CpuMeter;
 import io.pkibench.plan.ConcurrencyList;
 import io.pkibench.plan.Durations;
@@ -18,7 +19,7 @@ import io.pkibench.results.Environment;
 import io.pkibench.results.RunResult;
 import io.pkibench.session.EnvironmentProbe;
 import io.pkibench.session.RunSession;
-import io.pkibench.workload.WorkloadCatalog;
+import io.pkibench.workload.catalog.WorkloadCatalog;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -136,9 +137,10 @@ final class RunCommand implements Callable<Integer> {
       Path scratch = resultFile.toAbsolutePath().getParent();
       forking = hlog -> new ForkedSeries(ForkedSeries.thisJvm(), childOptions, ctx.env(), scratch, hlog, progress::line);
     }
+    Analysis.Options analysisOptions = sizing.analysis(null);
     RunSession session = new RunSession(plan, catalog, KeyOpeners.of(ctx, pkiDir, pinFile, progress::line),
         new RunSession.Options(meter, ctx.clock(), progress, progress::line, Durations.parse(hangGrace), forking,
-            sizing.analysis(null), () -> io.pkibench.pki.TestPki.openOrInit(pkiDir, ctx.clock(), progress::line), RunSession.BeforeLevel.NONE));
+            result -> Analysis.of(result, analysisOptions), () -> io.pkibench.pki.TestPki.openOrInit(pkiDir, ctx.clock(), progress::line), RunSession.BeforeLevel.NONE));
     Environment environment = EnvironmentProbe.capture(commandLine(), ctx.clock(), KeyOpeners.providersBeyondInstalled());
 
     progress.line("result file: " + resultFile + " (interval histograms: " + io.pkibench.session.ResultFile.hlogFileFor(resultFile).getFileName() + ")");
@@ -195,10 +197,10 @@ final class RunCommand implements Callable<Integer> {
     List<WorkloadSpec> specs = new ArrayList<>();
     for (String name : workloads) {
       Map<String, String> workloadParams = new LinkedHashMap<>(params);
-      boolean remote = catalog.find(name).map(f -> f.params().stream().anyMatch(p -> p.name().equals(WorkloadCatalog.TARGET))).orElse(false);
-      if (remote && target != null) workloadParams.putIfAbsent(WorkloadCatalog.TARGET, target);
+      boolean remote = catalog.find(name).map(f -> f.params().stream().anyMatch(p -> p.name().equals(ParamSpec.TARGET))).orElse(false);
+      if (remote && target != null) workloadParams.putIfAbsent(ParamSpec.TARGET, target);
       // A workload that uses no key runs once whatever --keys lists.
-      boolean usesKeys = catalog.find(name).map(io.pkibench.workload.WorkloadFactory::usesKeys).orElse(true);
+      boolean usesKeys = catalog.find(name).map(io.pkibench.workload.api.WorkloadFactory::usesKeys).orElse(true);
       List<String> sources = usesKeys ? KeySources.split(keys) : List.of(KeySources.split(keys).get(0));
       for (String source : sources) specs.add(new WorkloadSpec(name, workloadParams, source));
     }

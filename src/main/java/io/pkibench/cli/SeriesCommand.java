@@ -5,7 +5,7 @@ import io.pkibench.results.RunResultJson;
 import io.pkibench.session.ForkedSeries;
 import io.pkibench.session.SeriesRequest;
 import io.pkibench.session.SeriesResponse;
-import io.pkibench.workload.WorkloadCatalog;
+import io.pkibench.workload.catalog.WorkloadCatalog;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

@@ -2,10 +2,10 @@ package io.pkibench.cli;
 
 import io.pkibench.keys.KeySource;
 import io.pkibench.pki.TestPki;
-import io.pkibench.server.RevocationServer;
+import io.pkibench.server.crl.RevocationServer;
 import io.pkibench.server.ReferenceServer;
-import io.pkibench.server.TsaServer;
-import io.pkibench.workload.ades.TimeStampAuthority;
+import io.pkibench.server.tsa.TsaServer;
+import io.pkibench.formats.ades.TimeStampAuthority;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -92,7 +92,7 @@ final class ServeCommand implements Runnable {
       footer = {"", "Example:", "  pkibench serve signer --port 8443",
           "  pkibench run http:cades --target https://127.0.0.1:8443 --concurrency 1..16"})
   static final class Signer extends Service {
-    @Option(names = "--port", defaultValue = "" + io.pkibench.server.SignerServer.DEFAULT_PORT, description = "TCP port, 0 for any free one (default: ${DEFAULT-VALUE})")
+    @Option(names = "--port", defaultValue = "" + io.pkibench.server.signer.SignerServer.DEFAULT_PORT, description = "TCP port, 0 for any free one (default: ${DEFAULT-VALUE})")
     int port;
 
     @Option(names = "--keys", defaultValue = "software", paramLabel = "SOURCE", description = "where the service's TSA key lives (default: ${DEFAULT-VALUE})")
@@ -108,9 +108,9 @@ final class ServeCommand implements Runnable {
 
     @Override
     ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception {
-      io.pkibench.workload.ades.CertificateLogin.Revocation checked;
+      io.pkibench.formats.ades.CertificateLogin.Revocation checked;
       try {
-        checked = io.pkibench.workload.ades.CertificateLogin.Revocation.parse(revocation);
+        checked = io.pkibench.formats.ades.CertificateLogin.Revocation.parse(revocation);
       } catch (IllegalArgumentException e) {
         throw new ParameterException(serve.spec.commandLine(), "--revocation " + revocation + ": use crl, crl-fetch or ocsp");
       }
@@ -118,8 +118,8 @@ final class ServeCommand implements Runnable {
       KeySource source = KeyOpeners.of(ctx, pkiDir, pinFile, ctx.err()::println).open(keys);
       // The TLS identity is not what is being sized: it always comes from the test PKI file, through the JDK.
       var tlsKey = new io.pkibench.keys.SoftwareKeySource(() -> testPki, io.pkibench.keys.ProviderChoice.JDK).key("tls-server");
-      return new io.pkibench.server.SignerServer(new TimeStampAuthority(source.key("tsa"), ctx.clock()),
-          io.pkibench.workload.ades.CertificateLogin.of(testPki, checked),
+      return new io.pkibench.server.signer.SignerServer(new TimeStampAuthority(source.key("tsa"), ctx.clock()),
+          io.pkibench.formats.ades.CertificateLogin.of(testPki, checked),
           io.pkibench.keys.TlsContexts.withIdentity(tlsKey, null), bind, port, ctx.clock());
     }
 
@@ -185,7 +185,7 @@ final class ServeCommand implements Runnable {
           "  pkibench run tls-stream -p size=16k --target tcp://127.0.0.1:8445",
           "  openssl s_client -connect 127.0.0.1:8444 -CAfile ~/.pkibench/pki/root-ca.pem"})
   static final class TlsEcho extends Service {
-    @Option(names = "--port", defaultValue = "" + io.pkibench.server.TlsEchoServer.DEFAULT_PORT,
+    @Option(names = "--port", defaultValue = "" + io.pkibench.server.tlsecho.TlsEchoServer.DEFAULT_PORT,
         description = "TLS port (plain TCP with --tls none), 0 for any free one (default: ${DEFAULT-VALUE})")
     int port;
 
@@ -217,10 +217,10 @@ final class ServeCommand implements Runnable {
     @Override
     ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception {
       java.util.List<String> problems = new java.util.ArrayList<>();
-      io.pkibench.workload.tls.TlsEngine tls = null;
+      io.pkibench.formats.tls.TlsEngine tls = null;
       if (!engine.equals("none")) {
         try {
-          tls = io.pkibench.workload.tls.TlsEngine.parse(engine);
+          tls = io.pkibench.formats.tls.TlsEngine.parse(engine);
           if (tls.problem() != null) problems.add("--tls " + engine + ": " + tls.problem());
         } catch (IllegalArgumentException e) {
           problems.add("--tls " + engine + ": use jsse, openssl or none");
@@ -233,30 +233,30 @@ final class ServeCommand implements Runnable {
         problems.add("--idle-timeout " + idleTimeout + ": " + e.getMessage());
       }
       if (maxConnections < 1) problems.add("--max-connections " + maxConnections + ": give at least 1");
-      if (!io.pkibench.workload.tls.TlsServerKeys.ALIASES.containsKey(key)) {
-        problems.add("--key " + key + ": use one of " + String.join(", ", io.pkibench.workload.tls.TlsServerKeys.ALIASES.keySet()));
+      if (!io.pkibench.formats.tls.TlsServerKeys.ALIASES.containsKey(key)) {
+        problems.add("--key " + key + ": use one of " + String.join(", ", io.pkibench.formats.tls.TlsServerKeys.ALIASES.keySet()));
       }
       if (tls != null && tls.problem() == null) {
         java.util.List<String> unknown = suites.stream().filter(s -> !tlsImplements(s)).toList();
         if (!unknown.isEmpty()) problems.add("--suites: " + engine + " does not implement " + String.join(", ", unknown));
       }
       if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
-      var limits = new io.pkibench.server.TlsEchoServer.Limits(idle, java.time.Duration.ofSeconds(10), maxConnections);
-      if (tls == null) return new io.pkibench.server.TlsEchoServer(null, "plain", bind, port, -1, limits);
+      var limits = new io.pkibench.server.tlsecho.TlsEchoServer.Limits(idle, java.time.Duration.ofSeconds(10), maxConnections);
+      if (tls == null) return new io.pkibench.server.tlsecho.TlsEchoServer(null, "plain", bind, port, -1, limits);
       java.util.List<String> tls13 = suites.stream().filter(s -> !s.contains("_WITH_")).toList();
-      if (tls == io.pkibench.workload.tls.TlsEngine.OPENSSL && !tls13.isEmpty()) {
+      if (tls == io.pkibench.formats.tls.TlsEngine.OPENSSL && !tls13.isEmpty()) {
         ctx.err().println("note: --suites " + String.join(",", tls13) + ": BoringSSL offers all three TLS 1.3 suites whatever is chosen;"
             + " TLS 1.3 connections negotiate as if none were chosen");
       }
       TestPki testPki = TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
-      var identity = io.pkibench.workload.tls.TlsServerKeys.of(testPki, key);
+      var identity = io.pkibench.formats.tls.TlsServerKeys.of(testPki, key);
       var context = tls.server(identity.privateKey(), identity.chain(), protocols, suites);
       int plain = plainPort != null ? plainPort : port == 0 ? 0 : port + 1;
-      return new io.pkibench.server.TlsEchoServer(context, tls.describe() + ", " + key + " key", bind, port, plain, limits);
+      return new io.pkibench.server.tlsecho.TlsEchoServer(context, tls.describe() + ", " + key + " key", bind, port, plain, limits);
     }
 
     private boolean tlsImplements(String suite) {
-      return io.pkibench.workload.tls.TlsEngine.parse(engine).implementedSuites().contains(suite);
+      return io.pkibench.formats.tls.TlsEngine.parse(engine).implementedSuites().contains(suite);
     }
 
     @Override
@@ -277,7 +277,7 @@ final class ServeCommand implements Runnable {
           "  sha256=<64 hex digits of the client certificate's fingerprint>: signer-*, tls-client",
           "  cn=pkibench tls-client: signer-rsa2048-*"})
   static final class KeyServerNode extends Service {
-    @Option(names = "--port", defaultValue = "" + io.pkibench.server.KeyServer.DEFAULT_PORT, description = "TCP port, 0 for any free one (default: ${DEFAULT-VALUE})")
+    @Option(names = "--port", defaultValue = "" + io.pkibench.server.keyserver.KeyServer.DEFAULT_PORT, description = "TCP port, 0 for any free one (default: ${DEFAULT-VALUE})")
     int port;
 
     @Option(names = "--keys", defaultValue = "software", paramLabel = "SOURCE",
@@ -308,20 +308,20 @@ final class ServeCommand implements Runnable {
     @Override
     ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception {
       java.util.List<String> problems = new java.util.ArrayList<>();
-      io.pkibench.workload.rsfn.CaCodes codes = io.pkibench.workload.rsfn.CaCodes.defaults();
+      io.pkibench.formats.rsfn.CaCodes codes = io.pkibench.formats.rsfn.CaCodes.defaults();
       if (caCodes != null) {
         try {
-          codes = io.pkibench.workload.rsfn.CaCodes.read(ctx.resolve(caCodes));
+          codes = io.pkibench.formats.rsfn.CaCodes.read(ctx.resolve(caCodes));
         } catch (java.io.IOException e) {
           problems.add("--ca-codes " + caCodes + ": cannot read it (" + e.getMessage() + ")");
         } catch (IllegalArgumentException e) {
           problems.add("--ca-codes " + caCodes + ":\n" + e.getMessage());
         }
       }
-      String keyProblem = io.pkibench.keys.KeySources.problem(keys);
+      String keyProblem = io.pkibench.keys.catalog.KeySources.problem(keys);
       if (keyProblem != null) problems.add(keyProblem);
       else if (keys.startsWith("remote:")) problems.add("--keys " + keys + ": a key server holds its keys itself; use software or pkcs11:CONFIG");
-      int maxRequestBytes = io.pkibench.workload.Params.parseBytes(maxRequest);
+      int maxRequestBytes = io.pkibench.workload.api.Params.parseBytes(maxRequest);
       if (maxRequestBytes < 1024) problems.add("--max-request " + maxRequest + ": write a size of at least 1k, like 64k or 4m");
       java.time.Duration idle = null;
       try {
@@ -335,10 +335,10 @@ final class ServeCommand implements Runnable {
       if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
 
       TestPki testPki = TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
-      io.pkibench.keyserver.KeyGrants granted;
+      io.pkibench.server.keyserver.KeyGrants granted;
       try {
-        granted = grantsFile == null ? io.pkibench.keyserver.KeyGrants.everyKeyFor(testPki.certificate("tls-client"))
-            : io.pkibench.keyserver.KeyGrants.read(grantsFile);
+        granted = grantsFile == null ? io.pkibench.server.keyserver.KeyGrants.everyKeyFor(testPki.certificate("tls-client"))
+            : io.pkibench.server.keyserver.KeyGrants.read(grantsFile);
       } catch (java.io.IOException e) {
         throw new ParameterException(serve.spec.commandLine(), "--grants " + grants + ":\n" + e.getMessage());
       }
@@ -349,12 +349,12 @@ final class ServeCommand implements Runnable {
         throw new ParameterException(serve.spec.commandLine(), "--aliases: " + source.describe() + " has no key " + String.join(", ", unknown)
             + "; it has " + String.join(", ", held));
       }
-      var rsfn = io.pkibench.workload.rsfn.Protocol3.forTestPki(testPki, codes, ctx.clock(), io.pkibench.keyserver.KeyService.localProvider());
-      var service = new io.pkibench.keyserver.KeyService(source, aliases.isEmpty() ? held : aliases, granted, rsfn, ctx.err()::println);
+      var rsfn = io.pkibench.formats.rsfn.Protocol3.forTestPki(testPki, codes, ctx.clock(), io.pkibench.server.keyserver.KeyService.localProvider());
+      var service = new io.pkibench.server.keyserver.KeyService(source, aliases.isEmpty() ? held : aliases, granted, rsfn, ctx.err()::println);
       var identity = new io.pkibench.keys.SoftwareKeySource(() -> testPki, io.pkibench.keys.ProviderChoice.JDK).key("keyserver");
-      var limits = new io.pkibench.server.KeyServer.Limits(maxRequestBytes, java.time.Duration.ofSeconds(10), idle,
+      var limits = new io.pkibench.server.keyserver.KeyServer.Limits(maxRequestBytes, java.time.Duration.ofSeconds(10), idle,
           threads != null ? threads : Runtime.getRuntime().availableProcessors());
-      return new io.pkibench.server.KeyServer(service, identity, testPki.certificate("root-ca"), bind, port, limits);
+      return new io.pkibench.server.keyserver.KeyServer(service, identity, testPki.certificate("root-ca"), bind, port, limits);
     }
 
     @Override
@@ -432,7 +432,7 @@ final class ServeCommand implements Runnable {
       if (workers < 1 || workers > 256) problems.add("--workers " + workers + ": give 1 to 256");
       int maxBytes = -1;
       try {
-        maxBytes = io.pkibench.workload.Params.parseBytes(maxMessage);
+        maxBytes = io.pkibench.workload.api.Params.parseBytes(maxMessage);
       } catch (IllegalArgumentException e) {
         // reported below
       }
@@ -451,14 +451,14 @@ final class ServeCommand implements Runnable {
         default -> null;
       };
       if (alias == null) problems.add("--key: name the provider's signing key for " + d + " (only pec1.test and pec2.test have defaults)");
-      String keyProblem = io.pkibench.keys.KeySources.problem(keys);
+      String keyProblem = io.pkibench.keys.catalog.KeySources.problem(keys);
       if (keyProblem != null) problems.add(keyProblem);
       if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
 
       TestPki testPki = TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
-      io.pkibench.workload.pec.ProviderIndex providers;
+      io.pkibench.formats.pec.ProviderIndex providers;
       try {
-        providers = index != null ? io.pkibench.workload.pec.ProviderIndex.read(ctx.resolve(index)) : PecCommand.defaultIndex(testPki);
+        providers = index != null ? io.pkibench.formats.pec.ProviderIndex.read(ctx.resolve(index)) : PecCommand.defaultIndex(testPki);
       } catch (java.io.IOException e) {
         throw new ParameterException(serve.spec.commandLine(), "--index " + index + ":\n" + e.getMessage());
       }
@@ -467,7 +467,7 @@ final class ServeCommand implements Runnable {
       if (providers.certificate(d).isPresent() && !providers.certificate(d).get().equals(signing.certificate())) {
         ctx.err().println("warning: the index lists another certificate for " + d + " than key " + alias + "'s; peers will refuse its documents");
       }
-      var provider = new io.pkibench.workload.pec.PecProvider(d, name != null ? name : "pkibench PEC provider " + d, signing, providers, ctx.clock(),
+      var provider = new io.pkibench.formats.pec.PecProvider(d, name != null ? name : "pkibench PEC provider " + d, signing, providers, ctx.clock(),
           java.time.ZoneId.of("Europe/Rome"));
       Path spoolDir = ctx.resolve(spool != null ? spool : Path.of("pec-spool", d));
       Path boxes = ctx.resolve(mailboxes != null ? mailboxes : Path.of("pec-mailboxes", d));

@@ -1,7 +1,7 @@
 package io.pkibench.cli;
 
 import io.pkibench.analysis.Analysis;
-import io.pkibench.keys.KeySources;
+import io.pkibench.keys.catalog.KeySources;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Durations;
 import io.pkibench.report.HtmlReport;
@@ -16,7 +16,7 @@ import io.pkibench.study.Study;
 import io.pkibench.study.StudyCatalog;
 import io.pkibench.study.StudyOptions;
 import io.pkibench.study.StudyRunner;
-import io.pkibench.workload.WorkloadCatalog;
+import io.pkibench.workload.catalog.WorkloadCatalog;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -4,7 +4,7 @@ import io.pkibench.measure.CpuMeter;
 import io.pkibench.measure.IntervalLog;
 import io.pkibench.measure.LatencyHistograms;
 import io.pkibench.plan.ThreadKind;
-import io.pkibench.workload.Workload;
+import io.pkibench.workload.api.Workload;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;

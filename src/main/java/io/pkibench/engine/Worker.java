@@ -1,8 +1,8 @@
 package io.pkibench.engine;
 
 import io.pkibench.measure.LatencyHistograms;
-import io.pkibench.workload.Operation;
-import io.pkibench.workload.Workload;
+import io.pkibench.workload.api.Operation;
+import io.pkibench.workload.api.Workload;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CountDownLatch;

@@ -19,7 +19,7 @@ public interface KeySource extends AutoCloseable {
   java.util.List<String> aliases() throws GeneralSecurityException;
 
   /** The key-server nodes behind this source and each one's calls so far; empty for sources that hold their keys. */
-  default java.util.List<io.pkibench.results.WorkloadResult.KeyNode> nodes() {
+  default java.util.List<KeyNodeTally> nodes() {
     return java.util.List.of();
   }
 

@@ -111,7 +111,7 @@ public final class ForkedSeries {
   }
 
   /** The child's side: runs the requested series in this JVM and answers; never throws for a series that cannot run. */
-  public static SeriesResponse serveHere(SeriesRequest request, io.pkibench.workload.WorkloadCatalog catalog, RunSession.KeyOpener keys,
+  public static SeriesResponse serveHere(SeriesRequest request, io.pkibench.workload.catalog.WorkloadCatalog catalog, RunSession.KeyOpener keys,
       java.util.function.Supplier<io.pkibench.pki.TestPki> pki, io.pkibench.engine.ProgressListener progress, IntervalLog intervalLog,
       java.time.InstantSource clock) throws InterruptedException {
     var spec = request.workload();
@@ -120,14 +120,14 @@ public final class ForkedSeries {
       List<String> problems = catalog.problems(spec);
       if (!problems.isEmpty()) return new SeriesResponse(SeriesResponse.SCHEMA, List.of(), String.join("; ", problems));
       var factory = catalog.find(spec.name()).orElseThrow();
-      var params = io.pkibench.workload.Params.resolve(spec.name(), factory.params(), spec.params());
+      var params = io.pkibench.workload.api.Params.resolve(spec.name(), factory.params(), spec.params());
       var cpu = io.pkibench.measure.CpuMeter.of(request.cpu());
       try (io.pkibench.keys.KeySource source = factory.usesKeys() ? keys.open(spec.keys()) : null) {
         var driver = new io.pkibench.engine.LoadDriver(request.threads(), progress, intervalLog, clock,
             java.time.Duration.ofMillis(request.hangGraceMillis()));
         var seriesSpec = new io.pkibench.engine.SeriesSpec(spec.name(), request.load(), request.series(), request.seriesCount(),
             request.warmup(), request.measure());
-        var iterations = SeriesRunner.runHere(factory, new io.pkibench.workload.WorkloadContext(source, request.verify(), pki, clock), params,
+        var iterations = SeriesRunner.runHere(factory, new io.pkibench.workload.api.WorkloadContext(source, request.verify(), pki, clock), params,
             seriesSpec, driver, cpu);
         return new SeriesResponse(SeriesResponse.SCHEMA, iterations, null);
       }

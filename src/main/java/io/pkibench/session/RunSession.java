@@ -1,6 +1,5 @@
 package io.pkibench.session;
 
-import io.pkibench.analysis.Analysis;
 import io.pkibench.engine.LoadDriver;
 import io.pkibench.engine.EngineException;
 import io.pkibench.engine.ProgressListener;
@@ -17,10 +16,10 @@ import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.results.WorkloadResult;
-import io.pkibench.workload.Params;
-import io.pkibench.workload.WorkloadCatalog;
-import io.pkibench.workload.WorkloadContext;
-import io.pkibench.workload.WorkloadFactory;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.catalog.WorkloadCatalog;
+import io.pkibench.workload.api.WorkloadContext;
+import io.pkibench.workload.api.WorkloadFactory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -71,13 +70,13 @@ public final class RunSession {
   /**
    * How to run: whose CPU to count, the clock, where progress and log lines go, how long a hung
    * operation is waited for, and, when forking, how to make the forked-series runner from the run's
-   * interval log (null: every series runs in this JVM), the analysis options (target rate,
-   * utilisation, baseline) of the analysis stored at the end, the test PKI that
+   * interval log (null: every series runs in this JVM), the analysis stored at the end (the caller's:
+   * a session measures, it does not analyse), the test PKI that
    * certificate-validating workloads trust, and what runs before each level.
    */
   public record Options(
       CpuMeter cpu, InstantSource clock, ProgressListener progress, Consumer<String> log,
-      Duration hangGrace, Function<IntervalLog, ForkedSeries> fork, Analysis.Options analysis,
+      Duration hangGrace, Function<IntervalLog, ForkedSeries> fork, Function<RunResult, ?> analysis,
       java.util.function.Supplier<io.pkibench.pki.TestPki> pki, BeforeLevel beforeLevel) {}
 
   /** Checks the plan against {@code catalog} (workload names, parameters, targets, key sources): a bad plan throws before anything runs. */
@@ -134,7 +133,7 @@ public final class RunSession {
       // "failed" when nothing at all was measured because every workload failed (a wrong PIN): not "complete"
       return file.update(r -> r.withStatus(interrupted ? "interrupted" : fatal != null ? "failed"
               : !r.workloads().isEmpty() && r.workloads().stream().allMatch(w -> w.failure() != null && w.levels().isEmpty()) ? "failed" : "complete")
-          .withAnalysis(RunResultJson.mapper().valueToTree(Analysis.of(r, options.analysis()))));
+          .withAnalysis(RunResultJson.mapper().valueToTree(options.analysis().apply(r))));
     }
   }
 
@@ -215,7 +214,7 @@ public final class RunSession {
       options.log().accept(spec.name() + ": cannot run: " + why);
     } finally {
       if (source != null) {
-        current = current.withKeyNodes(source.nodes()); // empty, and so absent from the file, but for remote: sources
+        current = current.withKeyNodes(keyNodes(source.nodes())); // empty, and so absent from the file, but for remote: sources
         source.close();
       }
     }
@@ -231,5 +230,11 @@ public final class RunSession {
   private SeriesRequest request(WorkloadSpec spec, SeriesSpec series) {
     return new SeriesRequest(spec, series.load(), series.series(), series.seriesCount(), series.warmup(), series.measure(),
         plan.threads(), plan.verify(), plan.cpu(), options.hangGrace().toMillis());
+  }
+
+  /** The key source's account of its nodes, as the result file records it. */
+  static List<WorkloadResult.KeyNode> keyNodes(List<io.pkibench.keys.KeyNodeTally> tallies) {
+    return tallies.stream().map(n -> new WorkloadResult.KeyNode(n.node(), n.weight(), n.calls(), n.failures(), n.upAtEnd(),
+        n.transitions().stream().map(t -> new WorkloadResult.Transition(t.at(), t.up(), t.why())).toList())).toList();
   }
 }

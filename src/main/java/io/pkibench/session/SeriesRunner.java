@@ -7,10 +7,10 @@ import io.pkibench.measure.CpuMeter;
 import io.pkibench.measure.LatencyHistograms;
 import io.pkibench.results.ErrorCount;
 import io.pkibench.results.IterationResult;
-import io.pkibench.workload.Params;
-import io.pkibench.workload.Workload;
-import io.pkibench.workload.WorkloadContext;
-import io.pkibench.workload.WorkloadFactory;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.Workload;
+import io.pkibench.workload.api.WorkloadContext;
+import io.pkibench.workload.api.WorkloadFactory;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -174,10 +174,10 @@ public final class PixStudy implements Study {
       throws Exception {
     java.nio.file.Files.createDirectories(dir);
     io.pkibench.keys.SigningKey key = keys.key(io.pkibench.workload.spi.SpiWorkloads.SIGNER);
-    org.w3c.dom.Document message = io.pkibench.workload.spi.SpiSignature.parse(
-        io.pkibench.workload.spi.Pacs008Pool.generate(1, 20201116, clock.instant()).get(0));
-    new io.pkibench.workload.spi.SpiSignature(key).sign(message);
-    java.nio.file.Files.write(dir.resolve("spi-sign.xml"), io.pkibench.workload.spi.SpiSignature.write(message));
+    org.w3c.dom.Document message = io.pkibench.formats.iso20022.SpiSignature.parse(
+        io.pkibench.formats.iso20022.Pacs008Pool.generate(1, 20201116, clock.instant()).get(0));
+    new io.pkibench.formats.iso20022.SpiSignature(key).sign(message);
+    java.nio.file.Files.write(dir.resolve("spi-sign.xml"), io.pkibench.formats.iso20022.SpiSignature.write(message));
     java.nio.file.Files.writeString(dir.resolve("signer.pem"), io.pkibench.pki.TestPki.pem(List.of(key.certificate())));
     java.nio.file.Files.writeString(dir.resolve("chain.pem"), io.pkibench.pki.TestPki.pem(key.chain()));
     java.nio.file.Files.writeString(dir.resolve("root-ca.pem"), java.nio.file.Files.readString(pki.certificatePem("root-ca")));

@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.keys.KeySource;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Iterations;
@@ -9,7 +10,6 @@ import io.pkibench.plan.ThreadKind;
 import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.StudyRecord;
-import io.pkibench.workload.WorkloadCatalog;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -94,7 +94,7 @@ public final class RestPkiStudy implements Study {
     }
     List<Step> steps = new ArrayList<>();
     for (Type type : TYPES) {
-      WorkloadSpec spec = new WorkloadSpec(type.workload(), Map.of(WorkloadCatalog.TARGET, services.url(SIGNER)), options.keys());
+      WorkloadSpec spec = new WorkloadSpec(type.workload(), Map.of(ParamSpec.TARGET, services.url(SIGNER)), options.keys());
       Plan probe = plan(spec, probeLevels, Iterations.parse("0x1s"), probeEach);
       Step step = Step.of(type.label(), plan(spec, List.of(1), warmup, measure)).probedBy(probe, RestPkiStudy::choose);
       if (restartPerType && !steps.isEmpty()) step = step.before(StepHook.restartServices());

@@ -128,11 +128,11 @@ public final class RsfnStudy implements Study {
     java.nio.file.Files.createDirectories(dir);
     var sender = keys.key(io.pkibench.workload.rsfn.RsfnWorkloads.SENDER);
     var recipient = keys.key(io.pkibench.workload.rsfn.RsfnWorkloads.RECIPIENT);
-    var codec = io.pkibench.workload.rsfn.Protocol3.forTestPki(pki, io.pkibench.workload.rsfn.CaCodes.defaults(), clock,
+    var codec = io.pkibench.formats.rsfn.Protocol3.forTestPki(pki, io.pkibench.formats.rsfn.CaCodes.defaults(), clock,
         keys.provider("Cipher", "AES/GCM/NoPadding"));
     byte[] payload = io.pkibench.workload.rsfn.RsfnWorkloads.payload(1024);
-    java.nio.file.Files.write(dir.resolve("rsfn-pack.rsfn"), codec.pack(sender, recipient.certificate(), payload, io.pkibench.workload.rsfn.Treatment.NORMAL));
-    java.nio.file.Files.write(dir.resolve("rsfn-clear.rsfn"), codec.pack(sender, recipient.certificate(), payload, io.pkibench.workload.rsfn.Treatment.CLEAR));
+    java.nio.file.Files.write(dir.resolve("rsfn-pack.rsfn"), codec.pack(sender, recipient.certificate(), payload, io.pkibench.formats.rsfn.Treatment.NORMAL));
+    java.nio.file.Files.write(dir.resolve("rsfn-clear.rsfn"), codec.pack(sender, recipient.certificate(), payload, io.pkibench.formats.rsfn.Treatment.CLEAR));
     java.nio.file.Files.writeString(dir.resolve("sender.pem"), io.pkibench.pki.TestPki.pem(List.of(sender.certificate())));
     java.nio.file.Files.writeString(dir.resolve("recipient.pem"), io.pkibench.pki.TestPki.pem(List.of(recipient.certificate())));
     try (var script = RsfnStudy.class.getResourceAsStream("check-rsfn.sh")) {

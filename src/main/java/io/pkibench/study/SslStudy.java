@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.LoadModel;
@@ -7,9 +8,8 @@ import io.pkibench.plan.Plan;
 import io.pkibench.plan.ThreadKind;
 import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.results.StudyRecord;
-import io.pkibench.workload.WorkloadCatalog;
-import io.pkibench.workload.tls.TlsEngine;
-import io.pkibench.workload.tls.TlsServerKeys;
+import io.pkibench.formats.tls.TlsEngine;
+import io.pkibench.formats.tls.TlsServerKeys;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -239,7 +239,7 @@ public final class SslStudy implements Study {
 
   private static WorkloadSpec spec(Transaction t, String url, Choice c) {
     Map<String, String> params = new LinkedHashMap<>(t.params());
-    params.put(WorkloadCatalog.TARGET, url);
+    params.put(ParamSpec.TARGET, url);
     if (c != null) {
       params.put("engine", c.engine().flag);
       params.put("suite", c.measured().suite());

@@ -16,7 +16,7 @@ import io.pkibench.results.StudyRecord;
 import io.pkibench.results.WorkloadResult;
 import io.pkibench.session.ResultFile;
 import io.pkibench.session.RunSession;
-import io.pkibench.workload.WorkloadCatalog;
+import io.pkibench.workload.catalog.WorkloadCatalog;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -186,7 +186,7 @@ public final class StudyRunner {
       for (StepHook hook : step.beforeEachLevel()) hook.run(services);
     };
     RunSession session = new RunSession(plan, catalog, options.keys(), new RunSession.Options(services.cpuMeter(plan.cpu()), options.clock(),
-        options.progress(), options.log(), options.hangGrace(), null, Analysis.Options.DEFAULT, options.pki(), beforeLevel));
+        options.progress(), options.log(), options.hangGrace(), null, result -> Analysis.of(result, Analysis.Options.DEFAULT), options.pki(), beforeLevel));
     current = session;
     if (interrupted) session.interrupt();
     return session;

@@ -4,9 +4,9 @@ import eu.europa.esig.dss.enumerations.SignaturePackaging;
 import eu.europa.esig.dss.model.InMemoryDocument;
 import io.pkibench.keys.KeySource;
 import io.pkibench.pki.TestPki;
-import io.pkibench.workload.ades.AdesChecks;
-import io.pkibench.workload.ades.TimeStampAuthority;
-import io.pkibench.workload.ades.TwoPhaseSigner;
+import io.pkibench.formats.ades.AdesChecks;
+import io.pkibench.formats.ades.TimeStampAuthority;
+import io.pkibench.formats.ades.TwoPhaseSigner;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,7 +59,7 @@ public final class StudySamples {
     // xmlsec1 must be told which attribute is an ID (XAdES's SignedProperties, in its namespace) to resolve the reference to it.
     samples.add(new Sample("xades.xml", "XAdES-B-B enveloped signature of an ISO 20022-style message",
         "xmlsec1 --verify --trusted-pem root-ca.pem --untrusted-pem intermediates.pem --id-attr:Id "
-            + io.pkibench.workload.ades.XadesWorkload.XADES_NS + ":SignedProperties xades.xml",
+            + io.pkibench.formats.ades.XadesVerifier.XADES_NS + ":SignedProperties xades.xml",
         List.of("xmlsec1")));
     TimeStampRequestGenerator requests = new TimeStampRequestGenerator();
     requests.setCertReq(true);

@@ -2,11 +2,11 @@ package io.pkibench.study;
 
 import io.netty.handler.ssl.SslContext;
 import io.pkibench.keys.SigningKey;
-import io.pkibench.server.TlsEchoServer;
-import io.pkibench.workload.tls.Connection;
-import io.pkibench.workload.tls.EchoProtocol;
-import io.pkibench.workload.tls.TlsConnection;
-import io.pkibench.workload.tls.TlsEngine;
+import io.pkibench.server.tlsecho.TlsEchoServer;
+import io.pkibench.formats.tls.Connection;
+import io.pkibench.formats.tls.EchoProtocol;
+import io.pkibench.formats.tls.TlsConnection;
+import io.pkibench.formats.tls.TlsEngine;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 import java.time.Duration;

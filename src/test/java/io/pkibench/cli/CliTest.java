@@ -247,9 +247,9 @@ class CliTest {
   void runSign_throughARemoteNode_verifiesEverySignature() throws Exception {
     var pki = io.pkibench.pki.TestPki.init(dir.resolve("pki"), InstantSource.system(), io.pkibench.pki.TestPki.DEFAULT_CRL_BASE_URL, line -> {});
     var keys = new io.pkibench.keys.SoftwareKeySource(() -> pki, io.pkibench.keys.ProviderChoice.JDK);
-    var service = new io.pkibench.keyserver.KeyService(keys, keys.aliases(), io.pkibench.keyserver.KeyGrants.everyKeyFor(pki.certificate("tls-client")), line -> {});
-    try (var node = new io.pkibench.server.KeyServer(service, keys.key("keyserver"), pki.certificate("root-ca"), "127.0.0.1", 0,
-        io.pkibench.server.KeyServer.Limits.defaults())) {
+    var service = new io.pkibench.server.keyserver.KeyService(keys, keys.aliases(), io.pkibench.server.keyserver.KeyGrants.everyKeyFor(pki.certificate("tls-client")), line -> {});
+    try (var node = new io.pkibench.server.keyserver.KeyServer(service, keys.key("keyserver"), pki.certificate("root-ca"), "127.0.0.1", 0,
+        io.pkibench.server.keyserver.KeyServer.Limits.defaults())) {
       node.start();
       assertEquals(0, run("run", "sign", "-p", "alg=rsa2048", "--keys", "remote:127.0.0.1:" + node.port(), "--pki", "pki",
           "--concurrency", "4", "--warmup", "1x300ms", "--measure", "2x300ms", "--out", "remote.json"), err.toString());
@@ -269,7 +269,7 @@ class CliTest {
   @Test
   void runSign_severalKeySources_oneResultAndAComparison() throws Exception {
     assertEquals(List.of("software:jdk", "remote:127.0.0.1:1=50,127.0.0.1:2=50", "pkcs11:x.cfg", "software"),
-        io.pkibench.keys.KeySources.split("software:jdk,remote:127.0.0.1:1=50,127.0.0.1:2=50,pkcs11:x.cfg,software"));
+        io.pkibench.keys.catalog.KeySources.split("software:jdk,remote:127.0.0.1:1=50,127.0.0.1:2=50,pkcs11:x.cfg,software"));
     assertEquals(0, run("run", "sign", "-p", "alg=ecdsa-p256", "--keys", "software:jdk,software:bc", "--pki", "pki", "--concurrency", "1",
         "--warmup", "1x200ms", "--measure", "2x200ms", "--out", "shoot.json"), err.toString());
     var result = io.pkibench.results.RunResultJson.read(dir.resolve("shoot.json"));

@@ -40,7 +40,7 @@ class RsfnCommandTest {
   }
 
   void copy(String resource) throws Exception {
-    try (InputStream in = getClass().getResourceAsStream("/io/pkibench/workload/rsfn/" + resource)) {
+    try (InputStream in = getClass().getResourceAsStream("/io/pkibench/formats/rsfn/" + resource)) {
       Files.write(dir.resolve(resource), in.readAllBytes());
     }
   }

@@ -7,7 +7,7 @@ import io.pkibench.measure.CpuMeter;
 import io.pkibench.measure.IntervalLog;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.ThreadKind;
-import io.pkibench.workload.Workload;
+import io.pkibench.workload.api.Workload;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.pkibench.keys;
 
+import io.pkibench.keys.catalog.KeySources;
 import io.pkibench.pki.Secret;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -135,10 +136,10 @@ class Pkcs11KeySourceTest {
     try (Pkcs11KeySource token = new Pkcs11KeySource(config, Secret.fromFile(pinFile))) {
       List<String> held = token.aliases();
       assertTrue(held.contains("signer-rsa2048-1") && held.contains("signer-ecdsa-p256-1"), held.toString());
-      var service = new io.pkibench.keyserver.KeyService(token, held, io.pkibench.keyserver.KeyGrants.everyKeyFor(pki.certificate("tls-client")), line -> {});
+      var service = new io.pkibench.server.keyserver.KeyService(token, held, io.pkibench.server.keyserver.KeyGrants.everyKeyFor(pki.certificate("tls-client")), line -> {});
       var software = new SoftwareKeySource(() -> pki, ProviderChoice.JDK);
-      try (var node = new io.pkibench.server.KeyServer(service, software.key("keyserver"), pki.certificate("root-ca"), "127.0.0.1", 0,
-          io.pkibench.server.KeyServer.Limits.defaults())) {
+      try (var node = new io.pkibench.server.keyserver.KeyServer(service, software.key("keyserver"), pki.certificate("root-ca"), "127.0.0.1", 0,
+          io.pkibench.server.keyserver.KeyServer.Limits.defaults())) {
         node.start();
         try (var remote = new io.pkibench.keys.remote.RemoteKeySource(List.of(new io.pkibench.keys.remote.NodeAddress("127.0.0.1", node.port(), 1)),
             software.key("tls-client"), pki.certificate("root-ca"), InstantSource.system(), line -> {})) {

@@ -1,5 +1,8 @@
 package io.pkibench.server;
 
+import io.pkibench.server.crl.RevocationServer;
+import io.pkibench.server.signer.SignerServer;
+import io.pkibench.server.tsa.TsaServer;
 import io.pkibench.analysis.Analysis;
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SoftwareKeySource;
@@ -12,8 +15,8 @@ import io.pkibench.results.RunResultCsv;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.testing.Mutations;
 import io.pkibench.testing.TestKeys;
-import io.pkibench.workload.ades.CertificateLogin;
-import io.pkibench.workload.ades.TimeStampAuthority;
+import io.pkibench.formats.ades.CertificateLogin;
+import io.pkibench.formats.ades.TimeStampAuthority;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;

@@ -1,12 +1,14 @@
 package io.pkibench.server;
 
+import io.pkibench.server.crl.RevocationServer;
+import io.pkibench.server.tsa.TsaServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.pki.TestPki;
 import io.pkibench.testing.TestKeys;
-import io.pkibench.workload.ades.TimeStampAuthority;
+import io.pkibench.formats.ades.TimeStampAuthority;
 import java.io.ByteArrayInputStream;
 import java.math.BigInteger;
 import java.net.URI;

@@ -10,7 +10,7 @@ import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.testing.Openssl;
 import io.pkibench.testing.TestKeys;
-import io.pkibench.workload.pec.SentMessage;
+import io.pkibench.formats.pec.SentMessage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

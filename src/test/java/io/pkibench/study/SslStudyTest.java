@@ -14,7 +14,7 @@ import io.pkibench.results.RunResultJson;
 import io.pkibench.results.StudyRecord;
 import io.pkibench.session.ForkedSeries;
 import io.pkibench.testing.TestKeys;
-import io.pkibench.workload.WorkloadCatalog;
+import io.pkibench.workload.catalog.WorkloadCatalog;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;

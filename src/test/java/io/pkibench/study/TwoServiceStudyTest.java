@@ -23,7 +23,7 @@ import io.pkibench.results.WorkloadResult;
 import io.pkibench.session.ForkedSeries;
 import io.pkibench.session.ResultFile;
 import io.pkibench.testing.TestKeys;
-import io.pkibench.workload.WorkloadCatalog;
+import io.pkibench.workload.catalog.WorkloadCatalog;
 import java.math.BigInteger;
 import java.net.URI;
 import java.net.http.HttpClient;

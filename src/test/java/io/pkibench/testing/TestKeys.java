@@ -4,10 +4,10 @@ import io.pkibench.keys.KeySource;
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.pki.TestPki;
-import io.pkibench.workload.Params;
-import io.pkibench.workload.Workload;
-import io.pkibench.workload.WorkloadContext;
-import io.pkibench.workload.WorkloadFactory;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.Workload;
+import io.pkibench.workload.api.WorkloadContext;
+import io.pkibench.workload.api.WorkloadFactory;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.Map;
@@ -38,10 +38,10 @@ public final class TestKeys {
 
   /** A study runner writing {@code out}, its services' keys and PKI these, log lines into {@code log}. */
   public io.pkibench.study.StudyRunner studyRunner(Path out, java.util.List<String> log) {
-    return new io.pkibench.study.StudyRunner(io.pkibench.workload.WorkloadCatalog.builtIn(), new io.pkibench.study.StudyRunner.Options(out,
+    return new io.pkibench.study.StudyRunner(io.pkibench.workload.catalog.WorkloadCatalog.builtIn(), new io.pkibench.study.StudyRunner.Options(out,
         InstantSource.system(), io.pkibench.engine.ProgressListener.NONE, log::add, Map.of("PATH", System.getenv("PATH")),
         io.pkibench.session.ForkedSeries.thisJvm(),
-        spec -> io.pkibench.keys.KeySources.open(spec, () -> pki, null, Map.of(), InstantSource.system(), log::add), () -> pki,
+        spec -> io.pkibench.keys.catalog.KeySources.open(spec, () -> pki, null, Map.of(), InstantSource.system(), log::add), () -> pki,
         java.time.Duration.ofSeconds(30)));
   }
 

@@ -8,8 +8,8 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
-import io.pkibench.keyserver.v1.KeyServerGrpc;
-import io.pkibench.results.WorkloadResult;
+import io.pkibench.keyserver.protocol.KeyServerGrpc;
+import io.pkibench.keys.KeyNodeTally;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -49,7 +49,7 @@ final class Cluster implements AutoCloseable {
     final LongAdder failures = new LongAdder();
     volatile boolean up;
     /** When the client took this node out or saw it rejoin, for the report of a fault. */
-    final List<WorkloadResult.Transition> transitions = java.util.Collections.synchronizedList(new ArrayList<>());
+    final List<KeyNodeTally.Transition> transitions = java.util.Collections.synchronizedList(new ArrayList<>());
     int slowChecks; // consecutive health checks past their deadline; only the checker thread touches it
 
     Node(NodeAddress address, ChannelCredentials credentials) {
@@ -163,7 +163,7 @@ final class Cluster implements AutoCloseable {
       if (!n.up) return;
       n.up = false;
     }
-    n.transitions.add(new WorkloadResult.Transition(clock.instant(), false, why));
+    n.transitions.add(new KeyNodeTally.Transition(clock.instant(), false, why));
     log.accept("key server " + n.address + " taken out: " + why);
   }
 
@@ -172,19 +172,19 @@ final class Cluster implements AutoCloseable {
       if (n.up) return;
       n.up = true;
     }
-    n.transitions.add(new WorkloadResult.Transition(clock.instant(), true, "health check answered SERVING"));
+    n.transitions.add(new KeyNodeTally.Transition(clock.instant(), true, "health check answered SERVING"));
     log.accept("key server " + n.address + " rejoined");
   }
 
   /** Each node, its calls and failures so far, whether it is up, and its transitions: what the result records. */
-  List<WorkloadResult.KeyNode> nodes() {
-    List<WorkloadResult.KeyNode> list = new ArrayList<>();
+  List<KeyNodeTally> nodes() {
+    List<KeyNodeTally> list = new ArrayList<>();
     for (Node n : nodes) {
-      List<WorkloadResult.Transition> transitions;
+      List<KeyNodeTally.Transition> transitions;
       synchronized (n.transitions) {
         transitions = List.copyOf(n.transitions);
       }
-      list.add(new WorkloadResult.KeyNode(n.address.toString(), n.address.weight(), n.calls.sum(), n.failures.sum(), n.up, transitions));
+      list.add(new KeyNodeTally(n.address.toString(), n.address.weight(), n.calls.sum(), n.failures.sum(), n.up, transitions));
     }
     return list;
   }

@@ -5,9 +5,9 @@ import io.pkibench.keys.KeySource;
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.keys.TlsContexts;
-import io.pkibench.keyserver.v1.GetChainRequest;
-import io.pkibench.keyserver.v1.KeyEntry;
-import io.pkibench.keyserver.v1.ListKeysRequest;
+import io.pkibench.keyserver.protocol.GetChainRequest;
+import io.pkibench.keyserver.protocol.KeyEntry;
+import io.pkibench.keyserver.protocol.ListKeysRequest;
 import java.io.ByteArrayInputStream;
 import java.security.GeneralSecurityException;
 import java.security.Provider;
@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  * {@code tls-client} by default) and trusts only {@code root}. Keyless services (digests, AES) run
  * locally, through the best local provider.
  */
-public final class RemoteKeySource implements KeySource {
+public final class RemoteKeySource implements KeySource, io.pkibench.keys.RsfnEnvelopeService {
   private final List<NodeAddress> addresses;
   private final Cluster cluster;
   private final RemoteProvider provider = new RemoteProvider();
@@ -75,8 +75,18 @@ public final class RemoteKeySource implements KeySource {
    * Runs {@code call} on a node the cluster picks (weighted least-pending), with its deadline and
    * failover: for the contract's operations beyond the JCA ones (RSFN packing on the node).
    */
-  public <T> T call(java.util.function.Function<io.pkibench.keyserver.v1.KeyServerGrpc.KeyServerBlockingStub, T> call) throws KeyServerException {
+  public <T> T call(java.util.function.Function<io.pkibench.keyserver.protocol.KeyServerGrpc.KeyServerBlockingStub, T> call) throws KeyServerException {
     return cluster.call(call);
+  }
+
+  @Override
+  public io.pkibench.keyserver.protocol.RsfnPackResponse pack(io.pkibench.keyserver.protocol.RsfnPackRequest request) throws KeyServerException {
+    return cluster.call(stub -> stub.rsfnPack(request));
+  }
+
+  @Override
+  public io.pkibench.keyserver.protocol.RsfnUnpackResponse unpack(io.pkibench.keyserver.protocol.RsfnUnpackRequest request) throws KeyServerException {
+    return cluster.call(stub -> stub.rsfnUnpack(request));
   }
 
   @Override
@@ -92,7 +102,7 @@ public final class RemoteKeySource implements KeySource {
 
   /** The nodes, each one's calls and failures so far, whether it is up, and when it went out and came back. */
   @Override
-  public List<io.pkibench.results.WorkloadResult.KeyNode> nodes() {
+  public List<io.pkibench.keys.KeyNodeTally> nodes() {
     return cluster.nodes();
   }
 

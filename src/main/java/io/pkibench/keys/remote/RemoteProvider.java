@@ -1,8 +1,8 @@
 package io.pkibench.keys.remote;
 
-import io.pkibench.keyserver.v1.HashAlgorithm;
-import io.pkibench.keyserver.v1.Padding;
-import io.pkibench.keyserver.v1.SignatureScheme;
+import io.pkibench.keyserver.protocol.HashAlgorithm;
+import io.pkibench.keyserver.protocol.Padding;
+import io.pkibench.keyserver.protocol.SignatureScheme;
 import java.security.NoSuchAlgorithmException;
 import java.security.Provider;
 import java.util.List;
@@ -21,7 +21,7 @@ public final class RemoteProvider extends Provider {
     super(NAME, "1", "pkibench: private-key operations on a key-server cluster (remote: key source)");
     Map<String, String> keyClasses = Map.of("SupportedKeyClasses", RemoteKey.class.getName());
     for (HashAlgorithm h : List.of(HashAlgorithm.SHA_1, HashAlgorithm.SHA_256, HashAlgorithm.SHA_384, HashAlgorithm.SHA_512)) {
-      String prefix = io.pkibench.keyserver.Hashes.signaturePrefix(h);
+      String prefix = io.pkibench.keyserver.protocol.Hashes.signaturePrefix(h);
       putService(new SignatureService(this, prefix + "withRSA", SignatureScheme.RSA_PKCS1_V1_5, h, keyClasses));
       putService(new SignatureService(this, prefix + "withECDSA", SignatureScheme.ECDSA, h, keyClasses));
     }

@@ -1,10 +1,10 @@
 package io.pkibench.keys.remote;
 
 import com.google.protobuf.ByteString;
-import io.pkibench.keyserver.Hashes;
-import io.pkibench.keyserver.v1.DecryptRequest;
-import io.pkibench.keyserver.v1.HashAlgorithm;
-import io.pkibench.keyserver.v1.Padding;
+import io.pkibench.keyserver.protocol.Hashes;
+import io.pkibench.keyserver.protocol.DecryptRequest;
+import io.pkibench.keyserver.protocol.HashAlgorithm;
+import io.pkibench.keyserver.protocol.Padding;
 import java.io.ByteArrayOutputStream;
 import java.security.AlgorithmParameters;
 import java.security.InvalidAlgorithmParameterException;

@@ -1,10 +1,10 @@
 package io.pkibench.keys.remote;
 
 import com.google.protobuf.ByteString;
-import io.pkibench.keyserver.Hashes;
-import io.pkibench.keyserver.v1.HashAlgorithm;
-import io.pkibench.keyserver.v1.SignRequest;
-import io.pkibench.keyserver.v1.SignatureScheme;
+import io.pkibench.keyserver.protocol.Hashes;
+import io.pkibench.keyserver.protocol.HashAlgorithm;
+import io.pkibench.keyserver.protocol.SignRequest;
+import io.pkibench.keyserver.protocol.SignatureScheme;
 import java.io.ByteArrayOutputStream;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;

@@ -1,10 +1,10 @@
 package io.pkibench.server.pec;
 
 import io.pkibench.server.ReferenceServer;
-import io.pkibench.workload.pec.DocumentKind;
-import io.pkibench.workload.pec.Outgoing;
-import io.pkibench.workload.pec.PecProvider;
-import io.pkibench.workload.pec.SmtpClient;
+import io.pkibench.formats.pec.DocumentKind;
+import io.pkibench.formats.pec.Outgoing;
+import io.pkibench.formats.pec.PecProvider;
+import io.pkibench.formats.pec.SmtpClient;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -176,7 +176,7 @@ public final class PecServer implements ReferenceServer {
 
   /** The Message-ID header of a message's header block, unfolded, or null. */
   static String messageId(byte[] message) {
-    String id = io.pkibench.workload.pec.MailHeaders.of(message).get("message-id");
+    String id = io.pkibench.formats.pec.MailHeaders.of(message).get("message-id");
     return id == null || id.isEmpty() ? null : id;
   }
 

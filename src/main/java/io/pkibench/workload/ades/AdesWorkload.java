@@ -1,11 +1,13 @@
 package io.pkibench.workload.ades;
 
+import io.pkibench.formats.ades.TimeStampAuthority;
+import io.pkibench.formats.ades.TwoPhaseSigner;
 import eu.europa.esig.dss.enumerations.SignaturePackaging;
 import eu.europa.esig.dss.model.DSSDocument;
 import eu.europa.esig.dss.model.InMemoryDocument;
 import io.pkibench.keys.SigningKey;
-import io.pkibench.workload.Operation;
-import io.pkibench.workload.Workload;
+import io.pkibench.workload.api.Operation;
+import io.pkibench.workload.api.Workload;
 import java.util.List;
 
 /**

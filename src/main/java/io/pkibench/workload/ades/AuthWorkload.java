@@ -1,12 +1,13 @@
 package io.pkibench.workload.ades;
 
+import io.pkibench.formats.ades.CertificateLogin;
 import io.pkibench.keys.SigningKey;
-import io.pkibench.workload.Operation;
-import io.pkibench.workload.ParamSpec;
-import io.pkibench.workload.Params;
-import io.pkibench.workload.Workload;
-import io.pkibench.workload.WorkloadContext;
-import io.pkibench.workload.WorkloadFactory;
+import io.pkibench.workload.api.Operation;
+import io.pkibench.workload.api.ParamSpec;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.Workload;
+import io.pkibench.workload.api.WorkloadContext;
+import io.pkibench.workload.api.WorkloadFactory;
 import java.security.Signature;
 import java.security.cert.X509Certificate;
 import java.util.List;

@@ -1,18 +1,14 @@
 package io.pkibench.workload.ades;
 
+import io.pkibench.formats.ades.CadesVerifier;
+import io.pkibench.formats.ades.AdesChecks;
+import io.pkibench.formats.ades.TwoPhaseSigner;
 import eu.europa.esig.dss.enumerations.SignaturePackaging;
-import io.pkibench.keys.SigningKey;
-import io.pkibench.workload.ParamSpec;
-import io.pkibench.workload.Params;
-import io.pkibench.workload.Workload;
-import io.pkibench.workload.WorkloadContext;
-import java.security.SignatureException;
-import java.util.Collection;
+import io.pkibench.workload.api.ParamSpec;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.Workload;
+import io.pkibench.workload.api.WorkloadContext;
 import java.util.List;
-import org.bouncycastle.cms.CMSProcessableByteArray;
-import org.bouncycastle.cms.CMSSignedData;
-import org.bouncycastle.cms.SignerInformation;
-import org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder;
 
 /**
  * {@code cades} (CAdES-B-B) and {@code cades-t} (CAdES-B-T, with an RFC 3161 signature time-stamp
@@ -45,23 +41,7 @@ public final class CadesWorkload {
       boolean t = timestamped();
       return new AdesWorkload(t ? TwoPhaseSigner.Format.CADES_T : TwoPhaseSigner.Format.CADES,
           Signers.of(context, params), content, "document.bin", packaging, t ? Signers.tsa(context) : null,
-          context.verify() ? (signed, original, key) -> check(signed, original, key, t) : null, context.clock());
-    }
-  }
-
-  /** BouncyCastle's verdict on the CMS: the signer's signature, and for B-T the time-stamp token over it. */
-  static void check(byte[] cms, byte[] content, SigningKey key, boolean expectTimestamp) throws Exception {
-    CMSSignedData signed = new CMSSignedData(new CMSProcessableByteArray(content), cms);
-    Collection<SignerInformation> signerInfos = signed.getSignerInfos().getSigners();
-    if (signerInfos.size() != 1) throw new SignatureException("expected one SignerInfo, found " + signerInfos.size());
-    SignerInformation info = signerInfos.iterator().next();
-    if (!info.verify(new JcaSimpleSignerInfoVerifierBuilder().build(key.certificate()))) {
-      throw new SignatureException("the CAdES signature does not verify with BouncyCastle");
-    }
-    if (expectTimestamp) {
-      var attributes = info.getUnsignedAttributes();
-      var stamp = attributes == null ? null : attributes.get(org.bouncycastle.asn1.pkcs.PKCSObjectIdentifiers.id_aa_signatureTimeStampToken);
-      if (stamp == null) throw new SignatureException("CAdES-B-T without a signature time-stamp");
+          context.verify() ? (signed, original, key) -> CadesVerifier.check(signed, original, key, t) : null, context.clock());
     }
   }
 }

@@ -1,6 +1,6 @@
 package io.pkibench.workload.ades;
 
-import io.pkibench.workload.WorkloadFactory;
+import io.pkibench.workload.api.WorkloadFactory;
 
 /** The B-B and B-T members of one AdES form ({@code cades}/{@code cades-t}, {@code pades}/{@code pades-t}): name and description by level. */
 abstract class LevelPairFactory implements WorkloadFactory {

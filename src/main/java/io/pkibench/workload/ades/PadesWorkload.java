@@ -1,22 +1,18 @@
 package io.pkibench.workload.ades;
 
-import io.pkibench.keys.SigningKey;
-import io.pkibench.workload.ParamSpec;
-import io.pkibench.workload.Params;
-import io.pkibench.workload.Workload;
-import io.pkibench.workload.WorkloadContext;
+import io.pkibench.formats.ades.PadesVerifier;
+import io.pkibench.formats.ades.SamplePdf;
+import io.pkibench.formats.ades.TwoPhaseSigner;
+import io.pkibench.workload.api.ParamSpec;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.Workload;
+import io.pkibench.workload.api.WorkloadContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SignatureException;
 import java.util.List;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
-import org.apache.pdfbox.pdmodel.interactive.digitalsignature.PDSignature;
-import org.bouncycastle.cms.CMSProcessableByteArray;
-import org.bouncycastle.cms.CMSSignedData;
-import org.bouncycastle.cms.SignerInformation;
-import org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder;
 
 /**
  * {@code pades} (PAdES-B-B) and {@code pades-t} (PAdES-B-T), two-phase through DSS and PDFBox, on the
@@ -46,7 +42,7 @@ public final class PadesWorkload {
       byte[] pdf = params.get("file").isEmpty() ? SamplePdf.generate() : readPdf(Path.of(params.get("file")));
       return new AdesWorkload(timestamped() ? TwoPhaseSigner.Format.PADES_T : TwoPhaseSigner.Format.PADES,
           Signers.of(context, params), pdf, "document.pdf", null, timestamped() ? Signers.tsa(context) : null,
-          context.verify() ? (signed, original, key) -> check(signed, key) : null, context.clock());
+          context.verify() ? (signed, original, key) -> PadesVerifier.check(signed, key) : null, context.clock());
     }
   }
 
@@ -58,20 +54,6 @@ public final class PadesWorkload {
       return bytes;
     } catch (IOException e) {
       throw new IOException("-p file=" + file + " is not a PDF PDFBox can read (" + e.getMessage() + "); give an unencrypted, well-formed PDF", e);
-    }
-  }
-
-  /** PDFBox finds the last signature and its byte range; BouncyCastle verifies the CMS over those bytes. */
-  static void check(byte[] signedPdf, SigningKey key) throws Exception {
-    try (PDDocument doc = Loader.loadPDF(signedPdf)) {
-      PDSignature signature = doc.getLastSignatureDictionary();
-      if (signature == null) throw new SignatureException("the signed PDF has no signature dictionary");
-      byte[] signedContent = signature.getSignedContent(signedPdf);
-      CMSSignedData cms = new CMSSignedData(new CMSProcessableByteArray(signedContent), signature.getContents(signedPdf));
-      SignerInformation info = cms.getSignerInfos().getSigners().iterator().next();
-      if (!info.verify(new JcaSimpleSignerInfoVerifierBuilder().build(key.certificate()))) {
-        throw new SignatureException("the PAdES signature does not verify with BouncyCastle");
-      }
     }
   }
 }

@@ -1,10 +1,11 @@
 package io.pkibench.workload.ades;
 
+import io.pkibench.formats.ades.TimeStampAuthority;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.pki.Entity;
 import io.pkibench.pki.KeyAlgorithm;
-import io.pkibench.workload.Params;
-import io.pkibench.workload.WorkloadContext;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.WorkloadContext;
 import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,10 +13,10 @@ import java.util.List;
 /** The keys the AdES workloads share: {@code certs} signers of {@code alg} from the key source, and the TSA. */
 public final class Signers {
   /** {@code -p alg=}: the signer key type the AdES workloads and their HTTP clients use. */
-  public static final io.pkibench.workload.ParamSpec ALG =
-      io.pkibench.workload.ParamSpec.choice("alg", "rsa2048", "signer key type", "rsa2048", "ecdsa-p256");
+  public static final io.pkibench.workload.api.ParamSpec ALG =
+      io.pkibench.workload.api.ParamSpec.choice("alg", "rsa2048", "signer key type", "rsa2048", "ecdsa-p256");
   /** {@code -p certs=}: how many signer certificates are used in turn (from both intermediates: different CRLs). */
-  public static final io.pkibench.workload.ParamSpec CERTS = io.pkibench.workload.ParamSpec.choice("certs", "1",
+  public static final io.pkibench.workload.api.ParamSpec CERTS = io.pkibench.workload.api.ParamSpec.choice("certs", "1",
       "signer certificates used in turn (from both intermediates: different CRLs)", "1", "2", "3", "4");
 
   private Signers() {}

@@ -1,12 +1,16 @@
 package io.pkibench.workload.pec;
 
+import io.pkibench.formats.pec.DocumentKind;
+import io.pkibench.formats.pec.PecMessages;
+import io.pkibench.formats.pec.PecSender;
+import io.pkibench.formats.pec.ReceiptWatch;
+import io.pkibench.formats.pec.SentMessage;
 import io.pkibench.plan.Durations;
-import io.pkibench.workload.ParamSpec;
-import io.pkibench.workload.Params;
-import io.pkibench.workload.Workload;
-import io.pkibench.workload.WorkloadCatalog;
-import io.pkibench.workload.WorkloadContext;
-import io.pkibench.workload.WorkloadFactory;
+import io.pkibench.workload.api.ParamSpec;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.Workload;
+import io.pkibench.workload.api.WorkloadContext;
+import io.pkibench.workload.api.WorkloadFactory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -67,7 +71,7 @@ public final class PecSendWorkload implements WorkloadFactory {
   @Override
   public List<ParamSpec> params() {
     return List.of(
-        ParamSpec.free(WorkloadCatalog.TARGET, "", "the providers as DOMAIN=HOST:PORT,…, e.g. pec1.test=127.0.0.1:2525,pec2.test=127.0.0.1:2526"),
+        ParamSpec.free(ParamSpec.TARGET, "", "the providers as DOMAIN=HOST:PORT,…, e.g. pec1.test=127.0.0.1:2525,pec2.test=127.0.0.1:2526"),
         ParamSpec.free("mailboxes", "pec-mailboxes", "the directory holding each provider's --mailboxes as DIR/DOMAIN, where the receipts land"),
         ParamSpec.free("mix", "", "how many messages each provider's user sends in turn, in --target's order, e.g. 2:3 (default: equal)"),
         ParamSpec.free("size", "56k..80k", "bytes per message, one size (60k) or a range drawn uniformly (56k..80k)"),
@@ -80,9 +84,9 @@ public final class PecSendWorkload implements WorkloadFactory {
     List<String> problems = new ArrayList<>();
     List<Route> routes = List.of();
     try {
-      routes = Route.parse(params.get(WorkloadCatalog.TARGET));
+      routes = Route.parse(params.get(ParamSpec.TARGET));
     } catch (IllegalArgumentException e) {
-      problems.add("--target " + params.get(WorkloadCatalog.TARGET) + ": " + e.getMessage());
+      problems.add("--target " + params.get(ParamSpec.TARGET) + ": " + e.getMessage());
     }
     try {
       int[] mix = mix(params.get("mix"), routes.size());
@@ -127,7 +131,7 @@ public final class PecSendWorkload implements WorkloadFactory {
 
   @Override
   public Workload create(WorkloadContext context, Params params) throws Exception {
-    List<Route> routes = Route.parse(params.get(WorkloadCatalog.TARGET));
+    List<Route> routes = Route.parse(params.get(ParamSpec.TARGET));
     int[] mix = mix(params.get("mix"), routes.size());
     // message n goes from the provider whose turn it is in a cycle of sum(mix) messages
     int[] turn = new int[java.util.Arrays.stream(mix).sum()];
@@ -156,7 +160,7 @@ public final class PecSendWorkload implements WorkloadFactory {
     AtomicLong next = new AtomicLong();
     return new Workload() {
       @Override
-      public io.pkibench.workload.Operation newOperation(int worker) {
+      public io.pkibench.workload.api.Operation newOperation(int worker) {
         return () -> {
           long n = next.incrementAndGet();
           int i = turn[(int) ((n - 1) % turn.length)];

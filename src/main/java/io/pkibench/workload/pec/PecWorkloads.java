@@ -1,12 +1,18 @@
 package io.pkibench.workload.pec;
 
+import io.pkibench.formats.pec.DocumentKind;
+import io.pkibench.formats.pec.Outgoing;
+import io.pkibench.formats.pec.PecMessages;
+import io.pkibench.formats.pec.PecProvider;
+import io.pkibench.formats.pec.ProviderIndex;
+import io.pkibench.formats.pec.Verification;
 import io.pkibench.keys.KeySource;
 import io.pkibench.keys.SigningKey;
-import io.pkibench.workload.ParamSpec;
-import io.pkibench.workload.Params;
-import io.pkibench.workload.Workload;
-import io.pkibench.workload.WorkloadContext;
-import io.pkibench.workload.WorkloadFactory;
+import io.pkibench.workload.api.ParamSpec;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.Workload;
+import io.pkibench.workload.api.WorkloadContext;
+import io.pkibench.workload.api.WorkloadFactory;
 import jakarta.mail.internet.MimeMessage;
 import jakarta.mail.internet.MimeMultipart;
 import java.io.ByteArrayInputStream;

@@ -1,6 +1,6 @@
 package io.pkibench.workload.pec;
 
-import io.pkibench.workload.Params;
+import io.pkibench.workload.api.Params;
 import java.util.SplittableRandom;
 
 /** Message sizes as the original's mailer drew them: one size ({@code 60k}) or a range drawn uniformly ({@code 56k..80k}). */

@@ -1,11 +1,11 @@
 package io.pkibench.workload.primitive;
 
-import io.pkibench.workload.Operation;
-import io.pkibench.workload.ParamSpec;
-import io.pkibench.workload.Params;
-import io.pkibench.workload.Workload;
-import io.pkibench.workload.WorkloadContext;
-import io.pkibench.workload.WorkloadFactory;
+import io.pkibench.workload.api.Operation;
+import io.pkibench.workload.api.ParamSpec;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.Workload;
+import io.pkibench.workload.api.WorkloadContext;
+import io.pkibench.workload.api.WorkloadFactory;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.Provider;

@@ -1,17 +1,21 @@
 package io.pkibench.workload.rsfn;
 
+import io.pkibench.formats.rsfn.CaCodes;
+import io.pkibench.formats.rsfn.ErrorCode;
+import io.pkibench.formats.rsfn.Protocol3;
+import io.pkibench.formats.rsfn.Treatment;
 import com.google.protobuf.ByteString;
 import io.pkibench.keys.KeySource;
 import io.pkibench.keys.SigningKey;
-import io.pkibench.keys.remote.RemoteKeySource;
-import io.pkibench.keyserver.v1.RsfnPackRequest;
-import io.pkibench.keyserver.v1.RsfnUnpackRequest;
-import io.pkibench.keyserver.v1.RsfnUnpackResponse;
-import io.pkibench.workload.ParamSpec;
-import io.pkibench.workload.Params;
-import io.pkibench.workload.Workload;
-import io.pkibench.workload.WorkloadContext;
-import io.pkibench.workload.WorkloadFactory;
+import io.pkibench.keys.RsfnEnvelopeService;
+import io.pkibench.keyserver.protocol.RsfnPackRequest;
+import io.pkibench.keyserver.protocol.RsfnUnpackRequest;
+import io.pkibench.keyserver.protocol.RsfnUnpackResponse;
+import io.pkibench.workload.api.ParamSpec;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.Workload;
+import io.pkibench.workload.api.WorkloadContext;
+import io.pkibench.workload.api.WorkloadFactory;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
@@ -82,15 +86,15 @@ public final class RsfnWorkloads {
   }
 
   /** What both workloads resolve from their parameters and keys. */
-  record Setup(byte[] payload, Treatment treatment, SigningKey sender, SigningKey recipient, Protocol3 codec, RemoteKeySource cluster,
+  record Setup(byte[] payload, Treatment treatment, SigningKey sender, SigningKey recipient, Protocol3 codec, RsfnEnvelopeService cluster,
       RsfnPackRequest packRequest, RsfnUnpackRequest unpackTemplate) {
     static Setup of(WorkloadContext context, Params params) throws GeneralSecurityException {
       int size = params.bytes("size");
       Treatment treatment = Treatment.of(Boolean.parseBoolean(params.get("encrypt")), Boolean.parseBoolean(params.get("gzip")));
       KeySource keys = context.keys();
-      RemoteKeySource cluster = null;
+      RsfnEnvelopeService cluster = null;
       if (params.get("mode").equals("remote")) {
-        if (!(keys instanceof RemoteKeySource remote)) {
+        if (!(keys instanceof RsfnEnvelopeService remote)) {
           throw new IllegalArgumentException("-p mode=remote: the key-server nodes pack and unpack; give them with --keys remote:HOST:PORT,…");
         }
         cluster = remote;
@@ -110,7 +114,7 @@ public final class RsfnWorkloads {
 
     byte[] pack() throws Exception {
       if (cluster == null) return codec.pack(sender, recipient.certificate(), payload, treatment);
-      return cluster.call(stub -> stub.rsfnPack(packRequest)).getEnvelope().toByteArray();
+      return cluster.pack(packRequest).getEnvelope().toByteArray();
     }
 
     /** What {@link #unpack} sends for {@code envelope}: made once per envelope of a pool, not per operation. */
@@ -121,7 +125,7 @@ public final class RsfnWorkloads {
     /** The payload, or throws with the C03 code and why: a refused envelope is a failed operation. */
     byte[] unpack(byte[] envelope, RsfnUnpackRequest request) throws Exception {
       if (cluster == null) return codec.unpack(recipient, sender.certificate(), envelope).payload();
-      RsfnUnpackResponse answer = cluster.call(stub -> stub.rsfnUnpack(request));
+      RsfnUnpackResponse answer = cluster.unpack(request);
       if (answer.getErrorCode() != 0) throw new IllegalStateException("refused with C03 " + ErrorCode.of(answer.getErrorCode()).hex() + ": " + answer.getMessage());
       return answer.getPayload().toByteArray();
     }

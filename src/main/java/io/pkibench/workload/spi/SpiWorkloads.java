@@ -1,12 +1,14 @@
 package io.pkibench.workload.spi;
 
+import io.pkibench.formats.iso20022.Pacs008Pool;
+import io.pkibench.formats.iso20022.SpiSignature;
 import io.pkibench.keys.SigningKey;
-import io.pkibench.workload.Operation;
-import io.pkibench.workload.ParamSpec;
-import io.pkibench.workload.Params;
-import io.pkibench.workload.Workload;
-import io.pkibench.workload.WorkloadContext;
-import io.pkibench.workload.WorkloadFactory;
+import io.pkibench.workload.api.Operation;
+import io.pkibench.workload.api.ParamSpec;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.Workload;
+import io.pkibench.workload.api.WorkloadContext;
+import io.pkibench.workload.api.WorkloadFactory;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.w3c.dom.Document;

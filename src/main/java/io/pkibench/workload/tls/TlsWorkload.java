@@ -1,14 +1,17 @@
 package io.pkibench.workload.tls;
 
+import io.pkibench.formats.tls.Connection;
+import io.pkibench.formats.tls.EchoProtocol;
+import io.pkibench.formats.tls.TlsConnection;
+import io.pkibench.formats.tls.TlsEngine;
 import io.netty.handler.ssl.SslContext;
 import io.pkibench.plan.Durations;
-import io.pkibench.workload.Operation;
-import io.pkibench.workload.ParamSpec;
-import io.pkibench.workload.Params;
-import io.pkibench.workload.Workload;
-import io.pkibench.workload.WorkloadCatalog;
-import io.pkibench.workload.WorkloadContext;
-import io.pkibench.workload.WorkloadFactory;
+import io.pkibench.workload.api.Operation;
+import io.pkibench.workload.api.ParamSpec;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.Workload;
+import io.pkibench.workload.api.WorkloadContext;
+import io.pkibench.workload.api.WorkloadFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -100,7 +103,7 @@ public final class TlsWorkload implements Workload {
     @Override
     public List<ParamSpec> params() {
       List<ParamSpec> params = new ArrayList<>(List.of(
-          ParamSpec.free(WorkloadCatalog.TARGET, "", "tls://HOST:PORT or tcp://HOST:PORT, e.g. tls://127.0.0.1:8444 (start one with 'pkibench serve tlsecho')"),
+          ParamSpec.free(ParamSpec.TARGET, "", "tls://HOST:PORT or tcp://HOST:PORT, e.g. tls://127.0.0.1:8444 (start one with 'pkibench serve tlsecho')"),
           ParamSpec.choice("engine", "jsse", "the client's TLS engine", "jsse", "openssl"),
           ParamSpec.free("suite", "", "the one cipher suite to offer, IANA name (default: the engine's list)"),
           ParamSpec.free("protocol", "", "the one TLS version to offer, e.g. TLSv1.2 (default: the engine's)"),
@@ -122,7 +125,7 @@ public final class TlsWorkload implements Workload {
 
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
-      String target = params.get(WorkloadCatalog.TARGET);
+      String target = params.get(ParamSpec.TARGET);
       URI uri;
       try {
         uri = URI.create(target);

@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.testing.Openssl;
 import io.pkibench.testing.TestKeys;
-import io.pkibench.workload.pec.PecMessages;
-import io.pkibench.workload.pec.PecProvider;
-import io.pkibench.workload.pec.PecSender;
-import io.pkibench.workload.pec.ProviderIndex;
-import io.pkibench.workload.pec.ReliabilityCheck;
-import io.pkibench.workload.pec.SmtpClient;
+import io.pkibench.formats.pec.PecMessages;
+import io.pkibench.formats.pec.PecProvider;
+import io.pkibench.formats.pec.PecSender;
+import io.pkibench.formats.pec.ProviderIndex;
+import io.pkibench.formats.pec.ReliabilityCheck;
+import io.pkibench.formats.pec.SmtpClient;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package io.pkibench.workload.ades;
 
+import io.pkibench.formats.ades.CertificateLogin;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -7,11 +8,11 @@ import io.pkibench.keys.KeySource;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.pki.TestPki;
 import io.pkibench.testing.TestKeys;
-import io.pkibench.server.RevocationServer;
-import io.pkibench.workload.Operation;
-import io.pkibench.workload.Params;
-import io.pkibench.workload.Workload;
-import io.pkibench.workload.WorkloadContext;
+import io.pkibench.server.crl.RevocationServer;
+import io.pkibench.workload.api.Operation;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.Workload;
+import io.pkibench.workload.api.WorkloadContext;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.security.Signature;

@@ -1,12 +1,14 @@
 package io.pkibench.workload.ades;
 
+import io.pkibench.formats.ades.TimeStampAuthority;
+import io.pkibench.formats.ades.TwoPhaseSigner;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import eu.europa.esig.dss.enumerations.SignaturePackaging;
 import eu.europa.esig.dss.model.InMemoryDocument;
 import io.pkibench.testing.TestKeys;
-import io.pkibench.workload.Operation;
-import io.pkibench.workload.Workload;
+import io.pkibench.workload.api.Operation;
+import io.pkibench.workload.api.Workload;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.InstantSource;

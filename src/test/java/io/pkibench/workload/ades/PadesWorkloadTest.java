@@ -1,5 +1,8 @@
 package io.pkibench.workload.ades;
 
+import io.pkibench.formats.ades.SamplePdf;
+import io.pkibench.formats.ades.TimeStampAuthority;
+import io.pkibench.formats.ades.TwoPhaseSigner;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,8 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import eu.europa.esig.dss.model.InMemoryDocument;
 import io.pkibench.testing.TestKeys;
-import io.pkibench.workload.Operation;
-import io.pkibench.workload.Workload;
+import io.pkibench.workload.api.Operation;
+import io.pkibench.workload.api.Workload;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.InstantSource;

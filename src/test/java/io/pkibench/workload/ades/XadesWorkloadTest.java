@@ -1,11 +1,12 @@
 package io.pkibench.workload.ades;
 
+import io.pkibench.formats.ades.TwoPhaseSigner;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import eu.europa.esig.dss.model.InMemoryDocument;
 import io.pkibench.testing.TestKeys;
-import io.pkibench.workload.Operation;
-import io.pkibench.workload.Workload;
+import io.pkibench.workload.api.Operation;
+import io.pkibench.workload.api.Workload;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +43,7 @@ class XadesWorkloadTest {
   @Test
   void signedXml_xmlsec1VerifiesAndATamperedAmountFails() throws Exception {
     byte[] signed = new TwoPhaseSigner(null, java.time.InstantSource.system()).sign(TwoPhaseSigner.Format.XADES,
-        new InMemoryDocument(XadesWorkload.sampleMessage(4096), "message.xml"), fixture.keys.key("signer-rsa2048-1"), null);
+        new InMemoryDocument(io.pkibench.formats.ades.SampleXml.generate(4096), "message.xml"), fixture.keys.key("signer-rsa2048-1"), null);
     Path file = Files.write(tmp.resolve("xades.xml"), signed);
     String ok = xmlsec1(file);
     assertTrue(ok.startsWith("0:") && ok.contains("OK"), ok);
@@ -60,7 +61,7 @@ class XadesWorkloadTest {
         "--trusted-pem", fixture.pki.certificatePem("root-ca").toString(),
         "--untrusted-pem", fixture.pki.certificatePem("intermediate-a").toString(),
         "--untrusted-pem", fixture.pki.certificatePem("intermediate-b").toString(),
-        "--id-attr:Id", XadesWorkload.XADES_NS + ":SignedProperties",
+        "--id-attr:Id", io.pkibench.formats.ades.XadesVerifier.XADES_NS + ":SignedProperties",
         file.toString())).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes());
     return p.waitFor() + ":" + out;

@@ -1,5 +1,7 @@
 package io.pkibench.workload.spi;
 
+import io.pkibench.formats.iso20022.Pacs008Pool;
+import io.pkibench.formats.iso20022.SpiSignature;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

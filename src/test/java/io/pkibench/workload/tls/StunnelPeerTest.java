@@ -3,11 +3,11 @@ package io.pkibench.workload.tls;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pkibench.server.TlsEchoServer;
+import io.pkibench.server.tlsecho.TlsEchoServer;
 import io.pkibench.testing.Openssl;
 import io.pkibench.testing.TestKeys;
-import io.pkibench.workload.Operation;
-import io.pkibench.workload.Workload;
+import io.pkibench.workload.api.Operation;
+import io.pkibench.workload.api.Workload;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;

@@ -1,14 +1,18 @@
 package io.pkibench.workload.tls;
 
+import io.pkibench.formats.tls.Connection;
+import io.pkibench.formats.tls.EchoProtocol;
+import io.pkibench.formats.tls.TlsEngine;
+import io.pkibench.formats.tls.TlsServerKeys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.handler.ssl.SslContext;
-import io.pkibench.server.TlsEchoServer;
+import io.pkibench.server.tlsecho.TlsEchoServer;
 import io.pkibench.testing.TestKeys;
-import io.pkibench.workload.Operation;
-import io.pkibench.workload.Workload;
+import io.pkibench.workload.api.Operation;
+import io.pkibench.workload.api.Workload;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;

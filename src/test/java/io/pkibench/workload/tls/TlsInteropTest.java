@@ -1,9 +1,14 @@
 package io.pkibench.workload.tls;
 
+import io.pkibench.formats.tls.Connection;
+import io.pkibench.formats.tls.EchoProtocol;
+import io.pkibench.formats.tls.TlsConnection;
+import io.pkibench.formats.tls.TlsEngine;
+import io.pkibench.formats.tls.TlsServerKeys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pkibench.server.TlsEchoServer;
+import io.pkibench.server.tlsecho.TlsEchoServer;
 import io.pkibench.testing.Openssl;
 import io.pkibench.testing.TestKeys;
 import java.io.ByteArrayOutputStream;

@@ -1,0 +1,126 @@
+package io.pkibench.formats.pec;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * One SMTP transaction (RFC 5321: EHLO, MAIL, RCPT…, DATA, QUIT) on its own connection, each command
+ * one write with Nagle off, and bounded in time: the users' client and the providers' relay. Ours
+ * rather than SubEthaSMTP's SmartClient, which wrote its commands so that every reply waited for a
+ * delayed ACK (about 50 ms per command on loopback: 300 ms a message) and has no read timeout.
+ */
+public final class SmtpClient {
+  private static final int MAX_REPLY_BYTES = 64 * 1024;
+
+  private SmtpClient() {}
+
+  /** A reply other than the one expected: its code says whether trying again later can help (4xx) or not (5xx). */
+  public static final class Refusal extends IOException {
+    private final int code;
+
+    public Refusal(int code, String reply) {
+      super(reply);
+      this.code = code;
+    }
+
+    public int code() {
+      return code;
+    }
+
+    /** A 5xx reply: the peer will not take this message, however often it is offered. */
+    public boolean permanent() {
+      return code >= 500;
+    }
+  }
+
+  /** Delivers {@code message} (CRLF lines) from {@code from} to {@code to}; returns when the server answered 250 to its end. */
+  public static void send(String host, int port, String heloName, String from, List<String> to, byte[] message, Duration timeout)
+      throws IOException {
+    try (Socket socket = new Socket()) {
+      socket.setTcpNoDelay(true);
+      socket.connect(new InetSocketAddress(host, port), (int) timeout.toMillis());
+      socket.setSoTimeout((int) timeout.toMillis());
+      InputStream in = new BufferedInputStream(socket.getInputStream(), 4096);
+      OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
+      expect(in, 220, "greeting");
+      command(out, "EHLO " + heloName);
+      expect(in, 250, "EHLO");
+      command(out, "MAIL FROM:<" + from + ">");
+      expect(in, 250, "MAIL FROM");
+      for (String rcpt : to) {
+        command(out, "RCPT TO:<" + rcpt + ">");
+        expect(in, 250, "RCPT TO <" + rcpt + ">");
+      }
+      command(out, "DATA");
+      expect(in, 354, "DATA");
+      writeDotStuffed(out, message);
+      out.flush();
+      expect(in, 250, "the message");
+      command(out, "QUIT");
+      // The message is taken; a server that closes before answering QUIT changes nothing.
+      try {
+        reply(in);
+      } catch (IOException e) {
+        // ignored, as above
+      }
+    }
+  }
+
+  private static void command(OutputStream out, String line) throws IOException {
+    out.write((line + "\r\n").getBytes(StandardCharsets.US_ASCII));
+    out.flush();
+  }
+
+  private static void expect(InputStream in, int code, String after) throws IOException {
+    String reply = reply(in);
+    int got = reply.length() >= 3 && Character.isDigit(reply.charAt(0)) ? Integer.parseInt(reply.substring(0, 3)) : -1;
+    if (got != code) throw new Refusal(got, after + ": " + reply.strip());
+  }
+
+  /** A reply of one or more lines ({@code 250-…} continues, {@code 250 …} ends); its lines joined by spaces. */
+  private static String reply(InputStream in) throws IOException {
+    StringBuilder all = new StringBuilder();
+    ByteArrayOutputStream line = new ByteArrayOutputStream(128);
+    int total = 0;
+    while (true) {
+      int b = in.read();
+      if (b < 0) throw new IOException("the server closed the connection" + (all.isEmpty() ? "" : " after '" + all + "'"));
+      if (++total > MAX_REPLY_BYTES) throw new IOException("the server's reply exceeds " + MAX_REPLY_BYTES + " bytes");
+      if (b != '\n') {
+        if (b != '\r') line.write(b);
+        continue;
+      }
+      String text = line.toString(StandardCharsets.ISO_8859_1);
+      line.reset();
+      if (!all.isEmpty()) all.append(' ');
+      all.append(text);
+      if (text.length() < 4 || text.charAt(3) != '-') return all.toString();
+    }
+  }
+
+  /** The message with every line that starts with a dot given a second one, ended by {@code CRLF.CRLF} (RFC 5321 §4.5.2). */
+  private static void writeDotStuffed(OutputStream out, byte[] message) throws IOException {
+    int start = 0;
+    boolean lineStart = true;
+    for (int i = 0; i < message.length; i++) {
+      if (lineStart && message[i] == '.') {
+        out.write(message, start, i - start);
+        out.write('.');
+        start = i;
+      }
+      lineStart = message[i] == '\n';
+    }
+    out.write(message, start, message.length - start);
+    boolean endsWithCrlf = message.length >= 2 && message[message.length - 2] == '\r' && message[message.length - 1] == '\n';
+    out.write((endsWithCrlf ? ".\r\n" : "\r\n.\r\n").getBytes(StandardCharsets.US_ASCII));
+  }
+}

@@ -1,0 +1,104 @@
+package io.pkibench.formats.tls;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.ssl.IdentityCipherSuiteFilter;
+import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
+
+/**
+ * The two TLS engines pkibench can put on either end: the JDK's JSSE, and BoringSSL through
+ * netty-tcnative (statically linked, so the system's OpenSSL version does not decide what it can do).
+ * Both come out as an {@link SslContext}, so the server and the client handle them alike.
+ */
+public enum TlsEngine {
+  JSSE("jsse", SslProvider.JDK),
+  OPENSSL("openssl", SslProvider.OPENSSL);
+
+  public final String flag;
+  private final SslProvider provider;
+
+  TlsEngine(String flag, SslProvider provider) {
+    this.flag = flag;
+    this.provider = provider;
+  }
+
+  public static TlsEngine parse(String flag) {
+    for (TlsEngine e : values()) if (e.flag.equals(flag)) return e;
+    throw new IllegalArgumentException("unknown TLS engine '" + flag + "'; use jsse or openssl");
+  }
+
+  /** Why this engine cannot run here, or null. */
+  public String problem() {
+    if (this == OPENSSL && !OpenSsl.isAvailable()) {
+      Throwable cause = OpenSsl.unavailabilityCause();
+      return "the openssl engine (BoringSSL via netty-tcnative) did not load: " + (cause == null ? "unknown cause" : cause.getMessage())
+          + "; use --tls jsse, or run on linux-x86_64";
+    }
+    return null;
+  }
+
+  /** Name and version, for the result's environment and the report. */
+  public String describe() {
+    return switch (this) {
+      case JSSE -> "JSSE (" + Runtime.version() + ")";
+      case OPENSSL -> OpenSsl.isAvailable() ? OpenSsl.versionString() + " via netty-tcnative" : "BoringSSL (not loaded)";
+    };
+  }
+
+  /** The cipher suites (IANA names) this engine implements; a suite outside it cannot be enabled at all. */
+  public List<String> implementedSuites() {
+    return switch (this) {
+      case JSSE -> {
+        try {
+          yield List.of(SSLContext.getDefault().getSupportedSSLParameters().getCipherSuites());
+        } catch (GeneralSecurityException e) {
+          throw new IllegalStateException("the JDK has no default TLS context: " + e.getMessage(), e);
+        }
+      }
+      case OPENSSL -> OpenSsl.availableJavaCipherSuites().stream().filter(s -> s.startsWith("TLS_")).toList();
+    };
+  }
+
+  /** Server side: {@code key} and its chain; only {@code protocols} and {@code suites} (empty = the engine's defaults). */
+  public SslContext server(PrivateKey key, List<X509Certificate> chain, List<String> protocols, List<String> suites) throws SSLException {
+    SslContextBuilder b = SslContextBuilder.forServer(key, chain.toArray(new X509Certificate[0])).sslProvider(provider);
+    return restrict(b, protocols, suites).build();
+  }
+
+  /**
+   * Client side, trusting only {@code root}. No hostname check: the target is named by address and the
+   * trust anchor is the test PKI's (or the user's) root, which is what is being authenticated.
+   */
+  public SslContext client(X509Certificate root, List<String> protocols, List<String> suites) throws SSLException {
+    SslContextBuilder b = SslContextBuilder.forClient().sslProvider(provider).trustManager(root).endpointIdentificationAlgorithm(null);
+    return restrict(b, protocols, suites).build();
+  }
+
+  /**
+   * A fresh engine with no peer host, so it never resumes a session: each connection from it makes a
+   * full handshake (the ACRR transaction).
+   */
+  public static SSLEngine engine(SslContext context) {
+    return context.newEngine(ByteBufAllocator.DEFAULT);
+  }
+
+  private SslContextBuilder restrict(SslContextBuilder b, List<String> protocols, List<String> suites) {
+    if (!protocols.isEmpty()) b.protocols(protocols.toArray(new String[0]));
+    List<String> ordered = new ArrayList<>(suites);
+    // BoringSSL always offers its three TLS 1.3 suites and ignores a choice among them (netty says so in
+    // a log line on every context): drop them here, and the caller's check of what was negotiated tells.
+    if (this == OPENSSL) ordered.removeIf(s -> !s.contains("_WITH_"));
+    if (!ordered.isEmpty()) b.ciphers(ordered, IdentityCipherSuiteFilter.INSTANCE);
+    return b;
+  }
+}

@@ -1,0 +1,62 @@
+package io.pkibench.keyserver.protocol;
+
+import java.util.HexFormat;
+
+/** The contract's hash algorithms as the JCA names them, and the DigestInfo that RSASSA-PKCS1-v1_5 signs. */
+public final class Hashes {
+  private Hashes() {}
+
+  /** The JCA digest name ({@code SHA-256}), or null for a value the contract does not define. */
+  public static String jcaName(HashAlgorithm hash) {
+    return switch (hash) {
+      case SHA_1 -> "SHA-1";
+      case SHA_256 -> "SHA-256";
+      case SHA_384 -> "SHA-384";
+      case SHA_512 -> "SHA-512";
+      default -> null;
+    };
+  }
+
+  /** The short form in JCA signature names: {@code SHA256} of {@code SHA256withRSA}. */
+  public static String signaturePrefix(HashAlgorithm hash) {
+    String name = jcaName(hash);
+    return name == null ? null : name.replace("-", "");
+  }
+
+  /** From a JCA digest name in any of its spellings ({@code SHA-256}, {@code SHA256}); UNRECOGNIZED when not one of ours. */
+  public static HashAlgorithm fromJca(String name) {
+    return switch (name.toUpperCase(java.util.Locale.ROOT).replace("-", "")) {
+      case "SHA1" -> HashAlgorithm.SHA_1;
+      case "SHA256" -> HashAlgorithm.SHA_256;
+      case "SHA384" -> HashAlgorithm.SHA_384;
+      case "SHA512" -> HashAlgorithm.SHA_512;
+      default -> HashAlgorithm.UNRECOGNIZED;
+    };
+  }
+
+  public static int length(HashAlgorithm hash) {
+    return switch (hash) {
+      case SHA_1 -> 20;
+      case SHA_256 -> 32;
+      case SHA_384 -> 48;
+      case SHA_512 -> 64;
+      default -> -1;
+    };
+  }
+
+  /** DER DigestInfo of {@code digest} (RFC 8017 section 9.2, note 1): what NONEwithRSA pads and signs. */
+  public static byte[] digestInfo(HashAlgorithm hash, byte[] digest) {
+    String prefix = switch (hash) {
+      case SHA_1 -> "3021300906052b0e03021a05000414";
+      case SHA_256 -> "3031300d060960864801650304020105000420";
+      case SHA_384 -> "3041300d060960864801650304020205000430";
+      case SHA_512 -> "3051300d060960864801650304020305000440";
+      default -> throw new IllegalArgumentException("no DigestInfo for " + hash);
+    };
+    byte[] head = HexFormat.of().parseHex(prefix);
+    byte[] out = new byte[head.length + digest.length];
+    System.arraycopy(head, 0, out, 0, head.length);
+    System.arraycopy(digest, 0, out, head.length, digest.length);
+    return out;
+  }
+}

@@ -1,0 +1,188 @@
+package io.pkibench.server.keyserver;
+
+import io.pkibench.server.ReferenceServer;
+import io.grpc.Context;
+import io.grpc.Contexts;
+import io.grpc.Grpc;
+import io.grpc.Metadata;
+import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerTransportFilter;
+import io.grpc.TlsServerCredentials;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.health.v1.HealthCheckResponse;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.keys.TlsContexts;
+import io.pkibench.keyserver.protocol.KeyServerGrpc;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.security.GeneralSecurityException;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLSession;
+
+/**
+ * A key-server node: gRPC over mutual TLS (its identity the test PKI's {@code keyserver} certificate,
+ * clients must chain to the test PKI's root), the {@link KeyService} and the standard health service.
+ * Calls are multiplexed on one HTTP/2 connection per client and run on a fixed pool sized to the
+ * cores, so 512 pending calls need neither 512 connections nor 512 threads.
+ */
+public final class KeyServer implements ReferenceServer {
+  public static final int DEFAULT_PORT = 9443;
+
+  /** What the node accepts: request size, time to finish a TLS handshake, idle time before a connection is closed, worker threads. */
+  public record Limits(int maxRequestBytes, Duration handshakeTimeout, Duration idleTimeout, int threads) {
+    public static Limits defaults() {
+      return new Limits(1 << 20, Duration.ofSeconds(10), Duration.ofMinutes(5), Runtime.getRuntime().availableProcessors());
+    }
+  }
+
+  private final KeyService service;
+  private final SigningKey identity;
+  private final X509Certificate root;
+  private final String bind;
+  private final int requestedPort;
+  private final Limits limits;
+  private final HealthStatusManager health = new HealthStatusManager();
+  private final AtomicInteger openConnections = new AtomicInteger();
+  private final AtomicLong acceptedConnections = new AtomicLong();
+  private ExecutorService workers;
+  private ExecutorService healthThread;
+  private Server server;
+
+  public KeyServer(KeyService service, SigningKey identity, X509Certificate root, String bind, int port, Limits limits) {
+    this.service = service;
+    this.identity = identity;
+    this.root = root;
+    this.bind = bind;
+    this.requestedPort = port;
+    this.limits = limits;
+  }
+
+  @Override
+  public void start() throws IOException, GeneralSecurityException {
+    TlsServerCredentials credentials = (TlsServerCredentials) TlsServerCredentials.newBuilder()
+        .keyManager(TlsContexts.keyManagers(identity))
+        .trustManager(TlsContexts.trustManagers(root))
+        .clientAuth(TlsServerCredentials.ClientAuth.REQUIRE)
+        .build();
+    AtomicInteger n = new AtomicInteger();
+    workers = Executors.newFixedThreadPool(limits.threads(), r -> {
+      Thread t = new Thread(r, "keyserver-worker-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    healthThread = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "keyserver-health");
+      t.setDaemon(true);
+      return t;
+    });
+    server = NettyServerBuilder.forAddress(new InetSocketAddress(bind, requestedPort), credentials)
+        .executor(workers)
+        // Health checks answer on their own thread: queued behind hundreds of pending signatures they
+        // would miss their deadline and a busy node would look dead.
+        .callExecutor(new io.grpc.ServerCallExecutorSupplier() {
+          @Override
+          public <Q, R> java.util.concurrent.Executor getExecutor(ServerCall<Q, R> call, Metadata metadata) {
+            return call.getMethodDescriptor().getServiceName().equals(io.grpc.health.v1.HealthGrpc.SERVICE_NAME) ? healthThread : null;
+          }
+        })
+        .maxInboundMessageSize(limits.maxRequestBytes())
+        .maxInboundMetadataSize(16 * 1024)
+        .handshakeTimeout(limits.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS)
+        .maxConnectionIdle(limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS)
+        .permitKeepAliveTime(10, TimeUnit.SECONDS)
+        .addService(ServerInterceptors.intercept(service, new CallerFromCertificate()))
+        .addService(health.getHealthService())
+        .addTransportFilter(new ServerTransportFilter() {
+          @Override
+          public io.grpc.Attributes transportReady(io.grpc.Attributes attributes) {
+            openConnections.incrementAndGet();
+            acceptedConnections.incrementAndGet();
+            return attributes;
+          }
+
+          @Override
+          public void transportTerminated(io.grpc.Attributes attributes) {
+            // Called for connections that never became ready too; count down only what was counted up.
+            if (attributes != null && attributes.get(Grpc.TRANSPORT_ATTR_SSL_SESSION) != null) openConnections.decrementAndGet();
+          }
+        })
+        .build()
+        .start();
+    health.setStatus(KeyServerGrpc.SERVICE_NAME, HealthCheckResponse.ServingStatus.SERVING);
+  }
+
+  /** Connections open now (after their handshake) and since start. */
+  public int openConnections() {
+    return openConnections.get();
+  }
+
+  public long acceptedConnections() {
+    return acceptedConnections.get();
+  }
+
+  public KeyService.Counts counts() {
+    return service.counts();
+  }
+
+  public int port() {
+    return server.getPort();
+  }
+
+  @Override
+  public String baseUrl() {
+    String host = bind.contains(":") ? "[" + bind + "]" : bind;
+    return "grpcs://" + host + ":" + port();
+  }
+
+  @Override
+  public String details() {
+    return "mutual TLS as " + identity.alias() + ", " + limits.threads() + " worker threads, requests up to " + limits.maxRequestBytes() / 1024
+        + " KiB, idle connections closed after " + limits.idleTimeout().toSeconds() + " s";
+  }
+
+  @Override
+  public synchronized void close() {
+    if (server == null || server.isShutdown()) return;
+    health.enterTerminalState();
+    server.shutdown();
+    try {
+      if (!server.awaitTermination(5, TimeUnit.SECONDS)) server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      server.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+    workers.shutdownNow();
+    healthThread.shutdownNow();
+  }
+
+  /** Puts the client's certificate, which the TLS layer has verified, in the call's context for the grants. */
+  private static final class CallerFromCertificate implements ServerInterceptor {
+    @Override
+    public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+      SSLSession session = call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION);
+      X509Certificate caller = null;
+      if (session != null) {
+        try {
+          Certificate[] chain = session.getPeerCertificates();
+          if (chain.length > 0 && chain[0] instanceof X509Certificate x) caller = x;
+        } catch (SSLPeerUnverifiedException e) {
+          caller = null; // refused by the grants as "(none)"
+        }
+      }
+      return Contexts.interceptCall(Context.current().withValue(KeyService.CALLER, caller), call, headers, next);
+    }
+  }
+}

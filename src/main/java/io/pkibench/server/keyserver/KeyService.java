@@ -1,0 +1,349 @@
+package io.pkibench.server.keyserver;
+
+import io.pkibench.keyserver.protocol.Hashes;
+import com.google.protobuf.ByteString;
+import io.grpc.Context;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
+import io.pkibench.keys.KeySource;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.keyserver.protocol.DecryptRequest;
+import io.pkibench.keyserver.protocol.DecryptResponse;
+import io.pkibench.keyserver.protocol.GetChainRequest;
+import io.pkibench.keyserver.protocol.GetChainResponse;
+import io.pkibench.keyserver.protocol.HashAlgorithm;
+import io.pkibench.keyserver.protocol.KeyEntry;
+import io.pkibench.keyserver.protocol.KeyServerGrpc;
+import io.pkibench.keyserver.protocol.ListKeysRequest;
+import io.pkibench.keyserver.protocol.ListKeysResponse;
+import io.pkibench.keyserver.protocol.Padding;
+import io.pkibench.keyserver.protocol.SignRequest;
+import io.pkibench.keyserver.protocol.SignResponse;
+import io.pkibench.keyserver.protocol.RsfnPackRequest;
+import io.pkibench.keyserver.protocol.RsfnPackResponse;
+import io.pkibench.keyserver.protocol.RsfnUnpackRequest;
+import io.pkibench.keyserver.protocol.RsfnUnpackResponse;
+import io.pkibench.formats.rsfn.CaCodes;
+import io.pkibench.formats.rsfn.Protocol3;
+import io.pkibench.formats.rsfn.Treatment;
+import io.pkibench.formats.rsfn.Unpacked;
+import java.security.GeneralSecurityException;
+import java.security.NoSuchAlgorithmException;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.security.cert.X509Certificate;
+import java.security.spec.MGF1ParameterSpec;
+import java.security.spec.PSSParameterSpec;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import javax.crypto.BadPaddingException;
+import javax.crypto.Cipher;
+import javax.crypto.spec.OAEPParameterSpec;
+import javax.crypto.spec.PSource;
+
+/**
+ * The key server's operations over the keys of one {@link KeySource}. Every refusal is a status that
+ * names what was wrong in our words; a failure of ours is INTERNAL with an id that the log line
+ * carrying the cause repeats.
+ */
+public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
+  /** The authenticated client's certificate, put in the call's context by the server's interceptor. */
+  public static final Context.Key<X509Certificate> CALLER = Context.key("pkibench-keyserver-caller");
+
+  private final KeySource source;
+  private final List<String> aliases;
+  private final KeyGrants grants;
+  private final Consumer<String> log;
+  private final Map<String, SigningKey> opened = new ConcurrentHashMap<>();
+  private final LongAdder served = new LongAdder(), refused = new LongAdder(), failed = new LongAdder();
+  private final java.util.concurrent.atomic.AtomicLong failureIds = new java.util.concurrent.atomic.AtomicLong();
+  private final Protocol3 rsfn;
+
+  /** {@code rsfn} packs and unpacks RSFN envelopes with the node's keys (its CA codes and CRLs decide what it accepts). */
+  public KeyService(KeySource source, List<String> aliases, KeyGrants grants, Protocol3 rsfn, Consumer<String> log) {
+    this.source = source;
+    this.aliases = List.copyOf(aliases);
+    this.grants = grants;
+    this.rsfn = rsfn;
+    this.log = log;
+  }
+
+  /** RSFN with the default CA codes and no CRLs: unpacking says revocation was not checked. */
+  public KeyService(KeySource source, List<String> aliases, KeyGrants grants, Consumer<String> log) {
+    this(source, aliases, grants, new Protocol3(CaCodes.defaults(), List.of(), java.time.InstantSource.system(), localProvider()), log);
+  }
+
+  /** The fastest local provider for the keyless parts of RSFN (AES-GCM, RSA encryption, verification). */
+  public static java.security.Provider localProvider() {
+    try {
+      return io.pkibench.keys.ProviderChoice.best().providerFor("Cipher", "AES/GCM/NoPadding");
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("no AES-GCM provider: " + e.getMessage(), e);
+    }
+  }
+
+  /** Calls answered, refused (the client's fault) and failed (ours), since start. */
+  public record Counts(long served, long refused, long failed) {}
+
+  public Counts counts() {
+    return new Counts(served.sum(), refused.sum(), failed.sum());
+  }
+
+  @Override
+  public void sign(SignRequest request, StreamObserver<SignResponse> response) {
+    answer(response, () -> {
+      SigningKey key = key(request.getAlias());
+      byte[] signature = sign(key, request);
+      return SignResponse.newBuilder().setSignature(ByteString.copyFrom(signature)).build();
+    });
+  }
+
+  @Override
+  public void decrypt(DecryptRequest request, StreamObserver<DecryptResponse> response) {
+    answer(response, () -> {
+      SigningKey key = key(request.getAlias());
+      if (!key.privateKey().getAlgorithm().equals("RSA")) throw refusal(Status.INVALID_ARGUMENT, "key " + request.getAlias() + " is not an RSA key; only RSA keys decrypt");
+      Cipher cipher = cipher(request, key);
+      try {
+        return DecryptResponse.newBuilder().setPlaintext(ByteString.copyFrom(cipher.doFinal(request.getCiphertext().toByteArray()))).build();
+      } catch (BadPaddingException | javax.crypto.IllegalBlockSizeException e) {
+        throw refusal(Status.INVALID_ARGUMENT, "the ciphertext does not decrypt under key " + request.getAlias() + " with " + request.getPadding());
+      }
+    });
+  }
+
+  @Override
+  public void getChain(GetChainRequest request, StreamObserver<GetChainResponse> response) {
+    answer(response, () -> {
+      GetChainResponse.Builder chain = GetChainResponse.newBuilder();
+      for (X509Certificate c : key(request.getAlias()).chain()) chain.addCertificates(ByteString.copyFrom(c.getEncoded()));
+      return chain.build();
+    });
+  }
+
+  @Override
+  public void listKeys(ListKeysRequest request, StreamObserver<ListKeysResponse> response) {
+    answer(response, () -> {
+      ListKeysResponse.Builder list = ListKeysResponse.newBuilder();
+      X509Certificate caller = CALLER.get();
+      for (String alias : aliases) {
+        if (caller != null && grants.allows(caller, alias)) {
+          list.addKeys(KeyEntry.newBuilder().setAlias(alias).setAlgorithm(open(alias).privateKey().getAlgorithm()));
+        }
+      }
+      return list.build();
+    });
+  }
+
+  @Override
+  public void rsfnPack(RsfnPackRequest request, StreamObserver<RsfnPackResponse> response) {
+    answer(response, () -> {
+      SigningKey key = key(request.getAlias());
+      Treatment treatment = Treatment.of(request.getSpecialTreatment());
+      if (treatment == null) throw refusal(Status.INVALID_ARGUMENT, "special treatment " + request.getSpecialTreatment() + " is not one of protocol 3 (0, 1, 2, 3, 4, 6, 8, 10)");
+      X509Certificate recipient = request.getRecipientCertificate().isEmpty() ? null : certificate(request.getRecipientCertificate(), "recipient");
+      try {
+        return RsfnPackResponse.newBuilder().setEnvelope(ByteString.copyFrom(rsfn.pack(key, recipient, request.getPayload().toByteArray(), treatment))).build();
+      } catch (IllegalArgumentException e) {
+        throw refusal(Status.INVALID_ARGUMENT, e.getMessage());
+      }
+    });
+  }
+
+  @Override
+  public void rsfnUnpack(RsfnUnpackRequest request, StreamObserver<RsfnUnpackResponse> response) {
+    answer(response, () -> {
+      SigningKey key = key(request.getAlias());
+      X509Certificate sender = certificate(request.getSenderCertificate(), "sender");
+      Unpacked unpacked = rsfn.unpack(key, sender, request.getEnvelope().toByteArray());
+      RsfnUnpackResponse.Builder answer = RsfnUnpackResponse.newBuilder().setErrorCode(unpacked.error().code)
+          .setHeader(ByteString.copyFrom(unpacked.answerHeader()));
+      if (unpacked.ok()) answer.setPayload(ByteString.copyFrom(unpacked.payload()));
+      else answer.setMessage(unpacked.message());
+      return answer.build();
+    });
+  }
+
+  private static X509Certificate certificate(ByteString der, String whose) {
+    if (der.isEmpty()) throw refusal(Status.INVALID_ARGUMENT, "give the " + whose + "'s certificate (DER)");
+    try {
+      return (X509Certificate) java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(der.newInput());
+    } catch (java.security.cert.CertificateException | RuntimeException e) {
+      throw refusal(Status.INVALID_ARGUMENT, "the " + whose + "'s certificate is not a DER X.509 certificate");
+    }
+  }
+
+  private interface Work<T> {
+    T run() throws Exception;
+  }
+
+  private <T> void answer(StreamObserver<T> response, Work<T> work) {
+    if (Context.current().isCancelled()) {
+      refused.increment();
+      response.onError(Status.CANCELLED.withDescription("the client gave up before the node began").asRuntimeException());
+      return;
+    }
+    T value;
+    try {
+      value = work.run();
+    } catch (StatusRuntimeException refusal) {
+      refused.increment();
+      response.onError(refusal);
+      return;
+    } catch (Exception | Error e) {
+      failed.increment();
+      long id = failureIds.incrementAndGet();
+      log.accept("key server failure #" + id + ": " + e);
+      response.onError(Status.INTERNAL.withDescription("the key server failed (failure #" + id + " in its log)").asRuntimeException());
+      return;
+    }
+    served.increment();
+    response.onNext(value);
+    response.onCompleted();
+  }
+
+  private SigningKey key(String alias) throws GeneralSecurityException {
+    if (alias.isEmpty()) throw refusal(Status.INVALID_ARGUMENT, "name a key alias");
+    if (!aliases.contains(alias)) throw refusal(Status.NOT_FOUND, "this node holds no key '" + alias + "'");
+    X509Certificate caller = CALLER.get();
+    if (caller == null || !grants.allows(caller, alias)) {
+      throw refusal(Status.PERMISSION_DENIED, "the client certificate " + (caller == null ? "(none)" : caller.getSubjectX500Principal().getName())
+          + " is not granted key '" + alias + "'");
+    }
+    return open(alias);
+  }
+
+  private SigningKey open(String alias) throws GeneralSecurityException {
+    SigningKey key = opened.get(alias);
+    if (key != null) return key;
+    synchronized (opened) {
+      key = opened.get(alias);
+      if (key == null) {
+        key = source.key(alias);
+        opened.put(alias, key);
+      }
+      return key;
+    }
+  }
+
+  private static byte[] sign(SigningKey key, SignRequest request) throws GeneralSecurityException {
+    String keyAlgorithm = key.privateKey().getAlgorithm();
+    boolean digest = request.getInputCase() == SignRequest.InputCase.DIGEST;
+    if (request.getInputCase() == SignRequest.InputCase.INPUT_NOT_SET) throw refusal(Status.INVALID_ARGUMENT, "give the data or its digest");
+    byte[] input = digest ? request.getDigest().toByteArray() : request.getData().toByteArray();
+    HashAlgorithm hash = request.getHash();
+    String prefix = Hashes.signaturePrefix(hash);
+    switch (request.getScheme()) {
+      case RSA_PKCS1_V1_5, RSA_PSS, ECDSA -> {
+        if (prefix == null) throw refusal(Status.INVALID_ARGUMENT, request.getScheme() + " needs a hash: SHA_1, SHA_256, SHA_384 or SHA_512");
+        if (digest && input.length != Hashes.length(hash)) {
+          throw refusal(Status.INVALID_ARGUMENT, "a " + Hashes.jcaName(hash) + " digest is " + Hashes.length(hash) + " bytes, not " + input.length);
+        }
+      }
+      default -> {}
+    }
+    return switch (request.getScheme()) {
+      case RSA_PKCS1_V1_5 -> {
+        expect(keyAlgorithm, "RSA", request);
+        yield digest ? pkcs1OverDigest(key, Hashes.digestInfo(hash, input)) : run(key, prefix + "withRSA", null, input);
+      }
+      case RSA_PSS -> {
+        expect(keyAlgorithm, "RSA", request);
+        if (digest) throw refusal(Status.INVALID_ARGUMENT, "RSA_PSS signs the data, not a digest");
+        String name = Hashes.jcaName(hash);
+        yield run(key, "RSASSA-PSS", new PSSParameterSpec(name, "MGF1", new MGF1ParameterSpec(name), Hashes.length(hash), 1), input);
+      }
+      case ECDSA -> {
+        expect(keyAlgorithm, "EC", request);
+        yield digest ? run(key, "NONEwithECDSA", null, input) : run(key, prefix + "withECDSA", null, input);
+      }
+      case ED25519 -> {
+        if (!keyAlgorithm.equals("Ed25519") && !keyAlgorithm.equals("EdDSA")) throw refusal(Status.INVALID_ARGUMENT, mismatch(keyAlgorithm, request));
+        if (digest) throw refusal(Status.INVALID_ARGUMENT, "ED25519 signs the data, not a digest");
+        yield run(key, "Ed25519", null, input);
+      }
+      default -> throw refusal(Status.INVALID_ARGUMENT, "unknown signature scheme " + request.getSchemeValue() + "; use RSA_PKCS1_V1_5, RSA_PSS, ECDSA or ED25519");
+    };
+  }
+
+  private static void expect(String keyAlgorithm, String wanted, SignRequest request) {
+    if (!keyAlgorithm.equals(wanted)) throw refusal(Status.INVALID_ARGUMENT, mismatch(keyAlgorithm, request));
+  }
+
+  private static String mismatch(String keyAlgorithm, SignRequest request) {
+    return "key " + request.getAlias() + " is " + keyAlgorithm + " and cannot sign " + request.getScheme();
+  }
+
+  /**
+   * RSASSA-PKCS1-v1_5 over a DigestInfo: NONEwithRSA where the key's provider has it; else (Corretto
+   * has none) the EMSA-PKCS1-v1_5 block through its raw RSA private operation, which is RSASP1 itself
+   * (RFC 8017 8.2.1), so the key is not converted to another provider's form on every call.
+   */
+  private static byte[] pkcs1OverDigest(SigningKey key, byte[] digestInfo) throws GeneralSecurityException {
+    if (key.provider().getService("Signature", "NONEwithRSA") == null && key.provider().getService("Cipher", "RSA/ECB/NoPadding") != null
+        && key.publicKey() instanceof java.security.interfaces.RSAPublicKey rsa) {
+      int k = (rsa.getModulus().bitLength() + 7) / 8;
+      if (digestInfo.length > k - 11) throw refusal(Status.INVALID_ARGUMENT, "the digest does not fit a " + rsa.getModulus().bitLength() + "-bit key");
+      byte[] block = new byte[k];
+      block[1] = 0x01;
+      java.util.Arrays.fill(block, 2, k - digestInfo.length - 1, (byte) 0xFF);
+      System.arraycopy(digestInfo, 0, block, k - digestInfo.length, digestInfo.length);
+      Cipher raw = Cipher.getInstance("RSA/ECB/NoPadding", key.provider());
+      raw.init(Cipher.DECRYPT_MODE, key.privateKey());
+      byte[] s = raw.doFinal(block);
+      if (s.length == k) return s;
+      byte[] padded = new byte[k]; // an integer with leading zero bytes comes back shorter
+      System.arraycopy(s, 0, padded, k - s.length, s.length);
+      return padded;
+    }
+    return run(key, "NONEwithRSA", null, digestInfo);
+  }
+
+  /** Through the key's own provider when it has the algorithm, else the first installed provider that takes the key. */
+  private static byte[] run(SigningKey key, String algorithm, java.security.spec.AlgorithmParameterSpec params, byte[] input) throws GeneralSecurityException {
+    Signature signature;
+    try {
+      signature = Signature.getInstance(algorithm, key.provider());
+    } catch (NoSuchAlgorithmException e) {
+      signature = Signature.getInstance(algorithm);
+    }
+    PrivateKey privateKey = key.privateKey();
+    signature.initSign(privateKey);
+    if (params != null) signature.setParameter(params);
+    signature.update(input);
+    return signature.sign();
+  }
+
+  private static Cipher cipher(DecryptRequest request, SigningKey key) throws GeneralSecurityException {
+    String transformation;
+    java.security.spec.AlgorithmParameterSpec params = null;
+    switch (request.getPadding()) {
+      case PKCS1_V1_5 -> transformation = "RSA/ECB/PKCS1Padding";
+      case OAEP -> {
+        transformation = "RSA/ECB/OAEPPadding";
+        HashAlgorithm hash = request.getOaepHash() == HashAlgorithm.HASH_ALGORITHM_UNSPECIFIED ? HashAlgorithm.SHA_1 : request.getOaepHash();
+        HashAlgorithm mgf = request.getOaepMgf1Hash() == HashAlgorithm.HASH_ALGORITHM_UNSPECIFIED ? HashAlgorithm.SHA_1 : request.getOaepMgf1Hash();
+        if (Hashes.jcaName(hash) == null || Hashes.jcaName(mgf) == null) throw refusal(Status.INVALID_ARGUMENT, "unknown OAEP hash; use SHA_1, SHA_256, SHA_384 or SHA_512");
+        params = new OAEPParameterSpec(Hashes.jcaName(hash), "MGF1", new MGF1ParameterSpec(Hashes.jcaName(mgf)), PSource.PSpecified.DEFAULT);
+      }
+      default -> throw refusal(Status.INVALID_ARGUMENT, "unknown padding " + request.getPaddingValue() + "; use PKCS1_V1_5 or OAEP");
+    }
+    Cipher cipher;
+    try {
+      cipher = Cipher.getInstance(transformation, key.provider());
+      cipher.init(Cipher.DECRYPT_MODE, key.privateKey(), params);
+    } catch (NoSuchAlgorithmException | javax.crypto.NoSuchPaddingException | java.security.InvalidKeyException e) {
+      cipher = Cipher.getInstance(transformation);
+      cipher.init(Cipher.DECRYPT_MODE, key.privateKey(), params);
+    }
+    return cipher;
+  }
+
+  static StatusRuntimeException refusal(Status status, String why) {
+    return status.withDescription(why).asRuntimeException();
+  }
+}

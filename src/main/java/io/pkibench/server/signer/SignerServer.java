@@ -1,0 +1,376 @@
+package io.pkibench.server.signer;
+
+import io.pkibench.server.HttpEndpoints;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import eu.europa.esig.dss.enumerations.SignaturePackaging;
+import eu.europa.esig.dss.model.InMemoryDocument;
+import io.pkibench.keys.SignatureVerification;
+import io.pkibench.pki.KeyAlgorithm;
+import io.pkibench.formats.ades.CertificateLogin;
+import io.pkibench.formats.ades.CertificateTokens;
+import io.pkibench.formats.ades.SigningCertificateCheck;
+import io.pkibench.formats.ades.TimeStampAuthority;
+import io.pkibench.formats.ades.TwoPhaseSigner;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import javax.net.ssl.SSLContext;
+
+/**
+ * The reference two-phase signing service, in the shape public services use (Rest PKI's
+ * start → toSign → finish; DSS's getDataToSign → signDocument). The client keeps its key:
+ * <pre>
+ * POST /api/signatures/{cades|cades-t|pades|pades-t|xades}/start
+ *      {"document": base64, "certificates": [base64 DER, leaf first], "packaging": "detached"|"enveloping"}
+ *   → {"token", "toSign": base64, "signatureAlgorithm": "SHA256withRSA"}
+ * POST /api/signatures/{token}/finish {"signature": base64}   → {"signed": base64}
+ * POST /api/auth/start                                          → {"token", "nonce": base64}
+ * POST /api/auth/{token}/finish {"certificates": [...], "signature": base64} → {"valid": true, "subject"}
+ * POST /api/timestamp   (application/timestamp-query)           → application/timestamp-reply
+ * </pre>
+ * Tokens are single use and expire; every refusal is a 4xx with {"error", "message"}, never a stack trace.
+ */
+public final class SignerServer extends HttpEndpoints {
+  public static final int DEFAULT_PORT = 8443;
+  static final int MAX_REQUEST_BYTES = 32 * 1024 * 1024;
+  private static final ObjectMapper JSON = new ObjectMapper();
+  /** One JSON value and nothing after it: bytes past the object are refused, not ignored. */
+  private static final com.fasterxml.jackson.databind.ObjectReader ONE_JSON_VALUE =
+      JSON.reader().with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+  private final PendingTokens<Pending> pending;
+  private final SecureRandom random = new SecureRandom();
+  private final TimeStampAuthority tsa;
+  private final java.time.InstantSource clock;
+  private final CertificateLogin login;
+  /** DSS services keep per-use state, so each request borrows one; a pool, since every request runs on a new virtual thread. */
+  private final java.util.concurrent.ConcurrentLinkedQueue<TwoPhaseSigner> signers = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private final CertificateTokens certificateTokens = new CertificateTokens();
+
+  /** What a token stands for until its finish call. */
+  private record Pending(TwoPhaseSigner.Pending signature, byte[] nonce) {}
+
+  /** What a login's token holds (its nonce and bookkeeping), for the pending work's byte budget. */
+  private static final long LOGIN_BYTES = 512;
+
+  /** A refusal: HTTP status, a stable error code and a message that says what was wrong. */
+  static final class Refusal extends Exception {
+    final int status;
+    final String code;
+    /** For a 503: when to try again ({@code Retry-After}, seconds); 0 for none. */
+    final long retryAfterSeconds;
+
+    Refusal(int status, String code, String message) {
+      this(status, code, message, 0);
+    }
+
+    Refusal(int status, String code, String message, long retryAfterSeconds) {
+      super(message);
+      this.status = status;
+      this.code = code;
+      this.retryAfterSeconds = retryAfterSeconds;
+    }
+  }
+
+  public SignerServer(TimeStampAuthority tsa, CertificateLogin login, SSLContext tls, String bindAddress, int port, java.time.InstantSource clock)
+      throws IOException {
+    this(tsa, login, tls, bindAddress, port, clock, PendingTokens.Limits.forHeap(Runtime.getRuntime().maxMemory()));
+  }
+
+  /** With the pending work's bounds given (tests make them small). */
+  SignerServer(TimeStampAuthority tsa, CertificateLogin login, SSLContext tls, String bindAddress, int port, java.time.InstantSource clock,
+      PendingTokens.Limits limits) throws IOException {
+    super(bindAddress, port, tls);
+    this.pending = new PendingTokens<>(limits, System::nanoTime);
+    this.tsa = tsa;
+    this.clock = clock;
+    this.login = login;
+    route("/api/signatures/", this::signatures);
+    route("/api/auth/", this::auth);
+    route("/api/timestamp", this::timestamp);
+    route("/", exchange -> answer(exchange, new Refusal(404, "not_found", "no such endpoint: " + exchange.getRequestURI().getPath()
+        + "; see /api/signatures/{type}/start, /api/auth/start, /api/timestamp")));
+  }
+
+  private void signatures(HttpExchange exchange) throws IOException {
+    try {
+      String[] parts = path(exchange, "/api/signatures/");
+      JsonNode body = jsonBody(exchange);
+      if (parts.length == 2 && parts[1].equals("start")) {
+        answer(exchange, start(TwoPhaseSigner.Format.parse(parts[0]), body));
+      } else if (parts.length == 2 && parts[1].equals("finish")) {
+        answer(exchange, finishSignature(parts[0], body));
+      } else {
+        throw new Refusal(404, "not_found", "use /api/signatures/{type}/start or /api/signatures/{token}/finish");
+      }
+    } catch (Refusal r) {
+      answer(exchange, r);
+    } catch (IllegalArgumentException e) {
+      answer(exchange, new Refusal(400, "bad_request", e.getMessage()));
+    }
+  }
+
+  private ObjectNode start(TwoPhaseSigner.Format format, JsonNode body) throws Refusal {
+    byte[] document = base64(body, "document");
+    List<X509Certificate> chain = certificates(body);
+    SignaturePackaging packaging = "enveloping".equals(text(body, "packaging", "detached")) ? SignaturePackaging.ENVELOPING : SignaturePackaging.DETACHED;
+    TwoPhaseSigner.Pending p;
+    TwoPhaseSigner signer = borrow();
+    try {
+      // Unnamed: DSS would guess a MIME type from a name through a ServiceLoader scan on every request.
+      p = signer.start(format, new InMemoryDocument(document), chain, packaging);
+    } catch (SigningCertificateCheck.NotValidAtSigningDate e) {
+      throw new Refusal(422, "certificate_not_valid", e.getMessage());
+    } catch (RuntimeException e) {
+      // DSS reports an unparsable PDF or XML this way.
+      throw new Refusal(422, "unprocessable_document", "the document cannot be signed as " + format.flag + ": " + message(e));
+    } finally {
+      signers.offer(signer);
+    }
+    String token = newToken();
+    // The document stays until the finish, and DSS keeps about as much again of its own.
+    keep(token, new Pending(p, null), 2L * document.length + 16 * 1024);
+    ObjectNode answer = JSON.createObjectNode();
+    answer.put("token", token);
+    answer.put("toSign", Base64.getEncoder().encodeToString(p.toSign()));
+    answer.put("signatureAlgorithm", p.algorithm().getJCEId());
+    return answer;
+  }
+
+  private ObjectNode finishSignature(String token, JsonNode body) throws Refusal {
+    Pending p = take(token);
+    if (p.signature() == null) throw new Refusal(409, "wrong_token", "token " + token + " belongs to a login, not a signature");
+    byte[] signatureValue = base64(body, "signature");
+    X509Certificate signingCertificate = (X509Certificate) p.signature().parameters().getSigningCertificate().getCertificate();
+    // DSS would embed any bytes; a service must refuse a value its certificate's key did not make.
+    try {
+      SignatureVerification.verify(p.signature().algorithm().getJCEId(), signingCertificate.getPublicKey(), p.signature().toSign(), signatureValue);
+    } catch (java.security.GeneralSecurityException | RuntimeException e) {
+      throw new Refusal(422, "bad_signature", "the signature value was not made by the key of the certificate given at start");
+    }
+    TwoPhaseSigner signer = borrow();
+    try {
+      ObjectNode answer = JSON.createObjectNode();
+      answer.put("signed", Base64.getEncoder().encodeToString(signer.finish(p.signature(), signatureValue)));
+      return answer;
+    } catch (IOException | RuntimeException e) {
+      throw new Refusal(422, "cannot_finish", "the signature could not be assembled: " + message(e));
+    } finally {
+      signers.offer(signer);
+    }
+  }
+
+  private void auth(HttpExchange exchange) throws IOException {
+    try {
+      String[] parts = path(exchange, "/api/auth/");
+      JsonNode body = jsonBody(exchange);
+      if (parts.length == 1 && parts[0].equals("start")) {
+        byte[] nonce = new byte[32];
+        random.nextBytes(nonce);
+        String token = newToken();
+        keep(token, new Pending(null, nonce), LOGIN_BYTES);
+        ObjectNode answer = JSON.createObjectNode();
+        answer.put("token", token);
+        answer.put("nonce", Base64.getEncoder().encodeToString(nonce));
+        answer(exchange, answer);
+      } else if (parts.length == 2 && parts[1].equals("finish")) {
+        Pending p = take(parts[0]);
+        if (p.nonce() == null) throw new Refusal(409, "wrong_token", "token " + parts[0] + " belongs to a signature, not a login");
+        List<X509Certificate> chain = certificates(body);
+        byte[] signature = base64(body, "signature");
+        String algorithm;
+        try {
+          algorithm = KeyAlgorithm.signatureAlgorithmFor(chain.get(0).getPublicKey());
+        } catch (IllegalArgumentException e) {
+          throw new Refusal(422, "unsupported_key", "the certificate's " + chain.get(0).getPublicKey().getAlgorithm()
+              + " key cannot log in here; use an RSA, EC, Ed25519 or Ed448 key");
+        }
+        try {
+          login.login(p.nonce(), signature, algorithm, chain);
+        } catch (Exception e) {
+          throw new Refusal(422, "login_refused", message(e));
+        }
+        ObjectNode answer = JSON.createObjectNode();
+        answer.put("valid", true);
+        answer.put("subject", chain.get(0).getSubjectX500Principal().getName());
+        answer(exchange, answer);
+      } else {
+        throw new Refusal(404, "not_found", "use /api/auth/start or /api/auth/{token}/finish");
+      }
+    } catch (Refusal r) {
+      answer(exchange, r);
+    } catch (IllegalArgumentException e) {
+      answer(exchange, new Refusal(400, "bad_request", message(e)));
+    }
+  }
+
+  @Override
+  protected void refuseOversized(HttpExchange exchange, int status, String why) throws IOException {
+    answer(exchange, new Refusal(status, status == 414 ? "uri_too_long" : "headers_too_large", why));
+  }
+
+  @Override
+  protected void internalError(HttpExchange exchange, String incident) throws IOException {
+    answer(exchange, new Refusal(500, "internal_error", "internal error " + incident + "; the server's log has its cause"));
+  }
+
+  private void timestamp(HttpExchange exchange) throws IOException {
+    if (!exchange.getRequestMethod().equals("POST")) {
+      answer(exchange, new Refusal(405, "method_not_allowed", "POST an RFC 3161 TimeStampReq"));
+      return;
+    }
+    byte[] request = bodyUpTo(exchange, MAX_BODY_BYTES);
+    if (request == null) {
+      answer(exchange, new Refusal(413, "too_large", "a time-stamp request over " + MAX_BODY_BYTES + " bytes"));
+      return;
+    }
+    send(exchange, 200, "application/timestamp-reply", tsa.respond(request));
+  }
+
+  private String[] path(HttpExchange exchange, String prefix) throws Refusal {
+    if (!exchange.getRequestMethod().equals("POST")) throw new Refusal(405, "method_not_allowed", "every /api call is a POST");
+    String rest = exchange.getRequestURI().getPath().substring(prefix.length());
+    return rest.isEmpty() ? new String[0] : rest.split("/");
+  }
+
+  private static JsonNode jsonBody(HttpExchange exchange) throws Refusal, IOException {
+    byte[] raw = bodyUpTo(exchange, MAX_REQUEST_BYTES);
+    if (raw == null) throw new Refusal(413, "too_large", "request body over " + MAX_REQUEST_BYTES + " bytes");
+    if (raw.length == 0) return JSON.createObjectNode();
+    String type = exchange.getRequestHeaders().getFirst("Content-Type");
+    if (!isJson(type)) {
+      throw new Refusal(415, "unsupported_media_type", (type == null ? "no Content-Type" : "Content-Type " + abbreviate(type))
+          + "; send the body as Content-Type: application/json");
+    }
+    try {
+      JsonNode node = ONE_JSON_VALUE.readTree(raw);
+      if (node == null || !node.isObject()) throw new Refusal(400, "invalid_json", "the body must be a JSON object");
+      return node;
+    } catch (JsonProcessingException e) {
+      throw new Refusal(400, "invalid_json", "malformed JSON: " + jsonProblem(e));
+    }
+  }
+
+  /**
+   * Jackson's words for what is wrong, without the parts that name its classes and settings ("bound as
+   * `com.fasterxml…JsonNode`", "from `StreamReadConstraints.getMaxNestingDepth()`"): the client learns
+   * what is wrong and where, not how we parse.
+   */
+  static String jsonProblem(JsonProcessingException e) {
+    String text = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+    if (text.startsWith("Trailing token")) text = "something follows the JSON object";
+    text = text.replaceAll("\\s*\\([^)]*`.*$", "").replaceAll("`[^`]*`", "").replaceAll("[\\s:]+$", "");
+    var where = e.getLocation();
+    return (text.isBlank() ? "cannot be parsed" : text)
+        + (where != null && where.getLineNr() > 0 ? " (line " + where.getLineNr() + ", column " + where.getColumnNr() + ")" : "");
+  }
+
+  /** {@code application/json}, in any case, with or without parameters (charset=utf-8). */
+  static boolean isJson(String contentType) {
+    if (contentType == null) return false;
+    int semicolon = contentType.indexOf(';');
+    String media = (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).strip();
+    return media.equalsIgnoreCase("application/json");
+  }
+
+  /** A client's text in a reply: short, printable. */
+  private static String abbreviate(String text) {
+    String printable = text.replaceAll("[^ -~]", "?");
+    return printable.length() <= 80 ? printable : printable.substring(0, 79) + "…";
+  }
+
+  private static byte[] base64(JsonNode body, String field) throws Refusal {
+    JsonNode value = body.get(field);
+    if (value == null || !value.isTextual()) throw new Refusal(400, "missing_field", "\"" + field + "\" (base64) is required");
+    try {
+      return Base64.getDecoder().decode(value.asText());
+    } catch (IllegalArgumentException e) {
+      throw new Refusal(400, "bad_base64", "\"" + field + "\" is not base64: " + e.getMessage());
+    }
+  }
+
+  private static String text(JsonNode body, String field, String fallback) {
+    JsonNode value = body.get(field);
+    return value == null || !value.isTextual() ? fallback : value.asText();
+  }
+
+  private static List<X509Certificate> certificates(JsonNode body) throws Refusal {
+    JsonNode list = body.get("certificates");
+    if (list == null || !list.isArray() || list.isEmpty()) {
+      throw new Refusal(400, "missing_field", "\"certificates\" (base64 DER, signer first) is required");
+    }
+    List<X509Certificate> chain = new ArrayList<>();
+    try {
+      CertificateFactory x509 = CertificateFactory.getInstance("X.509");
+      for (JsonNode c : list) chain.add((X509Certificate) x509.generateCertificate(new ByteArrayInputStream(Base64.getDecoder().decode(c.asText()))));
+    } catch (Exception e) {
+      throw new Refusal(400, "bad_certificate", "a certificate is not base64 DER X.509: " + message(e));
+    }
+    return chain;
+  }
+
+  private TwoPhaseSigner borrow() {
+    TwoPhaseSigner signer = signers.poll();
+    return signer != null ? signer : new TwoPhaseSigner(tsa, certificateTokens, clock);
+  }
+
+  private Pending take(String token) throws Refusal {
+    return switch (pending.take(token)) {
+      case PendingTokens.Taken.Found<Pending> found -> found.work();
+      case PendingTokens.Taken.Unknown<Pending> unknown -> throw new Refusal(404, "unknown_token", "token " + token + " is unknown or already used");
+      case PendingTokens.Taken.Expired<Pending> expired -> throw new Refusal(410, "expired_token", "token " + token + " expired");
+    };
+  }
+
+  /** Keeps a start's work for its finish, or refuses the start with 503 when the pending work is at its bounds. */
+  private void keep(String token, Pending work, long bytes) throws Refusal {
+    if (pending.put(token, work, bytes)) return;
+    long refused = pending.refused();
+    if (refused == 1 || refused % 1000 == 0) {
+      log("pending work full (" + pending.size() + " tokens, " + pending.bytes() / (1024 * 1024) + " MB): starts refused with 503, " + refused + " so far");
+    }
+    throw new Refusal(503, "busy", "too much unfinished work is waiting for its finish calls; try again later", pending.retryAfterSeconds());
+  }
+
+  @Override
+  public void close() {
+    super.close();
+    pending.close();
+  }
+
+  private String newToken() {
+    byte[] bytes = new byte[16];
+    random.nextBytes(bytes);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+
+  /** What went wrong in words: the message without the Java exception class names libraries prefix to it. */
+  static String message(Throwable e) {
+    String text = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    // A native provider's own error string (error:06000080:…:OPENSSL_internal:…) says nothing to a client.
+    if (text.matches("(?s).*\\berror:[0-9A-Fa-f]{8}:.*")) return "the signature could not be checked with the certificate's key";
+    return text.replaceAll("\\b(?:[a-z]+\\.)+[A-Z]\\w*(?:Exception|Error): ", "");
+  }
+
+  private static void answer(HttpExchange exchange, ObjectNode body) throws IOException {
+    send(exchange, 200, "application/json", JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static void answer(HttpExchange exchange, Refusal refusal) throws IOException {
+    if (refusal.retryAfterSeconds > 0) exchange.getResponseHeaders().set("Retry-After", Long.toString(refusal.retryAfterSeconds));
+    ObjectNode body = JSON.createObjectNode();
+    body.put("error", refusal.code);
+    body.put("message", refusal.getMessage());
+    send(exchange, refusal.status, "application/json", JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8));
+  }
+}

@@ -1,0 +1,319 @@
+package io.pkibench.server.tlsecho;
+
+import io.pkibench.server.ReferenceServer;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.NotSslRecordException;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.pkibench.formats.tls.EchoProtocol;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.CRC32;
+
+/**
+ * {@code serve tlsecho}: the netperf-style transactions of {@link EchoProtocol} on a TLS port (JSSE or
+ * BoringSSL, by the {@link SslContext} it is given) and a plain port. Bounded per connection: a frame
+ * over 1 MiB or an unknown kind closes it, a connection idle past the idle timeout or a handshake not
+ * done within the handshake timeout is closed, reading pauses while a client does not read its
+ * answers, and connections past the cap are refused. Every such event is counted; the {@code C} frame
+ * reports the counters.
+ */
+public final class TlsEchoServer implements ReferenceServer {
+  public static final int DEFAULT_PORT = 8444;
+
+  /** Limits, all bounded: a client cannot hold the server's memory or a connection slot for ever. */
+  public record Limits(Duration idleTimeout, Duration handshakeTimeout, int maxConnections) {
+    public static final Limits DEFAULT = new Limits(Duration.ofSeconds(30), Duration.ofSeconds(10), 10_000);
+  }
+
+  /** What the server counts; each transaction once, each failure by cause. */
+  public static final class Counters {
+    final AtomicLong transactions = new AtomicLong();
+    final AtomicLong bytesIn = new AtomicLong();
+    final AtomicLong handshakes = new AtomicLong();
+    final AtomicLong handshakeFailures = new AtomicLong();
+    final AtomicLong timeouts = new AtomicLong();
+    final AtomicLong protocolErrors = new AtomicLong();
+    final AtomicLong truncated = new AtomicLong();
+    final AtomicLong refused = new AtomicLong();
+    final AtomicLong open = new AtomicLong();
+
+    public String json() {
+      return String.format(Locale.ROOT, "{\"transactions\":%d,\"bytesIn\":%d,\"handshakes\":%d,\"handshakeFailures\":%d,\"timeouts\":%d,"
+              + "\"protocolErrors\":%d,\"truncated\":%d,\"refused\":%d,\"open\":%d}", transactions.get(), bytesIn.get(), handshakes.get(),
+          handshakeFailures.get(), timeouts.get(), protocolErrors.get(), truncated.get(), refused.get(), open.get());
+    }
+  }
+
+  private final SslContext tls;
+  private final String bind;
+  private final int port;
+  private final int plainPort;
+  private final Limits limits;
+  private final String engine;
+  private final Counters counters = new Counters();
+  private EventLoopGroup boss;
+  private EventLoopGroup workers;
+  private Channel tlsChannel;
+  private Channel plainChannel;
+
+  /**
+   * {@code tls} null serves plain TCP on {@code port} only; otherwise TLS on {@code port} and plain on
+   * {@code plainPort} (0 for any free one, -1 for none).
+   */
+  public TlsEchoServer(SslContext tls, String engine, String bind, int port, int plainPort, Limits limits) {
+    this.tls = tls;
+    this.engine = engine;
+    this.bind = bind;
+    this.port = port;
+    this.plainPort = tls == null ? -1 : plainPort;
+    this.limits = limits;
+  }
+
+  public Counters counters() {
+    return counters;
+  }
+
+  @Override
+  public void start() throws InterruptedException {
+    boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    workers = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(), NioIoHandler.newFactory());
+    try {
+      tlsChannel = bootstrap(tls).bind(bind, port).sync().channel();
+      if (plainPort >= 0) plainChannel = bootstrap(null).bind(bind, plainPort).sync().channel();
+    } catch (Exception e) {
+      close();
+      throw new IllegalStateException("cannot listen on " + bind + ":" + (tlsChannel == null ? port : plainPort) + ": " + e.getMessage()
+          + "; choose another --port" + (tlsChannel == null ? "" : " or --plain-port"), e);
+    }
+  }
+
+  private ServerBootstrap bootstrap(SslContext context) {
+    return new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+        .option(ChannelOption.SO_BACKLOG, 1024)
+        .childOption(ChannelOption.TCP_NODELAY, true)
+        .childHandler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            if (counters.open.incrementAndGet() > limits.maxConnections()) {
+              counters.open.decrementAndGet();
+              counters.refused.incrementAndGet();
+              ch.close();
+              return;
+            }
+            ch.closeFuture().addListener(f -> counters.open.decrementAndGet());
+            if (context != null) {
+              SslHandler ssl = context.newHandler(ch.alloc());
+              ssl.setHandshakeTimeoutMillis(limits.handshakeTimeout().toMillis());
+              ch.pipeline().addLast(ssl);
+            }
+            ch.pipeline().addLast(new IdleStateHandler(limits.idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS));
+            ch.pipeline().addLast(new Transactions(counters));
+          }
+        });
+  }
+
+  @Override
+  public String baseUrl() {
+    return (tls == null ? "tcp" : "tls") + "://" + address(tlsChannel);
+  }
+
+  /** The plain port's URL when TLS is served too, else null. */
+  public String plainUrl() {
+    return plainChannel == null ? null : "tcp://" + address(plainChannel);
+  }
+
+  private static String address(Channel channel) {
+    InetSocketAddress a = (InetSocketAddress) channel.localAddress();
+    String host = a.getAddress().getHostAddress();
+    return (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort();
+  }
+
+  @Override
+  public String details() {
+    String plain = tls == null ? "plain TCP only" : plainChannel == null ? engine + ", no plain port" : engine + ", plain TCP at " + plainUrl();
+    return plain + "; idle timeout " + limits.idleTimeout().toSeconds()
+        + " s, at most " + limits.maxConnections() + " connections";
+  }
+
+  @Override
+  public void close() {
+    if (tlsChannel != null) tlsChannel.close().syncUninterruptibly();
+    if (plainChannel != null) plainChannel.close().syncUninterruptibly();
+    if (workers != null) workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    if (boss != null) boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+  }
+
+  /** One connection's state machine over the frames of {@link EchoProtocol}; bytes are never held beyond one request. */
+  static final class Transactions extends ChannelInboundHandlerAdapter {
+    private final Counters counters;
+    private final byte[] header = new byte[EchoProtocol.HEADER_BYTES];
+    private int headerFilled;
+    private byte kind;
+    private int requestLength;
+    private int responseLength;
+    private byte[] request;
+    private int bodyFilled = -1; // -1: reading a header
+    private final CRC32 streamCrc = new CRC32();
+    private int streamFrames;
+    private long streamBytes;
+
+    Transactions(Counters counters) {
+      this.counters = counters;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      ByteBuf in = (ByteBuf) msg;
+      try {
+        counters.bytesIn.addAndGet(in.readableBytes());
+        while (in.isReadable() && ctx.channel().isOpen()) {
+          if (bodyFilled < 0) readHeader(ctx, in);
+          else readBody(ctx, in);
+        }
+      } finally {
+        in.release();
+      }
+      // A client that sends without reading its answers must not grow our outbound buffer: stop reading until it drains.
+      if (!ctx.channel().isWritable()) ctx.channel().config().setAutoRead(false);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+      if (ctx.channel().isWritable()) ctx.channel().config().setAutoRead(true);
+      ctx.fireChannelWritabilityChanged();
+    }
+
+    private void readHeader(ChannelHandlerContext ctx, ByteBuf in) {
+      int n = Math.min(in.readableBytes(), header.length - headerFilled);
+      in.readBytes(header, headerFilled, n);
+      headerFilled += n;
+      if (headerFilled < header.length) return;
+      headerFilled = 0;
+      kind = header[0];
+      requestLength = ((header[1] & 0xff) << 24) | ((header[2] & 0xff) << 16) | ((header[3] & 0xff) << 8) | (header[4] & 0xff);
+      responseLength = ((header[5] & 0xff) << 24) | ((header[6] & 0xff) << 16) | ((header[7] & 0xff) << 8) | (header[8] & 0xff);
+      boolean valid = switch (kind) {
+        case EchoProtocol.REQUEST -> requestLength > 0 && requestLength <= EchoProtocol.MAX_FRAME_BYTES
+            && responseLength >= 0 && responseLength <= EchoProtocol.MAX_FRAME_BYTES;
+        case EchoProtocol.STREAM -> requestLength >= 0 && requestLength <= EchoProtocol.MAX_FRAME_BYTES && responseLength == 0;
+        case EchoProtocol.ACKNOWLEDGE, EchoProtocol.COUNTERS -> requestLength == 0 && responseLength == 0;
+        default -> false;
+      };
+      if (!valid) {
+        counters.protocolErrors.incrementAndGet();
+        ctx.close();
+        return;
+      }
+      bodyFilled = 0;
+      if (kind == EchoProtocol.REQUEST && (request == null || request.length < requestLength)) request = new byte[requestLength];
+      if (requestLength == 0) finish(ctx);
+    }
+
+    private void readBody(ChannelHandlerContext ctx, ByteBuf in) {
+      int n = Math.min(in.readableBytes(), requestLength - bodyFilled);
+      if (kind == EchoProtocol.REQUEST) {
+        in.readBytes(request, bodyFilled, n);
+      } else {
+        // Stream bytes go into the CRC as they arrive: a 16 KB frame or a 1 GB stream costs the same memory.
+        if (in.hasArray()) {
+          streamCrc.update(in.array(), in.arrayOffset() + in.readerIndex(), n);
+        } else {
+          streamCrc.update(in.nioBuffer(in.readerIndex(), n));
+        }
+        in.skipBytes(n);
+      }
+      bodyFilled += n;
+      if (bodyFilled == requestLength) finish(ctx);
+    }
+
+    private void finish(ChannelHandlerContext ctx) {
+      bodyFilled = -1;
+      switch (kind) {
+        case EchoProtocol.REQUEST -> {
+          ByteBuf response = ctx.alloc().buffer(responseLength);
+          for (int written = 0; written < responseLength; written += requestLength) {
+            response.writeBytes(request, 0, Math.min(requestLength, responseLength - written));
+          }
+          ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+          counters.transactions.incrementAndGet();
+        }
+        case EchoProtocol.STREAM -> {
+          streamFrames++;
+          streamBytes += requestLength;
+          counters.transactions.incrementAndGet();
+        }
+        case EchoProtocol.ACKNOWLEDGE -> {
+          byte[] ack = EchoProtocol.Ack.of(streamFrames, streamCrc, streamBytes).encode();
+          streamFrames = 0;
+          streamBytes = 0;
+          streamCrc.reset();
+          ctx.writeAndFlush(ctx.alloc().buffer(ack.length).writeBytes(ack)).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+        }
+        case EchoProtocol.COUNTERS -> {
+          byte[] json = counters.json().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+          ctx.writeAndFlush(ctx.alloc().buffer(4 + json.length).writeInt(json.length).writeBytes(json))
+              .addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+        }
+        default -> throw new IllegalStateException("unreachable: kinds are checked in readHeader");
+      }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+      if (event instanceof IdleStateEvent) {
+        counters.timeouts.incrementAndGet();
+        ctx.close();
+      } else if (event instanceof SslHandshakeCompletionEvent done) {
+        if (done.isSuccess()) counters.handshakes.incrementAndGet();
+        else countHandshakeFailure(ctx);
+      }
+      ctx.fireUserEventTriggered(event);
+    }
+
+    private boolean handshakeCounted;
+
+    private void countHandshakeFailure(ChannelHandlerContext ctx) {
+      if (!handshakeCounted) {
+        handshakeCounted = true;
+        counters.handshakeFailures.incrementAndGet();
+      }
+      ctx.close();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+      if (bodyFilled >= 0 || headerFilled > 0) counters.truncated.incrementAndGet();
+      ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      // A client's garbage, reset or broken record: counted by kind, the connection closed, nothing else touched.
+      if (cause instanceof NotSslRecordException || cause.getCause() instanceof javax.net.ssl.SSLException) {
+        countHandshakeFailure(ctx);
+      } else if (!(cause instanceof java.io.IOException)) {
+        counters.protocolErrors.incrementAndGet();
+      }
+      ctx.close();
+    }
+  }
+}

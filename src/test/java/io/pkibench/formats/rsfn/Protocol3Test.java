@@ -1,0 +1,316 @@
+package io.pkibench.formats.rsfn;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.testing.Openssl;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Arrays;
+import java.util.List;
+import org.bouncycastle.crypto.engines.AESEngine;
+import org.bouncycastle.crypto.modes.GCMBlockCipher;
+import org.bouncycastle.crypto.params.AEADParameters;
+import org.bouncycastle.crypto.params.KeyParameter;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The protocol 3 codec: a sealed golden vector, checks by openssl and BouncyCastle, one tamper per field, providers across. */
+class Protocol3Test {
+  static final String GOLDEN = "envelope-normal.rsfn";
+  @TempDir Path dir;
+  static SigningKey sender, recipient;
+
+  @BeforeAll
+  static void parties() throws Exception {
+    sender = RsfnFixture.key("sender", ProviderChoice.JDK);
+    recipient = RsfnFixture.key("recipient", ProviderChoice.JDK);
+  }
+
+  static byte[] goldenEnvelope() throws Exception {
+    return RsfnFixture.goldenCodec(List.of()).pack(sender, recipient.certificate(), RsfnFixture.payload(), Treatment.NORMAL);
+  }
+
+  @Test
+  void pack_fixedKeysRandomAndClock_matchesTheSealedVector() throws Exception {
+    byte[] envelope = goldenEnvelope();
+    Path sealed = Path.of("src/test/resources/io/pkibench/workload/rsfn", GOLDEN);
+    if (Boolean.getBoolean("pkibench.golden.write")) Files.write(sealed, envelope); // only when the format changes on purpose
+    assertArrayEquals(RsfnFixture.resource(GOLDEN), envelope, "the envelope differs from the sealed vector " + GOLDEN);
+  }
+
+  @Test
+  void decode_goldenHeader_everyFieldAsTheTableSays() throws Exception {
+    byte[] envelope = RsfnFixture.resource(GOLDEN);
+    SecurityHeader h = SecurityHeader.decode(envelope);
+    assertEquals(588, h.length());
+    assertEquals(0x02, envelope[0] & 0xFF, "C01 big-endian 0x024C");
+    assertEquals(0x4C, envelope[1] & 0xFF);
+    assertEquals(0x03, h.version());
+    assertEquals(0x00, h.errorCode());
+    assertEquals(0, h.treatment());
+    assertEquals(0, h.reserved());
+    assertEquals(0x02, h.recipientKey(), "RSA-2048");
+    assertEquals(0x02, h.symmetric(), "AES-256");
+    assertEquals(0x02, h.senderKey(), "RSA-2048");
+    assertEquals(0x03, h.hash(), "SHA-256");
+    assertEquals(0x02, h.recipientCa(), "AC Certisign Teste → Certisign");
+    assertEquals("00000000000000000123456789ABCDEF", h.recipientSerial());
+    assertEquals(0x01, h.senderCa(), "AC SERPRO Teste → Serpro");
+    assertEquals("00A1B2C3D4E5F60718293A4B5C6D7E8F", h.senderSerial(), "a 30-digit serial left-padded with '0' to 32");
+    assertEquals(RsfnFixture.payload().length + 16, envelope.length - 588, "ciphertext ‖ 16-byte tag after the header");
+    assertArrayEquals(Arrays.copyOf(envelope, 588), h.encode(), "encode(decode(x)) = x");
+    Unpacked u = RsfnFixture.goldenCodec(List.of()).unpack(recipient, sender.certificate(), envelope);
+    assertTrue(u.ok(), u.toString());
+    assertArrayEquals(RsfnFixture.payload(), u.payload());
+  }
+
+  @Test
+  void pack_checkedByOpensslAndBouncyCastle_signatureKeyAndCiphertext() throws Exception {
+    byte[] envelope = goldenEnvelope();
+    SecurityHeader h = SecurityHeader.decode(envelope);
+    Files.write(dir.resolve("payload.bin"), RsfnFixture.payload());
+    Files.write(dir.resolve("c15.bin"), h.signature());
+    Files.write(dir.resolve("c14.bin"), h.wrappedKey());
+    Path senderCert = RsfnFixture.file(dir, "sender.pem");
+    Path recipientKey = RsfnFixture.file(dir, "recipient.key");
+    String pub = Openssl.run(dir, "x509", "-in", senderCert.toString(), "-pubkey", "-noout", "-out", "sender-pub.pem");
+    assertTrue(Openssl.succeeded(pub), pub);
+    String verified = Openssl.run(dir, "dgst", "-sha256", "-verify", "sender-pub.pem", "-signature", "c15.bin", "payload.bin");
+    assertTrue(Openssl.succeeded(verified) && verified.contains("Verified OK"), "openssl verifies C15 over the plaintext: " + verified);
+    String decrypted = Openssl.run(dir, "pkeyutl", "-decrypt", "-inkey", recipientKey.toString(), "-in", "c14.bin", "-out", "keyiv.bin");
+    assertTrue(Openssl.succeeded(decrypted), decrypted);
+    byte[] keyIv = Files.readAllBytes(dir.resolve("keyiv.bin"));
+    assertEquals(44, keyIv.length, "C14 wraps the AES-256 key (32) and the IV (12)");
+    GCMBlockCipher gcm = (GCMBlockCipher) GCMBlockCipher.newInstance(AESEngine.newInstance());
+    gcm.init(false, new AEADParameters(new KeyParameter(keyIv, 0, 32), 128, Arrays.copyOfRange(keyIv, 32, 44)));
+    byte[] body = Arrays.copyOfRange(envelope, 588, envelope.length);
+    byte[] plain = new byte[gcm.getOutputSize(body.length)];
+    int n = gcm.processBytes(body, 0, body.length, plain, 0);
+    n += gcm.doFinal(plain, n);
+    assertArrayEquals(RsfnFixture.payload(), Arrays.copyOf(plain, n), "BouncyCastle's own GCM opens the ciphertext with openssl's key");
+  }
+
+  @Test
+  void unpack_envelopeMadeByOpensslAndBouncyCastle_accepted() throws Exception {
+    // Every part by code we did not write: openssl signs and wraps, BouncyCastle's GCM encrypts, the header laid out here byte by byte.
+    byte[] payload = RsfnFixture.payload();
+    Files.write(dir.resolve("payload.bin"), payload);
+    Path senderKey = RsfnFixture.file(dir, "sender.key");
+    Path recipientCert = RsfnFixture.file(dir, "recipient.pem");
+    assertTrue(Openssl.succeeded(Openssl.run(dir, "dgst", "-sha256", "-sign", senderKey.toString(), "-out", "sig.bin", "payload.bin")));
+    byte[] keyIv = new byte[44];
+    new SecureRandom().nextBytes(keyIv);
+    Files.write(dir.resolve("keyiv.bin"), keyIv);
+    assertTrue(Openssl.succeeded(Openssl.run(dir, "x509", "-in", recipientCert.toString(), "-pubkey", "-noout", "-out", "r-pub.pem")));
+    String wrap = Openssl.run(dir, "pkeyutl", "-encrypt", "-pubin", "-inkey", "r-pub.pem", "-in", "keyiv.bin", "-out", "wrapped.bin");
+    assertTrue(Openssl.succeeded(wrap), wrap);
+    GCMBlockCipher gcm = (GCMBlockCipher) GCMBlockCipher.newInstance(AESEngine.newInstance());
+    gcm.init(true, new AEADParameters(new KeyParameter(keyIv, 0, 32), 128, Arrays.copyOfRange(keyIv, 32, 44)));
+    byte[] body = new byte[gcm.getOutputSize(payload.length)];
+    int n = gcm.processBytes(payload, 0, payload.length, body, 0);
+    gcm.doFinal(body, n);
+    byte[] header = new byte[588];
+    header[0] = 0x02;
+    header[1] = 0x4C;
+    header[2] = 0x03;
+    header[6] = 0x02;
+    header[7] = 0x02;
+    header[8] = 0x02;
+    header[9] = 0x03;
+    header[10] = 0x02;
+    System.arraycopy("00000000000000000123456789ABCDEF".getBytes(StandardCharsets.US_ASCII), 0, header, 11, 32);
+    header[43] = 0x01;
+    System.arraycopy("00A1B2C3D4E5F60718293A4B5C6D7E8F".getBytes(StandardCharsets.US_ASCII), 0, header, 44, 32);
+    System.arraycopy(Files.readAllBytes(dir.resolve("wrapped.bin")), 0, header, 76, 256);
+    System.arraycopy(Files.readAllBytes(dir.resolve("sig.bin")), 0, header, 332, 256);
+    byte[] envelope = new byte[588 + body.length];
+    System.arraycopy(header, 0, envelope, 0, 588);
+    System.arraycopy(body, 0, envelope, 588, body.length);
+    Unpacked u = RsfnFixture.goldenCodec(List.of()).unpack(recipient, sender.certificate(), envelope);
+    assertTrue(u.ok(), u.toString());
+    assertArrayEquals(payload, u.payload());
+  }
+
+  record Tamper(String field, int offset, int value, boolean xor, ErrorCode expected) {}
+
+  @Test
+  void unpack_eachFieldTampered_answersItsOwnCode() throws Exception {
+    byte[] envelope = goldenEnvelope();
+    Protocol3 codec = RsfnFixture.goldenCodec(List.of());
+    List<Tamper> cases = List.of(
+        new Tamper("C01", 1, 0x4D, false, ErrorCode.HEADER_LENGTH),
+        new Tamper("C02", 2, 0x02, false, ErrorCode.VERSION),
+        new Tamper("C03", 3, 0x0B, false, ErrorCode.OTHER),
+        new Tamper("C04", 4, 0x05, false, ErrorCode.SPECIAL_TREATMENT),
+        new Tamper("C05", 5, 0x01, false, ErrorCode.SPECIAL_TREATMENT),
+        new Tamper("C06", 6, 0x01, false, ErrorCode.RECIPIENT_KEY_ALGORITHM),
+        new Tamper("C07", 7, 0x01, false, ErrorCode.SYMMETRIC_ALGORITHM),
+        new Tamper("C08", 8, 0x01, false, ErrorCode.SENDER_KEY_ALGORITHM),
+        new Tamper("C09", 9, 0x07, false, ErrorCode.HASH_ALGORITHM),
+        new Tamper("C09 SHA-1", 9, 0x02, false, ErrorCode.SIGNATURE),
+        new Tamper("C10", 10, 0x04, false, ErrorCode.RECIPIENT_CA),
+        new Tamper("C11", 11 + 31, 'E', false, ErrorCode.RECIPIENT_SERIAL),
+        new Tamper("C12", 43, 0x02, false, ErrorCode.SENDER_CA),
+        new Tamper("C13", 44 + 31, '0', false, ErrorCode.SENDER_SERIAL),
+        new Tamper("C14", 76 + 128, 0x01, true, ErrorCode.KEY_EXTRACTION),
+        new Tamper("C15", 332 + 100, 0x01, true, ErrorCode.SIGNATURE),
+        new Tamper("ciphertext", 588 + 5, 0x01, true, ErrorCode.SYMMETRIC),
+        new Tamper("tag", envelope.length - 1, 0x80, true, ErrorCode.SYMMETRIC));
+    for (Tamper t : cases) {
+      byte[] changed = envelope.clone();
+      changed[t.offset()] = (byte) (t.xor() ? changed[t.offset()] ^ t.value() : t.value());
+      assertFalse(Arrays.equals(changed, envelope), t.field() + " changed");
+      Unpacked u = codec.unpack(recipient, sender.certificate(), changed);
+      assertEquals(t.expected(), u.error(), t.field() + ": " + u);
+      assertThrows(IllegalStateException.class, u::payload, "a refused envelope gives no payload");
+      byte[] answer = u.answerHeader();
+      assertEquals(588, answer.length);
+      assertEquals(t.expected().code, answer[3] & 0xFF, t.field() + ": the answer header carries the code in C03");
+    }
+    Unpacked shortOne = codec.unpack(recipient, sender.certificate(), Arrays.copyOf(envelope, 100));
+    assertEquals(ErrorCode.HEADER_LENGTH, shortOne.error());
+    assertEquals(0x01, shortOne.answerHeader()[3]);
+    assertEquals(ErrorCode.PAYLOAD_LENGTH, codec.unpack(recipient, sender.certificate(), Arrays.copyOf(envelope, 588)).error());
+    assertEquals(ErrorCode.BLOCK_LENGTH, codec.unpack(recipient, sender.certificate(), Arrays.copyOf(envelope, 598)).error());
+  }
+
+  @Test
+  void unpack_notEncryptedAndCompressed_roundTripsAndTamperedBodyFailsTheSignature() throws Exception {
+    Protocol3 codec = RsfnFixture.goldenCodec(List.of());
+    byte[] big = "RSFN ".repeat(4000).getBytes(StandardCharsets.US_ASCII);
+    for (Treatment t : Treatment.values()) {
+      byte[] envelope = codec.pack(sender, t == Treatment.BROADCAST ? null : recipient.certificate(), big, t);
+      SecurityHeader h = SecurityHeader.decode(envelope);
+      assertEquals(t.code, h.treatment());
+      if (!t.encrypted) assertTrue(SecurityHeader.isZero(h.wrappedKey()), t + ": C14 zeros when not encrypted");
+      if (t.compressed) assertTrue(envelope.length - 588 < big.length / 10, t + ": compressed");
+      Unpacked u = codec.unpack(t == Treatment.BROADCAST ? null : recipient, sender.certificate(), envelope);
+      assertTrue(u.ok(), t + ": " + u);
+      assertArrayEquals(big, u.payload(), t.toString());
+      if (!t.encrypted) {
+        byte[] changed = envelope.clone();
+        changed[changed.length - 20] ^= 0x01;
+        assertEquals(ErrorCode.SIGNATURE, codec.unpack(recipient, sender.certificate(), changed).error(), t + ": a changed clear body fails C15");
+      }
+    }
+  }
+
+  @Test
+  void unpack_certificateValidityAndRevocation_10And11() throws Exception {
+    byte[] envelope = goldenEnvelope();
+    var local = ProviderChoice.JDK.providerFor("Cipher", "AES/GCM/NoPadding");
+    Unpacked expired = new Protocol3(CaCodes.defaults(), List.of(), InstantSource.fixed(Instant.parse("2047-01-01T00:00:00Z")), local)
+        .unpack(recipient, sender.certificate(), envelope);
+    assertEquals(ErrorCode.EXPIRED_OR_REVOKED, expired.error(), expired.toString());
+    Unpacked early = new Protocol3(CaCodes.defaults(), List.of(), InstantSource.fixed(Instant.parse("2026-01-01T00:00:00Z")), local)
+        .unpack(recipient, sender.certificate(), envelope);
+    assertEquals(ErrorCode.NOT_YET_VALID, early.error(), early.toString());
+    Unpacked revoked = new Protocol3(CaCodes.defaults(), List.of(RsfnFixture.crl("serpro-revoked.crl")), RsfnFixture.CLOCK, local)
+        .unpack(recipient, sender.certificate(), envelope);
+    assertEquals(ErrorCode.EXPIRED_OR_REVOKED, revoked.error(), revoked.toString());
+    assertTrue(revoked.message().contains("revoked"), revoked.message());
+    Unpacked checked = new Protocol3(CaCodes.defaults(), List.of(RsfnFixture.crl("serpro-empty.crl")), RsfnFixture.CLOCK, local)
+        .unpack(recipient, sender.certificate(), envelope);
+    assertTrue(checked.ok(), checked.toString());
+    assertEquals(1, checked.notes().size(), "the sender's CRL was given, the recipient's was not: " + checked.notes());
+    assertTrue(checked.notes().get(0).contains("recipient") && checked.notes().get(0).contains("not checked"), checked.notes().toString());
+  }
+
+  @Test
+  void pack_jdkUnpack_accpAndBouncyCastle_andBack() throws Exception {
+    List<ProviderChoice> choices = ProviderChoice.accpLoadFailure() == null ? List.of(ProviderChoice.JDK, ProviderChoice.ACCP, ProviderChoice.BC)
+        : List.of(ProviderChoice.JDK, ProviderChoice.BC);
+    for (ProviderChoice packer : choices) {
+      for (ProviderChoice opener : choices) {
+        Protocol3 p = new Protocol3(CaCodes.defaults(), List.of(), RsfnFixture.CLOCK, packer.providerFor("Cipher", "AES/GCM/NoPadding"));
+        Protocol3 o = new Protocol3(CaCodes.defaults(), List.of(), RsfnFixture.CLOCK, opener.providerFor("Cipher", "AES/GCM/NoPadding"));
+        byte[] envelope = p.pack(RsfnFixture.key("sender", packer), recipient.certificate(), RsfnFixture.payload(), Treatment.NORMAL);
+        Unpacked u = o.unpack(RsfnFixture.key("recipient", opener), sender.certificate(), envelope);
+        assertTrue(u.ok(), packer + " → " + opener + ": " + u);
+        assertArrayEquals(RsfnFixture.payload(), u.payload());
+      }
+    }
+  }
+
+  @Test
+  void pack_badParties_sayWhatIsWrong() throws Exception {
+    Protocol3 codec = RsfnFixture.goldenCodec(List.of());
+    var noCode = assertThrows(IllegalArgumentException.class, () -> new Protocol3(CaCodes.read(writeCodes("0x33 = nothing matches this")),
+        List.of(), RsfnFixture.CLOCK, ProviderChoice.JDK.providerFor("Cipher", "AES/GCM/NoPadding"))
+        .pack(sender, java.util.Objects.requireNonNull(ecCertificate()), RsfnFixture.payload(), Treatment.NORMAL));
+    assertTrue(noCode.getMessage().contains("RSA-2048"), noCode.getMessage());
+    var empty = assertThrows(IllegalArgumentException.class, () -> codec.pack(sender, recipient.certificate(), new byte[0], Treatment.NORMAL));
+    assertTrue(empty.getMessage().contains("empty"), empty.getMessage());
+    var noRecipient = assertThrows(IllegalArgumentException.class, () -> codec.pack(sender, null, RsfnFixture.payload(), Treatment.NORMAL));
+    assertTrue(noRecipient.getMessage().contains("recipient"), noRecipient.getMessage());
+    var bad = assertThrows(IllegalArgumentException.class, () -> CaCodes.read(writeCodes("0x1FF = too big\nnonsense")));
+    assertTrue(bad.getMessage().contains("line 1") && bad.getMessage().contains("line 2"), "every bad line at once: " + bad.getMessage());
+    CaCodes custom = CaCodes.read(writeCodes("# ours first\n0x33 = CN=AC SERPRO Teste"));
+    assertEquals(0x33, custom.codeOf(sender.certificate().getIssuerX500Principal()), "a file's rule comes before the defaults");
+    assertEquals(0x02, custom.codeOf(recipient.certificate().getIssuerX500Principal()), "the defaults still follow");
+  }
+
+  private Path writeCodes(String text) throws Exception {
+    Path f = Files.createTempFile(dir, "codes", ".txt");
+    Files.writeString(f, text);
+    return f;
+  }
+
+  private static java.security.cert.X509Certificate ecCertificate() throws Exception {
+    var pair = java.security.KeyPairGenerator.getInstance("EC").generateKeyPair();
+    var name = new org.bouncycastle.asn1.x500.X500Name("CN=AC SERPRO EC");
+    var builder = new org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder(name, java.math.BigInteger.TEN,
+        java.util.Date.from(Instant.parse("2020-01-01T00:00:00Z")), java.util.Date.from(Instant.parse("2040-01-01T00:00:00Z")), name, pair.getPublic());
+    return new org.bouncycastle.cert.jcajce.JcaX509CertificateConverter()
+        .getCertificate(builder.build(new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder("SHA256withECDSA").build(pair.getPrivate())));
+  }
+
+  /** C15 signs the plaintext, not the header: C04 is not protected, and a change from 8 to 4 yields the signed compressed bytes. */
+  @Test
+  void unpack_compressedTreatmentChangedTo4_yieldsTheSignedGzipBytes_theHeaderIsNotSigned() throws Exception {
+    Protocol3 codec = RsfnFixture.goldenCodec(List.of());
+    byte[] envelope = codec.pack(sender, recipient.certificate(), RsfnFixture.payload(), Treatment.FILE_COMPRESSED);
+    envelope[4] = (byte) Treatment.FILE.code;
+    Unpacked u = codec.unpack(recipient, sender.certificate(), envelope);
+    assertTrue(u.ok(), u.toString());
+    try (var gz = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(u.payload()))) {
+      assertArrayEquals(RsfnFixture.payload(), gz.readAllBytes(), "the bytes are the sender's, signed; only their form changed");
+    }
+  }
+
+  @Test
+  void unpack_gzipBombPastTheLimit_refusedWith12() throws Exception {
+    Protocol3 packer = RsfnFixture.goldenCodec(List.of());
+    byte[] zeros = new byte[8 << 20];
+    byte[] envelope = packer.pack(sender, recipient.certificate(), zeros, Treatment.FILE_COMPRESSED);
+    assertTrue(envelope.length < 100_000, "8 MiB of zeros compress to " + envelope.length);
+    Protocol3 small = new Protocol3(CaCodes.defaults(), List.of(), RsfnFixture.CLOCK, ProviderChoice.JDK.providerFor("Cipher", "AES/GCM/NoPadding"),
+        new SecureRandom(), 1 << 20);
+    Unpacked u = small.unpack(recipient, sender.certificate(), envelope);
+    assertEquals(ErrorCode.SOFTWARE, u.error(), u.toString());
+    assertTrue(u.message().contains("limit"), u.message());
+  }
+
+  @Test
+  void unpack_fuzzShortRun_nothingEscapesAndNothingForgedIsAccepted() throws Exception {
+    Protocol3Fuzz.Outcome o = Protocol3Fuzz.run(3000, 7);
+    assertNull(o.violation(), o.violation());
+    assertEquals(3000, o.inputs());
+    long refused = Arrays.stream(o.refusedByCode()).sum();
+    assertEquals(3000, o.accepted() + o.compressedForm() + refused, "every input answered once");
+    assertTrue(o.refusedByCode()[ErrorCode.HEADER_LENGTH.code] > 0 && o.refusedByCode()[ErrorCode.SYMMETRIC.code] > 0,
+        "mutations reach both the header and the ciphertext: " + Arrays.toString(o.refusedByCode()));
+  }
+}

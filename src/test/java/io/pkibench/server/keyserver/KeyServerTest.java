@@ -1,0 +1,525 @@
+package io.pkibench.server.keyserver;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.keys.remote.KeyServerException;
+import io.pkibench.keys.remote.NodeAddress;
+import io.pkibench.keys.remote.RemoteKeySource;
+import io.pkibench.testing.TestKeys;
+import java.io.OutputStream;
+import java.math.BigInteger;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyPairGenerator;
+import java.security.Signature;
+import java.security.cert.X509Certificate;
+import java.security.spec.MGF1ParameterSpec;
+import java.security.spec.PSSParameterSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Date;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.crypto.Cipher;
+import javax.crypto.KeyGenerator;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.OAEPParameterSpec;
+import javax.crypto.spec.PSource;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Two key-server nodes on loopback, the remote: key source in front of them, and what each must refuse or survive. */
+class KeyServerTest {
+  @TempDir static Path dir;
+  static TestKeys fixture;
+  static final BouncyCastleProvider BC = new BouncyCastleProvider();
+  final List<AutoCloseable> open = new ArrayList<>();
+  final List<String> log = Collections.synchronizedList(new ArrayList<>());
+
+  @BeforeAll
+  static void pki() {
+    fixture = TestKeys.in(dir);
+  }
+
+  @AfterEach
+  void closeAll() throws Exception {
+    Collections.reverse(open);
+    for (AutoCloseable c : open) c.close();
+  }
+
+  KeyServer node(int port, KeyGrants grants, KeyServer.Limits limits) throws Exception {
+    var service = new KeyService(fixture.keys, fixture.keys.aliases(), grants, log::add);
+    SigningKey identity = new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("keyserver");
+    KeyServer server = new KeyServer(service, identity, fixture.pki.certificate("root-ca"), "127.0.0.1", port, limits);
+    server.start();
+    open.add(server);
+    return server;
+  }
+
+  KeyServer node() throws Exception {
+    return node(0, KeyGrants.everyKeyFor(fixture.pki.certificate("tls-client")), KeyServer.Limits.defaults());
+  }
+
+  RemoteKeySource client(SigningKey identity, KeyServer... nodes) throws GeneralSecurityException {
+    List<NodeAddress> addresses = new ArrayList<>();
+    for (KeyServer n : nodes) addresses.add(new NodeAddress("127.0.0.1", n.port(), 1));
+    RemoteKeySource source = new RemoteKeySource(addresses, identity, fixture.pki.certificate("root-ca"), InstantSource.system(), log::add);
+    open.add(source);
+    return source;
+  }
+
+  RemoteKeySource client(KeyServer... nodes) throws GeneralSecurityException {
+    return client(new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("tls-client"), nodes);
+  }
+
+  static byte[] message() {
+    return "pacs.008 stand-in: a message the key server signs".getBytes();
+  }
+
+  @Test
+  void everySchemeSignsRemotely_andBouncyCastleVerifies() throws Exception {
+    RemoteKeySource remote = client(node(), node());
+    record Case(String alias, String algorithm, java.security.spec.AlgorithmParameterSpec params) {}
+    var pss = new PSSParameterSpec("SHA-256", "MGF1", MGF1ParameterSpec.SHA256, 32, 1);
+    for (Case c : List.of(new Case("signer-rsa2048-1", "SHA256withRSA", null), new Case("signer-rsa3072-1", "SHA512withRSA", null),
+        new Case("signer-rsa2048-2", "RSASSA-PSS", pss), new Case("signer-ecdsa-p256-1", "SHA256withECDSA", null),
+        new Case("signer-ecdsa-p256-2", "SHA384withECDSA", null), new Case("signer-ed25519-1", "Ed25519", null))) {
+      SigningKey key = remote.key(c.alias());
+      assertEquals(fixture.pki.certificate(c.alias()), key.certificate(), "the chain comes from the node");
+      assertEquals(null, key.privateKey().getEncoded(), "no key material on the client");
+      Signature signer = Signature.getInstance(c.algorithm(), key.provider());
+      if (c.params() != null) signer.setParameter(c.params());
+      signer.initSign(key.privateKey());
+      signer.update(message());
+      byte[] signature = signer.sign();
+      Signature verifier = Signature.getInstance(c.algorithm(), BC);
+      if (c.params() != null) verifier.setParameter(c.params());
+      verifier.initVerify(key.publicKey());
+      verifier.update(message());
+      assertTrue(verifier.verify(signature), c + " verifies with BouncyCastle");
+      verifier.initVerify(key.publicKey());
+      byte[] tampered = message();
+      tampered[0] ^= 1;
+      verifier.update(tampered);
+      assertFalse(verifier.verify(signature), c + ": a changed message does not verify");
+    }
+    // both nodes took calls: one connection each, shares recorded
+    var shares = remote.nodes();
+    assertEquals(2, shares.size());
+    assertTrue(shares.stream().allMatch(s -> s.calls() > 0 && s.failures() == 0), shares.toString());
+  }
+
+  @Test
+  void decryptsAndUnwraps_pkcs1AndOaep() throws Exception {
+    RemoteKeySource remote = client(node());
+    SigningKey key = remote.key("signer-rsa2048-1");
+    byte[] secret = "a 32-byte AES key would go here.".getBytes();
+
+    Cipher encrypt = Cipher.getInstance("RSA/ECB/PKCS1Padding", BC);
+    encrypt.init(Cipher.ENCRYPT_MODE, key.publicKey());
+    Cipher decrypt = Cipher.getInstance("RSA/ECB/PKCS1Padding", key.provider());
+    decrypt.init(Cipher.DECRYPT_MODE, key.privateKey());
+    assertArrayEquals(secret, decrypt.doFinal(encrypt.doFinal(secret)));
+
+    var oaep = new OAEPParameterSpec("SHA-256", "MGF1", MGF1ParameterSpec.SHA256, PSource.PSpecified.DEFAULT);
+    encrypt = Cipher.getInstance("RSA/ECB/OAEPPadding", BC);
+    encrypt.init(Cipher.ENCRYPT_MODE, key.publicKey(), oaep);
+    decrypt = Cipher.getInstance("RSA/ECB/OAEPPadding", key.provider());
+    decrypt.init(Cipher.DECRYPT_MODE, key.privateKey(), oaep);
+    assertArrayEquals(secret, decrypt.doFinal(encrypt.doFinal(secret)));
+
+    KeyGenerator aes = KeyGenerator.getInstance("AES");
+    aes.init(256);
+    SecretKey wrappedKey = aes.generateKey();
+    Cipher wrap = Cipher.getInstance("RSA/ECB/PKCS1Padding", BC);
+    wrap.init(Cipher.WRAP_MODE, key.publicKey());
+    Cipher unwrap = Cipher.getInstance("RSA/ECB/PKCS1Padding", key.provider());
+    unwrap.init(Cipher.UNWRAP_MODE, key.privateKey());
+    assertArrayEquals(wrappedKey.getEncoded(), unwrap.unwrap(wrap.wrap(wrappedKey), "AES", Cipher.SECRET_KEY).getEncoded());
+
+    // a ciphertext for another key is the client's fault: a bad padding, counted as refused by the node
+    byte[] foreign = encrypt.doFinal(secret);
+    Cipher other = Cipher.getInstance("RSA/ECB/PKCS1Padding", key.provider());
+    other.init(Cipher.DECRYPT_MODE, remote.key("signer-rsa2048-2").privateKey());
+    assertThrows(javax.crypto.BadPaddingException.class, () -> other.doFinal(foreign));
+  }
+
+  @Test
+  void refusals_areNamedAndCountedApartFromFailures_andTheNodeStaysUp() throws Exception {
+    Path grants = dir.resolve("grants.txt");
+    Files.writeString(grants, "# only one RSA key for the test client\ncn=" + KeyGrants.commonName(fixture.pki.certificate("tls-client"))
+        + ": signer-rsa2048-1, signer-ed25519-*\n");
+    KeyServer server = node(0, KeyGrants.read(grants), new KeyServer.Limits(64 * 1024, Duration.ofSeconds(10), Duration.ofMinutes(5), 2));
+    RemoteKeySource remote = client(server);
+
+    KeyServerException notGranted = assertThrows(KeyServerException.class, () -> remote.key("signer-rsa2048-2"));
+    assertTrue(notGranted.refused() && notGranted.getMessage().contains("PERMISSION_DENIED") && notGranted.getMessage().contains("signer-rsa2048-2"),
+        notGranted.getMessage());
+    KeyServerException unknown = assertThrows(KeyServerException.class, () -> remote.key("no-such-key"));
+    assertTrue(unknown.refused() && unknown.getMessage().contains("NOT_FOUND"), unknown.getMessage());
+    assertEquals(List.of("signer-ed25519-1", "signer-rsa2048-1"), remote.aliases().stream().sorted().toList(), "the list shows only granted keys");
+
+    // larger than the node accepts: refused, and the next call is served
+    SigningKey ed = remote.key("signer-ed25519-1");
+    Signature big = Signature.getInstance("Ed25519", ed.provider());
+    big.initSign(ed.privateKey());
+    big.update(new byte[128 * 1024]);
+    KeyServerException tooBig = assertThrows(KeyServerException.class, big::sign);
+    assertTrue(tooBig.refused() && tooBig.getMessage().contains("RESOURCE_EXHAUSTED"), tooBig.getMessage());
+    big.update(new byte[64 << 20]); // 64 MB: refused on its length, not read into the node's memory
+    KeyServerException huge = assertThrows(KeyServerException.class, big::sign);
+    assertTrue(huge.refused() && huge.getMessage().contains("RESOURCE_EXHAUSTED"), huge.getMessage());
+
+    SigningKey rsa = remote.key("signer-rsa2048-1");
+    Signature ok = Signature.getInstance("SHA256withRSA", rsa.provider());
+    ok.initSign(rsa.privateKey());
+    ok.update(message());
+    assertEquals(256, ok.sign().length);
+    assertTrue(server.counts().refused() >= 2, server.counts().toString());
+    assertEquals(0, server.counts().failed(), "no refusal was counted as the node's failure");
+  }
+
+  @Test
+  void aGrantsFileWithMistakes_namesEachLine() throws Exception {
+    Path grants = dir.resolve("bad-grants.txt");
+    Files.writeString(grants, "sha256=abc: signer-*\nsomebody: tls-client\ncn=x signer-*\n");
+    var e = assertThrows(java.io.IOException.class, () -> KeyGrants.read(grants));
+    assertTrue(e.getMessage().contains(":1:") && e.getMessage().contains(":2:") && e.getMessage().contains(":3:"), e.getMessage());
+  }
+
+  @Test
+  void clientsOutsideThePki_orExpired_areRefusedAtTheHandshake() throws Exception {
+    KeyServer server = node();
+    // a self-signed client: the node's TLS refuses it, so no node answers
+    var generator = KeyPairGenerator.getInstance("RSA");
+    generator.initialize(2048);
+    var stranger = generator.generateKeyPair();
+    var name = new javax.security.auth.x500.X500Principal("CN=stranger");
+    X509Certificate selfSigned = new JcaX509CertificateConverter().getCertificate(new JcaX509v3CertificateBuilder(name, BigInteger.ONE,
+        Date.from(Instant.now().minusSeconds(60)), Date.from(Instant.now().plusSeconds(3600)), name, stranger.getPublic())
+        .build(new JcaContentSignerBuilder("SHA256withRSA").build(stranger.getPrivate())));
+    var e = assertThrows(GeneralSecurityException.class,
+        () -> client(new SigningKey("stranger", stranger.getPrivate(), List.of(selfSigned), BC), server));
+    assertTrue(e.getMessage().contains("no key-server node answers"), e.getMessage());
+
+    // issued by the test PKI's intermediate, but expired yesterday
+    SigningKey issuer = new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("intermediate-b");
+    X509Certificate expired = new JcaX509CertificateConverter().getCertificate(new JcaX509v3CertificateBuilder(issuer.certificate(), BigInteger.TEN,
+        Date.from(Instant.now().minus(Duration.ofDays(30))), Date.from(Instant.now().minus(Duration.ofDays(1))),
+        new javax.security.auth.x500.X500Principal("CN=expired client"), stranger.getPublic())
+        .build(new JcaContentSignerBuilder("SHA256withRSA").build(issuer.privateKey())));
+    var expiredFailure = assertThrows(GeneralSecurityException.class,
+        () -> client(new SigningKey("expired", stranger.getPrivate(), List.of(expired, issuer.certificate()), BC), server));
+    assertTrue(expiredFailure.getMessage().contains("no key-server node answers"), expiredFailure.getMessage());
+
+    // the node still serves the test PKI's client
+    SigningKey key = client(server).key("signer-ecdsa-p256-1");
+    assertEquals("EC", key.privateKey().getAlgorithm());
+  }
+
+  @Test
+  void garbageAndHalfOpenConnections_leaveTheNodeServing() throws Exception {
+    KeyServer server = node(0, KeyGrants.everyKeyFor(fixture.pki.certificate("tls-client")),
+        new KeyServer.Limits(1 << 20, Duration.ofSeconds(1), Duration.ofMinutes(5), 2));
+    try (Socket garbage = new Socket("127.0.0.1", server.port()); Socket silent = new Socket("127.0.0.1", server.port())) {
+      OutputStream out = garbage.getOutputStream();
+      out.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes());
+      out.write(new byte[4096]);
+      out.flush();
+      SigningKey key = client(server).key("signer-rsa2048-3");
+      Signature s = Signature.getInstance("SHA256withRSA", key.provider());
+      s.initSign(key.privateKey());
+      s.update(message());
+      assertEquals(256, s.sign().length, "served while a garbage and a silent connection are open");
+      // the silent one is closed by the handshake timeout
+      silent.setSoTimeout(5000);
+      assertEquals(-1, silent.getInputStream().read(), "the half-open connection was closed by the node");
+    }
+  }
+
+  @Test
+  void fiveHundredTwelvePendingCalls_shareOneConnectionPerNode() throws Exception {
+    KeyServer a = node(), b = node();
+    RemoteKeySource remote = client(a, b);
+    SigningKey key = remote.key("signer-ecdsa-p256-3");
+    AtomicInteger signed = new AtomicInteger();
+    try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (int i = 0; i < 512; i++) {
+        threads.submit(() -> {
+          Signature s = Signature.getInstance("SHA256withECDSA", key.provider());
+          s.initSign(key.privateKey());
+          s.update(message());
+          s.sign();
+          return signed.incrementAndGet();
+        });
+      }
+    }
+    assertEquals(512, signed.get());
+    assertEquals(1, a.acceptedConnections(), "one connection to node a carried every call");
+    assertEquals(1, b.acceptedConnections(), "one connection to node b carried every call");
+    long calls = remote.nodes().stream().mapToLong(s -> s.calls()).sum();
+    assertEquals(513, calls, "512 signatures and the chain");
+  }
+
+  @Test
+  void aNodeThatDies_isTakenOutWithinASecond_andRejoinsWhenBack() throws Exception {
+    KeyServer a = node(), b = node();
+    int portA = a.port();
+    RemoteKeySource remote = client(a, b);
+    SigningKey key = remote.key("signer-ecdsa-p256-4");
+    java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+    AtomicInteger ok = new AtomicInteger(), failed = new AtomicInteger();
+    var load = Executors.newFixedThreadPool(4);
+    for (int t = 0; t < 4; t++) {
+      load.submit(() -> {
+        while (running.get()) {
+          try {
+            Signature s = Signature.getInstance("SHA256withECDSA", key.provider());
+            s.initSign(key.privateKey());
+            s.update(message());
+            s.sign();
+            ok.incrementAndGet();
+          } catch (Exception e) {
+            failed.incrementAndGet();
+          }
+        }
+        return null;
+      });
+    }
+    try {
+      Thread.sleep(500);
+      a.close();
+      long killed = System.nanoTime();
+      // within a second every call goes to b: a's share stops growing
+      Thread.sleep(1000);
+      long aCalls = remote.nodes().get(0).calls();
+      int okBefore = ok.get();
+      Thread.sleep(500);
+      assertEquals(aCalls, remote.nodes().get(0).calls(), "node a took no call a second after it died");
+      assertFalse(remote.nodes().get(0).upAtEnd());
+      assertTrue(ok.get() > okBefore, "the rest went on through node b");
+      assertTrue(remote.nodes().get(0).node().endsWith(":" + portA) && remote.nodes().get(0).transitions().stream().anyMatch(e -> !e.up()),
+          remote.nodes().toString());
+      assertTrue(System.nanoTime() - killed < Duration.ofSeconds(3).toNanos());
+
+      // back on the same port: it rejoins and takes calls again
+      KeyServer back = node(portA, KeyGrants.everyKeyFor(fixture.pki.certificate("tls-client")), KeyServer.Limits.defaults());
+      long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+      while (!remote.nodes().get(0).upAtEnd() && System.nanoTime() < deadline) Thread.sleep(50);
+      assertTrue(remote.nodes().get(0).upAtEnd(), "node a rejoined: " + remote.nodes());
+      long rejoinedCalls = remote.nodes().get(0).calls();
+      Thread.sleep(500);
+      assertTrue(remote.nodes().get(0).calls() > rejoinedCalls, "node a takes calls again");
+      assertTrue(back.counts().served() > 0);
+    } finally {
+      running.set(false);
+      load.shutdown();
+      load.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+    }
+    // calls in flight when it died failed and were counted on the node that failed them
+    assertEquals(failed.get(), remote.nodes().stream().mapToLong(s -> s.failures()).sum());
+  }
+
+  /** The pix study's handshake: the client's key on the key server, one signature per mutual handshake, TLS 1.2 and 1.3, RSA and P-256. */
+  @Test
+  void tlsHandshakeWorkload_withTheClientKeyOnTheKeyServer() throws Exception {
+    KeyServer server = node();
+    RemoteKeySource remote = client(server);
+    var factory = new io.pkibench.workload.tls.HandshakeWorkload.Factory();
+    for (String protocol : List.of("TLSv1.2", "TLSv1.3")) {
+      for (String keyalg : List.of("rsa2048", "ecdsa-p256")) {
+        long before = server.counts().served();
+        try (var workload = factory.create(new io.pkibench.workload.api.WorkloadContext(remote, true, () -> fixture.pki),
+            io.pkibench.workload.api.Params.resolve(factory.name(), factory.params(), java.util.Map.of("protocol", protocol, "keyalg", keyalg)))) {
+          var op = workload.newOperation(0);
+          for (int i = 0; i < 3; i++) op.execute();
+        }
+        assertTrue(server.counts().served() - before >= 3, protocol + " " + keyalg + ": each mutual handshake signed on the node: " + server.counts());
+      }
+    }
+    // the original's RSASSA-PKCS1 CertificateVerify (TLS 1.2 only), and the combinations that cannot be
+    for (String signature : List.of("rsa_pkcs1_sha256")) {
+      long before = server.counts().served();
+      try (var workload = factory.create(new io.pkibench.workload.api.WorkloadContext(remote, true, () -> fixture.pki),
+          io.pkibench.workload.api.Params.resolve(factory.name(), factory.params(), java.util.Map.of("client-signature", signature)))) {
+        workload.newOperation(0).execute();
+      }
+      assertTrue(server.counts().served() > before, signature);
+    }
+    var tls13 = assertThrows(IllegalArgumentException.class, () -> factory.create(new io.pkibench.workload.api.WorkloadContext(remote, true, () -> fixture.pki),
+        io.pkibench.workload.api.Params.resolve(factory.name(), factory.params(), java.util.Map.of("client-signature", "rsa_pkcs1_sha256", "protocol", "TLSv1.3"))));
+    assertTrue(tls13.getMessage().contains("TLS 1.3 forbids"), tls13.getMessage());
+    // without client authentication nothing goes to the node
+    long before = server.counts().served();
+    try (var workload = factory.create(new io.pkibench.workload.api.WorkloadContext(remote, true, () -> fixture.pki),
+        io.pkibench.workload.api.Params.resolve(factory.name(), factory.params(), java.util.Map.of("mutual", "false")))) {
+      workload.newOperation(0).execute();
+    }
+    assertEquals(before + 1, server.counts().served(), "only the chain was fetched");
+  }
+
+  /**
+   * Real sockets: {@code openssl s_server -Verify} (client certificates required, checked against the
+   * test PKI's root) accepts a JSSE client whose private key is on the key server, TLS 1.2 and 1.3.
+   */
+  @Test
+  void opensslServer_acceptsAJsseClientWhoseKeyIsOnTheKeyServer() throws Exception {
+    KeyServer node = node();
+    RemoteKeySource remote = client(node);
+    SigningKey clientKey = remote.key("tls-client");
+    Path serverKey = dir.resolve("tls-server.key.pem");
+    if (!Files.exists(serverKey)) {
+      String r = io.pkibench.testing.Openssl.run("pkcs12", "-in", fixture.pki.keystore("tls-server").toString(), "-nocerts", "-nodes",
+          "-passin", "file:" + fixture.pki.dir().resolve("keystore.pass"), "-out", serverKey.toString());
+      assertTrue(io.pkibench.testing.Openssl.succeeded(r), r);
+    }
+    var context = javax.net.ssl.SSLContext.getInstance("TLS");
+    context.init(new javax.net.ssl.KeyManager[] {new io.pkibench.keys.SingleKeyManager(clientKey)},
+        io.pkibench.keys.TlsContexts.trustManagers(fixture.pki.certificate("root-ca")), null);
+    for (String protocol : List.of("TLSv1.2", "TLSv1.3")) {
+      int port;
+      try (var free = new java.net.ServerSocket(0)) {
+        port = free.getLocalPort();
+      }
+      long before = node.counts().served();
+      Process server = new ProcessBuilder("openssl", "s_server", "-accept", "127.0.0.1:" + port, "-naccept", "1", "-www",
+          "-cert", fixture.pki.certificatePem("tls-server").toString(), "-key", serverKey.toString(),
+          "-cert_chain", fixture.pki.certificatePem("intermediate-a").toString(), "-Verify", "3",
+          "-CAfile", fixture.pki.caChainPem().toString(), protocol.equals("TLSv1.2") ? "-tls1_2" : "-tls1_3").redirectErrorStream(true).start();
+      try {
+        javax.net.ssl.SSLSocket socket = null;
+        for (int attempt = 0; attempt < 50 && socket == null; attempt++) {
+          try {
+            socket = (javax.net.ssl.SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port);
+          } catch (java.net.ConnectException notYet) {
+            Thread.sleep(100);
+          }
+        }
+        assertTrue(socket != null, "s_server never listened");
+        try (var s = socket) {
+          s.setSoTimeout(10_000);
+          s.startHandshake();
+          assertEquals(protocol, s.getSession().getProtocol());
+          s.getOutputStream().write("GET / HTTP/1.0\r\n\r\n".getBytes());
+          s.getOutputStream().flush();
+          String page = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+          // s_server -www describes the session, the client certificate it verified included
+          assertTrue(page.contains("Client certificate") && page.contains(KeyGrants.commonName(clientKey.certificate())), protocol + ": " + page);
+        }
+      } finally {
+        server.destroy();
+        server.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+      }
+      assertTrue(node.counts().served() > before, protocol + ": the client's CertificateVerify was signed on the node");
+    }
+  }
+
+  /** The SPI signature's one RSA operation on the key server, through Santuario and the remote provider; verified locally. */
+  @Test
+  void spiSign_throughTheKeyServer_verifies() throws Exception {
+    KeyServer server = node();
+    RemoteKeySource remote = client(server);
+    var factory = new io.pkibench.workload.spi.SpiWorkloads.Sign();
+    long before = server.counts().served();
+    try (var workload = factory.create(new io.pkibench.workload.api.WorkloadContext(remote, true, () -> fixture.pki),
+        io.pkibench.workload.api.Params.resolve(factory.name(), factory.params(), java.util.Map.of("pool", "10")))) {
+      var op = workload.newOperation(0);
+      for (int i = 0; i < 5; i++) op.execute(); // verify on: each signed message is checked with the certificate
+    }
+    assertEquals(before + 1 + 5, server.counts().served(), "the chain, then one signature per message");
+  }
+
+  /** A node that packs and unpacks RSFN with the test PKI's CRLs, as {@code serve keyserver} builds it. */
+  KeyServer rsfnNode() throws Exception {
+    var rsfn = io.pkibench.formats.rsfn.Protocol3.forTestPki(fixture.pki, io.pkibench.formats.rsfn.CaCodes.defaults(), InstantSource.system(),
+        KeyService.localProvider());
+    var service = new KeyService(fixture.keys, fixture.keys.aliases(), KeyGrants.everyKeyFor(fixture.pki.certificate("tls-client")), rsfn, log::add);
+    SigningKey identity = new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("keyserver");
+    KeyServer server = new KeyServer(service, identity, fixture.pki.certificate("root-ca"), "127.0.0.1", 0, KeyServer.Limits.defaults());
+    server.start();
+    open.add(server);
+    return server;
+  }
+
+  @Test
+  void rsfn_packedOnTheNode_unpacksHere_andBack_refusalsAreAnswers() throws Exception {
+    KeyServer a = rsfnNode(), b = rsfnNode();
+    RemoteKeySource remote = client(a, b);
+    var local = io.pkibench.formats.rsfn.Protocol3.forTestPki(fixture.pki, io.pkibench.formats.rsfn.CaCodes.defaults(), InstantSource.system(),
+        KeyService.localProvider());
+    SigningKey sender = fixture.keys.key("signer-rsa2048-1"), recipient = fixture.keys.key("signer-rsa2048-2");
+    byte[] payload = "<DOC>STR0008 1 KiB stand-in</DOC>".getBytes();
+    var pack = io.pkibench.keyserver.protocol.RsfnPackRequest.newBuilder().setAlias("signer-rsa2048-1")
+        .setRecipientCertificate(com.google.protobuf.ByteString.copyFrom(recipient.certificate().getEncoded()))
+        .setPayload(com.google.protobuf.ByteString.copyFrom(payload)).setSpecialTreatment(0).build();
+    for (int i = 0; i < 4; i++) {
+      byte[] envelope = remote.call(stub -> stub.rsfnPack(pack)).getEnvelope().toByteArray();
+      var opened = local.unpack(recipient, sender.certificate(), envelope);
+      assertTrue(opened.ok(), "packed on a node, unpacked here: " + opened);
+      assertArrayEquals(payload, opened.payload());
+    }
+    assertTrue(a.counts().served() >= 2 && b.counts().served() >= 2, "both nodes packed: " + a.counts() + " " + b.counts());
+
+    byte[] envelope = local.pack(sender, recipient.certificate(), payload, io.pkibench.formats.rsfn.Treatment.FILE_COMPRESSED);
+    var unpack = io.pkibench.keyserver.protocol.RsfnUnpackRequest.newBuilder().setAlias("signer-rsa2048-2")
+        .setSenderCertificate(com.google.protobuf.ByteString.copyFrom(sender.certificate().getEncoded()))
+        .setEnvelope(com.google.protobuf.ByteString.copyFrom(envelope)).build();
+    var answer = remote.call(stub -> stub.rsfnUnpack(unpack));
+    assertEquals(0, answer.getErrorCode(), answer.getMessage());
+    assertArrayEquals(payload, answer.getPayload().toByteArray(), "packed here, unpacked on a node");
+    assertEquals(588, answer.getHeader().size());
+
+    byte[] tampered = envelope.clone();
+    tampered[332 + 7] ^= 0x01; // C15
+    var refused = remote.call(stub -> stub.rsfnUnpack(unpack.toBuilder().setEnvelope(com.google.protobuf.ByteString.copyFrom(tampered)).build()));
+    assertEquals(0x0B, refused.getErrorCode(), "a bad signature is an answer with C03 0x0B, not a gRPC error: " + refused.getMessage());
+    assertEquals(0x0B, refused.getHeader().byteAt(3), "the answer header carries the code");
+    assertTrue(refused.getPayload().isEmpty(), "no payload from a refused envelope");
+
+    SigningKey revoked = fixture.keys.key("signer-rsa2048-revoked");
+    byte[] fromRevoked = local.pack(revoked, recipient.certificate(), payload, io.pkibench.formats.rsfn.Treatment.NORMAL);
+    var fromRevokedRequest = unpack.toBuilder().setSenderCertificate(com.google.protobuf.ByteString.copyFrom(revoked.certificate().getEncoded()))
+        .setEnvelope(com.google.protobuf.ByteString.copyFrom(fromRevoked)).build();
+    var revokedAnswer = remote.call(stub -> stub.rsfnUnpack(fromRevokedRequest));
+    assertEquals(0x11, revokedAnswer.getErrorCode(), "the node checks the test PKI's CRLs: " + revokedAnswer.getMessage());
+
+    KeyServerException badTreatment = assertThrows(KeyServerException.class, () -> remote.call(stub -> stub.rsfnPack(pack.toBuilder().setSpecialTreatment(5).build())));
+    assertTrue(badTreatment.refused(), "the client's fault is a refusal: " + badTreatment.getMessage());
+    KeyServerException badCert = assertThrows(KeyServerException.class, () -> remote.call(stub -> stub.rsfnUnpack(unpack.toBuilder()
+        .setSenderCertificate(com.google.protobuf.ByteString.copyFromUtf8("not a certificate")).build())));
+    assertTrue(badCert.refused() && badCert.getMessage().contains("certificate"), badCert.getMessage());
+  }
+
+  @Test
+  void rsfn_localCodecWithRemoteKeys_signsAndUnwrapsOnTheNodes() throws Exception {
+    RemoteKeySource remote = client(rsfnNode());
+    var codec = io.pkibench.formats.rsfn.Protocol3.forTestPki(fixture.pki, io.pkibench.formats.rsfn.CaCodes.defaults(), InstantSource.system(),
+        KeyService.localProvider());
+    byte[] payload = "through the JCA provider".getBytes();
+    byte[] envelope = codec.pack(remote.key("signer-rsa2048-1"), fixture.pki.certificate("signer-rsa2048-2"), payload, io.pkibench.formats.rsfn.Treatment.NORMAL);
+    var viaJdk = codec.unpack(new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("signer-rsa2048-2"), fixture.pki.certificate("signer-rsa2048-1"), envelope);
+    assertTrue(viaJdk.ok(), "signed on the node, opened by the JDK: " + viaJdk);
+    var viaNode = codec.unpack(remote.key("signer-rsa2048-2"), fixture.pki.certificate("signer-rsa2048-1"), envelope);
+    assertTrue(viaNode.ok(), "C14 unwrapped on the node: " + viaNode);
+    assertArrayEquals(payload, viaNode.payload());
+  }
+}
