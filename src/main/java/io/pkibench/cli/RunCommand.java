@@ -220,7 +220,8 @@ final class RunCommand implements Callable<Integer> {
       problems.add("--hang-grace: " + e.getMessage());
     }
     if (load != null) {
-      Plan plan = new Plan(specs, load, warmup, measure, series, virtualThreads ? ThreadKind.VIRTUAL : ThreadKind.PLATFORM, verify, cpu);
+      Plan plan = Plan.of(specs).load(load).warmup(warmup).measure(measure).series(series)
+          .threads(virtualThreads ? ThreadKind.VIRTUAL : ThreadKind.PLATFORM).verify(verify).cpu(cpu).build();
       problems.addAll(plan.problems());
       if (problems.isEmpty()) return plan;
     }

@@ -7,6 +7,7 @@ import io.pkibench.plan.Durations;
 import io.pkibench.report.HtmlReport;
 import io.pkibench.report.StudyTables;
 import io.pkibench.results.RunResult;
+import io.pkibench.results.RunStatus;
 import io.pkibench.session.EnvironmentProbe;
 import io.pkibench.session.ForkedSeries;
 import io.pkibench.study.PecStudy;
@@ -90,7 +91,7 @@ final class StudyCommand implements Runnable {
       List<String> problems = new java.util.ArrayList<>();
       Duration each = null;
       try {
-        each = shared.duration == null ? chosen.defaultDuration() : Durations.parse(shared.duration);
+        each = shared.duration == null ? chosen.info().defaultDuration() : Durations.parse(shared.duration);
       } catch (IllegalArgumentException e) {
         problems.add("--duration: " + e.getMessage());
       }
@@ -147,7 +148,7 @@ final class StudyCommand implements Runnable {
         ctx.out().println("samples: " + samples.size() + " files in " + dir + "; " + dir.resolve("verify.sh") + " checks each with an independent tool");
       }
       ctx.out().println("saved " + resultFile + "; 'pkibench report " + resultFile + "' prints it again");
-      if (result.workloads().stream().anyMatch(w -> w.failure() != null) || !"complete".equals(result.status())) return ExitCodes.RUN_FAILED;
+      if (result.workloads().stream().anyMatch(w -> w.failure() != null) || result.status() != RunStatus.COMPLETE) return ExitCodes.RUN_FAILED;
       return result.study().checksPassed() ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
     }
   }

@@ -21,6 +21,79 @@ public record Plan(
     workloads = List.copyOf(workloads);
   }
 
+  /** A plan of {@code workloads}, to be given its load and iterations: one series, platform threads, no per-operation check, this JVM's CPU. */
+  public static Builder of(List<WorkloadSpec> workloads) {
+    return new Builder(workloads);
+  }
+
+  /** A copy of this plan to change, e.g. {@code plan.toBuilder().load(...).build()}. */
+  public Builder toBuilder() {
+    return new Builder(workloads).load(load).warmup(warmup).measure(measure).series(series).threads(threads).verify(verify).cpu(cpu);
+  }
+
+  /** Names each setting, where the constructor takes eight positional ones ({@code 1, PLATFORM, false, "services"}). */
+  public static final class Builder {
+    private final List<WorkloadSpec> workloads;
+    private LoadModel load;
+    private Iterations warmup;
+    private Iterations measure;
+    private int series = 1;
+    private ThreadKind threads = ThreadKind.PLATFORM;
+    private boolean verify;
+    private String cpu = "jvm";
+
+    private Builder(List<WorkloadSpec> workloads) {
+      this.workloads = workloads;
+    }
+
+    public Builder load(LoadModel load) {
+      this.load = load;
+      return this;
+    }
+
+    /** Closed loop at these worker counts. */
+    public Builder concurrency(List<Integer> levels) {
+      return load(new LoadModel.Closed(levels));
+    }
+
+    public Builder warmup(Iterations warmup) {
+      this.warmup = warmup;
+      return this;
+    }
+
+    public Builder measure(Iterations measure) {
+      this.measure = measure;
+      return this;
+    }
+
+    public Builder series(int series) {
+      this.series = series;
+      return this;
+    }
+
+    public Builder threads(ThreadKind threads) {
+      this.threads = threads;
+      return this;
+    }
+
+    /** Each operation checks its own output (signatures verified, payloads compared). */
+    public Builder verify(boolean verify) {
+      this.verify = verify;
+      return this;
+    }
+
+    /** Whose CPU is counted: {@code jvm}, {@code host}, {@code services}, {@code client}, {@code pid:N}... */
+    public Builder cpu(String cpu) {
+      this.cpu = cpu;
+      return this;
+    }
+
+    public Plan build() {
+      if (load == null || warmup == null || measure == null) throw new IllegalStateException("a plan needs its load, warm-up and measured iterations");
+      return new Plan(workloads, load, warmup, measure, series, threads, verify, cpu);
+    }
+  }
+
   /** Workers a level may have: the engine's start barrier holds at most 65,535 parties (the workers and itself). */
   public static final int MAX_WORKERS = 65_534;
   /**

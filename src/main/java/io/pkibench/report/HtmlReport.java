@@ -37,7 +37,7 @@ public final class HtmlReport {
         .append(".muted{color:#666}svg.chart{display:block;margin:12px 0;border:1px solid #ddd}pre{background:#f6f6f6;padding:8px;overflow:auto}\n")
         .append("</style></head><body>\n");
     h.append("<h1>").append(Html.esc(heading)).append("</h1>\n<p class=\"muted\">").append(Html.esc(result.environment().commandLine()))
-        .append(" · started ").append(result.environment().startedAt()).append(" · status <b>").append(Html.esc(result.status())).append("</b></p>\n");
+        .append(" · started ").append(result.environment().startedAt()).append(" · status <b>").append(Html.esc(result.status().toString())).append("</b></p>\n");
 
     if (result.study() != null) h.append(StudyTables.html(result));
 

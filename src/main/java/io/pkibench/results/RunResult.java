@@ -7,10 +7,10 @@ import java.util.List;
 /**
  * The one source of truth of a run: every table, CSV and report is computed from it. Written after
  * every level, so a killed run keeps what it measured. {@code status} is {@code running} until the
- * run ends ({@code complete}, {@code interrupted}).
+ * run ends ({@code complete}, {@code failed}, {@code interrupted}).
  */
 public record RunResult(
-    String schema, Environment environment, JsonNode plan, String status, List<WorkloadResult> workloads, JsonNode analysis,
+    String schema, Environment environment, JsonNode plan, RunStatus status, List<WorkloadResult> workloads, JsonNode analysis,
     @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) StudyRecord study) {
   public static final String SCHEMA = "pkibench.run/1";
 
@@ -18,12 +18,12 @@ public record RunResult(
     workloads = List.copyOf(workloads);
   }
 
-  public RunResult(String schema, Environment environment, JsonNode plan, String status, List<WorkloadResult> workloads, JsonNode analysis) {
+  public RunResult(String schema, Environment environment, JsonNode plan, RunStatus status, List<WorkloadResult> workloads, JsonNode analysis) {
     this(schema, environment, plan, status, workloads, analysis, null);
   }
 
   public static RunResult start(Environment environment, JsonNode plan) {
-    return new RunResult(SCHEMA, environment, plan, "running", List.of(), null, null);
+    return new RunResult(SCHEMA, environment, plan, RunStatus.RUNNING, List.of(), null, null);
   }
 
   /** {@code study}: set on a study's result (absent from a plain run's file). */
@@ -31,7 +31,7 @@ public record RunResult(
     return new RunResult(schema, environment, plan, status, workloads, analysis, newStudy);
   }
 
-  public RunResult withStatus(String newStatus) {
+  public RunResult withStatus(RunStatus newStatus) {
     return new RunResult(schema, environment, plan, newStatus, workloads, analysis, study);
   }
 

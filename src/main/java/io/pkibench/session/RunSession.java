@@ -15,6 +15,7 @@ import io.pkibench.results.IterationResult;
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
+import io.pkibench.results.RunStatus;
 import io.pkibench.results.WorkloadResult;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.catalog.WorkloadCatalog;
@@ -113,7 +114,7 @@ public final class RunSession {
   public static RunResult recordOutOfResources(Path resultFile, Plan plan, VirtualMachineError e) throws IOException {
     RunResult saved = RunResultJson.read(resultFile);
     int last = saved.workloads().size() - 1;
-    RunResult failed = saved.withStatus("failed");
+    RunResult failed = saved.withStatus(RunStatus.FAILED);
     if (last >= 0 && saved.workloads().get(last).failure() == null) {
       failed = failed.withWorkload(last, saved.workloads().get(last).withFailure(outOfResources(e, plan, saved.workloads().get(last).levels().size())));
     }
@@ -131,8 +132,8 @@ public final class RunSession {
     try (ResultFile file = ResultFile.create(resultFile, environment, RunResultJson.mapper().valueToTree(plan))) {
       appendTo(file, null);
       // "failed" when nothing at all was measured because every workload failed (a wrong PIN): not "complete"
-      return file.update(r -> r.withStatus(interrupted ? "interrupted" : fatal != null ? "failed"
-              : !r.workloads().isEmpty() && r.workloads().stream().allMatch(w -> w.failure() != null && w.levels().isEmpty()) ? "failed" : "complete")
+      return file.update(r -> r.withStatus(interrupted ? RunStatus.INTERRUPTED : fatal != null ? RunStatus.FAILED
+              : !r.workloads().isEmpty() && r.workloads().stream().allMatch(w -> w.failure() != null && w.levels().isEmpty()) ? RunStatus.FAILED : RunStatus.COMPLETE)
           .withAnalysis(RunResultJson.mapper().valueToTree(options.analysis().apply(r))));
     }
   }

@@ -49,6 +49,22 @@ import java.util.stream.Stream;
  * mail alone; {@code --spool} puts the spools on another disk.
  */
 public final class PecStudy implements Study {
+  private static final StudyInfo INFO = new StudyInfo("pec",
+      "PEC certified e-mail: the signing and verification paths at 1 to 16 workers, then two providers mailing each other over SMTP,"
+        + " and the reliability check (after OpenPEC)",
+      new StudyRecord.Unit("messages/s", 1),
+      new StudyRecord.Published("OpenPEC load and reliability tests (STUDIES.md, study 4)",
+          "worker processes 1 to 16 on the signing and the verification path measured apart, then two providers mailing each other ≈800 and"
+              + " ≈1,200 messages of 56–80 KB; the disk (the spool) was the bottleneck in one case; the reliability test found 1 undeliverable"
+              + " message (a non-conforming header), handled per the rules",
+          List.of()),
+      Duration.ofSeconds(5));
+
+  @Override
+  public StudyInfo info() {
+    return INFO;
+  }
+
   public static final String SIGN = "signing path";
   public static final String VERIFY = "verification path";
   public static final String FLOW = "two-domain flow";
@@ -88,36 +104,6 @@ public final class PecStudy implements Study {
 
   public PecStudy(Config config) {
     this.config = config;
-  }
-
-  @Override
-  public String name() {
-    return "pec";
-  }
-
-  @Override
-  public String title() {
-    return "PEC certified e-mail: the signing and verification paths at 1 to 16 workers, then two providers mailing each other over SMTP,"
-        + " and the reliability check (after OpenPEC)";
-  }
-
-  @Override
-  public StudyRecord.Unit unit() {
-    return new StudyRecord.Unit("messages/s", 1);
-  }
-
-  @Override
-  public StudyRecord.Published published() {
-    return new StudyRecord.Published("OpenPEC load and reliability tests (STUDIES.md, study 4)",
-        "worker processes 1 to 16 on the signing and the verification path measured apart, then two providers mailing each other ≈800 and"
-            + " ≈1,200 messages of 56–80 KB; the disk (the spool) was the bottleneck in one case; the reliability test found 1 undeliverable"
-            + " message (a non-conforming header), handled per the rules",
-        List.of());
-  }
-
-  @Override
-  public Duration defaultDuration() {
-    return Duration.ofSeconds(5);
   }
 
   @Override
@@ -188,7 +174,7 @@ public final class PecStudy implements Study {
     List<Step> steps = new ArrayList<>();
     for (String[] path : List.of(new String[] {SIGN, "pec-sign"}, new String[] {VERIFY, "pec-verify"})) {
       WorkloadSpec spec = new WorkloadSpec(path[1], Map.of("size", "60k"), options.keys());
-      steps.add(Step.of(path[0], new Plan(List.of(spec), new LoadModel.Closed(config.pathWorkers()), warmup, measure, 1, ThreadKind.PLATFORM, false, "client")));
+      steps.add(Step.of(path[0], Plan.of(List.of(spec)).concurrency(config.pathWorkers()).warmup(warmup).measure(measure).cpu("client").build()));
     }
     Map<String, String> params = new LinkedHashMap<>();
     params.put(ParamSpec.TARGET, P1 + "=127.0.0.1:" + port(services, P1) + "," + P2 + "=127.0.0.1:" + port(services, P2));
@@ -199,8 +185,8 @@ public final class PecStudy implements Study {
     WorkloadSpec flow = new WorkloadSpec("pec-send", params, "software");
     Flow f = flow(options);
     // Enough workers that a slow delivery never holds back the next submission: the users' rate is the offered load.
-    steps.add(Step.of(flowLabel(options), new Plan(List.of(flow), new LoadModel.Open(List.of(config.flowRatePerSecond()), 64), f.warmup(), f.measure(),
-        1, ThreadKind.VIRTUAL, false, "services")));
+    steps.add(Step.of(flowLabel(options), Plan.of(List.of(flow)).load(new LoadModel.Open(List.of(config.flowRatePerSecond()), 64))
+        .warmup(f.warmup()).measure(f.measure()).threads(ThreadKind.VIRTUAL).cpu("services").build()));
     return steps;
   }
 

@@ -1,9 +1,7 @@
 package io.pkibench.study;
 
 import io.pkibench.plan.Iterations;
-import io.pkibench.plan.LoadModel;
 import io.pkibench.plan.Plan;
-import io.pkibench.plan.ThreadKind;
 import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.results.StudyRecord;
 import java.time.Duration;
@@ -53,6 +51,19 @@ public final class PixStudy implements Study {
     }
   }
 
+  private static final StudyInfo INFO = new StudyInfo("pix",
+      "mTLS handshakes and ISO 20022 SPI signatures with the client's key on a two-node key server (after Prodist PIX SPI JVM 2.0)",
+      StudyRecord.Unit.OPS_PER_SECOND,
+      new StudyRecord.Published("Prodist PIX SPI JVM 2.0 benchmarks (STUDIES.md, study 2)",
+          "an 8-core client and two 8-core key servers; throughput linear to 8 threads, bending at 16, flat from 24; p99 under 50 ms",
+          List.of(new StudyRecord.Figure(HANDSHAKE, 2000, "flat from 24 threads"), new StudyRecord.Figure(SPI, 4000, "flat from 24 threads"))),
+      Duration.ofSeconds(10));
+
+  @Override
+  public StudyInfo info() {
+    return INFO;
+  }
+
   private final Fault fault;
 
   public PixStudy() {
@@ -61,33 +72,6 @@ public final class PixStudy implements Study {
 
   public PixStudy(Fault fault) {
     this.fault = fault;
-  }
-
-  @Override
-  public String name() {
-    return "pix";
-  }
-
-  @Override
-  public String title() {
-    return "mTLS handshakes and ISO 20022 SPI signatures with the client's key on a two-node key server (after Prodist PIX SPI JVM 2.0)";
-  }
-
-  @Override
-  public StudyRecord.Unit unit() {
-    return StudyRecord.Unit.OPS_PER_SECOND;
-  }
-
-  @Override
-  public StudyRecord.Published published() {
-    return new StudyRecord.Published("Prodist PIX SPI JVM 2.0 benchmarks (STUDIES.md, study 2)",
-        "an 8-core client and two 8-core key servers; throughput linear to 8 threads, bending at 16, flat from 24; p99 under 50 ms",
-        List.of(new StudyRecord.Figure(HANDSHAKE, 2000, "flat from 24 threads"), new StudyRecord.Figure(SPI, 4000, "flat from 24 threads")));
-  }
-
-  @Override
-  public Duration defaultDuration() {
-    return Duration.ofSeconds(10);
   }
 
   @Override
@@ -116,8 +100,7 @@ public final class PixStudy implements Study {
     steps.add(Step.of(RANDOM, plan(new WorkloadSpec("random", Map.of(), "software"), List.of(1, 4), warmup, measure, series)));
     for (Step s : List.copyOf(steps.subList(0, 2))) {
       Plan p = s.plan();
-      steps.add(Step.of(s.label() + CLIENT_CPU, new Plan(p.workloads(), new LoadModel.Closed(List.of(CLIENT_CPU_LEVEL)), p.warmup(), p.measure(),
-          1, p.threads(), p.verify(), "client")));
+      steps.add(Step.of(s.label() + CLIENT_CPU, p.toBuilder().concurrency(List.of(CLIENT_CPU_LEVEL)).series(1).cpu("client").build()));
     }
     if (fault != null) {
       // One-second iterations: each is a second of the timeline, with its own successes and failures.
@@ -161,7 +144,7 @@ public final class PixStudy implements Study {
 
   private static Plan plan(WorkloadSpec spec, List<Integer> levels, Iterations warmup, Iterations measure, int series) {
     // Platform threads, as JMH's; the key servers' CPU (both pids) is what each level is charged.
-    return new Plan(List.of(spec), new LoadModel.Closed(levels), warmup, measure, series, ThreadKind.PLATFORM, false, "services");
+    return Plan.of(List.of(spec)).concurrency(levels).warmup(warmup).measure(measure).series(series).cpu("services").build();
   }
 
   /**

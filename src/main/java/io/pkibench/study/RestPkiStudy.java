@@ -4,9 +4,7 @@ import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.keys.KeySource;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Iterations;
-import io.pkibench.plan.LoadModel;
 import io.pkibench.plan.Plan;
-import io.pkibench.plan.ThreadKind;
 import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.StudyRecord;
@@ -26,6 +24,20 @@ import java.util.Map;
  * before each type, as the original restarted between tests.
  */
 public final class RestPkiStudy implements Study {
+  private static final StudyInfo INFO = new StudyInfo("restpki",
+      "a two-phase signing service sized by transaction type, each alone (after Lacuna Rest PKI 1.13.2)",
+      StudyRecord.Unit.OPS_PER_MINUTE,
+      new StudyRecord.Published("Lacuna Rest PKI 1.13.2 stress test (STUDIES.md, study 1)",
+          "the service on a 2-core VM; the stress tool on another machine over a slow client link; one certificate, CRLs fetched once",
+          List.of(new StudyRecord.Figure("Authentication", 750, "40 threads"), new StudyRecord.Figure("CAdES", 183, "40 threads"),
+              new StudyRecord.Figure("PAdES", 170, "20 threads"))),
+      StudyInfo.DEFAULT_DURATION);
+
+  @Override
+  public StudyInfo info() {
+    return INFO;
+  }
+
   /** A transaction type: the original's name for it and the workload that drives it. */
   public record Type(String label, String workload) {}
 
@@ -40,29 +52,6 @@ public final class RestPkiStudy implements Study {
 
   public RestPkiStudy(boolean restartPerType) {
     this.restartPerType = restartPerType;
-  }
-
-  @Override
-  public String name() {
-    return "restpki";
-  }
-
-  @Override
-  public String title() {
-    return "a two-phase signing service sized by transaction type, each alone (after Lacuna Rest PKI 1.13.2)";
-  }
-
-  @Override
-  public StudyRecord.Unit unit() {
-    return StudyRecord.Unit.OPS_PER_MINUTE;
-  }
-
-  @Override
-  public StudyRecord.Published published() {
-    return new StudyRecord.Published("Lacuna Rest PKI 1.13.2 stress test (STUDIES.md, study 1)",
-        "the service on a 2-core VM; the stress tool on another machine over a slow client link; one certificate, CRLs fetched once",
-        List.of(new StudyRecord.Figure("Authentication", 750, "40 threads"), new StudyRecord.Figure("CAdES", 183, "40 threads"),
-            new StudyRecord.Figure("PAdES", 170, "20 threads")));
   }
 
   @Override
@@ -104,7 +93,7 @@ public final class RestPkiStudy implements Study {
   }
 
   private static Plan plan(WorkloadSpec spec, List<Integer> levels, Iterations warmup, Iterations measure) {
-    return new Plan(List.of(spec), new LoadModel.Closed(levels), warmup, measure, 1, ThreadKind.PLATFORM, false, "services");
+    return Plan.of(List.of(spec)).concurrency(levels).warmup(warmup).measure(measure).cpu("services").build();
   }
 
   @Override

@@ -1,7 +1,6 @@
 package io.pkibench.study;
 
 import io.pkibench.plan.Iterations;
-import io.pkibench.plan.LoadModel;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.ThreadKind;
 import io.pkibench.plan.WorkloadSpec;
@@ -19,6 +18,21 @@ import java.util.Map;
  * again at 64 pending calls charging the client's JVM, for ops per client CPU-second.
  */
 public final class RsfnStudy implements Study {
+  private static final StudyInfo INFO = new StudyInfo("rsfn",
+      "RSFN protocol 3 packaging and unpackaging of 1 KiB by a two-node key server, 1 to 512 pending calls (after Prodist STS RSFN cluster 7.0.3)",
+      StudyRecord.Unit.OPS_PER_SECOND,
+      // The original published curves, not a table of figures: its shape is what ours is read against.
+      new StudyRecord.Published("Prodist STS RSFN cluster 7.0.3 benchmarks (STUDIES.md, study 3)",
+          "a Java client balanced 50/50 over two key servers; throughput rises until 256 pending calls then falls; latency roughly flat"
+              + " under 50 ms up to 64; p99 accelerates from 128",
+          List.of()),
+      Duration.ofSeconds(10));
+
+  @Override
+  public StudyInfo info() {
+    return INFO;
+  }
+
   public static final String PACK = "packaging";
   public static final String UNPACK = "unpackaging";
   public static final String CLIENT_CPU = PixStudy.CLIENT_CPU;
@@ -34,35 +48,6 @@ public final class RsfnStudy implements Study {
   /** A quick run over {@code quickLevels}: tests keep the sweep short. */
   RsfnStudy(List<Integer> quickLevels) {
     this.quickLevels = List.copyOf(quickLevels);
-  }
-
-  @Override
-  public String name() {
-    return "rsfn";
-  }
-
-  @Override
-  public String title() {
-    return "RSFN protocol 3 packaging and unpackaging of 1 KiB by a two-node key server, 1 to 512 pending calls (after Prodist STS RSFN cluster 7.0.3)";
-  }
-
-  @Override
-  public StudyRecord.Unit unit() {
-    return StudyRecord.Unit.OPS_PER_SECOND;
-  }
-
-  @Override
-  public StudyRecord.Published published() {
-    // The original published curves, not a table of figures: its shape is what ours is read against.
-    return new StudyRecord.Published("Prodist STS RSFN cluster 7.0.3 benchmarks (STUDIES.md, study 3)",
-        "a Java client balanced 50/50 over two key servers; throughput rises until 256 pending calls then falls; latency roughly flat"
-            + " under 50 ms up to 64; p99 accelerates from 128",
-        List.of());
-  }
-
-  @Override
-  public Duration defaultDuration() {
-    return Duration.ofSeconds(10);
   }
 
   @Override
@@ -102,7 +87,7 @@ public final class RsfnStudy implements Study {
 
   /** Virtual threads: 512 pending calls need no 512 platform threads, and the nodes multiplex them on one connection each. */
   private static Plan plan(WorkloadSpec spec, List<Integer> levels, Iterations warmup, Iterations measure, String cpu) {
-    return new Plan(List.of(spec), new LoadModel.Closed(levels), warmup, measure, 1, ThreadKind.VIRTUAL, false, cpu);
+    return Plan.of(List.of(spec)).concurrency(levels).warmup(warmup).measure(measure).threads(ThreadKind.VIRTUAL).cpu(cpu).build();
   }
 
   @Override

@@ -3,9 +3,7 @@ package io.pkibench.study;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Iterations;
-import io.pkibench.plan.LoadModel;
 import io.pkibench.plan.Plan;
-import io.pkibench.plan.ThreadKind;
 import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.results.StudyRecord;
 import io.pkibench.formats.tls.TlsEngine;
@@ -76,28 +74,16 @@ public final class SslStudy implements Study {
     this.engineFlags = List.copyOf(engineFlags);
   }
 
-  @Override
-  public String name() {
-    return "ssl";
-  }
+  private static final StudyInfo INFO = new StudyInfo("ssl",
+      "TLS transactions per server CPU by transaction type and cipher suite (after IBM i 6.1, tables 5.6 and 5.7)",
+      StudyRecord.Unit.TPS_PER_SERVER_CPU, published(), Duration.ofSeconds(30));
 
   @Override
-  public String title() {
-    return "TLS transactions per server CPU by transaction type and cipher suite (after IBM i 6.1, tables 5.6 and 5.7)";
+  public StudyInfo info() {
+    return INFO;
   }
 
-  @Override
-  public StudyRecord.Unit unit() {
-    return StudyRecord.Unit.TPS_PER_SERVER_CPU;
-  }
-
-  @Override
-  public Duration defaultDuration() {
-    return Duration.ofSeconds(30);
-  }
-
-  @Override
-  public StudyRecord.Published published() {
+  private static StudyRecord.Published published() {
     double[][] figures = {{1167, 565.4, 530.0, 479.6, 462.1, 202.2}, {249.7, 53.4, 48.0, 31.3, 27.4, 4.8}, {478.4, 55.7, 53.3, 36.9, 31.9, 6.5}};
     List<StudyRecord.Figure> list = new ArrayList<>();
     for (int r = 0; r < TRANSACTIONS.size(); r++) {
@@ -262,7 +248,7 @@ public final class SslStudy implements Study {
   }
 
   private static Plan plan(WorkloadSpec spec, List<Integer> levels, Iterations warmup, Iterations measure, String cpu) {
-    return new Plan(List.of(spec), new LoadModel.Closed(levels), warmup, measure, 1, ThreadKind.PLATFORM, false, cpu);
+    return Plan.of(List.of(spec)).concurrency(levels).warmup(warmup).measure(measure).cpu(cpu).build();
   }
 
   @Override

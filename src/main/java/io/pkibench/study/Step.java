@@ -1,6 +1,5 @@
 package io.pkibench.study;
 
-import io.pkibench.plan.LoadModel;
 import io.pkibench.plan.Plan;
 import io.pkibench.results.LevelResult;
 import java.util.ArrayList;
@@ -51,7 +50,6 @@ public record Step(String label, Plan plan, Probe probe, List<StepHook> beforeSt
 
   /** The step's plan measuring only {@code concurrency} workers: what a probe's choice turns it into. */
   static Plan atConcurrency(Plan plan, int concurrency) {
-    return new Plan(plan.workloads(), new LoadModel.Closed(List.of(concurrency)), plan.warmup(), plan.measure(), plan.series(), plan.threads(),
-        plan.verify(), plan.cpu());
+    return plan.toBuilder().concurrency(List.of(concurrency)).build();
   }
 }

@@ -12,17 +12,13 @@ import java.util.List;
  * starts: {@link #problems}, then {@link #steps} planned against the services' known URLs.
  */
 public interface Study {
+  /** Its name, title, unit, published figures and default duration. */
+  StudyInfo info();
+
   /** As typed after {@code pkibench study}. */
-  String name();
-
-  /** One line: the original and what is sized. */
-  String title();
-
-  /** The unit the original reported throughput in (its table's unit). */
-  StudyRecord.Unit unit();
-
-  /** The original's figures and hardware, set beside ours in the report. */
-  StudyRecord.Published published();
+  default String name() {
+    return info().name();
+  }
 
   /** Every problem with the options, each naming the flag; empty when the study can run. */
   List<String> problems(StudyOptions options);
@@ -41,11 +37,6 @@ public interface Study {
   /** Sentences the report must carry about these options (e.g. a quick run measured a cold service). */
   default List<String> notes(StudyOptions options) {
     return List.of();
-  }
-
-  /** The measured time per step when {@code --duration} is not given. */
-  default java.time.Duration defaultDuration() {
-    return java.time.Duration.ofMinutes(5);
   }
 
   /** When the steps form a table (rows × columns), its layout; called after {@link #steps}. Null for a list of steps. */

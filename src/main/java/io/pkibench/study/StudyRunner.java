@@ -11,6 +11,7 @@ import io.pkibench.plan.PlanException;
 import io.pkibench.report.StudyTables;
 import io.pkibench.results.Environment;
 import io.pkibench.results.RunResult;
+import io.pkibench.results.RunStatus;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.results.StudyRecord;
 import io.pkibench.results.WorkloadResult;
@@ -72,14 +73,14 @@ public final class StudyRunner {
       problems.addAll(problems(steps));
       if (!problems.isEmpty()) throw new PlanException(problems);
 
-      StudyRecord record = new StudyRecord(StudyRecord.SCHEMA, study.name(), study.title(), study.unit(), study.published(),
+      StudyRecord record = new StudyRecord(StudyRecord.SCHEMA, study.name(), study.info().title(), study.info().unit(), study.info().published(),
           services.records(), List.of(), List.of(), study.notes(studyOptions), study.grid(studyOptions));
       try (ResultFile file = ResultFile.create(options.resultFile(), environment, planJson(study, studyOptions, steps))) {
         file.update(r -> r.withStudy(record));
         try {
           services.startAll();
         } catch (IOException e) {
-          file.update(r -> r.withStatus("failed").withStudy(r.study().withNote("not run: " + e.getMessage()).withServices(services.records())));
+          file.update(r -> r.withStatus(RunStatus.FAILED).withStudy(r.study().withNote("not run: " + e.getMessage()).withServices(services.records())));
           throw e;
         }
         file.update(r -> r.withStudy(r.study().withServices(services.records())));
@@ -100,7 +101,7 @@ public final class StudyRunner {
           for (PostCheck check : study.checks(studyOptions)) checks.add(runCheck(check, file.current(), services));
           file.update(r -> r.withStudy(r.study().withChecks(checks)));
         }
-        String status = interrupted ? "interrupted" : outOfResources ? "failed" : "complete";
+        RunStatus status = interrupted ? RunStatus.INTERRUPTED : outOfResources ? RunStatus.FAILED : RunStatus.COMPLETE;
         return file.update(r -> r.withStatus(status)
             .withAnalysis(RunResultJson.mapper().valueToTree(Analysis.of(r, Analysis.Options.DEFAULT))));
       }

@@ -1,5 +1,6 @@
 package io.pkibench.cli;
 
+import io.pkibench.results.RunStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -88,7 +89,7 @@ class CliTest {
         "--html", "out/noop.html");
     assertEquals(0, code, err.toString());
     RunResult r = RunResultJson.read(dir.resolve("out/noop.json"));
-    assertEquals("complete", r.status());
+    assertEquals(RunStatus.COMPLETE, r.status());
     assertEquals(2, r.workloads().get(0).levels().size());
     for (LevelResult l : r.workloads().get(0).levels()) {
       assertEquals(l.counts().started(), l.counts().succeeded() + l.counts().failed());
@@ -198,7 +199,7 @@ class CliTest {
     String pki = dir.resolve("pki").toString();
     assertEquals(1, run("run", "pec-sign", "-p", "provider1=no-such-key", "--pki", pki, "--warmup", "0x1s", "--measure", "1x1s", "--out", "r.json"));
     RunResult r = RunResultJson.read(dir.resolve("r.json"));
-    assertEquals("failed", r.status());
+    assertEquals(RunStatus.FAILED, r.status());
     assertTrue(r.workloads().get(0).failure().contains("no-such-key"), r.workloads().get(0).failure());
     err.getBuffer().setLength(0);
     assertEquals(2, run("run", "sign", "--pki", "no/such/dir/pki"));

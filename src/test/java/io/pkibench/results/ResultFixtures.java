@@ -31,7 +31,7 @@ public final class ResultFixtures {
       }
       w = w.withLevel(LevelResult.of(concurrency[i], null, its, "jvm", 2));
     }
-    return RunResult.start(environment(), null).withWorkload(0, w).withStatus("complete");
+    return RunResult.start(environment(), null).withWorkload(0, w).withStatus(RunStatus.COMPLETE);
   }
 
   private static IterationResult iteration(int index, boolean warmup, long succeeded, long meanNanos, int workers) {

@@ -51,7 +51,7 @@ class RunResultJsonTest {
           it.cpuNanos(), it.errors(), it.histogram(), (long) rate / 100, (long) rate / 250, LatencyHistograms.toBase64(uncorrected));
       open = open.withLevel(LevelResult.of(8, (double) rate, List.of(it), "jvm", 2));
     }
-    RunResult r = RunResult.start(env, RunResultJson.mapper().valueToTree(plan)).withWorkload(0, w).withWorkload(1, open).withStatus("complete");
+    RunResult r = RunResult.start(env, RunResultJson.mapper().valueToTree(plan)).withWorkload(0, w).withWorkload(1, open).withStatus(RunStatus.COMPLETE);
     return r.withAnalysis(RunResultJson.mapper().valueToTree(
         io.pkibench.analysis.Analysis.of(r, new io.pkibench.analysis.Analysis.Options(5000.0, 0.7, null))));
   }
@@ -98,7 +98,7 @@ class RunResultJsonTest {
   void read_olderV1_0WithoutAnalysisOrOpenLoop_givesExactValues() throws IOException {
     RunResult r = RunResultJson.read(OLDER);
     assertEquals("pkibench.run/1", r.schema());
-    assertEquals("complete", r.status());
+    assertEquals(RunStatus.COMPLETE, r.status());
     assertEquals(Instant.parse("2026-11-22T03:00:00Z"), r.environment().startedAt());
     LevelResult two = r.workloads().get(0).levels().get(1);
     assertEquals(2, two.concurrency());

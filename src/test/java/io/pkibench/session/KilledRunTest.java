@@ -1,5 +1,6 @@
 package io.pkibench.session;
 
+import io.pkibench.results.RunStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,7 +35,7 @@ class KilledRunTest {
       child.waitFor(10, TimeUnit.SECONDS);
     }
     RunResult r = RunResultJson.read(result);
-    assertEquals("running", r.status(), "the run never got to say it finished");
+    assertEquals(RunStatus.RUNNING, r.status(), "the run never got to say it finished");
     List<LevelResult> levels = r.workloads().get(0).levels();
     assertEquals(1, levels.size());
     LevelResult first = levels.get(0);
@@ -80,7 +81,7 @@ class KilledRunTest {
     }
     String said = Files.readString(dir.resolve("child.log"));
     assertTrue(said.contains("stopped: every finished level is saved in " + result), said);
-    assertEquals("interrupted", RunResultJson.read(result).status());
+    assertEquals(RunStatus.INTERRUPTED, RunResultJson.read(result).status());
   }
 
   /**
@@ -103,7 +104,7 @@ class KilledRunTest {
     assertTrue(said.contains("PKIBENCH_JAVA_OPTS=-Xmx"), said);
     assertTrue(!said.contains("\tat "), "no stack trace: " + said);
     RunResult r = RunResultJson.read(result);
-    assertEquals("failed", r.status());
+    assertEquals(RunStatus.FAILED, r.status());
     assertTrue(r.workloads().get(0).failure().contains("OutOfMemoryError"), r.workloads().get(0).failure());
   }
 

@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import io.pkibench.results.RunStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -86,7 +87,7 @@ class PecStudyTest {
     StudyRunner runner = fixture.studyRunner(out, log);
     var options = new StudyOptions(false, Duration.ofSeconds(1), "software", dir.resolve("pki"), null);
     RunResult result = runner.run(study(work, dir.resolve("other-disk"), 10, 2), options, fixture.environment("pkibench study pec"));
-    assertEquals("complete", result.status(), String.join("\n", log));
+    assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
     RunResult saved = RunResultJson.read(out);
     assertEquals(2, saved.study().services().size(), "two providers, each its own JVM");
     for (String step : List.of(PecStudy.SIGN, PecStudy.VERIFY)) {

@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import io.pkibench.results.RunStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -44,7 +45,7 @@ class PixStudyTest {
     var options = new StudyOptions(true, Duration.ofSeconds(10), "software", dir.resolve("pki"), null);
     RunResult result = runner.run(new PixStudy(PixStudy.Fault.parse("kill-node@4s")), options,
         fixture.environment("pkibench study pix --quick --fault kill-node@4s"));
-    assertEquals("complete", result.status(), String.join("\n", log));
+    assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
     RunResult saved = RunResultJson.read(out);
     assertEquals(2, saved.study().services().size(), "two key-server JVMs");
     for (String step : List.of(PixStudy.HANDSHAKE, PixStudy.SPI)) {

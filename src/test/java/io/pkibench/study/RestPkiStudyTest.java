@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import io.pkibench.results.RunStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -52,7 +53,7 @@ class RestPkiStudyTest {
         "--html", "restpki.html");
     assertEquals(0, code, err.toString());
     RunResult result = RunResultJson.read(dir.resolve("restpki.json"));
-    assertEquals("complete", result.status());
+    assertEquals(RunStatus.COMPLETE, result.status());
     assertEquals("restpki", result.study().name());
     assertTrue(result.environment().jdk().length() > 0, "one result with its environment, not scratch files with a blank one");
     List<String> labels = RestPkiStudy.TYPES.stream().map(RestPkiStudy.Type::label).toList();

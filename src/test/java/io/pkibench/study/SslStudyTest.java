@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import io.pkibench.results.RunStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -68,7 +69,7 @@ class SslStudyTest {
         log::add, Map.of("PATH", System.getenv("PATH")), ForkedSeries.thisJvm(), spec -> fixture.keys, () -> fixture.pki,
         Duration.ofSeconds(30)));
     RunResult result = runner.run(new SslStudy(List.of("openssl")), quick(), fixture.environment("pkibench study ssl --quick --tls openssl"));
-    assertEquals("complete", result.status(), String.join("\n", log));
+    assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
     StudyRecord study = RunResultJson.read(out).study();
     assertEquals(StudyRecord.Unit.TPS_PER_SERVER_CPU, study.unit());
     StudyRecord.Grid grid = study.grid();

@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import io.pkibench.results.RunStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -62,23 +63,10 @@ class TwoServiceStudyTest {
   /** The test study; {@code failingCheck} adds a check that fails, {@code badWorkload} a step the catalog refuses. */
   record TwoTsaStudy(boolean failingCheck, boolean badWorkload) implements Study {
     @Override
-    public String name() {
-      return "two-tsa";
-    }
-
-    @Override
-    public String title() {
-      return "two time-stamping services, restarted per level";
-    }
-
-    @Override
-    public StudyRecord.Unit unit() {
-      return StudyRecord.Unit.OPS_PER_MINUTE;
-    }
-
-    @Override
-    public StudyRecord.Published published() {
-      return new StudyRecord.Published("a made-up original", "a made-up machine", List.of(new StudyRecord.Figure("chosen", 600, "4 threads")));
+    public StudyInfo info() {
+      return new StudyInfo("two-tsa", "two time-stamping services, restarted per level", StudyRecord.Unit.OPS_PER_MINUTE,
+          new StudyRecord.Published("a made-up original", "a made-up machine", List.of(new StudyRecord.Figure("chosen", 600, "4 threads"))),
+          StudyInfo.DEFAULT_DURATION);
     }
 
     @Override
@@ -141,23 +129,8 @@ class TwoServiceStudyTest {
   /** No services, two one-level steps; a hook before the second presses Ctrl-C. */
   record InterruptedStudy(StudyRunner[] runner) implements Study {
     @Override
-    public String name() {
-      return "interrupted";
-    }
-
-    @Override
-    public String title() {
-      return "Ctrl-C between two steps";
-    }
-
-    @Override
-    public StudyRecord.Unit unit() {
-      return StudyRecord.Unit.OPS_PER_SECOND;
-    }
-
-    @Override
-    public StudyRecord.Published published() {
-      return null;
+    public StudyInfo info() {
+      return new StudyInfo("interrupted", "Ctrl-C between two steps", StudyRecord.Unit.OPS_PER_SECOND, null, StudyInfo.DEFAULT_DURATION);
     }
 
     @Override
@@ -217,7 +190,7 @@ class TwoServiceStudyTest {
     List<String> log = Collections.synchronizedList(new ArrayList<>());
     RunResult result = runner(out, log).run(new TwoTsaStudy(false, false), quick(), fixture.environment("pkibench study two-tsa"));
 
-    assertEquals("complete", result.status(), String.join("\n", log));
+    assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
     assertTrue(RunResultJson.toJson(result).equals(RunResultJson.toJson(RunResultJson.read(out))), "the file on disk is the result returned");
     List<WorkloadResult> w = result.workloads();
     assertEquals(List.of("restarted per level/measure", "chosen/probe", "chosen/measure"),
@@ -263,7 +236,7 @@ class TwoServiceStudyTest {
     Study study = new InterruptedStudy(runner);
     runner[0] = runner(dir.resolve("interrupted.json"), new ArrayList<>());
     RunResult result = runner[0].run(study, quick(), fixture.environment("x"));
-    assertEquals("interrupted", result.status());
+    assertEquals(RunStatus.INTERRUPTED, result.status());
     assertEquals(List.of("first"), result.workloads().stream().map(w -> w.step().label()).toList());
     assertEquals("the study was interrupted", result.study().steps().get(1).notMeasuredBecause());
     assertTrue(StudyTables.terminal(result).contains("second: not measured: the study was interrupted"), StudyTables.terminal(result));
@@ -273,7 +246,7 @@ class TwoServiceStudyTest {
   void run_failingCheck_isRecordedAndFailsTheStudy() throws Exception {
     RunResult result = runner(dir.resolve("failing.json"), new ArrayList<>()).run(new TwoTsaStudy(true, false), quick(),
         fixture.environment("pkibench study two-tsa"));
-    assertEquals("complete", result.status());
+    assertEquals(RunStatus.COMPLETE, result.status());
     assertFalse(result.study().checksPassed());
     assertEquals("1 message lost", result.study().checks().get(1).detail());
     assertTrue(StudyTables.terminal(result).contains("FAILED a check that fails: 1 message lost"));
