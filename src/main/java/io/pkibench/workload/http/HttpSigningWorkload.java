@@ -39,8 +39,8 @@ public final class HttpSigningWorkload implements Workload {
   private final List<SigningKey> signers;
   private final byte[] document;
   private final boolean verify;
-  /** Per signer (same index): its chain as a JSON array, and the whole start request, made once rather than per operation. */
-  private final List<String> chains = new ArrayList<>();
+  /** Per signer (same index): its chain in base64 DER, and the whole start request, made once rather than per operation. */
+  private final List<List<String>> chains = new ArrayList<>();
   private final List<byte[]> startBodies = new ArrayList<>();
 
   private HttpSigningWorkload(String kind, TwoPhaseSigner.Format format, SigningServiceClient client, List<SigningKey> signers,
@@ -53,12 +53,9 @@ public final class HttpSigningWorkload implements Workload {
     this.verify = verify;
     String encodedDocument = format == null ? null : Base64.getEncoder().encodeToString(document);
     for (SigningKey key : signers) {
-      String chain = chainJson(key);
+      List<String> chain = chain(key);
       chains.add(chain);
-      if (format != null) {
-        startBodies.add(("{\"document\":\"" + encodedDocument + "\",\"certificates\":" + chain + ",\"packaging\":\"" + packaging + "\"}")
-            .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-      }
+      if (format != null) startBodies.add(SigningServiceClient.json(new StartRequest(encodedDocument, chain, packaging)));
     }
   }
 
@@ -132,19 +129,19 @@ public final class HttpSigningWorkload implements Workload {
     signer.initSign(key.privateKey());
     signer.update(Base64.getDecoder().decode(started.get("toSign").asText()));
     String signature = Base64.getEncoder().encodeToString(signer.sign());
-    JsonNode finished = client.post("api/signatures/" + started.get("token").asText() + "/finish", "{\"signature\":\"" + signature + "\"}");
+    JsonNode finished = client.post("api/signatures/" + started.get("token").asText() + "/finish", new FinishRequest(signature));
     if (verify) AdesChecks.check(format, Base64.getDecoder().decode(finished.get("signed").asText()), document, key);
   }
 
   private void login(int index) throws Exception {
     SigningKey key = signers.get(index);
-    JsonNode started = client.post("api/auth/start", "{}");
+    JsonNode started = client.post("api/auth/start", EMPTY);
     String algorithm = io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(key.privateKey());
     Signature signer = Signature.getInstance(algorithm, key.provider());
     signer.initSign(key.privateKey());
     signer.update(Base64.getDecoder().decode(started.get("nonce").asText()));
     JsonNode answer = client.post("api/auth/" + started.get("token").asText() + "/finish",
-        "{\"certificates\":" + chains.get(index) + ",\"signature\":\"" + Base64.getEncoder().encodeToString(signer.sign()) + "\"}");
+        new LoginRequest(chains.get(index), Base64.getEncoder().encodeToString(signer.sign())));
     if (!answer.path("valid").asBoolean()) throw new java.io.IOException("login answered without valid=true: " + answer);
   }
 
@@ -172,12 +169,18 @@ public final class HttpSigningWorkload implements Workload {
     client.close();
   }
 
-  private static String chainJson(SigningKey key) throws Exception {
-    StringBuilder json = new StringBuilder("[");
-    for (var c : key.chain()) {
-      if (json.length() > 1) json.append(',');
-      json.append('"').append(Base64.getEncoder().encodeToString(c.getEncoded())).append('"');
-    }
-    return json.append(']').toString();
+  private static List<String> chain(SigningKey key) throws Exception {
+    List<String> chain = new ArrayList<>();
+    for (var c : key.chain()) chain.add(Base64.getEncoder().encodeToString(c.getEncoded()));
+    return List.copyOf(chain);
   }
+
+  /** The signing service's request bodies (README, "the signing service"). */
+  record StartRequest(String document, List<String> certificates, String packaging) {}
+
+  record FinishRequest(String signature) {}
+
+  record LoginRequest(List<String> certificates, String signature) {}
+
+  private static final byte[] EMPTY = "{}".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 }

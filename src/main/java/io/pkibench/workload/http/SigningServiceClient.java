@@ -21,8 +21,14 @@ final class SigningServiceClient implements AutoCloseable {
     this.http = HttpClient.newBuilder().sslContext(tls).connectTimeout(Duration.ofSeconds(5)).version(HttpClient.Version.HTTP_1_1).build();
   }
 
-  JsonNode post(String path, String json) throws IOException, InterruptedException {
-    return post(path, json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  /** Posts {@code request} (a record) as Jackson writes it. */
+  JsonNode post(String path, Object request) throws IOException, InterruptedException {
+    return post(path, JSON.writeValueAsBytes(request));
+  }
+
+  /** The JSON of {@code request}, for a body made once and posted many times. */
+  static byte[] json(Object request) throws IOException {
+    return JSON.writeValueAsBytes(request);
   }
 
   JsonNode post(String path, byte[] json) throws IOException, InterruptedException {
