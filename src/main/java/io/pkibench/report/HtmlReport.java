@@ -27,6 +27,18 @@ public final class HtmlReport {
 
   public static String render(RunResult result, Analysis analysis) {
     StringBuilder h = new StringBuilder();
+    head(h, result);
+    if (result.study() != null) h.append(StudyTables.html(result));
+    verdicts(h, result, analysis);
+    chartSection(h, result, analysis);
+    capacity(h, result, analysis);
+    errors(h, result);
+    environment(h, result);
+    return h.append("</body></html>\n").toString();
+  }
+
+  /** The page's head and style, its title, and the command line and status under it. */
+  private static void head(StringBuilder h, RunResult result) {
     String heading = result.study() == null ? "pkibench report" : "pkibench study " + result.study().name();
     h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>").append(Html.esc(heading)).append("</title>\n<style>\n")
         .append("body{font-family:sans-serif;margin:24px auto;max-width:1000px;color:#222}h1{margin-bottom:4px}")
@@ -38,9 +50,10 @@ public final class HtmlReport {
         .append("</style></head><body>\n");
     h.append("<h1>").append(Html.esc(heading)).append("</h1>\n<p class=\"muted\">").append(Html.esc(result.environment().commandLine()))
         .append(" · started ").append(result.environment().startedAt()).append(" · status <b>").append(Html.esc(result.status().toString())).append("</b></p>\n");
+  }
 
-    if (result.study() != null) h.append(StudyTables.html(result));
-
+  /** Per workload: the verdict, its best level, the sizing sentence, and the levels too unsteady to trust. */
+  private static void verdicts(StringBuilder h, RunResult result, Analysis analysis) {
     h.append("<section id=\"verdict\"><h2>Verdict</h2>\n");
     for (int i = 0; i < result.workloads().size(); i++) {
       WorkloadResult w = result.workloads().get(i);
@@ -63,13 +76,19 @@ public final class HtmlReport {
       }
     }
     h.append("</section>\n");
+  }
 
+  /** Every chart but the study's own, which open the report. */
+  private static void chartSection(StringBuilder h, RunResult result, Analysis analysis) {
     h.append("<section id=\"charts\"><h2>Charts</h2>\n");
     for (Chart chart : charts(result, analysis)) {
       if (!chart.id().startsWith("study-")) h.append(chart.render()); // the study's own charts open the report
     }
     h.append("</section>\n");
+  }
 
+  /** Per workload its levels and USL fit, the key sources side by side, and the relative CPU cost. */
+  private static void capacity(StringBuilder h, RunResult result, Analysis analysis) {
     h.append("<section id=\"capacity\"><h2>Capacity</h2>\n");
     for (int i = 0; i < result.workloads().size(); i++) {
       WorkloadResult w = result.workloads().get(i);
@@ -110,7 +129,10 @@ public final class HtmlReport {
       h.append("</table>\n");
     }
     h.append("</section>\n");
+  }
 
+  /** Every error of a measured iteration, by workload, level and cause. */
+  private static void errors(StringBuilder h, RunResult result) {
     h.append("<section id=\"errors\"><h2>Errors</h2>\n");
     boolean anyError = false;
     for (WorkloadResult w : result.workloads()) {
@@ -124,7 +146,10 @@ public final class HtmlReport {
       }
     }
     h.append(anyError ? "</table>\n" : "<p>No operation failed in a measured iteration.</p>\n").append("</section>\n");
+  }
 
+  /** Where it ran and the plan as run. */
+  private static void environment(StringBuilder h, RunResult result) {
     var env = result.environment();
     h.append("<section id=\"environment\"><h2>Environment and plan</h2>\n<table>");
     row(h, "tool", env.toolVersion() + " (commit " + env.commit() + ")");
@@ -136,7 +161,6 @@ public final class HtmlReport {
     row(h, "command line", env.commandLine());
     row(h, "started", String.valueOf(env.startedAt()));
     h.append("</table>\n<pre>").append(Html.esc(RunResultJson.mapper().valueToTree(result.plan()).toPrettyString())).append("</pre>\n</section>\n");
-    return h.append("</body></html>\n").toString();
   }
 
   /** Writes the report to {@code target}, creating its directory. */
