@@ -115,65 +115,67 @@ public final class LoadDriver {
       throws EngineException, InterruptedException {
     for (Worker w : workers) w.resetCounters();
     gates.nextSlot.set(0);
-    Histogram iteration = LatencyHistograms.newHistogram();
-    Histogram tick = LatencyHistograms.newHistogram();
-    Histogram uncorrected = gates.openLoop ? LatencyHistograms.newHistogram() : null;
-    Map<String, Long> errors = new HashMap<>();
-    String tag = spec.tag(warmup, index);
-    int count = warmup ? spec.warmup().count() : spec.measure().count();
-
+    Ticks ticks = new Ticks(spec, warmup, index, gates.latency);
     long cpuStart = cpu.cpuNanos();
     long startNanos = System.nanoTime();
-    long tickStartMillis = wallClock.millis();
-    gates.startNanos = startNanos;
-    gates.deadlineNanos = startNanos + length.toNanos();
-    // Open the start gate and wait until every worker is through it before arriving at the end
-    // gate: arriving twice in one phase would count as two parties and release the gate early.
-    int startPhase = gates.phaser.arrive();
-    gates.phaser.awaitAdvance(startPhase);
-    int endPhase = gates.phaser.arrive();
-    long lastTickNanos = startNanos;
-    long lastSucceeded = 0;
-    long hangLimit = gates.deadlineNanos + hangGrace.toNanos();
-    while (true) {
-      long now = System.nanoTime();
-      long wait = Math.max(1, Math.min(lastTickNanos + TICK_NANOS, hangLimit) - now);
-      try {
-        gates.phaser.awaitAdvanceInterruptibly(endPhase, wait, TimeUnit.NANOSECONDS);
-        break;
-      } catch (TimeoutException notYet) {
-        now = System.nanoTime();
-        if (now - hangLimit >= 0) {
-          gates.abort = true;
-          throw new EngineException(
-              "operations still running " + hangGrace.toSeconds() + " s after iteration " + tag
-                  + " ended; an operation hangs: give it a timeout or check the target",
-              null);
-        }
-        tickStartMillis = sample(gates.latency, tick, iteration, tag, tickStartMillis);
-        long succeeded = 0, failed = 0, startedOps = 0;
-        for (Worker w : workers) {
-          succeeded += w.succeededNow();
-          failed += w.failedNow();
-          startedOps += w.startedNow();
-        }
-        double recent = (succeeded - lastSucceeded) * 1e9 / (now - lastTickNanos);
-        lastSucceeded = succeeded;
-        lastTickNanos = now;
-        progress.tick(new ProgressSnapshot(
-            spec.workload(), spec.concurrency(), spec.series(), spec.seriesCount(), warmup, index, count,
-            startedOps, succeeded, failed, recent,
-            iteration.getTotalCount() == 0 ? 0 : iteration.getMean(),
-            iteration.getValueAtPercentile(99), iteration.getMaxValue()));
-      }
-    }
+    ticks.start(startNanos, wallClock.millis());
+    int endPhase = openStartGate(gates, startNanos, length);
+    awaitEnd(gates, endPhase, workers, ticks);
     if (gates.phaser.isTerminated()) {
       Throwable crash = workers.stream().map(w -> w.crash).filter(c -> c != null).findFirst().orElse(null);
       throw new EngineException("a worker died: " + (crash == null ? "unknown" : ErrorTally.causeOf(crash)), crash);
     }
     long durationNanos = System.nanoTime() - startNanos;
     long cpuNanos = cpu.cpuNanos() - cpuStart;
-    sample(gates.latency, tick, iteration, tag, tickStartMillis);
+    ticks.sample();
+    IterationOutcome outcome = tally(spec, warmup, index, length, durationNanos, cpuNanos, workers, gates, ticks.iteration);
+    progress.iterationFinished(spec, outcome);
+    return outcome;
+  }
+
+  /** Sets the iteration's deadline and lets every worker through the start gate; returns the end gate's phase. */
+  private static int openStartGate(Worker.Gates gates, long startNanos, Duration length) {
+    gates.startNanos = startNanos;
+    gates.deadlineNanos = startNanos + length.toNanos();
+    // Open the start gate and wait until every worker is through it before arriving at the end
+    // gate: arriving twice in one phase would count as two parties and release the gate early.
+    int startPhase = gates.phaser.arrive();
+    gates.phaser.awaitAdvance(startPhase);
+    return gates.phaser.arrive();
+  }
+
+  /**
+   * Waits for the last in-flight operation of the iteration to end, writing an interval and a
+   * progress tick every second; gives up, stopping the workers, when an operation outlives the
+   * deadline by the hang grace.
+   */
+  private void awaitEnd(Worker.Gates gates, int endPhase, List<Worker> workers, Ticks ticks) throws EngineException, InterruptedException {
+    long hangLimit = gates.deadlineNanos + hangGrace.toNanos();
+    while (true) {
+      long now = System.nanoTime();
+      long wait = Math.max(1, Math.min(ticks.lastTickNanos + TICK_NANOS, hangLimit) - now);
+      try {
+        gates.phaser.awaitAdvanceInterruptibly(endPhase, wait, TimeUnit.NANOSECONDS);
+        return;
+      } catch (TimeoutException notYet) {
+        now = System.nanoTime();
+        if (now - hangLimit >= 0) {
+          gates.abort = true;
+          throw new EngineException(
+              "operations still running " + hangGrace.toSeconds() + " s after iteration " + ticks.tag
+                  + " ended; an operation hangs: give it a timeout or check the target",
+              null);
+        }
+        ticks.sample();
+        ticks.progress(workers, now);
+      }
+    }
+  }
+
+  /** Every worker's counts and errors of the iteration, and the open loop's missed starts. */
+  private static IterationOutcome tally(SeriesSpec spec, boolean warmup, int index, Duration length, long durationNanos, long cpuNanos,
+      List<Worker> workers, Worker.Gates gates, Histogram iteration) {
+    Map<String, Long> errors = new HashMap<>();
     long started = 0, succeeded = 0, failed = 0, late = 0;
     for (Worker w : workers) {
       started += w.started;
@@ -182,17 +184,70 @@ public final class LoadDriver {
       late += w.lateStarts;
       w.errors.drainInto(errors);
     }
-    if (uncorrected != null) gates.uncorrectedLatency.drainInto(uncorrected);
+    Histogram uncorrected = null;
     long missed = 0;
     if (gates.openLoop) {
+      uncorrected = LatencyHistograms.newHistogram();
+      gates.uncorrectedLatency.drainInto(uncorrected);
       long offered = (long) Math.ceil(length.toNanos() / gates.periodNanos);
       missed = Math.max(0, offered - started);
     }
-    IterationOutcome outcome = new IterationOutcome(
+    return new IterationOutcome(
         spec.series(), index, warmup, durationNanos, started, succeeded, failed, cpuNanos, iteration, uncorrected, late, missed, errors);
-    progress.iterationFinished(spec, outcome);
-    return outcome;
   }
+
+  /** The iteration's latency so far, and its once-a-second intervals and progress ticks. */
+  private final class Ticks {
+    final SeriesSpec spec;
+    final boolean warmup;
+    final int index;
+    final String tag;
+    final int count;
+    final LatencyStripes latency;
+    final Histogram iteration = LatencyHistograms.newHistogram();
+    final Histogram tick = LatencyHistograms.newHistogram();
+    long tickStartMillis;
+    long lastTickNanos;
+    long lastSucceeded;
+
+    Ticks(SeriesSpec spec, boolean warmup, int index, LatencyStripes latency) {
+      this.spec = spec;
+      this.warmup = warmup;
+      this.index = index;
+      this.tag = spec.tag(warmup, index);
+      this.count = warmup ? spec.warmup().count() : spec.measure().count();
+      this.latency = latency;
+    }
+
+    void start(long startNanos, long startMillis) {
+      lastTickNanos = startNanos;
+      tickStartMillis = startMillis;
+    }
+
+    /** Moves what the workers recorded since the last tick into the iteration and writes it as an interval. */
+    void sample() {
+      tickStartMillis = LoadDriver.this.sample(latency, tick, iteration, tag, tickStartMillis);
+    }
+
+    /** Tells the progress listener where the iteration stands, with the rate since the last tick. */
+    void progress(List<Worker> workers, long now) {
+      long succeeded = 0, failed = 0, startedOps = 0;
+      for (Worker w : workers) {
+        succeeded += w.succeededNow();
+        failed += w.failedNow();
+        startedOps += w.startedNow();
+      }
+      double recent = (succeeded - lastSucceeded) * 1e9 / (now - lastTickNanos);
+      lastSucceeded = succeeded;
+      lastTickNanos = now;
+      LoadDriver.this.progress.tick(new ProgressSnapshot(
+          spec.workload(), spec.concurrency(), spec.series(), spec.seriesCount(), warmup, index, count,
+          startedOps, succeeded, failed, recent,
+          iteration.getTotalCount() == 0 ? 0 : iteration.getMean(),
+          iteration.getValueAtPercentile(99), iteration.getMaxValue()));
+    }
+  }
+
 
   /** Takes the workers' interval histograms, adds them to the iteration, and logs the merged interval. */
   private long sample(LatencyStripes latency, Histogram tick, Histogram iteration, String tag, long tickStartMillis) {
