@@ -1,5 +1,6 @@
 package io.pkibench.cli;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -37,5 +38,12 @@ final class InterruptHook {
         // the hook is running: the JVM is exiting anyway
       }
     }
+  }
+
+  /** What a stopped run or study says before the JVM exits: where its finished levels are. */
+  static void sayWhereSaved(CliContext ctx, Path resultFile, boolean saved) {
+    ctx.err().println(saved ? "stopped: every finished level is saved in " + resultFile + " (status interrupted)"
+        : "stopped: the result was not completed in time; " + resultFile + " holds every level finished before the signal");
+    ctx.err().flush();
   }
 }

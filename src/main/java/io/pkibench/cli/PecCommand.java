@@ -1,10 +1,10 @@
 package io.pkibench.cli;
 
+import io.pkibench.formats.pec.TestProviders;
 import io.pkibench.pki.TestPki;
 import io.pkibench.workload.api.Params;
 import io.pkibench.formats.pec.PecMessages;
 import io.pkibench.formats.pec.PecSender;
-import io.pkibench.workload.pec.PecWorkloads;
 import io.pkibench.formats.pec.ProviderIndex;
 import io.pkibench.formats.pec.ReliabilityCheck;
 import io.pkibench.formats.pec.SentMessage;
@@ -38,12 +38,6 @@ final class PecCommand implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(spec.commandLine(), "name a subcommand: pec send, pec check or pec index (pkibench pec --help)");
-  }
-
-  /** The index the providers use when none is given: pec1.test and pec2.test with the test PKI's two first RSA signers. */
-  static ProviderIndex defaultIndex(TestPki pki) {
-    return new ProviderIndex(Map.of(PecWorkloads.SENDER_DOMAIN, pki.certificate(PecWorkloads.SENDER_KEY),
-        PecWorkloads.RECIPIENT_DOMAIN, pki.certificate(PecWorkloads.RECIPIENT_KEY)));
   }
 
   @Command(name = "send", mixinStandardHelpOptions = true,
@@ -216,8 +210,8 @@ final class PecCommand implements Runnable {
       CliContext ctx = pec.parent.context;
       TestPki testPki = TestPki.openOrInit(ctx.pkiDir(pki), ctx.clock(), ctx.err()::println);
       Path file = ctx.resolve(out);
-      defaultIndex(testPki).write(file);
-      ctx.out().println("provider index of " + PecWorkloads.SENDER_DOMAIN + " and " + PecWorkloads.RECIPIENT_DOMAIN + " written to " + file);
+      TestProviders.index(testPki).write(file);
+      ctx.out().println("provider index of " + TestProviders.SENDER_DOMAIN + " and " + TestProviders.RECIPIENT_DOMAIN + " written to " + file);
       return ExitCodes.OK;
     }
   }

@@ -33,12 +33,13 @@ final class PkiCommand implements Runnable {
       description = {"Creates the test PKI (root, two intermediates, signers, TLS, TSA, key-server certificates, CRLs).",
           "Idempotent: an existing PKI is left unchanged."},
       footer = {"", "Examples:", "  pkibench pki init",
-          "  pkibench pki init --dir ./pki",
+          "  pkibench pki init --pki ./pki",
           "  PKIBENCH_PKCS11_PIN=1234 pkibench pki init --pkcs11 softhsm.cfg   # also puts the keys into a token"})
   static final class Init implements Callable<Integer> {
     @ParentCommand PkiCommand pki;
 
-    @Option(names = "--dir", paramLabel = "DIR", description = "where to create it (default: $PKIBENCH_PKI or ~/.pkibench/pki)")
+    @Option(names = {"--pki", "--dir"}, paramLabel = "DIR",
+        description = "where to create it, as --pki names it for every other command; --dir is the older name (default: $PKIBENCH_PKI or ~/.pkibench/pki)")
     Path dir;
 
     @Option(names = "--crl-base-url", paramLabel = "URL", defaultValue = TestPki.DEFAULT_CRL_BASE_URL,

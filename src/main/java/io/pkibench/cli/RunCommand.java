@@ -148,7 +148,7 @@ final class RunCommand implements Callable<Integer> {
     RunResult result;
     try {
       result = InterruptHook.around(session::interrupt, java.time.Duration.ofSeconds(10), () -> session.run(environment, resultFile),
-          saved -> stopped(ctx, resultFile, saved));
+          saved -> InterruptHook.sayWhereSaved(ctx, resultFile, saved));
     } catch (VirtualMachineError fatal) {
       // The session usually records this itself; when even that ran out of memory, its workers are garbage by now.
       result = RunSession.recordOutOfResources(resultFile, plan, fatal);
@@ -229,12 +229,6 @@ final class RunCommand implements Callable<Integer> {
   }
 
   /** What a signal's stop says, the JVM exiting right after: whether the result holds every finished level. */
-  static void stopped(CliContext ctx, Path resultFile, boolean saved) {
-    ctx.err().println(saved ? "stopped: every finished level is saved in " + resultFile + " (status interrupted)"
-        : "stopped: the result was not completed in time; " + resultFile + " holds every level finished before the signal");
-    ctx.err().flush();
-  }
-
   private Path defaultOut(CliContext ctx) {
     String time = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(ctx.clock().instant());
     return ctx.resolve(Path.of("results", String.join("+", workloads) + "-" + time + ".json"));

@@ -1,5 +1,6 @@
 package io.pkibench.cli;
 
+import io.pkibench.formats.pec.TestProviders;
 import io.pkibench.keys.KeySource;
 import io.pkibench.pki.TestPki;
 import io.pkibench.server.crl.RevocationServer;
@@ -421,6 +422,9 @@ final class ServeCommand implements Runnable {
     @Option(names = "--idle-timeout", defaultValue = "60s", paramLabel = "DURATION", description = "an SMTP client silent this long is disconnected (default: ${DEFAULT-VALUE})")
     String idleTimeout;
 
+    @Option(names = "--zone", paramLabel = "ZONE", description = "the time zone the provider's documents state times in (default: Europe/Rome, Italy's)")
+    java.time.ZoneId timeZone = TestProviders.ZONE;
+
     @Override
     ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception {
       java.util.List<String> problems = new java.util.ArrayList<>();
@@ -445,11 +449,7 @@ final class ServeCommand implements Runnable {
       } catch (IllegalArgumentException e) {
         problems.add("--idle-timeout " + idleTimeout + ": " + e.getMessage());
       }
-      String alias = key != null ? key : switch (d) {
-        case io.pkibench.workload.pec.PecWorkloads.SENDER_DOMAIN -> io.pkibench.workload.pec.PecWorkloads.SENDER_KEY;
-        case io.pkibench.workload.pec.PecWorkloads.RECIPIENT_DOMAIN -> io.pkibench.workload.pec.PecWorkloads.RECIPIENT_KEY;
-        default -> null;
-      };
+      String alias = key != null ? key : TestProviders.keyOf(d).orElse(null);
       if (alias == null) problems.add("--key: name the provider's signing key for " + d + " (only pec1.test and pec2.test have defaults)");
       String keyProblem = io.pkibench.keys.catalog.KeySources.problem(keys);
       if (keyProblem != null) problems.add(keyProblem);
@@ -458,7 +458,7 @@ final class ServeCommand implements Runnable {
       TestPki testPki = TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
       io.pkibench.formats.pec.ProviderIndex providers;
       try {
-        providers = index != null ? io.pkibench.formats.pec.ProviderIndex.read(ctx.resolve(index)) : PecCommand.defaultIndex(testPki);
+        providers = index != null ? io.pkibench.formats.pec.ProviderIndex.read(ctx.resolve(index)) : TestProviders.index(testPki);
       } catch (java.io.IOException e) {
         throw new ParameterException(serve.spec.commandLine(), "--index " + index + ":\n" + e.getMessage());
       }
@@ -468,7 +468,7 @@ final class ServeCommand implements Runnable {
         ctx.err().println("warning: the index lists another certificate for " + d + " than key " + alias + "'s; peers will refuse its documents");
       }
       var provider = new io.pkibench.formats.pec.PecProvider(d, name != null ? name : "pkibench PEC provider " + d, signing, providers, ctx.clock(),
-          java.time.ZoneId.of("Europe/Rome"));
+          timeZone);
       Path spoolDir = ctx.resolve(spool != null ? spool : Path.of("pec-spool", d));
       Path boxes = ctx.resolve(mailboxes != null ? mailboxes : Path.of("pec-mailboxes", d));
       var config = new io.pkibench.server.pec.PecServer.Config(d, bind, port, peers, workers, spoolDir, boxes, maxBytes, maxRecipients,

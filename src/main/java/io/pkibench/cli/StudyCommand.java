@@ -84,9 +84,19 @@ final class StudyCommand implements Runnable {
 
     abstract Study study();
 
+    /** Removes what the run made for itself and the user did not ask to keep; called however the run ends. */
+    void cleanUp(CliContext ctx) {}
+
     @Override
     public Integer call() throws Exception {
-      CliContext ctx = study.parent.context;
+      try {
+        return run(study.parent.context);
+      } finally {
+        cleanUp(study.parent.context);
+      }
+    }
+
+    private Integer run(CliContext ctx) throws Exception {
       Study chosen = study();
       List<String> problems = new java.util.ArrayList<>();
       Duration each = null;
@@ -128,7 +138,7 @@ final class StudyCommand implements Runnable {
         // Ctrl-C: stop after the operations in flight, keep every finished level, stop the services.
         result = InterruptHook.around(runner::interrupt, Duration.ofSeconds(30),
             () -> runner.run(chosen, options, EnvironmentProbe.capture(commandLine, ctx.clock(), KeyOpeners.providersBeyondInstalled())),
-            saved -> RunCommand.stopped(ctx, resultFile, saved));
+            saved -> InterruptHook.sayWhereSaved(ctx, resultFile, saved));
       } catch (io.pkibench.plan.PlanException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage());
       }
@@ -216,9 +226,13 @@ final class StudyCommand implements Runnable {
           "  pkibench study pec --spool /mnt/ssd/pec-spool      # the spools on the disk to size (the original found the disk mattered)",
           "  pkibench study pec --save-samples pec-samples/     # one of each signed document as .eml, chain.pem, verify.sh (openssl)"})
   static final class Pec extends StudyRun {
-    @Option(names = "--dir", defaultValue = "pec-study", paramLabel = "DIR",
-        description = "the providers' mailboxes, spools and the sent list; emptied at the start of each run, so a new or empty directory (default: ${DEFAULT-VALUE})")
+    @Option(names = "--dir", paramLabel = "DIR",
+        description = "keep the providers' mailboxes, spools and the sent list here; emptied at the start of each run, so a new or empty directory"
+            + " (default: a temporary directory, named at the start and removed at the end)")
     Path dir;
+
+    /** The temporary directory this run made for want of --dir, removed when it ends. */
+    private Path temporary;
 
     @Option(names = "--spool", paramLabel = "DIR", description = "put the two spools here instead of DIR/spool, e.g. on another disk; emptied at each run too")
     Path spool;
@@ -233,8 +247,29 @@ final class StudyCommand implements Runnable {
     @Override
     Study study() {
       CliContext ctx = study.parent.context;
-      PecStudy.Config d = PecStudy.Config.defaults(ctx.resolve(dir), spool == null ? null : ctx.resolve(spool));
+      Path runDir;
+      if (dir != null) {
+        runDir = ctx.resolve(dir);
+      } else {
+        try {
+          runDir = temporary = java.nio.file.Files.createTempDirectory("pkibench-pec-study-");
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException("cannot make a temporary directory for the providers' mailboxes and spools; give one with --dir", e);
+        }
+        ctx.err().println("pec study: mailboxes, spools and the sent list in " + runDir + " (removed at the end; --dir DIR keeps them)");
+      }
+      PecStudy.Config d = PecStudy.Config.defaults(runDir, spool == null ? null : ctx.resolve(spool));
       return new PecStudy(new PecStudy.Config(d.dir(), d.spool(), flowRate, providerWorkers, d.pathWorkers(), d.flowWarmup(), d.flowMeasure()));
+    }
+
+    @Override
+    void cleanUp(CliContext ctx) {
+      if (temporary == null) return;
+      try (var walk = java.nio.file.Files.walk(temporary)) {
+        for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) java.nio.file.Files.deleteIfExists(p);
+      } catch (java.io.IOException | java.io.UncheckedIOException e) {
+        ctx.err().println("pec study: could not remove " + temporary + " (" + e.getMessage() + "); remove it by hand");
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import io.pkibench.formats.pec.TestProviders;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pkibench.workload.api.ParamSpec;
@@ -17,7 +18,6 @@ import io.pkibench.formats.pec.DocumentKind;
 import io.pkibench.formats.pec.Outgoing;
 import io.pkibench.formats.pec.PecMessages;
 import io.pkibench.formats.pec.PecProvider;
-import io.pkibench.workload.pec.PecWorkloads;
 import io.pkibench.formats.pec.ProviderIndex;
 import io.pkibench.formats.pec.ReliabilityCheck;
 import io.pkibench.formats.pec.SentMessage;
@@ -28,7 +28,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -68,8 +67,8 @@ public final class PecStudy implements Study {
   public static final String SIGN = "signing path";
   public static final String VERIFY = "verification path";
   public static final String FLOW = "two-domain flow";
-  static final String P1 = PecWorkloads.SENDER_DOMAIN;
-  static final String P2 = PecWorkloads.RECIPIENT_DOMAIN;
+  static final String P1 = TestProviders.SENDER_DOMAIN;
+  static final String P2 = TestProviders.RECIPIENT_DOMAIN;
   static final List<Integer> WORKERS = List.of(1, 2, 4, 8, 16);
   /** pec1.test : pec2.test messages in the flow, as the original's ≈800 and ≈1,200. */
   static final String MIX = "2:3";
@@ -169,8 +168,8 @@ public final class PecStudy implements Study {
 
   @Override
   public List<Step> steps(StudyOptions options, RunningServices services) {
-    Iterations warmup = Iterations.parse(options.quick() ? "1x1s" : "1x" + options.duration().toMillis() + "ms");
-    Iterations measure = Iterations.parse((options.quick() ? "2x1s" : "3x" + options.duration().toMillis() + "ms"));
+    Iterations warmup = options.iterations("1x1s", 1);
+    Iterations measure = options.iterations("2x1s", 3);
     List<Step> steps = new ArrayList<>();
     for (String[] path : List.of(new String[] {SIGN, "pec-sign"}, new String[] {VERIFY, "pec-verify"})) {
       WorkloadSpec spec = new WorkloadSpec(path[1], Map.of("size", "60k"), options.keys());
@@ -334,12 +333,11 @@ public final class PecStudy implements Study {
   @Override
   public List<Sample> samples(Path dir, TestPki pki, KeySource keys, InstantSource clock) throws Exception {
     Files.createDirectories(dir);
-    SigningKey k1 = keys.key(PecWorkloads.SENDER_KEY);
-    SigningKey k2 = keys.key(PecWorkloads.RECIPIENT_KEY);
+    SigningKey k1 = keys.key(TestProviders.SENDER_KEY);
+    SigningKey k2 = keys.key(TestProviders.RECIPIENT_KEY);
     ProviderIndex index = new ProviderIndex(Map.of(P1, k1.certificate(), P2, k2.certificate()));
-    ZoneId rome = ZoneId.of("Europe/Rome");
-    PecProvider p1 = new PecProvider(P1, "pkibench provider " + P1, k1, index, clock, rome);
-    PecProvider p2 = new PecProvider(P2, "pkibench provider " + P2, k2, index, clock, rome);
+    PecProvider p1 = new PecProvider(P1, "pkibench provider " + P1, k1, index, clock, TestProviders.ZONE);
+    PecProvider p2 = new PecProvider(P2, "pkibench provider " + P2, k2, index, clock, TestProviders.ZONE);
     String from = "user1@" + P1;
     String to = "user1@" + P2;
     byte[] message = PecMessages.message(from, to, "<sample.1@" + P1 + ">", "pkibench sample", 60 * 1024, 1);

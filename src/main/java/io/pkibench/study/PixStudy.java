@@ -87,9 +87,8 @@ public final class PixStudy implements Study {
   @Override
   public List<Step> steps(StudyOptions options, RunningServices services) {
     List<Integer> levels = options.quick() ? List.of(1, 4, 16, 64) : List.of(1, 2, 4, 8, 16, 24, 32, 64);
-    String iteration = options.quick() ? "2s" : options.duration().toMillis() + "ms";
-    Iterations warmup = Iterations.parse((options.quick() ? 1 : 5) + "x" + iteration);
-    Iterations measure = Iterations.parse((options.quick() ? 3 : 5) + "x" + iteration);
+    Iterations warmup = options.iterations("1x2s", 5);
+    Iterations measure = options.iterations("3x2s", 5);
     int series = options.quick() ? 1 : 5;
     String remote = KeyServerNodes.remoteKeys(services);
     List<Step> steps = new ArrayList<>();

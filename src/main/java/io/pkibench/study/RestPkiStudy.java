@@ -72,15 +72,11 @@ public final class RestPkiStudy implements Study {
   public List<Step> steps(StudyOptions options, RunningServices services) {
     List<Integer> probeLevels = options.quick() ? List.of(2, 8, 32) : List.of(1, 2, 4, 8, 16, 32, 64);
     Iterations probeEach = Iterations.parse(options.quick() ? "1x1s" : "1x5s");
-    Iterations warmup, measure;
-    if (options.quick()) {
-      warmup = Iterations.parse("1x2s");
-      measure = Iterations.parse("3x3s"); // three, so that a service still warming up can be told apart from noise
-    } else {
-      long seconds = Math.max(5, options.duration().toSeconds());
-      warmup = Iterations.parse("1x" + Math.max(5, seconds / 10) + "s");
-      measure = Iterations.parse("5x" + Math.max(1, seconds / 5) + "s");
-    }
+    // --duration is the measured time per type, in five iterations, as the original's runs; quick keeps
+    // three, so that a service still warming up can be told apart from noise.
+    long seconds = Math.max(5, options.duration().toSeconds());
+    Iterations warmup = options.iterations("1x2s", 1, Duration.ofSeconds(Math.max(5, seconds / 10)));
+    Iterations measure = options.iterations("3x3s", 5, Duration.ofSeconds(Math.max(1, seconds / 5)));
     List<Step> steps = new ArrayList<>();
     for (Type type : TYPES) {
       WorkloadSpec spec = new WorkloadSpec(type.workload(), Map.of(ParamSpec.TARGET, services.url(SIGNER)), options.keys());

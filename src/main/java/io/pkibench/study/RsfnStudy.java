@@ -63,9 +63,8 @@ public final class RsfnStudy implements Study {
   @Override
   public List<Step> steps(StudyOptions options, RunningServices services) {
     List<Integer> levels = options.quick() ? quickLevels : LEVELS;
-    String run = options.quick() ? "2s" : options.duration().toMillis() + "ms";
-    Iterations once = Iterations.parse("1x" + run);
-    Iterations kept = Iterations.parse((options.quick() ? 3 : 5) + "x" + run);
+    Iterations once = options.iterations("1x2s", 1);
+    Iterations kept = options.iterations("3x2s", 5);
     String remote = KeyServerNodes.remoteKeys(services);
     List<Step> steps = new ArrayList<>();
     for (String[] op : List.of(new String[] {PACK, "rsfn-pack"}, new String[] {UNPACK, "rsfn-unpack"})) {

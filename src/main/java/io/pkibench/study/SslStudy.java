@@ -236,13 +236,11 @@ public final class SslStudy implements Study {
 
   private Step step(StudyOptions options, String label, WorkloadSpec spec, String service) {
     String cpu = "service:" + service;
-    if (options.quick()) {
-      // No probe: four workers keep a loopback server busy on this 2-core class of machine; a smoke run, not sizing.
-      return Step.of(label, plan(spec, List.of(4), Iterations.parse("1x1s"), Iterations.parse("3x1s"), cpu));
-    }
     long seconds = Math.max(5, options.duration().toSeconds());
-    Iterations warmup = Iterations.parse("1x" + Math.max(3, seconds / 10) + "s");
-    Iterations measure = Iterations.parse("5x" + Math.max(1, seconds / 5) + "s");
+    Iterations warmup = options.iterations("1x1s", 1, Duration.ofSeconds(Math.max(3, seconds / 10)));
+    Iterations measure = options.iterations("3x1s", 5, Duration.ofSeconds(Math.max(1, seconds / 5)));
+    // No probe when quick: four workers keep a loopback server busy on this 2-core class of machine; a smoke run, not sizing.
+    if (options.quick()) return Step.of(label, plan(spec, List.of(4), warmup, measure, cpu));
     Plan probe = plan(spec, List.of(1, 2, 4, 8, 16), Iterations.parse("0x1s"), Iterations.parse("1x2s"), cpu);
     return Step.of(label, plan(spec, List.of(1), warmup, measure, cpu)).probedBy(probe, RestPkiStudy::choose);
   }

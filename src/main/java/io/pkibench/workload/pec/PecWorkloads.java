@@ -5,6 +5,7 @@ import io.pkibench.formats.pec.Outgoing;
 import io.pkibench.formats.pec.PecMessages;
 import io.pkibench.formats.pec.PecProvider;
 import io.pkibench.formats.pec.ProviderIndex;
+import io.pkibench.formats.pec.TestProviders;
 import io.pkibench.formats.pec.Verification;
 import io.pkibench.keys.KeySource;
 import io.pkibench.keys.SigningKey;
@@ -18,7 +19,6 @@ import jakarta.mail.internet.MimeMultipart;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.security.Signature;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,18 +35,14 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class PecWorkloads {
   private PecWorkloads() {}
 
-  public static final String SENDER_DOMAIN = "pec1.test";
-  public static final String RECIPIENT_DOMAIN = "pec2.test";
-  public static final String SENDER_KEY = "signer-rsa2048-1";
-  public static final String RECIPIENT_KEY = "signer-rsa2048-2";
   static final int MAX_SIZE = 32 << 20;
 
   abstract static class Factory implements WorkloadFactory {
     @Override
     public List<ParamSpec> params() {
       return List.of(ParamSpec.free("size", "60k", "the user's message in bytes, headers and MIME included, e.g. 56k, 80k"),
-          ParamSpec.free("provider1", SENDER_KEY, "the sending provider's key alias (" + SENDER_DOMAIN + ")"),
-          ParamSpec.free("provider2", RECIPIENT_KEY, "the receiving provider's key alias (" + RECIPIENT_DOMAIN + ")"));
+          ParamSpec.free("provider1", TestProviders.SENDER_KEY, "the sending provider's key alias (" + TestProviders.SENDER_DOMAIN + ")"),
+          ParamSpec.free("provider2", TestProviders.RECIPIENT_KEY, "the receiving provider's key alias (" + TestProviders.RECIPIENT_DOMAIN + ")"));
     }
 
     @Override
@@ -62,17 +58,16 @@ public final class PecWorkloads {
       KeySource keys = context.keys();
       SigningKey k1 = keys.key(params.get("provider1"));
       SigningKey k2 = keys.key(params.get("provider2"));
-      ProviderIndex index = new ProviderIndex(Map.of(SENDER_DOMAIN, k1.certificate(), RECIPIENT_DOMAIN, k2.certificate()));
-      ZoneId rome = ZoneId.of("Europe/Rome");
-      PecProvider p1 = new PecProvider(SENDER_DOMAIN, "pkibench provider " + SENDER_DOMAIN, k1, index, context.clock(), rome);
-      PecProvider p2 = new PecProvider(RECIPIENT_DOMAIN, "pkibench provider " + RECIPIENT_DOMAIN, k2, index, context.clock(), rome);
-      byte[] message = PecMessages.message(user(SENDER_DOMAIN), user(RECIPIENT_DOMAIN), "<workload.1@" + SENDER_DOMAIN + ">", "pkibench message",
+      ProviderIndex index = new ProviderIndex(Map.of(TestProviders.SENDER_DOMAIN, k1.certificate(), TestProviders.RECIPIENT_DOMAIN, k2.certificate()));
+      PecProvider p1 = new PecProvider(TestProviders.SENDER_DOMAIN, "pkibench provider " + TestProviders.SENDER_DOMAIN, k1, index, context.clock(), TestProviders.ZONE);
+      PecProvider p2 = new PecProvider(TestProviders.RECIPIENT_DOMAIN, "pkibench provider " + TestProviders.RECIPIENT_DOMAIN, k2, index, context.clock(), TestProviders.ZONE);
+      byte[] message = PecMessages.message(user(TestProviders.SENDER_DOMAIN), user(TestProviders.RECIPIENT_DOMAIN), "<workload.1@" + TestProviders.SENDER_DOMAIN + ">", "pkibench message",
           params.bytes("size"), 1);
       return new Pair(p1, p2, message);
     }
 
     List<Outgoing> send(String jobId) throws Exception {
-      return sender.accept(jobId, user(SENDER_DOMAIN), List.of(user(RECIPIENT_DOMAIN)), message);
+      return sender.accept(jobId, user(TestProviders.SENDER_DOMAIN), List.of(user(TestProviders.RECIPIENT_DOMAIN)), message);
     }
 
     byte[] envelope(String jobId) throws Exception {
@@ -132,7 +127,7 @@ public final class PecWorkloads {
       boolean verify = context.verify();
       AtomicLong jobs = new AtomicLong();
       String from = pair.sender().address();
-      List<String> rcpts = List.of(user(RECIPIENT_DOMAIN));
+      List<String> rcpts = List.of(user(TestProviders.RECIPIENT_DOMAIN));
       return worker -> () -> {
         List<Outgoing> out = pair.recipient().receive("w" + jobs.incrementAndGet(), from, rcpts, envelope);
         if (out.size() != 3 || out.get(0).kind() != DocumentKind.TAKING_CHARGE) {
@@ -175,7 +170,7 @@ public final class PecWorkloads {
       Pair pair = Pair.of(context, params);
       boolean sending = params.get("path").equals("sign");
       List<Outgoing> documents = sending ? pair.send("ceiling")
-          : pair.recipient().receive("ceiling", pair.sender().address(), List.of(user(RECIPIENT_DOMAIN)), pair.envelope("ceiling"));
+          : pair.recipient().receive("ceiling", pair.sender().address(), List.of(user(TestProviders.RECIPIENT_DOMAIN)), pair.envelope("ceiling"));
       List<byte[]> signedParts = new ArrayList<>();
       for (Outgoing o : documents) if (o.kind() != null) signedParts.add(signedPart(o.bytes()));
       byte[] verified = sending ? null : signedPart(pair.envelope("ceiling-envelope"));
