@@ -2,7 +2,7 @@ package io.pkibench.cli;
 
 import io.pkibench.keys.KeySource;
 import io.pkibench.keys.catalog.KeySources;
-import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.PemKeys;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.pki.Entity;
 import io.pkibench.pki.TestPki;
@@ -12,8 +12,6 @@ import io.pkibench.formats.rsfn.SecurityHeader;
 import io.pkibench.formats.rsfn.Treatment;
 import io.pkibench.formats.rsfn.Unpacked;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.Reader;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -21,19 +19,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.PrivateKey;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509CRL;
 import java.security.cert.X509Certificate;
-import java.security.interfaces.RSAPrivateCrtKey;
-import java.security.interfaces.RSAPublicKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
-import org.bouncycastle.openssl.PEMKeyPair;
-import org.bouncycastle.openssl.PEMParser;
-import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -109,9 +100,9 @@ final class RsfnCommand implements Runnable {
       byte[] bytes = readFile(file, flag);
       if (bytes == null) return null;
       try {
-        return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(new java.io.ByteArrayInputStream(bytes));
-      } catch (GeneralSecurityException | RuntimeException e) {
-        problems.add(flag + " " + file + ": not an X.509 certificate (PEM or DER)");
+        return PemKeys.certificate(bytes);
+      } catch (IllegalArgumentException e) {
+        problems.add(flag + " " + file + ": " + e.getMessage());
         return null;
       }
     }
@@ -119,28 +110,13 @@ final class RsfnCommand implements Runnable {
     /** A PEM private key, PKCS#8 ("PRIVATE KEY") or PKCS#1 ("RSA PRIVATE KEY"), paired with its certificate. */
     SigningKey pemKey(Path keyFile, String keyFlag, X509Certificate cert, String certFlag) {
       if (cert == null) return null;
-      Path p = ctx().resolve(keyFile);
-      PrivateKey key;
-      try (Reader r = Files.newBufferedReader(p, StandardCharsets.US_ASCII); PEMParser parser = new PEMParser(r)) {
-        Object o = parser.readObject();
-        JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
-        if (o instanceof PEMKeyPair pair) key = converter.getPrivateKey(pair.getPrivateKeyInfo());
-        else if (o instanceof PrivateKeyInfo info) key = converter.getPrivateKey(info);
-        else {
-          problems.add(keyFlag + " " + keyFile + ": not an unencrypted PEM private key (PKCS#8 'PRIVATE KEY' or PKCS#1 'RSA PRIVATE KEY')"
-              + (o == null ? "" : "; found " + o.getClass().getSimpleName() + ", e.g. decrypt it with 'openssl pkey -in KEY -out plain.pem'"));
-          return null;
-        }
-      } catch (IOException | RuntimeException e) {
-        problems.add(keyFlag + " " + keyFile + ": cannot read a PEM key from it (" + e.getMessage() + ")");
-        return null;
-      }
-      if (!(key instanceof RSAPrivateCrtKey rsa) || !(cert.getPublicKey() instanceof RSAPublicKey pub) || !rsa.getModulus().equals(pub.getModulus())) {
-        problems.add(keyFlag + " " + keyFile + ": this key does not belong to " + certFlag + " (the RSA moduli differ)");
-        return null;
-      }
+      byte[] pem = readFile(keyFile, keyFlag);
+      if (pem == null) return null;
       try {
-        return new SigningKey(p.getFileName().toString(), key, List.of(cert), ProviderChoice.JDK.providerFor("Signature", "SHA256withRSA"));
+        return PemKeys.rsaKeyOf(ctx().resolve(keyFile).getFileName().toString(), PemKeys.privateKey(pem), cert);
+      } catch (IllegalArgumentException e) {
+        problems.add(keyFlag + " " + keyFile + ": " + e.getMessage().replace("the certificate", certFlag));
+        return null;
       } catch (GeneralSecurityException e) {
         problems.add(keyFlag + ": " + e.getMessage());
         return null;
