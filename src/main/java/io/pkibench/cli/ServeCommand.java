@@ -2,9 +2,13 @@ package io.pkibench.cli;
 
 import io.pkibench.formats.pec.TestProviders;
 import io.pkibench.keys.KeySource;
+import io.pkibench.keys.catalog.KeySources;
 import io.pkibench.pki.TestPki;
 import io.pkibench.server.crl.RevocationServer;
 import io.pkibench.server.ReferenceServer;
+import io.pkibench.server.keyserver.KeyServer;
+import io.pkibench.server.pec.PecServer;
+import io.pkibench.server.tlsecho.TlsEchoServer;
 import io.pkibench.server.tsa.TsaServer;
 import io.pkibench.formats.ades.TimeStampAuthority;
 import java.nio.file.Path;
@@ -117,11 +121,7 @@ final class ServeCommand implements Runnable {
       }
       TestPki testPki = TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
       KeySource source = KeyOpeners.of(ctx, pkiDir, pinFile, ctx.err()::println).open(keys);
-      // The TLS identity is not what is being sized: it always comes from the test PKI file, through the JDK.
-      var tlsKey = new io.pkibench.keys.SoftwareKeySource(() -> testPki, io.pkibench.keys.ProviderChoice.JDK).key("tls-server");
-      return new io.pkibench.server.signer.SignerServer(new TimeStampAuthority(source.key("tsa"), ctx.clock()),
-          io.pkibench.formats.ades.CertificateLogin.of(testPki, checked),
-          io.pkibench.keys.TlsContexts.withIdentity(tlsKey, null), bind, port, ctx.clock());
+      return io.pkibench.server.signer.SignerServer.forTestPki(testPki, source, checked, bind, port, ctx.clock());
     }
 
     @Override
@@ -186,7 +186,7 @@ final class ServeCommand implements Runnable {
           "  pkibench run tls-stream -p size=16k --target tcp://127.0.0.1:8445",
           "  openssl s_client -connect 127.0.0.1:8444 -CAfile ~/.pkibench/pki/root-ca.pem"})
   static final class TlsEcho extends Service {
-    @Option(names = "--port", defaultValue = "" + io.pkibench.server.tlsecho.TlsEchoServer.DEFAULT_PORT,
+    @Option(names = "--port", defaultValue = "" + TlsEchoServer.DEFAULT_PORT,
         description = "TLS port (plain TCP with --tls none), 0 for any free one (default: ${DEFAULT-VALUE})")
     int port;
 
@@ -218,46 +218,18 @@ final class ServeCommand implements Runnable {
     @Override
     ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception {
       java.util.List<String> problems = new java.util.ArrayList<>();
-      io.pkibench.formats.tls.TlsEngine tls = null;
-      if (!engine.equals("none")) {
-        try {
-          tls = io.pkibench.formats.tls.TlsEngine.parse(engine);
-          if (tls.problem() != null) problems.add("--tls " + engine + ": " + tls.problem());
-        } catch (IllegalArgumentException e) {
-          problems.add("--tls " + engine + ": use jsse, openssl or none");
-        }
-      }
-      java.time.Duration idle = null;
+      java.time.Duration idle = java.time.Duration.ZERO;
       try {
         idle = io.pkibench.plan.Durations.parse(idleTimeout);
       } catch (IllegalArgumentException e) {
         problems.add("--idle-timeout " + idleTimeout + ": " + e.getMessage());
       }
-      if (maxConnections < 1) problems.add("--max-connections " + maxConnections + ": give at least 1");
-      if (!io.pkibench.formats.tls.TlsServerKeys.ALIASES.containsKey(key)) {
-        problems.add("--key " + key + ": use one of " + String.join(", ", io.pkibench.formats.tls.TlsServerKeys.ALIASES.keySet()));
-      }
-      if (tls != null && tls.problem() == null) {
-        java.util.List<String> unknown = suites.stream().filter(s -> !tlsImplements(s)).toList();
-        if (!unknown.isEmpty()) problems.add("--suites: " + engine + " does not implement " + String.join(", ", unknown));
-      }
+      var config = new TlsEchoServer.Config(bind, port, plainPort, engine, key, protocols, suites,
+          new TlsEchoServer.Limits(idle, java.time.Duration.ofSeconds(10), maxConnections));
+      problems.addAll(config.problems());
       if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
-      var limits = new io.pkibench.server.tlsecho.TlsEchoServer.Limits(idle, java.time.Duration.ofSeconds(10), maxConnections);
-      if (tls == null) return new io.pkibench.server.tlsecho.TlsEchoServer(null, "plain", bind, port, -1, limits);
-      java.util.List<String> tls13 = suites.stream().filter(s -> !s.contains("_WITH_")).toList();
-      if (tls == io.pkibench.formats.tls.TlsEngine.OPENSSL && !tls13.isEmpty()) {
-        ctx.err().println("note: --suites " + String.join(",", tls13) + ": BoringSSL offers all three TLS 1.3 suites whatever is chosen;"
-            + " TLS 1.3 connections negotiate as if none were chosen");
-      }
-      TestPki testPki = TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
-      var identity = io.pkibench.formats.tls.TlsServerKeys.of(testPki, key);
-      var context = tls.server(identity.privateKey(), identity.chain(), protocols, suites);
-      int plain = plainPort != null ? plainPort : port == 0 ? 0 : port + 1;
-      return new io.pkibench.server.tlsecho.TlsEchoServer(context, tls.describe() + ", " + key + " key", bind, port, plain, limits);
-    }
-
-    private boolean tlsImplements(String suite) {
-      return io.pkibench.formats.tls.TlsEngine.parse(engine).implementedSuites().contains(suite);
+      TestPki testPki = config.engine().equals("none") ? null : TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
+      return TlsEchoServer.open(config, testPki, ctx.err()::println);
     }
 
     @Override
@@ -278,7 +250,7 @@ final class ServeCommand implements Runnable {
           "  sha256=<64 hex digits of the client certificate's fingerprint>: signer-*, tls-client",
           "  cn=pkibench tls-client: signer-rsa2048-*"})
   static final class KeyServerNode extends Service {
-    @Option(names = "--port", defaultValue = "" + io.pkibench.server.keyserver.KeyServer.DEFAULT_PORT, description = "TCP port, 0 for any free one (default: ${DEFAULT-VALUE})")
+    @Option(names = "--port", defaultValue = "" + KeyServer.DEFAULT_PORT, description = "TCP port, 0 for any free one (default: ${DEFAULT-VALUE})")
     int port;
 
     @Option(names = "--keys", defaultValue = "software", paramLabel = "SOURCE",
@@ -319,7 +291,7 @@ final class ServeCommand implements Runnable {
           problems.add("--ca-codes " + caCodes + ":\n" + e.getMessage());
         }
       }
-      String keyProblem = io.pkibench.keys.catalog.KeySources.problem(keys);
+      String keyProblem = KeySources.problem(keys);
       if (keyProblem != null) problems.add(keyProblem);
       else if (keys.startsWith("remote:")) problems.add("--keys " + keys + ": a key server holds its keys itself; use software or pkcs11:CONFIG");
       int maxRequestBytes = io.pkibench.workload.api.Params.parseBytes(maxRequest);
@@ -335,27 +307,17 @@ final class ServeCommand implements Runnable {
       if (grantsFile != null && !java.nio.file.Files.isReadable(grantsFile)) problems.add("--grants " + grants + ": no such readable file");
       if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
 
-      TestPki testPki = TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
-      io.pkibench.server.keyserver.KeyGrants granted;
-      try {
-        granted = grantsFile == null ? io.pkibench.server.keyserver.KeyGrants.everyKeyFor(testPki.certificate("tls-client"))
-            : io.pkibench.server.keyserver.KeyGrants.read(grantsFile);
-      } catch (java.io.IOException e) {
-        throw new ParameterException(serve.spec.commandLine(), "--grants " + grants + ":\n" + e.getMessage());
-      }
-      KeySource source = KeyOpeners.of(ctx, pkiDir, pinFile, ctx.err()::println).open(keys);
-      java.util.List<String> held = source.aliases();
-      java.util.List<String> unknown = aliases.stream().filter(a -> !held.contains(a)).toList();
-      if (!unknown.isEmpty()) {
-        throw new ParameterException(serve.spec.commandLine(), "--aliases: " + source.describe() + " has no key " + String.join(", ", unknown)
-            + "; it has " + String.join(", ", held));
-      }
-      var rsfn = io.pkibench.formats.rsfn.Protocol3.forTestPki(testPki, codes, ctx.clock(), io.pkibench.server.keyserver.KeyService.localProvider());
-      var service = new io.pkibench.server.keyserver.KeyService(source, aliases.isEmpty() ? held : aliases, granted, rsfn, ctx.err()::println);
-      var identity = new io.pkibench.keys.SoftwareKeySource(() -> testPki, io.pkibench.keys.ProviderChoice.JDK).key("keyserver");
-      var limits = new io.pkibench.server.keyserver.KeyServer.Limits(maxRequestBytes, java.time.Duration.ofSeconds(10), idle,
+      var limits = new KeyServer.Limits(maxRequestBytes, java.time.Duration.ofSeconds(10), idle,
           threads != null ? threads : Runtime.getRuntime().availableProcessors());
-      return new io.pkibench.server.keyserver.KeyServer(service, identity, testPki.certificate("root-ca"), bind, port, limits);
+      var config = new KeyServer.Config(bind, port, aliases, grantsFile, codes, limits);
+      TestPki testPki = TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
+      KeySource source = KeyOpeners.of(ctx, pkiDir, pinFile, ctx.err()::println).open(keys);
+      try {
+        return KeyServer.open(config, testPki, source, ctx.clock(), ctx.err()::println);
+      } catch (IllegalArgumentException e) {
+        source.close();
+        throw new ParameterException(serve.spec.commandLine(), e.getMessage());
+      }
     }
 
     @Override
@@ -428,30 +390,22 @@ final class ServeCommand implements Runnable {
     @Override
     ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception {
       java.util.List<String> problems = new java.util.ArrayList<>();
-      String d = domain.toLowerCase(java.util.Locale.ROOT);
-      if (!d.matches("[a-z0-9]([a-z0-9.-]*[a-z0-9])?")) problems.add("--domain " + domain + ": write a mail domain, e.g. pec1.test");
-      peers.forEach((peer, where) -> {
-        if (!where.matches(".+:[0-9]{1,5}")) problems.add("--peer " + peer + "=" + where + ": write DOMAIN=HOST:PORT, e.g. pec2.test=127.0.0.1:2526");
-      });
-      if (workers < 1 || workers > 256) problems.add("--workers " + workers + ": give 1 to 256");
-      int maxBytes = -1;
-      try {
-        maxBytes = io.pkibench.workload.api.Params.parseBytes(maxMessage);
-      } catch (IllegalArgumentException e) {
-        // reported below
-      }
-      if (maxBytes < 1024) problems.add("--max-message " + maxMessage + ": write a size of at least 1k, like 32m");
-      if (maxRecipients < 1 || maxRecipients > 10_000) problems.add("--max-recipients " + maxRecipients + ": give 1 to 10000");
-      if (maxConnections < 1 || maxConnections > 10_000) problems.add("--max-connections " + maxConnections + ": give 1 to 10000");
-      java.time.Duration idle = null;
+      int maxBytes = io.pkibench.workload.api.Params.parseBytes(maxMessage);
+      if (maxBytes < 0) problems.add("--max-message " + maxMessage + ": write a size, like 32m");
+      java.time.Duration idle = java.time.Duration.ZERO;
       try {
         idle = io.pkibench.plan.Durations.parse(idleTimeout);
       } catch (IllegalArgumentException e) {
         problems.add("--idle-timeout " + idleTimeout + ": " + e.getMessage());
       }
+      String d = domain.toLowerCase(java.util.Locale.ROOT);
+      Path spoolDir = ctx.resolve(spool != null ? spool : Path.of("pec-spool", d));
+      Path boxes = ctx.resolve(mailboxes != null ? mailboxes : Path.of("pec-mailboxes", d));
+      var config = new PecServer.Config(d, bind, port, peers, workers, spoolDir, boxes, maxBytes, maxRecipients, maxConnections, idle);
+      problems.addAll(config.problems());
       String alias = key != null ? key : TestProviders.keyOf(d).orElse(null);
       if (alias == null) problems.add("--key: name the provider's signing key for " + d + " (only pec1.test and pec2.test have defaults)");
-      String keyProblem = io.pkibench.keys.catalog.KeySources.problem(keys);
+      String keyProblem = KeySources.problem(keys);
       if (keyProblem != null) problems.add(keyProblem);
       if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
 
@@ -463,17 +417,7 @@ final class ServeCommand implements Runnable {
         throw new ParameterException(serve.spec.commandLine(), "--index " + index + ":\n" + e.getMessage());
       }
       KeySource source = KeyOpeners.of(ctx, pkiDir, pinFile, ctx.err()::println).open(keys);
-      io.pkibench.keys.SigningKey signing = source.key(alias);
-      if (providers.certificate(d).isPresent() && !providers.certificate(d).get().equals(signing.certificate())) {
-        ctx.err().println("warning: the index lists another certificate for " + d + " than key " + alias + "'s; peers will refuse its documents");
-      }
-      var provider = new io.pkibench.formats.pec.PecProvider(d, name != null ? name : "pkibench PEC provider " + d, signing, providers, ctx.clock(),
-          timeZone);
-      Path spoolDir = ctx.resolve(spool != null ? spool : Path.of("pec-spool", d));
-      Path boxes = ctx.resolve(mailboxes != null ? mailboxes : Path.of("pec-mailboxes", d));
-      var config = new io.pkibench.server.pec.PecServer.Config(d, bind, port, peers, workers, spoolDir, boxes, maxBytes, maxRecipients,
-          maxConnections, idle);
-      return new io.pkibench.server.pec.PecServer(config, provider, ctx.err()::println);
+      return PecServer.forKey(config, source.key(alias), providers, name, ctx.clock(), timeZone, ctx.err()::println);
     }
 
     @Override

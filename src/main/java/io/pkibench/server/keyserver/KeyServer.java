@@ -61,6 +61,41 @@ public final class KeyServer implements ReferenceServer {
   private ExecutorService healthThread;
   private Server server;
 
+  /**
+   * What {@code serve keyserver} is asked for: the keys it serves (empty: every key of its source),
+   * who may use which ({@code grants} file; null: the test PKI's tls-client every key), the RSFN CA
+   * codes it packs and unpacks with, and its limits.
+   */
+  public record Config(String bind, int port, java.util.List<String> aliases, java.nio.file.Path grants,
+      io.pkibench.formats.rsfn.CaCodes caCodes, Limits limits) {
+    public Config {
+      aliases = java.util.List.copyOf(aliases);
+    }
+  }
+
+  /**
+   * A node serving {@code source}'s keys as {@code config} says, its TLS identity the test PKI's
+   * {@code keyserver} key; refuses, naming the flag, aliases the source does not hold and a grants file it cannot read.
+   */
+  public static KeyServer open(Config config, io.pkibench.pki.TestPki pki, io.pkibench.keys.KeySource source, java.time.InstantSource clock,
+      java.util.function.Consumer<String> log) throws Exception {
+    KeyGrants granted;
+    try {
+      granted = config.grants() == null ? KeyGrants.everyKeyFor(pki.certificate("tls-client")) : KeyGrants.read(config.grants());
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("--grants " + config.grants() + ":\n" + e.getMessage());
+    }
+    java.util.List<String> held = source.aliases();
+    java.util.List<String> unknown = config.aliases().stream().filter(a -> !held.contains(a)).toList();
+    if (!unknown.isEmpty()) {
+      throw new IllegalArgumentException("--aliases: " + source.describe() + " has no key " + String.join(", ", unknown) + "; it has " + String.join(", ", held));
+    }
+    var rsfn = io.pkibench.formats.rsfn.Protocol3.forTestPki(pki, config.caCodes(), clock, KeyService.localProvider());
+    var service = new KeyService(source, config.aliases().isEmpty() ? held : config.aliases(), granted, rsfn, log);
+    var identity = new io.pkibench.keys.SoftwareKeySource(() -> pki, io.pkibench.keys.ProviderChoice.JDK).key("keyserver");
+    return new KeyServer(service, identity, pki.certificate("root-ca"), config.bind(), config.port(), config.limits());
+  }
+
   public KeyServer(KeyService service, SigningKey identity, X509Certificate root, String bind, int port, Limits limits) {
     this.service = service;
     this.identity = identity;

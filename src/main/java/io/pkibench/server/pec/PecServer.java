@@ -48,6 +48,35 @@ public final class PecServer implements ReferenceServer {
       domain = domain.toLowerCase(Locale.ROOT);
       peers = Map.copyOf(peers);
     }
+
+    /** Every problem of these settings, each naming the flag of {@code serve pec}. */
+    public List<String> problems() {
+      List<String> problems = new ArrayList<>();
+      if (!domain.matches("[a-z0-9]([a-z0-9.-]*[a-z0-9])?")) problems.add("--domain " + domain + ": write a mail domain, e.g. pec1.test");
+      peers.forEach((peer, where) -> {
+        if (!where.matches(".+:[0-9]{1,5}")) problems.add("--peer " + peer + "=" + where + ": write DOMAIN=HOST:PORT, e.g. pec2.test=127.0.0.1:2526");
+      });
+      if (workers < 1 || workers > 256) problems.add("--workers " + workers + ": give 1 to 256");
+      // A negative size is one the command line could not read, and has said so.
+      if (maxMessageBytes >= 0 && maxMessageBytes < 1024) problems.add("--max-message " + maxMessageBytes + " bytes: give at least 1k, like 32m");
+      if (maxRecipients < 1 || maxRecipients > 10_000) problems.add("--max-recipients " + maxRecipients + ": give 1 to 10000");
+      if (maxConnections < 1 || maxConnections > 10_000) problems.add("--max-connections " + maxConnections + ": give 1 to 10000");
+      return problems;
+    }
+  }
+
+  /**
+   * The provider of {@code config.domain()} signing with {@code key}, knowing its peers by {@code index};
+   * warns through {@code log} when the index lists another certificate for the domain (peers would refuse its documents).
+   */
+  public static PecServer forKey(Config config, io.pkibench.keys.SigningKey key, io.pkibench.formats.pec.ProviderIndex index, String name,
+      java.time.InstantSource clock, java.time.ZoneId zone, Consumer<String> log) throws IOException {
+    String domain = config.domain();
+    if (index.certificate(domain).isPresent() && !index.certificate(domain).get().equals(key.certificate())) {
+      log.accept("warning: the index lists another certificate for " + domain + " than key " + key.alias() + "'s; peers will refuse its documents");
+    }
+    var provider = new PecProvider(domain, name != null ? name : "pkibench PEC provider " + domain, key, index, clock, zone);
+    return new PecServer(config, provider, log);
   }
 
   /** How long a peer may take over one relay before the item waits for the next round. */

@@ -82,6 +82,18 @@ public final class SignerServer extends HttpEndpoints {
     }
   }
 
+  /**
+   * The signing service of {@code serve signer}: its time-stamps signed with {@code tsaKeys}' {@code tsa}
+   * key, logins checked against the test PKI by {@code revocation}, and its TLS identity the test PKI's
+   * {@code tls-server} key through the JDK (the TLS side is not what is sized).
+   */
+  public static SignerServer forTestPki(io.pkibench.pki.TestPki pki, io.pkibench.keys.KeySource tsaKeys, CertificateLogin.Revocation revocation,
+      String bindAddress, int port, java.time.InstantSource clock) throws Exception {
+    var tlsKey = new io.pkibench.keys.SoftwareKeySource(() -> pki, io.pkibench.keys.ProviderChoice.JDK).key("tls-server");
+    return new SignerServer(new TimeStampAuthority(tsaKeys.key("tsa"), clock), CertificateLogin.of(pki, revocation),
+        io.pkibench.keys.TlsContexts.withIdentity(tlsKey, null), bindAddress, port, clock);
+  }
+
   public SignerServer(TimeStampAuthority tsa, CertificateLogin login, SSLContext tls, String bindAddress, int port, java.time.InstantSource clock)
       throws IOException {
     this(tsa, login, tls, bindAddress, port, clock, PendingTokens.Limits.forHeap(Runtime.getRuntime().maxMemory()));

@@ -79,6 +79,58 @@ public final class TlsEchoServer implements ReferenceServer {
    * {@code tls} null serves plain TCP on {@code port} only; otherwise TLS on {@code port} and plain on
    * {@code plainPort} (0 for any free one, -1 for none).
    */
+  /**
+   * What {@code serve tlsecho} is asked for: the engine ({@code jsse}, {@code openssl}, or {@code none}
+   * for plain TCP alone), the test PKI key of its certificate, the versions and suites to enable (empty:
+   * the engine's), the plain port beside TLS (null: the next one; -1 none), and its limits.
+   */
+  public record Config(String bind, int port, Integer plainPort, String engine, String key, java.util.List<String> protocols,
+      java.util.List<String> suites, Limits limits) {
+    public Config {
+      protocols = java.util.List.copyOf(protocols);
+      suites = java.util.List.copyOf(suites);
+    }
+
+    /** Every problem of these settings, each naming the flag of {@code serve tlsecho}. */
+    public java.util.List<String> problems() {
+      java.util.List<String> problems = new java.util.ArrayList<>();
+      io.pkibench.formats.tls.TlsEngine tls = null;
+      if (!engine.equals("none")) {
+        try {
+          tls = io.pkibench.formats.tls.TlsEngine.parse(engine);
+          if (tls.problem() != null) problems.add("--tls " + engine + ": " + tls.problem());
+        } catch (IllegalArgumentException e) {
+          problems.add("--tls " + engine + ": use jsse, openssl or none");
+        }
+      }
+      if (limits.maxConnections() < 1) problems.add("--max-connections " + limits.maxConnections() + ": give at least 1");
+      if (!io.pkibench.formats.tls.TlsServerKeys.ALIASES.containsKey(key)) {
+        problems.add("--key " + key + ": use one of " + String.join(", ", io.pkibench.formats.tls.TlsServerKeys.ALIASES.keySet()));
+      }
+      if (tls != null && tls.problem() == null) {
+        var implemented = tls.implementedSuites();
+        java.util.List<String> unknown = suites.stream().filter(s -> !implemented.contains(s)).toList();
+        if (!unknown.isEmpty()) problems.add("--suites: " + engine + " does not implement " + String.join(", ", unknown));
+      }
+      return problems;
+    }
+  }
+
+  /** The server {@code config} asks for, its certificate from {@code pki}; {@code notes} hears what the engine will do otherwise than asked. */
+  public static TlsEchoServer open(Config config, io.pkibench.pki.TestPki pki, java.util.function.Consumer<String> notes) throws Exception {
+    if (config.engine().equals("none")) return new TlsEchoServer(null, "plain", config.bind(), config.port(), -1, config.limits());
+    var tls = io.pkibench.formats.tls.TlsEngine.parse(config.engine());
+    java.util.List<String> tls13 = config.suites().stream().filter(s -> !s.contains("_WITH_")).toList();
+    if (tls == io.pkibench.formats.tls.TlsEngine.OPENSSL && !tls13.isEmpty()) {
+      notes.accept("note: --suites " + String.join(",", tls13) + ": BoringSSL offers all three TLS 1.3 suites whatever is chosen;"
+          + " TLS 1.3 connections negotiate as if none were chosen");
+    }
+    var identity = io.pkibench.formats.tls.TlsServerKeys.of(pki, config.key());
+    var context = tls.server(identity.privateKey(), identity.chain(), config.protocols(), config.suites());
+    int plain = config.plainPort() != null ? config.plainPort() : config.port() == 0 ? 0 : config.port() + 1;
+    return new TlsEchoServer(context, tls.describe() + ", " + config.key() + " key", config.bind(), config.port(), plain, config.limits());
+  }
+
   public TlsEchoServer(SslContext tls, String engine, String bind, int port, int plainPort, Limits limits) {
     this.tls = tls;
     this.engine = engine;
