@@ -119,7 +119,7 @@ class PecProviderTest {
     assertEquals("POSTA CERTIFICATA: Fattura n. 7", e.getSubject());
     assertEquals("\"Per conto di: alice@pec1.test\" <posta-certificata@pec1.test>", e.getHeader("From", null));
     assertTrue(e.isMimeType("multipart/signed"));
-    PecProvider.SignedContent content = PecProvider.signedContent(envelope.bytes());
+    SignedContent content = PecProvider.signedContent(envelope.bytes());
     assertEquals(new String(original, StandardCharsets.US_ASCII), new String(content.original(), StandardCharsets.US_ASCII), "postacert.eml is the original, byte for byte");
     Daticert d = content.daticert();
     assertEquals("posta-certificata", d.tipo());

@@ -1,0 +1,134 @@
+package io.pkibench.formats.pec;
+
+import io.pkibench.keys.SigningKey;
+import jakarta.activation.DataHandler;
+import jakarta.mail.MessagingException;
+import jakarta.mail.internet.InternetAddress;
+import jakarta.mail.internet.MimeBodyPart;
+import jakarta.mail.internet.MimeMessage;
+import jakarta.mail.internet.MimeMultipart;
+import jakarta.mail.util.ByteArrayDataSource;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import org.bouncycastle.cert.jcajce.JcaCertStore;
+
+/**
+ * Signs a provider's documents: the text, the original as {@code postacert.eml} and {@code daticert.xml}
+ * in a multipart/mixed, S/MIME clear-signed ({@code multipart/signed}, {@code smime.p7s}) with the
+ * provider's key, with the headers the rules give every document.
+ */
+public final class DocumentSigner {
+  /**
+   * The content digest through the JDK's own SHA-256 (an intrinsic on CPUs with SHA extensions), in one
+   * pass over the signed part; the signature itself goes through the key's provider.
+   */
+  static final org.bouncycastle.operator.DigestCalculatorProvider DIGESTS = digests();
+
+  private final ProviderIdentity identity;
+  private final SigningKey key;
+  private final String signatureAlgorithm;
+  /** The provider's certificate, carried in every signature. */
+  private final JcaCertStore certificates;
+
+  public DocumentSigner(ProviderIdentity identity, SigningKey key) {
+    try {
+      this.certificates = new JcaCertStore(List.of(key.certificate()));
+    } catch (java.security.cert.CertificateEncodingException e) {
+      throw new IllegalArgumentException("the provider's certificate cannot be encoded: " + e.getMessage(), e);
+    }
+    this.identity = identity;
+    this.key = key;
+    this.signatureAlgorithm = key.publicKey().getAlgorithm().equals("EC") ? "SHA256withECDSA" : "SHA256withRSA";
+  }
+
+  private static org.bouncycastle.operator.DigestCalculatorProvider digests() {
+    try {
+      return new org.bouncycastle.operator.jcajce.JcaDigestCalculatorProviderBuilder().setProvider("SUN").build();
+    } catch (org.bouncycastle.operator.OperatorCreationException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public Outgoing sign(DocumentKind kind, String messageId, String reference, String to, String from, String subject, String text,
+      byte[] original, Daticert data) throws Exception {
+    return sign(kind, messageId, reference, to, from, subject, text, original, data, false);
+  }
+
+  /**
+   * A provider document: text, the original as {@code postacert.eml} (when given), {@code daticert.xml}
+   * (when given) in a multipart/mixed, clear-signed; headers the rules give every document.
+   */
+  public Outgoing sign(DocumentKind kind, String messageId, String reference, String to, String from, String subject, String text,
+      byte[] original, Daticert data, boolean securityError) throws Exception {
+    MimeMultipart mixed = new MimeMultipart("mixed");
+    MimeBodyPart textPart = new MimeBodyPart();
+    textPart.setText(text, "UTF-8");
+    mixed.addBodyPart(textPart);
+    if (original != null) {
+      MimeBodyPart eml = new MimeBodyPart();
+      eml.setDataHandler(new DataHandler(new ByteArrayDataSource(original, "message/rfc822")));
+      eml.setHeader("Content-Type", "message/rfc822; name=\"postacert.eml\"");
+      eml.setDisposition(MimeBodyPart.INLINE);
+      eml.setFileName("postacert.eml");
+      // message/rfc822 takes no base64 (RFC 2046 §5.2.1): the original goes as it came, 8bit when it has such bytes
+      eml.setHeader("Content-Transfer-Encoding", has8bit(original) ? "8bit" : "7bit");
+      mixed.addBodyPart(eml);
+    }
+    if (data != null) {
+      MimeBodyPart xml = new MimeBodyPart();
+      xml.setDataHandler(new DataHandler(new ByteArrayDataSource(data.toXml(), "application/xml")));
+      xml.setHeader("Content-Type", "application/xml; name=\"daticert.xml\"");
+      xml.setDisposition(MimeBodyPart.INLINE);
+      xml.setFileName("daticert.xml");
+      xml.setHeader("Content-Transfer-Encoding", "base64");
+      mixed.addBodyPart(xml);
+    }
+    SignedPart content = new SignedPart();
+    content.setContent(mixed);
+    content.finish();
+    ByteArrayOutputStream part = new ByteArrayOutputStream(8192 + (original == null ? 0 : original.length + original.length / 8));
+    content.writeTo(part);
+    byte[] signedPart = ClearSigned.canonical(part.toByteArray());
+    org.bouncycastle.cms.CMSSignedDataGenerator generator = new org.bouncycastle.cms.CMSSignedDataGenerator();
+    generator.addSignerInfoGenerator(new org.bouncycastle.cms.jcajce.JcaSignerInfoGeneratorBuilder(DIGESTS)
+        .build(new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder(signatureAlgorithm).setProvider(key.provider()).build(key.privateKey()),
+            key.certificate()));
+    generator.addCertificates(certificates);
+    byte[] signature = generator.generate(new org.bouncycastle.cms.CMSProcessableByteArray(signedPart), false).getEncoded("DER");
+    // The headers as Jakarta Mail writes them (addresses, encoded subject, date); the body is ours, byte for byte what was signed.
+    MimeMessage message = new MimeMessage(PecProvider.SESSION);
+    message.setHeader("Message-ID", messageId);
+    message.setSentDate(Date.from(identity.clock().instant()));
+    message.setFrom(new InternetAddress(from));
+    message.setRecipients(jakarta.mail.Message.RecipientType.TO, InternetAddress.parse(to));
+    message.setSubject(kind.subjectPrefix + subject, "UTF-8");
+    message.setHeader(kind.header, kind.value);
+    if (reference != null) message.setHeader("X-Riferimento-Message-ID", reference);
+    if (securityError) message.setHeader("X-VerificaSicurezza", "errore");
+    if (kind == DocumentKind.TRANSPORT || kind == DocumentKind.ANOMALY) {
+      String sender = from.substring(from.indexOf("Per conto di: ") + "Per conto di: ".length(), from.indexOf('"', from.indexOf("Per conto di: ")));
+      message.setReplyTo(InternetAddress.parse(sender));
+    }
+    String boundary = "----=_pkibench_signed_" + java.util.UUID.randomUUID().toString().replace("-", "");
+    message.setHeader("MIME-Version", "1.0");
+    message.setHeader("Content-Type", ClearSigned.contentType(boundary));
+    byte[] bytes = ClearSigned.message(java.util.Collections.list(message.getAllHeaderLines()), signedPart, signature, boundary);
+    List<String> rcpts = new ArrayList<>();
+    for (InternetAddress a : InternetAddress.parse(to)) rcpts.add(a.getAddress());
+    return new Outgoing(kind, identity.address(), rcpts, messageId, bytes);
+  }
+
+  /** The signed content, its headers (and those of every part inside) settled before it is written once and signed. */
+  private static final class SignedPart extends MimeBodyPart {
+    void finish() throws MessagingException {
+      updateHeaders();
+    }
+  }
+
+  static boolean has8bit(byte[] bytes) {
+    for (byte b : bytes) if (b < 0) return true;
+    return false;
+  }
+}
