@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.pkibench.keys.KeySource;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.pki.TestPki;
+import io.pkibench.testing.FaultyKeys;
+import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.server.RevocationServer;
 import io.pkibench.workload.Operation;
@@ -54,10 +56,28 @@ class AuthWorkloadTest {
   }
 
   @Test
-  void login_validClientsFromBothIntermediates_pass() throws Exception {
+  void run_validClientsFromBothIntermediates_everyLoginSucceeds() throws Exception {
     try (Workload w = workload("crl")) {
-      Operation op = w.newOperation(0);
-      for (int i = 0; i < 8; i++) op.execute();
+      MeasuredRun.of("auth", w).assertEverySucceeded();
+    }
+  }
+
+  @Test
+  void run_loginSignaturesFlippedByTheProvider_everyLoginCountedFailed() throws Exception {
+    var factory = new AuthWorkload.Factory();
+    try (Workload w = factory.create(new WorkloadContext(FaultyKeys.flippingEveryOutput(keys), false, () -> pki),
+        Params.resolve("auth", factory.params(), Map.of("certs", "4", "revocation", "crl")))) {
+      MeasuredRun.of("auth with flipped signatures", w).assertEveryFailedWith("the login signature does not verify");
+    }
+  }
+
+  @Test
+  void run_clientsOfAnotherPki_everyLoginCountedFailed() throws Exception {
+    TestKeys another = TestKeys.in(tmp.resolve("another"));
+    var factory = new AuthWorkload.Factory();
+    try (Workload w = factory.create(new WorkloadContext(another.keys, false, () -> pki),
+        Params.resolve("auth", factory.params(), Map.of("certs", "2", "revocation", "crl")))) {
+      MeasuredRun.of("auth from another PKI", w).assertEveryFailedWith("CertPathValidatorException");
     }
   }
 
