@@ -62,6 +62,7 @@ class RsfnStudyTest {
         assertEquals(3, level.iterations().stream().filter(i -> !i.warmup()).count(), "quick keeps three");
         assertTrue(level.cpu().opsPerCpuSecond() != null && level.cpu().meter().contains("+"), "both nodes' CPU: " + level.cpu());
       }
+      assertEquals(2, w.keyNodes().size(), step + ": both key-server nodes recorded: " + w.keyNodes());
       long total = w.keyNodes().stream().mapToLong(WorkloadResult.KeyNode::calls).sum();
       for (var node : w.keyNodes()) {
         double share = (double) node.calls() / total;
