@@ -298,6 +298,25 @@ class CliTest {
     assertTrue(err.toString().contains("--tls schannel"), err.toString());
   }
 
+  /** The gate planted with each defect it exists for: runs with nothing in common, a change beyond the noise but within its limit. */
+  @Test
+  void compare_runsSharingNoWorkload_exit2SayingNothingWasCompared() throws Exception {
+    RunResultJson.write(io.pkibench.analysis.ComparisonTest.BASE, dir.resolve("sign.json"));
+    RunResultJson.write(io.pkibench.results.ResultFixtures.closedRun("verify", new int[] {1, 2},
+        new double[][] {{1000, 1001}, {1900, 1910}}, new long[] {1_000_000, 1_050_000}), dir.resolve("verify.json"));
+    assertEquals(2, run("compare", "sign.json", "verify.json", "--threshold", "throughput:-5%"), out.toString());
+    assertTrue(err.toString().contains("nothing to compare: the two runs share no workload and level"), err.toString());
+  }
+
+  @Test
+  void compare_dropBeyondTheNoiseButWithinItsLimit_exit0() throws Exception {
+    // ComparisonTest.NEW: c=1 drops 10%, outside the noise; a 20% limit holds it
+    RunResultJson.write(io.pkibench.analysis.ComparisonTest.BASE, dir.resolve("base.json"));
+    RunResultJson.write(io.pkibench.analysis.ComparisonTest.NEW, dir.resolve("new.json"));
+    assertEquals(0, run("compare", "base.json", "new.json", "--threshold", "throughput:-20%", "--confidence", "95"), out.toString());
+    assertTrue(out.toString().contains("every threshold holds") && out.toString().contains("-10.0%"), out.toString());
+  }
+
   /** Issue 9: a consistent 50% drop over 5 iterations a side of a real run is a breach, not noise. */
   @Test
   void compare_realSignRunWithSuccessesHalved_exits3() throws Exception {
