@@ -71,8 +71,8 @@ class PrimitiveWorkloadsTest {
   }
 
   @Test
-  void signature_byDefaultProvider_verifiesWithOpensslAndTamperFails() throws Exception {
-    KeySource keys = new SoftwareKeySource(() -> pki, ProviderChoice.best());
+  void signature_byTheTestsProvider_verifiesWithOpensslAndTamperFails() throws Exception {
+    KeySource keys = new SoftwareKeySource(() -> pki, io.pkibench.testing.TestProvider.chosen());
     for (KeyAlgorithm alg : List.of(KeyAlgorithm.RSA2048, KeyAlgorithm.ECDSA_P256)) {
       SigningKey key = keys.key("signer-" + alg.flag + "-1");
       byte[] data = "ISO 20022 pacs.008 payload".getBytes();

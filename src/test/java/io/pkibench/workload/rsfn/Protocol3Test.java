@@ -230,8 +230,8 @@ class Protocol3Test {
 
   @Test
   void pack_jdkUnpack_accpAndBouncyCastle_andBack() throws Exception {
-    List<ProviderChoice> choices = ProviderChoice.accpLoadFailure() == null ? List.of(ProviderChoice.JDK, ProviderChoice.ACCP, ProviderChoice.BC)
-        : List.of(ProviderChoice.JDK, ProviderChoice.BC);
+    // ACCP is asked for by name: where it does not load the test fails saying why, rather than dropping it
+    List<ProviderChoice> choices = List.of(ProviderChoice.JDK, io.pkibench.testing.TestProvider.requireAccp(), ProviderChoice.BC);
     for (ProviderChoice packer : choices) {
       for (ProviderChoice opener : choices) {
         Protocol3 p = new Protocol3(CaCodes.defaults(), List.of(), RsfnFixture.CLOCK, packer.providerFor("Cipher", "AES/GCM/NoPadding"));
