@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** A fault of ours in any handler: the client gets a 500 with an incident id, the log the same id with the cause, and the server goes on. */
+@org.junit.jupiter.api.Timeout(value = 2, unit = java.util.concurrent.TimeUnit.MINUTES) // talks to a server: a hang fails, said as one
 class HttpEndpointsTest {
   /** A service whose handlers fail as our own code might: an exception, a stack overflow, a failure after the answer began. */
   static final class Faulty extends HttpEndpoints {

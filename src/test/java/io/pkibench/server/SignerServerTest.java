@@ -38,6 +38,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The signing service over real HTTPS on loopback, driven by the http:* client workloads and by hostile requests. */
+@org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES) // talks to the signing service: a hang fails, said as one
 class SignerServerTest {
   @TempDir static Path tmp;
   static TestPki pki;

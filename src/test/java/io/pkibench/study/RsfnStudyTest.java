@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The rsfn study, quick and short: two key-server JVMs restarted before every level, packing and unpacking on the nodes. */
+@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES) // a study talks to its service JVMs: a hang fails, said as one
 class RsfnStudyTest {
   @TempDir static Path dir;
   static TestKeys fixture;

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The ssl study: originals tried and substitutes named, then a quick run of one engine through the study shape. */
+@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES) // a study talks to its service JVMs: a hang fails, said as one
 class SslStudyTest {
   @TempDir static Path dir;
   static TestKeys fixture;

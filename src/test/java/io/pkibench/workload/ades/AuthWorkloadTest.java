@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Certificate login against the test PKI, with CRLs read once or fetched, or OCSP, from a real revocation server on loopback. */
+@org.junit.jupiter.api.Timeout(value = 3, unit = java.util.concurrent.TimeUnit.MINUTES) // talks to the revocation server: a hang fails, said as one
 class AuthWorkloadTest {
   @TempDir static Path tmp;
   static TestPki pki;
