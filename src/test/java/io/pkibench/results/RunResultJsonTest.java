@@ -3,7 +3,6 @@ package io.pkibench.results;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.pkibench.measure.LatencyHistograms;
 import io.pkibench.plan.Iterations;
@@ -11,6 +10,7 @@ import io.pkibench.plan.LoadModel;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.ThreadKind;
 import io.pkibench.plan.WorkloadSpec;
+import io.pkibench.testing.GoldenFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,27 +65,14 @@ class RunResultJsonTest {
         LatencyHistograms.toBase64(h), null, null, null);
   }
 
-  /**
-   * Equal to the golden file. Only {@code bench/update-golden} (never {@code ./test}) sets
-   * {@code pkibench.updateGolden}: the file is then rewritten and the test fails, so that no run passes
-   * against a file it has just written; the next run, after the diff was reviewed, decides.
-   */
-  static void assertMatchesGolden(Path golden, String actual, String whatChanged) throws IOException {
-    if (Boolean.getBoolean("pkibench.updateGolden")) {
-      Files.writeString(golden, actual);
-      fail("rewrote " + golden + " (-Dpkibench.updateGolden): review 'git diff " + golden + "', then run ./test");
-    }
-    assertEquals(Files.readString(golden), actual, whatChanged);
-  }
-
   @Test
   void toJson_fixture_matchesGoldenFile() throws IOException {
-    assertMatchesGolden(GOLDEN, RunResultJson.toJson(fixture()), "the result format changed: bump the schema version or restore it");
+    GoldenFiles.assertMatches(GOLDEN, RunResultJson.toJson(fixture()), "the result format changed: bump the schema version or restore it");
   }
 
   @Test
   void toCsv_fixture_matchesGoldenFile() throws IOException {
-    assertMatchesGolden(GOLDEN_CSV, RunResultCsv.toCsv(fixture()), "the CSV format changed: bump its version or restore it");
+    GoldenFiles.assertMatches(GOLDEN_CSV, RunResultCsv.toCsv(fixture()), "the CSV format changed: bump its version or restore it");
   }
 
   @Test
