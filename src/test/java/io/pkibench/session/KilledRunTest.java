@@ -72,7 +72,9 @@ class KilledRunTest {
         assertTrue(child.isAlive() && System.nanoTime() < deadline, "child never started: " + Files.readString(dir.resolve("child.log")));
         Thread.sleep(20);
       }
-      Thread.sleep(1500);
+      // the workload's entry is written from inside the run, once the shutdown hook is in place ("result file" is said before)
+      io.pkibench.testing.Await.until(java.time.Duration.ofSeconds(30), "the run to begin its workload",
+          () -> !RunResultJson.read(result).workloads().isEmpty());
       child.destroy(); // SIGTERM: the shutdown hook stops the run
       assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the run stops by itself");
     } finally {
