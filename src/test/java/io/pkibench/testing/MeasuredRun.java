@@ -63,7 +63,9 @@ public record MeasuredRun(String workload, long started, long succeeded, long fa
     assertTrue(started > 1, workload + ": the run must go on after a failed check, started " + started);
     assertEquals(0, succeeded, workload + ": no operation passes its check; errors " + errors);
     assertEquals(started, failed, workload + ": every started operation counted as failed");
-    assertTrue(!errors.isEmpty() && errors.keySet().stream().allMatch(cause -> cause.contains(message)),
+    // past 100 distinct causes (a CRC or an offset in each message) the engine counts the rest in one bucket
+    List<String> named = errors.keySet().stream().filter(cause -> !cause.startsWith("(more distinct causes than")).toList();
+    assertTrue(!named.isEmpty() && named.stream().allMatch(cause -> cause.contains(message)),
         workload + ": every cause names '" + message + "': " + errors);
     return this;
   }
