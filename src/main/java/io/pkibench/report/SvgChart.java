@@ -92,14 +92,16 @@ public final class SvgChart implements Chart {
     for (int i = 0; i < series.size(); i++) {
       Series s = series.get(i);
       String colour = PALETTE[i % PALETTE.length];
+      // What the axes left off (non-finite, or not positive on a log axis) is not drawn either: it has no place
+      List<Point> drawn = s.points().stream().filter(p -> onAxis(p.x(), logX) && onAxis(p.y(), logY)).toList();
       StringBuilder d = new StringBuilder();
-      for (Point p : s.points()) {
+      for (Point p : drawn) {
         d.append(d.length() == 0 ? "M" : " L").append(String.format(Locale.ROOT, "%.1f %.1f", sx(p.x(), xr, plotW), sy(p.y(), yr, plotH)));
       }
       svg.append(String.format(Locale.ROOT, "<path class=\"series\" data-series=\"%s\" d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s/>%n",
           Html.esc(s.name()), d, colour, s.dashed() ? " stroke-dasharray=\"6 4\"" : ""));
       if (s.markers()) {
-        for (Point p : s.points()) {
+        for (Point p : drawn) {
           svg.append(String.format(Locale.ROOT, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\" stroke=\"%s\"/>%n",
               sx(p.x(), xr, plotW), sy(p.y(), yr, plotH), p.hollow() ? "#ffffff" : colour, colour));
         }
@@ -117,7 +119,7 @@ public final class SvgChart implements Chart {
     for (Series s : series) {
       for (Point p : s.points()) {
         double v = x ? p.x() : p.y();
-        if ((x ? logX : logY) && v <= 0 || !Double.isFinite(v)) continue; // a damaged result's NaN or infinity has no place on an axis
+        if (!onAxis(v, x ? logX : logY)) continue; // a damaged result's NaN or infinity has no place on an axis
         lo = Math.min(lo, v);
         hi = Math.max(hi, v);
       }
@@ -175,5 +177,9 @@ public final class SvgChart implements Chart {
     for (double e = Math.floor(Math.log10(r[0])); e <= Math.ceil(Math.log10(r[1])); e++) ticks.add(Math.pow(10, e));
     if (ticks.size() < 2) ticks.add(ticks.get(0) * 10);
     return ticks;
+  }
+
+  private static boolean onAxis(double v, boolean log) {
+    return Double.isFinite(v) && (!log || v > 0);
   }
 }

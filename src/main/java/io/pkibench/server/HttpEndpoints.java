@@ -75,10 +75,12 @@ public abstract class HttpEndpoints implements ReferenceServer {
   /**
    * Every request gets an answer: a fault of ours (an exception no handler turned into a refusal) is
    * answered 500 with an incident id, and the id is logged with the cause, so that the reply tells the
-   * client nothing of our insides and the operator everything. The exchange is closed only after that.
+   * client nothing of our insides and the operator everything. The exchange is closed only after that; a
+   * fault after the status was sent cuts the connection, so that the client cannot take the part for the whole.
    */
   protected void route(String path, Handler handler) {
     server.createContext(path, exchange -> {
+      boolean cutMidAnswer = false;
       try {
         String oversized = oversized(exchange);
         if (oversized != null) {
@@ -98,9 +100,14 @@ public abstract class HttpEndpoints implements ReferenceServer {
           } catch (IOException gone) {
             // the client went away
           }
+        } else {
+          // The answer had begun: closing the exchange would end it as if it were whole (a chunked
+          // "partial" read as complete). Thrown out of the handler, the JDK's server cuts the connection instead.
+          cutMidAnswer = true;
+          throw new IllegalStateException("internal error " + incident + " mid-answer: connection cut", e);
         }
       } finally {
-        exchange.close();
+        if (!cutMidAnswer) exchange.close();
       }
     });
   }

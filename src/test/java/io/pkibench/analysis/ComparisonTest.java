@@ -9,7 +9,6 @@ import io.pkibench.report.ComparisonFormat;
 import io.pkibench.results.ResultFixtures;
 import io.pkibench.results.RunResult;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -110,9 +109,7 @@ public class ComparisonTest {
   }
 
   static void golden(String name, String actual) throws IOException {
-    Path file = Path.of("src/test/resources/golden", name);
-    if (Boolean.getBoolean("pkibench.updateGolden")) Files.writeString(file, actual);
-    assertEquals(Files.readString(file), actual);
+    io.pkibench.testing.GoldenFiles.assertMatches(Path.of("src/test/resources/golden", name), actual, "the comparison's format changed");
   }
 
   private static Comparison.Row row(Comparison c, double load, Metric m) {

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Commands run in-process against a context: output and exit code are what is asserted. */
+@org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES) // some commands start reference services: a hang fails, said as one
 class CliTest {
   @TempDir Path dir;
   final StringWriter out = new StringWriter();
@@ -133,11 +134,15 @@ class CliTest {
     assertEquals(200.0, levels.get(0).openLoop().targetRate());
     assertEquals(400.0, levels.get(1).openLoop().targetRate());
     for (LevelResult l : levels) {
-      assertEquals(l.openLoop().targetRate(), l.openLoop().achievedRate(), l.openLoop().targetRate() * 0.05, "noop keeps up");
+      // whether noop keeps up is the machine's business (a stalled VM misses starts): what the file must say is
+      // where every start of the timetable went, 2 × 500 ms of it, made or counted missed, and the rate achieved
+      long offered = Math.round(l.openLoop().targetRate() * 1.0);
+      assertEquals(offered, l.counts().started() + l.openLoop().missedStarts(), 4, "every scheduled start made or counted missed");
+      assertTrue(l.openLoop().achievedRate() > 0 && l.openLoop().achievedRate() <= l.openLoop().targetRate() * 1.05, l.openLoop().toString());
       assertEquals(l.counts().succeeded(), l.openLoop().uncorrectedLatencyNanos().count());
     }
-    assertTrue(out.toString().contains("rate/s") && out.toString().contains("keeps up"), out.toString());
-    assertTrue(r.analysis().get("workloads").get(0).get("verdict").get("text").asText().contains("keeps up"));
+    assertTrue(out.toString().contains("rate/s"), out.toString());
+    assertTrue(r.analysis().get("workloads").get(0).get("verdict").get("text").asText().contains("the achieved rate"), "an open-loop verdict speaks of rates: " + r.analysis());
   }
 
   @Test
@@ -299,6 +304,25 @@ class CliTest {
     assertTrue(err.toString().contains("--tls schannel"), err.toString());
   }
 
+  /** The gate planted with each defect it exists for: runs with nothing in common, a change beyond the noise but within its limit. */
+  @Test
+  void compare_runsSharingNoWorkload_exit2SayingNothingWasCompared() throws Exception {
+    RunResultJson.write(io.pkibench.analysis.ComparisonTest.BASE, dir.resolve("sign.json"));
+    RunResultJson.write(io.pkibench.results.ResultFixtures.closedRun("verify", new int[] {1, 2},
+        new double[][] {{1000, 1001}, {1900, 1910}}, new long[] {1_000_000, 1_050_000}), dir.resolve("verify.json"));
+    assertEquals(2, run("compare", "sign.json", "verify.json", "--threshold", "throughput:-5%"), out.toString());
+    assertTrue(err.toString().contains("nothing to compare: the two runs share no workload and level"), err.toString());
+  }
+
+  @Test
+  void compare_dropBeyondTheNoiseButWithinItsLimit_exit0() throws Exception {
+    // ComparisonTest.NEW: c=1 drops 10%, outside the noise; a 20% limit holds it
+    RunResultJson.write(io.pkibench.analysis.ComparisonTest.BASE, dir.resolve("base.json"));
+    RunResultJson.write(io.pkibench.analysis.ComparisonTest.NEW, dir.resolve("new.json"));
+    assertEquals(0, run("compare", "base.json", "new.json", "--threshold", "throughput:-20%", "--confidence", "95"), out.toString());
+    assertTrue(out.toString().contains("every threshold holds") && out.toString().contains("-10.0%"), out.toString());
+  }
+
   /** Issue 9: a consistent 50% drop over 5 iterations a side of a real run is a breach, not noise. */
   @Test
   void compare_realSignRunWithSuccessesHalved_exits3() throws Exception {
@@ -337,6 +361,23 @@ class CliTest {
       assertEquals(0, run(cmd));
       assertTrue(out.toString().contains("Example"), String.join(" ", cmd) + ":\n" + out);
     }
+  }
+
+  /** No silent substitution: list says which provider "software" means here, and the result names the one that ran. */
+  @Test
+  void listAndResult_nameTheProviderThatRan() throws Exception {
+    String best = io.pkibench.keys.ProviderChoice.best().flag;
+    assertEquals(0, run("list"));
+    assertTrue(out.toString().contains("test PKI keys through the best provider here: " + best), out.toString());
+    Throwable accp = io.pkibench.keys.ProviderChoice.accpLoadFailure();
+    assertTrue(out.toString().contains(accp == null ? "Amazon Corretto Crypto Provider (loads here)" : "(does NOT load here: " + accp), out.toString());
+
+    assertEquals(0, run("run", "sign", "-p", "alg=ecdsa-p256", "--keys", "software", "--concurrency", "1", "--warmup", "0x1s",
+        "--measure", "1x200ms", "--out", "software.json"), err.toString());
+    RunResult r = RunResultJson.read(dir.resolve("software.json"));
+    assertEquals("software:" + best, r.workloads().get(0).keys(), "the result names the provider that ran, not just 'software'");
+    String installed = best.equals("accp") ? "AmazonCorrettoCryptoProvider" : "SUN";
+    assertTrue(r.environment().providers().stream().anyMatch(p -> p.startsWith(installed)), r.environment().providers().toString());
   }
 
   @Test

@@ -110,15 +110,14 @@ class LoadDriverTest {
   }
 
   @Test
+  @org.junit.jupiter.api.Timeout(30) // without the grace this would wait forever: fail instead
   void runSeries_operationHangs_failsAfterGraceInsteadOfWaitingForever() {
     CountDownLatch never = new CountDownLatch(1);
     Workload hanging = worker -> () -> never.await();
     SeriesSpec spec = new SeriesSpec("hang", 1, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x200ms"));
-    long start = System.nanoTime();
     EngineException e = assertThrows(EngineException.class,
         () -> driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofMillis(500)).runSeries(spec, hanging, CPU));
     assertTrue(e.getMessage().contains("hang"), e.getMessage());
-    assertTrue(System.nanoTime() - start < Duration.ofSeconds(10).toNanos());
     never.countDown();
   }
 
@@ -131,11 +130,9 @@ class LoadDriverTest {
       return () -> {};
     };
     SeriesSpec spec = new SeriesSpec("setup", 2, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x200ms"));
-    long start = System.nanoTime();
     EngineException e = assertThrows(EngineException.class,
         () -> driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofMillis(500)).runSeries(spec, hangingSetup, CPU));
     assertTrue(e.getMessage().contains("1 of 2 workers had not created their operation") && e.getMessage().contains("newOperation"), e.getMessage());
-    assertTrue(System.nanoTime() - start < Duration.ofSeconds(10).toNanos(), "bounded by the grace, not forever");
     never.countDown();
   }
 

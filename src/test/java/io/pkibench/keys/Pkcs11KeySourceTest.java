@@ -34,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * JVM, since the library reads it at load time), keys imported by 'pki init --pkcs11', signatures
  * made inside the token and verified by BouncyCastle.
  */
+@org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES) // talks to a key server and a PKCS#11 token: a hang fails, said as one
 class Pkcs11KeySourceTest {
   private static final String PIN = "4711";
   @TempDir static Path tmp;

@@ -2,6 +2,7 @@ package io.pkibench.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -64,7 +65,24 @@ class HtmlReportTest {
     assertTrue(html.contains("to sustain 20000 ops/s at 70% CPU you need"), "the sizing");
     assertFalse(html.contains("<script"), "no script at all, and result text is escaped");
     assertTrue(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; more"));
-    assertFalse(html.contains("http://") && !html.contains("http://www.w3.org/2000/svg"), "no network resource");
+    assertNoNetworkResource(html);
+  }
+
+  /** No URL but the SVG namespace's (a name, never fetched): the report must open offline. */
+  static void assertNoNetworkResource(String html) {
+    String withoutNamespaces = html.replace("http://www.w3.org/2000/svg", "").replace("http://www.w3.org/1999/xlink", "");
+    java.util.regex.Matcher url = java.util.regex.Pattern.compile("(?i)(https?:)?//[a-z0-9.-]+\\.[a-z]{2,}[/\"' ]").matcher(withoutNamespaces);
+    assertFalse(url.find(), () -> "no network resource: " + withoutNamespaces.substring(Math.max(0, url.start() - 40), Math.min(withoutNamespaces.length(), url.end() + 40)));
+  }
+
+  @Test
+  void assertNoNetworkResource_aPlantedStylesheetOrImage_fails() {
+    String page = "<html><svg xmlns=\"http://www.w3.org/2000/svg\"></svg></html>";
+    assertNoNetworkResource(page);
+    for (String planted : List.of("<link rel=\"stylesheet\" href=\"https://cdn.example.com/a.css\">", "<img src=\"http://example.org/x.png\">",
+        "<img src=\"//example.org/x.png\">")) {
+      assertThrows(org.opentest4j.AssertionFailedError.class, () -> assertNoNetworkResource(page.replace("</html>", planted + "</html>")), planted);
+    }
   }
 
   @Test

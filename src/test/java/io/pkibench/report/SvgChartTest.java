@@ -29,5 +29,10 @@ class SvgChartTest {
         new SvgChart.Point(Double.POSITIVE_INFINITY, 7), new SvgChart.Point(3, 9)), false, true));
     String svg = chart.render();
     assertTrue(svg.startsWith("<svg") && svg.endsWith("</svg>\n"), svg);
+    assertFalse(svg.contains("NaN") || svg.contains("Infinity"), svg);
+    java.util.regex.Matcher path = java.util.regex.Pattern.compile("<path class=\"series\" data-series=\"s\" d=\"([^\"]*)\"").matcher(svg);
+    assertTrue(path.find(), svg);
+    assertEquals(2, path.group(1).split("[ML]").length - 1, "only the two finite points are drawn: " + path.group(1));
+    assertEquals(2, svg.split("<circle class=\"point\"").length - 1, "and marked: " + svg);
   }
 }

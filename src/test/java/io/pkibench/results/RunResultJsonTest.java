@@ -10,6 +10,7 @@ import io.pkibench.plan.LoadModel;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.ThreadKind;
 import io.pkibench.plan.WorkloadSpec;
+import io.pkibench.testing.GoldenFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,16 +67,12 @@ class RunResultJsonTest {
 
   @Test
   void toJson_fixture_matchesGoldenFile() throws IOException {
-    String json = RunResultJson.toJson(fixture());
-    if (Boolean.getBoolean("pkibench.updateGolden")) Files.writeString(GOLDEN, json);
-    assertEquals(Files.readString(GOLDEN), json, "the result format changed: bump the schema version or restore it");
+    GoldenFiles.assertMatches(GOLDEN, RunResultJson.toJson(fixture()), "the result format changed: bump the schema version or restore it");
   }
 
   @Test
   void toCsv_fixture_matchesGoldenFile() throws IOException {
-    String csv = RunResultCsv.toCsv(fixture());
-    if (Boolean.getBoolean("pkibench.updateGolden")) Files.writeString(GOLDEN_CSV, csv);
-    assertEquals(Files.readString(GOLDEN_CSV), csv);
+    GoldenFiles.assertMatches(GOLDEN_CSV, RunResultCsv.toCsv(fixture()), "the CSV format changed: bump its version or restore it");
   }
 
   @Test
@@ -173,5 +170,27 @@ class RunResultJsonTest {
     Path mixed = Files.writeString(dir.resolve("mixed.json"), tree.toString());
     e = assertThrows(IOException.class, () -> RunResultJson.read(mixed));
     assertTrue(e.getMessage().contains("levels mix open- and closed-loop levels"), e.getMessage());
+  }
+
+  /** Two defects the reader once let through (issue 34's mutation run): a workload without a name, an open-loop histogram that does not decode. */
+  @Test
+  void read_namelessWorkloadOrDamagedUncorrectedHistogram_isDamagedSaidWhere(@TempDir Path dir) throws IOException {
+    var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+    String good = RunResultJson.toJson(fixture());
+    RunResultJson.read(Files.writeString(dir.resolve("good.json"), good)); // the untouched file reads
+
+    var tree = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(good);
+    ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("workloads").get(1)).remove("name");
+    Path nameless = Files.writeString(dir.resolve("nameless.json"), tree.toString());
+    var e = assertThrows(IOException.class, () -> RunResultJson.read(nameless));
+    assertTrue(e.getMessage().contains(nameless + " is damaged: workloads[1].name is missing"), e.getMessage());
+
+    tree = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(good);
+    ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("workloads").get(1).get("levels").get(0).get("iterations").get(0))
+        .put("uncorrectedHistogram", "HISTF]]]]");
+    Path badUncorrected = Files.writeString(dir.resolve("uncorrected.json"), tree.toString());
+    e = assertThrows(IOException.class, () -> RunResultJson.read(badUncorrected));
+    assertTrue(e.getMessage().contains(badUncorrected + " is damaged: workloads[1].levels[0].iterations[0].uncorrectedHistogram is not a latency histogram"),
+        e.getMessage());
   }
 }

@@ -13,6 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the inputs reached both sides — some accepted, some refused — so the mutations neither all pass nor all
  * fail at the first byte.
  */
+@org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES) // talks to the servers it fuzzes: a hang fails, said as one
 class DecoderFuzzTest {
 
   @ParameterizedTest

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The line programs wait for when they start {@code pkibench serve}: its format, and a real service printing it. */
+@org.junit.jupiter.api.Timeout(value = 2, unit = java.util.concurrent.TimeUnit.MINUTES) // talks to a server: a hang fails, said as one
 class ReadyLineTest {
   @TempDir Path dir;
 

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The TSA and revocation (CRL, OCSP) servers over real HTTP on loopback (ephemeral ports). */
+@org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES) // talks to the reference servers: a hang fails, said as one
 class ReferenceServersTest {
   @TempDir static Path tmp;
   static TestPki pki;

@@ -73,7 +73,11 @@ class KilledRunTest {
         assertTrue(child.isAlive() && System.nanoTime() < deadline, "child never started: " + Files.readString(dir.resolve("child.log")));
         Thread.sleep(20);
       }
-      Thread.sleep(1500);
+      // SIGTERM while operations run (not while the workload is still being set up, which the 10 s grace may not
+      // cover on a loaded machine): the interval log's first measured interval says they do
+      Path hlog = dir.resolve("stopped.hlog");
+      io.pkibench.testing.Await.until(java.time.Duration.ofSeconds(60), "the run's first interval in " + hlog,
+          () -> Files.exists(hlog) && Files.readAllLines(hlog).stream().anyMatch(line -> line.startsWith("Tag=")));
       child.destroy(); // SIGTERM: the shutdown hook stops the run
       assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the run stops by itself");
     } finally {

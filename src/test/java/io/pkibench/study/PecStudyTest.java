@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * other at a fixed rate, the reliability check over what their Maildirs hold and the spools' fsync
  * cost; the study's directory emptied only when it made it; every sample verified by openssl.
  */
+@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES) // a study talks to its service JVMs: a hang fails, said as one
 class PecStudyTest {
   @TempDir static Path dir;
   static TestKeys fixture;

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The pix study, quick: two key-server JVMs, the handshake and SPI sweeps through them, the draw to subtract. */
+@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES) // a study talks to its service JVMs: a hang fails, said as one
 class PixStudyTest {
   @TempDir static Path dir;
   static TestKeys fixture;

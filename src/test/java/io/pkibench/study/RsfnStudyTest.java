@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The rsfn study, quick and short: two key-server JVMs restarted before every level, packing and unpacking on the nodes. */
+@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES) // a study talks to its service JVMs: a hang fails, said as one
 class RsfnStudyTest {
   @TempDir static Path dir;
   static TestKeys fixture;
@@ -63,6 +64,7 @@ class RsfnStudyTest {
         assertEquals(3, level.iterations().stream().filter(i -> !i.warmup()).count(), "quick keeps three");
         assertTrue(level.cpu().opsPerCpuSecond() != null && level.cpu().meter().contains("+"), "both nodes' CPU: " + level.cpu());
       }
+      assertEquals(2, w.keyNodes().size(), step + ": both key-server nodes recorded: " + w.keyNodes());
       long total = w.keyNodes().stream().mapToLong(WorkloadResult.KeyNode::calls).sum();
       for (var node : w.keyNodes()) {
         double share = (double) node.calls() / total;

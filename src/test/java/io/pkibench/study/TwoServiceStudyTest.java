@@ -51,6 +51,7 @@ import org.junit.jupiter.api.io.TempDir;
  * their pids, both restarted before each level of the first step, a probe that chooses the second
  * step's level, and post-run checks that ask each service for a real RFC 3161 token.
  */
+@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES) // a study talks to its service JVMs: a hang fails, said as one
 class TwoServiceStudyTest {
   @TempDir static Path dir;
   static TestKeys fixture;

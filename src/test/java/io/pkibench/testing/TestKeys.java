@@ -1,7 +1,6 @@
 package io.pkibench.testing;
 
 import io.pkibench.keys.KeySource;
-import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.pki.TestPki;
 import io.pkibench.workload.api.Params;
@@ -12,14 +11,14 @@ import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.Map;
 
-/** A fresh test PKI in a test's directory, its keys through the default provider, and workloads made from them. */
+/** A fresh test PKI in a test's directory, its keys through the tests' provider ({@link TestProvider}: ACCP, or fails saying why), and workloads made from them. */
 public final class TestKeys {
   public final TestPki pki;
   public final KeySource keys;
 
   private TestKeys(TestPki pki) {
     this.pki = pki;
-    this.keys = new SoftwareKeySource(() -> pki, ProviderChoice.best());
+    this.keys = new SoftwareKeySource(() -> pki, TestProvider.chosen());
   }
 
   /** The PKI goes to {@code dir/pki}, with the default CRL distribution points. */

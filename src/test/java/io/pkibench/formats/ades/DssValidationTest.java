@@ -88,6 +88,8 @@ class DssValidationTest {
     byte[] signed = signer.sign(TwoPhaseSigner.Format.CADES, new InMemoryDocument(content), keys.key("signer-rsa2048-revoked"),
         SignaturePackaging.DETACHED);
     var simple = validate(signed, content).getSimpleReport();
-    org.junit.jupiter.api.Assertions.assertNotEquals(Indication.TOTAL_PASSED, simple.getIndication(simple.getFirstSignatureId()));
+    String id = simple.getFirstSignatureId();
+    assertEquals(Indication.INDETERMINATE, simple.getIndication(id), "revoked, and no proof the signature came before: " + simple.getSubIndication(id));
+    assertEquals(eu.europa.esig.dss.enumerations.SubIndication.REVOKED_NO_POE, simple.getSubIndication(id));
   }
 }

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.pki.TestPki;
+import io.pkibench.testing.FaultyKeys;
+import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Params;
@@ -78,14 +80,31 @@ class TimeStampAuthorityTest {
     assertNotEquals(null, weak.getStatusString());
   }
 
-  @Test
-  void workload_roundTripsVerifyThemselves() throws Exception {
+  static Workload timestampWorkload(io.pkibench.keys.KeySource keys) throws Exception {
     var factory = new TimestampWorkload.Factory();
-    try (Workload w = factory.create(new WorkloadContext(new SoftwareKeySource(() -> pki, ProviderChoice.JDK), true),
-        Params.resolve("timestamp", factory.params(), Map.of("size", "4k")))) {
-      Operation op = w.newOperation(0);
-      for (int i = 0; i < 20; i++) op.execute();
+    return factory.create(new WorkloadContext(keys, true), Params.resolve("timestamp", factory.params(), Map.of("size", "4k")));
+  }
+
+  @Test
+  void run_roundTrips_everyOneSucceeds() throws Exception {
+    try (Workload w = timestampWorkload(new SoftwareKeySource(() -> pki, ProviderChoice.JDK))) {
+      MeasuredRun.of("timestamp", w).assertEverySucceeded();
     }
   }
 
+  @Test
+  void run_tokenSignaturesFlipped_everyRoundTripCountedFailed() throws Exception {
+    try (Workload w = timestampWorkload(FaultyKeys.flippingEveryOutput(new SoftwareKeySource(() -> pki, ProviderChoice.JDK)))) {
+      MeasuredRun.of("timestamp with flipped signatures", w).assertEveryFailedWith("TSPValidationException: signature not created by certificate");
+    }
+  }
+
+  @Test
+  void run_tsaCertificateOfAnotherPki_everyRoundTripCountedFailed() throws Exception {
+    // our TSA's key, presented with another PKI's TSA certificate: a token no one we trust signed
+    TestKeys another = TestKeys.in(tmp.resolve("another"));
+    try (Workload w = timestampWorkload(FaultyKeys.withCertificatesOf(new SoftwareKeySource(() -> pki, ProviderChoice.JDK), another.keys))) {
+      MeasuredRun.of("timestamp from an untrusted TSA", w).assertEveryFailedWith("TSPValidationException: signature not created by certificate");
+    }
+  }
 }

@@ -46,8 +46,7 @@ class Protocol3Test {
   void pack_fixedKeysRandomAndClock_matchesTheSealedVector() throws Exception {
     byte[] envelope = goldenEnvelope();
     Path sealed = Path.of("src/test/resources/io/pkibench/workload/rsfn", GOLDEN);
-    if (Boolean.getBoolean("pkibench.golden.write")) Files.write(sealed, envelope); // only when the format changes on purpose
-    assertArrayEquals(RsfnFixture.resource(GOLDEN), envelope, "the envelope differs from the sealed vector " + GOLDEN);
+    io.pkibench.testing.GoldenFiles.assertMatches(sealed, envelope, "the envelope differs from the sealed vector " + GOLDEN);
   }
 
   @Test
@@ -186,6 +185,42 @@ class Protocol3Test {
     assertEquals(ErrorCode.BLOCK_LENGTH, codec.unpack(recipient, sender.certificate(), Arrays.copyOf(envelope, 598)).error());
   }
 
+  /** What the field-by-field tampers cannot reach (each a mutant the first mutation run let live). */
+  @Test
+  void unpack_keyInC14OfAClearEnvelope_orAWrappedKeyOfTheWrongLength_refused14() throws Exception {
+    Protocol3 codec = RsfnFixture.goldenCodec(List.of());
+    byte[] clear = codec.pack(sender, recipient.certificate(), RsfnFixture.payload(), Treatment.CLEAR);
+    assertTrue(codec.unpack(recipient, sender.certificate(), clear).ok(), "the clear envelope as packed opens");
+    clear[76 + 200] = 0x01; // C14 (76..331) is not signed: a key where none belongs
+    Unpacked keyed = codec.unpack(recipient, sender.certificate(), clear);
+    assertEquals(ErrorCode.KEY_EXTRACTION, keyed.error(), keyed.toString());
+    assertEquals("C14 holds a key, but C04 " + Treatment.CLEAR.code + " says not encrypted", keyed.message());
+
+    byte[] envelope = goldenEnvelope();
+    javax.crypto.Cipher rsa = javax.crypto.Cipher.getInstance("RSA/ECB/PKCS1Padding");
+    rsa.init(javax.crypto.Cipher.ENCRYPT_MODE, recipient.certificate().getPublicKey());
+    byte[] wrapped = rsa.doFinal(new byte[40]); // 40 bytes where the AES-256 key and GCM IV make 44
+    assertEquals(256, wrapped.length);
+    System.arraycopy(wrapped, 0, envelope, 76, 256);
+    Unpacked shortKey = codec.unpack(recipient, sender.certificate(), envelope);
+    assertEquals(ErrorCode.KEY_EXTRACTION, shortKey.error(), shortKey.toString());
+    assertEquals("C14 holds 40 bytes; AES-256 key and IV are 44", shortKey.message());
+  }
+
+  @Test
+  void unpack_senderOrRecipientCertificateNotRsa2048_refused08And06() throws Exception {
+    byte[] envelope = goldenEnvelope();
+    Protocol3 codec = RsfnFixture.goldenCodec(List.of());
+    var p256 = io.pkibench.testing.TestCertificates.selfSigned("not rsa-2048", RsfnFixture.GOLDEN_TIME.minusSeconds(3600),
+        RsfnFixture.GOLDEN_TIME.plusSeconds(3600));
+    Unpacked fromP256 = codec.unpack(recipient, p256, envelope);
+    assertEquals(ErrorCode.SENDER_KEY_ALGORITHM, fromP256.error(), fromP256.toString());
+    assertTrue(fromP256.message().contains("RSA-0 key"), fromP256.message());
+    Unpacked toP256 = codec.unpack(new SigningKey("p256", recipient.privateKey(), List.of(p256), recipient.provider()), sender.certificate(), envelope);
+    assertEquals(ErrorCode.RECIPIENT_KEY_ALGORITHM, toP256.error(), toP256.toString());
+    assertTrue(toP256.message().contains("RSA-0 key"), toP256.message());
+  }
+
   @Test
   void unpack_notEncryptedAndCompressed_roundTripsAndTamperedBodyFailsTheSignature() throws Exception {
     Protocol3 codec = RsfnFixture.goldenCodec(List.of());
@@ -230,8 +265,8 @@ class Protocol3Test {
 
   @Test
   void pack_jdkUnpack_accpAndBouncyCastle_andBack() throws Exception {
-    List<ProviderChoice> choices = ProviderChoice.accpLoadFailure() == null ? List.of(ProviderChoice.JDK, ProviderChoice.ACCP, ProviderChoice.BC)
-        : List.of(ProviderChoice.JDK, ProviderChoice.BC);
+    // ACCP is asked for by name: where it does not load the test fails saying why, rather than dropping it
+    List<ProviderChoice> choices = List.of(ProviderChoice.JDK, io.pkibench.testing.TestProvider.requireAccp(), ProviderChoice.BC);
     for (ProviderChoice packer : choices) {
       for (ProviderChoice opener : choices) {
         Protocol3 p = new Protocol3(CaCodes.defaults(), List.of(), RsfnFixture.CLOCK, packer.providerFor("Cipher", "AES/GCM/NoPadding"));

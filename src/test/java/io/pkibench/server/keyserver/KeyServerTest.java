@@ -42,12 +42,15 @@ import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import io.pkibench.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Two key-server nodes on loopback, the remote: key source in front of them, and what each must refuse or survive. */
+@Timeout(value = 3, unit = java.util.concurrent.TimeUnit.MINUTES) // every test talks to key-server nodes: a hang ends, said as one
 class KeyServerTest {
   @TempDir static Path dir;
   static TestKeys fixture;
@@ -281,7 +284,7 @@ class KeyServerTest {
   }
 
   @Test
-  void aNodeThatDies_isTakenOutWithinASecond_andRejoinsWhenBack() throws Exception {
+  void aNodeThatDies_isTakenOutWhileTheRestGoOn_andRejoinsWhenBack() throws Exception {
     KeyServer a = node(), b = node();
     int portA = a.port();
     RemoteKeySource remote = client(a, b);
@@ -306,29 +309,24 @@ class KeyServerTest {
       });
     }
     try {
-      Thread.sleep(500);
+      Await.until(Duration.ofSeconds(10), "both nodes to take calls", () -> remote.nodes().stream().allMatch(n -> n.calls() > 1));
       a.close();
-      long killed = System.nanoTime();
-      // within a second every call goes to b: a's share stops growing
-      Thread.sleep(1000);
+      // how soon is a bench figure (bench/keyserver-remote); here: a is taken out, and the rest goes on without it
+      Await.until(Duration.ofSeconds(10), "node a to be marked down", () -> !remote.nodes().get(0).upAtEnd());
+      int okAtDown = ok.get(); // calls sent to a just before it was marked down may still be counted: let them settle
+      Await.until(Duration.ofSeconds(10), "20 signatures after node a was marked down", () -> ok.get() > okAtDown + 20);
       long aCalls = remote.nodes().get(0).calls();
       int okBefore = ok.get();
-      Thread.sleep(500);
-      assertEquals(aCalls, remote.nodes().get(0).calls(), "node a took no call a second after it died");
-      assertFalse(remote.nodes().get(0).upAtEnd());
-      assertTrue(ok.get() > okBefore, "the rest went on through node b");
+      Await.until(Duration.ofSeconds(10), "50 more signatures through node b", () -> ok.get() > okBefore + 50);
+      assertEquals(aCalls, remote.nodes().get(0).calls(), "node a took none of the 50 once marked down");
       assertTrue(remote.nodes().get(0).node().endsWith(":" + portA) && remote.nodes().get(0).transitions().stream().anyMatch(e -> !e.up()),
           remote.nodes().toString());
-      assertTrue(System.nanoTime() - killed < Duration.ofSeconds(3).toNanos());
 
       // back on the same port: it rejoins and takes calls again
       KeyServer back = node(portA, KeyGrants.everyKeyFor(fixture.pki.certificate("tls-client")), KeyServer.Limits.defaults());
-      long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-      while (!remote.nodes().get(0).upAtEnd() && System.nanoTime() < deadline) Thread.sleep(50);
-      assertTrue(remote.nodes().get(0).upAtEnd(), "node a rejoined: " + remote.nodes());
+      Await.until(Duration.ofSeconds(10), "node a to rejoin", () -> remote.nodes().get(0).upAtEnd());
       long rejoinedCalls = remote.nodes().get(0).calls();
-      Thread.sleep(500);
-      assertTrue(remote.nodes().get(0).calls() > rejoinedCalls, "node a takes calls again");
+      Await.until(Duration.ofSeconds(10), "node a to take calls again", () -> remote.nodes().get(0).calls() > rejoinedCalls);
       assertTrue(back.counts().served() > 0);
     } finally {
       running.set(false);

@@ -1,10 +1,12 @@
 package io.pkibench.server.pec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.session.ForkedSeries;
 import io.pkibench.study.ServiceProcess;
+import io.pkibench.testing.Await;
 import io.pkibench.testing.Openssl;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.formats.pec.PecMessages;
@@ -20,6 +22,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,6 +32,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -38,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * for 10 s gets its envelopes when it is back; garbage, an oversized message and one without a
  * Message-ID are answered and the server stays up.
  */
+@Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES) // it talks to two provider JVMs: a hang ends, said as one
 class PecProvidersTest {
   @TempDir static Path dir;
   static TestKeys keys;
@@ -142,15 +147,13 @@ class PecProvidersTest {
         assertTrue(v.contains("Verification successful"), kind + ": " + v);
       }
 
-      // the peer down for 10 s: acceptance at once, the envelopes wait in the spool and go out when it is back
+      // the peer down: acceptance at once, the envelopes wait in the spool and go out when it is back
       pair.p2.close();
       pair.p2 = null;
       List<SentMessage> later = new ArrayList<>();
       for (int i = 1; i <= 3; i++) later.add(send(pair.via(1), "user1@pec1.test", List.of("user1@pec2.test"), i, "queued"));
-      Thread.sleep(10_000);
-      try (Stream<Path> waiting = Files.list(pair.root.resolve("spool1/outgoing"))) {
-        assertEquals(3, waiting.count(), "the three envelopes wait for pec2.test");
-      }
+      assertTrue(later.stream().allMatch(java.util.Objects::nonNull), "accepted while the peer is down");
+      Await.until(Duration.ofSeconds(30), "the three envelopes to wait in pec1's spool for pec2.test", () -> outgoing(pair.root.resolve("spool1")) == 3);
       pair.start(2);
       ReliabilityCheck.Result r2 = settle(pair, later);
       assertTrue(r2.passed(), r2.summary() + " " + r2.findings());
@@ -188,12 +191,9 @@ class PecProvidersTest {
       String noId = "From: user1@pec1.test\r\nTo: user1@pec2.test\r\nSubject: no id\r\n\r\nhello\r\n";
       PecSender.Outcome o = pair.via(1).send("user1@pec1.test", List.of("user1@pec2.test"), "(none)", noId.getBytes(StandardCharsets.US_ASCII));
       assertTrue(o.acknowledged(), "taken, then answered per the rules: " + o.problem());
-      Path nonAcceptance = null;
-      for (int i = 0; i < 80 && nonAcceptance == null; i++) {
-        Thread.sleep(250);
-        nonAcceptance = firstWithOrNull(pair.root.resolve("mail1/user1@pec1.test/new"), "X-Ricevuta: non-accettazione");
-      }
-      assertTrue(nonAcceptance != null, "a non-acceptance receipt reached the sender");
+      Await.until(Duration.ofSeconds(20), "a non-acceptance receipt to reach the sender",
+          () -> firstWithOrNull(pair.root.resolve("mail1/user1@pec1.test/new"), "X-Ricevuta: non-accettazione") != null);
+      Path nonAcceptance = firstWith(pair.root.resolve("mail1/user1@pec1.test/new"), "X-Ricevuta: non-accettazione");
       assertTrue(Files.readString(nonAcceptance, StandardCharsets.ISO_8859_1).contains("AVVISO DI NON ACCETTAZIONE: no id"));
       assertTrue(send(pair.via(1), "user1@pec1.test", List.of("user1@pec2.test"), 99, "after") != null, "the provider is still up");
     }
@@ -228,18 +228,32 @@ class PecProvidersTest {
           }
         }));
       }
-      while (sent.size() < 15) Thread.sleep(20);
+      Await.until(Duration.ofSeconds(60), "15 messages acknowledged", () -> sent.size() >= 15);
       pair.p1.kill(); // the sending provider, with acknowledged messages in its spool
-      Thread.sleep(500);
+      int refusedBefore = refused.get();
+      Await.until(Duration.ofSeconds(30), "a submission refused while pec1 is down", () -> refused.get() > refusedBefore || next.get() > 60);
       pair.start(1);
-      while (sent.size() < 35 && next.get() <= 60) Thread.sleep(20);
+      Await.until(Duration.ofSeconds(60), "35 messages acknowledged, or all 60 handed in", () -> sent.size() >= 35 || next.get() > 60);
       pair.p2.kill(); // the receiving provider, mid-delivery
-      Thread.sleep(500);
+      Await.until(Duration.ofSeconds(30), "pec1 to hold an envelope for the dead pec2, or every message to be in",
+          () -> outgoing(pair.root.resolve("spool1")) > 0 || next.get() > 60);
       pair.start(2);
-      for (Thread t : senders) t.join();
+      for (Thread t : senders) {
+        t.join(Duration.ofSeconds(120));
+        assertFalse(t.isAlive(), "a sender still retrying after two minutes");
+      }
       ReliabilityCheck.Result r = settle(pair, new ArrayList<>(sent));
       assertTrue(r.passed(), r.summary() + " " + r.findings());
       assertEquals(60, sent.size(), "every message acknowledged in the end; " + refused.get() + " attempts refused while a provider was down");
+    }
+  }
+
+  /** How many envelopes wait in {@code spool}'s outgoing directory for a peer. */
+  static long outgoing(Path spool) throws Exception {
+    Path dir = spool.resolve("outgoing");
+    if (!Files.isDirectory(dir)) return 0;
+    try (Stream<Path> waiting = Files.list(dir)) {
+      return waiting.count();
     }
   }
 

@@ -38,6 +38,7 @@ import org.subethamail.smtp.server.SMTPServer;
  * bytes, 4xx and 5xx told apart; and a provider whose peer refuses an envelope for good answers its
  * sender with a signed non-delivery notice rather than retrying forever.
  */
+@org.junit.jupiter.api.Timeout(value = 3, unit = java.util.concurrent.TimeUnit.MINUTES) // talks to PEC providers: a hang fails, said as one
 class PecRelayTest {
   @TempDir static Path dir;
   static TestKeys keys;

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.pkibench.keys.KeySource;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.pki.TestPki;
+import io.pkibench.testing.FaultyKeys;
+import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.server.crl.RevocationServer;
 import io.pkibench.workload.api.Operation;
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Certificate login against the test PKI, with CRLs read once or fetched, or OCSP, from a real revocation server on loopback. */
+@org.junit.jupiter.api.Timeout(value = 3, unit = java.util.concurrent.TimeUnit.MINUTES) // talks to the revocation server: a hang fails, said as one
 class AuthWorkloadTest {
   @TempDir static Path tmp;
   static TestPki pki;
@@ -55,10 +58,28 @@ class AuthWorkloadTest {
   }
 
   @Test
-  void login_validClientsFromBothIntermediates_pass() throws Exception {
+  void run_validClientsFromBothIntermediates_everyLoginSucceeds() throws Exception {
     try (Workload w = workload("crl")) {
-      Operation op = w.newOperation(0);
-      for (int i = 0; i < 8; i++) op.execute();
+      MeasuredRun.of("auth", w).assertEverySucceeded();
+    }
+  }
+
+  @Test
+  void run_loginSignaturesFlippedByTheProvider_everyLoginCountedFailed() throws Exception {
+    var factory = new AuthWorkload.Factory();
+    try (Workload w = factory.create(new WorkloadContext(FaultyKeys.flippingEveryOutput(keys), false, () -> pki),
+        Params.resolve("auth", factory.params(), Map.of("certs", "4", "revocation", "crl")))) {
+      MeasuredRun.of("auth with flipped signatures", w).assertEveryFailedWith("the login signature does not verify");
+    }
+  }
+
+  @Test
+  void run_clientsOfAnotherPki_everyLoginCountedFailed() throws Exception {
+    TestKeys another = TestKeys.in(tmp.resolve("another"));
+    var factory = new AuthWorkload.Factory();
+    try (Workload w = factory.create(new WorkloadContext(another.keys, false, () -> pki),
+        Params.resolve("auth", factory.params(), Map.of("certs", "2", "revocation", "crl")))) {
+      MeasuredRun.of("auth from another PKI", w).assertEveryFailedWith("CertPathValidatorException");
     }
   }
 

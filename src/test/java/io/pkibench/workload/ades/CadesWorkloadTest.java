@@ -1,16 +1,25 @@
 package io.pkibench.workload.ades;
 
+import io.pkibench.formats.ades.AdesChecks;
 import io.pkibench.formats.ades.TimeStampAuthority;
 import io.pkibench.formats.ades.TwoPhaseSigner;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import eu.europa.esig.dss.enumerations.SignaturePackaging;
 import eu.europa.esig.dss.model.InMemoryDocument;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.testing.FaultyKeys;
+import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Workload;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.WorkloadContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SignatureException;
 import java.time.InstantSource;
 import java.util.Map;
 import io.pkibench.testing.Openssl;
@@ -33,18 +42,54 @@ class CadesWorkloadTest {
   }
 
   @Test
-  void operations_everyLevelAndPackaging_verifyThemselves() throws Exception {
+  void run_everyLevelAndPackaging_everyOperationSucceeds() throws Exception {
     for (boolean t : new boolean[] {false, true}) {
       for (String packaging : new String[] {"detached", "enveloping"}) {
         try (Workload w = workload(t, Map.of("packaging", packaging, "size", "4k", "certs", "2"))) {
-          Operation op = w.newOperation(0);
-          for (int i = 0; i < 4; i++) op.execute();
+          MeasuredRun.of("cades " + packaging + (t ? " -T" : ""), w).assertEverySucceeded();
         }
       }
     }
     try (Workload w = workload(false, Map.of("alg", "ecdsa-p256", "size", "1k"))) {
-      w.newOperation(1).execute();
+      MeasuredRun.of("cades ecdsa-p256", w).assertEverySucceeded();
     }
+  }
+
+  @Test
+  void run_signatureValueFlippedByTheProvider_everyOperationCountedFailed() throws Exception {
+    try (Workload w = new CadesWorkload.Factory(false).create(new WorkloadContext(FaultyKeys.flippingEveryOutput(fixture.keys), true,
+        () -> fixture.pki), Params.resolve("cades", new CadesWorkload.Factory(false).params(), Map.of("size", "4k")))) {
+      MeasuredRun.of("cades with flipped signatures", w).assertEveryFailedWith("the CAdES signature does not verify with BouncyCastle");
+    }
+    // At B-T, DSS validates the signature before asking for its time-stamp, so its refusal comes first.
+    try (Workload w = new CadesWorkload.Factory(true).create(new WorkloadContext(FaultyKeys.flippingEveryOutput(fixture.keys), true,
+        () -> fixture.pki), Params.resolve("cades-t", new CadesWorkload.Factory(true).params(), Map.of("size", "4k")))) {
+      MeasuredRun.of("cades-t with flipped signatures", w).assertEveryFailedWith("Cryptographic signature verification has failed");
+    }
+  }
+
+  @Test
+  void check_flippedSignatureValueOtherContentOrAnotherCasCertificate_rejected() throws Exception {
+    byte[] content = AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, 4096);
+    SigningKey key = fixture.keys.key("signer-rsa2048-1");
+    TwoPhaseSigner signer = new TwoPhaseSigner(null, InstantSource.system());
+    byte[] cms = signer.sign(TwoPhaseSigner.Format.CADES, new InMemoryDocument(content, "doc.bin"), key, SignaturePackaging.DETACHED);
+    AdesChecks.check(TwoPhaseSigner.Format.CADES, cms, content, key); // the untouched signature passes
+
+    SigningKey flipping = FaultyKeys.flippingEveryOutput(fixture.keys).key("signer-rsa2048-1");
+    byte[] flippedValue = signer.sign(TwoPhaseSigner.Format.CADES, new InMemoryDocument(content, "doc.bin"), flipping, SignaturePackaging.DETACHED);
+    var e = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.CADES, flippedValue, content, key));
+    assertEquals("the CAdES signature does not verify with BouncyCastle", e.getMessage());
+
+    byte[] otherContent = content.clone();
+    otherContent[100] ^= 0x01;
+    var digest = assertThrows(Exception.class, () -> AdesChecks.check(TwoPhaseSigner.Format.CADES, cms, otherContent, key));
+    assertTrue(digest.getMessage().contains("message-digest attribute value does not match"), digest.toString());
+
+    // signer-rsa2048-2 is issued by intermediate-b, signer-rsa2048-1 by intermediate-a
+    SigningKey anotherCas = fixture.keys.key("signer-rsa2048-2");
+    var foreign = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.CADES, cms, content, anotherCas));
+    assertEquals("the CAdES signature does not verify with BouncyCastle", foreign.getMessage());
   }
 
   @Test

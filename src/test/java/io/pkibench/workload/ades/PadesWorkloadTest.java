@@ -1,5 +1,6 @@
 package io.pkibench.workload.ades;
 
+import io.pkibench.formats.ades.AdesChecks;
 import io.pkibench.formats.ades.SamplePdf;
 import io.pkibench.formats.ades.TimeStampAuthority;
 import io.pkibench.formats.ades.TwoPhaseSigner;
@@ -9,11 +10,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import eu.europa.esig.dss.model.InMemoryDocument;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.testing.FaultyKeys;
+import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Workload;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.WorkloadContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SignatureException;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
@@ -43,13 +50,44 @@ class PadesWorkloadTest {
   }
 
   @Test
-  void operations_bothLevels_verifyThemselves() throws Exception {
+  void run_bothLevels_everyOperationSucceeds() throws Exception {
     for (boolean t : new boolean[] {false, true}) {
       try (Workload w = workload(t, Map.of("certs", "2"))) {
-        Operation op = w.newOperation(0);
-        for (int i = 0; i < 3; i++) op.execute();
+        MeasuredRun.of(t ? "pades-t" : "pades", w).assertEverySucceeded();
       }
     }
+  }
+
+  @Test
+  void run_signatureValueFlippedByTheProvider_everyOperationCountedFailed() throws Exception {
+    var factory = new PadesWorkload.Factory(false);
+    try (Workload w = factory.create(new WorkloadContext(FaultyKeys.flippingEveryOutput(fixture.keys), true, () -> fixture.pki),
+        Params.resolve("pades", factory.params(), Map.of()))) {
+      MeasuredRun.of("pades with flipped signatures", w, java.time.Duration.ofMillis(600))
+          .assertEveryFailedWith("the PAdES signature does not verify with BouncyCastle");
+    }
+  }
+
+  @Test
+  void check_flippedSignatureValueChangedPageOrAnotherCasCertificate_rejected() throws Exception {
+    SigningKey key = fixture.keys.key("signer-rsa2048-1");
+    TwoPhaseSigner signer = new TwoPhaseSigner(null, InstantSource.system());
+    byte[] signed = signer.sign(TwoPhaseSigner.Format.PADES, new InMemoryDocument(SamplePdf.generate(), "sample.pdf"), key, null);
+    AdesChecks.check(TwoPhaseSigner.Format.PADES, signed, null, key); // the untouched signature passes
+
+    SigningKey flipping = FaultyKeys.flippingEveryOutput(fixture.keys).key("signer-rsa2048-1");
+    byte[] flippedValue = signer.sign(TwoPhaseSigner.Format.PADES, new InMemoryDocument(SamplePdf.generate(), "sample.pdf"), flipping, null);
+    var e = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.PADES, flippedValue, null, key));
+    assertEquals("the PAdES signature does not verify with BouncyCastle", e.getMessage());
+
+    byte[] tampered = signed.clone();
+    tampered[tampered.length / 3] ^= 0x01; // inside the first byte range: an image stream
+    var content = assertThrows(Exception.class, () -> AdesChecks.check(TwoPhaseSigner.Format.PADES, tampered, null, key));
+    assertTrue(content.getMessage().contains("message-digest attribute value does not match"), content.toString());
+
+    SigningKey anotherCas = fixture.keys.key("signer-rsa2048-2"); // intermediate-b's; signer-rsa2048-1 is intermediate-a's
+    var foreign = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.PADES, signed, null, anotherCas));
+    assertEquals("the PAdES signature does not verify with BouncyCastle", foreign.getMessage());
   }
 
   @Test

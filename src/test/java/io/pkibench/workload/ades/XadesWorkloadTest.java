@@ -1,15 +1,24 @@
 package io.pkibench.workload.ades;
 
+import io.pkibench.formats.ades.AdesChecks;
 import io.pkibench.formats.ades.TwoPhaseSigner;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import eu.europa.esig.dss.model.InMemoryDocument;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.testing.FaultyKeys;
+import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Workload;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.WorkloadContext;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SignatureException;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,13 +40,46 @@ class XadesWorkloadTest {
   }
 
   @Test
-  void operations_verifyThemselves() throws Exception {
+  void run_bothKeyTypes_everyOperationSucceeds() throws Exception {
     for (String alg : new String[] {"rsa2048", "ecdsa-p256"}) {
       try (Workload w = workload(Map.of("alg", alg, "certs", "2", "size", "8k"))) {
-        Operation op = w.newOperation(0);
-        for (int i = 0; i < 3; i++) op.execute();
+        MeasuredRun.of("xades " + alg, w).assertEverySucceeded();
       }
     }
+  }
+
+  @Test
+  void run_signatureValueFlippedByTheProvider_everyOperationCountedFailed() throws Exception {
+    var factory = new XadesWorkload.Factory();
+    try (Workload w = factory.create(new WorkloadContext(FaultyKeys.flippingEveryOutput(fixture.keys), true, () -> fixture.pki),
+        Params.resolve("xades", factory.params(), Map.of("size", "8k")))) {
+      MeasuredRun.of("xades with flipped signatures", w).assertEveryFailedWith("the XAdES signature does not validate with the JDK's XMLDSig");
+    }
+  }
+
+  @Test
+  void check_flippedSignatureValueChangedAmountOrAnotherCasCertificate_rejected() throws Exception {
+    SigningKey key = fixture.keys.key("signer-rsa2048-1");
+    TwoPhaseSigner signer = new TwoPhaseSigner(null, java.time.InstantSource.system());
+    byte[] message = io.pkibench.formats.ades.SampleXml.generate(4096);
+    byte[] signed = signer.sign(TwoPhaseSigner.Format.XADES, new InMemoryDocument(message, "message.xml"), key, null);
+    AdesChecks.check(TwoPhaseSigner.Format.XADES, signed, message, key); // the untouched signature passes
+
+    SigningKey flipping = FaultyKeys.flippingEveryOutput(fixture.keys).key("signer-rsa2048-1");
+    byte[] flippedValue = signer.sign(TwoPhaseSigner.Format.XADES, new InMemoryDocument(message, "message.xml"), flipping, null);
+    var e = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.XADES, flippedValue, message, key));
+    assertEquals("the XAdES signature does not validate with the JDK's XMLDSig", e.getMessage());
+
+    String text = new String(signed, StandardCharsets.UTF_8);
+    int amount = text.indexOf("<IntrBkSttlmAmt Ccy=\"BRL\">") + "<IntrBkSttlmAmt Ccy=\"BRL\">".length();
+    char digit = text.charAt(amount);
+    byte[] tampered = (text.substring(0, amount) + (digit == '9' ? '8' : (char) (digit + 1)) + text.substring(amount + 1)).getBytes(StandardCharsets.UTF_8);
+    var amountChanged = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.XADES, tampered, message, key));
+    assertEquals("the XAdES signature does not validate with the JDK's XMLDSig", amountChanged.getMessage());
+
+    SigningKey anotherCas = fixture.keys.key("signer-rsa2048-2"); // intermediate-b's; signer-rsa2048-1 is intermediate-a's
+    var foreign = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.XADES, signed, message, anotherCas));
+    assertEquals("the XAdES signature does not validate with the JDK's XMLDSig", foreign.getMessage());
   }
 
   @Test

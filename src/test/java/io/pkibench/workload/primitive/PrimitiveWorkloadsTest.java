@@ -16,9 +16,12 @@ import io.pkibench.keys.SigningKey;
 import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.pki.TestPki;
+import io.pkibench.testing.FaultyKeys;
+import io.pkibench.testing.MeasuredRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.Signature;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
@@ -37,34 +40,45 @@ class PrimitiveWorkloadsTest {
     pki = TestPki.init(tmp.resolve("pki"), InstantSource.system(), TestPki.DEFAULT_CRL_BASE_URL, line -> {});
   }
 
-  static void runOperations(String workload, Map<String, String> params, KeySource keys, int times) throws Exception {
+  /** A short run of {@code workload} through the engine, with the per-operation check on. */
+  static MeasuredRun measure(String workload, Map<String, String> params, KeySource keys) throws Exception {
     WorkloadFactory factory = WorkloadCatalog.builtIn().find(workload).orElseThrow();
     try (Workload w = factory.create(new WorkloadContext(keys, true), Params.resolve(workload, factory.params(), params))) {
-      Operation op = w.newOperation(0);
-      for (int i = 0; i < times; i++) op.execute();
+      return MeasuredRun.of(workload + " " + params + " on " + (keys == null ? "no keys" : keys.describe()), w, Duration.ofMillis(100));
     }
   }
 
   @Test
-  void everyWorkload_everyProvider_verifiesItsOwnOutput() throws Exception {
+  void run_everyWorkloadEveryProvider_everyOperationSucceeds() throws Exception {
     for (ProviderChoice provider : ProviderChoice.values()) {
       KeySource keys = new SoftwareKeySource(() -> pki, provider);
       for (String alg : KeyAlgorithm.flags()) {
-        runOperations("sign", Map.of("alg", alg, "size", "100"), keys, 3);
-        runOperations("verify", Map.of("alg", alg), keys, 3);
+        measure("sign", Map.of("alg", alg, "size", "100"), keys).assertEverySucceeded();
+        measure("verify", Map.of("alg", alg), keys).assertEverySucceeded();
       }
-      runOperations("digest", Map.of("alg", "sha256", "size", "4k"), keys, 3);
-      runOperations("aes-gcm", Map.of("size", "1k"), keys, 3);
+      measure("digest", Map.of("alg", "sha256", "size", "4k"), keys).assertEverySucceeded();
+      measure("aes-gcm", Map.of("size", "1k"), keys).assertEverySucceeded();
       for (String alg : List.of("ecdsa-p256", "ed25519", "aes256")) {
-        runOperations("keygen", Map.of("alg", alg), keys, 2);
+        measure("keygen", Map.of("alg", alg), keys).assertEverySucceeded();
       }
     }
-    runOperations("noop", Map.of(), null, 3);
+    measure("noop", Map.of(), null).assertEverySucceeded();
   }
 
   @Test
-  void signature_byDefaultProvider_verifiesWithOpensslAndTamperFails() throws Exception {
-    KeySource keys = new SoftwareKeySource(() -> pki, ProviderChoice.best());
+  void run_outputsFlippedByTheProvider_everyOperationCountedFailedWithItsCheck() throws Exception {
+    KeySource flipping = FaultyKeys.flippingEveryOutput(new SoftwareKeySource(() -> pki, ProviderChoice.JDK));
+    measure("sign", Map.of("alg", "rsa2048", "size", "100"), flipping).assertEveryFailedWith("does not verify with");
+    measure("sign", Map.of("alg", "ecdsa-p256", "size", "100"), flipping).assertEveryFailedWith("does not verify with");
+    measure("verify", Map.of("alg", "rsa2048"), flipping).assertEveryFailedWith("a valid signature did not verify");
+    measure("digest", Map.of("alg", "sha256", "size", "4k"), flipping).assertEveryFailedWith("differs from the independent digest");
+    // the independent decryption refuses a flipped ciphertext on its tag, before the plaintexts are compared
+    measure("aes-gcm", Map.of("size", "1k"), flipping).assertEveryFailedWith("AEADBadTagException: mac check in GCM failed");
+  }
+
+  @Test
+  void signature_byTheTestsProvider_verifiesWithOpensslAndTamperFails() throws Exception {
+    KeySource keys = new SoftwareKeySource(() -> pki, io.pkibench.testing.TestProvider.chosen());
     for (KeyAlgorithm alg : List.of(KeyAlgorithm.RSA2048, KeyAlgorithm.ECDSA_P256)) {
       SigningKey key = keys.key("signer-" + alg.flag + "-1");
       byte[] data = "ISO 20022 pacs.008 payload".getBytes();

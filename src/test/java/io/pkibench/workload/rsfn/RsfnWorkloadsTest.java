@@ -5,11 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.plan.WorkloadSpec;
+import io.pkibench.testing.FaultyKeys;
+import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.catalog.WorkloadCatalog;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.WorkloadContext;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,18 +32,30 @@ class RsfnWorkloadsTest {
   }
 
   @Test
-  void eachWorkload_everyTreatment_runsAndChecksItsOutput() throws Exception {
+  void run_eachWorkloadEveryTreatment_everyOperationSucceeds() throws Exception {
     for (var factory : List.of(new RsfnWorkloads.Pack(), new RsfnWorkloads.Unpack())) {
       for (Map<String, String> p : List.<Map<String, String>>of(Map.of(), Map.of("gzip", "true"), Map.of("encrypt", "false"),
           Map.of("gzip", "true", "encrypt", "false", "size", "64k"))) {
         try (Workload w = fixture.workload(factory, p)) {
-          Operation op = w.newOperation(0);
-          for (int i = 0; i < 5; i++) op.execute();
+          MeasuredRun.of(factory.name() + " " + p, w, Duration.ofMillis(150)).assertEverySucceeded();
         }
       }
     }
     try (Workload w = fixture.workload(new RsfnWorkloads.Ceiling(), Map.of())) {
-      w.newOperation(0).execute();
+      MeasuredRun.of("rsfn-ceiling", w, Duration.ofMillis(150)).assertEverySucceeded();
+    }
+  }
+
+  @Test
+  void run_senderSignaturesFlippedByTheProvider_everyOperationRefusedAndCounted() throws Exception {
+    // unencrypted, so that the flipped signature is the only fault: C15 is what refuses it
+    for (var factory : List.of(new RsfnWorkloads.Pack(), new RsfnWorkloads.Unpack())) {
+      try (Workload w = factory.create(new WorkloadContext(FaultyKeys.flippingEveryOutput(fixture.keys), true, () -> fixture.pki),
+          Params.resolve(factory.name(), factory.params(), Map.of("encrypt", "false", "pool", "2")
+              .entrySet().stream().filter(e -> factory.params().stream().anyMatch(p -> p.name().equals(e.getKey())))
+              .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue))))) {
+        MeasuredRun.of(factory.name() + " with flipped signatures", w, Duration.ofMillis(150)).assertEveryFailedWith("C15 does not verify");
+      }
     }
   }
 

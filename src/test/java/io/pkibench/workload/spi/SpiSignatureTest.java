@@ -107,15 +107,20 @@ class SpiSignatureTest {
   void oneByteChanged_inTheDocument_theHeader_orTheKeyInfo_fails() throws Exception {
     SigningKey key = fixture.keys.key(SpiWorkloads.SIGNER);
     String xml = new String(signedMessage(key, 1), StandardCharsets.UTF_8);
-    Map<String, String> tampers = Map.of(
-        "Document", xml.replaceFirst("<IntrBkSttlmAmt Ccy=\"BRL\">(\\d)", "<IntrBkSttlmAmt Ccy=\"BRL\">9$1"),
-        "AppHdr", xml.replaceFirst("<MsgDefIdr>pacs.008.spi.1.13", "<MsgDefIdr>pacs.008.spi.1.14"),
-        "KeyInfo", xml.replaceFirst("<ds:X509SerialNumber>(\\d)", "<ds:X509SerialNumber>1$1"));
+    // what is changed -> the changed message, and the refusal ours must give
+    Map<String, String[]> tampers = Map.of(
+        "Document", new String[] {xml.replaceFirst("<IntrBkSttlmAmt Ccy=\"BRL\">(\\d)", "<IntrBkSttlmAmt Ccy=\"BRL\">9$1"),
+            "the SPI signature does not verify"},
+        "AppHdr", new String[] {xml.replaceFirst("<MsgDefIdr>pacs.008.spi.1.13", "<MsgDefIdr>pacs.008.spi.1.14"), "the SPI signature does not verify"},
+        "KeyInfo", new String[] {xml.replaceFirst("<ds:X509SerialNumber>(\\d)", "<ds:X509SerialNumber>1$1"),
+            "the KeyInfo does not name the signer's certificate (issuer and serial)"});
     for (var t : tampers.entrySet()) {
-      assertFalse(t.getValue().equals(xml), t.getKey() + ": the tamper changed something");
-      byte[] tampered = t.getValue().getBytes(StandardCharsets.UTF_8);
+      assertFalse(t.getValue()[0].equals(xml), t.getKey() + ": the tamper changed something");
+      byte[] tampered = t.getValue()[0].getBytes(StandardCharsets.UTF_8);
       assertFalse(jsr105Verifies(tampered, key.publicKey()), t.getKey() + " changed: JSR-105 must refuse");
-      assertThrows(Exception.class, () -> SpiSignature.verify(SpiSignature.parse(tampered), key.certificate()), t.getKey() + " changed: ours must refuse");
+      var refused = assertThrows(java.io.IOException.class, () -> SpiSignature.verify(SpiSignature.parse(tampered), key.certificate()),
+          t.getKey() + " changed: ours must refuse");
+      assertEquals(t.getValue()[1], refused.getMessage(), t.getKey() + " changed");
     }
   }
 

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A 1 GiB stream through {@code serve tlsecho} whose heap and direct memory are capped far below it: memory per connection is bounded. */
+@org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES) // talks to an echo server: a hang fails, said as one
 class LongStreamTest {
   @TempDir Path dir;
 

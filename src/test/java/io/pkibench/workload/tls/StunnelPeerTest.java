@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * echo server, and every tls-* workload with both client engines through it. The benchmark compares
  * CPU per transaction; this shows the peer is a working one.
  */
+@org.junit.jupiter.api.Timeout(value = 3, unit = java.util.concurrent.TimeUnit.MINUTES) // talks to stunnel: a hang fails, said as one
 class StunnelPeerTest {
   @TempDir Path dir;
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pkibench.testing.Await;
 import io.netty.handler.ssl.SslContext;
 import io.pkibench.server.tlsecho.TlsEchoServer;
 import io.pkibench.testing.TestKeys;
@@ -27,9 +28,11 @@ import javax.net.ssl.SSLException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The echo server and the tls-* workloads over real sockets on loopback, both engines, and what a bad client does to them. */
+@Timeout(value = 3, unit = java.util.concurrent.TimeUnit.MINUTES) // every test talks to an echo server: a hang ends, said as one
 class TlsEchoTest {
   @TempDir static Path dir;
   static TestKeys fixture;
@@ -68,6 +71,27 @@ class TlsEchoTest {
       byte[] json = new byte[java.nio.ByteBuffer.wrap(length).getInt()];
       c.readFully(json, 0, json.length);
       return new String(json, java.nio.charset.StandardCharsets.UTF_8);
+    }
+  }
+
+  /** True when a new connection to {@code plain} is closed by the server unanswered (past the cap); false when it is taken. */
+  static boolean closedUnanswered(URI plain) throws IOException {
+    try (Socket extra = new Socket(plain.getHost(), plain.getPort())) {
+      extra.setSoTimeout(1000);
+      return extra.getInputStream().read() == -1;
+    } catch (java.net.SocketTimeoutException taken) {
+      return false;
+    } catch (java.net.SocketException reset) {
+      return true;
+    }
+  }
+
+  /** The server's open connections, counting the one that asks; -1 when it refused to answer (at its cap). */
+  static long openConnections(String plainUrl) {
+    try {
+      return counter(counters(plainUrl), "open");
+    } catch (IOException refused) {
+      return -1;
     }
   }
 
@@ -144,7 +168,11 @@ class TlsEchoTest {
         oversized.getOutputStream().write(EchoProtocol.header(EchoProtocol.REQUEST, 2 << 20, 8));
         assertEquals(-1, oversized.getInputStream().read(), "a frame over 1 MiB closes the connection");
       }
-      Thread.sleep(300);
+      // the server counts each as its connection ends, on its own threads
+      Await.until(Duration.ofSeconds(15), "the dropped, truncated and oversized connections to be counted", () -> {
+        String now = counters(server.plainUrl());
+        return counter(now, "timeouts") + counter(now, "handshakeFailures") >= 2 && counter(now, "truncated") >= 1 && counter(now, "protocolErrors") >= 1;
+      });
       String json = counters(server.plainUrl());
       assertTrue(counter(json, "timeouts") + counter(json, "handshakeFailures") >= 2, json);
       assertEquals(1, counter(json, "truncated"), json);
@@ -154,15 +182,12 @@ class TlsEchoTest {
       List<Socket> held = new java.util.ArrayList<>();
       try {
         for (int i = 0; i < 3; i++) held.add(new Socket(plain.getHost(), plain.getPort()));
-        Thread.sleep(200);
-        try (Socket extra = new Socket(plain.getHost(), plain.getPort())) {
-          extra.setSoTimeout(5000);
-          assertEquals(-1, extra.getInputStream().read(), "past the cap a connection is closed at once");
-        }
+        // the server takes the three in on its own thread; from then on a fourth is closed before a word
+        Await.until(Duration.ofSeconds(15), "a connection past the cap to be closed by the server", () -> closedUnanswered(plain));
       } finally {
         for (Socket s : held) s.close();
       }
-      Thread.sleep(300);
+      Await.until(Duration.ofSeconds(15), "the three held slots to be freed", () -> openConnections(server.plainUrl()) == 1); // the asking one
       try (Workload w = workload(TlsWorkload.Kind.RR, server.baseUrl(), Map.of("engine", "openssl"))) {
         w.newOperation(0).execute();
       }

@@ -31,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code openssl s_client} gets its request echoed by our server, and our client completes a handshake
  * with {@code openssl s_server}, each side checking the suite and version the other negotiated.
  */
+@org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES) // talks to openssl s_server/s_client: a hang fails, said as one
 class TlsInteropTest {
   /** A configuration: engine, version, IANA suite, OpenSSL's name for it, server key. */
   record Claim(TlsEngine engine, String protocol, String suite, String opensslName, String key) {

@@ -1,0 +1,72 @@
+package io.pkibench.testing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.engine.IterationOutcome;
+import io.pkibench.engine.LoadDriver;
+import io.pkibench.engine.ProgressListener;
+import io.pkibench.engine.SeriesSpec;
+import io.pkibench.measure.CpuMeter;
+import io.pkibench.measure.IntervalLog;
+import io.pkibench.plan.Iterations;
+import io.pkibench.plan.ThreadKind;
+import io.pkibench.workload.api.Workload;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A workload driven by the real engine for one short measured iteration on one worker, so that a
+ * test sees what a run records (started, succeeded, failed, causes) rather than what one call throws:
+ * a failing per-operation check must be counted, not end the run.
+ */
+public record MeasuredRun(String workload, long started, long succeeded, long failed, Map<String, Long> errors) {
+
+  /** One worker, no warm-up, one measured iteration of {@code measure}. */
+  public static MeasuredRun of(String name, Workload workload, Duration measure) throws Exception {
+    SeriesSpec spec = new SeriesSpec(name, 1, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x" + measure.toMillis() + "ms"));
+    List<IterationOutcome> outcomes = new LoadDriver(ThreadKind.PLATFORM, ProgressListener.NONE, IntervalLog.NONE,
+        InstantSource.system(), Duration.ofSeconds(30)).runSeries(spec, workload, CpuMeter.of("jvm"));
+    long started = 0, succeeded = 0, failed = 0;
+    Map<String, Long> errors = new HashMap<>();
+    for (IterationOutcome o : outcomes) {
+      if (o.warmup()) continue;
+      started += o.started();
+      succeeded += o.succeeded();
+      failed += o.failed();
+      o.errors().forEach((cause, n) -> errors.merge(cause, n, Long::sum));
+    }
+    return new MeasuredRun(name, started, succeeded, failed, Map.copyOf(errors));
+  }
+
+  /** For 300 ms: enough for a few signatures of the slowest format on a shared machine. */
+  public static MeasuredRun of(String name, Workload workload) throws Exception {
+    return of(name, workload, Duration.ofMillis(300));
+  }
+
+  /** At least one operation ran and every one passed its own check. */
+  public MeasuredRun assertEverySucceeded() {
+    assertTrue(started > 0, workload + ": no operation started");
+    assertEquals(started, succeeded, workload + ": every started operation succeeds; errors " + errors);
+    assertEquals(0, failed, workload + ": no failure; errors " + errors);
+    return this;
+  }
+
+  /**
+   * The run went on past the fault (more than one operation started, each counted) and every
+   * operation failed with a cause containing {@code message}.
+   */
+  public MeasuredRun assertEveryFailedWith(String message) {
+    assertTrue(started > 1, workload + ": the run must go on after a failed check, started " + started);
+    assertEquals(0, succeeded, workload + ": no operation passes its check; errors " + errors);
+    assertEquals(started, failed, workload + ": every started operation counted as failed");
+    // past 100 distinct causes (a CRC or an offset in each message) the engine counts the rest in one bucket
+    List<String> named = errors.keySet().stream().filter(cause -> !cause.startsWith("(more distinct causes than")).toList();
+    assertTrue(!named.isEmpty() && named.stream().allMatch(cause -> cause.contains(message)),
+        workload + ": every cause names '" + message + "': " + errors);
+    return this;
+  }
+}
