@@ -421,6 +421,12 @@ final class ServeCommand implements Runnable {
     @Option(names = "--idle-timeout", defaultValue = "60s", paramLabel = "DURATION", description = "an SMTP client silent this long is disconnected (default: ${DEFAULT-VALUE})")
     String idleTimeout;
 
+    @Option(names = "--users", split = ",", paramLabel = "NAME,…", description = "the local parts of --domain that have a mailbox (default: the test users user1 … user9)")
+    java.util.List<String> users;
+
+    @Option(names = "--users-file", paramLabel = "FILE", description = "the local parts that have a mailbox, one a line (# comments), instead of --users")
+    Path usersFile;
+
     @Override
     ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception {
       java.util.List<String> problems = new java.util.ArrayList<>();
@@ -451,6 +457,7 @@ final class ServeCommand implements Runnable {
         default -> null;
       };
       if (alias == null) problems.add("--key: name the provider's signing key for " + d + " (only pec1.test and pec2.test have defaults)");
+      java.util.Set<String> mailUsers = mailUsers(ctx, problems);
       String keyProblem = io.pkibench.keys.KeySources.problem(keys);
       if (keyProblem != null) problems.add(keyProblem);
       if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
@@ -472,8 +479,37 @@ final class ServeCommand implements Runnable {
       Path spoolDir = ctx.resolve(spool != null ? spool : Path.of("pec-spool", d));
       Path boxes = ctx.resolve(mailboxes != null ? mailboxes : Path.of("pec-mailboxes", d));
       var config = new io.pkibench.server.pec.PecServer.Config(d, bind, port, peers, workers, spoolDir, boxes, maxBytes, maxRecipients,
-          maxConnections, idle);
+          maxConnections, idle, mailUsers);
       return new io.pkibench.server.pec.PecServer(config, provider, ctx.err()::println);
+    }
+
+    /** The users with a mailbox, each a local part RCPT would take; every bad one named. */
+    private java.util.Set<String> mailUsers(CliContext ctx, java.util.List<String> problems) {
+      if (users != null && usersFile != null) problems.add("--users and --users-file: give one of them");
+      java.util.List<String> names = new java.util.ArrayList<>();
+      String flag = "--users";
+      if (usersFile != null) {
+        flag = "--users-file " + usersFile;
+        Path file = ctx.resolve(usersFile);
+        try {
+          if (java.nio.file.Files.size(file) > 16L * 1024 * 1024) problems.add(flag + ": larger than 16 MB; list one local part a line");
+          else for (String line : java.nio.file.Files.readAllLines(file)) if (!line.isBlank() && !line.strip().startsWith("#")) names.add(line.strip());
+        } catch (java.io.IOException e) {
+          problems.add(flag + ": cannot be read (" + e.getMessage() + "); list one local part a line, e.g. user1");
+        }
+      } else if (users != null) {
+        names.addAll(users);
+      } else {
+        return io.pkibench.server.pec.PecServer.TEST_USERS;
+      }
+      java.util.Set<String> set = new java.util.LinkedHashSet<>();
+      for (String n : names) {
+        String problem = io.pkibench.server.pec.PecServer.localPartProblem(n);
+        if (problem != null) problems.add(flag + ": '" + n + "' " + problem);
+        else set.add(n.toLowerCase(java.util.Locale.ROOT));
+      }
+      if (set.isEmpty() && problems.isEmpty()) problems.add(flag + ": names no user; give at least one, e.g. user1");
+      return set;
     }
 
     @Override

@@ -110,7 +110,7 @@ class PecRelayTest {
     Path mail = dir.resolve("mail1");
     List<String> log = Collections.synchronizedList(new ArrayList<>());
     var config = new PecServer.Config("pec1.test", "127.0.0.1", 0, Map.of("pec2.test", "127.0.0.1:" + refusing.getPortAllocated()), 2, spool, mail,
-        1 << 20, 10, 20, Duration.ofSeconds(30));
+        1 << 20, 10, 20, Duration.ofSeconds(30), PecServer.TEST_USERS);
     PecServer server = new PecServer(config, provider, log::add);
     server.start();
     try {
