@@ -54,6 +54,12 @@ public final class PecServer implements ReferenceServer {
   /** The users a provider has mailboxes for when none are named: the test users the workloads and studies mail as. */
   public static final Set<String> TEST_USERS = Set.of("user1", "user2", "user3", "user4", "user5", "user6", "user7", "user8", "user9");
 
+  /** The longest wait between two attempts at a job the disk could not take. */
+  private static final Duration RETRY_CEILING = Duration.ofSeconds(15);
+  private final Map<String, Integer> retries = new ConcurrentHashMap<>();
+  private final Map<String, String> saidProblems = new ConcurrentHashMap<>();
+  private final java.util.concurrent.ScheduledExecutorService retryTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+      r -> Thread.ofPlatform().name("pec-retry").daemon().unstarted(r));
   /** How long a peer may take over one relay before the item waits for the next round. */
   private static final Duration RELAY_TIMEOUT = Duration.ofSeconds(60);
   private final Config config;
@@ -165,7 +171,16 @@ public final class PecServer implements ReferenceServer {
       // The job id is the duplicate key: the same message from the same sender to the same recipients is one job.
       String id = messageId == null ? UUID.randomUUID().toString().replace("-", "").substring(0, 24)
           : Maildir.digest(origin + "\n" + from + "\n" + String.join(",", rcpts) + "\n" + messageId);
-      if (!spool.store(new PecSpool.Job(id, origin, from == null ? "" : from, rcpts, bytes))) {
+      boolean stored;
+      try {
+        stored = spool.store(new PecSpool.Job(id, origin, from == null ? "" : from, rcpts, bytes));
+      } catch (IOException e) {
+        // not taken, so the sender keeps it and tries again: the disk full is a temporary fault (RFC 3463 4.3.1)
+        refused.incrementAndGet();
+        sayOnce("store", "cannot store a message in " + config.spool() + " (" + e.getMessage() + "); senders are answered 452 until it can");
+        throw new RejectException(452, "4.3.1 insufficient system storage; try again later");
+      }
+      if (!stored) {
         duplicates.incrementAndGet();
         log.accept("pec " + config.domain() + ": " + messageId + " from <" + from + "> again: already taken, acknowledged without a second copy");
         return null;
@@ -216,19 +231,80 @@ public final class PecServer implements ReferenceServer {
       if (id == null) continue;
       try {
         process(id);
+        if (retries.remove(id) != null) sayOnce("process", null);
+      } catch (PecSpool.DamagedFile e) {
+        if (!closing) setAside(id, null, e);
+      } catch (IOException e) {
+        if (!closing) retryLater(id, e);
       } catch (Exception e) {
-        if (closing) return;
-        log.accept("pec " + config.domain() + ": job " + id + " failed in our code and is set aside in " + config.spool().resolve("failed") + ": " + e);
-        try {
-          spool.fail(id, e.toString());
-        } catch (IOException x) {
-          log.accept("pec " + config.domain() + ": cannot set job " + id + " aside: " + x.getMessage());
-        }
+        if (!closing) setAside(id, spoolRead(id), e);
       }
     }
   }
 
+  /**
+   * A job the disk could not take now (full, or gone read-only): it stays acknowledged in the spool and
+   * is tried again, after 0.25 s doubling to {@link #RETRY_CEILING}, until the disk takes it. Said once
+   * per streak, not per job.
+   */
+  private void retryLater(String id, IOException e) {
+    int attempts = retries.merge(id, 1, Integer::sum);
+    long delayMillis = Math.min(RETRY_CEILING.toMillis(), 250L << Math.min(attempts - 1, 16));
+    sayOnce("process", "cannot process acknowledged messages now (" + e.getMessage() + "); they stay in " + config.spool().resolve("incoming")
+        + " and are retried until the disk takes them");
+    retryTimer.schedule(() -> jobs.add(id), delayMillis, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * A job that can never be processed (its file damaged, or our code failed on it): set aside in
+   * {@code failed/} for a person, and, when we can still read who submitted it, its sender told by a
+   * signed non-acceptance receipt.
+   */
+  private void setAside(String id, PecSpool.Job job, Exception e) {
+    log.accept("pec " + config.domain() + ": job " + id + " cannot be processed and is set aside in " + config.spool().resolve("failed") + ": " + e);
+    retries.remove(id);
+    try {
+      List<PecSpool.Item> notice = new ArrayList<>();
+      if (job != null && job.origin().equals("submission") && !job.mailFrom().isEmpty()) {
+        String msgid = messageId(job.bytes());
+        notice = route(provider.nonAcceptance(id, job.mailFrom(), job.rcpts(), "", msgid,
+            List.of("the provider could not process the message (" + e.getClass().getSimpleName() + "); it was not sent")));
+      }
+      spool.fail(id, e.toString());
+      if (!notice.isEmpty()) {
+        String noticeId = Maildir.digest("set-aside\n" + id);
+        spool.commit(noticeId, notice);
+        for (Path p : spool.itemsOf(noticeId)) carry(p);
+      }
+    } catch (Exception x) {
+      log.accept("pec " + config.domain() + ": cannot set job " + id + " aside: " + x.getMessage());
+    }
+  }
+
+  private PecSpool.Job spoolRead(String id) {
+    try {
+      return spool.read(id);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /** Says {@code problem} once until it changes; null marks the end of the streak (said as such when there was one). */
+  private void sayOnce(String topic, String problem) {
+    String before = problem == null ? saidProblems.remove(topic) : saidProblems.put(topic, problem);
+    if (problem != null && !problem.equals(before)) log.accept("pec " + config.domain() + ": " + problem);
+    if (problem == null && before != null) log.accept("pec " + config.domain() + ": the spool takes work again (" + topic + ")");
+  }
+
   private void process(String id) throws Exception {
+    if (spool.committed(id)) {
+      // an earlier attempt committed and failed after: finish it, its results are carried as they are
+      spool.finishCommitted(id);
+      processed.incrementAndGet();
+      for (Path item : spool.itemsOf(id)) carry(item);
+      return;
+    }
+    if (!spool.waiting(id)) return; // set aside meanwhile: nothing left to do
     PecSpool.Job job = spool.read(id);
     List<Outgoing> out = job.origin().equals("submission") ? provider.accept(id, job.mailFrom(), job.rcpts(), job.bytes())
         : provider.receive(id, job.mailFrom(), job.rcpts(), job.bytes());
@@ -305,8 +381,17 @@ public final class PecServer implements ReferenceServer {
         }
       }
       spool.carried(file);
+      if (saidProblems.containsKey("carry")) sayOnce("carry", null);
+    } catch (PecSpool.DamagedFile e) {
+      try {
+        spool.setAside(file, e.getMessage());
+      } catch (IOException x) {
+        // tried again next round
+      }
+      log.accept("pec " + config.domain() + ": " + file + " set aside: " + e.getMessage());
     } catch (Exception e) {
-      if (!closing) log.accept("pec " + config.domain() + ": cannot carry " + file.getFileName() + " yet: " + e.getMessage());
+      // said once per kind of problem: a full disk would otherwise say it for every item, every half second
+      if (!closing) sayOnce("carry", "cannot carry items yet (" + e.getMessage() + "); they stay in " + config.spool().resolve("outgoing"));
     } finally {
       carrying.remove(file);
     }
@@ -407,6 +492,7 @@ public final class PecServer implements ReferenceServer {
   @Override
   public void close() {
     closing = true;
+    retryTimer.shutdownNow();
     if (smtp != null) smtp.stop();
     for (Thread t : threads) {
       try {

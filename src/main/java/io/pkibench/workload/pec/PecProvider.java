@@ -136,16 +136,7 @@ public final class PecProvider {
     ZonedDateTime now = now();
     List<Daticert.Recipient> recipients = rcpts.stream().map(r -> new Daticert.Recipient(r, certified(r))).toList();
     String id = identificativo(jobId);
-    if (!problems.isEmpty()) {
-      Daticert data = new Daticert(DocumentKind.NON_ACCEPTANCE.value, "altro", envelopeFrom, recipients.isEmpty()
-          ? List.of(new Daticert.Recipient("(none)", false)) : recipients, envelopeFrom, subject, name, now, id, msgid, null, null, null,
-          String.join("; ", problems));
-      String text = "Avviso di non accettazione\r\n\r\nIl giorno " + day(now) + " alle ore " + time(now) + " (" + zone(now) + ") nel messaggio\r\n\""
-          + subject + "\" proveniente da \"" + envelopeFrom + "\"\r\nsono stati rilevati problemi che ne impediscono l'accettazione:\r\n"
-          + String.join("\r\n", problems) + "\r\nIl messaggio non è stato accettato.\r\nIdentificativo messaggio: " + id + "\r\n";
-      return List.of(document(DocumentKind.NON_ACCEPTANCE, "<non-accettazione." + jobId + "@" + domain + ">", msgid, envelopeFrom, address(),
-          subject, text, null, data));
-    }
+    if (!problems.isEmpty()) return List.of(nonAcceptance(jobId, envelopeFrom, rcpts, subject, msgid, problems));
     String from = envelopeFrom;
     Daticert accepted = new Daticert(DocumentKind.ACCEPTANCE.value, null, from, recipients, from, subject, name, now, id, msgid, null, null, null, null);
     String rcptText = String.join("\r\n", rcpts.stream().map(r -> r + " (\"posta " + (certified(r) ? "certificata" : "ordinaria") + "\")").toList());
@@ -162,6 +153,25 @@ public final class PecProvider {
     Outgoing envelope = document(DocumentKind.TRANSPORT, "<" + id + ">", msgid, String.join(", ", rcpts), "\"Per conto di: " + from + "\" <" + address() + ">",
         subject, envelopeText, raw, transport);
     return List.of(acceptance, envelope.to(rcpts));
+  }
+
+  /**
+   * The non-acceptance receipt to {@code envelopeFrom} naming each problem: for a formal problem, and
+   * for a submission the provider took (250) but can never process, so that its sender is told.
+   */
+  public Outgoing nonAcceptance(String jobId, String envelopeFrom, List<String> rcpts, String subject, String msgid, List<String> problems)
+      throws Exception {
+    ZonedDateTime now = now();
+    List<Daticert.Recipient> recipients = rcpts.stream().map(r -> new Daticert.Recipient(r, certified(r))).toList();
+    String id = identificativo(jobId);
+    Daticert data = new Daticert(DocumentKind.NON_ACCEPTANCE.value, "altro", envelopeFrom, recipients.isEmpty()
+        ? List.of(new Daticert.Recipient("(none)", false)) : recipients, envelopeFrom, subject, name, now, id, msgid, null, null, null,
+        String.join("; ", problems));
+    String text = "Avviso di non accettazione\r\n\r\nIl giorno " + day(now) + " alle ore " + time(now) + " (" + zone(now) + ") nel messaggio\r\n\""
+        + subject + "\" proveniente da \"" + envelopeFrom + "\"\r\nsono stati rilevati problemi che ne impediscono l'accettazione:\r\n"
+        + String.join("\r\n", problems) + "\r\nIl messaggio non è stato accettato.\r\nIdentificativo messaggio: " + id + "\r\n";
+    return document(DocumentKind.NON_ACCEPTANCE, "<non-accettazione." + jobId + "@" + domain + ">", msgid, envelopeFrom, address(),
+        subject, text, null, data);
   }
 
   /** The message, or null with the reason in {@code problems}. */

@@ -44,11 +44,15 @@ class PecAttacksTest {
     final int port;
 
     Provider(Path root) throws Exception {
+      this(root, root.resolve("spool"));
+    }
+
+    Provider(Path root, Path spool) throws Exception {
       this.root = root;
       var key = keys.keys.key("signer-rsa2048-1");
       var index = new ProviderIndex(Map.of("pec1.test", key.certificate(), "pec2.test", keys.keys.key("signer-rsa2048-2").certificate()));
       PecProvider provider = new PecProvider("pec1.test", "pkibench provider pec1.test", key, index, InstantSource.system(), ZoneId.of("Europe/Rome"));
-      var config = new PecServer.Config("pec1.test", "127.0.0.1", 0, Map.of(), 2, root.resolve("spool"), root.resolve("mail"), 1 << 20, 10, 20,
+      var config = new PecServer.Config("pec1.test", "127.0.0.1", 0, Map.of(), 2, spool, root.resolve("mail"), 1 << 20, 10, 20,
           Duration.ofSeconds(30), PecServer.TEST_USERS);
       server = new PecServer(config, provider, log::add);
       server.start();
@@ -127,5 +131,93 @@ class PecAttacksTest {
       assertEquals(1, awaitFiles(p.mailbox("user2@pec1.test"), 1).size(), "the good recipient got the message; log: " + p.log);
       assertEquals(0, awaitFiles(p.root.resolve("spool/failed"), 1).size(), "nothing set aside; log: " + p.log);
     }
+  }
+
+  /**
+   * The spool on a 3 MB tmpfs this test mounts (we run as root, here and in CI): messages are taken
+   * until the disk is full (then 452), the rest of the disk is filled so that processing fails too,
+   * space comes back, and every acknowledged message is delivered once, none set aside.
+   */
+  @Test
+  @Timeout(180)
+  void spool_fullDisk_acknowledgedMessagesRetriedAndNoneLost() throws Exception {
+    Path root = dir.resolve("fulldisk");
+    Path spool = Files.createDirectories(root.resolve("spool"));
+    mount(spool, "3m");
+    try {
+      // room for a message or two in incoming/, not for what processing one writes (the signed anomaly envelope holding it)
+      Path filler = spool.resolve("filler");
+      fill(filler, Files.getFileStore(spool).getUsableSpace() - 100 * 1024);
+      List<String> acknowledged = new ArrayList<>();
+      String refusal = null;
+      try (Provider p = new Provider(root, spool)) {
+        String body = "x".repeat(76) + "\r\n";
+        for (int n = 0; n < 50 && refusal == null; n++) {
+          String id = "<full." + n + "@elsewhere.test>";
+          String rcpt = "user" + (1 + n % 3) + "@pec1.test";
+          try (SmtpTalk smtp = new SmtpTalk(p.port)) {
+            smtp.envelope("someone@elsewhere.test", rcpt);
+            String reply = smtp.data(message("someone@elsewhere.test", rcpt, id) + body.repeat(500));
+            if (reply.startsWith("250")) acknowledged.add(id);
+            else refusal = reply;
+          }
+        }
+        assertTrue(refusal != null && refusal.startsWith("4"), "a full spool answers 4xx (try later): " + refusal);
+        assertTrue(!acknowledged.isEmpty(), "a message was taken first");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline && p.log.stream().noneMatch(l -> l.contains("No space left on device") && !l.contains("cannot store"))) {
+          Thread.sleep(50);
+        }
+        assertTrue(p.log.stream().anyMatch(l -> l.contains("No space left on device") && !l.contains("cannot store")),
+            "processing met the full disk: " + p.log);
+        Files.delete(filler);
+        for (String id : acknowledged) awaitDelivered(p, id);
+        try (Stream<Path> failed = Files.list(spool.resolve("failed"))) {
+          assertEquals(List.of(), failed.toList(), "nothing set aside; log: " + p.log);
+        }
+        assertTrue(p.log.stream().anyMatch(l -> l.contains("retried")), "the retry was said: " + p.log);
+        assertTrue(refusal.startsWith("452 4.3.1"), "insufficient system storage, RFC 3463: " + refusal);
+      }
+    } finally {
+      new ProcessBuilder("umount", "-l", spool.toString()).inheritIO().start().waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Mounts a tmpfs of {@code size} at {@code at}; fails (never skips) saying why when it cannot. */
+  static void mount(Path at, String size) throws Exception {
+    Process m = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", at.toString()).redirectErrorStream(true).start();
+    String out = new String(m.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(m.waitFor(30, TimeUnit.SECONDS) && m.exitValue() == 0,
+        "this test fills a small filesystem and needs to mount a tmpfs (root or CAP_SYS_ADMIN): mount said " + out.strip());
+  }
+
+  /** Writes up to {@code bytes} zeros to {@code file}, or until the disk is full. */
+  static void fill(Path file, long bytes) throws Exception {
+    byte[] block = new byte[64 * 1024];
+    try (var out = Files.newOutputStream(file)) {
+      for (long written = 0; written < bytes; written += block.length) out.write(block, 0, (int) Math.min(block.length, bytes - written));
+    } catch (java.io.IOException e) {
+      if (!String.valueOf(e.getMessage()).contains("No space left")) throw e;
+    }
+  }
+
+  /** Waits up to 60 s for the anomaly envelope of {@code messageId} in one mailbox, then checks it is there exactly once. */
+  static void awaitDelivered(Provider p, String messageId) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    int copies = 0;
+    while (copies == 0 && System.nanoTime() < deadline) {
+      copies = 0;
+      for (String user : List.of("user1", "user2", "user3")) {
+        Path box = p.mailbox(user + "@pec1.test");
+        if (!Files.isDirectory(box)) continue;
+        try (Stream<Path> files = Files.list(box)) {
+          for (Path f : files.toList()) {
+            if (Files.readString(f, java.nio.charset.StandardCharsets.ISO_8859_1).contains("X-Riferimento-Message-ID: " + messageId + "\r\n")) copies++;
+          }
+        }
+      }
+      if (copies == 0) Thread.sleep(100);
+    }
+    assertEquals(1, copies, messageId + " acknowledged and delivered once; log: " + p.log);
   }
 }
