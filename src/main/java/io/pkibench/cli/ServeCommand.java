@@ -421,6 +421,10 @@ final class ServeCommand implements Runnable {
     @Option(names = "--idle-timeout", defaultValue = "60s", paramLabel = "DURATION", description = "an SMTP client silent this long is disconnected (default: ${DEFAULT-VALUE})")
     String idleTimeout;
 
+    @Option(names = "--relay-deadline", defaultValue = "24h", paramLabel = "DURATION",
+        description = "mail a peer has not taken this long after it was processed (no route, peer down) is given up: its sender gets a non-delivery notice (default: ${DEFAULT-VALUE})")
+    String relayDeadline;
+
     @Option(names = "--users", split = ",", paramLabel = "NAME,…", description = "the local parts of --domain that have a mailbox (default: the test users user1 … user9)")
     java.util.List<String> users;
 
@@ -458,6 +462,13 @@ final class ServeCommand implements Runnable {
       };
       if (alias == null) problems.add("--key: name the provider's signing key for " + d + " (only pec1.test and pec2.test have defaults)");
       java.util.Set<String> mailUsers = mailUsers(ctx, problems);
+      java.time.Duration relay = null;
+      try {
+        relay = io.pkibench.plan.Durations.parse(relayDeadline);
+        if (relay.isNegative() || relay.isZero()) problems.add("--relay-deadline " + relayDeadline + ": give a positive duration, e.g. 24h");
+      } catch (IllegalArgumentException e) {
+        problems.add("--relay-deadline " + relayDeadline + ": " + e.getMessage());
+      }
       String keyProblem = io.pkibench.keys.KeySources.problem(keys);
       if (keyProblem != null) problems.add(keyProblem);
       if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
@@ -479,8 +490,12 @@ final class ServeCommand implements Runnable {
       Path spoolDir = ctx.resolve(spool != null ? spool : Path.of("pec-spool", d));
       Path boxes = ctx.resolve(mailboxes != null ? mailboxes : Path.of("pec-mailboxes", d));
       var config = new io.pkibench.server.pec.PecServer.Config(d, bind, port, peers, workers, spoolDir, boxes, maxBytes, maxRecipients,
-          maxConnections, idle, mailUsers);
-      return new io.pkibench.server.pec.PecServer(config, provider, ctx.err()::println);
+          maxConnections, idle, mailUsers, relay);
+      // STARTTLS with the test PKI's TLS server identity; the users' passwords derived from the PKI (PecLogin)
+      javax.net.ssl.SSLContext tls = io.pkibench.keys.TlsContexts.withIdentity(
+          new io.pkibench.keys.SoftwareKeySource(() -> testPki, io.pkibench.keys.ProviderChoice.JDK).key("tls-server"), null);
+      var logins = new io.pkibench.server.pec.PecServer.Logins(tls, address -> io.pkibench.workload.pec.PecLogin.testPassword(testPki, address));
+      return new io.pkibench.server.pec.PecServer(config, provider, logins, ctx.err()::println);
     }
 
     /** The users with a mailbox, each a local part RCPT would take; every bad one named. */

@@ -43,7 +43,7 @@ import org.subethamail.smtp.server.SMTPServer;
 public final class PecServer implements ReferenceServer {
   /** What a provider is and what it bounds. */
   public record Config(String domain, String bind, int port, Map<String, String> peers, int workers, Path spool, Path mailboxes,
-      int maxMessageBytes, int maxRecipients, int maxConnections, Duration idleTimeout, Set<String> users) {
+      int maxMessageBytes, int maxRecipients, int maxConnections, Duration idleTimeout, Set<String> users, Duration relayDeadline) {
     public Config {
       domain = domain.toLowerCase(Locale.ROOT);
       peers = Map.copyOf(peers);
@@ -83,9 +83,23 @@ public final class PecServer implements ReferenceServer {
   private static final com.fasterxml.jackson.databind.ObjectMapper STATS_JSON = new com.fasterxml.jackson.databind.ObjectMapper();
   private SMTPServer smtp;
 
-  public PecServer(Config config, PecProvider provider, Consumer<String> log) throws IOException {
+  /**
+   * Who may submit: the provider's users log in with SMTP AUTH, offered only after STARTTLS with the
+   * {@code tls} identity; {@code passwordOf} gives a user's password by address, null for no such user.
+   */
+  public record Logins(javax.net.ssl.SSLContext tls, java.util.function.Function<String, io.pkibench.pki.Secret> passwordOf) {
+    @Override
+    public String toString() {
+      return "Logins[STARTTLS, passwords ****]";
+    }
+  }
+
+  private final Logins logins;
+
+  public PecServer(Config config, PecProvider provider, Logins logins, Consumer<String> log) throws IOException {
     this.config = config;
     this.provider = provider;
+    this.logins = logins;
     this.log = log;
     this.spool = new PecSpool(config.spool(), durable);
     this.mailboxes = new Maildir(config.mailboxes(), durable);
@@ -101,7 +115,9 @@ public final class PecServer implements ReferenceServer {
     smtp = new SMTPServer.Builder().bindAddress(InetAddress.getByName(config.bind())).port(config.port()).hostName(config.domain())
         .softwareName("pkibench PEC provider").maxConnections(config.maxConnections())
         .connectionTimeout((int) config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS).maxRecipients(config.maxRecipients())
-        .maxMessageSize(config.maxMessageBytes()).messageHandlerFactory(Session::new).build();
+        .maxMessageSize(config.maxMessageBytes()).messageHandlerFactory(Session::new)
+        .enableTLS().startTlsSocketFactory(logins.tls(), false).showAuthCapabilitiesBeforeSTARTTLS(false)
+        .authenticationHandlerFactory(new org.subethamail.smtp.auth.EasyAuthenticationHandlerFactory(this::login)).build();
     smtp.start();
   }
 
@@ -116,12 +132,35 @@ public final class PecServer implements ReferenceServer {
         + (config.peers().isEmpty() ? "" : ", peers " + config.peers());
   }
 
+  /** SMTP AUTH: a user of ours with its password, and only over TLS, so that no password crosses the wire in clear. */
+  private void login(String user, String password, MessageContext context) throws org.subethamail.smtp.auth.LoginFailedException {
+    if (!(context instanceof org.subethamail.smtp.server.Session s) || !s.isTLSStarted()) {
+      throw new org.subethamail.smtp.auth.LoginFailedException("log in after STARTTLS");
+    }
+    MailAddress address;
+    try {
+      address = MailAddress.parse(user);
+    } catch (IllegalArgumentException e) {
+      throw new org.subethamail.smtp.auth.LoginFailedException();
+    }
+    io.pkibench.pki.Secret expected = address.domain().equals(config.domain()) && config.users().contains(address.localPart())
+        ? logins.passwordOf().apply(address.toString()) : null;
+    // compared in constant time, and an unknown user costs the same as a wrong password
+    byte[] given = password.getBytes(StandardCharsets.UTF_8);
+    byte[] wanted = expected == null ? new byte[given.length + 1] : new String(expected.chars()).getBytes(StandardCharsets.UTF_8);
+    if (!java.security.MessageDigest.isEqual(given, wanted) || expected == null) throw new org.subethamail.smtp.auth.LoginFailedException();
+  }
+
   /** One SMTP transaction: the sender, the recipients we take, the data on the disk before 250. */
   private final class Session implements MessageHandler {
     private String from;
     private final List<String> rcpts = new ArrayList<>();
 
-    Session(MessageContext context) {}
+    private final MessageContext context;
+
+    Session(MessageContext context) {
+      this.context = context;
+    }
 
     @Override
     public void from(String address) throws RejectException {
@@ -130,11 +169,23 @@ public final class PecServer implements ReferenceServer {
         from = a;
         return;
       }
+      MailAddress sender;
       try {
-        from = MailAddress.parse(a).toString();
+        sender = MailAddress.parse(a);
       } catch (IllegalArgumentException e) {
         throw new RejectException(553, "5.1.7 <" + MailAddress.printable(a) + ">: not an address this provider takes: " + e.getMessage());
       }
+      if (sender.domain().equals(config.domain()) && !sender.toString().equals(provider.address())) {
+        // a user of ours submits, and only as itself once logged in (RFC 6109 §3.2, RFC 6409 §6.1)
+        String user = context.getAuthenticationHandler().map(h -> String.valueOf(h.getIdentity())).orElse(null);
+        if (user == null) {
+          throw new RejectException(530, "5.7.0 authentication required: users of " + config.domain() + " submit after STARTTLS and AUTH");
+        }
+        if (!user.equalsIgnoreCase(sender.toString())) {
+          throw new RejectException(553, "5.7.1 <" + sender + "> is not the logged-in user <" + MailAddress.printable(user) + ">");
+        }
+      }
+      from = sender.toString();
     }
 
     /**
@@ -402,9 +453,10 @@ public final class PecServer implements ReferenceServer {
     String peer = config.peers().get(domain);
     if (peer == null) {
       if (peerDown.putIfAbsent(domain, true) == null) {
-        log.accept("pec " + config.domain() + ": no route to " + domain + " (give --peer " + domain + "=HOST:PORT); its messages wait in the spool");
+        log.accept("pec " + config.domain() + ": no route to " + domain + " (give --peer " + domain + "=HOST:PORT); its messages wait in the spool up to "
+            + io.pkibench.plan.Durations.format(config.relayDeadline()));
       }
-      return false;
+      return pastDeadline(item, domain, "no route to " + domain);
     }
     int colon = peer.lastIndexOf(':');
     try {
@@ -417,17 +469,29 @@ public final class PecServer implements ReferenceServer {
         refusedForGood(item, domain, e);
         return true;
       }
-      return waitFor(domain, peer, e);
+      return waitFor(item, domain, peer, e);
     } catch (IOException e) {
-      return waitFor(domain, peer, e);
+      return waitFor(item, domain, peer, e);
     }
   }
 
-  private boolean waitFor(String domain, String peer, IOException e) {
+  private boolean waitFor(PecSpool.Item item, String domain, String peer, IOException e) throws IOException {
     if (peerDown.putIfAbsent(domain, true) == null) {
       log.accept("pec " + config.domain() + ": " + domain + " at " + peer + " does not take mail now (" + e.getMessage() + "); messages wait and are retried");
     }
-    return false;
+    return pastDeadline(item, domain, domain + " at " + peer + " did not take it (" + e.getMessage() + ")");
+  }
+
+  /**
+   * An item that could not be relayed within {@code --relay-deadline} of its commit is given up as a
+   * refusal for good: a transport envelope's sender gets a non-delivery notice (the rules' 24 hours),
+   * anything else is set aside. True when it was given up (it leaves the queue), false while it waits.
+   */
+  private boolean pastDeadline(PecSpool.Item item, String domain, String why) throws IOException {
+    java.time.Instant committed = Files.getLastModifiedTime(item.file()).toInstant();
+    if (java.time.Instant.now().isBefore(committed.plus(config.relayDeadline()))) return false;
+    giveUp(item, why + " within " + io.pkibench.plan.Durations.format(config.relayDeadline()), false);
+    return true;
   }
 
   /**
@@ -436,12 +500,16 @@ public final class PecServer implements ReferenceServer {
    * spool; any other document is set aside in {@code failed/} with the reply, and said in the log.
    */
   private void refusedForGood(PecSpool.Item item, String domain, SmtpClient.Refusal refusal) throws IOException {
-    String reason = domain + " refused it: " + refusal.getMessage();
+    giveUp(item, domain + " refused it: " + refusal.getMessage(), refusal.code() == 550);
+  }
+
+  /** An item given up for {@code reason}: a transport envelope answered by a non-delivery notice, anything else set aside. */
+  private void giveUp(PecSpool.Item item, String reason, boolean noSuchRecipient) throws IOException {
     if (item.kind().equals(DocumentKind.TRANSPORT.value)) {
       String id = Maildir.digest("refused\n" + item.file());
       if (!spool.known(id)) {
         try {
-          Outgoing notice = provider.nonDelivery(id, item.bytes(), item.to(), reason, refusal.code() == 550);
+          Outgoing notice = provider.nonDelivery(id, item.bytes(), item.to(), reason, noSuchRecipient);
           spool.commit(id, route(notice));
         } catch (IOException e) {
           throw e;

@@ -45,15 +45,47 @@ public final class SmtpClient {
   /** Delivers {@code message} (CRLF lines) from {@code from} to {@code to}; returns when the server answered 250 to its end. */
   public static void send(String host, int port, String heloName, String from, List<String> to, byte[] message, Duration timeout)
       throws IOException {
-    try (Socket socket = new Socket()) {
-      socket.setTcpNoDelay(true);
-      socket.connect(new InetSocketAddress(host, port), (int) timeout.toMillis());
-      socket.setSoTimeout((int) timeout.toMillis());
+    send(host, port, heloName, from, to, message, timeout, null);
+  }
+
+  /**
+   * As {@link #send(String, int, String, String, List, byte[], Duration)}, logged in as {@code login}
+   * when given: STARTTLS first (the server's certificate checked against {@code login.tls()} and the
+   * host name), then AUTH PLAIN, so that the password only ever crosses TLS.
+   */
+  public static void send(String host, int port, String heloName, String from, List<String> to, byte[] message, Duration timeout, PecLogin login)
+      throws IOException {
+    try (Socket plain = new Socket()) {
+      plain.setTcpNoDelay(true);
+      plain.connect(new InetSocketAddress(host, port), (int) timeout.toMillis());
+      plain.setSoTimeout((int) timeout.toMillis());
+      Socket socket = plain;
       InputStream in = new BufferedInputStream(socket.getInputStream(), 4096);
       OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
       expect(in, 220, "greeting");
       command(out, "EHLO " + heloName);
       expect(in, 250, "EHLO");
+      if (login != null) {
+        command(out, "STARTTLS");
+        expect(in, 220, "STARTTLS");
+        javax.net.ssl.SSLSocket tls = (javax.net.ssl.SSLSocket) login.tls().getSocketFactory().createSocket(plain, host, port, true);
+        javax.net.ssl.SSLParameters params = tls.getSSLParameters();
+        params.setEndpointIdentificationAlgorithm("HTTPS");
+        tls.setSSLParameters(params);
+        tls.startHandshake();
+        socket = tls;
+        in = new BufferedInputStream(socket.getInputStream(), 4096);
+        out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
+        command(out, "EHLO " + heloName);
+        expect(in, 250, "EHLO after STARTTLS");
+        char[] password = login.password().chars();
+        byte[] plainAuth = ("\0" + login.user() + "\0" + new String(password)).getBytes(StandardCharsets.UTF_8);
+        java.util.Arrays.fill(password, '\0');
+        String token = java.util.Base64.getEncoder().encodeToString(plainAuth);
+        java.util.Arrays.fill(plainAuth, (byte) 0);
+        command(out, "AUTH PLAIN " + token);
+        expect(in, 235, "AUTH as " + login.user());
+      }
       command(out, "MAIL FROM:<" + from + ">");
       expect(in, 250, "MAIL FROM");
       for (String rcpt : to) {

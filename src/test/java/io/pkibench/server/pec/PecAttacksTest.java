@@ -48,13 +48,17 @@ class PecAttacksTest {
     }
 
     Provider(Path root, Path spool) throws Exception {
+      this(root, spool, Duration.ofDays(1));
+    }
+
+    Provider(Path root, Path spool, Duration relayDeadline) throws Exception {
       this.root = root;
       var key = keys.keys.key("signer-rsa2048-1");
       var index = new ProviderIndex(Map.of("pec1.test", key.certificate(), "pec2.test", keys.keys.key("signer-rsa2048-2").certificate()));
       PecProvider provider = new PecProvider("pec1.test", "pkibench provider pec1.test", key, index, InstantSource.system(), ZoneId.of("Europe/Rome"));
       var config = new PecServer.Config("pec1.test", "127.0.0.1", 0, Map.of(), 2, spool, root.resolve("mail"), 1 << 20, 10, 20,
-          Duration.ofSeconds(30), PecServer.TEST_USERS);
-      server = new PecServer(config, provider, log::add);
+          Duration.ofSeconds(30), PecServer.TEST_USERS, relayDeadline);
+      server = new PecServer(config, provider, serverLogins(keys), log::add);
       server.start();
       port = Integer.parseInt(server.baseUrl().substring(server.baseUrl().lastIndexOf(':') + 1));
     }
@@ -67,6 +71,24 @@ class PecAttacksTest {
     public void close() {
       server.close();
     }
+  }
+
+  /** The provider's side of logging in, as 'serve pec' sets it up: STARTTLS as tls-server, the test users' passwords from the PKI. */
+  static PecServer.Logins serverLogins(TestKeys keys) throws Exception {
+    var tls = io.pkibench.keys.TlsContexts.withIdentity(keys.keys.key("tls-server"), null);
+    return new PecServer.Logins(tls, address -> io.pkibench.workload.pec.PecLogin.testPassword(keys.pki, address));
+  }
+
+  /** Each sender logs in as itself with its test password. */
+  static java.util.function.Function<String, io.pkibench.workload.pec.PecLogin> loginsOf(TestKeys keys) {
+    Map<String, io.pkibench.workload.pec.PecLogin> cache = new java.util.concurrent.ConcurrentHashMap<>();
+    return from -> cache.computeIfAbsent(from, a -> {
+      try {
+        return io.pkibench.workload.pec.PecLogin.testUser(keys.pki, a);
+      } catch (java.security.GeneralSecurityException e) {
+        throw new IllegalStateException(e);
+      }
+    });
   }
 
   static String message(String from, String to, String id) {
@@ -219,5 +241,59 @@ class PecAttacksTest {
       if (copies == 0) Thread.sleep(100);
     }
     assertEquals(1, copies, messageId + " acknowledged and delivered once; log: " + p.log);
+  }
+
+  @Test
+  @Timeout(60)
+  void mailFrom_ourUserWithoutLogin_refused530AndALoggedInUserOnlyAsItself() throws Exception {
+    try (Provider p = new Provider(dir.resolve("auth"))) {
+      try (SmtpTalk smtp = new SmtpTalk(p.port)) {
+        smtp.say("EHLO attacker.test");
+        String mail = smtp.say("MAIL FROM:<user1@pec1.test>");
+        assertTrue(mail.startsWith("530 5.7.0"), "submission without logging in: " + mail);
+        String plainAuth = smtp.say("AUTH PLAIN " + java.util.Base64.getEncoder().encodeToString(
+            ("\0user1@pec1.test\0" + new String(io.pkibench.workload.pec.PecLogin.testPassword(keys.pki, "user1@pec1.test").chars()))
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        assertFalse(plainAuth.startsWith("235"), "no login before STARTTLS, even with the right password: " + plainAuth);
+        assertTrue(smtp.say("MAIL FROM:<user1@pec1.test>").startsWith("530"), "still not logged in");
+      }
+      var wrong = new io.pkibench.workload.pec.PecLogin("user1@pec1.test", io.pkibench.pki.Secret.of("guess".toCharArray()),
+          io.pkibench.keys.TlsContexts.trusting(keys.pki.certificate("root-ca")));
+      byte[] m = message("user1@pec1.test", "user2@pec1.test", "<auth.1@pec1.test>").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      var refused = org.junit.jupiter.api.Assertions.assertThrows(io.pkibench.workload.pec.SmtpClient.Refusal.class,
+          () -> io.pkibench.workload.pec.SmtpClient.send("127.0.0.1", p.port, "t", "user1@pec1.test", List.of("user2@pec1.test"), m,
+              Duration.ofSeconds(20), wrong));
+      assertEquals(535, refused.code(), refused.getMessage());
+      var asUser2 = org.junit.jupiter.api.Assertions.assertThrows(io.pkibench.workload.pec.SmtpClient.Refusal.class,
+          () -> io.pkibench.workload.pec.SmtpClient.send("127.0.0.1", p.port, "t", "user1@pec1.test", List.of("user2@pec1.test"), m,
+              Duration.ofSeconds(20), loginsOf(keys).apply("user2@pec1.test")));
+      assertEquals(553, asUser2.code(), "logged in as user2, sending as user1: " + asUser2.getMessage());
+      io.pkibench.workload.pec.SmtpClient.send("127.0.0.1", p.port, "t", "user1@pec1.test", List.of("user2@pec1.test"), m, Duration.ofSeconds(20),
+          loginsOf(keys).apply("user1@pec1.test"));
+      assertEquals(1, awaitFiles(p.mailbox("user1@pec1.test"), 1).size(), "logged in as itself: the acceptance receipt arrives");
+      assertFalse(String.join("\n", p.log).contains(new String(io.pkibench.workload.pec.PecLogin.testPassword(keys.pki, "user1@pec1.test").chars())),
+          "no password in the log");
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void relay_domainWithNoRoute_senderGetsANonDeliveryNoticeAtTheDeadline() throws Exception {
+    Path root = dir.resolve("noroute");
+    try (Provider p = new Provider(root, root.resolve("spool"), Duration.ofSeconds(2))) {
+      byte[] m = message("user1@pec1.test", "user1@nowhere.test", "<noroute.1@pec1.test>").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      io.pkibench.workload.pec.SmtpClient.send("127.0.0.1", p.port, "t", "user1@pec1.test", List.of("user1@nowhere.test"), m, Duration.ofSeconds(20),
+          loginsOf(keys).apply("user1@pec1.test"));
+      Path box = p.mailbox("user1@pec1.test");
+      Path notice = null;
+      for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30); notice == null && System.nanoTime() < deadline; Thread.sleep(100)) {
+        notice = PecProvidersTest.firstWithOrNull(box, "X-Ricevuta: errore-consegna");
+      }
+      assertTrue(notice != null, "a non-delivery notice in the sender's mailbox; log: " + p.log);
+      assertTrue(Files.readString(notice, java.nio.charset.StandardCharsets.ISO_8859_1).contains("no route to nowhere.test"), "it says why");
+      try (Stream<Path> waiting = Files.list(root.resolve("spool/outgoing"))) {
+        assertEquals(0, waiting.count(), "nothing waits any more");
+      }
+    }
   }
 }

@@ -74,7 +74,7 @@ class PecProvidersTest {
     }
 
     PecSender via(int n) {
-      return new PecSender("127.0.0.1", n == 1 ? port1 : port2, InstantSource.system());
+      return new PecSender("127.0.0.1", n == 1 ? port1 : port2, InstantSource.system(), PecAttacksTest.loginsOf(keys));
     }
 
     List<Path> mailboxes() {
