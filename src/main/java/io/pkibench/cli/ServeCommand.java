@@ -421,6 +421,17 @@ final class ServeCommand implements Runnable {
     @Option(names = "--idle-timeout", defaultValue = "60s", paramLabel = "DURATION", description = "an SMTP client silent this long is disconnected (default: ${DEFAULT-VALUE})")
     String idleTimeout;
 
+    @Option(names = "--command-deadline", defaultValue = "60s", paramLabel = "DURATION",
+        description = "a client must send its next command (or line of a message) this soon after our reply, however it trickles it (default: ${DEFAULT-VALUE})")
+    String commandDeadline;
+
+    @Option(names = "--transaction-deadline", defaultValue = "10m", paramLabel = "DURATION",
+        description = "a connection must get a message through this soon after it opened or its last message (default: ${DEFAULT-VALUE})")
+    String transactionDeadline;
+
+    @Option(names = "--max-connections-per-address", defaultValue = "100", paramLabel = "N", description = "SMTP connections at once from one IP address (default: ${DEFAULT-VALUE})")
+    int maxPerAddress;
+
     @Option(names = "--relay-deadline", defaultValue = "24h", paramLabel = "DURATION",
         description = "mail a peer has not taken this long after it was processed (no route, peer down) is given up: its sender gets a non-delivery notice (default: ${DEFAULT-VALUE})")
     String relayDeadline;
@@ -462,6 +473,9 @@ final class ServeCommand implements Runnable {
       };
       if (alias == null) problems.add("--key: name the provider's signing key for " + d + " (only pec1.test and pec2.test have defaults)");
       java.util.Set<String> mailUsers = mailUsers(ctx, problems);
+      java.time.Duration commandTime = positive("--command-deadline", commandDeadline, problems);
+      java.time.Duration transactionTime = positive("--transaction-deadline", transactionDeadline, problems);
+      if (maxPerAddress < 1 || maxPerAddress > 10_000) problems.add("--max-connections-per-address " + maxPerAddress + ": give 1 to 10000");
       java.time.Duration relay = null;
       try {
         relay = io.pkibench.plan.Durations.parse(relayDeadline);
@@ -490,12 +504,23 @@ final class ServeCommand implements Runnable {
       Path spoolDir = ctx.resolve(spool != null ? spool : Path.of("pec-spool", d));
       Path boxes = ctx.resolve(mailboxes != null ? mailboxes : Path.of("pec-mailboxes", d));
       var config = new io.pkibench.server.pec.PecServer.Config(d, bind, port, peers, workers, spoolDir, boxes, maxBytes, maxRecipients,
-          maxConnections, idle, mailUsers, relay);
+          maxConnections, idle, mailUsers, relay, commandTime, transactionTime, maxPerAddress);
       // STARTTLS with the test PKI's TLS server identity; the users' passwords derived from the PKI (PecLogin)
       javax.net.ssl.SSLContext tls = io.pkibench.keys.TlsContexts.withIdentity(
           new io.pkibench.keys.SoftwareKeySource(() -> testPki, io.pkibench.keys.ProviderChoice.JDK).key("tls-server"), null);
       var logins = new io.pkibench.server.pec.PecServer.Logins(tls, address -> io.pkibench.workload.pec.PecLogin.testPassword(testPki, address));
       return new io.pkibench.server.pec.PecServer(config, provider, logins, ctx.err()::println);
+    }
+
+    private static java.time.Duration positive(String flag, String text, java.util.List<String> problems) {
+      try {
+        java.time.Duration d = io.pkibench.plan.Durations.parse(text);
+        if (d.toMillis() >= 100) return d;
+        problems.add(flag + " " + text + ": give at least 100ms, e.g. 60s");
+      } catch (IllegalArgumentException e) {
+        problems.add(flag + " " + text + ": " + e.getMessage());
+      }
+      return java.time.Duration.ofSeconds(1);
     }
 
     /** The users with a mailbox, each a local part RCPT would take; every bad one named. */

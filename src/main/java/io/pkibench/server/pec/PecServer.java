@@ -43,13 +43,19 @@ import org.subethamail.smtp.server.SMTPServer;
 public final class PecServer implements ReferenceServer {
   /** What a provider is and what it bounds. */
   public record Config(String domain, String bind, int port, Map<String, String> peers, int workers, Path spool, Path mailboxes,
-      int maxMessageBytes, int maxRecipients, int maxConnections, Duration idleTimeout, Set<String> users, Duration relayDeadline) {
+      int maxMessageBytes, int maxRecipients, int maxConnections, Duration idleTimeout, Set<String> users, Duration relayDeadline,
+      Duration commandDeadline, Duration transactionDeadline, int maxConnectionsPerAddress) {
     public Config {
       domain = domain.toLowerCase(Locale.ROOT);
       peers = Map.copyOf(peers);
       users = users.stream().map(u -> u.toLowerCase(Locale.ROOT)).collect(java.util.stream.Collectors.toUnmodifiableSet());
     }
   }
+
+  /** A provider's defaults for what bounds its SMTP clients: see {@link SmtpDeadlines}. */
+  public static final Duration COMMAND_DEADLINE = Duration.ofSeconds(60);
+  public static final Duration TRANSACTION_DEADLINE = Duration.ofMinutes(10);
+  public static final int MAX_CONNECTIONS_PER_ADDRESS = 100;
 
   /** The users a provider has mailboxes for when none are named: the test users the workloads and studies mail as. */
   public static final Set<String> TEST_USERS = Set.of("user1", "user2", "user3", "user4", "user5", "user6", "user7", "user8", "user9");
@@ -82,6 +88,7 @@ public final class PecServer implements ReferenceServer {
   private final java.util.concurrent.atomic.AtomicBoolean statsProblemSaid = new java.util.concurrent.atomic.AtomicBoolean();
   private static final com.fasterxml.jackson.databind.ObjectMapper STATS_JSON = new com.fasterxml.jackson.databind.ObjectMapper();
   private SMTPServer smtp;
+  private SmtpDeadlines deadlines;
 
   /**
    * Who may submit: the provider's users log in with SMTP AUTH, offered only after STARTTLS with the
@@ -112,7 +119,8 @@ public final class PecServer implements ReferenceServer {
     jobs.addAll(left);
     for (int i = 0; i < config.workers(); i++) threads.add(Thread.ofPlatform().name("pec-worker-" + i).daemon().start(this::work));
     threads.add(Thread.ofPlatform().name("pec-carrier").daemon().start(this::carryLoop));
-    smtp = new SMTPServer.Builder().bindAddress(InetAddress.getByName(config.bind())).port(config.port()).hostName(config.domain())
+    deadlines = new SmtpDeadlines(config.commandDeadline(), config.transactionDeadline(), config.maxConnectionsPerAddress(), log);
+    smtp = new SMTPServer.Builder().serverSocketFactory((org.subethamail.smtp.server.ServerSocketCreator) deadlines).sessionHandler(deadlines).bindAddress(InetAddress.getByName(config.bind())).port(config.port()).hostName(config.domain())
         .softwareName("pkibench PEC provider").maxConnections(config.maxConnections())
         .connectionTimeout((int) config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS).maxRecipients(config.maxRecipients())
         .maxMessageSize(config.maxMessageBytes()).messageHandlerFactory(Session::new)
@@ -216,7 +224,17 @@ public final class PecServer implements ReferenceServer {
 
     @Override
     public String data(InputStream data) throws RejectException, IOException {
-      byte[] bytes = readAtMost(data, config.maxMessageBytes());
+      SmtpDeadlines.Connection connection = deadlines.of(context);
+      if (connection != null) connection.dataStarted();
+      try {
+        return take(data, connection);
+      } finally {
+        if (connection != null) connection.dataEnded();
+      }
+    }
+
+    private String take(InputStream data, SmtpDeadlines.Connection connection) throws RejectException, IOException {
+      byte[] bytes = readAtMost(data, config.maxMessageBytes(), connection);
       String origin = submission() ? "submission" : "incoming";
       String messageId = messageId(bytes);
       // The job id is the duplicate key: the same message from the same sender to the same recipients is one job.
@@ -245,12 +263,20 @@ public final class PecServer implements ReferenceServer {
     public void done() {}
   }
 
-  private byte[] readAtMost(InputStream in, int max) throws IOException, RejectException {
+  private byte[] readAtMost(InputStream in, int max, SmtpDeadlines.Connection connection) throws IOException, RejectException {
     ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(max, 128 * 1024));
     byte[] buf = new byte[16384];
     long total = 0;
     int n;
     while ((n = in.read(buf)) > 0) {
+      if (connection != null) {
+        for (int i = 0; i < n; i++) {
+          if (buf[i] == '\n') {
+            connection.dataLine(); // a line of the message: the drip that never ends one is cut
+            break;
+          }
+        }
+      }
       total += n;
       if (total > max) {
         refused.incrementAndGet();
@@ -562,6 +588,7 @@ public final class PecServer implements ReferenceServer {
     closing = true;
     retryTimer.shutdownNow();
     if (smtp != null) smtp.stop();
+    if (deadlines != null) deadlines.close();
     for (Thread t : threads) {
       try {
         t.join(5000);

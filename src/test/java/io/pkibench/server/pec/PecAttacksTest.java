@@ -52,12 +52,16 @@ class PecAttacksTest {
     }
 
     Provider(Path root, Path spool, Duration relayDeadline) throws Exception {
+      this(root, spool, relayDeadline, 20, PecServer.COMMAND_DEADLINE, PecServer.MAX_CONNECTIONS_PER_ADDRESS);
+    }
+
+    Provider(Path root, Path spool, Duration relayDeadline, int maxConnections, Duration commandDeadline, int perAddress) throws Exception {
       this.root = root;
       var key = keys.keys.key("signer-rsa2048-1");
       var index = new ProviderIndex(Map.of("pec1.test", key.certificate(), "pec2.test", keys.keys.key("signer-rsa2048-2").certificate()));
       PecProvider provider = new PecProvider("pec1.test", "pkibench provider pec1.test", key, index, InstantSource.system(), ZoneId.of("Europe/Rome"));
-      var config = new PecServer.Config("pec1.test", "127.0.0.1", 0, Map.of(), 2, spool, root.resolve("mail"), 1 << 20, 10, 20,
-          Duration.ofSeconds(30), PecServer.TEST_USERS, relayDeadline);
+      var config = new PecServer.Config("pec1.test", "127.0.0.1", 0, Map.of(), 2, spool, root.resolve("mail"), 1 << 20, 10, maxConnections,
+          Duration.ofSeconds(30), PecServer.TEST_USERS, relayDeadline, commandDeadline, PecServer.TRANSACTION_DEADLINE, perAddress);
       server = new PecServer(config, provider, serverLogins(keys), log::add);
       server.start();
       port = Integer.parseInt(server.baseUrl().substring(server.baseUrl().lastIndexOf(':') + 1));
@@ -293,6 +297,74 @@ class PecAttacksTest {
       assertTrue(Files.readString(notice, java.nio.charset.StandardCharsets.ISO_8859_1).contains("no route to nowhere.test"), "it says why");
       try (Stream<Path> waiting = Files.list(root.resolve("spool/outgoing"))) {
         assertEquals(0, waiting.count(), "nothing waits any more");
+      }
+    }
+  }
+
+  /**
+   * 30 connections from 127.0.0.2 dripping a byte every 300 ms (never ending a line, each byte under the
+   * 30 s idle timeout): 20 are taken (the per-address cap) and 10 refused at once; a client from
+   * 127.0.0.3 is served meanwhile; every drip is cut at the 2 s command deadline.
+   */
+  @Test
+  @Timeout(90)
+  void smtp_dripConnections_cutAtTheCommandDeadlineWhileANormalClientIsServed() throws Exception {
+    Path root = dir.resolve("drip");
+    try (Provider p = new Provider(root, root.resolve("spool"), Duration.ofDays(1), 30, Duration.ofSeconds(2), 20)) {
+      List<java.net.Socket> drips = new ArrayList<>();
+      List<String> greetings = new ArrayList<>();
+      try {
+        for (int i = 0; i < 30; i++) {
+          java.net.Socket s = new java.net.Socket();
+          s.bind(new java.net.InetSocketAddress("127.0.0.2", 0));
+          s.connect(new java.net.InetSocketAddress("127.0.0.1", p.port), 5000);
+          s.setSoTimeout(10_000);
+          drips.add(s);
+          greetings.add(new java.io.BufferedReader(new java.io.InputStreamReader(s.getInputStream(), java.nio.charset.StandardCharsets.ISO_8859_1)).readLine());
+        }
+        assertEquals(20, greetings.stream().filter(g -> g != null && g.startsWith("220")).count(), "20 taken from one address: " + greetings);
+        assertEquals(10, greetings.stream().filter(g -> g != null && g.startsWith("421")).count(), "the rest refused at once: " + greetings);
+        long start = System.nanoTime();
+        Thread dripper = Thread.ofPlatform().daemon().start(() -> {
+          byte[] ehlo = "EHLO drip.test".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+          for (int b = 0; b < ehlo.length * 10 && !Thread.currentThread().isInterrupted(); b++) {
+            for (java.net.Socket s : drips) {
+              try {
+                s.getOutputStream().write(ehlo[b % ehlo.length]);
+              } catch (java.io.IOException e) {
+                // cut: as it should be
+              }
+            }
+            try {
+              Thread.sleep(300);
+            } catch (InterruptedException e) {
+              return;
+            }
+          }
+        });
+        try (SmtpTalk normal = new SmtpTalk(p.port, "127.0.0.3")) {
+          assertTrue(normal.greeting.startsWith("220"), "a normal client is taken beside the drips: " + normal.greeting);
+          normal.envelope("someone@elsewhere.test", "user1@pec1.test");
+          assertTrue(normal.data(message("someone@elsewhere.test", "user1@pec1.test", "<drip.1@elsewhere.test>")).startsWith("250"));
+        }
+        int cut = 0;
+        for (java.net.Socket s : drips.subList(0, 30)) {
+          try {
+            java.io.InputStream in = s.getInputStream();
+            while (in.read() >= 0) { } // the rest of the greeting, then the end
+            cut++;
+          } catch (java.net.SocketTimeoutException e) {
+            // still open 10 s on: not cut
+          } catch (java.io.IOException e) {
+            cut++; // reset: cut
+          }
+        }
+        dripper.interrupt();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        assertEquals(30, cut, "every drip cut (or refused)");
+        assertTrue(seconds < 8, "cut at the 2 s deadline, not the 30 s idle timeout: " + seconds + " s");
+      } finally {
+        for (java.net.Socket s : drips) s.close();
       }
     }
   }
