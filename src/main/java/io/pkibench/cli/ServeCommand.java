@@ -302,6 +302,10 @@ final class ServeCommand implements Runnable {
     @Option(names = "--idle-timeout", defaultValue = "5m", paramLabel = "DURATION", description = "a connection with no call for this long is closed (default: ${DEFAULT-VALUE})")
     String idleTimeout;
 
+    @Option(names = "--max-calls-per-connection", defaultValue = "" + io.pkibench.server.KeyServer.Limits.DEFAULT_MAX_CALLS_PER_CONNECTION, paramLabel = "N",
+        description = "calls in flight on one connection; a client's further calls wait on its side (default: ${DEFAULT-VALUE})")
+    int maxCalls;
+
     @Option(names = "--ca-codes", paramLabel = "FILE", description = "RSFN CA codes (C10/C12) by issuer, one 'CODE = ISSUER TEXT' a line, before the defaults")
     Path caCodes;
 
@@ -330,6 +334,7 @@ final class ServeCommand implements Runnable {
         problems.add("--idle-timeout " + idleTimeout + ": " + e.getMessage());
       }
       if (threads != null && (threads < 1 || threads > 4096)) problems.add("--threads " + threads + ": give 1 to 4096");
+      if (maxCalls < 1 || maxCalls > 100_000) problems.add("--max-calls-per-connection " + maxCalls + ": give 1 to 100000");
       Path grantsFile = grants == null ? null : ctx.resolve(grants);
       if (grantsFile != null && !java.nio.file.Files.isReadable(grantsFile)) problems.add("--grants " + grants + ": no such readable file");
       if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
@@ -353,7 +358,7 @@ final class ServeCommand implements Runnable {
       var service = new io.pkibench.keyserver.KeyService(source, aliases.isEmpty() ? held : aliases, granted, rsfn, ctx.err()::println);
       var identity = new io.pkibench.keys.SoftwareKeySource(() -> testPki, io.pkibench.keys.ProviderChoice.JDK).key("keyserver");
       var limits = new io.pkibench.server.KeyServer.Limits(maxRequestBytes, java.time.Duration.ofSeconds(10), idle,
-          threads != null ? threads : Runtime.getRuntime().availableProcessors());
+          threads != null ? threads : Runtime.getRuntime().availableProcessors(), maxCalls);
       return new io.pkibench.server.KeyServer(service, identity, testPki.certificate("root-ca"), bind, port, limits);
     }
 

@@ -41,8 +41,19 @@ import javax.net.ssl.SSLSession;
 public final class KeyServer implements ReferenceServer {
   public static final int DEFAULT_PORT = 9443;
 
-  /** What the node accepts: request size, time to finish a TLS handshake, idle time before a connection is closed, worker threads. */
-  public record Limits(int maxRequestBytes, Duration handshakeTimeout, Duration idleTimeout, int threads) {
+  /**
+   * What the node accepts: request size, time to finish a TLS handshake, idle time before a connection
+   * is closed, worker threads, and calls in flight on one connection. The last bounds what one client
+   * can make the node hold: at most {@code maxCallsPerConnection × maxRequestBytes} of requests per
+   * connection (32 MiB by default); HTTP/2 tells the client, whose further calls wait on its side.
+   */
+  public record Limits(int maxRequestBytes, Duration handshakeTimeout, Duration idleTimeout, int threads, int maxCallsPerConnection) {
+    public static final int DEFAULT_MAX_CALLS_PER_CONNECTION = 32;
+
+    public Limits(int maxRequestBytes, Duration handshakeTimeout, Duration idleTimeout, int threads) {
+      this(maxRequestBytes, handshakeTimeout, idleTimeout, threads, DEFAULT_MAX_CALLS_PER_CONNECTION);
+    }
+
     public static Limits defaults() {
       return new Limits(1 << 20, Duration.ofSeconds(10), Duration.ofMinutes(5), Runtime.getRuntime().availableProcessors());
     }
@@ -99,6 +110,9 @@ public final class KeyServer implements ReferenceServer {
           }
         })
         .maxInboundMessageSize(limits.maxRequestBytes())
+        .maxConcurrentCallsPerConnection(limits.maxCallsPerConnection())
+        // one request's worth of window per stream and per connection: a client cannot push more ahead of what is read
+        .flowControlWindow(Math.max(64 * 1024, limits.maxRequestBytes()))
         .maxInboundMetadataSize(16 * 1024)
         .handshakeTimeout(limits.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS)
         .maxConnectionIdle(limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS)
@@ -150,7 +164,8 @@ public final class KeyServer implements ReferenceServer {
   @Override
   public String details() {
     return "mutual TLS as " + identity.alias() + ", " + limits.threads() + " worker threads, requests up to " + limits.maxRequestBytes() / 1024
-        + " KiB, idle connections closed after " + limits.idleTimeout().toSeconds() + " s";
+        + " KiB, " + limits.maxCallsPerConnection() + " calls in flight per connection, idle connections closed after "
+        + limits.idleTimeout().toSeconds() + " s";
   }
 
   @Override

@@ -523,4 +523,58 @@ class KeyServerTest {
     assertTrue(viaNode.ok(), "C14 unwrapped on the node: " + viaNode);
     assertArrayEquals(payload, viaNode.payload());
   }
+
+  /**
+   * 400 Ed25519 signatures of 1 MB each (the message itself goes to the node) at once on one connection
+   * to a node in its own JVM: with the calls in flight capped (32 by default) the node holds a bounded
+   * number of requests and its resident memory stays near where it was; without the cap it held all
+   * 400 (issue 25: 240 MB → 1,163 MB; here 198 → 576 MiB before the cap, 222 → 369 MiB with it).
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(180)
+  void callsInFlight_fourHundredOneMegabyteSignsOnOneConnection_nodeMemoryStaysFlat() throws Exception {
+    try (var node = io.pkibench.study.ServiceProcess.start(io.pkibench.session.ForkedSeries.thisJvm(),
+        List.of("serve", "keyserver", "--port", "0", "--threads", "2", "--pki", fixture.pki.dir().toString()), java.util.Map.of("PATH", System.getenv("PATH")))) {
+      int port = Integer.parseInt(node.url().substring(node.url().lastIndexOf(':') + 1));
+      RemoteKeySource remote = new RemoteKeySource(List.of(new NodeAddress("127.0.0.1", port, 1)),
+          new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("tls-client"), fixture.pki.certificate("root-ca"), InstantSource.system(), log::add);
+      open.add(remote);
+      SigningKey key = remote.key("signer-ed25519-1");
+      byte[] megabyte = new byte[1_000_000];
+      AtomicInteger signed = new AtomicInteger();
+      Runnable batch = () -> {
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+          for (int i = 0; i < 400; i++) {
+            threads.submit(() -> {
+              Signature s = Signature.getInstance("Ed25519", key.provider());
+              s.initSign(key.privateKey());
+              s.update(megabyte);
+              s.sign();
+              return signed.incrementAndGet();
+            });
+          }
+        }
+      };
+      for (int i = 0; i < 20; i++) { // warm: the node's JIT, pools and TLS settled before the baseline
+        Signature s = Signature.getInstance("Ed25519", key.provider());
+        s.initSign(key.privateKey());
+        s.update(megabyte);
+        s.sign();
+      }
+      long before = rssKib(node.pid());
+      batch.run();
+      long after = rssKib(node.pid());
+      System.out.printf("key server RSS: %d MiB before, %d MiB after 400 x 1 MB calls on one connection%n", before / 1024, after / 1024);
+      assertTrue(after - before < 250 * 1024, "the node's memory stays near flat: " + before / 1024 + " MiB -> " + after / 1024 + " MiB");
+      assertEquals(400, signed.get(), "every call answered: the ones past the cap waited, none was refused; " + log);
+    }
+  }
+
+  /** The resident set of process {@code pid}, in KiB, from /proc. */
+  static long rssKib(long pid) throws java.io.IOException {
+    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+      if (line.startsWith("VmRSS:")) return Long.parseLong(line.replaceAll("[^0-9]", ""));
+    }
+    throw new java.io.IOException("no VmRSS for pid " + pid);
+  }
 }

@@ -173,7 +173,8 @@ class PecProvidersTest {
         o.write("EHLO test\r\n".getBytes(StandardCharsets.US_ASCII));
         String l;
         while ((l = in.readLine()).startsWith("250-")) { }
-        o.write("MAIL FROM:<user1@pec1.test>\r\nRCPT TO:<user1@pec2.test>\r\nDATA\r\n".getBytes(StandardCharsets.US_ASCII));
+        // from outside to a user of ours (submission needs a login, which this raw conversation does not do)
+        o.write("MAIL FROM:<someone@elsewhere.test>\r\nRCPT TO:<user1@pec1.test>\r\nDATA\r\n".getBytes(StandardCharsets.US_ASCII));
         assertTrue(in.readLine().startsWith("250"));
         assertTrue(in.readLine().startsWith("250"));
         assertTrue(in.readLine().startsWith("354"));
