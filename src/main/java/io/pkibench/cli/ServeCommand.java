@@ -342,7 +342,7 @@ final class ServeCommand implements Runnable {
       TestPki testPki = TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
       io.pkibench.keyserver.KeyGrants granted;
       try {
-        granted = grantsFile == null ? io.pkibench.keyserver.KeyGrants.everyKeyFor(testPki.certificate("tls-client"))
+        granted = grantsFile == null ? io.pkibench.keyserver.KeyGrants.signerKeysFor(testPki.certificate("tls-client"))
             : io.pkibench.keyserver.KeyGrants.read(grantsFile);
       } catch (java.io.IOException e) {
         throw new ParameterException(serve.spec.commandLine(), "--grants " + grants + ":\n" + e.getMessage());
@@ -359,7 +359,10 @@ final class ServeCommand implements Runnable {
       var identity = new io.pkibench.keys.SoftwareKeySource(() -> testPki, io.pkibench.keys.ProviderChoice.JDK).key("keyserver");
       var limits = new io.pkibench.server.KeyServer.Limits(maxRequestBytes, java.time.Duration.ofSeconds(10), idle,
           threads != null ? threads : Runtime.getRuntime().availableProcessors(), maxCalls);
-      return new io.pkibench.server.KeyServer(service, identity, testPki.certificate("root-ca"), bind, port, limits);
+      // a client's certificate is checked against the test PKI's CRLs too: a revoked one fails the handshake
+      java.util.List<java.security.cert.X509CRL> crls = java.util.List.of(testPki.crlOf("root-ca"), testPki.crlOf("intermediate-a"),
+          testPki.crlOf("intermediate-b"));
+      return new io.pkibench.server.KeyServer(service, identity, testPki.certificate("root-ca"), crls, bind, port, limits);
     }
 
     @Override

@@ -40,6 +40,16 @@ public record KeyGrants(List<Grant> grants) {
     return new KeyGrants(List.of(new Grant(fingerprint(client), null, List.of(Pattern.compile(".*")), "sha256=" + fingerprint(client) + ": *")));
   }
 
+  /**
+   * What {@code serve keyserver} grants when no file is given: {@code client} (the test PKI's tls-client)
+   * may use the signer keys and its own TLS key (the pix study's mutual handshakes sign with it on the
+   * nodes), never the nodes' or servers' own TLS identities ({@code keyserver}, {@code tls-server*}).
+   */
+  public static KeyGrants signerKeysFor(X509Certificate client) {
+    return new KeyGrants(List.of(new Grant(fingerprint(client), null, List.of(glob("signer-*"), glob("tls-client")),
+        "sha256=" + fingerprint(client) + ": signer-*, tls-client")));
+  }
+
   /** Reads {@code file}; every malformed line is reported at once, each with its number. */
   public static KeyGrants read(Path file) throws IOException {
     List<String> lines = Files.readAllLines(file);

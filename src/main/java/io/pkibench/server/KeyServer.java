@@ -22,7 +22,9 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.GeneralSecurityException;
 import java.security.cert.Certificate;
+import java.security.cert.X509CRL;
 import java.security.cert.X509Certificate;
+import java.util.List;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -62,6 +64,7 @@ public final class KeyServer implements ReferenceServer {
   private final KeyService service;
   private final SigningKey identity;
   private final X509Certificate root;
+  private final List<X509CRL> crls;
   private final String bind;
   private final int requestedPort;
   private final Limits limits;
@@ -72,7 +75,17 @@ public final class KeyServer implements ReferenceServer {
   private ExecutorService healthThread;
   private Server server;
 
+  /** A node that trusts clients chaining to {@code root} without checking revocation (tests that make their own clients). */
   public KeyServer(KeyService service, SigningKey identity, X509Certificate root, String bind, int port, Limits limits) {
+    this(service, identity, root, null, bind, port, limits);
+  }
+
+  /**
+   * A node that also checks each client certificate (and its chain) against {@code crls}, which must
+   * cover every CA of the chain: a revoked client fails the handshake, whatever a grant by name says.
+   */
+  public KeyServer(KeyService service, SigningKey identity, X509Certificate root, List<X509CRL> crls, String bind, int port, Limits limits) {
+    this.crls = crls == null ? null : List.copyOf(crls);
     this.service = service;
     this.identity = identity;
     this.root = root;
@@ -85,7 +98,7 @@ public final class KeyServer implements ReferenceServer {
   public void start() throws IOException, GeneralSecurityException {
     TlsServerCredentials credentials = (TlsServerCredentials) TlsServerCredentials.newBuilder()
         .keyManager(TlsContexts.keyManagers(identity))
-        .trustManager(TlsContexts.trustManagers(root))
+        .trustManager(crls == null ? TlsContexts.trustManagers(root) : TlsContexts.trustManagersCheckingRevocation(root, crls))
         .clientAuth(TlsServerCredentials.ClientAuth.REQUIRE)
         .build();
     AtomicInteger n = new AtomicInteger();

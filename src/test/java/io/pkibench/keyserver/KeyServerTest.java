@@ -176,7 +176,7 @@ class KeyServerTest {
     assertTrue(notGranted.refused() && notGranted.getMessage().contains("PERMISSION_DENIED") && notGranted.getMessage().contains("signer-rsa2048-2"),
         notGranted.getMessage());
     KeyServerException unknown = assertThrows(KeyServerException.class, () -> remote.key("no-such-key"));
-    assertTrue(unknown.refused() && unknown.getMessage().contains("NOT_FOUND"), unknown.getMessage());
+    assertTrue(unknown.refused() && unknown.getMessage().contains("PERMISSION_DENIED"), "the same answer as not granted: " + unknown.getMessage());
     assertEquals(List.of("signer-ed25519-1", "signer-rsa2048-1"), remote.aliases().stream().sorted().toList(), "the list shows only granted keys");
 
     // larger than the node accepts: refused, and the next call is served
@@ -576,5 +576,47 @@ class KeyServerTest {
       if (line.startsWith("VmRSS:")) return Long.parseLong(line.replaceAll("[^0-9]", ""));
     }
     throw new java.io.IOException("no VmRSS for pid " + pid);
+  }
+
+  /** A node as 'serve keyserver' starts it, in its own JVM, with {@code more} arguments. */
+  io.pkibench.study.ServiceProcess servedNode(String... more) throws Exception {
+    List<String> args = new ArrayList<>(List.of("serve", "keyserver", "--port", "0", "--threads", "2", "--pki", fixture.pki.dir().toString()));
+    args.addAll(List.of(more));
+    var node = io.pkibench.study.ServiceProcess.start(io.pkibench.session.ForkedSeries.thisJvm(), args, java.util.Map.of("PATH", System.getenv("PATH")));
+    open.add(node::close);
+    return node;
+  }
+
+  RemoteKeySource clientOf(io.pkibench.study.ServiceProcess node, String identityAlias) throws GeneralSecurityException {
+    int port = Integer.parseInt(node.url().substring(node.url().lastIndexOf(':') + 1));
+    RemoteKeySource remote = new RemoteKeySource(List.of(new NodeAddress("127.0.0.1", port, 1)),
+        new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key(identityAlias), fixture.pki.certificate("root-ca"), InstantSource.system(), log::add);
+    open.add(remote);
+    return remote;
+  }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(120)
+  void defaultGrant_tlsClient_getsTheSignerKeysNotTheServersIdentities_andUnknownLooksLikeNotGranted() throws Exception {
+    RemoteKeySource remote = clientOf(servedNode(), "tls-client");
+    assertEquals("RSA", remote.key("signer-rsa2048-1").privateKey().getAlgorithm(), "a signer key is granted");
+    assertEquals("RSA", remote.key("tls-client").privateKey().getAlgorithm(), "its own TLS key too (the pix study's mutual handshakes)");
+    for (String identity : List.of("keyserver", "tls-server", "tls-server-ecdsa-p256")) {
+      KeyServerException e = assertThrows(KeyServerException.class, () -> remote.key(identity), identity + " is the node's or a server's identity");
+      assertTrue(e.refused(), e.getMessage());
+    }
+    String ungranted = assertThrows(KeyServerException.class, () -> remote.key("keyserver")).getMessage();
+    String unknown = assertThrows(KeyServerException.class, () -> remote.key("no-such-keyzz")).getMessage();
+    assertEquals(ungranted.replace("keyserver", "ALIAS"), unknown.replace("no-such-keyzz", "ALIAS"), "one answer for unknown and not granted");
+  }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(120)
+  void handshake_revokedClientCertificate_refusedEvenWhenAGrantNamesIt() throws Exception {
+    Path grants = Files.writeString(dir.resolve("revoked-grants.txt"), "cn=pkibench signer-rsa2048-revoked: signer-*\n");
+    var node = servedNode("--grants", grants.toString());
+    var e = assertThrows(GeneralSecurityException.class, () -> clientOf(node, "signer-rsa2048-revoked").key("signer-rsa2048-1"),
+        "the test PKI's CRL lists signer-rsa2048-revoked");
+    assertTrue(e.getMessage().contains("no key-server node answers"), e.getMessage());
   }
 }
