@@ -214,6 +214,14 @@ final class ServeCommand implements Runnable {
     @Option(names = "--max-connections", defaultValue = "10000", description = "refuse connections past this many open (default: ${DEFAULT-VALUE})")
     int maxConnections;
 
+    @Option(names = "--frame-deadline", defaultValue = "30s", paramLabel = "DURATION",
+        description = "a request must arrive whole this soon after its first byte, however it trickles (default: ${DEFAULT-VALUE})")
+    String frameDeadline;
+
+    @Option(names = "--max-connections-per-address", defaultValue = "1000", paramLabel = "N",
+        description = "refuse connections from one IP address past this many open (default: ${DEFAULT-VALUE})")
+    int maxPerAddress;
+
     @Override
     ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception {
       java.util.List<String> problems = new java.util.ArrayList<>();
@@ -233,6 +241,14 @@ final class ServeCommand implements Runnable {
         problems.add("--idle-timeout " + idleTimeout + ": " + e.getMessage());
       }
       if (maxConnections < 1) problems.add("--max-connections " + maxConnections + ": give at least 1");
+      if (maxPerAddress < 1) problems.add("--max-connections-per-address " + maxPerAddress + ": give at least 1");
+      java.time.Duration frame = null;
+      try {
+        frame = io.pkibench.plan.Durations.parse(frameDeadline);
+        if (frame.toMillis() < 100) problems.add("--frame-deadline " + frameDeadline + ": give at least 100ms, e.g. 30s");
+      } catch (IllegalArgumentException e) {
+        problems.add("--frame-deadline " + frameDeadline + ": " + e.getMessage());
+      }
       if (!io.pkibench.workload.tls.TlsServerKeys.ALIASES.containsKey(key)) {
         problems.add("--key " + key + ": use one of " + String.join(", ", io.pkibench.workload.tls.TlsServerKeys.ALIASES.keySet()));
       }
@@ -241,7 +257,7 @@ final class ServeCommand implements Runnable {
         if (!unknown.isEmpty()) problems.add("--suites: " + engine + " does not implement " + String.join(", ", unknown));
       }
       if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
-      var limits = new io.pkibench.server.TlsEchoServer.Limits(idle, java.time.Duration.ofSeconds(10), maxConnections);
+      var limits = new io.pkibench.server.TlsEchoServer.Limits(idle, java.time.Duration.ofSeconds(10), maxConnections, frame, maxPerAddress);
       if (tls == null) return new io.pkibench.server.TlsEchoServer(null, "plain", bind, port, -1, limits);
       java.util.List<String> tls13 = suites.stream().filter(s -> !s.contains("_WITH_")).toList();
       if (tls == io.pkibench.workload.tls.TlsEngine.OPENSSL && !tls13.isEmpty()) {
