@@ -85,6 +85,15 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
     }
   }
 
+  /**
+   * A request whose bytes are not the message its method takes, refused by gRPC before it reaches us:
+   * counted as refused and said in one line (gRPC itself logged a stack trace for each).
+   */
+  public void refusedMalformed(String why) {
+    refused.increment();
+    log.accept("key server: refused a malformed request (" + printable(why) + ")");
+  }
+
   /** Calls answered, refused (the client's fault) and failed (ours), since start. */
   public record Counts(long served, long refused, long failed) {}
 

@@ -94,8 +94,31 @@ public final class KeyServer implements ReferenceServer {
     this.limits = limits;
   }
 
+  /**
+   * gRPC parses a request on the application's executor and, when the bytes are not the message, closes
+   * the call with INTERNAL (the client is told) and then logs the parse failure with its stack trace
+   * through this logger, once per such request. Those records are turned into one line in the node's
+   * log; anything else the logger says passes. Held here: a JUL logger nobody references can be
+   * collected with its filter.
+   */
+  private static final java.util.logging.Logger GRPC_EXECUTOR_LOG = java.util.logging.Logger.getLogger("io.grpc.internal.SerializingExecutor");
+  private static volatile KeyService malformedTo;
+
+  static {
+    GRPC_EXECUTOR_LOG.setFilter(record -> {
+      if (!(record.getThrown() instanceof io.grpc.StatusRuntimeException e) || e.getStatus().getCode() != io.grpc.Status.Code.INTERNAL
+          || !(e.getCause() instanceof com.google.protobuf.InvalidProtocolBufferException)) {
+        return true;
+      }
+      KeyService to = malformedTo;
+      if (to != null) to.refusedMalformed(e.getStatus().getDescription() + ": " + e.getCause().getMessage().lines().findFirst().orElse(""));
+      return false;
+    });
+  }
+
   @Override
   public void start() throws IOException, GeneralSecurityException {
+    malformedTo = service;
     TlsServerCredentials credentials = (TlsServerCredentials) TlsServerCredentials.newBuilder()
         .keyManager(TlsContexts.keyManagers(identity))
         .trustManager(crls == null ? TlsContexts.trustManagers(root) : TlsContexts.trustManagersCheckingRevocation(root, crls))

@@ -619,4 +619,69 @@ class KeyServerTest {
         "the test PKI's CRL lists signer-rsa2048-revoked");
     assertTrue(e.getMessage().contains("no key-server node answers"), e.getMessage());
   }
+
+  /**
+   * gRPC calls whose bytes are not the message they claim (garbage, a truncated protobuf): each refused
+   * with INVALID_ARGUMENT-or-INTERNAL to the client, one line in the node's log, and no stack trace from
+   * the gRPC library on stderr (it logged one per message).
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(60)
+  void malformedMessages_refusedWithOneLineEachAndNoStackTrace() throws Exception {
+    KeyServer server = node();
+    List<java.util.logging.LogRecord> traced = Collections.synchronizedList(new ArrayList<>());
+    java.util.logging.Handler watch = new java.util.logging.Handler() {
+      @Override
+      public void publish(java.util.logging.LogRecord r) {
+        if (r.getThrown() != null && isLoggable(r)) traced.add(r);
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    java.util.logging.Logger grpc = java.util.logging.Logger.getLogger("io.grpc");
+    grpc.addHandler(watch);
+    var credentials = io.grpc.TlsChannelCredentials.newBuilder()
+        .keyManager(io.pkibench.keys.TlsContexts.keyManagers(new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("tls-client")))
+        .trustManager(io.pkibench.keys.TlsContexts.trustManagers(fixture.pki.certificate("root-ca"))).build();
+    io.grpc.ManagedChannel channel = io.grpc.Grpc.newChannelBuilderForAddress("127.0.0.1", server.port(), credentials).build();
+    try {
+      io.grpc.MethodDescriptor.Marshaller<byte[]> raw = new io.grpc.MethodDescriptor.Marshaller<>() {
+        @Override
+        public java.io.InputStream stream(byte[] value) {
+          return new java.io.ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(java.io.InputStream stream) {
+          try {
+            return stream.readAllBytes();
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        }
+      };
+      for (String method : List.of("Sign", "Decrypt", "GetChain", "RsfnUnpack")) {
+        var descriptor = io.grpc.MethodDescriptor.<byte[], byte[]>newBuilder(raw, raw).setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+            .setFullMethodName("pkibench.keyserver.v1.KeyServer/" + method).build();
+        for (byte[] garbage : List.of(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff}, new byte[] {0x0a, 0x7f, 'x'}, "\u001b[2Jhello".getBytes())) {
+          var e = assertThrows(io.grpc.StatusRuntimeException.class, () -> io.grpc.stub.ClientCalls.blockingUnaryCall(channel, descriptor,
+              io.grpc.CallOptions.DEFAULT.withDeadlineAfter(10, java.util.concurrent.TimeUnit.SECONDS), garbage));
+          assertTrue(e.getStatus().getCode() != io.grpc.Status.Code.DEADLINE_EXCEEDED && e.getStatus().getCode() != io.grpc.Status.Code.UNAVAILABLE,
+              method + ": refused, not hung or dropped: " + e.getStatus());
+        }
+      }
+      assertEquals(List.of(), traced.stream().map(r -> r.getLoggerName() + ": " + r.getMessage() + " " + r.getThrown()).toList(),
+          "no stack trace logged by the gRPC library");
+      assertEquals(12, log.stream().filter(l -> l.startsWith("key server: refused a malformed request (")).count(), "one line each: " + log);
+      assertFalse(String.join("\n", log).contains("\u001b"), "the client's bytes are not echoed raw");
+      assertEquals("RSA", client(server).key("signer-rsa2048-1").privateKey().getAlgorithm(), "the node serves on");
+    } finally {
+      channel.shutdownNow();
+      grpc.removeHandler(watch);
+    }
+  }
 }

@@ -120,7 +120,17 @@ public final class PecServer implements ReferenceServer {
     for (int i = 0; i < config.workers(); i++) threads.add(Thread.ofPlatform().name("pec-worker-" + i).daemon().start(this::work));
     threads.add(Thread.ofPlatform().name("pec-carrier").daemon().start(this::carryLoop));
     deadlines = new SmtpDeadlines(config.commandDeadline(), config.transactionDeadline(), config.maxConnectionsPerAddress(), log);
-    smtp = new SMTPServer.Builder().serverSocketFactory((org.subethamail.smtp.server.ServerSocketCreator) deadlines).sessionHandler(deadlines).bindAddress(InetAddress.getByName(config.bind())).port(config.port()).hostName(config.domain())
+    // A command SubEthaSMTP's parser throws on (MAIL FROM ... SIZE=99999999999: a NumberFormatException)
+    // ends that session only; it is said in one line, not as a stack trace on stderr per attempt.
+    java.util.concurrent.atomic.AtomicInteger sessionThreads = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.ExecutorService sessions = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "pec-smtp-session-" + sessionThreads.incrementAndGet());
+      t.setDaemon(true);
+      t.setUncaughtExceptionHandler((thread, e) -> log.accept("pec " + config.domain() + ": an SMTP session ended on a command the SMTP library could not take ("
+          + e.getClass().getSimpleName() + ": " + MailAddress.printable(String.valueOf(e.getMessage())) + ")"));
+      return t;
+    });
+    smtp = new SMTPServer.Builder().executorService(sessions).serverSocketFactory((org.subethamail.smtp.server.ServerSocketCreator) deadlines).sessionHandler(deadlines).bindAddress(InetAddress.getByName(config.bind())).port(config.port()).hostName(config.domain())
         .softwareName("pkibench PEC provider").maxConnections(config.maxConnections())
         .connectionTimeout((int) config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS).maxRecipients(config.maxRecipients())
         .maxMessageSize(config.maxMessageBytes()).messageHandlerFactory(Session::new)

@@ -368,4 +368,33 @@ class PecAttacksTest {
       }
     }
   }
+
+  /** SIZE= past an int in MAIL FROM broke SubEthaSMTP's parser with a stack trace on stderr: now one line in the log, and the provider serves on. */
+  @Test
+  @Timeout(60)
+  void mailFrom_sizeParameterPastAnInt_oneLineNoStackTraceAndStillServing() throws Exception {
+    java.io.PrintStream stderr = System.err;
+    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    try (Provider p = new Provider(dir.resolve("size"))) {
+      System.setErr(new java.io.PrintStream(captured, true));
+      try (SmtpTalk smtp = new SmtpTalk(p.port)) {
+        smtp.say("EHLO attacker.test");
+        try {
+          String reply = smtp.say("MAIL FROM:<someone@elsewhere.test> SIZE=99999999999");
+          assertFalse(reply.startsWith("250"), reply);
+        } catch (java.io.IOException e) {
+          // the connection dropped: allowed, the point is what the server printed and that it serves on
+        }
+      }
+      try (SmtpTalk smtp = new SmtpTalk(p.port)) {
+        smtp.envelope("someone@elsewhere.test", "user1@pec1.test");
+        assertTrue(smtp.data(message("someone@elsewhere.test", "user1@pec1.test", "<size.1@elsewhere.test>")).startsWith("250"), "still serving");
+      }
+      assertTrue(p.log.stream().anyMatch(l -> l.contains("could not take (NumberFormatException")), "said in one line: " + p.log);
+    } finally {
+      System.setErr(stderr);
+    }
+    String printed = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertFalse(printed.contains("\tat ") || printed.contains("Exception in thread"), "no stack trace on stderr: " + printed);
+  }
 }
