@@ -530,9 +530,20 @@ final class ServeCommand implements Runnable {
       var config = new io.pkibench.server.pec.PecServer.Config(d, bind, port, peers, workers, spoolDir, boxes, maxBytes, maxRecipients,
           maxConnections, idle, mailUsers, relay, commandTime, transactionTime, maxPerAddress);
       // STARTTLS with the test PKI's TLS server identity; the users' passwords derived from the PKI (PecLogin)
+      // STARTTLS trusts the test PKI's root so that peers' certificates can be checked against the index;
+      // relaying, this provider presents its signing certificate, the one the index lists for it
+      java.security.cert.X509Certificate root = testPki.certificate("root-ca");
       javax.net.ssl.SSLContext tls = io.pkibench.keys.TlsContexts.withIdentity(
-          new io.pkibench.keys.SoftwareKeySource(() -> testPki, io.pkibench.keys.ProviderChoice.JDK).key("tls-server"), null);
-      var logins = new io.pkibench.server.pec.PecServer.Logins(tls, address -> io.pkibench.workload.pec.PecLogin.testPassword(testPki, address));
+          new io.pkibench.keys.SoftwareKeySource(() -> testPki, io.pkibench.keys.ProviderChoice.JDK).key("tls-server"), root);
+      javax.net.ssl.SSLContext relayIdentity = null;
+      try {
+        relayIdentity = io.pkibench.keys.TlsContexts.withIdentity(signing, root);
+      } catch (java.security.GeneralSecurityException e) {
+        ctx.err().println("warning: key " + alias + " cannot be a TLS client identity (" + e.getMessage() + "); " + d
+            + " relays without presenting its certificate, and peers that require it will refuse");
+      }
+      var logins = new io.pkibench.server.pec.PecServer.Logins(tls, address -> io.pkibench.workload.pec.PecLogin.testPassword(testPki, address),
+          relayIdentity);
       return new io.pkibench.server.pec.PecServer(config, provider, logins, ctx.err()::println);
     }
 

@@ -93,8 +93,16 @@ public final class PecServer implements ReferenceServer {
   /**
    * Who may submit: the provider's users log in with SMTP AUTH, offered only after STARTTLS with the
    * {@code tls} identity; {@code passwordOf} gives a user's password by address, null for no such user.
+   * Who may relay: a peer of the provider index, presenting over STARTTLS the certificate the index lists
+   * for its domain; this provider presents {@code relayIdentity} (its own) when it relays.
    */
-  public record Logins(javax.net.ssl.SSLContext tls, java.util.function.Function<String, io.pkibench.pki.Secret> passwordOf) {
+  public record Logins(javax.net.ssl.SSLContext tls, java.util.function.Function<String, io.pkibench.pki.Secret> passwordOf,
+      javax.net.ssl.SSLContext relayIdentity) {
+    /** Without a relay identity: this provider relays without presenting a certificate (peers that require one refuse it). */
+    public Logins(javax.net.ssl.SSLContext tls, java.util.function.Function<String, io.pkibench.pki.Secret> passwordOf) {
+      this(tls, passwordOf, null);
+    }
+
     @Override
     public String toString() {
       return "Logins[STARTTLS, passwords ****]";
@@ -134,7 +142,7 @@ public final class PecServer implements ReferenceServer {
         .softwareName("pkibench PEC provider").maxConnections(config.maxConnections())
         .connectionTimeout((int) config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS).maxRecipients(config.maxRecipients())
         .maxMessageSize(config.maxMessageBytes()).messageHandlerFactory(Session::new)
-        .enableTLS().startTlsSocketFactory(logins.tls(), false).showAuthCapabilitiesBeforeSTARTTLS(false)
+        .enableTLS().startTlsSocketFactory(this::startTls).showAuthCapabilitiesBeforeSTARTTLS(false)
         .authenticationHandlerFactory(new org.subethamail.smtp.auth.EasyAuthenticationHandlerFactory(this::login)).build();
     smtp.start();
   }
@@ -148,6 +156,26 @@ public final class PecServer implements ReferenceServer {
   public String details() {
     return "domain " + config.domain() + ", " + config.workers() + " workers, spool " + config.spool() + ", mailboxes " + config.mailboxes()
         + (config.peers().isEmpty() ? "" : ", peers " + config.peers());
+  }
+
+  /** STARTTLS as the server, asking for (not requiring) a client certificate: users have none, peers present theirs. */
+  private javax.net.ssl.SSLSocket startTls(java.net.Socket socket) throws IOException {
+    java.net.InetSocketAddress remote = (java.net.InetSocketAddress) socket.getRemoteSocketAddress();
+    javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) logins.tls().getSocketFactory().createSocket(socket, remote.getHostString(), remote.getPort(), true);
+    s.setUseClientMode(false);
+    s.setWantClientAuth(true);
+    return s;
+  }
+
+  /** The certificate the client presented over STARTTLS, or null. */
+  private static java.security.cert.X509Certificate peerCertificate(MessageContext context) {
+    if (!(context instanceof org.subethamail.smtp.server.Session s) || !(s.getSocket() instanceof javax.net.ssl.SSLSocket tls)) return null;
+    try {
+      java.security.cert.Certificate[] chain = tls.getSession().getPeerCertificates();
+      return chain.length > 0 && chain[0] instanceof java.security.cert.X509Certificate x ? x : null;
+    } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
+      return null;
+    }
   }
 
   /** SMTP AUTH: a user of ours with its password, and only over TLS, so that no password crosses the wire in clear. */
@@ -201,6 +229,14 @@ public final class PecServer implements ReferenceServer {
         }
         if (!user.equalsIgnoreCase(sender.toString())) {
           throw new RejectException(553, "5.7.1 <" + sender + "> is not the logged-in user <" + MailAddress.printable(user) + ">");
+        }
+      }
+      if (!sender.domain().equals(config.domain()) && provider.index().knows(sender.domain())) {
+        // mail in a peer provider's name is relayed by that provider, known by its certificate in the index
+        java.security.cert.X509Certificate presented = peerCertificate(context);
+        if (presented == null || !presented.equals(provider.index().certificate(sender.domain()).orElse(null))) {
+          throw new RejectException(530, "5.7.0 mail from " + sender.domain() + " is relayed by its provider over STARTTLS with the certificate"
+              + " the provider index lists for it");
         }
       }
       from = sender.toString();
@@ -497,7 +533,7 @@ public final class PecServer implements ReferenceServer {
     int colon = peer.lastIndexOf(':');
     try {
       SmtpClient.send(peer.substring(0, colon), Integer.parseInt(peer.substring(colon + 1)), config.domain(), item.envelopeFrom(), item.to(),
-          item.bytes(), RELAY_TIMEOUT);
+          item.bytes(), RELAY_TIMEOUT, null, logins.relayIdentity());
       if (peerDown.remove(domain) != null) log.accept("pec " + config.domain() + ": " + domain + " at " + peer + " is back; the waiting messages go out");
       return true;
     } catch (SmtpClient.Refusal e) {

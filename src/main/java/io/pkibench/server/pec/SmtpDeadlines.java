@@ -109,6 +109,7 @@ final class SmtpDeadlines implements SessionHandler, ServerSocketCreator, AutoCl
         if (isClosed()) throw new SocketException("Socket is closed");
         Connection c = new Connection();
         implAccept(c);
+        c.setTcpNoDelay(true); // a reply is one write: sent at once, not held for the client's delayed ACK
         return c;
       }
     };

@@ -79,8 +79,10 @@ class PecAttacksTest {
 
   /** The provider's side of logging in, as 'serve pec' sets it up: STARTTLS as tls-server, the test users' passwords from the PKI. */
   static PecServer.Logins serverLogins(TestKeys keys) throws Exception {
-    var tls = io.pkibench.keys.TlsContexts.withIdentity(keys.keys.key("tls-server"), null);
-    return new PecServer.Logins(tls, address -> io.pkibench.workload.pec.PecLogin.testPassword(keys.pki, address));
+    var root = keys.pki.certificate("root-ca");
+    var tls = io.pkibench.keys.TlsContexts.withIdentity(keys.keys.key("tls-server"), root);
+    return new PecServer.Logins(tls, address -> io.pkibench.workload.pec.PecLogin.testPassword(keys.pki, address),
+        io.pkibench.keys.TlsContexts.withIdentity(keys.keys.key("signer-rsa2048-1"), root));
   }
 
   /** Each sender logs in as itself with its test password. */
@@ -396,5 +398,29 @@ class PecAttacksTest {
     }
     String printed = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
     assertFalse(printed.contains("\tat ") || printed.contains("Exception in thread"), "no stack trace on stderr: " + printed);
+  }
+
+  /**
+   * Mail in a peer provider's name (pec2.test is in the index) is taken only from that provider: over
+   * STARTTLS with the certificate the index lists for it. A stranger without TLS, or with another
+   * certificate of the same PKI, is refused 530; pec2.test's own certificate is taken.
+   */
+  @Test
+  @Timeout(60)
+  void mailFrom_aPeerProvidersDomain_onlyWithThePeersIndexCertificate() throws Exception {
+    try (Provider p = new Provider(dir.resolve("peer"))) {
+      byte[] m = message("posta-certificata@pec2.test", "user1@pec1.test", "<peer.1@pec2.test>").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      var root = keys.pki.certificate("root-ca");
+      for (String alias : new String[] {null, "tls-client", "signer-rsa2048-3"}) {
+        var identity = alias == null ? null : io.pkibench.keys.TlsContexts.withIdentity(keys.keys.key(alias), root);
+        var e = org.junit.jupiter.api.Assertions.assertThrows(io.pkibench.workload.pec.SmtpClient.Refusal.class,
+            () -> io.pkibench.workload.pec.SmtpClient.send("127.0.0.1", p.port, "forger.test", "posta-certificata@pec2.test", List.of("user1@pec1.test"),
+                m, Duration.ofSeconds(20), null, identity));
+        assertEquals(530, e.code(), (alias == null ? "no TLS" : alias) + ": " + e.getMessage());
+      }
+      io.pkibench.workload.pec.SmtpClient.send("127.0.0.1", p.port, "pec2.test", "posta-certificata@pec2.test", List.of("user1@pec1.test"), m,
+          Duration.ofSeconds(20), null, io.pkibench.keys.TlsContexts.withIdentity(keys.keys.key("signer-rsa2048-2"), root));
+      assertEquals(1, awaitFiles(p.mailbox("user1@pec1.test"), 1).size(), "pec2.test's provider, known by its certificate, is taken");
+    }
   }
 }
