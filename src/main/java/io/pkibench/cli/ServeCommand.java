@@ -567,8 +567,9 @@ final class ServeCommand implements Runnable {
         flag = "--users-file " + usersFile;
         Path file = ctx.resolve(usersFile);
         try {
-          if (java.nio.file.Files.size(file) > 16L * 1024 * 1024) problems.add(flag + ": larger than 16 MB; list one local part a line");
-          else for (String line : java.nio.file.Files.readAllLines(file)) if (!line.isBlank() && !line.strip().startsWith("#")) names.add(line.strip());
+          for (String line : io.pkibench.pki.InputFiles.lines(file, 16L << 20, "a users file")) {
+            if (!line.isBlank() && !line.strip().startsWith("#")) names.add(line.strip());
+          }
         } catch (java.io.IOException e) {
           problems.add(flag + ": cannot be read (" + e.getMessage() + "); list one local part a line, e.g. user1");
         }

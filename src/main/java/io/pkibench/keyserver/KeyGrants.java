@@ -52,7 +52,7 @@ public record KeyGrants(List<Grant> grants) {
 
   /** Reads {@code file}; every malformed line is reported at once, each with its number. */
   public static KeyGrants read(Path file) throws IOException {
-    List<String> lines = Files.readAllLines(file);
+    List<String> lines = io.pkibench.pki.InputFiles.lines(file, 16L << 20, "a grants file");
     List<Grant> grants = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     for (int i = 0; i < lines.size(); i++) {
