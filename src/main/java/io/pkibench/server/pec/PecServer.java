@@ -110,6 +110,8 @@ public final class PecServer implements ReferenceServer {
   }
 
   private final Logins logins;
+  /** The SMTP session the current thread serves (SubEthaSMTP runs one per thread). */
+  private static final ThreadLocal<org.subethamail.smtp.server.Session> CURRENT_SESSION = new ThreadLocal<>();
 
   public PecServer(Config config, PecProvider provider, Logins logins, Consumer<String> log) throws IOException {
     this.config = config;
@@ -131,19 +133,47 @@ public final class PecServer implements ReferenceServer {
     // A command SubEthaSMTP's parser throws on (MAIL FROM ... SIZE=99999999999: a NumberFormatException)
     // ends that session only; it is said in one line, not as a stack trace on stderr per attempt.
     java.util.concurrent.atomic.AtomicInteger sessionThreads = new java.util.concurrent.atomic.AtomicInteger();
-    java.util.concurrent.ExecutorService sessions = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+    java.util.concurrent.ThreadFactory sessionThreadFactory = r -> {
       Thread t = new Thread(r, "pec-smtp-session-" + sessionThreads.incrementAndGet());
       t.setDaemon(true);
       t.setUncaughtExceptionHandler((thread, e) -> log.accept("pec " + config.domain() + ": an SMTP session ended on a command the SMTP library could not take ("
           + e.getClass().getSimpleName() + ": " + MailAddress.printable(String.valueOf(e.getMessage())) + ")"));
       return t;
-    });
+    };
+    // Each session runs on its own thread; which one is known to the AUTH capability below.
+    java.util.concurrent.ExecutorService sessions = new java.util.concurrent.ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+        new java.util.concurrent.SynchronousQueue<>(), sessionThreadFactory) {
+      @Override
+      protected void beforeExecute(Thread t, Runnable r) {
+        if (r instanceof org.subethamail.smtp.server.Session s) CURRENT_SESSION.set(s);
+      }
+
+      @Override
+      protected void afterExecute(Runnable r, Throwable t) {
+        CURRENT_SESSION.remove();
+      }
+    };
+    var passwords = new org.subethamail.smtp.auth.EasyAuthenticationHandlerFactory(this::login);
+    // AUTH is offered (in EHLO, and taken) only once STARTTLS is done: SubEthaSMTP would list it before
+    // TLS unless TLS were required of everyone, which peers and strangers delivering to our users are not.
+    var afterTls = new org.subethamail.smtp.AuthenticationHandlerFactory() {
+      @Override
+      public List<String> getAuthenticationMechanisms() {
+        org.subethamail.smtp.server.Session s = CURRENT_SESSION.get();
+        return s != null && s.isTLSStarted() ? passwords.getAuthenticationMechanisms() : List.of();
+      }
+
+      @Override
+      public org.subethamail.smtp.AuthenticationHandler create() {
+        return passwords.create();
+      }
+    };
     smtp = new SMTPServer.Builder().executorService(sessions).serverSocketFactory((org.subethamail.smtp.server.ServerSocketCreator) deadlines).sessionHandler(deadlines).bindAddress(InetAddress.getByName(config.bind())).port(config.port()).hostName(config.domain())
         .softwareName("pkibench PEC provider").maxConnections(config.maxConnections())
         .connectionTimeout((int) config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS).maxRecipients(config.maxRecipients())
         .maxMessageSize(config.maxMessageBytes()).messageHandlerFactory(Session::new)
         .enableTLS().startTlsSocketFactory(this::startTls).showAuthCapabilitiesBeforeSTARTTLS(false)
-        .authenticationHandlerFactory(new org.subethamail.smtp.auth.EasyAuthenticationHandlerFactory(this::login)).build();
+        .authenticationHandlerFactory(afterTls).build();
     smtp.start();
   }
 

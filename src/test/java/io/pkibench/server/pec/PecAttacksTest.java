@@ -254,7 +254,9 @@ class PecAttacksTest {
   void mailFrom_ourUserWithoutLogin_refused530AndALoggedInUserOnlyAsItself() throws Exception {
     try (Provider p = new Provider(dir.resolve("auth"))) {
       try (SmtpTalk smtp = new SmtpTalk(p.port)) {
-        smtp.say("EHLO attacker.test");
+        String ehlo = smtp.say("EHLO attacker.test");
+        assertFalse(ehlo.contains("AUTH"), "no AUTH offered before STARTTLS: " + ehlo);
+        assertTrue(ehlo.contains("STARTTLS"), ehlo);
         String mail = smtp.say("MAIL FROM:<user1@pec1.test>");
         assertTrue(mail.startsWith("530 5.7.0"), "submission without logging in: " + mail);
         String plainAuth = smtp.say("AUTH PLAIN " + java.util.Base64.getEncoder().encodeToString(
