@@ -425,4 +425,28 @@ class PecAttacksTest {
       assertEquals(1, awaitFiles(p.mailbox("user1@pec1.test"), 1).size(), "pec2.test's provider, known by its certificate, is taken");
     }
   }
+
+  /** 'pkibench pec send' logs in as the test user by itself (its password from the test PKI); a wrong one from the environment is refused 535. */
+  @Test
+  @Timeout(60)
+  void pecSend_logsInAsTheTestUser_andAWrongPasswordIsRefused() throws Exception {
+    try (Provider p = new Provider(dir.resolve("pecsend"))) {
+      for (boolean wrong : new boolean[] {false, true}) {
+        java.io.StringWriter out = new java.io.StringWriter(), err = new java.io.StringWriter();
+        Map<String, String> env = wrong ? Map.of("PKIBENCH_PEC_PASSWORD", "not-the-password") : Map.of();
+        var ctx = new io.pkibench.cli.CliContext(new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true), env, InstantSource.system(),
+            p.root, false);
+        int code = io.pkibench.cli.Main.execute(ctx, "pec", "send", "--from", "user1@pec1.test", "--to", "user2@pec1.test", "--via", "127.0.0.1:" + p.port,
+            "--size", "4k", "--pki", keys.pki.dir().toString(), "--sent", "sent.jsonl");
+        if (wrong) {
+          assertEquals(1, code, out + "\n" + err);
+          assertTrue(err.toString().contains("535"), err.toString());
+          assertFalse((out + "" + err).contains("not-the-password"), "the password is not printed");
+        } else {
+          assertEquals(0, code, out + "\n" + err);
+          assertTrue(out.toString().contains("1 of 1 messages acknowledged"), out.toString());
+        }
+      }
+    }
+  }
 }
