@@ -35,7 +35,7 @@ public record KeyGrants(List<Grant> grants) {
     }
   }
 
-  /** The default: {@code client} (the test PKI's tls-client certificate) may use every key. */
+  /** {@code client} may use every key: for tests whose client needs any key; 'serve keyserver' grants {@link #signerKeysFor} instead. */
   public static KeyGrants everyKeyFor(X509Certificate client) {
     return new KeyGrants(List.of(new Grant(fingerprint(client), null, List.of(Pattern.compile(".*")), "sha256=" + fingerprint(client) + ": *")));
   }
