@@ -69,6 +69,12 @@ final class PecCommand implements Runnable {
     @Option(names = "--sent", defaultValue = "sent.jsonl", paramLabel = "FILE", description = "appended with each acknowledged message (default: ${DEFAULT-VALUE})")
     Path sent;
 
+    @Option(names = "--password-file", paramLabel = "FILE", description = "the sender's SMTP password, first line (default: $PKIBENCH_PEC_PASSWORD, else the test user's from the test PKI)")
+    Path passwordFile;
+
+    @Option(names = "--pki", paramLabel = "DIR", description = "test PKI directory: the provider's certificate is checked against its root (default: $PKIBENCH_PKI or ~/.pkibench/pki)")
+    Path pki;
+
     @Override
     public Integer call() throws Exception {
       CliContext ctx = pec.parent.context;
@@ -81,7 +87,8 @@ final class PecCommand implements Runnable {
       for (String t : to) if (!t.contains("@")) problems.add("--to " + t + ": write a mail address, e.g. user1@pec2.test");
       if (!problems.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", problems));
       int colon = via.lastIndexOf(':');
-      PecSender sender = new PecSender(via.substring(0, colon), Integer.parseInt(via.substring(colon + 1)), ctx.clock());
+      io.pkibench.formats.pec.PecLogin login = login(ctx);
+      PecSender sender = new PecSender(via.substring(0, colon), Integer.parseInt(via.substring(colon + 1)), ctx.clock(), address -> login);
       String domain = from.substring(from.indexOf('@') + 1);
       String run = Long.toString(ctx.clock().millis(), 36);
       AtomicInteger next = new AtomicInteger();
@@ -120,6 +127,27 @@ final class PecCommand implements Runnable {
       for (String f : failures.subList(0, Math.min(20, failures.size()))) ctx.err().println("not sent: " + f);
       if (failures.size() > 20) ctx.err().println("… and " + (failures.size() - 20) + " more not sent");
       return failures.isEmpty() ? ExitCodes.OK : ExitCodes.RUN_FAILED;
+    }
+
+    /**
+     * The sender logs in as itself (providers take submissions only after STARTTLS and AUTH): its password
+     * from --password-file, $PKIBENCH_PEC_PASSWORD or the test PKI, never from a flag's value.
+     */
+    private io.pkibench.formats.pec.PecLogin login(CliContext ctx) throws Exception {
+      TestPki testPki = TestPki.openOrInit(ctx.pkiDir(pki), ctx.clock(), ctx.err()::println);
+      io.pkibench.pki.Secret password;
+      if (passwordFile != null) {
+        Path file = ctx.resolve(passwordFile);
+        if (!Files.isRegularFile(file) || Files.size(file) > 4096) {
+          throw new ParameterException(spec.commandLine(), "--password-file " + passwordFile + ": not a file of at most 4 KB; put the password on its first line");
+        }
+        password = io.pkibench.pki.Secret.fromFile(file);
+      } else if (ctx.env().get("PKIBENCH_PEC_PASSWORD") != null) {
+        password = io.pkibench.pki.Secret.of(ctx.env().get("PKIBENCH_PEC_PASSWORD").toCharArray());
+      } else {
+        password = io.pkibench.formats.pec.PecLogin.testPassword(testPki, from);
+      }
+      return new io.pkibench.formats.pec.PecLogin(from, password, io.pkibench.keys.TlsContexts.trusting(testPki.certificate("root-ca")));
     }
 
     private static io.pkibench.workload.pec.SizeRange sizes(String text, List<String> problems) {

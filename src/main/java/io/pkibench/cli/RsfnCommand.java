@@ -84,12 +84,14 @@ final class RsfnCommand implements Runnable {
 
     byte[] readFile(Path file, String flag) {
       Path p = ctx().resolve(file);
-      try {
-        if (Files.size(p) > MAX_FILE_BYTES) {
-          problems.add(flag + " " + file + ": " + Files.size(p) + " bytes, past the limit of " + MAX_FILE_BYTES);
+      // read up to the limit and one byte more, not by the size the file claims: /dev/zero or a pipe says 0
+      try (java.io.InputStream in = Files.newInputStream(p)) {
+        byte[] bytes = in.readNBytes((int) MAX_FILE_BYTES + 1);
+        if (bytes.length > MAX_FILE_BYTES) {
+          problems.add(flag + " " + file + ": more than " + MAX_FILE_BYTES + " bytes, past the limit; an RSFN file is never that large");
           return null;
         }
-        return Files.readAllBytes(p);
+        return bytes;
       } catch (IOException e) {
         problems.add(flag + " " + file + ": cannot read it (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
         return null;
@@ -341,7 +343,8 @@ final class RsfnCommand implements Runnable {
           }
         }
       }
-      throw new ParameterException(spec.commandLine(), "no certificate of the test PKI " + pki.dir() + " has the sender serial " + h.senderSerial()
+      throw new ParameterException(spec.commandLine(), "no certificate of the test PKI " + pki.dir() + " has the sender serial "
+          + SecurityHeader.printable(h.senderSerial())
           + String.format(" (C13) under CA code 0x%02X (C12)", h.senderCa()) + "; give the sender with --from ALIAS or --from-cert FILE");
     }
   }

@@ -215,6 +215,14 @@ final class ServeCommand implements Runnable {
     @Option(names = "--max-connections", defaultValue = "10000", description = "refuse connections past this many open (default: ${DEFAULT-VALUE})")
     int maxConnections;
 
+    @Option(names = "--frame-deadline", defaultValue = "30s", paramLabel = "DURATION",
+        description = "a request must arrive whole this soon after its first byte, however it trickles (default: ${DEFAULT-VALUE})")
+    String frameDeadline;
+
+    @Option(names = "--max-connections-per-address", defaultValue = "1000", paramLabel = "N",
+        description = "refuse connections from one IP address past this many open (default: ${DEFAULT-VALUE})")
+    int maxPerAddress;
+
     @Override
     ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception {
       java.util.List<String> problems = new java.util.ArrayList<>();
@@ -224,8 +232,16 @@ final class ServeCommand implements Runnable {
       } catch (IllegalArgumentException e) {
         problems.add("--idle-timeout " + idleTimeout + ": " + e.getMessage());
       }
+      java.time.Duration frame = java.time.Duration.ofSeconds(1);
+      try {
+        frame = io.pkibench.plan.Durations.parse(frameDeadline);
+        if (frame.toMillis() < 100) problems.add("--frame-deadline " + frameDeadline + ": give at least 100ms, e.g. 30s");
+      } catch (IllegalArgumentException e) {
+        problems.add("--frame-deadline " + frameDeadline + ": " + e.getMessage());
+      }
+      if (maxPerAddress < 1) problems.add("--max-connections-per-address " + maxPerAddress + ": give at least 1");
       var config = new TlsEchoServer.Config(bind, port, plainPort, engine, key, protocols, suites,
-          new TlsEchoServer.Limits(idle, java.time.Duration.ofSeconds(10), maxConnections));
+          new TlsEchoServer.Limits(idle, java.time.Duration.ofSeconds(10), maxConnections, frame, maxPerAddress));
       problems.addAll(config.problems());
       if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
       TestPki testPki = config.engine().equals("none") ? null : TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
@@ -242,7 +258,8 @@ final class ServeCommand implements Runnable {
       description = {"A key-server node: gRPC over mutual TLS (contract pkibench.keyserver.v1, src/main/proto) that signs, RSA-decrypts",
           "and hands out certificate chains with the keys of --keys, which never leave it. Its identity is the test PKI's",
           "keyserver certificate; clients must present a certificate of the test PKI, and --grants says which keys each may use",
-          "(default: the test PKI's tls-client may use every key). Health: the standard grpc.health.v1 service."},
+          "(default: the test PKI's tls-client may use the signer-* keys and its own tls-client key); a revoked client certificate",
+          "(the test PKI's CRLs) fails the handshake. Health: the standard grpc.health.v1 service."},
       footer = {"", "Example:", "  pkibench serve keyserver --port 9443 --keys software",
           "  pkibench serve keyserver --port 9444 --keys pkcs11:softhsm.cfg --pin-file pin.txt",
           "  pkibench run sign -p alg=rsa2048 --keys remote:127.0.0.1:9443=50,127.0.0.1:9444=50 --concurrency 1..64",
@@ -275,6 +292,10 @@ final class ServeCommand implements Runnable {
     @Option(names = "--idle-timeout", defaultValue = "5m", paramLabel = "DURATION", description = "a connection with no call for this long is closed (default: ${DEFAULT-VALUE})")
     String idleTimeout;
 
+    @Option(names = "--max-calls-per-connection", defaultValue = "" + KeyServer.Limits.DEFAULT_MAX_CALLS_PER_CONNECTION, paramLabel = "N",
+        description = "calls in flight on one connection; a client's further calls wait on its side (default: ${DEFAULT-VALUE})")
+    int maxCalls;
+
     @Option(names = "--ca-codes", paramLabel = "FILE", description = "RSFN CA codes (C10/C12) by issuer, one 'CODE = ISSUER TEXT' a line, before the defaults")
     Path caCodes;
 
@@ -303,12 +324,13 @@ final class ServeCommand implements Runnable {
         problems.add("--idle-timeout " + idleTimeout + ": " + e.getMessage());
       }
       if (threads != null && (threads < 1 || threads > 4096)) problems.add("--threads " + threads + ": give 1 to 4096");
+      if (maxCalls < 1 || maxCalls > 100_000) problems.add("--max-calls-per-connection " + maxCalls + ": give 1 to 100000");
       Path grantsFile = grants == null ? null : ctx.resolve(grants);
       if (grantsFile != null && !java.nio.file.Files.isReadable(grantsFile)) problems.add("--grants " + grants + ": no such readable file");
       if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
 
       var limits = new KeyServer.Limits(maxRequestBytes, java.time.Duration.ofSeconds(10), idle,
-          threads != null ? threads : Runtime.getRuntime().availableProcessors());
+          threads != null ? threads : Runtime.getRuntime().availableProcessors(), maxCalls);
       var config = new KeyServer.Config(bind, port, aliases, grantsFile, codes, limits);
       TestPki testPki = TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
       KeySource source = KeyOpeners.of(ctx, pkiDir, pinFile, ctx.err()::println).open(keys);
@@ -384,6 +406,27 @@ final class ServeCommand implements Runnable {
     @Option(names = "--idle-timeout", defaultValue = "60s", paramLabel = "DURATION", description = "an SMTP client silent this long is disconnected (default: ${DEFAULT-VALUE})")
     String idleTimeout;
 
+    @Option(names = "--command-deadline", defaultValue = "60s", paramLabel = "DURATION",
+        description = "a client must send its next command (or line of a message) this soon after our reply, however it trickles it (default: ${DEFAULT-VALUE})")
+    String commandDeadline;
+
+    @Option(names = "--transaction-deadline", defaultValue = "10m", paramLabel = "DURATION",
+        description = "a connection must get a message through this soon after it opened or its last message (default: ${DEFAULT-VALUE})")
+    String transactionDeadline;
+
+    @Option(names = "--max-connections-per-address", defaultValue = "100", paramLabel = "N", description = "SMTP connections at once from one IP address (default: ${DEFAULT-VALUE})")
+    int maxPerAddress;
+
+    @Option(names = "--relay-deadline", defaultValue = "24h", paramLabel = "DURATION",
+        description = "mail a peer has not taken this long after it was processed (no route, peer down) is given up: its sender gets a non-delivery notice (default: ${DEFAULT-VALUE})")
+    String relayDeadline;
+
+    @Option(names = "--users", split = ",", paramLabel = "NAME,…", description = "the local parts of --domain that have a mailbox (default: the test users user1 … user9)")
+    java.util.List<String> users;
+
+    @Option(names = "--users-file", paramLabel = "FILE", description = "the local parts that have a mailbox, one a line (# comments), instead of --users")
+    Path usersFile;
+
     @Option(names = "--zone", paramLabel = "ZONE", description = "the time zone the provider's documents state times in (default: Europe/Rome, Italy's)")
     java.time.ZoneId timeZone = TestProviders.ZONE;
 
@@ -401,7 +444,12 @@ final class ServeCommand implements Runnable {
       String d = domain.toLowerCase(java.util.Locale.ROOT);
       Path spoolDir = ctx.resolve(spool != null ? spool : Path.of("pec-spool", d));
       Path boxes = ctx.resolve(mailboxes != null ? mailboxes : Path.of("pec-mailboxes", d));
-      var config = new PecServer.Config(d, bind, port, peers, workers, spoolDir, boxes, maxBytes, maxRecipients, maxConnections, idle);
+      java.util.Set<String> mailUsers = mailUsers(ctx, problems);
+      java.time.Duration commandTime = positive("--command-deadline", commandDeadline, problems);
+      java.time.Duration transactionTime = positive("--transaction-deadline", transactionDeadline, problems);
+      java.time.Duration relay = positive("--relay-deadline", relayDeadline, problems);
+      var config = new PecServer.Config(d, bind, port, peers, workers, spoolDir, boxes, maxBytes, maxRecipients, maxConnections, idle,
+          mailUsers, relay, commandTime, transactionTime, maxPerAddress);
       problems.addAll(config.problems());
       String alias = key != null ? key : TestProviders.keyOf(d).orElse(null);
       if (alias == null) problems.add("--key: name the provider's signing key for " + d + " (only pec1.test and pec2.test have defaults)");
@@ -417,7 +465,50 @@ final class ServeCommand implements Runnable {
         throw new ParameterException(serve.spec.commandLine(), "--index " + index + ":\n" + e.getMessage());
       }
       KeySource source = KeyOpeners.of(ctx, pkiDir, pinFile, ctx.err()::println).open(keys);
-      return PecServer.forKey(config, source.key(alias), providers, name, ctx.clock(), timeZone, ctx.err()::println);
+      var signing = source.key(alias);
+      return PecServer.forKey(config, signing, providers, name, ctx.clock(), timeZone, PecServer.Logins.forTestPki(testPki, signing, ctx.err()::println),
+          ctx.err()::println);
+    }
+
+    private static java.time.Duration positive(String flag, String text, java.util.List<String> problems) {
+      try {
+        java.time.Duration d = io.pkibench.plan.Durations.parse(text);
+        if (d.toMillis() >= 100) return d;
+        problems.add(flag + " " + text + ": give at least 100ms, e.g. 60s");
+      } catch (IllegalArgumentException e) {
+        problems.add(flag + " " + text + ": " + e.getMessage());
+      }
+      return java.time.Duration.ofSeconds(1);
+    }
+
+    /** The users with a mailbox, each a local part RCPT would take; every bad one named. */
+    private java.util.Set<String> mailUsers(CliContext ctx, java.util.List<String> problems) {
+      if (users != null && usersFile != null) problems.add("--users and --users-file: give one of them");
+      java.util.List<String> names = new java.util.ArrayList<>();
+      String flag = "--users";
+      if (usersFile != null) {
+        flag = "--users-file " + usersFile;
+        Path file = ctx.resolve(usersFile);
+        try {
+          for (String line : io.pkibench.pki.InputFiles.lines(file, 16L << 20, "a users file")) {
+            if (!line.isBlank() && !line.strip().startsWith("#")) names.add(line.strip());
+          }
+        } catch (java.io.IOException e) {
+          problems.add(flag + ": cannot be read (" + e.getMessage() + "); list one local part a line, e.g. user1");
+        }
+      } else if (users != null) {
+        names.addAll(users);
+      } else {
+        return PecServer.TEST_USERS;
+      }
+      java.util.Set<String> set = new java.util.LinkedHashSet<>();
+      for (String n : names) {
+        String problem = PecServer.localPartProblem(n);
+        if (problem != null) problems.add(flag + ": '" + n + "' " + problem);
+        else set.add(n.toLowerCase(java.util.Locale.ROOT));
+      }
+      if (set.isEmpty() && problems.isEmpty()) problems.add(flag + ": names no user; give at least one, e.g. user1");
+      return set;
     }
 
     @Override

@@ -54,4 +54,23 @@ public final class TlsContexts {
       throw new GeneralSecurityException(e);
     }
   }
+
+  /**
+   * Trust managers accepting only chains to {@code root} whose every certificate is absent from
+   * {@code crls}; no network fetch (CRLs given, OCSP off): a certificate whose CA has no CRL here fails.
+   */
+  public static javax.net.ssl.TrustManager[] trustManagersCheckingRevocation(X509Certificate root, java.util.List<java.security.cert.X509CRL> crls)
+      throws GeneralSecurityException {
+    var params = new java.security.cert.PKIXBuilderParameters(java.util.Set.of(new java.security.cert.TrustAnchor(root, null)),
+        new java.security.cert.X509CertSelector());
+    params.addCertStore(java.security.cert.CertStore.getInstance("Collection", new java.security.cert.CollectionCertStoreParameters(crls)));
+    var revocation = (java.security.cert.PKIXRevocationChecker) java.security.cert.CertPathValidator.getInstance("PKIX").getRevocationChecker();
+    revocation.setOptions(java.util.EnumSet.of(java.security.cert.PKIXRevocationChecker.Option.PREFER_CRLS,
+        java.security.cert.PKIXRevocationChecker.Option.NO_FALLBACK));
+    params.setRevocationEnabled(true);
+    params.addCertPathChecker(revocation);
+    TrustManagerFactory factory = TrustManagerFactory.getInstance("PKIX");
+    factory.init(new javax.net.ssl.CertPathTrustManagerParameters(params));
+    return factory.getTrustManagers();
+  }
 }

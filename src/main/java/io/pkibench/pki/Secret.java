@@ -21,7 +21,7 @@ public final class Secret {
 
   /** The first line of {@code file} (trailing newline dropped). */
   public static Secret fromFile(Path file) throws IOException {
-    String text = Files.readString(file, StandardCharsets.UTF_8);
+    String text = new String(InputFiles.read(file, 64 * 1024, "a password or PIN file"), StandardCharsets.UTF_8);
     int end = text.indexOf('\n');
     String line = end < 0 ? text : text.substring(0, end);
     if (line.endsWith("\r")) line = line.substring(0, line.length() - 1);

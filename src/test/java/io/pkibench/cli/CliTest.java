@@ -398,4 +398,14 @@ class CliTest {
     assertEquals(1, run("run", "noop", "--concurrency", "1", "--warmup", "0x1s", "--measure", "1x200ms", "--out", "full.json"));
     assertTrue(err.toString().contains("cannot write interval log " + dir.resolve("full.hlog") + ": No space left on device"), err.toString());
   }
+
+  /** A file the CLI reads that never ends (/dev/zero claims 0 bytes) is refused with a clear message, not read until the heap runs out. */
+  @Test
+  void serve_endlessInputFiles_refusedNamingTheFileAndTheLimit() throws Exception {
+    assertEquals(2, run("serve", "pec", "--domain", "pec1.test", "--port", "0", "--users-file", "/dev/zero", "--pki", "pki"), err.toString());
+    assertTrue(err.toString().contains("--users-file /dev/zero") && err.toString().contains("/dev/zero: more than"), err.toString());
+    err.getBuffer().setLength(0);
+    assertEquals(2, run("serve", "keyserver", "--port", "0", "--grants", "/dev/zero", "--pki", "pki"), err.toString());
+    assertTrue(err.toString().contains("--grants /dev/zero") && err.toString().contains("past the limit for a grants file"), err.toString());
+  }
 }

@@ -125,4 +125,23 @@ class RsfnCommandTest {
     assertEquals(0, run("rsfn", "pack", "--help"));
     assertTrue(out.toString().contains("Examples:") && out.toString().contains("pkibench rsfn pack --from signer-rsa2048-1"), out.toString());
   }
+
+  @Test
+  void unpack_endlessInputOrAHostileSerial_refusedWithAClearMessageAndPrintedEscaped() throws Exception {
+    TestKeys.in(dir);
+    assertEquals(2, run("rsfn", "unpack", "--as", "signer-rsa2048-2", "--in", "/dev/zero", "--out", "zero.xml"), "a bounded read, not out of memory");
+    assertTrue(err.toString().contains("--in /dev/zero: more than"), err.toString());
+    Files.writeString(dir.resolve("msg.xml"), "<msg/>");
+    assertEquals(0, run("rsfn", "pack", "--from", "signer-rsa2048-1", "--to", "signer-rsa2048-2", "--in", "msg.xml", "--out", "msg.rsfn"), err.toString());
+    byte[] envelope = Files.readAllBytes(dir.resolve("msg.rsfn"));
+    // C13, the sender's serial, made of a terminal escape sequence (set the window title, then ring)
+    byte[] hostile = "\u001b]0;pwned\u0007\u001b[2J0123456789abcdef01".getBytes(StandardCharsets.ISO_8859_1);
+    System.arraycopy(hostile, 0, envelope, 44, 32);
+    Files.write(dir.resolve("hostile.rsfn"), envelope);
+    run("rsfn", "unpack", "--as", "signer-rsa2048-2", "--in", "hostile.rsfn", "--out", "h.xml");
+    String said = out.toString() + err.toString();
+    assertFalse(said.contains("\u001b") || said.contains("\u0007"), "no raw control byte reaches the terminal: " + said);
+    run("rsfn", "inspect", "hostile.rsfn");
+    assertFalse(out.toString().contains("\u001b"), out.toString());
+  }
 }

@@ -49,14 +49,14 @@ import org.bouncycastle.tsp.TimeStampResponse;
 /**
  * A fuzz target per decoder that takes outside bytes: the signer's JSON (over HTTPS to a real signer),
  * TSA and OCSP requests (over HTTP to real services), and result files (read, analysed and rendered as
- * `pkibench report` does). Inputs are valid seeds mutated (bytes or characters changed, cut, repeated,
+ * `pkibench report` does), and SMTP command lines to a PEC provider. Inputs are valid seeds mutated (bytes or characters changed, cut, repeated,
  * extended, nested deep, replaced by noise). Every input must get an answer in its protocol's terms: no
  * exception escapes, no connection is dropped unanswered, no 500 (a fault of ours), no class name in a
  * reply. The suite runs a short run of each; {@code bench/decoder-fuzz} runs a million of each under a
  * bounded heap and prints the peak heap used.
  */
 public final class DecoderFuzz {
-  public static final List<String> TARGETS = List.of("signer-json", "tsa", "ocsp", "result");
+  public static final List<String> TARGETS = List.of("signer-json", "tsa", "ocsp", "result", "smtp");
 
   /** What a run saw: inputs, answers by kind, the slowest input, peak heap, and the first violation (null if none). */
   public record Outcome(String target, long inputs, Map<String, Long> answers, long slowestNanos, long peakHeapBytes, String violation) {}
@@ -112,6 +112,7 @@ public final class DecoderFuzz {
       case "tsa" -> tsa(fixture);
       case "ocsp" -> ocsp(fixture);
       case "result" -> new ResultFile(work);
+      case "smtp" -> new SmtpCommands(fixture, work);
       default -> throw new IllegalArgumentException("unknown target '" + target + "'; use one of " + TARGETS);
     };
   }
@@ -317,6 +318,167 @@ public final class DecoderFuzz {
       RunResultCsv.toCsv(result);
       HtmlReport.render(result, analysis);
       return "read and rendered";
+    }
+  }
+
+  /**
+   * SMTP command lines to a real PEC provider on one connection (reconnecting when a command ends it), as a
+   * stranger who has not logged in: every line answered with a reply code; no reply in our insides' words;
+   * a RCPT answered 250 only for a mailbox the provider has (its users, or posta-certificata, at its
+   * domain), the address taken out of the line as SubEthaSMTP takes it; a MAIL FROM answered 250 only for
+   * an address outside the provider's domain of safe characters; and, at the end, nothing written under
+   * the mailboxes or beside them (no message is ever sent: this is the command and address parser alone).
+   */
+  private static final class SmtpCommands implements Target {
+    private static final String DOMAIN = "pec1.test";
+    private static final List<String> SEEDS = List.of("MAIL FROM:<someone@elsewhere.test>", "MAIL FROM:<someone@elsewhere.test> SIZE=1000",
+        "MAIL FROM:<>", "RCPT TO:<user1@pec1.test>", "RCPT TO:<USER2@Pec1.Test>", "RCPT TO:<posta-certificata@pec1.test>",
+        "RCPT TO:</tmp/x/esc@pec1.test>", "RCPT TO:<\"../../../../tmp/y/esc\"@pec1.test>", "RCPT TO:<a/../../x@pec1.test>",
+        "RCPT TO:<user1@elsewhere.test>", "RCPT TO: user3@pec1.test", "RCPT TO:<user1@pec1.test> NOTIFY=NEVER", "EHLO fuzz.test", "HELO fuzz.test",
+        "NOOP", "RSET", "VRFY user1", "EXPN list", "HELP", "MAIL FROM:<user1@pec1.test>", "RCPT TO:<user1@[127.0.0.1]>", "RCPT TO:<@a,@b:user1@pec1.test>");
+    /** A mailbox of ours as a whole token: nothing of an address's characters (or / \\ ") right before or after it. */
+    private static final Pattern KNOWN_MAILBOX = Pattern.compile("(?i)(?<![A-Za-z0-9._+\\-/\\\\\"@])(?:user[1-9]|posta-certificata)@pec1\\.test(?![A-Za-z0-9._+\\-/\\\\\"@])");
+    /** An address of safe characters as a whole token. */
+    private static final Pattern SAFE_SENDER = Pattern.compile("(?<![A-Za-z0-9._+\\-/\\\\\"@])[A-Za-z0-9_+-]+(?:\\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)*(?![A-Za-z0-9._+\\-/\\\\\"@])");
+    private final io.pkibench.server.pec.PecServer provider;
+    private final int port;
+    private final Path mailboxes;
+    private final Path work;
+    private java.net.Socket socket;
+    private java.io.InputStream in;
+    private java.io.OutputStream out;
+    private boolean inTransaction;
+    private int recipients;
+
+    SmtpCommands(TestKeys fixture, Path work) throws Exception {
+      this.work = work;
+      this.mailboxes = work.resolve("mail");
+      var key = fixture.keys.key("signer-rsa2048-1");
+      var index = new io.pkibench.formats.pec.ProviderIndex(Map.of(DOMAIN, key.certificate()));
+      var pec = new io.pkibench.formats.pec.PecProvider(DOMAIN, "fuzz", key, index, InstantSource.system(), java.time.ZoneId.of("Europe/Rome"));
+      var config = new io.pkibench.server.pec.PecServer.Config(DOMAIN, "127.0.0.1", 0, Map.of(), 1, work.resolve("spool"), mailboxes, 1 << 20, 10, 20, Duration.ofSeconds(30),
+          io.pkibench.server.pec.PecServer.TEST_USERS, Duration.ofDays(1), io.pkibench.server.pec.PecServer.COMMAND_DEADLINE, io.pkibench.server.pec.PecServer.TRANSACTION_DEADLINE, io.pkibench.server.pec.PecServer.MAX_CONNECTIONS_PER_ADDRESS);
+      var tls = TlsContexts.withIdentity(new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("tls-server"), null);
+      provider = new io.pkibench.server.pec.PecServer(config, pec, new io.pkibench.server.pec.PecServer.Logins(tls, a -> null), line -> {});
+      provider.start();
+      port = Integer.parseInt(provider.baseUrl().substring(provider.baseUrl().lastIndexOf(':') + 1));
+    }
+
+    @Override
+    public byte[] next(SplittableRandom random) {
+      // one command line: the mutation's line breaks taken out (the framing is SubEthaSMTP's, not what is fuzzed here)
+      return Mutations.text(SEEDS.get(random.nextInt(SEEDS.size())), random).replace("\r", "").replace("\n", "").getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public String check(byte[] input) throws Exception {
+      String line = new String(input, StandardCharsets.UTF_8);
+      String verb = line.length() >= 4 ? line.substring(0, 4).toUpperCase(java.util.Locale.ROOT) : line.toUpperCase(java.util.Locale.ROOT);
+      // the verbs that change the conversation's state in ways one line cannot follow are sent as NOOP instead
+      if (List.of("DATA", "BDAT", "STAR", "QUIT", "AUTH").contains(verb)) line = "NOOP " + line;
+      // a connection the previous command ended (a 221, a drop after too many errors) is opened again once;
+      // a fresh connection that ends on this line without a reply is a violation
+      String reply = null;
+      for (int attempt = 0; attempt < 2 && reply == null; attempt++) {
+        if (socket == null) connect();
+        if (verb.equals("RCPT") && !inTransaction) {
+          String mail = say("MAIL FROM:<someone@elsewhere.test>");
+          if (mail == null) {
+            disconnect();
+            continue;
+          }
+          // 503: a sender is there already, from a line this state did not follow; either way a transaction is open
+          if (!mail.startsWith("250") && !mail.startsWith("503")) throw new Violation("a plain MAIL FROM before the RCPT answered " + mail);
+          inTransaction = true;
+          recipients = 0;
+        }
+        reply = say(line);
+        if (reply == null) disconnect();
+      }
+      if (reply == null) throw new Violation("the connection ended on this line without a reply");
+      if (!reply.matches("[2-5][0-9][0-9][ -].*|[2-5][0-9][0-9]")) throw new Violation("not an SMTP reply: " + reply);
+      if (INSIDES.matcher(reply).find()) throw new Violation("answered in our insides' words: " + reply);
+      String code = reply.substring(0, 3);
+      String upper = line.toUpperCase(java.util.Locale.ROOT);
+      if (code.equals("250") && upper.startsWith("RCPT")) {
+        // however the library cut the address out of the line, what it took must be one of our mailboxes, whole
+        if (!KNOWN_MAILBOX.matcher(line).find()) throw new Violation("RCPT answered 250 naming no mailbox of " + DOMAIN + " whole: " + line);
+        if (++recipients >= 8) {
+          say("RSET");
+          inTransaction = false;
+        }
+      }
+      if (code.equals("250") && upper.startsWith("MAIL")) {
+        // no @ at all is the null sender (RFC 5321's <>, however mangled): allowed, it names no one
+        if (line.indexOf('@') >= 0 && !SAFE_SENDER.matcher(line).find()) throw new Violation("MAIL answered 250 for no address of safe characters: " + line);
+        inTransaction = true;
+        recipients = 0;
+      }
+      if (code.equals("250") && (upper.startsWith("RSET") || upper.startsWith("EHLO") || upper.startsWith("HELO"))) inTransaction = false;
+      if (code.equals("421")) disconnect();
+      return code;
+    }
+
+    private void connect() throws Exception {
+      socket = new java.net.Socket("127.0.0.1", port);
+      socket.setTcpNoDelay(true); // each command one segment: no reply waits on a delayed ACK
+      socket.setSoTimeout(10_000);
+      in = new java.io.BufferedInputStream(socket.getInputStream());
+      out = socket.getOutputStream();
+      String greeting = reply();
+      if (greeting == null || !greeting.startsWith("220")) throw new Violation("greeting: " + greeting);
+      inTransaction = false;
+    }
+
+    /** One command, its reply (lines joined), or null when the server closed the connection. */
+    private String say(String line) throws Exception {
+      try {
+        out.write((line + "\r\n").getBytes(StandardCharsets.UTF_8));
+        out.flush();
+        return reply();
+      } catch (java.net.SocketTimeoutException e) {
+        throw new Violation("no reply within 10 s to " + line);
+      } catch (IOException e) {
+        return null;
+      }
+    }
+
+    private String reply() throws IOException {
+      StringBuilder all = new StringBuilder();
+      while (true) {
+        java.io.ByteArrayOutputStream l = new java.io.ByteArrayOutputStream();
+        int b;
+        while ((b = in.read()) != '\n') {
+          if (b < 0) return null;
+          if (b != '\r') l.write(b);
+        }
+        String text = l.toString(StandardCharsets.ISO_8859_1);
+        if (!all.isEmpty()) all.append(' ');
+        all.append(text);
+        if (text.length() < 4 || text.charAt(3) != '-') return all.toString();
+      }
+    }
+
+    private void disconnect() {
+      try {
+        if (socket != null) socket.close();
+      } catch (IOException e) {
+        // gone already
+      }
+      socket = null;
+    }
+
+    @Override
+    public void close() {
+      disconnect();
+      provider.close();
+      try (var made = Files.walk(work)) {
+        List<Path> stray = made.filter(Files::isDirectory).filter(d -> !d.startsWith(work.resolve("spool")) && !d.startsWith(work.resolve("pki"))
+            && !d.equals(work)).toList();
+        if (!stray.isEmpty()) throw new IllegalStateException("directories made by RCPT alone: " + stray);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
     }
   }
 

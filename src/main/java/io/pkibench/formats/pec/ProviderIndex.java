@@ -68,7 +68,7 @@ public final class ProviderIndex {
   /** Reads an index file; every problem (a certificate without its provider line, a line that is neither) is reported at once, by line. */
   public static ProviderIndex read(Path file) throws IOException {
     if (!Files.isRegularFile(file)) throw new IOException("--index " + file + ": no such file; make one with 'pkibench pec index'");
-    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    List<String> lines = io.pkibench.pki.InputFiles.lines(file, 16L << 20, "a provider index");
     List<String> problems = new ArrayList<>();
     Map<String, X509Certificate> index = new LinkedHashMap<>();
     String domain = null;

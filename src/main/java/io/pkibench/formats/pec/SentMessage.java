@@ -44,7 +44,7 @@ public record SentMessage(String messageId, String from, List<String> to, int by
   /** Every line of {@code file}; a line that is not one is reported with its number. */
   public static List<SentMessage> read(Path file) throws IOException {
     List<SentMessage> list = new ArrayList<>();
-    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    List<String> lines = io.pkibench.pki.InputFiles.lines(file, 1L << 30, "a list of sent messages");
     for (int i = 0; i < lines.size(); i++) {
       if (lines.get(i).isBlank()) continue;
       try {

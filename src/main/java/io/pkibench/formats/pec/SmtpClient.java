@@ -45,15 +45,61 @@ public final class SmtpClient {
   /** Delivers {@code message} (CRLF lines) from {@code from} to {@code to}; returns when the server answered 250 to its end. */
   public static void send(String host, int port, String heloName, String from, List<String> to, byte[] message, Duration timeout)
       throws IOException {
-    try (Socket socket = new Socket()) {
-      socket.setTcpNoDelay(true);
-      socket.connect(new InetSocketAddress(host, port), (int) timeout.toMillis());
-      socket.setSoTimeout((int) timeout.toMillis());
+    send(host, port, heloName, from, to, message, timeout, null);
+  }
+
+  /**
+   * As {@link #send(String, int, String, String, List, byte[], Duration)}, logged in as {@code login}
+   * when given: STARTTLS first (the server's certificate checked against {@code login.tls()} and the
+   * host name), then AUTH PLAIN, so that the password only ever crosses TLS.
+   */
+  public static void send(String host, int port, String heloName, String from, List<String> to, byte[] message, Duration timeout, PecLogin login)
+      throws IOException {
+    send(host, port, heloName, from, to, message, timeout, login, null);
+  }
+
+  /**
+   * As above; a provider relaying to a peer gives {@code relayIdentity} (its own certificate, the one the
+   * provider index lists): STARTTLS whenever the peer offers it, presenting that certificate, which is how
+   * the peer knows the mail comes from the provider it claims.
+   */
+  public static void send(String host, int port, String heloName, String from, List<String> to, byte[] message, Duration timeout, PecLogin login,
+      javax.net.ssl.SSLContext relayIdentity) throws IOException {
+    try (Socket plain = new Socket()) {
+      plain.setTcpNoDelay(true);
+      plain.connect(new InetSocketAddress(host, port), (int) timeout.toMillis());
+      plain.setSoTimeout((int) timeout.toMillis());
+      Socket socket = plain;
       InputStream in = new BufferedInputStream(socket.getInputStream(), 4096);
       OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
       expect(in, 220, "greeting");
       command(out, "EHLO " + heloName);
-      expect(in, 250, "EHLO");
+      String ehlo = expect(in, 250, "EHLO");
+      javax.net.ssl.SSLContext tlsContext = login != null ? login.tls() : relayIdentity != null && ehlo.toUpperCase(java.util.Locale.ROOT).contains("STARTTLS")
+          ? relayIdentity : null;
+      if (tlsContext != null) {
+        command(out, "STARTTLS");
+        expect(in, 220, "STARTTLS");
+        javax.net.ssl.SSLSocket tls = (javax.net.ssl.SSLSocket) tlsContext.getSocketFactory().createSocket(plain, host, port, true);
+        javax.net.ssl.SSLParameters params = tls.getSSLParameters();
+        params.setEndpointIdentificationAlgorithm("HTTPS");
+        tls.setSSLParameters(params);
+        tls.startHandshake();
+        socket = tls;
+        in = new BufferedInputStream(socket.getInputStream(), 4096);
+        out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
+        command(out, "EHLO " + heloName);
+        expect(in, 250, "EHLO after STARTTLS");
+      }
+      if (login != null) {
+        char[] password = login.password().chars();
+        byte[] plainAuth = ("\0" + login.user() + "\0" + new String(password)).getBytes(StandardCharsets.UTF_8);
+        java.util.Arrays.fill(password, '\0');
+        String token = java.util.Base64.getEncoder().encodeToString(plainAuth);
+        java.util.Arrays.fill(plainAuth, (byte) 0);
+        command(out, "AUTH PLAIN " + token);
+        expect(in, 235, "AUTH as " + login.user());
+      }
       command(out, "MAIL FROM:<" + from + ">");
       expect(in, 250, "MAIL FROM");
       for (String rcpt : to) {
@@ -80,10 +126,11 @@ public final class SmtpClient {
     out.flush();
   }
 
-  private static void expect(InputStream in, int code, String after) throws IOException {
+  private static String expect(InputStream in, int code, String after) throws IOException {
     String reply = reply(in);
     int got = reply.length() >= 3 && Character.isDigit(reply.charAt(0)) ? Integer.parseInt(reply.substring(0, 3)) : -1;
     if (got != code) throw new Refusal(got, after + ": " + reply.strip());
+    return reply;
   }
 
   /** A reply of one or more lines ({@code 250-…} continues, {@code 250 …} ends); its lines joined by spaces. */

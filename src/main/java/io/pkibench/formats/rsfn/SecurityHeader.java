@@ -127,7 +127,8 @@ public record SecurityHeader(
     return name == null ? "" : " (" + name + ")";
   }
 
-  private static String printable(String s) {
+  /** {@code s} as it can be shown on a terminal: the bytes of an envelope from outside, escape sequences included, never raw. */
+  public static String printable(String s) {
     return s.chars().allMatch(c -> c >= 0x20 && c < 0x7F) ? s : HexFormat.of().formatHex(s.getBytes(StandardCharsets.ISO_8859_1)) + " (not text)";
   }
 

@@ -69,10 +69,23 @@ public enum TlsEngine {
     };
   }
 
-  /** Server side: {@code key} and its chain; only {@code protocols} and {@code suites} (empty = the engine's defaults). */
+  /**
+   * Server side: {@code key} and its chain; only {@code protocols} and {@code suites}. Empty suites are
+   * the {@link #forwardSecretSuites} of the engine, not its defaults: BoringSSL's defaults include RSA
+   * key exchange (AES128-SHA, AES128-GCM-SHA256), whose sessions a stolen server key decrypts after the
+   * fact. A study that measures such a suite names it.
+   */
   public SslContext server(PrivateKey key, List<X509Certificate> chain, List<String> protocols, List<String> suites) throws SSLException {
     SslContextBuilder b = SslContextBuilder.forServer(key, chain.toArray(new X509Certificate[0])).sslProvider(provider);
-    return restrict(b, protocols, suites).build();
+    return restrict(b, protocols, suites.isEmpty() ? forwardSecretSuites() : suites).build();
+  }
+
+  /** The suites this engine implements with an ephemeral key exchange and an AEAD cipher, and every TLS 1.3 suite (all are). */
+  public List<String> forwardSecretSuites() {
+    return implementedSuites().stream()
+        .filter(s -> !s.contains("_WITH_") || ((s.startsWith("TLS_ECDHE_") || s.startsWith("TLS_DHE_")) && (s.contains("_GCM_") || s.contains("CHACHA20"))))
+        .filter(s -> !s.contains("_anon_") && !s.contains("_NULL_") && !s.equals("TLS_EMPTY_RENEGOTIATION_INFO_SCSV"))
+        .toList();
   }
 
   /**

@@ -35,14 +35,24 @@ public record KeyGrants(List<Grant> grants) {
     }
   }
 
-  /** The default: {@code client} (the test PKI's tls-client certificate) may use every key. */
+  /** {@code client} may use every key: for tests whose client needs any key; 'serve keyserver' grants {@link #signerKeysFor} instead. */
   public static KeyGrants everyKeyFor(X509Certificate client) {
     return new KeyGrants(List.of(new Grant(fingerprint(client), null, List.of(Pattern.compile(".*")), "sha256=" + fingerprint(client) + ": *")));
   }
 
+  /**
+   * What {@code serve keyserver} grants when no file is given: {@code client} (the test PKI's tls-client)
+   * may use the signer keys and its own TLS key (the pix study's mutual handshakes sign with it on the
+   * nodes), never the nodes' or servers' own TLS identities ({@code keyserver}, {@code tls-server*}).
+   */
+  public static KeyGrants signerKeysFor(X509Certificate client) {
+    return new KeyGrants(List.of(new Grant(fingerprint(client), null, List.of(glob("signer-*"), glob("tls-client")),
+        "sha256=" + fingerprint(client) + ": signer-*, tls-client")));
+  }
+
   /** Reads {@code file}; every malformed line is reported at once, each with its number. */
   public static KeyGrants read(Path file) throws IOException {
-    List<String> lines = Files.readAllLines(file);
+    List<String> lines = io.pkibench.pki.InputFiles.lines(file, 16L << 20, "a grants file");
     List<Grant> grants = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     for (int i = 0; i < lines.size(); i++) {

@@ -22,7 +22,9 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.GeneralSecurityException;
 import java.security.cert.Certificate;
+import java.security.cert.X509CRL;
 import java.security.cert.X509Certificate;
+import java.util.List;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -41,8 +43,19 @@ import javax.net.ssl.SSLSession;
 public final class KeyServer implements ReferenceServer {
   public static final int DEFAULT_PORT = 9443;
 
-  /** What the node accepts: request size, time to finish a TLS handshake, idle time before a connection is closed, worker threads. */
-  public record Limits(int maxRequestBytes, Duration handshakeTimeout, Duration idleTimeout, int threads) {
+  /**
+   * What the node accepts: request size, time to finish a TLS handshake, idle time before a connection
+   * is closed, worker threads, and calls in flight on one connection. The last bounds what one client
+   * can make the node hold: at most {@code maxCallsPerConnection × maxRequestBytes} of requests per
+   * connection (32 MiB by default); HTTP/2 tells the client, whose further calls wait on its side.
+   */
+  public record Limits(int maxRequestBytes, Duration handshakeTimeout, Duration idleTimeout, int threads, int maxCallsPerConnection) {
+    public static final int DEFAULT_MAX_CALLS_PER_CONNECTION = 32;
+
+    public Limits(int maxRequestBytes, Duration handshakeTimeout, Duration idleTimeout, int threads) {
+      this(maxRequestBytes, handshakeTimeout, idleTimeout, threads, DEFAULT_MAX_CALLS_PER_CONNECTION);
+    }
+
     public static Limits defaults() {
       return new Limits(1 << 20, Duration.ofSeconds(10), Duration.ofMinutes(5), Runtime.getRuntime().availableProcessors());
     }
@@ -51,6 +64,7 @@ public final class KeyServer implements ReferenceServer {
   private final KeyService service;
   private final SigningKey identity;
   private final X509Certificate root;
+  private final List<X509CRL> crls;
   private final String bind;
   private final int requestedPort;
   private final Limits limits;
@@ -63,7 +77,7 @@ public final class KeyServer implements ReferenceServer {
 
   /**
    * What {@code serve keyserver} is asked for: the keys it serves (empty: every key of its source),
-   * who may use which ({@code grants} file; null: the test PKI's tls-client every key), the RSFN CA
+   * who may use which ({@code grants} file; null: the test PKI's tls-client the signer keys and its own), the RSFN CA
    * codes it packs and unpacks with, and its limits.
    */
   public record Config(String bind, int port, java.util.List<String> aliases, java.nio.file.Path grants,
@@ -81,7 +95,7 @@ public final class KeyServer implements ReferenceServer {
       java.util.function.Consumer<String> log) throws Exception {
     KeyGrants granted;
     try {
-      granted = config.grants() == null ? KeyGrants.everyKeyFor(pki.certificate("tls-client")) : KeyGrants.read(config.grants());
+      granted = config.grants() == null ? KeyGrants.signerKeysFor(pki.certificate("tls-client")) : KeyGrants.read(config.grants());
     } catch (java.io.IOException e) {
       throw new IllegalArgumentException("--grants " + config.grants() + ":\n" + e.getMessage());
     }
@@ -93,10 +107,22 @@ public final class KeyServer implements ReferenceServer {
     var rsfn = io.pkibench.formats.rsfn.Protocol3.forTestPki(pki, config.caCodes(), clock, KeyService.localProvider());
     var service = new KeyService(source, config.aliases().isEmpty() ? held : config.aliases(), granted, rsfn, log);
     var identity = new io.pkibench.keys.SoftwareKeySource(() -> pki, io.pkibench.keys.ProviderChoice.JDK).key("keyserver");
-    return new KeyServer(service, identity, pki.certificate("root-ca"), config.bind(), config.port(), config.limits());
+    // a client's certificate is checked against the test PKI's CRLs too: a revoked one fails the handshake
+    List<X509CRL> crls = List.of(pki.crlOf("root-ca"), pki.crlOf("intermediate-a"), pki.crlOf("intermediate-b"));
+    return new KeyServer(service, identity, pki.certificate("root-ca"), crls, config.bind(), config.port(), config.limits());
   }
 
+  /** A node that trusts clients chaining to {@code root} without checking revocation (tests that make their own clients). */
   public KeyServer(KeyService service, SigningKey identity, X509Certificate root, String bind, int port, Limits limits) {
+    this(service, identity, root, null, bind, port, limits);
+  }
+
+  /**
+   * A node that also checks each client certificate (and its chain) against {@code crls}, which must
+   * cover every CA of the chain: a revoked client fails the handshake, whatever a grant by name says.
+   */
+  public KeyServer(KeyService service, SigningKey identity, X509Certificate root, List<X509CRL> crls, String bind, int port, Limits limits) {
+    this.crls = crls == null ? null : List.copyOf(crls);
     this.service = service;
     this.identity = identity;
     this.root = root;
@@ -105,11 +131,34 @@ public final class KeyServer implements ReferenceServer {
     this.limits = limits;
   }
 
+  /**
+   * gRPC parses a request on the application's executor and, when the bytes are not the message, closes
+   * the call with INTERNAL (the client is told) and then logs the parse failure with its stack trace
+   * through this logger, once per such request. Those records are turned into one line in the node's
+   * log; anything else the logger says passes. Held here: a JUL logger nobody references can be
+   * collected with its filter.
+   */
+  private static final java.util.logging.Logger GRPC_EXECUTOR_LOG = java.util.logging.Logger.getLogger("io.grpc.internal.SerializingExecutor");
+  private static volatile KeyService malformedTo;
+
+  static {
+    GRPC_EXECUTOR_LOG.setFilter(record -> {
+      if (!(record.getThrown() instanceof io.grpc.StatusRuntimeException e) || e.getStatus().getCode() != io.grpc.Status.Code.INTERNAL
+          || !(e.getCause() instanceof com.google.protobuf.InvalidProtocolBufferException)) {
+        return true;
+      }
+      KeyService to = malformedTo;
+      if (to != null) to.refusedMalformed(e.getStatus().getDescription() + ": " + e.getCause().getMessage().lines().findFirst().orElse(""));
+      return false;
+    });
+  }
+
   @Override
   public void start() throws IOException, GeneralSecurityException {
+    malformedTo = service;
     TlsServerCredentials credentials = (TlsServerCredentials) TlsServerCredentials.newBuilder()
         .keyManager(TlsContexts.keyManagers(identity))
-        .trustManager(TlsContexts.trustManagers(root))
+        .trustManager(crls == null ? TlsContexts.trustManagers(root) : TlsContexts.trustManagersCheckingRevocation(root, crls))
         .clientAuth(TlsServerCredentials.ClientAuth.REQUIRE)
         .build();
     AtomicInteger n = new AtomicInteger();
@@ -134,6 +183,9 @@ public final class KeyServer implements ReferenceServer {
           }
         })
         .maxInboundMessageSize(limits.maxRequestBytes())
+        .maxConcurrentCallsPerConnection(limits.maxCallsPerConnection())
+        // one request's worth of window per stream and per connection: a client cannot push more ahead of what is read
+        .flowControlWindow(Math.max(64 * 1024, limits.maxRequestBytes()))
         .maxInboundMetadataSize(16 * 1024)
         .handshakeTimeout(limits.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS)
         .maxConnectionIdle(limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS)
@@ -185,7 +237,8 @@ public final class KeyServer implements ReferenceServer {
   @Override
   public String details() {
     return "mutual TLS as " + identity.alias() + ", " + limits.threads() + " worker threads, requests up to " + limits.maxRequestBytes() / 1024
-        + " KiB, idle connections closed after " + limits.idleTimeout().toSeconds() + " s";
+        + " KiB, " + limits.maxCallsPerConnection() + " calls in flight per connection, idle connections closed after "
+        + limits.idleTimeout().toSeconds() + " s";
   }
 
   @Override

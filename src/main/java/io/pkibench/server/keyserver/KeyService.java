@@ -86,6 +86,15 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
     }
   }
 
+  /**
+   * A request whose bytes are not the message its method takes, refused by gRPC before it reaches us:
+   * counted as refused and said in one line (gRPC itself logged a stack trace for each).
+   */
+  public void refusedMalformed(String why) {
+    refused.increment();
+    log.accept("key server: refused a malformed request (" + printable(why) + ")");
+  }
+
   /** Calls answered, refused (the client's fault) and failed (ours), since start. */
   public record Counts(long served, long refused, long failed) {}
 
@@ -208,13 +217,26 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
 
   private SigningKey key(String alias) throws GeneralSecurityException {
     if (alias.isEmpty()) throw refusal(Status.INVALID_ARGUMENT, "name a key alias");
-    if (!aliases.contains(alias)) throw refusal(Status.NOT_FOUND, "this node holds no key '" + alias + "'");
     X509Certificate caller = CALLER.get();
-    if (caller == null || !grants.allows(caller, alias)) {
-      throw refusal(Status.PERMISSION_DENIED, "the client certificate " + (caller == null ? "(none)" : caller.getSubjectX500Principal().getName())
-          + " is not granted key '" + alias + "'");
+    // One answer for a key the node does not hold and a key the caller may not use, so that a client
+    // cannot learn which aliases exist beyond its grant.
+    if (!aliases.contains(alias) || caller == null || !grants.allows(caller, alias)) {
+      throw refusal(Status.PERMISSION_DENIED, "no key '" + printable(alias) + "' for the client certificate "
+          + (caller == null ? "(none)" : caller.getSubjectX500Principal().getName()));
     }
     return open(alias);
+  }
+
+  /** An alias as the client sent it, safe in a reply and a log line: printable ASCII, the rest as \\uXXXX, cut at 100. */
+  static String printable(String text) {
+    StringBuilder s = new StringBuilder();
+    for (int i = 0; i < text.length() && i < 100; i++) {
+      char c = text.charAt(i);
+      if (c >= 0x20 && c < 0x7f && c != '\\') s.append(c);
+      else s.append(String.format("\\u%04x", (int) c));
+    }
+    if (text.length() > 100) s.append("...");
+    return s.toString();
   }
 
   private SigningKey open(String alias) throws GeneralSecurityException {

@@ -27,6 +27,10 @@ final class Durable {
         while (b.hasRemaining()) ch.write(b);
       }
       force(ch);
+    } catch (IOException e) {
+      // a half-written file on a full disk would hold the very space a retry needs
+      Files.deleteIfExists(tmp);
+      throw e;
     }
     Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     forceDirectory(target.getParent());

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.Locale;
 
 /**
  * The users' mailboxes, one Maildir per address under a root ({@code ROOT/user@domain/{tmp,new,cur}}),
@@ -23,9 +22,16 @@ final class Maildir {
     this.durable = durable;
   }
 
+  /** An address that names no mailbox under the root: delivering to it can never succeed. */
+  static final class NotAMailbox extends IOException {
+    NotAMailbox(String message) {
+      super(message);
+    }
+  }
+
   /** Delivers {@code bytes} to {@code address}; false when this message was already there. */
   boolean deliver(String address, String messageId, byte[] bytes) throws IOException {
-    Path box = root.resolve(address.toLowerCase(Locale.ROOT));
+    Path box = mailbox(address);
     for (String sub : new String[] {"tmp", "new", "cur"}) Files.createDirectories(box.resolve(sub));
     String name = "pec." + digest(messageId + "\n" + address) + ".pkibench";
     if (Files.exists(box.resolve("new").resolve(name)) || Files.exists(box.resolve("cur").resolve(name + ":2,"))
@@ -34,6 +40,23 @@ final class Maildir {
     }
     durable.write(box.resolve("tmp").resolve(name), box.resolve("new").resolve(name), bytes);
     return true;
+  }
+
+  /**
+   * The address's Maildir, checked twice: the address is one RCPT would take, and the path, once
+   * resolved, is a direct child of the root (the second line, should a check upstream ever miss).
+   */
+  Path mailbox(String address) throws NotAMailbox {
+    String folded;
+    try {
+      folded = MailAddress.parse(address).toString();
+    } catch (IllegalArgumentException e) {
+      throw new NotAMailbox("<" + MailAddress.printable(address) + "> names no mailbox: " + e.getMessage());
+    }
+    Path base = root.toAbsolutePath().normalize();
+    Path box = base.resolve(folded).normalize();
+    if (!box.getParent().equals(base)) throw new NotAMailbox("<" + MailAddress.printable(address) + "> resolves outside " + base);
+    return box;
   }
 
   /** 24 hex digits of SHA-256: the spool's job ids and the Maildir file names. */

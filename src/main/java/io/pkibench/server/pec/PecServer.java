@@ -43,10 +43,12 @@ import org.subethamail.smtp.server.SMTPServer;
 public final class PecServer implements ReferenceServer {
   /** What a provider is and what it bounds. */
   public record Config(String domain, String bind, int port, Map<String, String> peers, int workers, Path spool, Path mailboxes,
-      int maxMessageBytes, int maxRecipients, int maxConnections, Duration idleTimeout) {
+      int maxMessageBytes, int maxRecipients, int maxConnections, Duration idleTimeout, Set<String> users, Duration relayDeadline,
+      Duration commandDeadline, Duration transactionDeadline, int maxConnectionsPerAddress) {
     public Config {
       domain = domain.toLowerCase(Locale.ROOT);
       peers = Map.copyOf(peers);
+      users = users.stream().map(u -> u.toLowerCase(Locale.ROOT)).collect(java.util.stream.Collectors.toUnmodifiableSet());
     }
 
     /** Every problem of these settings, each naming the flag of {@code serve pec}. */
@@ -70,15 +72,29 @@ public final class PecServer implements ReferenceServer {
    * warns through {@code log} when the index lists another certificate for the domain (peers would refuse its documents).
    */
   public static PecServer forKey(Config config, io.pkibench.keys.SigningKey key, io.pkibench.formats.pec.ProviderIndex index, String name,
-      java.time.InstantSource clock, java.time.ZoneId zone, Consumer<String> log) throws IOException {
+      java.time.InstantSource clock, java.time.ZoneId zone, Logins logins, Consumer<String> log) throws IOException {
     String domain = config.domain();
     if (index.certificate(domain).isPresent() && !index.certificate(domain).get().equals(key.certificate())) {
       log.accept("warning: the index lists another certificate for " + domain + " than key " + key.alias() + "'s; peers will refuse its documents");
     }
     var provider = new PecProvider(domain, name != null ? name : "pkibench PEC provider " + domain, key, index, clock, zone);
-    return new PecServer(config, provider, log);
+    return new PecServer(config, provider, logins, log);
   }
 
+  /** A provider's defaults for what bounds its SMTP clients: see {@link SmtpDeadlines}. */
+  public static final Duration COMMAND_DEADLINE = Duration.ofSeconds(60);
+  public static final Duration TRANSACTION_DEADLINE = Duration.ofMinutes(10);
+  public static final int MAX_CONNECTIONS_PER_ADDRESS = 100;
+
+  /** The users a provider has mailboxes for when none are named: the test users the workloads and studies mail as. */
+  public static final Set<String> TEST_USERS = Set.of("user1", "user2", "user3", "user4", "user5", "user6", "user7", "user8", "user9");
+
+  /** The longest wait between two attempts at a job the disk could not take. */
+  private static final Duration RETRY_CEILING = Duration.ofSeconds(15);
+  private final Map<String, Integer> retries = new ConcurrentHashMap<>();
+  private final Map<String, String> saidProblems = new ConcurrentHashMap<>();
+  private final java.util.concurrent.ScheduledExecutorService retryTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+      r -> Thread.ofPlatform().name("pec-retry").daemon().unstarted(r));
   /** How long a peer may take over one relay before the item waits for the next round. */
   private static final Duration RELAY_TIMEOUT = Duration.ofSeconds(60);
   private final Config config;
@@ -101,10 +117,55 @@ public final class PecServer implements ReferenceServer {
   private final java.util.concurrent.atomic.AtomicBoolean statsProblemSaid = new java.util.concurrent.atomic.AtomicBoolean();
   private static final com.fasterxml.jackson.databind.ObjectMapper STATS_JSON = new com.fasterxml.jackson.databind.ObjectMapper();
   private SMTPServer smtp;
+  private SmtpDeadlines deadlines;
 
-  public PecServer(Config config, PecProvider provider, Consumer<String> log) throws IOException {
+  /**
+   * Who may submit: the provider's users log in with SMTP AUTH, offered only after STARTTLS with the
+   * {@code tls} identity; {@code passwordOf} gives a user's password by address, null for no such user.
+   * Who may relay: a peer of the provider index, presenting over STARTTLS the certificate the index lists
+   * for its domain; this provider presents {@code relayIdentity} (its own) when it relays.
+   */
+  public record Logins(javax.net.ssl.SSLContext tls, java.util.function.Function<String, io.pkibench.pki.Secret> passwordOf,
+      javax.net.ssl.SSLContext relayIdentity) {
+    /**
+     * STARTTLS with the test PKI's tls-server identity, trusting its root so that peers' certificates can
+     * be checked against the index; the users' passwords derived from the PKI ({@link io.pkibench.formats.pec.PecLogin});
+     * relaying, the provider presents {@code signing}, the certificate the index lists for it (when that
+     * key cannot be a TLS client identity, {@code log} says so and the provider relays without one).
+     */
+    public static Logins forTestPki(io.pkibench.pki.TestPki pki, io.pkibench.keys.SigningKey signing, Consumer<String> log) throws Exception {
+      java.security.cert.X509Certificate root = pki.certificate("root-ca");
+      javax.net.ssl.SSLContext tls = io.pkibench.keys.TlsContexts.withIdentity(
+          new io.pkibench.keys.SoftwareKeySource(() -> pki, io.pkibench.keys.ProviderChoice.JDK).key("tls-server"), root);
+      javax.net.ssl.SSLContext relayIdentity = null;
+      try {
+        relayIdentity = io.pkibench.keys.TlsContexts.withIdentity(signing, root);
+      } catch (java.security.GeneralSecurityException e) {
+        log.accept("warning: key " + signing.alias() + " cannot be a TLS client identity (" + e.getMessage()
+            + "); the provider relays without presenting its certificate, and peers that require it will refuse");
+      }
+      return new Logins(tls, address -> io.pkibench.formats.pec.PecLogin.testPassword(pki, address), relayIdentity);
+    }
+
+    /** Without a relay identity: this provider relays without presenting a certificate (peers that require one refuse it). */
+    public Logins(javax.net.ssl.SSLContext tls, java.util.function.Function<String, io.pkibench.pki.Secret> passwordOf) {
+      this(tls, passwordOf, null);
+    }
+
+    @Override
+    public String toString() {
+      return "Logins[STARTTLS, passwords ****]";
+    }
+  }
+
+  private final Logins logins;
+  /** The SMTP session the current thread serves (SubEthaSMTP runs one per thread). */
+  private static final ThreadLocal<org.subethamail.smtp.server.Session> CURRENT_SESSION = new ThreadLocal<>();
+
+  public PecServer(Config config, PecProvider provider, Logins logins, Consumer<String> log) throws IOException {
     this.config = config;
     this.provider = provider;
+    this.logins = logins;
     this.log = log;
     this.spool = new PecSpool(config.spool(), durable);
     this.mailboxes = new Maildir(config.mailboxes(), durable);
@@ -117,10 +178,51 @@ public final class PecServer implements ReferenceServer {
     jobs.addAll(left);
     for (int i = 0; i < config.workers(); i++) threads.add(Thread.ofPlatform().name("pec-worker-" + i).daemon().start(this::work));
     threads.add(Thread.ofPlatform().name("pec-carrier").daemon().start(this::carryLoop));
-    smtp = new SMTPServer.Builder().bindAddress(InetAddress.getByName(config.bind())).port(config.port()).hostName(config.domain())
+    deadlines = new SmtpDeadlines(config.commandDeadline(), config.transactionDeadline(), config.maxConnectionsPerAddress(), log);
+    // A command SubEthaSMTP's parser throws on (MAIL FROM ... SIZE=99999999999: a NumberFormatException)
+    // ends that session only; it is said in one line, not as a stack trace on stderr per attempt.
+    java.util.concurrent.atomic.AtomicInteger sessionThreads = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.ThreadFactory sessionThreadFactory = r -> {
+      Thread t = new Thread(r, "pec-smtp-session-" + sessionThreads.incrementAndGet());
+      t.setDaemon(true);
+      t.setUncaughtExceptionHandler((thread, e) -> log.accept("pec " + config.domain() + ": an SMTP session ended on a command the SMTP library could not take ("
+          + e.getClass().getSimpleName() + ": " + MailAddress.printable(String.valueOf(e.getMessage())) + ")"));
+      return t;
+    };
+    // Each session runs on its own thread; which one is known to the AUTH capability below.
+    java.util.concurrent.ExecutorService sessions = new java.util.concurrent.ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+        new java.util.concurrent.SynchronousQueue<>(), sessionThreadFactory) {
+      @Override
+      protected void beforeExecute(Thread t, Runnable r) {
+        if (r instanceof org.subethamail.smtp.server.Session s) CURRENT_SESSION.set(s);
+      }
+
+      @Override
+      protected void afterExecute(Runnable r, Throwable t) {
+        CURRENT_SESSION.remove();
+      }
+    };
+    var passwords = new org.subethamail.smtp.auth.EasyAuthenticationHandlerFactory(this::login);
+    // AUTH is offered (in EHLO, and taken) only once STARTTLS is done: SubEthaSMTP would list it before
+    // TLS unless TLS were required of everyone, which peers and strangers delivering to our users are not.
+    var afterTls = new org.subethamail.smtp.AuthenticationHandlerFactory() {
+      @Override
+      public List<String> getAuthenticationMechanisms() {
+        org.subethamail.smtp.server.Session s = CURRENT_SESSION.get();
+        return s != null && s.isTLSStarted() ? passwords.getAuthenticationMechanisms() : List.of();
+      }
+
+      @Override
+      public org.subethamail.smtp.AuthenticationHandler create() {
+        return passwords.create();
+      }
+    };
+    smtp = new SMTPServer.Builder().executorService(sessions).serverSocketFactory((org.subethamail.smtp.server.ServerSocketCreator) deadlines).sessionHandler(deadlines).bindAddress(InetAddress.getByName(config.bind())).port(config.port()).hostName(config.domain())
         .softwareName("pkibench PEC provider").maxConnections(config.maxConnections())
         .connectionTimeout((int) config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS).maxRecipients(config.maxRecipients())
-        .maxMessageSize(config.maxMessageBytes()).messageHandlerFactory(Session::new).build();
+        .maxMessageSize(config.maxMessageBytes()).messageHandlerFactory(Session::new)
+        .enableTLS().startTlsSocketFactory(this::startTls).showAuthCapabilitiesBeforeSTARTTLS(false)
+        .authenticationHandlerFactory(afterTls).build();
     smtp.start();
   }
 
@@ -135,28 +237,110 @@ public final class PecServer implements ReferenceServer {
         + (config.peers().isEmpty() ? "" : ", peers " + config.peers());
   }
 
+  /** STARTTLS as the server, asking for (not requiring) a client certificate: users have none, peers present theirs. */
+  private javax.net.ssl.SSLSocket startTls(java.net.Socket socket) throws IOException {
+    java.net.InetSocketAddress remote = (java.net.InetSocketAddress) socket.getRemoteSocketAddress();
+    javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) logins.tls().getSocketFactory().createSocket(socket, remote.getHostString(), remote.getPort(), true);
+    s.setUseClientMode(false);
+    s.setWantClientAuth(true);
+    return s;
+  }
+
+  /** The certificate the client presented over STARTTLS, or null. */
+  private static java.security.cert.X509Certificate peerCertificate(MessageContext context) {
+    if (!(context instanceof org.subethamail.smtp.server.Session s) || !(s.getSocket() instanceof javax.net.ssl.SSLSocket tls)) return null;
+    try {
+      java.security.cert.Certificate[] chain = tls.getSession().getPeerCertificates();
+      return chain.length > 0 && chain[0] instanceof java.security.cert.X509Certificate x ? x : null;
+    } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
+      return null;
+    }
+  }
+
+  /** SMTP AUTH: a user of ours with its password, and only over TLS, so that no password crosses the wire in clear. */
+  private void login(String user, String password, MessageContext context) throws org.subethamail.smtp.auth.LoginFailedException {
+    if (!(context instanceof org.subethamail.smtp.server.Session s) || !s.isTLSStarted()) {
+      throw new org.subethamail.smtp.auth.LoginFailedException("log in after STARTTLS");
+    }
+    MailAddress address;
+    try {
+      address = MailAddress.parse(user);
+    } catch (IllegalArgumentException e) {
+      throw new org.subethamail.smtp.auth.LoginFailedException();
+    }
+    io.pkibench.pki.Secret expected = address.domain().equals(config.domain()) && config.users().contains(address.localPart())
+        ? logins.passwordOf().apply(address.toString()) : null;
+    // compared in constant time, and an unknown user costs the same as a wrong password
+    byte[] given = password.getBytes(StandardCharsets.UTF_8);
+    byte[] wanted = expected == null ? new byte[given.length + 1] : new String(expected.chars()).getBytes(StandardCharsets.UTF_8);
+    if (!java.security.MessageDigest.isEqual(given, wanted) || expected == null) throw new org.subethamail.smtp.auth.LoginFailedException();
+  }
+
   /** One SMTP transaction: the sender, the recipients we take, the data on the disk before 250. */
   private final class Session implements MessageHandler {
     private String from;
     private final List<String> rcpts = new ArrayList<>();
 
-    Session(MessageContext context) {}
+    private final MessageContext context;
+
+    Session(MessageContext context) {
+      this.context = context;
+    }
 
     @Override
     public void from(String address) throws RejectException {
       String a = address == null ? "" : address.strip();
-      if (!a.isEmpty() && !plausible(a)) throw new RejectException(553, "5.1.7 <" + a + ">: not a mail address");
-      from = a;
+      if (a.isEmpty()) {
+        from = a;
+        return;
+      }
+      MailAddress sender;
+      try {
+        sender = MailAddress.parse(a);
+      } catch (IllegalArgumentException e) {
+        throw new RejectException(553, "5.1.7 <" + MailAddress.printable(a) + ">: not an address this provider takes: " + e.getMessage());
+      }
+      if (sender.domain().equals(config.domain()) && !sender.toString().equals(provider.address())) {
+        // a user of ours submits, and only as itself once logged in (RFC 6109 §3.2, RFC 6409 §6.1)
+        String user = context.getAuthenticationHandler().map(h -> String.valueOf(h.getIdentity())).orElse(null);
+        if (user == null) {
+          throw new RejectException(530, "5.7.0 authentication required: users of " + config.domain() + " submit after STARTTLS and AUTH");
+        }
+        if (!user.equalsIgnoreCase(sender.toString())) {
+          throw new RejectException(553, "5.7.1 <" + sender + "> is not the logged-in user <" + MailAddress.printable(user) + ">");
+        }
+      }
+      if (!sender.domain().equals(config.domain()) && provider.index().knows(sender.domain())) {
+        // mail in a peer provider's name is relayed by that provider, known by its certificate in the index
+        java.security.cert.X509Certificate presented = peerCertificate(context);
+        if (presented == null || !presented.equals(provider.index().certificate(sender.domain()).orElse(null))) {
+          throw new RejectException(530, "5.7.0 mail from " + sender.domain() + " is relayed by its provider over STARTTLS with the certificate"
+              + " the provider index lists for it");
+        }
+      }
+      from = sender.toString();
     }
 
+    /**
+     * Refused here, before 250, rather than when the job is done: an address the spool, Jakarta Mail or
+     * the Maildir could not take would otherwise fail the whole job, the good recipients with it.
+     */
     @Override
     public void recipient(String address) throws RejectException {
-      String a = address.strip().toLowerCase(Locale.ROOT);
-      if (!plausible(a)) throw new RejectException(553, "5.1.3 <" + a + ">: not a mail address");
-      if (!submission() && !domainOf(a).equals(config.domain())) {
+      MailAddress a;
+      try {
+        a = MailAddress.parse(address.strip());
+      } catch (IllegalArgumentException e) {
+        throw new RejectException(553, "5.1.3 <" + MailAddress.printable(address) + ">: not an address this provider takes: " + e.getMessage());
+      }
+      if (a.domain().equals(config.domain())) {
+        if (!a.localPart().equals(PecProvider.PROVIDER_MAILBOX) && !config.users().contains(a.localPart())) {
+          throw new RejectException(550, "5.1.1 <" + a + ">: no such user at " + config.domain());
+        }
+      } else if (!submission()) {
         throw new RejectException(550, "5.7.1 <" + a + ">: relaying denied; " + config.domain() + " takes mail only for its own users");
       }
-      rcpts.add(a);
+      rcpts.add(a.toString());
     }
 
     private boolean submission() {
@@ -165,13 +349,32 @@ public final class PecServer implements ReferenceServer {
 
     @Override
     public String data(InputStream data) throws RejectException, IOException {
-      byte[] bytes = readAtMost(data, config.maxMessageBytes());
+      SmtpDeadlines.Connection connection = deadlines.of(context);
+      if (connection != null) connection.dataStarted();
+      try {
+        return take(data, connection);
+      } finally {
+        if (connection != null) connection.dataEnded();
+      }
+    }
+
+    private String take(InputStream data, SmtpDeadlines.Connection connection) throws RejectException, IOException {
+      byte[] bytes = readAtMost(data, config.maxMessageBytes(), connection);
       String origin = submission() ? "submission" : "incoming";
       String messageId = messageId(bytes);
       // The job id is the duplicate key: the same message from the same sender to the same recipients is one job.
       String id = messageId == null ? UUID.randomUUID().toString().replace("-", "").substring(0, 24)
           : Maildir.digest(origin + "\n" + from + "\n" + String.join(",", rcpts) + "\n" + messageId);
-      if (!spool.store(new PecSpool.Job(id, origin, from == null ? "" : from, rcpts, bytes))) {
+      boolean stored;
+      try {
+        stored = spool.store(new PecSpool.Job(id, origin, from == null ? "" : from, rcpts, bytes));
+      } catch (IOException e) {
+        // not taken, so the sender keeps it and tries again: the disk full is a temporary fault (RFC 3463 4.3.1)
+        refused.incrementAndGet();
+        sayOnce("store", "cannot store a message in " + config.spool() + " (" + e.getMessage() + "); senders are answered 452 until it can");
+        throw new RejectException(452, "4.3.1 insufficient system storage; try again later");
+      }
+      if (!stored) {
         duplicates.incrementAndGet();
         log.accept("pec " + config.domain() + ": " + messageId + " from <" + from + "> again: already taken, acknowledged without a second copy");
         return null;
@@ -185,12 +388,20 @@ public final class PecServer implements ReferenceServer {
     public void done() {}
   }
 
-  private byte[] readAtMost(InputStream in, int max) throws IOException, RejectException {
+  private byte[] readAtMost(InputStream in, int max, SmtpDeadlines.Connection connection) throws IOException, RejectException {
     ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(max, 128 * 1024));
     byte[] buf = new byte[16384];
     long total = 0;
     int n;
     while ((n = in.read(buf)) > 0) {
+      if (connection != null) {
+        for (int i = 0; i < n; i++) {
+          if (buf[i] == '\n') {
+            connection.dataLine(); // a line of the message: the drip that never ends one is cut
+            break;
+          }
+        }
+      }
       total += n;
       if (total > max) {
         refused.incrementAndGet();
@@ -222,19 +433,80 @@ public final class PecServer implements ReferenceServer {
       if (id == null) continue;
       try {
         process(id);
+        if (retries.remove(id) != null) sayOnce("process", null);
+      } catch (PecSpool.DamagedFile e) {
+        if (!closing) setAside(id, null, e);
+      } catch (IOException e) {
+        if (!closing) retryLater(id, e);
       } catch (Exception e) {
-        if (closing) return;
-        log.accept("pec " + config.domain() + ": job " + id + " failed in our code and is set aside in " + config.spool().resolve("failed") + ": " + e);
-        try {
-          spool.fail(id, e.toString());
-        } catch (IOException x) {
-          log.accept("pec " + config.domain() + ": cannot set job " + id + " aside: " + x.getMessage());
-        }
+        if (!closing) setAside(id, spoolRead(id), e);
       }
     }
   }
 
+  /**
+   * A job the disk could not take now (full, or gone read-only): it stays acknowledged in the spool and
+   * is tried again, after 0.25 s doubling to {@link #RETRY_CEILING}, until the disk takes it. Said once
+   * per streak, not per job.
+   */
+  private void retryLater(String id, IOException e) {
+    int attempts = retries.merge(id, 1, Integer::sum);
+    long delayMillis = Math.min(RETRY_CEILING.toMillis(), 250L << Math.min(attempts - 1, 16));
+    sayOnce("process", "cannot process acknowledged messages now (" + e.getMessage() + "); they stay in " + config.spool().resolve("incoming")
+        + " and are retried until the disk takes them");
+    retryTimer.schedule(() -> jobs.add(id), delayMillis, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * A job that can never be processed (its file damaged, or our code failed on it): set aside in
+   * {@code failed/} for a person, and, when we can still read who submitted it, its sender told by a
+   * signed non-acceptance receipt.
+   */
+  private void setAside(String id, PecSpool.Job job, Exception e) {
+    log.accept("pec " + config.domain() + ": job " + id + " cannot be processed and is set aside in " + config.spool().resolve("failed") + ": " + e);
+    retries.remove(id);
+    try {
+      List<PecSpool.Item> notice = new ArrayList<>();
+      if (job != null && job.origin().equals("submission") && !job.mailFrom().isEmpty()) {
+        String msgid = messageId(job.bytes());
+        notice = route(provider.nonAcceptance(id, job.mailFrom(), job.rcpts(), "", msgid,
+            List.of("the provider could not process the message (" + e.getClass().getSimpleName() + "); it was not sent")));
+      }
+      spool.fail(id, e.toString());
+      if (!notice.isEmpty()) {
+        String noticeId = Maildir.digest("set-aside\n" + id);
+        spool.commit(noticeId, notice);
+        for (Path p : spool.itemsOf(noticeId)) carry(p);
+      }
+    } catch (Exception x) {
+      log.accept("pec " + config.domain() + ": cannot set job " + id + " aside: " + x.getMessage());
+    }
+  }
+
+  private PecSpool.Job spoolRead(String id) {
+    try {
+      return spool.read(id);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /** Says {@code problem} once until it changes; null marks the end of the streak (said as such when there was one). */
+  private void sayOnce(String topic, String problem) {
+    String before = problem == null ? saidProblems.remove(topic) : saidProblems.put(topic, problem);
+    if (problem != null && !problem.equals(before)) log.accept("pec " + config.domain() + ": " + problem);
+    if (problem == null && before != null) log.accept("pec " + config.domain() + ": the spool takes work again (" + topic + ")");
+  }
+
   private void process(String id) throws Exception {
+    if (spool.committed(id)) {
+      // an earlier attempt committed and failed after: finish it, its results are carried as they are
+      spool.finishCommitted(id);
+      processed.incrementAndGet();
+      for (Path item : spool.itemsOf(id)) carry(item);
+      return;
+    }
+    if (!spool.waiting(id)) return; // set aside meanwhile: nothing left to do
     PecSpool.Job job = spool.read(id);
     List<Outgoing> out = job.origin().equals("submission") ? provider.accept(id, job.mailFrom(), job.rcpts(), job.bytes())
         : provider.receive(id, job.mailFrom(), job.rcpts(), job.bytes());
@@ -289,7 +561,17 @@ public final class PecServer implements ReferenceServer {
       PecSpool.Item item = spool.readItem(file);
       switch (item.route()) {
         case "mailbox" -> {
-          for (String rcpt : item.to()) if (mailboxes.deliver(rcpt, item.messageId(), item.bytes())) delivered.incrementAndGet();
+          for (String rcpt : item.to()) {
+            try {
+              if (mailboxes.deliver(rcpt, item.messageId(), item.bytes())) delivered.incrementAndGet();
+            } catch (Maildir.NotAMailbox e) {
+              // only a job spooled before RCPT checked addresses can get here: no later round can deliver it
+              spool.setAside(file, e.getMessage());
+              log.accept("pec " + config.domain() + ": " + item.kind() + " " + item.messageId() + " set aside in " + config.spool().resolve("failed")
+                  + " (" + e.getMessage() + ")");
+              return;
+            }
+          }
         }
         case "self" -> {
           String id = Maildir.digest("incoming\n" + item.envelopeFrom() + "\n" + String.join(",", item.to()) + "\n" + item.messageId());
@@ -301,8 +583,17 @@ public final class PecServer implements ReferenceServer {
         }
       }
       spool.carried(file);
+      if (saidProblems.containsKey("carry")) sayOnce("carry", null);
+    } catch (PecSpool.DamagedFile e) {
+      try {
+        spool.setAside(file, e.getMessage());
+      } catch (IOException x) {
+        // tried again next round
+      }
+      log.accept("pec " + config.domain() + ": " + file + " set aside: " + e.getMessage());
     } catch (Exception e) {
-      if (!closing) log.accept("pec " + config.domain() + ": cannot carry " + file.getFileName() + " yet: " + e.getMessage());
+      // said once per kind of problem: a full disk would otherwise say it for every item, every half second
+      if (!closing) sayOnce("carry", "cannot carry items yet (" + e.getMessage() + "); they stay in " + config.spool().resolve("outgoing"));
     } finally {
       carrying.remove(file);
     }
@@ -313,14 +604,15 @@ public final class PecServer implements ReferenceServer {
     String peer = config.peers().get(domain);
     if (peer == null) {
       if (peerDown.putIfAbsent(domain, true) == null) {
-        log.accept("pec " + config.domain() + ": no route to " + domain + " (give --peer " + domain + "=HOST:PORT); its messages wait in the spool");
+        log.accept("pec " + config.domain() + ": no route to " + domain + " (give --peer " + domain + "=HOST:PORT); its messages wait in the spool up to "
+            + io.pkibench.plan.Durations.format(config.relayDeadline()));
       }
-      return false;
+      return pastDeadline(item, domain, "no route to " + domain);
     }
     int colon = peer.lastIndexOf(':');
     try {
       SmtpClient.send(peer.substring(0, colon), Integer.parseInt(peer.substring(colon + 1)), config.domain(), item.envelopeFrom(), item.to(),
-          item.bytes(), RELAY_TIMEOUT);
+          item.bytes(), RELAY_TIMEOUT, null, logins.relayIdentity());
       if (peerDown.remove(domain) != null) log.accept("pec " + config.domain() + ": " + domain + " at " + peer + " is back; the waiting messages go out");
       return true;
     } catch (SmtpClient.Refusal e) {
@@ -328,17 +620,29 @@ public final class PecServer implements ReferenceServer {
         refusedForGood(item, domain, e);
         return true;
       }
-      return waitFor(domain, peer, e);
+      return waitFor(item, domain, peer, e);
     } catch (IOException e) {
-      return waitFor(domain, peer, e);
+      return waitFor(item, domain, peer, e);
     }
   }
 
-  private boolean waitFor(String domain, String peer, IOException e) {
+  private boolean waitFor(PecSpool.Item item, String domain, String peer, IOException e) throws IOException {
     if (peerDown.putIfAbsent(domain, true) == null) {
       log.accept("pec " + config.domain() + ": " + domain + " at " + peer + " does not take mail now (" + e.getMessage() + "); messages wait and are retried");
     }
-    return false;
+    return pastDeadline(item, domain, domain + " at " + peer + " did not take it (" + e.getMessage() + ")");
+  }
+
+  /**
+   * An item that could not be relayed within {@code --relay-deadline} of its commit is given up as a
+   * refusal for good: a transport envelope's sender gets a non-delivery notice (the rules' 24 hours),
+   * anything else is set aside. True when it was given up (it leaves the queue), false while it waits.
+   */
+  private boolean pastDeadline(PecSpool.Item item, String domain, String why) throws IOException {
+    java.time.Instant committed = Files.getLastModifiedTime(item.file()).toInstant();
+    if (java.time.Instant.now().isBefore(committed.plus(config.relayDeadline()))) return false;
+    giveUp(item, why + " within " + io.pkibench.plan.Durations.format(config.relayDeadline()), false);
+    return true;
   }
 
   /**
@@ -347,12 +651,16 @@ public final class PecServer implements ReferenceServer {
    * spool; any other document is set aside in {@code failed/} with the reply, and said in the log.
    */
   private void refusedForGood(PecSpool.Item item, String domain, SmtpClient.Refusal refusal) throws IOException {
-    String reason = domain + " refused it: " + refusal.getMessage();
+    giveUp(item, domain + " refused it: " + refusal.getMessage(), refusal.code() == 550);
+  }
+
+  /** An item given up for {@code reason}: a transport envelope answered by a non-delivery notice, anything else set aside. */
+  private void giveUp(PecSpool.Item item, String reason, boolean noSuchRecipient) throws IOException {
     if (item.kind().equals(DocumentKind.TRANSPORT.value)) {
       String id = Maildir.digest("refused\n" + item.file());
       if (!spool.known(id)) {
         try {
-          Outgoing notice = provider.nonDelivery(id, item.bytes(), item.to(), reason, refusal.code() == 550);
+          Outgoing notice = provider.nonDelivery(id, item.bytes(), item.to(), reason, noSuchRecipient);
           spool.commit(id, route(notice));
         } catch (IOException e) {
           throw e;
@@ -403,7 +711,9 @@ public final class PecServer implements ReferenceServer {
   @Override
   public void close() {
     closing = true;
+    retryTimer.shutdownNow();
     if (smtp != null) smtp.stop();
+    if (deadlines != null) deadlines.close();
     for (Thread t : threads) {
       try {
         t.join(5000);
@@ -414,18 +724,19 @@ public final class PecServer implements ReferenceServer {
     writeStats();
   }
 
+  /** What is wrong with {@code localPart} as a user's name (for --users), or null when RCPT would take it. */
+  public static String localPartProblem(String localPart) {
+    try {
+      MailAddress.parse(localPart + "@example.test");
+      return localPart.contains("@") ? "is an address; give the local part alone, e.g. user1" : null;
+    } catch (IllegalArgumentException e) {
+      return "is not a local part this provider takes: " + e.getMessage();
+    }
+  }
+
   static String domainOf(String address) {
     int at = address.lastIndexOf('@');
     return at < 0 ? "" : address.substring(at + 1).toLowerCase(Locale.ROOT);
   }
 
-  private static boolean plausible(String address) {
-    int at = address.lastIndexOf('@');
-    if (at <= 0 || at == address.length() - 1 || address.length() > 254) return false;
-    for (int i = 0; i < address.length(); i++) {
-      char c = address.charAt(i);
-      if (c <= ' ' || c == ',' || c == '\t' || c == '<' || c == '>' || c == 0x7f) return false;
-    }
-    return true;
-  }
 }

@@ -26,7 +26,8 @@ import java.util.stream.Stream;
  * incoming/ID.job       acknowledged, not yet processed
  * outgoing/ID/N.out     processed: what is left to carry (to a mailbox, a peer, or back to ourselves)
  * done/ID               processed: the mark that keeps a retried message from being done twice
- * failed/ID.job         a job our code could not process, kept for a person to look at
+ * failed/ID.job         a job that can never be processed (damaged, or our code failed on it), kept for a person
+ *                       to look at; a disk that cannot take a job now (full) leaves it in incoming/, retried
  * tmp/                  files being written
  * </pre>
  */
@@ -71,11 +72,18 @@ final class PecSpool {
         || Files.exists(dir.resolve("outgoing").resolve(id));
   }
 
+  /** A spool file that is not what we wrote: no later attempt can read it. */
+  static final class DamagedFile extends IOException {
+    DamagedFile(String message) {
+      super(message);
+    }
+  }
+
   Job read(String id) throws IOException {
     byte[] all = Files.readAllBytes(dir.resolve("incoming").resolve(id + ".job"));
     int nl = indexOf(all, (byte) '\n');
     String[] f = new String(all, 0, nl, StandardCharsets.UTF_8).split("\t", -1);
-    if (f.length != 4 || !f[0].equals(JOB_MAGIC)) throw new IOException(dir.resolve("incoming").resolve(id + ".job") + " is not a pkibench PEC job");
+    if (f.length != 4 || !f[0].equals(JOB_MAGIC)) throw new DamagedFile(dir.resolve("incoming").resolve(id + ".job") + " is not a pkibench PEC job");
     return new Job(id, f[1], f[2], f[3].isEmpty() ? List.of() : List.of(f[3].split(",")), Arrays.copyOfRange(all, nl + 1, all.length));
   }
 
@@ -97,15 +105,38 @@ final class PecSpool {
     return pending;
   }
 
+  /**
+   * True when the job's results are committed already: an earlier attempt got past the rename and
+   * failed after it (say, on a full disk), so this one only finishes it.
+   */
+  boolean committed(String id) {
+    return Files.exists(dir.resolve("outgoing").resolve(id)) || Files.exists(dir.resolve("done").resolve(id));
+  }
+
+  /** True while the job is acknowledged and not yet processed. */
+  boolean waiting(String id) {
+    return Files.exists(dir.resolve("incoming").resolve(id + ".job"));
+  }
+
+  /** Marks a committed job done and removes it: the end of {@link #commit}, for a job found committed. */
+  void finishCommitted(String id) throws IOException {
+    finish(id);
+  }
+
   /** Commits a job's results in one rename, then marks it done and removes it. */
   void commit(String id, List<Item> items) throws IOException {
     Path staging = dir.resolve("tmp").resolve(id + ".out");
     deleteTree(staging);
     Files.createDirectories(staging);
-    for (int i = 0; i < items.size(); i++) {
-      Item it = items.get(i);
-      String header = String.join("\t", OUT_MAGIC, it.route(), it.kind(), it.envelopeFrom(), String.join(",", it.to()), it.messageId()) + "\n";
-      durable.writeInPlace(staging.resolve(i + ".out"), header.getBytes(StandardCharsets.UTF_8), it.bytes());
+    try {
+      for (int i = 0; i < items.size(); i++) {
+        Item it = items.get(i);
+        String header = String.join("\t", OUT_MAGIC, it.route(), it.kind(), it.envelopeFrom(), String.join(",", it.to()), it.messageId()) + "\n";
+        durable.writeInPlace(staging.resolve(i + ".out"), header.getBytes(StandardCharsets.UTF_8), it.bytes());
+      }
+    } catch (IOException e) {
+      deleteTree(staging); // the space a retry will need
+      throw e;
     }
     if (!items.isEmpty()) {
       durable.forceDirectory(staging); // every item's entry at once: the directory is renamed into place only complete
@@ -167,7 +198,7 @@ final class PecSpool {
     byte[] all = Files.readAllBytes(file);
     int nl = indexOf(all, (byte) '\n');
     String[] f = new String(all, 0, nl, StandardCharsets.UTF_8).split("\t", -1);
-    if (f.length != 6 || !f[0].equals(OUT_MAGIC)) throw new IOException(file + " is not a pkibench PEC spool item");
+    if (f.length != 6 || !f[0].equals(OUT_MAGIC)) throw new DamagedFile(file + " is not a pkibench PEC spool item");
     return new Item(file, f[1], f[2], f[3], List.of(f[4].split(",")), f[5], Arrays.copyOfRange(all, nl + 1, all.length));
   }
 
@@ -202,7 +233,7 @@ final class PecSpool {
 
   private static int indexOf(byte[] bytes, byte b) throws IOException {
     for (int i = 0; i < bytes.length; i++) if (bytes[i] == b) return i;
-    throw new IOException("a spool file without its header line");
+    throw new DamagedFile("a spool file without its header line");
   }
 
   private static void deleteTree(Path p) throws IOException {

@@ -39,9 +39,18 @@ import java.util.zip.CRC32;
 public final class TlsEchoServer implements ReferenceServer {
   public static final int DEFAULT_PORT = 8444;
 
-  /** Limits, all bounded: a client cannot hold the server's memory or a connection slot for ever. */
-  public record Limits(Duration idleTimeout, Duration handshakeTimeout, int maxConnections) {
+  /**
+   * Limits, all bounded: a client cannot hold the server's memory or a connection slot for ever. The
+   * idle timeout restarts at every byte, so a frame must also arrive whole within {@code frameDeadline}
+   * of its first byte (a trickle of one byte every 20 s is cut), and one address holds at most
+   * {@code maxConnectionsPerAddress}.
+   */
+  public record Limits(Duration idleTimeout, Duration handshakeTimeout, int maxConnections, Duration frameDeadline, int maxConnectionsPerAddress) {
     public static final Limits DEFAULT = new Limits(Duration.ofSeconds(30), Duration.ofSeconds(10), 10_000);
+
+    public Limits(Duration idleTimeout, Duration handshakeTimeout, int maxConnections) {
+      this(idleTimeout, handshakeTimeout, maxConnections, idleTimeout, Math.min(maxConnections, 1_000));
+    }
   }
 
   /** What the server counts; each transaction once, each failure by cause. */
@@ -55,11 +64,13 @@ public final class TlsEchoServer implements ReferenceServer {
     final AtomicLong truncated = new AtomicLong();
     final AtomicLong refused = new AtomicLong();
     final AtomicLong open = new AtomicLong();
+    final AtomicLong renegotiationsRefused = new AtomicLong();
 
     public String json() {
       return String.format(Locale.ROOT, "{\"transactions\":%d,\"bytesIn\":%d,\"handshakes\":%d,\"handshakeFailures\":%d,\"timeouts\":%d,"
-              + "\"protocolErrors\":%d,\"truncated\":%d,\"refused\":%d,\"open\":%d}", transactions.get(), bytesIn.get(), handshakes.get(),
-          handshakeFailures.get(), timeouts.get(), protocolErrors.get(), truncated.get(), refused.get(), open.get());
+              + "\"protocolErrors\":%d,\"truncated\":%d,\"refused\":%d,\"open\":%d,\"renegotiationsRefused\":%d}", transactions.get(), bytesIn.get(),
+          handshakes.get(), handshakeFailures.get(), timeouts.get(), protocolErrors.get(), truncated.get(), refused.get(), open.get(),
+          renegotiationsRefused.get());
     }
   }
 
@@ -70,6 +81,7 @@ public final class TlsEchoServer implements ReferenceServer {
   private final Limits limits;
   private final String engine;
   private final Counters counters = new Counters();
+  private final java.util.Map<java.net.InetAddress, AtomicLong> perAddress = new java.util.concurrent.ConcurrentHashMap<>();
   private EventLoopGroup boss;
   private EventLoopGroup workers;
   private Channel tlsChannel;
@@ -171,16 +183,33 @@ public final class TlsEchoServer implements ReferenceServer {
               ch.close();
               return;
             }
-            ch.closeFuture().addListener(f -> counters.open.decrementAndGet());
+            java.net.InetAddress source = ch.remoteAddress().getAddress();
+            AtomicLong fromSource = perAddress.computeIfAbsent(source, a -> new AtomicLong());
+            if (fromSource.incrementAndGet() > limits.maxConnectionsPerAddress()) {
+              release(source, fromSource);
+              counters.open.decrementAndGet();
+              counters.refused.incrementAndGet();
+              ch.close();
+              return;
+            }
+            ch.closeFuture().addListener(f -> {
+              counters.open.decrementAndGet();
+              release(source, fromSource);
+            });
             if (context != null) {
+              ch.pipeline().addLast(new NoRenegotiation(counters));
               SslHandler ssl = context.newHandler(ch.alloc());
               ssl.setHandshakeTimeoutMillis(limits.handshakeTimeout().toMillis());
               ch.pipeline().addLast(ssl);
             }
             ch.pipeline().addLast(new IdleStateHandler(limits.idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS));
-            ch.pipeline().addLast(new Transactions(counters));
+            ch.pipeline().addLast(new Transactions(counters, limits.frameDeadline()));
           }
         });
+  }
+
+  private void release(java.net.InetAddress source, AtomicLong count) {
+    if (count.decrementAndGet() <= 0) perAddress.remove(source, count);
   }
 
   @Override
@@ -202,8 +231,8 @@ public final class TlsEchoServer implements ReferenceServer {
   @Override
   public String details() {
     String plain = tls == null ? "plain TCP only" : plainChannel == null ? engine + ", no plain port" : engine + ", plain TCP at " + plainUrl();
-    return plain + "; idle timeout " + limits.idleTimeout().toSeconds()
-        + " s, at most " + limits.maxConnections() + " connections";
+    return plain + "; idle timeout " + limits.idleTimeout().toSeconds() + " s, a frame whole within " + limits.frameDeadline().toSeconds()
+        + " s, at most " + limits.maxConnections() + " connections, " + limits.maxConnectionsPerAddress() + " per address; client renegotiation refused";
   }
 
   @Override
@@ -228,8 +257,27 @@ public final class TlsEchoServer implements ReferenceServer {
     private int streamFrames;
     private long streamBytes;
 
-    Transactions(Counters counters) {
+    private final Duration frameDeadline;
+    /** Cuts the connection if the frame begun is not whole by then; cancelled when it is. */
+    private java.util.concurrent.ScheduledFuture<?> frameDue;
+
+    Transactions(Counters counters, Duration frameDeadline) {
       this.counters = counters;
+      this.frameDeadline = frameDeadline;
+    }
+
+    /** A frame's first byte: from now it has {@code frameDeadline} to arrive whole, however it trickles. */
+    private void frameBegun(ChannelHandlerContext ctx) {
+      if (frameDue != null) return;
+      frameDue = ctx.executor().schedule(() -> {
+        counters.timeouts.incrementAndGet();
+        ctx.close();
+      }, frameDeadline.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    private void frameWhole() {
+      if (frameDue != null) frameDue.cancel(false);
+      frameDue = null;
     }
 
     @Override
@@ -255,6 +303,7 @@ public final class TlsEchoServer implements ReferenceServer {
     }
 
     private void readHeader(ChannelHandlerContext ctx, ByteBuf in) {
+      if (headerFilled == 0) frameBegun(ctx);
       int n = Math.min(in.readableBytes(), header.length - headerFilled);
       in.readBytes(header, headerFilled, n);
       headerFilled += n;
@@ -299,6 +348,7 @@ public final class TlsEchoServer implements ReferenceServer {
 
     private void finish(ChannelHandlerContext ctx) {
       bodyFilled = -1;
+      frameWhole();
       switch (kind) {
         case EchoProtocol.REQUEST -> {
           ByteBuf response = ctx.alloc().buffer(responseLength);
@@ -353,6 +403,7 @@ public final class TlsEchoServer implements ReferenceServer {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+      frameWhole();
       if (bodyFilled >= 0 || headerFilled > 0) counters.truncated.incrementAndGet();
       ctx.fireChannelInactive();
     }
@@ -366,6 +417,65 @@ public final class TlsEchoServer implements ReferenceServer {
         counters.protocolErrors.incrementAndGet();
       }
       ctx.close();
+    }
+  }
+
+  /**
+   * Refuses a client's renegotiation on either engine by reading the TLS record headers ahead of the
+   * engine: up to TLS 1.2 a client sends one handshake record (its Finished) after its
+   * ChangeCipherSpec, so a further handshake record is a new handshake it started, and the connection
+   * is closed before the engine sees it. TLS 1.3 has no renegotiation and hides record types after its
+   * handshake, so nothing there is refused. (JSSE would renegotiate without limit: 126 handshakes in
+   * 10 s on one connection, issue 25.)
+   */
+  static final class NoRenegotiation extends ChannelInboundHandlerAdapter {
+    private static final int CHANGE_CIPHER_SPEC = 20;
+    private static final int HANDSHAKE = 22;
+    private final Counters counters;
+    private final byte[] recordHeader = new byte[5];
+    private int headerFilled;
+    private int bodyLeft;
+    private boolean changeCipherSpecSeen;
+    private int handshakeRecordsAfterIt;
+    private boolean notTls;
+
+    NoRenegotiation(Counters counters) {
+      this.counters = counters;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      if (notTls || !(msg instanceof ByteBuf in)) {
+        ctx.fireChannelRead(msg);
+        return;
+      }
+      int i = in.readerIndex();
+      int end = in.writerIndex();
+      while (i < end) {
+        if (bodyLeft > 0) {
+          int skip = Math.min(bodyLeft, end - i);
+          bodyLeft -= skip;
+          i += skip;
+          continue;
+        }
+        recordHeader[headerFilled++] = in.getByte(i++);
+        if (headerFilled < recordHeader.length) continue;
+        headerFilled = 0;
+        int type = recordHeader[0] & 0xff;
+        bodyLeft = ((recordHeader[3] & 0xff) << 8) | (recordHeader[4] & 0xff);
+        if (type < 20 || type > 24) {
+          notTls = true; // not a TLS record stream: the engine refuses it as it always has
+          break;
+        }
+        if (type == CHANGE_CIPHER_SPEC) changeCipherSpecSeen = true;
+        else if (type == HANDSHAKE && changeCipherSpecSeen && ++handshakeRecordsAfterIt > 1) {
+          counters.renegotiationsRefused.incrementAndGet();
+          in.release();
+          ctx.close();
+          return;
+        }
+      }
+      ctx.fireChannelRead(msg);
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.pkibench.workload.pec;
 
+import io.pkibench.formats.pec.PecLogin;
 import io.pkibench.formats.pec.DocumentKind;
 import io.pkibench.formats.pec.PecMessages;
 import io.pkibench.formats.pec.PecSender;
@@ -144,7 +145,9 @@ public final class PecSendWorkload implements WorkloadFactory {
     List<PecSender> senders = new ArrayList<>();
     for (Route r : routes) {
       watched.add(mailboxes.resolve(r.domain()).resolve(user(r.domain(), 1)).resolve("new"));
-      senders.add(new PecSender(r.host(), r.port(), context.clock()));
+      // each provider's user logs in as itself, its password from the test PKI (never a parameter)
+      PecLogin login = PecLogin.testUser(context.pki().get(), user(r.domain(), 1));
+      senders.add(new PecSender(r.host(), r.port(), context.clock(), from -> login));
     }
     java.nio.file.Files.createDirectories(sentFile.toAbsolutePath().getParent());
     // Message-IDs unique to this run: a provider drops a Message-ID it has seen as a resubmission

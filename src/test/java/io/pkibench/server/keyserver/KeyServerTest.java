@@ -178,7 +178,7 @@ class KeyServerTest {
     assertTrue(notGranted.refused() && notGranted.getMessage().contains("PERMISSION_DENIED") && notGranted.getMessage().contains("signer-rsa2048-2"),
         notGranted.getMessage());
     KeyServerException unknown = assertThrows(KeyServerException.class, () -> remote.key("no-such-key"));
-    assertTrue(unknown.refused() && unknown.getMessage().contains("NOT_FOUND"), unknown.getMessage());
+    assertTrue(unknown.refused() && unknown.getMessage().contains("PERMISSION_DENIED"), "the same answer as not granted: " + unknown.getMessage());
     assertEquals(List.of("signer-ed25519-1", "signer-rsa2048-1"), remote.aliases().stream().sorted().toList(), "the list shows only granted keys");
 
     // larger than the node accepts: refused, and the next call is served
@@ -519,5 +519,160 @@ class KeyServerTest {
     var viaNode = codec.unpack(remote.key("signer-rsa2048-2"), fixture.pki.certificate("signer-rsa2048-1"), envelope);
     assertTrue(viaNode.ok(), "C14 unwrapped on the node: " + viaNode);
     assertArrayEquals(payload, viaNode.payload());
+  }
+
+  /**
+   * 400 Ed25519 signatures of 1 MB each (the message itself goes to the node) at once on one connection
+   * to a node in its own JVM: with the calls in flight capped (32 by default) the node holds a bounded
+   * number of requests and its resident memory stays near where it was; without the cap it held all
+   * 400 (issue 25: 240 MB → 1,163 MB; here, at the peak, 253 → 721 MiB before the cap, 202 → 365 MiB with it).
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(180)
+  void callsInFlight_fourHundredOneMegabyteSignsOnOneConnection_nodeMemoryStaysFlat() throws Exception {
+    try (var node = io.pkibench.study.ServiceProcess.start(io.pkibench.session.ForkedSeries.thisJvm(),
+        List.of("serve", "keyserver", "--port", "0", "--threads", "2", "--pki", fixture.pki.dir().toString()), java.util.Map.of("PATH", System.getenv("PATH")))) {
+      int port = Integer.parseInt(node.url().substring(node.url().lastIndexOf(':') + 1));
+      // A plain gRPC channel, not the remote KeySource: the node's behaviour alone, without the client's
+      // health checks taking a busy node out on a loaded machine.
+      var credentials = io.grpc.TlsChannelCredentials.newBuilder()
+          .keyManager(io.pkibench.keys.TlsContexts.keyManagers(new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("tls-client")))
+          .trustManager(io.pkibench.keys.TlsContexts.trustManagers(fixture.pki.certificate("root-ca"))).build();
+      io.grpc.ManagedChannel channel = io.grpc.Grpc.newChannelBuilderForAddress("127.0.0.1", port, credentials).maxInboundMessageSize(4 << 20).build();
+      open.add(channel::shutdownNow);
+      var stub = io.pkibench.keyserver.protocol.KeyServerGrpc.newFutureStub(channel);
+      var request = io.pkibench.keyserver.protocol.SignRequest.newBuilder().setAlias("signer-ed25519-1")
+          .setScheme(io.pkibench.keyserver.protocol.SignatureScheme.ED25519).setData(com.google.protobuf.ByteString.copyFrom(new byte[1_000_000])).build();
+      for (int i = 0; i < 20; i++) stub.withDeadlineAfter(60, java.util.concurrent.TimeUnit.SECONDS).sign(request).get(); // warm the node first
+      long before = rssKib(node.pid());
+      List<com.google.common.util.concurrent.ListenableFuture<io.pkibench.keyserver.protocol.SignResponse>> calls = new ArrayList<>();
+      for (int i = 0; i < 400; i++) calls.add(stub.withDeadlineAfter(120, java.util.concurrent.TimeUnit.SECONDS).sign(request));
+      long peak = before;
+      while (!calls.stream().allMatch(java.util.concurrent.Future::isDone)) {
+        peak = Math.max(peak, rssKib(node.pid()));
+        Thread.sleep(50);
+      }
+      peak = Math.max(peak, rssKib(node.pid()));
+      int signed = 0;
+      for (var c : calls) if (c.get().getSignature().size() == 64) signed++;
+      System.out.printf("key server RSS: %d MiB before, %d MiB at most while 400 x 1 MB calls ran on one connection%n", before / 1024, peak / 1024);
+      assertTrue(peak - before < 250 * 1024, "the node's memory stays near flat: " + before / 1024 + " MiB -> " + peak / 1024 + " MiB");
+      assertEquals(400, signed, "every call answered: the ones past the cap waited on the client's side");
+    }
+  }
+
+  /** The resident set of process {@code pid}, in KiB, from /proc. */
+  static long rssKib(long pid) throws java.io.IOException {
+    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+      if (line.startsWith("VmRSS:")) return Long.parseLong(line.replaceAll("[^0-9]", ""));
+    }
+    throw new java.io.IOException("no VmRSS for pid " + pid);
+  }
+
+  /** A node as 'serve keyserver' starts it, in its own JVM, with {@code more} arguments. */
+  io.pkibench.study.ServiceProcess servedNode(String... more) throws Exception {
+    List<String> args = new ArrayList<>(List.of("serve", "keyserver", "--port", "0", "--threads", "2", "--pki", fixture.pki.dir().toString()));
+    args.addAll(List.of(more));
+    var node = io.pkibench.study.ServiceProcess.start(io.pkibench.session.ForkedSeries.thisJvm(), args, java.util.Map.of("PATH", System.getenv("PATH")));
+    open.add(node::close);
+    return node;
+  }
+
+  RemoteKeySource clientOf(io.pkibench.study.ServiceProcess node, String identityAlias) throws GeneralSecurityException {
+    int port = Integer.parseInt(node.url().substring(node.url().lastIndexOf(':') + 1));
+    RemoteKeySource remote = new RemoteKeySource(List.of(new NodeAddress("127.0.0.1", port, 1)),
+        new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key(identityAlias), fixture.pki.certificate("root-ca"), InstantSource.system(), log::add);
+    open.add(remote);
+    return remote;
+  }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(120)
+  void defaultGrant_tlsClient_getsTheSignerKeysNotTheServersIdentities_andUnknownLooksLikeNotGranted() throws Exception {
+    RemoteKeySource remote = clientOf(servedNode(), "tls-client");
+    assertEquals("RSA", remote.key("signer-rsa2048-1").privateKey().getAlgorithm(), "a signer key is granted");
+    assertEquals("RSA", remote.key("tls-client").privateKey().getAlgorithm(), "its own TLS key too (the pix study's mutual handshakes)");
+    for (String identity : List.of("keyserver", "tls-server", "tls-server-ecdsa-p256")) {
+      KeyServerException e = assertThrows(KeyServerException.class, () -> remote.key(identity), identity + " is the node's or a server's identity");
+      assertTrue(e.refused(), e.getMessage());
+    }
+    String ungranted = assertThrows(KeyServerException.class, () -> remote.key("keyserver")).getMessage();
+    String unknown = assertThrows(KeyServerException.class, () -> remote.key("no-such-keyzz")).getMessage();
+    assertEquals(ungranted.replace("keyserver", "ALIAS"), unknown.replace("no-such-keyzz", "ALIAS"), "one answer for unknown and not granted");
+  }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(120)
+  void handshake_revokedClientCertificate_refusedEvenWhenAGrantNamesIt() throws Exception {
+    Path grants = Files.writeString(dir.resolve("revoked-grants.txt"), "cn=pkibench signer-rsa2048-revoked: signer-*\n");
+    var node = servedNode("--grants", grants.toString());
+    var e = assertThrows(GeneralSecurityException.class, () -> clientOf(node, "signer-rsa2048-revoked").key("signer-rsa2048-1"),
+        "the test PKI's CRL lists signer-rsa2048-revoked");
+    assertTrue(e.getMessage().contains("no key-server node answers"), e.getMessage());
+  }
+
+  /**
+   * gRPC calls whose bytes are not the message they claim (garbage, a truncated protobuf): each refused
+   * with INVALID_ARGUMENT-or-INTERNAL to the client, one line in the node's log, and no stack trace from
+   * the gRPC library on stderr (it logged one per message).
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(60)
+  void malformedMessages_refusedWithOneLineEachAndNoStackTrace() throws Exception {
+    KeyServer server = node();
+    List<java.util.logging.LogRecord> traced = Collections.synchronizedList(new ArrayList<>());
+    java.util.logging.Handler watch = new java.util.logging.Handler() {
+      @Override
+      public void publish(java.util.logging.LogRecord r) {
+        if (r.getThrown() != null && isLoggable(r)) traced.add(r);
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    java.util.logging.Logger grpc = java.util.logging.Logger.getLogger("io.grpc");
+    grpc.addHandler(watch);
+    var credentials = io.grpc.TlsChannelCredentials.newBuilder()
+        .keyManager(io.pkibench.keys.TlsContexts.keyManagers(new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("tls-client")))
+        .trustManager(io.pkibench.keys.TlsContexts.trustManagers(fixture.pki.certificate("root-ca"))).build();
+    io.grpc.ManagedChannel channel = io.grpc.Grpc.newChannelBuilderForAddress("127.0.0.1", server.port(), credentials).build();
+    try {
+      io.grpc.MethodDescriptor.Marshaller<byte[]> raw = new io.grpc.MethodDescriptor.Marshaller<>() {
+        @Override
+        public java.io.InputStream stream(byte[] value) {
+          return new java.io.ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(java.io.InputStream stream) {
+          try {
+            return stream.readAllBytes();
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        }
+      };
+      for (String method : List.of("Sign", "Decrypt", "GetChain", "RsfnUnpack")) {
+        var descriptor = io.grpc.MethodDescriptor.<byte[], byte[]>newBuilder(raw, raw).setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+            .setFullMethodName("pkibench.keyserver.v1.KeyServer/" + method).build();
+        for (byte[] garbage : List.of(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff}, new byte[] {0x0a, 0x7f, 'x'}, "\u001b[2Jhello".getBytes())) {
+          var e = assertThrows(io.grpc.StatusRuntimeException.class, () -> io.grpc.stub.ClientCalls.blockingUnaryCall(channel, descriptor,
+              io.grpc.CallOptions.DEFAULT.withDeadlineAfter(10, java.util.concurrent.TimeUnit.SECONDS), garbage));
+          assertTrue(e.getStatus().getCode() != io.grpc.Status.Code.DEADLINE_EXCEEDED && e.getStatus().getCode() != io.grpc.Status.Code.UNAVAILABLE,
+              method + ": refused, not hung or dropped: " + e.getStatus());
+        }
+      }
+      assertEquals(List.of(), traced.stream().map(r -> r.getLoggerName() + ": " + r.getMessage() + " " + r.getThrown()).toList(),
+          "no stack trace logged by the gRPC library");
+      assertEquals(12, log.stream().filter(l -> l.startsWith("key server: refused a malformed request (")).count(), "one line each: " + log);
+      assertFalse(String.join("\n", log).contains("\u001b"), "the client's bytes are not echoed raw");
+      assertEquals("RSA", client(server).key("signer-rsa2048-1").privateKey().getAlgorithm(), "the node serves on");
+    } finally {
+      channel.shutdownNow();
+      grpc.removeHandler(watch);
+    }
   }
 }

@@ -79,7 +79,7 @@ class PecProvidersTest {
     }
 
     PecSender via(int n) {
-      return new PecSender("127.0.0.1", n == 1 ? port1 : port2, InstantSource.system());
+      return new PecSender("127.0.0.1", n == 1 ? port1 : port2, InstantSource.system(), PecAttacksTest.loginsOf(keys));
     }
 
     List<Path> mailboxes() {
@@ -176,7 +176,8 @@ class PecProvidersTest {
         o.write("EHLO test\r\n".getBytes(StandardCharsets.US_ASCII));
         String l;
         while ((l = in.readLine()).startsWith("250-")) { }
-        o.write("MAIL FROM:<user1@pec1.test>\r\nRCPT TO:<user1@pec2.test>\r\nDATA\r\n".getBytes(StandardCharsets.US_ASCII));
+        // from outside to a user of ours (submission needs a login, which this raw conversation does not do)
+        o.write("MAIL FROM:<someone@elsewhere.test>\r\nRCPT TO:<user1@pec1.test>\r\nDATA\r\n".getBytes(StandardCharsets.US_ASCII));
         assertTrue(in.readLine().startsWith("250"));
         assertTrue(in.readLine().startsWith("250"));
         assertTrue(in.readLine().startsWith("354"));

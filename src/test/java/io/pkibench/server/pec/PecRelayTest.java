@@ -111,13 +111,14 @@ class PecRelayTest {
     Path mail = dir.resolve("mail1");
     List<String> log = Collections.synchronizedList(new ArrayList<>());
     var config = new PecServer.Config("pec1.test", "127.0.0.1", 0, Map.of("pec2.test", "127.0.0.1:" + refusing.getPortAllocated()), 2, spool, mail,
-        1 << 20, 10, 20, Duration.ofSeconds(30));
-    PecServer server = new PecServer(config, provider, log::add);
+        1 << 20, 10, 20, Duration.ofSeconds(30), PecServer.TEST_USERS, Duration.ofDays(1),
+        PecServer.COMMAND_DEADLINE, PecServer.TRANSACTION_DEADLINE, PecServer.MAX_CONNECTIONS_PER_ADDRESS);
+    PecServer server = new PecServer(config, provider, PecAttacksTest.serverLogins(keys), log::add);
     server.start();
     try {
       int port = Integer.parseInt(server.baseUrl().substring(server.baseUrl().lastIndexOf(':') + 1));
       String id = "<refused.1@pec1.test>";
-      var outcome = new PecSender("127.0.0.1", port, InstantSource.system())
+      var outcome = new PecSender("127.0.0.1", port, InstantSource.system(), PecAttacksTest.loginsOf(keys))
           .send("user1@pec1.test", List.of("user1@pec2.test"), id, PecMessages.message("user1@pec1.test", "user1@pec2.test", id, "refused", 4096, 1));
       assertTrue(outcome.acknowledged(), outcome.problem());
       Path box = mail.resolve("user1@pec1.test").resolve("new");

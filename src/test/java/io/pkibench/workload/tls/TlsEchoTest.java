@@ -207,6 +207,125 @@ class TlsEchoTest {
     }
   }
 
+  /** One echo request of {@code n} bytes over {@code s}; the answer read back whole. */
+  static byte[] echo(java.net.Socket s, int n) throws IOException {
+    s.getOutputStream().write(EchoProtocol.header(EchoProtocol.REQUEST, n, n));
+    s.getOutputStream().write(new byte[n]);
+    s.getOutputStream().flush();
+    return s.getInputStream().readNBytes(n);
+  }
+
+  /**
+   * A JSSE client renegotiates a TLS 1.2 connection (a second startHandshake): the server closes the
+   * connection instead, on both engines, and counts it; the connection's first request was served.
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(60)
+  void renegotiation_clientInitiated_refusedOnBothEngines() throws Exception {
+    for (TlsEngine engine : List.of(TlsEngine.JSSE, TlsEngine.OPENSSL)) {
+      try (TlsEchoServer server = server(engine, "rsa2048", List.of("TLSv1.2"), List.of(), TlsEchoServer.Limits.DEFAULT)) {
+        URI tls = URI.create(server.baseUrl());
+        javax.net.ssl.SSLContext client = io.pkibench.keys.TlsContexts.trusting(fixture.pki.certificate("root-ca"));
+        int renegotiated = 0;
+        try (javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) client.getSocketFactory().createSocket(tls.getHost(), tls.getPort())) {
+          s.setSoTimeout(10_000);
+          s.setEnabledProtocols(new String[] {"TLSv1.2"});
+          s.startHandshake();
+          assertEquals(16, echo(s, 16).length, engine + ": served before");
+          for (int i = 0; i < 20; i++) {
+            s.startHandshake(); // a renegotiation on TLS 1.2
+            if (echo(s, 16).length == 16) renegotiated++;
+          }
+        } catch (IOException e) {
+          // refused: the connection was closed
+        }
+        assertEquals(0, renegotiated, engine + ": no request served after a renegotiation");
+        String json = counters(server.plainUrl());
+        assertEquals(1, counter(json, "transactions"), engine + ": " + json);
+      }
+    }
+  }
+
+  /**
+   * Without --suites the server offers forward-secret suites only, on both engines: openssl asking for
+   * RSA key exchange (AES128-GCM-SHA256, BoringSSL's default before) is refused, ECDHE is taken.
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(60)
+  void defaultSuites_rsaKeyExchange_refusedOnBothEngines() throws Exception {
+    for (TlsEngine engine : List.of(TlsEngine.JSSE, TlsEngine.OPENSSL)) {
+      try (TlsEchoServer server = server(engine, "rsa2048", List.of(), List.of(), TlsEchoServer.Limits.DEFAULT)) {
+        int port = URI.create(server.baseUrl()).getPort();
+        for (String cipher : List.of("AES128-GCM-SHA256", "AES128-SHA", "ECDHE-RSA-AES128-GCM-SHA256")) {
+          Process p = new ProcessBuilder("openssl", "s_client", "-connect", "127.0.0.1:" + port, "-tls1_2", "-cipher", cipher, "-brief",
+              "-CAfile", fixture.pki.dir().resolve("root-ca.pem").toString()).redirectErrorStream(true).start();
+          p.getOutputStream().close();
+          String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+          assertTrue(p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS), engine + " " + cipher + ": s_client did not end");
+          boolean negotiated = out.contains("Ciphersuite: " + cipher);
+          assertEquals(cipher.startsWith("ECDHE"), negotiated, engine + " " + cipher + ": " + out);
+        }
+      }
+    }
+  }
+
+  /**
+   * A request trickled one byte a second (each byte inside the 2 s idle timeout) is cut at the 3 s
+   * frame deadline; an address past its connection cap is refused; another address is served meanwhile.
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(60)
+  void request_trickled_cutAtTheFrameDeadlineWhileAnotherAddressIsServed() throws Exception {
+    var limits = new TlsEchoServer.Limits(Duration.ofSeconds(2), Duration.ofSeconds(2), 100, Duration.ofSeconds(3), 5);
+    try (TlsEchoServer server = server(null, null, List.of(), List.of(), limits)) {
+      URI plain = URI.create(server.baseUrl());
+      List<Socket> trickles = new java.util.ArrayList<>();
+      try {
+        for (int i = 0; i < 6; i++) {
+          Socket t = new Socket();
+          t.bind(new InetSocketAddress("127.0.0.2", 0));
+          t.connect(new InetSocketAddress(plain.getHost(), plain.getPort()), 5000);
+          t.setSoTimeout(15_000);
+          trickles.add(t);
+        }
+        long start = System.nanoTime();
+        byte[] frame = EchoProtocol.header(EchoProtocol.REQUEST, 64, 64);
+        int cut = 0;
+        for (int b = 0; b < 12 && cut < 6; b++) {
+          cut = 0;
+          for (Socket t : trickles) {
+            try {
+              t.getOutputStream().write(frame[b % frame.length]);
+            } catch (IOException e) {
+              cut++;
+            }
+          }
+          try (Socket other = new Socket()) {
+            other.bind(new InetSocketAddress("127.0.0.3", 0));
+            other.connect(new InetSocketAddress(plain.getHost(), plain.getPort()), 5000);
+            other.setSoTimeout(5000);
+            assertEquals(64, echo(other, 64).length, "another address is served beside the trickles");
+          }
+          Thread.sleep(1000);
+        }
+        for (Socket t : trickles) {
+          try {
+            assertEquals(-1, t.getInputStream().read(), "closed by the server");
+          } catch (IOException e) {
+            // reset: closed too
+          }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        assertTrue(seconds < 8, "cut at the 3 s frame deadline, not kept alive byte by byte: " + seconds + " s");
+        String json = counters(server.baseUrl());
+        assertTrue(counter(json, "refused") >= 1, "the sixth from 127.0.0.2 was refused: " + json);
+        assertTrue(counter(json, "timeouts") >= 5, "the five trickles cut by the deadline: " + json);
+      } finally {
+        for (Socket t : trickles) t.close();
+      }
+    }
+  }
+
   @AfterAll
   static void done() {
     // the PKI lives in the temporary directory
