@@ -23,7 +23,6 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.pkibench.formats.tls.EchoProtocol;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32;
@@ -53,6 +52,8 @@ public final class TlsEchoServer implements ReferenceServer {
     }
   }
 
+  private static final com.fasterxml.jackson.databind.ObjectMapper STATS_JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
   /** What the server counts; each transaction once, each failure by cause. */
   public static final class Counters {
     final AtomicLong transactions = new AtomicLong();
@@ -66,11 +67,21 @@ public final class TlsEchoServer implements ReferenceServer {
     final AtomicLong open = new AtomicLong();
     final AtomicLong renegotiationsRefused = new AtomicLong();
 
+    /** What the counters say now, one figure each: the stats request's answer (README, "tlsecho"). */
+    public record Snapshot(long transactions, long bytesIn, long handshakes, long handshakeFailures, long timeouts, long protocolErrors,
+        long truncated, long refused, long open, long renegotiationsRefused) {}
+
+    public Snapshot snapshot() {
+      return new Snapshot(transactions.get(), bytesIn.get(), handshakes.get(), handshakeFailures.get(), timeouts.get(), protocolErrors.get(),
+          truncated.get(), refused.get(), open.get(), renegotiationsRefused.get());
+    }
+
     public String json() {
-      return String.format(Locale.ROOT, "{\"transactions\":%d,\"bytesIn\":%d,\"handshakes\":%d,\"handshakeFailures\":%d,\"timeouts\":%d,"
-              + "\"protocolErrors\":%d,\"truncated\":%d,\"refused\":%d,\"open\":%d,\"renegotiationsRefused\":%d}", transactions.get(), bytesIn.get(),
-          handshakes.get(), handshakeFailures.get(), timeouts.get(), protocolErrors.get(), truncated.get(), refused.get(), open.get(),
-          renegotiationsRefused.get());
+      try {
+        return STATS_JSON.writeValueAsString(snapshot());
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        throw new IllegalStateException("a record of numbers always writes as JSON", e);
+      }
     }
   }
 
