@@ -6,17 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.analysis.Comparison;
-import io.pkibench.plan.LevelLoad;
-import io.pkibench.plan.Plan;
-import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.report.ComparisonFormat;
-import io.pkibench.results.LevelResult;
-import io.pkibench.results.ResultFixtures;
 import io.pkibench.results.RunResult;
-import io.pkibench.results.StudyRecord;
 import io.pkibench.results.WorkloadResult;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -121,42 +114,8 @@ class CompareAcrossRunsTest {
     return labels;
   }
 
-  /**
-   * A run of {@code study} as its runner writes it: each step's workload (name, parameters, key source as planned, over
-   * services on ports of their own), its probe when it has one, and every level of its plan with three measured
-   * iterations of {@code scale} × 1,000 ops/s.
-   */
+  /** A run of {@code study} as its runner records it (see {@link StudyRuns}), every step at {@code scale} × 1,000 ops/s. */
   RunResult studyRun(Study study, double scale) throws Exception {
-    StudyOptions options = new StudyOptions(true, Duration.ofSeconds(10), "software", dir.resolve("pki"), null);
-    RunningServices services = RunningServices.plan(study.services(options), List.of("java"), java.util.Map.of(), line -> {});
-    List<StudyRecord.ServiceRecord> serviceRecords = new ArrayList<>();
-    for (String name : services.names()) {
-      serviceRecords.add(new StudyRecord.ServiceRecord(name, List.of("pkibench", "serve"), java.net.URI.create(services.url(name)).getPort(), List.of(4242L)));
-    }
-    StudyInfo info = study.info();
-    RunResult run = RunResult.start(ResultFixtures.environment(), null)
-        .withStudy(new StudyRecord(StudyRecord.SCHEMA, info.name(), info.title(), info.unit(), info.published(), serviceRecords, List.of(),
-            List.of(), List.of(), null));
-    for (Step step : study.steps(options, services)) {
-      if (step.probe() != null) run = append(run, step.label(), WorkloadResult.Step.PROBE, step.probe().plan(), scale);
-      run = append(run, step.label(), WorkloadResult.Step.MEASURE, step.plan(), scale);
-    }
-    return run.withStatus(io.pkibench.results.RunStatus.COMPLETE);
-  }
-
-  private static RunResult append(RunResult run, String label, String role, Plan plan, double scale) {
-    WorkloadSpec spec = plan.workloads().get(0);
-    WorkloadResult w = new WorkloadResult(spec.name(), spec.params(), spec.keys(), plan.cpu(), List.of(), null, new WorkloadResult.Step(label, role));
-    for (LevelLoad load : plan.load().levels()) w = w.withLevel(level(load, scale));
-    return run.withWorkload(run.workloads().size(), w);
-  }
-
-  static LevelResult level(LevelLoad load, double scale) {
-    int workers = load.workers();
-    double[] rates = {1000 * scale, 1010 * scale, 990 * scale};
-    LevelResult closed = ResultFixtures.closedRun("x", new int[] {workers}, new double[][] {rates}, new long[] {1_000_000})
-        .workloads().get(0).levels().get(0);
-    Double target = load instanceof LevelLoad.Open o ? o.ratePerSecond() : null;
-    return LevelResult.of(workers, target, closed.iterations(), "jvm", 2);
+    return StudyRuns.run(study, dir, label -> 1000 * scale, label -> 0.5);
   }
 }
