@@ -120,7 +120,7 @@ public final class StudyTables {
 
   /** What the rows cannot say by themselves: steps not measured, intervals too wide, unsteady levels, the probe's choice. */
   static List<String> remarks(StudyRecord study, List<Row> rows) {
-    List<String> remarks = new ArrayList<>(clientBesideServer(rows));
+    List<String> remarks = new ArrayList<>(clientBesideServer(study, rows));
     for (Row row : rows) {
       Optional<LevelResult> level = row.level();
       if (level.isEmpty()) {
@@ -166,9 +166,10 @@ public final class StudyTables {
   /**
    * Where a study measured the same workload (name, parameters, keys) once charging its services' CPU
    * and once its own JVM's ({@code cpu jvm}, the client), the two costs per operation at the same thread
-   * count, side by side: the client : server split a sizing needs.
+   * count, side by side: the client : server split a sizing needs. Where the original published a rate for
+   * the step, one line more sizes that rate: the cores busy in all, split between client and server.
    */
-  static List<String> clientBesideServer(List<Row> rows) {
+  static List<String> clientBesideServer(StudyRecord study, List<Row> rows) {
     List<String> lines = new ArrayList<>();
     for (Row client : rows) {
       WorkloadResult c = client.measured();
@@ -182,9 +183,31 @@ public final class StudyTables {
         double clientMicros = 1e6 / cl.cpu().opsPerCpuSecond(), serverMicros = 1e6 / sl.get().cpu().opsPerCpuSecond();
         lines.add(String.format(java.util.Locale.ROOT, "%s at %d threads: %.0f µs of client CPU and %.0f µs of server CPU per operation,"
             + " client : server = 1 : %.2f", server.label(), cl.concurrency(), clientMicros, serverMicros, serverMicros / clientMicros));
+        publishedRate(study, server.label()).ifPresent(rate -> {
+          double clientCores = rate * clientMicros / 1e6, serverCores = rate * serverMicros / 1e6;
+          String side = serverWord(study);
+          lines.add(String.format(java.util.Locale.ROOT, "sizing %s for the original's %s ops/s: %.1f cores busy in all, %.1f client and %.1f %s"
+              + " (client : %s = 1 : %.2f), from the CPU per operation of each at %d threads", server.label(), HumanUnits.figure(rate),
+              clientCores + serverCores, clientCores, serverCores, side, side.replace('-', ' '), serverMicros / clientMicros, cl.concurrency()));
+        });
       }
     }
     return lines;
+  }
+
+  /** The rate, in operations per second, the original published for a step, when its figure is a rate. */
+  static Optional<Double> publishedRate(StudyRecord study, String step) {
+    StudyRecord.Published p = study.published();
+    if (p == null) return Optional.empty();
+    StudyRecord.Unit unit = p.unitOr(study.unit());
+    if (unit.basis() != null) return Optional.empty(); // per CPU or per operation: not a rate to size for
+    return p.figures().stream().filter(f -> f.step().equals(step)).findFirst().map(f -> f.value() / unit.perSecond());
+  }
+
+  /** What the study's services are, for the sizing line: key servers (pix, rsfn) or servers. */
+  private static String serverWord(StudyRecord study) {
+    boolean keyServers = !study.services().isEmpty() && study.services().stream().allMatch(s -> s.name().startsWith("keyserver"));
+    return keyServers ? "key-server" : "server";
   }
 
   /** The terminal form: title, table, notes on what the figures can and cannot say, the original beside ours, the checks. */
