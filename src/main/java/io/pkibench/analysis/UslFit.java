@@ -69,10 +69,10 @@ public record UslFit(
     } catch (org.apache.commons.math3.exception.MathIllegalStateException e) {
       free = null;
     }
-    double[] p = free == null ? new double[] {-1, -1, -1} : free.getPoint().toArray();
+    double[] p = free == null ? null : free.getPoint().toArray();
     // The unconstrained optimum, where it lies inside the bounds, is the constrained one too.
-    boolean inside = p[0] >= 0 && p[1] >= 0 && p[2] > 0 && Double.isFinite(p[0] + p[1] + p[2]);
-    boolean superlinear = p[0] < 0;
+    boolean inside = p != null && p[0] >= 0 && p[1] >= 0 && p[2] > 0 && Double.isFinite(p[0] + p[1] + p[2]);
+    boolean superlinear = p != null && p[0] < 0;
     LeastSquaresOptimizer.Optimum optimum;
     try {
       optimum = inside ? free : solve(ns, xs, true);
