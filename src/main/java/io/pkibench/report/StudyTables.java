@@ -188,11 +188,23 @@ public final class StudyTables {
           String side = serverWord(study);
           lines.add(String.format(java.util.Locale.ROOT, "sizing %s for the original's %s ops/s: %.1f cores busy in all, %.1f client and %.1f %s"
               + " (client : %s = 1 : %.2f), from the CPU per operation of each at %d threads", server.label(), HumanUnits.figure(rate),
-              clientCores + serverCores, clientCores, serverCores, side, side.replace('-', ' '), serverMicros / clientMicros, cl.concurrency()));
+              clientCores + serverCores, clientCores, serverCores, side, side.replace('-', ' '), serverMicros / clientMicros, cl.concurrency())
+              + unsteady(cl, sl.get(), side));
         });
       }
     }
     return lines;
+  }
+
+  /**
+   * A sizing from a level whose cost per operation was still moving (a JVM still compiling, a resource running out)
+   * is no sizing yet: said at the end of the line, naming the side.
+   */
+  private static String unsteady(LevelResult client, LevelResult server, String side) {
+    List<String> moving = new ArrayList<>();
+    Steadiness.warning(client).ifPresent(w -> moving.add("the client's CPU per operation was still moving (" + w.substring(0, w.indexOf(':')) + ")"));
+    Steadiness.warning(server).ifPresent(w -> moving.add("the " + side + "'s CPU per operation was still moving (" + w.substring(0, w.indexOf(':')) + ")"));
+    return moving.isEmpty() ? "" : "; indicative only: " + String.join(", and ", moving);
   }
 
   /** The rate, in operations per second, the original published for a step, when its figure is a rate. */

@@ -47,6 +47,16 @@ class PixSizingTest {
     assertTrue(table.contains("sizing SPI signature for the original's 4,000 ops/s: 12.0 cores busy in all, 8.0 client and 4.0 key-server"), table);
   }
 
+  /** Quick figures from a client still compiling size nothing: the line says it is indicative, and why. */
+  @Test
+  void terminal_clientStillWarmingUp_sizingSaysIndicativeOnly() throws Exception {
+    RunResult run = StudyRuns.run(new PixStudy(), dir, label -> 900, label -> 0.45, label -> label.endsWith(PixStudy.CLIENT_CPU) ? 0.3 : 0);
+    String sizing = SeedLines.line(StudyTables.terminal(run), "sizing " + PixStudy.SPI);
+    assertTrue(sizing.endsWith("; indicative only: the client's CPU per operation was still moving (still warming up)"), sizing);
+    String steady = SeedLines.line(StudyTables.terminal(StudyRuns.run(new PixStudy(), dir, label -> 900, label -> 0.45)), "sizing " + PixStudy.SPI);
+    assertTrue(!steady.contains("indicative"), steady);
+  }
+
   /** The shared line finder of {@link StudySeedTest}. */
   static final class SeedLines {
     static String line(String text, String start) {
