@@ -90,6 +90,8 @@ public final class StudyTables {
   }
 
   static String inUnit(StudyRecord.Unit unit, LevelResult l) {
+    // At a fixed offered rate the time per operation is that rate's inverse, not what an operation cost.
+    if (StudyRecord.Unit.SECONDS_PER_OPERATION.equals(unit.basis()) && l.openLoop() != null) return "n/a (offered rate)";
     double v = unit.of(l);
     return Double.isNaN(v) ? (unit.perServiceCpu() ? "no CPU measured" : "-") : HumanUnits.figure(v);
   }
