@@ -35,8 +35,8 @@ public record Analysis(String schema, List<WorkloadAnalysis> workloads, String b
       List<LevelPoint> points = LevelPoint.of(w.levels());
       boolean open = w.levels().stream().anyMatch(l -> l.openLoop() != null);
       // The USL models throughput over concurrency; an open-loop sweep varies the rate instead.
-      UslFit usl = open ? null : UslFit.fit(points);
-      workloads.add(new WorkloadAnalysis(w.name(), w.params(), w.keys(), usl, ScalingVerdict.of(points, usl, open),
+      UslFit.Attempt usl = open ? new UslFit.Attempt(null, null) : UslFit.attempt(points);
+      workloads.add(new WorkloadAnalysis(w.name(), w.params(), w.keys(), usl.fit(), ScalingVerdict.of(points, usl.fit(), usl.noFitBecause(), open),
           Capacity.of(points, options.targetRate(), options.maxUtilisation(), open)));
     }
     WorkloadAnalysis base = workloads.stream()

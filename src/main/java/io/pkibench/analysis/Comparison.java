@@ -15,9 +15,14 @@ import java.util.Set;
  * {@code worse}, or {@code FAIL} when worse beyond a threshold), no change beyond the noise ({@code same}),
  * or {@code inconclusive}: the interval spans both no change and a change of the threshold's size, with
  * how many iterations a side would tell them apart.
+ *
+ * <p>Workloads are matched by {@link WorkloadIdentity} (a study's step by its label, key-server nodes by order and
+ * weight, services by name), never by the ports a run happened to get. A workload or level in one run only is
+ * listed in {@code unmatched} and makes the comparison incomplete ({@code complete} false): a change there
+ * cannot be seen, so a gate must not pass on it.
  */
 public record Comparison(String schema, double confidence, List<Row> rows, List<String> unmatched, List<Threshold> thresholds,
-    boolean passed, boolean conclusive) {
+    boolean passed, boolean conclusive, boolean complete) {
   public static final String SCHEMA = "pkibench.compare/2";
   /** Per row: one row in a hundred would report a change that is not there; a CI gate compares tens of rows. */
   public static final double DEFAULT_CONFIDENCE = 0.99;
@@ -50,31 +55,38 @@ public record Comparison(String schema, double confidence, List<Row> rows, List<
     List<Row> rows = new ArrayList<>();
     List<String> unmatched = new ArrayList<>();
     for (WorkloadResult b : base.workloads()) {
-      WorkloadResult c = current.workloads().stream().filter(w -> key(w).equals(key(b))).findFirst().orElse(null);
+      String key = key(base, b);
+      WorkloadResult c = current.workloads().stream().filter(w -> key(current, w).equals(key)).findFirst().orElse(null);
       if (c == null) {
-        unmatched.add(key(b) + ": only in the base run");
+        unmatched.add(key + ": only in the base run");
         continue;
       }
       for (LevelResult bl : b.levels()) {
         LevelResult cl = c.levels().stream().filter(l -> l.load() == bl.load()).findFirst().orElse(null);
         if (cl == null) {
-          unmatched.add(key(b) + " at " + bl.load() + ": only in the base run");
+          unmatched.add(key + " at " + TrimmedNumber.of(bl.load(), 4) + ": only in the base run" + otherLevels("new", c));
           continue;
         }
         for (Metric m : metrics) {
           Double bv = m.of(bl), cv = m.of(cl);
           if (bv == null || cv == null || bv == 0) continue;
           Threshold t = thresholds.stream().filter(x -> x.metric() == m).findFirst().orElse(null);
-          rows.add(row(key(b), bl.load(), m, bl, cl, bv, cv, t, confidence));
+          rows.add(row(key, bl.load(), m, bl, cl, bv, cv, t, confidence));
+        }
+      }
+      for (LevelResult cl : c.levels()) {
+        if (b.levels().stream().noneMatch(l -> l.load() == cl.load())) {
+          unmatched.add(key + " at " + TrimmedNumber.of(cl.load(), 4) + ": only in the new run" + otherLevels("base", b));
         }
       }
     }
     for (WorkloadResult c : current.workloads()) {
-      if (base.workloads().stream().noneMatch(w -> key(w).equals(key(c)))) unmatched.add(key(c) + ": only in the new run");
+      String key = key(current, c);
+      if (base.workloads().stream().noneMatch(w -> key(base, w).equals(key))) unmatched.add(key + ": only in the new run");
     }
     boolean passed = rows.stream().noneMatch(r -> r.verdict() == Verdict.FAIL);
     boolean conclusive = rows.stream().noneMatch(r -> r.threshold() != null && r.verdict() == Verdict.inconclusive);
-    return new Comparison(SCHEMA, confidence, rows, unmatched, List.copyOf(thresholds), passed, conclusive);
+    return new Comparison(SCHEMA, confidence, rows, unmatched, List.copyOf(thresholds), passed, conclusive, unmatched.isEmpty());
   }
 
   private static Row row(String workload, double load, Metric m, LevelResult bl, LevelResult cl, double bv, double cv,
@@ -102,9 +114,13 @@ public record Comparison(String schema, double confidence, List<Row> rows, List<
         change == null ? null : change.highPercent(), baseSamples.length, newSamples.length, t, verdict, needed);
   }
 
-  /** What matches a workload across two runs; a study's entries by step (their targets' ports change from run to run). */
-  static String key(WorkloadResult w) {
-    if (w.step() != null) return w.step().label() + " (" + w.step().role() + ", " + w.name() + ") @" + w.keys();
-    return Analysis.label(w.name(), w.params()) + " @" + w.keys();
+  /** What matches a workload across two runs: its role, not its ports. */
+  static String key(RunResult run, WorkloadResult w) {
+    return WorkloadIdentity.of(run, w).text();
+  }
+
+  /** Where the other run measured the same workload instead, e.g. a probe that chose another level. */
+  private static String otherLevels(String run, WorkloadResult other) {
+    return " (the " + run + " run measured it at " + String.join(", ", other.levels().stream().map(l -> TrimmedNumber.of(l.load(), 4)).toList()) + ")";
   }
 }

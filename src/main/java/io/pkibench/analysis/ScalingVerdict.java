@@ -35,6 +35,11 @@ public record ScalingVerdict(
    * (the generator keeps up or falls behind), and the sentence speaks of rates, not workers.
    */
   public static ScalingVerdict of(List<LevelPoint> points, UslFit usl, boolean openLoop) {
+    return of(points, usl, usl == null && points.size() < 3 ? "it needs at least 3 levels" : null, openLoop);
+  }
+
+  /** {@code noFitBecause}: why there is no USL fit ({@code usl} null), said in the verdict; null when there is one or none was tried. */
+  public static ScalingVerdict of(List<LevelPoint> points, UslFit usl, String noFitBecause, boolean openLoop) {
     if (points.isEmpty()) return new ScalingVerdict(List.of(), null, null, null, null, null, 0, null, "no level was measured");
     if (points.size() == 1) {
       // Scaling is a relation between levels: from one level nothing can be said of it, and nothing is.
@@ -84,7 +89,7 @@ public record ScalingVerdict(
     }
     String text = openLoop
         ? openText(points, efficiency, linearUpTo, bendsFrom, saturatedAt, bound, heldUpTo)
-        : text(points, efficiency, linearUpTo, bendsFrom, kneeAt, kneeReason, saturatedAt, bound, heldUpTo, usl);
+        : text(points, efficiency, linearUpTo, bendsFrom, kneeAt, kneeReason, saturatedAt, bound, heldUpTo, usl, noFitBecause);
     return new ScalingVerdict(efficiency, linearUpTo, bendsFrom, kneeAt, kneeReason, saturatedAt, bound, heldUpTo, text);
   }
 
@@ -110,7 +115,7 @@ public record ScalingVerdict(
   }
 
   private static String text(List<LevelPoint> points, List<Double> efficiency, Double linearUpTo, Double bendsFrom,
-      Double kneeAt, String kneeReason, Double saturatedAt, long bound, Double heldUpTo, UslFit usl) {
+      Double kneeAt, String kneeReason, Double saturatedAt, long bound, Double heldUpTo, UslFit usl, String noFitBecause) {
     List<String> parts = new ArrayList<>();
     double top = points.get(points.size() - 1).load();
     if (linearUpTo == null) {
@@ -134,10 +139,10 @@ public record ScalingVerdict(
       if (usl.peakConcurrency() != null) {
         sentence += String.format(Locale.ROOT, ", peak %.1f ops/s at concurrency %.1f", usl.peakThroughput(), usl.peakConcurrency());
       }
-      if (usl.superlinear()) sentence += "; σ < 0: superlinear (each worker did better with company: caches, batching or a warm-up effect)";
+      if (usl.superlinear()) sentence += "; unconstrained, σ < 0: superlinear somewhere (caches, batching or a warm-up effect), held at σ ≥ 0";
       if (usl.weak()) sentence += "; fit from " + usl.levels() + " levels is weak: measure " + UslFit.TRUSTWORTHY_LEVELS + " or more";
-    } else if (points.size() < 3) {
-      sentence += ". No USL fit: it needs at least 3 levels";
+    } else if (noFitBecause != null) {
+      sentence += ". No USL fit: " + noFitBecause;
     }
     return sentence + ".";
   }

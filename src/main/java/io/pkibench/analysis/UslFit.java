@@ -1,6 +1,7 @@
 package io.pkibench.analysis;
 
 import java.util.List;
+import java.util.Locale;
 import org.apache.commons.math3.fitting.leastsquares.LeastSquaresBuilder;
 import org.apache.commons.math3.fitting.leastsquares.LeastSquaresOptimizer;
 import org.apache.commons.math3.fitting.leastsquares.LevenbergMarquardtOptimizer;
@@ -16,6 +17,12 @@ import org.apache.commons.math3.util.Pair;
  * X(N) = λN / (1 + σ(N−1) + κN(N−1)). σ is contention, κ coherency (crosstalk), λ the single-worker
  * rate. Standard errors come from the fit's covariance scaled by the residual variance; they are null
  * when there are no more levels than parameters.
+ *
+ * <p>The model means something only with σ, κ ≥ 0 and λ > 0: outside them it predicts negative throughput and
+ * negative peaks (three levels fix three parameters exactly, whatever they are: a cold first level once gave a
+ * "peak" of −27.8 ops/s). The fit is therefore constrained to them, and where the constrained curve misses the
+ * measured throughput by more than {@link #MAX_RMS_MISS} the data do not follow the USL: {@link #attempt} says
+ * "no fit" and why, and no peak or curve is drawn.
  */
 public record UslFit(
     double sigma,
@@ -33,18 +40,89 @@ public record UslFit(
 
   /** Below this many levels the fit is made anyway but called weak. */
   public static final int TRUSTWORTHY_LEVELS = 6;
+  /**
+   * Root-mean-square miss, as a share of the mean measured throughput, beyond which a constrained fit is no fit:
+   * iterations of a steady level spread by a few percent, so a curve 10% off is not describing them.
+   */
+  public static final double MAX_RMS_MISS = 0.10;
 
-  /** Null when there are fewer than 3 levels: three parameters need at least three points. */
+  /** A fit, or why the data support none ({@code fit} null, {@code noFitBecause} a clause that follows "No USL fit: "). */
+  public record Attempt(UslFit fit, String noFitBecause) {}
+
+  /** The fit, or null when the data support none; {@link #attempt} says why. */
   public static UslFit fit(List<LevelPoint> points) {
+    return attempt(points).fit();
+  }
+
+  public static Attempt attempt(List<LevelPoint> points) {
     int n = points.size();
-    if (n < 3) return null;
+    if (n < 3) return new Attempt(null, "it needs at least 3 levels");
     double[] ns = new double[n];
     double[] xs = new double[n];
     for (int i = 0; i < n; i++) {
       ns[i] = points.get(i).load();
       xs[i] = points.get(i).throughput();
     }
-    double lambdaStart = xs[0] / ns[0];
+    LeastSquaresOptimizer.Optimum free;
+    try {
+      free = solve(ns, xs, false);
+    } catch (org.apache.commons.math3.exception.MathIllegalStateException e) {
+      free = null;
+    }
+    double[] p = free == null ? null : free.getPoint().toArray();
+    // The unconstrained optimum, where it lies inside the bounds, is the constrained one too.
+    boolean inside = p != null && p[0] >= 0 && p[1] >= 0 && p[2] > 0 && Double.isFinite(p[0] + p[1] + p[2]);
+    boolean superlinear = p != null && p[0] < 0;
+    LeastSquaresOptimizer.Optimum optimum;
+    try {
+      optimum = inside ? free : solve(ns, xs, true);
+    } catch (org.apache.commons.math3.exception.MathIllegalStateException e) {
+      return new Attempt(null, "the fit with σ, κ ≥ 0 did not converge over " + n + " levels");
+    }
+    double sigma = Math.max(0, optimum.getPoint().getEntry(0));
+    double kappa = Math.max(0, optimum.getPoint().getEntry(1));
+    double lambda = optimum.getPoint().getEntry(2);
+
+    double mean = 0;
+    for (double x : xs) mean += x / n;
+    double rss = 0;
+    for (int i = 0; i < n; i++) rss += Math.pow(xs[i] - predict(ns[i], sigma, kappa, lambda), 2);
+    double miss = mean > 0 ? Math.sqrt(rss / n) / mean : Double.POSITIVE_INFINITY;
+    if (!(lambda > 0) || !Double.isFinite(lambda)) return new Attempt(null, "no positive single-worker rate fits the data");
+    if (miss > MAX_RMS_MISS) {
+      return new Attempt(null, String.format(Locale.ROOT, "the USL with σ, κ ≥ 0 misses the measured throughput by %.0f%% (RMS) over %d levels%s",
+          miss * 100, n, superlinear
+              ? ": it rises faster than linearly between levels (a cold first level, or caches warming up: measure warm)"
+              : ": the levels do not follow one curve (a level still warming up, or noise: measure more or longer iterations)"));
+    }
+
+    Double[] stdErr = {null, null, null};
+    if (n > 3) {
+      try {
+        RealMatrix covariance = optimum.getCovariances(1e-14);
+        double residualVariance = rss / (n - 3);
+        for (int i = 0; i < 3; i++) stdErr[i] = Math.sqrt(covariance.getEntry(i, i) * residualVariance);
+      } catch (org.apache.commons.math3.linear.SingularMatrixException e) {
+        // A parameter held at its bound (κ = 0: no coherency cost seen) has no spread to estimate: left unknown.
+      }
+    }
+    double tss = 0;
+    for (double x : xs) tss += (x - mean) * (x - mean);
+
+    Double peakN = null, peakX = null;
+    if (kappa > 0) {
+      // With σ ≥ 1 every added worker costs more than it brings: the most is at one worker.
+      peakN = sigma < 1 ? Math.max(1, Math.sqrt((1 - sigma) / kappa)) : 1.0;
+      peakX = predict(peakN, sigma, kappa, lambda);
+    }
+    return new Attempt(new UslFit(sigma, kappa, lambda, stdErr[0], stdErr[1], stdErr[2], peakN, peakX, n,
+        n < TRUSTWORTHY_LEVELS, superlinear, tss == 0 ? 1 : 1 - rss / tss), null);
+  }
+
+  /** Levenberg–Marquardt from a small contention and coherency; {@code bounded} keeps σ, κ ≥ 0 and λ > 0 at every step. */
+  private static LeastSquaresOptimizer.Optimum solve(double[] ns, double[] xs, boolean bounded) {
+    int n = ns.length;
+    double lambdaStart = Math.max(xs[0] / ns[0], 1e-9);
     MultivariateJacobianFunction model = p -> {
       double s = p.getEntry(0), k = p.getEntry(1), l = p.getEntry(2);
       RealVector value = new ArrayRealVector(n);
@@ -59,36 +137,17 @@ public record UslFit(
       }
       return new Pair<>(value, jacobian);
     };
-    LeastSquaresOptimizer.Optimum optimum = new LevenbergMarquardtOptimizer().optimize(new LeastSquaresBuilder()
+    LeastSquaresBuilder builder = new LeastSquaresBuilder()
         .start(new double[] {0.01, 0.0001, lambdaStart})
         .model(model)
         .target(xs)
         .maxEvaluations(100_000)
-        .maxIterations(100_000)
-        .build());
-    double sigma = optimum.getPoint().getEntry(0);
-    double kappa = optimum.getPoint().getEntry(1);
-    double lambda = optimum.getPoint().getEntry(2);
-
-    double rss = optimum.getResiduals().dotProduct(optimum.getResiduals());
-    Double[] stdErr = {null, null, null};
-    if (n > 3) {
-      RealMatrix covariance = optimum.getCovariances(1e-14);
-      double residualVariance = rss / (n - 3);
-      for (int i = 0; i < 3; i++) stdErr[i] = Math.sqrt(covariance.getEntry(i, i) * residualVariance);
+        .maxIterations(100_000);
+    if (bounded) {
+      builder.parameterValidator(p -> new ArrayRealVector(new double[] {
+          Math.max(0, p.getEntry(0)), Math.max(0, p.getEntry(1)), Math.max(1e-9 * lambdaStart, p.getEntry(2))}));
     }
-    double mean = 0;
-    for (double x : xs) mean += x / n;
-    double tss = 0;
-    for (double x : xs) tss += (x - mean) * (x - mean);
-
-    Double peakN = null, peakX = null;
-    if (kappa > 0 && sigma < 1) {
-      peakN = Math.sqrt((1 - sigma) / kappa);
-      peakX = predict(peakN, sigma, kappa, lambda);
-    }
-    return new UslFit(sigma, kappa, lambda, stdErr[0], stdErr[1], stdErr[2], peakN, peakX, n,
-        n < TRUSTWORTHY_LEVELS, sigma < 0, tss == 0 ? 1 : 1 - rss / tss);
+    return new LevenbergMarquardtOptimizer().optimize(builder.build());
   }
 
   public static double predict(double n, double sigma, double kappa, double lambda) {

@@ -24,12 +24,15 @@ import picocli.CommandLine.Spec;
     description = {"Compares a new run with a base run per workload, level and metric by Welch's two-sample t on the",
         "measured iterations, printing each change's interval. A row is better or worse (beyond the noise), same (its",
         "interval rules out a change of the threshold's size, or of 5%% without one), or inconclusive (the interval spans",
-        "both; it says how many iterations a side would tell). A threshold fails only on a change beyond the noise."},
+        "both; it says how many iterations a side would tell). A threshold fails only on a change beyond the noise.",
+        "Workloads match by role, not by port: a study's step by its label, key-server nodes by order and weight,",
+        "a study's services by name; one present in only one run makes the comparison incomplete."},
     footer = {"", "Examples:", "  pkibench compare base.json new.json",
         "  pkibench compare base.json new.json --threshold throughput:-5%% --threshold p99:+10%% --format markdown",
         "  pkibench compare base.json new.json --threshold throughput:-5%% --confidence 95",
         "", "Exit codes: 0 every threshold holds, 3 a threshold fails beyond the noise, 5 no threshold fails but one",
-        "could not be decided (inconclusive: measure more iterations), 2 bad input."})
+        "could not be decided (inconclusive: measure more iterations), 6 with a threshold, none failed but a workload or",
+        "level is in only one run (incomplete), 2 bad input."})
 final class CompareCommand implements Callable<Integer> {
   enum Format { text, markdown, json }
 
@@ -79,6 +82,7 @@ final class CompareCommand implements Callable<Integer> {
       case json -> ctx.out().println(RunResultJson.mapper().writeValueAsString(comparison));
     }
     if (!comparison.passed()) return ExitCodes.THRESHOLD_FAILED;
+    if (!comparison.complete() && !limits.isEmpty()) return ExitCodes.INCOMPLETE;
     return comparison.conclusive() ? ExitCodes.OK : ExitCodes.INCONCLUSIVE;
   }
 

@@ -19,5 +19,12 @@ public final class ExitCodes {
    */
   public static final int INCONCLUSIVE = 5;
 
+  /**
+   * {@code compare} with a threshold: no threshold failed, but a workload or level of one run has no match in the
+   * other (a step missing, a probe that chose another level), so a regression there could not be seen.
+   * Not 5: more iterations would not help; the two runs must measure the same steps and levels.
+   */
+  public static final int INCOMPLETE = 6;
+
   private ExitCodes() {}
 }

@@ -47,7 +47,7 @@ public final class ComparisonFormat {
     for (String u : c.unmatched()) lines.add("not compared: " + u);
     if (!lines.isEmpty()) out.append('\n');
     for (String l : lines) out.append("- ").append(l).append('\n');
-    String mark = !c.passed() ? "❌ " : !c.conclusive() ? "❔ " : "✅ ";
+    String mark = !c.passed() ? "❌ " : !c.complete() && !c.thresholds().isEmpty() ? "⚠️ " : !c.conclusive() ? "❔ " : "✅ ";
     return out.append('\n').append(mark).append(summary(c)).append('\n').toString();
   }
 
@@ -107,6 +107,18 @@ public final class ComparisonFormat {
   }
 
   private static String summary(Comparison c) {
+    String verdict = verdict(c);
+    if (c.complete()) return verdict;
+    int missing = c.unmatched().size();
+    String incomplete = "incomplete: " + missing + " workload" + (missing == 1 ? " or level is" : "s or levels are")
+        + " in one run only (not compared, above): a change there cannot be seen";
+    if (c.thresholds().isEmpty()) return incomplete + "; " + verdict;
+    long failed = c.rows().stream().filter(r -> r.verdict() == Verdict.FAIL).count();
+    // A breach stands whatever else is missing; without one, the missing part is why the gate does not pass.
+    return failed > 0 ? verdict + "; and " + incomplete : incomplete + ", so the thresholds (" + thresholdList(c) + ") are not passed";
+  }
+
+  private static String verdict(Comparison c) {
     if (c.thresholds().isEmpty()) return "no thresholds given: nothing can fail";
     long failed = c.rows().stream().filter(r -> r.verdict() == Verdict.FAIL).count();
     long undecided = c.rows().stream().filter(r -> r.threshold() != null && r.verdict() == Verdict.inconclusive).count();

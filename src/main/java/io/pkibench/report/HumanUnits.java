@@ -17,6 +17,17 @@ public final class HumanUnits {
     return String.format(Locale.ROOT, perSecond >= 100 ? "%,.0f" : "%,.1f", perSecond);
   }
 
+  /**
+   * A figure as published or set beside one: whole thousands grouped, smaller values to four significant digits
+   * without trailing zeros ({@code 60,000}, {@code 750}, {@code 11.67}, {@code 2.6}, {@code 0.0025}).
+   */
+  public static String figure(double v) {
+    if (!Double.isFinite(v)) return "-";
+    if (Math.abs(v) >= 1000) return String.format(Locale.ROOT, "%,.0f", v);
+    if (v == 0) return "0";
+    return new java.math.BigDecimal(v).round(new java.math.MathContext(4)).stripTrailingZeros().toPlainString();
+  }
+
   public static String percent(double fraction) {
     return String.format(Locale.ROOT, "%.0f%%", fraction * 100);
   }

@@ -44,9 +44,17 @@ public final class StudyTables {
     return rows;
   }
 
-  /** The study table's columns; the throughput column is in the original's unit. */
-  static String[] header(StudyRecord.Unit unit) {
-    return new String[] {"step", "threads", "ops", "ok", "errors", "avg", "max", rateName(unit), "±99.9%", "ops/service-cpu-s", "service cpu", "p50", "p99"};
+  /**
+   * The study table's columns; the throughput column is in the study's unit, then, where the original's unit is
+   * another, ours in it, and where the original states a condition, whether it held at the step's level.
+   */
+  static String[] header(StudyRecord study) {
+    List<String> h = new ArrayList<>(List.of("step", "threads", "ops", "ok", "errors", "avg", "max", rateName(study.unit()), "±99.9%"));
+    seedUnit(study).ifPresent(u -> h.add(u.name()));
+    h.addAll(List.of("ops/service-cpu-s", "service cpu"));
+    if (condition(study).isPresent()) h.add("seed's condition");
+    h.addAll(List.of("p50", "p99"));
+    return h.toArray(String[]::new);
   }
 
   /** The throughput column's unit: the original's, unless the original counted per CPU (then the per-CPU column is its figure). */
@@ -54,18 +62,67 @@ public final class StudyTables {
     return unit.perServiceCpu() ? "ops/s" : unit.name();
   }
 
+  /** The original's unit, when it is not the one the study's table already shows. */
+  static Optional<StudyRecord.Unit> seedUnit(StudyRecord study) {
+    StudyRecord.Published p = study.published();
+    if (p == null || p.unit() == null || p.unit().equals(study.unit())) return Optional.empty();
+    return Optional.of(p.unit());
+  }
+
+  static Optional<StudyRecord.Condition> condition(StudyRecord study) {
+    return Optional.ofNullable(study.published()).map(StudyRecord.Published::condition);
+  }
+
   /** One measured step's cells, as both the terminal and the HTML table show them. */
-  static String[] cells(Row row, LevelResult l, StudyRecord.Unit unit) {
-    return new String[] {row.label(), Integer.toString(l.concurrency()), Long.toString(l.counts().started()), Long.toString(l.counts().succeeded()),
-        Long.toString(l.counts().failed()), HumanUnits.nanos(l.latencyNanos().mean()), HumanUnits.nanos(l.latencyNanos().max()),
-        HumanUnits.rate(l.throughput().mean() * (unit.perServiceCpu() ? 1 : unit.perSecond())), interval(l, unit),
-        l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond()), HumanUnits.percent(l.cpu().utilisation()),
-        HumanUnits.nanos(l.latencyNanos().p50()), HumanUnits.nanos(l.latencyNanos().p99())};
+  static String[] cells(Row row, LevelResult l, StudyRecord study) {
+    StudyRecord.Unit unit = study.unit();
+    List<String> c = new ArrayList<>(List.of(row.label(), Integer.toString(l.concurrency()), Long.toString(l.counts().started()),
+        Long.toString(l.counts().succeeded()), Long.toString(l.counts().failed()), HumanUnits.nanos(l.latencyNanos().mean()),
+        HumanUnits.nanos(l.latencyNanos().max()), HumanUnits.rate(l.throughput().mean() * (unit.perServiceCpu() ? 1 : unit.perSecond())),
+        interval(l, unit)));
+    seedUnit(study).ifPresent(u -> c.add(inUnit(u, l)));
+    c.add(l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond()));
+    c.add(HumanUnits.percent(l.cpu().utilisation()));
+    condition(study).ifPresent(k -> c.add(conditionCell(k, row.measured(), l)));
+    c.add(HumanUnits.nanos(l.latencyNanos().p50()));
+    c.add(HumanUnits.nanos(l.latencyNanos().p99()));
+    return c.toArray(String[]::new);
+  }
+
+  static String inUnit(StudyRecord.Unit unit, LevelResult l) {
+    // At a fixed offered rate the time per operation is that rate's inverse, not what an operation cost.
+    if (StudyRecord.Unit.SECONDS_PER_OPERATION.equals(unit.basis()) && l.openLoop() != null) return "n/a (offered rate)";
+    double v = unit.of(l);
+    return Double.isNaN(v) ? (unit.perServiceCpu() ? "no CPU measured" : "-") : HumanUnits.figure(v);
+  }
+
+  /**
+   * Whether the original's condition held at this level: the measured side's CPU at least the condition's share of
+   * the cores (or measured at all). A step charging the client's CPU measures the other side: the condition is not its.
+   */
+  static String conditionCell(StudyRecord.Condition condition, WorkloadResult w, LevelResult l) {
+    if (w != null && "jvm".equals(w.cpuMeter())) return "n/a (client CPU)";
+    if (condition.minUtilisation() == null) return l.cpu().opsPerCpuSecond() != null ? "held (CPU measured)" : "NOT HELD (no CPU measured)";
+    double u = l.cpu().utilisation();
+    return u >= condition.minUtilisation() ? "held (" + HumanUnits.percent(u) + ")"
+        : "NOT HELD (" + HumanUnits.percent(u) + " < " + HumanUnits.percent(condition.minUtilisation()) + ")";
+  }
+
+  /** Why a step's condition did not hold, in a sentence; empty when it held or does not apply. */
+  static Optional<String> conditionRemark(StudyRecord study, Row row, LevelResult l) {
+    Optional<StudyRecord.Condition> condition = condition(study);
+    if (condition.isEmpty() || !conditionCell(condition.get(), row.measured(), l).startsWith("NOT HELD")) return Optional.empty();
+    StudyRecord.Condition c = condition.get();
+    if (c.minUtilisation() == null) return Optional.of(row.label() + ": the seed's condition did not hold (" + c.text() + "): no CPU was measured");
+    String scaled = seedUnit(study).filter(StudyRecord.Unit::perServiceCpu)
+        .map(u -> "; its figure in " + u.name() + " scales the CPU it used to 100% as if it scaled linearly").orElse("");
+    return Optional.of(row.label() + ": the seed's condition did not hold (" + c.text() + "): " + HumanUnits.percent(l.cpu().utilisation())
+        + " of the cores at " + l.concurrency() + (l.concurrency() == 1 ? " thread" : " threads") + ", under " + HumanUnits.percent(c.minUtilisation()) + scaled);
   }
 
   /** What the rows cannot say by themselves: steps not measured, intervals too wide, unsteady levels, the probe's choice. */
-  static List<String> remarks(List<Row> rows) {
-    List<String> remarks = new ArrayList<>(clientBesideServer(rows));
+  static List<String> remarks(StudyRecord study, List<Row> rows) {
+    List<String> remarks = new ArrayList<>(clientBesideServer(study, rows));
     for (Row row : rows) {
       Optional<LevelResult> level = row.level();
       if (level.isEmpty()) {
@@ -74,6 +131,7 @@ public final class StudyTables {
       }
       LevelResult l = level.get();
       HumanUnits.intervalTooWide(l.throughput()).ifPresent(why -> remarks.add(row.label() + ": " + why));
+      conditionRemark(study, row, l).ifPresent(remarks::add);
       Steadiness.warning(l).ifPresent(w -> remarks.add(row.label() + ": " + w));
       if (row.step().chosenLevel() != null) {
         remarks.add(row.label() + ": " + row.step().chosenLevel() + " threads, chosen by the probe: " + row.step().chosenBecause());
@@ -110,9 +168,10 @@ public final class StudyTables {
   /**
    * Where a study measured the same workload (name, parameters, keys) once charging its services' CPU
    * and once its own JVM's ({@code cpu jvm}, the client), the two costs per operation at the same thread
-   * count, side by side: the client : server split a sizing needs.
+   * count, side by side: the client : server split a sizing needs. Where the original published a rate for
+   * the step, one line more sizes that rate: the cores busy in all, split between client and server.
    */
-  static List<String> clientBesideServer(List<Row> rows) {
+  static List<String> clientBesideServer(StudyRecord study, List<Row> rows) {
     List<String> lines = new ArrayList<>();
     for (Row client : rows) {
       WorkloadResult c = client.measured();
@@ -126,9 +185,43 @@ public final class StudyTables {
         double clientMicros = 1e6 / cl.cpu().opsPerCpuSecond(), serverMicros = 1e6 / sl.get().cpu().opsPerCpuSecond();
         lines.add(String.format(java.util.Locale.ROOT, "%s at %d threads: %.0f µs of client CPU and %.0f µs of server CPU per operation,"
             + " client : server = 1 : %.2f", server.label(), cl.concurrency(), clientMicros, serverMicros, serverMicros / clientMicros));
+        publishedRate(study, server.label()).ifPresent(rate -> {
+          double clientCores = rate * clientMicros / 1e6, serverCores = rate * serverMicros / 1e6;
+          String side = serverWord(study);
+          lines.add(String.format(java.util.Locale.ROOT, "sizing %s for the original's %s ops/s: %.1f cores busy in all, %.1f client and %.1f %s"
+              + " (client : %s = 1 : %.2f), from the CPU per operation of each at %d threads", server.label(), HumanUnits.figure(rate),
+              clientCores + serverCores, clientCores, serverCores, side, side.replace('-', ' '), serverMicros / clientMicros, cl.concurrency())
+              + unsteady(cl, sl.get(), side));
+        });
       }
     }
     return lines;
+  }
+
+  /**
+   * A sizing from a level whose cost per operation was still moving (a JVM still compiling, a resource running out)
+   * is no sizing yet: said at the end of the line, naming the side.
+   */
+  private static String unsteady(LevelResult client, LevelResult server, String side) {
+    List<String> moving = new ArrayList<>();
+    Steadiness.warning(client).ifPresent(w -> moving.add("the client's CPU per operation was still moving (" + w.substring(0, w.indexOf(':')) + ")"));
+    Steadiness.warning(server).ifPresent(w -> moving.add("the " + side + "'s CPU per operation was still moving (" + w.substring(0, w.indexOf(':')) + ")"));
+    return moving.isEmpty() ? "" : "; indicative only: " + String.join(", and ", moving);
+  }
+
+  /** The rate, in operations per second, the original published for a step, when its figure is a rate. */
+  static Optional<Double> publishedRate(StudyRecord study, String step) {
+    StudyRecord.Published p = study.published();
+    if (p == null) return Optional.empty();
+    StudyRecord.Unit unit = p.unitOr(study.unit());
+    if (unit.basis() != null) return Optional.empty(); // per CPU or per operation: not a rate to size for
+    return p.figures().stream().filter(f -> f.step().equals(step)).findFirst().map(f -> f.value() / unit.perSecond());
+  }
+
+  /** What the study's services are, for the sizing line: key servers (pix, rsfn) or servers. */
+  private static String serverWord(StudyRecord study) {
+    boolean keyServers = !study.services().isEmpty() && study.services().stream().allMatch(s -> s.name().startsWith("keyserver"));
+    return keyServers ? "key-server" : "server";
   }
 
   /** The terminal form: title, table, notes on what the figures can and cannot say, the original beside ours, the checks. */
@@ -138,10 +231,10 @@ public final class StudyTables {
     out.append('\n').append("study ").append(study.name()).append(": ").append(study.title()).append(" · status ").append(result.status()).append('\n');
     List<Row> rows = rows(result);
     List<String[]> table = new ArrayList<>();
-    table.add(header(study.unit()));
-    for (Row row : rows) row.level().ifPresent(l -> table.add(cells(row, l, study.unit())));
+    table.add(header(study));
+    for (Row row : rows) row.level().ifPresent(l -> table.add(cells(row, l, study)));
     out.append(TerminalTable.align(table));
-    for (String r : remarks(rows)) out.append("  ").append(r).append('\n');
+    for (String r : remarks(study, rows)) out.append("  ").append(r).append('\n');
     for (String note : study.notes()) out.append("  note: ").append(note).append('\n');
     out.append(StudyGrid.terminal(result));
     out.append(FaultTimeline.terminal(result));
@@ -152,6 +245,8 @@ public final class StudyTables {
       out.append(TerminalTable.align(beside));
       out.append("  original hardware: ").append(study.published().hardware()).append('\n');
       out.append("  ours: ").append(hardware(result.environment())).append('\n');
+      for (String n : notComparable(study)) out.append("  ").append(n).append('\n');
+      for (String r : ratios(result)) out.append("  ").append(r).append('\n');
       if (beside.stream().anyMatch(r -> r[3].endsWith(" *"))) out.append("  * ours measured a substitute for the original's configuration; the lines marked * above say which\n");
     }
     if (!study.checks().isEmpty()) {
@@ -163,27 +258,77 @@ public final class StudyTables {
     return out.toString();
   }
 
-  /** The published figures beside ours, matched by step label: header row first. */
+  /**
+   * The published figures beside ours in the original's unit, matched by step label: header row first. The ratio
+   * column says "not comparable" where the figure says why ours over it would not be like for like.
+   */
   public static List<String[]> published(RunResult result) {
     StudyRecord study = result.study();
+    StudyRecord.Unit unit = study.published() == null ? study.unit() : study.published().unitOr(study.unit());
+    Optional<StudyRecord.Condition> condition = condition(study);
     List<String[]> rows = new ArrayList<>();
-    rows.add(new String[] {"step", "original " + study.unit().name(), "original conditions", "ours " + study.unit().name(), "our threads", "ours / original"});
+    List<String> header = new ArrayList<>(List.of("step", "original " + unit.name(), "original conditions", "ours " + unit.name(), "our threads", "our CPU"));
+    if (condition.isPresent()) header.add("seed's condition");
+    header.add("ours / original");
+    rows.add(header.toArray(String[]::new));
     if (study.published() == null) return rows;
     List<Row> measured = rows(result);
     for (StudyRecord.Figure f : study.published().figures()) {
       // A figure matches its step, or each variant of it ("RR 128 B · AES128/SHA-1 [openssl]").
       List<Row> matches = measured.stream().filter(r -> r.label().equals(f.step()) || r.label().startsWith(f.step() + " [")).toList();
-      if (matches.isEmpty()) rows.add(new String[] {f.step(), HumanUnits.rate(f.value()), f.conditions(), "not measured", "-", "-"});
+      if (matches.isEmpty()) {
+        List<String> cells = new ArrayList<>(List.of(f.step(), HumanUnits.figure(f.value()), f.conditions(), "not measured", "-", "-"));
+        if (condition.isPresent()) cells.add("-");
+        cells.add("-");
+        rows.add(cells.toArray(String[]::new));
+      }
       for (Row match : matches) {
         Optional<LevelResult> ours = match.level();
-        double value = ours.map(l -> study.unit().of(l)).orElse(Double.NaN);
-        rows.add(new String[] {match.label(), HumanUnits.rate(f.value()), f.conditions(),
-            ours.isEmpty() ? "not measured" : Double.isNaN(value) ? "no CPU measured" : HumanUnits.rate(value) + substituteMark(study, match.label()),
+        double value = ours.map(unit::of).orElse(Double.NaN);
+        List<String> cells = new ArrayList<>(List.of(match.label(), HumanUnits.figure(f.value()), f.conditions(),
+            ours.isEmpty() ? "not measured" : Double.isNaN(value) ? "no CPU measured" : HumanUnits.figure(value) + substituteMark(study, match.label()),
             ours.map(l -> Integer.toString(l.concurrency())).orElse("-"),
-            ours.isEmpty() || f.value() == 0 || Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.2f×", value / f.value())});
+            ours.map(l -> HumanUnits.percent(l.cpu().utilisation())).orElse("-")));
+        condition.ifPresent(k -> cells.add(ours.map(l -> conditionCell(k, match.measured(), l)).orElse("-")));
+        cells.add(f.notComparableBecause() != null ? "not comparable"
+            : ours.isEmpty() || f.value() == 0 || Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.2f×", value / f.value()));
+        rows.add(cells.toArray(String[]::new));
       }
     }
     return rows;
+  }
+
+  /** Why figures are not comparable, one line per reason naming its steps: "not comparable: CAdES, PAdES: …". */
+  static List<String> notComparable(StudyRecord study) {
+    if (study.published() == null) return List.of();
+    java.util.Map<String, List<String>> steps = new java.util.LinkedHashMap<>();
+    for (StudyRecord.Figure f : study.published().figures()) {
+      if (f.notComparableBecause() != null) steps.computeIfAbsent(f.notComparableBecause(), k -> new ArrayList<>()).add(f.step());
+    }
+    List<String> lines = new ArrayList<>();
+    steps.forEach((why, names) -> lines.add("not comparable: " + String.join(", ", names) + ": " + why));
+    return lines;
+  }
+
+  /** The original's findings that are ratios of two of its steps, ours beside each at the same level. */
+  static List<String> ratios(RunResult result) {
+    StudyRecord study = result.study();
+    if (study.published() == null) return List.of();
+    StudyRecord.Unit unit = study.published().unitOr(study.unit());
+    List<String> lines = new ArrayList<>();
+    for (StudyRecord.Ratio r : study.published().ratios()) {
+      Optional<LevelResult> num = levelOf(result, r.numeratorStep(), r.level()), den = levelOf(result, r.denominatorStep(), r.level());
+      double ours = num.isPresent() && den.isPresent() ? unit.of(num.get()) / unit.of(den.get()) : Double.NaN;
+      String level = r.level() + (r.level() == 1 ? " worker" : " workers");
+      lines.add(String.format(Locale.ROOT, "%s: the original's %.1f× (%s); ours %s (%s)", r.what(), r.value(), r.conditions(),
+          Double.isFinite(ours) ? String.format(Locale.ROOT, "%.1f×", ours) : "not measured", level));
+    }
+    return lines;
+  }
+
+  private static Optional<LevelResult> levelOf(RunResult result, String step, int concurrency) {
+    return rows(result).stream().filter(r -> r.label().equals(step) && r.measured() != null).findFirst()
+        .flatMap(r -> r.measured().levels().stream().filter(l -> l.concurrency() == concurrency).findFirst());
   }
 
   /** A star where our step measured a substitute for the original's configuration (the grid's footnotes say which). */
@@ -250,7 +395,7 @@ public final class StudyTables {
         .append("</h2>\n");
     h.append(StudyGrid.html(result)); // the original's own tables first, when its steps form one
     h.append("<div class=\"wide\"><table id=\"study-table\"><tr>");
-    String[] header = header(study.unit());
+    String[] header = header(study);
     for (int i = 0; i < header.length; i++) h.append(i == 0 ? "<th class=\"l\">" : "<th>").append(Html.esc(header[i])).append("</th>");
     h.append("</tr>\n");
     List<Row> rows = rows(result);
@@ -261,12 +406,12 @@ public final class StudyTables {
             .append("\">not measured: ").append(Html.esc(whyNotMeasured(row))).append("</td></tr>\n");
         continue;
       }
-      String[] cells = cells(row, level.get(), study.unit());
+      String[] cells = cells(row, level.get(), study);
       h.append("<tr>");
       for (int i = 0; i < cells.length; i++) h.append(i == 0 ? "<td class=\"l\">" : "<td>").append(Html.esc(cells[i])).append("</td>");
       h.append("</tr>\n");
     }
-    List<String> remarks = remarks(rows).stream().filter(r -> !r.contains(": not measured: ")).toList(); // shown in its row already
+    List<String> remarks = remarks(study, rows).stream().filter(r -> !r.contains(": not measured: ")).toList(); // shown in its row already
     h.append("</table></div>\n<p class=\"muted\">One level is measured per step, so this table sizes each step at its chosen level;"
         + " how throughput scales is read from the probe sweeps below, not from these rows.</p>\n");
     for (String note : study.notes()) h.append("<p class=\"warn\">").append(Html.esc(note)).append("</p>\n");
@@ -291,6 +436,8 @@ public final class StudyTables {
       }
       h.append("</table>\n<p>Original: ").append(Html.esc(study.published().source())).append("; ").append(Html.esc(study.published().hardware()))
           .append(".<br>Ours: ").append(Html.esc(hardware(result.environment()))).append(".</p>\n");
+      for (String n : notComparable(study)) h.append("<p class=\"warn\">").append(Html.esc(n)).append(".</p>\n");
+      for (String r : ratios(result)) h.append("<p>").append(Html.esc(r)).append(".</p>\n");
       if (beside.stream().anyMatch(r -> r[3].endsWith(" *"))) {
         h.append("<p class=\"warn\">* ours measured a substitute for the original's configuration; the grid's footnotes above say which.</p>\n");
       }

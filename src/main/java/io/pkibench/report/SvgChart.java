@@ -7,7 +7,9 @@ import java.util.function.DoubleFunction;
 
 /**
  * A line chart as inline SVG: axes with round-number ticks (linear or log₁₀), one path per series with
- * optional markers, a legend. No script, no external resource: the report opens offline.
+ * optional markers, a legend. No script, no external resource: the report opens offline. Every chart pkibench
+ * draws has a quantity on its y axis that cannot be negative (throughput, latency, counts), so the axis starts at
+ * zero and a model's value below it is drawn on the axis rather than stretching it.
  */
 public final class SvgChart implements Chart {
   static final int WIDTH = 760;
@@ -64,7 +66,7 @@ public final class SvgChart implements Chart {
   @Override
   public String render() {
     double[] xr = range(true), yr = range(false);
-    if (!logY && yr[0] > 0) yr[0] = 0; // throughput and latency read best from zero
+    if (!logY) yr[0] = 0; // throughput and latency read best from zero, and are never below it
     List<Double> xTicks = logX ? logTicks(xr) : linearTicks(xr);
     List<Double> yTicks = logY ? logTicks(yr) : linearTicks(yr);
     xr = new double[] {Math.min(xr[0], xTicks.get(0)), Math.max(xr[1], xTicks.get(xTicks.size() - 1))};
@@ -120,6 +122,7 @@ public final class SvgChart implements Chart {
       for (Point p : s.points()) {
         double v = x ? p.x() : p.y();
         if (!onAxis(v, x ? logX : logY)) continue; // a damaged result's NaN or infinity has no place on an axis
+        if (!x && v < 0) continue; // below the zero the axis starts at
         lo = Math.min(lo, v);
         hi = Math.max(hi, v);
       }
@@ -134,7 +137,7 @@ public final class SvgChart implements Chart {
   }
 
   private double sy(double v, double[] r, int h) {
-    return TOP + h * (1 - frac(v, r, logY));
+    return TOP + h * (1 - Math.max(0, frac(v, r, logY)));
   }
 
   private static double frac(double v, double[] r, boolean log) {

@@ -29,13 +29,15 @@ public record StudyRecord(
   }
 
   /**
-   * The original's unit: {@code name} (e.g. ops/min) is ops/s × {@code perSecond}; with {@code basis}
+   * A unit: {@code name} (e.g. ops/min) is ops/s × {@code perSecond}; with {@code basis}
    * {@value #PER_SERVICE_CPU_SECOND} it is the services' operations per CPU-second × {@code perSecond}
-   * (IBM's "transactions per second per server CPU").
+   * (IBM's "transactions per second per server CPU"); with {@value #SECONDS_PER_OPERATION} it is
+   * {@code perSecond} ÷ ops/s (OpenPEC's seconds per mail: a batch's time over its mails).
    */
   public record Unit(String name, double perSecond,
       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) String basis) {
     public static final String PER_SERVICE_CPU_SECOND = "service-cpu-second";
+    public static final String SECONDS_PER_OPERATION = "seconds-per-operation";
     public static final Unit OPS_PER_SECOND = new Unit("ops/s", 1);
     public static final Unit OPS_PER_MINUTE = new Unit("ops/min", 60);
     public static final Unit TPS_PER_SERVER_CPU = new Unit("tps per server CPU", 1, PER_SERVICE_CPU_SECOND);
@@ -49,13 +51,24 @@ public record StudyRecord(
       return PER_SERVICE_CPU_SECOND.equals(basis);
     }
 
-    /** A level's figure in this unit; NaN when it is per CPU and no CPU was measured. */
+    /** A level's figure in this unit; NaN when it is per CPU and no CPU was measured, or per operation and none succeeded. */
     public double of(LevelResult level) {
+      if (SECONDS_PER_OPERATION.equals(basis)) {
+        double rate = level.throughput().mean();
+        return rate > 0 ? perSecond / rate : Double.NaN;
+      }
       if (!perServiceCpu()) return level.throughput().mean() * perSecond;
       Double perCpu = level.cpu().opsPerCpuSecond();
       return perCpu == null ? Double.NaN : perCpu * perSecond;
     }
   }
+
+  /**
+   * The condition the original measured under, checked on each measured step: the measured side's CPU at least
+   * {@code minUtilisation} of the machine's cores, or, when that is null, the measured side's CPU measured at all.
+   * {@code text} is the original's condition in words, e.g. "the service's CPU near 100%".
+   */
+  public record Condition(String text, Double minUtilisation) {}
 
   /**
    * A study whose steps form a table, as its original printed it (e.g. IBM's transaction × cipher
@@ -83,15 +96,47 @@ public record StudyRecord(
    */
   public record Cell(String row, String column, String variant, String step, String measured, String substitutedBecause) {}
 
-  /** The figures the original published and the hardware it ran on; {@code figures} match steps by label. */
-  public record Published(String source, String hardware, List<Figure> figures) {
+  /**
+   * The figures the original published and the hardware it ran on; {@code figures} match steps by label. {@code unit}:
+   * the original's unit, which its figures are in and ours are stated in beside them (absent: the study's unit);
+   * {@code condition}: what the original held while measuring, checked per step (absent: none stated);
+   * {@code ratios}: figures of the original that are ratios of two of its steps, set beside ours.
+   */
+  public record Published(String source, String hardware, List<Figure> figures,
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Unit unit,
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Condition condition,
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY) List<Ratio> ratios) {
     public Published {
       figures = List.copyOf(figures);
+      ratios = ratios == null ? List.of() : List.copyOf(ratios);
+    }
+
+    public Published(String source, String hardware, List<Figure> figures) {
+      this(source, hardware, figures, null, null, List.of());
+    }
+
+    /** The unit the figures are in: the original's, or the study's when the original's was not recorded. */
+    public Unit unitOr(Unit studyUnit) {
+      return unit == null ? studyUnit : unit;
     }
   }
 
-  /** {@code value} in the study's unit; {@code conditions} as the original states them, e.g. "40 threads". */
-  public record Figure(String step, double value, String conditions) {}
+  /**
+   * {@code value} in the original's unit; {@code conditions} as the original states them, e.g. "40 threads";
+   * {@code notComparableBecause}: why ours over it would not be a like-for-like ratio (null when it would be).
+   */
+  public record Figure(String step, double value, String conditions,
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) String notComparableBecause) {
+    public Figure(String step, double value, String conditions) {
+      this(step, value, conditions, null);
+    }
+  }
+
+  /**
+   * An original's finding that is the ratio of two of its figures (OpenPEC: verification costs 5.4× signing per mail),
+   * at {@code level} of both steps: machine-independent, so ours is set beside it as a like-for-like figure.
+   */
+  public record Ratio(String what, String numeratorStep, String denominatorStep, int level, double value, String conditions) {}
 
   /** A service the study started as its own JVM: its command (no secret is ever on it) and every pid it had. */
   public record ServiceRecord(String name, List<String> command, int port, List<Long> pids) {

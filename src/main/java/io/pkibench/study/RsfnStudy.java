@@ -25,7 +25,7 @@ public final class RsfnStudy implements Study {
       new StudyRecord.Published("Prodist STS RSFN cluster 7.0.3 benchmarks (STUDIES.md, study 3)",
           "a Java client balanced 50/50 over two key servers; throughput rises until 256 pending calls then falls; latency roughly flat"
               + " under 50 ms up to 64; p99 accelerates from 128",
-          List.of()),
+          List.of(), null, KeyServerNodes.CONDITION, List.of()),
       Duration.ofSeconds(10));
 
   @Override

@@ -39,6 +39,42 @@ public class ComparisonTest {
     assertTrue(row(c, 1, Metric.THROUGHPUT).workload().startsWith("CAdES (measure, sign)"), row(c, 1, Metric.THROUGHPUT).workload());
   }
 
+  /** A plain run against a service on loopback: the target's port is whatever the service got, not what the workload is. */
+  @Test
+  void of_plainRunsAgainstLoopbackTargetsOnOtherPorts_match() {
+    Comparison c = Comparison.of(plainRun(BASE, "https://127.0.0.1:41001"), plainRun(NEW, "https://127.0.0.1:43717"), LIMITS);
+    assertEquals(List.of(), c.unmatched());
+    assertTrue(c.complete());
+    assertEquals(Comparison.Verdict.FAIL, row(c, 1, Metric.THROUGHPUT).verdict());
+    assertTrue(row(c, 1, Metric.THROUGHPUT).workload().contains("target=https://loopback"), row(c, 1, Metric.THROUGHPUT).workload());
+    // another host is another service: its port stays part of what it is
+    Comparison remote = Comparison.of(plainRun(BASE, "https://10.0.0.5:8443"), plainRun(NEW, "https://10.0.0.5:9443"), LIMITS);
+    assertFalse(remote.complete(), ComparisonFormat.text(remote));
+  }
+
+  /** A level in one run only (a probe that chose another level, a shorter sweep) is not silently skipped. */
+  @Test
+  void of_levelInOneRunOnly_incompleteNamingWhereTheOtherRunMeasured() throws IOException {
+    Comparison c = Comparison.of(BASE, FIRST_LEVEL_ONLY, LIMITS);
+    assertFalse(c.complete());
+    assertEquals(List.of("sign alg=rsa2048 size=1024 @software:accp at 2: only in the base run (the new run measured it at 1)"), c.unmatched());
+    Comparison same = Comparison.of(FIRST_LEVEL_ONLY, FIRST_LEVEL_ONLY, LIMITS, 0.95);
+    assertTrue(same.complete() && same.passed(), ComparisonFormat.text(same));
+    golden("compare-v2-incomplete.txt", ComparisonFormat.text(Comparison.of(BASE, NEW_WITHOUT_LEVEL_2, List.of(Threshold.parse("throughput:-20%")))));
+  }
+
+  static final RunResult FIRST_LEVEL_ONLY = ResultFixtures.closedRun("sign", new int[] {1},
+      new double[][] {{1000, 1002, 998, 1001, 999}}, new long[] {1_000_000});
+  static final RunResult NEW_WITHOUT_LEVEL_2 = ResultFixtures.closedRun("sign", new int[] {1},
+      new double[][] {{900, 902, 898, 901, 899}}, new long[] {1_000_000});
+
+  static RunResult plainRun(RunResult run, String target) {
+    var w = run.workloads().get(0);
+    var params = new java.util.HashMap<>(w.params());
+    params.put("target", target);
+    return run.withWorkload(0, new io.pkibench.results.WorkloadResult(w.name(), params, w.keys(), w.cpuMeter(), w.levels(), null));
+  }
+
   @Test
   void of_regressionOutsideNoise_failsAndNoiseDoesNot() {
     Comparison c = Comparison.of(BASE, NEW, LIMITS);

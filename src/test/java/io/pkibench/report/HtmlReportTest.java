@@ -50,6 +50,18 @@ class HtmlReportTest {
         "a steady run carries no warning");
   }
 
+  /** A sweep the USL cannot describe (a cold first level, then flat): the report says "no fit" and draws no curve. */
+  @Test
+  void render_sweepWithoutAFit_noCurveAndSaysWhy() {
+    RunResult r = ResultFixtures.closedRun("auth", new int[] {2, 8, 32}, new double[][] {{29, 30, 31}, {415, 420, 425}, {298, 300, 302}},
+        new long[] {60_000_000, 19_000_000, 107_000_000});
+    String html = HtmlReport.render(r, Analysis.of(r, Analysis.Options.DEFAULT));
+    assertTrue(html.contains("id=\"throughput-1\""), "the measured throughput is still charted");
+    assertFalse(html.contains("data-series=\"USL fit\""), "no curve without a fit");
+    assertTrue(html.contains("No USL fit: "), "and the report says so");
+    assertFalse(html.contains("peak -") || html.contains("peak −"), "no negative peak");
+  }
+
   @Test
   void render_hasEveryChartAndEscapesText() {
     RunResult r = fixture();

@@ -1,0 +1,121 @@
+package io.pkibench.study;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.analysis.Comparison;
+import io.pkibench.report.ComparisonFormat;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.WorkloadResult;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two runs of each study as its runner records them: the steps its {@code steps()} really plans, over services
+ * given their own free loopback ports in each run (as every study run picks them), with fixed measurements.
+ * Compare must match every step of one run with the same step of the other, whatever the ports.
+ */
+class CompareAcrossRunsTest {
+  @TempDir static Path dir;
+
+  @org.junit.jupiter.api.BeforeAll
+  static void pki() {
+    io.pkibench.testing.TestKeys.in(dir); // the studies that sign sample documents read the test PKI while planning
+  }
+
+  @Test
+  void compare_pixRunsOnDifferentPorts_matchesEveryStep() throws Exception {
+    RunResult first = studyRun(new PixStudy(PixStudy.Fault.parse("kill-node@4s")), 1.0);
+    RunResult second = studyRun(new PixStudy(PixStudy.Fault.parse("kill-node@4s")), 1.0);
+    String firstKeys = first.workloads().get(0).keys(), secondKeys = second.workloads().get(0).keys();
+    assertTrue(firstKeys.startsWith("remote:127.0.0.1:") && firstKeys.endsWith("=50"), firstKeys);
+    assertNotEquals(firstKeys, secondKeys, "each run's nodes listen on their own ports");
+
+    Comparison c = Comparison.of(first, second, List.of(io.pkibench.analysis.Threshold.parse("throughput:-5%")));
+    assertEquals(List.of(), c.unmatched(), ComparisonFormat.text(c));
+    assertTrue(c.complete(), ComparisonFormat.text(c));
+    assertEquals(steps(first), c.rows().stream().map(r -> r.workload().replaceFirst(" \\((measure|probe), .*", "")).collect(
+        java.util.stream.Collectors.toCollection(LinkedHashSet::new)), "every step has rows");
+    long levels = first.workloads().stream().mapToLong(w -> w.levels().size()).sum();
+    assertEquals(levels, c.rows().stream().filter(r -> r.metric() == io.pkibench.analysis.Metric.THROUGHPUT).count(), "every level compared");
+    String row = c.rows().stream().filter(r -> r.workload().startsWith(PixStudy.SPI + " (measure")).findFirst().orElseThrow().workload();
+    assertTrue(row.contains("remote:node1=50,node2=50"), "nodes by order and weight, not by port: " + row);
+  }
+
+  /** The CLI as CI runs it: two pix runs on other ports pass a gate; the same with one step missing in the new run exits non-zero, saying why. */
+  @Test
+  void compareCommand_pixStepMissingInOneRun_incompleteAndExitsNonZero() throws Exception {
+    RunResult base = studyRun(new PixStudy(), 1.0), next = studyRun(new PixStudy(), 1.0);
+    io.pkibench.results.RunResultJson.write(base, dir.resolve("base.json"));
+    io.pkibench.results.RunResultJson.write(next, dir.resolve("new.json"));
+    StringBuilder out = new StringBuilder();
+    assertEquals(0, compare(out, "compare", "base.json", "new.json", "--threshold", "throughput:-5%"), out.toString());
+    assertFalse(out.toString().contains("not compared"), out.toString());
+
+    int spi = indexOf(next, PixStudy.SPI);
+    List<WorkloadResult> rest = new ArrayList<>(next.workloads());
+    rest.remove(spi);
+    RunResult missing = new RunResult(next.schema(), next.environment(), next.plan(), next.status(), rest, null, next.study());
+    io.pkibench.results.RunResultJson.write(missing, dir.resolve("missing.json"));
+    out.setLength(0);
+    assertEquals(6, compare(out, "compare", "base.json", "missing.json", "--threshold", "throughput:-5%"), out.toString());
+    String text = out.toString();
+    assertTrue(text.contains("not compared: " + PixStudy.SPI + " (measure, spi-sign) @remote:node1=50,node2=50: only in the base run"), text);
+    assertTrue(text.contains("incomplete: 1 workload or level is in one run only") && text.contains("are not passed"), text);
+    out.setLength(0);
+    assertEquals(0, compare(out, "compare", "base.json", "missing.json"), "without a threshold nothing can fail, but it says so: " + out);
+    assertTrue(out.toString().contains("incomplete: 1 workload"), out.toString());
+  }
+
+  private int compare(StringBuilder out, String... args) {
+    java.io.StringWriter o = new java.io.StringWriter(), e = new java.io.StringWriter();
+    var ctx = new io.pkibench.cli.CliContext(new java.io.PrintWriter(o, true), new java.io.PrintWriter(e, true), java.util.Map.of(),
+        java.time.InstantSource.system(), dir, false);
+    int code = io.pkibench.cli.Main.execute(ctx, args);
+    out.append(o).append(e);
+    return code;
+  }
+
+  private static int indexOf(RunResult run, String step) {
+    for (int i = 0; i < run.workloads().size(); i++) {
+      WorkloadResult w = run.workloads().get(i);
+      if (w.step().label().equals(step) && !w.probe()) return i;
+    }
+    throw new AssertionError("no step " + step);
+  }
+
+  /** Every study, not pix alone: a service's port in a target (restpki, ssl, pec) must not break matching either. */
+  @Test
+  void compare_everyStudyRunsOnDifferentPorts_matchesEveryStep() throws Exception {
+    for (Study study : studies()) {
+      RunResult first = studyRun(study, 1.0), second = studyRun(study, 1.0);
+      Comparison c = Comparison.of(first, second, List.of());
+      assertEquals(List.of(), c.unmatched(), study.name() + ":\n" + ComparisonFormat.text(c));
+      long levels = first.workloads().stream().mapToLong(w -> w.levels().size()).sum();
+      assertEquals(levels, c.rows().stream().filter(r -> r.metric() == io.pkibench.analysis.Metric.THROUGHPUT).count(), study.name());
+    }
+  }
+
+  private List<Study> studies() {
+    return List.of(new RestPkiStudy(false), new PixStudy(), new RsfnStudy(),
+        new PecStudy(PecStudy.Config.defaults(dir.resolve("pec"), null)), new SslStudy(List.of("jsse", "openssl")));
+  }
+
+  static Set<String> steps(RunResult run) {
+    Set<String> labels = new LinkedHashSet<>();
+    for (WorkloadResult w : run.workloads()) labels.add(w.step().label());
+    return labels;
+  }
+
+  /** A run of {@code study} as its runner records it (see {@link StudyRuns}), every step at {@code scale} × 1,000 ops/s. */
+  RunResult studyRun(Study study, double scale) throws Exception {
+    return StudyRuns.run(study, dir, label -> 1000 * scale, label -> 0.5);
+  }
+}
