@@ -665,9 +665,14 @@ class KeyServerTest {
               method + ": refused, not hung or dropped: " + e.getStatus());
         }
       }
+      // gRPC answers the client first and logs the parse failure after: wait (bounded) for the twelve lines
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+      while (log.stream().filter(l -> l.startsWith("key server: refused a malformed request (")).count() < 12 && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertEquals(12, log.stream().filter(l -> l.startsWith("key server: refused a malformed request (")).count(), "one line each: " + log);
       assertEquals(List.of(), traced.stream().map(r -> r.getLoggerName() + ": " + r.getMessage() + " " + r.getThrown()).toList(),
           "no stack trace logged by the gRPC library");
-      assertEquals(12, log.stream().filter(l -> l.startsWith("key server: refused a malformed request (")).count(), "one line each: " + log);
       assertFalse(String.join("\n", log).contains("\u001b"), "the client's bytes are not echoed raw");
       assertEquals("RSA", client(server).key("signer-rsa2048-1").privateKey().getAlgorithm(), "the node serves on");
     } finally {
