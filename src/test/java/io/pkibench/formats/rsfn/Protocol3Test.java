@@ -45,7 +45,7 @@ class Protocol3Test {
   @Test
   void pack_fixedKeysRandomAndClock_matchesTheSealedVector() throws Exception {
     byte[] envelope = goldenEnvelope();
-    Path sealed = Path.of("src/test/resources/io/pkibench/workload/rsfn", GOLDEN);
+    Path sealed = Path.of("src/test/resources/io/pkibench/formats/rsfn", GOLDEN);
     io.pkibench.testing.GoldenFiles.assertMatches(sealed, envelope, "the envelope differs from the sealed vector " + GOLDEN);
   }
 
