@@ -371,6 +371,21 @@ class Protocol3Test {
     assertEquals(ErrorCode.SOFTWARE, u.error(), u.toString());
     assertTrue(u.message().contains("limit"), u.message());
   }
+  /** The limit is on what the payload decompresses to: exactly the limit opens, one byte more is refused. */
+  @Test
+  void unpack_compressedPayloadExactlyAtTheLimitOpens_oneByteMoreRefused() throws Exception {
+    int limit = 4096;
+    Protocol3 packer = RsfnFixture.goldenCodec(List.of());
+    Protocol3 small = new Protocol3(CaCodes.defaults(), List.of(), RsfnFixture.CLOCK, ProviderChoice.JDK.providerFor("Cipher", "AES/GCM/NoPadding"),
+        new SecureRandom(), limit);
+    byte[] atLimit = packer.pack(sender, recipient.certificate(), new byte[limit], Treatment.FILE_COMPRESSED_CLEAR);
+    Unpacked ok = small.unpack(recipient, sender.certificate(), atLimit);
+    assertTrue(ok.ok(), ok.toString());
+    assertEquals(limit, ok.payload().length);
+    Unpacked past = small.unpack(recipient, sender.certificate(), packer.pack(sender, recipient.certificate(), new byte[limit + 1], Treatment.FILE_COMPRESSED_CLEAR));
+    assertEquals(ErrorCode.SOFTWARE, past.error(), past.toString());
+  }
+
 
   @Test
   void unpack_fuzzShortRun_nothingEscapesAndNothingForgedIsAccepted() throws Exception {
