@@ -36,7 +36,7 @@ final class SignatureTimeStampCheck {
   private SignatureTimeStampCheck() {}
 
   /** Throws naming {@code format} (e.g. "CAdES") and the first thing wrong with {@code signer}'s time-stamp. */
-  static TimeStampToken check(String format, SignerInformation signer, X509Certificate trustAnchor) throws SignatureException {
+  static void check(String format, SignerInformation signer, X509Certificate trustAnchor) throws SignatureException {
     var attributes = signer.getUnsignedAttributes();
     Attribute stamp = attributes == null ? null : attributes.get(PKCSObjectIdentifiers.id_aa_signatureTimeStampToken);
     if (stamp == null) throw new SignatureException(format + "-B-T without a signature time-stamp");
@@ -54,7 +54,6 @@ final class SignatureTimeStampCheck {
     if (!Arrays.equals(token.getTimeStampInfo().getMessageImprintDigest(), hash(format, token, signer.getSignature()))) {
       throw new SignatureException("the " + format + " signature time-stamp is over another imprint than the hash of the signature value");
     }
-    return token;
   }
 
   private static TimeStampToken parse(String format, ASN1Encodable value) throws SignatureException {

@@ -99,6 +99,9 @@ class SignatureTimeStampCheckTest {
     byte[] planted = withTimeStamp(cadesT, fault);
     var e = assertThrows(SignatureException.class, () -> CadesVerifier.checkTimestamped(planted, content, signer, root));
     assertTrue(e.getMessage().startsWith("the CAdES " + fault.message), e.getMessage());
+    // the HTTP client workloads reach the same check through AdesChecks
+    var viaFormat = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.CADES_T, planted, content, signer, root));
+    assertEquals(e.getMessage(), viaFormat.getMessage());
     CadesVerifier.check(planted, content, signer); // the signature itself is untouched: only the time-stamp is at fault
   }
 
@@ -108,6 +111,8 @@ class SignatureTimeStampCheckTest {
     byte[] planted = withCms(padesT, withTimeStamp(cmsOf(padesT), fault));
     var e = assertThrows(SignatureException.class, () -> PadesVerifier.checkTimestamped(planted, signer, root));
     assertTrue(e.getMessage().startsWith("the PAdES " + fault.message), e.getMessage());
+    var viaFormat = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.PADES_T, planted, null, signer, root));
+    assertEquals(e.getMessage(), viaFormat.getMessage());
     PadesVerifier.check(planted, signer);
   }
 
