@@ -213,6 +213,23 @@ class CliTest {
     assertTrue(!Files.exists(dir.resolve("no")), "nothing made");
   }
 
+  /** The cryptography alone of either PEC path, run through the command line: every operation succeeds on both paths. */
+  @Test
+  void runPecCeiling_bothPaths_everyOperationSucceeds_andABadPathOrKeyRefused() throws Exception {
+    for (String path : List.of("sign", "verify")) {
+      assertEquals(0, run("run", "pec-ceiling", "-p", "path=" + path, "--pki", "pki", "--warmup", "0x1s", "--measure", "1x500ms",
+          "--out", path + ".json"), err.toString());
+      var level = RunResultJson.read(dir.resolve(path + ".json")).workloads().get(0).levels().get(0);
+      assertTrue(level.counts().succeeded() > 0 && level.counts().failed() == 0, path + ": " + level.counts());
+    }
+    err.getBuffer().setLength(0);
+    assertEquals(2, run("run", "pec-ceiling", "-p", "path=both", "--pki", "pki"));
+    assertTrue(err.toString().contains("-p path=both"), err.toString());
+    assertEquals(1, run("run", "pec-ceiling", "-p", "provider2=no-such-key", "-p", "path=verify", "--pki", "pki", "--warmup", "0x1s",
+        "--measure", "1x500ms", "--out", "nokey.json"));
+    assertTrue(RunResultJson.read(dir.resolve("nokey.json")).workloads().get(0).failure().contains("no-such-key"));
+  }
+
   /** A port another process holds: the flag, the address and the way out, exit 2 (it once printed only "Address already in use"). */
   @Test
   void serve_portInUse_exit2NamingThePort() throws Exception {

@@ -193,4 +193,19 @@ class RunResultJsonTest {
     assertTrue(e.getMessage().contains(badUncorrected + " is damaged: workloads[1].levels[0].iterations[0].uncorrectedHistogram is not a latency histogram"),
         e.getMessage());
   }
+
+  /** Past five problems the message names the first five and counts the rest, so that a wrecked file gives a readable line. */
+  @Test
+  void read_sixProblems_namesFiveAndCountsTheRest(@TempDir Path dir) throws IOException {
+    var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+    var tree = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(RunResultJson.toJson(fixture()));
+    tree.remove("environment");
+    tree.remove("status");
+    var level = (com.fasterxml.jackson.databind.node.ObjectNode) tree.get("workloads").get(0).get("levels").get(0);
+    for (String field : List.of("counts", "throughput", "latencyNanos", "cpu")) level.putNull(field);
+    Path wrecked = Files.writeString(dir.resolve("wrecked.json"), tree.toString());
+    var e = assertThrows(IOException.class, () -> RunResultJson.read(wrecked));
+    assertTrue(e.getMessage().contains(wrecked + " is damaged: environment is missing, status is missing, workloads[0].levels[0].counts is missing, "
+        + "workloads[0].levels[0].throughput is missing, workloads[0].levels[0].latencyNanos is missing and 1 more;"), e.getMessage());
+  }
 }

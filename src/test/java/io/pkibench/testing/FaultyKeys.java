@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * A real key source with a planted fault, for showing a per-operation check reject what it exists
  * for: every output flipped by {@link BitFlipProvider}, or each key presented with the certificate
- * chain of another key (another intermediate CA, or another PKI altogether).
+ * chain of another key (another intermediate CA, or another PKI altogether), or one alias's key and
+ * chain taken from another key source (another PKI's TSA) or signing through the flipping provider.
  */
 public final class FaultyKeys implements KeySource {
   private final KeySource keys;
@@ -40,6 +41,16 @@ public final class FaultyKeys implements KeySource {
     return new FaultyKeys(keys, keys, Map.of(a, b, b, a), null);
   }
 
+  /** {@code alias}'s key and chain from {@code other} (e.g. another PKI's {@code tsa}); every other key as {@code keys} holds it. */
+  public static KeySource withKeyFrom(KeySource keys, String alias, KeySource other) {
+    return new OneAliasReplaced(keys, alias, other::key);
+  }
+
+  /** Only {@code alias} signs through {@link BitFlipProvider} (e.g. the TSA's token signatures); every other key as it is. */
+  public static KeySource flippingOutputsOf(KeySource keys, String alias) {
+    return new OneAliasReplaced(keys, alias, a -> flippingEveryOutput(keys).key(a));
+  }
+
   @Override
   public SigningKey key(String alias) throws GeneralSecurityException {
     SigningKey real = keys.key(alias);
@@ -61,5 +72,32 @@ public final class FaultyKeys implements KeySource {
   @Override
   public String describe() {
     return "faulty:" + keys.describe();
+  }
+
+  private record OneAliasReplaced(KeySource keys, String alias, KeyLookup replacement) implements KeySource {
+    @Override
+    public SigningKey key(String a) throws GeneralSecurityException {
+      return a.equals(alias) ? replacement.key(a) : keys.key(a);
+    }
+
+    @Override
+    public Provider provider(String type, String algorithm) throws GeneralSecurityException {
+      return keys.provider(type, algorithm);
+    }
+
+    @Override
+    public List<String> aliases() throws GeneralSecurityException {
+      return keys.aliases();
+    }
+
+    @Override
+    public String describe() {
+      return "faulty(" + alias + "):" + keys.describe();
+    }
+  }
+
+  @FunctionalInterface
+  private interface KeyLookup {
+    SigningKey key(String alias) throws GeneralSecurityException;
   }
 }

@@ -1,15 +1,20 @@
 package io.pkibench.formats.ades;
 
 import io.pkibench.keys.SigningKey;
+import java.security.cert.X509Certificate;
 
 /** The independent check of each format's result, for callers outside this package (the HTTP client workloads). */
 public final class AdesChecks {
   private AdesChecks() {}
 
-  public static void check(TwoPhaseSigner.Format format, byte[] signed, byte[] original, SigningKey key) throws Exception {
+  /** {@code tsaTrustAnchor}: the root the signature time-stamp's TSA must chain to (used by the B-T formats only). */
+  public static void check(TwoPhaseSigner.Format format, byte[] signed, byte[] original, SigningKey key, X509Certificate tsaTrustAnchor)
+      throws Exception {
     switch (format) {
-      case CADES, CADES_T -> CadesVerifier.check(signed, original, key, format.timestamped());
-      case PADES, PADES_T -> PadesVerifier.check(signed, key);
+      case CADES -> CadesVerifier.check(signed, original, key);
+      case CADES_T -> CadesVerifier.checkTimestamped(signed, original, key, tsaTrustAnchor);
+      case PADES -> PadesVerifier.check(signed, key);
+      case PADES_T -> PadesVerifier.checkTimestamped(signed, key, tsaTrustAnchor);
       case XADES -> XadesVerifier.check(signed, key);
     }
   }

@@ -8,12 +8,14 @@ import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
+import java.security.cert.X509Certificate;
 import java.util.List;
 
 /**
  * {@code cades} (CAdES-B-B) and {@code cades-t} (CAdES-B-T, with an RFC 3161 signature time-stamp
  * from the in-process TSA) over {@code size} bytes, two-phase through DSS. With {@code --verify},
- * BouncyCastle checks the CMS signature (and that B-T carries its time-stamp) independently of DSS.
+ * BouncyCastle checks the CMS signature independently of DSS, and at B-T its time-stamp token: signature,
+ * TSA chain to the test PKI's root, imprint over the signature value.
  */
 public final class CadesWorkload {
   private CadesWorkload() {}
@@ -40,8 +42,14 @@ public final class CadesWorkload {
       SignaturePackaging packaging = params.get("packaging").equals("detached") ? SignaturePackaging.DETACHED : SignaturePackaging.ENVELOPING;
       boolean t = timestamped();
       return new AdesWorkload(t ? TwoPhaseSigner.Format.CADES_T : TwoPhaseSigner.Format.CADES,
-          Signers.of(context, params), content, "document.bin", packaging, t ? Signers.tsa(context) : null,
-          context.verify() ? (signed, original, key) -> CadesVerifier.check(signed, original, key, t) : null, context.clock());
+          Signers.of(context, params), content, "document.bin", packaging, t ? Signers.tsa(context) : null, checker(context, t), context.clock());
+    }
+
+    private static AdesWorkload.Checker checker(WorkloadContext context, boolean timestamped) {
+      if (!context.verify()) return null;
+      if (!timestamped) return CadesVerifier::check;
+      X509Certificate anchor = Signers.tsaTrustAnchor(context);
+      return (signed, original, key) -> CadesVerifier.checkTimestamped(signed, original, key, anchor);
     }
   }
 }

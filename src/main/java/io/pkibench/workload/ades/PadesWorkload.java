@@ -10,6 +10,7 @@ import io.pkibench.workload.api.WorkloadContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.util.List;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
@@ -17,7 +18,8 @@ import org.apache.pdfbox.pdmodel.PDDocument;
 /**
  * {@code pades} (PAdES-B-B) and {@code pades-t} (PAdES-B-T), two-phase through DSS and PDFBox, on the
  * ~137 KB {@link SamplePdf} unless {@code -p file=} names a PDF. With {@code --verify}, PDFBox finds
- * the byte range and BouncyCastle verifies the CMS over it, independently of DSS.
+ * the byte range and BouncyCastle verifies the CMS over it, independently of DSS; at B-T also the
+ * signature time-stamp inside the CMS (signature, TSA chain to the test PKI's root, imprint).
  */
 public final class PadesWorkload {
   private PadesWorkload() {}
@@ -42,7 +44,14 @@ public final class PadesWorkload {
       byte[] pdf = params.get("file").isEmpty() ? SamplePdf.generate() : readPdf(Path.of(params.get("file")));
       return new AdesWorkload(timestamped() ? TwoPhaseSigner.Format.PADES_T : TwoPhaseSigner.Format.PADES,
           Signers.of(context, params), pdf, "document.pdf", null, timestamped() ? Signers.tsa(context) : null,
-          context.verify() ? (signed, original, key) -> PadesVerifier.check(signed, key) : null, context.clock());
+          checker(context, timestamped()), context.clock());
+    }
+
+    private static AdesWorkload.Checker checker(WorkloadContext context, boolean timestamped) {
+      if (!context.verify()) return null;
+      if (!timestamped) return (signed, original, key) -> PadesVerifier.check(signed, key);
+      X509Certificate anchor = Signers.tsaTrustAnchor(context);
+      return (signed, original, key) -> PadesVerifier.checkTimestamped(signed, key, anchor);
     }
   }
 

@@ -28,6 +28,14 @@ public final class Signers {
     return signers;
   }
 
+  /**
+   * The root the in-process TSA's certificate must chain to for a B-T check to pass: the test PKI's,
+   * taken from the PKI rather than from the token, which would vouch for itself.
+   */
+  public static java.security.cert.X509Certificate tsaTrustAnchor(WorkloadContext context) {
+    return context.pki().get().certificate("root-ca");
+  }
+
   static TimeStampAuthority tsa(WorkloadContext context) throws GeneralSecurityException {
     return new TimeStampAuthority(context.keys().key("tsa"), context.clock());
   }

@@ -39,18 +39,21 @@ public final class HttpSigningWorkload implements Workload {
   private final List<SigningKey> signers;
   private final byte[] document;
   private final boolean verify;
+  /** The root the signing service's TSA must chain to (its B-T time-stamps are checked against it). */
+  private final java.security.cert.X509Certificate tsaTrustAnchor;
   /** Per signer (same index): its chain in base64 DER, and the whole start request, made once rather than per operation. */
   private final List<List<String>> chains = new ArrayList<>();
   private final List<byte[]> startBodies = new ArrayList<>();
 
   private HttpSigningWorkload(String kind, TwoPhaseSigner.Format format, SigningServiceClient client, List<SigningKey> signers,
-      byte[] document, String packaging, boolean verify) throws Exception {
+      byte[] document, String packaging, boolean verify, java.security.cert.X509Certificate tsaTrustAnchor) throws Exception {
     this.kind = kind;
     this.format = format;
     this.client = client;
     this.signers = signers;
     this.document = document;
     this.verify = verify;
+    this.tsaTrustAnchor = tsaTrustAnchor;
     String encodedDocument = format == null ? null : Base64.getEncoder().encodeToString(document);
     for (SigningKey key : signers) {
       List<String> chain = chain(key);
@@ -108,7 +111,7 @@ public final class HttpSigningWorkload implements Workload {
       byte[] document = format != null ? AdesChecks.sampleDocument(format, sized ? params.bytes("size") : 0)
           : kind.equals("timestamp") ? new byte[params.bytes("size")] : null;
       return new HttpSigningWorkload(kind, format, client, signers, document,
-          kind.startsWith("cades") ? params.get("packaging") : "detached", context.verify());
+          kind.startsWith("cades") ? params.get("packaging") : "detached", context.verify(), Signers.tsaTrustAnchor(context));
     }
   }
 
@@ -130,7 +133,7 @@ public final class HttpSigningWorkload implements Workload {
     signer.update(Base64.getDecoder().decode(started.get("toSign").asText()));
     String signature = Base64.getEncoder().encodeToString(signer.sign());
     JsonNode finished = client.post("api/signatures/" + started.get("token").asText() + "/finish", new FinishRequest(signature));
-    if (verify) AdesChecks.check(format, Base64.getDecoder().decode(finished.get("signed").asText()), document, key);
+    if (verify) AdesChecks.check(format, Base64.getDecoder().decode(finished.get("signed").asText()), document, key, tsaTrustAnchor);
   }
 
   private void login(int index) throws Exception {

@@ -32,6 +32,8 @@ class ReliabilityCheckTest {
   static TestKeys keys;
   static final InstantSource CLOCK = InstantSource.fixed(Instant.parse("2026-11-23T09:30:00Z"));
   Path pec1Root;
+  PecProvider pec1;
+  PecProvider pec2;
   Path pec2Root;
   List<SentMessage> sent;
   /** Where each message's documents went, by Message-ID then document kind. */
@@ -42,8 +44,8 @@ class ReliabilityCheckTest {
     if (keys == null) keys = TestKeys.in(keysDir);
     ProviderIndex index = new ProviderIndex(Map.of("pec1.test", keys.keys.key("signer-rsa2048-1").certificate(),
         "pec2.test", keys.keys.key("signer-rsa2048-2").certificate()));
-    PecProvider pec1 = new PecProvider("pec1.test", "Gestore uno", keys.keys.key("signer-rsa2048-1"), index, CLOCK, ZoneId.of("Europe/Rome"));
-    PecProvider pec2 = new PecProvider("pec2.test", "Gestore due", keys.keys.key("signer-rsa2048-2"), index, CLOCK, ZoneId.of("Europe/Rome"));
+    pec1 = new PecProvider("pec1.test", "Gestore uno", keys.keys.key("signer-rsa2048-1"), index, CLOCK, ZoneId.of("Europe/Rome"));
+    pec2 = new PecProvider("pec2.test", "Gestore due", keys.keys.key("signer-rsa2048-2"), index, CLOCK, ZoneId.of("Europe/Rome"));
     pec1Root = mail.resolve("pec1");
     pec2Root = mail.resolve("pec2");
     sent = new ArrayList<>();
@@ -138,5 +140,31 @@ class ReliabilityCheckTest {
     Files.copy(envelope, envelope.resolveSibling("again." + envelope.getFileName()));
     ReliabilityCheck.Result duplicated = ReliabilityCheck.await(List.of(pec1Root, pec2Root), sent, Duration.ofMinutes(10));
     assertEquals(List.of("<m3@pec1.test>"), duplicated.duplicated(), "a duplicate ends the wait: waiting cannot remove one");
+  }
+
+  /** What the rules let end without every receipt (the first mutation run found none of it reached by a test), each reported as itself, none as lost. */
+  @Test
+  void check_notAcceptedUndeliverableAndAnomaly_eachListedNoneCountedLost() throws Exception {
+    // a fourth message the sender's provider did not accept: its non-acceptance is all that is due
+    String refusedId = "<m4@pec1.test>";
+    sent.add(new SentMessage(refusedId, "alice@pec1.test", List.of("bob@pec2.test"), 2048, CLOCK.instant().toString()));
+    deliver(pec1Root, pec1.nonAcceptance("job4", "alice@pec1.test", List.of("bob@pec2.test"), "Fattura n. 4", refusedId, List.of("planted")));
+
+    // m2 refused for good by the recipient's provider: the sender is told, no envelope, taking charge or delivery follow
+    Map<DocumentKind, Path> m2 = delivered.get("<m2@pec1.test>");
+    byte[] envelope = Files.readAllBytes(m2.get(DocumentKind.TRANSPORT));
+    for (DocumentKind k : List.of(DocumentKind.TRANSPORT, DocumentKind.TAKING_CHARGE, DocumentKind.DELIVERY)) Files.delete(m2.get(k));
+    deliver(pec1Root, pec2.nonDelivery("nd2", envelope, List.of("bob@pec2.test"), "no such user", true));
+
+    // m1 also reached bob as an anomaly (a copy that arrived unsigned): listed, not a loss or a duplicate
+    byte[] unsigned = PecMessages.message("alice@pec1.test", "bob@pec2.test", "<m1@pec1.test>", "Fattura n. 1", 2048, 1);
+    for (Outgoing o : pec2.receive("an1", "alice@elsewhere.test", List.of("bob@pec2.test"), unsigned)) deliver(pec2Root, o);
+
+    ReliabilityCheck.Result r = ReliabilityCheck.check(List.of(pec1Root, pec2Root), sent);
+    assertEquals(List.of(refusedId), r.refused());
+    assertEquals(List.of("<m2@pec1.test>"), r.undeliverable());
+    assertEquals(List.of("<m1@pec1.test> to bob@pec2.test"), r.anomalies());
+    assertTrue(r.passed(), r.findings().toString());
+    assertEquals("reliability: 4 messages, 0 lost, 0 duplicated", r.summary());
   }
 }

@@ -207,6 +207,40 @@ class Protocol3Test {
     assertEquals("C14 holds 40 bytes; AES-256 key and IV are 44", shortKey.message());
   }
 
+  /**
+   * A clear envelope addressed to a recipient is still checked against the recipient's certificate (C06, C10,
+   * C11), and one that says it is addressed needs the recipient's key; the first mutation run showed none of it
+   * held by a test, nor C07 on a clear envelope, nor the GCM tag's length at its edge.
+   */
+  @Test
+  void unpack_clearEnvelopeAddressedToARecipient_recipientFieldsCheckedAndItsKeyRequired() throws Exception {
+    Protocol3 codec = RsfnFixture.goldenCodec(List.of());
+    byte[] clear = codec.pack(sender, recipient.certificate(), RsfnFixture.payload(), Treatment.CLEAR);
+    assertTrue(codec.unpack(recipient, sender.certificate(), clear).ok(), "the clear envelope as packed opens");
+    Unpacked keyless = codec.unpack(null, sender.certificate(), clear);
+    assertEquals(ErrorCode.KEY_EXTRACTION, keyless.error(), keyless.toString());
+    assertEquals("the envelope is addressed to a recipient; give the recipient's key", keyless.message());
+    for (Tamper t : List.of(new Tamper("C06", 6, 0x01, false, ErrorCode.RECIPIENT_KEY_ALGORITHM), new Tamper("C10", 10, 0x04, false, ErrorCode.RECIPIENT_CA),
+        new Tamper("C11", 11 + 31, 'E', false, ErrorCode.RECIPIENT_SERIAL), new Tamper("C07", 7, 0x01, false, ErrorCode.SYMMETRIC_ALGORITHM))) {
+      byte[] changed = clear.clone();
+      changed[t.offset()] = (byte) t.value();
+      assertEquals(t.expected(), codec.unpack(recipient, sender.certificate(), changed).error(), t.field() + " of a clear envelope");
+    }
+    byte[] aesNamed = clear.clone();
+    aesNamed[7] = 0x02; // C07 may name AES-256 on a clear envelope: the header is not signed, and nothing is decrypted
+    assertTrue(codec.unpack(recipient, sender.certificate(), aesNamed).ok());
+
+    byte[] broadcast = codec.pack(sender, null, RsfnFixture.payload(), Treatment.BROADCAST);
+    assertTrue(codec.unpack(null, sender.certificate(), broadcast).ok(), "a broadcast needs no recipient");
+    broadcast[6] = 0x02; // C06 now names a recipient's key: the envelope says it is addressed
+    assertEquals(ErrorCode.KEY_EXTRACTION, codec.unpack(null, sender.certificate(), broadcast).error());
+
+    byte[] envelope = goldenEnvelope();
+    assertEquals(ErrorCode.SYMMETRIC, codec.unpack(recipient, sender.certificate(), Arrays.copyOf(envelope, 588 + 16)).error(),
+        "a body of exactly the tag's 16 bytes is decrypted (and fails its tag), not refused for its length");
+    assertEquals(ErrorCode.BLOCK_LENGTH, codec.unpack(recipient, sender.certificate(), Arrays.copyOf(envelope, 588 + 15)).error());
+  }
+
   @Test
   void unpack_senderOrRecipientCertificateNotRsa2048_refused08And06() throws Exception {
     byte[] envelope = goldenEnvelope();
@@ -337,6 +371,21 @@ class Protocol3Test {
     assertEquals(ErrorCode.SOFTWARE, u.error(), u.toString());
     assertTrue(u.message().contains("limit"), u.message());
   }
+  /** The limit is on what the payload decompresses to: exactly the limit opens, one byte more is refused. */
+  @Test
+  void unpack_compressedPayloadExactlyAtTheLimitOpens_oneByteMoreRefused() throws Exception {
+    int limit = 4096;
+    Protocol3 packer = RsfnFixture.goldenCodec(List.of());
+    Protocol3 small = new Protocol3(CaCodes.defaults(), List.of(), RsfnFixture.CLOCK, ProviderChoice.JDK.providerFor("Cipher", "AES/GCM/NoPadding"),
+        new SecureRandom(), limit);
+    byte[] atLimit = packer.pack(sender, recipient.certificate(), new byte[limit], Treatment.FILE_COMPRESSED_CLEAR);
+    Unpacked ok = small.unpack(recipient, sender.certificate(), atLimit);
+    assertTrue(ok.ok(), ok.toString());
+    assertEquals(limit, ok.payload().length);
+    Unpacked past = small.unpack(recipient, sender.certificate(), packer.pack(sender, recipient.certificate(), new byte[limit + 1], Treatment.FILE_COMPRESSED_CLEAR));
+    assertEquals(ErrorCode.SOFTWARE, past.error(), past.toString());
+  }
+
 
   @Test
   void unpack_fuzzShortRun_nothingEscapesAndNothingForgedIsAccepted() throws Exception {

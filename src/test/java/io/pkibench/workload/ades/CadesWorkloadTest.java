@@ -68,27 +68,49 @@ class CadesWorkloadTest {
     }
   }
 
+  /** The TSA's key and certificate are another PKI's: DSS embeds the token, our B-T check refuses its chain, the run counts each. */
+  @Test
+  void run_cadesTWithTheTsaOfAnotherPki_everyOperationCountedFailed() throws Exception {
+    var keys = FaultyKeys.withKeyFrom(fixture.keys, "tsa", TestKeys.in(tmp.resolve("elsewhere")).keys);
+    var factory = new CadesWorkload.Factory(true);
+    try (Workload w = factory.create(new WorkloadContext(keys, true, () -> fixture.pki), Params.resolve("cades-t", factory.params(), Map.of("size", "4k")))) {
+      MeasuredRun.of("cades-t stamped by another PKI's TSA", w, java.time.Duration.ofSeconds(1))
+          .assertEveryFailedWith("the CAdES signature time-stamp's TSA certificate does not chain to the trust anchor");
+    }
+  }
+
+  /** The TSA signs through a provider that flips a bit: DSS embeds the token unchecked, ours refuses its signature. */
+  @Test
+  void run_cadesTWithTheTsaSignatureFlipped_everyOperationCountedFailed() throws Exception {
+    var keys = FaultyKeys.flippingOutputsOf(fixture.keys, "tsa");
+    var factory = new CadesWorkload.Factory(true);
+    try (Workload w = factory.create(new WorkloadContext(keys, true, () -> fixture.pki), Params.resolve("cades-t", factory.params(), Map.of("size", "4k")))) {
+      MeasuredRun.of("cades-t with flipped token signatures", w, java.time.Duration.ofSeconds(1))
+          .assertEveryFailedWith("the CAdES signature time-stamp does not verify with its TSA certificate");
+    }
+  }
+
   @Test
   void check_flippedSignatureValueOtherContentOrAnotherCasCertificate_rejected() throws Exception {
     byte[] content = AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, 4096);
     SigningKey key = fixture.keys.key("signer-rsa2048-1");
     TwoPhaseSigner signer = new TwoPhaseSigner(null, InstantSource.system());
     byte[] cms = signer.sign(TwoPhaseSigner.Format.CADES, new InMemoryDocument(content, "doc.bin"), key, SignaturePackaging.DETACHED);
-    AdesChecks.check(TwoPhaseSigner.Format.CADES, cms, content, key); // the untouched signature passes
+    AdesChecks.check(TwoPhaseSigner.Format.CADES, cms, content, key, fixture.pki.certificate("root-ca")); // the untouched signature passes
 
     SigningKey flipping = FaultyKeys.flippingEveryOutput(fixture.keys).key("signer-rsa2048-1");
     byte[] flippedValue = signer.sign(TwoPhaseSigner.Format.CADES, new InMemoryDocument(content, "doc.bin"), flipping, SignaturePackaging.DETACHED);
-    var e = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.CADES, flippedValue, content, key));
+    var e = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.CADES, flippedValue, content, key, fixture.pki.certificate("root-ca")));
     assertEquals("the CAdES signature does not verify with BouncyCastle", e.getMessage());
 
     byte[] otherContent = content.clone();
     otherContent[100] ^= 0x01;
-    var digest = assertThrows(Exception.class, () -> AdesChecks.check(TwoPhaseSigner.Format.CADES, cms, otherContent, key));
+    var digest = assertThrows(Exception.class, () -> AdesChecks.check(TwoPhaseSigner.Format.CADES, cms, otherContent, key, fixture.pki.certificate("root-ca")));
     assertTrue(digest.getMessage().contains("message-digest attribute value does not match"), digest.toString());
 
     // signer-rsa2048-2 is issued by intermediate-b, signer-rsa2048-1 by intermediate-a
     SigningKey anotherCas = fixture.keys.key("signer-rsa2048-2");
-    var foreign = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.CADES, cms, content, anotherCas));
+    var foreign = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.CADES, cms, content, anotherCas, fixture.pki.certificate("root-ca")));
     assertEquals("the CAdES signature does not verify with BouncyCastle", foreign.getMessage());
   }
 

@@ -68,25 +68,47 @@ class PadesWorkloadTest {
     }
   }
 
+  /** The TSA's key and certificate are another PKI's: DSS embeds the token, our B-T check refuses its chain, the run counts each. */
+  @Test
+  void run_padesTWithTheTsaOfAnotherPki_everyOperationCountedFailed() throws Exception {
+    var keys = FaultyKeys.withKeyFrom(fixture.keys, "tsa", TestKeys.in(tmp.resolve("elsewhere")).keys);
+    var factory = new PadesWorkload.Factory(true);
+    try (Workload w = factory.create(new WorkloadContext(keys, true, () -> fixture.pki), Params.resolve("pades-t", factory.params(), Map.of()))) {
+      MeasuredRun.of("pades-t stamped by another PKI's TSA", w, java.time.Duration.ofMillis(600))
+          .assertEveryFailedWith("the PAdES signature time-stamp's TSA certificate does not chain to the trust anchor");
+    }
+  }
+
+  /** The TSA signs through a provider that flips a bit: DSS embeds the token unchecked, ours refuses its signature. */
+  @Test
+  void run_padesTWithTheTsaSignatureFlipped_everyOperationCountedFailed() throws Exception {
+    var keys = FaultyKeys.flippingOutputsOf(fixture.keys, "tsa");
+    var factory = new PadesWorkload.Factory(true);
+    try (Workload w = factory.create(new WorkloadContext(keys, true, () -> fixture.pki), Params.resolve("pades-t", factory.params(), Map.of()))) {
+      MeasuredRun.of("pades-t with flipped token signatures", w, java.time.Duration.ofMillis(600))
+          .assertEveryFailedWith("the PAdES signature time-stamp does not verify with its TSA certificate");
+    }
+  }
+
   @Test
   void check_flippedSignatureValueChangedPageOrAnotherCasCertificate_rejected() throws Exception {
     SigningKey key = fixture.keys.key("signer-rsa2048-1");
     TwoPhaseSigner signer = new TwoPhaseSigner(null, InstantSource.system());
     byte[] signed = signer.sign(TwoPhaseSigner.Format.PADES, new InMemoryDocument(SamplePdf.generate(), "sample.pdf"), key, null);
-    AdesChecks.check(TwoPhaseSigner.Format.PADES, signed, null, key); // the untouched signature passes
+    AdesChecks.check(TwoPhaseSigner.Format.PADES, signed, null, key, fixture.pki.certificate("root-ca")); // the untouched signature passes
 
     SigningKey flipping = FaultyKeys.flippingEveryOutput(fixture.keys).key("signer-rsa2048-1");
     byte[] flippedValue = signer.sign(TwoPhaseSigner.Format.PADES, new InMemoryDocument(SamplePdf.generate(), "sample.pdf"), flipping, null);
-    var e = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.PADES, flippedValue, null, key));
+    var e = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.PADES, flippedValue, null, key, fixture.pki.certificate("root-ca")));
     assertEquals("the PAdES signature does not verify with BouncyCastle", e.getMessage());
 
     byte[] tampered = signed.clone();
     tampered[tampered.length / 3] ^= 0x01; // inside the first byte range: an image stream
-    var content = assertThrows(Exception.class, () -> AdesChecks.check(TwoPhaseSigner.Format.PADES, tampered, null, key));
+    var content = assertThrows(Exception.class, () -> AdesChecks.check(TwoPhaseSigner.Format.PADES, tampered, null, key, fixture.pki.certificate("root-ca")));
     assertTrue(content.getMessage().contains("message-digest attribute value does not match"), content.toString());
 
     SigningKey anotherCas = fixture.keys.key("signer-rsa2048-2"); // intermediate-b's; signer-rsa2048-1 is intermediate-a's
-    var foreign = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.PADES, signed, null, anotherCas));
+    var foreign = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.PADES, signed, null, anotherCas, fixture.pki.certificate("root-ca")));
     assertEquals("the PAdES signature does not verify with BouncyCastle", foreign.getMessage());
   }
 

@@ -63,22 +63,22 @@ class XadesWorkloadTest {
     TwoPhaseSigner signer = new TwoPhaseSigner(null, java.time.InstantSource.system());
     byte[] message = io.pkibench.formats.ades.SampleXml.generate(4096);
     byte[] signed = signer.sign(TwoPhaseSigner.Format.XADES, new InMemoryDocument(message, "message.xml"), key, null);
-    AdesChecks.check(TwoPhaseSigner.Format.XADES, signed, message, key); // the untouched signature passes
+    AdesChecks.check(TwoPhaseSigner.Format.XADES, signed, message, key, fixture.pki.certificate("root-ca")); // the untouched signature passes
 
     SigningKey flipping = FaultyKeys.flippingEveryOutput(fixture.keys).key("signer-rsa2048-1");
     byte[] flippedValue = signer.sign(TwoPhaseSigner.Format.XADES, new InMemoryDocument(message, "message.xml"), flipping, null);
-    var e = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.XADES, flippedValue, message, key));
+    var e = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.XADES, flippedValue, message, key, fixture.pki.certificate("root-ca")));
     assertEquals("the XAdES signature does not validate with the JDK's XMLDSig", e.getMessage());
 
     String text = new String(signed, StandardCharsets.UTF_8);
     int amount = text.indexOf("<IntrBkSttlmAmt Ccy=\"BRL\">") + "<IntrBkSttlmAmt Ccy=\"BRL\">".length();
     char digit = text.charAt(amount);
     byte[] tampered = (text.substring(0, amount) + (digit == '9' ? '8' : (char) (digit + 1)) + text.substring(amount + 1)).getBytes(StandardCharsets.UTF_8);
-    var amountChanged = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.XADES, tampered, message, key));
+    var amountChanged = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.XADES, tampered, message, key, fixture.pki.certificate("root-ca")));
     assertEquals("the XAdES signature does not validate with the JDK's XMLDSig", amountChanged.getMessage());
 
     SigningKey anotherCas = fixture.keys.key("signer-rsa2048-2"); // intermediate-b's; signer-rsa2048-1 is intermediate-a's
-    var foreign = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.XADES, signed, message, anotherCas));
+    var foreign = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.XADES, signed, message, anotherCas, fixture.pki.certificate("root-ca")));
     assertEquals("the XAdES signature does not validate with the JDK's XMLDSig", foreign.getMessage());
   }
 

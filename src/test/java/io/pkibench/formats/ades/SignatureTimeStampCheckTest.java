@@ -1,0 +1,246 @@
+package io.pkibench.formats.ades;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import eu.europa.esig.dss.enumerations.SignaturePackaging;
+import eu.europa.esig.dss.model.InMemoryDocument;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.workload.api.Workload;
+import io.pkibench.testing.MeasuredRun;
+import io.pkibench.testing.Openssl;
+import io.pkibench.testing.TestKeys;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.SignatureException;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.SplittableRandom;
+import org.apache.pdfbox.Loader;
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.pdmodel.interactive.digitalsignature.PDSignature;
+import org.bouncycastle.asn1.ASN1Encodable;
+import org.bouncycastle.asn1.DEROctetString;
+import org.bouncycastle.asn1.cms.AttributeTable;
+import org.bouncycastle.asn1.cms.ContentInfo;
+import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
+import org.bouncycastle.asn1.pkcs.PKCSObjectIdentifiers;
+import org.bouncycastle.cms.CMSSignedData;
+import org.bouncycastle.cms.SignerInformation;
+import org.bouncycastle.cms.SignerInformationStore;
+import org.bouncycastle.tsp.TimeStampRequestGenerator;
+import org.bouncycastle.tsp.TimeStampResponse;
+import org.bouncycastle.tsp.TimeStampToken;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The B-T checks of CAdES and PAdES given each fault a signature time-stamp can have, planted in the
+ * unsigned attribute of a signature DSS made with the real TSA; the untouched token is the one
+ * {@code openssl ts -verify} accepts.
+ */
+class SignatureTimeStampCheckTest {
+  @TempDir static Path tmp;
+  static TestKeys fixture;
+  /** Another test PKI, whose TSA is a real one our root never certified. */
+  static TestKeys elsewhere;
+  static SigningKey signer;
+  static X509Certificate root;
+  static byte[] content;
+  static byte[] cadesT;
+  static byte[] padesT;
+
+  /** What is wrong with the planted token, and the words the check must say it with. */
+  enum Fault {
+    OTHER_IMPRINT("signature time-stamp is over another imprint than the hash of the signature value"),
+    UNTRUSTED_TSA("signature time-stamp's TSA certificate does not chain to the trust anchor"),
+    NOT_A_TOKEN("signature time-stamp is not an RFC 3161 token"),
+    FLIPPED_TOKEN_SIGNATURE("signature time-stamp does not verify with its TSA certificate");
+
+    final String message;
+
+    Fault(String message) {
+      this.message = message;
+    }
+  }
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    fixture = TestKeys.in(tmp.resolve("ours"));
+    elsewhere = TestKeys.in(tmp.resolve("elsewhere"));
+    signer = fixture.keys.key("signer-rsa2048-1");
+    root = fixture.pki.certificate("root-ca");
+    content = AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, 4096);
+    TwoPhaseSigner signing = new TwoPhaseSigner(new TimeStampAuthority(fixture.keys.key("tsa"), InstantSource.system()), InstantSource.system());
+    cadesT = signing.sign(TwoPhaseSigner.Format.CADES_T, new InMemoryDocument(content, "doc.bin"), signer, SignaturePackaging.DETACHED);
+    padesT = signing.sign(TwoPhaseSigner.Format.PADES_T, new InMemoryDocument(SamplePdf.generate(), "sample.pdf"), signer, null);
+  }
+
+  @Test
+  void checkTimestamped_cadesTAndPadesTAsSigned_accepted() throws Exception {
+    CadesVerifier.checkTimestamped(cadesT, content, signer, root);
+    PadesVerifier.checkTimestamped(padesT, signer, root);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Fault.class)
+  void checkTimestamped_cadesTokenWithPlantedFault_rejectedNamingTheFault(Fault fault) throws Exception {
+    byte[] planted = withTimeStamp(cadesT, fault);
+    var e = assertThrows(SignatureException.class, () -> CadesVerifier.checkTimestamped(planted, content, signer, root));
+    assertTrue(e.getMessage().startsWith("the CAdES " + fault.message), e.getMessage());
+    // the HTTP client workloads reach the same check through AdesChecks
+    var viaFormat = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.CADES_T, planted, content, signer, root));
+    assertEquals(e.getMessage(), viaFormat.getMessage());
+    CadesVerifier.check(planted, content, signer); // the signature itself is untouched: only the time-stamp is at fault
+  }
+
+  @ParameterizedTest
+  @EnumSource(Fault.class)
+  void checkTimestamped_padesTokenWithPlantedFault_rejectedNamingTheFault(Fault fault) throws Exception {
+    byte[] planted = withCms(padesT, withTimeStamp(cmsOf(padesT), fault));
+    var e = assertThrows(SignatureException.class, () -> PadesVerifier.checkTimestamped(planted, signer, root));
+    assertTrue(e.getMessage().startsWith("the PAdES " + fault.message), e.getMessage());
+    var viaFormat = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.PADES_T, planted, null, signer, root));
+    assertEquals(e.getMessage(), viaFormat.getMessage());
+    PadesVerifier.check(planted, signer);
+  }
+
+  /**
+   * A TSA behind a key source can be made to sign badly or to be another PKI's (the workload tests run
+   * those), but not to stamp another imprint or to answer noise: each planted token is checked here in a
+   * run, which must count every operation failed and go on.
+   */
+  @ParameterizedTest
+  @EnumSource(Fault.class)
+  void run_cadesTokenWithPlantedFault_everyOperationCountedFailed(Fault fault) throws Exception {
+    byte[] planted = withTimeStamp(cadesT, fault);
+    Workload checking = worker -> () -> CadesVerifier.checkTimestamped(planted, content, signer, root);
+    MeasuredRun.of("cades-t check, " + fault, checking, Duration.ofMillis(100)).assertEveryFailedWith("the CAdES " + fault.message);
+  }
+
+  @Test
+  void checkTimestamped_bbSignatureWithoutTimeStamp_rejected() throws Exception {
+    byte[] bb = new TwoPhaseSigner(null, InstantSource.system()).sign(TwoPhaseSigner.Format.CADES, new InMemoryDocument(content, "doc.bin"),
+        signer, SignaturePackaging.DETACHED);
+    var e = assertThrows(SignatureException.class, () -> CadesVerifier.checkTimestamped(bb, content, signer, root));
+    assertEquals("CAdES-B-T without a signature time-stamp", e.getMessage());
+  }
+
+  @Test
+  void checkTimestamped_tsaTrustAnchorOfAnotherPki_rejected() throws Exception {
+    var e = assertThrows(SignatureException.class, () -> CadesVerifier.checkTimestamped(cadesT, content, signer, elsewhere.pki.certificate("root-ca")));
+    assertTrue(e.getMessage().startsWith("the CAdES " + Fault.UNTRUSTED_TSA.message), e.getMessage());
+  }
+
+  /** openssl, an implementation independent of BouncyCastle, agrees: the token DSS embedded stamps the signature value and chains to our root; one over another imprint does not verify. */
+  @Test
+  void cadesTToken_opensslTsVerifyAcceptsItOverTheSignatureValueAndRejectsAnotherImprint() throws Exception {
+    SignerInformation info = signerOf(new CMSSignedData(cadesT));
+    Path signatureValue = Files.write(tmp.resolve("signature-value.bin"), info.getSignature());
+    Path token = Files.write(tmp.resolve("token.der"), tokenOf(info).getEncoded());
+    String ok = Openssl.run("ts", "-verify", "-token_in", "-in", token.toString(), "-data", signatureValue.toString(),
+        "-CAfile", fixture.pki.certificatePem("root-ca").toString(), "-untrusted", fixture.pki.caChainPem().toString());
+    assertTrue(Openssl.succeeded(ok) && ok.contains("Verification: OK"), ok);
+
+    Path otherImprint = Files.write(tmp.resolve("other-imprint.der"), plantedToken(Fault.OTHER_IMPRINT, info).toASN1Primitive().getEncoded());
+    String bad = Openssl.run("ts", "-verify", "-token_in", "-in", otherImprint.toString(), "-data", signatureValue.toString(),
+        "-CAfile", fixture.pki.certificatePem("root-ca").toString(), "-untrusted", fixture.pki.caChainPem().toString());
+    assertFalse(Openssl.succeeded(bad), "openssl must reject a token over another imprint: " + bad);
+    assertTrue(bad.contains("message imprint mismatch"), bad);
+  }
+
+  /** The CMS with its SignerInfo's signature time-stamp replaced by one with {@code fault}. */
+  static byte[] withTimeStamp(byte[] cms, Fault fault) throws Exception {
+    CMSSignedData signed = new CMSSignedData(cms);
+    SignerInformation info = signerOf(signed);
+    AttributeTable unsigned = info.getUnsignedAttributes().remove(PKCSObjectIdentifiers.id_aa_signatureTimeStampToken)
+        .add(PKCSObjectIdentifiers.id_aa_signatureTimeStampToken, plantedToken(fault, info));
+    SignerInformation replaced = SignerInformation.replaceUnsignedAttributes(info, unsigned);
+    return CMSSignedData.replaceSigners(signed, new SignerInformationStore(replaced)).getEncoded();
+  }
+
+  static ASN1Encodable plantedToken(Fault fault, SignerInformation info) throws Exception {
+    return switch (fault) {
+      case OTHER_IMPRINT -> stamp(new TimeStampAuthority(fixture.keys.key("tsa"), InstantSource.system()),
+          "not this signature's value".getBytes(StandardCharsets.UTF_8));
+      case UNTRUSTED_TSA -> stamp(new TimeStampAuthority(elsewhere.keys.key("tsa"), InstantSource.system()), info.getSignature());
+      case NOT_A_TOKEN -> {
+        byte[] noise = new byte[2048];
+        new SplittableRandom(34).nextBytes(noise);
+        yield new DEROctetString(noise);
+      }
+      case FLIPPED_TOKEN_SIGNATURE -> {
+        TimeStampToken real = tokenOf(info);
+        byte[] der = real.getEncoded();
+        byte[] tokenSignature = real.toCMSSignedData().getSignerInfos().getSigners().iterator().next().getSignature();
+        int at = indexOf(der, tokenSignature);
+        der[at + tokenSignature.length / 2] ^= 0x01;
+        yield ContentInfo.getInstance(der);
+      }
+    };
+  }
+
+  /** A real token from {@code authority} over SHA-256 of {@code stamped}. */
+  static ContentInfo stamp(TimeStampAuthority authority, byte[] stamped) throws Exception {
+    TimeStampRequestGenerator requests = new TimeStampRequestGenerator();
+    requests.setCertReq(true);
+    var request = requests.generate(NISTObjectIdentifiers.id_sha256, MessageDigest.getInstance("SHA-256").digest(stamped), BigInteger.ONE);
+    TimeStampResponse response = new TimeStampResponse(authority.respond(request.getEncoded()));
+    return response.getTimeStampToken().toCMSSignedData().toASN1Structure();
+  }
+
+  static TimeStampToken tokenOf(SignerInformation info) throws Exception {
+    var attribute = info.getUnsignedAttributes().get(PKCSObjectIdentifiers.id_aa_signatureTimeStampToken);
+    return new TimeStampToken(ContentInfo.getInstance(attribute.getAttrValues().getObjectAt(0)));
+  }
+
+  static SignerInformation signerOf(CMSSignedData signed) {
+    return signed.getSignerInfos().getSigners().iterator().next();
+  }
+
+  static byte[] cmsOf(byte[] pdf) throws Exception {
+    try (PDDocument doc = Loader.loadPDF(pdf)) {
+      return doc.getLastSignatureDictionary().getContents(pdf);
+    }
+  }
+
+  /**
+   * The PDF with {@code cms} written into its signature's /Contents, padded with zeros as DSS pads it.
+   * The byte range leaves /Contents out, so the PDF's signature still covers the same bytes.
+   */
+  static byte[] withCms(byte[] pdf, byte[] cms) throws Exception {
+    int[] range;
+    try (PDDocument doc = Loader.loadPDF(pdf)) {
+      PDSignature signature = doc.getLastSignatureDictionary();
+      range = signature.getByteRange();
+    }
+    int from = range[1] + 1; // after '<'
+    int to = range[2] - 1; // before '>'
+    byte[] hex = HexFormat.of().withUpperCase().formatHex(cms).getBytes(StandardCharsets.US_ASCII);
+    assertTrue(hex.length <= to - from, "the planted CMS (" + hex.length + " hex digits) fits the " + (to - from) + " reserved");
+    byte[] out = pdf.clone();
+    Arrays.fill(out, from, to, (byte) '0');
+    System.arraycopy(hex, 0, out, from, hex.length);
+    return out;
+  }
+
+  static int indexOf(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= haystack.length; i++) {
+      for (int j = 0; j < needle.length; j++) if (haystack[i + j] != needle[j]) continue outer;
+      return i;
+    }
+    throw new AssertionError("the token's signature value is not in its encoding");
+  }
+}
