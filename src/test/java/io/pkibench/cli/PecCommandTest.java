@@ -122,7 +122,7 @@ class PecCommandTest {
       try (PecServer pec1 = provider(keys, index, TestProviders.SENDER_DOMAIN, TestProviders.SENDER_KEY, port1,
           Map.of(TestProviders.RECIPIENT_DOMAIN, hostPort(pec2)), mail1)) {
         assertEquals(0, run("pec", "send", "--from", "user1@pec1.test", "--to", "user1@pec2.test", "--via", hostPort(pec1), "--count", "3",
-            "--size", "8k", "--concurrency", "2"), err.toString());
+            "--size", "8k", "--concurrency", "2", "--pki", "pki"), err.toString());
         assertTrue(out.toString().startsWith("3 of 3 messages acknowledged by " + hostPort(pec1)), out.toString());
         assertEquals(3, Files.readAllLines(dir.resolve("sent.jsonl")).size());
 
@@ -139,8 +139,11 @@ class PecCommandTest {
 
   PecServer provider(TestKeys keys, io.pkibench.formats.pec.ProviderIndex index, String domain, String key, int port, Map<String, String> peers,
       Path mail) throws Exception {
-    var config = new PecServer.Config(domain, "127.0.0.1", port, peers, 2, dir.resolve("spool-" + domain), mail, 1 << 20, 10, 20, Duration.ofSeconds(30));
-    PecServer server = PecServer.forKey(config, keys.keys.key(key), index, null, InstantSource.system(), TestProviders.ZONE, line -> {});
+    var config = new PecServer.Config(domain, "127.0.0.1", port, peers, 2, dir.resolve("spool-" + domain), mail, 1 << 20, 10, 20, Duration.ofSeconds(30),
+        PecServer.TEST_USERS, Duration.ofDays(1), PecServer.COMMAND_DEADLINE, PecServer.TRANSACTION_DEADLINE, PecServer.MAX_CONNECTIONS_PER_ADDRESS);
+    var signing = keys.keys.key(key);
+    PecServer server = PecServer.forKey(config, signing, index, null, InstantSource.system(), TestProviders.ZONE,
+        PecServer.Logins.forTestPki(keys.pki, signing, line -> {}), line -> {});
     server.start();
     return server;
   }
