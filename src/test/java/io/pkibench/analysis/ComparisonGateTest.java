@@ -78,7 +78,7 @@ class ComparisonGateTest {
     RunResult next = run("sign", new double[] {1000, 1001, 999});
     Comparison c = Comparison.of(base, next, LIMITS);
     assertEquals(1, c.unmatched().size(), c.unmatched().toString());
-    assertTrue(c.unmatched().get(0).endsWith(" at 2.0: only in the base run"), c.unmatched().toString());
+    assertTrue(c.unmatched().get(0).endsWith(" at 2: only in the base run (the new run measured it at 1)"), c.unmatched().toString());
     assertTrue(c.rows().stream().allMatch(r -> r.load() == 1), c.rows().toString());
   }
 

@@ -117,7 +117,7 @@ class PecStudyTest {
     long fromPec2 = sent.stream().filter(m -> m.from().endsWith("@pec2.test")).count();
     assertEquals(3.0 / 5, (double) fromPec2 / sent.size(), 0.05, "pec2.test's user sends 3 in 5, as the original's 1,200 of 2,000");
     String table = StudyTables.terminal(saved);
-    assertTrue(table.contains("reliability: " + sent.size() + " messages, 0 lost, 0 duplicated") && table.contains("the original (OpenPEC"), table);
+    assertTrue(table.contains("reliability: " + sent.size() + " messages, 0 lost, 0 duplicated") && table.contains("the original beside ours (OpenPEC"), table);
   }
 
   @Test
