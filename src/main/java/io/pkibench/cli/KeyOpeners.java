@@ -1,5 +1,6 @@
 package io.pkibench.cli;
 
+import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.catalog.KeySources;
 import io.pkibench.pki.TestPki;
 import io.pkibench.session.RunSession;
@@ -18,7 +19,7 @@ final class KeyOpeners {
   /** Providers the key sources use that are not installed globally (ACCP when it loads, BouncyCastle): the result records them. */
   static java.util.List<java.security.Provider> providersBeyondInstalled() {
     java.util.List<java.security.Provider> list = new java.util.ArrayList<>();
-    if (io.pkibench.keys.ProviderChoice.accpLoadFailure() == null) list.add(com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider.INSTANCE);
+    if (ProviderChoice.accpLoadFailure() == null) list.add(com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider.INSTANCE);
     list.add(new org.bouncycastle.jce.provider.BouncyCastleProvider());
     return list;
   }

@@ -1,5 +1,10 @@
 package io.pkibench.cli;
 
+import io.pkibench.formats.pec.PecLogin;
+import io.pkibench.keys.TlsContexts;
+import io.pkibench.pki.Secret;
+import io.pkibench.plan.Durations;
+import io.pkibench.workload.pec.SizeRange;
 import io.pkibench.formats.pec.TestProviders;
 import io.pkibench.pki.TestPki;
 import io.pkibench.workload.api.Params;
@@ -81,13 +86,13 @@ final class PecCommand implements Runnable {
       List<String> problems = new ArrayList<>();
       if (count < 1 || count > 10_000_000) problems.add("--count " + count + ": give 1 to 10000000");
       if (concurrency < 1 || concurrency > 256) problems.add("--concurrency " + concurrency + ": give 1 to 256");
-      io.pkibench.workload.pec.SizeRange sizes = sizes(size, problems);
+      SizeRange sizes = sizes(size, problems);
       if (!via.matches(".+:[0-9]{1,5}")) problems.add("--via " + via + ": write HOST:PORT, e.g. 127.0.0.1:2525");
       if (!from.contains("@")) problems.add("--from " + from + ": write a mail address, e.g. user1@pec1.test");
       for (String t : to) if (!t.contains("@")) problems.add("--to " + t + ": write a mail address, e.g. user1@pec2.test");
       if (!problems.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", problems));
       int colon = via.lastIndexOf(':');
-      io.pkibench.formats.pec.PecLogin login = login(ctx);
+      PecLogin login = login(ctx);
       PecSender sender = new PecSender(via.substring(0, colon), Integer.parseInt(via.substring(colon + 1)), ctx.clock(), address -> login);
       String domain = from.substring(from.indexOf('@') + 1);
       String run = Long.toString(ctx.clock().millis(), 36);
@@ -133,26 +138,26 @@ final class PecCommand implements Runnable {
      * The sender logs in as itself (providers take submissions only after STARTTLS and AUTH): its password
      * from --password-file, $PKIBENCH_PEC_PASSWORD or the test PKI, never from a flag's value.
      */
-    private io.pkibench.formats.pec.PecLogin login(CliContext ctx) throws Exception {
+    private PecLogin login(CliContext ctx) throws Exception {
       TestPki testPki = TestPki.openOrInit(ctx.pkiDir(pki), ctx.clock(), ctx.err()::println);
-      io.pkibench.pki.Secret password;
+      Secret password;
       if (passwordFile != null) {
         Path file = ctx.resolve(passwordFile);
         if (!Files.isRegularFile(file) || Files.size(file) > 4096) {
           throw new ParameterException(spec.commandLine(), "--password-file " + passwordFile + ": not a file of at most 4 KB; put the password on its first line");
         }
-        password = io.pkibench.pki.Secret.fromFile(file);
+        password = Secret.fromFile(file);
       } else if (ctx.env().get("PKIBENCH_PEC_PASSWORD") != null) {
-        password = io.pkibench.pki.Secret.of(ctx.env().get("PKIBENCH_PEC_PASSWORD").toCharArray());
+        password = Secret.of(ctx.env().get("PKIBENCH_PEC_PASSWORD").toCharArray());
       } else {
-        password = io.pkibench.formats.pec.PecLogin.testPassword(testPki, from);
+        password = PecLogin.testPassword(testPki, from);
       }
-      return new io.pkibench.formats.pec.PecLogin(from, password, io.pkibench.keys.TlsContexts.trusting(testPki.certificate("root-ca")));
+      return new PecLogin(from, password, TlsContexts.trusting(testPki.certificate("root-ca")));
     }
 
-    private static io.pkibench.workload.pec.SizeRange sizes(String text, List<String> problems) {
+    private static SizeRange sizes(String text, List<String> problems) {
       try {
-        return io.pkibench.workload.pec.SizeRange.parse(text);
+        return SizeRange.parse(text);
       } catch (IllegalArgumentException e) {
         problems.add("--size " + e.getMessage());
         return null;
@@ -184,7 +189,7 @@ final class PecCommand implements Runnable {
       List<String> problems = new ArrayList<>();
       java.time.Duration wait = java.time.Duration.ZERO;
       try {
-        wait = io.pkibench.plan.Durations.parse(waitFor);
+        wait = Durations.parse(waitFor);
       } catch (IllegalArgumentException e) {
         problems.add("--wait " + waitFor + ": " + e.getMessage());
       }

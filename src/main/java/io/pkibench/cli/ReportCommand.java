@@ -1,5 +1,6 @@
 package io.pkibench.cli;
 
+import io.pkibench.report.StudyTables;
 import io.pkibench.analysis.Analysis;
 import io.pkibench.report.HtmlReport;
 import io.pkibench.report.JmhJson;
@@ -87,7 +88,7 @@ final class ReportCommand implements Callable<Integer> {
     result = result.withAnalysis(RunResultJson.mapper().valueToTree(analysis));
     switch (format) {
       case table -> {
-        if (result.study() != null) ctx.out().print(io.pkibench.report.StudyTables.terminal(result));
+        if (result.study() != null) ctx.out().print(StudyTables.terminal(result));
         ctx.out().print(TerminalTable.render(result, analysis));
       }
       case csv -> ctx.out().print(RunResultCsv.toCsv(result));

@@ -1,5 +1,6 @@
 package io.pkibench.cli;
 
+import io.pkibench.server.keyserver.KeyService;
 import io.pkibench.keys.KeySource;
 import io.pkibench.keys.catalog.KeySources;
 import io.pkibench.keys.PemKeys;
@@ -217,7 +218,7 @@ final class RsfnCommand implements Runnable {
         SigningKey sender = fileSender != null ? fileSender : key(keys, from.alias, "--from");
         X509Certificate recipient = fileRecipient != null ? fileRecipient : key(keys, to.alias, "--to").certificate();
         Treatment treatment = Treatment.of(!noEncrypt, gzip);
-        Protocol3 codec = new Protocol3(codes, List.of(), ctx().clock(), io.pkibench.server.keyserver.KeyService.localProvider());
+        Protocol3 codec = new Protocol3(codes, List.of(), ctx().clock(), KeyService.localProvider());
         byte[] envelope;
         try {
           envelope = codec.pack(sender, recipient, payload, treatment);
@@ -307,7 +308,7 @@ final class RsfnCommand implements Runnable {
         if (revocation.isEmpty() && pki != null) {
           for (Entity e : pki.entities()) if (e.isCa()) revocation.add(pki.crlOf(e.alias()));
         }
-        Unpacked result = new Protocol3(codes, revocation, ctx().clock(), io.pkibench.server.keyserver.KeyService.localProvider()).unpack(recipient, sender, envelope);
+        Unpacked result = new Protocol3(codes, revocation, ctx().clock(), KeyService.localProvider()).unpack(recipient, sender, envelope);
         if (result.header() != null) result.header().describe().forEach(ctx().out()::println);
         result.notes().forEach(n -> ctx().err().println("note: " + n));
         if (answer != null) write(answer, result.answerHeader(), "--answer");

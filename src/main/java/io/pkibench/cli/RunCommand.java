@@ -1,5 +1,9 @@
 package io.pkibench.cli;
 
+import io.pkibench.pki.TestPki;
+import io.pkibench.report.HtmlReport;
+import io.pkibench.session.ResultFile;
+import io.pkibench.workload.api.WorkloadFactory;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.analysis.Analysis;
 import io.pkibench.keys.catalog.KeySources;
@@ -140,10 +144,10 @@ final class RunCommand implements Callable<Integer> {
     Analysis.Options analysisOptions = sizing.analysis(null);
     RunSession session = new RunSession(plan, catalog, KeyOpeners.of(ctx, pkiDir, pinFile, progress::line),
         new RunSession.Options(meter, ctx.clock(), progress, progress::line, Durations.parse(hangGrace), forking,
-            result -> Analysis.of(result, analysisOptions), () -> io.pkibench.pki.TestPki.openOrInit(pkiDir, ctx.clock(), progress::line), RunSession.BeforeLevel.NONE));
+            result -> Analysis.of(result, analysisOptions), () -> TestPki.openOrInit(pkiDir, ctx.clock(), progress::line), RunSession.BeforeLevel.NONE));
     Environment environment = EnvironmentProbe.capture(commandLine(), ctx.clock(), KeyOpeners.providersBeyondInstalled());
 
-    progress.line("result file: " + resultFile + " (interval histograms: " + io.pkibench.session.ResultFile.hlogFileFor(resultFile).getFileName() + ")");
+    progress.line("result file: " + resultFile + " (interval histograms: " + ResultFile.hlogFileFor(resultFile).getFileName() + ")");
     // Ctrl-C: stop after the operations in flight and let the session write what it has.
     RunResult result;
     try {
@@ -161,7 +165,7 @@ final class RunCommand implements Callable<Integer> {
     ctx.out().print(TerminalTable.render(result, analysis));
     if (htmlReport != null) {
       Path target = ctx.resolve(htmlReport);
-      io.pkibench.report.HtmlReport.write(target, result, analysis);
+      HtmlReport.write(target, result, analysis);
       ctx.out().println("report " + target);
     }
     ctx.out().println();
@@ -200,7 +204,7 @@ final class RunCommand implements Callable<Integer> {
       boolean remote = catalog.find(name).map(f -> f.params().stream().anyMatch(p -> p.name().equals(ParamSpec.TARGET))).orElse(false);
       if (remote && target != null) workloadParams.putIfAbsent(ParamSpec.TARGET, target);
       // A workload that uses no key runs once whatever --keys lists.
-      boolean usesKeys = catalog.find(name).map(io.pkibench.workload.api.WorkloadFactory::usesKeys).orElse(true);
+      boolean usesKeys = catalog.find(name).map(WorkloadFactory::usesKeys).orElse(true);
       List<String> sources = usesKeys ? KeySources.split(keys) : List.of(KeySources.split(keys).get(0));
       for (String source : sources) specs.add(new WorkloadSpec(name, workloadParams, source));
     }

@@ -1,5 +1,14 @@
 package io.pkibench.cli;
 
+import io.pkibench.formats.ades.CertificateLogin;
+import io.pkibench.formats.pec.ProviderIndex;
+import io.pkibench.formats.rsfn.CaCodes;
+import io.pkibench.pki.InputFiles;
+import io.pkibench.plan.Durations;
+import io.pkibench.server.HttpEndpoints;
+import io.pkibench.server.ReadyLine;
+import io.pkibench.server.signer.SignerServer;
+import io.pkibench.workload.api.Params;
 import io.pkibench.formats.pec.TestProviders;
 import io.pkibench.keys.KeySource;
 import io.pkibench.keys.catalog.KeySources;
@@ -58,7 +67,7 @@ final class ServeCommand implements Runnable {
       ReferenceServer server = null;
       try {
         server = open(ctx, pkiDir);
-        if (server instanceof io.pkibench.server.HttpEndpoints http) http.logTo(line -> ctx.err().println(line)); // internal errors, by incident id
+        if (server instanceof HttpEndpoints http) http.logTo(line -> ctx.err().println(line)); // internal errors, by incident id
         server.start();
       } catch (Exception thrown) {
         if (server != null) server.close(); // whatever it started before failing to listen
@@ -78,7 +87,7 @@ final class ServeCommand implements Runnable {
       String details = running.details().isEmpty() ? "" : "; " + running.details();
       ctx.out().println(what(running) + details + " (pid " + ProcessHandle.current().pid() + "); Ctrl-C stops it");
       // For programs that start services (a study, a script): one line, fixed prefix, JSON.
-      ctx.out().println(new io.pkibench.server.ReadyLine(serve.spec.commandLine().getParseResult().subcommand().commandSpec().name(),
+      ctx.out().println(new ReadyLine(serve.spec.commandLine().getParseResult().subcommand().commandSpec().name(),
           running.baseUrl(), ProcessHandle.current().pid()).format());
       ctx.out().flush();
       CountDownLatch stopped = new CountDownLatch(1);
@@ -97,7 +106,7 @@ final class ServeCommand implements Runnable {
       footer = {"", "Example:", "  pkibench serve signer --port 8443",
           "  pkibench run http:cades --target https://127.0.0.1:8443 --concurrency 1..16"})
   static final class Signer extends Service {
-    @Option(names = "--port", defaultValue = "" + io.pkibench.server.signer.SignerServer.DEFAULT_PORT, description = "TCP port, 0 for any free one (default: ${DEFAULT-VALUE})")
+    @Option(names = "--port", defaultValue = "" + SignerServer.DEFAULT_PORT, description = "TCP port, 0 for any free one (default: ${DEFAULT-VALUE})")
     int port;
 
     @Option(names = "--keys", defaultValue = "software", paramLabel = "SOURCE", description = "where the service's TSA key lives (default: ${DEFAULT-VALUE})")
@@ -113,15 +122,15 @@ final class ServeCommand implements Runnable {
 
     @Override
     ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception {
-      io.pkibench.formats.ades.CertificateLogin.Revocation checked;
+      CertificateLogin.Revocation checked;
       try {
-        checked = io.pkibench.formats.ades.CertificateLogin.Revocation.parse(revocation);
+        checked = CertificateLogin.Revocation.parse(revocation);
       } catch (IllegalArgumentException e) {
         throw new ParameterException(serve.spec.commandLine(), "--revocation " + revocation + ": use crl, crl-fetch or ocsp");
       }
       TestPki testPki = TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
       KeySource source = KeyOpeners.of(ctx, pkiDir, pinFile, ctx.err()::println).open(keys);
-      return io.pkibench.server.signer.SignerServer.forTestPki(testPki, source, checked, bind, port, ctx.clock());
+      return SignerServer.forTestPki(testPki, source, checked, bind, port, ctx.clock());
     }
 
     @Override
@@ -228,13 +237,13 @@ final class ServeCommand implements Runnable {
       java.util.List<String> problems = new java.util.ArrayList<>();
       java.time.Duration idle = java.time.Duration.ZERO;
       try {
-        idle = io.pkibench.plan.Durations.parse(idleTimeout);
+        idle = Durations.parse(idleTimeout);
       } catch (IllegalArgumentException e) {
         problems.add("--idle-timeout " + idleTimeout + ": " + e.getMessage());
       }
       java.time.Duration frame = java.time.Duration.ofSeconds(1);
       try {
-        frame = io.pkibench.plan.Durations.parse(frameDeadline);
+        frame = Durations.parse(frameDeadline);
         if (frame.toMillis() < 100) problems.add("--frame-deadline " + frameDeadline + ": give at least 100ms, e.g. 30s");
       } catch (IllegalArgumentException e) {
         problems.add("--frame-deadline " + frameDeadline + ": " + e.getMessage());
@@ -302,10 +311,10 @@ final class ServeCommand implements Runnable {
     @Override
     ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception {
       java.util.List<String> problems = new java.util.ArrayList<>();
-      io.pkibench.formats.rsfn.CaCodes codes = io.pkibench.formats.rsfn.CaCodes.defaults();
+      CaCodes codes = CaCodes.defaults();
       if (caCodes != null) {
         try {
-          codes = io.pkibench.formats.rsfn.CaCodes.read(ctx.resolve(caCodes));
+          codes = CaCodes.read(ctx.resolve(caCodes));
         } catch (java.io.IOException e) {
           problems.add("--ca-codes " + caCodes + ": cannot read it (" + e.getMessage() + ")");
         } catch (IllegalArgumentException e) {
@@ -315,11 +324,11 @@ final class ServeCommand implements Runnable {
       String keyProblem = KeySources.problem(keys);
       if (keyProblem != null) problems.add(keyProblem);
       else if (keys.startsWith("remote:")) problems.add("--keys " + keys + ": a key server holds its keys itself; use software or pkcs11:CONFIG");
-      int maxRequestBytes = io.pkibench.workload.api.Params.parseBytes(maxRequest);
+      int maxRequestBytes = Params.parseBytes(maxRequest);
       if (maxRequestBytes < 1024) problems.add("--max-request " + maxRequest + ": write a size of at least 1k, like 64k or 4m");
       java.time.Duration idle = null;
       try {
-        idle = io.pkibench.plan.Durations.parse(idleTimeout);
+        idle = Durations.parse(idleTimeout);
       } catch (IllegalArgumentException e) {
         problems.add("--idle-timeout " + idleTimeout + ": " + e.getMessage());
       }
@@ -433,11 +442,11 @@ final class ServeCommand implements Runnable {
     @Override
     ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception {
       java.util.List<String> problems = new java.util.ArrayList<>();
-      int maxBytes = io.pkibench.workload.api.Params.parseBytes(maxMessage);
+      int maxBytes = Params.parseBytes(maxMessage);
       if (maxBytes < 0) problems.add("--max-message " + maxMessage + ": write a size, like 32m");
       java.time.Duration idle = java.time.Duration.ZERO;
       try {
-        idle = io.pkibench.plan.Durations.parse(idleTimeout);
+        idle = Durations.parse(idleTimeout);
       } catch (IllegalArgumentException e) {
         problems.add("--idle-timeout " + idleTimeout + ": " + e.getMessage());
       }
@@ -458,9 +467,9 @@ final class ServeCommand implements Runnable {
       if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
 
       TestPki testPki = TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
-      io.pkibench.formats.pec.ProviderIndex providers;
+      ProviderIndex providers;
       try {
-        providers = index != null ? io.pkibench.formats.pec.ProviderIndex.read(ctx.resolve(index)) : TestProviders.index(testPki);
+        providers = index != null ? ProviderIndex.read(ctx.resolve(index)) : TestProviders.index(testPki);
       } catch (java.io.IOException e) {
         throw new ParameterException(serve.spec.commandLine(), "--index " + index + ":\n" + e.getMessage());
       }
@@ -472,7 +481,7 @@ final class ServeCommand implements Runnable {
 
     private static java.time.Duration positive(String flag, String text, java.util.List<String> problems) {
       try {
-        java.time.Duration d = io.pkibench.plan.Durations.parse(text);
+        java.time.Duration d = Durations.parse(text);
         if (d.toMillis() >= 100) return d;
         problems.add(flag + " " + text + ": give at least 100ms, e.g. 60s");
       } catch (IllegalArgumentException e) {
@@ -490,7 +499,7 @@ final class ServeCommand implements Runnable {
         flag = "--users-file " + usersFile;
         Path file = ctx.resolve(usersFile);
         try {
-          for (String line : io.pkibench.pki.InputFiles.lines(file, 16L << 20, "a users file")) {
+          for (String line : InputFiles.lines(file, 16L << 20, "a users file")) {
             if (!line.isBlank() && !line.strip().startsWith("#")) names.add(line.strip());
           }
         } catch (java.io.IOException e) {

@@ -1,5 +1,10 @@
 package io.pkibench.cli;
 
+import io.pkibench.plan.PlanException;
+import io.pkibench.study.PixStudy;
+import io.pkibench.study.RsfnStudy;
+import io.pkibench.study.Sample;
+import io.pkibench.study.SslStudy;
 import io.pkibench.analysis.Analysis;
 import io.pkibench.keys.catalog.KeySources;
 import io.pkibench.pki.TestPki;
@@ -139,7 +144,7 @@ final class StudyCommand implements Runnable {
         result = InterruptHook.around(runner::interrupt, Duration.ofSeconds(30),
             () -> runner.run(chosen, options, EnvironmentProbe.capture(commandLine, ctx.clock(), KeyOpeners.providersBeyondInstalled())),
             saved -> InterruptHook.sayWhereSaved(ctx, resultFile, saved));
-      } catch (io.pkibench.plan.PlanException e) {
+      } catch (PlanException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage());
       }
       progress.done();
@@ -150,7 +155,7 @@ final class StudyCommand implements Runnable {
       }
       if (shared.samples != null) {
         Path dir = ctx.resolve(shared.samples);
-        List<io.pkibench.study.Sample> samples;
+        List<Sample> samples;
         try (var keys = opener.open(shared.keys)) {
           samples = chosen.samples(dir, pki, keys, ctx.clock());
         }
@@ -195,7 +200,7 @@ final class StudyCommand implements Runnable {
     @Override
     Study study() {
       try {
-        return new io.pkibench.study.PixStudy(io.pkibench.study.PixStudy.Fault.parse(fault));
+        return new PixStudy(PixStudy.Fault.parse(fault));
       } catch (IllegalArgumentException e) {
         throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
@@ -212,7 +217,7 @@ final class StudyCommand implements Runnable {
   static final class Rsfn extends StudyRun {
     @Override
     Study study() {
-      return new io.pkibench.study.RsfnStudy();
+      return new RsfnStudy();
     }
   }
 
@@ -287,7 +292,7 @@ final class StudyCommand implements Runnable {
 
     @Override
     Study study() {
-      return new io.pkibench.study.SslStudy(engines);
+      return new SslStudy(engines);
     }
   }
 }

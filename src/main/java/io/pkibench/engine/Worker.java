@@ -1,5 +1,6 @@
 package io.pkibench.engine;
 
+import io.pkibench.plan.LevelLoad;
 import io.pkibench.measure.LatencyHistograms;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Workload;
@@ -83,11 +84,11 @@ final class Worker extends WorkerPadAfter implements Runnable {
     /** Open loop only, else null. */
     final LatencyStripes uncorrectedLatency;
 
-    Gates(io.pkibench.plan.LevelLoad load) {
+    Gates(LevelLoad load) {
       this.phaser = new Phaser(load.workers() + 1);
       // Read on every operation, so kept as plain fields rather than matched on the load each time.
-      this.openLoop = load instanceof io.pkibench.plan.LevelLoad.Open;
-      this.periodNanos = load instanceof io.pkibench.plan.LevelLoad.Open open ? 1e9 / open.ratePerSecond() : 0;
+      this.openLoop = load instanceof LevelLoad.Open;
+      this.periodNanos = load instanceof LevelLoad.Open open ? 1e9 / open.ratePerSecond() : 0;
       this.latency = new LatencyStripes(load.workers());
       this.uncorrectedLatency = openLoop ? new LatencyStripes(load.workers()) : null;
     }

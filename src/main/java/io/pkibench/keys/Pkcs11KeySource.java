@@ -1,5 +1,7 @@
 package io.pkibench.keys;
 
+import io.pkibench.pki.Entity;
+import io.pkibench.pki.TestPki;
 import io.pkibench.pki.Secret;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -94,10 +96,10 @@ public final class Pkcs11KeySource implements KeySource {
    * Copies the test PKI's end-entity keys, each with its certificate chain, into the token, so that
    * SunPKCS11 lists them. Keys already there are left alone; a key the token refuses is reported, not hidden.
    */
-  public int importFrom(io.pkibench.pki.TestPki pki, java.util.function.Consumer<String> log) throws GeneralSecurityException {
+  public int importFrom(TestPki pki, java.util.function.Consumer<String> log) throws GeneralSecurityException {
     SoftwareKeySource software = new SoftwareKeySource(() -> pki, ProviderChoice.JDK);
     int imported = 0;
-    for (io.pkibench.pki.Entity e : pki.entities()) {
+    for (Entity e : pki.entities()) {
       if (e.isCa()) continue;
       if (store.containsAlias(e.alias())) {
         log.accept("  " + e.alias() + ": already in the token");

@@ -1,5 +1,7 @@
 package io.pkibench.keys;
 
+import io.pkibench.pki.Entity;
+import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.pki.Secret;
 import io.pkibench.pki.TestPki;
 import java.io.IOException;
@@ -46,7 +48,7 @@ public final class SoftwareKeySource implements KeySource {
       if (key == null) throw new UnrecoverableKeyException("no private key entry '" + alias + "' in " + file);
       List<X509Certificate> chain = new ArrayList<>();
       for (Certificate c : store.getCertificateChain(alias)) chain.add((X509Certificate) c);
-      String signatureAlgorithm = io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(key);
+      String signatureAlgorithm = KeyAlgorithm.signatureAlgorithmFor(key);
       Provider provider = choice.providerFor("Signature", signatureAlgorithm);
       return new SigningKey(alias, translate(key, provider), chain, provider);
     } catch (IOException e) {
@@ -68,7 +70,7 @@ public final class SoftwareKeySource implements KeySource {
   @Override
   public synchronized List<String> aliases() {
     if (pki == null) pki = pkiSupplier.get();
-    return pki.entities().stream().filter(e -> !e.isCa()).map(io.pkibench.pki.Entity::alias).toList();
+    return pki.entities().stream().filter(e -> !e.isCa()).map(Entity::alias).toList();
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.pkibench.report;
 
+import io.pkibench.analysis.Steadiness;
 import io.pkibench.analysis.Analysis;
 import io.pkibench.analysis.TrimmedNumber;
 import io.pkibench.analysis.UslFit;
@@ -71,7 +72,7 @@ public final class HtmlReport {
           .append(failed).append("</td></tr></table>\n");
       if (a.capacity().sizing() != null) h.append("<p>").append(Html.esc(a.capacity().sizing().text())).append("</p>\n");
       for (LevelResult l : w.levels()) {
-        io.pkibench.analysis.Steadiness.warning(l).ifPresent(text ->
+        Steadiness.warning(l).ifPresent(text ->
             h.append("<p class=\"warn\"><b>").append(Html.esc(loadLabel(l))).append(":</b> ").append(Html.esc(text)).append("</p>\n"));
       }
     }

@@ -1,5 +1,6 @@
 package io.pkibench.report;
 
+import io.pkibench.results.Throughput;
 import java.util.Locale;
 
 /** Numbers as a person reads them in a table: {@code 812 µs}, {@code 1.20 ms}, {@code 2,450.1}. */
@@ -36,7 +37,7 @@ public final class HumanUnits {
    * When the 99.9% interval of a throughput is wider than the throughput itself, a bare "± 2047.9"
    * misleads: say why instead (too few or too noisy iterations) and what would do.
    */
-  public static java.util.Optional<String> intervalTooWide(io.pkibench.results.Throughput t) {
+  public static java.util.Optional<String> intervalTooWide(Throughput t) {
     if (!t.intervalWiderThanMean()) return java.util.Optional.empty();
     return java.util.Optional.of(String.format(Locale.ROOT,
         "the 99.9%% interval (± %s ops/s) is wider than the throughput: %d iterations are too few or too noisy to bound it; measure more (e.g. --measure 10x…)",

@@ -1,5 +1,6 @@
 package io.pkibench.report;
 
+import io.pkibench.analysis.Steadiness;
 import io.pkibench.analysis.Analysis;
 import io.pkibench.results.ErrorCount;
 import io.pkibench.results.LevelResult;
@@ -41,7 +42,7 @@ public final class TerminalTable {
         HumanUnits.intervalTooWide(l.throughput()).ifPresent(text -> out.append("  c=").append(l.concurrency()).append(' ').append(text).append('\n'));
       }
       for (LevelResult l : w.levels()) {
-        io.pkibench.analysis.Steadiness.warning(l).ifPresent(text -> out.append("  c=").append(l.concurrency()).append(' ').append(text).append('\n'));
+        Steadiness.warning(l).ifPresent(text -> out.append("  c=").append(l.concurrency()).append(' ').append(text).append('\n'));
       }
       keyNodes(w).ifPresent(text -> out.append("  ").append(text).append('\n'));
       if (w.failure() != null) out.append("  stopped: ").append(w.failure()).append('\n');

@@ -1,5 +1,6 @@
 package io.pkibench.results;
 
+import io.pkibench.measure.LatencyHistograms;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -116,7 +117,7 @@ public final class RunResultJson {
   private static boolean decodes(String base64) {
     if (base64 == null) return false;
     try {
-      io.pkibench.measure.LatencyHistograms.fromBase64(base64);
+      LatencyHistograms.fromBase64(base64);
       return true;
     } catch (IllegalArgumentException e) {
       return false;

@@ -1,5 +1,14 @@
 package io.pkibench.session;
 
+import io.pkibench.engine.LoadDriver;
+import io.pkibench.engine.ProgressListener;
+import io.pkibench.engine.SeriesSpec;
+import io.pkibench.keys.KeySource;
+import io.pkibench.measure.CpuMeter;
+import io.pkibench.pki.TestPki;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.WorkloadContext;
+import io.pkibench.workload.catalog.WorkloadCatalog;
 import io.pkibench.engine.EngineException;
 import io.pkibench.measure.IntervalLog;
 import io.pkibench.results.IterationResult;
@@ -111,8 +120,8 @@ public final class ForkedSeries {
   }
 
   /** The child's side: runs the requested series in this JVM and answers; never throws for a series that cannot run. */
-  public static SeriesResponse serveHere(SeriesRequest request, io.pkibench.workload.catalog.WorkloadCatalog catalog, RunSession.KeyOpener keys,
-      java.util.function.Supplier<io.pkibench.pki.TestPki> pki, io.pkibench.engine.ProgressListener progress, IntervalLog intervalLog,
+  public static SeriesResponse serveHere(SeriesRequest request, WorkloadCatalog catalog, RunSession.KeyOpener keys,
+      java.util.function.Supplier<TestPki> pki, ProgressListener progress, IntervalLog intervalLog,
       java.time.InstantSource clock) throws InterruptedException {
     var spec = request.workload();
     try {
@@ -120,14 +129,14 @@ public final class ForkedSeries {
       List<String> problems = catalog.problems(spec);
       if (!problems.isEmpty()) return new SeriesResponse(SeriesResponse.SCHEMA, List.of(), String.join("; ", problems));
       var factory = catalog.find(spec.name()).orElseThrow();
-      var params = io.pkibench.workload.api.Params.resolve(spec.name(), factory.params(), spec.params());
-      var cpu = io.pkibench.measure.CpuMeter.of(request.cpu());
-      try (io.pkibench.keys.KeySource source = factory.usesKeys() ? keys.open(spec.keys()) : null) {
-        var driver = new io.pkibench.engine.LoadDriver(request.threads(), progress, intervalLog, clock,
+      var params = Params.resolve(spec.name(), factory.params(), spec.params());
+      var cpu = CpuMeter.of(request.cpu());
+      try (KeySource source = factory.usesKeys() ? keys.open(spec.keys()) : null) {
+        var driver = new LoadDriver(request.threads(), progress, intervalLog, clock,
             java.time.Duration.ofMillis(request.hangGraceMillis()));
-        var seriesSpec = new io.pkibench.engine.SeriesSpec(spec.name(), request.load(), request.series(), request.seriesCount(),
+        var seriesSpec = new SeriesSpec(spec.name(), request.load(), request.series(), request.seriesCount(),
             request.warmup(), request.measure());
-        var iterations = SeriesRunner.runHere(factory, new io.pkibench.workload.api.WorkloadContext(source, request.verify(), pki, clock), params,
+        var iterations = SeriesRunner.runHere(factory, new WorkloadContext(source, request.verify(), pki, clock), params,
             seriesSpec, driver, cpu);
         return new SeriesResponse(SeriesResponse.SCHEMA, iterations, null);
       }

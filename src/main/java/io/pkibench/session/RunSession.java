@@ -1,5 +1,8 @@
 package io.pkibench.session;
 
+import io.pkibench.keys.KeyNodeTally;
+import io.pkibench.pki.TestPki;
+import io.pkibench.plan.PlanException;
 import io.pkibench.engine.LoadDriver;
 import io.pkibench.engine.EngineException;
 import io.pkibench.engine.ProgressListener;
@@ -78,12 +81,12 @@ public final class RunSession {
   public record Options(
       CpuMeter cpu, InstantSource clock, ProgressListener progress, Consumer<String> log,
       Duration hangGrace, Function<IntervalLog, ForkedSeries> fork, Function<RunResult, ?> analysis,
-      java.util.function.Supplier<io.pkibench.pki.TestPki> pki, BeforeLevel beforeLevel) {}
+      java.util.function.Supplier<TestPki> pki, BeforeLevel beforeLevel) {}
 
   /** Checks the plan against {@code catalog} (workload names, parameters, targets, key sources): a bad plan throws before anything runs. */
   public RunSession(Plan plan, WorkloadCatalog catalog, KeyOpener keys, Options options) {
     List<String> problems = catalog.problems(plan);
-    if (!problems.isEmpty()) throw new io.pkibench.plan.PlanException(problems);
+    if (!problems.isEmpty()) throw new PlanException(problems);
     this.plan = plan;
     this.catalog = catalog;
     this.keys = keys;
@@ -234,7 +237,7 @@ public final class RunSession {
   }
 
   /** The key source's account of its nodes, as the result file records it. */
-  static List<WorkloadResult.KeyNode> keyNodes(List<io.pkibench.keys.KeyNodeTally> tallies) {
+  static List<WorkloadResult.KeyNode> keyNodes(List<KeyNodeTally> tallies) {
     return tallies.stream().map(n -> new WorkloadResult.KeyNode(n.node(), n.weight(), n.calls(), n.failures(), n.upAtEnd(),
         n.transitions().stream().map(t -> new WorkloadResult.Transition(t.at(), t.up(), t.why())).toList())).toList();
   }

@@ -1,5 +1,6 @@
 package io.pkibench.session;
 
+import io.pkibench.plan.LevelLoad;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.ThreadKind;
 import io.pkibench.plan.WorkloadSpec;
@@ -11,7 +12,7 @@ import io.pkibench.plan.WorkloadSpec;
  */
 public record SeriesRequest(
     WorkloadSpec workload,
-    io.pkibench.plan.LevelLoad load,
+    LevelLoad load,
     int series,
     int seriesCount,
     Iterations warmup,

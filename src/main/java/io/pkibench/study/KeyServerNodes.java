@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import io.pkibench.results.StudyRecord;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +15,8 @@ final class KeyServerNodes {
    * from the data as the nodes near saturation: below 90% of the cores, something else (the client, the shared
    * cores) held the rate back.
    */
-  static final io.pkibench.results.StudyRecord.Condition CONDITION =
-      new io.pkibench.results.StudyRecord.Condition("the client not the bottleneck: the key servers near saturation", 0.9);
+  static final StudyRecord.Condition CONDITION =
+      new StudyRecord.Condition("the client not the bottleneck: the key servers near saturation", 0.9);
 
   private KeyServerNodes() {}
 

@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import io.pkibench.report.HumanUnits;
 import io.pkibench.formats.pec.TestProviders;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -211,7 +212,7 @@ public final class PecStudy implements Study {
   }
 
   private String flowLabel(StudyOptions options) {
-    return FLOW + " at " + io.pkibench.report.HumanUnits.rate(config.flowRatePerSecond()) + " messages/s";
+    return FLOW + " at " + HumanUnits.rate(config.flowRatePerSecond()) + " messages/s";
   }
 
   private static int port(RunningServices services, String name) {
@@ -327,7 +328,7 @@ public final class PecStudy implements Study {
         + " (pec-verify: the envelope verified → signed taking-charge and delivery receipts) run in this JVM at " + config.pathWorkers()
         + " workers, measured apart as the original's worker processes; their CPU is this JVM's");
     notes.add("the flow: two providers (serve pec, each its own JVM, " + config.providerWorkers() + " workers) mailing each other over SMTP on loopback,"
-        + " pec1.test's user 2 messages in 5, pec2.test's 3 in 5, 56–80 KB each, offered at " + io.pkibench.report.HumanUnits.rate(config.flowRatePerSecond())
+        + " pec1.test's user 2 messages in 5, pec2.test's 3 in 5, 56–80 KB each, offered at " + HumanUnits.rate(config.flowRatePerSecond())
         + " messages/s: about " + f.messages() + " messages (warm-up included); the latency is from submission to the delivery receipt in the"
         + " sender's Maildir; the CPU is both providers' (pids); 'threads' in its row are the users' connections available, not a limit reached");
     notes.add("a message is acknowledged only once fsynced; the spools are on " + config.spoolRoot() + " (--spool moves them): their fsync cost is in the"

@@ -1,5 +1,12 @@
 package io.pkibench.study;
 
+import io.pkibench.formats.iso20022.Pacs008Pool;
+import io.pkibench.formats.iso20022.SpiSignature;
+import io.pkibench.keys.KeySource;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.pki.TestPki;
+import io.pkibench.plan.Durations;
+import io.pkibench.workload.spi.SpiWorkloads;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.WorkloadSpec;
@@ -40,7 +47,7 @@ public final class PixStudy implements Study {
       if (!text.startsWith("kill-node@")) throw new IllegalArgumentException("--fault " + text + ": the one fault is kill-node@TIME, e.g. kill-node@30s");
       Duration at;
       try {
-        at = io.pkibench.plan.Durations.parse(text.substring("kill-node@".length()));
+        at = Durations.parse(text.substring("kill-node@".length()));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("--fault " + text + ": " + e.getMessage());
       }
@@ -158,16 +165,16 @@ public final class PixStudy implements Study {
    * for the Document's digest, openssl for the signature value.
    */
   @Override
-  public List<Sample> samples(java.nio.file.Path dir, io.pkibench.pki.TestPki pki, io.pkibench.keys.KeySource keys, java.time.InstantSource clock)
+  public List<Sample> samples(java.nio.file.Path dir, TestPki pki, KeySource keys, java.time.InstantSource clock)
       throws Exception {
     java.nio.file.Files.createDirectories(dir);
-    io.pkibench.keys.SigningKey key = keys.key(io.pkibench.workload.spi.SpiWorkloads.SIGNER);
-    org.w3c.dom.Document message = io.pkibench.formats.iso20022.SpiSignature.parse(
-        io.pkibench.formats.iso20022.Pacs008Pool.generate(1, 20201116, clock.instant()).get(0));
-    new io.pkibench.formats.iso20022.SpiSignature(key).sign(message);
-    java.nio.file.Files.write(dir.resolve("spi-sign.xml"), io.pkibench.formats.iso20022.SpiSignature.write(message));
-    java.nio.file.Files.writeString(dir.resolve("signer.pem"), io.pkibench.pki.TestPki.pem(List.of(key.certificate())));
-    java.nio.file.Files.writeString(dir.resolve("chain.pem"), io.pkibench.pki.TestPki.pem(key.chain()));
+    SigningKey key = keys.key(SpiWorkloads.SIGNER);
+    org.w3c.dom.Document message = SpiSignature.parse(
+        Pacs008Pool.generate(1, 20201116, clock.instant()).get(0));
+    new SpiSignature(key).sign(message);
+    java.nio.file.Files.write(dir.resolve("spi-sign.xml"), SpiSignature.write(message));
+    java.nio.file.Files.writeString(dir.resolve("signer.pem"), TestPki.pem(List.of(key.certificate())));
+    java.nio.file.Files.writeString(dir.resolve("chain.pem"), TestPki.pem(key.chain()));
     java.nio.file.Files.writeString(dir.resolve("root-ca.pem"), java.nio.file.Files.readString(pki.certificatePem("root-ca")));
     try (var script = PixStudy.class.getResourceAsStream("check-spi.sh")) {
       java.nio.file.Path target = dir.resolve("check-spi.sh");

@@ -1,5 +1,11 @@
 package io.pkibench.study;
 
+import io.pkibench.formats.rsfn.CaCodes;
+import io.pkibench.formats.rsfn.Protocol3;
+import io.pkibench.formats.rsfn.Treatment;
+import io.pkibench.keys.KeySource;
+import io.pkibench.pki.TestPki;
+import io.pkibench.workload.rsfn.RsfnWorkloads;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.ThreadKind;
@@ -107,18 +113,18 @@ public final class RsfnStudy implements Study {
    * the certificates; and {@code check-rsfn.sh}.
    */
   @Override
-  public List<Sample> samples(java.nio.file.Path dir, io.pkibench.pki.TestPki pki, io.pkibench.keys.KeySource keys, java.time.InstantSource clock)
+  public List<Sample> samples(java.nio.file.Path dir, TestPki pki, KeySource keys, java.time.InstantSource clock)
       throws Exception {
     java.nio.file.Files.createDirectories(dir);
-    var sender = keys.key(io.pkibench.workload.rsfn.RsfnWorkloads.SENDER);
-    var recipient = keys.key(io.pkibench.workload.rsfn.RsfnWorkloads.RECIPIENT);
-    var codec = io.pkibench.formats.rsfn.Protocol3.forTestPki(pki, io.pkibench.formats.rsfn.CaCodes.defaults(), clock,
+    var sender = keys.key(RsfnWorkloads.SENDER);
+    var recipient = keys.key(RsfnWorkloads.RECIPIENT);
+    var codec = Protocol3.forTestPki(pki, CaCodes.defaults(), clock,
         keys.provider("Cipher", "AES/GCM/NoPadding"));
-    byte[] payload = io.pkibench.workload.rsfn.RsfnWorkloads.payload(1024);
-    java.nio.file.Files.write(dir.resolve("rsfn-pack.rsfn"), codec.pack(sender, recipient.certificate(), payload, io.pkibench.formats.rsfn.Treatment.NORMAL));
-    java.nio.file.Files.write(dir.resolve("rsfn-clear.rsfn"), codec.pack(sender, recipient.certificate(), payload, io.pkibench.formats.rsfn.Treatment.CLEAR));
-    java.nio.file.Files.writeString(dir.resolve("sender.pem"), io.pkibench.pki.TestPki.pem(List.of(sender.certificate())));
-    java.nio.file.Files.writeString(dir.resolve("recipient.pem"), io.pkibench.pki.TestPki.pem(List.of(recipient.certificate())));
+    byte[] payload = RsfnWorkloads.payload(1024);
+    java.nio.file.Files.write(dir.resolve("rsfn-pack.rsfn"), codec.pack(sender, recipient.certificate(), payload, Treatment.NORMAL));
+    java.nio.file.Files.write(dir.resolve("rsfn-clear.rsfn"), codec.pack(sender, recipient.certificate(), payload, Treatment.CLEAR));
+    java.nio.file.Files.writeString(dir.resolve("sender.pem"), TestPki.pem(List.of(sender.certificate())));
+    java.nio.file.Files.writeString(dir.resolve("recipient.pem"), TestPki.pem(List.of(recipient.certificate())));
     try (var script = RsfnStudy.class.getResourceAsStream("check-rsfn.sh")) {
       java.nio.file.Path target = dir.resolve("check-rsfn.sh");
       java.nio.file.Files.write(target, script.readAllBytes());

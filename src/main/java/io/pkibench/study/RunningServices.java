@@ -127,7 +127,7 @@ public final class RunningServices implements AutoCloseable {
    */
   public CpuMeter cpuMeter(String planCpu) {
     if (planCpu == null || planCpu.equals("services")) return cpuMeter();
-    if (planCpu.equals("client")) return io.pkibench.measure.CpuMeter.of("jvm"); // the load generator itself: a client's cost per operation
+    if (planCpu.equals("client")) return CpuMeter.of("jvm"); // the load generator itself: a client's cost per operation
     if (planCpu.startsWith("service:")) {
       Entry e = entry(planCpu.substring("service:".length()));
       return new ProcessGroupCpuMeter(() -> e.process == null ? List.of() : List.of(e.process.pid()));

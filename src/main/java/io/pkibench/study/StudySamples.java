@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import io.pkibench.formats.ades.XadesVerifier;
 import eu.europa.esig.dss.enumerations.SignaturePackaging;
 import eu.europa.esig.dss.model.InMemoryDocument;
 import io.pkibench.keys.KeySource;
@@ -59,7 +60,7 @@ public final class StudySamples {
     // xmlsec1 must be told which attribute is an ID (XAdES's SignedProperties, in its namespace) to resolve the reference to it.
     samples.add(new Sample("xades.xml", "XAdES-B-B enveloped signature of an ISO 20022-style message",
         "xmlsec1 --verify --trusted-pem root-ca.pem --untrusted-pem intermediates.pem --id-attr:Id "
-            + io.pkibench.formats.ades.XadesVerifier.XADES_NS + ":SignedProperties xades.xml",
+            + XadesVerifier.XADES_NS + ":SignedProperties xades.xml",
         List.of("xmlsec1")));
     TimeStampRequestGenerator requests = new TimeStampRequestGenerator();
     requests.setCertReq(true);

@@ -1,5 +1,7 @@
 package io.pkibench.analysis;
 
+import io.pkibench.results.WorkloadResult;
+import io.pkibench.testing.GoldenFiles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -27,8 +29,8 @@ public class ComparisonTest {
     var w = run.workloads().get(0);
     var params = new java.util.HashMap<>(w.params());
     params.put("target", target);
-    return run.withWorkload(0, new io.pkibench.results.WorkloadResult(w.name(), params, w.keys(), w.cpuMeter(), w.levels(), null,
-        new io.pkibench.results.WorkloadResult.Step("CAdES", "measure")));
+    return run.withWorkload(0, new WorkloadResult(w.name(), params, w.keys(), w.cpuMeter(), w.levels(), null,
+        new WorkloadResult.Step("CAdES", "measure")));
   }
 
   @Test
@@ -72,7 +74,7 @@ public class ComparisonTest {
     var w = run.workloads().get(0);
     var params = new java.util.HashMap<>(w.params());
     params.put("target", target);
-    return run.withWorkload(0, new io.pkibench.results.WorkloadResult(w.name(), params, w.keys(), w.cpuMeter(), w.levels(), null));
+    return run.withWorkload(0, new WorkloadResult(w.name(), params, w.keys(), w.cpuMeter(), w.levels(), null));
   }
 
   @Test
@@ -145,7 +147,7 @@ public class ComparisonTest {
   }
 
   static void golden(String name, String actual) throws IOException {
-    io.pkibench.testing.GoldenFiles.assertMatches(Path.of("src/test/resources/golden", name), actual, "the comparison's format changed");
+    GoldenFiles.assertMatches(Path.of("src/test/resources/golden", name), actual, "the comparison's format changed");
   }
 
   private static Comparison.Row row(Comparison c, double load, Metric m) {

@@ -1,5 +1,15 @@
 package io.pkibench.cli;
 
+import io.pkibench.analysis.ComparisonTest;
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.keys.catalog.KeySources;
+import io.pkibench.pki.TestPki;
+import io.pkibench.report.KeySourceShootout;
+import io.pkibench.results.ResultFixtures;
+import io.pkibench.server.keyserver.KeyGrants;
+import io.pkibench.server.keyserver.KeyServer;
+import io.pkibench.server.keyserver.KeyService;
 import io.pkibench.results.RunStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -155,7 +165,7 @@ class CliTest {
 
   @Test
   void report_htmlAndJmhJson_writtenFromTheFileAlone() throws Exception {
-    RunResultJson.write(io.pkibench.results.ResultFixtures.closedRun("sign", new int[] {1, 2, 4},
+    RunResultJson.write(ResultFixtures.closedRun("sign", new int[] {1, 2, 4},
         new double[][] {{100, 101}, {190, 192}, {300, 310}}, new long[] {1_000_000, 1_100_000, 1_500_000}), dir.resolve("r.json"));
     assertEquals(0, run("report", "r.json", "-o", "out/report.html", "--format", "jmh-json", "--target-rate", "1000"));
     assertTrue(Files.readString(dir.resolve("out/report.html")).contains("<svg"));
@@ -169,8 +179,8 @@ class CliTest {
 
   @Test
   void compare_exitCodes_0WhenHolding3WhenFailing2WhenBad() throws Exception {
-    RunResultJson.write(io.pkibench.analysis.ComparisonTest.BASE, dir.resolve("base.json"));
-    RunResultJson.write(io.pkibench.analysis.ComparisonTest.NEW, dir.resolve("new.json"));
+    RunResultJson.write(ComparisonTest.BASE, dir.resolve("base.json"));
+    RunResultJson.write(ComparisonTest.NEW, dir.resolve("new.json"));
     assertEquals(5, run("compare", "base.json", "base.json", "--threshold", "throughput:-5%"),
         "at 99% the fixture's ±3% iterations cannot rule out a 5% drop at c=2: " + out);
     assertTrue(out.toString().contains("measured iterations a side would tell"), out.toString());
@@ -268,15 +278,15 @@ class CliTest {
   /** The remote key source from the command line: a node in this JVM on the CLI's test PKI, a real sign run through it. */
   @Test
   void runSign_throughARemoteNode_verifiesEverySignature() throws Exception {
-    var pki = io.pkibench.pki.TestPki.init(dir.resolve("pki"), InstantSource.system(), io.pkibench.pki.TestPki.DEFAULT_CRL_BASE_URL, line -> {});
-    var keys = new io.pkibench.keys.SoftwareKeySource(() -> pki, io.pkibench.keys.ProviderChoice.JDK);
-    var service = new io.pkibench.server.keyserver.KeyService(keys, keys.aliases(), io.pkibench.server.keyserver.KeyGrants.everyKeyFor(pki.certificate("tls-client")), line -> {});
-    try (var node = new io.pkibench.server.keyserver.KeyServer(service, keys.key("keyserver"), pki.certificate("root-ca"), "127.0.0.1", 0,
-        io.pkibench.server.keyserver.KeyServer.Limits.defaults())) {
+    var pki = TestPki.init(dir.resolve("pki"), InstantSource.system(), TestPki.DEFAULT_CRL_BASE_URL, line -> {});
+    var keys = new SoftwareKeySource(() -> pki, ProviderChoice.JDK);
+    var service = new KeyService(keys, keys.aliases(), KeyGrants.everyKeyFor(pki.certificate("tls-client")), line -> {});
+    try (var node = new KeyServer(service, keys.key("keyserver"), pki.certificate("root-ca"), "127.0.0.1", 0,
+        KeyServer.Limits.defaults())) {
       node.start();
       assertEquals(0, run("run", "sign", "-p", "alg=rsa2048", "--keys", "remote:127.0.0.1:" + node.port(), "--pki", "pki",
           "--concurrency", "4", "--warmup", "1x300ms", "--measure", "2x300ms", "--out", "remote.json"), err.toString());
-      var result = io.pkibench.results.RunResultJson.read(dir.resolve("remote.json"));
+      var result = RunResultJson.read(dir.resolve("remote.json"));
       var level = result.workloads().get(0).levels().get(0);
       assertTrue(level.counts().succeeded() > 0 && level.counts().failed() == 0, level.counts().toString());
       assertTrue(node.counts().served() >= level.counts().succeeded(), "every signature was made on the node: " + node.counts());
@@ -292,14 +302,14 @@ class CliTest {
   @Test
   void runSign_severalKeySources_oneResultAndAComparison() throws Exception {
     assertEquals(List.of("software:jdk", "remote:127.0.0.1:1=50,127.0.0.1:2=50", "pkcs11:x.cfg", "software"),
-        io.pkibench.keys.catalog.KeySources.split("software:jdk,remote:127.0.0.1:1=50,127.0.0.1:2=50,pkcs11:x.cfg,software"));
+        KeySources.split("software:jdk,remote:127.0.0.1:1=50,127.0.0.1:2=50,pkcs11:x.cfg,software"));
     assertEquals(0, run("run", "sign", "-p", "alg=ecdsa-p256", "--keys", "software:jdk,software:bc", "--pki", "pki", "--concurrency", "1",
         "--warmup", "1x200ms", "--measure", "2x200ms", "--out", "shoot.json"), err.toString());
-    var result = io.pkibench.results.RunResultJson.read(dir.resolve("shoot.json"));
+    var result = RunResultJson.read(dir.resolve("shoot.json"));
     assertEquals(List.of("software:jdk", "software:bc"), result.workloads().stream().map(w -> w.keys()).toList());
     String o = out.toString();
     assertTrue(o.contains("key sources compared (each at its best level)") && o.contains("1.00"), o);
-    var rows = io.pkibench.report.KeySourceShootout.rows(result);
+    var rows = KeySourceShootout.rows(result);
     assertEquals(2, rows.size());
     assertEquals(1.0, rows.get(0).ratioToFastest(), 1e-9, "sorted fastest first");
     assertTrue(rows.get(1).ratioToFastest() <= 1.0);
@@ -324,8 +334,8 @@ class CliTest {
   /** The gate planted with each defect it exists for: runs with nothing in common, a change beyond the noise but within its limit. */
   @Test
   void compare_runsSharingNoWorkload_exit2SayingNothingWasCompared() throws Exception {
-    RunResultJson.write(io.pkibench.analysis.ComparisonTest.BASE, dir.resolve("sign.json"));
-    RunResultJson.write(io.pkibench.results.ResultFixtures.closedRun("verify", new int[] {1, 2},
+    RunResultJson.write(ComparisonTest.BASE, dir.resolve("sign.json"));
+    RunResultJson.write(ResultFixtures.closedRun("verify", new int[] {1, 2},
         new double[][] {{1000, 1001}, {1900, 1910}}, new long[] {1_000_000, 1_050_000}), dir.resolve("verify.json"));
     assertEquals(2, run("compare", "sign.json", "verify.json", "--threshold", "throughput:-5%"), out.toString());
     assertTrue(err.toString().contains("nothing to compare: the two runs share no workload and level"), err.toString());
@@ -334,8 +344,8 @@ class CliTest {
   @Test
   void compare_dropBeyondTheNoiseButWithinItsLimit_exit0() throws Exception {
     // ComparisonTest.NEW: c=1 drops 10%, outside the noise; a 20% limit holds it
-    RunResultJson.write(io.pkibench.analysis.ComparisonTest.BASE, dir.resolve("base.json"));
-    RunResultJson.write(io.pkibench.analysis.ComparisonTest.NEW, dir.resolve("new.json"));
+    RunResultJson.write(ComparisonTest.BASE, dir.resolve("base.json"));
+    RunResultJson.write(ComparisonTest.NEW, dir.resolve("new.json"));
     assertEquals(0, run("compare", "base.json", "new.json", "--threshold", "throughput:-20%", "--confidence", "95"), out.toString());
     assertTrue(out.toString().contains("every threshold holds") && out.toString().contains("-10.0%"), out.toString());
   }
@@ -389,10 +399,10 @@ class CliTest {
   /** No silent substitution: list says which provider "software" means here, and the result names the one that ran. */
   @Test
   void listAndResult_nameTheProviderThatRan() throws Exception {
-    String best = io.pkibench.keys.ProviderChoice.best().flag;
+    String best = ProviderChoice.best().flag;
     assertEquals(0, run("list"));
     assertTrue(out.toString().contains("test PKI keys through the best provider here: " + best), out.toString());
-    Throwable accp = io.pkibench.keys.ProviderChoice.accpLoadFailure();
+    Throwable accp = ProviderChoice.accpLoadFailure();
     assertTrue(out.toString().contains(accp == null ? "Amazon Corretto Crypto Provider (loads here)" : "(does NOT load here: " + accp), out.toString());
 
     assertEquals(0, run("run", "sign", "-p", "alg=ecdsa-p256", "--keys", "software", "--concurrency", "1", "--warmup", "0x1s",

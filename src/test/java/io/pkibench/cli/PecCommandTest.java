@@ -1,5 +1,6 @@
 package io.pkibench.cli;
 
+import io.pkibench.formats.pec.ProviderIndex;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -137,7 +138,7 @@ class PecCommandTest {
     assertTrue(out.toString().contains("delivery"), "the finding names the document: " + out);
   }
 
-  PecServer provider(TestKeys keys, io.pkibench.formats.pec.ProviderIndex index, String domain, String key, int port, Map<String, String> peers,
+  PecServer provider(TestKeys keys, ProviderIndex index, String domain, String key, int port, Map<String, String> peers,
       Path mail) throws Exception {
     var config = new PecServer.Config(domain, "127.0.0.1", port, peers, 2, dir.resolve("spool-" + domain), mail, 1 << 20, 10, 20, Duration.ofSeconds(30),
         PecServer.TEST_USERS, Duration.ofDays(1), PecServer.COMMAND_DEADLINE, PecServer.TRANSACTION_DEADLINE, PecServer.MAX_CONNECTIONS_PER_ADDRESS);

@@ -1,5 +1,6 @@
 package io.pkibench.cli;
 
+import io.pkibench.session.ForkedSeries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -58,7 +59,7 @@ class ServeCrlTest {
   @Test
   void serveCrl_inItsOwnJvm_servesTheCaCrlAndOcspSaysGoodAndRevoked() throws Exception {
     TestKeys fixture = TestKeys.in(dir);
-    List<String> cmd = new ArrayList<>(io.pkibench.session.ForkedSeries.thisJvm());
+    List<String> cmd = new ArrayList<>(ForkedSeries.thisJvm());
     cmd.addAll(List.of("serve", "crl", "--port", "0", "--pki", fixture.pki.dir().toString()));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     try (BufferedReader lines = new BufferedReader(new InputStreamReader(p.getInputStream()))) {

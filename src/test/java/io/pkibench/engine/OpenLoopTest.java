@@ -1,5 +1,6 @@
 package io.pkibench.engine;
 
+import io.pkibench.plan.LevelLoad;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,7 +31,7 @@ class OpenLoopTest {
     Workload stalling = worker -> () -> {
       if (executed.incrementAndGet() == 1000) Thread.sleep(STALL_MILLIS);
     };
-    SeriesSpec spec = new SeriesSpec("stall", new io.pkibench.plan.LevelLoad.Open(1, 1000), 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x2s"));
+    SeriesSpec spec = new SeriesSpec("stall", new LevelLoad.Open(1, 1000), 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x2s"));
     LoadDriver driver = new LoadDriver(ThreadKind.PLATFORM, ProgressListener.NONE, IntervalLog.NONE, InstantSource.system(), Duration.ofSeconds(10));
     List<IterationOutcome> outcomes = driver.runSeries(spec, stalling, CpuMeter.of("jvm"));
     IterationOutcome o = outcomes.get(0);
@@ -56,7 +57,7 @@ class OpenLoopTest {
   void overload_stopsAtTheDeadlineAndCountsMissedStarts() throws Exception {
     // 2000/s offered to one worker whose operations take 2 ms: it can start about 500/s.
     Workload slow = worker -> () -> Thread.sleep(2);
-    SeriesSpec spec = new SeriesSpec("slow", new io.pkibench.plan.LevelLoad.Open(1, 2000), 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x1s"));
+    SeriesSpec spec = new SeriesSpec("slow", new LevelLoad.Open(1, 2000), 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x1s"));
     LoadDriver driver = new LoadDriver(ThreadKind.PLATFORM, ProgressListener.NONE, IntervalLog.NONE, InstantSource.system(), Duration.ofSeconds(10));
     IterationOutcome o = driver.runSeries(spec, slow, CpuMeter.of("jvm")).get(0);
     // the backlog does not stretch the iteration: what was offered in its second is made or counted missed, not served late

@@ -1,5 +1,10 @@
 package io.pkibench.keys;
 
+import io.pkibench.keys.remote.NodeAddress;
+import io.pkibench.keys.remote.RemoteKeySource;
+import io.pkibench.server.keyserver.KeyGrants;
+import io.pkibench.server.keyserver.KeyServer;
+import io.pkibench.server.keyserver.KeyService;
 import io.pkibench.keys.catalog.KeySources;
 import io.pkibench.pki.Secret;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -137,12 +142,12 @@ class Pkcs11KeySourceTest {
     try (Pkcs11KeySource token = new Pkcs11KeySource(config, Secret.fromFile(pinFile))) {
       List<String> held = token.aliases();
       assertTrue(held.contains("signer-rsa2048-1") && held.contains("signer-ecdsa-p256-1"), held.toString());
-      var service = new io.pkibench.server.keyserver.KeyService(token, held, io.pkibench.server.keyserver.KeyGrants.everyKeyFor(pki.certificate("tls-client")), line -> {});
+      var service = new KeyService(token, held, KeyGrants.everyKeyFor(pki.certificate("tls-client")), line -> {});
       var software = new SoftwareKeySource(() -> pki, ProviderChoice.JDK);
-      try (var node = new io.pkibench.server.keyserver.KeyServer(service, software.key("keyserver"), pki.certificate("root-ca"), "127.0.0.1", 0,
-          io.pkibench.server.keyserver.KeyServer.Limits.defaults())) {
+      try (var node = new KeyServer(service, software.key("keyserver"), pki.certificate("root-ca"), "127.0.0.1", 0,
+          KeyServer.Limits.defaults())) {
         node.start();
-        try (var remote = new io.pkibench.keys.remote.RemoteKeySource(List.of(new io.pkibench.keys.remote.NodeAddress("127.0.0.1", node.port(), 1)),
+        try (var remote = new RemoteKeySource(List.of(new NodeAddress("127.0.0.1", node.port(), 1)),
             software.key("tls-client"), pki.certificate("root-ca"), InstantSource.system(), line -> {})) {
           for (String[] c : new String[][] {{"signer-rsa2048-1", "SHA256withRSA"}, {"signer-ecdsa-p256-1", "SHA256withECDSA"}}) {
             SigningKey key = remote.key(c[0]);

@@ -1,5 +1,6 @@
 package io.pkibench.results;
 
+import io.pkibench.analysis.Analysis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -54,7 +55,7 @@ class RunResultJsonTest {
     }
     RunResult r = RunResult.start(env, RunResultJson.mapper().valueToTree(plan)).withWorkload(0, w).withWorkload(1, open).withStatus(RunStatus.COMPLETE);
     return r.withAnalysis(RunResultJson.mapper().valueToTree(
-        io.pkibench.analysis.Analysis.of(r, new io.pkibench.analysis.Analysis.Options(5000.0, 0.7, null))));
+        Analysis.of(r, new Analysis.Options(5000.0, 0.7, null))));
   }
 
   private static IterationResult iteration(int index, boolean warmup, int c, long succeeded, long failed) {

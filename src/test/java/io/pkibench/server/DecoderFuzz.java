@@ -1,5 +1,8 @@
 package io.pkibench.server;
 
+import io.pkibench.formats.pec.PecProvider;
+import io.pkibench.formats.pec.ProviderIndex;
+import io.pkibench.server.pec.PecServer;
 import io.pkibench.server.crl.RevocationServer;
 import io.pkibench.server.signer.SignerServer;
 import io.pkibench.server.tsa.TsaServer;
@@ -340,7 +343,7 @@ public final class DecoderFuzz {
     private static final Pattern KNOWN_MAILBOX = Pattern.compile("(?i)(?<![A-Za-z0-9._+\\-/\\\\\"@])(?:user[1-9]|posta-certificata)@pec1\\.test(?![A-Za-z0-9._+\\-/\\\\\"@])");
     /** An address of safe characters as a whole token. */
     private static final Pattern SAFE_SENDER = Pattern.compile("(?<![A-Za-z0-9._+\\-/\\\\\"@])[A-Za-z0-9_+-]+(?:\\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)*(?![A-Za-z0-9._+\\-/\\\\\"@])");
-    private final io.pkibench.server.pec.PecServer provider;
+    private final PecServer provider;
     private final int port;
     private final Path mailboxes;
     private final Path work;
@@ -354,12 +357,12 @@ public final class DecoderFuzz {
       this.work = work;
       this.mailboxes = work.resolve("mail");
       var key = fixture.keys.key("signer-rsa2048-1");
-      var index = new io.pkibench.formats.pec.ProviderIndex(Map.of(DOMAIN, key.certificate()));
-      var pec = new io.pkibench.formats.pec.PecProvider(DOMAIN, "fuzz", key, index, InstantSource.system(), java.time.ZoneId.of("Europe/Rome"));
-      var config = new io.pkibench.server.pec.PecServer.Config(DOMAIN, "127.0.0.1", 0, Map.of(), 1, work.resolve("spool"), mailboxes, 1 << 20, 10, 20, Duration.ofSeconds(30),
-          io.pkibench.server.pec.PecServer.TEST_USERS, Duration.ofDays(1), io.pkibench.server.pec.PecServer.COMMAND_DEADLINE, io.pkibench.server.pec.PecServer.TRANSACTION_DEADLINE, io.pkibench.server.pec.PecServer.MAX_CONNECTIONS_PER_ADDRESS);
+      var index = new ProviderIndex(Map.of(DOMAIN, key.certificate()));
+      var pec = new PecProvider(DOMAIN, "fuzz", key, index, InstantSource.system(), java.time.ZoneId.of("Europe/Rome"));
+      var config = new PecServer.Config(DOMAIN, "127.0.0.1", 0, Map.of(), 1, work.resolve("spool"), mailboxes, 1 << 20, 10, 20, Duration.ofSeconds(30),
+          PecServer.TEST_USERS, Duration.ofDays(1), PecServer.COMMAND_DEADLINE, PecServer.TRANSACTION_DEADLINE, PecServer.MAX_CONNECTIONS_PER_ADDRESS);
       var tls = TlsContexts.withIdentity(new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("tls-server"), null);
-      provider = new io.pkibench.server.pec.PecServer(config, pec, new io.pkibench.server.pec.PecServer.Logins(tls, a -> null), line -> {});
+      provider = new PecServer(config, pec, new PecServer.Logins(tls, a -> null), line -> {});
       provider.start();
       port = Integer.parseInt(provider.baseUrl().substring(provider.baseUrl().lastIndexOf(':') + 1));
     }

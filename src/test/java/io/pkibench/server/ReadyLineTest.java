@@ -1,5 +1,6 @@
 package io.pkibench.server;
 
+import io.pkibench.session.ForkedSeries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,7 +35,7 @@ class ReadyLineTest {
 
   @Test
   void serve_printsItsReadyLineOnceListeningAndAnswersThere() throws Exception {
-    List<String> cmd = new ArrayList<>(io.pkibench.session.ForkedSeries.thisJvm());
+    List<String> cmd = new ArrayList<>(ForkedSeries.thisJvm());
     cmd.addAll(List.of("serve", "tsa", "--port", "0", "--pki", dir.resolve("pki").toString()));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream()))) {

@@ -1,5 +1,6 @@
 package io.pkibench.server;
 
+import io.pkibench.testing.Openssl;
 import io.pkibench.server.crl.RevocationServer;
 import io.pkibench.server.tsa.TsaServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -127,13 +128,13 @@ class ReferenceServersTest {
     for (String alias : certAliases) args.addAll(java.util.List.of("-cert", pki.certificatePem(alias).toString()));
     args.addAll(java.util.List.of("-url", crl.baseUrl() + "/ocsp/" + caAlias, "-CAfile", pki.certificatePem("root-ca").toString(),
         "-verify_other", pki.caChainPem().toString()));
-    return io.pkibench.testing.Openssl.run(args.toArray(String[]::new));
+    return Openssl.run(args.toArray(String[]::new));
   }
 
   @Test
   void ocsp_opensslAsksEachResponder_goodRevokedAndSignedByTheCa() throws Exception {
     String a = opensslOcsp("intermediate-a", "signer-rsa2048-1", "signer-rsa2048-revoked");
-    assertTrue(io.pkibench.testing.Openssl.succeeded(a) && a.contains("Response verify OK"), a);
+    assertTrue(Openssl.succeeded(a) && a.contains("Response verify OK"), a);
     assertTrue(a.contains(pki.certificatePem("signer-rsa2048-1") + ": good"), a);
     assertTrue(a.contains(pki.certificatePem("signer-rsa2048-revoked") + ": revoked") && a.contains("Reason: keyCompromise"), a);
     String b = opensslOcsp("intermediate-b", "signer-rsa2048-2");

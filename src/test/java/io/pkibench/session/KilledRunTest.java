@@ -1,5 +1,6 @@
 package io.pkibench.session;
 
+import io.pkibench.testing.Await;
 import io.pkibench.results.RunStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -43,7 +44,7 @@ class KilledRunTest {
     assertEquals(first.counts().started(), first.counts().succeeded() + first.counts().failed());
     assertEquals(first.counts().succeeded(), first.mergedHistogram().getTotalCount());
 
-    HistogramLogReader reader = new HistogramLogReader(io.pkibench.session.ResultFile.hlogFileFor(result).toFile());
+    HistogramLogReader reader = new HistogramLogReader(ResultFile.hlogFileFor(result).toFile());
     long logged = 0;
     for (var h = reader.nextIntervalHistogram(); h != null; h = reader.nextIntervalHistogram()) {
       if (h.getTag().startsWith("noop/c1/")) logged += ((org.HdrHistogram.Histogram) h).getTotalCount();
@@ -76,7 +77,7 @@ class KilledRunTest {
       // SIGTERM while operations run (not while the workload is still being set up, which the 10 s grace may not
       // cover on a loaded machine): the interval log's first measured interval says they do
       Path hlog = dir.resolve("stopped.hlog");
-      io.pkibench.testing.Await.until(java.time.Duration.ofSeconds(60), "the run's first interval in " + hlog,
+      Await.until(java.time.Duration.ofSeconds(60), "the run's first interval in " + hlog,
           () -> Files.exists(hlog) && Files.readAllLines(hlog).stream().anyMatch(line -> line.startsWith("Tag=")));
       child.destroy(); // SIGTERM: the shutdown hook stops the run
       assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the run stops by itself");

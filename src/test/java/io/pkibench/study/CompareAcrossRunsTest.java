@@ -1,5 +1,11 @@
 package io.pkibench.study;
 
+import io.pkibench.analysis.Metric;
+import io.pkibench.analysis.Threshold;
+import io.pkibench.cli.CliContext;
+import io.pkibench.cli.Main;
+import io.pkibench.results.RunResultJson;
+import io.pkibench.testing.TestKeys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -27,7 +33,7 @@ class CompareAcrossRunsTest {
 
   @org.junit.jupiter.api.BeforeAll
   static void pki() {
-    io.pkibench.testing.TestKeys.in(dir); // the studies that sign sample documents read the test PKI while planning
+    TestKeys.in(dir); // the studies that sign sample documents read the test PKI while planning
   }
 
   @Test
@@ -38,13 +44,13 @@ class CompareAcrossRunsTest {
     assertTrue(firstKeys.startsWith("remote:127.0.0.1:") && firstKeys.endsWith("=50"), firstKeys);
     assertNotEquals(firstKeys, secondKeys, "each run's nodes listen on their own ports");
 
-    Comparison c = Comparison.of(first, second, List.of(io.pkibench.analysis.Threshold.parse("throughput:-5%")));
+    Comparison c = Comparison.of(first, second, List.of(Threshold.parse("throughput:-5%")));
     assertEquals(List.of(), c.unmatched(), ComparisonFormat.text(c));
     assertTrue(c.complete(), ComparisonFormat.text(c));
     assertEquals(steps(first), c.rows().stream().map(r -> r.workload().replaceFirst(" \\((measure|probe), .*", "")).collect(
         java.util.stream.Collectors.toCollection(LinkedHashSet::new)), "every step has rows");
     long levels = first.workloads().stream().mapToLong(w -> w.levels().size()).sum();
-    assertEquals(levels, c.rows().stream().filter(r -> r.metric() == io.pkibench.analysis.Metric.THROUGHPUT).count(), "every level compared");
+    assertEquals(levels, c.rows().stream().filter(r -> r.metric() == Metric.THROUGHPUT).count(), "every level compared");
     String row = c.rows().stream().filter(r -> r.workload().startsWith(PixStudy.SPI + " (measure")).findFirst().orElseThrow().workload();
     assertTrue(row.contains("remote:node1=50,node2=50"), "nodes by order and weight, not by port: " + row);
   }
@@ -53,8 +59,8 @@ class CompareAcrossRunsTest {
   @Test
   void compareCommand_pixStepMissingInOneRun_incompleteAndExitsNonZero() throws Exception {
     RunResult base = studyRun(new PixStudy(), 1.0), next = studyRun(new PixStudy(), 1.0);
-    io.pkibench.results.RunResultJson.write(base, dir.resolve("base.json"));
-    io.pkibench.results.RunResultJson.write(next, dir.resolve("new.json"));
+    RunResultJson.write(base, dir.resolve("base.json"));
+    RunResultJson.write(next, dir.resolve("new.json"));
     StringBuilder out = new StringBuilder();
     assertEquals(0, compare(out, "compare", "base.json", "new.json", "--threshold", "throughput:-5%"), out.toString());
     assertFalse(out.toString().contains("not compared"), out.toString());
@@ -63,7 +69,7 @@ class CompareAcrossRunsTest {
     List<WorkloadResult> rest = new ArrayList<>(next.workloads());
     rest.remove(spi);
     RunResult missing = new RunResult(next.schema(), next.environment(), next.plan(), next.status(), rest, null, next.study());
-    io.pkibench.results.RunResultJson.write(missing, dir.resolve("missing.json"));
+    RunResultJson.write(missing, dir.resolve("missing.json"));
     out.setLength(0);
     assertEquals(6, compare(out, "compare", "base.json", "missing.json", "--threshold", "throughput:-5%"), out.toString());
     String text = out.toString();
@@ -76,9 +82,9 @@ class CompareAcrossRunsTest {
 
   private int compare(StringBuilder out, String... args) {
     java.io.StringWriter o = new java.io.StringWriter(), e = new java.io.StringWriter();
-    var ctx = new io.pkibench.cli.CliContext(new java.io.PrintWriter(o, true), new java.io.PrintWriter(e, true), java.util.Map.of(),
+    var ctx = new CliContext(new java.io.PrintWriter(o, true), new java.io.PrintWriter(e, true), java.util.Map.of(),
         java.time.InstantSource.system(), dir, false);
-    int code = io.pkibench.cli.Main.execute(ctx, args);
+    int code = Main.execute(ctx, args);
     out.append(o).append(e);
     return code;
   }
@@ -99,7 +105,7 @@ class CompareAcrossRunsTest {
       Comparison c = Comparison.of(first, second, List.of());
       assertEquals(List.of(), c.unmatched(), study.name() + ":\n" + ComparisonFormat.text(c));
       long levels = first.workloads().stream().mapToLong(w -> w.levels().size()).sum();
-      assertEquals(levels, c.rows().stream().filter(r -> r.metric() == io.pkibench.analysis.Metric.THROUGHPUT).count(), study.name());
+      assertEquals(levels, c.rows().stream().filter(r -> r.metric() == Metric.THROUGHPUT).count(), study.name());
     }
   }
 

@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import io.pkibench.testing.TestKeys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,7 +20,7 @@ class PixSizingTest {
 
   @BeforeAll
   static void pki() {
-    io.pkibench.testing.TestKeys.in(dir);
+    TestKeys.in(dir);
   }
 
   /** The draw of a message happens in the client: charging it to the idle key servers gave "42,669,500 ops per CPU-second". */

@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import io.pkibench.report.FaultTimeline;
 import io.pkibench.results.RunStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -66,7 +67,7 @@ class PixStudyTest {
     // the fault: a real SIGKILL of the first node's JVM, a new pid after the restart, the calls in flight counted as failures
     assertEquals(2, saved.study().services().get(0).pids().size(), "keyserver-1 was started again: " + saved.study().services());
     var faultRow = StudyTables.rows(saved).stream().filter(r -> r.label().equals(PixStudy.FAULT)).findFirst().orElseThrow();
-    var timeline = io.pkibench.report.FaultTimeline.of(saved);
+    var timeline = FaultTimeline.of(saved);
     assertEquals(1, timeline.size());
     var killed = faultRow.measured().keyNodes().get(0);
     assertTrue(killed.transitions().size() >= 2 && !killed.transitions().get(0).up() && killed.transitions().get(1).up() && killed.upAtEnd(),

@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import io.pkibench.testing.TestKeys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,7 +25,7 @@ class StudySeedTest {
 
   @BeforeAll
   static void pki() {
-    io.pkibench.testing.TestKeys.in(dir);
+    TestKeys.in(dir);
   }
 
   /** restpki as issue 26 found it: the service's CPU at 31–70% where the seed held it near 100%, and a ratio against a link-bound original. */

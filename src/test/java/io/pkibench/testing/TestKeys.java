@@ -1,5 +1,12 @@
 package io.pkibench.testing;
 
+import io.pkibench.engine.ProgressListener;
+import io.pkibench.keys.catalog.KeySources;
+import io.pkibench.results.Environment;
+import io.pkibench.session.EnvironmentProbe;
+import io.pkibench.session.ForkedSeries;
+import io.pkibench.study.StudyRunner;
+import io.pkibench.workload.catalog.WorkloadCatalog;
 import io.pkibench.keys.KeySource;
 import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.pki.TestPki;
@@ -36,16 +43,16 @@ public final class TestKeys {
   }
 
   /** A study runner writing {@code out}, its services' keys and PKI these, log lines into {@code log}. */
-  public io.pkibench.study.StudyRunner studyRunner(Path out, java.util.List<String> log) {
-    return new io.pkibench.study.StudyRunner(io.pkibench.workload.catalog.WorkloadCatalog.builtIn(), new io.pkibench.study.StudyRunner.Options(out,
-        InstantSource.system(), io.pkibench.engine.ProgressListener.NONE, log::add, Map.of("PATH", System.getenv("PATH")),
-        io.pkibench.session.ForkedSeries.thisJvm(),
-        spec -> io.pkibench.keys.catalog.KeySources.open(spec, () -> pki, null, Map.of(), InstantSource.system(), log::add), () -> pki,
+  public StudyRunner studyRunner(Path out, java.util.List<String> log) {
+    return new StudyRunner(WorkloadCatalog.builtIn(), new StudyRunner.Options(out,
+        InstantSource.system(), ProgressListener.NONE, log::add, Map.of("PATH", System.getenv("PATH")),
+        ForkedSeries.thisJvm(),
+        spec -> KeySources.open(spec, () -> pki, null, Map.of(), InstantSource.system(), log::add), () -> pki,
         java.time.Duration.ofSeconds(30)));
   }
 
   /** This machine's environment as a run records it. */
-  public io.pkibench.results.Environment environment(String commandLine) {
-    return io.pkibench.session.EnvironmentProbe.capture(commandLine, InstantSource.system(), java.util.List.of());
+  public Environment environment(String commandLine) {
+    return EnvironmentProbe.capture(commandLine, InstantSource.system(), java.util.List.of());
   }
 }

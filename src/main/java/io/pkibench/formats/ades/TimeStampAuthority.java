@@ -1,5 +1,6 @@
 package io.pkibench.formats.ades;
 
+import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.keys.SigningKey;
 import java.io.IOException;
 import java.math.BigInteger;
@@ -76,7 +77,7 @@ public final class TimeStampAuthority {
   }
 
   private TimeStampTokenGenerator tokenGenerator() throws GeneralSecurityException, OperatorCreationException, TSPException {
-    String algorithm = io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(key.privateKey());
+    String algorithm = KeyAlgorithm.signatureAlgorithmFor(key.privateKey());
     SignerInfoGenerator signer = new JcaSignerInfoGeneratorBuilder(new JcaDigestCalculatorProviderBuilder().build())
         .build(new JcaContentSignerBuilder(algorithm).setProvider(key.provider()).build(key.privateKey()), key.certificate());
     TimeStampTokenGenerator generator = new TimeStampTokenGenerator(signer,

@@ -1,5 +1,7 @@
 package io.pkibench.formats.ades;
 
+import io.pkibench.keys.SigningKey;
+import io.pkibench.pki.KeyAlgorithm;
 import eu.europa.esig.dss.enumerations.DigestAlgorithm;
 import eu.europa.esig.dss.enumerations.SignatureAlgorithm;
 import eu.europa.esig.dss.enumerations.SignatureLevel;
@@ -139,12 +141,12 @@ public final class TwoPhaseSigner {
       case PADES, PADES_T -> pades.getDataToSign(document, (PAdESSignatureParameters) parameters);
       case XADES -> xades.getDataToSign(document, (XAdESSignatureParameters) parameters);
     };
-    SignatureAlgorithm algorithm = SignatureAlgorithm.forJAVA(io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(chain.get(0).getPublicKey()));
+    SignatureAlgorithm algorithm = SignatureAlgorithm.forJAVA(KeyAlgorithm.signatureAlgorithmFor(chain.get(0).getPublicKey()));
     return new Pending(format, document, parameters, toBeSigned.getBytes(), algorithm);
   }
 
   /** Both phases in one go with a key this process holds (the in-process workloads): the signed document's bytes. */
-  public byte[] sign(Format format, DSSDocument document, io.pkibench.keys.SigningKey key, SignaturePackaging packaging)
+  public byte[] sign(Format format, DSSDocument document, SigningKey key, SignaturePackaging packaging)
       throws IOException, java.security.GeneralSecurityException {
     Pending pending = start(format, document, key.chain(), packaging);
     java.security.Signature signer = java.security.Signature.getInstance(pending.algorithm().getJCEId(), key.provider());

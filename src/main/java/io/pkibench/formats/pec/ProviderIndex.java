@@ -1,5 +1,7 @@
 package io.pkibench.formats.pec;
 
+import io.pkibench.pki.InputFiles;
+import io.pkibench.pki.TestPki;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -53,7 +55,7 @@ public final class ProviderIndex {
     byDomain.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
       s.append("provider: ").append(e.getKey()).append('\n');
       try {
-        s.append(io.pkibench.pki.TestPki.pem(List.of(e.getValue())));
+        s.append(TestPki.pem(List.of(e.getValue())));
       } catch (IOException x) {
         throw new java.io.UncheckedIOException(x);
       }
@@ -68,7 +70,7 @@ public final class ProviderIndex {
   /** Reads an index file; every problem (a certificate without its provider line, a line that is neither) is reported at once, by line. */
   public static ProviderIndex read(Path file) throws IOException {
     if (!Files.isRegularFile(file)) throw new IOException("--index " + file + ": no such file; make one with 'pkibench pec index'");
-    List<String> lines = io.pkibench.pki.InputFiles.lines(file, 16L << 20, "a provider index");
+    List<String> lines = InputFiles.lines(file, 16L << 20, "a provider index");
     List<String> problems = new ArrayList<>();
     Map<String, X509Certificate> index = new LinkedHashMap<>();
     String domain = null;

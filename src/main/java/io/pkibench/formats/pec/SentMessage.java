@@ -1,5 +1,6 @@
 package io.pkibench.formats.pec;
 
+import io.pkibench.pki.InputFiles;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -44,7 +45,7 @@ public record SentMessage(String messageId, String from, List<String> to, int by
   /** Every line of {@code file}; a line that is not one is reported with its number. */
   public static List<SentMessage> read(Path file) throws IOException {
     List<SentMessage> list = new ArrayList<>();
-    List<String> lines = io.pkibench.pki.InputFiles.lines(file, 1L << 30, "a list of sent messages");
+    List<String> lines = InputFiles.lines(file, 1L << 30, "a list of sent messages");
     for (int i = 0; i < lines.size(); i++) {
       if (lines.get(i).isBlank()) continue;
       try {

@@ -1,5 +1,6 @@
 package io.pkibench.formats.rsfn;
 
+import io.pkibench.pki.InputFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,7 +53,7 @@ public final class CaCodes {
   public static CaCodes read(Path file) throws IOException {
     List<Rule> rules = new ArrayList<>();
     List<String> problems = new ArrayList<>();
-    List<String> lines = io.pkibench.pki.InputFiles.lines(file, 1L << 20, "a CA codes file");
+    List<String> lines = InputFiles.lines(file, 1L << 20, "a CA codes file");
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i).replaceFirst("#.*", "").strip();
       if (line.isEmpty()) continue;

@@ -1,5 +1,7 @@
 package io.pkibench.formats.rsfn;
 
+import io.pkibench.pki.Entity;
+import io.pkibench.pki.TestPki;
 import io.pkibench.keys.SigningKey;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -74,8 +76,8 @@ public final class Protocol3 {
   }
 
   /** Checking revocation against every CRL of the test PKI. */
-  public static Protocol3 forTestPki(io.pkibench.pki.TestPki pki, CaCodes caCodes, InstantSource clock, Provider local) {
-    List<X509CRL> crls = pki.entities().stream().filter(io.pkibench.pki.Entity::isCa).map(e -> pki.crlOf(e.alias())).toList();
+  public static Protocol3 forTestPki(TestPki pki, CaCodes caCodes, InstantSource clock, Provider local) {
+    List<X509CRL> crls = pki.entities().stream().filter(Entity::isCa).map(e -> pki.crlOf(e.alias())).toList();
     return new Protocol3(caCodes, crls, clock, local);
   }
 

@@ -1,5 +1,7 @@
 package io.pkibench.keys.catalog;
 
+import io.pkibench.keys.remote.NodeAddress;
+import io.pkibench.keys.remote.RemoteKeySource;
 import io.pkibench.keys.KeySource;
 import io.pkibench.keys.Pkcs11KeySource;
 import io.pkibench.keys.ProviderChoice;
@@ -51,7 +53,7 @@ public final class KeySources {
     if (spec.startsWith("pkcs11:") && spec.length() > "pkcs11:".length()) return null;
     if (spec.startsWith("remote:")) {
       try {
-        io.pkibench.keys.remote.NodeAddress.parseAll(spec.substring("remote:".length()));
+        NodeAddress.parseAll(spec.substring("remote:".length()));
         return null;
       } catch (IllegalArgumentException e) {
         return e.getMessage();
@@ -71,7 +73,7 @@ public final class KeySources {
     if (spec.startsWith("remote:")) {
       TestPki testPki = pki.get();
       SigningKey client = new SoftwareKeySource(() -> testPki, ProviderChoice.JDK).key("tls-client");
-      return new io.pkibench.keys.remote.RemoteKeySource(io.pkibench.keys.remote.NodeAddress.parseAll(spec.substring("remote:".length())), client,
+      return new RemoteKeySource(NodeAddress.parseAll(spec.substring("remote:".length())), client,
           testPki.certificate("root-ca"), clock, log);
     }
     if (spec.equals("software")) return new SoftwareKeySource(pki, ProviderChoice.best());

@@ -1,5 +1,7 @@
 package io.pkibench.keys.remote;
 
+import io.pkibench.keys.KeyNodeTally;
+import io.pkibench.keys.RsfnEnvelopeService;
 import io.grpc.TlsChannelCredentials;
 import io.pkibench.keys.KeySource;
 import io.pkibench.keys.ProviderChoice;
@@ -27,7 +29,7 @@ import java.util.function.Consumer;
  * {@code tls-client} by default) and trusts only {@code root}. Keyless services (digests, AES) run
  * locally, through the best local provider.
  */
-public final class RemoteKeySource implements KeySource, io.pkibench.keys.RsfnEnvelopeService {
+public final class RemoteKeySource implements KeySource, RsfnEnvelopeService {
   private final List<NodeAddress> addresses;
   private final Cluster cluster;
   private final RemoteProvider provider = new RemoteProvider();
@@ -102,7 +104,7 @@ public final class RemoteKeySource implements KeySource, io.pkibench.keys.RsfnEn
 
   /** The nodes, each one's calls and failures so far, whether it is up, and when it went out and came back. */
   @Override
-  public List<io.pkibench.keys.KeyNodeTally> nodes() {
+  public List<KeyNodeTally> nodes() {
     return cluster.nodes();
   }
 

@@ -1,5 +1,6 @@
 package io.pkibench.keys.remote;
 
+import io.pkibench.keyserver.protocol.Hashes;
 import io.pkibench.keyserver.protocol.HashAlgorithm;
 import io.pkibench.keyserver.protocol.Padding;
 import io.pkibench.keyserver.protocol.SignatureScheme;
@@ -21,7 +22,7 @@ public final class RemoteProvider extends Provider {
     super(NAME, "1", "pkibench: private-key operations on a key-server cluster (remote: key source)");
     Map<String, String> keyClasses = Map.of("SupportedKeyClasses", RemoteKey.class.getName());
     for (HashAlgorithm h : List.of(HashAlgorithm.SHA_1, HashAlgorithm.SHA_256, HashAlgorithm.SHA_384, HashAlgorithm.SHA_512)) {
-      String prefix = io.pkibench.keyserver.protocol.Hashes.signaturePrefix(h);
+      String prefix = Hashes.signaturePrefix(h);
       putService(new SignatureService(this, prefix + "withRSA", SignatureScheme.RSA_PKCS1_V1_5, h, keyClasses));
       putService(new SignatureService(this, prefix + "withECDSA", SignatureScheme.ECDSA, h, keyClasses));
     }

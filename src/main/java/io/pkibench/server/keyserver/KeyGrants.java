@@ -1,5 +1,6 @@
 package io.pkibench.server.keyserver;
 
+import io.pkibench.pki.InputFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,7 +53,7 @@ public record KeyGrants(List<Grant> grants) {
 
   /** Reads {@code file}; every malformed line is reported at once, each with its number. */
   public static KeyGrants read(Path file) throws IOException {
-    List<String> lines = io.pkibench.pki.InputFiles.lines(file, 16L << 20, "a grants file");
+    List<String> lines = InputFiles.lines(file, 16L << 20, "a grants file");
     List<Grant> grants = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     for (int i = 0; i < lines.size(); i++) {

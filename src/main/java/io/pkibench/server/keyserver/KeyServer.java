@@ -1,5 +1,11 @@
 package io.pkibench.server.keyserver;
 
+import io.pkibench.formats.rsfn.CaCodes;
+import io.pkibench.formats.rsfn.Protocol3;
+import io.pkibench.keys.KeySource;
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.pki.TestPki;
 import io.pkibench.server.ReferenceServer;
 import io.grpc.Context;
 import io.grpc.Contexts;
@@ -81,7 +87,7 @@ public final class KeyServer implements ReferenceServer {
    * codes it packs and unpacks with, and its limits.
    */
   public record Config(String bind, int port, java.util.List<String> aliases, java.nio.file.Path grants,
-      io.pkibench.formats.rsfn.CaCodes caCodes, Limits limits) {
+      CaCodes caCodes, Limits limits) {
     public Config {
       aliases = java.util.List.copyOf(aliases);
     }
@@ -91,7 +97,7 @@ public final class KeyServer implements ReferenceServer {
    * A node serving {@code source}'s keys as {@code config} says, its TLS identity the test PKI's
    * {@code keyserver} key; refuses, naming the flag, aliases the source does not hold and a grants file it cannot read.
    */
-  public static KeyServer open(Config config, io.pkibench.pki.TestPki pki, io.pkibench.keys.KeySource source, java.time.InstantSource clock,
+  public static KeyServer open(Config config, TestPki pki, KeySource source, java.time.InstantSource clock,
       java.util.function.Consumer<String> log) throws Exception {
     KeyGrants granted;
     try {
@@ -104,9 +110,9 @@ public final class KeyServer implements ReferenceServer {
     if (!unknown.isEmpty()) {
       throw new IllegalArgumentException("--aliases: " + source.describe() + " has no key " + String.join(", ", unknown) + "; it has " + String.join(", ", held));
     }
-    var rsfn = io.pkibench.formats.rsfn.Protocol3.forTestPki(pki, config.caCodes(), clock, KeyService.localProvider());
+    var rsfn = Protocol3.forTestPki(pki, config.caCodes(), clock, KeyService.localProvider());
     var service = new KeyService(source, config.aliases().isEmpty() ? held : config.aliases(), granted, rsfn, log);
-    var identity = new io.pkibench.keys.SoftwareKeySource(() -> pki, io.pkibench.keys.ProviderChoice.JDK).key("keyserver");
+    var identity = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("keyserver");
     // a client's certificate is checked against the test PKI's CRLs too: a revoked one fails the handshake
     List<X509CRL> crls = List.of(pki.crlOf("root-ca"), pki.crlOf("intermediate-a"), pki.crlOf("intermediate-b"));
     return new KeyServer(service, identity, pki.certificate("root-ca"), crls, config.bind(), config.port(), config.limits());

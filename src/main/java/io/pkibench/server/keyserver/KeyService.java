@@ -1,5 +1,6 @@
 package io.pkibench.server.keyserver;
 
+import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keyserver.protocol.Hashes;
 import com.google.protobuf.ByteString;
 import io.grpc.Context;
@@ -80,7 +81,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
   /** The fastest local provider for the keyless parts of RSFN (AES-GCM, RSA encryption, verification). */
   public static java.security.Provider localProvider() {
     try {
-      return io.pkibench.keys.ProviderChoice.best().providerFor("Cipher", "AES/GCM/NoPadding");
+      return ProviderChoice.best().providerFor("Cipher", "AES/GCM/NoPadding");
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("no AES-GCM provider: " + e.getMessage(), e);
     }

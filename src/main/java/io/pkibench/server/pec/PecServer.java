@@ -1,5 +1,15 @@
 package io.pkibench.server.pec;
 
+import io.pkibench.formats.pec.MailHeaders;
+import io.pkibench.formats.pec.PecLogin;
+import io.pkibench.formats.pec.ProviderIndex;
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.keys.TlsContexts;
+import io.pkibench.pki.Secret;
+import io.pkibench.pki.TestPki;
+import io.pkibench.plan.Durations;
 import io.pkibench.server.ReferenceServer;
 import io.pkibench.formats.pec.DocumentKind;
 import io.pkibench.formats.pec.Outgoing;
@@ -71,7 +81,7 @@ public final class PecServer implements ReferenceServer {
    * The provider of {@code config.domain()} signing with {@code key}, knowing its peers by {@code index};
    * warns through {@code log} when the index lists another certificate for the domain (peers would refuse its documents).
    */
-  public static PecServer forKey(Config config, io.pkibench.keys.SigningKey key, io.pkibench.formats.pec.ProviderIndex index, String name,
+  public static PecServer forKey(Config config, SigningKey key, ProviderIndex index, String name,
       java.time.InstantSource clock, java.time.ZoneId zone, Logins logins, Consumer<String> log) throws IOException {
     String domain = config.domain();
     if (index.certificate(domain).isPresent() && !index.certificate(domain).get().equals(key.certificate())) {
@@ -125,7 +135,7 @@ public final class PecServer implements ReferenceServer {
    * Who may relay: a peer of the provider index, presenting over STARTTLS the certificate the index lists
    * for its domain; this provider presents {@code relayIdentity} (its own) when it relays.
    */
-  public record Logins(javax.net.ssl.SSLContext tls, java.util.function.Function<String, io.pkibench.pki.Secret> passwordOf,
+  public record Logins(javax.net.ssl.SSLContext tls, java.util.function.Function<String, Secret> passwordOf,
       javax.net.ssl.SSLContext relayIdentity) {
     /**
      * STARTTLS with the test PKI's tls-server identity, trusting its root so that peers' certificates can
@@ -133,22 +143,22 @@ public final class PecServer implements ReferenceServer {
      * relaying, the provider presents {@code signing}, the certificate the index lists for it (when that
      * key cannot be a TLS client identity, {@code log} says so and the provider relays without one).
      */
-    public static Logins forTestPki(io.pkibench.pki.TestPki pki, io.pkibench.keys.SigningKey signing, Consumer<String> log) throws Exception {
+    public static Logins forTestPki(TestPki pki, SigningKey signing, Consumer<String> log) throws Exception {
       java.security.cert.X509Certificate root = pki.certificate("root-ca");
-      javax.net.ssl.SSLContext tls = io.pkibench.keys.TlsContexts.withIdentity(
-          new io.pkibench.keys.SoftwareKeySource(() -> pki, io.pkibench.keys.ProviderChoice.JDK).key("tls-server"), root);
+      javax.net.ssl.SSLContext tls = TlsContexts.withIdentity(
+          new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("tls-server"), root);
       javax.net.ssl.SSLContext relayIdentity = null;
       try {
-        relayIdentity = io.pkibench.keys.TlsContexts.withIdentity(signing, root);
+        relayIdentity = TlsContexts.withIdentity(signing, root);
       } catch (java.security.GeneralSecurityException e) {
         log.accept("warning: key " + signing.alias() + " cannot be a TLS client identity (" + e.getMessage()
             + "); the provider relays without presenting its certificate, and peers that require it will refuse");
       }
-      return new Logins(tls, address -> io.pkibench.formats.pec.PecLogin.testPassword(pki, address), relayIdentity);
+      return new Logins(tls, address -> PecLogin.testPassword(pki, address), relayIdentity);
     }
 
     /** Without a relay identity: this provider relays without presenting a certificate (peers that require one refuse it). */
-    public Logins(javax.net.ssl.SSLContext tls, java.util.function.Function<String, io.pkibench.pki.Secret> passwordOf) {
+    public Logins(javax.net.ssl.SSLContext tls, java.util.function.Function<String, Secret> passwordOf) {
       this(tls, passwordOf, null);
     }
 
@@ -268,7 +278,7 @@ public final class PecServer implements ReferenceServer {
     } catch (IllegalArgumentException e) {
       throw new org.subethamail.smtp.auth.LoginFailedException();
     }
-    io.pkibench.pki.Secret expected = address.domain().equals(config.domain()) && config.users().contains(address.localPart())
+    Secret expected = address.domain().equals(config.domain()) && config.users().contains(address.localPart())
         ? logins.passwordOf().apply(address.toString()) : null;
     // compared in constant time, and an unknown user costs the same as a wrong password
     byte[] given = password.getBytes(StandardCharsets.UTF_8);
@@ -416,7 +426,7 @@ public final class PecServer implements ReferenceServer {
 
   /** The Message-ID header of a message's header block, unfolded, or null. */
   static String messageId(byte[] message) {
-    String id = io.pkibench.formats.pec.MailHeaders.of(message).get("message-id");
+    String id = MailHeaders.of(message).get("message-id");
     return id == null || id.isEmpty() ? null : id;
   }
 
@@ -605,7 +615,7 @@ public final class PecServer implements ReferenceServer {
     if (peer == null) {
       if (peerDown.putIfAbsent(domain, true) == null) {
         log.accept("pec " + config.domain() + ": no route to " + domain + " (give --peer " + domain + "=HOST:PORT); its messages wait in the spool up to "
-            + io.pkibench.plan.Durations.format(config.relayDeadline()));
+            + Durations.format(config.relayDeadline()));
       }
       return pastDeadline(item, domain, "no route to " + domain);
     }
@@ -641,7 +651,7 @@ public final class PecServer implements ReferenceServer {
   private boolean pastDeadline(PecSpool.Item item, String domain, String why) throws IOException {
     java.time.Instant committed = Files.getLastModifiedTime(item.file()).toInstant();
     if (java.time.Instant.now().isBefore(committed.plus(config.relayDeadline()))) return false;
-    giveUp(item, why + " within " + io.pkibench.plan.Durations.format(config.relayDeadline()), false);
+    giveUp(item, why + " within " + Durations.format(config.relayDeadline()), false);
     return true;
   }
 

@@ -1,5 +1,10 @@
 package io.pkibench.server.signer;
 
+import io.pkibench.keys.KeySource;
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.keys.TlsContexts;
+import io.pkibench.pki.TestPki;
 import io.pkibench.server.HttpEndpoints;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -87,11 +92,11 @@ public final class SignerServer extends HttpEndpoints {
    * key, logins checked against the test PKI by {@code revocation}, and its TLS identity the test PKI's
    * {@code tls-server} key through the JDK (the TLS side is not what is sized).
    */
-  public static SignerServer forTestPki(io.pkibench.pki.TestPki pki, io.pkibench.keys.KeySource tsaKeys, CertificateLogin.Revocation revocation,
+  public static SignerServer forTestPki(TestPki pki, KeySource tsaKeys, CertificateLogin.Revocation revocation,
       String bindAddress, int port, java.time.InstantSource clock) throws Exception {
-    var tlsKey = new io.pkibench.keys.SoftwareKeySource(() -> pki, io.pkibench.keys.ProviderChoice.JDK).key("tls-server");
+    var tlsKey = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("tls-server");
     return new SignerServer(new TimeStampAuthority(tsaKeys.key("tsa"), clock), CertificateLogin.of(pki, revocation),
-        io.pkibench.keys.TlsContexts.withIdentity(tlsKey, null), bindAddress, port, clock);
+        TlsContexts.withIdentity(tlsKey, null), bindAddress, port, clock);
   }
 
   public SignerServer(TimeStampAuthority tsa, CertificateLogin login, SSLContext tls, String bindAddress, int port, java.time.InstantSource clock)

@@ -1,5 +1,8 @@
 package io.pkibench.server.tlsecho;
 
+import io.pkibench.formats.tls.TlsEngine;
+import io.pkibench.formats.tls.TlsServerKeys;
+import io.pkibench.pki.TestPki;
 import io.pkibench.server.ReferenceServer;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
@@ -117,18 +120,18 @@ public final class TlsEchoServer implements ReferenceServer {
     /** Every problem of these settings, each naming the flag of {@code serve tlsecho}. */
     public java.util.List<String> problems() {
       java.util.List<String> problems = new java.util.ArrayList<>();
-      io.pkibench.formats.tls.TlsEngine tls = null;
+      TlsEngine tls = null;
       if (!engine.equals("none")) {
         try {
-          tls = io.pkibench.formats.tls.TlsEngine.parse(engine);
+          tls = TlsEngine.parse(engine);
           if (tls.problem() != null) problems.add("--tls " + engine + ": " + tls.problem());
         } catch (IllegalArgumentException e) {
           problems.add("--tls " + engine + ": use jsse, openssl or none");
         }
       }
       if (limits.maxConnections() < 1) problems.add("--max-connections " + limits.maxConnections() + ": give at least 1");
-      if (!io.pkibench.formats.tls.TlsServerKeys.ALIASES.containsKey(key)) {
-        problems.add("--key " + key + ": use one of " + String.join(", ", io.pkibench.formats.tls.TlsServerKeys.ALIASES.keySet()));
+      if (!TlsServerKeys.ALIASES.containsKey(key)) {
+        problems.add("--key " + key + ": use one of " + String.join(", ", TlsServerKeys.ALIASES.keySet()));
       }
       if (tls != null && tls.problem() == null) {
         var implemented = tls.implementedSuites();
@@ -140,15 +143,15 @@ public final class TlsEchoServer implements ReferenceServer {
   }
 
   /** The server {@code config} asks for, its certificate from {@code pki}; {@code notes} hears what the engine will do otherwise than asked. */
-  public static TlsEchoServer open(Config config, io.pkibench.pki.TestPki pki, java.util.function.Consumer<String> notes) throws Exception {
+  public static TlsEchoServer open(Config config, TestPki pki, java.util.function.Consumer<String> notes) throws Exception {
     if (config.engine().equals("none")) return new TlsEchoServer(null, "plain", config.bind(), config.port(), -1, config.limits());
-    var tls = io.pkibench.formats.tls.TlsEngine.parse(config.engine());
+    var tls = TlsEngine.parse(config.engine());
     java.util.List<String> tls13 = config.suites().stream().filter(s -> !s.contains("_WITH_")).toList();
-    if (tls == io.pkibench.formats.tls.TlsEngine.OPENSSL && !tls13.isEmpty()) {
+    if (tls == TlsEngine.OPENSSL && !tls13.isEmpty()) {
       notes.accept("note: --suites " + String.join(",", tls13) + ": BoringSSL offers all three TLS 1.3 suites whatever is chosen;"
           + " TLS 1.3 connections negotiate as if none were chosen");
     }
-    var identity = io.pkibench.formats.tls.TlsServerKeys.of(pki, config.key());
+    var identity = TlsServerKeys.of(pki, config.key());
     var context = tls.server(identity.privateKey(), identity.chain(), config.protocols(), config.suites());
     int plain = config.plainPort() != null ? config.plainPort() : config.port() == 0 ? 0 : config.port() + 1;
     return new TlsEchoServer(context, tls.describe() + ", " + config.key() + " key", config.bind(), config.port(), plain, config.limits());

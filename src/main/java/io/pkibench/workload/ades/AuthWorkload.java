@@ -1,5 +1,6 @@
 package io.pkibench.workload.ades;
 
+import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.formats.ades.CertificateLogin;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.workload.api.Operation;
@@ -65,7 +66,7 @@ public final class AuthWorkload implements Workload {
     return () -> {
       random.nextBytes(nonce); // the server's challenge
       SigningKey client = signers.get(turn[0]++ % signers.size());
-      String algorithm = io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(client.privateKey());
+      String algorithm = KeyAlgorithm.signatureAlgorithmFor(client.privateKey());
       Signature sign = Signature.getInstance(algorithm, client.provider());
       sign.initSign(client.privateKey());
       sign.update(nonce);

@@ -1,5 +1,6 @@
 package io.pkibench.workload.ades;
 
+import io.pkibench.pki.InputFiles;
 import io.pkibench.formats.ades.PadesVerifier;
 import io.pkibench.formats.ades.SamplePdf;
 import io.pkibench.formats.ades.TwoPhaseSigner;
@@ -58,7 +59,7 @@ public final class PadesWorkload {
   /** Reads and parses the user's PDF once, so that a corrupt or missing file fails before any worker starts. */
   static byte[] readPdf(Path file) throws IOException {
     if (!Files.isReadable(file)) throw new IOException("-p file=" + file + ": no such readable file");
-    byte[] bytes = io.pkibench.pki.InputFiles.read(file, 256L << 20, "a PDF to sign");
+    byte[] bytes = InputFiles.read(file, 256L << 20, "a PDF to sign");
     try (PDDocument ignored = Loader.loadPDF(bytes)) {
       return bytes;
     } catch (IOException e) {

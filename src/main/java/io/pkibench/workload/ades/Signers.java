@@ -1,5 +1,6 @@
 package io.pkibench.workload.ades;
 
+import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.formats.ades.TimeStampAuthority;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.pki.Entity;
@@ -13,10 +14,10 @@ import java.util.List;
 /** The keys the AdES workloads share: {@code certs} signers of {@code alg} from the key source, and the TSA. */
 public final class Signers {
   /** {@code -p alg=}: the signer key type the AdES workloads and their HTTP clients use. */
-  public static final io.pkibench.workload.api.ParamSpec ALG =
-      io.pkibench.workload.api.ParamSpec.choice("alg", "rsa2048", "signer key type", "rsa2048", "ecdsa-p256");
+  public static final ParamSpec ALG =
+      ParamSpec.choice("alg", "rsa2048", "signer key type", "rsa2048", "ecdsa-p256");
   /** {@code -p certs=}: how many signer certificates are used in turn (from both intermediates: different CRLs). */
-  public static final io.pkibench.workload.api.ParamSpec CERTS = io.pkibench.workload.api.ParamSpec.choice("certs", "1",
+  public static final ParamSpec CERTS = ParamSpec.choice("certs", "1",
       "signer certificates used in turn (from both intermediates: different CRLs)", "1", "2", "3", "4");
 
   private Signers() {}

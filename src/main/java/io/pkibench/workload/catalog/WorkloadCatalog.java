@@ -1,5 +1,20 @@
 package io.pkibench.workload.catalog;
 
+import io.pkibench.keys.catalog.KeySources;
+import io.pkibench.plan.Plan;
+import io.pkibench.plan.WorkloadSpec;
+import io.pkibench.workload.ades.AuthWorkload;
+import io.pkibench.workload.ades.CadesWorkload;
+import io.pkibench.workload.ades.PadesWorkload;
+import io.pkibench.workload.ades.TimestampWorkload;
+import io.pkibench.workload.ades.XadesWorkload;
+import io.pkibench.workload.http.HttpSigningWorkload;
+import io.pkibench.workload.pec.PecSendWorkload;
+import io.pkibench.workload.pec.PecWorkloads;
+import io.pkibench.workload.rsfn.RsfnWorkloads;
+import io.pkibench.workload.spi.SpiWorkloads;
+import io.pkibench.workload.tls.HandshakeWorkload;
+import io.pkibench.workload.tls.TlsWorkload;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Suggestions;
@@ -24,30 +39,30 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
         new AesGcmWorkload.Factory(),
         new KeygenWorkload.Factory(),
         new NoopWorkload.Factory(),
-        new io.pkibench.workload.ades.TimestampWorkload.Factory(),
-        new io.pkibench.workload.ades.CadesWorkload.Factory(false),
-        new io.pkibench.workload.ades.CadesWorkload.Factory(true),
-        new io.pkibench.workload.ades.PadesWorkload.Factory(false),
-        new io.pkibench.workload.ades.PadesWorkload.Factory(true),
-        new io.pkibench.workload.ades.XadesWorkload.Factory(),
-        new io.pkibench.workload.ades.AuthWorkload.Factory(),
-        new io.pkibench.workload.http.HttpSigningWorkload.Factory("cades"),
-        new io.pkibench.workload.http.HttpSigningWorkload.Factory("cades-t"),
-        new io.pkibench.workload.http.HttpSigningWorkload.Factory("pades"),
-        new io.pkibench.workload.http.HttpSigningWorkload.Factory("pades-t"),
-        new io.pkibench.workload.http.HttpSigningWorkload.Factory("xades"),
-        new io.pkibench.workload.http.HttpSigningWorkload.Factory("auth"),
-        new io.pkibench.workload.http.HttpSigningWorkload.Factory("timestamp"),
-        new io.pkibench.workload.tls.TlsWorkload.Factory(io.pkibench.workload.tls.TlsWorkload.Kind.RR),
-        new io.pkibench.workload.tls.TlsWorkload.Factory(io.pkibench.workload.tls.TlsWorkload.Kind.ACRR),
-        new io.pkibench.workload.tls.TlsWorkload.Factory(io.pkibench.workload.tls.TlsWorkload.Kind.STREAM),
-        new io.pkibench.workload.tls.HandshakeWorkload.Factory(),
-        new io.pkibench.workload.spi.SpiWorkloads.Sign(), new io.pkibench.workload.spi.SpiWorkloads.Verify(),
-        new io.pkibench.workload.spi.SpiWorkloads.Random(),
-        new io.pkibench.workload.rsfn.RsfnWorkloads.Pack(), new io.pkibench.workload.rsfn.RsfnWorkloads.Unpack(),
-        new io.pkibench.workload.rsfn.RsfnWorkloads.Ceiling(), new io.pkibench.workload.pec.PecWorkloads.Sign(),
-        new io.pkibench.workload.pec.PecWorkloads.Verify(), new io.pkibench.workload.pec.PecWorkloads.Ceiling(),
-        new io.pkibench.workload.pec.PecSendWorkload()));
+        new TimestampWorkload.Factory(),
+        new CadesWorkload.Factory(false),
+        new CadesWorkload.Factory(true),
+        new PadesWorkload.Factory(false),
+        new PadesWorkload.Factory(true),
+        new XadesWorkload.Factory(),
+        new AuthWorkload.Factory(),
+        new HttpSigningWorkload.Factory("cades"),
+        new HttpSigningWorkload.Factory("cades-t"),
+        new HttpSigningWorkload.Factory("pades"),
+        new HttpSigningWorkload.Factory("pades-t"),
+        new HttpSigningWorkload.Factory("xades"),
+        new HttpSigningWorkload.Factory("auth"),
+        new HttpSigningWorkload.Factory("timestamp"),
+        new TlsWorkload.Factory(TlsWorkload.Kind.RR),
+        new TlsWorkload.Factory(TlsWorkload.Kind.ACRR),
+        new TlsWorkload.Factory(TlsWorkload.Kind.STREAM),
+        new HandshakeWorkload.Factory(),
+        new SpiWorkloads.Sign(), new SpiWorkloads.Verify(),
+        new SpiWorkloads.Random(),
+        new RsfnWorkloads.Pack(), new RsfnWorkloads.Unpack(),
+        new RsfnWorkloads.Ceiling(), new PecWorkloads.Sign(),
+        new PecWorkloads.Verify(), new PecWorkloads.Ceiling(),
+        new PecSendWorkload()));
   }
 
   /**
@@ -55,14 +70,14 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
    * iterations), unknown workloads (with a suggestion), bad parameters, a service workload without its
    * target, a bad key source. The one check used by {@code run}, {@code study} and the forked child.
    */
-  public List<String> problems(io.pkibench.plan.Plan plan) {
+  public List<String> problems(Plan plan) {
     List<String> problems = new java.util.ArrayList<>(plan.problems());
-    for (io.pkibench.plan.WorkloadSpec spec : plan.workloads()) problems.addAll(problems(spec));
+    for (WorkloadSpec spec : plan.workloads()) problems.addAll(problems(spec));
     return problems.stream().distinct().toList();
   }
 
   /** The problems of one workload as it is asked for; empty when it can be created. */
-  public List<String> problems(io.pkibench.plan.WorkloadSpec spec) {
+  public List<String> problems(WorkloadSpec spec) {
     List<String> problems = new java.util.ArrayList<>();
     WorkloadFactory factory = find(spec.name()).orElse(null);
     if (factory == null) {
@@ -79,7 +94,7 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
       problems.add(e.getMessage());
     }
     if (factory.usesKeys()) {
-      String keyProblem = io.pkibench.keys.catalog.KeySources.problem(spec.keys());
+      String keyProblem = KeySources.problem(spec.keys());
       if (keyProblem != null) problems.add(keyProblem);
     }
     return problems;

@@ -1,5 +1,6 @@
 package io.pkibench.workload.http;
 
+import io.pkibench.pki.KeyAlgorithm;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.keys.TlsContexts;
@@ -139,7 +140,7 @@ public final class HttpSigningWorkload implements Workload {
   private void login(int index) throws Exception {
     SigningKey key = signers.get(index);
     JsonNode started = client.post("api/auth/start", EMPTY);
-    String algorithm = io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(key.privateKey());
+    String algorithm = KeyAlgorithm.signatureAlgorithmFor(key.privateKey());
     Signature signer = Signature.getInstance(algorithm, key.provider());
     signer.initSign(key.privateKey());
     signer.update(Base64.getDecoder().decode(started.get("nonce").asText()));

@@ -1,5 +1,6 @@
 package io.pkibench.workload.pec;
 
+import io.pkibench.workload.api.Operation;
 import io.pkibench.formats.pec.PecLogin;
 import io.pkibench.formats.pec.DocumentKind;
 import io.pkibench.formats.pec.PecMessages;
@@ -163,7 +164,7 @@ public final class PecSendWorkload implements WorkloadFactory {
     AtomicLong next = new AtomicLong();
     return new Workload() {
       @Override
-      public io.pkibench.workload.api.Operation newOperation(int worker) {
+      public Operation newOperation(int worker) {
         return () -> {
           long n = next.incrementAndGet();
           int i = turn[(int) ((n - 1) % turn.length)];

@@ -78,7 +78,7 @@ class DssValidationTest {
     byte[] pdf = SamplePdf.generate();
     assertPassedAt(signer.sign(TwoPhaseSigner.Format.PADES, new InMemoryDocument(pdf), key, null), null, SignatureLevel.PAdES_BASELINE_B);
     assertPassedAt(signer.sign(TwoPhaseSigner.Format.PADES_T, new InMemoryDocument(pdf), key, null), null, SignatureLevel.PAdES_BASELINE_T);
-    byte[] xml = io.pkibench.formats.ades.SampleXml.generate(4096);
+    byte[] xml = SampleXml.generate(4096);
     assertPassedAt(signer.sign(TwoPhaseSigner.Format.XADES, new InMemoryDocument(xml), key, null), null, SignatureLevel.XAdES_BASELINE_B);
   }
 

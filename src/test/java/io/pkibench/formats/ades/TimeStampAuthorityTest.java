@@ -1,5 +1,6 @@
 package io.pkibench.formats.ades;
 
+import io.pkibench.keys.KeySource;
 import io.pkibench.workload.ades.TimestampWorkload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -80,7 +81,7 @@ class TimeStampAuthorityTest {
     assertNotEquals(null, weak.getStatusString());
   }
 
-  static Workload timestampWorkload(io.pkibench.keys.KeySource keys) throws Exception {
+  static Workload timestampWorkload(KeySource keys) throws Exception {
     var factory = new TimestampWorkload.Factory();
     return factory.create(new WorkloadContext(keys, true), Params.resolve("timestamp", factory.params(), Map.of("size", "4k")));
   }

@@ -1,5 +1,6 @@
 package io.pkibench.formats.rsfn;
 
+import io.pkibench.testing.TestProvider;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.testing.Mutations;
 import java.util.Arrays;
@@ -17,10 +18,10 @@ public final class Protocol3Fuzz {
   public record Outcome(long inputs, long accepted, long compressedForm, long[] refusedByCode, long slowestNanos, String violation) {}
 
   public static Outcome run(long inputs, long seed) throws Exception {
-    SigningKey sender = RsfnFixture.key("sender", io.pkibench.testing.TestProvider.chosen());
-    SigningKey recipient = RsfnFixture.key("recipient", io.pkibench.testing.TestProvider.chosen());
+    SigningKey sender = RsfnFixture.key("sender", TestProvider.chosen());
+    SigningKey recipient = RsfnFixture.key("recipient", TestProvider.chosen());
     Protocol3 codec = new Protocol3(CaCodes.defaults(), List.of(RsfnFixture.crl("serpro-empty.crl")), RsfnFixture.CLOCK,
-        io.pkibench.testing.TestProvider.chosen().providerFor("Cipher", "AES/GCM/NoPadding"), new java.security.SecureRandom(), 1 << 20);
+        TestProvider.chosen().providerFor("Cipher", "AES/GCM/NoPadding"), new java.security.SecureRandom(), 1 << 20);
     byte[] payload = RsfnFixture.payload();
     List<byte[]> seeds = List.of(codec.pack(sender, recipient.certificate(), payload, Treatment.NORMAL),
         codec.pack(sender, recipient.certificate(), payload, Treatment.FILE_COMPRESSED),

@@ -1,5 +1,8 @@
 package io.pkibench.formats.rsfn;
 
+import io.pkibench.testing.GoldenFiles;
+import io.pkibench.testing.TestCertificates;
+import io.pkibench.testing.TestProvider;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -46,7 +49,7 @@ class Protocol3Test {
   void pack_fixedKeysRandomAndClock_matchesTheSealedVector() throws Exception {
     byte[] envelope = goldenEnvelope();
     Path sealed = Path.of("src/test/resources/io/pkibench/formats/rsfn", GOLDEN);
-    io.pkibench.testing.GoldenFiles.assertMatches(sealed, envelope, "the envelope differs from the sealed vector " + GOLDEN);
+    GoldenFiles.assertMatches(sealed, envelope, "the envelope differs from the sealed vector " + GOLDEN);
   }
 
   @Test
@@ -245,7 +248,7 @@ class Protocol3Test {
   void unpack_senderOrRecipientCertificateNotRsa2048_refused08And06() throws Exception {
     byte[] envelope = goldenEnvelope();
     Protocol3 codec = RsfnFixture.goldenCodec(List.of());
-    var p256 = io.pkibench.testing.TestCertificates.selfSigned("not rsa-2048", RsfnFixture.GOLDEN_TIME.minusSeconds(3600),
+    var p256 = TestCertificates.selfSigned("not rsa-2048", RsfnFixture.GOLDEN_TIME.minusSeconds(3600),
         RsfnFixture.GOLDEN_TIME.plusSeconds(3600));
     Unpacked fromP256 = codec.unpack(recipient, p256, envelope);
     assertEquals(ErrorCode.SENDER_KEY_ALGORITHM, fromP256.error(), fromP256.toString());
@@ -300,7 +303,7 @@ class Protocol3Test {
   @Test
   void pack_jdkUnpack_accpAndBouncyCastle_andBack() throws Exception {
     // ACCP is asked for by name: where it does not load the test fails saying why, rather than dropping it
-    List<ProviderChoice> choices = List.of(ProviderChoice.JDK, io.pkibench.testing.TestProvider.requireAccp(), ProviderChoice.BC);
+    List<ProviderChoice> choices = List.of(ProviderChoice.JDK, TestProvider.requireAccp(), ProviderChoice.BC);
     for (ProviderChoice packer : choices) {
       for (ProviderChoice opener : choices) {
         Protocol3 p = new Protocol3(CaCodes.defaults(), List.of(), RsfnFixture.CLOCK, packer.providerFor("Cipher", "AES/GCM/NoPadding"));

@@ -1,5 +1,17 @@
 package io.pkibench.server.keyserver;
 
+import io.pkibench.formats.rsfn.CaCodes;
+import io.pkibench.formats.rsfn.Protocol3;
+import io.pkibench.formats.rsfn.Treatment;
+import io.pkibench.keys.SingleKeyManager;
+import io.pkibench.keys.TlsContexts;
+import io.pkibench.session.ForkedSeries;
+import io.pkibench.study.ServiceProcess;
+import io.pkibench.testing.Openssl;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.WorkloadContext;
+import io.pkibench.workload.spi.SpiWorkloads;
+import io.pkibench.workload.tls.HandshakeWorkload;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -342,12 +354,12 @@ class KeyServerTest {
   void tlsHandshakeWorkload_withTheClientKeyOnTheKeyServer() throws Exception {
     KeyServer server = node();
     RemoteKeySource remote = client(server);
-    var factory = new io.pkibench.workload.tls.HandshakeWorkload.Factory();
+    var factory = new HandshakeWorkload.Factory();
     for (String protocol : List.of("TLSv1.2", "TLSv1.3")) {
       for (String keyalg : List.of("rsa2048", "ecdsa-p256")) {
         long before = server.counts().served();
-        try (var workload = factory.create(new io.pkibench.workload.api.WorkloadContext(remote, true, () -> fixture.pki),
-            io.pkibench.workload.api.Params.resolve(factory.name(), factory.params(), java.util.Map.of("protocol", protocol, "keyalg", keyalg)))) {
+        try (var workload = factory.create(new WorkloadContext(remote, true, () -> fixture.pki),
+            Params.resolve(factory.name(), factory.params(), java.util.Map.of("protocol", protocol, "keyalg", keyalg)))) {
           var op = workload.newOperation(0);
           for (int i = 0; i < 3; i++) op.execute();
         }
@@ -357,19 +369,19 @@ class KeyServerTest {
     // the original's RSASSA-PKCS1 CertificateVerify (TLS 1.2 only), and the combinations that cannot be
     for (String signature : List.of("rsa_pkcs1_sha256")) {
       long before = server.counts().served();
-      try (var workload = factory.create(new io.pkibench.workload.api.WorkloadContext(remote, true, () -> fixture.pki),
-          io.pkibench.workload.api.Params.resolve(factory.name(), factory.params(), java.util.Map.of("client-signature", signature)))) {
+      try (var workload = factory.create(new WorkloadContext(remote, true, () -> fixture.pki),
+          Params.resolve(factory.name(), factory.params(), java.util.Map.of("client-signature", signature)))) {
         workload.newOperation(0).execute();
       }
       assertTrue(server.counts().served() > before, signature);
     }
-    var tls13 = assertThrows(IllegalArgumentException.class, () -> factory.create(new io.pkibench.workload.api.WorkloadContext(remote, true, () -> fixture.pki),
-        io.pkibench.workload.api.Params.resolve(factory.name(), factory.params(), java.util.Map.of("client-signature", "rsa_pkcs1_sha256", "protocol", "TLSv1.3"))));
+    var tls13 = assertThrows(IllegalArgumentException.class, () -> factory.create(new WorkloadContext(remote, true, () -> fixture.pki),
+        Params.resolve(factory.name(), factory.params(), java.util.Map.of("client-signature", "rsa_pkcs1_sha256", "protocol", "TLSv1.3"))));
     assertTrue(tls13.getMessage().contains("TLS 1.3 forbids"), tls13.getMessage());
     // without client authentication nothing goes to the node
     long before = server.counts().served();
-    try (var workload = factory.create(new io.pkibench.workload.api.WorkloadContext(remote, true, () -> fixture.pki),
-        io.pkibench.workload.api.Params.resolve(factory.name(), factory.params(), java.util.Map.of("mutual", "false")))) {
+    try (var workload = factory.create(new WorkloadContext(remote, true, () -> fixture.pki),
+        Params.resolve(factory.name(), factory.params(), java.util.Map.of("mutual", "false")))) {
       workload.newOperation(0).execute();
     }
     assertEquals(before + 1, server.counts().served(), "only the chain was fetched");
@@ -386,13 +398,13 @@ class KeyServerTest {
     SigningKey clientKey = remote.key("tls-client");
     Path serverKey = dir.resolve("tls-server.key.pem");
     if (!Files.exists(serverKey)) {
-      String r = io.pkibench.testing.Openssl.run("pkcs12", "-in", fixture.pki.keystore("tls-server").toString(), "-nocerts", "-nodes",
+      String r = Openssl.run("pkcs12", "-in", fixture.pki.keystore("tls-server").toString(), "-nocerts", "-nodes",
           "-passin", "file:" + fixture.pki.dir().resolve("keystore.pass"), "-out", serverKey.toString());
-      assertTrue(io.pkibench.testing.Openssl.succeeded(r), r);
+      assertTrue(Openssl.succeeded(r), r);
     }
     var context = javax.net.ssl.SSLContext.getInstance("TLS");
-    context.init(new javax.net.ssl.KeyManager[] {new io.pkibench.keys.SingleKeyManager(clientKey)},
-        io.pkibench.keys.TlsContexts.trustManagers(fixture.pki.certificate("root-ca")), null);
+    context.init(new javax.net.ssl.KeyManager[] {new SingleKeyManager(clientKey)},
+        TlsContexts.trustManagers(fixture.pki.certificate("root-ca")), null);
     for (String protocol : List.of("TLSv1.2", "TLSv1.3")) {
       int port;
       try (var free = new java.net.ServerSocket(0)) {
@@ -436,10 +448,10 @@ class KeyServerTest {
   void spiSign_throughTheKeyServer_verifies() throws Exception {
     KeyServer server = node();
     RemoteKeySource remote = client(server);
-    var factory = new io.pkibench.workload.spi.SpiWorkloads.Sign();
+    var factory = new SpiWorkloads.Sign();
     long before = server.counts().served();
-    try (var workload = factory.create(new io.pkibench.workload.api.WorkloadContext(remote, true, () -> fixture.pki),
-        io.pkibench.workload.api.Params.resolve(factory.name(), factory.params(), java.util.Map.of("pool", "10")))) {
+    try (var workload = factory.create(new WorkloadContext(remote, true, () -> fixture.pki),
+        Params.resolve(factory.name(), factory.params(), java.util.Map.of("pool", "10")))) {
       var op = workload.newOperation(0);
       for (int i = 0; i < 5; i++) op.execute(); // verify on: each signed message is checked with the certificate
     }
@@ -448,7 +460,7 @@ class KeyServerTest {
 
   /** A node that packs and unpacks RSFN with the test PKI's CRLs, as {@code serve keyserver} builds it. */
   KeyServer rsfnNode() throws Exception {
-    var rsfn = io.pkibench.formats.rsfn.Protocol3.forTestPki(fixture.pki, io.pkibench.formats.rsfn.CaCodes.defaults(), InstantSource.system(),
+    var rsfn = Protocol3.forTestPki(fixture.pki, CaCodes.defaults(), InstantSource.system(),
         KeyService.localProvider());
     var service = new KeyService(fixture.keys, fixture.keys.aliases(), KeyGrants.everyKeyFor(fixture.pki.certificate("tls-client")), rsfn, log::add);
     SigningKey identity = new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("keyserver");
@@ -462,7 +474,7 @@ class KeyServerTest {
   void rsfn_packedOnTheNode_unpacksHere_andBack_refusalsAreAnswers() throws Exception {
     KeyServer a = rsfnNode(), b = rsfnNode();
     RemoteKeySource remote = client(a, b);
-    var local = io.pkibench.formats.rsfn.Protocol3.forTestPki(fixture.pki, io.pkibench.formats.rsfn.CaCodes.defaults(), InstantSource.system(),
+    var local = Protocol3.forTestPki(fixture.pki, CaCodes.defaults(), InstantSource.system(),
         KeyService.localProvider());
     SigningKey sender = fixture.keys.key("signer-rsa2048-1"), recipient = fixture.keys.key("signer-rsa2048-2");
     byte[] payload = "<DOC>STR0008 1 KiB stand-in</DOC>".getBytes();
@@ -477,7 +489,7 @@ class KeyServerTest {
     }
     assertTrue(a.counts().served() >= 2 && b.counts().served() >= 2, "both nodes packed: " + a.counts() + " " + b.counts());
 
-    byte[] envelope = local.pack(sender, recipient.certificate(), payload, io.pkibench.formats.rsfn.Treatment.FILE_COMPRESSED);
+    byte[] envelope = local.pack(sender, recipient.certificate(), payload, Treatment.FILE_COMPRESSED);
     var unpack = io.pkibench.keyserver.protocol.RsfnUnpackRequest.newBuilder().setAlias("signer-rsa2048-2")
         .setSenderCertificate(com.google.protobuf.ByteString.copyFrom(sender.certificate().getEncoded()))
         .setEnvelope(com.google.protobuf.ByteString.copyFrom(envelope)).build();
@@ -494,7 +506,7 @@ class KeyServerTest {
     assertTrue(refused.getPayload().isEmpty(), "no payload from a refused envelope");
 
     SigningKey revoked = fixture.keys.key("signer-rsa2048-revoked");
-    byte[] fromRevoked = local.pack(revoked, recipient.certificate(), payload, io.pkibench.formats.rsfn.Treatment.NORMAL);
+    byte[] fromRevoked = local.pack(revoked, recipient.certificate(), payload, Treatment.NORMAL);
     var fromRevokedRequest = unpack.toBuilder().setSenderCertificate(com.google.protobuf.ByteString.copyFrom(revoked.certificate().getEncoded()))
         .setEnvelope(com.google.protobuf.ByteString.copyFrom(fromRevoked)).build();
     var revokedAnswer = remote.call(stub -> stub.rsfnUnpack(fromRevokedRequest));
@@ -510,10 +522,10 @@ class KeyServerTest {
   @Test
   void rsfn_localCodecWithRemoteKeys_signsAndUnwrapsOnTheNodes() throws Exception {
     RemoteKeySource remote = client(rsfnNode());
-    var codec = io.pkibench.formats.rsfn.Protocol3.forTestPki(fixture.pki, io.pkibench.formats.rsfn.CaCodes.defaults(), InstantSource.system(),
+    var codec = Protocol3.forTestPki(fixture.pki, CaCodes.defaults(), InstantSource.system(),
         KeyService.localProvider());
     byte[] payload = "through the JCA provider".getBytes();
-    byte[] envelope = codec.pack(remote.key("signer-rsa2048-1"), fixture.pki.certificate("signer-rsa2048-2"), payload, io.pkibench.formats.rsfn.Treatment.NORMAL);
+    byte[] envelope = codec.pack(remote.key("signer-rsa2048-1"), fixture.pki.certificate("signer-rsa2048-2"), payload, Treatment.NORMAL);
     var viaJdk = codec.unpack(new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("signer-rsa2048-2"), fixture.pki.certificate("signer-rsa2048-1"), envelope);
     assertTrue(viaJdk.ok(), "signed on the node, opened by the JDK: " + viaJdk);
     var viaNode = codec.unpack(remote.key("signer-rsa2048-2"), fixture.pki.certificate("signer-rsa2048-1"), envelope);
@@ -530,14 +542,14 @@ class KeyServerTest {
   @Test
   @org.junit.jupiter.api.Timeout(180)
   void callsInFlight_fourHundredOneMegabyteSignsOnOneConnection_nodeMemoryStaysFlat() throws Exception {
-    try (var node = io.pkibench.study.ServiceProcess.start(io.pkibench.session.ForkedSeries.thisJvm(),
+    try (var node = ServiceProcess.start(ForkedSeries.thisJvm(),
         List.of("serve", "keyserver", "--port", "0", "--threads", "2", "--pki", fixture.pki.dir().toString()), java.util.Map.of("PATH", System.getenv("PATH")))) {
       int port = Integer.parseInt(node.url().substring(node.url().lastIndexOf(':') + 1));
       // A plain gRPC channel, not the remote KeySource: the node's behaviour alone, without the client's
       // health checks taking a busy node out on a loaded machine.
       var credentials = io.grpc.TlsChannelCredentials.newBuilder()
-          .keyManager(io.pkibench.keys.TlsContexts.keyManagers(new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("tls-client")))
-          .trustManager(io.pkibench.keys.TlsContexts.trustManagers(fixture.pki.certificate("root-ca"))).build();
+          .keyManager(TlsContexts.keyManagers(new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("tls-client")))
+          .trustManager(TlsContexts.trustManagers(fixture.pki.certificate("root-ca"))).build();
       io.grpc.ManagedChannel channel = io.grpc.Grpc.newChannelBuilderForAddress("127.0.0.1", port, credentials).maxInboundMessageSize(4 << 20).build();
       open.add(channel::shutdownNow);
       var stub = io.pkibench.keyserver.protocol.KeyServerGrpc.newFutureStub(channel);
@@ -570,15 +582,15 @@ class KeyServerTest {
   }
 
   /** A node as 'serve keyserver' starts it, in its own JVM, with {@code more} arguments. */
-  io.pkibench.study.ServiceProcess servedNode(String... more) throws Exception {
+  ServiceProcess servedNode(String... more) throws Exception {
     List<String> args = new ArrayList<>(List.of("serve", "keyserver", "--port", "0", "--threads", "2", "--pki", fixture.pki.dir().toString()));
     args.addAll(List.of(more));
-    var node = io.pkibench.study.ServiceProcess.start(io.pkibench.session.ForkedSeries.thisJvm(), args, java.util.Map.of("PATH", System.getenv("PATH")));
+    var node = ServiceProcess.start(ForkedSeries.thisJvm(), args, java.util.Map.of("PATH", System.getenv("PATH")));
     open.add(node::close);
     return node;
   }
 
-  RemoteKeySource clientOf(io.pkibench.study.ServiceProcess node, String identityAlias) throws GeneralSecurityException {
+  RemoteKeySource clientOf(ServiceProcess node, String identityAlias) throws GeneralSecurityException {
     int port = Integer.parseInt(node.url().substring(node.url().lastIndexOf(':') + 1));
     RemoteKeySource remote = new RemoteKeySource(List.of(new NodeAddress("127.0.0.1", port, 1)),
         new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key(identityAlias), fixture.pki.certificate("root-ca"), InstantSource.system(), log::add);
@@ -636,8 +648,8 @@ class KeyServerTest {
     java.util.logging.Logger grpc = java.util.logging.Logger.getLogger("io.grpc");
     grpc.addHandler(watch);
     var credentials = io.grpc.TlsChannelCredentials.newBuilder()
-        .keyManager(io.pkibench.keys.TlsContexts.keyManagers(new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("tls-client")))
-        .trustManager(io.pkibench.keys.TlsContexts.trustManagers(fixture.pki.certificate("root-ca"))).build();
+        .keyManager(TlsContexts.keyManagers(new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("tls-client")))
+        .trustManager(TlsContexts.trustManagers(fixture.pki.certificate("root-ca"))).build();
     io.grpc.ManagedChannel channel = io.grpc.Grpc.newChannelBuilderForAddress("127.0.0.1", server.port(), credentials).build();
     try {
       io.grpc.MethodDescriptor.Marshaller<byte[]> raw = new io.grpc.MethodDescriptor.Marshaller<>() {

@@ -1,5 +1,11 @@
 package io.pkibench.server.pec;
 
+import io.pkibench.cli.CliContext;
+import io.pkibench.cli.Main;
+import io.pkibench.formats.pec.PecLogin;
+import io.pkibench.formats.pec.SmtpClient;
+import io.pkibench.keys.TlsContexts;
+import io.pkibench.pki.Secret;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -80,17 +86,17 @@ class PecAttacksTest {
   /** The provider's side of logging in, as 'serve pec' sets it up: STARTTLS as tls-server, the test users' passwords from the PKI. */
   static PecServer.Logins serverLogins(TestKeys keys) throws Exception {
     var root = keys.pki.certificate("root-ca");
-    var tls = io.pkibench.keys.TlsContexts.withIdentity(keys.keys.key("tls-server"), root);
-    return new PecServer.Logins(tls, address -> io.pkibench.formats.pec.PecLogin.testPassword(keys.pki, address),
-        io.pkibench.keys.TlsContexts.withIdentity(keys.keys.key("signer-rsa2048-1"), root));
+    var tls = TlsContexts.withIdentity(keys.keys.key("tls-server"), root);
+    return new PecServer.Logins(tls, address -> PecLogin.testPassword(keys.pki, address),
+        TlsContexts.withIdentity(keys.keys.key("signer-rsa2048-1"), root));
   }
 
   /** Each sender logs in as itself with its test password. */
-  static java.util.function.Function<String, io.pkibench.formats.pec.PecLogin> loginsOf(TestKeys keys) {
-    Map<String, io.pkibench.formats.pec.PecLogin> cache = new java.util.concurrent.ConcurrentHashMap<>();
+  static java.util.function.Function<String, PecLogin> loginsOf(TestKeys keys) {
+    Map<String, PecLogin> cache = new java.util.concurrent.ConcurrentHashMap<>();
     return from -> cache.computeIfAbsent(from, a -> {
       try {
-        return io.pkibench.formats.pec.PecLogin.testUser(keys.pki, a);
+        return PecLogin.testUser(keys.pki, a);
       } catch (java.security.GeneralSecurityException e) {
         throw new IllegalStateException(e);
       }
@@ -260,30 +266,30 @@ class PecAttacksTest {
         String mail = smtp.say("MAIL FROM:<user1@pec1.test>");
         assertTrue(mail.startsWith("530 5.7.0"), "submission without logging in: " + mail);
         String plainAuth = smtp.say("AUTH PLAIN " + java.util.Base64.getEncoder().encodeToString(
-            ("\0user1@pec1.test\0" + new String(io.pkibench.formats.pec.PecLogin.testPassword(keys.pki, "user1@pec1.test").chars()))
+            ("\0user1@pec1.test\0" + new String(PecLogin.testPassword(keys.pki, "user1@pec1.test").chars()))
                 .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         assertFalse(plainAuth.startsWith("235"), "no login before STARTTLS, even with the right password: " + plainAuth);
         assertTrue(smtp.say("MAIL FROM:<user1@pec1.test>").startsWith("530"), "still not logged in");
       }
-      var wrong = new io.pkibench.formats.pec.PecLogin("user1@pec1.test", io.pkibench.pki.Secret.of("guess".toCharArray()),
-          io.pkibench.keys.TlsContexts.trusting(keys.pki.certificate("root-ca")));
+      var wrong = new PecLogin("user1@pec1.test", Secret.of("guess".toCharArray()),
+          TlsContexts.trusting(keys.pki.certificate("root-ca")));
       byte[] m = message("user1@pec1.test", "user2@pec1.test", "<auth.1@pec1.test>").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-      var refused = org.junit.jupiter.api.Assertions.assertThrows(io.pkibench.formats.pec.SmtpClient.Refusal.class,
-          () -> io.pkibench.formats.pec.SmtpClient.send("127.0.0.1", p.port, "t", "user1@pec1.test", List.of("user2@pec1.test"), m,
+      var refused = org.junit.jupiter.api.Assertions.assertThrows(SmtpClient.Refusal.class,
+          () -> SmtpClient.send("127.0.0.1", p.port, "t", "user1@pec1.test", List.of("user2@pec1.test"), m,
               Duration.ofSeconds(20), wrong));
       assertEquals(535, refused.code(), refused.getMessage());
-      var asUser2 = org.junit.jupiter.api.Assertions.assertThrows(io.pkibench.formats.pec.SmtpClient.Refusal.class,
-          () -> io.pkibench.formats.pec.SmtpClient.send("127.0.0.1", p.port, "t", "user1@pec1.test", List.of("user2@pec1.test"), m,
+      var asUser2 = org.junit.jupiter.api.Assertions.assertThrows(SmtpClient.Refusal.class,
+          () -> SmtpClient.send("127.0.0.1", p.port, "t", "user1@pec1.test", List.of("user2@pec1.test"), m,
               Duration.ofSeconds(20), loginsOf(keys).apply("user2@pec1.test")));
       assertEquals(553, asUser2.code(), "logged in as user2, sending as user1: " + asUser2.getMessage());
-      io.pkibench.formats.pec.SmtpClient.send("127.0.0.1", p.port, "t", "user1@pec1.test", List.of("user2@pec1.test"), m, Duration.ofSeconds(20),
+      SmtpClient.send("127.0.0.1", p.port, "t", "user1@pec1.test", List.of("user2@pec1.test"), m, Duration.ofSeconds(20),
           loginsOf(keys).apply("user1@pec1.test"));
       // user1's mailbox gets the acceptance receipt and, user2 being of the same provider, soon the delivery receipt too
       List<Path> receipts = awaitFiles(p.mailbox("user1@pec1.test"), 2);
       List<String> kinds = new java.util.ArrayList<>();
       for (Path r : receipts) kinds.add(Files.readString(r, java.nio.charset.StandardCharsets.ISO_8859_1).contains("X-Ricevuta: accettazione") ? "acceptance" : "other");
       assertTrue(kinds.contains("acceptance"), "logged in as itself: the acceptance receipt arrives: " + receipts);
-      assertFalse(String.join("\n", p.log).contains(new String(io.pkibench.formats.pec.PecLogin.testPassword(keys.pki, "user1@pec1.test").chars())),
+      assertFalse(String.join("\n", p.log).contains(new String(PecLogin.testPassword(keys.pki, "user1@pec1.test").chars())),
           "no password in the log");
     }
   }
@@ -294,7 +300,7 @@ class PecAttacksTest {
     Path root = dir.resolve("noroute");
     try (Provider p = new Provider(root, root.resolve("spool"), Duration.ofSeconds(2))) {
       byte[] m = message("user1@pec1.test", "user1@nowhere.test", "<noroute.1@pec1.test>").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-      io.pkibench.formats.pec.SmtpClient.send("127.0.0.1", p.port, "t", "user1@pec1.test", List.of("user1@nowhere.test"), m, Duration.ofSeconds(20),
+      SmtpClient.send("127.0.0.1", p.port, "t", "user1@pec1.test", List.of("user1@nowhere.test"), m, Duration.ofSeconds(20),
           loginsOf(keys).apply("user1@pec1.test"));
       Path box = p.mailbox("user1@pec1.test");
       Path notice = null;
@@ -418,14 +424,14 @@ class PecAttacksTest {
       byte[] m = message("posta-certificata@pec2.test", "user1@pec1.test", "<peer.1@pec2.test>").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
       var root = keys.pki.certificate("root-ca");
       for (String alias : new String[] {null, "tls-client", "signer-rsa2048-3"}) {
-        var identity = alias == null ? null : io.pkibench.keys.TlsContexts.withIdentity(keys.keys.key(alias), root);
-        var e = org.junit.jupiter.api.Assertions.assertThrows(io.pkibench.formats.pec.SmtpClient.Refusal.class,
-            () -> io.pkibench.formats.pec.SmtpClient.send("127.0.0.1", p.port, "forger.test", "posta-certificata@pec2.test", List.of("user1@pec1.test"),
+        var identity = alias == null ? null : TlsContexts.withIdentity(keys.keys.key(alias), root);
+        var e = org.junit.jupiter.api.Assertions.assertThrows(SmtpClient.Refusal.class,
+            () -> SmtpClient.send("127.0.0.1", p.port, "forger.test", "posta-certificata@pec2.test", List.of("user1@pec1.test"),
                 m, Duration.ofSeconds(20), null, identity));
         assertEquals(530, e.code(), (alias == null ? "no TLS" : alias) + ": " + e.getMessage());
       }
-      io.pkibench.formats.pec.SmtpClient.send("127.0.0.1", p.port, "pec2.test", "posta-certificata@pec2.test", List.of("user1@pec1.test"), m,
-          Duration.ofSeconds(20), null, io.pkibench.keys.TlsContexts.withIdentity(keys.keys.key("signer-rsa2048-2"), root));
+      SmtpClient.send("127.0.0.1", p.port, "pec2.test", "posta-certificata@pec2.test", List.of("user1@pec1.test"), m,
+          Duration.ofSeconds(20), null, TlsContexts.withIdentity(keys.keys.key("signer-rsa2048-2"), root));
       assertEquals(1, awaitFiles(p.mailbox("user1@pec1.test"), 1).size(), "pec2.test's provider, known by its certificate, is taken");
     }
   }
@@ -438,9 +444,9 @@ class PecAttacksTest {
       for (boolean wrong : new boolean[] {false, true}) {
         java.io.StringWriter out = new java.io.StringWriter(), err = new java.io.StringWriter();
         Map<String, String> env = wrong ? Map.of("PKIBENCH_PEC_PASSWORD", "not-the-password") : Map.of();
-        var ctx = new io.pkibench.cli.CliContext(new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true), env, InstantSource.system(),
+        var ctx = new CliContext(new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true), env, InstantSource.system(),
             p.root, false);
-        int code = io.pkibench.cli.Main.execute(ctx, "pec", "send", "--from", "user1@pec1.test", "--to", "user2@pec1.test", "--via", "127.0.0.1:" + p.port,
+        int code = Main.execute(ctx, "pec", "send", "--from", "user1@pec1.test", "--to", "user2@pec1.test", "--via", "127.0.0.1:" + p.port,
             "--size", "4k", "--pki", keys.pki.dir().toString(), "--sent", "sent.jsonl");
         if (wrong) {
           assertEquals(1, code, out + "\n" + err);

@@ -1,5 +1,9 @@
 package io.pkibench.server.signer;
 
+import io.pkibench.pki.KeyAlgorithm;
+import io.pkibench.testing.Await;
+import io.pkibench.testing.MeasuredRun;
+import io.pkibench.testing.TestCertificates;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -102,7 +106,7 @@ class SignerServerTest {
       assertEquals(200, third.statusCode(), third.body());
 
       // abandoned: the timer expires it without any request, and a start fits again
-      io.pkibench.testing.Await.until(Duration.ofSeconds(15), "the abandoned token to expire on the timer, its bytes freed",
+      Await.until(Duration.ofSeconds(15), "the abandoned token to expire on the timer, its bytes freed",
           () -> postTo(small, "/api/signatures/cades/start", start).statusCode() == 200);
       String abandoned = JSON.readTree(third.body()).get("token").asText();
       assertRefused(postTo(small, "/api/signatures/" + abandoned + "/finish", "{\"signature\":\"AAAA\"}"), 404, "unknown_token");
@@ -119,7 +123,7 @@ class SignerServerTest {
     assertTrue(server.baseUrl().startsWith("https://127.0.0.1:"));
     for (String kind : List.of("cades", "cades-t", "pades", "pades-t", "xades", "auth", "timestamp")) {
       try (Workload w = client(kind, server.baseUrl())) {
-        io.pkibench.testing.MeasuredRun.of("http:" + kind, w, Duration.ofMillis(400)).assertEverySucceeded();
+        MeasuredRun.of("http:" + kind, w, Duration.ofMillis(400)).assertEverySucceeded();
       }
     }
   }
@@ -198,7 +202,7 @@ class SignerServerTest {
     assertRefused(post("/api/signatures/no-such-token/finish", "{\"signature\":\"AAAA\"}"), 404, "unknown_token");
     assertRefused(post("/api/signatures/pades/start", "{\"document\":\"" + Base64.getEncoder().encodeToString("%PDF-1.7 broken".getBytes())
         + "\",\"certificates\":" + chain("signer-rsa2048-1") + "}"), 422, "unprocessable_document");
-    String expired = Base64.getEncoder().encodeToString(io.pkibench.testing.TestCertificates.selfSigned("expired",
+    String expired = Base64.getEncoder().encodeToString(TestCertificates.selfSigned("expired",
         java.time.Instant.now().minus(Duration.ofDays(20)), java.time.Instant.now().minus(Duration.ofDays(10))).getEncoded());
     assertRefused(post("/api/signatures/cades/start", "{\"document\":\"" + doc + "\",\"certificates\":[\"" + expired + "\"]}"), 422,
         "certificate_not_valid");
@@ -262,7 +266,7 @@ class SignerServerTest {
     // An Ed448 key is an Edwards key the JDK calls "EdDSA" like Ed25519's: checked as Ed448 (it was taken for
     // Ed25519 and the reply carried the native provider's error:06000080:…OPENSSL_internal text). Its signature
     // verifies; the login is refused for its self-signed chain, in our words.
-    assertEquals("Ed448", io.pkibench.pki.KeyAlgorithm.signatureAlgorithmFor(
+    assertEquals("Ed448", KeyAlgorithm.signatureAlgorithmFor(
         java.security.KeyPairGenerator.getInstance("Ed448").generateKeyPair().getPublic()));
     HttpResponse<String> edRefused = selfSignedLogin("Ed448", "Ed448", "ed448 client", true);
     assertRefused(edRefused, 422, "login_refused");

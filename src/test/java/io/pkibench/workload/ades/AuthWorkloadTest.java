@@ -1,5 +1,6 @@
 package io.pkibench.workload.ades;
 
+import io.pkibench.testing.TestCertificates;
 import io.pkibench.formats.ades.CertificateLogin;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -129,7 +130,7 @@ class AuthWorkloadTest {
     // A certificate without an AIA extension stands for a test PKI made before OCSP existed here.
     Path old = tmp.resolve("old-pki");
     TestPki.init(old, InstantSource.system(), "http://127.0.0.1:" + crlPort + "/crl/", line -> {});
-    java.nio.file.Files.writeString(old.resolve("signer-rsa2048-1.pem"), io.pkibench.testing.TestCertificates.pem(io.pkibench.testing.TestCertificates.selfSigned(
+    java.nio.file.Files.writeString(old.resolve("signer-rsa2048-1.pem"), TestCertificates.pem(TestCertificates.selfSigned(
         "no-aia", java.time.Instant.now().minusSeconds(60), java.time.Instant.now().plusSeconds(3600))));
     var e = assertThrows(IllegalArgumentException.class, () -> CertificateLogin.of(TestPki.open(old), CertificateLogin.Revocation.OCSP));
     org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("predates OCSP") && e.getMessage().contains("pki init --dir"), e.getMessage());

@@ -1,5 +1,7 @@
 package io.pkibench.workload.ades;
 
+import io.pkibench.formats.ades.SampleXml;
+import io.pkibench.formats.ades.XadesVerifier;
 import io.pkibench.formats.ades.AdesChecks;
 import io.pkibench.formats.ades.TwoPhaseSigner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -61,7 +63,7 @@ class XadesWorkloadTest {
   void check_flippedSignatureValueChangedAmountOrAnotherCasCertificate_rejected() throws Exception {
     SigningKey key = fixture.keys.key("signer-rsa2048-1");
     TwoPhaseSigner signer = new TwoPhaseSigner(null, java.time.InstantSource.system());
-    byte[] message = io.pkibench.formats.ades.SampleXml.generate(4096);
+    byte[] message = SampleXml.generate(4096);
     byte[] signed = signer.sign(TwoPhaseSigner.Format.XADES, new InMemoryDocument(message, "message.xml"), key, null);
     AdesChecks.check(TwoPhaseSigner.Format.XADES, signed, message, key, fixture.pki.certificate("root-ca")); // the untouched signature passes
 
@@ -85,7 +87,7 @@ class XadesWorkloadTest {
   @Test
   void signedXml_xmlsec1VerifiesAndATamperedAmountFails() throws Exception {
     byte[] signed = new TwoPhaseSigner(null, java.time.InstantSource.system()).sign(TwoPhaseSigner.Format.XADES,
-        new InMemoryDocument(io.pkibench.formats.ades.SampleXml.generate(4096), "message.xml"), fixture.keys.key("signer-rsa2048-1"), null);
+        new InMemoryDocument(SampleXml.generate(4096), "message.xml"), fixture.keys.key("signer-rsa2048-1"), null);
     Path file = Files.write(tmp.resolve("xades.xml"), signed);
     String ok = xmlsec1(file);
     assertTrue(ok.startsWith("0:") && ok.contains("OK"), ok);
@@ -103,7 +105,7 @@ class XadesWorkloadTest {
         "--trusted-pem", fixture.pki.certificatePem("root-ca").toString(),
         "--untrusted-pem", fixture.pki.certificatePem("intermediate-a").toString(),
         "--untrusted-pem", fixture.pki.certificatePem("intermediate-b").toString(),
-        "--id-attr:Id", io.pkibench.formats.ades.XadesVerifier.XADES_NS + ":SignedProperties",
+        "--id-attr:Id", XadesVerifier.XADES_NS + ":SignedProperties",
         file.toString())).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes());
     return p.waitFor() + ":" + out;

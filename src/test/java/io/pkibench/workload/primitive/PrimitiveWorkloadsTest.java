@@ -1,5 +1,6 @@
 package io.pkibench.workload.primitive;
 
+import io.pkibench.testing.TestProvider;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
@@ -78,7 +79,7 @@ class PrimitiveWorkloadsTest {
 
   @Test
   void signature_byTheTestsProvider_verifiesWithOpensslAndTamperFails() throws Exception {
-    KeySource keys = new SoftwareKeySource(() -> pki, io.pkibench.testing.TestProvider.chosen());
+    KeySource keys = new SoftwareKeySource(() -> pki, TestProvider.chosen());
     for (KeyAlgorithm alg : List.of(KeyAlgorithm.RSA2048, KeyAlgorithm.ECDSA_P256)) {
       SigningKey key = keys.key("signer-" + alg.flag + "-1");
       byte[] data = "ISO 20022 pacs.008 payload".getBytes();

@@ -65,10 +65,10 @@ class RsfnWorkloadsTest {
     var w = new RsfnWorkloads.Unpack();
     var setupFor3 = fixture.workload(w, Map.of("to", "signer-rsa2048-3", "pool", "2"));
     setupFor3.newOperation(0).execute(); // consistent on its own
-    byte[] envelope = RsfnWorkloads.Setup.of(new io.pkibench.workload.api.WorkloadContext(fixture.keys, true, () -> fixture.pki),
-        io.pkibench.workload.api.Params.resolve("rsfn-unpack", w.params(), Map.of("to", "signer-rsa2048-3"))).pack();
-    var wrong = RsfnWorkloads.Setup.of(new io.pkibench.workload.api.WorkloadContext(fixture.keys, true, () -> fixture.pki),
-        io.pkibench.workload.api.Params.resolve("rsfn-unpack", w.params(), Map.of()));
+    byte[] envelope = RsfnWorkloads.Setup.of(new WorkloadContext(fixture.keys, true, () -> fixture.pki),
+        Params.resolve("rsfn-unpack", w.params(), Map.of("to", "signer-rsa2048-3"))).pack();
+    var wrong = RsfnWorkloads.Setup.of(new WorkloadContext(fixture.keys, true, () -> fixture.pki),
+        Params.resolve("rsfn-unpack", w.params(), Map.of()));
     var e = assertThrows(IllegalStateException.class, () -> wrong.unpack(envelope, null));
     assertTrue(e.getMessage().contains("C03 0x07"), e.getMessage());
   }

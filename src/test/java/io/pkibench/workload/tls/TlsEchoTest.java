@@ -1,5 +1,6 @@
 package io.pkibench.workload.tls;
 
+import io.pkibench.keys.TlsContexts;
 import io.pkibench.formats.tls.Connection;
 import io.pkibench.formats.tls.EchoProtocol;
 import io.pkibench.formats.tls.TlsEngine;
@@ -225,7 +226,7 @@ class TlsEchoTest {
     for (TlsEngine engine : List.of(TlsEngine.JSSE, TlsEngine.OPENSSL)) {
       try (TlsEchoServer server = server(engine, "rsa2048", List.of("TLSv1.2"), List.of(), TlsEchoServer.Limits.DEFAULT)) {
         URI tls = URI.create(server.baseUrl());
-        javax.net.ssl.SSLContext client = io.pkibench.keys.TlsContexts.trusting(fixture.pki.certificate("root-ca"));
+        javax.net.ssl.SSLContext client = TlsContexts.trusting(fixture.pki.certificate("root-ca"));
         int renegotiated = 0;
         try (javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) client.getSocketFactory().createSocket(tls.getHost(), tls.getPort())) {
           s.setSoTimeout(10_000);
