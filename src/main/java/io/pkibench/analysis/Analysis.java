@@ -33,10 +33,12 @@ public record Analysis(String schema, List<WorkloadAnalysis> workloads, String b
     List<WorkloadAnalysis> workloads = new ArrayList<>();
     for (WorkloadResult w : result.workloads()) {
       List<LevelPoint> points = LevelPoint.of(w.levels());
+      // A level whose warm-up never settled measured the JIT as much as the service: shown, flagged, not fitted.
+      List<LevelPoint> steady = LevelPoint.of(w.levels().stream().filter(l -> Steadiness.neverSteadied(l).isEmpty()).toList());
       boolean open = w.levels().stream().anyMatch(l -> l.openLoop() != null);
       // The USL models throughput over concurrency; an open-loop sweep varies the rate instead.
-      UslFit.Attempt usl = open ? new UslFit.Attempt(null, null) : UslFit.attempt(points);
-      workloads.add(new WorkloadAnalysis(w.name(), w.params(), w.keys(), usl.fit(), ScalingVerdict.of(points, usl.fit(), usl.noFitBecause(), open),
+      UslFit.Attempt usl = open ? new UslFit.Attempt(null, null) : UslFit.attempt(steady);
+      workloads.add(new WorkloadAnalysis(w.name(), w.params(), w.keys(), usl.fit(), ScalingVerdict.of(steady, usl.fit(), usl.noFitBecause(), open),
           Capacity.of(points, options.targetRate(), options.maxUtilisation(), open)));
     }
     WorkloadAnalysis base = workloads.stream()

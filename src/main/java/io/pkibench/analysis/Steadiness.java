@@ -1,5 +1,6 @@
 package io.pkibench.analysis;
 
+import io.pkibench.engine.SteadyWarmup;
 import io.pkibench.results.IterationResult;
 import io.pkibench.results.LevelResult;
 import java.util.List;
@@ -21,9 +22,32 @@ public final class Steadiness {
 
   private Steadiness() {}
 
+  /**
+   * When the level's warm-up ran until steady and ran out of iterations first (its last {@link SteadyWarmup#WINDOW}
+   * warm-up iterations still trending): a sentence saying so. Such a level is measured and shown, but not fitted.
+   */
+  public static Optional<String> neverSteadied(LevelResult level) {
+    if (level.iterations().isEmpty()) return Optional.empty();
+    int firstSeries = level.iterations().get(0).series();
+    List<IterationResult> warm = level.iterations().stream().filter(i -> i.warmup() && i.series() == firstSeries).toList();
+    if (warm.size() < SteadyWarmup.WINDOW) return Optional.empty();
+    List<SteadyWarmup.Cost> costs = warm.stream().map(i -> new SteadyWarmup.Cost(i.cpuNanos(), i.durationNanos(), i.succeeded())).toList();
+    if (SteadyWarmup.steady(costs)) return Optional.empty();
+    List<IterationResult> last = warm.subList(warm.size() - SteadyWarmup.WINDOW, warm.size());
+    boolean cpu = last.stream().allMatch(i -> i.cpuNanos() > 0);
+    double first = (cpu ? last.get(0).cpuNanos() : last.get(0).durationNanos()) / (double) last.get(0).succeeded();
+    IterationResult end = last.get(last.size() - 1);
+    double change = (cpu ? end.cpuNanos() : end.durationNanos()) / (double) end.succeeded() / first - 1;
+    return Optional.of(String.format(Locale.ROOT, "never steadied: %s %s %.0f%% over the last %d of its %d warm-up iterations;"
+        + " measured but not fitted; allow a longer warm-up (a larger upper count, or --duration)",
+        cpu ? "CPU per operation" : "time per operation", change < 0 ? "still fell" : "still rose", Math.abs(change) * 100, SteadyWarmup.WINDOW, warm.size()));
+  }
+
   /** A sentence saying how the cost drifted, or empty when the level looks steady (or has too few measured iterations to tell). */
   public static Optional<String> warning(LevelResult level) {
     if (level.iterations().isEmpty()) return Optional.empty();
+    Optional<String> never = neverSteadied(level);
+    if (never.isPresent()) return never;
     int firstSeries = level.iterations().get(0).series();
     List<IterationResult> measured = level.iterations().stream()
         .filter(i -> !i.warmup() && i.series() == firstSeries && i.succeeded() > 0).toList();

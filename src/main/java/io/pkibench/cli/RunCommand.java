@@ -81,7 +81,8 @@ final class RunCommand implements Callable<Integer> {
   SizingOptions sizing = new SizingOptions();
 
   @Option(names = "--warmup", defaultValue = "2x5s", converter = Converters.ToIterations.class, paramLabel = "NxDURATION",
-      description = "discarded iterations per series (default: ${DEFAULT-VALUE}); 0x1s for none")
+      description = "discarded iterations per series (default: ${DEFAULT-VALUE}); 2..10x5s: at least 2, more up to 10 until the cost per operation"
+          + " stops moving; 0x1s for none")
   Iterations warmup;
 
   @Option(names = "--measure", defaultValue = "5x5s", converter = Converters.ToIterations.class, paramLabel = "NxDURATION",

@@ -1,6 +1,8 @@
 package io.pkibench.cli;
 
+import io.pkibench.measure.CpuAffinity;
 import io.pkibench.plan.PlanException;
+import io.pkibench.study.CpuSplit;
 import io.pkibench.study.PixStudy;
 import io.pkibench.study.RsfnStudy;
 import io.pkibench.study.Sample;
@@ -77,6 +79,11 @@ final class StudyCommand implements Runnable {
     @Option(names = "--pin-file", paramLabel = "FILE", description = "file holding the PKCS#11 PIN (else $" + KeySources.PIN_ENV + ")")
     Path pinFile;
 
+    @Option(names = "--service-cpus", defaultValue = "auto", paramLabel = "LIST|auto|shared",
+        description = "the cores the study's services run on (taskset), the client on the rest, each service's CPU measured against its own"
+            + " cores, e.g. 0 or 0-3; auto (default): the first half of the cores; shared: no split")
+    String serviceCpus;
+
     @Option(names = "--hang-grace", defaultValue = "60s", paramLabel = "DURATION", hidden = true)
     String hangGrace;
   }
@@ -123,8 +130,14 @@ final class StudyCommand implements Runnable {
       }
       if (shared.out != null) problems.addAll(FileFlags.writable("--out", shared.out, ctx.resolve(shared.out)));
       if (shared.html != null) problems.addAll(FileFlags.writable("--html", shared.html, ctx.resolve(shared.html)));
+      CpuSplit cpus = CpuSplit.shared();
+      try {
+        cpus = CpuSplit.parse(shared.serviceCpus, CpuAffinity.ofThisProcess());
+      } catch (IllegalArgumentException e) {
+        problems.add(e.getMessage());
+      }
       Path pkiDir = ctx.pkiDir(shared.pki);
-      StudyOptions options = new StudyOptions(shared.quick, each, shared.keys, pkiDir, shared.pinFile == null ? null : ctx.resolve(shared.pinFile));
+      StudyOptions options = new StudyOptions(shared.quick, each, shared.keys, pkiDir, shared.pinFile == null ? null : ctx.resolve(shared.pinFile), cpus);
       if (each != null) problems.addAll(chosen.problems(options)); // the study's own, in the same list
       if (!problems.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", problems));
 

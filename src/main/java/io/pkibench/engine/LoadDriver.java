@@ -89,8 +89,11 @@ public final class LoadDriver {
         }
       }
       List<IterationOutcome> outcomes = new ArrayList<>();
-      for (int i = 1; i <= spec.warmup().count() && !gates.abort; i++) {
-        outcomes.add(iterate(spec, true, i, spec.warmup().each(), workers, gates, cpu));
+      List<SteadyWarmup.Cost> warmups = new ArrayList<>();
+      for (int i = 1; !gates.abort && (i <= spec.warmup().count() || (i <= spec.warmup().upTo() && !SteadyWarmup.steady(warmups))); i++) {
+        IterationOutcome o = iterate(spec, true, i, spec.warmup().each(), workers, gates, cpu);
+        outcomes.add(o);
+        warmups.add(new SteadyWarmup.Cost(o.cpuNanos(), o.durationNanos(), o.succeeded()));
       }
       for (int i = 1; i <= spec.measure().count() && !gates.abort; i++) {
         outcomes.add(iterate(spec, false, i, spec.measure().each(), workers, gates, cpu));
@@ -215,7 +218,7 @@ public final class LoadDriver {
       this.warmup = warmup;
       this.index = index;
       this.tag = spec.tag(warmup, index);
-      this.count = warmup ? spec.warmup().count() : spec.measure().count();
+      this.count = warmup ? spec.warmup().upTo() : spec.measure().count(); // "of up to N" while warming until steady
       this.latency = latency;
     }
 

@@ -17,9 +17,22 @@ import java.util.stream.Collectors;
 public final class ProcessGroupCpuMeter implements CpuMeter {
   private final Supplier<List<Long>> pids;
   private final Map<Long, Long> lastNanos = new HashMap<>();
+  private final int cores;
 
   public ProcessGroupCpuMeter(Supplier<List<Long>> pids) {
+    this(pids, Runtime.getRuntime().availableProcessors());
+  }
+
+  /** {@code cores}: how many CPUs the processes may run on (a study's services on their own cores), utilisation's denominator. */
+  public ProcessGroupCpuMeter(Supplier<List<Long>> pids, int cores) {
+    if (cores < 1) throw new IllegalArgumentException("a process group runs on at least one core, not " + cores);
     this.pids = pids;
+    this.cores = cores;
+  }
+
+  @Override
+  public int cores() {
+    return cores;
   }
 
   @Override

@@ -130,11 +130,12 @@ public record Plan(
       }
     }
     if (warmup.count() < 0) problems.add("--warmup: the count cannot be negative");
-    if (warmup.count() > MAX_ITERATIONS || measure.count() > MAX_ITERATIONS) {
+    if (warmup.upTo() > MAX_ITERATIONS || measure.count() > MAX_ITERATIONS) {
       problems.add("--warmup/--measure: at most " + MAX_ITERATIONS + " iterations each; lengthen each iteration instead, e.g. 100x1m");
     }
     if (measure.count() < 1) problems.add("--measure: measure at least one iteration, e.g. 5x10s");
-    if (measure.each().toMillis() < 100 || (warmup.count() > 0 && warmup.each().toMillis() < 100)) {
+    if (measure.untilSteady()) problems.add("--measure: a fixed number of measured iterations, e.g. 5x10s; only the warm-up runs until steady (2..10x5s)");
+    if (measure.each().toMillis() < 100 || (warmup.upTo() > 0 && warmup.each().toMillis() < 100)) {
       problems.add("--warmup/--measure: iterations shorter than 100ms measure mostly noise; use 1s or more");
     }
     if (series < 1) problems.add("--series: run at least one series");

@@ -179,7 +179,7 @@ public final class PecStudy implements Study {
 
   @Override
   public List<Step> steps(StudyOptions options, RunningServices services) {
-    Iterations warmup = options.iterations("1x1s", 1);
+    Iterations warmup = options.warmup("1x1s", 1);
     Iterations measure = options.iterations("2x1s", 3);
     List<Step> steps = new ArrayList<>();
     for (String[] path : List.of(new String[] {SIGN, "pec-sign"}, new String[] {VERIFY, "pec-verify"})) {
@@ -333,7 +333,7 @@ public final class PecStudy implements Study {
         + " sender's Maildir; the CPU is both providers' (pids); 'threads' in its row are the users' connections available, not a limit reached");
     notes.add("a message is acknowledged only once fsynced; the spools are on " + config.spoolRoot() + " (--spool moves them): their fsync cost is in the"
         + " check 'spools drained, fsync cost'");
-    if (options.quick()) notes.add("quick: runs of 1 s, 2 kept, and a 15 s flow: the providers and the paths measured cold; for sizing leave --quick out");
+    if (options.quick()) notes.add("quick: runs of 1 s, 2 kept after a warm-up of up to 6 s until steady, and a 15 s flow: the providers measured cold; for sizing leave --quick out");
     return notes;
   }
 

@@ -99,7 +99,7 @@ public final class PixStudy implements Study {
   @Override
   public List<Step> steps(StudyOptions options, RunningServices services) {
     List<Integer> levels = options.quick() ? List.of(1, 4, 16, 64) : List.of(1, 2, 4, 8, 16, 24, 32, 64);
-    Iterations warmup = options.iterations("1x2s", 5);
+    Iterations warmup = options.warmup("1x1s", 5);
     Iterations measure = options.iterations("3x2s", 5);
     int series = options.quick() ? 1 : 5;
     String remote = KeyServerNodes.remoteKeys(services);
@@ -191,10 +191,12 @@ public final class PixStudy implements Study {
   @Override
   public List<String> notes(StudyOptions options) {
     List<String> notes = new ArrayList<>();
-    notes.add("the client and both key-server nodes share this machine's cores; the original ran them on three 8-core machines");
+    notes.add((options.cpus().isShared() ? "the client and both key-server nodes share this machine's cores"
+        : "both key-server nodes share CPU " + options.cpus().services() + ", the client CPU " + options.cpus().client())
+        + "; the original ran them on three 8-core machines");
     notes.add("the CPU per operation is the key servers' (both pids), except in the steps named '" + CLIENT_CPU.strip() + "', which charge the client's JVM at "
         + CLIENT_CPU_LEVEL + " threads, and random, which draws and parses a message in the client: the client's cost to subtract from the SPI signature");
-    if (options.quick()) notes.add("quick: 1 series of 1 × 2 s warm-up and 3 × 2 s measured per level, the nodes cold; the original's: --duration 10s (5 series)");
+    if (options.quick()) notes.add("quick: 1 series per level, warmed 1 s at a time until steady (at most 6 s; a level that never steadied is flagged and not fitted), then 3 × 2 s measured; the original's: --duration 10s (5 series)");
     if (fault != null) {
       notes.add("fault: " + NODE_1 + " SIGKILLed about " + fault.at().toSeconds() + " s into the last step's measured seconds and started again "
           + DOWN_FOR.toSeconds() + " s later; calls in flight to it fail and are counted, not retried");

@@ -24,7 +24,7 @@ import java.util.Map;
  * before each type, as the original restarted between tests.
  */
 public final class RestPkiStudy implements Study {
-  /** The share of the machine's cores a probe seeks for the service: the original's "CPU near 100%" condition, short of the last 10%. */
+  /** The share of the service's cores a probe seeks: the original's "CPU near 100%" condition, short of the last 10%. */
   static final double TARGET_UTILISATION = 0.9;
 
   /**
@@ -92,7 +92,7 @@ public final class RestPkiStudy implements Study {
     // --duration is the measured time per type, in five iterations, as the original's runs; quick keeps
     // three, so that a service still warming up can be told apart from noise.
     long seconds = Math.max(5, options.duration().toSeconds());
-    Iterations warmup = options.iterations("1x2s", 1, Duration.ofSeconds(Math.max(5, seconds / 10)));
+    Iterations warmup = options.warmup("1x1s", 1, Duration.ofSeconds(Math.max(5, seconds / 10)));
     Iterations measure = options.iterations("3x3s", 5, Duration.ofSeconds(Math.max(1, seconds / 5)));
     List<Step> steps = new ArrayList<>();
     for (Type type : TYPES) {
@@ -113,7 +113,7 @@ public final class RestPkiStudy implements Study {
   public List<String> notes(StudyOptions options) {
     // A JVM service compiles for tens of seconds under load; --quick measures it before that ends.
     return options.quick()
-        ? List.of("quick: the service was measured cold (its JIT still compiling); a warm one does more per CPU-second. For sizing figures: --duration 5m")
+        ? List.of("quick: each type warmed 1 s at a time until the service's CPU per operation held (at most 6 s: a type that never steadied is flagged); its JIT may still gain over minutes. For sizing figures: --duration 5m")
         : List.of();
   }
 

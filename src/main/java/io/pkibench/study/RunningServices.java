@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import io.pkibench.measure.CpuAffinity;
 import io.pkibench.measure.CpuMeter;
 import io.pkibench.measure.ProcessGroupCpuMeter;
 import io.pkibench.results.StudyRecord;
@@ -21,6 +22,7 @@ public final class RunningServices implements AutoCloseable {
   private final List<String> javaCommand;
   private final Map<String, String> env;
   private final Consumer<String> log;
+  private final CpuSplit cpus;
   private final Map<String, Entry> services = new LinkedHashMap<>();
   /** {@code {port:NAME}} in a service's arguments: another service's port, e.g. a PEC provider's peer. */
   private static final java.util.regex.Pattern PORT_OF = java.util.regex.Pattern.compile("\\{port:([^}]+)}");
@@ -39,16 +41,25 @@ public final class RunningServices implements AutoCloseable {
     }
   }
 
-  private RunningServices(List<String> javaCommand, Map<String, String> env, Consumer<String> log) {
-    this.javaCommand = List.copyOf(javaCommand);
+  private RunningServices(List<String> javaCommand, Map<String, String> env, Consumer<String> log, CpuSplit cpus) {
+    this.cpus = cpus;
+    List<String> command = new ArrayList<>(cpus.isShared() ? List.of() : CpuAffinity.launchPrefix(cpus.services()));
+    command.addAll(javaCommand);
+    this.javaCommand = List.copyOf(command);
     this.env = Map.copyOf(env);
     this.log = log;
   }
 
-  /** Picks a port for each service; nothing starts until {@link #startAll()}. */
+  /** Picks a port for each service; nothing starts until {@link #startAll()}. Services and client share every core. */
   public static RunningServices plan(List<ServiceSpec> specs, List<String> javaCommand, Map<String, String> env, Consumer<String> log)
       throws IOException {
-    RunningServices s = new RunningServices(javaCommand, env, log);
+    return plan(specs, javaCommand, env, log, CpuSplit.shared());
+  }
+
+  /** As {@link #plan(List, List, Map, Consumer)}, each service started on {@code cpus}' service cores. */
+  public static RunningServices plan(List<ServiceSpec> specs, List<String> javaCommand, Map<String, String> env, Consumer<String> log,
+      CpuSplit cpus) throws IOException {
+    RunningServices s = new RunningServices(javaCommand, env, log, cpus);
     for (ServiceSpec spec : specs) {
       if (s.services.containsKey(spec.name())) throw new IllegalArgumentException("two services are named '" + spec.name() + "'");
       s.services.put(spec.name(), new Entry(spec, freeLoopbackPort()));
@@ -117,7 +128,7 @@ public final class RunningServices implements AutoCloseable {
   /** The summed CPU of the services' current processes: what a study sizes. */
   public CpuMeter cpuMeter() {
     return new ProcessGroupCpuMeter(() -> services.values().stream()
-        .filter(e -> e.process != null).map(e -> e.process.pid()).toList());
+        .filter(e -> e.process != null).map(e -> e.process.pid()).toList(), serviceCores());
   }
 
   /**
@@ -127,12 +138,39 @@ public final class RunningServices implements AutoCloseable {
    */
   public CpuMeter cpuMeter(String planCpu) {
     if (planCpu == null || planCpu.equals("services")) return cpuMeter();
-    if (planCpu.equals("client")) return CpuMeter.of("jvm"); // the load generator itself: a client's cost per operation
+    if (planCpu.equals("client")) return clientMeter(); // the load generator itself: a client's cost per operation
     if (planCpu.startsWith("service:")) {
       Entry e = entry(planCpu.substring("service:".length()));
-      return new ProcessGroupCpuMeter(() -> e.process == null ? List.of() : List.of(e.process.pid()));
+      return new ProcessGroupCpuMeter(() -> e.process == null ? List.of() : List.of(e.process.pid()), serviceCores());
     }
     throw new IllegalArgumentException("a study step's CPU is 'services', 'service:NAME' or 'client', not '" + planCpu + "'");
+  }
+
+  private int serviceCores() {
+    return cpus.isShared() ? Runtime.getRuntime().availableProcessors() : cpus.services().size();
+  }
+
+  /** This JVM, measured against the client's cores when the study split them. */
+  private CpuMeter clientMeter() {
+    CpuMeter jvm = CpuMeter.of("jvm");
+    if (cpus.isShared()) return jvm;
+    int cores = cpus.client().size();
+    return new CpuMeter() {
+      @Override
+      public long cpuNanos() {
+        return jvm.cpuNanos();
+      }
+
+      @Override
+      public String describe() {
+        return jvm.describe();
+      }
+
+      @Override
+      public int cores() {
+        return cores;
+      }
+    };
   }
 
   /** What the result records: each service's command, port and every pid it had. */

@@ -7,9 +7,18 @@ import java.time.Duration;
 /**
  * The options every study takes: {@code quick} (a smoke run: short probes, a cold service),
  * {@code duration} (measured time per step, the original methodology's), where keys live and the
- * test PKI; a study's own options live in the study itself.
+ * test PKI, and how the cores are split between services and client; a study's own options live in the study itself.
  */
-public record StudyOptions(boolean quick, Duration duration, String keys, Path pkiDir, Path pinFile) {
+public record StudyOptions(boolean quick, Duration duration, String keys, Path pkiDir, Path pinFile, CpuSplit cpus) {
+
+  public StudyOptions {
+    if (cpus == null) cpus = CpuSplit.shared();
+  }
+
+  /** Services and client sharing every core. */
+  public StudyOptions(boolean quick, Duration duration, String keys, Path pkiDir, Path pinFile) {
+    this(quick, duration, keys, pkiDir, pinFile, CpuSplit.shared());
+  }
 
   /**
    * The one quick-mode rule: a quick run takes the study's short iterations as given ({@code quick},
@@ -23,4 +32,24 @@ public record StudyOptions(boolean quick, Duration duration, String keys, Path p
   public Iterations iterations(String quick, int count) {
     return iterations(quick, count, duration);
   }
+
+  /**
+   * A study's warm-up, run until the cost per operation stops moving ({@link Iterations#untilSteady()}), after every
+   * restart and in quick runs too: a JVM service measured while it compiles gives the JIT's figures, not its own.
+   * Quick: {@code quick}'s iterations, at least as given, up to {@link #QUICK_WARMUP_CAP}; full: {@code count} of
+   * {@code each}, up to twice as many (at least {@link #QUICK_WARMUP_CAP}).
+   */
+  public Iterations warmup(String quick, int count, Duration each) {
+    Iterations fixed = iterations(quick, count, each);
+    int cap = quick() ? Math.max(fixed.count(), QUICK_WARMUP_CAP) : Math.max(2 * fixed.count(), QUICK_WARMUP_CAP);
+    return new Iterations(fixed.count(), fixed.each(), cap);
+  }
+
+  /** {@link #warmup(String, int, Duration)} with iterations of {@code --duration} each. */
+  public Iterations warmup(String quick, int count) {
+    return warmup(quick, count, duration);
+  }
+
+  /** The most warm-up iterations a quick run gives one level: the three it takes to judge, and three more. */
+  public static final int QUICK_WARMUP_CAP = 6;
 }

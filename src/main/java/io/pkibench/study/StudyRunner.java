@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pkibench.analysis.Analysis;
 import io.pkibench.engine.ProgressListener;
+import io.pkibench.measure.CpuAffinity;
+import io.pkibench.measure.CpuSet;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Durations;
 import io.pkibench.plan.Plan;
@@ -68,13 +70,18 @@ public final class StudyRunner {
   public RunResult run(Study study, StudyOptions studyOptions, Environment environment) throws IOException, InterruptedException {
     List<String> problems = new ArrayList<>(study.problems(studyOptions));
     if (!problems.isEmpty()) throw new PlanException(problems);
-    try (RunningServices services = RunningServices.plan(study.services(studyOptions), options.javaCommand(), options.env(), options.log())) {
+    CpuSplit cpus = studyOptions.cpus();
+    try (RunningServices services = RunningServices.plan(study.services(studyOptions), options.javaCommand(), options.env(), options.log(), cpus);
+        ClientPinning pinned = ClientPinning.to(cpus)) {
       List<Step> steps = study.steps(studyOptions, services);
       problems.addAll(problems(steps));
       if (!problems.isEmpty()) throw new PlanException(problems);
 
+      List<String> notes = new ArrayList<>(study.notes(studyOptions));
+      notes.add(cpus.describe());
+      options.log().accept(cpus.describe());
       StudyRecord record = new StudyRecord(StudyRecord.SCHEMA, study.name(), study.info().title(), study.info().unit(), study.info().published(),
-          services.records(), List.of(), List.of(), study.notes(studyOptions), study.grid(studyOptions));
+          services.records(), List.of(), List.of(), notes, study.grid(studyOptions));
       try (ResultFile file = ResultFile.create(options.resultFile(), environment, planJson(study, studyOptions, steps))) {
         file.update(r -> r.withStudy(record));
         try {
@@ -105,6 +112,24 @@ public final class StudyRunner {
         return file.update(r -> r.withStatus(status)
             .withAnalysis(RunResultJson.mapper().valueToTree(Analysis.of(r, Analysis.Options.DEFAULT))));
       }
+    }
+  }
+
+  /**
+   * This JVM, the load generator, moved onto the client's cores for the study (the series it forks inherit them), and
+   * back onto the cores it had when the study ends: a study run inside a longer-lived JVM leaves it as it found it.
+   */
+  private record ClientPinning(CpuSet before) implements AutoCloseable {
+    static ClientPinning to(CpuSplit cpus) throws IOException, InterruptedException {
+      if (cpus.isShared()) return new ClientPinning(null);
+      CpuSet before = CpuAffinity.ofThisProcess();
+      CpuAffinity.pin(ProcessHandle.current().pid(), cpus.client());
+      return new ClientPinning(before);
+    }
+
+    @Override
+    public void close() throws IOException, InterruptedException {
+      if (before != null) CpuAffinity.pin(ProcessHandle.current().pid(), before);
     }
   }
 

@@ -34,4 +34,53 @@ class SteadinessTest {
     assertEquals(Optional.empty(), Steadiness.warning(level(500)));
     assertEquals(Optional.empty(), Steadiness.warning(level(700, 1000)), "two iterations are too few to call a trend");
   }
+
+  /** A level warmed for one iteration per entry of {@code warmRates}, then measured three times at 1000/s; each iteration burns 0.9 CPU-seconds. */
+  static LevelResult warmedLevel(double... warmRates) {
+    java.util.List<io.pkibench.results.IterationResult> its = new java.util.ArrayList<>();
+    for (int k = 0; k < warmRates.length; k++) its.add(iteration(k + 1, true, Math.round(warmRates[k])));
+    for (int k = 0; k < 3; k++) its.add(iteration(k + 1, false, 1000));
+    return LevelResult.of(4, null, its, "pid:1", 1);
+  }
+
+  private static io.pkibench.results.IterationResult iteration(int index, boolean warmup, long succeeded) {
+    org.HdrHistogram.Histogram h = io.pkibench.measure.LatencyHistograms.newHistogram();
+    h.recordValue(1_000_000);
+    return new io.pkibench.results.IterationResult(1, index, warmup, 1_000_000_000L, succeeded, succeeded, 0, 900_000_000L, java.util.List.of(),
+        io.pkibench.measure.LatencyHistograms.toBase64(h), null, null, null);
+  }
+
+  @Test
+  void warmupThatRanOutStillFalling_neverSteadied_andIsNamedFirst() {
+    Optional<String> w = Steadiness.neverSteadied(warmedLevel(200, 300, 400, 600, 800));
+    assertTrue(w.isPresent() && w.get().startsWith("never steadied: CPU per operation still fell 50% over the last 3 of its 5 warm-up iterations"),
+        w.toString());
+    assertEquals(w, Steadiness.warning(warmedLevel(200, 300, 400, 600, 800)), "the warning a table shows is that one");
+  }
+
+  @Test
+  void warmupThatSettled_orTooShortToJudge_isNotFlagged() {
+    assertEquals(Optional.empty(), Steadiness.neverSteadied(warmedLevel(200, 500, 900, 1000, 980)), "settled in its last three");
+    assertEquals(Optional.empty(), Steadiness.neverSteadied(warmedLevel(200, 800)), "two warm-up iterations: a fixed warm-up, not judged");
+    assertEquals(Optional.empty(), Steadiness.neverSteadied(warmedLevel(900, 700, 950)), "up and down is noise");
+  }
+
+  /** The fit leaves out a level that never steadied: with it, three levels; without it, two points are all the fit gets. */
+  @Test
+  void neverSteadiedLevel_isLeftOutOfTheFit() {
+    var run = ResultFixtures.closedRun("sign", new int[] {1, 2, 4}, new double[][] {{1000, 1000, 1000}, {1900, 1900, 1900}, {3500, 3500, 3500}},
+        new long[] {1_000_000, 1_000_000, 1_000_000});
+    var w = run.workloads().get(0);
+    LevelResult cold = w.levels().get(2);
+    java.util.List<io.pkibench.results.IterationResult> its = new java.util.ArrayList<>(cold.iterations().stream().filter(i -> !i.warmup()).toList());
+    for (int k = 0; k < 4; k++) its.add(0, iteration(4 - k, true, 500L << k));
+    LevelResult unsteady = LevelResult.of(4, null, its, "jvm", 2);
+    var withUnsteady = run.withWorkload(0, new io.pkibench.results.WorkloadResult(w.name(), w.params(), w.keys(), w.cpuMeter(), java.util.List.of(), null)
+        .withLevel(w.levels().get(0)).withLevel(w.levels().get(1)).withLevel(unsteady));
+    assertTrue(Steadiness.neverSteadied(unsteady).isPresent());
+    var fitted = Analysis.of(run, Analysis.Options.DEFAULT).workloads().get(0);
+    var partly = Analysis.of(withUnsteady, Analysis.Options.DEFAULT).workloads().get(0);
+    assertTrue(fitted.usl() != null, "three steady levels are fitted");
+    assertEquals(null, partly.usl(), "two steady levels are too few for a fit: the unsteady third was left out");
+  }
 }

@@ -154,4 +154,57 @@ class LoadDriverTest {
     Histogram measured = outcomes.get(1).latency();
     assertTrue(measured.getTotalCount() > 0);
   }
+
+  /** No CPU measured: the warm-up's steadiness is judged on wall time per operation. */
+  private static final CpuMeter NO_CPU = new CpuMeter() {
+    @Override
+    public long cpuNanos() {
+      return 0;
+    }
+
+    @Override
+    public String describe() {
+      return "none";
+    }
+  };
+
+  /** Operations that take {@code startMillis} at first and half as long every {@code halvingMillis}, down to 1 ms: a JIT warming up. */
+  private static Workload warmingUp(long startMillis, long halvingMillis) {
+    long t0 = System.nanoTime();
+    return worker -> () -> {
+      long halvings = (System.nanoTime() - t0) / 1_000_000 / halvingMillis;
+      Thread.sleep(Math.max(1, startMillis >> Math.min(halvings, 20)));
+    };
+  }
+
+  private static long warmups(List<IterationOutcome> outcomes) {
+    return outcomes.stream().filter(IterationOutcome::warmup).count();
+  }
+
+  /**
+   * 1..8x300ms: the warm-up goes on while the cost per operation falls through three iterations running and stops once
+   * it settles; a steady workload is judged after the three it takes, and one still falling at the cap stops there.
+   */
+  @Test
+  void runSeries_warmupUntilSteady_extendsWhileTheCostFallsAndNoFurther() throws Exception {
+    Iterations untilSteady = Iterations.parse("1..8x300ms");
+    SeriesSpec spec = new SeriesSpec("warming", 1, 1, 1, untilSteady, Iterations.parse("1x300ms"));
+
+    List<IterationOutcome> falling = driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofSeconds(10))
+        .runSeries(spec, warmingUp(16, 300), NO_CPU);
+    long n = warmups(falling);
+    assertTrue(n > 3 && n < 8, "warmed past three iterations while the cost halved, and stopped before the cap once it held at 1 ms: " + n);
+    assertEquals(1, falling.size() - n, "then the one measured iteration");
+
+    List<IterationOutcome> steady = driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofSeconds(10))
+        .runSeries(spec, worker -> () -> Thread.sleep(2), NO_CPU);
+    long s = warmups(steady);
+    assertTrue(s >= 3 && s < 8, "a steady workload takes the three iterations that tell (a loaded machine may add one or two), never the cap: " + s);
+
+    SeriesSpec capped = new SeriesSpec("warming", 1, 1, 1, Iterations.parse("1..4x300ms"), Iterations.parse("1x300ms"));
+    List<IterationOutcome> neverSteady = driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofSeconds(10))
+        .runSeries(capped, warmingUp(64, 300), NO_CPU);
+    assertEquals(4, warmups(neverSteady), "still falling at the cap: the cap holds");
+    assertEquals("1..4x300ms", capped.warmup().toString(), "the range is how the result's plan shows it");
+  }
 }

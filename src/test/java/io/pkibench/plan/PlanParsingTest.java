@@ -1,6 +1,7 @@
 package io.pkibench.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -67,6 +68,27 @@ class PlanParsingTest {
     assertEquals("5x10s", i.toString());
     assertThrows(IllegalArgumentException.class, () -> Iterations.parse("x10s"));
     assertThrows(IllegalArgumentException.class, () -> Iterations.parse("5x"));
+  }
+
+  @Test
+  void iterations_rangeUntilSteady_parsesRoundTripsAndIsRefusedWhereItCannotApply() {
+    Iterations i = Iterations.parse("2..10x5s");
+    assertEquals(2, i.count());
+    assertEquals(10, i.upTo());
+    assertTrue(i.untilSteady());
+    assertEquals("2..10x5s", i.toString());
+    assertEquals(i, Iterations.fromText(i.toString()), "the result file's plan reads back the same");
+    assertFalse(Iterations.parse("3x1s").untilSteady());
+    var e = assertThrows(IllegalArgumentException.class, () -> Iterations.parse("10..2x5s"));
+    assertTrue(e.getMessage().contains("runs backwards"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> Iterations.parse("2..tenx5s"));
+    assertTrue(e.getMessage().contains("a range (2..10x5s)"), e.getMessage());
+
+    WorkloadSpec spec = new WorkloadSpec("noop", java.util.Map.of(), "software");
+    List<String> problems = new Plan(List.of(spec), new LoadModel.Closed(List.of(1)), Iterations.parse("1..200000x1s"), Iterations.parse("2..4x1s"), 1,
+        ThreadKind.PLATFORM, false, "jvm").problems();
+    assertTrue(problems.stream().anyMatch(p -> p.startsWith("--warmup/--measure: at most")), "the warm-up's upper count is bounded: " + problems);
+    assertTrue(problems.stream().anyMatch(p -> p.startsWith("--measure: a fixed number")), "only the warm-up runs until steady: " + problems);
   }
 
   @Test

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.analysis.Analysis;
 import io.pkibench.engine.ProgressListener;
+import io.pkibench.measure.CpuAffinity;
+import io.pkibench.measure.CpuSet;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.LoadModel;
 import io.pkibench.plan.Plan;
@@ -265,5 +267,88 @@ class TwoServiceStudyTest {
     var notQuick = new StudyOptions(false, Duration.ofSeconds(5), "software", dir.resolve("pki"), null);
     e = assertThrows(PlanException.class, () -> runner(out, log).run(new TwoTsaStudy(false, false), notQuick, fixture.environment("x")));
     assertEquals(List.of("--quick: this test study only runs quick"), e.problems());
+  }
+
+  /** A hook that reads, while a step runs, which cores the services and this JVM may use. */
+  record PinnedStudy(Map<String, CpuSet> seen) implements Study {
+    @Override
+    public StudyInfo info() {
+      return new StudyInfo("pinned", "a service on its own core", StudyRecord.Unit.OPS_PER_SECOND, null, StudyInfo.DEFAULT_DURATION);
+    }
+
+    @Override
+    public List<String> problems(StudyOptions options) {
+      return List.of();
+    }
+
+    @Override
+    public List<ServiceSpec> services(StudyOptions options) {
+      return List.of(new ServiceSpec("tsa", List.of("tsa", "--pki", options.pkiDir().toString()), "http"));
+    }
+
+    @Override
+    public List<Step> steps(StudyOptions options, RunningServices services) {
+      StepHook look = new StepHook() {
+        @Override
+        public String describe() {
+          return "read the CPU affinities";
+        }
+
+        @Override
+        public void run(RunningServices s) throws Exception {
+          List<Long> pids = s.records().get(0).pids();
+          seen.put("service", CpuAffinity.of(pids.get(pids.size() - 1)));
+          seen.put("client", CpuAffinity.ofThisProcess());
+        }
+      };
+      Plan busy = new Plan(List.of(new WorkloadSpec("noop", Map.of(), "software")), new LoadModel.Closed(List.of(1)), Iterations.parse("0x1s"),
+          Iterations.parse("2x500ms"), 1, ThreadKind.PLATFORM, false, "client");
+      return List.of(Step.of("busy client", busy).before(look));
+    }
+  }
+
+  /**
+   * --service-cpus: the service starts on its own core, this JVM (the client) runs on the other while the study runs and
+   * gets its cores back after, and the client's utilisation is measured against its one core, not the machine's two.
+   */
+  @Test
+  void run_withSplitCores_servicesAndClientEachOnTheirOwnAndUtilisationPerOwnCores() throws Exception {
+    CpuSet before = CpuAffinity.ofThisProcess();
+    assertTrue(before.size() >= 2, "this test needs two CPUs to split; the machine has " + before);
+    CpuSplit split = CpuSplit.parse(Integer.toString(before.cpus().get(0)), before);
+    Map<String, CpuSet> seen = new java.util.concurrent.ConcurrentHashMap<>();
+    List<String> log = Collections.synchronizedList(new ArrayList<>());
+    StudyOptions options = new StudyOptions(true, Duration.ofSeconds(5), "software", dir.resolve("pki"), null, split);
+
+    RunResult result = runner(dir.resolve("pinned.json"), log).run(new PinnedStudy(seen), options, fixture.environment("pkibench study pinned"));
+
+    assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
+    assertEquals(split.services(), seen.get("service"), "the service JVM runs on the services' core only");
+    assertEquals(split.client(), seen.get("client"), "this JVM runs on the client's cores during the study");
+    assertEquals(before, CpuAffinity.ofThisProcess(), "and has its own cores back after it");
+    assertTrue(result.study().notes().stream().anyMatch(n -> n.contains("services run on CPU " + split.services())), result.study().notes().toString());
+
+    var level = result.workloads().get(0).levels().get(0);
+    var measured = level.iterations().stream().filter(i -> !i.warmup()).toList();
+    double cpuPerWall = measured.stream().mapToLong(i -> i.cpuNanos()).sum() / (double) measured.stream().mapToLong(i -> i.durationNanos()).sum();
+    assertEquals(cpuPerWall / split.client().size(), level.cpu().utilisation(), 0.02,
+        "utilisation over the client's " + split.client().size() + " core(s), not over " + before.size());
+  }
+
+  @Test
+  void cpuSplit_parse_defaultsToHalfAndRefusesWhatCannotBeSplit() {
+    CpuSet four = CpuSet.parse("0-3");
+    assertEquals(new CpuSplit(CpuSet.parse("0,1"), CpuSet.parse("2-3")), CpuSplit.parse("auto", four));
+    assertEquals(new CpuSplit(CpuSet.parse("0"), CpuSet.parse("1")), CpuSplit.defaultFor(CpuSet.parse("0-1")));
+    assertTrue(CpuSplit.defaultFor(CpuSet.parse("0")).isShared(), "one CPU cannot be split");
+    assertTrue(CpuSplit.parse("shared", four).isShared());
+    assertEquals(new CpuSplit(CpuSet.parse("1,3"), CpuSet.parse("0,2")), CpuSplit.parse("1,3", four));
+    assertEquals("0-2,5", CpuSet.parse("5,0-2").toString());
+    var e = assertThrows(IllegalArgumentException.class, () -> CpuSplit.parse("0-3", four));
+    assertTrue(e.getMessage().contains("leaves no CPU for the client"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> CpuSplit.parse("7", four));
+    assertTrue(e.getMessage().contains("CPU [7] is not among this process's CPUs (0-3)"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> CpuSplit.parse("zero", four));
+    assertTrue(e.getMessage().startsWith("--service-cpus: 'zero' is not a CPU list"), e.getMessage());
   }
 }
