@@ -199,8 +199,8 @@ final class StudyCommand implements Runnable {
 
   @Command(name = "pix", mixinStandardHelpOptions = true,
       description = {"Study 2: the PIX SPI's mTLS 1.2 handshake (two SSLEngines in memory) and ISO 20022 SPI message signature, the client's",
-          "key on two key-server nodes (50/50, each its own JVM), swept over concurrency as the original's JMH runs (5 series of",
-          "5 warm-up and 5 measured iterations of --duration); then random, the message draw to subtract. CPU: the key servers'."},
+          "key on two key-server nodes (50/50, each its own JVM), swept over concurrency as the original's JMH runs (5 series, each in a",
+          "fresh JVM, of 5+ warm-up and 5 measured iterations of --duration); then random, the message draw to subtract. CPU: the key servers'."},
       footer = {"", "Examples:", "  pkibench study pix --quick                       # a few minutes",
           "  pkibench study pix --html pix.html                # the original's methodology: about 2 hours",
           "  pkibench study pix --keys pkcs11:softhsm.cfg --pin-file pin.txt   # the nodes' keys on a token",

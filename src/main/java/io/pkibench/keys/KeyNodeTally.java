@@ -14,4 +14,23 @@ public record KeyNodeTally(String node, int weight, long calls, long failures, b
 
   /** The node taken out ({@code up} false) or rejoining, when the client saw it, and why. */
   public record Transition(Instant at, boolean up, String why) {}
+
+  /**
+   * The tallies of several clients of the same nodes (forked series, each its own JVM) as one: calls and failures
+   * added per node, every transition kept in order of time, up at the end as the last client saw it.
+   */
+  public static List<KeyNodeTally> sum(List<List<KeyNodeTally>> clients) {
+    java.util.Map<String, KeyNodeTally> byNode = new java.util.LinkedHashMap<>();
+    for (List<KeyNodeTally> client : clients) {
+      for (KeyNodeTally n : client) {
+        byNode.merge(n.node(), n, (a, b) -> {
+          List<Transition> both = new java.util.ArrayList<>(a.transitions());
+          both.addAll(b.transitions());
+          both.sort(java.util.Comparator.comparing(Transition::at));
+          return new KeyNodeTally(a.node(), a.weight(), a.calls() + b.calls(), a.failures() + b.failures(), b.upAtEnd(), both);
+        });
+      }
+    }
+    return List.copyOf(byNode.values());
+  }
 }

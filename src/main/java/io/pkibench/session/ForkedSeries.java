@@ -76,7 +76,8 @@ public final class ForkedSeries {
     if (p != null) p.destroy();
   }
 
-  public List<IterationResult> run(SeriesRequest request) throws EngineException, IOException, InterruptedException {
+  /** Runs the series in a fresh JVM: its answer, whose iterations are measured and whose failure, if any, was thrown. */
+  public SeriesResponse run(SeriesRequest request) throws EngineException, IOException, InterruptedException {
     Files.createDirectories(scratchDir);
     Path requestFile = Files.createTempFile(scratchDir, "series-", ".request.json");
     Path responseFile = requestFile.resolveSibling(requestFile.getFileName().toString().replace(".request.json", ".response.json"));
@@ -111,7 +112,7 @@ public final class ForkedSeries {
         throw new EngineException("the forked JVM answered in format " + response.schema() + ", expected " + SeriesResponse.SCHEMA, null);
       }
       if (response.failure() != null) throw new EngineException(response.failure(), null);
-      return response.iterations();
+      return response;
     } finally {
       Files.deleteIfExists(requestFile);
       Files.deleteIfExists(responseFile);
@@ -138,7 +139,7 @@ public final class ForkedSeries {
             request.warmup(), request.measure());
         var iterations = SeriesRunner.runHere(factory, new WorkloadContext(source, request.verify(), pki, clock), params,
             seriesSpec, driver, cpu);
-        return new SeriesResponse(SeriesResponse.SCHEMA, iterations, null);
+        return new SeriesResponse(SeriesResponse.SCHEMA, iterations, null, source == null ? List.of() : source.nodes());
       }
     } catch (InterruptedException e) {
       throw e;

@@ -171,6 +171,8 @@ public final class RunSession {
         : shootOut ? spec.name() + "@" + tagSafe(spec.keys()) : spec.name();
     KeySource source = null;
     WorkloadResult current = entry;
+    // Forked series call the key nodes from their own JVMs; each answers with its share, added up at the end.
+    List<List<KeyNodeTally>> forkedNodes = new ArrayList<>();
     try {
       if (factory.usesKeys()) {
         // Opened here even when forking: a bad key source fails once, up front, and names itself.
@@ -184,9 +186,13 @@ public final class RunSession {
         List<IterationResult> iterations = new ArrayList<>();
         for (int series = 1; series <= plan.series() && !interrupted; series++) {
           SeriesSpec seriesSpec = new SeriesSpec(tagName, load, series, plan.series(), plan.warmup(), plan.measure());
-          iterations.addAll(forked == null
-              ? SeriesRunner.runHere(factory, context, params, seriesSpec, driver, cpu)
-              : forked.run(request(spec, seriesSpec)));
+          if (forked == null) {
+            iterations.addAll(SeriesRunner.runHere(factory, context, params, seriesSpec, driver, cpu));
+          } else {
+            SeriesResponse answer = forked.run(request(spec, seriesSpec));
+            iterations.addAll(answer.iterations());
+            forkedNodes.add(answer.keyNodes());
+          }
         }
         if (interrupted) break;
         LevelResult level = LevelResult.of(load.workers(), load instanceof LevelLoad.Open open ? open.ratePerSecond() : null, iterations,
@@ -218,7 +224,8 @@ public final class RunSession {
       options.log().accept(spec.name() + ": cannot run: " + why);
     } finally {
       if (source != null) {
-        current = current.withKeyNodes(keyNodes(source.nodes())); // empty, and so absent from the file, but for remote: sources
+        // Empty, and so absent from the file, but for remote: sources.
+        current = current.withKeyNodes(keyNodes(forkedNodes.isEmpty() ? source.nodes() : KeyNodeTally.sum(forkedNodes)));
         source.close();
       }
     }
@@ -232,8 +239,9 @@ public final class RunSession {
   }
 
   private SeriesRequest request(WorkloadSpec spec, SeriesSpec series) {
+    // The meter as this JVM resolved it (jvm, pid:N, pid:N+M): a study's "services" means nothing to the child, their pids do.
     return new SeriesRequest(spec, series.load(), series.series(), series.seriesCount(), series.warmup(), series.measure(),
-        plan.threads(), plan.verify(), plan.cpu(), options.hangGrace().toMillis());
+        plan.threads(), plan.verify(), options.cpu().describe(), options.hangGrace().toMillis());
   }
 
   /** The key source's account of its nodes, as the result file records it. */

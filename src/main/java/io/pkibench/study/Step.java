@@ -7,10 +7,11 @@ import java.util.List;
 
 /**
  * One step of a study: a label (the original's name for it, e.g. "CAdES"), the plan it measures, an
- * optional probe whose levels choose the measured level (both kept in the result), and hooks run
- * before the step and before each of its levels (restarting services).
+ * optional probe whose levels choose the measured level (both kept in the result), hooks run
+ * before the step and before each of its levels (restarting services), and whether each series of its
+ * plan runs in a fresh JVM ({@code forked}, as JMH forks: JIT profile and heap start afresh).
  */
-public record Step(String label, Plan plan, Probe probe, List<StepHook> beforeStep, List<StepHook> beforeEachLevel) {
+public record Step(String label, Plan plan, Probe probe, List<StepHook> beforeStep, List<StepHook> beforeEachLevel, boolean forked) {
 
   public Step {
     beforeStep = List.copyOf(beforeStep);
@@ -18,7 +19,7 @@ public record Step(String label, Plan plan, Probe probe, List<StepHook> beforeSt
   }
 
   public static Step of(String label, Plan plan) {
-    return new Step(label, plan, null, List.of(), List.of());
+    return new Step(label, plan, null, List.of(), List.of(), false);
   }
 
   /** A sweep run first; {@code chooser} picks from its levels the one concurrency the step's plan then measures. */
@@ -33,19 +34,24 @@ public record Step(String label, Plan plan, Probe probe, List<StepHook> beforeSt
   }
 
   public Step probedBy(Plan probePlan, LevelChooser chooser) {
-    return new Step(label, plan, new Probe(probePlan, chooser), beforeStep, beforeEachLevel);
+    return new Step(label, plan, new Probe(probePlan, chooser), beforeStep, beforeEachLevel, forked);
   }
 
   public Step before(StepHook hook) {
     List<StepHook> list = new ArrayList<>(beforeStep);
     list.add(hook);
-    return new Step(label, plan, probe, list, beforeEachLevel);
+    return new Step(label, plan, probe, list, beforeEachLevel, forked);
   }
 
   public Step beforeEachLevel(StepHook hook) {
     List<StepHook> list = new ArrayList<>(beforeEachLevel);
     list.add(hook);
-    return new Step(label, plan, probe, beforeStep, list);
+    return new Step(label, plan, probe, beforeStep, list, forked);
+  }
+
+  /** Each series of the measured plan in a fresh JVM of this program, as JMH forks (the probe, if any, stays in this JVM). */
+  public Step inForks() {
+    return new Step(label, plan, probe, beforeStep, beforeEachLevel, true);
   }
 
   /** The step's plan measuring only {@code concurrency} workers: what a probe's choice turns it into. */

@@ -17,6 +17,8 @@ import io.pkibench.results.RunStatus;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.results.StudyRecord;
 import io.pkibench.results.WorkloadResult;
+import io.pkibench.measure.IntervalLog;
+import io.pkibench.session.ForkedSeries;
 import io.pkibench.session.ResultFile;
 import io.pkibench.session.RunSession;
 import io.pkibench.workload.catalog.WorkloadCatalog;
@@ -31,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -94,7 +97,7 @@ public final class StudyRunner {
         boolean outOfResources = false;
         for (Step step : steps) {
           if (interrupted) break;
-          runStep(file, step, services);
+          runStep(file, step, services, studyOptions);
           file.update(r -> r.withStudy(r.study().withServices(services.records())));
           // This JVM ran out of memory or stack: the step saved why; later steps would only fail anywhere next.
           if (current != null && current.ranOutOfResources()) {
@@ -149,7 +152,7 @@ public final class StudyRunner {
     return problems.stream().distinct().toList();
   }
 
-  private void runStep(ResultFile file, Step step, RunningServices services) throws IOException, InterruptedException {
+  private void runStep(ResultFile file, Step step, RunningServices services, StudyOptions studyOptions) throws IOException, InterruptedException {
     List<String> hooks = new ArrayList<>();
     step.beforeStep().forEach(h -> hooks.add("before the step: " + h.describe()));
     step.beforeEachLevel().forEach(h -> hooks.add("before each level: " + h.describe()));
@@ -166,7 +169,7 @@ public final class StudyRunner {
     }
     Plan plan = step.plan();
     if (step.probe() != null) {
-      Optional<Integer> probeIndex = append(file, step.probe().plan(), step, services, WorkloadResult.Step.PROBE);
+      Optional<Integer> probeIndex = append(file, step.probe().plan(), step, services, WorkloadResult.Step.PROBE, null);
       if (probeIndex.isEmpty()) {
         notMeasured(file, record, "the study was interrupted");
         return;
@@ -183,7 +186,7 @@ public final class StudyRunner {
       record = record.chose(choice.concurrency(), choice.because());
       plan = Step.atConcurrency(plan, choice.concurrency());
     }
-    Optional<Integer> measured = append(file, plan, step, services, WorkloadResult.Step.MEASURE);
+    Optional<Integer> measured = append(file, plan, step, services, WorkloadResult.Step.MEASURE, step.forked() ? forks(studyOptions) : null);
     if (measured.isEmpty()) {
       notMeasured(file, record, "the study was interrupted");
       return;
@@ -193,9 +196,9 @@ public final class StudyRunner {
   }
 
   /** Runs {@code plan}'s one workload into the file as this step's {@code role}; empty when an interrupt came first. */
-  private Optional<Integer> append(ResultFile file, Plan plan, Step step, RunningServices services, String role)
-      throws IOException, InterruptedException {
-    return session(plan, step, services).appendTo(file, new WorkloadResult.Step(step.label(), role)).stream().findFirst();
+  private Optional<Integer> append(ResultFile file, Plan plan, Step step, RunningServices services, String role,
+      Function<IntervalLog, ForkedSeries> forks) throws IOException, InterruptedException {
+    return session(plan, step, services, forks).appendTo(file, new WorkloadResult.Step(step.label(), role)).stream().findFirst();
   }
 
   private void notMeasured(ResultFile file, StudyRecord.StepRecord record, String why) throws IOException {
@@ -207,12 +210,23 @@ public final class StudyRunner {
     file.update(r -> r.withStudy(r.study().withStep(record)));
   }
 
-  private RunSession session(Plan plan, Step step, RunningServices services) {
+  /**
+   * Fresh JVMs of this program for a forked step's series: told the study's test PKI and PIN file (never the PIN), writing
+   * their scratch files beside the result, and started on the client's cores (they inherit this JVM's).
+   */
+  private Function<IntervalLog, ForkedSeries> forks(StudyOptions studyOptions) {
+    List<String> childOptions = new ArrayList<>(List.of("--pki", studyOptions.pkiDir().toString()));
+    if (studyOptions.pinFile() != null) childOptions.addAll(List.of("--pin-file", studyOptions.pinFile().toString()));
+    Path scratch = options.resultFile().toAbsolutePath().getParent();
+    return hlog -> new ForkedSeries(options.javaCommand(), childOptions, options.env(), scratch, hlog, options.log());
+  }
+
+  private RunSession session(Plan plan, Step step, RunningServices services, Function<IntervalLog, ForkedSeries> forks) {
     RunSession.BeforeLevel beforeLevel = workers -> {
       for (StepHook hook : step.beforeEachLevel()) hook.run(services);
     };
     RunSession session = new RunSession(plan, catalog, options.keys(), new RunSession.Options(services.cpuMeter(plan.cpu()), options.clock(),
-        options.progress(), options.log(), options.hangGrace(), null, result -> Analysis.of(result, Analysis.Options.DEFAULT), options.pki(), beforeLevel));
+        options.progress(), options.log(), options.hangGrace(), forks, result -> Analysis.of(result, Analysis.Options.DEFAULT), options.pki(), beforeLevel));
     current = session;
     if (interrupted) session.interrupt();
     return session;
@@ -246,6 +260,7 @@ public final class StudyRunner {
       if (s.probe() != null) node.set("probe", mapper.valueToTree(s.probe().plan()));
       node.set("plan", mapper.valueToTree(s.plan()));
       if (s.probe() != null) node.put("measures", "the one concurrency the probe chooses");
+      if (s.forked()) node.put("forked", "each series in a fresh JVM");
       node.set("beforeStep", mapper.valueToTree(s.beforeStep().stream().map(StepHook::describe).toList()));
       node.set("beforeEachLevel", mapper.valueToTree(s.beforeEachLevel().stream().map(StepHook::describe).toList()));
     }

@@ -351,4 +351,53 @@ class TwoServiceStudyTest {
     e = assertThrows(IllegalArgumentException.class, () -> CpuSplit.parse("zero", four));
     assertTrue(e.getMessage().startsWith("--service-cpus: 'zero' is not a CPU list"), e.getMessage());
   }
+
+  /** Two key-server nodes and one step signing through both of them, each of its two series in a fresh JVM. */
+  record ForkedStudy() implements Study {
+    @Override
+    public StudyInfo info() {
+      return new StudyInfo("forked", "series in fresh JVMs, keys on two nodes", StudyRecord.Unit.OPS_PER_SECOND, null, StudyInfo.DEFAULT_DURATION);
+    }
+
+    @Override
+    public List<String> problems(StudyOptions options) {
+      return List.of();
+    }
+
+    @Override
+    public List<ServiceSpec> services(StudyOptions options) {
+      return KeyServerNodes.services(options);
+    }
+
+    @Override
+    public List<Step> steps(StudyOptions options, RunningServices services) {
+      Plan sign = new Plan(List.of(new WorkloadSpec("sign", Map.of("alg", "rsa2048"), KeyServerNodes.remoteKeys(services))),
+          new LoadModel.Closed(List.of(2)), Iterations.parse("0x1s"), Iterations.parse("2x400ms"), 2, ThreadKind.PLATFORM, false, "services");
+      return List.of(Step.of("sign", sign).inForks());
+    }
+  }
+
+  /**
+   * A forked step (pix's JMH forks): each series runs in a fresh JVM that calls the nodes itself, the iterations of both
+   * land in the one level, the nodes' CPU is still theirs, and the calls the children made add up in the key-node tally.
+   */
+  @Test
+  void run_forkedStep_eachSeriesInAFreshJvm_keyNodeCallsAddedUpAcrossForks() throws Exception {
+    Path out = dir.resolve("forked.json");
+    List<String> log = Collections.synchronizedList(new ArrayList<>());
+    RunResult result = runner(out, log).run(new ForkedStudy(), quick(), fixture.environment("pkibench study forked"));
+
+    assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
+    WorkloadResult w = result.workloads().get(0);
+    assertEquals(null, w.failure(), String.join("\n", log));
+    var level = w.levels().get(0);
+    assertEquals(List.of(1, 1, 2, 2), level.iterations().stream().map(i -> i.series()).toList(), "two series of two iterations");
+    assertTrue(log.stream().anyMatch(l -> l.contains("[fork]")), "the children's lines reach the study's log: " + log);
+    assertTrue(w.cpuMeter().matches("pid:\\d+\\+\\d+"), "the nodes' CPU, measured from the children by their pids: " + w.cpuMeter());
+    long signatures = level.iterations().stream().mapToLong(i -> i.succeeded()).sum();
+    long calls = w.keyNodes().stream().mapToLong(WorkloadResult.KeyNode::calls).sum();
+    assertEquals(2, w.keyNodes().size(), "both nodes: " + w.keyNodes());
+    assertTrue(w.keyNodes().stream().allMatch(n -> n.calls() > 0), "each child called both nodes: " + w.keyNodes());
+    assertTrue(calls >= signatures, "every measured signature was a call some child made, added up: " + calls + " calls for " + signatures);
+  }
 }

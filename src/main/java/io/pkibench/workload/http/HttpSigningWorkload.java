@@ -11,6 +11,7 @@ import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
 import io.pkibench.formats.ades.AdesChecks;
+import io.pkibench.formats.ades.SamplePdf;
 import io.pkibench.workload.ades.Signers;
 import io.pkibench.formats.ades.TwoPhaseSigner;
 import java.math.BigInteger;
@@ -94,7 +95,11 @@ public final class HttpSigningWorkload implements Workload {
       if (kind.startsWith("cades") || kind.equals("xades") || kind.equals("timestamp")) {
         params.add(ParamSpec.free("size", kind.startsWith("cades") ? "137k" : "4k", "bytes of the document"));
       }
-      if (kind.startsWith("cades")) params.add(ParamSpec.choice("packaging", "detached", "CMS with or without the document", "detached", "enveloping"));
+      if (kind.startsWith("cades")) {
+        params.add(ParamSpec.choice("packaging", "detached", "CMS with or without the document", "detached", "enveloping"));
+        params.add(ParamSpec.choice("document", "random", "what is signed: -p size random bytes, or pdf: the 137 KB sample PDF the PAdES types sign"
+            + " (the Rest PKI study signed one PDF throughout)", "random", "pdf"));
+      }
       return params;
     }
 
@@ -109,7 +114,9 @@ public final class HttpSigningWorkload implements Workload {
       List<SigningKey> signers = Signers.of(context, params);
       TwoPhaseSigner.Format format = kind.equals("auth") || kind.equals("timestamp") ? null : TwoPhaseSigner.Format.parse(kind);
       boolean sized = params.asMap().containsKey("size");
-      byte[] document = format != null ? AdesChecks.sampleDocument(format, sized ? params.bytes("size") : 0)
+      boolean pdf = kind.startsWith("cades") && params.get("document").equals("pdf");
+      byte[] document = pdf ? SamplePdf.generate()
+          : format != null ? AdesChecks.sampleDocument(format, sized ? params.bytes("size") : 0)
           : kind.equals("timestamp") ? new byte[params.bytes("size")] : null;
       return new HttpSigningWorkload(kind, format, client, signers, document,
           kind.startsWith("cades") ? params.get("packaging") : "detached", context.verify(), Signers.tsaTrustAnchor(context));
