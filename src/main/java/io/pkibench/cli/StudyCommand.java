@@ -184,7 +184,7 @@ final class StudyCommand implements Runnable {
   @Command(name = "restpki", mixinStandardHelpOptions = true,
       description = {"Study 1: a two-phase signing service sized by transaction type (authentication, CAdES, CAdES-T, PAdES, PAdES-T, timestamp),",
           "each run alone at the thread count a probe finds drives the service's CPU to ~90%% or stops gaining; the service's CPU measured by pid."},
-      footer = {"", "Examples:", "  pkibench study restpki --quick                  # about 2 minutes",
+      footer = {"", "Examples:", "  pkibench study restpki --quick                  # about 4 minutes",
           "  pkibench study restpki --duration 5m --out restpki.json --html restpki.html --save-samples samples/",
           "  pkibench study restpki --restart-per-type      # a fresh service JVM for each type, as the original"})
   static final class RestPki extends StudyRun {

@@ -36,7 +36,7 @@ public final class StudyGrid {
           l -> l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond())));
       tables.add(table(grid, "grid-per-cpu-percent-" + variant, "transactions per second per CPU-% of this " + cores + "-core machine" + suffix,
           variant, levels, l -> l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond() * cores / 100)));
-      tables.add(relativeCost(grid, variant, levels, suffix));
+      tables.add(relativeCost(grid, variant, levels, suffix, published(result)));
     }
     return tables;
   }
@@ -57,22 +57,40 @@ public final class StudyGrid {
     return new Table(id, title, rows);
   }
 
-  /** CPU per transaction relative to the baseline column of the same row: baseline ops per CPU-second over the cell's. */
-  private static Table relativeCost(StudyRecord.Grid grid, String variant, Map<String, Optional<LevelResult>> levels, String suffix) {
+  /**
+   * CPU per transaction relative to the baseline column of the same row: baseline ops per CPU-second over the cell's,
+   * and beside it the original's own ratio from its published figures (IBM's table 5.7 is exactly that: plain ÷ cell),
+   * so that a suite's relative cost is compared as a ratio, the one thing both machines can be set side by side on.
+   */
+  private static Table relativeCost(StudyRecord.Grid grid, String variant, Map<String, Optional<LevelResult>> levels, String suffix,
+      Map<String, Double> published) {
     List<String[]> rows = new ArrayList<>();
     rows.add(header(grid));
     for (String row : grid.rows()) {
       String[] cells = new String[grid.columns().size() + 1];
       cells[0] = row;
       Double base = level(grid, row, grid.baseline(), variant, levels).map(l -> l.cpu().opsPerCpuSecond()).orElse(null);
+      Double originalBase = published.get(row + " · " + grid.baseline());
       for (int c = 0; c < grid.columns().size(); c++) {
-        Double here = level(grid, row, grid.columns().get(c), variant, levels).map(l -> l.cpu().opsPerCpuSecond()).orElse(null);
+        String column = grid.columns().get(c);
+        Double here = level(grid, row, column, variant, levels).map(l -> l.cpu().opsPerCpuSecond()).orElse(null);
+        Double original = published.get(row + " · " + column);
+        String theirs = originalBase == null || original == null || original == 0 || column.equals(grid.baseline()) ? ""
+            : String.format(Locale.ROOT, " (orig. %.2f)", originalBase / original);
         cells[c + 1] = (base == null || here == null || here == 0 ? "-" : String.format(Locale.ROOT, "%.2f", base / here))
-            + mark(grid, row, grid.columns().get(c), variant);
+            + mark(grid, row, column, variant) + theirs;
       }
       rows.add(cells);
     }
-    return new Table("grid-relative-cost-" + variant, "relative CPU cost per transaction, " + grid.baseline() + " = 1" + suffix, rows);
+    String beside = published.isEmpty() ? "" : "; the original's ratio in brackets";
+    return new Table("grid-relative-cost-" + variant, "relative CPU cost per transaction, " + grid.baseline() + " = 1" + suffix + beside, rows);
+  }
+
+  /** The original's figures by step label, for the ratios it published (empty when it published none). */
+  private static Map<String, Double> published(RunResult result) {
+    StudyRecord.Published p = result.study().published();
+    if (p == null) return Map.of();
+    return p.figures().stream().collect(Collectors.toMap(StudyRecord.Figure::step, StudyRecord.Figure::value, (a, b) -> a));
   }
 
   private static String[] header(StudyRecord.Grid grid) {

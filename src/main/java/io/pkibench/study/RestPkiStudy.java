@@ -100,7 +100,9 @@ public final class RestPkiStudy implements Study {
       Map<String, String> params = type.workload().startsWith("http:cades")
           ? Map.of(ParamSpec.TARGET, services.url(SIGNER), "document", "pdf") : Map.of(ParamSpec.TARGET, services.url(SIGNER));
       WorkloadSpec spec = new WorkloadSpec(type.workload(), params, options.keys());
-      Plan probe = plan(spec, probeLevels, Iterations.parse("0x1s"), probeEach);
+      // Each probed level warms until steady too: a probe of a cold service reads the JIT's progress as the level's
+      // (2 threads at 0.9 ops/s, then 32 "still gaining"), and chooses by it.
+      Plan probe = plan(spec, probeLevels, new Iterations(0, probeEach.each(), StudyOptions.QUICK_WARMUP_CAP), probeEach);
       Step step = Step.of(type.label(), plan(spec, List.of(1), warmup, measure)).probedBy(probe, RestPkiStudy::choose);
       if (restartPerType && !steps.isEmpty()) step = step.before(StepHook.restartServices());
       steps.add(step);

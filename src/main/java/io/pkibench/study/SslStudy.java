@@ -246,7 +246,7 @@ public final class SslStudy implements Study {
     Iterations measure = options.iterations("3x1s", 5, Duration.ofSeconds(Math.max(1, seconds / 5)));
     // No probe when quick: four workers keep a loopback server busy on this 2-core class of machine; a smoke run, not sizing.
     if (options.quick()) return Step.of(label, plan(spec, List.of(4), warmup, measure, cpu));
-    Plan probe = plan(spec, List.of(1, 2, 4, 8, 16), Iterations.parse("0x1s"), Iterations.parse("1x2s"), cpu);
+    Plan probe = plan(spec, List.of(1, 2, 4, 8, 16), new Iterations(0, Duration.ofSeconds(2), StudyOptions.QUICK_WARMUP_CAP), Iterations.parse("1x2s"), cpu);
     return Step.of(label, plan(spec, List.of(1), warmup, measure, cpu)).probedBy(probe, RestPkiStudy::choose);
   }
 
