@@ -209,7 +209,7 @@ final class PecCommand implements Runnable {
     }
 
     static void print(java.io.PrintWriter out, ReliabilityCheck.Result r) {
-      out.println(r.documentsRead() + " mailbox files read for " + r.messages() + " sent messages");
+      out.println(r.documentsRead() + " mailbox files read for " + r.messages() + " sent messages; " + r.byKindLine());
       if (!r.findings().isEmpty()) {
         out.printf("%-48s %-22s %-28s %s%n", "message", "document", "for", "found");
         for (var f : r.findings().subList(0, Math.min(200, r.findings().size()))) {

@@ -307,6 +307,7 @@ public final class PecStudy implements Study {
       ReliabilityCheck.Result r = ReliabilityCheck.await(roots, sent, Duration.ofSeconds(60));
       List<String> parts = new ArrayList<>();
       parts.add(r.documentsRead() + " mailbox files read in " + config.mailboxes());
+      parts.add(r.byKindLine());
       if (!r.refused().isEmpty()) parts.add(r.refused().size() + " not accepted, their senders told (non-accettazione)");
       if (!r.undeliverable().isEmpty()) parts.add(r.undeliverable().size() + " refused by the recipients' provider, their senders told (errore-consegna)");
       if (!r.anomalies().isEmpty()) parts.add(r.anomalies().size() + " delivered as anomalies");

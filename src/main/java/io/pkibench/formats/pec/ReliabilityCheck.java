@@ -39,7 +39,7 @@ public final class ReliabilityCheck {
 
   /** The outcome: messages checked, those with a loss, those with a duplicate, and every finding. */
   public record Result(int messages, int documentsRead, List<String> lost, List<String> duplicated, List<Finding> findings,
-      List<String> refused, List<String> undeliverable, List<String> anomalies) {
+      List<String> refused, List<String> undeliverable, List<String> anomalies, List<KindCount> byKind) {
     public boolean passed() {
       return lost.isEmpty() && duplicated.isEmpty();
     }
@@ -47,10 +47,22 @@ public final class ReliabilityCheck {
     public String summary() {
       return "reliability: " + messages + " messages, " + lost.size() + " lost, " + duplicated.size() + " duplicated";
     }
+
+    /** The documents in the mailboxes by type, as the original counted them: how many, and their size in KB. */
+    public String byKindLine() {
+      return "by document type: " + String.join(", ", byKind.stream().map(KindCount::describe).toList());
+    }
+  }
+
+  /** The provider documents of one kind found in the mailboxes: how many, and their bytes on disk (as delivered, headers included). */
+  public record KindCount(DocumentKind kind, long count, long bytes) {
+    public String describe() {
+      return String.format(Locale.ROOT, "%s %d (%.0f KB, %.1f KB each)", kind.value, count, bytes / 1000.0, count == 0 ? 0 : bytes / 1000.0 / count);
+    }
   }
 
   /** A provider document found in a mailbox, with what the check needs of it. */
-  private record Found(String mailbox, DocumentKind kind, String reference, String deliveredTo) {}
+  private record Found(String mailbox, DocumentKind kind, String reference, String deliveredTo, long bytes) {}
 
   /**
    * Checks again every half second while documents are missing and none is duplicated, until {@code wait}
@@ -139,7 +151,12 @@ public final class ReliabilityCheck {
       for (Finding f : mine) (f.lost() ? lost : duplicated).add(m.messageId());
       findings.addAll(mine);
     }
-    return new Result(sent.size(), read, List.copyOf(lost), List.copyOf(duplicated), findings, refused, undeliverable, anomalies);
+    List<KindCount> byKind = new ArrayList<>();
+    for (DocumentKind kind : DocumentKind.values()) {
+      List<Found> of = found.stream().filter(f -> f.kind() == kind).toList();
+      if (!of.isEmpty()) byKind.add(new KindCount(kind, of.size(), of.stream().mapToLong(Found::bytes).sum()));
+    }
+    return new Result(sent.size(), read, List.copyOf(lost), List.copyOf(duplicated), findings, refused, undeliverable, anomalies, byKind);
   }
 
   private static void expect(List<Finding> findings, SentMessage m, String document, String forWhom, int found) {
@@ -174,6 +191,6 @@ public final class ReliabilityCheck {
       int at = from.lastIndexOf('@');
       deliveredTo = at < 0 ? "" : from.substring(at + 1).replaceAll("[>\\s].*$", "").toLowerCase(Locale.ROOT);
     }
-    return new Found(mailbox, kind.get(), reference == null ? null : reference.strip(), deliveredTo);
+    return new Found(mailbox, kind.get(), reference == null ? null : reference.strip(), deliveredTo, Files.size(file));
   }
 }

@@ -82,6 +82,15 @@ class ReliabilityCheckTest {
     assertEquals("reliability: 3 messages, 0 lost, 0 duplicated", r.summary());
     assertEquals(12, r.documentsRead(), "four documents per message: acceptance, taking charge, envelope, delivery");
     assertTrue(r.findings().isEmpty() && r.refused().isEmpty() && r.undeliverable().isEmpty() && r.anomalies().isEmpty(), r.toString());
+    assertEquals(List.of(DocumentKind.ACCEPTANCE, DocumentKind.TAKING_CHARGE, DocumentKind.DELIVERY, DocumentKind.TRANSPORT),
+        r.byKind().stream().map(ReliabilityCheck.KindCount::kind).toList(), "counted by document type, in the rules' order");
+    for (ReliabilityCheck.KindCount k : r.byKind()) {
+      assertEquals(3, k.count(), k.kind() + ": one per message");
+      long bytes = 0;
+      for (var m : delivered.values()) bytes += Files.size(m.get(k.kind()));
+      assertEquals(bytes, k.bytes(), k.kind() + ": the bytes of the files delivered");
+    }
+    assertTrue(r.byKindLine().startsWith("by document type: accettazione 3 ("), r.byKindLine());
   }
 
   @Test
