@@ -20,13 +20,16 @@ public record Threshold(Metric metric, double allowedPercent) {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("--threshold " + text + ": " + syntax);
     }
-    boolean drop = percent < 0;
-    if (metric.higherIsBetter() != drop || percent == 0 && !text.contains("+") && !text.contains("-")) {
+    String number = text.substring(colon + 1).strip();
+    boolean signed = number.startsWith("-") || number.startsWith("+");
+    // A zero limit (no change allowed) reads the same either way; any other must point the way the metric gets worse.
+    boolean wrongWay = percent != 0 && metric.higherIsBetter() != (percent < 0);
+    if (wrongWay || percent == 0 && !signed) {
       throw new IllegalArgumentException(String.format(Locale.ROOT, "--threshold %s: %s is %s, so its limit is a %s: write %s:%s%s%%",
           text, metric.flag, metric.higherIsBetter() ? "better higher" : "better lower",
           metric.higherIsBetter() ? "drop" : "rise", metric.flag, metric.higherIsBetter() ? "-" : "+", TrimmedNumber.of(Math.abs(percent), 4)));
     }
-    return new Threshold(metric, percent);
+    return new Threshold(metric, percent == 0 ? 0.0 : percent); // -0 and +0 are one limit
   }
 
   /** True when a change of {@code deltaPercent} stays inside the limit. */
@@ -36,7 +39,8 @@ public record Threshold(Metric metric, double allowedPercent) {
 
   @Override
   public String toString() {
-    return metric.flag + ":" + (allowedPercent > 0 ? "+" : "") + TrimmedNumber.of(allowedPercent, 4) + "%";
+    String sign = allowedPercent > 0 || allowedPercent == 0 && !metric.higherIsBetter() ? "+" : allowedPercent == 0 ? "-" : "";
+    return metric.flag + ":" + sign + TrimmedNumber.of(allowedPercent, 4) + "%";
   }
 
 

@@ -144,6 +144,21 @@ public class ComparisonTest {
     e = assertThrows(IllegalArgumentException.class, () -> Threshold.parse("latency:+10%"));
     assertTrue(e.getMessage().contains("unknown metric"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> Threshold.parse("p99:10"));
+    e = assertThrows(IllegalArgumentException.class, () -> Threshold.parse("throughput:0%"));
+    assertTrue(e.getMessage().contains("write throughput:-0%"), e.getMessage());
+  }
+
+  /** No change allowed: the fix the message suggests is taken, either sign, and holds only a change the right way. */
+  @Test
+  void threshold_zeroWithASign_isNoChangeAllowed() {
+    Threshold t = Threshold.parse("throughput:-0%");
+    assertEquals(t, Threshold.parse("throughput:+0%"), "-0 and +0 are one limit");
+    assertEquals("throughput:-0%", t.toString());
+    assertTrue(t.holds(0) && t.holds(1.5), "no drop, or a gain");
+    assertFalse(t.holds(-0.1), "any drop fails");
+    Threshold p99 = Threshold.parse("p99:+0%");
+    assertEquals("p99:+0%", p99.toString());
+    assertTrue(p99.holds(-3) && !p99.holds(0.1));
   }
 
   static void golden(String name, String actual) throws IOException {
