@@ -17,7 +17,9 @@ import io.pkibench.results.RunResult;
 import io.pkibench.results.StudyRecord;
 import io.pkibench.formats.pec.DocumentKind;
 import io.pkibench.formats.pec.Outgoing;
+import io.pkibench.formats.pec.PecLogin;
 import io.pkibench.formats.pec.PecMessages;
+import io.pkibench.formats.pec.PecSender;
 import io.pkibench.formats.pec.PecProvider;
 import io.pkibench.formats.pec.ProviderIndex;
 import io.pkibench.formats.pec.ReliabilityCheck;
@@ -78,6 +80,8 @@ public final class PecStudy implements Study {
   }
 
   public static final String FLOW = "two-domain flow";
+  /** A mailbox no provider has: the non-conforming message goes to it. */
+  static final String NO_SUCH_USER = "nobody";
   static final String P1 = TestProviders.SENDER_DOMAIN;
   static final String P2 = TestProviders.RECIPIENT_DOMAIN;
   static final List<Integer> WORKERS = List.of(1, 2, 4, 8, 16);
@@ -221,7 +225,7 @@ public final class PecStudy implements Study {
 
   @Override
   public List<PostCheck> checks(StudyOptions options) {
-    return List.of(new SpoolsDrained(), new Reliability());
+    return List.of(new SpoolsDrained(), new Reliability(options.pkiDir()));
   }
 
   /** Both spools empty (nothing waiting to be processed or carried), and what their fsyncs cost. */
@@ -294,6 +298,12 @@ public final class PecStudy implements Study {
 
   /** The original's reliability test over both providers' mailboxes: one of each document per message and recipient, by Message-ID. */
   final class Reliability implements PostCheck {
+    private final Path pkiDir;
+
+    Reliability(Path pkiDir) {
+      this.pkiDir = pkiDir;
+    }
+
     @Override
     public String name() {
       return "reliability";
@@ -302,10 +312,24 @@ public final class PecStudy implements Study {
     @Override
     public Outcome check(RunResult result, RunningServices services) throws Exception {
       if (!Files.exists(config.sent())) return Outcome.fail("no message was acknowledged: " + config.sent() + " does not exist");
-      List<SentMessage> sent = SentMessage.read(config.sent());
+      // The original's one non-conforming message: mail to a mailbox the recipients' provider does not have, which it
+      // must refuse for good, and the sender's provider must say so to its user (errore-consegna, "no-dest").
+      String undeliverableId = "<pkibench.non-conforming." + Long.toString(System.nanoTime(), 36) + "@" + P1 + ">";
+      URI p1 = URI.create(services.url(P1));
+      String from = "user1@" + P1; // the flow's sender at the first provider
+      PecLogin login = PecLogin.testUser(TestPki.open(pkiDir), from);
+      PecSender.Outcome submitted = new PecSender(p1.getHost(), p1.getPort(), java.time.InstantSource.system(), f -> login)
+          .send(from, List.of(NO_SUCH_USER + "@" + P2), undeliverableId,
+              PecMessages.message(from, NO_SUCH_USER + "@" + P2, undeliverableId, "pkibench non-conforming message", 4096, 1));
+      if (!submitted.acknowledged()) return Outcome.fail("the non-conforming message was not accepted for delivery: " + submitted.problem());
+      List<SentMessage> sent = new ArrayList<>(SentMessage.read(config.sent()));
+      sent.add(submitted.sent());
       List<Path> roots = List.of(config.mailboxes().resolve(P1), config.mailboxes().resolve(P2));
       ReliabilityCheck.Result r = ReliabilityCheck.await(roots, sent, Duration.ofSeconds(60));
+      boolean toldUndeliverable = r.undeliverable().contains(undeliverableId);
       List<String> parts = new ArrayList<>();
+      parts.add(toldUndeliverable ? "the non-conforming message (to " + NO_SUCH_USER + "@" + P2 + ") came back as undeliverable, as it must"
+          : "the non-conforming message (to " + NO_SUCH_USER + "@" + P2 + ") did NOT come back as undeliverable");
       parts.add(r.documentsRead() + " mailbox files read in " + config.mailboxes());
       parts.add(r.byKindLine());
       if (!r.refused().isEmpty()) parts.add(r.refused().size() + " not accepted, their senders told (non-accettazione)");
@@ -317,7 +341,7 @@ public final class PecStudy implements Study {
       }
       parts.add(r.summary());
       String detail = String.join("; ", parts);
-      return r.passed() ? Outcome.pass(detail) : Outcome.fail(detail);
+      return r.passed() && toldUndeliverable ? Outcome.pass(detail) : Outcome.fail(detail);
     }
   }
 

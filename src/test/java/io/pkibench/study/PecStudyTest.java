@@ -112,12 +112,16 @@ class PecStudyTest {
     assertTrue(drained.passed() && drained.detail().contains("fsyncs") && drained.detail().contains("other-disk"), drained.detail());
     var reliability = saved.study().checks().get(1);
     assertTrue(reliability.passed(), reliability.detail());
-    assertTrue(reliability.detail().endsWith("reliability: " + sent.size() + " messages, 0 lost, 0 duplicated"), reliability.detail());
+    // the flow's messages and the one non-conforming message, which must come back as undeliverable
+    assertTrue(reliability.detail().endsWith("reliability: " + (sent.size() + 1) + " messages, 0 lost, 0 duplicated"), reliability.detail());
+    assertTrue(reliability.detail().contains("the non-conforming message (to nobody@pec2.test) came back as undeliverable, as it must")
+        && reliability.detail().contains("1 refused by the recipients' provider"), reliability.detail());
+    assertTrue(reliability.detail().contains("by document type: accettazione " + (sent.size() + 1) + " ("), "each type counted with its KB: " + reliability.detail());
     assertTrue(Files.isDirectory(dir.resolve("other-disk").resolve("pec1.test").resolve("done")), "--spool put the spools there");
     long fromPec2 = sent.stream().filter(m -> m.from().endsWith("@pec2.test")).count();
     assertEquals(3.0 / 5, (double) fromPec2 / sent.size(), 0.05, "pec2.test's user sends 3 in 5, as the original's 1,200 of 2,000");
     String table = StudyTables.terminal(saved);
-    assertTrue(table.contains("reliability: " + sent.size() + " messages, 0 lost, 0 duplicated") && table.contains("the original beside ours (OpenPEC"), table);
+    assertTrue(table.contains("reliability: " + (sent.size() + 1) + " messages, 0 lost, 0 duplicated") && table.contains("the original beside ours (OpenPEC"), table);
   }
 
   @Test
