@@ -76,7 +76,7 @@ public final class ForkedSeries {
     if (p != null) p.destroy();
   }
 
-  public List<IterationResult> run(SeriesRequest request) throws EngineException, IOException, InterruptedException {
+  public SeriesRun run(SeriesRequest request) throws EngineException, IOException, InterruptedException {
     Files.createDirectories(scratchDir);
     Path requestFile = Files.createTempFile(scratchDir, "series-", ".request.json");
     Path responseFile = requestFile.resolveSibling(requestFile.getFileName().toString().replace(".request.json", ".response.json"));
@@ -111,7 +111,7 @@ public final class ForkedSeries {
         throw new EngineException("the forked JVM answered in format " + response.schema() + ", expected " + SeriesResponse.SCHEMA, null);
       }
       if (response.failure() != null) throw new EngineException(response.failure(), null);
-      return response.iterations();
+      return new SeriesRun(response.iterations(), response.outcomes());
     } finally {
       Files.deleteIfExists(requestFile);
       Files.deleteIfExists(responseFile);
@@ -127,7 +127,7 @@ public final class ForkedSeries {
     try {
       // The same checks the parent made: a request this version cannot run is answered as such, not half-run.
       List<String> problems = catalog.problems(spec);
-      if (!problems.isEmpty()) return new SeriesResponse(SeriesResponse.SCHEMA, List.of(), String.join("; ", problems));
+      if (!problems.isEmpty()) return new SeriesResponse(SeriesResponse.SCHEMA, List.of(), String.join("; ", problems), null);
       var factory = catalog.find(spec.name()).orElseThrow();
       var params = Params.resolve(spec.name(), factory.params(), spec.params());
       var cpu = CpuMeter.of(request.cpu());
@@ -136,14 +136,14 @@ public final class ForkedSeries {
             java.time.Duration.ofMillis(request.hangGraceMillis()));
         var seriesSpec = new SeriesSpec(spec.name(), request.load(), request.series(), request.seriesCount(),
             request.warmup(), request.measure());
-        var iterations = SeriesRunner.runHere(factory, new WorkloadContext(source, request.verify(), pki, clock), params,
+        var run = SeriesRunner.runHere(factory, new WorkloadContext(source, request.verify(), pki, clock), params,
             seriesSpec, driver, cpu);
-        return new SeriesResponse(SeriesResponse.SCHEMA, iterations, null);
+        return new SeriesResponse(SeriesResponse.SCHEMA, run.iterations(), null, run.outcomes());
       }
     } catch (InterruptedException e) {
       throw e;
     } catch (Exception e) {
-      return new SeriesResponse(SeriesResponse.SCHEMA, List.of(), e.getMessage() == null ? e.toString() : e.getMessage());
+      return new SeriesResponse(SeriesResponse.SCHEMA, List.of(), e.getMessage() == null ? e.toString() : e.getMessage(), null);
     }
   }
 

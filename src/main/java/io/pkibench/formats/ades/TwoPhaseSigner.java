@@ -71,12 +71,21 @@ public final class TwoPhaseSigner {
    * {@code tsa} may be null when no -T level is used; {@code clock} dates each signature. Not
    * thread-safe in DSS's sense: one per worker or per request.
    */
-  public TwoPhaseSigner(TimeStampAuthority tsa, java.time.InstantSource clock) {
+  public TwoPhaseSigner(TimeStampResponder tsa, java.time.InstantSource clock) {
     this(tsa, new CertificateTokens(), clock);
   }
 
+  /** With {@code tsaCheck} judging each of {@code tsa}'s replies (an outside TSA's tokens verified against the trust a user gave). */
+  public TwoPhaseSigner(TimeStampResponder tsa, TimeStampCheck tsaCheck, java.time.InstantSource clock) {
+    this(tsa, tsaCheck, new CertificateTokens(), clock);
+  }
+
   /** With {@code tokens} shared by the signers of one service (thread-safe), so each certificate is wrapped and checked once. */
-  public TwoPhaseSigner(TimeStampAuthority tsa, CertificateTokens tokens, java.time.InstantSource clock) {
+  public TwoPhaseSigner(TimeStampResponder tsa, CertificateTokens tokens, java.time.InstantSource clock) {
+    this(tsa, new TimeStampCheck(null), tokens, clock);
+  }
+
+  private TwoPhaseSigner(TimeStampResponder tsa, TimeStampCheck tsaCheck, CertificateTokens tokens, java.time.InstantSource clock) {
     QuietXmlParsers.install(); // a client's malformed XML is refused, not printed to the service's stderr
     this.tokens = tokens;
     this.clock = clock;
@@ -104,8 +113,8 @@ public final class TwoPhaseSigner {
       }
     };
     if (tsa != null) {
-      cades.setTspSource(new InProcessTspSource(tsa));
-      pades.setTspSource(new InProcessTspSource(tsa));
+      cades.setTspSource(new ResponderTspSource(tsa, tsaCheck));
+      pades.setTspSource(new ResponderTspSource(tsa, tsaCheck));
     }
   }
 
