@@ -89,6 +89,22 @@ public final class OpensslServices {
     };
   }
 
+  /**
+   * A TSA that answers another question than the one asked: {@code tsa} sees the request with its nonce + 1
+   * ({@code changeNonce}) or its imprint's first byte flipped, and the client gets that token.
+   */
+  public static DerFront.Backend answeringAnotherRequest(DerFront.Backend tsa, boolean changeNonce) {
+    return der -> {
+      var request = new org.bouncycastle.tsp.TimeStampRequest(der);
+      var generator = new org.bouncycastle.tsp.TimeStampRequestGenerator();
+      generator.setCertReq(request.getCertReq());
+      byte[] imprint = request.getMessageImprintDigest().clone();
+      if (!changeNonce) imprint[0] ^= 1;
+      var nonce = changeNonce ? request.getNonce().add(java.math.BigInteger.ONE) : request.getNonce();
+      return tsa.answer(generator.generate(request.getMessageImprintAlgOID(), imprint, nonce).getEncoded());
+    };
+  }
+
   /** The serial as openssl's index holds it: upper-case hex, whole bytes. */
   static String serial(X509Certificate c) {
     String hex = c.getSerialNumber().toString(16).toUpperCase(Locale.ROOT);

@@ -61,11 +61,15 @@ public final class TwoPhaseSigner {
     }
   }
 
+  /** Room for the CMS of a PAdES-B-T in the PDF: the signature, its chain and a time-stamp token with a long TSA chain. */
+  static final int PADES_T_CONTENT_BYTES = 24 * 1024;
   private final CAdESService cades;
   private final PAdESService pades;
   private final XAdESService xades;
   private final CertificateTokens tokens;
   private final java.time.InstantSource clock;
+  /** The time-stamps come from a TSA we did not write, whose tokens may be of any size. */
+  private final boolean outsideTsa;
 
   /**
    * {@code tsa} may be null when no -T level is used; {@code clock} dates each signature. Not
@@ -87,6 +91,7 @@ public final class TwoPhaseSigner {
 
   private TwoPhaseSigner(TimeStampResponder tsa, TimeStampCheck tsaCheck, CertificateTokens tokens, java.time.InstantSource clock) {
     QuietXmlParsers.install(); // a client's malformed XML is refused, not printed to the service's stderr
+    this.outsideTsa = tsa != null && !(tsa instanceof TimeStampAuthority);
     this.tokens = tokens;
     this.clock = clock;
     // Each service checks the signing certificate in both phases. DSS's own check builds and
@@ -132,7 +137,15 @@ public final class TwoPhaseSigner {
         p.setSignaturePackaging(packaging);
         yield p;
       }
-      case PADES, PADES_T -> new PAdESSignatureParameters();
+      case PADES -> new PAdESSignatureParameters();
+      case PADES_T -> {
+        // The space reserved in the PDF must hold the time-stamp token too, and an outside TSA's token is as big as
+        // the chain it carries: DSS's default (9,472 bytes) was too small for OpenSSL's TSA sending a three-certificate
+        // chain. Ours is known to fit, and its signatures stay as they were measured.
+        PAdESSignatureParameters p = new PAdESSignatureParameters();
+        if (outsideTsa) p.setContentSize(PADES_T_CONTENT_BYTES);
+        yield p;
+      }
       case XADES -> {
         XAdESSignatureParameters p = new XAdESSignatureParameters();
         p.setSignaturePackaging(SignaturePackaging.ENVELOPED);

@@ -13,15 +13,12 @@ import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
-import java.math.BigInteger;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.bouncycastle.tsp.TimeStampRequest;
-import org.bouncycastle.tsp.TimeStampRequestGenerator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -102,7 +99,7 @@ class TspWorkloadTest {
 
   @Test
   void run_tsaAnsweringAnotherNonce_everyOperationCountedWithTheReason() throws Exception {
-    try (DerFront front = new DerFront("application/timestamp-reply", request -> openssl.answer(rewrite(request, true)));
+    try (DerFront front = new DerFront("application/timestamp-reply", OpensslServices.answeringAnotherRequest(openssl, true));
         Workload w = tsp(front.url("/tsa"), Map.of("trust", rootPem))) {
       MeasuredRun.of("tsp, nonce changed", w, LONG).assertEveryFailedWith("does not echo the request's nonce");
     }
@@ -110,7 +107,7 @@ class TspWorkloadTest {
 
   @Test
   void run_tsaStampingAnotherImprint_everyOperationCountedWithTheReason() throws Exception {
-    try (DerFront front = new DerFront("application/timestamp-reply", request -> openssl.answer(rewrite(request, false)));
+    try (DerFront front = new DerFront("application/timestamp-reply", OpensslServices.answeringAnotherRequest(openssl, false));
         Workload w = tsp(front.url("/tsa"), Map.of("trust", rootPem))) {
       MeasuredRun.of("tsp, imprint changed", w, LONG).assertEveryFailedWith("message imprint is not the request's");
     }
@@ -170,16 +167,5 @@ class TspWorkloadTest {
     assertTrue(factory.unreachable(Params.resolve("tsp", factory.params(), Map.of("target", "http://127.0.0.1:1/tsa"))).get(0)
         .startsWith("--target http://127.0.0.1:1/tsa: cannot be reached"));
     assertEquals(List.of(), factory.unreachable(Params.resolve("tsp", factory.params(), Map.of("target", opensslFront.url("/tsa")))));
-  }
-
-  /** The request as a TSA that answers another question would see it: nonce + 1, or the imprint's first byte flipped. */
-  static byte[] rewrite(byte[] der, boolean nonce) throws Exception {
-    TimeStampRequest request = new TimeStampRequest(der);
-    TimeStampRequestGenerator generator = new TimeStampRequestGenerator();
-    generator.setCertReq(request.getCertReq());
-    byte[] imprint = request.getMessageImprintDigest().clone();
-    if (!nonce) imprint[0] ^= 1;
-    BigInteger n = nonce ? request.getNonce().add(BigInteger.ONE) : request.getNonce();
-    return generator.generate(request.getMessageImprintAlgOID(), imprint, n).getEncoded();
   }
 }
