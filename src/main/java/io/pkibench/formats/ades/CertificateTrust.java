@@ -26,11 +26,13 @@ import java.util.stream.Collectors;
  */
 public final class CertificateTrust {
   private final Set<TrustAnchor> anchors;
+  private final X509Certificate firstAnchor;
   private final List<X509Certificate> all;
   private final Set<X509Certificate> vouched = ConcurrentHashMap.newKeySet();
 
-  private CertificateTrust(Set<TrustAnchor> anchors, List<X509Certificate> all) {
+  private CertificateTrust(Set<TrustAnchor> anchors, X509Certificate firstAnchor, List<X509Certificate> all) {
     this.anchors = anchors;
+    this.firstAnchor = firstAnchor;
     this.all = all;
   }
 
@@ -39,7 +41,7 @@ public final class CertificateTrust {
         .filter(c -> c.getSubjectX500Principal().equals(c.getIssuerX500Principal())).toList();
     List<X509Certificate> anchors = roots.isEmpty() ? certificates : roots;
     return new CertificateTrust(anchors.stream().map(c -> new TrustAnchor(c, null)).collect(Collectors.toUnmodifiableSet()),
-        List.copyOf(certificates));
+        anchors.get(0), List.copyOf(certificates));
   }
 
   /** Every certificate of the bundle, anchors included: where a signer missing from its own message may be found. */
@@ -47,9 +49,9 @@ public final class CertificateTrust {
     return all;
   }
 
-  /** The first anchor, for checks that take one. */
+  /** The bundle's first anchor, for checks that take one. */
   public X509Certificate anchor() {
-    return anchors.iterator().next().getTrustedCert();
+    return firstAnchor;
   }
 
   /** Throws unless {@code signer} is an anchor or chains to one through {@code carried} and the bundle, at {@code at}. */

@@ -89,7 +89,8 @@ public final class TwoPhaseSigner {
     this(tsa, new TimeStampCheck(null), tokens, clock);
   }
 
-  private TwoPhaseSigner(TimeStampResponder tsa, TimeStampCheck tsaCheck, CertificateTokens tokens, java.time.InstantSource clock) {
+  /** A service's signer: {@code tokens} shared, each of {@code tsa}'s replies judged by {@code tsaCheck}. */
+  public TwoPhaseSigner(TimeStampResponder tsa, TimeStampCheck tsaCheck, CertificateTokens tokens, java.time.InstantSource clock) {
     QuietXmlParsers.install(); // a client's malformed XML is refused, not printed to the service's stderr
     this.outsideTsa = tsa != null && !(tsa instanceof TimeStampAuthority);
     this.tokens = tokens;

@@ -95,7 +95,17 @@ public final class HttpSigningWorkload implements Workload {
         params.add(ParamSpec.free("size", kind.startsWith("cades") ? "137k" : "4k", "bytes of the document"));
       }
       if (kind.startsWith("cades")) params.add(ParamSpec.choice("packaging", "detached", "CMS with or without the document", "detached", "enveloping"));
+      if (kind.endsWith("-t")) {
+        params.add(ParamSpec.free("tsa-trust", "", "with --verify, when the service time-stamps through an outside TSA ('serve signer --tsa URL'):"
+            + " PEM file of that TSA's chain, which the B-T time-stamps must chain to (default: the test PKI's root)"));
+      }
       return params;
+    }
+
+    @Override
+    public List<String> problems(Params params, String keys) {
+      if (!kind.endsWith("-t") || params.get("tsa-trust").isBlank()) return List.of();
+      return HttpTargets.certificatesProblem("tsa-trust", params.get("tsa-trust")).stream().toList();
     }
 
     @Override
@@ -112,7 +122,14 @@ public final class HttpSigningWorkload implements Workload {
       byte[] document = format != null ? AdesChecks.sampleDocument(format, sized ? params.bytes("size") : 0)
           : kind.equals("timestamp") ? new byte[params.bytes("size")] : null;
       return new HttpSigningWorkload(kind, format, client, signers, document,
-          kind.startsWith("cades") ? params.get("packaging") : "detached", context.verify(), Signers.tsaTrustAnchor(context));
+          kind.startsWith("cades") ? params.get("packaging") : "detached", context.verify(), tsaTrustAnchor(context, params));
+    }
+
+    /** The root the service's B-T time-stamps must chain to: {@code -p tsa-trust}'s when the service uses an outside TSA. */
+    private java.security.cert.X509Certificate tsaTrustAnchor(WorkloadContext context, Params params) throws java.io.IOException {
+      if (!kind.endsWith("-t") || params.get("tsa-trust").isBlank()) return Signers.tsaTrustAnchor(context);
+      return io.pkibench.formats.ades.CertificateTrust.of(io.pkibench.keys.PemKeys.certificates(
+          java.nio.file.Files.readAllBytes(java.nio.file.Path.of(params.get("tsa-trust"))))).anchor();
     }
   }
 

@@ -83,6 +83,23 @@ class OutsideServicesTest {
     assertEquals(List.of(), new CadesWorkload.Factory(false).params().stream().filter(p -> p.name().startsWith("tsa")).toList(), "B-B has no TSA");
   }
 
+  /** {@code serve signer --tsa URL --tsa-trust PEM}: the service's B-T signatures stamped by openssl's TSA, checked by http:cades-t --verify. */
+  @Test
+  void run_httpCadesTThroughASignerUsingOpensslTsa_everySignatureAndTokenVerifies() throws Exception {
+    var trust = io.pkibench.formats.ades.CertificateTrust.of(List.of(fixture.pki.certificate("root-ca")));
+    try (var signer = io.pkibench.server.signer.SignerServer.forTestPki(fixture.pki,
+        new io.pkibench.formats.ades.HttpTimeStampResponder(java.net.URI.create(tsa.url("/tsa"))), new io.pkibench.formats.ades.TimeStampCheck(trust),
+        io.pkibench.formats.ades.CertificateLogin.Revocation.CRL, "127.0.0.1", 0, java.time.InstantSource.system())) {
+      signer.start();
+      long before = tsa.answered();
+      try (Workload w = fixture.workload(new io.pkibench.workload.http.HttpSigningWorkload.Factory("cades-t"),
+          Map.of("target", signer.baseUrl(), "tsa-trust", rootPem, "size", "4k"))) {
+        MeasuredRun run = MeasuredRun.of("http:cades-t, serve signer --tsa openssl", w, LONG).assertEverySucceeded();
+        assertEquals(run.started(), tsa.answered() - before, "every signature time-stamped by openssl");
+      }
+    }
+  }
+
   @Test
   void run_authAskingOpensslOcspResponder_goodLogsIn_revokedCountedFailed() throws Exception {
     SigningKey ca = fixture.keys.key("intermediate-a");
