@@ -70,7 +70,7 @@ public final class CertificateTrust {
         CertPathBuilder.getInstance("PKIX").build(parameters);
       } catch (GeneralSecurityException e) {
         throw new CertificateException("its certificate '" + signer.getSubjectX500Principal().getName()
-            + "' does not chain to the trusted " + names() + " (" + e.getMessage() + ")", e);
+            + "' does not chain to the trusted " + names() + " (" + e.getMessage() + ")");
       }
     }
     vouched.add(signer);

@@ -194,7 +194,7 @@ public final class OcspCheck {
     } catch (java.security.cert.CertificateParsingException e) {
       throw new SignatureException(name + "'s extended key usage cannot be read", e);
     } catch (java.security.cert.CertificateExpiredException | java.security.cert.CertificateNotYetValidException e) {
-      throw new SignatureException(name + "'s certificate is not valid now: " + e.getMessage(), e);
+      throw new SignatureException(name + "'s certificate is not valid now: " + e.getMessage());
     }
     vouchedDelegates.add(c);
   }

@@ -32,6 +32,8 @@ final class ResponderTspSource implements TSPSource {
       TimeStampRequest request = generator.generate(
           new ASN1ObjectIdentifier(digestAlgorithm.getOid()), digest, BigInteger.valueOf(ThreadLocalRandom.current().nextLong()));
       return new TimestampBinary(check.check(request, responder.respond(request.getEncoded())).getEncoded());
+    } catch (java.io.IOException | java.security.SignatureException e) {
+      throw new DSSException("time-stamp failed: " + e.getMessage()); // a one-line reason already: no cause repeating it in the table
     } catch (Exception e) {
       throw new DSSException("time-stamp failed: " + e.getMessage(), e);
     }

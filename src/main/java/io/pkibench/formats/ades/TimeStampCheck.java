@@ -92,12 +92,12 @@ public final class TimeStampCheck {
     try {
       trust.check(tsa, carried, token.getTimeStampInfo().getGenTime());
     } catch (CertificateException e) {
-      throw new SignatureException("the token's TSA is not trusted: " + e.getMessage(), e);
+      throw new SignatureException("the token's TSA is not trusted: " + e.getMessage()); // the message is the reason: no cause repeating it
     }
     try {
       token.validate(new JcaSimpleSignerInfoVerifierBuilder().build(tsa)); // signature, ESSCertID(v2), the timeStamping EKU, validity at genTime
     } catch (Exception e) {
-      throw new SignatureException("the token does not verify with its TSA certificate: " + e.getMessage(), e);
+      throw new SignatureException("the token does not verify with its TSA certificate: " + e.getMessage());
     }
   }
 
