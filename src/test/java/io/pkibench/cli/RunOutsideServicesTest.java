@@ -65,9 +65,10 @@ class RunOutsideServicesTest {
     SigningKey tsa = fixture.keys.key("tsa");
     try (DerFront front = new DerFront("application/timestamp-reply",
         OpensslServices.tsa(dir.resolve("openssl-ts"), tsa.certificate(), tsa.privateKey(), tsa.chain(), 1))) {
-      assertEquals(0, run(args("run", "tsp", "--target", front.url("/tsa"), "--out", "tsp.json")), err.toString());
+      assertEquals(0, run(args("run", "tsp", "--target", front.url("/tsa"), "--out", "tsp.json", "--html", "tsp.html")), err.toString());
     }
     assertTrue(out.toString().contains("note: tokens not verified: no -p trust given"), out.toString());
+    assertTrue(Files.readString(dir.resolve("tsp.html")).contains("<b>Note:</b> tokens not verified"), "the HTML report says it too");
     WorkloadResult w = RunResultJson.read(dir.resolve("tsp.json")).workloads().get(0);
     assertTrue(w.notes().get(0).startsWith("tokens not verified"), w.notes().toString());
     assertTrue(w.levels().get(0).counts().succeeded() > 0 && w.levels().get(0).counts().failed() == 0, w.levels().get(0).counts().toString());
