@@ -40,6 +40,8 @@ public final class HttpSigningWorkload implements Workload {
   private final boolean verify;
   /** The root the signing service's TSA must chain to (its B-T time-stamps are checked against it). */
   private final java.security.cert.X509Certificate tsaTrustAnchor;
+  /** http:timestamp's check of each reply: tsp's, its tokens chained to {@code tsaTrustAnchor} under --verify. */
+  private final io.pkibench.formats.ades.TimeStampCheck timestampCheck;
   /** Per signer (same index): its chain in base64 DER, and the whole start request, made once rather than per operation. */
   private final List<List<String>> chains = new ArrayList<>();
   private final List<byte[]> startBodies = new ArrayList<>();
@@ -169,8 +171,6 @@ public final class HttpSigningWorkload implements Workload {
         new LoginRequest(chains.get(index), Base64.getEncoder().encodeToString(signer.sign())));
     if (!answer.path("valid").asBoolean()) throw new java.io.IOException("login answered without valid=true: " + answer);
   }
-
-  private final io.pkibench.formats.ades.TimeStampCheck timestampCheck;
 
   private Operation timestampOperation(int worker) throws Exception {
     SplittableRandom random = new SplittableRandom(worker);
