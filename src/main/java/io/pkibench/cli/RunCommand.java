@@ -129,6 +129,9 @@ final class RunCommand implements Callable<Integer> {
     CliContext ctx = parent.context;
     WorkloadCatalog catalog = WorkloadCatalog.builtIn();
     Plan plan = validatedPlan(catalog);
+    // Outside services are asked once, before anything starts: a wrong address stops the run here, named.
+    List<String> unreachable = catalog.unreachable(plan);
+    if (!unreachable.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", unreachable));
     CpuMeter meter = CpuMeter.of(cpu);
     Path resultFile = out != null ? ctx.resolve(out) : defaultOut(ctx);
     Path pkiDir = ctx.pkiDir(pki);

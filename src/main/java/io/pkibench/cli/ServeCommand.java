@@ -104,7 +104,8 @@ final class ServeCommand implements Runnable {
       description = {"The two-phase signing service over HTTPS (test PKI's tls-server certificate):",
           "/api/signatures/{cades|cades-t|pades|pades-t|xades}/start and /{token}/finish, /api/auth/start and /{token}/finish, /api/timestamp."},
       footer = {"", "Example:", "  pkibench serve signer --port 8443",
-          "  pkibench run http:cades --target https://127.0.0.1:8443 --concurrency 1..16"})
+          "  pkibench run http:cades --target https://127.0.0.1:8443 --concurrency 1..16",
+          "  pkibench serve signer --tsa http://tsa.example:318/ --tsa-trust tsa-chain.pem   # B-T time-stamps from an outside TSA"})
   static final class Signer extends Service {
     @Option(names = "--port", defaultValue = "" + SignerServer.DEFAULT_PORT, description = "TCP port, 0 for any free one (default: ${DEFAULT-VALUE})")
     int port;
@@ -120,6 +121,13 @@ final class ServeCommand implements Runnable {
             + " the last two need 'pkibench serve crl' (default: ${DEFAULT-VALUE})")
     String revocation;
 
+    @Option(names = "--tsa", paramLabel = "URL", description = "an outside RFC 3161 TSA for the B-T signatures and /api/timestamp, instead of"
+        + " the service's own (the test PKI's tsa key); each token is checked (nonce, imprint, and --tsa-trust)")
+    String tsa;
+
+    @Option(names = "--tsa-trust", paramLabel = "PEM", description = "with --tsa: the TSA's chain; each token's signature is verified against it")
+    Path tsaTrust;
+
     @Override
     ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception {
       CertificateLogin.Revocation checked;
@@ -129,8 +137,29 @@ final class ServeCommand implements Runnable {
         throw new ParameterException(serve.spec.commandLine(), "--revocation " + revocation + ": use crl, crl-fetch or ocsp");
       }
       TestPki testPki = TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
+      if (tsa != null) return SignerServer.forTestPki(testPki, outsideTsa(ctx), tsaCheck(ctx), checked, bind, port, ctx.clock());
       KeySource source = KeyOpeners.of(ctx, pkiDir, pinFile, ctx.err()::println).open(keys);
       return SignerServer.forTestPki(testPki, source, checked, bind, port, ctx.clock());
+    }
+
+    private io.pkibench.formats.ades.HttpTimeStampResponder outsideTsa(CliContext ctx) {
+      java.util.List<String> problems = new java.util.ArrayList<>();
+      io.pkibench.workload.api.Reachability.problem("--tsa", tsa, "start the TSA or correct the URL").ifPresent(problems::add);
+      if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
+      return new io.pkibench.formats.ades.HttpTimeStampResponder(java.net.URI.create(tsa));
+    }
+
+    private io.pkibench.formats.ades.TimeStampCheck tsaCheck(CliContext ctx) {
+      if (tsaTrust == null) {
+        ctx.err().println("note: the time-stamps of --tsa " + tsa + " are not verified (no --tsa-trust); status, nonce and imprint are checked");
+        return new io.pkibench.formats.ades.TimeStampCheck(null);
+      }
+      try {
+        return new io.pkibench.formats.ades.TimeStampCheck(io.pkibench.formats.ades.CertificateTrust.of(
+            io.pkibench.keys.PemKeys.certificates(java.nio.file.Files.readAllBytes(ctx.resolve(tsaTrust)))));
+      } catch (java.io.IOException | IllegalArgumentException e) {
+        throw new ParameterException(serve.spec.commandLine(), "--tsa-trust " + tsaTrust + ": " + e.getMessage() + "; give the TSA's chain as PEM");
+      }
     }
 
     @Override

@@ -33,6 +33,19 @@ public final class PemKeys {
     }
   }
 
+  /** Every X.509 certificate of a PEM bundle (or one DER certificate), in file order; refused when there is none. */
+  public static List<X509Certificate> certificates(byte[] bytes) {
+    List<X509Certificate> all;
+    try {
+      all = CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(bytes)).stream()
+          .map(c -> (X509Certificate) c).toList();
+    } catch (GeneralSecurityException | RuntimeException e) {
+      all = List.of();
+    }
+    if (all.isEmpty()) throw new IllegalArgumentException("holds no X.509 certificate (PEM or DER)");
+    return all;
+  }
+
   /** An unencrypted PEM private key, PKCS#8 ("PRIVATE KEY") or PKCS#1 ("RSA PRIVATE KEY"). */
   public static PrivateKey privateKey(byte[] pem) {
     Object o;

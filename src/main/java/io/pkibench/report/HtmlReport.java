@@ -61,6 +61,8 @@ public final class HtmlReport {
       Analysis.WorkloadAnalysis a = analysis.workloads().get(i);
       h.append("<h3>").append(Html.esc(StudyTables.label(w, a.label()))).append(" <span class=\"muted\">keys ").append(Html.esc(w.keys())).append("</span></h3>\n");
       if (w.failure() != null) h.append("<p><b>Stopped:</b> ").append(Html.esc(w.failure())).append("</p>\n");
+      for (String note : w.notes()) h.append("<p class=\"warn\"><b>Note:</b> ").append(Html.esc(note)).append("</p>\n");
+      TerminalTable.outcomes(w).ifPresent(text -> h.append("<p>").append(Html.esc(text)).append("</p>\n"));
       if (w.levels().isEmpty()) continue;
       h.append("<p class=\"verdict\">").append(Html.esc(a.verdict().text())).append("</p>\n");
       LevelResult best = w.levels().stream().max(java.util.Comparator.comparingDouble(l -> l.throughput().mean())).orElseThrow();

@@ -33,11 +33,9 @@ public final class TerminalTable {
       rows.add(open ? OPEN_HEADER : HEADER);
       for (LevelResult l : w.levels()) rows.add(open ? openRow(l) : row(l));
       out.append(align(rows));
-      for (LevelResult l : w.levels()) {
-        for (ErrorCount e : l.errors()) {
-          out.append("  c=").append(l.concurrency()).append(" error ×").append(e.count()).append(": ").append(e.cause()).append('\n');
-        }
-      }
+      for (String note : w.notes()) out.append("  note: ").append(note).append('\n');
+      outcomes(w).ifPresent(text -> out.append("  ").append(text).append('\n'));
+      for (LevelResult l : w.levels()) errors(out, l);
       for (LevelResult l : w.levels()) {
         HumanUnits.intervalTooWide(l.throughput()).ifPresent(text -> out.append("  c=").append(l.concurrency()).append(' ').append(text).append('\n'));
       }
@@ -61,6 +59,30 @@ public final class TerminalTable {
       }
     }
     return out.toString();
+  }
+
+  /** The first distinct failure reasons shown per level, most frequent first; the result file keeps them all. */
+  static final int SHOWN_REASONS = 5;
+
+  /** A level's most frequent failure reasons, one line each with its count, then how many more the result file holds. */
+  static void errors(StringBuilder out, LevelResult l) {
+    List<ErrorCount> errors = l.errors();
+    for (ErrorCount e : errors.subList(0, Math.min(SHOWN_REASONS, errors.size()))) {
+      out.append("  c=").append(l.concurrency()).append(" error ×").append(e.count()).append(": ").append(e.cause()).append('\n');
+    }
+    if (errors.size() > SHOWN_REASONS) {
+      long rest = errors.subList(SHOWN_REASONS, errors.size()).stream().mapToLong(ErrorCount::count).sum();
+      out.append("  c=").append(l.concurrency()).append(" … ").append(errors.size() - SHOWN_REASONS).append(" more distinct reasons (")
+          .append(rest).append(" failures): 'pkibench report FILE --format json' lists them\n");
+    }
+  }
+
+  /** "answers, all levels, warm-ups included: good 1,204 · revoked 0 · unknown 3" for a workload that counts them. */
+  static java.util.Optional<String> outcomes(WorkloadResult w) {
+    if (w.outcomes().isEmpty()) return java.util.Optional.empty();
+    List<String> parts = new ArrayList<>();
+    w.outcomes().forEach((answer, n) -> parts.add(String.format(java.util.Locale.ROOT, "%s %,d", answer, n)));
+    return java.util.Optional.of("answers, all levels, warm-ups included: " + String.join(" · ", parts));
   }
 
   /** "key-server calls: 127.0.0.1:9443 (weight 50) 1,204 (50.1%), 0 failed; …" for a remote: source. */

@@ -76,8 +76,8 @@ public final class ForkedSeries {
     if (p != null) p.destroy();
   }
 
-  /** Runs the series in a fresh JVM: its answer, whose iterations are measured and whose failure, if any, was thrown. */
-  public SeriesResponse run(SeriesRequest request) throws EngineException, IOException, InterruptedException {
+  /** Runs the series in a fresh JVM: its iterations, counted outcomes and key-node calls; a failure it answered is thrown. */
+  public SeriesRun run(SeriesRequest request) throws EngineException, IOException, InterruptedException {
     Files.createDirectories(scratchDir);
     Path requestFile = Files.createTempFile(scratchDir, "series-", ".request.json");
     Path responseFile = requestFile.resolveSibling(requestFile.getFileName().toString().replace(".request.json", ".response.json"));
@@ -112,7 +112,7 @@ public final class ForkedSeries {
         throw new EngineException("the forked JVM answered in format " + response.schema() + ", expected " + SeriesResponse.SCHEMA, null);
       }
       if (response.failure() != null) throw new EngineException(response.failure(), null);
-      return response;
+      return new SeriesRun(response.iterations(), response.outcomes(), response.keyNodes());
     } finally {
       Files.deleteIfExists(requestFile);
       Files.deleteIfExists(responseFile);
@@ -137,9 +137,9 @@ public final class ForkedSeries {
             java.time.Duration.ofMillis(request.hangGraceMillis()));
         var seriesSpec = new SeriesSpec(spec.name(), request.load(), request.series(), request.seriesCount(),
             request.warmup(), request.measure());
-        var iterations = SeriesRunner.runHere(factory, new WorkloadContext(source, request.verify(), pki, clock), params,
+        var run = SeriesRunner.runHere(factory, new WorkloadContext(source, request.verify(), pki, clock), params,
             seriesSpec, driver, cpu);
-        return new SeriesResponse(SeriesResponse.SCHEMA, iterations, null, source == null ? List.of() : source.nodes());
+        return new SeriesResponse(SeriesResponse.SCHEMA, run.iterations(), null, run.outcomes(), source == null ? List.of() : source.nodes());
       }
     } catch (InterruptedException e) {
       throw e;

@@ -162,7 +162,8 @@ public final class RunSession {
     CpuMeter cpu = options.cpu();
     WorkloadFactory factory = catalog.find(spec.name()).orElseThrow();
     Params params = Params.resolve(spec.name(), factory.params(), spec.params());
-    WorkloadResult entry = new WorkloadResult(spec.name(), params.asMap(), factory.usesKeys() ? spec.keys() : "none", cpu.describe(), List.of(), null, step);
+    WorkloadResult entry = new WorkloadResult(spec.name(), params.asMap(), factory.usesKeys() ? spec.keys() : "none", cpu.describe(), List.of(), null, step)
+        .withNotes(factory.notes(params));
     file.update(r -> r.withWorkload(index, entry));
     // The interval log's tag names the step, so one .hlog holds every step of a study apart; a shoot-out runs one
     // workload through several key sources, and the source keeps their intervals apart.
@@ -177,7 +178,7 @@ public final class RunSession {
       if (factory.usesKeys()) {
         // Opened here even when forking: a bad key source fails once, up front, and names itself.
         source = keys.open(spec.keys());
-        current = new WorkloadResult(spec.name(), params.asMap(), source.describe(), cpu.describe(), List.of(), null, step);
+        current = new WorkloadResult(spec.name(), params.asMap(), source.describe(), cpu.describe(), List.of(), null, step).withNotes(entry.notes());
       }
       WorkloadContext context = new WorkloadContext(source, plan.verify(), options.pki(), options.clock());
       for (LevelLoad load : plan.load().levels()) {
@@ -186,13 +187,12 @@ public final class RunSession {
         List<IterationResult> iterations = new ArrayList<>();
         for (int series = 1; series <= plan.series() && !interrupted; series++) {
           SeriesSpec seriesSpec = new SeriesSpec(tagName, load, series, plan.series(), plan.warmup(), plan.measure());
-          if (forked == null) {
-            iterations.addAll(SeriesRunner.runHere(factory, context, params, seriesSpec, driver, cpu));
-          } else {
-            SeriesResponse answer = forked.run(request(spec, seriesSpec));
-            iterations.addAll(answer.iterations());
-            forkedNodes.add(answer.keyNodes());
-          }
+          SeriesRun run = forked == null
+              ? SeriesRunner.runHere(factory, context, params, seriesSpec, driver, cpu)
+              : forked.run(request(spec, seriesSpec));
+          iterations.addAll(run.iterations());
+          current = current.plusOutcomes(run.outcomes());
+          if (forked != null) forkedNodes.add(run.forkedKeyNodes());
         }
         if (interrupted) break;
         LevelResult level = LevelResult.of(load.workers(), load instanceof LevelLoad.Open open ? open.ratePerSecond() : null, iterations,

@@ -7,24 +7,26 @@ import io.pkibench.measure.CpuMeter;
 import io.pkibench.measure.LatencyHistograms;
 import io.pkibench.results.ErrorCount;
 import io.pkibench.results.IterationResult;
+import io.pkibench.workload.api.CountedOutcomes;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** Runs one series in this JVM: a fresh workload (no state carries over between series), driven by the engine. */
 final class SeriesRunner {
   private SeriesRunner() {}
 
-  static List<IterationResult> runHere(WorkloadFactory factory, WorkloadContext context, Params params, SeriesSpec spec,
+  static SeriesRun runHere(WorkloadFactory factory, WorkloadContext context, Params params, SeriesSpec spec,
       LoadDriver driver, CpuMeter cpu) throws Exception {
     List<IterationResult> iterations = new ArrayList<>();
     try (Workload workload = factory.create(context, params)) {
       for (IterationOutcome o : driver.runSeries(spec, workload, cpu)) iterations.add(toResult(o));
+      return new SeriesRun(iterations, workload instanceof CountedOutcomes counted ? counted.outcomes() : Map.of());
     }
-    return iterations;
   }
 
   static IterationResult toResult(IterationOutcome o) {

@@ -67,19 +67,34 @@ public final class CertificateLogin {
   private final Revocation revocation;
   private final List<X509CRL> cachedCrls;
   private final HttpClient http;
+  /** OCSP only: a responder named by the user instead of the certificates' own, and the certificate it signs with (may be null). */
+  private final OutsideResponder outside;
 
-  private CertificateLogin(TrustAnchor anchor, Revocation revocation, List<X509CRL> cachedCrls, HttpClient http) {
+  /**
+   * An OCSP responder the certificates do not name: asked about the login certificate only (one responder
+   * answers for one CA; the CA certificates' own status is not asked), its answers signed by the CA, a
+   * delegate of it, or {@code certificate} when given.
+   */
+  public record OutsideResponder(java.net.URI url, X509Certificate certificate) {}
+
+  private CertificateLogin(TrustAnchor anchor, Revocation revocation, List<X509CRL> cachedCrls, HttpClient http, OutsideResponder outside) {
     this.anchor = anchor;
     this.revocation = revocation;
     this.cachedCrls = cachedCrls;
     this.http = http;
+    this.outside = outside;
+  }
+
+  /** OCSP to {@code responder} instead of the responders the certificates name. */
+  public static CertificateLogin withOcspResponder(TestPki pki, OutsideResponder responder) {
+    return new CertificateLogin(new TrustAnchor(pki.certificate("root-ca"), null), Revocation.OCSP, null, null, responder);
   }
 
   public static CertificateLogin of(TestPki pki, Revocation revocation) throws IOException, GeneralSecurityException {
     TrustAnchor anchor = new TrustAnchor(pki.certificate("root-ca"), null);
     return switch (revocation) {
-      case CRL -> new CertificateLogin(anchor, revocation, crlsOf(pki), null);
-      case CRL_FETCH -> new CertificateLogin(anchor, revocation, null, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build());
+      case CRL -> new CertificateLogin(anchor, revocation, crlsOf(pki), null, null);
+      case CRL_FETCH -> new CertificateLogin(anchor, revocation, null, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build(), null);
       case OCSP -> {
         for (Entity e : pki.entities()) {
           if (!e.isCa() && pki.certificate(e.alias()).getExtensionValue(Extension.authorityInfoAccess.getId()) == null) {
@@ -87,7 +102,7 @@ public final class CertificateLogin {
                 + " re-create it (move the directory away, then: pkibench pki init --dir " + pki.dir() + ")");
           }
         }
-        yield new CertificateLogin(anchor, revocation, null, null);
+        yield new CertificateLogin(anchor, revocation, null, null, null);
       }
     };
   }
@@ -118,7 +133,12 @@ public final class CertificateLogin {
       // The JDK's own OCSP client (an implementation independent of the responder's BouncyCastle),
       // asked through a checker of our own so no global security property has to change.
       PKIXRevocationChecker ocsp = (PKIXRevocationChecker) validator.getRevocationChecker();
-      ocsp.setOptions(EnumSet.of(PKIXRevocationChecker.Option.NO_FALLBACK));
+      ocsp.setOptions(outside == null ? EnumSet.of(PKIXRevocationChecker.Option.NO_FALLBACK)
+          : EnumSet.of(PKIXRevocationChecker.Option.NO_FALLBACK, PKIXRevocationChecker.Option.ONLY_END_ENTITY));
+      if (outside != null) {
+        ocsp.setOcspResponder(outside.url());
+        if (outside.certificate() != null) ocsp.setOcspResponderCert(outside.certificate());
+      }
       parameters.setRevocationEnabled(false);
       parameters.addCertPathChecker(ocsp);
     } else {

@@ -28,7 +28,7 @@ import org.bouncycastle.tsp.TimeStampTokenGenerator;
  * holds for the test PKI's {@code tsa} certificate. Thread-safe: each answer builds its own
  * generator, since BouncyCastle's signers keep per-use state.
  */
-public final class TimeStampAuthority {
+public final class TimeStampAuthority implements TimeStampResponder {
   /** ETSI EN 319 421 best-practices time-stamp policy. */
   public static final ASN1ObjectIdentifier POLICY = new ASN1ObjectIdentifier("0.4.0.2023.1.1");
   /** Digest algorithms a request may use; others get a rejection response, as RFC 3161 says. */
@@ -53,6 +53,7 @@ public final class TimeStampAuthority {
   }
 
   /** Answers a DER request with a DER response: a granted token, or a rejection that says why (never an exception for bad input). */
+  @Override
   public byte[] respond(byte[] requestDer) throws IOException {
     TimeStampRequest request;
     try {

@@ -61,23 +61,38 @@ public final class TwoPhaseSigner {
     }
   }
 
+  /** Room for the CMS of a PAdES-B-T in the PDF: the signature, its chain and a time-stamp token with a long TSA chain. */
+  static final int PADES_T_CONTENT_BYTES = 24 * 1024;
   private final CAdESService cades;
   private final PAdESService pades;
   private final XAdESService xades;
   private final CertificateTokens tokens;
   private final java.time.InstantSource clock;
+  /** The time-stamps come from a TSA we did not write, whose tokens may be of any size. */
+  private final boolean outsideTsa;
 
   /**
    * {@code tsa} may be null when no -T level is used; {@code clock} dates each signature. Not
    * thread-safe in DSS's sense: one per worker or per request.
    */
-  public TwoPhaseSigner(TimeStampAuthority tsa, java.time.InstantSource clock) {
+  public TwoPhaseSigner(TimeStampResponder tsa, java.time.InstantSource clock) {
     this(tsa, new CertificateTokens(), clock);
   }
 
+  /** With {@code tsaCheck} judging each of {@code tsa}'s replies (an outside TSA's tokens verified against the trust a user gave). */
+  public TwoPhaseSigner(TimeStampResponder tsa, TimeStampCheck tsaCheck, java.time.InstantSource clock) {
+    this(tsa, tsaCheck, new CertificateTokens(), clock);
+  }
+
   /** With {@code tokens} shared by the signers of one service (thread-safe), so each certificate is wrapped and checked once. */
-  public TwoPhaseSigner(TimeStampAuthority tsa, CertificateTokens tokens, java.time.InstantSource clock) {
+  public TwoPhaseSigner(TimeStampResponder tsa, CertificateTokens tokens, java.time.InstantSource clock) {
+    this(tsa, new TimeStampCheck(null), tokens, clock);
+  }
+
+  /** A service's signer: {@code tokens} shared, each of {@code tsa}'s replies judged by {@code tsaCheck}. */
+  public TwoPhaseSigner(TimeStampResponder tsa, TimeStampCheck tsaCheck, CertificateTokens tokens, java.time.InstantSource clock) {
     QuietXmlParsers.install(); // a client's malformed XML is refused, not printed to the service's stderr
+    this.outsideTsa = tsa != null && !(tsa instanceof TimeStampAuthority);
     this.tokens = tokens;
     this.clock = clock;
     // Each service checks the signing certificate in both phases. DSS's own check builds and
@@ -104,8 +119,8 @@ public final class TwoPhaseSigner {
       }
     };
     if (tsa != null) {
-      cades.setTspSource(new InProcessTspSource(tsa));
-      pades.setTspSource(new InProcessTspSource(tsa));
+      cades.setTspSource(new ResponderTspSource(tsa, tsaCheck));
+      pades.setTspSource(new ResponderTspSource(tsa, tsaCheck));
     }
   }
 
@@ -123,7 +138,15 @@ public final class TwoPhaseSigner {
         p.setSignaturePackaging(packaging);
         yield p;
       }
-      case PADES, PADES_T -> new PAdESSignatureParameters();
+      case PADES -> new PAdESSignatureParameters();
+      case PADES_T -> {
+        // The space reserved in the PDF must hold the time-stamp token too, and an outside TSA's token is as big as
+        // the chain it carries: DSS's default (9,472 bytes) was too small for OpenSSL's TSA sending a three-certificate
+        // chain. Ours is known to fit, and its signatures stay as they were measured.
+        PAdESSignatureParameters p = new PAdESSignatureParameters();
+        if (outsideTsa) p.setContentSize(PADES_T_CONTENT_BYTES);
+        yield p;
+      }
       case XADES -> {
         XAdESSignatureParameters p = new XAdESSignatureParameters();
         p.setSignaturePackaging(SignaturePackaging.ENVELOPED);

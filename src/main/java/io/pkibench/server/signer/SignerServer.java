@@ -18,7 +18,10 @@ import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.formats.ades.CertificateLogin;
 import io.pkibench.formats.ades.CertificateTokens;
 import io.pkibench.formats.ades.SigningCertificateCheck;
+import io.pkibench.formats.ades.HttpTimeStampResponder;
 import io.pkibench.formats.ades.TimeStampAuthority;
+import io.pkibench.formats.ades.TimeStampCheck;
+import io.pkibench.formats.ades.TimeStampResponder;
 import io.pkibench.formats.ades.TwoPhaseSigner;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -55,7 +58,9 @@ public final class SignerServer extends HttpEndpoints {
       JSON.reader().with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
   private final PendingTokens<Pending> pending;
   private final SecureRandom random = new SecureRandom();
-  private final TimeStampAuthority tsa;
+  private final TimeStampResponder tsa;
+  /** How each of {@code tsa}'s replies is judged before it goes into a B-T signature (an outside TSA's against its trust). */
+  private final TimeStampCheck tsaCheck;
   private final java.time.InstantSource clock;
   private final CertificateLogin login;
   /** DSS services keep per-use state, so each request borrows one; a pool, since every request runs on a new virtual thread. */
@@ -99,6 +104,14 @@ public final class SignerServer extends HttpEndpoints {
         TlsContexts.withIdentity(tlsKey, null), bindAddress, port, clock);
   }
 
+  /** As {@link #forTestPki}, its time-stamps (B-T levels and /api/timestamp) from the TSA at {@code tsa}, checked with {@code tsaCheck}. */
+  public static SignerServer forTestPki(TestPki pki, HttpTimeStampResponder tsa, TimeStampCheck tsaCheck, CertificateLogin.Revocation revocation,
+      String bindAddress, int port, java.time.InstantSource clock) throws Exception {
+    var tlsKey = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("tls-server");
+    return new SignerServer(tsa, tsaCheck, CertificateLogin.of(pki, revocation), TlsContexts.withIdentity(tlsKey, null), bindAddress, port, clock,
+        PendingTokens.Limits.forHeap(Runtime.getRuntime().maxMemory()));
+  }
+
   public SignerServer(TimeStampAuthority tsa, CertificateLogin login, SSLContext tls, String bindAddress, int port, java.time.InstantSource clock)
       throws IOException {
     this(tsa, login, tls, bindAddress, port, clock, PendingTokens.Limits.forHeap(Runtime.getRuntime().maxMemory()));
@@ -107,7 +120,13 @@ public final class SignerServer extends HttpEndpoints {
   /** With the pending work's bounds given (tests make them small). */
   SignerServer(TimeStampAuthority tsa, CertificateLogin login, SSLContext tls, String bindAddress, int port, java.time.InstantSource clock,
       PendingTokens.Limits limits) throws IOException {
+    this(tsa, new TimeStampCheck(null), login, tls, bindAddress, port, clock, limits);
+  }
+
+  private SignerServer(TimeStampResponder tsa, TimeStampCheck tsaCheck, CertificateLogin login, SSLContext tls, String bindAddress, int port,
+      java.time.InstantSource clock, PendingTokens.Limits limits) throws IOException {
     super(bindAddress, port, tls);
+    this.tsaCheck = tsaCheck;
     this.pending = new PendingTokens<>(limits, System::nanoTime);
     this.tsa = tsa;
     this.clock = clock;
@@ -338,7 +357,7 @@ public final class SignerServer extends HttpEndpoints {
 
   private TwoPhaseSigner borrow() {
     TwoPhaseSigner signer = signers.poll();
-    return signer != null ? signer : new TwoPhaseSigner(tsa, certificateTokens, clock);
+    return signer != null ? signer : new TwoPhaseSigner(tsa, tsaCheck, certificateTokens, clock);
   }
 
   private Pending take(String token) throws Refusal {
@@ -363,6 +382,7 @@ public final class SignerServer extends HttpEndpoints {
   public void close() {
     super.close();
     pending.close();
+    if (tsa instanceof HttpTimeStampResponder outside) outside.close();
   }
 
   private String newToken() {

@@ -1,6 +1,7 @@
 package io.pkibench.workload.ades;
 
-import io.pkibench.formats.ades.TimeStampAuthority;
+import io.pkibench.formats.ades.TimeStampCheck;
+import io.pkibench.formats.ades.TimeStampResponder;
 import io.pkibench.formats.ades.TwoPhaseSigner;
 import eu.europa.esig.dss.enumerations.SignaturePackaging;
 import eu.europa.esig.dss.model.DSSDocument;
@@ -27,18 +28,20 @@ final class AdesWorkload implements Workload {
   private final byte[] document;
   private final String documentName;
   private final SignaturePackaging packaging;
-  private final TimeStampAuthority tsa;
+  private final TimeStampResponder tsa;
+  private final TimeStampCheck tsaCheck;
   private final Checker checker;
   private final java.time.InstantSource clock;
 
   AdesWorkload(TwoPhaseSigner.Format format, List<SigningKey> signers, byte[] document, String documentName,
-      SignaturePackaging packaging, TimeStampAuthority tsa, Checker checker, java.time.InstantSource clock) {
+      SignaturePackaging packaging, TimeStampResponder tsa, TimeStampCheck tsaCheck, Checker checker, java.time.InstantSource clock) {
     this.format = format;
     this.signers = List.copyOf(signers);
     this.document = document;
     this.documentName = documentName;
     this.packaging = packaging;
     this.tsa = tsa;
+    this.tsaCheck = tsaCheck;
     this.checker = checker;
     this.clock = clock;
   }
@@ -46,7 +49,7 @@ final class AdesWorkload implements Workload {
   @Override
   public Operation newOperation(int worker) {
     // DSS services keep per-use state: one signer per worker.
-    TwoPhaseSigner signer = new TwoPhaseSigner(tsa, clock);
+    TwoPhaseSigner signer = tsa == null ? new TwoPhaseSigner(null, clock) : new TwoPhaseSigner(tsa, tsaCheck, clock);
     DSSDocument doc = new InMemoryDocument(document, documentName);
     int[] turn = {worker};
     return () -> {
@@ -54,5 +57,10 @@ final class AdesWorkload implements Workload {
       byte[] signed = signer.sign(format, doc, key, packaging);
       if (checker != null) checker.check(signed, document, key);
     };
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (tsa instanceof AutoCloseable outside) outside.close(); // an outside TSA's HTTP client
   }
 }

@@ -29,11 +29,11 @@ public final class CadesWorkload {
 
     @Override
     public List<ParamSpec> params() {
-      return List.of(
+      return withTsa(List.of(
           ParamSpec.free("size", "137k", "bytes of the signed document"),
           ParamSpec.choice("packaging", "detached", "CMS with or without the document inside", "detached", "enveloping"),
           Signers.ALG,
-          Signers.CERTS);
+          Signers.CERTS));
     }
 
     @Override
@@ -42,13 +42,14 @@ public final class CadesWorkload {
       SignaturePackaging packaging = params.get("packaging").equals("detached") ? SignaturePackaging.DETACHED : SignaturePackaging.ENVELOPING;
       boolean t = timestamped();
       return new AdesWorkload(t ? TwoPhaseSigner.Format.CADES_T : TwoPhaseSigner.Format.CADES,
-          Signers.of(context, params), content, "document.bin", packaging, t ? Signers.tsa(context) : null, checker(context, t), context.clock());
+          Signers.of(context, params), content, "document.bin", packaging, t ? Signers.tsa(context, params) : null,
+          t ? Signers.tsaCheck(params) : null, checker(context, params, t), context.clock());
     }
 
-    private static AdesWorkload.Checker checker(WorkloadContext context, boolean timestamped) {
+    private static AdesWorkload.Checker checker(WorkloadContext context, Params params, boolean timestamped) throws java.io.IOException {
       if (!context.verify()) return null;
       if (!timestamped) return CadesVerifier::check;
-      X509Certificate anchor = Signers.tsaTrustAnchor(context);
+      X509Certificate anchor = Signers.tsaTrustAnchor(context, params);
       return (signed, original, key) -> CadesVerifier.checkTimestamped(signed, original, key, anchor);
     }
   }

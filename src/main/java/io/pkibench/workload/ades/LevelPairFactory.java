@@ -27,4 +27,28 @@ abstract class LevelPairFactory implements WorkloadFactory {
   boolean timestamped() {
     return timestamped;
   }
+
+  /** The B-T level's TSA parameters ({@code -p tsa}, {@code -p tsa-trust}) after the form's own; the B-B level has none. */
+  java.util.List<io.pkibench.workload.api.ParamSpec> withTsa(java.util.List<io.pkibench.workload.api.ParamSpec> own) {
+    if (!timestamped) return own;
+    java.util.List<io.pkibench.workload.api.ParamSpec> all = new java.util.ArrayList<>(own);
+    all.add(Signers.TSA);
+    all.add(Signers.TSA_TRUST);
+    return java.util.List.copyOf(all);
+  }
+
+  @Override
+  public java.util.List<String> problems(io.pkibench.workload.api.Params params, String keys) {
+    return timestamped ? Signers.tsaProblems(params) : java.util.List.of();
+  }
+
+  @Override
+  public java.util.List<String> notes(io.pkibench.workload.api.Params params) {
+    return timestamped ? Signers.tsaNotes(params) : java.util.List.of();
+  }
+
+  @Override
+  public java.util.List<String> unreachable(io.pkibench.workload.api.Params params) {
+    return timestamped ? Signers.tsaUnreachable(params) : java.util.List.of();
+  }
 }

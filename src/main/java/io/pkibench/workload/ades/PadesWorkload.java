@@ -34,24 +34,24 @@ public final class PadesWorkload {
 
     @Override
     public List<ParamSpec> params() {
-      return List.of(
+      return withTsa(List.of(
           ParamSpec.free("file", "", "a PDF to sign instead of the generated ~137 KB sample"),
           Signers.ALG,
-          Signers.CERTS);
+          Signers.CERTS));
     }
 
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
       byte[] pdf = params.get("file").isEmpty() ? SamplePdf.generate() : readPdf(Path.of(params.get("file")));
       return new AdesWorkload(timestamped() ? TwoPhaseSigner.Format.PADES_T : TwoPhaseSigner.Format.PADES,
-          Signers.of(context, params), pdf, "document.pdf", null, timestamped() ? Signers.tsa(context) : null,
-          checker(context, timestamped()), context.clock());
+          Signers.of(context, params), pdf, "document.pdf", null, timestamped() ? Signers.tsa(context, params) : null,
+          timestamped() ? Signers.tsaCheck(params) : null, checker(context, params, timestamped()), context.clock());
     }
 
-    private static AdesWorkload.Checker checker(WorkloadContext context, boolean timestamped) {
+    private static AdesWorkload.Checker checker(WorkloadContext context, Params params, boolean timestamped) throws IOException {
       if (!context.verify()) return null;
       if (!timestamped) return (signed, original, key) -> PadesVerifier.check(signed, key);
-      X509Certificate anchor = Signers.tsaTrustAnchor(context);
+      X509Certificate anchor = Signers.tsaTrustAnchor(context, params);
       return (signed, original, key) -> PadesVerifier.checkTimestamped(signed, key, anchor);
     }
   }

@@ -40,7 +40,7 @@ public final class XadesWorkload {
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
       return new AdesWorkload(TwoPhaseSigner.Format.XADES, Signers.of(context, params), SampleXml.generate(params.bytes("size")),
-          "message.xml", null, null, context.verify() ? (signed, original, key) -> XadesVerifier.check(signed, key) : null, context.clock());
+          "message.xml", null, null, null, context.verify() ? (signed, original, key) -> XadesVerifier.check(signed, key) : null, context.clock());
     }
   }
 }

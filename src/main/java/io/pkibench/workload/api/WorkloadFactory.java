@@ -24,5 +24,22 @@ public interface WorkloadFactory {
     return List.of();
   }
 
+  /**
+   * Lines the run's table must show whatever happens, because they qualify its figures (a TSA's tokens
+   * not verified for want of a trust bundle): recorded in the result with the workload.
+   */
+  default List<String> notes(Params params) {
+    return List.of();
+  }
+
+  /**
+   * The outside services these parameters name that cannot be reached now, each naming its flag and URL:
+   * asked once before a run begins ({@code run} stops before anything starts), never by the checks a
+   * study makes before it starts its own services.
+   */
+  default List<String> unreachable(Params params) {
+    return List.of();
+  }
+
   Workload create(WorkloadContext context, Params params) throws Exception;
 }

@@ -9,6 +9,8 @@ import io.pkibench.workload.ades.PadesWorkload;
 import io.pkibench.workload.ades.TimestampWorkload;
 import io.pkibench.workload.ades.XadesWorkload;
 import io.pkibench.workload.http.HttpSigningWorkload;
+import io.pkibench.workload.http.OcspWorkload;
+import io.pkibench.workload.http.TspWorkload;
 import io.pkibench.workload.pec.PecSendWorkload;
 import io.pkibench.workload.pec.PecWorkloads;
 import io.pkibench.workload.rsfn.RsfnWorkloads;
@@ -53,6 +55,8 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
         new HttpSigningWorkload.Factory("xades"),
         new HttpSigningWorkload.Factory("auth"),
         new HttpSigningWorkload.Factory("timestamp"),
+        new TspWorkload.Factory(),
+        new OcspWorkload.Factory(),
         new TlsWorkload.Factory(TlsWorkload.Kind.RR),
         new TlsWorkload.Factory(TlsWorkload.Kind.ACRR),
         new TlsWorkload.Factory(TlsWorkload.Kind.STREAM),
@@ -98,6 +102,15 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
       if (keyProblem != null) problems.add(keyProblem);
     }
     return problems;
+  }
+
+  /** Every outside service the plan names that cannot be reached now, each naming its flag and URL (empty: all answer). */
+  public List<String> unreachable(Plan plan) {
+    List<String> problems = new java.util.ArrayList<>();
+    for (WorkloadSpec spec : plan.workloads()) {
+      find(spec.name()).ifPresent(f -> problems.addAll(f.unreachable(Params.resolve(spec.name(), f.params(), spec.params()))));
+    }
+    return problems.stream().distinct().toList();
   }
 
   public Optional<WorkloadFactory> find(String name) {

@@ -23,10 +23,8 @@ import java.util.Base64;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
-import org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder;
 import org.bouncycastle.tsp.TimeStampRequest;
 import org.bouncycastle.tsp.TimeStampRequestGenerator;
-import org.bouncycastle.tsp.TimeStampResponse;
 
 /**
  * The client side of the signing service, end to end over HTTPS against {@code --target}: upload the
@@ -43,6 +41,8 @@ public final class HttpSigningWorkload implements Workload {
   private final boolean verify;
   /** The root the signing service's TSA must chain to (its B-T time-stamps are checked against it). */
   private final java.security.cert.X509Certificate tsaTrustAnchor;
+  /** http:timestamp's check of each reply: tsp's, its tokens chained to {@code tsaTrustAnchor} under --verify. */
+  private final io.pkibench.formats.ades.TimeStampCheck timestampCheck;
   /** Per signer (same index): its chain in base64 DER, and the whole start request, made once rather than per operation. */
   private final List<List<String>> chains = new ArrayList<>();
   private final List<byte[]> startBodies = new ArrayList<>();
@@ -56,6 +56,7 @@ public final class HttpSigningWorkload implements Workload {
     this.document = document;
     this.verify = verify;
     this.tsaTrustAnchor = tsaTrustAnchor;
+    this.timestampCheck = new io.pkibench.formats.ades.TimeStampCheck(verify ? io.pkibench.formats.ades.CertificateTrust.of(List.of(tsaTrustAnchor)) : null);
     String encodedDocument = format == null ? null : Base64.getEncoder().encodeToString(document);
     for (SigningKey key : signers) {
       List<String> chain = chain(key);
@@ -100,7 +101,22 @@ public final class HttpSigningWorkload implements Workload {
         params.add(ParamSpec.choice("document", "random", "what is signed: -p size random bytes, or pdf: the 137 KB sample PDF the PAdES types sign"
             + " (the Rest PKI study signed one PDF throughout)", "random", "pdf"));
       }
+      if (stamped()) {
+        params.add(ParamSpec.free("tsa-trust", "", "with --verify, when the service time-stamps through an outside TSA ('serve signer --tsa URL'):"
+            + " PEM file of that TSA's chain, which the B-T time-stamps must chain to (default: the test PKI's root)"));
+      }
       return params;
+    }
+
+    /** The kinds whose answers carry the service's time-stamps: B-T signatures and /api/timestamp. */
+    private boolean stamped() {
+      return kind.endsWith("-t") || kind.equals("timestamp");
+    }
+
+    @Override
+    public List<String> problems(Params params, String keys) {
+      if (!stamped() || params.get("tsa-trust").isBlank()) return List.of();
+      return HttpTargets.certificatesProblem("tsa-trust", params.get("tsa-trust")).stream().toList();
     }
 
     @Override
@@ -119,7 +135,14 @@ public final class HttpSigningWorkload implements Workload {
           : format != null ? AdesChecks.sampleDocument(format, sized ? params.bytes("size") : 0)
           : kind.equals("timestamp") ? new byte[params.bytes("size")] : null;
       return new HttpSigningWorkload(kind, format, client, signers, document,
-          kind.startsWith("cades") ? params.get("packaging") : "detached", context.verify(), Signers.tsaTrustAnchor(context));
+          kind.startsWith("cades") ? params.get("packaging") : "detached", context.verify(), tsaTrustAnchor(context, params));
+    }
+
+    /** The root the service's B-T time-stamps must chain to: {@code -p tsa-trust}'s when the service uses an outside TSA. */
+    private java.security.cert.X509Certificate tsaTrustAnchor(WorkloadContext context, Params params) throws java.io.IOException {
+      if (!stamped() || params.get("tsa-trust").isBlank()) return Signers.tsaTrustAnchor(context);
+      return io.pkibench.formats.ades.CertificateTrust.of(io.pkibench.keys.PemKeys.certificates(
+          java.nio.file.Files.readAllBytes(java.nio.file.Path.of(params.get("tsa-trust"))))).anchor();
     }
   }
 
@@ -164,14 +187,9 @@ public final class HttpSigningWorkload implements Workload {
     return () -> {
       random.nextBytes(document);
       TimeStampRequest request = requests.generate(NISTObjectIdentifiers.id_sha256, sha256.digest(document), BigInteger.valueOf(random.nextLong()));
-      TimeStampResponse response = new TimeStampResponse(client.postBinary("api/timestamp", "application/timestamp-query", request.getEncoded()));
-      response.validate(request);
-      if (verify) {
-        var token = response.getTimeStampToken();
-        var certs = token.getCertificates().getMatches(token.getSID());
-        if (certs.isEmpty()) throw new java.io.IOException("the token carries no TSA certificate");
-        token.validate(new JcaSimpleSignerInfoVerifierBuilder().build((org.bouncycastle.cert.X509CertificateHolder) certs.iterator().next()));
-      }
+      // status, nonce and imprint always; with --verify also the token's signature by a TSA chaining to the test PKI's root
+      // (it was checked with the certificate the token carries, which vouched for itself)
+      timestampCheck.check(request, client.postBinary("api/timestamp", "application/timestamp-query", request.getEncoded()));
     };
   }
 

@@ -9,15 +9,19 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;
 import org.bouncycastle.tsp.TimeStampRequest;
 import org.bouncycastle.tsp.TimeStampRequestGenerator;
-import org.bouncycastle.tsp.TimeStampResponse;
 
-/** DSS's time-stamp source backed by our TSA in this process: a full RFC 3161 request/response, no network. */
-final class InProcessTspSource implements TSPSource {
+/**
+ * DSS's time-stamp source backed by a {@link TimeStampResponder}: our TSA in this process (no network) or
+ * one at a URL; a full RFC 3161 request with a nonce, the reply checked as {@link TimeStampCheck} does.
+ */
+final class ResponderTspSource implements TSPSource {
   private static final long serialVersionUID = 1L;
-  private final transient TimeStampAuthority authority;
+  private final transient TimeStampResponder responder;
+  private final transient TimeStampCheck check;
 
-  InProcessTspSource(TimeStampAuthority authority) {
-    this.authority = authority;
+  ResponderTspSource(TimeStampResponder responder, TimeStampCheck check) {
+    this.responder = responder;
+    this.check = check;
   }
 
   @Override
@@ -27,12 +31,9 @@ final class InProcessTspSource implements TSPSource {
       generator.setCertReq(true);
       TimeStampRequest request = generator.generate(
           new ASN1ObjectIdentifier(digestAlgorithm.getOid()), digest, BigInteger.valueOf(ThreadLocalRandom.current().nextLong()));
-      TimeStampResponse response = new TimeStampResponse(authority.respond(request.getEncoded()));
-      response.validate(request);
-      if (response.getTimeStampToken() == null) throw new DSSException("the TSA refused: " + response.getStatusString());
-      return new TimestampBinary(response.getTimeStampToken().getEncoded());
-    } catch (DSSException e) {
-      throw e;
+      return new TimestampBinary(check.check(request, responder.respond(request.getEncoded())).getEncoded());
+    } catch (java.io.IOException | java.security.SignatureException e) {
+      throw new DSSException("time-stamp failed: " + e.getMessage()); // a one-line reason already: no cause repeating it in the table
     } catch (Exception e) {
       throw new DSSException("time-stamp failed: " + e.getMessage(), e);
     }
