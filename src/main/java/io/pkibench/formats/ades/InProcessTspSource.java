@@ -12,11 +12,11 @@ import org.bouncycastle.tsp.TimeStampRequestGenerator;
 import org.bouncycastle.tsp.TimeStampResponse;
 
 /** DSS's time-stamp source backed by our TSA in this process: a full RFC 3161 request/response, no network. */
-final class InProcessTspSource implements TSPSource {
+public final class InProcessTspSource implements TSPSource {
   private static final long serialVersionUID = 1L;
   private final transient TimeStampAuthority authority;
 
-  InProcessTspSource(TimeStampAuthority authority) {
+  public InProcessTspSource(TimeStampAuthority authority) {
     this.authority = authority;
   }
 
