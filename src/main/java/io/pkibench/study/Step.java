@@ -10,11 +10,24 @@ import java.util.List;
  * optional probe whose levels choose the measured level (both kept in the result), and hooks run
  * before the step and before each of its levels (restarting services).
  */
-public record Step(String label, Plan plan, Probe probe, List<StepHook> beforeStep, List<StepHook> beforeEachLevel) {
+public record Step(String label, Plan plan, Probe probe, List<StepHook> beforeStep, List<StepHook> beforeEachLevel, String notApplicableBecause) {
 
   public Step {
     beforeStep = List.copyOf(beforeStep);
     beforeEachLevel = List.copyOf(beforeEachLevel);
+    if ((plan == null) != (notApplicableBecause != null)) throw new IllegalArgumentException(label + ": a step has a plan, or says why it has none");
+  }
+
+  public Step(String label, Plan plan, Probe probe, List<StepHook> beforeStep, List<StepHook> beforeEachLevel) {
+    this(label, plan, probe, beforeStep, beforeEachLevel, null);
+  }
+
+  /**
+   * A row the study's table keeps though nothing can be measured there: the service has no counterpart of this
+   * transaction (DSS has no certificate login). Recorded as not measured, with {@code why}.
+   */
+  public static Step notApplicable(String label, String why) {
+    return new Step(label, null, null, List.of(), List.of(), why);
   }
 
   public static Step of(String label, Plan plan) {

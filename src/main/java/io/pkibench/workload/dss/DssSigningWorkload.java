@@ -141,6 +141,11 @@ public final class DssSigningWorkload implements Workload {
     return () -> sign(turn[0]++ % signers.size());
   }
 
+  /** One signature by the first signer, outside a run: what {@code --save-samples} keeps of DSS's output. */
+  public byte[] signOnce() throws Exception {
+    return sign(0);
+  }
+
   /** One signature: both calls, the key's signature between them; the signed document's bytes. */
   byte[] sign(int index) throws Exception {
     SigningKey key = signers.get(index);
