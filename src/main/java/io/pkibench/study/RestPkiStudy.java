@@ -130,6 +130,18 @@ public final class RestPkiStudy implements Study {
     this.trust = trust;
   }
 
+  /** Why nothing answers at {@code url} now (a TCP connection refused or timed out), or empty: checked before anything starts. */
+  static java.util.Optional<String> unreachable(String url) {
+    java.net.URI u = java.net.URI.create(url);
+    int port = u.getPort() != -1 ? u.getPort() : "https".equals(u.getScheme()) ? 443 : 80;
+    try (java.net.Socket s = new java.net.Socket()) {
+      s.connect(new java.net.InetSocketAddress(u.getHost(), port), 5000);
+      return java.util.Optional.empty();
+    } catch (java.io.IOException e) {
+      return java.util.Optional.of("cannot connect to " + u.getHost() + ":" + port + " (" + e.getMessage() + "); is DSS running there?");
+    }
+  }
+
   /** DSS's counterpart of each type, or why it has none. */
   static String dssWorkload(Type type) {
     return switch (type.label()) {
@@ -151,6 +163,9 @@ public final class RestPkiStudy implements Study {
     if (options.duration().compareTo(Duration.ofSeconds(5)) < 0) problems.add("--duration: measure each type at least 5s, e.g. --duration 1m");
     if (trust != null && !java.nio.file.Files.isReadable(trust)) problems.add("--trust " + trust + ": no such readable file; give the CA certificate (PEM) DSS's https address chains to");
     if (trust != null && services.stream().noneMatch(s -> s.url() != null)) problems.add("--trust: only for an outside service, --service dss:https://HOST/services/rest");
+    for (Service service : services) {
+      if (service.url() != null) unreachable(service.url()).ifPresent(why -> problems.add("--service dss:" + service.url() + ": " + why));
+    }
     return problems;
   }
 

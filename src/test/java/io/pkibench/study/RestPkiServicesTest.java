@@ -33,8 +33,22 @@ class RestPkiServicesTest {
   }
 
   @Test
+  void problems_anOutsideServiceNothingAnswersAt_isNamedBeforeAnythingStarts(@TempDir Path dir) throws Exception {
+    int closed;
+    try (var socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closed = socket.getLocalPort();
+    }
+    String url = "http://127.0.0.1:" + closed + "/services/rest";
+    Study study = new RestPkiStudy(false, RestPkiStudy.Service.parse("dss:" + url, new ArrayList<>()), null);
+    List<String> problems = study.problems(new StudyOptions(true, Duration.ofSeconds(10), "software", dir.resolve("pki"), null));
+    assertEquals(1, problems.size(), problems.toString());
+    assertTrue(problems.get(0).startsWith("--service dss:" + url + ": cannot connect to 127.0.0.1:" + closed), problems.get(0));
+  }
+
+  @Test
   void steps_eachServiceInTurn_sameTypes_naWhereDssHasNoCounterpart(@TempDir Path dir) throws Exception {
     Study study = new RestPkiStudy(false, RestPkiStudy.Service.parse("builtin,dss,dss:http://127.0.0.1:9/services/rest", new ArrayList<>()), null);
+    // steps are planned without reaching the outside service; problems() is where it is checked
     StudyOptions options = new StudyOptions(true, Duration.ofSeconds(10), "software", dir.resolve("pki"), null);
     RunningServices services = RunningServices.plan(study.services(options), List.of("java"), Map.of(), line -> {});
     assertEquals(List.of("signer", "dss"), services.names(), "the outside DSS is not started");
