@@ -192,8 +192,7 @@ final class StudyCommand implements Runnable {
     Study study() {
       List<String> problems = new java.util.ArrayList<>();
       List<RestPkiStudy.Service> services = RestPkiStudy.Service.parse(service, problems);
-      if (!problems.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", problems));
-      return new RestPkiStudy(restartPerType, services, trust == null ? null : study.parent.context.resolve(trust));
+      return new RestPkiStudy(restartPerType, services, trust == null ? null : study.parent.context.resolve(trust), problems);
     }
   }
 

@@ -118,6 +118,7 @@ public final class RestPkiStudy implements Study {
   private final boolean restartPerType;
   private final List<Service> services;
   private final Path trust;
+  private final List<String> flagProblems;
 
   public RestPkiStudy(boolean restartPerType) {
     this(restartPerType, List.of(new Service(Service.BUILTIN, null)), null);
@@ -125,9 +126,15 @@ public final class RestPkiStudy implements Study {
 
   /** {@code trust}: the CA an https {@code dss:URL} chains to (null: the test PKI's root). */
   public RestPkiStudy(boolean restartPerType, List<Service> services, Path trust) {
+    this(restartPerType, services, trust, List.of());
+  }
+
+  /** {@code flagProblems}: what parsing {@code --service} found, reported with every other problem by {@link #problems}. */
+  public RestPkiStudy(boolean restartPerType, List<Service> services, Path trust, List<String> flagProblems) {
     this.restartPerType = restartPerType;
     this.services = List.copyOf(services);
     this.trust = trust;
+    this.flagProblems = List.copyOf(flagProblems);
   }
 
   /** Why nothing answers at {@code url} now (a TCP connection refused or timed out), or empty: checked before anything starts. */
@@ -159,7 +166,7 @@ public final class RestPkiStudy implements Study {
 
   @Override
   public List<String> problems(StudyOptions options) {
-    List<String> problems = new ArrayList<>();
+    List<String> problems = new ArrayList<>(flagProblems);
     if (options.duration().compareTo(Duration.ofSeconds(5)) < 0) problems.add("--duration: measure each type at least 5s, e.g. --duration 1m");
     if (trust != null && !java.nio.file.Files.isReadable(trust)) problems.add("--trust " + trust + ": no such readable file; give the CA certificate (PEM) DSS's https address chains to");
     if (trust != null && services.stream().noneMatch(s -> s.url() != null)) problems.add("--trust: only for an outside service, --service dss:https://HOST/services/rest");
