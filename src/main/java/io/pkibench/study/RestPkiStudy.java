@@ -275,6 +275,10 @@ public final class RestPkiStudy implements Study {
           + " Authentication and Timestamp are n/a: DSS's REST API has no certificate login, and no RFC 3161 endpoint (its timestampDocument"
           + " makes a time-stamped document, another transaction)");
     }
+    if (services.stream().anyMatch(s -> !s.builtin() && s.url() == null) && !options.keys().startsWith("software")) {
+      notes.add("dss served by the study holds its own keys (its TSA, its server-signing token) as software keys, DSS's token being a key store;"
+          + " --keys " + options.keys() + " are the client's keys there");
+    }
     if (services.stream().anyMatch(s -> !s.builtin() && s.url() == null)) {
       notes.add("dss served by the study: the test PKI's root trusted, its CRLs read once (no download), its TSA in DSS's process for the -T levels;"
           + " DSS checks the signing certificate as its defaults do (a validation context per call), where the built-in signer checks its dates alone");

@@ -16,6 +16,8 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.server.dss.DssServer;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
@@ -85,7 +87,9 @@ public final class StudySamples {
    */
   public static List<Sample> writeDss(Path dir, TestPki pki, KeySource keys, InstantSource clock) throws Exception {
     List<Sample> samples = new ArrayList<>();
-    try (DssServer dss = DssServer.forTestPki(pki, keys, "127.0.0.1", 0, clock, line -> {})) {
+    // DSS's own keys (its TSA, its server-signing token) are key material in a key store: the test PKI's software keys,
+    // as 'serve dss' holds them; the client signs with --keys, wherever they live.
+    try (DssServer dss = DssServer.forTestPki(pki, new SoftwareKeySource(() -> pki, ProviderChoice.JDK), "127.0.0.1", 0, clock, line -> {})) {
       dss.start();
       WorkloadContext context = new WorkloadContext(keys, false, () -> pki, clock);
       for (var f : TwoPhaseSigner.Format.values()) {

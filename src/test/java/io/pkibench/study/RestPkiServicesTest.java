@@ -86,4 +86,28 @@ class RestPkiServicesTest {
     String terminal = StudyTables.terminal(result);
     assertTrue(terminal.contains("services side by side") && terminal.contains("Timestamp [dss]: n/a — DSS has no RFC 3161 endpoint"), terminal);
   }
+
+  /** DSS's signatures, made through its REST API, under the same outside checks as ours: openssl cms, pdfsig, xmlsec1. */
+  @Test
+  @org.junit.jupiter.api.Timeout(180)
+  void dssSamples_passTheSameOutsideChecksAsOurs(@TempDir Path dir) throws Exception {
+    io.pkibench.testing.TestKeys fixture = io.pkibench.testing.TestKeys.in(dir);
+    Path samples = dir.resolve("samples");
+    List<Sample> all = new ArrayList<>(StudySamples.write(samples, fixture.pki, fixture.keys, java.time.InstantSource.system()));
+    all.addAll(StudySamples.writeDss(samples, fixture.pki, fixture.keys, java.time.InstantSource.system()));
+    SampleScripts.write(samples, "restpki", all);
+    Process p = new ProcessBuilder("bash", "verify.sh").directory(samples.toFile()).redirectErrorStream(true).start();
+    String said = new String(p.getInputStream().readAllBytes());
+    assertEquals(0, p.waitFor(), said);
+    for (String file : List.of("dss-cades.p7s", "dss-cades-t.p7s", "dss-pades.pdf", "dss-pades-t.pdf", "dss-xades.xml")) {
+      assertTrue(said.contains("OK   " + file), file + " checked: " + said);
+    }
+    // a DSS PDF with one byte changed inside what it signs fails pdfsig: the check can fail
+    byte[] pdf = java.nio.file.Files.readAllBytes(samples.resolve("dss-pades.pdf"));
+    pdf[200] ^= 0x01;
+    java.nio.file.Files.write(samples.resolve("dss-pades.pdf"), pdf);
+    Process again = new ProcessBuilder("bash", "verify.sh").directory(samples.toFile()).redirectErrorStream(true).start();
+    String second = new String(again.getInputStream().readAllBytes());
+    assertTrue(again.waitFor() != 0 && !second.contains("OK   dss-pades.pdf"), second);
+  }
 }
