@@ -156,6 +156,37 @@ class DssWorkloadsTest {
     }
   }
 
+  /** An https DSS elsewhere: -p trust names the CA its certificate chains to; another CA's is refused in the handshake. */
+  @Test
+  void httpsTarget_trustsTheGivenCa_only(@TempDir Path dir) throws Exception {
+    var https = com.sun.net.httpserver.HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    https.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(
+        io.pkibench.keys.TlsContexts.withIdentity(fixture.keys.key("tls-server"), fixture.pki.certificate("root-ca"))));
+    byte[] body = "{\"message\":\"over TLS\"}".getBytes(StandardCharsets.UTF_8);
+    https.createContext("/", exchange -> {
+      exchange.getRequestBody().readAllBytes();
+      exchange.getResponseHeaders().set("Content-Type", "application/json");
+      exchange.sendResponseHeaders(500, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    https.start();
+    try {
+      String url = "https://127.0.0.1:" + https.getAddress().getPort() + "/services/rest";
+      try (var w = fixture.workload(new DssSigningWorkload.Factory("cades"),
+          target(url, "size", "1k", "trust", fixture.pki.certificatePem("root-ca").toString()))) {
+        MeasuredRun.of("dss:cades over https, its CA trusted", w, Duration.ofMillis(1000)).assertEveryFailedWith("HTTP 500 from signature/one-document/getDataToSign: {\"message\":\"over TLS\"}");
+      }
+      TestKeys other = TestKeys.in(dir); // another test PKI: another root
+      try (var w = fixture.workload(new DssSigningWorkload.Factory("cades"),
+          target(url, "size", "1k", "trust", other.pki.certificatePem("root-ca").toString()))) {
+        MeasuredRun.of("dss:cades over https, another CA trusted", w, Duration.ofMillis(1000)).assertEveryFailedWith("SSLHandshakeException");
+      }
+    } finally {
+      https.stop(0);
+    }
+  }
+
   @Test
   void unreachableTarget_stopsTheRunBeforeItBegins_namingIt(@TempDir Path dir) throws Exception {
     int closed;
