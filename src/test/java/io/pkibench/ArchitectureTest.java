@@ -28,7 +28,7 @@ class ArchitectureTest {
       new Layer("formats", "..pkibench.formats.."),
       new Layer("workload interfaces", "..pkibench.workload.api.."),
       new Layer("workloads and servers", "..pkibench.workload.ades..", "..pkibench.workload.http..", "..pkibench.workload.pec..",
-          "..pkibench.workload.primitive..", "..pkibench.workload.rsfn..", "..pkibench.workload.spi..", "..pkibench.workload.tls..",
+          "..pkibench.workload.primitive..", "..pkibench.workload.rsfn..", "..pkibench.workload.spi..", "..pkibench.workload.tls..", "..pkibench.workload.dss..",
           "..pkibench.server.."),
       new Layer("catalog and engine", "..pkibench.workload.catalog..", "..pkibench.engine.."),
       new Layer("results", "..pkibench.results.."),

@@ -186,14 +186,26 @@ final class StudyCommand implements Runnable {
           "each run alone at the thread count a probe finds drives the service's CPU to ~90%% or stops gaining; the service's CPU measured by pid."},
       footer = {"", "Examples:", "  pkibench study restpki --quick                  # about 4 minutes",
           "  pkibench study restpki --duration 5m --out restpki.json --html restpki.html --save-samples samples/",
-          "  pkibench study restpki --restart-per-type      # a fresh service JVM for each type, as the original"})
+          "  pkibench study restpki --restart-per-type      # a fresh service JVM for each type, as the original",
+          "  pkibench study restpki --quick --service builtin,dss   # our signer and EU DSS's REST services, side by side",
+          "  pkibench study restpki --service dss:https://their.host/services/rest --trust their-ca.pem"})
   static final class RestPki extends StudyRun {
     @Option(names = "--restart-per-type", description = "restart the service before each transaction type (the original restarted between tests)")
     boolean restartPerType;
 
+    @Option(names = "--service", defaultValue = "builtin", paramLabel = "builtin,dss,dss:URL",
+        description = "the services to measure, each alone in turn with the same types and levels: builtin (our signer), dss (EU DSS's REST"
+            + " services, started by the study), dss:URL (a DSS running elsewhere, its REST root) (default: ${DEFAULT-VALUE})")
+    String service;
+
+    @Option(names = "--trust", paramLabel = "CA.pem", description = "the CA certificate an https dss:URL chains to (default: the test PKI's root)")
+    Path trust;
+
     @Override
     Study study() {
-      return new RestPkiStudy(restartPerType);
+      List<String> problems = new java.util.ArrayList<>();
+      List<RestPkiStudy.Service> services = RestPkiStudy.Service.parse(service, problems);
+      return new RestPkiStudy(restartPerType, services, trust == null ? null : study.parent.context.resolve(trust), problems);
     }
   }
 

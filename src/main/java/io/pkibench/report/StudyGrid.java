@@ -25,7 +25,7 @@ public final class StudyGrid {
 
   static List<Table> tables(RunResult result) {
     StudyRecord.Grid grid = result.study().grid();
-    if (grid == null) return List.of();
+    if (grid == null || ServiceComparison.applies(result)) return List.of(); // services side by side: its own table
     Map<String, Optional<LevelResult>> levels = StudyTables.rows(result).stream()
         .collect(Collectors.toMap(StudyTables.Row::label, StudyTables.Row::level, (a, b) -> a));
     int cores = Math.max(1, result.environment().cores());
@@ -113,7 +113,7 @@ public final class StudyGrid {
   /** One line per substituted column and variant: what was refused, and what was measured instead. */
   static List<String> substitutions(RunResult result) {
     StudyRecord.Grid grid = result.study().grid();
-    if (grid == null) return List.of();
+    if (grid == null || ServiceComparison.applies(result)) return List.of();
     List<String> lines = new ArrayList<>();
     for (StudyRecord.Cell c : grid.cells()) {
       if (c.substitutedBecause() == null || !c.row().equals(grid.rows().get(0))) continue; // the same for every row of a column

@@ -20,6 +20,9 @@ import java.util.Optional;
 public final class StudyTables {
   private StudyTables() {}
 
+  /** A step the service had no counterpart for says so this way (the study runner's words). */
+  static final String NOT_APPLICABLE = "n/a — ";
+
   /** One measured step of a study: its label, its measured entry, and the probe's entry if a probe chose the level. */
   public record Row(String label, WorkloadResult measured, WorkloadResult probe, StudyRecord.StepRecord step) {
     /** The measured level; for a step that sweeps several, its peak (the highest throughput), the sweep being in the run's own tables. */
@@ -126,7 +129,8 @@ public final class StudyTables {
     for (Row row : rows) {
       Optional<LevelResult> level = row.level();
       if (level.isEmpty()) {
-        remarks.add(row.label() + ": not measured: " + whyNotMeasured(row));
+        String why = whyNotMeasured(row);
+        remarks.add(row.label() + (why.startsWith(NOT_APPLICABLE) ? ": " : ": not measured: ") + why);
         continue;
       }
       LevelResult l = level.get();
@@ -237,6 +241,7 @@ public final class StudyTables {
     for (String r : remarks(study, rows)) out.append("  ").append(r).append('\n');
     for (String note : study.notes()) out.append("  note: ").append(note).append('\n');
     out.append(StudyGrid.terminal(result));
+    out.append(ServiceComparison.terminal(result));
     out.append(FaultTimeline.terminal(result));
     originalInWords(result).ifPresent(w -> out.append('\n').append(w).append('\n'));
     List<String[]> beside = published(result);
@@ -334,7 +339,7 @@ public final class StudyTables {
   /** A star where our step measured a substitute for the original's configuration (the grid's footnotes say which). */
   static String substituteMark(StudyRecord study, String step) {
     if (study.grid() == null) return "";
-    return study.grid().cells().stream().anyMatch(c -> c.step().equals(step) && c.substitutedBecause() != null) ? " *" : "";
+    return study.grid().cells().stream().anyMatch(c -> step.equals(c.step()) && c.substitutedBecause() != null) ? " *" : "";
   }
 
   static String hardware(Environment e) {
@@ -394,6 +399,7 @@ public final class StudyTables {
     StringBuilder h = new StringBuilder("<section id=\"study\"><h2>Study ").append(Html.esc(study.name())).append(": ").append(Html.esc(study.title()))
         .append("</h2>\n");
     h.append(StudyGrid.html(result)); // the original's own tables first, when its steps form one
+    h.append(ServiceComparison.html(result));
     h.append("<div class=\"wide\"><table id=\"study-table\"><tr>");
     String[] header = header(study);
     for (int i = 0; i < header.length; i++) h.append(i == 0 ? "<th class=\"l\">" : "<th>").append(Html.esc(header[i])).append("</th>");
@@ -403,7 +409,8 @@ public final class StudyTables {
       Optional<LevelResult> level = row.level();
       if (level.isEmpty()) {
         h.append("<tr><td class=\"l\">").append(Html.esc(row.label())).append("</td><td class=\"l\" colspan=\"").append(header.length - 1)
-            .append("\">not measured: ").append(Html.esc(whyNotMeasured(row))).append("</td></tr>\n");
+            .append("\">").append(whyNotMeasured(row).startsWith(NOT_APPLICABLE) ? "" : "not measured: ").append(Html.esc(whyNotMeasured(row)))
+            .append("</td></tr>\n");
         continue;
       }
       String[] cells = cells(row, level.get(), study);

@@ -190,6 +190,10 @@ public record StudyRecord(
   /** A post-run check: passed or not, and what it found. A failed check fails the study. */
   public record CheckRecord(String name, boolean passed, String detail) {}
 
+  public StudyRecord withGrid(Grid newGrid) {
+    return new StudyRecord(schema, name, title, unit, published, services, steps, checks, notes, newGrid);
+  }
+
   public StudyRecord withServices(List<ServiceRecord> newServices) {
     return new StudyRecord(schema, name, title, unit, published, newServices, steps, checks, notes, grid);
   }

@@ -65,24 +65,133 @@ public final class RestPkiStudy implements Study {
   static final double MIN_GAIN = 0.05;
   static final String SIGNER = "signer";
 
+  static final String DSS = "dss";
+  /** Where DSS's demonstration mounts its REST services under a served DSS's root. */
+  static final String DSS_REST = "/services/rest";
+  /** The side-by-side grid's columns are services. */
+  public static final String SERVICE_COLUMNS = io.pkibench.report.ServiceComparison.SERVICE_COLUMNS;
+
+  /**
+   * A service the study measures: the built-in signer, DSS served by the study ({@code dss}), or a DSS already
+   * running elsewhere ({@code dss:URL}, its REST root). Each is measured alone, in turn, with the same types and levels.
+   */
+  public record Service(String kind, String url) {
+    public static final String BUILTIN = "builtin";
+
+    /** As the table names it: builtin, dss, or dss@HOST:PORT for one running elsewhere. */
+    public String label() {
+      if (url == null) return kind;
+      java.net.URI u = java.net.URI.create(url);
+      return kind + "@" + u.getHost() + (u.getPort() == -1 ? "" : ":" + u.getPort());
+    }
+
+    boolean builtin() {
+      return kind.equals(BUILTIN);
+    }
+
+    /** {@code builtin,dss,dss:URL}: every problem named, with the fix. */
+    public static List<Service> parse(String flag, List<String> problems) {
+      List<Service> services = new ArrayList<>();
+      for (String part : flag.split(",")) {
+        String p = part.strip();
+        if (p.equals(BUILTIN) || p.equals(DSS)) {
+          services.add(new Service(p, null));
+        } else if (p.startsWith(DSS + ":")) {
+          String url = p.substring(DSS.length() + 1);
+          try {
+            java.net.URI u = java.net.URI.create(url);
+            if ((!"http".equals(u.getScheme()) && !"https".equals(u.getScheme())) || u.getHost() == null) throw new IllegalArgumentException("not http(s)");
+            services.add(new Service(DSS, url));
+          } catch (IllegalArgumentException e) {
+            problems.add("--service " + p + ": give DSS's REST root as dss:http(s)://HOST:PORT/services/rest");
+          }
+        } else {
+          problems.add("--service " + p + ": use builtin, dss (DSS served by the study) or dss:URL (a DSS running elsewhere)");
+        }
+      }
+      if (services.stream().map(Service::label).distinct().count() != services.size()) problems.add("--service " + flag + ": a service is named twice");
+      if (services.isEmpty() && problems.isEmpty()) problems.add("--service: name at least one, e.g. builtin,dss");
+      return services;
+    }
+  }
+
   private final boolean restartPerType;
+  private final List<Service> services;
+  private final Path trust;
+  private final List<String> flagProblems;
 
   public RestPkiStudy(boolean restartPerType) {
+    this(restartPerType, List.of(new Service(Service.BUILTIN, null)), null);
+  }
+
+  /** {@code trust}: the CA an https {@code dss:URL} chains to (null: the test PKI's root). */
+  public RestPkiStudy(boolean restartPerType, List<Service> services, Path trust) {
+    this(restartPerType, services, trust, List.of());
+  }
+
+  /** {@code flagProblems}: what parsing {@code --service} found, reported with every other problem by {@link #problems}. */
+  public RestPkiStudy(boolean restartPerType, List<Service> services, Path trust, List<String> flagProblems) {
     this.restartPerType = restartPerType;
+    this.services = List.copyOf(services);
+    this.trust = trust;
+    this.flagProblems = List.copyOf(flagProblems);
+  }
+
+  /** Why nothing answers at {@code url} now (a TCP connection refused or timed out), or empty: checked before anything starts. */
+  static java.util.Optional<String> unreachable(String url) {
+    java.net.URI u = java.net.URI.create(url);
+    int port = u.getPort() != -1 ? u.getPort() : "https".equals(u.getScheme()) ? 443 : 80;
+    try (java.net.Socket s = new java.net.Socket()) {
+      s.connect(new java.net.InetSocketAddress(u.getHost(), port), 5000);
+      return java.util.Optional.empty();
+    } catch (java.io.IOException e) {
+      return java.util.Optional.of("cannot connect to " + u.getHost() + ":" + port + " (" + e.getMessage() + "); is DSS running there?");
+    }
+  }
+
+  /** DSS's counterpart of each type, or why it has none. */
+  static String dssWorkload(Type type) {
+    return switch (type.label()) {
+      case "CAdES" -> "dss:cades";
+      case "CAdES-T" -> "dss:cades-t";
+      case "PAdES" -> "dss:pades";
+      case "PAdES-T" -> "dss:pades-t";
+      default -> null;
+    };
+  }
+
+  static String dssHasNone(Type type) {
+    return type.label().equals("Authentication") ? "DSS has no certificate login" : "DSS has no RFC 3161 endpoint";
   }
 
   @Override
   public List<String> problems(StudyOptions options) {
-    List<String> problems = new ArrayList<>();
+    List<String> problems = new ArrayList<>(flagProblems);
     if (options.duration().compareTo(Duration.ofSeconds(5)) < 0) problems.add("--duration: measure each type at least 5s, e.g. --duration 1m");
+    if (trust != null && !java.nio.file.Files.isReadable(trust)) problems.add("--trust " + trust + ": no such readable file; give the CA certificate (PEM) DSS's https address chains to");
+    if (trust != null && services.stream().noneMatch(s -> s.url() != null)) problems.add("--trust: only for an outside service, --service dss:https://HOST/services/rest");
+    for (Service service : services) {
+      if (service.url() != null) unreachable(service.url()).ifPresent(why -> problems.add("--service dss:" + service.url() + ": " + why));
+    }
     return problems;
   }
 
   @Override
   public List<ServiceSpec> services(StudyOptions options) {
-    List<String> args = new ArrayList<>(List.of("signer", "--pki", options.pkiDir().toString(), "--keys", options.keys()));
-    if (options.pinFile() != null) args.addAll(List.of("--pin-file", options.pinFile().toString()));
-    return List.of(new ServiceSpec(SIGNER, args, "https"));
+    List<ServiceSpec> specs = new ArrayList<>();
+    for (Service service : services) {
+      if (service.url() != null) continue; // running elsewhere: nothing to start
+      if (service.builtin()) {
+        List<String> args = new ArrayList<>(List.of("signer", "--pki", options.pkiDir().toString(), "--keys", options.keys()));
+        if (options.pinFile() != null) args.addAll(List.of("--pin-file", options.pinFile().toString()));
+        specs.add(new ServiceSpec(SIGNER, args, "https"));
+      } else {
+        // DSS's server-signing token holds key material: its keys (TSA, server signing) stay software ones.
+        String keys = options.keys().startsWith("software") ? options.keys() : "software";
+        specs.add(new ServiceSpec(DSS, List.of("dss", "--pki", options.pkiDir().toString(), "--keys", keys), "http"));
+      }
+    }
+    return specs;
   }
 
   @Override
@@ -95,31 +204,91 @@ public final class RestPkiStudy implements Study {
     Iterations warmup = options.warmup("1x1s", 1, Duration.ofSeconds(Math.max(5, seconds / 10)));
     Iterations measure = options.iterations("3x3s", 5, Duration.ofSeconds(Math.max(1, seconds / 5)));
     List<Step> steps = new ArrayList<>();
-    for (Type type : TYPES) {
-      // CAdES signs the same 137 KB PDF as PAdES: the original signed one document throughout.
-      Map<String, String> params = type.workload().startsWith("http:cades")
-          ? Map.of(ParamSpec.TARGET, services.url(SIGNER), "document", "pdf") : Map.of(ParamSpec.TARGET, services.url(SIGNER));
-      WorkloadSpec spec = new WorkloadSpec(type.workload(), params, options.keys());
-      // Each probed level warms until steady too: a probe of a cold service reads the JIT's progress as the level's
-      // (2 threads at 0.9 ops/s, then 32 "still gaining"), and chooses by it.
-      Plan probe = plan(spec, probeLevels, new Iterations(0, probeEach.each(), StudyOptions.QUICK_WARMUP_CAP), probeEach);
-      Step step = Step.of(type.label(), plan(spec, List.of(1), warmup, measure)).probedBy(probe, RestPkiStudy::choose);
-      if (restartPerType && !steps.isEmpty()) step = step.before(StepHook.restartServices());
-      steps.add(step);
+    for (Service service : this.services) {
+      for (Type type : TYPES) {
+        String label = label(type, service);
+        String workload = service.builtin() ? type.workload() : dssWorkload(type);
+        if (workload == null) {
+          steps.add(Step.notApplicable(label, dssHasNone(type)));
+          continue;
+        }
+        Map<String, String> params = new java.util.LinkedHashMap<>();
+        params.put(ParamSpec.TARGET, target(service, services));
+        if (!service.builtin() && trust != null) params.put("trust", trust.toString());
+        // CAdES signs the same 137 KB PDF as PAdES: the original signed one document throughout.
+        if (service.builtin() && workload.startsWith("http:cades")) params.put("document", "pdf");
+        WorkloadSpec spec = new WorkloadSpec(workload, params, options.keys());
+        String cpu = cpu(service);
+        // Each probed level warms until steady too: a probe of a cold service reads the JIT's progress as the level's
+        // (2 threads at 0.9 ops/s, then 32 "still gaining"), and chooses by it.
+        Plan probe = plan(spec, probeLevels, new Iterations(0, probeEach.each(), StudyOptions.QUICK_WARMUP_CAP), probeEach, cpu);
+        Step step = Step.of(label, plan(spec, List.of(1), warmup, measure, cpu)).probedBy(probe, RestPkiStudy::choose);
+        if (restartPerType && !steps.isEmpty()) step = step.before(StepHook.restartServices());
+        steps.add(step);
+      }
     }
     return steps;
   }
 
-  private static Plan plan(WorkloadSpec spec, List<Integer> levels, Iterations warmup, Iterations measure) {
-    return Plan.of(List.of(spec)).concurrency(levels).warmup(warmup).measure(measure).cpu("services").build();
+  private static Plan plan(WorkloadSpec spec, List<Integer> levels, Iterations warmup, Iterations measure, String cpu) {
+    return Plan.of(List.of(spec)).concurrency(levels).warmup(warmup).measure(measure).cpu(cpu).build();
+  }
+
+  /** A type's row: its original name alone when the built-in service is the only one (as before), else with the service. */
+  String label(Type type, Service service) {
+    return services.size() == 1 && service.builtin() ? type.label() : type.label() + " [" + service.label() + "]";
+  }
+
+  private static String target(Service service, RunningServices running) {
+    if (service.url() != null) return service.url();
+    return service.builtin() ? running.url(SIGNER) : running.url(DSS) + DSS_REST;
+  }
+
+  /** Each step charges its own service's pid; a service running elsewhere has none here. */
+  private String cpu(Service service) {
+    if (service.url() != null) return RunningServices.NO_CPU;
+    if (services.size() == 1) return "services";
+    return "service:" + (service.builtin() ? SIGNER : DSS);
+  }
+
+  /** Types by services, so that the report can set the services side by side; none for the built-in service alone. */
+  @Override
+  public StudyRecord.Grid grid(StudyOptions options) {
+    if (services.size() == 1 && services.get(0).builtin()) return null;
+    List<StudyRecord.Cell> cells = new ArrayList<>();
+    for (Service service : services) {
+      for (Type type : TYPES) {
+        String workload = service.builtin() ? type.workload() : dssWorkload(type);
+        cells.add(new StudyRecord.Cell(type.label(), service.label(), "", workload == null ? null : label(type, service),
+            workload == null ? null : workload, workload == null ? StudyRunner.NOT_APPLICABLE + dssHasNone(type) : null));
+      }
+    }
+    return new StudyRecord.Grid("transaction", SERVICE_COLUMNS, TYPES.stream().map(Type::label).toList(),
+        services.stream().map(Service::label).toList(), services.get(0).label(), List.of(""), cells);
   }
 
   @Override
   public List<String> notes(StudyOptions options) {
     // A JVM service compiles for tens of seconds under load; --quick measures it before that ends.
-    return options.quick()
-        ? List.of("quick: each type warmed 1 s at a time until the service's CPU per operation held (at most 6 s: a type that never steadied is flagged); its JIT may still gain over minutes. For sizing figures: --duration 5m")
-        : List.of();
+    List<String> notes = new ArrayList<>();
+    if (options.quick()) {
+      notes.add("quick: each type warmed 1 s at a time until the service's CPU per operation held (at most 6 s: a type that never steadied is flagged);"
+          + " its JIT may still gain over minutes. For sizing figures: --duration 5m");
+    }
+    if (services.stream().anyMatch(s -> !s.builtin())) {
+      notes.add("dss: EU DSS's own REST services (one-document signature API), the client signing getDataToSign's bytes with its key from --keys;"
+          + " Authentication and Timestamp are n/a: DSS's REST API has no certificate login, and no RFC 3161 endpoint (its timestampDocument"
+          + " makes a time-stamped document, another transaction)");
+    }
+    if (services.stream().anyMatch(s -> !s.builtin() && s.url() == null) && !options.keys().startsWith("software")) {
+      notes.add("dss served by the study holds its own keys (its TSA, its server-signing token) as software keys, DSS's token being a key store;"
+          + " --keys " + options.keys() + " are the client's keys there");
+    }
+    if (services.stream().anyMatch(s -> !s.builtin() && s.url() == null)) {
+      notes.add("dss served by the study: the test PKI's root trusted, its CRLs read once (no download), its TSA in DSS's process for the -T levels;"
+          + " DSS checks the signing certificate as its defaults do (a validation context per call), where the built-in signer checks its dates alone");
+    }
+    return notes;
   }
 
   /** The first probed level that drives the service to 90% CPU, or the last before one that gains under 5%, or the highest. */
@@ -140,6 +309,8 @@ public final class RestPkiStudy implements Study {
 
   @Override
   public List<Sample> samples(Path dir, TestPki pki, KeySource keys, InstantSource clock) throws Exception {
-    return StudySamples.write(dir, pki, keys, clock);
+    List<Sample> samples = new ArrayList<>(StudySamples.write(dir, pki, keys, clock));
+    if (services.stream().anyMatch(s -> !s.builtin() && s.url() == null)) samples.addAll(StudySamples.writeDss(dir, pki, keys, clock));
+    return samples;
   }
 }

@@ -24,6 +24,8 @@ public final class RunningServices implements AutoCloseable {
   private final Consumer<String> log;
   private final CpuSplit cpus;
   private final Map<String, Entry> services = new LinkedHashMap<>();
+  /** A step's CPU when its service runs on another machine: none read, so the table says "no CPU measured". */
+  public static final String NO_CPU = "none";
   /** {@code {port:NAME}} in a service's arguments: another service's port, e.g. a PEC provider's peer. */
   private static final java.util.regex.Pattern PORT_OF = java.util.regex.Pattern.compile("\\{port:([^}]+)}");
   /** Set when the study ends: a fault scheduled on another thread must not start a service after that. */
@@ -138,6 +140,7 @@ public final class RunningServices implements AutoCloseable {
    */
   public CpuMeter cpuMeter(String planCpu) {
     if (planCpu == null || planCpu.equals("services")) return cpuMeter();
+    if (planCpu.equals(NO_CPU)) return new ProcessGroupCpuMeter(List::of); // a service running elsewhere: its CPU cannot be read here
     if (planCpu.equals("client")) return clientMeter(); // the load generator itself: a client's cost per operation
     if (planCpu.startsWith("service:")) {
       Entry e = entry(planCpu.substring("service:".length()));
@@ -190,7 +193,8 @@ public final class RunningServices implements AutoCloseable {
   private void start(Entry e) throws IOException, InterruptedException {
     e.process = ServiceProcess.start(javaCommand, command(e), env);
     e.pids.add(e.process.pid());
-    if (!e.process.url().equals(url(e.spec.name()))) {
+    // A service whose root is a path under its address (DSS's /services/rest) still listens where planned.
+    if (!e.process.url().equals(url(e.spec.name())) && !e.process.url().startsWith(url(e.spec.name()) + "/")) {
       throw new IOException("service " + e.spec.name() + " listens on " + e.process.url() + ", not on " + url(e.spec.name()) + " as planned");
     }
     log.accept("service " + e.spec.name() + " at " + e.process.url() + " (pid " + e.process.pid() + ")");

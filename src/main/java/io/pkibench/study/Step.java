@@ -9,17 +9,32 @@ import java.util.List;
  * One step of a study: a label (the original's name for it, e.g. "CAdES"), the plan it measures, an
  * optional probe whose levels choose the measured level (both kept in the result), hooks run
  * before the step and before each of its levels (restarting services), and whether each series of its
- * plan runs in a fresh JVM ({@code forked}, as JMH forks: JIT profile and heap start afresh).
+ * plan runs in a fresh JVM ({@code forked}, as JMH forks: JIT profile and heap start afresh); or, for a row
+ * with nothing to measure, why ({@code notApplicableBecause}).
  */
-public record Step(String label, Plan plan, Probe probe, List<StepHook> beforeStep, List<StepHook> beforeEachLevel, boolean forked) {
+public record Step(String label, Plan plan, Probe probe, List<StepHook> beforeStep, List<StepHook> beforeEachLevel, boolean forked,
+    String notApplicableBecause) {
 
   public Step {
     beforeStep = List.copyOf(beforeStep);
     beforeEachLevel = List.copyOf(beforeEachLevel);
+    if ((plan == null) != (notApplicableBecause != null)) throw new IllegalArgumentException(label + ": a step has a plan, or says why it has none");
+  }
+
+  public Step(String label, Plan plan, Probe probe, List<StepHook> beforeStep, List<StepHook> beforeEachLevel) {
+    this(label, plan, probe, beforeStep, beforeEachLevel, false, null);
+  }
+
+  /**
+   * A row the study's table keeps though nothing can be measured there: the service has no counterpart of this
+   * transaction (DSS has no certificate login). Recorded as not measured, with {@code why}.
+   */
+  public static Step notApplicable(String label, String why) {
+    return new Step(label, null, null, List.of(), List.of(), false, why);
   }
 
   public static Step of(String label, Plan plan) {
-    return new Step(label, plan, null, List.of(), List.of(), false);
+    return new Step(label, plan, null, List.of(), List.of(), false, null);
   }
 
   /** A sweep run first; {@code chooser} picks from its levels the one concurrency the step's plan then measures. */
@@ -34,24 +49,24 @@ public record Step(String label, Plan plan, Probe probe, List<StepHook> beforeSt
   }
 
   public Step probedBy(Plan probePlan, LevelChooser chooser) {
-    return new Step(label, plan, new Probe(probePlan, chooser), beforeStep, beforeEachLevel, forked);
+    return new Step(label, plan, new Probe(probePlan, chooser), beforeStep, beforeEachLevel, forked, notApplicableBecause);
   }
 
   public Step before(StepHook hook) {
     List<StepHook> list = new ArrayList<>(beforeStep);
     list.add(hook);
-    return new Step(label, plan, probe, list, beforeEachLevel, forked);
+    return new Step(label, plan, probe, list, beforeEachLevel, forked, notApplicableBecause);
   }
 
   public Step beforeEachLevel(StepHook hook) {
     List<StepHook> list = new ArrayList<>(beforeEachLevel);
     list.add(hook);
-    return new Step(label, plan, probe, beforeStep, list, forked);
+    return new Step(label, plan, probe, beforeStep, list, forked, notApplicableBecause);
   }
 
   /** Each series of the measured plan in a fresh JVM of this program, as JMH forks (the probe, if any, stays in this JVM). */
   public Step inForks() {
-    return new Step(label, plan, probe, beforeStep, beforeEachLevel, true);
+    return new Step(label, plan, probe, beforeStep, beforeEachLevel, true, notApplicableBecause);
   }
 
   /** The step's plan measuring only {@code concurrency} workers: what a probe's choice turns it into. */

@@ -43,6 +43,8 @@ import java.util.function.Supplier;
  * interval log, runs the post-run checks with the services still up, and stops the services.
  */
 public final class StudyRunner {
+  /** How a step the service has no counterpart for is recorded as not measured, before its reason. */
+  public static final String NOT_APPLICABLE = "n/a — ";
   private final WorkloadCatalog catalog;
   private final Options options;
   private volatile RunSession current;
@@ -143,6 +145,7 @@ public final class StudyRunner {
     if (steps.isEmpty()) problems.add("the study has no step to run");
     for (Step step : steps) {
       if (!labels.add(step.label())) problems.add("step '" + step.label() + "' appears twice; step labels name the study's rows and must differ");
+      if (step.plan() == null) continue; // not applicable: nothing to run
       List<Plan> plans = step.probe() == null ? List.of(step.plan()) : List.of(step.probe().plan(), step.plan());
       for (Plan plan : plans) {
         if (plan.workloads().size() != 1) problems.add("step '" + step.label() + "': a step measures one workload, not " + plan.workloads().size());
@@ -157,6 +160,10 @@ public final class StudyRunner {
     step.beforeStep().forEach(h -> hooks.add("before the step: " + h.describe()));
     step.beforeEachLevel().forEach(h -> hooks.add("before each level: " + h.describe()));
     StudyRecord.StepRecord record = new StudyRecord.StepRecord(step.label(), hooks);
+    if (step.notApplicableBecause() != null) {
+      notMeasured(file, record, NOT_APPLICABLE + step.notApplicableBecause());
+      return;
+    }
     for (StepHook hook : step.beforeStep()) {
       try {
         hook.run(services);
@@ -257,6 +264,10 @@ public final class StudyRunner {
     for (Step s : steps) {
       ObjectNode node = list.addObject();
       node.put("label", s.label());
+      if (s.plan() == null) {
+        node.put("notApplicable", s.notApplicableBecause());
+        continue;
+      }
       if (s.probe() != null) node.set("probe", mapper.valueToTree(s.probe().plan()));
       node.set("plan", mapper.valueToTree(s.plan()));
       if (s.probe() != null) node.put("measures", "the one concurrency the probe chooses");

@@ -15,6 +15,14 @@ import java.security.MessageDigest;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.server.dss.DssServer;
+import io.pkibench.workload.api.ParamSpec;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.WorkloadContext;
+import io.pkibench.workload.dss.DssSigningWorkload;
 import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
 import org.bouncycastle.tsp.TimeStampRequestGenerator;
 
@@ -69,6 +77,47 @@ public final class StudySamples {
     Files.write(dir.resolve("timestamp.tsr"), tsa.respond(request));
     samples.add(new Sample("timestamp.tsr", "RFC 3161 time-stamp reply to timestamp.tsq (the SHA-256 of document.bin)",
         "openssl ts -verify -in timestamp.tsr -queryfile timestamp.tsq -CAfile root-ca.pem -untrusted tsa-untrusted.pem", List.of("openssl")));
+    return samples;
+  }
+
+  /**
+   * DSS's outputs beside ours, under the same outside checks: EU DSS's REST services started in this process on a free
+   * loopback port for as long as it takes, each format signed through them by the dss:* client, and checked as ours are
+   * (openssl cms for CAdES, pdfsig for PAdES, xmlsec1 for XAdES). {@link #write} must have written the shared files.
+   */
+  public static List<Sample> writeDss(Path dir, TestPki pki, KeySource keys, InstantSource clock) throws Exception {
+    List<Sample> samples = new ArrayList<>();
+    // DSS's own keys (its TSA, its server-signing token) are key material in a key store: the test PKI's software keys,
+    // as 'serve dss' holds them; the client signs with --keys, wherever they live.
+    try (DssServer dss = DssServer.forTestPki(pki, new SoftwareKeySource(() -> pki, ProviderChoice.JDK), "127.0.0.1", 0, clock, line -> {})) {
+      dss.start();
+      WorkloadContext context = new WorkloadContext(keys, false, () -> pki, clock);
+      for (var f : TwoPhaseSigner.Format.values()) {
+        DssSigningWorkload.Factory factory = new DssSigningWorkload.Factory(f.flag);
+        Map<String, String> given = new java.util.HashMap<>(Map.of(ParamSpec.TARGET, dss.baseUrl()));
+        if (f == TwoPhaseSigner.Format.CADES || f == TwoPhaseSigner.Format.CADES_T) given.put("size", "137k");
+        byte[] signed;
+        try (DssSigningWorkload w = (DssSigningWorkload) factory.create(context, Params.resolve(factory.name(), factory.params(), given))) {
+          signed = w.signOnce();
+        }
+        String file = "dss-" + f.flag + switch (f) {
+          case CADES, CADES_T -> ".p7s";
+          case PADES, PADES_T -> ".pdf";
+          case XADES -> ".xml";
+        };
+        Files.write(dir.resolve(file), signed);
+        samples.add(switch (f) {
+          case CADES, CADES_T -> new Sample(file, "EU DSS's " + (f.timestamped() ? "CAdES-B-T" : "CAdES-B-B") + " detached signature of document.bin (its REST API)",
+              "openssl cms -verify -binary -inform DER -in " + file + " -content document.bin -CAfile root-ca.pem -certfile intermediates.pem -out /dev/null",
+              List.of("openssl"));
+          case PADES, PADES_T -> new Sample(file, "EU DSS's " + (f.timestamped() ? "PAdES-B-T" : "PAdES-B-B") + " signed PDF (its REST API)",
+              "pdfsig " + file + " | grep -q 'Signature is Valid.'", List.of("pdfsig"));
+          case XADES -> new Sample(file, "EU DSS's XAdES-B-B enveloped signature (its REST API)",
+              "xmlsec1 --verify --trusted-pem root-ca.pem --untrusted-pem intermediates.pem --id-attr:Id " + XadesVerifier.XADES_NS
+                  + ":SignedProperties " + file, List.of("xmlsec1"));
+        });
+      }
+    }
     return samples;
   }
 }

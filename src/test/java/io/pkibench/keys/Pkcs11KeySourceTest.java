@@ -119,6 +119,24 @@ class Pkcs11KeySourceTest {
     assertFalse(e.getMessage().contains("0000"));
   }
 
+  /** EU DSS's REST signing with the client's key in the token: DSS gets only certificates and the signature value. */
+  @Test
+  void run_dssCadesWithTokenKey_noFailures() throws Exception {
+    try (var dss = io.pkibench.server.dss.DssServer.forTestPki(pki, new SoftwareKeySource(() -> pki, ProviderChoice.JDK), "127.0.0.1", 0,
+        InstantSource.system(), line -> {})) {
+      dss.start();
+      StringWriter out = new StringWriter(), err = new StringWriter();
+      CliContext ctx = new CliContext(new PrintWriter(out, true), new PrintWriter(err, true),
+          Map.of(KeySources.PIN_ENV, PIN), InstantSource.system(), tmp, false);
+      int code = Main.execute(ctx, "run", "dss:cades", "-p", "size=8k", "--target", dss.baseUrl(), "--keys", "pkcs11:" + config, "--verify",
+          "--concurrency", "1", "--warmup", "0x1s", "--measure", "1x1s", "--out", "dss-hsm.json", "--pki", "pki");
+      assertEquals(0, code, err.toString());
+      LevelResult l = RunResultJson.read(tmp.resolve("dss-hsm.json")).workloads().get(0).levels().get(0);
+      assertTrue(l.counts().succeeded() > 0);
+      assertEquals(0, l.counts().failed(), l.errors().toString());
+    }
+  }
+
   @Test
   void run_signThroughTokenWithVerify_noFailures() throws Exception {
     StringWriter out = new StringWriter(), err = new StringWriter();

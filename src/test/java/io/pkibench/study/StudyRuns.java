@@ -47,8 +47,14 @@ final class StudyRuns {
     RunResult run = RunResult.start(ResultFixtures.environment(), null)
         .withStudy(new StudyRecord(StudyRecord.SCHEMA, info.name(), info.title(), info.unit(), info.published(), serviceRecords, List.of(),
             List.of(), study.notes(options), null));
-    for (Step step : study.steps(options, services)) {
+    List<Step> steps = study.steps(options, services);
+    run = run.withStudy(run.study().withGrid(study.grid(options)));
+    for (Step step : steps) {
       StudyRecord.StepRecord record = new StudyRecord.StepRecord(step.label(), List.of());
+      if (step.notApplicableBecause() != null) { // as the runner records it
+        run = run.withStudy(run.study().withStep(record.notMeasured(StudyRunner.NOT_APPLICABLE + step.notApplicableBecause())));
+        continue;
+      }
       double rate = ratePerSecond.applyAsDouble(step.label()), busy = utilisation.applyAsDouble(step.label());
       double fall = warmingUp.applyAsDouble(step.label());
       if (step.probe() != null) {

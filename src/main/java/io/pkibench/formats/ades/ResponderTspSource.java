@@ -14,12 +14,12 @@ import org.bouncycastle.tsp.TimeStampRequestGenerator;
  * DSS's time-stamp source backed by a {@link TimeStampResponder}: our TSA in this process (no network) or
  * one at a URL; a full RFC 3161 request with a nonce, the reply checked as {@link TimeStampCheck} does.
  */
-final class ResponderTspSource implements TSPSource {
+public final class ResponderTspSource implements TSPSource {
   private static final long serialVersionUID = 1L;
   private final transient TimeStampResponder responder;
   private final transient TimeStampCheck check;
 
-  ResponderTspSource(TimeStampResponder responder, TimeStampCheck check) {
+  public ResponderTspSource(TimeStampResponder responder, TimeStampCheck check) {
     this.responder = responder;
     this.check = check;
   }

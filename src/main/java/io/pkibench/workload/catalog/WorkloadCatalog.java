@@ -8,6 +8,9 @@ import io.pkibench.workload.ades.CadesWorkload;
 import io.pkibench.workload.ades.PadesWorkload;
 import io.pkibench.workload.ades.TimestampWorkload;
 import io.pkibench.workload.ades.XadesWorkload;
+import io.pkibench.workload.dss.DssServerSignWorkload;
+import io.pkibench.workload.dss.DssSigningWorkload;
+import io.pkibench.workload.dss.DssValidateWorkload;
 import io.pkibench.workload.http.HttpSigningWorkload;
 import io.pkibench.workload.http.OcspWorkload;
 import io.pkibench.workload.http.TspWorkload;
@@ -57,6 +60,13 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
         new HttpSigningWorkload.Factory("timestamp"),
         new TspWorkload.Factory(),
         new OcspWorkload.Factory(),
+        new DssSigningWorkload.Factory("cades"),
+        new DssSigningWorkload.Factory("cades-t"),
+        new DssSigningWorkload.Factory("pades"),
+        new DssSigningWorkload.Factory("pades-t"),
+        new DssSigningWorkload.Factory("xades"),
+        new DssValidateWorkload.Factory(),
+        new DssServerSignWorkload.Factory(),
         new TlsWorkload.Factory(TlsWorkload.Kind.RR),
         new TlsWorkload.Factory(TlsWorkload.Kind.ACRR),
         new TlsWorkload.Factory(TlsWorkload.Kind.STREAM),
