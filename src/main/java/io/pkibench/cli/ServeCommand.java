@@ -193,7 +193,9 @@ final class ServeCommand implements Runnable {
       footer = {"", "Example:", "  pkibench serve tlsecho --port 8444 --tls openssl --key rsa2048",
           "  pkibench run tls-rr -p size=128 --target tls://127.0.0.1:8444 --cpu pid:PID --concurrency 1..32",
           "  pkibench run tls-stream -p size=16k --target tcp://127.0.0.1:8445",
-          "  openssl s_client -connect 127.0.0.1:8444 -CAfile ~/.pkibench/pki/root-ca.pem"})
+          "  openssl s_client -connect 127.0.0.1:8444 -CAfile ~/.pkibench/pki/root-ca.pem",
+          "  pkibench serve tlsecho --port 8444 --client-auth need     # mutual TLS: clients of the test PKI only",
+          "  pkibench run tls-rr --target tls://127.0.0.1:8444 -p client=tls-client --keys remote:127.0.0.1:9443"})
   static final class TlsEcho extends Service {
     @Option(names = "--port", defaultValue = "" + TlsEchoServer.DEFAULT_PORT,
         description = "TLS port (plain TCP with --tls none), 0 for any free one (default: ${DEFAULT-VALUE})")
@@ -228,6 +230,10 @@ final class ServeCommand implements Runnable {
         description = "a request must arrive whole this soon after its first byte, however it trickles (default: ${DEFAULT-VALUE})")
     String frameDeadline;
 
+    @Option(names = "--client-auth", defaultValue = "none", paramLabel = "none|want|need",
+        description = "ask the client for a certificate chaining to the test PKI's root: want takes a connection without one, need refuses it (default: ${DEFAULT-VALUE})")
+    String clientAuth;
+
     @Option(names = "--max-connections-per-address", defaultValue = "1000", paramLabel = "N",
         description = "refuse connections from one IP address past this many open (default: ${DEFAULT-VALUE})")
     int maxPerAddress;
@@ -250,7 +256,7 @@ final class ServeCommand implements Runnable {
       }
       if (maxPerAddress < 1) problems.add("--max-connections-per-address " + maxPerAddress + ": give at least 1");
       var config = new TlsEchoServer.Config(bind, port, plainPort, engine, key, protocols, suites,
-          new TlsEchoServer.Limits(idle, java.time.Duration.ofSeconds(10), maxConnections, frame, maxPerAddress));
+          new TlsEchoServer.Limits(idle, java.time.Duration.ofSeconds(10), maxConnections, frame, maxPerAddress), clientAuth);
       problems.addAll(config.problems());
       if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
       TestPki testPki = config.engine().equals("none") ? null : TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);

@@ -76,7 +76,14 @@ public enum TlsEngine {
    * fact. A study that measures such a suite names it.
    */
   public SslContext server(PrivateKey key, List<X509Certificate> chain, List<String> protocols, List<String> suites) throws SSLException {
-    SslContextBuilder b = SslContextBuilder.forServer(key, chain.toArray(new X509Certificate[0])).sslProvider(provider);
+    return server(key, chain, protocols, suites, io.netty.handler.ssl.ClientAuth.NONE, null);
+  }
+
+  /** {@link #server(PrivateKey, List, List, List)} asking the client for a certificate that chains to {@code clientRoot}. */
+  public SslContext server(PrivateKey key, List<X509Certificate> chain, List<String> protocols, List<String> suites,
+      io.netty.handler.ssl.ClientAuth clientAuth, X509Certificate clientRoot) throws SSLException {
+    SslContextBuilder b = SslContextBuilder.forServer(key, chain.toArray(new X509Certificate[0])).sslProvider(provider).clientAuth(clientAuth);
+    if (clientRoot != null) b.trustManager(clientRoot);
     return restrict(b, protocols, suites.isEmpty() ? forwardSecretSuites() : suites).build();
   }
 
