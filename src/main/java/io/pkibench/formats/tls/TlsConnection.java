@@ -129,6 +129,25 @@ public final class TlsConnection implements Connection {
     }
   }
 
+  @Override
+  public int read(byte[] into, int offset, int length) throws IOException {
+    while (!appIn.hasRemaining()) {
+      SSLEngineResult r;
+      try {
+        r = unwrap();
+      } catch (EOFException closed) {
+        return -1;
+      }
+      HandshakeStatus status = r.getHandshakeStatus();
+      while (status == HandshakeStatus.NEED_WRAP || status == HandshakeStatus.NEED_TASK) {
+        status = status == HandshakeStatus.NEED_TASK ? runTasks() : wrap(EMPTY).getHandshakeStatus();
+      }
+    }
+    int n = Math.min(appIn.remaining(), length);
+    appIn.get(into, offset, n);
+    return n;
+  }
+
   private SSLEngineResult wrap(ByteBuffer src) throws IOException {
     while (true) {
       netOut.clear();

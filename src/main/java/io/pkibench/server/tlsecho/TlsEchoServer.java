@@ -314,9 +314,22 @@ public final class TlsEchoServer implements ReferenceServer {
       frameDue = null;
     }
 
+    /** Whether this connection's first byte has been seen: 'G' or 'P' (no frame kind of ours) makes it an HTTP connection. */
+    private boolean sniffed;
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
       ByteBuf in = (ByteBuf) msg;
+      if (!sniffed && in.isReadable()) {
+        sniffed = true;
+        byte first = in.getByte(in.readerIndex());
+        if (first == 'G' || first == 'P') {
+          HttpAnswers.install(ctx, counters);
+          ctx.pipeline().remove(this);
+          ctx.fireChannelRead(in); // the next handler is now the HTTP codec
+          return;
+        }
+      }
       try {
         counters.bytesIn.addAndGet(in.readableBytes());
         while (in.isReadable() && ctx.channel().isOpen()) {

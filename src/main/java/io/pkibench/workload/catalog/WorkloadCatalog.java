@@ -14,6 +14,7 @@ import io.pkibench.workload.pec.PecWorkloads;
 import io.pkibench.workload.rsfn.RsfnWorkloads;
 import io.pkibench.workload.spi.SpiWorkloads;
 import io.pkibench.workload.tls.HandshakeWorkload;
+import io.pkibench.workload.tls.HttpsWorkload;
 import io.pkibench.workload.tls.TlsWorkload;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
@@ -57,6 +58,9 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
         new TlsWorkload.Factory(TlsWorkload.Kind.ACRR),
         new TlsWorkload.Factory(TlsWorkload.Kind.STREAM),
         new HandshakeWorkload.Factory(),
+        new HttpsWorkload.Factory(HttpsWorkload.Kind.RR),
+        new HttpsWorkload.Factory(HttpsWorkload.Kind.ACRR),
+        new HttpsWorkload.Factory(HttpsWorkload.Kind.STREAM),
         new SpiWorkloads.Sign(), new SpiWorkloads.Verify(),
         new SpiWorkloads.Random(),
         new RsfnWorkloads.Pack(), new RsfnWorkloads.Unpack(),

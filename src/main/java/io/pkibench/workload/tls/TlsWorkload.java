@@ -175,6 +175,11 @@ public final class TlsWorkload implements Workload {
   }
 
   private Connection connect() throws IOException {
+    return connect(address, target, tls, suite, timeoutMillis);
+  }
+
+  /** A new connection to {@code address}: plain when {@code tls} is null, else a full handshake; a failure names the target and the suite offered. */
+  static Connection connect(InetSocketAddress address, String target, SslContext tls, String suite, int timeoutMillis) throws IOException {
     var socket = Connection.connect(address, timeoutMillis);
     if (tls == null) return new Connection.Plain(socket);
     TlsConnection c;
