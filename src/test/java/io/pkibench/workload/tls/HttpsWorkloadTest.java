@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.keys.TlsContexts;
 import io.pkibench.server.tlsecho.TlsEchoServer;
-import io.pkibench.study.NginxPeer;
+import io.pkibench.server.nginx.NginxPeer;
 import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.api.Params;

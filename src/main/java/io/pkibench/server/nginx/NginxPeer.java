@@ -1,4 +1,4 @@
-package io.pkibench.study;
+package io.pkibench.server.nginx;
 
 import io.pkibench.measure.CpuMeter;
 import io.pkibench.measure.ProcessGroupCpuMeter;
@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * body), {@code /fail} a 500 for tests. Pid file, error log and temporary files stay in the run directory.
  * Its CPU is the master's and every worker's, read at each sample ({@link #cpuMeter()}).
  */
-public final class NginxPeer implements AutoCloseable {
+public final class NginxPeer implements io.pkibench.server.ReferenceServer {
   /**
    * What to serve: port; PEM files of the certificate chain and its key; the CA bundle for client
    * certificates (null: none asked for); TLS versions and OpenSSL cipher names (empty: nginx's); worker
@@ -35,12 +35,12 @@ public final class NginxPeer implements AutoCloseable {
     }
   }
 
-  private final Process process;
+  private Process process;
   private final Path dir;
   private final Config config;
 
-  private NginxPeer(Process process, Path dir, Config config) {
-    this.process = process;
+  /** Nothing starts until {@link #start()}. */
+  public NginxPeer(Path dir, Config config) {
     this.dir = dir;
     this.config = config;
   }
@@ -108,6 +108,15 @@ public final class NginxPeer implements AutoCloseable {
 
   /** Writes the configuration and the static files into {@code dir}, starts nginx and waits until it accepts. */
   public static NginxPeer start(Path dir, Config config) throws IOException, InterruptedException {
+    NginxPeer peer = new NginxPeer(dir, config);
+    peer.start();
+    return peer;
+  }
+
+  @Override
+  public void start() throws IOException, InterruptedException {
+    String problem = problem();
+    if (problem != null) throw new IOException(problem);
     Files.createDirectories(dir.resolve("www").resolve("bytes"));
     Files.createDirectories(dir.resolve("temp"));
     for (int size : config.sizes()) {
@@ -119,18 +128,18 @@ public final class NginxPeer implements AutoCloseable {
     Files.writeString(conf, configuration(dir, config));
     Process p = new ProcessBuilder(executable(), "-p", dir.toString(), "-c", conf.toString(), "-e", dir.resolve("error.log").toString())
         .redirectErrorStream(true).redirectOutput(dir.resolve("nginx.out").toFile()).start();
-    NginxPeer peer = new NginxPeer(p, dir, config);
+    process = p;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     while (System.nanoTime() < deadline && p.isAlive()) {
       try (Socket s = new Socket()) {
         s.connect(new InetSocketAddress("127.0.0.1", config.port()), 500);
-        if (peer.workerPids().size() >= config.workers()) return peer;
+        if (workerPids().size() >= config.workers()) return;
       } catch (IOException notYet) {
         // not listening yet
       }
       Thread.sleep(50);
     }
-    peer.close();
+    close();
     String said = Files.exists(dir.resolve("error.log")) ? Files.readString(dir.resolve("error.log"), StandardCharsets.UTF_8) : "";
     String out = Files.exists(dir.resolve("nginx.out")) ? Files.readString(dir.resolve("nginx.out"), StandardCharsets.UTF_8) : "";
     throw new IOException("nginx did not start on 127.0.0.1:" + config.port() + " (config " + conf + "): " + (out + " " + said).strip());
@@ -138,6 +147,23 @@ public final class NginxPeer implements AutoCloseable {
 
   public long masterPid() {
     return process.pid();
+  }
+
+  /** nginx's master: its CPU and its workers' (descendants) are this service's. */
+  @Override
+  public long pid() {
+    return masterPid();
+  }
+
+  @Override
+  public String baseUrl() {
+    return url();
+  }
+
+  @Override
+  public String details() {
+    return version() + ", " + config.workers() + " worker process" + (config.workers() == 1 ? "" : "es") + " (master pid " + masterPid() + ", workers "
+        + workerPids() + "), configuration and logs in " + dir;
   }
 
   /** The master's children: its worker processes now. */
@@ -176,10 +202,16 @@ public final class NginxPeer implements AutoCloseable {
 
   /** SIGTERM (nginx's fast shutdown), then SIGKILL to anything left. */
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
+    if (process == null) return;
     List<ProcessHandle> workers = process.toHandle().children().toList();
     process.destroy();
-    if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+    try {
+      if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
     for (ProcessHandle w : workers) w.destroyForcibly();
   }
 }
