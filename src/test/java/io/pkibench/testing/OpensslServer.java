@@ -35,22 +35,30 @@ public final class OpensslServer implements AutoCloseable {
 
   /** The test PKI's {@code tls-server} key, exported to PEM in {@code dir} (its password read from the PKI's file, never a flag value). */
   public static Path serverKeyPem(TestKeys fixture, Path dir) throws Exception {
+    return serverKeyPem(fixture.pki, dir);
+  }
+
+  public static Path serverKeyPem(io.pkibench.pki.TestPki pki, Path dir) throws Exception {
     Path key = dir.resolve("tls-server.key");
-    String r = Openssl.run("pkcs12", "-in", fixture.pki.keystore("tls-server").toString(), "-nocerts", "-nodes", "-passin",
-        "file:" + fixture.pki.dir().resolve("keystore.pass"), "-out", key.toString());
+    String r = Openssl.run("pkcs12", "-in", pki.keystore("tls-server").toString(), "-nocerts", "-nodes", "-passin",
+        "file:" + pki.dir().resolve("keystore.pass"), "-out", key.toString());
     if (!Openssl.succeeded(r)) throw new IllegalStateException("cannot export the server key: " + r);
     return key;
   }
 
   /** Starts {@code openssl s_server} with {@code extra} flags (e.g. -Verify 1 -CAfile ca-chain.pem) and waits until it accepts. */
   public static OpensslServer start(TestKeys fixture, Path dir, String... extra) throws Exception {
+    return start(fixture.pki, dir, extra);
+  }
+
+  public static OpensslServer start(io.pkibench.pki.TestPki pki, Path dir, String... extra) throws Exception {
     int port;
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();
     }
     List<String> cmd = new ArrayList<>(List.of("openssl", "s_server", "-accept", "127.0.0.1:" + port, "-cert",
-        fixture.pki.certificatePem("tls-server").toString(), "-key", serverKeyPem(fixture, dir).toString(), "-cert_chain",
-        fixture.pki.caChainPem().toString()));
+        pki.certificatePem("tls-server").toString(), "-key", serverKeyPem(pki, dir).toString(), "-cert_chain",
+        pki.caChainPem().toString()));
     cmd.addAll(List.of(extra));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     OpensslServer server = new OpensslServer(p, port);

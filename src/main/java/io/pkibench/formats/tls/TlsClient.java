@@ -42,6 +42,9 @@ public record TlsClient(TlsEngine engine, List<X509Certificate> trusted, Signing
     SslContextBuilder b = SslContextBuilder.forClient().sslProvider(engine.provider()).trustManager(trusted).endpointIdentificationAlgorithm(null);
     if (identity != null) {
       if (engine == TlsEngine.JSSE) {
+        // JSSE finds the signer for CertificateVerify among the installed providers only: a token's provider
+        // (SunPKCS11 configured for it) must be installed, last, where it takes only its own keys (the remote one installs itself).
+        if (java.security.Security.getProvider(identity.provider().getName()) == null) java.security.Security.addProvider(identity.provider());
         b.keyManager(new SingleKeyManager(identity));
       } else if (readableAsBytes(identity.privateKey())) {
         b.keyManager(identity.privateKey(), identity.chain());
