@@ -99,6 +99,44 @@ class ClientIdentityTest {
     }
   }
 
+  /** The node holding the client's key dies mid-run: the handshakes after it fail, counted with their reason, and the run goes on. */
+  @Test
+  void keyServerDyingMidRun_laterHandshakesCountedFailed_runGoesOn() throws Exception {
+    var keys = new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK);
+    var service = new KeyService(keys, keys.aliases(), KeyGrants.everyKeyFor(fixture.pki.certificate("tls-client")), line -> {});
+    KeyServer dying = new KeyServer(service, keys.key("keyserver"), fixture.pki.certificate("root-ca"), "127.0.0.1", 0, KeyServer.Limits.defaults());
+    dying.start();
+    try (var source = new RemoteKeySource(List.of(new NodeAddress("127.0.0.1", dying.port(), 1)), keys.key("tls-client"),
+        fixture.pki.certificate("root-ca"), InstantSource.system(), line -> {});
+        OpensslServer server = OpensslServer.start(fixture, dir, "-Verify", "1", "-CAfile", fixture.pki.caChainPem().toString())) {
+      WorkloadContext context = new WorkloadContext(source, false, () -> fixture.pki);
+      // both made while the node is up: the key is found then; the second runs wholly after the node died
+      Map<String, Workload> workloads = new java.util.LinkedHashMap<>();
+      for (String engine : List.of("jsse", "openssl")) workloads.put(engine, handshakes(context, server.port, "client", "tls-client", "engine", engine));
+      Thread killer = Thread.ofVirtual().start(() -> {
+        try {
+          Thread.sleep(700);
+        } catch (InterruptedException e) {
+          return;
+        }
+        dying.close();
+      });
+      for (var e : workloads.entrySet()) {
+        MeasuredRun run;
+        try (Workload w = e.getValue()) {
+          run = MeasuredRun.of("node dies " + e.getKey(), w, Duration.ofMillis(1500));
+        }
+        killer.join();
+        assertEquals(run.started(), run.succeeded() + run.failed(), run.toString());
+        assertTrue(run.failed() > 1, e.getKey() + ": handshakes after the node died are counted failed, the run going on: " + run);
+        if (e.getKey().equals("jsse")) assertTrue(run.succeeded() > 0, "handshakes before it passed: " + run);
+        assertTrue(run.errors().keySet().stream().allMatch(cause -> cause.contains("TLS handshake with tls://127.0.0.1:" + server.port + " failed")),
+            "each failure names the handshake it broke: " + run.errors());
+        assertTrue(run.errors().keySet().stream().anyMatch(cause -> cause.contains("key-server")), "and, below it, the key server: " + run.errors());
+      }
+    }
+  }
+
   @Test
   void noOrUntrustedClientCertificate_againstOpensslDemandingOne_everyHandshakeCountedFailedWithTheAlert() throws Exception {
     WorkloadContext context = new WorkloadContext(fixture.keys, false, () -> fixture.pki);
