@@ -79,7 +79,7 @@ public final class HandshakeWorkload implements Workload {
     @Override
     public List<ParamSpec> params() {
       List<ParamSpec> params = new java.util.ArrayList<>(List.of(
-          ParamSpec.free(ParamSpec.TARGET, "", "empty: both ends in memory; tls://HOST:PORT: full handshakes over real sockets to that server"
+          ParamSpec.free(ParamSpec.TARGET, IN_MEMORY, IN_MEMORY + ": both ends in memory; tls://HOST:PORT: full handshakes over real sockets to that server"
               + " (connect, handshake, close), the client's identity from -p client or -p client-cert/-p client-key"),
           ParamSpec.choice("resume", "false", "with --target: offer the last session again (session resumption)", "false", "true"),
           ParamSpec.free("timeout", "10s", "with --target: connect and read timeout")));
@@ -99,7 +99,7 @@ public final class HandshakeWorkload implements Workload {
     @Override
     public List<String> problems(Params params, String keys) {
       List<String> problems = new java.util.ArrayList<>(ClientTlsParams.problems(params));
-      if (params.get(ParamSpec.TARGET).isEmpty()) {
+      if (inMemory(params)) {
         for (String p : List.of("trust", "client", "client-cert", "client-key", "client-key-password-file")) {
           if (!params.get(p).isEmpty()) problems.add("-p " + p + ": only with --target tls://HOST:PORT; in memory the client is tls-client from --keys");
         }
@@ -115,7 +115,7 @@ public final class HandshakeWorkload implements Workload {
 
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
-      if (!params.get(ParamSpec.TARGET).isEmpty()) return overSockets(context, params);
+      if (!inMemory(params)) return overSockets(context, params);
       TestPki pki = context.pki().get();
       boolean ecdsa = params.get("keyalg").equals("ecdsa-p256");
       SigningKey server = serverKey(pki, ecdsa);
@@ -138,6 +138,14 @@ public final class HandshakeWorkload implements Workload {
       return new HandshakeWorkload(serverContext, clientContext, params.get("protocol"), suite, Boolean.parseBoolean(params.get("mutual")),
           server.certificate(), client.certificate(), signature.equals("any") ? null : signature);
     }
+  }
+
+  /** The target's default: both ends of the handshake in this JVM. */
+  static final String IN_MEMORY = "in-memory";
+
+  private static boolean inMemory(Params params) {
+    String target = params.get(ParamSpec.TARGET);
+    return target.isEmpty() || target.equals(IN_MEMORY);
   }
 
   private static Workload overSockets(WorkloadContext context, Params params) throws Exception {
