@@ -40,7 +40,7 @@ final class ClientTlsParams {
 
   private ClientTlsParams() {}
 
-  /** The engine, version and suite choice, trust and identity; {@code engineDefault} jsse for most. */
+  /** The engine, version and suite choice, trust and identity, as every TLS client workload lists them. */
   static List<ParamSpec> specs() {
     return List.of(
         ParamSpec.choice("engine", "jsse", "the client's TLS engine: the JDK's JSSE or BoringSSL (netty-tcnative)", "jsse", "openssl"),
