@@ -402,8 +402,9 @@ public final class TlsEchoServer implements ReferenceServer {
           for (int written = 0; written < responseLength; written += requestLength) {
             response.writeBytes(request, 0, Math.min(requestLength, responseLength - written));
           }
-          ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+          // counted before the answer leaves: a client that reads it and asks for the counters at once must see it
           counters.transactions.incrementAndGet();
+          ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
         }
         case EchoProtocol.STREAM -> {
           streamFrames++;
