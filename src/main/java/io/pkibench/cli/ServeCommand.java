@@ -18,6 +18,7 @@ import io.pkibench.server.dss.DssServer;
 import io.pkibench.server.ReferenceServer;
 import io.pkibench.server.keyserver.KeyServer;
 import io.pkibench.server.pec.PecServer;
+import io.pkibench.server.nginx.NginxPeer;
 import io.pkibench.server.tlsecho.TlsEchoServer;
 import io.pkibench.server.tsa.TsaServer;
 import io.pkibench.formats.ades.TimeStampAuthority;
@@ -35,15 +36,16 @@ import picocli.CommandLine.Spec;
     name = "serve",
     mixinStandardHelpOptions = true,
     description = "Runs a reference service alone, on loopback by default, until stopped (Ctrl-C).",
-    subcommands = {ServeCommand.Signer.class, ServeCommand.Tsa.class, ServeCommand.Crl.class, ServeCommand.TlsEcho.class, ServeCommand.KeyServerNode.class,
-        ServeCommand.Pec.class, ServeCommand.Dss.class})
+    subcommands = {ServeCommand.Signer.class, ServeCommand.Tsa.class, ServeCommand.Crl.class, ServeCommand.TlsEcho.class, ServeCommand.Nginx.class,
+        ServeCommand.KeyServerNode.class, ServeCommand.Pec.class, ServeCommand.Dss.class})
 final class ServeCommand implements Runnable {
   @ParentCommand PkibenchCommand parent;
   @Spec CommandSpec spec;
 
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "name a service: serve signer, serve tsa, serve crl, serve tlsecho, serve keyserver, serve pec or serve dss");
+    throw new ParameterException(spec.commandLine(),
+        "name a service: serve signer, serve tsa, serve crl, serve tlsecho, serve nginx, serve keyserver, serve pec or serve dss");
   }
 
   /** Options every service takes. */
@@ -86,10 +88,10 @@ final class ServeCommand implements Runnable {
       }
       ReferenceServer running = server;
       String details = running.details().isEmpty() ? "" : "; " + running.details();
-      ctx.out().println(what(running) + details + " (pid " + ProcessHandle.current().pid() + "); Ctrl-C stops it");
+      ctx.out().println(what(running) + details + " (pid " + running.pid() + "); Ctrl-C stops it");
       // For programs that start services (a study, a script): one line, fixed prefix, JSON.
       ctx.out().println(new ReadyLine(serve.spec.commandLine().getParseResult().subcommand().commandSpec().name(),
-          running.baseUrl(), ProcessHandle.current().pid()).format());
+          running.baseUrl(), running.pid()).format());
       ctx.out().flush();
       CountDownLatch stopped = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -223,7 +225,9 @@ final class ServeCommand implements Runnable {
       footer = {"", "Example:", "  pkibench serve tlsecho --port 8444 --tls openssl --key rsa2048",
           "  pkibench run tls-rr -p size=128 --target tls://127.0.0.1:8444 --cpu pid:PID --concurrency 1..32",
           "  pkibench run tls-stream -p size=16k --target tcp://127.0.0.1:8445",
-          "  openssl s_client -connect 127.0.0.1:8444 -CAfile ~/.pkibench/pki/root-ca.pem"})
+          "  openssl s_client -connect 127.0.0.1:8444 -CAfile ~/.pkibench/pki/root-ca.pem",
+          "  pkibench serve tlsecho --port 8444 --client-auth need     # mutual TLS: clients of the test PKI only",
+          "  pkibench run tls-rr --target tls://127.0.0.1:8444 -p client=tls-client --keys remote:127.0.0.1:9443"})
   static final class TlsEcho extends Service {
     @Option(names = "--port", defaultValue = "" + TlsEchoServer.DEFAULT_PORT,
         description = "TLS port (plain TCP with --tls none), 0 for any free one (default: ${DEFAULT-VALUE})")
@@ -258,6 +262,10 @@ final class ServeCommand implements Runnable {
         description = "a request must arrive whole this soon after its first byte, however it trickles (default: ${DEFAULT-VALUE})")
     String frameDeadline;
 
+    @Option(names = "--client-auth", defaultValue = "none", paramLabel = "none|want|need",
+        description = "ask the client for a certificate chaining to the test PKI's root: want takes a connection without one, need refuses it (default: ${DEFAULT-VALUE})")
+    String clientAuth;
+
     @Option(names = "--max-connections-per-address", defaultValue = "1000", paramLabel = "N",
         description = "refuse connections from one IP address past this many open (default: ${DEFAULT-VALUE})")
     int maxPerAddress;
@@ -280,7 +288,7 @@ final class ServeCommand implements Runnable {
       }
       if (maxPerAddress < 1) problems.add("--max-connections-per-address " + maxPerAddress + ": give at least 1");
       var config = new TlsEchoServer.Config(bind, port, plainPort, engine, key, protocols, suites,
-          new TlsEchoServer.Limits(idle, java.time.Duration.ofSeconds(10), maxConnections, frame, maxPerAddress));
+          new TlsEchoServer.Limits(idle, java.time.Duration.ofSeconds(10), maxConnections, frame, maxPerAddress), clientAuth);
       problems.addAll(config.problems());
       if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
       TestPki testPki = config.engine().equals("none") ? null : TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
@@ -290,6 +298,66 @@ final class ServeCommand implements Runnable {
     @Override
     String what(ReferenceServer server) {
       return "echo transactions at " + server.baseUrl();
+    }
+  }
+
+  @Command(name = "nginx", mixinStandardHelpOptions = true,
+      description = {"Debian's nginx as the like-for-like peer of tlsecho's HTTP answers: a configuration generated into --dir (loopback, the test",
+          "PKI's tls-server-KEY certificate, the versions and OpenSSL ciphers given, static files /bytes/N for --sizes, POST /sink answered with",
+          "the body's byte count), nginx in the foreground with --workers worker processes; its pid (the ready line's) is the master's, and",
+          "a study charges it with its workers."},
+      footer = {"", "Example:", "  pkibench serve nginx --port 8453 --dir nginx-run --workers 2 --sizes 128,8192",
+          "  pkibench run https-rr --target https://127.0.0.1:8453/bytes/128 -p expect-bytes=128 --cpu pid:MASTER+WORKER…"})
+  static final class Nginx extends Service {
+    @Option(names = "--port", defaultValue = "8453", description = "TLS port (default: ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "--dir", required = true, paramLabel = "DIR", description = "where the configuration, pid file, logs and static files go")
+    Path dir;
+
+    @Option(names = "--key", defaultValue = "rsa2048", paramLabel = "rsa1024|rsa2048|ecdsa-p256", description = "the server certificate's key (default: ${DEFAULT-VALUE})")
+    String key;
+
+    @Option(names = "--protocols", split = ",", paramLabel = "P,…", description = "TLS versions, e.g. TLSv1.2,TLSv1.3 (default: nginx's)")
+    java.util.List<String> protocols = new java.util.ArrayList<>();
+
+    @Option(names = "--ciphers", split = ",", paramLabel = "C,…", description = "OpenSSL cipher names, e.g. ECDHE-RSA-AES128-GCM-SHA256 (default: nginx's)")
+    java.util.List<String> ciphers = new java.util.ArrayList<>();
+
+    @Option(names = "--workers", defaultValue = "1", description = "nginx worker processes (default: ${DEFAULT-VALUE})")
+    int workers;
+
+    @Option(names = "--sizes", split = ",", defaultValue = "128,8192", paramLabel = "N,…", description = "bytes of the static files /bytes/N (default: ${DEFAULT-VALUE})")
+    java.util.List<Integer> sizes;
+
+    @Option(names = "--client-auth", defaultValue = "none", paramLabel = "none|need",
+        description = "need: nginx's ssl_verify_client on, clients of the test PKI only (default: ${DEFAULT-VALUE})")
+    String clientAuth;
+
+    @Override
+    ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception {
+      java.util.List<String> problems = new java.util.ArrayList<>();
+      if (NginxPeer.problem() != null) problems.add(NginxPeer.problem());
+      if (!bind.equals("127.0.0.1")) problems.add("--bind " + bind + ": the nginx peer listens on loopback only");
+      if (workers < 1) problems.add("--workers " + workers + ": give at least 1");
+      if (!io.pkibench.formats.tls.TlsServerKeys.ALIASES.containsKey(key)) {
+        problems.add("--key " + key + ": use one of " + String.join(", ", io.pkibench.formats.tls.TlsServerKeys.ALIASES.keySet()));
+      }
+      if (sizes.stream().anyMatch(n -> n < 0 || n > (64 << 20))) problems.add("--sizes: each from 0 to 64m bytes");
+      if (!clientAuth.equals("none") && !clientAuth.equals("need")) problems.add("--client-auth " + clientAuth + ": use none or need");
+      if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
+      TestPki testPki = TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
+      Path run = ctx.resolve(dir);
+      java.nio.file.Files.createDirectories(run);
+      Path chain = run.resolve("chain.pem"), keyPem = run.resolve("key.pem");
+      NginxPeer.writeIdentity(io.pkibench.formats.tls.TlsServerKeys.of(testPki, key), chain, keyPem);
+      return new NginxPeer(run, new NginxPeer.Config(port, chain, keyPem, clientAuth.equals("need") ? testPki.caChainPem() : null, protocols, ciphers,
+          workers, sizes));
+    }
+
+    @Override
+    String what(ReferenceServer server) {
+      return "nginx at " + server.baseUrl();
     }
   }
 

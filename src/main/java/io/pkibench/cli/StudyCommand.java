@@ -309,15 +309,24 @@ final class StudyCommand implements Runnable {
           "3DES, TLS 1.0, RSA-1024) are tried first, and where this runtime refuses one the report names the substitute it measured."},
       footer = {"", "Examples:", "  pkibench study ssl --quick                       # about 2 minutes: plain, RC4/SHA-1 and AES128 columns",
           "  pkibench study ssl --duration 30s --html ssl.html  # every column, both engines: about 30 minutes",
-          "  pkibench study ssl --tls openssl                 # only the BoringSSL engine"})
+          "  pkibench study ssl --tls openssl                 # only the BoringSSL engine",
+          "  pkibench study ssl --quick --server pkibench,nginx  # HTTPS RR/ACRR/Stream on tlsecho and Debian's nginx, tps per server CPU-second"})
   static final class Ssl extends StudyRun {
     @Option(names = "--tls", split = ",", defaultValue = "jsse,openssl", paramLabel = "jsse,openssl",
         description = "the TLS engines to measure, server and client alike (default: ${DEFAULT-VALUE})")
     List<String> engines;
 
+    @Option(names = "--server", split = ",", defaultValue = "pkibench", paramLabel = "pkibench,nginx",
+        description = "the servers: pkibench alone reproduces IBM's table on serve tlsecho; with nginx the study compares the servers"
+            + " on HTTPS RR, ACRR and Stream, nginx started from a configuration beside the result file (default: ${DEFAULT-VALUE})")
+    List<String> servers;
+
     @Override
     Study study() {
-      return new SslStudy(engines);
+      Path result = shared.out != null ? shared.out : Path.of("ssl.json");
+      Path resolved = study.parent.context.resolve(result).toAbsolutePath();
+      String name = resolved.getFileName().toString().replaceFirst("\\.json$", "");
+      return new SslStudy(engines, servers, resolved.resolveSibling(name + "-nginx"));
     }
   }
 }

@@ -12,6 +12,11 @@ public interface ReferenceServer extends AutoCloseable {
     return "";
   }
 
+  /** The process whose CPU is this service's, with its descendants: this JVM, or a server it runs (nginx's master). */
+  default long pid() {
+    return ProcessHandle.current().pid();
+  }
+
   @Override
   void close();
 }

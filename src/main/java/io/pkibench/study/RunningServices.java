@@ -130,7 +130,17 @@ public final class RunningServices implements AutoCloseable {
   /** The summed CPU of the services' current processes: what a study sizes. */
   public CpuMeter cpuMeter() {
     return new ProcessGroupCpuMeter(() -> services.values().stream()
-        .filter(e -> e.process != null).map(e -> e.process.pid()).toList(), serviceCores());
+        .filter(e -> e.process != null).flatMap(e -> withDescendants(e.process.pid()).stream()).toList(), serviceCores());
+  }
+
+  /**
+   * A service's pid and its descendants': a {@code serve} JVM has none, {@code serve nginx} names nginx's master,
+   * whose workers do the work.
+   */
+  private static List<Long> withDescendants(long pid) {
+    List<Long> pids = new ArrayList<>(List.of(pid));
+    ProcessHandle.of(pid).ifPresent(p -> p.descendants().forEach(d -> pids.add(d.pid())));
+    return pids;
   }
 
   /**
@@ -144,7 +154,7 @@ public final class RunningServices implements AutoCloseable {
     if (planCpu.equals("client")) return clientMeter(); // the load generator itself: a client's cost per operation
     if (planCpu.startsWith("service:")) {
       Entry e = entry(planCpu.substring("service:".length()));
-      return new ProcessGroupCpuMeter(() -> e.process == null ? List.of() : List.of(e.process.pid()), serviceCores());
+      return new ProcessGroupCpuMeter(() -> e.process == null ? List.of() : withDescendants(e.process.pid()), serviceCores());
     }
     throw new IllegalArgumentException("a study step's CPU is 'services', 'service:NAME' or 'client', not '" + planCpu + "'");
   }

@@ -71,18 +71,59 @@ public final class SslStudy implements Study {
   private final List<String> engineFlags;
   private List<Choice> choices;
   private StudyOptions choicesFor;
+  /** {@code --server}: pkibench (the IBM table on tlsecho), nginx beside it (the HTTPS transactions on both, like for like). */
+  private final List<String> servers;
+  private final java.nio.file.Path nginxDir;
 
   public SslStudy(List<String> engineFlags) {
+    this(engineFlags, List.of(PKIBENCH), null);
+  }
+
+  /** With nginx among {@code servers}, the study compares the servers ({@link #peers}) and nginx runs from a configuration in {@code nginxDir}. */
+  public SslStudy(List<String> engineFlags, List<String> servers, java.nio.file.Path nginxDir) {
     this.engineFlags = List.copyOf(engineFlags);
+    this.servers = List.copyOf(servers);
+    this.nginxDir = nginxDir;
+  }
+
+  static final String PKIBENCH = "pkibench";
+  static final String NGINX = "nginx";
+  /** The one configuration every server of the comparison runs: the test PKI's RSA-2048 certificate, TLS 1.2, AES-128-GCM with ECDHE. */
+  static final String PEER_SUITE = "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256";
+  static final String PEER_SUITE_OPENSSL = "ECDHE-RSA-AES128-GCM-SHA256";
+  static final String PEER_PROTOCOL = "TLSv1.2";
+  /** The HTTPS rows of the comparison: IBM's three transactions, as a web server serves them. */
+  static final List<Transaction> HTTPS = List.of(
+      new Transaction("HTTPS RR 128 B", "https-rr", Map.of("expect-bytes", "128")),
+      new Transaction("HTTPS ACRR 8 KB", "https-acrr", Map.of("expect-bytes", "8k")),
+      new Transaction("HTTPS Stream 16 KB", "https-stream", Map.of("size", "16k")));
+
+  /** Whether this run compares servers (nginx asked for) rather than reproducing IBM's table. */
+  boolean peers() {
+    return servers.contains(NGINX);
+  }
+
+  /** nginx's worker processes: as many as tlsecho's event-loop threads (one per core), stated in the report. */
+  static int nginxWorkers() {
+    return Runtime.getRuntime().availableProcessors();
+  }
+
+  /** The client engine every server of the comparison gets: the same client for each, BoringSSL where it loads. */
+  static String peerClientEngine() {
+    return TlsEngine.OPENSSL.problem() == null ? TlsEngine.OPENSSL.flag : TlsEngine.JSSE.flag;
   }
 
   private static final StudyInfo INFO = new StudyInfo("ssl",
       "TLS transactions per server CPU by transaction type and cipher suite (after IBM i 6.1, tables 5.6 and 5.7)",
       StudyRecord.Unit.TPS_PER_SERVER_CPU, published(), Duration.ofSeconds(30));
 
+  /** Comparing servers, the study has no original's figures to set beside ours: IBM measured neither nginx nor HTTPS. */
+  private static final StudyInfo PEERS_INFO = new StudyInfo("ssl", "HTTPS transactions per server CPU-second, serve tlsecho beside Debian's nginx",
+      StudyRecord.Unit.TPS_PER_SERVER_CPU, null, Duration.ofSeconds(30));
+
   @Override
   public StudyInfo info() {
-    return INFO;
+    return peers() ? PEERS_INFO : INFO;
   }
 
   private static StudyRecord.Published published() {
@@ -113,6 +154,15 @@ public final class SslStudy implements Study {
       } catch (IllegalArgumentException e) {
         problems.add("--tls " + flag + ": use jsse, openssl or both (jsse,openssl)");
       }
+    }
+    if (servers.isEmpty()) problems.add("--server: name at least one: pkibench, nginx");
+    for (String server : servers) {
+      if (!server.equals(PKIBENCH) && !server.equals(NGINX)) problems.add("--server " + server + ": use pkibench, nginx or both (pkibench,nginx)");
+    }
+    if (servers.contains(NGINX)) {
+      String nginx = io.pkibench.server.nginx.NginxPeer.problem();
+      if (nginx != null) problems.add("--server nginx: " + nginx);
+      if (nginxDir == null) problems.add("--server nginx: no directory for nginx's configuration (give --out)");
     }
     if (options.duration().compareTo(Duration.ofSeconds(5)) < 0) problems.add("--duration: measure each cell at least 5s, e.g. --duration 30s");
     if (Files.exists(options.pkiDir().resolve("pki.json"))) {
@@ -176,6 +226,7 @@ public final class SslStudy implements Study {
 
   @Override
   public List<ServiceSpec> services(StudyOptions options) {
+    if (peers()) return peerServices(options);
     List<ServiceSpec> services = new ArrayList<>();
     services.add(new ServiceSpec(PLAIN, List.of("tlsecho", "--tls", "none", "--pki", options.pkiDir().toString()), "tcp"));
     Map<String, Set<String>> suites = new LinkedHashMap<>();
@@ -192,8 +243,78 @@ public final class SslStudy implements Study {
     return services;
   }
 
+  private List<ServiceSpec> peerServices(StudyOptions options) {
+    List<ServiceSpec> services = new ArrayList<>();
+    if (servers.contains(PKIBENCH)) {
+      for (String engine : engineFlags) {
+        services.add(new ServiceSpec(PKIBENCH + "-" + engine, List.of("tlsecho", "--tls", engine, "--key", SUBSTITUTE_KEY, "--protocols", PEER_PROTOCOL,
+            "--suites", PEER_SUITE, "--plain-port", "-1", "--pki", options.pkiDir().toString()), "tls"));
+      }
+    }
+    if (servers.contains(NGINX)) {
+      services.add(new ServiceSpec(NGINX, List.of("nginx", "--dir", nginxDir.toString(), "--key", SUBSTITUTE_KEY, "--protocols", PEER_PROTOCOL,
+          "--ciphers", PEER_SUITE_OPENSSL, "--workers", Integer.toString(nginxWorkers()), "--sizes", "128,8192", "--pki", options.pkiDir().toString()),
+          "https"));
+    }
+    return services;
+  }
+
+  private List<Step> peerSteps(StudyOptions options, RunningServices services) {
+    List<Step> steps = new ArrayList<>();
+    for (Transaction t : HTTPS) {
+      if (servers.contains(NGINX)) steps.add(step(options, peerLabel(t, NGINX, ""), peerSpec(t, services.url(NGINX)), NGINX));
+      if (servers.contains(PKIBENCH)) {
+        for (String engine : engineFlags) {
+          steps.add(step(options, peerLabel(t, PKIBENCH, engine), peerSpec(t, services.url(PKIBENCH + "-" + engine)), PKIBENCH + "-" + engine));
+        }
+      }
+    }
+    return steps;
+  }
+
+  static String peerLabel(Transaction t, String server, String engine) {
+    return t.label() + " · " + server + (engine.isEmpty() ? "" : " [" + engine + "]");
+  }
+
+  private static WorkloadSpec peerSpec(Transaction t, String url) {
+    Map<String, String> params = new LinkedHashMap<>(t.params());
+    String path = switch (t.workload()) {
+      case "https-rr" -> "/bytes/128";
+      case "https-acrr" -> "/bytes/8192";
+      default -> "/sink";
+    };
+    params.put(ParamSpec.TARGET, url.replaceFirst("^tls://", "https://") + path); // tlsecho answers HTTPS on its TLS port
+    params.put("engine", peerClientEngine());
+    params.put("suite", PEER_SUITE);
+    params.put("protocol", PEER_PROTOCOL);
+    return new WorkloadSpec(t.workload(), params, "software");
+  }
+
+  private StudyRecord.Grid peerGrid() {
+    List<StudyRecord.Cell> cells = new ArrayList<>();
+    List<String> columns = new ArrayList<>();
+    if (servers.contains(NGINX)) columns.add(NGINX);
+    if (servers.contains(PKIBENCH)) columns.add(PKIBENCH);
+    String configuration = PEER_PROTOCOL + ", " + PEER_SUITE + ", RSA-2048";
+    for (Transaction t : HTTPS) {
+      if (servers.contains(NGINX)) {
+        cells.add(new StudyRecord.Cell(t.label(), NGINX, "", peerLabel(t, NGINX, ""), io.pkibench.server.nginx.NginxPeer.version() + ", " + nginxWorkers()
+            + " workers, " + configuration, null));
+      }
+      if (servers.contains(PKIBENCH)) {
+        for (String engine : engineFlags) {
+          cells.add(new StudyRecord.Cell(t.label(), PKIBENCH, engine, peerLabel(t, PKIBENCH, engine), "serve tlsecho --tls " + engine + ", " + configuration, null));
+        }
+      }
+    }
+    // nginx, where measured, is the column every cell is set against (its cost = 1): the ratio per cell
+    return new StudyRecord.Grid("transaction", "server", HTTPS.stream().map(Transaction::label).toList(), columns,
+        servers.contains(NGINX) ? NGINX : PKIBENCH, servers.contains(PKIBENCH) ? engineFlags : List.of(""), cells);
+  }
+
   @Override
   public List<Step> steps(StudyOptions options, RunningServices services) {
+    if (peers()) return peerSteps(options, services);
     List<Step> steps = new ArrayList<>();
     for (Transaction t : TRANSACTIONS) {
       steps.add(step(options, label(t, PLAIN, ""), spec(t, services.url(PLAIN), null), PLAIN));
@@ -209,6 +330,7 @@ public final class SslStudy implements Study {
 
   @Override
   public StudyRecord.Grid grid(StudyOptions options) {
+    if (peers()) return peerGrid();
     List<StudyRecord.Cell> cells = new ArrayList<>();
     for (Transaction t : TRANSACTIONS) {
       cells.add(new StudyRecord.Cell(t.label(), PLAIN, "", label(t, PLAIN, ""), "plain TCP", null));
@@ -257,6 +379,16 @@ public final class SslStudy implements Study {
   @Override
   public List<String> notes(StudyOptions options) {
     List<String> notes = new ArrayList<>();
+    if (peers()) {
+      notes.add("servers compared like for like: the same test-PKI RSA-2048 certificate, " + PEER_PROTOCOL + " with " + PEER_SUITE + " only, on loopback;"
+          + " nginx (" + io.pkibench.server.nginx.NginxPeer.version() + ") with " + nginxWorkers() + " worker processes, no session cache or tickets,"
+          + " static files /bytes/128 and /bytes/8192, POST /sink read and answered with its byte count; its CPU is the master's and the workers'."
+          + " serve tlsecho answers the same paths with one event-loop thread per core, its CPU by pid");
+      notes.add("the same client for every server: https-* on the " + peerClientEngine() + " engine, on this machine; the relative-cost table sets"
+          + " each server's CPU per transaction against nginx's (nginx = 1; above 1 costs more CPU than nginx)");
+      if (options.quick()) notes.add("quick: four workers without a probe, servers measured cold; for sizing: --duration 30s");
+      return notes;
+    }
     notes.add("the client runs the same TLS engine as the server it calls, on the same machine: the figures are the server's CPU per transaction,"
         + " by its pid, while the client's share of the cores bounds the rate");
     if (options.quick()) {

@@ -43,6 +43,17 @@ class CliTest {
     return Main.execute(ctx, args);
   }
 
+  /** A bad TLS client file is refused before anything runs, exit 2, each naming its flag. */
+  @Test
+  void runTls_badTrustAndKeyFiles_refusedAtStartNamingEachFlag() throws Exception {
+    java.nio.file.Files.writeString(dir.resolve("cert.pem"), "not a certificate");
+    assertEquals(2, run("run", "tls-rr", "--target", "tls://127.0.0.1:1", "-p", "trust=missing-ca.pem", "-p", "client-cert=cert.pem",
+        "-p", "client-key=missing.key", "--concurrency", "1", "--warmup", "0x1s", "--measure", "1x1s"));
+    for (String named : List.of("-p trust=missing-ca.pem", "-p client-cert=cert.pem")) assertTrue(err.toString().contains(named), err.toString());
+    assertEquals(2, run("run", "https-rr", "--target", "https://127.0.0.1:1/x", "-p", "client=tls-client", "-p", "client-key=k.pem"));
+    assertTrue(err.toString().contains("give one identity"), err.toString());
+  }
+
   @Test
   void study_noNameOrBadOptions_exit2BeforeAnyServiceStarts() {
     assertEquals(2, run("study"));

@@ -104,6 +104,23 @@ class Pkcs11KeySourceTest {
     }
   }
 
+  /** The client's key in the token: CertificateVerify signed by SunPKCS11 on JSSE and, through the private-key method, on BoringSSL. */
+  @Test
+  void tlsClientKeyInTheToken_mutualHandshakesWithOpensslServer_onBothEngines() throws Exception {
+    try (Pkcs11KeySource token = new Pkcs11KeySource(config, Secret.fromFile(pinFile));
+        var server = io.pkibench.testing.OpensslServer.start(pki, tmp, "-Verify", "1", "-verify_return_error", "-CAfile", pki.caChainPem().toString())) {
+      var factory = new io.pkibench.workload.tls.HandshakeWorkload.Factory();
+      for (String engine : List.of("jsse", "openssl")) {
+        var params = io.pkibench.workload.api.Params.resolve("tls-handshake", factory.params(),
+            Map.of("target", "tls://127.0.0.1:" + server.port, "client", "tls-client", "engine", engine));
+        try (var w = factory.create(new io.pkibench.workload.api.WorkloadContext(token, false, () -> pki), params)) {
+          io.pkibench.testing.MeasuredRun.of("tls-handshake pkcs11 " + engine, w, java.time.Duration.ofMillis(700)).assertEverySucceeded();
+        }
+      }
+      assertTrue(server.output().contains("tls-client"), "s_server saw the token's client certificate: " + server.output());
+    }
+  }
+
   @Test
   void key_unknownAlias_saysHowToImport() throws Exception {
     try (Pkcs11KeySource token = new Pkcs11KeySource(config, Secret.fromFile(pinFile))) {

@@ -107,4 +107,34 @@ class SslStudyTest {
     for (String[] r : asOriginal) assertFalse(r[3].endsWith(" *"), String.join(" | ", r));
     assertTrue(table.contains("* ours measured a substitute for the original's configuration"), table);
   }
+
+  /** --server pkibench,nginx: the HTTPS rows on serve tlsecho and on nginx started from its generated configuration, nginx the baseline. */
+  @Test
+  void quickPeers_tlsechoBesideNginx_everyCellMeasuredAndSetAgainstNginx() throws Exception {
+    Path out = dir.resolve("peers.json");
+    List<String> log = new ArrayList<>();
+    StudyRunner runner = new StudyRunner(WorkloadCatalog.builtIn(), new StudyRunner.Options(out, InstantSource.system(), ProgressListener.NONE,
+        log::add, Map.of("PATH", System.getenv("PATH")), ForkedSeries.thisJvm(), spec -> fixture.keys, () -> fixture.pki,
+        Duration.ofSeconds(30)));
+    Path nginxDir = dir.resolve("peers-nginx");
+    var study = new SslStudy(List.of("openssl"), List.of("pkibench", "nginx"), nginxDir);
+    assertEquals(List.of(), study.problems(quick()));
+    RunResult result = runner.run(study, quick(), fixture.environment("pkibench study ssl --quick --tls openssl --server pkibench,nginx"));
+    assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
+    StudyRecord record = RunResultJson.read(out).study();
+    StudyRecord.Grid grid = record.grid();
+    assertEquals(List.of("nginx", "pkibench"), grid.columns());
+    assertEquals("nginx", grid.baseline());
+    for (StudyRecord.Cell cell : grid.cells()) {
+      var row = StudyTables.rows(result).stream().filter(r -> r.label().equals(cell.step())).findFirst().orElseThrow();
+      LevelResult level = row.level().orElseThrow(() -> new AssertionError(cell + " not measured"));
+      assertEquals(0, level.counts().failed(), cell.step() + ": " + level.errors());
+      assertTrue(level.counts().succeeded() > 0 && level.cpu().opsPerCpuSecond() != null && level.cpu().opsPerCpuSecond() > 0, cell + ": its server's CPU");
+    }
+    assertTrue(java.nio.file.Files.readString(nginxDir.resolve("nginx.conf")).contains("ssl_ciphers ECDHE-RSA-AES128-GCM-SHA256;"),
+        "nginx ran from the configuration generated beside the result");
+    String table = StudyTables.terminal(result);
+    assertTrue(table.contains("relative CPU cost per transaction, nginx = 1 (openssl)"), table);
+    assertTrue(table.contains("worker processes"), "the report states nginx's worker count: " + table);
+  }
 }

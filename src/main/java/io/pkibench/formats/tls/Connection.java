@@ -14,6 +14,9 @@ public interface Connection extends AutoCloseable {
   /** Reads exactly {@code length} bytes; a connection closed first is an {@link EOFException} saying how far it got. */
   void readFully(byte[] into, int offset, int length) throws IOException;
 
+  /** Reads what has arrived, at least one byte, at most {@code length}; -1 once the server has closed. */
+  int read(byte[] into, int offset, int length) throws IOException;
+
   @Override
   void close();
 
@@ -56,6 +59,11 @@ public interface Connection extends AutoCloseable {
         if (n < 0) throw new EOFException("the server closed the connection after " + done + " of " + length + " bytes");
         done += n;
       }
+    }
+
+    @Override
+    public int read(byte[] into, int offset, int length) throws IOException {
+      return in.read(into, offset, length);
     }
 
     @Override

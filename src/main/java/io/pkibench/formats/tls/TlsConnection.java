@@ -129,6 +129,25 @@ public final class TlsConnection implements Connection {
     }
   }
 
+  @Override
+  public int read(byte[] into, int offset, int length) throws IOException {
+    while (!appIn.hasRemaining()) {
+      SSLEngineResult r;
+      try {
+        r = unwrap();
+      } catch (EOFException closed) {
+        return -1;
+      }
+      HandshakeStatus status = r.getHandshakeStatus();
+      while (status == HandshakeStatus.NEED_WRAP || status == HandshakeStatus.NEED_TASK) {
+        status = status == HandshakeStatus.NEED_TASK ? runTasks() : wrap(EMPTY).getHandshakeStatus();
+      }
+    }
+    int n = Math.min(appIn.remaining(), length);
+    appIn.get(into, offset, n);
+    return n;
+  }
+
   private SSLEngineResult wrap(ByteBuffer src) throws IOException {
     while (true) {
       netOut.clear();
@@ -189,6 +208,65 @@ public final class TlsConnection implements Connection {
     Runnable task;
     while ((task = engine.getDelegatedTask()) != null) task.run();
     return engine.getHandshakeStatus();
+  }
+
+  /** The session's id, to tell a resumed session (the same id as before) from a new one. */
+  public byte[] sessionId() {
+    return engine.getSession().getId();
+  }
+
+  /**
+   * Sends close_notify and reads until the server closes: what the server sends after the client's
+   * Finished (a TLS 1.3 refusal of the client's certificate, session tickets) is taken before the
+   * connection counts as done; a refusal is thrown. The socket is closed in any case. In TLS 1.3 the
+   * server's first record after the handshake is awaited before close_notify, up to
+   * {@code firstRecordWaitMillis}: BoringSSL's engine, once it has sent close_notify, reports a refusal
+   * arriving then as an orderly close. A server that sends nothing after the handshake costs that wait.
+   */
+  public void closeAwaitingPeer(int firstRecordWaitMillis) throws IOException {
+    try {
+      if ("TLSv1.3".equals(protocol())) awaitOneRecord(firstRecordWaitMillis);
+      engine.closeOutbound();
+      wrap(EMPTY);
+      while (!engine.isInboundDone()) {
+        SSLEngineResult r;
+        try {
+          r = unwrap();
+        } catch (EOFException closed) {
+          return; // the server closed the TCP connection: done
+        }
+        appIn.position(appIn.limit()); // data after our close_notify is not ours to check
+        HandshakeStatus status = r.getHandshakeStatus();
+        while (status == HandshakeStatus.NEED_WRAP || status == HandshakeStatus.NEED_TASK) {
+          status = status == HandshakeStatus.NEED_TASK ? runTasks() : wrap(EMPTY).getHandshakeStatus();
+        }
+      }
+    } finally {
+      try {
+        socket.close();
+      } catch (IOException ignored) {
+        // nothing left to save
+      }
+    }
+  }
+
+  private void awaitOneRecord(int waitMillis) throws IOException {
+    int timeout = socket.getSoTimeout();
+    socket.setSoTimeout(waitMillis);
+    try {
+      SSLEngineResult r = unwrap();
+      appIn.position(appIn.limit());
+      HandshakeStatus status = r.getHandshakeStatus();
+      while (status == HandshakeStatus.NEED_WRAP || status == HandshakeStatus.NEED_TASK) {
+        status = status == HandshakeStatus.NEED_TASK ? runTasks() : wrap(EMPTY).getHandshakeStatus();
+      }
+    } catch (java.net.SocketTimeoutException silent) {
+      // the server sends nothing after the handshake: nothing refused
+    } catch (EOFException closed) {
+      // closed at once: the drain after close_notify sees the same
+    } finally {
+      if (!socket.isClosed()) socket.setSoTimeout(timeout);
+    }
   }
 
   @Override

@@ -76,7 +76,14 @@ public enum TlsEngine {
    * fact. A study that measures such a suite names it.
    */
   public SslContext server(PrivateKey key, List<X509Certificate> chain, List<String> protocols, List<String> suites) throws SSLException {
-    SslContextBuilder b = SslContextBuilder.forServer(key, chain.toArray(new X509Certificate[0])).sslProvider(provider);
+    return server(key, chain, protocols, suites, io.netty.handler.ssl.ClientAuth.NONE, null);
+  }
+
+  /** {@link #server(PrivateKey, List, List, List)} asking the client for a certificate that chains to {@code clientRoot}. */
+  public SslContext server(PrivateKey key, List<X509Certificate> chain, List<String> protocols, List<String> suites,
+      io.netty.handler.ssl.ClientAuth clientAuth, X509Certificate clientRoot) throws SSLException {
+    SslContextBuilder b = SslContextBuilder.forServer(key, chain.toArray(new X509Certificate[0])).sslProvider(provider).clientAuth(clientAuth);
+    if (clientRoot != null) b.trustManager(clientRoot);
     return restrict(b, protocols, suites.isEmpty() ? forwardSecretSuites() : suites).build();
   }
 
@@ -93,8 +100,11 @@ public enum TlsEngine {
    * trust anchor is the test PKI's (or the user's) root, which is what is being authenticated.
    */
   public SslContext client(X509Certificate root, List<String> protocols, List<String> suites) throws SSLException {
-    SslContextBuilder b = SslContextBuilder.forClient().sslProvider(provider).trustManager(root).endpointIdentificationAlgorithm(null);
-    return restrict(b, protocols, suites).build();
+    return new TlsClient(this, List.of(root), null, protocols, suites).context();
+  }
+
+  SslProvider provider() {
+    return provider;
   }
 
   /**
@@ -105,7 +115,15 @@ public enum TlsEngine {
     return context.newEngine(ByteBufAllocator.DEFAULT);
   }
 
-  private SslContextBuilder restrict(SslContextBuilder b, List<String> protocols, List<String> suites) {
+  /**
+   * An engine that names its peer, so the context's session cache offers the last session to the same
+   * host and port: an abbreviated handshake when the server takes it (session resumption).
+   */
+  public static SSLEngine resumingEngine(SslContext context, String host, int port) {
+    return context.newEngine(ByteBufAllocator.DEFAULT, host, port);
+  }
+
+  SslContextBuilder restrict(SslContextBuilder b, List<String> protocols, List<String> suites) {
     if (!protocols.isEmpty()) b.protocols(protocols.toArray(new String[0]));
     List<String> ordered = new ArrayList<>(suites);
     // BoringSSL always offers its three TLS 1.3 suites and ignores a choice among them (netty says so in

@@ -69,14 +69,15 @@ public final class TlsEchoServer implements ReferenceServer {
     final AtomicLong refused = new AtomicLong();
     final AtomicLong open = new AtomicLong();
     final AtomicLong renegotiationsRefused = new AtomicLong();
+    final AtomicLong clientCertificates = new AtomicLong();
 
     /** What the counters say now, one figure each: the stats request's answer (README, "tlsecho"). */
     public record Snapshot(long transactions, long bytesIn, long handshakes, long handshakeFailures, long timeouts, long protocolErrors,
-        long truncated, long refused, long open, long renegotiationsRefused) {}
+        long truncated, long refused, long open, long renegotiationsRefused, long clientCertificates) {}
 
     public Snapshot snapshot() {
       return new Snapshot(transactions.get(), bytesIn.get(), handshakes.get(), handshakeFailures.get(), timeouts.get(), protocolErrors.get(),
-          truncated.get(), refused.get(), open.get(), renegotiationsRefused.get());
+          truncated.get(), refused.get(), open.get(), renegotiationsRefused.get(), clientCertificates.get());
     }
 
     public String json() {
@@ -111,10 +112,18 @@ public final class TlsEchoServer implements ReferenceServer {
    * the engine's), the plain port beside TLS (null: the next one; -1 none), and its limits.
    */
   public record Config(String bind, int port, Integer plainPort, String engine, String key, java.util.List<String> protocols,
-      java.util.List<String> suites, Limits limits) {
+      java.util.List<String> suites, Limits limits, String clientAuth) {
+    /** {@code --client-auth}: none, want (ask, take a connection without one), need (refuse a connection without one). */
+    public static final java.util.List<String> CLIENT_AUTH = java.util.List.of("none", "want", "need");
+
     public Config {
       protocols = java.util.List.copyOf(protocols);
       suites = java.util.List.copyOf(suites);
+    }
+
+    public Config(String bind, int port, Integer plainPort, String engine, String key, java.util.List<String> protocols,
+        java.util.List<String> suites, Limits limits) {
+      this(bind, port, plainPort, engine, key, protocols, suites, limits, "none");
     }
 
     /** Every problem of these settings, each naming the flag of {@code serve tlsecho}. */
@@ -129,6 +138,8 @@ public final class TlsEchoServer implements ReferenceServer {
           problems.add("--tls " + engine + ": use jsse, openssl or none");
         }
       }
+      if (!CLIENT_AUTH.contains(clientAuth)) problems.add("--client-auth " + clientAuth + ": use none, want or need");
+      else if (!clientAuth.equals("none") && engine.equals("none")) problems.add("--client-auth " + clientAuth + ": needs TLS; not with --tls none");
       if (limits.maxConnections() < 1) problems.add("--max-connections " + limits.maxConnections() + ": give at least 1");
       if (!TlsServerKeys.ALIASES.containsKey(key)) {
         problems.add("--key " + key + ": use one of " + String.join(", ", TlsServerKeys.ALIASES.keySet()));
@@ -152,9 +163,18 @@ public final class TlsEchoServer implements ReferenceServer {
           + " TLS 1.3 connections negotiate as if none were chosen");
     }
     var identity = TlsServerKeys.of(pki, config.key());
-    var context = tls.server(identity.privateKey(), identity.chain(), config.protocols(), config.suites());
+    var clientAuth = switch (config.clientAuth()) {
+      case "want" -> io.netty.handler.ssl.ClientAuth.OPTIONAL;
+      case "need" -> io.netty.handler.ssl.ClientAuth.REQUIRE;
+      default -> io.netty.handler.ssl.ClientAuth.NONE;
+    };
+    // a client certificate must chain to the test PKI's root, as the key server's clients do
+    var context = tls.server(identity.privateKey(), identity.chain(), config.protocols(), config.suites(), clientAuth,
+        clientAuth == io.netty.handler.ssl.ClientAuth.NONE ? null : pki.certificate("root-ca"));
     int plain = config.plainPort() != null ? config.plainPort() : config.port() == 0 ? 0 : config.port() + 1;
-    return new TlsEchoServer(context, tls.describe() + ", " + config.key() + " key", config.bind(), config.port(), plain, config.limits());
+    return new TlsEchoServer(context, tls.describe() + ", " + config.key() + " key"
+        + (config.clientAuth().equals("none") ? "" : ", client certificate " + (config.clientAuth().equals("need") ? "required" : "asked for")),
+        config.bind(), config.port(), plain, config.limits());
   }
 
   public TlsEchoServer(SslContext tls, String engine, String bind, int port, int plainPort, Limits limits) {
@@ -294,9 +314,22 @@ public final class TlsEchoServer implements ReferenceServer {
       frameDue = null;
     }
 
+    /** Whether this connection's first byte has been seen: 'G' or 'P' (no frame kind of ours) makes it an HTTP connection. */
+    private boolean sniffed;
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
       ByteBuf in = (ByteBuf) msg;
+      if (!sniffed && in.isReadable()) {
+        sniffed = true;
+        byte first = in.getByte(in.readerIndex());
+        if (first == 'G' || first == 'P') {
+          HttpAnswers.install(ctx, counters);
+          ctx.pipeline().remove(this);
+          ctx.fireChannelRead(in); // the next handler is now the HTTP codec
+          return;
+        }
+      }
       try {
         counters.bytesIn.addAndGet(in.readableBytes());
         while (in.isReadable() && ctx.channel().isOpen()) {
@@ -369,8 +402,9 @@ public final class TlsEchoServer implements ReferenceServer {
           for (int written = 0; written < responseLength; written += requestLength) {
             response.writeBytes(request, 0, Math.min(requestLength, responseLength - written));
           }
-          ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+          // counted before the answer leaves: a client that reads it and asks for the counters at once must see it
           counters.transactions.incrementAndGet();
+          ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
         }
         case EchoProtocol.STREAM -> {
           streamFrames++;
@@ -399,7 +433,15 @@ public final class TlsEchoServer implements ReferenceServer {
         counters.timeouts.incrementAndGet();
         ctx.close();
       } else if (event instanceof SslHandshakeCompletionEvent done) {
-        if (done.isSuccess()) counters.handshakes.incrementAndGet();
+        if (done.isSuccess()) {
+          counters.handshakes.incrementAndGet();
+          SslHandler ssl = ctx.pipeline().get(SslHandler.class);
+          try {
+            if (ssl != null && ssl.engine().getSession().getPeerCertificates().length > 0) counters.clientCertificates.incrementAndGet();
+          } catch (javax.net.ssl.SSLPeerUnverifiedException none) {
+            // the client presented no certificate (none asked for, or --client-auth want)
+          }
+        }
         else countHandshakeFailure(ctx);
       }
       ctx.fireUserEventTriggered(event);

@@ -19,6 +19,7 @@ import io.pkibench.workload.pec.PecWorkloads;
 import io.pkibench.workload.rsfn.RsfnWorkloads;
 import io.pkibench.workload.spi.SpiWorkloads;
 import io.pkibench.workload.tls.HandshakeWorkload;
+import io.pkibench.workload.tls.HttpsWorkload;
 import io.pkibench.workload.tls.TlsWorkload;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
@@ -71,6 +72,9 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
         new TlsWorkload.Factory(TlsWorkload.Kind.ACRR),
         new TlsWorkload.Factory(TlsWorkload.Kind.STREAM),
         new HandshakeWorkload.Factory(),
+        new HttpsWorkload.Factory(HttpsWorkload.Kind.RR),
+        new HttpsWorkload.Factory(HttpsWorkload.Kind.ACRR),
+        new HttpsWorkload.Factory(HttpsWorkload.Kind.STREAM),
         new SpiWorkloads.Sign(), new SpiWorkloads.Verify(),
         new SpiWorkloads.Random(),
         new RsfnWorkloads.Pack(), new RsfnWorkloads.Unpack(),
@@ -99,7 +103,8 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
       return problems;
     }
     ParamSpec target = factory.params().stream().filter(p -> p.name().equals(ParamSpec.TARGET)).findFirst().orElse(null);
-    if (target != null && spec.params().getOrDefault(ParamSpec.TARGET, "").isBlank()) {
+    // a workload whose target has a default (tls-handshake: in memory) runs without --target
+    if (target != null && spec.params().getOrDefault(ParamSpec.TARGET, target.defaultValue()).isBlank()) {
       problems.add("--target: " + spec.name() + " calls a service; give its address: " + target.description());
     }
     try {

@@ -72,23 +72,50 @@ public final class HandshakeWorkload implements Workload {
 
     @Override
     public String description() {
-      return "a full TLS handshake between two SSLEngines in memory; the client's key from --keys (one signature per mutual handshake)";
+      return "a full TLS handshake between two SSLEngines in memory, the client's key from --keys (one signature per mutual handshake);"
+          + " with --target tls://HOST:PORT, full handshakes over real sockets to that server";
     }
 
     @Override
     public List<ParamSpec> params() {
-      return List.of(
+      List<ParamSpec> params = new java.util.ArrayList<>(List.of(
+          ParamSpec.free(ParamSpec.TARGET, IN_MEMORY, IN_MEMORY + ": both ends in memory; tls://HOST:PORT: full handshakes over real sockets to that server"
+              + " (connect, handshake, close), the client's identity from -p client or -p client-cert/-p client-key"),
+          ParamSpec.choice("resume", "false", "with --target: offer the last session again (session resumption)", "false", "true"),
+          ParamSpec.free("timeout", "10s", "with --target: connect and read timeout")));
+      // engine, trust and identity as every TLS client workload takes them; protocol and suite are this workload's own
+      ClientTlsParams.specs().stream().filter(p -> !p.name().equals("protocol") && !p.name().equals("suite")).forEach(params::add);
+      params.addAll(List.of(
           ParamSpec.choice("protocol", "TLSv1.2", "TLS version both engines allow", "TLSv1.2", "TLSv1.3"),
           ParamSpec.choice("mutual", "true", "whether the server asks for the client's certificate", "true", "false"),
           ParamSpec.choice("keyalg", "rsa2048", "the server's and the client's key type (tls-server / tls-client, or the P-256 tls-server-ecdsa-p256 / signer-ecdsa-p256-1)",
               "rsa2048", "ecdsa-p256"),
           ParamSpec.free("suite", "", "one cipher suite, IANA name (default: JSSE's choice for the protocol)"),
           ParamSpec.choice("client-signature", "any", "the client's CertificateVerify: JSSE's choice (RSASSA-PSS where the peer offers it),"
-              + " or RSASSA-PKCS1-v1_5 as the original's (TLS 1.2, RSA keys)", "any", "rsa_pkcs1_sha256"));
+              + " or RSASSA-PKCS1-v1_5 as the original's (TLS 1.2, RSA keys)", "any", "rsa_pkcs1_sha256")));
+      return params;
+    }
+
+    @Override
+    public List<String> problems(Params params, String keys) {
+      List<String> problems = new java.util.ArrayList<>(ClientTlsParams.problems(params));
+      if (inMemory(params)) {
+        for (String p : List.of("trust", "client", "client-cert", "client-key", "client-key-password-file")) {
+          if (!params.get(p).isEmpty()) problems.add("-p " + p + ": only with --target tls://HOST:PORT; in memory the client is tls-client from --keys");
+        }
+        if (!params.get("engine").equals("jsse")) problems.add("-p engine=" + params.get("engine") + ": in memory both ends are JSSE; give --target to use it");
+        if (params.get("resume").equals("true")) problems.add("-p resume=true: only with --target (in memory every handshake is full)");
+      } else {
+        if (!params.get("keyalg").equals("rsa2048") || !params.get("client-signature").equals("any")) {
+          problems.add("-p keyalg / -p client-signature: in-memory only; with --target the server's certificate and the client's key decide");
+        }
+      }
+      return problems;
     }
 
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
+      if (!inMemory(params)) return overSockets(context, params);
       TestPki pki = context.pki().get();
       boolean ecdsa = params.get("keyalg").equals("ecdsa-p256");
       SigningKey server = serverKey(pki, ecdsa);
@@ -111,6 +138,31 @@ public final class HandshakeWorkload implements Workload {
       return new HandshakeWorkload(serverContext, clientContext, params.get("protocol"), suite, Boolean.parseBoolean(params.get("mutual")),
           server.certificate(), client.certificate(), signature.equals("any") ? null : signature);
     }
+  }
+
+  /** The target's default: both ends of the handshake in this JVM. */
+  static final String IN_MEMORY = "in-memory";
+
+  private static boolean inMemory(Params params) {
+    String target = params.get(ParamSpec.TARGET);
+    return target.isEmpty() || target.equals(IN_MEMORY);
+  }
+
+  private static Workload overSockets(WorkloadContext context, Params params) throws Exception {
+    String target = params.get(ParamSpec.TARGET);
+    java.net.URI uri;
+    try {
+      uri = java.net.URI.create(target);
+    } catch (IllegalArgumentException e) {
+      uri = null;
+    }
+    if (uri == null || !"tls".equals(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 0) {
+      throw new IllegalArgumentException("--target " + target + ": write tls://HOST:PORT, e.g. tls://127.0.0.1:8444");
+    }
+    var client = ClientTlsParams.read(context, params);
+    int timeout = (int) Math.min(Integer.MAX_VALUE, io.pkibench.plan.Durations.parse(params.get("timeout")).toMillis());
+    return new SocketHandshakeWorkload(target, new java.net.InetSocketAddress(uri.getHost(), uri.getPort()), client.context(),
+        Boolean.parseBoolean(params.get("resume")), params.get("protocol"), client.identity() == null ? null : client.identity().certificate(), timeout);
   }
 
   static SigningKey serverKey(TestPki pki, boolean ecdsa) throws java.security.GeneralSecurityException {

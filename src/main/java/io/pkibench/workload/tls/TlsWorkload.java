@@ -13,14 +13,9 @@ import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.cert.CertificateFactory;
-import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -62,6 +57,8 @@ public final class TlsWorkload implements Workload {
   private final int responseBytes;
   private final int framesPerAck;
   private final String target;
+  /** {@code framesPerAck} for {@code -p ack=echo}: no framing, every send read back. */
+  static final int ECHO = -1;
   /** Every worker's kept connection, so closing the workload closes them. */
   private final java.util.Set<Connection> kept = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -95,20 +92,18 @@ public final class TlsWorkload implements Workload {
       return kind.description;
     }
 
+    /** True: {@code -p client} takes the client's key from {@code --keys} (software, pkcs11, remote). */
     @Override
     public boolean usesKeys() {
-      return false;
+      return true;
     }
 
     @Override
     public List<ParamSpec> params() {
       List<ParamSpec> params = new ArrayList<>(List.of(
           ParamSpec.free(ParamSpec.TARGET, "", "tls://HOST:PORT or tcp://HOST:PORT, e.g. tls://127.0.0.1:8444 (start one with 'pkibench serve tlsecho')"),
-          ParamSpec.choice("engine", "jsse", "the client's TLS engine", "jsse", "openssl"),
-          ParamSpec.free("suite", "", "the one cipher suite to offer, IANA name (default: the engine's list)"),
-          ParamSpec.free("protocol", "", "the one TLS version to offer, e.g. TLSv1.2 (default: the engine's)"),
-          ParamSpec.free("trust", "", "PEM file of the root to trust (default: the test PKI's root)"),
           ParamSpec.free("timeout", "10s", "connect and read timeout")));
+      params.addAll(ClientTlsParams.specs());
       switch (kind) {
         case RR -> params.add(ParamSpec.free("size", "128", "bytes each way"));
         case ACRR -> {
@@ -117,10 +112,16 @@ public final class TlsWorkload implements Workload {
         }
         case STREAM -> {
           params.add(ParamSpec.free("size", "16k", "bytes per send"));
-          params.add(ParamSpec.free("ack", "16", "sends per acknowledgement"));
+          params.add(ParamSpec.free("ack", "16", "sends per acknowledgement (tlsecho's protocol), or 'echo': raw bytes, each send read back and"
+              + " compared (any plain TLS echo server, e.g. socat)"));
         }
       }
       return params;
+    }
+
+    @Override
+    public List<String> problems(Params params, String keys) {
+      return ClientTlsParams.problems(params);
     }
 
     @Override
@@ -146,46 +147,39 @@ public final class TlsWorkload implements Workload {
         default -> {
           request = params.bytes("size");
           response = 0;
-          try {
-            ack = Integer.parseInt(params.get("ack"));
-          } catch (NumberFormatException e) {
-            ack = 0;
+          if (params.get("ack").equals("echo")) {
+            ack = ECHO;
+          } else {
+            try {
+              ack = Integer.parseInt(params.get("ack"));
+            } catch (NumberFormatException e) {
+              ack = 0;
+            }
+            if (ack < 1) throw new IllegalArgumentException("-p ack=" + params.get("ack") + ": give the sends per acknowledgement, 1 or more, or echo");
           }
-          if (ack < 1) throw new IllegalArgumentException("-p ack=" + params.get("ack") + ": give the sends per acknowledgement, 1 or more");
         }
       }
       if (request < 1 || request > EchoProtocol.MAX_FRAME_BYTES || response > EchoProtocol.MAX_FRAME_BYTES) {
         throw new IllegalArgumentException("-p sizes: between 1 byte and 1m, the largest frame the echo server takes");
       }
       String suite = params.get("suite");
-      String protocol = params.get("protocol");
       SslContext tls = null;
       if (secure) {
-        TlsEngine engine = TlsEngine.parse(params.get("engine"));
-        if (engine.problem() != null) throw new IllegalArgumentException("-p engine=" + engine.flag + ": " + engine.problem());
-        if (!suite.isEmpty() && !engine.implementedSuites().contains(suite)) {
-          throw new IllegalArgumentException("-p suite=" + suite + ": the " + engine.flag + " engine does not implement it");
-        }
-        tls = engine.client(trust(context, params.get("trust")), protocol.isEmpty() ? List.of() : List.of(protocol),
-            suite.isEmpty() ? List.of() : List.of(suite));
-      } else if (!suite.isEmpty() || !protocol.isEmpty()) {
+        tls = ClientTlsParams.read(context, params).context();
+      } else if (!suite.isEmpty() || !params.get("protocol").isEmpty()) {
         throw new IllegalArgumentException("-p suite / -p protocol: " + target + " is plain TCP; use a tls:// target");
       }
       int timeout = (int) Math.min(Integer.MAX_VALUE, Durations.parse(params.get("timeout")).toMillis());
       return new TlsWorkload(kind, target, new InetSocketAddress(uri.getHost(), uri.getPort()), tls, suite, timeout, request, response, ack);
     }
-
-    private static X509Certificate trust(WorkloadContext context, String file) throws Exception {
-      if (file.isEmpty()) return context.pki().get().certificate("root-ca");
-      Path path = Path.of(file);
-      if (!Files.isReadable(path)) throw new IllegalArgumentException("-p trust=" + file + ": no such readable file; give a PEM certificate");
-      try (InputStream in = Files.newInputStream(path)) {
-        return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
-      }
-    }
   }
 
   private Connection connect() throws IOException {
+    return connect(address, target, tls, suite, timeoutMillis);
+  }
+
+  /** A new connection to {@code address}: plain when {@code tls} is null, else a full handshake; a failure names the target and the suite offered. */
+  static Connection connect(InetSocketAddress address, String target, SslContext tls, String suite, int timeoutMillis) throws IOException {
     var socket = Connection.connect(address, timeoutMillis);
     if (tls == null) return new Connection.Plain(socket);
     TlsConnection c;
@@ -221,7 +215,20 @@ public final class TlsWorkload implements Workload {
           exchange(c, frame, System.nanoTime());
         }
       };
-      case STREAM -> new KeptConnection(frame) {
+      case STREAM -> framesPerAck == ECHO ? new KeptConnection(frame) {
+        private final byte[] sent = Arrays.copyOfRange(frame, EchoProtocol.HEADER_BYTES, frame.length);
+        private final byte[] back = new byte[requestBytes];
+
+        @Override
+        void transact(Connection c, long sequence) throws IOException {
+          // raw bytes, no header: a plain echo server returns exactly what it got
+          if (sent.length >= 8) ByteBuffer.wrap(sent, 0, 8).putLong(sequence);
+          c.write(sent, 0, sent.length);
+          c.readFully(back, 0, back.length);
+          int differs = Arrays.mismatch(sent, back);
+          if (differs >= 0) throw new IOException("the echo differs from what was sent at byte " + differs + " of " + sent.length);
+        }
+      } : new KeptConnection(frame) {
         private final CRC32 crc = new CRC32();
         private int frames;
         private long bytes;

@@ -1,0 +1,161 @@
+package io.pkibench.formats.tls;
+
+import io.pkibench.keys.SigningKey;
+import io.pkibench.keys.SingleKeyManager;
+import io.netty.handler.ssl.OpenSslContextOption;
+import io.netty.handler.ssl.OpenSslPrivateKeyMethod;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import java.net.Socket;
+import java.security.Principal;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.security.cert.X509Certificate;
+import java.security.spec.MGF1ParameterSpec;
+import java.security.spec.PSSParameterSpec;
+import java.util.List;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.X509ExtendedKeyManager;
+
+/**
+ * What a TLS client trusts and presents, on which engine, offering which versions and suites: the one
+ * place a client {@link SslContext} is built, for every TLS workload (RR, ACRR, Stream, handshakes over
+ * sockets, HTTPS). {@code identity} null presents no certificate.
+ *
+ * <p>Where the identity's key lives decides how it signs. JSSE signs CertificateVerify through the
+ * key's own JCA provider (PKCS#11, the remote key server). BoringSSL takes a key it can read as bytes
+ * and signs natively; a key it cannot read (a token's, a key server's) is signed through the key's
+ * provider by a private-key method BoringSSL calls back, so every such signature happens on the key
+ * source, as with JSSE.
+ */
+public record TlsClient(TlsEngine engine, List<X509Certificate> trusted, SigningKey identity, List<String> protocols, List<String> suites) {
+  public TlsClient {
+    trusted = List.copyOf(trusted);
+    protocols = List.copyOf(protocols);
+    suites = List.copyOf(suites);
+    if (trusted.isEmpty()) throw new IllegalArgumentException("a TLS client needs at least one trusted certificate");
+  }
+
+  /** No hostname check: the target is named by address, and the trust bundle is what is being authenticated. */
+  public SslContext context() throws SSLException {
+    SslContextBuilder b = SslContextBuilder.forClient().sslProvider(engine.provider()).trustManager(trusted).endpointIdentificationAlgorithm(null);
+    if (identity != null) {
+      if (engine == TlsEngine.JSSE) {
+        // JSSE finds the signer for CertificateVerify among the installed providers only: a token's provider
+        // (SunPKCS11 configured for it) must be installed, last, where it takes only its own keys (the remote one installs itself).
+        if (java.security.Security.getProvider(identity.provider().getName()) == null) java.security.Security.addProvider(identity.provider());
+        b.keyManager(new SingleKeyManager(identity));
+      } else if (readableAsBytes(identity.privateKey())) {
+        b.keyManager(identity.privateKey(), identity.chain());
+      } else {
+        b.keyManager(new ChainOnly(identity));
+        b.option(OpenSslContextOption.PRIVATE_KEY_METHOD, new SignOnKeySource(identity));
+      }
+    }
+    return engine.restrict(b, protocols, suites).build();
+  }
+
+  /** Whether the identity's key is signed through the key source (true) or by the engine itself from its bytes. */
+  public boolean signsOnKeySource() {
+    return identity != null && (engine == TlsEngine.JSSE || !readableAsBytes(identity.privateKey()));
+  }
+
+  private static boolean readableAsBytes(PrivateKey key) {
+    return "PKCS#8".equals(key.getFormat()) && key.getEncoded() != null;
+  }
+
+  /** The certificate chain without a private key: BoringSSL then asks the {@link SignOnKeySource} for each signature. */
+  private static final class ChainOnly extends X509ExtendedKeyManager {
+    private final SingleKeyManager chooser;
+    private final SigningKey key;
+
+    ChainOnly(SigningKey key) {
+      this.key = key;
+      this.chooser = new SingleKeyManager(key);
+    }
+
+    @Override
+    public String chooseEngineClientAlias(String[] keyTypes, Principal[] issuers, SSLEngine engine) {
+      return chooser.chooseEngineClientAlias(keyTypes, issuers, engine);
+    }
+
+    @Override
+    public String chooseClientAlias(String[] keyTypes, Principal[] issuers, Socket socket) {
+      return chooser.chooseClientAlias(keyTypes, issuers, socket);
+    }
+
+    @Override
+    public String[] getClientAliases(String keyType, Principal[] issuers) {
+      return chooser.getClientAliases(keyType, issuers);
+    }
+
+    @Override
+    public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
+      return null;
+    }
+
+    @Override
+    public String[] getServerAliases(String keyType, Principal[] issuers) {
+      return null;
+    }
+
+    @Override
+    public X509Certificate[] getCertificateChain(String alias) {
+      return chooser.getCertificateChain(alias);
+    }
+
+    @Override
+    public PrivateKey getPrivateKey(String alias) {
+      return null; // held by the key source: signed through SignOnKeySource
+    }
+
+    @Override
+    public String toString() {
+      return "ChainOnly[" + key.alias() + "]";
+    }
+  }
+
+  /** BoringSSL's signing callback, answered by the key's JCA provider (a key-server call, a token operation). */
+  static final class SignOnKeySource implements OpenSslPrivateKeyMethod {
+    private final SigningKey key;
+
+    SignOnKeySource(SigningKey key) {
+      this.key = key;
+    }
+
+    @Override
+    public byte[] sign(SSLEngine engine, int algorithm, byte[] input) throws Exception {
+      Signature s = signature(algorithm);
+      s.initSign(key.privateKey());
+      s.update(input);
+      return s.sign();
+    }
+
+    /** BoringSSL's scheme numbers are not compile-time constants in netty, hence a lookup rather than a switch. */
+    private Signature signature(int algorithm) throws Exception {
+      if (algorithm == SSL_SIGN_RSA_PKCS1_SHA256) return Signature.getInstance("SHA256withRSA", key.provider());
+      if (algorithm == SSL_SIGN_RSA_PKCS1_SHA384) return Signature.getInstance("SHA384withRSA", key.provider());
+      if (algorithm == SSL_SIGN_RSA_PKCS1_SHA512) return Signature.getInstance("SHA512withRSA", key.provider());
+      if (algorithm == SSL_SIGN_ECDSA_SECP256R1_SHA256) return Signature.getInstance("SHA256withECDSA", key.provider());
+      if (algorithm == SSL_SIGN_ECDSA_SECP384R1_SHA384) return Signature.getInstance("SHA384withECDSA", key.provider());
+      if (algorithm == SSL_SIGN_ECDSA_SECP521R1_SHA512) return Signature.getInstance("SHA512withECDSA", key.provider());
+      if (algorithm == SSL_SIGN_RSA_PSS_RSAE_SHA256) return pss("SHA-256", 32);
+      if (algorithm == SSL_SIGN_RSA_PSS_RSAE_SHA384) return pss("SHA-384", 48);
+      if (algorithm == SSL_SIGN_RSA_PSS_RSAE_SHA512) return pss("SHA-512", 64);
+      throw new SSLException("the client key " + key.alias() + " cannot make TLS signature scheme 0x" + Integer.toHexString(algorithm)
+          + " through " + key.provider().getName());
+    }
+
+    private Signature pss(String digest, int saltBytes) throws Exception {
+      Signature s = Signature.getInstance("RSASSA-PSS", key.provider());
+      s.setParameter(new PSSParameterSpec(digest, "MGF1", new MGF1ParameterSpec(digest), saltBytes, PSSParameterSpec.TRAILER_FIELD_BC));
+      return s;
+    }
+
+    @Override
+    public byte[] decrypt(SSLEngine engine, byte[] input) throws Exception {
+      throw new SSLException("a TLS client never decrypts with its key (RSA key exchange decrypts on the server)");
+    }
+  }
+}

@@ -1,0 +1,211 @@
+package io.pkibench.workload.tls;
+
+import io.pkibench.formats.tls.TlsClient;
+import io.pkibench.formats.tls.TlsEngine;
+import io.pkibench.keys.PemKeys;
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.workload.api.ParamSpec;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.WorkloadContext;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The {@code -p} parameters every TLS client workload takes for its engine, what it trusts and who it
+ * is, and the one reading of them into a {@link TlsClient}: {@code trust} (a PEM bundle, default the
+ * test PKI's root), {@code client} (an alias of {@code --keys}: software, pkcs11, remote) or
+ * {@code client-cert} with {@code client-key} (PEM, or PKCS#12 with its password in
+ * {@code client-key-password-file}: never on the command line).
+ */
+final class ClientTlsParams {
+  static final String TRUST = "trust";
+  static final String CLIENT = "client";
+  static final String CLIENT_CERT = "client-cert";
+  static final String CLIENT_KEY = "client-key";
+  static final String CLIENT_KEY_PASSWORD_FILE = "client-key-password-file";
+
+  private ClientTlsParams() {}
+
+  /** The engine, version and suite choice, trust and identity, as every TLS client workload lists them. */
+  static List<ParamSpec> specs() {
+    return List.of(
+        ParamSpec.choice("engine", "jsse", "the client's TLS engine: the JDK's JSSE or BoringSSL (netty-tcnative)", "jsse", "openssl"),
+        ParamSpec.free("suite", "", "the one cipher suite to offer, IANA name (default: the engine's list)"),
+        ParamSpec.free("protocol", "", "the one TLS version to offer, e.g. TLSv1.2 (default: the engine's)"),
+        ParamSpec.free(TRUST, "", "PEM file of the certificates to trust for the server (default: the test PKI's root)"),
+        ParamSpec.free(CLIENT, "", "present this test-PKI identity (e.g. tls-client), its private key from --keys; CertificateVerify is signed there"),
+        ParamSpec.free(CLIENT_CERT, "", "PEM file: the client certificate (chain) to present, with -p client-key"),
+        ParamSpec.free(CLIENT_KEY, "", "the client's private key: an unencrypted PEM file, or a PKCS#12 file (.p12/.pfx) with -p client-key-password-file"),
+        ParamSpec.free(CLIENT_KEY_PASSWORD_FILE, "", "file whose first line is the PKCS#12 password (never given on the command line)"));
+  }
+
+  /** Every problem of these parameters found without opening a key source or the test PKI, each naming its flag. */
+  static List<String> problems(Params p) {
+    List<String> problems = new ArrayList<>();
+    try {
+      TlsEngine engine = TlsEngine.parse(p.get("engine"));
+      if (engine.problem() != null) problems.add("-p engine=" + engine.flag + ": " + engine.problem());
+      else if (!p.get("suite").isEmpty() && !engine.implementedSuites().contains(p.get("suite"))) {
+        problems.add("-p suite=" + p.get("suite") + ": the " + engine.flag + " engine does not implement it");
+      }
+    } catch (IllegalArgumentException e) {
+      problems.add("-p engine=" + p.get("engine") + ": " + e.getMessage());
+    }
+    if (!p.get(TRUST).isEmpty()) {
+      try {
+        trustBundle(p.get(TRUST));
+      } catch (IllegalArgumentException e) {
+        problems.add(e.getMessage());
+      }
+    }
+    boolean alias = !p.get(CLIENT).isEmpty(), cert = !p.get(CLIENT_CERT).isEmpty(), key = !p.get(CLIENT_KEY).isEmpty();
+    if (alias && (cert || key)) problems.add("-p client and -p client-cert/-p client-key: give one identity, a --keys alias or files");
+    else if (cert != key) problems.add("-p client-cert and -p client-key go together: give the certificate and its private key");
+    else if (cert) {
+      try {
+        fileIdentity(p);
+      } catch (IllegalArgumentException e) {
+        problems.add(e.getMessage());
+      }
+    }
+    if (!p.get(CLIENT_KEY_PASSWORD_FILE).isEmpty() && !key) problems.add("-p client-key-password-file: only with a PKCS#12 -p client-key");
+    return problems;
+  }
+
+  /** The client these parameters describe; {@code context.keys()} holds {@code -p client}'s key. */
+  static TlsClient read(WorkloadContext context, Params p) throws Exception {
+    List<String> problems = problems(p);
+    if (!problems.isEmpty()) throw new IllegalArgumentException(String.join("\n", problems));
+    TlsEngine engine = TlsEngine.parse(p.get("engine"));
+    List<X509Certificate> trusted = p.get(TRUST).isEmpty() ? List.of(context.pki().get().certificate("root-ca")) : trustBundle(p.get(TRUST));
+    SigningKey identity = null;
+    if (!p.get(CLIENT).isEmpty()) {
+      if (context.keys() == null) throw new IllegalArgumentException("-p client=" + p.get(CLIENT) + ": this run has no --keys to take the key from");
+      try {
+        identity = context.keys().key(p.get(CLIENT));
+      } catch (GeneralSecurityException | RuntimeException e) {
+        throw new IllegalArgumentException("-p client=" + p.get(CLIENT) + ": --keys " + context.keys().describe() + " has no such key: " + e.getMessage(), e);
+      }
+    } else if (!p.get(CLIENT_CERT).isEmpty()) {
+      identity = fileIdentity(p);
+    }
+    String suite = p.get("suite"), protocol = p.get("protocol");
+    return new TlsClient(engine, trusted, identity, protocol.isEmpty() ? List.of() : List.of(protocol), suite.isEmpty() ? List.of() : List.of(suite));
+  }
+
+  /** Every certificate in a PEM (or DER) file; none, or an unreadable file, is refused naming {@code -p trust}. */
+  static List<X509Certificate> trustBundle(String file) {
+    byte[] bytes = read(TRUST, file, "a PEM file of the certificates to trust");
+    List<X509Certificate> certs = certificates(bytes);
+    if (certs.isEmpty()) throw new IllegalArgumentException("-p trust=" + file + ": holds no X.509 certificate; give a PEM bundle (-----BEGIN CERTIFICATE-----)");
+    return certs;
+  }
+
+  private static List<X509Certificate> certificates(byte[] bytes) {
+    try {
+      List<X509Certificate> list = new ArrayList<>();
+      for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(bytes))) list.add((X509Certificate) c);
+      return list;
+    } catch (GeneralSecurityException | RuntimeException e) {
+      return List.of();
+    }
+  }
+
+  private static byte[] read(String flag, String file, String what) {
+    Path path = Path.of(file);
+    if (!Files.isRegularFile(path) || !Files.isReadable(path)) throw new IllegalArgumentException("-p " + flag + "=" + file + ": no such readable file; give " + what);
+    try {
+      return Files.readAllBytes(path);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("-p " + flag + "=" + file + ": cannot read it (" + e.getMessage() + ")");
+    }
+  }
+
+  /** The identity of {@code -p client-cert} and {@code -p client-key}, refused unless the key is the certificate's. */
+  static SigningKey fileIdentity(Params p) {
+    String certFile = p.get(CLIENT_CERT), keyFile = p.get(CLIENT_KEY);
+    List<X509Certificate> chain = certificates(read(CLIENT_CERT, certFile, "a PEM file of the client certificate (leaf first)"));
+    if (chain.isEmpty()) throw new IllegalArgumentException("-p client-cert=" + certFile + ": holds no X.509 certificate; give a PEM file (-----BEGIN CERTIFICATE-----)");
+    byte[] keyBytes = read(CLIENT_KEY, keyFile, "the client's private key, PEM or PKCS#12");
+    PrivateKey key;
+    if (new String(keyBytes, StandardCharsets.ISO_8859_1).contains("-----BEGIN")) { // PEM, with or without openssl's "Bag Attributes" lines first
+      try {
+        key = PemKeys.privateKey(keyBytes);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("-p client-key=" + keyFile + ": " + e.getMessage());
+      }
+    } else {
+      key = pkcs12Key(keyFile, keyBytes, p.get(CLIENT_KEY_PASSWORD_FILE));
+    }
+    String mismatch = mismatch(key, chain.get(0));
+    if (mismatch != null) throw new IllegalArgumentException("-p client-key=" + keyFile + ": " + mismatch + " of -p client-cert=" + certFile);
+    try {
+      return new SigningKey("client-cert", key, chain, ProviderChoice.JDK.providerFor("Signature", signatureFor(key)));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalArgumentException("-p client-key=" + keyFile + ": the JDK cannot sign with a " + key.getAlgorithm() + " key");
+    }
+  }
+
+  private static PrivateKey pkcs12Key(String file, byte[] bytes, String passwordFile) {
+    if (passwordFile.isEmpty()) {
+      throw new IllegalArgumentException("-p client-key=" + file + ": not PEM, so read as PKCS#12, which needs its password: -p client-key-password-file=FILE");
+    }
+    char[] password = new String(read(CLIENT_KEY_PASSWORD_FILE, passwordFile, "a file whose first line is the PKCS#12 password"), StandardCharsets.UTF_8)
+        .lines().findFirst().orElse("").toCharArray();
+    try {
+      KeyStore store = KeyStore.getInstance("PKCS12");
+      store.load(new ByteArrayInputStream(bytes), password);
+      for (String alias : Collections.list(store.aliases())) {
+        if (store.isKeyEntry(alias)) return (PrivateKey) store.getKey(alias, password);
+      }
+      throw new IllegalArgumentException("-p client-key=" + file + ": the PKCS#12 file holds no private key");
+    } catch (IOException | GeneralSecurityException e) {
+      throw new IllegalArgumentException("-p client-key=" + file + ": not a PKCS#12 file this password opens (" + e.getMessage()
+          + "); check -p client-key-password-file, or give an unencrypted PEM key");
+    } finally {
+      java.util.Arrays.fill(password, '\0');
+    }
+  }
+
+  private static String signatureFor(PrivateKey key) {
+    return switch (key.getAlgorithm()) {
+      case "EC" -> "SHA256withECDSA";
+      case "RSA" -> "SHA256withRSA";
+      default -> key.getAlgorithm();
+    };
+  }
+
+  /** Why {@code key} is not the private half of {@code certificate}'s key, or null: a signature made with one must verify with the other. */
+  static String mismatch(PrivateKey key, X509Certificate certificate) {
+    if (!key.getAlgorithm().equals(certificate.getPublicKey().getAlgorithm())) {
+      return "a " + key.getAlgorithm() + " key cannot belong to the " + certificate.getPublicKey().getAlgorithm() + " certificate";
+    }
+    try {
+      byte[] probe = "pkibench: does this key belong to this certificate?".getBytes(StandardCharsets.US_ASCII);
+      Signature s = Signature.getInstance(signatureFor(key));
+      s.initSign(key);
+      s.update(probe);
+      byte[] signature = s.sign();
+      Signature v = Signature.getInstance(signatureFor(key));
+      v.initVerify(certificate.getPublicKey());
+      v.update(probe);
+      return v.verify(signature) ? null : "this key does not belong to the certificate (a signature made with it does not verify with the certificate's key)";
+    } catch (GeneralSecurityException e) {
+      return "cannot check that this key belongs to the certificate (" + e.getMessage() + ")";
+    }
+  }
+}

@@ -1,0 +1,119 @@
+package io.pkibench.workload.tls;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.testing.MeasuredRun;
+import io.pkibench.testing.OpensslServer;
+import io.pkibench.testing.TestKeys;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.Workload;
+import io.pkibench.workload.api.WorkloadContext;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * TLS workloads against servers we did not write: {@code tls-handshake -p resume=true} resumes sessions with
+ * {@code openssl s_server} (which says "Reused session-id" for each), and {@code tls-stream -p ack=echo}
+ * checks every byte socat's TLS echo returns (a server that alters them fails each send).
+ */
+@org.junit.jupiter.api.Timeout(value = 3, unit = TimeUnit.MINUTES)
+class SocketTargetsTest {
+  @TempDir static Path dir;
+  static TestKeys fixture;
+
+  @BeforeAll
+  static void pki() {
+    fixture = TestKeys.in(dir);
+  }
+
+  static long count(String text, String what) {
+    return text.lines().filter(l -> l.contains(what)).count();
+  }
+
+  @Test
+  void handshake_withResume_resumesAtOpensslServer_andWithoutItNever() throws Exception {
+    WorkloadContext context = new WorkloadContext(fixture.keys, false, () -> fixture.pki);
+    var factory = new HandshakeWorkload.Factory();
+    for (String protocol : List.of("TLSv1.2", "TLSv1.3")) {
+      for (String engine : List.of("jsse", "openssl")) {
+        for (boolean resume : List.of(false, true)) {
+          try (OpensslServer server = OpensslServer.start(fixture, dir)) {
+            MeasuredRun run;
+            try (Workload w = factory.create(context, Params.resolve("tls-handshake", factory.params(), Map.of("target", "tls://127.0.0.1:" + server.port,
+                "engine", engine, "protocol", protocol, "resume", Boolean.toString(resume))))) {
+              run = MeasuredRun.of("tls-handshake", w, Duration.ofMillis(700)).assertEverySucceeded();
+            }
+            String what = protocol + " " + engine + " resume=" + resume;
+            long reused = count(server.output(), "Reused session-id");
+            if (resume) assertTrue(run.succeeded() > 2 && reused >= run.succeeded() / 2, what + ": " + reused + " of " + run.succeeded() + " resumed");
+            else assertEquals(0, reused, what + ": a full handshake each time");
+          }
+        }
+      }
+    }
+  }
+
+  /** socat terminating TLS with the test PKI's server certificate in front of cat, or of a filter that alters bytes. */
+  static Process socat(int port, String behind) throws Exception {
+    Path key = OpensslServer.serverKeyPem(fixture, dir);
+    Path both = dir.resolve("socat-cert.pem");
+    Files.writeString(both, Files.readString(fixture.pki.certificatePem("tls-server")) + Files.readString(fixture.pki.caChainPem()) + Files.readString(key));
+    Process p = new ProcessBuilder("socat", "OPENSSL-LISTEN:" + port + ",bind=127.0.0.1,reuseaddr,fork,verify=0,cert=" + both, behind)
+        .redirectErrorStream(true).start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (System.nanoTime() < deadline) {
+      try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+        return p;
+      } catch (java.io.IOException notYet) {
+        Thread.sleep(50);
+      }
+    }
+    p.destroyForcibly();
+    throw new IllegalStateException("socat did not listen: " + new String(p.getInputStream().readNBytes(2000)));
+  }
+
+  static int freePort() throws Exception {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  @Test
+  void streamAckEcho_againstSocatEcho_everySendComparedAndAnAlteredEchoCountedFailed() throws Exception {
+    WorkloadContext context = new WorkloadContext(fixture.keys, false, () -> fixture.pki);
+    var stream = new TlsWorkload.Factory(TlsWorkload.Kind.STREAM);
+    int port = freePort();
+    Process echo = socat(port, "EXEC:cat");
+    try {
+      for (String engine : List.of("jsse", "openssl")) {
+        try (Workload w = stream.create(context, Params.resolve("tls-stream", stream.params(), Map.of("target", "tls://127.0.0.1:" + port, "size", "4k",
+            "ack", "echo", "engine", engine)))) {
+          MeasuredRun.of("tls-stream ack=echo " + engine, w, Duration.ofMillis(500)).assertEverySucceeded();
+        }
+      }
+    } finally {
+      echo.destroy();
+      echo.waitFor(5, TimeUnit.SECONDS);
+    }
+    int alteringPort = freePort();
+    Process altering = socat(alteringPort, "EXEC:tr a-z A-Z"); // random bytes: some are lower-case letters, changed on the way back
+    try (Workload w = stream.create(context, Params.resolve("tls-stream", stream.params(), Map.of("target", "tls://127.0.0.1:" + alteringPort,
+        "size", "4k", "ack", "echo")))) {
+      MeasuredRun.of("tls-stream ack=echo altered", w, Duration.ofSeconds(1)).assertEveryFailedWith("the echo differs from what was sent at byte");
+    } finally {
+      altering.destroy();
+      altering.waitFor(5, TimeUnit.SECONDS);
+    }
+  }
+}
