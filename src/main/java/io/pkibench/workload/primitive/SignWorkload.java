@@ -9,6 +9,8 @@ import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
+import io.pkibench.keys.KeySource;
+import java.security.GeneralSecurityException;
 import java.security.Provider;
 import java.security.PublicKey;
 import java.security.Signature;
@@ -53,6 +55,11 @@ public final class SignWorkload implements Workload {
       KeyAlgorithm alg = KeyAlgorithm.parse(params.get("alg"));
       SigningKey key = context.keys().key(Entity.signerAlias(alg, 1));
       return new SignWorkload(key, alg, params.bytes("size"), context.verify());
+    }
+
+    @Override
+    public String keysInResult(KeySource source, Params params) throws GeneralSecurityException {
+      return source.describe() + " (" + source.key(Entity.signerAlias(KeyAlgorithm.parse(params.get("alg")), 1)).provider().getName() + ")";
     }
   }
 
