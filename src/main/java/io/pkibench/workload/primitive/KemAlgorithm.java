@@ -79,7 +79,23 @@ public enum KemAlgorithm {
   public KeyPair translate(KeyPair pair, Provider provider) throws GeneralSecurityException {
     KeyFactory factory = KeyFactory.getInstance(jcaName(), provider);
     return new KeyPair(factory.generatePublic(new X509EncodedKeySpec(pair.getPublic().getEncoded())),
-        factory.generatePrivate(new PKCS8EncodedKeySpec(pair.getPrivate().getEncoded())));
+        factory.generatePrivate(new PKCS8EncodedKeySpec(expandedKeyForm(pair.getPrivate().getEncoded()))));
+  }
+
+  /**
+   * An ML-KEM PKCS#8 key in RFC 9935's {@code expandedKey} form: BouncyCastle writes {@code both} (seed and
+   * expanded key), which the JDK 25 key factory refuses ("DER input not an octet string"); other keys unchanged.
+   */
+  static byte[] expandedKeyForm(byte[] pkcs8) throws GeneralSecurityException {
+    try {
+      var info = org.bouncycastle.asn1.pkcs.PrivateKeyInfo.getInstance(pkcs8);
+      var inner = org.bouncycastle.asn1.ASN1Primitive.fromByteArray(info.getPrivateKey().getOctets());
+      if (!(inner instanceof org.bouncycastle.asn1.ASN1Sequence both) || both.size() != 2) return pkcs8;
+      var expanded = org.bouncycastle.asn1.ASN1OctetString.getInstance(both.getObjectAt(1));
+      return new org.bouncycastle.asn1.pkcs.PrivateKeyInfo(info.getPrivateKeyAlgorithm(), expanded).getEncoded();
+    } catch (java.io.IOException | IllegalArgumentException e) {
+      return pkcs8; // not ASN.1 we know: let the key factory say what it thinks
+    }
   }
 
   /** A shared secret and the ciphertext that carries it. */
