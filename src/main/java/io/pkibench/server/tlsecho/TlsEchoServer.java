@@ -1,5 +1,6 @@
 package io.pkibench.server.tlsecho;
 
+import io.pkibench.formats.tls.KeyExchangeGroups;
 import io.pkibench.formats.tls.TlsEngine;
 import io.pkibench.formats.tls.TlsServerKeys;
 import io.pkibench.pki.TestPki;
@@ -111,10 +112,17 @@ public final class TlsEchoServer implements ReferenceServer {
    * the engine's), the plain port beside TLS (null: the next one; -1 none), and its limits.
    */
   public record Config(String bind, int port, Integer plainPort, String engine, String key, java.util.List<String> protocols,
-      java.util.List<String> suites, Limits limits) {
+      java.util.List<String> suites, Limits limits, java.util.List<String> groups) {
     public Config {
       protocols = java.util.List.copyOf(protocols);
       suites = java.util.List.copyOf(suites);
+      groups = java.util.List.copyOf(groups);
+    }
+
+    /** The engine's key-exchange groups. */
+    public Config(String bind, int port, Integer plainPort, String engine, String key, java.util.List<String> protocols,
+        java.util.List<String> suites, Limits limits) {
+      this(bind, port, plainPort, engine, key, protocols, suites, limits, java.util.List.of());
     }
 
     /** Every problem of these settings, each naming the flag of {@code serve tlsecho}. */
@@ -138,6 +146,8 @@ public final class TlsEchoServer implements ReferenceServer {
         java.util.List<String> unknown = suites.stream().filter(s -> !implemented.contains(s)).toList();
         if (!unknown.isEmpty()) problems.add("--suites: " + engine + " does not implement " + String.join(", ", unknown));
       }
+      if (tls != null) problems.addAll(KeyExchangeGroups.problems("--groups", tls, groups));
+      if (tls == null && !groups.isEmpty()) problems.add("--groups: --tls none has no key exchange; use --tls openssl");
       return problems;
     }
   }
@@ -152,9 +162,10 @@ public final class TlsEchoServer implements ReferenceServer {
           + " TLS 1.3 connections negotiate as if none were chosen");
     }
     var identity = TlsServerKeys.of(pki, config.key());
-    var context = tls.server(identity.privateKey(), identity.chain(), config.protocols(), config.suites());
+    var context = tls.server(identity.privateKey(), identity.chain(), config.protocols(), config.suites(), config.groups());
     int plain = config.plainPort() != null ? config.plainPort() : config.port() == 0 ? 0 : config.port() + 1;
-    return new TlsEchoServer(context, tls.describe() + ", " + config.key() + " key", config.bind(), config.port(), plain, config.limits());
+    String groups = config.groups().isEmpty() ? "" : ", groups " + String.join(",", config.groups());
+    return new TlsEchoServer(context, tls.describe() + ", " + config.key() + " key" + groups, config.bind(), config.port(), plain, config.limits());
   }
 
   public TlsEchoServer(SslContext tls, String engine, String bind, int port, int plainPort, Limits limits) {

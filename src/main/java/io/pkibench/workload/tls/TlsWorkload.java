@@ -2,6 +2,7 @@ package io.pkibench.workload.tls;
 
 import io.pkibench.formats.tls.Connection;
 import io.pkibench.formats.tls.EchoProtocol;
+import io.pkibench.formats.tls.KeyExchangeGroups;
 import io.pkibench.formats.tls.TlsConnection;
 import io.pkibench.formats.tls.TlsEngine;
 import io.netty.handler.ssl.SslContext;
@@ -62,12 +63,15 @@ public final class TlsWorkload implements Workload {
   private final int responseBytes;
   private final int framesPerAck;
   private final String target;
+  /** The key-exchange groups offered (empty: the engine's); each handshake's group, read from the session, must be one of them. */
+  private final List<String> groups;
   /** Every worker's kept connection, so closing the workload closes them. */
   private final java.util.Set<Connection> kept = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private TlsWorkload(Kind kind, String target, InetSocketAddress address, SslContext tls, String suite, int timeoutMillis, int requestBytes,
-      int responseBytes, int framesPerAck) {
+      int responseBytes, int framesPerAck, List<String> groups) {
     this.kind = kind;
+    this.groups = groups;
     this.target = target;
     this.address = address;
     this.tls = tls;
@@ -108,6 +112,8 @@ public final class TlsWorkload implements Workload {
           ParamSpec.free("suite", "", "the one cipher suite to offer, IANA name (default: the engine's list)"),
           ParamSpec.free("protocol", "", "the one TLS version to offer, e.g. TLSv1.2 (default: the engine's)"),
           ParamSpec.free("trust", "", "PEM file of the root to trust (default: the test PKI's root)"),
+          ParamSpec.free("groups", "", "key-exchange groups to offer, in order, e.g. X25519MLKEM768 or x25519,secp256r1 (-p engine=openssl;"
+              + " default: the engine's); the group negotiated is checked against them"),
           ParamSpec.free("timeout", "10s", "connect and read timeout")));
       switch (kind) {
         case RR -> params.add(ParamSpec.free("size", "128", "bytes each way"));
@@ -159,6 +165,7 @@ public final class TlsWorkload implements Workload {
       }
       String suite = params.get("suite");
       String protocol = params.get("protocol");
+      List<String> groups = KeyExchangeGroups.parse(params.get("groups"));
       SslContext tls = null;
       if (secure) {
         TlsEngine engine = TlsEngine.parse(params.get("engine"));
@@ -166,13 +173,15 @@ public final class TlsWorkload implements Workload {
         if (!suite.isEmpty() && !engine.implementedSuites().contains(suite)) {
           throw new IllegalArgumentException("-p suite=" + suite + ": the " + engine.flag + " engine does not implement it");
         }
+        List<String> groupProblems = KeyExchangeGroups.problems("-p groups", engine, groups);
+        if (!groupProblems.isEmpty()) throw new IllegalArgumentException(String.join("\n", groupProblems));
         tls = engine.client(trust(context, params.get("trust")), protocol.isEmpty() ? List.of() : List.of(protocol),
-            suite.isEmpty() ? List.of() : List.of(suite));
-      } else if (!suite.isEmpty() || !protocol.isEmpty()) {
+            suite.isEmpty() ? List.of() : List.of(suite), groups);
+      } else if (!suite.isEmpty() || !protocol.isEmpty() || !groups.isEmpty()) {
         throw new IllegalArgumentException("-p suite / -p protocol: " + target + " is plain TCP; use a tls:// target");
       }
       int timeout = (int) Math.min(Integer.MAX_VALUE, Durations.parse(params.get("timeout")).toMillis());
-      return new TlsWorkload(kind, target, new InetSocketAddress(uri.getHost(), uri.getPort()), tls, suite, timeout, request, response, ack);
+      return new TlsWorkload(kind, target, new InetSocketAddress(uri.getHost(), uri.getPort()), tls, suite, timeout, request, response, ack, groups);
     }
 
     private static X509Certificate trust(WorkloadContext context, String file) throws Exception {
@@ -192,8 +201,12 @@ public final class TlsWorkload implements Workload {
     try {
       c = TlsConnection.handshake(socket, TlsEngine.engine(tls));
     } catch (SSLException e) {
-      throw new SSLException("TLS handshake with " + target + " failed" + (suite.isEmpty() ? "" : " offering only " + suite) + ": "
-          + e.getMessage(), e);
+      throw new SSLException("TLS handshake with " + target + " failed" + (suite.isEmpty() ? "" : " offering only " + suite)
+          + (groups.isEmpty() ? "" : " offering only groups " + String.join(",", groups)) + ": " + e.getMessage(), e);
+    }
+    if (!groups.isEmpty() && !groups.stream().anyMatch(g -> g.equalsIgnoreCase(c.group()))) {
+      c.close();
+      throw new SSLException(target + " negotiated group " + c.group() + ", not one of the " + String.join(",", groups) + " offered");
     }
     if (!suite.isEmpty() && !suite.equals(c.cipherSuite())) {
       c.close();
