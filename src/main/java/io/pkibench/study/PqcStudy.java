@@ -54,6 +54,19 @@ public final class PqcStudy implements Study {
   static final List<String> KEMS = List.of("x25519", "ml-kem-512", "ml-kem-768", "ml-kem-1024");
   static final List<String> GROUPS = List.of("x25519", "X25519MLKEM768");
 
+  private final List<Signer> signers;
+  private final List<String> kems;
+
+  public PqcStudy() {
+    this(SIGNERS, KEMS);
+  }
+
+  /** Fewer algorithms: tests keep the run short. */
+  PqcStudy(List<Signer> signers, List<String> kems) {
+    this.signers = List.copyOf(signers);
+    this.kems = List.copyOf(kems);
+  }
+
   @Override
   public StudyInfo info() {
     return INFO;
@@ -80,7 +93,7 @@ public final class PqcStudy implements Study {
     Iterations warmup = options.iterations("1x1s", 1);
     Iterations measure = options.iterations("2x1s", 3);
     List<Step> steps = new ArrayList<>();
-    for (Signer s : SIGNERS) {
+    for (Signer s : signers) {
       boolean slowKeygen = s.alg().equals("slh-dsa-sha2-128s") || s.alg().startsWith("rsa");
       for (String op : slowKeygen && options.quick() ? List.of("sign", "verify") : List.of("keygen", "sign", "verify")) {
         steps.add(primitive(label(op, s.alg(), s.keys()), new WorkloadSpec(op, params(op, s.alg()), s.keys()), warmup, measure));
@@ -92,7 +105,7 @@ public final class PqcStudy implements Study {
         steps.add(primitive(label(op, "ml-dsa-65", keys), new WorkloadSpec(op, params(op, "ml-dsa-65"), keys), warmup, measure));
       }
     }
-    for (String kem : KEMS) {
+    for (String kem : kems) {
       steps.add(primitive(label("keygen", kem, "software:jdk"), new WorkloadSpec("keygen", Map.of("alg", kem), "software:jdk"), warmup, measure));
       for (String side : List.of("encaps", "decaps")) {
         steps.add(primitive(label(side, kem, "software:jdk"), new WorkloadSpec("kem", Map.of("alg", kem, "side", side), "software:jdk"), warmup, measure));
