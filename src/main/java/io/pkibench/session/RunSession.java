@@ -25,7 +25,6 @@ import io.pkibench.workload.catalog.WorkloadCatalog;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
 import java.io.IOException;
-import java.security.GeneralSecurityException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -159,15 +158,6 @@ public final class RunSession {
     return appended;
   }
 
-  /** The source and, where the workload can tell, its provider; a key that cannot be had is reported when the workload is made. */
-  private static String keysInResult(WorkloadFactory factory, KeySource source, Params params) {
-    try {
-      return factory.keysInResult(source, params);
-    } catch (GeneralSecurityException | RuntimeException e) {
-      return source.describe();
-    }
-  }
-
   private void runWorkload(ResultFile file, int index, WorkloadSpec spec, WorkloadResult.Step step) throws IOException, InterruptedException {
     CpuMeter cpu = options.cpu();
     WorkloadFactory factory = catalog.find(spec.name()).orElseThrow();
@@ -185,7 +175,7 @@ public final class RunSession {
       if (factory.usesKeys()) {
         // Opened here even when forking: a bad key source fails once, up front, and names itself.
         source = keys.open(spec.keys());
-        current = new WorkloadResult(spec.name(), params.asMap(), keysInResult(factory, source, params), cpu.describe(), List.of(), null, step);
+        current = new WorkloadResult(spec.name(), params.asMap(), source.describe(), cpu.describe(), List.of(), null, step);
       }
       WorkloadContext context = new WorkloadContext(source, plan.verify(), options.pki(), options.clock());
       for (LevelLoad load : plan.load().levels()) {

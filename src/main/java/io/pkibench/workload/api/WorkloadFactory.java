@@ -1,7 +1,5 @@
 package io.pkibench.workload.api;
 
-import io.pkibench.keys.KeySource;
-import java.security.GeneralSecurityException;
 import java.util.List;
 
 /** A named workload type as {@code pkibench list} shows it and {@code pkibench run NAME} creates it. */
@@ -27,13 +25,4 @@ public interface WorkloadFactory {
   }
 
   Workload create(WorkloadContext context, Params params) throws Exception;
-
-  /**
-   * How the result names the keys this workload runs on: the source, and the JCA provider doing the work
-   * where the factory can tell ({@code software:jdk (SUN)}), since one choice resolves to different providers
-   * by algorithm.
-   */
-  default String keysInResult(KeySource source, Params params) throws GeneralSecurityException {
-    return source.describe();
-  }
 }

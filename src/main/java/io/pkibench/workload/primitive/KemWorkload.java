@@ -1,6 +1,5 @@
 package io.pkibench.workload.primitive;
 
-import io.pkibench.keys.KeySource;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
@@ -65,12 +64,6 @@ public final class KemWorkload implements Workload {
         return List.of("-p input=" + params.get("input") + ": a bad ciphertext is fed to decapsulation; use -p side=decaps or both");
       }
       return List.of();
-    }
-
-    @Override
-    public String keysInResult(KeySource source, Params params) throws GeneralSecurityException {
-      KemAlgorithm alg = KemAlgorithm.parse(params.get("alg"));
-      return source.describe() + " (" + source.provider(alg.serviceType(), alg.jcaName()).getName() + ")";
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.pkibench.workload.primitive;
 
 import io.pkibench.pki.KeyAlgorithm;
-import io.pkibench.keys.KeySource;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
@@ -45,13 +44,6 @@ public final class KeygenWorkload implements Workload {
     @Override
     public List<ParamSpec> params() {
       return List.of(ParamSpec.choice("alg", "ecdsa-p256", "key type", ALGORITHMS.toArray(String[]::new)));
-    }
-
-    @Override
-    public String keysInResult(KeySource source, Params params) throws GeneralSecurityException {
-      String alg = params.get("alg");
-      Provider provider = alg.equals("aes256") ? source.provider("KeyGenerator", "AES") : source.provider("KeyPairGenerator", jcaKeyType(alg));
-      return source.describe() + " (" + provider.getName() + ")";
     }
 
     @Override

@@ -9,8 +9,6 @@ import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
-import io.pkibench.keys.KeySource;
-import java.security.GeneralSecurityException;
 import java.security.Provider;
 import java.security.PublicKey;
 import java.security.Signature;
@@ -57,10 +55,6 @@ public final class SignWorkload implements Workload {
       return new SignWorkload(key, alg, params.bytes("size"), context.verify());
     }
 
-    @Override
-    public String keysInResult(KeySource source, Params params) throws GeneralSecurityException {
-      return source.describe() + " (" + source.key(Entity.signerAlias(KeyAlgorithm.parse(params.get("alg")), 1)).provider().getName() + ")";
-    }
   }
 
   @Override

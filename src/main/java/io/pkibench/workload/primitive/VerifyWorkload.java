@@ -9,8 +9,6 @@ import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
-import io.pkibench.keys.KeySource;
-import java.security.GeneralSecurityException;
 import java.security.Signature;
 import java.security.SignatureException;
 import java.util.Arrays;
@@ -52,11 +50,6 @@ public final class VerifyWorkload implements Workload {
       params.add(ParamSpec.choice("input", "valid", "signature verified: valid, tampered (a byte flipped), truncated (a byte short), "
           + "other-set (checked with a key of another parameter set or size)", "valid", "tampered", "truncated", "other-set"));
       return params;
-    }
-
-    @Override
-    public String keysInResult(KeySource source, Params params) throws GeneralSecurityException {
-      return new SignWorkload.Factory().keysInResult(source, params);
     }
 
     @Override
