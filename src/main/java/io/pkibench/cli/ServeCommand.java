@@ -223,6 +223,7 @@ final class ServeCommand implements Runnable {
           "connect, full handshake, request, response, close; Stream: 16 KB sends acknowledged in bulk). TLS on --port, plain",
           "TCP on --plain-port; the server's key is the test PKI's tls-server-KEY certificate."},
       footer = {"", "Example:", "  pkibench serve tlsecho --port 8444 --tls openssl --key rsa2048",
+          "  pkibench serve tlsecho --port 8444 --tls openssl --groups X25519MLKEM768,x25519   # the hybrid post-quantum key exchange",
           "  pkibench run tls-rr -p size=128 --target tls://127.0.0.1:8444 --cpu pid:PID --concurrency 1..32",
           "  pkibench run tls-stream -p size=16k --target tcp://127.0.0.1:8445",
           "  openssl s_client -connect 127.0.0.1:8444 -CAfile ~/.pkibench/pki/root-ca.pem",
@@ -250,6 +251,10 @@ final class ServeCommand implements Runnable {
     @Option(names = "--suites", split = ",", paramLabel = "S,…",
         description = "cipher suites to enable, IANA names, e.g. TLS_AES_128_GCM_SHA256 (default: the engine's)")
     java.util.List<String> suites = new java.util.ArrayList<>();
+
+    @Option(names = "--groups", split = ",", paramLabel = "G,…",
+        description = "key-exchange groups accepted, in order, e.g. X25519MLKEM768,x25519 (needs --tls openssl; default: the engine's)")
+    java.util.List<String> groups = new java.util.ArrayList<>();
 
     @Option(names = "--idle-timeout", defaultValue = "30s", paramLabel = "DURATION",
         description = "close a connection that sends nothing this long (default: ${DEFAULT-VALUE})")
@@ -288,7 +293,7 @@ final class ServeCommand implements Runnable {
       }
       if (maxPerAddress < 1) problems.add("--max-connections-per-address " + maxPerAddress + ": give at least 1");
       var config = new TlsEchoServer.Config(bind, port, plainPort, engine, key, protocols, suites,
-          new TlsEchoServer.Limits(idle, java.time.Duration.ofSeconds(10), maxConnections, frame, maxPerAddress), clientAuth);
+          new TlsEchoServer.Limits(idle, java.time.Duration.ofSeconds(10), maxConnections, frame, maxPerAddress), clientAuth, groups);
       problems.addAll(config.problems());
       if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
       TestPki testPki = config.engine().equals("none") ? null : TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);

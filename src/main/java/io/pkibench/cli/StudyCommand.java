@@ -6,6 +6,7 @@ import io.pkibench.study.CpuSplit;
 import io.pkibench.study.PixStudy;
 import io.pkibench.study.RsfnStudy;
 import io.pkibench.study.Sample;
+import io.pkibench.study.PqcStudy;
 import io.pkibench.study.SslStudy;
 import io.pkibench.analysis.Analysis;
 import io.pkibench.keys.catalog.KeySources;
@@ -41,7 +42,7 @@ import picocli.CommandLine.Spec;
     name = "study",
     mixinStandardHelpOptions = true,
     description = "Reruns a published capacity study on this machine (STUDIES.md) into one result file, with its own table and report.",
-    subcommands = {StudyCommand.RestPki.class, StudyCommand.Pix.class, StudyCommand.Rsfn.class, StudyCommand.Pec.class, StudyCommand.Ssl.class},
+    subcommands = {StudyCommand.RestPki.class, StudyCommand.Pix.class, StudyCommand.Rsfn.class, StudyCommand.Pec.class, StudyCommand.Ssl.class, StudyCommand.Pqc.class},
     footer = {"", "Example:", "  pkibench study restpki --quick",
         "", "Exit codes: 0 done, 1 a step could not run or stopped early, 2 bad flags (nothing started), 4 a post-run check failed."})
 final class StudyCommand implements Runnable {
@@ -327,6 +328,20 @@ final class StudyCommand implements Runnable {
       Path resolved = study.parent.context.resolve(result).toAbsolutePath();
       String name = resolved.getFileName().toString().replaceFirst("\\.json$", "");
       return new SslStudy(engines, servers, resolved.resolveSibling(name + "-nginx"));
+    }
+  }
+
+  @Command(name = "pqc", mixinStandardHelpOptions = true,
+      description = {"What the move to post-quantum cryptography costs (issue 29): ML-DSA, SLH-DSA and ML-KEM keygen, sign, verify,",
+          "encapsulate and decapsulate per CPU-second beside RSA, ECDSA, Ed25519 and X25519, through each provider that has them; TLS 1.3",
+          "handshakes per server CPU-second and bytes each way, x25519 against the hybrid X25519MLKEM768 (BoringSSL); and, as a check,",
+          "the cores each study's bound operation needs for a target rate today and after the migration."},
+      footer = {"", "Examples:", "  pkibench study pqc --quick                                   # about 4 minutes",
+          "  pkibench study pqc --quick --save-samples pqc-samples/        # raw FIPS 204/203 samples and check-pqc.py (dilithium-py, kyber-py)"})
+  static final class Pqc extends StudyRun {
+    @Override
+    Study study() {
+      return new PqcStudy();
     }
   }
 }

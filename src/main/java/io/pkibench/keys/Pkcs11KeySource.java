@@ -105,6 +105,10 @@ public final class Pkcs11KeySource implements KeySource {
         log.accept("  " + e.alias() + ": already in the token");
         continue;
       }
+      if (e.keyAlgorithm().isPostQuantum()) {
+        log.accept("  " + e.alias() + ": NOT imported, SunPKCS11 has no " + e.keyAlgorithm().flag + " keys (PKCS#11 3.2 defines them; no token here has them)");
+        continue;
+      }
       SigningKey key = software.key(e.alias());
       try {
         store.setKeyEntry(e.alias(), key.privateKey(), null, key.chain().toArray(new X509Certificate[0]));

@@ -23,6 +23,7 @@ import java.util.List;
 
 /** Keys from the test PKI's PKCS#12 files, used through the chosen provider. */
 public final class SoftwareKeySource implements KeySource {
+  private static final Provider BOUNCY_CASTLE = new org.bouncycastle.jce.provider.BouncyCastleProvider();
   private final java.util.function.Supplier<TestPki> pkiSupplier;
   private final ProviderChoice choice;
   private TestPki pki;
@@ -40,12 +41,17 @@ public final class SoftwareKeySource implements KeySource {
     if (!Files.exists(file)) {
       throw new GeneralSecurityException("no key '" + alias + "' in the test PKI: " + file + " is missing; run 'pkibench pki init'");
     }
-    KeyStore store = KeyStore.getInstance("PKCS12");
     Secret password = pki.keystorePassword();
-    try (InputStream in = Files.newInputStream(file)) {
-      store.load(in, password.chars());
-      PrivateKey key = (PrivateKey) store.getKey(alias, password.chars());
-      if (key == null) throw new UnrecoverableKeyException("no private key entry '" + alias + "' in " + file);
+    try {
+      KeyStore store = KeyStore.getInstance("PKCS12");
+      PrivateKey key;
+      try {
+        key = readKey(store, file, alias, password);
+      } catch (NoSuchAlgorithmException | UnrecoverableKeyException jdkLacksIt) {
+        // SLH-DSA: the JDK has no key factory for it, so its PKCS#12 reader cannot make the key; BouncyCastle's can
+        store = KeyStore.getInstance("PKCS12", BOUNCY_CASTLE);
+        key = readKey(store, file, alias, password);
+      }
       List<X509Certificate> chain = new ArrayList<>();
       for (Certificate c : store.getCertificateChain(alias)) chain.add((X509Certificate) c);
       String signatureAlgorithm = KeyAlgorithm.signatureAlgorithmFor(key);
@@ -56,9 +62,19 @@ public final class SoftwareKeySource implements KeySource {
     }
   }
 
+  private static PrivateKey readKey(KeyStore store, Path file, String alias, Secret password) throws GeneralSecurityException, IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      store.load(in, password.chars());
+    }
+    PrivateKey key = (PrivateKey) store.getKey(alias, password.chars());
+    if (key == null) throw new UnrecoverableKeyException("no private key entry '" + alias + "' in " + file);
+    return key;
+  }
+
   /** Re-creates the key inside {@code provider}, so the provider uses its native form and not a conversion per operation. */
   private static PrivateKey translate(PrivateKey key, Provider provider) throws GeneralSecurityException {
     String algorithm = key.getAlgorithm().equals("EdDSA") ? "Ed25519" : key.getAlgorithm();
+    if (algorithm.startsWith("ML-DSA")) algorithm = "ML-DSA"; // every provider's key factory takes the family name
     try {
       return KeyFactory.getInstance(algorithm, provider).generatePrivate(new PKCS8EncodedKeySpec(key.getEncoded()));
     } catch (NoSuchAlgorithmException e) {

@@ -12,7 +12,14 @@ public enum KeyAlgorithm {
   RSA2048("rsa2048", "SHA256withRSA"),
   RSA3072("rsa3072", "SHA256withRSA"),
   ECDSA_P256("ecdsa-p256", "SHA256withECDSA"),
-  ED25519("ed25519", "Ed25519");
+  ED25519("ed25519", "Ed25519"),
+  // FIPS 204 and 205, pure (no pre-hash), empty context. The signature name is the family's: ACCP offers
+  // only "ML-DSA", and the key fixes the parameter set; the key pair generator takes the set's own name.
+  ML_DSA_44("ml-dsa-44", "ML-DSA"),
+  ML_DSA_65("ml-dsa-65", "ML-DSA"),
+  ML_DSA_87("ml-dsa-87", "ML-DSA"),
+  SLH_DSA_SHA2_128S("slh-dsa-sha2-128s", "SLH-DSA"),
+  SLH_DSA_SHA2_128F("slh-dsa-sha2-128f", "SLH-DSA");
 
   public final String flag;
   public final String signatureAlgorithm;
@@ -24,7 +31,22 @@ public enum KeyAlgorithm {
 
   public static KeyAlgorithm parse(String flag) {
     for (KeyAlgorithm a : signerAlgorithms()) if (a.flag.equals(flag)) return a;
-    throw new IllegalArgumentException("unknown key algorithm '" + flag + "'; use rsa2048, rsa3072, ecdsa-p256 or ed25519");
+    throw new IllegalArgumentException("unknown key algorithm '" + flag + "'; use " + String.join(", ", flags()));
+  }
+
+  /** FIPS 204 (ML-DSA) or FIPS 205 (SLH-DSA): no PKCS#11 token, TLS stack or S/MIME client here takes these keys yet. */
+  public boolean isPostQuantum() {
+    return signatureAlgorithm.equals("ML-DSA") || signatureAlgorithm.equals("SLH-DSA");
+  }
+
+  /** The JCA key pair generator / key factory name of this parameter set ({@code ML-DSA-65}, {@code SLH-DSA-SHA2-128S}). */
+  public String jcaKeyType() {
+    return switch (this) {
+      case RSA1024, RSA2048, RSA3072 -> "RSA";
+      case ECDSA_P256 -> "EC";
+      case ED25519 -> "Ed25519";
+      default -> flag.toUpperCase(java.util.Locale.ROOT);
+    };
   }
 
   /**
@@ -38,7 +60,11 @@ public enum KeyAlgorithm {
       case "EC" -> "SHA256withECDSA";
       case "Ed25519" -> "Ed25519";
       case "Ed448" -> "Ed448";
-      default -> throw new IllegalArgumentException("no signature algorithm for " + keyAlgorithm + " keys; use RSA, EC, Ed25519 or Ed448 keys");
+      // providers name these keys by family ("ML-DSA") or by parameter set ("ML-DSA-65", BouncyCastle)
+      case String name when name.startsWith("ML-DSA") -> "ML-DSA";
+      case String name when name.startsWith("SLH-DSA") -> "SLH-DSA";
+      default -> throw new IllegalArgumentException("no signature algorithm for " + keyAlgorithm
+          + " keys; use RSA, EC, Ed25519, Ed448, ML-DSA or SLH-DSA keys");
     };
   }
 
@@ -77,17 +103,13 @@ public enum KeyAlgorithm {
   }
 
   public KeyPair generate(java.security.Provider provider) throws GeneralSecurityException {
-    KeyPairGenerator g = switch (this) {
-      case RSA1024, RSA2048, RSA3072 -> KeyPairGenerator.getInstance("RSA", provider);
-      case ECDSA_P256 -> KeyPairGenerator.getInstance("EC", provider);
-      case ED25519 -> KeyPairGenerator.getInstance("Ed25519", provider);
-    };
+    KeyPairGenerator g = KeyPairGenerator.getInstance(jcaKeyType(), provider);
     switch (this) {
       case RSA1024 -> g.initialize(1024);
       case RSA2048 -> g.initialize(2048);
       case RSA3072 -> g.initialize(3072);
       case ECDSA_P256 -> g.initialize(new ECGenParameterSpec("secp256r1"));
-      case ED25519 -> { }
+      default -> { } // Ed25519 and the post-quantum sets: the name fixes the parameters
     }
     return g.generateKeyPair();
   }

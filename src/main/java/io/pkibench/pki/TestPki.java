@@ -64,6 +64,7 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  */
 public final class TestPki {
   public static final String SCHEMA = "pkibench.pki/1";
+  static final String PQ_CA_CHAIN = "ca-chain-ml-dsa-65.pem";
   public static final String DEFAULT_CRL_BASE_URL = "http://127.0.0.1:18080/crl/";
   private static final ObjectMapper JSON = new ObjectMapper()
       .registerModule(new com.fasterxml.jackson.datatype.jsr310.JavaTimeModule())
@@ -95,7 +96,8 @@ public final class TestPki {
         throw new IllegalArgumentException(manifestFile + " has schema " + m.schema() + ", expected " + SCHEMA
             + "; move the directory away and run 'pkibench pki init' again");
       }
-      return new TestPki(dir, m);
+      TestPki pki = new TestPki(dir, m);
+      return pki.missing().isEmpty() ? pki : pki.topUp();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the test PKI manifest " + manifestFile + " (" + e.getMessage()
           + "); move " + dir + " away and run 'pkibench pki init --dir " + dir + "'", e);
@@ -142,6 +144,43 @@ public final class TestPki {
     return java.net.URI.create(base).resolve("../ocsp/" + caAlias).toString();
   }
 
+  /** The standard entities this PKI lacks: it was made by an older pkibench (before the ML-DSA keys, say). */
+  private List<Entity> missing() {
+    var have = manifest.entities().stream().map(Entity::alias).collect(java.util.stream.Collectors.toSet());
+    return Entity.standardSet().stream().filter(e -> !have.contains(e.alias())).toList();
+  }
+
+  /**
+   * Issues the entities a PKI made by an older pkibench lacks, with its own CAs, and rewrites the manifest
+   * last: an existing key or certificate is never replaced. Under a file lock, as several processes (a
+   * study's services) may open the PKI at once; whoever comes second finds the work done.
+   */
+  private TestPki topUp() {
+    Path lockFile = dir.resolve(".top-up.lock");
+    try (var channel = java.nio.channels.FileChannel.open(lockFile,
+            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+         var lock = channel.lock()) {
+      Manifest current = JSON.readValue(dir.resolve("pki.json").toFile(), Manifest.class);
+      TestPki now = new TestPki(dir, current);
+      List<Entity> missing = now.missing();
+      if (missing.isEmpty()) return now;
+      List<Entity> all = new ArrayList<>(current.entities());
+      all.addAll(missing);
+      Secret password = keystorePassword();
+      new Builder(dir, Instant.now(), current.crlBaseUrl()).issueMissing(now, missing, password);
+      Manifest updated = new Manifest(SCHEMA, current.createdAt(), current.crlBaseUrl(), List.copyOf(all));
+      Path staged = dir.resolve("pki.json.new");
+      JSON.writeValue(staged.toFile(), updated);
+      Files.move(staged, dir.resolve("pki.json"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      return new TestPki(dir, updated);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot add the new keys to the test PKI " + dir + ": " + e.getMessage()
+          + "; move it away and run 'pkibench pki init --dir " + dir + "'", e);
+    } catch (GeneralSecurityException | OperatorCreationException e) {
+      throw new IllegalStateException("cannot add the new keys to the test PKI " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
   public Path dir() {
     return dir;
   }
@@ -164,6 +203,11 @@ public final class TestPki {
 
   public Path caChainPem() {
     return dir.resolve("ca-chain.pem");
+  }
+
+  /** The ML-DSA-65 intermediate and root, PEM: the trust of {@code signer-ml-dsa-65-2}. */
+  public Path pqCaChainPem() {
+    return dir.resolve(PQ_CA_CHAIN);
   }
 
   public Path crl(String caAlias) {
@@ -229,21 +273,10 @@ public final class TestPki {
       Files.writeString(passFile, new String(password) + "\n");
       Files.setPosixFilePermissions(passFile, PosixFilePermissions.fromString("rw-------"));
       List<Entity> entities = Entity.standardSet();
-      for (Entity e : entities) {
-        KeyPair pair = e.keyAlgorithm().generate(java.security.Security.getProvider(
-            e.keyAlgorithm().isRsa() ? "SunRsaSign" : "SunEC"));
-        keys.put(e.alias(), pair);
-        X509Certificate cert = issue(e, pair);
-        certificates.put(e.alias(), cert);
-        List<X509Certificate> chain = new ArrayList<>();
-        chain.add(cert);
-        if (!e.alias().equals(e.issuer())) chain.addAll(chains.get(e.issuer()));
-        chains.put(e.alias(), chain);
-        writeKeystore(e.alias(), pair.getPrivate(), chain, password);
-        Files.writeString(out.resolve(e.alias() + ".pem"), pem(List.of(cert)));
-      }
+      for (Entity e : entities) create(e, password);
       Files.writeString(out.resolve("ca-chain.pem"),
           pem(List.of(certificates.get("intermediate-a"), certificates.get("intermediate-b"), certificates.get("root-ca"))));
+      writePqChain();
       Files.createDirectories(out.resolve("crl"));
       for (Entity ca : entities.stream().filter(Entity::isCa).toList()) {
         writeCrl(ca.alias(), entities.stream().filter(e -> e.revoked() && e.issuer().equals(ca.alias())).toList());
@@ -252,6 +285,55 @@ public final class TestPki {
       Manifest manifest = new Manifest(SCHEMA, now, crlBaseUrl, entities);
       JSON.writeValue(out.resolve("pki.json").toFile(), manifest);
       return manifest;
+    }
+
+    /** A key pair, its certificate from its issuer (already made), its PKCS#12 and PEM files. */
+    private void create(Entity e, char[] password) throws GeneralSecurityException, OperatorCreationException, IOException {
+      KeyPair pair = e.keyAlgorithm().generate(generatorOf(e.keyAlgorithm()));
+      keys.put(e.alias(), pair);
+      X509Certificate cert = issue(e, pair);
+      certificates.put(e.alias(), cert);
+      List<X509Certificate> chain = new ArrayList<>();
+      chain.add(cert);
+      if (!e.alias().equals(e.issuer())) chain.addAll(chains.get(e.issuer()));
+      chains.put(e.alias(), chain);
+      writeKeystore(e.alias(), pair.getPrivate(), chain, password);
+      Files.writeString(out.resolve(e.alias() + ".pem"), pem(List.of(cert)));
+    }
+
+    /** The JDK's own generators (SLH-DSA, which the JDK lacks, from BouncyCastle). */
+    private static java.security.Provider generatorOf(KeyAlgorithm algorithm) {
+      if (algorithm.isRsa()) return java.security.Security.getProvider("SunRsaSign");
+      if (algorithm.signatureAlgorithm.equals("ML-DSA")) return java.security.Security.getProvider("SUN");
+      if (algorithm.signatureAlgorithm.equals("SLH-DSA")) return new org.bouncycastle.jce.provider.BouncyCastleProvider();
+      return java.security.Security.getProvider("SunEC");
+    }
+
+    /** The ML-DSA-65 chain without its leaf, as {@code ca-chain.pem} is for the RSA chain. */
+    private void writePqChain() throws IOException {
+      Files.writeString(out.resolve(PQ_CA_CHAIN), pem(List.of(certificates.get(Entity.PQ_INTERMEDIATE), certificates.get(Entity.PQ_ROOT))));
+    }
+
+    /** Issues {@code missing} into the existing PKI {@code pki}, its issuers read from their PKCS#12 files when not new. */
+    void issueMissing(TestPki pki, List<Entity> missing, Secret secret) throws GeneralSecurityException, OperatorCreationException, IOException {
+      char[] password = secret.chars();
+      for (Entity e : missing) {
+        if (!e.alias().equals(e.issuer()) && !keys.containsKey(e.issuer())) {
+          KeyStore store = KeyStore.getInstance("PKCS12");
+          try (InputStream in = Files.newInputStream(pki.keystore(e.issuer()))) {
+            store.load(in, password);
+          }
+          PrivateKey key = (PrivateKey) store.getKey(e.issuer(), password);
+          var issuerChain = new ArrayList<X509Certificate>();
+          for (var c : store.getCertificateChain(e.issuer())) issuerChain.add((X509Certificate) c);
+          keys.put(e.issuer(), new KeyPair(issuerChain.get(0).getPublicKey(), key));
+          certificates.put(e.issuer(), issuerChain.get(0));
+          chains.put(e.issuer(), issuerChain);
+        }
+        create(e, password);
+      }
+      if (certificates.containsKey(Entity.PQ_ROOT)) writePqChain();
+      for (Entity ca : missing.stream().filter(Entity::isCa).toList()) writeCrl(ca.alias(), List.of());
     }
 
     private char[] newPassword() {
@@ -305,8 +387,14 @@ public final class TestPki {
             org.bouncycastle.asn1.x509.AccessDescription.id_ad_ocsp,
             new GeneralName(GeneralName.uniformResourceIdentifier, ocspUrl(crlBaseUrl, e.issuer()))));
       }
-      ContentSigner signer = new JcaContentSignerBuilder("SHA256withRSA").build(issuerKey);
+      ContentSigner signer = new JcaContentSignerBuilder(contentSignature(root ? e.alias() : e.issuer())).build(issuerKey);
       return new JcaX509CertificateConverter().getCertificate(builder.build(signer));
+    }
+
+    /** The signature CA {@code caAlias} signs certificates and CRLs with: SHA256withRSA, or ML-DSA by parameter set (RFC 9881). */
+    private static String contentSignature(String caAlias) {
+      KeyAlgorithm alg = Entity.standardSet().stream().filter(e -> e.alias().equals(caAlias)).findFirst().orElseThrow().keyAlgorithm();
+      return alg.isPostQuantum() ? alg.jcaKeyType() : alg.signatureAlgorithm;
     }
 
     private static int keyUsage(Entity e) {
@@ -353,7 +441,8 @@ public final class TestPki {
       }
       builder.addExtension(Extension.authorityKeyIdentifier, false, new JcaX509ExtensionUtils().createAuthorityKeyIdentifier(caCert));
       builder.addExtension(Extension.cRLNumber, false, new CRLNumber(BigInteger.ONE));
-      X509CRLHolder crl = builder.build(new JcaContentSignerBuilder("SHA256withRSA").build(keys.get(ca).getPrivate()));
+      PrivateKey caKey = keys.get(ca).getPrivate();
+      X509CRLHolder crl = builder.build(new JcaContentSignerBuilder(contentSignature(ca)).build(caKey));
       Files.write(out.resolve("crl").resolve(ca + ".crl"), crl.getEncoded());
       StringWriter pem = new StringWriter();
       try (JcaPEMWriter w = new JcaPEMWriter(pem)) {

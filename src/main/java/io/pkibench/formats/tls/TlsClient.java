@@ -29,11 +29,13 @@ import javax.net.ssl.X509ExtendedKeyManager;
  * provider by a private-key method BoringSSL calls back, so every such signature happens on the key
  * source, as with JSSE.
  */
-public record TlsClient(TlsEngine engine, List<X509Certificate> trusted, SigningKey identity, List<String> protocols, List<String> suites) {
+public record TlsClient(TlsEngine engine, List<X509Certificate> trusted, SigningKey identity, List<String> protocols, List<String> suites,
+    List<String> groups) {
   public TlsClient {
     trusted = List.copyOf(trusted);
     protocols = List.copyOf(protocols);
     suites = List.copyOf(suites);
+    groups = groups == null ? List.of() : List.copyOf(groups);
     if (trusted.isEmpty()) throw new IllegalArgumentException("a TLS client needs at least one trusted certificate");
   }
 
@@ -53,7 +55,7 @@ public record TlsClient(TlsEngine engine, List<X509Certificate> trusted, Signing
         b.option(OpenSslContextOption.PRIVATE_KEY_METHOD, new SignOnKeySource(identity));
       }
     }
-    return engine.restrict(b, protocols, suites).build();
+    return KeyExchangeGroups.apply(engine.restrict(b, protocols, suites), engine, groups).build();
   }
 
   /** Whether the identity's key is signed through the key source (true) or by the engine itself from its bytes. */

@@ -26,6 +26,11 @@ public final class TlsConnection implements Connection {
   private ByteBuffer netOut;
   /** Decrypted, not yet handed out (read mode). */
   private ByteBuffer appIn;
+  /** Bytes written to and read from the socket so far, and as they stood when the handshake finished. */
+  private long bytesSent;
+  private long bytesReceived;
+  private long handshakeBytesSent;
+  private long handshakeBytesReceived;
 
   private TlsConnection(Socket socket, SSLEngine engine, boolean client) throws IOException {
     this.socket = socket;
@@ -53,11 +58,28 @@ public final class TlsConnection implements Connection {
     TlsConnection c = new TlsConnection(socket, engine, client);
     try {
       c.handshake();
+      c.handshakeBytesSent = c.bytesSent;
+      c.handshakeBytesReceived = c.bytesReceived;
       return c;
     } catch (IOException | RuntimeException e) {
       c.close();
       throw e;
     }
+  }
+
+  /** Bytes this side wrote to the socket until its handshake finished (TLS records, as on the wire less TCP/IP headers). */
+  public long handshakeBytesSent() {
+    return handshakeBytesSent;
+  }
+
+  /** Bytes this side read from the socket until its handshake finished (a read may hold the start of what follows: rare, as the peer waits). */
+  public long handshakeBytesReceived() {
+    return handshakeBytesReceived;
+  }
+
+  /** The key-exchange group negotiated, read from the engine's session; null when the engine cannot tell (JSSE). */
+  public String group() {
+    return KeyExchangeGroups.negotiated(engine);
   }
 
   public String protocol() {
@@ -159,6 +181,7 @@ public final class TlsConnection implements Connection {
       netOut.flip();
       if (netOut.hasRemaining()) {
         out.write(netOut.array(), 0, netOut.limit());
+        bytesSent += netOut.limit();
         out.flush();
       }
       if (r.getStatus() == SSLEngineResult.Status.CLOSED && src.hasRemaining()) throw new SSLException("the TLS session is closed; cannot send");
@@ -199,6 +222,7 @@ public final class TlsConnection implements Connection {
     }
     netIn.compact();
     int n = in.read(netIn.array(), netIn.position(), netIn.remaining());
+    if (n > 0) bytesReceived += n;
     if (n > 0) netIn.position(netIn.position() + n);
     netIn.flip();
     if (n < 0) throw new EOFException("the server closed the connection");

@@ -76,15 +76,18 @@ public enum TlsEngine {
    * fact. A study that measures such a suite names it.
    */
   public SslContext server(PrivateKey key, List<X509Certificate> chain, List<String> protocols, List<String> suites) throws SSLException {
-    return server(key, chain, protocols, suites, io.netty.handler.ssl.ClientAuth.NONE, null);
+    return server(key, chain, protocols, suites, io.netty.handler.ssl.ClientAuth.NONE, null, List.of());
   }
 
-  /** {@link #server(PrivateKey, List, List, List)} asking the client for a certificate that chains to {@code clientRoot}. */
+  /**
+   * {@link #server(PrivateKey, List, List, List)} asking the client for a certificate that chains to {@code clientRoot},
+   * and accepting only the key-exchange {@code groups} ({@link KeyExchangeGroups}; empty: the engine's).
+   */
   public SslContext server(PrivateKey key, List<X509Certificate> chain, List<String> protocols, List<String> suites,
-      io.netty.handler.ssl.ClientAuth clientAuth, X509Certificate clientRoot) throws SSLException {
+      io.netty.handler.ssl.ClientAuth clientAuth, X509Certificate clientRoot, List<String> groups) throws SSLException {
     SslContextBuilder b = SslContextBuilder.forServer(key, chain.toArray(new X509Certificate[0])).sslProvider(provider).clientAuth(clientAuth);
     if (clientRoot != null) b.trustManager(clientRoot);
-    return restrict(b, protocols, suites.isEmpty() ? forwardSecretSuites() : suites).build();
+    return KeyExchangeGroups.apply(restrict(b, protocols, suites.isEmpty() ? forwardSecretSuites() : suites), this, groups).build();
   }
 
   /** The suites this engine implements with an ephemeral key exchange and an AEAD cipher, and every TLS 1.3 suite (all are). */
@@ -100,7 +103,12 @@ public enum TlsEngine {
    * trust anchor is the test PKI's (or the user's) root, which is what is being authenticated.
    */
   public SslContext client(X509Certificate root, List<String> protocols, List<String> suites) throws SSLException {
-    return new TlsClient(this, List.of(root), null, protocols, suites).context();
+    return client(root, protocols, suites, List.of());
+  }
+
+  /** As above, offering only the key-exchange {@code groups}, in order (empty: the engine's). */
+  public SslContext client(X509Certificate root, List<String> protocols, List<String> suites, List<String> groups) throws SSLException {
+    return new TlsClient(this, List.of(root), null, protocols, suites, groups).context();
   }
 
   SslProvider provider() {
@@ -128,7 +136,15 @@ public enum TlsEngine {
     List<String> ordered = new ArrayList<>(suites);
     // BoringSSL always offers its three TLS 1.3 suites and ignores a choice among them (netty says so in
     // a log line on every context): drop them here, and the caller's check of what was negotiated tells.
-    if (this == OPENSSL) ordered.removeIf(s -> !s.contains("_WITH_"));
+    // But netty turns TLS 1.3 off when a list holds no TLS 1.3 suite, so where 1.3 is allowed and the list
+    // had one (the server's forward-secret default does), one is kept: without it the hybrid groups, which
+    // only TLS 1.3 has, could never be negotiated.
+    if (this == OPENSSL) {
+      boolean hadTls13 = ordered.stream().anyMatch(s -> !s.contains("_WITH_"));
+      ordered.removeIf(s -> !s.contains("_WITH_"));
+      boolean tls13Allowed = protocols.isEmpty() || protocols.contains("TLSv1.3");
+      if (hadTls13 && tls13Allowed && !ordered.isEmpty()) ordered.add("TLS_AES_128_GCM_SHA256");
+    }
     if (!ordered.isEmpty()) b.ciphers(ordered, IdentityCipherSuiteFilter.INSTANCE);
     return b;
   }

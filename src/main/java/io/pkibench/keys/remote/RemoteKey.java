@@ -11,7 +11,7 @@ import java.security.spec.ECParameterSpec;
  * key itself. It tells its size and curve (from the certificate) so TLS and CMS code that looks at a
  * key's size works unchanged; {@link #getEncoded()} is null, as for a key on a token.
  */
-public sealed interface RemoteKey extends PrivateKey permits RemoteKey.Rsa, RemoteKey.Ec, RemoteKey.Ed {
+public sealed interface RemoteKey extends PrivateKey permits RemoteKey.Rsa, RemoteKey.Ec, RemoteKey.Ed, RemoteKey.MlDsa {
   String alias();
 
   Cluster cluster();
@@ -59,6 +59,19 @@ public sealed interface RemoteKey extends PrivateKey permits RemoteKey.Rsa, Remo
     @Override
     public String toString() {
       return "remote Ed25519 key " + alias;
+    }
+  }
+
+  /** An ML-DSA key; {@code parameterSet} as the certificate names it ({@code ML-DSA-65}). */
+  record MlDsa(String alias, String parameterSet, Cluster cluster) implements RemoteKey {
+    @Override
+    public String getAlgorithm() {
+      return "ML-DSA";
+    }
+
+    @Override
+    public String toString() {
+      return "remote " + parameterSet + " key " + alias;
     }
   }
 }

@@ -67,7 +67,9 @@ public final class RemoteKeySource implements KeySource, RsfnEnvelopeService {
       case ECPublicKey ec -> new RemoteKey.Ec(alias, ec.getParams(), cluster);
       default -> {
         if (publicKey.getAlgorithm().equals("Ed25519") || publicKey.getAlgorithm().equals("EdDSA")) yield new RemoteKey.Ed(alias, cluster);
-        throw new GeneralSecurityException("key " + alias + " is " + publicKey.getAlgorithm() + "; the remote source uses RSA, EC and Ed25519 keys");
+        if (publicKey.getAlgorithm().startsWith("ML-DSA")) yield new RemoteKey.MlDsa(alias, chain.get(0).getSigAlgName().startsWith("ML-DSA")
+            ? chain.get(0).getSigAlgName() : "ML-DSA", cluster);
+        throw new GeneralSecurityException("key " + alias + " is " + publicKey.getAlgorithm() + "; the remote source uses RSA, EC, Ed25519 and ML-DSA keys");
       }
     };
     return new SigningKey(alias, handle, chain, provider);

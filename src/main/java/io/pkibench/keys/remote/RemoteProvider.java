@@ -28,6 +28,7 @@ public final class RemoteProvider extends Provider {
     }
     putService(new SignatureService(this, "RSASSA-PSS", SignatureScheme.RSA_PSS, null, keyClasses));
     putService(new SignatureService(this, "Ed25519", SignatureScheme.ED25519, null, keyClasses));
+    putService(new SignatureService(this, "ML-DSA", SignatureScheme.ML_DSA, null, keyClasses));
     Map<String, String> cipherAttributes = Map.of("SupportedKeyClasses", RemoteKey.class.getName(), "SupportedModes", "ECB",
         "SupportedPaddings", "PKCS1PADDING|OAEPPADDING");
     putService(new Service(this, "Cipher", "RSA", RemoteRsaCipher.class.getName(), List.of(), cipherAttributes) {

@@ -47,6 +47,7 @@ public final class RemoteSignature extends SignatureSpi {
       case RSA_PKCS1_V1_5, RSA_PSS -> remote instanceof RemoteKey.Rsa;
       case ECDSA -> remote instanceof RemoteKey.Ec;
       case ED25519 -> remote instanceof RemoteKey.Ed;
+      case ML_DSA -> remote instanceof RemoteKey.MlDsa;
       default -> false;
     };
     if (!fits) throw new InvalidKeyException(jcaName + " cannot use " + remote);

@@ -6,6 +6,7 @@ import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.pki.Entity;
+import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.pki.TestPki;
 import java.io.IOException;
 import java.math.BigInteger;
@@ -88,6 +89,12 @@ public final class RevocationServer extends HttpEndpoints {
     route("/ocsp/", this::ocsp);
   }
 
+  /** SHA256withRSA for the RSA CAs; the ML-DSA-65 CA signs with its own parameter set (the JDK's key says only "ML-DSA"). */
+  private static String responderSignature(SigningKey ca) {
+    String signature = KeyAlgorithm.signatureAlgorithmFor(ca.privateKey());
+    return signature.equals("ML-DSA") ? "ML-DSA-65" : signature;
+  }
+
   private void crl(HttpExchange exchange) throws IOException {
     if (!exchange.getRequestMethod().equals("GET") && !exchange.getRequestMethod().equals("HEAD")) {
       exchange.getResponseHeaders().set("Allow", "GET, HEAD");
@@ -152,7 +159,7 @@ public final class RevocationServer extends HttpEndpoints {
       Date next = Date.from(clock.instant().plus(OCSP_VALIDITY));
       for (int i = 0; i < ids.size(); i++) builder.addResponse(ids.get(i), statuses.get(i), now, next, null);
       if (nonce != null) builder.setResponseExtensions(new Extensions(nonce));
-      var basic = builder.build(new JcaContentSignerBuilder("SHA256withRSA").build(responder.ca().privateKey()),
+      var basic = builder.build(new JcaContentSignerBuilder(responderSignature(responder.ca())).build(responder.ca().privateKey()),
           new X509CertificateHolder[] {responder.certificate()}, now);
       return new OCSPRespBuilder().build(OCSPRespBuilder.SUCCESSFUL, basic).getEncoded();
     } catch (OCSPException | OperatorCreationException e) {

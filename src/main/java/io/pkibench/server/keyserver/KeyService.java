@@ -289,7 +289,12 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
         if (digest) throw refusal(Status.INVALID_ARGUMENT, "ED25519 signs the data, not a digest");
         yield run(key, "Ed25519", null, input);
       }
-      default -> throw refusal(Status.INVALID_ARGUMENT, "unknown signature scheme " + request.getSchemeValue() + "; use RSA_PKCS1_V1_5, RSA_PSS, ECDSA or ED25519");
+      case ML_DSA -> {
+        if (!keyAlgorithm.startsWith("ML-DSA")) throw refusal(Status.INVALID_ARGUMENT, mismatch(keyAlgorithm, request));
+        if (digest) throw refusal(Status.INVALID_ARGUMENT, "ML_DSA signs the data, not a digest");
+        yield run(key, "ML-DSA", null, input);
+      }
+      default -> throw refusal(Status.INVALID_ARGUMENT, "unknown signature scheme " + request.getSchemeValue() + "; use RSA_PKCS1_V1_5, RSA_PSS, ECDSA, ED25519 or ML_DSA");
     };
   }
 

@@ -1,5 +1,6 @@
 package io.pkibench.server.tlsecho;
 
+import io.pkibench.formats.tls.KeyExchangeGroups;
 import io.pkibench.formats.tls.TlsEngine;
 import io.pkibench.formats.tls.TlsServerKeys;
 import io.pkibench.pki.TestPki;
@@ -112,18 +113,20 @@ public final class TlsEchoServer implements ReferenceServer {
    * the engine's), the plain port beside TLS (null: the next one; -1 none), and its limits.
    */
   public record Config(String bind, int port, Integer plainPort, String engine, String key, java.util.List<String> protocols,
-      java.util.List<String> suites, Limits limits, String clientAuth) {
+      java.util.List<String> suites, Limits limits, String clientAuth, java.util.List<String> groups) {
     /** {@code --client-auth}: none, want (ask, take a connection without one), need (refuse a connection without one). */
     public static final java.util.List<String> CLIENT_AUTH = java.util.List.of("none", "want", "need");
 
     public Config {
       protocols = java.util.List.copyOf(protocols);
       suites = java.util.List.copyOf(suites);
+      groups = java.util.List.copyOf(groups);
     }
 
+    /** No client certificate asked for, the engine's key-exchange groups. */
     public Config(String bind, int port, Integer plainPort, String engine, String key, java.util.List<String> protocols,
         java.util.List<String> suites, Limits limits) {
-      this(bind, port, plainPort, engine, key, protocols, suites, limits, "none");
+      this(bind, port, plainPort, engine, key, protocols, suites, limits, "none", java.util.List.of());
     }
 
     /** Every problem of these settings, each naming the flag of {@code serve tlsecho}. */
@@ -149,6 +152,8 @@ public final class TlsEchoServer implements ReferenceServer {
         java.util.List<String> unknown = suites.stream().filter(s -> !implemented.contains(s)).toList();
         if (!unknown.isEmpty()) problems.add("--suites: " + engine + " does not implement " + String.join(", ", unknown));
       }
+      if (tls != null) problems.addAll(KeyExchangeGroups.problems("--groups", tls, groups));
+      if (tls == null && !groups.isEmpty()) problems.add("--groups: --tls none has no key exchange; use --tls openssl");
       return problems;
     }
   }
@@ -170,9 +175,10 @@ public final class TlsEchoServer implements ReferenceServer {
     };
     // a client certificate must chain to the test PKI's root, as the key server's clients do
     var context = tls.server(identity.privateKey(), identity.chain(), config.protocols(), config.suites(), clientAuth,
-        clientAuth == io.netty.handler.ssl.ClientAuth.NONE ? null : pki.certificate("root-ca"));
+        clientAuth == io.netty.handler.ssl.ClientAuth.NONE ? null : pki.certificate("root-ca"), config.groups());
     int plain = config.plainPort() != null ? config.plainPort() : config.port() == 0 ? 0 : config.port() + 1;
-    return new TlsEchoServer(context, tls.describe() + ", " + config.key() + " key"
+    String groups = config.groups().isEmpty() ? "" : ", groups " + String.join(",", config.groups());
+    return new TlsEchoServer(context, tls.describe() + ", " + config.key() + " key" + groups
         + (config.clientAuth().equals("none") ? "" : ", client certificate " + (config.clientAuth().equals("need") ? "required" : "asked for")),
         config.bind(), config.port(), plain, config.limits());
   }

@@ -27,6 +27,8 @@ import io.pkibench.workload.api.Suggestions;
 import io.pkibench.workload.api.WorkloadFactory;
 import io.pkibench.workload.primitive.AesGcmWorkload;
 import io.pkibench.workload.primitive.DigestWorkload;
+import io.pkibench.workload.primitive.CmsWorkload;
+import io.pkibench.workload.primitive.KemWorkload;
 import io.pkibench.workload.primitive.KeygenWorkload;
 import io.pkibench.workload.primitive.NoopWorkload;
 import io.pkibench.workload.primitive.SignWorkload;
@@ -44,6 +46,9 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
         new DigestWorkload.Factory(),
         new AesGcmWorkload.Factory(),
         new KeygenWorkload.Factory(),
+        new KemWorkload.Factory(),
+        new CmsWorkload.Factory(true),
+        new CmsWorkload.Factory(false),
         new NoopWorkload.Factory(),
         new TimestampWorkload.Factory(),
         new CadesWorkload.Factory(false),

@@ -7,6 +7,7 @@ import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
+import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.Provider;
@@ -42,7 +43,7 @@ public final class KeygenWorkload implements Workload {
 
     @Override
     public List<ParamSpec> params() {
-      return List.of(ParamSpec.choice("alg", "ecdsa-p256", "key type", "rsa2048", "rsa3072", "ecdsa-p256", "ed25519", "aes256"));
+      return List.of(ParamSpec.choice("alg", "ecdsa-p256", "key type", ALGORITHMS.toArray(String[]::new)));
     }
 
     @Override
@@ -55,13 +56,26 @@ public final class KeygenWorkload implements Workload {
     }
   }
 
-  private static String jcaKeyType(String alg) {
-    return switch (alg) {
-      case "rsa2048", "rsa3072" -> "RSA";
-      case "ecdsa-p256" -> "EC";
-      default -> "Ed25519";
-    };
+  /** Signature keys (the test PKI's types, post-quantum ones included), key-encapsulation keys, and AES-256. */
+  private static final List<String> ALGORITHMS;
+
+  static {
+    var names = new java.util.ArrayList<String>();
+    for (String a : KeyAlgorithm.flags()) names.add(a);
+    for (String a : KemAlgorithm.flags()) names.add(a);
+    names.add("aes256");
+    ALGORITHMS = List.copyOf(names);
   }
+
+  private static boolean isKem(String alg) {
+    return java.util.Arrays.asList(KemAlgorithm.flags()).contains(alg);
+  }
+
+  /** The JCA name of the key pair generator. */
+  private static String jcaKeyType(String alg) {
+    return isKem(alg) ? KemAlgorithm.parse(alg).jcaName() : KeyAlgorithm.parse(alg).jcaKeyType();
+  }
+
 
   @Override
   public Operation newOperation(int worker) throws Exception {
@@ -79,6 +93,18 @@ public final class KeygenWorkload implements Workload {
       case "rsa3072" -> generator.initialize(3072);
       case "ecdsa-p256" -> generator.initialize(new ECGenParameterSpec("secp256r1"));
       default -> { }
+    }
+    if (isKem(alg)) {
+      KemAlgorithm kem = KemAlgorithm.parse(alg);
+      return () -> {
+        KeyPair pair = generator.generateKeyPair();
+        if (verify) {
+          var sent = kem.encapsulator(pair.getPublic(), provider).encapsulate();
+          if (!java.util.Arrays.equals(sent.sharedSecret(), kem.decapsulator(pair.getPrivate(), provider).decapsulate(sent.ciphertext()))) {
+            throw new java.security.GeneralSecurityException("a freshly generated " + alg + " key pair does not decapsulate what it encapsulated");
+          }
+        }
+      };
     }
     String signatureAlgorithm = KeyAlgorithm.parse(alg).signatureAlgorithm;
     byte[] message = {1, 2, 3, 4};

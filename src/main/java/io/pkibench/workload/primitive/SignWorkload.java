@@ -54,6 +54,7 @@ public final class SignWorkload implements Workload {
       SigningKey key = context.keys().key(Entity.signerAlias(alg, 1));
       return new SignWorkload(key, alg, params.bytes("size"), context.verify());
     }
+
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.pkibench.workload.tls;
 
+import io.pkibench.formats.tls.KeyExchangeGroups;
 import io.pkibench.formats.tls.TlsClient;
 import io.pkibench.formats.tls.TlsEngine;
 import io.pkibench.keys.PemKeys;
@@ -33,6 +34,7 @@ import java.util.List;
  */
 final class ClientTlsParams {
   static final String TRUST = "trust";
+  static final String GROUPS = "groups";
   static final String CLIENT = "client";
   static final String CLIENT_CERT = "client-cert";
   static final String CLIENT_KEY = "client-key";
@@ -46,6 +48,8 @@ final class ClientTlsParams {
         ParamSpec.choice("engine", "jsse", "the client's TLS engine: the JDK's JSSE or BoringSSL (netty-tcnative)", "jsse", "openssl"),
         ParamSpec.free("suite", "", "the one cipher suite to offer, IANA name (default: the engine's list)"),
         ParamSpec.free("protocol", "", "the one TLS version to offer, e.g. TLSv1.2 (default: the engine's)"),
+        ParamSpec.free(GROUPS, "", "key-exchange groups to offer, in order, e.g. X25519MLKEM768 or x25519,secp256r1 (-p engine=openssl;"
+            + " default: the engine's); the group negotiated is checked against them"),
         ParamSpec.free(TRUST, "", "PEM file of the certificates to trust for the server (default: the test PKI's root)"),
         ParamSpec.free(CLIENT, "", "present this test-PKI identity (e.g. tls-client), its private key from --keys; CertificateVerify is signed there"),
         ParamSpec.free(CLIENT_CERT, "", "PEM file: the client certificate (chain) to present, with -p client-key"),
@@ -61,6 +65,13 @@ final class ClientTlsParams {
       if (engine.problem() != null) problems.add("-p engine=" + engine.flag + ": " + engine.problem());
       else if (!p.get("suite").isEmpty() && !engine.implementedSuites().contains(p.get("suite"))) {
         problems.add("-p suite=" + p.get("suite") + ": the " + engine.flag + " engine does not implement it");
+      }
+      if (engine.problem() == null) {
+        try {
+          problems.addAll(KeyExchangeGroups.problems("-p groups", engine, KeyExchangeGroups.parse(p.get(GROUPS))));
+        } catch (IllegalArgumentException e) {
+          problems.add("-p groups=" + p.get(GROUPS) + ": " + e.getMessage());
+        }
       }
     } catch (IllegalArgumentException e) {
       problems.add("-p engine=" + p.get("engine") + ": " + e.getMessage());
@@ -104,7 +115,8 @@ final class ClientTlsParams {
       identity = fileIdentity(p);
     }
     String suite = p.get("suite"), protocol = p.get("protocol");
-    return new TlsClient(engine, trusted, identity, protocol.isEmpty() ? List.of() : List.of(protocol), suite.isEmpty() ? List.of() : List.of(suite));
+    return new TlsClient(engine, trusted, identity, protocol.isEmpty() ? List.of() : List.of(protocol), suite.isEmpty() ? List.of() : List.of(suite),
+        KeyExchangeGroups.parse(p.get(GROUPS)));
   }
 
   /** Every certificate in a PEM (or DER) file; none, or an unreadable file, is refused naming {@code -p trust}. */

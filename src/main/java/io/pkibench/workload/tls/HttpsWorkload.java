@@ -136,7 +136,7 @@ public final class HttpsWorkload implements Workload {
     String count = Long.toString(bodyBytes);
     if (kind == Kind.ACRR) {
       return () -> {
-        try (Connection c = TlsWorkload.connect(address, target, tls, suite, timeoutMillis)) {
+        try (Connection c = TlsWorkload.connect(address, target, tls, suite, List.of(), timeoutMillis)) {
           check(new Http1(c).exchange(head, null), null);
         }
       };
@@ -148,7 +148,7 @@ public final class HttpsWorkload implements Workload {
       @Override
       public void execute() throws Exception {
         if (connection == null) {
-          connection = TlsWorkload.connect(address, target, tls, suite, timeoutMillis);
+          connection = TlsWorkload.connect(address, target, tls, suite, List.of(), timeoutMillis);
           kept.add(connection);
           http = new Http1(connection);
         }

@@ -2,6 +2,7 @@ package io.pkibench.workload.tls;
 
 import io.pkibench.formats.tls.Connection;
 import io.pkibench.formats.tls.EchoProtocol;
+import io.pkibench.formats.tls.KeyExchangeGroups;
 import io.pkibench.formats.tls.TlsConnection;
 import io.pkibench.formats.tls.TlsEngine;
 import io.netty.handler.ssl.SslContext;
@@ -59,12 +60,15 @@ public final class TlsWorkload implements Workload {
   private final String target;
   /** {@code framesPerAck} for {@code -p ack=echo}: no framing, every send read back. */
   static final int ECHO = -1;
+  /** The key-exchange groups offered (empty: the engine's); each handshake's group, read from the session, must be one of them. */
+  private final List<String> groups;
   /** Every worker's kept connection, so closing the workload closes them. */
   private final java.util.Set<Connection> kept = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private TlsWorkload(Kind kind, String target, InetSocketAddress address, SslContext tls, String suite, int timeoutMillis, int requestBytes,
-      int responseBytes, int framesPerAck) {
+      int responseBytes, int framesPerAck, List<String> groups) {
     this.kind = kind;
+    this.groups = groups;
     this.target = target;
     this.address = address;
     this.tls = tls;
@@ -163,31 +167,41 @@ public final class TlsWorkload implements Workload {
         throw new IllegalArgumentException("-p sizes: between 1 byte and 1m, the largest frame the echo server takes");
       }
       String suite = params.get("suite");
+      String protocol = params.get("protocol");
+      List<String> groups = KeyExchangeGroups.parse(params.get("groups"));
       SslContext tls = null;
       if (secure) {
         tls = ClientTlsParams.read(context, params).context();
-      } else if (!suite.isEmpty() || !params.get("protocol").isEmpty()) {
+      } else if (!suite.isEmpty() || !protocol.isEmpty() || !groups.isEmpty()) {
         throw new IllegalArgumentException("-p suite / -p protocol: " + target + " is plain TCP; use a tls:// target");
       }
       int timeout = (int) Math.min(Integer.MAX_VALUE, Durations.parse(params.get("timeout")).toMillis());
-      return new TlsWorkload(kind, target, new InetSocketAddress(uri.getHost(), uri.getPort()), tls, suite, timeout, request, response, ack);
+      return new TlsWorkload(kind, target, new InetSocketAddress(uri.getHost(), uri.getPort()), tls, suite, timeout, request, response, ack, groups);
     }
   }
 
   private Connection connect() throws IOException {
-    return connect(address, target, tls, suite, timeoutMillis);
+    return connect(address, target, tls, suite, groups, timeoutMillis);
   }
 
-  /** A new connection to {@code address}: plain when {@code tls} is null, else a full handshake; a failure names the target and the suite offered. */
-  static Connection connect(InetSocketAddress address, String target, SslContext tls, String suite, int timeoutMillis) throws IOException {
+  /**
+   * A new connection to {@code address}: plain when {@code tls} is null, else a full handshake whose group must be one of
+   * {@code groups} (empty: any); a failure names the target, the suite and the groups offered.
+   */
+  static Connection connect(InetSocketAddress address, String target, SslContext tls, String suite, List<String> groups, int timeoutMillis)
+      throws IOException {
     var socket = Connection.connect(address, timeoutMillis);
     if (tls == null) return new Connection.Plain(socket);
     TlsConnection c;
     try {
       c = TlsConnection.handshake(socket, TlsEngine.engine(tls));
     } catch (SSLException e) {
-      throw new SSLException("TLS handshake with " + target + " failed" + (suite.isEmpty() ? "" : " offering only " + suite) + ": "
-          + e.getMessage(), e);
+      throw new SSLException("TLS handshake with " + target + " failed" + (suite.isEmpty() ? "" : " offering only " + suite)
+          + (groups.isEmpty() ? "" : " offering only groups " + String.join(",", groups)) + ": " + e.getMessage(), e);
+    }
+    if (!groups.isEmpty() && !groups.stream().anyMatch(g -> g.equalsIgnoreCase(c.group()))) {
+      c.close();
+      throw new SSLException(target + " negotiated group " + c.group() + ", not one of the " + String.join(",", groups) + " offered");
     }
     if (!suite.isEmpty() && !suite.equals(c.cipherSuite())) {
       c.close();

@@ -144,6 +144,45 @@ class KeyServerTest {
   }
 
   @Test
+  void mlDsaKeys_signRemotelyUnderTheSameContract_andBouncyCastleVerifies() throws Exception {
+    var service = new KeyService(fixture.keys, List.of("signer-ml-dsa-65-1", "signer-ml-dsa-65-2"),
+        KeyGrants.everyKeyFor(fixture.pki.certificate("tls-client")), log::add);
+    KeyServer server = new KeyServer(service, new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("keyserver"),
+        fixture.pki.certificate("root-ca"), "127.0.0.1", 0, KeyServer.Limits.defaults());
+    server.start();
+    open.add(server);
+    RemoteKeySource remote = client(server);
+    assertEquals(List.of("signer-ml-dsa-65-1", "signer-ml-dsa-65-2"), remote.aliases());
+    for (String alias : List.of("signer-ml-dsa-65-1", "signer-ml-dsa-65-2")) {
+      SigningKey key = remote.key(alias);
+      assertEquals(null, key.privateKey().getEncoded(), "no key material on the client");
+      Signature signer = Signature.getInstance("ML-DSA", key.provider());
+      signer.initSign(key.privateKey());
+      signer.update(message());
+      byte[] signature = signer.sign();
+      assertEquals(3309, signature.length, "an ML-DSA-65 signature (FIPS 204 table 2)");
+      var publicKey = java.security.KeyFactory.getInstance("ML-DSA", BC).generatePublic(new java.security.spec.X509EncodedKeySpec(key.publicKey().getEncoded()));
+      Signature verifier = Signature.getInstance("ML-DSA", BC);
+      verifier.initVerify(publicKey);
+      verifier.update(message());
+      assertTrue(verifier.verify(signature), alias + " signed on the node verifies with BouncyCastle");
+      signature[signature.length / 2] ^= 1;
+      verifier.initVerify(publicKey);
+      verifier.update(message());
+      assertFalse(verifier.verify(signature), alias + ": a flipped signature does not verify");
+    }
+    // the sign workload through the remote source, each signature checked by another provider
+    var factory = io.pkibench.workload.catalog.WorkloadCatalog.builtIn().find("sign").orElseThrow();
+    try (var w = factory.create(new io.pkibench.workload.api.WorkloadContext(remote, true),
+        io.pkibench.workload.api.Params.resolve("sign", factory.params(), java.util.Map.of("alg", "ml-dsa-65")))) {
+      io.pkibench.testing.MeasuredRun.of("remote ml-dsa-65", w).assertEverySucceeded();
+    }
+    // an RSA scheme asked of an ML-DSA key is refused by the node, named
+    Signature wrong = Signature.getInstance("Ed25519", remote.key("signer-ml-dsa-65-1").provider());
+    assertThrows(java.security.InvalidKeyException.class, () -> wrong.initSign(remote.key("signer-ml-dsa-65-1").privateKey()));
+  }
+
+  @Test
   void decryptsAndUnwraps_pkcs1AndOaep() throws Exception {
     RemoteKeySource remote = client(node());
     SigningKey key = remote.key("signer-rsa2048-1");

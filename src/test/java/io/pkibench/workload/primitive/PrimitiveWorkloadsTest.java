@@ -53,7 +53,8 @@ class PrimitiveWorkloadsTest {
   void run_everyWorkloadEveryProvider_everyOperationSucceeds() throws Exception {
     for (ProviderChoice provider : ProviderChoice.values()) {
       KeySource keys = new SoftwareKeySource(() -> pki, provider);
-      for (String alg : KeyAlgorithm.flags()) {
+      // the classical ones; the post-quantum ones, which not every provider has, in PostQuantumWorkloadsTest
+      for (String alg : KeyAlgorithm.signerAlgorithms().stream().filter(a -> !a.isPostQuantum()).map(a -> a.flag).toList()) {
         measure("sign", Map.of("alg", alg, "size", "100"), keys).assertEverySucceeded();
         measure("verify", Map.of("alg", alg), keys).assertEverySucceeded();
       }

@@ -51,7 +51,7 @@ class MutualEchoTest {
   }
 
   static TlsEchoServer mutualEcho(String engine) throws Exception {
-    var config = new TlsEchoServer.Config("127.0.0.1", 0, -1, engine, "rsa2048", List.of(), List.of(), TlsEchoServer.Limits.DEFAULT, "need");
+    var config = new TlsEchoServer.Config("127.0.0.1", 0, -1, engine, "rsa2048", List.of(), List.of(), TlsEchoServer.Limits.DEFAULT, "need", List.of());
     assertEquals(List.of(), config.problems());
     TlsEchoServer server = TlsEchoServer.open(config, fixture.pki, line -> {});
     server.start();

@@ -1,0 +1,338 @@
+package io.pkibench.study;
+
+import io.pkibench.formats.tls.TlsConnection;
+import io.pkibench.formats.tls.TlsEngine;
+import io.pkibench.formats.tls.Connection;
+import io.pkibench.keys.KeySource;
+import io.pkibench.pki.TestPki;
+import io.pkibench.plan.Iterations;
+import io.pkibench.plan.Plan;
+import io.pkibench.plan.WorkloadSpec;
+import io.pkibench.results.LevelResult;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.StudyRecord;
+import io.pkibench.results.WorkloadResult;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.Signature;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import javax.crypto.KEM;
+
+/**
+ * What moving to post-quantum cryptography costs (issue 29): (1) each signature and key-encapsulation
+ * algorithm's keygen, sign, verify, encapsulate and decapsulate per CPU-second through each provider that
+ * has it, classical baselines beside them; (2) CMS SignedData sign and verify, RSA against ML-DSA-65 (RFC 9882); TLS 1.3 handshakes per server CPU-second, x25519 against
+ * the hybrid X25519MLKEM768, on a BoringSSL echo server in its own JVM, and the bytes each way counted on
+ * the socket; (3) capacity after migration: for each of the five studies the operation it is bound by,
+ * today's and the post-quantum one measured in this run, as cores for a target rate and their ratio.
+ */
+public final class PqcStudy implements Study {
+  static final StudyRecord.Unit UNIT = new StudyRecord.Unit("ops per CPU-second", 1, StudyRecord.Unit.PER_SERVICE_CPU_SECOND);
+  private static final StudyInfo INFO = new StudyInfo("pqc",
+      "what the move to ML-DSA, SLH-DSA and ML-KEM (FIPS 203-205) costs: primitives, TLS hybrid key exchange, capacity after migration",
+      UNIT,
+      new StudyRecord.Published("none: no load-testing tool publishes these figures (issue 29); the sizes are FIPS 203/204/205's",
+          "n/a", List.of()),
+      Duration.ofSeconds(5));
+  static final String TLS_SERVICE = "tlsecho-hybrid";
+
+  /** Signature algorithms and the provider each runs on here (SLH-DSA: BouncyCastle only). */
+  record Signer(String alg, String keys) {}
+
+  static final List<Signer> SIGNERS = List.of(new Signer("rsa2048", "software:jdk"), new Signer("ecdsa-p256", "software:jdk"),
+      new Signer("ed25519", "software:jdk"), new Signer("ml-dsa-44", "software:jdk"), new Signer("ml-dsa-65", "software:jdk"),
+      new Signer("ml-dsa-87", "software:jdk"), new Signer("slh-dsa-sha2-128f", "software:bc"), new Signer("slh-dsa-sha2-128s", "software:bc"));
+  static final List<String> KEMS = List.of("x25519", "ml-kem-512", "ml-kem-768", "ml-kem-1024");
+  static final List<String> GROUPS = List.of("x25519", "X25519MLKEM768");
+
+  private final List<Signer> signers;
+  private final List<String> kems;
+
+  public PqcStudy() {
+    this(SIGNERS, KEMS);
+  }
+
+  /** Fewer algorithms: tests keep the run short. */
+  PqcStudy(List<Signer> signers, List<String> kems) {
+    this.signers = List.copyOf(signers);
+    this.kems = List.copyOf(kems);
+  }
+
+  @Override
+  public StudyInfo info() {
+    return INFO;
+  }
+
+  @Override
+  public List<String> problems(StudyOptions options) {
+    String problem = TlsEngine.OPENSSL.problem();
+    return problem == null ? List.of() : List.of("study pqc: " + problem);
+  }
+
+  @Override
+  public List<ServiceSpec> services(StudyOptions options) {
+    return List.of(new ServiceSpec(TLS_SERVICE, List.of("tlsecho", "--tls", "openssl", "--protocols", "TLSv1.3",
+        "--groups", String.join(",", GROUPS), "--plain-port", "-1", "--pki", options.pkiDir().toString()), "tls"));
+  }
+
+  static String label(String operation, String alg, String keys) {
+    return operation + " · " + alg + " [" + keys.substring(keys.indexOf(':') + 1) + "]";
+  }
+
+  @Override
+  public List<Step> steps(StudyOptions options, RunningServices services) {
+    Iterations warmup = options.iterations("1x1s", 1);
+    Iterations measure = options.iterations("2x1s", 3);
+    List<Step> steps = new ArrayList<>();
+    for (Signer s : signers) {
+      boolean slowKeygen = s.alg().equals("slh-dsa-sha2-128s") || s.alg().startsWith("rsa");
+      for (String op : slowKeygen && options.quick() ? List.of("sign", "verify") : List.of("keygen", "sign", "verify")) {
+        steps.add(primitive(label(op, s.alg(), s.keys()), new WorkloadSpec(op, params(op, s.alg()), s.keys()), warmup, measure));
+      }
+    }
+    // the one parameter set through every provider that has it
+    for (String keys : List.of("software:bc", "software:accp")) {
+      for (String op : List.of("sign", "verify")) {
+        steps.add(primitive(label(op, "ml-dsa-65", keys), new WorkloadSpec(op, params(op, "ml-dsa-65"), keys), warmup, measure));
+      }
+    }
+    // (3) CMS SignedData, RFC 9882 for ML-DSA: the document signatures of restpki, pec and the signer
+    for (String alg : List.of("rsa2048", "ml-dsa-65")) {
+      for (String op : List.of("cms-sign", "cms-verify")) {
+        steps.add(primitive(label(op, alg, "software:jdk"), new WorkloadSpec(op, Map.of("alg", alg, "size", "1024"), "software:jdk"), warmup, measure));
+      }
+    }
+    for (String kem : kems) {
+      steps.add(primitive(label("keygen", kem, "software:jdk"), new WorkloadSpec("keygen", Map.of("alg", kem), "software:jdk"), warmup, measure));
+      for (String side : List.of("encaps", "decaps")) {
+        steps.add(primitive(label(side, kem, "software:jdk"), new WorkloadSpec("kem", Map.of("alg", kem, "side", side), "software:jdk"), warmup, measure));
+      }
+    }
+    steps.add(primitive(label("encaps+decaps", "ml-kem-768", "software:bc"), new WorkloadSpec("kem", Map.of("alg", "ml-kem-768"), "software:bc"), warmup, measure));
+    for (String group : GROUPS) {
+      Map<String, String> params = new LinkedHashMap<>();
+      params.put("target", services.url(TLS_SERVICE));
+      params.put("engine", "openssl");
+      params.put("groups", group);
+      params.put("protocol", "TLSv1.3");
+      params.put("request", "64");
+      params.put("response", "64");
+      // a longer warm-up: the first TLS step otherwise pays for the echo server's JIT (seen: x25519 measured first looked dearer than the hybrid)
+      Plan plan = Plan.of(List.of(new WorkloadSpec("tls-acrr", params, "software"))).concurrency(List.of(options.quick() ? 4 : 8))
+          .warmup(options.iterations("3x1s", 2)).measure(measure).cpu("services").build();
+      steps.add(Step.of(handshakeLabel(group), plan));
+    }
+    return steps;
+  }
+
+  static String handshakeLabel(String group) {
+    return "TLS 1.3 handshake · " + group;
+  }
+
+  private static Map<String, String> params(String op, String alg) {
+    return op.equals("keygen") ? Map.of("alg", alg) : Map.of("alg", alg, "size", "1024");
+  }
+
+  /** In this JVM, one worker, charged to this JVM's CPU: a primitive's cost per operation. */
+  private static Step primitive(String label, WorkloadSpec spec, Iterations warmup, Iterations measure) {
+    return Step.of(label, Plan.of(List.of(spec)).concurrency(List.of(1)).warmup(warmup).measure(measure).cpu("client").build());
+  }
+
+  @Override
+  public List<PostCheck> checks(StudyOptions options) {
+    return List.of(new HandshakeBytes(options.pkiDir()), new CapacityAfterMigration());
+  }
+
+  @Override
+  public List<String> notes(StudyOptions options) {
+    List<String> notes = new ArrayList<>();
+    notes.add("sizes in bytes (raw FIPS encodings): " + sizes());
+    notes.add("providers: ML-DSA in the JDK (SUN), BouncyCastle and ACCP; ML-KEM in the JDK (SunJCE) and BouncyCastle, not ACCP 2.5;"
+        + " SLH-DSA in BouncyCastle only; X25519MLKEM768 in BoringSSL (netty-tcnative), not in the JDK 25's JSSE");
+    notes.add("primitives: one worker in this JVM, charged to its CPU; handshakes: the echo server's CPU (own JVM, BoringSSL), a new"
+        + " connection and full TLS 1.3 handshake per operation, the group read from each session and checked");
+    notes.add("not measured here: ML-DSA certificates in TLS (no engine here signs TLS 1.3 with ML-DSA), mutual handshakes with an ML-DSA"
+        + " client key (CMS is: RFC 9882 by BouncyCastle, cms-sign/cms-verify); see the capacity check for what each study's bound operation becomes");
+    if (options.quick()) notes.add("quick: 1 s warm-up, 2 × 1 s measured per step, RSA and SLH-DSA-128s key generation left out (seconds per key)");
+    return notes;
+  }
+
+  /** Public key, signature (or ciphertext) bytes per parameter set, measured on keys and outputs made now (JDK; SLH-DSA BouncyCastle). */
+  static String sizes() {
+    List<String> parts = new ArrayList<>();
+    try {
+      var bc = new org.bouncycastle.jce.provider.BouncyCastleProvider();
+      for (String set : List.of("ML-DSA-44", "ML-DSA-65", "ML-DSA-87", "SLH-DSA-SHA2-128F", "SLH-DSA-SHA2-128S")) {
+        var provider = set.startsWith("SLH") ? bc : java.security.Security.getProvider("SUN");
+        KeyPair pair = KeyPairGenerator.getInstance(set, provider).generateKeyPair();
+        Signature s = Signature.getInstance(set.startsWith("SLH") ? "SLH-DSA" : "ML-DSA", provider);
+        s.initSign(pair.getPrivate());
+        s.update(new byte[32]);
+        parts.add(set.toLowerCase(Locale.ROOT) + " pk " + rawPublicLength(pair) + ", sig " + s.sign().length);
+      }
+      for (String set : List.of("ML-KEM-512", "ML-KEM-768", "ML-KEM-1024")) {
+        KeyPair pair = KeyPairGenerator.getInstance(set).generateKeyPair();
+        var out = KEM.getInstance("ML-KEM").newEncapsulator(pair.getPublic()).encapsulate();
+        parts.add(set.toLowerCase(Locale.ROOT) + " ek " + rawPublicLength(pair) + ", ct " + out.encapsulation().length + ", ss " + out.key().getEncoded().length);
+      }
+      parts.add("rsa2048 pk 270 (DER), sig 256; ecdsa-p256 pk 65, sig ~71; ed25519 pk 32, sig 64; x25519 share 32 each way");
+    } catch (java.security.GeneralSecurityException e) {
+      parts.add("(sizes not measured: " + e.getMessage() + ")");
+    }
+    return String.join("; ", parts);
+  }
+
+  /** The BIT STRING of the SubjectPublicKeyInfo: the raw FIPS key. */
+  static int rawPublicLength(KeyPair pair) {
+    return org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(pair.getPublic().getEncoded()).getPublicKeyData().getOctets().length;
+  }
+
+  /** Opens a connection per group to the running echo server, reads the group from the session, and counts each way's handshake bytes. */
+  static final class HandshakeBytes implements PostCheck {
+    private final Path pkiDir;
+
+    HandshakeBytes(Path pkiDir) {
+      this.pkiDir = pkiDir;
+    }
+
+    @Override
+    public String name() {
+      return "TLS 1.3 handshake bytes on the socket, group read from the session";
+    }
+
+    @Override
+    public Outcome check(RunResult result, RunningServices services) throws Exception {
+      URI target = URI.create(services.url(TLS_SERVICE));
+      // the service's own PKI, as the study's steps trust it
+      var root = TestPki.open(pkiDir).certificate("root-ca");
+      List<String> lines = new ArrayList<>();
+      boolean allNegotiated = true;
+      for (String group : GROUPS) {
+        var context = TlsEngine.OPENSSL.client(root, List.of("TLSv1.3"), List.of(), List.of(group));
+        try (TlsConnection c = TlsConnection.handshake(Connection.connect(new InetSocketAddress(target.getHost(), target.getPort()), 10_000),
+            TlsEngine.engine(context))) {
+          allNegotiated &= group.equalsIgnoreCase(c.group());
+          lines.add(group + ": negotiated " + c.group() + ", client→server " + c.handshakeBytesSent() + " B, server→client "
+              + c.handshakeBytesReceived() + " B");
+        }
+      }
+      String detail = String.join("; ", lines);
+      return allNegotiated ? Outcome.pass(detail) : Outcome.fail("a group other than the one offered was negotiated: " + detail);
+    }
+  }
+
+  /** The operation each study is bound by, today's against its post-quantum replacement, both measured in this run. */
+  record Migration(String study, String bound, String todayStep, String afterStep, double targetPerSecond, String target) {}
+
+  static List<Migration> migrations() {
+    String rsa = label("sign", "rsa2048", "software:jdk");
+    String mlDsa = label("sign", "ml-dsa-65", "software:jdk");
+    return List.of(
+        new Migration("restpki", "the signer's RSA-2048 signature per CAdES/PAdES", rsa, mlDsa, 1000, "1,000 signatures/s (illustrative)"),
+        new Migration("pix", "the SPI message's RSA-2048 signature", rsa, mlDsa, 4000, "4,000 signatures/s (the original's)"),
+        new Migration("pix", "the mutual handshake's key exchange", handshakeLabel("x25519"), handshakeLabel("X25519MLKEM768"), 2000,
+            "2,000 handshakes/s (the original's); server CPU per handshake, the client's ML-DSA key not measured"),
+        new Migration("rsfn", "the envelope's RSA-2048 signature", rsa, mlDsa, 1000, "1,000 envelopes/s (illustrative)"),
+        new Migration("pec", "the provider's RSA-2048 S/MIME signature", rsa, mlDsa, 100, "100 mails/s (illustrative)"),
+        new Migration("ssl", "the full handshake", handshakeLabel("x25519"), handshakeLabel("X25519MLKEM768"), 2000, "2,000 handshakes/s (illustrative)"));
+  }
+
+  /** Cores needed today and after, from the two steps' operations per CPU-second. */
+  static final class CapacityAfterMigration implements PostCheck {
+    @Override
+    public String name() {
+      return "capacity after migration: cores for the target rate, today vs post-quantum";
+    }
+
+    @Override
+    public Outcome check(RunResult result, RunningServices services) {
+      List<String> lines = new ArrayList<>();
+      boolean all = true;
+      for (Migration m : migrations()) {
+        Double today = opsPerCpuSecond(result, m.todayStep());
+        Double after = opsPerCpuSecond(result, m.afterStep());
+        if (today == null || after == null) {
+          all = false;
+          lines.add(m.study() + ": " + m.bound() + " not measured");
+          continue;
+        }
+        double coresToday = m.targetPerSecond() / today;
+        double coresAfter = m.targetPerSecond() / after;
+        lines.add(String.format(Locale.ROOT, "%s (%s, %s): %.2f cores today, %.2f after, × %.2f", m.study(), m.bound(), m.target(),
+            coresToday, coresAfter, coresAfter / coresToday));
+      }
+      String detail = String.join("; ", lines);
+      return all ? Outcome.pass(detail) : Outcome.fail(detail);
+    }
+  }
+
+  /** The measured level's operations per CPU-second of the step labelled {@code label}; null when it has none. */
+  static Double opsPerCpuSecond(RunResult result, String label) {
+    for (WorkloadResult w : result.workloads()) {
+      if (w.step() == null || !w.step().label().equals(label) || w.step().probe() || w.levels().isEmpty()) continue;
+      LevelResult level = w.levels().get(w.levels().size() - 1);
+      Double perCpu = level.cpu().opsPerCpuSecond();
+      if (perCpu != null && perCpu > 0) return perCpu;
+    }
+    return null;
+  }
+
+  /**
+   * Raw FIPS 204 samples (public key, message, pure signature with an empty context) per ML-DSA set and
+   * raw FIPS 203 ones (ek, dk, ciphertext, shared secret) per ML-KEM set, made by the JDK, and
+   * {@code check-pqc.py}, which checks them with dilithium-py and kyber-py (pure-Python FIPS 204/203).
+   */
+  @Override
+  public List<Sample> samples(Path dir, TestPki pki, KeySource keys, java.time.InstantSource clock) throws Exception {
+    Files.createDirectories(dir);
+    List<Sample> samples = new ArrayList<>();
+    byte[] message = "pkibench pqc sample: a message signed with ML-DSA, pure, empty context".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    for (String set : List.of("ML-DSA-44", "ML-DSA-65", "ML-DSA-87")) {
+      String base = set.toLowerCase(Locale.ROOT);
+      KeyPair pair = KeyPairGenerator.getInstance(set).generateKeyPair();
+      Signature s = Signature.getInstance("ML-DSA");
+      s.initSign(pair.getPrivate());
+      s.update(message);
+      Files.write(dir.resolve(base + ".pk"), rawPublic(pair));
+      Files.write(dir.resolve(base + ".msg"), message);
+      Files.write(dir.resolve(base + ".sig"), s.sign());
+      samples.add(new Sample(base + ".sig", set + " signature (FIPS 204 pure, empty context) of " + base + ".msg under " + base + ".pk",
+          "python3 check-pqc.py " + base, List.of("python3")));
+    }
+    for (String set : List.of("ML-KEM-512", "ML-KEM-768", "ML-KEM-1024")) {
+      String base = set.toLowerCase(Locale.ROOT);
+      KeyPair pair = KeyPairGenerator.getInstance(set).generateKeyPair();
+      var out = KEM.getInstance("ML-KEM").newEncapsulator(pair.getPublic()).encapsulate();
+      Files.write(dir.resolve(base + ".ek"), rawPublic(pair));
+      Files.write(dir.resolve(base + ".dk"), rawExpandedPrivate(pair));
+      Files.write(dir.resolve(base + ".ct"), out.encapsulation());
+      Files.write(dir.resolve(base + ".ss"), out.key().getEncoded());
+      samples.add(new Sample(base + ".ct", set + " ciphertext to " + base + ".ek whose decapsulation with " + base + ".dk is " + base + ".ss",
+          "python3 check-pqc.py " + base, List.of("python3")));
+    }
+    try (var script = PqcStudy.class.getResourceAsStream("check-pqc.py")) {
+      Files.write(dir.resolve("check-pqc.py"), script.readAllBytes());
+    }
+    return samples;
+  }
+
+  static byte[] rawPublic(KeyPair pair) {
+    return org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(pair.getPublic().getEncoded()).getPublicKeyData().getOctets();
+  }
+
+  /** The JDK writes an ML-KEM private key as RFC 9935's expandedKey: the PKCS#8 OCTET STRING holds an OCTET STRING, the FIPS 203 dk. */
+  static byte[] rawExpandedPrivate(KeyPair pair) throws java.io.IOException {
+    var info = org.bouncycastle.asn1.pkcs.PrivateKeyInfo.getInstance(pair.getPrivate().getEncoded());
+    var inner = org.bouncycastle.asn1.ASN1Primitive.fromByteArray(info.getPrivateKey().getOctets());
+    return org.bouncycastle.asn1.ASN1OctetString.getInstance(inner).getOctets();
+  }
+}

@@ -1,0 +1,90 @@
+package io.pkibench.study;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.RunResultJson;
+import io.pkibench.results.RunStatus;
+import io.pkibench.testing.TestKeys;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyFactory;
+import java.security.Signature;
+import java.security.spec.X509EncodedKeySpec;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
+import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
+import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The pqc study, quick and with two signature and one KEM algorithm: its steps, its two checks, and its raw FIPS samples. */
+@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES) // a study talks to its service JVM
+class PqcStudyTest {
+  @TempDir static Path dir;
+  static TestKeys fixture;
+
+  @BeforeAll
+  static void pki() {
+    fixture = TestKeys.in(dir);
+  }
+
+  @Test
+  void quickStudy_primitivesHandshakesAndCapacity_checksPassWithTheHybridGroupNegotiated() throws Exception {
+    Path out = dir.resolve("pqc.json");
+    List<String> log = Collections.synchronizedList(new ArrayList<>());
+    var study = new PqcStudy(List.of(new PqcStudy.Signer("rsa2048", "software:jdk"), new PqcStudy.Signer("ml-dsa-65", "software:jdk")),
+        List.of("ml-kem-768"));
+    var options = new StudyOptions(true, Duration.ofSeconds(5), "software", dir.resolve("pki"), null);
+    RunResult result = fixture.studyRunner(out, log).run(study, options, fixture.environment("pkibench study pqc --quick"));
+    assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
+    RunResult saved = RunResultJson.read(out);
+    for (String step : List.of(PqcStudy.label("sign", "ml-dsa-65", "software:jdk"), PqcStudy.label("sign", "ml-dsa-65", "software:accp"),
+        PqcStudy.label("decaps", "ml-kem-768", "software:jdk"), PqcStudy.handshakeLabel("X25519MLKEM768"))) {
+      Double perCpu = PqcStudy.opsPerCpuSecond(saved, step);
+      assertTrue(perCpu != null && perCpu > 0, step + " measured per CPU-second");
+    }
+    var checks = saved.study().checks();
+    assertEquals(2, checks.size(), checks.toString());
+    assertTrue(checks.stream().allMatch(c -> c.passed()), checks.toString());
+    String bytes = checks.get(0).detail();
+    assertTrue(bytes.contains("X25519MLKEM768: negotiated X25519MLKEM768") && bytes.contains("x25519: negotiated x25519"), bytes);
+    String capacity = checks.get(1).detail();
+    assertTrue(capacity.contains("pix (the SPI message's RSA-2048 signature") && capacity.contains("cores today"), capacity);
+  }
+
+  @Test
+  void samples_rawFips204SignaturesVerifyWithBouncyCastle_andAFlippedByteIsRefused() throws Exception {
+    Path samples = dir.resolve("samples");
+    var written = new PqcStudy().samples(samples, fixture.pki, new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK), InstantSource.system());
+    assertEquals(6, written.size());
+    var bc = new BouncyCastleProvider();
+    byte[] pk = Files.readAllBytes(samples.resolve("ml-dsa-65.pk"));
+    assertEquals(1952, pk.length, "raw FIPS 204 public key, not X.509");
+    var key = KeyFactory.getInstance("ML-DSA", bc).generatePublic(new X509EncodedKeySpec(
+        new SubjectPublicKeyInfo(new AlgorithmIdentifier(NISTObjectIdentifiers.id_ml_dsa_65), pk).getEncoded()));
+    byte[] signature = Files.readAllBytes(samples.resolve("ml-dsa-65.sig"));
+    assertTrue(verifies(bc, key, Files.readAllBytes(samples.resolve("ml-dsa-65.msg")), signature));
+    signature[signature.length / 2] ^= 1;
+    assertTrue(!verifies(bc, key, Files.readAllBytes(samples.resolve("ml-dsa-65.msg")), signature));
+    assertEquals(1088, Files.size(samples.resolve("ml-kem-768.ct")));
+    assertEquals(2400, Files.size(samples.resolve("ml-kem-768.dk")), "raw FIPS 203 decapsulation key");
+    assertTrue(Files.exists(samples.resolve("check-pqc.py")));
+  }
+
+  private static boolean verifies(java.security.Provider p, java.security.PublicKey key, byte[] message, byte[] signature) throws Exception {
+    Signature v = Signature.getInstance("ML-DSA", p);
+    v.initVerify(key);
+    v.update(message);
+    return v.verify(signature);
+  }
+}
