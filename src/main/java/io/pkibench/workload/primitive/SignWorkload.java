@@ -77,7 +77,16 @@ public final class SignWorkload implements Workload {
       signer.update(data);
       byte[] signature = signer.sign();
       checker.update(data);
-      if (!checker.verify(signature)) {
+      boolean verified;
+      try {
+        verified = checker.verify(signature);
+      } catch (SignatureException malformed) {
+        // a signature too damaged to decode (an ECDSA DER header flipped) does not verify either: the same failure, its detail kept
+        checker.initVerify(publicKey);
+        throw new SignatureException("signature made by " + key.provider().getName() + " does not verify with " + checkerProvider.getName()
+            + ": " + malformed.getMessage(), malformed);
+      }
+      if (!verified) {
         throw new SignatureException("signature made by " + key.provider().getName() + " does not verify with " + checkerProvider.getName());
       }
     };
