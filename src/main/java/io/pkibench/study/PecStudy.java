@@ -183,7 +183,7 @@ public final class PecStudy implements Study {
 
   @Override
   public List<Step> steps(StudyOptions options, RunningServices services) {
-    Iterations warmup = options.warmup("1x1s", 1);
+    Iterations warmup = options.warmup("1x500ms", 1);
     Iterations measure = options.iterations("2x1s", 3);
     List<Step> steps = new ArrayList<>();
     for (String[] path : List.of(new String[] {SIGN, "pec-sign"}, new String[] {VERIFY, "pec-verify"})) {

@@ -104,7 +104,7 @@ public final class PixStudy implements Study {
   @Override
   public List<Step> steps(StudyOptions options, RunningServices services) {
     List<Integer> levels = options.quick() ? List.of(1, 4, 16, 64) : List.of(1, 2, 4, 8, 16, 24, 32, 64);
-    Iterations warmup = options.warmup("1x1s", 5);
+    Iterations warmup = options.warmup("1x500ms", 5);
     Iterations measure = options.iterations("3x2s", 5);
     int series = options.quick() ? 1 : 5;
     String remote = KeyServerNodes.remoteKeys(services);
@@ -208,7 +208,7 @@ public final class PixStudy implements Study {
     notes.add("the CPU per operation is the key servers' (both pids), except in the steps named '" + CLIENT_CPU.strip() + "', which charge the client's JVM at "
         + CLIENT_CPU_LEVEL + " threads, and random, which draws a message in the client (the draw alone, as the original's baseline): the client's cost to"
         + " subtract from the SPI signature");
-    if (options.quick()) notes.add("quick: 1 series per level, warmed 1 s at a time until steady (at most 6 s; a level that never steadied is flagged and not fitted), then 3 × 2 s measured; the original's: --duration 10s (5 series)");
+    if (options.quick()) notes.add("quick: 1 series per level, warmed half a second at a time until steady (at most 4 s; a level that never steadied is flagged and not fitted), then 3 × 2 s measured; the original's: --duration 10s (5 series)");
     if (fault != null) {
       notes.add("fault: " + NODE_1 + " SIGKILLed about " + fault.at().toSeconds() + " s into the last step's measured seconds and started again "
           + DOWN_FOR.toSeconds() + " s later; calls in flight to it fail and are counted, not retried");

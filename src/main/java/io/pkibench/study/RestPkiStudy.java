@@ -201,7 +201,7 @@ public final class RestPkiStudy implements Study {
     // --duration is the measured time per type, in five iterations, as the original's runs; quick keeps
     // three, so that a service still warming up can be told apart from noise.
     long seconds = Math.max(5, options.duration().toSeconds());
-    Iterations warmup = options.warmup("1x1s", 1, Duration.ofSeconds(Math.max(5, seconds / 10)));
+    Iterations warmup = options.warmup("1x500ms", 1, Duration.ofSeconds(Math.max(5, seconds / 10)));
     Iterations measure = options.iterations("3x3s", 5, Duration.ofSeconds(Math.max(1, seconds / 5)));
     List<Step> steps = new ArrayList<>();
     for (Service service : this.services) {
@@ -221,7 +221,7 @@ public final class RestPkiStudy implements Study {
         String cpu = cpu(service);
         // Each probed level warms until steady too: a probe of a cold service reads the JIT's progress as the level's
         // (2 threads at 0.9 ops/s, then 32 "still gaining"), and chooses by it.
-        Plan probe = plan(spec, probeLevels, new Iterations(0, probeEach.each(), StudyOptions.QUICK_WARMUP_CAP), probeEach, cpu);
+        Plan probe = plan(spec, probeLevels, new Iterations(0, options.quick() ? Duration.ofMillis(500) : probeEach.each(), StudyOptions.QUICK_WARMUP_CAP), probeEach, cpu);
         Step step = Step.of(label, plan(spec, List.of(1), warmup, measure, cpu)).probedBy(probe, RestPkiStudy::choose);
         if (restartPerType && !steps.isEmpty()) step = step.before(StepHook.restartServices());
         steps.add(step);
@@ -272,7 +272,7 @@ public final class RestPkiStudy implements Study {
     // A JVM service compiles for tens of seconds under load; --quick measures it before that ends.
     List<String> notes = new ArrayList<>();
     if (options.quick()) {
-      notes.add("quick: each type warmed 1 s at a time until the service's CPU per operation held (at most 6 s: a type that never steadied is flagged);"
+      notes.add("quick: each type warmed half a second at a time until the service's CPU per operation held (at most 4 s: a type that never steadied is flagged);"
           + " its JIT may still gain over minutes. For sizing figures: --duration 5m");
     }
     if (services.stream().anyMatch(s -> !s.builtin())) {

@@ -70,7 +70,7 @@ public final class RsfnStudy implements Study {
   @Override
   public List<Step> steps(StudyOptions options, RunningServices services) {
     List<Integer> levels = options.quick() ? quickLevels : LEVELS;
-    Iterations once = options.warmup("1x1s", 1);
+    Iterations once = options.warmup("1x500ms", 1);
     Iterations kept = options.iterations("3x2s", 5);
     String remote = KeyServerNodes.remoteKeys(services);
     List<Step> steps = new ArrayList<>();
@@ -106,7 +106,7 @@ public final class RsfnStudy implements Study {
         + " (their keys never leave them), the client keeps N calls pending on virtual threads over one connection per node");
     notes.add("the CPU per operation is the nodes' (both pids), except in the steps named '" + CLIENT_CPU.strip() + "', which charge the client's JVM at "
         + clientLevel(options) + " pending calls");
-    if (options.quick()) notes.add("quick: levels " + quickLevels + ", after each restart the nodes warmed 1 s at a time until steady (at most 6 s; a level that never steadied is flagged, not fitted), then 3 runs of 2 s kept; the original's sweep: --duration 10s");
+    if (options.quick()) notes.add("quick: levels " + quickLevels + ", after each restart the nodes warmed half a second at a time until steady (at most 4 s; a level that never steadied is flagged, not fitted), then 3 runs of 2 s kept; the original's sweep: --duration 10s");
     return notes;
   }
 

@@ -364,7 +364,7 @@ public final class SslStudy implements Study {
   private Step step(StudyOptions options, String label, WorkloadSpec spec, String service) {
     String cpu = "service:" + service;
     long seconds = Math.max(5, options.duration().toSeconds());
-    Iterations warmup = options.warmup("1x1s", 1, Duration.ofSeconds(Math.max(3, seconds / 10)));
+    Iterations warmup = options.warmup("1x500ms", 1, Duration.ofSeconds(Math.max(3, seconds / 10)));
     Iterations measure = options.iterations("3x1s", 5, Duration.ofSeconds(Math.max(1, seconds / 5)));
     // No probe when quick: four workers keep a loopback server busy on this 2-core class of machine; a smoke run, not sizing.
     if (options.quick()) return Step.of(label, plan(spec, List.of(4), warmup, measure, cpu));
@@ -392,7 +392,7 @@ public final class SslStudy implements Study {
     notes.add("the client runs the same TLS engine as the server it calls, on the same machine: the figures are the server's CPU per transaction,"
         + " by its pid, while the client's share of the cores bounds the rate");
     if (options.quick()) {
-      notes.add("quick: columns plain, RC4/SHA-1 and AES128/SHA-1 only, four workers without a probe, servers warmed until steady (at most 6 s); for sizing: --duration 30s");
+      notes.add("quick: columns plain, RC4/SHA-1 and AES128/SHA-1 only, four workers without a probe, servers warmed until steady (at most 4 s); for sizing: --duration 30s");
     }
     return notes;
   }

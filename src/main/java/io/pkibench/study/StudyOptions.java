@@ -50,6 +50,9 @@ public record StudyOptions(boolean quick, Duration duration, String keys, Path p
     return warmup(quick, count, duration);
   }
 
-  /** The most warm-up iterations a quick run gives one level: the three it takes to judge, and three more. */
-  public static final int QUICK_WARMUP_CAP = 6;
+  /**
+   * The most warm-up iterations a quick run gives one level (of half a second each there: 4 s): the three it takes to
+   * judge, and five more.
+   */
+  public static final int QUICK_WARMUP_CAP = 8;
 }

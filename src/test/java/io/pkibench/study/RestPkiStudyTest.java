@@ -78,7 +78,7 @@ class RestPkiStudyTest {
       assertTrue(out.toString().contains(column), column + " in:\n" + out);
     }
     for (String label : labels) assertTrue(err.toString().contains("┌─ " + label), "a panel per type on the live view: " + label);
-    assertTrue(out.toString().contains("quick: each type warmed 1 s at a time until"), "quick figures are not sizing figures, and it says so");
+    assertTrue(out.toString().contains("quick: each type warmed half a second at a time until"), "quick figures are not sizing figures, and it says so");
     String html = Files.readString(dir.resolve("restpki.html"));
     for (String id : List.of("id=\"study-table\"", "id=\"study-throughput\"", "id=\"published\"", "CAdES (probe sweep, http:cades)")) {
       assertTrue(html.contains(id), id);
