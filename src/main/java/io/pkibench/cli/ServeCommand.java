@@ -1,5 +1,11 @@
 package io.pkibench.cli;
 
+import io.pkibench.formats.ades.CertificateTrust;
+import io.pkibench.formats.ades.HttpTimeStampResponder;
+import io.pkibench.formats.ades.TimeStampCheck;
+import io.pkibench.formats.tls.TlsServerKeys;
+import io.pkibench.keys.PemKeys;
+import io.pkibench.workload.api.Reachability;
 import io.pkibench.formats.ades.CertificateLogin;
 import io.pkibench.formats.pec.ProviderIndex;
 import io.pkibench.formats.rsfn.CaCodes;
@@ -145,21 +151,21 @@ final class ServeCommand implements Runnable {
       return SignerServer.forTestPki(testPki, source, checked, bind, port, ctx.clock());
     }
 
-    private io.pkibench.formats.ades.HttpTimeStampResponder outsideTsa(CliContext ctx) {
+    private HttpTimeStampResponder outsideTsa(CliContext ctx) {
       java.util.List<String> problems = new java.util.ArrayList<>();
-      io.pkibench.workload.api.Reachability.problem("--tsa", tsa, "start the TSA or correct the URL").ifPresent(problems::add);
+      Reachability.problem("--tsa", tsa, "start the TSA or correct the URL").ifPresent(problems::add);
       if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
-      return new io.pkibench.formats.ades.HttpTimeStampResponder(java.net.URI.create(tsa));
+      return new HttpTimeStampResponder(java.net.URI.create(tsa));
     }
 
-    private io.pkibench.formats.ades.TimeStampCheck tsaCheck(CliContext ctx) {
+    private TimeStampCheck tsaCheck(CliContext ctx) {
       if (tsaTrust == null) {
         ctx.err().println("note: the time-stamps of --tsa " + tsa + " are not verified (no --tsa-trust); status, nonce and imprint are checked");
-        return new io.pkibench.formats.ades.TimeStampCheck(null);
+        return new TimeStampCheck(null);
       }
       try {
-        return new io.pkibench.formats.ades.TimeStampCheck(io.pkibench.formats.ades.CertificateTrust.of(
-            io.pkibench.keys.PemKeys.certificates(java.nio.file.Files.readAllBytes(ctx.resolve(tsaTrust)))));
+        return new TimeStampCheck(CertificateTrust.of(
+            PemKeys.certificates(java.nio.file.Files.readAllBytes(ctx.resolve(tsaTrust)))));
       } catch (java.io.IOException | IllegalArgumentException e) {
         throw new ParameterException(serve.spec.commandLine(), "--tsa-trust " + tsaTrust + ": " + e.getMessage() + "; give the TSA's chain as PEM");
       }
@@ -345,8 +351,8 @@ final class ServeCommand implements Runnable {
       if (NginxPeer.problem() != null) problems.add(NginxPeer.problem());
       if (!bind.equals("127.0.0.1")) problems.add("--bind " + bind + ": the nginx peer listens on loopback only");
       if (workers < 1) problems.add("--workers " + workers + ": give at least 1");
-      if (!io.pkibench.formats.tls.TlsServerKeys.ALIASES.containsKey(key)) {
-        problems.add("--key " + key + ": use one of " + String.join(", ", io.pkibench.formats.tls.TlsServerKeys.ALIASES.keySet()));
+      if (!TlsServerKeys.ALIASES.containsKey(key)) {
+        problems.add("--key " + key + ": use one of " + String.join(", ", TlsServerKeys.ALIASES.keySet()));
       }
       if (sizes.stream().anyMatch(n -> n < 0 || n > (64 << 20))) problems.add("--sizes: each from 0 to 64m bytes");
       if (!clientAuth.equals("none") && !clientAuth.equals("need")) problems.add("--client-auth " + clientAuth + ": use none or need");
@@ -355,7 +361,7 @@ final class ServeCommand implements Runnable {
       Path run = ctx.resolve(dir);
       java.nio.file.Files.createDirectories(run);
       Path chain = run.resolve("chain.pem"), keyPem = run.resolve("key.pem");
-      NginxPeer.writeIdentity(io.pkibench.formats.tls.TlsServerKeys.of(testPki, key), chain, keyPem);
+      NginxPeer.writeIdentity(TlsServerKeys.of(testPki, key), chain, keyPem);
       return new NginxPeer(run, new NginxPeer.Config(port, chain, keyPem, clientAuth.equals("need") ? testPki.caChainPem() : null, protocols, ciphers,
           workers, sizes));
     }

@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import io.pkibench.report.ServiceComparison;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.keys.KeySource;
 import io.pkibench.pki.TestPki;
@@ -69,7 +70,7 @@ public final class RestPkiStudy implements Study {
   /** Where DSS's demonstration mounts its REST services under a served DSS's root. */
   static final String DSS_REST = "/services/rest";
   /** The side-by-side grid's columns are services. */
-  public static final String SERVICE_COLUMNS = io.pkibench.report.ServiceComparison.SERVICE_COLUMNS;
+  public static final String SERVICE_COLUMNS = ServiceComparison.SERVICE_COLUMNS;
 
   /**
    * A service the study measures: the built-in signer, DSS served by the study ({@code dss}), or a DSS already

@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import io.pkibench.server.nginx.NginxPeer;
 import io.pkibench.analysis.TrimmedNumber;
 
 import io.pkibench.workload.api.ParamSpec;
@@ -160,7 +161,7 @@ public final class SslStudy implements Study {
       if (!server.equals(PKIBENCH) && !server.equals(NGINX)) problems.add("--server " + server + ": use pkibench, nginx or both (pkibench,nginx)");
     }
     if (servers.contains(NGINX)) {
-      String nginx = io.pkibench.server.nginx.NginxPeer.problem();
+      String nginx = NginxPeer.problem();
       if (nginx != null) problems.add("--server nginx: " + nginx);
       if (nginxDir == null) problems.add("--server nginx: no directory for nginx's configuration (give --out)");
     }
@@ -298,7 +299,7 @@ public final class SslStudy implements Study {
     String configuration = PEER_PROTOCOL + ", " + PEER_SUITE + ", RSA-2048";
     for (Transaction t : HTTPS) {
       if (servers.contains(NGINX)) {
-        cells.add(new StudyRecord.Cell(t.label(), NGINX, "", peerLabel(t, NGINX, ""), io.pkibench.server.nginx.NginxPeer.version() + ", " + nginxWorkers()
+        cells.add(new StudyRecord.Cell(t.label(), NGINX, "", peerLabel(t, NGINX, ""), NginxPeer.version() + ", " + nginxWorkers()
             + " workers, " + configuration, null));
       }
       if (servers.contains(PKIBENCH)) {
@@ -381,7 +382,7 @@ public final class SslStudy implements Study {
     List<String> notes = new ArrayList<>();
     if (peers()) {
       notes.add("servers compared like for like: the same test-PKI RSA-2048 certificate, " + PEER_PROTOCOL + " with " + PEER_SUITE + " only, on loopback;"
-          + " nginx (" + io.pkibench.server.nginx.NginxPeer.version() + ") with " + nginxWorkers() + " worker processes, no session cache or tickets,"
+          + " nginx (" + NginxPeer.version() + ") with " + nginxWorkers() + " worker processes, no session cache or tickets,"
           + " static files /bytes/128 and /bytes/8192, POST /sink read and answered with its byte count; its CPU is the master's and the workers'."
           + " serve tlsecho answers the same paths with one event-loop thread per core, its CPU by pid");
       notes.add("the same client for every server: https-* on the " + peerClientEngine() + " engine, on this machine; the relative-cost table sets"

@@ -3,6 +3,9 @@ package io.pkibench.analysis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pkibench.measure.LatencyHistograms;
+import io.pkibench.results.IterationResult;
+import io.pkibench.results.WorkloadResult;
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.ResultFixtures;
 import java.util.Optional;
@@ -37,17 +40,17 @@ class SteadinessTest {
 
   /** A level warmed for one iteration per entry of {@code warmRates}, then measured three times at 1000/s; each iteration burns 0.9 CPU-seconds. */
   static LevelResult warmedLevel(double... warmRates) {
-    java.util.List<io.pkibench.results.IterationResult> its = new java.util.ArrayList<>();
+    java.util.List<IterationResult> its = new java.util.ArrayList<>();
     for (int k = 0; k < warmRates.length; k++) its.add(iteration(k + 1, true, Math.round(warmRates[k])));
     for (int k = 0; k < 3; k++) its.add(iteration(k + 1, false, 1000));
     return LevelResult.of(4, null, its, "pid:1", 1);
   }
 
-  private static io.pkibench.results.IterationResult iteration(int index, boolean warmup, long succeeded) {
-    org.HdrHistogram.Histogram h = io.pkibench.measure.LatencyHistograms.newHistogram();
+  private static IterationResult iteration(int index, boolean warmup, long succeeded) {
+    org.HdrHistogram.Histogram h = LatencyHistograms.newHistogram();
     h.recordValue(1_000_000);
-    return new io.pkibench.results.IterationResult(1, index, warmup, 1_000_000_000L, succeeded, succeeded, 0, 900_000_000L, java.util.List.of(),
-        io.pkibench.measure.LatencyHistograms.toBase64(h), null, null, null);
+    return new IterationResult(1, index, warmup, 1_000_000_000L, succeeded, succeeded, 0, 900_000_000L, java.util.List.of(),
+        LatencyHistograms.toBase64(h), null, null, null);
   }
 
   @Test
@@ -72,10 +75,10 @@ class SteadinessTest {
         new long[] {1_000_000, 1_000_000, 1_000_000});
     var w = run.workloads().get(0);
     LevelResult cold = w.levels().get(2);
-    java.util.List<io.pkibench.results.IterationResult> its = new java.util.ArrayList<>(cold.iterations().stream().filter(i -> !i.warmup()).toList());
+    java.util.List<IterationResult> its = new java.util.ArrayList<>(cold.iterations().stream().filter(i -> !i.warmup()).toList());
     for (int k = 0; k < 4; k++) its.add(0, iteration(4 - k, true, 500L << k));
     LevelResult unsteady = LevelResult.of(4, null, its, "jvm", 2);
-    var withUnsteady = run.withWorkload(0, new io.pkibench.results.WorkloadResult(w.name(), w.params(), w.keys(), w.cpuMeter(), java.util.List.of(), null)
+    var withUnsteady = run.withWorkload(0, new WorkloadResult(w.name(), w.params(), w.keys(), w.cpuMeter(), java.util.List.of(), null)
         .withLevel(w.levels().get(0)).withLevel(w.levels().get(1)).withLevel(unsteady));
     assertTrue(Steadiness.neverSteadied(unsteady).isPresent());
     var fitted = Analysis.of(run, Analysis.Options.DEFAULT).workloads().get(0);

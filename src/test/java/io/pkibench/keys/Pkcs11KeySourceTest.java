@@ -1,5 +1,11 @@
 package io.pkibench.keys;
 
+import io.pkibench.server.dss.DssServer;
+import io.pkibench.testing.MeasuredRun;
+import io.pkibench.testing.OpensslServer;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.WorkloadContext;
+import io.pkibench.workload.tls.HandshakeWorkload;
 import io.pkibench.keys.remote.NodeAddress;
 import io.pkibench.keys.remote.RemoteKeySource;
 import io.pkibench.server.keyserver.KeyGrants;
@@ -108,13 +114,13 @@ class Pkcs11KeySourceTest {
   @Test
   void tlsClientKeyInTheToken_mutualHandshakesWithOpensslServer_onBothEngines() throws Exception {
     try (Pkcs11KeySource token = new Pkcs11KeySource(config, Secret.fromFile(pinFile));
-        var server = io.pkibench.testing.OpensslServer.start(pki, tmp, "-Verify", "1", "-verify_return_error", "-CAfile", pki.caChainPem().toString())) {
-      var factory = new io.pkibench.workload.tls.HandshakeWorkload.Factory();
+        var server = OpensslServer.start(pki, tmp, "-Verify", "1", "-verify_return_error", "-CAfile", pki.caChainPem().toString())) {
+      var factory = new HandshakeWorkload.Factory();
       for (String engine : List.of("jsse", "openssl")) {
-        var params = io.pkibench.workload.api.Params.resolve("tls-handshake", factory.params(),
+        var params = Params.resolve("tls-handshake", factory.params(),
             Map.of("target", "tls://127.0.0.1:" + server.port, "client", "tls-client", "engine", engine));
-        try (var w = factory.create(new io.pkibench.workload.api.WorkloadContext(token, false, () -> pki), params)) {
-          io.pkibench.testing.MeasuredRun.of("tls-handshake pkcs11 " + engine, w, java.time.Duration.ofMillis(700)).assertEverySucceeded();
+        try (var w = factory.create(new WorkloadContext(token, false, () -> pki), params)) {
+          MeasuredRun.of("tls-handshake pkcs11 " + engine, w, java.time.Duration.ofMillis(700)).assertEverySucceeded();
         }
       }
       assertTrue(server.output().contains("tls-client"), "s_server saw the token's client certificate: " + server.output());
@@ -139,7 +145,7 @@ class Pkcs11KeySourceTest {
   /** EU DSS's REST signing with the client's key in the token: DSS gets only certificates and the signature value. */
   @Test
   void run_dssCadesWithTokenKey_noFailures() throws Exception {
-    try (var dss = io.pkibench.server.dss.DssServer.forTestPki(pki, new SoftwareKeySource(() -> pki, ProviderChoice.JDK), "127.0.0.1", 0,
+    try (var dss = DssServer.forTestPki(pki, new SoftwareKeySource(() -> pki, ProviderChoice.JDK), "127.0.0.1", 0,
         InstantSource.system(), line -> {})) {
       dss.start();
       StringWriter out = new StringWriter(), err = new StringWriter();

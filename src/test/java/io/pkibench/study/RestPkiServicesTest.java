@@ -3,6 +3,7 @@ package io.pkibench.study;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pkibench.testing.TestKeys;
 import io.pkibench.report.ServiceComparison;
 import io.pkibench.report.StudyTables;
 import io.pkibench.results.RunResult;
@@ -91,7 +92,7 @@ class RestPkiServicesTest {
   @Test
   @org.junit.jupiter.api.Timeout(180)
   void dssSamples_passTheSameOutsideChecksAsOurs(@TempDir Path dir) throws Exception {
-    io.pkibench.testing.TestKeys fixture = io.pkibench.testing.TestKeys.in(dir);
+    TestKeys fixture = TestKeys.in(dir);
     Path samples = dir.resolve("samples");
     List<Sample> all = new ArrayList<>(StudySamples.write(samples, fixture.pki, fixture.keys, java.time.InstantSource.system()));
     all.addAll(StudySamples.writeDss(samples, fixture.pki, fixture.keys, java.time.InstantSource.system()));

@@ -1,5 +1,6 @@
 package io.pkibench.testing;
 
+import io.pkibench.pki.TestPki;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -38,7 +39,7 @@ public final class OpensslServer implements AutoCloseable {
     return serverKeyPem(fixture.pki, dir);
   }
 
-  public static Path serverKeyPem(io.pkibench.pki.TestPki pki, Path dir) throws Exception {
+  public static Path serverKeyPem(TestPki pki, Path dir) throws Exception {
     Path key = dir.resolve("tls-server.key");
     String r = Openssl.run("pkcs12", "-in", pki.keystore("tls-server").toString(), "-nocerts", "-nodes", "-passin",
         "file:" + pki.dir().resolve("keystore.pass"), "-out", key.toString());
@@ -51,7 +52,7 @@ public final class OpensslServer implements AutoCloseable {
     return start(fixture.pki, dir, extra);
   }
 
-  public static OpensslServer start(io.pkibench.pki.TestPki pki, Path dir, String... extra) throws Exception {
+  public static OpensslServer start(TestPki pki, Path dir, String... extra) throws Exception {
     int port;
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();

@@ -1,5 +1,10 @@
 package io.pkibench.keys.remote;
 
+import io.pkibench.keyserver.protocol.KeyServerGrpc;
+import io.pkibench.keyserver.protocol.RsfnPackRequest;
+import io.pkibench.keyserver.protocol.RsfnPackResponse;
+import io.pkibench.keyserver.protocol.RsfnUnpackRequest;
+import io.pkibench.keyserver.protocol.RsfnUnpackResponse;
 import io.pkibench.keys.KeyNodeTally;
 import io.pkibench.keys.RsfnEnvelopeService;
 import io.grpc.TlsChannelCredentials;
@@ -79,17 +84,17 @@ public final class RemoteKeySource implements KeySource, RsfnEnvelopeService {
    * Runs {@code call} on a node the cluster picks (weighted least-pending), with its deadline and
    * failover: for the contract's operations beyond the JCA ones (RSFN packing on the node).
    */
-  public <T> T call(java.util.function.Function<io.pkibench.keyserver.protocol.KeyServerGrpc.KeyServerBlockingStub, T> call) throws KeyServerException {
+  public <T> T call(java.util.function.Function<KeyServerGrpc.KeyServerBlockingStub, T> call) throws KeyServerException {
     return cluster.call(call);
   }
 
   @Override
-  public io.pkibench.keyserver.protocol.RsfnPackResponse pack(io.pkibench.keyserver.protocol.RsfnPackRequest request) throws KeyServerException {
+  public RsfnPackResponse pack(RsfnPackRequest request) throws KeyServerException {
     return cluster.call(stub -> stub.rsfnPack(request));
   }
 
   @Override
-  public io.pkibench.keyserver.protocol.RsfnUnpackResponse unpack(io.pkibench.keyserver.protocol.RsfnUnpackRequest request) throws KeyServerException {
+  public RsfnUnpackResponse unpack(RsfnUnpackRequest request) throws KeyServerException {
     return cluster.call(stub -> stub.rsfnUnpack(request));
   }
 

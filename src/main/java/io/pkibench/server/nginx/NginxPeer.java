@@ -1,5 +1,7 @@
 package io.pkibench.server.nginx;
 
+import io.pkibench.keys.SigningKey;
+import io.pkibench.server.ReferenceServer;
 import io.pkibench.measure.CpuMeter;
 import io.pkibench.measure.ProcessGroupCpuMeter;
 import java.io.IOException;
@@ -20,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * body), {@code /fail} a 500 for tests. Pid file, error log and temporary files stay in the run directory.
  * Its CPU is the master's and every worker's, read at each sample ({@link #cpuMeter()}).
  */
-public final class NginxPeer implements io.pkibench.server.ReferenceServer {
+public final class NginxPeer implements ReferenceServer {
   /**
    * What to serve: port; PEM files of the certificate chain and its key; the CA bundle for client
    * certificates (null: none asked for); TLS versions and OpenSSL cipher names (empty: nginx's); worker
@@ -87,7 +89,7 @@ public final class NginxPeer implements io.pkibench.server.ReferenceServer {
   }
 
   /** Writes {@code key}'s chain and private key as the PEM files nginx reads (the key readable by its owner only). */
-  public static void writeIdentity(io.pkibench.keys.SigningKey key, Path chainPem, Path keyPem) throws IOException {
+  public static void writeIdentity(SigningKey key, Path chainPem, Path keyPem) throws IOException {
     StringBuilder chain = new StringBuilder();
     try {
       for (var c : key.chain()) chain.append(pem("CERTIFICATE", c.getEncoded()));

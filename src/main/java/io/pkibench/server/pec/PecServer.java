@@ -139,7 +139,7 @@ public final class PecServer implements ReferenceServer {
       javax.net.ssl.SSLContext relayIdentity) {
     /**
      * STARTTLS with the test PKI's tls-server identity, trusting its root so that peers' certificates can
-     * be checked against the index; the users' passwords derived from the PKI ({@link io.pkibench.formats.pec.PecLogin});
+     * be checked against the index; the users' passwords derived from the PKI ({@link PecLogin});
      * relaying, the provider presents {@code signing}, the certificate the index lists for it (when that
      * key cannot be a TLS client identity, {@code log} says so and the provider relays without one).
      */

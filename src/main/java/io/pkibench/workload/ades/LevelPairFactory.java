@@ -1,5 +1,7 @@
 package io.pkibench.workload.ades;
 
+import io.pkibench.workload.api.ParamSpec;
+import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.WorkloadFactory;
 
 /** The B-B and B-T members of one AdES form ({@code cades}/{@code cades-t}, {@code pades}/{@code pades-t}): name and description by level. */
@@ -29,26 +31,26 @@ abstract class LevelPairFactory implements WorkloadFactory {
   }
 
   /** The B-T level's TSA parameters ({@code -p tsa}, {@code -p tsa-trust}) after the form's own; the B-B level has none. */
-  java.util.List<io.pkibench.workload.api.ParamSpec> withTsa(java.util.List<io.pkibench.workload.api.ParamSpec> own) {
+  java.util.List<ParamSpec> withTsa(java.util.List<ParamSpec> own) {
     if (!timestamped) return own;
-    java.util.List<io.pkibench.workload.api.ParamSpec> all = new java.util.ArrayList<>(own);
+    java.util.List<ParamSpec> all = new java.util.ArrayList<>(own);
     all.add(Signers.TSA);
     all.add(Signers.TSA_TRUST);
     return java.util.List.copyOf(all);
   }
 
   @Override
-  public java.util.List<String> problems(io.pkibench.workload.api.Params params, String keys) {
+  public java.util.List<String> problems(Params params, String keys) {
     return timestamped ? Signers.tsaProblems(params) : java.util.List.of();
   }
 
   @Override
-  public java.util.List<String> notes(io.pkibench.workload.api.Params params) {
+  public java.util.List<String> notes(Params params) {
     return timestamped ? Signers.tsaNotes(params) : java.util.List.of();
   }
 
   @Override
-  public java.util.List<String> unreachable(io.pkibench.workload.api.Params params) {
+  public java.util.List<String> unreachable(Params params) {
     return timestamped ? Signers.tsaUnreachable(params) : java.util.List.of();
   }
 }

@@ -1,5 +1,7 @@
 package io.pkibench.workload.dss;
 
+import io.pkibench.pki.Entity;
+import io.pkibench.pki.KeyAlgorithm;
 import com.fasterxml.jackson.databind.JsonNode;
 import eu.europa.esig.dss.enumerations.SignaturePackaging;
 import eu.europa.esig.dss.model.InMemoryDocument;
@@ -75,7 +77,7 @@ public final class DssValidateWorkload implements Workload {
         name = Path.of(sample).getFileName().toString();
       } else {
         TwoPhaseSigner.Format format = TwoPhaseSigner.Format.parse(params.get("format"));
-        SigningKey key = context.keys().key(io.pkibench.pki.Entity.signerAlias(io.pkibench.pki.KeyAlgorithm.parse(params.get("alg")), 1));
+        SigningKey key = context.keys().key(Entity.signerAlias(KeyAlgorithm.parse(params.get("alg")), 1));
         byte[] content = AdesChecks.sampleDocument(format, params.bytes("size"));
         signed = new TwoPhaseSigner(null, context.clock()).sign(format, new InMemoryDocument(content), key,
             format == TwoPhaseSigner.Format.CADES ? SignaturePackaging.ENVELOPING : null);

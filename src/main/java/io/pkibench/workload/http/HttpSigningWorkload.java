@@ -1,5 +1,8 @@
 package io.pkibench.workload.http;
 
+import io.pkibench.formats.ades.CertificateTrust;
+import io.pkibench.formats.ades.TimeStampCheck;
+import io.pkibench.keys.PemKeys;
 import io.pkibench.pki.KeyAlgorithm;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pkibench.keys.SigningKey;
@@ -42,7 +45,7 @@ public final class HttpSigningWorkload implements Workload {
   /** The root the signing service's TSA must chain to (its B-T time-stamps are checked against it). */
   private final java.security.cert.X509Certificate tsaTrustAnchor;
   /** http:timestamp's check of each reply: tsp's, its tokens chained to {@code tsaTrustAnchor} under --verify. */
-  private final io.pkibench.formats.ades.TimeStampCheck timestampCheck;
+  private final TimeStampCheck timestampCheck;
   /** Per signer (same index): its chain in base64 DER, and the whole start request, made once rather than per operation. */
   private final List<List<String>> chains = new ArrayList<>();
   private final List<byte[]> startBodies = new ArrayList<>();
@@ -56,7 +59,7 @@ public final class HttpSigningWorkload implements Workload {
     this.document = document;
     this.verify = verify;
     this.tsaTrustAnchor = tsaTrustAnchor;
-    this.timestampCheck = new io.pkibench.formats.ades.TimeStampCheck(verify ? io.pkibench.formats.ades.CertificateTrust.of(List.of(tsaTrustAnchor)) : null);
+    this.timestampCheck = new TimeStampCheck(verify ? CertificateTrust.of(List.of(tsaTrustAnchor)) : null);
     String encodedDocument = format == null ? null : Base64.getEncoder().encodeToString(document);
     for (SigningKey key : signers) {
       List<String> chain = chain(key);
@@ -141,7 +144,7 @@ public final class HttpSigningWorkload implements Workload {
     /** The root the service's B-T time-stamps must chain to: {@code -p tsa-trust}'s when the service uses an outside TSA. */
     private java.security.cert.X509Certificate tsaTrustAnchor(WorkloadContext context, Params params) throws java.io.IOException {
       if (!stamped() || params.get("tsa-trust").isBlank()) return Signers.tsaTrustAnchor(context);
-      return io.pkibench.formats.ades.CertificateTrust.of(io.pkibench.keys.PemKeys.certificates(
+      return CertificateTrust.of(PemKeys.certificates(
           java.nio.file.Files.readAllBytes(java.nio.file.Path.of(params.get("tsa-trust"))))).anchor();
     }
   }

@@ -1,5 +1,6 @@
 package io.pkibench.workload.tls;
 
+import io.pkibench.plan.Durations;
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.keys.SingleKeyManager;
@@ -160,7 +161,7 @@ public final class HandshakeWorkload implements Workload {
       throw new IllegalArgumentException("--target " + target + ": write tls://HOST:PORT, e.g. tls://127.0.0.1:8444");
     }
     var client = ClientTlsParams.read(context, params);
-    int timeout = (int) Math.min(Integer.MAX_VALUE, io.pkibench.plan.Durations.parse(params.get("timeout")).toMillis());
+    int timeout = (int) Math.min(Integer.MAX_VALUE, Durations.parse(params.get("timeout")).toMillis());
     return new SocketHandshakeWorkload(target, new java.net.InetSocketAddress(uri.getHost(), uri.getPort()), client.context(),
         Boolean.parseBoolean(params.get("resume")), params.get("protocol"), client.identity() == null ? null : client.identity().certificate(), timeout);
   }

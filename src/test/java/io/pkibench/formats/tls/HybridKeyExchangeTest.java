@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pkibench.pki.TestPki;
 import io.pkibench.server.tlsecho.TlsEchoServer;
 import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.TestKeys;
@@ -80,7 +81,7 @@ class HybridKeyExchangeTest {
     }
     Path binary = dir.resolve("tlsgroup");
     run(List.of(GO.toString(), "build", "-o", binary.toString(), source.toString()), 0);
-    Path root = Files.writeString(dir.resolve("root.pem"), io.pkibench.pki.TestPki.pem(List.of(fixture.pki.certificate("root-ca"))));
+    Path root = Files.writeString(dir.resolve("root.pem"), TestPki.pem(List.of(fixture.pki.certificate("root-ca"))));
     try (TlsEchoServer hybridOnly = server(List.of("X25519MLKEM768")); TlsEchoServer classicalOnly = server(List.of("x25519"))) {
       String hybridAddress = URI.create(hybridOnly.baseUrl()).getAuthority();
       assertEquals("X25519MLKEM768", run(List.of(binary.toString(), hybridAddress, root.toString(), "X25519MLKEM768,x25519"), 0).strip());

@@ -1,5 +1,13 @@
 package io.pkibench.server.keyserver;
 
+import io.pkibench.keyserver.protocol.KeyServerGrpc;
+import io.pkibench.keyserver.protocol.RsfnPackRequest;
+import io.pkibench.keyserver.protocol.RsfnUnpackRequest;
+import io.pkibench.keyserver.protocol.SignRequest;
+import io.pkibench.keyserver.protocol.SignResponse;
+import io.pkibench.keyserver.protocol.SignatureScheme;
+import io.pkibench.testing.MeasuredRun;
+import io.pkibench.workload.catalog.WorkloadCatalog;
 import io.pkibench.formats.rsfn.CaCodes;
 import io.pkibench.formats.rsfn.Protocol3;
 import io.pkibench.formats.rsfn.Treatment;
@@ -172,10 +180,10 @@ class KeyServerTest {
       assertFalse(verifier.verify(signature), alias + ": a flipped signature does not verify");
     }
     // the sign workload through the remote source, each signature checked by another provider
-    var factory = io.pkibench.workload.catalog.WorkloadCatalog.builtIn().find("sign").orElseThrow();
-    try (var w = factory.create(new io.pkibench.workload.api.WorkloadContext(remote, true),
-        io.pkibench.workload.api.Params.resolve("sign", factory.params(), java.util.Map.of("alg", "ml-dsa-65")))) {
-      io.pkibench.testing.MeasuredRun.of("remote ml-dsa-65", w).assertEverySucceeded();
+    var factory = WorkloadCatalog.builtIn().find("sign").orElseThrow();
+    try (var w = factory.create(new WorkloadContext(remote, true),
+        Params.resolve("sign", factory.params(), java.util.Map.of("alg", "ml-dsa-65")))) {
+      MeasuredRun.of("remote ml-dsa-65", w).assertEverySucceeded();
     }
     // an RSA scheme asked of an ML-DSA key is refused by the node, named
     Signature wrong = Signature.getInstance("Ed25519", remote.key("signer-ml-dsa-65-1").provider());
@@ -517,7 +525,7 @@ class KeyServerTest {
         KeyService.localProvider());
     SigningKey sender = fixture.keys.key("signer-rsa2048-1"), recipient = fixture.keys.key("signer-rsa2048-2");
     byte[] payload = "<DOC>STR0008 1 KiB stand-in</DOC>".getBytes();
-    var pack = io.pkibench.keyserver.protocol.RsfnPackRequest.newBuilder().setAlias("signer-rsa2048-1")
+    var pack = RsfnPackRequest.newBuilder().setAlias("signer-rsa2048-1")
         .setRecipientCertificate(com.google.protobuf.ByteString.copyFrom(recipient.certificate().getEncoded()))
         .setPayload(com.google.protobuf.ByteString.copyFrom(payload)).setSpecialTreatment(0).build();
     for (int i = 0; i < 4; i++) {
@@ -529,7 +537,7 @@ class KeyServerTest {
     assertTrue(a.counts().served() >= 2 && b.counts().served() >= 2, "both nodes packed: " + a.counts() + " " + b.counts());
 
     byte[] envelope = local.pack(sender, recipient.certificate(), payload, Treatment.FILE_COMPRESSED);
-    var unpack = io.pkibench.keyserver.protocol.RsfnUnpackRequest.newBuilder().setAlias("signer-rsa2048-2")
+    var unpack = RsfnUnpackRequest.newBuilder().setAlias("signer-rsa2048-2")
         .setSenderCertificate(com.google.protobuf.ByteString.copyFrom(sender.certificate().getEncoded()))
         .setEnvelope(com.google.protobuf.ByteString.copyFrom(envelope)).build();
     var answer = remote.call(stub -> stub.rsfnUnpack(unpack));
@@ -595,12 +603,12 @@ class KeyServerTest {
           .trustManager(TlsContexts.trustManagers(fixture.pki.certificate("root-ca"))).build();
       io.grpc.ManagedChannel channel = io.grpc.Grpc.newChannelBuilderForAddress("127.0.0.1", port, credentials).maxInboundMessageSize(4 << 20).build();
       open.add(channel::shutdownNow);
-      var stub = io.pkibench.keyserver.protocol.KeyServerGrpc.newFutureStub(channel);
-      var request = io.pkibench.keyserver.protocol.SignRequest.newBuilder().setAlias("signer-ed25519-1")
-          .setScheme(io.pkibench.keyserver.protocol.SignatureScheme.ED25519).setData(com.google.protobuf.ByteString.copyFrom(new byte[1_000_000])).build();
+      var stub = KeyServerGrpc.newFutureStub(channel);
+      var request = SignRequest.newBuilder().setAlias("signer-ed25519-1")
+          .setScheme(SignatureScheme.ED25519).setData(com.google.protobuf.ByteString.copyFrom(new byte[1_000_000])).build();
       for (int i = 0; i < 20; i++) stub.withDeadlineAfter(60, java.util.concurrent.TimeUnit.SECONDS).sign(request).get(); // warm the node first
       long before = rssKib(node.pid());
-      List<com.google.common.util.concurrent.ListenableFuture<io.pkibench.keyserver.protocol.SignResponse>> calls = new ArrayList<>();
+      List<com.google.common.util.concurrent.ListenableFuture<SignResponse>> calls = new ArrayList<>();
       for (int i = 0; i < 400; i++) calls.add(stub.withDeadlineAfter(120, java.util.concurrent.TimeUnit.SECONDS).sign(request));
       long peak = before;
       while (!calls.stream().allMatch(java.util.concurrent.Future::isDone)) {

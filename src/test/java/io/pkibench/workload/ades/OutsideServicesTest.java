@@ -4,6 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pkibench.formats.ades.CertificateLogin;
+import io.pkibench.formats.ades.CertificateTrust;
+import io.pkibench.formats.ades.HttpTimeStampResponder;
+import io.pkibench.formats.ades.TimeStampCheck;
+import io.pkibench.server.signer.SignerServer;
+import io.pkibench.workload.http.HttpSigningWorkload;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.testing.DerFront;
 import io.pkibench.testing.MeasuredRun;
@@ -86,13 +92,13 @@ class OutsideServicesTest {
   /** {@code serve signer --tsa URL --tsa-trust PEM}: the service's B-T signatures stamped by openssl's TSA, checked by http:cades-t --verify. */
   @Test
   void run_httpCadesTThroughASignerUsingOpensslTsa_everySignatureAndTokenVerifies() throws Exception {
-    var trust = io.pkibench.formats.ades.CertificateTrust.of(List.of(fixture.pki.certificate("root-ca")));
-    try (var signer = io.pkibench.server.signer.SignerServer.forTestPki(fixture.pki,
-        new io.pkibench.formats.ades.HttpTimeStampResponder(java.net.URI.create(tsa.url("/tsa"))), new io.pkibench.formats.ades.TimeStampCheck(trust),
-        io.pkibench.formats.ades.CertificateLogin.Revocation.CRL, "127.0.0.1", 0, java.time.InstantSource.system())) {
+    var trust = CertificateTrust.of(List.of(fixture.pki.certificate("root-ca")));
+    try (var signer = SignerServer.forTestPki(fixture.pki,
+        new HttpTimeStampResponder(java.net.URI.create(tsa.url("/tsa"))), new TimeStampCheck(trust),
+        CertificateLogin.Revocation.CRL, "127.0.0.1", 0, java.time.InstantSource.system())) {
       signer.start();
       long before = tsa.answered();
-      try (Workload w = fixture.workload(new io.pkibench.workload.http.HttpSigningWorkload.Factory("cades-t"),
+      try (Workload w = fixture.workload(new HttpSigningWorkload.Factory("cades-t"),
           Map.of("target", signer.baseUrl(), "tsa-trust", rootPem, "size", "4k"))) {
         MeasuredRun run = MeasuredRun.of("http:cades-t, serve signer --tsa openssl", w, LONG).assertEverySucceeded();
         assertEquals(run.started(), tsa.answered() - before, "every signature time-stamped by openssl");

@@ -3,6 +3,8 @@ package io.pkibench.workload.dss;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pkibench.keys.TlsContexts;
+import io.pkibench.results.RunResultJson;
 import com.sun.net.httpserver.HttpServer;
 import eu.europa.esig.dss.enumerations.SignaturePackaging;
 import eu.europa.esig.dss.model.InMemoryDocument;
@@ -161,7 +163,7 @@ class DssWorkloadsTest {
   void httpsTarget_trustsTheGivenCa_only(@TempDir Path dir) throws Exception {
     var https = com.sun.net.httpserver.HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     https.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(
-        io.pkibench.keys.TlsContexts.withIdentity(fixture.keys.key("tls-server"), fixture.pki.certificate("root-ca"))));
+        TlsContexts.withIdentity(fixture.keys.key("tls-server"), fixture.pki.certificate("root-ca"))));
     byte[] body = "{\"message\":\"over TLS\"}".getBytes(StandardCharsets.UTF_8);
     https.createContext("/", exchange -> {
       exchange.getRequestBody().readAllBytes();
@@ -202,7 +204,7 @@ class DssWorkloadsTest {
     assertEquals(1, code, out + "\n" + err);
     String said = out + "\n" + err;
     assertTrue(said.contains(url) && said.contains("cannot connect"), said);
-    var result = io.pkibench.results.RunResultJson.read(dir.resolve("run.json"));
+    var result = RunResultJson.read(dir.resolve("run.json"));
     assertTrue(result.workloads().get(0).levels().isEmpty(), "nothing was measured: " + result.workloads().get(0).levels());
     assertTrue(result.workloads().get(0).failure().contains(url), result.workloads().get(0).failure());
   }

@@ -3,6 +3,7 @@ package io.pkibench.workload.tls;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pkibench.formats.tls.TlsServerKeys;
 import io.pkibench.keys.TlsContexts;
 import io.pkibench.server.tlsecho.TlsEchoServer;
 import io.pkibench.server.nginx.NginxPeer;
@@ -88,7 +89,7 @@ class HttpsWorkloadTest {
   static NginxPeer nginx(Path runDir, boolean verifyClient) throws Exception {
     Path chain = runDir.resolve("chain.pem"), key = runDir.resolve("key.pem");
     java.nio.file.Files.createDirectories(runDir);
-    NginxPeer.writeIdentity(io.pkibench.formats.tls.TlsServerKeys.of(fixture.pki, "rsa2048"), chain, key);
+    NginxPeer.writeIdentity(TlsServerKeys.of(fixture.pki, "rsa2048"), chain, key);
     return NginxPeer.start(runDir, new NginxPeer.Config(freePort(), chain, key, verifyClient ? fixture.pki.caChainPem() : null,
         List.of("TLSv1.2", "TLSv1.3"), List.of(), 1, List.of(128, 8192)));
   }
@@ -132,7 +133,7 @@ class HttpsWorkloadTest {
 
   @Test
   void serverClosingMidResponse_countedFailedNamingHowFarItGot() throws Exception {
-    var context = TlsContexts.withIdentity(io.pkibench.formats.tls.TlsServerKeys.of(fixture.pki, "rsa2048"), fixture.pki.certificate("root-ca"));
+    var context = TlsContexts.withIdentity(TlsServerKeys.of(fixture.pki, "rsa2048"), fixture.pki.certificate("root-ca"));
     try (SSLServerSocket listener = (SSLServerSocket) context.getServerSocketFactory().createServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
       Thread server = Thread.ofVirtual().start(() -> {
         while (!listener.isClosed()) {
