@@ -54,10 +54,17 @@ final class StudyCommand implements Runnable {
     throw new ParameterException(spec.commandLine(), "name a study: " + String.join(", ", StudyCatalog.builtIn().names()) + " (pkibench study --help)");
   }
 
+  /** The longest iteration of a {@code --smoke} run. */
+  static final Duration SMOKE_ITERATION = Duration.ofMillis(500);
+
   /** The options every study takes. */
   static final class SharedOptions {
-    @Option(names = "--quick", description = "short probes and a short measurement: a smoke run of a cold service, not sizing figures")
+    @Option(names = "--quick", description = "short probes and a short measurement: rough figures of a barely warmed service, not sizing figures")
     boolean quick;
+
+    @Option(names = "--smoke", description = "--quick with every iteration cut to at most half a second: the quickest proof that the study"
+        + " runs and its checks pass here (the test suite's run), figures rougher still")
+    boolean smoke;
 
     @Option(names = "--duration", paramLabel = "DURATION", description = "measured time per step (default: the study's, e.g. restpki 5m as its original, ssl 30s)")
     String duration;
@@ -138,7 +145,9 @@ final class StudyCommand implements Runnable {
         problems.add(e.getMessage());
       }
       Path pkiDir = ctx.pkiDir(shared.pki);
-      StudyOptions options = new StudyOptions(shared.quick, each, shared.keys, pkiDir, shared.pinFile == null ? null : ctx.resolve(shared.pinFile), cpus);
+      StudyOptions asked = new StudyOptions(shared.quick || shared.smoke, each, shared.keys, pkiDir,
+          shared.pinFile == null ? null : ctx.resolve(shared.pinFile), cpus);
+      StudyOptions options = shared.smoke ? asked.withQuickIterationsOfAtMost(SMOKE_ITERATION) : asked;
       if (each != null) problems.addAll(chosen.problems(options)); // the study's own, in the same list
       if (!problems.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", problems));
 

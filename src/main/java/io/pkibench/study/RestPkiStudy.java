@@ -198,7 +198,8 @@ public final class RestPkiStudy implements Study {
   @Override
   public List<Step> steps(StudyOptions options, RunningServices services) {
     List<Integer> probeLevels = options.quick() ? List.of(2, 8, 32) : List.of(1, 2, 4, 8, 16, 32, 64);
-    Iterations probeEach = Iterations.parse(options.quick() ? "1x1s" : "1x5s");
+    Iterations probeEach = options.iterations("1x1s", 1, Duration.ofSeconds(5));
+    Duration probeWarmEach = options.iterations("1x500ms", 1, probeEach.each()).each();
     // --duration is the measured time per type, in five iterations, as the original's runs; quick keeps
     // three, so that a service still warming up can be told apart from noise.
     long seconds = Math.max(5, options.duration().toSeconds());
@@ -222,7 +223,7 @@ public final class RestPkiStudy implements Study {
         String cpu = cpu(service);
         // Each probed level warms until steady too: a probe of a cold service reads the JIT's progress as the level's
         // (2 threads at 0.9 ops/s, then 32 "still gaining"), and chooses by it.
-        Plan probe = plan(spec, probeLevels, new Iterations(0, options.quick() ? Duration.ofMillis(500) : probeEach.each(), StudyOptions.QUICK_WARMUP_CAP), probeEach, cpu);
+        Plan probe = plan(spec, probeLevels, new Iterations(0, probeWarmEach, StudyOptions.QUICK_WARMUP_CAP), probeEach, cpu);
         Step step = Step.of(label, plan(spec, List.of(1), warmup, measure, cpu)).probedBy(probe, RestPkiStudy::choose);
         if (restartPerType && !steps.isEmpty()) step = step.before(StepHook.restartServices());
         steps.add(step);

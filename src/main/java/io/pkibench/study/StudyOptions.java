@@ -9,10 +9,18 @@ import java.time.Duration;
  * {@code duration} (measured time per step, the original methodology's), where keys live and the
  * test PKI, and how the cores are split between services and client; a study's own options live in the study itself.
  */
-public record StudyOptions(boolean quick, Duration duration, String keys, Path pkiDir, Path pinFile, CpuSplit cpus) {
+public record StudyOptions(boolean quick, Duration duration, String keys, Path pkiDir, Path pinFile, CpuSplit cpus, Duration quickIterationCap) {
 
   public StudyOptions {
     if (cpus == null) cpus = CpuSplit.shared();
+    if (quickIterationCap != null && (quickIterationCap.isNegative() || quickIterationCap.isZero())) {
+      throw new IllegalArgumentException("a quick iteration lasts more than 0 s, not " + quickIterationCap);
+    }
+  }
+
+  /** The study's own quick iterations. */
+  public StudyOptions(boolean quick, Duration duration, String keys, Path pkiDir, Path pinFile, CpuSplit cpus) {
+    this(quick, duration, keys, pkiDir, pinFile, cpus, null);
   }
 
   /** Services and client sharing every core. */
@@ -25,7 +33,19 @@ public record StudyOptions(boolean quick, Duration duration, String keys, Path p
    * e.g. {@code 3x2s}); a full run takes {@code count} iterations of {@code each}.
    */
   public Iterations iterations(String quick, int count, Duration each) {
-    return Iterations.parse(quick() ? quick : count + "x" + each.toMillis() + "ms");
+    if (!quick()) return Iterations.parse(count + "x" + each.toMillis() + "ms");
+    Iterations asked = Iterations.parse(quick);
+    if (quickIterationCap == null || asked.each().compareTo(quickIterationCap) <= 0) return asked;
+    return new Iterations(asked.count(), quickIterationCap, asked.upTo());
+  }
+
+  /**
+   * This quick run with no iteration longer than {@code each}: the same steps, levels and checks in less time. The
+   * test suite runs the studies so (every step still proves it runs and is checked); a study's own quick iterations
+   * are what {@code --quick} gives a user, whose figures are already rough, so no flag offers this.
+   */
+  public StudyOptions withQuickIterationsOfAtMost(Duration each) {
+    return new StudyOptions(quick, duration, keys, pkiDir, pinFile, cpus, each);
   }
 
   /** {@link #iterations(String, int, Duration)} with iterations of {@code --duration} each. */

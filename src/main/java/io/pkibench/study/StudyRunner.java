@@ -84,6 +84,10 @@ public final class StudyRunner {
 
       List<String> notes = new ArrayList<>(study.notes(studyOptions));
       notes.add(cpus.describe());
+      if (studyOptions.quick() && studyOptions.quickIterationCap() != null) {
+        notes.add("every quick iteration cut to at most " + Durations.format(studyOptions.quickIterationCap())
+            + " (a test's smoke run: the steps and checks of --quick, figures rougher still)");
+      }
       options.log().accept(cpus.describe());
       StudyRecord record = new StudyRecord(StudyRecord.SCHEMA, study.name(), study.info().title(), study.info().unit(), study.info().published(),
           services.records(), List.of(), List.of(), notes, study.grid(studyOptions));
@@ -259,6 +263,7 @@ public final class StudyRunner {
     plan.put("study", study.name());
     plan.put("quick", o.quick());
     plan.put("duration", Durations.format(o.duration()));
+    if (o.quickIterationCap() != null) plan.put("quickIterationCap", Durations.format(o.quickIterationCap()));
     plan.put("keys", o.keys());
     ArrayNode list = plan.putArray("steps");
     for (Step s : steps) {

@@ -23,6 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The pix study, quick: two key-server JVMs, the handshake and SPI sweeps through them, the draw to subtract. */
 @org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES) // a study talks to its service JVMs: a hang fails, said as one
 class PixStudyTest {
+  /** Each quick iteration cut to half a second, as {@code study --smoke}: the suite proves the study runs and checks, not its figures. */
+  static final Duration SMOKE = Duration.ofMillis(500);
   @TempDir static Path dir;
   static TestKeys fixture;
 
@@ -44,7 +46,7 @@ class PixStudyTest {
     Path out = dir.resolve("pix.json");
     List<String> log = Collections.synchronizedList(new ArrayList<>());
     StudyRunner runner = fixture.studyRunner(out, log);
-    var options = new StudyOptions(true, Duration.ofSeconds(10), "software", dir.resolve("pki"), null);
+    var options = new StudyOptions(true, Duration.ofSeconds(10), "software", dir.resolve("pki"), null).withQuickIterationsOfAtMost(SMOKE);
     RunResult result = runner.run(new PixStudy(PixStudy.Fault.parse("kill-node@4s")), options,
         fixture.environment("pkibench study pix --quick --fault kill-node@4s"));
     assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
@@ -65,7 +67,7 @@ class PixStudyTest {
       assertTrue(w.levels().stream().allMatch(l -> l.cpu().opsPerCpuSecond() != null), step + ": the key servers' CPU was measured");
     }
     // the fault: a real SIGKILL of the first node's JVM, a new pid after the restart, the calls in flight counted as failures
-    assertEquals(2, saved.study().services().get(0).pids().size(), "keyserver-1 was started again: " + saved.study().services());
+    assertEquals(2, saved.study().services().get(0).pids().size(), "keyserver-1 was started again: " + saved.study().services() + "\n" + String.join("\n", log.subList(Math.max(0, log.size() - 60), log.size())));
     var faultRow = StudyTables.rows(saved).stream().filter(r -> r.label().equals(PixStudy.FAULT)).findFirst().orElseThrow();
     var timeline = FaultTimeline.of(saved);
     assertEquals(1, timeline.size());

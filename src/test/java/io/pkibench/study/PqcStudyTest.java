@@ -30,6 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The pqc study, quick and with two signature and one KEM algorithm: its steps, its two checks, and its raw FIPS samples. */
 @org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES) // a study talks to its service JVM
 class PqcStudyTest {
+  /** Each quick iteration cut to half a second, as {@code study --smoke}: the suite proves the study runs and checks, not its figures. */
+  static final Duration SMOKE = Duration.ofMillis(500);
   @TempDir static Path dir;
   static TestKeys fixture;
 
@@ -44,7 +46,7 @@ class PqcStudyTest {
     List<String> log = Collections.synchronizedList(new ArrayList<>());
     var study = new PqcStudy(List.of(new PqcStudy.Signer("rsa2048", "software:jdk"), new PqcStudy.Signer("ml-dsa-65", "software:jdk")),
         List.of("ml-kem-768"));
-    var options = new StudyOptions(true, Duration.ofSeconds(5), "software", dir.resolve("pki"), null);
+    var options = new StudyOptions(true, Duration.ofSeconds(5), "software", dir.resolve("pki"), null).withQuickIterationsOfAtMost(SMOKE);
     RunResult result = fixture.studyRunner(out, log).run(study, options, fixture.environment("pkibench study pqc --quick"));
     assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
     RunResult saved = RunResultJson.read(out);

@@ -50,12 +50,14 @@ class RestPkiStudyTest {
     StringWriter out = new StringWriter(), err = new StringWriter();
     CliContext ctx = new CliContext(new PrintWriter(out, true), new PrintWriter(err, true), Map.of("PATH", System.getenv("PATH")),
         InstantSource.system(), dir, false);
-    int code = Main.execute(ctx, "study", "restpki", "--quick", "--pki", "pki", "--out", "restpki.json", "--save-samples", "samples",
+    int code = Main.execute(ctx, "study", "restpki", "--smoke", "--pki", "pki", "--out", "restpki.json", "--save-samples", "samples",
         "--html", "restpki.html");
     assertEquals(0, code, err.toString());
     RunResult result = RunResultJson.read(dir.resolve("restpki.json"));
     assertEquals(RunStatus.COMPLETE, result.status());
     assertEquals("restpki", result.study().name());
+    assertTrue(result.study().notes().stream().anyMatch(n -> n.startsWith("every quick iteration cut to at most 500ms")),
+        "--smoke says so in the result: " + result.study().notes());
     assertTrue(result.environment().jdk().length() > 0, "one result with its environment, not scratch files with a blank one");
     List<String> labels = RestPkiStudy.TYPES.stream().map(RestPkiStudy.Type::label).toList();
     assertEquals(labels, result.study().steps().stream().map(s -> s.label()).toList());

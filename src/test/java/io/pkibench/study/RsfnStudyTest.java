@@ -23,6 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The rsfn study, quick and short: two key-server JVMs restarted before every level, packing and unpacking on the nodes. */
 @org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES) // a study talks to its service JVMs: a hang fails, said as one
 class RsfnStudyTest {
+  /** Each quick iteration cut to half a second, as {@code study --smoke}: the suite proves the study runs and checks, not its figures. */
+  static final Duration SMOKE = Duration.ofMillis(500);
   @TempDir static Path dir;
   static TestKeys fixture;
 
@@ -44,7 +46,7 @@ class RsfnStudyTest {
     Path out = dir.resolve("rsfn.json");
     List<String> log = Collections.synchronizedList(new ArrayList<>());
     StudyRunner runner = fixture.studyRunner(out, log);
-    var options = new StudyOptions(true, Duration.ofSeconds(10), "software", dir.resolve("pki"), null);
+    var options = new StudyOptions(true, Duration.ofSeconds(10), "software", dir.resolve("pki"), null).withQuickIterationsOfAtMost(SMOKE);
     RunResult result = runner.run(new RsfnStudy(List.of(1, 32)), options, fixture.environment("pkibench study rsfn --quick"));
     assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
     RunResult saved = RunResultJson.read(out);

@@ -29,6 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The ssl study: originals tried and substitutes named, then a quick run of one engine through the study shape. */
 @org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES) // a study talks to its service JVMs: a hang fails, said as one
 class SslStudyTest {
+  /** Each quick iteration cut to half a second, as {@code study --smoke}: the suite proves the study runs and checks, not its figures. */
+  static final Duration SMOKE = Duration.ofMillis(500);
   @TempDir static Path dir;
   static TestKeys fixture;
 
@@ -38,7 +40,7 @@ class SslStudyTest {
   }
 
   static StudyOptions quick() {
-    return new StudyOptions(true, Duration.ofSeconds(5), "software", dir.resolve("pki"), null);
+    return new StudyOptions(true, Duration.ofSeconds(5), "software", dir.resolve("pki"), null).withQuickIterationsOfAtMost(SMOKE);
   }
 
   @Test
