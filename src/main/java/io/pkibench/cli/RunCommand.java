@@ -3,6 +3,7 @@ package io.pkibench.cli;
 import io.pkibench.pki.TestPki;
 import io.pkibench.report.HtmlReport;
 import io.pkibench.session.ResultFile;
+import io.pkibench.workload.api.SocketBudget;
 import io.pkibench.workload.api.WorkloadFactory;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.analysis.Analysis;
@@ -129,6 +130,9 @@ final class RunCommand implements Callable<Integer> {
     CliContext ctx = parent.context;
     WorkloadCatalog catalog = WorkloadCatalog.builtIn();
     Plan plan = validatedPlan(catalog);
+    // More connections than the process may open would fail worker by worker with "Too many open files": refused here.
+    List<String> sockets = catalog.socketProblems(plan, SocketBudget.ofThisProcess());
+    if (!sockets.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", sockets));
     // Outside services are asked once, before anything starts: a wrong address stops the run here, named.
     List<String> unreachable = catalog.unreachable(plan);
     if (!unreachable.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", unreachable));

@@ -70,7 +70,14 @@ final class Worker extends WorkerPadAfter implements Runnable {
 
   /** What the controller shares with its workers; volatile fields are read once per iteration or per operation. */
   static final class Gates {
+    /**
+     * The most workers one phaser holds: a phaser counts at most 65,535 parties, so past this many the
+     * workers wait on child phasers of the controller's, each child one party of it (the phaser's own tiering).
+     */
+    static final int WORKERS_PER_PHASER = 32_768;
+    /** The controller's: with at most {@link #WORKERS_PER_PHASER} workers, theirs too. */
     final Phaser phaser;
+    private final Phaser[] tiers;
     final boolean openLoop;
     /** Open loop: time between scheduled starts; slot i starts at {@code startNanos + i × periodNanos}. */
     final double periodNanos;
@@ -85,12 +92,25 @@ final class Worker extends WorkerPadAfter implements Runnable {
     final LatencyStripes uncorrectedLatency;
 
     Gates(LevelLoad load) {
-      this.phaser = new Phaser(load.workers() + 1);
+      int workers = load.workers();
+      if (workers <= WORKERS_PER_PHASER) {
+        this.phaser = new Phaser(workers + 1);
+        this.tiers = new Phaser[] {phaser};
+      } else {
+        this.phaser = new Phaser(1);
+        this.tiers = new Phaser[(workers + WORKERS_PER_PHASER - 1) / WORKERS_PER_PHASER];
+        for (int i = 0; i < tiers.length; i++) tiers[i] = new Phaser(phaser, Math.min(WORKERS_PER_PHASER, workers - i * WORKERS_PER_PHASER));
+      }
       // Read on every operation, so kept as plain fields rather than matched on the load each time.
       this.openLoop = load instanceof LevelLoad.Open;
       this.periodNanos = load instanceof LevelLoad.Open open ? 1e9 / open.ratePerSecond() : 0;
       this.latency = new LatencyStripes(load.workers());
       this.uncorrectedLatency = openLoop ? new LatencyStripes(load.workers()) : null;
+    }
+
+    /** The phaser worker {@code id} waits on; terminating any of them terminates them all. */
+    Phaser phaserFor(int id) {
+      return tiers[id / WORKERS_PER_PHASER];
     }
   }
 
@@ -109,7 +129,7 @@ final class Worker extends WorkerPadAfter implements Runnable {
     } finally {
       ready.countDown();
     }
-    Phaser phaser = gates.phaser;
+    Phaser phaser = gates.phaserFor(id);
     try {
       while (true) {
         phaser.arriveAndAwaitAdvance(); // start gate

@@ -23,6 +23,14 @@ public interface KeySource extends AutoCloseable {
     return java.util.List.of();
   }
 
+  /**
+   * Waits, at most {@code within}, until every key-server node behind this source answers again (after a study restarted
+   * them between levels); returns the nodes still down, each with why. Sources that hold their keys have none to wait for.
+   */
+  default java.util.List<String> awaitNodesUp(java.time.Duration within) throws InterruptedException {
+    return java.util.List.of();
+  }
+
   /** How the result file names this source, e.g. {@code software:accp} or {@code pkcs11:softhsm.cfg}. */
   String describe();
 

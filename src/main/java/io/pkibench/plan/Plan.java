@@ -94,8 +94,12 @@ public record Plan(
     }
   }
 
-  /** Workers a level may have: the engine's start barrier holds at most 65,535 parties (the workers and itself). */
-  public static final int MAX_WORKERS = 65_534;
+  /**
+   * Workers a level may have in one process: a million virtual threads take about 1 GB (measured by
+   * {@code bench/engine-workers}); a workload that holds connections is limited further by the open files
+   * and ports it can use, checked when it is created.
+   */
+  public static final int MAX_WORKERS = 1_000_000;
   /**
    * Platform threads beyond this many are refused with a pointer to {@code --virtual-threads}: each has
    * its own stack, and 22,000 of them were seen to exhaust the machine's memory before the run began.
@@ -104,7 +108,11 @@ public record Plan(
   public static final int MAX_ITERATIONS = 100_000;
 
   private static List<String> workerProblems(String flag, int n, ThreadKind threads) {
-    if (n < 1 || n > MAX_WORKERS) return List.of(flag + ": " + n + " is out of range; use 1 to " + MAX_WORKERS + " workers");
+    if (n < 1) return List.of(flag + ": " + n + " is out of range; use 1 to " + MAX_WORKERS + " workers");
+    if (n > MAX_WORKERS) {
+      return List.of(flag + ": " + n + " workers is more than one process runs (" + MAX_WORKERS
+          + ": a million virtual threads already take about a gigabyte); use at most " + MAX_WORKERS + ", or more processes");
+    }
     if (n > MAX_PLATFORM_WORKERS && threads != ThreadKind.VIRTUAL) {
       return List.of(flag + ": " + n + " platform threads, one stack each, would take more memory than a run should; above "
           + MAX_PLATFORM_WORKERS + " add --virtual-threads");

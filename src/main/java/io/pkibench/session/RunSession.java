@@ -63,7 +63,13 @@ public final class RunSession {
     KeySource open(String spec) throws Exception;
   }
 
-  /** Runs before each level of each workload (a study restarting its services); throwing stops that workload with the reason. */
+  /** How long a level waits for key-server nodes that its before-level hook restarted. */
+  static final java.time.Duration NODES_BACK_WITHIN = java.time.Duration.ofSeconds(30);
+
+  /**
+   * Runs before each level of each workload (a study restarting its services); throwing stops that workload with the
+   * reason. After any hook but {@link #NONE}, the level waits for the key source's nodes to be back.
+   */
   @FunctionalInterface
   public interface BeforeLevel {
     BeforeLevel NONE = workers -> {};
@@ -184,6 +190,14 @@ public final class RunSession {
       for (LevelLoad load : plan.load().levels()) {
         if (interrupted) break;
         options.beforeLevel().run(load.workers());
+        if (source != null && options.beforeLevel() != BeforeLevel.NONE) {
+          // The hook may have restarted the key-server nodes: the level starts once the client sees them all again.
+          List<String> down = source.awaitNodesUp(NODES_BACK_WITHIN);
+          if (!down.isEmpty()) {
+            options.log().accept(spec.name() + " at " + load.workers() + " workers starts with key-server nodes still down after "
+                + NODES_BACK_WITHIN.toSeconds() + " s: " + String.join(", ", down));
+          }
+        }
         List<IterationResult> iterations = new ArrayList<>();
         for (int series = 1; series <= plan.series() && !interrupted; series++) {
           SeriesSpec seriesSpec = new SeriesSpec(tagName, load, series, plan.series(), plan.warmup(), plan.measure());

@@ -233,7 +233,7 @@ public final class StudyRunner {
   }
 
   private RunSession session(Plan plan, Step step, RunningServices services, Function<IntervalLog, ForkedSeries> forks) {
-    RunSession.BeforeLevel beforeLevel = workers -> {
+    RunSession.BeforeLevel beforeLevel = step.beforeEachLevel().isEmpty() ? RunSession.BeforeLevel.NONE : workers -> {
       for (StepHook hook : step.beforeEachLevel()) hook.run(services);
     };
     RunSession session = new RunSession(plan, catalog, options.keys(), new RunSession.Options(services.cpuMeter(plan.cpu()), options.clock(),

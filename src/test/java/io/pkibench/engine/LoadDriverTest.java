@@ -97,6 +97,49 @@ class LoadDriverTest {
     }
   }
 
+  /** Past one phaser's share: the workers wait on tiered phasers (two here), every one of them runs, each operation counted once. */
+  @Test
+  void runSeries_moreWorkersThanOnePhaserHolds_everyWorkerRunsEachIteration() throws Exception {
+    int workers = 40_000;
+    var perWorker = new java.util.concurrent.atomic.AtomicIntegerArray(workers);
+    Workload sleeping = worker -> () -> {
+      perWorker.incrementAndGet(worker);
+      Thread.sleep(300);
+    };
+    SeriesSpec spec = new SeriesSpec("tiered", workers, 1, 1, Iterations.parse("0x1s"), Iterations.parse("2x600ms"));
+    List<IterationOutcome> outcomes = driver(ThreadKind.VIRTUAL, IntervalLog.NONE, Duration.ofSeconds(30)).runSeries(spec, sleeping, CPU);
+
+    assertEquals(2, outcomes.size());
+    long counted = 0;
+    for (IterationOutcome o : outcomes) {
+      assertTrue(o.succeeded() >= workers, "every worker ran in the iteration: " + o.succeeded());
+      assertEquals(o.succeeded(), o.latency().getTotalCount(), "one latency per success");
+      counted += o.succeeded();
+    }
+    long ran = 0;
+    int idle = 0;
+    for (int i = 0; i < workers; i++) {
+      ran += perWorker.get(i);
+      if (perWorker.get(i) < 2) idle++;
+    }
+    assertEquals(0, idle, "workers of every tier ran in both iterations");
+    assertEquals(ran, counted, "no operation counted twice or lost between the tiers");
+  }
+
+  /** A worker of the second tier dies: the controller, waiting on the first, is woken and says so. */
+  @Test
+  void runSeries_aWorkerOfAChildPhaserDies_theSeriesEndsNamingIt() {
+    int workers = 40_000;
+    Workload dying = worker -> () -> {
+      if (worker == workers - 1) throw new StackOverflowError("planted in the last tier");
+      Thread.sleep(100);
+    };
+    SeriesSpec spec = new SeriesSpec("dying", workers, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x500ms"));
+    EngineException e = assertThrows(EngineException.class,
+        () -> driver(ThreadKind.VIRTUAL, IntervalLog.NONE, Duration.ofSeconds(30)).runSeries(spec, dying, CPU));
+    assertTrue(e.getMessage().contains("a worker died") && e.getMessage().contains("planted in the last tier"), e.getMessage());
+  }
+
   @Test
   void runSeries_operationSetupFails_reportsWorkerAndCause() {
     Workload broken = worker -> {

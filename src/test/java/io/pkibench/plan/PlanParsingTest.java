@@ -47,13 +47,19 @@ class PlanParsingTest {
   void workers_pastTheBarrierOrTooManyPlatformThreads_refusedNamingTheFlagAndTheWayOut() {
     var spec = List.of(new WorkloadSpec("noop", Map.of(), "software"));
     Iterations one = Iterations.parse("1x1s");
-    List<String> tooMany = new Plan(spec, new LoadModel.Closed(List.of(100_000)), one, one, 1, ThreadKind.VIRTUAL, false, "jvm").problems();
-    assertEquals(List.of("--concurrency: 100000 is out of range; use 1 to 65534 workers"), tooMany);
+    List<String> tooMany = new Plan(spec, new LoadModel.Closed(List.of(1_000_001)), one, one, 1, ThreadKind.VIRTUAL, false, "jvm").problems();
+    assertEquals(1, tooMany.size(), tooMany.toString());
+    assertTrue(tooMany.get(0).startsWith("--concurrency: 1000001 workers is more than one process runs (1000000: ")
+        && tooMany.get(0).contains("gigabyte"), "the limit and why: " + tooMany);
+    assertEquals(List.of(), new Plan(spec, new LoadModel.Closed(List.of(100_000, 1_000_000)), one, one, 1, ThreadKind.VIRTUAL, false, "jvm").problems(),
+        "past the one phaser's 65,535 parties: the engine tiers them");
+    assertEquals(List.of("--concurrency: 0 is out of range; use 1 to 1000000 workers"),
+        new Plan(spec, new LoadModel.Closed(List.of(0)), one, one, 1, ThreadKind.VIRTUAL, false, "jvm").problems());
     List<String> platform = new Plan(spec, new LoadModel.Closed(List.of(2, 60_000)), one, one, 1, ThreadKind.PLATFORM, false, "jvm").problems();
     assertEquals(1, platform.size(), platform.toString());
     assertTrue(platform.get(0).contains("60000 platform threads") && platform.get(0).contains("--virtual-threads"), platform.get(0));
     assertEquals(List.of(), new Plan(spec, new LoadModel.Closed(List.of(60_000)), one, one, 1, ThreadKind.VIRTUAL, false, "jvm").problems());
-    List<String> open = new Plan(spec, new LoadModel.Open(List.of(100.0), 70_000), one, one, 1, ThreadKind.VIRTUAL, false, "jvm").problems();
+    List<String> open = new Plan(spec, new LoadModel.Open(List.of(100.0), 1_000_001), one, one, 1, ThreadKind.VIRTUAL, false, "jvm").problems();
     assertTrue(open.size() == 1 && open.get(0).startsWith("--concurrency (with --rate"), open.toString());
     List<String> iterations = new Plan(spec, new LoadModel.Closed(List.of(1)), one, Iterations.parse("200000x1s"), 1, ThreadKind.PLATFORM, false, "jvm")
         .problems();

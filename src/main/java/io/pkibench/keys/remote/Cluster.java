@@ -176,6 +176,28 @@ final class Cluster implements AutoCloseable {
     log.accept("key server " + n.address + " rejoined");
   }
 
+  /**
+   * Checks every node that is down until it answers SERVING or {@code within} runs out, without waiting for the
+   * next scheduled check: a level that starts right after its nodes restarted starts with all of them, not with the
+   * first one back. Returns the nodes still down, each with why.
+   */
+  List<String> awaitUp(Duration within) throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (true) {
+      List<String> down = new ArrayList<>();
+      for (Node n : nodes) {
+        if (n.up) continue;
+        String problem = check(n, HEALTH_DEADLINE);
+        if (problem == null) markUp(n);
+        else down.add(n.address + " (" + problem + ")");
+      }
+      if (down.isEmpty() || System.nanoTime() - deadline >= 0) return down;
+      Thread.sleep(AWAIT_UP_POLL.toMillis());
+    }
+  }
+
+  private static final Duration AWAIT_UP_POLL = Duration.ofMillis(50);
+
   /** Each node, its calls and failures so far, whether it is up, and its transitions: what the result records. */
   List<KeyNodeTally> nodes() {
     List<KeyNodeTally> list = new ArrayList<>();

@@ -116,6 +116,11 @@ public final class RemoteKeySource implements KeySource, RsfnEnvelopeService {
   }
 
   @Override
+  public List<String> awaitNodesUp(java.time.Duration within) throws InterruptedException {
+    return cluster.awaitUp(within);
+  }
+
+  @Override
   public String describe() {
     return "remote:" + String.join(",", addresses.stream().map(a -> a + "=" + a.weight()).toList());
   }

@@ -41,5 +41,13 @@ public interface WorkloadFactory {
     return List.of();
   }
 
+  /**
+   * Connections one worker holds open at once with these parameters (0: none, the work stays in this process): what
+   * the process's open-file limit and ports are checked against before a run ({@link SocketBudget}).
+   */
+  default int socketsPerWorker(Params params) {
+    return 0;
+  }
+
   Workload create(WorkloadContext context, Params params) throws Exception;
 }

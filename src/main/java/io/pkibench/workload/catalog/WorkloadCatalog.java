@@ -124,6 +124,22 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
     return problems;
   }
 
+  /**
+   * Levels whose workers would hold more connections than {@code budget} allows, each naming the workload, the number
+   * needed and the way out (empty: they fit). Workloads run one after another, so the largest level of each counts.
+   */
+  public List<String> socketProblems(Plan plan, io.pkibench.workload.api.SocketBudget budget) {
+    int workers = plan.load().levels().stream().mapToInt(io.pkibench.plan.LevelLoad::workers).max().orElse(0);
+    List<String> problems = new java.util.ArrayList<>();
+    for (WorkloadSpec spec : plan.workloads()) {
+      find(spec.name()).ifPresent(f -> {
+        int each = f.socketsPerWorker(Params.resolve(spec.name(), f.params(), spec.params()));
+        if (each > 0) problems.addAll(budget.problems("--concurrency " + workers + " of " + spec.name(), (long) each * workers));
+      });
+    }
+    return problems.stream().distinct().toList();
+  }
+
   /** Every outside service the plan names that cannot be reached now, each naming its flag and URL (empty: all answer). */
   public List<String> unreachable(Plan plan) {
     List<String> problems = new java.util.ArrayList<>();

@@ -98,6 +98,11 @@ public final class HandshakeWorkload implements Workload {
     }
 
     @Override
+    public int socketsPerWorker(Params params) {
+      return inMemory(params) ? 0 : 1; // over sockets: one connection per handshake, closed before the next
+    }
+
+    @Override
     public List<String> problems(Params params, String keys) {
       List<String> problems = new java.util.ArrayList<>(ClientTlsParams.problems(params));
       if (inMemory(params)) {

@@ -95,6 +95,11 @@ public final class HttpsWorkload implements Workload {
     }
 
     @Override
+    public int socketsPerWorker(Params params) {
+      return 1; // a kept-alive connection (RR, Stream) or one per transaction (ACRR)
+    }
+
+    @Override
     public List<String> problems(Params params, String keys) {
       List<String> problems = new ArrayList<>(ClientTlsParams.problems(params));
       String target = params.get(ParamSpec.TARGET);

@@ -128,6 +128,12 @@ public final class TlsWorkload implements Workload {
       return ClientTlsParams.problems(params);
     }
 
+    /** One connection per worker: kept (RR, Stream) or opened per transaction (ACRR). */
+    @Override
+    public int socketsPerWorker(Params params) {
+      return 1;
+    }
+
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
       String target = params.get(ParamSpec.TARGET);
