@@ -33,6 +33,17 @@ public final class Main {
       commandLine.getErr().println("pkibench: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
       return e instanceof IllegalArgumentException ? ExitCodes.USAGE : ExitCodes.RUN_FAILED;
     });
+    // A bad flag gets its message and where to read more, not the command's whole usage after it: the message is the
+    // part that says what to change, and forty lines of flags pushed it off the screen.
+    cli.setParameterExceptionHandler((e, arguments) -> {
+      CommandLine command = e.getCommandLine();
+      java.io.PrintWriter err = command.getErr();
+      err.println(e.getMessage());
+      CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+      err.println("see '" + command.getCommandSpec().qualifiedName() + " --help' for every flag and an example");
+      return command.getExitCodeExceptionMapper() != null ? command.getExitCodeExceptionMapper().getExitCode(e)
+          : command.getCommandSpec().exitCodeOnInvalidInput();
+    });
     int code = cli.execute(args);
     context.out().flush();
     context.err().flush();

@@ -68,6 +68,11 @@ class CliTest {
   void run_unknownFlag_exit2NamingTheFlag() {
     assertEquals(2, run("run", "noop", "--bogus", "3"));
     assertTrue(err.toString().contains("--bogus"), err.toString());
+    assertEquals(2, run("run", "noop", "--concurency", "2"));
+    String said = err.toString();
+    assertTrue(said.contains("Unknown option: '--concurency'") && said.contains("--concurrency"), "a near miss gets the flag it missed: " + said);
+    assertTrue(said.contains("see 'pkibench run --help' for every flag and an example") && !said.contains("Usage:"),
+        "the message and where to read more, not forty lines of usage after it: " + said);
   }
 
   @Test
