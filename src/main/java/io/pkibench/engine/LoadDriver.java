@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -52,7 +51,7 @@ public final class LoadDriver {
   public List<IterationOutcome> runSeries(SeriesSpec spec, Workload workload, CpuMeter cpu)
       throws EngineException, InterruptedException {
     int n = spec.concurrency();
-    Worker.Gates gates = new Worker.Gates(spec.load());
+    Worker.Gates gates = new Worker.Gates(spec.load(), Thread.currentThread());
     CountDownLatch ready = new CountDownLatch(n);
     List<Worker> workers = new ArrayList<>(n);
     ThreadFactory factory = threads == ThreadKind.VIRTUAL
@@ -70,14 +69,16 @@ public final class LoadDriver {
           t.start();
         }
       } catch (Throwable cannotStart) {
-        // Out of memory or threads part way: the start gate would wait for workers that do not exist.
+        // Out of memory or threads part way: the gate would wait for workers that do not exist.
         // Terminating it lets those already started leave, and frees what they hold before the error is recorded.
-        gates.phaser.forceTermination();
+        gates.gate.workersAre(started);
+        gates.gate.terminate();
         throw cannotStart;
       }
+      gates.gate.workersAre(started);
       // Creating an operation (opening a connection, a session) may hang as an operation may: same grace, same kind of answer.
       if (!ready.await(hangGrace.toNanos(), TimeUnit.NANOSECONDS)) {
-        gates.phaser.forceTermination(); // the workers that are ready leave the start gate
+        gates.gate.terminate(); // the workers that are ready leave the gate
         throw new EngineException(ready.getCount() + " of " + n + " workers had not created their operation " + hangGrace.toSeconds()
             + " s after the series started; the workload's setup (newOperation) hangs: check the target or the key source", null);
       }
@@ -87,6 +88,15 @@ public final class LoadDriver {
               "worker " + w.id + " could not create its operation: " + ErrorTally.causeOf(w.setupFailure),
               w.setupFailure);
         }
+      }
+      // Every worker at the gate before the first iteration opens it: one still on its way would count itself into the next.
+      try {
+        if (!gates.gate.awaitAllArrived(hangGrace.toNanos())) {
+          throw new EngineException("the workers had not all reached the start " + hangGrace.toSeconds() + " s after creating their operations", null);
+        }
+      } catch (IterationGate.TerminatedException aWorkerDied) {
+        Throwable crash = workers.stream().map(w -> w.crash).filter(c -> c != null).findFirst().orElse(null);
+        throw new EngineException("a worker died: " + (crash == null ? "unknown" : ErrorTally.causeOf(crash)), crash);
       }
       List<IterationOutcome> outcomes = new ArrayList<>();
       List<SteadyWarmup.Cost> warmups = new ArrayList<>();
@@ -102,7 +112,7 @@ public final class LoadDriver {
     } finally {
       current = null;
       gates.finished = true;
-      if (!gates.phaser.isTerminated()) gates.phaser.arriveAndDeregister(); // opens the start gate: workers exit
+      gates.gate.terminate(); // every worker leaves the gate, whether or not all of them reached it
       // Bounded in total: a hung operation's thread is a daemon and is left behind, not waited for.
       long joinDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
       for (Thread t : started) {
@@ -122,9 +132,9 @@ public final class LoadDriver {
     long cpuStart = cpu.cpuNanos();
     long startNanos = System.nanoTime();
     ticks.start(startNanos, wallClock.millis());
-    int endPhase = openStartGate(gates, startNanos, length);
-    awaitEnd(gates, endPhase, workers, ticks);
-    if (gates.phaser.isTerminated()) {
+    openGate(gates, startNanos, length);
+    awaitEnd(gates, workers, ticks);
+    if (gates.gate.isTerminated()) {
       Throwable crash = workers.stream().map(w -> w.crash).filter(c -> c != null).findFirst().orElse(null);
       throw new EngineException("a worker died: " + (crash == null ? "unknown" : ErrorTally.causeOf(crash)), crash);
     }
@@ -136,15 +146,11 @@ public final class LoadDriver {
     return outcome;
   }
 
-  /** Sets the iteration's deadline and lets every worker through the start gate; returns the end gate's phase. */
-  private static int openStartGate(Worker.Gates gates, long startNanos, Duration length) {
+  /** Sets the iteration's deadline and lets every worker through the gate, where all of them wait. */
+  private static void openGate(Worker.Gates gates, long startNanos, Duration length) {
     gates.startNanos = startNanos;
     gates.deadlineNanos = startNanos + length.toNanos();
-    // Open the start gate and wait until every worker is through it before arriving at the end
-    // gate: arriving twice in one phase would count as two parties and release the gate early.
-    int startPhase = gates.phaser.arrive();
-    gates.phaser.awaitAdvance(startPhase);
-    return gates.phaser.arrive();
+    gates.gate.open();
   }
 
   /**
@@ -152,26 +158,26 @@ public final class LoadDriver {
    * progress tick every second; gives up, stopping the workers, when an operation outlives the
    * deadline by the hang grace.
    */
-  private void awaitEnd(Worker.Gates gates, int endPhase, List<Worker> workers, Ticks ticks) throws EngineException, InterruptedException {
+  private void awaitEnd(Worker.Gates gates, List<Worker> workers, Ticks ticks) throws EngineException, InterruptedException {
     long hangLimit = gates.deadlineNanos + hangGrace.toNanos();
     while (true) {
       long now = System.nanoTime();
       long wait = Math.max(1, Math.min(ticks.lastTickNanos + TICK_NANOS, hangLimit) - now);
       try {
-        gates.phaser.awaitAdvanceInterruptibly(endPhase, wait, TimeUnit.NANOSECONDS);
-        return;
-      } catch (TimeoutException notYet) {
-        now = System.nanoTime();
-        if (now - hangLimit >= 0) {
-          gates.abort = true;
-          throw new EngineException(
-              "operations still running " + hangGrace.toSeconds() + " s after iteration " + ticks.tag
-                  + " ended; an operation hangs: give it a timeout or check the target",
-              null);
-        }
-        ticks.sample();
-        ticks.progress(workers, now);
+        if (gates.gate.awaitAllArrived(wait)) return;
+      } catch (IterationGate.TerminatedException aWorkerDied) {
+        return; // the caller finds which
       }
+      now = System.nanoTime();
+      if (now - hangLimit >= 0) {
+        gates.abort = true;
+        throw new EngineException(
+            "operations still running " + hangGrace.toSeconds() + " s after iteration " + ticks.tag
+                + " ended; an operation hangs: give it a timeout or check the target",
+            null);
+      }
+      ticks.sample();
+      ticks.progress(workers, now);
     }
   }
 

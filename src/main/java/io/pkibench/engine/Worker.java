@@ -7,7 +7,6 @@ import io.pkibench.workload.api.Workload;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Phaser;
 import org.HdrHistogram.ValueRecorder;
 
 /** Padding so that two workers' counters never share a cache line. */
@@ -28,8 +27,8 @@ abstract class WorkerPadAfter extends WorkerCounters {
 }
 
 /**
- * One closed-loop worker: it waits at the start gate, runs operations back to back until the
- * iteration deadline, then waits at the end gate. The operation path takes one clock reading, one
+ * One closed-loop worker: it waits at the gate, runs operations back to back until the
+ * iteration deadline, then waits at the gate again for the next iteration. The operation path takes one clock reading, one
  * histogram record and one counter store per operation: no allocation, no lock.
  */
 final class Worker extends WorkerPadAfter implements Runnable {
@@ -70,14 +69,8 @@ final class Worker extends WorkerPadAfter implements Runnable {
 
   /** What the controller shares with its workers; volatile fields are read once per iteration or per operation. */
   static final class Gates {
-    /**
-     * The most workers one phaser holds: a phaser counts at most 65,535 parties, so past this many the
-     * workers wait on child phasers of the controller's, each child one party of it (the phaser's own tiering).
-     */
-    static final int WORKERS_PER_PHASER = 32_768;
-    /** The controller's: with at most {@link #WORKERS_PER_PHASER} workers, theirs too. */
-    final Phaser phaser;
-    private final Phaser[] tiers;
+    /** Where the workers wait between iterations; the controller opens each. */
+    final IterationGate gate;
     final boolean openLoop;
     /** Open loop: time between scheduled starts; slot i starts at {@code startNanos + i × periodNanos}. */
     final double periodNanos;
@@ -91,26 +84,13 @@ final class Worker extends WorkerPadAfter implements Runnable {
     /** Open loop only, else null. */
     final LatencyStripes uncorrectedLatency;
 
-    Gates(LevelLoad load) {
-      int workers = load.workers();
-      if (workers <= WORKERS_PER_PHASER) {
-        this.phaser = new Phaser(workers + 1);
-        this.tiers = new Phaser[] {phaser};
-      } else {
-        this.phaser = new Phaser(1);
-        this.tiers = new Phaser[(workers + WORKERS_PER_PHASER - 1) / WORKERS_PER_PHASER];
-        for (int i = 0; i < tiers.length; i++) tiers[i] = new Phaser(phaser, Math.min(WORKERS_PER_PHASER, workers - i * WORKERS_PER_PHASER));
-      }
+    Gates(LevelLoad load, Thread controller) {
+      this.gate = new IterationGate(load.workers(), controller);
       // Read on every operation, so kept as plain fields rather than matched on the load each time.
       this.openLoop = load instanceof LevelLoad.Open;
       this.periodNanos = load instanceof LevelLoad.Open open ? 1e9 / open.ratePerSecond() : 0;
       this.latency = new LatencyStripes(load.workers());
       this.uncorrectedLatency = openLoop ? new LatencyStripes(load.workers()) : null;
-    }
-
-    /** The phaser worker {@code id} waits on; terminating any of them terminates them all. */
-    Phaser phaserFor(int id) {
-      return tiers[id / WORKERS_PER_PHASER];
     }
   }
 
@@ -129,22 +109,18 @@ final class Worker extends WorkerPadAfter implements Runnable {
     } finally {
       ready.countDown();
     }
-    Phaser phaser = gates.phaserFor(id);
+    IterationGate gate = gates.gate;
     try {
-      while (true) {
-        phaser.arriveAndAwaitAdvance(); // start gate
-        if (gates.finished || operation == null || phaser.isTerminated()) {
-          phaser.arriveAndDeregister();
-          return;
-        }
+      // Arrives once at the start, then once at the end of each iteration; the controller opens the next.
+      while (gate.arriveAndAwaitOpening()) {
+        if (gates.finished || operation == null) return;
         if (gates.openLoop) runOnTimetable(operation, gates.startNanos, gates.deadlineNanos);
         else runUntil(operation, gates.deadlineNanos);
-        phaser.arriveAndAwaitAdvance(); // end gate
       }
     } catch (VirtualMachineError fatal) {
       // Out of memory or stack: the series cannot be trusted; wake the controller instead of hanging it.
       crash = fatal;
-      phaser.forceTermination();
+      gate.terminate();
     }
   }
 

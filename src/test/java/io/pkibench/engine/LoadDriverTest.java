@@ -97,10 +97,10 @@ class LoadDriverTest {
     }
   }
 
-  /** Past one phaser's share: the workers wait on tiered phasers (two here), every one of them runs, each operation counted once. */
+  /** Past the 65,535 parties a Phaser holds (the engine's gate before): every worker runs each iteration, each operation counted once. */
   @Test
-  void runSeries_moreWorkersThanOnePhaserHolds_everyWorkerRunsEachIteration() throws Exception {
-    int workers = 40_000;
+  void runSeries_seventyThousandWorkers_everyWorkerRunsEachIteration() throws Exception {
+    int workers = 70_000;
     var perWorker = new java.util.concurrent.atomic.AtomicIntegerArray(workers);
     Workload sleeping = worker -> () -> {
       perWorker.incrementAndGet(worker);
@@ -122,22 +122,22 @@ class LoadDriverTest {
       ran += perWorker.get(i);
       if (perWorker.get(i) < 2) idle++;
     }
-    assertEquals(0, idle, "workers of every tier ran in both iterations");
-    assertEquals(ran, counted, "no operation counted twice or lost between the tiers");
+    assertEquals(0, idle, "every worker ran in both iterations");
+    assertEquals(ran, counted, "no operation counted twice or lost between iterations");
   }
 
-  /** A worker of the second tier dies: the controller, waiting on the first, is woken and says so. */
+  /** The last of 40,000 workers dies mid-iteration: the controller, waiting at the gate, is woken and says so. */
   @Test
-  void runSeries_aWorkerOfAChildPhaserDies_theSeriesEndsNamingIt() {
+  void runSeries_oneWorkerOfManyDies_theSeriesEndsNamingIt() {
     int workers = 40_000;
     Workload dying = worker -> () -> {
-      if (worker == workers - 1) throw new StackOverflowError("planted in the last tier");
+      if (worker == workers - 1) throw new StackOverflowError("planted in the last worker");
       Thread.sleep(100);
     };
     SeriesSpec spec = new SeriesSpec("dying", workers, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x500ms"));
     EngineException e = assertThrows(EngineException.class,
         () -> driver(ThreadKind.VIRTUAL, IntervalLog.NONE, Duration.ofSeconds(30)).runSeries(spec, dying, CPU));
-    assertTrue(e.getMessage().contains("a worker died") && e.getMessage().contains("planted in the last tier"), e.getMessage());
+    assertTrue(e.getMessage().contains("a worker died") && e.getMessage().contains("planted in the last worker"), e.getMessage());
   }
 
   @Test

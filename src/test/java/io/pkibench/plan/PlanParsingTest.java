@@ -52,7 +52,7 @@ class PlanParsingTest {
     assertTrue(tooMany.get(0).startsWith("--concurrency: 1000001 workers is more than one process runs (1000000: ")
         && tooMany.get(0).contains("gigabyte"), "the limit and why: " + tooMany);
     assertEquals(List.of(), new Plan(spec, new LoadModel.Closed(List.of(100_000, 1_000_000)), one, one, 1, ThreadKind.VIRTUAL, false, "jvm").problems(),
-        "past the one phaser's 65,535 parties: the engine tiers them");
+        "past the 65,535 parties of the Phaser the engine used to wait on");
     assertEquals(List.of("--concurrency: 0 is out of range; use 1 to 1000000 workers"),
         new Plan(spec, new LoadModel.Closed(List.of(0)), one, one, 1, ThreadKind.VIRTUAL, false, "jvm").problems());
     List<String> platform = new Plan(spec, new LoadModel.Closed(List.of(2, 60_000)), one, one, 1, ThreadKind.PLATFORM, false, "jvm").problems();
