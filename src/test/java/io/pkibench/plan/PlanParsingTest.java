@@ -50,7 +50,7 @@ class PlanParsingTest {
     List<String> tooMany = new Plan(spec, new LoadModel.Closed(List.of(1_000_001)), one, one, 1, ThreadKind.VIRTUAL, false, "jvm").problems();
     assertEquals(1, tooMany.size(), tooMany.toString());
     assertTrue(tooMany.get(0).startsWith("--concurrency: 1000001 workers is more than one process runs (1000000: ")
-        && tooMany.get(0).contains("gigabyte"), "the limit and why: " + tooMany);
+        && tooMany.get(0).contains("3 GB"), "the limit and why: " + tooMany);
     assertEquals(List.of(), new Plan(spec, new LoadModel.Closed(List.of(100_000, 1_000_000)), one, one, 1, ThreadKind.VIRTUAL, false, "jvm").problems(),
         "past the 65,535 parties of the Phaser the engine used to wait on");
     assertEquals(List.of("--concurrency: 0 is out of range; use 1 to 1000000 workers"),
