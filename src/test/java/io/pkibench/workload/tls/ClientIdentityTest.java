@@ -208,4 +208,40 @@ class ClientIdentityTest {
         fixture.pki.certificatePem("tls-client").toString(), "client-key", p12.toString(), "client-key-password-file",
         fixture.pki.dir().resolve("keystore.pass").toString())), "software"));
   }
+
+  /**
+   * {@code -p client-key-password-env=VAR}: {@code run tls-handshake} as a user types it, the PKCS#12 password in the
+   * environment only, mutual TLS against s_server demanding a certificate; the password is in neither the output
+   * nor the result. The variable unset, the run stops naming the flag; a password given as the value is refused
+   * without being echoed.
+   */
+  @Test
+  void pkcs12PasswordFromTheEnvironment_handshakesPass_passwordNowhereInOutputOrResult() throws Exception {
+    String password = new String(fixture.pki.keystorePassword().chars());
+    java.io.StringWriter out = new java.io.StringWriter(), err = new java.io.StringWriter();
+    java.util.function.BiFunction<Map<String, String>, String[], Integer> cli = (env, args) -> io.pkibench.cli.Main.execute(new io.pkibench.cli.CliContext(
+        new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true), env, InstantSource.system(), dir, false), args);
+    try (OpensslServer server = OpensslServer.start(fixture, dir, "-Verify", "1", "-verify_return_error", "-CAfile", fixture.pki.caChainPem().toString())) {
+      java.util.function.Function<String, String[]> args = variable -> new String[] {"run", "tls-handshake", "--target", "tls://127.0.0.1:" + server.port,
+          "--pki", fixture.pki.dir().toString(), "-p", "client-cert=" + fixture.pki.certificatePem("tls-client"), "-p",
+          "client-key=" + fixture.pki.keystore("tls-client"), "-p", "client-key-password-env=" + variable, "--concurrency", "1", "--warmup", "0x1s",
+          "--measure", "1x1s", "--quiet", "--out", "env.json"};
+      assertEquals(0, cli.apply(Map.of("PATH", System.getenv("PATH"), "CLIENT_P12_PASSWORD", password), args.apply("CLIENT_P12_PASSWORD")), err.toString());
+      var result = io.pkibench.results.RunResultJson.read(dir.resolve("env.json"));
+      var counts = result.workloads().get(0).levels().get(0).counts();
+      assertTrue(counts.succeeded() > 0 && counts.failed() == 0, "mutual TLS with the key the environment's password opened: " + counts);
+      assertTrue(server.output().contains("tls-client"), "s_server saw the client's certificate: " + server.output());
+      String written = Files.readString(dir.resolve("env.json")) + out + err;
+      assertTrue(!written.contains(password) && written.contains("CLIENT_P12_PASSWORD"), "the variable's name is recorded, its value never");
+
+      // found when the key is opened, before the first handshake (the checks before a run see no environment): the run stops, failed
+      assertEquals(1, cli.apply(Map.of("PATH", System.getenv("PATH")), args.apply("CLIENT_P12_PASSWORD")), out.toString());
+      assertTrue((out.toString() + err).contains("-p client-key-password-env=CLIENT_P12_PASSWORD: the environment has no CLIENT_P12_PASSWORD"),
+          out.toString() + err);
+      err.getBuffer().setLength(0);
+      assertEquals(2, cli.apply(Map.of(), args.apply("hunter2!")), out.toString());
+      assertTrue(err.toString().contains("-p client-key-password-env: give the NAME of an environment variable") && !err.toString().contains("hunter2!"),
+          "refused, the value not echoed: " + err);
+    }
+  }
 }
