@@ -126,6 +126,10 @@ final class ClientTlsParams {
     } else if (!p.get(CLIENT_CERT).isEmpty()) {
       identity = fileIdentity(p, context.env());
     }
+    if (identity != null && TlsClient.identityProblem(engine, identity) != null) {
+      String flag = p.get(CLIENT).isEmpty() ? "-p client-key=" + p.get(CLIENT_KEY) : "-p client=" + p.get(CLIENT);
+      throw new IllegalArgumentException(flag + " with -p engine=" + engine.flag + ": " + TlsClient.identityProblem(engine, identity));
+    }
     String suite = p.get("suite"), protocol = p.get("protocol");
     return new TlsClient(engine, trusted, identity, protocol.isEmpty() ? List.of() : List.of(protocol), suite.isEmpty() ? List.of() : List.of(suite),
         KeyExchangeGroups.parse(p.get(GROUPS)));

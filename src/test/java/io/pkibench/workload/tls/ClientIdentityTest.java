@@ -244,4 +244,34 @@ class ClientIdentityTest {
           "refused, the value not echoed: " + err);
     }
   }
+
+  /**
+   * An Ed25519 client key (the test PKI's signer-ed25519-1, clientAuth among its purposes) against s_server demanding a
+   * certificate: BoringSSL presents it, from its bytes and through the key server (netty offered it only RSA and EC key
+   * types, so it sent no certificate); JSSE presents the JDK's key, and a key server's, which JSSE cannot take, is refused
+   * before the run naming the engine and the fix.
+   */
+  @Test
+  void ed25519ClientKey_boringSslPresentsItLocalOrRemote_jsseRemoteRefusedNamingTheFix() throws Exception {
+    var jdkKeys = new WorkloadContext(new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK), false, () -> fixture.pki);
+    try (OpensslServer server = OpensslServer.start(fixture, dir, "-Verify", "1", "-verify_return_error", "-CAfile", fixture.pki.caChainPem().toString())) {
+      for (String protocol : List.of("TLSv1.2", "TLSv1.3")) {
+        for (WorkloadContext context : List.of(jdkKeys, remoteKeys())) {
+          long signed = node.counts().served();
+          try (Workload w = handshakes(context, server.port, "client", "signer-ed25519-1", "engine", "openssl", "protocol", protocol)) {
+            MeasuredRun.of("ed25519 openssl " + protocol + " " + context.keys().describe(), w, Duration.ofMillis(500)).assertEverySucceeded();
+          }
+          if (context.keys() == remote) assertTrue(node.counts().served() > signed, "the key server signed: " + node.counts());
+        }
+      }
+      try (Workload w = handshakes(jdkKeys, server.port, "client", "signer-ed25519-1", "engine", "jsse", "protocol", "TLSv1.3")) {
+        MeasuredRun.of("ed25519 jsse", w, Duration.ofMillis(500)).assertEverySucceeded();
+      }
+      assertTrue(server.output().contains("signer-ed25519-1"), "s_server saw the Ed25519 certificate: " + server.output());
+      IllegalArgumentException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+          () -> handshakes(remoteKeys(), server.port, "client", "signer-ed25519-1", "engine", "jsse").close());
+      assertTrue(refused.getMessage().startsWith("-p client=signer-ed25519-1 with -p engine=jsse: the jsse engine cannot present the Ed25519 key")
+          && refused.getMessage().contains("use -p engine=openssl"), refused.getMessage());
+    }
+  }
 }
