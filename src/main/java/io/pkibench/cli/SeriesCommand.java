@@ -34,7 +34,7 @@ final class SeriesCommand implements Callable<Integer> {
     try (HlogFile log = new HlogFile(ctx.resolve(hlog), ctx.clock().instant(), "pkibench forked series")) {
       Path pkiDir = ctx.pkiDir(pki);
       answer = ForkedSeries.serveHere(req, WorkloadCatalog.builtIn(), KeyOpeners.of(ctx, pkiDir, pinFile, progress::line),
-          () -> TestPki.openOrInit(pkiDir, ctx.clock(), progress::line), progress, log, ctx.clock());
+          () -> TestPki.openOrInit(pkiDir, ctx.clock(), progress::line), progress, log, ctx.clock(), ctx.env());
     }
     Path tmp = ctx.resolve(response).resolveSibling(response.getFileName() + ".tmp");
     Files.writeString(tmp, RunResultJson.mapper().writeValueAsString(answer));

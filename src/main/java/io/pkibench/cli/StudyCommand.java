@@ -320,7 +320,8 @@ final class StudyCommand implements Runnable {
       footer = {"", "Examples:", "  pkibench study ssl --quick                       # about 2 minutes: plain, RC4/SHA-1 and AES128 columns",
           "  pkibench study ssl --duration 30s --html ssl.html  # every column, both engines: about 30 minutes",
           "  pkibench study ssl --tls openssl                 # only the BoringSSL engine",
-          "  pkibench study ssl --quick --server pkibench,nginx  # HTTPS RR/ACRR/Stream on tlsecho and Debian's nginx, tps per server CPU-second"})
+          "  pkibench study ssl --quick --server pkibench,nginx  # HTTPS RR/ACRR/Stream on tlsecho and Debian's nginx, tps per server CPU-second",
+          "  pkibench study ssl --quick --server pkibench,nginx --client-auth need   # the same with mutual TLS on both servers"})
   static final class Ssl extends StudyRun {
     @Option(names = "--tls", split = ",", defaultValue = "jsse,openssl", paramLabel = "jsse,openssl",
         description = "the TLS engines to measure, server and client alike (default: ${DEFAULT-VALUE})")
@@ -331,12 +332,20 @@ final class StudyCommand implements Runnable {
             + " on HTTPS RR, ACRR and Stream, nginx started from a configuration beside the result file (default: ${DEFAULT-VALUE})")
     List<String> servers;
 
+    @Option(names = "--client-auth", defaultValue = "none", paramLabel = "none|need",
+        description = "need (with --server pkibench,nginx): mutual TLS on every server (nginx ssl_verify_client on, tlsecho --client-auth need),"
+            + " every client presenting the test PKI's tls-client certificate (default: ${DEFAULT-VALUE})")
+    String clientAuth;
+
     @Override
     Study study() {
+      if (!clientAuth.equals("none") && !clientAuth.equals("need")) {
+        throw new ParameterException(spec.commandLine(), "--client-auth " + clientAuth + ": use none or need");
+      }
       Path result = shared.out != null ? shared.out : Path.of("ssl.json");
       Path resolved = study.parent.context.resolve(result).toAbsolutePath();
       String name = resolved.getFileName().toString().replaceFirst("\\.json$", "");
-      return new SslStudy(engines, servers, resolved.resolveSibling(name + "-nginx"));
+      return new SslStudy(engines, servers, resolved.resolveSibling(name + "-nginx"), clientAuth.equals("need"));
     }
   }
 

@@ -123,7 +123,7 @@ public final class ForkedSeries {
   /** The child's side: runs the requested series in this JVM and answers; never throws for a series that cannot run. */
   public static SeriesResponse serveHere(SeriesRequest request, WorkloadCatalog catalog, RunSession.KeyOpener keys,
       java.util.function.Supplier<TestPki> pki, ProgressListener progress, IntervalLog intervalLog,
-      java.time.InstantSource clock) throws InterruptedException {
+      java.time.InstantSource clock, Map<String, String> env) throws InterruptedException {
     var spec = request.workload();
     try {
       // The same checks the parent made: a request this version cannot run is answered as such, not half-run.
@@ -137,7 +137,7 @@ public final class ForkedSeries {
             java.time.Duration.ofMillis(request.hangGraceMillis()));
         var seriesSpec = new SeriesSpec(spec.name(), request.load(), request.series(), request.seriesCount(),
             request.warmup(), request.measure());
-        var run = SeriesRunner.runHere(factory, new WorkloadContext(source, request.verify(), pki, clock), params,
+        var run = SeriesRunner.runHere(factory, new WorkloadContext(source, request.verify(), pki, clock, env), params,
             seriesSpec, driver, cpu);
         return new SeriesResponse(SeriesResponse.SCHEMA, run.iterations(), null, run.outcomes(), source == null ? List.of() : source.nodes());
       }

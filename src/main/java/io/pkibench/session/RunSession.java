@@ -82,12 +82,12 @@ public final class RunSession {
    * operation is waited for, and, when forking, how to make the forked-series runner from the run's
    * interval log (null: every series runs in this JVM), the analysis stored at the end (the caller's:
    * a session measures, it does not analyse), the test PKI that
-   * certificate-validating workloads trust, and what runs before each level.
+   * certificate-validating workloads trust, what runs before each level, and the environment workloads read named secrets from.
    */
   public record Options(
       CpuMeter cpu, InstantSource clock, ProgressListener progress, Consumer<String> log,
       Duration hangGrace, Function<IntervalLog, ForkedSeries> fork, Function<RunResult, ?> analysis,
-      java.util.function.Supplier<TestPki> pki, BeforeLevel beforeLevel) {}
+      java.util.function.Supplier<TestPki> pki, BeforeLevel beforeLevel, java.util.Map<String, String> env) {}
 
   /** Checks the plan against {@code catalog} (workload names, parameters, targets, key sources): a bad plan throws before anything runs. */
   public RunSession(Plan plan, WorkloadCatalog catalog, KeyOpener keys, Options options) {
@@ -186,7 +186,7 @@ public final class RunSession {
         source = keys.open(spec.keys());
         current = new WorkloadResult(spec.name(), params.asMap(), source.describe(), cpu.describe(), List.of(), null, step).withNotes(entry.notes());
       }
-      WorkloadContext context = new WorkloadContext(source, plan.verify(), options.pki(), options.clock());
+      WorkloadContext context = new WorkloadContext(source, plan.verify(), options.pki(), options.clock(), options.env());
       for (LevelLoad load : plan.load().levels()) {
         if (interrupted) break;
         options.beforeLevel().run(load.workers());

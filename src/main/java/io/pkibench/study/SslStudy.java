@@ -75,6 +75,8 @@ public final class SslStudy implements Study {
   /** {@code --server}: pkibench (the IBM table on tlsecho), nginx beside it (the HTTPS transactions on both, like for like). */
   private final List<String> servers;
   private final java.nio.file.Path nginxDir;
+  /** {@code --client-auth need}: every server of the comparison demands a client certificate, every client presents {@link #CLIENT}. */
+  private final boolean mutual;
 
   public SslStudy(List<String> engineFlags) {
     this(engineFlags, List.of(PKIBENCH), null);
@@ -82,10 +84,19 @@ public final class SslStudy implements Study {
 
   /** With nginx among {@code servers}, the study compares the servers ({@link #peers}) and nginx runs from a configuration in {@code nginxDir}. */
   public SslStudy(List<String> engineFlags, List<String> servers, java.nio.file.Path nginxDir) {
+    this(engineFlags, servers, nginxDir, false);
+  }
+
+  /** As above, mutual TLS on every server when {@code mutual} (the server comparison only). */
+  public SslStudy(List<String> engineFlags, List<String> servers, java.nio.file.Path nginxDir, boolean mutual) {
     this.engineFlags = List.copyOf(engineFlags);
     this.servers = List.copyOf(servers);
     this.nginxDir = nginxDir;
+    this.mutual = mutual;
   }
+
+  /** The test-PKI identity the clients present under {@code --client-auth need}: RSA-2048, its key in the client's JVM (--keys software). */
+  static final String CLIENT = "tls-client";
 
   static final String PKIBENCH = "pkibench";
   static final String NGINX = "nginx";
@@ -159,6 +170,9 @@ public final class SslStudy implements Study {
     if (servers.isEmpty()) problems.add("--server: name at least one: pkibench, nginx");
     for (String server : servers) {
       if (!server.equals(PKIBENCH) && !server.equals(NGINX)) problems.add("--server " + server + ": use pkibench, nginx or both (pkibench,nginx)");
+    }
+    if (mutual && !peers()) {
+      problems.add("--client-auth need: only with --server pkibench,nginx (the server comparison); IBM's table measured no client certificates");
     }
     if (servers.contains(NGINX)) {
       String nginx = NginxPeer.problem();
@@ -249,15 +263,20 @@ public final class SslStudy implements Study {
     if (servers.contains(PKIBENCH)) {
       for (String engine : engineFlags) {
         services.add(new ServiceSpec(PKIBENCH + "-" + engine, List.of("tlsecho", "--tls", engine, "--key", SUBSTITUTE_KEY, "--protocols", PEER_PROTOCOL,
-            "--suites", PEER_SUITE, "--plain-port", "-1", "--pki", options.pkiDir().toString()), "tls"));
+            "--suites", PEER_SUITE, "--plain-port", "-1", "--client-auth", clientAuth(), "--pki", options.pkiDir().toString()), "tls"));
       }
     }
     if (servers.contains(NGINX)) {
       services.add(new ServiceSpec(NGINX, List.of("nginx", "--dir", nginxDir.toString(), "--key", SUBSTITUTE_KEY, "--protocols", PEER_PROTOCOL,
-          "--ciphers", PEER_SUITE_OPENSSL, "--workers", Integer.toString(nginxWorkers()), "--sizes", "128,8192", "--pki", options.pkiDir().toString()),
+          "--ciphers", PEER_SUITE_OPENSSL, "--workers", Integer.toString(nginxWorkers()), "--sizes", "128,8192", "--client-auth", clientAuth(), "--pki", options.pkiDir().toString()),
           "https"));
     }
     return services;
+  }
+
+  /** What every server of the comparison asks of clients: the same on each, so the comparison stays like for like. */
+  private String clientAuth() {
+    return mutual ? "need" : "none";
   }
 
   private List<Step> peerSteps(StudyOptions options, RunningServices services) {
@@ -277,7 +296,7 @@ public final class SslStudy implements Study {
     return t.label() + " · " + server + (engine.isEmpty() ? "" : " [" + engine + "]");
   }
 
-  private static WorkloadSpec peerSpec(Transaction t, String url) {
+  WorkloadSpec peerSpec(Transaction t, String url) {
     Map<String, String> params = new LinkedHashMap<>(t.params());
     String path = switch (t.workload()) {
       case "https-rr" -> "/bytes/128";
@@ -288,6 +307,7 @@ public final class SslStudy implements Study {
     params.put("engine", peerClientEngine());
     params.put("suite", PEER_SUITE);
     params.put("protocol", PEER_PROTOCOL);
+    if (mutual) params.put("client", CLIENT); // its key from --keys software: the test PKI's, signed in the client's JVM
     return new WorkloadSpec(t.workload(), params, "software");
   }
 
@@ -385,6 +405,11 @@ public final class SslStudy implements Study {
           + " nginx (" + NginxPeer.version() + ") with " + nginxWorkers() + " worker processes, no session cache or tickets,"
           + " static files /bytes/128 and /bytes/8192, POST /sink read and answered with its byte count; its CPU is the master's and the workers'."
           + " serve tlsecho answers the same paths with one event-loop thread per core, its CPU by pid");
+      if (mutual) {
+        notes.add("mutual TLS on every server: nginx with ssl_verify_client on, serve tlsecho with --client-auth need, both trusting the test PKI's"
+            + " CAs; every client presents the test PKI's " + CLIENT + " certificate (RSA-2048, its key in the client's JVM), so each new"
+            + " connection costs the server a client-certificate verification as well");
+      }
       notes.add("the same client for every server: https-* on the " + peerClientEngine() + " engine, on this machine; the relative-cost table sets"
           + " each server's CPU per transaction against nginx's (nginx = 1; above 1 costs more CPU than nginx)");
       if (options.quick()) notes.add("quick: four workers without a probe, servers measured cold; for sizing: --duration 30s");

@@ -237,7 +237,7 @@ public final class StudyRunner {
       for (StepHook hook : step.beforeEachLevel()) hook.run(services);
     };
     RunSession session = new RunSession(plan, catalog, options.keys(), new RunSession.Options(services.cpuMeter(plan.cpu()), options.clock(),
-        options.progress(), options.log(), options.hangGrace(), forks, result -> Analysis.of(result, Analysis.Options.DEFAULT), options.pki(), beforeLevel));
+        options.progress(), options.log(), options.hangGrace(), forks, result -> Analysis.of(result, Analysis.Options.DEFAULT), options.pki(), beforeLevel, options.env()));
     current = session;
     if (interrupted) session.interrupt();
     return session;

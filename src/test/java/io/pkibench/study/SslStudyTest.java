@@ -43,6 +43,42 @@ class SslStudyTest {
     return new StudyOptions(true, Duration.ofSeconds(5), "software", dir.resolve("pki"), null).withQuickIterationsOfAtMost(SMOKE);
   }
 
+  /**
+   * {@code --client-auth need} wired without a study run (the comparison itself is bench/ssl-peers'): both servers are
+   * started demanding a client certificate, the report says so, and the study's own https-rr step against its nginx
+   * service (a {@code serve nginx} JVM, as the study starts it) passes with the certificate and fails every request without.
+   */
+  @Test
+  void clientAuthNeed_bothServersDemandACertificate_theStudysStepPresentsIt() throws Exception {
+    assertTrue(new SslStudy(List.of("openssl"), List.of("pkibench"), null, true).problems(quick()).stream()
+        .anyMatch(p -> p.startsWith("--client-auth need: only with --server pkibench,nginx")), "IBM's table had no client certificates");
+    Path nginxDir = dir.resolve("mutual-nginx");
+    var study = new SslStudy(List.of("openssl"), List.of("pkibench", "nginx"), nginxDir, true);
+    assertEquals(List.of(), study.problems(quick()));
+    List<io.pkibench.study.ServiceSpec> specs = study.services(quick());
+    for (var spec : specs) {
+      int at = spec.args().indexOf("--client-auth");
+      assertTrue(at >= 0 && spec.args().get(at + 1).equals("need"), spec.name() + " demands a client certificate: " + spec.args());
+    }
+    assertTrue(study.notes(quick()).stream().anyMatch(n -> n.startsWith("mutual TLS on every server: nginx with ssl_verify_client on")), "the report says it");
+    var nginxSpec = specs.stream().filter(s -> s.name().equals(SslStudy.NGINX)).toList();
+    List<String> log = new ArrayList<>();
+    try (RunningServices services = RunningServices.plan(nginxSpec, ForkedSeries.thisJvm(), Map.of("PATH", System.getenv("PATH")), log::add)) {
+      services.startAll();
+      assertTrue(java.nio.file.Files.readString(nginxDir.resolve("nginx.conf")).contains("ssl_verify_client on;"), "nginx verifies clients");
+      var step = study.peerSpec(SslStudy.HTTPS.get(0), services.url(SslStudy.NGINX));
+      var factory = WorkloadCatalog.builtIn().find(step.name()).orElseThrow();
+      try (var w = fixture.workload(factory, step.params())) {
+        io.pkibench.testing.MeasuredRun.of("https-rr mutual", w, Duration.ofMillis(700)).assertEverySucceeded();
+      }
+      Map<String, String> anonymous = new java.util.HashMap<>(step.params());
+      anonymous.remove("client");
+      try (var w = fixture.workload(factory, anonymous)) {
+        io.pkibench.testing.MeasuredRun.of("https-rr without certificate", w, Duration.ofMillis(700)).assertEveryFailedWith("No required SSL certificate was sent");
+      }
+    }
+  }
+
   @Test
   void choices_refusedOriginalsNamedWithTheirSubstitute_neverSilent() {
     var full = new StudyOptions(false, Duration.ofSeconds(5), "software", dir.resolve("pki"), null);

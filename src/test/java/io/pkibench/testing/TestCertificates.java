@@ -48,6 +48,26 @@ public final class TestCertificates {
     return new Issued(new JcaX509CertificateConverter().getCertificate(holder), pair.getPrivate());
   }
 
+  /**
+   * A TLS client's P-256 certificate issued by {@code issuer}, valid from {@code notBefore} to {@code notAfter},
+   * for {@code purpose} only (id-kp-clientAuth, or another to make one a server must refuse).
+   */
+  public static Issued tlsClient(String commonName, X509Certificate issuer, java.security.PrivateKey issuerKey, Instant notBefore, Instant notAfter,
+      org.bouncycastle.asn1.x509.KeyPurposeId purpose) throws Exception {
+    KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+    generator.initialize(new ECGenParameterSpec("secp256r1"));
+    var pair = generator.generateKeyPair();
+    var builder = new JcaX509v3CertificateBuilder(issuer.getSubjectX500Principal(), BigInteger.valueOf(System.nanoTime()), Date.from(notBefore),
+        Date.from(notAfter), new X500Principal("CN=" + commonName), pair.getPublic());
+    builder.addExtension(org.bouncycastle.asn1.x509.Extension.basicConstraints, true, new org.bouncycastle.asn1.x509.BasicConstraints(false));
+    builder.addExtension(org.bouncycastle.asn1.x509.Extension.keyUsage, true,
+        new org.bouncycastle.asn1.x509.KeyUsage(org.bouncycastle.asn1.x509.KeyUsage.digitalSignature));
+    builder.addExtension(org.bouncycastle.asn1.x509.Extension.extendedKeyUsage, false, new org.bouncycastle.asn1.x509.ExtendedKeyUsage(purpose));
+    String algorithm = issuerKey.getAlgorithm().equals("EC") ? "SHA256withECDSA" : "SHA256withRSA";
+    var holder = builder.build(new JcaContentSignerBuilder(algorithm).build(issuerKey));
+    return new Issued(new JcaX509CertificateConverter().getCertificate(holder), pair.getPrivate());
+  }
+
   /** {@code key} as an unencrypted PKCS#8 PEM, for openssl's -rkey and signer_key. */
   public static String pem(java.security.PrivateKey key) {
     return "-----BEGIN PRIVATE KEY-----\n" + java.util.Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(key.getEncoded())

@@ -28,6 +28,11 @@ import javax.net.ssl.X509ExtendedKeyManager;
  * and signs natively; a key it cannot read (a token's, a key server's) is signed through the key's
  * provider by a private-key method BoringSSL calls back, so every such signature happens on the key
  * source, as with JSSE.
+ *
+ * <p>An Ed25519 key on BoringSSL goes through {@link ChainOnly} too: netty names the client key types it
+ * will take from the server's certificate types (RSA, EC), which have no EdDSA, so its own key manager never
+ * picks an Ed25519 certificate and the client sends none. ECDSA's certificate type stands for EdDSA as well
+ * (RFC 8422, section 5.5), so ChainOnly takes "EC" for an EdDSA key; BoringSSL then signs Ed25519 when the server offers it.
  */
 public record TlsClient(TlsEngine engine, List<X509Certificate> trusted, SigningKey identity, List<String> protocols, List<String> suites,
     List<String> groups) {
@@ -48,14 +53,30 @@ public record TlsClient(TlsEngine engine, List<X509Certificate> trusted, Signing
         // (SunPKCS11 configured for it) must be installed, last, where it takes only its own keys (the remote one installs itself).
         if (java.security.Security.getProvider(identity.provider().getName()) == null) java.security.Security.addProvider(identity.provider());
         b.keyManager(new SingleKeyManager(identity));
-      } else if (readableAsBytes(identity.privateKey())) {
+      } else if (readableAsBytes(identity.privateKey()) && !SingleKeyManager.isEdDsa(identity.privateKey().getAlgorithm())) {
         b.keyManager(identity.privateKey(), identity.chain());
+      } else if (readableAsBytes(identity.privateKey())) {
+        b.keyManager(new ChainOnly(identity, true));
       } else {
-        b.keyManager(new ChainOnly(identity));
+        b.keyManager(new ChainOnly(identity, false));
         b.option(OpenSslContextOption.PRIVATE_KEY_METHOD, new SignOnKeySource(identity));
       }
     }
     return KeyExchangeGroups.apply(engine.restrict(b, protocols, suites), engine, groups).build();
+  }
+
+  /**
+   * Why {@code engine} cannot present {@code identity}, or null. JSSE takes a client key only when its algorithm
+   * name is the one it asks for, "EdDSA" for Edwards keys, as the JDK's own keys are named; a key server's Ed25519
+   * key names its curve, so JSSE would send no certificate and every handshake would fail at the server.
+   */
+  public static String identityProblem(TlsEngine engine, SigningKey identity) {
+    String algorithm = identity.privateKey().getAlgorithm();
+    if (engine == TlsEngine.JSSE && SingleKeyManager.isEdDsa(algorithm) && !algorithm.equals("EdDSA")) {
+      return "the jsse engine cannot present the " + algorithm + " key " + identity.alias() + ": JSSE takes Edwards keys only as"
+          + " the JDK names them (EdDSA); use -p engine=openssl (BoringSSL signs it through the key source), or an ECDSA or RSA client key";
+    }
+    return null;
   }
 
   /** Whether the identity's key is signed through the key source (true) or by the engine itself from its bytes. */
@@ -67,24 +88,36 @@ public record TlsClient(TlsEngine engine, List<X509Certificate> trusted, Signing
     return "PKCS#8".equals(key.getFormat()) && key.getEncoded() != null;
   }
 
-  /** The certificate chain without a private key: BoringSSL then asks the {@link SignOnKeySource} for each signature. */
+  /**
+   * The client's certificate chain for BoringSSL, with its key when BoringSSL can read it ({@code withKey}); without,
+   * BoringSSL asks the {@link SignOnKeySource} for each signature. An EdDSA key answers netty's "EC" (see above).
+   */
   private static final class ChainOnly extends X509ExtendedKeyManager {
     private final SingleKeyManager chooser;
     private final SigningKey key;
+    private final boolean withKey;
 
-    ChainOnly(SigningKey key) {
+    ChainOnly(SigningKey key, boolean withKey) {
       this.key = key;
+      this.withKey = withKey;
       this.chooser = new SingleKeyManager(key);
+    }
+
+    /** netty's key types with "EdDSA" added where it offers ECDSA's certificate type, for an EdDSA key. */
+    private String[] widened(String[] keyTypes) {
+      if (keyTypes == null || !SingleKeyManager.isEdDsa(key.privateKey().getAlgorithm())) return keyTypes;
+      return java.util.Arrays.asList(keyTypes).contains("EC") ? java.util.stream.Stream.concat(java.util.Arrays.stream(keyTypes),
+          java.util.stream.Stream.of(key.privateKey().getAlgorithm())).toArray(String[]::new) : keyTypes;
     }
 
     @Override
     public String chooseEngineClientAlias(String[] keyTypes, Principal[] issuers, SSLEngine engine) {
-      return chooser.chooseEngineClientAlias(keyTypes, issuers, engine);
+      return chooser.chooseEngineClientAlias(widened(keyTypes), issuers, engine);
     }
 
     @Override
     public String chooseClientAlias(String[] keyTypes, Principal[] issuers, Socket socket) {
-      return chooser.chooseClientAlias(keyTypes, issuers, socket);
+      return chooser.chooseClientAlias(widened(keyTypes), issuers, socket);
     }
 
     @Override
@@ -109,7 +142,7 @@ public record TlsClient(TlsEngine engine, List<X509Certificate> trusted, Signing
 
     @Override
     public PrivateKey getPrivateKey(String alias) {
-      return null; // held by the key source: signed through SignOnKeySource
+      return withKey ? chooser.getPrivateKey(alias) : null; // else held by the key source: signed through SignOnKeySource
     }
 
     @Override
@@ -145,6 +178,7 @@ public record TlsClient(TlsEngine engine, List<X509Certificate> trusted, Signing
       if (algorithm == SSL_SIGN_RSA_PSS_RSAE_SHA256) return pss("SHA-256", 32);
       if (algorithm == SSL_SIGN_RSA_PSS_RSAE_SHA384) return pss("SHA-384", 48);
       if (algorithm == SSL_SIGN_RSA_PSS_RSAE_SHA512) return pss("SHA-512", 64);
+      if (algorithm == SSL_SIGN_ED25519) return Signature.getInstance("Ed25519", key.provider());
       throw new SSLException("the client key " + key.alias() + " cannot make TLS signature scheme 0x" + Integer.toHexString(algorithm)
           + " through " + key.provider().getName());
     }

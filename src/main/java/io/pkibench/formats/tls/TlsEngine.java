@@ -86,7 +86,15 @@ public enum TlsEngine {
   public SslContext server(PrivateKey key, List<X509Certificate> chain, List<String> protocols, List<String> suites,
       io.netty.handler.ssl.ClientAuth clientAuth, X509Certificate clientRoot, List<String> groups) throws SSLException {
     SslContextBuilder b = SslContextBuilder.forServer(key, chain.toArray(new X509Certificate[0])).sslProvider(provider).clientAuth(clientAuth);
-    if (clientRoot != null) b.trustManager(clientRoot);
+    if (clientRoot != null && this == OPENSSL) {
+      try {
+        b.trustManager(ClientPurposeCheck.trusting(clientRoot)); // a wrong-purpose certificate refused as such, not as an internal error
+      } catch (GeneralSecurityException e) {
+        throw new SSLException("cannot trust client certificates from " + clientRoot.getSubjectX500Principal() + ": " + e.getMessage(), e);
+      }
+    } else if (clientRoot != null) {
+      b.trustManager(clientRoot);
+    }
     return KeyExchangeGroups.apply(restrict(b, protocols, suites.isEmpty() ? forwardSecretSuites() : suites), this, groups).build();
   }
 

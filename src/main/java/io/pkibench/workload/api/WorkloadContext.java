@@ -7,9 +7,18 @@ import java.util.function.Supplier;
 /**
  * What a workload may use: where keys live, whether each operation checks its own output, the test
  * PKI (trust anchors, CRLs) for workloads that validate certificates, and the clock that dates what
- * they sign.
+ * they sign, and the environment the run was started with (where a secret named by a parameter, such as
+ * {@code -p client-key-password-env=VAR}, is read: never a password on the command line).
  */
-public record WorkloadContext(KeySource keys, boolean verify, Supplier<TestPki> pki, java.time.InstantSource clock) {
+public record WorkloadContext(KeySource keys, boolean verify, Supplier<TestPki> pki, java.time.InstantSource clock, java.util.Map<String, String> env) {
+  public WorkloadContext {
+    env = env == null ? java.util.Map.of() : java.util.Map.copyOf(env);
+  }
+
+  /** With no environment: a parameter that names an environment variable finds it unset. */
+  public WorkloadContext(KeySource keys, boolean verify, Supplier<TestPki> pki, java.time.InstantSource clock) {
+    this(keys, verify, pki, clock, java.util.Map.of());
+  }
 
   /** With the system clock (tests and tools that run outside a session). */
   public WorkloadContext(KeySource keys, boolean verify, Supplier<TestPki> pki) {

@@ -29,8 +29,9 @@ import java.util.List;
  * The {@code -p} parameters every TLS client workload takes for its engine, what it trusts and who it
  * is, and the one reading of them into a {@link TlsClient}: {@code trust} (a PEM bundle, default the
  * test PKI's root), {@code client} (an alias of {@code --keys}: software, pkcs11, remote) or
- * {@code client-cert} with {@code client-key} (PEM, or PKCS#12 with its password in
- * {@code client-key-password-file}: never on the command line).
+ * {@code client-cert} with {@code client-key} (PEM, or PKCS#12 with its password in the file
+ * {@code client-key-password-file} or the environment variable {@code client-key-password-env} names: never
+ * on the command line).
  */
 final class ClientTlsParams {
   static final String TRUST = "trust";
@@ -39,6 +40,7 @@ final class ClientTlsParams {
   static final String CLIENT_CERT = "client-cert";
   static final String CLIENT_KEY = "client-key";
   static final String CLIENT_KEY_PASSWORD_FILE = "client-key-password-file";
+  static final String CLIENT_KEY_PASSWORD_ENV = "client-key-password-env";
 
   private ClientTlsParams() {}
 
@@ -53,8 +55,10 @@ final class ClientTlsParams {
         ParamSpec.free(TRUST, "", "PEM file of the certificates to trust for the server (default: the test PKI's root)"),
         ParamSpec.free(CLIENT, "", "present this test-PKI identity (e.g. tls-client), its private key from --keys; CertificateVerify is signed there"),
         ParamSpec.free(CLIENT_CERT, "", "PEM file: the client certificate (chain) to present, with -p client-key"),
-        ParamSpec.free(CLIENT_KEY, "", "the client's private key: an unencrypted PEM file, or a PKCS#12 file (.p12/.pfx) with -p client-key-password-file"),
-        ParamSpec.free(CLIENT_KEY_PASSWORD_FILE, "", "file whose first line is the PKCS#12 password (never given on the command line)"));
+        ParamSpec.free(CLIENT_KEY, "", "the client's private key: an unencrypted PEM file, or a PKCS#12 file (.p12/.pfx) with -p client-key-password-file or -env"),
+        ParamSpec.free(CLIENT_KEY_PASSWORD_FILE, "", "file whose first line is the PKCS#12 password (never given on the command line)"),
+        ParamSpec.free(CLIENT_KEY_PASSWORD_ENV, "", "name of the environment variable holding the PKCS#12 password, e.g. CLIENT_P12_PASSWORD"
+            + " (the name, never the password)"));
   }
 
   /** Every problem of these parameters found without opening a key source or the test PKI, each naming its flag. */
@@ -88,12 +92,20 @@ final class ClientTlsParams {
     else if (cert != key) problems.add("-p client-cert and -p client-key go together: give the certificate and its private key");
     else if (cert) {
       try {
-        fileIdentity(p);
+        fileIdentity(p, null);
       } catch (IllegalArgumentException e) {
         problems.add(e.getMessage());
       }
     }
     if (!p.get(CLIENT_KEY_PASSWORD_FILE).isEmpty() && !key) problems.add("-p client-key-password-file: only with a PKCS#12 -p client-key");
+    String variable = p.get(CLIENT_KEY_PASSWORD_ENV);
+    if (!variable.isEmpty()) {
+      if (!key) problems.add("-p client-key-password-env: only with a PKCS#12 -p client-key");
+      if (!p.get(CLIENT_KEY_PASSWORD_FILE).isEmpty()) problems.add("-p client-key-password-file and -p client-key-password-env: give the password one way");
+      // the value is not echoed: a password typed here by mistake must not reach the terminal or the result
+      if (!variable.matches("[A-Za-z_][A-Za-z0-9_]*")) problems.add("-p client-key-password-env: give the NAME of an environment variable (letters, digits, _),"
+          + " export the password in it; never the password itself");
+    }
     return problems;
   }
 
@@ -112,7 +124,11 @@ final class ClientTlsParams {
         throw new IllegalArgumentException("-p client=" + p.get(CLIENT) + ": --keys " + context.keys().describe() + " has no such key: " + e.getMessage(), e);
       }
     } else if (!p.get(CLIENT_CERT).isEmpty()) {
-      identity = fileIdentity(p);
+      identity = fileIdentity(p, context.env());
+    }
+    if (identity != null && TlsClient.identityProblem(engine, identity) != null) {
+      String flag = p.get(CLIENT).isEmpty() ? "-p client-key=" + p.get(CLIENT_KEY) : "-p client=" + p.get(CLIENT);
+      throw new IllegalArgumentException(flag + " with -p engine=" + engine.flag + ": " + TlsClient.identityProblem(engine, identity));
     }
     String suite = p.get("suite"), protocol = p.get("protocol");
     return new TlsClient(engine, trusted, identity, protocol.isEmpty() ? List.of() : List.of(protocol), suite.isEmpty() ? List.of() : List.of(suite),
@@ -147,8 +163,12 @@ final class ClientTlsParams {
     }
   }
 
-  /** The identity of {@code -p client-cert} and {@code -p client-key}, refused unless the key is the certificate's. */
-  static SigningKey fileIdentity(Params p) {
+  /**
+   * The identity of {@code -p client-cert} and {@code -p client-key}, refused unless the key is the certificate's;
+   * null when {@code env} is (the checks before a run, which see no environment) and the PKCS#12 password is
+   * to come from it: the certificate is read, the key waits for the run.
+   */
+  static SigningKey fileIdentity(Params p, java.util.Map<String, String> env) {
     String certFile = p.get(CLIENT_CERT), keyFile = p.get(CLIENT_KEY);
     List<X509Certificate> chain = certificates(read(CLIENT_CERT, certFile, "a PEM file of the client certificate (leaf first)"));
     if (chain.isEmpty()) throw new IllegalArgumentException("-p client-cert=" + certFile + ": holds no X.509 certificate; give a PEM file (-----BEGIN CERTIFICATE-----)");
@@ -160,8 +180,10 @@ final class ClientTlsParams {
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("-p client-key=" + keyFile + ": " + e.getMessage());
       }
+    } else if (!p.get(CLIENT_KEY_PASSWORD_ENV).isEmpty() && env == null) {
+      return null;
     } else {
-      key = pkcs12Key(keyFile, keyBytes, p.get(CLIENT_KEY_PASSWORD_FILE));
+      key = pkcs12Key(keyFile, keyBytes, password(p, env));
     }
     String mismatch = mismatch(key, chain.get(0));
     if (mismatch != null) throw new IllegalArgumentException("-p client-key=" + keyFile + ": " + mismatch + " of -p client-cert=" + certFile);
@@ -172,12 +194,27 @@ final class ClientTlsParams {
     }
   }
 
-  private static PrivateKey pkcs12Key(String file, byte[] bytes, String passwordFile) {
-    if (passwordFile.isEmpty()) {
-      throw new IllegalArgumentException("-p client-key=" + file + ": not PEM, so read as PKCS#12, which needs its password: -p client-key-password-file=FILE");
+  /** The PKCS#12 password from {@code -p client-key-password-file} or the variable {@code -p client-key-password-env} names, or null. */
+  private static char[] password(Params p, java.util.Map<String, String> env) {
+    String passwordFile = p.get(CLIENT_KEY_PASSWORD_FILE), variable = p.get(CLIENT_KEY_PASSWORD_ENV);
+    if (!passwordFile.isEmpty()) {
+      return new String(read(CLIENT_KEY_PASSWORD_FILE, passwordFile, "a file whose first line is the PKCS#12 password"), StandardCharsets.UTF_8)
+          .lines().findFirst().orElse("").toCharArray();
     }
-    char[] password = new String(read(CLIENT_KEY_PASSWORD_FILE, passwordFile, "a file whose first line is the PKCS#12 password"), StandardCharsets.UTF_8)
-        .lines().findFirst().orElse("").toCharArray();
+    if (variable.isEmpty()) return null;
+    String value = env.get(variable);
+    if (value == null) {
+      throw new IllegalArgumentException("-p client-key-password-env=" + variable + ": the environment has no " + variable
+          + "; export it with the PKCS#12 password before the run");
+    }
+    return value.toCharArray();
+  }
+
+  private static PrivateKey pkcs12Key(String file, byte[] bytes, char[] password) {
+    if (password == null) {
+      throw new IllegalArgumentException("-p client-key=" + file + ": not PEM, so read as PKCS#12, which needs its password:"
+          + " -p client-key-password-file=FILE or -p client-key-password-env=VARIABLE");
+    }
     try {
       KeyStore store = KeyStore.getInstance("PKCS12");
       store.load(new ByteArrayInputStream(bytes), password);
@@ -187,7 +224,7 @@ final class ClientTlsParams {
       throw new IllegalArgumentException("-p client-key=" + file + ": the PKCS#12 file holds no private key");
     } catch (IOException | GeneralSecurityException e) {
       throw new IllegalArgumentException("-p client-key=" + file + ": not a PKCS#12 file this password opens (" + e.getMessage()
-          + "); check -p client-key-password-file, or give an unencrypted PEM key");
+          + "); check its password (-p client-key-password-file or -env), or give an unencrypted PEM key");
     } finally {
       java.util.Arrays.fill(password, '\0');
     }

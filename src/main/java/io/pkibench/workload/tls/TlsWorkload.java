@@ -292,12 +292,31 @@ public final class TlsWorkload implements Workload {
     kept.clear();
   }
 
+  /** Part of a response, read in two parts; a server closing within it is said of the whole response. */
+  private static void readResponse(Connection c, byte[] response, int offset, int length) throws IOException {
+    try {
+      c.readFully(response, offset, length);
+    } catch (java.io.EOFException e) {
+      throw new java.io.EOFException("the server closed the connection within the " + response.length + "-byte response, " + offset
+          + " bytes in (" + e.getMessage() + ")");
+    }
+  }
+
   /** One request/response: the answer must be the request repeated, byte for byte. */
   private void exchange(Connection c, byte[] frame, long sequence) throws IOException {
     stamp(frame, sequence);
     c.write(frame, 0, frame.length);
     byte[] response = new byte[responseBytes];
-    c.readFully(response, 0, responseBytes);
+    // the first bytes alone first: a plain echo sends back fewer than a long response, and would leave us waiting out the timeout
+    int header = Math.min(EchoProtocol.HEADER_BYTES, responseBytes);
+    readResponse(c, response, 0, header);
+    if (Arrays.equals(response, 0, header, frame, 0, header)) {
+      // our own frame header came back: the server echoes bytes, it does not speak tlsecho's request/response frames
+      throw new IOException("the server sent the request frame back, header and all: a plain echo, not serve tlsecho's protocol; "
+          + (kind == Kind.RR ? "for request/response against a plain TLS echo use tls-stream -p ack=echo -p size=N (raw bytes, each send read back)"
+              : "tls-acrr needs serve tlsecho's protocol; against a web server use https-acrr"));
+    }
+    readResponse(c, response, header, responseBytes - header);
     for (int i = 0; i < responseBytes; i += requestBytes) {
       int n = Math.min(requestBytes, responseBytes - i);
       if (!Arrays.equals(response, i, i + n, frame, EchoProtocol.HEADER_BYTES, EchoProtocol.HEADER_BYTES + n)) {

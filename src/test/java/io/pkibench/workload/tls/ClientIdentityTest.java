@@ -208,4 +208,70 @@ class ClientIdentityTest {
         fixture.pki.certificatePem("tls-client").toString(), "client-key", p12.toString(), "client-key-password-file",
         fixture.pki.dir().resolve("keystore.pass").toString())), "software"));
   }
+
+  /**
+   * {@code -p client-key-password-env=VAR}: {@code run tls-handshake} as a user types it, the PKCS#12 password in the
+   * environment only, mutual TLS against s_server demanding a certificate; the password is in neither the output
+   * nor the result. The variable unset, the run stops naming the flag; a password given as the value is refused
+   * without being echoed.
+   */
+  @Test
+  void pkcs12PasswordFromTheEnvironment_handshakesPass_passwordNowhereInOutputOrResult() throws Exception {
+    String password = new String(fixture.pki.keystorePassword().chars());
+    java.io.StringWriter out = new java.io.StringWriter(), err = new java.io.StringWriter();
+    java.util.function.BiFunction<Map<String, String>, String[], Integer> cli = (env, args) -> io.pkibench.cli.Main.execute(new io.pkibench.cli.CliContext(
+        new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true), env, InstantSource.system(), dir, false), args);
+    try (OpensslServer server = OpensslServer.start(fixture, dir, "-Verify", "1", "-verify_return_error", "-CAfile", fixture.pki.caChainPem().toString())) {
+      java.util.function.Function<String, String[]> args = variable -> new String[] {"run", "tls-handshake", "--target", "tls://127.0.0.1:" + server.port,
+          "--pki", fixture.pki.dir().toString(), "-p", "client-cert=" + fixture.pki.certificatePem("tls-client"), "-p",
+          "client-key=" + fixture.pki.keystore("tls-client"), "-p", "client-key-password-env=" + variable, "--concurrency", "1", "--warmup", "0x1s",
+          "--measure", "1x1s", "--quiet", "--out", "env.json"};
+      assertEquals(0, cli.apply(Map.of("PATH", System.getenv("PATH"), "CLIENT_P12_PASSWORD", password), args.apply("CLIENT_P12_PASSWORD")), err.toString());
+      var result = io.pkibench.results.RunResultJson.read(dir.resolve("env.json"));
+      var counts = result.workloads().get(0).levels().get(0).counts();
+      assertTrue(counts.succeeded() > 0 && counts.failed() == 0, "mutual TLS with the key the environment's password opened: " + counts);
+      assertTrue(server.output().contains("tls-client"), "s_server saw the client's certificate: " + server.output());
+      String written = Files.readString(dir.resolve("env.json")) + out + err;
+      assertTrue(!written.contains(password) && written.contains("CLIENT_P12_PASSWORD"), "the variable's name is recorded, its value never");
+
+      // found when the key is opened, before the first handshake (the checks before a run see no environment): the run stops, failed
+      assertEquals(1, cli.apply(Map.of("PATH", System.getenv("PATH")), args.apply("CLIENT_P12_PASSWORD")), out.toString());
+      assertTrue((out.toString() + err).contains("-p client-key-password-env=CLIENT_P12_PASSWORD: the environment has no CLIENT_P12_PASSWORD"),
+          out.toString() + err);
+      err.getBuffer().setLength(0);
+      assertEquals(2, cli.apply(Map.of(), args.apply("hunter2!")), out.toString());
+      assertTrue(err.toString().contains("-p client-key-password-env: give the NAME of an environment variable") && !err.toString().contains("hunter2!"),
+          "refused, the value not echoed: " + err);
+    }
+  }
+
+  /**
+   * An Ed25519 client key (the test PKI's signer-ed25519-1, clientAuth among its purposes) against s_server demanding a
+   * certificate: BoringSSL presents it, from its bytes and through the key server (netty offered it only RSA and EC key
+   * types, so it sent no certificate); JSSE presents the JDK's key, and a key server's, which JSSE cannot take, is refused
+   * before the run naming the engine and the fix.
+   */
+  @Test
+  void ed25519ClientKey_boringSslPresentsItLocalOrRemote_jsseRemoteRefusedNamingTheFix() throws Exception {
+    var jdkKeys = new WorkloadContext(new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK), false, () -> fixture.pki);
+    try (OpensslServer server = OpensslServer.start(fixture, dir, "-Verify", "1", "-verify_return_error", "-CAfile", fixture.pki.caChainPem().toString())) {
+      for (String protocol : List.of("TLSv1.2", "TLSv1.3")) {
+        for (WorkloadContext context : List.of(jdkKeys, remoteKeys())) {
+          long signed = node.counts().served();
+          try (Workload w = handshakes(context, server.port, "client", "signer-ed25519-1", "engine", "openssl", "protocol", protocol)) {
+            MeasuredRun.of("ed25519 openssl " + protocol + " " + context.keys().describe(), w, Duration.ofMillis(500)).assertEverySucceeded();
+          }
+          if (context.keys() == remote) assertTrue(node.counts().served() > signed, "the key server signed: " + node.counts());
+        }
+      }
+      try (Workload w = handshakes(jdkKeys, server.port, "client", "signer-ed25519-1", "engine", "jsse", "protocol", "TLSv1.3")) {
+        MeasuredRun.of("ed25519 jsse", w, Duration.ofMillis(500)).assertEverySucceeded();
+      }
+      assertTrue(server.output().contains("signer-ed25519-1"), "s_server saw the Ed25519 certificate: " + server.output());
+      IllegalArgumentException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+          () -> handshakes(remoteKeys(), server.port, "client", "signer-ed25519-1", "engine", "jsse").close());
+      assertTrue(refused.getMessage().startsWith("-p client=signer-ed25519-1 with -p engine=jsse: the jsse engine cannot present the Ed25519 key")
+          && refused.getMessage().contains("use -p engine=openssl"), refused.getMessage());
+    }
+  }
 }

@@ -87,6 +87,11 @@ class HttpsWorkloadTest {
   }
 
   static NginxPeer nginx(Path runDir, boolean verifyClient) throws Exception {
+    return nginx(fixture, runDir, verifyClient);
+  }
+
+  /** nginx on a free loopback port with the test PKI's RSA server identity, asking {@code fixture}'s CAs for a client certificate when {@code verifyClient}. */
+  static NginxPeer nginx(TestKeys fixture, Path runDir, boolean verifyClient) throws Exception {
     Path chain = runDir.resolve("chain.pem"), key = runDir.resolve("key.pem");
     java.nio.file.Files.createDirectories(runDir);
     NginxPeer.writeIdentity(TlsServerKeys.of(fixture.pki, "rsa2048"), chain, key);

@@ -116,4 +116,29 @@ class SocketTargetsTest {
       altering.waitFor(5, TimeUnit.SECONDS);
     }
   }
+
+  /**
+   * tls-rr and tls-acrr speak tlsecho's frames; a plain echo (socat in front of cat) returns the frame header and all,
+   * so each transaction is counted failed saying so and naming the workload that does fit (tls-stream -p ack=echo).
+   */
+  @Test
+  void rrAgainstAPlainEcho_everyTransactionFailedPointingToStreamAckEcho() throws Exception {
+    WorkloadContext context = new WorkloadContext(fixture.keys, false, () -> fixture.pki);
+    int port = freePort();
+    Process echo = socat(port, "EXEC:cat");
+    try {
+      var rr = new TlsWorkload.Factory(TlsWorkload.Kind.RR);
+      try (Workload w = rr.create(context, Params.resolve("tls-rr", rr.params(), Map.of("target", "tls://127.0.0.1:" + port, "size", "128")))) {
+        MeasuredRun.of("tls-rr against a plain echo", w, Duration.ofMillis(700))
+            .assertEveryFailedWith("a plain echo, not serve tlsecho's protocol; for request/response against a plain TLS echo use tls-stream -p ack=echo");
+      }
+      var acrr = new TlsWorkload.Factory(TlsWorkload.Kind.ACRR);
+      try (Workload w = acrr.create(context, Params.resolve("tls-acrr", acrr.params(), Map.of("target", "tls://127.0.0.1:" + port)))) {
+        MeasuredRun.of("tls-acrr against a plain echo", w, Duration.ofMillis(700)).assertEveryFailedWith("tls-acrr needs serve tlsecho's protocol");
+      }
+    } finally {
+      echo.destroy();
+      echo.waitFor(5, TimeUnit.SECONDS);
+    }
+  }
 }
