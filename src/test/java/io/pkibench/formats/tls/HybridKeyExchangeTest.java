@@ -118,6 +118,10 @@ class HybridKeyExchangeTest {
   void groups_onJsseOrUnknown_refusedNamingTheFlagAndTheFix() {
     assertEquals(List.of("--groups: unknown group kyber; use X25519MLKEM768, x25519, secp256r1, secp384r1"),
         KeyExchangeGroups.problems("--groups", TlsEngine.OPENSSL, List.of("kyber")));
+    // the other hybrid the issue names: Go 1.26 has it, this BoringSSL does not, and the message says so rather than "unknown"
+    assertEquals(List.of("-p groups: SecP256r1MLKEM768 is not in the BoringSSL of netty-tcnative 2.0.84 (it refuses the group:"
+        + " UNSUPPORTED_ELLIPTIC_CURVE); use X25519MLKEM768, the hybrid it has"),
+        KeyExchangeGroups.problems("-p groups", TlsEngine.OPENSSL, List.of("SecP256r1MLKEM768")));
     var jsse = KeyExchangeGroups.problems("--groups", TlsEngine.JSSE, List.of("X25519MLKEM768"));
     assertTrue(jsse.size() == 1 && jsse.get(0).contains("add --tls openssl"), jsse.toString());
     var config = new TlsEchoServer.Config("127.0.0.1", 0, -1, "jsse", "rsa2048", List.of(), List.of(), TlsEchoServer.Limits.DEFAULT, "none", List.of("X25519MLKEM768"));
