@@ -31,7 +31,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "no certificate in", os.Args[2])
 		os.Exit(2)
 	}
-	names := map[string]tls.CurveID{"X25519MLKEM768": tls.X25519MLKEM768, "x25519": tls.X25519, "secp256r1": tls.CurveP256}
+	names := map[string]tls.CurveID{"X25519MLKEM768": tls.X25519MLKEM768, "SecP256r1MLKEM768": tls.SecP256r1MLKEM768, "x25519": tls.X25519, "secp256r1": tls.CurveP256}
 	var groups []tls.CurveID
 	for _, g := range strings.Split(os.Args[3], ",") {
 		id, ok := names[g]

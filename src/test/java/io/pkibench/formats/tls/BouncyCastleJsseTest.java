@@ -58,9 +58,12 @@ import org.junit.jupiter.api.io.TempDir;
  * BouncyCastle's (no second implementation to hold it to), over real sockets on loopback, with the test PKI's
  * ML-DSA-65 chain: the server's certificate issued by its intermediate-ml-dsa-65 for this test (the PKI has no ML-DSA
  * TLS server), the client's the PKI's signer-ml-dsa-65-2 (TLS client authentication).
+ *
+ * <p>Also the hybrid group SecP256r1MLKEM768, which the BoringSSL of netty-tcnative 2.0.84 lacks: BouncyCastle's JSSE
+ * serves it and Go 1.26's crypto/tls, the independent client, says what was negotiated.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
-class MlDsaTlsTest {
+class BouncyCastleJsseTest {
   private static final BouncyCastleProvider BC = new BouncyCastleProvider();
   @TempDir static Path dir;
   static TestKeys fixture;
@@ -201,6 +204,52 @@ class MlDsaTlsTest {
         assertTrue(String.valueOf(refused.getMessage()).contains("certificate_unknown"), refused.toString());
       }
     }
+  }
+
+  @Test
+  void secP256r1MlKem768_bouncyCastleServerGoClient_negotiatedAsGoSays() throws Exception {
+    assertTrue(java.nio.file.Files.isExecutable(HybridKeyExchangeTest.GO), HybridKeyExchangeTest.GO + " is missing: this test needs Go 1.26 there");
+    Path source = dir.resolve("tlsgroup.go");
+    try (var in = getClass().getResourceAsStream("/go/tlsgroup.go")) {
+      java.nio.file.Files.copy(in, source, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+    Path binary = dir.resolve("tlsgroup");
+    run(List.of(HybridKeyExchangeTest.GO.toString(), "build", "-o", binary.toString(), source.toString()), 0);
+    Path rootPem = java.nio.file.Files.writeString(dir.resolve("root.pem"), io.pkibench.pki.TestPki.pem(List.of(fixture.pki.certificate("root-ca"))));
+    // the test PKI's RSA TLS server, which Go can verify (it has no ML-DSA certificates)
+    SigningKey tls = new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("tls-server");
+    Identity server = new Identity(tls.privateKey(), bc(tls.chain().subList(0, tls.chain().size() - 1)));
+    // BouncyCastle's own signature schemes here (the ML-DSA ones are for ML-DSA keys)
+    try (SSLServerSocket listening = (SSLServerSocket) bcContext(server, fixture.pki.certificate("root-ca")).getServerSocketFactory()
+        .createServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      CompletableFuture<Void> served = CompletableFuture.runAsync(() -> {
+        try (SSLSocket s = (SSLSocket) listening.accept()) {
+          var bcSocket = (org.bouncycastle.jsse.BCSSLSocket) s;
+          var parameters = bcSocket.getParameters();
+          parameters.setNamedGroups(new String[] {"SecP256r1MLKEM768"});
+          bcSocket.setParameters(parameters);
+          s.startHandshake();
+          s.getInputStream().read(); // until Go closes
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      String address = "127.0.0.1:" + listening.getLocalPort();
+      List<String> go = run(List.of(binary.toString(), address, rootPem.toString(), "SecP256r1MLKEM768"), 0)
+          .strip().lines().toList();
+      assertEquals("SecP256r1MLKEM768", go.get(0), go.toString());
+      assertTrue(go.get(1).contains("version=TLS 1.3 hrr=false resumed=false"), go.toString());
+      served.get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Runs {@code command} in the test's directory, asserts its exit code, and returns its stdout and stderr together. */
+  static String run(List<String> command, int expectedExit) throws Exception {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).directory(dir.toFile()).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), command + " did not finish");
+    assertEquals(expectedExit, p.exitValue(), command + " -> " + out);
+    return out;
   }
 
   /** One key and chain, whatever the engine asks for: both ends have exactly one identity. */
