@@ -167,13 +167,16 @@ public final class PqcStudy implements Study {
     List<String> notes = new ArrayList<>();
     notes.add("sizes in bytes (raw FIPS encodings): " + sizes());
     notes.add("providers: ML-DSA in the JDK (SUN), BouncyCastle and ACCP; ML-KEM in the JDK (SunJCE) and BouncyCastle, not ACCP 2.5;"
-        + " SLH-DSA in BouncyCastle only; X25519MLKEM768 in BoringSSL (netty-tcnative), not in the JDK 25's JSSE");
+        + " SLH-DSA in BouncyCastle only; X25519MLKEM768 in BoringSSL (netty-tcnative), not in the JDK 25's JSSE; SecP256r1MLKEM768"
+        + " not in that BoringSSL (BouncyCastle's JSSE and Go 1.26 have it)");
     notes.add("primitives: one worker in this JVM, charged to its CPU; handshakes: the echo server's CPU (own JVM, BoringSSL), a new"
         + " connection and full TLS 1.3 handshake per operation, the group read from each session and checked; the groups measured in"
         + " the order x25519, X25519MLKEM768, X25519MLKEM768, x25519 (the first warmed until steady), each group's figure pooled over"
         + " its two rounds: the server's JIT still makes each step cheaper than the last, and a fixed order gave that to the second group");
-    notes.add("not measured here: ML-DSA certificates in TLS (no engine here signs TLS 1.3 with ML-DSA), mutual handshakes with an ML-DSA"
-        + " client key (CMS is: RFC 9882 by BouncyCastle, cms-sign/cms-verify); see the capacity check for what each study's bound operation becomes");
+    notes.add("not measured here: ML-DSA certificates in TLS and mutual handshakes with an ML-DSA client key. Of the TLS stacks here only"
+        + " BouncyCastle's JSSE (bctls 1.84) signs TLS 1.3 with ML-DSA (a test shows it, mutual, with the test PKI's ML-DSA-65 chain); the JDK 25's"
+        + " JSSE, netty-tcnative 2.0.84's BoringSSL, Go 1.26 and OpenSSL 3.0 have no ML-DSA signature scheme, and pkibench's TLS engines are the"
+        + " first two. CMS is measured (RFC 9882, cms-sign/cms-verify); see the capacity check for what each study's bound operation becomes");
     if (options.quick()) notes.add("quick: 1 s warm-up, 2 × 1 s measured per step, RSA and SLH-DSA-128s key generation left out (seconds per key)");
     return notes;
   }
