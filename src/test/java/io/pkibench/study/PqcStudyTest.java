@@ -55,6 +55,16 @@ class PqcStudyTest {
       Double perCpu = PqcStudy.opsPerCpuSecond(saved, step);
       assertTrue(perCpu != null && perCpu > 0, step + " measured per CPU-second");
     }
+    // the handshakes in ABBA order, each group's figure pooled over its two rounds: between the rounds' own figures
+    List<String> tlsSteps = saved.workloads().stream().map(w -> w.step().label()).filter(l -> l.startsWith("TLS 1.3 handshake")).toList();
+    assertEquals(List.of(PqcStudy.handshakeLabel("x25519") + " · round 1/2", PqcStudy.handshakeLabel("X25519MLKEM768") + " · round 1/2",
+        PqcStudy.handshakeLabel("X25519MLKEM768") + " · round 2/2", PqcStudy.handshakeLabel("x25519") + " · round 2/2"), tlsSteps);
+    for (String group : PqcStudy.GROUPS) {
+      double first = PqcStudy.opsPerCpuSecond(saved, PqcStudy.handshakeLabel(group) + " · round 1/2");
+      double second = PqcStudy.opsPerCpuSecond(saved, PqcStudy.handshakeLabel(group) + " · round 2/2");
+      double pooled = PqcStudy.opsPerCpuSecond(saved, PqcStudy.handshakeLabel(group));
+      assertTrue(pooled >= Math.min(first, second) && pooled <= Math.max(first, second), group + ": " + first + ", " + second + " -> " + pooled);
+    }
     var checks = saved.study().checks();
     assertEquals(2, checks.size(), checks.toString());
     assertTrue(checks.stream().allMatch(c -> c.passed()), checks.toString());

@@ -26,13 +26,17 @@ public final class SigningCertificateCheck {
       if (parameters.isGenerateTBSWithoutCertificate()) return;
       throw new IllegalArgumentException("no signing certificate: the first certificate of the chain signs");
     }
-    Date signingDate = parameters.bLevel().getSigningDate();
+    assertValidAt(certificate.getCertificate(), parameters.bLevel().getSigningDate());
+  }
+
+  /** {@code certificate} is valid at {@code signingDate}, else {@link NotValidAtSigningDate} saying why. */
+  public static void assertValidAt(java.security.cert.X509Certificate certificate, Date signingDate) {
     if (signingDate.before(certificate.getNotBefore())) {
-      throw new NotValidAtSigningDate("the signing certificate " + certificate.getCertificate().getSubjectX500Principal().getName() + " is not valid before "
+      throw new NotValidAtSigningDate("the signing certificate " + certificate.getSubjectX500Principal().getName() + " is not valid before "
           + certificate.getNotBefore().toInstant() + " (signing date " + signingDate.toInstant() + ")");
     }
     if (signingDate.after(certificate.getNotAfter())) {
-      throw new NotValidAtSigningDate("the signing certificate " + certificate.getCertificate().getSubjectX500Principal().getName() + " expired on "
+      throw new NotValidAtSigningDate("the signing certificate " + certificate.getSubjectX500Principal().getName() + " expired on "
           + certificate.getNotAfter().toInstant() + " (signing date " + signingDate.toInstant() + ")");
     }
   }

@@ -22,6 +22,7 @@ import io.pkibench.formats.ades.HttpTimeStampResponder;
 import io.pkibench.formats.ades.TimeStampAuthority;
 import io.pkibench.formats.ades.TimeStampCheck;
 import io.pkibench.formats.ades.TimeStampResponder;
+import io.pkibench.formats.ades.TwoPhaseCms;
 import io.pkibench.formats.ades.TwoPhaseSigner;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -39,9 +40,9 @@ import javax.net.ssl.SSLContext;
  * The reference two-phase signing service, in the shape public services use (Rest PKI's
  * start → toSign → finish; DSS's getDataToSign → signDocument). The client keeps its key:
  * <pre>
- * POST /api/signatures/{cades|cades-t|pades|pades-t|xades}/start
+ * POST /api/signatures/{cades|cades-t|pades|pades-t|xades|cms}/start
  *      {"document": base64, "certificates": [base64 DER, leaf first], "packaging": "detached"|"enveloping"}
- *   → {"token", "toSign": base64, "signatureAlgorithm": "SHA256withRSA"}
+ *   → {"token", "toSign": base64, "signatureAlgorithm": "SHA256withRSA"|"ML-DSA"|…}
  * POST /api/signatures/{token}/finish {"signature": base64}   → {"signed": base64}
  * POST /api/auth/start                                          → {"token", "nonce": base64}
  * POST /api/auth/{token}/finish {"certificates": [...], "signature": base64} → {"valid": true, "subject"}
@@ -66,9 +67,14 @@ public final class SignerServer extends HttpEndpoints {
   /** DSS services keep per-use state, so each request borrows one; a pool, since every request runs on a new virtual thread. */
   private final java.util.concurrent.ConcurrentLinkedQueue<TwoPhaseSigner> signers = new java.util.concurrent.ConcurrentLinkedQueue<>();
   private final CertificateTokens certificateTokens = new CertificateTokens();
+  private final TwoPhaseCms cms;
 
   /** What a token stands for until its finish call. */
-  private record Pending(TwoPhaseSigner.Pending signature, byte[] nonce) {}
+  private record Pending(TwoPhaseSigner.Pending signature, byte[] nonce, TwoPhaseCms.Pending cms) {
+    Pending(TwoPhaseSigner.Pending signature, byte[] nonce) {
+      this(signature, nonce, null);
+    }
+  }
 
   /** What a login's token holds (its nonce and bookkeeping), for the pending work's byte budget. */
   private static final long LOGIN_BYTES = 512;
@@ -130,6 +136,7 @@ public final class SignerServer extends HttpEndpoints {
     this.pending = new PendingTokens<>(limits, System::nanoTime);
     this.tsa = tsa;
     this.clock = clock;
+    this.cms = new TwoPhaseCms(clock);
     this.login = login;
     route("/api/signatures/", this::signatures);
     route("/api/auth/", this::auth);
@@ -142,7 +149,9 @@ public final class SignerServer extends HttpEndpoints {
     try {
       String[] parts = path(exchange, "/api/signatures/");
       JsonNode body = jsonBody(exchange);
-      if (parts.length == 2 && parts[1].equals("start")) {
+      if (parts.length == 2 && parts[1].equals("start") && parts[0].equals(CMS)) {
+        answer(exchange, startCms(body));
+      } else if (parts.length == 2 && parts[1].equals("start")) {
         answer(exchange, start(TwoPhaseSigner.Format.parse(parts[0]), body));
       } else if (parts.length == 2 && parts[1].equals("finish")) {
         answer(exchange, finishSignature(parts[0], body));
@@ -156,9 +165,18 @@ public final class SignerServer extends HttpEndpoints {
     }
   }
 
+  /** The one type signed without DSS: plain CMS SignedData, for keys DSS 6.4 knows nothing of (ML-DSA, SLH-DSA) and the others alike. */
+  static final String CMS = "cms";
+
   private ObjectNode start(TwoPhaseSigner.Format format, JsonNode body) throws Refusal {
     byte[] document = base64(body, "document");
     List<X509Certificate> chain = certificates(body);
+    String keyType = chain.get(0).getPublicKey().getAlgorithm();
+    if (keyType.startsWith("ML-DSA") || keyType.startsWith("SLH-DSA")) {
+      // DSS 6.4's SignatureAlgorithm has no ML-DSA or SLH-DSA: it would fail deep inside with a message about something else
+      throw new Refusal(422, "unsupported_key", "the " + format.flag + " signatures are made by EU DSS 6.4, which knows no " + keyType
+          + " key; sign this key's CMS with /api/signatures/cms/start (RFC 9882 for ML-DSA)");
+    }
     SignaturePackaging packaging = "enveloping".equals(text(body, "packaging", "detached")) ? SignaturePackaging.ENVELOPING : SignaturePackaging.DETACHED;
     TwoPhaseSigner.Pending p;
     TwoPhaseSigner signer = borrow();
@@ -183,8 +201,49 @@ public final class SignerServer extends HttpEndpoints {
     return answer;
   }
 
+  private ObjectNode startCms(JsonNode body) throws Refusal {
+    byte[] document = base64(body, "document");
+    List<X509Certificate> chain = certificates(body);
+    boolean attached = "enveloping".equals(text(body, "packaging", "detached"));
+    try {
+      SigningCertificateCheck.assertValidAt(chain.get(0), java.util.Date.from(clock.instant()));
+    } catch (SigningCertificateCheck.NotValidAtSigningDate e) {
+      throw new Refusal(422, "certificate_not_valid", e.getMessage());
+    }
+    TwoPhaseCms.Pending p;
+    try {
+      p = cms.start(document, chain, attached);
+    } catch (org.bouncycastle.cms.CMSException | RuntimeException e) {
+      throw new Refusal(422, "unsupported_key", "no CMS signature for this certificate's key: " + message(e));
+    }
+    String token = newToken();
+    keep(token, new Pending(null, null, p), 2L * document.length + 16 * 1024);
+    ObjectNode answer = JSON.createObjectNode();
+    answer.put("token", token);
+    answer.put("toSign", Base64.getEncoder().encodeToString(p.toSign()));
+    answer.put("signatureAlgorithm", p.signatureAlgorithm());
+    return answer;
+  }
+
+  private ObjectNode finishCms(TwoPhaseCms.Pending p, JsonNode body) throws Refusal {
+    byte[] signatureValue = base64(body, "signature");
+    try {
+      SignatureVerification.verify(p.signatureAlgorithm(), p.signingCertificate().getPublicKey(), p.toSign(), signatureValue);
+    } catch (java.security.GeneralSecurityException | RuntimeException e) {
+      throw new Refusal(422, "bad_signature", "the signature value was not made by the key of the certificate given at start");
+    }
+    try {
+      ObjectNode answer = JSON.createObjectNode();
+      answer.put("signed", Base64.getEncoder().encodeToString(cms.finish(p, signatureValue)));
+      return answer;
+    } catch (org.bouncycastle.cms.CMSException | IOException | RuntimeException e) {
+      throw new Refusal(422, "cannot_finish", "the signature could not be assembled: " + message(e));
+    }
+  }
+
   private ObjectNode finishSignature(String token, JsonNode body) throws Refusal {
     Pending p = take(token);
+    if (p.cms() != null) return finishCms(p.cms(), body);
     if (p.signature() == null) throw new Refusal(409, "wrong_token", "token " + token + " belongs to a login, not a signature");
     byte[] signatureValue = base64(body, "signature");
     X509Certificate signingCertificate = (X509Certificate) p.signature().parameters().getSigningCertificate().getCertificate();

@@ -62,6 +62,7 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
         new HttpSigningWorkload.Factory("pades"),
         new HttpSigningWorkload.Factory("pades-t"),
         new HttpSigningWorkload.Factory("xades"),
+        new HttpSigningWorkload.Factory("cms"),
         new HttpSigningWorkload.Factory("auth"),
         new HttpSigningWorkload.Factory("timestamp"),
         new TspWorkload.Factory(),

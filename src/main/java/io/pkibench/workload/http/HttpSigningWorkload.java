@@ -60,15 +60,21 @@ public final class HttpSigningWorkload implements Workload {
     this.verify = verify;
     this.tsaTrustAnchor = tsaTrustAnchor;
     this.timestampCheck = new TimeStampCheck(verify ? CertificateTrust.of(List.of(tsaTrustAnchor)) : null);
-    String encodedDocument = format == null ? null : Base64.getEncoder().encodeToString(document);
     for (SigningKey key : signers) {
       List<String> chain = chain(key);
       chains.add(chain);
-      if (format != null) startBodies.add(SigningServiceClient.json(new StartRequest(encodedDocument, chain, packaging)));
+      if (format != null || kind.equals(CMS)) {
+        startBodies.add(SigningServiceClient.json(new StartRequest(Base64.getEncoder().encodeToString(document), chain, packaging)));
+      }
     }
   }
 
-  /** {@code kind}: cades, cades-t, pades, pades-t, xades, auth or timestamp. */
+  /** The type signed by the service without DSS: plain CMS SignedData, the one its ML-DSA keys can take (RFC 9882). */
+  static final String CMS = "cms";
+  /** DSS's types take the classical keys only; CMS any signer key of the test PKI, ML-DSA and SLH-DSA too. */
+  private static final ParamSpec CMS_ALG = ParamSpec.choice("alg", "rsa2048", "signer key type (ML-DSA as RFC 9882)", KeyAlgorithm.flags());
+
+  /** {@code kind}: cades, cades-t, pades, pades-t, xades, cms, auth or timestamp. */
   public static final class Factory implements WorkloadFactory {
     private final String kind;
 
@@ -86,6 +92,7 @@ public final class HttpSigningWorkload implements Workload {
       return switch (kind) {
         case "auth" -> "certificate login against the signing service at --target (nonce, signature, validation)";
         case "timestamp" -> "RFC 3161 request to the signing service's time-stamp endpoint at --target";
+        case CMS -> "CMS SignedData through the two-phase signing service at --target, without DSS: any key, ML-DSA as RFC 9882 (-p alg=ml-dsa-65)";
         default -> kind + " through the two-phase signing service at --target (start, sign locally, finish)";
       };
     }
@@ -94,13 +101,15 @@ public final class HttpSigningWorkload implements Workload {
     public List<ParamSpec> params() {
       List<ParamSpec> params = new ArrayList<>(List.of(
           ParamSpec.free("target", "", "the signing service's URL, e.g. https://127.0.0.1:8443 (start one with 'pkibench serve signer')"),
-          Signers.ALG,
+          kind.equals(CMS) ? CMS_ALG : Signers.ALG,
           Signers.CERTS));
-      if (kind.startsWith("cades") || kind.equals("xades") || kind.equals("timestamp")) {
+      if (kind.startsWith("cades") || kind.equals("xades") || kind.equals("timestamp") || kind.equals(CMS)) {
         params.add(ParamSpec.free("size", kind.startsWith("cades") ? "137k" : "4k", "bytes of the document"));
       }
-      if (kind.startsWith("cades")) {
+      if (kind.startsWith("cades") || kind.equals(CMS)) {
         params.add(ParamSpec.choice("packaging", "detached", "CMS with or without the document", "detached", "enveloping"));
+      }
+      if (kind.startsWith("cades")) {
         params.add(ParamSpec.choice("document", "random", "what is signed: -p size random bytes, or pdf: the 137 KB sample PDF the PAdES types sign"
             + " (the Rest PKI study signed one PDF throughout)", "random", "pdf"));
       }
@@ -131,14 +140,15 @@ public final class HttpSigningWorkload implements Workload {
       URI base = URI.create(target.endsWith("/") ? target : target + "/");
       SigningServiceClient client = new SigningServiceClient(base, TlsContexts.trusting(context.pki().get().certificate("root-ca")));
       List<SigningKey> signers = Signers.of(context, params);
-      TwoPhaseSigner.Format format = kind.equals("auth") || kind.equals("timestamp") ? null : TwoPhaseSigner.Format.parse(kind);
+      TwoPhaseSigner.Format format = kind.equals("auth") || kind.equals("timestamp") || kind.equals(CMS) ? null : TwoPhaseSigner.Format.parse(kind);
       boolean sized = params.asMap().containsKey("size");
       boolean pdf = kind.startsWith("cades") && params.get("document").equals("pdf");
       byte[] document = pdf ? SamplePdf.generate()
           : format != null ? AdesChecks.sampleDocument(format, sized ? params.bytes("size") : 0)
+          : kind.equals(CMS) ? AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, params.bytes("size"))
           : kind.equals("timestamp") ? new byte[params.bytes("size")] : null;
       return new HttpSigningWorkload(kind, format, client, signers, document,
-          kind.startsWith("cades") ? params.get("packaging") : "detached", context.verify(), tsaTrustAnchor(context, params));
+          kind.startsWith("cades") || kind.equals(CMS) ? params.get("packaging") : "detached", context.verify(), tsaTrustAnchor(context, params));
     }
 
     /** The root the service's B-T time-stamps must chain to: {@code -p tsa-trust}'s when the service uses an outside TSA. */
@@ -167,7 +177,22 @@ public final class HttpSigningWorkload implements Workload {
     signer.update(Base64.getDecoder().decode(started.get("toSign").asText()));
     String signature = Base64.getEncoder().encodeToString(signer.sign());
     JsonNode finished = client.post("api/signatures/" + started.get("token").asText() + "/finish", new FinishRequest(signature));
-    if (verify) AdesChecks.check(format, Base64.getDecoder().decode(finished.get("signed").asText()), document, key, tsaTrustAnchor);
+    byte[] signed = Base64.getDecoder().decode(finished.get("signed").asText());
+    if (verify && format == null) {
+      checkCms(signed, key);
+    } else if (verify) {
+      AdesChecks.check(format, signed, document, key, tsaTrustAnchor);
+    }
+  }
+
+  /** The SignedData verifies with BouncyCastle under the key's certificate, over the document we sent. */
+  private void checkCms(byte[] signed, SigningKey key) throws Exception {
+    var data = new org.bouncycastle.cms.CMSSignedData(new org.bouncycastle.cms.CMSProcessableByteArray(document), signed);
+    var signer = data.getSignerInfos().getSigners().iterator().next();
+    // from the certificate's bytes: BouncyCastle takes no other provider's ML-DSA key object
+    var verifier = new org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder().setProvider(BC)
+        .build(new org.bouncycastle.cert.X509CertificateHolder(key.certificate().getEncoded()));
+    if (!signer.verify(verifier)) throw new java.security.SignatureException("the service's CMS SignedData does not verify under " + key.alias());
   }
 
   private void login(int index) throws Exception {
@@ -214,5 +239,6 @@ public final class HttpSigningWorkload implements Workload {
 
   record LoginRequest(List<String> certificates, String signature) {}
 
+  private static final org.bouncycastle.jce.provider.BouncyCastleProvider BC = new org.bouncycastle.jce.provider.BouncyCastleProvider();
   private static final byte[] EMPTY = "{}".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 }

@@ -118,6 +118,58 @@ class SignerServerTest {
         .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
   }
 
+  /**
+   * Two-phase signing with an ML-DSA-65 key (issue 29): DSS's types refuse it naming the way that works, and
+   * {@code cms} signs it as RFC 9882 has it. The SignedData is checked apart from the BouncyCastle that built it:
+   * its identifiers read from the DER, the message digest recomputed and the signature over the signed attributes
+   * verified by the JDK's own ML-DSA. Both test chains: the RSA-rooted one and the ML-DSA-65 one.
+   */
+  @Test
+  void cmsTwoPhase_mlDsa65Key_rfc9882SignedDataTheJdkVerifies_dssTypesRefuseTheKey() throws Exception {
+    byte[] document = "a contract, moved to FIPS 204".getBytes();
+    String doc = Base64.getEncoder().encodeToString(document);
+    assertRefused(post("/api/signatures/cades/start", "{\"document\":\"" + doc + "\",\"certificates\":" + chain("signer-ml-dsa-65-1") + "}"),
+        422, "unsupported_key");
+    for (String alias : List.of("signer-ml-dsa-65-1", "signer-ml-dsa-65-2")) {
+      JsonNode started = JSON.readTree(post("/api/signatures/cms/start", "{\"document\":\"" + doc + "\",\"certificates\":" + chain(alias) + "}").body());
+      assertEquals("ML-DSA", started.get("signatureAlgorithm").asText(), started.toString());
+      byte[] toSign = Base64.getDecoder().decode(started.get("toSign").asText());
+      SigningKey key = keys.key(alias);
+      Signature signer = Signature.getInstance("ML-DSA", key.provider());
+      signer.initSign(key.privateKey());
+      signer.update(toSign);
+      HttpResponse<String> finished = post("/api/signatures/" + started.get("token").asText() + "/finish",
+          "{\"signature\":\"" + Base64.getEncoder().encodeToString(signer.sign()) + "\"}");
+      assertEquals(200, finished.statusCode(), finished.body());
+      var signed = new org.bouncycastle.cms.CMSSignedData(new org.bouncycastle.cms.CMSProcessableByteArray(document),
+          Base64.getDecoder().decode(JSON.readTree(finished.body()).get("signed").asText()));
+      var info = signed.getSignerInfos().getSigners().iterator().next();
+      assertEquals(org.bouncycastle.asn1.nist.NISTObjectIdentifiers.id_ml_dsa_65.getId(), info.getEncryptionAlgOID(), "RFC 9882: the set's OID");
+      assertEquals(null, info.getEncryptionAlgParams(), "RFC 9882: no parameters");
+      assertEquals(org.bouncycastle.asn1.nist.NISTObjectIdentifiers.id_sha512.getId(), info.getDigestAlgOID(), "RFC 9882: SHA-512");
+      var digest = info.getSignedAttributes().get(org.bouncycastle.asn1.cms.CMSAttributes.messageDigest);
+      assertTrue(java.util.Arrays.equals(java.security.MessageDigest.getInstance("SHA-512").digest(document),
+          org.bouncycastle.asn1.ASN1OctetString.getInstance(digest.getAttrValues().getObjectAt(0)).getOctets()), "message digest");
+      Signature jdk = Signature.getInstance("ML-DSA", java.security.Security.getProvider("SUN"));
+      jdk.initVerify(key.certificate().getPublicKey());
+      jdk.update(info.getEncodedSignedAttributes());
+      assertTrue(jdk.verify(info.getSignature()), alias + ": the JDK verifies the signature over the signed attributes");
+    }
+    // the client workload the same way, each signed document checked with --verify (BouncyCastle, under the key's certificate)
+    var factory = new HttpSigningWorkload.Factory("cms");
+    try (Workload w = factory.create(new WorkloadContext(keys, true, () -> pki), Params.resolve(factory.name(), factory.params(),
+        Map.of("target", server.baseUrl(), "certs", "2", "alg", "ml-dsa-65")))) {
+      MeasuredRun.of("http:cms ml-dsa-65", w, Duration.ofMillis(400)).assertEverySucceeded();
+    }
+    // a value another key made is refused at finish
+    JsonNode started = JSON.readTree(post("/api/signatures/cms/start", "{\"document\":\"" + doc + "\",\"certificates\":" + chain("signer-ml-dsa-65-1") + "}").body());
+    Signature other = Signature.getInstance("ML-DSA", keys.key("signer-ml-dsa-65-2").provider());
+    other.initSign(keys.key("signer-ml-dsa-65-2").privateKey());
+    other.update(Base64.getDecoder().decode(started.get("toSign").asText()));
+    assertRefused(post("/api/signatures/" + started.get("token").asText() + "/finish",
+        "{\"signature\":\"" + Base64.getEncoder().encodeToString(other.sign()) + "\"}"), 422, "bad_signature");
+  }
+
   @Test
   void everyTransactionType_endToEndOverHttps_verifiesOnTheClient() throws Exception {
     assertTrue(server.baseUrl().startsWith("https://127.0.0.1:"));
