@@ -20,6 +20,8 @@ import java.util.function.Consumer;
  */
 public final class RunningServices implements AutoCloseable {
   private final List<String> javaCommand;
+  /** The cores' prefix (taskset), empty when services and client share every core. */
+  private final List<String> launchPrefix;
   private final Map<String, String> env;
   private final Consumer<String> log;
   private final CpuSplit cpus;
@@ -45,9 +47,8 @@ public final class RunningServices implements AutoCloseable {
 
   private RunningServices(List<String> javaCommand, Map<String, String> env, Consumer<String> log, CpuSplit cpus) {
     this.cpus = cpus;
-    List<String> command = new ArrayList<>(cpus.isShared() ? List.of() : CpuAffinity.launchPrefix(cpus.services()));
-    command.addAll(javaCommand);
-    this.javaCommand = List.copyOf(command);
+    this.launchPrefix = cpus.isShared() ? List.of() : List.copyOf(CpuAffinity.launchPrefix(cpus.services()));
+    this.javaCommand = List.copyOf(javaCommand);
     this.env = Map.copyOf(env);
     this.log = log;
   }
@@ -201,13 +202,22 @@ public final class RunningServices implements AutoCloseable {
   }
 
   private void start(Entry e) throws IOException, InterruptedException {
-    e.process = ServiceProcess.start(javaCommand, command(e), env);
+    e.process = ServiceProcess.start(launchCommand(e.spec), command(e), env);
     e.pids.add(e.process.pid());
     // A service whose root is a path under its address (DSS's /services/rest) still listens where planned.
     if (!e.process.url().equals(url(e.spec.name())) && !e.process.url().startsWith(url(e.spec.name()) + "/")) {
       throw new IOException("service " + e.spec.name() + " listens on " + e.process.url() + ", not on " + url(e.spec.name()) + " as planned");
     }
     log.accept("service " + e.spec.name() + " at " + e.process.url() + " (pid " + e.process.pid() + ")");
+  }
+
+  /** The cores' prefix, the java binary, the service's own JVM options, then the rest of the java command. */
+  private List<String> launchCommand(ServiceSpec spec) {
+    List<String> command = new ArrayList<>(launchPrefix);
+    command.add(javaCommand.get(0));
+    command.addAll(spec.jvmOptions());
+    command.addAll(javaCommand.subList(1, javaCommand.size()));
+    return command;
   }
 
   private void stop(Entry e) throws InterruptedException {
