@@ -34,7 +34,7 @@ public final class RunningServices implements AutoCloseable {
   private volatile boolean closed;
 
   private static final class Entry {
-    final ServiceSpec spec;
+    ServiceSpec spec;
     final int port;
     final List<Long> pids = new ArrayList<>();
     ServiceProcess process;
@@ -122,6 +122,23 @@ public final class RunningServices implements AutoCloseable {
     log.accept(line);
   }
 
+  /**
+   * Stops {@code name} and starts it again on its port with {@code args} in place of its spec's, kept for later
+   * restarts: a sweep over one of the service's own settings (the PEC providers' --workers).
+   */
+  public synchronized void restartWith(String name, List<String> args) throws IOException, InterruptedException {
+    if (closed) throw new IllegalStateException("the study has ended; " + name + " is not started again");
+    Entry e = entry(name);
+    stop(e);
+    e.spec = new ServiceSpec(e.spec.name(), args, e.spec.scheme(), e.spec.jvmOptions());
+    start(e);
+  }
+
+  /** The arguments {@code name} runs with now. */
+  public List<String> args(String name) {
+    return entry(name).spec.args();
+  }
+
   /** Starts {@code name} again on its port after {@link #kill}; a new pid, recorded. */
   public synchronized void start(String name) throws IOException, InterruptedException {
     if (closed) throw new IllegalStateException("the study has ended; " + name + " is not started again");
@@ -160,7 +177,8 @@ public final class RunningServices implements AutoCloseable {
     throw new IllegalArgumentException("a study step's CPU is 'services', 'service:NAME' or 'client', not '" + planCpu + "'");
   }
 
-  private int serviceCores() {
+  /** The cores the services run on: all of them when shared. */
+  public int serviceCores() {
     return cpus.isShared() ? Runtime.getRuntime().availableProcessors() : cpus.services().size();
   }
 
