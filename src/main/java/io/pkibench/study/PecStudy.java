@@ -437,7 +437,9 @@ public final class PecStudy implements Study {
     if (atRule == null) verdict = "the rule's count was not measured";
     else if (atRule >= 0.95 * best) verdict = "the rule holds: " + rule + " workers reach the best rate"
         + (enough < rule ? " (" + enough + " already did: the rule errs on the safe side, as its x does)" : "");
-    else verdict = "the rule does NOT hold here: " + rule + " workers give " + HumanUnits.rate(atRule) + " messages/s, " + enough + " were needed for the best";
+    else if (enough > rule) verdict = "the rule does NOT hold here: " + rule + " workers give " + HumanUnits.rate(atRule) + " messages/s, too few: the best needs " + enough;
+    else verdict = "the rule does NOT hold here: " + rule + " workers give " + HumanUnits.rate(atRule) + " messages/s, too many: " + enough
+        + " give the best, more lose rate";
     return "2 × " + cores + " CPUs + 1 = " + rule + " workers; messages/s by provider workers: " + measured + "; within 5% of the best ("
         + HumanUnits.rate(best) + ") from " + enough + "; " + verdict;
   }

@@ -35,7 +35,9 @@ class PecStudyVerdictsTest {
     assertTrue(holds.contains("2 × 2 CPUs + 1 = 5 workers") && holds.contains("within 5% of the best (80.0) from 4") && holds.contains("the rule holds"), holds);
     Map<Integer, Double> rising = new TreeMap<>(Map.of(1, 10.0, 3, 30.0, 8, 80.0));
     String fails = PecStudy.workerRule(rising, 1);
-    assertTrue(fails.contains("the rule does NOT hold here: 3 workers give 30.0 messages/s, 8 were needed"), fails);
+    assertTrue(fails.contains("the rule does NOT hold here: 3 workers give 30.0 messages/s, too few: the best needs 8"), fails);
+    String tooMany = PecStudy.workerRule(new TreeMap<>(Map.of(1, 7.9, 3, 7.2)), 1);
+    assertTrue(tooMany.contains("3 workers give 7.2 messages/s, too many: 1 give the best, more lose rate"), tooMany);
     assertTrue(PecStudy.workerRule(Map.of(1, 10.0), 2).contains("the rule's count was not measured"));
   }
 
