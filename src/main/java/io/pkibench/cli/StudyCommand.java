@@ -284,6 +284,12 @@ final class StudyCommand implements Runnable {
     @Option(names = "--provider-workers", defaultValue = "4", paramLabel = "N", description = "each provider's workers in the flow (default: ${DEFAULT-VALUE})")
     int providerWorkers;
 
+    @Option(names = "--no-search", description = "leave out the maximum-load search of the flow (full runs only; rates 10 to 160 messages/s)")
+    boolean noSearch;
+
+    @Option(names = "--no-sweep", description = "leave out the provider-worker sweep that tests OpenPEC's 2 x CPUs + x rule (quick: 2 points)")
+    boolean noSweep;
+
     @Override
     Study study() {
       CliContext ctx = study.parent.context;
@@ -299,7 +305,8 @@ final class StudyCommand implements Runnable {
         ctx.err().println("pec study: mailboxes, spools and the sent list in " + runDir + " (removed at the end; --dir DIR keeps them)");
       }
       PecStudy.Config d = PecStudy.Config.defaults(runDir, spool == null ? null : ctx.resolve(spool));
-      return new PecStudy(new PecStudy.Config(d.dir(), d.spool(), flowRate, providerWorkers, d.pathWorkers(), d.flowWarmup(), d.flowMeasure()));
+      return new PecStudy(new PecStudy.Config(d.dir(), d.spool(), flowRate, providerWorkers, d.pathWorkers(), d.flowWarmup(), d.flowMeasure(),
+          noSearch ? List.of() : d.searchRates(), d.receiptDeadline(), noSweep ? List.of() : d.workerSweep()));
     }
 
     @Override

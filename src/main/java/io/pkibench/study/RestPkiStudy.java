@@ -217,8 +217,8 @@ public final class RestPkiStudy implements Study {
         Map<String, String> params = new java.util.LinkedHashMap<>();
         params.put(ParamSpec.TARGET, target(service, services));
         if (!service.builtin() && trust != null) params.put("trust", trust.toString());
-        // CAdES signs the same 137 KB PDF as PAdES: the original signed one document throughout.
-        if (service.builtin() && workload.startsWith("http:cades")) params.put("document", "pdf");
+        // CAdES signs the same 137 KB PDF as PAdES, on every service: the original signed one document throughout.
+        if (workload.startsWith("http:cades") || workload.startsWith("dss:cades")) params.put("document", "pdf");
         WorkloadSpec spec = new WorkloadSpec(workload, params, options.keys());
         String cpu = cpu(service);
         // Each probed level warms until steady too: a probe of a cold service reads the JIT's progress as the level's

@@ -20,6 +20,8 @@ import java.util.function.Consumer;
  */
 public final class RunningServices implements AutoCloseable {
   private final List<String> javaCommand;
+  /** The cores' prefix (taskset), empty when services and client share every core. */
+  private final List<String> launchPrefix;
   private final Map<String, String> env;
   private final Consumer<String> log;
   private final CpuSplit cpus;
@@ -32,7 +34,7 @@ public final class RunningServices implements AutoCloseable {
   private volatile boolean closed;
 
   private static final class Entry {
-    final ServiceSpec spec;
+    ServiceSpec spec;
     final int port;
     final List<Long> pids = new ArrayList<>();
     ServiceProcess process;
@@ -45,9 +47,8 @@ public final class RunningServices implements AutoCloseable {
 
   private RunningServices(List<String> javaCommand, Map<String, String> env, Consumer<String> log, CpuSplit cpus) {
     this.cpus = cpus;
-    List<String> command = new ArrayList<>(cpus.isShared() ? List.of() : CpuAffinity.launchPrefix(cpus.services()));
-    command.addAll(javaCommand);
-    this.javaCommand = List.copyOf(command);
+    this.launchPrefix = cpus.isShared() ? List.of() : List.copyOf(CpuAffinity.launchPrefix(cpus.services()));
+    this.javaCommand = List.copyOf(javaCommand);
     this.env = Map.copyOf(env);
     this.log = log;
   }
@@ -121,6 +122,23 @@ public final class RunningServices implements AutoCloseable {
     log.accept(line);
   }
 
+  /**
+   * Stops {@code name} and starts it again on its port with {@code args} in place of its spec's, kept for later
+   * restarts: a sweep over one of the service's own settings (the PEC providers' --workers).
+   */
+  public synchronized void restartWith(String name, List<String> args) throws IOException, InterruptedException {
+    if (closed) throw new IllegalStateException("the study has ended; " + name + " is not started again");
+    Entry e = entry(name);
+    stop(e);
+    e.spec = new ServiceSpec(e.spec.name(), args, e.spec.scheme(), e.spec.jvmOptions());
+    start(e);
+  }
+
+  /** The arguments {@code name} runs with now. */
+  public List<String> args(String name) {
+    return entry(name).spec.args();
+  }
+
   /** Starts {@code name} again on its port after {@link #kill}; a new pid, recorded. */
   public synchronized void start(String name) throws IOException, InterruptedException {
     if (closed) throw new IllegalStateException("the study has ended; " + name + " is not started again");
@@ -159,7 +177,8 @@ public final class RunningServices implements AutoCloseable {
     throw new IllegalArgumentException("a study step's CPU is 'services', 'service:NAME' or 'client', not '" + planCpu + "'");
   }
 
-  private int serviceCores() {
+  /** The cores the services run on: all of them when shared. */
+  public int serviceCores() {
     return cpus.isShared() ? Runtime.getRuntime().availableProcessors() : cpus.services().size();
   }
 
@@ -201,13 +220,22 @@ public final class RunningServices implements AutoCloseable {
   }
 
   private void start(Entry e) throws IOException, InterruptedException {
-    e.process = ServiceProcess.start(javaCommand, command(e), env);
+    e.process = ServiceProcess.start(launchCommand(e.spec), command(e), env);
     e.pids.add(e.process.pid());
     // A service whose root is a path under its address (DSS's /services/rest) still listens where planned.
     if (!e.process.url().equals(url(e.spec.name())) && !e.process.url().startsWith(url(e.spec.name()) + "/")) {
       throw new IOException("service " + e.spec.name() + " listens on " + e.process.url() + ", not on " + url(e.spec.name()) + " as planned");
     }
     log.accept("service " + e.spec.name() + " at " + e.process.url() + " (pid " + e.process.pid() + ")");
+  }
+
+  /** The cores' prefix, the java binary, the service's own JVM options, then the rest of the java command. */
+  private List<String> launchCommand(ServiceSpec spec) {
+    List<String> command = new ArrayList<>(launchPrefix);
+    command.add(javaCommand.get(0));
+    command.addAll(spec.jvmOptions());
+    command.addAll(javaCommand.subList(1, javaCommand.size()));
+    return command;
   }
 
   private void stop(Entry e) throws InterruptedException {

@@ -9,20 +9,27 @@ import java.util.List;
  * One step of a study: a label (the original's name for it, e.g. "CAdES"), the plan it measures, an
  * optional probe whose levels choose the measured level (both kept in the result), hooks run
  * before the step and before each of its levels (restarting services), and whether each series of its
- * plan runs in a fresh JVM ({@code forked}, as JMH forks: JIT profile and heap start afresh); or, for a row
+ * plan runs in a fresh JVM ({@code forked}, as JMH forks: JIT profile and heap start afresh), with {@code forkJvmOptions}
+ * (then its probe is forked too: options such as security properties hold for the whole step); or, for a row
  * with nothing to measure, why ({@code notApplicableBecause}).
  */
 public record Step(String label, Plan plan, Probe probe, List<StepHook> beforeStep, List<StepHook> beforeEachLevel, boolean forked,
-    String notApplicableBecause) {
+    String notApplicableBecause, List<String> forkJvmOptions) {
 
   public Step {
     beforeStep = List.copyOf(beforeStep);
     beforeEachLevel = List.copyOf(beforeEachLevel);
+    forkJvmOptions = List.copyOf(forkJvmOptions);
     if ((plan == null) != (notApplicableBecause != null)) throw new IllegalArgumentException(label + ": a step has a plan, or says why it has none");
   }
 
   public Step(String label, Plan plan, Probe probe, List<StepHook> beforeStep, List<StepHook> beforeEachLevel) {
-    this(label, plan, probe, beforeStep, beforeEachLevel, false, null);
+    this(label, plan, probe, beforeStep, beforeEachLevel, false, null, List.of());
+  }
+
+  public Step(String label, Plan plan, Probe probe, List<StepHook> beforeStep, List<StepHook> beforeEachLevel, boolean forked,
+      String notApplicableBecause) {
+    this(label, plan, probe, beforeStep, beforeEachLevel, forked, notApplicableBecause, List.of());
   }
 
   /**
@@ -49,24 +56,32 @@ public record Step(String label, Plan plan, Probe probe, List<StepHook> beforeSt
   }
 
   public Step probedBy(Plan probePlan, LevelChooser chooser) {
-    return new Step(label, plan, new Probe(probePlan, chooser), beforeStep, beforeEachLevel, forked, notApplicableBecause);
+    return new Step(label, plan, new Probe(probePlan, chooser), beforeStep, beforeEachLevel, forked, notApplicableBecause, forkJvmOptions);
   }
 
   public Step before(StepHook hook) {
     List<StepHook> list = new ArrayList<>(beforeStep);
     list.add(hook);
-    return new Step(label, plan, probe, list, beforeEachLevel, forked, notApplicableBecause);
+    return new Step(label, plan, probe, list, beforeEachLevel, forked, notApplicableBecause, forkJvmOptions);
   }
 
   public Step beforeEachLevel(StepHook hook) {
     List<StepHook> list = new ArrayList<>(beforeEachLevel);
     list.add(hook);
-    return new Step(label, plan, probe, beforeStep, list, forked, notApplicableBecause);
+    return new Step(label, plan, probe, beforeStep, list, forked, notApplicableBecause, forkJvmOptions);
   }
 
   /** Each series of the measured plan in a fresh JVM of this program, as JMH forks (the probe, if any, stays in this JVM). */
   public Step inForks() {
-    return new Step(label, plan, probe, beforeStep, beforeEachLevel, true, notApplicableBecause);
+    return new Step(label, plan, probe, beforeStep, beforeEachLevel, true, notApplicableBecause, forkJvmOptions);
+  }
+
+  /**
+   * Probe and every series in fresh JVMs started with {@code jvmOptions} (e.g. {@code -Djava.security.properties=FILE}):
+   * what the step's client needs and this JVM must not get.
+   */
+  public Step inForksWith(List<String> jvmOptions) {
+    return new Step(label, plan, probe, beforeStep, beforeEachLevel, true, notApplicableBecause, jvmOptions);
   }
 
   /** The step's plan measuring only {@code concurrency} workers: what a probe's choice turns it into. */

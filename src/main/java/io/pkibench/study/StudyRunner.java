@@ -180,7 +180,9 @@ public final class StudyRunner {
     }
     Plan plan = step.plan();
     if (step.probe() != null) {
-      Optional<Integer> probeIndex = append(file, step.probe().plan(), step, services, WorkloadResult.Step.PROBE, null);
+      // A step whose forks need JVM options this JVM lacks (the ssl study's legacy TLS) probes in forks too.
+      Optional<Integer> probeIndex = append(file, step.probe().plan(), step, services, WorkloadResult.Step.PROBE,
+          step.forkJvmOptions().isEmpty() ? null : forks(studyOptions, step.forkJvmOptions()));
       if (probeIndex.isEmpty()) {
         notMeasured(file, record, "the study was interrupted");
         return;
@@ -197,7 +199,7 @@ public final class StudyRunner {
       record = record.chose(choice.concurrency(), choice.because());
       plan = Step.atConcurrency(plan, choice.concurrency());
     }
-    Optional<Integer> measured = append(file, plan, step, services, WorkloadResult.Step.MEASURE, step.forked() ? forks(studyOptions) : null);
+    Optional<Integer> measured = append(file, plan, step, services, WorkloadResult.Step.MEASURE, step.forked() ? forks(studyOptions, step.forkJvmOptions()) : null);
     if (measured.isEmpty()) {
       notMeasured(file, record, "the study was interrupted");
       return;
@@ -225,11 +227,14 @@ public final class StudyRunner {
    * Fresh JVMs of this program for a forked step's series: told the study's test PKI and PIN file (never the PIN), writing
    * their scratch files beside the result, and started on the client's cores (they inherit this JVM's).
    */
-  private Function<IntervalLog, ForkedSeries> forks(StudyOptions studyOptions) {
+  private Function<IntervalLog, ForkedSeries> forks(StudyOptions studyOptions, List<String> jvmOptions) {
+    List<String> java = new ArrayList<>(options.javaCommand().subList(0, 1));
+    java.addAll(jvmOptions);
+    java.addAll(options.javaCommand().subList(1, options.javaCommand().size()));
     List<String> childOptions = new ArrayList<>(List.of("--pki", studyOptions.pkiDir().toString()));
     if (studyOptions.pinFile() != null) childOptions.addAll(List.of("--pin-file", studyOptions.pinFile().toString()));
     Path scratch = options.resultFile().toAbsolutePath().getParent();
-    return hlog -> new ForkedSeries(options.javaCommand(), childOptions, options.env(), scratch, hlog, options.log());
+    return hlog -> new ForkedSeries(java, childOptions, options.env(), scratch, hlog, options.log());
   }
 
   private RunSession session(Plan plan, Step step, RunningServices services, Function<IntervalLog, ForkedSeries> forks) {

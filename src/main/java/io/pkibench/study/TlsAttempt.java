@@ -19,11 +19,11 @@ import java.util.List;
  * answer. What a study asks before it plans a cell, so a refusal is found, named and recorded rather
  * than measured as a column of errors.
  */
-record TlsAttempt(TlsEngine engine, String keyFlag, String protocol, String suite) {
+public record TlsAttempt(TlsEngine engine, String keyFlag, String protocol, String suite) {
 
   /** Null when the exchange succeeded; else what refused it, in the engine's words. */
-  String refusal(SigningKey key, X509Certificate root) {
-    if (!engine.implementedSuites().contains(suite)) return engine.flag + " does not implement " + suite;
+  public String refusal(SigningKey key, X509Certificate root) {
+    if (!engine.implementsSuite(suite)) return engine.flag + " does not implement " + suite;
     TlsEchoServer server = null;
     try {
       SslContext serverContext = engine.server(key.privateKey(), key.chain(), List.of(protocol), List.of(suite));
@@ -54,7 +54,12 @@ record TlsAttempt(TlsEngine engine, String keyFlag, String protocol, String suit
     }
   }
 
-  String describe() {
+  /** This attempt with the suite as {@code engine} names it ({@link TlsEngine#suiteName}): JSSE's SSL_ names for the SSL 3.0 suites. */
+  public TlsAttempt inEngineNames() {
+    return new TlsAttempt(engine, keyFlag, protocol, engine.suiteName(suite));
+  }
+
+  public String describe() {
     return suite + ", " + protocol + ", " + keyFlag.toUpperCase(java.util.Locale.ROOT).replace("RSA", "RSA-").replace("ECDSA-", "ECDSA ") + " server key";
   }
 }

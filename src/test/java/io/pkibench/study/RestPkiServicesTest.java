@@ -57,6 +57,9 @@ class RestPkiServicesTest {
     assertEquals(18, steps.size());
     Step cades = steps.stream().filter(s -> s.label().equals("CAdES [dss]")).findFirst().orElseThrow();
     assertEquals("dss:cades", cades.plan().workloads().get(0).name());
+    assertEquals("pdf", cades.plan().workloads().get(0).params().get("document"), "DSS's CAdES signs the study's one PDF too");
+    Step ours = steps.stream().filter(s -> s.label().equals("CAdES [builtin]")).findFirst().orElseThrow();
+    assertEquals("pdf", ours.plan().workloads().get(0).params().get("document"), "so does ours");
     assertEquals(services.url("dss") + "/services/rest", cades.plan().workloads().get(0).params().get("target"));
     assertEquals("service:dss", cades.plan().cpu(), "each step charges its own service's pid");
     assertEquals(cades.probe().plan().load(), steps.get(1).probe().plan().load(), "same levels as the built-in service's");

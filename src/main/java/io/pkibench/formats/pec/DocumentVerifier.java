@@ -72,6 +72,13 @@ public final class DocumentVerifier {
       if (provider.isEmpty()) {
         return new Verification(claimed, Optional.empty(), "signed by '" + cert.getSubjectX500Principal().getName() + "', not a provider of the index", message, null);
       }
+      // as the seed's provider on every envelope: the signer's path to a trusted root, its validity now and revocation
+      if (index.pathCheck().isPresent()) {
+        String pathProblem = index.pathCheck().get().problem(cert, new java.util.Date());
+        if (pathProblem != null) {
+          return new Verification(claimed, Optional.empty(), "the certificate of " + provider.get() + " is not trusted: " + pathProblem, message, null);
+        }
+      }
       boolean intact;
       try {
         intact = signer.verify(new org.bouncycastle.cms.SignerInformationVerifier(new org.bouncycastle.cms.DefaultCMSSignatureAlgorithmNameGenerator(),

@@ -25,11 +25,27 @@ import java.util.Optional;
  */
 public final class ProviderIndex {
   private final Map<String, X509Certificate> byDomain;
+  /** The path, validity and revocation check of a provider's certificate, or null: the index alone decides. */
+  private final CertificatePathCheck pathCheck;
 
   public ProviderIndex(Map<String, X509Certificate> byDomain) {
+    this(byDomain, null);
+  }
+
+  private ProviderIndex(Map<String, X509Certificate> byDomain, CertificatePathCheck pathCheck) {
     Map<String, X509Certificate> copy = new LinkedHashMap<>();
     byDomain.forEach((domain, cert) -> copy.put(domain.toLowerCase(Locale.ROOT), cert));
     this.byDomain = Map.copyOf(copy);
+    this.pathCheck = pathCheck;
+  }
+
+  /** This index, each document's signer also checked by {@code check} (path, validity, revocation) as the rules ask. */
+  public ProviderIndex withPathCheck(CertificatePathCheck check) {
+    return new ProviderIndex(byDomain, check);
+  }
+
+  public Optional<CertificatePathCheck> pathCheck() {
+    return Optional.ofNullable(pathCheck);
   }
 
   /** The domains, in no particular order. */

@@ -19,9 +19,13 @@ public final class TestProviders {
 
   private TestProviders() {}
 
-  /** The index the providers use when none is given: both domains with their keys' certificates. */
+  /**
+   * The index the providers use when none is given: both domains with their keys' certificates, each document's signer
+   * also checked for its path to the test PKI's root, validity and revocation (its CRLs).
+   */
   public static ProviderIndex index(TestPki pki) {
-    return new ProviderIndex(Map.of(SENDER_DOMAIN, pki.certificate(SENDER_KEY), RECIPIENT_DOMAIN, pki.certificate(RECIPIENT_KEY)));
+    return new ProviderIndex(Map.of(SENDER_DOMAIN, pki.certificate(SENDER_KEY), RECIPIENT_DOMAIN, pki.certificate(RECIPIENT_KEY)))
+        .withPathCheck(CertificatePathCheck.of(pki));
   }
 
   /** The signing key of a test domain; empty for any other domain. */

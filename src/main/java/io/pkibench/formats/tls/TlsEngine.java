@@ -70,6 +70,34 @@ public enum TlsEngine {
   }
 
   /**
+   * This engine's name for the IANA suite {@code iana}: JSSE still names the suites SSL 3.0 defined by their
+   * {@code SSL_} names (SSL_RSA_WITH_RC4_128_MD5, SSL_RSA_WITH_3DES_EDE_CBC_SHA) and reports them so when negotiated;
+   * {@code iana} itself where the engine knows it, or knows neither.
+   */
+  public String suiteName(String iana) {
+    if (!iana.startsWith("TLS_")) return iana;
+    // JSSE takes the TLS_ alias too, but negotiates and reports the SSL_ name: that one, where it has it
+    String ssl = "SSL_" + iana.substring("TLS_".length());
+    return implementsSuite(ssl) ? ssl : iana;
+  }
+
+  /**
+   * Whether this engine has {@code suite} at all, enabled or not: JSSE lists only what its security policy
+   * ({@code jdk.tls.disabledAlgorithms}) leaves enabled, yet still has RC4, 3DES and RSA key exchange, which a JVM
+   * started with another policy may use (the ssl study's own JVMs); an engine takes such a name, and refuses an unknown one.
+   */
+  public boolean implementsSuite(String suite) {
+    if (implementedSuites().contains(suite)) return true;
+    if (this != JSSE) return false;
+    try {
+      SSLContext.getDefault().createSSLEngine().setEnabledCipherSuites(new String[] {suite});
+      return true;
+    } catch (IllegalArgumentException | GeneralSecurityException e) {
+      return false;
+    }
+  }
+
+  /**
    * Server side: {@code key} and its chain; only {@code protocols} and {@code suites}. Empty suites are
    * the {@link #forwardSecretSuites} of the engine, not its defaults: BoringSSL's defaults include RSA
    * key exchange (AES128-SHA, AES128-GCM-SHA256), whose sessions a stolen server key decrypts after the

@@ -148,8 +148,8 @@ public final class TlsEchoServer implements ReferenceServer {
         problems.add("--key " + key + ": use one of " + String.join(", ", TlsServerKeys.ALIASES.keySet()));
       }
       if (tls != null && tls.problem() == null) {
-        var implemented = tls.implementedSuites();
-        java.util.List<String> unknown = suites.stream().filter(s -> !implemented.contains(s)).toList();
+        TlsEngine chosen = tls; // effectively final, for the filter
+        java.util.List<String> unknown = suites.stream().filter(s -> !chosen.implementsSuite(s)).toList();
         if (!unknown.isEmpty()) problems.add("--suites: " + engine + " does not implement " + String.join(", ", unknown));
       }
       if (tls != null) problems.addAll(KeyExchangeGroups.problems("--groups", tls, groups));

@@ -90,7 +90,12 @@ public final class DssSigningWorkload implements Workload {
       if (format != TwoPhaseSigner.Format.PADES && format != TwoPhaseSigner.Format.PADES_T) {
         params.add(ParamSpec.free("size", isCades() ? "137k" : "4k", "bytes of the document"));
       }
-      if (isCades()) params.add(ParamSpec.choice("packaging", "detached", "CMS with or without the document", "detached", "enveloping"));
+      if (isCades()) {
+        params.add(ParamSpec.choice("packaging", "detached", "CMS with or without the document", "detached", "enveloping"));
+        // as http:cades: the Rest PKI study signs one document throughout, so CAdES on either service signs the PAdES types' PDF
+        params.add(ParamSpec.choice("document", "random", "what is signed: -p size random bytes, or pdf: the 137 KB sample PDF the PAdES types sign"
+            + " (the Rest PKI study signed one PDF throughout)", "random", "pdf"));
+      }
       return params;
     }
 
@@ -107,7 +112,8 @@ public final class DssSigningWorkload implements Workload {
     public Workload create(WorkloadContext context, Params params) throws Exception {
       List<SigningKey> signers = Signers.of(context, params);
       boolean sized = params.asMap().containsKey("size");
-      byte[] content = AdesChecks.sampleDocument(format, sized ? params.bytes("size") : 0);
+      boolean pdf = isCades() && params.get("document").equals("pdf");
+      byte[] content = pdf ? io.pkibench.formats.ades.SamplePdf.generate() : AdesChecks.sampleDocument(format, sized ? params.bytes("size") : 0);
       SignaturePackaging packaging = switch (format) {
         case CADES, CADES_T -> params.get("packaging").equals("enveloping") ? SignaturePackaging.ENVELOPING : SignaturePackaging.DETACHED;
         case PADES, PADES_T, XADES -> SignaturePackaging.ENVELOPED;

@@ -5,6 +5,7 @@ import io.pkibench.formats.pec.Outgoing;
 import io.pkibench.formats.pec.PecMessages;
 import io.pkibench.formats.pec.PecProvider;
 import io.pkibench.formats.pec.ProviderIndex;
+import io.pkibench.formats.pec.CertificatePathCheck;
 import io.pkibench.formats.pec.TestProviders;
 import io.pkibench.formats.pec.Verification;
 import io.pkibench.keys.KeySource;
@@ -58,7 +59,9 @@ public final class PecWorkloads {
       KeySource keys = context.keys();
       SigningKey k1 = keys.key(params.get("provider1"));
       SigningKey k2 = keys.key(params.get("provider2"));
-      ProviderIndex index = new ProviderIndex(Map.of(TestProviders.SENDER_DOMAIN, k1.certificate(), TestProviders.RECIPIENT_DOMAIN, k2.certificate()));
+      // the signer's path, validity and revocation checked on every document, as the seed's provider did (its CA file and CRLs)
+      ProviderIndex index = new ProviderIndex(Map.of(TestProviders.SENDER_DOMAIN, k1.certificate(), TestProviders.RECIPIENT_DOMAIN, k2.certificate()))
+          .withPathCheck(CertificatePathCheck.of(context.pki().get()));
       PecProvider p1 = new PecProvider(TestProviders.SENDER_DOMAIN, "pkibench provider " + TestProviders.SENDER_DOMAIN, k1, index, context.clock(), TestProviders.ZONE);
       PecProvider p2 = new PecProvider(TestProviders.RECIPIENT_DOMAIN, "pkibench provider " + TestProviders.RECIPIENT_DOMAIN, k2, index, context.clock(), TestProviders.ZONE);
       byte[] message = PecMessages.message(user(TestProviders.SENDER_DOMAIN), user(TestProviders.RECIPIENT_DOMAIN), "<workload.1@" + TestProviders.SENDER_DOMAIN + ">", "pkibench message",

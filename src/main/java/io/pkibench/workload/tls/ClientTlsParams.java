@@ -67,7 +67,7 @@ final class ClientTlsParams {
     try {
       TlsEngine engine = TlsEngine.parse(p.get("engine"));
       if (engine.problem() != null) problems.add("-p engine=" + engine.flag + ": " + engine.problem());
-      else if (!p.get("suite").isEmpty() && !engine.implementedSuites().contains(p.get("suite"))) {
+      else if (!p.get("suite").isEmpty() && !engine.implementsSuite(p.get("suite"))) {
         problems.add("-p suite=" + p.get("suite") + ": the " + engine.flag + " engine does not implement it");
       }
       if (engine.problem() == null) {

@@ -74,6 +74,22 @@ class DssWorkloadsTest {
     }
   }
 
+  /** -p document=pdf: DSS's CAdES signs the 137 KB sample PDF the PAdES types sign, as http:cades does; openssl checks it over that PDF. */
+  @Test
+  void dssCades_documentPdf_signsTheSamplePdf() throws Exception {
+    byte[] signed;
+    try (var w = (DssSigningWorkload) fixture.workload(new DssSigningWorkload.Factory("cades"), target(dss.baseUrl(), "document", "pdf"))) {
+      signed = w.signOnce();
+    }
+    Path dir = Files.createTempDirectory(tmp, "cms-pdf");
+    Files.write(dir.resolve("document.pdf"), io.pkibench.formats.ades.SamplePdf.generate());
+    Files.write(dir.resolve("dss.p7s"), signed);
+    Files.writeString(dir.resolve("chain.pem"), Files.readString(fixture.pki.certificatePem("intermediate-a")));
+    String ok = Openssl.run(dir, "cms", "-verify", "-binary", "-inform", "DER", "-in", "dss.p7s", "-content", "document.pdf",
+        "-CAfile", fixture.pki.certificatePem("root-ca").toString(), "-certfile", "chain.pem", "-out", "/dev/null");
+    assertTrue(Openssl.succeeded(ok), "signed over the sample PDF: " + ok);
+  }
+
   @Test
   void dssCades_verifiesWithOpensslCms() throws Exception {
     var factory = new DssSigningWorkload.Factory("cades");

@@ -1,0 +1,54 @@
+package io.pkibench.study;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** What the pec study concludes from its maximum-load search and its provider-worker sweep, from the figures alone. */
+class PecStudyVerdictsTest {
+  static final Duration DEADLINE = Duration.ofSeconds(10);
+
+  @Test
+  void maximumLoad_highestRateWithEveryLowerTolerated_andWhyTheNextMissed() {
+    var ok10 = new PecStudy.RateOutcome(10, 10, 0, 400_000_000L);
+    var ok20 = new PecStudy.RateOutcome(20, 19.8, 0, 900_000_000L);
+    var late40 = new PecStudy.RateOutcome(40, 39.9, 0, 12_000_000_000L);
+    var ok80 = new PecStudy.RateOutcome(80, 80, 0, 1_000_000L); // a later rate that looks fine does not count past a miss
+    String verdict = PecStudy.maximumLoad(List.of(ok10, ok20, late40, ok80), DEADLINE);
+    assertTrue(verdict.startsWith("maximum load 20.0 messages/s") && verdict.contains("at 40.0: p99 to the delivery receipt 12.0 s, past the 10 s deadline"), verdict);
+    var failing = new PecStudy.RateOutcome(10, 10, 3, 1);
+    assertTrue(PecStudy.maximumLoad(List.of(failing), DEADLINE).startsWith("no rate tried was tolerated (") , PecStudy.maximumLoad(List.of(failing), DEADLINE));
+    var short20 = new PecStudy.RateOutcome(20, 15, 0, 1);
+    assertTrue(PecStudy.maximumLoad(List.of(ok10, short20), DEADLINE).contains("only 15.0 of 20.0 messages/s started"));
+    assertTrue(PecStudy.maximumLoad(List.of(ok10, ok20), DEADLINE).startsWith("every rate tried was tolerated, up to 20.0"));
+  }
+
+  @Test
+  void workerRule_holdsWhereTheRulesCountReachesTheBest_notWhereItFallsShort() {
+    Map<Integer, Double> flat = new TreeMap<>(Map.of(1, 40.0, 2, 70.0, 4, 78.0, 5, 80.0, 8, 79.0));
+    String holds = PecStudy.workerRule(flat, 2);
+    assertTrue(holds.contains("2 × 2 CPUs + 1 = 5 workers") && holds.contains("within 5% of the best (80.0) from 4") && holds.contains("the rule holds"), holds);
+    Map<Integer, Double> rising = new TreeMap<>(Map.of(1, 10.0, 3, 30.0, 8, 80.0));
+    String fails = PecStudy.workerRule(rising, 1);
+    assertTrue(fails.contains("the rule does NOT hold here: 3 workers give 30.0 messages/s, too few: the best needs 8"), fails);
+    String tooMany = PecStudy.workerRule(new TreeMap<>(Map.of(1, 7.9, 3, 7.2)), 1);
+    assertTrue(tooMany.contains("3 workers give 7.2 messages/s, too many: 1 give the best, more lose rate"), tooMany);
+    assertTrue(PecStudy.workerRule(Map.of(1, 10.0), 2).contains("the rule's count was not measured"));
+  }
+
+  @Test
+  void sweep_quickTwoPoints_fullAddsTheRulesCount() {
+    var config = new PecStudy.Config(java.nio.file.Path.of("x"), null, 20, 4, List.of(1, 2), Duration.ofSeconds(1), Duration.ofSeconds(1),
+        List.of(), DEADLINE, List.of(1, 2, 4, 8, 16));
+    var study = new PecStudy(config);
+    var quick = new StudyOptions(true, Duration.ofSeconds(1), "software", java.nio.file.Path.of("pki"), null);
+    var full = new StudyOptions(false, Duration.ofSeconds(1), "software", java.nio.file.Path.of("pki"), null);
+    assertEquals(List.of(1, 3), study.sweep(quick, 1));
+    assertEquals(List.of(1, 2, 4, 5, 8, 16), study.sweep(full, 2));
+  }
+}
