@@ -1,5 +1,7 @@
 package io.pkibench.formats.tls;
 
+import io.pkibench.testing.Commands;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -243,13 +245,9 @@ class BouncyCastleJsseTest {
     }
   }
 
-  /** Runs {@code command} in the test's directory, asserts its exit code, and returns its stdout and stderr together. */
+  /** Runs {@code command} in the test's directory: {@link Commands#run}. */
   static String run(List<String> command, int expectedExit) throws Exception {
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).directory(dir.toFile()).start();
-    String out = new String(p.getInputStream().readAllBytes());
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS), command + " did not finish");
-    assertEquals(expectedExit, p.exitValue(), command + " -> " + out);
-    return out;
+    return Commands.run(dir, command, expectedExit);
   }
 
   /** One key and chain, whatever the engine asks for: both ends have exactly one identity. */

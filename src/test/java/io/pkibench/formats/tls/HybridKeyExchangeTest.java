@@ -1,5 +1,7 @@
 package io.pkibench.formats.tls;
 
+import io.pkibench.testing.Commands;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -130,12 +132,8 @@ class HybridKeyExchangeTest {
         Map.of("target", "tls://127.0.0.1:1", "groups", "X25519MLKEM768")));
   }
 
-  /** Runs {@code command}, asserts its exit code, and returns its stdout and stderr together. */
+  /** Runs {@code command} in the test's directory: {@link Commands#run}. */
   static String run(List<String> command, int expectedExit) throws Exception {
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).directory(dir.toFile()).start();
-    String out = new String(p.getInputStream().readAllBytes());
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS), command + " did not finish");
-    assertEquals(expectedExit, p.exitValue(), command + " -> " + out);
-    return out;
+    return Commands.run(dir, command, expectedExit);
   }
 }
