@@ -54,6 +54,22 @@ class ComparisonGateTest {
     assertEquals(-2.5, Threshold.parse("cpu:-2.5%").allowedPercent());
   }
 
+  /** The wrong-way message word for word, the unsigned forms, and a metric name left empty. */
+  @Test
+  void parse_directionAndEdges_acceptedOrExplainedExactly() {
+    assertEquals("--threshold p99:-10%: p99 is better lower, so its limit is a rise: write p99:+10%", refusal("p99:-10%"));
+    assertEquals("--threshold throughput:+5%: throughput is better higher, so its limit is a drop: write throughput:-5%", refusal("throughput:+5%"));
+    assertEquals("--threshold p99:0%: p99 is better lower, so its limit is a rise: write p99:+0%", refusal("p99:0%"));
+    assertTrue(refusal(":-5%").contains("unknown metric"), "a colon first: the metric is missing, not the syntax");
+    assertEquals(new Threshold(Metric.P99, 10), Threshold.parse("p99:10%"), "an unsigned change of a lower-is-better metric is a rise");
+    assertEquals("p99:+10%", Threshold.parse("p99:10%").toString());
+    assertEquals(new Threshold(Metric.MAX, 0.0), Threshold.parse("max:-0%"), "no change allowed reads the same with either sign");
+  }
+
+  static String refusal(String limit) {
+    return assertThrows(IllegalArgumentException.class, () -> Threshold.parse(limit)).getMessage();
+  }
+
   @Test
   void parse_unknownMetricBadNumberOrNoPercent_eachExplained() {
     assertTrue(assertThrows(IllegalArgumentException.class, () -> Threshold.parse("speed:-5%")).getMessage().contains("unknown metric"));

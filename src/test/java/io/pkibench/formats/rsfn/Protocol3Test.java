@@ -279,6 +279,48 @@ class Protocol3Test {
     }
   }
 
+  /**
+   * The recipient's certificate held to the same validity and revocation as the sender's: a recipient
+   * of a CA of its own, named as Certisign's so that its CA code is 0x02, valid through 2027 only and
+   * revoked on its CA's CRL, while the sender stays valid and unrevoked.
+   */
+  @Test
+  void unpack_recipientCertificateExpiredNotYetValidOrRevoked_refusedNamingTheRecipient() throws Exception {
+    var rsa = java.security.KeyPairGenerator.getInstance("RSA");
+    rsa.initialize(2048);
+    var caPair = rsa.generateKeyPair();
+    var recipientPair = rsa.generateKeyPair();
+    var caName = new org.bouncycastle.asn1.x500.X500Name("C=BR,O=pkibench test,CN=AC Certisign Teste");
+    var caSigner = new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder("SHA256withRSA").build(caPair.getPrivate());
+    java.math.BigInteger serial = java.math.BigInteger.valueOf(0x4242);
+    var certificate = new org.bouncycastle.cert.jcajce.JcaX509CertificateConverter().getCertificate(new org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder(
+        caName, serial, java.util.Date.from(Instant.parse("2027-01-01T00:00:00Z")), java.util.Date.from(Instant.parse("2027-12-31T00:00:00Z")),
+        new org.bouncycastle.asn1.x500.X500Name("C=BR,CN=short-lived recipient"), recipientPair.getPublic()).build(caSigner));
+    SigningKey shortLived = new SigningKey("short-lived", recipientPair.getPrivate(), List.of(certificate), recipient.provider());
+    byte[] envelope = RsfnFixture.goldenCodec(List.of()).pack(sender, certificate, RsfnFixture.payload(), Treatment.NORMAL);
+    var local = ProviderChoice.JDK.providerFor("Cipher", "AES/GCM/NoPadding");
+
+    Unpacked opened = new Protocol3(CaCodes.defaults(), List.of(), RsfnFixture.CLOCK, local).unpack(shortLived, sender.certificate(), envelope);
+    assertTrue(opened.ok(), "within its validity and with no CRL given it opens: " + opened);
+    Unpacked expired = new Protocol3(CaCodes.defaults(), List.of(), InstantSource.fixed(Instant.parse("2028-06-01T00:00:00Z")), local)
+        .unpack(shortLived, sender.certificate(), envelope);
+    assertEquals(ErrorCode.EXPIRED_OR_REVOKED, expired.error(), expired.toString());
+    assertEquals("the recipient certificate expired on 2027-12-31T00:00:00Z", expired.message());
+    Unpacked early = new Protocol3(CaCodes.defaults(), List.of(), InstantSource.fixed(Instant.parse("2026-12-01T00:00:00Z")), local)
+        .unpack(shortLived, sender.certificate(), envelope);
+    assertEquals(ErrorCode.NOT_YET_VALID, early.error(), early.toString());
+    assertEquals("the recipient certificate is valid only from 2027-01-01T00:00:00Z", early.message());
+
+    var crlBuilder = new org.bouncycastle.cert.X509v2CRLBuilder(caName, java.util.Date.from(Instant.parse("2027-05-01T00:00:00Z")));
+    crlBuilder.addCRLEntry(serial, java.util.Date.from(Instant.parse("2027-05-01T00:00:00Z")), org.bouncycastle.asn1.x509.CRLReason.keyCompromise);
+    var crl = new org.bouncycastle.cert.jcajce.JcaX509CRLConverter().getCRL(crlBuilder.build(caSigner));
+    Unpacked revoked = new Protocol3(CaCodes.defaults(), List.of(crl), RsfnFixture.CLOCK, local).unpack(shortLived, sender.certificate(), envelope);
+    assertEquals(ErrorCode.EXPIRED_OR_REVOKED, revoked.error(), revoked.toString());
+    assertEquals("the recipient certificate (serial " + SecurityHeader.serial(serial) + ") is revoked", revoked.message());
+    assertEquals(List.of("revocation of the sender certificate not checked: no CRL of " + sender.certificate().getIssuerX500Principal().getName()
+        + " was given"), revoked.notes(), "the sender's CRL was not given, and that is said");
+  }
+
   @Test
   void unpack_certificateValidityAndRevocation_10And11() throws Exception {
     byte[] envelope = goldenEnvelope();
