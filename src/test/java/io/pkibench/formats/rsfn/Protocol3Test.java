@@ -321,6 +321,47 @@ class Protocol3Test {
         + " was given"), revoked.notes(), "the sender's CRL was not given, and that is said");
   }
 
+  /**
+   * Edges the field tampers miss: C07 zeroed on an encrypted envelope (zero is allowed only when nothing is
+   * encrypted), a C11 serial that is not text (said as such, not echoed), and a broadcast opened by a
+   * party whose own certificate has expired (a broadcast has no recipient to check).
+   */
+  @Test
+  void unpack_c07ZeroOnEncrypted_c11NotText_broadcastIgnoresTheOpenersCertificate() throws Exception {
+    Protocol3 codec = RsfnFixture.goldenCodec(List.of());
+    byte[] envelope = goldenEnvelope();
+    byte[] noCipher = envelope.clone();
+    noCipher[7] = 0x00;
+    Unpacked u = codec.unpack(recipient, sender.certificate(), noCipher);
+    assertEquals(ErrorCode.SYMMETRIC_ALGORITHM, u.error(), u.toString());
+    assertEquals("C07 is 0x00; protocol 3 encrypts with AES-256 (0x02)", u.message());
+
+    byte[] binarySerial = envelope.clone();
+    binarySerial[11 + 31] = 0x01;
+    u = codec.unpack(recipient, sender.certificate(), binarySerial);
+    assertEquals(ErrorCode.RECIPIENT_SERIAL, u.error(), u.toString());
+    assertEquals("C11 is (not text); the recipient certificate's serial is 00000000000000000123456789ABCDEF", u.message());
+    byte[] textSerial = envelope.clone();
+    textSerial[11 + 31] = 'E';
+    assertEquals("C11 is 00000000000000000123456789ABCDEE; the recipient certificate's serial is 00000000000000000123456789ABCDEF",
+        codec.unpack(recipient, sender.certificate(), textSerial).message());
+    for (byte edge : new byte[] {0x1F, 0x7F}) { // just outside printable ASCII at either end
+      textSerial[11 + 31] = edge;
+      assertTrue(codec.unpack(recipient, sender.certificate(), textSerial).message().startsWith("C11 is (not text);"), "byte " + edge);
+    }
+    textSerial[11 + 31] = ' ';
+    assertTrue(codec.unpack(recipient, sender.certificate(), textSerial).message().startsWith("C11 is 00000000000000000123456789ABCDE ;"), "a space is text");
+
+    byte[] broadcast = codec.pack(sender, null, RsfnFixture.payload(), Treatment.BROADCAST);
+    var later = new Protocol3(CaCodes.defaults(), List.of(), InstantSource.fixed(Instant.parse("2047-01-01T00:00:00Z")),
+        ProviderChoice.JDK.providerFor("Cipher", "AES/GCM/NoPadding"));
+    var expiredOpener = new SigningKey("expired", recipient.privateKey(), List.of(TestCertificates.selfSigned("long expired", Instant.parse("2020-01-01T00:00:00Z"),
+        Instant.parse("2021-01-01T00:00:00Z"))), recipient.provider());
+    Unpacked opened = RsfnFixture.goldenCodec(List.of()).unpack(expiredOpener, sender.certificate(), broadcast);
+    assertTrue(opened.ok(), "a broadcast opened by anyone: the opener's certificate is not the envelope's business: " + opened);
+    assertEquals(ErrorCode.EXPIRED_OR_REVOKED, later.unpack(expiredOpener, sender.certificate(), broadcast).error(), "the sender's expiry still counts");
+  }
+
   @Test
   void unpack_certificateValidityAndRevocation_10And11() throws Exception {
     byte[] envelope = goldenEnvelope();
