@@ -238,5 +238,11 @@ class RunResultJsonTest {
     Path wrongType = Files.writeString(dir.resolve("typed.json"), typed.toString());
     e = assertThrows(IOException.class, () -> RunResultJson.read(wrongType));
     assertTrue(e.getMessage().startsWith(wrongType + " is damaged at workloads[0].levels[0].iterations[0].warmup: a value has the wrong type"), e.getMessage());
+
+    var nulled = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(RunResultJson.toJson(fixture()));
+    ((com.fasterxml.jackson.databind.node.ObjectNode) nulled.get("workloads").get(0).get("levels").get(0).get("iterations").get(0)).putNull("histogram");
+    Path noHistogram = Files.writeString(dir.resolve("no-histogram.json"), nulled.toString());
+    e = assertThrows(IOException.class, () -> RunResultJson.read(noHistogram));
+    assertTrue(e.getMessage().startsWith(noHistogram + " is damaged: workloads[0].levels[0].iterations[0].histogram is not a latency histogram"), e.getMessage());
   }
 }

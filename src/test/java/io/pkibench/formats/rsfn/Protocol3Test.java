@@ -360,6 +360,10 @@ class Protocol3Test {
     Unpacked opened = RsfnFixture.goldenCodec(List.of()).unpack(expiredOpener, sender.certificate(), broadcast);
     assertTrue(opened.ok(), "a broadcast opened by anyone: the opener's certificate is not the envelope's business: " + opened);
     assertEquals(ErrorCode.EXPIRED_OR_REVOKED, later.unpack(expiredOpener, sender.certificate(), broadcast).error(), "the sender's expiry still counts");
+    byte[] serialOnly = broadcast.clone();
+    serialOnly[11 + 31] = '1'; // C11 names a recipient while C06 stays 0: the envelope is still addressed
+    Unpacked addressed = codec.unpack(null, sender.certificate(), serialOnly);
+    assertEquals(ErrorCode.KEY_EXTRACTION, addressed.error(), addressed.toString());
   }
 
   @Test
