@@ -61,6 +61,7 @@ class ComparisonGateTest {
     assertEquals("--threshold throughput:+5%: throughput is better higher, so its limit is a drop: write throughput:-5%", refusal("throughput:+5%"));
     assertEquals("--threshold p99:0%: p99 is better lower, so its limit is a rise: write p99:+0%", refusal("p99:0%"));
     assertTrue(refusal(":-5%").contains("unknown metric"), "a colon first: the metric is missing, not the syntax");
+    assertTrue(refusal("throughput-5%").contains("write METRIC:CHANGE%"), "no colon at all: the syntax, said as such");
     assertEquals(new Threshold(Metric.P99, 10), Threshold.parse("p99:10%"), "an unsigned change of a lower-is-better metric is a rise");
     assertEquals("p99:+10%", Threshold.parse("p99:10%").toString());
     assertEquals(new Threshold(Metric.MAX, 0.0), Threshold.parse("max:-0%"), "no change allowed reads the same with either sign");
