@@ -35,6 +35,8 @@ final class ListCommand implements Runnable {
     out.println();
     out.println("Key sources (--keys):");
     Throwable accp = ProviderChoice.accpLoadFailure();
+    // the providers' Wycheproof runs (about a second or more each) side by side rather than one after another
+    java.util.Arrays.stream(ProviderChoice.values()).parallel().forEach(Wycheproof::verdicts);
     out.println("  software        test PKI keys through the best provider here: " + ProviderChoice.best().flag);
     out.println("  software:accp   Amazon Corretto Crypto Provider " + (accp == null ? "(loads here)" + wycheproof(ProviderChoice.ACCP) : "(does NOT load here: " + accp + ")"));
     out.println("  software:jdk    the JDK's own providers" + wycheproof(ProviderChoice.JDK));
