@@ -99,6 +99,17 @@ class ComparisonGateTest {
     assertTrue(c.rows().stream().allMatch(r -> r.load() == 1), c.rows().toString());
   }
 
+  /** The mirror case: a level only the new run measured is named unmatched, the shared one compared, and the gate still holds. */
+  @Test
+  void of_aLevelOnlyInTheNewRun_namedUnmatchedAndTheOtherCompared() {
+    RunResult base = run("sign", new double[] {1000, 1001, 999});
+    RunResult next = ResultFixtures.closedRun("sign", new int[] {1, 2}, new double[][] {{1000, 1001, 999}, {1900, 1901, 1899}}, new long[] {1_000_000, 1_000_000});
+    Comparison c = Comparison.of(base, next, LIMITS);
+    assertEquals(1, c.unmatched().size(), c.unmatched().toString());
+    assertTrue(c.unmatched().get(0).endsWith(" at 2: only in the new run (the base run measured it at 1)"), c.unmatched().toString());
+    assertTrue(!c.rows().isEmpty() && c.rows().stream().allMatch(r -> r.load() == 1), c.rows().toString());
+  }
+
   @Test
   void of_confidenceOutsideHalfToOne_refused() {
     RunResult r = run("sign", new double[] {1000, 1001, 999});
