@@ -1,6 +1,8 @@
 package io.pkibench.report;
 
 import io.pkibench.analysis.Analysis;
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.Wycheproof;
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.WorkloadResult;
@@ -14,12 +16,17 @@ import java.util.Map;
 /**
  * The provider shoot-out: when one run measured the same workload with the same parameters through
  * several key sources ({@code --keys software:jdk,software:bc,pkcs11:…,remote:…}), one row per source
- * at its best level: ops/s, p99 there, ops per CPU-second, and the ratio to the fastest.
+ * at its best level: ops/s, p99 there, ops per CPU-second, and the ratio to the fastest. A software
+ * provider that verifies an invalid Project Wycheproof vector or refuses a valid one for the workload's key
+ * type is marked '!' with what it got wrong, and is never the one recommended: that is the fastest unmarked.
+ * (PKCS#11 tokens and key servers are not put to the vectors here: they show no mark either way.)
  */
 public final class KeySourceShootout {
   private KeySourceShootout() {}
 
-  public record Row(String workload, String keys, int concurrency, double opsPerSecond, long p99Nanos, Double opsPerCpuSecond, double ratioToFastest) {}
+  /** {@code wycheproof}: the provider's marks for the workload's key type, empty when it agrees with every vector or was not checked. */
+  public record Row(String workload, String keys, int concurrency, double opsPerSecond, long p99Nanos, Double opsPerCpuSecond, double ratioToFastest,
+      List<String> wycheproof) {}
 
   public static List<Row> rows(RunResult result) {
     Map<String, List<WorkloadResult>> groups = new LinkedHashMap<>();
@@ -39,16 +46,52 @@ public final class KeySourceShootout {
       for (var e : best) {
         LevelResult l = e.getValue();
         rows.add(new Row(group.getKey(), e.getKey().keys(), l.concurrency(), l.throughput().mean(), l.latencyNanos().p99(), l.cpu().opsPerCpuSecond(),
-            fastest == 0 ? 0 : l.throughput().mean() / fastest));
+            fastest == 0 ? 0 : l.throughput().mean() / fastest, wycheproofMarks(e.getKey().keys(), e.getKey().params())));
       }
     }
     return rows;
   }
 
+  /** The marks of a {@code software:PROVIDER} key source for the workload's {@code -p alg}; none for any other key source. */
+  static List<String> wycheproofMarks(String keys, Map<String, String> params) {
+    if (keys == null || !keys.startsWith("software:")) return List.of();
+    ProviderChoice choice;
+    try {
+      choice = ProviderChoice.parse(keys.substring("software:".length()));
+    } catch (IllegalArgumentException notOurs) {
+      return List.of();
+    }
+    return Wycheproof.marks(choice, params == null ? null : params.get("alg"));
+  }
+
+  /** Per workload compared, the fastest key source without a Wycheproof mark: the only kind recommended. */
+  public static Map<String, Row> recommended(List<Row> rows) {
+    Map<String, Row> best = new LinkedHashMap<>();
+    for (Row r : rows) if (r.wycheproof().isEmpty()) best.merge(r.workload(), r, (a, b) -> a.opsPerSecond() >= b.opsPerSecond() ? a : b);
+    return best;
+  }
+
+  /** The lines under the table: each mark said in full, then what is recommended for each workload. */
+  static List<String> verdictLines(List<Row> rows) {
+    List<String> lines = new ArrayList<>();
+    for (Row r : rows) {
+      if (!r.wycheproof().isEmpty()) {
+        lines.add("! " + r.keys() + " (" + r.workload() + "): Wycheproof " + String.join("; ", r.wycheproof()) + " - not recommended");
+      }
+    }
+    Map<String, Row> recommended = recommended(rows);
+    for (String workload : rows.stream().map(Row::workload).distinct().toList()) {
+      Row r = recommended.get(workload);
+      lines.add("recommended for " + workload + ": " + (r == null ? "none (every key source compared is marked)"
+          : r.keys() + " (the fastest whose provider agrees with every Wycheproof vector checked)"));
+    }
+    return lines;
+  }
+
   static final String[] HEADER = {"workload", "keys", "best at", "ops/s", "p99", "ops/cpu-s", "of the fastest"};
 
   static String[] cells(Row r) {
-    return new String[] {r.workload(), r.keys(), "c=" + r.concurrency(), HumanUnits.rate(r.opsPerSecond()), HumanUnits.nanos(r.p99Nanos()),
+    return new String[] {r.workload(), r.keys() + (r.wycheproof().isEmpty() ? "" : " !"), "c=" + r.concurrency(), HumanUnits.rate(r.opsPerSecond()), HumanUnits.nanos(r.p99Nanos()),
         r.opsPerCpuSecond() == null ? "-" : HumanUnits.rate(r.opsPerCpuSecond()), String.format(Locale.ROOT, "%.2f", r.ratioToFastest())};
   }
 
@@ -58,7 +101,9 @@ public final class KeySourceShootout {
     List<String[]> table = new ArrayList<>();
     table.add(HEADER);
     for (Row r : rows) table.add(cells(r));
-    return "\nkey sources compared (each at its best level)\n" + TerminalTable.align(table);
+    StringBuilder text = new StringBuilder("\nkey sources compared (each at its best level)\n").append(TerminalTable.align(table));
+    for (String line : verdictLines(rows)) text.append(line).append('\n');
+    return text.toString();
   }
 
   public static String html(RunResult result) {
@@ -73,7 +118,9 @@ public final class KeySourceShootout {
       for (int i = 0; i < c.length; i++) h.append(i < 2 ? "<td class=\"l\">" : "<td>").append(Html.esc(c[i])).append("</td>");
       h.append("</tr>\n");
     }
-    return h.append("</table>\n").toString();
+    h.append("</table>\n");
+    for (String line : verdictLines(rows)) h.append("<p class=\"").append(line.startsWith("!") ? "mark" : "recommended").append("\">").append(Html.esc(line)).append("</p>\n");
+    return h.toString();
   }
 
   /** One bar per key source and workload: ops/s at its best level. */

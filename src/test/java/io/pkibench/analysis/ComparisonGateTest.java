@@ -54,6 +54,23 @@ class ComparisonGateTest {
     assertEquals(-2.5, Threshold.parse("cpu:-2.5%").allowedPercent());
   }
 
+  /** The wrong-way message word for word, the unsigned forms, and a metric name left empty. */
+  @Test
+  void parse_directionAndEdges_acceptedOrExplainedExactly() {
+    assertEquals("--threshold p99:-10%: p99 is better lower, so its limit is a rise: write p99:+10%", refusal("p99:-10%"));
+    assertEquals("--threshold throughput:+5%: throughput is better higher, so its limit is a drop: write throughput:-5%", refusal("throughput:+5%"));
+    assertEquals("--threshold p99:0%: p99 is better lower, so its limit is a rise: write p99:+0%", refusal("p99:0%"));
+    assertTrue(refusal(":-5%").contains("unknown metric"), "a colon first: the metric is missing, not the syntax");
+    assertTrue(refusal("throughput-5%").contains("write METRIC:CHANGE%"), "no colon at all: the syntax, said as such");
+    assertEquals(new Threshold(Metric.P99, 10), Threshold.parse("p99:10%"), "an unsigned change of a lower-is-better metric is a rise");
+    assertEquals("p99:+10%", Threshold.parse("p99:10%").toString());
+    assertEquals(new Threshold(Metric.MAX, 0.0), Threshold.parse("max:-0%"), "no change allowed reads the same with either sign");
+  }
+
+  static String refusal(String limit) {
+    return assertThrows(IllegalArgumentException.class, () -> Threshold.parse(limit)).getMessage();
+  }
+
   @Test
   void parse_unknownMetricBadNumberOrNoPercent_eachExplained() {
     assertTrue(assertThrows(IllegalArgumentException.class, () -> Threshold.parse("speed:-5%")).getMessage().contains("unknown metric"));
@@ -80,6 +97,17 @@ class ComparisonGateTest {
     assertEquals(1, c.unmatched().size(), c.unmatched().toString());
     assertTrue(c.unmatched().get(0).endsWith(" at 2: only in the base run (the new run measured it at 1)"), c.unmatched().toString());
     assertTrue(c.rows().stream().allMatch(r -> r.load() == 1), c.rows().toString());
+  }
+
+  /** The mirror case: a level only the new run measured is named unmatched, the shared one compared, and the gate still holds. */
+  @Test
+  void of_aLevelOnlyInTheNewRun_namedUnmatchedAndTheOtherCompared() {
+    RunResult base = run("sign", new double[] {1000, 1001, 999});
+    RunResult next = ResultFixtures.closedRun("sign", new int[] {1, 2}, new double[][] {{1000, 1001, 999}, {1900, 1901, 1899}}, new long[] {1_000_000, 1_000_000});
+    Comparison c = Comparison.of(base, next, LIMITS);
+    assertEquals(1, c.unmatched().size(), c.unmatched().toString());
+    assertTrue(c.unmatched().get(0).endsWith(" at 2: only in the new run (the base run measured it at 1)"), c.unmatched().toString());
+    assertTrue(!c.rows().isEmpty() && c.rows().stream().allMatch(r -> r.load() == 1), c.rows().toString());
   }
 
   @Test

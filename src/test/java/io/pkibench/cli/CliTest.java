@@ -329,6 +329,14 @@ class CliTest {
     assertEquals(2, rows.size());
     assertEquals(1.0, rows.get(0).ratioToFastest(), 1e-9, "sorted fastest first");
     assertTrue(rows.get(1).ratioToFastest() <= 1.0);
+    // item 9 of issue 34: SunEC verifies Wycheproof's malleable ECDSA tcId 6, so the JDK is marked for ecdsa keys and never recommended
+    var jdk = rows.stream().filter(r -> r.keys().equals("software:jdk")).findFirst().orElseThrow();
+    var bc = rows.stream().filter(r -> r.keys().equals("software:bc")).findFirst().orElseThrow();
+    assertEquals(List.of("ecdsa-p256: accepts 1 invalid vector (tcId 6)"), jdk.wycheproof());
+    assertEquals(List.of(), bc.wycheproof());
+    assertEquals("software:bc", KeySourceShootout.recommended(rows).get(jdk.workload()).keys(), "the marked provider is not recommended, faster or not");
+    assertTrue(o.contains("software:jdk !") && o.contains("! software:jdk (" + jdk.workload() + "): Wycheproof ecdsa-p256: accepts 1 invalid vector (tcId 6) - not recommended")
+        && o.contains("recommended for " + jdk.workload() + ": software:bc"), o);
     String hlog = Files.readString(dir.resolve("shoot.hlog"));
     assertTrue(hlog.contains("Tag=sign@software:jdk/") && hlog.contains("Tag=sign@software:bc/"), "each source's intervals apart");
   }
@@ -420,6 +428,9 @@ class CliTest {
     assertTrue(out.toString().contains("test PKI keys through the best provider here: " + best), out.toString());
     Throwable accp = ProviderChoice.accpLoadFailure();
     assertTrue(out.toString().contains(accp == null ? "Amazon Corretto Crypto Provider (loads here)" : "(does NOT load here: " + accp), out.toString());
+    assertTrue(out.toString().contains("software:jdk    the JDK's own providers  [! Wycheproof: ecdsa-p256: accepts 1 invalid vector (tcId 6); "
+        + "ecdsa-p384: accepts 1 invalid vector (tcId 6)]"), "the JDK marked with SunEC's Wycheproof deviation: " + out);
+    assertTrue(out.toString().contains("software:bc     BouncyCastle  [Wycheproof: agrees with every vector]"), out.toString());
 
     assertEquals(0, run("run", "sign", "-p", "alg=ecdsa-p256", "--keys", "software", "--concurrency", "1", "--warmup", "0x1s",
         "--measure", "1x200ms", "--out", "software.json"), err.toString());

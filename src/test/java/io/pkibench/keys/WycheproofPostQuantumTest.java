@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.pkibench.keys.WycheproofTest.Wrong;
+import io.pkibench.keys.Wycheproof.Wrong;
 import io.pkibench.testing.TestProvider;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
@@ -119,7 +119,7 @@ class WycheproofPostQuantumTest {
   @ValueSource(strings = {"44", "65", "87"})
   void mlDsaVerify_everyVectorEveryProvider_validVerifyInvalidRefused(String level) throws Exception {
     String file = "mldsa_" + level + "_verify_test";
-    JsonNode vectors = WycheproofTest.read(file);
+    JsonNode vectors = Wycheproof.vectors(file);
     List<String> report = new ArrayList<>();
     for (var p : mlDsaProviders()) {
       Tally tally = new Tally();
@@ -151,7 +151,7 @@ class WycheproofPostQuantumTest {
   @ValueSource(strings = {"44", "65", "87"})
   void mlDsaSign_fromTheVectorsSeedAndRandomness_theVectorsSignatureByteForByte(String level) throws Exception {
     String file = "mldsa_" + level + "_sign_seed_test";
-    JsonNode vectors = WycheproofTest.read(file);
+    JsonNode vectors = Wycheproof.vectors(file);
     String set = vectors.get("algorithm").asText();
     Provider bc = ProviderChoice.BC.providerFor("Signature", "ML-DSA");
     List<String> report = new ArrayList<>();
@@ -231,7 +231,7 @@ class WycheproofPostQuantumTest {
   @ValueSource(strings = {"512", "768", "1024"})
   void mlKem_keysFromTheSeedAndDecapsulation_theVectorsKeyAndSecret_wrongCiphertextLengthRefused(String level) throws Exception {
     String file = "mlkem_" + level + "_test";
-    JsonNode vectors = WycheproofTest.read(file);
+    JsonNode vectors = Wycheproof.vectors(file);
     List<String> report = new ArrayList<>();
     int checked = 0;
     for (ProviderChoice c : ProviderChoice.values()) {

@@ -209,4 +209,40 @@ class RunResultJsonTest {
     assertTrue(e.getMessage().contains(wrecked + " is damaged: environment is missing, status is missing, workloads[0].levels[0].counts is missing, "
         + "workloads[0].levels[0].throughput is missing, workloads[0].levels[0].latencyNanos is missing and 1 more;"), e.getMessage());
   }
+  /** An empty file and a JSON object without a schema are each "not a pkibench result", never a NullPointerException. */
+  @Test
+  void read_emptyFileOrNoSchema_notAResult(@TempDir Path dir) throws IOException {
+    for (String content : List.of("", "{}", "[]", "{\"schema\":null}")) {
+      Path file = Files.writeString(dir.resolve("nothing.json"), content);
+      var e = assertThrows(IOException.class, () -> RunResultJson.read(file), "'" + content + "'");
+      assertEquals(file + " is not a pkibench result (schema null); this version reads pkibench.run/1", e.getMessage(), "'" + content + "'");
+    }
+  }
+
+  /** Exactly five problems are all named, with nothing counted after them; a wrong type inside a list is named by its index. */
+  @Test
+  void read_fiveProblems_allNamedNoneCounted_wrongTypeInAListSaidByIndex(@TempDir Path dir) throws IOException {
+    var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+    var tree = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(RunResultJson.toJson(fixture()));
+    tree.remove("environment");
+    var level = (com.fasterxml.jackson.databind.node.ObjectNode) tree.get("workloads").get(0).get("levels").get(0);
+    for (String field : List.of("counts", "throughput", "latencyNanos", "cpu")) level.putNull(field);
+    Path five = Files.writeString(dir.resolve("five.json"), tree.toString());
+    var e = assertThrows(IOException.class, () -> RunResultJson.read(five));
+    assertEquals(five + " is damaged: environment is missing, workloads[0].levels[0].counts is missing, workloads[0].levels[0].throughput is missing, "
+        + "workloads[0].levels[0].latencyNanos is missing, workloads[0].levels[0].cpu is missing; rerun, or restore the file 'pkibench run --out' wrote",
+        e.getMessage());
+
+    var typed = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(RunResultJson.toJson(fixture()));
+    ((com.fasterxml.jackson.databind.node.ObjectNode) typed.get("workloads").get(0).get("levels").get(0).get("iterations").get(0)).put("warmup", "maybe");
+    Path wrongType = Files.writeString(dir.resolve("typed.json"), typed.toString());
+    e = assertThrows(IOException.class, () -> RunResultJson.read(wrongType));
+    assertTrue(e.getMessage().startsWith(wrongType + " is damaged at workloads[0].levels[0].iterations[0].warmup: a value has the wrong type"), e.getMessage());
+
+    var nulled = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(RunResultJson.toJson(fixture()));
+    ((com.fasterxml.jackson.databind.node.ObjectNode) nulled.get("workloads").get(0).get("levels").get(0).get("iterations").get(0)).putNull("histogram");
+    Path noHistogram = Files.writeString(dir.resolve("no-histogram.json"), nulled.toString());
+    e = assertThrows(IOException.class, () -> RunResultJson.read(noHistogram));
+    assertTrue(e.getMessage().startsWith(noHistogram + " is damaged: workloads[0].levels[0].iterations[0].histogram is not a latency histogram"), e.getMessage());
+  }
 }

@@ -29,6 +29,8 @@ import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.interactive.digitalsignature.PDSignature;
 import org.bouncycastle.asn1.ASN1Encodable;
 import org.bouncycastle.asn1.DEROctetString;
+import org.bouncycastle.asn1.DERSet;
+import org.bouncycastle.asn1.cms.Attribute;
 import org.bouncycastle.asn1.cms.AttributeTable;
 import org.bouncycastle.asn1.cms.ContentInfo;
 import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
@@ -66,7 +68,11 @@ class SignatureTimeStampCheckTest {
     OTHER_IMPRINT("signature time-stamp is over another imprint than the hash of the signature value"),
     UNTRUSTED_TSA("signature time-stamp's TSA certificate does not chain to the trust anchor"),
     NOT_A_TOKEN("signature time-stamp is not an RFC 3161 token"),
-    FLIPPED_TOKEN_SIGNATURE("signature time-stamp does not verify with its TSA certificate");
+    FLIPPED_TOKEN_SIGNATURE("signature time-stamp does not verify with its TSA certificate"),
+    /** A real token over the right imprint whose TSA left its certificate out (the request did not ask for it). */
+    NO_TSA_CERTIFICATE("signature time-stamp carries no TSA certificate"),
+    /** The attribute holds two tokens: which one counts is not for a verifier to guess. */
+    TWO_TOKENS("signature time-stamp attribute holds 2 values, not one token");
 
     final String message;
 
@@ -164,9 +170,12 @@ class SignatureTimeStampCheckTest {
   static byte[] withTimeStamp(byte[] cms, Fault fault) throws Exception {
     CMSSignedData signed = new CMSSignedData(cms);
     SignerInformation info = signerOf(signed);
-    AttributeTable unsigned = info.getUnsignedAttributes().remove(PKCSObjectIdentifiers.id_aa_signatureTimeStampToken)
-        .add(PKCSObjectIdentifiers.id_aa_signatureTimeStampToken, plantedToken(fault, info));
-    SignerInformation replaced = SignerInformation.replaceUnsignedAttributes(info, unsigned);
+    ASN1Encodable[] values = fault == Fault.TWO_TOKENS
+        ? new ASN1Encodable[] {plantedToken(Fault.NO_TSA_CERTIFICATE, info), plantedToken(Fault.NO_TSA_CERTIFICATE, info)} // without certificates: the PDF's room holds both
+        : new ASN1Encodable[] {plantedToken(fault, info)};
+    var attributes = info.getUnsignedAttributes().remove(PKCSObjectIdentifiers.id_aa_signatureTimeStampToken).toASN1EncodableVector();
+    attributes.add(new Attribute(PKCSObjectIdentifiers.id_aa_signatureTimeStampToken, new DERSet(values)));
+    SignerInformation replaced = SignerInformation.replaceUnsignedAttributes(info, new AttributeTable(attributes));
     return CMSSignedData.replaceSigners(signed, new SignerInformationStore(replaced)).getEncoded();
   }
 
@@ -175,6 +184,8 @@ class SignatureTimeStampCheckTest {
       case OTHER_IMPRINT -> stamp(new TimeStampAuthority(fixture.keys.key("tsa"), InstantSource.system()),
           "not this signature's value".getBytes(StandardCharsets.UTF_8));
       case UNTRUSTED_TSA -> stamp(new TimeStampAuthority(elsewhere.keys.key("tsa"), InstantSource.system()), info.getSignature());
+      case NO_TSA_CERTIFICATE -> stamp(new TimeStampAuthority(fixture.keys.key("tsa"), InstantSource.system()), info.getSignature(), false);
+      case TWO_TOKENS -> throw new IllegalArgumentException("two tokens are planted by withTimeStamp");
       case NOT_A_TOKEN -> {
         byte[] noise = new byte[2048];
         new SplittableRandom(34).nextBytes(noise);
@@ -193,8 +204,13 @@ class SignatureTimeStampCheckTest {
 
   /** A real token from {@code authority} over SHA-256 of {@code stamped}. */
   static ContentInfo stamp(TimeStampAuthority authority, byte[] stamped) throws Exception {
+    return stamp(authority, stamped, true);
+  }
+
+  /** {@code withCertificate}: the request's certReq, without which the TSA leaves its certificate out of the token. */
+  static ContentInfo stamp(TimeStampAuthority authority, byte[] stamped, boolean withCertificate) throws Exception {
     TimeStampRequestGenerator requests = new TimeStampRequestGenerator();
-    requests.setCertReq(true);
+    requests.setCertReq(withCertificate);
     var request = requests.generate(NISTObjectIdentifiers.id_sha256, MessageDigest.getInstance("SHA-256").digest(stamped), BigInteger.ONE);
     TimeStampResponse response = new TimeStampResponse(authority.respond(request.getEncoded()));
     return response.getTimeStampToken().toCMSSignedData().toASN1Structure();

@@ -279,6 +279,93 @@ class Protocol3Test {
     }
   }
 
+  /**
+   * The recipient's certificate held to the same validity and revocation as the sender's: a recipient
+   * of a CA of its own, named as Certisign's so that its CA code is 0x02, valid through 2027 only and
+   * revoked on its CA's CRL, while the sender stays valid and unrevoked.
+   */
+  @Test
+  void unpack_recipientCertificateExpiredNotYetValidOrRevoked_refusedNamingTheRecipient() throws Exception {
+    var rsa = java.security.KeyPairGenerator.getInstance("RSA");
+    rsa.initialize(2048);
+    var caPair = rsa.generateKeyPair();
+    var recipientPair = rsa.generateKeyPair();
+    var caName = new org.bouncycastle.asn1.x500.X500Name("C=BR,O=pkibench test,CN=AC Certisign Teste");
+    var caSigner = new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder("SHA256withRSA").build(caPair.getPrivate());
+    java.math.BigInteger serial = java.math.BigInteger.valueOf(0x4242);
+    var certificate = new org.bouncycastle.cert.jcajce.JcaX509CertificateConverter().getCertificate(new org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder(
+        caName, serial, java.util.Date.from(Instant.parse("2027-01-01T00:00:00Z")), java.util.Date.from(Instant.parse("2027-12-31T00:00:00Z")),
+        new org.bouncycastle.asn1.x500.X500Name("C=BR,CN=short-lived recipient"), recipientPair.getPublic()).build(caSigner));
+    SigningKey shortLived = new SigningKey("short-lived", recipientPair.getPrivate(), List.of(certificate), recipient.provider());
+    byte[] envelope = RsfnFixture.goldenCodec(List.of()).pack(sender, certificate, RsfnFixture.payload(), Treatment.NORMAL);
+    var local = ProviderChoice.JDK.providerFor("Cipher", "AES/GCM/NoPadding");
+
+    Unpacked opened = new Protocol3(CaCodes.defaults(), List.of(), RsfnFixture.CLOCK, local).unpack(shortLived, sender.certificate(), envelope);
+    assertTrue(opened.ok(), "within its validity and with no CRL given it opens: " + opened);
+    Unpacked expired = new Protocol3(CaCodes.defaults(), List.of(), InstantSource.fixed(Instant.parse("2028-06-01T00:00:00Z")), local)
+        .unpack(shortLived, sender.certificate(), envelope);
+    assertEquals(ErrorCode.EXPIRED_OR_REVOKED, expired.error(), expired.toString());
+    assertEquals("the recipient certificate expired on 2027-12-31T00:00:00Z", expired.message());
+    Unpacked early = new Protocol3(CaCodes.defaults(), List.of(), InstantSource.fixed(Instant.parse("2026-12-01T00:00:00Z")), local)
+        .unpack(shortLived, sender.certificate(), envelope);
+    assertEquals(ErrorCode.NOT_YET_VALID, early.error(), early.toString());
+    assertEquals("the recipient certificate is valid only from 2027-01-01T00:00:00Z", early.message());
+
+    var crlBuilder = new org.bouncycastle.cert.X509v2CRLBuilder(caName, java.util.Date.from(Instant.parse("2027-05-01T00:00:00Z")));
+    crlBuilder.addCRLEntry(serial, java.util.Date.from(Instant.parse("2027-05-01T00:00:00Z")), org.bouncycastle.asn1.x509.CRLReason.keyCompromise);
+    var crl = new org.bouncycastle.cert.jcajce.JcaX509CRLConverter().getCRL(crlBuilder.build(caSigner));
+    Unpacked revoked = new Protocol3(CaCodes.defaults(), List.of(crl), RsfnFixture.CLOCK, local).unpack(shortLived, sender.certificate(), envelope);
+    assertEquals(ErrorCode.EXPIRED_OR_REVOKED, revoked.error(), revoked.toString());
+    assertEquals("the recipient certificate (serial " + SecurityHeader.serial(serial) + ") is revoked", revoked.message());
+    assertEquals(List.of("revocation of the sender certificate not checked: no CRL of " + sender.certificate().getIssuerX500Principal().getName()
+        + " was given"), revoked.notes(), "the sender's CRL was not given, and that is said");
+  }
+
+  /**
+   * Edges the field tampers miss: C07 zeroed on an encrypted envelope (zero is allowed only when nothing is
+   * encrypted), a C11 serial that is not text (said as such, not echoed), and a broadcast opened by a
+   * party whose own certificate has expired (a broadcast has no recipient to check).
+   */
+  @Test
+  void unpack_c07ZeroOnEncrypted_c11NotText_broadcastIgnoresTheOpenersCertificate() throws Exception {
+    Protocol3 codec = RsfnFixture.goldenCodec(List.of());
+    byte[] envelope = goldenEnvelope();
+    byte[] noCipher = envelope.clone();
+    noCipher[7] = 0x00;
+    Unpacked u = codec.unpack(recipient, sender.certificate(), noCipher);
+    assertEquals(ErrorCode.SYMMETRIC_ALGORITHM, u.error(), u.toString());
+    assertEquals("C07 is 0x00; protocol 3 encrypts with AES-256 (0x02)", u.message());
+
+    byte[] binarySerial = envelope.clone();
+    binarySerial[11 + 31] = 0x01;
+    u = codec.unpack(recipient, sender.certificate(), binarySerial);
+    assertEquals(ErrorCode.RECIPIENT_SERIAL, u.error(), u.toString());
+    assertEquals("C11 is (not text); the recipient certificate's serial is 00000000000000000123456789ABCDEF", u.message());
+    byte[] textSerial = envelope.clone();
+    textSerial[11 + 31] = 'E';
+    assertEquals("C11 is 00000000000000000123456789ABCDEE; the recipient certificate's serial is 00000000000000000123456789ABCDEF",
+        codec.unpack(recipient, sender.certificate(), textSerial).message());
+    for (byte edge : new byte[] {0x1F, 0x7F}) { // just outside printable ASCII at either end
+      textSerial[11 + 31] = edge;
+      assertTrue(codec.unpack(recipient, sender.certificate(), textSerial).message().startsWith("C11 is (not text);"), "byte " + edge);
+    }
+    textSerial[11 + 31] = ' ';
+    assertTrue(codec.unpack(recipient, sender.certificate(), textSerial).message().startsWith("C11 is 00000000000000000123456789ABCDE ;"), "a space is text");
+
+    byte[] broadcast = codec.pack(sender, null, RsfnFixture.payload(), Treatment.BROADCAST);
+    var later = new Protocol3(CaCodes.defaults(), List.of(), InstantSource.fixed(Instant.parse("2047-01-01T00:00:00Z")),
+        ProviderChoice.JDK.providerFor("Cipher", "AES/GCM/NoPadding"));
+    var expiredOpener = new SigningKey("expired", recipient.privateKey(), List.of(TestCertificates.selfSigned("long expired", Instant.parse("2020-01-01T00:00:00Z"),
+        Instant.parse("2021-01-01T00:00:00Z"))), recipient.provider());
+    Unpacked opened = RsfnFixture.goldenCodec(List.of()).unpack(expiredOpener, sender.certificate(), broadcast);
+    assertTrue(opened.ok(), "a broadcast opened by anyone: the opener's certificate is not the envelope's business: " + opened);
+    assertEquals(ErrorCode.EXPIRED_OR_REVOKED, later.unpack(expiredOpener, sender.certificate(), broadcast).error(), "the sender's expiry still counts");
+    byte[] serialOnly = broadcast.clone();
+    serialOnly[11 + 31] = '1'; // C11 names a recipient while C06 stays 0: the envelope is still addressed
+    Unpacked addressed = codec.unpack(null, sender.certificate(), serialOnly);
+    assertEquals(ErrorCode.KEY_EXTRACTION, addressed.error(), addressed.toString());
+  }
+
   @Test
   void unpack_certificateValidityAndRevocation_10And11() throws Exception {
     byte[] envelope = goldenEnvelope();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.server.crl.RevocationServer;
 import io.pkibench.testing.DerFront;
+import io.pkibench.testing.Flip;
 import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.OpensslServices;
 import io.pkibench.testing.TestCertificates;
@@ -155,6 +156,30 @@ class OcspWorkloadTest {
           assertEquals(0L, outcomes(w).get("unknown"));
         }
       }
+    }
+  }
+
+  /**
+   * A responder that answers for another serial (the request rewritten for the revoked certificate, its nonce
+   * kept), and one whose signature had a bit flipped on the way: each answer refused with its reason.
+   */
+  @Test
+  void run_answerForAnotherSerialOrWithAFlippedSignature_everyOperationCountedWithTheReason() throws Exception {
+    String good1Pem = fixture.pki.certificatePem("signer-rsa2048-1").toString();
+    DerFront.Backend anotherSerial = request -> {
+      var asked = new org.bouncycastle.cert.ocsp.OCSPReq(request);
+      var builder = new org.bouncycastle.cert.ocsp.OCSPReqBuilder();
+      builder.addRequest(org.bouncycastle.cert.ocsp.CertificateID.deriveCertificateID(asked.getRequestList()[0].getCertID(), revoked.getSerialNumber()));
+      var nonce = asked.getExtension(org.bouncycastle.asn1.ocsp.OCSPObjectIdentifiers.id_pkix_ocsp_nonce);
+      if (nonce != null) builder.setRequestExtensions(new org.bouncycastle.asn1.x509.Extensions(nonce));
+      return byCa.answer(builder.build().getEncoded());
+    };
+    try (DerFront front = new DerFront(OcspWorkload.REPLY_TYPE, anotherSerial); Workload w = ocsp(front.url("/"), good1Pem, Map.of())) {
+      MeasuredRun.of("ocsp, answer for another serial", w, LONG).assertEveryFailedWith("the response does not answer for the certificate asked about");
+    }
+    try (DerFront front = new DerFront(OcspWorkload.REPLY_TYPE, request -> Flip.inOcspSignature(byCa.answer(request)));
+        Workload w = ocsp(front.url("/"), good1Pem, Map.of())) {
+      MeasuredRun.of("ocsp, signature flipped", w, LONG).assertEveryFailedWith("the response's signature does not verify with");
     }
   }
 

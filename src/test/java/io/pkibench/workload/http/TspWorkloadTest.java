@@ -7,6 +7,7 @@ import io.pkibench.formats.ades.TimeStampAuthority;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.server.tsa.TsaServer;
 import io.pkibench.testing.DerFront;
+import io.pkibench.testing.Flip;
 import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.OpensslServices;
 import io.pkibench.testing.TestKeys;
@@ -110,6 +111,24 @@ class TspWorkloadTest {
     try (DerFront front = new DerFront("application/timestamp-reply", OpensslServices.answeringAnotherRequest(openssl, false));
         Workload w = tsp(front.url("/tsa"), Map.of("trust", rootPem))) {
       MeasuredRun.of("tsp, imprint changed", w, LONG).assertEveryFailedWith("message imprint is not the request's");
+    }
+  }
+
+  /** A bit of the token's signature flipped on the way, and a TSA that leaves its certificate out though asked for it. */
+  @Test
+  void run_tokenSignatureFlippedOrCertificateLeftOut_everyOperationCountedWithTheReason() throws Exception {
+    try (DerFront front = new DerFront("application/timestamp-reply", request -> Flip.inTokenSignature(openssl.answer(request)));
+        Workload w = tsp(front.url("/tsa"), Map.of("trust", rootPem))) {
+      MeasuredRun.of("tsp, token signature flipped", w, LONG).assertEveryFailedWith("the token does not verify with its TSA certificate");
+    }
+    DerFront.Backend withoutCertificate = request -> {
+      var asked = new org.bouncycastle.tsp.TimeStampRequest(request);
+      var generator = new org.bouncycastle.tsp.TimeStampRequestGenerator();
+      generator.setCertReq(false);
+      return openssl.answer(generator.generate(asked.getMessageImprintAlgOID(), asked.getMessageImprintDigest(), asked.getNonce()).getEncoded());
+    };
+    try (DerFront front = new DerFront("application/timestamp-reply", withoutCertificate); Workload w = tsp(front.url("/tsa"), Map.of("trust", rootPem))) {
+      MeasuredRun.of("tsp, TSA certificate left out", w, LONG).assertEveryFailedWith("the token carries no TSA certificate although the request asked for it");
     }
   }
 

@@ -1,0 +1,214 @@
+package io.pkibench.server.signer;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import io.pkibench.formats.ades.CertificateLogin;
+import io.pkibench.formats.ades.TimeStampAuthority;
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.keys.TlsContexts;
+import io.pkibench.testing.Flip;
+import io.pkibench.testing.MeasuredRun;
+import io.pkibench.testing.TestKeys;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.Workload;
+import io.pkibench.workload.api.WorkloadContext;
+import io.pkibench.workload.http.HttpSigningWorkload;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The http:* client checks given a signing service that answers wrongly: a real HTTPS front on loopback
+ * passes every call to the real service ({@code serve signer}'s server) and spoils its answer to the last
+ * call of each operation — a byte of the signed document's signature value (raw in CAdES, hex in the PDF's
+ * /Contents, base64 in ds:SignatureValue), a byte of the time-stamp token's signature, a login answered
+ * {@code valid:false}, or an HTTP 500. Each must be counted as a failed operation naming what was wrong,
+ * and the run must go on. (cades-t and pades reach the same checks as cades and pades-t: SignatureTimeStampCheckTest
+ * shows the B-T part through AdesChecks.)
+ */
+@org.junit.jupiter.api.Timeout(value = 3, unit = java.util.concurrent.TimeUnit.MINUTES) // talks to a server: a hang fails, said as one
+class SignerServiceFaultsTest {
+  @TempDir static Path tmp;
+  static TestKeys fixture;
+  static SignerServer service;
+  static TamperingFront front;
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  /** What the front does to the answer of an operation's last call (finish, or the time-stamp reply). */
+  enum Fault { FLIP_SIGNATURE_VALUE, FLIP_TOKEN_SIGNATURE, LOGIN_NOT_VALID, HTTP_500 }
+
+  @BeforeAll
+  static void start() throws Exception {
+    fixture = TestKeys.in(tmp);
+    SigningKey tls = new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("tls-server");
+    service = new SignerServer(new TimeStampAuthority(fixture.keys.key("tsa"), InstantSource.system()),
+        CertificateLogin.of(fixture.pki, CertificateLogin.Revocation.CRL), TlsContexts.withIdentity(tls, null), "127.0.0.1", 0, InstantSource.system());
+    service.start();
+    front = new TamperingFront(tls, URI.create(service.baseUrl()), TlsContexts.trusting(fixture.pki.certificate("root-ca")));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (front != null) front.close();
+    if (service != null) service.close();
+  }
+
+  static Workload client(String kind) throws Exception {
+    var factory = new HttpSigningWorkload.Factory(kind);
+    return factory.create(new WorkloadContext(fixture.keys, true, () -> fixture.pki),
+        Params.resolve(factory.name(), factory.params(), kind.startsWith("cades") || kind.equals("xades")
+            ? Map.of("target", front.url(), "certs", "1", "size", "4k") // a small document: more operations in the short run
+            : Map.of("target", front.url(), "certs", "1")));
+  }
+
+  @ParameterizedTest(name = "http:{0}, {1}")
+  @CsvSource(delimiter = '|', value = {
+      "cades     | FLIP_SIGNATURE_VALUE | the CAdES signature does not verify with BouncyCastle",
+      "pades-t   | FLIP_SIGNATURE_VALUE | the PAdES signature does not verify with BouncyCastle",
+      "xades     | FLIP_SIGNATURE_VALUE | the XAdES signature does not validate with the JDK's XMLDSig",
+      "timestamp | FLIP_TOKEN_SIGNATURE | the token does not verify with its TSA certificate",
+      "auth      | LOGIN_NOT_VALID      | login answered without valid=true",
+      "cades     | HTTP_500             | HTTP 500 from api/signatures/",
+      "auth      | HTTP_500             | HTTP 500 from api/auth/",
+      "timestamp | HTTP_500             | HTTP 500 from api/timestamp"})
+  void run_serviceAnswerSpoiled_everyOperationCountedFailedWithTheCheckMessage(String kind, Fault fault, String message) throws Exception {
+    // first the same client through the same front with the answers untouched: it passes (and is warm), so the fault alone makes the failures
+    front.fault.set(null);
+    try (Workload w = client(kind)) {
+      MeasuredRun.of("http:" + kind + ", answers passed on as they are", w, Duration.ofMillis(400)).assertEverySucceeded();
+    }
+    front.fault.set(fault);
+    try (Workload w = client(kind)) {
+      MeasuredRun.of("http:" + kind + ", " + fault, w, Duration.ofMillis(fault == Fault.FLIP_SIGNATURE_VALUE ? 2000 : 1200)).assertEveryFailedWith(message); // a signature: up to a second on a loaded machine
+    }
+  }
+
+  /** An HTTPS server with the test PKI's TLS identity that relays to {@code target} and spoils answers as {@link #fault} says. */
+  static final class TamperingFront implements AutoCloseable {
+    final AtomicReference<Fault> fault = new AtomicReference<>();
+    private final HttpsServer server;
+    private final ExecutorService threads = Executors.newFixedThreadPool(4);
+    private final HttpClient relay;
+
+    TamperingFront(SigningKey tls, URI target, javax.net.ssl.SSLContext trustingTarget) throws Exception {
+      relay = HttpClient.newBuilder().sslContext(trustingTarget).version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+      server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+      server.setHttpsConfigurator(new HttpsConfigurator(TlsContexts.withIdentity(tls, null)));
+      server.setExecutor(threads);
+      server.createContext("/", exchange -> {
+        try (exchange) {
+          byte[] request = exchange.getRequestBody().readAllBytes();
+          String path = exchange.getRequestURI().getPath();
+          HttpResponse<byte[]> answer = relay.send(HttpRequest.newBuilder(target.resolve(path)).timeout(Duration.ofSeconds(30))
+              .header("Content-Type", exchange.getRequestHeaders().getFirst("Content-Type"))
+              .POST(HttpRequest.BodyPublishers.ofByteArray(request)).build(), HttpResponse.BodyHandlers.ofByteArray());
+          byte[] body = answer.body();
+          int status = answer.statusCode();
+          Fault now = fault.get();
+          boolean last = path.endsWith("/finish") || path.endsWith("/timestamp");
+          if (now != null && last && status == 200) {
+            if (now == Fault.HTTP_500) {
+              status = 500;
+              body = "{\"error\":\"internal\",\"message\":\"planted\"}".getBytes(StandardCharsets.US_ASCII);
+            } else {
+              body = spoiled(now, request, body);
+            }
+          }
+          exchange.getResponseHeaders().set("Content-Type", answer.headers().firstValue("Content-Type").orElse("application/octet-stream"));
+          exchange.sendResponseHeaders(status, body.length);
+          exchange.getResponseBody().write(body);
+        } catch (Exception e) {
+          byte[] error = String.valueOf(e).getBytes(StandardCharsets.UTF_8);
+          exchange.sendResponseHeaders(502, error.length);
+          exchange.getResponseBody().write(error);
+        }
+      });
+      server.start();
+    }
+
+    String url() {
+      return "https://127.0.0.1:" + server.getAddress().getPort() + "/";
+    }
+
+    @Override
+    public void close() {
+      server.stop(0);
+      threads.shutdownNow();
+      relay.shutdownNow();
+    }
+  }
+
+  static byte[] spoiled(Fault fault, byte[] request, byte[] body) throws Exception {
+    return switch (fault) {
+      case FLIP_SIGNATURE_VALUE -> {
+        ObjectNode answer = (ObjectNode) JSON.readTree(body);
+        byte[] signed = Base64.getDecoder().decode(answer.get("signed").asText());
+        byte[] value = Base64.getDecoder().decode(JSON.readTree(request).get("signature").asText());
+        answer.put("signed", Base64.getEncoder().encodeToString(withSignatureValueFlipped(signed, value)));
+        yield JSON.writeValueAsBytes(answer);
+      }
+      case FLIP_TOKEN_SIGNATURE -> Flip.inTokenSignature(body);
+      case LOGIN_NOT_VALID -> {
+        ObjectNode answer = (ObjectNode) JSON.readTree(body);
+        assertTrue(answer.path("valid").asBoolean(), "the service accepted the login it is relayed: " + answer);
+        answer.put("valid", false);
+        yield JSON.writeValueAsBytes(answer);
+      }
+      case HTTP_500 -> throw new IllegalArgumentException("answered by the front itself");
+    };
+  }
+
+  /**
+   * {@code signed} with one byte of the signature value the client sent changed, wherever the format keeps it:
+   * as raw bytes (a CMS), as hex digits (a PDF's /Contents) or as base64 (XMLDSig's SignatureValue).
+   */
+  static byte[] withSignatureValueFlipped(byte[] signed, byte[] value) {
+    byte[] out = signed.clone();
+    int raw = Flip.indexOf(out, value);
+    if (raw >= 0) {
+      out[raw + value.length / 2] ^= 0x01;
+      return out;
+    }
+    String text = new String(signed, StandardCharsets.ISO_8859_1);
+    for (String hex : new String[] {HexFormat.of().withUpperCase().formatHex(value), HexFormat.of().formatHex(value)}) {
+      int at = text.indexOf(hex);
+      if (at >= 0) {
+        int digit = at + hex.length() / 2;
+        out[digit] = (byte) (out[digit] == '0' ? '1' : '0');
+        return out;
+      }
+    }
+    Matcher xml = Pattern.compile("SignatureValue[^>]*>\\s*").matcher(text);
+    assertTrue(xml.find(), "the signed document holds the signature value raw, in hex or in a ds:SignatureValue");
+    int digit = xml.end() + 8;
+    out[digit] = (byte) (out[digit] == 'A' ? 'B' : 'A');
+    return out;
+  }
+
+}
