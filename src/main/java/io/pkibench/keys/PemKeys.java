@@ -52,13 +52,27 @@ public final class PemKeys {
     try (PEMParser parser = new PEMParser(new InputStreamReader(new ByteArrayInputStream(pem), StandardCharsets.US_ASCII))) {
       o = parser.readObject();
       JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
-      if (o instanceof PEMKeyPair pair) return converter.getPrivateKey(pair.getPrivateKeyInfo());
-      if (o instanceof PrivateKeyInfo info) return converter.getPrivateKey(info);
+      if (o instanceof PEMKeyPair pair) return jdkForm(converter.getPrivateKey(pair.getPrivateKeyInfo()));
+      if (o instanceof PrivateKeyInfo info) return jdkForm(converter.getPrivateKey(info));
     } catch (IOException | RuntimeException e) {
       throw new IllegalArgumentException("cannot read a PEM key from it (" + e.getMessage() + ")");
     }
     throw new IllegalArgumentException("not an unencrypted PEM private key (PKCS#8 'PRIVATE KEY' or PKCS#1 'RSA PRIVATE KEY')"
         + (o == null ? "" : "; found " + o.getClass().getSimpleName() + ", e.g. decrypt it with 'openssl pkey -in KEY -out plain.pem'"));
+  }
+
+  /**
+   * The key as the JDK's own factory makes it. BouncyCastle's converter asks for an "ECDSA" key factory, which only
+   * BouncyCastle has: with it registered the key came out as BouncyCastle's "ECDSA" key, which the JDK's signatures and
+   * JSSE refuse ("Not an EC key"), so what a PEM file gave depended on what else had run in the process.
+   */
+  public static PrivateKey jdkForm(PrivateKey key) {
+    if (!key.getAlgorithm().equals("ECDSA") || key.getEncoded() == null) return key;
+    try {
+      return java.security.KeyFactory.getInstance("EC").generatePrivate(new java.security.spec.PKCS8EncodedKeySpec(key.getEncoded()));
+    } catch (GeneralSecurityException e) {
+      return key;
+    }
   }
 
   /** {@code key} with its certificate, as a key source would hand it out; refused unless the RSA key is the certificate's. */

@@ -231,22 +231,34 @@ final class ClientTlsParams {
   }
 
   private static String signatureFor(PrivateKey key) {
-    return switch (key.getAlgorithm()) {
+    return switch (family(key.getAlgorithm())) {
       case "EC" -> "SHA256withECDSA";
       case "RSA" -> "SHA256withRSA";
       default -> key.getAlgorithm();
     };
   }
 
+  /**
+   * One name per key family: BouncyCastle calls an EC key "ECDSA" where the JDK says "EC", and an Ed25519 key is
+   * "EdDSA" or "Ed25519" depending on who made it; which provider read the file must not decide whether it matches.
+   */
+  static String family(String algorithm) {
+    return switch (algorithm) {
+      case "ECDSA" -> "EC";
+      case "EdDSA" -> "Ed25519";
+      default -> algorithm;
+    };
+  }
+
   /** Why {@code key} is not the private half of {@code certificate}'s key, or null: a signature made with one must verify with the other. */
   static String mismatch(PrivateKey key, X509Certificate certificate) {
-    if (!key.getAlgorithm().equals(certificate.getPublicKey().getAlgorithm())) {
+    if (!family(key.getAlgorithm()).equals(family(certificate.getPublicKey().getAlgorithm()))) {
       return "a " + key.getAlgorithm() + " key cannot belong to the " + certificate.getPublicKey().getAlgorithm() + " certificate";
     }
     try {
       byte[] probe = "pkibench: does this key belong to this certificate?".getBytes(StandardCharsets.US_ASCII);
       Signature s = Signature.getInstance(signatureFor(key));
-      s.initSign(key);
+      s.initSign(PemKeys.jdkForm(key));
       s.update(probe);
       byte[] signature = s.sign();
       Signature v = Signature.getInstance(signatureFor(key));
