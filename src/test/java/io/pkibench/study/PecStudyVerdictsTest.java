@@ -41,6 +41,22 @@ class PecStudyVerdictsTest {
     assertTrue(PecStudy.workerRule(Map.of(1, 10.0), 2).contains("the rule's count was not measured"));
   }
 
+  /** The seed's question (the load the providers tolerate) asked in quick runs too: two rates, with the check that answers it. */
+  @Test
+  void steps_quickRun_searchesTwoRatesAndChecksTheMaximumLoad(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    var study = new PecStudy(PecStudy.Config.defaults(dir.resolve("pec"), null));
+    var quick = new StudyOptions(true, Duration.ofSeconds(1), "software", dir.resolve("pki"), null);
+    var full = new StudyOptions(false, Duration.ofSeconds(1), "software", dir.resolve("pki"), null);
+    RunningServices services = RunningServices.plan(study.services(quick), List.of("java"), Map.of(), line -> {});
+    Step search = study.steps(quick, services).stream().filter(s -> s.label().equals(PecStudy.SEARCH)).findFirst()
+        .orElseThrow(() -> new AssertionError("quick has no maximum-load search"));
+    assertEquals(List.of(10.0, 40.0), ((io.pkibench.plan.LoadModel.Open) search.plan().load()).ratesPerSecond());
+    assertTrue(study.checks(quick).stream().anyMatch(c -> c instanceof PecStudy.MaximumLoad), "the check that reads the search");
+    assertEquals(List.of(10.0, 20.0, 40.0, 80.0, 160.0), study.searchRates(full));
+    var none = new PecStudy(new PecStudy.Config(dir.resolve("pec"), null, 20, 4, List.of(1), Duration.ofSeconds(1), Duration.ofSeconds(1)));
+    assertTrue(none.searchRates(quick).isEmpty() && none.checks(quick).stream().noneMatch(c -> c instanceof PecStudy.MaximumLoad), "--no-search");
+  }
+
   @Test
   void sweep_quickTwoPoints_fullAddsTheRulesCount() {
     var config = new PecStudy.Config(java.nio.file.Path.of("x"), null, 20, 4, List.of(1, 2), Duration.ofSeconds(1), Duration.ofSeconds(1),
