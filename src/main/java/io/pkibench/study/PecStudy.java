@@ -24,6 +24,7 @@ import io.pkibench.formats.pec.PecProvider;
 import io.pkibench.formats.pec.ProviderIndex;
 import io.pkibench.formats.pec.ReliabilityCheck;
 import io.pkibench.formats.pec.SentMessage;
+import io.pkibench.workload.pec.PauseRange;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -108,14 +109,27 @@ public final class PecStudy implements Study {
    * The study's own options: its directory, where the spools go, the rate users submit at in the flow, the providers' workers,
    * the paths' worker counts, the flow's warm-up and measured time; then the maximum-load search's rates (empty: none) and
    * the delivery-receipt deadline it holds them to, and the provider-worker sweep (empty: none) that tests OpenPEC's
-   * {@code maxServers = 2 × CPUs + x}.
+   * {@code maxServers = 2 × CPUs + x}; and {@code pauses} (null: none), the original's reliability run: users pausing a random
+   * time from that range before each message.
    */
   public record Config(Path dir, Path spool, double flowRatePerSecond, int providerWorkers, List<Integer> pathWorkers, Duration flowWarmup,
-      Duration flowMeasure, List<Double> searchRates, Duration receiptDeadline, List<Integer> workerSweep) {
+      Duration flowMeasure, List<Double> searchRates, Duration receiptDeadline, List<Integer> workerSweep, PauseRange pauses) {
     public Config {
       pathWorkers = List.copyOf(pathWorkers);
       searchRates = List.copyOf(searchRates);
       workerSweep = List.copyOf(workerSweep);
+    }
+
+    /** Without the paced reliability run. */
+    public Config(Path dir, Path spool, double flowRatePerSecond, int providerWorkers, List<Integer> pathWorkers, Duration flowWarmup,
+        Duration flowMeasure, List<Double> searchRates, Duration receiptDeadline, List<Integer> workerSweep) {
+      this(dir, spool, flowRatePerSecond, providerWorkers, pathWorkers, flowWarmup, flowMeasure, searchRates, receiptDeadline, workerSweep, null);
+    }
+
+    /** This configuration with the paced reliability run: users pausing {@code pauses} before each message. */
+    public Config withPauses(PauseRange pauses) {
+      return new Config(dir, spool, flowRatePerSecond, providerWorkers, pathWorkers, flowWarmup, flowMeasure, searchRates, receiptDeadline, workerSweep,
+          pauses);
     }
 
     /** Without the maximum-load search and the worker sweep. */
@@ -147,6 +161,10 @@ public final class PecStudy implements Study {
 
   public PecStudy(Config config) {
     this.config = config;
+  }
+
+  Config config() {
+    return config;
   }
 
   @Override
@@ -230,6 +248,13 @@ public final class PecStudy implements Study {
     // Enough workers that a slow delivery never holds back the next submission: the users' rate is the offered load.
     steps.add(Step.of(flowLabel(options), Plan.of(List.of(flow)).load(new LoadModel.Open(List.of(config.flowRatePerSecond()), 64))
         .warmup(f.warmup()).measure(f.measure()).threads(ThreadKind.VIRTUAL).cpu("services").build()));
+    if (config.pauses() != null) {
+      // the original's reliability run: users mailing at their own irregular pace, each pausing before each message
+      Map<String, String> paced = new LinkedHashMap<>(params);
+      paced.put("pause", config.pauses().toString());
+      steps.add(Step.of(pacedLabel(), Plan.of(List.of(new WorkloadSpec("pec-send", paced, "software"))).concurrency(List.of(PACED_SENDERS))
+          .warmup(new Iterations(0, Duration.ofSeconds(1))).measure(options.iterations("2x15s", 3, Duration.ofMillis(Math.max(2000, config.flowMeasure().toMillis() / 3)))).threads(ThreadKind.VIRTUAL).cpu("services").build()));
+    }
     List<Double> rates = searchRates(options);
     if (!rates.isEmpty()) {
       // rates stepped up, each with its own warm-up: the highest whose receipts all come within the deadline is the load tolerated
@@ -256,6 +281,16 @@ public final class PecStudy implements Study {
     List<Double> all = config.searchRates();
     if (!options.quick() || all.size() <= 2) return all;
     return List.of(all.get(0), all.get(2));
+  }
+
+  /**
+   * Users mailing in the paced reliability run, each pausing before each message: with 1..15 s pauses about 2 messages/s,
+   * measured as long as the flow (full) or 2 × 15 s (quick).
+   */
+  static final int PACED_SENDERS = 16;
+  /** Not a flow label: the paced run's rate is the users' pace, so the original's flow figure is not set beside it. */
+  String pacedLabel() {
+    return "reliability run [pauses " + config.pauses() + "]";
   }
 
   /** The flow's maximum-load search: its row in the table, and where the check reads it. */
@@ -542,6 +577,11 @@ public final class PecStudy implements Study {
         + " signature, the signer in the provider index, its certificate path to the test PKI's root, validity and revocation by the CAs' CRLs"
         + " (no cache between documents), and daticert.xml parsed; the index is a map in memory where OpenPEC asked an LDAP server each time,"
         + " and openssl's process start per operation (the seed's 4'46\" fell to 1'42\" without it) has no counterpart here");
+    if (config.pauses() != null) {
+      notes.add("the reliability run, as the original's: " + PACED_SENDERS + " users each pausing " + config.pauses() + " (drawn uniformly) before"
+          + " each message, 2:3 between the providers as in the flow; its rate is the users' pace and its latency includes each pause, so"
+          + " neither is a cost: the run is there for the reliability check, which covers its messages too");
+    }
     if (!searchRates(options).isEmpty()) {
       notes.add("maximum-load search: the flow offered at " + String.join(", ", searchRates(options).stream().map(HumanUnits::rate).toList())
           + " messages/s in turn; a rate is tolerated when every message gets its delivery receipt within " + config.receiptDeadline().toSeconds()

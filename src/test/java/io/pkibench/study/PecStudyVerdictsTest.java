@@ -57,6 +57,21 @@ class PecStudyVerdictsTest {
     assertTrue(none.searchRates(quick).isEmpty() && none.checks(quick).stream().noneMatch(c -> c instanceof PecStudy.MaximumLoad), "--no-search");
   }
 
+  /** The original's 1-15 s pauses as the users' pace: drawn within the range, a single value fixed, a reversed or too long range refused. */
+  @Test
+  void pauseRange_parse_drawsWithinTheRange_andRefusesWhatCannotBeAPause() {
+    var range = io.pkibench.workload.pec.PauseRange.parse("1s..15s");
+    var random = new java.util.SplittableRandom(7);
+    java.util.LongSummaryStatistics drawn = java.util.stream.LongStream.range(0, 1000).map(i -> range.drawNanos(random)).summaryStatistics();
+    assertTrue(drawn.getMin() >= 1_000_000_000L && drawn.getMax() <= 15_000_000_000L && drawn.getMax() - drawn.getMin() > 10_000_000_000L, drawn.toString());
+    assertEquals(5_000_000_000L, io.pkibench.workload.pec.PauseRange.parse("5s").drawNanos(random));
+    assertEquals("1s..15s", range.toString());
+    for (String bad : List.of("15s..1s", "1s..2m", "1s..15", "1s..5s..9s")) {
+      var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> io.pkibench.workload.pec.PauseRange.parse(bad), bad);
+      assertTrue(e.getMessage().contains("'"), bad + ": " + e.getMessage());
+    }
+  }
+
   @Test
   void sweep_quickTwoPoints_fullAddsTheRulesCount() {
     var config = new PecStudy.Config(java.nio.file.Path.of("x"), null, 20, 4, List.of(1, 2), Duration.ofSeconds(1), Duration.ofSeconds(1),
