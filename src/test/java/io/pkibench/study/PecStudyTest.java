@@ -88,9 +88,10 @@ class PecStudyTest {
     List<String> log = Collections.synchronizedList(new ArrayList<>());
     StudyRunner runner = fixture.studyRunner(out, log);
     var options = new StudyOptions(false, Duration.ofSeconds(1), "software", dir.resolve("pki"), null);
-    // and the original's paced reliability run, its users pausing 1 to 1.2 s before each message
-    PecStudy study = new PecStudy(study(work, dir.resolve("other-disk"), 10, 2).config().withPauses(PauseRange.parse("1s..1200ms")));
-    RunResult result = runner.run(study, options, fixture.environment("pkibench study pec --pauses 1s..1200ms"));
+    // and the original's paced reliability run, its 16 users pausing 5 s before each message: longer than any message takes
+    // here without it (the flow ran 10 messages/s, so 16 users unpaced would wait under 2 s each), so the pause shows in the latency
+    PecStudy study = new PecStudy(study(work, dir.resolve("other-disk"), 10, 2).config().withPauses(PauseRange.parse("5s")));
+    RunResult result = runner.run(study, options, fixture.environment("pkibench study pec --pauses 5s"));
     assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
     RunResult saved = RunResultJson.read(out);
     assertEquals(2, saved.study().services().size(), "two providers, each its own JVM");
@@ -107,11 +108,11 @@ class PecStudyTest {
     assertTrue(level.cpu().opsPerCpuSecond() != null && level.cpu().meter().contains("+"), "both providers' CPU: " + level.cpu());
     assertTrue(level.latencyNanos().p50() > 0, "latency from submission to the delivery receipt");
 
-    var paced = StudyTables.rows(saved).stream().filter(r -> r.label().equals("reliability run [pauses 1s..1200ms]")).findFirst().orElseThrow();
+    var paced = StudyTables.rows(saved).stream().filter(r -> r.label().equals("reliability run [pauses 5s..5s]")).findFirst().orElseThrow();
     var pacedLevel = paced.level().orElseThrow();
     assertEquals(0, pacedLevel.counts().failed(), "paced: " + pacedLevel.errors());
-    assertTrue(pacedLevel.counts().succeeded() > 0 && pacedLevel.latencyNanos().p50() >= 1_000_000_000L,
-        "each message waits its user's pause of at least 1 s: " + pacedLevel.latencyNanos());
+    assertTrue(pacedLevel.counts().succeeded() > 0 && pacedLevel.latencyNanos().p50() >= 5_000_000_000L,
+        "each message waits its user's pause of 5 s: " + pacedLevel.latencyNanos());
 
     List<SentMessage> sent = SentMessage.read(work.resolve("sent.jsonl"));
     long started = java.util.stream.Stream.of(flow, paced).flatMap(r -> r.measured().levels().stream()).flatMap(l -> l.iterations().stream())
