@@ -41,6 +41,27 @@ class PecStudyVerdictsTest {
     assertTrue(PecStudy.workerRule(Map.of(1, 10.0), 2).contains("the rule's count was not measured"));
   }
 
+  /**
+   * A rate whose starts were all made is not short of them, however few receipts came back within the iteration: a smoke run's
+   * search read 5.6 completions a second at 10 as "only 5.6 of 10.0 messages/s started" with no start missed. 30 started and
+   * 10 missed is 75% of the scheduled starts: 7.5 of 10.
+   */
+  @Test
+  void rateOutcome_startsMadeFromTheMissedStarts_notFromTheCompletions() {
+    var counts = new io.pkibench.results.Counts(30, 30, 0);
+    var latency = new io.pkibench.results.LatencyNanos(30, 5e8, 1e8, 500_000_000L, 600_000_000L, 700_000_000L, 700_000_000L, 700_000_000L);
+    var allMade = level(counts, latency, 10, 5.6, 0);
+    assertEquals(10, PecStudy.RateOutcome.of(allMade).achievedPerSecond(), 1e-9);
+    assertEquals(null, PecStudy.RateOutcome.of(allMade).missed(DEADLINE), "every start made, receipts within the deadline: tolerated");
+    assertEquals(7.5, PecStudy.RateOutcome.of(level(counts, latency, 10, 5.6, 10)).achievedPerSecond(), 1e-9);
+  }
+
+  private static io.pkibench.results.LevelResult level(io.pkibench.results.Counts counts, io.pkibench.results.LatencyNanos latency, double target,
+      double completionsPerSecond, long missed) {
+    return new io.pkibench.results.LevelResult(256, counts, null, latency, null, List.of(),
+        new io.pkibench.results.LevelResult.OpenLoop(target, completionsPerSecond, 0, missed, latency), List.of());
+  }
+
   /** The seed's question (the load the providers tolerate) asked in quick runs too: two rates, with the check that answers it. */
   @Test
   void steps_quickRun_searchesTwoRatesAndChecksTheMaximumLoad(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
