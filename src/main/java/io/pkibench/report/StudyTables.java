@@ -92,6 +92,11 @@ public final class StudyTables {
     return c.toArray(String[]::new);
   }
 
+  /** A time per operation read from a fixed offered rate: that rate's inverse, not what an operation cost (see {@link #inUnit}). */
+  static boolean offeredRate(StudyRecord.Unit unit, LevelResult l) {
+    return StudyRecord.Unit.SECONDS_PER_OPERATION.equals(unit.basis()) && l.openLoop() != null;
+  }
+
   static String inUnit(StudyRecord.Unit unit, LevelResult l) {
     // At a fixed offered rate the time per operation is that rate's inverse, not what an operation cost.
     if (StudyRecord.Unit.SECONDS_PER_OPERATION.equals(unit.basis()) && l.openLoop() != null) return "n/a (offered rate)";
@@ -331,13 +336,15 @@ public final class StudyTables {
         Optional<LevelResult> ours = match.level();
         double value = ours.map(unit::of).orElse(Double.NaN);
         List<String> cells = new ArrayList<>(List.of(match.label(), HumanUnits.figure(f.value()), f.conditions(),
-            ours.isEmpty() ? "not measured" : Double.isNaN(value) ? "no CPU measured" : HumanUnits.figure(value) + substituteMark(study, match.label())));
+            ours.isEmpty() ? "not measured" : offeredRate(unit, ours.get()) ? inUnit(unit, ours.get())
+                : Double.isNaN(value) ? "no CPU measured" : HumanUnits.figure(value) + substituteMark(study, match.label())));
         if (batch != null) cells.add(batchTime(batch, unit, ours));
         cells.add(ours.map(l -> Integer.toString(l.concurrency())).orElse("-"));
         cells.add(ours.map(l -> HumanUnits.percent(l.cpu().utilisation())).orElse("-"));
         condition.ifPresent(k -> cells.add(ours.map(l -> conditionCell(k, match.measured(), l)).orElse("-")));
         cells.add(f.notComparableBecause() != null ? "not comparable"
-            : ours.isEmpty() || f.value() == 0 || Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.2f×", value / f.value()));
+            : ours.isEmpty() || f.value() == 0 || Double.isNaN(value) || offeredRate(unit, ours.get()) ? "-"
+            : String.format(Locale.ROOT, "%.2f×", value / f.value()));
         rows.add(cells.toArray(String[]::new));
       }
     }
@@ -367,7 +374,9 @@ public final class StudyTables {
     if (study.published() == null) return List.of();
     java.util.Map<String, List<String>> steps = new java.util.LinkedHashMap<>();
     for (StudyRecord.Figure f : study.published().figures()) {
-      if (f.notComparableBecause() != null) steps.computeIfAbsent(f.notComparableBecause(), k -> new ArrayList<>()).add(f.step());
+      if (f.notComparableBecause() == null) continue;
+      List<String> named = steps.computeIfAbsent(f.notComparableBecause(), k -> new ArrayList<>());
+      if (!named.contains(f.step())) named.add(f.step()); // a step the original published twice (1 and 2 CPUs) named once
     }
     List<String> lines = new ArrayList<>();
     steps.forEach((why, names) -> lines.add("not comparable: " + String.join(", ", names) + ": " + why));

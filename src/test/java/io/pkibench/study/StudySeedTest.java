@@ -74,9 +74,11 @@ class StudySeedTest {
     assertEquals("0.045 s", sign[4], "18 × 1 / 400 messages/s: " + String.join(" | ", sign));
     assertEquals("0.09 s", verify[4], String.join(" | ", verify));
     assertEquals("n/a (offered rate)", find(beside, PecStudy.FLOW)[4], "a fixed offered rate is no batch time: " + String.join(" | ", find(beside, PecStudy.FLOW)));
+    assertEquals("n/a (offered rate)", find(beside, PecStudy.FLOW)[3], "nor a time per mail, as in the study's table: " + String.join(" | ", find(beside, PecStudy.FLOW)));
     assertTrue(sign[sign.length - 1].contains("not comparable"), "a Pentium III calling openssl per operation: " + String.join(" | ", sign));
     String table = StudyTables.terminal(run);
     assertTrue(table.contains("Pentium III"), table);
+    assertTrue(table.contains("not comparable: signing path, verification path, two-domain flow: "), "each step named once: " + table);
     // the flow is offered at a fixed rate: its seconds per mail would be that rate's inverse, not a cost
     assertTrue(line(table, PecStudy.FLOW).contains("n/a (offered rate)"), line(table, PecStudy.FLOW));
     assertTrue(table.contains("verification ÷ signing per mail: the original's 5.4× (14 s ÷ 2.6 s, 1 process); ours 2.0× (1 worker)"), table);
