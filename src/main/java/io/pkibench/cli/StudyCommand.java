@@ -284,8 +284,13 @@ final class StudyCommand implements Runnable {
     @Option(names = "--provider-workers", defaultValue = "4", paramLabel = "N", description = "each provider's workers in the flow (default: ${DEFAULT-VALUE})")
     int providerWorkers;
 
-    @Option(names = "--no-search", description = "leave out the maximum-load search of the flow (full runs only; rates 10 to 160 messages/s)")
+    @Option(names = "--no-search", description = "leave out the maximum-load search of the flow (rates 10 to 160 messages/s; quick: 10 and 40)")
     boolean noSearch;
+
+    @Option(names = "--pauses", paramLabel = "MIN..MAX",
+        description = "add the original's reliability run: " + "16 users each pausing a random MIN..MAX before each message, e.g. 1s..15s"
+            + " (the original's); quick: 2 x 15 s, full: as long as the flow; the reliability check covers its messages (default: none)")
+    String pauses;
 
     @Option(names = "--no-sweep", description = "leave out the provider-worker sweep that tests OpenPEC's 2 x CPUs + x rule (quick: 2 points)")
     boolean noSweep;
@@ -293,6 +298,7 @@ final class StudyCommand implements Runnable {
     @Override
     Study study() {
       CliContext ctx = study.parent.context;
+      var paused = pauseRange(); // before the temporary directory is made
       Path runDir;
       if (dir != null) {
         runDir = ctx.resolve(dir);
@@ -306,7 +312,17 @@ final class StudyCommand implements Runnable {
       }
       PecStudy.Config d = PecStudy.Config.defaults(runDir, spool == null ? null : ctx.resolve(spool));
       return new PecStudy(new PecStudy.Config(d.dir(), d.spool(), flowRate, providerWorkers, d.pathWorkers(), d.flowWarmup(), d.flowMeasure(),
-          noSearch ? List.of() : d.searchRates(), d.receiptDeadline(), noSweep ? List.of() : d.workerSweep()));
+          noSearch ? List.of() : d.searchRates(), d.receiptDeadline(), noSweep ? List.of() : d.workerSweep(), paused));
+    }
+
+    /** {@code --pauses}, checked before anything else: a bad range is refused as a bad flag, naming the syntax. */
+    private io.pkibench.workload.pec.PauseRange pauseRange() {
+      if (pauses == null) return null;
+      try {
+        return io.pkibench.workload.pec.PauseRange.parse(pauses);
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--pauses " + pauses + ": " + e.getMessage());
+      }
     }
 
     @Override

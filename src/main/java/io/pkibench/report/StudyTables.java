@@ -92,6 +92,11 @@ public final class StudyTables {
     return c.toArray(String[]::new);
   }
 
+  /** A time per operation read from a fixed offered rate: that rate's inverse, not what an operation cost (see {@link #inUnit}). */
+  static boolean offeredRate(StudyRecord.Unit unit, LevelResult l) {
+    return StudyRecord.Unit.SECONDS_PER_OPERATION.equals(unit.basis()) && l.openLoop() != null;
+  }
+
   static String inUnit(StudyRecord.Unit unit, LevelResult l) {
     // At a fixed offered rate the time per operation is that rate's inverse, not what an operation cost.
     if (StudyRecord.Unit.SECONDS_PER_OPERATION.equals(unit.basis()) && l.openLoop() != null) return "n/a (offered rate)";
@@ -135,7 +140,7 @@ public final class StudyTables {
       }
       LevelResult l = level.get();
       HumanUnits.intervalTooWide(l.throughput()).ifPresent(why -> remarks.add(row.label() + ": " + why));
-      conditionRemark(study, row, l).ifPresent(remarks::add);
+      conditionRemark(study, row, l).map(r -> r + whyNotHeld(rows, row)).ifPresent(remarks::add);
       Steadiness.warning(l).ifPresent(w -> remarks.add(row.label() + ": " + w));
       if (row.step().chosenLevel() != null) {
         remarks.add(row.label() + ": " + row.step().chosenLevel() + " threads, chosen by the probe: " + row.step().chosenBecause());
@@ -146,6 +151,41 @@ public final class StudyTables {
       }
     }
     return remarks;
+  }
+
+  /**
+   * Why a step's service side stayed short of saturation, where the data say: the same workload measured charging the
+   * client's CPU ({@link #clientBesideServer}) shows which side each operation costs more. A client dearer per operation
+   * than the services, on no more cores than theirs, saturates first: the seed's condition cannot hold on this split.
+   */
+  static String whyNotHeld(List<Row> rows, Row server) {
+    for (Row client : rows) {
+      Optional<double[]> costs = costsBeside(client, server);
+      if (costs.isEmpty()) continue;
+      double clientMicros = costs.get()[0], serverMicros = costs.get()[1];
+      int threads = (int) costs.get()[2];
+      String measured = String.format(Locale.ROOT, "; at %d threads the client spent %.0f µs of CPU per operation, the %s %.0f µs", threads,
+          clientMicros, server.measured().keys() != null && server.measured().keys().startsWith("remote:") ? "key servers" : "service", serverMicros);
+      return clientMicros > serverMicros
+          ? measured + String.format(Locale.ROOT, " (%.1f×): unless the client has that many times the measured side's cores, it saturates"
+              + " first and bounds the rate; give it more (--service-cpus) or load from another machine, as the seed did", clientMicros / serverMicros)
+          : measured + ": the client is not the dearer side; something else held the rate back (the machine's other load, a lock, the network)";
+    }
+    return "";
+  }
+
+  /**
+   * The client's and the server's CPU per operation in µs, and the thread count, where {@code client} measured the workload
+   * of {@code server} charging the client's JVM at a level {@code server} measured too.
+   */
+  static Optional<double[]> costsBeside(Row client, Row server) {
+    WorkloadResult c = client.measured(), s = server.measured();
+    if (c == null || s == null || !c.cpuMeter().equals("jvm") || s.cpuMeter().equals("jvm") || client.level().isEmpty()) return Optional.empty();
+    if (!s.name().equals(c.name()) || !s.params().equals(c.params()) || !java.util.Objects.equals(s.keys(), c.keys())) return Optional.empty();
+    LevelResult cl = client.level().get();
+    Optional<LevelResult> sl = s.levels().stream().filter(l -> l.concurrency() == cl.concurrency()).findFirst();
+    if (sl.isEmpty() || cl.cpu().opsPerCpuSecond() == null || sl.get().cpu().opsPerCpuSecond() == null) return Optional.empty();
+    return Optional.of(new double[] {1e6 / cl.cpu().opsPerCpuSecond(), 1e6 / sl.get().cpu().opsPerCpuSecond(), cl.concurrency()});
   }
 
   /** The latency both Prodist studies state their results against. */
@@ -272,7 +312,10 @@ public final class StudyTables {
     StudyRecord.Unit unit = study.published() == null ? study.unit() : study.published().unitOr(study.unit());
     Optional<StudyRecord.Condition> condition = condition(study);
     List<String[]> rows = new ArrayList<>();
-    List<String> header = new ArrayList<>(List.of("step", "original " + unit.name(), "original conditions", "ours " + unit.name(), "our threads", "our CPU"));
+    Integer batch = batch(study, unit);
+    List<String> header = new ArrayList<>(List.of("step", "original " + unit.name(), "original conditions", "ours " + unit.name()));
+    if (batch != null) header.add("ours: batch of " + batch);
+    header.addAll(List.of("our threads", "our CPU"));
     if (condition.isPresent()) header.add("seed's condition");
     header.add("ours / original");
     rows.add(header.toArray(String[]::new));
@@ -282,7 +325,9 @@ public final class StudyTables {
       // A figure matches its step, or each variant of it ("RR 128 B · AES128/SHA-1 [openssl]").
       List<Row> matches = measured.stream().filter(r -> r.label().equals(f.step()) || r.label().startsWith(f.step() + " [")).toList();
       if (matches.isEmpty()) {
-        List<String> cells = new ArrayList<>(List.of(f.step(), HumanUnits.figure(f.value()), f.conditions(), "not measured", "-", "-"));
+        List<String> cells = new ArrayList<>(List.of(f.step(), HumanUnits.figure(f.value()), f.conditions(), "not measured"));
+        if (batch != null) cells.add("-");
+        cells.addAll(List.of("-", "-"));
         if (condition.isPresent()) cells.add("-");
         cells.add("-");
         rows.add(cells.toArray(String[]::new));
@@ -291,16 +336,37 @@ public final class StudyTables {
         Optional<LevelResult> ours = match.level();
         double value = ours.map(unit::of).orElse(Double.NaN);
         List<String> cells = new ArrayList<>(List.of(match.label(), HumanUnits.figure(f.value()), f.conditions(),
-            ours.isEmpty() ? "not measured" : Double.isNaN(value) ? "no CPU measured" : HumanUnits.figure(value) + substituteMark(study, match.label()),
-            ours.map(l -> Integer.toString(l.concurrency())).orElse("-"),
-            ours.map(l -> HumanUnits.percent(l.cpu().utilisation())).orElse("-")));
+            ours.isEmpty() ? "not measured" : offeredRate(unit, ours.get()) ? inUnit(unit, ours.get())
+                : Double.isNaN(value) ? "no CPU measured" : HumanUnits.figure(value) + substituteMark(study, match.label())));
+        if (batch != null) cells.add(batchTime(batch, unit, ours));
+        cells.add(ours.map(l -> Integer.toString(l.concurrency())).orElse("-"));
+        cells.add(ours.map(l -> HumanUnits.percent(l.cpu().utilisation())).orElse("-"));
         condition.ifPresent(k -> cells.add(ours.map(l -> conditionCell(k, match.measured(), l)).orElse("-")));
         cells.add(f.notComparableBecause() != null ? "not comparable"
-            : ours.isEmpty() || f.value() == 0 || Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.2f×", value / f.value()));
+            : ours.isEmpty() || f.value() == 0 || Double.isNaN(value) || offeredRate(unit, ours.get()) ? "-"
+            : String.format(Locale.ROOT, "%.2f×", value / f.value()));
         rows.add(cells.toArray(String[]::new));
       }
     }
     return rows;
+  }
+
+  /** The original's batch size, when it timed batches and its figures are a time per operation; else null. */
+  static Integer batch(StudyRecord study, StudyRecord.Unit unit) {
+    if (study.published() == null || !StudyRecord.Unit.SECONDS_PER_OPERATION.equals(unit.basis())) return null;
+    return study.published().batchOperations();
+  }
+
+  /**
+   * Ours as the original's batch time: the batch's operations at our measured rate. At a fixed offered rate the rate is
+   * the one offered, not what the path can do: no batch time then, as for the time per operation.
+   */
+  static String batchTime(int batch, StudyRecord.Unit unit, Optional<LevelResult> ours) {
+    if (ours.isEmpty()) return "-";
+    LevelResult l = ours.get();
+    if (l.openLoop() != null) return "n/a (offered rate)";
+    double perOperation = unit.of(l);
+    return Double.isNaN(perOperation) ? "-" : HumanUnits.figure(perOperation * batch) + " s";
   }
 
   /** Why figures are not comparable, one line per reason naming its steps: "not comparable: CAdES, PAdES: …". */
@@ -308,7 +374,9 @@ public final class StudyTables {
     if (study.published() == null) return List.of();
     java.util.Map<String, List<String>> steps = new java.util.LinkedHashMap<>();
     for (StudyRecord.Figure f : study.published().figures()) {
-      if (f.notComparableBecause() != null) steps.computeIfAbsent(f.notComparableBecause(), k -> new ArrayList<>()).add(f.step());
+      if (f.notComparableBecause() == null) continue;
+      List<String> named = steps.computeIfAbsent(f.notComparableBecause(), k -> new ArrayList<>());
+      if (!named.contains(f.step())) named.add(f.step()); // a step the original published twice (1 and 2 CPUs) named once
     }
     List<String> lines = new ArrayList<>();
     steps.forEach((why, names) -> lines.add("not comparable: " + String.join(", ", names) + ": " + why));

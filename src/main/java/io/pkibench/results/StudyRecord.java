@@ -100,15 +100,23 @@ public record StudyRecord(
    * The figures the original published and the hardware it ran on; {@code figures} match steps by label. {@code unit}:
    * the original's unit, which its figures are in and ours are stated in beside them (absent: the study's unit);
    * {@code condition}: what the original held while measuring, checked per step (absent: none stated);
-   * {@code ratios}: figures of the original that are ratios of two of its steps, set beside ours.
+   * {@code ratios}: figures of the original that are ratios of two of its steps, set beside ours;
+   * {@code batchOperations}: where the original timed a batch (OpenPEC: 18 mails a test) and its unit is time per operation,
+   * the batch's size, so that ours is also stated as the time such a batch would take (absent: no batch).
    */
   public record Published(String source, String hardware, List<Figure> figures,
       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Unit unit,
       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Condition condition,
-      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY) List<Ratio> ratios) {
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY) List<Ratio> ratios,
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Integer batchOperations) {
     public Published {
       figures = List.copyOf(figures);
       ratios = ratios == null ? List.of() : List.copyOf(ratios);
+      if (batchOperations != null && batchOperations < 1) throw new IllegalArgumentException("a batch holds at least one operation, not " + batchOperations);
+    }
+
+    public Published(String source, String hardware, List<Figure> figures, Unit unit, Condition condition, List<Ratio> ratios) {
+      this(source, hardware, figures, unit, condition, ratios, null);
     }
 
     public Published(String source, String hardware, List<Figure> figures) {

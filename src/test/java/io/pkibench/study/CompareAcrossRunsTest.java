@@ -80,6 +80,49 @@ class CompareAcrossRunsTest {
     assertTrue(out.toString().contains("incomplete: 1 workload"), out.toString());
   }
 
+  /** Two results saved by two runs of {@code pkibench study pix --smoke}, one after the other (only this machine's paths taken out). */
+  static final Path REAL_RUNS = Path.of("src/test/resources/runs");
+
+  /**
+   * Real pix results, not made-up ones: each run's nodes listened on their own ports, with their own pids, warm-ups and
+   * figures. Compare matches every step and level of one with the other's; a step or a level missing from the new run
+   * makes the comparison incomplete, and a gate then exits 6 saying what was not compared.
+   */
+  @Test
+  void compareCommand_twoRealPixRuns_everyStepAndLevelCompared_aMissingStepOrLevelFailsTheGate() throws Exception {
+    RunResult first = RunResultJson.read(REAL_RUNS.resolve("pix-smoke-1.json")), second = RunResultJson.read(REAL_RUNS.resolve("pix-smoke-2.json"));
+    assertNotEquals(first.workloads().get(0).keys(), second.workloads().get(0).keys(), "the two runs' nodes listened on other ports");
+    Comparison c = Comparison.of(first, second, List.of(Threshold.parse("throughput:-99%")));
+    assertEquals(List.of(), c.unmatched(), ComparisonFormat.text(c));
+    assertEquals(steps(first), c.rows().stream().map(r -> r.workload().replaceFirst(" \\((measure|probe), .*", "")).collect(
+        java.util.stream.Collectors.toCollection(LinkedHashSet::new)), "every step has rows");
+    long levels = first.workloads().stream().mapToLong(w -> w.levels().size()).sum();
+    assertEquals(levels, c.rows().stream().filter(r -> r.metric() == Metric.THROUGHPUT).count(), "every level compared");
+
+    java.nio.file.Files.copy(REAL_RUNS.resolve("pix-smoke-1.json"), dir.resolve("real-1.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    java.nio.file.Files.copy(REAL_RUNS.resolve("pix-smoke-2.json"), dir.resolve("real-2.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    StringBuilder out = new StringBuilder();
+    int whole = compare(out, "compare", "real-1.json", "real-2.json", "--threshold", "throughput:-99%");
+    assertTrue(whole != 6 && !out.toString().contains("not compared") && !out.toString().contains("incomplete"), whole + "\n" + out);
+
+    // the handshake's measured sweep missing from the new run, and the SPI signature's last level
+    List<WorkloadResult> rest = new ArrayList<>(second.workloads());
+    int spi = indexOf(second, PixStudy.SPI);
+    WorkloadResult spiSweep = rest.get(spi);
+    rest.set(spi, new WorkloadResult(spiSweep.name(), spiSweep.params(), spiSweep.keys(), spiSweep.cpuMeter(),
+        spiSweep.levels().subList(0, spiSweep.levels().size() - 1), spiSweep.failure(), spiSweep.step()));
+    rest.remove(indexOf(second, PixStudy.HANDSHAKE));
+    RunResult missing = new RunResult(second.schema(), second.environment(), second.plan(), second.status(), rest, null, second.study());
+    RunResultJson.write(missing, dir.resolve("real-missing.json"));
+    out.setLength(0);
+    assertEquals(6, compare(out, "compare", "real-1.json", "real-missing.json", "--threshold", "throughput:-99%"), out.toString());
+    String text = out.toString();
+    assertTrue(text.contains("not compared: " + PixStudy.HANDSHAKE + " (measure, tls-handshake) @remote:node1=50,node2=50: only in the base run"), text);
+    int last = spiSweep.levels().get(spiSweep.levels().size() - 1).concurrency();
+    assertTrue(text.contains("not compared: " + PixStudy.SPI + " (measure, spi-sign) @remote:node1=50,node2=50 at " + last + ": only in the base run"), text);
+    assertTrue(text.contains("incomplete: 2 workloads or levels are in one run only"), text);
+  }
+
   private int compare(StringBuilder out, String... args) {
     java.io.StringWriter o = new java.io.StringWriter(), e = new java.io.StringWriter();
     var ctx = new CliContext(new java.io.PrintWriter(o, true), new java.io.PrintWriter(e, true), java.util.Map.of(),

@@ -11,6 +11,7 @@ import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.testing.Openssl;
 import io.pkibench.testing.TestKeys;
+import io.pkibench.workload.pec.PauseRange;
 import io.pkibench.formats.pec.SentMessage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,7 +88,10 @@ class PecStudyTest {
     List<String> log = Collections.synchronizedList(new ArrayList<>());
     StudyRunner runner = fixture.studyRunner(out, log);
     var options = new StudyOptions(false, Duration.ofSeconds(1), "software", dir.resolve("pki"), null);
-    RunResult result = runner.run(study(work, dir.resolve("other-disk"), 10, 2), options, fixture.environment("pkibench study pec"));
+    // and the original's paced reliability run, its 16 users pausing 5 s before each message: longer than any message takes
+    // here without it (the flow ran 10 messages/s, so 16 users unpaced would wait under 2 s each), so the pause shows in the latency
+    PecStudy study = new PecStudy(study(work, dir.resolve("other-disk"), 10, 2).config().withPauses(PauseRange.parse("5s")));
+    RunResult result = runner.run(study, options, fixture.environment("pkibench study pec --pauses 5s"));
     assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
     RunResult saved = RunResultJson.read(out);
     assertEquals(2, saved.study().services().size(), "two providers, each its own JVM");
@@ -104,9 +108,16 @@ class PecStudyTest {
     assertTrue(level.cpu().opsPerCpuSecond() != null && level.cpu().meter().contains("+"), "both providers' CPU: " + level.cpu());
     assertTrue(level.latencyNanos().p50() > 0, "latency from submission to the delivery receipt");
 
+    var paced = StudyTables.rows(saved).stream().filter(r -> r.label().equals("reliability run [pauses 5s..5s]")).findFirst().orElseThrow();
+    var pacedLevel = paced.level().orElseThrow();
+    assertEquals(0, pacedLevel.counts().failed(), "paced: " + pacedLevel.errors());
+    assertTrue(pacedLevel.counts().succeeded() > 0 && pacedLevel.latencyNanos().p50() >= 5_000_000_000L,
+        "each message waits its user's pause of 5 s: " + pacedLevel.latencyNanos());
+
     List<SentMessage> sent = SentMessage.read(work.resolve("sent.jsonl"));
-    long started = flow.measured().levels().stream().flatMap(l -> l.iterations().stream()).mapToLong(i -> i.started()).sum();
-    assertEquals(started, sent.size(), "every message the flow started was acknowledged and listed, warm-up included");
+    long started = java.util.stream.Stream.of(flow, paced).flatMap(r -> r.measured().levels().stream()).flatMap(l -> l.iterations().stream())
+        .mapToLong(i -> i.started()).sum();
+    assertEquals(started, sent.size(), "every message the flow and the paced run started was acknowledged and listed, warm-up included");
     assertEquals(2, saved.study().checks().size());
     var drained = saved.study().checks().get(0);
     assertTrue(drained.passed() && drained.detail().contains("fsyncs") && drained.detail().contains("other-disk"), drained.detail());

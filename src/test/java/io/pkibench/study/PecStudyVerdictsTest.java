@@ -41,6 +41,58 @@ class PecStudyVerdictsTest {
     assertTrue(PecStudy.workerRule(Map.of(1, 10.0), 2).contains("the rule's count was not measured"));
   }
 
+  /**
+   * A rate whose starts were all made is not short of them, however few receipts came back within the iteration: a smoke run's
+   * search read 5.6 completions a second at 10 as "only 5.6 of 10.0 messages/s started" with no start missed. 30 started and
+   * 10 missed is 75% of the scheduled starts: 7.5 of 10.
+   */
+  @Test
+  void rateOutcome_startsMadeFromTheMissedStarts_notFromTheCompletions() {
+    var counts = new io.pkibench.results.Counts(30, 30, 0);
+    var latency = new io.pkibench.results.LatencyNanos(30, 5e8, 1e8, 500_000_000L, 600_000_000L, 700_000_000L, 700_000_000L, 700_000_000L);
+    var allMade = level(counts, latency, 10, 5.6, 0);
+    assertEquals(10, PecStudy.RateOutcome.of(allMade).achievedPerSecond(), 1e-9);
+    assertEquals(null, PecStudy.RateOutcome.of(allMade).missed(DEADLINE), "every start made, receipts within the deadline: tolerated");
+    assertEquals(7.5, PecStudy.RateOutcome.of(level(counts, latency, 10, 5.6, 10)).achievedPerSecond(), 1e-9);
+  }
+
+  private static io.pkibench.results.LevelResult level(io.pkibench.results.Counts counts, io.pkibench.results.LatencyNanos latency, double target,
+      double completionsPerSecond, long missed) {
+    return new io.pkibench.results.LevelResult(256, counts, null, latency, null, List.of(),
+        new io.pkibench.results.LevelResult.OpenLoop(target, completionsPerSecond, 0, missed, latency), List.of());
+  }
+
+  /** The seed's question (the load the providers tolerate) asked in quick runs too: two rates, with the check that answers it. */
+  @Test
+  void steps_quickRun_searchesTwoRatesAndChecksTheMaximumLoad(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    var study = new PecStudy(PecStudy.Config.defaults(dir.resolve("pec"), null));
+    var quick = new StudyOptions(true, Duration.ofSeconds(1), "software", dir.resolve("pki"), null);
+    var full = new StudyOptions(false, Duration.ofSeconds(1), "software", dir.resolve("pki"), null);
+    RunningServices services = RunningServices.plan(study.services(quick), List.of("java"), Map.of(), line -> {});
+    Step search = study.steps(quick, services).stream().filter(s -> s.label().equals(PecStudy.SEARCH)).findFirst()
+        .orElseThrow(() -> new AssertionError("quick has no maximum-load search"));
+    assertEquals(List.of(10.0, 40.0), ((io.pkibench.plan.LoadModel.Open) search.plan().load()).ratesPerSecond());
+    assertTrue(study.checks(quick).stream().anyMatch(c -> c instanceof PecStudy.MaximumLoad), "the check that reads the search");
+    assertEquals(List.of(10.0, 20.0, 40.0, 80.0, 160.0), study.searchRates(full));
+    var none = new PecStudy(new PecStudy.Config(dir.resolve("pec"), null, 20, 4, List.of(1), Duration.ofSeconds(1), Duration.ofSeconds(1)));
+    assertTrue(none.searchRates(quick).isEmpty() && none.checks(quick).stream().noneMatch(c -> c instanceof PecStudy.MaximumLoad), "--no-search");
+  }
+
+  /** The original's 1-15 s pauses as the users' pace: drawn within the range, a single value fixed, a reversed or too long range refused. */
+  @Test
+  void pauseRange_parse_drawsWithinTheRange_andRefusesWhatCannotBeAPause() {
+    var range = io.pkibench.workload.pec.PauseRange.parse("1s..15s");
+    var random = new java.util.SplittableRandom(7);
+    java.util.LongSummaryStatistics drawn = java.util.stream.LongStream.range(0, 1000).map(i -> range.drawNanos(random)).summaryStatistics();
+    assertTrue(drawn.getMin() >= 1_000_000_000L && drawn.getMax() <= 15_000_000_000L && drawn.getMax() - drawn.getMin() > 10_000_000_000L, drawn.toString());
+    assertEquals(5_000_000_000L, io.pkibench.workload.pec.PauseRange.parse("5s").drawNanos(random));
+    assertEquals("1s..15s", range.toString());
+    for (String bad : List.of("15s..1s", "1s..2m", "1s..15", "1s..5s..9s")) {
+      var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> io.pkibench.workload.pec.PauseRange.parse(bad), bad);
+      assertTrue(e.getMessage().contains("'"), bad + ": " + e.getMessage());
+    }
+  }
+
   @Test
   void sweep_quickTwoPoints_fullAddsTheRulesCount() {
     var config = new PecStudy.Config(java.nio.file.Path.of("x"), null, 20, 4, List.of(1, 2), Duration.ofSeconds(1), Duration.ofSeconds(1),

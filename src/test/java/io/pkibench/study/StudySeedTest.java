@@ -69,9 +69,16 @@ class StudySeedTest {
     assertEquals("14", verify[1], String.join(" | ", verify));
     assertEquals("0.0025", sign[3], "ours: 1 / 400 messages/s, at the peak: " + String.join(" | ", sign));
     assertEquals("0.005", verify[3], String.join(" | ", verify));
+    // the seed timed batches of 18 mails (46 s signing, 3'55" verifying at 1 process): ours as that batch's time too
+    assertEquals("ours: batch of 18", beside.get(0)[4], String.join(" | ", beside.get(0)));
+    assertEquals("0.045 s", sign[4], "18 × 1 / 400 messages/s: " + String.join(" | ", sign));
+    assertEquals("0.09 s", verify[4], String.join(" | ", verify));
+    assertEquals("n/a (offered rate)", find(beside, PecStudy.FLOW)[4], "a fixed offered rate is no batch time: " + String.join(" | ", find(beside, PecStudy.FLOW)));
+    assertEquals("n/a (offered rate)", find(beside, PecStudy.FLOW)[3], "nor a time per mail, as in the study's table: " + String.join(" | ", find(beside, PecStudy.FLOW)));
     assertTrue(sign[sign.length - 1].contains("not comparable"), "a Pentium III calling openssl per operation: " + String.join(" | ", sign));
     String table = StudyTables.terminal(run);
     assertTrue(table.contains("Pentium III"), table);
+    assertTrue(table.contains("not comparable: signing path, verification path, two-domain flow: "), "each step named once: " + table);
     // the flow is offered at a fixed rate: its seconds per mail would be that rate's inverse, not a cost
     assertTrue(line(table, PecStudy.FLOW).contains("n/a (offered rate)"), line(table, PecStudy.FLOW));
     assertTrue(table.contains("verification ÷ signing per mail: the original's 5.4× (14 s ÷ 2.6 s, 1 process); ours 2.0× (1 worker)"), table);
@@ -90,6 +97,7 @@ class StudySeedTest {
     String[] rr = find(StudyTables.published(run), "RR 128 B · plain");
     assertEquals("11.67", rr[1], "IBM's 1167 tps per server CPU, per CPU-%: " + String.join(" | ", rr));
     assertTrue(rr[rr.length - 1].endsWith("×"), "per server CPU on both sides: comparable " + String.join(" | ", rr));
+    assertFalse(String.join(" | ", StudyTables.published(run).get(0)).contains("batch"), "IBM timed no batches");
   }
 
   /** pix: the seed's condition is the client not being the bottleneck; the steps charging the client's CPU have none. */
@@ -102,6 +110,23 @@ class StudySeedTest {
     assertTrue(table.contains(PixStudy.SPI + ": the seed's condition did not hold (the client not the bottleneck: the key servers near saturation)"), table);
     String beside = table.substring(table.indexOf("the original beside ours"));
     assertTrue(line(beside, PixStudy.SPI + " ").contains("not comparable"), beside);
+  }
+
+  /**
+   * Why the condition did not hold, where the data say: the client's CPU per operation (the '· client CPU' steps) beside the
+   * key servers'. 900 ops/s on 90% of 2 cores is 2,000 µs of client CPU; on 45%, 1,000 µs of the key servers'.
+   */
+  @Test
+  void pixReport_conditionNotHeld_saysWhichSideIsDearerPerOperation() throws Exception {
+    String clientBound = StudyTables.terminal(roundTrip(StudyRuns.run(new PixStudy(), dir, label -> 900,
+        label -> label.endsWith(PixStudy.CLIENT_CPU) ? 0.9 : 0.45)));
+    String remark = line(clientBound, PixStudy.SPI + ": the seed's condition did not hold");
+    assertTrue(remark.endsWith("; at 16 threads the client spent 2000 µs of CPU per operation, the key servers 1000 µs (2.0×): unless the client"
+        + " has that many times the measured side's cores, it saturates first and bounds the rate; give it more (--service-cpus) or load from"
+        + " another machine, as the seed did"), remark);
+    String serverDearer = StudyTables.terminal(StudyRuns.run(new PixStudy(), dir, label -> 900, label -> label.endsWith(PixStudy.CLIENT_CPU) ? 0.2 : 0.45));
+    String other = line(serverDearer, PixStudy.SPI + ": the seed's condition did not hold");
+    assertTrue(other.contains("the client spent 444 µs of CPU per operation, the key servers 1000 µs: the client is not the dearer side"), other);
   }
 
   /** The result file carries the seed's unit, condition and reasons: a report of a saved run says the same. */

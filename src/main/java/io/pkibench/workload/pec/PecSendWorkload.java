@@ -78,6 +78,8 @@ public final class PecSendWorkload implements WorkloadFactory {
         ParamSpec.free("mix", "", "how many messages each provider's user sends in turn, in --target's order, e.g. 2:3 (default: equal)"),
         ParamSpec.free("size", "56k..80k", "bytes per message, one size (60k) or a range drawn uniformly (56k..80k)"),
         ParamSpec.free("timeout", "60s", "how long a message may take to its delivery receipt before it counts as failed"),
+        ParamSpec.free("pause", "", "a pause drawn uniformly from this range before each message, as the original's reliability test paced its"
+            + " mailer, e.g. 1s..15s; it is part of each operation's time, so latency includes it (default: none)"),
         ParamSpec.free("sent", "", "where each acknowledged message is appended for 'pkibench pec check' (default: MAILBOXES/sent.jsonl)"));
   }
 
@@ -108,6 +110,13 @@ public final class PecSendWorkload implements WorkloadFactory {
       if (t.toMillis() < 100) problems.add("-p timeout=" + params.get("timeout") + ": give at least 100ms, e.g. 60s");
     } catch (IllegalArgumentException e) {
       problems.add("-p timeout=" + params.get("timeout") + ": " + e.getMessage());
+    }
+    if (!params.get("pause").isBlank()) {
+      try {
+        PauseRange.parse(params.get("pause"));
+      } catch (IllegalArgumentException e) {
+        problems.add("-p pause=" + params.get("pause") + ": " + e.getMessage());
+      }
     }
     return problems;
   }
@@ -140,6 +149,7 @@ public final class PecSendWorkload implements WorkloadFactory {
     for (int i = 0, k = 0; i < mix.length; i++) for (int j = 0; j < mix[i]; j++) turn[k++] = i;
     SizeRange sizes = SizeRange.parse(params.get("size"));
     long timeoutNanos = Durations.parse(params.get("timeout")).toNanos();
+    PauseRange pause = params.get("pause").isBlank() ? null : PauseRange.parse(params.get("pause"));
     Path mailboxes = Path.of(params.get("mailboxes"));
     Path sentFile = params.get("sent").isBlank() ? mailboxes.resolve("sent.jsonl") : Path.of(params.get("sent"));
     List<Path> watched = new ArrayList<>();
@@ -173,6 +183,7 @@ public final class PecSendWorkload implements WorkloadFactory {
           String recipient = routes.size() == 1 ? user(from.domain(), 2) : user(routes.get((i + 1) % routes.size()).domain(), 1);
           String messageId = "<pkibench." + run + "." + n + "@" + from.domain() + ">";
           SplittableRandom random = new SplittableRandom(n);
+          if (pause != null) Thread.sleep(Duration.ofNanos(pause.drawNanos(random)));
           byte[] message = PecMessages.message(sender, recipient, messageId, "pkibench " + run + " #" + n, sizes.draw(random), random.nextLong());
           var answer = receipts.expect(messageId);
           PecSender.Outcome outcome = senders.get(i).send(sender, List.of(recipient), messageId, message);
