@@ -234,7 +234,7 @@ final class RunCommand implements Callable<Integer> {
       boolean any = workloads.stream().anyMatch(n -> catalog.find(n).map(f -> f.params().stream().anyMatch(p -> p.name().equals(SourceAddresses.PARAM)))
           .orElse(false));
       if (!any) problems.add("--source-addresses " + sourceAddresses + ": none of " + String.join(", ", workloads) + " opens connections"
-          + " (tls-rr, tls-acrr, tls-stream and tls-hold do); leave it out");
+          + " (tls-rr, tls-acrr, tls-stream, tls-hold and https-* do); leave it out");
     }
     // The catalog's checks of each workload, reported even when the load flags are wrong too.
     // A workload's check of the addresses names its -p; given as --source-addresses, the flag the user typed is named, once.
