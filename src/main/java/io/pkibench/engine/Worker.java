@@ -153,8 +153,9 @@ final class Worker extends WorkerPadAfter implements Runnable {
   }
 
   /**
-   * Closed loop for an operation with times of its own: waits until each is due (or the iteration ends), then times the
-   * operation from its start; nothing starts past the deadline.
+   * Closed loop for an operation with times of its own: waits until each is due (or the iteration ends), then runs it;
+   * nothing starts past the deadline. Its latency counts from when it was due (no earlier than the iteration's start), so a
+   * worker that wakes late, its client overloaded, shows the delay instead of hiding it (coordinated omission).
    */
   private void runPaced(Paced operation, long deadlineNanos) {
     while (true) {
@@ -167,8 +168,9 @@ final class Worker extends WorkerPadAfter implements Runnable {
       if (now - deadlineNanos >= 0 || gates.abort) return;
       STARTED.setOpaque(this, started + 1);
       try {
+        long from = due - gates.startNanos > 0 ? due : gates.startNanos;
         operation.execute();
-        recorder.recordValue(Math.min(System.nanoTime() - now, LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
+        recorder.recordValue(Math.min(System.nanoTime() - from, LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
         SUCCEEDED.setOpaque(this, succeeded + 1);
       } catch (VirtualMachineError fatal) {
         throw fatal;

@@ -126,6 +126,27 @@ class HoldWorkloadTest {
   }
 
   @Test
+  void hold_mutualTls_heldWithTheClientCertificateAndCountedFailedWithout() throws Exception {
+    // tlsecho --client-auth need on BoringSSL: the test PKI's tls-client certificate from --keys, as the other tls-* workloads take it.
+    var config = new TlsEchoServer.Config("127.0.0.1", 0, 0, "openssl", "rsa2048", List.of(), List.of(), TlsEchoServer.Limits.DEFAULT, "need", List.of());
+    try (TlsEchoServer server = TlsEchoServer.open(config, fixture.pki, line -> {})) {
+      server.start();
+      try (Workload w = fixture.workload(new HoldWorkload.Factory(), Map.of("target", server.baseUrl(), "client", "tls-client", "engine", "openssl"))) {
+        Paced op = (Paced) w.newOperation(0);
+        runWhenDue(op);
+        runWhenDue(op);
+        assertEquals(Map.of("open", 1L, "failed", 0L), ((LiveCounts) w).liveCounts());
+        assertEquals(1, counter(server.plainUrl(), "127.0.0.1", "clientCertificates"));
+      }
+      try (Workload w = fixture.workload(new HoldWorkload.Factory(), Map.of("target", server.baseUrl(), "engine", "openssl"))) {
+        Paced op = (Paced) w.newOperation(0);
+        assertThrows(IOException.class, () -> runWhenDue(op)); // TLS 1.3: the refusal may come with the first request rather than the handshake
+        assertEquals(Map.of("open", 0L, "failed", 1L), ((LiveCounts) w).liveCounts());
+      }
+    }
+  }
+
+  @Test
   void problems_badParameters_eachNamedWithItsFlag() {
     var f = new HoldWorkload.Factory();
     List<String> problems = f.problems(io.pkibench.workload.api.Params.resolve(f.name(), f.params(), Map.of("target", "tls://127.0.0.1:8444",
