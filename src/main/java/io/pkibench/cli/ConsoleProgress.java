@@ -43,6 +43,11 @@ final class ConsoleProgress implements ProgressListener {
         s.iteration(), s.iterationCount(), s.started(), s.succeeded(), s.failed(),
         HumanUnits.rate(s.recentOpsPerSecond()), HumanUnits.nanos(s.meanNanos()),
         HumanUnits.nanos(s.p99Nanos()), HumanUnits.nanos(s.maxNanos()));
+    if (!s.liveCounts().isEmpty()) {
+      StringBuilder live = new StringBuilder(status).append(" |");
+      s.liveCounts().forEach((name, n) -> live.append(String.format(java.util.Locale.ROOT, " %s %,d", name, n)));
+      status = live.toString();
+    }
     if (rewrite) {
       err.print("\r\033[K" + status);
       statusShown = true;

@@ -4,6 +4,7 @@ import io.pkibench.pki.TestPki;
 import io.pkibench.report.HtmlReport;
 import io.pkibench.session.ResultFile;
 import io.pkibench.workload.api.SocketBudget;
+import io.pkibench.workload.api.SourceAddresses;
 import io.pkibench.workload.api.WorkloadFactory;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.analysis.Analysis;
@@ -77,6 +78,11 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = {"--rate", "--rates"}, paramLabel = "RATES",
       description = "open loop: operations per second on a fixed timetable, e.g. 500/s or 100,200,400; latency counts from each scheduled start")
   String rates;
+
+  @Option(names = "--source-addresses", paramLabel = "RANGE|LIST",
+      description = "local addresses the socket workloads' connections leave from, round-robin, e.g. 127.0.0.1-127.0.0.16 (each brings its own"
+          + " ephemeral ports; default: auto, spread over 127.0.0.0/8 once a loopback run needs more connections than one address has ports)")
+  String sourceAddresses;
 
   @picocli.CommandLine.Mixin
   SizingOptions sizing = new SizingOptions();
@@ -211,13 +217,33 @@ final class RunCommand implements Callable<Integer> {
       Map<String, String> workloadParams = new LinkedHashMap<>(params);
       boolean remote = catalog.find(name).map(f -> f.params().stream().anyMatch(p -> p.name().equals(ParamSpec.TARGET))).orElse(false);
       if (remote && target != null) workloadParams.putIfAbsent(ParamSpec.TARGET, target);
+      boolean sockets = catalog.find(name).map(f -> f.params().stream().anyMatch(p -> p.name().equals(SourceAddresses.PARAM))).orElse(false);
+      if (sockets && sourceAddresses != null) {
+        if (params.containsKey(SourceAddresses.PARAM) && !params.get(SourceAddresses.PARAM).equals(sourceAddresses)) {
+          problems.add("--source-addresses " + sourceAddresses + " and -p " + SourceAddresses.PARAM + "=" + params.get(SourceAddresses.PARAM)
+              + ": give the addresses once");
+        }
+        workloadParams.put(SourceAddresses.PARAM, sourceAddresses);
+      }
       // A workload that uses no key runs once whatever --keys lists.
       boolean usesKeys = catalog.find(name).map(WorkloadFactory::usesKeys).orElse(true);
       List<String> sources = usesKeys ? KeySources.split(keys) : List.of(KeySources.split(keys).get(0));
       for (String source : sources) specs.add(new WorkloadSpec(name, workloadParams, source));
     }
+    if (sourceAddresses != null) {
+      boolean any = workloads.stream().anyMatch(n -> catalog.find(n).map(f -> f.params().stream().anyMatch(p -> p.name().equals(SourceAddresses.PARAM)))
+          .orElse(false));
+      if (!any) problems.add("--source-addresses " + sourceAddresses + ": none of " + String.join(", ", workloads) + " opens connections"
+          + " (tls-rr, tls-acrr, tls-stream, tls-hold and https-* do); leave it out");
+    }
     // The catalog's checks of each workload, reported even when the load flags are wrong too.
-    for (WorkloadSpec s : specs) problems.addAll(catalog.problems(s));
+    // A workload's check of the addresses names its -p; given as --source-addresses, the flag the user typed is named, once.
+    for (WorkloadSpec s : specs) {
+      for (String problem : catalog.problems(s)) {
+        String named = sourceAddresses == null ? problem : problem.replace("-p " + SourceAddresses.PARAM, "--source-addresses");
+        if (!problems.contains(named)) problems.add(named);
+      }
+    }
     CliContext ctx = parent.context;
     if (pinFile != null) problems.addAll(FileFlags.readable("--pin-file", pinFile, ctx.resolve(pinFile), "the PKCS#11 PIN on its first line"));
     if (out != null) problems.addAll(FileFlags.writable("--out", out, ctx.resolve(out)));

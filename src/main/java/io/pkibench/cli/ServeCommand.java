@@ -341,6 +341,10 @@ final class ServeCommand implements Runnable {
     @Option(names = "--sizes", split = ",", defaultValue = "128,8192", paramLabel = "N,…", description = "bytes of the static files /bytes/N (default: ${DEFAULT-VALUE})")
     java.util.List<Integer> sizes;
 
+    @Option(names = "--worker-connections", defaultValue = "" + NginxPeer.Config.DEFAULT_WORKER_CONNECTIONS, paramLabel = "N",
+        description = "connections each worker holds at once, nginx's worker_connections (default: ${DEFAULT-VALUE}); more asks for as many open files")
+    int workerConnections;
+
     @Option(names = "--client-auth", defaultValue = "none", paramLabel = "none|need",
         description = "need: nginx's ssl_verify_client on, clients of the test PKI only (default: ${DEFAULT-VALUE})")
     String clientAuth;
@@ -351,6 +355,7 @@ final class ServeCommand implements Runnable {
       if (NginxPeer.problem() != null) problems.add(NginxPeer.problem());
       if (!bind.equals("127.0.0.1")) problems.add("--bind " + bind + ": the nginx peer listens on loopback only");
       if (workers < 1) problems.add("--workers " + workers + ": give at least 1");
+      if (workerConnections < 16 || workerConnections > 1_000_000) problems.add("--worker-connections " + workerConnections + ": give 16 to 1000000");
       if (!TlsServerKeys.ALIASES.containsKey(key)) {
         problems.add("--key " + key + ": use one of " + String.join(", ", TlsServerKeys.ALIASES.keySet()));
       }
@@ -363,7 +368,7 @@ final class ServeCommand implements Runnable {
       Path chain = run.resolve("chain.pem"), keyPem = run.resolve("key.pem");
       NginxPeer.writeIdentity(TlsServerKeys.of(testPki, key), chain, keyPem);
       return new NginxPeer(run, new NginxPeer.Config(port, chain, keyPem, clientAuth.equals("need") ? testPki.caChainPem() : null, protocols, ciphers,
-          workers, sizes));
+          workers, sizes, workerConnections));
     }
 
     @Override

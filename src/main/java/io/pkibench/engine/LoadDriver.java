@@ -4,6 +4,7 @@ import io.pkibench.measure.CpuMeter;
 import io.pkibench.measure.IntervalLog;
 import io.pkibench.measure.LatencyHistograms;
 import io.pkibench.plan.ThreadKind;
+import io.pkibench.workload.api.LiveCounts;
 import io.pkibench.workload.api.Workload;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -101,12 +102,12 @@ public final class LoadDriver {
       List<IterationOutcome> outcomes = new ArrayList<>();
       List<SteadyWarmup.Cost> warmups = new ArrayList<>();
       for (int i = 1; !gates.abort && (i <= spec.warmup().count() || (i <= spec.warmup().upTo() && !SteadyWarmup.steady(warmups))); i++) {
-        IterationOutcome o = iterate(spec, true, i, spec.warmup().each(), workers, gates, cpu);
+        IterationOutcome o = iterate(spec, true, i, spec.warmup().each(), workers, gates, cpu, workload);
         outcomes.add(o);
         warmups.add(new SteadyWarmup.Cost(o.cpuNanos(), o.durationNanos(), o.succeeded()));
       }
       for (int i = 1; i <= spec.measure().count() && !gates.abort; i++) {
-        outcomes.add(iterate(spec, false, i, spec.measure().each(), workers, gates, cpu));
+        outcomes.add(iterate(spec, false, i, spec.measure().each(), workers, gates, cpu, workload));
       }
       return outcomes;
     } finally {
@@ -124,11 +125,11 @@ public final class LoadDriver {
   }
 
   private IterationOutcome iterate(
-      SeriesSpec spec, boolean warmup, int index, Duration length, List<Worker> workers, Worker.Gates gates, CpuMeter cpu)
+      SeriesSpec spec, boolean warmup, int index, Duration length, List<Worker> workers, Worker.Gates gates, CpuMeter cpu, Workload workload)
       throws EngineException, InterruptedException {
     for (Worker w : workers) w.resetCounters();
     gates.nextSlot.set(0);
-    Ticks ticks = new Ticks(spec, warmup, index, gates.latency);
+    Ticks ticks = new Ticks(spec, warmup, index, gates.latency, workload);
     long cpuStart = cpu.cpuNanos();
     long startNanos = System.nanoTime();
     ticks.start(startNanos, wallClock.millis());
@@ -215,11 +216,14 @@ public final class LoadDriver {
     final LatencyStripes latency;
     final Histogram iteration = LatencyHistograms.newHistogram();
     final Histogram tick = LatencyHistograms.newHistogram();
+    /** The workload's own live figures, or null when it has none. */
+    final LiveCounts live;
     long tickStartMillis;
     long lastTickNanos;
     long lastSucceeded;
 
-    Ticks(SeriesSpec spec, boolean warmup, int index, LatencyStripes latency) {
+    Ticks(SeriesSpec spec, boolean warmup, int index, LatencyStripes latency, Workload workload) {
+      this.live = workload instanceof LiveCounts counts ? counts : null;
       this.spec = spec;
       this.warmup = warmup;
       this.index = index;
@@ -253,7 +257,7 @@ public final class LoadDriver {
           spec.workload(), spec.concurrency(), spec.series(), spec.seriesCount(), warmup, index, count,
           startedOps, succeeded, failed, recent,
           iteration.getTotalCount() == 0 ? 0 : iteration.getMean(),
-          iteration.getValueAtPercentile(99), iteration.getMaxValue()));
+          iteration.getValueAtPercentile(99), iteration.getMaxValue(), live == null ? Map.of() : live.liveCounts()));
     }
   }
 

@@ -1,6 +1,9 @@
 package io.pkibench.engine;
 
-/** What the live view shows once a second: the iteration so far, and the rate over the last second. */
+/**
+ * What the live view shows once a second: the iteration so far, the rate over the last second, and the workload's own
+ * live figures ({@code LiveCounts}: connections open and failed), empty for most.
+ */
 public record ProgressSnapshot(
     String workload,
     int concurrency,
@@ -15,4 +18,9 @@ public record ProgressSnapshot(
     double recentOpsPerSecond,
     double meanNanos,
     long p99Nanos,
-    long maxNanos) {}
+    long maxNanos,
+    java.util.Map<String, Long> liveCounts) {
+  public ProgressSnapshot {
+    liveCounts = liveCounts == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(liveCounts));
+  }
+}

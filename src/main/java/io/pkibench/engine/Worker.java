@@ -3,6 +3,7 @@ package io.pkibench.engine;
 import io.pkibench.plan.LevelLoad;
 import io.pkibench.measure.LatencyHistograms;
 import io.pkibench.workload.api.Operation;
+import io.pkibench.workload.api.Paced;
 import io.pkibench.workload.api.Workload;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -125,6 +126,10 @@ final class Worker extends WorkerPadAfter implements Runnable {
   }
 
   private void runUntil(Operation operation, long deadlineNanos) {
+    if (operation instanceof Paced paced) {
+      runPaced(paced, deadlineNanos);
+      return;
+    }
     long start = System.nanoTime();
     while (true) {
       STARTED.setOpaque(this, started + 1);
@@ -144,6 +149,35 @@ final class Worker extends WorkerPadAfter implements Runnable {
         start = System.nanoTime();
       }
       if (start - deadlineNanos >= 0 || gates.abort) return;
+    }
+  }
+
+  /**
+   * Closed loop for an operation with times of its own: waits until each is due (or the iteration ends), then runs it;
+   * nothing starts past the deadline. Its latency counts from when it was due (no earlier than the iteration's start), so a
+   * worker that wakes late, its client overloaded, shows the delay instead of hiding it (coordinated omission).
+   */
+  private void runPaced(Paced operation, long deadlineNanos) {
+    while (true) {
+      long due = operation.dueNanos();
+      long now = System.nanoTime();
+      while (due - now > 0 && now - deadlineNanos < 0 && !gates.abort) {
+        java.util.concurrent.locks.LockSupport.parkNanos(Math.min(due - now, deadlineNanos - now));
+        now = System.nanoTime();
+      }
+      if (now - deadlineNanos >= 0 || gates.abort) return;
+      STARTED.setOpaque(this, started + 1);
+      try {
+        long from = due - gates.startNanos > 0 ? due : gates.startNanos;
+        operation.execute();
+        recorder.recordValue(Math.min(System.nanoTime() - from, LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
+        SUCCEEDED.setOpaque(this, succeeded + 1);
+      } catch (VirtualMachineError fatal) {
+        throw fatal;
+      } catch (Throwable failure) {
+        FAILED.setOpaque(this, failed + 1);
+        errors.record(failure);
+      }
     }
   }
 

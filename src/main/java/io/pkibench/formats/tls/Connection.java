@@ -22,9 +22,15 @@ public interface Connection extends AutoCloseable {
 
   /** A connected TCP socket with Nagle off (small requests must not wait for an ACK) and a read timeout. */
   static Socket connect(InetSocketAddress address, int timeoutMillis) throws IOException {
+    return connect(address, null, timeoutMillis);
+  }
+
+  /** The same, leaving from {@code source} (a port of its own ephemeral range) when not null, else from the kernel's choice. */
+  static Socket connect(InetSocketAddress address, java.net.InetAddress source, int timeoutMillis) throws IOException {
     Socket socket = new Socket();
     try {
       socket.setTcpNoDelay(true);
+      if (source != null) socket.bind(new InetSocketAddress(source, 0));
       socket.connect(address, timeoutMillis);
       socket.setSoTimeout(timeoutMillis);
       return socket;

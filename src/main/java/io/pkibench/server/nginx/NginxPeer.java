@@ -26,14 +26,22 @@ public final class NginxPeer implements ReferenceServer {
   /**
    * What to serve: port; PEM files of the certificate chain and its key; the CA bundle for client
    * certificates (null: none asked for); TLS versions and OpenSSL cipher names (empty: nginx's); worker
-   * processes; body sizes to serve under /bytes/N.
+   * processes; body sizes to serve under /bytes/N; connections each worker holds at once (nginx's worker_connections, and
+   * the open files it asks for beside them).
    */
   public record Config(int port, Path chainPem, Path keyPem, Path clientCaPem, List<String> protocols, List<String> opensslCiphers, int workers,
-      List<Integer> sizes) {
+      List<Integer> sizes, int workerConnections) {
+    public static final int DEFAULT_WORKER_CONNECTIONS = 4096;
+
     public Config {
       protocols = List.copyOf(protocols);
       opensslCiphers = List.copyOf(opensslCiphers);
       sizes = List.copyOf(sizes);
+    }
+
+    public Config(int port, Path chainPem, Path keyPem, Path clientCaPem, List<String> protocols, List<String> opensslCiphers, int workers,
+        List<Integer> sizes) {
+      this(port, chainPem, keyPem, clientCaPem, protocols, opensslCiphers, workers, sizes, DEFAULT_WORKER_CONNECTIONS);
     }
   }
 
@@ -67,7 +75,11 @@ public final class NginxPeer implements ReferenceServer {
     b.append("daemon off;\nmaster_process on;\n");
     b.append("pid ").append(dir.resolve("nginx.pid")).append(";\n");
     b.append("error_log ").append(dir.resolve("error.log")).append(" warn;\n");
-    b.append("events { worker_connections 4096; }\n");
+    if (c.workerConnections() != Config.DEFAULT_WORKER_CONNECTIONS) {
+      // each connection is a file: asked for beside the connections (nginx says so in its log when the hard limit is lower)
+      b.append("worker_rlimit_nofile ").append(c.workerConnections() + 64).append(";\n");
+    }
+    b.append("events { worker_connections ").append(c.workerConnections()).append("; }\n");
     b.append("http {\n  access_log off;\n  keepalive_requests 1000000;\n  keepalive_timeout 60s;\n  sendfile on;\n");
     for (String t : List.of("client_body", "proxy", "fastcgi", "uwsgi", "scgi")) {
       b.append("  ").append(t).append("_temp_path ").append(dir.resolve("temp").resolve(t)).append(";\n");

@@ -38,6 +38,14 @@ public record SocketBudget(long openFiles, int ephemeralPorts) {
 
   /** Problems of holding {@code sockets} connections at once for {@code what} (e.g. "--concurrency 30000: tls-rr"); empty when they fit. */
   public List<String> problems(String what, long sockets) {
+    return problems(what, sockets, 1);
+  }
+
+  /**
+   * Problems of holding {@code sockets} connections at once for {@code what}, leaving from {@code sourceAddresses} local
+   * addresses (each has its own ephemeral ports towards one server address); empty when they fit.
+   */
+  public List<String> problems(String what, long sockets, long sourceAddresses) {
     List<String> problems = new ArrayList<>();
     long files = sockets + RESERVED_FILES;
     if (files > openFiles) {
@@ -45,9 +53,13 @@ public record SocketBudget(long openFiles, int ephemeralPorts) {
           + " open " + openFiles + " (its hard limit): raise it (as root: 'ulimit -n " + files + "' in the shell that starts pkibench, or"
           + " nofile in /etc/security/limits.conf), or lower --concurrency to at most " + Math.max(1, openFiles - RESERVED_FILES));
     }
-    if (sockets > ephemeralPorts) {
+    long addresses = Math.max(1, sourceAddresses);
+    if (sockets > (long) ephemeralPorts * addresses) {
+      long needed = (sockets + ephemeralPorts - 1) / ephemeralPorts;
       problems.add(what + " holds " + sockets + " connections at once to one server address, and one source address has " + ephemeralPorts
-          + " ephemeral ports (/proc/sys/net/ipv4/ip_local_port_range): lower --concurrency, or widen the range");
+          + " ephemeral ports (/proc/sys/net/ipv4/ip_local_port_range)" + (addresses == 1 ? "" : ", " + addresses + " addresses " + ephemeralPorts * addresses)
+          + ": give at least " + needed + " source addresses (--source-addresses 127.0.0.1-127.0.0." + Math.min(254, needed)
+          + " on loopback), lower --concurrency, or widen the range");
     }
     return problems;
   }

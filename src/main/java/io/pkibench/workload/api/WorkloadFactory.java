@@ -49,5 +49,13 @@ public interface WorkloadFactory {
     return 0;
   }
 
+  /**
+   * Local addresses these parameters let the connections leave from ({@link SourceAddresses}): each brings its own ephemeral
+   * ports towards one server address. 1 for workloads that hold no socket or cannot choose.
+   */
+  default long sourceAddresses(Params params) {
+    return 1;
+  }
+
   Workload create(WorkloadContext context, Params params) throws Exception;
 }

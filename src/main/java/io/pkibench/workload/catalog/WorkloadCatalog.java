@@ -19,6 +19,7 @@ import io.pkibench.workload.pec.PecWorkloads;
 import io.pkibench.workload.rsfn.RsfnWorkloads;
 import io.pkibench.workload.spi.SpiWorkloads;
 import io.pkibench.workload.tls.HandshakeWorkload;
+import io.pkibench.workload.tls.HoldWorkload;
 import io.pkibench.workload.tls.HttpsWorkload;
 import io.pkibench.workload.tls.TlsWorkload;
 import io.pkibench.workload.api.ParamSpec;
@@ -77,6 +78,7 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
         new TlsWorkload.Factory(TlsWorkload.Kind.RR),
         new TlsWorkload.Factory(TlsWorkload.Kind.ACRR),
         new TlsWorkload.Factory(TlsWorkload.Kind.STREAM),
+        new HoldWorkload.Factory(),
         new HandshakeWorkload.Factory(),
         new HttpsWorkload.Factory(HttpsWorkload.Kind.RR),
         new HttpsWorkload.Factory(HttpsWorkload.Kind.ACRR),
@@ -135,7 +137,10 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
     for (WorkloadSpec spec : plan.workloads()) {
       find(spec.name()).ifPresent(f -> {
         int each = f.socketsPerWorker(Params.resolve(spec.name(), f.params(), spec.params()));
-        if (each > 0) problems.addAll(budget.problems("--concurrency " + workers + " of " + spec.name(), (long) each * workers));
+        if (each > 0) {
+          Params params = Params.resolve(spec.name(), f.params(), spec.params());
+          problems.addAll(budget.problems("--concurrency " + workers + " of " + spec.name(), (long) each * workers, f.sourceAddresses(params)));
+        }
       });
     }
     return problems.stream().distinct().toList();

@@ -7,6 +7,8 @@ import io.pkibench.plan.Durations;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.SocketBudget;
+import io.pkibench.workload.api.SourceAddresses;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
@@ -89,6 +91,7 @@ public final class HttpsWorkload implements Workload {
           ParamSpec.free(ParamSpec.TARGET, "", "https://HOST:PORT[/PATH], e.g. https://127.0.0.1:8444 (serve tlsecho) or https://127.0.0.1:8443/128b (nginx)"),
           ParamSpec.free("timeout", "10s", "connect and read timeout")));
       params.addAll(ClientTlsParams.specs());
+      params.add(SourceAddresses.spec());
       if (kind == Kind.STREAM) params.add(ParamSpec.free("size", "16k", "bytes per POST body"));
       else params.add(ParamSpec.free("expect-bytes", kind == Kind.RR ? "128" : "8k", "the body length each response must have"));
       return params;
@@ -112,9 +115,15 @@ public final class HttpsWorkload implements Workload {
         }
       }
       String sizeParam = kind == Kind.STREAM ? "size" : "expect-bytes";
+      problems.addAll(SourceAddresses.problems("-p " + SourceAddresses.PARAM, params.get(SourceAddresses.PARAM), TlsWorkload.hostOf(target)));
       int size = Params.parseBytes(params.get(sizeParam));
       if (size < (kind == Kind.STREAM ? 1 : 0) || size > (1 << 30)) problems.add("-p " + sizeParam + "=" + params.get(sizeParam) + ": a size such as 128, 8k or 1m");
       return problems;
+    }
+
+    @Override
+    public long sourceAddresses(Params params) {
+      return SourceAddresses.parse(params.get(SourceAddresses.PARAM)).count(TlsWorkload.hostOf(params.get(ParamSpec.TARGET)));
     }
 
     @Override
@@ -129,9 +138,22 @@ public final class HttpsWorkload implements Workload {
       byte[] head = kind == Kind.STREAM ? Http1.head("POST", path, host, true, size) : Http1.head("GET", path, host, kind == Kind.RR, -1);
       int timeout = (int) Math.min(Integer.MAX_VALUE, Durations.parse(params.get("timeout")).toMillis());
       SslContext tls = ClientTlsParams.read(context, params).context();
-      return new HttpsWorkload(kind, params.get(ParamSpec.TARGET), new InetSocketAddress(uri.getHost(), uri.getPort()), tls, params.get("suite"), timeout,
-          head, kind == Kind.STREAM ? size : 0, kind == Kind.STREAM ? Long.toString(size).length() : size);
+      HttpsWorkload w = new HttpsWorkload(kind, params.get(ParamSpec.TARGET), new InetSocketAddress(uri.getHost(), uri.getPort()), tls,
+          params.get("suite"), timeout, head, kind == Kind.STREAM ? size : 0, kind == Kind.STREAM ? Long.toString(size).length() : size);
+      w.sources = SourceAddresses.parse(params.get(SourceAddresses.PARAM));
+      w.portsPerAddress = SocketBudget.ofThisProcess().ephemeralPorts();
+      w.loopbackTarget = SourceAddresses.isLoopback(uri.getHost());
+      return w;
     }
+  }
+
+  /** Where the connections leave from ({@code -p source-addresses}); the ports one address has; whether the target is on loopback. */
+  private SourceAddresses sources = SourceAddresses.parse(SourceAddresses.AUTO);
+  private int portsPerAddress = Integer.MAX_VALUE;
+  private boolean loopbackTarget;
+
+  private Connection connect(int worker) throws IOException {
+    return TlsWorkload.connect(address, sources.forWorker(worker, portsPerAddress, loopbackTarget), target, tls, suite, List.of(), timeoutMillis);
   }
 
   @Override
@@ -141,7 +163,7 @@ public final class HttpsWorkload implements Workload {
     String count = Long.toString(bodyBytes);
     if (kind == Kind.ACRR) {
       return () -> {
-        try (Connection c = TlsWorkload.connect(address, target, tls, suite, List.of(), timeoutMillis)) {
+        try (Connection c = connect(worker)) {
           check(new Http1(c).exchange(head, null), null);
         }
       };
@@ -153,7 +175,7 @@ public final class HttpsWorkload implements Workload {
       @Override
       public void execute() throws Exception {
         if (connection == null) {
-          connection = TlsWorkload.connect(address, target, tls, suite, List.of(), timeoutMillis);
+          connection = connect(worker);
           kept.add(connection);
           http = new Http1(connection);
         }

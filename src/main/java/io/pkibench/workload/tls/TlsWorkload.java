@@ -10,6 +10,8 @@ import io.pkibench.plan.Durations;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.SocketBudget;
+import io.pkibench.workload.api.SourceAddresses;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
@@ -108,6 +110,7 @@ public final class TlsWorkload implements Workload {
           ParamSpec.free(ParamSpec.TARGET, "", "tls://HOST:PORT or tcp://HOST:PORT, e.g. tls://127.0.0.1:8444 (start one with 'pkibench serve tlsecho')"),
           ParamSpec.free("timeout", "10s", "connect and read timeout")));
       params.addAll(ClientTlsParams.specs());
+      params.add(SourceAddresses.spec());
       switch (kind) {
         case RR -> params.add(ParamSpec.free("size", "128", "bytes each way"));
         case ACRR -> {
@@ -125,7 +128,14 @@ public final class TlsWorkload implements Workload {
 
     @Override
     public List<String> problems(Params params, String keys) {
-      return ClientTlsParams.problems(params);
+      List<String> problems = new ArrayList<>(ClientTlsParams.problems(params));
+      problems.addAll(SourceAddresses.problems("-p " + SourceAddresses.PARAM, params.get(SourceAddresses.PARAM), hostOf(params.get(ParamSpec.TARGET))));
+      return problems;
+    }
+
+    @Override
+    public long sourceAddresses(Params params) {
+      return SourceAddresses.parse(params.get(SourceAddresses.PARAM)).count(hostOf(params.get(ParamSpec.TARGET)));
     }
 
     /** One connection per worker: kept (RR, Stream) or opened per transaction (ACRR). */
@@ -182,13 +192,31 @@ public final class TlsWorkload implements Workload {
         throw new IllegalArgumentException("-p suite / -p protocol: " + target + " is plain TCP; use a tls:// target");
       }
       int timeout = (int) Math.min(Integer.MAX_VALUE, Durations.parse(params.get("timeout")).toMillis());
-      return new TlsWorkload(kind, target, new InetSocketAddress(uri.getHost(), uri.getPort()), tls, suite, timeout, request, response, ack, groups);
+      TlsWorkload w = new TlsWorkload(kind, target, new InetSocketAddress(uri.getHost(), uri.getPort()), tls, suite, timeout, request, response, ack, groups);
+      w.sources = SourceAddresses.parse(params.get(SourceAddresses.PARAM));
+      w.portsPerAddress = SocketBudget.ofThisProcess().ephemeralPorts();
+      w.loopbackTarget = SourceAddresses.isLoopback(uri.getHost());
+      return w;
     }
   }
 
-  private Connection connect() throws IOException {
-    return connect(address, target, tls, suite, groups, timeoutMillis);
+  /** The host of a {@code scheme://HOST:PORT} target, or null when there is none or it cannot be read. */
+  static String hostOf(String target) {
+    try {
+      return target == null || target.isEmpty() ? null : URI.create(target).getHost();
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
   }
+
+  private Connection connect(int worker) throws IOException {
+    return connect(address, sources.forWorker(worker, portsPerAddress, loopbackTarget), target, tls, suite, groups, timeoutMillis);
+  }
+
+  /** Where the connections leave from ({@code -p source-addresses}); the ports one address has; whether the target is on loopback. */
+  private SourceAddresses sources = SourceAddresses.parse(SourceAddresses.AUTO);
+  private int portsPerAddress = Integer.MAX_VALUE;
+  private boolean loopbackTarget;
 
   /**
    * A new connection to {@code address}: plain when {@code tls} is null, else a full handshake whose group must be one of
@@ -196,7 +224,19 @@ public final class TlsWorkload implements Workload {
    */
   static Connection connect(InetSocketAddress address, String target, SslContext tls, String suite, List<String> groups, int timeoutMillis)
       throws IOException {
-    var socket = Connection.connect(address, timeoutMillis);
+    return connect(address, null, target, tls, suite, groups, timeoutMillis);
+  }
+
+  /** The same, leaving from {@code source} when not null ({@code -p source-addresses}). */
+  static Connection connect(InetSocketAddress address, java.net.InetAddress source, String target, SslContext tls, String suite, List<String> groups,
+      int timeoutMillis) throws IOException {
+    java.net.Socket socket;
+    try {
+      socket = Connection.connect(address, source, timeoutMillis);
+    } catch (java.net.BindException e) {
+      throw new java.net.BindException("cannot leave from " + (source == null ? "the kernel's source address" : source.getHostAddress()) + " towards " + target + ": " + e.getMessage()
+          + " (its ephemeral ports may be used up: give more -p source-addresses)");
+    }
     if (tls == null) return new Connection.Plain(socket);
     TlsConnection c;
     try {
@@ -224,18 +264,18 @@ public final class TlsWorkload implements Workload {
     byte kindByte = kind == Kind.STREAM ? EchoProtocol.STREAM : EchoProtocol.REQUEST;
     System.arraycopy(EchoProtocol.header(kindByte, requestBytes, responseBytes), 0, frame, 0, EchoProtocol.HEADER_BYTES);
     return switch (kind) {
-      case RR -> new KeptConnection(frame) {
+      case RR -> new KeptConnection(worker, frame) {
         @Override
         void transact(Connection c, long sequence) throws IOException {
           exchange(c, frame, sequence);
         }
       };
       case ACRR -> () -> {
-        try (Connection c = connect()) {
+        try (Connection c = connect(worker)) {
           exchange(c, frame, System.nanoTime());
         }
       };
-      case STREAM -> framesPerAck == ECHO ? new KeptConnection(frame) {
+      case STREAM -> framesPerAck == ECHO ? new KeptConnection(worker, frame) {
         private final byte[] sent = Arrays.copyOfRange(frame, EchoProtocol.HEADER_BYTES, frame.length);
         private final byte[] back = new byte[requestBytes];
 
@@ -248,7 +288,7 @@ public final class TlsWorkload implements Workload {
           int differs = Arrays.mismatch(sent, back);
           if (differs >= 0) throw new IOException("the echo differs from what was sent at byte " + differs + " of " + sent.length);
         }
-      } : new KeptConnection(frame) {
+      } : new KeptConnection(worker, frame) {
         private final CRC32 crc = new CRC32();
         private int frames;
         private long bytes;
@@ -333,10 +373,12 @@ public final class TlsWorkload implements Workload {
   /** A worker's one connection, opened when first used and again after it failed. */
   private abstract class KeptConnection implements Operation {
     final byte[] frame;
+    private final int worker;
     private Connection connection;
     private long sequence;
 
-    KeptConnection(byte[] frame) {
+    KeptConnection(int worker, byte[] frame) {
+      this.worker = worker;
       this.frame = frame;
     }
 
@@ -347,7 +389,7 @@ public final class TlsWorkload implements Workload {
     @Override
     public void execute() throws Exception {
       if (connection == null) {
-        connection = connect();
+        connection = connect(worker);
         kept.add(connection);
         reset();
       }
