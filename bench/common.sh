@@ -10,7 +10,9 @@ unsafe=()
 if [[ -n "$major" && "$major" -ge 24 ]]; then unsafe=(--sun-misc-unsafe-memory-access=allow); export MAVEN_OPTS="${MAVEN_OPTS:-} ${unsafe[*]}"; fi
 work="$(mktemp -d)"
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+# A server started as `pkibench serve … &` is a subshell running the pkibench function, the JVM its child: stop the
+# children first, or killing the subshell would leave the JVM running.
+cleanup() { for p in "${pids[@]}"; do pkill -TERM -P "$p" 2>/dev/null || true; kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 if [[ ! -f target/pkibench.jar ]] || [[ -n "$(find src/main pom.xml -newer target/pkibench.jar -print -quit)" ]]; then
   echo "building..." >&2
