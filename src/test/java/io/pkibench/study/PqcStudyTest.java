@@ -51,7 +51,8 @@ class PqcStudyTest {
     assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
     RunResult saved = RunResultJson.read(out);
     for (String step : List.of(PqcStudy.label("sign", "ml-dsa-65", "software:jdk"), PqcStudy.label("sign", "ml-dsa-65", "software:accp"),
-        PqcStudy.label("decaps", "ml-kem-768", "software:jdk"), PqcStudy.handshakeLabel("X25519MLKEM768"))) {
+        PqcStudy.label("decaps", "ml-kem-768", "software:jdk"), PqcStudy.handshakeLabel("X25519MLKEM768"),
+        PqcStudy.handshakeLabel("X25519MLKEM768", true))) {
       Double perCpu = PqcStudy.opsPerCpuSecond(saved, step);
       assertTrue(perCpu != null && perCpu > 0, step + " measured per CPU-second");
     }
@@ -59,6 +60,9 @@ class PqcStudyTest {
     List<String> tlsSteps = saved.workloads().stream().map(w -> w.step().label()).filter(l -> l.startsWith("TLS 1.3 handshake")).toList();
     assertEquals(List.of(PqcStudy.handshakeLabel("x25519") + " · round 1/2", PqcStudy.handshakeLabel("X25519MLKEM768") + " · round 1/2",
         PqcStudy.handshakeLabel("X25519MLKEM768") + " · round 2/2", PqcStudy.handshakeLabel("x25519") + " · round 2/2"), tlsSteps);
+    List<String> mutualSteps = saved.workloads().stream().map(w -> w.step().label()).filter(l -> l.startsWith("TLS 1.3 mutual")).toList();
+    assertEquals(List.of(PqcStudy.handshakeLabel("x25519", true) + " · round 1/2", PqcStudy.handshakeLabel("X25519MLKEM768", true) + " · round 1/2",
+        PqcStudy.handshakeLabel("X25519MLKEM768", true) + " · round 2/2", PqcStudy.handshakeLabel("x25519", true) + " · round 2/2"), mutualSteps);
     for (String group : PqcStudy.GROUPS) {
       double first = PqcStudy.opsPerCpuSecond(saved, PqcStudy.handshakeLabel(group) + " · round 1/2");
       double second = PqcStudy.opsPerCpuSecond(saved, PqcStudy.handshakeLabel(group) + " · round 2/2");
@@ -70,8 +74,25 @@ class PqcStudyTest {
     assertTrue(checks.stream().allMatch(c -> c.passed()), checks.toString());
     String bytes = checks.get(0).detail();
     assertTrue(bytes.contains("X25519MLKEM768: negotiated X25519MLKEM768") && bytes.contains("x25519: negotiated x25519"), bytes);
+    // the mutual handshake carries the client's certificate chain and CertificateVerify: over a kilobyte more from the client
+    for (String group : PqcStudy.GROUPS) {
+      long plain = clientToServer(bytes, group + ": negotiated"), mutual = clientToServer(bytes, "mutual " + group + ": negotiated");
+      assertTrue(mutual > plain + 1000, group + ": mutual " + mutual + " B against " + plain + " B from the client; " + bytes);
+    }
     String capacity = checks.get(1).detail();
     assertTrue(capacity.contains("pix (the SPI message's RSA-2048 signature") && capacity.contains("cores today"), capacity);
+    assertTrue(capacity.contains("pix (the mutual handshake's key exchange"), capacity);
+  }
+
+  /** The client→server byte count of the check line that starts with {@code start} (the first one: "x25519" is not "mutual x25519"). */
+  private static long clientToServer(String detail, String start) {
+    for (String line : detail.split("; ")) {
+      if (line.startsWith(start)) {
+        var m = java.util.regex.Pattern.compile("client→server (\\d+) B").matcher(line);
+        if (m.find()) return Long.parseLong(m.group(1));
+      }
+    }
+    throw new AssertionError("no line starting " + start + " in " + detail);
   }
 
   @Test
