@@ -392,6 +392,19 @@ public final class PqcStudy implements Study {
       samples.add(new Sample(base + ".ct", set + " ciphertext to " + base + ".ek whose decapsulation with " + base + ".dk is " + base + ".ss",
           "python3 check-pqc.py " + base, List.of("python3")));
     }
+    // CMS SignedData with ML-DSA-65 (RFC 9882) by the test PKI's ML-DSA-65 signer, as the cms-sign step makes it, in DER
+    var signer = keys.key("signer-ml-dsa-65-1");
+    var generator = new org.bouncycastle.cms.CMSSignedDataGenerator();
+    var bc = new org.bouncycastle.jce.provider.BouncyCastleProvider();
+    generator.addSignerInfoGenerator(new org.bouncycastle.cms.jcajce.JcaSignerInfoGeneratorBuilder(
+        new org.bouncycastle.operator.jcajce.JcaDigestCalculatorProviderBuilder().setProvider(bc).build())
+        .build(new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder("ML-DSA-65").setProvider(signer.provider()).build(signer.privateKey()),
+            signer.certificate()));
+    generator.addCertificates(new org.bouncycastle.cert.jcajce.JcaCertStore(List.of(signer.certificate())));
+    byte[] p7s = generator.generate(new org.bouncycastle.cms.CMSProcessableByteArray(message), true).getEncoded("DER");
+    Files.write(dir.resolve("cms-ml-dsa-65.p7s"), p7s);
+    samples.add(new Sample("cms-ml-dsa-65.p7s", "CMS SignedData (RFC 9882) of a message, signed attributes, ML-DSA-65 by signer-ml-dsa-65-1,"
+        + " its certificate inside", "python3 check-pqc.py cms-ml-dsa-65", List.of("python3")));
     try (var script = PqcStudy.class.getResourceAsStream("check-pqc.py")) {
       Files.write(dir.resolve("check-pqc.py"), script.readAllBytes());
     }

@@ -99,7 +99,7 @@ class PqcStudyTest {
   void samples_rawFips204SignaturesVerifyWithBouncyCastle_andAFlippedByteIsRefused() throws Exception {
     Path samples = dir.resolve("samples");
     var written = new PqcStudy().samples(samples, fixture.pki, new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK), InstantSource.system());
-    assertEquals(6, written.size());
+    assertEquals(7, written.size());
     var bc = new BouncyCastleProvider();
     byte[] pk = Files.readAllBytes(samples.resolve("ml-dsa-65.pk"));
     assertEquals(1952, pk.length, "raw FIPS 204 public key, not X.509");
@@ -112,6 +112,36 @@ class PqcStudyTest {
     assertEquals(1088, Files.size(samples.resolve("ml-kem-768.ct")));
     assertEquals(2400, Files.size(samples.resolve("ml-kem-768.dk")), "raw FIPS 203 decapsulation key");
     assertTrue(Files.exists(samples.resolve("check-pqc.py")));
+    // the CMS sample: RFC 9882's ML-DSA-65 identifier and SHA-512, verifying under the certificate it carries, and not once a byte flips
+    byte[] p7s = Files.readAllBytes(samples.resolve("cms-ml-dsa-65.p7s"));
+    assertTrue(cmsVerifies(p7s), "cms-ml-dsa-65.p7s does not verify");
+    var signer = new org.bouncycastle.cms.CMSSignedData(p7s).getSignerInfos().getSigners().iterator().next();
+    assertEquals(NISTObjectIdentifiers.id_ml_dsa_65.getId(), signer.getEncryptionAlgOID());
+    assertEquals(NISTObjectIdentifiers.id_sha512.getId(), signer.getDigestAlgOID());
+    byte[] flipped = p7s.clone();
+    int at = indexOf(flipped, signer.getSignature());
+    flipped[at + 100] ^= 1;
+    assertTrue(!cmsVerifies(flipped), "a flipped signature byte verified");
+  }
+
+  private static boolean cmsVerifies(byte[] p7s) throws Exception {
+    var data = new org.bouncycastle.cms.CMSSignedData(p7s);
+    var signer = data.getSignerInfos().getSigners().iterator().next();
+    var holder = (org.bouncycastle.cert.X509CertificateHolder) data.getCertificates().getMatches(signer.getSID()).iterator().next();
+    try {
+      return signer.verify(new org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder().setProvider(new BouncyCastleProvider()).build(holder));
+    } catch (org.bouncycastle.cms.CMSException refused) {
+      return false;
+    }
+  }
+
+  private static int indexOf(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= haystack.length; i++) {
+      for (int j = 0; j < needle.length; j++) if (haystack[i + j] != needle[j]) continue outer;
+      return i;
+    }
+    throw new AssertionError("the signature is not in the file");
   }
 
   private static boolean verifies(java.security.Provider p, java.security.PublicKey key, byte[] message, byte[] signature) throws Exception {
