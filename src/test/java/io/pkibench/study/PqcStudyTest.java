@@ -98,7 +98,8 @@ class PqcStudyTest {
   @Test
   void samples_rawFips204SignaturesVerifyWithBouncyCastle_andAFlippedByteIsRefused() throws Exception {
     Path samples = dir.resolve("samples");
-    var written = new PqcStudy().samples(samples, fixture.pki, new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK), InstantSource.system());
+    // --keys software, as a study gets it by default: ACCP here
+    var written = new PqcStudy().samples(samples, fixture.pki, new SoftwareKeySource(() -> fixture.pki, ProviderChoice.ACCP), InstantSource.system());
     assertEquals(7, written.size());
     var bc = new BouncyCastleProvider();
     byte[] pk = Files.readAllBytes(samples.resolve("ml-dsa-65.pk"));
