@@ -42,7 +42,7 @@ def oid(data, s, e):
             value = 0
     return ".".join(map(str, parts))
 
-ML_DSA_65 = "2.16.840.1.101.3.4.3.18"
+ID_ML_DSA_65 = "2.16.840.1.101.3.4.3.18"
 SHA_512 = "2.16.840.1.101.3.4.2.3"
 MESSAGE_DIGEST = "1.2.840.113549.1.9.4"
 
@@ -77,7 +77,7 @@ def check_cms(base):
             digest = p7[s:e]
     signed = b"\x31" + p7[attrs[3] + 1:attrs[2]]      # the signed attributes as a SET OF, as they were signed (RFC 5652 5.4)
     problems = []
-    if signature_alg != ML_DSA_65: problems.append("signature algorithm " + signature_alg + ", not id-ml-dsa-65")
+    if signature_alg != ID_ML_DSA_65: problems.append("signature algorithm " + signature_alg + ", not id-ml-dsa-65")
     if digest_alg != SHA_512: problems.append("digest " + digest_alg + ", not SHA-512 (RFC 9882)")
     if digest != hashlib.sha512(content).digest(): problems.append("messageDigest is not the content's SHA-512")
     ok = ML_DSA_65.verify(pk, signed, signature)
