@@ -243,8 +243,9 @@ final class ServeCommand implements Runnable {
     @Option(names = "--plain-port", paramLabel = "PORT", description = "plain TCP port beside TLS (default: --port + 1; 0 any free one; -1 none)")
     Integer plainPort;
 
-    @Option(names = "--tls", defaultValue = "jsse", paramLabel = "jsse|openssl|none",
-        description = "TLS engine: the JDK's JSSE or BoringSSL via netty-tcnative; none serves plain TCP only (default: ${DEFAULT-VALUE})")
+    @Option(names = "--tls", defaultValue = "auto", paramLabel = "jsse|openssl|none|auto",
+        description = "TLS engine: the JDK's JSSE or BoringSSL via netty-tcnative; none serves plain TCP only; auto: openssl with --groups"
+            + " (the hybrid groups are BoringSSL's), else jsse (default: ${DEFAULT-VALUE})")
     String engine;
 
     @Option(names = "--key", defaultValue = "rsa2048", paramLabel = "rsa1024|rsa2048|ecdsa-p256",
@@ -259,7 +260,8 @@ final class ServeCommand implements Runnable {
     java.util.List<String> suites = new java.util.ArrayList<>();
 
     @Option(names = "--groups", split = ",", paramLabel = "G,…",
-        description = "key-exchange groups accepted, in order, e.g. X25519MLKEM768,x25519 (needs --tls openssl; default: the engine's)")
+        description = "key-exchange groups accepted, in order, e.g. X25519MLKEM768,x25519 (BoringSSL: --tls openssl, chosen by default with it;"
+            + " default: the engine's)")
     java.util.List<String> groups = new java.util.ArrayList<>();
 
     @Option(names = "--idle-timeout", defaultValue = "30s", paramLabel = "DURATION",
@@ -298,7 +300,8 @@ final class ServeCommand implements Runnable {
         problems.add("--frame-deadline " + frameDeadline + ": " + e.getMessage());
       }
       if (maxPerAddress < 1) problems.add("--max-connections-per-address " + maxPerAddress + ": give at least 1");
-      var config = new TlsEchoServer.Config(bind, port, plainPort, engine, key, protocols, suites,
+      String chosen = engine.equals("auto") ? (groups.isEmpty() ? "jsse" : "openssl") : engine;
+      var config = new TlsEchoServer.Config(bind, port, plainPort, chosen, key, protocols, suites,
           new TlsEchoServer.Limits(idle, java.time.Duration.ofSeconds(10), maxConnections, frame, maxPerAddress), clientAuth, groups);
       problems.addAll(config.problems());
       if (!problems.isEmpty()) throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));

@@ -26,12 +26,20 @@ public final class SoftwareKeySource implements KeySource {
   private static final Provider BOUNCY_CASTLE = new org.bouncycastle.jce.provider.BouncyCastleProvider();
   private final java.util.function.Supplier<TestPki> pkiSupplier;
   private final ProviderChoice choice;
+  /** Plain {@code --keys software}: an algorithm the best provider lacks (ACCP has no ML-KEM or SLH-DSA) runs on the JDK, else BouncyCastle. */
+  private final boolean fallback;
   private TestPki pki;
 
   /** The PKI is opened (and created on first use) only when a key is first asked for. */
   public SoftwareKeySource(java.util.function.Supplier<TestPki> pki, ProviderChoice choice) {
+    this(pki, choice, false);
+  }
+
+  /** With {@code fallback}, an algorithm {@code choice} lacks goes to the JDK, else BouncyCastle; the provider used is the one named in the result. */
+  public SoftwareKeySource(java.util.function.Supplier<TestPki> pki, ProviderChoice choice, boolean fallback) {
     this.pkiSupplier = pki;
     this.choice = choice;
+    this.fallback = fallback;
   }
 
   @Override
@@ -55,7 +63,7 @@ public final class SoftwareKeySource implements KeySource {
       List<X509Certificate> chain = new ArrayList<>();
       for (Certificate c : store.getCertificateChain(alias)) chain.add((X509Certificate) c);
       String signatureAlgorithm = KeyAlgorithm.signatureAlgorithmFor(key);
-      Provider provider = choice.providerFor("Signature", signatureAlgorithm);
+      Provider provider = provider("Signature", signatureAlgorithm);
       return new SigningKey(alias, translate(key, provider), chain, provider);
     } catch (IOException e) {
       throw new GeneralSecurityException("cannot read " + file + ": " + e.getMessage(), e);
@@ -91,7 +99,19 @@ public final class SoftwareKeySource implements KeySource {
 
   @Override
   public Provider provider(String type, String algorithm) throws GeneralSecurityException {
-    return choice.providerFor(type, algorithm);
+    try {
+      return choice.providerFor(type, algorithm);
+    } catch (NoSuchAlgorithmException lacking) {
+      if (!fallback) throw lacking;
+      for (ProviderChoice other : List.of(ProviderChoice.JDK, ProviderChoice.BC)) {
+        try {
+          return other.providerFor(type, algorithm);
+        } catch (NoSuchAlgorithmException alsoLacking) {
+          // the next one
+        }
+      }
+      throw lacking;
+    }
   }
 
   @Override

@@ -3,7 +3,11 @@ package io.pkibench.study;
 import io.pkibench.formats.tls.TlsConnection;
 import io.pkibench.formats.tls.TlsEngine;
 import io.pkibench.formats.tls.Connection;
+import io.pkibench.formats.tls.EchoProtocol;
+import io.pkibench.formats.tls.TlsClient;
 import io.pkibench.keys.KeySource;
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.Plan;
@@ -32,8 +36,9 @@ import javax.crypto.KEM;
  * algorithm's keygen, sign, verify, encapsulate and decapsulate per CPU-second through each provider that
  * has it, classical baselines beside them; (2) CMS SignedData sign and verify, RSA against ML-DSA-65 (RFC 9882); TLS 1.3 handshakes per server CPU-second, x25519 against
  * the hybrid X25519MLKEM768, on a BoringSSL echo server in its own JVM, and the bytes each way counted on
- * the socket; (3) capacity after migration: for each of the five studies the operation it is bound by,
- * today's and the post-quantum one measured in this run, as cores for a target rate and their ratio.
+ * the socket, server-authenticated and mutual (a second echo server demanding the test PKI's client certificate);
+ * (3) capacity after migration: for each of the five studies the operation it is bound by, today's and the
+ * post-quantum one measured in this run, as cores for a target rate and their ratio.
  */
 public final class PqcStudy implements Study {
   static final StudyRecord.Unit UNIT = new StudyRecord.Unit("ops per CPU-second", 1, StudyRecord.Unit.PER_SERVICE_CPU_SECOND);
@@ -44,6 +49,10 @@ public final class PqcStudy implements Study {
           "n/a", List.of()),
       Duration.ofSeconds(5));
   static final String TLS_SERVICE = "tlsecho-hybrid";
+  /** The same echo server demanding a client certificate of the test PKI ({@code --client-auth need}). */
+  static final String MUTUAL_SERVICE = "tlsecho-hybrid-mutual";
+  /** The identity the mutual handshakes' clients present: the test PKI's RSA-2048 TLS client, its key in the client's JVM. */
+  static final String CLIENT = "tls-client";
 
   /** Signature algorithms and the provider each runs on here (SLH-DSA: BouncyCastle only). */
   record Signer(String alg, String keys) {}
@@ -83,8 +92,14 @@ public final class PqcStudy implements Study {
 
   @Override
   public List<ServiceSpec> services(StudyOptions options) {
-    return List.of(new ServiceSpec(TLS_SERVICE, List.of("tlsecho", "--tls", "openssl", "--protocols", "TLSv1.3",
-        "--groups", String.join(",", GROUPS), "--plain-port", "-1", "--pki", options.pkiDir().toString()), "tls"));
+    List<ServiceSpec> services = new ArrayList<>();
+    for (boolean mutual : List.of(false, true)) {
+      List<String> args = new ArrayList<>(List.of("tlsecho", "--tls", "openssl", "--protocols", "TLSv1.3",
+          "--groups", String.join(",", GROUPS), "--plain-port", "-1", "--pki", options.pkiDir().toString()));
+      if (mutual) args.addAll(List.of("--client-auth", "need"));
+      services.add(new ServiceSpec(mutual ? MUTUAL_SERVICE : TLS_SERVICE, args, "tls"));
+    }
+    return services;
   }
 
   static String label(String operation, String alg, String keys) {
@@ -126,26 +141,35 @@ public final class PqcStudy implements Study {
     // per CPU-second in four steps x25519, hybrid, x25519, hybrid on a fresh server), so whichever group went second
     // looked cheaper: the hybrid's 911 against x25519's 595 was that order, not the group. The first round warms until
     // the cost per handshake holds; the order then spreads what drift is left evenly between the groups.
-    for (int round = 0; round < TLS_ORDER.size(); round++) {
-      String group = TLS_ORDER.get(round);
-      Map<String, String> params = new LinkedHashMap<>();
-      params.put("target", services.url(TLS_SERVICE));
-      params.put("engine", "openssl");
-      params.put("groups", group);
-      params.put("protocol", "TLSv1.3");
-      params.put("request", "64");
-      params.put("response", "64");
-      Iterations tlsWarmup = round == 0 ? options.warmup("4x500ms", 3) : options.iterations("1x500ms", 1);
-      Plan plan = Plan.of(List.of(new WorkloadSpec("tls-acrr", params, "software"))).concurrency(List.of(options.quick() ? 4 : 8))
-          .warmup(tlsWarmup).measure(measure).cpu("services").build();
-      steps.add(Step.of(handshakeLabel(group) + ROUND + (TLS_ORDER.subList(0, round + 1).stream().filter(group::equals).count())
-          + "/2", plan));
+    // Mutual: the same on a second server demanding a client certificate, each client presenting the test PKI's tls-client;
+    // its CPU is charged to that server alone.
+    for (boolean mutual : List.of(false, true)) {
+      for (int round = 0; round < TLS_ORDER.size(); round++) {
+        String group = TLS_ORDER.get(round);
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("target", services.url(mutual ? MUTUAL_SERVICE : TLS_SERVICE));
+        params.put("engine", "openssl");
+        params.put("groups", group);
+        params.put("protocol", "TLSv1.3");
+        params.put("request", "64");
+        params.put("response", "64");
+        if (mutual) params.put("client", CLIENT);
+        Iterations tlsWarmup = round == 0 ? options.warmup("4x500ms", 3) : options.iterations("1x500ms", 1);
+        Plan plan = Plan.of(List.of(new WorkloadSpec("tls-acrr", params, "software"))).concurrency(List.of(options.quick() ? 4 : 8))
+            .warmup(tlsWarmup).measure(measure).cpu("service:" + (mutual ? MUTUAL_SERVICE : TLS_SERVICE)).build();
+        steps.add(Step.of(handshakeLabel(group, mutual) + ROUND + (TLS_ORDER.subList(0, round + 1).stream().filter(group::equals).count())
+            + "/2", plan));
+      }
     }
     return steps;
   }
 
   static String handshakeLabel(String group) {
-    return "TLS 1.3 handshake · " + group;
+    return handshakeLabel(group, false);
+  }
+
+  static String handshakeLabel(String group, boolean mutual) {
+    return "TLS 1.3 " + (mutual ? "mutual handshake · " : "handshake · ") + group;
   }
 
   private static Map<String, String> params(String op, String alg) {
@@ -172,8 +196,10 @@ public final class PqcStudy implements Study {
     notes.add("primitives: one worker in this JVM, charged to its CPU; handshakes: the echo server's CPU (own JVM, BoringSSL), a new"
         + " connection and full TLS 1.3 handshake per operation, the group read from each session and checked; the groups measured in"
         + " the order x25519, X25519MLKEM768, X25519MLKEM768, x25519 (the first warmed until steady), each group's figure pooled over"
-        + " its two rounds: the server's JIT still makes each step cheaper than the last, and a fixed order gave that to the second group");
-    notes.add("not measured here: ML-DSA certificates in TLS and mutual handshakes with an ML-DSA client key. Of the TLS stacks here only"
+        + " its two rounds: the server's JIT still makes each step cheaper than the last, and a fixed order gave that to the second group;"
+        + " mutual: the same on a second echo server (--client-auth need), every client presenting the test PKI's RSA-2048 tls-client"
+        + " certificate, that server's CPU alone");
+    notes.add("not measured here: ML-DSA certificates in TLS and mutual handshakes with an ML-DSA client key (the mutual ones above use RSA). Of the TLS stacks here only"
         + " BouncyCastle's JSSE (bctls 1.84) signs TLS 1.3 with ML-DSA (a test shows it, mutual, with the test PKI's ML-DSA-65 chain); the JDK 25's"
         + " JSSE, netty-tcnative 2.0.84's BoringSSL, Go 1.26 and OpenSSL 3.0 have no ML-DSA signature scheme, and pkibench's TLS engines are the"
         + " first two. CMS is measured (RFC 9882, cms-sign/cms-verify); see the capacity check for what each study's bound operation becomes");
@@ -211,7 +237,10 @@ public final class PqcStudy implements Study {
     return org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(pair.getPublic().getEncoded()).getPublicKeyData().getOctets().length;
   }
 
-  /** Opens a connection per group to the running echo server, reads the group from the session, and counts each way's handshake bytes. */
+  /**
+   * Opens a connection per group to each running echo server, the mutual one with the test PKI's client identity, reads the
+   * group from the session, and counts each way's handshake bytes.
+   */
   static final class HandshakeBytes implements PostCheck {
     private final Path pkiDir;
 
@@ -228,16 +257,29 @@ public final class PqcStudy implements Study {
     public Outcome check(RunResult result, RunningServices services) throws Exception {
       URI target = URI.create(services.url(TLS_SERVICE));
       // the service's own PKI, as the study's steps trust it
-      var root = TestPki.open(pkiDir).certificate("root-ca");
+      TestPki pki = TestPki.open(pkiDir);
+      var root = pki.certificate("root-ca");
+      var identity = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key(CLIENT);
       List<String> lines = new ArrayList<>();
       boolean allNegotiated = true;
-      for (String group : GROUPS) {
-        var context = TlsEngine.OPENSSL.client(root, List.of("TLSv1.3"), List.of(), List.of(group));
-        try (TlsConnection c = TlsConnection.handshake(Connection.connect(new InetSocketAddress(target.getHost(), target.getPort()), 10_000),
-            TlsEngine.engine(context))) {
-          allNegotiated &= group.equalsIgnoreCase(c.group());
-          lines.add(group + ": negotiated " + c.group() + ", client→server " + c.handshakeBytesSent() + " B, server→client "
-              + c.handshakeBytesReceived() + " B");
+      for (boolean mutual : List.of(false, true)) {
+        URI server = mutual ? URI.create(services.url(MUTUAL_SERVICE)) : target;
+        for (String group : GROUPS) {
+          var context = new TlsClient(TlsEngine.OPENSSL, List.of(root), mutual ? identity : null, List.of("TLSv1.3"), List.of(), List.of(group))
+              .context();
+          try (TlsConnection c = TlsConnection.handshake(Connection.connect(new InetSocketAddress(server.getHost(), server.getPort()), 10_000),
+              TlsEngine.engine(context))) {
+            allNegotiated &= group.equalsIgnoreCase(c.group());
+            // TLS 1.3: the server checks the client's certificate after the client's last flight, so one answered
+            // request proves it took it (a refused certificate closes the connection there)
+            if (mutual) {
+              byte[] request = java.util.Arrays.copyOf(EchoProtocol.header(EchoProtocol.REQUEST, 1, 1), EchoProtocol.HEADER_BYTES + 1);
+              c.write(request, 0, request.length);
+              c.readFully(new byte[1], 0, 1);
+            }
+            lines.add((mutual ? "mutual " : "") + group + ": negotiated " + c.group() + ", client→server " + c.handshakeBytesSent()
+                + " B, server→client " + c.handshakeBytesReceived() + " B");
+          }
         }
       }
       String detail = String.join("; ", lines);
@@ -251,14 +293,21 @@ public final class PqcStudy implements Study {
   static List<Migration> migrations() {
     String rsa = label("sign", "rsa2048", "software:jdk");
     String mlDsa = label("sign", "ml-dsa-65", "software:jdk");
+    String cmsRsa = label("cms-sign", "rsa2048", "software:jdk");
+    String cmsMlDsa = label("cms-sign", "ml-dsa-65", "software:jdk");
     return List.of(
-        new Migration("restpki", "the signer's RSA-2048 signature per CAdES/PAdES", rsa, mlDsa, 1000, "1,000 signatures/s (illustrative)"),
+        new Migration("restpki", "the signer's CMS SignedData per CAdES (RSA-2048 -> ML-DSA-65, RFC 9882)", cmsRsa, cmsMlDsa, 1000,
+            "1,000 signatures/s (illustrative)"),
         new Migration("pix", "the SPI message's RSA-2048 signature", rsa, mlDsa, 4000, "4,000 signatures/s (the original's)"),
-        new Migration("pix", "the mutual handshake's key exchange", handshakeLabel("x25519"), handshakeLabel("X25519MLKEM768"), 2000,
-            "2,000 handshakes/s (the original's); server CPU per handshake, the client's ML-DSA key not measured"),
+        new Migration("pix", "the mutual handshake's key exchange (x25519 -> X25519MLKEM768, the client presenting the test PKI's RSA-2048"
+            + " tls-client certificate)", handshakeLabel("x25519", true), handshakeLabel("X25519MLKEM768", true), 2000,
+            "2,000 handshakes/s (the original's); server CPU per handshake; an ML-DSA-65 client key needs an engine with ML-DSA in"
+            + " TLS, which neither of pkibench's has"),
         new Migration("rsfn", "the envelope's RSA-2048 signature", rsa, mlDsa, 1000, "1,000 envelopes/s (illustrative)"),
-        new Migration("pec", "the provider's RSA-2048 S/MIME signature", rsa, mlDsa, 100, "100 mails/s (illustrative)"),
-        new Migration("ssl", "the full handshake", handshakeLabel("x25519"), handshakeLabel("X25519MLKEM768"), 2000, "2,000 handshakes/s (illustrative)"));
+        new Migration("pec", "the provider's S/MIME signature, CMS SignedData (RSA-2048 -> ML-DSA-65, RFC 9882)", cmsRsa, cmsMlDsa, 100,
+            "100 mails/s (illustrative)"),
+        new Migration("ssl", "the full handshake (x25519 -> X25519MLKEM768)", handshakeLabel("x25519"), handshakeLabel("X25519MLKEM768"), 2000,
+            "2,000 handshakes/s (illustrative)"));
   }
 
   /** Cores needed today and after, from the two steps' operations per CPU-second. */
@@ -343,6 +392,20 @@ public final class PqcStudy implements Study {
       samples.add(new Sample(base + ".ct", set + " ciphertext to " + base + ".ek whose decapsulation with " + base + ".dk is " + base + ".ss",
           "python3 check-pqc.py " + base, List.of("python3")));
     }
+    // CMS SignedData with ML-DSA-65 (RFC 9882) by the test PKI's ML-DSA-65 signer, as the cms-sign step makes it, in DER
+    // the JDK's key whatever --keys says, as the other samples: ACCP names only the family ("ML-DSA"), which CMS's builder cannot take
+    var signer = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("signer-ml-dsa-65-1");
+    var generator = new org.bouncycastle.cms.CMSSignedDataGenerator();
+    var bc = new org.bouncycastle.jce.provider.BouncyCastleProvider();
+    generator.addSignerInfoGenerator(new org.bouncycastle.cms.jcajce.JcaSignerInfoGeneratorBuilder(
+        new org.bouncycastle.operator.jcajce.JcaDigestCalculatorProviderBuilder().setProvider(bc).build())
+        .build(new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder("ML-DSA-65").setProvider(signer.provider()).build(signer.privateKey()),
+            signer.certificate()));
+    generator.addCertificates(new org.bouncycastle.cert.jcajce.JcaCertStore(List.of(signer.certificate())));
+    byte[] p7s = generator.generate(new org.bouncycastle.cms.CMSProcessableByteArray(message), true).getEncoded("DER");
+    Files.write(dir.resolve("cms-ml-dsa-65.p7s"), p7s);
+    samples.add(new Sample("cms-ml-dsa-65.p7s", "CMS SignedData (RFC 9882) of a message, signed attributes, ML-DSA-65 by signer-ml-dsa-65-1,"
+        + " its certificate inside", "python3 check-pqc.py cms-ml-dsa-65", List.of("python3")));
     try (var script = PqcStudy.class.getResourceAsStream("check-pqc.py")) {
       Files.write(dir.resolve("check-pqc.py"), script.readAllBytes());
     }

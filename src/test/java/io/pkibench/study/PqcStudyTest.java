@@ -51,7 +51,8 @@ class PqcStudyTest {
     assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
     RunResult saved = RunResultJson.read(out);
     for (String step : List.of(PqcStudy.label("sign", "ml-dsa-65", "software:jdk"), PqcStudy.label("sign", "ml-dsa-65", "software:accp"),
-        PqcStudy.label("decaps", "ml-kem-768", "software:jdk"), PqcStudy.handshakeLabel("X25519MLKEM768"))) {
+        PqcStudy.label("decaps", "ml-kem-768", "software:jdk"), PqcStudy.handshakeLabel("X25519MLKEM768"),
+        PqcStudy.handshakeLabel("X25519MLKEM768", true))) {
       Double perCpu = PqcStudy.opsPerCpuSecond(saved, step);
       assertTrue(perCpu != null && perCpu > 0, step + " measured per CPU-second");
     }
@@ -59,6 +60,9 @@ class PqcStudyTest {
     List<String> tlsSteps = saved.workloads().stream().map(w -> w.step().label()).filter(l -> l.startsWith("TLS 1.3 handshake")).toList();
     assertEquals(List.of(PqcStudy.handshakeLabel("x25519") + " · round 1/2", PqcStudy.handshakeLabel("X25519MLKEM768") + " · round 1/2",
         PqcStudy.handshakeLabel("X25519MLKEM768") + " · round 2/2", PqcStudy.handshakeLabel("x25519") + " · round 2/2"), tlsSteps);
+    List<String> mutualSteps = saved.workloads().stream().map(w -> w.step().label()).filter(l -> l.startsWith("TLS 1.3 mutual")).toList();
+    assertEquals(List.of(PqcStudy.handshakeLabel("x25519", true) + " · round 1/2", PqcStudy.handshakeLabel("X25519MLKEM768", true) + " · round 1/2",
+        PqcStudy.handshakeLabel("X25519MLKEM768", true) + " · round 2/2", PqcStudy.handshakeLabel("x25519", true) + " · round 2/2"), mutualSteps);
     for (String group : PqcStudy.GROUPS) {
       double first = PqcStudy.opsPerCpuSecond(saved, PqcStudy.handshakeLabel(group) + " · round 1/2");
       double second = PqcStudy.opsPerCpuSecond(saved, PqcStudy.handshakeLabel(group) + " · round 2/2");
@@ -70,15 +74,33 @@ class PqcStudyTest {
     assertTrue(checks.stream().allMatch(c -> c.passed()), checks.toString());
     String bytes = checks.get(0).detail();
     assertTrue(bytes.contains("X25519MLKEM768: negotiated X25519MLKEM768") && bytes.contains("x25519: negotiated x25519"), bytes);
+    // the mutual handshake carries the client's certificate chain and CertificateVerify: over a kilobyte more from the client
+    for (String group : PqcStudy.GROUPS) {
+      long plain = clientToServer(bytes, group + ": negotiated"), mutual = clientToServer(bytes, "mutual " + group + ": negotiated");
+      assertTrue(mutual > plain + 1000, group + ": mutual " + mutual + " B against " + plain + " B from the client; " + bytes);
+    }
     String capacity = checks.get(1).detail();
     assertTrue(capacity.contains("pix (the SPI message's RSA-2048 signature") && capacity.contains("cores today"), capacity);
+    assertTrue(capacity.contains("pix (the mutual handshake's key exchange"), capacity);
+  }
+
+  /** The client→server byte count of the check line that starts with {@code start} (the first one: "x25519" is not "mutual x25519"). */
+  private static long clientToServer(String detail, String start) {
+    for (String line : detail.split("; ")) {
+      if (line.startsWith(start)) {
+        var m = java.util.regex.Pattern.compile("client→server (\\d+) B").matcher(line);
+        if (m.find()) return Long.parseLong(m.group(1));
+      }
+    }
+    throw new AssertionError("no line starting " + start + " in " + detail);
   }
 
   @Test
   void samples_rawFips204SignaturesVerifyWithBouncyCastle_andAFlippedByteIsRefused() throws Exception {
     Path samples = dir.resolve("samples");
-    var written = new PqcStudy().samples(samples, fixture.pki, new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK), InstantSource.system());
-    assertEquals(6, written.size());
+    // --keys software, as a study gets it by default: ACCP here
+    var written = new PqcStudy().samples(samples, fixture.pki, new SoftwareKeySource(() -> fixture.pki, ProviderChoice.ACCP), InstantSource.system());
+    assertEquals(7, written.size());
     var bc = new BouncyCastleProvider();
     byte[] pk = Files.readAllBytes(samples.resolve("ml-dsa-65.pk"));
     assertEquals(1952, pk.length, "raw FIPS 204 public key, not X.509");
@@ -91,6 +113,36 @@ class PqcStudyTest {
     assertEquals(1088, Files.size(samples.resolve("ml-kem-768.ct")));
     assertEquals(2400, Files.size(samples.resolve("ml-kem-768.dk")), "raw FIPS 203 decapsulation key");
     assertTrue(Files.exists(samples.resolve("check-pqc.py")));
+    // the CMS sample: RFC 9882's ML-DSA-65 identifier and SHA-512, verifying under the certificate it carries, and not once a byte flips
+    byte[] p7s = Files.readAllBytes(samples.resolve("cms-ml-dsa-65.p7s"));
+    assertTrue(cmsVerifies(p7s), "cms-ml-dsa-65.p7s does not verify");
+    var signer = new org.bouncycastle.cms.CMSSignedData(p7s).getSignerInfos().getSigners().iterator().next();
+    assertEquals(NISTObjectIdentifiers.id_ml_dsa_65.getId(), signer.getEncryptionAlgOID());
+    assertEquals(NISTObjectIdentifiers.id_sha512.getId(), signer.getDigestAlgOID());
+    byte[] flipped = p7s.clone();
+    int at = indexOf(flipped, signer.getSignature());
+    flipped[at + 100] ^= 1;
+    assertTrue(!cmsVerifies(flipped), "a flipped signature byte verified");
+  }
+
+  private static boolean cmsVerifies(byte[] p7s) throws Exception {
+    var data = new org.bouncycastle.cms.CMSSignedData(p7s);
+    var signer = data.getSignerInfos().getSigners().iterator().next();
+    var holder = (org.bouncycastle.cert.X509CertificateHolder) data.getCertificates().getMatches(signer.getSID()).iterator().next();
+    try {
+      return signer.verify(new org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder().setProvider(new BouncyCastleProvider()).build(holder));
+    } catch (org.bouncycastle.cms.CMSException refused) {
+      return false;
+    }
+  }
+
+  private static int indexOf(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= haystack.length; i++) {
+      for (int j = 0; j < needle.length; j++) if (haystack[i + j] != needle[j]) continue outer;
+      return i;
+    }
+    throw new AssertionError("the signature is not in the file");
   }
 
   private static boolean verifies(java.security.Provider p, java.security.PublicKey key, byte[] message, byte[] signature) throws Exception {

@@ -62,7 +62,10 @@ public record TlsClient(TlsEngine engine, List<X509Certificate> trusted, Signing
         b.option(OpenSslContextOption.PRIVATE_KEY_METHOD, new SignOnKeySource(identity));
       }
     }
-    return KeyExchangeGroups.apply(engine.restrict(b, protocols, suites), engine, groups).build();
+    // netty leaves BoringSSL's client at TLS 1.2 when no suite list names a TLS 1.3 suite, and the hybrid groups are TLS 1.3's
+    // only: with groups asked for, offer the forward-secret list, which keeps 1.3 on, as the server's default does
+    List<String> offered = engine == TlsEngine.OPENSSL && suites.isEmpty() && !groups.isEmpty() ? engine.forwardSecretSuites() : suites;
+    return KeyExchangeGroups.apply(engine.restrict(b, protocols, offered), engine, groups).build();
   }
 
   /**

@@ -221,10 +221,16 @@ public final class TlsConnection implements Connection {
       netIn = ByteBuffer.allocate(netIn.capacity() * 2).put(netIn).flip();
     }
     netIn.compact();
-    int n = in.read(netIn.array(), netIn.position(), netIn.remaining());
-    if (n > 0) bytesReceived += n;
-    if (n > 0) netIn.position(netIn.position() + n);
-    netIn.flip();
+    int n;
+    try {
+      n = in.read(netIn.array(), netIn.position(), netIn.remaining());
+      if (n > 0) bytesReceived += n;
+      if (n > 0) netIn.position(netIn.position() + n);
+    } finally {
+      // a read timeout (closeAwaitingPeer's short wait for a first record) must leave the buffer readable as it was:
+      // left compacted, the next unwrap fed the engine stale bytes, and TLS 1.3 handshakes with tlsecho ended in bad_record_mac
+      netIn.flip();
+    }
     if (n < 0) throw new EOFException("the server closed the connection");
   }
 

@@ -76,7 +76,7 @@ public final class KeySources {
       return new RemoteKeySource(NodeAddress.parseAll(spec.substring("remote:".length())), client,
           testPki.certificate("root-ca"), clock, log);
     }
-    if (spec.equals("software")) return new SoftwareKeySource(pki, ProviderChoice.best());
+    if (spec.equals("software")) return new SoftwareKeySource(pki, ProviderChoice.best(), true);
     if (spec.startsWith("software:")) {
       return new SoftwareKeySource(pki, ProviderChoice.parse(spec.substring("software:".length())));
     }

@@ -47,7 +47,8 @@ final class ClientTlsParams {
   /** The engine, version and suite choice, trust and identity, as every TLS client workload lists them. */
   static List<ParamSpec> specs() {
     return List.of(
-        ParamSpec.choice("engine", "jsse", "the client's TLS engine: the JDK's JSSE or BoringSSL (netty-tcnative)", "jsse", "openssl"),
+        ParamSpec.choice("engine", "auto", "the client's TLS engine: the JDK's JSSE or BoringSSL (netty-tcnative); auto: openssl when -p groups"
+            + " is given (the hybrid groups are BoringSSL's), else jsse", "auto", "jsse", "openssl"),
         ParamSpec.free("suite", "", "the one cipher suite to offer, IANA name (default: the engine's list)"),
         ParamSpec.free("protocol", "", "the one TLS version to offer, e.g. TLSv1.2 (default: the engine's)"),
         ParamSpec.free(GROUPS, "", "key-exchange groups to offer, in order, e.g. X25519MLKEM768 or x25519,secp256r1 (-p engine=openssl;"
@@ -61,11 +62,17 @@ final class ClientTlsParams {
             + " (the name, never the password)"));
   }
 
+  /** {@code -p engine}, auto resolved: BoringSSL when groups are asked for (JSSE has no hybrid group), else JSSE. */
+  static TlsEngine engine(Params p) {
+    if (!p.get("engine").equals("auto")) return TlsEngine.parse(p.get("engine"));
+    return p.get(GROUPS).isBlank() ? TlsEngine.JSSE : TlsEngine.OPENSSL;
+  }
+
   /** Every problem of these parameters found without opening a key source or the test PKI, each naming its flag. */
   static List<String> problems(Params p) {
     List<String> problems = new ArrayList<>();
     try {
-      TlsEngine engine = TlsEngine.parse(p.get("engine"));
+      TlsEngine engine = engine(p);
       if (engine.problem() != null) problems.add("-p engine=" + engine.flag + ": " + engine.problem());
       else if (!p.get("suite").isEmpty() && !engine.implementsSuite(p.get("suite"))) {
         problems.add("-p suite=" + p.get("suite") + ": the " + engine.flag + " engine does not implement it");
@@ -113,7 +120,7 @@ final class ClientTlsParams {
   static TlsClient read(WorkloadContext context, Params p) throws Exception {
     List<String> problems = problems(p);
     if (!problems.isEmpty()) throw new IllegalArgumentException(String.join("\n", problems));
-    TlsEngine engine = TlsEngine.parse(p.get("engine"));
+    TlsEngine engine = engine(p);
     List<X509Certificate> trusted = p.get(TRUST).isEmpty() ? List.of(context.pki().get().certificate("root-ca")) : trustBundle(p.get(TRUST));
     SigningKey identity = null;
     if (!p.get(CLIENT).isEmpty()) {

@@ -17,6 +17,7 @@ import java.nio.ByteBuffer;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.List;
+import java.util.Map;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLEngineResult;
@@ -87,7 +88,8 @@ public final class HandshakeWorkload implements Workload {
       // engine, trust and identity as every TLS client workload takes them; protocol and suite are this workload's own
       ClientTlsParams.specs().stream().filter(p -> !p.name().equals("protocol") && !p.name().equals("suite")).forEach(params::add);
       params.addAll(List.of(
-          ParamSpec.choice("protocol", "TLSv1.2", "TLS version both engines allow", "TLSv1.2", "TLSv1.3"),
+          ParamSpec.choice("protocol", "auto", "TLS version both engines allow; auto: TLSv1.3 with --target and -p groups (the hybrid"
+              + " groups are TLS 1.3's), else TLSv1.2", "auto", "TLSv1.2", "TLSv1.3"),
           ParamSpec.choice("mutual", "true", "whether the server asks for the client's certificate", "true", "false"),
           ParamSpec.choice("keyalg", "rsa2048", "the server's and the client's key type (tls-server / tls-client, or the P-256 tls-server-ecdsa-p256 / signer-ecdsa-p256-1)",
               "rsa2048", "ecdsa-p256"),
@@ -109,7 +111,7 @@ public final class HandshakeWorkload implements Workload {
         for (String p : List.of("trust", "client", "client-cert", "client-key", "client-key-password-file")) {
           if (!params.get(p).isEmpty()) problems.add("-p " + p + ": only with --target tls://HOST:PORT; in memory the client is tls-client from --keys");
         }
-        if (!params.get("engine").equals("jsse")) problems.add("-p engine=" + params.get("engine") + ": in memory both ends are JSSE; give --target to use it");
+        if (ClientTlsParams.engine(params) != io.pkibench.formats.tls.TlsEngine.JSSE) problems.add("-p engine=" + params.get("engine") + ": in memory both ends are JSSE; give --target to use it");
         if (params.get("resume").equals("true")) problems.add("-p resume=true: only with --target (in memory every handshake is full)");
       } else {
         if (!params.get("keyalg").equals("rsa2048") || !params.get("client-signature").equals("any")) {
@@ -135,19 +137,26 @@ public final class HandshakeWorkload implements Workload {
         throw new IllegalArgumentException("-p suite=" + suite + ": JSSE does not implement it");
       }
       String signature = params.get("client-signature");
-      if (signature.equals("rsa_pkcs1_sha256") && params.get("protocol").equals("TLSv1.3")) {
+      if (signature.equals("rsa_pkcs1_sha256") && protocol(params).equals("TLSv1.3")) {
         throw new IllegalArgumentException("-p client-signature=rsa_pkcs1_sha256: TLS 1.3 forbids PKCS#1 v1.5 in CertificateVerify; use -p protocol=TLSv1.2, or client-signature=any");
       }
       if (!signature.equals("any") && ecdsa) {
         throw new IllegalArgumentException("-p client-signature=" + signature + " is an RSA scheme; -p keyalg=ecdsa-p256 signs with ECDSA");
       }
-      return new HandshakeWorkload(serverContext, clientContext, params.get("protocol"), suite, Boolean.parseBoolean(params.get("mutual")),
+      return new HandshakeWorkload(serverContext, clientContext, protocol(params), suite, Boolean.parseBoolean(params.get("mutual")),
           server.certificate(), client.certificate(), signature.equals("any") ? null : signature);
     }
   }
 
   /** The target's default: both ends of the handshake in this JVM. */
   static final String IN_MEMORY = "in-memory";
+
+  /** {@code -p protocol}, auto resolved: TLS 1.3 for groups over sockets (the hybrid groups exist in TLS 1.3 only), else the original's 1.2. */
+  static String protocol(Params params) {
+    String protocol = params.get("protocol");
+    if (!protocol.equals("auto")) return protocol;
+    return !inMemory(params) && !params.get("groups").isBlank() ? "TLSv1.3" : "TLSv1.2";
+  }
 
   private static boolean inMemory(Params params) {
     String target = params.get(ParamSpec.TARGET);
@@ -164,6 +173,11 @@ public final class HandshakeWorkload implements Workload {
     }
     if (uri == null || !"tls".equals(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 0) {
       throw new IllegalArgumentException("--target " + target + ": write tls://HOST:PORT, e.g. tls://127.0.0.1:8444");
+    }
+    if (params.get("protocol").equals("auto")) {
+      Map<String, String> resolved = new java.util.HashMap<>(params.asMap());
+      resolved.put("protocol", protocol(params));
+      params = Params.resolve("tls-handshake", new Factory().params(), resolved);
     }
     var client = ClientTlsParams.read(context, params);
     int timeout = (int) Math.min(Integer.MAX_VALUE, Durations.parse(params.get("timeout")).toMillis());

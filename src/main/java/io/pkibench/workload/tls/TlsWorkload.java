@@ -34,6 +34,9 @@ import javax.net.ssl.SSLException;
  * expected; a Stream send is confirmed by the acknowledgement that follows it (frames, bytes and CRC-32
  * must match), so up to {@code ack - 1} sends per worker at the very end of a run are counted before any
  * acknowledgement could confirm them. {@code tls://} targets speak TLS through the chosen engine, {@code tcp://} plain TCP.
+ * {@code tls-rr} also runs against any plain echo (socat, a gateway's echo service): with {@code -p framing=auto} a kept
+ * connection whose first request comes back whole, frame header and all, is a plain echo, and from then on each
+ * transaction is {@code size} raw bytes each way, every byte compared; {@code -p framing=none} sends raw bytes from the start.
  */
 public final class TlsWorkload implements Workload {
   /** The three transaction types of IBM's table 5.6. */
@@ -62,14 +65,19 @@ public final class TlsWorkload implements Workload {
   private final String target;
   /** {@code framesPerAck} for {@code -p ack=echo}: no framing, every send read back. */
   static final int ECHO = -1;
+  /** {@code tls-rr}'s framing: tlsecho's frames only, raw bytes only, or tlsecho's until a connection shows itself a plain echo. */
+  enum Framing { TLSECHO, NONE, AUTO }
+
+  private final Framing framing;
   /** The key-exchange groups offered (empty: the engine's); each handshake's group, read from the session, must be one of them. */
   private final List<String> groups;
   /** Every worker's kept connection, so closing the workload closes them. */
   private final java.util.Set<Connection> kept = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private TlsWorkload(Kind kind, String target, InetSocketAddress address, SslContext tls, String suite, int timeoutMillis, int requestBytes,
-      int responseBytes, int framesPerAck, List<String> groups) {
+      int responseBytes, int framesPerAck, List<String> groups, Framing framing) {
     this.kind = kind;
+    this.framing = framing;
     this.groups = groups;
     this.target = target;
     this.address = address;
@@ -112,7 +120,12 @@ public final class TlsWorkload implements Workload {
       params.addAll(ClientTlsParams.specs());
       params.add(SourceAddresses.spec());
       switch (kind) {
-        case RR -> params.add(ParamSpec.free("size", "128", "bytes each way"));
+        case RR -> {
+          params.add(ParamSpec.free("size", "128", "bytes each way"));
+          params.add(ParamSpec.choice("framing", "auto", "tlsecho: serve tlsecho's request frames; none: raw bytes each way, for any plain"
+              + " echo server (socat); auto: tlsecho's frames until a connection sends a request back whole, header and all, then raw bytes",
+              "auto", "tlsecho", "none"));
+        }
         case ACRR -> {
           params.add(ParamSpec.free("request", "64", "request bytes"));
           params.add(ParamSpec.free("response", "8k", "response bytes"));
@@ -192,7 +205,9 @@ public final class TlsWorkload implements Workload {
         throw new IllegalArgumentException("-p suite / -p protocol: " + target + " is plain TCP; use a tls:// target");
       }
       int timeout = (int) Math.min(Integer.MAX_VALUE, Durations.parse(params.get("timeout")).toMillis());
-      TlsWorkload w = new TlsWorkload(kind, target, new InetSocketAddress(uri.getHost(), uri.getPort()), tls, suite, timeout, request, response, ack, groups);
+      Framing framing = kind == Kind.RR ? Framing.valueOf(params.get("framing").toUpperCase(java.util.Locale.ROOT)) : Framing.TLSECHO;
+      TlsWorkload w = new TlsWorkload(kind, target, new InetSocketAddress(uri.getHost(), uri.getPort()), tls, suite, timeout, request, response, ack,
+          groups, framing);
       w.sources = SourceAddresses.parse(params.get(SourceAddresses.PARAM));
       w.portsPerAddress = SocketBudget.ofThisProcess().ephemeralPorts();
       w.loopbackTarget = SourceAddresses.isLoopback(uri.getHost());
@@ -263,11 +278,24 @@ public final class TlsWorkload implements Workload {
     random.nextBytes(frame);
     byte kindByte = kind == Kind.STREAM ? EchoProtocol.STREAM : EchoProtocol.REQUEST;
     System.arraycopy(EchoProtocol.header(kindByte, requestBytes, responseBytes), 0, frame, 0, EchoProtocol.HEADER_BYTES);
+    // a short request's random first byte must not be the header's first, or tlsecho's answer would pass for a plain echo's
+    if (frame[EchoProtocol.HEADER_BYTES] == frame[0]) frame[EchoProtocol.HEADER_BYTES] ^= 1;
     return switch (kind) {
       case RR -> new KeptConnection(worker, frame) {
+        private final byte[] sent = Arrays.copyOfRange(frame, EchoProtocol.HEADER_BYTES, frame.length);
+        private final byte[] back = new byte[requestBytes];
+        /** This connection answers by echoing bytes: framing=none, or auto once it sent a frame back whole. */
+        private boolean plainEcho;
+
+        @Override
+        void reset() {
+          plainEcho = framing == Framing.NONE;
+        }
+
         @Override
         void transact(Connection c, long sequence) throws IOException {
-          exchange(c, frame, sequence);
+          if (plainEcho) echoRaw(c, sent, back, sequence);
+          else plainEcho = !exchange(c, frame, sequence);
         }
       };
       case ACRR -> () -> {
@@ -281,12 +309,7 @@ public final class TlsWorkload implements Workload {
 
         @Override
         void transact(Connection c, long sequence) throws IOException {
-          // raw bytes, no header: a plain echo server returns exactly what it got
-          if (sent.length >= 8) ByteBuffer.wrap(sent, 0, 8).putLong(sequence);
-          c.write(sent, 0, sent.length);
-          c.readFully(back, 0, back.length);
-          int differs = Arrays.mismatch(sent, back);
-          if (differs >= 0) throw new IOException("the echo differs from what was sent at byte " + differs + " of " + sent.length);
+          echoRaw(c, sent, back, sequence);
         }
       } : new KeptConnection(worker, frame) {
         private final CRC32 crc = new CRC32();
@@ -342,8 +365,25 @@ public final class TlsWorkload implements Workload {
     }
   }
 
-  /** One request/response: the answer must be the request repeated, byte for byte. */
-  private void exchange(Connection c, byte[] frame, long sequence) throws IOException {
+  /** Raw bytes, no header, to a plain echo server, which returns exactly what it got: every byte read back and compared. */
+  private void echoRaw(Connection c, byte[] sent, byte[] back, long sequence) throws IOException {
+    if (sent.length >= 8) ByteBuffer.wrap(sent, 0, 8).putLong(sequence);
+    c.write(sent, 0, sent.length);
+    try {
+      c.readFully(back, 0, back.length);
+    } catch (java.io.EOFException e) {
+      throw new java.io.EOFException("the server closed the connection within the " + back.length + "-byte echo (" + e.getMessage() + ")"
+          + (kind == Kind.RR ? "; -p framing=none sends raw bytes, which serve tlsecho refuses: use framing=auto" : ""));
+    }
+    int differs = Arrays.mismatch(sent, back);
+    if (differs >= 0) throw new IOException("the echo differs from what was sent at byte " + differs + " of " + sent.length);
+  }
+
+  /**
+   * One request/response: the answer must be the request repeated, byte for byte. Returns false when the server sent the
+   * frame back whole instead (a plain echo; tls-rr with -p framing=auto), every byte of it compared.
+   */
+  private boolean exchange(Connection c, byte[] frame, long sequence) throws IOException {
     stamp(frame, sequence);
     c.write(frame, 0, frame.length);
     byte[] response = new byte[responseBytes];
@@ -352,8 +392,15 @@ public final class TlsWorkload implements Workload {
     readResponse(c, response, 0, header);
     if (Arrays.equals(response, 0, header, frame, 0, header)) {
       // our own frame header came back: the server echoes bytes, it does not speak tlsecho's request/response frames
+      if (kind == Kind.RR && framing == Framing.AUTO) {
+        byte[] echoed = Arrays.copyOf(response, frame.length);
+        readResponse(c, echoed, header, frame.length - header);
+        int differs = Arrays.mismatch(echoed, frame);
+        if (differs >= 0) throw new IOException("the echo differs from what was sent at byte " + differs + " of " + frame.length);
+        return false;
+      }
       throw new IOException("the server sent the request frame back, header and all: a plain echo, not serve tlsecho's protocol; "
-          + (kind == Kind.RR ? "for request/response against a plain TLS echo use tls-stream -p ack=echo -p size=N (raw bytes, each send read back)"
+          + (kind == Kind.RR ? "-p framing=auto (the default) or none runs tls-rr against a plain echo"
               : "tls-acrr needs serve tlsecho's protocol; against a web server use https-acrr"));
     }
     readResponse(c, response, header, responseBytes - header);
@@ -363,6 +410,7 @@ public final class TlsWorkload implements Workload {
         throw new IOException("the response differs from the request at byte " + i + " of " + responseBytes);
       }
     }
+    return true;
   }
 
   /** Each transaction's bytes differ from the last (a sequence number first), so a stale or replayed answer shows. */

@@ -10,6 +10,7 @@ import io.pkibench.pki.TestPki;
 import io.pkibench.server.tlsecho.TlsEchoServer;
 import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.TestKeys;
+import io.pkibench.workload.tls.HandshakeWorkload;
 import io.pkibench.workload.tls.TlsWorkload;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -129,7 +130,22 @@ class HybridKeyExchangeTest {
     var config = new TlsEchoServer.Config("127.0.0.1", 0, -1, "jsse", "rsa2048", List.of(), List.of(), TlsEchoServer.Limits.DEFAULT, "none", List.of("X25519MLKEM768"));
     assertTrue(config.problems().stream().anyMatch(p -> p.startsWith("--groups:")), config.problems().toString());
     assertThrows(IllegalArgumentException.class, () -> fixture.workload(new TlsWorkload.Factory(TlsWorkload.Kind.ACRR),
-        Map.of("target", "tls://127.0.0.1:1", "groups", "X25519MLKEM768")));
+        Map.of("target", "tls://127.0.0.1:1", "groups", "X25519MLKEM768", "engine", "jsse")));
+  }
+
+  /** -p groups without -p engine: the engine is auto, BoringSSL for the groups, and each handshake's group is read and checked. */
+  @Test
+  void groupsWithoutEngine_autoPicksBoringSsl_everyHybridHandshakeSucceeds() throws Exception {
+    try (TlsEchoServer hybridOnly = server(List.of("X25519MLKEM768"))) {
+      String target = "tls://" + URI.create(hybridOnly.baseUrl()).getAuthority();
+      try (var w = fixture.workload(new HandshakeWorkload.Factory(), Map.of("target", target, "groups", "X25519MLKEM768"))) {
+        MeasuredRun.of("tls-handshake -p groups=X25519MLKEM768", w, java.time.Duration.ofMillis(500)).assertEverySucceeded();
+      }
+      // without groups, auto is JSSE, which has no hybrid group: the hybrid-only server refuses every handshake
+      try (var w = fixture.workload(new HandshakeWorkload.Factory(), Map.of("target", target))) {
+        MeasuredRun.of("tls-handshake, JSSE's groups", w, java.time.Duration.ofMillis(500)).assertEveryFailedWith("handshake");
+      }
+    }
   }
 
   /** Runs {@code command} in the test's directory: {@link Commands#run}. */

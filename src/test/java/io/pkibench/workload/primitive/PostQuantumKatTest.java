@@ -32,15 +32,18 @@ import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
 import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
+import org.bouncycastle.jcajce.spec.ContextParameterSpec;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.junit.jupiter.api.Test;
 
 /**
  * FIPS 203/204 in every provider here, three ways: NIST's ACVP vectors (a few cases each, vendored in
  * src/test/resources/acvp with their source), cross-verification between providers both ways, and
- * one-byte tampering that must be refused. The ACVP ML-DSA sigVer/sigGen vectors we have are for the
- * internal interface (no context prefix), which JCA does not expose; signatures are held to the other
- * providers instead.
+ * one-byte tampering that must be refused. ML-DSA sigGen/sigVer come from NIST's ACVTS through the external,
+ * pure interface (FIPS 204 ML-DSA.Sign with a context string): every such case NIST published there has a
+ * non-empty context, which BouncyCastle takes (ContextParameterSpec) and the JDK 25 cannot be given (its
+ * ML-DSA Signature has no parameters: empty context only), so those vectors hold BouncyCastle, and the JDK is
+ * held to Wycheproof's empty-context vectors (WycheproofTest) and to the other providers.
  */
 class PostQuantumKatTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -125,6 +128,69 @@ class PostQuantumKatTest {
       }
     }
     assertEquals(12, checked);
+  }
+
+  /** A raw FIPS 204 private key (sk) as PKCS#8 in RFC 9881's expandedKey form. */
+  private static PrivateKey mlDsaPrivate(String parameterSet, byte[] sk) throws Exception {
+    return KeyFactory.getInstance(parameterSet, BC).generatePrivate(new PKCS8EncodedKeySpec(pkcs8ExpandedKey(parameterSet, sk)));
+  }
+
+  private static boolean verifiesWithContext(PublicKey key, byte[] message, byte[] context, byte[] signature) throws Exception {
+    Signature v = Signature.getInstance("ML-DSA", BC);
+    v.initVerify(key);
+    v.setParameter(new ContextParameterSpec(context)); // after init: BouncyCastle keeps it with the key's parameters
+    v.update(message);
+    return v.verify(signature);
+  }
+
+  /**
+   * ACVP sigGen, external interface, pure: BouncyCastle signs the vector's message under its context with the vector's
+   * sk and rnd (deterministic: 32 zero bytes, FIPS 204 algorithm 2) and gives NIST's signature byte for byte; the
+   * signature verifies under the public key derived from sk, and not under another context or with a byte flipped.
+   */
+  @Test
+  void mlDsaSigGen_acvpExternalPure_bouncyCastleGivesNistsSignatureDeterministicAndHedged() throws Exception {
+    int deterministic = 0, hedged = 0;
+    for (JsonNode t : vectors("ml-dsa-siggen-sigver.json").get("sigGen")) {
+      String set = t.get("parameterSet").asText(), what = set + " tcId " + t.get("tcId");
+      PrivateKey sk = mlDsaPrivate(set, hex(t, "sk"));
+      boolean isDeterministic = t.get("deterministic").asBoolean();
+      byte[] rnd = isDeterministic ? new byte[32] : hex(t, "rnd");
+      Signature s = Signature.getInstance("ML-DSA", BC);
+      s.initSign(sk, new SeedRandom(rnd));
+      s.setParameter(new ContextParameterSpec(hex(t, "context")));
+      s.update(hex(t, "message"));
+      byte[] signature = s.sign();
+      assertArrayEquals(hex(t, "signature"), signature, what + (isDeterministic ? " deterministic" : " hedged"));
+      PublicKey pk = ((org.bouncycastle.jcajce.interfaces.MLDSAPrivateKey) sk).getPublicKey();
+      assertTrue(verifiesWithContext(pk, hex(t, "message"), hex(t, "context"), signature), what + " does not verify");
+      assertFalse(verifiesWithContext(pk, hex(t, "message"), new byte[0], signature), what + " verified under the empty context");
+      signature[signature.length / 2] ^= 0x01;
+      assertFalse(verifiesWithContext(pk, hex(t, "message"), hex(t, "context"), signature), what + " tampered signature accepted");
+      if (isDeterministic) deterministic++;
+      else hedged++;
+    }
+    assertEquals(3, deterministic);
+    assertEquals(3, hedged);
+  }
+
+  /** ACVP sigVer, external interface, pure: each case NIST marks failed is refused by BouncyCastle. */
+  @Test
+  void mlDsaSigVer_acvpExternalPure_bouncyCastleAgreesWithNistsVerdict() throws Exception {
+    int checked = 0;
+    for (JsonNode t : vectors("ml-dsa-siggen-sigver.json").get("sigVer")) {
+      String set = t.get("parameterSet").asText();
+      PublicKey pk = KeyFactory.getInstance(set, BC).generatePublic(new X509EncodedKeySpec(spki(set, hex(t, "pk"))));
+      boolean verified;
+      try {
+        verified = verifiesWithContext(pk, hex(t, "message"), hex(t, "context"), hex(t, "signature"));
+      } catch (java.security.SignatureException malformed) {
+        verified = false;
+      }
+      assertEquals(t.get("testPassed").asBoolean(), verified, set + " tcId " + t.get("tcId"));
+      checked++;
+    }
+    assertEquals(3, checked);
   }
 
   @Test

@@ -98,6 +98,20 @@ class PostQuantumWorkloadsTest {
     assertTrue(e.getMessage().contains("provider accp has no KEM ML-KEM-768"), e.getMessage());
   }
 
+  /**
+   * Plain --keys software is ACCP here, which has no ML-KEM and no SLH-DSA: those run on the next provider that has them
+   * (the JDK, else BouncyCastle), so the issue's 'run kem -p alg=ml-kem-768' works as written; ML-DSA stays on ACCP.
+   */
+  @Test
+  void plainSoftwareKeys_algorithmAccpLacks_runsOnTheJdkOrBouncyCastle() throws Exception {
+    var plain = io.pkibench.keys.catalog.KeySources.open("software", () -> pki, null, Map.of(), InstantSource.system(), line -> {});
+    assertEquals("SunJCE", plain.provider("KEM", "ML-KEM-768").getName());
+    assertEquals("BC", plain.provider("Signature", "SLH-DSA").getName());
+    assertEquals("AmazonCorrettoCryptoProvider", plain.provider("Signature", "ML-DSA").getName());
+    measure("kem", Map.of("alg", "ml-kem-768"), plain, true).assertEverySucceeded();
+    measure("sign", Map.of("alg", "slh-dsa-sha2-128f"), plain, false, Duration.ofMillis(400)).assertEverySucceeded(); // no second SLH-DSA provider to verify
+  }
+
   @Test
   void verify_badSignatures_everyOperationCountedFailedWithItsReason() throws Exception {
     for (ProviderChoice choice : ProviderChoice.values()) {

@@ -118,19 +118,52 @@ class SocketTargetsTest {
   }
 
   /**
-   * tls-rr and tls-acrr speak tlsecho's frames; a plain echo (socat in front of cat) returns the frame header and all,
-   * so each transaction is counted failed saying so and naming the workload that does fit (tls-stream -p ack=echo).
+   * tls-rr runs against a plain echo (socat in front of tee, which keeps what it echoed): with the default -p framing=auto
+   * the first request on the kept connection comes back whole, header and all, and every later one is the bare size bytes
+   * (the echoed byte count shows it), each compared; an echo that alters bytes is counted failed. framing=tlsecho refuses a
+   * plain echo naming framing=auto, and tls-acrr, which needs tlsecho's protocol, names https-acrr.
    */
   @Test
-  void rrAgainstAPlainEcho_everyTransactionFailedPointingToStreamAckEcho() throws Exception {
+  void rrAgainstAPlainEcho_rawAfterTheFirstFrameAndAlteredEchoOrFramingTlsechoCountedFailed() throws Exception {
     WorkloadContext context = new WorkloadContext(fixture.keys, false, () -> fixture.pki);
+    var rr = new TlsWorkload.Factory(TlsWorkload.Kind.RR);
+    for (String engine : List.of("jsse", "openssl")) {
+      int port = freePort();
+      Path echoed = dir.resolve("echoed-" + engine + ".bin");
+      Process echo = socat(port, "EXEC:tee -a " + echoed);
+      try {
+        MeasuredRun run;
+        try (Workload w = rr.create(context, Params.resolve("tls-rr", rr.params(), Map.of("target", "tls://127.0.0.1:" + port, "size", "128",
+            "engine", engine)))) {
+          run = MeasuredRun.of("tls-rr against a plain echo " + engine, w, Duration.ofSeconds(2)).assertEverySucceeded();
+        }
+        // one worker, one connection: a 137-byte frame first, then 128 raw bytes per transaction
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        long bytes = Files.size(echoed);
+        while ((bytes < 9 + 128 * run.succeeded() || (bytes - 9) % 128 != 0) && System.nanoTime() < deadline) {
+          echo.waitFor(20, TimeUnit.MILLISECONDS); // the echo's tee may still be writing the last bytes
+          bytes = Files.size(echoed);
+        }
+        assertTrue(run.succeeded() >= 2, engine + ": " + run.succeeded() + " transactions");
+        assertEquals(0, (bytes - 9) % 128, engine + ": " + bytes + " bytes echoed is one 9-byte header and 128 per transaction");
+        assertTrue(bytes >= 9 + 128 * run.succeeded() && bytes <= 9 + 128 * (run.started() + 1), engine + ": " + bytes + " bytes echoed for "
+            + run.succeeded() + " transactions");
+      } finally {
+        echo.destroy();
+        echo.waitFor(5, TimeUnit.SECONDS);
+      }
+    }
     int port = freePort();
     Process echo = socat(port, "EXEC:cat");
     try {
-      var rr = new TlsWorkload.Factory(TlsWorkload.Kind.RR);
-      try (Workload w = rr.create(context, Params.resolve("tls-rr", rr.params(), Map.of("target", "tls://127.0.0.1:" + port, "size", "128")))) {
-        MeasuredRun.of("tls-rr against a plain echo", w, Duration.ofMillis(700))
-            .assertEveryFailedWith("a plain echo, not serve tlsecho's protocol; for request/response against a plain TLS echo use tls-stream -p ack=echo");
+      try (Workload w = rr.create(context, Params.resolve("tls-rr", rr.params(), Map.of("target", "tls://127.0.0.1:" + port, "size", "1",
+          "framing", "none")))) {
+        MeasuredRun.of("tls-rr framing=none against a plain echo", w, Duration.ofMillis(500)).assertEverySucceeded();
+      }
+      try (Workload w = rr.create(context, Params.resolve("tls-rr", rr.params(), Map.of("target", "tls://127.0.0.1:" + port, "size", "128",
+          "framing", "tlsecho")))) {
+        MeasuredRun.of("tls-rr framing=tlsecho against a plain echo", w, Duration.ofMillis(700))
+            .assertEveryFailedWith("a plain echo, not serve tlsecho's protocol; -p framing=auto (the default) or none runs tls-rr against a plain echo");
       }
       var acrr = new TlsWorkload.Factory(TlsWorkload.Kind.ACRR);
       try (Workload w = acrr.create(context, Params.resolve("tls-acrr", acrr.params(), Map.of("target", "tls://127.0.0.1:" + port)))) {
@@ -139,6 +172,15 @@ class SocketTargetsTest {
     } finally {
       echo.destroy();
       echo.waitFor(5, TimeUnit.SECONDS);
+    }
+    int alteringPort = freePort();
+    // random bytes: some are lower-case letters, changed on the way back; unbuffered, since tr holds a short answer otherwise
+    Process altering = socat(alteringPort, "EXEC:stdbuf -o0 tr a-z A-Z");
+    try (Workload w = rr.create(context, Params.resolve("tls-rr", rr.params(), Map.of("target", "tls://127.0.0.1:" + alteringPort, "size", "128")))) {
+      MeasuredRun.of("tls-rr against an altering echo", w, Duration.ofSeconds(1)).assertEveryFailedWith("the echo differs from what was sent at byte");
+    } finally {
+      altering.destroy();
+      altering.waitFor(5, TimeUnit.SECONDS);
     }
   }
 }
