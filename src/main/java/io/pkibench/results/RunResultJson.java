@@ -43,6 +43,11 @@ public final class RunResultJson {
 
   /** Writes to a temporary file beside {@code file}, syncs it, and renames it over {@code file}: readers never see half a file. */
   public static void write(RunResult result, Path file) throws IOException {
+    if (Files.exists(file) && !Files.isRegularFile(file)) {
+      // /dev/null, a FIFO, a terminal: renamed over, a device would become a file (as root, /dev/null itself); written through instead
+      Files.writeString(file, toJson(result));
+      return;
+    }
     Path dir = file.toAbsolutePath().getParent();
     Files.createDirectories(dir);
     Path tmp = null;

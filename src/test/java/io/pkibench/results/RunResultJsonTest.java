@@ -66,6 +66,30 @@ class RunResultJsonTest {
         LatencyHistograms.toBase64(h), null, null, null);
   }
 
+  /**
+   * {@code --out /dev/null} as root once turned the machine's /dev/null into a regular file: the save renamed its
+   * temporary file over it. A FIFO stands in for the device here; it must stay one and its reader get the whole result.
+   */
+  @Test
+  void write_overAFifo_writesThroughAndLeavesItAFifo(@TempDir Path dir) throws Exception {
+    Path fifo = dir.resolve("out.fifo");
+    Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+    assertEquals(0, mkfifo.waitFor(), "mkfifo");
+    var read = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      try {
+        return Files.readString(fifo);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+    RunResultJson.write(fixture(), fifo);
+    assertEquals(RunResultJson.toJson(fixture()), read.get(30, java.util.concurrent.TimeUnit.SECONDS), "the reader got the whole result");
+    assertTrue(Files.exists(fifo) && !Files.isRegularFile(fifo), "still a FIFO, not a file renamed over it");
+    try (var left = Files.list(dir)) {
+      assertEquals(List.of(fifo), left.toList(), "no temporary file left beside it");
+    }
+  }
+
   @Test
   void toJson_fixture_matchesGoldenFile() throws IOException {
     GoldenFiles.assertMatches(GOLDEN, RunResultJson.toJson(fixture()), "the result format changed: bump the schema version or restore it");
