@@ -31,6 +31,24 @@ class ComparisonGateTest {
     assertTrue(c.passed() && c.conclusive());
   }
 
+  /**
+   * A noisy drop whose interval reaches past the 5% an unlimited row is judged by but stays inside a wider limit:
+   * with throughput:-20% it is the same (nothing more needed), without a limit inconclusive with the iterations
+   * that would settle it. The mutation run found both the limit's own size and "needed only when inconclusive" untested.
+   */
+  @Test
+  void of_noisyDropInsideAWideLimitButPastFivePercent_sameWithTheLimitInconclusiveWithout() {
+    RunResult base = run("sign", new double[] {1000, 1020, 980, 1010, 990}), now = run("sign", new double[] {950, 1050, 900, 1000, 960});
+    Comparison.Row limited = throughput(Comparison.of(base, now, List.of(Threshold.parse("throughput:-20%"))));
+    assertTrue(-limited.changeLowPercent() > Comparison.UNTHRESHOLDED_SIZE_PERCENT && -limited.changeLowPercent() < 20 && limited.changeHighPercent() > 0,
+        "the interval crosses zero and reaches past 5% but not 20%: " + limited);
+    assertEquals(Comparison.Verdict.same, limited.verdict(), limited.toString());
+    assertEquals(null, limited.iterationsNeeded(), "a settled row needs no more iterations");
+    Comparison.Row unlimited = throughput(Comparison.of(base, now, List.of()));
+    assertEquals(Comparison.Verdict.inconclusive, unlimited.verdict(), unlimited.toString());
+    assertTrue(unlimited.iterationsNeeded() != null && unlimited.iterationsNeeded() > 5, unlimited.toString());
+  }
+
   @Test
   void of_riseBeyondTheNoise_better() {
     Comparison c = Comparison.of(run("sign", new double[] {1000, 1001, 999, 1000, 1000}), run("sign", new double[] {1100, 1101, 1099, 1100, 1100}), LIMITS);

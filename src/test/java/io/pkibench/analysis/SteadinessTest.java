@@ -47,10 +47,41 @@ class SteadinessTest {
   }
 
   private static IterationResult iteration(int index, boolean warmup, long succeeded) {
+    return iteration(1, index, warmup, succeeded, 900_000_000L);
+  }
+
+  /** One second of series {@code series}, {@code succeeded} operations for {@code cpuNanos} of CPU (0: none measured). */
+  private static IterationResult iteration(int series, int index, boolean warmup, long succeeded, long cpuNanos) {
     org.HdrHistogram.Histogram h = LatencyHistograms.newHistogram();
     h.recordValue(1_000_000);
-    return new IterationResult(1, index, warmup, 1_000_000_000L, succeeded, succeeded, 0, 900_000_000L, java.util.List.of(),
+    return new IterationResult(series, index, warmup, 1_000_000_000L, succeeded, succeeded, 0, cpuNanos, java.util.List.of(),
         LatencyHistograms.toBase64(h), null, null, null);
+  }
+
+  /**
+   * The edges the mutation run found open: exactly the three warm-ups the window needs, a cost still rising,
+   * no CPU measured (time per operation judged), a later series' warm-ups (only the first series is read), no iteration at all.
+   */
+  @Test
+  void neverSteadied_windowEdgeRisingCostNoCpuLaterSeriesOrNoIteration_eachJudgedAsSaid() {
+    assertEquals(Optional.of("never steadied: CPU per operation still fell 75% over the last 3 of its 3 warm-up iterations;"
+        + " measured but not fitted; allow a longer warm-up (a larger upper count, or --duration)"), Steadiness.neverSteadied(warmedLevel(200, 400, 800)));
+    assertTrue(Steadiness.neverSteadied(warmedLevel(800, 400, 200)).orElseThrow().startsWith("never steadied: CPU per operation still rose 300%"));
+
+    java.util.List<IterationResult> wallOnly = new java.util.ArrayList<>();
+    for (long rate : new long[] {200, 400, 800}) wallOnly.add(iteration(1, wallOnly.size() + 1, true, rate, 0));
+    for (int k = 1; k <= 3; k++) wallOnly.add(iteration(1, k, false, 1000, 0));
+    assertTrue(Steadiness.neverSteadied(LevelResult.of(4, null, wallOnly, "pid:1", 1)).orElseThrow()
+        .startsWith("never steadied: time per operation still fell 75%"), "no CPU measured: wall time per operation");
+
+    java.util.List<IterationResult> twoSeries = new java.util.ArrayList<>();
+    for (int k = 1; k <= 3; k++) twoSeries.add(iteration(1, k, true, 1000, 900_000_000L));
+    for (int k = 1; k <= 3; k++) twoSeries.add(iteration(1, k, false, 1000, 900_000_000L));
+    for (long rate : new long[] {200, 400, 800}) twoSeries.add(iteration(2, twoSeries.size(), true, rate, 900_000_000L));
+    assertEquals(Optional.empty(), Steadiness.neverSteadied(LevelResult.of(4, null, twoSeries, "pid:1", 1)),
+        "the first series settled; a second series' cold warm-up is not the level's");
+
+    assertEquals(Optional.empty(), Steadiness.neverSteadied(LevelResult.of(4, null, java.util.List.of(), "pid:1", 1)), "nothing run, nothing to say");
   }
 
   @Test

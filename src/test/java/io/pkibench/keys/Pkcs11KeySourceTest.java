@@ -85,6 +85,41 @@ class Pkcs11KeySourceTest {
     throw new IllegalStateException("libsofthsm2.so not found: apt-get install softhsm2");
   }
 
+  /**
+   * The token verifying, held to Project Wycheproof's vectors as the PKCS#11 runners of
+   * awslabs/pkcs11-runners-for-project-wycheproof hold HSMs: SunPKCS11 hands each vector's public key and
+   * signature to SoftHSM2's C_Verify. Every family the token offers is run; a valid vector it refuses or an
+   * invalid one it verifies must be exactly the deviations named here. Found so (JDK 25, SoftHSM2 2.6): RSA
+   * PKCS#1 and PSS agree with every vector; ECDSA verifies tcId 6 (s's DER misses its leading 0, as SunEC
+   * does: the DER is read by the JDK before the token sees r and s) and refuses every valid signature whose r
+   * and s are small (64 to 160 bits, or a few bytes): which layer refuses them, SunPKCS11's DER-to-raw
+   * conversion or the token, is not settled here. SoftHSM2 offers no Ed25519 through SunPKCS11.
+   */
+  @Test
+  void tokenVerify_wycheproofVectors_validVerifiedInvalidRefused() throws Exception {
+    Map<String, List<Integer>> knownDeviations = Map.of(
+        "ecdsa-p256", List.of(6, 355, 356, 357, 358, 359, 360, 361, 362, 371, 372, 373, 374),
+        "ecdsa-p384", List.of(6, 387, 388, 389, 390, 391, 392, 401, 402, 403, 404));
+    List<String> run = new java.util.ArrayList<>();
+    try (Pkcs11KeySource token = new Pkcs11KeySource(config, Secret.fromFile(pinFile))) {
+      for (Wycheproof.Family family : Wycheproof.FAMILIES) {
+        java.security.Provider provider;
+        try {
+          provider = token.provider("Signature", family.algorithm());
+        } catch (GeneralSecurityException notOffered) {
+          System.out.println("wycheproof " + family.file() + " on the token: no " + family.algorithm() + ", not checked");
+          continue;
+        }
+        List<Wycheproof.Wrong> wrong = Wycheproof.verifyAll(Wycheproof.vectors(family.file()), family.algorithm(), provider);
+        System.out.println("wycheproof " + family.file() + " on the token (" + provider.getName() + "): " + wrong.size() + " wrong " + wrong);
+        assertEquals(knownDeviations.getOrDefault(family.alg(), List.of()), wrong.stream().map(Wycheproof.Wrong::tcId).toList(),
+            family.alg() + " on the token: " + wrong);
+        run.add(family.alg());
+      }
+    }
+    assertTrue(run.containsAll(List.of("rsa2048", "rsa3072", "ecdsa-p256", "ecdsa-p384")), "the families a token signs with were all run: " + run);
+  }
+
   @Test
   void key_signsInsideTokenAndBouncyCastleVerifies() throws Exception {
     try (Pkcs11KeySource token = new Pkcs11KeySource(config, Secret.fromFile(pinFile))) {

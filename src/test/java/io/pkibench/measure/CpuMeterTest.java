@@ -111,6 +111,7 @@ class CpuMeterTest {
   void processGroupMeter_childrenBurnKnownCpu_readsTheirSumWithin15Percent() throws Exception {
     String burner = "import sys, time\n"
         + "print(time.process_time(), flush=True)\n"
+        + "sys.stdin.readline()\n" // asleep until the meter has its first reading: nothing burnt before it is missed
         + "t = time.process_time()\n"
         + "while time.process_time() - t < 0.6: sum(i * i for i in range(1000))\n"
         + "print(time.process_time(), flush=True)\n"
@@ -127,6 +128,10 @@ class CpuMeterTest {
       double startedSeconds = 0;
       for (var out : outs) startedSeconds += Double.parseDouble(out.readLine());
       long before = meter.cpuNanos();
+      for (Process p : children) {
+        p.getOutputStream().write('\n');
+        p.getOutputStream().flush();
+      }
       double endedSeconds = 0;
       for (var out : outs) endedSeconds += Double.parseDouble(out.readLine()); // both have burnt theirs and wait on stdin
       long read = meter.cpuNanos() - before;

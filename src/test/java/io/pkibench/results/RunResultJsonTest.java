@@ -219,6 +219,51 @@ class RunResultJsonTest {
         e.getMessage());
   }
 
+  /**
+   * The structural check's other branches (mutation survivors): workloads or levels present but not lists, or
+   * absent; an open-loop level without its uncorrected latencies; an iteration without a histogram; a level
+   * without iterations. Each is damaged, said where.
+   */
+  @Test
+  void read_listsThatAreNotListsMissingLevelsOrHistograms_damagedSaidWhere(@TempDir Path dir) throws IOException {
+    var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+    String good = RunResultJson.toJson(fixture());
+    java.util.function.Function<java.util.function.Consumer<com.fasterxml.jackson.databind.node.ObjectNode>, String> damage = change -> {
+      try {
+        var tree = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(good);
+        change.accept(tree);
+        Path file = Files.writeString(dir.resolve("damaged.json"), tree.toString());
+        return assertThrows(IOException.class, () -> RunResultJson.read(file)).getMessage();
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    };
+    assertTrue(damage.apply(t -> t.putObject("workloads")).contains("is damaged: workloads is missing"));
+    assertTrue(damage.apply(t -> ((com.fasterxml.jackson.databind.node.ObjectNode) t.get("workloads").get(0)).put("levels", 3))
+        .contains("is damaged: workloads[0].levels is missing"));
+    assertTrue(damage.apply(t -> ((com.fasterxml.jackson.databind.node.ObjectNode) t.get("workloads").get(0)).remove("levels"))
+        .contains("is damaged: workloads[0].levels is missing"));
+    assertTrue(damage.apply(t -> ((com.fasterxml.jackson.databind.node.ObjectNode) t.get("workloads").get(1).get("levels").get(0).get("openLoop"))
+        .putNull("uncorrectedLatencyNanos")).contains("is damaged: workloads[1].levels[0].openLoop.uncorrectedLatencyNanos is missing"));
+    assertTrue(damage.apply(t -> ((com.fasterxml.jackson.databind.node.ObjectNode) t.get("workloads").get(0).get("levels").get(0).get("iterations").get(0))
+        .putNull("histogram")).contains("is damaged: workloads[0].levels[0].iterations[0].histogram is not a latency histogram"));
+    assertTrue(damage.apply(t -> ((com.fasterxml.jackson.databind.node.ObjectNode) t.get("workloads").get(0).get("levels").get(0)).remove("iterations"))
+        .contains("is damaged at workloads[0].levels[0]: a value has the wrong type"), "a level without its iterations");
+  }
+
+  /** A save that cannot replace the file (here a directory stands in its place) says so, keeps what was there, and leaves no temporary file. */
+  @Test
+  void write_overSomethingItCannotReplace_saysTheOldOneIsKept(@TempDir Path dir) throws IOException {
+    Path file = Files.createDirectories(dir.resolve("run.json"));
+    Files.writeString(file.resolve("kept"), "x");
+    var e = assertThrows(IOException.class, () -> RunResultJson.write(fixture(), file));
+    assertTrue(e.getMessage().startsWith("cannot save the result to " + file + " (") && e.getMessage().endsWith("); the file keeps what was saved before"),
+        e.getMessage());
+    try (var left = Files.list(dir)) {
+      assertEquals(List.of(file), left.toList(), "no temporary file is left behind");
+    }
+  }
+
   /** Past five problems the message names the first five and counts the rest, so that a wrecked file gives a readable line. */
   @Test
   void read_sixProblems_namesFiveAndCountsTheRest(@TempDir Path dir) throws IOException {

@@ -23,7 +23,12 @@ public final class GoldenFiles {
   }
 
   public static void assertMatches(Path golden, byte[] actual, String whatChanged) throws IOException {
-    if (Boolean.getBoolean(UPDATE)) {
+    assertMatches(golden, actual, whatChanged, Boolean.getBoolean(UPDATE));
+  }
+
+  /** As above, {@code rewrite} said rather than read from {@link #UPDATE}. */
+  static void assertMatches(Path golden, byte[] actual, String whatChanged, boolean rewrite) throws IOException {
+    if (rewrite) {
       Files.write(golden, actual);
       fail("rewrote " + golden + " (-D" + UPDATE + "): review 'git diff " + golden + "', then run ./test");
     }

@@ -37,7 +37,12 @@ final class SigningServiceClient implements AutoCloseable {
     if (reply.statusCode() / 100 != 2) {
       throw new IOException("HTTP " + reply.statusCode() + " from " + path + ": " + reply.body());
     }
-    return JSON.readTree(reply.body());
+    try {
+      return JSON.readTree(reply.body());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      // said without the path (it carries the token: one cause per operation) and without Jackson's location
+      throw new IOException("the service's answer is not whole JSON (" + reply.body().length() + " chars): " + e.getOriginalMessage());
+    }
   }
 
   byte[] postBinary(String path, String contentType, byte[] body) throws IOException, InterruptedException {

@@ -176,4 +176,28 @@ class ReliabilityCheckTest {
     assertTrue(r.passed(), r.findings().toString());
     assertEquals("reliability: 4 messages, 0 lost, 0 duplicated", r.summary());
   }
+
+  /** An undeliverable message still owes its acceptance receipt: lost or doubled, it is reported (the mutation run found this branch never reached). */
+  @Test
+  void check_undeliverableMessageWhoseAcceptanceIsLostOrDoubled_reportedAsSuch() throws Exception {
+    Map<DocumentKind, Path> m2 = delivered.get("<m2@pec1.test>");
+    byte[] envelope = Files.readAllBytes(m2.get(DocumentKind.TRANSPORT));
+    for (DocumentKind k : List.of(DocumentKind.TRANSPORT, DocumentKind.TAKING_CHARGE, DocumentKind.DELIVERY)) Files.delete(m2.get(k));
+    deliver(pec1Root, pec2.nonDelivery("nd2", envelope, List.of("bob@pec2.test"), "no such user", true));
+    Path acceptance = m2.get(DocumentKind.ACCEPTANCE);
+    byte[] receipt = Files.readAllBytes(acceptance);
+
+    Files.delete(acceptance);
+    ReliabilityCheck.Result lost = ReliabilityCheck.check(List.of(pec1Root, pec2Root), sent);
+    assertEquals(List.of("<m2@pec1.test>"), lost.undeliverable());
+    assertEquals(List.of("<m2@pec1.test>"), lost.lost(), lost.findings().toString());
+    assertEquals(List.of("<m2@pec1.test>: acceptance receipt missing"), lost.findings().stream().map(ReliabilityCheck.Finding::describe).toList());
+
+    Files.write(acceptance, receipt);
+    Files.write(acceptance.resolveSibling("again." + acceptance.getFileName()), receipt);
+    ReliabilityCheck.Result doubled = ReliabilityCheck.check(List.of(pec1Root, pec2Root), sent);
+    assertEquals(List.of("<m2@pec1.test>"), doubled.duplicated(), doubled.findings().toString());
+    assertEquals(List.of(), doubled.lost());
+    assertFalse(doubled.passed());
+  }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pkibench.testing.Await;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -25,8 +26,7 @@ class PendingTokensTest {
       assertEquals(100, tokens.bytes(), "a's share freed by its take");
 
       now.addAndGet(Duration.ofSeconds(1).toNanos()); // c is now past its lifetime; nothing asks for it
-      for (int i = 0; i < 100 && tokens.size() > 0; i++) Thread.sleep(20);
-      assertEquals(0, tokens.size(), "the timer expired it");
+      Await.until(Duration.ofSeconds(10), "the timer to expire it", () -> tokens.size() == 0);
       assertEquals(0, tokens.bytes());
       assertInstanceOf(PendingTokens.Taken.Unknown.class, tokens.take("c"));
 

@@ -61,7 +61,7 @@ class SignerServiceFaultsTest {
   static final ObjectMapper JSON = new ObjectMapper();
 
   /** What the front does to the answer of an operation's last call (finish, or the time-stamp reply). */
-  enum Fault { FLIP_SIGNATURE_VALUE, FLIP_TOKEN_SIGNATURE, LOGIN_NOT_VALID, HTTP_500 }
+  enum Fault { FLIP_SIGNATURE_VALUE, FLIP_TOKEN_SIGNATURE, LOGIN_NOT_VALID, HTTP_500, /** the answer's first half, sent as if whole */ TRUNCATED }
 
   @BeforeAll
   static void start() throws Exception {
@@ -96,7 +96,10 @@ class SignerServiceFaultsTest {
       "auth      | LOGIN_NOT_VALID      | login answered without valid=true",
       "cades     | HTTP_500             | HTTP 500 from api/signatures/",
       "auth      | HTTP_500             | HTTP 500 from api/auth/",
-      "timestamp | HTTP_500             | HTTP 500 from api/timestamp"})
+      "timestamp | HTTP_500             | HTTP 500 from api/timestamp",
+      "cades     | TRUNCATED            | the service's answer is not whole JSON",
+      "auth      | TRUNCATED            | the service's answer is not whole JSON",
+      "timestamp | TRUNCATED            | the TSA's reply is not a DER TimeStampResp"})
   void run_serviceAnswerSpoiled_everyOperationCountedFailedWithTheCheckMessage(String kind, Fault fault, String message) throws Exception {
     // first the same client through the same front with the answers untouched: it passes (and is warm), so the fault alone makes the failures
     front.fault.set(null);
@@ -181,6 +184,7 @@ class SignerServiceFaultsTest {
         yield JSON.writeValueAsBytes(answer);
       }
       case HTTP_500 -> throw new IllegalArgumentException("answered by the front itself");
+      case TRUNCATED -> java.util.Arrays.copyOf(body, body.length / 2);
     };
   }
 

@@ -8,6 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.keys.SigningKey;
+import io.pkibench.testing.FaultyKeys;
+import io.pkibench.testing.MeasuredRun;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.Workload;
+import io.pkibench.workload.api.WorkloadContext;
+import io.pkibench.workload.api.WorkloadFactory;
 import io.pkibench.testing.TestKeys;
 import java.io.ByteArrayInputStream;
 import java.io.StringWriter;
@@ -121,6 +127,25 @@ class SpiSignatureTest {
       var refused = assertThrows(java.io.IOException.class, () -> SpiSignature.verify(SpiSignature.parse(tampered), key.certificate()),
           t.getKey() + " changed: ours must refuse");
       assertEquals(t.getValue()[1], refused.getMessage(), t.getKey() + " changed");
+    }
+  }
+
+  /**
+   * A signer whose every signature comes out flipped: spi-sign's own check and spi-verify over a pool
+   * signed so each count every operation failed with the check's message, and the run goes on; a signer
+   * presented with another key's certificate (one of the other intermediate CA) fails the same way.
+   */
+  @Test
+  void run_signaturesFlippedOrAnotherKeysCertificate_everyOperationCountedFailed() throws Exception {
+    var faults = Map.of("flipped signatures", FaultyKeys.flippingEveryOutput(fixture.keys),
+        "the certificate of another key", FaultyKeys.swappingCertificates(fixture.keys, SpiWorkloads.SIGNER, "signer-rsa2048-2"));
+    for (var fault : faults.entrySet()) {
+      for (var factory : List.<WorkloadFactory>of(new SpiWorkloads.Sign(), new SpiWorkloads.Verify())) {
+        try (Workload w = factory.create(new WorkloadContext(fault.getValue(), true, () -> fixture.pki),
+            Params.resolve(factory.name(), factory.params(), Map.of("pool", "5")))) {
+          MeasuredRun.of(factory.name() + " with " + fault.getKey(), w, java.time.Duration.ofSeconds(1)).assertEveryFailedWith("the SPI signature does not verify");
+        }
+      }
     }
   }
 

@@ -11,6 +11,7 @@ import io.pkibench.keys.remote.RemoteKeySource;
 import io.pkibench.server.keyserver.KeyGrants;
 import io.pkibench.server.keyserver.KeyServer;
 import io.pkibench.server.keyserver.KeyService;
+import io.pkibench.testing.Await;
 import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.Openssl;
 import io.pkibench.testing.OpensslServer;
@@ -113,11 +114,13 @@ class ClientIdentityTest {
       // both made while the node is up: the key is found then; the second runs wholly after the node died
       Map<String, Workload> workloads = new java.util.LinkedHashMap<>();
       for (String engine : List.of("jsse", "openssl")) workloads.put(engine, handshakes(context, server.port, "client", "tls-client", "engine", engine));
+      long callsBefore = source.nodes().get(0).calls(); // the key lookups above
+      // the node dies once the first run's handshakes have signed through it twice, not after a guessed pause
       Thread killer = Thread.ofVirtual().start(() -> {
         try {
-          Thread.sleep(700);
-        } catch (InterruptedException e) {
-          return;
+          Await.until(Duration.ofSeconds(30), "two signatures through the node", () -> source.nodes().get(0).calls() >= callsBefore + 2);
+        } catch (Throwable notCalled) {
+          // the run's own assertions below say what it saw
         }
         dying.close();
       });
