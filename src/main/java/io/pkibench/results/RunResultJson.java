@@ -43,9 +43,13 @@ public final class RunResultJson {
 
   /** Writes to a temporary file beside {@code file}, syncs it, and renames it over {@code file}: readers never see half a file. */
   public static void write(RunResult result, Path file) throws IOException {
-    if (Files.exists(file) && !Files.isRegularFile(file)) {
+    if (Files.exists(file) && !Files.isRegularFile(file) && !Files.isDirectory(file)) {
       // /dev/null, a FIFO, a terminal: renamed over, a device would become a file (as root, /dev/null itself); written through instead
-      Files.writeString(file, toJson(result));
+      try {
+        Files.writeString(file, toJson(result));
+      } catch (IOException e) {
+        throw new IOException("cannot save the result to " + file + " (" + e.getMessage() + ")", e);
+      }
       return;
     }
     Path dir = file.toAbsolutePath().getParent();

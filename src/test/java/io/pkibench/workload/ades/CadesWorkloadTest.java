@@ -114,6 +114,33 @@ class CadesWorkloadTest {
     assertEquals("the CAdES signature does not verify with BouncyCastle", foreign.getMessage());
   }
 
+  /**
+   * The check is of the one signature the service made: a CMS carrying a second SignerInfo (someone else's, valid
+   * on its own) beside it, or none at all, is refused by its count, not passed on the first signer that verifies.
+   */
+  @Test
+  void check_aSecondSignerInfoOrNone_refusedByTheirCount() throws Exception {
+    byte[] content = AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, 4096);
+    SigningKey key = fixture.keys.key("signer-rsa2048-1");
+    TwoPhaseSigner signer = new TwoPhaseSigner(null, InstantSource.system());
+    var doc = new InMemoryDocument(content, "doc.bin");
+    var ours = new org.bouncycastle.cms.CMSSignedData(signer.sign(TwoPhaseSigner.Format.CADES, doc, key, SignaturePackaging.DETACHED));
+    var theirs = new org.bouncycastle.cms.CMSSignedData(signer.sign(TwoPhaseSigner.Format.CADES, doc, fixture.keys.key("signer-rsa2048-2"),
+        SignaturePackaging.DETACHED));
+    var both = new java.util.ArrayList<>(ours.getSignerInfos().getSigners());
+    both.addAll(theirs.getSignerInfos().getSigners());
+    byte[] twoSigners = org.bouncycastle.cms.CMSSignedData.replaceSigners(ours, new org.bouncycastle.cms.SignerInformationStore(both)).getEncoded();
+    var two = assertThrows(SignatureException.class,
+        () -> AdesChecks.check(TwoPhaseSigner.Format.CADES, twoSigners, content, key, fixture.pki.certificate("root-ca")));
+    assertEquals("expected one SignerInfo, found 2", two.getMessage());
+
+    byte[] noSigner = org.bouncycastle.cms.CMSSignedData.replaceSigners(ours, new org.bouncycastle.cms.SignerInformationStore(java.util.List.of()))
+        .getEncoded();
+    var none = assertThrows(SignatureException.class,
+        () -> AdesChecks.check(TwoPhaseSigner.Format.CADES, noSigner, content, key, fixture.pki.certificate("root-ca")));
+    assertEquals("expected one SignerInfo, found 0", none.getMessage());
+  }
+
   @Test
   void detachedBT_verifiesWithOpensslCmsAndTamperFails() throws Exception {
     byte[] content = Files.readAllBytes(fixture.pki.certificatePem("root-ca")); // any bytes will do; these are at hand
