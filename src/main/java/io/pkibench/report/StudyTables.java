@@ -342,7 +342,9 @@ public final class StudyTables {
         cells.add(ours.map(l -> Integer.toString(l.concurrency())).orElse("-"));
         cells.add(ours.map(l -> HumanUnits.percent(l.cpu().utilisation())).orElse("-"));
         condition.ifPresent(k -> cells.add(ours.map(l -> conditionCell(k, match.measured(), l)).orElse("-")));
+        // a substitute (another suite where the original's is gone) measured something else: no ratio to the original's figure
         cells.add(f.notComparableBecause() != null ? "not comparable"
+            : !substituteMark(study, match.label()).isEmpty() ? "not comparable (substitute)"
             : ours.isEmpty() || f.value() == 0 || Double.isNaN(value) || offeredRate(unit, ours.get()) ? "-"
             : String.format(Locale.ROOT, "%.2f×", value / f.value()));
         rows.add(cells.toArray(String[]::new));

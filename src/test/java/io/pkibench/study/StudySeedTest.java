@@ -100,6 +100,24 @@ class StudySeedTest {
     assertFalse(String.join(" | ", StudyTables.published(run).get(0)).contains("batch"), "IBM timed no batches");
   }
 
+  /** ssl: a cell measured on a substitute suite keeps its figure, starred, but sets no ratio against the original's suite. */
+  @Test
+  void sslReport_substituteCell_figureStarredAndNoRatio() throws Exception {
+    RunResult run = roundTrip(StudyRuns.run(new SslStudy(List.of("jsse")), dir, label -> 1000, label -> 0.5));
+    var grid = run.study().grid();
+    var substituted = grid.cells().stream().filter(c -> c.step() != null && c.step().startsWith("ACRR 8 KB · TDES")).findFirst().orElseThrow();
+    var cells = grid.cells().stream().map(c -> c == substituted
+        ? new io.pkibench.results.StudyRecord.Cell(c.row(), c.column(), c.variant(), c.step(), c.measured(), "refused here; the substitute is another suite")
+        : c).toList();
+    RunResult withSubstitute = run.withStudy(run.study().withGrid(new io.pkibench.results.StudyRecord.Grid(grid.rowsAre(), grid.columnsAre(),
+        grid.rows(), grid.columns(), grid.baseline(), grid.variants(), cells)));
+    String[] tdes = find(StudyTables.published(withSubstitute), substituted.step());
+    assertTrue(tdes[3].endsWith(" *"), "the figure is starred: " + String.join(" | ", tdes));
+    assertEquals("not comparable (substitute)", tdes[tdes.length - 1], String.join(" | ", tdes));
+    String[] aes = find(StudyTables.published(withSubstitute), "ACRR 8 KB · AES128/SHA-1");
+    assertTrue(aes[aes.length - 1].endsWith("×"), "the original's own suite still compared: " + String.join(" | ", aes));
+  }
+
   /** pix: the seed's condition is the client not being the bottleneck; the steps charging the client's CPU have none. */
   @Test
   void pixReport_conditionPerStep() throws Exception {
