@@ -37,6 +37,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import io.pkibench.workload.pec.PauseRange;
 
 @Command(
     name = "study",
@@ -316,10 +317,10 @@ final class StudyCommand implements Runnable {
     }
 
     /** {@code --pauses}, checked before anything else: a bad range is refused as a bad flag, naming the syntax. */
-    private io.pkibench.workload.pec.PauseRange pauseRange() {
+    private PauseRange pauseRange() {
       if (pauses == null) return null;
       try {
-        return io.pkibench.workload.pec.PauseRange.parse(pauses);
+        return PauseRange.parse(pauses);
       } catch (IllegalArgumentException e) {
         throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--pauses " + pauses + ": " + e.getMessage());
       }

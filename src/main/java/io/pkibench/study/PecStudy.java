@@ -39,6 +39,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
+import io.pkibench.results.LevelResult;
 
 /**
  * Study 4 of STUDIES.md (OpenPEC): a certified e-mail provider's signing path and verification path,
@@ -435,7 +436,7 @@ public final class PecStudy implements Study {
      * messages whose receipt came within the iteration, and a receipt a second late in a 1.5 s iteration read as a third of
      * the starts missing ("only 5.6 of 10.0 messages/s started" with none missed).
      */
-    static RateOutcome of(io.pkibench.results.LevelResult l) {
+    static RateOutcome of(LevelResult l) {
       double target = l.openLoop().targetRate();
       long started = l.counts().started(), missed = l.openLoop().missedStarts();
       double made = started + missed == 0 ? 0 : target * started / (started + missed);

@@ -19,6 +19,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
+import io.pkibench.workload.api.Paced;
 
 class LoadDriverTest {
   private static final CpuMeter CPU = CpuMeter.of("jvm");
@@ -52,7 +53,7 @@ class LoadDriverTest {
   @Test
   void runSeries_pacedOperation_waitsForItsTimeUntimed() throws Exception {
     AtomicLong executed = new AtomicLong();
-    Workload paced = worker -> new io.pkibench.workload.api.Paced() {
+    Workload paced = worker -> new Paced() {
       long due = System.nanoTime();
 
       @Override

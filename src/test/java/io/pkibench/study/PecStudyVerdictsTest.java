@@ -8,6 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import io.pkibench.plan.LoadModel;
+import io.pkibench.results.Counts;
+import io.pkibench.results.LatencyNanos;
+import io.pkibench.results.LevelResult;
+import io.pkibench.workload.pec.PauseRange;
 
 /** What the pec study concludes from its maximum-load search and its provider-worker sweep, from the figures alone. */
 class PecStudyVerdictsTest {
@@ -48,18 +53,18 @@ class PecStudyVerdictsTest {
    */
   @Test
   void rateOutcome_startsMadeFromTheMissedStarts_notFromTheCompletions() {
-    var counts = new io.pkibench.results.Counts(30, 30, 0);
-    var latency = new io.pkibench.results.LatencyNanos(30, 5e8, 1e8, 500_000_000L, 600_000_000L, 700_000_000L, 700_000_000L, 700_000_000L);
+    var counts = new Counts(30, 30, 0);
+    var latency = new LatencyNanos(30, 5e8, 1e8, 500_000_000L, 600_000_000L, 700_000_000L, 700_000_000L, 700_000_000L);
     var allMade = level(counts, latency, 10, 5.6, 0);
     assertEquals(10, PecStudy.RateOutcome.of(allMade).achievedPerSecond(), 1e-9);
     assertEquals(null, PecStudy.RateOutcome.of(allMade).missed(DEADLINE), "every start made, receipts within the deadline: tolerated");
     assertEquals(7.5, PecStudy.RateOutcome.of(level(counts, latency, 10, 5.6, 10)).achievedPerSecond(), 1e-9);
   }
 
-  private static io.pkibench.results.LevelResult level(io.pkibench.results.Counts counts, io.pkibench.results.LatencyNanos latency, double target,
+  private static LevelResult level(Counts counts, LatencyNanos latency, double target,
       double completionsPerSecond, long missed) {
-    return new io.pkibench.results.LevelResult(256, counts, null, latency, null, List.of(),
-        new io.pkibench.results.LevelResult.OpenLoop(target, completionsPerSecond, 0, missed, latency), List.of());
+    return new LevelResult(256, counts, null, latency, null, List.of(),
+        new LevelResult.OpenLoop(target, completionsPerSecond, 0, missed, latency), List.of());
   }
 
   /** The seed's question (the load the providers tolerate) asked in quick runs too: two rates, with the check that answers it. */
@@ -71,7 +76,7 @@ class PecStudyVerdictsTest {
     RunningServices services = RunningServices.plan(study.services(quick), List.of("java"), Map.of(), line -> {});
     Step search = study.steps(quick, services).stream().filter(s -> s.label().equals(PecStudy.SEARCH)).findFirst()
         .orElseThrow(() -> new AssertionError("quick has no maximum-load search"));
-    assertEquals(List.of(10.0, 40.0), ((io.pkibench.plan.LoadModel.Open) search.plan().load()).ratesPerSecond());
+    assertEquals(List.of(10.0, 40.0), ((LoadModel.Open) search.plan().load()).ratesPerSecond());
     assertTrue(study.checks(quick).stream().anyMatch(c -> c instanceof PecStudy.MaximumLoad), "the check that reads the search");
     assertEquals(List.of(10.0, 20.0, 40.0, 80.0, 160.0), study.searchRates(full));
     var none = new PecStudy(new PecStudy.Config(dir.resolve("pec"), null, 20, 4, List.of(1), Duration.ofSeconds(1), Duration.ofSeconds(1)));
@@ -81,14 +86,14 @@ class PecStudyVerdictsTest {
   /** The original's 1-15 s pauses as the users' pace: drawn within the range, a single value fixed, a reversed or too long range refused. */
   @Test
   void pauseRange_parse_drawsWithinTheRange_andRefusesWhatCannotBeAPause() {
-    var range = io.pkibench.workload.pec.PauseRange.parse("1s..15s");
+    var range = PauseRange.parse("1s..15s");
     var random = new java.util.SplittableRandom(7);
     java.util.LongSummaryStatistics drawn = java.util.stream.LongStream.range(0, 1000).map(i -> range.drawNanos(random)).summaryStatistics();
     assertTrue(drawn.getMin() >= 1_000_000_000L && drawn.getMax() <= 15_000_000_000L && drawn.getMax() - drawn.getMin() > 10_000_000_000L, drawn.toString());
-    assertEquals(5_000_000_000L, io.pkibench.workload.pec.PauseRange.parse("5s").drawNanos(random));
+    assertEquals(5_000_000_000L, PauseRange.parse("5s").drawNanos(random));
     assertEquals("1s..15s", range.toString());
     for (String bad : List.of("15s..1s", "1s..2m", "1s..15", "1s..5s..9s")) {
-      var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> io.pkibench.workload.pec.PauseRange.parse(bad), bad);
+      var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> PauseRange.parse(bad), bad);
       assertTrue(e.getMessage().contains("'"), bad + ": " + e.getMessage());
     }
   }

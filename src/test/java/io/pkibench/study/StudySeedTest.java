@@ -15,6 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.pkibench.results.StudyRecord;
 
 /**
  * Each study's report in its seed's terms: the seed's unit beside ours, whether the seed's condition held per step,
@@ -107,9 +108,9 @@ class StudySeedTest {
     var grid = run.study().grid();
     var substituted = grid.cells().stream().filter(c -> c.step() != null && c.step().startsWith("ACRR 8 KB · TDES")).findFirst().orElseThrow();
     var cells = grid.cells().stream().map(c -> c == substituted
-        ? new io.pkibench.results.StudyRecord.Cell(c.row(), c.column(), c.variant(), c.step(), c.measured(), "refused here; the substitute is another suite")
+        ? new StudyRecord.Cell(c.row(), c.column(), c.variant(), c.step(), c.measured(), "refused here; the substitute is another suite")
         : c).toList();
-    RunResult withSubstitute = run.withStudy(run.study().withGrid(new io.pkibench.results.StudyRecord.Grid(grid.rowsAre(), grid.columnsAre(),
+    RunResult withSubstitute = run.withStudy(run.study().withGrid(new StudyRecord.Grid(grid.rowsAre(), grid.columnsAre(),
         grid.rows(), grid.columns(), grid.baseline(), grid.variants(), cells)));
     String[] tdes = find(StudyTables.published(withSubstitute), substituted.step());
     assertTrue(tdes[3].endsWith(" *"), "the figure is starred: " + String.join(" | ", tdes));

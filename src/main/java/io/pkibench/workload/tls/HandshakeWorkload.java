@@ -24,6 +24,7 @@ import javax.net.ssl.SSLEngineResult;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSession;
+import io.pkibench.formats.tls.TlsEngine;
 
 /**
  * One full TLS handshake between two JSSE {@code SSLEngine}s in memory, no sockets (the pix study's
@@ -111,7 +112,7 @@ public final class HandshakeWorkload implements Workload {
         for (String p : List.of("trust", "client", "client-cert", "client-key", "client-key-password-file")) {
           if (!params.get(p).isEmpty()) problems.add("-p " + p + ": only with --target tls://HOST:PORT; in memory the client is tls-client from --keys");
         }
-        if (ClientTlsParams.engine(params) != io.pkibench.formats.tls.TlsEngine.JSSE) problems.add("-p engine=" + params.get("engine") + ": in memory both ends are JSSE; give --target to use it");
+        if (ClientTlsParams.engine(params) != TlsEngine.JSSE) problems.add("-p engine=" + params.get("engine") + ": in memory both ends are JSSE; give --target to use it");
         if (params.get("resume").equals("true")) problems.add("-p resume=true: only with --target (in memory every handshake is full)");
       } else {
         if (!params.get("keyalg").equals("rsa2048") || !params.get("client-signature").equals("any")) {

@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import io.pkibench.measure.ProcessMemory;
 
 /**
  * {@code tls-hold}: how many TLS connections a server holds open, and what each costs it. A level is N connections, one per
@@ -91,7 +92,7 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
     this.portsPerAddress = SocketBudget.ofThisProcess().ephemeralPorts();
     this.loopbackTarget = loopbackTarget;
     this.serverPid = serverPid;
-    this.serverRssBeforeKb = serverPid > 0 ? rssKb(serverPid) : -1;
+    this.serverRssBeforeKb = serverPid > 0 ? ProcessMemory.rssKb(serverPid) : -1;
   }
 
   public static final class Factory implements WorkloadFactory {
@@ -339,7 +340,7 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
     out.put(level + "failed handshakes", handshakeFailures.get());
     out.put(level + "held connections lost", lost.get());
     if (serverRssBeforeKb >= 0) {
-      long now = rssKb(serverPid);
+      long now = ProcessMemory.rssKb(serverPid);
       long openNow = open.get();
       if (now >= 0) {
         out.put(level + "server RSS growth KB", now - serverRssBeforeKb);
@@ -347,27 +348,6 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
       }
     }
     return out;
-  }
-
-  /** VmRSS of {@code pid} and its descendants (nginx's workers), in KB; -1 when the process is gone or unreadable. */
-  static long rssKb(long pid) {
-    var handle = ProcessHandle.of(pid);
-    if (handle.isEmpty()) return -1;
-    long total = rssOf(pid);
-    if (total < 0) return -1;
-    for (ProcessHandle child : handle.get().descendants().toList()) total += Math.max(0, rssOf(child.pid()));
-    return total;
-  }
-
-  private static long rssOf(long pid) {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-        if (line.startsWith("VmRSS:")) return Long.parseLong(line.replaceAll("[^0-9]", ""));
-      }
-      return -1;
-    } catch (IOException | RuntimeException e) {
-      return -1;
-    }
   }
 
   @Override

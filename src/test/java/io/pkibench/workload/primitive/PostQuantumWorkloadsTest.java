@@ -24,6 +24,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.pkibench.keys.catalog.KeySources;
 
 /**
  * The post-quantum algorithms through the workloads and the engine, with each provider that has them,
@@ -104,7 +105,7 @@ class PostQuantumWorkloadsTest {
    */
   @Test
   void plainSoftwareKeys_algorithmAccpLacks_runsOnTheJdkOrBouncyCastle() throws Exception {
-    var plain = io.pkibench.keys.catalog.KeySources.open("software", () -> pki, null, Map.of(), InstantSource.system(), line -> {});
+    var plain = KeySources.open("software", () -> pki, null, Map.of(), InstantSource.system(), line -> {});
     assertEquals("SunJCE", plain.provider("KEM", "ML-KEM-768").getName());
     assertEquals("BC", plain.provider("Signature", "SLH-DSA").getName());
     assertEquals("AmazonCorrettoCryptoProvider", plain.provider("Signature", "ML-DSA").getName());

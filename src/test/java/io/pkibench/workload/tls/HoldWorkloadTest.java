@@ -28,6 +28,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import io.pkibench.formats.tls.TlsServerKeys;
+import io.pkibench.workload.api.Params;
 
 /** tls-hold against a real serve tlsecho on loopback: connections held, spread over source addresses, and lost when the server closes them. */
 @Timeout(value = 2, unit = java.util.concurrent.TimeUnit.MINUTES) // every test talks to an echo server: a hang ends, said as one
@@ -41,7 +43,7 @@ class HoldWorkloadTest {
   }
 
   static TlsEchoServer server(TlsEchoServer.Limits limits) throws Exception {
-    var identity = io.pkibench.formats.tls.TlsServerKeys.of(fixture.pki, "rsa2048");
+    var identity = TlsServerKeys.of(fixture.pki, "rsa2048");
     var context = TlsEngine.JSSE.server(identity.privateKey(), identity.chain(), List.of(), List.of());
     TlsEchoServer server = new TlsEchoServer(context, "jsse", "127.0.0.1", 0, 0, limits);
     server.start();
@@ -149,7 +151,7 @@ class HoldWorkloadTest {
   @Test
   void problems_badParameters_eachNamedWithItsFlag() {
     var f = new HoldWorkload.Factory();
-    List<String> problems = f.problems(io.pkibench.workload.api.Params.resolve(f.name(), f.params(), Map.of("target", "tls://127.0.0.1:8444",
+    List<String> problems = f.problems(Params.resolve(f.name(), f.params(), Map.of("target", "tls://127.0.0.1:8444",
         "handshake-rate", "fast", "interval", "0s", "server-pid", "abc", "source-addresses", "10.0.0.1-10.0.0.4")), "software");
     assertEquals(4, problems.size(), problems.toString());
     assertTrue(problems.get(0).startsWith("-p handshake-rate=fast"), problems.toString());
