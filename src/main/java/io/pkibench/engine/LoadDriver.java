@@ -3,6 +3,7 @@ package io.pkibench.engine;
 import io.pkibench.measure.CpuMeter;
 import io.pkibench.measure.IntervalLog;
 import io.pkibench.measure.LatencyHistograms;
+import io.pkibench.plan.LevelLoad;
 import io.pkibench.plan.ThreadKind;
 import io.pkibench.workload.api.LiveCounts;
 import io.pkibench.workload.api.Workload;
@@ -129,7 +130,7 @@ public final class LoadDriver {
       throws EngineException, InterruptedException {
     for (Worker w : workers) w.resetCounters();
     gates.nextSlot.set(0);
-    Ticks ticks = new Ticks(spec, warmup, index, gates.latency, workload);
+    Ticks ticks = new Ticks(spec, warmup, index, gates.latency, workload, workers);
     long cpuStart = cpu.cpuNanos();
     long startNanos = System.nanoTime();
     ticks.start(startNanos, wallClock.millis());
@@ -178,7 +179,7 @@ public final class LoadDriver {
             null);
       }
       ticks.sample();
-      ticks.progress(workers, now);
+      ticks.progress(now);
     }
   }
 
@@ -218,11 +219,15 @@ public final class LoadDriver {
     final Histogram tick = LatencyHistograms.newHistogram();
     /** The workload's own live figures, or null when it has none. */
     final LiveCounts live;
+    final List<Worker> workers;
     long tickStartMillis;
     long lastTickNanos;
     long lastSucceeded;
+    /** The running totals at the last interval, so that each interval reports its own counts. */
+    long intervalStarted, intervalSucceeded, intervalFailed;
 
-    Ticks(SeriesSpec spec, boolean warmup, int index, LatencyStripes latency, Workload workload) {
+    Ticks(SeriesSpec spec, boolean warmup, int index, LatencyStripes latency, Workload workload, List<Worker> workers) {
+      this.workers = workers;
       this.live = workload instanceof LiveCounts counts ? counts : null;
       this.spec = spec;
       this.warmup = warmup;
@@ -237,13 +242,29 @@ public final class LoadDriver {
       tickStartMillis = startMillis;
     }
 
-    /** Moves what the workers recorded since the last tick into the iteration and writes it as an interval. */
+    /**
+     * Moves what the workers recorded since the last tick into the iteration, writes it as an interval and hands it,
+     * with the interval's counts, to the progress listener.
+     */
     void sample() {
+      long startMillis = tickStartMillis;
       tickStartMillis = LoadDriver.this.sample(latency, tick, iteration, tag, tickStartMillis);
+      long startedOps = 0, succeeded = 0, failed = 0;
+      for (Worker w : workers) {
+        startedOps += w.startedNow();
+        succeeded += w.succeededNow();
+        failed += w.failedNow();
+      }
+      double target = spec.load() instanceof LevelLoad.Open open ? open.ratePerSecond() : Double.NaN;
+      LoadDriver.this.progress.interval(new IntervalSample(spec, warmup, index, startMillis, tickStartMillis,
+          startedOps - intervalStarted, succeeded - intervalSucceeded, failed - intervalFailed, tick, target, spec.concurrency()));
+      intervalStarted = startedOps;
+      intervalSucceeded = succeeded;
+      intervalFailed = failed;
     }
 
     /** Tells the progress listener where the iteration stands, with the rate since the last tick. */
-    void progress(List<Worker> workers, long now) {
+    void progress(long now) {
       long succeeded = 0, failed = 0, startedOps = 0;
       for (Worker w : workers) {
         succeeded += w.succeededNow();

@@ -225,6 +225,49 @@ class LoadDriverTest {
     assertTrue(measured.getTotalCount() > 0);
   }
 
+  /**
+   * The per-second intervals the listener receives add up, per iteration, to the iteration's own counts and latencies:
+   * each interval carries its own counts, not running totals, and its own latencies, copied before the buffer is reused.
+   */
+  @Test
+  void runSeries_intervals_addUpToEachIteration() throws Exception {
+    List<IntervalSample> samples = new ArrayList<>();
+    List<Histogram> copies = new ArrayList<>();
+    ProgressListener listener = new ProgressListener() {
+      @Override
+      public void interval(IntervalSample sample) {
+        samples.add(sample);
+        copies.add(sample.latency().copy());
+      }
+    };
+    FlakyWorkload workload = new FlakyWorkload();
+    SeriesSpec spec = new SeriesSpec("flaky", 2, 1, 1, Iterations.parse("1x300ms"), Iterations.parse("1x2200ms"));
+    List<IterationOutcome> outcomes = new LoadDriver(ThreadKind.PLATFORM, listener, IntervalLog.NONE, InstantSource.system(), Duration.ofSeconds(10))
+        .runSeries(spec, workload, CPU);
+    for (IterationOutcome o : outcomes) {
+      List<Integer> mine = new ArrayList<>();
+      for (int i = 0; i < samples.size(); i++) {
+        if (samples.get(i).warmup() == o.warmup() && samples.get(i).iteration() == o.index()) mine.add(i);
+      }
+      assertTrue(o.warmup() || mine.size() >= 3, "a 2.2 s iteration gives at least three intervals: " + mine.size());
+      Histogram sum = new Histogram(3);
+      long started = 0, succeeded = 0, failed = 0;
+      for (int i : mine) {
+        IntervalSample s = samples.get(i);
+        started += s.started();
+        succeeded += s.succeeded();
+        failed += s.failed();
+        sum.add(copies.get(i));
+        assertTrue(s.endMillis() >= s.startMillis() && Double.isNaN(s.targetPerSecond()) && s.activeWorkers() == 2, s.toString());
+      }
+      assertEquals(o.started(), started, "iteration " + o.index() + " started");
+      assertEquals(o.succeeded(), succeeded, "succeeded");
+      assertEquals(o.failed(), failed, "failed");
+      assertEquals(o.latency().getTotalCount(), sum.getTotalCount(), "every latency in exactly one interval");
+      assertEquals(o.latency().getMaxValue(), sum.getMaxValue());
+    }
+  }
+
   /** No CPU measured: the warm-up's steadiness is judged on wall time per operation. */
   private static final CpuMeter NO_CPU = new CpuMeter() {
     @Override

@@ -1,0 +1,29 @@
+package io.pkibench.engine;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * What the workers did in one interval of an iteration (about a second; the last one ends with the iteration), as the
+ * engine's controller hands it to {@link ProgressListener#interval}: the operations that started, succeeded and failed
+ * in it (counts of the interval, not running totals) and the latencies recorded in it.
+ *
+ * <p>{@code latency} is the engine's own buffer, reused for the next interval: valid during the call only, so a listener
+ * that keeps it copies it ({@code latency.copy()}) or adds it into its own histogram.
+ *
+ * @param startMillis wall clock at the interval's start (epoch milliseconds)
+ * @param endMillis wall clock at its end
+ * @param targetPerSecond the open loop's scheduled rate; {@code NaN} in the closed loop
+ * @param activeWorkers the workers serving the series in this interval
+ */
+public record IntervalSample(
+    SeriesSpec spec,
+    boolean warmup,
+    int iteration,
+    long startMillis,
+    long endMillis,
+    long started,
+    long succeeded,
+    long failed,
+    Histogram latency,
+    double targetPerSecond,
+    int activeWorkers) {}
