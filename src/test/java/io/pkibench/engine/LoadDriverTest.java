@@ -233,17 +233,26 @@ class LoadDriverTest {
   void runSeries_intervals_addUpToEachIteration() throws Exception {
     List<IntervalSample> samples = new ArrayList<>();
     List<Histogram> copies = new ArrayList<>();
-    ProgressListener listener = new ProgressListener() {
+    ProgressListener recorder = new ProgressListener() {
       @Override
       public void interval(IntervalSample sample) {
         samples.add(sample);
         copies.add(sample.latency().copy());
       }
     };
+    List<IterationOutcome> finished = new ArrayList<>();
+    ProgressListener counter = new ProgressListener() {
+      @Override
+      public void iterationFinished(SeriesSpec spec, IterationOutcome outcome) {
+        finished.add(outcome);
+      }
+    };
+    ProgressListener listener = ProgressListener.all(List.of(recorder, counter));
     FlakyWorkload workload = new FlakyWorkload();
     SeriesSpec spec = new SeriesSpec("flaky", 2, 1, 1, Iterations.parse("1x300ms"), Iterations.parse("1x2200ms"));
     List<IterationOutcome> outcomes = new LoadDriver(ThreadKind.PLATFORM, listener, IntervalLog.NONE, InstantSource.system(), Duration.ofSeconds(10))
         .runSeries(spec, workload, CPU);
+    assertEquals(outcomes, finished, "both listeners told everything");
     for (IterationOutcome o : outcomes) {
       List<Integer> mine = new ArrayList<>();
       for (int i = 0; i < samples.size(); i++) {
