@@ -52,6 +52,8 @@ import picocli.CommandLine.Spec;
         "  pkibench run noop --concurrency 1,2 --warmup 1x1s --measure 3x1s",
         "  pkibench run http:cades --target https://127.0.0.1:8443 --concurrency 1..32   # against 'pkibench serve signer'",
         "  pkibench run sign -p alg=ecdsa-p256 --rates 1000,2000,4000 --concurrency 8   # open loop",
+        "  pkibench run sign -p alg=ecdsa-p256 --stages 10s:400/s,30s:400/s,10s:0/s -o staged.json   # ramp up, hold, ramp down",
+        "  pkibench report staged.json -o staged.html   # its time series per second, the stages marked",
         "", "Exit codes: 0 done, 1 a workload could not run or stopped early, 2 bad flags (nothing run)."})
 final class RunCommand implements Callable<Integer> {
   @ParentCommand PkibenchCommand parent;
@@ -78,6 +80,13 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = {"--rate", "--rates"}, paramLabel = "RATES",
       description = "open loop: operations per second on a fixed timetable, e.g. 500/s or 100,200,400; latency counts from each scheduled start")
   String rates;
+
+  @Option(names = "--stages", paramLabel = "D:T,...",
+      description = "ramp, hold, ramp down instead of levels: each stage moves the target linearly from the previous one (0 at the start) to T"
+          + " over D; T a rate (10s:400/s, open loop, --concurrency the workers serving it) or a number of workers (10s:64, closed loop);"
+          + " the stages are the measurement, a per-second time series and per-stage summaries are recorded; --warmup, if given, holds the"
+          + " first stage's target before them")
+  String stages;
 
   @Option(names = "--source-addresses", paramLabel = "RANGE|LIST",
       description = "local addresses the socket workloads' connections leave from, round-robin, e.g. 127.0.0.1-127.0.0.16 (each brings its own"
@@ -192,7 +201,14 @@ final class RunCommand implements Callable<Integer> {
   private Plan validatedPlan(WorkloadCatalog catalog) {
     List<String> problems = new ArrayList<>();
     LoadModel load = null;
-    try {
+    if (stages != null) {
+      var parsed = spec.commandLine().getParseResult();
+      LoadModel.Staged staged = StageFlags.load(stages, concurrency, rates, fork, parsed.hasMatchedOption("--measure"), problems);
+      load = staged;
+      // No warm-up unless asked for: the first stage is the ramp, as in k6.
+      if (!parsed.hasMatchedOption("--warmup")) warmup = new Iterations(0, warmup.each());
+      if (staged != null) measure = new Iterations(1, staged.stages().total());
+    } else try {
       if (rates == null) {
         load = new LoadModel.Closed(ConcurrencyList.parse(concurrency == null ? "1,2,4" : concurrency));
       } else {

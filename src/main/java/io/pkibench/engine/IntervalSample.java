@@ -12,8 +12,13 @@ import org.HdrHistogram.Histogram;
  *
  * @param startMillis wall clock at the interval's start (epoch milliseconds)
  * @param endMillis wall clock at its end
- * @param targetPerSecond the open loop's scheduled rate; {@code NaN} in the closed loop
- * @param activeWorkers the workers serving the series in this interval
+ * @param targetPerSecond the open loop's scheduled rate (on stages, the timetable's mean over the interval); {@code NaN} in
+ *     the closed loop
+ * @param activeWorkers the workers serving the series in this interval; on worker stages, those running operations (not
+ *     parked) at the interval's end
+ * @param stage on stages, the index of the stage the interval lies in (intervals end at stage boundaries too); -1 else
+ * @param targetWorkers on worker stages, the workers the target asks at the interval's end; {@code NaN} else
+ * @param cpuNanos CPU time the run's meter counted in the interval
  */
 public record IntervalSample(
     SeriesSpec spec,
@@ -26,4 +31,7 @@ public record IntervalSample(
     long failed,
     Histogram latency,
     double targetPerSecond,
-    int activeWorkers) {}
+    int activeWorkers,
+    int stage,
+    double targetWorkers,
+    long cpuNanos) {}

@@ -4,6 +4,7 @@ import io.pkibench.measure.CpuMeter;
 import io.pkibench.measure.IntervalLog;
 import io.pkibench.measure.LatencyHistograms;
 import io.pkibench.plan.LevelLoad;
+import io.pkibench.plan.Stages;
 import io.pkibench.plan.ThreadKind;
 import io.pkibench.workload.api.LiveCounts;
 import io.pkibench.workload.api.Workload;
@@ -130,10 +131,12 @@ public final class LoadDriver {
       throws EngineException, InterruptedException {
     for (Worker w : workers) w.resetCounters();
     gates.nextSlot.set(0);
-    Ticks ticks = new Ticks(spec, warmup, index, gates.latency, workload, workers);
+    Stages stages = stagesOf(spec, warmup, length);
+    gates.stages = stages;
+    Ticks ticks = new Ticks(spec, warmup, index, gates.latency, workload, workers, stages, cpu);
     long cpuStart = cpu.cpuNanos();
     long startNanos = System.nanoTime();
-    ticks.start(startNanos, wallClock.millis());
+    ticks.start(startNanos, wallClock.millis(), cpuStart);
     openGate(gates, startNanos, length);
     awaitEnd(gates, workers, ticks);
     if (gates.gate.isTerminated()) {
@@ -146,6 +149,12 @@ public final class LoadDriver {
     IterationOutcome outcome = tally(spec, warmup, index, length, durationNanos, cpuNanos, workers, gates, ticks.iteration);
     progress.iterationFinished(spec, outcome);
     return outcome;
+  }
+
+  /** What an iteration follows: the stages when measured, their first target held in a warm-up; null on a fixed level. */
+  static Stages stagesOf(SeriesSpec spec, boolean warmup, Duration length) {
+    if (spec.stages() == null) return null;
+    return warmup ? Stages.hold(spec.stages().kind(), spec.stages().stages().get(0).target(), length) : spec.stages();
   }
 
   /** Sets the iteration's deadline and lets every worker through the gate, where all of them wait. */
@@ -164,7 +173,7 @@ public final class LoadDriver {
     long hangLimit = gates.deadlineNanos + hangGrace.toNanos();
     while (true) {
       long now = System.nanoTime();
-      long wait = Math.max(1, Math.min(ticks.lastTickNanos + TICK_NANOS, hangLimit) - now);
+      long wait = Math.max(1, Math.min(ticks.nextTickNanos(), hangLimit) - now);
       try {
         if (gates.gate.awaitAllArrived(wait)) return;
       } catch (IterationGate.TerminatedException aWorkerDied) {
@@ -200,11 +209,17 @@ public final class LoadDriver {
     if (gates.openLoop) {
       uncorrected = LatencyHistograms.newHistogram();
       gates.uncorrectedLatency.drainInto(uncorrected);
-      long offered = (long) Math.ceil(length.toNanos() / gates.periodNanos);
+      long offered = gates.stages != null ? offered(gates.stages, length) : (long) Math.ceil(length.toNanos() / gates.periodNanos);
       missed = Math.max(0, offered - started);
     }
     return new IterationOutcome(
         spec.series(), index, warmup, durationNanos, started, succeeded, failed, cpuNanos, iteration, uncorrected, late, missed, errors);
+  }
+
+  /** Slots of a ramping timetable due within {@code length}: those scheduled before its end. */
+  static long offered(Stages stages, Duration length) {
+    long n = (long) Math.floor(stages.arrivalsUntil(length.toNanos()));
+    return stages.offsetOfArrival(n) < length.toNanos() ? n + 1 : n;
   }
 
   /** The iteration's latency so far, and its once-a-second intervals and progress ticks. */
@@ -220,14 +235,23 @@ public final class LoadDriver {
     /** The workload's own live figures, or null when it has none. */
     final LiveCounts live;
     final List<Worker> workers;
+    /** The stages the iteration follows, or null; intervals end at their boundaries too, so each lies in one stage. */
+    final Stages stages;
+    final CpuMeter cpu;
     long tickStartMillis;
     long lastTickNanos;
+    long startNanos;
+    long intervalStartNanos;
+    long lastCpuNanos;
     long lastSucceeded;
     /** The running totals at the last interval, so that each interval reports its own counts. */
     long intervalStarted, intervalSucceeded, intervalFailed;
 
-    Ticks(SeriesSpec spec, boolean warmup, int index, LatencyStripes latency, Workload workload, List<Worker> workers) {
+    Ticks(SeriesSpec spec, boolean warmup, int index, LatencyStripes latency, Workload workload, List<Worker> workers, Stages stages,
+        CpuMeter cpu) {
       this.workers = workers;
+      this.stages = stages;
+      this.cpu = cpu;
       this.live = workload instanceof LiveCounts counts ? counts : null;
       this.spec = spec;
       this.warmup = warmup;
@@ -237,9 +261,24 @@ public final class LoadDriver {
       this.latency = latency;
     }
 
-    void start(long startNanos, long startMillis) {
+    void start(long startNanos, long startMillis, long cpuNanos) {
       lastTickNanos = startNanos;
       tickStartMillis = startMillis;
+      this.startNanos = startNanos;
+      intervalStartNanos = startNanos;
+      lastCpuNanos = cpuNanos;
+    }
+
+    /** When the next interval ends: a second after the last tick, or at the next stage boundary if sooner. */
+    long nextTickNanos() {
+      long next = lastTickNanos + TICK_NANOS;
+      if (stages == null) return next;
+      for (int i = 1; i < stages.stages().size(); i++) {
+        long boundary = startNanos + stages.startNanos(i);
+        // A boundary the last tick is already within a millisecond of has had its tick.
+        if (boundary - lastTickNanos > 1_000_000L && boundary - next < 0) return boundary;
+      }
+      return next;
     }
 
     /**
@@ -256,8 +295,30 @@ public final class LoadDriver {
         failed += w.failedNow();
       }
       double target = spec.load() instanceof LevelLoad.Open open ? open.ratePerSecond() : Double.NaN;
+      int active = spec.concurrency();
+      int stage = -1;
+      double targetWorkers = Double.NaN;
+      long nowNanos = System.nanoTime();
+      long cpuNanos = cpu.cpuNanos();
+      if (stages != null) {
+        long from = intervalStartNanos - startNanos;
+        long to = nowNanos - startNanos;
+        stage = stages.stageAt(from + (to - from) / 2);
+        if (stages.kind() == Stages.Kind.RATE) {
+          // The timetable's own mean over the interval; after the end (operations in flight) it offers nothing.
+          long end = Math.min(to, stages.total().toNanos());
+          target = end > from ? (stages.arrivalsUntil(end) - stages.arrivalsUntil(from)) * 1e9 / (to - from) : 0;
+        } else {
+          targetWorkers = Math.round(stages.targetAt(Math.min(to, stages.total().toNanos() - 1)));
+          active = 0;
+          for (Worker w : workers) if (w.activeNow()) active++;
+        }
+      }
       LoadDriver.this.progress.interval(new IntervalSample(spec, warmup, index, startMillis, tickStartMillis,
-          startedOps - intervalStarted, succeeded - intervalSucceeded, failed - intervalFailed, tick, target, spec.concurrency()));
+          startedOps - intervalStarted, succeeded - intervalSucceeded, failed - intervalFailed, tick, target, active,
+          stage, targetWorkers, cpuNanos - lastCpuNanos));
+      intervalStartNanos = nowNanos;
+      lastCpuNanos = cpuNanos;
       intervalStarted = startedOps;
       intervalSucceeded = succeeded;
       intervalFailed = failed;

@@ -1,6 +1,7 @@
 package io.pkibench.engine;
 
 import io.pkibench.plan.LevelLoad;
+import io.pkibench.plan.Stages;
 import io.pkibench.measure.LatencyHistograms;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Paced;
@@ -21,6 +22,8 @@ abstract class WorkerCounters extends WorkerPadBefore {
   long started;
   long succeeded;
   long failed;
+  /** Closed loop on stages: running operations now, not parked. */
+  boolean active;
 }
 
 abstract class WorkerPadAfter extends WorkerCounters {
@@ -36,6 +39,7 @@ final class Worker extends WorkerPadAfter implements Runnable {
   private static final VarHandle STARTED;
   private static final VarHandle SUCCEEDED;
   private static final VarHandle FAILED;
+  private static final VarHandle ACTIVE;
 
   static {
     try {
@@ -43,6 +47,7 @@ final class Worker extends WorkerPadAfter implements Runnable {
       STARTED = lookup.findVarHandle(WorkerCounters.class, "started", long.class);
       SUCCEEDED = lookup.findVarHandle(WorkerCounters.class, "succeeded", long.class);
       FAILED = lookup.findVarHandle(WorkerCounters.class, "failed", long.class);
+      ACTIVE = lookup.findVarHandle(WorkerCounters.class, "active", boolean.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -84,6 +89,8 @@ final class Worker extends WorkerPadAfter implements Runnable {
     final LatencyStripes latency;
     /** Open loop only, else null. */
     final LatencyStripes uncorrectedLatency;
+    /** The stages the iteration follows, set by the controller before it opens the gate; null on a fixed level. */
+    volatile Stages stages;
 
     Gates(LevelLoad load, Thread controller) {
       this.gate = new IterationGate(load.workers(), controller);
@@ -115,7 +122,10 @@ final class Worker extends WorkerPadAfter implements Runnable {
       // Arrives once at the start, then once at the end of each iteration; the controller opens the next.
       while (gate.arriveAndAwaitOpening()) {
         if (gates.finished || operation == null) return;
-        if (gates.openLoop) runOnTimetable(operation, gates.startNanos, gates.deadlineNanos);
+        Stages stages = gates.stages;
+        if (stages != null && gates.openLoop) runOnRamp(operation, stages, gates.startNanos, gates.deadlineNanos);
+        else if (stages != null) runStaged(operation, stages, gates.startNanos, gates.deadlineNanos);
+        else if (gates.openLoop) runOnTimetable(operation, gates.startNanos, gates.deadlineNanos);
         else runUntil(operation, gates.deadlineNanos);
       }
     } catch (VirtualMachineError fatal) {
@@ -215,6 +225,88 @@ final class Worker extends WorkerPadAfter implements Runnable {
         errors.record(failure);
       }
     }
+  }
+
+  /**
+   * Open loop on stages: as {@link #runOnTimetable}, but slot {@code n} is due when the ramping timetable has offered
+   * {@code n} arrivals; latency counts from that scheduled start.
+   */
+  private void runOnRamp(Operation operation, Stages stages, long startNanos, long deadlineNanos) {
+    java.util.concurrent.atomic.AtomicLong slots = gates.nextSlot;
+    while (true) {
+      long offset = stages.offsetOfArrival(slots.getAndIncrement());
+      if (offset == Long.MAX_VALUE || gates.abort) return;
+      long scheduled = startNanos + offset;
+      if (scheduled - deadlineNanos >= 0) return;
+      long now = System.nanoTime();
+      while (scheduled - now > 0 && !gates.abort) {
+        // Bounded, so that an abort during a long pause of the ramp (a stage at 0/s) is seen.
+        java.util.concurrent.locks.LockSupport.parkNanos(Math.min(scheduled - now, ABORT_CHECK_NANOS));
+        now = System.nanoTime();
+      }
+      if (now - deadlineNanos >= 0 || gates.abort) return;
+      if (now - scheduled > LATE_START_NANOS) lateStarts++;
+      STARTED.setOpaque(this, started + 1);
+      try {
+        operation.execute();
+        long end = System.nanoTime();
+        recorder.recordValue(Math.min(end - scheduled, LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
+        uncorrected.recordValue(Math.min(end - now, LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
+        SUCCEEDED.setOpaque(this, succeeded + 1);
+      } catch (VirtualMachineError fatal) {
+        throw fatal;
+      } catch (Throwable failure) {
+        FAILED.setOpaque(this, failed + 1);
+        errors.record(failure);
+      }
+    }
+  }
+
+  /**
+   * Closed loop on stages: worker {@code id} runs operations back to back while the target, rounded, counts more than
+   * {@code id} workers, and parks until the target reaches it again otherwise (the highest-numbered workers park first).
+   * A parked worker is not active; the controller counts the active ones each second.
+   */
+  private void runStaged(Operation operation, Stages stages, long startNanos, long deadlineNanos) {
+    double needs = id + 0.5;
+    try {
+      while (true) {
+        long now = System.nanoTime();
+        if (now - deadlineNanos >= 0 || gates.abort) return;
+        if (stages.targetAt(now - startNanos) < needs) {
+          ACTIVE.setOpaque(this, false);
+          long at = stages.offsetWhenAtLeast(needs, now - startNanos);
+          long wake = at == Long.MAX_VALUE || at >= deadlineNanos - startNanos ? deadlineNanos : startNanos + at;
+          while (wake - now > 0 && !gates.abort) {
+            java.util.concurrent.locks.LockSupport.parkNanos(Math.min(wake - now, ABORT_CHECK_NANOS));
+            now = System.nanoTime();
+          }
+          continue;
+        }
+        ACTIVE.setOpaque(this, true);
+        STARTED.setOpaque(this, started + 1);
+        try {
+          operation.execute();
+          recorder.recordValue(Math.min(System.nanoTime() - now, LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
+          SUCCEEDED.setOpaque(this, succeeded + 1);
+        } catch (VirtualMachineError fatal) {
+          throw fatal;
+        } catch (Throwable failure) {
+          FAILED.setOpaque(this, failed + 1);
+          errors.record(failure);
+        }
+      }
+    } finally {
+      ACTIVE.setOpaque(this, false);
+    }
+  }
+
+  /** How long a worker waiting on the stages parks at most before it looks at the abort flag again. */
+  private static final long ABORT_CHECK_NANOS = 100_000_000L;
+
+  /** Closed loop on stages: whether this worker is running operations rather than parked (read by the controller). */
+  boolean activeNow() {
+    return (boolean) ACTIVE.getOpaque(this);
   }
 
   long startedNow() {

@@ -6,7 +6,8 @@ import java.util.List;
 @com.fasterxml.jackson.annotation.JsonTypeInfo(use = com.fasterxml.jackson.annotation.JsonTypeInfo.Id.NAME, property = "model")
 @com.fasterxml.jackson.annotation.JsonSubTypes({
     @com.fasterxml.jackson.annotation.JsonSubTypes.Type(value = LoadModel.Closed.class, name = "closed"),
-    @com.fasterxml.jackson.annotation.JsonSubTypes.Type(value = LoadModel.Open.class, name = "open")})
+    @com.fasterxml.jackson.annotation.JsonSubTypes.Type(value = LoadModel.Open.class, name = "open"),
+    @com.fasterxml.jackson.annotation.JsonSubTypes.Type(value = LoadModel.Staged.class, name = "staged")})
 public sealed interface LoadModel {
 
   /** Each level in the order it runs. */
@@ -14,6 +15,7 @@ public sealed interface LoadModel {
     return switch (this) {
       case Closed closed -> closed.concurrency().stream().<LevelLoad>map(LevelLoad.Closed::new).toList();
       case Open open -> open.ratesPerSecond().stream().<LevelLoad>map(r -> new LevelLoad.Open(open.workers(), r)).toList();
+      case Staged staged -> List.of(staged.level());
     };
   }
 
@@ -31,6 +33,17 @@ public sealed interface LoadModel {
   record Open(List<Double> ratesPerSecond, int workers) implements LoadModel {
     public Open {
       ratesPerSecond = List.copyOf(ratesPerSecond);
+    }
+  }
+
+  /**
+   * One level whose target moves through {@code stages} instead of levels held in turn; {@code workers}: with rate
+   * stages, the workers serving the timetable (as with {@code --rate}); with worker stages, the most any stage asks.
+   */
+  record Staged(Stages stages, int workers) implements LoadModel {
+    /** The level as the engine sizes it: the pool of workers, and for rate stages their mean rate (the level's target). */
+    public LevelLoad level() {
+      return stages.kind() == Stages.Kind.RATE ? new LevelLoad.Open(workers, stages.meanRate()) : new LevelLoad.Closed(workers);
     }
   }
 }

@@ -107,7 +107,7 @@ public record Plan(
   public static final int MAX_PLATFORM_WORKERS = 4_096;
   public static final int MAX_ITERATIONS = 100_000;
 
-  private static List<String> workerProblems(String flag, int n, ThreadKind threads) {
+  static List<String> workerProblems(String flag, int n, ThreadKind threads) {
     if (n < 1) return List.of(flag + ": " + n + " is out of range; use 1 to " + MAX_WORKERS + " workers");
     if (n > MAX_WORKERS) {
       return List.of(flag + ": " + n + " workers is more than one process runs (" + MAX_WORKERS
@@ -136,6 +136,7 @@ public record Plan(
         }
         problems.addAll(workerProblems("--concurrency (with --rate, the workers serving the timetable)", open.workers(), threads));
       }
+      case LoadModel.Staged staged -> problems.addAll(StagedPlan.problems(this, staged));
     }
     if (warmup.count() < 0) problems.add("--warmup: the count cannot be negative");
     if (warmup.upTo() > MAX_ITERATIONS || measure.count() > MAX_ITERATIONS) {

@@ -11,6 +11,7 @@ import io.pkibench.keys.KeySource;
 import io.pkibench.measure.CpuMeter;
 import io.pkibench.measure.IntervalLog;
 import io.pkibench.plan.LevelLoad;
+import io.pkibench.plan.LoadModel;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.results.Environment;
@@ -91,7 +92,10 @@ public final class RunSession {
 
   /** Checks the plan against {@code catalog} (workload names, parameters, targets, key sources): a bad plan throws before anything runs. */
   public RunSession(Plan plan, WorkloadCatalog catalog, KeyOpener keys, Options options) {
-    List<String> problems = catalog.problems(plan);
+    List<String> problems = new ArrayList<>(catalog.problems(plan));
+    if (plan.load() instanceof LoadModel.Staged && options.fork() != null) {
+      problems.add("--fork and --stages: a forked series' per-second figures do not cross the fork; leave --fork out");
+    }
     if (!problems.isEmpty()) throw new PlanException(problems);
     this.plan = plan;
     this.catalog = catalog;
@@ -200,7 +204,8 @@ public final class RunSession {
         }
         List<IterationResult> iterations = new ArrayList<>();
         for (int series = 1; series <= plan.series() && !interrupted; series++) {
-          SeriesSpec seriesSpec = new SeriesSpec(tagName, load, series, plan.series(), plan.warmup(), plan.measure());
+          SeriesSpec seriesSpec = new SeriesSpec(tagName, load, series, plan.series(), plan.warmup(), plan.measure(),
+              plan.load() instanceof LoadModel.Staged staged ? staged.stages() : null);
           SeriesRun run = forked == null
               ? SeriesRunner.runHere(factory, context, params, seriesSpec, driver, cpu)
               : forked.run(request(spec, seriesSpec));
