@@ -287,13 +287,15 @@ public final class LoadDriver {
      */
     void sample() {
       long startMillis = tickStartMillis;
-      tickStartMillis = LoadDriver.this.sample(latency, tick, iteration, tag, tickStartMillis);
+      // Counted just before the latencies are taken (the log's write comes after both): an operation ending between the
+      // two has its latency in this interval and its count in the next, and that gap is kept to microseconds.
       long startedOps = 0, succeeded = 0, failed = 0;
       for (Worker w : workers) {
         startedOps += w.startedNow();
         succeeded += w.succeededNow();
         failed += w.failedNow();
       }
+      tickStartMillis = LoadDriver.this.sample(latency, tick, iteration, tag, tickStartMillis);
       double target = spec.load() instanceof LevelLoad.Open open ? open.ratePerSecond() : Double.NaN;
       int active = spec.concurrency();
       int stage = -1;

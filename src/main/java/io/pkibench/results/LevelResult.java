@@ -9,7 +9,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * One level (a concurrency) of one workload: totals and summaries over the measured iterations of
- * every series; {@code iterations} keeps each iteration, warm-up included, with its histogram.
+ * every series; {@code iterations} keeps each iteration, warm-up included, with its histogram. A staged level
+ * ({@code run --stages}) is one measured iteration through the stages, with its {@code timeline}.
  */
 public record LevelResult(
     int concurrency,
@@ -19,7 +20,18 @@ public record LevelResult(
     Cpu cpu,
     List<ErrorCount> errors,
     OpenLoop openLoop,
-    List<IterationResult> iterations) {
+    List<IterationResult> iterations,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Timeline timeline) {
+
+  public LevelResult(int concurrency, Counts counts, Throughput throughput, LatencyNanos latencyNanos, Cpu cpu, List<ErrorCount> errors,
+      OpenLoop openLoop, List<IterationResult> iterations) {
+    this(concurrency, counts, throughput, latencyNanos, cpu, errors, openLoop, iterations, null);
+  }
+
+  /** {@code timeline}: a staged level's time series and per-stage summaries (absent from levels held steady). */
+  public LevelResult withTimeline(Timeline newTimeline) {
+    return new LevelResult(concurrency, counts, throughput, latencyNanos, cpu, errors, openLoop, iterations, newTimeline);
+  }
 
   /**
    * Open-loop facts of a level: the rate asked for and the rate achieved, starts later than 1 ms

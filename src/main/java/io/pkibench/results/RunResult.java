@@ -12,7 +12,10 @@ import java.util.List;
 public record RunResult(
     String schema, Environment environment, JsonNode plan, RunStatus status, List<WorkloadResult> workloads, JsonNode analysis,
     @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) StudyRecord study) {
-  public static final String SCHEMA = "pkibench.run/1";
+  /** What this version writes: /2 adds optional fields only (a staged level's timeline), absent when unused. */
+  public static final String SCHEMA = "pkibench.run/2";
+  /** What this version reads: every schema whose files it reads back exactly. */
+  public static final List<String> READS = List.of("pkibench.run/1", SCHEMA);
 
   public RunResult {
     workloads = List.copyOf(workloads);

@@ -16,7 +16,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 
-/** Reads and writes {@code pkibench.run/1} result files. */
+/** Writes {@code pkibench.run/2} result files; reads those and {@code pkibench.run/1} ones. */
 public final class RunResultJson {
   private static final ObjectMapper MAPPER = new ObjectMapper()
       .registerModule(new JavaTimeModule())
@@ -79,8 +79,8 @@ public final class RunResultJson {
       throw new IOException(file + " is not valid JSON (" + e.getOriginalMessage() + "); give a file written by 'pkibench run --out'", e);
     }
     String schema = tree == null || !tree.has("schema") ? null : tree.get("schema").asText();
-    if (!RunResult.SCHEMA.equals(schema)) {
-      throw new IOException(file + " is not a pkibench result (schema " + schema + "); this version reads " + RunResult.SCHEMA);
+    if (schema == null || !RunResult.READS.contains(schema)) {
+      throw new IOException(file + " is not a pkibench result (schema " + schema + "); this version reads " + String.join(" and ", RunResult.READS));
     }
     List<String> problems = structuralProblems(tree);
     if (!problems.isEmpty()) {
@@ -117,6 +117,12 @@ public final class RunResultJson {
           String at = "workloads[" + w + "].levels[" + l + "].iterations[" + i + "].";
           if (!decodes(it.histogram())) return at + "histogram is not a latency histogram";
           if (it.uncorrectedHistogram() != null && !decodes(it.uncorrectedHistogram())) return at + "uncorrectedHistogram is not a latency histogram";
+        }
+        Timeline timeline = levels.get(l).timeline();
+        for (int k = 0; timeline != null && k < timeline.perStage().size(); k++) {
+          if (!decodes(timeline.perStage().get(k).histogram())) {
+            return "workloads[" + w + "].levels[" + l + "].timeline.perStage[" + k + "].histogram is not a latency histogram";
+          }
         }
       }
     }

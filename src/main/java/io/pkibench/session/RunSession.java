@@ -20,6 +20,7 @@ import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.results.RunStatus;
+import io.pkibench.results.Timeline;
 import io.pkibench.results.WorkloadResult;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.catalog.WorkloadCatalog;
@@ -47,6 +48,8 @@ public final class RunSession {
   private final KeyOpener keys;
   private final Options options;
   private volatile LoadDriver driver;
+  /** A staged level's time series, from the engine's intervals. */
+  private final TimelineRecorder timeline = new TimelineRecorder();
   private volatile ForkedSeries forked;
   private volatile boolean interrupted;
   /** Set when this JVM ran out of memory or stack: the run stops after saving why. */
@@ -157,7 +160,8 @@ public final class RunSession {
    * of the appended workloads.
    */
   public List<Integer> appendTo(ResultFile file, WorkloadResult.Step step) throws IOException, InterruptedException {
-    driver = new LoadDriver(plan.threads(), options.progress(), file.intervals(), options.clock(), options.hangGrace());
+    driver = new LoadDriver(plan.threads(), ProgressListener.all(List.of(options.progress(), timeline)), file.intervals(), options.clock(),
+        options.hangGrace());
     forked = options.fork() == null ? null : options.fork().apply(file.intervals());
     List<Integer> appended = new ArrayList<>();
     for (int w = 0; w < plan.workloads().size() && !interrupted && fatal == null; w++) {
@@ -203,6 +207,7 @@ public final class RunSession {
           }
         }
         List<IterationResult> iterations = new ArrayList<>();
+        Timeline timelineOfLevel = null;
         for (int series = 1; series <= plan.series() && !interrupted; series++) {
           SeriesSpec seriesSpec = new SeriesSpec(tagName, load, series, plan.series(), plan.warmup(), plan.measure(),
               plan.load() instanceof LoadModel.Staged staged ? staged.stages() : null);
@@ -210,12 +215,14 @@ public final class RunSession {
               ? SeriesRunner.runHere(factory, context, params, seriesSpec, driver, cpu)
               : forked.run(request(spec, seriesSpec));
           iterations.addAll(run.iterations());
+          if (seriesSpec.stages() != null) timelineOfLevel = timeline.take(seriesSpec);
           current = current.plusOutcomes(run.outcomes());
           if (forked != null) forkedNodes.add(run.forkedKeyNodes());
         }
         if (interrupted) break;
         LevelResult level = LevelResult.of(load.workers(), load instanceof LevelLoad.Open open ? open.ratePerSecond() : null, iterations,
             cpu.describe(), cpu.cores());
+        if (timelineOfLevel != null) level = level.withTimeline(timelineOfLevel);
         current = current.withLevel(level);
         WorkloadResult saved = current;
         file.update(r -> r.withWorkload(index, saved));

@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pkibench.results.Counts;
+import io.pkibench.results.LevelResult;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.RunResultJson;
+import io.pkibench.results.Timeline;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -39,5 +44,41 @@ class StagesCliTest {
     assertTrue(err.toString().contains("mixes rates"), err.toString());
     assertEquals(2, run("run", "noop", "--stages", "1s:4", "--concurrency", "8"));
     assertTrue(err.toString().contains("the stages give the worker counts"), err.toString());
+  }
+
+  /**
+   * The issue's ramp, short: up to 200/s over 1 s, held 2 s, down over 1 s. Every second's starts follow the target,
+   * each stage's counts are what its seconds counted, and the stages add up to the level.
+   */
+  @Test
+  void run_rateRamp_timeSeriesFollowsTheTargetAndStagesAddUpToTheRun() throws Exception {
+    assertEquals(0, run("run", "noop", "--stages", "1s:200/s,2s:200/s,1s:0/s", "--concurrency", "4", "-o", "staged.json"), err.toString());
+    RunResult r = RunResultJson.read(dir.resolve("staged.json"));
+    assertEquals("pkibench.run/2", r.schema());
+    LevelResult level = r.workloads().get(0).levels().get(0);
+    assertEquals(1, r.workloads().get(0).levels().size());
+    assertEquals(150.0, level.openLoop().targetRate(), 1e-9, "the level's target: the stages' mean rate");
+    Timeline t = level.timeline();
+    assertEquals("1s:200/s,2s:200/s,1s:0/s", t.stages());
+    long started = 0, succeeded = 0, failed = 0;
+    for (Timeline.StageSummary s : t.perStage()) {
+      started += s.counts().started();
+      succeeded += s.counts().succeeded();
+      failed += s.counts().failed();
+      long ofSeconds = t.seconds().stream().filter(x -> x.stage() == s.stage()).mapToLong(Timeline.Second::started).sum();
+      assertEquals(s.counts().started(), ofSeconds, "stage " + s.stage() + " is what its seconds counted");
+      // an operation ending as an interval is taken may have its count in one interval and its latency in the next
+      assertEquals(s.counts().succeeded(), s.latencyNanos().count(), 4 + 0.02 * s.counts().succeeded(), s.toString());
+    }
+    assertEquals(level.counts(), new Counts(started, succeeded, failed), "the stages add up to the run");
+    for (Timeline.Second s : t.seconds()) {
+      double seconds = (s.toMillis() - s.fromMillis()) / 1000.0;
+      if (seconds < 0.5) continue; // the operations in flight at the end
+      assertEquals(s.targetPerSecond(), s.started() / seconds, 0.1 * s.targetPerSecond() + 10, "at " + s.fromMillis() + " ms: " + t.seconds());
+    }
+    assertEquals(100, t.perStage().get(0).targetPerSecond(), 1e-9);
+    assertEquals(200, t.perStage().get(1).achievedPerSecond(), 20, t.perStage().get(1).toString());
+    assertEquals(400, t.perStage().get(1).counts().started(), 10);
+    assertEquals(100, t.perStage().get(2).counts().started(), 10);
   }
 }

@@ -22,9 +22,12 @@ import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Seals the pkibench.run/1 format: the file we write byte for byte, and what we read back from it. */
+/** Seals the pkibench.run/2 format (and reads /1): the file we write byte for byte, and what we read back from it. */
 class RunResultJsonTest {
+  /** Written by pkibench.run/1, whose files read on: a plain run's /2 file is the same but for the schema. */
   static final Path GOLDEN = Path.of("src/test/resources/golden/run-v1.json");
+  /** The fixture with a staged level (its timeline): seals what /2 added. */
+  static final Path GOLDEN_V2 = Path.of("src/test/resources/golden/run-v2.json");
   /** Written by the first version of the format, before open-loop levels and the analysis block: must still read back exactly. */
   static final Path OLDER = Path.of("src/test/resources/golden/run-v1.0.json");
   static final Path GOLDEN_CSV = Path.of("src/test/resources/golden/levels-v2.csv");
@@ -90,9 +93,62 @@ class RunResultJsonTest {
     }
   }
 
+  /** {@link #fixture()} with a third workload run through stages: its one level carries the timeline. */
+  static RunResult stagedFixture() {
+    RunResult r = fixture();
+    IterationResult it = iteration(1, false, 1, 600, 2);
+    LevelResult level = LevelResult.of(8, 150.0, List.of(it), "jvm", 2);
+    List<Timeline.Second> seconds = List.of(
+        new Timeline.Second(0, 1000, 0, 100, 100, 0, 100.0, 100.0, null, 8, 310_000, 1_290_000, 1_300_000, 0.05),
+        new Timeline.Second(1000, 2000, 1, 201, 200, 1, 200.0, 200.0, null, 8, 320_000, 1_250_000, 1_400_000, 0.1),
+        new Timeline.Second(2000, 3000, 1, 200, 199, 1, 199.0, 200.0, null, 8, 330_000, 1_280_000, 1_310_000, 0.1),
+        new Timeline.Second(3000, 4002, 2, 101, 101, 0, 100.8, 99.8, null, 8, 300_000, 1_200_000, 1_250_000, 0.05));
+    List<Timeline.StageSummary> perStage = new java.util.ArrayList<>();
+    long[][] counts = {{100, 100, 0}, {401, 399, 2}, {101, 101, 0}};
+    long[][] times = {{0, 1000}, {1000, 3000}, {3000, 4000}};
+    double[][] targets = {{0, 200}, {200, 200}, {200, 0}};
+    for (int k = 0; k < 3; k++) {
+      Histogram h = LatencyHistograms.newHistogram();
+      for (long i = 1; i <= counts[k][1]; i++) h.recordValue(300_000 + (i * 7919 % 1000) * 1000L);
+      double seconds0 = (k == 2 ? 1002 : times[k][1] - times[k][0]) / 1000.0;
+      perStage.add(new Timeline.StageSummary(k, (long) targets[k][1] + "/s", targets[k][0], targets[k][1], times[k][0], times[k][1],
+          new Counts(counts[k][0], counts[k][1], counts[k][2]), counts[k][1] / seconds0, (targets[k][0] + targets[k][1]) / 2, null,
+          LatencyNanos.of(h), 0.05 * (times[k][1] - times[k][0]) / 1000, counts[k][1] / (0.05 * (times[k][1] - times[k][0]) / 1000),
+          LatencyHistograms.toBase64(h)));
+    }
+    level = level.withTimeline(new Timeline("1s:200/s,2s:200/s,1s:0/s", perStage, seconds));
+    WorkloadResult staged = new WorkloadResult("noop", Map.of(), "none", "jvm", List.of(), null).withLevel(level);
+    return r.withWorkload(2, staged);
+  }
+
   @Test
-  void toJson_fixture_matchesGoldenFile() throws IOException {
-    GoldenFiles.assertMatches(GOLDEN, RunResultJson.toJson(fixture()), "the result format changed: bump the schema version or restore it");
+  void toJson_stagedFixture_matchesGoldenV2() throws IOException {
+    GoldenFiles.assertMatches(GOLDEN_V2, RunResultJson.toJson(stagedFixture()), "the result format changed: bump the schema version or restore it");
+  }
+
+  /** New fields are optional: a run without stages writes what /1 wrote, the schema string aside. */
+  @Test
+  void toJson_fixtureWithoutStages_theV1FileButForTheSchema() throws IOException {
+    String v1 = Files.readString(GOLDEN);
+    assertTrue(v1.contains("\"schema\" : \"pkibench.run/1\""), "the v1 golden file is a /1 file");
+    assertEquals(v1.replace("\"schema\" : \"pkibench.run/1\"", "\"schema\" : \"pkibench.run/2\""), RunResultJson.toJson(fixture()));
+  }
+
+  @Test
+  void read_goldenV2_givesExactValues() throws IOException {
+    RunResult r = RunResultJson.read(GOLDEN_V2);
+    assertEquals("pkibench.run/2", r.schema());
+    assertEquals(RunResultJson.toJson(stagedFixture()), RunResultJson.toJson(r), "what we read is what we wrote");
+    Timeline t = r.workloads().get(2).levels().get(0).timeline();
+    assertEquals("1s:200/s,2s:200/s,1s:0/s", t.stages());
+    assertEquals(4, t.seconds().size());
+    assertEquals(new Counts(401, 399, 2), t.perStage().get(1).counts());
+    assertEquals("stage 2 (→ 200/s)", t.perStage().get(1).label());
+    assertEquals(399, t.perStage().get(1).mergedHistogram().getTotalCount());
+    assertEquals(t.perStage().get(1).latencyNanos().p99(), t.perStage().get(1).mergedHistogram().getValueAtPercentile(99));
+    assertEquals(99.8, t.seconds().get(3).targetPerSecond());
+    assertEquals(null, t.seconds().get(3).targetWorkers());
+    assertEquals(null, r.workloads().get(0).levels().get(0).timeline(), "a level held steady has none");
   }
 
   @Test
@@ -103,8 +159,9 @@ class RunResultJsonTest {
   @Test
   void read_goldenV1_givesExactValues() throws IOException {
     RunResult r = RunResultJson.read(GOLDEN);
+    assertEquals("pkibench.run/1", r.schema());
     // JsonNode trees compare int and long nodes as different, so what we read is compared as written text.
-    assertEquals(RunResultJson.toJson(fixture()), RunResultJson.toJson(r), "what we read is what we wrote");
+    assertEquals(RunResultJson.toJson(fixture()), RunResultJson.toJson(r).replace("pkibench.run/1", "pkibench.run/2"), "what we read is what we wrote");
     LevelResult open = r.workloads().get(1).levels().get(1);
     assertEquals(1000.0, open.openLoop().targetRate());
     assertEquals(1000.0, open.openLoop().achievedRate(), 1e-9);
@@ -150,7 +207,7 @@ class RunResultJsonTest {
   void read_otherSchemaOrNotJson_namesTheProblem(@TempDir Path dir) throws IOException {
     Path other = Files.writeString(dir.resolve("other.json"), "{\"schema\":\"jmh\"}");
     var e = assertThrows(IOException.class, () -> RunResultJson.read(other));
-    assertTrue(e.getMessage().contains("pkibench.run/1"), e.getMessage());
+    assertTrue(e.getMessage().contains("pkibench.run/1 and pkibench.run/2"), e.getMessage());
     Path broken = Files.writeString(dir.resolve("broken.json"), "{\"schema\":");
     e = assertThrows(IOException.class, () -> RunResultJson.read(broken));
     assertTrue(e.getMessage().contains("not valid JSON"), e.getMessage());
@@ -284,7 +341,7 @@ class RunResultJsonTest {
     for (String content : List.of("", "{}", "[]", "{\"schema\":null}")) {
       Path file = Files.writeString(dir.resolve("nothing.json"), content);
       var e = assertThrows(IOException.class, () -> RunResultJson.read(file), "'" + content + "'");
-      assertEquals(file + " is not a pkibench result (schema null); this version reads pkibench.run/1", e.getMessage(), "'" + content + "'");
+      assertEquals(file + " is not a pkibench result (schema null); this version reads pkibench.run/1 and pkibench.run/2", e.getMessage(), "'" + content + "'");
     }
   }
 

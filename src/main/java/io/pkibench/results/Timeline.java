@@ -1,0 +1,51 @@
+package io.pkibench.results;
+
+import io.pkibench.measure.LatencyHistograms;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * A staged level's time series ({@code run --stages}): one point per interval of about a second (intervals also end at
+ * the stages' boundaries, so each lies in one stage; the last holds the operations still in flight at the end), and
+ * one summary per stage with the histogram its intervals add up to. Times are milliseconds from the stages' start.
+ * An operation ending just as an interval is taken may have its count in that interval and its latency in the next:
+ * a stage's latency count can differ from its successes by those few; the level's totals are exact.
+ *
+ * @param stages the stages as written on the command line, e.g. {@code 10s:400/s,30s:400/s,10s:0/s}
+ */
+public record Timeline(String stages, List<StageSummary> perStage, List<Second> seconds) {
+
+  public Timeline {
+    perStage = List.copyOf(perStage);
+    seconds = List.copyOf(seconds);
+  }
+
+  /**
+   * One interval: its counts, its rate of successes, the target (the timetable's mean over it for rate stages, the
+   * workers asked at its end for worker stages; the other null), the workers running at its end, its latency
+   * percentiles from its own histogram, and the CPU the run's meter counted in it.
+   */
+  public record Second(long fromMillis, long toMillis, int stage, long started, long succeeded, long failed, double opsPerSecond,
+      Double targetPerSecond, Double targetWorkers, int activeWorkers, long p50Nanos, long p99Nanos, long maxNanos, double cpuSeconds) {}
+
+  /**
+   * One stage: the target it moves from and to (as written: {@code 400/s} or {@code 64}), its time, what its intervals
+   * counted, the rate achieved over them beside the stage's mean target, latency from their summed histogram
+   * ({@code histogram}, base64 as an iteration's), and its CPU.
+   */
+  public record StageSummary(int stage, String target, double fromTarget, double toTarget, long fromMillis, long toMillis, Counts counts,
+      double achievedPerSecond, Double targetPerSecond, Double targetWorkers, LatencyNanos latencyNanos, double cpuSeconds,
+      Double opsPerCpuSecond, String histogram) {
+
+    /** The latencies of the stage's successful operations. */
+    public Histogram mergedHistogram() {
+      return LatencyHistograms.fromBase64(histogram);
+    }
+
+    /** What compare matches stages by: the index and the target, e.g. {@code stage 2 (→ 400/s)}. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public String label() {
+      return "stage " + (stage + 1) + " (→ " + target + ")";
+    }
+  }
+}
