@@ -62,7 +62,7 @@ public record Comparison(String schema, double confidence, List<Row> rows, List<
         continue;
       }
       for (LevelResult bl : b.levels()) {
-        LevelResult cl = c.levels().stream().filter(l -> l.load() == bl.load()).findFirst().orElse(null);
+        LevelResult cl = c.levels().stream().filter(l -> sameLevel(l, bl)).findFirst().orElse(null);
         if (cl == null) {
           unmatched.add(key + " at " + TrimmedNumber.of(bl.load(), 4) + ": only in the base run" + otherLevels("new", c));
           continue;
@@ -71,11 +71,12 @@ public record Comparison(String schema, double confidence, List<Row> rows, List<
           Double bv = m.of(bl), cv = m.of(cl);
           if (bv == null || cv == null || bv == 0) continue;
           Threshold t = thresholds.stream().filter(x -> x.metric() == m).findFirst().orElse(null);
-          rows.add(row(key, bl.load(), m, bl, cl, bv, cv, t, confidence));
+          rows.add(row(key, bl.load(), m, bv, cv, m.perIteration(bl), m.perIteration(cl), t, confidence));
         }
+        stageRows(key, bl, cl, metrics, thresholds, confidence, rows, unmatched);
       }
       for (LevelResult cl : c.levels()) {
-        if (b.levels().stream().noneMatch(l -> l.load() == cl.load())) {
+        if (b.levels().stream().noneMatch(l -> sameLevel(l, cl))) {
           unmatched.add(key + " at " + TrimmedNumber.of(cl.load(), 4) + ": only in the new run" + otherLevels("base", b));
         }
       }
@@ -89,10 +90,53 @@ public record Comparison(String schema, double confidence, List<Row> rows, List<
     return new Comparison(SCHEMA, confidence, rows, unmatched, List.copyOf(thresholds), passed, conclusive, unmatched.isEmpty());
   }
 
-  private static Row row(String workload, double load, Metric m, LevelResult bl, LevelResult cl, double bv, double cv,
+  /** Levels at the same load, or two staged levels (a workload has one): their stages are then matched one by one. */
+  private static boolean sameLevel(LevelResult a, LevelResult b) {
+    return a.load() == b.load() || (a.timeline() != null && b.timeline() != null);
+  }
+
+  /** What marks a row of one stage: its workload reads {@code KEY · stage N (→ TARGET)}. */
+  public static final String STAGE = " · stage ";
+
+  /**
+   * Staged levels stage by stage, matched by index and target ({@code stage 2 (→ 400/s)}): a row per metric whose
+   * samples are the stage's seconds; a stage in one run only is unmatched, as a level is.
+   */
+  private static void stageRows(String key, LevelResult bl, LevelResult cl, Set<Metric> metrics, List<Threshold> thresholds,
+      double confidence, List<Row> rows, List<String> unmatched) {
+    if (bl.timeline() == null && cl.timeline() == null) return;
+    if (bl.timeline() == null || cl.timeline() == null) {
+      unmatched.add(key + " at " + TrimmedNumber.of(bl.load(), 4) + ": stages in the " + (bl.timeline() == null ? "new" : "base") + " run only");
+      return;
+    }
+    var baseStages = bl.timeline().perStage();
+    var newStages = cl.timeline().perStage();
+    for (var bs : baseStages) {
+      var cs = newStages.stream().filter(s -> s.label().equals(bs.label())).findFirst().orElse(null);
+      if (cs == null) {
+        unmatched.add(key + " · " + bs.label() + ": only in the base run (the new run's stages: "
+            + cl.timeline().stages() + ")");
+        continue;
+      }
+      for (Metric m : metrics) {
+        Double bv = StageMetrics.of(m, bs), cv = StageMetrics.of(m, cs);
+        if (bv == null || cv == null || bv == 0) continue;
+        Threshold t = thresholds.stream().filter(x -> x.metric() == m).findFirst().orElse(null);
+        rows.add(row(key + " · " + bs.label(), bl.load(), m, bv, cv, StageMetrics.perSecond(m, bl.timeline(), bs.stage()),
+            StageMetrics.perSecond(m, cl.timeline(), cs.stage()), t, confidence));
+      }
+    }
+    for (var cs : newStages) {
+      if (baseStages.stream().noneMatch(s -> s.label().equals(cs.label()))) {
+        unmatched.add(key + " · " + cs.label() + ": only in the new run (the base run's stages: "
+            + bl.timeline().stages() + ")");
+      }
+    }
+  }
+
+  private static Row row(String workload, double load, Metric m, double bv, double cv, double[] baseSamples, double[] newSamples,
       Threshold t, double confidence) {
     double delta = (cv - bv) / bv * 100;
-    double[] baseSamples = m.perIteration(bl), newSamples = m.perIteration(cl);
     ChangeInterval change = ChangeInterval.welch(baseSamples, newSamples, confidence);
     // Worsening in percent: positive is worse whichever way the metric is better.
     double sign = m.higherIsBetter() ? -1 : 1;

@@ -52,7 +52,8 @@ public final class ComparisonFormat {
   }
 
   private static String method(Comparison c) {
-    return "Each change is tested by Welch's t on the measured iterations of both runs; intervals at " + percent(c) + " confidence.";
+    return "Each change is tested by Welch's t on the measured iterations of both runs" + (c.rows().stream().anyMatch(r -> r.workload().contains(Comparison.STAGE))
+        ? " (a stage's row: on the seconds of that stage)" : "") + "; intervals at " + percent(c) + " confidence.";
   }
 
   private static String[] header(Comparison c) {

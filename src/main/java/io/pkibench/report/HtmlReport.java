@@ -111,6 +111,7 @@ public final class HtmlReport {
             .append("</td><td>").append(k < efficiency.size() ? HumanUnits.percent(efficiency.get(k)) : "-").append("</td></tr>\n");
       }
       h.append("</table>\n");
+      h.append(StageCharts.html(w, i + 1));
       UslFit usl = analysis.workloads().get(i).usl();
       if (usl != null) {
         h.append(String.format(Locale.ROOT, "<p>USL fit over %d levels%s: σ = %.5f%s, κ = %.7f%s, λ = %.2f%s ops/s, R² = %.4f%s.</p>%n",
@@ -233,6 +234,7 @@ public final class HtmlReport {
         iterations.add(new SvgChart.Series(loadLabel(l), points, false, true));
       }
       charts.add(iterations);
+      charts.addAll(StageCharts.charts(w, label, n));
     }
     return charts;
   }

@@ -36,6 +36,10 @@ public final class SvgChart implements Chart {
   private final DoubleFunction<String> xFormat;
   private final DoubleFunction<String> yFormat;
   private final List<Series> series = new ArrayList<>();
+  private final List<Marker> markers = new ArrayList<>();
+
+  /** A vertical line across the plot at {@code x}, labelled at its top (a stage's start on a time axis). */
+  public record Marker(double x, String label) {}
 
   public SvgChart(String id, String title, String xLabel, String yLabel, boolean logX, boolean logY,
       DoubleFunction<String> xFormat, DoubleFunction<String> yFormat) {
@@ -57,6 +61,11 @@ public final class SvgChart implements Chart {
   @Override
   public String id() {
     return id;
+  }
+
+  public SvgChart mark(Marker m) {
+    markers.add(m);
+    return this;
   }
 
   public boolean isEmpty() {
@@ -91,6 +100,14 @@ public final class SvgChart implements Chart {
     svg.append(String.format(Locale.ROOT, "<rect class=\"plot-area\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#444\"/>%n", LEFT, TOP, plotW, plotH));
     svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>%n", LEFT + plotW / 2, HEIGHT - 10, Html.esc(xLabel)));
     svg.append(String.format(Locale.ROOT, "<text transform=\"translate(16 %d) rotate(-90)\" text-anchor=\"middle\">%s</text>%n", TOP + plotH / 2, Html.esc(yLabel + (logY ? " (log)" : ""))));
+    for (Marker m : markers) {
+      if (!onAxis(m.x(), logX) || m.x() < xr[0] || m.x() > xr[1]) continue;
+      double x = sx(m.x(), xr, plotW);
+      svg.append(String.format(Locale.ROOT, "<line class=\"marker\" data-marker=\"%s\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\" stroke-dasharray=\"3 3\"/>%n",
+          Html.esc(m.label()), x, TOP, x, TOP + plotH));
+      svg.append(String.format(Locale.ROOT, "<text class=\"marker-label\" x=\"%.1f\" y=\"%d\" font-size=\"10\" fill=\"#555\">%s</text>%n", x + 3, TOP + 11,
+          Html.esc(m.label())));
+    }
     for (int i = 0; i < series.size(); i++) {
       Series s = series.get(i);
       String colour = PALETTE[i % PALETTE.length];
@@ -125,6 +142,14 @@ public final class SvgChart implements Chart {
         if (!x && v < 0) continue; // below the zero the axis starts at
         lo = Math.min(lo, v);
         hi = Math.max(hi, v);
+      }
+    }
+    if (x && Double.isFinite(lo)) {
+      // The marks (a stage's start) are part of what the x axis shows, even before the first point.
+      for (Marker m : markers) {
+        if (!onAxis(m.x(), logX)) continue;
+        lo = Math.min(lo, m.x());
+        hi = Math.max(hi, m.x());
       }
     }
     if (!Double.isFinite(lo)) return new double[] {x && logX || !x && logY ? 1 : 0, 1};

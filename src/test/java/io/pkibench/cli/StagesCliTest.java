@@ -81,4 +81,53 @@ class StagesCliTest {
     assertEquals(400, t.perStage().get(1).counts().started(), 10);
     assertEquals(100, t.perStage().get(2).counts().started(), 10);
   }
+
+  /**
+   * Worker stages from the command line, then the report from the file: the terminal's per-stage table, and the HTML's
+   * time series (latency on a log axis, ops/s, workers running beside those asked) each with the stages marked.
+   */
+  @Test
+  void report_workerStages_timeSeriesChartsWithStageMarkersAndPerStageTable() throws Exception {
+    assertEquals(0, run("run", "noop", "--stages", "1s:2,1s:2,1s:1", "-o", "workers.json"), err.toString());
+    assertTrue(out.toString().contains("per stage (1s:2,1s:2,1s:1"), out.toString());
+    RunResult r = RunResultJson.read(dir.resolve("workers.json"));
+    Timeline t = r.workloads().get(0).levels().get(0).timeline();
+    assertEquals(2.0, t.seconds().get(1).targetWorkers(), "held at 2: " + t.seconds());
+    assertEquals(2, t.seconds().get(1).activeWorkers(), "both running: " + t.seconds());
+    out.getBuffer().setLength(0);
+    assertEquals(0, run("report", "workers.json", "-o", "workers.html"), err.toString());
+    String table = out.toString();
+    assertTrue(table.contains("→ 2") && table.contains("→ 1") && table.contains("ops/cpu-s"), table);
+    String html = Files.readString(dir.resolve("workers.html"));
+    for (String id : new String[] {"timeline-latency-1", "timeline-rate-1", "timeline-workers-1"}) {
+      int at = html.indexOf("id=\"" + id + "\"");
+      assertTrue(at >= 0, id + " drawn");
+      String svg = html.substring(at, html.indexOf("</svg>", at));
+      for (String marker : new String[] {"data-marker=\"stage 1 → 2\"", "data-marker=\"stage 2 → 2\"", "data-marker=\"stage 3 → 1\"", "data-marker=\"end\""}) {
+        assertTrue(svg.contains(marker), id + " marks " + marker);
+      }
+      assertTrue(svg.contains("data-series=\"" + (id.contains("latency") ? "p99" : id.contains("workers") ? "running" : "achieved") + "\""), svg);
+    }
+    assertTrue(html.contains("latency (log)"), "latency on a log axis");
+    assertTrue(html.contains("id=\"stages-1\""), "the per-stage table");
+  }
+
+  /** compare matches stages by index and target: the same stages row by row, a stage whose target moved in one run only. */
+  @Test
+  void compare_stagedRuns_stageByStageMatchedByIndexAndTarget() throws Exception {
+    assertEquals(0, run("run", "noop", "--stages", "1s:100/s,1s:100/s", "--concurrency", "2", "-o", "a.json"), err.toString());
+    assertEquals(0, run("run", "noop", "--stages", "1s:100/s,1s:150/s", "--concurrency", "2", "-o", "b.json"), err.toString());
+    out.getBuffer().setLength(0);
+    int code = run("compare", "a.json", "a.json");
+    String same = out.toString();
+    assertTrue(same.contains("noop @none · stage 1 (→ 100/s)") && same.contains("noop @none · stage 2 (→ 100/s)"), code + same + err);
+    assertTrue(same.contains("on the seconds of that stage"), same);
+    assertFalse(same.contains("not compared"), same);
+    out.getBuffer().setLength(0);
+    run("compare", "a.json", "b.json");
+    String moved = out.toString();
+    assertTrue(moved.contains("noop @none · stage 1 (→ 100/s)"), moved);
+    assertTrue(moved.contains("not compared: noop @none · stage 2 (→ 100/s): only in the base run (the new run's stages: 1s:100/s,1s:150/s)"), moved);
+    assertTrue(moved.contains("not compared: noop @none · stage 2 (→ 150/s): only in the new run"), moved);
+  }
 }
