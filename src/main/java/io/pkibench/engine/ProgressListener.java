@@ -11,7 +11,7 @@ public interface ProgressListener {
   default void iterationFinished(SeriesSpec spec, IterationOutcome outcome) {}
 
   /**
-   * Once a second during an iteration, and once at its end, what the workers did since the last call (time series,
+   * Once a second during an iteration (on stages, also at each stage's boundary), and once at its end, what the workers did since the last call (time series,
    * live metrics). Called before {@link #iterationFinished} for the iteration's last interval.
    */
   default void interval(IntervalSample sample) {}

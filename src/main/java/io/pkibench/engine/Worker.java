@@ -283,11 +283,23 @@ final class Worker extends WorkerPadAfter implements Runnable {
           }
           continue;
         }
+        if (!activeNow()) activeSince = now;
         ACTIVE.setOpaque(this, true);
+        long from = now;
+        if (operation instanceof Paced paced) {
+          // An operation with times of its own waits for them, as in runPaced; its latency counts from when it was due,
+          // but never from before this worker was running (a parked worker's operation is not late for its park).
+          long due = paced.dueNanos();
+          if (due - now > 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(Math.min(Math.min(due - now, deadlineNanos - now), ABORT_CHECK_NANOS));
+            continue;
+          }
+          from = due - activeSince > 0 ? due : activeSince;
+        }
         STARTED.setOpaque(this, started + 1);
         try {
           operation.execute();
-          recorder.recordValue(Math.min(System.nanoTime() - now, LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
+          recorder.recordValue(Math.min(System.nanoTime() - from, LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
           SUCCEEDED.setOpaque(this, succeeded + 1);
         } catch (VirtualMachineError fatal) {
           throw fatal;
@@ -300,6 +312,9 @@ final class Worker extends WorkerPadAfter implements Runnable {
       ACTIVE.setOpaque(this, false);
     }
   }
+
+  /** Closed loop on stages: when this worker last went from parked to running. */
+  private long activeSince;
 
   /** How long a worker waiting on the stages parks at most before it looks at the abort flag again. */
   private static final long ABORT_CHECK_NANOS = 100_000_000L;
