@@ -105,8 +105,10 @@ public final class SvgChart implements Chart {
       double x = sx(m.x(), xr, plotW);
       svg.append(String.format(Locale.ROOT, "<line class=\"marker\" data-marker=\"%s\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\" stroke-dasharray=\"3 3\"/>%n",
           Html.esc(m.label()), x, TOP, x, TOP + plotH));
-      svg.append(String.format(Locale.ROOT, "<text class=\"marker-label\" x=\"%.1f\" y=\"%d\" font-size=\"10\" fill=\"#555\">%s</text>%n", x + 3, TOP + 11,
-          Html.esc(m.label())));
+      // A mark at the right edge is labelled to its left, clear of the legend.
+      boolean right = x > LEFT + plotW - 60;
+      svg.append(String.format(Locale.ROOT, "<text class=\"marker-label\" x=\"%.1f\" y=\"%d\" font-size=\"10\" fill=\"#555\"%s>%s</text>%n",
+          right ? x - 3 : x + 3, TOP + 11, right ? " text-anchor=\"end\"" : "", Html.esc(m.label())));
     }
     for (int i = 0; i < series.size(); i++) {
       Series s = series.get(i);

@@ -30,7 +30,7 @@ public record Timeline(String stages, List<StageSummary> perStage, List<Second> 
 
   /**
    * One stage: the target it moves from and to (as written: {@code 400/s} or {@code 64}), its time, what its intervals
-   * counted, the rate achieved over them beside the stage's mean target, latency from their summed histogram
+   * counted, the rate achieved over the stage's time beside its mean target, latency from their summed histogram
    * ({@code histogram}, base64 as an iteration's), and its CPU.
    */
   public record StageSummary(int stage, String target, double fromTarget, double toTarget, long fromMillis, long toMillis, Counts counts,

@@ -59,6 +59,16 @@ final class TimelineRecorder implements ProgressListener {
     cpuSeconds = new double[n];
   }
 
+  /**
+   * Successes per second over the stage's own time, as its target is: the last stage's intervals end when the last
+   * arrival is taken (a ramp to 0 offers its last one before the end) or run past it with what is in flight. A 0 s
+   * stage, which has no time, over its intervals' (none, unless late ticks gave it some).
+   */
+  private static double achieved(long succeeded, long stageNanos, long intervalMillis) {
+    if (stageNanos > 0) return succeeded * 1e9 / stageNanos;
+    return intervalMillis == 0 ? 0 : succeeded * 1000.0 / intervalMillis;
+  }
+
   private static Double finite(double v) {
     return Double.isNaN(v) ? null : v;
   }
@@ -77,7 +87,7 @@ final class TimelineRecorder implements ProgressListener {
       long succeeded = counts[i][1];
       perStage.add(new Timeline.StageSummary(i, stages.formatTarget(to), from, to, stages.startNanos(i) / 1_000_000,
           (stages.startNanos(i) + stages.stages().get(i).duration().toNanos()) / 1_000_000, new Counts(counts[i][0], succeeded, counts[i][2]),
-          millis[i] == 0 ? 0 : succeeded * 1000.0 / millis[i], rate ? mean : null, rate ? null : mean, LatencyNanos.of(histograms[i]),
+          achieved(succeeded, stages.stages().get(i).duration().toNanos(), millis[i]), rate ? mean : null, rate ? null : mean, LatencyNanos.of(histograms[i]),
           cpuSeconds[i], cpuSeconds[i] > 0 ? succeeded / cpuSeconds[i] : null, LatencyHistograms.toBase64(histograms[i])));
     }
     Timeline timeline = new Timeline(stages.toString(), perStage, seconds);
