@@ -62,7 +62,7 @@ final class MetricsOptions {
   MetricsExporter start(LiveMetrics live, String runId, InstantSource clock, CpuMeter service, Consumer<String> log) {
     if (live == null) return null;
     MetricsTarget target = MetricsTarget.parse(metrics);
-    return MetricsExporter.start(live, MetricsSinks.open(target), new MetricsExporter.Setup(runId, target, Durations.parse(interval), clock,
+    return MetricsExporter.start(live, MetricsSinks.open(target, clock.millis()), new MetricsExporter.Setup(runId, target, Durations.parse(interval), clock,
         new JvmCpuMeter(), service.describe().equals("jvm") ? null : service), log);
   }
 

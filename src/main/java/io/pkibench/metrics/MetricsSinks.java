@@ -4,10 +4,11 @@ package io.pkibench.metrics;
 public final class MetricsSinks {
   private MetricsSinks() {}
 
-  public static MetricsSink open(MetricsTarget target) {
+  /** {@code startEpochMillis}: when the counters started, which OTLP's cumulative points carry. */
+  public static MetricsSink open(MetricsTarget target, long startEpochMillis) {
     return switch (target.kind()) {
       case PROMETHEUS_RW -> new RemoteWriteSink(target.uri());
-      case OTLP -> throw new IllegalArgumentException("--metrics otlp=: not available in this build");
+      case OTLP -> new OtlpSink(target.uri(), startEpochMillis);
     };
   }
 }

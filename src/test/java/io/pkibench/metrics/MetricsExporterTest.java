@@ -53,11 +53,15 @@ class MetricsExporterTest {
   }
 
   private static MetricsExport runOnce(MetricsTarget target, List<String> log) {
+    return runOnce(target, new RemoteWriteSink(target.uri()), log);
+  }
+
+  private static MetricsExport runOnce(MetricsTarget target, MetricsSink sink, List<String> log) {
     LiveMetrics live = new LiveMetrics();
     SeriesSpec spec = new SeriesSpec("sign", new LevelLoad.Open(8, 400), 1, 1, LiveMetricsTest.ONE, LiveMetricsTest.ONE);
     live.interval(LiveMetricsTest.sample(spec, false, 3, 1, 1_000_000, 2_000_000, 3_000_000));
     // An hour apart: the only push is the last one, made by finish().
-    MetricsExporter exporter = MetricsExporter.start(live, new RemoteWriteSink(target.uri()),
+    MetricsExporter exporter = MetricsExporter.start(live, sink,
         new MetricsExporter.Setup("run-1", target, Duration.ofHours(1), InstantSource.system(), new JvmCpuMeter(), null), log::add);
     return exporter.finish();
   }
@@ -103,5 +107,21 @@ class MetricsExporterTest {
     assertEquals(new MetricsExport("prometheus-rw=http://127.0.0.1:" + port + "/api/v1/write", 1, 0, MetricsExporter.RETRIES, 1, "connection refused"),
         tally);
     assertTrue(System.nanoTime() - start < Duration.ofSeconds(20).toNanos(), "bounded: three backoffs, each connection refused at once");
+  }
+
+  @Test
+  void finish_otlpReceiverNotListening_retriedBoundedTimesAndCountedLost() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = s.getLocalPort();
+    }
+    MetricsTarget target = MetricsTarget.parse("otlp=http://127.0.0.1:" + port);
+    List<String> log = new ArrayList<>();
+    MetricsExport tally = runOnce(target, new OtlpSink(target.uri(), System.currentTimeMillis()), log);
+    assertEquals(1, tally.pushes());
+    assertEquals(1, tally.lost());
+    assertEquals(MetricsExporter.RETRIES, tally.retries());
+    assertEquals("connection refused", tally.lastError());
+    assertTrue(log.get(0).startsWith("metrics: a push to otlp=http://127.0.0.1:" + port + " failed (connection refused)"), log.toString());
   }
 }

@@ -35,4 +35,11 @@ class MetricsTargetTest {
     var refused = assertThrows(IllegalArgumentException.class, () -> MetricsTarget.parse("otlp=ftp://user:s3cret@127.0.0.1/?k=s3cret"));
     assertTrue(!refused.getMessage().contains("s3cret"), refused.getMessage());
   }
+
+  @Test
+  void otlpEndpoint_baseUrlOrFullPath_metricsPathAddedOnce() {
+    assertEquals("http://127.0.0.1:4318/v1/metrics", OtlpSink.endpoint(MetricsTarget.parse("otlp=http://127.0.0.1:4318").uri()));
+    assertEquals("http://127.0.0.1:9090/api/v1/otlp/v1/metrics", OtlpSink.endpoint(MetricsTarget.parse("otlp=http://127.0.0.1:9090/api/v1/otlp/").uri()));
+    assertEquals("http://127.0.0.1:4318/v1/metrics", OtlpSink.endpoint(MetricsTarget.parse("otlp=http://127.0.0.1:4318/v1/metrics").uri()));
+  }
 }
