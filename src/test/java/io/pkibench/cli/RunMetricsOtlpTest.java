@@ -1,5 +1,8 @@
 package io.pkibench.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.pkibench.results.RunResult;
 import io.pkibench.testing.PrometheusServer;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -20,7 +23,8 @@ class RunMetricsOtlpTest {
   @Test
   void run_metricsIntoPrometheusOtlpReceiver_countsEqualTheResultAndEveryDashboardQueryHasData() throws Exception {
     try (PrometheusServer prometheus = PrometheusServer.start(PROMETHEUS_3, dir, "--web.enable-otlp-receiver")) {
-      RunMetricsPrometheusTest.runAndCompare(dir, prometheus, "otlp=" + prometheus.url("/api/v1/otlp"));
+      RunResult result = RunMetricsPrometheusTest.runAndCompare(dir, prometheus, "otlp=" + prometheus.url("/api/v1/otlp"));
+      assertEquals("otlp=" + prometheus.url("/api/v1/otlp"), result.metrics().target());
     }
   }
 }

@@ -41,7 +41,7 @@ class RunMetricsPrometheusTest {
   }
 
   /** Runs a short open-loop run pushing to {@code metricsFlag}, then checks what {@code prometheus} stored against its result. */
-  static void runAndCompare(Path dir, PrometheusServer prometheus, String metricsFlag) throws Exception {
+  static RunResult runAndCompare(Path dir, PrometheusServer prometheus, String metricsFlag) throws Exception {
     StringWriter out = new StringWriter(), err = new StringWriter();
     CliContext ctx = new CliContext(new PrintWriter(out, true), new PrintWriter(err, true), Map.of(), InstantSource.system(), dir, false);
     double startSeconds = System.currentTimeMillis() / 1000.0;
@@ -80,13 +80,15 @@ class RunMetricsPrometheusTest {
     // The dashboard's run picker lists the run.
     JsonNode runs = prometheus.api("/api/v1/label/run/values?match[]=" + URLEncoder.encode("pkibench_operations_total", StandardCharsets.UTF_8));
     assertTrue(runs.toString().contains("\"metrics-run\""), runs.toString());
+    return result;
   }
 
   @Test
   void run_metricsIntoPrometheusRemoteWrite_countsEqualTheResultAndEveryDashboardQueryHasData() throws Exception {
     assertTrue(Files.exists(DASHBOARD), "the dashboard is read from the working tree");
     try (PrometheusServer prometheus = PrometheusServer.start(PROMETHEUS, dir, "--web.enable-remote-write-receiver")) {
-      runAndCompare(dir, prometheus, "prometheus-rw=" + prometheus.url("/api/v1/write"));
+      RunResult result = runAndCompare(dir, prometheus, "prometheus-rw=" + prometheus.url("/api/v1/write"));
+      assertEquals("prometheus-rw=" + prometheus.url("/api/v1/write"), result.metrics().target());
     }
   }
 }
