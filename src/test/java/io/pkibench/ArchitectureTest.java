@@ -32,7 +32,7 @@ class ArchitectureTest {
           "..pkibench.server.."),
       new Layer("catalog and engine", "..pkibench.workload.catalog..", "..pkibench.engine.."),
       new Layer("results", "..pkibench.results.."),
-      new Layer("session", "..pkibench.session.."),
+      new Layer("session and live metrics", "..pkibench.session..", "..pkibench.metrics.."),
       new Layer("analysis and report", "..pkibench.analysis..", "..pkibench.report.."),
       new Layer("study", "..pkibench.study.."),
       new Layer("cli", "..pkibench.cli.."));

@@ -14,6 +14,10 @@ import io.pkibench.plan.ConcurrencyList;
 import io.pkibench.plan.Durations;
 import io.pkibench.measure.IntervalLog;
 import io.pkibench.session.ForkedSeries;
+import io.pkibench.metrics.LiveMetrics;
+import io.pkibench.metrics.MetricsExporter;
+import io.pkibench.results.MetricsExport;
+import io.pkibench.results.RunResultJson;
 import java.util.function.Function;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.LoadModel;
@@ -54,6 +58,8 @@ import picocli.CommandLine.Spec;
         "  pkibench run sign -p alg=ecdsa-p256 --rates 1000,2000,4000 --concurrency 8   # open loop",
         "  pkibench run sign -p alg=ecdsa-p256 --stages 10s:400/s,30s:400/s,10s:0/s -o staged.json   # ramp up, hold, ramp down",
         "  pkibench report staged.json -o staged.html   # its time series per second, the stages marked",
+        "  pkibench run sign -p alg=ecdsa-p256 --rates 400 --metrics prometheus-rw=http://127.0.0.1:9090/api/v1/write   # live, into Prometheus",
+        "  pkibench run sign -p alg=ecdsa-p256 --rates 400 --metrics otlp=http://127.0.0.1:4318   # live, OpenTelemetry OTLP/HTTP",
         "", "Exit codes: 0 done, 1 a workload could not run or stopped early, 2 bad flags (nothing run)."})
 final class RunCommand implements Callable<Integer> {
   @ParentCommand PkibenchCommand parent;
@@ -95,6 +101,9 @@ final class RunCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin
   SizingOptions sizing = new SizingOptions();
+
+  @picocli.CommandLine.Mixin
+  MetricsOptions liveMetrics = new MetricsOptions();
 
   @Option(names = "--warmup", defaultValue = "2x5s", converter = Converters.ToIterations.class, paramLabel = "NxDURATION",
       description = "discarded iterations per series (default: ${DEFAULT-VALUE}); 2..10x5s: at least 2, more up to 10 until the cost per operation"
@@ -165,14 +174,18 @@ final class RunCommand implements Callable<Integer> {
       forking = hlog -> new ForkedSeries(ForkedSeries.thisJvm(), childOptions, ctx.env(), scratch, hlog, progress::line);
     }
     Analysis.Options analysisOptions = sizing.analysis(null);
+    LiveMetrics live = liveMetrics.listener();
     RunSession session = new RunSession(plan, catalog, KeyOpeners.of(ctx, pkiDir, pinFile, progress::line),
-        new RunSession.Options(meter, ctx.clock(), progress, progress::line, Durations.parse(hangGrace), forking,
+        new RunSession.Options(meter, ctx.clock(), MetricsOptions.with(progress, live), progress::line, Durations.parse(hangGrace), forking,
             result -> Analysis.of(result, analysisOptions), () -> TestPki.openOrInit(pkiDir, ctx.clock(), progress::line), RunSession.BeforeLevel.NONE, ctx.env()));
     Environment environment = EnvironmentProbe.capture(commandLine(), ctx.clock(), KeyOpeners.providersBeyondInstalled());
 
     progress.line("result file: " + resultFile + " (interval histograms: " + ResultFile.hlogFileFor(resultFile).getFileName() + ")");
     // Ctrl-C: stop after the operations in flight and let the session write what it has.
     RunResult result;
+    String runId = resultFile.getFileName().toString().replaceFirst("\\.json$", "");
+    MetricsExporter exporter = liveMetrics.start(live, runId, ctx.clock(), meter, progress::line);
+    MetricsExport pushed;
     try {
       result = InterruptHook.around(session::interrupt, java.time.Duration.ofSeconds(10), () -> session.run(environment, resultFile),
           saved -> InterruptHook.sayWhereSaved(ctx, resultFile, saved));
@@ -182,6 +195,13 @@ final class RunCommand implements Callable<Integer> {
       var workloads = result.workloads();
       progress.line(workloads.isEmpty() ? "stopped: " + fatal
           : workloads.get(workloads.size() - 1).name() + ": stopped: " + workloads.get(workloads.size() - 1).failure());
+    } finally {
+      // The last push follows the run's last interval (and the pushing thread stops even when the run threw).
+      pushed = MetricsOptions.finish(exporter, progress::line);
+    }
+    if (pushed != null) {
+      result = result.withMetrics(pushed);
+      RunResultJson.write(result, resultFile);
     }
     progress.done();
     Analysis analysis = Analysis.of(result, sizing.analysis(null));
@@ -263,6 +283,7 @@ final class RunCommand implements Callable<Integer> {
     CliContext ctx = parent.context;
     if (pinFile != null) problems.addAll(FileFlags.readable("--pin-file", pinFile, ctx.resolve(pinFile), "the PKCS#11 PIN on its first line"));
     if (out != null) problems.addAll(FileFlags.writable("--out", out, ctx.resolve(out)));
+    liveMetrics.check(problems, fork);
     try {
       CpuMeter.of(cpu);
     } catch (IllegalArgumentException e) {

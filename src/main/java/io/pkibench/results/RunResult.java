@@ -11,8 +11,9 @@ import java.util.List;
  */
 public record RunResult(
     String schema, Environment environment, JsonNode plan, RunStatus status, List<WorkloadResult> workloads, JsonNode analysis,
-    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) StudyRecord study) {
-  /** What this version writes: /2 adds optional fields only (a staged level's timeline), absent when unused. */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) StudyRecord study,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) MetricsExport metrics) {
+  /** What this version writes: /2 adds optional fields only (a staged level's timeline, a run's metrics export), absent when unused. */
   public static final String SCHEMA = "pkibench.run/2";
   /** What this version reads: every schema whose files it reads back exactly. */
   public static final List<String> READS = List.of("pkibench.run/1", SCHEMA);
@@ -25,22 +26,32 @@ public record RunResult(
     this(schema, environment, plan, status, workloads, analysis, null);
   }
 
+  public RunResult(
+      String schema, Environment environment, JsonNode plan, RunStatus status, List<WorkloadResult> workloads, JsonNode analysis, StudyRecord study) {
+    this(schema, environment, plan, status, workloads, analysis, study, null);
+  }
+
   public static RunResult start(Environment environment, JsonNode plan) {
-    return new RunResult(SCHEMA, environment, plan, RunStatus.RUNNING, List.of(), null, null);
+    return new RunResult(SCHEMA, environment, plan, RunStatus.RUNNING, List.of(), null, null, null);
   }
 
   /** {@code study}: set on a study's result (absent from a plain run's file). */
   public RunResult withStudy(StudyRecord newStudy) {
-    return new RunResult(schema, environment, plan, status, workloads, analysis, newStudy);
+    return new RunResult(schema, environment, plan, status, workloads, analysis, newStudy, metrics);
   }
 
   public RunResult withStatus(RunStatus newStatus) {
-    return new RunResult(schema, environment, plan, newStatus, workloads, analysis, study);
+    return new RunResult(schema, environment, plan, newStatus, workloads, analysis, study, metrics);
   }
 
   /** {@code analysis}: the scaling and capacity conclusions (pkibench.analysis/1), recomputable from the levels. */
   public RunResult withAnalysis(JsonNode newAnalysis) {
-    return new RunResult(schema, environment, plan, status, workloads, newAnalysis, study);
+    return new RunResult(schema, environment, plan, status, workloads, newAnalysis, study, metrics);
+  }
+
+  /** {@code metrics}: how the live metrics reached their receiver ({@code run --metrics}; absent without it). */
+  public RunResult withMetrics(MetricsExport newMetrics) {
+    return new RunResult(schema, environment, plan, status, workloads, analysis, study, newMetrics);
   }
 
   /** Replaces the entry of the same index, or appends when {@code index == workloads().size()}. */
@@ -48,6 +59,6 @@ public record RunResult(
     List<WorkloadResult> list = new ArrayList<>(workloads);
     if (index == list.size()) list.add(workload);
     else list.set(index, workload);
-    return new RunResult(schema, environment, plan, status, list, analysis, study);
+    return new RunResult(schema, environment, plan, status, list, analysis, study, metrics);
   }
 }

@@ -1,0 +1,138 @@
+package io.pkibench.metrics;
+
+import io.pkibench.measure.CpuMeter;
+import io.pkibench.results.MetricsExport;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.function.Consumer;
+
+/**
+ * Pushes a run's live figures from a thread of its own: every {@code interval}, and once more when closed so the final
+ * counters are exact. A push that fails is retried with a doubling backoff ({@link #RETRIES} times, then counted lost);
+ * the next push carries the running totals, so a lost push costs only that moment's gauges. Nothing here ever waits on
+ * the engine or makes it wait: the figures come from {@link LiveMetrics}' snapshots.
+ */
+public final class MetricsExporter implements AutoCloseable {
+  public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(5);
+  static final int RETRIES = 3;
+  static final Duration FIRST_BACKOFF = Duration.ofMillis(250);
+
+  /** What to push, where, how often, and the CPU meters read at each push (service: null when it is this process). */
+  public record Setup(String runId, MetricsTarget target, Duration interval, InstantSource clock, CpuMeter client, CpuMeter service) {}
+
+  private final LiveMetrics metrics;
+  private final MetricsSink sink;
+  private final Setup setup;
+  private final Consumer<String> log;
+  private final Thread thread;
+  private final Object lock = new Object();
+  private boolean closing;
+  private MetricsExport tally;
+  // Written by the exporter thread only; read by close() after joining it.
+  private long pushes, delivered, retries, lost;
+  private String lastError;
+  private boolean failing;
+
+  private MetricsExporter(LiveMetrics metrics, MetricsSink sink, Setup setup, Consumer<String> log) {
+    this.metrics = metrics;
+    this.sink = sink;
+    this.setup = setup;
+    this.log = log;
+    this.thread = Thread.ofPlatform().daemon().name("pkibench-metrics").unstarted(this::loop);
+  }
+
+  /** Starts pushing {@code metrics} to {@code sink}; {@code log} hears when pushes start failing and when they recover. */
+  public static MetricsExporter start(LiveMetrics metrics, MetricsSink sink, Setup setup, Consumer<String> log) {
+    MetricsExporter exporter = new MetricsExporter(metrics, sink, setup, log);
+    exporter.thread.start();
+    return exporter;
+  }
+
+  private void loop() {
+    while (true) {
+      synchronized (lock) {
+        long until = System.nanoTime() + setup.interval().toNanos();
+        long left;
+        while (!closing && (left = until - System.nanoTime()) > 0) {
+          try {
+            lock.wait(Math.max(1, left / 1_000_000));
+          } catch (InterruptedException e) {
+            closing = true;
+          }
+        }
+        if (closing) break;
+      }
+      pushWithRetries();
+    }
+    pushWithRetries(); // the last one, after the run's last interval: exact totals
+  }
+
+  private void pushWithRetries() {
+    MetricsSnapshot snapshot = new MetricsSnapshot(setup.runId(), setup.clock().millis(), metrics.snapshot(),
+        setup.client().cpuNanos() / 1e9, setup.service() == null ? Double.NaN : setup.service().cpuNanos() / 1e9);
+    pushes++;
+    long backoffMillis = FIRST_BACKOFF.toMillis();
+    for (int attempt = 0; ; attempt++) {
+      try {
+        sink.push(snapshot);
+        delivered++;
+        if (failing) log.accept("metrics: pushes to " + setup.target() + " arrive again");
+        failing = false;
+        return;
+      } catch (MetricsSink.PushException e) {
+        lastError = e.getMessage();
+        if (!failing) {
+          log.accept("metrics: a push to " + setup.target() + " failed (" + e.getMessage() + ")"
+              + (e.retryable() ? "; retrying with backoff" : "") + ", the run goes on; the count is reported at the end");
+        }
+        failing = true;
+        if (!e.retryable() || attempt >= RETRIES) {
+          lost++;
+          return;
+        }
+        retries++;
+        try {
+          Thread.sleep(backoffMillis);
+        } catch (InterruptedException interrupted) {
+          lost++;
+          return;
+        }
+        backoffMillis *= 2;
+      }
+    }
+  }
+
+  /** Makes the last push (retried as any other) and returns the account of every push; idempotent. */
+  public MetricsExport finish() {
+    synchronized (lock) {
+      if (tally != null) return tally;
+      closing = true;
+      lock.notifyAll();
+    }
+    try {
+      thread.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    sink.close();
+    synchronized (lock) {
+      tally = new MetricsExport(setup.target().toString(), pushes, delivered, retries, lost, lastError);
+      return tally;
+    }
+  }
+
+  /** One line for the terminal: how many pushes arrived, and where the figures are safe regardless. */
+  public static String summary(MetricsExport m) {
+    if (m.lost() == 0) {
+      return "metrics: " + m.delivered() + " push" + (m.delivered() == 1 ? "" : "es") + " to " + m.target() + ", all delivered"
+          + (m.retries() > 0 ? " (" + m.retries() + " retried)" : "");
+    }
+    return "metrics: " + m.lost() + " of " + m.pushes() + " pushes to " + m.target() + " lost after retries (last: " + m.lastError()
+        + "); the result file holds every figure regardless";
+  }
+
+  @Override
+  public void close() {
+    finish();
+  }
+}

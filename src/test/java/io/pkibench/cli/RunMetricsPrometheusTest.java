@@ -1,0 +1,94 @@
+package io.pkibench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.pkibench.results.IterationResult;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.RunResultJson;
+import io.pkibench.testing.PrometheusServer;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code run --metrics prometheus-rw=URL} into Debian's Prometheus with its remote-write receiver on: what Prometheus
+ * stored equals the result file's counts, and every PromQL expression of deploy/grafana/pkibench.json returns data.
+ */
+@Timeout(120)
+class RunMetricsPrometheusTest {
+  static final Path PROMETHEUS = Path.of("/usr/bin/prometheus");
+  static final Path DASHBOARD = Path.of("deploy/grafana/pkibench.json");
+  @TempDir Path dir;
+
+  /** Every PromQL expression of the dashboard (panels and annotations), with Grafana's variables given values. */
+  static List<String> dashboardExpressions(String runId) throws Exception {
+    List<String> found = new ArrayList<>();
+    new ObjectMapper().readTree(DASHBOARD.toFile()).findValues("expr").forEach(e -> found.add(e.asText()));
+    return found.stream().map(e -> e.replace("$run", runId).replace("$__rate_interval", "30s")).toList();
+  }
+
+  /** Runs a short open-loop run pushing to {@code metricsFlag}, then checks what {@code prometheus} stored against its result. */
+  static RunResult runAndCompare(Path dir, PrometheusServer prometheus, String metricsFlag) throws Exception {
+    StringWriter out = new StringWriter(), err = new StringWriter();
+    CliContext ctx = new CliContext(new PrintWriter(out, true), new PrintWriter(err, true), Map.of(), InstantSource.system(), dir, false);
+    double startSeconds = System.currentTimeMillis() / 1000.0;
+    int code = Main.execute(ctx, "run", "noop", "--rates", "300", "--concurrency", "2", "--warmup", "1x1s", "--measure", "2x2s", "--cpu", "host",
+        "--quiet", "--metrics", metricsFlag, "--metrics-interval", "1s", "--out", "metrics-run.json");
+    assertEquals(ExitCodes.OK, code, err.toString());
+    double endSeconds = System.currentTimeMillis() / 1000.0;
+    RunResult result = RunResultJson.read(dir.resolve("metrics-run.json"));
+    assertEquals(0, result.metrics().lost(), result.metrics() + "\n" + err + prometheus.logTail());
+    assertTrue(result.metrics().delivered() >= 3, result.metrics().toString());
+    List<IterationResult> iterations = result.workloads().get(0).levels().get(0).iterations();
+    long measuredOk = iterations.stream().filter(i -> !i.warmup()).mapToLong(IterationResult::succeeded).sum();
+    long measuredFailed = iterations.stream().filter(i -> !i.warmup()).mapToLong(IterationResult::failed).sum();
+    long warmupOk = iterations.stream().filter(IterationResult::warmup).mapToLong(IterationResult::succeeded).sum();
+    assertTrue(measuredOk > 500 && warmupOk > 100, iterations.toString());
+
+    String run = "run=\"metrics-run\"";
+    assertEquals(measuredOk, (long) prometheus.scalar("pkibench_operations_total{" + run + ", phase=\"measure\", outcome=\"ok\"}", endSeconds));
+    assertEquals(measuredFailed, (long) prometheus.scalar("pkibench_operations_total{" + run + ", phase=\"measure\", outcome=\"error\"}", endSeconds));
+    assertEquals(warmupOk, (long) prometheus.scalar("pkibench_operations_total{" + run + ", phase=\"warmup\", outcome=\"ok\"}", endSeconds));
+    assertEquals(measuredOk, (long) prometheus.scalar("pkibench_operation_duration_seconds_count{" + run + ", phase=\"measure\"}", endSeconds));
+    assertEquals(measuredOk, (long) prometheus.scalar("pkibench_operation_duration_seconds_bucket{" + run + ", phase=\"measure\", le=\"+Inf\"}",
+        endSeconds));
+    assertEquals(300.0, prometheus.scalar("max_over_time(pkibench_target_rate_per_second{" + run + ", phase=\"measure\"}[5m])", endSeconds));
+
+    List<String> expressions = dashboardExpressions("metrics-run");
+    assertTrue(expressions.size() >= 10, expressions.toString());
+    List<String> empty = new ArrayList<>();
+    for (String expr : expressions) {
+      JsonNode series = prometheus.queryRange(expr, startSeconds, endSeconds, 1);
+      boolean data = false;
+      for (JsonNode s : series) for (JsonNode point : s.get("values")) data |= !point.get(1).asText().equals("NaN");
+      if (!data) empty.add(expr + " -> " + series);
+    }
+    assertEquals(List.of(), empty, "dashboard expressions without data");
+    // The dashboard's run picker lists the run.
+    JsonNode runs = prometheus.api("/api/v1/label/run/values?match[]=" + URLEncoder.encode("pkibench_operations_total", StandardCharsets.UTF_8));
+    assertTrue(runs.toString().contains("\"metrics-run\""), runs.toString());
+    return result;
+  }
+
+  @Test
+  void run_metricsIntoPrometheusRemoteWrite_countsEqualTheResultAndEveryDashboardQueryHasData() throws Exception {
+    assertTrue(Files.exists(DASHBOARD), "the dashboard is read from the working tree");
+    try (PrometheusServer prometheus = PrometheusServer.start(PROMETHEUS, dir, "--web.enable-remote-write-receiver")) {
+      RunResult result = runAndCompare(dir, prometheus, "prometheus-rw=" + prometheus.url("/api/v1/write"));
+      assertEquals("prometheus-rw=" + prometheus.url("/api/v1/write"), result.metrics().target());
+    }
+  }
+}

@@ -1,0 +1,68 @@
+package io.pkibench.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.engine.IntervalSample;
+import io.pkibench.engine.SeriesSpec;
+import io.pkibench.measure.LatencyHistograms;
+import io.pkibench.plan.Iterations;
+import io.pkibench.plan.LevelLoad;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+class LiveMetricsTest {
+  static final Iterations ONE = Iterations.parse("1x1s");
+
+  static IntervalSample sample(SeriesSpec spec, boolean warmup, long succeeded, long failed, long... latenciesNanos) {
+    Histogram h = LatencyHistograms.newHistogram();
+    for (long l : latenciesNanos) h.recordValue(l);
+    double target = spec.load() instanceof LevelLoad.Open o ? o.ratePerSecond() : Double.NaN;
+    return new IntervalSample(spec, warmup, 1, 1_000, 2_000, succeeded + failed, succeeded, failed, h, target, spec.concurrency());
+  }
+
+  @Test
+  void snapshot_intervalsOfOneSeries_addUpIntoCumulativeBucketsAndCounts() {
+    LiveMetrics live = new LiveMetrics();
+    SeriesSpec spec = new SeriesSpec("sign", new LevelLoad.Open(8, 400), 1, 1, ONE, ONE);
+    // 40 µs and 50 µs fall in le=5e-05 (inclusive), 1 ms in le=0.001, 1.2 ms in le=0.0025, 40 s past the last bound.
+    live.interval(sample(spec, false, 3, 1, 40_000, 50_000, 1_000_000));
+    live.interval(sample(spec, false, 2, 0, 1_200_000, 40_000_000_000L));
+    List<SeriesFigures> figures = live.snapshot();
+    assertEquals(1, figures.size());
+    SeriesFigures f = figures.get(0);
+    assertEquals(new SeriesKey("sign", "r400", "measure", null, null), f.key());
+    assertEquals(5, f.succeeded());
+    assertEquals(1, f.failed());
+    long[] expected = new long[LatencyBuckets.count()];
+    java.util.Arrays.fill(expected, 0, 4, 2); // 5e-05 .. 0.0005
+    expected[4] = 3; // 0.001
+    java.util.Arrays.fill(expected, 5, LatencyBuckets.count() - 1, 4); // 0.0025 .. 30
+    expected[LatencyBuckets.count() - 1] = 5; // +Inf
+    assertArrayEquals(expected, f.cumulativeBuckets());
+    assertEquals(40.0023, f.latencySumSeconds(), 0.05, "sum within HdrHistogram's 3 digits");
+    assertEquals(400.0, f.targetPerSecond());
+    assertEquals(2.0, f.achievedPerSecond(), "the last interval's 2 successes over its second");
+    assertEquals(8, f.activeWorkers());
+    assertTrue(f.live());
+  }
+
+  @Test
+  void snapshot_seriesWithoutIntervalSinceTheLast_isNoLongerLive() {
+    LiveMetrics live = new LiveMetrics();
+    SeriesSpec c1 = new SeriesSpec("noop", 1, 1, 1, ONE, ONE);
+    SeriesSpec c2 = new SeriesSpec("noop", 2, 1, 1, ONE, ONE);
+    live.interval(sample(c1, true, 1, 0, 1_000));
+    live.interval(sample(c1, false, 1, 0, 1_000));
+    assertEquals(List.of(true, true), live.snapshot().stream().map(SeriesFigures::live).toList());
+    live.interval(sample(c2, false, 1, 0, 1_000));
+    List<SeriesFigures> next = live.snapshot();
+    assertEquals(List.of("c1/warmup", "c1/measure", "c2/measure"), next.stream().map(f -> f.key().level() + "/" + f.key().phase()).toList());
+    assertEquals(List.of(false, false, true), next.stream().map(SeriesFigures::live).toList());
+    assertTrue(Double.isNaN(next.get(2).targetPerSecond()), "closed loop: no target rate");
+    assertFalse(live.snapshot().get(2).live(), "nothing new since");
+  }
+}

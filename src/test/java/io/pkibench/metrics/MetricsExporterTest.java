@@ -1,0 +1,127 @@
+package io.pkibench.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import io.airlift.compress.snappy.SnappyDecompressor;
+import io.pkibench.engine.SeriesSpec;
+import io.pkibench.measure.JvmCpuMeter;
+import io.pkibench.metrics.remotewrite.Label;
+import io.pkibench.metrics.remotewrite.TimeSeries;
+import io.pkibench.metrics.remotewrite.WriteRequest;
+import io.pkibench.plan.LevelLoad;
+import io.pkibench.results.MetricsExport;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The exporter against receivers that are overloaded, refuse the data, or are not there: retried, bounded, counted. */
+@Timeout(60)
+class MetricsExporterTest {
+  private HttpServer server;
+
+  @AfterEach
+  void stop() {
+    if (server != null) server.stop(0);
+  }
+
+  /** A loopback HTTP receiver answering each request with the next status of {@code statuses} (the last one repeats). */
+  private MetricsTarget receiver(List<byte[]> bodies, List<String> headers, int... statuses) throws Exception {
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    AtomicInteger calls = new AtomicInteger();
+    server.createContext("/api/v1/write", exchange -> {
+      bodies.add(exchange.getRequestBody().readAllBytes());
+      headers.add(exchange.getRequestHeaders().getFirst("Content-Encoding") + " " + exchange.getRequestHeaders().getFirst("X-Prometheus-Remote-Write-Version"));
+      int status = statuses[Math.min(calls.getAndIncrement(), statuses.length - 1)];
+      byte[] said = status == 400 ? "out of order sample".getBytes() : new byte[0];
+      exchange.sendResponseHeaders(status, said.length == 0 ? -1 : said.length);
+      if (said.length > 0) exchange.getResponseBody().write(said);
+      exchange.close();
+    });
+    server.start();
+    return MetricsTarget.parse("prometheus-rw=http://127.0.0.1:" + server.getAddress().getPort() + "/api/v1/write");
+  }
+
+  private static MetricsExport runOnce(MetricsTarget target, List<String> log) {
+    return runOnce(target, new RemoteWriteSink(target.uri()), log);
+  }
+
+  private static MetricsExport runOnce(MetricsTarget target, MetricsSink sink, List<String> log) {
+    LiveMetrics live = new LiveMetrics();
+    SeriesSpec spec = new SeriesSpec("sign", new LevelLoad.Open(8, 400), 1, 1, LiveMetricsTest.ONE, LiveMetricsTest.ONE);
+    live.interval(LiveMetricsTest.sample(spec, false, 3, 1, 1_000_000, 2_000_000, 3_000_000));
+    // An hour apart: the only push is the last one, made by finish().
+    MetricsExporter exporter = MetricsExporter.start(live, sink,
+        new MetricsExporter.Setup("run-1", target, Duration.ofHours(1), InstantSource.system(), new JvmCpuMeter(), null), log::add);
+    return exporter.finish();
+  }
+
+  @Test
+  void finish_receiverOverloadedTwice_retriedWithBackoffThenDelivered() throws Exception {
+    List<byte[]> bodies = new CopyOnWriteArrayList<>();
+    List<String> headers = new CopyOnWriteArrayList<>();
+    List<String> log = new ArrayList<>();
+    MetricsExport tally = runOnce(receiver(bodies, headers, 503, 503, 204), log);
+    assertEquals(new MetricsExport(tally.target(), 1, 1, 2, 0, "HTTP 503"), tally);
+    assertEquals(3, bodies.size());
+    assertEquals("snappy 0.1.0", headers.get(2));
+    assertTrue(log.get(0).contains("failed (HTTP 503); retrying with backoff, the run goes on") && log.get(1).contains("arrive again"), log.toString());
+    byte[] body = bodies.get(2);
+    SnappyDecompressor snappy = new SnappyDecompressor();
+    byte[] raw = new byte[SnappyDecompressor.getUncompressedLength(body, 0)];
+    snappy.decompress(body, 0, body.length, raw, 0, raw.length);
+    WriteRequest request = WriteRequest.parseFrom(raw);
+    TimeSeries ok = request.getTimeseriesList().stream().filter(t -> t.getLabelsList().stream().anyMatch(l -> l.getValue().equals("pkibench_operations_total"))
+        && t.getLabelsList().stream().anyMatch(l -> l.getName().equals("outcome") && l.getValue().equals("ok"))).findFirst().orElseThrow();
+    assertEquals(List.of("__name__", "level", "outcome", "phase", "run", "workload"), ok.getLabelsList().stream().map(Label::getName).toList(),
+        "labels sorted by name");
+    assertEquals(3.0, ok.getSamples(0).getValue());
+  }
+
+  @Test
+  void finish_receiverRefusesTheData_notRetriedAndCountedLost() throws Exception {
+    List<String> log = new ArrayList<>();
+    MetricsExport tally = runOnce(receiver(new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>(), 400), log);
+    assertEquals(new MetricsExport(tally.target(), 1, 0, 0, 1, "HTTP 400: out of order sample"), tally);
+    assertTrue(MetricsExporter.summary(tally).startsWith("metrics: 1 of 1 pushes to prometheus-rw=http://127.0.0.1:"), MetricsExporter.summary(tally));
+  }
+
+  @Test
+  void finish_nothingListens_retriedBoundedTimesAndCountedLost() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = s.getLocalPort();
+    }
+    long start = System.nanoTime();
+    MetricsExport tally = runOnce(MetricsTarget.parse("prometheus-rw=http://127.0.0.1:" + port + "/api/v1/write"), new ArrayList<>());
+    assertEquals(new MetricsExport("prometheus-rw=http://127.0.0.1:" + port + "/api/v1/write", 1, 0, MetricsExporter.RETRIES, 1, "connection refused"),
+        tally);
+    assertTrue(System.nanoTime() - start < Duration.ofSeconds(20).toNanos(), "bounded: three backoffs, each connection refused at once");
+  }
+
+  @Test
+  void finish_otlpReceiverNotListening_retriedBoundedTimesAndCountedLost() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = s.getLocalPort();
+    }
+    MetricsTarget target = MetricsTarget.parse("otlp=http://127.0.0.1:" + port);
+    List<String> log = new ArrayList<>();
+    MetricsExport tally = runOnce(target, new OtlpSink(target.uri(), System.currentTimeMillis()), log);
+    assertEquals(1, tally.pushes());
+    assertEquals(1, tally.lost());
+    assertEquals(MetricsExporter.RETRIES, tally.retries());
+    assertEquals("connection refused", tally.lastError());
+    assertTrue(log.get(0).startsWith("metrics: a push to otlp=http://127.0.0.1:" + port + " failed (connection refused)"), log.toString());
+  }
+}
