@@ -17,6 +17,7 @@ import io.pkibench.session.ForkedSeries;
 import java.util.function.Function;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.LoadModel;
+import io.pkibench.plan.MixSpec;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.ThreadKind;
 import io.pkibench.plan.WorkloadSpec;
@@ -52,13 +53,23 @@ import picocli.CommandLine.Spec;
         "  pkibench run noop --concurrency 1,2 --warmup 1x1s --measure 3x1s",
         "  pkibench run http:cades --target https://127.0.0.1:8443 --concurrency 1..32   # against 'pkibench serve signer'",
         "  pkibench run sign -p alg=ecdsa-p256 --rates 1000,2000,4000 --concurrency 8   # open loop",
+        "  pkibench run --mix sign=7,verify=3 -p alg=ecdsa-p256 --rates 400 -o mix.json   # one traffic mix: 70% sign, 30% verify",
         "", "Exit codes: 0 done, 1 a workload could not run or stopped early, 2 bad flags (nothing run)."})
 final class RunCommand implements Callable<Integer> {
   @ParentCommand PkibenchCommand parent;
   @Spec CommandSpec spec;
 
-  @Parameters(arity = "1..*", paramLabel = "WORKLOAD", description = "workload names; 'pkibench list' shows them")
-  List<String> workloads;
+  @Parameters(arity = "0..*", paramLabel = "WORKLOAD", description = "workload names; 'pkibench list' shows them (or --mix)")
+  List<String> workloads = new ArrayList<>();
+
+  @Option(names = "--mix", paramLabel = "NAME=WEIGHT,...",
+      description = "run workloads as one traffic mix, each operation drawing its member by weight (open loop: by arrival; closed loop: by"
+          + " operation), e.g. sign=7,verify=3; shared -p parameters go to every member that takes them")
+  String mix;
+
+  @Option(names = "--seed", defaultValue = "1", paramLabel = "N",
+      description = "seed of the mix's draws: the same seed draws the same members (default: ${DEFAULT-VALUE})")
+  long seed;
 
   @Option(names = {"-p", "--param"}, paramLabel = "NAME=VALUE", description = "a workload parameter, e.g. -p alg=ecdsa-p256 -p size=4k")
   Map<String, String> params = new LinkedHashMap<>();
@@ -213,7 +224,21 @@ final class RunCommand implements Callable<Integer> {
     }
     sizing.check(problems);
     List<WorkloadSpec> specs = new ArrayList<>();
-    for (String name : workloads) {
+    if (mix != null && !workloads.isEmpty()) {
+      problems.add("--mix and " + String.join(" ", workloads) + ": give the workloads either by name or as --mix members, not both"
+          + " (e.g. --mix " + String.join(",", workloads.stream().map(w -> w + "=1").toList()) + ")");
+    } else if (mix == null && workloads.isEmpty()) {
+      problems.add("no workload given: name one, e.g. 'pkibench run sign', or give a mix, e.g. --mix sign=7,verify=3");
+    }
+    if (mix != null && workloads.isEmpty()) {
+      try {
+        MixSpec members = MixPlans.withShared(MixSpec.parse("--mix", mix), seed, params, target, sourceAddresses, catalog, problems);
+        specs.addAll(MixPlans.specs(members, KeySources.split(keys)));
+      } catch (IllegalArgumentException e) {
+        problems.add(e.getMessage());
+      }
+    }
+    for (String name : mix == null ? workloads : List.<String>of()) {
       Map<String, String> workloadParams = new LinkedHashMap<>(params);
       boolean remote = catalog.find(name).map(f -> f.params().stream().anyMatch(p -> p.name().equals(ParamSpec.TARGET))).orElse(false);
       if (remote && target != null) workloadParams.putIfAbsent(ParamSpec.TARGET, target);
@@ -230,7 +255,7 @@ final class RunCommand implements Callable<Integer> {
       List<String> sources = usesKeys ? KeySources.split(keys) : List.of(KeySources.split(keys).get(0));
       for (String source : sources) specs.add(new WorkloadSpec(name, workloadParams, source));
     }
-    if (sourceAddresses != null) {
+    if (sourceAddresses != null && mix == null) {
       boolean any = workloads.stream().anyMatch(n -> catalog.find(n).map(f -> f.params().stream().anyMatch(p -> p.name().equals(SourceAddresses.PARAM)))
           .orElse(false));
       if (!any) problems.add("--source-addresses " + sourceAddresses + ": none of " + String.join(", ", workloads) + " opens connections"
@@ -269,7 +294,7 @@ final class RunCommand implements Callable<Integer> {
   /** What a signal's stop says, the JVM exiting right after: whether the result holds every finished level. */
   private Path defaultOut(CliContext ctx) {
     String time = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(ctx.clock().instant());
-    return ctx.resolve(Path.of("results", String.join("+", workloads) + "-" + time + ".json"));
+    return ctx.resolve(Path.of("results", (workloads.isEmpty() ? "mix" : String.join("+", workloads)) + "-" + time + ".json"));
   }
 
   private String commandLine() {

@@ -33,6 +33,7 @@ public final class TerminalTable {
       rows.add(open ? OPEN_HEADER : HEADER);
       for (LevelResult l : w.levels()) rows.add(open ? openRow(l) : row(l));
       out.append(align(rows));
+      out.append(MixTables.terminal(w));
       for (String note : w.notes()) out.append("  note: ").append(note).append('\n');
       outcomes(w).ifPresent(text -> out.append("  ").append(text).append('\n'));
       for (LevelResult l : w.levels()) errors(out, l);

@@ -9,7 +9,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * One level (a concurrency) of one workload: totals and summaries over the measured iterations of
- * every series; {@code iterations} keeps each iteration, warm-up included, with its histogram.
+ * every series; {@code iterations} keeps each iteration, warm-up included, with its histogram. A mix's
+ * {@code members} give each member's share of the level (absent for any other workload).
  */
 public record LevelResult(
     int concurrency,
@@ -19,7 +20,13 @@ public record LevelResult(
     Cpu cpu,
     List<ErrorCount> errors,
     OpenLoop openLoop,
-    List<IterationResult> iterations) {
+    List<IterationResult> iterations,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY) List<MemberLevel> members) {
+
+  public LevelResult(int concurrency, Counts counts, Throughput throughput, LatencyNanos latencyNanos, Cpu cpu, List<ErrorCount> errors,
+      OpenLoop openLoop, List<IterationResult> iterations) {
+    this(concurrency, counts, throughput, latencyNanos, cpu, errors, openLoop, iterations, List.of());
+  }
 
   /**
    * Open-loop facts of a level: the rate asked for and the rate achieved, starts later than 1 ms
@@ -37,6 +44,7 @@ public record LevelResult(
   public LevelResult {
     errors = List.copyOf(errors);
     iterations = List.copyOf(iterations);
+    members = members == null ? List.of() : List.copyOf(members);
   }
 
   /** Summarises the measured (non-warm-up) iterations; histograms are merged, never averaged. {@code targetRate} null = closed loop. */
@@ -73,7 +81,8 @@ public record LevelResult(
         Cpu.of(cpuNanos, durationNanos, succeeded, cores, cpuMeter),
         ErrorCount.sorted(errors),
         open,
-        iterations);
+        iterations,
+        MemberLevel.of(measured));
   }
 
   /** Every successful latency of the measured iterations in one histogram. */
