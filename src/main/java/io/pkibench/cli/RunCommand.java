@@ -53,7 +53,8 @@ import picocli.CommandLine.Spec;
         "  pkibench run noop --concurrency 1,2 --warmup 1x1s --measure 3x1s",
         "  pkibench run http:cades --target https://127.0.0.1:8443 --concurrency 1..32   # against 'pkibench serve signer'",
         "  pkibench run sign -p alg=ecdsa-p256 --rates 1000,2000,4000 --concurrency 8   # open loop",
-        "  pkibench run --mix sign=7,verify=3 -p alg=ecdsa-p256 --rates 400 -o mix.json   # one traffic mix: 70% sign, 30% verify",
+        "  pkibench run --mix sign=7,verify=3 -p alg=ecdsa-p256 --rates 400 -o mix.json   # one traffic mix: 70%% sign, 30%% verify",
+        "  pkibench run --scenario mix.yaml --rates 800   # the file's options (members, param, rates, measure...), --rates overriding it",
         "", "Exit codes: 0 done, 1 a workload could not run or stopped early, 2 bad flags (nothing run)."})
 final class RunCommand implements Callable<Integer> {
   @ParentCommand PkibenchCommand parent;
@@ -66,6 +67,14 @@ final class RunCommand implements Callable<Integer> {
       description = "run workloads as one traffic mix, each operation drawing its member by weight (open loop: by arrival; closed loop: by"
           + " operation), e.g. sign=7,verify=3; shared -p parameters go to every member that takes them")
   String mix;
+
+  @Option(names = "--scenario", paramLabel = "FILE.yaml",
+      description = "run's options from a YAML file (keys: the long options without dashes, and 'members', the mix's list of name, weight,"
+          + " params); flags given here win over the file's")
+  Path scenario;
+
+  /** The mix a scenario file lists, empty without one. */
+  private List<MixSpec.Member> scenarioMembers = List.of();
 
   @Option(names = "--seed", defaultValue = "1", paramLabel = "N",
       description = "seed of the mix's draws: the same seed draws the same members (default: ${DEFAULT-VALUE})")
@@ -146,6 +155,13 @@ final class RunCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     CliContext ctx = parent.context;
     WorkloadCatalog catalog = WorkloadCatalog.builtIn();
+    if (scenario != null) {
+      try {
+        scenarioMembers = ScenarioFile.apply(ctx.resolve(scenario), scenario.toString(), spec);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), e.getMessage());
+      }
+    }
     Plan plan = validatedPlan(catalog);
     // More connections than the process may open would fail worker by worker with "Too many open files": refused here.
     List<String> sockets = catalog.socketProblems(plan, SocketBudget.ofThisProcess());
@@ -224,21 +240,25 @@ final class RunCommand implements Callable<Integer> {
     }
     sizing.check(problems);
     List<WorkloadSpec> specs = new ArrayList<>();
-    if (mix != null && !workloads.isEmpty()) {
-      problems.add("--mix and " + String.join(" ", workloads) + ": give the workloads either by name or as --mix members, not both"
-          + " (e.g. --mix " + String.join(",", workloads.stream().map(w -> w + "=1").toList()) + ")");
-    } else if (mix == null && workloads.isEmpty()) {
+    // --mix on the command line wins over a scenario's members, as every flag wins over the file.
+    boolean mixing = mix != null || !scenarioMembers.isEmpty();
+    if (mixing && !workloads.isEmpty()) {
+      problems.add((mix != null ? "--mix" : "--scenario " + scenario + " (its members)") + " and " + String.join(" ", workloads)
+          + ": give the workloads either by name or as mix members, not both (e.g. --mix "
+          + String.join(",", workloads.stream().map(w -> w + "=1").toList()) + ")");
+    } else if (!mixing && workloads.isEmpty()) {
       problems.add("no workload given: name one, e.g. 'pkibench run sign', or give a mix, e.g. --mix sign=7,verify=3");
     }
-    if (mix != null && workloads.isEmpty()) {
+    if (mixing && workloads.isEmpty()) {
       try {
-        MixSpec members = MixPlans.withShared(MixSpec.parse("--mix", mix), seed, params, target, sourceAddresses, catalog, problems);
+        MixSpec members = MixPlans.withShared(mix != null ? MixSpec.parse("--mix", mix) : scenarioMembers, seed, params, target, sourceAddresses,
+            catalog, problems);
         specs.addAll(MixPlans.specs(members, KeySources.split(keys)));
       } catch (IllegalArgumentException e) {
         problems.add(e.getMessage());
       }
     }
-    for (String name : mix == null ? workloads : List.<String>of()) {
+    for (String name : mixing ? List.<String>of() : workloads) {
       Map<String, String> workloadParams = new LinkedHashMap<>(params);
       boolean remote = catalog.find(name).map(f -> f.params().stream().anyMatch(p -> p.name().equals(ParamSpec.TARGET))).orElse(false);
       if (remote && target != null) workloadParams.putIfAbsent(ParamSpec.TARGET, target);
@@ -255,7 +275,7 @@ final class RunCommand implements Callable<Integer> {
       List<String> sources = usesKeys ? KeySources.split(keys) : List.of(KeySources.split(keys).get(0));
       for (String source : sources) specs.add(new WorkloadSpec(name, workloadParams, source));
     }
-    if (sourceAddresses != null && mix == null) {
+    if (sourceAddresses != null && !mixing) {
       boolean any = workloads.stream().anyMatch(n -> catalog.find(n).map(f -> f.params().stream().anyMatch(p -> p.name().equals(SourceAddresses.PARAM)))
           .orElse(false));
       if (!any) problems.add("--source-addresses " + sourceAddresses + ": none of " + String.join(", ", workloads) + " opens connections"
