@@ -5,6 +5,7 @@ import io.pkibench.results.Counts;
 import io.pkibench.results.LatencyNanos;
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.MemberLevel;
+import io.pkibench.results.RunResult;
 import io.pkibench.results.WorkloadResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,6 +52,35 @@ public final class MixTables {
   private static String[] row(String level, String member, String asked, String achieved, Counts c, double rate, LatencyNanos lat, String cpu) {
     return new String[] {level, member, asked, achieved, Long.toString(c.started()), Long.toString(c.succeeded()), Long.toString(c.failed()),
         HumanUnits.rate(rate), HumanUnits.nanos(lat.p50()), HumanUnits.nanos(lat.p90()), HumanUnits.nanos(lat.p99()), HumanUnits.nanos(lat.max()), cpu};
+  }
+
+  /** The report's section of every mix in {@code result}, a table per mix; empty when it ran none. */
+  static String html(RunResult result) {
+    StringBuilder h = new StringBuilder();
+    for (WorkloadResult w : result.workloads()) {
+      List<String[]> rows = rows(w);
+      if (rows.size() <= 1) continue;
+      h.append("<h3>").append(Html.esc(w.name())).append(" <span class=\"muted\">seed ").append(w.mix().seed()).append("</span></h3>\n<table><tr>");
+      for (int c = 0; c < HEADER.length; c++) h.append(c < 2 ? "<th class=\"l\">" : "<th>").append(Html.esc(HEADER[c])).append("</th>");
+      h.append("</tr>\n");
+      for (String[] r : rows.subList(1, rows.size())) {
+        h.append(r[1].equals("total") ? "<tr class=\"total\">" : "<tr>");
+        for (int c = 0; c < r.length; c++) {
+          String cell = Html.esc(r[c]);
+          h.append(c < 2 ? "<td class=\"l\">" : "<td>").append(r[1].equals("total") ? "<b>" + cell + "</b>" : cell).append("</td>");
+        }
+        h.append("</tr>\n");
+      }
+      h.append("</table>\n");
+      for (MixSpec.Member m : w.mix().members()) {
+        h.append("<p class=\"muted\">").append(Html.esc(m.label())).append(": ").append(Html.esc(m.name())).append(" weight ")
+            .append(HumanUnits.figure(m.weight())).append(m.params().isEmpty() ? "" : ", " + Html.esc(m.params().toString())).append("</p>\n");
+      }
+    }
+    if (h.isEmpty()) return "";
+    return "<section id=\"mix\"><h2>Mix by member</h2>\n<p>Each member's share asked (its weight over the sum of weights) beside the share"
+        + " it drew, then the mix's total. CPU per operation is the mix's only: one process served every member at once, so its CPU cannot"
+        + " be split between them.</p>\n" + h + "</section>\n";
   }
 
   /** The terminal block under a mix's level table: its members, asked beside achieved, and the total. */
