@@ -59,7 +59,7 @@ public final class MixTables {
     StringBuilder h = new StringBuilder();
     for (WorkloadResult w : result.workloads()) {
       List<String[]> rows = rows(w);
-      if (rows.size() <= 1) continue;
+      if (rows.size() <= 1 || w.probe()) continue;
       h.append("<h3>").append(Html.esc(w.name())).append(" <span class=\"muted\">seed ").append(w.mix().seed()).append("</span></h3>\n<table><tr>");
       for (int c = 0; c < HEADER.length; c++) h.append(c < 2 ? "<th class=\"l\">" : "<th>").append(Html.esc(HEADER[c])).append("</th>");
       h.append("</tr>\n");
@@ -72,6 +72,7 @@ public final class MixTables {
         h.append("</tr>\n");
       }
       h.append("</table>\n");
+      sumOfParts(result, w).ifPresent(text -> h.append("<p>").append(Html.esc(text)).append("</p>\n"));
       for (MixSpec.Member m : w.mix().members()) {
         h.append("<p class=\"muted\">").append(Html.esc(m.label())).append(": ").append(Html.esc(m.name())).append(" weight ")
             .append(HumanUnits.figure(m.weight())).append(m.params().isEmpty() ? "" : ", " + Html.esc(m.params().toString())).append("</p>\n");
@@ -81,6 +82,42 @@ public final class MixTables {
     return "<section id=\"mix\"><h2>Mix by member</h2>\n<p>Each member's share asked (its weight over the sum of weights) beside the share"
         + " it drew, then the mix's total. CPU per operation is the mix's only: one process served every member at once, so its CPU cannot"
         + " be split between them.</p>\n" + h + "</section>\n";
+  }
+
+  /**
+   * A study's mix beside its parts: the service CPU per mix operation its types measured alone predict (each type's CPU per
+   * operation, weighted by its asked share) against what the mix measured, when every member was also measured alone.
+   */
+  static java.util.Optional<String> sumOfParts(RunResult result, WorkloadResult mixed) {
+    if (result.study() == null || mixed.mix() == null || mixed.levels().isEmpty()) return java.util.Optional.empty();
+    Double measured = mixed.levels().get(mixed.levels().size() - 1).cpu().opsPerCpuSecond();
+    if (measured == null) return java.util.Optional.empty();
+    double cpuSecondsPerOp = 0;
+    List<String> parts = new ArrayList<>();
+    for (int i = 0; i < mixed.mix().members().size(); i++) {
+      MixSpec.Member m = mixed.mix().members().get(i);
+      WorkloadResult alone = result.workloads().stream()
+          .filter(w -> w.mix() == null && !w.probe() && w.name().equals(m.name()) && !w.levels().isEmpty()).findFirst().orElse(null);
+      Double rate = alone == null ? null : alone.levels().get(alone.levels().size() - 1).cpu().opsPerCpuSecond();
+      if (rate == null) return java.util.Optional.empty();
+      cpuSecondsPerOp += mixed.mix().askedShare(i) / rate;
+      parts.add(m.label() + " " + HumanUnits.rate(rate));
+    }
+    double predicted = 1 / cpuSecondsPerOp;
+    return java.util.Optional.of(String.format(Locale.ROOT, "%s: %s ops per service CPU-second measured as one mix; its types alone (%s) predict %s"
+        + " for these shares: measured / predicted = %.2f", mixed.step() == null ? mixed.name() : mixed.step().label(), HumanUnits.rate(measured),
+        String.join(", ", parts), HumanUnits.rate(predicted), measured / predicted));
+  }
+
+  /** A study's mixes as the terminal shows them after the study's table: each by member, and beside its parts. */
+  public static String studyTerminal(RunResult result) {
+    StringBuilder out = new StringBuilder();
+    for (WorkloadResult w : result.workloads()) {
+      if (w.mix() == null || w.probe() || w.levels().isEmpty()) continue;
+      out.append('\n').append(w.step() == null ? w.name() : w.step().label()).append('\n').append(terminal(w));
+      sumOfParts(result, w).ifPresent(text -> out.append("  ").append(text).append('\n'));
+    }
+    return out.toString();
   }
 
   /** The terminal block under a mix's level table: its members, asked beside achieved, and the total. */
