@@ -27,6 +27,11 @@ public final class MixWorkload implements Workload, CountedOutcomes {
   private final List<Workload> members;
   private final long seed;
   private volatile Series series;
+  /**
+   * Recorders per member: a mix multiplies the series' histograms by its members, so each member's are fewer than the
+   * series' own (16 × about 0.7 MB each at most), shared by the workers past 16, still without a lock.
+   */
+  static final int MEMBER_STRIPES = 16;
 
   /** {@code weights[i]} for {@code members.get(i)}, labelled {@code labels.get(i)}; the members are closed with this workload. */
   public MixWorkload(List<String> labels, double[] weights, List<Workload> members, long seed) {
@@ -56,7 +61,7 @@ public final class MixWorkload implements Workload, CountedOutcomes {
   /** Called by the engine before a series' workers start: fresh per-member recorders for {@code workers} workers. */
   void prepare(int workers) {
     LatencyStripes[] latency = new LatencyStripes[labels.size()];
-    for (int m = 0; m < latency.length; m++) latency[m] = new LatencyStripes(workers);
+    for (int m = 0; m < latency.length; m++) latency[m] = new LatencyStripes(workers, MEMBER_STRIPES);
     series = new Series(latency, new MixOperation[workers]);
   }
 

@@ -91,6 +91,21 @@ class MixWorkloadTest {
     assertTrue(Math.abs(share - 0.7) < 0.03, "sign drew its 70% by operation: " + share);
   }
 
+  /** Past {@link MixWorkload#MEMBER_STRIPES} workers share a member's recorders: still every success in its member's histogram. */
+  @Test
+  void runSeries_moreWorkersThanMemberStripes_everySuccessRecorded() throws Exception {
+    Counting sign = new Counting(0, "never");
+    Counting verify = new Counting(3, "bad signature");
+    int workers = MixWorkload.MEMBER_STRIPES + 8;
+    SeriesSpec spec = new SeriesSpec("mix", workers, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x300ms"));
+    IterationOutcome o = driver().runSeries(spec, mix(sign, verify, 3), CPU).get(0);
+    MemberOutcome s = o.members().get(0), v = o.members().get(1);
+    assertEquals(s.succeeded(), s.latency().getTotalCount());
+    assertEquals(v.succeeded(), v.latency().getTotalCount());
+    assertEquals(sign.executed.get() + verify.executed.get(), o.started());
+    assertEquals(verify.thrown.get(), v.failed());
+  }
+
   @Test
   void runSeries_openLoopMix_sharesHoldByArrival() throws Exception {
     Counting sign = new Counting(0, "never");
