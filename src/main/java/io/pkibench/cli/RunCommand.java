@@ -21,6 +21,7 @@ import io.pkibench.results.RunResultJson;
 import java.util.function.Function;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.LoadModel;
+import io.pkibench.plan.MixSpec;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.ThreadKind;
 import io.pkibench.plan.WorkloadSpec;
@@ -60,13 +61,32 @@ import picocli.CommandLine.Spec;
         "  pkibench report staged.json -o staged.html   # its time series per second, the stages marked",
         "  pkibench run sign -p alg=ecdsa-p256 --rates 400 --metrics prometheus-rw=http://127.0.0.1:9090/api/v1/write   # live, into Prometheus",
         "  pkibench run sign -p alg=ecdsa-p256 --rates 400 --metrics otlp=http://127.0.0.1:4318   # live, OpenTelemetry OTLP/HTTP",
+        "  pkibench run --mix sign=7,verify=3 -p alg=ecdsa-p256 --rates 400 -o mix.json   # one traffic mix: 70%% sign, 30%% verify",
+        "  pkibench run --scenario mix.yaml --rates 800   # the file's options (members, param, rates, measure...), --rates overriding it",
         "", "Exit codes: 0 done, 1 a workload could not run or stopped early, 2 bad flags (nothing run)."})
 final class RunCommand implements Callable<Integer> {
   @ParentCommand PkibenchCommand parent;
   @Spec CommandSpec spec;
 
-  @Parameters(arity = "1..*", paramLabel = "WORKLOAD", description = "workload names; 'pkibench list' shows them")
-  List<String> workloads;
+  @Parameters(arity = "0..*", paramLabel = "WORKLOAD", description = "workload names; 'pkibench list' shows them (or --mix)")
+  List<String> workloads = new ArrayList<>();
+
+  @Option(names = "--mix", paramLabel = "NAME=WEIGHT,...",
+      description = "run workloads as one traffic mix, each operation drawing its member by weight (open loop: by arrival; closed loop: by"
+          + " operation), e.g. sign=7,verify=3; shared -p parameters go to every member that takes them")
+  String mix;
+
+  @Option(names = "--scenario", paramLabel = "FILE.yaml",
+      description = "run's options from a YAML file (keys: the long options without dashes, and 'members', the mix's list of name, weight,"
+          + " params); flags given here win over the file's")
+  Path scenario;
+
+  /** The mix a scenario file lists, empty without one. */
+  private List<MixSpec.Member> scenarioMembers = List.of();
+
+  @Option(names = "--seed", defaultValue = "1", paramLabel = "N",
+      description = "seed of the mix's draws: the same seed draws the same members (default: ${DEFAULT-VALUE})")
+  long seed;
 
   @Option(names = {"-p", "--param"}, paramLabel = "NAME=VALUE", description = "a workload parameter, e.g. -p alg=ecdsa-p256 -p size=4k")
   Map<String, String> params = new LinkedHashMap<>();
@@ -153,6 +173,13 @@ final class RunCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     CliContext ctx = parent.context;
     WorkloadCatalog catalog = WorkloadCatalog.builtIn();
+    if (scenario != null) {
+      try {
+        scenarioMembers = ScenarioFile.apply(ctx.resolve(scenario), scenario.toString(), spec);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), e.getMessage());
+      }
+    }
     Plan plan = validatedPlan(catalog);
     // More connections than the process may open would fail worker by worker with "Too many open files": refused here.
     List<String> sockets = catalog.socketProblems(plan, SocketBudget.ofThisProcess());
@@ -249,7 +276,25 @@ final class RunCommand implements Callable<Integer> {
     }
     sizing.check(problems);
     List<WorkloadSpec> specs = new ArrayList<>();
-    for (String name : workloads) {
+    // --mix on the command line wins over a scenario's members, as every flag wins over the file.
+    boolean mixing = mix != null || !scenarioMembers.isEmpty();
+    if (mixing && !workloads.isEmpty()) {
+      problems.add((mix != null ? "--mix" : "--scenario " + scenario + " (its members)") + " and " + String.join(" ", workloads)
+          + ": give the workloads either by name or as mix members, not both (e.g. --mix "
+          + String.join(",", workloads.stream().map(w -> w + "=1").toList()) + ")");
+    } else if (!mixing && workloads.isEmpty()) {
+      problems.add("no workload given: name one, e.g. 'pkibench run sign', or give a mix, e.g. --mix sign=7,verify=3");
+    }
+    if (mixing && workloads.isEmpty()) {
+      try {
+        MixSpec members = MixPlans.withShared(mix != null ? MixSpec.parse("--mix", mix) : scenarioMembers, seed, params, target, sourceAddresses,
+            catalog, problems);
+        specs.addAll(MixPlans.specs(members, KeySources.split(keys)));
+      } catch (IllegalArgumentException e) {
+        problems.add(e.getMessage());
+      }
+    }
+    for (String name : mixing ? List.<String>of() : workloads) {
       Map<String, String> workloadParams = new LinkedHashMap<>(params);
       boolean remote = catalog.find(name).map(f -> f.params().stream().anyMatch(p -> p.name().equals(ParamSpec.TARGET))).orElse(false);
       if (remote && target != null) workloadParams.putIfAbsent(ParamSpec.TARGET, target);
@@ -266,7 +311,7 @@ final class RunCommand implements Callable<Integer> {
       List<String> sources = usesKeys ? KeySources.split(keys) : List.of(KeySources.split(keys).get(0));
       for (String source : sources) specs.add(new WorkloadSpec(name, workloadParams, source));
     }
-    if (sourceAddresses != null) {
+    if (sourceAddresses != null && !mixing) {
       boolean any = workloads.stream().anyMatch(n -> catalog.find(n).map(f -> f.params().stream().anyMatch(p -> p.name().equals(SourceAddresses.PARAM)))
           .orElse(false));
       if (!any) problems.add("--source-addresses " + sourceAddresses + ": none of " + String.join(", ", workloads) + " opens connections"
@@ -306,7 +351,7 @@ final class RunCommand implements Callable<Integer> {
   /** What a signal's stop says, the JVM exiting right after: whether the result holds every finished level. */
   private Path defaultOut(CliContext ctx) {
     String time = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(ctx.clock().instant());
-    return ctx.resolve(Path.of("results", String.join("+", workloads) + "-" + time + ".json"));
+    return ctx.resolve(Path.of("results", (workloads.isEmpty() ? "mix" : String.join("+", workloads)) + "-" + time + ".json"));
   }
 
   private String commandLine() {

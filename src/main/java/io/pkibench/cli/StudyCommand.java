@@ -13,12 +13,14 @@ import io.pkibench.keys.catalog.KeySources;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Durations;
 import io.pkibench.report.HtmlReport;
+import io.pkibench.report.MixTables;
 import io.pkibench.report.StudyTables;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunStatus;
 import io.pkibench.session.EnvironmentProbe;
 import io.pkibench.session.ForkedSeries;
 import io.pkibench.study.PecStudy;
+import io.pkibench.plan.MixSpec;
 import io.pkibench.study.RestPkiStudy;
 import io.pkibench.study.SampleScripts;
 import io.pkibench.study.Study;
@@ -173,6 +175,7 @@ final class StudyCommand implements Runnable {
       }
       progress.done();
       ctx.out().print(StudyTables.terminal(result));
+      ctx.out().print(MixTables.studyTerminal(result));
       if (shared.html != null) {
         HtmlReport.write(ctx.resolve(shared.html), result, Analysis.of(result, Analysis.Options.DEFAULT));
         ctx.out().println("report " + ctx.resolve(shared.html));
@@ -199,7 +202,8 @@ final class StudyCommand implements Runnable {
           "  pkibench study restpki --duration 5m --out restpki.json --html restpki.html --save-samples samples/",
           "  pkibench study restpki --restart-per-type      # a fresh service JVM for each type, as the original",
           "  pkibench study restpki --quick --service builtin,dss   # our signer and EU DSS's REST services, side by side",
-          "  pkibench study restpki --service dss:https://their.host/services/rest --trust their-ca.pem"})
+          "  pkibench study restpki --service dss:https://their.host/services/rest --trust their-ca.pem",
+          "  pkibench study restpki --mix cades=6,pades=3,timestamp=1 --duration 5m   # the types alone, then as one mix"})
   static final class RestPki extends StudyRun {
     @Option(names = "--restart-per-type", description = "restart the service before each transaction type (the original restarted between tests)")
     boolean restartPerType;
@@ -212,11 +216,24 @@ final class StudyCommand implements Runnable {
     @Option(names = "--trust", paramLabel = "CA.pem", description = "the CA certificate an https dss:URL chains to (default: the test PKI's root)")
     Path trust;
 
+    @Option(names = "--mix", paramLabel = "TYPE=WEIGHT,...",
+        description = "also size these types together as one traffic mix at the service's CPU, after each alone, e.g. cades=6,pades=3,timestamp=1"
+            + " (types: auth, cades, cades-t, pades, pades-t, timestamp)")
+    String mix;
+
     @Override
     Study study() {
       List<String> problems = new java.util.ArrayList<>();
       List<RestPkiStudy.Service> services = RestPkiStudy.Service.parse(service, problems);
-      return new RestPkiStudy(restartPerType, services, trust == null ? null : study.parent.context.resolve(trust), problems);
+      List<MixSpec.Member> members = List.of();
+      if (mix != null) {
+        try {
+          members = MixSpec.parse("--mix", mix);
+        } catch (IllegalArgumentException e) {
+          problems.add(e.getMessage());
+        }
+      }
+      return new RestPkiStudy(restartPerType, services, trust == null ? null : study.parent.context.resolve(trust), problems, members);
     }
   }
 

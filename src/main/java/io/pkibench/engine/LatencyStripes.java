@@ -22,9 +22,14 @@ final class LatencyStripes {
   private final Histogram[] copies;
 
   LatencyStripes(int workers) {
+    this(workers, MAX_STRIPES);
+  }
+
+  /** At most {@code maxStripes} recorders, shared past that many workers. */
+  LatencyStripes(int workers, int maxStripes) {
     if (workers < 1) throw new IllegalArgumentException("workers must be at least 1: " + workers);
-    int stripes = Math.min(workers, MAX_STRIPES);
-    boolean shared = workers > MAX_STRIPES;
+    int stripes = Math.min(workers, maxStripes);
+    boolean shared = workers > maxStripes;
     recorders = new ValueRecorder[stripes];
     copies = new Histogram[stripes];
     for (int i = 0; i < stripes; i++) {

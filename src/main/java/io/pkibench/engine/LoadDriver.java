@@ -54,6 +54,7 @@ public final class LoadDriver {
   public List<IterationOutcome> runSeries(SeriesSpec spec, Workload workload, CpuMeter cpu)
       throws EngineException, InterruptedException {
     int n = spec.concurrency();
+    if (workload instanceof MixWorkload mix) mix.prepare(n);
     Worker.Gates gates = new Worker.Gates(spec.load(), Thread.currentThread());
     CountDownLatch ready = new CountDownLatch(n);
     List<Worker> workers = new ArrayList<>(n);
@@ -146,7 +147,8 @@ public final class LoadDriver {
     long durationNanos = System.nanoTime() - startNanos;
     long cpuNanos = cpu.cpuNanos() - cpuStart;
     ticks.sample();
-    IterationOutcome outcome = tally(spec, warmup, index, length, durationNanos, cpuNanos, workers, gates, ticks.iteration);
+    IterationOutcome outcome = tally(spec, warmup, index, length, durationNanos, cpuNanos, workers, gates, ticks.iteration)
+        .withMembers(workload instanceof MixWorkload mix ? mix.drain() : List.of());
     progress.iterationFinished(spec, outcome);
     return outcome;
   }

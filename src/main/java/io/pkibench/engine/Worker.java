@@ -63,6 +63,8 @@ final class Worker extends WorkerPadAfter implements Runnable {
   private final CountDownLatch ready;
   volatile Throwable setupFailure;
   volatile Throwable crash;
+  /** Set when the workload is a mix: told each operation's slot and ending, so it records the member drawn. */
+  private MixOperation mix;
 
   Worker(int id, Workload workload, Gates gates, CountDownLatch ready) {
     this.id = id;
@@ -111,6 +113,7 @@ final class Worker extends WorkerPadAfter implements Runnable {
     Operation operation;
     try {
       operation = workload.newOperation(id);
+      mix = operation instanceof MixOperation m ? m : null;
     } catch (Throwable t) {
       setupFailure = t;
       operation = null;
@@ -148,7 +151,9 @@ final class Worker extends WorkerPadAfter implements Runnable {
         // The end of one operation is the start of the next: one clock reading per operation,
         // and the loop's own cost is charged to the operation that follows it.
         long end = System.nanoTime();
-        recorder.recordValue(Math.min(end - start, LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
+        long latency = Math.min(end - start, LatencyHistograms.HIGHEST_TRACKABLE_NANOS);
+        recorder.recordValue(latency);
+        if (mix != null) mix.succeeded(latency);
         SUCCEEDED.setOpaque(this, succeeded + 1);
         start = end;
       } catch (VirtualMachineError fatal) {
@@ -156,6 +161,7 @@ final class Worker extends WorkerPadAfter implements Runnable {
       } catch (Throwable failure) {
         FAILED.setOpaque(this, failed + 1);
         errors.record(failure);
+        if (mix != null) mix.failed(failure);
         start = System.nanoTime();
       }
       if (start - deadlineNanos >= 0 || gates.abort) return;
@@ -200,7 +206,8 @@ final class Worker extends WorkerPadAfter implements Runnable {
     java.util.concurrent.atomic.AtomicLong slots = gates.nextSlot;
     double period = gates.periodNanos;
     while (true) {
-      long scheduled = startNanos + (long) (slots.getAndIncrement() * period);
+      long slot = slots.getAndIncrement();
+      long scheduled = startNanos + (long) (slot * period);
       if (scheduled - deadlineNanos >= 0 || gates.abort) return;
       long now = System.nanoTime();
       while (scheduled - now > 0) {
@@ -212,17 +219,21 @@ final class Worker extends WorkerPadAfter implements Runnable {
       if (now - deadlineNanos >= 0) return;
       if (now - scheduled > LATE_START_NANOS) lateStarts++;
       STARTED.setOpaque(this, started + 1);
+      if (mix != null) mix.arrival(slot);
       try {
         operation.execute();
         long end = System.nanoTime();
-        recorder.recordValue(Math.min(end - scheduled, LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
+        long latency = Math.min(end - scheduled, LatencyHistograms.HIGHEST_TRACKABLE_NANOS);
+        recorder.recordValue(latency);
         uncorrected.recordValue(Math.min(end - now, LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
+        if (mix != null) mix.succeeded(latency);
         SUCCEEDED.setOpaque(this, succeeded + 1);
       } catch (VirtualMachineError fatal) {
         throw fatal;
       } catch (Throwable failure) {
         FAILED.setOpaque(this, failed + 1);
         errors.record(failure);
+        if (mix != null) mix.failed(failure);
       }
     }
   }

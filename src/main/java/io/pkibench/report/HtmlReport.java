@@ -33,6 +33,7 @@ public final class HtmlReport {
     verdicts(h, result, analysis);
     chartSection(h, result, analysis);
     capacity(h, result, analysis);
+    h.append(MixTables.html(result));
     errors(h, result);
     environment(h, result);
     return h.append("</body></html>\n").toString();

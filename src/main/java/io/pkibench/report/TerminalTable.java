@@ -34,6 +34,7 @@ public final class TerminalTable {
       for (LevelResult l : w.levels()) rows.add(open ? openRow(l) : row(l));
       out.append(align(rows));
       out.append(StageCharts.terminal(w));
+      out.append(MixTables.terminal(w));
       for (String note : w.notes()) out.append("  note: ").append(note).append('\n');
       outcomes(w).ifPresent(text -> out.append("  ").append(text).append('\n'));
       for (LevelResult l : w.levels()) errors(out, l);

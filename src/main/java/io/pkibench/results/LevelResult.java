@@ -10,7 +10,8 @@ import org.HdrHistogram.Histogram;
 /**
  * One level (a concurrency) of one workload: totals and summaries over the measured iterations of
  * every series; {@code iterations} keeps each iteration, warm-up included, with its histogram. A staged level
- * ({@code run --stages}) is one measured iteration through the stages, with its {@code timeline}.
+ * ({@code run --stages}) is one measured iteration through the stages, with its {@code timeline}. A mix's
+ * {@code members} give each member's share of the level (absent for any other workload).
  */
 public record LevelResult(
     int concurrency,
@@ -21,16 +22,17 @@ public record LevelResult(
     List<ErrorCount> errors,
     OpenLoop openLoop,
     List<IterationResult> iterations,
-    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Timeline timeline) {
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Timeline timeline,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY) List<MemberLevel> members) {
 
   public LevelResult(int concurrency, Counts counts, Throughput throughput, LatencyNanos latencyNanos, Cpu cpu, List<ErrorCount> errors,
       OpenLoop openLoop, List<IterationResult> iterations) {
-    this(concurrency, counts, throughput, latencyNanos, cpu, errors, openLoop, iterations, null);
+    this(concurrency, counts, throughput, latencyNanos, cpu, errors, openLoop, iterations, null, List.of());
   }
 
   /** {@code timeline}: a staged level's time series and per-stage summaries (absent from levels held steady). */
   public LevelResult withTimeline(Timeline newTimeline) {
-    return new LevelResult(concurrency, counts, throughput, latencyNanos, cpu, errors, openLoop, iterations, newTimeline);
+    return new LevelResult(concurrency, counts, throughput, latencyNanos, cpu, errors, openLoop, iterations, newTimeline, members);
   }
 
   /**
@@ -49,6 +51,7 @@ public record LevelResult(
   public LevelResult {
     errors = List.copyOf(errors);
     iterations = List.copyOf(iterations);
+    members = members == null ? List.of() : List.copyOf(members);
   }
 
   /** Summarises the measured (non-warm-up) iterations; histograms are merged, never averaged. {@code targetRate} null = closed loop. */
@@ -85,7 +88,9 @@ public record LevelResult(
         Cpu.of(cpuNanos, durationNanos, succeeded, cores, cpuMeter),
         ErrorCount.sorted(errors),
         open,
-        iterations);
+        iterations,
+        null,
+        MemberLevel.of(measured));
   }
 
   /** Every successful latency of the measured iterations in one histogram. */

@@ -129,7 +129,7 @@ public final class ForkedSeries {
       // The same checks the parent made: a request this version cannot run is answered as such, not half-run.
       List<String> problems = catalog.problems(spec);
       if (!problems.isEmpty()) return new SeriesResponse(SeriesResponse.SCHEMA, List.of(), String.join("; ", problems));
-      var factory = catalog.find(spec.name()).orElseThrow();
+      var factory = catalog.factoryOf(spec).orElseThrow();
       var params = Params.resolve(spec.name(), factory.params(), spec.params());
       var cpu = CpuMeter.of(request.cpu());
       try (KeySource source = factory.usesKeys() ? keys.open(spec.keys()) : null) {

@@ -12,6 +12,7 @@ import io.pkibench.measure.CpuMeter;
 import io.pkibench.measure.IntervalLog;
 import io.pkibench.plan.LevelLoad;
 import io.pkibench.plan.LoadModel;
+import io.pkibench.plan.MixSpec;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.results.Environment;
@@ -23,6 +24,7 @@ import io.pkibench.results.RunStatus;
 import io.pkibench.results.Timeline;
 import io.pkibench.results.WorkloadResult;
 import io.pkibench.workload.api.Params;
+import io.pkibench.workload.catalog.MixFactory;
 import io.pkibench.workload.catalog.WorkloadCatalog;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
@@ -174,10 +176,11 @@ public final class RunSession {
 
   private void runWorkload(ResultFile file, int index, WorkloadSpec spec, WorkloadResult.Step step) throws IOException, InterruptedException {
     CpuMeter cpu = options.cpu();
-    WorkloadFactory factory = catalog.find(spec.name()).orElseThrow();
+    WorkloadFactory factory = catalog.factoryOf(spec).orElseThrow();
+    MixSpec mix = factory instanceof MixFactory m ? m.resolved() : null;
     Params params = Params.resolve(spec.name(), factory.params(), spec.params());
     WorkloadResult entry = new WorkloadResult(spec.name(), params.asMap(), factory.usesKeys() ? spec.keys() : "none", cpu.describe(), List.of(), null, step)
-        .withNotes(factory.notes(params));
+        .withNotes(factory.notes(params)).withMix(mix);
     file.update(r -> r.withWorkload(index, entry));
     // The interval log's tag names the step, so one .hlog holds every step of a study apart; a shoot-out runs one
     // workload through several key sources, and the source keeps their intervals apart.
@@ -192,7 +195,7 @@ public final class RunSession {
       if (factory.usesKeys()) {
         // Opened here even when forking: a bad key source fails once, up front, and names itself.
         source = keys.open(spec.keys());
-        current = new WorkloadResult(spec.name(), params.asMap(), source.describe(), cpu.describe(), List.of(), null, step).withNotes(entry.notes());
+        current = new WorkloadResult(spec.name(), params.asMap(), source.describe(), cpu.describe(), List.of(), null, step).withNotes(entry.notes()).withMix(mix);
       }
       WorkloadContext context = new WorkloadContext(source, plan.verify(), options.pki(), options.clock(), options.env());
       for (LevelLoad load : plan.load().levels()) {

@@ -7,6 +7,7 @@ import io.pkibench.measure.CpuMeter;
 import io.pkibench.measure.LatencyHistograms;
 import io.pkibench.results.ErrorCount;
 import io.pkibench.results.IterationResult;
+import io.pkibench.results.MemberIteration;
 import io.pkibench.workload.api.CountedOutcomes;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
@@ -34,7 +35,9 @@ final class SeriesRunner {
         o.failed(), o.cpuNanos(), ErrorCount.sorted(o.errors()), LatencyHistograms.toBase64(o.latency()),
         o.uncorrected() == null ? null : o.lateStarts(),
         o.uncorrected() == null ? null : o.missedStarts(),
-        o.uncorrected() == null ? null : LatencyHistograms.toBase64(o.uncorrected()));
+        o.uncorrected() == null ? null : LatencyHistograms.toBase64(o.uncorrected()),
+        o.members().stream().map(m -> new MemberIteration(m.label(), m.started(), m.succeeded(), m.failed(), ErrorCount.sorted(m.errors()),
+            LatencyHistograms.toBase64(m.latency()))).toList());
   }
 
 }

@@ -5,6 +5,7 @@ import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.keys.KeySource;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Iterations;
+import io.pkibench.plan.MixSpec;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.results.LevelResult;
@@ -120,6 +121,8 @@ public final class RestPkiStudy implements Study {
   private final List<Service> services;
   private final Path trust;
   private final List<String> flagProblems;
+  /** {@code --mix}: the types sized together as one mix, each member named by its type's token; empty for none. */
+  private final List<MixSpec.Member> mix;
 
   public RestPkiStudy(boolean restartPerType) {
     this(restartPerType, List.of(new Service(Service.BUILTIN, null)), null);
@@ -132,10 +135,35 @@ public final class RestPkiStudy implements Study {
 
   /** {@code flagProblems}: what parsing {@code --service} found, reported with every other problem by {@link #problems}. */
   public RestPkiStudy(boolean restartPerType, List<Service> services, Path trust, List<String> flagProblems) {
+    this(restartPerType, services, trust, flagProblems, List.of());
+  }
+
+  /** {@code mix}: {@code --mix}'s members, named by {@link #token} of their types, sized together after the types alone. */
+  public RestPkiStudy(boolean restartPerType, List<Service> services, Path trust, List<String> flagProblems, List<MixSpec.Member> mix) {
     this.restartPerType = restartPerType;
     this.services = List.copyOf(services);
     this.trust = trust;
     this.flagProblems = List.copyOf(flagProblems);
+    this.mix = List.copyOf(mix);
+  }
+
+  /** A type as {@code --mix} names it: its workload without the {@code http:} prefix (auth, cades, cades-t, pades, pades-t, timestamp). */
+  public static String token(Type type) {
+    return type.workload().substring(type.workload().indexOf(':') + 1);
+  }
+
+  /** The mix step's row label, e.g. "Mix cades=6,pades=3,timestamp=1". */
+  String mixLabel() {
+    return "Mix " + String.join(",", mix.stream().map(m -> m.name() + "=" + weightText(m.weight())).toList());
+  }
+
+  /** A weight as typed, without a trailing ".0". */
+  private static String weightText(double w) {
+    return w == Math.rint(w) ? Long.toString((long) w) : Double.toString(w);
+  }
+
+  private static Type type(String token) {
+    return TYPES.stream().filter(t -> token(t).equals(token)).findFirst().orElse(null);
   }
 
   /** Why nothing answers at {@code url} now (a TCP connection refused or timed out), or empty: checked before anything starts. */
@@ -168,6 +196,15 @@ public final class RestPkiStudy implements Study {
   @Override
   public List<String> problems(StudyOptions options) {
     List<String> problems = new ArrayList<>(flagProblems);
+    if (!mix.isEmpty()) {
+      problems.addAll(new MixSpec(mix, 1).problems("--mix"));
+      for (MixSpec.Member m : mix) {
+        if (type(m.name()) == null) {
+          problems.add("--mix " + m.name() + ": not a transaction type of restpki; use " + String.join(", ", TYPES.stream().map(RestPkiStudy::token).toList()));
+        }
+      }
+      if (services.stream().noneMatch(Service::builtin)) problems.add("--mix: sizes the built-in signer's mix; add builtin to --service");
+    }
     if (options.duration().compareTo(Duration.ofSeconds(5)) < 0) problems.add("--duration: measure each type at least 5s, e.g. --duration 1m");
     if (trust != null && !java.nio.file.Files.isReadable(trust)) problems.add("--trust " + trust + ": no such readable file; give the CA certificate (PEM) DSS's https address chains to");
     if (trust != null && services.stream().noneMatch(s -> s.url() != null)) problems.add("--trust: only for an outside service, --service dss:https://HOST/services/rest");
@@ -228,6 +265,23 @@ public final class RestPkiStudy implements Study {
         if (restartPerType && !steps.isEmpty()) step = step.before(StepHook.restartServices());
         steps.add(step);
       }
+    }
+    if (!mix.isEmpty()) {
+      // The types together, as the service sees them at once: one pool, one JIT, one heap for all. Probed and measured
+      // as each type alone was, so its row reads beside theirs in the same unit.
+      Service builtin = this.services.stream().filter(Service::builtin).findFirst().orElseThrow();
+      List<MixSpec.Member> members = new ArrayList<>();
+      for (MixSpec.Member m : mix) {
+        Map<String, String> params = new java.util.LinkedHashMap<>();
+        params.put(ParamSpec.TARGET, target(builtin, services));
+        if (type(m.name()).workload().startsWith("http:cades")) params.put("document", "pdf");
+        members.add(new MixSpec.Member(type(m.name()).workload(), m.name(), m.weight(), params));
+      }
+      WorkloadSpec spec = new WorkloadSpec("mix", Map.of(), options.keys(), new MixSpec(members, 1));
+      Plan probe = plan(spec, probeLevels, new Iterations(0, probeWarmEach, StudyOptions.QUICK_WARMUP_CAP), probeEach, cpu(builtin));
+      Step step = Step.of(mixLabel(), plan(spec, List.of(1), warmup, measure, cpu(builtin))).probedBy(probe, RestPkiStudy::choose);
+      if (restartPerType && !steps.isEmpty()) step = step.before(StepHook.restartServices());
+      steps.add(step);
     }
     return steps;
   }

@@ -71,7 +71,8 @@ final class StudyRuns {
   private static RunResult append(RunResult run, String label, String role, Plan plan, double rate, double utilisation, double fall) {
     WorkloadSpec spec = plan.workloads().get(0);
     String meter = "client".equals(plan.cpu()) ? "jvm" : "pid:4242";
-    WorkloadResult w = new WorkloadResult(spec.name(), spec.params(), spec.keys(), meter, List.of(), null, new WorkloadResult.Step(label, role));
+    WorkloadResult w = new WorkloadResult(spec.name(), spec.params(), spec.keys(), meter, List.of(), null, new WorkloadResult.Step(label, role))
+        .withMix(spec.mix());
     for (LevelLoad load : plan.load().levels()) w = w.withLevel(level(load, rate, utilisation, fall, meter));
     return run.withWorkload(run.workloads().size(), w);
   }

@@ -1,6 +1,7 @@
 package io.pkibench.workload.catalog;
 
 import io.pkibench.keys.catalog.KeySources;
+import io.pkibench.plan.MixSpec;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.workload.ades.AuthWorkload;
@@ -104,6 +105,7 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
 
   /** The problems of one workload as it is asked for; empty when it can be created. */
   public List<String> problems(WorkloadSpec spec) {
+    if (spec.mix() != null) return mixProblems(spec);
     List<String> problems = new java.util.ArrayList<>();
     WorkloadFactory factory = find(spec.name()).orElse(null);
     if (factory == null) {
@@ -135,7 +137,7 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
     int workers = plan.load().levels().stream().mapToInt(io.pkibench.plan.LevelLoad::workers).max().orElse(0);
     List<String> problems = new java.util.ArrayList<>();
     for (WorkloadSpec spec : plan.workloads()) {
-      find(spec.name()).ifPresent(f -> {
+      factoryOf(spec).ifPresent(f -> {
         int each = f.socketsPerWorker(Params.resolve(spec.name(), f.params(), spec.params()));
         if (each > 0) {
           Params params = Params.resolve(spec.name(), f.params(), spec.params());
@@ -150,9 +152,43 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
   public List<String> unreachable(Plan plan) {
     List<String> problems = new java.util.ArrayList<>();
     for (WorkloadSpec spec : plan.workloads()) {
-      find(spec.name()).ifPresent(f -> problems.addAll(f.unreachable(Params.resolve(spec.name(), f.params(), spec.params()))));
+      factoryOf(spec).ifPresent(f -> problems.addAll(f.unreachable(Params.resolve(spec.name(), f.params(), spec.params()))));
     }
     return problems.stream().distinct().toList();
+  }
+
+  /**
+   * The problems of a mix: its own (weights, labels), then each member's as a workload of its own, named by its label
+   * (unknown names with a suggestion, parameters, a target), and the key source once.
+   */
+  private List<String> mixProblems(WorkloadSpec spec) {
+    List<String> problems = new java.util.ArrayList<>(spec.mix().problems("--mix"));
+    for (MixSpec.Member m : spec.mix().members()) {
+      WorkloadFactory factory = find(m.name()).orElse(null);
+      if (factory == null) {
+        problems.add("--mix: unknown member '" + m.name() + "'" + Suggestions.didYouMean(m.name(), names()) + "; 'pkibench list' shows the workloads");
+        continue;
+      }
+      for (String p : problems(new WorkloadSpec(m.name(), m.params(), spec.keys()))) {
+        if (p.equals(KeySources.problem(spec.keys()))) continue; // said once for the mix, below
+        problems.add("mix member " + m.label() + ": " + p);
+      }
+    }
+    boolean usesKeys = spec.mix().members().stream().anyMatch(m -> find(m.name()).map(WorkloadFactory::usesKeys).orElse(false));
+    if (usesKeys && KeySources.problem(spec.keys()) != null) problems.add(KeySources.problem(spec.keys()));
+    return problems;
+  }
+
+  /** The factory that makes {@code spec}: a {@link MixFactory} of its members for a mix (empty while one is unknown), else the one named. */
+  public Optional<WorkloadFactory> factoryOf(WorkloadSpec spec) {
+    if (spec.mix() == null) return find(spec.name());
+    List<WorkloadFactory> members = new java.util.ArrayList<>();
+    for (MixSpec.Member m : spec.mix().members()) {
+      Optional<WorkloadFactory> f = find(m.name());
+      if (f.isEmpty()) return Optional.empty();
+      members.add(f.get());
+    }
+    return Optional.of(new MixFactory(spec.mix(), members));
   }
 
   public Optional<WorkloadFactory> find(String name) {

@@ -1,0 +1,90 @@
+package io.pkibench.engine;
+
+import io.pkibench.workload.api.Operation;
+import org.HdrHistogram.ValueRecorder;
+
+/**
+ * One worker's operation of a mix: each {@link #execute} runs the member drawn for it; the worker then tells it how
+ * the operation ended ({@link #succeeded}, {@link #failed}), which it counts and records as that member's. Owned by one
+ * worker; its counts are read and reset by the controller only while the worker waits at the gate, as the worker's own are.
+ */
+final class MixOperation implements Operation {
+  private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+  private final Operation[] members;
+  private final double[] cumulative;
+  private final ValueRecorder[] recorders;
+  private final long workerSeed;
+  private final long seed;
+  final long[] started;
+  final long[] succeeded;
+  final long[] failed;
+  final ErrorTally[] errors;
+  /** This worker's operations so far: the closed loop's draw number. */
+  private long drawn;
+  /** The open loop's slot for the next operation, or -1 when the worker draws by its own count (closed loop). */
+  private long slot = -1;
+  private int current;
+
+  MixOperation(Operation[] members, double[] cumulative, ValueRecorder[] recorders, long workerSeed, long seed) {
+    this.members = members;
+    this.cumulative = cumulative;
+    this.recorders = recorders;
+    this.workerSeed = workerSeed;
+    this.seed = seed;
+    started = new long[members.length];
+    succeeded = new long[members.length];
+    failed = new long[members.length];
+    errors = new ErrorTally[members.length];
+    for (int m = 0; m < members.length; m++) errors[m] = new ErrorTally();
+  }
+
+  /** A worker's own stream of draws, apart from every other worker's and from the open loop's slots. */
+  static long workerSeed(long seed, int worker) {
+    return mix64(seed ^ mix64(GOLDEN * (worker + 1L)));
+  }
+
+  /** Open loop: the next {@link #execute} is the arrival of timetable slot {@code slot}, whose member the slot decides. */
+  void arrival(long slot) {
+    this.slot = slot;
+  }
+
+  @Override
+  public void execute() throws Exception {
+    long hash = slot >= 0 ? mix64(seed + GOLDEN * (slot + 1)) : mix64(workerSeed + GOLDEN * ++drawn);
+    slot = -1;
+    int m = member(cumulative, (hash >>> 11) * 0x1.0p-53);
+    current = m;
+    started[m]++;
+    members[m].execute();
+  }
+
+  /** The member the last execute ran ended well after {@code latencyNanos}, as the series records it. */
+  void succeeded(long latencyNanos) {
+    recorders[current].recordValue(latencyNanos);
+    succeeded[current]++;
+  }
+
+  void failed(Throwable failure) {
+    failed[current]++;
+    errors[current].record(failure);
+  }
+
+  void resetCounts() {
+    java.util.Arrays.fill(started, 0);
+    java.util.Arrays.fill(succeeded, 0);
+    java.util.Arrays.fill(failed, 0);
+  }
+
+  /** The first member whose cumulative share exceeds {@code u} in [0, 1). */
+  static int member(double[] cumulative, double u) {
+    for (int m = 0; m < cumulative.length - 1; m++) if (u < cumulative[m]) return m;
+    return cumulative.length - 1;
+  }
+
+  /** SplitMix64's finaliser: consecutive inputs give independent-looking, uniformly spread outputs. */
+  static long mix64(long z) {
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
+}

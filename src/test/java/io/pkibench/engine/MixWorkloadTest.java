@@ -1,0 +1,169 @@
+package io.pkibench.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.measure.CpuMeter;
+import io.pkibench.measure.IntervalLog;
+import io.pkibench.plan.Iterations;
+import io.pkibench.plan.LevelLoad;
+import io.pkibench.plan.ThreadKind;
+import io.pkibench.workload.api.Operation;
+import io.pkibench.workload.api.Paced;
+import io.pkibench.workload.api.Workload;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(60)
+class MixWorkloadTest {
+  private static final CpuMeter CPU = CpuMeter.of("jvm");
+
+  private static LoadDriver driver() {
+    return new LoadDriver(ThreadKind.PLATFORM, ProgressListener.NONE, IntervalLog.NONE, InstantSource.system(), Duration.ofSeconds(20));
+  }
+
+  /** Counts what it runs; fails every {@code failEvery}th operation of each worker (0: never). */
+  private static final class Counting implements Workload {
+    final AtomicLong executed = new AtomicLong();
+    final AtomicLong thrown = new AtomicLong();
+    final int failEvery;
+    final String cause;
+
+    Counting(int failEvery, String cause) {
+      this.failEvery = failEvery;
+      this.cause = cause;
+    }
+
+    @Override
+    public Operation newOperation(int worker) {
+      long[] n = {0};
+      return () -> {
+        executed.incrementAndGet();
+        if (failEvery > 0 && ++n[0] % failEvery == 0) {
+          thrown.incrementAndGet();
+          throw new IOException(cause);
+        }
+        Thread.onSpinWait();
+      };
+    }
+  }
+
+  private static MixWorkload mix(Counting sign, Counting verify, long seed) {
+    return new MixWorkload(List.of("sign", "verify"), new double[] {7, 3}, List.of(sign, verify), seed);
+  }
+
+  @Test
+  void runSeries_closedLoopMix_eachMemberCountedApartAndAddingUpToTheTotal() throws Exception {
+    Counting sign = new Counting(0, "never");
+    Counting verify = new Counting(5, "bad signature");
+    SeriesSpec spec = new SeriesSpec("mix", 3, 1, 1, Iterations.parse("1x300ms"), Iterations.parse("2x300ms"));
+    List<IterationOutcome> outcomes = driver().runSeries(spec, mix(sign, verify, 1), CPU);
+    long signStarted = 0, verifyStarted = 0, verifyFailed = 0;
+    for (IterationOutcome o : outcomes) {
+      assertEquals(2, o.members().size());
+      MemberOutcome s = o.members().get(0), v = o.members().get(1);
+      assertEquals("sign", s.label());
+      assertEquals(o.started(), s.started() + v.started(), "the members split the total");
+      assertEquals(o.failed(), v.failed(), "only verify fails");
+      assertEquals(0, s.failed());
+      assertEquals(s.succeeded(), s.latency().getTotalCount(), "each success in its member's histogram");
+      assertEquals(v.succeeded(), v.latency().getTotalCount());
+      assertEquals(o.latency().getTotalCount(), s.latency().getTotalCount() + v.latency().getTotalCount());
+      assertEquals(v.failed(), v.errors().getOrDefault("java.io.IOException: bad signature", 0L), "verify's errors are its own: " + v.errors());
+      assertTrue(s.errors().isEmpty(), s.errors().toString());
+      signStarted += s.started();
+      verifyStarted += v.started();
+      verifyFailed += v.failed();
+    }
+    assertEquals(sign.executed.get(), signStarted, "what sign ran is what sign counted");
+    assertEquals(verify.executed.get(), verifyStarted);
+    assertEquals(verify.thrown.get(), verifyFailed);
+    double share = signStarted / (double) (signStarted + verifyStarted);
+    assertTrue(signStarted + verifyStarted > 1000, "enough operations to judge the share: " + (signStarted + verifyStarted));
+    assertTrue(Math.abs(share - 0.7) < 0.03, "sign drew its 70% by operation: " + share);
+  }
+
+  /** Past {@link MixWorkload#MEMBER_STRIPES} workers share a member's recorders: still every success in its member's histogram. */
+  @Test
+  void runSeries_moreWorkersThanMemberStripes_everySuccessRecorded() throws Exception {
+    Counting sign = new Counting(0, "never");
+    Counting verify = new Counting(3, "bad signature");
+    int workers = MixWorkload.MEMBER_STRIPES + 8;
+    SeriesSpec spec = new SeriesSpec("mix", workers, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x300ms"));
+    IterationOutcome o = driver().runSeries(spec, mix(sign, verify, 3), CPU).get(0);
+    MemberOutcome s = o.members().get(0), v = o.members().get(1);
+    assertEquals(s.succeeded(), s.latency().getTotalCount());
+    assertEquals(v.succeeded(), v.latency().getTotalCount());
+    assertEquals(sign.executed.get() + verify.executed.get(), o.started());
+    assertEquals(verify.thrown.get(), v.failed());
+  }
+
+  @Test
+  void runSeries_openLoopMix_sharesHoldByArrival() throws Exception {
+    Counting sign = new Counting(0, "never");
+    Counting verify = new Counting(0, "never");
+    SeriesSpec spec = new SeriesSpec("mix", new LevelLoad.Open(4, 2000), 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x1s"));
+    IterationOutcome o = driver().runSeries(spec, mix(sign, verify, 9), CPU).get(0);
+    MemberOutcome s = o.members().get(0), v = o.members().get(1);
+    assertEquals(o.started(), s.started() + v.started());
+    assertTrue(o.started() > 1000, "most of the 2000 arrivals started: " + o.started());
+    double share = s.started() / (double) o.started();
+    assertTrue(Math.abs(share - 0.7) < 0.04, "sign drew its 70% of the arrivals: " + share);
+  }
+
+  /** The member of each open-loop slot depends on the seed and the slot only: the same seed, the same sequence. */
+  @Test
+  void execute_sameSeedAndSlots_sameMembers_otherSeedOthers() throws Exception {
+    assertEquals(draws(42, true), draws(42, true));
+    assertNotEquals(draws(42, true), draws(43, true));
+    assertEquals(draws(42, false), draws(42, false), "closed loop: a worker's sequence by its count");
+    assertNotEquals(draws(42, false), draws(43, false));
+  }
+
+  private static List<Integer> draws(long seed, boolean bySlot) throws Exception {
+    int[] ran = {-1};
+    Operation[] members = {() -> ran[0] = 0, () -> ran[0] = 1, () -> ran[0] = 2};
+    var recorders = new org.HdrHistogram.ValueRecorder[3];
+    MixOperation op = new MixOperation(members, new double[] {0.5, 0.8, 1.0}, recorders, MixOperation.workerSeed(seed, 0), seed);
+    List<Integer> seen = new ArrayList<>();
+    for (long slot = 0; slot < 200; slot++) {
+      if (bySlot) op.arrival(slot);
+      op.execute();
+      seen.add(ran[0]);
+    }
+    return seen;
+  }
+
+  @Test
+  void newOperation_pacedMember_refusedNamingIt() throws Exception {
+    Workload paced = worker -> new Paced() {
+      @Override
+      public long dueNanos() {
+        return System.nanoTime();
+      }
+
+      @Override
+      public void execute() {}
+    };
+    MixWorkload mix = new MixWorkload(List.of("noop", "tls-hold"), new double[] {1, 1}, List.of(worker -> () -> {}, paced), 1);
+    mix.prepare(1);
+    var e = assertThrows(IllegalArgumentException.class, () -> mix.newOperation(0));
+    assertTrue(e.getMessage().contains("tls-hold") && e.getMessage().contains("cannot be a mix member"), e.getMessage());
+  }
+
+  @Test
+  void new_zeroOrNegativeWeight_refused() {
+    for (double w : new double[] {0, -1, Double.NaN}) {
+      assertThrows(IllegalArgumentException.class, () -> new MixWorkload(List.of("a", "b"), new double[] {1, w},
+          List.of(worker -> () -> {}, worker -> () -> {}), 1), "weight " + w);
+    }
+  }
+}
