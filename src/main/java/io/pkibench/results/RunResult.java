@@ -11,11 +11,21 @@ import java.util.List;
  */
 public record RunResult(
     String schema, Environment environment, JsonNode plan, RunStatus status, List<WorkloadResult> workloads, JsonNode analysis,
-    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) StudyRecord study) {
-  public static final String SCHEMA = "pkibench.run/1";
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) StudyRecord study,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) AgentRecord agent,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) MergeRecord merge) {
+  /** 2 may add optional fields (absent when unused); a file of 1 reads as one of 2 without them. */
+  public static final String SCHEMA = "pkibench.run/2";
+  /** Every schema this version reads. */
+  public static final List<String> READS = List.of("pkibench.run/1", SCHEMA);
 
   public RunResult {
     workloads = List.copyOf(workloads);
+  }
+
+  public RunResult(String schema, Environment environment, JsonNode plan, RunStatus status, List<WorkloadResult> workloads, JsonNode analysis,
+      StudyRecord study) {
+    this(schema, environment, plan, status, workloads, analysis, study, null, null);
   }
 
   public RunResult(String schema, Environment environment, JsonNode plan, RunStatus status, List<WorkloadResult> workloads, JsonNode analysis) {
@@ -23,21 +33,31 @@ public record RunResult(
   }
 
   public static RunResult start(Environment environment, JsonNode plan) {
-    return new RunResult(SCHEMA, environment, plan, RunStatus.RUNNING, List.of(), null, null);
+    return new RunResult(SCHEMA, environment, plan, RunStatus.RUNNING, List.of(), null, null, null, null);
   }
 
   /** {@code study}: set on a study's result (absent from a plain run's file). */
   public RunResult withStudy(StudyRecord newStudy) {
-    return new RunResult(schema, environment, plan, status, workloads, analysis, newStudy);
+    return new RunResult(schema, environment, plan, status, workloads, analysis, newStudy, agent, merge);
   }
 
   public RunResult withStatus(RunStatus newStatus) {
-    return new RunResult(schema, environment, plan, newStatus, workloads, analysis, study);
+    return new RunResult(schema, environment, plan, newStatus, workloads, analysis, study, agent, merge);
   }
 
   /** {@code analysis}: the scaling and capacity conclusions (pkibench.analysis/1), recomputable from the levels. */
   public RunResult withAnalysis(JsonNode newAnalysis) {
-    return new RunResult(schema, environment, plan, status, workloads, newAnalysis, study);
+    return new RunResult(schema, environment, plan, status, workloads, newAnalysis, study, agent, merge);
+  }
+
+  /** {@code agent}: set on the result of one agent of a split plan ({@code --segment}). */
+  public RunResult withAgent(AgentRecord newAgent) {
+    return new RunResult(schema, environment, plan, status, workloads, analysis, study, newAgent, merge);
+  }
+
+  /** {@code merge}: set on a result merged from several agents' ({@code pkibench merge}). */
+  public RunResult withMerge(MergeRecord newMerge) {
+    return new RunResult(schema, environment, plan, status, workloads, analysis, study, agent, newMerge);
   }
 
   /** Replaces the entry of the same index, or appends when {@code index == workloads().size()}. */
@@ -45,6 +65,6 @@ public record RunResult(
     List<WorkloadResult> list = new ArrayList<>(workloads);
     if (index == list.size()) list.add(workload);
     else list.set(index, workload);
-    return new RunResult(schema, environment, plan, status, list, analysis, study);
+    return new RunResult(schema, environment, plan, status, list, analysis, study, agent, merge);
   }
 }

@@ -16,7 +16,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 
-/** Reads and writes {@code pkibench.run/1} result files. */
+/** Reads {@code pkibench.run/1} and {@code /2} result files and writes {@code /2}. */
 public final class RunResultJson {
   private static final ObjectMapper MAPPER = new ObjectMapper()
       .registerModule(new JavaTimeModule())
@@ -79,8 +79,8 @@ public final class RunResultJson {
       throw new IOException(file + " is not valid JSON (" + e.getOriginalMessage() + "); give a file written by 'pkibench run --out'", e);
     }
     String schema = tree == null || !tree.has("schema") ? null : tree.get("schema").asText();
-    if (!RunResult.SCHEMA.equals(schema)) {
-      throw new IOException(file + " is not a pkibench result (schema " + schema + "); this version reads " + RunResult.SCHEMA);
+    if (schema == null || !RunResult.READS.contains(schema)) {
+      throw new IOException(file + " is not a pkibench result (schema " + schema + "); this version reads " + String.join(" and ", RunResult.READS));
     }
     List<String> problems = structuralProblems(tree);
     if (!problems.isEmpty()) {
