@@ -54,6 +54,11 @@ final class MergeCommand implements Callable<Integer> {
     List<String> problems = new ArrayList<>(FileFlags.writable("--out", out, ctx.resolve(out)));
     List<SegmentMerge.Input> inputs = new ArrayList<>();
     for (Path f : files) {
+      if (allowMissing && !java.nio.file.Files.exists(ctx.resolve(f))) {
+        // An agent that died before its first save leaves no file: its segment is then reported absent by the merge.
+        ctx.err().println("FILE " + f + ": no such file; its segment is merged as absent (--allow-missing)");
+        continue;
+      }
       try {
         inputs.add(new SegmentMerge.Input(f, ResultFiles.read(ctx, "FILE", f)));
       } catch (IllegalArgumentException e) {

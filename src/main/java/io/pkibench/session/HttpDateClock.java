@@ -24,8 +24,11 @@ public final class HttpDateClock {
   public static final long BOUND_MILLIS = 100;
   /** Requests this far apart: the offset's uncertainty is about this plus one round trip. */
   static final long PROBE_EVERY_MILLIS = 10;
-  /** The header's second must change within this: a little over one second of probing. */
-  static final long PROBE_FOR_MILLIS = 1_500;
+  /**
+   * The header's second must change within this after the first answer (which may take long: a connection, a cold JVM on a
+   * loaded machine): one second, with room for slow answers.
+   */
+  static final long PROBE_FOR_MILLIS = 3_000;
 
   private HttpDateClock() {}
 
@@ -35,7 +38,7 @@ public final class HttpDateClock {
     if (tls != null) builder.sslContext(tls);
     try (HttpClient http = builder.build()) {
       HttpRequest request = HttpRequest.newBuilder(target).timeout(Duration.ofSeconds(5)).GET().build();
-      long deadline = clock.millis() + PROBE_FOR_MILLIS;
+      long deadline = Long.MAX_VALUE;
       long lastT0 = -1;
       long lastSecond = Long.MIN_VALUE;
       while (clock.millis() < deadline) {
@@ -51,6 +54,7 @@ public final class HttpDateClock {
           long uncertainty = (t1 - lastT0 + 1) / 2;
           return new AgentRecord.Clock(target.toString(), offset, uncertainty, BOUND_MILLIS, Math.abs(offset) > BOUND_MILLIS, null);
         }
+        if (lastSecond == Long.MIN_VALUE) deadline = t1 + PROBE_FOR_MILLIS;
         lastSecond = second;
         lastT0 = t0;
         Thread.sleep(PROBE_EVERY_MILLIS);
