@@ -27,8 +27,9 @@ import picocli.CommandLine.Spec;
         + " counts, CPU and latency histograms summed (percentiles read from the summed histograms, never averaged); each agent's own"
         + " figures kept in the result's merge section. Refuses different plans, two files of one segment and missing segments, naming the files."},
     footer = {"", "Examples:",
-        "  pkibench run sign -p alg=ecdsa-p256 --concurrency 4,8 --segment 1/2 --start-in 20s -o seg1.json &",
-        "  pkibench run sign -p alg=ecdsa-p256 --concurrency 4,8 --segment 2/2 --start-in 20s -o seg2.json",
+        "  T=$(date -u -d '+30 sec' +%%FT%%TZ)   # one start time for every agent",
+        "  pkibench run sign -p alg=ecdsa-p256 --concurrency 4,8 --segment 1/2 --start-at $T -o seg1.json &",
+        "  pkibench run sign -p alg=ecdsa-p256 --concurrency 4,8 --segment 2/2 --start-at $T -o seg2.json; wait",
         "  pkibench merge seg1.json seg2.json -o all.json --html all.html",
         "  pkibench merge seg*.json -o all.json --allow-missing   # an agent died: merge the others, saying which share is absent",
         "", "Exit codes: 0 merged, 1 merged but an agent's run was not complete or a share is absent, 2 refused (nothing written)."})

@@ -53,7 +53,11 @@ import picocli.CommandLine.Spec;
         "  pkibench run noop --concurrency 1,2 --warmup 1x1s --measure 3x1s",
         "  pkibench run http:cades --target https://127.0.0.1:8443 --concurrency 1..32   # against 'pkibench serve signer'",
         "  pkibench run sign -p alg=ecdsa-p256 --rates 1000,2000,4000 --concurrency 8   # open loop",
-        "", "Exit codes: 0 done, 1 a workload could not run or stopped early, 2 bad flags (nothing run)."})
+        "  pkibench run http:cades --target https://signer:8443 --concurrency 64 --segment 2/4 --start-at 2026-12-01T10:00:00Z -o seg2.json"
+            + "   # agent 2 of 4 ('pkibench merge' adds them up)",
+        "  pkibench run sign -p alg=ecdsa-p256 --concurrency 8 --segment 1/2 --start-at $(date -u -d '+1 min' +%%FT%%TZ) -o seg1.json",
+        "  pkibench run tsp --target http://127.0.0.1:18318/tsa --concurrency 8 --agents 4 --local -o all.json   # 4 agents here ('pkibench serve tsa'), merged",
+        "", "Exit codes: 0 done, 1 a workload could not run or stopped early (--agents: or an agent's share is missing), 2 bad flags (nothing run)."})
 final class RunCommand implements Callable<Integer> {
   @ParentCommand PkibenchCommand parent;
   @Spec CommandSpec spec;

@@ -186,6 +186,7 @@ public final class SegmentMerge {
     int workers = 0;
     double rate = 0;
     Map<IterationKey, List<IterationResult>> byKey = new TreeMap<>();
+    Map<IterationKey, List<String>> hostsByKey = new TreeMap<>();
     TreeSet<IterationKey> firstKeys = null;
     for (int a = 0; a < parts.size(); a++) {
       LevelResult part = parts.get(a);
@@ -200,6 +201,7 @@ public final class SegmentMerge {
         IterationKey key = new IterationKey(it.series(), it.warmup(), it.index());
         keys.add(key);
         byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(it);
+        hostsByKey.computeIfAbsent(key, k -> new ArrayList<>()).add(inputs.get(a).result().agent().host());
       }
       if (firstKeys == null) firstKeys = keys;
       else if (!firstKeys.equals(keys)) {
@@ -207,33 +209,47 @@ public final class SegmentMerge {
             + " (" + firstKeys.size() + " and " + keys.size() + "): a warm-up until steady stops when each agent sees fit; give a fixed --warmup");
       }
     }
-    List<IterationResult> merged = new ArrayList<>();
-    for (Map.Entry<IterationKey, List<IterationResult>> e : byKey.entrySet()) merged.add(sum(e.getValue()));
     String meter = parts.get(0).cpu().meter();
+    List<IterationResult> merged = new ArrayList<>();
+    for (Map.Entry<IterationKey, List<IterationResult>> e : byKey.entrySet()) {
+      merged.add(sum(e.getValue(), hostsByKey.get(e.getKey()), OWN_PROCESS.equals(meter)));
+    }
     int cores = coresOfHosts(inputs);
     return LevelResult.of(workers, open ? rate : null, merged, meter, cores);
   }
 
-  /** The iterations of every agent at one place of the plan, as one: counts, CPU and histograms added; the longest duration. */
-  static IterationResult sum(List<IterationResult> parts) {
+  /** The CPU meter of each agent's own process: the one meter whose readings of agents on one host are all different CPU. */
+  static final String OWN_PROCESS = "jvm";
+
+  /**
+   * The iterations of every agent at one place of the plan, as one: counts, CPU and histograms added; the longest duration.
+   * {@code hosts}: each part's host. CPU is added when each agent measured its own process ({@code ownProcess}); a
+   * host's or a service's CPU read by several agents on one host is that host's once (the largest reading), added
+   * across hosts.
+   */
+  static IterationResult sum(List<IterationResult> parts, List<String> hosts, boolean ownProcess) {
     IterationResult first = parts.get(0);
     long duration = 0, started = 0, succeeded = 0, failed = 0, cpu = 0;
+    Map<String, Long> cpuByHost = new LinkedHashMap<>();
     Long late = null, missed = null;
     List<Histogram> histograms = new ArrayList<>();
     List<Histogram> uncorrected = new ArrayList<>();
     Map<String, Long> errors = new TreeMap<>();
-    for (IterationResult it : parts) {
+    for (int p = 0; p < parts.size(); p++) {
+      IterationResult it = parts.get(p);
+      cpuByHost.merge(hosts.get(p), it.cpuNanos(), Math::max);
       duration = Math.max(duration, it.durationNanos());
       started += it.started();
       succeeded += it.succeeded();
       failed += it.failed();
-      cpu += it.cpuNanos();
       histograms.add(LatencyHistograms.fromBase64(it.histogram()));
       if (it.uncorrectedHistogram() != null) uncorrected.add(LatencyHistograms.fromBase64(it.uncorrectedHistogram()));
       if (it.lateStarts() != null) late = (late == null ? 0 : late) + it.lateStarts();
       if (it.missedStarts() != null) missed = (missed == null ? 0 : missed) + it.missedStarts();
       for (ErrorCount e : it.errors()) errors.merge(e.cause(), e.count(), Long::sum);
     }
+    for (IterationResult it : parts) cpu += it.cpuNanos();
+    if (!ownProcess) cpu = cpuByHost.values().stream().mapToLong(Long::longValue).sum();
     return new IterationResult(first.series(), first.index(), first.warmup(), duration, started, succeeded, failed, cpu,
         ErrorCount.sorted(errors), LatencyHistograms.toBase64(LatencyHistograms.merge(histograms)), late, missed,
         first.uncorrectedHistogram() == null ? null : LatencyHistograms.toBase64(LatencyHistograms.merge(uncorrected)));

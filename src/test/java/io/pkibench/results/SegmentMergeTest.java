@@ -28,13 +28,17 @@ class SegmentMergeTest {
 
   /** Agent {@code index} of {@code count}: levels of 4 and 8 workers split, each iteration's latencies its own (seeded by the agent). */
   static RunResult agent(int index, int count, JsonNode plan, String host) {
+    return agent(index, count, plan, host, "jvm");
+  }
+
+  static RunResult agent(int index, int count, JsonNode plan, String host, String meter) {
     Segment s = new Segment(index, count);
     WorkloadResult w = new WorkloadResult("sign", Map.of("alg", "ecdsa-p256"), "software", "jvm", List.of(), null);
     for (int level : new int[] {4, 8}) {
       List<IterationResult> its = new ArrayList<>();
       its.add(iteration(true, 1, index * 100 + level, 50 + index));
       for (int k = 1; k <= 2; k++) its.add(iteration(false, k, index * 1000 + level * 10 + k, 100 * index + k));
-      w = w.withLevel(LevelResult.of(s.workers(level), null, its, "jvm", 2));
+      w = w.withLevel(LevelResult.of(s.workers(level), null, its, meter, 2));
     }
     Environment env = new Environment("0.1.0", "abc", "jdk", "linux", "cpu", 2, 1L << 30, List.of(), "pkibench run sign --segment " + s,
         Instant.parse("2026-12-01T10:00:0" + index + "Z"));
@@ -93,6 +97,15 @@ class SegmentMergeTest {
     assertEquals(List.of(1, 3), m.sections().get(1).levels().stream().map(MergeRecord.AgentLevel::concurrency).toList(),
         "each agent's own section kept: agent 2 of 3 ran 1 of 4 workers and 3 of 8");
     assertTrue(m.absent().isEmpty());
+  }
+
+  /** Three agents reading one server's CPU (pid:77), two on host b: b's server counted once, the largest reading; a's added. */
+  @Test
+  void merge_serviceCpuReadByAgentsOnOneHost_countedOncePerHost() throws Exception {
+    List<SegmentMerge.Input> in = inputs(agent(1, 3, PLAN, "a", "pid:77"), agent(2, 3, PLAN, "b", "pid:77"), agent(3, 3, PLAN, "b", "pid:77"));
+    IterationResult merged = SegmentMerge.merge(in, false, "m").workloads().get(0).levels().get(0).iterations().get(1);
+    List<Long> cpu = in.stream().map(i -> i.result().workloads().get(0).levels().get(0).iterations().get(1).cpuNanos()).toList();
+    assertEquals(cpu.get(0) + Math.max(cpu.get(1), cpu.get(2)), merged.cpuNanos());
   }
 
   @Test
