@@ -108,6 +108,48 @@ class SegmentMergeTest {
     assertEquals(cpu.get(0) + Math.max(cpu.get(1), cpu.get(2)), merged.cpuNanos());
   }
 
+  /** Open loop: two agents at 250/s each (one 500/s timetable interleaved): the merged level offers 500/s, late and missed starts and the uncorrected histograms added. */
+  @Test
+  void merge_openLoopAgents_rateAndUncorrectedLatencyAdded() throws Exception {
+    JsonNode plan = RunResultJson.mapper().valueToTree(Plan.of(List.of(new WorkloadSpec("sign", Map.of(), "software")))
+        .load(new LoadModel.Open(List.of(500.0), 8)).warmup(Iterations.parse("0x1s")).measure(Iterations.parse("1x1s")).build());
+    List<RunResult> agents = new ArrayList<>();
+    for (int i = 1; i <= 2; i++) {
+      IterationResult it = iteration(false, 1, 240 + i, i);
+      Histogram uncorrected = LatencyHistograms.newHistogram();
+      for (int k = 0; k < 240 + i; k++) uncorrected.recordValue(50_000 + k * 10L * i);
+      it = new IterationResult(it.series(), it.index(), it.warmup(), it.durationNanos(), it.started(), it.succeeded(), it.failed(), it.cpuNanos(),
+          it.errors(), it.histogram(), (long) i, 10L - i, LatencyHistograms.toBase64(uncorrected));
+      WorkloadResult w = new WorkloadResult("sign", Map.of(), "software", "jvm", List.of(), null)
+          .withLevel(LevelResult.of(4, 250.0, List.of(it), "jvm", 2));
+      agents.add(RunResult.start(ResultFixtures.environment(), plan).withWorkload(0, w).withStatus(RunStatus.COMPLETE)
+          .withAgent(new AgentRecord(new Segment(i, 2), "h", null, AgentRecord.Clock.notMeasured("no target", 100), null, null)));
+    }
+    LevelResult merged = SegmentMerge.merge(inputs(agents.get(0), agents.get(1)), false, "m").workloads().get(0).levels().get(0);
+    assertEquals(500.0, merged.openLoop().targetRate(), 1e-9);
+    assertEquals(8, merged.concurrency());
+    assertEquals(1 + 2, merged.openLoop().lateStarts());
+    assertEquals(9 + 8, merged.openLoop().missedStarts());
+    Histogram uncorrected = LatencyHistograms.fromBase64(agents.get(0).workloads().get(0).levels().get(0).iterations().get(0).uncorrectedHistogram());
+    uncorrected.add(LatencyHistograms.fromBase64(agents.get(1).workloads().get(0).levels().get(0).iterations().get(0).uncorrectedHistogram()));
+    assertEquals(LatencyNanos.of(uncorrected), merged.openLoop().uncorrectedLatencyNanos());
+  }
+
+  /** A warm-up until steady stops when each agent sees fit: iterations that do not match are refused, not paired at random. */
+  @Test
+  void merge_differentIterations_refusedNamingBothFiles() {
+    RunResult longer = agent(2, 2, PLAN, "b");
+    WorkloadResult w = longer.workloads().get(0);
+    List<IterationResult> its = new ArrayList<>(w.levels().get(0).iterations());
+    its.add(1, iteration(true, 2, 10, 9));
+    List<LevelResult> levels = new ArrayList<>(w.levels());
+    levels.set(0, LevelResult.of(w.levels().get(0).concurrency(), null, its, "jvm", 2));
+    longer = longer.withWorkload(0, new WorkloadResult(w.name(), w.params(), w.keys(), w.cpuMeter(), levels, null));
+    RunResult other = longer;
+    var e = assertThrows(SegmentMerge.Refused.class, () -> SegmentMerge.merge(inputs(agent(1, 2, PLAN, "a"), other), false, "m"));
+    assertTrue(e.getMessage().contains("seg1.json and seg2.json ran different iterations at level 1 of sign (3 and 4)"), e.getMessage());
+  }
+
   @Test
   void merge_differentPlans_refusedNamingBothFilesAndTheField() {
     JsonNode other = RunResultJson.mapper().valueToTree(Plan.of(List.of(new WorkloadSpec("sign", Map.of("alg", "rsa2048"), "software")))
