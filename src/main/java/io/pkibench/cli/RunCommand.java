@@ -8,6 +8,7 @@ import io.pkibench.workload.api.SourceAddresses;
 import io.pkibench.workload.api.WorkloadFactory;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.analysis.Analysis;
+import io.pkibench.keys.TlsContexts;
 import io.pkibench.keys.catalog.KeySources;
 import io.pkibench.measure.CpuMeter;
 import io.pkibench.plan.ConcurrencyList;
@@ -64,6 +65,11 @@ import picocli.CommandLine.Spec;
         "  pkibench run --mix sign=7,verify=3 -p alg=ecdsa-p256 --rates 400 -o mix.json   # one traffic mix: 70%% sign, 30%% verify",
         "  pkibench run --scenario mix.yaml --rates 800   # the file's options (members, param, rates, measure...), --rates overriding it",
         "", "Exit codes: 0 done, 1 a workload could not run or stopped early, 2 bad flags (nothing run)."})
+        "  pkibench run http:cades --target https://signer:8443 --concurrency 64 --segment 2/4 --start-at 2026-12-01T10:00:00Z -o seg2.json"
+            + "   # agent 2 of 4 ('pkibench merge' adds them up)",
+        "  pkibench run sign -p alg=ecdsa-p256 --concurrency 8 --segment 1/2 --start-at $(date -u -d '+1 min' +%%FT%%TZ) -o seg1.json",
+        "  pkibench run tsp --target http://127.0.0.1:18318/tsa --concurrency 8 --agents 4 --local -o all.json   # 4 agents here ('pkibench serve tsa'), merged",
+        "", "Exit codes: 0 done, 1 a workload could not run or stopped early (--agents: or an agent's share is missing), 2 bad flags (nothing run)."})
 final class RunCommand implements Callable<Integer> {
   @ParentCommand PkibenchCommand parent;
   @Spec CommandSpec spec;
@@ -124,6 +130,7 @@ final class RunCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin
   MetricsOptions liveMetrics = new MetricsOptions();
+  AgentOptions agents = new AgentOptions();
 
   @Option(names = "--warmup", defaultValue = "2x5s", converter = Converters.ToIterations.class, paramLabel = "NxDURATION",
       description = "discarded iterations per series (default: ${DEFAULT-VALUE}); 2..10x5s: at least 2, more up to 10 until the cost per operation"
@@ -189,6 +196,11 @@ final class RunCommand implements Callable<Integer> {
     if (!unreachable.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", unreachable));
     CpuMeter meter = CpuMeter.of(cpu);
     Path resultFile = out != null ? ctx.resolve(out) : defaultOut(ctx);
+    if (agents.localAgents()) {
+      return LocalAgents.run(ctx, spec.commandLine().getParseResult().originalArgs(), agents.agents, agents.startAt(ctx.clock()),
+          agents.allowMissing, resultFile,
+          htmlReport == null ? null : ctx.resolve(htmlReport), ctx.err()::println);
+    }
     Path pkiDir = ctx.pkiDir(pki);
     ConsoleProgress progress = new ConsoleProgress(ctx.err(), ctx.terminal() && !quiet, quiet);
     Function<IntervalLog, ForkedSeries> forking = null;
@@ -205,6 +217,7 @@ final class RunCommand implements Callable<Integer> {
     RunSession session = new RunSession(plan, catalog, KeyOpeners.of(ctx, pkiDir, pinFile, progress::line),
         new RunSession.Options(meter, ctx.clock(), MetricsOptions.with(progress, live), progress::line, Durations.parse(hangGrace), forking,
             result -> Analysis.of(result, analysisOptions), () -> TestPki.openOrInit(pkiDir, ctx.clock(), progress::line), RunSession.BeforeLevel.NONE, ctx.env()));
+    agents.configure(session, ctx.clock(), clockReference(plan), () -> testPkiTrust(pkiDir));
     Environment environment = EnvironmentProbe.capture(commandLine(), ctx.clock(), KeyOpeners.providersBeyondInstalled());
 
     progress.line("result file: " + resultFile + " (interval histograms: " + ResultFile.hlogFileFor(resultFile).getFileName() + ")");
@@ -343,6 +356,7 @@ final class RunCommand implements Callable<Integer> {
       Plan plan = Plan.of(specs).load(load).warmup(warmup).measure(measure).series(series)
           .threads(virtualThreads ? ThreadKind.VIRTUAL : ThreadKind.PLATFORM).verify(verify).cpu(cpu).build();
       problems.addAll(plan.problems());
+      agents.check(problems, plan, fork, ctx.clock());
       if (problems.isEmpty()) return plan;
     }
     throw new ParameterException(spec.commandLine(), String.join("\n", problems));
@@ -352,6 +366,22 @@ final class RunCommand implements Callable<Integer> {
   private Path defaultOut(CliContext ctx) {
     String time = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(ctx.clock().instant());
     return ctx.resolve(Path.of("results", (workloads.isEmpty() ? "mix" : String.join("+", workloads)) + "-" + time + ".json"));
+  }
+
+  /** The target an agent's clock is compared with: the first workload's HTTP target, or null when it calls none. */
+  private static java.net.URI clockReference(Plan plan) {
+    return plan.workloads().stream().map(w -> w.params().getOrDefault(ParamSpec.TARGET, ""))
+        .filter(t -> t.startsWith("http://") || t.startsWith("https://")).findFirst().map(java.net.URI::create).orElse(null);
+  }
+
+  /** For an https target: the test PKI's root when there is one here (the reference servers' certificates chain to it), else the JDK's trust. */
+  private static javax.net.ssl.SSLContext testPkiTrust(Path pkiDir) {
+    try {
+      if (!java.nio.file.Files.exists(pkiDir.resolve("pki.json"))) return javax.net.ssl.SSLContext.getDefault();
+      return TlsContexts.trusting(TestPki.open(pkiDir).certificate("root-ca"));
+    } catch (Exception e) {
+      return null; // the JDK's trust; the clock check's note says so if the target's certificate is not trusted by it
+    }
   }
 
   private String commandLine() {

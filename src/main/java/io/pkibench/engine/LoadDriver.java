@@ -33,15 +33,23 @@ public final class LoadDriver {
   private final IntervalLog intervalLog;
   private final InstantSource wallClock;
   private final Duration hangGrace;
+  private final IterationStarts starts;
   private volatile Worker.Gates current;
 
   public LoadDriver(
       ThreadKind threads, ProgressListener progress, IntervalLog intervalLog, InstantSource wallClock, Duration hangGrace) {
+    this(threads, progress, intervalLog, wallClock, hangGrace, IterationStarts.NOW);
+  }
+
+  /** {@code starts}: when each iteration may begin (an agent of a split plan waits for the boundary all agents share). */
+  public LoadDriver(ThreadKind threads, ProgressListener progress, IntervalLog intervalLog, InstantSource wallClock, Duration hangGrace,
+      IterationStarts starts) {
     this.threads = threads;
     this.progress = progress;
     this.intervalLog = intervalLog;
     this.wallClock = wallClock;
     this.hangGrace = hangGrace;
+    this.starts = starts;
   }
 
   /** Asks the running series to stop after the operations in flight (Ctrl-C); what was measured is kept. */
@@ -130,6 +138,7 @@ public final class LoadDriver {
   private IterationOutcome iterate(
       SeriesSpec spec, boolean warmup, int index, Duration length, List<Worker> workers, Worker.Gates gates, CpuMeter cpu, Workload workload)
       throws EngineException, InterruptedException {
+    starts.awaitStart(spec, warmup, index, length, () -> gates.abort);
     for (Worker w : workers) w.resetCounters();
     gates.nextSlot.set(0);
     Stages stages = stagesOf(spec, warmup, length);
@@ -211,7 +220,8 @@ public final class LoadDriver {
     if (gates.openLoop) {
       uncorrected = LatencyHistograms.newHistogram();
       gates.uncorrectedLatency.drainInto(uncorrected);
-      long offered = gates.stages != null ? offered(gates.stages, length) : (long) Math.ceil(length.toNanos() / gates.periodNanos);
+      long offered = gates.stages != null ? offered(gates.stages, length)
+          : (long) Math.ceil(Math.max(0, length.toNanos() - gates.offsetNanos) / gates.periodNanos);
       missed = Math.max(0, offered - started);
     }
     return new IterationOutcome(

@@ -82,6 +82,8 @@ final class Worker extends WorkerPadAfter implements Runnable {
     final boolean openLoop;
     /** Open loop: time between scheduled starts; slot i starts at {@code startNanos + i × periodNanos}. */
     final double periodNanos;
+    /** Open loop: when slot 0 is due after {@code startNanos} (an agent's share of a timetable starts later, interleaved). */
+    final long offsetNanos;
     /** Open loop: the next unclaimed slot of the timetable, shared by the workers (lock-free). */
     final java.util.concurrent.atomic.AtomicLong nextSlot = new java.util.concurrent.atomic.AtomicLong();
     volatile long startNanos;
@@ -99,6 +101,7 @@ final class Worker extends WorkerPadAfter implements Runnable {
       // Read on every operation, so kept as plain fields rather than matched on the load each time.
       this.openLoop = load instanceof LevelLoad.Open;
       this.periodNanos = load instanceof LevelLoad.Open open ? 1e9 / open.ratePerSecond() : 0;
+      this.offsetNanos = load instanceof LevelLoad.Open open ? open.offsetNanos() : 0;
       this.latency = new LatencyStripes(load.workers());
       this.uncorrectedLatency = openLoop ? new LatencyStripes(load.workers()) : null;
     }
@@ -207,7 +210,7 @@ final class Worker extends WorkerPadAfter implements Runnable {
     double period = gates.periodNanos;
     while (true) {
       long slot = slots.getAndIncrement();
-      long scheduled = startNanos + (long) (slot * period);
+      long scheduled = startNanos + gates.offsetNanos + (long) (slot * period);
       if (scheduled - deadlineNanos >= 0 || gates.abort) return;
       long now = System.nanoTime();
       while (scheduled - now > 0) {

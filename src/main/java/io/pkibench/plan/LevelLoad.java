@@ -15,5 +15,13 @@ public sealed interface LevelLoad {
 
   record Closed(int workers) implements LevelLoad {}
 
-  record Open(int workers, double ratePerSecond) implements LevelLoad {}
+  /**
+   * {@code offsetNanos}: when the first arrival is due after the iteration's start (0 but for an agent's interleaved share of
+   * a timetable, see {@link Segment}).
+   */
+  record Open(int workers, double ratePerSecond, long offsetNanos) implements LevelLoad {
+    public Open(int workers, double ratePerSecond) {
+      this(workers, ratePerSecond, 0);
+    }
+  }
 }

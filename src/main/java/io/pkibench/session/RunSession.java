@@ -3,7 +3,11 @@ package io.pkibench.session;
 import io.pkibench.keys.KeyNodeTally;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.PlanException;
+import io.pkibench.engine.IterationStarts;
 import io.pkibench.engine.LoadDriver;
+import io.pkibench.engine.SharedBoundaries;
+import io.pkibench.plan.Segment;
+import io.pkibench.results.AgentRecord;
 import io.pkibench.engine.EngineException;
 import io.pkibench.engine.ProgressListener;
 import io.pkibench.engine.SeriesSpec;
@@ -49,6 +53,10 @@ public final class RunSession {
   private final WorkloadCatalog catalog;
   private final KeyOpener keys;
   private final Options options;
+  /** This agent's share of the plan and when its iterations start; the whole plan, at once, unless {@link #asAgent} says otherwise. */
+  private Segment segment = Segment.WHOLE;
+  private IterationStarts starts = IterationStarts.NOW;
+  private AgentRecord agent;
   private volatile LoadDriver driver;
   /** A staged level's time series, from the engine's intervals. */
   private final TimelineRecorder timeline = new TimelineRecorder();
@@ -108,6 +116,19 @@ public final class RunSession {
     this.options = options;
   }
 
+  /**
+   * Runs only {@code segment}'s share of each level, each iteration starting when {@code starts} says, and records
+   * {@code agent} in the result (completed with its late starts when {@code starts} are shared boundaries).
+   */
+  public RunSession asAgent(Segment segment, IterationStarts starts, AgentRecord agent) {
+    List<String> problems = segment.problems(plan.load());
+    if (!problems.isEmpty()) throw new PlanException(problems);
+    this.segment = segment;
+    this.starts = starts;
+    this.agent = agent;
+    return this;
+  }
+
   /** Stops after the operations in flight; the interrupted level is dropped, every finished one is kept. */
   public void interrupt() {
     interrupted = true;
@@ -148,7 +169,15 @@ public final class RunSession {
   /** Runs the plan into a result file of its own, ending with its status and analysis. */
   public RunResult run(Environment environment, Path resultFile) throws IOException, InterruptedException {
     try (ResultFile file = ResultFile.create(resultFile, environment, RunResultJson.mapper().valueToTree(plan))) {
+      if (agent != null) file.update(r -> r.withAgent(agent));
       appendTo(file, null);
+      if (agent != null && starts instanceof SharedBoundaries shared) {
+        file.update(r -> r.withAgent(agent.withTimetable(shared.startAt(), shared.lateStarts(), shared.latestMillis())));
+        if (shared.lateStarts() > 0) {
+          options.log().accept(shared.lateStarts() + " iterations started later than their shared boundary (the latest by " + shared.latestMillis()
+              + " ms): this agent's counts cover a shifted interval; give the agents more time before the start (--start-at/--start-in)");
+        }
+      }
       // "failed" when nothing at all was measured because every workload failed (a wrong PIN): not "complete"
       return file.update(r -> r.withStatus(interrupted ? RunStatus.INTERRUPTED : fatal != null ? RunStatus.FAILED
               : !r.workloads().isEmpty() && r.workloads().stream().allMatch(w -> w.failure() != null && w.levels().isEmpty()) ? RunStatus.FAILED : RunStatus.COMPLETE)
@@ -163,7 +192,7 @@ public final class RunSession {
    */
   public List<Integer> appendTo(ResultFile file, WorkloadResult.Step step) throws IOException, InterruptedException {
     driver = new LoadDriver(plan.threads(), ProgressListener.all(List.of(options.progress(), timeline)), file.intervals(), options.clock(),
-        options.hangGrace());
+        options.hangGrace(), starts);
     forked = options.fork() == null ? null : options.fork().apply(file.intervals());
     List<Integer> appended = new ArrayList<>();
     for (int w = 0; w < plan.workloads().size() && !interrupted && fatal == null; w++) {
@@ -198,8 +227,9 @@ public final class RunSession {
         current = new WorkloadResult(spec.name(), params.asMap(), source.describe(), cpu.describe(), List.of(), null, step).withNotes(entry.notes()).withMix(mix);
       }
       WorkloadContext context = new WorkloadContext(source, plan.verify(), options.pki(), options.clock(), options.env());
-      for (LevelLoad load : plan.load().levels()) {
+      for (LevelLoad planned : plan.load().levels()) {
         if (interrupted) break;
+        LevelLoad load = segment.share(planned);
         options.beforeLevel().run(load.workers());
         if (source != null && options.beforeLevel() != BeforeLevel.NONE) {
           // The hook may have restarted the key-server nodes: the level starts once the client sees them all again.

@@ -412,7 +412,7 @@ class CliTest {
 
   @Test
   void help_everyCommand_showsAnExample() {
-    for (String[] cmd : new String[][] {{"--help"}, {"run", "--help"}, {"report", "--help"}, {"compare", "--help"}, {"list", "--help"}, {"pki", "init", "--help"},
+    for (String[] cmd : new String[][] {{"--help"}, {"run", "--help"}, {"report", "--help"}, {"compare", "--help"}, {"merge", "--help"}, {"list", "--help"}, {"pki", "init", "--help"},
         {"serve", "tlsecho", "--help"}, {"serve", "keyserver", "--help"}, {"study", "ssl", "--help"}, {"study", "restpki", "--help"}, {"study", "pix", "--help"}}) {
       out.getBuffer().setLength(0);
       assertEquals(0, run(cmd));

@@ -1,0 +1,101 @@
+package io.pkibench.cli;
+
+import io.pkibench.analysis.Analysis;
+import io.pkibench.report.HtmlReport;
+import io.pkibench.report.TerminalTable;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.RunResultJson;
+import io.pkibench.results.RunStatus;
+import io.pkibench.results.SegmentMerge;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "merge",
+    mixinStandardHelpOptions = true,
+    description = {"Adds up the results of the agents of one split plan (run --segment I/N) into one result: per level and iteration,"
+        + " counts, CPU and latency histograms summed (percentiles read from the summed histograms, never averaged); each agent's own"
+        + " figures kept in the result's merge section. Refuses different plans, two files of one segment and missing segments, naming the files."},
+    footer = {"", "Examples:",
+        "  T=$(date -u -d '+30 sec' +%%FT%%TZ)   # one start time for every agent",
+        "  pkibench run sign -p alg=ecdsa-p256 --concurrency 4,8 --segment 1/2 --start-at $T -o seg1.json &",
+        "  pkibench run sign -p alg=ecdsa-p256 --concurrency 4,8 --segment 2/2 --start-at $T -o seg2.json; wait",
+        "  pkibench merge seg1.json seg2.json -o all.json --html all.html",
+        "  pkibench merge seg*.json -o all.json --allow-missing   # an agent died: merge the others, saying which share is absent",
+        "", "Exit codes: 0 merged, 1 merged but an agent's run was not complete or a share is absent, 2 refused (nothing written)."})
+final class MergeCommand implements Callable<Integer> {
+  @ParentCommand PkibenchCommand parent;
+  @Spec CommandSpec spec;
+
+  @Parameters(arity = "1..*", paramLabel = "FILE", description = "the agents' result files (run --segment I/N --out FILE), one per segment")
+  List<Path> files;
+
+  @Option(names = {"-o", "--out"}, required = true, paramLabel = "FILE", description = "the merged result, an ordinary result 'report' and 'compare' read")
+  Path out;
+
+  @Option(names = "--html", paramLabel = "FILE.html", description = "also write the merged result's HTML report there")
+  Path html;
+
+  @Option(names = "--allow-missing", description = "merge what is there when a segment (or a level of one) is missing; the result says which share is absent")
+  boolean allowMissing;
+
+  @Override
+  public Integer call() throws Exception {
+    CliContext ctx = parent.context;
+    List<String> problems = new ArrayList<>(FileFlags.writable("--out", out, ctx.resolve(out)));
+    List<SegmentMerge.Input> inputs = new ArrayList<>();
+    for (Path f : files) {
+      if (allowMissing && !java.nio.file.Files.exists(ctx.resolve(f))) {
+        // An agent that died before its first save leaves no file: its segment is then reported absent by the merge.
+        ctx.err().println("FILE " + f + ": no such file; its segment is merged as absent (--allow-missing)");
+        continue;
+      }
+      try {
+        inputs.add(new SegmentMerge.Input(f, ResultFiles.read(ctx, "FILE", f)));
+      } catch (IllegalArgumentException e) {
+        problems.add(e.getMessage());
+      }
+    }
+    if (!problems.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", problems));
+    String commandLine = "pkibench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+    return mergeAndSave(ctx, inputs, allowMissing, commandLine, ctx.resolve(out), html == null ? null : ctx.resolve(html),
+        message -> new ParameterException(spec.commandLine(), message));
+  }
+
+  /**
+   * Merges {@code inputs} into {@code out} (and {@code html}), printing the table: the exit code, or {@code refused}'s exception
+   * when they cannot be merged. Shared by {@code merge} and {@code run --agents N --local}.
+   */
+  static int mergeAndSave(CliContext ctx, List<SegmentMerge.Input> inputs, boolean allowMissing, String commandLine, Path out, Path html,
+      java.util.function.Function<String, RuntimeException> refused) throws IOException {
+    RunResult merged;
+    try {
+      merged = SegmentMerge.merge(inputs, allowMissing, commandLine);
+    } catch (SegmentMerge.Refused e) {
+      throw refused.apply("cannot merge: " + String.join("\n", e.problems()));
+    }
+    Analysis analysis = Analysis.of(merged, new Analysis.Options(null, 0.7, null));
+    merged = merged.withAnalysis(RunResultJson.mapper().valueToTree(analysis));
+    RunResultJson.write(merged, out);
+    ctx.out().print(TerminalTable.render(merged, analysis));
+    if (html != null) {
+      HtmlReport.write(html, merged, analysis);
+      ctx.out().println("report " + html);
+    }
+    int agents = merged.merge().agents();
+    ctx.out().println("merged " + merged.merge().sections().size() + " of " + agents + " agents into " + out
+        + (merged.merge().absent().isEmpty() ? "" : "; absent: " + String.join("; ", merged.merge().absent())));
+    boolean whole = merged.status() == RunStatus.COMPLETE && merged.merge().absent().isEmpty();
+    return whole ? ExitCodes.OK : ExitCodes.RUN_FAILED;
+  }
+}
