@@ -21,9 +21,11 @@ import io.pkibench.plan.Plan;
 import io.pkibench.plan.ThreadKind;
 import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.report.TerminalTable;
+import io.pkibench.results.CpuProfile;
 import io.pkibench.results.Environment;
 import io.pkibench.results.RunResult;
 import io.pkibench.session.EnvironmentProbe;
+import io.pkibench.session.RunProfiler;
 import io.pkibench.session.RunSession;
 import io.pkibench.workload.catalog.WorkloadCatalog;
 import java.nio.file.Path;
@@ -52,6 +54,7 @@ import picocli.CommandLine.Spec;
         "  pkibench run noop --concurrency 1,2 --warmup 1x1s --measure 3x1s",
         "  pkibench run http:cades --target https://127.0.0.1:8443 --concurrency 1..32   # against 'pkibench serve signer'",
         "  pkibench run sign -p alg=ecdsa-p256 --rates 1000,2000,4000 --concurrency 8   # open loop",
+        "  pkibench run sign -p alg=ecdsa-p256 --concurrency 2 --profile --html run.html   # where the CPU went: top frames, .jfr kept",
         "", "Exit codes: 0 done, 1 a workload could not run or stopped early, 2 bad flags (nothing run)."})
 final class RunCommand implements Callable<Integer> {
   @ParentCommand PkibenchCommand parent;
@@ -131,6 +134,9 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--quiet", description = "no live progress, only the final table")
   boolean quiet;
 
+  @Option(names = "--profile", description = ProfileFlag.DESCRIPTION)
+  boolean profile;
+
   @Override
   public Integer call() throws Exception {
     CliContext ctx = parent.context;
@@ -156,14 +162,16 @@ final class RunCommand implements Callable<Integer> {
       forking = hlog -> new ForkedSeries(ForkedSeries.thisJvm(), childOptions, ctx.env(), scratch, hlog, progress::line);
     }
     Analysis.Options analysisOptions = sizing.analysis(null);
+    RunProfiler profiler = profile ? ProfileFlag.forRun(resultFile, cpu, ctx, progress::line) : null;
     RunSession session = new RunSession(plan, catalog, KeyOpeners.of(ctx, pkiDir, pinFile, progress::line),
-        new RunSession.Options(meter, ctx.clock(), progress, progress::line, Durations.parse(hangGrace), forking,
+        new RunSession.Options(meter, ctx.clock(), profiler == null ? progress : profiler.watching(progress), progress::line, Durations.parse(hangGrace), forking,
             result -> Analysis.of(result, analysisOptions), () -> TestPki.openOrInit(pkiDir, ctx.clock(), progress::line), RunSession.BeforeLevel.NONE, ctx.env()));
     Environment environment = EnvironmentProbe.capture(commandLine(), ctx.clock(), KeyOpeners.providersBeyondInstalled());
 
     progress.line("result file: " + resultFile + " (interval histograms: " + ResultFile.hlogFileFor(resultFile).getFileName() + ")");
     // Ctrl-C: stop after the operations in flight and let the session write what it has.
     RunResult result;
+    if (profiler != null) profiler.start();
     try {
       result = InterruptHook.around(session::interrupt, java.time.Duration.ofSeconds(10), () -> session.run(environment, resultFile),
           saved -> InterruptHook.sayWhereSaved(ctx, resultFile, saved));
@@ -173,13 +181,18 @@ final class RunCommand implements Callable<Integer> {
       var workloads = result.workloads();
       progress.line(workloads.isEmpty() ? "stopped: " + fatal
           : workloads.get(workloads.size() - 1).name() + ": stopped: " + workloads.get(workloads.size() - 1).failure());
+    } catch (Exception e) {
+      if (profiler != null) profiler.abandon(); // a jcmd recording would go on in the service's JVM
+      throw e;
     }
     progress.done();
+    CpuProfile cpuProfile = profiler == null ? null : profiler.finish();
     Analysis analysis = Analysis.of(result, sizing.analysis(null));
     ctx.out().print(TerminalTable.render(result, analysis));
+    if (cpuProfile != null) ProfileFlag.print(ctx.out(), cpuProfile, CpuProfile.fileFor(resultFile));
     if (htmlReport != null) {
       Path target = ctx.resolve(htmlReport);
-      HtmlReport.write(target, result, analysis);
+      HtmlReport.write(target, result, analysis, cpuProfile);
       ctx.out().println("report " + target);
     }
     ctx.out().println();
@@ -252,6 +265,7 @@ final class RunCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       problems.add("--cpu: " + e.getMessage());
     }
+    if (profile) problems.addAll(ProfileFlag.problems(cpu, fork));
     try {
       Durations.parse(hangGrace);
     } catch (IllegalArgumentException e) {
