@@ -97,7 +97,7 @@ final class ReportCommand implements Callable<Integer> {
     }
     if (html != null) {
       Path target = ctx.resolve(html);
-      HtmlReport.write(target, result, analysis);
+      HtmlReport.write(target, result, analysis, ProfileFlag.readBeside(ctx.resolve(file), ctx.err()));
       ctx.err().println("wrote " + target);
     }
     if (pngDir != null) {

@@ -8,6 +8,7 @@ import io.pkibench.workload.api.SourceAddresses;
 import io.pkibench.workload.api.WorkloadFactory;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.analysis.Analysis;
+import io.pkibench.engine.ProgressListener;
 import io.pkibench.keys.TlsContexts;
 import io.pkibench.keys.catalog.KeySources;
 import io.pkibench.measure.CpuMeter;
@@ -27,9 +28,11 @@ import io.pkibench.plan.Plan;
 import io.pkibench.plan.ThreadKind;
 import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.report.TerminalTable;
+import io.pkibench.results.CpuProfile;
 import io.pkibench.results.Environment;
 import io.pkibench.results.RunResult;
 import io.pkibench.session.EnvironmentProbe;
+import io.pkibench.session.RunProfiler;
 import io.pkibench.session.RunSession;
 import io.pkibench.workload.catalog.WorkloadCatalog;
 import java.nio.file.Path;
@@ -64,6 +67,7 @@ import picocli.CommandLine.Spec;
         "  pkibench run sign -p alg=ecdsa-p256 --rates 400 --metrics otlp=http://127.0.0.1:4318   # live, OpenTelemetry OTLP/HTTP",
         "  pkibench run --mix sign=7,verify=3 -p alg=ecdsa-p256 --rates 400 -o mix.json   # one traffic mix: 70%% sign, 30%% verify",
         "  pkibench run --scenario mix.yaml --rates 800   # the file's options (members, param, rates, measure...), --rates overriding it",
+        "  pkibench run sign -p alg=ecdsa-p256 --concurrency 2 --profile --html run.html   # where the CPU went: top frames, .jfr kept",
         "", "Exit codes: 0 done, 1 a workload could not run or stopped early, 2 bad flags (nothing run)."})
         "  pkibench run http:cades --target https://signer:8443 --concurrency 64 --segment 2/4 --start-at 2026-12-01T10:00:00Z -o seg2.json"
             + "   # agent 2 of 4 ('pkibench merge' adds them up)",
@@ -176,6 +180,9 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--quiet", description = "no live progress, only the final table")
   boolean quiet;
 
+  @Option(names = "--profile", description = ProfileFlag.DESCRIPTION)
+  boolean profile;
+
   @Override
   public Integer call() throws Exception {
     CliContext ctx = parent.context;
@@ -214,8 +221,10 @@ final class RunCommand implements Callable<Integer> {
     }
     Analysis.Options analysisOptions = sizing.analysis(null);
     LiveMetrics live = liveMetrics.listener();
+    ProgressListener followers = MetricsOptions.with(progress, live);
+    RunProfiler profiler = profile ? ProfileFlag.forRun(resultFile, cpu, ctx, progress::line) : null;
     RunSession session = new RunSession(plan, catalog, KeyOpeners.of(ctx, pkiDir, pinFile, progress::line),
-        new RunSession.Options(meter, ctx.clock(), MetricsOptions.with(progress, live), progress::line, Durations.parse(hangGrace), forking,
+        new RunSession.Options(meter, ctx.clock(), profiler == null ? followers : profiler.watching(followers), progress::line, Durations.parse(hangGrace), forking,
             result -> Analysis.of(result, analysisOptions), () -> TestPki.openOrInit(pkiDir, ctx.clock(), progress::line), RunSession.BeforeLevel.NONE, ctx.env()));
     agents.configure(session, ctx.clock(), clockReference(plan), () -> testPkiTrust(pkiDir));
     Environment environment = EnvironmentProbe.capture(commandLine(), ctx.clock(), KeyOpeners.providersBeyondInstalled());
@@ -226,6 +235,7 @@ final class RunCommand implements Callable<Integer> {
     String runId = resultFile.getFileName().toString().replaceFirst("\\.json$", "");
     MetricsExporter exporter = liveMetrics.start(live, runId, ctx.clock(), meter, progress::line);
     MetricsExport pushed;
+    if (profiler != null) profiler.start();
     try {
       result = InterruptHook.around(session::interrupt, java.time.Duration.ofSeconds(10), () -> session.run(environment, resultFile),
           saved -> InterruptHook.sayWhereSaved(ctx, resultFile, saved));
@@ -235,6 +245,9 @@ final class RunCommand implements Callable<Integer> {
       var workloads = result.workloads();
       progress.line(workloads.isEmpty() ? "stopped: " + fatal
           : workloads.get(workloads.size() - 1).name() + ": stopped: " + workloads.get(workloads.size() - 1).failure());
+    } catch (Exception e) {
+      if (profiler != null) profiler.abandon(); // a jcmd recording would go on in the service's JVM
+      throw e;
     } finally {
       // The last push follows the run's last interval (and the pushing thread stops even when the run threw).
       pushed = MetricsOptions.finish(exporter, progress::line);
@@ -244,11 +257,13 @@ final class RunCommand implements Callable<Integer> {
       RunResultJson.write(result, resultFile);
     }
     progress.done();
+    CpuProfile cpuProfile = profiler == null ? null : profiler.finish();
     Analysis analysis = Analysis.of(result, sizing.analysis(null));
     ctx.out().print(TerminalTable.render(result, analysis));
+    if (cpuProfile != null) ProfileFlag.print(ctx.out(), cpuProfile, CpuProfile.fileFor(resultFile));
     if (htmlReport != null) {
       Path target = ctx.resolve(htmlReport);
-      HtmlReport.write(target, result, analysis);
+      HtmlReport.write(target, result, analysis, cpuProfile);
       ctx.out().println("report " + target);
     }
     ctx.out().println();
@@ -347,6 +362,7 @@ final class RunCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       problems.add("--cpu: " + e.getMessage());
     }
+    if (profile) problems.addAll(ProfileFlag.problems(cpu, fork));
     try {
       Durations.parse(hangGrace);
     } catch (IllegalArgumentException e) {

@@ -14,6 +14,8 @@ import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Durations;
 import io.pkibench.report.HtmlReport;
 import io.pkibench.report.MixTables;
+import io.pkibench.results.CpuProfile;
+import io.pkibench.session.RunProfiler;
 import io.pkibench.report.StudyTables;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunStatus;
@@ -97,6 +99,9 @@ final class StudyCommand implements Runnable {
 
     @Option(names = "--hang-grace", defaultValue = "60s", paramLabel = "DURATION", hidden = true)
     String hangGrace;
+
+    @Option(names = "--profile", description = ProfileFlag.DESCRIPTION)
+    boolean profile;
   }
 
   /** What every study subcommand does: check everything, run the study, print its table, write report and samples. */
@@ -156,15 +161,18 @@ final class StudyCommand implements Runnable {
 
       Path resultFile = ctx.resolve(shared.out == null ? Path.of(chosen.name() + ".json") : shared.out);
       ConsoleProgress progress = new ConsoleProgress(ctx.err(), ctx.terminal(), false);
+      RunProfiler profiler = shared.profile ? ProfileFlag.forStudy(resultFile, ctx, progress::line) : null;
       var opener = KeyOpeners.of(ctx, pkiDir, shared.pinFile, progress::line);
       // The services read the test PKI the study made; make it before any of them starts.
       TestPki pki = TestPki.openOrInit(pkiDir, ctx.clock(), progress::line);
-      StudyRunner runner = new StudyRunner(WorkloadCatalog.builtIn(), new StudyRunner.Options(resultFile, ctx.clock(), progress, progress::line,
-          ctx.env(), ForkedSeries.thisJvm(), opener, () -> pki, grace));
+      StudyRunner runner = new StudyRunner(WorkloadCatalog.builtIn(), new StudyRunner.Options(resultFile, ctx.clock(),
+          profiler == null ? progress : profiler.watching(progress), progress::line,
+          ctx.env(), profiler == null ? ForkedSeries.thisJvm() : ProfileFlag.serviceJava(ForkedSeries.thisJvm(), resultFile), opener, () -> pki, grace));
       String commandLine = "pkibench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
 
       progress.line("result file: " + resultFile);
       RunResult result;
+      if (profiler != null) profiler.start();
       try {
         // Ctrl-C: stop after the operations in flight, keep every finished level, stop the services.
         result = InterruptHook.around(runner::interrupt, Duration.ofSeconds(30),
@@ -174,10 +182,12 @@ final class StudyCommand implements Runnable {
         throw new ParameterException(spec.commandLine(), e.getMessage());
       }
       progress.done();
+      CpuProfile cpuProfile = profiler == null ? null : profiler.finish();
       ctx.out().print(StudyTables.terminal(result));
       ctx.out().print(MixTables.studyTerminal(result));
+      if (cpuProfile != null) ProfileFlag.print(ctx.out(), cpuProfile, CpuProfile.fileFor(resultFile));
       if (shared.html != null) {
-        HtmlReport.write(ctx.resolve(shared.html), result, Analysis.of(result, Analysis.Options.DEFAULT));
+        HtmlReport.write(ctx.resolve(shared.html), result, Analysis.of(result, Analysis.Options.DEFAULT), cpuProfile);
         ctx.out().println("report " + ctx.resolve(shared.html));
       }
       if (shared.samples != null) {
@@ -199,6 +209,7 @@ final class StudyCommand implements Runnable {
       description = {"Study 1: a two-phase signing service sized by transaction type (authentication, CAdES, CAdES-T, PAdES, PAdES-T, timestamp),",
           "each run alone at the thread count a probe finds drives the service's CPU to ~90%% or stops gaining; the service's CPU measured by pid."},
       footer = {"", "Examples:", "  pkibench study restpki --quick                  # about 4 minutes",
+          "  pkibench study restpki --quick --profile --html restpki.html   # and where the client's and the service's CPU went",
           "  pkibench study restpki --duration 5m --out restpki.json --html restpki.html --save-samples samples/",
           "  pkibench study restpki --restart-per-type      # a fresh service JVM for each type, as the original",
           "  pkibench study restpki --quick --service builtin,dss   # our signer and EU DSS's REST services, side by side",

@@ -4,6 +4,7 @@ import io.pkibench.analysis.Steadiness;
 import io.pkibench.analysis.Analysis;
 import io.pkibench.analysis.TrimmedNumber;
 import io.pkibench.analysis.UslFit;
+import io.pkibench.results.CpuProfile;
 import io.pkibench.results.ErrorCount;
 import io.pkibench.results.IterationResult;
 import io.pkibench.results.LevelResult;
@@ -27,6 +28,11 @@ public final class HtmlReport {
   private HtmlReport() {}
 
   public static String render(RunResult result, Analysis analysis) {
+    return render(result, analysis, null);
+  }
+
+  /** The report, with the "where the CPU went" section of a {@code --profile} run when {@code profile} is not null. */
+  public static String render(RunResult result, Analysis analysis, CpuProfile profile) {
     StringBuilder h = new StringBuilder();
     head(h, result);
     if (result.study() != null) h.append(StudyTables.html(result));
@@ -35,6 +41,7 @@ public final class HtmlReport {
     capacity(h, result, analysis);
     h.append(MixTables.html(result));
     errors(h, result);
+    if (profile != null) h.append(ProfileSection.html(profile));
     environment(h, result);
     return h.append("</body></html>\n").toString();
   }
@@ -170,8 +177,14 @@ public final class HtmlReport {
 
   /** Writes the report to {@code target}, creating its directory. */
   public static void write(java.nio.file.Path target, RunResult result, Analysis analysis) throws java.io.IOException {
+    write(target, result, analysis, null);
+  }
+
+  /** The same, with the profile of a {@code --profile} run (null: none). */
+  public static void write(java.nio.file.Path target, RunResult result, Analysis analysis, CpuProfile profile)
+      throws java.io.IOException {
     if (target.toAbsolutePath().getParent() != null) java.nio.file.Files.createDirectories(target.toAbsolutePath().getParent());
-    java.nio.file.Files.writeString(target, render(result, analysis));
+    java.nio.file.Files.writeString(target, render(result, analysis, profile));
   }
 
   /** Every chart of the report, in order; ids are stable ({@code throughput-1}, {@code spectrum-1}...) for tests and PNG names. */

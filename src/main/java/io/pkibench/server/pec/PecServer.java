@@ -522,9 +522,65 @@ public final class PecServer implements ReferenceServer {
         : provider.receive(id, job.mailFrom(), job.rcpts(), job.bytes());
     List<PecSpool.Item> items = new ArrayList<>();
     for (Outgoing o : out) items.addAll(route(o));
-    spool.commit(id, items);
+    spool.commit(id, deliveredHere(items));
     processed.incrementAndGet();
     for (Path item : spool.itemsOf(id)) carry(item);
+  }
+
+  /**
+   * Hands the job's results over now, before its commit: to our own mailboxes, our own spool, and peers that take them
+   * at once; returns the rest to commit for the carrier. Each such result was an item file forced to the disk, then
+   * forced again where the carrier put it; now it is written once, where it goes. A crash before the commit redoes the
+   * job, which issues the same Message-IDs (they derive from the job id), so the mailbox, the spool and the peer drop
+   * the second copy as they drop a carrier's repeat. A result for an address that names no mailbox, or for a peer that
+   * does not take it now, is left to the carrier, which sets it aside or retries as before.
+   */
+  private List<PecSpool.Item> deliveredHere(List<PecSpool.Item> items) throws IOException {
+    List<PecSpool.Item> rest = new ArrayList<>();
+    for (PecSpool.Item item : items) {
+      switch (item.route()) {
+        case "mailbox" -> {
+          try {
+            for (String rcpt : item.to()) if (mailboxes.deliver(rcpt, item.messageId(), item.bytes())) delivered.incrementAndGet();
+          } catch (Maildir.NotAMailbox e) {
+            rest.add(item);
+          }
+        }
+        case "self" -> {
+          String id = selfJobId(item);
+          if (spool.store(new PecSpool.Job(id, "incoming", item.envelopeFrom(), item.to(), item.bytes()))) jobs.add(id);
+        }
+        default -> {
+          if (relayedNow(item)) relayed.incrementAndGet();
+          else rest.add(item);
+        }
+      }
+    }
+    return rest;
+  }
+
+  /**
+   * Relays an item to its peer now, while its job is still acknowledged and not done: true once the peer has taken it
+   * (and so stored it, before its answer). Anything else (no route, a peer known to be down, a refusal, a timeout)
+   * leaves it to be committed and carried as before, with the carrier's retries, deadlines and refusals.
+   */
+  private boolean relayedNow(PecSpool.Item item) {
+    String domain = item.route().substring("relay:".length());
+    String peer = config.peers().get(domain);
+    if (peer == null || peerDown.containsKey(domain)) return false;
+    int colon = peer.lastIndexOf(':');
+    try {
+      SmtpClient.send(peer.substring(0, colon), Integer.parseInt(peer.substring(colon + 1)), config.domain(), item.envelopeFrom(), item.to(),
+          item.bytes(), RELAY_TIMEOUT, null, logins.relayIdentity());
+      return true;
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** The job id of an envelope for our own users, the same whichever path stores it: its duplicate key. */
+  private static String selfJobId(PecSpool.Item item) {
+    return Maildir.digest("incoming\n" + item.envelopeFrom() + "\n" + String.join(",", item.to()) + "\n" + item.messageId());
   }
 
   /** One item per destination: our mailboxes, a peer by domain, or ourselves again (an envelope for our own users). */
@@ -584,7 +640,7 @@ public final class PecServer implements ReferenceServer {
           }
         }
         case "self" -> {
-          String id = Maildir.digest("incoming\n" + item.envelopeFrom() + "\n" + String.join(",", item.to()) + "\n" + item.messageId());
+          String id = selfJobId(item);
           if (spool.store(new PecSpool.Job(id, "incoming", item.envelopeFrom(), item.to(), item.bytes()))) jobs.add(id);
         }
         default -> {

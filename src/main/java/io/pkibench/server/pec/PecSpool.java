@@ -47,6 +47,8 @@ final class PecSpool {
 
   private final Path dir;
   private final Durable durable;
+  /** Locks by job id (striped): a job's known-check and its write are one step against a retry of the same id. */
+  private final Object[] storing = java.util.stream.IntStream.range(0, 64).mapToObj(i -> new Object()).toArray();
 
   PecSpool(Path dir, Durable durable) throws IOException {
     this.dir = dir;
@@ -58,13 +60,18 @@ final class PecSpool {
     return dir;
   }
 
-  /** False when the job is known already (stored, or done): the sender's retry of a message we have. */
-  synchronized boolean store(Job job) throws IOException {
-    if (known(job.id())) return false;
-    String header = String.join("\t", JOB_MAGIC, job.origin(), job.mailFrom(), String.join(",", job.rcpts())) + "\n";
-    durable.write(dir.resolve("tmp").resolve(job.id() + ".job"), dir.resolve("incoming").resolve(job.id() + ".job"),
-        header.getBytes(StandardCharsets.UTF_8), job.bytes());
-    return true;
+  /**
+   * False when the job is known already (stored, or done): the sender's retry of a message we have. Jobs of different
+   * ids are stored at once (only one id's check and write exclude each other), so their directory fsyncs are shared.
+   */
+  boolean store(Job job) throws IOException {
+    synchronized (storing[Math.floorMod(job.id().hashCode(), storing.length)]) {
+      if (known(job.id())) return false;
+      String header = String.join("\t", JOB_MAGIC, job.origin(), job.mailFrom(), String.join(",", job.rcpts())) + "\n";
+      durable.write(dir.resolve("tmp").resolve(job.id() + ".job"), dir.resolve("incoming").resolve(job.id() + ".job"),
+          header.getBytes(StandardCharsets.UTF_8), job.bytes());
+      return true;
+    }
   }
 
   boolean known(String id) {
@@ -150,8 +157,9 @@ final class PecSpool {
 
   private void finish(String id) throws IOException {
     durable.write(dir.resolve("tmp").resolve(id + ".done"), dir.resolve("done").resolve(id), new byte[0]);
+    // The job's removal is not forced: the done mark is durable first, and a job a crash brings back beside its mark
+    // is only finished again at the restart (pendingJobs), never redone.
     Files.deleteIfExists(dir.resolve("incoming").resolve(id + ".job"));
-    durable.forceDirectory(dir.resolve("incoming"));
   }
 
   /** A job our code failed on: set aside with the reason, so the queue goes on. */

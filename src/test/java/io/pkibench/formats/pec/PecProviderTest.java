@@ -22,6 +22,13 @@ import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.bouncycastle.asn1.ASN1GeneralizedTime;
+import org.bouncycastle.asn1.DERSet;
+import org.bouncycastle.asn1.cms.Attribute;
+import org.bouncycastle.asn1.cms.CMSAttributes;
+import org.bouncycastle.asn1.cms.Time;
+import org.bouncycastle.cms.CMSSignedData;
+import org.bouncycastle.cms.SignerInformation;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -87,6 +94,32 @@ class PecProviderTest {
     byte[] altered = new String(out.toByteArray(), StandardCharsets.ISO_8859_1).replace("another implementation", "another implementatioN")
         .getBytes(StandardCharsets.ISO_8859_1);
     assertTrue(pec2.verify(altered).problem().contains("altered"), "and refuses it altered");
+  }
+
+  /**
+   * The signing time is written as DER by hand (BouncyCastle's went through SimpleDateFormat twice per signature): the
+   * bytes BouncyCastle writes for the same second, GeneralizedTime from 2050, and in a document the provider's clock.
+   */
+  @Test
+  void signingTime_writtenByHand_isBouncyCastlesDerAndTheDocumentsClock() throws Exception {
+    Instant at = Instant.parse("2026-11-23T09:30:07Z");
+    assertArrayEquals(new Attribute(CMSAttributes.signingTime, new DERSet(new Time(java.util.Date.from(at), java.util.Locale.ROOT))).getEncoded("DER"),
+        DocumentSigner.signingTime(at).getEncoded("DER"));
+    Instant late = Instant.parse("2051-02-03T04:05:06Z");
+    var lateValue = DocumentSigner.signingTime(late).getAttrValues().getObjectAt(0).toASN1Primitive();
+    assertTrue(lateValue instanceof ASN1GeneralizedTime, lateValue.getClass().toString());
+    assertEquals(java.util.Date.from(late), Time.getInstance(lateValue).getDate());
+
+    Outgoing acceptance = pec1.accept("job-time", "alice@pec1.test", List.of("bob@pec2.test"), message("<time@pec1.test>")).get(0);
+    MimeMessage m = parse(acceptance.bytes());
+    String boundary = new jakarta.mail.internet.ContentType(m.getContentType()).getParameter("boundary");
+    byte[] signature;
+    try (var body = m.getRawInputStream()) {
+      signature = ClearSigned.split(body.readAllBytes(), boundary).signature();
+    }
+    SignerInformation signer = new CMSSignedData(signature).getSignerInfos().getSigners().iterator().next();
+    Attribute time = signer.getSignedAttributes().get(CMSAttributes.signingTime);
+    assertEquals(java.util.Date.from(CLOCK.instant()), Time.getInstance(time.getAttrValues().getObjectAt(0)).getDate());
   }
 
   @Test

@@ -1,0 +1,66 @@
+package io.pkibench.results;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Where the CPU went in a run made with {@code --profile}: kept beside the result as {@code RESULT.profile.json}
+ * (as the interval histograms are kept in {@code RESULT.hlog}), with the {@code .jfr} recordings it was read from.
+ * {@code renderer}: what drew the flame graphs (null: none was found, and {@code rendererNote} says so);
+ * per workload, each side's samples in the measured iterations and the frames with the most self time.
+ * File names are relative to the result's directory.
+ */
+public record CpuProfile(String format, String renderer, String rendererNote, List<Recording> recordings, List<Workload> workloads) {
+  public static final String FORMAT = "pkibench.profile/1";
+
+  public CpuProfile {
+    recordings = List.copyOf(recordings);
+    workloads = List.copyOf(workloads);
+  }
+
+  /** One JVM's recording: its side ("client (this JVM)", "service pid 4242") and its {@code .jfr} file; {@code problem} when none could be taken. */
+  public record Recording(String side, String jfr, String problem) {}
+
+  /** A workload (a study's step) as the run tagged it, the span of its measured iterations, and each side's account of it. */
+  public record Workload(String workload, Instant from, Instant to, List<Side> sides) {
+    public Workload {
+      sides = List.copyOf(sides);
+    }
+  }
+
+  /** One side of one workload: samples, the top frames by self time, and its flame graph's file (null when not drawn). */
+  public record Side(String side, long samples, List<Frame> topFrames, String flameGraph) {
+    public Side {
+      topFrames = List.copyOf(topFrames);
+    }
+  }
+
+  public record Frame(String frame, long samples) {}
+
+  /** {@code run.json} → {@code run.profile.json}, beside it. */
+  public static Path fileFor(Path resultFile) {
+    return resultFile.resolveSibling(stem(resultFile) + ".profile.json");
+  }
+
+  /** The result file's name without {@code .json}: the prefix of every file the profile keeps beside it. */
+  public static String stem(Path resultFile) {
+    String name = resultFile.getFileName().toString();
+    return name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
+  }
+
+  public static void write(CpuProfile profile, Path file) throws IOException {
+    Files.writeString(file, RunResultJson.mapper().writeValueAsString(profile) + "\n");
+  }
+
+  /** The profile kept beside {@code resultFile}, or null when the run was not profiled. */
+  public static CpuProfile readBeside(Path resultFile) throws IOException {
+    Path file = fileFor(resultFile);
+    if (!Files.isRegularFile(file)) return null;
+    CpuProfile p = RunResultJson.mapper().readValue(file.toFile(), CpuProfile.class);
+    if (!FORMAT.equals(p.format())) throw new IOException(file + " is " + p.format() + ", not " + FORMAT + "; this version of pkibench cannot read it");
+    return p;
+  }
+}
