@@ -68,7 +68,6 @@ import picocli.CommandLine.Spec;
         "  pkibench run --mix sign=7,verify=3 -p alg=ecdsa-p256 --rates 400 -o mix.json   # one traffic mix: 70%% sign, 30%% verify",
         "  pkibench run --scenario mix.yaml --rates 800   # the file's options (members, param, rates, measure...), --rates overriding it",
         "  pkibench run sign -p alg=ecdsa-p256 --concurrency 2 --profile --html run.html   # where the CPU went: top frames, .jfr kept",
-        "", "Exit codes: 0 done, 1 a workload could not run or stopped early, 2 bad flags (nothing run)."})
         "  pkibench run http:cades --target https://signer:8443 --concurrency 64 --segment 2/4 --start-at 2026-12-01T10:00:00Z -o seg2.json"
             + "   # agent 2 of 4 ('pkibench merge' adds them up)",
         "  pkibench run sign -p alg=ecdsa-p256 --concurrency 8 --segment 1/2 --start-at $(date -u -d '+1 min' +%%FT%%TZ) -o seg1.json",

@@ -55,7 +55,10 @@ public final class Wycheproof {
     }
   }
 
-  /** What one provider made of one family; {@code wrong} is null when the provider does not offer the algorithm. */
+  /**
+   * What one provider made of one family; {@code wrong} is null when the provider does not offer the algorithm;
+   * {@code provider} is null for a key source's own verifier (a token), named by {@code providerName}.
+   */
   public record Verdict(ProviderChoice provider, Family family, String providerName, List<Wrong> wrong) {
     public boolean offered() {
       return wrong != null;
@@ -100,6 +103,31 @@ public final class Wycheproof {
   public static List<String> marks(ProviderChoice choice, String alg) {
     boolean known = alg != null && FAMILIES.stream().anyMatch(f -> f.alg().equals(alg));
     return verdicts(choice).stream().filter(v -> !known || v.family().alg().equals(alg)).filter(Verdict::marked).map(Verdict::mark).toList();
+  }
+
+  /**
+   * The verdicts of {@code source}'s own verifier (a PKCS#11 token: SunPKCS11 hands each vector to the token's
+   * C_Verify) on the family of the key type {@code alg} (none when it has no vectors here), or on every family
+   * when {@code alg} is null; a family the source does not offer is left out. Run each time (a token is opened per run,
+   * and the report cannot reach it afterwards), so a run records what it found; {@link Verdict#provider()} is null.
+   */
+  public static List<Verdict> verdicts(KeySource source, String alg) {
+    List<Verdict> verdicts = new ArrayList<>();
+    for (Family family : FAMILIES) {
+      if (alg != null && !family.alg().equals(alg)) continue;
+      Provider provider;
+      try {
+        provider = source.provider("Signature", family.algorithm());
+      } catch (GeneralSecurityException notOffered) {
+        continue;
+      }
+      try {
+        verdicts.add(new Verdict(null, family, provider.getName(), verifyAll(vectors(family.file()), family.algorithm(), provider)));
+      } catch (GeneralSecurityException cannotTakeTheKeys) {
+        // the token cannot even take the vectors' public keys of this family: it does not offer it
+      }
+    }
+    return verdicts;
   }
 
   static Verdict verdict(ProviderChoice choice, Family family) {

@@ -19,14 +19,19 @@ import java.util.Map;
  * at its best level: ops/s, p99 there, ops per CPU-second, and the ratio to the fastest. A software
  * provider that verifies an invalid Project Wycheproof vector or refuses a valid one for the workload's key
  * type is marked '!' with what it got wrong, and is never the one recommended: that is the fastest unmarked.
- * (PKCS#11 tokens and key servers are not put to the vectors here: they show no mark either way.)
+ * A PKCS#11 token is put to the vectors by the run itself (the {@code verify} workload through it; the report
+ * cannot reach the token), which records the verdict in the result; a source never put to the vectors (a key
+ * server, a token under another workload) is said to be unchecked and is not recommended either.
  */
 public final class KeySourceShootout {
   private KeySourceShootout() {}
 
-  /** {@code wycheproof}: the provider's marks for the workload's key type, empty when it agrees with every vector or was not checked. */
+  /**
+   * {@code wycheproof}: the provider's marks for the workload's key type, empty when it agrees with every vector
+   * or was not checked; {@code wycheproofChecked}: whether it was put to the vectors at all.
+   */
   public record Row(String workload, String keys, int concurrency, double opsPerSecond, long p99Nanos, Double opsPerCpuSecond, double ratioToFastest,
-      List<String> wycheproof) {}
+      List<String> wycheproof, boolean wycheproofChecked) {}
 
   public static List<Row> rows(RunResult result) {
     Map<String, List<WorkloadResult>> groups = new LinkedHashMap<>();
@@ -46,14 +51,24 @@ public final class KeySourceShootout {
       for (var e : best) {
         LevelResult l = e.getValue();
         rows.add(new Row(group.getKey(), e.getKey().keys(), l.concurrency(), l.throughput().mean(), l.latencyNanos().p99(), l.cpu().opsPerCpuSecond(),
-            fastest == 0 ? 0 : l.throughput().mean() / fastest, wycheproofMarks(e.getKey().keys(), e.getKey().params())));
+            fastest == 0 ? 0 : l.throughput().mean() / fastest, wycheproofMarks(e.getKey()), wycheproofChecked(e.getKey())));
       }
     }
     return rows;
   }
 
-  /** The marks of a {@code software:PROVIDER} key source for the workload's {@code -p alg}; none for any other key source. */
-  static List<String> wycheproofMarks(String keys, Map<String, String> params) {
+  /** The marks the run recorded (a token), else those of a {@code software:PROVIDER} key source for {@code -p alg}; none for any other source. */
+  static List<String> wycheproofMarks(WorkloadResult w) {
+    if (w.wycheproof() != null) return w.wycheproof().marks();
+    return softwareMarks(w.keys(), w.params());
+  }
+
+  /** Put to the vectors: a software provider (here, now) or a source whose run recorded its verdict. */
+  static boolean wycheproofChecked(WorkloadResult w) {
+    return w.wycheproof() != null || (w.keys() != null && w.keys().startsWith("software:"));
+  }
+
+  static List<String> softwareMarks(String keys, Map<String, String> params) {
     if (keys == null || !keys.startsWith("software:")) return List.of();
     ProviderChoice choice;
     try {
@@ -64,10 +79,10 @@ public final class KeySourceShootout {
     return Wycheproof.marks(choice, params == null ? null : params.get("alg"));
   }
 
-  /** Per workload compared, the fastest key source without a Wycheproof mark: the only kind recommended. */
+  /** Per workload compared, the fastest key source put to Wycheproof's vectors and not marked: the only kind recommended. */
   public static Map<String, Row> recommended(List<Row> rows) {
     Map<String, Row> best = new LinkedHashMap<>();
-    for (Row r : rows) if (r.wycheproof().isEmpty()) best.merge(r.workload(), r, (a, b) -> a.opsPerSecond() >= b.opsPerSecond() ? a : b);
+    for (Row r : rows) if (r.wycheproofChecked() && r.wycheproof().isEmpty()) best.merge(r.workload(), r, (a, b) -> a.opsPerSecond() >= b.opsPerSecond() ? a : b);
     return best;
   }
 
@@ -77,12 +92,15 @@ public final class KeySourceShootout {
     for (Row r : rows) {
       if (!r.wycheproof().isEmpty()) {
         lines.add("! " + r.keys() + " (" + r.workload() + "): Wycheproof " + String.join("; ", r.wycheproof()) + " - not recommended");
+      } else if (!r.wycheproofChecked()) {
+        lines.add("? " + r.keys() + " (" + r.workload() + "): not put to Wycheproof's vectors"
+            + (r.keys().startsWith("pkcs11:") ? " (a run of 'verify' through the token checks it)" : "") + " - not recommended");
       }
     }
     Map<String, Row> recommended = recommended(rows);
     for (String workload : rows.stream().map(Row::workload).distinct().toList()) {
       Row r = recommended.get(workload);
-      lines.add("recommended for " + workload + ": " + (r == null ? "none (every key source compared is marked)"
+      lines.add("recommended for " + workload + ": " + (r == null ? "none (every key source compared is marked or unchecked)"
           : r.keys() + " (the fastest whose provider agrees with every Wycheproof vector checked)"));
     }
     return lines;
@@ -91,7 +109,7 @@ public final class KeySourceShootout {
   static final String[] HEADER = {"workload", "keys", "best at", "ops/s", "p99", "ops/cpu-s", "of the fastest"};
 
   static String[] cells(Row r) {
-    return new String[] {r.workload(), r.keys() + (r.wycheproof().isEmpty() ? "" : " !"), "c=" + r.concurrency(), HumanUnits.rate(r.opsPerSecond()), HumanUnits.nanos(r.p99Nanos()),
+    return new String[] {r.workload(), r.keys() + (!r.wycheproof().isEmpty() ? " !" : r.wycheproofChecked() ? "" : " ?"), "c=" + r.concurrency(), HumanUnits.rate(r.opsPerSecond()), HumanUnits.nanos(r.p99Nanos()),
         r.opsPerCpuSecond() == null ? "-" : HumanUnits.rate(r.opsPerCpuSecond()), String.format(Locale.ROOT, "%.2f", r.ratioToFastest())};
   }
 

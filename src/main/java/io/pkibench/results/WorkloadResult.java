@@ -14,6 +14,8 @@ import java.util.Map;
  * unknown), all levels, warm-ups included; {@code notes}: what qualifies the figures (tokens not verified).
  * Both absent when empty, so files of other workloads stay as they were. {@code mix}: the members, weights and seed
  * of a traffic mix (absent for any other workload), whose levels split their figures by member.
+ * {@code wycheproof}: a PKCS#11 token's verifier put to Project Wycheproof's vectors by the run (absent for every
+ * other key source and workload).
  */
 public record WorkloadResult(
     String name, Map<String, String> params, String keys, String cpuMeter, List<LevelResult> levels, String failure,
@@ -21,11 +23,12 @@ public record WorkloadResult(
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<KeyNode> keyNodes,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> outcomes,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> notes,
-    @JsonInclude(JsonInclude.Include.NON_NULL) MixSpec mix) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) MixSpec mix,
+    @JsonInclude(JsonInclude.Include.NON_NULL) WycheproofCheck wycheproof) {
 
   public WorkloadResult(String name, Map<String, String> params, String keys, String cpuMeter, List<LevelResult> levels, String failure,
       Step step, List<KeyNode> keyNodes, Map<String, Long> outcomes, List<String> notes) {
-    this(name, params, keys, cpuMeter, levels, failure, step, keyNodes, outcomes, notes, null);
+    this(name, params, keys, cpuMeter, levels, failure, step, keyNodes, outcomes, notes, null, null);
   }
 
   /**
@@ -63,48 +66,52 @@ public record WorkloadResult(
 
   public WorkloadResult(String name, Map<String, String> params, String keys, String cpuMeter, List<LevelResult> levels, String failure,
       Step step, List<KeyNode> keyNodes) {
-    this(name, params, keys, cpuMeter, levels, failure, step, keyNodes, Map.of(), List.of());
+    this(name, params, keys, cpuMeter, levels, failure, step, keyNodes, Map.of(), List.of(), null);
   }
 
   public WorkloadResult(String name, Map<String, String> params, String keys, String cpuMeter, List<LevelResult> levels, String failure) {
-    this(name, params, keys, cpuMeter, levels, failure, null, List.of(), Map.of(), List.of());
+    this(name, params, keys, cpuMeter, levels, failure, null, List.of(), Map.of(), List.of(), null);
   }
 
   public WorkloadResult(String name, Map<String, String> params, String keys, String cpuMeter, List<LevelResult> levels, String failure, Step step) {
-    this(name, params, keys, cpuMeter, levels, failure, step, List.of(), Map.of(), List.of());
+    this(name, params, keys, cpuMeter, levels, failure, step, List.of(), Map.of(), List.of(), null);
   }
 
   public WorkloadResult withLevel(LevelResult level) {
     List<LevelResult> list = new ArrayList<>(levels);
     list.add(level);
-    return new WorkloadResult(name, params, keys, cpuMeter, list, failure, step, keyNodes, outcomes, notes, mix);
+    return new WorkloadResult(name, params, keys, cpuMeter, list, failure, step, keyNodes, outcomes, notes, mix, wycheproof);
   }
 
   public WorkloadResult withFailure(String why) {
-    return new WorkloadResult(name, params, keys, cpuMeter, levels, why, step, keyNodes, outcomes, notes, mix);
+    return new WorkloadResult(name, params, keys, cpuMeter, levels, why, step, keyNodes, outcomes, notes, mix, wycheproof);
   }
 
   public WorkloadResult withStep(Step newStep) {
-    return new WorkloadResult(name, params, keys, cpuMeter, levels, failure, newStep, keyNodes, outcomes, notes, mix);
+    return new WorkloadResult(name, params, keys, cpuMeter, levels, failure, newStep, keyNodes, outcomes, notes, mix, wycheproof);
   }
 
   public WorkloadResult withKeyNodes(List<KeyNode> nodes) {
-    return new WorkloadResult(name, params, keys, cpuMeter, levels, failure, step, nodes, outcomes, notes, mix);
+    return new WorkloadResult(name, params, keys, cpuMeter, levels, failure, step, nodes, outcomes, notes, mix, wycheproof);
   }
 
   /** With {@code counts} added to the outcomes counted so far. */
   public WorkloadResult plusOutcomes(Map<String, Long> counts) {
     Map<String, Long> sum = new java.util.TreeMap<>(outcomes);
     counts.forEach((k, n) -> sum.merge(k, n, Long::sum));
-    return new WorkloadResult(name, params, keys, cpuMeter, levels, failure, step, keyNodes, sum, notes, mix);
+    return new WorkloadResult(name, params, keys, cpuMeter, levels, failure, step, keyNodes, sum, notes, mix, wycheproof);
   }
 
   public WorkloadResult withNotes(List<String> newNotes) {
-    return new WorkloadResult(name, params, keys, cpuMeter, levels, failure, step, keyNodes, outcomes, newNotes, mix);
+    return new WorkloadResult(name, params, keys, cpuMeter, levels, failure, step, keyNodes, outcomes, newNotes, mix, wycheproof);
   }
 
   public WorkloadResult withMix(MixSpec newMix) {
-    return new WorkloadResult(name, params, keys, cpuMeter, levels, failure, step, keyNodes, outcomes, notes, newMix);
+    return new WorkloadResult(name, params, keys, cpuMeter, levels, failure, step, keyNodes, outcomes, notes, newMix, wycheproof);
+  }
+
+  public WorkloadResult withWycheproof(WycheproofCheck check) {
+    return new WorkloadResult(name, params, keys, cpuMeter, levels, failure, step, keyNodes, outcomes, notes, mix, check);
   }
 
   /** A study's probe entry: its levels chose the measured one and are kept, but are not the study's figures. */

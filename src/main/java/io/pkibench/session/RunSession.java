@@ -12,6 +12,8 @@ import io.pkibench.engine.EngineException;
 import io.pkibench.engine.ProgressListener;
 import io.pkibench.engine.SeriesSpec;
 import io.pkibench.keys.KeySource;
+import io.pkibench.keys.Pkcs11KeySource;
+import io.pkibench.workload.api.VerifiesWithKeySource;
 import io.pkibench.measure.CpuMeter;
 import io.pkibench.measure.IntervalLog;
 import io.pkibench.plan.LevelLoad;
@@ -225,6 +227,7 @@ public final class RunSession {
         // Opened here even when forking: a bad key source fails once, up front, and names itself.
         source = keys.open(spec.keys());
         current = new WorkloadResult(spec.name(), params.asMap(), source.describe(), cpu.describe(), List.of(), null, step).withNotes(entry.notes()).withMix(mix);
+        if (source instanceof Pkcs11KeySource && factory instanceof VerifiesWithKeySource) current = current.withWycheproof(TokenWycheproof.check(source, params, options.log()));
       }
       WorkloadContext context = new WorkloadContext(source, plan.verify(), options.pki(), options.clock(), options.env());
       for (LevelLoad planned : plan.load().levels()) {

@@ -1,5 +1,7 @@
 package io.pkibench.analysis;
 
+import io.pkibench.results.IterationResult;
+import io.pkibench.results.LevelResult;
 import io.pkibench.results.WorkloadResult;
 import io.pkibench.testing.GoldenFiles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -119,6 +121,56 @@ public class ComparisonTest {
     Comparison single = Comparison.of(once, once, LIMITS);
     assertEquals(Comparison.Verdict.inconclusive, row(single, 1, Metric.THROUGHPUT).verdict(), "one iteration shows no noise");
     assertTrue(ComparisonFormat.text(single).contains("measure at least 3 a side"), ComparisonFormat.text(single));
+  }
+
+  /** One run's CPU unmetered (its meter unavailable): no CPU row either way round, and the other metrics still compared. */
+  @Test
+  void of_cpuMeteredInOneRunOnly_noCpuRowTheRestCompared() {
+    RunResult unmetered = withoutCpu(BASE);
+    List<Threshold> withCpu = List.of(Threshold.parse("throughput:-5%"), Threshold.parse("cpu:-5%"));
+    assertTrue(Comparison.of(BASE, BASE, withCpu).rows().stream().anyMatch(r -> r.metric() == Metric.CPU), "both metered: CPU is compared");
+    for (Comparison c : List.of(Comparison.of(unmetered, BASE, withCpu), Comparison.of(BASE, unmetered, withCpu))) {
+      assertTrue(c.rows().stream().noneMatch(r -> r.metric() == Metric.CPU), ComparisonFormat.text(c));
+      assertEquals(Comparison.Verdict.same, row(c, 1, Metric.THROUGHPUT).verdict(), ComparisonFormat.text(c));
+    }
+  }
+
+  /** A base level where nothing succeeded has no figure to take a percent of: no rows, not an infinite change; the other way round it is -100%. */
+  @Test
+  void of_baseLevelWithNoSuccess_noRowsNotAnInfinitePercent() {
+    RunResult dead = ResultFixtures.closedRun("sign", new int[] {1}, new double[][] {{0, 0, 0}}, new long[] {1_000_000});
+    RunResult alive = ResultFixtures.closedRun("sign", new int[] {1}, new double[][] {{1000, 1002, 998}}, new long[] {1_000_000});
+    Comparison fromNothing = Comparison.of(dead, alive, LIMITS);
+    assertEquals(List.of(), fromNothing.rows(), ComparisonFormat.text(fromNothing));
+    assertEquals(-100.0, row(Comparison.of(alive, dead, LIMITS), 1, Metric.THROUGHPUT).deltaPercent(), 1e-9);
+  }
+
+  /**
+   * An interval reaching far to the better side (+17%) and only a little to the worse (-3%): under a
+   * limit of -5% it is "same" (it cannot be worse past the limit); with no limit it is inconclusive,
+   * since it cannot tell "the same" from "much better".
+   */
+  @Test
+  void of_intervalFarOnTheBetterSideOnly_sameUnderALimitInconclusiveWithout() {
+    RunResult base = ResultFixtures.closedRun("sign", new int[] {1}, new double[][] {{940, 970, 1000, 1030, 1060}}, new long[] {1_000_000});
+    RunResult next = ResultFixtures.closedRun("sign", new int[] {1}, new double[][] {{1010, 1040, 1070, 1100, 1130}}, new long[] {1_000_000});
+    Comparison.Row limited = row(Comparison.of(base, next, LIMITS), 1, Metric.THROUGHPUT);
+    assertTrue(limited.changeLowPercent() > -5 && limited.changeLowPercent() < 0 && limited.changeHighPercent() > 5, limited.toString());
+    assertEquals(Comparison.Verdict.same, limited.verdict(), limited.toString());
+    Comparison.Row unlimited = row(Comparison.of(base, next, List.of()), 1, Metric.THROUGHPUT);
+    assertEquals(Comparison.Verdict.inconclusive, unlimited.verdict(), unlimited.toString());
+  }
+
+  /** {@code run} as if its CPU meter had read nothing: every iteration's CPU time 0. */
+  static RunResult withoutCpu(RunResult run) {
+    WorkloadResult w = run.workloads().get(0);
+    WorkloadResult bare = new WorkloadResult(w.name(), w.params(), w.keys(), w.cpuMeter(), List.of(), null);
+    for (LevelResult l : w.levels()) {
+      List<IterationResult> its = l.iterations().stream().map(i -> new IterationResult(i.series(), i.index(), i.warmup(), i.durationNanos(), i.started(),
+          i.succeeded(), i.failed(), 0, i.errors(), i.histogram(), i.lateStarts(), i.missedStarts(), i.uncorrectedHistogram())).toList();
+      bare = bare.withLevel(LevelResult.of(l.concurrency(), null, its, w.cpuMeter(), 2));
+    }
+    return run.withWorkload(0, bare);
   }
 
   @Test

@@ -30,6 +30,15 @@ class SteadinessTest {
     assertTrue(w.isPresent() && w.get().startsWith("slowing down: CPU per operation rose 43%"), w.toString());
   }
 
+  /** CPU per operation rising while the rate, so the time per operation, stays flat: the level is judged by its CPU, which was measured. */
+  @Test
+  void warning_cpuRisingAtAFlatRate_isSlowingDownByCpu() {
+    LevelResult level = LevelResult.of(4, null, java.util.List.of(iteration(1, 1, false, 1000, 600_000_000L), iteration(1, 2, false, 1000, 750_000_000L),
+        iteration(1, 3, false, 1000, 900_000_000L)), "pid:1", 1);
+    Optional<String> w = Steadiness.warning(level);
+    assertTrue(w.isPresent() && w.get().startsWith("slowing down: CPU per operation rose 50%"), w.toString());
+  }
+
   @Test
   void smallOrNonMonotonicChanges_andSingleIterations_areSteady() {
     assertEquals(Optional.empty(), Steadiness.warning(level(1000, 1100, 1050)));

@@ -24,6 +24,8 @@ import io.pkibench.pki.TestPki;
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
+import io.pkibench.results.WycheproofCheck;
+import io.pkibench.report.KeySourceShootout;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -210,6 +212,62 @@ class Pkcs11KeySourceTest {
       assertEquals(0, l.counts().failed(), l.errors().toString());
     }
     assertFalse(RunResultJson.toJson(r).contains(PIN), "the PIN never reaches the result");
+    assertEquals(null, r.workloads().get(0).wycheproof(), "sign does not verify through the token: the run puts it to no vectors");
+  }
+
+  static final String ECDSA_MARK = "ecdsa-p256: accepts 1 invalid vector (tcId 6), rejects 12 valid vectors (tcId 355, 356, 357, 358, 359, …)";
+
+  /**
+   * Deliverable 9 for tokens: 'run verify' through the token puts it to the key type's Wycheproof vectors
+   * first; the result records the verdict, the log and the shoot-out show the mark, and the marked token is not
+   * recommended, faster or not. RSA-2048, where the token agrees with every vector, is recorded as checked and clean.
+   */
+  @Test
+  void runVerify_throughTheToken_recordsItsWycheproofMarksAndTheShootOutNeverRecommendsIt() throws Exception {
+    StringWriter out = new StringWriter(), err = new StringWriter();
+    CliContext ctx = new CliContext(new PrintWriter(out, true), new PrintWriter(err, true),
+        Map.of(KeySources.PIN_ENV, PIN), InstantSource.system(), tmp, false);
+    int code = Main.execute(ctx, "run", "verify", "-p", "alg=ecdsa-p256", "--keys", "software:bc,pkcs11:" + config,
+        "--concurrency", "1", "--warmup", "0x1s", "--measure", "2x300ms", "--out", "verify-hsm.json", "--pki", "pki");
+    assertEquals(0, code, err.toString());
+    RunResult r = RunResultJson.read(tmp.resolve("verify-hsm.json"));
+    var token = r.workloads().get(1);
+    assertEquals("pkcs11:" + config, token.keys());
+    assertEquals(new WycheproofCheck("SunPKCS11-pkibench-test", List.of("ecdsa-p256"), List.of(ECDSA_MARK)), token.wycheproof());
+    assertEquals(null, r.workloads().get(0).wycheproof(), "a software provider is checked by the report, not recorded");
+    String o = out.toString() + err.toString();
+    assertTrue(o.contains("! pkcs11:" + config + " (SunPKCS11-pkibench-test): Project Wycheproof " + ECDSA_MARK + " - not recommended for ecdsa-p256"), o);
+    var rows = KeySourceShootout.rows(r);
+    var tokenRow = rows.stream().filter(x -> x.keys().equals("pkcs11:" + config)).findFirst().orElseThrow();
+    assertEquals(List.of(ECDSA_MARK), tokenRow.wycheproof());
+    assertEquals("software:bc", KeySourceShootout.recommended(rows).get(tokenRow.workload()).keys(), "the marked token is never recommended");
+    assertTrue(o.contains("pkcs11:" + config + " !") && o.contains("! pkcs11:" + config + " (" + tokenRow.workload() + "): Wycheproof " + ECDSA_MARK
+        + " - not recommended"), o);
+
+    code = Main.execute(ctx, "run", "verify", "-p", "alg=rsa2048", "--keys", "pkcs11:" + config,
+        "--concurrency", "1", "--warmup", "0x1s", "--measure", "1x300ms", "--out", "verify-hsm-rsa.json", "--pki", "pki");
+    assertEquals(0, code, err.toString());
+    assertEquals(new WycheproofCheck("SunPKCS11-pkibench-test", List.of("rsa2048"), List.of()),
+        RunResultJson.read(tmp.resolve("verify-hsm-rsa.json")).workloads().get(0).wycheproof(), "checked, and agrees with every vector");
+  }
+
+  /** 'list --keys pkcs11:CONFIG' opens the token and marks it as 'list' marks a software provider; bad --keys is refused naming the flag. */
+  @Test
+  void list_withTheToken_marksItsEcdsa_badKeysRefused() throws Exception {
+    StringWriter out = new StringWriter(), err = new StringWriter();
+    CliContext ctx = new CliContext(new PrintWriter(out, true), new PrintWriter(err, true), Map.of(), InstantSource.system(), tmp, false);
+    assertEquals(0, Main.execute(ctx, "list", "--keys", "pkcs11:" + config, "--pin-file", pinFile.toString()), err.toString());
+    assertTrue(out.toString().contains("    pkcs11:" + config + " (SunPKCS11-pkibench-test)  [! Wycheproof: " + ECDSA_MARK + "; ecdsa-p384: accepts 1 invalid vector"),
+        out.toString());
+    assertFalse(out.toString().contains(PIN), "the PIN never reaches output");
+
+    for (String[] bad : new String[][] {{"software:jdk", "list checks a PKCS#11 token, --keys pkcs11:CONFIG"},
+        {"pkcs11:" + tmp.resolve("missing.cfg"), "--keys pkcs11:" + tmp.resolve("missing.cfg") + ": no such file"}}) {
+      StringWriter badErr = new StringWriter();
+      CliContext c = new CliContext(new PrintWriter(new StringWriter(), true), new PrintWriter(badErr, true), Map.of(), InstantSource.system(), tmp, false);
+      assertEquals(2, Main.execute(c, "list", "--keys", bad[0], "--pin-file", pinFile.toString()), bad[0]);
+      assertTrue(badErr.toString().contains(bad[1]), badErr.toString());
+    }
   }
 
   /** A key-server node whose keys are on the token: signing (digest sent, NONEwithRSA/ECDSA inside) and RSA decryption through it. */

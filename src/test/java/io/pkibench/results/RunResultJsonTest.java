@@ -308,6 +308,39 @@ class RunResultJsonTest {
         .contains("is damaged at workloads[0].levels[0]: a value has the wrong type"), "a level without its iterations");
   }
 
+  /** A result saved into directories that do not exist yet makes them, and reads back. */
+  @Test
+  void write_intoDirectoriesNotYetMade_makesThemAndReadsBack(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("runs/2026/run.json");
+    RunResultJson.write(fixture(), file);
+    assertEquals(RunResultJson.toJson(fixture()), Files.readString(file));
+  }
+
+  /**
+   * Saving over an earlier result replaces the file rather than rewriting it in place: a reader that
+   * opened the old one (here a second link to it) still sees the old result whole, never a mix.
+   */
+  @Test
+  void write_overAnEarlierResult_replacesTheFileSoAnOpenReaderKeepsTheOld(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("run.json");
+    Files.writeString(file, "{\"schema\": \"the earlier result\"}");
+    Path reader = Files.createLink(dir.resolve("held-by-a-reader"), file);
+    RunResultJson.write(fixture(), file);
+    assertEquals(RunResultJson.toJson(fixture()), Files.readString(file));
+    assertEquals("{\"schema\": \"the earlier result\"}", Files.readString(reader), "the old file was replaced, not overwritten");
+  }
+
+  /** A save that fails where no file was before (a name too long for the temporary file beside it) says nothing was saved, and leaves nothing. */
+  @Test
+  void write_failingWhereNoFileWas_saysNothingWasSaved(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("r".repeat(250) + ".json"); // a legal name; ".{name}{random}.tmp" beside it is past the 255-byte limit
+    var e = assertThrows(IOException.class, () -> RunResultJson.write(fixture(), file));
+    assertTrue(e.getMessage().startsWith("cannot save the result to " + file + " (") && e.getMessage().endsWith("); nothing was saved"), e.getMessage());
+    try (var left = Files.list(dir)) {
+      assertEquals(List.of(), left.toList(), "nothing is left behind");
+    }
+  }
+
   /** A save that cannot replace the file (here a directory stands in its place) says so, keeps what was there, and leaves no temporary file. */
   @Test
   void write_overSomethingItCannotReplace_saysTheOldOneIsKept(@TempDir Path dir) throws IOException {

@@ -168,8 +168,9 @@ public final class Protocol3 {
       throw new Refusal(ErrorCode.OTHER, String.format("C03 is 0x%02X: this is an error answer, not an envelope to open", h.errorCode()));
     }
     X509Certificate recipientCert = recipient == null ? null : recipient.certificate();
-    boolean hasRecipient = h.recipientKey() != 0 || !h.recipientSerial().equals(SecurityHeader.noSerial());
-    if (treatment.encrypted || hasRecipient) {
+    // An encrypted envelope is addressed whatever its recipient fields say: one that names no recipient is refused by C06, never opened unchecked.
+    boolean addressed = treatment.encrypted || h.recipientKey() != 0 || !h.recipientSerial().equals(SecurityHeader.noSerial());
+    if (addressed) {
       if (recipientCert == null) throw new Refusal(ErrorCode.KEY_EXTRACTION, "the envelope is addressed to a recipient; give the recipient's key");
       if (h.recipientKey() != SecurityHeader.RSA_2048 || keyBits(recipientCert) != 2048) {
         throw new Refusal(ErrorCode.RECIPIENT_KEY_ALGORITHM, String.format("C06 is 0x%02X; the recipient's certificate has an RSA-%d key (0x02 is RSA-2048)",
@@ -188,14 +189,14 @@ public final class Protocol3 {
       case SecurityHeader.SHA_1 -> "SHA1withRSA";
       default -> throw new Refusal(ErrorCode.HASH_ALGORITHM, String.format("C09 is 0x%02X; use 0x03 (SHA-256) or 0x02 (SHA-1)", h.hash()));
     };
-    if (treatment.encrypted || hasRecipient) {
+    if (addressed) {
       checkCa(h.recipientCa(), recipientCert, ErrorCode.RECIPIENT_CA, "C10", "recipient");
       checkSerial(h.recipientSerial(), recipientCert, ErrorCode.RECIPIENT_SERIAL, "C11", "recipient");
     }
     checkCa(h.senderCa(), sender, ErrorCode.SENDER_CA, "C12", "sender");
     checkSerial(h.senderSerial(), sender, ErrorCode.SENDER_SERIAL, "C13", "sender");
     checkStatus(sender, "sender", notes);
-    if (recipientCert != null && (treatment.encrypted || hasRecipient)) checkStatus(recipientCert, "recipient", notes);
+    if (addressed) checkStatus(recipientCert, "recipient", notes); // not null: an addressed envelope without the recipient's key was refused above
 
     int bodyLength = envelope.length - SecurityHeader.LENGTH;
     if (bodyLength == 0) throw new Refusal(ErrorCode.PAYLOAD_LENGTH, "the envelope has a header and no payload");

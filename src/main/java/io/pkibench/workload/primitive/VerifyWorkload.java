@@ -8,6 +8,7 @@ import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
+import io.pkibench.workload.api.VerifiesWithKeySource;
 import io.pkibench.workload.api.WorkloadFactory;
 import java.security.Signature;
 import java.security.SignatureException;
@@ -33,7 +34,7 @@ public final class VerifyWorkload implements Workload {
     this.input = input;
   }
 
-  public static final class Factory implements WorkloadFactory {
+  public static final class Factory implements WorkloadFactory, VerifiesWithKeySource {
     @Override
     public String name() {
       return "verify";

@@ -96,7 +96,10 @@ public final class HandshakeWorkload implements Workload {
               "rsa2048", "ecdsa-p256"),
           ParamSpec.free("suite", "", "one cipher suite, IANA name (default: JSSE's choice for the protocol)"),
           ParamSpec.choice("client-signature", "any", "the client's CertificateVerify: JSSE's choice (RSASSA-PSS where the peer offers it),"
-              + " or RSASSA-PKCS1-v1_5 as the original's (TLS 1.2, RSA keys)", "any", "rsa_pkcs1_sha256")));
+              + " or RSASSA-PKCS1-v1_5 as the original's (TLS 1.2, RSA keys)", "any", "rsa_pkcs1_sha256"),
+          ParamSpec.free(WorkerClients.IDENTITIES, "", "with --target: one client identity per worker; per-worker: the test PKI issues each worker a"
+              + " certificate beside -p client's (kept in the PKI directory); DIR: a directory of PEM pairs (NAME.crt or NAME.pem with NAME.key),"
+              + " one per worker in name order")));
       return params;
     }
 
@@ -108,8 +111,9 @@ public final class HandshakeWorkload implements Workload {
     @Override
     public List<String> problems(Params params, String keys) {
       List<String> problems = new java.util.ArrayList<>(ClientTlsParams.problems(params));
+      problems.addAll(WorkerClients.problems(params));
       if (inMemory(params)) {
-        for (String p : List.of("trust", "client", "client-cert", "client-key", "client-key-password-file")) {
+        for (String p : List.of("trust", "client", "client-cert", "client-key", "client-key-password-file", WorkerClients.IDENTITIES)) {
           if (!params.get(p).isEmpty()) problems.add("-p " + p + ": only with --target tls://HOST:PORT; in memory the client is tls-client from --keys");
         }
         if (ClientTlsParams.engine(params) != TlsEngine.JSSE) problems.add("-p engine=" + params.get("engine") + ": in memory both ends are JSSE; give --target to use it");
@@ -183,7 +187,8 @@ public final class HandshakeWorkload implements Workload {
     var client = ClientTlsParams.read(context, params);
     int timeout = (int) Math.min(Integer.MAX_VALUE, Durations.parse(params.get("timeout")).toMillis());
     return new SocketHandshakeWorkload(target, new java.net.InetSocketAddress(uri.getHost(), uri.getPort()), client.context(),
-        Boolean.parseBoolean(params.get("resume")), params.get("protocol"), client.identity() == null ? null : client.identity().certificate(), timeout);
+        Boolean.parseBoolean(params.get("resume")), params.get("protocol"), client.identity() == null ? null : client.identity().certificate(), timeout,
+        WorkerClients.of(context, params, client));
   }
 
   static SigningKey serverKey(TestPki pki, boolean ecdsa) throws java.security.GeneralSecurityException {

@@ -4,6 +4,7 @@ import io.pkibench.formats.tls.Connection;
 import io.pkibench.formats.tls.TlsConnection;
 import io.pkibench.formats.tls.TlsEngine;
 import io.netty.handler.ssl.SslContext;
+import io.pkibench.formats.tls.TlsClient;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Workload;
 import java.io.IOException;
@@ -27,11 +28,13 @@ final class SocketHandshakeWorkload implements Workload {
   private final String protocol;
   private final X509Certificate presented;
   private final int timeoutMillis;
+  /** With -p identities, each worker's own client; else every worker shares {@link #context}. */
+  private final WorkerClients clients;
   /** How long a TLS 1.3 handshake waits for the server's tickets or refusal before closing (TlsConnection#closeAwaitingPeer). */
   static final int FIRST_RECORD_WAIT_MILLIS = 1000;
 
   SocketHandshakeWorkload(String target, InetSocketAddress address, SslContext context, boolean resume, String protocol, X509Certificate presented,
-      int timeoutMillis) {
+      int timeoutMillis, WorkerClients clients) {
     this.target = target;
     this.address = address;
     this.context = context;
@@ -39,14 +42,19 @@ final class SocketHandshakeWorkload implements Workload {
     this.protocol = protocol;
     this.presented = presented;
     this.timeoutMillis = timeoutMillis;
+    this.clients = clients;
   }
 
   @Override
-  public Operation newOperation(int worker) {
-    return this::handshake;
+  public Operation newOperation(int worker) throws Exception {
+    if (!clients.perWorker()) return () -> handshake(context, presented);
+    TlsClient own = clients.forWorker(worker);
+    SslContext ownContext = own.context();
+    X509Certificate ownCertificate = own.identity().certificate();
+    return () -> handshake(ownContext, ownCertificate);
   }
 
-  private void handshake() throws IOException {
+  private void handshake(SslContext context, X509Certificate presented) throws IOException {
     SSLEngine engine = resume ? TlsEngine.resumingEngine(context, address.getHostString(), address.getPort()) : TlsEngine.engine(context);
     TlsConnection c;
     try {

@@ -12,6 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SigningKey;
+import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.pki.TestPki;
 import io.pkibench.testing.Openssl;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -284,19 +286,32 @@ class Protocol3Test {
    * of a CA of its own, named as Certisign's so that its CA code is 0x02, valid through 2027 only and
    * revoked on its CA's CRL, while the sender stays valid and unrevoked.
    */
+  /** A recipient valid through 2027 only (serial 0x4242, under a CA CaCodes knows), and a CRL of its CA revoking it. */
+  record ShortLived(SigningKey key, java.security.cert.X509CRL revoking) {
+    static ShortLived issue() throws Exception {
+      var rsa = java.security.KeyPairGenerator.getInstance("RSA");
+      rsa.initialize(2048);
+      var caPair = rsa.generateKeyPair();
+      var recipientPair = rsa.generateKeyPair();
+      var caName = new org.bouncycastle.asn1.x500.X500Name("C=BR,O=pkibench test,CN=AC Certisign Teste");
+      var caSigner = new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder("SHA256withRSA").build(caPair.getPrivate());
+      java.math.BigInteger serial = java.math.BigInteger.valueOf(0x4242);
+      var certificate = new org.bouncycastle.cert.jcajce.JcaX509CertificateConverter().getCertificate(new org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder(
+          caName, serial, java.util.Date.from(Instant.parse("2027-01-01T00:00:00Z")), java.util.Date.from(Instant.parse("2027-12-31T00:00:00Z")),
+          new org.bouncycastle.asn1.x500.X500Name("C=BR,CN=short-lived recipient"), recipientPair.getPublic()).build(caSigner));
+      var crlBuilder = new org.bouncycastle.cert.X509v2CRLBuilder(caName, java.util.Date.from(Instant.parse("2027-05-01T00:00:00Z")));
+      crlBuilder.addCRLEntry(serial, java.util.Date.from(Instant.parse("2027-05-01T00:00:00Z")), org.bouncycastle.asn1.x509.CRLReason.keyCompromise);
+      var crl = new org.bouncycastle.cert.jcajce.JcaX509CRLConverter().getCRL(crlBuilder.build(caSigner));
+      return new ShortLived(new SigningKey("short-lived", recipientPair.getPrivate(), List.of(certificate), recipient.provider()), crl);
+    }
+  }
+
   @Test
   void unpack_recipientCertificateExpiredNotYetValidOrRevoked_refusedNamingTheRecipient() throws Exception {
-    var rsa = java.security.KeyPairGenerator.getInstance("RSA");
-    rsa.initialize(2048);
-    var caPair = rsa.generateKeyPair();
-    var recipientPair = rsa.generateKeyPair();
-    var caName = new org.bouncycastle.asn1.x500.X500Name("C=BR,O=pkibench test,CN=AC Certisign Teste");
-    var caSigner = new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder("SHA256withRSA").build(caPair.getPrivate());
-    java.math.BigInteger serial = java.math.BigInteger.valueOf(0x4242);
-    var certificate = new org.bouncycastle.cert.jcajce.JcaX509CertificateConverter().getCertificate(new org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder(
-        caName, serial, java.util.Date.from(Instant.parse("2027-01-01T00:00:00Z")), java.util.Date.from(Instant.parse("2027-12-31T00:00:00Z")),
-        new org.bouncycastle.asn1.x500.X500Name("C=BR,CN=short-lived recipient"), recipientPair.getPublic()).build(caSigner));
-    SigningKey shortLived = new SigningKey("short-lived", recipientPair.getPrivate(), List.of(certificate), recipient.provider());
+    ShortLived issued = ShortLived.issue();
+    SigningKey shortLived = issued.key();
+    var certificate = shortLived.certificate();
+    java.math.BigInteger serial = certificate.getSerialNumber();
     byte[] envelope = RsfnFixture.goldenCodec(List.of()).pack(sender, certificate, RsfnFixture.payload(), Treatment.NORMAL);
     var local = ProviderChoice.JDK.providerFor("Cipher", "AES/GCM/NoPadding");
 
@@ -311,14 +326,82 @@ class Protocol3Test {
     assertEquals(ErrorCode.NOT_YET_VALID, early.error(), early.toString());
     assertEquals("the recipient certificate is valid only from 2027-01-01T00:00:00Z", early.message());
 
-    var crlBuilder = new org.bouncycastle.cert.X509v2CRLBuilder(caName, java.util.Date.from(Instant.parse("2027-05-01T00:00:00Z")));
-    crlBuilder.addCRLEntry(serial, java.util.Date.from(Instant.parse("2027-05-01T00:00:00Z")), org.bouncycastle.asn1.x509.CRLReason.keyCompromise);
-    var crl = new org.bouncycastle.cert.jcajce.JcaX509CRLConverter().getCRL(crlBuilder.build(caSigner));
-    Unpacked revoked = new Protocol3(CaCodes.defaults(), List.of(crl), RsfnFixture.CLOCK, local).unpack(shortLived, sender.certificate(), envelope);
+    Unpacked revoked = new Protocol3(CaCodes.defaults(), List.of(issued.revoking()), RsfnFixture.CLOCK, local).unpack(shortLived, sender.certificate(), envelope);
     assertEquals(ErrorCode.EXPIRED_OR_REVOKED, revoked.error(), revoked.toString());
     assertEquals("the recipient certificate (serial " + SecurityHeader.serial(serial) + ") is revoked", revoked.message());
     assertEquals(List.of("revocation of the sender certificate not checked: no CRL of " + sender.certificate().getIssuerX500Principal().getName()
         + " was given"), revoked.notes(), "the sender's CRL was not given, and that is said");
+  }
+
+  /**
+   * A clear envelope (not encrypted) addressed to a recipient checks that recipient's certificate as an
+   * encrypted one does: expired or revoked, it is refused naming the recipient, not opened because
+   * nothing had to be decrypted.
+   */
+  @Test
+  void unpack_clearEnvelopeToAnExpiredOrRevokedRecipient_refusedNamingTheRecipient() throws Exception {
+    ShortLived issued = ShortLived.issue();
+    byte[] clear = RsfnFixture.goldenCodec(List.of()).pack(sender, issued.key().certificate(), RsfnFixture.payload(), Treatment.CLEAR);
+    var local = ProviderChoice.JDK.providerFor("Cipher", "AES/GCM/NoPadding");
+    assertTrue(new Protocol3(CaCodes.defaults(), List.of(), RsfnFixture.CLOCK, local).unpack(issued.key(), sender.certificate(), clear).ok(),
+        "within its validity it opens");
+    Unpacked expired = new Protocol3(CaCodes.defaults(), List.of(), InstantSource.fixed(Instant.parse("2028-06-01T00:00:00Z")), local)
+        .unpack(issued.key(), sender.certificate(), clear);
+    assertEquals(ErrorCode.EXPIRED_OR_REVOKED, expired.error(), expired.toString());
+    assertEquals("the recipient certificate expired on 2027-12-31T00:00:00Z", expired.message());
+    Unpacked revoked = new Protocol3(CaCodes.defaults(), List.of(issued.revoking()), RsfnFixture.CLOCK, local).unpack(issued.key(), sender.certificate(), clear);
+    assertEquals(ErrorCode.EXPIRED_OR_REVOKED, revoked.error(), revoked.toString());
+    assertEquals("the recipient certificate (serial " + SecurityHeader.serial(issued.key().certificate().getSerialNumber()) + ") is revoked", revoked.message());
+  }
+
+  /**
+   * An encrypted envelope whose recipient fields were blanked (C06 0, C11 all zeros) still names its
+   * recipient by being encrypted: it is refused by C06, not opened with the recipient checks skipped.
+   */
+  @Test
+  void unpack_encryptedEnvelopeNamingNoRecipient_refusedBy06() throws Exception {
+    byte[] blanked = goldenEnvelope();
+    blanked[6] = 0x00;
+    System.arraycopy(SecurityHeader.noSerial().getBytes(StandardCharsets.US_ASCII), 0, blanked, 11, 32);
+    Unpacked u = RsfnFixture.goldenCodec(List.of()).unpack(recipient, sender.certificate(), blanked);
+    assertEquals(ErrorCode.RECIPIENT_KEY_ALGORITHM, u.error(), u.toString());
+    assertEquals("C06 is 0x00; the recipient's certificate has an RSA-2048 key (0x02 is RSA-2048)", u.message());
+  }
+
+  /** The codec a key server builds over the test PKI checks every CA's CRL: a revoked signer is refused, and no revocation goes unchecked. */
+  @Test
+  void forTestPki_revokedRecipientOfTheTestPki_refusedAndNothingLeftUnchecked() throws Exception {
+    var pki = TestPki.init(dir.resolve("pki"), InstantSource.system(), TestPki.DEFAULT_CRL_BASE_URL, line -> {});
+    var keys = new SoftwareKeySource(() -> pki, ProviderChoice.JDK);
+    Protocol3 codec = Protocol3.forTestPki(pki, CaCodes.defaults(), InstantSource.system(), ProviderChoice.JDK.providerFor("Cipher", "AES/GCM/NoPadding"));
+    SigningKey from = keys.key("signer-rsa2048-1"), to = keys.key("signer-rsa2048-2"), revokedKey = keys.key("signer-rsa2048-revoked");
+
+    Unpacked opened = codec.unpack(to, from.certificate(), codec.pack(from, to.certificate(), RsfnFixture.payload(), Treatment.NORMAL));
+    assertTrue(opened.ok(), opened.toString());
+    assertEquals(List.of(), opened.notes(), "both parties' CRLs were given");
+    Unpacked revoked = codec.unpack(revokedKey, from.certificate(), codec.pack(from, revokedKey.certificate(), RsfnFixture.payload(), Treatment.NORMAL));
+    assertEquals(ErrorCode.EXPIRED_OR_REVOKED, revoked.error(), revoked.toString());
+    assertEquals("the recipient certificate (serial " + SecurityHeader.serial(revokedKey.certificate().getSerialNumber()) + ") is revoked", revoked.message());
+  }
+
+  /** A local provider with neither AES-GCM nor RSA (SUN) leaves the codec working through the installed providers, not failing. */
+  @Test
+  void unpack_localProviderWithoutAesOrRsa_fallsBackToTheInstalledOnes() throws Exception {
+    var sun = java.security.Security.getProvider("SUN");
+    assertThrows(java.security.NoSuchAlgorithmException.class, () -> javax.crypto.Cipher.getInstance("AES/GCM/NoPadding", sun), "SUN has no AES-GCM");
+    Protocol3 codec = new Protocol3(CaCodes.defaults(), List.of(), RsfnFixture.CLOCK, sun);
+    Unpacked u = codec.unpack(recipient, sender.certificate(), codec.pack(sender, recipient.certificate(), RsfnFixture.payload(), Treatment.NORMAL));
+    assertTrue(u.ok(), u.toString());
+    assertArrayEquals(RsfnFixture.payload(), u.payload());
+  }
+
+  /** A caller's slip (no sender certificate) is an answer, C03 0xFF (another error) naming the cause, never an exception out of unpack. */
+  @Test
+  void unpack_noSenderCertificate_refusedAsOtherNotThrown() throws Exception {
+    Unpacked u = RsfnFixture.goldenCodec(List.of()).unpack(recipient, null, goldenEnvelope());
+    assertEquals(ErrorCode.OTHER, u.error(), u.toString());
+    assertTrue(u.message().startsWith("unexpected: java.lang.NullPointerException"), u.message());
+    assertEquals(0x03, u.header().version(), "the header was read before the slip, and is kept");
   }
 
   /**

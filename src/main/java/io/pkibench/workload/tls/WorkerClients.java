@@ -1,0 +1,123 @@
+package io.pkibench.workload.tls;
+
+import io.pkibench.formats.tls.TlsClient;
+import io.pkibench.keys.PemKeys;
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.pki.WorkerIdentities;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.WorkloadContext;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The TLS client each worker uses. Without {@code -p identities} every worker shares the one client of
+ * {@code -p client} (or {@code -p client-cert}); with {@code -p identities=per-worker} each worker presents a
+ * certificate of its own, issued by the test PKI beside {@code -p client}'s (see {@link WorkerIdentities}); with
+ * {@code -p identities=DIR}, worker i presents the i-th PEM pair of the user's directory (NAME.crt or NAME.pem
+ * with NAME.key, in name order). A gateway that grants or limits per client then sees as many clients as workers.
+ */
+final class WorkerClients {
+  static final String IDENTITIES = "identities";
+  static final String PER_WORKER = "per-worker";
+
+  /** Worker {@code worker}'s identity (0-based); throws naming the flag when there is none for it. */
+  interface Identities {
+    SigningKey forWorker(int worker) throws Exception;
+  }
+
+  private final TlsClient shared;
+  private final Identities identities;
+
+  private WorkerClients(TlsClient shared, Identities identities) {
+    this.shared = shared;
+    this.identities = identities;
+  }
+
+  /** Every problem of {@code -p identities} found before a run, each naming the flag. */
+  static List<String> problems(Params p) {
+    String value = p.get(IDENTITIES);
+    if (value.isEmpty()) return List.of();
+    List<String> problems = new ArrayList<>();
+    if (!p.get(ClientTlsParams.CLIENT_CERT).isEmpty()) {
+      problems.add("-p identities and -p client-cert: the workers' identities replace the one client certificate; give one of them");
+    }
+    if (value.equals(PER_WORKER)) {
+      if (p.get(ClientTlsParams.CLIENT).isEmpty()) {
+        problems.add("-p identities=per-worker needs -p client=NAME: the test-PKI identity (e.g. tls-client) whose issuer and key type the workers' certificates take");
+      }
+    } else if (!Files.isDirectory(Path.of(value))) {
+      problems.add("-p identities=" + value + ": no such directory; give per-worker (the test PKI issues one per worker) or a directory of PEM pairs"
+          + " (NAME.crt or NAME.pem with NAME.key)");
+    }
+    return problems;
+  }
+
+  /** The clients of {@code p}: {@code shared} for every worker, or one identity each when {@code -p identities} is given. */
+  static WorkerClients of(WorkloadContext context, Params p, TlsClient shared) throws IOException {
+    String value = p.get(IDENTITIES);
+    if (value.isEmpty()) return new WorkerClients(shared, null);
+    if (value.equals(PER_WORKER)) {
+      WorkerIdentities issued = new WorkerIdentities(context.pki().get(), p.get(ClientTlsParams.CLIENT), context.clock());
+      return new WorkerClients(shared, worker -> {
+        WorkerIdentities.Issued i = issued.forWorker(worker);
+        return new SigningKey(p.get(ClientTlsParams.CLIENT) + "-worker-" + worker, i.key(), i.chain(),
+            ProviderChoice.JDK.providerFor("Signature", i.key().getAlgorithm().equals("RSA") ? "SHA256withRSA" : "SHA256withECDSA"));
+      });
+    }
+    List<SigningKey> pairs = directory(Path.of(value));
+    return new WorkerClients(shared, worker -> {
+      if (worker >= pairs.size()) {
+        throw new IllegalArgumentException("-p identities=" + value + " holds " + pairs.size() + " identit" + (pairs.size() == 1 ? "y" : "ies")
+            + " (PEM pairs); this run has more workers than that (worker " + (worker + 1) + "): add pairs to " + value + " or lower --concurrency");
+      }
+      return pairs.get(worker);
+    });
+  }
+
+  /** Every PEM pair of {@code dir} in name order, each key checked to belong to its certificate; refused naming the pair. */
+  static List<SigningKey> directory(Path dir) throws IOException {
+    List<Path> keys;
+    try (Stream<Path> files = Files.list(dir)) {
+      keys = files.filter(f -> f.getFileName().toString().endsWith(".key")).sorted().toList();
+    }
+    if (keys.isEmpty()) throw new IllegalArgumentException("-p identities=" + dir + ": holds no PEM pair (NAME.crt or NAME.pem with NAME.key)");
+    List<SigningKey> pairs = new ArrayList<>();
+    for (Path keyFile : keys) {
+      String name = keyFile.getFileName().toString().replaceFirst("\\.key$", "");
+      Path cert = Files.exists(dir.resolve(name + ".crt")) ? dir.resolve(name + ".crt") : dir.resolve(name + ".pem");
+      String pair = "-p identities=" + dir + ": " + name + " (" + cert.getFileName() + " with " + keyFile.getFileName() + ")";
+      try {
+        List<X509Certificate> chain = PemKeys.certificates(Files.readAllBytes(cert));
+        if (chain.isEmpty()) throw new IllegalArgumentException("no X.509 certificate in " + cert.getFileName());
+        PrivateKey key = PemKeys.privateKey(Files.readAllBytes(keyFile));
+        String mismatch = ClientTlsParams.mismatch(key, chain.get(0));
+        if (mismatch != null) throw new IllegalArgumentException(mismatch);
+        pairs.add(new SigningKey(name, key, chain, ProviderChoice.JDK.providerFor("Signature", ClientTlsParams.family(key.getAlgorithm()).equals("RSA")
+            ? "SHA256withRSA" : "SHA256withECDSA")));
+      } catch (IOException | GeneralSecurityException | IllegalArgumentException e) {
+        throw new IllegalArgumentException(pair + ": cannot be read: " + e.getMessage(), e);
+      }
+    }
+    return pairs;
+  }
+
+  /** Worker {@code worker}'s client: the shared one, or the shared settings with the worker's own identity. */
+  TlsClient forWorker(int worker) throws Exception {
+    if (identities == null) return shared;
+    SigningKey identity = identities.forWorker(worker);
+    return new TlsClient(shared.engine(), shared.trusted(), identity, shared.protocols(), shared.suites(), shared.groups());
+  }
+
+  /** Whether each worker has a context of its own (else the shared one is made once). */
+  boolean perWorker() {
+    return identities != null;
+  }
+}
