@@ -59,7 +59,7 @@ machine() { echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 |
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 # await_ready OUT WHAT: waits (up to 60 s) for a service's ready line in OUT; exits naming WHAT if it never comes
 await_ready() {
-  for _ in $(seq 1 120); do grep -q '^pkibench.ready/1' "$1" && return 0; alive "$spawned" || break; sleep 0.5; done
+  for _ in $(seq 1 120); do grep -qs '^pkibench.ready/1' "$1" && return 0; alive "$spawned" || break; sleep 0.5; done
   grep -q '^pkibench.ready/1' "$1" || { echo "$2 did not start:" >&2; cat "$1" >&2; exit 1; }
 }
 

@@ -49,21 +49,26 @@ class BenchScriptsTest {
     try {
       try {
         Await.until(Duration.ofSeconds(240), "bench/rsfn's two nodes up and its first run started",
-            () -> Files.readString(log).contains("rounds: ") && started(mark).stream().filter(p -> p.command().contains("Main run ")).count() == 1);
+            () -> Files.readString(log).contains("rounds: ") && started(mark).stream().filter(p -> pkibench(p, "run ")).count() == 1);
       } catch (AssertionError e) {
         throw new AssertionError(e.getMessage() + "; its output:\n" + Files.readString(log) + "\nits processes: " + started(mark), e);
       }
       List<Left> before = started(mark);
-      assertEquals(2, before.stream().filter(p -> p.command().contains("Main serve keyserver")).count(), "two nodes running: " + before);
+      assertEquals(2, before.stream().filter(p -> pkibench(p, "serve keyserver ")).count(), "two nodes running: " + before);
       long group = before.stream().filter(p -> p.command().contains("bench/rsfn")).findFirst().orElseThrow().group();
       new ProcessBuilder("kill", "-INT", "--", "-" + group).inheritIO().start().waitFor(10, TimeUnit.SECONDS);
       assertTrue(script.waitFor(90, TimeUnit.SECONDS), "bench/rsfn ends after Ctrl-C:\n" + Files.readString(log));
-      assertEquals(130, script.exitValue(), "the script says it was interrupted:\n" + Files.readString(log));
       assertEquals(List.of(), started(mark), "processes bench/rsfn started and left running:\n" + Files.readString(log));
+      assertEquals(130, script.exitValue(), "the script says it was interrupted:\n" + Files.readString(log));
     } finally {
       for (Left p : started(mark)) ProcessHandle.of(p.pid()).ifPresent(ProcessHandle::destroyForcibly);
       script.destroyForcibly();
     }
+  }
+
+  /** Whether {@code p} is pkibench (from classes or the jar) running {@code command}. */
+  static boolean pkibench(Left p, String command) {
+    return p.command().contains("io.pkibench.cli.Main " + command) || p.command().contains("pkibench.jar " + command);
   }
 
   /** The live processes (zombies, already ended, excluded) whose environment carries {@code mark}. */
