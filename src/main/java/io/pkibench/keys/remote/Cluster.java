@@ -9,6 +9,11 @@ import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
 import io.pkibench.keyserver.protocol.KeyServerGrpc;
+import io.pkibench.keyserver.protocol.SignRequest;
+import io.pkibench.keyserver.protocol.SignResponse;
+import io.pkibench.keyserver.protocol.v2.SignResult;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import io.pkibench.keys.KeyNodeTally;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -31,6 +36,10 @@ import java.util.function.Function;
  * standard gRPC health service) fails, and rejoins when a health check answers SERVING again. Calls in
  * flight to a node that dies fail and are counted; they are not retried elsewhere, so a run sees the
  * fault instead of a slower success.
+ *
+ * <p>Signatures go on contract v2's stream, one per node ({@link SignStream}): the calls a v1 client would make one by
+ * one, each a new HTTP/2 stream with its headers and its deadline timer, share one stream and, when they queue up,
+ * one message. A node that does not serve v2 answers UNIMPLEMENTED once; from then on its signatures go through v1.
  */
 final class Cluster implements AutoCloseable {
   static final Duration CALL_DEADLINE = Duration.ofSeconds(10);
@@ -43,7 +52,11 @@ final class Cluster implements AutoCloseable {
     final NodeAddress address;
     final ManagedChannel channel;
     final KeyServerGrpc.KeyServerBlockingStub stub;
+    final io.pkibench.keyserver.protocol.v2.KeyServerGrpc.KeyServerStub streams;
     final HealthGrpc.HealthBlockingStub health;
+    /** False once the node answered that it does not serve contract v2. */
+    volatile boolean servesV2 = true;
+    private SignStream signStream; // guarded by this
     final AtomicInteger pending = new AtomicInteger();
     final LongAdder calls = new LongAdder();
     final LongAdder failures = new LongAdder();
@@ -56,9 +69,23 @@ final class Cluster implements AutoCloseable {
       this.address = address;
       this.channel = Grpc.newChannelBuilderForAddress(address.host(), address.port(), credentials)
           .maxInboundMessageSize(4 << 20)
+          // v2's answers complete a future where they are read, without a hop to another thread; blocking stubs bring
+          // their own executor per call
+          .directExecutor()
           .build();
       this.stub = KeyServerGrpc.newBlockingStub(channel);
+      this.streams = io.pkibench.keyserver.protocol.v2.KeyServerGrpc.newStub(channel);
       this.health = HealthGrpc.newBlockingStub(channel);
+    }
+
+    /** The open signature stream, a new one if the last has ended. */
+    synchronized SignStream signStream() {
+      if (signStream == null || !signStream.open()) signStream = new SignStream(streams);
+      return signStream;
+    }
+
+    synchronized void closeSignStream() {
+      if (signStream != null) signStream.close();
     }
   }
 
@@ -95,19 +122,68 @@ final class Cluster implements AutoCloseable {
 
   /** Runs {@code call} on the chosen node's stub, with the call deadline; a refusal or failure names the node. */
   <T> T call(Function<KeyServerGrpc.KeyServerBlockingStub, T> call) throws KeyServerException {
-    Node node = pick();
+    return call(pick(), call);
+  }
+
+  private <T> T call(Node node, Function<KeyServerGrpc.KeyServerBlockingStub, T> call) throws KeyServerException {
     node.pending.incrementAndGet();
     try {
       T value = call.apply(node.stub.withDeadlineAfter(CALL_DEADLINE.toMillis(), TimeUnit.MILLISECONDS));
       node.calls.increment();
       return value;
     } catch (StatusRuntimeException e) {
-      node.failures.increment();
-      if (e.getStatus().getCode() == Status.Code.UNAVAILABLE) markDown(node, "a call found it unavailable: " + e.getStatus().getDescription());
-      throw new KeyServerException(node.address, e);
+      throw failed(node, e.getStatus());
     } finally {
       node.pending.decrementAndGet();
     }
+  }
+
+  /**
+   * A signature from the chosen node: on its v2 stream when it serves v2 and the request is small (a digest), else
+   * through v1's Sign; the deadline, refusals and failures as {@link #call}'s.
+   */
+  SignResponse sign(SignRequest request) throws KeyServerException {
+    if (request.getSerializedSize() > SignStream.LARGEST_STREAMED_BYTES) return call(stub -> stub.sign(request));
+    Node node = pick();
+    if (!node.servesV2) return call(node, stub -> stub.sign(request));
+    node.pending.incrementAndGet();
+    SignStream stream = node.signStream();
+    SignStream.Call call = stream.send(request);
+    SignResult result;
+    try {
+      result = call.answer().get(CALL_DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      Status status = Status.fromThrowable(e.getCause());
+      if (status.getCode() == Status.Code.UNIMPLEMENTED) {
+        // a node from before v2: nothing was signed; this call and the node's next ones go through v1
+        node.servesV2 = false;
+        log.accept("key server " + node.address + " does not serve contract v2 (" + status.getDescription() + "); signing through v1");
+        node.pending.decrementAndGet();
+        return call(node, stub -> stub.sign(request));
+      }
+      node.pending.decrementAndGet();
+      throw failed(node, status);
+    } catch (TimeoutException e) {
+      stream.forget(call.id());
+      node.pending.decrementAndGet();
+      throw failed(node, Status.DEADLINE_EXCEEDED.withDescription("no answer within " + CALL_DEADLINE.toMillis() + " ms on the signature stream"));
+    } catch (InterruptedException e) {
+      stream.forget(call.id());
+      node.pending.decrementAndGet();
+      Thread.currentThread().interrupt();
+      throw failed(node, Status.CANCELLED.withDescription("interrupted while waiting for the node"));
+    }
+    node.pending.decrementAndGet();
+    if (result.getStatus() != Status.Code.OK.value()) throw failed(node, Status.fromCodeValue(result.getStatus()).withDescription(result.getMessage()));
+    node.calls.increment();
+    return SignResponse.newBuilder().setSignature(result.getSignature()).build();
+  }
+
+  /** A call to {@code node} that did not succeed, counted and, when it found the node unavailable, taking it out. */
+  private KeyServerException failed(Node node, Status status) {
+    node.failures.increment();
+    if (status.getCode() == Status.Code.UNAVAILABLE) markDown(node, "a call found it unavailable: " + status.getDescription());
+    return new KeyServerException(node.address, status.asRuntimeException());
   }
 
   private Node pick() throws KeyServerException {
@@ -218,6 +294,7 @@ final class Cluster implements AutoCloseable {
   }
 
   private static void close(List<Node> nodes) {
+    for (Node n : nodes) n.closeSignStream();
     for (Node n : nodes) n.channel.shutdownNow();
     for (Node n : nodes) {
       try {

@@ -113,7 +113,7 @@ public final class RemoteSignature extends SignatureSpi {
     if (sendsDigest()) request.setDigest(ByteString.copyFrom(digest.digest()));
     else request.setData(ByteString.copyFrom(data.toByteArray()));
     reset();
-    return key.cluster().call(stub -> stub.sign(request.build())).getSignature().toByteArray();
+    return key.cluster().sign(request.build()).getSignature().toByteArray();
   }
 
   @Override

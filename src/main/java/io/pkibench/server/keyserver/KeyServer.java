@@ -48,6 +48,8 @@ import javax.net.ssl.SSLSession;
  */
 public final class KeyServer implements ReferenceServer {
   public static final int DEFAULT_PORT = 9443;
+  /** Contract v2's service (signatures pipelined on one stream), served beside v1's. */
+  static final String SIGN_STREAMS = io.pkibench.keyserver.protocol.v2.KeyServerGrpc.SERVICE_NAME;
 
   /**
    * What the node accepts: request size, time to finish a TLS handshake, idle time before a connection
@@ -78,6 +80,7 @@ public final class KeyServer implements ReferenceServer {
   private final AtomicInteger openConnections = new AtomicInteger();
   private final AtomicLong acceptedConnections = new AtomicLong();
   private ExecutorService workers;
+  private boolean servesV2 = true;
   private ExecutorService healthThread;
   private Server server;
 
@@ -178,14 +181,23 @@ public final class KeyServer implements ReferenceServer {
       t.setDaemon(true);
       return t;
     });
-    server = NettyServerBuilder.forAddress(new InetSocketAddress(bind, requestedPort), credentials)
+    NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(bind, requestedPort), credentials);
+    if (servesV2) {
+      builder.addService(ServerInterceptors.intercept(new SignStreams(service, workers, (long) limits.maxCallsPerConnection() * limits.maxRequestBytes()),
+          new CallerFromCertificate()));
+    }
+    server = builder
         .executor(workers)
         // Health checks answer on their own thread: queued behind hundreds of pending signatures they
         // would miss their deadline and a busy node would look dead.
         .callExecutor(new io.grpc.ServerCallExecutorSupplier() {
           @Override
           public <Q, R> java.util.concurrent.Executor getExecutor(ServerCall<Q, R> call, Metadata metadata) {
-            return call.getMethodDescriptor().getServiceName().equals(io.grpc.health.v1.HealthGrpc.SERVICE_NAME) ? healthThread : null;
+            String service = call.getMethodDescriptor().getServiceName();
+            // v2's stream only reads each message and hands its requests to the workers: done where the bytes arrive,
+            // that is one thread hop less per message than through a worker
+            if (service.equals(SIGN_STREAMS)) return Runnable::run;
+            return service.equals(io.grpc.health.v1.HealthGrpc.SERVICE_NAME) ? healthThread : null;
           }
         })
         .maxInboundMessageSize(limits.maxRequestBytes())
@@ -215,6 +227,12 @@ public final class KeyServer implements ReferenceServer {
         .build()
         .start();
     health.setStatus(KeyServerGrpc.SERVICE_NAME, HealthCheckResponse.ServingStatus.SERVING);
+  }
+
+  /** Serves contract v1 only, as a node from before v2 does: for the tests of a client meeting one. Before {@link #start}. */
+  KeyServer withoutV2() {
+    servesV2 = false;
+    return this;
   }
 
   /** Connections open now (after their handshake) and since start. */

@@ -57,7 +57,14 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
 
   private final KeySource source;
   private final List<String> aliases;
+  private final java.util.Set<String> held;
   private final KeyGrants grants;
+  /**
+   * Each client certificate's answer per alias, so that a call does not fingerprint the certificate and match the grants'
+   * patterns again: bounded by the aliases held, and cleared past {@link #MOST_CALLERS} certificates.
+   */
+  private final Map<X509Certificate, Map<String, Boolean>> allowed = new ConcurrentHashMap<>();
+  private static final int MOST_CALLERS = 1024;
   private final Consumer<String> log;
   private final Map<String, SigningKey> opened = new ConcurrentHashMap<>();
   private final LongAdder served = new LongAdder(), refused = new LongAdder(), failed = new LongAdder();
@@ -68,6 +75,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
   public KeyService(KeySource source, List<String> aliases, KeyGrants grants, Protocol3 rsfn, Consumer<String> log) {
     this.source = source;
     this.aliases = List.copyOf(aliases);
+    this.held = java.util.Set.copyOf(aliases);
     this.grants = grants;
     this.rsfn = rsfn;
     this.log = log;
@@ -110,6 +118,31 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
       byte[] signature = sign(key, request);
       return SignResponse.newBuilder().setSignature(ByteString.copyFrom(signature)).build();
     });
+  }
+
+  /** A signature made as v1's Sign makes it, or the status v1 answers the same request with; counted as v1 counts. */
+  record Signed(byte[] signature, Status status) {}
+
+  /** v1's Sign for {@code caller} outside a v1 call (v2's stream): refusals and failures are said and counted as there. */
+  Signed signFor(X509Certificate caller, SignRequest request) {
+    try {
+      byte[] signature = sign(key(caller, request.getAlias()), request);
+      served.increment();
+      return new Signed(signature, Status.OK);
+    } catch (StatusRuntimeException refusal) {
+      refused.increment();
+      return new Signed(null, refusal.getStatus());
+    } catch (Exception | Error e) {
+      return new Signed(null, failure(e));
+    }
+  }
+
+  /** A failure of ours: counted, logged with an id, and the status the client gets, which names the id only. */
+  private Status failure(Throwable e) {
+    failed.increment();
+    long id = failureIds.incrementAndGet();
+    log.accept("key server failure #" + id + ": " + e);
+    return Status.INTERNAL.withDescription("the key server failed (failure #" + id + " in its log)");
   }
 
   @Override
@@ -205,10 +238,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
       response.onError(refusal);
       return;
     } catch (Exception | Error e) {
-      failed.increment();
-      long id = failureIds.incrementAndGet();
-      log.accept("key server failure #" + id + ": " + e);
-      response.onError(Status.INTERNAL.withDescription("the key server failed (failure #" + id + " in its log)").asRuntimeException());
+      response.onError(failure(e).asRuntimeException());
       return;
     }
     served.increment();
@@ -217,15 +247,23 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
   }
 
   private SigningKey key(String alias) throws GeneralSecurityException {
+    return key(CALLER.get(), alias);
+  }
+
+  private SigningKey key(X509Certificate caller, String alias) throws GeneralSecurityException {
     if (alias.isEmpty()) throw refusal(Status.INVALID_ARGUMENT, "name a key alias");
-    X509Certificate caller = CALLER.get();
     // One answer for a key the node does not hold and a key the caller may not use, so that a client
     // cannot learn which aliases exist beyond its grant.
-    if (!aliases.contains(alias) || caller == null || !grants.allows(caller, alias)) {
+    if (!held.contains(alias) || caller == null || !allows(caller, alias)) {
       throw refusal(Status.PERMISSION_DENIED, "no key '" + printable(alias) + "' for the client certificate "
           + (caller == null ? "(none)" : caller.getSubjectX500Principal().getName()));
     }
     return open(alias);
+  }
+
+  private boolean allows(X509Certificate caller, String alias) {
+    if (allowed.size() > MOST_CALLERS) allowed.clear();
+    return allowed.computeIfAbsent(caller, c -> new ConcurrentHashMap<>()).computeIfAbsent(alias, a -> grants.allows(caller, a));
   }
 
   /** An alias as the client sent it, safe in a reply and a log line: printable ASCII, the rest as \\uXXXX, cut at 100. */

@@ -318,6 +318,93 @@ class KeyServerTest {
     }
   }
 
+  /**
+   * Contract v2 beside v1 on one connection: one SignStream message carrying three calls is answered per call by id, a
+   * signature and two refusals with v1's codes; v1's Sign of the same request gives the same bytes (PKCS#1 v1.5 is
+   * deterministic), and BouncyCastle verifies them.
+   */
+  @Test
+  void contractV2_oneStreamMessageOfThreeCalls_answeredPerCallById_besideV1() throws Exception {
+    KeyServer server = node(0, KeyGrants.read(Files.writeString(dir.resolve("v2-grants.txt"),
+        "cn=" + KeyGrants.commonName(fixture.pki.certificate("tls-client")) + ": signer-rsa2048-1\n")), KeyServer.Limits.defaults());
+    var credentials = io.grpc.TlsChannelCredentials.newBuilder()
+        .keyManager(TlsContexts.keyManagers(new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("tls-client")))
+        .trustManager(TlsContexts.trustManagers(fixture.pki.certificate("root-ca"))).build();
+    io.grpc.ManagedChannel channel = io.grpc.Grpc.newChannelBuilderForAddress("127.0.0.1", server.port(), credentials).build();
+    open.add(channel::shutdownNow);
+    byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(message());
+    SignRequest good = SignRequest.newBuilder().setAlias("signer-rsa2048-1").setScheme(SignatureScheme.RSA_PKCS1_V1_5)
+        .setHash(io.pkibench.keyserver.protocol.HashAlgorithm.SHA_256).setDigest(com.google.protobuf.ByteString.copyFrom(digest)).build();
+    var batch = io.pkibench.keyserver.protocol.v2.SignBatch.newBuilder()
+        .addCalls(io.pkibench.keyserver.protocol.v2.SignCall.newBuilder().setId(7).setRequest(good))
+        .addCalls(io.pkibench.keyserver.protocol.v2.SignCall.newBuilder().setId(8).setRequest(good.toBuilder().setAlias("signer-rsa2048-2")))
+        .addCalls(io.pkibench.keyserver.protocol.v2.SignCall.newBuilder().setId(9).setRequest(good.toBuilder()
+            .setDigest(com.google.protobuf.ByteString.copyFrom(new byte[20]))))
+        .build();
+    var answers = new java.util.concurrent.ConcurrentHashMap<Long, io.pkibench.keyserver.protocol.v2.SignResult>();
+    var ended = new java.util.concurrent.CompletableFuture<io.grpc.Status>();
+    var requests = io.pkibench.keyserver.protocol.v2.KeyServerGrpc.newStub(channel).withDeadlineAfter(30, java.util.concurrent.TimeUnit.SECONDS)
+        .signStream(new io.grpc.stub.StreamObserver<>() {
+          @Override
+          public void onNext(io.pkibench.keyserver.protocol.v2.SignResults results) {
+            for (var r : results.getResultsList()) answers.put(r.getId(), r);
+          }
+
+          @Override
+          public void onError(Throwable t) {
+            ended.complete(io.grpc.Status.fromThrowable(t));
+          }
+
+          @Override
+          public void onCompleted() {
+            ended.complete(io.grpc.Status.OK);
+          }
+        });
+    requests.onNext(batch);
+    requests.onCompleted();
+    assertEquals(io.grpc.Status.Code.OK, ended.get(30, java.util.concurrent.TimeUnit.SECONDS).getCode(), "the node ends the stream after its answers");
+    assertEquals(java.util.Set.of(7L, 8L, 9L), answers.keySet(), "one answer per call, by id");
+    assertEquals(io.grpc.Status.Code.PERMISSION_DENIED.value(), answers.get(8L).getStatus(), answers.get(8L).toString());
+    assertTrue(answers.get(8L).getMessage().contains("signer-rsa2048-2") && answers.get(8L).getSignature().isEmpty(), answers.get(8L).toString());
+    assertEquals(io.grpc.Status.Code.INVALID_ARGUMENT.value(), answers.get(9L).getStatus(), answers.get(9L).toString());
+    assertEquals(0, answers.get(7L).getStatus(), answers.get(7L).toString());
+
+    byte[] streamed = answers.get(7L).getSignature().toByteArray();
+    byte[] unary = KeyServerGrpc.newBlockingStub(channel).withDeadlineAfter(30, java.util.concurrent.TimeUnit.SECONDS).sign(good).getSignature().toByteArray();
+    assertArrayEquals(unary, streamed, "v1 and v2 sign the same request alike");
+    Signature verifier = Signature.getInstance("SHA256withRSA", BC);
+    verifier.initVerify(fixture.pki.certificate("signer-rsa2048-1").getPublicKey());
+    verifier.update(message());
+    assertTrue(verifier.verify(streamed), "BouncyCastle verifies the streamed signature");
+    assertEquals(new KeyService.Counts(2, 2, 0), server.counts(), "counted as v1 counts: two served, two refused, none failed");
+  }
+
+  /** A node from before contract v2: the client's first streamed call is answered UNIMPLEMENTED, and it and the rest go through v1. */
+  @Test
+  void aNodeWithoutContractV2_theClientSignsThroughV1() throws Exception {
+    var service = new KeyService(fixture.keys, fixture.keys.aliases(), KeyGrants.everyKeyFor(fixture.pki.certificate("tls-client")), log::add);
+    KeyServer server = new KeyServer(service, new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("keyserver"),
+        fixture.pki.certificate("root-ca"), "127.0.0.1", 0, KeyServer.Limits.defaults()).withoutV2();
+    server.start();
+    open.add(server);
+    RemoteKeySource remote = client(server);
+    SigningKey key = remote.key("signer-rsa2048-1");
+    for (int i = 0; i < 3; i++) {
+      Signature signer = Signature.getInstance("SHA256withRSA", key.provider());
+      signer.initSign(key.privateKey());
+      signer.update(message());
+      byte[] signature = signer.sign();
+      Signature verifier = Signature.getInstance("SHA256withRSA", BC);
+      verifier.initVerify(key.publicKey());
+      verifier.update(message());
+      assertTrue(verifier.verify(signature), "signed through v1, BouncyCastle verifies");
+    }
+    assertEquals(1, log.stream().filter(l -> l.contains("does not serve contract v2")).count(), "said once: " + log);
+    assertEquals(4, remote.nodes().get(0).calls(), "the chain and three signatures");
+    assertEquals(0, remote.nodes().get(0).failures(), "the UNIMPLEMENTED answer is not a failed call");
+    assertEquals(new KeyService.Counts(4, 0, 0), server.counts());
+  }
+
   @Test
   void fiveHundredTwelvePendingCalls_shareOneConnectionPerNode() throws Exception {
     KeyServer a = node(), b = node();
