@@ -66,15 +66,15 @@ public record WorkloadResult(
 
   public WorkloadResult(String name, Map<String, String> params, String keys, String cpuMeter, List<LevelResult> levels, String failure,
       Step step, List<KeyNode> keyNodes) {
-    this(name, params, keys, cpuMeter, levels, failure, step, keyNodes, Map.of(), List.of(), null);
+    this(name, params, keys, cpuMeter, levels, failure, step, keyNodes, Map.of(), List.of(), null, null);
   }
 
   public WorkloadResult(String name, Map<String, String> params, String keys, String cpuMeter, List<LevelResult> levels, String failure) {
-    this(name, params, keys, cpuMeter, levels, failure, null, List.of(), Map.of(), List.of(), null);
+    this(name, params, keys, cpuMeter, levels, failure, null, List.of(), Map.of(), List.of(), null, null);
   }
 
   public WorkloadResult(String name, Map<String, String> params, String keys, String cpuMeter, List<LevelResult> levels, String failure, Step step) {
-    this(name, params, keys, cpuMeter, levels, failure, step, List.of(), Map.of(), List.of(), null);
+    this(name, params, keys, cpuMeter, levels, failure, step, List.of(), Map.of(), List.of(), null, null);
   }
 
   public WorkloadResult withLevel(LevelResult level) {
