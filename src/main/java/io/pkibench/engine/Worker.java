@@ -248,7 +248,8 @@ final class Worker extends WorkerPadAfter implements Runnable {
   private void runOnRamp(Operation operation, Stages stages, long startNanos, long deadlineNanos) {
     java.util.concurrent.atomic.AtomicLong slots = gates.nextSlot;
     while (true) {
-      long offset = stages.offsetOfArrival(slots.getAndIncrement());
+      long slot = slots.getAndIncrement();
+      long offset = stages.offsetOfArrival(slot);
       if (offset == Long.MAX_VALUE || gates.abort) return;
       long scheduled = startNanos + offset;
       if (scheduled - deadlineNanos >= 0) return;
@@ -261,17 +262,21 @@ final class Worker extends WorkerPadAfter implements Runnable {
       if (now - deadlineNanos >= 0 || gates.abort) return;
       if (now - scheduled > LATE_START_NANOS) lateStarts++;
       STARTED.setOpaque(this, started + 1);
+      if (mix != null) mix.arrival(slot);
       try {
         operation.execute();
         long end = System.nanoTime();
-        recorder.recordValue(Math.min(end - scheduled, LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
+        long latency = Math.min(end - scheduled, LatencyHistograms.HIGHEST_TRACKABLE_NANOS);
+        recorder.recordValue(latency);
         uncorrected.recordValue(Math.min(end - now, LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
+        if (mix != null) mix.succeeded(latency);
         SUCCEEDED.setOpaque(this, succeeded + 1);
       } catch (VirtualMachineError fatal) {
         throw fatal;
       } catch (Throwable failure) {
         FAILED.setOpaque(this, failed + 1);
         errors.record(failure);
+        if (mix != null) mix.failed(failure);
       }
     }
   }
@@ -313,13 +318,16 @@ final class Worker extends WorkerPadAfter implements Runnable {
         STARTED.setOpaque(this, started + 1);
         try {
           operation.execute();
-          recorder.recordValue(Math.min(System.nanoTime() - from, LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
+          long latency = Math.min(System.nanoTime() - from, LatencyHistograms.HIGHEST_TRACKABLE_NANOS);
+          recorder.recordValue(latency);
+          if (mix != null) mix.succeeded(latency);
           SUCCEEDED.setOpaque(this, succeeded + 1);
         } catch (VirtualMachineError fatal) {
           throw fatal;
         } catch (Throwable failure) {
           FAILED.setOpaque(this, failed + 1);
           errors.record(failure);
+          if (mix != null) mix.failed(failure);
         }
       }
     } finally {

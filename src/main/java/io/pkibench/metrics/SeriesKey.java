@@ -18,7 +18,9 @@ public record SeriesKey(String workload, String level, String phase, String stag
       case LevelLoad.Open o -> "r" + (o.ratePerSecond() == Math.rint(o.ratePerSecond()) ? Long.toString((long) o.ratePerSecond())
           : Double.toString(o.ratePerSecond()));
     };
-    return new SeriesKey(s.spec().workload(), level, s.warmup() ? "warmup" : "measure", null, null);
+    // A stage is numbered from 1, as the report and the result's perStage name it; absent on levels held steady.
+    String stage = s.stage() >= 0 ? Integer.toString(s.stage() + 1) : null;
+    return new SeriesKey(s.spec().workload(), level, s.warmup() ? "warmup" : "measure", stage, null);
   }
 
   /** Name, value, name, value…: the key's labels that have a value. */

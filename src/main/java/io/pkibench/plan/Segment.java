@@ -75,6 +75,9 @@ public record Segment(int index, int count) {
               + " agents; give --concurrency " + count + " or more");
         }
       }
+      // A ramp's timetable is not dealt out in turn yet: each agent would ramp to the whole target.
+      case LoadModel.Staged staged -> problems.add("--segment " + this + ": a run with --stages cannot be split over agents yet;"
+          + " give each agent --stages with its share of every target instead, and merge their results");
     }
     return problems;
   }

@@ -21,7 +21,7 @@ class LiveMetricsTest {
     Histogram h = LatencyHistograms.newHistogram();
     for (long l : latenciesNanos) h.recordValue(l);
     double target = spec.load() instanceof LevelLoad.Open o ? o.ratePerSecond() : Double.NaN;
-    return new IntervalSample(spec, warmup, 1, 1_000, 2_000, succeeded + failed, succeeded, failed, h, target, spec.concurrency());
+    return new IntervalSample(spec, warmup, 1, 1_000, 2_000, succeeded + failed, succeeded, failed, h, target, spec.concurrency(), -1, Double.NaN, 0);
   }
 
   @Test
