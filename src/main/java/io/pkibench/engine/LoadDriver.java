@@ -301,11 +301,12 @@ public final class LoadDriver {
       long startMillis = tickStartMillis;
       // Counted just before the latencies are taken (the log's write comes after both): an operation ending between the
       // two has its latency in this interval and its count in the next, and that gap is kept to microseconds.
+      // Ends before starts: an operation ending between the two reads is then in flight here, never ended before it started.
       long startedOps = 0, succeeded = 0, failed = 0;
       for (Worker w : workers) {
-        startedOps += w.startedNow();
         succeeded += w.succeededNow();
         failed += w.failedNow();
+        startedOps += w.startedNow();
       }
       tickStartMillis = LoadDriver.this.sample(latency, tick, iteration, tag, tickStartMillis);
       double target = spec.load() instanceof LevelLoad.Open open ? open.ratePerSecond() : Double.NaN;
