@@ -24,6 +24,11 @@ final class MixOperation implements Operation {
   /** The open loop's slot for the next operation, or -1 when the worker draws by its own count (closed loop). */
   private long slot = -1;
   private int current;
+  /**
+   * The iterations ended so far: the open loop's timetable restarts at slot 0 each iteration, and without it each would
+   * draw the same members again (the shares then no closer to the weights however many iterations ran).
+   */
+  private long iteration;
 
   MixOperation(Operation[] members, double[] cumulative, ValueRecorder[] recorders, long workerSeed, long seed) {
     this.members = members;
@@ -50,7 +55,7 @@ final class MixOperation implements Operation {
 
   @Override
   public void execute() throws Exception {
-    long hash = slot >= 0 ? mix64(seed + GOLDEN * (slot + 1)) : mix64(workerSeed + GOLDEN * ++drawn);
+    long hash = slot >= 0 ? mix64((seed ^ mix64(GOLDEN * (iteration + 1))) + GOLDEN * (slot + 1)) : mix64(workerSeed + GOLDEN * ++drawn);
     slot = -1;
     int m = member(cumulative, (hash >>> 11) * 0x1.0p-53);
     current = m;
@@ -69,7 +74,9 @@ final class MixOperation implements Operation {
     errors[current].record(failure);
   }
 
+  /** Zeroes the counts for the next iteration, whose slots draw afresh; called while the worker waits at the gate. */
   void resetCounts() {
+    iteration++;
     java.util.Arrays.fill(started, 0);
     java.util.Arrays.fill(succeeded, 0);
     java.util.Arrays.fill(failed, 0);

@@ -15,7 +15,7 @@ import org.HdrHistogram.Histogram;
 /**
  * Several workloads run as one series: every worker holds an operation of each member, and each operation
  * the engine starts draws which one runs, with probability weight / sum of weights. The draw is a hash of the
- * seed and the arrival's slot in the open loop's timetable (so which member arrives when does not depend on
+ * seed, the iteration and the arrival's slot in the open loop's timetable (so which member arrives when does not depend on
  * which worker serves it), of the seed, the worker and its count of operations in the closed loop: the same
  * seed gives the same draws. The engine records each operation into the series' totals as for any workload and,
  * through {@link MixOperation}, into its member's own counts, histogram and errors: per worker, without a lock or

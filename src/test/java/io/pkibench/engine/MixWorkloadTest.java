@@ -126,13 +126,21 @@ class MixWorkloadTest {
     assertNotEquals(draws(42, true), draws(43, true));
     assertEquals(draws(42, false), draws(42, false), "closed loop: a worker's sequence by its count");
     assertNotEquals(draws(42, false), draws(43, false));
+    assertEquals(draws(42, true, 1), draws(42, true, 1), "the next iteration's slots: the same for the same seed");
+    assertNotEquals(draws(42, true, 0), draws(42, true, 1), "and not the last iteration's again");
   }
 
   private static List<Integer> draws(long seed, boolean bySlot) throws Exception {
+    return draws(seed, bySlot, 0);
+  }
+
+  /** The members of 200 operations after {@code iterations} iterations ended. */
+  private static List<Integer> draws(long seed, boolean bySlot, int iterations) throws Exception {
     int[] ran = {-1};
     Operation[] members = {() -> ran[0] = 0, () -> ran[0] = 1, () -> ran[0] = 2};
     var recorders = new org.HdrHistogram.ValueRecorder[3];
     MixOperation op = new MixOperation(members, new double[] {0.5, 0.8, 1.0}, recorders, MixOperation.workerSeed(seed, 0), seed);
+    for (int i = 0; i < iterations; i++) op.resetCounts();
     List<Integer> seen = new ArrayList<>();
     for (long slot = 0; slot < 200; slot++) {
       if (bySlot) op.arrival(slot);
