@@ -92,9 +92,12 @@ public final class SegmentMerge {
           + " (the result then says which share is absent)");
     }
     if (!problems.isEmpty()) throw new Refused(problems);
-    if (!absent.isEmpty()) {
-      String note = "merged from " + present.size() + " of " + agents + " agents; absent: " + String.join("; ", absent)
-          + " (their share of the load was not offered, nor is it counted)";
+    {
+      // Said in every report of the file: a merged result reads as any other, and the table should not hide where it came from.
+      String note = absent.isEmpty()
+          ? "merged from " + agents + " agents, each a segment of the plan: counts and histograms added per iteration (each agent's own figures: the result's merge section)"
+          : "merged from " + present.size() + " of " + agents + " agents; absent: " + String.join("; ", absent)
+              + " (their share of the load was not offered, nor is it counted)";
       merged = merged.stream().map(wr -> {
         List<String> notes = new ArrayList<>(wr.notes());
         notes.add(0, note);

@@ -97,6 +97,7 @@ class SegmentMergeTest {
     assertEquals(List.of(1, 3), m.sections().get(1).levels().stream().map(MergeRecord.AgentLevel::concurrency).toList(),
         "each agent's own section kept: agent 2 of 3 ran 1 of 4 workers and 3 of 8");
     assertTrue(m.absent().isEmpty());
+    assertTrue(merged.workloads().get(0).notes().get(0).startsWith("merged from 3 agents, each a segment of the plan"), merged.workloads().get(0).notes().toString());
   }
 
   /** Three agents reading one server's CPU (pid:77), two on host b: b's server counted once, the largest reading; a's added. */
