@@ -52,6 +52,7 @@ import picocli.CommandLine.Spec;
         "  pkibench run noop --concurrency 1,2 --warmup 1x1s --measure 3x1s",
         "  pkibench run http:cades --target https://127.0.0.1:8443 --concurrency 1..32   # against 'pkibench serve signer'",
         "  pkibench run sign -p alg=ecdsa-p256 --rates 1000,2000,4000 --concurrency 8   # open loop",
+        "  pkibench run tls-handshake --target tls://HOST:PORT -p client=tls-client -p identities=per-worker --concurrency 64   # one client certificate per worker",
         "", "Exit codes: 0 done, 1 a workload could not run or stopped early, 2 bad flags (nothing run)."})
 final class RunCommand implements Callable<Integer> {
   @ParentCommand PkibenchCommand parent;
