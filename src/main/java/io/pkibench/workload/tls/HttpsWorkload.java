@@ -91,6 +91,8 @@ public final class HttpsWorkload implements Workload {
           ParamSpec.free(ParamSpec.TARGET, "", "https://HOST:PORT[/PATH], e.g. https://127.0.0.1:8444 (serve tlsecho) or https://127.0.0.1:8443/128b (nginx)"),
           ParamSpec.free("timeout", "10s", "connect and read timeout")));
       params.addAll(ClientTlsParams.specs());
+      params.add(ParamSpec.free(WorkerClients.IDENTITIES, "", "one client identity per worker; per-worker: the test PKI issues each worker a certificate"
+          + " beside -p client's; DIR: a directory of PEM pairs (NAME.crt or NAME.pem with NAME.key), one per worker in name order"));
       params.add(SourceAddresses.spec());
       if (kind == Kind.STREAM) params.add(ParamSpec.free("size", "16k", "bytes per POST body"));
       else params.add(ParamSpec.free("expect-bytes", kind == Kind.RR ? "128" : "8k", "the body length each response must have"));
@@ -105,6 +107,7 @@ public final class HttpsWorkload implements Workload {
     @Override
     public List<String> problems(Params params, String keys) {
       List<String> problems = new ArrayList<>(ClientTlsParams.problems(params));
+      problems.addAll(WorkerClients.problems(params));
       String target = params.get(ParamSpec.TARGET);
       if (!target.isEmpty()) {
         try {
@@ -137,10 +140,12 @@ public final class HttpsWorkload implements Workload {
       String host = uri.getHost() + ":" + uri.getPort();
       byte[] head = kind == Kind.STREAM ? Http1.head("POST", path, host, true, size) : Http1.head("GET", path, host, kind == Kind.RR, -1);
       int timeout = (int) Math.min(Integer.MAX_VALUE, Durations.parse(params.get("timeout")).toMillis());
-      SslContext tls = ClientTlsParams.read(context, params).context();
+      var client = ClientTlsParams.read(context, params);
+      SslContext tls = client.context();
       HttpsWorkload w = new HttpsWorkload(kind, params.get(ParamSpec.TARGET), new InetSocketAddress(uri.getHost(), uri.getPort()), tls,
           params.get("suite"), timeout, head, kind == Kind.STREAM ? size : 0, kind == Kind.STREAM ? Long.toString(size).length() : size);
       w.sources = SourceAddresses.parse(params.get(SourceAddresses.PARAM));
+      w.clients = WorkerClients.of(context, params, client);
       w.portsPerAddress = SocketBudget.ofThisProcess().ephemeralPorts();
       w.loopbackTarget = SourceAddresses.isLoopback(uri.getHost());
       return w;
@@ -151,19 +156,22 @@ public final class HttpsWorkload implements Workload {
   private SourceAddresses sources = SourceAddresses.parse(SourceAddresses.AUTO);
   private int portsPerAddress = Integer.MAX_VALUE;
   private boolean loopbackTarget;
+  /** With -p identities, each worker's own client; else every worker shares {@link #tls}. */
+  private WorkerClients clients;
 
-  private Connection connect(int worker) throws IOException {
-    return TlsWorkload.connect(address, sources.forWorker(worker, portsPerAddress, loopbackTarget), target, tls, suite, List.of(), timeoutMillis);
+  private Connection connect(int worker, SslContext context) throws IOException {
+    return TlsWorkload.connect(address, sources.forWorker(worker, portsPerAddress, loopbackTarget), target, context, suite, List.of(), timeoutMillis);
   }
 
   @Override
-  public Operation newOperation(int worker) {
+  public Operation newOperation(int worker) throws Exception {
+    SslContext context = clients == null || !clients.perWorker() ? tls : clients.forWorker(worker).context();
     byte[] body = new byte[bodyBytes];
     new SplittableRandom(0x5eed + worker).nextBytes(body);
     String count = Long.toString(bodyBytes);
     if (kind == Kind.ACRR) {
       return () -> {
-        try (Connection c = connect(worker)) {
+        try (Connection c = connect(worker, context)) {
           check(new Http1(c).exchange(head, null), null);
         }
       };
@@ -175,7 +183,7 @@ public final class HttpsWorkload implements Workload {
       @Override
       public void execute() throws Exception {
         if (connection == null) {
-          connection = connect(worker);
+          connection = connect(worker, context);
           kept.add(connection);
           http = new Http1(connection);
         }

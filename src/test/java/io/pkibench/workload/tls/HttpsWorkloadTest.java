@@ -7,7 +7,10 @@ import io.pkibench.formats.tls.TlsServerKeys;
 import io.pkibench.keys.TlsContexts;
 import io.pkibench.server.tlsecho.TlsEchoServer;
 import io.pkibench.server.nginx.NginxPeer;
+import io.pkibench.pki.TestPki;
+import io.pkibench.pki.WorkerIdentities;
 import io.pkibench.testing.MeasuredRun;
+import io.pkibench.testing.Openssl;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
@@ -121,6 +124,42 @@ class HttpsWorkloadTest {
           MeasuredRun.of("https-rr without certificate " + engine, w, Duration.ofSeconds(1)).assertEveryFailedWith("No required SSL certificate was sent");
         }
       }
+    }
+  }
+
+  /**
+   * https-rr with {@code -p identities=per-worker} against nginx verifying clients: each worker's transactions
+   * pass on a certificate the test PKI issued for that worker alone (three workers, three certificates kept);
+   * a directory with fewer pairs than workers refuses the worker past its count, naming the directory.
+   */
+  @Test
+  void nginxVerifyingClients_identitiesPerWorker_eachWorkerItsOwnCertificate() throws Exception {
+    try (NginxPeer nginx = nginx(dir.resolve("nginx-per-worker"), true);
+        Workload w = https(HttpsWorkload.Kind.RR, nginx.url() + "/bytes/128", "expect-bytes", "128", "client", "tls-client", "identities", "per-worker")) {
+      for (int worker = 0; worker < 3; worker++) {
+        var op = w.newOperation(worker);
+        for (int i = 0; i < 3; i++) op.execute();
+      }
+    }
+    java.util.Set<java.math.BigInteger> serials = new java.util.HashSet<>();
+    var issued = new WorkerIdentities(fixture.pki, "tls-client", java.time.InstantSource.system());
+    for (int worker = 0; worker < 3; worker++) {
+      assertTrue(java.nio.file.Files.exists(issued.file(worker)), "worker " + worker + " asked for its own identity");
+      serials.add(issued.forWorker(worker).chain().get(0).getSerialNumber());
+    }
+    assertEquals(3, serials.size(), "three workers, three certificates");
+    assertTrue(!java.nio.file.Files.exists(issued.file(3)), "no identity issued for a worker that never ran");
+
+    Path one = java.nio.file.Files.createDirectories(dir.resolve("one-pair"));
+    java.nio.file.Files.writeString(one.resolve("a.crt"), TestPki.pem(List.of(fixture.pki.certificate("tls-client"))));
+    String exported = Openssl.run("pkcs12", "-in", fixture.pki.keystore("tls-client").toString(), "-nocerts", "-nodes", "-passin",
+        "file:" + fixture.pki.dir().resolve("keystore.pass"), "-out", one.resolve("a.key").toString());
+    assertTrue(Openssl.succeeded(exported), exported);
+    try (Workload w = https(HttpsWorkload.Kind.RR, "https://127.0.0.1:1/bytes/128", "expect-bytes", "128", "identities", one.toString())) {
+      w.newOperation(0);
+      var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> w.newOperation(1));
+      assertEquals("-p identities=" + one + " holds 1 identity (PEM pairs); this run has more workers than that (worker 2): add pairs to " + one
+          + " or lower --concurrency", e.getMessage());
     }
   }
 
