@@ -60,7 +60,7 @@ class MetricsExporterTest {
     LiveMetrics live = new LiveMetrics();
     SeriesSpec spec = new SeriesSpec("sign", new LevelLoad.Open(8, 400), 1, 1, LiveMetricsTest.ONE, LiveMetricsTest.ONE);
     live.interval(LiveMetricsTest.sample(spec, false, 3, 1, 1_000_000, 2_000_000, 3_000_000));
-    // An hour apart: the only push is the last one, made by finish().
+    // An hour apart: the pushes are the first one, at the start, and the last one, made by finish().
     MetricsExporter exporter = MetricsExporter.start(live, sink,
         new MetricsExporter.Setup("run-1", target, Duration.ofHours(1), InstantSource.system(), new JvmCpuMeter(), null), log::add);
     return exporter.finish();
@@ -72,11 +72,11 @@ class MetricsExporterTest {
     List<String> headers = new CopyOnWriteArrayList<>();
     List<String> log = new ArrayList<>();
     MetricsExport tally = runOnce(receiver(bodies, headers, 503, 503, 204), log);
-    assertEquals(new MetricsExport(tally.target(), 1, 1, 2, 0, "HTTP 503"), tally);
-    assertEquals(3, bodies.size());
-    assertEquals("snappy 0.1.0", headers.get(2));
+    assertEquals(new MetricsExport(tally.target(), 2, 2, 2, 0, "HTTP 503"), tally);
+    assertEquals(4, bodies.size());
+    assertEquals("snappy 0.1.0", headers.get(3));
     assertTrue(log.get(0).contains("failed (HTTP 503); retrying with backoff, the run goes on") && log.get(1).contains("arrive again"), log.toString());
-    byte[] body = bodies.get(2);
+    byte[] body = bodies.get(3);
     SnappyDecompressor snappy = new SnappyDecompressor();
     byte[] raw = new byte[SnappyDecompressor.getUncompressedLength(body, 0)];
     snappy.decompress(body, 0, body.length, raw, 0, raw.length);
@@ -92,8 +92,8 @@ class MetricsExporterTest {
   void finish_receiverRefusesTheData_notRetriedAndCountedLost() throws Exception {
     List<String> log = new ArrayList<>();
     MetricsExport tally = runOnce(receiver(new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>(), 400), log);
-    assertEquals(new MetricsExport(tally.target(), 1, 0, 0, 1, "HTTP 400: out of order sample"), tally);
-    assertTrue(MetricsExporter.summary(tally).startsWith("metrics: 1 of 1 pushes to prometheus-rw=http://127.0.0.1:"), MetricsExporter.summary(tally));
+    assertEquals(new MetricsExport(tally.target(), 2, 0, 0, 2, "HTTP 400: out of order sample"), tally);
+    assertTrue(MetricsExporter.summary(tally).startsWith("metrics: 2 of 2 pushes to prometheus-rw=http://127.0.0.1:"), MetricsExporter.summary(tally));
   }
 
   @Test
@@ -104,7 +104,7 @@ class MetricsExporterTest {
     }
     long start = System.nanoTime();
     MetricsExport tally = runOnce(MetricsTarget.parse("prometheus-rw=http://127.0.0.1:" + port + "/api/v1/write"), new ArrayList<>());
-    assertEquals(new MetricsExport("prometheus-rw=http://127.0.0.1:" + port + "/api/v1/write", 1, 0, MetricsExporter.RETRIES, 1, "connection refused"),
+    assertEquals(new MetricsExport("prometheus-rw=http://127.0.0.1:" + port + "/api/v1/write", 2, 0, 2 * MetricsExporter.RETRIES, 2, "connection refused"),
         tally);
     assertTrue(System.nanoTime() - start < Duration.ofSeconds(20).toNanos(), "bounded: three backoffs, each connection refused at once");
   }
@@ -118,9 +118,9 @@ class MetricsExporterTest {
     MetricsTarget target = MetricsTarget.parse("otlp=http://127.0.0.1:" + port);
     List<String> log = new ArrayList<>();
     MetricsExport tally = runOnce(target, new OtlpSink(target.uri(), System.currentTimeMillis()), log);
-    assertEquals(1, tally.pushes());
-    assertEquals(1, tally.lost());
-    assertEquals(MetricsExporter.RETRIES, tally.retries());
+    assertEquals(2, tally.pushes());
+    assertEquals(2, tally.lost());
+    assertEquals(2 * MetricsExporter.RETRIES, tally.retries());
     assertEquals("connection refused", tally.lastError());
     assertTrue(log.get(0).startsWith("metrics: a push to otlp=http://127.0.0.1:" + port + " failed (connection refused)"), log.toString());
   }
