@@ -50,6 +50,11 @@ public final class DocumentSigner {
    * re-parsed it on every document (a tenth of the sending path's CPU in its profile).
    */
   private final X509CertificateHolder signerCertificate;
+  /**
+   * The signing time's clock: the system's, as BouncyCastle's default was, not the document's (a test may fix that one
+   * days back, and verifiers check the certificate's validity at the signing time).
+   */
+  private static final java.time.InstantSource SIGNING_CLOCK = java.time.InstantSource.system();
   private static final DateTimeFormatter UTC_TIME = DateTimeFormatter.ofPattern("yyMMddHHmmss'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
 
   public DocumentSigner(ProviderIdentity identity, SigningKey key) {
@@ -114,7 +119,7 @@ public final class DocumentSigner {
     byte[] signedPart = ClearSigned.canonical(part.toByteArray());
     org.bouncycastle.cms.CMSSignedDataGenerator generator = new org.bouncycastle.cms.CMSSignedDataGenerator();
     generator.addSignerInfoGenerator(new org.bouncycastle.cms.jcajce.JcaSignerInfoGeneratorBuilder(DIGESTS)
-        .setSignedAttributeGenerator(new DefaultSignedAttributeTableGenerator(new AttributeTable(signingTime(identity.clock().instant()))))
+        .setSignedAttributeGenerator(new DefaultSignedAttributeTableGenerator(new AttributeTable(signingTime(SIGNING_CLOCK.instant()))))
         .build(new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder(signatureAlgorithm).setProvider(key.provider()).build(key.privateKey()),
             signerCertificate));
     generator.addCertificates(certificates);
@@ -143,9 +148,8 @@ public final class DocumentSigner {
   }
 
   /**
-   * The signing-time attribute at {@code at}, by the document's clock (the one its Date header reads). Left to
-   * BouncyCastle, it was made from the system clock through a SimpleDateFormat built and parsed twice per signature
-   * (a sixth of the sending path's CPU); here the UTCTime's DER is written directly. From 2050 on RFC 5652 wants
+   * The signing-time attribute at {@code at}. Left to BouncyCastle, it was made through a SimpleDateFormat built and
+   * parsed twice per signature (a sixth of the sending path's CPU); here the UTCTime's DER is written directly. From 2050 on RFC 5652 wants
    * GeneralizedTime, which BouncyCastle's Time chooses.
    */
   static Attribute signingTime(Instant at) {
