@@ -32,6 +32,8 @@ public final class MetricsExporter implements AutoCloseable {
   private long pushes, delivered, retries, lost;
   private String lastError;
   private boolean failing;
+  private long cpuNanos, firstPushCpuNanos;
+  private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
 
   private MetricsExporter(LiveMetrics metrics, MetricsSink sink, Setup setup, Consumer<String> log) {
     this.metrics = metrics;
@@ -52,6 +54,7 @@ public final class MetricsExporter implements AutoCloseable {
     // One push at once, before the run's first interval: the HTTP client, protobuf and the sender load and set up during
     // the warm-up rather than inside a measured iteration, and a receiver that is not there is said before the run.
     pushWithRetries();
+    firstPushCpuNanos = THREADS.getCurrentThreadCpuTime();
     while (true) {
       synchronized (lock) {
         long until = System.nanoTime() + setup.interval().toNanos();
@@ -68,6 +71,7 @@ public final class MetricsExporter implements AutoCloseable {
       pushWithRetries();
     }
     pushWithRetries(); // the last one, after the run's last interval: exact totals
+    cpuNanos = THREADS.getCurrentThreadCpuTime() - firstPushCpuNanos;
   }
 
   private void pushWithRetries() {
@@ -119,19 +123,21 @@ public final class MetricsExporter implements AutoCloseable {
     }
     sink.close();
     synchronized (lock) {
-      tally = new MetricsExport(setup.target().toString(), pushes, delivered, retries, lost, lastError);
+      tally = new MetricsExport(setup.target().toString(), pushes, delivered, retries, lost, lastError, cpuNanos / 1e9, firstPushCpuNanos / 1e9);
       return tally;
     }
   }
 
   /** One line for the terminal: how many pushes arrived, and where the figures are safe regardless. */
   public static String summary(MetricsExport m) {
+    String cpu = String.format(java.util.Locale.ROOT, "; the pushing thread used %.0f ms of CPU (and %.0f ms for its first push, before the run)",
+        m.exporterCpuSeconds() * 1e3, m.firstPushCpuSeconds() * 1e3);
     if (m.lost() == 0) {
       return "metrics: " + m.delivered() + " push" + (m.delivered() == 1 ? "" : "es") + " to " + m.target() + ", all delivered"
-          + (m.retries() > 0 ? " (" + m.retries() + " retried)" : "");
+          + (m.retries() > 0 ? " (" + m.retries() + " retried)" : "") + cpu;
     }
     return "metrics: " + m.lost() + " of " + m.pushes() + " pushes to " + m.target() + " lost after retries (last: " + m.lastError()
-        + "); the result file holds every figure regardless";
+        + "); the result file holds every figure regardless" + cpu;
   }
 
   @Override
