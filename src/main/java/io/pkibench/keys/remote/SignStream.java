@@ -22,10 +22,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * and the stream is not used again; the cluster opens another.
  */
 final class SignStream implements StreamObserver<SignResults> {
-  /** Requests per message at most: 32 digest requests are about 2 KiB, far under any node's request limit. */
-  static final int MOST_PER_MESSAGE = 32;
+  /**
+   * A message's requests at most, in bytes: with the framing, under the smallest request a node can be told to accept
+   * (--max-request 1k), so no node refuses a message, which would end the stream with every call on it; about a dozen
+   * digest requests.
+   */
+  static final int MOST_BYTES_PER_MESSAGE = 900;
   /** Requests larger than this go through v1 (PSS, Ed25519 and ML-DSA send the message itself, which can be large). */
-  static final int LARGEST_STREAMED_BYTES = 1024;
+  static final int LARGEST_STREAMED_BYTES = 512;
 
   private final Map<Long, CompletableFuture<SignResult>> pending = new ConcurrentHashMap<>();
   private final AtomicLong ids = new AtomicLong();
@@ -35,7 +39,9 @@ final class SignStream implements StreamObserver<SignResults> {
 
   SignStream(KeyServerGrpc.KeyServerStub stub) {
     this.requests = stub.signStream(this);
-    this.outbox = new Outbox<>(MOST_PER_MESSAGE, calls -> requests.onNext(SignBatch.newBuilder().addAllCalls(calls).build()));
+    // each call's size in the message: its own bytes and at most 3 of tag and length
+    this.outbox = new Outbox<>(MOST_BYTES_PER_MESSAGE, call -> call.getSerializedSize() + 3,
+        calls -> requests.onNext(SignBatch.newBuilder().addAllCalls(calls).build()));
   }
 
   /** A call in flight: its id, to forget it after a deadline, and its answer to come. */

@@ -8,7 +8,8 @@ import java.util.function.Consumer;
 
 /**
  * What many threads send on one stream, which takes one message at a time: each item is queued and whichever thread
- * finds no send under way sends everything queued, up to {@code most} items, as one message. Items that queue up while
+ * finds no send under way sends everything queued, up to {@code mostBytes} of items (by {@code size}; always at least
+ * one), as one message. Items that queue up while
  * a send is under way go together in the next, so a busy stream sends fewer, fuller messages; an idle one sends each
  * item at once. A send that throws throws to the thread that made it, whose items are lost: the stream is broken and
  * its owner fails what it had in flight.
@@ -16,12 +17,14 @@ import java.util.function.Consumer;
 public final class Outbox<T> {
   private final ConcurrentLinkedQueue<T> queue = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean sending = new AtomicBoolean();
-  private final int most;
+  private final int mostBytes;
+  private final java.util.function.ToIntFunction<T> size;
   private final Consumer<List<T>> send;
 
-  public Outbox(int most, Consumer<List<T>> send) {
-    if (most < 1) throw new IllegalArgumentException("an outbox sends at least one item per message, not " + most);
-    this.most = most;
+  public Outbox(int mostBytes, java.util.function.ToIntFunction<T> size, Consumer<List<T>> send) {
+    if (mostBytes < 1) throw new IllegalArgumentException("an outbox sends at least one byte per message, not " + mostBytes);
+    this.mostBytes = mostBytes;
+    this.size = size;
     this.send = send;
   }
 
@@ -30,8 +33,14 @@ public final class Outbox<T> {
     // A thread that queues while another sends leaves its item to that one, which looks again once its send is done.
     while (!queue.isEmpty() && sending.compareAndSet(false, true)) {
       try {
-        List<T> batch = new ArrayList<>(Math.min(most, 16));
-        for (T next; batch.size() < most && (next = queue.poll()) != null; ) batch.add(next);
+        List<T> batch = new ArrayList<>();
+        int bytes = 0;
+        for (T next; (next = queue.peek()) != null; ) {
+          int itemBytes = size.applyAsInt(next);
+          if (!batch.isEmpty() && bytes + itemBytes > mostBytes) break;
+          batch.add(queue.poll()); // only the sending thread polls: the head is still next
+          bytes += itemBytes;
+        }
         if (!batch.isEmpty()) send.accept(batch);
       } finally {
         sending.set(false);

@@ -25,8 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * refused RESOURCE_EXHAUSTED. A client streams only small requests (digests), so that takes thousands in flight.
  */
 final class SignStreams extends KeyServerGrpc.KeyServerImplBase {
-  /** Answers per message at most: 64 RSA-4096 signatures are 33 KiB. */
-  static final int MOST_PER_MESSAGE = 64;
+  /** A message's answers at most, in bytes: about 240 RSA-2048 signatures (a client takes messages up to 4 MiB). */
+  static final int MOST_BYTES_PER_MESSAGE = 64 * 1024;
 
   private final KeyService service;
   private final Executor workers;
@@ -47,7 +47,7 @@ final class SignStreams extends KeyServerGrpc.KeyServerImplBase {
     Object closing = new Object();
     boolean[] halfClosed = {false}; // guarded by closing
     boolean[] done = {false}; // guarded by closing: the answer stream was closed (or the call cancelled)
-    Outbox<SignResult> answers = new Outbox<>(MOST_PER_MESSAGE, batch -> {
+    Outbox<SignResult> answers = new Outbox<>(MOST_BYTES_PER_MESSAGE, result -> result.getSerializedSize() + 3, batch -> {
       synchronized (closing) {
         if (!done[0]) out.onNext(SignResults.newBuilder().addAllResults(batch).build());
       }

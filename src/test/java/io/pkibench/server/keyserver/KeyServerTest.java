@@ -379,6 +379,37 @@ class KeyServerTest {
     assertEquals(new KeyService.Counts(2, 2, 0), server.counts(), "counted as v1 counts: two served, two refused, none failed");
   }
 
+  /**
+   * A node told to accept requests of 1 KiB at most (the least 'serve keyserver --max-request' takes): 64 digest
+   * signatures in flight at once queue up on the client's stream, and no message of them is larger than the node accepts,
+   * which would end the stream with every call on it.
+   */
+  @Test
+  void sixtyFourSignaturesInFlight_toANodeTakingOneKilobyteRequests_allSigned() throws Exception {
+    KeyServer server = node(0, KeyGrants.everyKeyFor(fixture.pki.certificate("tls-client")),
+        new KeyServer.Limits(1024, Duration.ofSeconds(10), Duration.ofMinutes(5), 2));
+    RemoteKeySource remote = client(server);
+    SigningKey key = remote.key("signer-ecdsa-p256-1");
+    AtomicInteger verified = new AtomicInteger();
+    try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (int i = 0; i < 64; i++) {
+        threads.submit(() -> {
+          Signature s = Signature.getInstance("SHA256withECDSA", key.provider());
+          s.initSign(key.privateKey());
+          s.update(message());
+          byte[] signature = s.sign();
+          Signature v = Signature.getInstance("SHA256withECDSA", BC);
+          v.initVerify(key.publicKey());
+          v.update(message());
+          if (v.verify(signature)) verified.incrementAndGet();
+          return null;
+        });
+      }
+    }
+    assertEquals(64, verified.get(), "every signature made and verified by BouncyCastle: " + remote.nodes() + " " + log);
+    assertEquals(0, remote.nodes().get(0).failures(), remote.nodes().toString());
+  }
+
   /** A node from before contract v2: the client's first streamed call is answered UNIMPLEMENTED, and it and the rest go through v1. */
   @Test
   void aNodeWithoutContractV2_theClientSignsThroughV1() throws Exception {
