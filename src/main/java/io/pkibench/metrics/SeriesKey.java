@@ -20,6 +20,8 @@ public record SeriesKey(String workload, String level, String phase, String stag
     };
     // A stage is numbered from 1, as the report and the result's perStage name it; absent on levels held steady.
     String stage = s.stage() >= 0 ? Integer.toString(s.stage() + 1) : null;
+    // No member: a mix's members are counted in worker-owned plain fields read only at the iteration's gate, not each
+    // second, so an interval has the mix's total alone (making those stores visible per second would touch the measured path).
     return new SeriesKey(s.spec().workload(), level, s.warmup() ? "warmup" : "measure", stage, null);
   }
 

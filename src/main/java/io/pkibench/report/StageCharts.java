@@ -95,12 +95,20 @@ final class StageCharts {
     return rows;
   }
 
+  /**
+   * A mix's stages are its total: its members are counted per iteration (drained at the gate), not per second, so a
+   * member's figures by stage would need a recorder per member per second on the measured path; the table says so.
+   */
+  static String mixTotal(LevelResult l) {
+    return l.members() == null || l.members().isEmpty() ? "" : "; the mix's total, all members together: a member's own figures are the whole run's, not split by stage";
+  }
+
   /** The terminal's per-stage block under the level's row, or "" for a level held steady. */
   static String terminal(WorkloadResult w) {
     StringBuilder out = new StringBuilder();
     for (LevelResult l : w.levels()) {
       if (l.timeline() == null) continue;
-      out.append("  per stage (").append(l.timeline().stages()).append("; asked: the stage's mean target):\n");
+      out.append("  per stage (").append(l.timeline().stages()).append("; asked: the stage's mean target").append(mixTotal(l)).append("):\n");
       out.append(TerminalTable.align(rows(l.timeline())).replaceAll("(?m)^", "  "));
     }
     return out.toString();
@@ -112,7 +120,8 @@ final class StageCharts {
     for (LevelResult l : w.levels()) {
       if (l.timeline() == null) continue;
       List<String[]> rows = rows(l.timeline());
-      h.append("<p>Per stage (").append(Html.esc(l.timeline().stages())).append("; asked: the stage's mean target):</p>\n<table id=\"stages-")
+      h.append("<p>Per stage (").append(Html.esc(l.timeline().stages())).append("; asked: the stage's mean target")
+          .append(Html.esc(mixTotal(l))).append("):</p>\n<table id=\"stages-")
           .append(n).append("\">");
       for (int r = 0; r < rows.size(); r++) {
         h.append("<tr>");

@@ -86,7 +86,7 @@ class MixCommandTest {
   @Test
   void runMix_withPositionalWorkloads_refused() {
     refused("both", "run", "sign", "--mix", "sign=7,verify=3", "-o", "bad.json");
-    assertTrue(err.toString().contains("--mix and sign: give the workloads either by name or as --mix members, not both"), err.toString());
+    assertTrue(err.toString().contains("--mix and sign: give the workloads either by name or as mix members, not both"), err.toString());
     refused("neither", "run", "-o", "bad.json");
     assertTrue(err.toString().contains("no workload given"), err.toString());
   }

@@ -115,7 +115,10 @@ class StagedLoadDriverTest {
       Thread.sleep(5);
     }, intervals);
     int checked = 0;
+    long from = intervals.measured.get(0).startMillis();
     for (IntervalSample i : intervals.measured.subList(0, intervals.measured.size() - 1)) {
+      // A tick a few ms late on a loaded machine lands past the 5 s iteration's end, when every worker has already stopped.
+      if (i.endMillis() - from >= 5000) continue;
       assertEquals(i.targetWorkers(), i.activeWorkers(), 1, "at " + (i.endMillis() - intervals.measured.get(0).startMillis()) + " ms: " + intervals.measured);
       checked++;
     }
