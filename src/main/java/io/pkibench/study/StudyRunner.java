@@ -50,6 +50,8 @@ import java.util.function.Supplier;
 public final class StudyRunner {
   /** How a step the service has no counterpart for is recorded as not measured, before its reason. */
   public static final String NOT_APPLICABLE = "n/a — ";
+  /** The least warm-up an agent's measured level gets when the step's own would stop when steady: a fresh JVM's client code compiles first. */
+  static final Duration AGENT_WARMUP = Duration.ofSeconds(5);
   private final WorkloadCatalog catalog;
   private final Options options;
   /** {@code --agents N --local}: who measures each step's chosen level; null: this JVM, as always. */
@@ -101,7 +103,8 @@ public final class StudyRunner {
       if (agents != null) {
         notes.add("each step's chosen level measured by " + agents.count() + " agent processes on this machine, each a segment of its workers on one"
             + " shared start, their results merged (counts and histograms summed); the probe ran in the study's own process; each agent read the"
-            + " services' CPU by pid over the same intervals, counted once; warm-ups of a fixed count (agents cannot stop one when steady together)");
+            + " services' CPU by pid over the same intervals, counted once; warm-ups of a fixed count, at least " + Durations.format(AGENT_WARMUP)
+            + " (agents cannot stop one when steady together)");
       }
       if (studyOptions.quick() && studyOptions.quickIterationCap() != null) {
         notes.add("every quick iteration cut to at most " + Durations.format(studyOptions.quickIterationCap())
@@ -268,13 +271,15 @@ public final class StudyRunner {
   private Optional<Integer> byAgents(ResultFile file, Plan plan, Step step, RunningServices services) throws IOException, InterruptedException {
     if (interrupted) return Optional.empty();
     int workers = ((LoadModel.Closed) plan.load()).concurrency().get(0);
-    int count = Math.min(agents.count(), workers);
-    if (count < agents.count()) options.log().accept(step.label() + ": " + workers + " workers, so " + count + " of the " + agents.count() + " agents");
-    // Fixed warm-ups: agents that each stopped when they saw fit would hold iterations of different intervals.
+    int used = Math.min(agents.count(), workers);
+    if (used < agents.count()) options.log().accept(step.label() + ": " + workers + " workers, so " + used + " of the " + agents.count() + " agents");
+    // Fixed warm-ups: agents that each stopped when they saw fit would hold iterations of different intervals. Each agent is a
+    // fresh JVM whose client code the probe never warmed: at least AGENT_WARMUP of it, and three iterations to judge by.
     Iterations w = plan.warmup();
-    Plan split = plan.toBuilder().warmup(w.untilSteady() ? new Iterations(Math.max(w.count(), 3), w.each()) : w).build();
+    int count = (int) Math.max(Math.max(w.count(), 3), (AGENT_WARMUP.toMillis() + w.each().toMillis() - 1) / w.each().toMillis());
+    Plan split = plan.toBuilder().warmup(w.untilSteady() ? new Iterations(count, w.each()) : w).build();
     String cpu = services.cpuMeter(plan.cpu()).describe();
-    RunResult merged = agents.measure(step.label().replaceAll("[^A-Za-z0-9-]+", "_"), split, count, cpu);
+    RunResult merged = agents.measure(step.label().replaceAll("[^A-Za-z0-9-]+", "_"), split, used, cpu);
     int cores = services.serviceCores();
     WorkloadResult one = merged.workloads().get(0);
     WorkloadResult recounted = new WorkloadResult(one.name(), one.params(), one.keys(), one.cpuMeter(), one.levels().stream()
