@@ -134,6 +134,7 @@ final class RunCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin
   MetricsOptions liveMetrics = new MetricsOptions();
+  @picocli.CommandLine.Mixin
   AgentOptions agents = new AgentOptions();
 
   @Option(names = "--warmup", defaultValue = "2x5s", converter = Converters.ToIterations.class, paramLabel = "NxDURATION",

@@ -102,6 +102,13 @@ final class StudyCommand implements Runnable {
 
     @Option(names = "--profile", description = ProfileFlag.DESCRIPTION)
     boolean profile;
+
+    @Option(names = "--agents", paramLabel = "N", description = "with --local: each step's chosen level run by N agent processes here, each its"
+        + " share of the workers on one shared start, against the one set of services; the results merged per step (restpki)")
+    Integer agents;
+
+    @Option(names = "--local", description = "with --agents: the agents are processes on this machine")
+    boolean local;
   }
 
   /** What every study subcommand does: check everything, run the study, print its table, write report and samples. */
@@ -156,6 +163,12 @@ final class StudyCommand implements Runnable {
       StudyOptions asked = new StudyOptions(shared.quick || shared.smoke, each, shared.keys, pkiDir,
           shared.pinFile == null ? null : ctx.resolve(shared.pinFile), cpus);
       StudyOptions options = shared.smoke ? asked.withQuickIterationsOfAtMost(SMOKE_ITERATION) : asked;
+      if (shared.agents != null && !shared.local) problems.add("--agents " + shared.agents + ": a study starts only --local agents, e.g. --agents 4 --local");
+      if (shared.local && shared.agents == null) problems.add("--local: say how many agents, e.g. --agents 4 --local");
+      if (shared.agents != null && (shared.agents < 1 || shared.agents > AgentOptions.MAX_LOCAL_AGENTS)) {
+        problems.add("--agents: give 1 to " + AgentOptions.MAX_LOCAL_AGENTS + " agents");
+      }
+      if (shared.agents != null && shared.profile) problems.add("--profile with --agents: the agents' JVMs are not profiled; leave one out");
       if (each != null) problems.addAll(chosen.problems(options)); // the study's own, in the same list
       if (!problems.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", problems));
 
@@ -167,7 +180,9 @@ final class StudyCommand implements Runnable {
       TestPki pki = TestPki.openOrInit(pkiDir, ctx.clock(), progress::line);
       StudyRunner runner = new StudyRunner(WorkloadCatalog.builtIn(), new StudyRunner.Options(resultFile, ctx.clock(),
           profiler == null ? progress : profiler.watching(progress), progress::line,
-          ctx.env(), profiler == null ? ForkedSeries.thisJvm() : ProfileFlag.serviceJava(ForkedSeries.thisJvm(), resultFile), opener, () -> pki, grace));
+          ctx.env(), profiler == null ? ForkedSeries.thisJvm() : ProfileFlag.serviceJava(ForkedSeries.thisJvm(), resultFile), opener, () -> pki, grace),
+          shared.agents == null ? null : new StudyAgents(ctx, shared.agents, resultFile, pkiDir,
+              shared.pinFile == null ? null : ctx.resolve(shared.pinFile), shared.hangGrace, progress::line));
       String commandLine = "pkibench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
 
       progress.line("result file: " + resultFile);
@@ -214,7 +229,9 @@ final class StudyCommand implements Runnable {
           "  pkibench study restpki --restart-per-type      # a fresh service JVM for each type, as the original",
           "  pkibench study restpki --quick --service builtin,dss   # our signer and EU DSS's REST services, side by side",
           "  pkibench study restpki --service dss:https://their.host/services/rest --trust their-ca.pem",
-          "  pkibench study restpki --mix cades=6,pades=3,timestamp=1 --duration 5m   # the types alone, then as one mix"})
+          "  pkibench study restpki --mix cades=6,pades=3,timestamp=1 --duration 5m   # the types alone, then as one mix",
+          "  pkibench study restpki --quick --agents 4 --local   # one signer, each chosen level run by 4 agent processes, merged",
+          "  pkibench study restpki --smoke --types cades       # one type only"})
   static final class RestPki extends StudyRun {
     @Option(names = "--restart-per-type", description = "restart the service before each transaction type (the original restarted between tests)")
     boolean restartPerType;
@@ -232,10 +249,23 @@ final class StudyCommand implements Runnable {
             + " (types: auth, cades, cades-t, pades, pades-t, timestamp)")
     String mix;
 
+    @Option(names = "--types", split = ",", paramLabel = "TYPE,...",
+        description = "only these transaction types: auth, cades, cades-t, pades, pades-t, timestamp (default: all)")
+    List<String> types;
+
     @Override
     Study study() {
       List<String> problems = new java.util.ArrayList<>();
       List<RestPkiStudy.Service> services = RestPkiStudy.Service.parse(service, problems);
+      List<RestPkiStudy.Type> only = RestPkiStudy.TYPES;
+      if (types != null) {
+        only = RestPkiStudy.TYPES.stream().filter(t -> types.contains(RestPkiStudy.token(t))).toList();
+        for (String t : types) {
+          if (RestPkiStudy.TYPES.stream().noneMatch(k -> RestPkiStudy.token(k).equals(t))) {
+            problems.add("--types " + t + ": not a transaction type of restpki; use " + String.join(", ", RestPkiStudy.TYPES.stream().map(RestPkiStudy::token).toList()));
+          }
+        }
+      }
       List<MixSpec.Member> members = List.of();
       if (mix != null) {
         try {
@@ -244,7 +274,7 @@ final class StudyCommand implements Runnable {
           problems.add(e.getMessage());
         }
       }
-      return new RestPkiStudy(restartPerType, services, trust == null ? null : study.parent.context.resolve(trust), problems, members);
+      return new RestPkiStudy(restartPerType, services, trust == null ? null : study.parent.context.resolve(trust), problems, members).only(only);
     }
   }
 

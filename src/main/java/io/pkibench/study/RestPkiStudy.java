@@ -123,6 +123,8 @@ public final class RestPkiStudy implements Study {
   private final List<String> flagProblems;
   /** {@code --mix}: the types sized together as one mix, each member named by its type's token; empty for none. */
   private final List<MixSpec.Member> mix;
+  /** {@code --types}: the types measured, in the study's order (default: all). */
+  private List<Type> types = TYPES;
 
   public RestPkiStudy(boolean restartPerType) {
     this(restartPerType, List.of(new Service(Service.BUILTIN, null)), null);
@@ -145,6 +147,13 @@ public final class RestPkiStudy implements Study {
     this.trust = trust;
     this.flagProblems = List.copyOf(flagProblems);
     this.mix = List.copyOf(mix);
+  }
+
+  /** This study measuring only {@code only} of its types (in the study's order); none measured is refused by {@link #problems}. */
+  public RestPkiStudy only(List<Type> only) {
+    RestPkiStudy s = new RestPkiStudy(restartPerType, services, trust, flagProblems, mix);
+    s.types = TYPES.stream().filter(only::contains).toList();
+    return s;
   }
 
   /** A type as {@code --mix} names it: its workload without the {@code http:} prefix (auth, cades, cades-t, pades, pades-t, timestamp). */
@@ -196,6 +205,7 @@ public final class RestPkiStudy implements Study {
   @Override
   public List<String> problems(StudyOptions options) {
     List<String> problems = new ArrayList<>(flagProblems);
+    if (types.isEmpty() && flagProblems.isEmpty()) problems.add("--types: name at least one type, e.g. --types cades");
     if (!mix.isEmpty()) {
       problems.addAll(new MixSpec(mix, 1).problems("--mix"));
       for (MixSpec.Member m : mix) {
@@ -244,7 +254,7 @@ public final class RestPkiStudy implements Study {
     Iterations measure = options.iterations("3x3s", 5, Duration.ofSeconds(Math.max(1, seconds / 5)));
     List<Step> steps = new ArrayList<>();
     for (Service service : this.services) {
-      for (Type type : TYPES) {
+      for (Type type : types) {
         String label = label(type, service);
         String workload = service.builtin() ? type.workload() : dssWorkload(type);
         if (workload == null) {
@@ -313,13 +323,13 @@ public final class RestPkiStudy implements Study {
     if (services.size() == 1 && services.get(0).builtin()) return null;
     List<StudyRecord.Cell> cells = new ArrayList<>();
     for (Service service : services) {
-      for (Type type : TYPES) {
+      for (Type type : types) {
         String workload = service.builtin() ? type.workload() : dssWorkload(type);
         cells.add(new StudyRecord.Cell(type.label(), service.label(), "", workload == null ? null : label(type, service),
             workload == null ? null : workload, workload == null ? StudyRunner.NOT_APPLICABLE + dssHasNone(type) : null));
       }
     }
-    return new StudyRecord.Grid("transaction", SERVICE_COLUMNS, TYPES.stream().map(Type::label).toList(),
+    return new StudyRecord.Grid("transaction", SERVICE_COLUMNS, types.stream().map(Type::label).toList(),
         services.stream().map(Service::label).toList(), services.get(0).label(), List.of(""), cells);
   }
 

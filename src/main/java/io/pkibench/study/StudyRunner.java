@@ -8,6 +8,11 @@ import io.pkibench.measure.CpuAffinity;
 import io.pkibench.measure.CpuSet;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Durations;
+import io.pkibench.plan.Iterations;
+import io.pkibench.plan.LoadModel;
+import io.pkibench.plan.WorkloadSpec;
+import io.pkibench.results.LevelResult;
+import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.PlanException;
 import io.pkibench.report.StudyTables;
@@ -45,8 +50,12 @@ import java.util.function.Supplier;
 public final class StudyRunner {
   /** How a step the service has no counterpart for is recorded as not measured, before its reason. */
   public static final String NOT_APPLICABLE = "n/a — ";
+  /** The least warm-up an agent's measured level gets when the step's own would stop when steady: a fresh JVM's client code compiles first. */
+  static final Duration AGENT_WARMUP = Duration.ofSeconds(5);
   private final WorkloadCatalog catalog;
   private final Options options;
+  /** {@code --agents N --local}: who measures each step's chosen level; null: this JVM, as always. */
+  private final StepAgents agents;
   private volatile RunSession current;
   private volatile boolean interrupted;
 
@@ -60,8 +69,14 @@ public final class StudyRunner {
       List<String> javaCommand, RunSession.KeyOpener keys, Supplier<TestPki> pki, Duration hangGrace) {}
 
   public StudyRunner(WorkloadCatalog catalog, Options options) {
+    this(catalog, options, null);
+  }
+
+  /** {@code agents}: each step's measured level split over these load generators, merged (null: measured here). */
+  public StudyRunner(WorkloadCatalog catalog, Options options, StepAgents agents) {
     this.catalog = catalog;
     this.options = options;
+    this.agents = agents;
   }
 
   /** Stops after the operations in flight; every finished level is kept and the services are stopped. */
@@ -80,10 +95,17 @@ public final class StudyRunner {
         ClientPinning pinned = ClientPinning.to(cpus)) {
       List<Step> steps = study.steps(studyOptions, services);
       problems.addAll(problems(steps));
+      if (agents != null) problems.addAll(agentProblems(study.name(), steps));
       if (!problems.isEmpty()) throw new PlanException(problems);
 
       List<String> notes = new ArrayList<>(study.notes(studyOptions));
       notes.add(cpus.describe());
+      if (agents != null) {
+        notes.add("each step's chosen level measured by " + agents.count() + " agent processes on this machine, each a segment of its workers on one"
+            + " shared start, their results merged (counts and histograms summed); the probe ran in the study's own process; each agent read the"
+            + " services' CPU by pid over the same intervals, counted once; warm-ups of a fixed count, at least " + Durations.format(AGENT_WARMUP)
+            + " (agents cannot stop one when steady together)");
+      }
       if (studyOptions.quick() && studyOptions.quickIterationCap() != null) {
         notes.add("every quick iteration cut to at most " + Durations.format(studyOptions.quickIterationCap())
             + " (a test's smoke run: the steps and checks of --quick, figures rougher still)");
@@ -159,6 +181,25 @@ public final class StudyRunner {
     return problems.stream().distinct().toList();
   }
 
+  /**
+   * Why a step cannot be split over agents: only one http workload against a service's URL, run in this JVM's way (not
+   * forked, not a mix), can be given to separate {@code run} processes that reach the one set of services by that URL.
+   */
+  static List<String> agentProblems(String study, List<Step> steps) {
+    List<String> problems = new ArrayList<>();
+    for (Step step : steps) {
+      if (step.plan() == null || step.plan().workloads().size() != 1) continue;
+      WorkloadSpec w = step.plan().workloads().get(0);
+      String why = w.mix() != null ? "it measures a mix, which an agent's command line cannot carry; leave out --mix"
+          : !w.params().containsKey(ParamSpec.TARGET) ? "its workload " + w.name() + " calls no service by URL (the agents reach the study's services"
+              + " only over the network); only http workloads against the services the study starts can be split, as in study restpki"
+          : step.forked() || !step.beforeEachLevel().isEmpty() ? "it forks its series or restarts services before each level"
+          : !(step.plan().load() instanceof LoadModel.Closed) ? "it is not a closed-loop level" : null;
+      if (why != null) problems.add("--agents: study " + study + " cannot spread step '" + step.label() + "' over agents: " + why);
+    }
+    return problems.stream().distinct().toList();
+  }
+
   private void runStep(ResultFile file, Step step, RunningServices services, StudyOptions studyOptions) throws IOException, InterruptedException {
     List<String> hooks = new ArrayList<>();
     step.beforeStep().forEach(h -> hooks.add("before the step: " + h.describe()));
@@ -199,13 +240,54 @@ public final class StudyRunner {
       record = record.chose(choice.concurrency(), choice.because());
       plan = Step.atConcurrency(plan, choice.concurrency());
     }
-    Optional<Integer> measured = append(file, plan, step, services, WorkloadResult.Step.MEASURE, step.forked() ? forks(studyOptions, step.forkJvmOptions()) : null);
+    Optional<Integer> measured;
+    try {
+      measured = agents != null ? byAgents(file, plan, step, services)
+          : append(file, plan, step, services, WorkloadResult.Step.MEASURE, step.forked() ? forks(studyOptions, step.forkJvmOptions()) : null);
+    } catch (StepAgents.Failed e) {
+      // Kept as the step's failed workload too: the study's exit code says a step could not run.
+      WorkloadSpec w = plan.workloads().get(0);
+      int index = file.current().workloads().size();
+      String cpu = plan.cpu();
+      file.update(r -> r.withWorkload(index, new WorkloadResult(w.name(), w.params(), w.keys(), cpu, List.of(), e.getMessage(),
+          new WorkloadResult.Step(step.label(), WorkloadResult.Step.MEASURE))));
+      notMeasured(file, record, e.getMessage());
+      return;
+    }
     if (measured.isEmpty()) {
       notMeasured(file, record, "the study was interrupted");
       return;
     }
     record(file, record.measured(measured.get()));
     StudyTables.panel(step.label(), file.current().workloads().get(measured.get()), file.current().study().unit()).lines().forEach(options.log());
+  }
+
+  /**
+   * The step's chosen level measured by the agents, their merged workload appended as this step's measure: the services'
+   * CPU read by each agent over the same shared intervals and counted once by the merge, and each level's utilisation
+   * recomputed against the services' cores (the merge knows only the host's). A level of fewer workers than agents is
+   * split over as many agents as it has workers. Empty when interrupted.
+   */
+  private Optional<Integer> byAgents(ResultFile file, Plan plan, Step step, RunningServices services) throws IOException, InterruptedException {
+    if (interrupted) return Optional.empty();
+    int workers = ((LoadModel.Closed) plan.load()).concurrency().get(0);
+    int used = Math.min(agents.count(), workers);
+    if (used < agents.count()) options.log().accept(step.label() + ": " + workers + " workers, so " + used + " of the " + agents.count() + " agents");
+    // Fixed warm-ups: agents that each stopped when they saw fit would hold iterations of different intervals. Each agent is a
+    // fresh JVM whose client code the probe never warmed: at least AGENT_WARMUP of it, and three iterations to judge by.
+    Iterations w = plan.warmup();
+    int count = (int) Math.max(Math.max(w.count(), 3), (AGENT_WARMUP.toMillis() + w.each().toMillis() - 1) / w.each().toMillis());
+    Plan split = plan.toBuilder().warmup(w.untilSteady() ? new Iterations(count, w.each()) : w).build();
+    String cpu = services.cpuMeter(plan.cpu()).describe();
+    RunResult merged = agents.measure(step.label().replaceAll("[^A-Za-z0-9-]+", "_"), split, used, cpu);
+    int cores = services.serviceCores();
+    WorkloadResult one = merged.workloads().get(0);
+    WorkloadResult recounted = new WorkloadResult(one.name(), one.params(), one.keys(), one.cpuMeter(), one.levels().stream()
+        .map(l -> LevelResult.of(l.concurrency(), null, l.iterations(), l.cpu().meter(), cores)).toList(), one.failure(),
+        new WorkloadResult.Step(step.label(), WorkloadResult.Step.MEASURE));
+    int index = file.current().workloads().size();
+    file.update(r -> r.withWorkload(index, recounted));
+    return Optional.of(index);
   }
 
   /** Runs {@code plan}'s one workload into the file as this step's {@code role}; empty when an interrupt came first. */
