@@ -129,9 +129,8 @@ final class Worker extends WorkerPadAfter implements Runnable {
       while (gate.arriveAndAwaitOpening()) {
         if (gates.finished || operation == null) return;
         Stages stages = gates.stages;
-        if (stages != null && gates.openLoop) runOnRamp(operation, stages, gates.startNanos, gates.deadlineNanos);
+        if (gates.openLoop) runOnTimetable(operation, stages, gates.startNanos, gates.deadlineNanos); // stages: a ramp, else null
         else if (stages != null) runStaged(operation, stages, gates.startNanos, gates.deadlineNanos);
-        else if (gates.openLoop) runOnTimetable(operation, gates.startNanos, gates.deadlineNanos);
         else runUntil(operation, gates.deadlineNanos);
       }
     } catch (VirtualMachineError fatal) {
@@ -201,64 +200,28 @@ final class Worker extends WorkerPadAfter implements Runnable {
   }
 
   /**
-   * Open loop: claims the next slot of the shared timetable, waits for its scheduled time, runs it.
-   * Latency counts from the scheduled time (coordinated-omission free); when the workers fall behind,
-   * the wait shows up as latency, as it would for a client arriving on time.
+   * Open loop: claims the next slot of the shared timetable, waits for its scheduled time, runs it. Slot {@code n} is due
+   * {@code n} periods after the start (plus an agent's offset in a split plan), or, on a ramp ({@code --stages}), when
+   * the ramping timetable has offered {@code n} arrivals. Latency counts from the scheduled time (coordinated-omission
+   * free); when the workers fall behind, the wait shows up as latency, as it would for a client arriving on time.
    */
-  private void runOnTimetable(Operation operation, long startNanos, long deadlineNanos) {
+  private void runOnTimetable(Operation operation, Stages ramp, long startNanos, long deadlineNanos) {
     java.util.concurrent.atomic.AtomicLong slots = gates.nextSlot;
     double period = gates.periodNanos;
     while (true) {
       long slot = slots.getAndIncrement();
-      long scheduled = startNanos + gates.offsetNanos + (long) (slot * period);
-      if (scheduled - deadlineNanos >= 0 || gates.abort) return;
-      long now = System.nanoTime();
-      while (scheduled - now > 0) {
-        java.util.concurrent.locks.LockSupport.parkNanos(scheduled - now);
-        now = System.nanoTime();
-      }
-      // Past the deadline nothing more starts, however far behind the timetable is: the iteration
-      // stays bounded, and the controller counts the slots never started as missed.
-      if (now - deadlineNanos >= 0) return;
-      if (now - scheduled > LATE_START_NANOS) lateStarts++;
-      STARTED.setOpaque(this, started + 1);
-      if (mix != null) mix.arrival(slot);
-      try {
-        operation.execute();
-        long end = System.nanoTime();
-        long latency = Math.min(end - scheduled, LatencyHistograms.HIGHEST_TRACKABLE_NANOS);
-        recorder.recordValue(latency);
-        uncorrected.recordValue(Math.min(end - now, LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
-        if (mix != null) mix.succeeded(latency);
-        SUCCEEDED.setOpaque(this, succeeded + 1);
-      } catch (VirtualMachineError fatal) {
-        throw fatal;
-      } catch (Throwable failure) {
-        FAILED.setOpaque(this, failed + 1);
-        errors.record(failure);
-        if (mix != null) mix.failed(failure);
-      }
-    }
-  }
-
-  /**
-   * Open loop on stages: as {@link #runOnTimetable}, but slot {@code n} is due when the ramping timetable has offered
-   * {@code n} arrivals; latency counts from that scheduled start.
-   */
-  private void runOnRamp(Operation operation, Stages stages, long startNanos, long deadlineNanos) {
-    java.util.concurrent.atomic.AtomicLong slots = gates.nextSlot;
-    while (true) {
-      long slot = slots.getAndIncrement();
-      long offset = stages.offsetOfArrival(slot);
+      long offset = ramp == null ? gates.offsetNanos + (long) (slot * period) : ramp.offsetOfArrival(slot);
       if (offset == Long.MAX_VALUE || gates.abort) return;
       long scheduled = startNanos + offset;
       if (scheduled - deadlineNanos >= 0) return;
       long now = System.nanoTime();
       while (scheduled - now > 0 && !gates.abort) {
-        // Bounded, so that an abort during a long pause of the ramp (a stage at 0/s) is seen.
+        // Bounded, so that an abort during a long pause of a ramp (a stage at 0/s) is seen.
         java.util.concurrent.locks.LockSupport.parkNanos(Math.min(scheduled - now, ABORT_CHECK_NANOS));
         now = System.nanoTime();
       }
+      // Past the deadline nothing more starts, however far behind the timetable is: the iteration
+      // stays bounded, and the controller counts the slots never started as missed.
       if (now - deadlineNanos >= 0 || gates.abort) return;
       if (now - scheduled > LATE_START_NANOS) lateStarts++;
       STARTED.setOpaque(this, started + 1);

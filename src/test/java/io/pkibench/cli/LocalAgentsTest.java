@@ -12,14 +12,12 @@ import io.pkibench.results.RunResultJson;
 import io.pkibench.server.tsa.TsaServer;
 import io.pkibench.testing.Await;
 import io.pkibench.testing.TestKeys;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.AfterAll;
@@ -51,7 +49,7 @@ class LocalAgentsTest {
   }
 
   int run(String... args) {
-    return Main.execute(new CliContext(new PrintWriter(out, true), new PrintWriter(err, true), Map.of(), InstantSource.system(), dir, false), args);
+    return InThisJvm.run(dir, out, err, args);
   }
 
   @Test

@@ -8,12 +8,9 @@ import io.pkibench.results.LevelResult;
 import io.pkibench.results.MemberLevel;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.InstantSource;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,8 +23,7 @@ class MixCommandTest {
   final StringWriter err = new StringWriter();
 
   int run(String... args) {
-    CliContext ctx = new CliContext(new PrintWriter(out, true), new PrintWriter(err, true), Map.of(), InstantSource.system(), dir, false);
-    return Main.execute(ctx, args);
+    return InThisJvm.run(dir, out, err, args);
   }
 
   @Test

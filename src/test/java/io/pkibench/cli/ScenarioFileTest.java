@@ -7,12 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.pkibench.plan.MixSpec;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.InstantSource;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,8 +22,7 @@ class ScenarioFileTest {
   final StringWriter err = new StringWriter();
 
   int run(String... args) {
-    CliContext ctx = new CliContext(new PrintWriter(out, true), new PrintWriter(err, true), Map.of(), InstantSource.system(), dir, false);
-    return Main.execute(ctx, args);
+    return InThisJvm.run(dir, out, err, args);
   }
 
   private void write(String name, String yaml) throws Exception {

@@ -1,6 +1,7 @@
 package io.pkibench.workload.catalog;
 
 import io.pkibench.keys.catalog.KeySources;
+import io.pkibench.plan.LevelLoad;
 import io.pkibench.plan.MixSpec;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.WorkloadSpec;
@@ -134,7 +135,7 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
    * needed and the way out (empty: they fit). Workloads run one after another, so the largest level of each counts.
    */
   public List<String> socketProblems(Plan plan, io.pkibench.workload.api.SocketBudget budget) {
-    int workers = plan.load().levels().stream().mapToInt(io.pkibench.plan.LevelLoad::workers).max().orElse(0);
+    int workers = plan.load().levels().stream().mapToInt(LevelLoad::workers).max().orElse(0);
     List<String> problems = new java.util.ArrayList<>();
     for (WorkloadSpec spec : plan.workloads()) {
       factoryOf(spec).ifPresent(f -> {
