@@ -52,7 +52,6 @@ final class Cluster implements AutoCloseable {
     final NodeAddress address;
     final ManagedChannel channel;
     final KeyServerGrpc.KeyServerBlockingStub stub;
-    final io.pkibench.keyserver.protocol.v2.KeyServerGrpc.KeyServerStub streams;
     final HealthGrpc.HealthBlockingStub health;
     /** False once the node answered that it does not serve contract v2. */
     volatile boolean servesV2 = true;
@@ -74,13 +73,12 @@ final class Cluster implements AutoCloseable {
           .directExecutor()
           .build();
       this.stub = KeyServerGrpc.newBlockingStub(channel);
-      this.streams = io.pkibench.keyserver.protocol.v2.KeyServerGrpc.newStub(channel);
       this.health = HealthGrpc.newBlockingStub(channel);
     }
 
     /** The open signature stream, a new one if the last has ended. */
     synchronized SignStream signStream() {
-      if (signStream == null || !signStream.open()) signStream = new SignStream(streams);
+      if (signStream == null || !signStream.open()) signStream = new SignStream(channel);
       return signStream;
     }
 

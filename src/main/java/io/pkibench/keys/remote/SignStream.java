@@ -1,5 +1,6 @@
 package io.pkibench.keys.remote;
 
+import io.grpc.Channel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
@@ -37,8 +38,9 @@ final class SignStream implements StreamObserver<SignResults> {
   private final Outbox<SignCall> outbox;
   private volatile Status ended;
 
-  SignStream(KeyServerGrpc.KeyServerStub stub) {
-    this.requests = stub.signStream(this);
+  /** A stream of contract v2 on {@code channel}: one per node, every signature in flight on it. */
+  SignStream(Channel channel) {
+    this.requests = KeyServerGrpc.newStub(channel).signStream(this);
     // each call's size in the message: its own bytes and at most 3 of tag and length
     this.outbox = new Outbox<>(MOST_BYTES_PER_MESSAGE, call -> call.getSerializedSize() + 3,
         calls -> requests.onNext(SignBatch.newBuilder().addAllCalls(calls).build()));

@@ -48,8 +48,6 @@ import javax.net.ssl.SSLSession;
  */
 public final class KeyServer implements ReferenceServer {
   public static final int DEFAULT_PORT = 9443;
-  /** Contract v2's service (signatures pipelined on one stream), served beside v1's. */
-  static final String SIGN_STREAMS = io.pkibench.keyserver.protocol.v2.KeyServerGrpc.SERVICE_NAME;
 
   /**
    * What the node accepts: request size, time to finish a TLS handshake, idle time before a connection
@@ -196,7 +194,7 @@ public final class KeyServer implements ReferenceServer {
             String service = call.getMethodDescriptor().getServiceName();
             // v2's stream only reads each message and hands its requests to the workers: done where the bytes arrive,
             // that is one thread hop less per message than through a worker
-            if (service.equals(SIGN_STREAMS)) return Runnable::run;
+            if (service.equals(SignStreams.SERVICE)) return Runnable::run;
             return service.equals(io.grpc.health.v1.HealthGrpc.SERVICE_NAME) ? healthThread : null;
           }
         })

@@ -25,6 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * refused RESOURCE_EXHAUSTED. A client streams only small requests (digests), so that takes thousands in flight.
  */
 final class SignStreams extends KeyServerGrpc.KeyServerImplBase {
+  /** Contract v2's service (signatures pipelined on one stream), served beside v1's. */
+  static final String SERVICE = KeyServerGrpc.SERVICE_NAME;
   /** A message's answers at most, in bytes: about 240 RSA-2048 signatures (a client takes messages up to 4 MiB). */
   static final int MOST_BYTES_PER_MESSAGE = 64 * 1024;
 

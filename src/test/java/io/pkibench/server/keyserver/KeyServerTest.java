@@ -1,6 +1,11 @@
 package io.pkibench.server.keyserver;
 
 import io.pkibench.keyserver.protocol.KeyServerGrpc;
+import io.pkibench.keyserver.protocol.HashAlgorithm;
+import io.pkibench.keyserver.protocol.v2.SignBatch;
+import io.pkibench.keyserver.protocol.v2.SignCall;
+import io.pkibench.keyserver.protocol.v2.SignResult;
+import io.pkibench.keyserver.protocol.v2.SignResults;
 import io.pkibench.keyserver.protocol.RsfnPackRequest;
 import io.pkibench.keyserver.protocol.RsfnUnpackRequest;
 import io.pkibench.keyserver.protocol.SignRequest;
@@ -334,19 +339,19 @@ class KeyServerTest {
     open.add(channel::shutdownNow);
     byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(message());
     SignRequest good = SignRequest.newBuilder().setAlias("signer-rsa2048-1").setScheme(SignatureScheme.RSA_PKCS1_V1_5)
-        .setHash(io.pkibench.keyserver.protocol.HashAlgorithm.SHA_256).setDigest(com.google.protobuf.ByteString.copyFrom(digest)).build();
-    var batch = io.pkibench.keyserver.protocol.v2.SignBatch.newBuilder()
-        .addCalls(io.pkibench.keyserver.protocol.v2.SignCall.newBuilder().setId(7).setRequest(good))
-        .addCalls(io.pkibench.keyserver.protocol.v2.SignCall.newBuilder().setId(8).setRequest(good.toBuilder().setAlias("signer-rsa2048-2")))
-        .addCalls(io.pkibench.keyserver.protocol.v2.SignCall.newBuilder().setId(9).setRequest(good.toBuilder()
+        .setHash(HashAlgorithm.SHA_256).setDigest(com.google.protobuf.ByteString.copyFrom(digest)).build();
+    var batch = SignBatch.newBuilder()
+        .addCalls(SignCall.newBuilder().setId(7).setRequest(good))
+        .addCalls(SignCall.newBuilder().setId(8).setRequest(good.toBuilder().setAlias("signer-rsa2048-2")))
+        .addCalls(SignCall.newBuilder().setId(9).setRequest(good.toBuilder()
             .setDigest(com.google.protobuf.ByteString.copyFrom(new byte[20]))))
         .build();
-    var answers = new java.util.concurrent.ConcurrentHashMap<Long, io.pkibench.keyserver.protocol.v2.SignResult>();
+    var answers = new java.util.concurrent.ConcurrentHashMap<Long, SignResult>();
     var ended = new java.util.concurrent.CompletableFuture<io.grpc.Status>();
     var requests = io.pkibench.keyserver.protocol.v2.KeyServerGrpc.newStub(channel).withDeadlineAfter(30, java.util.concurrent.TimeUnit.SECONDS)
         .signStream(new io.grpc.stub.StreamObserver<>() {
           @Override
-          public void onNext(io.pkibench.keyserver.protocol.v2.SignResults results) {
+          public void onNext(SignResults results) {
             for (var r : results.getResultsList()) answers.put(r.getId(), r);
           }
 
