@@ -7,7 +7,10 @@ public final class ExitCodes {
   public static final int RUN_FAILED = 1;
   /** Bad flags, files or plans: nothing was run. */
   public static final int USAGE = 2;
-  /** {@code compare}: a threshold failed beyond the noise. */
+  /**
+   * {@code compare}: a threshold failed beyond the noise. {@code run --threshold}: the run finished and one of its limits
+   * failed (k6 uses 99 for this; ours is one code for "a threshold failed", whichever command checked it).
+   */
   public static final int THRESHOLD_FAILED = 3;
   /** {@code study}: every step ran but a post-run check failed (e.g. a message lost); the result says which. */
   public static final int CHECK_FAILED = 4;

@@ -8,6 +8,7 @@ import io.pkibench.workload.api.SourceAddresses;
 import io.pkibench.workload.api.WorkloadFactory;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.analysis.Analysis;
+import io.pkibench.analysis.RunThresholds;
 import io.pkibench.engine.ProgressListener;
 import io.pkibench.keys.TlsContexts;
 import io.pkibench.keys.catalog.KeySources;
@@ -31,6 +32,7 @@ import io.pkibench.report.TerminalTable;
 import io.pkibench.results.CpuProfile;
 import io.pkibench.results.Environment;
 import io.pkibench.results.RunResult;
+import io.pkibench.results.ThresholdVerdict;
 import io.pkibench.session.EnvironmentProbe;
 import io.pkibench.session.RunProfiler;
 import io.pkibench.session.RunSession;
@@ -73,7 +75,10 @@ import picocli.CommandLine.Spec;
         "  pkibench run sign -p alg=ecdsa-p256 --concurrency 8 --segment 1/2 --start-at $(date -u -d '+1 min' +%%FT%%TZ) -o seg1.json",
         "  pkibench run tsp --target http://127.0.0.1:18318/tsa --concurrency 8 --agents 4 --local -o all.json   # 4 agents here ('pkibench serve tsa'), merged",
         "  pkibench run tls-handshake --target tls://HOST:PORT -p client=tls-client -p identities=per-worker --concurrency 64   # one client certificate per worker",
-        "", "Exit codes: 0 done, 1 a workload could not run or stopped early (--agents: or an agent's share is missing), 2 bad flags (nothing run)."})
+        "  pkibench run sign -p alg=ecdsa-p256 --rates 400 --threshold 'p99<5ms' --threshold 'errors<1%%' --threshold 'throughput>=390/s'"
+            + "   # pass/fail limits, k6-style: exit code 3 when one fails",
+        "", "Exit codes: 0 done, 1 a workload could not run or stopped early (--agents: or an agent's share is missing), 2 bad flags (nothing run),"
+            + " 3 a --threshold failed (the run finished; the result's 'thresholds' say which)."})
 final class RunCommand implements Callable<Integer> {
   @ParentCommand PkibenchCommand parent;
   @Spec CommandSpec spec;
@@ -178,6 +183,15 @@ final class RunCommand implements Callable<Integer> {
       description = "how long after an iteration's end an operation may still run before the level is abandoned (default: ${DEFAULT-VALUE})")
   String hangGrace;
 
+  @Option(names = {RunThresholds.FLAG, "--thresholds"}, split = ",", paramLabel = "EXPR",
+      description = "a pass/fail limit on the run's own figures, checked at every level measured, as k6's thresholds: p99<50ms, p50<=2ms,"
+          + " max<1s, mean<5ms, errors<1%%, throughput>=1000/s, cpu>=500/s (ops per CPU-second); scoped: sign.p99<5ms (a workload or"
+          + " mix member), stage2.p99<20ms (--stages); repeatable; any failing exits with 3")
+  List<String> thresholds = new ArrayList<>();
+
+  /** The thresholds read and checked against the plan before anything runs. */
+  private RunThresholds limits = RunThresholds.none();
+
   @Option(names = "--quiet", description = "no live progress, only the final table")
   boolean quiet;
 
@@ -257,6 +271,11 @@ final class RunCommand implements Callable<Integer> {
       result = result.withMetrics(pushed);
       RunResultJson.write(result, resultFile);
     }
+    List<ThresholdVerdict> verdicts = limits.isEmpty() ? null : limits.evaluate(result);
+    if (verdicts != null) {
+      result = result.withThresholds(verdicts);
+      RunResultJson.write(result, resultFile);
+    }
     progress.done();
     CpuProfile cpuProfile = profiler == null ? null : profiler.finish();
     Analysis analysis = Analysis.of(result, sizing.analysis(null));
@@ -270,7 +289,9 @@ final class RunCommand implements Callable<Integer> {
     ctx.out().println();
     ctx.out().println("saved " + resultFile + "; 'pkibench report " + resultFile + "' prints it again");
     boolean anyFailed = result.workloads().stream().anyMatch(w -> w.failure() != null);
-    return anyFailed ? ExitCodes.RUN_FAILED : ExitCodes.OK;
+    // A workload that could not run says more than the limits its missing figures failed.
+    if (anyFailed) return ExitCodes.RUN_FAILED;
+    return verdicts == null || RunThresholds.allPassed(verdicts) ? ExitCodes.OK : ExitCodes.THRESHOLD_FAILED;
   }
 
   /** Every problem with the flags at once, each naming the flag and the fix. */
@@ -304,6 +325,7 @@ final class RunCommand implements Callable<Integer> {
       problems.add("--concurrency: " + e.getMessage());
     }
     sizing.check(problems);
+    limits = RunThresholds.parse(thresholds, problems);
     List<WorkloadSpec> specs = new ArrayList<>();
     // --mix on the command line wins over a scenario's members, as every flag wins over the file.
     boolean mixing = mix != null || !scenarioMembers.isEmpty();
@@ -374,6 +396,11 @@ final class RunCommand implements Callable<Integer> {
           .threads(virtualThreads ? ThreadKind.VIRTUAL : ThreadKind.PLATFORM).verify(verify).cpu(cpu).build();
       problems.addAll(plan.problems());
       agents.check(problems, plan, fork, ctx.clock());
+      problems.addAll(limits.problems(plan));
+      if (!limits.isEmpty() && (agents.segment != null || agents.agents != null)) {
+        problems.add(RunThresholds.FLAG + ": an agent measures only its share of the load, so its figures are not the run's; leave the"
+            + " thresholds out of --segment and --agents runs");
+      }
       if (problems.isEmpty()) return plan;
     }
     throw new ParameterException(spec.commandLine(), String.join("\n", problems));

@@ -36,6 +36,7 @@ public final class HtmlReport {
     StringBuilder h = new StringBuilder();
     head(h, result);
     if (result.study() != null) h.append(StudyTables.html(result));
+    h.append(ThresholdTables.html(result));
     verdicts(h, result, analysis);
     chartSection(h, result, analysis);
     capacity(h, result, analysis);

@@ -60,6 +60,7 @@ public final class TerminalTable {
                 : String.format(java.util.Locale.ROOT, "%10.2f µs  %6.2f×", c.cpuMicrosPerOp(), c.relative() == null ? Double.NaN : c.relative())));
       }
     }
+    out.append(ThresholdTables.terminal(result));
     return out.toString();
   }
 
