@@ -18,7 +18,7 @@ public final class ThresholdTables {
     if (result.thresholds() == null) return "";
     List<String[]> rows = rows(result.thresholds());
     StringBuilder out = new StringBuilder("\nthresholds (each must hold at every level measured)\n");
-    out.append(TerminalTable.align(rows));
+    out.append(leftAligned(rows));
     out.append("  ").append(summary(result.thresholds())).append('\n');
     return out.toString();
   }
@@ -52,6 +52,19 @@ public final class ThresholdTables {
       rows.add(new String[] {v.passed() ? "✓" : "✗", v.threshold(), where, v.keys(), level, observed});
     }
     return rows;
+  }
+
+  /** Left-aligned columns: the expressions and names read as text, not as figures. */
+  private static String leftAligned(List<String[]> rows) {
+    int[] widths = new int[HEADER.length];
+    for (String[] r : rows) for (int c = 0; c < r.length; c++) widths[c] = Math.max(widths[c], r[c].length());
+    StringBuilder out = new StringBuilder();
+    for (String[] r : rows) {
+      StringBuilder line = new StringBuilder(" ");
+      for (int c = 0; c < r.length; c++) line.append(' ').append(r[c]).append(" ".repeat(widths[c] - r[c].length()));
+      out.append(line.toString().stripTrailing()).append('\n');
+    }
+    return out.toString();
   }
 
   private static String summary(List<ThresholdVerdict> verdicts) {
