@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.keys.SigningKey;
+import io.pkibench.results.LevelResult;
+import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
+import io.pkibench.results.ThresholdVerdict;
 import io.pkibench.results.WorkloadResult;
 import io.pkibench.server.crl.RevocationServer;
 import io.pkibench.testing.DerFront;
@@ -96,5 +99,31 @@ class RunOutsideServicesTest {
     assertEquals(6, w.levels().get(0).errors().size(), w.levels().get(0).errors().toString());
     assertEquals(5, table.lines().filter(l -> l.contains(" error ×") && l.contains("expected revoked, the responder says good")).count(), table);
     assertTrue(table.contains("… 1 more distinct reasons"), table);
+  }
+
+  /**
+   * {@code run --threshold errors<…} on real failures: a good and a revoked certificate, each expected revoked, so the
+   * good one's answers are counted as errors by the workload itself; the error rate is failed over started.
+   */
+  @Test
+  void run_ocspAnswersNotExpected_errorRateIsFailedOverStartedAndFailsItsLimit() throws Exception {
+    String certs = fixture.pki.certificatePem("signer-rsa2048-revoked") + "," + fixture.pki.certificatePem("signer-rsa2048-1");
+    int port = Integer.parseInt(fixture.pki.manifest().crlBaseUrl().replaceAll(".*:(\\d+)/.*", "$1"));
+    int code;
+    try (RevocationServer server = new RevocationServer(fixture.pki, "127.0.0.1", port)) {
+      server.start();
+      code = run("run", "ocsp", "--target", server.baseUrl() + "/ocsp/intermediate-a", "-p", "cert=" + certs,
+          "-p", "issuer=" + fixture.pki.certificatePem("intermediate-a"), "-p", "expect=revoked", "--concurrency", "1", "--warmup", "0x1s",
+          "--measure", "1x1s", "--quiet", "-o", "ocsp.json", "--threshold", "errors<1%", "--threshold", "errors>=10%");
+    }
+    assertEquals(3, code, err.toString());
+    RunResult r = RunResultJson.read(dir.resolve("ocsp.json"));
+    LevelResult level = r.workloads().get(0).levels().get(0);
+    assertTrue(level.counts().failed() > 0, "the good certificate's answers failed: " + level.counts());
+    ThresholdVerdict under1 = r.thresholds().get(0);
+    assertEquals(level.counts().failed() * 100.0 / level.counts().started(), under1.observed(), 1e-9, "failed over started, in percent");
+    assertFalse(under1.passed(), under1.toString());
+    assertTrue(r.thresholds().get(1).passed(), "about half the answers failed: " + r.thresholds().get(1));
+    assertTrue(out.toString().contains("✗ errors<1%"), out.toString());
   }
 }

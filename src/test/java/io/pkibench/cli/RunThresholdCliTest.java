@@ -90,6 +90,15 @@ class RunThresholdCliTest {
     assertFalse(Files.exists(dir.resolve("bad.json")), "nothing ran");
   }
 
+  @Test
+  void runHelp_threshold_describedWithAWorkingExampleAndItsExitCode() {
+    assertEquals(0, run("run", "--help"));
+    String help = out.toString();
+    assertTrue(help.contains("--threshold, --thresholds=EXPR") && help.contains("errors<1%,"), help);
+    assertTrue(help.contains("pkibench run sign -p alg=ecdsa-p256 --rates 400 --threshold 'p99<5ms'"), "the footer's example: " + help);
+    assertTrue(help.contains("3 a --threshold failed"), "the exit code: " + help);
+  }
+
   /** The scenario's thresholds, a YAML list under the option's name: members judged on their share, the mix on its total. */
   @Test
   void runScenario_thresholdsList_membersAndTotalJudged() throws Exception {
