@@ -1,5 +1,6 @@
 package io.pkibench.cli;
 
+import io.pkibench.analysis.RunThresholds;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.results.SegmentMerge;
 import io.pkibench.session.ForkedSeries;
@@ -60,6 +61,12 @@ final class LocalAgents {
    */
   static int run(CliContext ctx, List<String> runArgs, int agents, Instant startAt, boolean allowMissing, Path out, Path html,
       java.util.function.Consumer<String> log) throws IOException, InterruptedException {
+    return run(ctx, runArgs, agents, startAt, allowMissing, out, html, RunThresholds.none(), log);
+  }
+
+  /** As above, {@code limits} checked on the merged result, not by the agents (each measures only its share). */
+  static int run(CliContext ctx, List<String> runArgs, int agents, Instant startAt, boolean allowMissing, Path out, Path html,
+      RunThresholds limits, java.util.function.Consumer<String> log) throws IOException, InterruptedException {
     Files.createDirectories(out.toAbsolutePath().getParent());
     List<Process> running = new ArrayList<>();
     // Ctrl-C or a kill of this process stops the agents too: none is left measuring alone.
@@ -121,7 +128,7 @@ final class LocalAgents {
     String commandLine = "pkibench " + String.join(" ", runArgs);
     int code;
     try {
-      code = MergeCommand.mergeAndSave(ctx, inputs, allowMissing, commandLine, out, html, NotMerged::new);
+      code = MergeCommand.mergeAndSave(ctx, inputs, allowMissing, commandLine, out, html, limits, NotMerged::new);
     } catch (NotMerged e) {
       // Not bad flags: the agents ran, and what they left cannot be added up; their files stay for a look or a later merge.
       ctx.err().println(e.getMessage());

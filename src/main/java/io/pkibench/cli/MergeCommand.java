@@ -1,6 +1,7 @@
 package io.pkibench.cli;
 
 import io.pkibench.analysis.Analysis;
+import io.pkibench.analysis.RunThresholds;
 import io.pkibench.report.HtmlReport;
 import io.pkibench.report.TerminalTable;
 import io.pkibench.results.RunResult;
@@ -32,7 +33,9 @@ import picocli.CommandLine.Spec;
         "  pkibench run sign -p alg=ecdsa-p256 --concurrency 4,8 --segment 2/2 --start-at $T -o seg2.json; wait",
         "  pkibench merge seg1.json seg2.json -o all.json --html all.html",
         "  pkibench merge seg*.json -o all.json --allow-missing   # an agent died: merge the others, saying which share is absent",
-        "", "Exit codes: 0 merged, 1 merged but an agent's run was not complete or a share is absent, 2 refused (nothing written)."})
+        "  pkibench merge seg1.json seg2.json -o all.json --threshold 'p99<5ms' --threshold 'throughput>=2000/s'   # the run's limits, on the whole",
+        "", "Exit codes: 0 merged, 1 merged but an agent's run was not complete or a share is absent, 2 refused (nothing written),"
+            + " 3 merged and a --threshold failed."})
 final class MergeCommand implements Callable<Integer> {
   @ParentCommand PkibenchCommand parent;
   @Spec CommandSpec spec;
@@ -48,6 +51,11 @@ final class MergeCommand implements Callable<Integer> {
 
   @Option(names = "--allow-missing", description = "merge what is there when a segment (or a level of one) is missing; the result says which share is absent")
   boolean allowMissing;
+
+  @Option(names = {RunThresholds.FLAG, "--thresholds"}, split = ",", paramLabel = "EXPR",
+      description = "a limit checked on the merged result, as 'run --threshold' (an agent's share is not the run's figure): p99<5ms, errors<1%%,"
+          + " throughput>=2000/s, sign.p99<5ms...; any failing exits with 3")
+  List<String> thresholds = new ArrayList<>();
 
   @Override
   public Integer call() throws Exception {
@@ -66,9 +74,10 @@ final class MergeCommand implements Callable<Integer> {
         problems.add(e.getMessage());
       }
     }
+    RunThresholds limits = RunThresholds.parse(thresholds, problems);
     if (!problems.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", problems));
     String commandLine = "pkibench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
-    return mergeAndSave(ctx, inputs, allowMissing, commandLine, ctx.resolve(out), html == null ? null : ctx.resolve(html),
+    return mergeAndSave(ctx, inputs, allowMissing, commandLine, ctx.resolve(out), html == null ? null : ctx.resolve(html), limits,
         message -> new ParameterException(spec.commandLine(), message));
   }
 
@@ -78,6 +87,12 @@ final class MergeCommand implements Callable<Integer> {
    */
   static int mergeAndSave(CliContext ctx, List<SegmentMerge.Input> inputs, boolean allowMissing, String commandLine, Path out, Path html,
       java.util.function.Function<String, RuntimeException> refused) throws IOException {
+    return mergeAndSave(ctx, inputs, allowMissing, commandLine, out, html, RunThresholds.none(), refused);
+  }
+
+  /** As above, {@code limits} checked on the merged result (its verdicts saved in it and printed; exit code 3 when one fails). */
+  static int mergeAndSave(CliContext ctx, List<SegmentMerge.Input> inputs, boolean allowMissing, String commandLine, Path out, Path html,
+      RunThresholds limits, java.util.function.Function<String, RuntimeException> refused) throws IOException {
     RunResult merged;
     try {
       merged = SegmentMerge.merge(inputs, allowMissing, commandLine);
@@ -86,6 +101,7 @@ final class MergeCommand implements Callable<Integer> {
     }
     Analysis analysis = Analysis.of(merged, new Analysis.Options(null, 0.7, null));
     merged = merged.withAnalysis(RunResultJson.mapper().valueToTree(analysis));
+    if (!limits.isEmpty()) merged = merged.withThresholds(limits.evaluate(merged));
     RunResultJson.write(merged, out);
     ctx.out().print(TerminalTable.render(merged, analysis));
     if (html != null) {
@@ -96,6 +112,7 @@ final class MergeCommand implements Callable<Integer> {
     ctx.out().println("merged " + merged.merge().sections().size() + " of " + agents + " agents into " + out
         + (merged.merge().absent().isEmpty() ? "" : "; absent: " + String.join("; ", merged.merge().absent())));
     boolean whole = merged.status() == RunStatus.COMPLETE && merged.merge().absent().isEmpty();
-    return whole ? ExitCodes.OK : ExitCodes.RUN_FAILED;
+    if (!whole) return ExitCodes.RUN_FAILED;
+    return merged.thresholds() == null || RunThresholds.allPassed(merged.thresholds()) ? ExitCodes.OK : ExitCodes.THRESHOLD_FAILED;
   }
 }

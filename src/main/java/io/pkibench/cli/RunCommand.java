@@ -221,7 +221,7 @@ final class RunCommand implements Callable<Integer> {
     if (agents.localAgents()) {
       return LocalAgents.run(ctx, spec.commandLine().getParseResult().originalArgs(), agents.agents, agents.startAt(ctx.clock()),
           agents.allowMissing, resultFile,
-          htmlReport == null ? null : ctx.resolve(htmlReport), ctx.err()::println);
+          htmlReport == null ? null : ctx.resolve(htmlReport), limits, ctx.err()::println);
     }
     Path pkiDir = ctx.pkiDir(pki);
     ConsoleProgress progress = new ConsoleProgress(ctx.err(), ctx.terminal() && !quiet, quiet);
@@ -397,9 +397,11 @@ final class RunCommand implements Callable<Integer> {
       problems.addAll(plan.problems());
       agents.check(problems, plan, fork, ctx.clock());
       problems.addAll(limits.problems(plan));
-      if (!limits.isEmpty() && (agents.segment != null || agents.agents != null)) {
-        problems.add(RunThresholds.FLAG + ": an agent measures only its share of the load, so its figures are not the run's; leave the"
-            + " thresholds out of --segment and --agents runs");
+      if (!limits.isEmpty() && agents.startSignal != null) {
+        limits = RunThresholds.none(); // an agent of --agents N --local: the parent checks them on the merged result
+      } else if (!limits.isEmpty() && agents.segment != null) {
+        problems.add(RunThresholds.FLAG + " and --segment: an agent measures only its share of the load, so its figures are not the run's;"
+            + " give the thresholds to 'pkibench merge' (or run with --agents N --local, which checks them on the merged result)");
       }
       if (problems.isEmpty()) return plan;
     }

@@ -2,6 +2,7 @@ package io.pkibench.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.formats.ades.TimeStampAuthority;
@@ -55,7 +56,7 @@ class LocalAgentsTest {
   @Test
   void run_twoLocalAgents_mergedCountsAndHistogramsAreTheAgentsSums() throws Exception {
     assertEquals(0, run("run", "tsp", "--target", tsa.url(), "--concurrency", "3", "--warmup", "0x1s", "--measure", "2x1s",
-        "--agents", "2", "--local", "-o", "all.json", "--quiet"), err + "\n" + out);
+        "--agents", "2", "--local", "-o", "all.json", "--quiet", "--threshold", "p99<10s"), err + "\n" + out);
     RunResult merged = RunResultJson.read(dir.resolve("all.json"));
     RunResult one = RunResultJson.read(dir.resolve("all.agent1.json"));
     RunResult two = RunResultJson.read(dir.resolve("all.agent2.json"));
@@ -70,6 +71,10 @@ class LocalAgentsTest {
     sum.add(b.mergedHistogram());
     assertEquals(sum, m.mergedHistogram(), "the merged histogram is the agents' summed");
     assertEquals(2, merged.merge().sections().size());
+    // The agents leave the threshold to the merged result, where it reads the summed histogram.
+    assertEquals(1, merged.thresholds().size(), String.valueOf(merged.thresholds()));
+    assertEquals(m.latencyNanos().p99(), merged.thresholds().get(0).observed(), 0.0);
+    assertNull(one.thresholds(), "an agent's share is not judged");
     // Both asked the TSA's HTTP Date, on the same machine: each offset measured, and small.
     for (RunResult agent : List.of(one, two)) {
       assertNotNull(agent.agent().clock().offsetMillis(), agent.agent().clock().toString());

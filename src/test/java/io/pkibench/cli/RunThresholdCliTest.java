@@ -129,6 +129,35 @@ class RunThresholdCliTest {
     assertEquals(List.of("p99<10s"), RunResultJson.read(dir.resolve("gate2.json")).thresholds().stream().map(ThresholdVerdict::threshold).toList());
   }
 
+  /** An agent's share is not the run's figure: a segment refuses thresholds, and merge checks them on the merged result. */
+  @Test
+  void mergeThresholds_segmentsRefuseThem_mergeChecksTheWhole() throws Exception {
+    String[] common = {"run", "noop", "--concurrency", "2", "--warmup", "0x1s", "--measure", "1x300ms", "--quiet"};
+    assertEquals(2, run(with(common, "--segment", "1/2", "-o", "s0.json", "--threshold", "p99<10s")));
+    assertTrue(err.toString().contains("--threshold and --segment") && err.toString().contains("give the thresholds to 'pkibench merge'"), err.toString());
+    assertEquals(0, run(with(common, "--segment", "1/2", "-o", "s1.json")), err.toString());
+    assertEquals(0, run(with(common, "--segment", "2/2", "-o", "s2.json")), err.toString());
+    out.getBuffer().setLength(0);
+    assertEquals(3, run("merge", "s1.json", "s2.json", "-o", "all.json", "--threshold", "p99<10s", "--threshold", UNREACHABLE_RATE), err.toString());
+    RunResult all = RunResultJson.read(dir.resolve("all.json"));
+    LevelResult merged = all.workloads().get(0).levels().get(0);
+    assertEquals(2, merged.concurrency(), "both agents' workers");
+    List<ThresholdVerdict> v = all.thresholds();
+    assertEquals(2, v.size(), v.toString());
+    assertTrue(v.get(0).passed(), v.toString());
+    assertEquals(merged.latencyNanos().p99(), v.get(0).observed(), 0.0, "the merged histogram's p99");
+    assertFalse(v.get(1).passed());
+    assertEquals(merged.throughput().mean(), v.get(1).observed(), 1e-9, "the merged throughput, not an agent's");
+    assertTrue(out.toString().contains("1 of 2 checks failed"), out.toString());
+    assertNull(RunResultJson.read(dir.resolve("s1.json")).thresholds(), "a segment's own result has none");
+  }
+
+  private static String[] with(String[] common, String... more) {
+    String[] all = java.util.Arrays.copyOf(common, common.length + more.length);
+    System.arraycopy(more, 0, all, common.length, more.length);
+    return all;
+  }
+
   /** A staged run is one level; a stage-scoped threshold reads that stage's own summary. */
   @Test
   void run_stageThresholds_judgedOnTheStagesOwnFigures() throws Exception {
