@@ -38,7 +38,7 @@ public record RunThreshold(String text, String scope, Integer stage, Figure figu
       return unit.equals("ns");
     }
 
-    /** The names a user may write for it: k6's {@code med}, {@code avg} and {@code p(99)}-less spellings beside ours. */
+    /** The names a user may write for it: k6's {@code med} and {@code avg} beside ours (k6's {@code p(99)} is read as p99). */
     List<String> spellings() {
       return switch (this) {
         case P50 -> List.of("p50", "med");
@@ -92,7 +92,8 @@ public record RunThreshold(String text, String scope, Integer stage, Figure figu
       case ">=" -> Comparison.AT_LEAST;
       default -> throw new IllegalArgumentException(at + "'" + op.group(1) + "' is not a comparison a limit takes; use <, <=, > or >=");
     };
-    String left = text.substring(0, op.start()).strip();
+    // k6 writes a percentile p(99): the same figure as our p99.
+    String left = text.substring(0, op.start()).strip().replaceAll("p\\((\\d+(?:\\.\\d+)?)\\)$", "p$1");
     String right = text.substring(op.end()).strip();
     List<String> problems = new ArrayList<>();
 

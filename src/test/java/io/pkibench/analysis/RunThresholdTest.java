@@ -44,6 +44,8 @@ class RunThresholdTest {
     assertEquals(RunThreshold.Figure.P50, RunThreshold.parse("--threshold", "med<1ms").figure(), "k6's med");
     assertEquals(RunThreshold.Figure.MEAN, RunThreshold.parse("--threshold", "avg<1ms").figure(), "k6's avg");
     assertEquals(RunThreshold.Figure.P999, RunThreshold.parse("--threshold", "p99.9<3ms").figure());
+    assertEquals(RunThreshold.Figure.P99, RunThreshold.parse("--threshold", "p(99)<3ms").figure(), "k6's p(99)");
+    assertEquals(RunThreshold.Figure.P999, RunThreshold.parse("--threshold", "sign.p(99.9)<3ms").figure(), "k6's p(99.9), scoped");
     RunThreshold errors = RunThreshold.parse("--threshold", "errors<1%");
     assertEquals(RunThreshold.Figure.ERRORS, errors.figure());
     assertEquals(1.0, errors.limit(), 1e-9, "a percentage");
