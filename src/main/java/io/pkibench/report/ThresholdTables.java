@@ -47,7 +47,7 @@ public final class ThresholdTables {
     rows.add(HEADER);
     for (ThresholdVerdict v : verdicts) {
       String where = v.member() == null ? v.workload() : v.workload() + "/" + v.member();
-      String level = (v.level() == null ? "-" : v.level()) + (v.stage() == null ? "" : " stage " + v.stage());
+      String level = v.stage() != null ? "stage " + v.stage() : v.level() == null ? "-" : v.level();
       String observed = v.observed() == null ? "none: " + v.why() : v.metric() + " " + value(v.observed(), v.unit());
       rows.add(new String[] {v.passed() ? "✓" : "✗", v.threshold(), where, v.keys(), level, observed});
     }

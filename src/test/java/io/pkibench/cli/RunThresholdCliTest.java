@@ -173,5 +173,7 @@ class RunThresholdCliTest {
     ThresholdVerdict first = r.thresholds().get(1);
     assertFalse(first.passed());
     assertEquals(t.perStage().get(0).achievedPerSecond(), first.observed(), 1e-9, "stage 1's achieved rate");
+    assertTrue(out.toString().contains("✓ stage2.p99<10s "), out.toString());
+    assertTrue(out.toString().lines().anyMatch(l -> l.contains("stage2.p99<10s") && l.contains(" stage 2 ")), "the table names the stage: " + out);
   }
 }
