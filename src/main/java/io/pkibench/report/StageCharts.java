@@ -139,12 +139,20 @@ final class StageCharts {
         : "; the mix's total, all members together: a member's own figures are the whole run's, not split by stage";
   }
 
+  /** What the table says of stages the run did not finish: where it stopped, and that the figures are those until then. */
+  static String stopped(Timeline t) {
+    return t.interruptedAtMillis() == null ? ""
+        : String.format(Locale.ROOT, "; INTERRUPTED at %.1f s: the run was stopped there, and the stages hold the seconds measured until then",
+            t.interruptedAtMillis() / 1000.0);
+  }
+
   /** The terminal's per-stage block under the level's row, or "" for a level held steady. */
   static String terminal(WorkloadResult w) {
     StringBuilder out = new StringBuilder();
     for (LevelResult l : w.levels()) {
       if (l.timeline() == null) continue;
-      out.append("  per stage (").append(l.timeline().stages()).append("; asked: the stage's mean target").append(mixTotal(l)).append("):\n");
+      out.append("  per stage (").append(l.timeline().stages()).append("; asked: the stage's mean target").append(mixTotal(l))
+          .append(stopped(l.timeline())).append("):\n");
       out.append(TerminalTable.align(rows(l.timeline())).replaceAll("(?m)^", "  "));
     }
     return out.toString();
@@ -157,7 +165,7 @@ final class StageCharts {
       if (l.timeline() == null) continue;
       List<String[]> rows = rows(l.timeline());
       h.append("<p>Per stage (").append(Html.esc(l.timeline().stages())).append("; asked: the stage's mean target")
-          .append(Html.esc(mixTotal(l))).append("):</p>\n<table id=\"stages-")
+          .append(Html.esc(mixTotal(l) + stopped(l.timeline()))).append("):</p>\n<table id=\"stages-")
           .append(n).append("\">");
       for (int r = 0; r < rows.size(); r++) {
         h.append("<tr>");

@@ -13,12 +13,26 @@ import org.HdrHistogram.Histogram;
  * a stage's latency count can differ from its successes by those few; the level's totals are exact.
  *
  * @param stages the stages as written on the command line, e.g. {@code 10s:400/s,30s:400/s,10s:0/s}
+ * @param interruptedAtMillis when the run was stopped before the stages' end (ms from their start); absent when they ran through
  */
-public record Timeline(String stages, List<StageSummary> perStage, List<Second> seconds) {
+public record Timeline(String stages, List<StageSummary> perStage, List<Second> seconds,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Long interruptedAtMillis) {
 
   public Timeline {
     perStage = List.copyOf(perStage);
     seconds = List.copyOf(seconds);
+  }
+
+  public Timeline(String stages, List<StageSummary> perStage, List<Second> seconds) {
+    this(stages, perStage, seconds, null);
+  }
+
+  /**
+   * The stages as far as they ran: the run was stopped (SIGTERM, Ctrl-C) or killed at {@code atMillis} from the stages'
+   * start, and the seconds, the stages' summaries and the level hold what was measured until then.
+   */
+  public Timeline interruptedAt(long atMillis) {
+    return new Timeline(stages, perStage, seconds, atMillis);
   }
 
   /**
