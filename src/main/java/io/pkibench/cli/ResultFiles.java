@@ -2,6 +2,7 @@ package io.pkibench.cli;
 
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
+import io.pkibench.session.TimelineJournal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +16,14 @@ final class ResultFiles {
     Path path = ctx.resolve(file);
     if (!Files.exists(path)) throw new IllegalArgumentException(label + " " + file + ": no such file; give the --out file of a run");
     try {
-      return RunResultJson.read(path);
+      RunResult read = RunResultJson.read(path);
+      // A run killed during a staged level left that level's seconds beside the file: they are read as an interrupted level.
+      RunResult recovered = TimelineJournal.recover(path, read);
+      if (recovered != read) {
+        ctx.err().println(label + " " + file + ": the run was stopped during a staged level; the seconds it measured are read from "
+            + TimelineJournal.fileFor(path).getFileName() + " (status " + recovered.status() + ")");
+      }
+      return recovered;
     } catch (IOException e) {
       throw new IllegalArgumentException(label + " " + file + ": " + e.getMessage());
     }

@@ -1,5 +1,6 @@
 package io.pkibench.engine;
 
+import java.util.List;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -19,6 +20,8 @@ import org.HdrHistogram.Histogram;
  * @param stage on stages, the index of the stage the interval lies in (intervals end at stage boundaries too); -1 else
  * @param targetWorkers on worker stages, the workers the target asks at the interval's end; {@code NaN} else
  * @param cpuNanos CPU time the run's meter counted in the interval
+ * @param members a mix's members in member order, each with its own figures of the interval (empty for any other
+ *     workload); their counts add up to the interval's, but for an operation ending between the two reads
  */
 public record IntervalSample(
     SeriesSpec spec,
@@ -34,4 +37,17 @@ public record IntervalSample(
     int activeWorkers,
     int stage,
     double targetWorkers,
-    long cpuNanos) {}
+    long cpuNanos,
+    List<MemberSample> members) {
+
+  public IntervalSample {
+    members = members == null ? List.of() : List.copyOf(members);
+  }
+
+  /** An interval of a workload that is not a mix. */
+  public IntervalSample(SeriesSpec spec, boolean warmup, int iteration, long startMillis, long endMillis, long started, long succeeded,
+      long failed, Histogram latency, double targetPerSecond, int activeWorkers, int stage, double targetWorkers, long cpuNanos) {
+    this(spec, warmup, iteration, startMillis, endMillis, started, succeeded, failed, latency, targetPerSecond, activeWorkers, stage,
+        targetWorkers, cpuNanos, List.of());
+  }
+}

@@ -246,6 +246,8 @@ public final class LoadDriver {
     final Histogram tick = LatencyHistograms.newHistogram();
     /** The workload's own live figures, or null when it has none. */
     final LiveCounts live;
+    /** The mix whose members each interval splits its figures by, or null. */
+    final MixWorkload mix;
     final List<Worker> workers;
     /** The stages the iteration follows, or null; intervals end at their boundaries too, so each lies in one stage. */
     final Stages stages;
@@ -265,6 +267,7 @@ public final class LoadDriver {
       this.stages = stages;
       this.cpu = cpu;
       this.live = workload instanceof LiveCounts counts ? counts : null;
+      this.mix = workload instanceof MixWorkload m ? m : null;
       this.spec = spec;
       this.warmup = warmup;
       this.index = index;
@@ -309,6 +312,7 @@ public final class LoadDriver {
         startedOps += w.startedNow();
       }
       tickStartMillis = LoadDriver.this.sample(latency, tick, iteration, tag, tickStartMillis);
+      List<MemberSample> members = mix == null ? List.of() : mix.sample();
       double target = spec.load() instanceof LevelLoad.Open open ? open.ratePerSecond() : Double.NaN;
       int active = spec.concurrency();
       int stage = -1;
@@ -331,7 +335,7 @@ public final class LoadDriver {
       }
       LoadDriver.this.progress.interval(new IntervalSample(spec, warmup, index, startMillis, tickStartMillis,
           startedOps - intervalStarted, succeeded - intervalSucceeded, failed - intervalFailed, tick, target, active,
-          stage, targetWorkers, cpuNanos - lastCpuNanos));
+          stage, targetWorkers, cpuNanos - lastCpuNanos, members));
       intervalStartNanos = nowNanos;
       lastCpuNanos = cpuNanos;
       intervalStarted = startedOps;

@@ -1,15 +1,20 @@
 package io.pkibench.engine;
 
 import io.pkibench.workload.api.Operation;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import org.HdrHistogram.ValueRecorder;
 
 /**
  * One worker's operation of a mix: each {@link #execute} runs the member drawn for it; the worker then tells it how
  * the operation ended ({@link #succeeded}, {@link #failed}), which it counts and records as that member's. Owned by one
- * worker; its counts are read and reset by the controller only while the worker waits at the gate, as the worker's own are.
+ * worker, which alone writes its counts (opaque stores, as the worker's own: the controller reads them each second
+ * without a fence or a lock on the worker's path); reset by the controller only while the worker waits at the gate.
  */
 final class MixOperation implements Operation {
   private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+  /** Opaque access to one element of the count arrays: a plain store on the worker's side, fresh for the controller's read. */
+  private static final VarHandle COUNT = MethodHandles.arrayElementVarHandle(long[].class);
   private final Operation[] members;
   private final double[] cumulative;
   private final ValueRecorder[] recorders;
@@ -59,19 +64,24 @@ final class MixOperation implements Operation {
     slot = -1;
     int m = member(cumulative, (hash >>> 11) * 0x1.0p-53);
     current = m;
-    started[m]++;
+    COUNT.setOpaque(started, m, started[m] + 1);
     members[m].execute();
   }
 
   /** The member the last execute ran ended well after {@code latencyNanos}, as the series records it. */
   void succeeded(long latencyNanos) {
     recorders[current].recordValue(latencyNanos);
-    succeeded[current]++;
+    COUNT.setOpaque(succeeded, current, succeeded[current] + 1);
   }
 
   void failed(Throwable failure) {
-    failed[current]++;
+    COUNT.setOpaque(failed, current, failed[current] + 1);
     errors[current].record(failure);
+  }
+
+  /** Member {@code m}'s count in {@code counts} ({@link #started}, {@link #succeeded} or {@link #failed}) as the controller reads it while the worker runs. */
+  static long countNow(long[] counts, int m) {
+    return (long) COUNT.getOpaque(counts, m);
   }
 
   /** Zeroes the counts for the next iteration, whose slots draw afresh; called while the worker waits at the gate. */

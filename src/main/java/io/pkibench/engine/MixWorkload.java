@@ -6,6 +6,7 @@ import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Paced;
 import io.pkibench.workload.api.Workload;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,14 +56,55 @@ public final class MixWorkload implements Workload, CountedOutcomes {
     cumulative[weights.length - 1] = 1.0; // no rounding gap past the last member
   }
 
-  /** The per-member recorders of one series; the engine makes them before its workers create their operations. */
-  private record Series(LatencyStripes[] latency, MixOperation[] operations) {}
+  /**
+   * The per-member recorders of one series; the engine makes them before its workers create their operations. The
+   * controller's side: each member's latencies of the last interval ({@code interval}, reused) and of the iteration so
+   * far ({@code iteration}), and the counts at the last interval ({@code [member][started, succeeded, failed]}).
+   */
+  private record Series(LatencyStripes[] latency, MixOperation[] operations, Histogram[] interval, Histogram[] iteration, long[][] counted) {}
 
   /** Called by the engine before a series' workers start: fresh per-member recorders for {@code workers} workers. */
   void prepare(int workers) {
-    LatencyStripes[] latency = new LatencyStripes[labels.size()];
-    for (int m = 0; m < latency.length; m++) latency[m] = new LatencyStripes(workers, MEMBER_STRIPES);
-    series = new Series(latency, new MixOperation[workers]);
+    int n = labels.size();
+    LatencyStripes[] latency = new LatencyStripes[n];
+    Histogram[] interval = new Histogram[n];
+    Histogram[] iteration = new Histogram[n];
+    for (int m = 0; m < n; m++) {
+      latency[m] = new LatencyStripes(workers, MEMBER_STRIPES);
+      interval[m] = LatencyHistograms.newHistogram();
+      iteration[m] = LatencyHistograms.newHistogram();
+    }
+    series = new Series(latency, new MixOperation[workers], interval, iteration, new long[n][3]);
+  }
+
+  /**
+   * Each member's figures since the last call (or the iteration's start), in member order; called by the engine's
+   * controller at each interval while the workers run. The latencies move from the members' recorders (swapped, as
+   * the series' own are) into the iteration's, so {@link #drain} still has them all; the counts are the workers' own,
+   * read opaque, ends before starts as the series' are (an operation ending between the reads is in flight here).
+   */
+  List<MemberSample> sample() {
+    Series s = series;
+    List<MemberSample> samples = new ArrayList<>(labels.size());
+    for (int m = 0; m < labels.size(); m++) {
+      long started = 0, succeeded = 0, failed = 0;
+      for (MixOperation op : s.operations()) {
+        if (op == null) continue;
+        succeeded += MixOperation.countNow(op.succeeded, m);
+        failed += MixOperation.countNow(op.failed, m);
+      }
+      for (MixOperation op : s.operations()) if (op != null) started += MixOperation.countNow(op.started, m);
+      Histogram interval = s.interval()[m];
+      interval.reset();
+      s.latency()[m].drainInto(interval);
+      s.iteration()[m].add(interval);
+      long[] last = s.counted()[m];
+      samples.add(new MemberSample(labels.get(m), started - last[0], succeeded - last[1], failed - last[2], interval));
+      last[0] = started;
+      last[1] = succeeded;
+      last[2] = failed;
+    }
+    return samples;
   }
 
   @Override
@@ -101,8 +143,11 @@ public final class MixWorkload implements Workload, CountedOutcomes {
         failed += op.failed[m];
         op.errors[m].drainInto(errors);
       }
-      Histogram latency = LatencyHistograms.newHistogram();
+      // What the intervals took already, and anything recorded since the last of them.
+      Histogram latency = s.iteration()[m];
       s.latency()[m].drainInto(latency);
+      s.iteration()[m] = LatencyHistograms.newHistogram();
+      Arrays.fill(s.counted()[m], 0);
       outcomes.add(new MemberOutcome(labels.get(m), started, succeeded, failed, latency, errors));
     }
     for (MixOperation op : s.operations()) if (op != null) op.resetCounts();

@@ -1,16 +1,22 @@
 package io.pkibench.metrics;
 
 import io.pkibench.engine.IntervalSample;
+import io.pkibench.engine.MemberSample;
 import io.pkibench.engine.ProgressListener;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 
 /**
  * Adds up the engine's per-second intervals into running totals per series, for an exporter to push. Called on the
  * engine's controller thread, never a worker's: it only adds counts and buckets (no I/O, a lock held for microseconds,
  * shared only with the snapshot a push takes every few seconds), so the measured path never waits on a receiver.
+ *
+ * <p>A mix's operations are counted once, by member: its operations counter and duration histogram are each member's
+ * (labelled {@code member}), while its rate and worker gauges, which belong to the mix as a whole, are the mix's series
+ * without the label. A sum over members is then the mix's total, as a sum over workloads is the run's.
  */
 public final class LiveMetrics implements ProgressListener {
   private final Map<SeriesKey, Totals> totals = new LinkedHashMap<>();
@@ -25,6 +31,8 @@ public final class LiveMetrics implements ProgressListener {
     int workers;
     /** The interval count when this series last had one: live when it moved since the previous snapshot. */
     long lastInterval;
+    /** A mix member's series carries counts only; a mix's own, gauges only; any other workload's, both. */
+    boolean counters = true, gauges = true;
   }
 
   private long intervalsAtLastSnapshot;
@@ -35,15 +43,30 @@ public final class LiveMetrics implements ProgressListener {
     double seconds = Math.max(1, s.endMillis() - s.startMillis()) / 1000.0;
     synchronized (this) {
       Totals t = totals.computeIfAbsent(key, k -> new Totals());
-      t.succeeded += s.succeeded();
-      t.failed += s.failed();
-      t.sumNanos += LatencyBuckets.addInto(s.latency(), t.buckets);
-      t.maxNanos = Math.max(t.maxNanos, s.latency().getTotalCount() == 0 ? 0 : s.latency().getMaxValue());
+      ++intervals;
+      if (s.members().isEmpty()) {
+        count(t, s.succeeded(), s.failed(), s.latency());
+      } else {
+        t.counters = false;
+        for (MemberSample m : s.members()) {
+          Totals member = totals.computeIfAbsent(key.withMember(m.label()), k -> new Totals());
+          member.gauges = false;
+          count(member, m.succeeded(), m.failed(), m.latency());
+        }
+      }
       t.target = s.targetPerSecond();
       t.achieved = s.succeeded() / seconds;
       t.workers = s.activeWorkers();
-      t.lastInterval = ++intervals;
+      t.lastInterval = intervals;
     }
+  }
+
+  private void count(Totals t, long succeeded, long failed, Histogram latency) {
+    t.succeeded += succeeded;
+    t.failed += failed;
+    t.sumNanos += LatencyBuckets.addInto(latency, t.buckets);
+    t.maxNanos = Math.max(t.maxNanos, latency.getTotalCount() == 0 ? 0 : latency.getMaxValue());
+    t.lastInterval = intervals;
   }
 
   /** Every series' totals now; a series is live when an interval came for it since the previous snapshot. */
@@ -55,7 +78,7 @@ public final class LiveMetrics implements ProgressListener {
       long running = 0;
       for (int i = 0; i < cumulative.length; i++) cumulative[i] = running += t.buckets[i];
       figures.add(new SeriesFigures(e.getKey(), t.succeeded, t.failed, cumulative, t.sumNanos / 1e9, t.maxNanos / 1e9,
-          t.target, t.achieved, t.workers, t.lastInterval > intervalsAtLastSnapshot));
+          t.target, t.achieved, t.workers, t.lastInterval > intervalsAtLastSnapshot, t.counters, t.gauges));
     }
     intervalsAtLastSnapshot = intervals;
     return figures;

@@ -77,14 +77,16 @@ public final class OtlpSink implements MetricsSink {
     List<LongPointData> workers = new ArrayList<>();
     for (SeriesFigures f : s.series()) {
       Attributes labels = attributes(s.runId(), f.key().labels());
-      operations.add(LongPointData.create(startEpochNanos, now, labels.toBuilder().put("outcome", "ok").build(), f.succeeded()));
-      operations.add(LongPointData.create(startEpochNanos, now, labels.toBuilder().put("outcome", "error").build(), f.failed()));
-      long[] cumulative = f.cumulativeBuckets();
-      List<Long> counts = new ArrayList<>(cumulative.length);
-      for (int b = 0; b < cumulative.length; b++) counts.add(cumulative[b] - (b == 0 ? 0 : cumulative[b - 1]));
-      durations.add(HistogramPointData.create(startEpochNanos, now, labels, f.latencySumSeconds(), false, 0, f.latencyCount() > 0,
-          f.maxLatencySeconds(), LatencyBuckets.boundsSeconds(), counts));
-      if (f.live()) {
+      if (f.counters()) {
+        operations.add(LongPointData.create(startEpochNanos, now, labels.toBuilder().put("outcome", "ok").build(), f.succeeded()));
+        operations.add(LongPointData.create(startEpochNanos, now, labels.toBuilder().put("outcome", "error").build(), f.failed()));
+        long[] cumulative = f.cumulativeBuckets();
+        List<Long> counts = new ArrayList<>(cumulative.length);
+        for (int b = 0; b < cumulative.length; b++) counts.add(cumulative[b] - (b == 0 ? 0 : cumulative[b - 1]));
+        durations.add(HistogramPointData.create(startEpochNanos, now, labels, f.latencySumSeconds(), false, 0, f.latencyCount() > 0,
+            f.maxLatencySeconds(), LatencyBuckets.boundsSeconds(), counts));
+      }
+      if (f.live() && f.gauges()) {
         // OTLP has no staleness marker: the gauges of a level that ended are simply no longer sent.
         if (!Double.isNaN(f.targetPerSecond())) target.add(DoublePointData.create(startEpochNanos, now, labels, f.targetPerSecond(), List.of()));
         achieved.add(DoublePointData.create(startEpochNanos, now, labels, f.achievedPerSecond(), List.of()));

@@ -17,7 +17,8 @@ import java.util.Set;
 /**
  * Prometheus remote-write 1.0: each push is one WriteRequest (protobuf, snappy block format) holding every series'
  * current value, named as Prometheus names things: {@code pkibench_operations_total} (counter, by outcome),
- * {@code pkibench_operation_duration_seconds} (histogram), the rate and worker gauges, and CPU seconds counters.
+ * {@code pkibench_operation_duration_seconds} (histogram), the rate and worker gauges, and CPU seconds counters. A mix's
+ * counter and histogram are per member ({@code member} label), its gauges the mix's own.
  */
 public final class RemoteWriteSink implements MetricsSink {
   /** Prometheus's staleness marker: a gauge whose series ended is ended, not drawn flat for the next five minutes. */
@@ -53,16 +54,18 @@ public final class RemoteWriteSink implements MetricsSink {
     for (SeriesFigures f : snapshot.series()) {
       List<String> labels = new ArrayList<>(List.of("run", run));
       labels.addAll(f.key().labels());
-      add(request, "pkibench_operations_total", with(labels, "outcome", "ok"), f.succeeded(), at);
-      add(request, "pkibench_operations_total", with(labels, "outcome", "error"), f.failed(), at);
-      long[] buckets = f.cumulativeBuckets();
-      for (int b = 0; b < buckets.length; b++) {
-        String le = b < LatencyBuckets.LE.length ? LatencyBuckets.LE[b] : "+Inf";
-        add(request, "pkibench_operation_duration_seconds_bucket", with(labels, "le", le), buckets[b], at);
+      if (f.counters()) {
+        add(request, "pkibench_operations_total", with(labels, "outcome", "ok"), f.succeeded(), at);
+        add(request, "pkibench_operations_total", with(labels, "outcome", "error"), f.failed(), at);
+        long[] buckets = f.cumulativeBuckets();
+        for (int b = 0; b < buckets.length; b++) {
+          String le = b < LatencyBuckets.LE.length ? LatencyBuckets.LE[b] : "+Inf";
+          add(request, "pkibench_operation_duration_seconds_bucket", with(labels, "le", le), buckets[b], at);
+        }
+        add(request, "pkibench_operation_duration_seconds_sum", labels, f.latencySumSeconds(), at);
+        add(request, "pkibench_operation_duration_seconds_count", labels, f.latencyCount(), at);
       }
-      add(request, "pkibench_operation_duration_seconds_sum", labels, f.latencySumSeconds(), at);
-      add(request, "pkibench_operation_duration_seconds_count", labels, f.latencyCount(), at);
-      if (f.live() || liveBefore.contains(f.key())) {
+      if (f.gauges() && (f.live() || liveBefore.contains(f.key()))) {
         if (!Double.isNaN(f.targetPerSecond())) {
           add(request, "pkibench_target_rate_per_second", labels, f.live() ? f.targetPerSecond() : STALE_NAN, at);
         }

@@ -20,9 +20,12 @@ public record SeriesKey(String workload, String level, String phase, String stag
     };
     // A stage is numbered from 1, as the report and the result's perStage name it; absent on levels held steady.
     String stage = s.stage() >= 0 ? Integer.toString(s.stage() + 1) : null;
-    // No member: a mix's members are counted in worker-owned plain fields read only at the iteration's gate, not each
-    // second, so an interval has the mix's total alone (making those stores visible per second would touch the measured path).
     return new SeriesKey(s.spec().workload(), level, s.warmup() ? "warmup" : "measure", stage, null);
+  }
+
+  /** The same series for one member of a mix (its label, as the result names it). */
+  SeriesKey withMember(String label) {
+    return new SeriesKey(workload, level, phase, stage, label);
   }
 
   /** Name, value, name, value…: the key's labels that have a value. */

@@ -10,7 +10,7 @@ import java.util.Locale;
 /**
  * A staged level ({@code run --stages}) second by second: latency on a log axis (p50, p99, max of each second's own
  * histogram), ops/s achieved beside the target, and for worker stages the workers running beside those asked; each
- * stage's start marked. Then the per-stage table, as the terminal and the HTML show it.
+ * stage's start marked; a mix's members' ops/s and p99 per second. Then the per-stage table, as the terminal and the HTML show it.
  */
 final class StageCharts {
   private StageCharts() {}
@@ -32,6 +32,21 @@ final class StageCharts {
       rate.add(series("achieved", t, Timeline.Second::opsPerSecond));
       if (!workers) rate.add(dashed("target", t, s -> s.targetPerSecond() == null ? Double.NaN : s.targetPerSecond()));
       List<SvgChart> drawn = new ArrayList<>(List.of(latency, rate));
+      List<String> members = t.seconds().isEmpty() ? List.of() : t.seconds().get(0).members().stream().map(Timeline.MemberSecond::label).toList();
+      if (!members.isEmpty()) {
+        // A mix's members second by second: where one member's rate or latency bends while the others hold.
+        SvgChart memberRate = new SvgChart("timeline-members-" + n, label + ": ops/s per member per second (" + t.stages() + ")", "time (s)",
+            "ops/s", false, false, StageCharts::seconds, HumanUnits::rate);
+        SvgChart memberLatency = new SvgChart("timeline-members-p99-" + n, label + ": p99 per member per second (" + t.stages() + ")",
+            "time (s)", "latency", false, true, StageCharts::seconds, HumanUnits::nanos);
+        for (int m = 0; m < members.size(); m++) {
+          int i = m;
+          memberRate.add(series(members.get(m), t, s -> s.members().size() > i ? s.members().get(i).opsPerSecond() : Double.NaN));
+          memberLatency.add(series(members.get(m), t, s -> s.members().size() > i ? s.members().get(i).p99Nanos() : Double.NaN));
+        }
+        drawn.add(memberRate);
+        drawn.add(memberLatency);
+      }
       if (workers) {
         SvgChart active = new SvgChart("timeline-workers-" + n, label + ": workers per second (" + t.stages() + ")", "time (s)", "workers",
             false, false, StageCharts::seconds, StageCharts::whole);
@@ -72,7 +87,10 @@ final class StageCharts {
     return String.format(Locale.ROOT, "%.0f", v);
   }
 
-  /** One row per stage: target, counts, achieved rate beside the mean target, latency of its summed histogram, CPU. */
+  /**
+   * One row per stage: target, counts, achieved rate beside the mean target, latency of its summed histogram, CPU; a
+   * mix's members each on a row of their own under their stage (an older result, without them, has the stages alone).
+   */
   static List<String[]> rows(Timeline t) {
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"stage", "target", "time", "ops", "ok", "err", "ops/s", "asked", "p50", "p99", "max", "ops/cpu-s"});
@@ -91,16 +109,41 @@ final class StageCharts {
           HumanUnits.nanos(s.latencyNanos().p99()),
           HumanUnits.nanos(s.latencyNanos().max()),
           s.opsPerCpuSecond() == null ? "-" : HumanUnits.rate(s.opsPerCpuSecond())});
+      for (Timeline.MemberStage m : s.members()) {
+        rows.add(new String[] {
+            "",
+            "  " + m.label(),
+            "",
+            Long.toString(m.counts().started()),
+            Long.toString(m.counts().succeeded()),
+            Long.toString(m.counts().failed()),
+            HumanUnits.rate(m.achievedPerSecond()),
+            "-",
+            m.counts().succeeded() == 0 ? "-" : HumanUnits.nanos(m.latencyNanos().p50()),
+            m.counts().succeeded() == 0 ? "-" : HumanUnits.nanos(m.latencyNanos().p99()),
+            m.counts().succeeded() == 0 ? "-" : HumanUnits.nanos(m.latencyNanos().max()),
+            "-"});
+      }
     }
     return rows;
   }
 
   /**
-   * A mix's stages are its total: its members are counted per iteration (drained at the gate), not per second, so a
-   * member's figures by stage would need a recorder per member per second on the measured path; the table says so.
+   * What the table of a mix's stages says: each stage is the mix's total, its members under it; a result written before
+   * members were kept per second has the total alone, and says so.
    */
   static String mixTotal(LevelResult l) {
-    return l.members() == null || l.members().isEmpty() ? "" : "; the mix's total, all members together: a member's own figures are the whole run's, not split by stage";
+    if (l.members() == null || l.members().isEmpty()) return "";
+    boolean split = l.timeline().perStage().stream().anyMatch(s -> !s.members().isEmpty());
+    return split ? "; each stage is the mix's total, its members under it (CPU per operation is the mix's only: one process serves every member at once)"
+        : "; the mix's total, all members together: a member's own figures are the whole run's, not split by stage";
+  }
+
+  /** What the table says of stages the run did not finish: where it stopped, and that the figures are those until then. */
+  static String stopped(Timeline t) {
+    return t.interruptedAtMillis() == null ? ""
+        : String.format(Locale.ROOT, "; INTERRUPTED at %.1f s: the run was stopped there, and the stages hold the seconds measured until then",
+            t.interruptedAtMillis() / 1000.0);
   }
 
   /** The terminal's per-stage block under the level's row, or "" for a level held steady. */
@@ -108,7 +151,8 @@ final class StageCharts {
     StringBuilder out = new StringBuilder();
     for (LevelResult l : w.levels()) {
       if (l.timeline() == null) continue;
-      out.append("  per stage (").append(l.timeline().stages()).append("; asked: the stage's mean target").append(mixTotal(l)).append("):\n");
+      out.append("  per stage (").append(l.timeline().stages()).append("; asked: the stage's mean target").append(mixTotal(l))
+          .append(stopped(l.timeline())).append("):\n");
       out.append(TerminalTable.align(rows(l.timeline())).replaceAll("(?m)^", "  "));
     }
     return out.toString();
@@ -121,7 +165,7 @@ final class StageCharts {
       if (l.timeline() == null) continue;
       List<String[]> rows = rows(l.timeline());
       h.append("<p>Per stage (").append(Html.esc(l.timeline().stages())).append("; asked: the stage's mean target")
-          .append(Html.esc(mixTotal(l))).append("):</p>\n<table id=\"stages-")
+          .append(Html.esc(mixTotal(l) + stopped(l.timeline()))).append("):</p>\n<table id=\"stages-")
           .append(n).append("\">");
       for (int r = 0; r < rows.size(); r++) {
         h.append("<tr>");

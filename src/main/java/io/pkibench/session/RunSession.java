@@ -131,7 +131,10 @@ public final class RunSession {
     return this;
   }
 
-  /** Stops after the operations in flight; the interrupted level is dropped, every finished one is kept. */
+  /**
+   * Stops after the operations in flight; the interrupted level is dropped, every finished one is kept, and a staged
+   * level keeps the seconds it measured (its timeline marked interrupted).
+   */
   public void interrupt() {
     interrupted = true;
     LoadDriver d = driver;
@@ -222,6 +225,7 @@ public final class RunSession {
     WorkloadResult current = entry;
     // Forked series call the key nodes from their own JVMs; each answers with its share, added up at the end.
     List<List<KeyNodeTally>> forkedNodes = new ArrayList<>();
+    TimelineRecorder.Journal journal = TimelineRecorder.Journal.NONE;
     try {
       if (factory.usesKeys()) {
         // Opened here even when forking: a bad key source fails once, up front, and names itself.
@@ -230,6 +234,11 @@ public final class RunSession {
         if (source instanceof Pkcs11KeySource && factory instanceof VerifiesWithKeySource) current = current.withWycheproof(TokenWycheproof.check(source, params, options.log()));
       }
       WorkloadContext context = new WorkloadContext(source, plan.verify(), options.pki(), options.clock(), options.env());
+      // A staged level is saved when its stages end: until then its seconds go to a journal beside the result, so a kill keeps them.
+      if (plan.load() instanceof LoadModel.Staged && forked == null) {
+        journal = TimelineJournal.beside(file.path(), index, spec.name(), cpu.describe(), cpu.cores(), options.log());
+        timeline.journalTo(journal);
+      }
       for (LevelLoad planned : plan.load().levels()) {
         if (interrupted) break;
         LevelLoad load = segment.share(planned);
@@ -255,13 +264,16 @@ public final class RunSession {
           current = current.plusOutcomes(run.outcomes());
           if (forked != null) forkedNodes.add(run.forkedKeyNodes());
         }
-        if (interrupted) break;
+        // A staged level stopped part way keeps the seconds it measured, marked so; a level held steady is dropped whole.
+        boolean partStaged = timelineOfLevel != null && !timelineOfLevel.seconds().isEmpty() && iterations.stream().anyMatch(i -> !i.warmup());
+        if (interrupted && !partStaged) break;
         LevelResult level = LevelResult.of(load.workers(), load instanceof LevelLoad.Open open ? open.ratePerSecond() : null, iterations,
             cpu.describe(), cpu.cores());
-        if (timelineOfLevel != null) level = level.withTimeline(timelineOfLevel);
+        if (timelineOfLevel != null) level = level.withTimeline(interrupted ? TimelineJournal.stoppedPartWay(timelineOfLevel) : timelineOfLevel);
         current = current.withLevel(level);
         WorkloadResult saved = current;
         file.update(r -> r.withWorkload(index, saved));
+        if (journal instanceof TimelineJournal written) written.levelSaved();
         options.log().accept(LevelLine.of(step == null ? spec.name() : step.label(), level));
       }
     } catch (EngineException e) {
@@ -285,6 +297,8 @@ public final class RunSession {
       current = current.withFailure(why);
       options.log().accept(spec.name() + ": cannot run: " + why);
     } finally {
+      timeline.journalTo(TimelineRecorder.Journal.NONE);
+      if (journal instanceof TimelineJournal written) written.close();
       if (source != null) {
         // Empty, and so absent from the file, but for remote: sources.
         current = current.withKeyNodes(keyNodes(forkedNodes.isEmpty() ? source.nodes() : KeyNodeTally.sum(forkedNodes)));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pkibench.results.IterationResult;
+import io.pkibench.results.MemberLevel;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.testing.PrometheusServer;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code run --metrics prometheus-rw=URL} into Debian's Prometheus with its remote-write receiver on: what Prometheus
- * stored equals the result file's counts, and every PromQL expression of deploy/grafana/pkibench.json returns data.
+ * stored equals the result file's counts, the mix's member by member, and every PromQL expression of
+ * deploy/grafana/pkibench.json returns data.
  */
 @Timeout(120)
 class RunMetricsPrometheusTest {
@@ -40,12 +42,15 @@ class RunMetricsPrometheusTest {
     return found.stream().map(e -> e.replace("$run", runId).replace("$__rate_interval", "30s")).toList();
   }
 
-  /** Runs a short open-loop run pushing to {@code metricsFlag}, then checks what {@code prometheus} stored against its result. */
+  /**
+   * Runs a short open-loop mix (noop and digest, 7:3) pushing to {@code metricsFlag}, then checks what {@code prometheus}
+   * stored against its result: the totals, and each member's counter against the member's counts.
+   */
   static RunResult runAndCompare(Path dir, PrometheusServer prometheus, String metricsFlag) throws Exception {
     StringWriter out = new StringWriter(), err = new StringWriter();
     CliContext ctx = new CliContext(new PrintWriter(out, true), new PrintWriter(err, true), Map.of(), InstantSource.system(), dir, false);
     double startSeconds = System.currentTimeMillis() / 1000.0;
-    int code = Main.execute(ctx, "run", "noop", "--rates", "300", "--concurrency", "2", "--warmup", "1x1s", "--measure", "2x2s", "--cpu", "host",
+    int code = Main.execute(ctx, "run", "--mix", "noop=7,digest=3", "--rates", "300", "--concurrency", "2", "--warmup", "1x1s", "--measure", "2x2s", "--cpu", "host",
         "--quiet", "--metrics", metricsFlag, "--metrics-interval", "1s", "--out", "metrics-run.json");
     assertEquals(ExitCodes.OK, code, err.toString());
     double endSeconds = System.currentTimeMillis() / 1000.0;
@@ -59,12 +64,24 @@ class RunMetricsPrometheusTest {
     assertTrue(measuredOk > 500 && warmupOk > 100, iterations.toString());
 
     String run = "run=\"metrics-run\"";
-    assertEquals(measuredOk, (long) prometheus.scalar("pkibench_operations_total{" + run + ", phase=\"measure\", outcome=\"ok\"}", endSeconds));
-    assertEquals(measuredFailed, (long) prometheus.scalar("pkibench_operations_total{" + run + ", phase=\"measure\", outcome=\"error\"}", endSeconds));
-    assertEquals(warmupOk, (long) prometheus.scalar("pkibench_operations_total{" + run + ", phase=\"warmup\", outcome=\"ok\"}", endSeconds));
-    assertEquals(measuredOk, (long) prometheus.scalar("pkibench_operation_duration_seconds_count{" + run + ", phase=\"measure\"}", endSeconds));
-    assertEquals(measuredOk, (long) prometheus.scalar("pkibench_operation_duration_seconds_bucket{" + run + ", phase=\"measure\", le=\"+Inf\"}",
+    // A mix's operations are counted once, by member: a sum over the members is the mix's total.
+    assertEquals(measuredOk, (long) prometheus.scalar("sum(pkibench_operations_total{" + run + ", phase=\"measure\", outcome=\"ok\"})", endSeconds));
+    assertEquals(measuredFailed, (long) prometheus.scalar("sum(pkibench_operations_total{" + run + ", phase=\"measure\", outcome=\"error\"})", endSeconds));
+    assertEquals(warmupOk, (long) prometheus.scalar("sum(pkibench_operations_total{" + run + ", phase=\"warmup\", outcome=\"ok\"})", endSeconds));
+    assertEquals(measuredOk, (long) prometheus.scalar("sum(pkibench_operation_duration_seconds_count{" + run + ", phase=\"measure\"})", endSeconds));
+    assertEquals(measuredOk, (long) prometheus.scalar("sum(pkibench_operation_duration_seconds_bucket{" + run + ", phase=\"measure\", le=\"+Inf\"})",
         endSeconds));
+    List<MemberLevel> members = result.workloads().get(0).levels().get(0).members();
+    assertEquals(List.of("noop", "digest"), members.stream().map(MemberLevel::label).toList());
+    for (MemberLevel m : members) {
+      String member = run + ", phase=\"measure\", member=\"" + m.label() + "\"";
+      assertTrue(m.counts().succeeded() > 50, "each member drawn: " + m);
+      assertEquals(m.counts().succeeded(), (long) prometheus.scalar("pkibench_operations_total{" + member + ", outcome=\"ok\"}", endSeconds),
+          m.label() + "'s counter is its count in the result");
+      assertEquals(m.counts().failed(), (long) prometheus.scalar("pkibench_operations_total{" + member + ", outcome=\"error\"}", endSeconds));
+      assertEquals(m.counts().succeeded(), (long) prometheus.scalar("pkibench_operation_duration_seconds_count{" + member + "}", endSeconds),
+          m.label() + "'s histogram holds its successes");
+    }
     assertEquals(300.0, prometheus.scalar("max_over_time(pkibench_target_rate_per_second{" + run + ", phase=\"measure\"}[5m])", endSeconds));
 
     List<String> expressions = dashboardExpressions("metrics-run");

@@ -49,6 +49,23 @@ class StagedMixCliTest {
       stageFailed += s.counts().failed();
     }
     assertEquals(total, new Counts(stageStarted, stageSucceeded, stageFailed), "stages add up to the run: " + t.perStage());
+    for (int m = 0; m < level.members().size(); m++) {
+      MemberLevel member = level.members().get(m);
+      long mStarted = 0, mSucceeded = 0, mFailed = 0, secondsSucceeded = 0, latencies = 0;
+      for (Timeline.StageSummary s : t.perStage()) {
+        Timeline.MemberStage ms = s.members().get(m);
+        assertEquals(member.label(), ms.label());
+        mStarted += ms.counts().started();
+        mSucceeded += ms.counts().succeeded();
+        mFailed += ms.counts().failed();
+        // An operation ending as an interval is taken may have its count in one stage and its latency in the next: exact over the level.
+        latencies += ms.mergedHistogram().getTotalCount();
+      }
+      for (Timeline.Second sec : t.seconds()) secondsSucceeded += sec.members().get(m).succeeded();
+      assertEquals(member.counts(), new Counts(mStarted, mSucceeded, mFailed), member.label() + "'s stages add up to its level: " + t.perStage());
+      assertEquals(member.counts().succeeded(), secondsSucceeded, member.label() + "'s seconds add up to its level");
+      assertEquals(member.counts().succeeded(), latencies, member.label() + "'s stage histograms hold every success of its level");
+    }
   }
 
   @Test
@@ -62,13 +79,15 @@ class StagedMixCliTest {
     assertAddsUp(level);
     assertTrue(level.counts().started() > 100, "about 300 arrivals offered: " + level.counts());
     for (MemberLevel m : level.members()) assertTrue(m.counts().succeeded() > 0, "each member drawn: " + m);
-    assertTrue(out.toString().contains("the mix's total"), "the terminal says the stages are the mix's total: " + out);
+    assertTrue(out.toString().contains("each stage is the mix's total, its members under it"), "the terminal says the stages are the mix's total: " + out);
+    assertTrue(out.toString().matches("(?s).*\\n\\s+sign\\s+\\d+.*\\n\\s+verify\\s+\\d+.*"), "each member on its own row under a stage: " + out);
 
     out.getBuffer().setLength(0);
     assertEquals(0, run("report", "mix.json", "-o", "mix.html"), err.toString());
     String html = Files.readString(dir.resolve("mix.html"));
     assertTrue(html.contains("<h2>Mix by member</h2>"), "the members' section");
-    assertTrue(html.contains("<table id=\"stages-1\">") && html.contains("the mix&#39;s total"), "the per-stage table, said to be the mix's total");
+    assertTrue(html.contains("<table id=\"stages-1\">") && html.contains("the mix&#39;s total, its members under it"), "the per-stage table, said to be the mix's total");
+    assertTrue(html.contains("mix: ops/s per member per second") && html.contains("mix: p99 per member per second"), "the members' time series");
     assertTrue(html.contains("mix: latency per second (1s:150/s,1s:150/s,1s:0/s)") && html.contains("mix: ops/s per second"),
         "the time series with its stages");
   }

@@ -61,6 +61,53 @@ class MixWorkloadTest {
   }
 
   @Test
+  void runSeries_mixOverSeveralSeconds_eachIntervalCarriesItsMembersAddingUpToTheIteration() throws Exception {
+    Counting sign = new Counting(0, "never");
+    Counting verify = new Counting(4, "bad signature");
+    List<IntervalSample> intervals = new ArrayList<>();
+    // Kept as the listener receives them: each member's histogram is the engine's buffer, valid during the call only.
+    List<long[]> memberLatencyCounts = new ArrayList<>();
+    ProgressListener listener = new ProgressListener() {
+      @Override
+      public void interval(IntervalSample s) {
+        intervals.add(s);
+        memberLatencyCounts.add(s.members().stream().mapToLong(m -> m.latency().getTotalCount()).toArray());
+      }
+    };
+    LoadDriver driver = new LoadDriver(ThreadKind.PLATFORM, listener, IntervalLog.NONE, InstantSource.system(), Duration.ofSeconds(20));
+    SeriesSpec spec = new SeriesSpec("mix", 2, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x2500ms"));
+    IterationOutcome o = driver.runSeries(spec, mix(sign, verify, 3), CPU).get(0);
+    assertTrue(intervals.size() >= 3, "a 2.5 s iteration has an interval a second and one at its end: " + intervals.size());
+    long[][] summed = new long[2][4];
+    for (int i = 0; i < intervals.size(); i++) {
+      IntervalSample s = intervals.get(i);
+      assertEquals(List.of("sign", "verify"), s.members().stream().map(MemberSample::label).toList());
+      for (int m = 0; m < 2; m++) {
+        MemberSample ms = s.members().get(m);
+        summed[m][0] += ms.started();
+        summed[m][1] += ms.succeeded();
+        summed[m][2] += ms.failed();
+        summed[m][3] += memberLatencyCounts.get(i)[m];
+      }
+      if (i < intervals.size() - 1) {
+        assertTrue(s.members().get(0).succeeded() > 0 && s.members().get(1).succeeded() > 0, "both members run in every full second");
+      }
+    }
+    for (int m = 0; m < 2; m++) {
+      MemberOutcome whole = o.members().get(m);
+      assertEquals(whole.started(), summed[m][0], whole.label() + ": the intervals' starts add up to the iteration's");
+      assertEquals(whole.succeeded(), summed[m][1], whole.label() + ": successes");
+      assertEquals(whole.failed(), summed[m][2], whole.label() + ": failures");
+      assertEquals(whole.latency().getTotalCount(), summed[m][3], whole.label() + ": every latency in one interval's histogram");
+    }
+    assertEquals(0, summed[0][2], "sign never fails");
+    assertEquals(o.failed(), summed[1][2], "verify's failures are every failure of the mix");
+    IntervalSample last = intervals.get(intervals.size() - 1);
+    assertEquals(last.succeeded(), last.members().get(0).succeeded() + last.members().get(1).succeeded(),
+        "at the iteration's end, with every worker at the gate, the members split the interval's successes exactly");
+  }
+
+  @Test
   void runSeries_closedLoopMix_eachMemberCountedApartAndAddingUpToTheTotal() throws Exception {
     Counting sign = new Counting(0, "never");
     Counting verify = new Counting(5, "bad signature");

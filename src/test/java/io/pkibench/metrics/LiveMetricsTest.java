@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.engine.IntervalSample;
+import io.pkibench.engine.MemberSample;
 import io.pkibench.engine.SeriesSpec;
 import io.pkibench.measure.LatencyHistograms;
 import io.pkibench.plan.Iterations;
@@ -48,6 +49,39 @@ class LiveMetricsTest {
     assertEquals(2.0, f.achievedPerSecond(), "the last interval's 2 successes over its second");
     assertEquals(8, f.activeWorkers());
     assertTrue(f.live());
+  }
+
+  @Test
+  void snapshot_mixInterval_countsEachMemberUnderItsLabelAndKeepsTheGaugesOnTheMix() {
+    LiveMetrics live = new LiveMetrics();
+    SeriesSpec spec = new SeriesSpec("mix", new LevelLoad.Open(4, 100), 1, 1, ONE, ONE);
+    Histogram sign = LatencyHistograms.newHistogram(), verify = LatencyHistograms.newHistogram(), all = LatencyHistograms.newHistogram();
+    sign.recordValue(40_000);
+    sign.recordValue(50_000);
+    verify.recordValue(1_000_000);
+    all.add(sign);
+    all.add(verify);
+    live.interval(new IntervalSample(spec, false, 1, 1_000, 2_000, 4, 3, 1, all, 100, 4, -1, Double.NaN, 0,
+        List.of(new MemberSample("sign", 2, 2, 0, sign), new MemberSample("verify", 2, 1, 1, verify))));
+    List<SeriesFigures> figures = live.snapshot();
+    assertEquals(3, figures.size(), figures.toString());
+    SeriesFigures mix = figures.get(0), s = figures.get(1), v = figures.get(2);
+    assertEquals(new SeriesKey("mix", "r100", "measure", null, null), mix.key());
+    assertFalse(mix.counters(), "the mix's operations are its members': counted once");
+    assertTrue(mix.gauges());
+    assertEquals(3.0, mix.achievedPerSecond(), "the mix's rate is the mix's");
+    assertEquals(new SeriesKey("mix", "r100", "measure", null, "sign"), s.key());
+    assertEquals(List.of("workload", "mix", "level", "r100", "phase", "measure", "member", "sign"), s.key().labels());
+    assertTrue(s.counters());
+    assertFalse(s.gauges(), "a member has no rate or workers of its own to report");
+    assertEquals(2, s.succeeded());
+    assertEquals(0, s.failed());
+    assertEquals(2, s.latencyCount());
+    assertEquals("verify", v.key().member());
+    assertEquals(1, v.succeeded());
+    assertEquals(1, v.failed());
+    assertEquals(1, v.latencyCount());
+    assertEquals(mix.succeeded() + s.succeeded() + v.succeeded(), 3, "the members' counts are the mix's, once");
   }
 
   @Test
