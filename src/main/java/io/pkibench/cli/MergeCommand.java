@@ -2,6 +2,7 @@ package io.pkibench.cli;
 
 import io.pkibench.analysis.Analysis;
 import io.pkibench.report.HtmlReport;
+import io.pkibench.report.StudyTables;
 import io.pkibench.report.TerminalTable;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
@@ -88,6 +89,8 @@ final class MergeCommand implements Callable<Integer> {
     merged = merged.withAnalysis(RunResultJson.mapper().valueToTree(analysis));
     RunResultJson.write(merged, out);
     ctx.out().print(TerminalTable.render(merged, analysis));
+    // The agents of a split study (study --segment): the study's own table, as the study prints it.
+    if (merged.study() != null) ctx.out().print(StudyTables.terminal(merged));
     if (html != null) {
       HtmlReport.write(html, merged, analysis);
       ctx.out().println("report " + html);
