@@ -8,7 +8,10 @@ import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.results.RunStatus;
 import io.pkibench.results.SegmentMerge;
+import io.pkibench.measure.HlogMerge;
+import io.pkibench.session.ResultFile;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,6 +77,28 @@ final class MergeCommand implements Callable<Integer> {
   }
 
   /**
+   * The agents' interval logs ({@code .hlog} beside each result) added into one beside {@code out}, their intervals of one
+   * iteration matched in order; an agent's missing log is said, and the others are merged without it.
+   */
+  private static void mergeIntervalLogs(CliContext ctx, List<SegmentMerge.Input> inputs, Path out) {
+    List<Path> logs = new ArrayList<>();
+    for (SegmentMerge.Input in : inputs) {
+      Path log = ResultFile.hlogFileFor(ctx.resolve(in.file()));
+      if (Files.isReadable(log)) logs.add(log);
+      else ctx.err().println("no interval log " + log + " beside " + in.file() + ": the merged .hlog lacks that agent's intervals");
+    }
+    if (logs.isEmpty()) return;
+    Path merged = ResultFile.hlogFileFor(out);
+    try {
+      HlogMerge.Merged m = HlogMerge.merge(logs, merged, "pkibench merge of " + logs.size() + " agents' interval logs");
+      ctx.out().println("interval logs: " + logs.size() + " merged into " + merged + " (" + m.intervals() + " intervals)");
+    } catch (IOException | RuntimeException e) {
+      // The merged result stands without it: the agents' own logs are still there to merge again.
+      ctx.err().println("cannot merge the interval logs into " + merged + ": " + e.getMessage());
+    }
+  }
+
+  /**
    * Merges {@code inputs} into {@code out} (and {@code html}), printing the table: the exit code, or {@code refused}'s exception
    * when they cannot be merged. Shared by {@code merge} and {@code run --agents N --local}.
    */
@@ -95,6 +120,7 @@ final class MergeCommand implements Callable<Integer> {
       HtmlReport.write(html, merged, analysis);
       ctx.out().println("report " + html);
     }
+    mergeIntervalLogs(ctx, inputs, out);
     int agents = merged.merge().agents();
     ctx.out().println("merged " + merged.merge().sections().size() + " of " + agents + " agents into " + out
         + (merged.merge().absent().isEmpty() ? "" : "; absent: " + String.join("; ", merged.merge().absent())));

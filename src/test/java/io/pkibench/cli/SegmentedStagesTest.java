@@ -15,7 +15,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -104,6 +106,36 @@ class SegmentedStagesTest {
     for (Timeline.Second s : atThree) assertEquals(3, s.activeWorkers(), seconds.toString());
     for (Timeline.Second s : atOne) assertEquals(1, s.activeWorkers(), seconds.toString());
     assertTrue(m.timeline().perStage().get(1).counts().succeeded() > 0 && m.timeline().perStage().get(3).counts().succeeded() > 0, m.timeline().toString());
+  }
+
+  /**
+   * The agents' interval logs merged beside the merged result, read back by HdrHistogram's own reader: each measured
+   * interval tagged with the merged level (3 workers, not the agents' 2 and 1), and together the merged level's histogram.
+   */
+  @Test
+  void merge_twoSegmentsOfAFixedLevel_mergedHlogAddsTheAgentsIntervals() throws Exception {
+    StringWriter logs = new StringWriter();
+    List<Integer> codes = twoAgents(List.of("run", "noop", "--concurrency", "3", "--warmup", "0x1s", "--measure", "2x1s"), "fixed", logs);
+    assertEquals(List.of(0, 0), codes, logs.toString());
+    StringWriter out = new StringWriter();
+    assertEquals(0, InThisJvm.run(dir, out, out, "merge", "fixed1.json", "fixed2.json", "-o", "fixed.json"), out.toString());
+    assertTrue(out.toString().contains("interval logs: 2 merged into"), out.toString());
+    LevelResult m = level("fixed.json");
+    Histogram logged = new Histogram(m.mergedHistogram().getHighestTrackableValue(), 3);
+    int measured = 0;
+    HistogramLogReader reader = new HistogramLogReader(dir.resolve("fixed.hlog").toFile());
+    for (EncodableHistogram e = reader.nextIntervalHistogram(); e != null; e = reader.nextIntervalHistogram()) {
+      Histogram h = (Histogram) e;
+      assertTrue(h.getTag().startsWith("noop/c3/s1/"), "tagged as the merged level: " + h.getTag());
+      if (h.getTag().contains("/m")) {
+        logged.add(h);
+        measured++;
+      }
+    }
+    reader.close();
+    assertTrue(measured >= 2, "the two measured iterations' intervals: " + measured);
+    assertEquals(m.counts().succeeded(), logged.getTotalCount(), "the merged log holds every success of the merged result");
+    assertEquals(m.mergedHistogram(), logged, "and the merged log's measured intervals add up to the merged level's histogram");
   }
 
   private LevelResult level(String file) throws Exception {
