@@ -29,13 +29,15 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {"Adds up the results of the agents of one split plan (run --segment I/N) into one result: per level and iteration,"
         + " counts, CPU and latency histograms summed (percentiles read from the summed histograms, never averaged); each agent's own"
-        + " figures kept in the result's merge section. Refuses different plans, two files of one segment and missing segments, naming the files."},
+        + " figures kept in the result's merge section; their .hlog interval logs added into one beside it. Refuses different plans, two files"
+        + " of one segment and missing segments, naming the files."},
     footer = {"", "Examples:",
         "  T=$(date -u -d '+30 sec' +%%FT%%TZ)   # one start time for every agent",
         "  pkibench run sign -p alg=ecdsa-p256 --concurrency 4,8 --segment 1/2 --start-at $T -o seg1.json &",
         "  pkibench run sign -p alg=ecdsa-p256 --concurrency 4,8 --segment 2/2 --start-at $T -o seg2.json; wait",
         "  pkibench merge seg1.json seg2.json -o all.json --html all.html",
         "  pkibench merge seg*.json -o all.json --allow-missing   # an agent died: merge the others, saying which share is absent",
+        "  pkibench merge agent1.json agent2.json -o restpki.json   # the agents of 'study restpki --segment I/2': the study's table, each step summed",
         "", "Exit codes: 0 merged, 1 merged but an agent's run was not complete or a share is absent, 2 refused (nothing written)."})
 final class MergeCommand implements Callable<Integer> {
   @ParentCommand PkibenchCommand parent;

@@ -291,6 +291,8 @@ final class StudyCommand implements Runnable {
           "  pkibench study restpki --service dss:https://their.host/services/rest --trust their-ca.pem",
           "  pkibench study restpki --mix cades=6,pades=3,timestamp=1 --duration 5m   # the types alone, then as one mix",
           "  pkibench study restpki --quick --agents 4 --local   # one signer, each chosen level run by 4 agent processes, merged",
+          "  pkibench study restpki --target https://signer:8443 --concurrency 64 --segment 2/4 --start-at 2026-12-01T10:00:00Z -o agent2.json",
+          "                                                   # agent 2 of 4 against a signer elsewhere; 'pkibench merge agent*.json -o restpki.json' adds them",
           "  pkibench study restpki --smoke --types cades       # one type only"})
   static final class RestPki extends StudyRun {
     @Option(names = "--restart-per-type", description = "restart the service before each transaction type (the original restarted between tests)")
