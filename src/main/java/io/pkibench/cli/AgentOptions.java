@@ -65,24 +65,7 @@ final class AgentOptions {
         problems.add("--segment: " + e.getMessage());
       }
     }
-    if (startAt != null && startIn != null) problems.add("--start-at and --start-in: give one of them");
-    if (startAt != null) {
-      try {
-        Instant at = Instant.parse(startAt);
-        if (at.isBefore(clock.instant())) {
-          problems.add("--start-at " + startAt + ": that time has passed (now " + clock.instant() + "); give one to come, or --start-in 30s");
-        }
-      } catch (DateTimeParseException e) {
-        problems.add("--start-at " + startAt + ": not a UTC time; write it like 2026-12-01T10:00:00Z");
-      }
-    }
-    if (startIn != null) {
-      try {
-        Durations.parse(startIn);
-      } catch (IllegalArgumentException e) {
-        problems.add("--start-in: " + e.getMessage());
-      }
-    }
+    problems.addAll(startProblems(startAt, startIn, clock));
     boolean split = s != null && !s.whole() || agents != null;
     if ((split || startAt != null || startIn != null) && plan.warmup().untilSteady()) {
       problems.add("--warmup " + plan.warmup() + ": a warm-up until steady stops when each agent sees fit, and the agents' iterations would no"
@@ -102,12 +85,41 @@ final class AgentOptions {
     if (allowMissing && agents == null) problems.add("--allow-missing: only with --agents N --local (else give it to 'pkibench merge')");
   }
 
+  /** Every problem with {@code --start-at}/{@code --start-in} (either may be null): {@code run}'s and {@code study}'s. */
+  static List<String> startProblems(String startAt, String startIn, InstantSource clock) {
+    List<String> problems = new java.util.ArrayList<>();
+    if (startAt != null && startIn != null) problems.add("--start-at and --start-in: give one of them");
+    if (startAt != null) {
+      try {
+        Instant at = Instant.parse(startAt);
+        if (at.isBefore(clock.instant())) {
+          problems.add("--start-at " + startAt + ": that time has passed (now " + clock.instant() + "); give one to come, or --start-in 30s");
+        }
+      } catch (DateTimeParseException e) {
+        problems.add("--start-at " + startAt + ": not a UTC time; write it like 2026-12-01T10:00:00Z");
+      }
+    }
+    if (startIn != null) {
+      try {
+        Durations.parse(startIn);
+      } catch (IllegalArgumentException e) {
+        problems.add("--start-in: " + e.getMessage());
+      }
+    }
+    return problems;
+  }
+
   boolean localAgents() {
     return agents != null;
   }
 
   /** When the first iteration starts, or null when each starts as soon as it can. */
   Instant startAt(InstantSource clock) {
+    return startAt(startAt, startIn, clock);
+  }
+
+  /** The shared start {@code --start-at} or {@code --start-in} give (checked by {@link #startProblems}), or null for none. */
+  static Instant startAt(String startAt, String startIn, InstantSource clock) {
     if (startAt != null) return Instant.parse(startAt);
     if (startIn != null) return clock.instant().plus(Durations.parse(startIn));
     return null;
@@ -121,12 +133,17 @@ final class AgentOptions {
     Instant at = startAt(clock);
     if (segment == null && at == null && startSignal == null) return;
     Segment s = segment == null ? Segment.WHOLE : Segment.parse(segment);
-    AgentRecord.Clock offset = target == null
-        ? AgentRecord.Clock.notMeasured("no HTTP target to compare this host's clock with (--target)", HttpDateClock.BOUND_MILLIS)
-        : HttpDateClock.measure(target, "https".equalsIgnoreCase(target.getScheme()) ? tls.get() : null, clock);
+    AgentRecord.Clock offset = clockAgainst(target, clock, tls);
     IterationStarts starts = startSignal != null ? new SharedBoundaries(clock, StartSignal.agent(startSignal, s.index(), clock))
         : at == null ? IterationStarts.NOW : new SharedBoundaries(clock, at);
     session.asAgent(s, starts, new AgentRecord(s, host(), at, offset, null, null));
+  }
+
+  /** This host's clock against {@code target}'s HTTP Date, or why it was not measured (null: no HTTP target). */
+  static AgentRecord.Clock clockAgainst(URI target, InstantSource clock, Supplier<SSLContext> tls) {
+    return target == null
+        ? AgentRecord.Clock.notMeasured("no HTTP target to compare this host's clock with (--target)", HttpDateClock.BOUND_MILLIS)
+        : HttpDateClock.measure(target, "https".equalsIgnoreCase(target.getScheme()) ? tls.get() : null, clock);
   }
 
   /** This machine's name (a pod's in Kubernetes): local agents share one, and their cores are counted once. */

@@ -3,12 +3,16 @@ package io.pkibench.cli;
 import io.pkibench.analysis.Analysis;
 import io.pkibench.analysis.RunThresholds;
 import io.pkibench.report.HtmlReport;
+import io.pkibench.report.StudyTables;
 import io.pkibench.report.TerminalTable;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.results.RunStatus;
 import io.pkibench.results.SegmentMerge;
+import io.pkibench.measure.HlogMerge;
+import io.pkibench.session.ResultFile;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +30,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {"Adds up the results of the agents of one split plan (run --segment I/N) into one result: per level and iteration,"
         + " counts, CPU and latency histograms summed (percentiles read from the summed histograms, never averaged); each agent's own"
-        + " figures kept in the result's merge section. Refuses different plans, two files of one segment and missing segments, naming the files."},
+        + " figures kept in the result's merge section; their .hlog interval logs added into one beside it. Refuses different plans, two files"
+        + " of one segment and missing segments, naming the files."},
     footer = {"", "Examples:",
         "  T=$(date -u -d '+30 sec' +%%FT%%TZ)   # one start time for every agent",
         "  pkibench run sign -p alg=ecdsa-p256 --concurrency 4,8 --segment 1/2 --start-at $T -o seg1.json &",
@@ -34,6 +39,7 @@ import picocli.CommandLine.Spec;
         "  pkibench merge seg1.json seg2.json -o all.json --html all.html",
         "  pkibench merge seg*.json -o all.json --allow-missing   # an agent died: merge the others, saying which share is absent",
         "  pkibench merge seg1.json seg2.json -o all.json --threshold 'p99<5ms' --threshold 'throughput>=2000/s'   # the run's limits, on the whole",
+        "  pkibench merge agent1.json agent2.json -o restpki.json   # the agents of 'study restpki --segment I/2': the study's table, each step summed",
         "", "Exit codes: 0 merged, 1 merged but an agent's run was not complete or a share is absent, 2 refused (nothing written),"
             + " 3 merged and a --threshold failed."})
 final class MergeCommand implements Callable<Integer> {
@@ -82,6 +88,28 @@ final class MergeCommand implements Callable<Integer> {
   }
 
   /**
+   * The agents' interval logs ({@code .hlog} beside each result) added into one beside {@code out}, their intervals of one
+   * iteration matched in order; an agent's missing log is said, and the others are merged without it.
+   */
+  private static void mergeIntervalLogs(CliContext ctx, List<SegmentMerge.Input> inputs, Path out) {
+    List<Path> logs = new ArrayList<>();
+    for (SegmentMerge.Input in : inputs) {
+      Path log = ResultFile.hlogFileFor(ctx.resolve(in.file()));
+      if (Files.isReadable(log)) logs.add(log);
+      else ctx.err().println("no interval log " + log + " beside " + in.file() + ": the merged .hlog lacks that agent's intervals");
+    }
+    if (logs.isEmpty()) return;
+    Path merged = ResultFile.hlogFileFor(out);
+    try {
+      HlogMerge.Merged m = HlogMerge.merge(logs, merged, "pkibench merge of " + logs.size() + " agents' interval logs");
+      ctx.out().println("interval logs: " + logs.size() + " merged into " + merged + " (" + m.intervals() + " intervals)");
+    } catch (IOException | RuntimeException e) {
+      // The merged result stands without it: the agents' own logs are still there to merge again.
+      ctx.err().println("cannot merge the interval logs into " + merged + ": " + e.getMessage());
+    }
+  }
+
+  /**
    * Merges {@code inputs} into {@code out} (and {@code html}), printing the table: the exit code, or {@code refused}'s exception
    * when they cannot be merged. Shared by {@code merge} and {@code run --agents N --local}.
    */
@@ -104,10 +132,13 @@ final class MergeCommand implements Callable<Integer> {
     if (!limits.isEmpty()) merged = merged.withThresholds(limits.evaluate(merged));
     RunResultJson.write(merged, out);
     ctx.out().print(TerminalTable.render(merged, analysis));
+    // The agents of a split study (study --segment): the study's own table, as the study prints it.
+    if (merged.study() != null) ctx.out().print(StudyTables.terminal(merged));
     if (html != null) {
       HtmlReport.write(html, merged, analysis);
       ctx.out().println("report " + html);
     }
+    mergeIntervalLogs(ctx, inputs, out);
     int agents = merged.merge().agents();
     ctx.out().println("merged " + merged.merge().sections().size() + " of " + agents + " agents into " + out
         + (merged.merge().absent().isEmpty() ? "" : "; absent: " + String.join("; ", merged.merge().absent())));

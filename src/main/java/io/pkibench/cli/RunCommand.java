@@ -421,7 +421,7 @@ final class RunCommand implements Callable<Integer> {
   }
 
   /** For an https target: the test PKI's root when there is one here (the reference servers' certificates chain to it), else the JDK's trust. */
-  private static javax.net.ssl.SSLContext testPkiTrust(Path pkiDir) {
+  static javax.net.ssl.SSLContext testPkiTrust(Path pkiDir) {
     try {
       if (!java.nio.file.Files.exists(pkiDir.resolve("pki.json"))) return javax.net.ssl.SSLContext.getDefault();
       return TlsContexts.trusting(TestPki.open(pkiDir).certificate("root-ca"));

@@ -30,8 +30,15 @@ import io.pkibench.study.StudyCatalog;
 import io.pkibench.study.StudyOptions;
 import io.pkibench.study.StudyRunner;
 import io.pkibench.workload.catalog.WorkloadCatalog;
+import io.pkibench.engine.IterationStarts;
+import io.pkibench.engine.SharedBoundaries;
+import io.pkibench.plan.Segment;
+import io.pkibench.results.AgentRecord;
+import io.pkibench.study.StudySegment;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -109,6 +116,22 @@ final class StudyCommand implements Runnable {
 
     @Option(names = "--local", description = "with --agents: the agents are processes on this machine")
     boolean local;
+
+    @Option(names = "--segment", paramLabel = "I/N",
+        description = "run as agent I of N of a study against a service running elsewhere (restpki: --target URL): no service started, no probe;"
+            + " each step at --concurrency, this agent its share of the workers; 'pkibench merge' adds the N agents' results into the study's")
+    String segment;
+
+    @Option(names = "--concurrency", paramLabel = "N",
+        description = "with --segment: the level every step is measured at, split over the agents (the coordinator's choice, the same on every agent)")
+    Integer concurrency;
+
+    @Option(names = "--start-at", paramLabel = "TIME",
+        description = "with --segment: start the first warm-up at this UTC time (e.g. 2026-12-01T10:00:00Z), every step's iterations on one timetable all agents share")
+    String startAt;
+
+    @Option(names = "--start-in", paramLabel = "DURATION", description = "with --segment: as --start-at, that long from now (e.g. 30s)")
+    String startIn;
   }
 
   /** What every study subcommand does: check everything, run the study, print its table, write report and samples. */
@@ -118,6 +141,11 @@ final class StudyCommand implements Runnable {
     @Mixin SharedOptions shared = new SharedOptions();
 
     abstract Study study();
+
+    /** The service an agent of a split study ({@code --segment}) compares its clock with, or null when the study names none. */
+    URI clockReference() {
+      return null;
+    }
 
     /** Removes what the run made for itself and the user did not ask to keep; called however the run ends. */
     void cleanUp(CliContext ctx) {}
@@ -169,6 +197,8 @@ final class StudyCommand implements Runnable {
         problems.add("--agents: give 1 to " + AgentOptions.MAX_LOCAL_AGENTS + " agents");
       }
       if (shared.agents != null && shared.profile) problems.add("--profile with --agents: the agents' JVMs are not profiled; leave one out");
+      Segment segment = segment(problems, ctx);
+      if (segment != null) cpus = CpuSplit.shared(); // no service here to give cores to: the agent has the machine
       if (each != null) problems.addAll(chosen.problems(options)); // the study's own, in the same list
       if (!problems.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", problems));
 
@@ -182,7 +212,8 @@ final class StudyCommand implements Runnable {
           profiler == null ? progress : profiler.watching(progress), progress::line,
           ctx.env(), profiler == null ? ForkedSeries.thisJvm() : ProfileFlag.serviceJava(ForkedSeries.thisJvm(), resultFile), opener, () -> pki, grace),
           shared.agents == null ? null : new StudyAgents(ctx, shared.agents, resultFile, pkiDir,
-              shared.pinFile == null ? null : ctx.resolve(shared.pinFile), shared.hangGrace, progress::line));
+              shared.pinFile == null ? null : ctx.resolve(shared.pinFile), shared.hangGrace, progress::line),
+          segment == null ? null : agentShare(segment, ctx, pkiDir));
       String commandLine = "pkibench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
 
       progress.line("result file: " + resultFile);
@@ -218,6 +249,35 @@ final class StudyCommand implements Runnable {
       if (result.workloads().stream().anyMatch(w -> w.failure() != null) || result.status() != RunStatus.COMPLETE) return ExitCodes.RUN_FAILED;
       return result.study().checksPassed() ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
     }
+
+    /** {@code --segment}'s share, or null without it; its problems (and those of the flags that go with it) added to {@code problems}. */
+    private Segment segment(List<String> problems, CliContext ctx) {
+      Segment segment = null;
+      if (shared.segment != null) {
+        try {
+          segment = Segment.parse(shared.segment);
+        } catch (IllegalArgumentException e) {
+          problems.add("--segment: " + e.getMessage());
+        }
+        if (shared.concurrency == null) problems.add("--segment: give the level every agent splits, the same on each, e.g. --concurrency 16");
+        if (shared.agents != null) problems.add("--agents and --segment: --agents gives each local agent its segment; leave out --segment");
+      } else {
+        if (shared.concurrency != null) problems.add("--concurrency: only with --segment I/N (a study probes its own levels)");
+        if (shared.startAt != null || shared.startIn != null) problems.add("--start-at/--start-in: only with --segment I/N, to start the agents together");
+      }
+      if (shared.concurrency != null && shared.concurrency < 1) problems.add("--concurrency " + shared.concurrency + ": give 1 or more workers");
+      problems.addAll(AgentOptions.startProblems(shared.startAt, shared.startIn, ctx.clock()));
+      return segment;
+    }
+
+    /** This agent's share of the study: its segment, the one timetable of every step, its record with its host and clock. */
+    private StudySegment agentShare(Segment segment, CliContext ctx, Path pkiDir) {
+      Instant at = AgentOptions.startAt(shared.startAt, shared.startIn, ctx.clock());
+      URI reference = clockReference();
+      AgentRecord record = new AgentRecord(segment, AgentOptions.host(), at, AgentOptions.clockAgainst(reference, ctx.clock(),
+          () -> RunCommand.testPkiTrust(pkiDir)), null, null);
+      return new StudySegment(segment, shared.concurrency, at == null ? IterationStarts.NOW : new SharedBoundaries(ctx.clock(), at), record);
+    }
   }
 
   @Command(name = "restpki", mixinStandardHelpOptions = true,
@@ -231,6 +291,8 @@ final class StudyCommand implements Runnable {
           "  pkibench study restpki --service dss:https://their.host/services/rest --trust their-ca.pem",
           "  pkibench study restpki --mix cades=6,pades=3,timestamp=1 --duration 5m   # the types alone, then as one mix",
           "  pkibench study restpki --quick --agents 4 --local   # one signer, each chosen level run by 4 agent processes, merged",
+          "  pkibench study restpki --target https://signer:8443 --concurrency 64 --segment 2/4 --start-at 2026-12-01T10:00:00Z -o agent2.json",
+          "                                                   # agent 2 of 4 against a signer elsewhere; 'pkibench merge agent*.json -o restpki.json' adds them",
           "  pkibench study restpki --smoke --types cades       # one type only"})
   static final class RestPki extends StudyRun {
     @Option(names = "--restart-per-type", description = "restart the service before each transaction type (the original restarted between tests)")
@@ -249,6 +311,16 @@ final class StudyCommand implements Runnable {
             + " (types: auth, cades, cades-t, pades, pades-t, timestamp)")
     String mix;
 
+    @Option(names = "--target", paramLabel = "URL",
+        description = "the built-in signer running elsewhere ('pkibench serve signer' there), e.g. https://signer:8443: the study starts no service"
+            + " and measures that one, its CPU not read (it is not here); what each agent of a split study (--segment) gives")
+    String target;
+
+    @Override
+    URI clockReference() {
+      return target == null ? null : URI.create(target);
+    }
+
     @Option(names = "--types", split = ",", paramLabel = "TYPE,...",
         description = "only these transaction types: auth, cades, cades-t, pades, pades-t, timestamp (default: all)")
     List<String> types;
@@ -257,6 +329,21 @@ final class StudyCommand implements Runnable {
     Study study() {
       List<String> problems = new java.util.ArrayList<>();
       List<RestPkiStudy.Service> services = RestPkiStudy.Service.parse(service, problems);
+      if (target != null) {
+        if (!service.equals(RestPkiStudy.Service.BUILTIN)) problems.add("--target and --service " + service + ": --target is the built-in signer elsewhere; give one of them");
+        URI u = null;
+        try {
+          u = URI.create(target);
+        } catch (IllegalArgumentException e) {
+          // said below
+        }
+        if (u == null || !("http".equals(u.getScheme()) || "https".equals(u.getScheme())) || u.getHost() == null) {
+          problems.add("--target " + target + ": give the signer's URL, e.g. https://signer:8443");
+          target = null;
+        } else {
+          services = List.of(new RestPkiStudy.Service(RestPkiStudy.Service.BUILTIN, target));
+        }
+      }
       List<RestPkiStudy.Type> only = RestPkiStudy.TYPES;
       if (types != null) {
         only = RestPkiStudy.TYPES.stream().filter(t -> types.contains(RestPkiStudy.token(t))).toList();

@@ -64,6 +64,8 @@ public final class LoadDriver {
     int n = spec.concurrency();
     if (workload instanceof MixWorkload mix) mix.prepare(n);
     Worker.Gates gates = new Worker.Gates(spec.load(), Thread.currentThread());
+    gates.slotStride = spec.segment().count();
+    gates.slotPhase = spec.segment().index() - 1;
     CountDownLatch ready = new CountDownLatch(n);
     List<Worker> workers = new ArrayList<>(n);
     ThreadFactory factory = threads == ThreadKind.VIRTUAL
@@ -220,7 +222,7 @@ public final class LoadDriver {
     if (gates.openLoop) {
       uncorrected = LatencyHistograms.newHistogram();
       gates.uncorrectedLatency.drainInto(uncorrected);
-      long offered = gates.stages != null ? offered(gates.stages, length)
+      long offered = gates.stages != null ? offered(gates.stages, length, gates.slotStride, gates.slotPhase)
           : (long) Math.ceil(Math.max(0, length.toNanos() - gates.offsetNanos) / gates.periodNanos);
       missed = Math.max(0, offered - started);
     }
@@ -232,6 +234,12 @@ public final class LoadDriver {
   static long offered(Stages stages, Duration length) {
     long n = (long) Math.floor(stages.arrivalsUntil(length.toNanos()));
     return stages.offsetOfArrival(n) < length.toNanos() ? n + 1 : n;
+  }
+
+  /** Of those, the ones an agent taking every {@code stride}-th slot from slot {@code phase} is offered. */
+  static long offered(Stages stages, Duration length, int stride, int phase) {
+    long all = offered(stages, length);
+    return all > phase ? (all - phase + stride - 1) / stride : 0;
   }
 
   /** The iteration's latency so far, and its once-a-second intervals and progress ticks. */

@@ -2,15 +2,23 @@ package io.pkibench.engine;
 
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.LevelLoad;
+import io.pkibench.plan.Segment;
 import io.pkibench.plan.Stages;
 
 /**
  * One series of one level: {@code warmup} then {@code measure} iterations of {@code load} (closed
  * loop: workers back to back; open loop: workers on a fixed timetable). With {@code stages} (null otherwise) the
  * measured iteration follows them (a ramping timetable, or workers started and parked as the target moves) and each
- * warm-up iteration holds the first stage's target; {@code load} is then the pool of workers.
+ * warm-up iteration holds the first stage's target; {@code load} is then the pool of workers. {@code segment}: the agent's
+ * share of stages that are the whole plan's (its slots of the ramping timetable, its workers of each stage's target);
+ * {@code load} is already its share of a fixed level.
  */
-public record SeriesSpec(String workload, LevelLoad load, int series, int seriesCount, Iterations warmup, Iterations measure, Stages stages) {
+public record SeriesSpec(String workload, LevelLoad load, int series, int seriesCount, Iterations warmup, Iterations measure, Stages stages,
+    Segment segment) {
+
+  public SeriesSpec(String workload, LevelLoad load, int series, int seriesCount, Iterations warmup, Iterations measure, Stages stages) {
+    this(workload, load, series, seriesCount, warmup, measure, stages, Segment.WHOLE);
+  }
 
   public SeriesSpec(String workload, LevelLoad load, int series, int seriesCount, Iterations warmup, Iterations measure) {
     this(workload, load, series, seriesCount, warmup, measure, null);

@@ -95,6 +95,13 @@ final class Worker extends WorkerPadAfter implements Runnable {
     final LatencyStripes uncorrectedLatency;
     /** The stages the iteration follows, set by the controller before it opens the gate; null on a fixed level. */
     volatile Stages stages;
+    /**
+     * On stages split over agents ({@code --segment I/N}): this agent's slot k of the ramping timetable is the plan's slot
+     * {@code k × slotStride + slotPhase}, and its worker k is the plan's worker {@code k × slotStride + slotPhase}, so that
+     * the agents' slots and workers together are the plan's, each once (k6's execution segments, interleaved).
+     */
+    int slotStride = 1;
+    int slotPhase;
 
     Gates(LevelLoad load, Thread controller) {
       this.gate = new IterationGate(load.workers(), controller);
@@ -210,7 +217,8 @@ final class Worker extends WorkerPadAfter implements Runnable {
     double period = gates.periodNanos;
     while (true) {
       long slot = slots.getAndIncrement();
-      long offset = ramp == null ? gates.offsetNanos + (long) (slot * period) : ramp.offsetOfArrival(slot);
+      long planSlot = ramp == null ? slot : slot * gates.slotStride + gates.slotPhase;
+      long offset = ramp == null ? gates.offsetNanos + (long) (slot * period) : ramp.offsetOfArrival(planSlot);
       if (offset == Long.MAX_VALUE || gates.abort) return;
       long scheduled = startNanos + offset;
       if (scheduled - deadlineNanos >= 0) return;
@@ -225,7 +233,7 @@ final class Worker extends WorkerPadAfter implements Runnable {
       if (now - deadlineNanos >= 0 || gates.abort) return;
       if (now - scheduled > LATE_START_NANOS) lateStarts++;
       STARTED.setOpaque(this, started + 1);
-      if (mix != null) mix.arrival(slot);
+      if (mix != null) mix.arrival(planSlot);
       try {
         operation.execute();
         long end = System.nanoTime();
@@ -250,7 +258,7 @@ final class Worker extends WorkerPadAfter implements Runnable {
    * A parked worker is not active; the controller counts the active ones each second.
    */
   private void runStaged(Operation operation, Stages stages, long startNanos, long deadlineNanos) {
-    double needs = id + 0.5;
+    double needs = (double) id * gates.slotStride + gates.slotPhase + 0.5; // this worker as the plan numbers it
     try {
       while (true) {
         long now = System.nanoTime();

@@ -8,7 +8,9 @@ import java.util.List;
  * the shares of agents 1..count add up to the plan. Closed loop: the level's workers split as evenly as they go, the
  * remainder one each to the lowest indexes (10 over 4: 3, 3, 2, 2). Open loop: the level's one timetable dealt out in turn,
  * agent i taking arrivals i, i+n, i+2n… (k6's execution segments), so the merged schedule is the plan's timetable; its
- * workers split as in closed loop.
+ * workers split as in closed loop. On stages ({@code --stages}) every agent follows the plan's stages: of a ramping
+ * timetable it takes arrivals i, i+n, i+2n… as on a fixed one; of worker targets, the plan's workers i, i+n, i+2n…, each
+ * running while the target counts it, so that the agents' workers together are the target at every moment.
  */
 public record Segment(int index, int count) {
   /** The whole plan: one agent doing everything. */
@@ -75,9 +77,13 @@ public record Segment(int index, int count) {
               + " agents; give --concurrency " + count + " or more");
         }
       }
-      // A ramp's timetable is not dealt out in turn yet: each agent would ramp to the whole target.
-      case LoadModel.Staged staged -> problems.add("--segment " + this + ": a run with --stages cannot be split over agents yet;"
-          + " give each agent --stages with its share of every target instead, and merge their results");
+      // Each agent follows the whole plan's stages, taking its interleaved slots (rate) or its workers (worker targets).
+      case LoadModel.Staged staged -> {
+        if (staged.workers() < count) {
+          problems.add("--segment " + this + ": the stages' " + staged.workers() + " workers cannot be split over " + count
+              + " agents (each needs at least one); give --concurrency " + count + " or more, or fewer agents");
+        }
+      }
     }
     return problems;
   }

@@ -100,6 +100,7 @@ public final class SegmentMerge {
               + " (their share of the load was not offered, nor is it counted)";
       merged = merged.stream().map(wr -> {
         List<String> notes = new ArrayList<>(wr.notes());
+        if (wr.levels().stream().anyMatch(lv -> lv.timeline() != null)) notes.add(0, TIMELINE_NOTE);
         notes.add(0, note);
         return wr.withNotes(notes);
       }).toList();
@@ -218,7 +219,84 @@ public final class SegmentMerge {
       merged.add(sum(e.getValue(), hostsByKey.get(e.getKey()), OWN_PROCESS.equals(meter)));
     }
     int cores = coresOfHosts(inputs);
-    return LevelResult.of(workers, open ? rate : null, merged, meter, cores);
+    LevelResult level = LevelResult.of(workers, open ? rate : null, merged, meter, cores);
+    List<Timeline> timelines = parts.stream().map(LevelResult::timeline).filter(Objects::nonNull).toList();
+    if (timelines.isEmpty()) return level;
+    if (timelines.size() != parts.size()) {
+      problems.add("level " + (l + 1) + " of " + workload + ": some agents ran it on stages and some did not; merge only the agents of one plan");
+      return level;
+    }
+    List<String> hosts = inputs.stream().map(in -> in.result().agent().host()).toList();
+    return level.withTimeline(mergeTimelines(timelines, hosts, OWN_PROCESS.equals(meter)));
+  }
+
+  /** Said in a merged staged workload's notes: what its per-second percentiles are. */
+  static final String TIMELINE_NOTE = "stages merged: each second's counts, rates and running workers are the agents' added up (their shared"
+      + " start lines their seconds up), each stage's latency is read from the agents' summed histograms; a second's p50 and p99 are the"
+      + " highest of the agents' (an upper bound: a second's own histograms are in the agents' .hlog files)";
+
+  /**
+   * The agents' time series of one staged level as one: each agent followed the plan's stages on the one shared start, so
+   * their k-th intervals cover the same time. Counts, rates, running workers and CPU are added (CPU read by several agents
+   * on one host, of the host or a service, that host's once); the targets are the plan's, which each agent recorded
+   * whole; each stage's latency comes from the summed histograms. A second's percentiles cannot be read from the parts'
+   * p50 and p99: the highest of them stands as a bound, and the merged workload says so.
+   */
+  static Timeline mergeTimelines(List<Timeline> parts, List<String> hosts, boolean ownProcess) {
+    Timeline first = parts.get(0);
+    List<Timeline.StageSummary> stages = new ArrayList<>();
+    for (int i = 0; i < first.perStage().size(); i++) {
+      Timeline.StageSummary base = first.perStage().get(i);
+      long started = 0, succeeded = 0, failed = 0;
+      double achieved = 0;
+      Map<String, Double> cpuByHost = new LinkedHashMap<>();
+      double cpu = 0;
+      List<Histogram> histograms = new ArrayList<>();
+      for (int p = 0; p < parts.size(); p++) {
+        if (parts.get(p).perStage().size() <= i) continue;
+        Timeline.StageSummary s = parts.get(p).perStage().get(i);
+        started += s.counts().started();
+        succeeded += s.counts().succeeded();
+        failed += s.counts().failed();
+        achieved += s.achievedPerSecond();
+        cpu += s.cpuSeconds();
+        cpuByHost.merge(hosts.get(p), s.cpuSeconds(), Math::max);
+        histograms.add(s.mergedHistogram());
+      }
+      if (!ownProcess) cpu = cpuByHost.values().stream().mapToDouble(Double::doubleValue).sum();
+      Histogram sum = LatencyHistograms.merge(histograms);
+      stages.add(new Timeline.StageSummary(base.stage(), base.target(), base.fromTarget(), base.toTarget(), base.fromMillis(), base.toMillis(),
+          new Counts(started, succeeded, failed), achieved, base.targetPerSecond(), base.targetWorkers(), LatencyNanos.of(sum), cpu,
+          cpu > 0 ? succeeded / cpu : null, LatencyHistograms.toBase64(sum)));
+    }
+    List<Timeline.Second> seconds = new ArrayList<>();
+    int count = parts.stream().mapToInt(t -> t.seconds().size()).max().orElse(0);
+    for (int k = 0; k < count; k++) {
+      Timeline.Second base = null;
+      long started = 0, succeeded = 0, failed = 0, p50 = 0, p99 = 0, max = 0;
+      double ops = 0, cpu = 0;
+      int active = 0;
+      Map<String, Double> cpuByHost = new LinkedHashMap<>();
+      for (int p = 0; p < parts.size(); p++) {
+        if (parts.get(p).seconds().size() <= k) continue;
+        Timeline.Second s = parts.get(p).seconds().get(k);
+        if (base == null) base = s;
+        started += s.started();
+        succeeded += s.succeeded();
+        failed += s.failed();
+        ops += s.opsPerSecond();
+        active += s.activeWorkers();
+        p50 = Math.max(p50, s.p50Nanos());
+        p99 = Math.max(p99, s.p99Nanos());
+        max = Math.max(max, s.maxNanos());
+        cpu += s.cpuSeconds();
+        cpuByHost.merge(hosts.get(p), s.cpuSeconds(), Math::max);
+      }
+      if (!ownProcess) cpu = cpuByHost.values().stream().mapToDouble(Double::doubleValue).sum();
+      seconds.add(new Timeline.Second(base.fromMillis(), base.toMillis(), base.stage(), started, succeeded, failed, ops, base.targetPerSecond(),
+          base.targetWorkers(), active, p50, p99, max, cpu));
+    }
+    return new Timeline(first.stages(), stages, seconds);
   }
 
   /** The CPU meter of each agent's own process: the one meter whose readings of agents on one host are all different CPU. */

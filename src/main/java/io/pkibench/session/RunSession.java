@@ -255,7 +255,7 @@ public final class RunSession {
         Timeline timelineOfLevel = null;
         for (int series = 1; series <= plan.series() && !interrupted; series++) {
           SeriesSpec seriesSpec = new SeriesSpec(tagName, load, series, plan.series(), plan.warmup(), plan.measure(),
-              plan.load() instanceof LoadModel.Staged staged ? staged.stages() : null);
+              plan.load() instanceof LoadModel.Staged staged ? staged.stages() : null, segment);
           SeriesRun run = forked == null
               ? SeriesRunner.runHere(factory, context, params, seriesSpec, driver, cpu)
               : forked.run(request(spec, seriesSpec));

@@ -75,7 +75,7 @@ public final class RestPkiStudy implements Study {
 
   /**
    * A service the study measures: the built-in signer, DSS served by the study ({@code dss}), or a DSS already
-   * running elsewhere ({@code dss:URL}, its REST root). Each is measured alone, in turn, with the same types and levels.
+   * running elsewhere ({@code dss:URL}, its REST root); the built-in signer running elsewhere ({@code --target URL}) has its URL too. Each is measured alone, in turn, with the same types and levels.
    */
   public record Service(String kind, String url) {
     public static final String BUILTIN = "builtin";
@@ -183,7 +183,7 @@ public final class RestPkiStudy implements Study {
       s.connect(new java.net.InetSocketAddress(u.getHost(), port), 5000);
       return java.util.Optional.empty();
     } catch (java.io.IOException e) {
-      return java.util.Optional.of("cannot connect to " + u.getHost() + ":" + port + " (" + e.getMessage() + "); is DSS running there?");
+      return java.util.Optional.of("cannot connect to " + u.getHost() + ":" + port + " (" + e.getMessage() + "); is the service running there?");
     }
   }
 
@@ -219,7 +219,9 @@ public final class RestPkiStudy implements Study {
     if (trust != null && !java.nio.file.Files.isReadable(trust)) problems.add("--trust " + trust + ": no such readable file; give the CA certificate (PEM) DSS's https address chains to");
     if (trust != null && services.stream().noneMatch(s -> s.url() != null)) problems.add("--trust: only for an outside service, --service dss:https://HOST/services/rest");
     for (Service service : services) {
-      if (service.url() != null) unreachable(service.url()).ifPresent(why -> problems.add("--service dss:" + service.url() + ": " + why));
+      if (service.url() != null) {
+        unreachable(service.url()).ifPresent(why -> problems.add((service.builtin() ? "--target " : "--service dss:") + service.url() + ": " + why));
+      }
     }
     return problems;
   }

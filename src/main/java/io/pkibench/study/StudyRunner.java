@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pkibench.analysis.Analysis;
 import io.pkibench.engine.ProgressListener;
+import io.pkibench.engine.SharedBoundaries;
 import io.pkibench.measure.CpuAffinity;
 import io.pkibench.measure.CpuSet;
 import io.pkibench.pki.TestPki;
@@ -56,6 +57,8 @@ public final class StudyRunner {
   private final Options options;
   /** {@code --agents N --local}: who measures each step's chosen level; null: this JVM, as always. */
   private final StepAgents agents;
+  /** {@code study --segment I/N}: this process is one agent of a study run from several machines; null: the whole study. */
+  private final StudySegment segment;
   private volatile RunSession current;
   private volatile boolean interrupted;
 
@@ -74,9 +77,15 @@ public final class StudyRunner {
 
   /** {@code agents}: each step's measured level split over these load generators, merged (null: measured here). */
   public StudyRunner(WorkloadCatalog catalog, Options options, StepAgents agents) {
+    this(catalog, options, agents, null);
+  }
+
+  /** {@code segment}: this process runs one agent's share of every step, at the level given, probing nothing (null: the whole study). */
+  public StudyRunner(WorkloadCatalog catalog, Options options, StepAgents agents, StudySegment segment) {
     this.catalog = catalog;
     this.options = options;
     this.agents = agents;
+    this.segment = segment;
   }
 
   /** Stops after the operations in flight; every finished level is kept and the services are stopped. */
@@ -96,6 +105,7 @@ public final class StudyRunner {
       List<Step> steps = study.steps(studyOptions, services);
       problems.addAll(problems(steps));
       if (agents != null) problems.addAll(agentProblems(study.name(), steps));
+      if (segment != null) problems.addAll(segmentProblems(study.name(), steps, services.records().size(), segment));
       if (!problems.isEmpty()) throw new PlanException(problems);
 
       List<String> notes = new ArrayList<>(study.notes(studyOptions));
@@ -106,6 +116,11 @@ public final class StudyRunner {
             + " services' CPU by pid over the same intervals, counted once; warm-ups of a fixed count, at least " + Durations.format(AGENT_WARMUP)
             + " (agents cannot stop one when steady together)");
       }
+      if (segment != null) {
+        notes.add("each step measured at " + segment.concurrency() + " workers given by --concurrency (no probe), split over " + segment.segment().count()
+            + " agents (--segment), each its share of the workers against the one service, their results added up by 'pkibench merge';"
+            + " warm-ups of a fixed count, at least " + Durations.format(AGENT_WARMUP) + " (agents cannot stop one when steady together)");
+      }
       if (studyOptions.quick() && studyOptions.quickIterationCap() != null) {
         notes.add("every quick iteration cut to at most " + Durations.format(studyOptions.quickIterationCap())
             + " (a test's smoke run: the steps and checks of --quick, figures rougher still)");
@@ -113,8 +128,12 @@ public final class StudyRunner {
       options.log().accept(cpus.describe());
       StudyRecord record = new StudyRecord(StudyRecord.SCHEMA, study.name(), study.info().title(), study.info().unit(), study.info().published(),
           services.records(), List.of(), List.of(), notes, study.grid(studyOptions));
-      try (ResultFile file = ResultFile.create(options.resultFile(), environment, planJson(study, studyOptions, steps))) {
+      ObjectNode planJson = planJson(study, studyOptions, steps);
+      // The agents of one split study ran one plan: the level they were given is part of it, their segment is not.
+      if (segment != null) planJson.put("concurrency", segment.concurrency());
+      try (ResultFile file = ResultFile.create(options.resultFile(), environment, planJson)) {
         file.update(r -> r.withStudy(record));
+        if (segment != null) file.update(r -> r.withAgent(segment.agent()));
         try {
           services.startAll();
         } catch (IOException e) {
@@ -138,6 +157,9 @@ public final class StudyRunner {
           List<StudyRecord.CheckRecord> checks = new ArrayList<>();
           for (PostCheck check : study.checks(studyOptions)) checks.add(runCheck(check, file.current(), services));
           file.update(r -> r.withStudy(r.study().withChecks(checks)));
+        }
+        if (segment != null && segment.starts() instanceof SharedBoundaries shared && shared.startAt() != null) {
+          file.update(r -> r.withAgent(segment.agent().withTimetable(shared.startAt(), shared.lateStarts(), shared.latestMillis())));
         }
         RunStatus status = interrupted ? RunStatus.INTERRUPTED : outOfResources ? RunStatus.FAILED : RunStatus.COMPLETE;
         return file.update(r -> r.withStatus(status)
@@ -200,6 +222,41 @@ public final class StudyRunner {
     return problems.stream().distinct().toList();
   }
 
+  /**
+   * Why this study cannot be run as one agent of several ({@code --segment}): it would start services here (an agent
+   * measures a service running elsewhere), a step calls no service by URL, forks, restarts services or is not closed-loop,
+   * or the level given cannot be split so many ways.
+   */
+  static List<String> segmentProblems(String study, List<Step> steps, int servicesStarted, StudySegment segment) {
+    List<String> problems = new ArrayList<>();
+    if (servicesStarted > 0) {
+      problems.add("--segment: study " + study + " would start its services here; an agent measures a service running elsewhere: give its URL,"
+          + " e.g. --target https://signer:8443");
+    }
+    for (Step step : steps) {
+      if (step.plan() == null || step.plan().workloads().size() != 1) continue;
+      WorkloadSpec w = step.plan().workloads().get(0);
+      String why = w.mix() == null && !w.params().containsKey(ParamSpec.TARGET) ? "its workload " + w.name() + " calls no service by URL"
+          : step.forked() || !step.beforeEachLevel().isEmpty() || !step.beforeStep().isEmpty() ? "it forks its series or restarts services"
+          : !(step.plan().load() instanceof LoadModel.Closed) ? "it is not a closed-loop level" : null;
+      if (why != null) problems.add("--segment: study " + study + " cannot spread step '" + step.label() + "' over agents: " + why);
+    }
+    problems.addAll(segment.segment().problems(new LoadModel.Closed(List.of(segment.concurrency()))).stream()
+        .map(p -> p.replace("the level of ", "--concurrency " + segment.concurrency() + ": the level of ")).toList());
+    return problems.stream().distinct().toList();
+  }
+
+  /**
+   * {@code plan} with a warm-up every agent ends together: a fixed count (a warm-up until steady stops when each agent sees
+   * fit, and their iterations would no longer match), of at least {@link #AGENT_WARMUP} and three iterations, since each
+   * agent is a fresh JVM whose client code nothing warmed.
+   */
+  static Plan withFixedWarmup(Plan plan) {
+    Iterations w = plan.warmup();
+    int count = (int) Math.max(Math.max(w.count(), 3), (AGENT_WARMUP.toMillis() + w.each().toMillis() - 1) / w.each().toMillis());
+    return plan.toBuilder().warmup(w.untilSteady() ? new Iterations(count, w.each()) : w).build();
+  }
+
   private void runStep(ResultFile file, Step step, RunningServices services, StudyOptions studyOptions) throws IOException, InterruptedException {
     List<String> hooks = new ArrayList<>();
     step.beforeStep().forEach(h -> hooks.add("before the step: " + h.describe()));
@@ -220,7 +277,14 @@ public final class StudyRunner {
       }
     }
     Plan plan = step.plan();
-    if (step.probe() != null) {
+    if (segment != null) {
+      // One agent of several: the level is the coordinator's, the same for every agent; probing here would choose this agent's own.
+      if (step.probe() != null) {
+        plan = Step.atConcurrency(plan, segment.concurrency());
+        record = record.chose(segment.concurrency(), "given by --concurrency (each of " + segment.segment().count() + " agents its share)");
+      }
+      plan = withFixedWarmup(plan);
+    } else if (step.probe() != null) {
       // A step whose forks need JVM options this JVM lacks (the ssl study's legacy TLS) probes in forks too.
       Optional<Integer> probeIndex = append(file, step.probe().plan(), step, services, WorkloadResult.Step.PROBE,
           step.forkJvmOptions().isEmpty() ? null : forks(studyOptions, step.forkJvmOptions()));
@@ -273,11 +337,7 @@ public final class StudyRunner {
     int workers = ((LoadModel.Closed) plan.load()).concurrency().get(0);
     int used = Math.min(agents.count(), workers);
     if (used < agents.count()) options.log().accept(step.label() + ": " + workers + " workers, so " + used + " of the " + agents.count() + " agents");
-    // Fixed warm-ups: agents that each stopped when they saw fit would hold iterations of different intervals. Each agent is a
-    // fresh JVM whose client code the probe never warmed: at least AGENT_WARMUP of it, and three iterations to judge by.
-    Iterations w = plan.warmup();
-    int count = (int) Math.max(Math.max(w.count(), 3), (AGENT_WARMUP.toMillis() + w.each().toMillis() - 1) / w.each().toMillis());
-    Plan split = plan.toBuilder().warmup(w.untilSteady() ? new Iterations(count, w.each()) : w).build();
+    Plan split = withFixedWarmup(plan);
     String cpu = services.cpuMeter(plan.cpu()).describe();
     RunResult merged = agents.measure(step.label().replaceAll("[^A-Za-z0-9-]+", "_"), split, used, cpu);
     int cores = services.serviceCores();
@@ -325,6 +385,7 @@ public final class StudyRunner {
     };
     RunSession session = new RunSession(plan, catalog, options.keys(), new RunSession.Options(services.cpuMeter(plan.cpu()), options.clock(),
         options.progress(), options.log(), options.hangGrace(), forks, result -> Analysis.of(result, Analysis.Options.DEFAULT), options.pki(), beforeLevel, options.env()));
+    if (segment != null) session.asAgent(segment.segment(), segment.starts(), null); // the agent's record is the study file's
     current = session;
     if (interrupted) session.interrupt();
     return session;

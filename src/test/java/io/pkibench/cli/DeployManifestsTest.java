@@ -103,6 +103,32 @@ class DeployManifestsTest {
     java.time.Instant.parse(starts.iterator().next());
   }
 
+  /** The same Job running a study's agents: 'study restpki' with the plan's flags, each pod its segment, one start, one plan. */
+  @Test
+  void agentScripts_studyCommand_eachPodAnAgentOfTheStudy() throws Exception {
+    Properties plan = plan();
+    plan.setProperty("AGENT_COMMAND", "study restpki");
+    plan.setProperty("RUN_ARGS", "--target https://signer:8443 --concurrency 64 --duration 5m");
+    int agents = Integer.parseInt(plan.getProperty("AGENTS"));
+    Path results = Files.createDirectories(dir.resolve("results"));
+    String script = script(yaml("agents-job.yaml")).replace("/results", results.toString());
+    Set<String> segments = new TreeSet<>();
+    Set<String> starts = new TreeSet<>();
+    for (int index = 0; index < agents; index++) {
+      List<String> args = runScript(script, plan, Map.of("JOB_COMPLETION_INDEX", Integer.toString(index)));
+      assertEquals(List.of("study", "restpki"), args.subList(0, 2), args.toString());
+      StudyCommand.RestPki study = new StudyCommand.RestPki();
+      new CommandLine(study).parseArgs(args.subList(2, args.size()).toArray(String[]::new)); // throws on a flag 'study restpki' does not take
+      segments.add(study.shared.segment);
+      starts.add(study.shared.startAt);
+      assertEquals(64, study.shared.concurrency);
+      assertEquals("https://signer:8443", study.target);
+      assertEquals(results.resolve("seg-" + (index + 1) + ".json"), study.shared.out);
+    }
+    assertEquals(agents, segments.size(), "each pod its own segment: " + segments);
+    assertEquals(1, starts.size(), "one start time: " + starts);
+  }
+
   @Test
   void mergeScript_readsEverySegmentsFile() throws Exception {
     Properties plan = plan();
