@@ -5,6 +5,7 @@ import io.pkibench.keys.PemKeys;
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.pki.WorkerIdentities;
+import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.WorkloadContext;
 import java.io.IOException;
@@ -60,6 +61,37 @@ final class WorkerClients {
     return problems;
   }
 
+  /** {@code -p identities} as every client workload that presents a certificate lists it. */
+  static ParamSpec spec() {
+    return ParamSpec.free(IDENTITIES, "", "one client identity per worker; per-worker: the test PKI issues each worker a certificate"
+        + " beside -p client's; DIR: a directory of PEM pairs (NAME.crt or NAME.pem with NAME.key), one per worker in name order");
+  }
+
+  /**
+   * With {@code -p identities=DIR}, a refusal when {@code workers} (the plan's largest level, {@code level}) are more than
+   * its pairs: said before the run rather than when the level starts and its worker past the count finds none.
+   */
+  static List<String> workerProblems(Params p, int workers, String level) {
+    String value = p.get(IDENTITIES);
+    if (value.isEmpty() || value.equals(PER_WORKER) || !Files.isDirectory(Path.of(value))) return List.of();
+    int pairs;
+    try {
+      pairs = keyFiles(Path.of(value)).size();
+    } catch (IOException e) {
+      return List.of("-p identities=" + value + ": cannot list it (" + e.getMessage() + ")");
+    }
+    if (workers <= pairs) return List.of();
+    return List.of("-p identities=" + value + " holds " + pairs + " identit" + (pairs == 1 ? "y" : "ies") + " (PEM pairs), and " + level
+        + " needs " + workers + ", one per worker: add " + (workers - pairs) + " pair" + (workers - pairs == 1 ? "" : "s") + " to " + value
+        + " or lower " + level.replaceFirst(" .*", ""));
+  }
+
+  private static List<Path> keyFiles(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(f -> f.getFileName().toString().endsWith(".key")).sorted().toList();
+    }
+  }
+
   /** The clients of {@code p}: {@code shared} for every worker, or one identity each when {@code -p identities} is given. */
   static WorkerClients of(WorkloadContext context, Params p, TlsClient shared) throws IOException {
     String value = p.get(IDENTITIES);
@@ -84,10 +116,7 @@ final class WorkerClients {
 
   /** Every PEM pair of {@code dir} in name order, each key checked to belong to its certificate; refused naming the pair. */
   static List<SigningKey> directory(Path dir) throws IOException {
-    List<Path> keys;
-    try (Stream<Path> files = Files.list(dir)) {
-      keys = files.filter(f -> f.getFileName().toString().endsWith(".key")).sorted().toList();
-    }
+    List<Path> keys = keyFiles(dir);
     if (keys.isEmpty()) throw new IllegalArgumentException("-p identities=" + dir + ": holds no PEM pair (NAME.crt or NAME.pem with NAME.key)");
     List<SigningKey> pairs = new ArrayList<>();
     for (Path keyFile : keys) {
