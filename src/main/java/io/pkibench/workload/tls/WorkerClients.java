@@ -25,12 +25,12 @@ import java.util.stream.Stream;
  * {@code -p identities=DIR}, worker i presents the i-th PEM pair of the user's directory (NAME.crt or NAME.pem
  * with NAME.key, in name order). A gateway that grants or limits per client then sees as many clients as workers.
  */
-final class WorkerClients {
-  static final String IDENTITIES = "identities";
-  static final String PER_WORKER = "per-worker";
+public final class WorkerClients {
+  public static final String IDENTITIES = "identities";
+  public static final String PER_WORKER = "per-worker";
 
   /** Worker {@code worker}'s identity (0-based); throws naming the flag when there is none for it. */
-  interface Identities {
+  public interface Identities {
     SigningKey forWorker(int worker) throws Exception;
   }
 
@@ -62,7 +62,7 @@ final class WorkerClients {
   }
 
   /** {@code -p identities} as every client workload that presents a certificate lists it. */
-  static ParamSpec spec() {
+  public static ParamSpec spec() {
     return ParamSpec.free(IDENTITIES, "", "one client identity per worker; per-worker: the test PKI issues each worker a certificate"
         + " beside -p client's; DIR: a directory of PEM pairs (NAME.crt or NAME.pem with NAME.key), one per worker in name order");
   }
@@ -71,7 +71,7 @@ final class WorkerClients {
    * With {@code -p identities=DIR}, a refusal when {@code workers} (the plan's largest level, {@code level}) are more than
    * its pairs: said before the run rather than when the level starts and its worker past the count finds none.
    */
-  static List<String> workerProblems(Params p, int workers, String level) {
+  public static List<String> workerProblems(Params p, int workers, String level) {
     String value = p.get(IDENTITIES);
     if (value.isEmpty() || value.equals(PER_WORKER) || !Files.isDirectory(Path.of(value))) return List.of();
     int pairs;
@@ -94,24 +94,33 @@ final class WorkerClients {
 
   /** The clients of {@code p}: {@code shared} for every worker, or one identity each when {@code -p identities} is given. */
   static WorkerClients of(WorkloadContext context, Params p, TlsClient shared) throws IOException {
+    return new WorkerClients(shared, identities(context, p, p.get(ClientTlsParams.CLIENT)));
+  }
+
+  /**
+   * The workers' identities {@code -p identities} asks for, or null when it is not given: with per-worker, each issued by the
+   * test PKI beside {@code template} (an end-entity alias: tls-client for a TLS client, a signer for a certificate login);
+   * with DIR, the directory's i-th pair for worker i.
+   */
+  public static Identities identities(WorkloadContext context, Params p, String template) throws IOException {
     String value = p.get(IDENTITIES);
-    if (value.isEmpty()) return new WorkerClients(shared, null);
+    if (value.isEmpty()) return null;
     if (value.equals(PER_WORKER)) {
-      WorkerIdentities issued = new WorkerIdentities(context.pki().get(), p.get(ClientTlsParams.CLIENT), context.clock());
-      return new WorkerClients(shared, worker -> {
+      WorkerIdentities issued = new WorkerIdentities(context.pki().get(), template, context.clock());
+      return worker -> {
         WorkerIdentities.Issued i = issued.forWorker(worker);
-        return new SigningKey(p.get(ClientTlsParams.CLIENT) + "-worker-" + worker, i.key(), i.chain(),
+        return new SigningKey(template + "-worker-" + worker, i.key(), i.chain(),
             ProviderChoice.JDK.providerFor("Signature", i.key().getAlgorithm().equals("RSA") ? "SHA256withRSA" : "SHA256withECDSA"));
-      });
+      };
     }
     List<SigningKey> pairs = directory(Path.of(value));
-    return new WorkerClients(shared, worker -> {
+    return worker -> {
       if (worker >= pairs.size()) {
         throw new IllegalArgumentException("-p identities=" + value + " holds " + pairs.size() + " identit" + (pairs.size() == 1 ? "y" : "ies")
             + " (PEM pairs); this run has more workers than that (worker " + (worker + 1) + "): add pairs to " + value + " or lower --concurrency");
       }
       return pairs.get(worker);
-    });
+    };
   }
 
   /** Every PEM pair of {@code dir} in name order, each key checked to belong to its certificate; refused naming the pair. */
