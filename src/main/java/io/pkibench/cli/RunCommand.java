@@ -73,6 +73,9 @@ import picocli.CommandLine.Spec;
         "  pkibench run sign -p alg=ecdsa-p256 --concurrency 8 --segment 1/2 --start-at $(date -u -d '+1 min' +%%FT%%TZ) -o seg1.json",
         "  pkibench run tsp --target http://127.0.0.1:18318/tsa --concurrency 8 --agents 4 --local -o all.json   # 4 agents here ('pkibench serve tsa'), merged",
         "  pkibench run tls-handshake --target tls://HOST:PORT -p client=tls-client -p identities=per-worker --concurrency 64   # one client certificate per worker",
+        "  pkibench run tls-rr --target tls://HOST:PORT -p identities=my-clients/ --concurrency 8   # worker i presents the i-th PEM pair (tls-hold, https-*, http:* too)",
+        "  pkibench run http:auth --target https://127.0.0.1:8443 -p identities=per-worker --concurrency 16   # each worker logs in as itself",
+        "  pkibench run sign --keys remote:127.0.0.1:9443,identities=per-worker --concurrency 16   # each worker its own client of the key server",
         "", "Exit codes: 0 done, 1 a workload could not run or stopped early (--agents: or an agent's share is missing), 2 bad flags (nothing run)."})
 final class RunCommand implements Callable<Integer> {
   @ParentCommand PkibenchCommand parent;
