@@ -3,6 +3,7 @@ package io.pkibench.keys.catalog;
 import io.pkibench.keys.remote.NodeAddress;
 import io.pkibench.keys.remote.RemoteKeySource;
 import io.pkibench.keys.KeySource;
+import io.pkibench.keys.PemPairs;
 import io.pkibench.keys.Pkcs11KeySource;
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SigningKey;
@@ -13,6 +14,7 @@ import io.pkibench.pki.WorkerIdentities;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -58,6 +60,26 @@ public final class KeySources {
         .map(i -> i.substring(IDENTITIES.length())).findFirst().orElse(null);
   }
 
+  /**
+   * With {@code identities=DIR}, a refusal when {@code workers} (the plan's largest level, {@code level}) are more than the
+   * directory's pairs, said before the run.
+   */
+  public static List<String> workerProblems(String spec, int workers, String level) {
+    if (!spec.startsWith("remote:")) return List.of();
+    String identities = identitiesOf(spec);
+    if (identities == null || identities.equals(PER_WORKER) || !java.nio.file.Files.isDirectory(Path.of(identities))) return List.of();
+    int pairs;
+    try {
+      pairs = PemPairs.keyFiles(Path.of(identities)).size();
+    } catch (IOException e) {
+      return List.of("--keys " + spec + ": cannot list " + identities + " (" + e.getMessage() + ")");
+    }
+    if (workers <= pairs) return List.of();
+    return List.of("--keys " + spec + ": " + identities + " holds " + pairs + " identit" + (pairs == 1 ? "y" : "ies") + " (PEM pairs), and " + level
+        + " needs " + workers + ", one per worker: add " + (workers - pairs) + " pair" + (workers - pairs == 1 ? "" : "s") + " to " + identities
+        + " or lower " + level.replaceFirst(" .*", ""));
+  }
+
   /** Checks the syntax only (no file is opened): null when fine, else the problem naming {@code --keys}. */
   public static String problem(String spec) {
     if (spec.equals("software")) return null;
@@ -77,9 +99,9 @@ public final class KeySources {
         return e.getMessage();
       }
       String identities = identitiesOf(spec);
-      if (identities != null && !identities.equals(PER_WORKER)) {
-        return "--keys " + spec + ": " + IDENTITIES + identities + ": the key server's client takes identities=per-worker (the test PKI issues"
-            + " each worker a client certificate beside tls-client, kept in the PKI directory)";
+      if (identities != null && !identities.equals(PER_WORKER) && !java.nio.file.Files.isDirectory(Path.of(identities))) {
+        return "--keys " + spec + ": " + IDENTITIES + identities + ": no such directory; give identities=per-worker (the test PKI issues each worker"
+            + " a client certificate beside tls-client, kept in the PKI directory) or a directory of PEM pairs (NAME.crt or NAME.pem with NAME.key)";
       }
       return null;
     }
@@ -99,6 +121,17 @@ public final class KeySources {
       SigningKey client = new SoftwareKeySource(() -> testPki, ProviderChoice.JDK).key("tls-client");
       if (identitiesOf(spec) == null) {
         return new RemoteKeySource(NodeAddress.parseAll(nodesOf(spec)), client, testPki.certificate("root-ca"), clock, log);
+      }
+      String identities = identitiesOf(spec);
+      if (!identities.equals(PER_WORKER)) {
+        String flag = "--keys " + spec;
+        List<SigningKey> pairs = PemPairs.read(Path.of(identities), flag);
+        return new RemoteKeySource(NodeAddress.parseAll(nodesOf(spec)), client, testPki.certificate("root-ca"), clock, log, worker -> {
+          if (worker >= pairs.size()) {
+            throw new IllegalArgumentException(flag + ": " + identities + " holds " + pairs.size() + " PEM pairs; worker " + (worker + 1) + " has none");
+          }
+          return pairs.get(worker);
+        }, IDENTITIES + identities);
       }
       WorkerIdentities issued = new WorkerIdentities(testPki, "tls-client", clock);
       return new RemoteKeySource(NodeAddress.parseAll(nodesOf(spec)), client, testPki.certificate("root-ca"), clock, log, worker -> {

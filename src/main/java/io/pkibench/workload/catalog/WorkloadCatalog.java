@@ -122,6 +122,7 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
     List<String> problems = new java.util.ArrayList<>();
     for (WorkloadSpec spec : plan.workloads()) {
       factoryOf(spec).ifPresent(f -> problems.addAll(f.workerProblems(Params.resolve(spec.name(), f.params(), spec.params()), workers, level)));
+      if (spec.keys() != null) problems.addAll(KeySources.workerProblems(spec.keys(), workers, level));
     }
     return problems;
   }

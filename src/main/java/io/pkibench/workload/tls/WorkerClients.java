@@ -1,7 +1,7 @@
 package io.pkibench.workload.tls;
 
 import io.pkibench.formats.tls.TlsClient;
-import io.pkibench.keys.PemKeys;
+import io.pkibench.keys.PemPairs;
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.pki.WorkerIdentities;
@@ -11,12 +11,8 @@ import io.pkibench.workload.api.WorkloadContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.PrivateKey;
-import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * The TLS client each worker uses. Without {@code -p identities} every worker shares the one client of
@@ -76,7 +72,7 @@ public final class WorkerClients {
     if (value.isEmpty() || value.equals(PER_WORKER) || !Files.isDirectory(Path.of(value))) return List.of();
     int pairs;
     try {
-      pairs = keyFiles(Path.of(value)).size();
+      pairs = PemPairs.keyFiles(Path.of(value)).size();
     } catch (IOException e) {
       return List.of("-p identities=" + value + ": cannot list it (" + e.getMessage() + ")");
     }
@@ -84,12 +80,6 @@ public final class WorkerClients {
     return List.of("-p identities=" + value + " holds " + pairs + " identit" + (pairs == 1 ? "y" : "ies") + " (PEM pairs), and " + level
         + " needs " + workers + ", one per worker: add " + (workers - pairs) + " pair" + (workers - pairs == 1 ? "" : "s") + " to " + value
         + " or lower " + level.replaceFirst(" .*", ""));
-  }
-
-  private static List<Path> keyFiles(Path dir) throws IOException {
-    try (Stream<Path> files = Files.list(dir)) {
-      return files.filter(f -> f.getFileName().toString().endsWith(".key")).sorted().toList();
-    }
   }
 
   /** The clients of {@code p}: {@code shared} for every worker, or one identity each when {@code -p identities} is given. */
@@ -125,26 +115,7 @@ public final class WorkerClients {
 
   /** Every PEM pair of {@code dir} in name order, each key checked to belong to its certificate; refused naming the pair. */
   static List<SigningKey> directory(Path dir) throws IOException {
-    List<Path> keys = keyFiles(dir);
-    if (keys.isEmpty()) throw new IllegalArgumentException("-p identities=" + dir + ": holds no PEM pair (NAME.crt or NAME.pem with NAME.key)");
-    List<SigningKey> pairs = new ArrayList<>();
-    for (Path keyFile : keys) {
-      String name = keyFile.getFileName().toString().replaceFirst("\\.key$", "");
-      Path cert = Files.exists(dir.resolve(name + ".crt")) ? dir.resolve(name + ".crt") : dir.resolve(name + ".pem");
-      String pair = "-p identities=" + dir + ": " + name + " (" + cert.getFileName() + " with " + keyFile.getFileName() + ")";
-      try {
-        List<X509Certificate> chain = PemKeys.certificates(Files.readAllBytes(cert));
-        if (chain.isEmpty()) throw new IllegalArgumentException("no X.509 certificate in " + cert.getFileName());
-        PrivateKey key = PemKeys.privateKey(Files.readAllBytes(keyFile));
-        String mismatch = ClientTlsParams.mismatch(key, chain.get(0));
-        if (mismatch != null) throw new IllegalArgumentException(mismatch);
-        pairs.add(new SigningKey(name, key, chain, ProviderChoice.JDK.providerFor("Signature", ClientTlsParams.family(key.getAlgorithm()).equals("RSA")
-            ? "SHA256withRSA" : "SHA256withECDSA")));
-      } catch (IOException | GeneralSecurityException | IllegalArgumentException e) {
-        throw new IllegalArgumentException(pair + ": cannot be read: " + e.getMessage(), e);
-      }
-    }
-    return pairs;
+    return PemPairs.read(dir, "-p " + IDENTITIES + "=" + dir);
   }
 
   /** Worker {@code worker}'s client: the shared one, or the shared settings with the worker's own identity. */
