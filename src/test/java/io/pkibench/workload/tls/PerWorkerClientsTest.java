@@ -153,6 +153,16 @@ class PerWorkerClientsTest {
           + own + " or lower --"), err.toString());
       assertTrue(!Files.exists(dir.resolve("refused-" + i + ".json")), "nothing ran");
     }
+
+    // a mix: every worker may draw either member, so each member needs a pair per worker, and each is named
+    StringWriter out = new StringWriter(), err = new StringWriter();
+    int code = run(out, err, "run", "--mix", "tls-rr=1,tls-acrr=1", "--target", "tls://127.0.0.1:1", "--pki", fixture.pki.dir().toString(),
+        "--warmup", "0x1s", "--measure", "1x1s", "--quiet", "--out", "refused-mix.json", "-p", "identities=" + own, "--concurrency", "3");
+    assertEquals(2, code, "refused as a bad flag: " + out + err);
+    for (String member : List.of("tls-rr", "tls-acrr")) {
+      assertTrue(err.toString().contains("mix member " + member + ": -p identities=" + own + " holds 2 identities (PEM pairs), and --concurrency 3 needs 3"),
+          err.toString());
+    }
   }
 
   private static void waitForPort(int port, Process stunnel, Path log) throws Exception {
