@@ -77,6 +77,9 @@ import picocli.CommandLine.Spec;
         "  pkibench run tls-handshake --target tls://HOST:PORT -p client=tls-client -p identities=per-worker --concurrency 64   # one client certificate per worker",
         "  pkibench run sign -p alg=ecdsa-p256 --rates 400 --threshold 'p99<5ms' --threshold 'errors<1%%' --threshold 'throughput>=390/s'"
             + "   # pass/fail limits, k6-style: exit code 3 when one fails",
+        "  pkibench run tls-rr --target tls://HOST:PORT -p identities=my-clients/ --concurrency 8   # worker i presents the i-th PEM pair (tls-hold, https-*, http:* too)",
+        "  pkibench run http:auth --target https://127.0.0.1:8443 -p identities=per-worker --concurrency 16   # each worker logs in as itself",
+        "  pkibench run sign --keys remote:127.0.0.1:9443,identities=per-worker --concurrency 16   # each worker its own client of the key server",
         "", "Exit codes: 0 done, 1 a workload could not run or stopped early (--agents: or an agent's share is missing), 2 bad flags (nothing run),"
             + " 3 a --threshold failed (the run finished; the result's 'thresholds' say which)."})
 final class RunCommand implements Callable<Integer> {

@@ -1,5 +1,6 @@
 package io.pkibench.engine;
 
+import io.pkibench.keys.CallingWorker;
 import io.pkibench.plan.LevelLoad;
 import io.pkibench.plan.Stages;
 import io.pkibench.measure.LatencyHistograms;
@@ -120,6 +121,7 @@ final class Worker extends WorkerPadAfter implements Runnable {
 
   @Override
   public void run() {
+    CallingWorker.is(id); // a key source with one client identity per worker routes this thread's key calls by it
     Operation operation;
     try {
       operation = workload.newOperation(id);

@@ -7,14 +7,19 @@ import java.security.interfaces.RSAKey;
 import java.security.spec.ECParameterSpec;
 
 /**
- * A handle on a private key a key server holds: its alias and the cluster that reaches it, never the
+ * A handle on a private key a key server holds: its alias and the route to the cluster that reaches it, never the
  * key itself. It tells its size and curve (from the certificate) so TLS and CMS code that looks at a
  * key's size works unchanged; {@link #getEncoded()} is null, as for a key on a token.
  */
 public sealed interface RemoteKey extends PrivateKey permits RemoteKey.Rsa, RemoteKey.Ec, RemoteKey.Ed, RemoteKey.MlDsa {
   String alias();
 
-  Cluster cluster();
+  /** The cluster this call goes out on: the source's own, or the calling worker's when each worker has a client identity of its own. */
+  java.util.function.Supplier<Cluster> route();
+
+  default Cluster cluster() {
+    return route().get();
+  }
 
   @Override
   default String getFormat() {
@@ -26,7 +31,7 @@ public sealed interface RemoteKey extends PrivateKey permits RemoteKey.Rsa, Remo
     return null;
   }
 
-  record Rsa(String alias, BigInteger getModulus, Cluster cluster) implements RemoteKey, RSAKey {
+  record Rsa(String alias, BigInteger getModulus, java.util.function.Supplier<Cluster> route) implements RemoteKey, RSAKey {
     @Override
     public String getAlgorithm() {
       return "RSA";
@@ -38,7 +43,7 @@ public sealed interface RemoteKey extends PrivateKey permits RemoteKey.Rsa, Remo
     }
   }
 
-  record Ec(String alias, ECParameterSpec getParams, Cluster cluster) implements RemoteKey, ECKey {
+  record Ec(String alias, ECParameterSpec getParams, java.util.function.Supplier<Cluster> route) implements RemoteKey, ECKey {
     @Override
     public String getAlgorithm() {
       return "EC";
@@ -50,7 +55,7 @@ public sealed interface RemoteKey extends PrivateKey permits RemoteKey.Rsa, Remo
     }
   }
 
-  record Ed(String alias, Cluster cluster) implements RemoteKey {
+  record Ed(String alias, java.util.function.Supplier<Cluster> route) implements RemoteKey {
     @Override
     public String getAlgorithm() {
       return "Ed25519";
@@ -63,7 +68,7 @@ public sealed interface RemoteKey extends PrivateKey permits RemoteKey.Rsa, Remo
   }
 
   /** An ML-DSA key; {@code parameterSet} as the certificate names it ({@code ML-DSA-65}). */
-  record MlDsa(String alias, String parameterSet, Cluster cluster) implements RemoteKey {
+  record MlDsa(String alias, String parameterSet, java.util.function.Supplier<Cluster> route) implements RemoteKey {
     @Override
     public String getAlgorithm() {
       return "ML-DSA";

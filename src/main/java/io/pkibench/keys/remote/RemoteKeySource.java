@@ -5,6 +5,7 @@ import io.pkibench.keyserver.protocol.RsfnPackRequest;
 import io.pkibench.keyserver.protocol.RsfnPackResponse;
 import io.pkibench.keyserver.protocol.RsfnUnpackRequest;
 import io.pkibench.keyserver.protocol.RsfnUnpackResponse;
+import io.pkibench.keys.CallingWorker;
 import io.pkibench.keys.KeyNodeTally;
 import io.pkibench.keys.RsfnEnvelopeService;
 import io.grpc.TlsChannelCredentials;
@@ -39,23 +40,72 @@ public final class RemoteKeySource implements KeySource, RsfnEnvelopeService {
   private final Cluster cluster;
   private final RemoteProvider provider = new RemoteProvider();
 
+  /** Worker {@code worker}'s own client identity (0-based), presented to the nodes on connections of its own. */
+  public interface PerWorker {
+    SigningKey forWorker(int worker) throws Exception;
+  }
+
+  /** Each worker's identity (null: every call presents the source's one), how the flag named it, and each worker's cluster once it called. */
+  private final PerWorker perWorker;
+  private final String perWorkerFlag;
+  private final java.util.Map<Integer, Cluster> workerClusters = new java.util.concurrent.ConcurrentHashMap<>();
+  private final X509Certificate root;
+  private final InstantSource clock;
+  private final Consumer<String> log;
+
   public RemoteKeySource(List<NodeAddress> addresses, SigningKey clientIdentity, X509Certificate root, InstantSource clock, Consumer<String> log)
       throws GeneralSecurityException {
+    this(addresses, clientIdentity, root, clock, log, null, null);
+  }
+
+  /**
+   * With {@code perWorker}, a call made on a worker's thread ({@link CallingWorker}) goes out on that worker's own connections,
+   * which present its own certificate, so the nodes (and their grants) see as many clients as workers; {@code flag} is how
+   * {@code --keys} named them (identities=per-worker or identities=DIR). Other calls (the chains) present {@code clientIdentity}.
+   */
+  public RemoteKeySource(List<NodeAddress> addresses, SigningKey clientIdentity, X509Certificate root, InstantSource clock, Consumer<String> log,
+      PerWorker perWorker, String flag) throws GeneralSecurityException {
     this.addresses = List.copyOf(addresses);
+    this.perWorker = perWorker;
+    this.perWorkerFlag = flag;
+    this.root = root;
+    this.clock = clock;
+    this.log = log;
     // JSSE signs its handshake through whichever installed provider takes the key, never one it is
     // given: install ours last, where it only ever takes remote keys (its services declare the class).
     synchronized (RemoteKeySource.class) {
       if (java.security.Security.getProvider(RemoteProvider.NAME) == null) java.security.Security.addProvider(new RemoteProvider());
     }
-    var credentials = TlsChannelCredentials.newBuilder()
-        .keyManager(TlsContexts.keyManagers(clientIdentity))
-        .trustManager(TlsContexts.trustManagers(root))
-        .build();
     try {
-      this.cluster = new Cluster(addresses, credentials, clock, log);
+      this.cluster = new Cluster(addresses, credentials(clientIdentity, root), clock, log);
     } catch (IllegalStateException e) {
       throw new GeneralSecurityException("--keys " + describe() + ": " + e.getMessage(), e);
     }
+  }
+
+  private static io.grpc.ChannelCredentials credentials(SigningKey identity, X509Certificate root) throws GeneralSecurityException {
+    return TlsChannelCredentials.newBuilder()
+        .keyManager(TlsContexts.keyManagers(identity))
+        .trustManager(TlsContexts.trustManagers(root))
+        .build();
+  }
+
+  /**
+   * The cluster a key call goes out on: the calling worker's own (made on its first call, connecting with its identity)
+   * when each worker has one, else this source's.
+   */
+  private Cluster route() {
+    int worker = CallingWorker.current();
+    if (perWorker == null || worker < 0) return cluster;
+    Cluster own = workerClusters.get(worker);
+    if (own != null) return own;
+    return workerClusters.computeIfAbsent(worker, w -> {
+      try {
+        return new Cluster(addresses, credentials(perWorker.forWorker(w), root), clock, log);
+      } catch (Exception e) {
+        throw new IllegalStateException("--keys " + describe() + ": worker " + (w + 1) + "'s client identity: " + e.getMessage(), e);
+      }
+    });
   }
 
   @Override
@@ -68,12 +118,12 @@ public final class RemoteKeySource implements KeySource, RsfnEnvelopeService {
     if (chain.isEmpty()) throw new GeneralSecurityException("key server sent no certificate for " + alias);
     var publicKey = chain.get(0).getPublicKey();
     RemoteKey handle = switch (publicKey) {
-      case RSAPublicKey rsa -> new RemoteKey.Rsa(alias, rsa.getModulus(), cluster);
-      case ECPublicKey ec -> new RemoteKey.Ec(alias, ec.getParams(), cluster);
+      case RSAPublicKey rsa -> new RemoteKey.Rsa(alias, rsa.getModulus(), this::route);
+      case ECPublicKey ec -> new RemoteKey.Ec(alias, ec.getParams(), this::route);
       default -> {
-        if (publicKey.getAlgorithm().equals("Ed25519") || publicKey.getAlgorithm().equals("EdDSA")) yield new RemoteKey.Ed(alias, cluster);
+        if (publicKey.getAlgorithm().equals("Ed25519") || publicKey.getAlgorithm().equals("EdDSA")) yield new RemoteKey.Ed(alias, this::route);
         if (publicKey.getAlgorithm().startsWith("ML-DSA")) yield new RemoteKey.MlDsa(alias, chain.get(0).getSigAlgName().startsWith("ML-DSA")
-            ? chain.get(0).getSigAlgName() : "ML-DSA", cluster);
+            ? chain.get(0).getSigAlgName() : "ML-DSA", this::route);
         throw new GeneralSecurityException("key " + alias + " is " + publicKey.getAlgorithm() + "; the remote source uses RSA, EC, Ed25519 and ML-DSA keys");
       }
     };
@@ -112,7 +162,11 @@ public final class RemoteKeySource implements KeySource, RsfnEnvelopeService {
   /** The nodes, each one's calls and failures so far, whether it is up, and when it went out and came back. */
   @Override
   public List<KeyNodeTally> nodes() {
-    return cluster.nodes();
+    if (workerClusters.isEmpty()) return cluster.nodes();
+    // each worker's calls went out on its own connections: the nodes' tallies are the sum over the source's and the workers'
+    List<List<KeyNodeTally>> all = new ArrayList<>(List.of(cluster.nodes()));
+    for (Cluster c : workerClusters.values()) all.add(c.nodes());
+    return KeyNodeTally.sum(all);
   }
 
   @Override
@@ -122,11 +176,13 @@ public final class RemoteKeySource implements KeySource, RsfnEnvelopeService {
 
   @Override
   public String describe() {
-    return "remote:" + String.join(",", addresses.stream().map(a -> a + "=" + a.weight()).toList());
+    return "remote:" + String.join(",", addresses.stream().map(a -> a + "=" + a.weight()).toList()) + (perWorkerFlag == null ? "" : "," + perWorkerFlag);
   }
 
   @Override
   public void close() {
+    workerClusters.values().forEach(Cluster::close);
+    workerClusters.clear();
     cluster.close();
   }
 }

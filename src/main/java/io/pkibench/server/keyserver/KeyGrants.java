@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
  * # WHO: ALIAS-PATTERN, ALIAS-PATTERN...      (* matches any run of characters)
  * sha256=3F:A0:...:9C: signer-*, tls-client    # a certificate by its SHA-256 fingerprint
  * cn=pkibench tls-client: signer-rsa2048-*      # any certificate (chaining to the trusted root) with this subject CN
+ * cn=pkibench tls-client worker *: signer-*     # a CN pattern: every per-worker certificate (--keys remote:...,identities=per-worker)
  * </pre>
  * The TLS layer has already checked the chain; a grant only narrows what an authenticated client may ask for.
  */
@@ -32,7 +33,9 @@ public record KeyGrants(List<Grant> grants) {
   public record Grant(String fingerprintSha256, String commonName, List<Pattern> aliases, String line) {
     boolean matches(X509Certificate certificate) {
       if (fingerprintSha256 != null) return fingerprintSha256.equals(fingerprint(certificate));
-      return commonName.equals(KeyGrants.commonName(certificate));
+      String cn = KeyGrants.commonName(certificate);
+      // cn=pkibench tls-client worker *: every worker's own certificate (identities=per-worker), or a user's numbered ones
+      return commonName.contains("*") ? cn != null && glob(commonName).matcher(cn).matches() : commonName.equals(cn);
     }
   }
 
@@ -48,8 +51,13 @@ public record KeyGrants(List<Grant> grants) {
    */
   public static KeyGrants signerKeysFor(X509Certificate client) {
     return new KeyGrants(List.of(new Grant(fingerprint(client), null, List.of(glob("signer-*"), glob("tls-client")),
-        "sha256=" + fingerprint(client) + ": signer-*, tls-client")));
+        "sha256=" + fingerprint(client) + ": signer-*, tls-client"),
+        // the certificates the test PKI issues each worker beside tls-client (--keys remote:...,identities=per-worker): the same keys
+        new Grant(null, WORKER_COMMON_NAMES, List.of(glob("signer-*"), glob("tls-client")), "cn=" + WORKER_COMMON_NAMES + ": signer-*, tls-client")));
   }
+
+  /** The subject CN of every per-worker certificate the test PKI issues beside tls-client. */
+  static final String WORKER_COMMON_NAMES = "pkibench tls-client worker *";
 
   /** Reads {@code file}; every malformed line is reported at once, each with its number. */
   public static KeyGrants read(Path file) throws IOException {

@@ -246,6 +246,11 @@ public final class KeyServer implements ReferenceServer {
     return service.counts();
   }
 
+  /** Key uses granted per client certificate subject, since start: as many subjects as a run's workers with identities=per-worker. */
+  public java.util.Map<String, Long> usesByClient() {
+    return service.usesByClient();
+  }
+
   public int port() {
     return server.getPort();
   }

@@ -258,7 +258,30 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
       throw refusal(Status.PERMISSION_DENIED, "no key '" + printable(alias) + "' for the client certificate "
           + (caller == null ? "(none)" : caller.getSubjectX500Principal().getName()));
     }
+    countFor(caller);
     return open(alias);
+  }
+
+  /**
+   * Key uses granted per client certificate subject, since start: what shows that a run's workers came as many clients
+   * (one identity each) or as one. Bounded: past {@link #MOST_COUNTED_CLIENTS} subjects the rest are counted together.
+   */
+  private final Map<String, LongAdder> usesByClient = new ConcurrentHashMap<>();
+  static final int MOST_COUNTED_CLIENTS = 100_000;
+  static final String OTHER_CLIENTS = "(other clients)";
+
+  private void countFor(X509Certificate caller) {
+    String subject = caller.getSubjectX500Principal().getName();
+    LongAdder uses = usesByClient.get(subject);
+    if (uses == null) uses = usesByClient.computeIfAbsent(usesByClient.size() < MOST_COUNTED_CLIENTS ? subject : OTHER_CLIENTS, s -> new LongAdder());
+    uses.increment();
+  }
+
+  /** Key uses granted per client subject (RFC 2253), since start. */
+  public Map<String, Long> usesByClient() {
+    Map<String, Long> copy = new java.util.TreeMap<>();
+    usesByClient.forEach((subject, uses) -> copy.put(subject, uses.sum()));
+    return copy;
   }
 
   private boolean allows(X509Certificate caller, String alias) {

@@ -42,6 +42,15 @@ public interface WorkloadFactory {
   }
 
   /**
+   * Problems only the number of workers reveals (more identities asked than {@code -p identities=DIR} holds), each naming
+   * {@code level}, the flag of the plan's largest level: asked before anything starts with that level's {@code workers}, since
+   * a workload, made once per level, is not told how many workers will ask it for operations.
+   */
+  default List<String> workerProblems(Params params, int workers, String level) {
+    return List.of();
+  }
+
+  /**
    * Connections one worker holds open at once with these parameters (0: none, the work stays in this process): what
    * the process's open-file limit and ports are checked against before a run ({@link SocketBudget}).
    */

@@ -97,6 +97,16 @@ public final class MixFactory implements WorkloadFactory {
     return problems;
   }
 
+  /** Every worker may draw any member, so each member's needs are asked with all the workers. */
+  @Override
+  public List<String> workerProblems(Params ignored, int workers, String level) {
+    List<String> problems = new ArrayList<>();
+    for (int i = 0; i < factories.size(); i++) {
+      for (String p : factories.get(i).workerProblems(params(i), workers, level)) problems.add(prefixed(mix.members().get(i), p));
+    }
+    return problems;
+  }
+
   /** Every worker holds an operation of each member at once, so their connections add up. */
   @Override
   public int socketsPerWorker(Params ignored) {

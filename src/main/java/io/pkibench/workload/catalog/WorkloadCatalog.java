@@ -2,8 +2,10 @@ package io.pkibench.workload.catalog;
 
 import io.pkibench.keys.catalog.KeySources;
 import io.pkibench.plan.LevelLoad;
+import io.pkibench.plan.LoadModel;
 import io.pkibench.plan.MixSpec;
 import io.pkibench.plan.Plan;
+import io.pkibench.plan.Stages;
 import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.workload.ades.AuthWorkload;
 import io.pkibench.workload.ades.CadesWorkload;
@@ -101,7 +103,28 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
   public List<String> problems(Plan plan) {
     List<String> problems = new java.util.ArrayList<>(plan.problems());
     for (WorkloadSpec spec : plan.workloads()) problems.addAll(problems(spec));
+    if (problems.isEmpty()) problems.addAll(workerProblems(plan));
     return problems.stream().distinct().toList();
+  }
+
+  /**
+   * What each workload cannot give the plan's largest level (more identities than a directory holds), asked once with that
+   * level's workers and named by its flag: found before the run, not when that level starts.
+   */
+  private List<String> workerProblems(Plan plan) {
+    int workers = plan.load().levels().stream().mapToInt(LevelLoad::workers).max().orElse(0);
+    String level = switch (plan.load()) {
+      case LoadModel.Closed closed -> "--concurrency " + workers;
+      case LoadModel.Open open -> "--concurrency " + workers + " (the workers serving --rate)";
+      case LoadModel.Staged staged -> staged.stages().kind() == Stages.Kind.RATE ? "--concurrency " + workers + " (the workers serving --stages)"
+          : "--stages (" + workers + " workers at its highest)";
+    };
+    List<String> problems = new java.util.ArrayList<>();
+    for (WorkloadSpec spec : plan.workloads()) {
+      factoryOf(spec).ifPresent(f -> problems.addAll(f.workerProblems(Params.resolve(spec.name(), f.params(), spec.params()), workers, level)));
+      if (spec.keys() != null) problems.addAll(KeySources.workerProblems(spec.keys(), workers, level));
+    }
+    return problems;
   }
 
   /** The problems of one workload as it is asked for; empty when it can be created. */

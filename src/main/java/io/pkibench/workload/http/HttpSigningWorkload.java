@@ -3,6 +3,7 @@ package io.pkibench.workload.http;
 import io.pkibench.formats.ades.CertificateTrust;
 import io.pkibench.formats.ades.TimeStampCheck;
 import io.pkibench.keys.PemKeys;
+import io.pkibench.pki.Entity;
 import io.pkibench.pki.KeyAlgorithm;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pkibench.keys.SigningKey;
@@ -13,6 +14,7 @@ import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
+import io.pkibench.workload.tls.WorkerClients;
 import io.pkibench.formats.ades.AdesChecks;
 import io.pkibench.formats.ades.SamplePdf;
 import io.pkibench.workload.ades.Signers;
@@ -49,6 +51,14 @@ public final class HttpSigningWorkload implements Workload {
   /** Per signer (same index): its chain in base64 DER, and the whole start request, made once rather than per operation. */
   private final List<List<String>> chains = new ArrayList<>();
   private final List<byte[]> startBodies = new ArrayList<>();
+  /** With -p identities over mutual TLS: each worker's own certificate, and so its own client (null: every worker shares {@link #client}). */
+  private WorkerClients.Identities tlsIdentities;
+  /** With -p identities on http:auth: each worker logs in with a certificate and key of its own (null: the signers in turn). */
+  private WorkerClients.Identities loginIdentities;
+  private java.security.cert.X509Certificate root;
+  private URI base;
+  /** Each worker's own client (its connections present its certificate), made when the worker first asks for an operation. */
+  private final java.util.Map<Integer, SigningServiceClient> workerClients = new java.util.concurrent.ConcurrentHashMap<>();
 
   private HttpSigningWorkload(String kind, TwoPhaseSigner.Format format, SigningServiceClient client, List<SigningKey> signers,
       byte[] document, String packaging, boolean verify, java.security.cert.X509Certificate tsaTrustAnchor) throws Exception {
@@ -72,6 +82,8 @@ public final class HttpSigningWorkload implements Workload {
   /** The type signed by the service without DSS: plain CMS SignedData, the one its ML-DSA keys can take (RFC 9882). */
   static final String CMS = "cms";
   /** DSS's types take the classical keys only; CMS any signer key of the test PKI, ML-DSA and SLH-DSA too. */
+  /** {@code -p client}: the test-PKI identity presented to a service reached over mutual TLS. */
+  static final String CLIENT = "client";
   private static final ParamSpec CMS_ALG = ParamSpec.choice("alg", "rsa2048", "signer key type (ML-DSA as RFC 9882)", KeyAlgorithm.flags());
 
   /** {@code kind}: cades, cades-t, pades, pades-t, xades, cms, auth or timestamp. */
@@ -113,6 +125,12 @@ public final class HttpSigningWorkload implements Workload {
         params.add(ParamSpec.choice("document", "random", "what is signed: -p size random bytes, or pdf: the 137 KB sample PDF the PAdES types sign"
             + " (the Rest PKI study signed one PDF throughout)", "random", "pdf"));
       }
+      params.add(ParamSpec.free(CLIENT, "", "present this test-PKI identity (e.g. tls-client, its key from --keys) to a service reached over"
+          + " mutual TLS (e.g. behind a TLS terminator asking for client certificates)"));
+      params.add(ParamSpec.free(WorkerClients.IDENTITIES, "", "one identity per worker; per-worker: the test PKI issues each worker a certificate"
+          + (kind.equals("auth") ? " beside the signer's (-p alg), which it logs in with, and beside -p client's for mutual TLS when given;"
+              : " beside -p client's, presented over mutual TLS;")
+          + " DIR: a directory of PEM pairs (NAME.crt or NAME.pem with NAME.key), one per worker in name order"));
       if (stamped()) {
         params.add(ParamSpec.free("tsa-trust", "", "with --verify, when the service time-stamps through an outside TSA ('serve signer --tsa URL'):"
             + " PEM file of that TSA's chain, which the B-T time-stamps must chain to (default: the test PKI's root)"));
@@ -127,8 +145,24 @@ public final class HttpSigningWorkload implements Workload {
 
     @Override
     public List<String> problems(Params params, String keys) {
-      if (!stamped() || params.get("tsa-trust").isBlank()) return List.of();
-      return HttpTargets.certificatesProblem("tsa-trust", params.get("tsa-trust")).stream().toList();
+      List<String> problems = new ArrayList<>();
+      if (stamped() && !params.get("tsa-trust").isBlank()) problems.addAll(HttpTargets.certificatesProblem("tsa-trust", params.get("tsa-trust")).stream().toList());
+      String identities = params.get(WorkerClients.IDENTITIES);
+      if (identities.equals(WorkerClients.PER_WORKER)) {
+        if (!kind.equals("auth") && params.get(CLIENT).isEmpty()) {
+          problems.add("-p identities=per-worker on " + name() + " needs -p client=NAME: the test-PKI identity (e.g. tls-client) whose issuer and key type"
+              + " the certificates the workers present over mutual TLS take");
+        }
+      } else if (!identities.isEmpty() && !java.nio.file.Files.isDirectory(java.nio.file.Path.of(identities))) {
+        problems.add("-p identities=" + identities + ": no such directory; give per-worker (the test PKI issues one per worker) or a directory of PEM pairs"
+            + " (NAME.crt or NAME.pem with NAME.key)");
+      }
+      return problems;
+    }
+
+    @Override
+    public List<String> workerProblems(Params params, int workers, String level) {
+      return WorkerClients.workerProblems(params, workers, level);
     }
 
     @Override
@@ -138,7 +172,10 @@ public final class HttpSigningWorkload implements Workload {
         throw new IllegalArgumentException("--target: give the signing service's URL, e.g. --target https://127.0.0.1:8443 (start one with 'pkibench serve signer')");
       }
       URI base = URI.create(target.endsWith("/") ? target : target + "/");
-      SigningServiceClient client = new SigningServiceClient(base, TlsContexts.trusting(context.pki().get().certificate("root-ca")));
+      java.security.cert.X509Certificate root = context.pki().get().certificate("root-ca");
+      String clientAlias = params.get(CLIENT);
+      SigningServiceClient client = new SigningServiceClient(base, clientAlias.isEmpty() ? TlsContexts.trusting(root)
+          : TlsContexts.withIdentity(clientKey(context, clientAlias), root));
       List<SigningKey> signers = Signers.of(context, params);
       TwoPhaseSigner.Format format = kind.equals("auth") || kind.equals("timestamp") || kind.equals(CMS) ? null : TwoPhaseSigner.Format.parse(kind);
       boolean sized = params.asMap().containsKey("size");
@@ -147,8 +184,27 @@ public final class HttpSigningWorkload implements Workload {
           : format != null ? AdesChecks.sampleDocument(format, sized ? params.bytes("size") : 0)
           : kind.equals(CMS) ? AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, params.bytes("size"))
           : kind.equals("timestamp") ? new byte[params.bytes("size")] : null;
-      return new HttpSigningWorkload(kind, format, client, signers, document,
+      HttpSigningWorkload w = new HttpSigningWorkload(kind, format, client, signers, document,
           kind.startsWith("cades") || kind.equals(CMS) ? params.get("packaging") : "detached", context.verify(), tsaTrustAnchor(context, params));
+      String identities = params.get(WorkerClients.IDENTITIES);
+      w.root = root;
+      w.base = base;
+      // per-worker: certificates for TLS only beside -p client; a directory's pairs are TLS identities unless auth logs in with them alone
+      if (!identities.isEmpty() && (!clientAlias.isEmpty() || (!kind.equals("auth") && !identities.equals(WorkerClients.PER_WORKER)))) {
+        w.tlsIdentities = WorkerClients.identities(context, params, clientAlias);
+      }
+      if (!identities.isEmpty() && kind.equals("auth")) {
+        w.loginIdentities = WorkerClients.identities(context, params, Entity.signerAlias(KeyAlgorithm.parse(params.get("alg")), 1));
+      }
+      return w;
+    }
+
+    private static SigningKey clientKey(WorkloadContext context, String alias) {
+      try {
+        return context.keys().key(alias);
+      } catch (java.security.GeneralSecurityException | RuntimeException e) {
+        throw new IllegalArgumentException("-p client=" + alias + ": --keys " + context.keys().describe() + " has no such key: " + e.getMessage(), e);
+      }
     }
 
     /** The root the service's B-T time-stamps must chain to: {@code -p tsa-trust}'s when the service uses an outside TSA. */
@@ -162,14 +218,38 @@ public final class HttpSigningWorkload implements Workload {
   @Override
   public Operation newOperation(int worker) throws Exception {
     int[] turn = {worker};
+    SigningServiceClient client = clientFor(worker);
+    if (loginIdentities != null) {
+      SigningKey own = loginIdentities.forWorker(worker);
+      List<String> chain = chain(own);
+      return () -> login(client, own, chain, true);
+    }
     return switch (kind) {
-      case "auth" -> () -> login(turn[0]++ % signers.size());
-      case "timestamp" -> timestampOperation(worker);
-      default -> () -> sign(turn[0]++ % signers.size());
+      case "auth" -> () -> {
+        int index = turn[0]++ % signers.size();
+        login(client, signers.get(index), chains.get(index), false);
+      };
+      case "timestamp" -> timestampOperation(client, worker);
+      default -> () -> sign(client, turn[0]++ % signers.size());
     };
   }
 
-  private void sign(int index) throws Exception {
+  /** Worker {@code worker}'s client: its own, presenting its certificate, with -p identities over mutual TLS; else the shared one. */
+  private SigningServiceClient clientFor(int worker) throws Exception {
+    if (tlsIdentities == null) return client;
+    SigningServiceClient own = workerClients.get(worker);
+    if (own == null) {
+      own = new SigningServiceClient(base, TlsContexts.withIdentity(tlsIdentities.forWorker(worker), root));
+      SigningServiceClient raced = workerClients.putIfAbsent(worker, own);
+      if (raced != null) {
+        own.close();
+        own = raced;
+      }
+    }
+    return own;
+  }
+
+  private void sign(SigningServiceClient client, int index) throws Exception {
     SigningKey key = signers.get(index);
     JsonNode started = client.post("api/signatures/" + kind + "/start", startBodies.get(index));
     Signature signer = Signature.getInstance(started.get("signatureAlgorithm").asText(), key.provider());
@@ -195,19 +275,23 @@ public final class HttpSigningWorkload implements Workload {
     if (!signer.verify(verifier)) throw new java.security.SignatureException("the service's CMS SignedData does not verify under " + key.alias());
   }
 
-  private void login(int index) throws Exception {
-    SigningKey key = signers.get(index);
+  /** A certificate login with {@code key}; {@code own}: the worker's own identity, so the service must answer for its subject. */
+  private void login(SigningServiceClient client, SigningKey key, List<String> chain, boolean own) throws Exception {
     JsonNode started = client.post("api/auth/start", EMPTY);
     String algorithm = KeyAlgorithm.signatureAlgorithmFor(key.privateKey());
     Signature signer = Signature.getInstance(algorithm, key.provider());
     signer.initSign(key.privateKey());
     signer.update(Base64.getDecoder().decode(started.get("nonce").asText()));
     JsonNode answer = client.post("api/auth/" + started.get("token").asText() + "/finish",
-        new LoginRequest(chains.get(index), Base64.getEncoder().encodeToString(signer.sign())));
+        new LoginRequest(chain, Base64.getEncoder().encodeToString(signer.sign())));
     if (!answer.path("valid").asBoolean()) throw new java.io.IOException("login answered without valid=true: " + answer);
+    String subject = key.certificate().getSubjectX500Principal().getName();
+    if (own && answer.has("subject") && !answer.get("subject").asText().equals(subject)) {
+      throw new java.io.IOException("login as " + subject + " answered for " + answer.get("subject").asText());
+    }
   }
 
-  private Operation timestampOperation(int worker) throws Exception {
+  private Operation timestampOperation(SigningServiceClient client, int worker) throws Exception {
     SplittableRandom random = new SplittableRandom(worker);
     MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
     TimeStampRequestGenerator requests = new TimeStampRequestGenerator();
@@ -224,6 +308,8 @@ public final class HttpSigningWorkload implements Workload {
   @Override
   public void close() {
     client.close();
+    workerClients.values().forEach(SigningServiceClient::close);
+    workerClients.clear();
   }
 
   private static List<String> chain(SigningKey key) throws Exception {

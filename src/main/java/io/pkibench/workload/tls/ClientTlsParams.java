@@ -4,6 +4,7 @@ import io.pkibench.formats.tls.KeyExchangeGroups;
 import io.pkibench.formats.tls.TlsClient;
 import io.pkibench.formats.tls.TlsEngine;
 import io.pkibench.keys.PemKeys;
+import io.pkibench.keys.PemPairs;
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.workload.api.ParamSpec;
@@ -17,7 +18,6 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.PrivateKey;
-import java.security.Signature;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
@@ -238,42 +238,16 @@ final class ClientTlsParams {
   }
 
   private static String signatureFor(PrivateKey key) {
-    return switch (family(key.getAlgorithm())) {
-      case "EC" -> "SHA256withECDSA";
-      case "RSA" -> "SHA256withRSA";
-      default -> key.getAlgorithm();
-    };
+    return PemPairs.signatureFor(key);
   }
 
-  /**
-   * One name per key family: BouncyCastle calls an EC key "ECDSA" where the JDK says "EC", and an Ed25519 key is
-   * "EdDSA" or "Ed25519" depending on who made it; which provider read the file must not decide whether it matches.
-   */
+  /** One name per key family, whichever provider read the key (see {@link PemPairs#family}). */
   static String family(String algorithm) {
-    return switch (algorithm) {
-      case "ECDSA" -> "EC";
-      case "EdDSA" -> "Ed25519";
-      default -> algorithm;
-    };
+    return PemPairs.family(algorithm);
   }
 
   /** Why {@code key} is not the private half of {@code certificate}'s key, or null: a signature made with one must verify with the other. */
   static String mismatch(PrivateKey key, X509Certificate certificate) {
-    if (!family(key.getAlgorithm()).equals(family(certificate.getPublicKey().getAlgorithm()))) {
-      return "a " + key.getAlgorithm() + " key cannot belong to the " + certificate.getPublicKey().getAlgorithm() + " certificate";
-    }
-    try {
-      byte[] probe = "pkibench: does this key belong to this certificate?".getBytes(StandardCharsets.US_ASCII);
-      Signature s = Signature.getInstance(signatureFor(key));
-      s.initSign(PemKeys.jdkForm(key));
-      s.update(probe);
-      byte[] signature = s.sign();
-      Signature v = Signature.getInstance(signatureFor(key));
-      v.initVerify(certificate.getPublicKey());
-      v.update(probe);
-      return v.verify(signature) ? null : "this key does not belong to the certificate (a signature made with it does not verify with the certificate's key)";
-    } catch (GeneralSecurityException e) {
-      return "cannot check that this key belongs to the certificate (" + e.getMessage() + ")";
-    }
+    return PemPairs.mismatch(key, certificate);
   }
 }

@@ -118,13 +118,20 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
           ParamSpec.free("server-pid", "", "the server's process id: its RSS (with its descendants') growth per held connection is reported"),
           ParamSpec.free("timeout", "10s", "connect and read timeout")));
       params.addAll(ClientTlsParams.specs());
+      params.add(WorkerClients.spec());
       params.add(SourceAddresses.spec());
       return params;
     }
 
     @Override
+    public List<String> workerProblems(Params params, int workers, String level) {
+      return WorkerClients.workerProblems(params, workers, level);
+    }
+
+    @Override
     public List<String> problems(Params params, String keys) {
       List<String> problems = new ArrayList<>(ClientTlsParams.problems(params));
+      problems.addAll(WorkerClients.problems(params));
       String target = params.get(ParamSpec.TARGET);
       URI uri = uri(target);
       if (uri == null && !target.isBlank()) problems.add("-p target=" + target + ": write tls://HOST:PORT or https://HOST:PORT/PATH, e.g. tls://127.0.0.1:8444");
@@ -183,12 +190,15 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
         head = Http1.head("GET", path, uri.getHost() + ":" + port, true, -1);
       }
-      SslContext tls = ClientTlsParams.read(context, params).context();
+      var client = ClientTlsParams.read(context, params);
+      SslContext tls = client.context();
       int timeout = (int) Math.min(Integer.MAX_VALUE, Durations.parse(params.get("timeout")).toMillis());
       String pid = params.get("server-pid");
-      return new HoldWorkload(target, new InetSocketAddress(uri.getHost(), port), tls, params.get("suite"), timeout, params.bytes("size"), head,
+      HoldWorkload w = new HoldWorkload(target, new InetSocketAddress(uri.getHost(), port), tls, params.get("suite"), timeout, params.bytes("size"), head,
           rate(params), Durations.parse(params.get("interval")).toNanos(), SourceAddresses.parse(params.get(SourceAddresses.PARAM)),
           SourceAddresses.isLoopback(uri.getHost()), pid.isEmpty() ? 0 : Long.parseLong(pid));
+      w.clients = WorkerClients.of(context, params, client);
+      return w;
     }
 
     private static double rate(Params params) {
@@ -217,15 +227,20 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
     return start + (long) (slot * handshakeNanos);
   }
 
+  /** With -p identities, each worker's own client (its held connection presents that worker's certificate); else all share {@link #tls}. */
+  private WorkerClients clients;
+
   @Override
-  public Operation newOperation(int worker) {
+  public Operation newOperation(int worker) throws Exception {
+    SslContext context = clients == null || !clients.perWorker() ? tls : clients.forWorker(worker).context();
     workers.accumulateAndGet(worker + 1, Math::max);
-    return new Held(worker);
+    return new Held(worker, context);
   }
 
   /** One held connection: opened in its slot of the ramp, then one request every interval; reopened after a failure. */
   private final class Held implements Paced {
     private final int worker;
+    private final SslContext context;
     private final byte[] frame;
     private final byte[] response;
     private Connection connection;
@@ -234,8 +249,9 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
     private long sequence;
     private boolean firstRound = true;
 
-    Held(int worker) {
+    Held(int worker, SslContext context) {
       this.worker = worker;
+      this.context = context;
       this.frame = new byte[EchoProtocol.HEADER_BYTES + size];
       new SplittableRandom(0x5eed + worker).nextBytes(frame);
       System.arraycopy(EchoProtocol.header(EchoProtocol.REQUEST, size, size), 0, frame, 0, EchoProtocol.HEADER_BYTES);
@@ -263,7 +279,7 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
 
     private void open() throws IOException {
       try {
-        connection = TlsWorkload.connect(address, sources.forWorker(worker, portsPerAddress, loopbackTarget), target, tls, suite, List.of(),
+        connection = TlsWorkload.connect(address, sources.forWorker(worker, portsPerAddress, loopbackTarget), target, context, suite, List.of(),
             timeoutMillis);
       } catch (IOException | RuntimeException e) {
         handshakeFailures.incrementAndGet();

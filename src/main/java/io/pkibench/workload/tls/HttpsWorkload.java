@@ -105,6 +105,11 @@ public final class HttpsWorkload implements Workload {
     }
 
     @Override
+    public List<String> workerProblems(Params params, int workers, String level) {
+      return WorkerClients.workerProblems(params, workers, level);
+    }
+
+    @Override
     public List<String> problems(Params params, String keys) {
       List<String> problems = new ArrayList<>(ClientTlsParams.problems(params));
       problems.addAll(WorkerClients.problems(params));

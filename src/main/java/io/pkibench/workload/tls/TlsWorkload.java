@@ -118,6 +118,7 @@ public final class TlsWorkload implements Workload {
           ParamSpec.free(ParamSpec.TARGET, "", "tls://HOST:PORT or tcp://HOST:PORT, e.g. tls://127.0.0.1:8444 (start one with 'pkibench serve tlsecho')"),
           ParamSpec.free("timeout", "10s", "connect and read timeout")));
       params.addAll(ClientTlsParams.specs());
+      params.add(WorkerClients.spec());
       params.add(SourceAddresses.spec());
       switch (kind) {
         case RR -> {
@@ -140,8 +141,17 @@ public final class TlsWorkload implements Workload {
     }
 
     @Override
+    public List<String> workerProblems(Params params, int workers, String level) {
+      return WorkerClients.workerProblems(params, workers, level);
+    }
+
+    @Override
     public List<String> problems(Params params, String keys) {
       List<String> problems = new ArrayList<>(ClientTlsParams.problems(params));
+      problems.addAll(WorkerClients.problems(params));
+      if (!params.get(WorkerClients.IDENTITIES).isEmpty() && params.get(ParamSpec.TARGET).startsWith("tcp:")) {
+        problems.add("-p identities: " + params.get(ParamSpec.TARGET) + " is plain TCP, where no certificate is presented; use a tls:// target");
+      }
       problems.addAll(SourceAddresses.problems("-p " + SourceAddresses.PARAM, params.get(SourceAddresses.PARAM), hostOf(params.get(ParamSpec.TARGET))));
       return problems;
     }
@@ -199,8 +209,11 @@ public final class TlsWorkload implements Workload {
       String protocol = params.get("protocol");
       List<String> groups = KeyExchangeGroups.parse(params.get("groups"));
       SslContext tls = null;
+      WorkerClients clients = null;
       if (secure) {
-        tls = ClientTlsParams.read(context, params).context();
+        var client = ClientTlsParams.read(context, params);
+        tls = client.context();
+        clients = WorkerClients.of(context, params, client);
       } else if (!suite.isEmpty() || !protocol.isEmpty() || !groups.isEmpty()) {
         throw new IllegalArgumentException("-p suite / -p protocol: " + target + " is plain TCP; use a tls:// target");
       }
@@ -209,6 +222,7 @@ public final class TlsWorkload implements Workload {
       TlsWorkload w = new TlsWorkload(kind, target, new InetSocketAddress(uri.getHost(), uri.getPort()), tls, suite, timeout, request, response, ack,
           groups, framing);
       w.sources = SourceAddresses.parse(params.get(SourceAddresses.PARAM));
+      w.clients = clients;
       w.portsPerAddress = SocketBudget.ofThisProcess().ephemeralPorts();
       w.loopbackTarget = SourceAddresses.isLoopback(uri.getHost());
       return w;
@@ -224,8 +238,16 @@ public final class TlsWorkload implements Workload {
     }
   }
 
-  private Connection connect(int worker) throws IOException {
-    return connect(address, sources.forWorker(worker, portsPerAddress, loopbackTarget), target, tls, suite, groups, timeoutMillis);
+  private Connection connect(int worker, SslContext context) throws IOException {
+    return connect(address, sources.forWorker(worker, portsPerAddress, loopbackTarget), target, context, suite, groups, timeoutMillis);
+  }
+
+  /** With -p identities, each worker's own client; else (or over tcp://) every worker shares {@link #tls}. */
+  private WorkerClients clients;
+
+  /** The context worker {@code worker}'s connections handshake with: its own identity's with -p identities, else the shared one. */
+  private SslContext contextFor(int worker) throws Exception {
+    return clients == null || !clients.perWorker() ? tls : clients.forWorker(worker).context();
   }
 
   /** Where the connections leave from ({@code -p source-addresses}); the ports one address has; whether the target is on loopback. */
@@ -273,6 +295,7 @@ public final class TlsWorkload implements Workload {
 
   @Override
   public Operation newOperation(int worker) throws Exception {
+    SslContext context = contextFor(worker);
     SplittableRandom random = new SplittableRandom(0x5eed + worker);
     byte[] frame = new byte[EchoProtocol.HEADER_BYTES + requestBytes];
     random.nextBytes(frame);
@@ -281,7 +304,7 @@ public final class TlsWorkload implements Workload {
     // a short request's random first byte must not be the header's first, or tlsecho's answer would pass for a plain echo's
     if (frame[EchoProtocol.HEADER_BYTES] == frame[0]) frame[EchoProtocol.HEADER_BYTES] ^= 1;
     return switch (kind) {
-      case RR -> new KeptConnection(worker, frame) {
+      case RR -> new KeptConnection(worker, context, frame) {
         private final byte[] sent = Arrays.copyOfRange(frame, EchoProtocol.HEADER_BYTES, frame.length);
         private final byte[] back = new byte[requestBytes];
         /** This connection answers by echoing bytes: framing=none, or auto once it sent a frame back whole. */
@@ -299,11 +322,11 @@ public final class TlsWorkload implements Workload {
         }
       };
       case ACRR -> () -> {
-        try (Connection c = connect(worker)) {
+        try (Connection c = connect(worker, context)) {
           exchange(c, frame, System.nanoTime());
         }
       };
-      case STREAM -> framesPerAck == ECHO ? new KeptConnection(worker, frame) {
+      case STREAM -> framesPerAck == ECHO ? new KeptConnection(worker, context, frame) {
         private final byte[] sent = Arrays.copyOfRange(frame, EchoProtocol.HEADER_BYTES, frame.length);
         private final byte[] back = new byte[requestBytes];
 
@@ -311,7 +334,7 @@ public final class TlsWorkload implements Workload {
         void transact(Connection c, long sequence) throws IOException {
           echoRaw(c, sent, back, sequence);
         }
-      } : new KeptConnection(worker, frame) {
+      } : new KeptConnection(worker, context, frame) {
         private final CRC32 crc = new CRC32();
         private int frames;
         private long bytes;
@@ -422,11 +445,13 @@ public final class TlsWorkload implements Workload {
   private abstract class KeptConnection implements Operation {
     final byte[] frame;
     private final int worker;
+    private final SslContext context;
     private Connection connection;
     private long sequence;
 
-    KeptConnection(int worker, byte[] frame) {
+    KeptConnection(int worker, SslContext context, byte[] frame) {
       this.worker = worker;
+      this.context = context;
       this.frame = frame;
     }
 
@@ -437,7 +462,7 @@ public final class TlsWorkload implements Workload {
     @Override
     public void execute() throws Exception {
       if (connection == null) {
-        connection = connect(worker);
+        connection = connect(worker, context);
         kept.add(connection);
         reset();
       }

@@ -1,21 +1,18 @@
 package io.pkibench.workload.tls;
 
 import io.pkibench.formats.tls.TlsClient;
-import io.pkibench.keys.PemKeys;
+import io.pkibench.keys.PemPairs;
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.pki.WorkerIdentities;
+import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.WorkloadContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.PrivateKey;
-import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * The TLS client each worker uses. Without {@code -p identities} every worker shares the one client of
@@ -24,12 +21,12 @@ import java.util.stream.Stream;
  * {@code -p identities=DIR}, worker i presents the i-th PEM pair of the user's directory (NAME.crt or NAME.pem
  * with NAME.key, in name order). A gateway that grants or limits per client then sees as many clients as workers.
  */
-final class WorkerClients {
-  static final String IDENTITIES = "identities";
-  static final String PER_WORKER = "per-worker";
+public final class WorkerClients {
+  public static final String IDENTITIES = "identities";
+  public static final String PER_WORKER = "per-worker";
 
   /** Worker {@code worker}'s identity (0-based); throws naming the flag when there is none for it. */
-  interface Identities {
+  public interface Identities {
     SigningKey forWorker(int worker) throws Exception;
   }
 
@@ -60,53 +57,65 @@ final class WorkerClients {
     return problems;
   }
 
+  /** {@code -p identities} as every client workload that presents a certificate lists it. */
+  public static ParamSpec spec() {
+    return ParamSpec.free(IDENTITIES, "", "one client identity per worker; per-worker: the test PKI issues each worker a certificate"
+        + " beside -p client's; DIR: a directory of PEM pairs (NAME.crt or NAME.pem with NAME.key), one per worker in name order");
+  }
+
+  /**
+   * With {@code -p identities=DIR}, a refusal when {@code workers} (the plan's largest level, {@code level}) are more than
+   * its pairs: said before the run rather than when the level starts and its worker past the count finds none.
+   */
+  public static List<String> workerProblems(Params p, int workers, String level) {
+    String value = p.get(IDENTITIES);
+    if (value.isEmpty() || value.equals(PER_WORKER) || !Files.isDirectory(Path.of(value))) return List.of();
+    int pairs;
+    try {
+      pairs = PemPairs.keyFiles(Path.of(value)).size();
+    } catch (IOException e) {
+      return List.of("-p identities=" + value + ": cannot list it (" + e.getMessage() + ")");
+    }
+    if (workers <= pairs) return List.of();
+    return List.of("-p identities=" + value + " holds " + pairs + " identit" + (pairs == 1 ? "y" : "ies") + " (PEM pairs), and " + level
+        + " needs " + workers + ", one per worker: add " + (workers - pairs) + " pair" + (workers - pairs == 1 ? "" : "s") + " to " + value
+        + " or lower " + level.replaceFirst(" .*", ""));
+  }
+
   /** The clients of {@code p}: {@code shared} for every worker, or one identity each when {@code -p identities} is given. */
   static WorkerClients of(WorkloadContext context, Params p, TlsClient shared) throws IOException {
+    return new WorkerClients(shared, identities(context, p, p.get(ClientTlsParams.CLIENT)));
+  }
+
+  /**
+   * The workers' identities {@code -p identities} asks for, or null when it is not given: with per-worker, each issued by the
+   * test PKI beside {@code template} (an end-entity alias: tls-client for a TLS client, a signer for a certificate login);
+   * with DIR, the directory's i-th pair for worker i.
+   */
+  public static Identities identities(WorkloadContext context, Params p, String template) throws IOException {
     String value = p.get(IDENTITIES);
-    if (value.isEmpty()) return new WorkerClients(shared, null);
+    if (value.isEmpty()) return null;
     if (value.equals(PER_WORKER)) {
-      WorkerIdentities issued = new WorkerIdentities(context.pki().get(), p.get(ClientTlsParams.CLIENT), context.clock());
-      return new WorkerClients(shared, worker -> {
+      WorkerIdentities issued = new WorkerIdentities(context.pki().get(), template, context.clock());
+      return worker -> {
         WorkerIdentities.Issued i = issued.forWorker(worker);
-        return new SigningKey(p.get(ClientTlsParams.CLIENT) + "-worker-" + worker, i.key(), i.chain(),
+        return new SigningKey(template + "-worker-" + worker, i.key(), i.chain(),
             ProviderChoice.JDK.providerFor("Signature", i.key().getAlgorithm().equals("RSA") ? "SHA256withRSA" : "SHA256withECDSA"));
-      });
+      };
     }
     List<SigningKey> pairs = directory(Path.of(value));
-    return new WorkerClients(shared, worker -> {
+    return worker -> {
       if (worker >= pairs.size()) {
         throw new IllegalArgumentException("-p identities=" + value + " holds " + pairs.size() + " identit" + (pairs.size() == 1 ? "y" : "ies")
             + " (PEM pairs); this run has more workers than that (worker " + (worker + 1) + "): add pairs to " + value + " or lower --concurrency");
       }
       return pairs.get(worker);
-    });
+    };
   }
 
   /** Every PEM pair of {@code dir} in name order, each key checked to belong to its certificate; refused naming the pair. */
   static List<SigningKey> directory(Path dir) throws IOException {
-    List<Path> keys;
-    try (Stream<Path> files = Files.list(dir)) {
-      keys = files.filter(f -> f.getFileName().toString().endsWith(".key")).sorted().toList();
-    }
-    if (keys.isEmpty()) throw new IllegalArgumentException("-p identities=" + dir + ": holds no PEM pair (NAME.crt or NAME.pem with NAME.key)");
-    List<SigningKey> pairs = new ArrayList<>();
-    for (Path keyFile : keys) {
-      String name = keyFile.getFileName().toString().replaceFirst("\\.key$", "");
-      Path cert = Files.exists(dir.resolve(name + ".crt")) ? dir.resolve(name + ".crt") : dir.resolve(name + ".pem");
-      String pair = "-p identities=" + dir + ": " + name + " (" + cert.getFileName() + " with " + keyFile.getFileName() + ")";
-      try {
-        List<X509Certificate> chain = PemKeys.certificates(Files.readAllBytes(cert));
-        if (chain.isEmpty()) throw new IllegalArgumentException("no X.509 certificate in " + cert.getFileName());
-        PrivateKey key = PemKeys.privateKey(Files.readAllBytes(keyFile));
-        String mismatch = ClientTlsParams.mismatch(key, chain.get(0));
-        if (mismatch != null) throw new IllegalArgumentException(mismatch);
-        pairs.add(new SigningKey(name, key, chain, ProviderChoice.JDK.providerFor("Signature", ClientTlsParams.family(key.getAlgorithm()).equals("RSA")
-            ? "SHA256withRSA" : "SHA256withECDSA")));
-      } catch (IOException | GeneralSecurityException | IllegalArgumentException e) {
-        throw new IllegalArgumentException(pair + ": cannot be read: " + e.getMessage(), e);
-      }
-    }
-    return pairs;
+    return PemPairs.read(dir, "-p " + IDENTITIES + "=" + dir);
   }
 
   /** Worker {@code worker}'s client: the shared one, or the shared settings with the worker's own identity. */

@@ -113,8 +113,8 @@ class WorkerIdentitiesTest {
       out.getBuffer().setLength(0);
       err.getBuffer().setLength(0);
       int code = run(out, err, handshakes(server.port, "4", "too-few.json", "identities=" + own).toArray(new String[0]));
-      assertTrue(code != 0, "four workers, three pairs: " + out + err);
-      assertTrue((out.toString() + err).contains("-p identities=" + own + " holds 3 identities (PEM pairs); this run has more workers than that (worker 4)"),
+      assertEquals(2, code, "four workers, three pairs, refused before the run: " + out + err);
+      assertTrue((out.toString() + err).contains("-p identities=" + own + " holds 3 identities (PEM pairs), and --concurrency 4 needs 4, one per worker"),
           out.toString() + err);
     }
 
