@@ -107,6 +107,11 @@ public final class PecServer implements ReferenceServer {
       r -> Thread.ofPlatform().name("pec-retry").daemon().unstarted(r));
   /** How long a peer may take over one relay before the item waits for the next round. */
   private static final Duration RELAY_TIMEOUT = Duration.ofSeconds(60);
+  /** Connections kept open to each peer between relays (one per worker and the carrier would do), and for how long. */
+  private static final int RELAY_IDLE_PER_PEER = 8;
+  /** Well under a peer's command deadline (60 s by default) and idle timeout, after which it cuts a silent client. */
+  private static final Duration RELAY_IDLE = Duration.ofSeconds(10);
+  private final RelayConnections relays;
   private final Config config;
   private final PecProvider provider;
   private final Consumer<String> log;
@@ -179,6 +184,8 @@ public final class PecServer implements ReferenceServer {
     this.log = log;
     this.spool = new PecSpool(config.spool(), durable);
     this.mailboxes = new Maildir(config.mailboxes(), durable);
+    this.relays = new RelayConnections((host, port) -> SmtpClient.Connection.open(host, port, config.domain(), RELAY_TIMEOUT, null,
+        logins.relayIdentity()), RELAY_IDLE_PER_PEER, RELAY_IDLE, System::nanoTime);
   }
 
   @Override
@@ -572,8 +579,7 @@ public final class PecServer implements ReferenceServer {
     if (peer == null || peerDown.containsKey(domain)) return false;
     int colon = peer.lastIndexOf(':');
     try {
-      SmtpClient.send(peer.substring(0, colon), Integer.parseInt(peer.substring(colon + 1)), config.domain(), item.envelopeFrom(), item.to(),
-          item.bytes(), RELAY_TIMEOUT, null, logins.relayIdentity());
+      relays.send(peer.substring(0, colon), Integer.parseInt(peer.substring(colon + 1)), item.envelopeFrom(), item.to(), item.bytes());
       return true;
     } catch (IOException | RuntimeException e) {
       return false;
@@ -673,8 +679,7 @@ public final class PecServer implements ReferenceServer {
     }
     int colon = peer.lastIndexOf(':');
     try {
-      SmtpClient.send(peer.substring(0, colon), Integer.parseInt(peer.substring(colon + 1)), config.domain(), item.envelopeFrom(), item.to(),
-          item.bytes(), RELAY_TIMEOUT, null, logins.relayIdentity());
+      relays.send(peer.substring(0, colon), Integer.parseInt(peer.substring(colon + 1)), item.envelopeFrom(), item.to(), item.bytes());
       if (peerDown.remove(domain) != null) log.accept("pec " + config.domain() + ": " + domain + " at " + peer + " is back; the waiting messages go out");
       return true;
     } catch (SmtpClient.Refusal e) {
@@ -777,6 +782,7 @@ public final class PecServer implements ReferenceServer {
         Thread.currentThread().interrupt();
       }
     }
+    relays.close();
     try {
       spool.close();
     } catch (IOException e) {
