@@ -128,7 +128,7 @@ class PecStudyTest {
     assertTrue(reliability.detail().contains("the non-conforming message (to nobody@pec2.test) came back as undeliverable, as it must")
         && reliability.detail().contains("1 refused by the recipients' provider"), reliability.detail());
     assertTrue(reliability.detail().contains("by document type: accettazione " + (sent.size() + 1) + " ("), "each type counted with its KB: " + reliability.detail());
-    assertTrue(Files.isDirectory(dir.resolve("other-disk").resolve("pec1.test").resolve("done")), "--spool put the spools there");
+    assertTrue(Files.isRegularFile(dir.resolve("other-disk").resolve("pec1.test").resolve("journal")), "--spool put the spools there");
     long fromPec2 = sent.stream().filter(m -> m.from().endsWith("@pec2.test")).count();
     assertEquals(3.0 / 5, (double) fromPec2 / sent.size(), 0.05, "pec2.test's user sends 3 in 5, as the original's 1,200 of 2,000");
     String table = StudyTables.terminal(saved);

@@ -13,7 +13,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * One SMTP transaction (RFC 5321: EHLO, MAIL, RCPT…, DATA, QUIT) on its own connection, each command
+ * SMTP transactions (RFC 5321: EHLO, MAIL, RCPT…, DATA, QUIT), one on its own connection or many on one, each command
  * one write with Nagle off, and bounded in time: the users' client and the providers' relay. Ours
  * rather than SubEthaSMTP's SmartClient, which wrote its commands so that every reply waited for a
  * delayed ACK (about 50 ms per command on loopback: 300 ms a message) and has no read timeout.
@@ -65,56 +65,124 @@ public final class SmtpClient {
    */
   public static void send(String host, int port, String heloName, String from, List<String> to, byte[] message, Duration timeout, PecLogin login,
       javax.net.ssl.SSLContext relayIdentity) throws IOException {
-    try (Socket plain = new Socket()) {
-      plain.setTcpNoDelay(true);
-      plain.connect(new InetSocketAddress(host, port), (int) timeout.toMillis());
-      plain.setSoTimeout((int) timeout.toMillis());
-      Socket socket = plain;
-      InputStream in = new BufferedInputStream(socket.getInputStream(), 4096);
-      OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
-      expect(in, 220, "greeting");
-      command(out, "EHLO " + heloName);
-      String ehlo = expect(in, 250, "EHLO");
-      javax.net.ssl.SSLContext tlsContext = login != null ? login.tls() : relayIdentity != null && ehlo.toUpperCase(java.util.Locale.ROOT).contains("STARTTLS")
-          ? relayIdentity : null;
-      if (tlsContext != null) {
-        command(out, "STARTTLS");
-        expect(in, 220, "STARTTLS");
-        javax.net.ssl.SSLSocket tls = (javax.net.ssl.SSLSocket) tlsContext.getSocketFactory().createSocket(plain, host, port, true);
-        javax.net.ssl.SSLParameters params = tls.getSSLParameters();
-        params.setEndpointIdentificationAlgorithm("HTTPS");
-        tls.setSSLParameters(params);
-        tls.startHandshake();
-        socket = tls;
-        in = new BufferedInputStream(socket.getInputStream(), 4096);
-        out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
-        command(out, "EHLO " + heloName);
-        expect(in, 250, "EHLO after STARTTLS");
-      }
-      if (login != null) {
-        char[] password = login.password().chars();
-        byte[] plainAuth = ("\0" + login.user() + "\0" + new String(password)).getBytes(StandardCharsets.UTF_8);
-        java.util.Arrays.fill(password, '\0');
-        String token = java.util.Base64.getEncoder().encodeToString(plainAuth);
-        java.util.Arrays.fill(plainAuth, (byte) 0);
-        command(out, "AUTH PLAIN " + token);
-        expect(in, 235, "AUTH as " + login.user());
-      }
-      command(out, "MAIL FROM:<" + from + ">");
-      expect(in, 250, "MAIL FROM");
-      for (String rcpt : to) {
-        command(out, "RCPT TO:<" + rcpt + ">");
-        expect(in, 250, "RCPT TO <" + rcpt + ">");
-      }
-      command(out, "DATA");
-      expect(in, 354, "DATA");
-      writeDotStuffed(out, message);
-      out.flush();
-      expect(in, 250, "the message");
-      command(out, "QUIT");
-      // The message is taken; a server that closes before answering QUIT changes nothing.
+    try (Connection c = Connection.open(host, port, heloName, timeout, login, relayIdentity)) {
+      c.transaction(from, to, message);
+    }
+  }
+
+  /**
+   * One connection, greeted, past STARTTLS and AUTH when asked: transactions one after the other on it, then QUIT
+   * on {@link #close}. A provider relaying many messages to one peer so pays one TCP connection and one TLS
+   * handshake for many, as an MTA keeps its connection to a busy destination.
+   */
+  public static final class Connection implements AutoCloseable {
+    private final Socket plain;
+    private final InputStream in;
+    private final OutputStream out;
+    private boolean broken;
+
+    private Connection(Socket plain, InputStream in, OutputStream out) {
+      this.plain = plain;
+      this.in = in;
+      this.out = out;
+    }
+
+    /** Connects, reads the greeting, says EHLO; STARTTLS and AUTH PLAIN as {@link SmtpClient#send} describes. */
+    public static Connection open(String host, int port, String heloName, Duration timeout, PecLogin login, javax.net.ssl.SSLContext relayIdentity)
+        throws IOException {
+      Socket plain = new Socket();
       try {
-        reply(in);
+        plain.setTcpNoDelay(true);
+        plain.connect(new InetSocketAddress(host, port), (int) timeout.toMillis());
+        plain.setSoTimeout((int) timeout.toMillis());
+        Socket socket = plain;
+        InputStream in = new BufferedInputStream(socket.getInputStream(), 4096);
+        OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
+        expect(in, 220, "greeting");
+        command(out, "EHLO " + heloName);
+        String ehlo = expect(in, 250, "EHLO");
+        javax.net.ssl.SSLContext tlsContext = login != null ? login.tls() : relayIdentity != null && ehlo.toUpperCase(java.util.Locale.ROOT).contains("STARTTLS")
+            ? relayIdentity : null;
+        if (tlsContext != null) {
+          command(out, "STARTTLS");
+          expect(in, 220, "STARTTLS");
+          javax.net.ssl.SSLSocket tls = (javax.net.ssl.SSLSocket) tlsContext.getSocketFactory().createSocket(plain, host, port, true);
+          javax.net.ssl.SSLParameters params = tls.getSSLParameters();
+          params.setEndpointIdentificationAlgorithm("HTTPS");
+          tls.setSSLParameters(params);
+          tls.startHandshake();
+          socket = tls;
+          in = new BufferedInputStream(socket.getInputStream(), 4096);
+          out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
+          command(out, "EHLO " + heloName);
+          expect(in, 250, "EHLO after STARTTLS");
+        }
+        if (login != null) {
+          char[] password = login.password().chars();
+          byte[] plainAuth = ("\0" + login.user() + "\0" + new String(password)).getBytes(StandardCharsets.UTF_8);
+          java.util.Arrays.fill(password, '\0');
+          String token = java.util.Base64.getEncoder().encodeToString(plainAuth);
+          java.util.Arrays.fill(plainAuth, (byte) 0);
+          command(out, "AUTH PLAIN " + token);
+          expect(in, 235, "AUTH as " + login.user());
+        }
+        return new Connection(plain, in, out);
+      } catch (IOException | RuntimeException e) {
+        plain.close();
+        throw e;
+      }
+    }
+
+    /**
+     * One message from {@code from} to {@code to}; returns when the server answered 250 to its end. After a refusal
+     * the connection is reset (RSET) for the next one; after any other failure it is {@link #broken}.
+     */
+    public void transaction(String from, List<String> to, byte[] message) throws IOException {
+      try {
+        command(out, "MAIL FROM:<" + from + ">");
+        expect(in, 250, "MAIL FROM");
+        for (String rcpt : to) {
+          command(out, "RCPT TO:<" + rcpt + ">");
+          expect(in, 250, "RCPT TO <" + rcpt + ">");
+        }
+        command(out, "DATA");
+        expect(in, 354, "DATA");
+        writeDotStuffed(out, message);
+        out.flush();
+        expect(in, 250, "the message");
+      } catch (Refusal e) {
+        if (e.code() == 421) {
+          // the server is closing the connection (RFC 5321 §3.8), e.g. SubEthaSMTP's idle timeout said while we were not asking
+          broken = true;
+          throw e;
+        }
+        try {
+          command(out, "RSET");
+          expect(in, 250, "RSET");
+        } catch (IOException x) {
+          broken = true;
+        }
+        throw e;
+      } catch (IOException | RuntimeException e) {
+        broken = true;
+        throw e;
+      }
+    }
+
+    /** True once a transaction failed other than by a refusal: the connection cannot carry another. */
+    public boolean broken() {
+      return broken;
+    }
+
+    /** QUIT, then the connection closed. */
+    @Override
+    public void close() throws IOException {
+      try (plain) {
+        if (!broken) {
+          command(out, "QUIT");
+          // The messages are taken; a server that closes before answering QUIT changes nothing.
+          reply(in);
+        }
       } catch (IOException e) {
         // ignored, as above
       }

@@ -107,6 +107,11 @@ public final class PecServer implements ReferenceServer {
       r -> Thread.ofPlatform().name("pec-retry").daemon().unstarted(r));
   /** How long a peer may take over one relay before the item waits for the next round. */
   private static final Duration RELAY_TIMEOUT = Duration.ofSeconds(60);
+  /** Connections kept open to each peer between relays (one per worker and the carrier would do), and for how long. */
+  private static final int RELAY_IDLE_PER_PEER = 8;
+  /** Well under a peer's command deadline (60 s by default) and idle timeout, after which it cuts a silent client. */
+  private static final Duration RELAY_IDLE = Duration.ofSeconds(10);
+  private final RelayConnections relays;
   private final Config config;
   private final PecProvider provider;
   private final Consumer<String> log;
@@ -114,7 +119,7 @@ public final class PecServer implements ReferenceServer {
   private final PecSpool spool;
   private final Maildir mailboxes;
   private final BlockingQueue<String> jobs = new LinkedBlockingQueue<>();
-  private final Set<Path> carrying = ConcurrentHashMap.newKeySet();
+  private final Set<String> carrying = ConcurrentHashMap.newKeySet();
   private final Map<String, Boolean> peerDown = new ConcurrentHashMap<>();
   private final List<Thread> threads = new ArrayList<>();
   private final AtomicLong accepted = new AtomicLong();
@@ -179,11 +184,17 @@ public final class PecServer implements ReferenceServer {
     this.log = log;
     this.spool = new PecSpool(config.spool(), durable);
     this.mailboxes = new Maildir(config.mailboxes(), durable);
+    this.relays = new RelayConnections((host, port) -> SmtpClient.Connection.open(host, port, config.domain(), RELAY_TIMEOUT, null,
+        logins.relayIdentity()), RELAY_IDLE_PER_PEER, RELAY_IDLE, System::nanoTime);
   }
 
   @Override
   public void start() throws Exception {
     List<String> left = spool.pendingJobs();
+    if (spool.tornBytes() > 0) {
+      log.accept("pec " + config.domain() + ": the spool's journal ended in a torn record (" + spool.tornBytes()
+          + " bytes, written when the provider stopped and never acknowledged); cut off");
+    }
     if (!left.isEmpty()) log.accept("pec " + config.domain() + ": " + left.size() + " acknowledged messages from before the restart are processed first");
     jobs.addAll(left);
     for (int i = 0; i < config.workers(); i++) threads.add(Thread.ofPlatform().name("pec-worker-" + i).daemon().start(this::work));
@@ -462,7 +473,7 @@ public final class PecServer implements ReferenceServer {
   private void retryLater(String id, IOException e) {
     int attempts = retries.merge(id, 1, Integer::sum);
     long delayMillis = Math.min(RETRY_CEILING.toMillis(), 250L << Math.min(attempts - 1, 16));
-    sayOnce("process", "cannot process acknowledged messages now (" + e.getMessage() + "); they stay in " + config.spool().resolve("incoming")
+    sayOnce("process", "cannot process acknowledged messages now (" + e.getMessage() + "); they stay in the spool " + config.spool()
         + " and are retried until the disk takes them");
     retryTimer.schedule(() -> jobs.add(id), delayMillis, TimeUnit.MILLISECONDS);
   }
@@ -486,7 +497,7 @@ public final class PecServer implements ReferenceServer {
       if (!notice.isEmpty()) {
         String noticeId = Maildir.digest("set-aside\n" + id);
         spool.commit(noticeId, notice);
-        for (Path p : spool.itemsOf(noticeId)) carry(p);
+        for (String p : spool.itemsOf(noticeId)) carry(p);
       }
     } catch (Exception x) {
       log.accept("pec " + config.domain() + ": cannot set job " + id + " aside: " + x.getMessage());
@@ -510,10 +521,8 @@ public final class PecServer implements ReferenceServer {
 
   private void process(String id) throws Exception {
     if (spool.committed(id)) {
-      // an earlier attempt committed and failed after: finish it, its results are carried as they are
-      spool.finishCommitted(id);
-      processed.incrementAndGet();
-      for (Path item : spool.itemsOf(id)) carry(item);
+      // queued twice (a retry after the commit): its results are carried as they are
+      for (String item : spool.itemsOf(id)) carry(item);
       return;
     }
     if (!spool.waiting(id)) return; // set aside meanwhile: nothing left to do
@@ -524,7 +533,7 @@ public final class PecServer implements ReferenceServer {
     for (Outgoing o : out) items.addAll(route(o));
     spool.commit(id, deliveredHere(items));
     processed.incrementAndGet();
-    for (Path item : spool.itemsOf(id)) carry(item);
+    for (String item : spool.itemsOf(id)) carry(item);
   }
 
   /**
@@ -570,8 +579,7 @@ public final class PecServer implements ReferenceServer {
     if (peer == null || peerDown.containsKey(domain)) return false;
     int colon = peer.lastIndexOf(':');
     try {
-      SmtpClient.send(peer.substring(0, colon), Integer.parseInt(peer.substring(colon + 1)), config.domain(), item.envelopeFrom(), item.to(),
-          item.bytes(), RELAY_TIMEOUT, null, logins.relayIdentity());
+      relays.send(peer.substring(0, colon), Integer.parseInt(peer.substring(colon + 1)), item.envelopeFrom(), item.to(), item.bytes());
       return true;
     } catch (IOException | RuntimeException e) {
       return false;
@@ -596,7 +604,7 @@ public final class PecServer implements ReferenceServer {
     }
     List<PecSpool.Item> items = new ArrayList<>();
     String kind = o.kind() == null ? "message" : o.kind().value;
-    byRoute.forEach((r, to) -> items.add(new PecSpool.Item(null, r, kind, o.envelopeFrom(), to, o.messageId(), o.bytes())));
+    byRoute.forEach((r, to) -> items.add(new PecSpool.Item(r, kind, o.envelopeFrom(), to, o.messageId(), o.bytes())));
     return items;
   }
 
@@ -605,10 +613,11 @@ public final class PecServer implements ReferenceServer {
   private void carryLoop() {
     while (!closing) {
       try {
-        for (Path item : spool.pendingItems()) {
+        for (String item : spool.pendingItems()) {
           if (closing) return;
           carry(item);
         }
+        spool.compactPast(PecSpool.COMPACT_AT_BYTES);
         writeStats();
         Thread.sleep(500);
       } catch (InterruptedException e) {
@@ -620,11 +629,11 @@ public final class PecServer implements ReferenceServer {
   }
 
   /** Carries one item unless another thread is at it; an item that cannot go now stays for the next round. */
-  private void carry(Path file) {
+  private void carry(String file) {
     if (!carrying.add(file)) return;
     try {
-      if (!Files.exists(file)) return;
       PecSpool.Item item = spool.readItem(file);
+      if (item == null) return; // carried meanwhile
       switch (item.route()) {
         case "mailbox" -> {
           for (String rcpt : item.to()) {
@@ -650,16 +659,9 @@ public final class PecServer implements ReferenceServer {
       }
       spool.carried(file);
       if (saidProblems.containsKey("carry")) sayOnce("carry", null);
-    } catch (PecSpool.DamagedFile e) {
-      try {
-        spool.setAside(file, e.getMessage());
-      } catch (IOException x) {
-        // tried again next round
-      }
-      log.accept("pec " + config.domain() + ": " + file + " set aside: " + e.getMessage());
     } catch (Exception e) {
       // said once per kind of problem: a full disk would otherwise say it for every item, every half second
-      if (!closing) sayOnce("carry", "cannot carry items yet (" + e.getMessage() + "); they stay in " + config.spool().resolve("outgoing"));
+      if (!closing) sayOnce("carry", "cannot carry items yet (" + e.getMessage() + "); they stay in the spool " + config.spool());
     } finally {
       carrying.remove(file);
     }
@@ -677,8 +679,7 @@ public final class PecServer implements ReferenceServer {
     }
     int colon = peer.lastIndexOf(':');
     try {
-      SmtpClient.send(peer.substring(0, colon), Integer.parseInt(peer.substring(colon + 1)), config.domain(), item.envelopeFrom(), item.to(),
-          item.bytes(), RELAY_TIMEOUT, null, logins.relayIdentity());
+      relays.send(peer.substring(0, colon), Integer.parseInt(peer.substring(colon + 1)), item.envelopeFrom(), item.to(), item.bytes());
       if (peerDown.remove(domain) != null) log.accept("pec " + config.domain() + ": " + domain + " at " + peer + " is back; the waiting messages go out");
       return true;
     } catch (SmtpClient.Refusal e) {
@@ -705,7 +706,7 @@ public final class PecServer implements ReferenceServer {
    * anything else is set aside. True when it was given up (it leaves the queue), false while it waits.
    */
   private boolean pastDeadline(PecSpool.Item item, String domain, String why) throws IOException {
-    java.time.Instant committed = Files.getLastModifiedTime(item.file()).toInstant();
+    java.time.Instant committed = item.committed();
     if (java.time.Instant.now().isBefore(committed.plus(config.relayDeadline()))) return false;
     giveUp(item, why + " within " + Durations.format(config.relayDeadline()), false);
     return true;
@@ -723,7 +724,7 @@ public final class PecServer implements ReferenceServer {
   /** An item given up for {@code reason}: a transport envelope answered by a non-delivery notice, anything else set aside. */
   private void giveUp(PecSpool.Item item, String reason, boolean noSuchRecipient) throws IOException {
     if (item.kind().equals(DocumentKind.TRANSPORT.value)) {
-      String id = Maildir.digest("refused\n" + item.file());
+      String id = Maildir.digest("refused\n" + item.ref());
       if (!spool.known(id)) {
         try {
           Outgoing notice = provider.nonDelivery(id, item.bytes(), item.to(), reason, noSuchRecipient);
@@ -733,11 +734,11 @@ public final class PecServer implements ReferenceServer {
         } catch (Exception e) {
           throw new IOException("cannot make the non-delivery notice for " + item.messageId() + ": " + e.getMessage(), e);
         }
-        for (Path p : spool.itemsOf(id)) carry(p);
+        for (String p : spool.itemsOf(id)) carry(p);
       }
       log.accept("pec " + config.domain() + ": envelope " + item.messageId() + " not delivered (" + reason + "); its sender gets a non-delivery notice");
     } else {
-      spool.setAside(item.file(), reason);
+      spool.setAside(item.ref(), reason);
       log.accept("pec " + config.domain() + ": " + item.kind() + " " + item.messageId() + " set aside in " + config.spool().resolve("failed") + " (" + reason + ")");
     }
   }
@@ -749,14 +750,8 @@ public final class PecServer implements ReferenceServer {
       int waitingJobs, int waitingItems) {}
 
   public Stats stats() {
-    int items;
-    try {
-      items = spool.pendingItems().size();
-    } catch (IOException e) {
-      items = -1;
-    }
     return new Stats(accepted.get(), duplicates.get(), refused.get(), processed.get(), delivered.get(), relayed.get(), durable.fsyncs(),
-        durable.fsyncNanos(), spool.count("incoming"), items);
+        durable.fsyncNanos(), spool.waitingJobs(), spool.pendingItems().size());
   }
 
   /**
@@ -786,6 +781,12 @@ public final class PecServer implements ReferenceServer {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+    }
+    relays.close();
+    try {
+      spool.close();
+    } catch (IOException e) {
+      log.accept("pec " + config.domain() + ": the spool's journal on closing: " + e.getMessage());
     }
     writeStats();
   }

@@ -1,39 +1,54 @@
 package io.pkibench.server.pec;
 
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.stream.Stream;
 
 /**
- * The provider's durable spool. A message is acknowledged over SMTP only once its job file is on the
- * disk ({@link #store}); a job's results are committed in one rename of a directory ({@link #commit}),
- * then the job is marked done and removed; each result is removed once carried ({@link #carried}). A
- * provider killed at any point and restarted finds every acknowledged message either still a job or
- * committed, never both, and redoes nothing that was carried: job ids are the receiving side's
- * duplicate key, so a job stored again (the sender retrying) is recognised and dropped.
+ * The provider's durable spool: one journal ({@link SpoolJournal}) where each change of a job's state is one record.
+ * A message is acknowledged over SMTP only once its job record is forced ({@link #store}), one fdatasync shared by
+ * every message stored meanwhile; a job's results and its end are one record ({@link #commit}), and each result
+ * carried another ({@link #carried}). Those two are not forced: a provider killed before they reach the disk finds
+ * the job still acknowledged and does it again, which issues the same Message-IDs (they derive from the job id), so
+ * every destination drops the second copy (a Maildir by file name, a peer by job id). Job ids are the receiving
+ * side's duplicate key, so a job stored again (the sender retrying) is recognised and dropped.
  *
  * <pre>
- * incoming/ID.job       acknowledged, not yet processed
- * outgoing/ID/N.out     processed: what is left to carry (to a mailbox, a peer, or back to ourselves)
- * done/ID               processed: the mark that keeps a retried message from being done twice
+ * journal               J (job acknowledged), C (job done, its results to carry), K (a result carried or set aside),
+ *                       F (job set aside), D (jobs done, written by compaction); a torn last record is cut on opening
  * failed/ID.job         a job that can never be processed (damaged, or our code failed on it), kept for a person
- *                       to look at; a disk that cannot take a job now (full) leaves it in incoming/, retried
+ *                       to look at, with ID.why beside it; a result no one takes, as ID-N.out
  * tmp/                  files being written
  * </pre>
+ *
+ * The journal is rewritten with only what is live (compaction) once it passes {@link #COMPACT_AT_BYTES}.
  */
-final class PecSpool {
+final class PecSpool implements AutoCloseable {
+  /** The journal's size past which its finished jobs are compacted away (to their ids alone). */
+  static final long COMPACT_AT_BYTES = 32L << 20;
   private static final String JOB_MAGIC = "pkibench.pec-job/1";
-  private static final String OUT_MAGIC = "pkibench.pec-out/1";
+  private static final byte JOB = 'J';
+  private static final byte COMMIT = 'C';
+  private static final byte CARRIED = 'K';
+  private static final byte FAILED = 'F';
+  private static final byte DONE = 'D';
 
   /** A message acknowledged over SMTP: {@code submission} from one of our users, or {@code incoming} from anyone else. */
   record Job(String id, String origin, String mailFrom, List<String> rcpts, byte[] bytes) {
@@ -42,41 +57,71 @@ final class PecSpool {
     }
   }
 
-  /** Something to carry: {@code route} is {@code mailbox}, {@code relay:DOMAIN} or {@code self} (an envelope for our own users). */
-  record Item(Path file, String route, String kind, String envelopeFrom, List<String> to, String messageId, byte[] bytes) {}
+  /**
+   * Something to carry: {@code route} is {@code mailbox}, {@code relay:DOMAIN} or {@code self} (an envelope for our own
+   * users); {@code ref} ({@code JOBID/N}) and {@code committed} are null until its job is committed.
+   */
+  record Item(String ref, String route, String kind, String envelopeFrom, List<String> to, String messageId, byte[] bytes, Instant committed) {
+    Item(String route, String kind, String envelopeFrom, List<String> to, String messageId, byte[] bytes) {
+      this(null, route, kind, envelopeFrom, to, messageId, bytes, null);
+    }
+  }
 
   private final Path dir;
-  private final Durable durable;
-  /** Locks by job id (striped): a job's known-check and its write are one step against a retry of the same id. */
-  private final Object[] storing = java.util.stream.IntStream.range(0, 64).mapToObj(i -> new Object()).toArray();
+  private final SpoolJournal journal;
+  /** Appends and forces share it; compaction takes it alone (it swaps the journal's file under them). */
+  private final ReadWriteLock compacting = new ReentrantReadWriteLock();
+  /** The state the journal holds, guarded by itself: jobs waiting (oldest first), jobs done, results not carried yet. */
+  private final Map<String, Job> waiting = new LinkedHashMap<>();
+  private final Set<String> done = new HashSet<>();
+  private final Map<String, Item[]> outgoing = new LinkedHashMap<>();
 
   PecSpool(Path dir, Durable durable) throws IOException {
     this.dir = dir;
-    this.durable = durable;
-    for (String sub : List.of("incoming", "outgoing", "done", "failed", "tmp")) Files.createDirectories(dir.resolve(sub));
+    for (String sub : List.of("failed", "tmp")) Files.createDirectories(dir.resolve(sub));
+    try {
+      this.journal = new SpoolJournal(dir.resolve("journal"), durable, this::replay);
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
   }
 
   Path dir() {
     return dir;
   }
 
+  /** Bytes of a torn last record cut from the journal when it was opened: a message whose sender never had its 250. */
+  long tornBytes() {
+    return journal.tornBytes();
+  }
+
   /**
-   * False when the job is known already (stored, or done): the sender's retry of a message we have. Jobs of different
-   * ids are stored at once (only one id's check and write exclude each other), so their directory fsyncs are shared.
+   * False when the job is known already (stored, or done): the sender's retry of a message we have. Either way the
+   * job's record is on the disk when this returns, shared with every job stored meanwhile.
    */
   boolean store(Job job) throws IOException {
-    synchronized (storing[Math.floorMod(job.id().hashCode(), storing.length)]) {
-      if (known(job.id())) return false;
-      String header = String.join("\t", JOB_MAGIC, job.origin(), job.mailFrom(), String.join(",", job.rcpts())) + "\n";
-      durable.write(dir.resolve("tmp").resolve(job.id() + ".job"), dir.resolve("incoming").resolve(job.id() + ".job"),
-          header.getBytes(StandardCharsets.UTF_8), job.bytes());
-      return true;
+    compacting.readLock().lock();
+    try {
+      boolean fresh;
+      synchronized (waiting) {
+        fresh = !known(job.id());
+        if (fresh) {
+          journal.append(jobRecord(job));
+          waiting.put(job.id(), job);
+        }
+      }
+      // a retry, too, waits for the force: its first copy may have been appended and not forced yet
+      journal.force();
+      return fresh;
+    } finally {
+      compacting.readLock().unlock();
     }
   }
 
   boolean known(String id) {
-    return Files.exists(dir.resolve("incoming").resolve(id + ".job")) || Files.exists(dir.resolve("done").resolve(id))
-        || Files.exists(dir.resolve("outgoing").resolve(id));
+    synchronized (waiting) {
+      return waiting.containsKey(id) || done.contains(id);
+    }
   }
 
   /** A spool file that is not what we wrote: no later attempt can read it. */
@@ -87,161 +132,339 @@ final class PecSpool {
   }
 
   Job read(String id) throws IOException {
-    byte[] all = Files.readAllBytes(dir.resolve("incoming").resolve(id + ".job"));
-    int nl = indexOf(all, (byte) '\n');
-    String[] f = new String(all, 0, nl, StandardCharsets.UTF_8).split("\t", -1);
-    if (f.length != 4 || !f[0].equals(JOB_MAGIC)) throw new DamagedFile(dir.resolve("incoming").resolve(id + ".job") + " is not a pkibench PEC job");
-    return new Job(id, f[1], f[2], f[3].isEmpty() ? List.of() : List.of(f[3].split(",")), Arrays.copyOfRange(all, nl + 1, all.length));
+    synchronized (waiting) {
+      Job job = waiting.get(id);
+      if (job == null) throw new IOException("job " + id + " is not waiting in " + dir);
+      return job;
+    }
   }
 
-  /**
-   * The jobs left after a restart, oldest first; a job found committed (the provider died between the
-   * commit and removing the job) is finished here instead.
-   */
+  /** The jobs acknowledged and not yet done, oldest first: after a restart, what is processed first. */
   List<String> pendingJobs() throws IOException {
     deleteTree(dir.resolve("tmp"));
     Files.createDirectories(dir.resolve("tmp"));
-    List<String> pending = new ArrayList<>();
-    try (Stream<Path> jobs = Files.list(dir.resolve("incoming"))) {
-      for (Path p : jobs.sorted(Comparator.comparing(PecSpool::modified)).toList()) {
-        String id = p.getFileName().toString().replace(".job", "");
-        if (Files.exists(dir.resolve("outgoing").resolve(id)) || Files.exists(dir.resolve("done").resolve(id))) finish(id);
-        else pending.add(id);
-      }
+    synchronized (waiting) {
+      return List.copyOf(waiting.keySet());
     }
-    return pending;
   }
 
-  /**
-   * True when the job's results are committed already: an earlier attempt got past the rename and
-   * failed after it (say, on a full disk), so this one only finishes it.
-   */
+  /** True when the job is done: its results committed (or it was set aside). */
   boolean committed(String id) {
-    return Files.exists(dir.resolve("outgoing").resolve(id)) || Files.exists(dir.resolve("done").resolve(id));
+    synchronized (waiting) {
+      return done.contains(id);
+    }
   }
 
   /** True while the job is acknowledged and not yet processed. */
   boolean waiting(String id) {
-    return Files.exists(dir.resolve("incoming").resolve(id + ".job"));
+    synchronized (waiting) {
+      return waiting.containsKey(id);
+    }
   }
 
-  /** Marks a committed job done and removes it: the end of {@link #commit}, for a job found committed. */
-  void finishCommitted(String id) throws IOException {
-    finish(id);
+  int waitingJobs() {
+    synchronized (waiting) {
+      return waiting.size();
+    }
   }
 
-  /** Commits a job's results in one rename, then marks it done and removes it. */
+  /** Ends a job with the results left to carry, in one record; not forced (see the class comment). */
   void commit(String id, List<Item> items) throws IOException {
-    Path staging = dir.resolve("tmp").resolve(id + ".out");
-    deleteTree(staging);
-    Files.createDirectories(staging);
-    try {
-      for (int i = 0; i < items.size(); i++) {
-        Item it = items.get(i);
-        String header = String.join("\t", OUT_MAGIC, it.route(), it.kind(), it.envelopeFrom(), String.join(",", it.to()), it.messageId()) + "\n";
-        durable.writeInPlace(staging.resolve(i + ".out"), header.getBytes(StandardCharsets.UTF_8), it.bytes());
-      }
-    } catch (IOException e) {
-      deleteTree(staging); // the space a retry will need
-      throw e;
+    Instant now = Instant.now();
+    Item[] committed = new Item[items.size()];
+    for (int i = 0; i < committed.length; i++) {
+      Item it = items.get(i);
+      committed[i] = new Item(id + "/" + i, it.route(), it.kind(), it.envelopeFrom(), it.to(), it.messageId(), it.bytes(), now);
     }
-    if (!items.isEmpty()) {
-      durable.forceDirectory(staging); // every item's entry at once: the directory is renamed into place only complete
-      Files.move(staging, dir.resolve("outgoing").resolve(id), StandardCopyOption.ATOMIC_MOVE);
-      durable.forceDirectory(dir.resolve("outgoing"));
-    } else {
-      Files.delete(staging);
-    }
-    finish(id);
-  }
-
-  private void finish(String id) throws IOException {
-    durable.write(dir.resolve("tmp").resolve(id + ".done"), dir.resolve("done").resolve(id), new byte[0]);
-    // The job's removal is not forced: the done mark is durable first, and a job a crash brings back beside its mark
-    // is only finished again at the restart (pendingJobs), never redone.
-    Files.deleteIfExists(dir.resolve("incoming").resolve(id + ".job"));
+    byte[] record = commitRecord(id, now, committed);
+    mutate(() -> {
+      journal.append(record);
+      waiting.remove(id);
+      done.add(id);
+      if (committed.length > 0) outgoing.put(id, committed);
+    });
   }
 
   /** A job our code failed on: set aside with the reason, so the queue goes on. */
   void fail(String id, String reason) throws IOException {
-    Path job = dir.resolve("incoming").resolve(id + ".job");
-    Files.move(job, dir.resolve("failed").resolve(id + ".job"), StandardCopyOption.REPLACE_EXISTING);
+    Job job;
+    synchronized (waiting) {
+      job = waiting.get(id);
+    }
+    if (job != null) {
+      String header = String.join("\t", JOB_MAGIC, job.origin(), job.mailFrom(), String.join(",", job.rcpts())) + "\n";
+      Files.write(dir.resolve("failed").resolve(id + ".job"), concat(header.getBytes(StandardCharsets.UTF_8), job.bytes()));
+    }
     Files.writeString(dir.resolve("failed").resolve(id + ".why"), reason + "\n");
-    durable.write(dir.resolve("tmp").resolve(id + ".done"), dir.resolve("done").resolve(id), new byte[0]);
+    mutate(() -> {
+      journal.append(idRecord(FAILED, id));
+      waiting.remove(id);
+      done.add(id);
+    });
   }
 
-  /** An item no one will take: moved to {@code failed/} with the reason beside it, out of the carrier's way. */
-  void setAside(Path item, String reason) throws IOException {
-    String name = item.getParent().getFileName() + "-" + item.getFileName();
-    Files.move(item, dir.resolve("failed").resolve(name), StandardCopyOption.REPLACE_EXISTING);
+  /** An item no one will take: written to {@code failed/} with the reason beside it, out of the carrier's way. */
+  void setAside(String ref, String reason) throws IOException {
+    Item item = readItem(ref);
+    if (item == null) return;
+    String name = ref.replace('/', '-') + ".out";
+    String header = String.join("\t", item.route(), item.kind(), item.envelopeFrom(), String.join(",", item.to()), item.messageId()) + "\n";
+    Files.write(dir.resolve("failed").resolve(name), concat(header.getBytes(StandardCharsets.UTF_8), item.bytes()));
     Files.writeString(dir.resolve("failed").resolve(name + ".why"), reason + "\n");
+    carried(ref);
   }
 
   /** Every item still to carry, oldest job first. */
-  List<Path> pendingItems() throws IOException {
-    List<Path> items = new ArrayList<>();
-    try (Stream<Path> jobs = Files.list(dir.resolve("outgoing"))) {
-      for (Path job : jobs.sorted(Comparator.comparing(PecSpool::modified)).toList()) items.addAll(itemsOf(job));
-    }
-    return items;
-  }
-
-  List<Path> itemsOf(String id) throws IOException {
-    Path job = dir.resolve("outgoing").resolve(id);
-    return Files.isDirectory(job) ? itemsOf(job) : List.of();
-  }
-
-  private static List<Path> itemsOf(Path job) throws IOException {
-    List<Path> items = new ArrayList<>();
-    try (DirectoryStream<Path> s = Files.newDirectoryStream(job, "*.out")) {
-      s.forEach(items::add);
-    } catch (NoSuchFileException e) {
-      return List.of();
-    }
-    items.sort(Comparator.comparing(p -> p.getFileName().toString()));
-    return items;
-  }
-
-  Item readItem(Path file) throws IOException {
-    byte[] all = Files.readAllBytes(file);
-    int nl = indexOf(all, (byte) '\n');
-    String[] f = new String(all, 0, nl, StandardCharsets.UTF_8).split("\t", -1);
-    if (f.length != 6 || !f[0].equals(OUT_MAGIC)) throw new DamagedFile(file + " is not a pkibench PEC spool item");
-    return new Item(file, f[1], f[2], f[3], List.of(f[4].split(",")), f[5], Arrays.copyOfRange(all, nl + 1, all.length));
-  }
-
-  /** An item is carried: removed, and its job's directory with it once empty. */
-  void carried(Path file) throws IOException {
-    // Not forced: an item whose removal a crash undoes is carried again, and every destination drops a
-    // second copy (a Maildir by file name, a peer by Message-ID); the fsync would buy nothing.
-    Files.deleteIfExists(file);
-    Path job = file.getParent();
-    try (Stream<Path> left = Files.list(job)) {
-      if (left.findAny().isEmpty()) Files.deleteIfExists(job);
-    } catch (NoSuchFileException e) {
-      // another thread removed it
+  List<String> pendingItems() {
+    synchronized (waiting) {
+      List<String> refs = new ArrayList<>();
+      for (Item[] items : outgoing.values()) for (Item it : items) if (it != null) refs.add(it.ref());
+      return refs;
     }
   }
 
-  int count(String sub) {
-    try (Stream<Path> s = Files.list(dir.resolve(sub))) {
-      return (int) s.count();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+  List<String> itemsOf(String id) {
+    synchronized (waiting) {
+      Item[] items = outgoing.get(id);
+      if (items == null) return List.of();
+      List<String> refs = new ArrayList<>();
+      for (Item it : items) if (it != null) refs.add(it.ref());
+      return refs;
     }
   }
 
-  private static long modified(Path p) {
+  /** The item, or null once carried. */
+  Item readItem(String ref) {
+    int slash = ref.lastIndexOf('/');
+    synchronized (waiting) {
+      Item[] items = outgoing.get(ref.substring(0, slash));
+      return items == null ? null : items[Integer.parseInt(ref.substring(slash + 1))];
+    }
+  }
+
+  /**
+   * An item is carried. Not forced: an item whose record a crash loses is carried again, and every destination
+   * drops a second copy (a Maildir by file name, a peer by Message-ID); the fsync would buy nothing.
+   */
+  void carried(String ref) throws IOException {
+    int slash = ref.lastIndexOf('/');
+    String id = ref.substring(0, slash);
+    int n = Integer.parseInt(ref.substring(slash + 1));
+    mutate(() -> {
+      Item[] items = outgoing.get(id);
+      if (items == null || items[n] == null) return;
+      journal.append(carriedRecord(id, n));
+      markCarried(id, n);
+    });
+  }
+
+  /**
+   * Rewrites the journal with only what is live (waiting jobs, results not carried, the ids of finished jobs) once it
+   * is past {@code atBytes}; true when it did. Appends wait meanwhile.
+   */
+  boolean compactPast(long atBytes) throws IOException {
+    if (journal.sizeBytes() < atBytes) return false;
+    compacting.writeLock().lock();
     try {
-      return Files.getLastModifiedTime(p).toMillis();
-    } catch (IOException e) {
-      return Long.MAX_VALUE;
+      synchronized (waiting) {
+        List<byte[]> live = new ArrayList<>();
+        List<String> ids = new ArrayList<>(done);
+        for (int from = 0; from < ids.size(); from += 10_000) live.add(doneRecord(ids.subList(from, Math.min(ids.size(), from + 10_000))));
+        for (Job job : waiting.values()) live.add(jobRecord(job));
+        for (var e : outgoing.entrySet()) {
+          Item[] items = e.getValue();
+          live.add(commitRecord(e.getKey(), items[0] != null ? items[0].committed() : firstCommitted(items), items));
+        }
+        journal.rewrite(live);
+      }
+      return true;
+    } finally {
+      compacting.writeLock().unlock();
     }
   }
 
-  private static int indexOf(byte[] bytes, byte b) throws IOException {
-    for (int i = 0; i < bytes.length; i++) if (bytes[i] == b) return i;
-    throw new DamagedFile("a spool file without its header line");
+  /** Forces what is appended (on a clean stop, so the next start redoes nothing) and closes the journal. */
+  @Override
+  public void close() throws IOException {
+    compacting.readLock().lock();
+    try {
+      journal.force();
+      journal.close();
+    } finally {
+      compacting.readLock().unlock();
+    }
+  }
+
+  private static Instant firstCommitted(Item[] items) {
+    for (Item it : items) if (it != null) return it.committed();
+    return Instant.EPOCH;
+  }
+
+  @FunctionalInterface
+  private interface Change {
+    void run() throws IOException;
+  }
+
+  /** One change appended and applied as one step, against compaction and every other change. */
+  private void mutate(Change change) throws IOException {
+    compacting.readLock().lock();
+    try {
+      synchronized (waiting) {
+        change.run();
+      }
+    } finally {
+      compacting.readLock().unlock();
+    }
+  }
+
+  private void markCarried(String id, int n) {
+    Item[] items = outgoing.get(id);
+    if (items == null || n >= items.length) return;
+    items[n] = null;
+    for (Item it : items) if (it != null) return;
+    outgoing.remove(id);
+  }
+
+  // ---------------------------------------------------------------- records
+
+  /** Applies one record read back from the journal (the constructor's replay: no other thread yet). */
+  private void replay(ByteBuffer r) {
+    try {
+      byte type = r.get();
+      switch (type) {
+        case JOB -> {
+          Job job = new Job(string(r), string(r), string(r), strings(r), bytes(r));
+          if (!done.contains(job.id())) waiting.put(job.id(), job);
+        }
+        case COMMIT -> {
+          String id = string(r);
+          Instant at = Instant.ofEpochMilli(r.getLong());
+          Item[] items = new Item[r.getInt()];
+          int live = r.getInt();
+          for (int k = 0; k < live; k++) {
+            int n = r.getInt();
+            items[n] = new Item(id + "/" + n, string(r), string(r), string(r), strings(r), string(r), bytes(r), at);
+          }
+          waiting.remove(id);
+          done.add(id);
+          if (live > 0) outgoing.put(id, items);
+        }
+        case CARRIED -> markCarried(string(r), r.getInt());
+        case FAILED -> {
+          String id = string(r);
+          waiting.remove(id);
+          done.add(id);
+        }
+        case DONE -> done.addAll(strings(r));
+        default -> throw new UncheckedIOException(new DamagedFile(dir.resolve("journal") + ": a record of unknown type " + type));
+      }
+    } catch (BufferUnderflowException | IndexOutOfBoundsException | IllegalArgumentException e) {
+      // its checksum held, so we wrote it: a record this version cannot read
+      throw new UncheckedIOException(new DamagedFile(dir.resolve("journal") + ": a record this version cannot read (" + e + ")"));
+    }
+  }
+
+  private static byte[] jobRecord(Job job) throws IOException {
+    Record r = new Record(JOB, job.bytes().length);
+    r.string(job.id()).string(job.origin()).string(job.mailFrom()).strings(job.rcpts()).bytes(job.bytes());
+    return r.done();
+  }
+
+  private static byte[] commitRecord(String id, Instant at, Item[] items) throws IOException {
+    int live = 0;
+    long size = 0;
+    for (Item it : items) {
+      if (it != null) {
+        live++;
+        size += it.bytes().length;
+      }
+    }
+    Record r = new Record(COMMIT, (int) Math.min(size, SpoolJournal.MAX_RECORD_BYTES));
+    r.string(id);
+    r.out.writeLong(at.toEpochMilli());
+    r.out.writeInt(items.length);
+    r.out.writeInt(live);
+    for (int n = 0; n < items.length; n++) {
+      Item it = items[n];
+      if (it == null) continue;
+      r.out.writeInt(n);
+      r.string(it.route()).string(it.kind()).string(it.envelopeFrom()).strings(it.to()).string(it.messageId()).bytes(it.bytes());
+    }
+    return r.done();
+  }
+
+  private static byte[] carriedRecord(String id, int n) throws IOException {
+    Record r = new Record(CARRIED, 0);
+    r.string(id);
+    r.out.writeInt(n);
+    return r.done();
+  }
+
+  private static byte[] idRecord(byte type, String id) throws IOException {
+    return new Record(type, 0).string(id).done();
+  }
+
+  private static byte[] doneRecord(List<String> ids) throws IOException {
+    return new Record(DONE, ids.size() * 30).strings(ids).done();
+  }
+
+  /** A record being written: its type, then strings (UTF-8, length first) and byte arrays (length first). */
+  private static final class Record {
+    final ByteArrayOutputStream bytes;
+    final DataOutputStream out;
+
+    Record(byte type, int payloadBytes) throws IOException {
+      bytes = new ByteArrayOutputStream(256 + payloadBytes);
+      out = new DataOutputStream(bytes);
+      out.writeByte(type);
+    }
+
+    Record string(String s) throws IOException {
+      return bytes(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    Record strings(List<String> list) throws IOException {
+      out.writeInt(list.size());
+      for (String s : list) string(s);
+      return this;
+    }
+
+    Record bytes(byte[] b) throws IOException {
+      out.writeInt(b.length);
+      out.write(b);
+      return this;
+    }
+
+    byte[] done() {
+      return bytes.toByteArray();
+    }
+  }
+
+  private static String string(ByteBuffer r) {
+    return new String(bytes(r), StandardCharsets.UTF_8);
+  }
+
+  private static List<String> strings(ByteBuffer r) {
+    int n = r.getInt();
+    if (n < 0 || n > r.remaining()) throw new IllegalArgumentException("a list of " + n);
+    List<String> list = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) list.add(string(r));
+    return list;
+  }
+
+  private static byte[] bytes(ByteBuffer r) {
+    int n = r.getInt();
+    if (n < 0 || n > r.remaining()) throw new IllegalArgumentException("a field of " + n + " bytes");
+    byte[] b = new byte[n];
+    r.get(b);
+    return b;
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] all = new byte[a.length + b.length];
+    System.arraycopy(a, 0, all, 0, a.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
   }
 
   private static void deleteTree(Path p) throws IOException {

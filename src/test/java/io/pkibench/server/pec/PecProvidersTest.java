@@ -249,13 +249,11 @@ class PecProvidersTest {
     }
   }
 
-  /** How many envelopes wait in {@code spool}'s outgoing directory for a peer. */
+  /** How many results wait in {@code spool} to be carried (to a peer), as its provider's stats.json says (rewritten every half second). */
   static long outgoing(Path spool) throws Exception {
-    Path dir = spool.resolve("outgoing");
-    if (!Files.isDirectory(dir)) return 0;
-    try (Stream<Path> waiting = Files.list(dir)) {
-      return waiting.count();
-    }
+    Path stats = spool.resolve("stats.json");
+    if (!Files.isRegularFile(stats)) return 0;
+    return new com.fasterxml.jackson.databind.ObjectMapper().readTree(stats.toFile()).path("waitingItems").asLong();
   }
 
   static Path firstWith(Path dir, String header) throws Exception {
