@@ -1,6 +1,6 @@
 package io.pkibench.server.keyserver;
 
-import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
@@ -11,14 +11,17 @@ import io.pkibench.keyserver.protocol.v2.SignCall;
 import io.pkibench.keyserver.protocol.v2.SignResult;
 import io.pkibench.keyserver.protocol.v2.SignResults;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Contract v2's SignStream: the signatures of one stream are made on the node's worker pool as they arrive, in
- * parallel, each answered when done; answers that are done together go in one message. The caller is the stream's
+ * Contract v2's SignStream: the signatures of one stream are made as their messages arrive, a message's calls in runs
+ * ({@link #chunks}), the first on the thread that read the message, the others on the node's workers in parallel; each
+ * run is answered together, in one message when it fits. The caller is the stream's
  * (its connection's certificate, read once), and each request is signed, refused or failed exactly as v1's Sign would,
  * through the same {@link KeyService}. What one stream makes the node hold is bounded as v1 bounds a connection: at most
  * {@code maxBytesInFlight} of requests being signed (calls per connection × request size); a request past that is
@@ -30,13 +33,24 @@ final class SignStreams extends KeyServerGrpc.KeyServerImplBase {
   /** A message's answers at most, in bytes: about 240 RSA-2048 signatures (a client takes messages up to 4 MiB). */
   static final int MOST_BYTES_PER_MESSAGE = 64 * 1024;
 
+  /**
+   * Calls one thread signs before another is woken for the rest of a message. Handing a call to a worker costs a
+   * wake-up and a switch on each side and then a second hand-off of its answer back to the transport thread; signed
+   * where it was read, the answer leaves with that thread's next flush. So a message of up to this many calls is
+   * signed on the thread that read it, and a larger one is spread over up to {@code threads} threads (the node's
+   * cores) in runs of at least this many, which keeps a busy stream on every core.
+   */
+  static final int CALLS_PER_HOP = 4;
+
   private final KeyService service;
   private final Executor workers;
+  private final int threads;
   private final long maxBytesInFlight;
 
-  SignStreams(KeyService service, Executor workers, long maxBytesInFlight) {
+  SignStreams(KeyService service, Executor workers, int threads, long maxBytesInFlight) {
     this.service = service;
     this.workers = workers;
+    this.threads = threads;
     this.maxBytesInFlight = maxBytesInFlight;
   }
 
@@ -70,6 +84,7 @@ final class SignStreams extends KeyServerGrpc.KeyServerImplBase {
     return new StreamObserver<>() {
       @Override
       public void onNext(SignBatch batch) {
+        List<SignCall> admitted = new ArrayList<>(batch.getCallsCount());
         for (SignCall call : batch.getCallsList()) {
           long size = call.getRequest().getSerializedSize();
           if (bytesInFlight.addAndGet(size) > maxBytesInFlight) {
@@ -79,22 +94,40 @@ final class SignStreams extends KeyServerGrpc.KeyServerImplBase {
             continue;
           }
           inFlight.incrementAndGet();
+          admitted.add(call);
+        }
+        List<List<SignCall>> chunks = chunks(admitted, threads);
+        // every chunk but the first to a worker, each as one task; the first signed here, on the thread that read the
+        // message, while they sign theirs: a small message costs no thread hop and its answers leave with the next flush
+        for (List<SignCall> chunk : chunks.subList(Math.min(1, chunks.size()), chunks.size())) {
           try {
-            workers.execute(() -> {
-              KeyService.Signed signed = service.signFor(caller, call.getRequest());
-              answers.add(signed.status().isOk()
-                  ? SignResult.newBuilder().setId(call.getId()).setSignature(ByteString.copyFrom(signed.signature())).build()
-                  : refused(call.getId(), signed.status()));
-              bytesInFlight.addAndGet(-size);
-              inFlight.decrementAndGet();
-              finishIfDrained.run();
-            });
+            workers.execute(() -> sign(chunk));
           } catch (RejectedExecutionException stopping) {
-            inFlight.decrementAndGet();
-            bytesInFlight.addAndGet(-size);
-            answers.add(refused(call.getId(), Status.UNAVAILABLE.withDescription("the key server is stopping")));
+            List<SignResult> unavailable = new ArrayList<>();
+            for (SignCall call : chunk) unavailable.add(refused(call.getId(), Status.UNAVAILABLE.withDescription("the key server is stopping")));
+            done(chunk, unavailable);
           }
         }
+        if (!chunks.isEmpty()) sign(chunks.get(0));
+      }
+
+      /** Signs {@code calls} in turn and answers them together. */
+      private void sign(List<SignCall> calls) {
+        List<SignResult> results = new ArrayList<>(calls.size());
+        for (SignCall call : calls) {
+          KeyService.Signed signed = service.signFor(caller, call.getRequest());
+          results.add(signed.status().isOk()
+              ? SignResult.newBuilder().setId(call.getId()).setSignature(UnsafeByteOperations.unsafeWrap(signed.signature())).build()
+              : refused(call.getId(), signed.status()));
+        }
+        done(calls, results);
+      }
+
+      private void done(List<SignCall> calls, List<SignResult> results) {
+        answers.addAll(results);
+        for (SignCall call : calls) bytesInFlight.addAndGet(-call.getRequest().getSerializedSize());
+        inFlight.addAndGet(-calls.size());
+        finishIfDrained.run();
       }
 
       @Override
@@ -112,6 +145,22 @@ final class SignStreams extends KeyServerGrpc.KeyServerImplBase {
         finishIfDrained.run();
       }
     };
+  }
+
+  /**
+   * {@code calls} cut into at most {@code threads} runs of at least {@link #CALLS_PER_HOP} calls (one run when there
+   * are fewer), in order, their lengths differing by one at most: what one message's calls are signed in, each run by
+   * one thread.
+   */
+  static List<List<SignCall>> chunks(List<SignCall> calls, int threads) {
+    int n = Math.max(1, Math.min(threads, calls.size() / CALLS_PER_HOP));
+    List<List<SignCall>> chunks = new ArrayList<>(n);
+    for (int i = 0, from = 0; i < n && from < calls.size(); i++) {
+      int to = from + (calls.size() - from + (n - i) - 1) / (n - i);
+      chunks.add(calls.subList(from, to));
+      from = to;
+    }
+    return chunks;
   }
 
   private static SignResult refused(long id, Status status) {
