@@ -20,8 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Contract v2's SignStream: the signatures of one stream are made as their messages arrive, a message's calls in runs
- * ({@link #chunks}), the first on the thread that read the message, the others on the node's workers in parallel; each
- * run is answered together, in one message when it fits. The caller is the stream's
+ * ({@link #chunks}), each run on one of the node's workers while one is free, and the first run on the thread that read
+ * the message when none is; each run is answered together, in one message when it fits. The caller is the stream's
  * (its connection's certificate, read once), and each request is signed, refused or failed exactly as v1's Sign would,
  * through the same {@link KeyService}. What one stream makes the node hold is bounded as v1 bounds a connection: at most
  * {@code maxBytesInFlight} of requests being signed (calls per connection × request size); a request past that is
@@ -34,11 +34,10 @@ final class SignStreams extends KeyServerGrpc.KeyServerImplBase {
   static final int MOST_BYTES_PER_MESSAGE = 64 * 1024;
 
   /**
-   * Calls one thread signs before another is woken for the rest of a message. Handing a call to a worker costs a
-   * wake-up and a switch on each side and then a second hand-off of its answer back to the transport thread; signed
-   * where it was read, the answer leaves with that thread's next flush. So a message of up to this many calls is
-   * signed on the thread that read it, and a larger one is spread over up to {@code threads} threads (the node's
-   * cores) in runs of at least this many, which keeps a busy stream on every core.
+   * Calls one thread signs before another takes the rest of a message. Handing calls to a worker costs a wake-up and a
+   * switch on each side and then a second hand-off of the answers back to the transport thread, per run rather than
+   * per call: a message of fewer than twice this many calls is one run, and a larger one is spread over up to
+   * {@code threads} threads (the node's cores) in runs of at least this many.
    */
   static final int CALLS_PER_HOP = 4;
 
@@ -46,6 +45,8 @@ final class SignStreams extends KeyServerGrpc.KeyServerImplBase {
   private final Executor workers;
   private final int threads;
   private final long maxBytesInFlight;
+  /** Runs handed to the workers and not yet signed, over every stream of the node. */
+  private final AtomicInteger runsOnWorkers = new AtomicInteger();
 
   SignStreams(KeyService service, Executor workers, int threads, long maxBytesInFlight) {
     this.service = service;
@@ -97,18 +98,28 @@ final class SignStreams extends KeyServerGrpc.KeyServerImplBase {
           admitted.add(call);
         }
         List<List<SignCall>> chunks = chunks(admitted, threads);
-        // every chunk but the first to a worker, each as one task; the first signed here, on the thread that read the
-        // message, while they sign theirs: a small message costs no thread hop and its answers leave with the next flush
-        for (List<SignCall> chunk : chunks.subList(Math.min(1, chunks.size()), chunks.size())) {
+        // Each run to a worker while one is free, so that a deep pipeline on one connection keeps every core busy;
+        // once every worker has a run, another would only queue behind them, so this thread signs the first run itself,
+        // while they sign theirs: that run costs no hop to a worker and back, and its answers leave with the next flush.
+        boolean here = !chunks.isEmpty() && runsOnWorkers.get() >= threads;
+        for (List<SignCall> chunk : here ? chunks.subList(1, chunks.size()) : chunks) {
+          runsOnWorkers.incrementAndGet();
           try {
-            workers.execute(() -> sign(chunk));
+            workers.execute(() -> {
+              try {
+                sign(chunk);
+              } finally {
+                runsOnWorkers.decrementAndGet();
+              }
+            });
           } catch (RejectedExecutionException stopping) {
+            runsOnWorkers.decrementAndGet();
             List<SignResult> unavailable = new ArrayList<>();
             for (SignCall call : chunk) unavailable.add(refused(call.getId(), Status.UNAVAILABLE.withDescription("the key server is stopping")));
             done(chunk, unavailable);
           }
         }
-        if (!chunks.isEmpty()) sign(chunks.get(0));
+        if (here) sign(chunks.get(0));
       }
 
       /** Signs {@code calls} in turn and answers them together. */
