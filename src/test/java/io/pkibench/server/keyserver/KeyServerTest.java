@@ -385,7 +385,7 @@ class KeyServerTest {
   }
 
   /**
-   * A stream's message of three calls is signed where the node read it and answered in one message; one of forty on a
+   * A stream's message of three calls is one run, signed by one thread and answered in one message; one of forty on a
    * node of two threads is signed in two runs, one per thread, each answered together: at most two messages back, every
    * call answered once by its id, refusals among them, each signature verified by BouncyCastle.
    */
