@@ -55,7 +55,7 @@ final class Cluster implements AutoCloseable {
     final HealthGrpc.HealthBlockingStub health;
     /** False once the node answered that it does not serve contract v2. */
     volatile boolean servesV2 = true;
-    private SignStream signStream; // guarded by this
+    private volatile SignStream signStream; // replaced under this lock
     final AtomicInteger pending = new AtomicInteger();
     final LongAdder calls = new LongAdder();
     final LongAdder failures = new LongAdder();
@@ -76,10 +76,17 @@ final class Cluster implements AutoCloseable {
       this.health = HealthGrpc.newBlockingStub(channel);
     }
 
-    /** The open signature stream, a new one if the last has ended. */
-    synchronized SignStream signStream() {
-      if (signStream == null || !signStream.open()) signStream = new SignStream(channel);
-      return signStream;
+    /**
+     * The open signature stream, a new one if the last has ended. Every signature asks, from every worker: the open
+     * stream is read without the lock, which 16 workers contending for would make them queue and park on.
+     */
+    SignStream signStream() {
+      SignStream open = signStream;
+      if (open != null && open.open()) return open;
+      synchronized (this) {
+        if (signStream == null || !signStream.open()) signStream = new SignStream(channel);
+        return signStream;
+      }
     }
 
     synchronized void closeSignStream() {

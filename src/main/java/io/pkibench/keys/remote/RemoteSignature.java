@@ -68,8 +68,13 @@ public final class RemoteSignature extends SignatureSpi {
     }
   }
 
+  /** Ready for the next message: the digest is reused (made anew only for another hash), not looked up per signature. */
   private void reset() {
     if (sendsDigest()) {
+      if (digest != null && digest.getAlgorithm().equals(Hashes.jcaName(hash))) {
+        digest.reset();
+        return;
+      }
       try {
         digest = MessageDigest.getInstance(Hashes.jcaName(hash));
       } catch (NoSuchAlgorithmException e) {

@@ -44,16 +44,21 @@ public final class Hashes {
     };
   }
 
+  // DigestInfo's DER up to the digest, per hash (RFC 8017 section 9.2, note 1); parsed once, not per signature
+  private static final byte[] SHA_1_INFO = HexFormat.of().parseHex("3021300906052b0e03021a05000414");
+  private static final byte[] SHA_256_INFO = HexFormat.of().parseHex("3031300d060960864801650304020105000420");
+  private static final byte[] SHA_384_INFO = HexFormat.of().parseHex("3041300d060960864801650304020205000430");
+  private static final byte[] SHA_512_INFO = HexFormat.of().parseHex("3051300d060960864801650304020305000440");
+
   /** DER DigestInfo of {@code digest} (RFC 8017 section 9.2, note 1): what NONEwithRSA pads and signs. */
   public static byte[] digestInfo(HashAlgorithm hash, byte[] digest) {
-    String prefix = switch (hash) {
-      case SHA_1 -> "3021300906052b0e03021a05000414";
-      case SHA_256 -> "3031300d060960864801650304020105000420";
-      case SHA_384 -> "3041300d060960864801650304020205000430";
-      case SHA_512 -> "3051300d060960864801650304020305000440";
+    byte[] head = switch (hash) {
+      case SHA_1 -> SHA_1_INFO;
+      case SHA_256 -> SHA_256_INFO;
+      case SHA_384 -> SHA_384_INFO;
+      case SHA_512 -> SHA_512_INFO;
       default -> throw new IllegalArgumentException("no DigestInfo for " + hash);
     };
-    byte[] head = HexFormat.of().parseHex(prefix);
     byte[] out = new byte[head.length + digest.length];
     System.arraycopy(head, 0, out, 0, head.length);
     System.arraycopy(digest, 0, out, head.length, digest.length);

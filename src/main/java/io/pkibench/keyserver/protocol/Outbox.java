@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
 
 /**
  * What many threads send on one stream, which takes one message at a time: each item is queued and whichever thread
@@ -18,10 +19,10 @@ public final class Outbox<T> {
   private final ConcurrentLinkedQueue<T> queue = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean sending = new AtomicBoolean();
   private final int mostBytes;
-  private final java.util.function.ToIntFunction<T> size;
+  private final ToIntFunction<T> size;
   private final Consumer<List<T>> send;
 
-  public Outbox(int mostBytes, java.util.function.ToIntFunction<T> size, Consumer<List<T>> send) {
+  public Outbox(int mostBytes, ToIntFunction<T> size, Consumer<List<T>> send) {
     if (mostBytes < 1) throw new IllegalArgumentException("an outbox sends at least one byte per message, not " + mostBytes);
     this.mostBytes = mostBytes;
     this.size = size;
@@ -30,6 +31,16 @@ public final class Outbox<T> {
 
   public void add(T item) {
     queue.add(item);
+    drain();
+  }
+
+  /** Queues every item of {@code items} before sending, so that they go together (in one message when they fit). */
+  public void addAll(List<T> items) {
+    queue.addAll(items);
+    drain();
+  }
+
+  private void drain() {
     // A thread that queues while another sends leaves its item to that one, which looks again once its send is done.
     while (!queue.isEmpty() && sending.compareAndSet(false, true)) {
       try {

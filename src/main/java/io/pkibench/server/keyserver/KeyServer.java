@@ -181,7 +181,7 @@ public final class KeyServer implements ReferenceServer {
     });
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(bind, requestedPort), credentials);
     if (servesV2) {
-      builder.addService(ServerInterceptors.intercept(new SignStreams(service, workers, (long) limits.maxCallsPerConnection() * limits.maxRequestBytes()),
+      builder.addService(ServerInterceptors.intercept(new SignStreams(service, workers, limits.threads(), (long) limits.maxCallsPerConnection() * limits.maxRequestBytes()),
           new CallerFromCertificate()));
     }
     server = builder

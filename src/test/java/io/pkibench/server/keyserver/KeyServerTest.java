@@ -385,6 +385,70 @@ class KeyServerTest {
   }
 
   /**
+   * A stream's message of three calls is one run, signed by one thread and answered in one message; one of forty on a
+   * node of two threads is signed in two runs, one per thread, each answered together: at most two messages back, every
+   * call answered once by its id, refusals among them, each signature verified by BouncyCastle.
+   */
+  @Test
+  void contractV2_messagesOfThreeAndFortyCalls_answeredInOneMessagePerRun() throws Exception {
+    KeyServer server = node(0, KeyGrants.everyKeyFor(fixture.pki.certificate("tls-client")),
+        new KeyServer.Limits(1 << 20, Duration.ofSeconds(10), Duration.ofMinutes(5), 2));
+    var credentials = io.grpc.TlsChannelCredentials.newBuilder()
+        .keyManager(TlsContexts.keyManagers(new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("tls-client")))
+        .trustManager(TlsContexts.trustManagers(fixture.pki.certificate("root-ca"))).build();
+    io.grpc.ManagedChannel channel = io.grpc.Grpc.newChannelBuilderForAddress("127.0.0.1", server.port(), credentials).build();
+    open.add(channel::shutdownNow);
+    byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(message());
+    SignRequest good = SignRequest.newBuilder().setAlias("signer-rsa2048-1").setScheme(SignatureScheme.RSA_PKCS1_V1_5)
+        .setHash(HashAlgorithm.SHA_256).setDigest(com.google.protobuf.ByteString.copyFrom(digest)).build();
+    SignRequest unknownKey = good.toBuilder().setAlias("no-such-key").build();
+    Signature verifier = Signature.getInstance("SHA256withRSA", BC);
+    verifier.initVerify(fixture.pki.certificate("signer-rsa2048-1").getPublicKey());
+    for (int calls : new int[] {3, 40}) {
+      var batch = SignBatch.newBuilder();
+      for (long id = 1; id <= calls; id++) batch.addCalls(SignCall.newBuilder().setId(id).setRequest(id % 10 == 0 ? unknownKey : good));
+      var messages = java.util.Collections.synchronizedList(new ArrayList<SignResults>());
+      var ended = new java.util.concurrent.CompletableFuture<io.grpc.Status>();
+      var requests = io.pkibench.keyserver.protocol.v2.KeyServerGrpc.newStub(channel).withDeadlineAfter(60, java.util.concurrent.TimeUnit.SECONDS)
+          .signStream(new io.grpc.stub.StreamObserver<>() {
+            @Override
+            public void onNext(SignResults results) {
+              messages.add(results);
+            }
+
+            @Override
+            public void onError(Throwable t) {
+              ended.complete(io.grpc.Status.fromThrowable(t));
+            }
+
+            @Override
+            public void onCompleted() {
+              ended.complete(io.grpc.Status.OK);
+            }
+          });
+      requests.onNext(batch.build());
+      requests.onCompleted();
+      assertEquals(io.grpc.Status.Code.OK, ended.get(60, java.util.concurrent.TimeUnit.SECONDS).getCode(), calls + " calls: the stream ends after its answers");
+      assertTrue(messages.size() <= (calls == 3 ? 1 : 2), calls + " calls answered in " + messages.size() + " messages");
+      List<Long> ids = new ArrayList<>();
+      for (SignResults m : messages) {
+        for (SignResult r : m.getResultsList()) {
+          ids.add(r.getId());
+          if (r.getId() % 10 == 0) {
+            assertEquals(io.grpc.Status.Code.PERMISSION_DENIED.value(), r.getStatus(), r.toString());
+          } else {
+            verifier.update(message());
+            assertTrue(verifier.verify(r.getSignature().toByteArray()), "call " + r.getId() + ": BouncyCastle verifies its signature");
+          }
+        }
+      }
+      java.util.Collections.sort(ids);
+      assertEquals(java.util.stream.LongStream.rangeClosed(1, calls).boxed().toList(), ids, calls + " calls: each answered once, by its id");
+    }
+    assertEquals(new KeyService.Counts(3 + 36, 4, 0), server.counts(), "39 served, the 4 unknown keys refused");
+  }
+
+  /**
    * A node told to accept requests of 1 KiB at most (the least 'serve keyserver --max-request' takes): 64 digest
    * signatures in flight at once queue up on the client's stream, and no message of them is larger than the node accepts,
    * which would end the stream with every call on it.
