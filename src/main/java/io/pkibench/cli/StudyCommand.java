@@ -18,6 +18,12 @@ import io.pkibench.results.CpuProfile;
 import io.pkibench.session.RunProfiler;
 import io.pkibench.report.StudyTables;
 import io.pkibench.results.RunResult;
+import io.pkibench.results.RunResultJson;
+import io.pkibench.results.MetricsExport;
+import io.pkibench.metrics.LiveMetrics;
+import io.pkibench.metrics.MetricsExporter;
+import io.pkibench.measure.JvmCpuMeter;
+import io.pkibench.engine.ProgressListener;
 import io.pkibench.results.RunStatus;
 import io.pkibench.session.EnvironmentProbe;
 import io.pkibench.session.ForkedSeries;
@@ -116,6 +122,7 @@ final class StudyCommand implements Runnable {
     @ParentCommand StudyCommand study;
     @Spec CommandSpec spec;
     @Mixin SharedOptions shared = new SharedOptions();
+    @Mixin MetricsOptions liveMetrics = new MetricsOptions();
 
     abstract Study study();
 
@@ -169,17 +176,22 @@ final class StudyCommand implements Runnable {
         problems.add("--agents: give 1 to " + AgentOptions.MAX_LOCAL_AGENTS + " agents");
       }
       if (shared.agents != null && shared.profile) problems.add("--profile with --agents: the agents' JVMs are not profiled; leave one out");
+      // Agents measure in JVMs of their own, whose per-second figures never reach this one (as with run --fork).
+      liveMetrics.check(problems, shared.agents != null);
       if (each != null) problems.addAll(chosen.problems(options)); // the study's own, in the same list
       if (!problems.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", problems));
 
       Path resultFile = ctx.resolve(shared.out == null ? Path.of(chosen.name() + ".json") : shared.out);
       ConsoleProgress progress = new ConsoleProgress(ctx.err(), ctx.terminal(), false);
       RunProfiler profiler = shared.profile ? ProfileFlag.forStudy(resultFile, ctx, progress::line) : null;
+      // --metrics: each step's levels pushed live, the step named in the workload label (its interval tag, step.role/workload).
+      LiveMetrics live = liveMetrics.listener();
+      ProgressListener followers = MetricsOptions.with(progress, live);
       var opener = KeyOpeners.of(ctx, pkiDir, shared.pinFile, progress::line);
       // The services read the test PKI the study made; make it before any of them starts.
       TestPki pki = TestPki.openOrInit(pkiDir, ctx.clock(), progress::line);
       StudyRunner runner = new StudyRunner(WorkloadCatalog.builtIn(), new StudyRunner.Options(resultFile, ctx.clock(),
-          profiler == null ? progress : profiler.watching(progress), progress::line,
+          profiler == null ? followers : profiler.watching(followers), progress::line,
           ctx.env(), profiler == null ? ForkedSeries.thisJvm() : ProfileFlag.serviceJava(ForkedSeries.thisJvm(), resultFile), opener, () -> pki, grace),
           shared.agents == null ? null : new StudyAgents(ctx, shared.agents, resultFile, pkiDir,
               shared.pinFile == null ? null : ctx.resolve(shared.pinFile), shared.hangGrace, progress::line));
@@ -187,6 +199,9 @@ final class StudyCommand implements Runnable {
 
       progress.line("result file: " + resultFile);
       RunResult result;
+      MetricsExporter exporter = liveMetrics.start(live, resultFile.getFileName().toString().replaceFirst("\\.json$", ""), ctx.clock(),
+          new JvmCpuMeter(), progress::line);
+      MetricsExport pushed;
       if (profiler != null) profiler.start();
       try {
         // Ctrl-C: stop after the operations in flight, keep every finished level, stop the services.
@@ -195,6 +210,12 @@ final class StudyCommand implements Runnable {
             saved -> InterruptHook.sayWhereSaved(ctx, resultFile, saved));
       } catch (PlanException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage());
+      } finally {
+        pushed = MetricsOptions.finish(exporter, progress::line);
+      }
+      if (pushed != null) {
+        result = result.withMetrics(pushed);
+        RunResultJson.write(result, resultFile);
       }
       progress.done();
       CpuProfile cpuProfile = profiler == null ? null : profiler.finish();
