@@ -176,8 +176,10 @@ final class StudyCommand implements Runnable {
         problems.add("--agents: give 1 to " + AgentOptions.MAX_LOCAL_AGENTS + " agents");
       }
       if (shared.agents != null && shared.profile) problems.add("--profile with --agents: the agents' JVMs are not profiled; leave one out");
-      // Agents measure in JVMs of their own, whose per-second figures never reach this one (as with run --fork).
-      liveMetrics.check(problems, shared.agents != null);
+      liveMetrics.check(problems, false);
+      if (liveMetrics.metrics != null && shared.agents != null) {
+        problems.add("--metrics with --agents: the agents measure in JVMs of their own, whose per-second figures do not reach this one; leave out one of them");
+      }
       if (each != null) problems.addAll(chosen.problems(options)); // the study's own, in the same list
       if (!problems.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", problems));
 
@@ -248,6 +250,7 @@ final class StudyCommand implements Runnable {
           "  pkibench study restpki --quick --profile --html restpki.html   # and where the client's and the service's CPU went",
           "  pkibench study restpki --duration 5m --out restpki.json --html restpki.html --save-samples samples/",
           "  pkibench study restpki --restart-per-type      # a fresh service JVM for each type, as the original",
+          "  pkibench study restpki --quick --metrics prometheus-rw=http://127.0.0.1:9090/api/v1/write   # each step's levels live, by step",
           "  pkibench study restpki --quick --service builtin,dss   # our signer and EU DSS's REST services, side by side",
           "  pkibench study restpki --service dss:https://their.host/services/rest --trust their-ca.pem",
           "  pkibench study restpki --mix cades=6,pades=3,timestamp=1 --duration 5m   # the types alone, then as one mix",

@@ -100,6 +100,16 @@ class RunMetricsPrometheusTest {
     return result;
   }
 
+  @Test
+  void studyRestpki_metricsWithAgents_refusedNamingBothFlags() throws Exception {
+    StringWriter out = new StringWriter(), err = new StringWriter();
+    CliContext ctx = new CliContext(new PrintWriter(out, true), new PrintWriter(err, true), Map.of(), InstantSource.system(), dir, false);
+    assertEquals(ExitCodes.USAGE, Main.execute(ctx, "study", "restpki", "--smoke", "--agents", "2", "--local", "--pki", "pki",
+        "--metrics", "prometheus-rw=http://127.0.0.1:9/api/v1/write"));
+    assertTrue(err.toString().contains("--metrics with --agents: the agents measure in JVMs of their own"), err.toString());
+    assertTrue(!Files.exists(dir.resolve("restpki.json")), "nothing ran");
+  }
+
   /** {@code study restpki --metrics}: each step's levels pushed live, the step in the workload label, the counts the result's. */
   @Test
   @Timeout(300)
