@@ -18,6 +18,12 @@ import io.pkibench.results.CpuProfile;
 import io.pkibench.session.RunProfiler;
 import io.pkibench.report.StudyTables;
 import io.pkibench.results.RunResult;
+import io.pkibench.results.RunResultJson;
+import io.pkibench.results.MetricsExport;
+import io.pkibench.metrics.LiveMetrics;
+import io.pkibench.metrics.MetricsExporter;
+import io.pkibench.measure.JvmCpuMeter;
+import io.pkibench.engine.ProgressListener;
 import io.pkibench.results.RunStatus;
 import io.pkibench.session.EnvironmentProbe;
 import io.pkibench.session.ForkedSeries;
@@ -139,6 +145,7 @@ final class StudyCommand implements Runnable {
     @ParentCommand StudyCommand study;
     @Spec CommandSpec spec;
     @Mixin SharedOptions shared = new SharedOptions();
+    @Mixin MetricsOptions liveMetrics = new MetricsOptions();
 
     abstract Study study();
 
@@ -199,17 +206,24 @@ final class StudyCommand implements Runnable {
       if (shared.agents != null && shared.profile) problems.add("--profile with --agents: the agents' JVMs are not profiled; leave one out");
       Segment segment = segment(problems, ctx);
       if (segment != null) cpus = CpuSplit.shared(); // no service here to give cores to: the agent has the machine
+      liveMetrics.check(problems, false);
+      if (liveMetrics.metrics != null && shared.agents != null) {
+        problems.add("--metrics with --agents: the agents measure in JVMs of their own, whose per-second figures do not reach this one; leave out one of them");
+      }
       if (each != null) problems.addAll(chosen.problems(options)); // the study's own, in the same list
       if (!problems.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", problems));
 
       Path resultFile = ctx.resolve(shared.out == null ? Path.of(chosen.name() + ".json") : shared.out);
       ConsoleProgress progress = new ConsoleProgress(ctx.err(), ctx.terminal(), false);
       RunProfiler profiler = shared.profile ? ProfileFlag.forStudy(resultFile, ctx, progress::line) : null;
+      // --metrics: each step's levels pushed live, the step named in the workload label (its interval tag, step.role/workload).
+      LiveMetrics live = liveMetrics.listener();
+      ProgressListener followers = MetricsOptions.with(progress, live);
       var opener = KeyOpeners.of(ctx, pkiDir, shared.pinFile, progress::line);
       // The services read the test PKI the study made; make it before any of them starts.
       TestPki pki = TestPki.openOrInit(pkiDir, ctx.clock(), progress::line);
       StudyRunner runner = new StudyRunner(WorkloadCatalog.builtIn(), new StudyRunner.Options(resultFile, ctx.clock(),
-          profiler == null ? progress : profiler.watching(progress), progress::line,
+          profiler == null ? followers : profiler.watching(followers), progress::line,
           ctx.env(), profiler == null ? ForkedSeries.thisJvm() : ProfileFlag.serviceJava(ForkedSeries.thisJvm(), resultFile), opener, () -> pki, grace),
           shared.agents == null ? null : new StudyAgents(ctx, shared.agents, resultFile, pkiDir,
               shared.pinFile == null ? null : ctx.resolve(shared.pinFile), shared.hangGrace, progress::line),
@@ -218,6 +232,9 @@ final class StudyCommand implements Runnable {
 
       progress.line("result file: " + resultFile);
       RunResult result;
+      MetricsExporter exporter = liveMetrics.start(live, resultFile.getFileName().toString().replaceFirst("\\.json$", ""), ctx.clock(),
+          new JvmCpuMeter(), progress::line);
+      MetricsExport pushed;
       if (profiler != null) profiler.start();
       try {
         // Ctrl-C: stop after the operations in flight, keep every finished level, stop the services.
@@ -226,6 +243,12 @@ final class StudyCommand implements Runnable {
             saved -> InterruptHook.sayWhereSaved(ctx, resultFile, saved));
       } catch (PlanException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage());
+      } finally {
+        pushed = MetricsOptions.finish(exporter, progress::line);
+      }
+      if (pushed != null) {
+        result = result.withMetrics(pushed);
+        RunResultJson.write(result, resultFile);
       }
       progress.done();
       CpuProfile cpuProfile = profiler == null ? null : profiler.finish();
@@ -287,6 +310,7 @@ final class StudyCommand implements Runnable {
           "  pkibench study restpki --quick --profile --html restpki.html   # and where the client's and the service's CPU went",
           "  pkibench study restpki --duration 5m --out restpki.json --html restpki.html --save-samples samples/",
           "  pkibench study restpki --restart-per-type      # a fresh service JVM for each type, as the original",
+          "  pkibench study restpki --quick --metrics prometheus-rw=http://127.0.0.1:9090/api/v1/write   # each step's levels live, by step",
           "  pkibench study restpki --quick --service builtin,dss   # our signer and EU DSS's REST services, side by side",
           "  pkibench study restpki --service dss:https://their.host/services/rest --trust their-ca.pem",
           "  pkibench study restpki --mix cades=6,pades=3,timestamp=1 --duration 5m   # the types alone, then as one mix",

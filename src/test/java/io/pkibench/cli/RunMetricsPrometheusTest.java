@@ -101,6 +101,40 @@ class RunMetricsPrometheusTest {
   }
 
   @Test
+  void studyRestpki_metricsWithAgents_refusedNamingBothFlags() throws Exception {
+    StringWriter out = new StringWriter(), err = new StringWriter();
+    CliContext ctx = new CliContext(new PrintWriter(out, true), new PrintWriter(err, true), Map.of(), InstantSource.system(), dir, false);
+    assertEquals(ExitCodes.USAGE, Main.execute(ctx, "study", "restpki", "--smoke", "--agents", "2", "--local", "--pki", "pki",
+        "--metrics", "prometheus-rw=http://127.0.0.1:9/api/v1/write"));
+    assertTrue(err.toString().contains("--metrics with --agents: the agents measure in JVMs of their own"), err.toString());
+    assertTrue(!Files.exists(dir.resolve("restpki.json")), "nothing ran");
+  }
+
+  /** {@code study restpki --metrics}: each step's levels pushed live, the step in the workload label, the counts the result's. */
+  @Test
+  @Timeout(300)
+  void studyRestpki_metricsIntoPrometheusRemoteWrite_eachStepPushedWithTheResultsCounts() throws Exception {
+    try (PrometheusServer prometheus = PrometheusServer.start(PROMETHEUS, dir, "--web.enable-remote-write-receiver")) {
+      StringWriter out = new StringWriter(), err = new StringWriter();
+      CliContext ctx = new CliContext(new PrintWriter(out, true), new PrintWriter(err, true), Map.of("PATH", System.getenv("PATH")),
+          InstantSource.system(), dir, false);
+      assertEquals(ExitCodes.OK, Main.execute(ctx, "study", "restpki", "--smoke", "--types", "cades", "--pki", "pki", "--out", "restpki.json",
+          "--metrics", "prometheus-rw=" + prometheus.url("/api/v1/write"), "--metrics-interval", "1s"), err.toString());
+      double endSeconds = System.currentTimeMillis() / 1000.0;
+      RunResult result = RunResultJson.read(dir.resolve("restpki.json"));
+      assertEquals(0, result.metrics().lost(), result.metrics() + "\n" + err + prometheus.logTail());
+      assertTrue(result.metrics().delivered() >= 2, result.metrics().toString());
+      for (var w : result.workloads()) {
+        String step = w.step().label() + "." + w.step().role() + "/" + w.name();
+        long measuredOk = w.levels().stream().flatMap(l -> l.iterations().stream()).filter(i -> !i.warmup()).mapToLong(IterationResult::succeeded).sum();
+        assertTrue(measuredOk > 0, step);
+        assertEquals(measuredOk, (long) prometheus.scalar("sum(pkibench_operations_total{run=\"restpki\", workload=\"" + step
+            + "\", phase=\"measure\", outcome=\"ok\"})", endSeconds), step + ": its pushed counter is the result's count");
+      }
+    }
+  }
+
+  @Test
   void run_metricsIntoPrometheusRemoteWrite_countsEqualTheResultAndEveryDashboardQueryHasData() throws Exception {
     assertTrue(Files.exists(DASHBOARD), "the dashboard is read from the working tree");
     try (PrometheusServer prometheus = PrometheusServer.start(PROMETHEUS, dir, "--web.enable-remote-write-receiver")) {
