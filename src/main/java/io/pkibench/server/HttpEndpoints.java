@@ -184,12 +184,14 @@ public abstract class HttpEndpoints implements ReferenceServer {
     return body(exchange, MAX_BODY_BYTES);
   }
 
-  /** The request body, or null when it exceeds {@code limit}: the caller answers 413 in its own format. */
+  /**
+   * The request body, or null when it exceeds {@code limit}: the caller answers 413 in its own format. The stream is
+   * left open (the exchange closes it): closed here, the answer's check for an unread body read a closed stream, and
+   * the JDK's server answers that with an IOException, made with its stack trace, on every request.
+   */
   protected static byte[] bodyUpTo(HttpExchange exchange, int limit) throws IOException {
-    try (InputStream in = exchange.getRequestBody()) {
-      byte[] data = in.readNBytes(limit + 1);
-      return data.length > limit ? null : data;
-    }
+    byte[] data = exchange.getRequestBody().readNBytes(limit + 1);
+    return data.length > limit ? null : data;
   }
 
   private static byte[] body(HttpExchange exchange, int limit) throws IOException {
