@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.pkibench.measure.LatencyHistograms;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.LoadModel;
+import io.pkibench.plan.MixSpec;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.Stages;
 import io.pkibench.plan.WorkloadSpec;
@@ -90,8 +91,8 @@ class RunThresholdTest {
   @Test
   void problems_scopesThePlanCannotGive_eachNamedAtOnce() {
     Plan mix = Plan.of(List.of(new WorkloadSpec("mix", Map.of(), "software",
-            new io.pkibench.plan.MixSpec(List.of(new io.pkibench.plan.MixSpec.Member("sign", null, 7, Map.of()),
-                new io.pkibench.plan.MixSpec.Member("verify", null, 3, Map.of())), 1))))
+            new MixSpec(List.of(new MixSpec.Member("sign", null, 7, Map.of()),
+                new MixSpec.Member("verify", null, 3, Map.of())), 1))))
         .load(new LoadModel.Staged(Stages.fromText("1s:2,1s:2"), 2)).warmup(new Iterations(0, Duration.ofSeconds(1)))
         .measure(new Iterations(1, Duration.ofSeconds(2))).build();
     List<String> parseProblems = new ArrayList<>();
