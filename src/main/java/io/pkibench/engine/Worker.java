@@ -10,6 +10,7 @@ import io.pkibench.workload.api.Workload;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.ValueRecorder;
 
 /** Padding so that two workers' counters never share a cache line. */
@@ -162,17 +163,12 @@ final class Worker extends WorkerPadAfter implements Runnable {
         // The end of one operation is the start of the next: one clock reading per operation,
         // and the loop's own cost is charged to the operation that follows it.
         long end = System.nanoTime();
-        long latency = Math.min(end - start, LatencyHistograms.HIGHEST_TRACKABLE_NANOS);
-        recorder.recordValue(latency);
-        if (mix != null) mix.succeeded(latency);
-        SUCCEEDED.setOpaque(this, succeeded + 1);
+        recordSuccess(end - start);
         start = end;
       } catch (VirtualMachineError fatal) {
         throw fatal;
       } catch (Throwable failure) {
-        FAILED.setOpaque(this, failed + 1);
-        errors.record(failure);
-        if (mix != null) mix.failed(failure);
+        recordFailure(failure);
         start = System.nanoTime();
       }
       if (start - deadlineNanos >= 0 || gates.abort) return;
@@ -189,7 +185,7 @@ final class Worker extends WorkerPadAfter implements Runnable {
       long due = operation.dueNanos();
       long now = System.nanoTime();
       while (due - now > 0 && now - deadlineNanos < 0 && !gates.abort) {
-        java.util.concurrent.locks.LockSupport.parkNanos(Math.min(due - now, deadlineNanos - now));
+        LockSupport.parkNanos(Math.min(due - now, deadlineNanos - now));
         now = System.nanoTime();
       }
       if (now - deadlineNanos >= 0 || gates.abort) return;
@@ -197,13 +193,11 @@ final class Worker extends WorkerPadAfter implements Runnable {
       try {
         long from = due - gates.startNanos > 0 ? due : gates.startNanos;
         operation.execute();
-        recorder.recordValue(Math.min(System.nanoTime() - from, LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
-        SUCCEEDED.setOpaque(this, succeeded + 1);
+        recordSuccess(System.nanoTime() - from);
       } catch (VirtualMachineError fatal) {
         throw fatal;
       } catch (Throwable failure) {
-        FAILED.setOpaque(this, failed + 1);
-        errors.record(failure);
+        recordFailure(failure);
       }
     }
   }
@@ -227,7 +221,7 @@ final class Worker extends WorkerPadAfter implements Runnable {
       long now = System.nanoTime();
       while (scheduled - now > 0 && !gates.abort) {
         // Bounded, so that an abort during a long pause of a ramp (a stage at 0/s) is seen.
-        java.util.concurrent.locks.LockSupport.parkNanos(Math.min(scheduled - now, ABORT_CHECK_NANOS));
+        LockSupport.parkNanos(Math.min(scheduled - now, ABORT_CHECK_NANOS));
         now = System.nanoTime();
       }
       // Past the deadline nothing more starts, however far behind the timetable is: the iteration
@@ -239,17 +233,12 @@ final class Worker extends WorkerPadAfter implements Runnable {
       try {
         operation.execute();
         long end = System.nanoTime();
-        long latency = Math.min(end - scheduled, LatencyHistograms.HIGHEST_TRACKABLE_NANOS);
-        recorder.recordValue(latency);
         uncorrected.recordValue(Math.min(end - now, LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
-        if (mix != null) mix.succeeded(latency);
-        SUCCEEDED.setOpaque(this, succeeded + 1);
+        recordSuccess(end - scheduled);
       } catch (VirtualMachineError fatal) {
         throw fatal;
       } catch (Throwable failure) {
-        FAILED.setOpaque(this, failed + 1);
-        errors.record(failure);
-        if (mix != null) mix.failed(failure);
+        recordFailure(failure);
       }
     }
   }
@@ -270,7 +259,7 @@ final class Worker extends WorkerPadAfter implements Runnable {
           long at = stages.offsetWhenAtLeast(needs, now - startNanos);
           long wake = at == Long.MAX_VALUE || at >= deadlineNanos - startNanos ? deadlineNanos : startNanos + at;
           while (wake - now > 0 && !gates.abort) {
-            java.util.concurrent.locks.LockSupport.parkNanos(Math.min(wake - now, ABORT_CHECK_NANOS));
+            LockSupport.parkNanos(Math.min(wake - now, ABORT_CHECK_NANOS));
             now = System.nanoTime();
           }
           continue;
@@ -283,7 +272,7 @@ final class Worker extends WorkerPadAfter implements Runnable {
           // but never from before this worker was running (a parked worker's operation is not late for its park).
           long due = paced.dueNanos();
           if (due - now > 0) {
-            java.util.concurrent.locks.LockSupport.parkNanos(Math.min(Math.min(due - now, deadlineNanos - now), ABORT_CHECK_NANOS));
+            LockSupport.parkNanos(Math.min(Math.min(due - now, deadlineNanos - now), ABORT_CHECK_NANOS));
             continue;
           }
           from = due - activeSince > 0 ? due : activeSince;
@@ -291,21 +280,34 @@ final class Worker extends WorkerPadAfter implements Runnable {
         STARTED.setOpaque(this, started + 1);
         try {
           operation.execute();
-          long latency = Math.min(System.nanoTime() - from, LatencyHistograms.HIGHEST_TRACKABLE_NANOS);
-          recorder.recordValue(latency);
-          if (mix != null) mix.succeeded(latency);
-          SUCCEEDED.setOpaque(this, succeeded + 1);
+          recordSuccess(System.nanoTime() - from);
         } catch (VirtualMachineError fatal) {
           throw fatal;
         } catch (Throwable failure) {
-          FAILED.setOpaque(this, failed + 1);
-          errors.record(failure);
-          if (mix != null) mix.failed(failure);
+          recordFailure(failure);
         }
       }
     } finally {
       ACTIVE.setOpaque(this, false);
     }
+  }
+
+  /**
+   * One operation done, by every loop alike: its latency (capped at what the histograms track) into the iteration's
+   * histogram and its mix member's, then the count, last, so that a count the controller reads has its latency recorded.
+   */
+  private void recordSuccess(long latencyNanos) {
+    long latency = Math.min(latencyNanos, LatencyHistograms.HIGHEST_TRACKABLE_NANOS);
+    recorder.recordValue(latency);
+    if (mix != null) mix.succeeded(latency);
+    SUCCEEDED.setOpaque(this, succeeded + 1);
+  }
+
+  /** One operation failed, by every loop alike: counted, its cause kept, and its mix member told. */
+  private void recordFailure(Throwable failure) {
+    FAILED.setOpaque(this, failed + 1);
+    errors.record(failure);
+    if (mix != null) mix.failed(failure);
   }
 
   /** Closed loop on stages: when this worker last went from parked to running. */

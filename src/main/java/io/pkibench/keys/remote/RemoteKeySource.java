@@ -26,6 +26,8 @@ import java.security.interfaces.RSAPublicKey;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
@@ -48,7 +50,7 @@ public final class RemoteKeySource implements KeySource, RsfnEnvelopeService {
   /** Each worker's identity (null: every call presents the source's one), how the flag named it, and each worker's cluster once it called. */
   private final PerWorker perWorker;
   private final String perWorkerFlag;
-  private final java.util.Map<Integer, Cluster> workerClusters = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<Integer, Cluster> workerClusters = new ConcurrentHashMap<>();
   private final X509Certificate root;
   private final InstantSource clock;
   private final Consumer<String> log;
@@ -95,8 +97,9 @@ public final class RemoteKeySource implements KeySource, RsfnEnvelopeService {
    * when each worker has one, else this source's.
    */
   private Cluster route() {
+    if (perWorker == null) return cluster; // one identity for every worker: no thread-local read per call
     int worker = CallingWorker.current();
-    if (perWorker == null || worker < 0) return cluster;
+    if (worker < 0) return cluster;
     Cluster own = workerClusters.get(worker);
     if (own != null) return own;
     return workerClusters.computeIfAbsent(worker, w -> {
