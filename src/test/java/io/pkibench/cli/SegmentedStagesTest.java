@@ -100,8 +100,8 @@ class SegmentedStagesTest {
     assertEquals(a.counts().started() + b.counts().started(), m.counts().started());
     // Each agent records, at each second's end, the plan's target then its running workers: where both agents' k-th
     // seconds ended inside their stage (at the target the stage holds), together they ran it (3, then 1). A second cut
-    // at the 2 s boundary reads the next target before its workers have parked, and the last second, the end's
-    // operations in flight, has every worker stopped: both are left out.
+    // at the 2 s boundary reads the next target before its workers have parked, and a second that ends at the plan's end or
+    // after it (the end's operations in flight) may have every worker stopped: both are left out.
     List<Timeline.Second> seconds = m.timeline().seconds();
     List<Timeline.Second> ofA = a.timeline().seconds();
     List<Timeline.Second> ofB = b.timeline().seconds();
@@ -110,6 +110,8 @@ class SegmentedStagesTest {
       Double target = ofA.get(k).targetWorkers();
       if (!target.equals(ofB.get(k).targetWorkers())) continue; // the two ticks fell either side of the 2 s boundary
       if (target != m.timeline().perStage().get(ofA.get(k).stage()).toTarget()) continue; // a second cut at the boundary
+      // A second ending at the plan's end (4 s) or after it may be read once the workers have stopped (seen on CI: 3000–4000 ms, 0 running).
+      if (Math.max(ofA.get(k).toMillis(), ofB.get(k).toMillis()) >= 4000 - 5) continue;
       assertEquals(target, seconds.get(k).activeWorkers(), 0, "second " + k + ": " + ofA + " " + ofB);
       targets.add(target);
     }
