@@ -15,10 +15,12 @@ import io.pkibench.results.MetricsExport;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -124,5 +126,41 @@ class MetricsExporterTest {
     assertEquals(2 * MetricsExporter.RETRIES, tally.retries());
     assertEquals("connection refused", tally.lastError());
     assertTrue(log.get(0).startsWith("metrics: a push to otlp=http://127.0.0.1:" + port + " failed (connection refused)"), log.toString());
+  }
+
+  /**
+   * Pushes go one after another over one kept-alive connection, refusals too (their bodies are read to the end), so a
+   * push every few seconds costs no TCP or TLS setup; a receiver that closes the connection gets a new one.
+   */
+  @Test
+  void post_fivePushesWithARefusalBetween_oneConnectionKeptAlive() throws Exception {
+    List<Integer> clientPorts = new CopyOnWriteArrayList<>();
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    AtomicInteger calls = new AtomicInteger();
+    server.createContext("/api/v1/write", exchange -> {
+      exchange.getRequestBody().readAllBytes();
+      clientPorts.add(exchange.getRemoteAddress().getPort());
+      byte[] said = "out of order sample".getBytes();
+      boolean refuse = calls.incrementAndGet() == 3;
+      if (calls.get() == 5) exchange.getResponseHeaders().add("Connection", "close");
+      exchange.sendResponseHeaders(refuse ? 400 : 204, refuse ? said.length : -1);
+      if (refuse) exchange.getResponseBody().write(said);
+      exchange.close();
+    });
+    server.start();
+    URI uri = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/api/v1/write");
+    HttpPush push = new HttpPush();
+    List<String> outcomes = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      try {
+        push.post(uri, Map.of("Content-Type", "application/x-protobuf"), new byte[] {1, 2, 3});
+        outcomes.add("ok");
+      } catch (MetricsSink.PushException e) {
+        outcomes.add(e.getMessage() + (e.retryable() ? " (retry)" : ""));
+      }
+    }
+    assertEquals(List.of("ok", "ok", "HTTP 400: out of order sample", "ok", "ok", "ok"), outcomes);
+    assertEquals(1, clientPorts.subList(0, 5).stream().distinct().count(), "the first five on one connection: " + clientPorts);
+    assertTrue(!clientPorts.get(5).equals(clientPorts.get(4)), "after the receiver's Connection: close, a new one: " + clientPorts);
   }
 }
