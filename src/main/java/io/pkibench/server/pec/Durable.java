@@ -42,6 +42,7 @@ final class Durable {
         while (b.hasRemaining()) ch.write(b);
       }
     } catch (IOException e) {
+      // a half-written file on a full disk would hold the very space a retry needs
       Files.deleteIfExists(tmp);
       throw e;
     }

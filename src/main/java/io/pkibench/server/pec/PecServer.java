@@ -195,10 +195,16 @@ public final class PecServer implements ReferenceServer {
       log.accept("pec " + config.domain() + ": the spool's journal ended in a torn record (" + spool.tornBytes()
           + " bytes, written when the provider stopped and never acknowledged); cut off");
     }
-    int restored = spool.restoreDeliveries(mailboxes);
-    if (restored > 0) {
-      log.accept("pec " + config.domain() + ": " + restored + " mailbox deliveries the journal recorded were missing or cut short (the disk lost them"
-          + " when the provider stopped); rewritten from the journal");
+    try {
+      int restored = spool.restoreDeliveries(mailboxes);
+      if (restored > 0) {
+        log.accept("pec " + config.domain() + ": " + restored + " mailbox deliveries the journal recorded were missing or cut short (the disk lost them"
+            + " when the provider stopped); rewritten from the journal");
+      }
+    } catch (IOException e) {
+      // not started: the next checkpoint would drop records of deliveries the mailboxes do not hold
+      throw new IOException("--mailboxes " + config.mailboxes() + ": cannot rewrite the deliveries the spool's journal recorded (" + e.getMessage()
+          + "); free the disk or fix its permissions and start the provider again", e);
     }
     if (!left.isEmpty()) log.accept("pec " + config.domain() + ": " + left.size() + " acknowledged messages from before the restart are processed first");
     jobs.addAll(left);
@@ -640,8 +646,13 @@ public final class PecServer implements ReferenceServer {
           carry(item);
         }
         if (System.nanoTime() - lastCheckpoint >= CHECKPOINT_EVERY.toNanos()) {
-          spool.checkpoint();
-          lastCheckpoint = System.nanoTime();
+          lastCheckpoint = System.nanoTime(); // a flush that fails is tried again at the next period, not every round
+          try {
+            spool.checkpoint();
+            if (saidProblems.containsKey("checkpoint")) sayOnce("checkpoint", null);
+          } catch (IOException e) {
+            sayOnce("checkpoint", "cannot flush the mailboxes (" + e.getMessage() + "); their deliveries stay recorded in the journal meanwhile");
+          }
         }
         spool.compactPast(PecSpool.COMPACT_AT_BYTES);
         writeStats();

@@ -350,6 +350,7 @@ final class PecSpool implements AutoCloseable {
    */
   boolean compactPast(long atBytes) throws IOException {
     if (journal.sizeBytes() < atBytes) return false;
+    checkpoint(); // outside the lock, so that the flush under it (for what is delivered meanwhile) is short
     compacting.writeLock().lock();
     try {
       synchronized (waiting) {
