@@ -79,12 +79,19 @@ public final class SmtpClient {
     private final Socket plain;
     private final InputStream in;
     private final OutputStream out;
+    private final javax.net.ssl.SSLSession tlsSession;
     private boolean broken;
 
-    private Connection(Socket plain, InputStream in, OutputStream out) {
+    private Connection(Socket plain, InputStream in, OutputStream out, javax.net.ssl.SSLSession tlsSession) {
       this.plain = plain;
       this.in = in;
       this.out = out;
+      this.tlsSession = tlsSession;
+    }
+
+    /** The TLS session after STARTTLS, or null for a connection in clear: which one a handshake resumed shows here. */
+    public javax.net.ssl.SSLSession tlsSession() {
+      return tlsSession;
     }
 
     /** Connects, reads the greeting, says EHLO; STARTTLS and AUTH PLAIN as {@link SmtpClient#send} describes. */
@@ -96,6 +103,7 @@ public final class SmtpClient {
         plain.connect(new InetSocketAddress(host, port), (int) timeout.toMillis());
         plain.setSoTimeout((int) timeout.toMillis());
         Socket socket = plain;
+        javax.net.ssl.SSLSession session = null;
         InputStream in = new BufferedInputStream(socket.getInputStream(), 4096);
         OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
         expect(in, 220, "greeting");
@@ -111,6 +119,7 @@ public final class SmtpClient {
           params.setEndpointIdentificationAlgorithm("HTTPS");
           tls.setSSLParameters(params);
           tls.startHandshake();
+          session = tls.getSession();
           socket = tls;
           in = new BufferedInputStream(socket.getInputStream(), 4096);
           out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
@@ -126,7 +135,7 @@ public final class SmtpClient {
           command(out, "AUTH PLAIN " + token);
           expect(in, 235, "AUTH as " + login.user());
         }
-        return new Connection(plain, in, out);
+        return new Connection(plain, in, out, session);
       } catch (IOException | RuntimeException e) {
         plain.close();
         throw e;

@@ -1,47 +1,86 @@
 package io.pkibench.server.pec;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Files that survive a crash: written to a temporary name, forced to the disk, renamed into place, and
- * the directory forced too (a rename is only durable once its directory is). Counts the fsyncs and the
- * time they took: the spool's cost the pec study reports.
+ * What puts the provider's files on the disk, and counts the fsyncs and the time they took: the spool's cost the pec
+ * study reports. The journal forces its appends ({@link #forceData}); the mailboxes are written unforced
+ * ({@link #writeUnforced}), vouched for by the journal's records of them, and flushed in bulk ({@link #syncFileSystem}).
  *
  * <p>A directory's fsync is a group commit: the writers that renamed into one directory while its last
  * fsync ran wait for the next, which one of them makes for all (each returns only once an fsync that
- * started after its rename has ended). Concurrent messages so share one directory fsync where each
- * paid its own; an empty file (a mark) is not forced at all, its entry in the directory being all it holds.
+ * started after its rename has ended).
  */
 final class Durable {
   private final AtomicLong fsyncs = new AtomicLong();
   private final AtomicLong fsyncNanos = new AtomicLong();
   private final ConcurrentHashMap<Path, GroupCommit> directories = new ConcurrentHashMap<>();
+  /** A flush of a whole file system that takes longer is a disk in trouble: said, not waited on forever. */
+  private static final long SYNC_TIMEOUT_SECONDS = 300;
 
-  /** Writes {@code parts} to {@code target} through {@code tmp}; durable when this returns. */
-  void write(Path tmp, Path target, byte[]... parts) throws IOException {
+  /**
+   * Writes {@code parts} to {@code target} through {@code tmp} and renames it into place, forcing nothing: for a file
+   * whose durability another record vouches for (a Maildir delivery, recorded in the spool's journal and rewritten
+   * from it after a power loss) until {@link #syncFileSystem} has put it on the disk.
+   */
+  void writeUnforced(Path tmp, Path target, byte[]... parts) throws IOException {
     Files.createDirectories(tmp.getParent());
     try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-      long written = 0;
       for (byte[] part : parts) {
         ByteBuffer b = ByteBuffer.wrap(part);
-        while (b.hasRemaining()) written += ch.write(b);
+        while (b.hasRemaining()) ch.write(b);
       }
-      if (written > 0) force(ch);
     } catch (IOException e) {
       // a half-written file on a full disk would hold the very space a retry needs
       Files.deleteIfExists(tmp);
       throw e;
     }
     Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    forceDirectory(target.getParent());
+  }
+
+  /**
+   * Puts every file written so far on {@code dir}'s file system on the disk, names and bytes, in one flush (counted as
+   * one fsync): syncfs(2) through coreutils' {@code sync -f}, Java 21 having no syncfs of its own; where that is
+   * missing, a whole-system {@code sync}. What a batch of unforced writes costs once, instead of two fsyncs each.
+   */
+  void syncFileSystem(Path dir) throws IOException {
+    long start = System.nanoTime();
+    if (!ran(List.of("sync", "-f", dir.toAbsolutePath().toString())) && !ran(List.of("sync"))) {
+      throw new IOException("cannot sync the file system of " + dir + ": neither `sync -f` nor `sync` ran (is coreutils' sync on the PATH?)");
+    }
+    fsyncNanos.addAndGet(System.nanoTime() - start);
+    fsyncs.incrementAndGet();
+  }
+
+  private static boolean ran(List<String> command) throws IOException {
+    Process p;
+    try {
+      p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    } catch (IOException e) {
+      return false; // not installed: the caller tries the next way
+    }
+    try {
+      if (!p.waitFor(SYNC_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new IOException(String.join(" ", command) + " did not end within " + SYNC_TIMEOUT_SECONDS + " s");
+      }
+      return p.exitValue() == 0;
+    } catch (InterruptedException e) {
+      p.destroyForcibly();
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted waiting for " + String.join(" ", command));
+    }
   }
 
   /**

@@ -2,6 +2,7 @@ package io.pkibench.server.pec;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -29,17 +30,57 @@ final class Maildir {
     }
   }
 
-  /** Delivers {@code bytes} to {@code address}; false when this message was already there. */
+  /**
+   * Delivers {@code bytes} to {@code address}, unforced (tmp, then renamed into new/, as every Maildir writer does);
+   * false when this message was already there whole. What makes it durable is the caller's record of it in the spool's
+   * journal, forced with the job's next record, and {@link #restore} from that record after a power loss; then
+   * {@link #sync}. A copy of another size (cut short by a power loss whose record was lost with it, so its job is redone)
+   * is replaced: still one copy, whole.
+   */
   boolean deliver(String address, String messageId, byte[] bytes) throws IOException {
     Path box = mailbox(address);
+    String name = fileName(address, messageId);
+    Path found = copy(box, name, false);
+    return write(box, name, found, bytes);
+  }
+
+  /**
+   * Rewrites a delivery the journal recorded when its file is missing or not of its size (a power loss took what was
+   * not on the disk yet); true when it did. A reader may have moved it to cur/ with flags: that copy counts.
+   */
+  boolean restore(String address, String messageId, byte[] bytes) throws IOException {
+    Path box = mailbox(address);
+    String name = fileName(address, messageId);
+    return write(box, name, copy(box, name, true), bytes);
+  }
+
+  /** Puts every delivery made so far on the disk, in one flush of the mailboxes' file system. */
+  void sync() throws IOException {
+    Files.createDirectories(root);
+    durable.syncFileSystem(root);
+  }
+
+  private boolean write(Path box, String name, Path found, byte[] bytes) throws IOException {
+    if (found != null && Files.size(found) == bytes.length) return false;
     for (String sub : new String[] {"tmp", "new", "cur"}) Files.createDirectories(box.resolve(sub));
-    String name = "pec." + digest(messageId + "\n" + address) + ".pkibench";
-    if (Files.exists(box.resolve("new").resolve(name)) || Files.exists(box.resolve("cur").resolve(name + ":2,"))
-        || Files.exists(box.resolve("cur").resolve(name))) {
-      return false;
-    }
-    durable.write(box.resolve("tmp").resolve(name), box.resolve("new").resolve(name), bytes);
+    durable.writeUnforced(box.resolve("tmp").resolve(name), found != null ? found : box.resolve("new").resolve(name), bytes);
     return true;
+  }
+
+  /** The message's file in the mailbox, or null; {@code anyFlags} also looks for {@code cur/NAME:2,FLAGS} (a directory listing). */
+  private static Path copy(Path box, String name, boolean anyFlags) throws IOException {
+    for (Path p : new Path[] {box.resolve("new").resolve(name), box.resolve("cur").resolve(name + ":2,"), box.resolve("cur").resolve(name)}) {
+      if (Files.exists(p)) return p;
+    }
+    if (!anyFlags || !Files.isDirectory(box.resolve("cur"))) return null;
+    try (DirectoryStream<Path> flagged = Files.newDirectoryStream(box.resolve("cur"), name + ":2,*")) {
+      for (Path p : flagged) return p;
+    }
+    return null;
+  }
+
+  private static String fileName(String address, String messageId) {
+    return "pec." + digest(messageId + "\n" + address) + ".pkibench";
   }
 
   /**

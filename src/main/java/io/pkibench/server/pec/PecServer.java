@@ -182,8 +182,8 @@ public final class PecServer implements ReferenceServer {
     this.provider = provider;
     this.logins = logins;
     this.log = log;
-    this.spool = new PecSpool(config.spool(), durable);
     this.mailboxes = new Maildir(config.mailboxes(), durable);
+    this.spool = new PecSpool(config.spool(), durable, mailboxes::sync);
     this.relays = new RelayConnections((host, port) -> SmtpClient.Connection.open(host, port, config.domain(), RELAY_TIMEOUT, null,
         logins.relayIdentity()), RELAY_IDLE_PER_PEER, RELAY_IDLE, System::nanoTime);
   }
@@ -194,6 +194,17 @@ public final class PecServer implements ReferenceServer {
     if (spool.tornBytes() > 0) {
       log.accept("pec " + config.domain() + ": the spool's journal ended in a torn record (" + spool.tornBytes()
           + " bytes, written when the provider stopped and never acknowledged); cut off");
+    }
+    try {
+      int restored = spool.restoreDeliveries(mailboxes);
+      if (restored > 0) {
+        log.accept("pec " + config.domain() + ": " + restored + " mailbox deliveries the journal recorded were missing or cut short (the disk lost them"
+            + " when the provider stopped); rewritten from the journal");
+      }
+    } catch (IOException e) {
+      // not started: the next checkpoint would drop records of deliveries the mailboxes do not hold
+      throw new IOException("--mailboxes " + config.mailboxes() + ": cannot rewrite the deliveries the spool's journal recorded (" + e.getMessage()
+          + "); free the disk or fix its permissions and start the provider again", e);
     }
     if (!left.isEmpty()) log.accept("pec " + config.domain() + ": " + left.size() + " acknowledged messages from before the restart are processed first");
     jobs.addAll(left);
@@ -531,7 +542,13 @@ public final class PecServer implements ReferenceServer {
         : provider.receive(id, job.mailFrom(), job.rcpts(), job.bytes());
     List<PecSpool.Item> items = new ArrayList<>();
     for (Outgoing o : out) items.addAll(route(o));
-    spool.commit(id, deliveredHere(items));
+    // What must be on the disk before what others see. J (the job) is forced before the 250 that took it (store).
+    // Nothing else is forced here: a result relayed to a peer is forced there, by the peer, before its 250; a mailbox
+    // delivery is written unforced and its W record appended right after it, before this C (commit), so the force that
+    // makes C durable (any later store's, shared) carries W with it, and a reopened spool rewrites from W what a power
+    // loss took from the mailbox. Until C is on the disk, J is still waiting there and the job is redone after a
+    // crash, with the same Message-IDs: the peer drops the relay again by job id, the mailbox keeps one copy by name.
+    spool.commit(id, deliveredHere(id, items));
     processed.incrementAndGet();
     for (String item : spool.itemsOf(id)) carry(item);
   }
@@ -544,13 +561,17 @@ public final class PecServer implements ReferenceServer {
    * the second copy as they drop a carrier's repeat. A result for an address that names no mailbox, or for a peer that
    * does not take it now, is left to the carrier, which sets it aside or retries as before.
    */
-  private List<PecSpool.Item> deliveredHere(List<PecSpool.Item> items) throws IOException {
+  private List<PecSpool.Item> deliveredHere(String job, List<PecSpool.Item> items) throws IOException {
     List<PecSpool.Item> rest = new ArrayList<>();
     for (PecSpool.Item item : items) {
       switch (item.route()) {
         case "mailbox" -> {
           try {
-            for (String rcpt : item.to()) if (mailboxes.deliver(rcpt, item.messageId(), item.bytes())) delivered.incrementAndGet();
+            for (String rcpt : item.to()) {
+              if (mailboxes.deliver(rcpt, item.messageId(), item.bytes())) delivered.incrementAndGet();
+              // recorded even when it was there already: a redone job may find a copy its first run wrote and never forced
+              spool.delivered(job, rcpt, item.messageId(), item.bytes());
+            }
           } catch (Maildir.NotAMailbox e) {
             rest.add(item);
           }
@@ -610,12 +631,28 @@ public final class PecServer implements ReferenceServer {
 
   // ---------------------------------------------------------------- carrier
 
+  /**
+   * How often the mailboxes are flushed for the deliveries made meanwhile (one flush for all of them, where each paid a
+   * file and a directory fsync): it bounds the journal's delivery records, and the deliveries a restart checks.
+   */
+  private static final Duration CHECKPOINT_EVERY = Duration.ofSeconds(10);
+  private long lastCheckpoint = System.nanoTime();
+
   private void carryLoop() {
     while (!closing) {
       try {
         for (String item : spool.pendingItems()) {
           if (closing) return;
           carry(item);
+        }
+        if (System.nanoTime() - lastCheckpoint >= CHECKPOINT_EVERY.toNanos()) {
+          lastCheckpoint = System.nanoTime(); // a flush that fails is tried again at the next period, not every round
+          try {
+            spool.checkpoint();
+            if (saidProblems.containsKey("checkpoint")) sayOnce("checkpoint", null);
+          } catch (IOException e) {
+            sayOnce("checkpoint", "cannot flush the mailboxes (" + e.getMessage() + "); their deliveries stay recorded in the journal meanwhile");
+          }
         }
         spool.compactPast(PecSpool.COMPACT_AT_BYTES);
         writeStats();
@@ -639,6 +676,7 @@ public final class PecServer implements ReferenceServer {
           for (String rcpt : item.to()) {
             try {
               if (mailboxes.deliver(rcpt, item.messageId(), item.bytes())) delivered.incrementAndGet();
+              spool.delivered(file, rcpt, item.messageId(), item.bytes()); // before the carried record below: see process
             } catch (Maildir.NotAMailbox e) {
               // only a job spooled before RCPT checked addresses can get here: no later round can deliver it
               spool.setAside(file, e.getMessage());
@@ -783,6 +821,11 @@ public final class PecServer implements ReferenceServer {
       }
     }
     relays.close();
+    try {
+      spool.checkpoint(); // a clean stop leaves no delivery for the next start to check
+    } catch (IOException e) {
+      log.accept("pec " + config.domain() + ": flushing the mailboxes on closing: " + e.getMessage() + "; the next start checks their deliveries");
+    }
     try {
       spool.close();
     } catch (IOException e) {

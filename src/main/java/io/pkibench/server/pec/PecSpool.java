@@ -32,13 +32,21 @@ import java.util.stream.Stream;
  *
  * <pre>
  * journal               J (job acknowledged), C (job done, its results to carry), K (a result carried or set aside),
- *                       F (job set aside), D (jobs done, written by compaction); a torn last record is cut on opening
+ *                       F (job set aside), D (jobs done, written by compaction), W (a message written to a mailbox,
+ *                       with its bytes), S (the mailboxes synced: every W up to a number is on the disk); a torn last
+ *                       record is cut on opening
  * failed/ID.job         a job that can never be processed (damaged, or our code failed on it), kept for a person
  *                       to look at, with ID.why beside it; a result no one takes, as ID-N.out
  * tmp/                  files being written
  * </pre>
  *
  * The journal is rewritten with only what is live (compaction) once it passes {@link #COMPACT_AT_BYTES}.
+ *
+ * <p>Mailbox deliveries are written unforced ({@link Maildir#deliver}); each is a W record appended before the job's C
+ * (or the item's K) record, so any force that makes the job done durable makes its deliveries' records durable too, and
+ * a reopened spool rewrites from them what a power loss took from the mailboxes ({@link #restoreDeliveries}). A
+ * checkpoint ({@link #checkpoint}) flushes the mailboxes' file system once for every delivery so far and drops their
+ * records: the journal stays small and a message a reader deleted is not brought back by a later restart.
  */
 final class PecSpool implements AutoCloseable {
   /** The journal's size past which its finished jobs are compacted away (to their ids alone). */
@@ -49,6 +57,8 @@ final class PecSpool implements AutoCloseable {
   private static final byte CARRIED = 'K';
   private static final byte FAILED = 'F';
   private static final byte DONE = 'D';
+  private static final byte DELIVERED = 'W';
+  private static final byte SYNCED = 'S';
 
   /** A message acknowledged over SMTP: {@code submission} from one of our users, or {@code incoming} from anyone else. */
   record Job(String id, String origin, String mailFrom, List<String> rcpts, byte[] bytes) {
@@ -67,7 +77,18 @@ final class PecSpool implements AutoCloseable {
     }
   }
 
+  /**
+   * A message written to a mailbox and not yet known to be on the disk: {@code seq} orders it against checkpoints;
+   * {@code bytes} are held only when read back from the journal (to rewrite it), null for one made by this process.
+   */
+  record Delivery(long seq, String job, String address, String messageId, byte[] bytes) {}
+
   private final Path dir;
+  /** Puts every delivery made so far on the disk (the mailboxes' file system flushed); null for a spool that records none. */
+  private final GroupCommit.Sync mailboxesSync;
+  /** The deliveries since the last checkpoint, by mailbox and Message-ID, guarded by {@link #waiting}. */
+  private final Map<String, Delivery> unsynced = new LinkedHashMap<>();
+  private long deliverySeq;
   private final SpoolJournal journal;
   /** Appends and forces share it; compaction takes it alone (it swaps the journal's file under them). */
   private final ReadWriteLock compacting = new ReentrantReadWriteLock();
@@ -77,7 +98,13 @@ final class PecSpool implements AutoCloseable {
   private final Map<String, Item[]> outgoing = new LinkedHashMap<>();
 
   PecSpool(Path dir, Durable durable) throws IOException {
+    this(dir, durable, null);
+  }
+
+  /** A spool that records mailbox deliveries, made durable by {@code mailboxesSync} at each checkpoint. */
+  PecSpool(Path dir, Durable durable, GroupCommit.Sync mailboxesSync) throws IOException {
     this.dir = dir;
+    this.mailboxesSync = mailboxesSync;
     for (String sub : List.of("failed", "tmp")) Files.createDirectories(dir.resolve(sub));
     try {
       this.journal = new SpoolJournal(dir.resolve("journal"), durable, this::replay);
@@ -259,14 +286,79 @@ final class PecSpool implements AutoCloseable {
   }
 
   /**
+   * {@code bytes} were written to {@code address}'s mailbox for job {@code job}, unforced: one W record, not forced
+   * either. The caller appends it after the write and before the job's commit (or the item's carried record), which
+   * orders it before them in the journal: whichever force makes those durable makes this one durable.
+   */
+  void delivered(String job, String address, String messageId, byte[] bytes) throws IOException {
+    if (mailboxesSync == null) throw new IllegalStateException("this spool was opened without the mailboxes' sync and records no deliveries");
+    mutate(() -> {
+      long seq = ++deliverySeq;
+      journal.append(deliveredRecord(seq, job, address, messageId, bytes));
+      unsynced.put(address + "\n" + messageId, new Delivery(seq, job, address, messageId, null));
+    });
+  }
+
+  /**
+   * After opening: every delivery the journal recorded since its last checkpoint, checked against the mailboxes and
+   * rewritten whole where missing or not of its size (a power loss took it); returns how many were rewritten. They stay
+   * recorded (the rewrite is unforced too) until the next checkpoint.
+   */
+  int restoreDeliveries(Maildir mailboxes) throws IOException {
+    List<Delivery> recorded;
+    synchronized (waiting) {
+      recorded = unsynced.values().stream().filter(d -> d.bytes() != null).toList();
+    }
+    int rewritten = 0;
+    for (Delivery d : recorded) if (mailboxes.restore(d.address(), d.messageId(), d.bytes())) rewritten++;
+    synchronized (waiting) {
+      // checked: the bytes are in the journal still, no need to hold them here too
+      for (Delivery d : recorded) unsynced.computeIfPresent(d.address() + "\n" + d.messageId(),
+          (k, now) -> now.seq() == d.seq() ? new Delivery(d.seq(), d.job(), d.address(), d.messageId(), null) : now);
+    }
+    return rewritten;
+  }
+
+  int unsyncedDeliveries() {
+    synchronized (waiting) {
+      return unsynced.size();
+    }
+  }
+
+  /**
+   * Flushes the mailboxes once for every delivery recorded so far and says so in an S record (not forced: lost, the next
+   * start merely checks those deliveries again); false when there was none to flush. A delivery recorded while the
+   * flush runs stays for the next checkpoint.
+   */
+  boolean checkpoint() throws IOException {
+    long upTo;
+    synchronized (waiting) {
+      if (unsynced.isEmpty()) return false;
+      upTo = deliverySeq; // every delivery numbered so far wrote its file before it was numbered: the flush covers it
+    }
+    mailboxesSync.run();
+    mutate(() -> {
+      journal.append(syncedRecord(upTo));
+      unsynced.values().removeIf(d -> d.seq() <= upTo);
+    });
+    return true;
+  }
+
+  /**
    * Rewrites the journal with only what is live (waiting jobs, results not carried, the ids of finished jobs) once it
    * is past {@code atBytes}; true when it did. Appends wait meanwhile.
    */
   boolean compactPast(long atBytes) throws IOException {
     if (journal.sizeBytes() < atBytes) return false;
+    checkpoint(); // outside the lock, so that the flush under it (for what is delivered meanwhile) is short
     compacting.writeLock().lock();
     try {
       synchronized (waiting) {
+        // the deliveries' records are not rewritten: the mailboxes are flushed instead, every delivery recorded having written its file already
+        if (!unsynced.isEmpty()) {
+          mailboxesSync.run();
+          unsynced.clear();
+        }
         List<byte[]> live = new ArrayList<>();
         List<String> ids = new ArrayList<>(done);
         for (int from = 0; from < ids.size(); from += 10_000) live.add(doneRecord(ids.subList(from, Math.min(ids.size(), from + 10_000))));
@@ -356,6 +448,17 @@ final class PecSpool implements AutoCloseable {
           done.add(id);
         }
         case DONE -> done.addAll(strings(r));
+        case DELIVERED -> {
+          long seq = r.getLong();
+          Delivery d = new Delivery(seq, string(r), string(r), string(r), bytes(r));
+          deliverySeq = Math.max(deliverySeq, seq);
+          unsynced.put(d.address() + "\n" + d.messageId(), d);
+        }
+        case SYNCED -> {
+          long upTo = r.getLong();
+          deliverySeq = Math.max(deliverySeq, upTo);
+          unsynced.values().removeIf(d -> d.seq() <= upTo);
+        }
         default -> throw new UncheckedIOException(new DamagedFile(dir.resolve("journal") + ": a record of unknown type " + type));
       }
     } catch (BufferUnderflowException | IndexOutOfBoundsException | IllegalArgumentException e) {
@@ -397,6 +500,18 @@ final class PecSpool implements AutoCloseable {
     Record r = new Record(CARRIED, 0);
     r.string(id);
     r.out.writeInt(n);
+    return r.done();
+  }
+
+  private static byte[] deliveredRecord(long seq, String job, String address, String messageId, byte[] bytes) throws IOException {
+    Record r = new Record(DELIVERED, bytes.length);
+    r.out.writeLong(seq);
+    return r.string(job).string(address).string(messageId).bytes(bytes).done();
+  }
+
+  private static byte[] syncedRecord(long upTo) throws IOException {
+    Record r = new Record(SYNCED, 0);
+    r.out.writeLong(upTo);
     return r.done();
   }
 

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -195,6 +196,59 @@ class PecSpoolTest {
       assertEquals("<b@pec1.test>", spool.readItem("j1/1").messageId());
       for (String id : List.of("j1", "j2", "j3")) assertFalse(spool.store(job(id, 100)), id + " is known done: a retry is dropped");
       assertTrue(Files.isRegularFile(spoolDir.resolve("failed/j3.job")), "the failed job kept for a person");
+    }
+  }
+
+  private static List<Path> mailFiles(Path root) throws Exception {
+    if (!Files.isDirectory(root)) return List.of();
+    try (Stream<Path> s = Files.walk(root)) {
+      return s.filter(Files::isRegularFile).sorted().toList();
+    }
+  }
+
+  /**
+   * Deliveries cost no fsync each; a checkpoint costs one for all of them and ends their records: reopened after both
+   * files vanished, the spool rewrites only the delivery made after the checkpoint (the one before it was on the disk, so
+   * its reader deleted it and it stays deleted), and compaction flushes and forgets the rest.
+   */
+  @Test
+  @Timeout(60)
+  void restoreDeliveries_oneBeforeACheckpointOneAfter_onlyTheLaterRewrittenAndCompactionForgetsIt() throws Exception {
+    Path spoolDir = dir.resolve("deliveries");
+    Path mail = dir.resolve("mail");
+    Durable durable = new Durable();
+    Maildir boxes = new Maildir(mail, durable);
+    byte[] a = job("a", 5000).bytes();
+    byte[] b = job("b", 7000).bytes();
+    try (PecSpool spool = new PecSpool(spoolDir, durable, boxes::sync)) {
+      assertTrue(spool.store(job("j1", 100)));
+      long before = durable.fsyncs();
+      assertTrue(boxes.deliver("user1@pec1.test", "<a@pec1.test>", a));
+      spool.delivered("j1", "user1@pec1.test", "<a@pec1.test>", a);
+      assertEquals(0, durable.fsyncs() - before, "a delivery forces nothing");
+      assertTrue(spool.checkpoint());
+      assertEquals(1, durable.fsyncs() - before, "the checkpoint is one flush, counted");
+      assertFalse(spool.checkpoint(), "nothing delivered since: no flush");
+      assertTrue(boxes.deliver("user2@pec1.test", "<b@pec1.test>", b));
+      spool.delivered("j1", "user2@pec1.test", "<b@pec1.test>", b);
+      spool.commit("j1", List.of());
+    }
+    List<Path> delivered = mailFiles(mail);
+    assertEquals(2, delivered.size(), delivered.toString());
+    for (Path f : delivered) Files.delete(f);
+    try (PecSpool spool = new PecSpool(spoolDir, new Durable(), boxes::sync)) {
+      assertEquals(1, spool.restoreDeliveries(boxes));
+      List<Path> back = mailFiles(mail);
+      assertEquals(1, back.size(), back.toString());
+      assertTrue(back.getFirst().toString().contains("user2@pec1.test/new/"), back.toString());
+      assertTrue(java.util.Arrays.equals(b, Files.readAllBytes(back.getFirst())), "rewritten byte for byte");
+      assertEquals(1, spool.unsyncedDeliveries());
+      assertTrue(spool.compactPast(0));
+      assertEquals(0, spool.unsyncedDeliveries(), "compaction flushed the mailboxes and dropped the record");
+    }
+    try (PecSpool spool = new PecSpool(spoolDir, new Durable(), boxes::sync)) {
+      assertEquals(0, spool.unsyncedDeliveries(), "none recorded in the compacted journal");
+      assertEquals(List.of(), spool.pendingJobs());
     }
   }
 }
