@@ -3,6 +3,8 @@ package io.pkibench.metrics;
 import io.pkibench.engine.IntervalSample;
 import io.pkibench.engine.MemberSample;
 import io.pkibench.engine.ProgressListener;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,8 +21,11 @@ import org.HdrHistogram.Histogram;
  * without the label. A sum over members is then the mix's total, as a sum over workloads is the run's.
  */
 public final class LiveMetrics implements ProgressListener {
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
   private final Map<SeriesKey, Totals> totals = new LinkedHashMap<>();
   private long intervals;
+  /** The controller's CPU spent in {@link #interval}, read by the thread itself around each call (two reads a second). */
+  private volatile long recordingCpuNanos;
 
   private static final class Totals {
     long succeeded, failed;
@@ -39,6 +44,17 @@ public final class LiveMetrics implements ProgressListener {
 
   @Override
   public void interval(IntervalSample s) {
+    long cpuBefore = THREADS.getCurrentThreadCpuTime();
+    add(s);
+    recordingCpuNanos += THREADS.getCurrentThreadCpuTime() - cpuBefore; // one writer: the engine's controller
+  }
+
+  /** CPU nanoseconds the per-second additions took so far, on whichever thread the engine called them. */
+  public long recordingCpuNanos() {
+    return recordingCpuNanos;
+  }
+
+  private void add(IntervalSample s) {
     SeriesKey key = SeriesKey.of(s);
     double seconds = Math.max(1, s.endMillis() - s.startMillis()) / 1000.0;
     synchronized (this) {

@@ -12,13 +12,16 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  *     controller thread
  * @param firstPushCpuSeconds CPU time of its first push, made before the run's first interval, which loads and sets up
  *     the HTTP client, protobuf or the OpenTelemetry SDK once
+ * @param recordingCpuSeconds CPU time of the per-second additions on the engine's controller thread (each interval's
+ *     counts and latencies into the running totals a push reads): with {@code exporterCpuSeconds}, all that
+ *     {@code --metrics} adds; 0 in results written before it was measured
  */
 public record MetricsExport(
     String target, long pushes, long delivered, long retries, long lost, @JsonInclude(JsonInclude.Include.NON_NULL) String lastError,
-    double exporterCpuSeconds, double firstPushCpuSeconds) {
+    double exporterCpuSeconds, double firstPushCpuSeconds, double recordingCpuSeconds) {
 
   /** The account without its CPU time, which varies from run to run. */
   public MetricsExport withoutCpu() {
-    return new MetricsExport(target, pushes, delivered, retries, lost, lastError, 0, 0);
+    return new MetricsExport(target, pushes, delivered, retries, lost, lastError, 0, 0, 0);
   }
 }

@@ -74,8 +74,9 @@ class MetricsExporterTest {
     List<String> headers = new CopyOnWriteArrayList<>();
     List<String> log = new ArrayList<>();
     MetricsExport tally = runOnce(receiver(bodies, headers, 503, 503, 204), log);
-    assertEquals(new MetricsExport(tally.target(), 2, 2, 2, 0, "HTTP 503", 0, 0), tally.withoutCpu());
+    assertEquals(new MetricsExport(tally.target(), 2, 2, 2, 0, "HTTP 503", 0, 0, 0), tally.withoutCpu());
     assertTrue(tally.firstPushCpuSeconds() > 0 && tally.exporterCpuSeconds() >= 0 && tally.exporterCpuSeconds() < 10, tally.toString());
+    assertTrue(tally.recordingCpuSeconds() > 0 && tally.recordingCpuSeconds() < 1, "the one interval's addition was timed: " + tally);
     assertEquals(4, bodies.size());
     assertEquals("snappy 0.1.0", headers.get(3));
     assertTrue(log.get(0).contains("failed (HTTP 503); retrying with backoff, the run goes on") && log.get(1).contains("arrive again"), log.toString());
@@ -95,7 +96,7 @@ class MetricsExporterTest {
   void finish_receiverRefusesTheData_notRetriedAndCountedLost() throws Exception {
     List<String> log = new ArrayList<>();
     MetricsExport tally = runOnce(receiver(new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>(), 400), log);
-    assertEquals(new MetricsExport(tally.target(), 2, 0, 0, 2, "HTTP 400: out of order sample", 0, 0), tally.withoutCpu());
+    assertEquals(new MetricsExport(tally.target(), 2, 0, 0, 2, "HTTP 400: out of order sample", 0, 0, 0), tally.withoutCpu());
     assertTrue(MetricsExporter.summary(tally).startsWith("metrics: 2 of 2 pushes to prometheus-rw=http://127.0.0.1:"), MetricsExporter.summary(tally));
   }
 
@@ -107,7 +108,7 @@ class MetricsExporterTest {
     }
     long start = System.nanoTime();
     MetricsExport tally = runOnce(MetricsTarget.parse("prometheus-rw=http://127.0.0.1:" + port + "/api/v1/write"), new ArrayList<>());
-    assertEquals(new MetricsExport("prometheus-rw=http://127.0.0.1:" + port + "/api/v1/write", 2, 0, 2 * MetricsExporter.RETRIES, 2, "connection refused", 0, 0),
+    assertEquals(new MetricsExport("prometheus-rw=http://127.0.0.1:" + port + "/api/v1/write", 2, 0, 2 * MetricsExporter.RETRIES, 2, "connection refused", 0, 0, 0),
         tally.withoutCpu());
     assertTrue(System.nanoTime() - start < Duration.ofSeconds(20).toNanos(), "bounded: three backoffs, each connection refused at once");
   }
