@@ -1,7 +1,6 @@
 package io.pkibench.metrics;
 
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramIterationValue;
 
 /**
  * The fixed {@code le} buckets a live histogram exports, filled from the engine's HdrHistogram intervals: from 50 µs
@@ -38,15 +37,21 @@ public final class LatencyBuckets {
    * of the values in nanoseconds. A value goes by the lowest value HdrHistogram holds equivalent to it, so a latency
    * recorded exactly at a bound counts in that bound's bucket, as {@code le} means; beside it a bucket may take values
    * up to HdrHistogram's precision (0.1%) above its bound.
+   *
+   * <p>Called every second on the engine's controller: it steps from the smallest value recorded to the largest, one
+   * equivalent range at a time, with HdrHistogram's value arithmetic, where its recorded-values iterator (built for
+   * reports) did several times the work per step over the same ten thousand ranges of a millisecond-wide interval.
    */
   static double addInto(Histogram interval, long[] buckets) {
+    if (interval.getTotalCount() == 0) return 0;
     double sumNanos = 0;
-    for (HistogramIterationValue v : interval.recordedValues()) {
-      long value = v.getValueIteratedTo();
-      long n = v.getCountAtValueIteratedTo();
+    long max = interval.getMaxValue();
+    int b = 0;
+    for (long value = interval.getMinValue(); value <= max; value = interval.nextNonEquivalentValue(value)) {
+      long n = interval.getCountAtValue(value);
+      if (n == 0) continue;
       long lowest = interval.lowestEquivalentValue(value);
-      int b = 0;
-      while (b < BOUNDS_NANOS.length && lowest > BOUNDS_NANOS[b]) b++;
+      while (b < BOUNDS_NANOS.length && lowest > BOUNDS_NANOS[b]) b++; // values ascend: the bucket only moves up
       buckets[b] += n;
       sumNanos += (double) interval.medianEquivalentValue(value) * n;
     }

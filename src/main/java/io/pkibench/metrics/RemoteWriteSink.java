@@ -9,6 +9,7 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,12 @@ public final class RemoteWriteSink implements MetricsSink {
   private final HttpPush http = new HttpPush();
   /** The series whose gauges the previous push sent as live. */
   private Set<SeriesKey> liveGauges = new HashSet<>();
+  /**
+   * Each series' labels, sorted and built once (a metric name and its label pairs → the protobuf labels, immutable and
+   * shared by every push): the same few dozen series are sent every push, and building their labels again was most
+   * of a push's work on the exporter thread.
+   */
+  private final Map<List<String>, List<Label>> labelsOf = new HashMap<>();
 
   public RemoteWriteSink(URI uri) {
     this.uri = uri;
@@ -39,15 +46,18 @@ public final class RemoteWriteSink implements MetricsSink {
 
   @Override
   public void push(MetricsSnapshot snapshot) throws PushException {
-    WriteRequest request = request(snapshot, liveGauges);
+    WriteRequest request = request(snapshot, liveGauges, labelsOf);
     http.post(uri, HEADERS, snappy(request.toByteArray()));
     Set<SeriesKey> live = new HashSet<>();
     for (SeriesFigures f : snapshot.series()) if (f.live()) live.add(f.key());
     liveGauges = live;
   }
 
-  /** The request for {@code snapshot}; gauges of series live at the previous push but not now get a staleness marker. */
-  static WriteRequest request(MetricsSnapshot snapshot, Set<SeriesKey> liveBefore) {
+  /**
+   * The request for {@code snapshot}; gauges of series live at the previous push but not now get a staleness marker.
+   * {@code labelsOf} keeps each series' built labels from one request to the next.
+   */
+  static WriteRequest request(MetricsSnapshot snapshot, Set<SeriesKey> liveBefore, Map<List<String>, List<Label>> labelsOf) {
     WriteRequest.Builder request = WriteRequest.newBuilder();
     long at = snapshot.atMillis();
     String run = snapshot.runId();
@@ -55,27 +65,27 @@ public final class RemoteWriteSink implements MetricsSink {
       List<String> labels = new ArrayList<>(List.of("run", run));
       labels.addAll(f.key().labels());
       if (f.counters()) {
-        add(request, "pkibench_operations_total", with(labels, "outcome", "ok"), f.succeeded(), at);
-        add(request, "pkibench_operations_total", with(labels, "outcome", "error"), f.failed(), at);
+        add(request, labelsOf, "pkibench_operations_total", with(labels, "outcome", "ok"), f.succeeded(), at);
+        add(request, labelsOf, "pkibench_operations_total", with(labels, "outcome", "error"), f.failed(), at);
         long[] buckets = f.cumulativeBuckets();
         for (int b = 0; b < buckets.length; b++) {
           String le = b < LatencyBuckets.LE.length ? LatencyBuckets.LE[b] : "+Inf";
-          add(request, "pkibench_operation_duration_seconds_bucket", with(labels, "le", le), buckets[b], at);
+          add(request, labelsOf, "pkibench_operation_duration_seconds_bucket", with(labels, "le", le), buckets[b], at);
         }
-        add(request, "pkibench_operation_duration_seconds_sum", labels, f.latencySumSeconds(), at);
-        add(request, "pkibench_operation_duration_seconds_count", labels, f.latencyCount(), at);
+        add(request, labelsOf, "pkibench_operation_duration_seconds_sum", labels, f.latencySumSeconds(), at);
+        add(request, labelsOf, "pkibench_operation_duration_seconds_count", labels, f.latencyCount(), at);
       }
       if (f.gauges() && (f.live() || liveBefore.contains(f.key()))) {
         if (!Double.isNaN(f.targetPerSecond())) {
-          add(request, "pkibench_target_rate_per_second", labels, f.live() ? f.targetPerSecond() : STALE_NAN, at);
+          add(request, labelsOf, "pkibench_target_rate_per_second", labels, f.live() ? f.targetPerSecond() : STALE_NAN, at);
         }
-        add(request, "pkibench_achieved_rate_per_second", labels, f.live() ? f.achievedPerSecond() : STALE_NAN, at);
-        add(request, "pkibench_active_workers", labels, f.live() ? f.activeWorkers() : STALE_NAN, at);
+        add(request, labelsOf, "pkibench_achieved_rate_per_second", labels, f.live() ? f.achievedPerSecond() : STALE_NAN, at);
+        add(request, labelsOf, "pkibench_active_workers", labels, f.live() ? f.activeWorkers() : STALE_NAN, at);
       }
     }
-    add(request, "pkibench_client_cpu_seconds_total", List.of("run", run), snapshot.clientCpuSeconds(), at);
+    add(request, labelsOf, "pkibench_client_cpu_seconds_total", List.of("run", run), snapshot.clientCpuSeconds(), at);
     if (!Double.isNaN(snapshot.serviceCpuSeconds())) {
-      add(request, "pkibench_service_cpu_seconds_total", List.of("run", run), snapshot.serviceCpuSeconds(), at);
+      add(request, labelsOf, "pkibench_service_cpu_seconds_total", List.of("run", run), snapshot.serviceCpuSeconds(), at);
     }
     return request.build();
   }
@@ -88,11 +98,18 @@ public final class RemoteWriteSink implements MetricsSink {
   }
 
   /** One series with one sample; its labels sorted by name, as receivers require. */
-  private static void add(WriteRequest.Builder request, String name, List<String> labels, double value, long atMillis) {
-    List<Label> sorted = new ArrayList<>();
-    sorted.add(Label.newBuilder().setName("__name__").setValue(name).build());
-    for (int i = 0; i < labels.size(); i += 2) sorted.add(Label.newBuilder().setName(labels.get(i)).setValue(labels.get(i + 1)).build());
-    sorted.sort(Comparator.comparing(Label::getName));
+  private static void add(WriteRequest.Builder request, Map<List<String>, List<Label>> labelsOf, String name, List<String> labels, double value,
+      long atMillis) {
+    List<String> key = new ArrayList<>(labels.size() + 1);
+    key.add(name);
+    key.addAll(labels);
+    List<Label> sorted = labelsOf.computeIfAbsent(key, k -> {
+      List<Label> built = new ArrayList<>();
+      built.add(Label.newBuilder().setName("__name__").setValue(name).build());
+      for (int i = 0; i < labels.size(); i += 2) built.add(Label.newBuilder().setName(labels.get(i)).setValue(labels.get(i + 1)).build());
+      built.sort(Comparator.comparing(Label::getName));
+      return List.copyOf(built);
+    });
     request.addTimeseries(TimeSeries.newBuilder().addAllLabels(sorted).addSamples(Sample.newBuilder().setValue(value).setTimestamp(atMillis)));
   }
 

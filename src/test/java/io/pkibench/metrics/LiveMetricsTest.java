@@ -11,8 +11,11 @@ import io.pkibench.engine.SeriesSpec;
 import io.pkibench.measure.LatencyHistograms;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.LevelLoad;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 import org.junit.jupiter.api.Test;
 
 class LiveMetricsTest {
@@ -98,5 +101,40 @@ class LiveMetricsTest {
     assertEquals(List.of(false, false, true), next.stream().map(SeriesFigures::live).toList());
     assertTrue(Double.isNaN(next.get(2).targetPerSecond()), "closed loop: no target rate");
     assertFalse(live.snapshot().get(2).live(), "nothing new since");
+  }
+
+  /**
+   * The per-second addition against HdrHistogram's own recorded-values iterator (the way it was done before, and the
+   * library's reading of its counts): the same buckets and the same sum for latencies spread from 1 ns to 60 s, values
+   * at and beside the bounds included, and nothing for an empty interval.
+   */
+  @Test
+  void addInto_latenciesFromNanosecondsToAMinute_sameBucketsAndSumAsHdrHistogramsIterator() {
+    Random random = new Random(7);
+    Histogram h = LatencyHistograms.newHistogram();
+    for (int i = 0; i < 20_000; i++) h.recordValue((long) Math.pow(10, random.nextDouble() * 10.8)); // 1 ns … 63 s
+    for (long bound : LatencyBuckets.BOUNDS_NANOS) {
+      h.recordValue(bound);
+      h.recordValue(bound + 1);
+      h.recordValue(bound - 1);
+    }
+    h.recordValueWithCount(1, 5);
+    long[] expected = new long[LatencyBuckets.count()];
+    double expectedSum = 0;
+    for (HistogramIterationValue v : h.recordedValues()) {
+      long lowest = h.lowestEquivalentValue(v.getValueIteratedTo());
+      int b = 0;
+      while (b < LatencyBuckets.BOUNDS_NANOS.length && lowest > LatencyBuckets.BOUNDS_NANOS[b]) b++;
+      expected[b] += v.getCountAtValueIteratedTo();
+      expectedSum += (double) h.medianEquivalentValue(v.getValueIteratedTo()) * v.getCountAtValueIteratedTo();
+    }
+    long[] buckets = new long[LatencyBuckets.count()];
+    double sum = LatencyBuckets.addInto(h, buckets);
+    assertArrayEquals(expected, buckets);
+    assertEquals(h.getTotalCount(), Arrays.stream(buckets).sum());
+    assertEquals(expectedSum, sum, expectedSum * 1e-12);
+    long[] none = new long[LatencyBuckets.count()];
+    assertEquals(0, LatencyBuckets.addInto(LatencyHistograms.newHistogram(), none));
+    assertArrayEquals(new long[LatencyBuckets.count()], none);
   }
 }
