@@ -42,9 +42,9 @@ class LiveMetricsTest {
     assertEquals(5, f.succeeded());
     assertEquals(1, f.failed());
     long[] expected = new long[LatencyBuckets.count()];
-    java.util.Arrays.fill(expected, 0, 4, 2); // 5e-05 .. 0.0005
+    Arrays.fill(expected, 0, 4, 2); // 5e-05 .. 0.0005
     expected[4] = 3; // 0.001
-    java.util.Arrays.fill(expected, 5, LatencyBuckets.count() - 1, 4); // 0.0025 .. 30
+    Arrays.fill(expected, 5, LatencyBuckets.count() - 1, 4); // 0.0025 .. 30
     expected[LatencyBuckets.count() - 1] = 5; // +Inf
     assertArrayEquals(expected, f.cumulativeBuckets());
     assertEquals(40.0023, f.latencySumSeconds(), 0.05, "sum within HdrHistogram's 3 digits");
@@ -52,6 +52,13 @@ class LiveMetricsTest {
     assertEquals(2.0, f.achievedPerSecond(), "the last interval's 2 successes over its second");
     assertEquals(8, f.activeWorkers());
     assertTrue(f.live());
+    // A push later: the latencies since the last snapshot are added to the buckets once, the earlier ones not again.
+    live.interval(sample(spec, false, 1, 0, 1_000_000));
+    SeriesFigures later = live.snapshot().get(0);
+    assertEquals(6, later.latencyCount());
+    assertEquals(4, later.cumulativeBuckets()[4], "le=0.001: 40 µs, 50 µs, 1 ms, and the new 1 ms");
+    assertEquals(f.latencySumSeconds() + 0.001, later.latencySumSeconds(), 1e-5);
+    assertEquals(later.latencyCount(), live.snapshot().get(0).latencyCount(), "a snapshot with nothing new adds nothing");
   }
 
   @Test

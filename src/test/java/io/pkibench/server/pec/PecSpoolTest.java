@@ -1,5 +1,6 @@
 package io.pkibench.server.pec;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -241,7 +242,7 @@ class PecSpoolTest {
       List<Path> back = mailFiles(mail);
       assertEquals(1, back.size(), back.toString());
       assertTrue(back.getFirst().toString().contains("user2@pec1.test/new/"), back.toString());
-      assertTrue(java.util.Arrays.equals(b, Files.readAllBytes(back.getFirst())), "rewritten byte for byte");
+      assertArrayEquals(b, Files.readAllBytes(back.getFirst()), "rewritten byte for byte");
       assertEquals(1, spool.unsyncedDeliveries());
       assertTrue(spool.compactPast(0));
       assertEquals(0, spool.unsyncedDeliveries(), "compaction flushed the mailboxes and dropped the record");
