@@ -35,6 +35,7 @@ final class HttpPush implements AutoCloseable {
       connection.setRequestMethod("POST");
       connection.setDoOutput(true);
       connection.setUseCaches(false);
+      connection.setInstanceFollowRedirects(false); // a redirect is the receiver's answer, refused as before: never re-POSTed elsewhere
       connection.setFixedLengthStreamingMode(body.length);
       headers.forEach(connection::setRequestProperty);
     } catch (IOException | IllegalArgumentException e) {
