@@ -102,15 +102,19 @@ public final class LiveMetrics implements ProgressListener {
     List<SeriesFigures> figures = new ArrayList<>(totals.size());
     for (Map.Entry<SeriesKey, Totals> e : totals.entrySet()) {
       Totals t = e.getValue();
+      boolean live = t.lastInterval > intervalsAtLastSnapshot;
       if (t.pending != null && t.pending.getTotalCount() > 0) {
         t.sumNanos += LatencyBuckets.addInto(t.pending, t.buckets);
         t.pending.reset();
       }
+      // A series whose level, phase or stage has ended keeps its totals, not a histogram's few hundred KB: a long study
+      // or a staged mix has hundreds of them. Should it have intervals again, the next one is copied afresh.
+      if (!live) t.pending = null;
       long[] cumulative = new long[t.buckets.length];
       long running = 0;
       for (int i = 0; i < cumulative.length; i++) cumulative[i] = running += t.buckets[i];
       figures.add(new SeriesFigures(e.getKey(), t.succeeded, t.failed, cumulative, t.sumNanos / 1e9, t.maxNanos / 1e9,
-          t.target, t.achieved, t.workers, t.lastInterval > intervalsAtLastSnapshot, t.counters, t.gauges));
+          t.target, t.achieved, t.workers, live, t.counters, t.gauges));
     }
     intervalsAtLastSnapshot = intervals;
     return figures;

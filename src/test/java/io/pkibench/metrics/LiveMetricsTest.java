@@ -108,6 +108,11 @@ class LiveMetricsTest {
     assertEquals(List.of(false, false, true), next.stream().map(SeriesFigures::live).toList());
     assertTrue(Double.isNaN(next.get(2).targetPerSecond()), "closed loop: no target rate");
     assertFalse(live.snapshot().get(2).live(), "nothing new since");
+    live.interval(sample(c1, false, 1, 0, 2_000_000)); // a series that went quiet has intervals again
+    SeriesFigures again = live.snapshot().get(1);
+    assertTrue(again.live());
+    assertEquals(2, again.latencyCount(), "its earlier latency kept, the new one added");
+    assertEquals(0.002001, again.latencySumSeconds(), 1e-5);
   }
 
   /**
