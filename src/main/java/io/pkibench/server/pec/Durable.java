@@ -59,8 +59,7 @@ final class Durable {
     if (!ran(List.of("sync", "-f", dir.toAbsolutePath().toString())) && !ran(List.of("sync"))) {
       throw new IOException("cannot sync the file system of " + dir + ": neither `sync -f` nor `sync` ran (is coreutils' sync on the PATH?)");
     }
-    fsyncNanos.addAndGet(System.nanoTime() - start);
-    fsyncs.incrementAndGet();
+    counted(start);
   }
 
   private static boolean ran(List<String> command) throws IOException {
@@ -83,21 +82,6 @@ final class Durable {
     }
   }
 
-  /**
-   * Writes {@code parts} to {@code file} and forces its bytes, without a rename: for a file inside a
-   * directory that is itself renamed into place once complete (its entry is made durable by forcing
-   * that directory once, for all the files in it).
-   */
-  void writeInPlace(Path file, byte[]... parts) throws IOException {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      for (byte[] part : parts) {
-        ByteBuffer b = ByteBuffer.wrap(part);
-        while (b.hasRemaining()) ch.write(b);
-      }
-      force(ch);
-    }
-  }
-
   /** Returns once an fsync of {@code dir} that began after this call has ended: the caller's renames into it are durable. */
   void forceDirectory(Path dir) throws IOException {
     directories.computeIfAbsent(dir.toAbsolutePath().normalize(), d -> new GroupCommit(() -> {
@@ -111,14 +95,18 @@ final class Durable {
   void forceData(FileChannel ch) throws IOException {
     long start = System.nanoTime();
     ch.force(false);
-    fsyncNanos.addAndGet(System.nanoTime() - start);
-    fsyncs.incrementAndGet();
+    counted(start);
   }
 
   private void force(FileChannel ch) throws IOException {
     long start = System.nanoTime();
     ch.force(true);
-    fsyncNanos.addAndGet(System.nanoTime() - start);
+    counted(start);
+  }
+
+  /** One fsync (or file-system flush) made, begun at {@code startNanos}: counted with its time, the spool's cost. */
+  private void counted(long startNanos) {
+    fsyncNanos.addAndGet(System.nanoTime() - startNanos);
     fsyncs.incrementAndGet();
   }
 
