@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 class CpuMeterTest {
@@ -37,26 +38,35 @@ class CpuMeterTest {
   static void assertWithin15Percent(long expectedNanos, long readNanos, String what) {
     assertTrue(Math.abs(readNanos - expectedNanos) <= 0.15 * expectedNanos,
         what + ": read " + readNanos / 1_000_000 + " ms for " + expectedNanos / 1_000_000 + " ms burnt ("
-            + String.format(java.util.Locale.ROOT, "%+.1f%%", 100.0 * (readNanos - expectedNanos) / expectedNanos) + ")");
+            + String.format(Locale.ROOT, "%+.1f%%", 100.0 * (readNanos - expectedNanos) / expectedNanos) + ")");
   }
 
   /**
    * One thread burning a known CPU time (ThreadMXBean's account of that thread is the reference): this
    * process's meters read it within ±15%, so neither a meter reading the whole machine nor one counting
    * twice passes. The host meter reads every process on a machine shared with others: bounded below only.
+   * In a suite this JVM is not idle (an earlier test's pool winding down, the GC, the JIT): what its
+   * other Java threads did meanwhile is added to the reference, and the GC and JIT threads, which no
+   * Java account sees, get up to three tries: a meter that counts wrongly misses on every one.
    */
   @Test
   void meters_oneThreadBurnsKnownCpu_readWithin15Percent() {
     burnThreadCpu(200_000_000L); // the loop compiled before it is measured
     for (String spec : new String[] {"jvm", "pid:" + ProcessHandle.current().pid(), "host"}) {
       CpuMeter meter = CpuMeter.of(spec);
-      long before = meter.cpuNanos();
-      long burnt = burnThreadCpu(600_000_000L);
-      long read = meter.cpuNanos() - before;
-      System.out.printf(java.util.Locale.ROOT, "cpu meter %s: %d ms read for %d ms burnt (%+.1f%%)%n", spec, read / 1_000_000, burnt / 1_000_000,
-          100.0 * (read - burnt) / burnt);
+      long burnt = 0, read = 0, others = 0;
+      for (int attempt = 1; attempt <= 3; attempt++) {
+        long threadsBefore = allJavaThreadsCpuNanos();
+        long before = meter.cpuNanos();
+        burnt = burnThreadCpu(600_000_000L);
+        read = meter.cpuNanos() - before;
+        others = Math.max(0, allJavaThreadsCpuNanos() - threadsBefore - burnt);
+        System.out.printf(Locale.ROOT, "cpu meter %s, try %d: %d ms read for %d ms burnt, other Java threads %d ms (%+.1f%%)%n", spec,
+            attempt, read / 1_000_000, burnt / 1_000_000, others / 1_000_000, 100.0 * (read - burnt - others) / burnt);
+        if (spec.equals("host") || Math.abs(read - burnt - others) <= 0.15 * burnt) break;
+      }
       if (spec.equals("host")) assertTrue(read >= 0.85 * burnt, spec + " saw the busy loop: " + read / 1_000_000 + " ms");
-      else assertWithin15Percent(burnt, read, spec);
+      else assertWithin15Percent(burnt, read - others, spec + " (less " + others / 1_000_000 + " ms of other Java threads)");
       assertEquals(spec, meter.describe());
     }
   }
@@ -136,7 +146,7 @@ class CpuMeterTest {
       for (var out : outs) endedSeconds += Double.parseDouble(out.readLine()); // both have burnt theirs and wait on stdin
       long read = meter.cpuNanos() - before;
       long burnt = (long) ((endedSeconds - startedSeconds) * 1e9);
-      System.out.printf(java.util.Locale.ROOT, "cpu meter process group: %d ms read for %d ms burnt (%+.1f%%)%n", read / 1_000_000,
+      System.out.printf(Locale.ROOT, "cpu meter process group: %d ms read for %d ms burnt (%+.1f%%)%n", read / 1_000_000,
           burnt / 1_000_000, 100.0 * (read - burnt) / burnt);
       assertWithin15Percent(burnt, read, "the group meter over two children");
 
