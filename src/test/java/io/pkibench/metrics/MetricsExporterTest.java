@@ -19,6 +19,8 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -136,10 +138,11 @@ class MetricsExporterTest {
   @Test
   void post_fivePushesWithARefusalBetween_oneConnectionKeptAlive() throws Exception {
     List<Integer> clientPorts = new CopyOnWriteArrayList<>();
+    List<String> bodies = new CopyOnWriteArrayList<>();
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     AtomicInteger calls = new AtomicInteger();
     server.createContext("/api/v1/write", exchange -> {
-      exchange.getRequestBody().readAllBytes();
+      bodies.add(Arrays.toString(exchange.getRequestBody().readAllBytes()));
       clientPorts.add(exchange.getRemoteAddress().getPort());
       byte[] said = "out of order sample".getBytes();
       boolean refuse = calls.incrementAndGet() == 3;
@@ -154,14 +157,126 @@ class MetricsExporterTest {
     List<String> outcomes = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
       try {
-        push.post(uri, Map.of("Content-Type", "application/x-protobuf"), new byte[] {1, 2, 3});
+        push.post(uri, Map.of("Content-Type", "application/x-protobuf"), new byte[] {1, 2, 3, 4}, 3);
         outcomes.add("ok");
       } catch (MetricsSink.PushException e) {
         outcomes.add(e.getMessage() + (e.retryable() ? " (retry)" : ""));
       }
     }
     assertEquals(List.of("ok", "ok", "HTTP 400: out of order sample", "ok", "ok", "ok"), outcomes);
+    assertEquals(Collections.nCopies(6, "[1, 2, 3]"), bodies, "the first 3 bytes of the 4-byte buffer, each time");
     assertEquals(1, clientPorts.subList(0, 5).stream().distinct().count(), "the first five on one connection: " + clientPorts);
     assertTrue(!clientPorts.get(5).equals(clientPorts.get(4)), "after the receiver's Connection: close, a new one: " + clientPorts);
+  }
+
+  /** Each push's outcome, "ok" or the refusal's message (with "(retry)" where it is retried). */
+  private static List<String> pushes(HttpPush push, URI uri, int count) {
+    List<String> outcomes = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      try {
+        push.post(uri, Map.of("Content-Type", "application/x-protobuf"), new byte[] {1, 2, 3}, 3);
+        outcomes.add("ok");
+      } catch (MetricsSink.PushException e) {
+        outcomes.add(e.getMessage() + (e.retryable() ? " (retry)" : ""));
+      }
+    }
+    return outcomes;
+  }
+
+  /**
+   * The JDK's HTTP server answering a refusal in chunks and a redirect with a Location: the chunked body is quoted and
+   * the connection carries the next push; the redirect is refused, never followed (its target is never asked).
+   */
+  @Test
+  void post_chunkedRefusalThenARedirect_quotedRefusedAndNeverFollowed() throws Exception {
+    List<Integer> clientPorts = new CopyOnWriteArrayList<>();
+    AtomicInteger elsewhere = new AtomicInteger();
+    AtomicInteger calls = new AtomicInteger();
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/elsewhere", exchange -> {
+      elsewhere.incrementAndGet();
+      exchange.sendResponseHeaders(204, -1);
+      exchange.close();
+    });
+    server.createContext("/api/v1/write", exchange -> {
+      exchange.getRequestBody().readAllBytes();
+      clientPorts.add(exchange.getRemoteAddress().getPort());
+      switch (calls.incrementAndGet()) {
+        case 2 -> {
+          exchange.sendResponseHeaders(400, 0); // 0: chunked
+          try (var body = exchange.getResponseBody()) {
+            body.write("out of order ".getBytes());
+            body.flush();
+            body.write("sample".getBytes());
+          }
+        }
+        case 3 -> {
+          exchange.getResponseHeaders().add("Location", "/elsewhere");
+          exchange.sendResponseHeaders(307, -1);
+        }
+        default -> exchange.sendResponseHeaders(204, -1);
+      }
+      exchange.close();
+    });
+    server.start();
+    URI uri = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/api/v1/write");
+    try (HttpPush push = new HttpPush()) {
+      assertEquals(List.of("ok", "HTTP 400: out of order sample", "HTTP 307", "ok"), pushes(push, uri, 4));
+    }
+    assertEquals(0, elsewhere.get(), "the redirect's target was never asked");
+    assertEquals(1, clientPorts.stream().distinct().count(), "one connection throughout: " + clientPorts);
+  }
+
+  /**
+   * A receiver that closes a kept-alive connection while it is idle (as servers do after their idle timeout), without
+   * saying so: the next push goes once more on a new connection and arrives; a receiver that closes every connection
+   * before answering is counted a failure, retried by the exporter, not looped on here.
+   */
+  @Test
+  void post_idleConnectionClosedByReceiver_sentAgainOnANewOne() throws Exception {
+    try (ServerSocket listening = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
+      List<String> requests = new CopyOnWriteArrayList<>();
+      Thread receiver = Thread.ofVirtual().start(() -> {
+        try {
+          for (int connection = 0; connection < 3; connection++) {
+            try (var s = listening.accept()) {
+              var in = new java.io.DataInputStream(new java.io.BufferedInputStream(s.getInputStream()));
+              String line;
+              int length = 0;
+              while (!(line = readLine(in)).isEmpty()) if (line.toLowerCase().startsWith("content-length:")) length = Integer.parseInt(line.substring(15).trim());
+              in.readFully(new byte[length]);
+              requests.add("connection " + connection);
+              if (connection == 2) continue; // closes before answering
+              s.getOutputStream().write("HTTP/1.1 204 No Content\r\n\r\n".getBytes());
+              s.getOutputStream().flush();
+              Thread.sleep(200); // then closes while the client thinks it kept alive
+            }
+          }
+        } catch (Exception e) {
+          requests.add("receiver: " + e);
+        }
+      });
+      URI uri = URI.create("http://127.0.0.1:" + listening.getLocalPort() + "/api/v1/write");
+      try (HttpPush push = new HttpPush()) {
+        assertEquals(List.of("ok"), pushes(push, uri, 1));
+        Thread.sleep(500); // the receiver has closed that connection by now
+        assertEquals(List.of("ok"), pushes(push, uri, 1));
+        Thread.sleep(500);
+        List<String> third = pushes(push, uri, 1);
+        assertEquals(1, third.size());
+        assertTrue(third.get(0).endsWith("(retry)"), "closed before any answer, on a new connection too: " + third);
+      }
+      receiver.join(5_000);
+      assertEquals(List.of("connection 0", "connection 1", "connection 2"), requests);
+    }
+  }
+
+  private static String readLine(java.io.DataInputStream in) throws java.io.IOException {
+    StringBuilder line = new StringBuilder();
+    for (int c; (c = in.read()) != '\n'; ) {
+      if (c < 0) throw new java.io.EOFException();
+      if (c != '\r') line.append((char) c);
+    }
+    return line.toString();
   }
 }
