@@ -12,6 +12,10 @@ import io.pkibench.metrics.remotewrite.TimeSeries;
 import io.pkibench.metrics.remotewrite.WriteRequest;
 import io.pkibench.plan.LevelLoad;
 import io.pkibench.results.MetricsExport;
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -22,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -240,10 +245,10 @@ class MetricsExporterTest {
         try {
           for (int connection = 0; connection < 3; connection++) {
             try (var s = listening.accept()) {
-              var in = new java.io.DataInputStream(new java.io.BufferedInputStream(s.getInputStream()));
+              var in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
               String line;
               int length = 0;
-              while (!(line = readLine(in)).isEmpty()) if (line.toLowerCase().startsWith("content-length:")) length = Integer.parseInt(line.substring(15).trim());
+              while (!(line = readLine(in)).isEmpty()) if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) length = Integer.parseInt(line.substring(15).trim());
               in.readFully(new byte[length]);
               requests.add("connection " + connection);
               if (connection == 2) continue; // closes before answering
@@ -271,10 +276,10 @@ class MetricsExporterTest {
     }
   }
 
-  private static String readLine(java.io.DataInputStream in) throws java.io.IOException {
+  private static String readLine(DataInputStream in) throws IOException {
     StringBuilder line = new StringBuilder();
     for (int c; (c = in.read()) != '\n'; ) {
-      if (c < 0) throw new java.io.EOFException();
+      if (c < 0) throw new EOFException();
       if (c != '\r') line.append((char) c);
     }
     return line.toString();
