@@ -1,6 +1,7 @@
 package io.pkibench.metrics;
 
 import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -27,8 +28,8 @@ import javax.net.ssl.SSLSocketFactory;
  * <p>HTTP/1.1 written on one socket kept open between pushes, on the calling thread, which measures itself. The JDK's
  * {@code HttpURLConnection} took 1.2 ms of CPU per push (measured on this machine with pushes 200 ms apart): a push
  * every few seconds runs its large code in the interpreter, and the JIT kept compiling it through a run, on threads the
- * exporter's own reading does not see. Here a push is the request's head and body in one write and a status line and
- * headers read back. The answer's body is read whole, by its {@code Content-Length} or chunks, so the connection can carry
+ * exporter's own reading does not see. Here a push is the request's head and body in one write (up to 16 KB) and a status
+ * line and headers read back. The answer's body is read whole, by its {@code Content-Length} or chunks, so the connection can carry
  * the next push; an answer that ends the connection, or has neither, closes it after.
  */
 final class HttpPush implements AutoCloseable {
@@ -68,6 +69,7 @@ final class HttpPush implements AutoCloseable {
     if (answer.status / 100 == 2) return;
     String said = answer.said.strip();
     if (said.length() > 200) said = said.substring(0, 200) + "…";
+    said = printable(said);
     throw new MetricsSink.PushException("HTTP " + answer.status + (said.isEmpty() ? "" : ": " + said),
         answer.status >= 500 || answer.status == 429);
   }
@@ -112,11 +114,12 @@ final class HttpPush implements AutoCloseable {
       }
       socket = s;
       in = new BufferedInputStream(s.getInputStream()); // the head is read byte by byte: not a system call each
-      out = s.getOutputStream();
+      out = new BufferedOutputStream(s.getOutputStream(), 16 * 1024); // head and body in one write when they fit
       connectedTo = endpoint(uri);
     } catch (SocketTimeoutException e) {
       closeQuietly(plain);
-      throw new MetricsSink.PushException("no connection within " + CONNECT_TIMEOUT.toSeconds() + " s", true);
+      throw new MetricsSink.PushException(plain.isConnected() ? "no TLS handshake within " + REQUEST_TIMEOUT.toSeconds() + " s"
+          : "no connection within " + CONNECT_TIMEOUT.toSeconds() + " s", true);
     } catch (ConnectException e) {
       closeQuietly(plain);
       throw new MetricsSink.PushException("connection refused", true);
@@ -247,6 +250,20 @@ final class HttpPush implements AutoCloseable {
       if (said.size() < QUOTED_BYTES) said.write(buffer, 0, Math.min(got, QUOTED_BYTES - said.size()));
       left -= got;
     }
+  }
+
+  /**
+   * The receiver's words as a terminal may show them: a control character (an escape sequence, a line break that would
+   * forge a log line) is written as its code, e.g. {@code \x1b}.
+   */
+  static String printable(String said) {
+    StringBuilder shown = new StringBuilder(said.length());
+    for (int i = 0; i < said.length(); i++) {
+      char c = said.charAt(i);
+      if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0)) shown.append(String.format(Locale.ROOT, "\\x%02x", (int) c));
+      else shown.append(c);
+    }
+    return shown.toString();
   }
 
   private static String reason(Exception e) {

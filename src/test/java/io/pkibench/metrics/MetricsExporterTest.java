@@ -190,7 +190,8 @@ class MetricsExporterTest {
 
   /**
    * The JDK's HTTP server answering a refusal in chunks and a redirect with a Location: the chunked body is quoted and
-   * the connection carries the next push; the redirect is refused, never followed (its target is never asked).
+   * the connection carries the next push; the redirect is refused, never followed (its target is never asked); a refusal
+   * holding an escape sequence and a line break is quoted with their codes, not as they are.
    */
   @Test
   void post_chunkedRefusalThenARedirect_quotedRefusedAndNeverFollowed() throws Exception {
@@ -219,6 +220,11 @@ class MetricsExporterTest {
           exchange.getResponseHeaders().add("Location", "/elsewhere");
           exchange.sendResponseHeaders(307, -1);
         }
+        case 5 -> {
+          byte[] said = "bad\u001b[2J\nINFO forged line".getBytes();
+          exchange.sendResponseHeaders(400, said.length);
+          exchange.getResponseBody().write(said);
+        }
         default -> exchange.sendResponseHeaders(204, -1);
       }
       exchange.close();
@@ -226,7 +232,8 @@ class MetricsExporterTest {
     server.start();
     URI uri = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/api/v1/write");
     try (HttpPush push = new HttpPush()) {
-      assertEquals(List.of("ok", "HTTP 400: out of order sample", "HTTP 307", "ok"), pushes(push, uri, 4));
+      assertEquals(List.of("ok", "HTTP 400: out of order sample", "HTTP 307", "ok", "HTTP 400: bad\\x1b[2J\\x0aINFO forged line"),
+          pushes(push, uri, 5));
     }
     assertEquals(0, elsewhere.get(), "the redirect's target was never asked");
     assertEquals(1, clientPorts.stream().distinct().count(), "one connection throughout: " + clientPorts);
