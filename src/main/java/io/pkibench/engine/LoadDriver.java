@@ -97,6 +97,8 @@ public final class LoadDriver {
             + " s after the series started; the workload's setup (newOperation) hangs: check the target or the key source", null);
       }
       for (Worker w : workers) {
+        // Out of memory or stack while setting up: the JVM's failure, told as the run tells it anywhere else.
+        if (w.setupFailure instanceof VirtualMachineError fatal) throw fatal;
         if (w.setupFailure != null) {
           throw new EngineException(
               "worker " + w.id + " could not create its operation: " + ErrorTally.causeOf(w.setupFailure),

@@ -122,9 +122,11 @@ final class Worker extends WorkerPadAfter implements Runnable {
 
   @Override
   public void run() {
-    CallingWorker.is(id); // a key source with one client identity per worker routes this thread's key calls by it
     Operation operation;
     try {
+      // Inside the try: even this boxing can be the allocation that runs out of memory, and a worker's error must reach
+      // the controller, not the thread's default handler (which prints a stack trace and leaves the controller waiting).
+      CallingWorker.is(id); // a key source with one client identity per worker routes this thread's key calls by it
       operation = workload.newOperation(id);
       mix = operation instanceof MixOperation m ? m : null;
     } catch (Throwable t) {

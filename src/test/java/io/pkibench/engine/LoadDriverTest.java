@@ -179,6 +179,23 @@ class LoadDriverTest {
     assertTrue(e.getMessage().contains("worker 1") && e.getMessage().contains("no such key"), e.getMessage());
   }
 
+  /**
+   * A worker that runs out of memory while setting up: the JVM's error reaches the caller as itself, which the session
+   * records as "the JVM ran out of memory at N workers" (CI once saw one escape to the thread's default handler, its stack
+   * trace printed), not as a workload that could not create its operation.
+   */
+  @Test
+  void runSeries_setupRunsOutOfMemory_theErrorReachesTheCaller() {
+    Workload starved = worker -> {
+      if (worker == 1) throw new OutOfMemoryError("Java heap space");
+      return () -> {};
+    };
+    SeriesSpec spec = new SeriesSpec("starved", 2, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x200ms"));
+    OutOfMemoryError e = assertThrows(OutOfMemoryError.class,
+        () -> driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofSeconds(5)).runSeries(spec, starved, CPU));
+    assertEquals("Java heap space", e.getMessage());
+  }
+
   @Test
   @org.junit.jupiter.api.Timeout(30) // without the grace this would wait forever: fail instead
   void runSeries_operationHangs_failsAfterGraceInsteadOfWaitingForever() {
