@@ -38,9 +38,10 @@ public final class LatencyBuckets {
    * recorded exactly at a bound counts in that bound's bucket, as {@code le} means; beside it a bucket may take values
    * up to HdrHistogram's precision (0.1%) above its bound.
    *
-   * <p>Called every second on the engine's controller: it steps from the smallest value recorded to the largest, one
-   * equivalent range at a time, with HdrHistogram's value arithmetic, where its recorded-values iterator (built for
-   * reports) did several times the work per step over the same ten thousand ranges of a millisecond-wide interval.
+   * <p>Called once per push on the exporter's thread, for the latencies since the last one: it steps from the smallest
+   * value recorded to the largest, one equivalent range at a time, with HdrHistogram's value arithmetic, where its
+   * recorded-values iterator (built for reports) did several times the work per step over the same ten thousand ranges
+   * of a millisecond-wide histogram.
    */
   static double addInto(Histogram interval, long[] buckets) {
     if (interval.getTotalCount() == 0) return 0;

@@ -116,7 +116,7 @@ final class RemoteWriteEncoder {
     buffer[size++] = (byte) value;
   }
 
-  static int varintSize(long value) {
+  private static int varintSize(long value) {
     int n = 1;
     while ((value & ~0x7FL) != 0) {
       n++;

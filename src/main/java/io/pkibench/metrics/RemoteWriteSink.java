@@ -39,7 +39,8 @@ public final class RemoteWriteSink implements MetricsSink {
   public void push(MetricsSnapshot snapshot) throws PushException {
     encode(snapshot, liveGauges, encoder);
     int raw = encoder.size();
-    if (compressed.length < snappy.maxCompressedLength(raw)) compressed = new byte[snappy.maxCompressedLength(raw)];
+    int bound = snappy.maxCompressedLength(raw);
+    if (compressed.length < bound) compressed = new byte[bound];
     int length = snappy.compress(encoder.buffer(), 0, raw, compressed, 0, compressed.length);
     http.post(uri, HEADERS, compressed, length);
     Set<SeriesKey> live = new HashSet<>();
