@@ -26,6 +26,8 @@ public record Daticert(String tipo, String errore, String mittente, List<Recipie
   private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("dd/MM/yyyy");
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
   private static final DateTimeFormatter ZONE = DateTimeFormatter.ofPattern("xx");
+  /** The three read back as one; built once (a pattern parsed per document was a tenth of reading daticert.xml). */
+  private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("dd/MM/yyyy HH:mm:ss xx");
 
   /** An addressee and whether the index knows its domain as a PEC provider's ({@code certificato}) or not ({@code esterno}). */
   public record Recipient(String address, boolean certified) {}
@@ -159,7 +161,7 @@ public record Daticert(String tipo, String errore, String mittente, List<Recipie
     if (!missing.isEmpty()) throw new IllegalArgumentException("daticert.xml lacks " + String.join(", ", missing));
     ZonedDateTime when;
     try {
-      when = ZonedDateTime.parse(giorno + " " + ora + " " + zona, DateTimeFormatter.ofPattern("dd/MM/yyyy HH:mm:ss xx"));
+      when = ZonedDateTime.parse(giorno + " " + ora + " " + zona, WHEN);
     } catch (java.time.format.DateTimeParseException e) {
       throw new IllegalArgumentException("daticert.xml has a date it cannot read: " + giorno + " " + ora + " zona " + zona);
     }

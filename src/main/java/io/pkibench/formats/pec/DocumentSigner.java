@@ -88,42 +88,16 @@ public final class DocumentSigner {
    */
   public Outgoing sign(DocumentKind kind, String messageId, String reference, String to, String from, String subject, String text,
       byte[] original, Daticert data, boolean securityError) throws Exception {
-    MimeMultipart mixed = new MimeMultipart("mixed");
-    MimeBodyPart textPart = new MimeBodyPart();
-    textPart.setText(text, "UTF-8");
-    mixed.addBodyPart(textPart);
-    if (original != null) {
-      MimeBodyPart eml = new MimeBodyPart();
-      eml.setDataHandler(new DataHandler(new ByteArrayDataSource(original, "message/rfc822")));
-      eml.setHeader("Content-Type", "message/rfc822; name=\"postacert.eml\"");
-      eml.setDisposition(MimeBodyPart.INLINE);
-      eml.setFileName("postacert.eml");
-      // message/rfc822 takes no base64 (RFC 2046 §5.2.1): the original goes as it came, 8bit when it has such bytes
-      eml.setHeader("Content-Transfer-Encoding", has8bit(original) ? "8bit" : "7bit");
-      mixed.addBodyPart(eml);
-    }
-    if (data != null) {
-      MimeBodyPart xml = new MimeBodyPart();
-      xml.setDataHandler(new DataHandler(new ByteArrayDataSource(data.toXml(), "application/xml")));
-      xml.setHeader("Content-Type", "application/xml; name=\"daticert.xml\"");
-      xml.setDisposition(MimeBodyPart.INLINE);
-      xml.setFileName("daticert.xml");
-      xml.setHeader("Content-Transfer-Encoding", "base64");
-      mixed.addBodyPart(xml);
-    }
-    SignedPart content = new SignedPart();
-    content.setContent(mixed);
-    content.finish();
-    ByteArrayOutputStream part = new ByteArrayOutputStream(8192 + (original == null ? 0 : original.length + original.length / 8));
-    content.writeTo(part);
-    byte[] signedPart = ClearSigned.canonical(part.toByteArray());
+    byte[] signedPart = ClearSigned.canonical(DocumentBody.write(text, original, data == null ? null : data.toXml()));
     org.bouncycastle.cms.CMSSignedDataGenerator generator = new org.bouncycastle.cms.CMSSignedDataGenerator();
     generator.addSignerInfoGenerator(new org.bouncycastle.cms.jcajce.JcaSignerInfoGeneratorBuilder(DIGESTS)
         .setSignedAttributeGenerator(new DefaultSignedAttributeTableGenerator(new AttributeTable(signingTime(SIGNING_CLOCK.instant()))))
         .build(new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder(signatureAlgorithm).setProvider(key.provider()).build(key.privateKey()),
             signerCertificate));
     generator.addCertificates(certificates);
-    byte[] signature = generator.generate(new org.bouncycastle.cms.CMSProcessableByteArray(signedPart), false).getEncoded("DER");
+    // Definite-length as it was built: re-encoded as DER, the certificate's every element was re-wrapped and re-measured per
+    // document; with one signer, one certificate and DER attributes the bytes are the same (PecProviderTest holds them to it).
+    byte[] signature = generator.generate(new org.bouncycastle.cms.CMSProcessableByteArray(signedPart), false).getEncoded("DL");
     // The headers as Jakarta Mail writes them (addresses, encoded subject, date); the body is ours, byte for byte what was signed.
     MimeMessage message = new MimeMessage(PecProvider.SESSION);
     message.setHeader("Message-ID", messageId);
@@ -161,17 +135,5 @@ public final class DocumentSigner {
     der[1] = (byte) text.length;
     System.arraycopy(text, 0, der, 2, text.length);
     return new Attribute(CMSAttributes.signingTime, new DERSet(ASN1UTCTime.getInstance(der)));
-  }
-
-  /** The signed content, its headers (and those of every part inside) settled before it is written once and signed. */
-  private static final class SignedPart extends MimeBodyPart {
-    void finish() throws MessagingException {
-      updateHeaders();
-    }
-  }
-
-  static boolean has8bit(byte[] bytes) {
-    for (byte b : bytes) if (b < 0) return true;
-    return false;
   }
 }

@@ -124,24 +124,6 @@ public final class DocumentVerifier {
   }
 
   static SignedContent contentOf(byte[] signedPart) throws Exception {
-    MimeBodyPart part = new MimeBodyPart(new ByteArrayInputStream(signedPart));
-    if (!(part.getContent() instanceof Multipart mixed)) throw new IllegalArgumentException("the signed part is not multipart/mixed");
-    Daticert daticert = null;
-    byte[] original = null;
-    for (int i = 0; i < mixed.getCount(); i++) {
-      BodyPart p = mixed.getBodyPart(i);
-      String file = p.getFileName();
-      if ("daticert.xml".equals(file)) {
-        try (InputStream in = p.getInputStream()) {
-          daticert = Daticert.parse(in.readAllBytes());
-        }
-      } else if ("postacert.eml".equals(file) && p instanceof MimeBodyPart mp) {
-        try (InputStream in = mp.getRawInputStream()) {
-          original = in.readAllBytes();
-        }
-      }
-    }
-    if (daticert == null) throw new IllegalArgumentException("the signed part has no daticert.xml");
-    return new SignedContent(daticert, original);
+    return DocumentBody.read(signedPart);
   }
 }

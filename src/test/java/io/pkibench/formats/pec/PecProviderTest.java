@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pkibench.testing.Commands;
 import io.pkibench.testing.Openssl;
 import io.pkibench.testing.TestKeys;
 import jakarta.mail.Session;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.bouncycastle.asn1.ASN1GeneralizedTime;
+import org.bouncycastle.asn1.ASN1Primitive;
 import org.bouncycastle.asn1.DERSet;
 import org.bouncycastle.asn1.cms.Attribute;
 import org.bouncycastle.asn1.cms.CMSAttributes;
@@ -118,6 +120,8 @@ class PecProviderTest {
     try (var body = m.getRawInputStream()) {
       signature = ClearSigned.split(body.readAllBytes(), boundary).signature();
     }
+    // written definite-length without DER's re-encoding (see DocumentSigner), it is still DER, as a strict verifier wants
+    assertArrayEquals(ASN1Primitive.fromByteArray(signature).getEncoded("DER"), signature, "the signature is DER");
     SignerInformation signer = new CMSSignedData(signature).getSignerInfos().getSigners().iterator().next();
     Attribute time = signer.getSignedAttributes().get(CMSAttributes.signingTime);
     Instant signed = Time.getInstance(time.getAttrValues().getObjectAt(0)).getDate().toInstant();
@@ -135,6 +139,39 @@ class PecProviderTest {
     assertArrayEquals(new byte[] {1, 2, 3}, parts.signature());
     var e = assertThrows(IllegalArgumentException.class, () -> ClearSigned.split("--B\nx\n".getBytes(StandardCharsets.US_ASCII), "B"));
     assertTrue(e.getMessage().contains("not closed by its boundary"), e.getMessage());
+  }
+
+  /**
+   * The signed content is written by hand (DocumentBody): Python's email package, which we did not write, reads a
+   * delivery receipt's three parts back: the text decoded from quoted-printable, the original byte for byte, daticert.xml
+   * from base64; and our reader gives what Python read.
+   */
+  @Test
+  void documentBody_writtenByHand_pythonsEmailPackageReadsItsThreeParts() throws Exception {
+    byte[] original = message("<m-body@pec1.test>");
+    Outgoing envelope = pec1.accept("job-body", "alice@pec1.test", List.of("bob@pec2.test"), original).get(1);
+    Outgoing delivery = pec2.receive("job-body2", "posta-certificata@pec1.test", List.of("bob@pec2.test"), envelope.bytes()).get(2);
+    Path doc = Files.write(dir.resolve("delivery-body.eml"), delivery.bytes());
+    Path script = Files.writeString(dir.resolve("parts.py"), String.join("\n",
+        "import email, email.policy, sys",
+        "m = email.message_from_binary_file(open(sys.argv[1], 'rb'), policy=email.policy.compat32)",
+        "signed = m.get_payload(0)",
+        "assert signed.get_content_type() == 'multipart/mixed', signed.get_content_type()",
+        "text, eml, xml = signed.get_payload()",
+        "open(sys.argv[2], 'wb').write(text.get_payload(decode=True))",
+        "open(sys.argv[3], 'wb').write(xml.get_payload(decode=True))",
+        "print(text.get_content_type(), text['Content-Transfer-Encoding'], eml.get_content_type(), eml.get_filename(), xml.get_filename())",
+        "print(m.defects + signed.defects + text.defects + xml.defects)", ""));
+    String out = Commands.run(dir, List.of("python3", script.toString(), doc.toString(), dir.resolve("text.out").toString(),
+        dir.resolve("xml.out").toString()), 0);
+    assertTrue(out.startsWith("text/plain quoted-printable message/rfc822 postacert.eml daticert.xml\n[]"), out);
+    String text = Files.readString(dir.resolve("text.out"), StandardCharsets.UTF_8).replace("\r\n", "\n"); // Python's line ends
+    assertTrue(text.startsWith("Ricevuta di avvenuta consegna\n\nIl giorno 23/11/2026") && text.contains("è stato consegnato nella casella di destinazione."), text);
+    SignedContent ours = PecProvider.signedContent(delivery.bytes());
+    assertEquals(Daticert.parse(Files.readAllBytes(dir.resolve("xml.out"))), ours.daticert(), "daticert.xml as Python decoded it");
+    assertEquals("bob@pec2.test", ours.daticert().consegna());
+    assertEquals(new String(original, StandardCharsets.ISO_8859_1), new String(ours.original(), StandardCharsets.ISO_8859_1),
+        "postacert.eml is the original, byte for byte");
   }
 
   @Test
