@@ -3,7 +3,7 @@ package io.pkibench.keys;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
-import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -18,19 +18,13 @@ public final class TlsContexts {
     return context;
   }
 
-  /** Key managers presenting {@code key} and its chain. */
-  public static javax.net.ssl.KeyManager[] keyManagers(SigningKey key) throws GeneralSecurityException {
-    try {
-      KeyStore store = KeyStore.getInstance("PKCS12");
-      store.load(null, null);
-      char[] transientPassword = "in-memory".toCharArray(); // never written anywhere: the store lives in memory only
-      store.setKeyEntry(key.alias(), key.privateKey(), transientPassword, key.chain().toArray(new X509Certificate[0]));
-      KeyManagerFactory keys = KeyManagerFactory.getInstance("PKIX");
-      keys.init(store, transientPassword);
-      return keys.getKeyManagers();
-    } catch (java.io.IOException e) {
-      throw new GeneralSecurityException(e);
-    }
+  /**
+   * Key managers presenting {@code key} and its chain, held as they are: the JDK's PKIX key manager over a PKCS#12
+   * store read the key back out of the store, decrypting it (PBKDF2), on every handshake, resumed ones too; that was a
+   * fifth of a PEC provider's CPU and was counted in every server handshake measured.
+   */
+  public static KeyManager[] keyManagers(SigningKey key) {
+    return new KeyManager[] {new SingleKeyManager(key)};
   }
 
   /** A client that trusts only {@code root} (the test PKI's root). */
