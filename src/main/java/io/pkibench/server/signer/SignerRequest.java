@@ -8,6 +8,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pkibench.server.signer.SignerServer.Refusal;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Base64;
 
 /**
@@ -37,7 +40,7 @@ record SignerRequest(ObjectNode fields, byte[] document) {
         String name = parser.currentName();
         JsonToken value = parser.nextToken();
         if (name.equals(DOCUMENT) && value == JsonToken.VALUE_STRING) {
-          document = decode(parser);
+          document = decode(parser, raw);
           fields.remove(DOCUMENT); // a repeated field: the last one counts, as in the tree
         } else {
           if (name.equals(DOCUMENT)) document = null;
@@ -53,6 +56,31 @@ record SignerRequest(ObjectNode fields, byte[] document) {
       throw new Refusal(400, "invalid_json", "malformed JSON: cannot be parsed");
     }
     return new SignerRequest(fields, document);
+  }
+
+  /**
+   * The document's base64 straight from the request's bytes when its JSON string holds no escape (what every client
+   * sends): Jackson's reading of a 180 KB string into a String, a char at a time, was 12% of the service's CPU per
+   * CAdES signature. Anything else (an escape, a byte base64 does not take, a string that does not end) goes the
+   * String's way, so every answer and refusal stays what it was.
+   */
+  private static byte[] decode(JsonParser parser, byte[] raw) throws Refusal, IOException {
+    long quote = parser.currentTokenLocation().getByteOffset();
+    if (quote >= 0 && quote < raw.length && raw[(int) quote] == '"') {
+      int start = (int) quote + 1;
+      String text = new String(raw, StandardCharsets.ISO_8859_1); // searched vectorised, as bytes are not
+      int end = text.indexOf('"', start);
+      int escape = text.indexOf('\\', start);
+      if (end >= 0 && (escape < 0 || escape > end)) {
+        try {
+          ByteBuffer decoded = Base64.getDecoder().decode(ByteBuffer.wrap(raw, start, end - start));
+          return decoded.remaining() == decoded.array().length ? decoded.array() : Arrays.copyOf(decoded.array(), decoded.remaining());
+        } catch (IllegalArgumentException notPlain) {
+          // refused below, in the String's words
+        }
+      }
+    }
+    return decode(parser);
   }
 
   private static byte[] decode(JsonParser parser) throws Refusal, IOException {

@@ -48,6 +48,28 @@ class SignerRequestTest {
     assertArrayEquals(Base64.getDecoder().decode("aGVsbG8"), read("{\"document\":\"aGVsbG8=\"}").document());
   }
 
+  /**
+   * The document is decoded from the request's bytes when its string holds no escape; one with escapes (a JSON encoder
+   * may write "/" as "\\/"), or one whose bytes are not base64, is read through the parser as before: the same bytes, the
+   * same refusals. A fast path that took the escape as base64 or cut the string at it would differ here.
+   */
+  @Test
+  void read_documentWithEscapes_decodedAsThePlainOne_andAStringThatNeverEnds_isMalformed() throws Exception {
+    byte[] document = new byte[3000];
+    new SplittableRandom(7).nextBytes(document);
+    String encoded = Base64.getEncoder().encodeToString(document);
+    assertTrue(encoded.contains("/"), "the sample has a slash to escape");
+    assertArrayEquals(document, read("{\"document\":\"" + encoded + "\"}").document());
+    assertArrayEquals(document, read("{\"document\":\"" + encoded.replace("/", "\\/") + "\"}").document());
+    assertArrayEquals(document, read("{\"document\":\"" + encoded.replace("A", "\\u0041") + "\"}").document());
+    SignerServer.Refusal open = refused("{\"document\":\"" + encoded);
+    assertEquals("invalid_json", open.code, open.getMessage());
+    SignerServer.Refusal notBase64 = refused("{\"document\":\"" + encoded.substring(0, 100) + "\u00e9" + encoded.substring(100) + "\"}");
+    assertEquals("bad_base64", notBase64.code);
+    // the String's words: é is 0xE9 there, which Base64 prints as a signed byte in hex; its UTF-8 bytes would say -3d
+    assertTrue(notBase64.getMessage().endsWith("Illegal base64 character -17"), notBase64.getMessage());
+  }
+
   @Test
   void read_documentNotBase64_refusedBadBase64NamingTheField() {
     SignerServer.Refusal r = refused("{\"document\":\"@@@\",\"certificates\":[]}");
