@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Consumer;
 
 /** {@code --profile} of run and study: its checks, the recorders it starts, and what it prints and adds to the report. */
@@ -42,15 +43,15 @@ final class ProfileFlag {
   }
 
   /** This JVM, and each {@code --cpu} pid through jcmd. */
-  static RunProfiler forRun(Path resultFile, String cpu, CliContext ctx, Consumer<String> log) {
+  static RunProfiler forRun(Path resultFile, String cpu, Consumer<String> log) {
     List<JfrRecorder> recorders = new ArrayList<>(List.of(new ThisJvmRecorder()));
     for (long pid : pids(cpu)) recorders.add(new JcmdRecorder(JcmdRecorder.jcmdOfThisJdk(), pid));
-    return new RunProfiler(resultFile, recorders, RunProfiler.findRenderer(ctx.env()), InstantSource.system(), log);
+    return new RunProfiler(resultFile, recorders, InstantSource.system(), log);
   }
 
   /** This JVM; the study's services record themselves (see {@link RunProfiler#serviceJvmOption}). */
-  static RunProfiler forStudy(Path resultFile, CliContext ctx, Consumer<String> log) {
-    return new RunProfiler(resultFile, List.of(new ThisJvmRecorder()), RunProfiler.findRenderer(ctx.env()), InstantSource.system(), log);
+  static RunProfiler forStudy(Path resultFile, Consumer<String> log) {
+    return new RunProfiler(resultFile, List.of(new ThisJvmRecorder()), InstantSource.system(), log);
   }
 
   /** The java command of a study's services, recording themselves from their start. */
@@ -72,7 +73,8 @@ final class ProfileFlag {
         out.println("  " + w.workload() + " · " + s.side() + " · " + s.samples() + " samples: " + (top.isEmpty() ? "none" : String.join(", ", top)));
       }
     }
-    if (profile.renderer() == null) out.println("  no flame graph: async-profiler's jfrconv is not installed (PATH, $ASYNC_PROFILER_HOME/bin)");
+    profile.workloads().stream().flatMap(w -> w.sides().stream()).map(CpuProfile.Side::flameGraph).filter(Objects::nonNull).findFirst()
+        .ifPresent(f -> out.println("  flame graphs beside the result, e.g. " + profileFile.resolveSibling(f)));
   }
 
   /** The profile beside {@code resultFile}, or null; one that cannot be read is said and left out of the report. */

@@ -240,7 +240,7 @@ final class RunCommand implements Callable<Integer> {
     Analysis.Options analysisOptions = sizing.analysis(null);
     LiveMetrics live = liveMetrics.listener();
     ProgressListener followers = MetricsOptions.with(progress, live);
-    RunProfiler profiler = profile ? ProfileFlag.forRun(resultFile, cpu, ctx, progress::line) : null;
+    RunProfiler profiler = profile ? ProfileFlag.forRun(resultFile, cpu, progress::line) : null;
     RunSession session = new RunSession(plan, catalog, KeyOpeners.of(ctx, pkiDir, pinFile, progress::line),
         new RunSession.Options(meter, ctx.clock(), profiler == null ? followers : profiler.watching(followers), progress::line, Durations.parse(hangGrace), forking,
             result -> Analysis.of(result, analysisOptions), () -> TestPki.openOrInit(pkiDir, ctx.clock(), progress::line), RunSession.BeforeLevel.NONE, ctx.env()));

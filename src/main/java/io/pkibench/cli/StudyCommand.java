@@ -215,7 +215,7 @@ final class StudyCommand implements Runnable {
 
       Path resultFile = ctx.resolve(shared.out == null ? Path.of(chosen.name() + ".json") : shared.out);
       ConsoleProgress progress = new ConsoleProgress(ctx.err(), ctx.terminal(), false);
-      RunProfiler profiler = shared.profile ? ProfileFlag.forStudy(resultFile, ctx, progress::line) : null;
+      RunProfiler profiler = shared.profile ? ProfileFlag.forStudy(resultFile, progress::line) : null;
       // --metrics: each step's levels pushed live, the step named in the workload label (its interval tag, step.role/workload).
       LiveMetrics live = liveMetrics.listener();
       ProgressListener followers = MetricsOptions.with(progress, live);

@@ -6,7 +6,7 @@ import java.util.Locale;
 /**
  * The report's "where the CPU went" section of a run made with {@code --profile}: per workload and side (client,
  * each service), the frames with the most self time in the measured iterations, and the flame graph beside the
- * report when a renderer drew one; when none was installed, the section says so rather than draw one itself.
+ * report (drawn by async-profiler's JFR converter; a profile written before pkibench drew them says why it has none).
  */
 public final class ProfileSection {
   private ProfileSection() {}

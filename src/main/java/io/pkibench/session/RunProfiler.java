@@ -27,16 +27,14 @@ import java.util.regex.Pattern;
  * {@code --profile}: JDK Flight Recorder on every JVM of a run (this client, a {@code --cpu pid:N} JVM through jcmd,
  * the services a study starts with the recording switched on from their first instruction), the spans of each
  * workload's measured iterations noted as the engine reports them, and at the end, per workload and side, the top
- * frames by self time and a flame graph when a renderer (async-profiler's {@code jfrconv}) is installed. Everything
+ * frames by self time and a flame graph (drawn by async-profiler's JFR converter, see {@link FlameGraphs}). Everything
  * is kept beside the result: {@code RESULT.SIDE.jfr}, {@code RESULT.profile.json}, {@code RESULT.SIDE.N.html}.
  */
 public final class RunProfiler {
   static final int TOP_FRAMES = 15;
   private static final Pattern SERVICE_JFR = Pattern.compile("\\.service-(\\d+)\\.jfr$");
-  private static final long RENDER_TIMEOUT_SECONDS = 120;
   private final Path resultFile;
   private final List<JfrRecorder> recorders;
-  private final Path renderer;
   private final InstantSource wallClock;
   private final Consumer<String> log;
   private final Map<String, List<JfrSamples.Window>> windows = new LinkedHashMap<>();
@@ -44,13 +42,12 @@ public final class RunProfiler {
   private final List<JfrRecorder> started = new ArrayList<>();
 
   /**
-   * {@code renderer}: the path of {@code jfrconv}, or null when there is none. {@code wallClock} must be the system's:
-   * the recordings stamp their samples with it, and the workloads' spans are matched against those stamps.
+   * {@code wallClock} must be the system's: the recordings stamp their samples with it, and the workloads' spans are
+   * matched against those stamps.
    */
-  public RunProfiler(Path resultFile, List<JfrRecorder> recorders, Path renderer, InstantSource wallClock, Consumer<String> log) {
+  public RunProfiler(Path resultFile, List<JfrRecorder> recorders, InstantSource wallClock, Consumer<String> log) {
     this.resultFile = resultFile.toAbsolutePath();
     this.recorders = List.copyOf(recorders);
-    this.renderer = renderer;
     this.wallClock = wallClock;
     this.log = log;
   }
@@ -63,16 +60,6 @@ public final class RunProfiler {
     Path abs = resultFile.toAbsolutePath();
     return "-XX:StartFlightRecording=name=pkibench-profile,settings=profile,dumponexit=true,filename="
         + abs.resolveSibling(CpuProfile.stem(abs) + ".service-%p.jfr");
-  }
-
-  /** {@code jfrconv} on the PATH or in {@code $ASYNC_PROFILER_HOME/bin}, or null. */
-  public static Path findRenderer(Map<String, String> env) {
-    List<Path> candidates = new ArrayList<>();
-    String home = env.get("ASYNC_PROFILER_HOME");
-    if (home != null && !home.isBlank()) candidates.add(Path.of(home, "bin", "jfrconv"));
-    String path = env.getOrDefault("PATH", "");
-    for (String dir : path.split(java.io.File.pathSeparator)) if (!dir.isEmpty()) candidates.add(Path.of(dir, "jfrconv"));
-    return candidates.stream().filter(Files::isExecutable).findFirst().orElse(null);
   }
 
   /** Starts every recording; one that cannot start is noted (the report says why) and the run goes on without it. */
@@ -163,44 +150,24 @@ public final class RunProfiler {
       List<CpuProfile.Side> sides = new ArrayList<>();
       for (var f : files.entrySet()) {
         JfrSamples.Summary s = JfrSamples.topFrames(f.getValue(), ws, TOP_FRAMES);
-        String flame = renderer == null ? null : render(f.getValue(), from, to, stem + "." + slug(f.getKey()) + "." + n + ".html");
+        String flame = draw(f.getValue(), from, to, w.getKey() + " · " + f.getKey(), stem + "." + slug(f.getKey()) + "." + n + ".html");
         sides.add(new CpuProfile.Side(f.getKey(), s.samples(),
             s.top().stream().map(t -> new CpuProfile.Frame(t.frame(), t.samples())).toList(), flame));
       }
       workloads.add(new CpuProfile.Workload(w.getKey(), from, to, sides));
     }
-    String note = renderer != null ? null
-        : "no flame-graph renderer is installed (async-profiler's jfrconv, looked for on the PATH and in $ASYNC_PROFILER_HOME/bin):"
-            + " the top frames below are all this report shows; 'jfrconv --cpu FILE.jfr out.html' draws one from the kept recording";
-    CpuProfile profile = new CpuProfile(CpuProfile.FORMAT, renderer == null ? null : renderer.toString(), note, recordings, workloads);
+    CpuProfile profile = new CpuProfile(CpuProfile.FORMAT, FlameGraphs.RENDERER, null, recordings, workloads);
     CpuProfile.write(profile, CpuProfile.fileFor(resultFile));
     return profile;
   }
 
-  /** A flame graph of {@code jfr}'s CPU samples between {@code from} and {@code to} by jfrconv; its file name, or null (logged) when it failed. */
-  private String render(Path jfr, Instant from, Instant to, String name) {
-    Path out = resultFile.resolveSibling(name);
-    List<String> command = List.of(renderer.toString(), "--cpu", "--from", String.valueOf(from.toEpochMilli()), "--to", String.valueOf(to.toEpochMilli()),
-        jfr.toString(), out.toString());
+  /** A flame graph of {@code jfr}'s CPU samples between {@code from} and {@code to}; its file name, or null (said) when it could not be drawn. */
+  private String draw(Path jfr, Instant from, Instant to, String title, String name) {
     try {
-      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-      p.getOutputStream().close();
-      String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-      if (!p.waitFor(RENDER_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        log.accept("--profile: " + renderer + " took over " + RENDER_TIMEOUT_SECONDS + " s on " + jfr.getFileName() + "; no flame graph");
-        return null;
-      }
-      if (p.exitValue() != 0 || !Files.isRegularFile(out)) {
-        log.accept("--profile: " + String.join(" ", command) + " failed: " + said);
-        return null;
-      }
+      FlameGraphs.draw(jfr, from, to, title, resultFile.resolveSibling(name));
       return name;
-    } catch (IOException e) {
-      log.accept("--profile: " + renderer + " could not run: " + e.getMessage());
-      return null;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    } catch (IOException | RuntimeException e) {
+      log.accept("--profile: no flame graph of " + jfr.getFileName() + ": " + e);
       return null;
     }
   }

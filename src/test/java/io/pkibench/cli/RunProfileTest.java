@@ -9,6 +9,7 @@ import io.pkibench.results.CpuProfile;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -28,6 +29,25 @@ class RunProfileTest {
   private static boolean crypto(String frame) {
     return frame.startsWith("sun.security.") || frame.startsWith("java.math.BigInteger") || frame.startsWith("com.sun.crypto.")
         || frame.startsWith("org.bouncycastle.");
+  }
+
+  /**
+   * The frame names of an async-profiler flame graph page, read as its own script reads them: the page's cpool holds
+   * each name as the length of the prefix it shares with the one before (a character, offset by 32) and the rest.
+   */
+  static List<String> flameFrames(String page) {
+    int start = page.indexOf("const cpool = [");
+    assertTrue(start >= 0, "an async-profiler flame graph page");
+    List<String> names = new ArrayList<>();
+    String previous = "";
+    for (String line : page.substring(start, page.indexOf("];", start)).lines().skip(1).toList()) {
+      if (!line.startsWith("'")) continue;
+      String entry = line.substring(1, line.lastIndexOf('\''));
+      String name = names.isEmpty() ? entry : previous.substring(0, entry.charAt(0) - 32) + entry.substring(1);
+      names.add(name.replace('/', '.'));
+      previous = name;
+    }
+    return names;
   }
 
   @Test
@@ -52,7 +72,15 @@ class RunProfileTest {
     String html = Files.readString(dir.resolve("r.html"));
     String topCrypto = sign.sides().get(0).topFrames().stream().filter(f -> crypto(f.frame())).findFirst().orElseThrow().frame();
     assertTrue(html.contains("Where the CPU went") && html.contains(topCrypto), "the report's section names " + topCrypto);
-    assertTrue(html.contains("no flame-graph renderer is installed"), "says plainly that no flame graph was drawn");
+    // a flame graph per side, drawn by async-profiler's converter from the measured span, the top crypto frame in it
+    for (CpuProfile.Side side : sign.sides()) {
+      assertNotNull(side.flameGraph(), side.side() + ": no flame graph; " + out);
+      List<String> frames = flameFrames(Files.readString(dir.resolve(side.flameGraph())));
+      String top = side.topFrames().stream().filter(f -> crypto(f.frame())).findFirst().orElseThrow().frame();
+      assertTrue(frames.contains(top), side.side() + ": " + top + " among the " + frames.size() + " frames of " + side.flameGraph());
+      assertTrue(html.contains("<iframe src=\"" + side.flameGraph() + "\""), "the report shows " + side.flameGraph());
+    }
+    assertTrue(html.contains("flame graphs drawn by async-profiler"), "says what drew them");
     assertTrue(out.toString().contains("where the CPU went"), out.toString());
 
     // The report made again from the files reads the profile beside the result.
