@@ -17,7 +17,7 @@ import java.util.function.Consumer;
 /** {@code --profile} of run and study: its checks, the recorders it starts, and what it prints and adds to the report. */
 final class ProfileFlag {
   static final String DESCRIPTION = "record the client with JDK Flight Recorder (and the services a study starts, or the --cpu pid:N JVM through jcmd);"
-      + " the HTML report gains 'where the CPU went' per workload, the .jfr files are kept beside the result";
+      + " the HTML report gains 'where the CPU went' per workload: top frames and a flame graph per side; the .jfr files are kept beside the result";
 
   private ProfileFlag() {}
 
