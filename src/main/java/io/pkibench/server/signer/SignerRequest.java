@@ -34,13 +34,14 @@ record SignerRequest(ObjectNode fields, byte[] document) {
   static SignerRequest read(ObjectMapper json, byte[] raw) throws Refusal {
     ObjectNode fields = json.createObjectNode();
     byte[] document = null;
+    String latin1 = new String(raw, StandardCharsets.ISO_8859_1); // the body searched as text: String.indexOf is vectorised
     try (JsonParser parser = json.createParser(raw)) {
       if (parser.nextToken() != JsonToken.START_OBJECT) throw new Refusal(400, "invalid_json", "the body must be a JSON object");
       for (JsonToken token = parser.nextToken(); token == JsonToken.FIELD_NAME; token = parser.nextToken()) {
         String name = parser.currentName();
         JsonToken value = parser.nextToken();
         if (name.equals(DOCUMENT) && value == JsonToken.VALUE_STRING) {
-          document = decode(parser, raw);
+          document = decode(parser, raw, latin1);
           fields.remove(DOCUMENT); // a repeated field: the last one counts, as in the tree
         } else {
           if (name.equals(DOCUMENT)) document = null;
@@ -64,14 +65,13 @@ record SignerRequest(ObjectNode fields, byte[] document) {
    * CAdES signature. Anything else (an escape, a byte base64 does not take, a string that does not end) goes the
    * String's way, so every answer and refusal stays what it was.
    */
-  private static byte[] decode(JsonParser parser, byte[] raw) throws Refusal, IOException {
+  private static byte[] decode(JsonParser parser, byte[] raw, String latin1) throws Refusal, IOException {
     long quote = parser.currentTokenLocation().getByteOffset();
     if (quote >= 0 && quote < raw.length && raw[(int) quote] == '"') {
       int start = (int) quote + 1;
-      String text = new String(raw, StandardCharsets.ISO_8859_1); // searched vectorised, as bytes are not
-      int end = text.indexOf('"', start);
-      int escape = text.indexOf('\\', start);
-      if (end >= 0 && (escape < 0 || escape > end)) {
+      int end = latin1.indexOf('"', start);
+      // both searches end at the string's end: a body of many small "document" fields costs its length once, not per field
+      if (end >= 0 && latin1.indexOf('\\', start, end) < 0) {
         try {
           ByteBuffer decoded = Base64.getDecoder().decode(ByteBuffer.wrap(raw, start, end - start));
           return decoded.remaining() == decoded.array().length ? decoded.array() : Arrays.copyOf(decoded.array(), decoded.remaining());
