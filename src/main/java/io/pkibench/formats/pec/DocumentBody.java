@@ -49,7 +49,8 @@ final class DocumentBody {
     if (plain) {
       out.writeBytes(utf8);
     } else {
-      try (OutputStream qp = MimeUtility.encode(nonClosing(out), "quoted-printable")) {
+      // closed to flush its last line; it closes the buffer too, which a ByteArrayOutputStream does not mind
+      try (OutputStream qp = MimeUtility.encode(out, "quoted-printable")) {
         qp.write(utf8);
       } catch (MessagingException e) {
         throw new IllegalStateException("quoted-printable is an encoding Jakarta Mail knows", e);
@@ -156,20 +157,5 @@ final class DocumentBody {
     for (; i + Long.BYTES <= bytes.length; i += Long.BYTES) if (((long) LONGS.get(bytes, i) & 0x8080808080808080L) != 0) return true;
     for (; i < bytes.length; i++) if (bytes[i] < 0) return true;
     return false;
-  }
-
-  /** The encoder closes what it wraps when it is closed (to flush its last line); the buffer lives on. */
-  private static OutputStream nonClosing(ByteArrayOutputStream out) {
-    return new OutputStream() {
-      @Override
-      public void write(int b) {
-        out.write(b);
-      }
-
-      @Override
-      public void write(byte[] b, int off, int len) {
-        out.write(b, off, len);
-      }
-    };
   }
 }
