@@ -10,9 +10,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
@@ -28,7 +25,6 @@ import java.util.UUID;
  */
 final class DocumentBody {
   private static final byte[] CRLF = {'\r', '\n'};
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private DocumentBody() {}
 
@@ -59,7 +55,7 @@ final class DocumentBody {
     if (original != null) {
       // message/rfc822 takes no base64 (RFC 2046 §5.2.1): the original goes as it came, 8bit when it has such bytes
       ascii(out, "\r\n--" + boundary + "\r\nContent-Type: message/rfc822; name=\"postacert.eml\"\r\n"
-          + "Content-Disposition: inline; filename=\"postacert.eml\"\r\nContent-Transfer-Encoding: " + (has8bit(original) ? "8bit" : "7bit")
+          + "Content-Disposition: inline; filename=\"postacert.eml\"\r\nContent-Transfer-Encoding: " + (ClearSigned.has8bit(original) ? "8bit" : "7bit")
           + "\r\n\r\n");
       out.writeBytes(original);
     }
@@ -149,13 +145,5 @@ final class DocumentBody {
       if (++line > 998) return false;
     }
     return true;
-  }
-
-  /** Any byte over 127, eight at a time (a loop of bytes was 7% of the sending path: the original is scanned per document). */
-  static boolean has8bit(byte[] bytes) {
-    int i = 0;
-    for (; i + Long.BYTES <= bytes.length; i += Long.BYTES) if (((long) LONGS.get(bytes, i) & 0x8080808080808080L) != 0) return true;
-    for (; i < bytes.length; i++) if (bytes[i] < 0) return true;
-    return false;
   }
 }

@@ -1,13 +1,14 @@
 package io.pkibench.formats.pec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HexFormat;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** The word-at-a-time search for bare line breaks, against the plain reading of RFC 5751's canonical form. */
+/** The word-at-a-time scans: bare line breaks against the plain reading of RFC 5751's canonical form, high bytes at every position. */
 class ClearSignedTest {
   private static boolean bareByReference(byte[] b) {
     for (int i = 0; i < b.length; i++) {
@@ -34,5 +35,19 @@ class ClearSignedTest {
       assertEquals(expected, ClearSigned.hasBareLineBreak(text), () -> HexFormat.of().formatHex(text));
     }
     assertTrue(bare > 50_000 && bare < 150_000, "both kinds were drawn: " + bare + " of 200,000 bare");
+  }
+
+  @Test
+  void has8bit_findsAHighByteAtEveryPosition_ofWordsAndTail() {
+    for (int length = 0; length <= 19; length++) {
+      byte[] ascii = new byte[length];
+      java.util.Arrays.fill(ascii, (byte) 'a');
+      assertFalse(ClearSigned.has8bit(ascii), "all ASCII, length " + length);
+      for (int at = 0; at < length; at++) {
+        byte[] high = ascii.clone();
+        high[at] = (byte) 0x80;
+        assertTrue(ClearSigned.has8bit(high), "0x80 at " + at + " of " + length);
+      }
+    }
   }
 }

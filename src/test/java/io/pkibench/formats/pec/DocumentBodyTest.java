@@ -14,27 +14,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The signed content written and read by hand. Python's email package and openssl read what is written in
- * PecProviderTest; here the edges: a high byte at every position of the word-at-a-time scan, the text's encoding
+ * PecProviderTest; here the edges: the text's encoding
  * chosen by what it holds, the original carried untouched, and what the reader refuses.
  */
 class DocumentBodyTest {
   static final Daticert DATA = new Daticert("avvenuta-consegna", null, "alice@pec1.test", List.of(new Daticert.Recipient("bob@pec2.test", true)),
       null, "Fattura n. 7", "Gestore due", ZonedDateTime.parse("2026-11-23T10:30:00+01:00"), "opec.job1@pec1.test", "<m1@pec1.test>",
       "completa", "bob@pec2.test", null, null);
-
-  @Test
-  void has8bit_findsAHighByteAtEveryPosition_ofWordsAndTail() {
-    for (int length = 0; length <= 19; length++) {
-      byte[] ascii = new byte[length];
-      java.util.Arrays.fill(ascii, (byte) 'a');
-      assertFalse(DocumentBody.has8bit(ascii), "all ASCII, length " + length);
-      for (int at = 0; at < length; at++) {
-        byte[] high = ascii.clone();
-        high[at] = (byte) 0x80;
-        assertTrue(DocumentBody.has8bit(high), "0x80 at " + at + " of " + length);
-      }
-    }
-  }
 
   @Test
   void sevenBitText_isCrlfAsciiWithShortLines() {
