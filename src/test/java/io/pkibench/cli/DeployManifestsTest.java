@@ -74,6 +74,66 @@ class DeployManifestsTest {
     assertEquals(0, job.at("/spec/backoffLimit").asInt(), "an agent run again would miss the timetable");
   }
 
+  /**
+   * Every pod of both Jobs runs without privilege (a measuring process needs none): no service-account token, not root,
+   * the runtime's seccomp profile, no escalation, no capability, a read-only root with /tmp an emptyDir, and requests
+   * equal to limits so an agent's CPU is its own (the Guaranteed class).
+   */
+  @Test
+  void everyPod_runsWithoutPrivilegeAndWithItsResourcesStated() throws Exception {
+    for (String file : List.of("agents-job.yaml", "merge-job.yaml")) {
+      JsonNode pod = yaml(file).at("/spec/template/spec");
+      assertEquals(false, pod.path("automountServiceAccountToken").asBoolean(true), file + ": no service-account token");
+      JsonNode podContext = pod.path("securityContext");
+      assertTrue(podContext.path("runAsNonRoot").asBoolean(false), file + ": runAsNonRoot");
+      assertTrue(podContext.path("runAsUser").asInt(0) > 0, file + ": a numbered user other than root");
+      assertEquals("RuntimeDefault", podContext.at("/seccompProfile/type").asText(), file + ": seccomp");
+      Map<String, JsonNode> volumes = new HashMap<>();
+      for (JsonNode v : pod.path("volumes")) volumes.put(v.path("name").asText(), v);
+      assertTrue(pod.path("containers").size() > 0, file);
+      for (JsonNode container : pod.path("containers")) {
+        String where = file + " container " + container.path("name").asText();
+        JsonNode context = container.path("securityContext");
+        assertEquals(false, context.path("allowPrivilegeEscalation").asBoolean(true), where + ": allowPrivilegeEscalation");
+        assertTrue(context.path("readOnlyRootFilesystem").asBoolean(false), where + ": readOnlyRootFilesystem");
+        List<String> dropped = new ArrayList<>();
+        context.at("/capabilities/drop").forEach(c -> dropped.add(c.asText()));
+        assertEquals(List.of("ALL"), dropped, where + ": capabilities dropped");
+        assertTrue(context.at("/capabilities/add").isMissingNode(), where + ": no capability added");
+        for (String resource : List.of("cpu", "memory")) {
+          JsonNode request = container.at("/resources/requests/" + resource);
+          assertTrue(!request.isMissingNode() && !request.asText().isEmpty(), where + ": requests." + resource);
+          assertEquals(request.asText(), container.at("/resources/limits/" + resource).asText(), where + ": limits." + resource + " = requests");
+        }
+        JsonNode tmp = null;
+        for (JsonNode m : container.path("volumeMounts")) if (m.path("mountPath").asText().equals("/tmp")) tmp = m;
+        assertTrue(tmp != null, where + ": /tmp mounted (the root is read-only)");
+        JsonNode volume = volumes.get(tmp.path("name").asText());
+        assertTrue(volume != null && volume.has("emptyDir"), where + ": /tmp is an emptyDir");
+      }
+    }
+  }
+
+  /** The manifests name the image by the version it was built as, never :latest; the Containerfile's build line tags that version. */
+  @Test
+  void image_namedByTheProjectsVersionNotLatest() throws Exception {
+    JsonNode image = yaml("kustomization.yaml").at("/images/0");
+    String tag = image.path("newTag").asText();
+    String digest = image.path("digest").asText();
+    assertTrue(!digest.isEmpty() || (!tag.isEmpty() && !tag.equals("latest")), "an image named by a version or a digest, not '" + tag + "'");
+    String pom = Files.readString(Path.of("pom.xml"));
+    java.util.regex.Matcher version = java.util.regex.Pattern.compile("<artifactId>pkibench</artifactId>\\s*<version>([^<]+)</version>").matcher(pom);
+    assertTrue(version.find(), "pom.xml's version");
+    assertEquals(version.group(1), tag, "the kustomization's tag is the project's version");
+    String containerfile = Files.readString(Path.of("deploy/Containerfile"));
+    assertTrue(containerfile.contains("-t pkibench:" + tag + " "), "deploy/Containerfile's build line tags pkibench:" + tag);
+    assertTrue(containerfile.contains("FROM ${BASE_IMAGE}") && containerfile.contains("ARG BASE_IMAGE="),
+        "the base image is an argument, so a build can pin it by digest");
+    for (String file : List.of("agents-job.yaml", "merge-job.yaml")) {
+      assertEquals(image.path("name").asText(), yaml(file).at("/spec/template/spec/containers/0/image").asText(), file + " uses the image the kustomization names");
+    }
+  }
+
   /** Each pod's script as the pod runs it: index K gives --segment K+1/N, every pod the same plan and start time. */
   @Test
   void agentScripts_indexToSegment_samePlanAndStartForEveryPod() throws Exception {
