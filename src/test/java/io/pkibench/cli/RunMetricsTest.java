@@ -8,14 +8,19 @@ import io.pkibench.results.MetricsExport;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.results.RunStatus;
+import com.sun.net.httpserver.HttpServer;
+import io.pkibench.session.ResultFile;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,5 +63,45 @@ class RunMetricsTest {
     assertEquals("connection refused", m.lastError());
     assertTrue(err.toString().contains("metrics: " + m.lost() + " of " + m.pushes() + " pushes to prometheus-rw=http://127.0.0.1:" + port
         + "/api/v1/write lost after retries (last: connection refused)"), err.toString());
+  }
+
+  /**
+   * A --metrics URL holding a password in its user info and a key in its query: the pushes arrive (the query is the
+   * receiver's), yet neither secret is in the result file, the interval log, the report or anything printed.
+   */
+  @Test
+  void run_metricsUrlHoldingSecrets_secretsInNoFileAndNothingPrinted() throws Exception {
+    HttpServer receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    List<String> queries = new CopyOnWriteArrayList<>();
+    receiver.createContext("/api/v1/write", exchange -> {
+      exchange.getRequestBody().readAllBytes();
+      queries.add(exchange.getRequestURI().getRawQuery());
+      exchange.sendResponseHeaders(204, -1);
+      exchange.close();
+    });
+    receiver.start();
+    try {
+      String url = "http://pkibench:Pw-SECRET-1@127.0.0.1:" + receiver.getAddress().getPort() + "/api/v1/write?tenant=t1&api_key=Key-SECRET-2";
+      int code = Main.execute(ctx(), "run", "noop", "--concurrency", "1", "--warmup", "0x1s", "--measure", "1x1s", "--quiet",
+          "--metrics", "prometheus-rw=" + url, "--out", "r.json", "--html", "r.html");
+      assertEquals(ExitCodes.OK, code, err.toString());
+      assertTrue(!queries.isEmpty() && queries.stream().allMatch("tenant=t1&api_key=Key-SECRET-2"::equals), "the receiver got its query: " + queries);
+      RunResult result = RunResultJson.read(dir.resolve("r.json"));
+      assertEquals(0, result.metrics().lost(), result.metrics().toString());
+      assertEquals("pkibench run noop --concurrency 1 --warmup 0x1s --measure 1x1s --quiet --metrics prometheus-rw=http://***@127.0.0.1:"
+          + receiver.getAddress().getPort() + "/api/v1/write?tenant=t1&api_key=*** --out r.json --html r.html", result.environment().commandLine());
+      Map<String, String> kept = Map.of(
+          "r.json", Files.readString(dir.resolve("r.json")),
+          "r.hlog", Files.readString(ResultFile.hlogFileFor(dir.resolve("r.json"))),
+          "r.html", Files.readString(dir.resolve("r.html")),
+          "stdout", out.toString(),
+          "stderr", err.toString());
+      kept.forEach((where, text) -> {
+        assertFalse(text.contains("SECRET"), where + " holds a secret of the --metrics URL");
+        assertTrue(where.startsWith("std") || text.contains("api_key=***"), where + " shows the command line, redacted");
+      });
+    } finally {
+      receiver.stop(0);
+    }
   }
 }
