@@ -66,6 +66,46 @@ class RunMetricsTest {
   }
 
   /**
+   * A receiver that reads each push and answers a header byte every 2 s, without end: the run still prints its table and
+   * returns, the push it stopped waiting for said on the terminal and counted lost in the result.
+   */
+  @Test
+  void run_metricsReceiverNeverEndsItsAnswers_runEndsAndTheLossIsCounted() throws Exception {
+    try (ServerSocket listening = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
+      long until = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos(); // the receiver stops by itself
+      Thread.ofVirtual().start(() -> {
+        try {
+          for (int connections = 0; connections < 16; connections++) {
+            java.net.Socket s = listening.accept();
+            Thread.ofVirtual().start(() -> {
+              try (s) {
+                s.getInputStream().read(new byte[64 * 1024]); // the push, or the start of it: enough to be answering
+                s.getOutputStream().write("HTTP/1.1 200 OK\r\nX-Slow: ".getBytes());
+                while (System.nanoTime() < until) {
+                  s.getOutputStream().write('x');
+                  s.getOutputStream().flush();
+                  Thread.sleep(2_000);
+                }
+              } catch (Exception e) {
+                // the client closed the connection: its push's deadline
+              }
+            });
+          }
+        } catch (java.io.IOException closed) {
+          // the test is over
+        }
+      });
+      int code = Main.execute(ctx(), "run", "noop", "--concurrency", "1", "--warmup", "0x1s", "--measure", "1x1s", "--quiet",
+          "--metrics", "prometheus-rw=http://127.0.0.1:" + listening.getLocalPort() + "/api/v1/write", "--out", "r.json");
+      assertEquals(ExitCodes.OK, code, err.toString());
+      assertTrue(out.toString().contains("saved "), "the table and the last lines printed: " + out);
+      assertTrue(err.toString().contains("had not ended 10 s after the run; not waiting for it longer, it is counted lost"), err.toString());
+      MetricsExport m = RunResultJson.read(dir.resolve("r.json")).metrics();
+      assertTrue(m.pushes() >= 1 && m.delivered() == 0 && m.lost() == m.pushes(), m.toString());
+    }
+  }
+
+  /**
    * A --metrics URL holding a password in its user info and a key in its query: the pushes arrive (the query is the
    * receiver's), yet neither secret is in the result file, the interval log, the report or anything printed.
    */
