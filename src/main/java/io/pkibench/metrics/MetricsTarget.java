@@ -1,5 +1,6 @@
 package io.pkibench.metrics;
 
+import io.pkibench.text.CommandLineSecrets;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
@@ -31,7 +32,7 @@ public record MetricsTarget(Kind kind, URI uri) {
     Kind kind = null;
     for (Kind k : Kind.values()) if (k.flagName.equals(kindName.toLowerCase(Locale.ROOT))) kind = k;
     if (kind == null || eq < 0) {
-      throw new IllegalArgumentException("--metrics " + value + ": give prometheus-rw=URL (e.g. prometheus-rw=http://127.0.0.1:9090/api/v1/write)"
+      throw new IllegalArgumentException("--metrics " + CommandLineSecrets.redacted(value) + ": give prometheus-rw=URL (e.g. prometheus-rw=http://127.0.0.1:9090/api/v1/write)"
           + " or otlp=URL (e.g. otlp=http://127.0.0.1:4318)");
     }
     String url = value.substring(eq + 1);

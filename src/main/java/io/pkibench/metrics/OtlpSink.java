@@ -16,6 +16,7 @@ import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.metrics.data.MetricDataType;
 import io.opentelemetry.sdk.metrics.data.SumData;
 import io.opentelemetry.sdk.resources.Resource;
+import io.pkibench.text.OutsideText;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +40,7 @@ public final class OtlpSink implements MetricsSink {
 
   public OtlpSink(URI uri, long startEpochMillis) {
     SDK_EXPORT_LOG.setLevel(Level.OFF);
-    this.exporter = OtlpHttpMetricExporter.builder().setEndpoint(endpoint(uri)).setTimeout(HttpPush.REQUEST_TIMEOUT)
+    this.exporter = OtlpHttpMetricExporter.builder().setEndpoint(endpoint(uri)).setTimeout(HttpPush.PUSH_WITHIN)
         .setConnectTimeout(HttpPush.CONNECT_TIMEOUT).setRetryPolicy(null).build();
     this.startEpochNanos = startEpochMillis * 1_000_000;
   }
@@ -52,21 +53,23 @@ public final class OtlpSink implements MetricsSink {
 
   @Override
   public void push(MetricsSnapshot snapshot) throws PushException {
-    CompletableResultCode result = exporter.export(metrics(snapshot)).join(HttpPush.REQUEST_TIMEOUT.toSeconds() + 1, TimeUnit.SECONDS);
+    // The SDK's timeout bounds its wait for the answer's head, not for a body the receiver drips: this wait bounds the push.
+    CompletableResultCode result = exporter.export(metrics(snapshot)).join(HttpPush.PUSH_WITHIN.toSeconds() + 1, TimeUnit.SECONDS);
     if (result.isSuccess()) return;
-    throw new PushException(!result.isDone() ? "no answer within " + HttpPush.REQUEST_TIMEOUT.toSeconds() + " s" : reason(result.getFailureThrowable()), true);
+    throw new PushException(!result.isDone() ? "no whole answer within " + HttpPush.PUSH_WITHIN.toSeconds() + " s" : reason(result.getFailureThrowable()), true);
   }
 
   /** The SDK's failure in the words the remote-write side uses: the exception it wraps says what happened. */
   static String reason(Throwable why) {
     for (Throwable t = why; t != null; t = t.getCause()) {
       if (t instanceof java.net.ConnectException) return "connection refused";
-      if (t instanceof java.net.http.HttpTimeoutException) return "no answer within " + HttpPush.REQUEST_TIMEOUT.toSeconds() + " s";
+      if (t instanceof java.net.http.HttpTimeoutException) return "no answer within " + HttpPush.PUSH_WITHIN.toSeconds() + " s";
     }
     if (why == null) return "the receiver did not accept the export";
     // The SDK's exception for an HTTP error status is internal to it and carries no message: named by what it means.
     if (why.getClass().getSimpleName().equals("HttpExportException")) return "the receiver answered with an HTTP error status";
-    return why.getMessage() == null ? why.getClass().getSimpleName() : why.getMessage();
+    // The message may quote what the receiver sent.
+    return OutsideText.forTerminal(why.getMessage() == null ? why.getClass().getSimpleName() : why.getMessage());
   }
 
   List<MetricData> metrics(MetricsSnapshot s) {

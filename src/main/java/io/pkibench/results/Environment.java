@@ -1,5 +1,6 @@
 package io.pkibench.results;
 
+import io.pkibench.text.CommandLineSecrets;
 import java.time.Instant;
 import java.util.List;
 
@@ -16,7 +17,13 @@ public record Environment(
     String commandLine,
     Instant startedAt) {
 
+  /**
+   * The command line is kept without the secrets a URL in it carries (a --metrics receiver's password or key), here
+   * where every run, merge and study builds its environment: the result file, the interval log's header and the
+   * report all take it from this record.
+   */
   public Environment {
     providers = List.copyOf(providers);
+    commandLine = CommandLineSecrets.redacted(commandLine);
   }
 }

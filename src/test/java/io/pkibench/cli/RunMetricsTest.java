@@ -8,14 +8,19 @@ import io.pkibench.results.MetricsExport;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.results.RunStatus;
+import com.sun.net.httpserver.HttpServer;
+import io.pkibench.session.ResultFile;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,5 +63,85 @@ class RunMetricsTest {
     assertEquals("connection refused", m.lastError());
     assertTrue(err.toString().contains("metrics: " + m.lost() + " of " + m.pushes() + " pushes to prometheus-rw=http://127.0.0.1:" + port
         + "/api/v1/write lost after retries (last: connection refused)"), err.toString());
+  }
+
+  /**
+   * A receiver that reads each push and answers a header byte every 2 s, without end: the run still prints its table and
+   * returns, the push it stopped waiting for said on the terminal and counted lost in the result.
+   */
+  @Test
+  void run_metricsReceiverNeverEndsItsAnswers_runEndsAndTheLossIsCounted() throws Exception {
+    try (ServerSocket listening = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
+      long until = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos(); // the receiver stops by itself
+      Thread.ofVirtual().start(() -> {
+        try {
+          for (int connections = 0; connections < 16; connections++) {
+            java.net.Socket s = listening.accept();
+            Thread.ofVirtual().start(() -> {
+              try (s) {
+                s.getInputStream().read(new byte[64 * 1024]); // the push, or the start of it: enough to be answering
+                s.getOutputStream().write("HTTP/1.1 200 OK\r\nX-Slow: ".getBytes());
+                while (System.nanoTime() < until) {
+                  s.getOutputStream().write('x');
+                  s.getOutputStream().flush();
+                  Thread.sleep(2_000);
+                }
+              } catch (Exception e) {
+                // the client closed the connection: its push's deadline
+              }
+            });
+          }
+        } catch (java.io.IOException closed) {
+          // the test is over
+        }
+      });
+      int code = Main.execute(ctx(), "run", "noop", "--concurrency", "1", "--warmup", "0x1s", "--measure", "1x1s", "--quiet",
+          "--metrics", "prometheus-rw=http://127.0.0.1:" + listening.getLocalPort() + "/api/v1/write", "--out", "r.json");
+      assertEquals(ExitCodes.OK, code, err.toString());
+      assertTrue(out.toString().contains("saved "), "the table and the last lines printed: " + out);
+      assertTrue(err.toString().contains("had not ended 10 s after the run; not waiting for it longer, it is counted lost"), err.toString());
+      MetricsExport m = RunResultJson.read(dir.resolve("r.json")).metrics();
+      assertTrue(m.pushes() >= 1 && m.delivered() == 0 && m.lost() == m.pushes(), m.toString());
+    }
+  }
+
+  /**
+   * A --metrics URL holding a password in its user info and a key in its query: the pushes arrive (the query is the
+   * receiver's), yet neither secret is in the result file, the interval log, the report or anything printed.
+   */
+  @Test
+  void run_metricsUrlHoldingSecrets_secretsInNoFileAndNothingPrinted() throws Exception {
+    HttpServer receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    List<String> queries = new CopyOnWriteArrayList<>();
+    receiver.createContext("/api/v1/write", exchange -> {
+      exchange.getRequestBody().readAllBytes();
+      queries.add(exchange.getRequestURI().getRawQuery());
+      exchange.sendResponseHeaders(204, -1);
+      exchange.close();
+    });
+    receiver.start();
+    try {
+      String url = "http://pkibench:Pw-SECRET-1@127.0.0.1:" + receiver.getAddress().getPort() + "/api/v1/write?tenant=t1&api_key=Key-SECRET-2";
+      int code = Main.execute(ctx(), "run", "noop", "--concurrency", "1", "--warmup", "0x1s", "--measure", "1x1s", "--quiet",
+          "--metrics", "prometheus-rw=" + url, "--out", "r.json", "--html", "r.html");
+      assertEquals(ExitCodes.OK, code, err.toString());
+      assertTrue(!queries.isEmpty() && queries.stream().allMatch("tenant=t1&api_key=Key-SECRET-2"::equals), "the receiver got its query: " + queries);
+      RunResult result = RunResultJson.read(dir.resolve("r.json"));
+      assertEquals(0, result.metrics().lost(), result.metrics().toString());
+      assertEquals("pkibench run noop --concurrency 1 --warmup 0x1s --measure 1x1s --quiet --metrics prometheus-rw=http://***@127.0.0.1:"
+          + receiver.getAddress().getPort() + "/api/v1/write?tenant=t1&api_key=*** --out r.json --html r.html", result.environment().commandLine());
+      Map<String, String> kept = Map.of(
+          "r.json", Files.readString(dir.resolve("r.json")),
+          "r.hlog", Files.readString(ResultFile.hlogFileFor(dir.resolve("r.json"))),
+          "r.html", Files.readString(dir.resolve("r.html")),
+          "stdout", out.toString(),
+          "stderr", err.toString());
+      kept.forEach((where, text) -> {
+        assertFalse(text.contains("SECRET"), where + " holds a secret of the --metrics URL");
+        assertTrue(where.startsWith("std") || text.contains("api_key=***"), where + " shows the command line, redacted");
+      });
+    } finally {
+      receiver.stop(0);
+    }
   }
 }

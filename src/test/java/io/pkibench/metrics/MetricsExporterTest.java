@@ -1,6 +1,7 @@
 package io.pkibench.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
@@ -134,6 +135,35 @@ class MetricsExporterTest {
     assertEquals(2 * MetricsExporter.RETRIES, tally.retries());
     assertEquals("connection refused", tally.lastError());
     assertTrue(log.get(0).startsWith("metrics: a push to otlp=http://127.0.0.1:" + port + " failed (connection refused)"), log.toString());
+  }
+
+  /**
+   * A receiver that never ends its answer (a header line growing a byte every 2 s, each byte within the per-read
+   * timeout): finish() waits its deadline for the push under way, then says so, counts it lost and returns.
+   */
+  @Test
+  void finish_receiverNeverEndsItsAnswer_returnsAtItsDeadlineCountingThePushLost() throws Exception {
+    try (HttpPushTest.HostileReceiver receiver = new HttpPushTest.HostileReceiver(out -> {
+      out.write(HttpPushTest.ascii("HTTP/1.1 200 OK\r\nX-Slow: "));
+      while (true) {
+        out.write('x');
+        Thread.sleep(2_000);
+      }
+    })) {
+      MetricsTarget target = MetricsTarget.parse("prometheus-rw=" + receiver.uri());
+      List<String> log = new CopyOnWriteArrayList<>();
+      long start = System.nanoTime();
+      MetricsExport tally = assertTimeoutPreemptively(MetricsExporter.FINISH_WITHIN.multipliedBy(4), () -> runOnce(target, log),
+          "finish() must return within its deadline of " + MetricsExporter.FINISH_WITHIN.toSeconds() + " s");
+      long tookNanos = System.nanoTime() - start;
+      assertTrue(tookNanos >= MetricsExporter.FINISH_WITHIN.toNanos() - Duration.ofMillis(100).toNanos(), "waited its deadline: " + tookNanos / 1_000_000 + " ms");
+      assertEquals(0, tally.delivered());
+      assertTrue(tally.pushes() >= 1 && tally.lost() == tally.pushes(), tally.toString());
+      String gaveUp = "metrics: a push to " + target + " had not ended " + MetricsExporter.FINISH_WITHIN.toSeconds()
+          + " s after the run; not waiting for it longer, it is counted lost";
+      assertTrue(log.contains(gaveUp), log.toString());
+      assertEquals("a push had not ended " + MetricsExporter.FINISH_WITHIN.toSeconds() + " s after the run", tally.lastError());
+    }
   }
 
   /**

@@ -37,6 +37,12 @@ class MetricsTargetTest {
   }
 
   @Test
+  void parse_unknownKindWithSecretsInItsUrl_messageHoldsNeither() {
+    var unknown = assertThrows(IllegalArgumentException.class, () -> MetricsTarget.parse("prometheus=https://user:s3cret@127.0.0.1/write?api_key=s3cret"));
+    assertTrue(unknown.getMessage().startsWith("--metrics prometheus=https://***@127.0.0.1/write?api_key=***: give prometheus-rw=URL"), unknown.getMessage());
+  }
+
+  @Test
   void otlpEndpoint_baseUrlOrFullPath_metricsPathAddedOnce() {
     assertEquals("http://127.0.0.1:4318/v1/metrics", OtlpSink.endpoint(MetricsTarget.parse("otlp=http://127.0.0.1:4318").uri()));
     assertEquals("http://127.0.0.1:9090/api/v1/otlp/v1/metrics", OtlpSink.endpoint(MetricsTarget.parse("otlp=http://127.0.0.1:9090/api/v1/otlp/").uri()));
