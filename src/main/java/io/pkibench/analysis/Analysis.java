@@ -37,8 +37,16 @@ public record Analysis(String schema, List<WorkloadAnalysis> workloads, String b
       List<LevelPoint> steady = LevelPoint.of(w.levels().stream().filter(l -> Steadiness.neverSteadied(l).isEmpty()).toList());
       boolean open = w.levels().stream().anyMatch(l -> l.openLoop() != null);
       // The USL models throughput over concurrency; an open-loop sweep varies the rate instead.
+      List<String> leftOut = new ArrayList<>();
+      for (var level : w.levels()) {
+        Steadiness.neverSteadied(level).ifPresent(why -> leftOut.add((open ? "rate " : "concurrency ") + TrimmedNumber.of(level.load(), 1) + " (" + why + ")"));
+      }
       UslFit.Attempt usl = open ? new UslFit.Attempt(null, null) : UslFit.attempt(steady);
-      workloads.add(new WorkloadAnalysis(w.name(), w.params(), w.keys(), usl.fit(), ScalingVerdict.of(steady, usl.fit(), usl.noFitBecause(), open),
+      String noFitBecause = usl.noFitBecause();
+      if (usl.fit() == null && steady.size() < 3 && points.size() >= 3) {
+        noFitBecause = "it needs at least 3 steady levels; " + steady.size() + " of the " + points.size() + " measured were steady";
+      }
+      workloads.add(new WorkloadAnalysis(w.name(), w.params(), w.keys(), usl.fit(), ScalingVerdict.of(steady, usl.fit(), noFitBecause, leftOut, open),
           Capacity.of(points, options.targetRate(), options.maxUtilisation(), open)));
     }
     WorkloadAnalysis base = workloads.stream()

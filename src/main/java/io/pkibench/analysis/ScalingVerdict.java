@@ -40,6 +40,24 @@ public record ScalingVerdict(
 
   /** {@code noFitBecause}: why there is no USL fit ({@code usl} null), said in the verdict; null when there is one or none was tried. */
   public static ScalingVerdict of(List<LevelPoint> points, UslFit usl, String noFitBecause, boolean openLoop) {
+    return of(points, usl, noFitBecause, List.of(), openLoop);
+  }
+
+  /**
+   * {@code leftOut}: the measured levels not in {@code points} and why ("concurrency 2 (never steadied: …)"), named in the
+   * verdict so that a reader who sees a level in the table knows why the sentence does not speak of it.
+   */
+  public static ScalingVerdict of(List<LevelPoint> points, UslFit usl, String noFitBecause, List<String> leftOut, boolean openLoop) {
+    ScalingVerdict v = read(points, usl, noFitBecause, openLoop);
+    if (leftOut.isEmpty()) return v;
+    String text = v.text();
+    if (!points.isEmpty() && points.size() > 1) text = "from the lowest steady level, " + TrimmedNumber.of(points.get(0).load(), 1) + ": " + text;
+    text += " Left out: " + String.join("; ", leftOut) + ".";
+    return new ScalingVerdict(v.efficiency(), v.linearUpTo(), v.bendsFrom(), v.kneeAt(), v.kneeReason(), v.saturatedAt(), v.p99BoundNanos(),
+        v.p99HeldUpTo(), text);
+  }
+
+  private static ScalingVerdict read(List<LevelPoint> points, UslFit usl, String noFitBecause, boolean openLoop) {
     if (points.isEmpty()) return new ScalingVerdict(List.of(), null, null, null, null, null, 0, null, "no level was measured");
     if (points.size() == 1) {
       // Scaling is a relation between levels: from one level nothing can be said of it, and nothing is.
@@ -52,8 +70,9 @@ public record ScalingVerdict(
     List<Double> efficiency = new ArrayList<>();
     for (LevelPoint p : points) efficiency.add(perWorker == 0 ? 0 : p.throughput() / (p.load() * perWorker));
 
+    // The lowest level is efficient by definition; a linear region needs a second level that kept up with it.
     Double linearUpTo = null, bendsFrom = null;
-    for (int i = 0; i < points.size(); i++) {
+    for (int i = openLoop ? 0 : 1; i < points.size(); i++) {
       if (efficiency.get(i) >= LINEAR_EFFICIENCY) {
         linearUpTo = points.get(i).load();
       } else {
@@ -66,7 +85,12 @@ public record ScalingVerdict(
     for (int i = 1; i < points.size() && kneeAt == null; i++) {
       LevelPoint prev = points.get(i - 1), cur = points.get(i);
       double marginal = (cur.throughput() - prev.throughput()) / ((cur.load() - prev.load()) * perWorker);
-      if (marginal < KNEE_MARGINAL_GAIN) {
+      if (cur.throughput() < prev.throughput()) {
+        // A fall is not a small gain: say it as what it is.
+        kneeAt = cur.load();
+        kneeReason = String.format(Locale.ROOT, "throughput falls %.0f%% from %s to %s", (1 - cur.throughput() / prev.throughput()) * 100,
+            TrimmedNumber.of(prev.load(), 1), TrimmedNumber.of(cur.load(), 1));
+      } else if (marginal < KNEE_MARGINAL_GAIN) {
         kneeAt = cur.load();
         kneeReason = String.format(Locale.ROOT, "each added worker gains %.0f%% of one worker's rate", Math.max(0, marginal) * 100);
       } else if (first.p99Nanos() > 0 && cur.p99Nanos() > KNEE_P99_FACTOR * first.p99Nanos()) {
@@ -119,7 +143,15 @@ public record ScalingVerdict(
     List<String> parts = new ArrayList<>();
     double top = points.get(points.size() - 1).load();
     if (linearUpTo == null) {
-      parts.add(String.format(Locale.ROOT, "throughput is not linear even from the lowest level (efficiency %.0f%%)", efficiency.get(0) * 100));
+      LevelPoint first = points.get(0), second = points.get(1);
+      if (second.throughput() < first.throughput()) {
+        parts.add(String.format(Locale.ROOT, "throughput falls from concurrency %s to %s (%s → %s ops/s, −%.0f%%)", TrimmedNumber.of(first.load(), 1),
+            TrimmedNumber.of(second.load(), 1), TrimmedNumber.of(first.throughput(), 0), TrimmedNumber.of(second.throughput(), 0),
+            (1 - second.throughput() / first.throughput()) * 100));
+      } else {
+        parts.add(String.format(Locale.ROOT, "throughput does not grow linearly past the lowest level: concurrency %s at efficiency %.0f%%",
+            TrimmedNumber.of(second.load(), 1), Math.floor(efficiency.get(1) * 100)));
+      }
     } else if (bendsFrom == null) {
       parts.add("throughput grows linearly up to concurrency " + TrimmedNumber.of(linearUpTo, 1) + ", the highest measured (efficiency ≥ 90%)");
     } else {
@@ -128,7 +160,9 @@ public record ScalingVerdict(
       parts.add(String.format(Locale.ROOT, "bends from %s (efficiency %.0f%%)", TrimmedNumber.of(bendsFrom, 1), Math.floor(efficiency.get(b) * 100)));
     }
     if (kneeAt != null) parts.add("knee at " + TrimmedNumber.of(kneeAt, 1) + " (" + kneeReason + ")");
-    if (saturatedAt != null) parts.add("stops gaining at " + TrimmedNumber.of(saturatedAt, 1));
+    if (saturatedAt != null && saturatedAt == points.get(0).load()) {
+      parts.add("the lowest level, " + TrimmedNumber.of(saturatedAt, 1) + ", is the fastest: no higher one gains " + Math.round(SATURATION_GAIN * 100) + "%");
+    } else if (saturatedAt != null) parts.add("stops gaining at " + TrimmedNumber.of(saturatedAt, 1));
     else if (points.size() > 1 && bendsFrom != null) parts.add("still gaining at " + TrimmedNumber.of(top, 1) + ", the highest level measured");
     String sentence = String.join(", ", parts);
     if (heldUpTo != null) {

@@ -119,6 +119,27 @@ public record UslFit(
         n < TRUSTWORTHY_LEVELS, superlinear, tss == 0 ? 1 : 1 - rss / tss), null);
   }
 
+  /** The least-squares curve without the bounds, which the bounded fit may have replaced: σ < 0 in it means superlinear data. */
+  public record Unconstrained(double sigma, double kappa, double lambda) {}
+
+  /** The unconstrained optimum over {@code points}, or null when it does not converge or there are fewer than 3 points. */
+  public static Unconstrained unconstrained(List<LevelPoint> points) {
+    int n = points.size();
+    if (n < 3) return null;
+    double[] ns = new double[n];
+    double[] xs = new double[n];
+    for (int i = 0; i < n; i++) {
+      ns[i] = points.get(i).load();
+      xs[i] = points.get(i).throughput();
+    }
+    try {
+      double[] p = solve(ns, xs, false).getPoint().toArray();
+      return Double.isFinite(p[0] + p[1] + p[2]) ? new Unconstrained(p[0], p[1], p[2]) : null;
+    } catch (org.apache.commons.math3.exception.MathIllegalStateException e) {
+      return null;
+    }
+  }
+
   /** Levenberg–Marquardt from a small contention and coherency; {@code bounded} keeps σ, κ ≥ 0 and λ > 0 at every step. */
   private static LeastSquaresOptimizer.Optimum solve(double[] ns, double[] xs, boolean bounded) {
     int n = ns.length;

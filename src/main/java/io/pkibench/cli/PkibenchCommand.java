@@ -10,7 +10,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "Sizes cryptographic services: throughput, latency percentiles, CPU cost and scalability.",
-    subcommands = {RunCommand.class, StudyCommand.class, ReportCommand.class, CompareCommand.class, MergeCommand.class, ListCommand.class, PkiCommand.class, RsfnCommand.class, PecCommand.class, ServeCommand.class, SeriesCommand.class, TlsAttemptCommand.class},
+    subcommands = {RunCommand.class, StudyCommand.class, ReportCommand.class, CompareCommand.class, FitCommand.class, MergeCommand.class, ListCommand.class, PkiCommand.class, RsfnCommand.class, PecCommand.class, ServeCommand.class, SeriesCommand.class, TlsAttemptCommand.class},
     footer = {"", "Example:", "  pkibench run sign -p alg=rsa2048 --concurrency 1..8 --warmup 2x5s --measure 5x5s --out run.json",
         "  pkibench report run.json"})
 public final class PkibenchCommand implements Runnable {
