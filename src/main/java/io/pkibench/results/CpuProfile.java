@@ -1,5 +1,6 @@
 package io.pkibench.results;
 
+import io.pkibench.files.OutputFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,8 +52,9 @@ public record CpuProfile(String format, String renderer, String rendererNote, Li
     return name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
   }
 
+  /** Written whole, owner-only, a link at its path replaced rather than followed ({@link OutputFiles#replace}). */
   public static void write(CpuProfile profile, Path file) throws IOException {
-    Files.writeString(file, RunResultJson.mapper().writeValueAsString(profile) + "\n");
+    OutputFiles.replace(file, RunResultJson.mapper().writeValueAsString(profile) + "\n");
   }
 
   /** The profile kept beside {@code resultFile}, or null when the run was not profiled. */
