@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
   /** Lowest first; a package imports only from its own layer and the rows above it in this list. */
   static final List<Layer> LAYERS = List.of(
-      new Layer("foundations", "..pkibench.pki..", "..pkibench.plan..", "..pkibench.measure..", "..pkibench.keyserver.protocol..", "..pkibench.text.."),
+      new Layer("foundations", "..pkibench.pki..", "..pkibench.plan..", "..pkibench.measure..", "..pkibench.keyserver.protocol..", "..pkibench.text..",
+          "..pkibench.files.."),
       new Layer("key sources", "io.pkibench.keys"),
       new Layer("remote keys", "io.pkibench.keys.remote.."),
       new Layer("key catalog", "io.pkibench.keys.catalog.."),

@@ -49,15 +49,15 @@ final class ProfileFlag {
     return new RunProfiler(resultFile, recorders, InstantSource.system(), log);
   }
 
-  /** This JVM; the study's services record themselves (see {@link RunProfiler#serviceJvmOption}). */
+  /** This JVM; the study's services record themselves (see {@link RunProfiler#serviceJvmOptions}). */
   static RunProfiler forStudy(Path resultFile, Consumer<String> log) {
     return new RunProfiler(resultFile, List.of(new ThisJvmRecorder()), InstantSource.system(), log);
   }
 
   /** The java command of a study's services, recording themselves from their start. */
-  static List<String> serviceJava(List<String> javaCommand, Path resultFile) {
+  static List<String> serviceJava(List<String> javaCommand, RunProfiler profiler) throws IOException {
     List<String> java = new ArrayList<>(javaCommand.subList(0, 1));
-    java.add(RunProfiler.serviceJvmOption(resultFile));
+    java.addAll(profiler.serviceJvmOptions());
     java.addAll(javaCommand.subList(1, javaCommand.size()));
     return java;
   }

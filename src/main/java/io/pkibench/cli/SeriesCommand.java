@@ -7,7 +7,6 @@ import io.pkibench.session.ForkedSeries;
 import io.pkibench.session.SeriesRequest;
 import io.pkibench.session.SeriesResponse;
 import io.pkibench.workload.catalog.WorkloadCatalog;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -36,9 +35,8 @@ final class SeriesCommand implements Callable<Integer> {
       answer = ForkedSeries.serveHere(req, WorkloadCatalog.builtIn(), KeyOpeners.of(ctx, pkiDir, pinFile, progress::line),
           () -> TestPki.openOrInit(pkiDir, ctx.clock(), progress::line), progress, log, ctx.clock(), ctx.env());
     }
-    Path tmp = ctx.resolve(response).resolveSibling(response.getFileName() + ".tmp");
-    Files.writeString(tmp, RunResultJson.mapper().writeValueAsString(answer));
-    Files.move(tmp, ctx.resolve(response), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    // Beside the result, under a name others can guess: written whole under a name they cannot, and renamed into place.
+    io.pkibench.files.OutputFiles.replace(ctx.resolve(response), RunResultJson.mapper().writeValueAsString(answer));
     return answer.failure() == null ? ExitCodes.OK : ExitCodes.RUN_FAILED;
   }
 }

@@ -1,5 +1,6 @@
 package io.pkibench.cli;
 
+import io.pkibench.files.OutputFiles;
 import io.pkibench.plan.LoadModel;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.WorkloadSpec;
@@ -73,7 +74,7 @@ final class StudyAgents implements StepAgents {
     CliContext quiet = new CliContext(new PrintWriter(mergeTable, true), ctx.err(), ctx.env(), ctx.clock(), ctx.workingDir(), false);
     Files.deleteIfExists(out); // an older run's merge must not stand for this one
     int code = LocalAgents.run(quiet, args, agents, null, false, out, null, log);
-    Files.writeString(out.resolveSibling(base + "." + name + ".merge.txt"), mergeTable.toString());
+    OutputFiles.replace(out.resolveSibling(base + "." + name + ".merge.txt"), mergeTable.toString());
     if (!Files.exists(out)) {
       throw new StepAgents.Failed("the " + agents + " agents of step " + name + " left no merged result (exit " + code + "); see their logs beside " + out);
     }

@@ -224,7 +224,7 @@ final class StudyCommand implements Runnable {
       TestPki pki = TestPki.openOrInit(pkiDir, ctx.clock(), progress::line);
       StudyRunner runner = new StudyRunner(WorkloadCatalog.builtIn(), new StudyRunner.Options(resultFile, ctx.clock(),
           profiler == null ? followers : profiler.watching(followers), progress::line,
-          ctx.env(), profiler == null ? ForkedSeries.thisJvm() : ProfileFlag.serviceJava(ForkedSeries.thisJvm(), resultFile), opener, () -> pki, grace),
+          ctx.env(), profiler == null ? ForkedSeries.thisJvm() : ProfileFlag.serviceJava(ForkedSeries.thisJvm(), profiler), opener, () -> pki, grace),
           shared.agents == null ? null : new StudyAgents(ctx, shared.agents, resultFile, pkiDir,
               shared.pinFile == null ? null : ctx.resolve(shared.pinFile), shared.hangGrace, progress::line),
           segment == null ? null : agentShare(segment, ctx, pkiDir));

@@ -1,6 +1,6 @@
 package io.pkibench.measure;
 
-import java.io.FileNotFoundException;
+import io.pkibench.files.OutputFiles;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -8,7 +8,10 @@ import java.time.Instant;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 
-/** An HdrHistogram interval log ({@code .hlog}); flushed after every interval so a killed run keeps them. */
+/**
+ * An HdrHistogram interval log ({@code .hlog}); flushed after every interval so a killed run keeps them. Created anew,
+ * owner-only; a link at its path is refused ({@link OutputFiles#createNew}).
+ */
 public final class HlogFile implements IntervalLog {
   private final Path file;
   private final FailureKept out;
@@ -16,12 +19,13 @@ public final class HlogFile implements IntervalLog {
   private final HistogramLogWriter writer;
 
   public HlogFile(Path file, Instant start, String comment) {
+    this(file, open(file), start, comment);
+  }
+
+  /** {@code file} only names the log in messages; {@code sink} is where it goes. */
+  HlogFile(Path file, java.io.OutputStream sink, Instant start, String comment) {
     this.file = file;
-    try {
-      this.out = new FailureKept(new java.io.FileOutputStream(file.toFile()));
-    } catch (java.io.IOException e) {
-      throw new UncheckedIOException("cannot write interval log " + file + ": " + e.getMessage(), e);
-    }
+    this.out = new FailureKept(sink);
     this.stream = new PrintStream(out, false, java.nio.charset.StandardCharsets.US_ASCII);
     this.writer = new HistogramLogWriter(stream);
     writer.outputComment(comment);
@@ -30,6 +34,14 @@ public final class HlogFile implements IntervalLog {
     writer.setBaseTime(start.toEpochMilli());
     writer.outputLegend();
     flush();
+  }
+
+  private static java.io.OutputStream open(Path file) {
+    try {
+      return OutputFiles.createNew(file);
+    } catch (java.io.IOException e) {
+      throw new UncheckedIOException("cannot write interval log " + file + ": " + e.getMessage(), e);
+    }
   }
 
   @Override

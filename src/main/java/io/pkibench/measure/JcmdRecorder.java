@@ -55,14 +55,16 @@ public final class JcmdRecorder implements JfrRecorder {
 
   @Override
   public void start() throws IOException {
-    run(jcmd, List.of(String.valueOf(pid), "JFR.start", "name=" + NAME, "settings=profile"));
+    List<String> args = new ArrayList<>(List.of(String.valueOf(pid), "JFR.start", "name=" + NAME, "settings=profile"));
+    args.addAll(JfrRecorder.secretBearingEventsOff()); // the service's PIN and passwords stay out of the recording
+    run(jcmd, args);
   }
 
   @Override
   public void stopInto(Path jfrFile) throws IOException {
     run(jcmd, List.of(String.valueOf(pid), "JFR.dump", "name=" + NAME, "filename=" + jfrFile.toAbsolutePath()));
     run(jcmd, List.of(String.valueOf(pid), "JFR.stop", "name=" + NAME));
-    if (!Files.isRegularFile(jfrFile)) throw new IOException("jcmd " + pid + " JFR.dump wrote no " + jfrFile);
+    if (!Files.isRegularFile(jfrFile) || Files.size(jfrFile) == 0) throw new IOException("jcmd " + pid + " JFR.dump wrote nothing into " + jfrFile);
   }
 
   /** Runs jcmd; its output lines, or an exception quoting them when it fails (jcmd says "Exception" and still exits 0 at times). */

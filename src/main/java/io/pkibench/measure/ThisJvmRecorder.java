@@ -3,10 +3,15 @@ package io.pkibench.measure;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.text.ParseException;
+import java.util.HashMap;
+import java.util.Map;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 
-/** Records this JVM with the JDK's "profile" settings (Java frames sampled every 10 ms per running thread). */
+/**
+ * Records this JVM with the JDK's "profile" settings (Java frames sampled every 10 ms per running thread), without
+ * the events that copy its environment, properties and arguments ({@link JfrRecorder#SECRET_BEARING_EVENTS}).
+ */
 public final class ThisJvmRecorder implements JfrRecorder {
   private Recording recording;
 
@@ -18,7 +23,9 @@ public final class ThisJvmRecorder implements JfrRecorder {
   @Override
   public synchronized void start() throws IOException {
     try {
-      recording = new Recording(Configuration.getConfiguration("profile"));
+      Map<String, String> settings = new HashMap<>(Configuration.getConfiguration("profile").getSettings());
+      for (String event : SECRET_BEARING_EVENTS) settings.put(event + "#enabled", "false");
+      recording = new Recording(settings);
     } catch (ParseException e) {
       throw new IOException("the JDK's JFR 'profile' settings cannot be read: " + e.getMessage(), e);
     }

@@ -185,7 +185,7 @@ public final class HtmlReport {
   public static void write(java.nio.file.Path target, RunResult result, Analysis analysis, CpuProfile profile)
       throws java.io.IOException {
     if (target.toAbsolutePath().getParent() != null) java.nio.file.Files.createDirectories(target.toAbsolutePath().getParent());
-    java.nio.file.Files.writeString(target, render(result, analysis, profile));
+    io.pkibench.files.OutputFiles.replace(target, render(result, analysis, profile)); // owner-only; a link at target replaced, not followed
   }
 
   /** Every chart of the report, in order; ids are stable ({@code throughput-1}, {@code spectrum-1}...) for tests and PNG names. */

@@ -1,7 +1,7 @@
 package io.pkibench.report;
 
+import io.pkibench.files.OutputFiles;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,11 +21,14 @@ public final class PngExport {
     List<Path> written = new ArrayList<>();
     for (Chart chart : charts) {
       Path file = dir.resolve(chart.id() + ".png");
-      try (OutputStream out = Files.newOutputStream(file)) {
-        new PNGTranscoder().transcode(new TranscoderInput(new StringReader(chart.render())), new TranscoderOutput(out));
-      } catch (TranscoderException e) {
-        throw new IOException("cannot render chart " + chart.id() + " as PNG: " + e.getMessage(), e);
-      }
+      // owner-only, written whole and renamed into place: a link at its path is replaced, not followed
+      OutputFiles.replace(file, out -> {
+        try {
+          new PNGTranscoder().transcode(new TranscoderInput(new StringReader(chart.render())), new TranscoderOutput(out));
+        } catch (TranscoderException e) {
+          throw new IOException("cannot render chart " + chart.id() + " as PNG: " + e.getMessage(), e);
+        }
+      });
       written.add(file);
     }
     return written;

@@ -37,7 +37,10 @@ public final class ProfileSection {
           }
           h.append("</table>\n");
         }
-        if (s.flameGraph() != null) {
+        if (s.flameGraph() != null && !CpuProfile.isPlainFileName(s.flameGraph())) {
+          h.append("<p class=\"warn\">flame graph not shown: the profile names it <code>").append(Html.esc(s.flameGraph()))
+              .append("</code>, not a plain file name beside the report (letters, digits, . _ + -)</p>\n");
+        } else if (s.flameGraph() != null) {
           h.append("<p><a href=\"").append(Html.esc(s.flameGraph())).append("\">flame graph: ").append(Html.esc(s.side())).append("</a></p>\n")
               .append("<iframe src=\"").append(Html.esc(s.flameGraph())).append("\" style=\"width:100%;height:420px;border:1px solid #ddd\"></iframe>\n");
         }

@@ -1,5 +1,6 @@
 package io.pkibench.results;
 
+import io.pkibench.files.OutputFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,6 +41,18 @@ public record CpuProfile(String format, String renderer, String rendererNote, Li
 
   public record Frame(String frame, long samples) {}
 
+  private static final java.util.regex.Pattern PLAIN_FILE_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_+-][A-Za-z0-9._+-]{0,254}");
+
+  /**
+   * Whether {@code name} is a plain file name beside the result, as pkibench writes them (the result's stem, the side, a
+   * number): letters, digits and {@code . _ + -}, not starting with a dot, no {@code ..}. Nothing else in a profile
+   * (which anyone may have edited) may become a link or a frame of a report: not {@code javascript:}, not a URL, not a
+   * path out of the directory.
+   */
+  public static boolean isPlainFileName(String name) {
+    return name != null && PLAIN_FILE_NAME.matcher(name).matches() && !name.contains("..");
+  }
+
   /** {@code run.json} → {@code run.profile.json}, beside it. */
   public static Path fileFor(Path resultFile) {
     return resultFile.resolveSibling(stem(resultFile) + ".profile.json");
@@ -51,8 +64,9 @@ public record CpuProfile(String format, String renderer, String rendererNote, Li
     return name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
   }
 
+  /** Written whole, owner-only, a link at its path replaced rather than followed ({@link OutputFiles#replace}). */
   public static void write(CpuProfile profile, Path file) throws IOException {
-    Files.writeString(file, RunResultJson.mapper().writeValueAsString(profile) + "\n");
+    OutputFiles.replace(file, RunResultJson.mapper().writeValueAsString(profile) + "\n");
   }
 
   /** The profile kept beside {@code resultFile}, or null when the run was not profiled. */

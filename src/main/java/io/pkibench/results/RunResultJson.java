@@ -1,5 +1,6 @@
 package io.pkibench.results;
 
+import io.pkibench.files.OutputFiles;
 import io.pkibench.measure.LatencyHistograms;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -9,11 +10,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 /** Writes {@code pkibench.run/2} result files; reads those and {@code pkibench.run/1} ones. */
@@ -41,33 +39,18 @@ public final class RunResultJson {
     }
   }
 
-  /** Writes to a temporary file beside {@code file}, syncs it, and renames it over {@code file}: readers never see half a file. */
+  /**
+   * Writes to an owner-only temporary file beside {@code file}, syncs it, and renames it over {@code file}: readers never
+   * see half a file, and a link at {@code file} is replaced rather than followed; a device or pipe is written through
+   * ({@link OutputFiles#replace}).
+   */
   public static void write(RunResult result, Path file) throws IOException {
-    if (Files.exists(file) && !Files.isRegularFile(file) && !Files.isDirectory(file)) {
-      // /dev/null, a FIFO, a terminal: renamed over, a device would become a file (as root, /dev/null itself); written through instead
-      try {
-        Files.writeString(file, toJson(result));
-      } catch (IOException e) {
-        throw new IOException("cannot save the result to " + file + " (" + e.getMessage() + ")", e);
-      }
-      return;
-    }
-    Path dir = file.toAbsolutePath().getParent();
-    Files.createDirectories(dir);
-    Path tmp = null;
     try {
-      tmp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
-      Files.writeString(tmp, toJson(result));
-      try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-        channel.force(true);
-      }
-      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      OutputFiles.replace(file, toJson(result));
     } catch (IOException e) {
       // "No space left on device" alone does not say which file; the one on disk is still the last whole save.
       throw new IOException("cannot save the result to " + file + " (" + e.getMessage() + "); "
           + (Files.exists(file) ? "the file keeps what was saved before" : "nothing was saved"), e);
-    } finally {
-      if (tmp != null) Files.deleteIfExists(tmp);
     }
   }
 

@@ -3,6 +3,7 @@ package io.pkibench.session;
 import io.pkibench.engine.IterationOutcome;
 import io.pkibench.engine.ProgressListener;
 import io.pkibench.engine.SeriesSpec;
+import io.pkibench.files.OutputFiles;
 import io.pkibench.measure.JfrRecorder;
 import io.pkibench.measure.JfrSamples;
 import io.pkibench.results.CpuProfile;
@@ -26,11 +27,13 @@ import java.util.regex.Pattern;
  * the services a study starts with the recording switched on from their first instruction), the spans of each
  * workload's measured iterations noted as the engine reports them, and at the end, per workload and side, the top
  * frames by self time and a flame graph (drawn by async-profiler's JFR converter, see {@link FlameGraphs}). Everything
- * is kept beside the result: {@code RESULT.SIDE.jfr}, {@code RESULT.profile.json}, {@code RESULT.SIDE.N.html}.
+ * is kept beside the result: {@code RESULT.SIDE.jfr}, {@code RESULT.profile.json}, {@code RESULT.SIDE.N.html}, each
+ * owner-only and never written through a link at its path ({@link OutputFiles}). No recording holds the JVMs'
+ * environment, system properties or arguments ({@link JfrRecorder#SECRET_BEARING_EVENTS}): a PIN is often kept there.
  */
 public final class RunProfiler {
   static final int TOP_FRAMES = 15;
-  private static final Pattern SERVICE_JFR = Pattern.compile("\\.service-(\\d+)\\.jfr$");
+  private static final Pattern SERVICE_JFR = Pattern.compile("^service-(\\d+)\\.jfr$");
   private final Path resultFile;
   private final List<JfrRecorder> recorders;
   private final InstantSource wallClock;
@@ -38,6 +41,8 @@ public final class RunProfiler {
   private final Map<String, List<JfrSamples.Window>> windows = new LinkedHashMap<>();
   private final List<CpuProfile.Recording> problems = new ArrayList<>();
   private final List<JfrRecorder> started = new ArrayList<>();
+  /** Where the services write their recordings as they exit (mode 0700, made on first need), copied beside the result at the end. */
+  private Path servicesDir;
 
   /**
    * {@code wallClock} must be the system's: the recordings stamp their samples with it, and the workloads' spans are
@@ -51,13 +56,19 @@ public final class RunProfiler {
   }
 
   /**
-   * The JVM option that makes a service started by a study record itself from its start, writing
-   * {@code RESULT.service-PID.jfr} when it stops (each restart a new pid, a new file).
+   * The JVM options that make a service started by a study record itself from its start, without the events that copy
+   * its environment, properties and arguments, writing {@code service-PID.jfr} when it stops (each restart a new pid, a
+   * new file) into a directory of this run's that only its user can enter (the recording's working files too: by
+   * default they sit world-readable in the temporary directory); {@link #finish} puts them beside the result as
+   * {@code RESULT.service-PID.jfr}.
    */
-  public static String serviceJvmOption(Path resultFile) {
-    Path abs = resultFile.toAbsolutePath();
-    return "-XX:StartFlightRecording=name=pkibench-profile,settings=profile,dumponexit=true,filename="
-        + abs.resolveSibling(CpuProfile.stem(abs) + ".service-%p.jfr");
+  public synchronized List<String> serviceJvmOptions() throws IOException {
+    if (servicesDir == null) {
+      servicesDir = Files.createTempDirectory(resultFile.getParent(), "." + CpuProfile.stem(resultFile) + ".recordings-");
+    }
+    return List.of("-XX:FlightRecorderOptions=repository=" + servicesDir.resolve("repository"),
+        "-XX:StartFlightRecording=name=pkibench-profile,settings=profile," + String.join(",", JfrRecorder.secretBearingEventsOff())
+            + ",dumponexit=true,filename=" + servicesDir.resolve("service-%p.jfr"));
   }
 
   /** Starts every recording; one that cannot start is noted (the report says why) and the run goes on without it. */
@@ -81,12 +92,23 @@ public final class RunProfiler {
   public void abandon() {
     for (JfrRecorder r : started) {
       try {
-        r.stopInto(resultFile.resolveSibling(CpuProfile.stem(resultFile) + "." + slug(r.side()) + ".jfr"));
+        stop(r, resultFile.resolveSibling(CpuProfile.stem(resultFile) + "." + slug(r.side()) + ".jfr"));
       } catch (IOException | RuntimeException e) {
         log.accept("--profile: " + r.side() + ": " + e.getMessage());
       }
     }
     started.clear();
+  }
+
+  /** Stops {@code r} into a new owner-only file beside {@code jfr}, then renames it to {@code jfr} (a link there replaced, not followed). */
+  private static void stop(JfrRecorder r, Path jfr) throws IOException {
+    Path reserved = OutputFiles.reserveBeside(jfr);
+    try {
+      r.stopInto(reserved);
+      OutputFiles.moveInto(reserved, jfr);
+    } finally {
+      Files.deleteIfExists(reserved);
+    }
   }
 
   /** {@code inner}, also noting the span of every measured iteration under its workload's tag. */
@@ -116,7 +138,7 @@ public final class RunProfiler {
     for (JfrRecorder r : started) {
       Path jfr = resultFile.resolveSibling(stem + "." + slug(r.side()) + ".jfr");
       try {
-        r.stopInto(jfr);
+        stop(r, jfr);
         recordings.add(new CpuProfile.Recording(r.side(), jfr.getFileName().toString(), null));
         files.put(r.side(), jfr);
       } catch (IOException | RuntimeException e) {
@@ -125,13 +147,18 @@ public final class RunProfiler {
       }
     }
     recordings.addAll(problems);
-    try (DirectoryStream<Path> dir = Files.newDirectoryStream(resultFile.getParent(), stem + ".service-*.jfr")) {
-      for (Path jfr : dir) {
-        Matcher m = SERVICE_JFR.matcher(jfr.getFileName().toString());
-        if (!m.find()) continue;
-        String side = "service pid " + m.group(1);
+    for (Path written : servicesRecordings()) {
+      Matcher m = SERVICE_JFR.matcher(written.getFileName().toString());
+      if (!m.find()) continue;
+      String side = "service pid " + m.group(1);
+      Path jfr = resultFile.resolveSibling(stem + ".service-" + m.group(1) + ".jfr");
+      try {
+        OutputFiles.replace(jfr, out -> Files.copy(written, out)); // created owner-only beside the result, whatever mode the service gave its own
         recordings.add(new CpuProfile.Recording(side, jfr.getFileName().toString(), null));
         files.put(side, jfr);
+      } catch (IOException e) {
+        recordings.add(new CpuProfile.Recording(side, null, "not kept: " + e.getMessage()));
+        log.accept("--profile: " + side + " not kept: " + e.getMessage());
       }
     }
     List<CpuProfile.Workload> workloads = new ArrayList<>();
@@ -156,13 +183,40 @@ public final class RunProfiler {
     }
     CpuProfile profile = new CpuProfile(CpuProfile.FORMAT, FlameGraphs.RENDERER, null, recordings, workloads);
     CpuProfile.write(profile, CpuProfile.fileFor(resultFile));
+    removeServicesDir();
     return profile;
+  }
+
+  /** The recordings the services wrote as they stopped, in the order of their names. */
+  private List<Path> servicesRecordings() throws IOException {
+    List<Path> written = new ArrayList<>();
+    if (servicesDir == null) return written;
+    try (DirectoryStream<Path> dir = Files.newDirectoryStream(servicesDir, "service-*.jfr")) {
+      for (Path jfr : dir) if (SERVICE_JFR.matcher(jfr.getFileName().toString()).find()) written.add(jfr);
+    }
+    written.sort(null);
+    return written;
+  }
+
+  /** The services' directory, once their recordings are beside the result (their JFR repositories within it, left by a killed JVM, too). */
+  private void removeServicesDir() throws IOException {
+    if (servicesDir == null) return;
+    try (var all = Files.walk(servicesDir)) {
+      for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+    }
   }
 
   /** A flame graph of {@code jfr}'s CPU samples between {@code from} and {@code to}; its file name, or null (said) when it could not be drawn. */
   private String draw(Path jfr, Instant from, Instant to, String title, String name) {
     try {
-      FlameGraphs.draw(jfr, from, to, title, resultFile.resolveSibling(name));
+      Path graph = resultFile.resolveSibling(name);
+      Path reserved = OutputFiles.reserveBeside(graph); // the converter writes a path it is given: one nobody could have put a link at
+      try {
+        FlameGraphs.draw(jfr, from, to, title, reserved);
+        OutputFiles.moveInto(reserved, graph);
+      } finally {
+        Files.deleteIfExists(reserved);
+      }
       return name;
     } catch (IOException | RuntimeException e) {
       log.accept("--profile: no flame graph of " + jfr.getFileName() + ": " + e);

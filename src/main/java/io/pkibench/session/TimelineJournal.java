@@ -3,6 +3,7 @@ package io.pkibench.session;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.pkibench.engine.SeriesSpec;
+import io.pkibench.files.OutputFiles;
 import io.pkibench.measure.LatencyHistograms;
 import io.pkibench.plan.LevelLoad;
 import io.pkibench.plan.Stages;
@@ -15,7 +16,6 @@ import io.pkibench.results.RunResultJson;
 import io.pkibench.results.RunStatus;
 import io.pkibench.results.Timeline;
 import io.pkibench.results.WorkloadResult;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -89,7 +89,7 @@ public final class TimelineJournal implements TimelineRecorder.Journal, AutoClos
         // A new staged series: the journal holds the series being measured only (those before it are in the result).
         close();
         started = spec;
-        out = new FileOutputStream(path.toFile(), false);
+        out = OutputFiles.createNew(path); // owner-only; a link at its path refused
         Double rate = spec.load() instanceof LevelLoad.Open open ? open.ratePerSecond() : null;
         write(new Header(FORMAT, workload, name, spec.stages().toString(), spec.concurrency(), rate, cpuMeter, cores,
             second.members().stream().map(Timeline.MemberSecond::label).toList()));

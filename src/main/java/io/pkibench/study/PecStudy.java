@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import io.pkibench.files.OutputFiles;
 import io.pkibench.report.HumanUnits;
 import io.pkibench.formats.pec.TestProviders;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -641,11 +642,11 @@ public final class PecStudy implements Study {
     tampered[at] = 'm'; // one byte of the signed text: the recipients' provider must answer with an anomaly
     for (Outgoing o : p2.receive("sample-3", p1.address(), List.of(to), tampered)) if (o.kind() != null) documents.put(o.kind().value, o.bytes());
     documents.put(DocumentKind.NON_DELIVERY.value, p1.nonDelivery("sample", envelope, List.of(to), "sample: 550 5.1.1 no such user", true).bytes());
-    Files.writeString(dir.resolve("chain.pem"), Files.readString(pki.caChainPem()));
+    OutputFiles.replace(dir.resolve("chain.pem"), Files.readString(pki.caChainPem()));
     List<Sample> samples = new ArrayList<>();
     for (var e : documents.entrySet()) {
       String file = e.getKey() + ".eml";
-      Files.write(dir.resolve(file), e.getValue());
+      OutputFiles.replace(dir.resolve(file), e.getValue());
       samples.add(new Sample(file, describe(e.getKey()),
           "openssl smime -verify -in " + file + " -CAfile chain.pem -purpose any -out /dev/null", List.of("openssl")));
     }

@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import io.pkibench.files.OutputFiles;
 import io.pkibench.formats.iso20022.Pacs008Pool;
 import io.pkibench.formats.iso20022.SpiSignature;
 import io.pkibench.keys.KeySource;
@@ -183,14 +184,13 @@ public final class PixStudy implements Study {
     org.w3c.dom.Document message = SpiSignature.parse(
         Pacs008Pool.generate(1, 20201116, clock.instant()).get(0));
     new SpiSignature(key).sign(message);
-    java.nio.file.Files.write(dir.resolve("spi-sign.xml"), SpiSignature.write(message));
-    java.nio.file.Files.writeString(dir.resolve("signer.pem"), TestPki.pem(List.of(key.certificate())));
-    java.nio.file.Files.writeString(dir.resolve("chain.pem"), TestPki.pem(key.chain()));
-    java.nio.file.Files.writeString(dir.resolve("root-ca.pem"), java.nio.file.Files.readString(pki.certificatePem("root-ca")));
+    OutputFiles.replace(dir.resolve("spi-sign.xml"), SpiSignature.write(message));
+    OutputFiles.replace(dir.resolve("signer.pem"), TestPki.pem(List.of(key.certificate())));
+    OutputFiles.replace(dir.resolve("chain.pem"), TestPki.pem(key.chain()));
+    OutputFiles.replace(dir.resolve("root-ca.pem"), java.nio.file.Files.readString(pki.certificatePem("root-ca")));
     try (var script = PixStudy.class.getResourceAsStream("check-spi.sh")) {
       java.nio.file.Path target = dir.resolve("check-spi.sh");
-      java.nio.file.Files.write(target, script.readAllBytes());
-      java.nio.file.Files.setPosixFilePermissions(target, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+      OutputFiles.replaceScript(target, script.readAllBytes());
     }
     return List.of(
         new Sample("spi-sign.xml", "pacs.008 signed as the SPI signs (AppHdr/Sgntr, three references), by signer.pem",

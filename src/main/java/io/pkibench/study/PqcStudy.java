@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import io.pkibench.files.OutputFiles;
 import io.pkibench.formats.tls.TlsConnection;
 import io.pkibench.formats.tls.TlsEngine;
 import io.pkibench.formats.tls.Connection;
@@ -375,9 +376,9 @@ public final class PqcStudy implements Study {
       Signature s = Signature.getInstance("ML-DSA");
       s.initSign(pair.getPrivate());
       s.update(message);
-      Files.write(dir.resolve(base + ".pk"), rawPublic(pair));
-      Files.write(dir.resolve(base + ".msg"), message);
-      Files.write(dir.resolve(base + ".sig"), s.sign());
+      OutputFiles.replace(dir.resolve(base + ".pk"), rawPublic(pair));
+      OutputFiles.replace(dir.resolve(base + ".msg"), message);
+      OutputFiles.replace(dir.resolve(base + ".sig"), s.sign());
       samples.add(new Sample(base + ".sig", set + " signature (FIPS 204 pure, empty context) of " + base + ".msg under " + base + ".pk",
           "python3 check-pqc.py " + base, List.of("python3")));
     }
@@ -385,10 +386,10 @@ public final class PqcStudy implements Study {
       String base = set.toLowerCase(Locale.ROOT);
       KeyPair pair = KeyPairGenerator.getInstance(set).generateKeyPair();
       var out = KEM.getInstance("ML-KEM").newEncapsulator(pair.getPublic()).encapsulate();
-      Files.write(dir.resolve(base + ".ek"), rawPublic(pair));
-      Files.write(dir.resolve(base + ".dk"), rawExpandedPrivate(pair));
-      Files.write(dir.resolve(base + ".ct"), out.encapsulation());
-      Files.write(dir.resolve(base + ".ss"), out.key().getEncoded());
+      OutputFiles.replace(dir.resolve(base + ".ek"), rawPublic(pair));
+      OutputFiles.replace(dir.resolve(base + ".dk"), rawExpandedPrivate(pair));
+      OutputFiles.replace(dir.resolve(base + ".ct"), out.encapsulation());
+      OutputFiles.replace(dir.resolve(base + ".ss"), out.key().getEncoded());
       samples.add(new Sample(base + ".ct", set + " ciphertext to " + base + ".ek whose decapsulation with " + base + ".dk is " + base + ".ss",
           "python3 check-pqc.py " + base, List.of("python3")));
     }
@@ -403,11 +404,11 @@ public final class PqcStudy implements Study {
             signer.certificate()));
     generator.addCertificates(new org.bouncycastle.cert.jcajce.JcaCertStore(List.of(signer.certificate())));
     byte[] p7s = generator.generate(new org.bouncycastle.cms.CMSProcessableByteArray(message), true).getEncoded("DER");
-    Files.write(dir.resolve("cms-ml-dsa-65.p7s"), p7s);
+    OutputFiles.replace(dir.resolve("cms-ml-dsa-65.p7s"), p7s);
     samples.add(new Sample("cms-ml-dsa-65.p7s", "CMS SignedData (RFC 9882) of a message, signed attributes, ML-DSA-65 by signer-ml-dsa-65-1,"
         + " its certificate inside", "python3 check-pqc.py cms-ml-dsa-65", List.of("python3")));
     try (var script = PqcStudy.class.getResourceAsStream("check-pqc.py")) {
-      Files.write(dir.resolve("check-pqc.py"), script.readAllBytes());
+      OutputFiles.replace(dir.resolve("check-pqc.py"), script.readAllBytes());
     }
     return samples;
   }

@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import io.pkibench.files.OutputFiles;
 import io.pkibench.formats.rsfn.CaCodes;
 import io.pkibench.formats.rsfn.Protocol3;
 import io.pkibench.formats.rsfn.Treatment;
@@ -124,14 +125,13 @@ public final class RsfnStudy implements Study {
     var codec = Protocol3.forTestPki(pki, CaCodes.defaults(), clock,
         keys.provider("Cipher", "AES/GCM/NoPadding"));
     byte[] payload = RsfnWorkloads.payload(1024);
-    java.nio.file.Files.write(dir.resolve("rsfn-pack.rsfn"), codec.pack(sender, recipient.certificate(), payload, Treatment.NORMAL));
-    java.nio.file.Files.write(dir.resolve("rsfn-clear.rsfn"), codec.pack(sender, recipient.certificate(), payload, Treatment.CLEAR));
-    java.nio.file.Files.writeString(dir.resolve("sender.pem"), TestPki.pem(List.of(sender.certificate())));
-    java.nio.file.Files.writeString(dir.resolve("recipient.pem"), TestPki.pem(List.of(recipient.certificate())));
+    OutputFiles.replace(dir.resolve("rsfn-pack.rsfn"), codec.pack(sender, recipient.certificate(), payload, Treatment.NORMAL));
+    OutputFiles.replace(dir.resolve("rsfn-clear.rsfn"), codec.pack(sender, recipient.certificate(), payload, Treatment.CLEAR));
+    OutputFiles.replace(dir.resolve("sender.pem"), TestPki.pem(List.of(sender.certificate())));
+    OutputFiles.replace(dir.resolve("recipient.pem"), TestPki.pem(List.of(recipient.certificate())));
     try (var script = RsfnStudy.class.getResourceAsStream("check-rsfn.sh")) {
       java.nio.file.Path target = dir.resolve("check-rsfn.sh");
-      java.nio.file.Files.write(target, script.readAllBytes());
-      java.nio.file.Files.setPosixFilePermissions(target, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+      OutputFiles.replaceScript(target, script.readAllBytes());
     }
     return List.of(
         new Sample("rsfn-pack.rsfn", "1 KiB packed from sender.pem to recipient.pem, encrypted (C04 0): header fields and serials",

@@ -1,9 +1,9 @@
 package io.pkibench.study;
 
+import io.pkibench.files.OutputFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.TreeSet;
 
@@ -42,8 +42,7 @@ public final class SampleScripts {
     }
     sh.append("echo \"$(( ").append(samples.size()).append(" - failed )) verified, $failed failed\"\n[ \"$failed\" -eq 0 ]\n");
     Path script = dir.resolve("verify.sh");
-    Files.writeString(script, sh);
-    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+    OutputFiles.replaceScript(script, sh.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
 
     StringBuilder md = new StringBuilder("# Samples of `pkibench study " + study + "`\n\n"
         + "Each file was made by the same code the study measured. Check them all with `./verify.sh` (one line per file, exit 0 when all verify),\n"
@@ -51,7 +50,7 @@ public final class SampleScripts {
         + String.join(", ", new TreeSet<>(samples.stream().flatMap(s -> s.needs().stream()).toList())) + ".\n\n"
         + "| file | what | check |\n|---|---|---|\n");
     for (Sample s : samples) md.append("| `").append(s.file()).append("` | ").append(s.what()).append(" | `").append(s.check().replace("|", "\\|")).append("` |\n");
-    Files.writeString(dir.resolve("VERIFY.md"), md);
+    OutputFiles.replace(dir.resolve("VERIFY.md"), md.toString());
   }
 
   private static String quote(String s) {

@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import io.pkibench.files.OutputFiles;
 import io.pkibench.formats.ades.XadesVerifier;
 import eu.europa.esig.dss.enumerations.SignaturePackaging;
 import eu.europa.esig.dss.model.InMemoryDocument;
@@ -41,17 +42,17 @@ public final class StudySamples {
     var key = keys.key("signer-rsa2048-1");
     List<Sample> samples = new ArrayList<>();
     // Trust: the root alone; the intermediates (and the TSA's certificate) only as untrusted helpers.
-    Files.writeString(dir.resolve("root-ca.pem"), Files.readString(pki.certificatePem("root-ca")));
-    Files.writeString(dir.resolve("intermediates.pem"),
+    OutputFiles.replace(dir.resolve("root-ca.pem"), Files.readString(pki.certificatePem("root-ca")));
+    OutputFiles.replace(dir.resolve("intermediates.pem"),
         Files.readString(pki.certificatePem("intermediate-a")) + Files.readString(pki.certificatePem("intermediate-b")));
-    Files.writeString(dir.resolve("tsa-untrusted.pem"),
+    OutputFiles.replace(dir.resolve("tsa-untrusted.pem"),
         Files.readString(pki.certificatePem("intermediate-a")) + Files.readString(pki.certificatePem("intermediate-b"))
             + Files.readString(pki.certificatePem("tsa")));
     byte[] content = AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, 137 * 1024);
-    Files.write(dir.resolve("document.bin"), content);
+    OutputFiles.replace(dir.resolve("document.bin"), content);
     for (var f : List.of(TwoPhaseSigner.Format.CADES, TwoPhaseSigner.Format.CADES_T)) {
       String file = f == TwoPhaseSigner.Format.CADES ? "cades.p7s" : "cades-t.p7s";
-      Files.write(dir.resolve(file), signer.sign(f, new InMemoryDocument(content, "document.bin"), key, SignaturePackaging.DETACHED));
+      OutputFiles.replace(dir.resolve(file), signer.sign(f, new InMemoryDocument(content, "document.bin"), key, SignaturePackaging.DETACHED));
       samples.add(new Sample(file, (f == TwoPhaseSigner.Format.CADES ? "CAdES-B-B" : "CAdES-B-T") + " detached signature of document.bin",
           "openssl cms -verify -binary -inform DER -in " + file + " -content document.bin -CAfile root-ca.pem -certfile intermediates.pem -out /dev/null",
           List.of("openssl")));
@@ -59,12 +60,12 @@ public final class StudySamples {
     byte[] pdf = AdesChecks.sampleDocument(TwoPhaseSigner.Format.PADES, 0);
     for (var f : List.of(TwoPhaseSigner.Format.PADES, TwoPhaseSigner.Format.PADES_T)) {
       String file = f == TwoPhaseSigner.Format.PADES ? "pades.pdf" : "pades-t.pdf";
-      Files.write(dir.resolve(file), signer.sign(f, new InMemoryDocument(pdf, "sample.pdf"), key, null));
+      OutputFiles.replace(dir.resolve(file), signer.sign(f, new InMemoryDocument(pdf, "sample.pdf"), key, null));
       samples.add(new Sample(file, f == TwoPhaseSigner.Format.PADES ? "PAdES-B-B signed PDF" : "PAdES-B-T signed PDF",
           "pdfsig " + file + " | grep -q 'Signature is Valid.'", List.of("pdfsig")));
     }
     byte[] xml = AdesChecks.sampleDocument(TwoPhaseSigner.Format.XADES, 4096);
-    Files.write(dir.resolve("xades.xml"), signer.sign(TwoPhaseSigner.Format.XADES, new InMemoryDocument(xml, "message.xml"), key, null));
+    OutputFiles.replace(dir.resolve("xades.xml"), signer.sign(TwoPhaseSigner.Format.XADES, new InMemoryDocument(xml, "message.xml"), key, null));
     // xmlsec1 must be told which attribute is an ID (XAdES's SignedProperties, in its namespace) to resolve the reference to it.
     samples.add(new Sample("xades.xml", "XAdES-B-B enveloped signature of an ISO 20022-style message",
         "xmlsec1 --verify --trusted-pem root-ca.pem --untrusted-pem intermediates.pem --id-attr:Id "
@@ -73,8 +74,8 @@ public final class StudySamples {
     TimeStampRequestGenerator requests = new TimeStampRequestGenerator();
     requests.setCertReq(true);
     byte[] request = requests.generate(NISTObjectIdentifiers.id_sha256, MessageDigest.getInstance("SHA-256").digest(content), BigInteger.ONE).getEncoded();
-    Files.write(dir.resolve("timestamp.tsq"), request);
-    Files.write(dir.resolve("timestamp.tsr"), tsa.respond(request));
+    OutputFiles.replace(dir.resolve("timestamp.tsq"), request);
+    OutputFiles.replace(dir.resolve("timestamp.tsr"), tsa.respond(request));
     samples.add(new Sample("timestamp.tsr", "RFC 3161 time-stamp reply to timestamp.tsq (the SHA-256 of document.bin)",
         "openssl ts -verify -in timestamp.tsr -queryfile timestamp.tsq -CAfile root-ca.pem -untrusted tsa-untrusted.pem", List.of("openssl")));
     return samples;
@@ -105,7 +106,7 @@ public final class StudySamples {
           case PADES, PADES_T -> ".pdf";
           case XADES -> ".xml";
         };
-        Files.write(dir.resolve(file), signed);
+        OutputFiles.replace(dir.resolve(file), signed);
         samples.add(switch (f) {
           case CADES, CADES_T -> new Sample(file, "EU DSS's " + (f.timestamped() ? "CAdES-B-T" : "CAdES-B-B") + " detached signature of document.bin (its REST API)",
               "openssl cms -verify -binary -inform DER -in " + file + " -content document.bin -CAfile root-ca.pem -certfile intermediates.pem -out /dev/null",

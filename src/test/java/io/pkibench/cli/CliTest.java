@@ -448,17 +448,6 @@ class CliTest {
     }
   }
 
-  /**
-   * A full disk (the kernel's ENOSPC, through /dev/full where the interval log goes) names the file that could
-   * not be written, not just "No space left on device"; the run stops with exit 1.
-   */
-  @Test
-  void fullDisk_namesTheFileThatCouldNotBeWritten() throws Exception {
-    java.nio.file.Files.createSymbolicLink(dir.resolve("full.hlog"), Path.of("/dev/full"));
-    assertEquals(1, run("run", "noop", "--concurrency", "1", "--warmup", "0x1s", "--measure", "1x200ms", "--out", "full.json"));
-    assertTrue(err.toString().contains("cannot write interval log " + dir.resolve("full.hlog") + ": No space left on device"), err.toString());
-  }
-
   /** A file the CLI reads that never ends (/dev/zero claims 0 bytes) is refused with a clear message, not read until the heap runs out. */
   @Test
   void serve_endlessInputFiles_refusedNamingTheFileAndTheLimit() throws Exception {
