@@ -92,6 +92,11 @@ class OutsideTextShownTest {
     assertTrue(printed.contains("java.io.IOException: \\x1b[31mred"), "the cause too:\n" + printed);
 
     out.getBuffer().setLength(0);
+    assertEquals(0, run("report", "hostile.json", "--format", "csv"), err.toString());
+    assertNothingRaw(out + "\n" + err);
+    assertTrue(out.toString().contains("sign\\x1b[31mred"), "the CSV's names too:\n" + out);
+
+    out.getBuffer().setLength(0);
     err.getBuffer().setLength(0);
     run("compare", "hostile.json", "hostile.json");
     printed = out + "\n" + err;
