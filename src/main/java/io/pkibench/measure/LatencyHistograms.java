@@ -43,8 +43,11 @@ public final class LatencyHistograms {
    * so that a result file cannot make its reader allocate for a range no run has.
    */
   public static final long MOST_DECLARED_NANOS = 3_600_000_000_000L;
-  /** The most counts a histogram read back may hold once decoded (8 MB): pkibench's own shape holds 31,744, an hour's at 3 digits 33,792. */
-  static final int MOST_COUNTS = 1 << 20;
+  /**
+   * The most counts a histogram read back may hold once decoded (1 MB), about four times pkibench's own shape (31,744; an
+   * hour's at 3 digits 33,792): every histogram of a file is decoded when it is read, so this bounds what each costs.
+   */
+  static final int MOST_COUNTS = 1 << 17;
   private static final int V2_COOKIE_BASE = 0x1c849303;
   private static final int V2_COMPRESSED_COOKIE_BASE = 0x1c849304;
   private static final int HEADER_BYTES = 40;
