@@ -17,6 +17,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import io.pkibench.text.OutsideText;
 
 @Command(
     name = "compare",
@@ -74,7 +75,7 @@ final class CompareCommand implements Callable<Integer> {
     Comparison comparison = Comparison.of(b, c, limits, confidencePercent / 100);
     if (comparison.rows().isEmpty()) {
       throw new ParameterException(spec.commandLine(), "nothing to compare: the two runs share no workload and level ("
-          + String.join("; ", comparison.unmatched()) + ")");
+          + OutsideText.forTerminal(String.join("; ", comparison.unmatched())) + ")");
     }
     switch (format) {
       case text -> ctx.out().print(ComparisonFormat.text(comparison));

@@ -6,6 +6,7 @@ import io.pkibench.session.TimelineJournal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.pkibench.text.OutsideText;
 
 /** Reads a result file named on the command line, turning every way it can be wrong into one message that names it. */
 final class ResultFiles {
@@ -25,7 +26,7 @@ final class ResultFiles {
       }
       return recovered;
     } catch (IOException e) {
-      throw new IllegalArgumentException(label + " " + file + ": " + e.getMessage());
+      throw new IllegalArgumentException(label + " " + file + ": " + OutsideText.forTerminal(e.getMessage()));
     }
   }
 }

@@ -52,6 +52,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import io.pkibench.text.OutsideText;
 
 @Command(
     name = "run",
@@ -262,7 +263,7 @@ final class RunCommand implements Callable<Integer> {
       result = RunSession.recordOutOfResources(resultFile, plan, fatal);
       var workloads = result.workloads();
       progress.line(workloads.isEmpty() ? "stopped: " + fatal
-          : workloads.get(workloads.size() - 1).name() + ": stopped: " + workloads.get(workloads.size() - 1).failure());
+          : workloads.get(workloads.size() - 1).name() + ": stopped: " + OutsideText.forTerminal(workloads.get(workloads.size() - 1).failure()));
     } catch (Exception e) {
       if (profiler != null) profiler.abandon(); // a jcmd recording would go on in the service's JVM
       throw e;

@@ -16,6 +16,7 @@ import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
+import io.pkibench.text.OutsideText;
 
 /**
  * A scenario file: the YAML form of {@code run}'s options, the file a user keeps beside their service. Each top-level key
@@ -54,7 +55,7 @@ final class ScenarioFile {
       try {
         args = args(mine, e.getValue().value());
       } catch (IllegalArgumentException bad) {
-        problems.add(where + ": " + bad.getMessage());
+        problems.add(where + ": " + OutsideText.forTerminal(bad.getMessage()));
         continue;
       }
       // Parsed by a fresh command of the same class, so the option's own converter and checks apply, and the error names the line.
@@ -62,7 +63,7 @@ final class ScenarioFile {
       try {
         fresh.parseArgs(args.toArray(String[]::new));
       } catch (CommandLine.ParameterException bad) {
-        problems.add(where + ": " + bad.getMessage());
+        problems.add(where + ": " + OutsideText.forTerminal(bad.getMessage()));
         continue;
       }
       Object value = fresh.getCommandSpec().findOption("--" + e.getKey()).getValue();
@@ -88,7 +89,7 @@ final class ScenarioFile {
         if (b) args.add(name);
       }
       case Map<?, ?> map when Map.class.isAssignableFrom(option.type()) -> map.forEach((k, v) -> {
-        if (v instanceof Map<?, ?> || v instanceof List<?>) throw new IllegalArgumentException(k + " takes one value, not a list or mapping");
+        if (v instanceof Map<?, ?> || v instanceof List<?>) throw new IllegalArgumentException(OutsideText.forTerminal(String.valueOf(k)) + " takes one value, not a list or mapping");
         args.add(name);
         args.add(k + "=" + v);
       });
@@ -107,7 +108,7 @@ final class ScenarioFile {
       case Map<?, ?> map -> throw new IllegalArgumentException("takes " + (flag ? "true or false" : "a value") + ", not a mapping");
       case List<?> list -> throw new IllegalArgumentException("takes true or false, not a list");
       default -> {
-        if (flag) throw new IllegalArgumentException("takes true or false, not '" + value + "'");
+        if (flag) throw new IllegalArgumentException("takes true or false, not '" + OutsideText.forTerminal(String.valueOf(value)) + "'");
         if (value == null) throw new IllegalArgumentException("has no value; give one or leave the key out");
         args.add(name);
         args.add(String.valueOf(value));
@@ -127,7 +128,7 @@ final class ScenarioFile {
       throw new IllegalArgumentException(shown + " " + twice.getMessage(), twice);
     } catch (JsonProcessingException e) {
       JsonLocation at = e.getLocation();
-      throw new IllegalArgumentException(shown + (at == null ? "" : " line " + at.getLineNr()) + " is not valid YAML: " + e.getOriginalMessage(), e);
+      throw new IllegalArgumentException(shown + (at == null ? "" : " line " + at.getLineNr()) + " is not valid YAML: " + OutsideText.forTerminal(e.getOriginalMessage()), e);
     } catch (IOException e) {
       throw new IllegalArgumentException("--scenario " + shown + ": cannot read it (" + e.getMessage() + ")", e);
     }
@@ -149,7 +150,7 @@ final class ScenarioFile {
       if (key.equals(MEMBERS)) {
         members = members(shown, v, problems);
       } else if (option == null || REFUSED.contains(key) || !option.longestName().startsWith("--")) {
-        problems.add(shown + " line " + v.line() + ": unknown key '" + key + "'" + Suggestions.didYouMean(key, known)
+        problems.add(shown + " line " + v.line() + ": unknown key '" + OutsideText.forTerminal(key) + "'" + Suggestions.didYouMean(key, known)
             + "; a scenario's keys are run's long options without their dashes (see 'pkibench run --help') and 'members'");
       } else {
         options.put(key, new Located(plain(v.value()), v.line()));
@@ -188,7 +189,7 @@ final class ScenarioFile {
           case "weight" -> {
             weight = plain == null ? null : MixSpec.weight(String.valueOf(plain));
             if (weight == null) {
-              problems.add(here + ": the weight ('" + plain + "') is not a number; give a positive number, e.g. weight: 3");
+              problems.add(here + ": the weight ('" + OutsideText.forTerminal(String.valueOf(plain)) + "') is not a number; give a positive number, e.g. weight: 3");
             } else if (!(weight > 0)) {
               problems.add(here + ": the weight is " + plain + "; a weight must be above 0 (leave the member out to run none of it)");
             }
@@ -196,14 +197,14 @@ final class ScenarioFile {
           case "params" -> {
             if (plain instanceof Map<?, ?> given) {
               given.forEach((k, pv) -> {
-                if (pv instanceof Map<?, ?> || pv instanceof List<?> || pv == null) problems.add(here + ": params." + k + " takes one value");
+                if (pv instanceof Map<?, ?> || pv instanceof List<?> || pv == null) problems.add(here + ": params." + OutsideText.forTerminal(String.valueOf(k)) + " takes one value");
                 else params.put(String.valueOf(k), String.valueOf(pv));
               });
             } else {
               problems.add(here + ": params is a mapping, e.g. params: {alg: ecdsa-p256}");
             }
           }
-          default -> problems.add(here + ": unknown key '" + key + "'" + Suggestions.didYouMean(key, MEMBER_KEYS) + "; a member has "
+          default -> problems.add(here + ": unknown key '" + OutsideText.forTerminal(key) + "'" + Suggestions.didYouMean(key, MEMBER_KEYS) + "; a member has "
               + String.join(", ", MEMBER_KEYS));
         }
       }
@@ -246,7 +247,7 @@ final class ScenarioFile {
           Located v = value(p);
           Object before = map.put(key, new Located(v.value(), keyLine));
           if (before != null) {
-            throw new IllegalArgumentException("line " + keyLine + ": " + key + " is given twice (first on line " + ((Located) before).line()
+            throw new IllegalArgumentException("line " + keyLine + ": " + OutsideText.forTerminal(key) + " is given twice (first on line " + ((Located) before).line()
                 + "); give each key once");
           }
         }

@@ -7,6 +7,7 @@ import io.pkibench.analysis.TrimmedNumber;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import io.pkibench.text.OutsideText;
 
 /**
  * A comparison as a terminal table or as Markdown for a CI comment: the rows with each change's
@@ -62,7 +63,7 @@ public final class ComparisonFormat {
 
   private static String[] cells(Comparison.Row r) {
     return new String[] {
-        r.workload(),
+        OutsideText.forTerminal(r.workload()),
         r.load() == Math.rint(r.load()) ? Long.toString((long) r.load()) : Double.toString(r.load()),
         r.metric().flag,
         value(r.metric(), r.base()),
@@ -78,7 +79,7 @@ public final class ComparisonFormat {
     List<String> notes = new ArrayList<>();
     for (Comparison.Row r : c.rows()) {
       if (r.verdict() != Verdict.inconclusive) continue;
-      String what = "inconclusive: " + r.workload() + " level " + TrimmedNumber.of(r.load(), 4) + " " + r.metric().flag + ": ";
+      String what = "inconclusive: " + OutsideText.forTerminal(r.workload()) + " level " + TrimmedNumber.of(r.load(), 4) + " " + r.metric().flag + ": ";
       double size = r.threshold() != null ? Math.abs(r.threshold().allowedPercent()) : Comparison.UNTHRESHOLDED_SIZE_PERCENT;
       String change = r.threshold() != null ? "the limit " + r.threshold() : "a change of " + TrimmedNumber.of(size, 4) + "%";
       if (r.changeLowPercent() == null) {

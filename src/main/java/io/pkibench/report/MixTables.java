@@ -10,6 +10,7 @@ import io.pkibench.results.WorkloadResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import io.pkibench.text.OutsideText;
 
 /**
  * A mix's levels split by member: each member's share asked (its weight) beside the share it drew, its counts,
@@ -29,7 +30,7 @@ public final class MixTables {
     for (LevelResult l : w.levels()) {
       String level = l.openLoop() != null ? HumanUnits.rate(l.openLoop().targetRate()) + "/s" : "c=" + l.concurrency();
       for (MemberLevel m : l.members()) {
-        rows.add(row(level, m.label(), percent(asked(w.mix(), m.label())), percent(m.achievedShare()), m.counts(), m.throughput().mean(),
+        rows.add(row(level, OutsideText.forTerminal(m.label()), percent(asked(w.mix(), m.label())), percent(m.achievedShare()), m.counts(), m.throughput().mean(),
             m.latencyNanos(), "n/a"));
       }
       Double opsPerCpuSecond = l.cpu() == null ? null : l.cpu().opsPerCpuSecond();
@@ -101,11 +102,11 @@ public final class MixTables {
       Double rate = alone == null ? null : alone.levels().get(alone.levels().size() - 1).cpu().opsPerCpuSecond();
       if (rate == null) return java.util.Optional.empty();
       cpuSecondsPerOp += mixed.mix().askedShare(i) / rate;
-      parts.add(m.label() + " " + HumanUnits.rate(rate));
+      parts.add(OutsideText.forTerminal(m.label()) + " " + HumanUnits.rate(rate));
     }
     double predicted = 1 / cpuSecondsPerOp;
     return java.util.Optional.of(String.format(Locale.ROOT, "%s: %s ops per service CPU-second measured as one mix; its types alone (%s) predict %s"
-        + " for these shares: measured / predicted = %.2f", mixed.step() == null ? mixed.name() : mixed.step().label(), HumanUnits.rate(measured),
+        + " for these shares: measured / predicted = %.2f", OutsideText.forTerminal(mixed.step() == null ? mixed.name() : mixed.step().label()), HumanUnits.rate(measured),
         String.join(", ", parts), HumanUnits.rate(predicted), measured / predicted));
   }
 
@@ -114,7 +115,7 @@ public final class MixTables {
     StringBuilder out = new StringBuilder();
     for (WorkloadResult w : result.workloads()) {
       if (w.mix() == null || w.probe() || w.levels().isEmpty()) continue;
-      out.append('\n').append(w.step() == null ? w.name() : w.step().label()).append('\n').append(terminal(w));
+      out.append('\n').append(OutsideText.forTerminal(w.step() == null ? w.name() : w.step().label())).append('\n').append(terminal(w));
       sumOfParts(result, w).ifPresent(text -> out.append("  ").append(text).append('\n'));
     }
     return out.toString();

@@ -6,6 +6,7 @@ import io.pkibench.results.WorkloadResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import io.pkibench.text.OutsideText;
 
 /**
  * A staged level ({@code run --stages}) second by second: latency on a log axis (p50, p99, max of each second's own
@@ -112,7 +113,7 @@ final class StageCharts {
       for (Timeline.MemberStage m : s.members()) {
         rows.add(new String[] {
             "",
-            "  " + m.label(),
+            "  " + OutsideText.forTerminal(m.label()),
             "",
             Long.toString(m.counts().started()),
             Long.toString(m.counts().succeeded()),

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import io.pkibench.text.OutsideText;
 
 /**
  * A study's own table, as its original printed it (one row per step: threads, operations, errors,
@@ -413,12 +414,12 @@ public final class StudyTables {
   }
 
   static String hardware(Environment e) {
-    return e.cpuModel() + " × " + e.cores() + " cores, " + String.format(Locale.ROOT, "%.0f GiB", e.memoryBytes() / (1024.0 * 1024 * 1024))
-        + ", " + e.jdk() + " (load generator and services on the same machine)";
+    return OutsideText.forTerminal(e.cpuModel()) + " × " + e.cores() + " cores, " + String.format(Locale.ROOT, "%.0f GiB", e.memoryBytes() / (1024.0 * 1024 * 1024))
+        + ", " + OutsideText.forTerminal(e.jdk()) + " (load generator and services on the same machine)";
   }
 
   static String whyNotMeasured(Row row) {
-    if (row.measured() != null && row.measured().failure() != null) return row.measured().failure();
+    if (row.measured() != null && row.measured().failure() != null) return OutsideText.forTerminal(row.measured().failure());
     if (row.step().notMeasuredBecause() != null) return row.step().notMeasuredBecause();
     return "the study stopped before this step";
   }
@@ -431,7 +432,7 @@ public final class StudyTables {
 
   /** The stress tool's panel for one step, shown on the live view when its measurement ends. */
   public static String panel(String label, WorkloadResult w, StudyRecord.Unit unit) {
-    if (w.levels().isEmpty()) return "[" + label + "] not measured: " + w.failure();
+    if (w.levels().isEmpty()) return "[" + label + "] not measured: " + OutsideText.forTerminal(w.failure());
     LevelResult l = w.levels().get(0);
     StringBuilder p = new StringBuilder();
     p.append("┌─ ").append(label).append(" (").append(w.name()).append(")\n");

@@ -6,10 +6,15 @@ import io.pkibench.results.ErrorCount;
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.WorkloadResult;
+import io.pkibench.text.OutsideText;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The result as a fixed-width table: one block per workload, one row per level, its errors and verdict. */
+/**
+ * The result as a fixed-width table: one block per workload, one row per level, its errors and verdict. Every text the
+ * result holds that came from outside (a service's error, a name or note read back from a file) is shown through
+ * {@link OutsideText}: a result file is input too, and its strings must not drive the terminal.
+ */
 public final class TerminalTable {
   private static final String[] HEADER = {
       "conc", "ops", "ok", "err", "ops/s", "±99.9%", "mean", "p50", "p90", "p99", "p99.9", "max", "cpu", "ops/cpu-s"};
@@ -20,14 +25,14 @@ public final class TerminalTable {
 
   public static String render(RunResult result, Analysis analysis) {
     StringBuilder out = new StringBuilder();
-    out.append("pkibench ").append(result.environment().toolVersion())
-        .append(" · ").append(result.environment().jdk())
-        .append(" · ").append(result.environment().cpuModel()).append(" × ").append(result.environment().cores())
+    out.append("pkibench ").append(OutsideText.forTerminal(result.environment().toolVersion()))
+        .append(" · ").append(OutsideText.forTerminal(result.environment().jdk()))
+        .append(" · ").append(OutsideText.forTerminal(result.environment().cpuModel())).append(" × ").append(result.environment().cores())
         .append(" · ").append(result.status()).append('\n');
     for (int wi = 0; wi < result.workloads().size(); wi++) {
       WorkloadResult w = result.workloads().get(wi);
-      out.append('\n').append(StudyTables.label(w, Analysis.label(w.name(), w.params())));
-      out.append(" · keys ").append(w.keys()).append(" · cpu of ").append(w.cpuMeter()).append('\n');
+      out.append('\n').append(OutsideText.forTerminal(StudyTables.label(w, Analysis.label(w.name(), w.params()))));
+      out.append(" · keys ").append(OutsideText.forTerminal(w.keys())).append(" · cpu of ").append(OutsideText.forTerminal(w.cpuMeter())).append('\n');
       boolean open = w.levels().stream().anyMatch(l -> l.openLoop() != null);
       List<String[]> rows = new ArrayList<>();
       rows.add(open ? OPEN_HEADER : HEADER);
@@ -35,8 +40,8 @@ public final class TerminalTable {
       out.append(align(rows));
       out.append(StageCharts.terminal(w));
       out.append(MixTables.terminal(w));
-      for (String note : w.notes()) out.append("  note: ").append(note).append('\n');
-      outcomes(w).ifPresent(text -> out.append("  ").append(text).append('\n'));
+      for (String note : w.notes()) out.append("  note: ").append(OutsideText.forTerminal(note)).append('\n');
+      outcomes(w).ifPresent(text -> out.append("  ").append(OutsideText.forTerminal(text)).append('\n'));
       for (LevelResult l : w.levels()) errors(out, l);
       for (LevelResult l : w.levels()) {
         HumanUnits.intervalTooWide(l.throughput()).ifPresent(text -> out.append("  c=").append(l.concurrency()).append(' ').append(text).append('\n'));
@@ -44,18 +49,18 @@ public final class TerminalTable {
       for (LevelResult l : w.levels()) {
         Steadiness.warning(l).ifPresent(text -> out.append("  c=").append(l.concurrency()).append(' ').append(text).append('\n'));
       }
-      keyNodes(w).ifPresent(text -> out.append("  ").append(text).append('\n'));
-      if (w.failure() != null) out.append("  stopped: ").append(w.failure()).append('\n');
+      keyNodes(w).ifPresent(text -> out.append("  ").append(OutsideText.forTerminal(text)).append('\n'));
+      if (w.failure() != null) out.append("  stopped: ").append(OutsideText.forTerminal(w.failure())).append('\n');
       if (w.levels().isEmpty() && w.failure() == null) out.append("  (no level finished)\n");
       Analysis.WorkloadAnalysis a = analysis.workloads().get(wi);
-      if (!w.levels().isEmpty()) out.append("  verdict: ").append(a.verdict().text()).append('\n');
-      if (a.capacity().sizing() != null) out.append("  sizing: ").append(a.capacity().sizing().text()).append('\n');
+      if (!w.levels().isEmpty()) out.append("  verdict: ").append(OutsideText.forTerminal(a.verdict().text())).append('\n');
+      if (a.capacity().sizing() != null) out.append("  sizing: ").append(OutsideText.forTerminal(a.capacity().sizing().text())).append('\n');
     }
     out.append(KeySourceShootout.terminal(result));
     if (analysis.relativeCost().size() > 1) {
       out.append("\nrelative CPU cost per operation (baseline ").append(analysis.baseline()).append(")\n");
       for (Analysis.CostRow c : analysis.relativeCost()) {
-        out.append(String.format(java.util.Locale.ROOT, "  %-40s %s%n", c.workload(),
+        out.append(String.format(java.util.Locale.ROOT, "  %-40s %s%n", OutsideText.forTerminal(c.workload()),
             c.cpuMicrosPerOp() == null ? "no CPU measured"
                 : String.format(java.util.Locale.ROOT, "%10.2f µs  %6.2f×", c.cpuMicrosPerOp(), c.relative() == null ? Double.NaN : c.relative())));
       }
@@ -71,7 +76,7 @@ public final class TerminalTable {
   static void errors(StringBuilder out, LevelResult l) {
     List<ErrorCount> errors = l.errors();
     for (ErrorCount e : errors.subList(0, Math.min(SHOWN_REASONS, errors.size()))) {
-      out.append("  c=").append(l.concurrency()).append(" error ×").append(e.count()).append(": ").append(e.cause()).append('\n');
+      out.append("  c=").append(l.concurrency()).append(" error ×").append(e.count()).append(": ").append(OutsideText.forTerminal(e.cause())).append('\n');
     }
     if (errors.size() > SHOWN_REASONS) {
       long rest = errors.subList(SHOWN_REASONS, errors.size()).stream().mapToLong(ErrorCount::count).sum();

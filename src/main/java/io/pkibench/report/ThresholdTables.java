@@ -4,6 +4,7 @@ import io.pkibench.results.RunResult;
 import io.pkibench.results.ThresholdVerdict;
 import java.util.ArrayList;
 import java.util.List;
+import io.pkibench.text.OutsideText;
 
 /**
  * The verdicts of a run's thresholds ({@code run --threshold}), as k6 prints its summary: one ✓ or ✗ line per figure
@@ -46,10 +47,10 @@ public final class ThresholdTables {
     List<String[]> rows = new ArrayList<>();
     rows.add(HEADER);
     for (ThresholdVerdict v : verdicts) {
-      String where = v.member() == null ? v.workload() : v.workload() + "/" + v.member();
+      String where = OutsideText.forTerminal(v.member() == null ? v.workload() : v.workload() + "/" + v.member());
       String level = v.stage() != null ? "stage " + v.stage() : v.level() == null ? "-" : v.level();
-      String observed = v.observed() == null ? "none: " + v.why() : v.metric() + " " + value(v.observed(), v.unit());
-      rows.add(new String[] {v.passed() ? "✓" : "✗", v.threshold(), where, v.keys(), level, observed});
+      String observed = v.observed() == null ? "none: " + OutsideText.forTerminal(v.why()) : v.metric() + " " + value(v.observed(), v.unit());
+      rows.add(new String[] {v.passed() ? "✓" : "✗", OutsideText.forTerminal(v.threshold()), where, OutsideText.forTerminal(v.keys()), OutsideText.forTerminal(level), observed});
     }
     return rows;
   }

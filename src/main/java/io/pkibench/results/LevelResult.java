@@ -1,7 +1,6 @@
 package io.pkibench.results;
 
 import io.pkibench.measure.LatencyHistograms;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -59,8 +58,9 @@ public record LevelResult(
     List<IterationResult> measured = iterations.stream().filter(i -> !i.warmup()).toList();
     long started = 0, succeeded = 0, failed = 0, durationNanos = 0, cpuNanos = 0;
     double[] rates = new double[measured.size()];
-    List<Histogram> histograms = new ArrayList<>();
-    List<Histogram> uncorrected = new ArrayList<>();
+    // Summed as they are decoded, one at a time: a level of many iterations never holds all their histograms at once.
+    Histogram latency = LatencyHistograms.newHistogram();
+    Histogram uncorrected = LatencyHistograms.newHistogram();
     long late = 0, missed = 0;
     Map<String, Long> errors = new TreeMap<>();
     for (int i = 0; i < measured.size(); i++) {
@@ -71,7 +71,7 @@ public record LevelResult(
       durationNanos += it.durationNanos();
       cpuNanos += it.cpuNanos();
       rates[i] = it.opsPerSecond();
-      histograms.add(LatencyHistograms.fromBase64(it.histogram()));
+      latency.add(LatencyHistograms.fromBase64(it.histogram()));
       if (it.uncorrectedHistogram() != null) uncorrected.add(LatencyHistograms.fromBase64(it.uncorrectedHistogram()));
       if (it.lateStarts() != null) late += it.lateStarts();
       if (it.missedStarts() != null) missed += it.missedStarts();
@@ -79,12 +79,12 @@ public record LevelResult(
     }
     Throughput throughput = Throughput.of(rates);
     OpenLoop open = targetRate == null ? null
-        : new OpenLoop(targetRate, throughput.mean(), late, missed, LatencyNanos.of(LatencyHistograms.merge(uncorrected)));
+        : new OpenLoop(targetRate, throughput.mean(), late, missed, LatencyNanos.of(uncorrected));
     return new LevelResult(
         concurrency,
         new Counts(started, succeeded, failed),
         throughput,
-        LatencyNanos.of(LatencyHistograms.merge(histograms)),
+        LatencyNanos.of(latency),
         Cpu.of(cpuNanos, durationNanos, succeeded, cores, cpuMeter),
         ErrorCount.sorted(errors),
         open,
@@ -95,7 +95,8 @@ public record LevelResult(
 
   /** Every successful latency of the measured iterations in one histogram. */
   public Histogram mergedHistogram() {
-    return LatencyHistograms.merge(iterations.stream()
-        .filter(i -> !i.warmup()).map(i -> LatencyHistograms.fromBase64(i.histogram())).toList());
+    Histogram merged = LatencyHistograms.newHistogram();
+    for (IterationResult i : iterations) if (!i.warmup()) merged.add(LatencyHistograms.fromBase64(i.histogram())); // one decoded at a time
+    return merged;
   }
 }

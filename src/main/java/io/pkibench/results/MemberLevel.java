@@ -35,17 +35,17 @@ public record MemberLevel(String label, double achievedShare, Counts counts, Thr
     List<MemberLevel> members = new ArrayList<>();
     for (var e : byLabel.entrySet()) {
       long started = 0, succeeded = 0, failed = 0;
-      List<Histogram> histograms = new ArrayList<>();
+      Histogram latency = LatencyHistograms.newHistogram(); // summed as decoded, one at a time
       Map<String, Long> errors = new TreeMap<>();
       for (MemberIteration m : e.getValue()) {
         started += m.started();
         succeeded += m.succeeded();
         failed += m.failed();
-        histograms.add(LatencyHistograms.fromBase64(m.histogram()));
+        latency.add(LatencyHistograms.fromBase64(m.histogram()));
         for (ErrorCount c : m.errors()) errors.merge(c.cause(), c.count(), Long::sum);
       }
       members.add(new MemberLevel(e.getKey(), total == 0 ? 0 : (double) started / total, new Counts(started, succeeded, failed),
-          Throughput.of(rates.get(e.getKey())), LatencyNanos.of(LatencyHistograms.merge(histograms)), ErrorCount.sorted(errors)));
+          Throughput.of(rates.get(e.getKey())), LatencyNanos.of(latency), ErrorCount.sorted(errors)));
     }
     return members;
   }

@@ -1,5 +1,6 @@
 package io.pkibench.results;
 
+import io.pkibench.text.OutsideText;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -60,8 +61,10 @@ public final class RunResultCsv {
     return String.format(Locale.ROOT, "%.3f", v);
   }
 
-  private static String quote(String s) {
-    if (s == null) return "";
+  /** A text field as CSV quotes it, escaped first: report prints the CSV on a terminal, and its names came from a file. */
+  private static String quote(String text) {
+    if (text == null) return "";
+    String s = OutsideText.forTerminal(text, Integer.MAX_VALUE);
     if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0) return s;
     return '"' + s.replace("\"", "\"\"") + '"';
   }

@@ -89,7 +89,10 @@ public final class RunResultJson {
     return new IOException(file + " is damaged" + what + "; rerun, or restore the file 'pkibench run --out' wrote", cause);
   }
 
-  /** The first histogram that does not decode, by JSON path, or null: found here rather than by whichever report reads it first. */
+  /**
+   * The first histogram that does not decode, by JSON path, and why, or null: found here rather
+   * than by whichever report reads it first. One histogram is decoded at a time, each after its header's range is checked.
+   */
   static String corruptHistogram(RunResult result) {
     for (int w = 0; w < result.workloads().size(); w++) {
       var levels = result.workloads().get(w).levels();
@@ -98,27 +101,31 @@ public final class RunResultJson {
         for (int i = 0; iterations != null && i < iterations.size(); i++) {
           var it = iterations.get(i);
           String at = "workloads[" + w + "].levels[" + l + "].iterations[" + i + "].";
-          if (!decodes(it.histogram())) return at + "histogram is not a latency histogram";
-          if (it.uncorrectedHistogram() != null && !decodes(it.uncorrectedHistogram())) return at + "uncorrectedHistogram is not a latency histogram";
+          String why = undecodable(it.histogram());
+          if (why != null) return at + "histogram" + why;
+          why = it.uncorrectedHistogram() == null ? null : undecodable(it.uncorrectedHistogram());
+          if (why != null) return at + "uncorrectedHistogram" + why;
         }
         Timeline timeline = levels.get(l).timeline();
         for (int k = 0; timeline != null && k < timeline.perStage().size(); k++) {
-          if (!decodes(timeline.perStage().get(k).histogram())) {
-            return "workloads[" + w + "].levels[" + l + "].timeline.perStage[" + k + "].histogram is not a latency histogram";
-          }
+          String why = undecodable(timeline.perStage().get(k).histogram());
+          if (why != null) return "workloads[" + w + "].levels[" + l + "].timeline.perStage[" + k + "].histogram" + why;
         }
       }
     }
     return null;
   }
 
-  private static boolean decodes(String base64) {
-    if (base64 == null) return false;
+  /** Null when {@code base64} decodes as a latency histogram; else why not, as the rest of a sentence naming it. */
+  private static String undecodable(String base64) {
+    if (base64 == null) return " is not a latency histogram";
     try {
       LatencyHistograms.fromBase64(base64);
-      return true;
+      return null;
+    } catch (LatencyHistograms.RangeRefused e) {
+      return " " + e.getMessage();
     } catch (IllegalArgumentException e) {
-      return false;
+      return " is not a latency histogram";
     }
   }
 

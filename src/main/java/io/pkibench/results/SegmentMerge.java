@@ -251,7 +251,7 @@ public final class SegmentMerge {
       double achieved = 0;
       Map<String, Double> cpuByHost = new LinkedHashMap<>();
       double cpu = 0;
-      List<Histogram> histograms = new ArrayList<>();
+      Histogram sum = LatencyHistograms.newHistogram(); // summed as decoded, one at a time
       for (int p = 0; p < parts.size(); p++) {
         if (parts.get(p).perStage().size() <= i) continue;
         Timeline.StageSummary s = parts.get(p).perStage().get(i);
@@ -261,10 +261,9 @@ public final class SegmentMerge {
         achieved += s.achievedPerSecond();
         cpu += s.cpuSeconds();
         cpuByHost.merge(hosts.get(p), s.cpuSeconds(), Math::max);
-        histograms.add(s.mergedHistogram());
+        sum.add(s.mergedHistogram());
       }
       if (!ownProcess) cpu = cpuByHost.values().stream().mapToDouble(Double::doubleValue).sum();
-      Histogram sum = LatencyHistograms.merge(histograms);
       stages.add(new Timeline.StageSummary(base.stage(), base.target(), base.fromTarget(), base.toTarget(), base.fromMillis(), base.toMillis(),
           new Counts(started, succeeded, failed), achieved, base.targetPerSecond(), base.targetWorkers(), LatencyNanos.of(sum), cpu,
           cpu > 0 ? succeeded / cpu : null, LatencyHistograms.toBase64(sum)));
@@ -313,8 +312,9 @@ public final class SegmentMerge {
     long duration = 0, started = 0, succeeded = 0, failed = 0, cpu = 0;
     Map<String, Long> cpuByHost = new LinkedHashMap<>();
     Long late = null, missed = null;
-    List<Histogram> histograms = new ArrayList<>();
-    List<Histogram> uncorrected = new ArrayList<>();
+    // Summed as they are decoded, one at a time: the agents' histograms are never all held at once.
+    Histogram latency = LatencyHistograms.newHistogram();
+    Histogram uncorrected = LatencyHistograms.newHistogram();
     Map<String, Long> errors = new TreeMap<>();
     for (int p = 0; p < parts.size(); p++) {
       IterationResult it = parts.get(p);
@@ -323,7 +323,7 @@ public final class SegmentMerge {
       started += it.started();
       succeeded += it.succeeded();
       failed += it.failed();
-      histograms.add(LatencyHistograms.fromBase64(it.histogram()));
+      latency.add(LatencyHistograms.fromBase64(it.histogram()));
       if (it.uncorrectedHistogram() != null) uncorrected.add(LatencyHistograms.fromBase64(it.uncorrectedHistogram()));
       if (it.lateStarts() != null) late = (late == null ? 0 : late) + it.lateStarts();
       if (it.missedStarts() != null) missed = (missed == null ? 0 : missed) + it.missedStarts();
@@ -332,8 +332,8 @@ public final class SegmentMerge {
     for (IterationResult it : parts) cpu += it.cpuNanos();
     if (!ownProcess) cpu = cpuByHost.values().stream().mapToLong(Long::longValue).sum();
     return new IterationResult(first.series(), first.index(), first.warmup(), duration, started, succeeded, failed, cpu,
-        ErrorCount.sorted(errors), LatencyHistograms.toBase64(LatencyHistograms.merge(histograms)), late, missed,
-        first.uncorrectedHistogram() == null ? null : LatencyHistograms.toBase64(LatencyHistograms.merge(uncorrected)));
+        ErrorCount.sorted(errors), LatencyHistograms.toBase64(latency), late, missed,
+        first.uncorrectedHistogram() == null ? null : LatencyHistograms.toBase64(uncorrected));
   }
 
   /** Where an iteration stands in a level: its series, warm-up or measured, its index; warm-ups first, as a run writes them. */

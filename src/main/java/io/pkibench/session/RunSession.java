@@ -42,6 +42,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import io.pkibench.text.OutsideText;
 
 /**
  * Runs a plan: opens each workload's keys, drives the engine level by level (in this JVM, or a fresh
@@ -280,7 +281,7 @@ public final class RunSession {
       // A series cut short by an interrupt (a forked JVM stopped) is the interrupt, not a failure of the workload.
       if (!interrupted) {
         current = current.withFailure(e.getMessage());
-        options.log().accept(spec.name() + ": stopped: " + e.getMessage());
+        options.log().accept(spec.name() + ": stopped: " + OutsideText.forTerminal(e.getMessage()));
       }
     } catch (InterruptedException e) {
       throw e;
@@ -295,7 +296,7 @@ public final class RunSession {
     } catch (Exception e) {
       String why = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
       current = current.withFailure(why);
-      options.log().accept(spec.name() + ": cannot run: " + why);
+      options.log().accept(spec.name() + ": cannot run: " + OutsideText.forTerminal(why));
     } finally {
       timeline.journalTo(TimelineRecorder.Journal.NONE);
       if (journal instanceof TimelineJournal written) written.close();

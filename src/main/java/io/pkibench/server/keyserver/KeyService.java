@@ -45,6 +45,7 @@ import javax.crypto.BadPaddingException;
 import javax.crypto.Cipher;
 import javax.crypto.spec.OAEPParameterSpec;
 import javax.crypto.spec.PSource;
+import io.pkibench.text.OutsideText;
 
 /**
  * The key server's operations over the keys of one {@link KeySource}. Every refusal is a status that
@@ -101,7 +102,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
    */
   public void refusedMalformed(String why) {
     refused.increment();
-    log.accept("key server: refused a malformed request (" + printable(why) + ")");
+    log.accept("key server: refused a malformed request (" + OutsideText.forTerminal(why) + ")");
   }
 
   /** Calls answered, refused (the client's fault) and failed (ours), since start. */
@@ -289,7 +290,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
     return allowed.computeIfAbsent(caller, c -> new ConcurrentHashMap<>()).computeIfAbsent(alias, a -> grants.allows(caller, a));
   }
 
-  /** An alias as the client sent it, safe in a reply and a log line: printable ASCII, the rest as \\uXXXX, cut at 100. */
+  /** An alias as the client sent it, for a reply: printable ASCII, the rest as \\uXXXX, cut at 100 (a log line takes OutsideText). */
   static String printable(String text) {
     StringBuilder s = new StringBuilder();
     for (int i = 0; i < text.length() && i < 100; i++) {

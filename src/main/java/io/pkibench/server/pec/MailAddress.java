@@ -55,7 +55,10 @@ record MailAddress(String localPart, String domain) {
     return true;
   }
 
-  /** {@code text} with every byte outside printable ASCII (and the backslash) written as {@code \\xNN}, cut at 200 characters: safe in a reply or a log line. */
+  /**
+   * {@code text} with every character outside printable ASCII (and the backslash) written as {@code \\xNN} or {@code \\uNNNN}, cut at
+   * 200 characters: for SMTP replies, which take ASCII only; a log line takes {@link io.pkibench.text.OutsideText} instead.
+   */
   static String printable(String text) {
     if (text == null) return "";
     StringBuilder s = new StringBuilder(Math.min(text.length(), 200) + 16);

@@ -40,6 +40,7 @@ import org.subethamail.smtp.MessageContext;
 import org.subethamail.smtp.MessageHandler;
 import org.subethamail.smtp.RejectException;
 import org.subethamail.smtp.server.SMTPServer;
+import io.pkibench.text.OutsideText;
 
 /**
  * A PEC provider one can mail through ({@code pkibench serve pec}): SMTP in (SubEthaSMTP), the durable
@@ -218,7 +219,7 @@ public final class PecServer implements ReferenceServer {
       Thread t = new Thread(r, "pec-smtp-session-" + sessionThreads.incrementAndGet());
       t.setDaemon(true);
       t.setUncaughtExceptionHandler((thread, e) -> log.accept("pec " + config.domain() + ": an SMTP session ended on a command the SMTP library could not take ("
-          + e.getClass().getSimpleName() + ": " + MailAddress.printable(String.valueOf(e.getMessage())) + ")"));
+          + e.getClass().getSimpleName() + ": " + OutsideText.forTerminal(e.getMessage()) + ")"));
       return t;
     };
     // Each session runs on its own thread; which one is known to the AUTH capability below.

@@ -35,6 +35,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import javax.net.ssl.SSLContext;
+import io.pkibench.text.OutsideText;
 
 /**
  * The reference two-phase signing service, in the shape public services use (Rest PKI's
@@ -383,8 +384,7 @@ public final class SignerServer extends HttpEndpoints {
 
   /** A client's text in a reply: short, printable. */
   private static String abbreviate(String text) {
-    String printable = text.replaceAll("[^ -~]", "?");
-    return printable.length() <= 80 ? printable : printable.substring(0, 79) + "…";
+    return OutsideText.forTerminal(text, 80);
   }
 
   private static byte[] base64(JsonNode body, String field) throws Refusal {
