@@ -35,6 +35,9 @@ class HttpEndpointsTest {
         throw new IllegalStateException("failed mid-answer");
       });
       route("/ok", exchange -> refuse(exchange, 200, "fine"));
+      route("/oom", exchange -> {
+        throw new OutOfMemoryError("Java heap space"); // as a request too large for what is left of the heap meets it
+      });
     }
 
     static int recurse(int n) {
@@ -65,6 +68,30 @@ class HttpEndpointsTest {
           () -> http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/late")).GET().build(), HttpResponse.BodyHandlers.ofString()),
           "an answer cut by a fault must not read as complete");
       assertTrue(log.stream().anyMatch(l -> l.contains("/late") && l.contains("failed mid-answer")), log.toString());
+      assertEquals(200, http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/ok")).GET().build(), HttpResponse.BodyHandlers.ofString())
+          .statusCode(), "the server goes on");
+    }
+  }
+
+  /**
+   * The heap ran out while a request was handled: the client is answered 503 with Retry-After and the connection
+   * closed (before, the error left the handler and the client waited unanswered until its own timeout), the log says
+   * it, and the server goes on.
+   */
+  @Test
+  void outOfMemory_inAHandler_answered503WithRetryAfterAndTheConnectionClosed_theServerGoesOn() throws Exception {
+    List<String> log = Collections.synchronizedList(new ArrayList<>());
+    try (Faulty server = new Faulty()) {
+      server.logTo(log::add);
+      server.start();
+      HttpClient http = HttpClient.newHttpClient();
+      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/oom")).timeout(java.time.Duration.ofSeconds(20))
+          .POST(HttpRequest.BodyPublishers.ofString("x".repeat(100_000))).build(), HttpResponse.BodyHandlers.ofString());
+      assertEquals(503, r.statusCode(), r.body());
+      assertTrue(r.headers().firstValue("Retry-After").isPresent(), r.headers().toString());
+      assertEquals("close", r.headers().firstValue("Connection").orElse(""), "the connection is not kept: " + r.headers());
+      assertTrue(r.body().contains("memory"), r.body());
+      assertTrue(log.stream().anyMatch(l -> l.contains("/oom") && l.contains("OutOfMemoryError")), "logged: " + log);
       assertEquals(200, http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/ok")).GET().build(), HttpResponse.BodyHandlers.ofString())
           .statusCode(), "the server goes on");
     }
