@@ -155,6 +155,8 @@ class PecAttacksTest {
     try (Provider p = new Provider(dir.resolve("renegotiation"))) {
       io.pkibench.testing.OpensslRenegotiation.Attempt attempt = io.pkibench.testing.OpensslRenegotiation.attempt(p.port, "-starttls", "smtp");
       assertTrue(attempt.refused(), "s_client renegotiated, or never connected: " + attempt.output());
+      assertTrue(attempt.afterRenegotiating().contains("alert handshake failure"), "told with a fatal alert: " + attempt.afterRenegotiating());
+      assertTrue(p.log.stream().anyMatch(l -> l.contains("renegotiation after STARTTLS refused")), "logged: " + p.log);
       try (SmtpClient.Connection c = SmtpClient.Connection.open("127.0.0.1", p.port, "pkibench-sender", Duration.ofSeconds(20),
           PecLogin.testUser(keys.pki, "user1@pec1.test"), null)) {
         assertTrue(c.tlsSession().isValid(), "a user logs in over STARTTLS after the refusal");
