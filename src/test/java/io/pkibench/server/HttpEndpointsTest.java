@@ -97,6 +97,48 @@ class HttpEndpointsTest {
     }
   }
 
+  /** A service holding at most 32 KB of request bodies at once, bodies up to 64 KB: it answers with the length it read. */
+  static final class Budgeted extends HttpEndpoints {
+    Budgeted() throws java.io.IOException {
+      super("127.0.0.1", 0, null, 32 * 1024);
+      route("/length", exchange -> {
+        byte[] body = bodyUpTo(exchange, MAX_BODY_BYTES);
+        refuse(exchange, body == null ? 413 : 200, body == null ? "over " + MAX_BODY_BYTES + " bytes" : body.length + " bytes");
+      });
+    }
+  }
+
+  /**
+   * The bounds on a body, from the smallest: one larger than the handler takes is refused 413 by the handler (read and
+   * dropped, not kept); one the handler would take but larger than the whole budget is refused 413 naming the budget and
+   * the fix (a 503 would have the client retry for ever); one within both is read, and the budget is whole again after.
+   */
+  @Test
+  void bodies_overTheRouteLimitOrOverTheWholeBudget_refused413_withinBoth_readAndReleased() throws Exception {
+    try (Budgeted server = new Budgeted()) {
+      server.start();
+      HttpClient http = HttpClient.newHttpClient();
+      java.util.function.IntFunction<HttpResponse<String>> post = n -> {
+        try {
+          return http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/length")).timeout(java.time.Duration.ofSeconds(20))
+              .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[n])).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+          throw new AssertionError(n + " bytes: " + e, e);
+        }
+      };
+      HttpResponse<String> overRoute = post.apply(HttpEndpoints.MAX_BODY_BYTES + 1);
+      assertEquals(413, overRoute.statusCode(), overRoute.body());
+      HttpResponse<String> overBudget = post.apply(48 * 1024);
+      assertEquals(413, overBudget.statusCode(), overBudget.body());
+      assertTrue(overBudget.body().contains("at most 32768 bytes of request bodies at once") && overBudget.body().contains("-Xmx"), overBudget.body());
+      HttpResponse<String> within = post.apply(16 * 1024);
+      assertEquals(200, within.statusCode(), within.body());
+      assertEquals("16384 bytes", within.body().strip());
+      io.pkibench.testing.Await.until(java.time.Duration.ofSeconds(10), "the budget released", () -> server.bodyBytesInFlight() == 0);
+      assertEquals(0, server.refusedOverBudget(), "nothing refused for want of room now");
+    }
+  }
+
   /**
    * A request line or headers too large are answered 414 or 431 (not dropped) up to the JDK's own limits;
    * past those (a 1 MB URI) the JDK closes the connection unanswered, and the server goes on.
