@@ -220,6 +220,8 @@ public abstract class HttpEndpoints implements ReferenceServer {
     }
     if (declared == 0 || declared > maxBodyBytes) return new Reservation(body, 0);
     if (declared > inFlight.maxBytes()) {
+      // read and dropped first, as for a 503 (see refuseBusy): the client, still sending, must not be reset before it reads the answer
+      if (!dropUpTo(body, maxBodyBytes + 1L)) exchange.getResponseHeaders().set("Connection", "close");
       refuseForMemory(exchange, 413, "a request body of " + declared + " bytes; this server holds at most " + inFlight.maxBytes()
           + " bytes of request bodies at once (an eighth of its heap): send a smaller one, or give the server a larger -Xmx", 0);
       return null;
