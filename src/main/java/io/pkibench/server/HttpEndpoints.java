@@ -7,13 +7,15 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
  * The small plain-HTTP servers (TSA, CRL) run on the JDK's HttpServer: one or two fixed endpoints,
  * no TLS (RFC 3161 and CRL distribution points are plain HTTP), no dependency; each exchange runs on
- * a virtual thread. Binds to loopback unless told otherwise.
+ * a virtual thread. Binds to loopback unless told otherwise. The request bodies held at once are bounded across
+ * requests ({@link BodyBytesInFlight}); over HTTPS a client's renegotiation is refused ({@link NoClientRenegotiation}).
  */
 public abstract class HttpEndpoints implements ReferenceServer {
   /** Bodies above this are refused with 413 before being read whole (the signer allows more). */
@@ -28,6 +30,10 @@ public abstract class HttpEndpoints implements ReferenceServer {
   static final int MAX_URI_CHARS = 8 * 1024;
   static final int MAX_HEADERS = 100;
   static final int MAX_HEADER_BYTES = 32 * 1024;
+  /** What a client refused for want of memory is told to wait ({@code Retry-After}): the bodies holding it are read in about that long. */
+  static final long RETRY_AFTER_SECONDS = 1;
+  /** A chunked body reserves its bytes in steps of this many as it arrives, not at each read. */
+  private static final long CHUNKED_RESERVATION_STEP = 64 * 1024;
 
   static {
     // The JDK's HttpServer and HttpClient both drop idle keep-alive connections after 30 s, so a
@@ -54,6 +60,8 @@ public abstract class HttpEndpoints implements ReferenceServer {
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final java.util.random.RandomGenerator incidents = new java.security.SecureRandom();
   private volatile java.util.function.Consumer<String> log = line -> {};
+  private final BodyBytesInFlight inFlight;
+  private final java.util.concurrent.atomic.AtomicLong renegotiationsRefused = new java.util.concurrent.atomic.AtomicLong();
 
   protected HttpEndpoints(String bindAddress, int port) throws IOException {
     this(bindAddress, port, null);
@@ -61,15 +69,32 @@ public abstract class HttpEndpoints implements ReferenceServer {
 
   /** With {@code tls}, HTTPS (the signing service); without, plain HTTP (TSA, CRLs). */
   protected HttpEndpoints(String bindAddress, int port, javax.net.ssl.SSLContext tls) throws IOException {
+    this(bindAddress, port, tls, bodyBytesInFlightForThisHeap());
+  }
+
+  /** What a server holds of request bodies at once unless told: {@link BodyBytesInFlight#forHeap} of this JVM's heap. */
+  protected static long bodyBytesInFlightForThisHeap() {
+    return BodyBytesInFlight.forHeap(Runtime.getRuntime().maxMemory());
+  }
+
+  /** As {@link #HttpEndpoints(String, int, javax.net.ssl.SSLContext)}, holding at most {@code maxBodyBytesInFlight} of request bodies at once (tests make it small). */
+  protected HttpEndpoints(String bindAddress, int port, javax.net.ssl.SSLContext tls, long maxBodyBytesInFlight) throws IOException {
+    inFlight = new BodyBytesInFlight(maxBodyBytesInFlight);
     InetSocketAddress address = new InetSocketAddress(bindAddress, port);
     if (tls == null) {
       server = HttpServer.create(address, 512);
     } else {
       com.sun.net.httpserver.HttpsServer https = com.sun.net.httpserver.HttpsServer.create(address, 512);
-      https.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(tls));
+      // The JDK's HttpsServer renegotiates whenever a client asks (testssl.sh rates that HIGH): refused as tlsecho refuses it.
+      https.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(NoClientRenegotiation.refusing(tls, this::renegotiationRefused)));
       server = https;
     }
     server.setExecutor(executor);
+  }
+
+  private void renegotiationRefused() {
+    long refused = renegotiationsRefused.incrementAndGet();
+    if (refused == 1 || refused % 1000 == 0) log.accept("a TLS client's renegotiation refused and its connection closed: " + refused + " so far");
   }
 
   /**
@@ -79,19 +104,59 @@ public abstract class HttpEndpoints implements ReferenceServer {
    * fault after the status was sent cuts the connection, so that the client cannot take the part for the whole.
    */
   protected void route(String path, Handler handler) {
+    route(path, MAX_BODY_BYTES, handler);
+  }
+
+  /**
+   * As {@link #route(String, Handler)}, for a handler that reads bodies of up to {@code maxBodyBytes} with
+   * {@link #bodyUpTo}. Before the handler runs, the body's declared length is reserved from the bytes in flight
+   * (a chunked body's bytes as they arrive); a request that does not fit is answered 503 with Retry-After, its body
+   * read and dropped first, and the reservation is given back when the request is done. The heap running out all
+   * the same is answered 503 too, and that connection closed.
+   */
+  protected void route(String path, int maxBodyBytes, Handler handler) {
     server.createContext(path, exchange -> {
       boolean cutMidAnswer = false;
+      Reservation reservation = null;
       try {
         String oversized = oversized(exchange);
         if (oversized != null) {
           refuseOversized(exchange, oversized.startsWith("URI") ? 414 : 431, oversized);
           return;
         }
+        reservation = reserve(exchange, maxBodyBytes);
+        if (reservation == null) return; // refused, and answered
         handler.handle(exchange);
+      } catch (OverBudget e) {
+        if (exchange.getResponseCode() == -1) {
+          try {
+            refuseBusy(exchange, reservation.body, maxBodyBytes);
+          } catch (IOException gone) {
+            // the client went away
+          }
+        }
       } catch (IOException e) {
         // the client went away mid-answer: nothing to tell it
-      } catch (RuntimeException | StackOverflowError e) {
-        String incident = Long.toHexString(incidents.nextLong() & 0xffff_ffffL);
+      } catch (OutOfMemoryError e) {
+        // Bodies are bounded, not all that handling them allocates: a request that met the end of the heap is still
+        // answered (the JDK's server would drop it unanswered), and its connection closed.
+        String incident = incident();
+        log.accept("out of memory " + incident + " on " + exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + ": " + e
+            + " (request bodies in flight: " + inFlight.held() / (1024 * 1024) + " MB of " + inFlight.maxBytes() / (1024 * 1024) + " MB); answered 503");
+        if (exchange.getResponseCode() == -1) {
+          try {
+            exchange.getResponseHeaders().set("Connection", "close");
+            refuseForMemory(exchange, 503, "the server ran out of memory handling this request (incident " + incident + "); try again later",
+                RETRY_AFTER_SECONDS);
+          } catch (IOException | OutOfMemoryError gone) {
+            // the client went away, or there is not even memory to answer: the connection is closed below
+          }
+        } else {
+          cutMidAnswer = true;
+          throw new IllegalStateException("out of memory " + incident + " mid-answer: connection cut", e);
+        }
+      } catch (RuntimeException | Error e) {
+        String incident = incident();
         log.accept("internal error " + incident + " on " + exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + ": " + e
             + (e.getStackTrace().length > 0 ? " at " + e.getStackTrace()[0] : ""));
         if (exchange.getResponseCode() == -1) { // nothing sent yet: the client can still be told
@@ -107,9 +172,120 @@ public abstract class HttpEndpoints implements ReferenceServer {
           throw new IllegalStateException("internal error " + incident + " mid-answer: connection cut", e);
         }
       } finally {
+        if (reservation != null) inFlight.release(reservation.bytes);
         if (!cutMidAnswer) exchange.close();
       }
     });
+  }
+
+  private String incident() {
+    return Long.toHexString(incidents.nextLong() & 0xffff_ffffL);
+  }
+
+  /** The bytes a request holds of the budget, and its body as the server gave it (before any budgeting wrapper). */
+  private static final class Reservation {
+    final InputStream body;
+    long bytes;
+
+    Reservation(InputStream body, long bytes) {
+      this.body = body;
+      this.bytes = bytes;
+    }
+  }
+
+  /** A chunked body grew past what the budget had left. */
+  private static final class OverBudget extends IOException {
+    OverBudget() {
+      super("request bodies in flight at their budget");
+    }
+
+    @Override
+    public synchronized Throwable fillInStackTrace() {
+      return this; // a refusal, not a fault: no stack trace to make
+    }
+  }
+
+  /**
+   * Reserves the request's body from the budget, or answers it and returns null: 503 when the body does not fit now,
+   * 413 when it could never fit. A body declared longer than {@code maxBodyBytes} reserves nothing: {@link #bodyUpTo}
+   * refuses it without keeping a byte.
+   */
+  private Reservation reserve(HttpExchange exchange, int maxBodyBytes) throws IOException {
+    InputStream body = exchange.getRequestBody();
+    long declared = declaredLength(exchange);
+    if (declared < 0) {
+      Reservation growing = new Reservation(body, 0);
+      exchange.setStreams(new BudgetedBody(body, growing), null);
+      return growing;
+    }
+    if (declared == 0 || declared > maxBodyBytes) return new Reservation(body, 0);
+    if (declared > inFlight.maxBytes()) {
+      // read and dropped first, as for a 503 (see refuseBusy): the client, still sending, must not be reset before it reads the answer
+      if (!dropUpTo(body, maxBodyBytes + 1L)) exchange.getResponseHeaders().set("Connection", "close");
+      refuseForMemory(exchange, 413, "a request body of " + declared + " bytes; this server holds at most " + inFlight.maxBytes()
+          + " bytes of request bodies at once (an eighth of its heap): send a smaller one, or give the server a larger -Xmx", 0);
+      return null;
+    }
+    if (!inFlight.tryReserve(declared)) {
+      refuseBusy(exchange, body, maxBodyBytes);
+      return null;
+    }
+    return new Reservation(body, declared);
+  }
+
+  /** A chunked body, its bytes reserved as they arrive; past what the budget has left it throws {@link OverBudget}. */
+  private final class BudgetedBody extends java.io.FilterInputStream {
+    private final Reservation reservation;
+    private long read;
+
+    BudgetedBody(InputStream body, Reservation reservation) {
+      super(body);
+      this.reservation = reservation;
+    }
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n = in.read(b, off, len);
+      if (n > 0 && (read += n) > reservation.bytes) {
+        long step = Math.max(read - reservation.bytes, CHUNKED_RESERVATION_STEP);
+        if (!inFlight.tryReserve(step)) throw new OverBudget();
+        reservation.bytes += step;
+      }
+      return n;
+    }
+  }
+
+  /**
+   * 503 with Retry-After. The body is read to its end and dropped first (no more than {@code maxBodyBytes} of it, or the
+   * connection is closed after): a server that closes a connection its client is still sending on resets it, and the
+   * client can lose the answer with it.
+   */
+  private void refuseBusy(HttpExchange exchange, InputStream body, long maxBodyBytes) throws IOException {
+    long refused = inFlight.refused();
+    if (refused == 1 || refused % 1000 == 0) {
+      log.accept("request bodies in flight at their budget (" + inFlight.held() / (1024 * 1024) + " MB of " + inFlight.maxBytes() / (1024 * 1024)
+          + " MB): requests refused with 503, " + refused + " so far");
+    }
+    if (!dropUpTo(body, maxBodyBytes + 1)) exchange.getResponseHeaders().set("Connection", "close");
+    refuseForMemory(exchange, 503, "the server holds as many request bodies as its memory allows (" + inFlight.maxBytes() / (1024 * 1024)
+        + " MB); try again in " + RETRY_AFTER_SECONDS + " s", RETRY_AFTER_SECONDS);
+  }
+
+  /** Reads and drops up to {@code limit} bytes of {@code in}: true when it ended within them. */
+  private static boolean dropUpTo(InputStream in, long limit) throws IOException {
+    byte[] dropped = new byte[8192];
+    for (long left = limit; left > 0; ) {
+      int n = in.read(dropped, 0, (int) Math.min(dropped.length, left));
+      if (n < 0) return true;
+      left -= n;
+    }
+    return in.read() < 0;
   }
 
   /**
@@ -138,6 +314,15 @@ public abstract class HttpEndpoints implements ReferenceServer {
     refuse(exchange, status, why);
   }
 
+  /**
+   * The answer to a request refused for want of memory (503, or 413 for a body larger than the server ever holds), with
+   * {@code Retry-After} when {@code retryAfterSeconds} is above 0; a service with its own error format overrides it.
+   */
+  protected void refuseForMemory(HttpExchange exchange, int status, String why, long retryAfterSeconds) throws IOException {
+    if (retryAfterSeconds > 0) exchange.getResponseHeaders().set("Retry-After", Long.toString(retryAfterSeconds));
+    refuse(exchange, status, why);
+  }
+
   /** The answer to a fault of ours, by incident id; a service with its own error format overrides it. */
   protected void internalError(HttpExchange exchange, String incident) throws IOException {
     refuse(exchange, 500, "internal error " + incident + "; the server's log has its cause");
@@ -161,6 +346,21 @@ public abstract class HttpEndpoints implements ReferenceServer {
 
   public void start() {
     server.start();
+  }
+
+  /** Client renegotiations refused since the start (HTTPS only). */
+  public long renegotiationsRefused() {
+    return renegotiationsRefused.get();
+  }
+
+  /** The bytes of request bodies reserved now. */
+  public long bodyBytesInFlight() {
+    return inFlight.held();
+  }
+
+  /** Requests refused 503 since the start because their bodies did not fit in the bytes in flight. */
+  public long refusedOverBudget() {
+    return inFlight.refused();
   }
 
   public int port() {
@@ -187,11 +387,37 @@ public abstract class HttpEndpoints implements ReferenceServer {
   /**
    * The request body, or null when it exceeds {@code limit}: the caller answers 413 in its own format. The stream is
    * left open (the exchange closes it): closed here, the answer's check for an unread body read a closed stream, and
-   * the JDK's server answers that with an IOException, made with its stack trace, on every request.
+   * the JDK's server answers that with an IOException, made with its stack trace, on every request. A body declared
+   * longer than {@code limit} is read that far and dropped, not kept; a declared one is read into one array of its
+   * length (readNBytes(limit + 1) holds it twice over while it reads, in pieces and then whole).
    */
   protected static byte[] bodyUpTo(HttpExchange exchange, int limit) throws IOException {
-    byte[] data = exchange.getRequestBody().readNBytes(limit + 1);
+    InputStream in = exchange.getRequestBody();
+    long declared = declaredLength(exchange);
+    if (declared > limit) {
+      dropUpTo(in, limit + 1L);
+      return null;
+    }
+    if (declared >= 0) {
+      byte[] data = new byte[(int) declared];
+      int n = in.readNBytes(data, 0, data.length);
+      return n == data.length ? data : Arrays.copyOf(data, n);
+    }
+    byte[] data = in.readNBytes(limit + 1);
     return data.length > limit ? null : data;
+  }
+
+  /** The request's Content-Length as the JDK's server reads it: -1 when the body is chunked, 0 when no length is given. */
+  static long declaredLength(HttpExchange exchange) {
+    String encoding = exchange.getRequestHeaders().getFirst("Transfer-Encoding");
+    if (encoding != null && encoding.equalsIgnoreCase("chunked")) return -1;
+    String length = exchange.getRequestHeaders().getFirst("Content-Length");
+    if (length == null) return 0;
+    try {
+      return Long.parseLong(length.strip());
+    } catch (NumberFormatException e) {
+      return -1; // the JDK's server refused it before: treated as unknown, budgeted as it comes
+    }
   }
 
   private static byte[] body(HttpExchange exchange, int limit) throws IOException {

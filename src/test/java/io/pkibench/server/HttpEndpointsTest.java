@@ -35,6 +35,9 @@ class HttpEndpointsTest {
         throw new IllegalStateException("failed mid-answer");
       });
       route("/ok", exchange -> refuse(exchange, 200, "fine"));
+      route("/oom", exchange -> {
+        throw new OutOfMemoryError("Java heap space"); // as a request too large for what is left of the heap meets it
+      });
     }
 
     static int recurse(int n) {
@@ -67,6 +70,72 @@ class HttpEndpointsTest {
       assertTrue(log.stream().anyMatch(l -> l.contains("/late") && l.contains("failed mid-answer")), log.toString());
       assertEquals(200, http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/ok")).GET().build(), HttpResponse.BodyHandlers.ofString())
           .statusCode(), "the server goes on");
+    }
+  }
+
+  /**
+   * The heap ran out while a request was handled: the client is answered 503 with Retry-After and the connection
+   * closed (before, the error left the handler and the client waited unanswered until its own timeout), the log says
+   * it, and the server goes on.
+   */
+  @Test
+  void outOfMemory_inAHandler_answered503WithRetryAfterAndTheConnectionClosed_theServerGoesOn() throws Exception {
+    List<String> log = Collections.synchronizedList(new ArrayList<>());
+    try (Faulty server = new Faulty()) {
+      server.logTo(log::add);
+      server.start();
+      HttpClient http = HttpClient.newHttpClient();
+      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/oom")).timeout(java.time.Duration.ofSeconds(20))
+          .POST(HttpRequest.BodyPublishers.ofString("x".repeat(100_000))).build(), HttpResponse.BodyHandlers.ofString());
+      assertEquals(503, r.statusCode(), r.body());
+      assertTrue(r.headers().firstValue("Retry-After").isPresent(), r.headers().toString());
+      assertEquals("close", r.headers().firstValue("Connection").orElse(""), "the connection is not kept: " + r.headers());
+      assertTrue(r.body().contains("memory"), r.body());
+      assertTrue(log.stream().anyMatch(l -> l.contains("/oom") && l.contains("OutOfMemoryError")), "logged: " + log);
+      assertEquals(200, http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/ok")).GET().build(), HttpResponse.BodyHandlers.ofString())
+          .statusCode(), "the server goes on");
+    }
+  }
+
+  /** A service holding at most 32 KB of request bodies at once, bodies up to 64 KB: it answers with the length it read. */
+  static final class Budgeted extends HttpEndpoints {
+    Budgeted() throws java.io.IOException {
+      super("127.0.0.1", 0, null, 32 * 1024);
+      route("/length", exchange -> {
+        byte[] body = bodyUpTo(exchange, MAX_BODY_BYTES);
+        refuse(exchange, body == null ? 413 : 200, body == null ? "over " + MAX_BODY_BYTES + " bytes" : body.length + " bytes");
+      });
+    }
+  }
+
+  /**
+   * The bounds on a body, from the smallest: one larger than the handler takes is refused 413 by the handler (read and
+   * dropped, not kept); one the handler would take but larger than the whole budget is refused 413 naming the budget and
+   * the fix (a 503 would have the client retry for ever); one within both is read, and the budget is whole again after.
+   */
+  @Test
+  void bodies_overTheRouteLimitOrOverTheWholeBudget_refused413_withinBoth_readAndReleased() throws Exception {
+    try (Budgeted server = new Budgeted()) {
+      server.start();
+      HttpClient http = HttpClient.newHttpClient();
+      java.util.function.IntFunction<HttpResponse<String>> post = n -> {
+        try {
+          return http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/length")).timeout(java.time.Duration.ofSeconds(20))
+              .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[n])).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+          throw new AssertionError(n + " bytes: " + e, e);
+        }
+      };
+      HttpResponse<String> overRoute = post.apply(HttpEndpoints.MAX_BODY_BYTES + 1);
+      assertEquals(413, overRoute.statusCode(), overRoute.body());
+      HttpResponse<String> overBudget = post.apply(48 * 1024);
+      assertEquals(413, overBudget.statusCode(), overBudget.body());
+      assertTrue(overBudget.body().contains("at most 32768 bytes of request bodies at once") && overBudget.body().contains("-Xmx"), overBudget.body());
+      HttpResponse<String> within = post.apply(16 * 1024);
+      assertEquals(200, within.statusCode(), within.body());
+      assertEquals("16384 bytes", within.body().strip());
+      io.pkibench.testing.Await.until(java.time.Duration.ofSeconds(10), "the budget released", () -> server.bodyBytesInFlight() == 0);
+      assertEquals(0, server.refusedOverBudget(), "nothing refused for want of room now");
     }
   }
 

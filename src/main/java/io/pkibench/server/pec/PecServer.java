@@ -175,6 +175,9 @@ public final class PecServer implements ReferenceServer {
   }
 
   private final Logins logins;
+  /** STARTTLS's context: {@code logins.tls()}, a client's renegotiation refused (the JDK's socket would renegotiate without limit). */
+  private final javax.net.ssl.SSLContext startTlsContext;
+  private final java.util.concurrent.atomic.AtomicLong renegotiationsRefused = new java.util.concurrent.atomic.AtomicLong();
   /** The SMTP session the current thread serves (SubEthaSMTP runs one per thread). */
   private static final ThreadLocal<org.subethamail.smtp.server.Session> CURRENT_SESSION = new ThreadLocal<>();
 
@@ -183,6 +186,7 @@ public final class PecServer implements ReferenceServer {
     this.provider = provider;
     this.logins = logins;
     this.log = log;
+    this.startTlsContext = logins.tls() == null ? null : io.pkibench.server.NoClientRenegotiation.refusing(logins.tls(), this::renegotiationRefused);
     this.mailboxes = new Maildir(config.mailboxes(), durable);
     this.spool = new PecSpool(config.spool(), durable, mailboxes::sync);
     this.relays = new RelayConnections((host, port) -> SmtpClient.Connection.open(host, port, config.domain(), RELAY_TIMEOUT, null,
@@ -273,10 +277,17 @@ public final class PecServer implements ReferenceServer {
   /** STARTTLS as the server, asking for (not requiring) a client certificate: users have none, peers present theirs. */
   private javax.net.ssl.SSLSocket startTls(java.net.Socket socket) throws IOException {
     java.net.InetSocketAddress remote = (java.net.InetSocketAddress) socket.getRemoteSocketAddress();
-    javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) logins.tls().getSocketFactory().createSocket(socket, remote.getHostString(), remote.getPort(), true);
+    javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) startTlsContext.getSocketFactory().createSocket(socket, remote.getHostString(), remote.getPort(), true);
     s.setUseClientMode(false);
     s.setWantClientAuth(true);
     return s;
+  }
+
+  private void renegotiationRefused() {
+    long refused = renegotiationsRefused.incrementAndGet();
+    if (refused == 1 || refused % 1000 == 0) {
+      log.accept("pec " + config.domain() + ": a client's TLS renegotiation after STARTTLS refused and its session ended: " + refused + " so far");
+    }
   }
 
   /** The certificate the client presented over STARTTLS, or null. */

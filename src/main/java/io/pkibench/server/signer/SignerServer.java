@@ -117,7 +117,7 @@ public final class SignerServer extends HttpEndpoints {
       String bindAddress, int port, java.time.InstantSource clock) throws Exception {
     var tlsKey = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("tls-server");
     return new SignerServer(tsa, tsaCheck, CertificateLogin.of(pki, revocation), TlsContexts.withIdentity(tlsKey, null), bindAddress, port, clock,
-        PendingTokens.Limits.forHeap(Runtime.getRuntime().maxMemory()));
+        PendingTokens.Limits.forHeap(Runtime.getRuntime().maxMemory()), bodyBytesInFlightForThisHeap());
   }
 
   public SignerServer(TimeStampAuthority tsa, CertificateLogin login, SSLContext tls, String bindAddress, int port, java.time.InstantSource clock)
@@ -128,20 +128,26 @@ public final class SignerServer extends HttpEndpoints {
   /** With the pending work's bounds given (tests make them small). */
   SignerServer(TimeStampAuthority tsa, CertificateLogin login, SSLContext tls, String bindAddress, int port, java.time.InstantSource clock,
       PendingTokens.Limits limits) throws IOException {
-    this(tsa, new TimeStampCheck(null), login, tls, bindAddress, port, clock, limits);
+    this(tsa, login, tls, bindAddress, port, clock, limits, bodyBytesInFlightForThisHeap());
+  }
+
+  /** With the pending work's bounds and the request bodies held at once ({@code maxBodyBytesInFlight}) given: tests make them small. */
+  SignerServer(TimeStampAuthority tsa, CertificateLogin login, SSLContext tls, String bindAddress, int port, java.time.InstantSource clock,
+      PendingTokens.Limits limits, long maxBodyBytesInFlight) throws IOException {
+    this(tsa, new TimeStampCheck(null), login, tls, bindAddress, port, clock, limits, maxBodyBytesInFlight);
   }
 
   private SignerServer(TimeStampResponder tsa, TimeStampCheck tsaCheck, CertificateLogin login, SSLContext tls, String bindAddress, int port,
-      java.time.InstantSource clock, PendingTokens.Limits limits) throws IOException {
-    super(bindAddress, port, tls);
+      java.time.InstantSource clock, PendingTokens.Limits limits, long maxBodyBytesInFlight) throws IOException {
+    super(bindAddress, port, tls, maxBodyBytesInFlight);
     this.tsaCheck = tsaCheck;
     this.pending = new PendingTokens<>(limits, System::nanoTime);
     this.tsa = tsa;
     this.clock = clock;
     this.cms = new TwoPhaseCms(clock);
     this.login = login;
-    route("/api/signatures/", this::signatures);
-    route("/api/auth/", this::auth);
+    route("/api/signatures/", MAX_REQUEST_BYTES, this::signatures);
+    route("/api/auth/", MAX_REQUEST_BYTES, this::auth);
     route("/api/timestamp", this::timestamp);
     route("/", exchange -> answer(exchange, new Refusal(404, "not_found", "no such endpoint: " + exchange.getRequestURI().getPath()
         + "; see /api/signatures/{type}/start, /api/auth/start, /api/timestamp")));
@@ -316,6 +322,11 @@ public final class SignerServer extends HttpEndpoints {
   @Override
   protected void refuseOversized(HttpExchange exchange, int status, String why) throws IOException {
     answer(exchange, new Refusal(status, status == 414 ? "uri_too_long" : "headers_too_large", why));
+  }
+
+  @Override
+  protected void refuseForMemory(HttpExchange exchange, int status, String why, long retryAfterSeconds) throws IOException {
+    answer(exchange, new Refusal(status, status == 503 ? "busy" : "too_large", why, retryAfterSeconds));
   }
 
   @Override

@@ -144,6 +144,26 @@ class PecAttacksTest {
     }
   }
 
+  /**
+   * testssl.sh's check on the submission port: openssl s_client after STARTTLS over TLS 1.2 asks to renegotiate. The
+   * provider refuses (a handshake_failure alert, no second handshake; before, the JDK's socket renegotiated), and a
+   * user still logs in over STARTTLS.
+   */
+  @Test
+  @Timeout(60)
+  void starttls_clientRenegotiatesOverTls12_refusedAndUsersStillLogIn() throws Exception {
+    try (Provider p = new Provider(dir.resolve("renegotiation"))) {
+      io.pkibench.testing.OpensslRenegotiation.Attempt attempt = io.pkibench.testing.OpensslRenegotiation.attempt(p.port, "-starttls", "smtp");
+      assertTrue(attempt.refused(), "s_client renegotiated, or never connected: " + attempt.output());
+      assertTrue(attempt.afterRenegotiating().contains("alert handshake failure"), "told with a fatal alert: " + attempt.afterRenegotiating());
+      assertTrue(p.log.stream().anyMatch(l -> l.contains("renegotiation after STARTTLS refused")), "logged: " + p.log);
+      try (SmtpClient.Connection c = SmtpClient.Connection.open("127.0.0.1", p.port, "pkibench-sender", Duration.ofSeconds(20),
+          PecLogin.testUser(keys.pki, "user1@pec1.test"), null)) {
+        assertTrue(c.tlsSession().isValid(), "a user logs in over STARTTLS after the refusal");
+      }
+    }
+  }
+
   @Test
   void mailbox_addressOutsideTheRoot_isNotAMailbox() throws Exception {
     Maildir boxes = new Maildir(dir.resolve("second-line"), new Durable());

@@ -113,6 +113,132 @@ class SignerServerTest {
     }
   }
 
+  /**
+   * Uploads that together exceed the budget for request bodies in flight (8 MB here; a share of the heap by default):
+   * six 3 MB starts held half sent, so that all six are in the server at once. Two fit and are answered 200 once whole;
+   * the other four are answered 503 with Retry-After (before, all six were taken in, and under -Xmx512m 24 uploads of
+   * 30 MB ran the heap out and went unanswered); a chunked upload, whose length is not declared, is refused 503 as it
+   * grows past what is left. No client is cut off, and once they are done the budget is whole again: a signing succeeds.
+   */
+  @Test
+  void uploads_moreThanTheBodyBudgetAtOnce_each200Or503WithRetryAfter_noneCutOff_budgetReleased() throws Exception {
+    SigningKey tls = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("tls-server");
+    List<String> log = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    try (SignerServer small = new SignerServer(new TimeStampAuthority(keys.key("tsa"), InstantSource.system()),
+        CertificateLogin.of(pki, CertificateLogin.Revocation.CRL), TlsContexts.withIdentity(tls, null), "127.0.0.1", 0, InstantSource.system(),
+        PendingTokens.Limits.forHeap(Runtime.getRuntime().maxMemory()), 8L << 20)) {
+      small.logTo(log::add);
+      small.start();
+      byte[] body = ("{\"document\":\"" + Base64.getEncoder().encodeToString(new byte[2_300_000]) + "\",\"certificates\":" + chain("signer-rsa2048-1") + "}")
+          .getBytes(java.nio.charset.StandardCharsets.US_ASCII); // 3.07 MB: two fit in 8 MB, three do not
+      javax.net.ssl.SSLSocketFactory sockets = TlsContexts.trusting(pki.certificate("root-ca")).getSocketFactory();
+      int uploads = 6;
+      List<javax.net.ssl.SSLSocket> held = new java.util.ArrayList<>();
+      try {
+        for (int i = 0; i < uploads; i++) {
+          javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) sockets.createSocket("127.0.0.1", small.port());
+          s.setSoTimeout(60_000);
+          held.add(s);
+          s.getOutputStream().write(("POST /api/signatures/cades/start HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
+              + body.length + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+          s.getOutputStream().write(body, 0, body.length / 2);
+          s.getOutputStream().flush();
+        }
+        // every upload is in the server, the two taken waiting for their second halves: the others' refusals are counted
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (small.refusedOverBudget() < uploads - 2 && System.nanoTime() < deadline) Thread.sleep(20);
+
+        try (javax.net.ssl.SSLSocket chunked = (javax.net.ssl.SSLSocket) sockets.createSocket("127.0.0.1", small.port())) {
+          chunked.setSoTimeout(60_000);
+          ChunkedUpload.send(chunked.getOutputStream(), "/api/signatures/cades/start", body);
+          RawAnswer answer = RawAnswer.read(chunked.getInputStream());
+          assertEquals(503, answer.status(), "a chunked upload growing past what is left of the budget: " + answer);
+          assertTrue(answer.headers().containsKey("retry-after"), answer.toString());
+        }
+
+        List<Integer> statuses = new java.util.ArrayList<>();
+        for (javax.net.ssl.SSLSocket s : held) {
+          s.getOutputStream().write(body, body.length / 2, body.length - body.length / 2);
+          s.getOutputStream().flush();
+        }
+        for (javax.net.ssl.SSLSocket s : held) {
+          RawAnswer answer = RawAnswer.read(s.getInputStream()); // an EOF or a reset throws: every client gets an answer
+          statuses.add(answer.status());
+          if (answer.status() == 503) {
+            assertTrue(answer.headers().containsKey("retry-after"), "a 503 says when to come back: " + answer);
+            assertEquals("busy", JSON.readTree(answer.body()).path("error").asText(), answer.toString());
+          } else {
+            assertEquals(200, answer.status(), answer.toString());
+          }
+        }
+        assertEquals(2, statuses.stream().filter(st -> st == 200).count(), "two 3 MB uploads fit in 8 MB: " + statuses);
+        assertEquals(uploads - 2, statuses.stream().filter(st -> st == 503).count(), "the others refused 503: " + statuses);
+        assertTrue(log.stream().anyMatch(l -> l.contains("request bodies in flight")), "the refusals are logged: " + log);
+      } finally {
+        for (var s : held) s.close();
+      }
+      Await.until(Duration.ofSeconds(15), "the budget released", () -> small.bodyBytesInFlight() == 0);
+      try (Workload w = client("cades", small.baseUrl())) {
+        MeasuredRun.of("http:cades after the uploads", w, Duration.ofMillis(400)).assertEverySucceeded();
+      }
+    }
+  }
+
+  /** An HTTP/1.1 answer read off a socket: status, headers (names in lower case), body by its Content-Length. */
+  record RawAnswer(int status, Map<String, String> headers, String body) {
+    static RawAnswer read(java.io.InputStream in) throws java.io.IOException {
+      String statusLine = line(in);
+      if (statusLine == null) throw new java.io.EOFException("the connection ended without an answer");
+      Map<String, String> headers = new java.util.HashMap<>();
+      for (String l = line(in); l != null && !l.isEmpty(); l = line(in)) {
+        int colon = l.indexOf(':');
+        headers.put(l.substring(0, colon).strip().toLowerCase(java.util.Locale.ROOT), l.substring(colon + 1).strip());
+      }
+      int length = Integer.parseInt(headers.getOrDefault("content-length", "0"));
+      byte[] body = in.readNBytes(length);
+      if (body.length < length) throw new java.io.EOFException("the answer's body was cut at " + body.length + " of " + length + " bytes");
+      return new RawAnswer(Integer.parseInt(statusLine.split(" ")[1]), headers, new String(body, java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    private static String line(java.io.InputStream in) throws java.io.IOException {
+      StringBuilder l = new StringBuilder();
+      for (int c = in.read(); c >= 0; c = in.read()) {
+        if (c == '\n') return l.toString().strip();
+        l.append((char) c);
+      }
+      return l.isEmpty() ? null : l.toString();
+    }
+  }
+
+  /** Writes a request whose body is sent chunked (no Content-Length), in 256 KB chunks. */
+  static final class ChunkedUpload {
+    static void send(java.io.OutputStream out, String path, byte[] body) throws java.io.IOException {
+      out.write(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+          .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      for (int at = 0; at < body.length; at += 256 * 1024) {
+        int n = Math.min(256 * 1024, body.length - at);
+        out.write((Integer.toHexString(n) + "\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        out.write(body, at, n);
+        out.write("\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      }
+      out.write("0\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      out.flush();
+    }
+  }
+
+  /**
+   * testssl.sh's check, as it makes it: openssl s_client over TLS 1.2 asks to renegotiate. The service refuses
+   * (the connection is closed, no second handshake; before, the JDK's HttpsServer renegotiated), counts it, and goes on.
+   */
+  @Test
+  void renegotiation_clientInitiatedOverTls12_refusedAndTheServiceGoesOn() throws Exception {
+    long before = server.renegotiationsRefused();
+    io.pkibench.testing.OpensslRenegotiation.Attempt attempt = io.pkibench.testing.OpensslRenegotiation.attempt(server.port());
+    assertTrue(attempt.refused(), "s_client renegotiated, or never connected: " + attempt.output());
+    assertEquals(before + 1, server.renegotiationsRefused());
+    assertRefused(post("/api/nothing", "{}"), 404, "not_found");
+  }
+
   static HttpResponse<String> postTo(SignerServer target, String path, String json) throws Exception {
     return http.send(HttpRequest.newBuilder(URI.create(target.baseUrl() + path)).timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());

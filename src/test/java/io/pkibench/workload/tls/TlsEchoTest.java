@@ -247,6 +247,20 @@ class TlsEchoTest {
     }
   }
 
+  /** testssl.sh's check, as on the signing service and the PEC provider: openssl s_client's TLS 1.2 renegotiation is refused on both engines. */
+  @Test
+  @org.junit.jupiter.api.Timeout(60)
+  void renegotiation_opensslClientOverTls12_refusedOnBothEngines() throws Exception {
+    for (TlsEngine engine : List.of(TlsEngine.JSSE, TlsEngine.OPENSSL)) {
+      try (TlsEchoServer server = server(engine, "rsa2048", List.of("TLSv1.2"), List.of(), TlsEchoServer.Limits.DEFAULT)) {
+        var attempt = io.pkibench.testing.OpensslRenegotiation.attempt(URI.create(server.baseUrl()).getPort());
+        assertTrue(attempt.refused(), engine + ": s_client renegotiated, or never connected: " + attempt.output());
+        String json = counters(server.plainUrl());
+        assertEquals(1, counter(json, "renegotiationsRefused"), engine + ": " + json);
+      }
+    }
+  }
+
   /**
    * Without --suites the server offers forward-secret suites only, on both engines: openssl asking for
    * RSA key exchange (AES128-GCM-SHA256, BoringSSL's default before) is refused, ECDHE is taken.
