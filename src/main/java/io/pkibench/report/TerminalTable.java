@@ -49,6 +49,7 @@ public final class TerminalTable {
       if (w.levels().isEmpty() && w.failure() == null) out.append("  (no level finished)\n");
       Analysis.WorkloadAnalysis a = analysis.workloads().get(wi);
       if (!w.levels().isEmpty()) out.append("  verdict: ").append(a.verdict().text()).append('\n');
+      if (a.selfCheck() != null) out.append("  self-check: ").append(a.selfCheck().text()).append('\n');
       if (a.capacity().sizing() != null) out.append("  sizing: ").append(a.capacity().sizing().text()).append('\n');
     }
     out.append(KeySourceShootout.terminal(result));
