@@ -13,9 +13,12 @@ import java.util.stream.Collectors;
  * table normalises to plain TCP). Computed from the file alone, so it can always be recomputed.
  */
 public record Analysis(String schema, List<WorkloadAnalysis> workloads, String baseline, List<CostRow> relativeCost) {
-  public static final String SCHEMA = "pkibench.analysis/1";
+  /** /2 adds the sizing's range (coresLow, coresHigh, iterations, pastMeasured) and a sweep's selfCheck; verdict sentences reworded. */
+  public static final String SCHEMA = "pkibench.analysis/2";
 
-  public record WorkloadAnalysis(String name, Map<String, String> params, String keys, UslFit usl, ScalingVerdict verdict, Capacity capacity) {
+  /** {@code selfCheck}: the sweep's lower-half fit set beside its upper half (closed-loop sweeps of 6 steady levels or more), else absent. */
+  public record WorkloadAnalysis(String name, Map<String, String> params, String keys, UslFit usl, ScalingVerdict verdict, Capacity capacity,
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) UslSelfCheck selfCheck) {
     public String label() {
       return Analysis.label(name, params);
     }
@@ -34,7 +37,7 @@ public record Analysis(String schema, List<WorkloadAnalysis> workloads, String b
     for (WorkloadResult w : result.workloads()) {
       List<LevelPoint> points = LevelPoint.of(w.levels());
       // A level whose warm-up never settled measured the JIT as much as the service: shown, flagged, not fitted.
-      List<LevelPoint> steady = LevelPoint.of(w.levels().stream().filter(l -> Steadiness.neverSteadied(l).isEmpty()).toList());
+      List<LevelPoint> steady = steadyPoints(w);
       boolean open = w.levels().stream().anyMatch(l -> l.openLoop() != null);
       // The USL models throughput over concurrency; an open-loop sweep varies the rate instead.
       List<String> leftOut = new ArrayList<>();
@@ -47,7 +50,7 @@ public record Analysis(String schema, List<WorkloadAnalysis> workloads, String b
         noFitBecause = "it needs at least 3 steady levels; " + steady.size() + " of the " + points.size() + " measured were steady";
       }
       workloads.add(new WorkloadAnalysis(w.name(), w.params(), w.keys(), usl.fit(), ScalingVerdict.of(steady, usl.fit(), noFitBecause, leftOut, open),
-          Capacity.of(points, options.targetRate(), options.maxUtilisation(), open)));
+          Capacity.of(points, w.levels(), options.targetRate(), options.maxUtilisation(), open), open ? null : UslSelfCheck.of(steady)));
     }
     WorkloadAnalysis base = workloads.stream()
         .filter(w -> options.baseline() == null || w.name().equals(options.baseline()) || w.label().equals(options.baseline()))
@@ -65,6 +68,11 @@ public record Analysis(String schema, List<WorkloadAnalysis> workloads, String b
       costs.add(new CostRow(shared ? w.label() + " · " + w.keys() : w.label(), cost, cost == null || baseCost == null || baseCost == 0 ? null : cost / baseCost));
     }
     return new Analysis(SCHEMA, workloads, base == null ? null : base.label(), costs);
+  }
+
+  /** A workload's levels as every fit takes them: sorted by load, without those whose warm-up never settled. */
+  public static List<LevelPoint> steadyPoints(WorkloadResult w) {
+    return LevelPoint.of(w.levels().stream().filter(l -> Steadiness.neverSteadied(l).isEmpty()).toList());
   }
 
   private static Double microsPerOp(WorkloadAnalysis w) {

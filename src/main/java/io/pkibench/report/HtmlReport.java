@@ -4,6 +4,7 @@ import io.pkibench.analysis.Steadiness;
 import io.pkibench.analysis.Analysis;
 import io.pkibench.analysis.TrimmedNumber;
 import io.pkibench.analysis.UslFit;
+import io.pkibench.analysis.UslForecast;
 import io.pkibench.results.CpuProfile;
 import io.pkibench.results.ErrorCount;
 import io.pkibench.results.IterationResult;
@@ -81,6 +82,7 @@ public final class HtmlReport {
           .append("</td><td>").append(HumanUnits.nanos(best.latencyNanos().p99())).append("</td><td>")
           .append(best.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(best.cpu().opsPerCpuSecond())).append("</td><td>")
           .append(failed).append("</td></tr></table>\n");
+      if (a.selfCheck() != null) h.append("<p class=\"self-check\">Self-check: ").append(Html.esc(a.selfCheck().text())).append("</p>\n");
       if (a.capacity().sizing() != null) h.append("<p>").append(Html.esc(a.capacity().sizing().text())).append("</p>\n");
       for (LevelResult l : w.levels()) {
         Steadiness.warning(l).ifPresent(text ->
@@ -215,6 +217,19 @@ public final class HtmlReport {
           curve.add(new SvgChart.Point(x, usl.predict(x)));
         }
         throughput.add(new SvgChart.Series("USL fit", curve, true, false));
+        // The band a measurement would fall in (95%), drawn only over the measured range: past it the report claims nothing.
+        UslForecast forecast = UslForecast.of(Analysis.steadyPoints(w), 0.95).forecast();
+        if (forecast != null && forecast.hasIntervals()) {
+          List<SvgChart.Point> low = new ArrayList<>(), high = new ArrayList<>();
+          for (SvgChart.Point p : curve) {
+            UslForecast.Prediction at = forecast.predict(p.x());
+            if (at.low() == null) continue;
+            low.add(new SvgChart.Point(p.x(), at.low()));
+            high.add(new SvgChart.Point(p.x(), at.high()));
+          }
+          throughput.add(new SvgChart.Series("USL 95% band, low", low, true, false));
+          throughput.add(new SvgChart.Series("USL 95% band, high", high, true, false));
+        }
       }
       if (open) throughput.add(new SvgChart.Series("target", levels.stream().map(l -> new SvgChart.Point(l.load(), l.load())).toList(), true, false));
       if (sweep) charts.add(throughput);

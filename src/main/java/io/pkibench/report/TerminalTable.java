@@ -54,6 +54,7 @@ public final class TerminalTable {
       if (w.levels().isEmpty() && w.failure() == null) out.append("  (no level finished)\n");
       Analysis.WorkloadAnalysis a = analysis.workloads().get(wi);
       if (!w.levels().isEmpty()) out.append("  verdict: ").append(OutsideText.forTerminal(a.verdict().text())).append('\n');
+      if (a.selfCheck() != null) out.append("  self-check: ").append(OutsideText.forTerminal(a.selfCheck().text())).append('\n');
       if (a.capacity().sizing() != null) out.append("  sizing: ").append(OutsideText.forTerminal(a.capacity().sizing().text())).append('\n');
     }
     out.append(KeySourceShootout.terminal(result));

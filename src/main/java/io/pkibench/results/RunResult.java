@@ -57,7 +57,7 @@ public record RunResult(
     return new RunResult(schema, environment, plan, newStatus, workloads, analysis, study, metrics, agent, merge, thresholds);
   }
 
-  /** {@code analysis}: the scaling and capacity conclusions (pkibench.analysis/1), recomputable from the levels. */
+  /** {@code analysis}: the scaling and capacity conclusions (pkibench.analysis/2), recomputable from the levels. */
   public RunResult withAnalysis(JsonNode newAnalysis) {
     return new RunResult(schema, environment, plan, status, workloads, newAnalysis, study, metrics, agent, merge, thresholds);
   }
