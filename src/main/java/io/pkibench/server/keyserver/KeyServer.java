@@ -54,9 +54,30 @@ public final class KeyServer implements ReferenceServer {
    * is closed, worker threads, and calls in flight on one connection. The last bounds what one client
    * can make the node hold: at most {@code maxCallsPerConnection × maxRequestBytes} of requests per
    * connection (32 MiB by default); HTTP/2 tells the client, whose further calls wait on its side.
+   *
+   * <p>Contract v2's stream counts calls, not only bytes: at most {@code maxCallsPerStream} calls of one stream are
+   * unanswered at once (read, and their answers not yet taken by the client's flow control), and at most
+   * {@code maxQueuedCalls} calls of every stream of the node wait for or are being signed; see {@link SignStreams}.
    */
-  public record Limits(int maxRequestBytes, Duration handshakeTimeout, Duration idleTimeout, int threads, int maxCallsPerConnection) {
+  public record Limits(int maxRequestBytes, Duration handshakeTimeout, Duration idleTimeout, int threads, int maxCallsPerConnection,
+      int maxCallsPerStream, int maxQueuedCalls) {
     public static final int DEFAULT_MAX_CALLS_PER_CONNECTION = 32;
+    /** Twice the 512 calls a client of 512 workers has in flight to one node, as the remote-key tests do. */
+    public static final int DEFAULT_MAX_CALLS_PER_STREAM = 1024;
+    /** Seconds of RSA-2048 signatures on a few cores: past it a node is too far behind for a 10 s client deadline. */
+    public static final int DEFAULT_MAX_QUEUED_CALLS = 8192;
+
+    public Limits {
+      if (maxCallsPerStream < SignStreams.MOST_CALLS_PER_MESSAGE) {
+        throw new IllegalArgumentException("calls per stream " + maxCallsPerStream + ": give at least " + SignStreams.MOST_CALLS_PER_MESSAGE
+            + ", the calls one message may carry");
+      }
+      if (maxQueuedCalls < 1) throw new IllegalArgumentException("queued calls per node " + maxQueuedCalls + ": give at least 1");
+    }
+
+    public Limits(int maxRequestBytes, Duration handshakeTimeout, Duration idleTimeout, int threads, int maxCallsPerConnection) {
+      this(maxRequestBytes, handshakeTimeout, idleTimeout, threads, maxCallsPerConnection, DEFAULT_MAX_CALLS_PER_STREAM, DEFAULT_MAX_QUEUED_CALLS);
+    }
 
     public Limits(int maxRequestBytes, Duration handshakeTimeout, Duration idleTimeout, int threads) {
       this(maxRequestBytes, handshakeTimeout, idleTimeout, threads, DEFAULT_MAX_CALLS_PER_CONNECTION);
@@ -79,6 +100,7 @@ public final class KeyServer implements ReferenceServer {
   private final AtomicLong acceptedConnections = new AtomicLong();
   private ExecutorService workers;
   private boolean servesV2 = true;
+  private SignStreams signStreams;
   private ExecutorService healthThread;
   private Server server;
 
@@ -181,8 +203,9 @@ public final class KeyServer implements ReferenceServer {
     });
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(bind, requestedPort), credentials);
     if (servesV2) {
-      builder.addService(ServerInterceptors.intercept(new SignStreams(service, workers, limits.threads(), (long) limits.maxCallsPerConnection() * limits.maxRequestBytes()),
-          new CallerFromCertificate()));
+      signStreams = new SignStreams(service, workers, limits.threads(), (long) limits.maxCallsPerConnection() * limits.maxRequestBytes(),
+          limits.maxCallsPerStream(), limits.maxQueuedCalls());
+      builder.addService(ServerInterceptors.intercept(signStreams, new CallerFromCertificate()));
     }
     server = builder
         .executor(workers)
@@ -233,6 +256,11 @@ public final class KeyServer implements ReferenceServer {
     return this;
   }
 
+  /** Contract v2's streams, for the tests of their limits (null before {@link #start} and without v2). */
+  SignStreams signStreams() {
+    return signStreams;
+  }
+
   /** Connections open now (after their handshake) and since start. */
   public int openConnections() {
     return openConnections.get();
@@ -264,7 +292,8 @@ public final class KeyServer implements ReferenceServer {
   @Override
   public String details() {
     return "mutual TLS as " + identity.alias() + ", " + limits.threads() + " worker threads, requests up to " + limits.maxRequestBytes() / 1024
-        + " KiB, " + limits.maxCallsPerConnection() + " calls in flight per connection, idle connections closed after "
+        + " KiB, " + limits.maxCallsPerConnection() + " calls in flight per connection, " + limits.maxCallsPerStream()
+        + " unanswered calls per signature stream, " + limits.maxQueuedCalls() + " calls queued to sign, idle connections closed after "
         + limits.idleTimeout().toSeconds() + " s";
   }
 
