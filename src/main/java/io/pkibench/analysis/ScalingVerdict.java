@@ -173,7 +173,13 @@ public record ScalingVerdict(
       if (usl.peakConcurrency() != null) {
         sentence += String.format(Locale.ROOT, ", peak %.1f ops/s at concurrency %.1f", usl.peakThroughput(), usl.peakConcurrency());
       }
-      if (usl.superlinear()) sentence += "; unconstrained, σ < 0: superlinear somewhere (caches, batching or a warm-up effect), held at σ ≥ 0";
+      if (usl.superlinear()) {
+        // Shown beside the constrained fit, not fitted away: the negative σ is what the data say.
+        UslFit.Unconstrained free = UslFit.unconstrained(points);
+        sentence += free == null ? "; unconstrained, σ < 0: superlinear somewhere (caches, batching or a warm-up effect), held at σ ≥ 0"
+            : String.format(Locale.ROOT, "; the unconstrained fit, σ=%.4f, κ=%.6f, λ=%.1f ops/s, is superlinear (σ < 0: caches warming,"
+                + " batching or a warm-up effect), so the fit above holds σ ≥ 0", free.sigma(), free.kappa(), free.lambda());
+      }
       if (usl.weak()) sentence += "; fit from " + usl.levels() + " levels is weak: measure " + UslFit.TRUSTWORTHY_LEVELS + " or more";
     } else if (noFitBecause != null) {
       sentence += ". No USL fit: " + noFitBecause;

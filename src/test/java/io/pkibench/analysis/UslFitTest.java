@@ -67,6 +67,18 @@ class UslFitTest {
     assertTrue(text.contains("No USL fit: ") && !text.contains("peak"), text);
   }
 
+  /** Slightly superlinear data the constrained USL still fits: the unconstrained fit is shown beside it, its σ < 0 named. */
+  @Test
+  void fit_slightlySuperlinear_verdictShowsTheUnconstrainedFitBesideTheHeldOne() {
+    List<LevelPoint> points = curve(-0.01, 0.001, 1000, 0, 1, 1, 2, 4, 8, 16, 32);
+    UslFit.Attempt attempt = UslFit.attempt(points);
+    assertNotNull(attempt.fit(), attempt.noFitBecause());
+    assertTrue(attempt.fit().superlinear());
+    String text = ScalingVerdict.of(points, attempt.fit(), attempt.noFitBecause(), false).text();
+    assertTrue(text.contains("the unconstrained fit, σ=-0.0100, κ=0.001000, λ=1000.0 ops/s, is superlinear"), text);
+    assertTrue(text.contains("USL: σ=0.0000"), "the constrained fit, beside it: " + text);
+  }
+
   /**
    * restpki's Authentication probe: 2, 8 and 32 threads on a cold service, the first level slow while the JIT compiled,
    * then flat at the service's CPU. Unconstrained, three points fix three parameters exactly: σ < 0 and a peak of
