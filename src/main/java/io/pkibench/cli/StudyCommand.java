@@ -2,6 +2,8 @@ package io.pkibench.cli;
 
 import io.pkibench.measure.CpuAffinity;
 import io.pkibench.plan.PlanException;
+import io.pkibench.study.CheckSizing;
+import io.pkibench.study.CpuQuota;
 import io.pkibench.study.CpuSplit;
 import io.pkibench.study.PixStudy;
 import io.pkibench.study.RsfnStudy;
@@ -317,7 +319,8 @@ final class StudyCommand implements Runnable {
           "  pkibench study restpki --quick --agents 4 --local   # one signer, each chosen level run by 4 agent processes, merged",
           "  pkibench study restpki --target https://signer:8443 --concurrency 64 --segment 2/4 --start-at 2026-12-01T10:00:00Z -o agent2.json",
           "                                                   # agent 2 of 4 against a signer elsewhere; 'pkibench merge agent*.json -o restpki.json' adds them",
-          "  pkibench study restpki --smoke --types cades       # one type only"})
+          "  pkibench study restpki --smoke --types cades       # one type only",
+          "  pkibench study restpki --quick --check-sizing      # each type's capacity at 1 core predicted from 0.5 core (cgroup cpu quota), then measured"})
   static final class RestPki extends StudyRun {
     @Option(names = "--restart-per-type", description = "restart the service before each transaction type (the original restarted between tests)")
     boolean restartPerType;
@@ -339,6 +342,16 @@ final class StudyCommand implements Runnable {
         description = "the built-in signer running elsewhere ('pkibench serve signer' there), e.g. https://signer:8443: the study starts no service"
             + " and measures that one, its CPU not read (it is not here); what each agent of a split study (--segment) gives")
     String target;
+
+    @Option(names = "--check-sizing",
+        description = "after the types, each measured again with the signer's CPU limited (a cgroup cpu quota, so as root or in a delegated cgroup)"
+            + " to 0.5 core, its capacity at 1 core predicted from that, then measured at 1 core: predicted, measured and the miss per type")
+    boolean checkSizing;
+
+    @Option(names = "--cgroup-root", paramLabel = "DIR",
+        description = "with --check-sizing: the cgroup the study makes its group under, v1's cpu controller or a v2 cgroup with cpu"
+            + " (default: /sys/fs/cgroup/cpu, else /sys/fs/cgroup)")
+    Path cgroupRoot;
 
     @Override
     URI clockReference() {
@@ -385,7 +398,10 @@ final class StudyCommand implements Runnable {
           problems.add(e.getMessage());
         }
       }
-      return new RestPkiStudy(restartPerType, services, trust == null ? null : study.parent.context.resolve(trust), problems, members).only(only);
+      if (cgroupRoot != null && !checkSizing) problems.add("--cgroup-root: only with --check-sizing, which limits the signer's CPU there");
+      RestPkiStudy chosen = new RestPkiStudy(restartPerType, services, trust == null ? null : study.parent.context.resolve(trust), problems, members).only(only);
+      if (!checkSizing) return chosen;
+      return chosen.checkingSizing(new CheckSizing(cgroupRoot == null ? CpuQuota.DEFAULT_ROOTS : List.of(study.parent.context.resolve(cgroupRoot))));
     }
   }
 

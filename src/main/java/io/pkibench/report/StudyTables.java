@@ -284,6 +284,7 @@ public final class StudyTables {
     out.append(StudyGrid.terminal(result));
     out.append(ServiceComparison.terminal(result));
     out.append(FaultTimeline.terminal(result));
+    out.append(SizingCheckTable.terminal(result));
     originalInWords(result).ifPresent(w -> out.append('\n').append(w).append('\n'));
     List<String[]> beside = published(result);
     if (beside.size() > 1) {

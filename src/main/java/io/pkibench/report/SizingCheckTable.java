@@ -1,0 +1,45 @@
+package io.pkibench.report;
+
+import io.pkibench.results.RunResult;
+import io.pkibench.results.StudyRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** A study's {@code --check-sizing} table: per step, the capacity at one core predicted from half a core, the one measured, the miss. */
+public final class SizingCheckTable {
+  private SizingCheckTable() {}
+
+  /** The table with its formula, or "" when the study checked no sizing. */
+  public static String terminal(RunResult result) {
+    if (result.study() == null || result.study().sizingChecks().isEmpty()) return "";
+    List<StudyRecord.SizingCheck> checks = result.study().sizingChecks();
+    StudyRecord.SizingCheck first = checks.get(0);
+    String limit = cores(first.limitCores()), check = cores(first.checkCores());
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"step", "threads", "ops/service-cpu-s @ " + limit, "service cores @ " + limit, "predicted ops/s @ " + check,
+        "measured ops/s @ " + check, "service cores @ " + check, "miss"});
+    for (StudyRecord.SizingCheck c : checks) {
+      rows.add(new String[] {c.step(), c.level() == null ? "-" : Integer.toString(c.level()), number(c.opsPerCpuSecondLimited(), "%.1f"),
+          number(c.serviceCoresLimited(), "%.2f"), number(c.predictedOpsPerSecond(), "%.1f"), number(c.measuredOpsPerSecond(), "%.1f"),
+          number(c.serviceCoresChecked(), "%.2f"), c.miss() == null ? "-" : String.format(Locale.ROOT, "%+.1f%%", c.miss() * 100)});
+    }
+    StringBuilder out = new StringBuilder("\ncheck-sizing: the capacity at " + check + " core predicted from " + limit + " core, then measured"
+        + " (the service's CPU limited by a cgroup cpu quota)\n");
+    out.append(TerminalTable.align(rows));
+    out.append("  ").append(StudyRecord.SizingCheck.FORMULA).append(" (L = ").append(limit).append(", C = ").append(check).append(")\n");
+    out.append("  service cores: the service's CPU-seconds over the measured wall time; at most the limit when the quota held\n");
+    for (StudyRecord.SizingCheck c : checks) {
+      if (c.notCheckedBecause() != null) out.append("  ").append(c.step()).append(": not checked: ").append(c.notCheckedBecause()).append('\n');
+    }
+    return out.toString();
+  }
+
+  private static String number(Double value, String format) {
+    return value == null ? "-" : String.format(Locale.ROOT, format, value);
+  }
+
+  private static String cores(double cores) {
+    return cores == Math.rint(cores) ? Long.toString((long) cores) : String.format(Locale.ROOT, "%.1f", cores);
+  }
+}
