@@ -10,6 +10,11 @@ import java.util.Locale;
 public final class SizingCheckTable {
   private SizingCheckTable() {}
 
+  /** How far past its limit a service's CPU may read before the limit is said not to have held. */
+  static final double QUOTA_SLACK = 1.05;
+  /** The share of the limit a measurement must fill to count as the capacity there: the studies' own 90%. */
+  static final double SATURATED = 0.9;
+
   /** The table with its formula, or "" when the study checked no sizing. */
   public static String terminal(RunResult result) {
     if (result.study() == null || result.study().sizingChecks().isEmpty()) return "";
@@ -31,6 +36,16 @@ public final class SizingCheckTable {
     out.append("  service cores: the service's CPU-seconds over the measured wall time; at most the limit when the quota held\n");
     for (StudyRecord.SizingCheck c : checks) {
       if (c.notCheckedBecause() != null) out.append("  ").append(c.step()).append(": not checked: ").append(c.notCheckedBecause()).append('\n');
+      // The scheduler may run a group a little past its quota within a period; 5% past is no longer that.
+      if (c.serviceCoresLimited() != null && c.serviceCoresLimited() > c.limitCores() * QUOTA_SLACK) {
+        out.append("  ").append(c.step()).append(": the ").append(limit).append("-core limit did not hold: the service used ")
+            .append(number(c.serviceCoresLimited(), "%.2f")).append(" core; the prediction is not from a service so limited\n");
+      }
+      if (c.measuredOpsPerSecond() != null && c.serviceCoresChecked() != null && c.serviceCoresChecked() < c.checkCores() * SATURATED) {
+        out.append("  ").append(c.step()).append(": at ").append(check).append(" core the service used only ").append(number(c.serviceCoresChecked(), "%.2f"))
+            .append(" core: the load did not fill the limit (the client short of CPU, or too few threads), so the measured figure is under")
+            .append(" its capacity there and the miss overstates the prediction's\n");
+      }
     }
     return out.toString();
   }

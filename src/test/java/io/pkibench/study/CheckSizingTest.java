@@ -78,7 +78,25 @@ class CheckSizingTest {
         String.format(java.util.Locale.ROOT, "%.1f", c.predictedOpsPerSecond()))) {
       assertTrue(printed.contains(s), s + " in:\n" + printed);
     }
+    assertTrue(printed.contains("n/a (CPU limited)"), "the seed's CPU-near-100% condition is not a limited step's:\n" + printed);
+    assertTrue(printed.contains("CAdES @ 0.5 core: " + sizedAt + " threads: the level step 'CAdES' was measured at"), printed);
     assertEquals(List.of(), ourGroups(), "the study's cgroup is removed at the end");
+  }
+
+  /** However the study ends (here an exception while the services are limited), closing them removes the group. */
+  @Test
+  void close_afterLimitCpuAndAFailure_removesTheGroup() throws Exception {
+    assumeTrue(CpuQuota.problem(CpuQuota.DEFAULT_ROOTS).isEmpty(), "needs a writable cgroup cpu controller (root)");
+    List<String> log = new java.util.ArrayList<>();
+    IllegalStateException failed = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> {
+      try (RunningServices services = RunningServices.plan(List.of(), List.of("java"), Map.of(), log::add)) {
+        services.limitCpu(CpuQuota.DEFAULT_ROOTS, 0.5);
+        assertEquals(1, ourGroups().size(), "the group is made: " + log);
+        throw new IllegalStateException("a step failed");
+      }
+    });
+    assertEquals("a step failed", failed.getMessage());
+    assertEquals(List.of(), ourGroups(), "closing the services removed the group: " + log);
   }
 
   /** A cgroup root that is no writable cgroup: refused before anything is measured, naming it and the fix; exit 2. */
@@ -109,6 +127,14 @@ class CheckSizingTest {
     assertEquals(1.0, c.serviceCoresChecked(), 1e-9);
     String table = io.pkibench.report.SizingCheckTable.terminal(run.withStudy(run.study().withSizingChecks(List.of(c))));
     assertTrue(table.contains("80.0") && table.contains("75.0") && table.contains("+6.7%") && table.contains("0.50"), table);
+    assertFalse(table.contains("did not hold") || table.contains("did not fill"), "both limits held and were filled:\n" + table);
+
+    // Past the half core, and one core not filled: the table says both, as the figures alone would mislead.
+    Map<String, Double> off = Map.of("CAdES", 0.9, "CAdES @ 0.5 core", 0.3, "CAdES @ 1 core", 0.3);
+    RunResult offRun = StudyRuns.run(study, dir.resolve("off"), rates::get, off::get);
+    String offTable = io.pkibench.report.SizingCheckTable.terminal(offRun.withStudy(offRun.study().withSizingChecks(study.sizingChecks(offRun, null))));
+    assertTrue(offTable.contains("CAdES: the 0.5-core limit did not hold: the service used 0.60 core"), offTable);
+    assertTrue(offTable.contains("CAdES: at 1 core the service used only 0.60 core: the load did not fill the limit"), offTable);
 
     // The one-core step not measured: the check says so, its figures absent, and the table still prints.
     RunResult missing = run.withStudy(run.study().withStep(new StudyRecord.StepRecord("CAdES @ 1 core", List.of())));
