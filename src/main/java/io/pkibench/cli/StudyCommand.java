@@ -142,6 +142,26 @@ final class StudyCommand implements Runnable {
     String startIn;
   }
 
+  /** {@code --check-sizing} and where its cgroup goes, for the studies that size a service they start (restpki, pix). */
+  static final class CheckSizingOptions {
+    @Option(names = "--check-sizing",
+        description = "after the other steps, each sized step measured again with the services' CPU limited by a cgroup cpu quota (as root, or in a"
+            + " delegated cgroup) to 0.5 core, the capacity at 1 core predicted from that, then measured at 1 core: predicted, measured and the miss")
+    boolean checkSizing;
+
+    @Option(names = "--cgroup-root", paramLabel = "DIR",
+        description = "with --check-sizing: the cgroup the study makes its group under, v1's cpu controller or a v2 cgroup with cpu"
+            + " (default: /sys/fs/cgroup/cpu, else /sys/fs/cgroup)")
+    Path cgroupRoot;
+
+    /** The check asked for, or null; a misplaced --cgroup-root added to {@code problems}. */
+    CheckSizing checkSizing(List<String> problems, CliContext ctx) {
+      if (cgroupRoot != null && !checkSizing) problems.add("--cgroup-root: only with --check-sizing, which limits the services' CPU there");
+      if (!checkSizing) return null;
+      return new CheckSizing(cgroupRoot == null ? CpuQuota.DEFAULT_ROOTS : List.of(ctx.resolve(cgroupRoot)));
+    }
+  }
+
   /** What every study subcommand does: check everything, run the study, print its table, write report and samples. */
   abstract static class StudyRun implements Callable<Integer> {
     @ParentCommand StudyCommand study;
@@ -343,15 +363,7 @@ final class StudyCommand implements Runnable {
             + " and measures that one, its CPU not read (it is not here); what each agent of a split study (--segment) gives")
     String target;
 
-    @Option(names = "--check-sizing",
-        description = "after the types, each measured again with the signer's CPU limited (a cgroup cpu quota, so as root or in a delegated cgroup)"
-            + " to 0.5 core, its capacity at 1 core predicted from that, then measured at 1 core: predicted, measured and the miss per type")
-    boolean checkSizing;
-
-    @Option(names = "--cgroup-root", paramLabel = "DIR",
-        description = "with --check-sizing: the cgroup the study makes its group under, v1's cpu controller or a v2 cgroup with cpu"
-            + " (default: /sys/fs/cgroup/cpu, else /sys/fs/cgroup)")
-    Path cgroupRoot;
+    @Mixin CheckSizingOptions sizing = new CheckSizingOptions();
 
     @Override
     URI clockReference() {
@@ -398,10 +410,9 @@ final class StudyCommand implements Runnable {
           problems.add(e.getMessage());
         }
       }
-      if (cgroupRoot != null && !checkSizing) problems.add("--cgroup-root: only with --check-sizing, which limits the signer's CPU there");
+      CheckSizing check = sizing.checkSizing(problems, study.parent.context);
       RestPkiStudy chosen = new RestPkiStudy(restartPerType, services, trust == null ? null : study.parent.context.resolve(trust), problems, members).only(only);
-      if (!checkSizing) return chosen;
-      return chosen.checkingSizing(new CheckSizing(cgroupRoot == null ? CpuQuota.DEFAULT_ROOTS : List.of(study.parent.context.resolve(cgroupRoot))));
+      return check == null ? chosen : chosen.checkingSizing(check);
     }
   }
 
@@ -412,8 +423,11 @@ final class StudyCommand implements Runnable {
       footer = {"", "Examples:", "  pkibench study pix --quick                       # a few minutes",
           "  pkibench study pix --html pix.html                # the original's methodology: about 2 hours",
           "  pkibench study pix --keys pkcs11:softhsm.cfg --pin-file pin.txt   # the nodes' keys on a token",
-          "  pkibench study pix --quick --fault kill-node@20s  # and a node killed mid-run: the dip and the recovery"})
+          "  pkibench study pix --quick --fault kill-node@20s  # and a node killed mid-run: the dip and the recovery",
+          "  pkibench study pix --quick --check-sizing         # each benchmark's capacity at 1 core of the nodes predicted from 0.5 core, then measured"})
   static final class Pix extends StudyRun {
+    @Mixin CheckSizingOptions sizing = new CheckSizingOptions();
+
     @Option(names = "--fault", paramLabel = "kill-node@TIME",
         description = "add a step that SIGKILLs the first node TIME into its measured seconds and starts it again 10 s later, e.g. kill-node@30s")
     String fault;
@@ -421,7 +435,11 @@ final class StudyCommand implements Runnable {
     @Override
     Study study() {
       try {
-        return new PixStudy(PixStudy.Fault.parse(fault));
+        List<String> problems = new java.util.ArrayList<>();
+        CheckSizing check = sizing.checkSizing(problems, study.parent.context);
+        if (!problems.isEmpty()) throw new IllegalArgumentException(String.join("\n", problems));
+        PixStudy pix = new PixStudy(PixStudy.Fault.parse(fault));
+        return check == null ? pix : pix.checkingSizing(check);
       } catch (IllegalArgumentException e) {
         throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }

@@ -41,10 +41,17 @@ public final class CheckSizing {
     return step + " @ " + cores(CHECK_CORES) + " core";
   }
 
-  /** The two steps that check {@code sized}: its plan under each limit, at the level {@code sized} was measured at. */
+  /**
+   * The two steps that check {@code sized}: its plan under each limit, at the level {@code sized} was measured at (of a
+   * sweep, its peak's), forked as it was.
+   */
   List<Step> steps(Step sized) {
-    return List.of(Step.of(limitedLabel(sized.label()), sized.plan()).before(limit(LIMIT_CORES)).atLevelOf(sized.label()),
-        Step.of(checkLabel(sized.label()), sized.plan()).before(limit(CHECK_CORES)).atLevelOf(sized.label()));
+    return List.of(limited(sized, limitedLabel(sized.label()), LIMIT_CORES), limited(sized, checkLabel(sized.label()), CHECK_CORES));
+  }
+
+  private Step limited(Step sized, String label, double cores) {
+    Step step = Step.of(label, sized.plan()).before(limit(cores)).atLevelOf(sized.label());
+    return sized.forked() ? step.inForksWith(sized.forkJvmOptions()) : step;
   }
 
   private StepHook limit(double cores) {
@@ -63,8 +70,8 @@ public final class CheckSizing {
 
   /** The note the result carries: what was done, and the formula. */
   static String note() {
-    return "check-sizing: each step measured again with the service's CPU limited by a cgroup cpu quota, first to " + cores(LIMIT_CORES)
-        + " core, then to " + cores(CHECK_CORES) + " core, at the level it was sized at; " + StudyRecord.SizingCheck.FORMULA
+    return "check-sizing: each sized step measured again with the services' CPU limited together by a cgroup cpu quota, first to " + cores(LIMIT_CORES)
+        + " core, then to " + cores(CHECK_CORES) + " core, at the level it was sized at (of a sweep, its peak's); " + StudyRecord.SizingCheck.FORMULA
         + " (L = " + cores(LIMIT_CORES) + ", C = " + cores(CHECK_CORES) + ")";
   }
 

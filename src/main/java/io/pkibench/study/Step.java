@@ -91,7 +91,7 @@ public record Step(String label, Plan plan, Probe probe, List<StepHook> beforeSt
     return new Step(label, plan, probe, beforeStep, beforeEachLevel, true, notApplicableBecause, jvmOptions, levelOf);
   }
 
-  /** Measured at the level step {@code label} (run before it) chose or was measured at, probing nothing itself. */
+  /** Measured at the level step {@code label} (run before it) chose, or of a sweep its peak's, probing nothing itself. */
   public Step atLevelOf(String label) {
     return new Step(this.label, plan, null, beforeStep, beforeEachLevel, forked, notApplicableBecause, forkJvmOptions, label);
   }

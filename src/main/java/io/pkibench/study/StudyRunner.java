@@ -337,10 +337,12 @@ public final class StudyRunner {
     StudyTables.panel(step.label(), file.current().workloads().get(measured.get()), file.current().study().unit()).lines().forEach(options.log());
   }
 
-  /** The level step {@code label} was measured at, if it was. */
+  /** The level step {@code label} was measured at, if it was: the one its probe chose, or of a sweep the one of the highest throughput. */
   private static Optional<Integer> levelOf(RunResult result, String label) {
-    return result.study().steps().stream().filter(s -> s.label().equals(label) && s.measuredWorkload() != null).findFirst()
-        .map(s -> result.workloads().get(s.measuredWorkload())).filter(w -> !w.levels().isEmpty()).map(w -> w.levels().get(0).concurrency());
+    Optional<StudyRecord.StepRecord> step = result.study().steps().stream().filter(s -> s.label().equals(label) && s.measuredWorkload() != null).findFirst();
+    if (step.isPresent() && step.get().chosenLevel() != null) return Optional.of(step.get().chosenLevel());
+    return step.map(s -> result.workloads().get(s.measuredWorkload())).flatMap(w -> w.levels().stream()
+        .max(java.util.Comparator.comparingDouble(l -> l.throughput().mean()))).map(LevelResult::concurrency);
   }
 
   /**

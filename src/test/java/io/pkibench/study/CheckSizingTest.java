@@ -165,6 +165,8 @@ class CheckSizingTest {
   void help_restpki_namesCheckSizingWithAnExample(@TempDir Path dir) {
     assertEquals(0, study(dir, "study", "restpki", "--help"));
     assertTrue(out.toString().contains("--check-sizing") && out.toString().contains("pkibench study restpki --quick --check-sizing"), out.toString());
+    assertEquals(0, study(dir, "study", "pix", "--help"));
+    assertTrue(out.toString().contains("pkibench study pix --quick --check-sizing"), out.toString());
   }
 
   @Test
