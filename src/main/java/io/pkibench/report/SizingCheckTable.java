@@ -30,10 +30,10 @@ public final class SizingCheckTable {
           number(c.serviceCoresChecked(), "%.2f"), c.miss() == null ? "-" : String.format(Locale.ROOT, "%+.1f%%", c.miss() * 100)});
     }
     StringBuilder out = new StringBuilder("\ncheck-sizing: the capacity at " + check + " core predicted from " + limit + " core, then measured"
-        + " (the service's CPU limited by a cgroup cpu quota)\n");
+        + " (the measured services' CPU limited together by a cgroup cpu quota)\n");
     out.append(TerminalTable.align(rows));
     out.append("  ").append(StudyRecord.SizingCheck.FORMULA).append(" (L = ").append(limit).append(", C = ").append(check).append(")\n");
-    out.append("  service cores: the service's CPU-seconds over the measured wall time; at most the limit when the quota held\n");
+    out.append("  service cores: the services' CPU-seconds over the measured wall time; at most the limit when the quota held\n");
     for (StudyRecord.SizingCheck c : checks) {
       if (c.notCheckedBecause() != null) out.append("  ").append(c.step()).append(": not checked: ").append(c.notCheckedBecause()).append('\n');
       // The scheduler may run a group a little past its quota within a period; 5% past is no longer that.

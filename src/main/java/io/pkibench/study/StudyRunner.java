@@ -307,13 +307,13 @@ public final class StudyRunner {
       record = record.chose(choice.concurrency(), choice.because());
       plan = Step.atConcurrency(plan, choice.concurrency());
     } else if (step.levelOf() != null) {
-      Optional<Integer> level = levelOf(file.current(), step.levelOf());
+      Optional<Step.LevelChooser.Choice> level = levelOf(file.current(), step.levelOf());
       if (level.isEmpty()) {
         notMeasured(file, record, "it is measured at the level of step '" + step.levelOf() + "', which was not measured");
         return;
       }
-      record = record.chose(level.get(), "the level step '" + step.levelOf() + "' was measured at");
-      plan = Step.atConcurrency(plan, level.get());
+      record = record.chose(level.get().concurrency(), level.get().because());
+      plan = Step.atConcurrency(plan, level.get().concurrency());
     }
     Optional<Integer> measured;
     try {
@@ -338,11 +338,14 @@ public final class StudyRunner {
   }
 
   /** The level step {@code label} was measured at, if it was: the one its probe chose, or of a sweep the one of the highest throughput. */
-  private static Optional<Integer> levelOf(RunResult result, String label) {
+  private static Optional<Step.LevelChooser.Choice> levelOf(RunResult result, String label) {
     Optional<StudyRecord.StepRecord> step = result.study().steps().stream().filter(s -> s.label().equals(label) && s.measuredWorkload() != null).findFirst();
-    if (step.isPresent() && step.get().chosenLevel() != null) return Optional.of(step.get().chosenLevel());
+    if (step.isPresent() && step.get().chosenLevel() != null) {
+      return Optional.of(new Step.LevelChooser.Choice(step.get().chosenLevel(), "the level step '" + label + "' was measured at"));
+    }
     return step.map(s -> result.workloads().get(s.measuredWorkload())).flatMap(w -> w.levels().stream()
-        .max(java.util.Comparator.comparingDouble(l -> l.throughput().mean()))).map(LevelResult::concurrency);
+            .max(java.util.Comparator.comparingDouble(l -> l.throughput().mean())))
+        .map(l -> new Step.LevelChooser.Choice(l.concurrency(), "the peak of the sweep of step '" + label + "'"));
   }
 
   /**

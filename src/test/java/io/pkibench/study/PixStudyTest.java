@@ -103,6 +103,8 @@ class PixStudyTest {
       WorkloadResult sweep = StudyTables.rows(saved).stream().filter(r -> r.label().equals(c.step())).findFirst().orElseThrow().measured();
       int peak = sweep.levels().stream().max(java.util.Comparator.comparingDouble(l -> l.throughput().mean())).orElseThrow().concurrency();
       assertEquals(peak, c.level(), c.step() + ": checked at its sweep's peak level");
+      var limited = saved.study().steps().stream().filter(st -> st.label().equals(c.limitedStep())).findFirst().orElseThrow();
+      assertEquals("the peak of the sweep of step '" + c.step() + "'", limited.chosenBecause());
       assertTrue(c.notCheckedBecause() == null && c.miss() != null && c.predictedOpsPerSecond() > 0 && c.measuredOpsPerSecond() > 0, c.toString());
       assertTrue(c.serviceCoresLimited() <= 0.55, c.step() + ": both nodes together held to half a core: " + c.serviceCoresLimited());
     }
