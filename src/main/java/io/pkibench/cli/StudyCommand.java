@@ -2,6 +2,8 @@ package io.pkibench.cli;
 
 import io.pkibench.measure.CpuAffinity;
 import io.pkibench.plan.PlanException;
+import io.pkibench.study.CheckSizing;
+import io.pkibench.study.CpuQuota;
 import io.pkibench.study.CpuSplit;
 import io.pkibench.study.PixStudy;
 import io.pkibench.study.RsfnStudy;
@@ -138,6 +140,26 @@ final class StudyCommand implements Runnable {
 
     @Option(names = "--start-in", paramLabel = "DURATION", description = "with --segment: as --start-at, that long from now (e.g. 30s)")
     String startIn;
+  }
+
+  /** {@code --check-sizing} and where its cgroup goes, for the studies that size a service they start (restpki, pix). */
+  static final class CheckSizingOptions {
+    @Option(names = "--check-sizing",
+        description = "after the other steps, each sized step measured again with the services' CPU limited by a cgroup cpu quota (as root, or in a"
+            + " delegated cgroup) to 0.5 core, the capacity at 1 core predicted from that, then measured at 1 core: predicted, measured and the miss")
+    boolean checkSizing;
+
+    @Option(names = "--cgroup-root", paramLabel = "DIR",
+        description = "with --check-sizing: the cgroup the study makes its group under, v1's cpu controller or a v2 cgroup with cpu"
+            + " (default: /sys/fs/cgroup/cpu, else /sys/fs/cgroup)")
+    Path cgroupRoot;
+
+    /** The check asked for, or null; a misplaced --cgroup-root added to {@code problems}. */
+    CheckSizing checkSizing(List<String> problems, CliContext ctx) {
+      if (cgroupRoot != null && !checkSizing) problems.add("--cgroup-root: only with --check-sizing, which limits the services' CPU there");
+      if (!checkSizing) return null;
+      return new CheckSizing(cgroupRoot == null ? CpuQuota.DEFAULT_ROOTS : List.of(ctx.resolve(cgroupRoot)));
+    }
   }
 
   /** What every study subcommand does: check everything, run the study, print its table, write report and samples. */
@@ -317,7 +339,8 @@ final class StudyCommand implements Runnable {
           "  pkibench study restpki --quick --agents 4 --local   # one signer, each chosen level run by 4 agent processes, merged",
           "  pkibench study restpki --target https://signer:8443 --concurrency 64 --segment 2/4 --start-at 2026-12-01T10:00:00Z -o agent2.json",
           "                                                   # agent 2 of 4 against a signer elsewhere; 'pkibench merge agent*.json -o restpki.json' adds them",
-          "  pkibench study restpki --smoke --types cades       # one type only"})
+          "  pkibench study restpki --smoke --types cades       # one type only",
+          "  pkibench study restpki --quick --check-sizing      # each type's capacity at 1 core predicted from 0.5 core (cgroup cpu quota), then measured"})
   static final class RestPki extends StudyRun {
     @Option(names = "--restart-per-type", description = "restart the service before each transaction type (the original restarted between tests)")
     boolean restartPerType;
@@ -339,6 +362,8 @@ final class StudyCommand implements Runnable {
         description = "the built-in signer running elsewhere ('pkibench serve signer' there), e.g. https://signer:8443: the study starts no service"
             + " and measures that one, its CPU not read (it is not here); what each agent of a split study (--segment) gives")
     String target;
+
+    @Mixin CheckSizingOptions sizing = new CheckSizingOptions();
 
     @Override
     URI clockReference() {
@@ -385,7 +410,9 @@ final class StudyCommand implements Runnable {
           problems.add(e.getMessage());
         }
       }
-      return new RestPkiStudy(restartPerType, services, trust == null ? null : study.parent.context.resolve(trust), problems, members).only(only);
+      CheckSizing check = sizing.checkSizing(problems, study.parent.context);
+      RestPkiStudy chosen = new RestPkiStudy(restartPerType, services, trust == null ? null : study.parent.context.resolve(trust), problems, members).only(only);
+      return check == null ? chosen : chosen.checkingSizing(check);
     }
   }
 
@@ -396,8 +423,11 @@ final class StudyCommand implements Runnable {
       footer = {"", "Examples:", "  pkibench study pix --quick                       # a few minutes",
           "  pkibench study pix --html pix.html                # the original's methodology: about 2 hours",
           "  pkibench study pix --keys pkcs11:softhsm.cfg --pin-file pin.txt   # the nodes' keys on a token",
-          "  pkibench study pix --quick --fault kill-node@20s  # and a node killed mid-run: the dip and the recovery"})
+          "  pkibench study pix --quick --fault kill-node@20s  # and a node killed mid-run: the dip and the recovery",
+          "  pkibench study pix --quick --check-sizing         # each benchmark's capacity at 1 core of the nodes predicted from 0.5 core, then measured"})
   static final class Pix extends StudyRun {
+    @Mixin CheckSizingOptions sizing = new CheckSizingOptions();
+
     @Option(names = "--fault", paramLabel = "kill-node@TIME",
         description = "add a step that SIGKILLs the first node TIME into its measured seconds and starts it again 10 s later, e.g. kill-node@30s")
     String fault;
@@ -405,7 +435,11 @@ final class StudyCommand implements Runnable {
     @Override
     Study study() {
       try {
-        return new PixStudy(PixStudy.Fault.parse(fault));
+        List<String> problems = new java.util.ArrayList<>();
+        CheckSizing check = sizing.checkSizing(problems, study.parent.context);
+        if (!problems.isEmpty()) throw new IllegalArgumentException(String.join("\n", problems));
+        PixStudy pix = new PixStudy(PixStudy.Fault.parse(fault));
+        return check == null ? pix : pix.checkingSizing(check);
       } catch (IllegalArgumentException e) {
         throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }

@@ -87,7 +87,7 @@ public final class StudyTables {
     seedUnit(study).ifPresent(u -> c.add(inUnit(u, l)));
     c.add(l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond()));
     c.add(HumanUnits.percent(l.cpu().utilisation()));
-    condition(study).ifPresent(k -> c.add(conditionCell(k, row.measured(), l)));
+    condition(study).ifPresent(k -> c.add(underCpuLimit(study, row.label()) ? "n/a (CPU limited)" : conditionCell(k, row.measured(), l)));
     c.add(HumanUnits.nanos(l.latencyNanos().p50()));
     c.add(HumanUnits.nanos(l.latencyNanos().p99()));
     return c.toArray(String[]::new);
@@ -117,10 +117,15 @@ public final class StudyTables {
         : "NOT HELD (" + HumanUnits.percent(u) + " < " + HumanUnits.percent(condition.minUtilisation()) + ")";
   }
 
+  /** A step {@code --check-sizing} measured under a CPU limit: the seed's condition (its CPU near 100% of the cores) is not its. */
+  static boolean underCpuLimit(StudyRecord study, String label) {
+    return study.sizingChecks().stream().anyMatch(c -> label.equals(c.limitedStep()) || label.equals(c.checkStep()));
+  }
+
   /** Why a step's condition did not hold, in a sentence; empty when it held or does not apply. */
   static Optional<String> conditionRemark(StudyRecord study, Row row, LevelResult l) {
     Optional<StudyRecord.Condition> condition = condition(study);
-    if (condition.isEmpty() || !conditionCell(condition.get(), row.measured(), l).startsWith("NOT HELD")) return Optional.empty();
+    if (condition.isEmpty() || underCpuLimit(study, row.label()) || !conditionCell(condition.get(), row.measured(), l).startsWith("NOT HELD")) return Optional.empty();
     StudyRecord.Condition c = condition.get();
     if (c.minUtilisation() == null) return Optional.of(row.label() + ": the seed's condition did not hold (" + c.text() + "): no CPU was measured");
     String scaled = seedUnit(study).filter(StudyRecord.Unit::perServiceCpu)
@@ -144,7 +149,9 @@ public final class StudyTables {
       conditionRemark(study, row, l).map(r -> r + whyNotHeld(rows, row)).ifPresent(remarks::add);
       Steadiness.warning(l).ifPresent(w -> remarks.add(row.label() + ": " + w));
       if (row.step().chosenLevel() != null) {
-        remarks.add(row.label() + ": " + row.step().chosenLevel() + " threads, chosen by the probe: " + row.step().chosenBecause());
+        // A level taken from another step or given by --concurrency was no probe's choice.
+        remarks.add(row.label() + ": " + row.step().chosenLevel() + (row.step().probeWorkload() != null ? " threads, chosen by the probe: " : " threads: ")
+            + row.step().chosenBecause());
       }
       if (row.swept()) {
         remarks.add(row.label() + ": swept over " + row.measured().levels().stream().map(x -> Integer.toString(x.concurrency())).toList()
@@ -284,6 +291,7 @@ public final class StudyTables {
     out.append(StudyGrid.terminal(result));
     out.append(ServiceComparison.terminal(result));
     out.append(FaultTimeline.terminal(result));
+    out.append(SizingCheckTable.terminal(result));
     originalInWords(result).ifPresent(w -> out.append('\n').append(w).append('\n'));
     List<String[]> beside = published(result);
     if (beside.size() > 1) {

@@ -6,7 +6,8 @@ import java.util.List;
  * What a study adds to its result ({@code pkibench.study/1}): which study, the unit its original
  * reported in, the published figures to set beside ours (with the hardware they came from), the
  * services it started (every pid each had, restarts included), each step's chosen level and why, and
- * the post-run checks with their outcome. The report reads the study from this alone.
+ * the post-run checks with their outcome, and ({@code --check-sizing}, absent otherwise) each step's capacity at one core
+ * predicted from half a core beside the one measured. The report reads the study from this alone.
  */
 public record StudyRecord(
     String schema,
@@ -18,7 +19,8 @@ public record StudyRecord(
     List<StepRecord> steps,
     List<CheckRecord> checks,
     List<String> notes,
-    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Grid grid) {
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Grid grid,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY) List<SizingCheck> sizingChecks) {
   public static final String SCHEMA = "pkibench.study/1";
 
   public StudyRecord {
@@ -26,6 +28,28 @@ public record StudyRecord(
     steps = List.copyOf(steps);
     checks = List.copyOf(checks);
     notes = List.copyOf(notes);
+    sizingChecks = sizingChecks == null ? List.of() : List.copyOf(sizingChecks); // absent from results written before it
+  }
+
+  public StudyRecord(String schema, String name, String title, Unit unit, Published published, List<ServiceRecord> services, List<StepRecord> steps,
+      List<CheckRecord> checks, List<String> notes, Grid grid) {
+    this(schema, name, title, unit, published, services, steps, checks, notes, grid, List.of());
+  }
+
+  /**
+   * {@code --check-sizing}: step {@code step}'s capacity at {@code checkCores} predicted from its measurement (step
+   * {@code limitedStep}) under a CPU limit of {@code limitCores}, as {@link #FORMULA} says, beside the one measured (step
+   * {@code checkStep}) under a limit of {@code checkCores}; {@code miss} is predicted ÷ measured − 1. Each measurement's
+   * service CPU in cores (its CPU-seconds over the measured wall time) shows whether the limit held. Figures are null when a
+   * measurement is missing, and {@code notCheckedBecause} says why.
+   */
+  public record SizingCheck(String step, double limitCores, double checkCores, String limitedStep, String checkStep, Integer level,
+      Double opsPerCpuSecondLimited, Double serviceCoresLimited, Double predictedOpsPerSecond, Double measuredOpsPerSecond,
+      Double serviceCoresChecked, Double miss,
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) String notCheckedBecause) {
+    /** How the prediction is made: the sizing formula with the utilisation at 1 (the limit is the capacity). */
+    public static final String FORMULA = "predicted ops/s at C cores = ops per service CPU-second measured under a limit of L cores × C CPU-seconds per second;"
+        + " miss = predicted ÷ measured − 1";
   }
 
   /**
@@ -199,28 +223,32 @@ public record StudyRecord(
   public record CheckRecord(String name, boolean passed, String detail) {}
 
   public StudyRecord withGrid(Grid newGrid) {
-    return new StudyRecord(schema, name, title, unit, published, services, steps, checks, notes, newGrid);
+    return new StudyRecord(schema, name, title, unit, published, services, steps, checks, notes, newGrid, sizingChecks);
   }
 
   public StudyRecord withServices(List<ServiceRecord> newServices) {
-    return new StudyRecord(schema, name, title, unit, published, newServices, steps, checks, notes, grid);
+    return new StudyRecord(schema, name, title, unit, published, newServices, steps, checks, notes, grid, sizingChecks);
   }
 
   public StudyRecord withStep(StepRecord step) {
     List<StepRecord> list = new java.util.ArrayList<>(steps);
     list.removeIf(s -> s.label().equals(step.label()));
     list.add(step);
-    return new StudyRecord(schema, name, title, unit, published, services, list, checks, notes, grid);
+    return new StudyRecord(schema, name, title, unit, published, services, list, checks, notes, grid, sizingChecks);
   }
 
   public StudyRecord withChecks(List<CheckRecord> newChecks) {
-    return new StudyRecord(schema, name, title, unit, published, services, steps, newChecks, notes, grid);
+    return new StudyRecord(schema, name, title, unit, published, services, steps, newChecks, notes, grid, sizingChecks);
   }
 
   public StudyRecord withNote(String note) {
     List<String> list = new java.util.ArrayList<>(notes);
     list.add(note);
-    return new StudyRecord(schema, name, title, unit, published, services, steps, checks, list, grid);
+    return new StudyRecord(schema, name, title, unit, published, services, steps, checks, list, grid, sizingChecks);
+  }
+
+  public StudyRecord withSizingChecks(List<SizingCheck> newSizingChecks) {
+    return new StudyRecord(schema, name, title, unit, published, services, steps, checks, notes, grid, newSizingChecks);
   }
 
   public boolean checksPassed() {

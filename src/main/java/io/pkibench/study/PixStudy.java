@@ -83,6 +83,8 @@ public final class PixStudy implements Study {
   }
 
   private final Fault fault;
+  /** {@code --check-sizing}: the handshake and the SPI signature measured again with the nodes' CPU limited; null without it. */
+  private CheckSizing checkSizing;
 
   public PixStudy() {
     this(null);
@@ -92,9 +94,23 @@ public final class PixStudy implements Study {
     this.fault = fault;
   }
 
+  /** This study with {@code --check-sizing}: after every other step, the two sized benchmarks again under CPU limits on both nodes together. */
+  public PixStudy checkingSizing(CheckSizing check) {
+    PixStudy s = new PixStudy(fault);
+    s.checkSizing = check;
+    return s;
+  }
+
   @Override
   public List<String> problems(StudyOptions options) {
-    return KeyServerNodes.problems(options);
+    List<String> problems = new ArrayList<>(KeyServerNodes.problems(options));
+    if (checkSizing != null && problems.isEmpty()) checkSizing.problem().ifPresent(problems::add); // it makes and removes a group
+    return problems;
+  }
+
+  @Override
+  public List<StudyRecord.SizingCheck> sizingChecks(io.pkibench.results.RunResult result, StudyOptions options) {
+    return checkSizing == null ? List.of() : CheckSizing.of(result, List.of(HANDSHAKE, SPI));
   }
 
   @Override
@@ -127,6 +143,10 @@ public final class PixStudy implements Study {
       Plan faultPlan = plan(new WorkloadSpec("spi-sign", Map.of(), remote), List.of(16), Iterations.parse("1x" + FAULT_WARMUP.toSeconds() + "s"),
           Iterations.parse(seconds + "x1s"), 1);
       steps.add(Step.of(FAULT, faultPlan).before(new KillNode(fault.at())));
+    }
+    if (checkSizing != null) {
+      // Last: every step before them measures the nodes unlimited. Each at its sweep's peak level, both nodes under one limit.
+      for (Step sized : List.copyOf(steps.subList(0, 2))) steps.addAll(checkSizing.steps(sized));
     }
     return steps;
   }
@@ -209,6 +229,7 @@ public final class PixStudy implements Study {
         + CLIENT_CPU_LEVEL + " threads, and random, which draws a message in the client (the draw alone, as the original's baseline): the client's cost to"
         + " subtract from the SPI signature");
     if (options.quick()) notes.add("quick: 1 series per level, warmed half a second at a time until steady (at most 4 s; a level that never steadied is flagged and not fitted), then 3 × 2 s measured; the original's: --duration 10s (5 series)");
+    if (checkSizing != null) notes.add(CheckSizing.note());
     if (fault != null) {
       notes.add("fault: " + NODE_1 + " SIGKILLed about " + fault.at().toSeconds() + " s into the last step's measured seconds and started again "
           + DOWN_FOR.toSeconds() + " s later; calls in flight to it fail and are counted, not retried");

@@ -125,6 +125,8 @@ public final class RestPkiStudy implements Study {
   private final List<MixSpec.Member> mix;
   /** {@code --types}: the types measured, in the study's order (default: all). */
   private List<Type> types = TYPES;
+  /** {@code --check-sizing}: each type measured again under CPU limits, the sizing checked; null without it. */
+  private CheckSizing checkSizing;
 
   public RestPkiStudy(boolean restartPerType) {
     this(restartPerType, List.of(new Service(Service.BUILTIN, null)), null);
@@ -153,6 +155,14 @@ public final class RestPkiStudy implements Study {
   public RestPkiStudy only(List<Type> only) {
     RestPkiStudy s = new RestPkiStudy(restartPerType, services, trust, flagProblems, mix);
     s.types = TYPES.stream().filter(only::contains).toList();
+    s.checkSizing = checkSizing;
+    return s;
+  }
+
+  /** This study with {@code --check-sizing}: after the types (and the mix), each type alone again under CPU limits. */
+  public RestPkiStudy checkingSizing(CheckSizing check) {
+    RestPkiStudy s = only(types);
+    s.checkSizing = check;
     return s;
   }
 
@@ -218,6 +228,13 @@ public final class RestPkiStudy implements Study {
     if (options.duration().compareTo(Duration.ofSeconds(5)) < 0) problems.add("--duration: measure each type at least 5s, e.g. --duration 1m");
     if (trust != null && !java.nio.file.Files.isReadable(trust)) problems.add("--trust " + trust + ": no such readable file; give the CA certificate (PEM) DSS's https address chains to");
     if (trust != null && services.stream().noneMatch(s -> s.url() != null)) problems.add("--trust: only for an outside service, --service dss:https://HOST/services/rest");
+    if (checkSizing != null) {
+      if (services.size() != 1 || !services.get(0).builtin() || services.get(0).url() != null) {
+        problems.add("--check-sizing: limits the CPU of the built-in signer the study starts on this machine; leave out --service and --target");
+      } else if (problems.isEmpty()) {
+        checkSizing.problem().ifPresent(problems::add); // it makes and removes a group: only when nothing else is wrong
+      }
+    }
     for (Service service : services) {
       if (service.url() != null) {
         unreachable(service.url()).ifPresent(why -> problems.add((service.builtin() ? "--target " : "--service dss:") + service.url() + ": " + why));
@@ -295,7 +312,19 @@ public final class RestPkiStudy implements Study {
       if (restartPerType && !steps.isEmpty()) step = step.before(StepHook.restartServices());
       steps.add(step);
     }
+    if (checkSizing != null) {
+      // Last, after the mix too: every step before them measures the service unlimited.
+      for (Step sized : List.copyOf(steps)) {
+        if (sized.plan() != null && !sized.label().equals(mixLabel())) steps.addAll(checkSizing.steps(sized));
+      }
+    }
     return steps;
+  }
+
+  @Override
+  public List<StudyRecord.SizingCheck> sizingChecks(io.pkibench.results.RunResult result, StudyOptions options) {
+    if (checkSizing == null) return List.of();
+    return CheckSizing.of(result, types.stream().map(t -> label(t, services.get(0))).toList());
   }
 
   private static Plan plan(WorkloadSpec spec, List<Integer> levels, Iterations warmup, Iterations measure, String cpu) {
@@ -339,6 +368,7 @@ public final class RestPkiStudy implements Study {
   public List<String> notes(StudyOptions options) {
     // A JVM service compiles for tens of seconds under load; --quick measures it before that ends.
     List<String> notes = new ArrayList<>();
+    if (checkSizing != null) notes.add(CheckSizing.note());
     if (options.quick()) {
       notes.add("quick: each type warmed half a second at a time until the service's CPU per operation held (at most 4 s: a type that never steadied is flagged);"
           + " its JIT may still gain over minutes. For sizing figures: --duration 5m");

@@ -32,6 +32,8 @@ public final class RunningServices implements AutoCloseable {
   private static final java.util.regex.Pattern PORT_OF = java.util.regex.Pattern.compile("\\{port:([^}]+)}");
   /** Set when the study ends: a fault scheduled on another thread must not start a service after that. */
   private volatile boolean closed;
+  /** The services' CPU limit ({@code --check-sizing}), made at the first {@link #limitCpu}; null while unlimited. */
+  private CpuQuota quota;
 
   private static final class Entry {
     ServiceSpec spec;
@@ -134,6 +136,22 @@ public final class RunningServices implements AutoCloseable {
     start(e);
   }
 
+  /**
+   * At most {@code cores} of CPU for the services together from now on, by a cgroup of their own under the first of
+   * {@code roots} that takes one (made at the first call, their processes moved into it; a service started later joins it
+   * too); the group is removed when the study ends, however it ends.
+   */
+  public synchronized void limitCpu(List<java.nio.file.Path> roots, double cores) throws IOException {
+    if (quota == null) {
+      quota = CpuQuota.create(roots);
+      for (Entry e : services.values()) {
+        if (e.process != null) for (long pid : withDescendants(e.process.pid())) quota.add(pid);
+      }
+    }
+    quota.limit(cores);
+    log.accept("services limited to " + cores + " core: " + quota.describe());
+  }
+
   /** The arguments {@code name} runs with now. */
   public List<String> args(String name) {
     return entry(name).spec.args();
@@ -222,6 +240,7 @@ public final class RunningServices implements AutoCloseable {
   private void start(Entry e) throws IOException, InterruptedException {
     e.process = ServiceProcess.start(launchCommand(e.spec), command(e), env);
     e.pids.add(e.process.pid());
+    if (quota != null) quota.add(e.process.pid()); // a restarted service stays under the study's CPU limit
     // A service whose root is a path under its address (DSS's /services/rest) still listens where planned.
     if (!e.process.url().equals(url(e.spec.name())) && !e.process.url().startsWith(url(e.spec.name()) + "/")) {
       throw new IOException("service " + e.spec.name() + " listens on " + e.process.url() + ", not on " + url(e.spec.name()) + " as planned");
@@ -252,6 +271,11 @@ public final class RunningServices implements AutoCloseable {
   public void close() throws InterruptedException {
     closed = true;
     synchronized (this) { // a kill or start under way on a fault's thread finishes first
+      try {
+        if (quota != null) quota.close(); // first: the processes back to the parent group, then the group removed
+      } catch (IOException e) {
+        log.accept("could not remove the services' CPU group " + quota.group() + " (" + e.getMessage() + "); remove it by hand: rmdir " + quota.group());
+      }
       for (Entry e : services.values()) stop(e);
     }
   }

@@ -11,16 +11,23 @@ import java.util.List;
  * before the step and before each of its levels (restarting services), and whether each series of its
  * plan runs in a fresh JVM ({@code forked}, as JMH forks: JIT profile and heap start afresh), with {@code forkJvmOptions}
  * (then its probe is forked too: options such as security properties hold for the whole step); or, for a row
- * with nothing to measure, why ({@code notApplicableBecause}).
+ * with nothing to measure, why ({@code notApplicableBecause}); or, instead of a probe, the step whose chosen level it measures
+ * at ({@code levelOf}, e.g. a type measured again under a CPU limit, at the level it was sized at).
  */
 public record Step(String label, Plan plan, Probe probe, List<StepHook> beforeStep, List<StepHook> beforeEachLevel, boolean forked,
-    String notApplicableBecause, List<String> forkJvmOptions) {
+    String notApplicableBecause, List<String> forkJvmOptions, String levelOf) {
 
   public Step {
     beforeStep = List.copyOf(beforeStep);
     beforeEachLevel = List.copyOf(beforeEachLevel);
     forkJvmOptions = List.copyOf(forkJvmOptions);
     if ((plan == null) != (notApplicableBecause != null)) throw new IllegalArgumentException(label + ": a step has a plan, or says why it has none");
+    if (probe != null && levelOf != null) throw new IllegalArgumentException(label + ": a step's level comes from its probe or from another step, not both");
+  }
+
+  public Step(String label, Plan plan, Probe probe, List<StepHook> beforeStep, List<StepHook> beforeEachLevel, boolean forked,
+      String notApplicableBecause, List<String> forkJvmOptions) {
+    this(label, plan, probe, beforeStep, beforeEachLevel, forked, notApplicableBecause, forkJvmOptions, null);
   }
 
   public Step(String label, Plan plan, Probe probe, List<StepHook> beforeStep, List<StepHook> beforeEachLevel) {
@@ -62,18 +69,18 @@ public record Step(String label, Plan plan, Probe probe, List<StepHook> beforeSt
   public Step before(StepHook hook) {
     List<StepHook> list = new ArrayList<>(beforeStep);
     list.add(hook);
-    return new Step(label, plan, probe, list, beforeEachLevel, forked, notApplicableBecause, forkJvmOptions);
+    return new Step(label, plan, probe, list, beforeEachLevel, forked, notApplicableBecause, forkJvmOptions, levelOf);
   }
 
   public Step beforeEachLevel(StepHook hook) {
     List<StepHook> list = new ArrayList<>(beforeEachLevel);
     list.add(hook);
-    return new Step(label, plan, probe, beforeStep, list, forked, notApplicableBecause, forkJvmOptions);
+    return new Step(label, plan, probe, beforeStep, list, forked, notApplicableBecause, forkJvmOptions, levelOf);
   }
 
   /** Each series of the measured plan in a fresh JVM of this program, as JMH forks (the probe, if any, stays in this JVM). */
   public Step inForks() {
-    return new Step(label, plan, probe, beforeStep, beforeEachLevel, true, notApplicableBecause, forkJvmOptions);
+    return new Step(label, plan, probe, beforeStep, beforeEachLevel, true, notApplicableBecause, forkJvmOptions, levelOf);
   }
 
   /**
@@ -81,7 +88,12 @@ public record Step(String label, Plan plan, Probe probe, List<StepHook> beforeSt
    * what the step's client needs and this JVM must not get.
    */
   public Step inForksWith(List<String> jvmOptions) {
-    return new Step(label, plan, probe, beforeStep, beforeEachLevel, true, notApplicableBecause, jvmOptions);
+    return new Step(label, plan, probe, beforeStep, beforeEachLevel, true, notApplicableBecause, jvmOptions, levelOf);
+  }
+
+  /** Measured at the level step {@code label} (run before it) chose, or of a sweep its peak's, probing nothing itself. */
+  public Step atLevelOf(String label) {
+    return new Step(this.label, plan, null, beforeStep, beforeEachLevel, forked, notApplicableBecause, forkJvmOptions, label);
   }
 
   /** The step's plan measuring only {@code concurrency} workers: what a probe's choice turns it into. */

@@ -44,6 +44,11 @@ public interface Study {
     return null;
   }
 
+  /** {@code --check-sizing}: each sized step's prediction beside its measurement, from the run's result; none by default. */
+  default List<StudyRecord.SizingCheck> sizingChecks(io.pkibench.results.RunResult result, StudyOptions options) {
+    return List.of();
+  }
+
   /** Writes the study's artifacts into {@code dir} for {@code --save-samples}, each with its independent check. */
   default List<Sample> samples(Path dir, TestPki pki, KeySource keys, java.time.InstantSource clock) throws Exception {
     return List.of();

@@ -153,6 +153,9 @@ public final class StudyRunner {
             break;
           }
         }
+        // What was measured is compared even when a step failed or the study was interrupted: a missing step is said so.
+        List<StudyRecord.SizingCheck> sizing = study.sizingChecks(file.current(), studyOptions);
+        if (!sizing.isEmpty()) file.update(r -> r.withStudy(r.study().withSizingChecks(sizing)));
         if (!interrupted && !outOfResources) {
           List<StudyRecord.CheckRecord> checks = new ArrayList<>();
           for (PostCheck check : study.checks(studyOptions)) checks.add(runCheck(check, file.current(), services));
@@ -303,6 +306,14 @@ public final class StudyRunner {
       options.log().accept(step.label() + ": " + choice.concurrency() + " workers (" + choice.because() + ")");
       record = record.chose(choice.concurrency(), choice.because());
       plan = Step.atConcurrency(plan, choice.concurrency());
+    } else if (step.levelOf() != null) {
+      Optional<Step.LevelChooser.Choice> level = levelOf(file.current(), step.levelOf());
+      if (level.isEmpty()) {
+        notMeasured(file, record, "it is measured at the level of step '" + step.levelOf() + "', which was not measured");
+        return;
+      }
+      record = record.chose(level.get().concurrency(), level.get().because());
+      plan = Step.atConcurrency(plan, level.get().concurrency());
     }
     Optional<Integer> measured;
     try {
@@ -324,6 +335,17 @@ public final class StudyRunner {
     }
     record(file, record.measured(measured.get()));
     StudyTables.panel(step.label(), file.current().workloads().get(measured.get()), file.current().study().unit()).lines().forEach(options.log());
+  }
+
+  /** The level step {@code label} was measured at, if it was: the one its probe chose, or of a sweep the one of the highest throughput. */
+  private static Optional<Step.LevelChooser.Choice> levelOf(RunResult result, String label) {
+    Optional<StudyRecord.StepRecord> step = result.study().steps().stream().filter(s -> s.label().equals(label) && s.measuredWorkload() != null).findFirst();
+    if (step.isPresent() && step.get().chosenLevel() != null) {
+      return Optional.of(new Step.LevelChooser.Choice(step.get().chosenLevel(), "the level step '" + label + "' was measured at"));
+    }
+    return step.map(s -> result.workloads().get(s.measuredWorkload())).flatMap(w -> w.levels().stream()
+            .max(java.util.Comparator.comparingDouble(l -> l.throughput().mean())))
+        .map(l -> new Step.LevelChooser.Choice(l.concurrency(), "the peak of the sweep of step '" + label + "'"));
   }
 
   /**
@@ -424,6 +446,7 @@ public final class StudyRunner {
       if (s.probe() != null) node.set("probe", mapper.valueToTree(s.probe().plan()));
       node.set("plan", mapper.valueToTree(s.plan()));
       if (s.probe() != null) node.put("measures", "the one concurrency the probe chooses");
+      if (s.levelOf() != null) node.put("measures", "the level step '" + s.levelOf() + "' was measured at");
       if (s.forked()) node.put("forked", "each series in a fresh JVM");
       node.set("beforeStep", mapper.valueToTree(s.beforeStep().stream().map(StepHook::describe).toList()));
       node.set("beforeEachLevel", mapper.valueToTree(s.beforeEachLevel().stream().map(StepHook::describe).toList()));

@@ -84,6 +84,37 @@ class PixStudyTest {
     assertTrue(table.contains("the original beside ours"), table);
   }
 
+  /**
+   * --check-sizing: the handshake and the SPI signature again with both nodes under one cgroup quota, at each sweep's peak
+   * level; the half core held, predicted, measured and miss kept, the group removed at the end.
+   */
+  @Test
+  void checkSizing_bothBenchmarks_quotaHeldOnBothNodesAndGroupRemoved() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(CpuQuota.problem(CpuQuota.DEFAULT_ROOTS).isEmpty(), "needs a writable cgroup cpu controller (root)");
+    Path out = dir.resolve("pix-check.json");
+    List<String> log = Collections.synchronizedList(new ArrayList<>());
+    var options = new StudyOptions(true, Duration.ofSeconds(10), "software", dir.resolve("pki"), null).withQuickIterationsOfAtMost(SMOKE);
+    RunResult result = fixture.studyRunner(out, log).run(new PixStudy().checkingSizing(new CheckSizing(CpuQuota.DEFAULT_ROOTS)), options,
+        fixture.environment("pkibench study pix --quick --check-sizing"));
+    assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
+    RunResult saved = RunResultJson.read(out);
+    assertEquals(List.of(PixStudy.HANDSHAKE, PixStudy.SPI), saved.study().sizingChecks().stream().map(c -> c.step()).toList());
+    for (var c : saved.study().sizingChecks()) {
+      WorkloadResult sweep = StudyTables.rows(saved).stream().filter(r -> r.label().equals(c.step())).findFirst().orElseThrow().measured();
+      int peak = sweep.levels().stream().max(java.util.Comparator.comparingDouble(l -> l.throughput().mean())).orElseThrow().concurrency();
+      assertEquals(peak, c.level(), c.step() + ": checked at its sweep's peak level");
+      var limited = saved.study().steps().stream().filter(st -> st.label().equals(c.limitedStep())).findFirst().orElseThrow();
+      assertEquals("the peak of the sweep of step '" + c.step() + "'", limited.chosenBecause());
+      assertTrue(c.notCheckedBecause() == null && c.miss() != null && c.predictedOpsPerSecond() > 0 && c.measuredOpsPerSecond() > 0, c.toString());
+      assertTrue(c.serviceCoresLimited() <= 0.55, c.step() + ": both nodes together held to half a core: " + c.serviceCoresLimited());
+    }
+    assertTrue(log.stream().anyMatch(l -> l.startsWith("services limited to 0.5 core: cgroup")), String.join("\n", log));
+    assertTrue(StudyTables.terminal(saved).contains("check-sizing: the capacity at 1 core predicted from 0.5 core"));
+    try (var groups = java.nio.file.Files.list(CpuQuota.DEFAULT_ROOTS.get(0))) {
+      assertEquals(List.of(), groups.filter(g -> g.getFileName().toString().startsWith("pkibench-" + ProcessHandle.current().pid() + "-")).toList());
+    }
+  }
+
   /** --save-samples: the signed message and the chain, checked by xmlsec1, Python's C14N and openssl through verify.sh; a tamper fails. */
   @Test
   void samples_verifyWithIndependentTools_andATamperFails() throws Exception {
