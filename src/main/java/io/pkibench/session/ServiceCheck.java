@@ -82,7 +82,7 @@ final class ServiceCheck {
       case UNKNOWN_HOST -> "the host name is not known (" + sentence + "); correct the URL";
       case TIMED_OUT -> "no answer: timed out after " + String.format(Locale.ROOT, "%.1f", tookMillis / 1000.0) + " s (" + sentence
           + "); check that the service is up and answering, or correct the URL";
-      case TLS_UNTRUSTED -> "the TLS handshake failed: the server's certificate is not trusted (" + sentence
+      case TLS_UNTRUSTED -> "its certificate is not trusted (" + sentence
           + "); give the CA that issued it with -p trust=FILE.pem";
       case TLS -> "the TLS handshake failed (" + sentence + "); check the URL's scheme and port (https/tls for TLS) and the TLS -p parameters";
       case RESET, CLOSED -> "the connection was dropped before an answer (" + sentence + "); check that the URL is the service's and that it is"
