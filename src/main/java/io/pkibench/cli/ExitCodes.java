@@ -29,5 +29,12 @@ public final class ExitCodes {
    */
   public static final int INCOMPLETE = 6;
 
+  /**
+   * {@code run}: at some level every operation failed (a service that answered the check before the run, then nothing); the run
+   * ended at that level, its result written. Not 1: the workload ran, the service under it did not work; not 0, so a script does
+   * not take a table of failures for a measurement.
+   */
+  public static final int EVERY_OPERATION_FAILED = 7;
+
   private ExitCodes() {}
 }

@@ -81,8 +81,9 @@ import io.pkibench.text.OutsideText;
         "  pkibench run tls-rr --target tls://HOST:PORT -p identities=my-clients/ --concurrency 8   # worker i presents the i-th PEM pair (tls-hold, https-*, http:* too)",
         "  pkibench run http:auth --target https://127.0.0.1:8443 -p identities=per-worker --concurrency 16   # each worker logs in as itself",
         "  pkibench run sign --keys remote:127.0.0.1:9443,identities=per-worker --concurrency 16   # each worker its own client of the key server",
-        "", "Exit codes: 0 done, 1 a workload could not run or stopped early (--agents: or an agent's share is missing), 2 bad flags (nothing run),"
-            + " 3 a --threshold failed (the run finished; the result's 'thresholds' say which)."})
+        "", "Exit codes: 0 done, 1 a workload could not run or stopped early (--agents: or an agent's share is missing), 2 bad flags or a service that failed the check before the run (nothing run),"
+            + " 3 a --threshold failed (the run finished; the result's 'thresholds' say which),"
+            + " 7 every operation of a level failed (the run ended there, its result written)."})
 final class RunCommand implements Callable<Integer> {
   @ParentCommand PkibenchCommand parent;
   @Spec CommandSpec spec;
@@ -217,9 +218,6 @@ final class RunCommand implements Callable<Integer> {
     // More connections than the process may open would fail worker by worker with "Too many open files": refused here.
     List<String> sockets = catalog.socketProblems(plan, SocketBudget.ofThisProcess());
     if (!sockets.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", sockets));
-    // Outside services are asked once, before anything starts: a wrong address stops the run here, named.
-    List<String> unreachable = catalog.unreachable(plan);
-    if (!unreachable.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", unreachable));
     CpuMeter meter = CpuMeter.of(cpu);
     Path resultFile = out != null ? ctx.resolve(out) : defaultOut(ctx);
     if (agents.localAgents()) {
@@ -246,6 +244,10 @@ final class RunCommand implements Callable<Integer> {
         new RunSession.Options(meter, ctx.clock(), profiler == null ? followers : profiler.watching(followers), progress::line, Durations.parse(hangGrace), forking,
             result -> Analysis.of(result, analysisOptions), () -> TestPki.openOrInit(pkiDir, ctx.clock(), progress::line), RunSession.BeforeLevel.NONE, ctx.env()));
     agents.configure(session, ctx.clock(), clockReference(plan), () -> testPkiTrust(pkiDir));
+    // Outside services are asked one real operation each before anything is measured: a wrong address, a service down or a
+    // certificate not trusted stops the run here, named. An agent of --agents N --local asks for itself, each its own.
+    List<String> unanswered = session.checkServices();
+    if (!unanswered.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", unanswered));
     Environment environment = EnvironmentProbe.capture(commandLine(), ctx.clock(), KeyOpeners.providersBeyondInstalled());
 
     progress.line("result file: " + resultFile + " (interval histograms: " + ResultFile.hlogFileFor(resultFile).getFileName() + ")");
@@ -292,10 +294,29 @@ final class RunCommand implements Callable<Integer> {
     }
     ctx.out().println();
     ctx.out().println("saved " + resultFile + "; 'pkibench report " + resultFile + "' prints it again");
+    // Said last, where it is read: a table of failures is no measurement.
+    List<String> allFailed = everyOperationFailed(result);
+    allFailed.forEach(ctx.err()::println);
+    if (!allFailed.isEmpty()) return ExitCodes.EVERY_OPERATION_FAILED;
     boolean anyFailed = result.workloads().stream().anyMatch(w -> w.failure() != null);
     // A workload that could not run says more than the limits its missing figures failed.
     if (anyFailed) return ExitCodes.RUN_FAILED;
     return verdicts == null || RunThresholds.allPassed(verdicts) ? ExitCodes.OK : ExitCodes.THRESHOLD_FAILED;
+  }
+
+  /** One line per level whose every operation failed: "every operation failed at concurrency N: CAUSE", the most frequent cause. */
+  static List<String> everyOperationFailed(RunResult result) {
+    List<String> lines = new ArrayList<>();
+    for (var w : result.workloads()) {
+      for (var level : w.levels()) {
+        if (!RunSession.everyOperationFailed(level)) continue;
+        String where = level.openLoop() == null ? "concurrency " + level.concurrency()
+            : String.format(java.util.Locale.ROOT, "%.1f/s (concurrency %d)", level.openLoop().targetRate(), level.concurrency());
+        String cause = level.errors().isEmpty() ? "no cause recorded" : OutsideText.forTerminal(level.errors().get(0).cause());
+        lines.add((result.workloads().size() > 1 ? w.name() + ": " : "") + "every operation failed at " + where + ": " + cause);
+      }
+    }
+    return lines;
   }
 
   /** Every problem with the flags at once, each naming the flag and the fix. */

@@ -1,5 +1,6 @@
 package io.pkibench.engine;
 
+import io.pkibench.text.FailureCause;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -21,17 +22,12 @@ final class ErrorTally {
     counts.clear();
   }
 
-  /** Class and message, plus the innermost cause when it differs, truncated so a huge message cannot bloat the result. */
+  /**
+   * The failure in words ({@link FailureCause}: "connection refused (ConnectException)", not the JDK's class chain), truncated so
+   * a huge message cannot bloat the result.
+   */
   static String causeOf(Throwable failure) {
-    StringBuilder text = new StringBuilder(failure.getClass().getName());
-    if (failure.getMessage() != null) text.append(": ").append(failure.getMessage());
-    Throwable root = failure;
-    while (root.getCause() != null && root.getCause() != root) root = root.getCause();
-    if (root != failure) {
-      text.append(" <- ").append(root.getClass().getName());
-      if (root.getMessage() != null) text.append(": ").append(root.getMessage());
-    }
-    String s = text.toString().replace('\n', ' ');
+    String s = FailureCause.sentenceOf(failure);
     return s.length() <= MAX_CAUSE_CHARS ? s : s.substring(0, MAX_CAUSE_CHARS - 1) + "…";
   }
 }

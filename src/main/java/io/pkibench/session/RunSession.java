@@ -72,6 +72,8 @@ public final class RunSession {
    * workers that filled the heap may not have been collected yet.
    */
   private byte[] reserve = new byte[RESERVE_BYTES];
+  /** True in {@link #run}: a level whose every operation failed ends the workload there (a study's steps go on as they did). */
+  private boolean ownFile;
   private static final int RESERVE_BYTES = 4 << 20;
 
   /** Opens the key source a {@code --keys} value names. */
@@ -167,15 +169,72 @@ public final class RunSession {
     return failed;
   }
 
+  /** True when {@code level} started operations and not one of them succeeded: the service, or the workload, did not work at all. */
+  public static boolean everyOperationFailed(LevelResult level) {
+    return level.counts().failed() > 0 && level.counts().succeeded() == 0;
+  }
+
   /** True once this JVM ran out of memory or stack during the run: the caller should stop too. */
   public boolean ranOutOfResources() {
     return fatal != null;
+  }
+
+  /**
+   * One real operation of each workload of the plan that calls an outside service ({@link WorkloadFactory#services}), each
+   * member of a mix on its own, before anything is measured: empty when each answered (a progress line says so), else one
+   * line per service that did not, naming its flag and URL, the cause and the fix. Not measured, and never a bare connect.
+   */
+  public List<String> checkServices() {
+    List<String> problems = new ArrayList<>();
+    for (WorkloadSpec spec : plan.workloads()) {
+      WorkloadFactory factory = catalog.factoryOf(spec).orElseThrow();
+      List<WorkloadFactory> asked = new ArrayList<>();
+      List<Params> params = new ArrayList<>();
+      List<String> names = new ArrayList<>();
+      if (factory instanceof MixFactory mix) {
+        for (int i = 0; i < mix.memberCount(); i++) {
+          asked.add(mix.member(i));
+          params.add(mix.params(i));
+          names.add(mix.member(i).name());
+        }
+      } else {
+        asked.add(factory);
+        params.add(Params.resolve(spec.name(), factory.params(), spec.params()));
+        names.add(spec.name());
+      }
+      for (int i = 0; i < asked.size(); i++) {
+        List<String> services = asked.get(i).services(params.get(i));
+        if (services.isEmpty()) continue;
+        String named = OutsideText.forTerminal(String.join(", ", services));
+        KeySource source = null;
+        try {
+          if (asked.get(i).usesKeys()) source = keys.open(spec.keys());
+          WorkloadContext context = new WorkloadContext(source, plan.verify(), options.pki(), options.clock(), options.env());
+          String name = names.get(i);
+          ServiceCheck.problem(asked.get(i), params.get(i), context, named, ServiceCheck.WITHIN,
+                  () -> options.log().accept("checked: one " + name + " operation against " + named + " answered"))
+              .filter(p -> !problems.contains(p)).ifPresent(problems::add);
+        } catch (Exception e) {
+          // A key source that cannot open is the run's to report, named, as it always has been.
+        } finally {
+          if (source != null) {
+            try {
+              source.close();
+            } catch (Exception ignored) {
+              // opened only for the check; the run opens its own
+            }
+          }
+        }
+      }
+    }
+    return problems;
   }
 
   /** Runs the plan into a result file of its own, ending with its status and analysis. */
   public RunResult run(Environment environment, Path resultFile) throws IOException, InterruptedException {
     try (ResultFile file = ResultFile.create(resultFile, environment, RunResultJson.mapper().valueToTree(plan))) {
       if (agent != null) file.update(r -> r.withAgent(agent));
+      ownFile = true;
       appendTo(file, null);
       if (agent != null && starts instanceof SharedBoundaries shared) {
         file.update(r -> r.withAgent(agent.withTimetable(shared.startAt(), shared.lateStarts(), shared.latestMillis())));
@@ -276,6 +335,8 @@ public final class RunSession {
         file.update(r -> r.withWorkload(index, saved));
         if (journal instanceof TimelineJournal written) written.levelSaved();
         options.log().accept(LevelLine.of(step == null ? spec.name() : step.label(), level));
+        // A run of its own stops where nothing worked: the next levels would only measure the same failure, harder.
+        if (ownFile && everyOperationFailed(level)) break;
       }
     } catch (EngineException e) {
       // A series cut short by an interrupt (a forked JVM stopped) is the interrupt, not a failure of the workload.

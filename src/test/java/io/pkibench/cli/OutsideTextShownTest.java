@@ -58,18 +58,18 @@ class OutsideTextShownTest {
       exchange.close();
     });
     server.start();
+    int code;
     try {
-      run("run", "http:auth", "--target", "http://127.0.0.1:" + server.getAddress().getPort(), "--pki", "pki",
+      code = run("run", "http:auth", "--target", "http://127.0.0.1:" + server.getAddress().getPort(), "--pki", "pki",
           "--concurrency", "1", "--warmup", "0x1s", "--measure", "1x1s", "--quiet", "--out", "r.json");
     } finally {
       server.stop(0);
     }
-    LevelResult level = RunResultJson.read(dir.resolve("r.json")).workloads().get(0).levels().get(0);
-    assertTrue(level.counts().failed() > 0 && level.errors().get(0).cause().contains("\u001b[31m"),
-        "the service's answer is kept as it came in the result file: " + level.errors());
+    // The check before the run meets the 500 first: the service's words reach the terminal in its one line, escaped.
+    assertEquals(2, code, err.toString());
     String printed = out + "\n" + err;
     assertNothingRaw(printed);
-    assertTrue(printed.contains("error ×") && printed.contains("\\x1b[31mred\\x0d FORGED: all passed\\u202eevil"),
+    assertTrue(printed.contains("HTTP 500") && printed.contains("\\x1b[31mred\\x0d FORGED: all passed\\u202eevil"),
         "the cause shown with its codes:\n" + printed);
   }
 

@@ -16,6 +16,8 @@ import java.time.Duration;
  */
 public final class BinaryHttp implements AutoCloseable {
   static final Duration TIMEOUT = Duration.ofSeconds(10);
+  /** The JDK client's words for a connection closed before the first byte of an answer (jdk.internal.net.http.Http1Response). */
+  static final String NO_BYTES = "header parser received no bytes";
   private final HttpClient client;
 
   public BinaryHttp() {
@@ -34,7 +36,16 @@ public final class BinaryHttp implements AutoCloseable {
 
   /** {@code replyTypes}: the media types accepted, the first the one the standard names. */
   private byte[] send(HttpRequest request, String... replyTypes) throws IOException, InterruptedException {
-    HttpResponse<byte[]> reply = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+    HttpResponse<byte[]> reply;
+    try {
+      reply = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+    } catch (IOException e) {
+      // A service that answers in HTTP/1.0 (OpenSSL's OCSP responder) closes the connection after each answer; the JDK's client
+      // may take that connection from its pool just before the close reaches it, and sends only a GET again by itself. Nothing
+      // came back on it, not a byte: the request goes once more, on a fresh connection.
+      if (e.getMessage() == null || !e.getMessage().contains(NO_BYTES)) throw e;
+      reply = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+    }
     String type = reply.headers().firstValue("Content-Type").orElse("");
     if (reply.statusCode() != 200) {
       throw new IOException("HTTP " + reply.statusCode() + " from " + request.uri() + glimpse(reply.body()));

@@ -33,7 +33,9 @@ public final class ResponderTspSource implements TSPSource {
           new ASN1ObjectIdentifier(digestAlgorithm.getOid()), digest, BigInteger.valueOf(ThreadLocalRandom.current().nextLong()));
       return new TimestampBinary(check.check(request, responder.respond(request.getEncoded())).getEncoded());
     } catch (java.io.IOException | java.security.SignatureException e) {
-      throw new DSSException("time-stamp failed: " + e.getMessage()); // a one-line reason already: no cause repeating it in the table
+      // The cause kept: the table's sentence says a cause's words once, and a refused or timed-out TSA is known by its class
+      // (the JDK's client refuses with a ConnectException that has no message).
+      throw new DSSException(e.getMessage() == null ? "time-stamp failed" : "time-stamp failed: " + e.getMessage(), e);
     } catch (Exception e) {
       throw new DSSException("time-stamp failed: " + e.getMessage(), e);
     }

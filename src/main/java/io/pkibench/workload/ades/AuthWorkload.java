@@ -4,7 +4,6 @@ import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.formats.ades.CertificateLogin;
 import io.pkibench.keys.PemKeys;
 import io.pkibench.keys.SigningKey;
-import io.pkibench.workload.api.Reachability;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
@@ -92,9 +91,9 @@ public final class AuthWorkload implements Workload {
     }
 
     @Override
-    public List<String> unreachable(Params params) {
+    public List<String> services(Params params) {
       String url = params.get("ocsp");
-      return url.isBlank() ? List.of() : Reachability.problem("-p ocsp", url, "start the OCSP responder or correct the URL").stream().toList();
+      return url.isBlank() ? List.of() : List.of("-p ocsp " + url);
     }
 
     @Override

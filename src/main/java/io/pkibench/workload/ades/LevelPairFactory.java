@@ -50,7 +50,7 @@ abstract class LevelPairFactory implements WorkloadFactory {
   }
 
   @Override
-  public java.util.List<String> unreachable(Params params) {
-    return timestamped ? Signers.tsaUnreachable(params) : java.util.List.of();
+  public java.util.List<String> services(Params params) {
+    return timestamped ? Signers.tsaServices(params) : java.util.List.of();
   }
 }

@@ -33,12 +33,18 @@ public interface WorkloadFactory {
   }
 
   /**
-   * The outside services these parameters name that cannot be reached now, each naming its flag and URL:
-   * asked once before a run begins ({@code run} stops before anything starts), never by the checks a
-   * study makes before it starts its own services.
+   * The outside services these parameters make each operation call, each as its flag and URL ("--target https://HOST:8443",
+   * "-p tsa http://HOST/tsa"): before a run, one real operation of a workload that names any is run against them, so that a
+   * wrong address stops the run at once, named, and no service is probed with anything but what it serves (a bare connect
+   * and close leaves OpenSSL's OCSP responder waiting on it for good). By default the {@code --target} given, unless the
+   * target's default keeps the work in this process (tls-handshake's in-memory peer).
    */
-  default List<String> unreachable(Params params) {
-    return List.of();
+  default List<String> services(Params params) {
+    ParamSpec target = params().stream().filter(p -> p.name().equals(ParamSpec.TARGET)).findFirst().orElse(null);
+    if (target == null) return List.of();
+    String url = params.get(ParamSpec.TARGET);
+    if (url.isBlank() || !target.defaultValue().isBlank() && url.equals(target.defaultValue())) return List.of();
+    return List.of("--target " + url);
   }
 
   /**

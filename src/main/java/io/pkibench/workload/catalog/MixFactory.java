@@ -51,8 +51,18 @@ public final class MixFactory implements WorkloadFactory {
     return factories.stream().anyMatch(WorkloadFactory::usesKeys);
   }
 
+  /** Member {@code i}'s factory, as {@link #params(int)} gives its parameters. */
+  public WorkloadFactory member(int i) {
+    return factories.get(i);
+  }
+
+  /** How many members the mix has. */
+  public int memberCount() {
+    return factories.size();
+  }
+
   /** Member {@code i}'s parameters, its defaults filled in; throws naming the member and {@code -p} when one is refused. */
-  Params params(int i) {
+  public Params params(int i) {
     MixSpec.Member m = mix.members().get(i);
     try {
       return Params.resolve(m.name(), factories.get(i).params(), m.params());
@@ -89,12 +99,12 @@ public final class MixFactory implements WorkloadFactory {
   }
 
   @Override
-  public List<String> unreachable(Params ignored) {
-    List<String> problems = new ArrayList<>();
+  public List<String> services(Params ignored) {
+    List<String> services = new ArrayList<>();
     for (int i = 0; i < factories.size(); i++) {
-      for (String p : factories.get(i).unreachable(params(i))) problems.add(prefixed(mix.members().get(i), p));
+      for (String s : factories.get(i).services(params(i))) if (!services.contains(s)) services.add(s);
     }
-    return problems;
+    return services;
   }
 
   /** Every worker may draw any member, so each member's needs are asked with all the workers. */

@@ -172,15 +172,6 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
     return problems.stream().distinct().toList();
   }
 
-  /** Every outside service the plan names that cannot be reached now, each naming its flag and URL (empty: all answer). */
-  public List<String> unreachable(Plan plan) {
-    List<String> problems = new java.util.ArrayList<>();
-    for (WorkloadSpec spec : plan.workloads()) {
-      factoryOf(spec).ifPresent(f -> problems.addAll(f.unreachable(Params.resolve(spec.name(), f.params(), spec.params()))));
-    }
-    return problems.stream().distinct().toList();
-  }
-
   /**
    * The problems of a mix: its own (weights, labels), then each member's as a workload of its own, named by its label
    * (unknown names with a suggestion, parameters, a target), and the key source once.

@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pkibench.formats.ades.DssJson;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -34,20 +32,6 @@ final class DssClient implements AutoCloseable {
 
   URI base() {
     return base;
-  }
-
-  /**
-   * Fails at once, naming the URL, when nothing listens there: a run against an address that cannot be reached
-   * stops before it begins rather than counting every operation as failed.
-   */
-  void assertReachable() throws IOException {
-    int port = base.getPort() != -1 ? base.getPort() : base.getScheme().equals("https") ? 443 : 80;
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress(base.getHost(), port), 5000);
-    } catch (IOException e) {
-      throw new IOException("--target " + base + ": cannot connect to " + base.getHost() + ":" + port + " (" + e.getMessage()
-          + "); start DSS with 'pkibench serve dss' or give the address of a running one");
-    }
   }
 
   <T> T post(String path, Object request, Class<T> type) throws IOException, InterruptedException {

@@ -7,7 +7,6 @@ import io.pkibench.workload.api.CountedOutcomes;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
-import io.pkibench.workload.api.Reachability;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
@@ -95,11 +94,6 @@ public final class OcspWorkload implements Workload, CountedOutcomes {
       else HttpTargets.certificatesProblem("issuer", params.get("issuer")).ifPresent(problems::add);
       if (!params.get("responder").isBlank()) HttpTargets.certificatesProblem("responder", params.get("responder")).ifPresent(problems::add);
       return problems;
-    }
-
-    @Override
-    public List<String> unreachable(Params params) {
-      return Reachability.problem("--target", params.get(ParamSpec.TARGET), "start the OCSP responder or correct the URL").stream().toList();
     }
 
     @Override

@@ -7,7 +7,6 @@ import io.pkibench.keys.PemKeys;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
-import io.pkibench.workload.api.Reachability;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
@@ -85,11 +84,6 @@ public final class TspWorkload implements Workload {
     @Override
     public List<String> notes(Params params) {
       return params.get("trust").isBlank() ? List.of(NOT_VERIFIED) : List.of();
-    }
-
-    @Override
-    public List<String> unreachable(Params params) {
-      return Reachability.problem("--target", params.get(ParamSpec.TARGET), "start the TSA or correct the URL").stream().toList();
     }
 
     @Override

@@ -75,7 +75,7 @@ class PrimitiveWorkloadsTest {
     measure("verify", Map.of("alg", "rsa2048"), flipping).assertEveryFailedWith("a valid signature did not verify");
     measure("digest", Map.of("alg", "sha256", "size", "4k"), flipping).assertEveryFailedWith("differs from the independent digest");
     // the independent decryption refuses a flipped ciphertext on its tag, before the plaintexts are compared
-    measure("aes-gcm", Map.of("size", "1k"), flipping).assertEveryFailedWith("AEADBadTagException: mac check in GCM failed");
+    measure("aes-gcm", Map.of("size", "1k"), flipping).assertEveryFailedWith("mac check in GCM failed (AEADBadTagException)");
   }
 
   @Test
