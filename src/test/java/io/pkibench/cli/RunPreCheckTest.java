@@ -139,7 +139,7 @@ class RunPreCheckTest {
    */
   @Test
   void run_ocspAgainstOpensslsOwnResponder_noOperationFailsAndItStillAnswersAfterwards() throws Exception {
-    org.junit.jupiter.api.Assumptions.assumeTrue(works("unshare", "-rn", "true") && works("socat", "-V"),
+    org.junit.jupiter.api.Assertions.assertTrue(works("unshare", "-rn", "true") && works("socat", "-V"),
         "needs unshare -rn (user and network namespaces) and socat to keep OpenSSL's responder off every interface but its own");
     SigningKey ca = fixture.keys.key("intermediate-a");
     Path files = dir.resolve("openssl-responder");
