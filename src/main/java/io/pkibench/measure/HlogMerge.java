@@ -44,6 +44,7 @@ public final class HlogMerge {
     Map<Iteration, List<Part>> iterations = new LinkedHashMap<>();
     long startMillis = Long.MAX_VALUE;
     for (Path log : logs) {
+      checkShapes(log);
       HistogramLogReader reader;
       try {
         reader = new HistogramLogReader(log.toFile());
@@ -83,6 +84,46 @@ public final class HlogMerge {
       if (stream.checkError()) throw new IOException("cannot write interval log " + out);
     }
     return new Merged(merged.size(), logs.size());
+  }
+
+  /** The longest line an interval log of pkibench's holds: a histogram of at most 2^17 counts, compressed, in base64. */
+  static final int MOST_LINE_CHARS = 4 << 20;
+
+  /**
+   * An agent's log is input: before HdrHistogram's reader decodes it (sizing each histogram from its header, unchecked),
+   * every interval's header is checked as a result file's are ({@link LatencyHistograms#checkShape}), and a line longer
+   * than any pkibench writes is refused before it is read whole. Throws naming the log and the line.
+   */
+  static void checkShapes(Path log) throws IOException {
+    try (java.io.Reader in = java.nio.file.Files.newBufferedReader(log, java.nio.charset.StandardCharsets.US_ASCII)) {
+      StringBuilder line = new StringBuilder();
+      int number = 1;
+      for (int c = in.read(); ; c = in.read()) {
+        if (c == '\n' || c < 0) {
+          checkLine(log, number++, line);
+          line.setLength(0);
+          if (c < 0) return;
+        } else if (line.length() >= MOST_LINE_CHARS) {
+          throw new IOException("interval log " + log + " line " + number + ": longer than " + MOST_LINE_CHARS
+              + " characters, more than any interval pkibench writes; not an agent's log");
+        } else {
+          line.append((char) c);
+        }
+      }
+    } catch (java.nio.charset.MalformedInputException e) {
+      throw new IOException("interval log " + log + ": not ASCII text, as an interval log is", e);
+    }
+  }
+
+  private static void checkLine(Path log, int number, StringBuilder line) throws IOException {
+    if (line.isEmpty() || line.charAt(0) == '#' || line.charAt(0) == '"') return; // comments, the legend
+    int comma = line.lastIndexOf(",");
+    if (comma < 0) return; // HdrHistogram's reader says what it makes of it
+    try {
+      LatencyHistograms.checkShape(line.substring(comma + 1).strip());
+    } catch (IllegalArgumentException e) {
+      throw new IOException("interval log " + log + " line " + number + ": " + e.getMessage(), e);
+    }
   }
 
   /** One iteration's intervals of every agent, on the cuts of the agent with the most, each other interval where it overlaps most. */

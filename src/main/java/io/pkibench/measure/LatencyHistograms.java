@@ -76,6 +76,20 @@ public final class LatencyHistograms {
   }
 
   /**
+   * Refuses, as {@link #fromBase64} would, a compressed histogram whose header declares a shape pkibench does not read;
+   * decodes nothing (for a reader, such as HdrHistogram's log reader, that decodes it afterwards without the check).
+   */
+  public static void checkShape(String base64) {
+    ByteBuffer bytes;
+    try {
+      bytes = ByteBuffer.wrap(Base64.getDecoder().decode(base64));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("corrupt histogram: " + e.getMessage(), e);
+    }
+    checkDeclaredShape(bytes);
+  }
+
+  /**
    * Reads the 40 bytes of header inside the compressed form (nothing more is inflated) and refuses what HdrHistogram would
    * otherwise allocate for: its decoder sizes the counts from the declared range and digits, and the payload buffer from the
    * declared payload length, before it reads a single count.
