@@ -508,6 +508,7 @@ public final class StudyTables {
     }
     for (Chart chart : charts(result)) h.append(chart.render());
     h.append(FaultTimeline.html(result));
+    h.append(SizingCheckTable.html(result));
     originalInWords(result).ifPresent(w -> h.append("<h3>The original beside ours</h3>\n<p>").append(Html.esc(w)).append(".</p>\n"));
     List<String[]> beside = published(result);
     if (beside.size() > 1) {

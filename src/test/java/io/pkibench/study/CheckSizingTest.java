@@ -127,6 +127,9 @@ class CheckSizingTest {
     String table = io.pkibench.report.SizingCheckTable.terminal(run.withStudy(run.study().withSizingChecks(List.of(c))));
     assertTrue(table.contains("80.0") && table.contains("75.0") && table.contains("+6.7%") && table.contains("0.50"), table);
     assertFalse(table.contains("did not hold") || table.contains("did not fill"), "both limits held and were filled:\n" + table);
+    String html = io.pkibench.report.StudyTables.html(run.withStudy(run.study().withSizingChecks(List.of(c))));
+    assertTrue(html.contains("<table id=\"sizing-check\">") && html.contains("<td>+6.7%</td>") && html.contains("<td>80.0</td>"),
+        "the report shows the table as the terminal does:\n" + html);
 
     // Past the half core, and one core not filled: the table says both, as the figures alone would mislead.
     Map<String, Double> off = Map.of("CAdES", 0.9, "CAdES @ 0.5 core", 0.3, "CAdES @ 1 core", 0.3);
