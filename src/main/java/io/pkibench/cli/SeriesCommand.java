@@ -1,5 +1,6 @@
 package io.pkibench.cli;
 
+import io.pkibench.files.OutputFiles;
 import io.pkibench.pki.TestPki;
 import io.pkibench.measure.HlogFile;
 import io.pkibench.results.RunResultJson;
@@ -36,7 +37,7 @@ final class SeriesCommand implements Callable<Integer> {
           () -> TestPki.openOrInit(pkiDir, ctx.clock(), progress::line), progress, log, ctx.clock(), ctx.env());
     }
     // Beside the result, under a name others can guess: written whole under a name they cannot, and renamed into place.
-    io.pkibench.files.OutputFiles.replace(ctx.resolve(response), RunResultJson.mapper().writeValueAsString(answer));
+    OutputFiles.replace(ctx.resolve(response), RunResultJson.mapper().writeValueAsString(answer));
     return answer.failure() == null ? ExitCodes.OK : ExitCodes.RUN_FAILED;
   }
 }

@@ -5,6 +5,7 @@ import io.pkibench.analysis.Analysis;
 import io.pkibench.analysis.TrimmedNumber;
 import io.pkibench.analysis.UslFit;
 import io.pkibench.analysis.UslForecast;
+import io.pkibench.files.OutputFiles;
 import io.pkibench.results.CpuProfile;
 import io.pkibench.results.ErrorCount;
 import io.pkibench.results.IterationResult;
@@ -187,7 +188,7 @@ public final class HtmlReport {
   public static void write(java.nio.file.Path target, RunResult result, Analysis analysis, CpuProfile profile)
       throws java.io.IOException {
     if (target.toAbsolutePath().getParent() != null) java.nio.file.Files.createDirectories(target.toAbsolutePath().getParent());
-    io.pkibench.files.OutputFiles.replace(target, render(result, analysis, profile)); // owner-only; a link at target replaced, not followed
+    OutputFiles.replace(target, render(result, analysis, profile)); // owner-only; a link at target replaced, not followed
   }
 
   /** Every chart of the report, in order; ids are stable ({@code throughput-1}, {@code spectrum-1}...) for tests and PNG names. */

@@ -7,6 +7,7 @@ import io.pkibench.keys.KeySource;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Durations;
+import io.pkibench.results.RunResult;
 import io.pkibench.workload.spi.SpiWorkloads;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.Plan;
@@ -109,7 +110,7 @@ public final class PixStudy implements Study {
   }
 
   @Override
-  public List<StudyRecord.SizingCheck> sizingChecks(io.pkibench.results.RunResult result, StudyOptions options) {
+  public List<StudyRecord.SizingCheck> sizingChecks(RunResult result, StudyOptions options) {
     return checkSizing == null ? List.of() : CheckSizing.of(result, List.of(HANDSHAKE, SPI));
   }
 

@@ -1,6 +1,7 @@
 package io.pkibench.study;
 
 import io.pkibench.report.ServiceComparison;
+import io.pkibench.results.RunResult;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.keys.KeySource;
 import io.pkibench.pki.TestPki;
@@ -322,7 +323,7 @@ public final class RestPkiStudy implements Study {
   }
 
   @Override
-  public List<StudyRecord.SizingCheck> sizingChecks(io.pkibench.results.RunResult result, StudyOptions options) {
+  public List<StudyRecord.SizingCheck> sizingChecks(RunResult result, StudyOptions options) {
     if (checkSizing == null) return List.of();
     return CheckSizing.of(result, types.stream().map(t -> label(t, services.get(0))).toList());
   }

@@ -2,6 +2,7 @@ package io.pkibench.study;
 
 import io.pkibench.keys.KeySource;
 import io.pkibench.pki.TestPki;
+import io.pkibench.results.RunResult;
 import io.pkibench.results.StudyRecord;
 import java.nio.file.Path;
 import java.util.List;
@@ -45,7 +46,7 @@ public interface Study {
   }
 
   /** {@code --check-sizing}: each sized step's prediction beside its measurement, from the run's result; none by default. */
-  default List<StudyRecord.SizingCheck> sizingChecks(io.pkibench.results.RunResult result, StudyOptions options) {
+  default List<StudyRecord.SizingCheck> sizingChecks(RunResult result, StudyOptions options) {
     return List.of();
   }
 

@@ -8,6 +8,7 @@ import io.pkibench.keys.SigningKey;
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
+import io.pkibench.testing.Await;
 import io.pkibench.testing.DerFront;
 import io.pkibench.testing.OpensslServices;
 import io.pkibench.testing.TestKeys;
@@ -157,7 +158,7 @@ class RunPreCheckTest {
       started.add(new ProcessBuilder("timeout", "120", "socat", "TCP-LISTEN:" + port + ",bind=127.0.0.1,fork,reuseaddr", "UNIX-CONNECT:" + socket)
           .redirectErrorStream(true).redirectOutput(files.resolve("relay.log").toFile()).start());
       String url = "http://127.0.0.1:" + port + "/";
-      io.pkibench.testing.Await.until(java.time.Duration.ofSeconds(30), "OpenSSL's responder answering its own client",
+      Await.until(java.time.Duration.ofSeconds(30), "OpenSSL's responder answering its own client",
           () -> opensslAsks(url, issuer, leaf).contains(": good"));
       int code = run("run", "ocsp", "--target", url, "-p", "cert=" + leaf, "-p", "issuer=" + issuer, "--concurrency", "1", "--warmup", "0x1s",
           "--measure", "1x1s", "--quiet", "--out", "openssl.json");

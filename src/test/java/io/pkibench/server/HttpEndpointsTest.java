@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pkibench.testing.Await;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -134,7 +135,7 @@ class HttpEndpointsTest {
       HttpResponse<String> within = post.apply(16 * 1024);
       assertEquals(200, within.statusCode(), within.body());
       assertEquals("16384 bytes", within.body().strip());
-      io.pkibench.testing.Await.until(java.time.Duration.ofSeconds(10), "the budget released", () -> server.bodyBytesInFlight() == 0);
+      Await.until(java.time.Duration.ofSeconds(10), "the budget released", () -> server.bodyBytesInFlight() == 0);
       assertEquals(0, server.refusedOverBudget(), "nothing refused for want of room now");
     }
   }

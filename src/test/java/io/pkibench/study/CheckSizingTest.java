@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.cli.CliContext;
 import io.pkibench.cli.Main;
+import io.pkibench.report.SizingCheckTable;
+import io.pkibench.report.StudyTables;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.results.RunStatus;
@@ -124,17 +126,17 @@ class CheckSizingTest {
     assertEquals(80.0 / 75 - 1, c.miss(), 1e-9);
     assertEquals(0.5, c.serviceCoresLimited(), 1e-9);
     assertEquals(1.0, c.serviceCoresChecked(), 1e-9);
-    String table = io.pkibench.report.SizingCheckTable.terminal(run.withStudy(run.study().withSizingChecks(List.of(c))));
+    String table = SizingCheckTable.terminal(run.withStudy(run.study().withSizingChecks(List.of(c))));
     assertTrue(table.contains("80.0") && table.contains("75.0") && table.contains("+6.7%") && table.contains("0.50"), table);
     assertFalse(table.contains("did not hold") || table.contains("did not fill"), "both limits held and were filled:\n" + table);
-    String html = io.pkibench.report.StudyTables.html(run.withStudy(run.study().withSizingChecks(List.of(c))));
+    String html = StudyTables.html(run.withStudy(run.study().withSizingChecks(List.of(c))));
     assertTrue(html.contains("<table id=\"sizing-check\">") && html.contains("<td>+6.7%</td>") && html.contains("<td>80.0</td>"),
         "the report shows the table as the terminal does:\n" + html);
 
     // Past the half core, and one core not filled: the table says both, as the figures alone would mislead.
     Map<String, Double> off = Map.of("CAdES", 0.9, "CAdES @ 0.5 core", 0.3, "CAdES @ 1 core", 0.3);
     RunResult offRun = StudyRuns.run(study, dir.resolve("off"), rates::get, off::get);
-    String offTable = io.pkibench.report.SizingCheckTable.terminal(offRun.withStudy(offRun.study().withSizingChecks(study.sizingChecks(offRun, null))));
+    String offTable = SizingCheckTable.terminal(offRun.withStudy(offRun.study().withSizingChecks(study.sizingChecks(offRun, null))));
     assertTrue(offTable.contains("CAdES: the 0.5-core limit did not hold: the service used 0.60 core"), offTable);
     assertTrue(offTable.contains("CAdES: at 1 core the service used only 0.60 core: the load did not fill the limit"), offTable);
 
@@ -144,7 +146,7 @@ class CheckSizingTest {
     assertNull(m.measuredOpsPerSecond());
     assertNull(m.miss());
     assertEquals("'CAdES @ 1 core' was not measured", m.notCheckedBecause());
-    assertTrue(io.pkibench.report.SizingCheckTable.terminal(missing.withStudy(missing.study().withSizingChecks(List.of(m))))
+    assertTrue(SizingCheckTable.terminal(missing.withStudy(missing.study().withSizingChecks(List.of(m))))
         .contains("CAdES: not checked: 'CAdES @ 1 core' was not measured"));
   }
 

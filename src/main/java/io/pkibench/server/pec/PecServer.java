@@ -10,6 +10,7 @@ import io.pkibench.keys.TlsContexts;
 import io.pkibench.pki.Secret;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Durations;
+import io.pkibench.server.NoClientRenegotiation;
 import io.pkibench.server.ReferenceServer;
 import io.pkibench.formats.pec.DocumentKind;
 import io.pkibench.formats.pec.Outgoing;
@@ -186,7 +187,7 @@ public final class PecServer implements ReferenceServer {
     this.provider = provider;
     this.logins = logins;
     this.log = log;
-    this.startTlsContext = logins.tls() == null ? null : io.pkibench.server.NoClientRenegotiation.refusing(logins.tls(), this::renegotiationRefused);
+    this.startTlsContext = logins.tls() == null ? null : NoClientRenegotiation.refusing(logins.tls(), this::renegotiationRefused);
     this.mailboxes = new Maildir(config.mailboxes(), durable);
     this.spool = new PecSpool(config.spool(), durable, mailboxes::sync);
     this.relays = new RelayConnections((host, port) -> SmtpClient.Connection.open(host, port, config.domain(), RELAY_TIMEOUT, null,

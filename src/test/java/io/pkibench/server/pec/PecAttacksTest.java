@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pkibench.testing.OpensslRenegotiation;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.formats.pec.PecProvider;
 import io.pkibench.formats.pec.ProviderIndex;
@@ -153,7 +154,7 @@ class PecAttacksTest {
   @Timeout(60)
   void starttls_clientRenegotiatesOverTls12_refusedAndUsersStillLogIn() throws Exception {
     try (Provider p = new Provider(dir.resolve("renegotiation"))) {
-      io.pkibench.testing.OpensslRenegotiation.Attempt attempt = io.pkibench.testing.OpensslRenegotiation.attempt(p.port, "-starttls", "smtp");
+      OpensslRenegotiation.Attempt attempt = OpensslRenegotiation.attempt(p.port, "-starttls", "smtp");
       assertTrue(attempt.refused(), "s_client renegotiated, or never connected: " + attempt.output());
       assertTrue(attempt.afterRenegotiating().contains("alert handshake failure"), "told with a fatal alert: " + attempt.afterRenegotiating());
       assertTrue(p.log.stream().anyMatch(l -> l.contains("renegotiation after STARTTLS refused")), "logged: " + p.log);

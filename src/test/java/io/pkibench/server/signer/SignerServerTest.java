@@ -3,6 +3,7 @@ package io.pkibench.server.signer;
 import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.testing.Await;
 import io.pkibench.testing.MeasuredRun;
+import io.pkibench.testing.OpensslRenegotiation;
 import io.pkibench.testing.TestCertificates;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -233,7 +234,7 @@ class SignerServerTest {
   @Test
   void renegotiation_clientInitiatedOverTls12_refusedAndTheServiceGoesOn() throws Exception {
     long before = server.renegotiationsRefused();
-    io.pkibench.testing.OpensslRenegotiation.Attempt attempt = io.pkibench.testing.OpensslRenegotiation.attempt(server.port());
+    OpensslRenegotiation.Attempt attempt = OpensslRenegotiation.attempt(server.port());
     assertTrue(attempt.refused(), "s_client renegotiated, or never connected: " + attempt.output());
     assertEquals(before + 1, server.renegotiationsRefused());
     assertRefused(post("/api/nothing", "{}"), 404, "not_found");

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.pkibench.testing.Await;
 import io.netty.handler.ssl.SslContext;
 import io.pkibench.server.tlsecho.TlsEchoServer;
+import io.pkibench.testing.OpensslRenegotiation;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Workload;
@@ -253,7 +254,7 @@ class TlsEchoTest {
   void renegotiation_opensslClientOverTls12_refusedOnBothEngines() throws Exception {
     for (TlsEngine engine : List.of(TlsEngine.JSSE, TlsEngine.OPENSSL)) {
       try (TlsEchoServer server = server(engine, "rsa2048", List.of("TLSv1.2"), List.of(), TlsEchoServer.Limits.DEFAULT)) {
-        var attempt = io.pkibench.testing.OpensslRenegotiation.attempt(URI.create(server.baseUrl()).getPort());
+        var attempt = OpensslRenegotiation.attempt(URI.create(server.baseUrl()).getPort());
         assertTrue(attempt.refused(), engine + ": s_client renegotiated, or never connected: " + attempt.output());
         String json = counters(server.plainUrl());
         assertEquals(1, counter(json, "renegotiationsRefused"), engine + ": " + json);
