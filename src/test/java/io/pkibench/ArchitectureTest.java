@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The package map of the README's "Layout", held against the compiled classes: no cycle between
+ * The package map of docs/layout.md, held against the compiled classes: no cycle between
  * packages, and each layer imports only from the layers below it. A new dependency that points up
  * fails here with the two classes that make it.
  */
