@@ -5,6 +5,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Why an operation failed, as a person reads it: an exception chain turned into a sentence ("connection refused
@@ -16,6 +17,10 @@ import java.util.Map;
 public record FailureCause(Kind kind, String sentence) {
   /** What went wrong, as far as the chain tells. */
   public enum Kind { REFUSED, UNKNOWN_HOST, TIMED_OUT, TLS_UNTRUSTED, TLS, RESET, CLOSED, OTHER }
+
+  // Compiled once: this runs for every failed operation the engine counts, at whatever rate a broken service fails.
+  private static final Pattern CLASS_NAME = Pattern.compile("([a-z_$][\\w$]*\\.)+[A-Z][\\w$]*(Exception|Error)");
+  private static final Pattern TRAILING_PUNCTUATION = Pattern.compile("([:;,]\\s*)+$");
 
   /** Deeper chains than this are cut: a cause that names itself, or a wrapper loop, must not hang the failure path. */
   private static final int MOST_LINKS = 16;
@@ -34,8 +39,8 @@ public record FailureCause(Kind kind, String sentence) {
       if (own != null) {
         // What is left of the outer message once the cause's words, the JDK's class names and its "PKIX path building failed" are gone.
         if (below != null) own = own.replace(below, "");
-        own = own.replaceAll("([a-z_$][\\w$]*\\.)+[A-Z][\\w$]*(Exception|Error)", "").replace("PKIX path building failed", "")
-            .replaceAll("([:;,]\\s*)+$", "").strip();
+        own = CLASS_NAME.matcher(own).replaceAll("").replace("PKIX path building failed", "");
+        own = TRAILING_PUNCTUATION.matcher(own).replaceAll("").strip();
       }
       if (outer == named || own != null && own.isEmpty()) own = null;
       if (own == null && kind == Kind.TLS_UNTRUSTED) own = "TLS handshake failed";
@@ -132,7 +137,7 @@ public record FailureCause(Kind kind, String sentence) {
     String text = link.getMessage();
     if (text == null) return null;
     text = text.replace('\n', ' ').strip();
-    while (text.matches("^([a-z_$][\\w$]*\\.)+[A-Z][\\w$]*(Exception|Error):? ?.*")) {
+    while (CLASS_NAME.matcher(text).lookingAt()) {
       int colon = text.indexOf(':');
       text = colon < 0 ? "" : text.substring(colon + 1).strip();
     }

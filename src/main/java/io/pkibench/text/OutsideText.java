@@ -45,16 +45,6 @@ public final class OutsideText {
     return shown.toString();
   }
 
-  /** True when {@link #forTerminal(String, int)} would show every character of {@code text} as itself. */
-  public static boolean isPlain(String text) {
-    for (int i = 0; i < text.length(); ) {
-      int cp = text.codePointAt(i);
-      if (hidden(cp)) return false;
-      i += Character.charCount(cp);
-    }
-    return true;
-  }
-
   private static void appendShown(StringBuilder shown, int cp) {
     if (cp == '\\') shown.append("\\\\");
     else if (cp < 0x100 && hidden(cp)) shown.append(String.format(Locale.ROOT, "\\x%02x", cp));

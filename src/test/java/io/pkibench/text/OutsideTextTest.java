@@ -1,9 +1,7 @@
 package io.pkibench.text;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -23,13 +21,13 @@ class OutsideTextTest {
   void forTerminal_printableTextOfAnyScript_unchanged() {
     String text = "São Paulo — assinatura inválida: 署名 😀 ÿ";
     assertEquals(text, OutsideText.forTerminal(text));
-    assertTrue(OutsideText.isPlain(text));
+    assertEquals(text, OutsideText.forTerminal(text, text.length()), "unchanged when cut at its own length too");
   }
 
   @Test
   void forTerminal_backslash_doubledSoAWrittenCodeIsNeverForged() {
     assertEquals("\\\\x1b", OutsideText.forTerminal("\\x1b"));
-    assertFalse(OutsideText.isPlain("\\x1b"));
+    assertEquals("\\\\", OutsideText.forTerminal("\\"), "a lone backslash doubled");
   }
 
   @Test
