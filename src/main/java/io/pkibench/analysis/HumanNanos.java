@@ -1,7 +1,5 @@
 package io.pkibench.analysis;
 
-import java.util.Locale;
-
 /** Latencies in the verdict's sentences: whole units where they are whole ("50 ms", "200 µs"). */
 final class HumanNanos {
   private HumanNanos() {}
@@ -12,6 +10,4 @@ final class HumanNanos {
     if (nanos >= 1_000L) return TrimmedNumber.of(nanos / 1e3, 1) + " µs";
     return nanos + " ns";
   }
-
-
 }

@@ -5,7 +5,10 @@ import io.pkibench.results.IterationResult;
 import io.pkibench.results.LevelResult;
 import java.util.List;
 
-/** What a comparison compares, read from a level and, for the noise interval, from each measured iteration. */
+/**
+ * What a comparison compares, read from a level and, for the noise interval, from each measured
+ * iteration.
+ */
 public enum Metric {
   THROUGHPUT("throughput", true, "ops/s"),
   CPU("cpu", true, "ops/cpu-s"),
@@ -34,7 +37,10 @@ public enum Metric {
     return higherIsBetter;
   }
 
-  /** The level's value: throughput mean, ops per CPU-second, or a percentile of the merged histogram. */
+  /**
+   * The level's value: throughput mean, ops per CPU-second, or a percentile of the merged
+   * histogram.
+   */
   Double of(LevelResult level) {
     return switch (this) {
       case THROUGHPUT -> level.throughput().mean();
@@ -53,11 +59,12 @@ public enum Metric {
     double[] values = new double[measured.size()];
     for (int i = 0; i < values.length; i++) {
       IterationResult it = measured.get(i);
-      values[i] = switch (this) {
-        case THROUGHPUT -> it.opsPerSecond();
-        case CPU -> it.cpuNanos() == 0 ? 0 : it.succeeded() / (it.cpuNanos() / 1e9);
-        default -> percentileOf(it);
-      };
+      values[i] =
+          switch (this) {
+            case THROUGHPUT -> it.opsPerSecond();
+            case CPU -> it.cpuNanos() == 0 ? 0 : it.succeeded() / (it.cpuNanos() / 1e9);
+            default -> percentileOf(it);
+          };
     }
     return values;
   }

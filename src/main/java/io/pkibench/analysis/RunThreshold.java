@@ -9,23 +9,33 @@ import java.util.regex.Pattern;
 
 /**
  * A pass/fail limit on a run's own figures, as k6 writes them: {@code p99<50ms}, {@code errors<1%},
- * {@code throughput>=1000/s}, {@code cpu>=500/s} (operations per CPU-second), optionally scoped to a workload or a mix
- * member ({@code sign.p99<5ms}) and, on a staged run, to a stage ({@code stage2.p99<20ms}, {@code sign.stage2.p99<20ms};
- * stages count from 1). Unlike {@link Threshold}, which limits a change between two runs, this limits one run.
+ * {@code throughput>=1000/s}, {@code cpu>=500/s} (operations per CPU-second), optionally scoped to
+ * a workload or a mix member ({@code sign.p99<5ms}) and, on a staged run, to a stage ({@code
+ * stage2.p99<20ms}, {@code sign.stage2.p99<20ms}; stages count from 1). Unlike {@link Threshold},
+ * which limits a change between two runs, this limits one run.
  *
  * @param text the expression as written
  * @param scope the workload name or mix member label it is limited to, null for every workload
  * @param stage the stage (from 1) it is limited to, null for the whole level
  * @param limit in the metric's base unit: nanoseconds, a percentage, ops/s or ops/cpu-s
  */
-public record RunThreshold(String text, String scope, Integer stage, Figure figure, Comparison comparison, double limit) {
+public record RunThreshold(
+    String text, String scope, Integer stage, Figure figure, Comparison comparison, double limit) {
 
   /** What a threshold can limit, by the names a user writes. */
   public enum Figure {
-    P50("p50", "ns"), P90("p90", "ns"), P99("p99", "ns"), P999("p999", "ns"), MAX("max", "ns"), MEAN("mean", "ns"),
-    ERRORS("errors", "%"), THROUGHPUT("throughput", "ops/s"), CPU("cpu", "ops/cpu-s");
+    P50("p50", "ns"),
+    P90("p90", "ns"),
+    P99("p99", "ns"),
+    P999("p999", "ns"),
+    MAX("max", "ns"),
+    MEAN("mean", "ns"),
+    ERRORS("errors", "%"),
+    THROUGHPUT("throughput", "ops/s"),
+    CPU("cpu", "ops/cpu-s");
 
     public final String name;
+
     /** The unit of {@link #limit} and of the observed figure a verdict records. */
     public final String unit;
 
@@ -38,7 +48,10 @@ public record RunThreshold(String text, String scope, Integer stage, Figure figu
       return unit.equals("ns");
     }
 
-    /** The names a user may write for it: k6's {@code med} and {@code avg} beside ours (k6's {@code p(99)} is read as p99). */
+    /**
+     * The names a user may write for it: k6's {@code med} and {@code avg} beside ours (k6's {@code
+     * p(99)} is read as p99).
+     */
     List<String> spellings() {
       return switch (this) {
         case P50 -> List.of("p50", "med");
@@ -50,7 +63,10 @@ public record RunThreshold(String text, String scope, Integer stage, Figure figu
   }
 
   public enum Comparison {
-    LESS("<"), AT_MOST("<="), MORE(">"), AT_LEAST(">=");
+    LESS("<"),
+    AT_MOST("<="),
+    MORE(">"),
+    AT_LEAST(">=");
 
     public final String symbol;
 
@@ -68,32 +84,44 @@ public record RunThreshold(String text, String scope, Integer stage, Figure figu
     }
   }
 
-  private static final String SYNTAX = "write [WORKLOAD.][stageN.]METRIC OP LIMIT, e.g. p99<50ms, errors<1%, throughput>=1000/s, cpu>=500/s,"
-      + " sign.p99<=5ms (metrics: p50, p90, p99, p999, max, mean, errors, throughput, cpu; OP: <, <=, >, >=)";
+  private static final String SYNTAX =
+      "write [WORKLOAD.][stageN.]METRIC OP LIMIT, e.g. p99<50ms, errors<1%, throughput>=1000/s, cpu>=500/s,"
+          + " sign.p99<=5ms (metrics: p50, p90, p99, p999, max, mean, errors, throughput, cpu; OP: <, <=, >, >=)";
   private static final Pattern COMPARISON = Pattern.compile("(<=|>=|==|!=|=|<|>)");
   private static final Pattern STAGE = Pattern.compile("stage(\\d+)");
-  private static final Pattern LIMIT = Pattern.compile("([+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?)\\s*(\\S*)");
+  private static final Pattern LIMIT =
+      Pattern.compile("([+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?)\\s*(\\S*)");
 
   /** Whether an observed figure stays inside the limit. */
   public boolean holds(double observed) {
     return comparison.holds(observed, limit);
   }
 
-  /** Reads one expression; every problem with it in one message naming {@code flag}, the expression and the fix. */
+  /**
+   * Reads one expression; every problem with it in one message naming {@code flag}, the expression
+   * and the fix.
+   */
   public static RunThreshold parse(String flag, String written) {
     String text = written == null ? "" : written.strip();
     String at = flag + " " + text + ": ";
     Matcher op = COMPARISON.matcher(text);
     if (!op.find()) throw new IllegalArgumentException(at + "no comparison; " + SYNTAX);
-    Comparison comparison = switch (op.group(1)) {
-      case "<" -> Comparison.LESS;
-      case "<=" -> Comparison.AT_MOST;
-      case ">" -> Comparison.MORE;
-      case ">=" -> Comparison.AT_LEAST;
-      default -> throw new IllegalArgumentException(at + "'" + op.group(1) + "' is not a comparison a limit takes; use <, <=, > or >=");
-    };
+    Comparison comparison =
+        switch (op.group(1)) {
+          case "<" -> Comparison.LESS;
+          case "<=" -> Comparison.AT_MOST;
+          case ">" -> Comparison.MORE;
+          case ">=" -> Comparison.AT_LEAST;
+          default ->
+              throw new IllegalArgumentException(
+                  at
+                      + "'"
+                      + op.group(1)
+                      + "' is not a comparison a limit takes; use <, <=, > or >=");
+        };
     // k6 writes a percentile p(99): the same figure as our p99.
-    String left = text.substring(0, op.start()).strip().replaceAll("p\\((\\d+(?:\\.\\d+)?)\\)$", "p$1");
+    String left =
+        text.substring(0, op.start()).strip().replaceAll("p\\((\\d+(?:\\.\\d+)?)\\)$", "p$1");
     String right = text.substring(op.end()).strip();
     List<String> problems = new ArrayList<>();
 
@@ -103,7 +131,8 @@ public record RunThreshold(String text, String scope, Integer stage, Figure figu
       for (String s : f.spellings()) {
         if (left.equalsIgnoreCase(s)) {
           figure = f;
-        } else if (left.toLowerCase(Locale.ROOT).endsWith("." + s) && left.length() > s.length() + 1) {
+        } else if (left.toLowerCase(Locale.ROOT).endsWith("." + s)
+            && left.length() > s.length() + 1) {
           figure = f;
           scopeText = left.substring(0, left.length() - s.length() - 1);
         }
@@ -117,8 +146,13 @@ public record RunThreshold(String text, String scope, Integer stage, Figure figu
       String typed = left.contains(".") ? left.substring(left.lastIndexOf('.') + 1) : left;
       List<String> known = new ArrayList<>();
       for (Figure f : Figure.values()) known.addAll(f.spellings());
-      problems.add(left.isEmpty() ? "no metric before '" + comparison.symbol + "'"
-          : "unknown metric '" + typed + "'" + Suggestions.didYouMean(typed.toLowerCase(Locale.ROOT), known));
+      problems.add(
+          left.isEmpty()
+              ? "no metric before '" + comparison.symbol + "'"
+              : "unknown metric '"
+                  + typed
+                  + "'"
+                  + Suggestions.didYouMean(typed.toLowerCase(Locale.ROOT), known));
     } else if (scopeText != null) {
       int dot = scopeText.lastIndexOf('.');
       String last = scopeText.substring(dot + 1);
@@ -142,23 +176,38 @@ public record RunThreshold(String text, String scope, Integer stage, Figure figu
     } else {
       limit = Double.parseDouble(number.group(1));
       String unit = number.group(2).toLowerCase(Locale.ROOT);
-      if (limit < 0 || number.group(1).startsWith("-")) problems.add("the limit is negative; a figure is never below 0, give a limit of 0 or more");
+      if (limit < 0 || number.group(1).startsWith("-"))
+        problems.add("the limit is negative; a figure is never below 0, give a limit of 0 or more");
       if (figure != null) {
         Double scale = scale(figure, unit);
         if (scale == null) {
-          problems.add(unit.isEmpty() ? "the limit " + number.group(1) + " has no unit; " + unitHint(figure, number.group(1))
-              : "'" + unit + "' is not a unit of " + figure.name + "; " + unitHint(figure, number.group(1)));
+          problems.add(
+              unit.isEmpty()
+                  ? "the limit "
+                      + number.group(1)
+                      + " has no unit; "
+                      + unitHint(figure, number.group(1))
+                  : "'"
+                      + unit
+                      + "' is not a unit of "
+                      + figure.name
+                      + "; "
+                      + unitHint(figure, number.group(1)));
         } else {
           limit *= scale;
           if (figure == Figure.ERRORS && limit > 100) problems.add("an error rate is at most 100%");
         }
       }
     }
-    if (!problems.isEmpty()) throw new IllegalArgumentException(at + String.join("; ", problems) + " (" + SYNTAX + ")");
+    if (!problems.isEmpty())
+      throw new IllegalArgumentException(at + String.join("; ", problems) + " (" + SYNTAX + ")");
     return new RunThreshold(text, scope, stage, figure, comparison, limit);
   }
 
-  /** How many base units one {@code unit} is for {@code figure}, or null when it is not a unit of it. */
+  /**
+   * How many base units one {@code unit} is for {@code figure}, or null when it is not a unit of
+   * it.
+   */
   private static Double scale(Figure figure, String unit) {
     if (figure.latency()) {
       return switch (unit) {
@@ -172,7 +221,8 @@ public record RunThreshold(String text, String scope, Integer stage, Figure figu
     return switch (figure) {
       case ERRORS -> unit.equals("%") ? 1.0 : null;
       case THROUGHPUT -> unit.equals("/s") || unit.equals("ops/s") ? 1.0 : null;
-      case CPU -> unit.equals("/s") || unit.equals("/cpu-s") || unit.equals("ops/cpu-s") ? 1.0 : null;
+      case CPU ->
+          unit.equals("/s") || unit.equals("/cpu-s") || unit.equals("ops/cpu-s") ? 1.0 : null;
       default -> null;
     };
   }

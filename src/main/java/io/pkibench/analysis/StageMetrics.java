@@ -4,11 +4,12 @@ import io.pkibench.results.Timeline;
 import java.util.List;
 
 /**
- * A comparison's metrics read from one stage of a staged level: the stage's value from its summary (percentiles of its
- * summed histogram) and, for the noise, one sample per second of the stage. A staged level has one measured iteration,
- * so its seconds are the samples: neighbouring seconds are not independent and a ramp's seconds differ by design,
- * which widens the interval (more rows inconclusive) rather than inventing a change. p90 and p99.9 are not kept per
- * second: those rows have no interval and say inconclusive.
+ * A comparison's metrics read from one stage of a staged level: the stage's value from its summary
+ * (percentiles of its summed histogram) and, for the noise, one sample per second of the stage. A
+ * staged level has one measured iteration, so its seconds are the samples: neighbouring seconds are
+ * not independent and a ramp's seconds differ by design, which widens the interval (more rows
+ * inconclusive) rather than inventing a change. p90 and p99.9 are not kept per second: those rows
+ * have no interval and say inconclusive.
  */
 final class StageMetrics {
   private StageMetrics() {}
@@ -25,21 +26,29 @@ final class StageMetrics {
     };
   }
 
-  /** Seconds shorter than half a second (the tail after the end, a stage's last sliver) are left out: their rate is noise. */
+  /**
+   * Seconds shorter than half a second (the tail after the end, a stage's last sliver) are left
+   * out: their rate is noise.
+   */
   static double[] perSecond(Metric m, Timeline t, int stage) {
-    List<Timeline.Second> seconds = t.seconds().stream()
-        .filter(s -> s.stage() == stage && s.toMillis() - s.fromMillis() >= 500 && s.succeeded() > 0).toList();
+    List<Timeline.Second> seconds =
+        t.seconds().stream()
+            .filter(
+                s ->
+                    s.stage() == stage && s.toMillis() - s.fromMillis() >= 500 && s.succeeded() > 0)
+            .toList();
     if (m == Metric.P90 || m == Metric.P999) return new double[0];
     double[] values = new double[seconds.size()];
     for (int i = 0; i < values.length; i++) {
       Timeline.Second s = seconds.get(i);
-      values[i] = switch (m) {
-        case THROUGHPUT -> s.opsPerSecond();
-        case CPU -> s.cpuSeconds() == 0 ? 0 : s.succeeded() / s.cpuSeconds();
-        case P50 -> s.p50Nanos();
-        case P99 -> s.p99Nanos();
-        default -> s.maxNanos();
-      };
+      values[i] =
+          switch (m) {
+            case THROUGHPUT -> s.opsPerSecond();
+            case CPU -> s.cpuSeconds() == 0 ? 0 : s.succeeded() / s.cpuSeconds();
+            case P50 -> s.p50Nanos();
+            case P99 -> s.p99Nanos();
+            default -> s.maxNanos();
+          };
     }
     return values;
   }

@@ -2,7 +2,10 @@ package io.pkibench.analysis;
 
 import java.util.Locale;
 
-/** A number as a sentence or an axis writes it: whole numbers without a point, others with at most a few decimals and no trailing zeros. */
+/**
+ * A number as a sentence or an axis writes it: whole numbers without a point, others with at most a
+ * few decimals and no trailing zeros.
+ */
 public final class TrimmedNumber {
   private TrimmedNumber() {}
 

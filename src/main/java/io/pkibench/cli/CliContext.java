@@ -7,7 +7,12 @@ import java.util.Map;
 
 /** Everything a command may take from the outside world, so that tests run commands in-process. */
 public record CliContext(
-    PrintWriter out, PrintWriter err, Map<String, String> env, InstantSource clock, Path workingDir, boolean terminal) {
+    PrintWriter out,
+    PrintWriter err,
+    Map<String, String> env,
+    InstantSource clock,
+    Path workingDir,
+    boolean terminal) {
 
   public static CliContext system() {
     return new CliContext(
@@ -19,7 +24,10 @@ public record CliContext(
         isTerminal());
   }
 
-  /** JDK 22+ returns a Console even when redirected and says so through isTerminal(); JDK 21 returns null then. */
+  /**
+   * JDK 22+ returns a Console even when redirected and says so through isTerminal(); JDK 21 returns
+   * null then.
+   */
   private static boolean isTerminal() {
     java.io.Console console = System.console();
     if (console == null) return false;
@@ -31,17 +39,26 @@ public record CliContext(
   }
 
   /**
-   * The test PKI directory: {@code --pki}, else {@code $PKIBENCH_PKI}, else {@code ~/.pkibench/pki}. One named
-   * by {@code --pki} that holds no PKI is made only where a slip of the keyboard is unlikely: its parent must
-   * exist (a mistyped path is refused, naming 'pki init').
+   * The test PKI directory: {@code --pki}, else {@code $PKIBENCH_PKI}, else {@code
+   * ~/.pkibench/pki}. One named by {@code --pki} that holds no PKI is made only where a slip of the
+   * keyboard is unlikely: its parent must exist (a mistyped path is refused, naming 'pki init').
    */
   public Path pkiDir(Path flag) {
     if (flag != null) {
       Path dir = workingDir.resolve(flag);
       Path parent = dir.toAbsolutePath().getParent();
-      if (!java.nio.file.Files.exists(dir.resolve("pki.json")) && parent != null && !java.nio.file.Files.isDirectory(parent)) {
-        throw new IllegalArgumentException("--pki " + flag + ": no test PKI there, and " + parent + " does not exist; check the path,"
-            + " or make one there with 'pkibench pki init --dir " + flag + "'");
+      if (!java.nio.file.Files.exists(dir.resolve("pki.json"))
+          && parent != null
+          && !java.nio.file.Files.isDirectory(parent)) {
+        throw new IllegalArgumentException(
+            "--pki "
+                + flag
+                + ": no test PKI there, and "
+                + parent
+                + " does not exist; check the path,"
+                + " or make one there with 'pkibench pki init --dir "
+                + flag
+                + "'");
       }
       return dir;
     }

@@ -6,6 +6,7 @@ import io.pkibench.analysis.TrimmedNumber;
 import io.pkibench.report.ComparisonFormat;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
+import io.pkibench.text.OutsideText;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,46 +14,69 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
-import io.pkibench.text.OutsideText;
 
 @Command(
     name = "compare",
     mixinStandardHelpOptions = true,
-    description = {"Compares a new run with a base run per workload, level and metric by Welch's two-sample t on the",
-        "measured iterations, printing each change's interval. A row is better or worse (beyond the noise), same (its",
-        "interval rules out a change of the threshold's size, or of 5%% without one), or inconclusive (the interval spans",
-        "both; it says how many iterations a side would tell). A threshold fails only on a change beyond the noise.",
-        "Workloads match by role, not by port: a study's step by its label, key-server nodes by order and weight,",
-        "a study's services by name; one present in only one run makes the comparison incomplete."},
-    footer = {"", "Examples:", "  pkibench compare base.json new.json",
-        "  pkibench compare base.json new.json --threshold throughput:-5%% --threshold p99:+10%% --format markdown",
-        "  pkibench compare base.json new.json --threshold throughput:-5%% --confidence 95",
-        "", "Exit codes: 0 every threshold holds, 3 a threshold fails beyond the noise, 5 no threshold fails but one",
-        "could not be decided (inconclusive: measure more iterations), 6 with a threshold, none failed but a workload or",
-        "level is in only one run (incomplete), 2 bad input."})
+    description = {
+      "Compares a new run with a base run per workload, level and metric by Welch's two-sample t on the",
+      "measured iterations, printing each change's interval. A row is better or worse (beyond the noise), same (its",
+      "interval rules out a change of the threshold's size, or of 5%% without one), or inconclusive (the interval spans",
+      "both; it says how many iterations a side would tell). A threshold fails only on a change beyond the noise.",
+      "Workloads match by role, not by port: a study's step by its label, key-server nodes by order and weight,",
+      "a study's services by name; one present in only one run makes the comparison incomplete."
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  pkibench compare base.json new.json",
+      "  pkibench compare base.json new.json --threshold throughput:-5%% --threshold p99:+10%% --format markdown",
+      "  pkibench compare base.json new.json --threshold throughput:-5%% --confidence 95",
+      "",
+      "Exit codes: 0 every threshold holds, 3 a threshold fails beyond the noise, 5 no threshold fails but one",
+      "could not be decided (inconclusive: measure more iterations), 6 with a threshold, none failed but a workload or",
+      "level is in only one run (incomplete), 2 bad input."
+    })
 final class CompareCommand implements Callable<Integer> {
-  enum Format { text, markdown, json }
+  enum Format {
+    text,
+    markdown,
+    json
+  }
 
   @ParentCommand PkibenchCommand parent;
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "BASE") Path base;
-  @Parameters(index = "1", paramLabel = "NEW") Path current;
+  @Parameters(index = "0", paramLabel = "BASE")
+  Path base;
 
-  @Option(names = "--threshold", paramLabel = "METRIC:CHANGE%",
-      description = "a limit: throughput:-5%% (may drop 5%%), p99:+10%% (may rise 10%%); metrics throughput, cpu, p50, p90, p99, p999, max")
+  @Parameters(index = "1", paramLabel = "NEW")
+  Path current;
+
+  @Option(
+      names = "--threshold",
+      paramLabel = "METRIC:CHANGE%",
+      description =
+          "a limit: throughput:-5%% (may drop 5%%), p99:+10%% (may rise 10%%); metrics throughput, cpu, p50, p90, p99, p999, max")
   List<String> thresholds = new ArrayList<>();
 
-  @Option(names = "--confidence", paramLabel = "PERCENT", defaultValue = "99",
-      description = "confidence of each change's interval, 50 < PERCENT < 100 (default: ${DEFAULT-VALUE}; one row in a hundred"
-          + " may show a change that is not there)")
+  @Option(
+      names = "--confidence",
+      paramLabel = "PERCENT",
+      defaultValue = "99",
+      description =
+          "confidence of each change's interval, 50 < PERCENT < 100 (default: ${DEFAULT-VALUE}; one row in a hundred"
+              + " may show a change that is not there)")
   double confidencePercent;
 
-  @Option(names = "--format", defaultValue = "text", description = "text, markdown (for a CI comment) or json (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--format",
+      defaultValue = "text",
+      description = "text, markdown (for a CI comment) or json (default: ${DEFAULT-VALUE})")
   Format format;
 
   @Override
@@ -68,14 +92,21 @@ final class CompareCommand implements Callable<Integer> {
       }
     }
     if (!(confidencePercent > 50 && confidencePercent < 100)) {
-      problems.add("--confidence " + TrimmedNumber.of(confidencePercent, 4) + ": give a percent between 50 and 100, e.g. --confidence 95");
+      problems.add(
+          "--confidence "
+              + TrimmedNumber.of(confidencePercent, 4)
+              + ": give a percent between 50 and 100, e.g. --confidence 95");
     }
     RunResult b = read("BASE", base, problems), c = read("NEW", current, problems);
-    if (!problems.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", problems));
+    if (!problems.isEmpty())
+      throw new ParameterException(spec.commandLine(), String.join("\n", problems));
     Comparison comparison = Comparison.of(b, c, limits, confidencePercent / 100);
     if (comparison.rows().isEmpty()) {
-      throw new ParameterException(spec.commandLine(), "nothing to compare: the two runs share no workload and level ("
-          + OutsideText.forTerminal(String.join("; ", comparison.unmatched())) + ")");
+      throw new ParameterException(
+          spec.commandLine(),
+          "nothing to compare: the two runs share no workload and level ("
+              + OutsideText.forTerminal(String.join("; ", comparison.unmatched()))
+              + ")");
     }
     switch (format) {
       case text -> ctx.out().print(ComparisonFormat.text(comparison));

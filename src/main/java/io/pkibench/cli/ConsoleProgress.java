@@ -33,19 +33,41 @@ final class ConsoleProgress implements ProgressListener {
     if (s.maxNanos() > 0 && (record == null || s.maxNanos() > record)) {
       recordHighNanos.put(s.workload(), s.maxNanos());
       if (record != null) {
-        line("record high: " + s.workload() + " c=" + s.concurrency() + " " + HumanUnits.nanos(s.maxNanos())
-            + " (was " + HumanUnits.nanos(record) + ")");
+        line(
+            "record high: "
+                + s.workload()
+                + " c="
+                + s.concurrency()
+                + " "
+                + HumanUnits.nanos(s.maxNanos())
+                + " (was "
+                + HumanUnits.nanos(record)
+                + ")");
       }
     }
-    String status = String.format(java.util.Locale.ROOT,
-        "%s c=%d series %d/%d %s %d/%d | ops %d ok %d err %d | %s ops/s | avg %s p99 %s max %s",
-        s.workload(), s.concurrency(), s.series(), s.seriesCount(), s.warmup() ? "warmup" : "measure",
-        s.iteration(), s.iterationCount(), s.started(), s.succeeded(), s.failed(),
-        HumanUnits.rate(s.recentOpsPerSecond()), HumanUnits.nanos(s.meanNanos()),
-        HumanUnits.nanos(s.p99Nanos()), HumanUnits.nanos(s.maxNanos()));
+    String status =
+        String.format(
+            java.util.Locale.ROOT,
+            "%s c=%d series %d/%d %s %d/%d | ops %d ok %d err %d | %s ops/s | avg %s p99 %s max %s",
+            s.workload(),
+            s.concurrency(),
+            s.series(),
+            s.seriesCount(),
+            s.warmup() ? "warmup" : "measure",
+            s.iteration(),
+            s.iterationCount(),
+            s.started(),
+            s.succeeded(),
+            s.failed(),
+            HumanUnits.rate(s.recentOpsPerSecond()),
+            HumanUnits.nanos(s.meanNanos()),
+            HumanUnits.nanos(s.p99Nanos()),
+            HumanUnits.nanos(s.maxNanos()));
     if (!s.liveCounts().isEmpty()) {
       StringBuilder live = new StringBuilder(status).append(" |");
-      s.liveCounts().forEach((name, n) -> live.append(String.format(java.util.Locale.ROOT, " %s %,d", name, n)));
+      s.liveCounts()
+          .forEach(
+              (name, n) -> live.append(String.format(java.util.Locale.ROOT, " %s %,d", name, n)));
       status = live.toString();
     }
     if (rewrite) {
@@ -60,9 +82,18 @@ final class ConsoleProgress implements ProgressListener {
   @Override
   public synchronized void iterationFinished(SeriesSpec spec, IterationOutcome o) {
     if (quiet) return;
-    line(String.format(java.util.Locale.ROOT, "%s c=%d series %d %s %d: %s ops/s, p99 %s, %d failed",
-        spec.workload(), spec.concurrency(), o.series(), o.warmup() ? "warmup" : "measure", o.index(),
-        HumanUnits.rate(o.opsPerSecond()), HumanUnits.nanos(o.latency().getValueAtPercentile(99)), o.failed()));
+    line(
+        String.format(
+            java.util.Locale.ROOT,
+            "%s c=%d series %d %s %d: %s ops/s, p99 %s, %d failed",
+            spec.workload(),
+            spec.concurrency(),
+            o.series(),
+            o.warmup() ? "warmup" : "measure",
+            o.index(),
+            HumanUnits.rate(o.opsPerSecond()),
+            HumanUnits.nanos(o.latency().getValueAtPercentile(99)),
+            o.failed()));
   }
 
   /** A line that stays (not overwritten by the next status). */

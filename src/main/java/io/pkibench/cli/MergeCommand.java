@@ -2,6 +2,7 @@ package io.pkibench.cli;
 
 import io.pkibench.analysis.Analysis;
 import io.pkibench.analysis.RunThresholds;
+import io.pkibench.measure.HlogMerge;
 import io.pkibench.report.HtmlReport;
 import io.pkibench.report.StudyTables;
 import io.pkibench.report.TerminalTable;
@@ -9,7 +10,6 @@ import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.results.RunStatus;
 import io.pkibench.results.SegmentMerge;
-import io.pkibench.measure.HlogMerge;
 import io.pkibench.session.ResultFile;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,39 +28,62 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "merge",
     mixinStandardHelpOptions = true,
-    description = {"Adds up the results of the agents of one split plan (run --segment I/N) into one result: per level and iteration,"
-        + " counts, CPU and latency histograms summed (percentiles read from the summed histograms, never averaged); each agent's own"
-        + " figures kept in the result's merge section; their .hlog interval logs added into one beside it. Refuses different plans, two files"
-        + " of one segment and missing segments, naming the files."},
-    footer = {"", "Examples:",
-        "  T=$(date -u -d '+30 sec' +%%FT%%TZ)   # one start time for every agent",
-        "  pkibench run sign -p alg=ecdsa-p256 --concurrency 4,8 --segment 1/2 --start-at $T -o seg1.json &",
-        "  pkibench run sign -p alg=ecdsa-p256 --concurrency 4,8 --segment 2/2 --start-at $T -o seg2.json; wait",
-        "  pkibench merge seg1.json seg2.json -o all.json --html all.html",
-        "  pkibench merge seg*.json -o all.json --allow-missing   # an agent died: merge the others, saying which share is absent",
-        "  pkibench merge seg1.json seg2.json -o all.json --threshold 'p99<5ms' --threshold 'throughput>=2000/s'   # the run's limits, on the whole",
-        "  pkibench merge agent1.json agent2.json -o restpki.json   # the agents of 'study restpki --segment I/2': the study's table, each step summed",
-        "", "Exit codes: 0 merged, 1 merged but an agent's run was not complete or a share is absent, 2 refused (nothing written),"
-            + " 3 merged and a --threshold failed."})
+    description = {
+      "Adds up the results of the agents of one split plan (run --segment I/N) into one result: per level and iteration,"
+          + " counts, CPU and latency histograms summed (percentiles read from the summed histograms, never averaged); each agent's own"
+          + " figures kept in the result's merge section; their .hlog interval logs added into one beside it. Refuses different plans, two files"
+          + " of one segment and missing segments, naming the files."
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  T=$(date -u -d '+30 sec' +%%FT%%TZ)   # one start time for every agent",
+      "  pkibench run sign -p alg=ecdsa-p256 --concurrency 4,8 --segment 1/2 --start-at $T -o seg1.json &",
+      "  pkibench run sign -p alg=ecdsa-p256 --concurrency 4,8 --segment 2/2 --start-at $T -o seg2.json; wait",
+      "  pkibench merge seg1.json seg2.json -o all.json --html all.html",
+      "  pkibench merge seg*.json -o all.json --allow-missing   # an agent died: merge the others, saying which share is absent",
+      "  pkibench merge seg1.json seg2.json -o all.json --threshold 'p99<5ms' --threshold 'throughput>=2000/s'   # the run's limits, on the whole",
+      "  pkibench merge agent1.json agent2.json -o restpki.json   # the agents of 'study restpki --segment I/2': the study's table, each step summed",
+      "",
+      "Exit codes: 0 merged, 1 merged but an agent's run was not complete or a share is absent, 2 refused (nothing written),"
+          + " 3 merged and a --threshold failed."
+    })
 final class MergeCommand implements Callable<Integer> {
   @ParentCommand PkibenchCommand parent;
   @Spec CommandSpec spec;
 
-  @Parameters(arity = "1..*", paramLabel = "FILE", description = "the agents' result files (run --segment I/N --out FILE), one per segment")
+  @Parameters(
+      arity = "1..*",
+      paramLabel = "FILE",
+      description = "the agents' result files (run --segment I/N --out FILE), one per segment")
   List<Path> files;
 
-  @Option(names = {"-o", "--out"}, required = true, paramLabel = "FILE", description = "the merged result, an ordinary result 'report' and 'compare' read")
+  @Option(
+      names = {"-o", "--out"},
+      required = true,
+      paramLabel = "FILE",
+      description = "the merged result, an ordinary result 'report' and 'compare' read")
   Path out;
 
-  @Option(names = "--html", paramLabel = "FILE.html", description = "also write the merged result's HTML report there")
+  @Option(
+      names = "--html",
+      paramLabel = "FILE.html",
+      description = "also write the merged result's HTML report there")
   Path html;
 
-  @Option(names = "--allow-missing", description = "merge what is there when a segment (or a level of one) is missing; the result says which share is absent")
+  @Option(
+      names = "--allow-missing",
+      description =
+          "merge what is there when a segment (or a level of one) is missing; the result says which share is absent")
   boolean allowMissing;
 
-  @Option(names = {RunThresholds.FLAG, "--thresholds"}, split = ",", paramLabel = "EXPR",
-      description = "a limit checked on the merged result, as 'run --threshold' (an agent's share is not the run's figure): p99<5ms, errors<1%%,"
-          + " throughput>=2000/s, sign.p99<5ms...; any failing exits with 3")
+  @Option(
+      names = {RunThresholds.FLAG, "--thresholds"},
+      split = ",",
+      paramLabel = "EXPR",
+      description =
+          "a limit checked on the merged result, as 'run --threshold' (an agent's share is not the run's figure): p99<5ms, errors<1%%,"
+              + " throughput>=2000/s, sign.p99<5ms...; any failing exits with 3")
   List<String> thresholds = new ArrayList<>();
 
   @Override
@@ -70,8 +93,11 @@ final class MergeCommand implements Callable<Integer> {
     List<SegmentMerge.Input> inputs = new ArrayList<>();
     for (Path f : files) {
       if (allowMissing && !java.nio.file.Files.exists(ctx.resolve(f))) {
-        // An agent that died before its first save leaves no file: its segment is then reported absent by the merge.
-        ctx.err().println("FILE " + f + ": no such file; its segment is merged as absent (--allow-missing)");
+        // An agent that died before its first save leaves no file: its segment is then reported
+        // absent by the merge.
+        ctx.err()
+            .println(
+                "FILE " + f + ": no such file; its segment is merged as absent (--allow-missing)");
         continue;
       }
       try {
@@ -81,28 +107,55 @@ final class MergeCommand implements Callable<Integer> {
       }
     }
     RunThresholds limits = RunThresholds.parse(thresholds, problems);
-    if (!problems.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", problems));
-    String commandLine = "pkibench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
-    return mergeAndSave(ctx, inputs, allowMissing, commandLine, ctx.resolve(out), html == null ? null : ctx.resolve(html), limits,
+    if (!problems.isEmpty())
+      throw new ParameterException(spec.commandLine(), String.join("\n", problems));
+    String commandLine =
+        "pkibench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+    return mergeAndSave(
+        ctx,
+        inputs,
+        allowMissing,
+        commandLine,
+        ctx.resolve(out),
+        html == null ? null : ctx.resolve(html),
+        limits,
         message -> new ParameterException(spec.commandLine(), message));
   }
 
   /**
-   * The agents' interval logs ({@code .hlog} beside each result) added into one beside {@code out}, their intervals of one
-   * iteration matched in order; an agent's missing log is said, and the others are merged without it.
+   * The agents' interval logs ({@code .hlog} beside each result) added into one beside {@code out},
+   * their intervals of one iteration matched in order; an agent's missing log is said, and the
+   * others are merged without it.
    */
   private static void mergeIntervalLogs(CliContext ctx, List<SegmentMerge.Input> inputs, Path out) {
     List<Path> logs = new ArrayList<>();
     for (SegmentMerge.Input in : inputs) {
       Path log = ResultFile.hlogFileFor(ctx.resolve(in.file()));
       if (Files.isReadable(log)) logs.add(log);
-      else ctx.err().println("no interval log " + log + " beside " + in.file() + ": the merged .hlog lacks that agent's intervals");
+      else
+        ctx.err()
+            .println(
+                "no interval log "
+                    + log
+                    + " beside "
+                    + in.file()
+                    + ": the merged .hlog lacks that agent's intervals");
     }
     if (logs.isEmpty()) return;
     Path merged = ResultFile.hlogFileFor(out);
     try {
-      HlogMerge.Merged m = HlogMerge.merge(logs, merged, "pkibench merge of " + logs.size() + " agents' interval logs");
-      ctx.out().println("interval logs: " + logs.size() + " merged into " + merged + " (" + m.intervals() + " intervals)");
+      HlogMerge.Merged m =
+          HlogMerge.merge(
+              logs, merged, "pkibench merge of " + logs.size() + " agents' interval logs");
+      ctx.out()
+          .println(
+              "interval logs: "
+                  + logs.size()
+                  + " merged into "
+                  + merged
+                  + " ("
+                  + m.intervals()
+                  + " intervals)");
     } catch (IOException | RuntimeException e) {
       // The merged result stands without it: the agents' own logs are still there to merge again.
       ctx.err().println("cannot merge the interval logs into " + merged + ": " + e.getMessage());
@@ -110,17 +163,37 @@ final class MergeCommand implements Callable<Integer> {
   }
 
   /**
-   * Merges {@code inputs} into {@code out} (and {@code html}), printing the table: the exit code, or {@code refused}'s exception
-   * when they cannot be merged. Shared by {@code merge} and {@code run --agents N --local}.
+   * Merges {@code inputs} into {@code out} (and {@code html}), printing the table: the exit code,
+   * or {@code refused}'s exception when they cannot be merged. Shared by {@code merge} and {@code
+   * run --agents N --local}.
    */
-  static int mergeAndSave(CliContext ctx, List<SegmentMerge.Input> inputs, boolean allowMissing, String commandLine, Path out, Path html,
-      java.util.function.Function<String, RuntimeException> refused) throws IOException {
-    return mergeAndSave(ctx, inputs, allowMissing, commandLine, out, html, RunThresholds.none(), refused);
+  static int mergeAndSave(
+      CliContext ctx,
+      List<SegmentMerge.Input> inputs,
+      boolean allowMissing,
+      String commandLine,
+      Path out,
+      Path html,
+      java.util.function.Function<String, RuntimeException> refused)
+      throws IOException {
+    return mergeAndSave(
+        ctx, inputs, allowMissing, commandLine, out, html, RunThresholds.none(), refused);
   }
 
-  /** As above, {@code limits} checked on the merged result (its verdicts saved in it and printed; exit code 3 when one fails). */
-  static int mergeAndSave(CliContext ctx, List<SegmentMerge.Input> inputs, boolean allowMissing, String commandLine, Path out, Path html,
-      RunThresholds limits, java.util.function.Function<String, RuntimeException> refused) throws IOException {
+  /**
+   * As above, {@code limits} checked on the merged result (its verdicts saved in it and printed;
+   * exit code 3 when one fails).
+   */
+  static int mergeAndSave(
+      CliContext ctx,
+      List<SegmentMerge.Input> inputs,
+      boolean allowMissing,
+      String commandLine,
+      Path out,
+      Path html,
+      RunThresholds limits,
+      java.util.function.Function<String, RuntimeException> refused)
+      throws IOException {
     RunResult merged;
     try {
       merged = SegmentMerge.merge(inputs, allowMissing, commandLine);
@@ -140,10 +213,21 @@ final class MergeCommand implements Callable<Integer> {
     }
     mergeIntervalLogs(ctx, inputs, out);
     int agents = merged.merge().agents();
-    ctx.out().println("merged " + merged.merge().sections().size() + " of " + agents + " agents into " + out
-        + (merged.merge().absent().isEmpty() ? "" : "; absent: " + String.join("; ", merged.merge().absent())));
+    ctx.out()
+        .println(
+            "merged "
+                + merged.merge().sections().size()
+                + " of "
+                + agents
+                + " agents into "
+                + out
+                + (merged.merge().absent().isEmpty()
+                    ? ""
+                    : "; absent: " + String.join("; ", merged.merge().absent())));
     boolean whole = merged.status() == RunStatus.COMPLETE && merged.merge().absent().isEmpty();
     if (!whole) return ExitCodes.RUN_FAILED;
-    return merged.thresholds() == null || RunThresholds.allPassed(merged.thresholds()) ? ExitCodes.OK : ExitCodes.THRESHOLD_FAILED;
+    return merged.thresholds() == null || RunThresholds.allPassed(merged.thresholds())
+        ? ExitCodes.OK
+        : ExitCodes.THRESHOLD_FAILED;
   }
 }

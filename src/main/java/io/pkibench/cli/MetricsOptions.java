@@ -15,18 +15,31 @@ import java.util.List;
 import java.util.function.Consumer;
 import picocli.CommandLine.Option;
 
-/** {@code --metrics} and {@code --metrics-interval}: live figures pushed to the user's monitoring while a run goes on. */
+/**
+ * {@code --metrics} and {@code --metrics-interval}: live figures pushed to the user's monitoring
+ * while a run goes on.
+ */
 final class MetricsOptions {
-  @Option(names = "--metrics", paramLabel = "KIND=URL",
-      description = "push live metrics while the run goes on: prometheus-rw=URL (Prometheus remote-write, e.g. http://127.0.0.1:9090/api/v1/write)"
-          + " or otlp=URL (OpenTelemetry OTLP/HTTP, e.g. http://127.0.0.1:4318); a receiver that is down costs no measurement, its losses are counted")
+  @Option(
+      names = "--metrics",
+      paramLabel = "KIND=URL",
+      description =
+          "push live metrics while the run goes on: prometheus-rw=URL (Prometheus remote-write, e.g. http://127.0.0.1:9090/api/v1/write)"
+              + " or otlp=URL (OpenTelemetry OTLP/HTTP, e.g. http://127.0.0.1:4318); a receiver that is down costs no measurement, its losses are counted")
   String metrics;
 
-  @Option(names = "--metrics-interval", defaultValue = "5s", paramLabel = "DURATION",
-      description = "how often --metrics pushes (default: ${DEFAULT-VALUE}); one last push at the end makes the final counts exact")
+  @Option(
+      names = "--metrics-interval",
+      defaultValue = "5s",
+      paramLabel = "DURATION",
+      description =
+          "how often --metrics pushes (default: ${DEFAULT-VALUE}); one last push at the end makes the final counts exact")
   String interval;
 
-  /** Adds a problem per bad value, naming the flag and the fix; {@code forked}: --fork, whose series report to other JVMs. */
+  /**
+   * Adds a problem per bad value, naming the flag and the fix; {@code forked}: --fork, whose series
+   * report to other JVMs.
+   */
   void check(List<String> problems, boolean forked) {
     if (metrics != null) {
       try {
@@ -35,12 +48,14 @@ final class MetricsOptions {
         problems.add(e.getMessage());
       }
       if (forked) {
-        problems.add("--metrics with --fork: the forked JVMs' per-second figures do not reach this one; leave out one of them");
+        problems.add(
+            "--metrics with --fork: the forked JVMs' per-second figures do not reach this one; leave out one of them");
       }
     }
     try {
       Duration d = Durations.parse(interval);
-      if (d.compareTo(Duration.ofMillis(100)) < 0) problems.add("--metrics-interval " + interval + ": give 100ms or more, e.g. 5s");
+      if (d.compareTo(Duration.ofMillis(100)) < 0)
+        problems.add("--metrics-interval " + interval + ": give 100ms or more, e.g. 5s");
     } catch (IllegalArgumentException e) {
       problems.add("--metrics-interval: " + e.getMessage());
     }
@@ -56,14 +71,24 @@ final class MetricsOptions {
   }
 
   /**
-   * Starts pushing {@code live}, named {@code runId}; {@code service}: the run's CPU meter, reported as the service's
-   * CPU when it measures something other than this process.
+   * Starts pushing {@code live}, named {@code runId}; {@code service}: the run's CPU meter,
+   * reported as the service's CPU when it measures something other than this process.
    */
-  MetricsExporter start(LiveMetrics live, String runId, InstantSource clock, CpuMeter service, Consumer<String> log) {
+  MetricsExporter start(
+      LiveMetrics live, String runId, InstantSource clock, CpuMeter service, Consumer<String> log) {
     if (live == null) return null;
     MetricsTarget target = MetricsTarget.parse(metrics);
-    return MetricsExporter.start(live, MetricsSinks.open(target, clock.millis()), new MetricsExporter.Setup(runId, target, Durations.parse(interval), clock,
-        new JvmCpuMeter(), service.describe().equals("jvm") ? null : service), log);
+    return MetricsExporter.start(
+        live,
+        MetricsSinks.open(target, clock.millis()),
+        new MetricsExporter.Setup(
+            runId,
+            target,
+            Durations.parse(interval),
+            clock,
+            new JvmCpuMeter(),
+            service.describe().equals("jvm") ? null : service),
+        log);
   }
 
   /** The last push and its account, said on the terminal; null without --metrics. */

@@ -9,10 +9,29 @@ import picocli.CommandLine.Spec;
     name = "pkibench",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
-    description = "Sizes cryptographic services: throughput, latency percentiles, CPU cost and scalability.",
-    subcommands = {RunCommand.class, StudyCommand.class, ReportCommand.class, CompareCommand.class, FitCommand.class, MergeCommand.class, ListCommand.class, PkiCommand.class, RsfnCommand.class, PecCommand.class, ServeCommand.class, SeriesCommand.class, TlsAttemptCommand.class},
-    footer = {"", "Example:", "  pkibench run sign -p alg=rsa2048 --concurrency 1..8 --warmup 2x5s --measure 5x5s --out run.json",
-        "  pkibench report run.json"})
+    description =
+        "Sizes cryptographic services: throughput, latency percentiles, CPU cost and scalability.",
+    subcommands = {
+      RunCommand.class,
+      StudyCommand.class,
+      ReportCommand.class,
+      CompareCommand.class,
+      FitCommand.class,
+      MergeCommand.class,
+      ListCommand.class,
+      PkiCommand.class,
+      RsfnCommand.class,
+      PecCommand.class,
+      ServeCommand.class,
+      SeriesCommand.class,
+      TlsAttemptCommand.class
+    },
+    footer = {
+      "",
+      "Example:",
+      "  pkibench run sign -p alg=rsa2048 --concurrency 1..8 --warmup 2x5s --measure 5x5s --out run.json",
+      "  pkibench report run.json"
+    })
 public final class PkibenchCommand implements Runnable {
   final CliContext context;
   @Spec CommandSpec spec;
@@ -23,6 +42,8 @@ public final class PkibenchCommand implements Runnable {
 
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "name a command: run, report, compare, list or pki (pkibench --help shows them)");
+    throw new ParameterException(
+        spec.commandLine(),
+        "name a command: run, report, compare, list or pki (pkibench --help shows them)");
   }
 }

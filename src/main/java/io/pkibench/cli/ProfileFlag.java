@@ -14,14 +14,21 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 
-/** {@code --profile} of run and study: its checks, the recorders it starts, and what it prints and adds to the report. */
+/**
+ * {@code --profile} of run and study: its checks, the recorders it starts, and what it prints and
+ * adds to the report.
+ */
 final class ProfileFlag {
-  static final String DESCRIPTION = "record the client with JDK Flight Recorder (and the services a study starts, or the --cpu pid:N JVM through jcmd);"
-      + " the HTML report gains 'where the CPU went' per workload: top frames and a flame graph per side; the .jfr files are kept beside the result";
+  static final String DESCRIPTION =
+      "record the client with JDK Flight Recorder (and the services a study starts, or the --cpu pid:N JVM through jcmd);"
+          + " the HTML report gains 'where the CPU went' per workload: top frames and a flame graph per side; the .jfr files are kept beside the result";
 
   private ProfileFlag() {}
 
-  /** The pids of a {@code --cpu pid:N[+M…]} meter (empty for jvm and host, and for a value the --cpu check refuses). */
+  /**
+   * The pids of a {@code --cpu pid:N[+M…]} meter (empty for jvm and host, and for a value the --cpu
+   * check refuses).
+   */
   static List<Long> pids(String cpu) {
     if (cpu == null || !cpu.startsWith("pid:")) return List.of();
     try {
@@ -34,9 +41,13 @@ final class ProfileFlag {
   /** Every reason {@code --profile} cannot record this run. */
   static List<String> problems(String cpu, boolean fork) {
     List<String> problems = new ArrayList<>();
-    if (fork) problems.add("--profile with --fork: the series would run in JVMs the profile does not record; leave one of them out");
+    if (fork)
+      problems.add(
+          "--profile with --fork: the series would run in JVMs the profile does not record; leave one of them out");
     for (long pid : pids(cpu)) {
-      String problem = JcmdRecorder.problem(JcmdRecorder.jcmdOfThisJdk(), pid, "--profile with --cpu pid:" + pid);
+      String problem =
+          JcmdRecorder.problem(
+              JcmdRecorder.jcmdOfThisJdk(), pid, "--profile with --cpu pid:" + pid);
       if (problem != null) problems.add(problem);
     }
     return problems;
@@ -49,13 +60,16 @@ final class ProfileFlag {
     return new RunProfiler(resultFile, recorders, InstantSource.system(), log);
   }
 
-  /** This JVM; the study's services record themselves (see {@link RunProfiler#serviceJvmOptions}). */
+  /**
+   * This JVM; the study's services record themselves (see {@link RunProfiler#serviceJvmOptions}).
+   */
   static RunProfiler forStudy(Path resultFile, Consumer<String> log) {
     return new RunProfiler(resultFile, List.of(new ThisJvmRecorder()), InstantSource.system(), log);
   }
 
   /** The java command of a study's services, recording themselves from their start. */
-  static List<String> serviceJava(List<String> javaCommand, RunProfiler profiler) throws IOException {
+  static List<String> serviceJava(List<String> javaCommand, RunProfiler profiler)
+      throws IOException {
     List<String> java = new ArrayList<>(javaCommand.subList(0, 1));
     java.addAll(profiler.serviceJvmOptions());
     java.addAll(javaCommand.subList(1, javaCommand.size()));
@@ -65,24 +79,49 @@ final class ProfileFlag {
   /** The three frames with the most self time per workload and side, for the terminal. */
   static void print(PrintWriter out, CpuProfile profile, Path profileFile) {
     out.println();
-    out.println("where the CPU went (self time, JFR samples of the measured iterations; " + profileFile + "):");
+    out.println(
+        "where the CPU went (self time, JFR samples of the measured iterations; "
+            + profileFile
+            + "):");
     for (CpuProfile.Workload w : profile.workloads()) {
       for (CpuProfile.Side s : w.sides()) {
-        List<String> top = s.topFrames().stream().limit(3)
-            .map(f -> f.frame() + " " + Math.round(100.0 * f.samples() / s.samples()) + "%").toList();
-        out.println("  " + w.workload() + " · " + s.side() + " · " + s.samples() + " samples: " + (top.isEmpty() ? "none" : String.join(", ", top)));
+        List<String> top =
+            s.topFrames().stream()
+                .limit(3)
+                .map(f -> f.frame() + " " + Math.round(100.0 * f.samples() / s.samples()) + "%")
+                .toList();
+        out.println(
+            "  "
+                + w.workload()
+                + " · "
+                + s.side()
+                + " · "
+                + s.samples()
+                + " samples: "
+                + (top.isEmpty() ? "none" : String.join(", ", top)));
       }
     }
-    profile.workloads().stream().flatMap(w -> w.sides().stream()).map(CpuProfile.Side::flameGraph).filter(Objects::nonNull).findFirst()
-        .ifPresent(f -> out.println("  flame graphs beside the result, e.g. " + profileFile.resolveSibling(f)));
+    profile.workloads().stream()
+        .flatMap(w -> w.sides().stream())
+        .map(CpuProfile.Side::flameGraph)
+        .filter(Objects::nonNull)
+        .findFirst()
+        .ifPresent(
+            f ->
+                out.println(
+                    "  flame graphs beside the result, e.g. " + profileFile.resolveSibling(f)));
   }
 
-  /** The profile beside {@code resultFile}, or null; one that cannot be read is said and left out of the report. */
+  /**
+   * The profile beside {@code resultFile}, or null; one that cannot be read is said and left out of
+   * the report.
+   */
   static CpuProfile readBeside(Path resultFile, PrintWriter err) {
     try {
       return CpuProfile.readBeside(resultFile);
     } catch (IOException e) {
-      err.println("the profile beside " + resultFile + " is left out of the report: " + e.getMessage());
+      err.println(
+          "the profile beside " + resultFile + " is left out of the report: " + e.getMessage());
       return null;
     }
   }

@@ -1,10 +1,10 @@
 package io.pkibench.cli;
 
-import io.pkibench.report.StudyTables;
 import io.pkibench.analysis.Analysis;
 import io.pkibench.report.HtmlReport;
 import io.pkibench.report.JmhJson;
 import io.pkibench.report.PngExport;
+import io.pkibench.report.StudyTables;
 import io.pkibench.report.TerminalTable;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultCsv;
@@ -16,21 +16,31 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 @Command(
     name = "report",
     mixinStandardHelpOptions = true,
-    description = "Prints or writes a saved result again, from the file alone (nothing is rerun): table, CSV, JSON, JMH JSON, HTML, PNG charts.",
-    footer = {"", "Examples:", "  pkibench report run.json",
-        "  pkibench report run.json -o report.html --png charts/",
-        "  pkibench report run.json --format csv > levels.csv",
-        "  pkibench report run.json --target-rate 2000 --max-utilisation 60"})
+    description =
+        "Prints or writes a saved result again, from the file alone (nothing is rerun): table, CSV, JSON, JMH JSON, HTML, PNG charts.",
+    footer = {
+      "",
+      "Examples:",
+      "  pkibench report run.json",
+      "  pkibench report run.json -o report.html --png charts/",
+      "  pkibench report run.json --format csv > levels.csv",
+      "  pkibench report run.json --target-rate 2000 --max-utilisation 60"
+    })
 final class ReportCommand implements Callable<Integer> {
-  enum Format { table, csv, json, jmh_json }
+  enum Format {
+    table,
+    csv,
+    json,
+    jmh_json
+  }
 
   @ParentCommand PkibenchCommand parent;
   @Spec CommandSpec spec;
@@ -38,21 +48,33 @@ final class ReportCommand implements Callable<Integer> {
   @Parameters(paramLabel = "FILE", description = "a result file written by 'pkibench run'")
   Path file;
 
-  @Option(names = "--format", defaultValue = "table", paramLabel = "FORMAT",
-      description = "what to print: table, csv (one row per level), json (the result with its analysis) or jmh-json (JMH's result shape) (default: ${DEFAULT-VALUE})",
+  @Option(
+      names = "--format",
+      defaultValue = "table",
+      paramLabel = "FORMAT",
+      description =
+          "what to print: table, csv (one row per level), json (the result with its analysis) or jmh-json (JMH's result shape) (default: ${DEFAULT-VALUE})",
       converter = FormatConverter.class)
   Format format;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "FILE.html", description = "also write the self-contained HTML report there")
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FILE.html",
+      description = "also write the self-contained HTML report there")
   Path html;
 
-  @Option(names = "--png", paramLabel = "DIR", description = "also write each chart as a PNG file into DIR")
+  @Option(
+      names = "--png",
+      paramLabel = "DIR",
+      description = "also write each chart as a PNG file into DIR")
   Path pngDir;
 
-  @picocli.CommandLine.Mixin
-  SizingOptions sizing = new SizingOptions();
+  @picocli.CommandLine.Mixin SizingOptions sizing = new SizingOptions();
 
-  @Option(names = "--baseline", paramLabel = "WORKLOAD", description = "the workload the relative CPU cost table divides by (default: the first)")
+  @Option(
+      names = "--baseline",
+      paramLabel = "WORKLOAD",
+      description = "the workload the relative CPU cost table divides by (default: the first)")
   String baseline;
 
   static final class FormatConverter implements picocli.CommandLine.ITypeConverter<Format> {
@@ -61,7 +83,8 @@ final class ReportCommand implements Callable<Integer> {
       try {
         return Format.valueOf(value.replace('-', '_'));
       } catch (IllegalArgumentException e) {
-        throw new picocli.CommandLine.TypeConversionException("'" + value + "': use table, csv, json or jmh-json");
+        throw new picocli.CommandLine.TypeConversionException(
+            "'" + value + "': use table, csv, json or jmh-json");
       }
     }
   }
@@ -71,7 +94,8 @@ final class ReportCommand implements Callable<Integer> {
     CliContext ctx = parent.context;
     List<String> problems = new ArrayList<>();
     sizing.check(problems);
-    if (!problems.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", problems));
+    if (!problems.isEmpty())
+      throw new ParameterException(spec.commandLine(), String.join("\n", problems));
     RunResult result;
     try {
       result = ResultFiles.read(ctx, "FILE", file);
@@ -84,7 +108,8 @@ final class ReportCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-    // The analysis is always recomputed from the levels, so a report reflects these options and this version's rules.
+    // The analysis is always recomputed from the levels, so a report reflects these options and
+    // this version's rules.
     result = result.withAnalysis(RunResultJson.mapper().valueToTree(analysis));
     switch (format) {
       case table -> {
@@ -97,7 +122,8 @@ final class ReportCommand implements Callable<Integer> {
     }
     if (html != null) {
       Path target = ctx.resolve(html);
-      HtmlReport.write(target, result, analysis, ProfileFlag.readBeside(ctx.resolve(file), ctx.err()));
+      HtmlReport.write(
+          target, result, analysis, ProfileFlag.readBeside(ctx.resolve(file), ctx.err()));
       ctx.err().println("wrote " + target);
     }
     if (pngDir != null) {

@@ -1,41 +1,41 @@
 package io.pkibench.cli;
 
-import io.pkibench.pki.TestPki;
-import io.pkibench.report.HtmlReport;
-import io.pkibench.session.ResultFile;
-import io.pkibench.workload.api.SocketBudget;
-import io.pkibench.workload.api.SourceAddresses;
-import io.pkibench.workload.api.WorkloadFactory;
-import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.analysis.Analysis;
 import io.pkibench.analysis.RunThresholds;
 import io.pkibench.engine.ProgressListener;
 import io.pkibench.keys.TlsContexts;
 import io.pkibench.keys.catalog.KeySources;
 import io.pkibench.measure.CpuMeter;
-import io.pkibench.plan.ConcurrencyList;
-import io.pkibench.plan.Durations;
 import io.pkibench.measure.IntervalLog;
-import io.pkibench.session.ForkedSeries;
 import io.pkibench.metrics.LiveMetrics;
 import io.pkibench.metrics.MetricsExporter;
-import io.pkibench.results.MetricsExport;
-import io.pkibench.results.RunResultJson;
-import java.util.function.Function;
+import io.pkibench.pki.TestPki;
+import io.pkibench.plan.ConcurrencyList;
+import io.pkibench.plan.Durations;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.LoadModel;
 import io.pkibench.plan.MixSpec;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.ThreadKind;
 import io.pkibench.plan.WorkloadSpec;
+import io.pkibench.report.HtmlReport;
 import io.pkibench.report.TerminalTable;
 import io.pkibench.results.CpuProfile;
 import io.pkibench.results.Environment;
+import io.pkibench.results.MetricsExport;
 import io.pkibench.results.RunResult;
+import io.pkibench.results.RunResultJson;
 import io.pkibench.results.ThresholdVerdict;
 import io.pkibench.session.EnvironmentProbe;
+import io.pkibench.session.ForkedSeries;
+import io.pkibench.session.ResultFile;
 import io.pkibench.session.RunProfiler;
 import io.pkibench.session.RunSession;
+import io.pkibench.text.OutsideText;
+import io.pkibench.workload.api.ParamSpec;
+import io.pkibench.workload.api.SocketBudget;
+import io.pkibench.workload.api.SourceAddresses;
+import io.pkibench.workload.api.WorkloadFactory;
 import io.pkibench.workload.catalog.WorkloadCatalog;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
@@ -45,153 +45,238 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
-import io.pkibench.text.OutsideText;
 
 @Command(
     name = "run",
     mixinStandardHelpOptions = true,
-    description = {"Runs workloads at each concurrency level and writes the result file after every level."},
-    footer = {"", "Examples:",
-        "  pkibench run sign -p alg=rsa2048 --concurrency 1..8 --warmup 2x5s --measure 5x5s --out run.json",
-        "  PKIBENCH_PKCS11_PIN=... pkibench run sign -p alg=ecdsa-p256 --keys pkcs11:softhsm.cfg --concurrency 1,2,4",
-        "  pkibench run noop --concurrency 1,2 --warmup 1x1s --measure 3x1s",
-        "  pkibench run http:cades --target https://127.0.0.1:8443 --concurrency 1..32   # against 'pkibench serve signer'",
-        "  pkibench run sign -p alg=ecdsa-p256 --rates 1000,2000,4000 --concurrency 8   # open loop",
-        "  pkibench run sign -p alg=ecdsa-p256 --stages 10s:400/s,30s:400/s,10s:0/s -o staged.json   # ramp up, hold, ramp down",
-        "  pkibench report staged.json -o staged.html   # its time series per second, the stages marked",
-        "  pkibench run sign -p alg=ecdsa-p256 --rates 400 --metrics prometheus-rw=http://127.0.0.1:9090/api/v1/write   # live, into Prometheus",
-        "  pkibench run sign -p alg=ecdsa-p256 --rates 400 --metrics otlp=http://127.0.0.1:4318   # live, OpenTelemetry OTLP/HTTP",
-        "  pkibench run --mix sign=7,verify=3 -p alg=ecdsa-p256 --rates 400 -o mix.json   # one traffic mix: 70%% sign, 30%% verify",
-        "  pkibench run --scenario mix.yaml --rates 800   # the file's options (members, param, rates, measure...), --rates overriding it",
-        "  pkibench run sign -p alg=ecdsa-p256 --concurrency 2 --profile --html run.html   # where the CPU went: top frames, .jfr kept",
-        "  pkibench run http:cades --target https://signer:8443 --concurrency 64 --segment 2/4 --start-at 2026-12-01T10:00:00Z -o seg2.json"
-            + "   # agent 2 of 4 ('pkibench merge' adds them up)",
-        "  pkibench run sign -p alg=ecdsa-p256 --concurrency 8 --segment 1/2 --start-at $(date -u -d '+1 min' +%%FT%%TZ) -o seg1.json",
-        "  pkibench run tsp --target http://127.0.0.1:18318/tsa --concurrency 8 --agents 4 --local -o all.json   # 4 agents here ('pkibench serve tsa'), merged",
-        "  pkibench run tls-handshake --target tls://HOST:PORT -p client=tls-client -p identities=per-worker --concurrency 64   # one client certificate per worker",
-        "  pkibench run sign -p alg=ecdsa-p256 --rates 400 --threshold 'p99<5ms' --threshold 'errors<1%%' --threshold 'throughput>=390/s'"
-            + "   # pass/fail limits, k6-style: exit code 3 when one fails",
-        "  pkibench run tls-rr --target tls://HOST:PORT -p identities=my-clients/ --concurrency 8   # worker i presents the i-th PEM pair (tls-hold, https-*, http:* too)",
-        "  pkibench run http:auth --target https://127.0.0.1:8443 -p identities=per-worker --concurrency 16   # each worker logs in as itself",
-        "  pkibench run sign --keys remote:127.0.0.1:9443,identities=per-worker --concurrency 16   # each worker its own client of the key server",
-        "", "Exit codes: 0 done, 1 a workload could not run or stopped early (--agents: or an agent's share is missing), 2 bad flags or a service that failed the check before the run (nothing run),"
-            + " 3 a --threshold failed (the run finished; the result's 'thresholds' say which),"
-            + " 7 every operation of a level failed (the run ended there, its result written)."})
+    description = {
+      "Runs workloads at each concurrency level and writes the result file after every level."
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  pkibench run sign -p alg=rsa2048 --concurrency 1..8 --warmup 2x5s --measure 5x5s --out run.json",
+      "  PKIBENCH_PKCS11_PIN=... pkibench run sign -p alg=ecdsa-p256 --keys pkcs11:softhsm.cfg --concurrency 1,2,4",
+      "  pkibench run noop --concurrency 1,2 --warmup 1x1s --measure 3x1s",
+      "  pkibench run http:cades --target https://127.0.0.1:8443 --concurrency 1..32   # against 'pkibench serve signer'",
+      "  pkibench run sign -p alg=ecdsa-p256 --rates 1000,2000,4000 --concurrency 8   # open loop",
+      "  pkibench run sign -p alg=ecdsa-p256 --stages 10s:400/s,30s:400/s,10s:0/s -o staged.json   # ramp up, hold, ramp down",
+      "  pkibench report staged.json -o staged.html   # its time series per second, the stages marked",
+      "  pkibench run sign -p alg=ecdsa-p256 --rates 400 --metrics prometheus-rw=http://127.0.0.1:9090/api/v1/write   # live, into Prometheus",
+      "  pkibench run sign -p alg=ecdsa-p256 --rates 400 --metrics otlp=http://127.0.0.1:4318   # live, OpenTelemetry OTLP/HTTP",
+      "  pkibench run --mix sign=7,verify=3 -p alg=ecdsa-p256 --rates 400 -o mix.json   # one traffic mix: 70%% sign, 30%% verify",
+      "  pkibench run --scenario mix.yaml --rates 800   # the file's options (members, param, rates, measure...), --rates overriding it",
+      "  pkibench run sign -p alg=ecdsa-p256 --concurrency 2 --profile --html run.html   # where the CPU went: top frames, .jfr kept",
+      "  pkibench run http:cades --target https://signer:8443 --concurrency 64 --segment 2/4 --start-at 2026-12-01T10:00:00Z -o seg2.json"
+          + "   # agent 2 of 4 ('pkibench merge' adds them up)",
+      "  pkibench run sign -p alg=ecdsa-p256 --concurrency 8 --segment 1/2 --start-at $(date -u -d '+1 min' +%%FT%%TZ) -o seg1.json",
+      "  pkibench run tsp --target http://127.0.0.1:18318/tsa --concurrency 8 --agents 4 --local -o all.json   # 4 agents here ('pkibench serve tsa'), merged",
+      "  pkibench run tls-handshake --target tls://HOST:PORT -p client=tls-client -p identities=per-worker --concurrency 64   # one client certificate per worker",
+      "  pkibench run sign -p alg=ecdsa-p256 --rates 400 --threshold 'p99<5ms' --threshold 'errors<1%%' --threshold 'throughput>=390/s'"
+          + "   # pass/fail limits, k6-style: exit code 3 when one fails",
+      "  pkibench run tls-rr --target tls://HOST:PORT -p identities=my-clients/ --concurrency 8   # worker i presents the i-th PEM pair (tls-hold, https-*, http:* too)",
+      "  pkibench run http:auth --target https://127.0.0.1:8443 -p identities=per-worker --concurrency 16   # each worker logs in as itself",
+      "  pkibench run sign --keys remote:127.0.0.1:9443,identities=per-worker --concurrency 16   # each worker its own client of the key server",
+      "",
+      "Exit codes: 0 done, 1 a workload could not run or stopped early (--agents: or an agent's share is missing), 2 bad flags or a service that failed the check before the run (nothing run),"
+          + " 3 a --threshold failed (the run finished; the result's 'thresholds' say which),"
+          + " 7 every operation of a level failed (the run ended there, its result written)."
+    })
 final class RunCommand implements Callable<Integer> {
   @ParentCommand PkibenchCommand parent;
   @Spec CommandSpec spec;
 
-  @Parameters(arity = "0..*", paramLabel = "WORKLOAD", description = "workload names; 'pkibench list' shows them (or --mix)")
+  @Parameters(
+      arity = "0..*",
+      paramLabel = "WORKLOAD",
+      description = "workload names; 'pkibench list' shows them (or --mix)")
   List<String> workloads = new ArrayList<>();
 
-  @Option(names = "--mix", paramLabel = "NAME=WEIGHT,...",
-      description = "run workloads as one traffic mix, each operation drawing its member by weight (open loop: by arrival; closed loop: by"
-          + " operation), e.g. sign=7,verify=3; shared -p parameters go to every member that takes them")
+  @Option(
+      names = "--mix",
+      paramLabel = "NAME=WEIGHT,...",
+      description =
+          "run workloads as one traffic mix, each operation drawing its member by weight (open loop: by arrival; closed loop: by"
+              + " operation), e.g. sign=7,verify=3; shared -p parameters go to every member that takes them")
   String mix;
 
-  @Option(names = "--scenario", paramLabel = "FILE.yaml",
-      description = "run's options from a YAML file (keys: the long options without dashes, and 'members', the mix's list of name, weight,"
-          + " params); flags given here win over the file's")
+  @Option(
+      names = "--scenario",
+      paramLabel = "FILE.yaml",
+      description =
+          "run's options from a YAML file (keys: the long options without dashes, and 'members', the mix's list of name, weight,"
+              + " params); flags given here win over the file's")
   Path scenario;
 
   /** The mix a scenario file lists, empty without one. */
   private List<MixSpec.Member> scenarioMembers = List.of();
 
-  @Option(names = "--seed", defaultValue = "1", paramLabel = "N",
-      description = "seed of the mix's draws: the same seed draws the same members (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--seed",
+      defaultValue = "1",
+      paramLabel = "N",
+      description =
+          "seed of the mix's draws: the same seed draws the same members (default: ${DEFAULT-VALUE})")
   long seed;
 
-  @Option(names = {"-p", "--param"}, paramLabel = "NAME=VALUE", description = "a workload parameter, e.g. -p alg=ecdsa-p256 -p size=4k")
+  @Option(
+      names = {"-p", "--param"},
+      paramLabel = "NAME=VALUE",
+      description = "a workload parameter, e.g. -p alg=ecdsa-p256 -p size=4k")
   Map<String, String> params = new LinkedHashMap<>();
 
-  @Option(names = "--target", paramLabel = "URL", description = "the service the http:* workloads call, e.g. https://127.0.0.1:8443 ('pkibench serve signer')")
+  @Option(
+      names = "--target",
+      paramLabel = "URL",
+      description =
+          "the service the http:* workloads call, e.g. https://127.0.0.1:8443 ('pkibench serve signer')")
   String target;
 
-  @Option(names = "--keys", defaultValue = "software", paramLabel = "SOURCE",
-      description = "where keys live: software[:accp|jdk|bc] (test PKI), pkcs11:CONFIG or remote:HOST:PORT[=WEIGHT],…;"
-          + " several, comma-separated, run each workload once per source and compare them (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--keys",
+      defaultValue = "software",
+      paramLabel = "SOURCE",
+      description =
+          "where keys live: software[:accp|jdk|bc] (test PKI), pkcs11:CONFIG or remote:HOST:PORT[=WEIGHT],…;"
+              + " several, comma-separated, run each workload once per source and compare them (default: ${DEFAULT-VALUE})")
   String keys;
 
-  @Option(names = "--concurrency", paramLabel = "LIST",
-      description = "worker counts: 1,2,4 or a doubling range 1..64 (default: 1,2,4); with --rate, the one number of workers serving the timetable (default: 64)")
+  @Option(
+      names = "--concurrency",
+      paramLabel = "LIST",
+      description =
+          "worker counts: 1,2,4 or a doubling range 1..64 (default: 1,2,4); with --rate, the one number of workers serving the timetable (default: 64)")
   String concurrency;
 
-  @Option(names = {"--rate", "--rates"}, paramLabel = "RATES",
-      description = "open loop: operations per second on a fixed timetable, e.g. 500/s or 100,200,400; latency counts from each scheduled start")
+  @Option(
+      names = {"--rate", "--rates"},
+      paramLabel = "RATES",
+      description =
+          "open loop: operations per second on a fixed timetable, e.g. 500/s or 100,200,400; latency counts from each scheduled start")
   String rates;
 
-  @Option(names = "--stages", paramLabel = "D:T,...",
-      description = "ramp, hold, ramp down instead of levels: each stage moves the target linearly from the previous one (0 at the start) to T"
-          + " over D; T a rate (10s:400/s, open loop, --concurrency the workers serving it) or a number of workers (10s:64, closed loop);"
-          + " the stages are the measurement, a per-second time series and per-stage summaries are recorded; --warmup, if given, holds the"
-          + " first stage's target before them")
+  @Option(
+      names = "--stages",
+      paramLabel = "D:T,...",
+      description =
+          "ramp, hold, ramp down instead of levels: each stage moves the target linearly from the previous one (0 at the start) to T"
+              + " over D; T a rate (10s:400/s, open loop, --concurrency the workers serving it) or a number of workers (10s:64, closed loop);"
+              + " the stages are the measurement, a per-second time series and per-stage summaries are recorded; --warmup, if given, holds the"
+              + " first stage's target before them")
   String stages;
 
-  @Option(names = "--source-addresses", paramLabel = "RANGE|LIST",
-      description = "local addresses the socket workloads' connections leave from, round-robin, e.g. 127.0.0.1-127.0.0.16 (each brings its own"
-          + " ephemeral ports; default: auto, spread over 127.0.0.0/8 once a loopback run needs more connections than one address has ports)")
+  @Option(
+      names = "--source-addresses",
+      paramLabel = "RANGE|LIST",
+      description =
+          "local addresses the socket workloads' connections leave from, round-robin, e.g. 127.0.0.1-127.0.0.16 (each brings its own"
+              + " ephemeral ports; default: auto, spread over 127.0.0.0/8 once a loopback run needs more connections than one address has ports)")
   String sourceAddresses;
 
-  @picocli.CommandLine.Mixin
-  SizingOptions sizing = new SizingOptions();
+  @picocli.CommandLine.Mixin SizingOptions sizing = new SizingOptions();
 
-  @picocli.CommandLine.Mixin
-  MetricsOptions liveMetrics = new MetricsOptions();
-  @picocli.CommandLine.Mixin
-  AgentOptions agents = new AgentOptions();
+  @picocli.CommandLine.Mixin MetricsOptions liveMetrics = new MetricsOptions();
+  @picocli.CommandLine.Mixin AgentOptions agents = new AgentOptions();
 
-  @Option(names = "--warmup", defaultValue = "2x5s", converter = Converters.ToIterations.class, paramLabel = "NxDURATION",
-      description = "discarded iterations per series (default: ${DEFAULT-VALUE}); 2..10x5s: at least 2, more up to 10 until the cost per operation"
-          + " stops moving; 0x1s for none")
+  @Option(
+      names = "--warmup",
+      defaultValue = "2x5s",
+      converter = Converters.ToIterations.class,
+      paramLabel = "NxDURATION",
+      description =
+          "discarded iterations per series (default: ${DEFAULT-VALUE}); 2..10x5s: at least 2, more up to 10 until the cost per operation"
+              + " stops moving; 0x1s for none")
   Iterations warmup;
 
-  @Option(names = "--measure", defaultValue = "5x5s", converter = Converters.ToIterations.class, paramLabel = "NxDURATION",
+  @Option(
+      names = "--measure",
+      defaultValue = "5x5s",
+      converter = Converters.ToIterations.class,
+      paramLabel = "NxDURATION",
       description = "measured iterations per series (default: ${DEFAULT-VALUE})")
   Iterations measure;
 
-  @Option(names = "--series", defaultValue = "1", description = "repeat each level N times, each with fresh workload state (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--series",
+      defaultValue = "1",
+      description =
+          "repeat each level N times, each with fresh workload state (default: ${DEFAULT-VALUE})")
   int series;
 
-  @Option(names = "--fork", description = "run each series in a fresh JVM (JIT, heap and provider state start afresh, as JMH forks)")
+  @Option(
+      names = "--fork",
+      description =
+          "run each series in a fresh JVM (JIT, heap and provider state start afresh, as JMH forks)")
   boolean fork;
 
-  @Option(names = "--virtual-threads", description = "run workers on virtual threads (for very high concurrency)")
+  @Option(
+      names = "--virtual-threads",
+      description = "run workers on virtual threads (for very high concurrency)")
   boolean virtualThreads;
 
-  @Option(names = "--verify", description = "each operation checks its own output with an independent provider")
+  @Option(
+      names = "--verify",
+      description = "each operation checks its own output with an independent provider")
   boolean verify;
 
-  @Option(names = "--cpu", defaultValue = "jvm", paramLabel = "METER",
-      description = "whose CPU to count: jvm (this process), host, or pid:N (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--cpu",
+      defaultValue = "jvm",
+      paramLabel = "METER",
+      description =
+          "whose CPU to count: jvm (this process), host, or pid:N (default: ${DEFAULT-VALUE})")
   String cpu;
 
-  @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "result file (default: results/WORKLOAD-TIME.json); FILE.hlog is written beside it")
+  @Option(
+      names = {"-o", "--out"},
+      paramLabel = "FILE",
+      description =
+          "result file (default: results/WORKLOAD-TIME.json); FILE.hlog is written beside it")
   Path out;
 
-  @Option(names = "--html", paramLabel = "FILE.html", description = "also write the HTML report there when the run ends")
+  @Option(
+      names = "--html",
+      paramLabel = "FILE.html",
+      description = "also write the HTML report there when the run ends")
   Path htmlReport;
 
-  @Option(names = "--pki", paramLabel = "DIR", description = "test PKI directory (default: $PKIBENCH_PKI or ~/.pkibench/pki; created on first use)")
+  @Option(
+      names = "--pki",
+      paramLabel = "DIR",
+      description =
+          "test PKI directory (default: $PKIBENCH_PKI or ~/.pkibench/pki; created on first use)")
   Path pki;
 
-  @Option(names = "--pin-file", paramLabel = "FILE", description = "file holding the PKCS#11 PIN (else $" + KeySources.PIN_ENV + ")")
+  @Option(
+      names = "--pin-file",
+      paramLabel = "FILE",
+      description = "file holding the PKCS#11 PIN (else $" + KeySources.PIN_ENV + ")")
   Path pinFile;
 
-  @Option(names = "--hang-grace", defaultValue = "60s", paramLabel = "DURATION",
-      description = "how long after an iteration's end an operation may still run before the level is abandoned (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--hang-grace",
+      defaultValue = "60s",
+      paramLabel = "DURATION",
+      description =
+          "how long after an iteration's end an operation may still run before the level is abandoned (default: ${DEFAULT-VALUE})")
   String hangGrace;
 
-  @Option(names = {RunThresholds.FLAG, "--thresholds"}, split = ",", paramLabel = "EXPR",
-      description = "a pass/fail limit on the run's own figures, checked at every level measured, as k6's thresholds: p99<50ms, p50<=2ms,"
-          + " max<1s, mean<5ms, errors<1%%, throughput>=1000/s, cpu>=500/s (ops per CPU-second); scoped: sign.p99<5ms (a workload or"
-          + " mix member), stage2.p99<20ms (--stages); repeatable; any failing exits with 3")
+  @Option(
+      names = {RunThresholds.FLAG, "--thresholds"},
+      split = ",",
+      paramLabel = "EXPR",
+      description =
+          "a pass/fail limit on the run's own figures, checked at every level measured, as k6's thresholds: p99<50ms, p50<=2ms,"
+              + " max<1s, mean<5ms, errors<1%%, throughput>=1000/s, cpu>=500/s (ops per CPU-second); scoped: sign.p99<5ms (a workload or"
+              + " mix member), stage2.p99<20ms (--stages); repeatable; any failing exits with 3")
   List<String> thresholds = new ArrayList<>();
 
   /** The thresholds read and checked against the plan before anything runs. */
@@ -215,42 +300,78 @@ final class RunCommand implements Callable<Integer> {
       }
     }
     Plan plan = validatedPlan(catalog);
-    // More connections than the process may open would fail worker by worker with "Too many open files": refused here.
+    // More connections than the process may open would fail worker by worker with "Too many open
+    // files": refused here.
     List<String> sockets = catalog.socketProblems(plan, SocketBudget.ofThisProcess());
-    if (!sockets.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", sockets));
+    if (!sockets.isEmpty())
+      throw new ParameterException(spec.commandLine(), String.join("\n", sockets));
     CpuMeter meter = CpuMeter.of(cpu);
     Path resultFile = out != null ? ctx.resolve(out) : defaultOut(ctx);
     if (agents.localAgents()) {
-      return LocalAgents.run(ctx, spec.commandLine().getParseResult().originalArgs(), agents.agents, agents.startAt(ctx.clock()),
-          agents.allowMissing, resultFile,
-          htmlReport == null ? null : ctx.resolve(htmlReport), limits, ctx.err()::println);
+      return LocalAgents.run(
+          ctx,
+          spec.commandLine().getParseResult().originalArgs(),
+          agents.agents,
+          agents.startAt(ctx.clock()),
+          agents.allowMissing,
+          resultFile,
+          htmlReport == null ? null : ctx.resolve(htmlReport),
+          limits,
+          ctx.err()::println);
     }
     Path pkiDir = ctx.pkiDir(pki);
     ConsoleProgress progress = new ConsoleProgress(ctx.err(), ctx.terminal() && !quiet, quiet);
     Function<IntervalLog, ForkedSeries> forking = null;
     if (fork) {
-      // The child is told the directory this JVM checked (or defaulted); its parent made now, so the child may create the PKI in it.
+      // The child is told the directory this JVM checked (or defaulted); its parent made now, so
+      // the child may create the PKI in it.
       java.nio.file.Files.createDirectories(pkiDir.toAbsolutePath().getParent());
       List<String> childOptions = new ArrayList<>(List.of("--pki", pkiDir.toString()));
-      if (pinFile != null) childOptions.addAll(List.of("--pin-file", ctx.resolve(pinFile).toString()));
+      if (pinFile != null)
+        childOptions.addAll(List.of("--pin-file", ctx.resolve(pinFile).toString()));
       Path scratch = resultFile.toAbsolutePath().getParent();
-      forking = hlog -> new ForkedSeries(ForkedSeries.thisJvm(), childOptions, ctx.env(), scratch, hlog, progress::line);
+      forking =
+          hlog ->
+              new ForkedSeries(
+                  ForkedSeries.thisJvm(), childOptions, ctx.env(), scratch, hlog, progress::line);
     }
     Analysis.Options analysisOptions = sizing.analysis(null);
     LiveMetrics live = liveMetrics.listener();
     ProgressListener followers = MetricsOptions.with(progress, live);
     RunProfiler profiler = profile ? ProfileFlag.forRun(resultFile, cpu, progress::line) : null;
-    RunSession session = new RunSession(plan, catalog, KeyOpeners.of(ctx, pkiDir, pinFile, progress::line),
-        new RunSession.Options(meter, ctx.clock(), profiler == null ? followers : profiler.watching(followers), progress::line, Durations.parse(hangGrace), forking,
-            result -> Analysis.of(result, analysisOptions), () -> TestPki.openOrInit(pkiDir, ctx.clock(), progress::line), RunSession.BeforeLevel.NONE, ctx.env()));
+    RunSession session =
+        new RunSession(
+            plan,
+            catalog,
+            KeyOpeners.of(ctx, pkiDir, pinFile, progress::line),
+            new RunSession.Options(
+                meter,
+                ctx.clock(),
+                profiler == null ? followers : profiler.watching(followers),
+                progress::line,
+                Durations.parse(hangGrace),
+                forking,
+                result -> Analysis.of(result, analysisOptions),
+                () -> TestPki.openOrInit(pkiDir, ctx.clock(), progress::line),
+                RunSession.BeforeLevel.NONE,
+                ctx.env()));
     agents.configure(session, ctx.clock(), clockReference(plan), () -> testPkiTrust(pkiDir));
-    // Outside services are asked one real operation each before anything is measured: a wrong address, a service down or a
-    // certificate not trusted stops the run here, named. An agent of --agents N --local asks for itself, each its own.
+    // Outside services are asked one real operation each before anything is measured: a wrong
+    // address, a service down or a
+    // certificate not trusted stops the run here, named. An agent of --agents N --local asks for
+    // itself, each its own.
     List<String> unanswered = session.checkServices();
-    if (!unanswered.isEmpty()) throw new ParameterException(spec.commandLine(), String.join("\n", unanswered));
-    Environment environment = EnvironmentProbe.capture(commandLine(), ctx.clock(), KeyOpeners.providersBeyondInstalled());
+    if (!unanswered.isEmpty())
+      throw new ParameterException(spec.commandLine(), String.join("\n", unanswered));
+    Environment environment =
+        EnvironmentProbe.capture(commandLine(), ctx.clock(), KeyOpeners.providersBeyondInstalled());
 
-    progress.line("result file: " + resultFile + " (interval histograms: " + ResultFile.hlogFileFor(resultFile).getFileName() + ")");
+    progress.line(
+        "result file: "
+            + resultFile
+            + " (interval histograms: "
+            + ResultFile.hlogFileFor(resultFile).getFileName()
+            + ")");
     // Ctrl-C: stop after the operations in flight and let the session write what it has.
     RunResult result;
     String runId = resultFile.getFileName().toString().replaceFirst("\\.json$", "");
@@ -258,19 +379,29 @@ final class RunCommand implements Callable<Integer> {
     MetricsExport pushed;
     if (profiler != null) profiler.start();
     try {
-      result = InterruptHook.around(session::interrupt, java.time.Duration.ofSeconds(10), () -> session.run(environment, resultFile),
-          saved -> InterruptHook.sayWhereSaved(ctx, resultFile, saved));
+      result =
+          InterruptHook.around(
+              session::interrupt,
+              java.time.Duration.ofSeconds(10),
+              () -> session.run(environment, resultFile),
+              saved -> InterruptHook.sayWhereSaved(ctx, resultFile, saved));
     } catch (VirtualMachineError fatal) {
-      // The session usually records this itself; when even that ran out of memory, its workers are garbage by now.
+      // The session usually records this itself; when even that ran out of memory, its workers are
+      // garbage by now.
       result = RunSession.recordOutOfResources(resultFile, plan, fatal);
       var workloads = result.workloads();
-      progress.line(workloads.isEmpty() ? "stopped: " + fatal
-          : workloads.get(workloads.size() - 1).name() + ": stopped: " + OutsideText.forTerminal(workloads.get(workloads.size() - 1).failure()));
+      progress.line(
+          workloads.isEmpty()
+              ? "stopped: " + fatal
+              : workloads.get(workloads.size() - 1).name()
+                  + ": stopped: "
+                  + OutsideText.forTerminal(workloads.get(workloads.size() - 1).failure()));
     } catch (Exception e) {
       if (profiler != null) profiler.abandon(); // a jcmd recording would go on in the service's JVM
       throw e;
     } finally {
-      // The last push follows the run's last interval (and the pushing thread stops even when the run threw).
+      // The last push follows the run's last interval (and the pushing thread stops even when the
+      // run threw).
       pushed = MetricsOptions.finish(exporter, progress::line);
     }
     if (pushed != null) {
@@ -286,14 +417,16 @@ final class RunCommand implements Callable<Integer> {
     CpuProfile cpuProfile = profiler == null ? null : profiler.finish();
     Analysis analysis = Analysis.of(result, sizing.analysis(null));
     ctx.out().print(TerminalTable.render(result, analysis));
-    if (cpuProfile != null) ProfileFlag.print(ctx.out(), cpuProfile, CpuProfile.fileFor(resultFile));
+    if (cpuProfile != null)
+      ProfileFlag.print(ctx.out(), cpuProfile, CpuProfile.fileFor(resultFile));
     if (htmlReport != null) {
       Path target = ctx.resolve(htmlReport);
       HtmlReport.write(target, result, analysis, cpuProfile);
       ctx.out().println("report " + target);
     }
     ctx.out().println();
-    ctx.out().println("saved " + resultFile + "; 'pkibench report " + resultFile + "' prints it again");
+    ctx.out()
+        .println("saved " + resultFile + "; 'pkibench report " + resultFile + "' prints it again");
     // Said last, where it is read: a table of failures is no measurement.
     List<String> allFailed = everyOperationFailed(result);
     allFailed.forEach(ctx.err()::println);
@@ -301,19 +434,38 @@ final class RunCommand implements Callable<Integer> {
     boolean anyFailed = result.workloads().stream().anyMatch(w -> w.failure() != null);
     // A workload that could not run says more than the limits its missing figures failed.
     if (anyFailed) return ExitCodes.RUN_FAILED;
-    return verdicts == null || RunThresholds.allPassed(verdicts) ? ExitCodes.OK : ExitCodes.THRESHOLD_FAILED;
+    return verdicts == null || RunThresholds.allPassed(verdicts)
+        ? ExitCodes.OK
+        : ExitCodes.THRESHOLD_FAILED;
   }
 
-  /** One line per level whose every operation failed: "every operation failed at concurrency N: CAUSE", the most frequent cause. */
+  /**
+   * One line per level whose every operation failed: "every operation failed at concurrency N:
+   * CAUSE", the most frequent cause.
+   */
   static List<String> everyOperationFailed(RunResult result) {
     List<String> lines = new ArrayList<>();
     for (var w : result.workloads()) {
       for (var level : w.levels()) {
         if (!RunSession.everyOperationFailed(level)) continue;
-        String where = level.openLoop() == null ? "concurrency " + level.concurrency()
-            : String.format(java.util.Locale.ROOT, "%.1f/s (concurrency %d)", level.openLoop().targetRate(), level.concurrency());
-        String cause = level.errors().isEmpty() ? "no cause recorded" : OutsideText.forTerminal(level.errors().get(0).cause());
-        lines.add((result.workloads().size() > 1 ? w.name() + ": " : "") + "every operation failed at " + where + ": " + cause);
+        String where =
+            level.openLoop() == null
+                ? "concurrency " + level.concurrency()
+                : String.format(
+                    java.util.Locale.ROOT,
+                    "%.1f/s (concurrency %d)",
+                    level.openLoop().targetRate(),
+                    level.concurrency());
+        String cause =
+            level.errors().isEmpty()
+                ? "no cause recorded"
+                : OutsideText.forTerminal(level.errors().get(0).cause());
+        lines.add(
+            (result.workloads().size() > 1 ? w.name() + ": " : "")
+                + "every operation failed at "
+                + where
+                + ": "
+                + cause);
       }
     }
     return lines;
@@ -325,46 +477,65 @@ final class RunCommand implements Callable<Integer> {
     LoadModel load = null;
     if (stages != null) {
       var parsed = spec.commandLine().getParseResult();
-      LoadModel.Staged staged = StageFlags.load(stages, concurrency, rates, fork, parsed.hasMatchedOption("--measure"), problems);
+      LoadModel.Staged staged =
+          StageFlags.load(
+              stages, concurrency, rates, fork, parsed.hasMatchedOption("--measure"), problems);
       load = staged;
       // No warm-up unless asked for: the first stage is the ramp, as in k6.
       if (!parsed.hasMatchedOption("--warmup")) warmup = new Iterations(0, warmup.each());
       if (staged != null) measure = new Iterations(1, staged.stages().total());
-    } else try {
-      if (rates == null) {
-        load = new LoadModel.Closed(ConcurrencyList.parse(concurrency == null ? "1,2,4" : concurrency));
-      } else {
-        int workers = 64;
-        if (concurrency != null) {
-          List<Integer> given = ConcurrencyList.parse(concurrency);
-          if (given.size() != 1) throw new IllegalArgumentException("with --rate give one number of workers, e.g. --concurrency 32");
-          workers = given.get(0);
+    } else
+      try {
+        if (rates == null) {
+          load =
+              new LoadModel.Closed(
+                  ConcurrencyList.parse(concurrency == null ? "1,2,4" : concurrency));
+        } else {
+          int workers = 64;
+          if (concurrency != null) {
+            List<Integer> given = ConcurrencyList.parse(concurrency);
+            if (given.size() != 1)
+              throw new IllegalArgumentException(
+                  "with --rate give one number of workers, e.g. --concurrency 32");
+            workers = given.get(0);
+          }
+          try {
+            load = new LoadModel.Open(ConcurrencyList.parseRates(rates), workers);
+          } catch (IllegalArgumentException e) {
+            problems.add("--rate: " + e.getMessage());
+          }
         }
-        try {
-          load = new LoadModel.Open(ConcurrencyList.parseRates(rates), workers);
-        } catch (IllegalArgumentException e) {
-          problems.add("--rate: " + e.getMessage());
-        }
+      } catch (IllegalArgumentException e) {
+        problems.add("--concurrency: " + e.getMessage());
       }
-    } catch (IllegalArgumentException e) {
-      problems.add("--concurrency: " + e.getMessage());
-    }
     sizing.check(problems);
     limits = RunThresholds.parse(thresholds, problems);
     List<WorkloadSpec> specs = new ArrayList<>();
     // --mix on the command line wins over a scenario's members, as every flag wins over the file.
     boolean mixing = mix != null || !scenarioMembers.isEmpty();
     if (mixing && !workloads.isEmpty()) {
-      problems.add((mix != null ? "--mix" : "--scenario " + scenario + " (its members)") + " and " + String.join(" ", workloads)
-          + ": give the workloads either by name or as mix members, not both (e.g. --mix "
-          + String.join(",", workloads.stream().map(w -> w + "=1").toList()) + ")");
+      problems.add(
+          (mix != null ? "--mix" : "--scenario " + scenario + " (its members)")
+              + " and "
+              + String.join(" ", workloads)
+              + ": give the workloads either by name or as mix members, not both (e.g. --mix "
+              + String.join(",", workloads.stream().map(w -> w + "=1").toList())
+              + ")");
     } else if (!mixing && workloads.isEmpty()) {
-      problems.add("no workload given: name one, e.g. 'pkibench run sign', or give a mix, e.g. --mix sign=7,verify=3");
+      problems.add(
+          "no workload given: name one, e.g. 'pkibench run sign', or give a mix, e.g. --mix sign=7,verify=3");
     }
     if (mixing && workloads.isEmpty()) {
       try {
-        MixSpec members = MixPlans.withShared(mix != null ? MixSpec.parse("--mix", mix) : scenarioMembers, seed, params, target, sourceAddresses,
-            catalog, problems);
+        MixSpec members =
+            MixPlans.withShared(
+                mix != null ? MixSpec.parse("--mix", mix) : scenarioMembers,
+                seed,
+                params,
+                target,
+                sourceAddresses,
+                catalog,
+                problems);
         specs.addAll(MixPlans.specs(members, KeySources.split(keys)));
       } catch (IllegalArgumentException e) {
         problems.add(e.getMessage());
@@ -372,37 +543,75 @@ final class RunCommand implements Callable<Integer> {
     }
     for (String name : mixing ? List.<String>of() : workloads) {
       Map<String, String> workloadParams = new LinkedHashMap<>(params);
-      boolean remote = catalog.find(name).map(f -> f.params().stream().anyMatch(p -> p.name().equals(ParamSpec.TARGET))).orElse(false);
+      boolean remote =
+          catalog
+              .find(name)
+              .map(f -> f.params().stream().anyMatch(p -> p.name().equals(ParamSpec.TARGET)))
+              .orElse(false);
       if (remote && target != null) workloadParams.putIfAbsent(ParamSpec.TARGET, target);
-      boolean sockets = catalog.find(name).map(f -> f.params().stream().anyMatch(p -> p.name().equals(SourceAddresses.PARAM))).orElse(false);
+      boolean sockets =
+          catalog
+              .find(name)
+              .map(f -> f.params().stream().anyMatch(p -> p.name().equals(SourceAddresses.PARAM)))
+              .orElse(false);
       if (sockets && sourceAddresses != null) {
-        if (params.containsKey(SourceAddresses.PARAM) && !params.get(SourceAddresses.PARAM).equals(sourceAddresses)) {
-          problems.add("--source-addresses " + sourceAddresses + " and -p " + SourceAddresses.PARAM + "=" + params.get(SourceAddresses.PARAM)
-              + ": give the addresses once");
+        if (params.containsKey(SourceAddresses.PARAM)
+            && !params.get(SourceAddresses.PARAM).equals(sourceAddresses)) {
+          problems.add(
+              "--source-addresses "
+                  + sourceAddresses
+                  + " and -p "
+                  + SourceAddresses.PARAM
+                  + "="
+                  + params.get(SourceAddresses.PARAM)
+                  + ": give the addresses once");
         }
         workloadParams.put(SourceAddresses.PARAM, sourceAddresses);
       }
       // A workload that uses no key runs once whatever --keys lists.
       boolean usesKeys = catalog.find(name).map(WorkloadFactory::usesKeys).orElse(true);
-      List<String> sources = usesKeys ? KeySources.split(keys) : List.of(KeySources.split(keys).get(0));
+      List<String> sources =
+          usesKeys ? KeySources.split(keys) : List.of(KeySources.split(keys).get(0));
       for (String source : sources) specs.add(new WorkloadSpec(name, workloadParams, source));
     }
     if (sourceAddresses != null && !mixing) {
-      boolean any = workloads.stream().anyMatch(n -> catalog.find(n).map(f -> f.params().stream().anyMatch(p -> p.name().equals(SourceAddresses.PARAM)))
-          .orElse(false));
-      if (!any) problems.add("--source-addresses " + sourceAddresses + ": none of " + String.join(", ", workloads) + " opens connections"
-          + " (tls-rr, tls-acrr, tls-stream, tls-hold and https-* do); leave it out");
+      boolean any =
+          workloads.stream()
+              .anyMatch(
+                  n ->
+                      catalog
+                          .find(n)
+                          .map(
+                              f ->
+                                  f.params().stream()
+                                      .anyMatch(p -> p.name().equals(SourceAddresses.PARAM)))
+                          .orElse(false));
+      if (!any)
+        problems.add(
+            "--source-addresses "
+                + sourceAddresses
+                + ": none of "
+                + String.join(", ", workloads)
+                + " opens connections"
+                + " (tls-rr, tls-acrr, tls-stream, tls-hold and https-* do); leave it out");
     }
     // The catalog's checks of each workload, reported even when the load flags are wrong too.
-    // A workload's check of the addresses names its -p; given as --source-addresses, the flag the user typed is named, once.
+    // A workload's check of the addresses names its -p; given as --source-addresses, the flag the
+    // user typed is named, once.
     for (WorkloadSpec s : specs) {
       for (String problem : catalog.problems(s)) {
-        String named = sourceAddresses == null ? problem : problem.replace("-p " + SourceAddresses.PARAM, "--source-addresses");
+        String named =
+            sourceAddresses == null
+                ? problem
+                : problem.replace("-p " + SourceAddresses.PARAM, "--source-addresses");
         if (!problems.contains(named)) problems.add(named);
       }
     }
     CliContext ctx = parent.context;
-    if (pinFile != null) problems.addAll(FileFlags.readable("--pin-file", pinFile, ctx.resolve(pinFile), "the PKCS#11 PIN on its first line"));
+    if (pinFile != null)
+      problems.addAll(
+          FileFlags.readable(
+              "--pin-file", pinFile, ctx.resolve(pinFile), "the PKCS#11 PIN on its first line"));
     if (out != null) problems.addAll(FileFlags.writable("--out", out, ctx.resolve(out)));
     liveMetrics.check(problems, fork);
     try {
@@ -417,47 +626,79 @@ final class RunCommand implements Callable<Integer> {
       problems.add("--hang-grace: " + e.getMessage());
     }
     if (load != null) {
-      Plan plan = Plan.of(specs).load(load).warmup(warmup).measure(measure).series(series)
-          .threads(virtualThreads ? ThreadKind.VIRTUAL : ThreadKind.PLATFORM).verify(verify).cpu(cpu).build();
+      Plan plan =
+          Plan.of(specs)
+              .load(load)
+              .warmup(warmup)
+              .measure(measure)
+              .series(series)
+              .threads(virtualThreads ? ThreadKind.VIRTUAL : ThreadKind.PLATFORM)
+              .verify(verify)
+              .cpu(cpu)
+              .build();
       problems.addAll(plan.problems());
       agents.check(problems, plan, fork, ctx.clock());
       problems.addAll(limits.problems(plan));
       if (!limits.isEmpty() && agents.startSignal != null) {
-        limits = RunThresholds.none(); // an agent of --agents N --local: the parent checks them on the merged result
+        limits =
+            RunThresholds
+                .none(); // an agent of --agents N --local: the parent checks them on the merged
+        // result
       } else if (!limits.isEmpty() && agents.segment != null) {
-        problems.add(RunThresholds.FLAG + " and --segment: an agent measures only its share of the load, so its figures are not the run's;"
-            + " give the thresholds to 'pkibench merge' (or run with --agents N --local, which checks them on the merged result)");
+        problems.add(
+            RunThresholds.FLAG
+                + " and --segment: an agent measures only its share of the load, so its figures are not the run's;"
+                + " give the thresholds to 'pkibench merge' (or run with --agents N --local, which checks them on the merged result)");
       }
       if (problems.isEmpty()) return plan;
     }
     throw new ParameterException(spec.commandLine(), String.join("\n", problems));
   }
 
-  /** What a signal's stop says, the JVM exiting right after: whether the result holds every finished level. */
+  /**
+   * What a signal's stop says, the JVM exiting right after: whether the result holds every finished
+   * level.
+   */
   private Path defaultOut(CliContext ctx) {
-    String time = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(ctx.clock().instant());
-    return ctx.resolve(Path.of("results", (workloads.isEmpty() ? "mix" : String.join("+", workloads)) + "-" + time + ".json"));
+    String time =
+        DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+            .withZone(ZoneOffset.UTC)
+            .format(ctx.clock().instant());
+    return ctx.resolve(
+        Path.of(
+            "results",
+            (workloads.isEmpty() ? "mix" : String.join("+", workloads)) + "-" + time + ".json"));
   }
 
-  /** The target an agent's clock is compared with: the first workload's HTTP target, or null when it calls none. */
+  /**
+   * The target an agent's clock is compared with: the first workload's HTTP target, or null when it
+   * calls none.
+   */
   private static java.net.URI clockReference(Plan plan) {
-    return plan.workloads().stream().map(w -> w.params().getOrDefault(ParamSpec.TARGET, ""))
-        .filter(t -> t.startsWith("http://") || t.startsWith("https://")).findFirst().map(java.net.URI::create).orElse(null);
+    return plan.workloads().stream()
+        .map(w -> w.params().getOrDefault(ParamSpec.TARGET, ""))
+        .filter(t -> t.startsWith("http://") || t.startsWith("https://"))
+        .findFirst()
+        .map(java.net.URI::create)
+        .orElse(null);
   }
 
-  /** For an https target: the test PKI's root when there is one here (the reference servers' certificates chain to it), else the JDK's trust. */
+  /**
+   * For an https target: the test PKI's root when there is one here (the reference servers'
+   * certificates chain to it), else the JDK's trust.
+   */
   static javax.net.ssl.SSLContext testPkiTrust(Path pkiDir) {
     try {
-      if (!java.nio.file.Files.exists(pkiDir.resolve("pki.json"))) return javax.net.ssl.SSLContext.getDefault();
+      if (!java.nio.file.Files.exists(pkiDir.resolve("pki.json")))
+        return javax.net.ssl.SSLContext.getDefault();
       return TlsContexts.trusting(TestPki.open(pkiDir).certificate("root-ca"));
     } catch (Exception e) {
-      return null; // the JDK's trust; the clock check's note says so if the target's certificate is not trusted by it
+      return null; // the JDK's trust; the clock check's note says so if the target's certificate is
+      // not trusted by it
     }
   }
 
   private String commandLine() {
     return "pkibench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
   }
-
-
 }

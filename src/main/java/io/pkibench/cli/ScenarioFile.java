@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.pkibench.plan.MixSpec;
+import io.pkibench.text.OutsideText;
 import io.pkibench.workload.api.Suggestions;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -16,19 +17,20 @@ import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
-import io.pkibench.text.OutsideText;
 
 /**
- * A scenario file: the YAML form of {@code run}'s options, the file a user keeps beside their service. Each top-level key
- * is one of {@code run}'s long options without its dashes ({@code rates: 400}, {@code measure: 5x10s},
- * {@code param: {alg: ecdsa-p256}}), looked up in the command's own spec, so an option added to {@code run} is a key here
- * too; a key that is none is refused with its line. {@code members} lists the mix: each with {@code name}, {@code weight},
- * optional {@code label} and its own {@code params}. A flag given on the command line wins over the file's value (the
- * {@code -p} map is merged, the command line's entries winning).
+ * A scenario file: the YAML form of {@code run}'s options, the file a user keeps beside their
+ * service. Each top-level key is one of {@code run}'s long options without its dashes ({@code
+ * rates: 400}, {@code measure: 5x10s}, {@code param: {alg: ecdsa-p256}}), looked up in the
+ * command's own spec, so an option added to {@code run} is a key here too; a key that is none is
+ * refused with its line. {@code members} lists the mix: each with {@code name}, {@code weight},
+ * optional {@code label} and its own {@code params}. A flag given on the command line wins over the
+ * file's value (the {@code -p} map is merged, the command line's entries winning).
  */
 final class ScenarioFile {
   static final String MEMBERS = "members";
   private static final List<String> MEMBER_KEYS = List.of("name", "label", "weight", "params");
+
   /** Options that make no sense from a file: one scenario naming another, and the help. */
   private static final List<String> REFUSED = List.of("scenario", "help", "version");
 
@@ -37,12 +39,17 @@ final class ScenarioFile {
   /** A value as read, with the line it starts on. */
   record Located(Object value, int line) {}
 
-  /** What the file says: each option's value by its key, and the mix's members (empty when it lists none). */
-  record Contents(Map<String, Located> options, List<MixSpec.Member> members, List<String> problems) {}
+  /**
+   * What the file says: each option's value by its key, and the mix's members (empty when it lists
+   * none).
+   */
+  record Contents(
+      Map<String, Located> options, List<MixSpec.Member> members, List<String> problems) {}
 
   /**
-   * Reads {@code file} ({@code shown} as the user named it) and sets every option of {@code run} it names that the
-   * command line did not give; returns the mix's members. Every problem of the file is thrown at once, each with its line.
+   * Reads {@code file} ({@code shown} as the user named it) and sets every option of {@code run} it
+   * names that the command line did not give; returns the mix's members. Every problem of the file
+   * is thrown at once, each with its line.
    */
   static List<MixSpec.Member> apply(Path file, String shown, CommandSpec run) {
     Contents contents = read(file, shown, run);
@@ -58,7 +65,8 @@ final class ScenarioFile {
         problems.add(where + ": " + OutsideText.forTerminal(bad.getMessage()));
         continue;
       }
-      // Parsed by a fresh command of the same class, so the option's own converter and checks apply, and the error names the line.
+      // Parsed by a fresh command of the same class, so the option's own converter and checks
+      // apply, and the error names the line.
       CommandLine fresh = new CommandLine(new RunCommand());
       try {
         fresh.parseArgs(args.toArray(String[]::new));
@@ -69,7 +77,8 @@ final class ScenarioFile {
       Object value = fresh.getCommandSpec().findOption("--" + e.getKey()).getValue();
       if (!given.hasMatchedOption(mine)) {
         mine.setValue(value);
-      } else if (value instanceof Map<?, ?> fromFile && mine.getValue() instanceof Map<?, ?> fromCommandLine) {
+      } else if (value instanceof Map<?, ?> fromFile
+          && mine.getValue() instanceof Map<?, ?> fromCommandLine) {
         Map<Object, Object> merged = new LinkedHashMap<>(fromFile);
         merged.putAll(fromCommandLine);
         mine.setValue(merged);
@@ -88,13 +97,20 @@ final class ScenarioFile {
       case Boolean b when flag -> {
         if (b) args.add(name);
       }
-      case Map<?, ?> map when Map.class.isAssignableFrom(option.type()) -> map.forEach((k, v) -> {
-        if (v instanceof Map<?, ?> || v instanceof List<?>) throw new IllegalArgumentException(OutsideText.forTerminal(String.valueOf(k)) + " takes one value, not a list or mapping");
-        args.add(name);
-        args.add(k + "=" + v);
-      });
+      case Map<?, ?> map when Map.class.isAssignableFrom(option.type()) ->
+          map.forEach(
+              (k, v) -> {
+                if (v instanceof Map<?, ?> || v instanceof List<?>)
+                  throw new IllegalArgumentException(
+                      OutsideText.forTerminal(String.valueOf(k))
+                          + " takes one value, not a list or mapping");
+                args.add(name);
+                args.add(k + "=" + v);
+              });
       case List<?> list when !flag -> {
-        for (Object v : list) if (v instanceof Map<?, ?> || v instanceof List<?>) throw new IllegalArgumentException("give a list of values");
+        for (Object v : list)
+          if (v instanceof Map<?, ?> || v instanceof List<?>)
+            throw new IllegalArgumentException("give a list of values");
         if (option.isMultiValue()) {
           for (Object v : list) {
             args.add(name);
@@ -105,11 +121,16 @@ final class ScenarioFile {
           args.add(String.join(",", list.stream().map(String::valueOf).toList()));
         }
       }
-      case Map<?, ?> map -> throw new IllegalArgumentException("takes " + (flag ? "true or false" : "a value") + ", not a mapping");
+      case Map<?, ?> map ->
+          throw new IllegalArgumentException(
+              "takes " + (flag ? "true or false" : "a value") + ", not a mapping");
       case List<?> list -> throw new IllegalArgumentException("takes true or false, not a list");
       default -> {
-        if (flag) throw new IllegalArgumentException("takes true or false, not '" + OutsideText.forTerminal(String.valueOf(value)) + "'");
-        if (value == null) throw new IllegalArgumentException("has no value; give one or leave the key out");
+        if (flag)
+          throw new IllegalArgumentException(
+              "takes true or false, not '" + OutsideText.forTerminal(String.valueOf(value)) + "'");
+        if (value == null)
+          throw new IllegalArgumentException("has no value; give one or leave the key out");
         args.add(name);
         args.add(String.valueOf(value));
       }
@@ -117,29 +138,45 @@ final class ScenarioFile {
     return args;
   }
 
-  /** The file's keys checked against {@code run}'s options and its members read, with every problem found, each with its line. */
+  /**
+   * The file's keys checked against {@code run}'s options and its members read, with every problem
+   * found, each with its line.
+   */
   static Contents read(Path file, String shown, CommandSpec run) {
     Located top;
     try (JsonParser parser = new YAMLFactory().createParser(file.toFile())) {
       JsonToken first = parser.nextToken();
-      if (first == null) throw new IllegalArgumentException(shown + " is empty; give run's options as YAML, e.g. 'rates: 400'");
+      if (first == null)
+        throw new IllegalArgumentException(
+            shown + " is empty; give run's options as YAML, e.g. 'rates: 400'");
       top = value(parser);
     } catch (IllegalArgumentException twice) {
       throw new IllegalArgumentException(shown + " " + twice.getMessage(), twice);
     } catch (JsonProcessingException e) {
       JsonLocation at = e.getLocation();
-      throw new IllegalArgumentException(shown + (at == null ? "" : " line " + at.getLineNr()) + " is not valid YAML: " + OutsideText.forTerminal(e.getOriginalMessage()), e);
+      throw new IllegalArgumentException(
+          shown
+              + (at == null ? "" : " line " + at.getLineNr())
+              + " is not valid YAML: "
+              + OutsideText.forTerminal(e.getOriginalMessage()),
+          e);
     } catch (IOException e) {
-      throw new IllegalArgumentException("--scenario " + shown + ": cannot read it (" + e.getMessage() + ")", e);
+      throw new IllegalArgumentException(
+          "--scenario " + shown + ": cannot read it (" + e.getMessage() + ")", e);
     }
     if (!(top.value() instanceof Map<?, ?> map)) {
-      throw new IllegalArgumentException(shown + " line " + top.line() + ": give run's options as a mapping of keys, e.g. 'rates: 400'");
+      throw new IllegalArgumentException(
+          shown
+              + " line "
+              + top.line()
+              + ": give run's options as a mapping of keys, e.g. 'rates: 400'");
     }
     List<String> problems = new ArrayList<>();
     List<String> known = new ArrayList<>(List.of(MEMBERS));
     for (OptionSpec o : run.options()) {
       String longest = o.longestName();
-      if (longest.startsWith("--") && !REFUSED.contains(longest.substring(2))) known.add(longest.substring(2));
+      if (longest.startsWith("--") && !REFUSED.contains(longest.substring(2)))
+        known.add(longest.substring(2));
     }
     Map<String, Located> options = new LinkedHashMap<>();
     List<MixSpec.Member> members = new ArrayList<>();
@@ -149,15 +186,28 @@ final class ScenarioFile {
       OptionSpec option = key.startsWith("-") ? null : run.findOption("--" + key);
       if (key.equals(MEMBERS)) {
         members = members(shown, v, problems);
-      } else if (option == null || REFUSED.contains(key) || !option.longestName().startsWith("--")) {
-        problems.add(shown + " line " + v.line() + ": unknown key '" + OutsideText.forTerminal(key) + "'" + Suggestions.didYouMean(key, known)
-            + "; a scenario's keys are run's long options without their dashes (see 'pkibench run --help') and 'members'");
+      } else if (option == null
+          || REFUSED.contains(key)
+          || !option.longestName().startsWith("--")) {
+        problems.add(
+            shown
+                + " line "
+                + v.line()
+                + ": unknown key '"
+                + OutsideText.forTerminal(key)
+                + "'"
+                + Suggestions.didYouMean(key, known)
+                + "; a scenario's keys are run's long options without their dashes (see 'pkibench run --help') and 'members'");
       } else {
         options.put(key, new Located(plain(v.value()), v.line()));
       }
     }
     if (!members.isEmpty() && options.containsKey("mix")) {
-      problems.add(shown + " line " + options.get("mix").line() + ": give the mix once, as 'members' or as 'mix', not both");
+      problems.add(
+          shown
+              + " line "
+              + options.get("mix").line()
+              + ": give the mix once, as 'members' or as 'mix', not both");
     }
     return new Contents(options, members, problems);
   }
@@ -165,7 +215,11 @@ final class ScenarioFile {
   private static List<MixSpec.Member> members(String shown, Located list, List<String> problems) {
     List<MixSpec.Member> members = new ArrayList<>();
     if (!(list.value() instanceof List<?> entries) || entries.isEmpty()) {
-      problems.add(shown + " line " + list.line() + ": members: give a list, each with name, weight and params, e.g. '- {name: sign, weight: 7}'");
+      problems.add(
+          shown
+              + " line "
+              + list.line()
+              + ": members: give a list, each with name, weight and params, e.g. '- {name: sign, weight: 7}'");
       return members;
     }
     for (Object o : entries) {
@@ -189,23 +243,44 @@ final class ScenarioFile {
           case "weight" -> {
             weight = plain == null ? null : MixSpec.weight(String.valueOf(plain));
             if (weight == null) {
-              problems.add(here + ": the weight ('" + OutsideText.forTerminal(String.valueOf(plain)) + "') is not a number; give a positive number, e.g. weight: 3");
+              problems.add(
+                  here
+                      + ": the weight ('"
+                      + OutsideText.forTerminal(String.valueOf(plain))
+                      + "') is not a number; give a positive number, e.g. weight: 3");
             } else if (!(weight > 0)) {
-              problems.add(here + ": the weight is " + plain + "; a weight must be above 0 (leave the member out to run none of it)");
+              problems.add(
+                  here
+                      + ": the weight is "
+                      + plain
+                      + "; a weight must be above 0 (leave the member out to run none of it)");
             }
           }
           case "params" -> {
             if (plain instanceof Map<?, ?> given) {
-              given.forEach((k, pv) -> {
-                if (pv instanceof Map<?, ?> || pv instanceof List<?> || pv == null) problems.add(here + ": params." + OutsideText.forTerminal(String.valueOf(k)) + " takes one value");
-                else params.put(String.valueOf(k), String.valueOf(pv));
-              });
+              given.forEach(
+                  (k, pv) -> {
+                    if (pv instanceof Map<?, ?> || pv instanceof List<?> || pv == null)
+                      problems.add(
+                          here
+                              + ": params."
+                              + OutsideText.forTerminal(String.valueOf(k))
+                              + " takes one value");
+                    else params.put(String.valueOf(k), String.valueOf(pv));
+                  });
             } else {
               problems.add(here + ": params is a mapping, e.g. params: {alg: ecdsa-p256}");
             }
           }
-          default -> problems.add(here + ": unknown key '" + OutsideText.forTerminal(key) + "'" + Suggestions.didYouMean(key, MEMBER_KEYS) + "; a member has "
-              + String.join(", ", MEMBER_KEYS));
+          default ->
+              problems.add(
+                  here
+                      + ": unknown key '"
+                      + OutsideText.forTerminal(key)
+                      + "'"
+                      + Suggestions.didYouMean(key, MEMBER_KEYS)
+                      + "; a member has "
+                      + String.join(", ", MEMBER_KEYS));
         }
       }
       if (name == null || name.isBlank()) {
@@ -247,8 +322,14 @@ final class ScenarioFile {
           Located v = value(p);
           Object before = map.put(key, new Located(v.value(), keyLine));
           if (before != null) {
-            throw new IllegalArgumentException("line " + keyLine + ": " + OutsideText.forTerminal(key) + " is given twice (first on line " + ((Located) before).line()
-                + "); give each key once");
+            throw new IllegalArgumentException(
+                "line "
+                    + keyLine
+                    + ": "
+                    + OutsideText.forTerminal(key)
+                    + " is given twice (first on line "
+                    + ((Located) before).line()
+                    + "); give each key once");
           }
         }
         yield new Located(map, line);

@@ -12,16 +12,22 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * How {@code run --agents N --local} starts its agents together although their JVMs start at their own pace (17 s apart
- * was seen on a loaded two-core machine, past any fixed head start worth waiting): each agent, its setup done, writes
- * {@code SIGNAL.readyK} and waits for {@code SIGNAL}; once every agent still alive is ready, the parent writes into
- * {@code SIGNAL} one start time for all, a moment ahead. The starter k6's Kubernetes operator runs, as two files.
+ * How {@code run --agents N --local} starts its agents together although their JVMs start at their
+ * own pace (17 s apart was seen on a loaded two-core machine, past any fixed head start worth
+ * waiting): each agent, its setup done, writes {@code SIGNAL.readyK} and waits for {@code SIGNAL};
+ * once every agent still alive is ready, the parent writes into {@code SIGNAL} one start time for
+ * all, a moment ahead. The starter k6's Kubernetes operator runs, as two files.
  */
 final class StartSignal {
-  /** How long an agent waits for the start once it is ready: the parent gave up or died if it takes longer. */
+  /**
+   * How long an agent waits for the start once it is ready: the parent gave up or died if it takes
+   * longer.
+   */
   static final Duration AGENT_WAITS = Duration.ofMinutes(5);
+
   /** Between the last agent ready and the start: time for every agent to see the file. */
   static final Duration HEAD_START = Duration.ofSeconds(1);
+
   private static final long POLL_MILLIS = 20;
 
   private StartSignal() {}
@@ -38,8 +44,13 @@ final class StartSignal {
         long until = clock.millis() + AGENT_WAITS.toMillis();
         while (!Files.exists(signal)) {
           if (clock.millis() > until) {
-            throw new IllegalStateException("no start time in " + signal + " " + AGENT_WAITS.toMinutes() + " min after this agent was ready;"
-                + " the process that started the agents is gone");
+            throw new IllegalStateException(
+                "no start time in "
+                    + signal
+                    + " "
+                    + AGENT_WAITS.toMinutes()
+                    + " min after this agent was ready;"
+                    + " the process that started the agents is gone");
           }
           Thread.sleep(POLL_MILLIS);
         }
@@ -54,10 +65,13 @@ final class StartSignal {
   }
 
   /**
-   * The parent's side: waits until each agent of {@code agents} is ready or has exited, at most {@code within}, then writes
-   * the start time into {@code signal} (atomically: an agent never reads half of it). Returns it.
+   * The parent's side: waits until each agent of {@code agents} is ready or has exited, at most
+   * {@code within}, then writes the start time into {@code signal} (atomically: an agent never
+   * reads half of it). Returns it.
    */
-  static Instant startWhenReady(Path signal, List<Process> agents, Duration within, InstantSource clock) throws IOException, InterruptedException {
+  static Instant startWhenReady(
+      Path signal, List<Process> agents, Duration within, InstantSource clock)
+      throws IOException, InterruptedException {
     long until = clock.millis() + within.toMillis();
     while (clock.millis() < until) {
       boolean all = true;

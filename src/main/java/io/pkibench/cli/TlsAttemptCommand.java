@@ -15,16 +15,25 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * The ssl study's child: tries TLS configurations with one engine in this JVM, which the study started with its
- * legacy security properties (a JVM reads them once, so the study's own process cannot). Not for people.
+ * The ssl study's child: tries TLS configurations with one engine in this JVM, which the study
+ * started with its legacy security properties (a JVM reads them once, so the study's own process
+ * cannot). Not for people.
  */
-@Command(name = "tls-attempt", hidden = true, description = "Tries TLS configurations on loopback for 'study ssl' (internal).")
+@Command(
+    name = "tls-attempt",
+    hidden = true,
+    description = "Tries TLS configurations on loopback for 'study ssl' (internal).")
 final class TlsAttemptCommand implements Callable<Integer> {
   @ParentCommand PkibenchCommand parent;
 
-  @Option(names = "--engine", required = true) String engine;
-  @Option(names = "--pki", required = true) Path pki;
-  @Option(names = "--try", required = true, description = "KEY,PROTOCOL,SUITE (IANA name)") List<String> attempts;
+  @Option(names = "--engine", required = true)
+  String engine;
+
+  @Option(names = "--pki", required = true)
+  Path pki;
+
+  @Option(names = "--try", required = true, description = "KEY,PROTOCOL,SUITE (IANA name)")
+  List<String> attempts;
 
   @Override
   public Integer call() throws Exception {
@@ -34,14 +43,21 @@ final class TlsAttemptCommand implements Callable<Integer> {
     var root = testPki.certificate("root-ca");
     for (String text : attempts) {
       String[] parts = text.split(",", 3);
-      if (parts.length != 3) throw new IllegalArgumentException("--try " + text + ": write KEY,PROTOCOL,SUITE");
+      if (parts.length != 3)
+        throw new IllegalArgumentException("--try " + text + ": write KEY,PROTOCOL,SUITE");
       TlsAttempt attempt = new TlsAttempt(tls, parts[0], parts[1], parts[2]).inEngineNames();
       Map<String, String> line = new LinkedHashMap<>();
       line.put("key", attempt.keyFlag());
       line.put("protocol", attempt.protocol());
       line.put("suite", attempt.suite());
       line.put("refusal", attempt.refusal(TlsServerKeys.of(testPki, attempt.keyFlag()), root));
-      ctx.out().println("pkibench.tls-attempt/1 " + RunResultJson.mapper().writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsString(line));
+      ctx.out()
+          .println(
+              "pkibench.tls-attempt/1 "
+                  + RunResultJson.mapper()
+                      .writer()
+                      .without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+                      .writeValueAsString(line));
     }
     ctx.out().flush();
     return ExitCodes.OK;

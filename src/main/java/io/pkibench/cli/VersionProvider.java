@@ -11,7 +11,14 @@ final class VersionProvider implements IVersionProvider {
     } catch (java.io.IOException e) {
       // fall through to "unknown"
     }
-    return new String[] {"pkibench " + p.getProperty("version", "unknown") + " (commit " + p.getProperty("commit", "unknown") + ("true".equals(p.getProperty("dirty")) ? "-dirty" : "") + ")",
-        "JDK " + System.getProperty("java.runtime.version")};
+    return new String[] {
+      "pkibench "
+          + p.getProperty("version", "unknown")
+          + " (commit "
+          + p.getProperty("commit", "unknown")
+          + ("true".equals(p.getProperty("dirty")) ? "-dirty" : "")
+          + ")",
+      "JDK " + System.getProperty("java.runtime.version")
+    };
   }
 }

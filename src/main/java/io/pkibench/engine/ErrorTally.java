@@ -7,7 +7,8 @@ import java.util.Map;
 /** Failures grouped by cause; owned by one worker, touched only on the (rare) failure path. */
 final class ErrorTally {
   static final int MAX_CAUSES = 100;
-  static final String OTHER = "(more distinct causes than " + MAX_CAUSES + "; the rest are counted here)";
+  static final String OTHER =
+      "(more distinct causes than " + MAX_CAUSES + "; the rest are counted here)";
   private static final int MAX_CAUSE_CHARS = 200;
   private final Map<String, Long> counts = new HashMap<>();
 
@@ -23,8 +24,8 @@ final class ErrorTally {
   }
 
   /**
-   * The failure in words ({@link FailureCause}: "connection refused (ConnectException)", not the JDK's class chain), truncated so
-   * a huge message cannot bloat the result.
+   * The failure in words ({@link FailureCause}: "connection refused (ConnectException)", not the
+   * JDK's class chain), truncated so a huge message cannot bloat the result.
    */
   static String causeOf(Throwable failure) {
     String s = FailureCause.sentenceOf(failure);

@@ -6,10 +6,11 @@ import org.HdrHistogram.Histogram;
 /**
  * One iteration as measured: every operation started in it is counted once, as succeeded or failed;
  * {@code latency} holds the successful operations, in nanoseconds (in open loop from the scheduled
- * start); {@code errors} groups the failures by cause. Open loop only: {@code uncorrected} (from the
- * actual start, null in closed loop), {@code lateStarts} (more than 1 ms after their scheduled time)
- * and {@code missedStarts} (scheduled within the iteration but never started: the workers were busy). A mix's
- * {@code members} split the iteration's operations by member (empty for any other workload).
+ * start); {@code errors} groups the failures by cause. Open loop only: {@code uncorrected} (from
+ * the actual start, null in closed loop), {@code lateStarts} (more than 1 ms after their scheduled
+ * time) and {@code missedStarts} (scheduled within the iteration but never started: the workers
+ * were busy). A mix's {@code members} split the iteration's operations by member (empty for any
+ * other workload).
  */
 public record IterationOutcome(
     int series,
@@ -27,15 +28,53 @@ public record IterationOutcome(
     Map<String, Long> errors,
     java.util.List<MemberOutcome> members) {
 
-  public IterationOutcome(int series, int index, boolean warmup, long durationNanos, long started, long succeeded, long failed, long cpuNanos,
-      Histogram latency, Histogram uncorrected, long lateStarts, long missedStarts, Map<String, Long> errors) {
-    this(series, index, warmup, durationNanos, started, succeeded, failed, cpuNanos, latency, uncorrected, lateStarts, missedStarts, errors,
+  public IterationOutcome(
+      int series,
+      int index,
+      boolean warmup,
+      long durationNanos,
+      long started,
+      long succeeded,
+      long failed,
+      long cpuNanos,
+      Histogram latency,
+      Histogram uncorrected,
+      long lateStarts,
+      long missedStarts,
+      Map<String, Long> errors) {
+    this(
+        series,
+        index,
+        warmup,
+        durationNanos,
+        started,
+        succeeded,
+        failed,
+        cpuNanos,
+        latency,
+        uncorrected,
+        lateStarts,
+        missedStarts,
+        errors,
         java.util.List.of());
   }
 
   public IterationOutcome withMembers(java.util.List<MemberOutcome> newMembers) {
-    return new IterationOutcome(series, index, warmup, durationNanos, started, succeeded, failed, cpuNanos, latency, uncorrected, lateStarts,
-        missedStarts, errors, newMembers);
+    return new IterationOutcome(
+        series,
+        index,
+        warmup,
+        durationNanos,
+        started,
+        succeeded,
+        failed,
+        cpuNanos,
+        latency,
+        uncorrected,
+        lateStarts,
+        missedStarts,
+        errors,
+        newMembers);
   }
 
   public IterationOutcome {
@@ -43,7 +82,12 @@ public record IterationOutcome(
     members = members == null ? java.util.List.of() : java.util.List.copyOf(members);
     if (started != succeeded + failed) {
       throw new IllegalStateException(
-          "counting invariant broken: started " + started + " != succeeded " + succeeded + " + failed " + failed);
+          "counting invariant broken: started "
+              + started
+              + " != succeeded "
+              + succeeded
+              + " + failed "
+              + failed);
     }
   }
 

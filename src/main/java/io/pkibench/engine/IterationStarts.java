@@ -4,8 +4,9 @@ import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
 /**
- * When each iteration may start: at once (one agent alone), or at a wall-clock boundary every agent of a split plan shares
- * ({@code --start-at}), so that iteration k of each agent covers the same interval and their counts add up per interval.
+ * When each iteration may start: at once (one agent alone), or at a wall-clock boundary every agent
+ * of a split plan shares ({@code --start-at}), so that iteration k of each agent covers the same
+ * interval and their counts add up per interval.
  */
 @FunctionalInterface
 public interface IterationStarts {
@@ -13,8 +14,10 @@ public interface IterationStarts {
   IterationStarts NOW = (spec, warmup, index, length, aborted) -> {};
 
   /**
-   * Returns when the iteration {@code index} of {@code spec} ({@code length} long) may start, or early once {@code aborted}
-   * says so; called with the series' workers all waiting at the gate.
+   * Returns when the iteration {@code index} of {@code spec} ({@code length} long) may start, or
+   * early once {@code aborted} says so; called with the series' workers all waiting at the gate.
    */
-  void awaitStart(SeriesSpec spec, boolean warmup, int index, Duration length, BooleanSupplier aborted) throws InterruptedException;
+  void awaitStart(
+      SeriesSpec spec, boolean warmup, int index, Duration length, BooleanSupplier aborted)
+      throws InterruptedException;
 }

@@ -6,15 +6,21 @@ import java.lang.invoke.VarHandle;
 import org.HdrHistogram.ValueRecorder;
 
 /**
- * One worker's operation of a mix: each {@link #execute} runs the member drawn for it; the worker then tells it how
- * the operation ended ({@link #succeeded}, {@link #failed}), which it counts and records as that member's. Owned by one
- * worker, which alone writes its counts (opaque stores, as the worker's own: the controller reads them each second
- * without a fence or a lock on the worker's path); reset by the controller only while the worker waits at the gate.
+ * One worker's operation of a mix: each {@link #execute} runs the member drawn for it; the worker
+ * then tells it how the operation ended ({@link #succeeded}, {@link #failed}), which it counts and
+ * records as that member's. Owned by one worker, which alone writes its counts (opaque stores, as
+ * the worker's own: the controller reads them each second without a fence or a lock on the worker's
+ * path); reset by the controller only while the worker waits at the gate.
  */
 final class MixOperation implements Operation {
   private static final long GOLDEN = 0x9E3779B97F4A7C15L;
-  /** Opaque access to one element of the count arrays: a plain store on the worker's side, fresh for the controller's read. */
+
+  /**
+   * Opaque access to one element of the count arrays: a plain store on the worker's side, fresh for
+   * the controller's read.
+   */
   private static final VarHandle COUNT = MethodHandles.arrayElementVarHandle(long[].class);
+
   private final Operation[] members;
   private final double[] cumulative;
   private final ValueRecorder[] recorders;
@@ -24,18 +30,31 @@ final class MixOperation implements Operation {
   final long[] succeeded;
   final long[] failed;
   final ErrorTally[] errors;
+
   /** This worker's operations so far: the closed loop's draw number. */
   private long drawn;
-  /** The open loop's slot for the next operation, or -1 when the worker draws by its own count (closed loop). */
-  private long slot = -1;
-  private int current;
+
   /**
-   * The iterations ended so far: the open loop's timetable restarts at slot 0 each iteration, and without it each would
-   * draw the same members again (the shares then no closer to the weights however many iterations ran).
+   * The open loop's slot for the next operation, or -1 when the worker draws by its own count
+   * (closed loop).
+   */
+  private long slot = -1;
+
+  private int current;
+
+  /**
+   * The iterations ended so far: the open loop's timetable restarts at slot 0 each iteration, and
+   * without it each would draw the same members again (the shares then no closer to the weights
+   * however many iterations ran).
    */
   private long iteration;
 
-  MixOperation(Operation[] members, double[] cumulative, ValueRecorder[] recorders, long workerSeed, long seed) {
+  MixOperation(
+      Operation[] members,
+      double[] cumulative,
+      ValueRecorder[] recorders,
+      long workerSeed,
+      long seed) {
     this.members = members;
     this.cumulative = cumulative;
     this.recorders = recorders;
@@ -48,19 +67,27 @@ final class MixOperation implements Operation {
     for (int m = 0; m < members.length; m++) errors[m] = new ErrorTally();
   }
 
-  /** A worker's own stream of draws, apart from every other worker's and from the open loop's slots. */
+  /**
+   * A worker's own stream of draws, apart from every other worker's and from the open loop's slots.
+   */
   static long workerSeed(long seed, int worker) {
     return mix64(seed ^ mix64(GOLDEN * (worker + 1L)));
   }
 
-  /** Open loop: the next {@link #execute} is the arrival of timetable slot {@code slot}, whose member the slot decides. */
+  /**
+   * Open loop: the next {@link #execute} is the arrival of timetable slot {@code slot}, whose
+   * member the slot decides.
+   */
   void arrival(long slot) {
     this.slot = slot;
   }
 
   @Override
   public void execute() throws Exception {
-    long hash = slot >= 0 ? mix64((seed ^ mix64(GOLDEN * (iteration + 1))) + GOLDEN * (slot + 1)) : mix64(workerSeed + GOLDEN * ++drawn);
+    long hash =
+        slot >= 0
+            ? mix64((seed ^ mix64(GOLDEN * (iteration + 1))) + GOLDEN * (slot + 1))
+            : mix64(workerSeed + GOLDEN * ++drawn);
     slot = -1;
     int m = member(cumulative, (hash >>> 11) * 0x1.0p-53);
     current = m;
@@ -68,7 +95,10 @@ final class MixOperation implements Operation {
     members[m].execute();
   }
 
-  /** The member the last execute ran ended well after {@code latencyNanos}, as the series records it. */
+  /**
+   * The member the last execute ran ended well after {@code latencyNanos}, as the series records
+   * it.
+   */
   void succeeded(long latencyNanos) {
     recorders[current].recordValue(latencyNanos);
     COUNT.setOpaque(succeeded, current, succeeded[current] + 1);
@@ -79,12 +109,18 @@ final class MixOperation implements Operation {
     errors[current].record(failure);
   }
 
-  /** Member {@code m}'s count in {@code counts} ({@link #started}, {@link #succeeded} or {@link #failed}) as the controller reads it while the worker runs. */
+  /**
+   * Member {@code m}'s count in {@code counts} ({@link #started}, {@link #succeeded} or {@link
+   * #failed}) as the controller reads it while the worker runs.
+   */
   static long countNow(long[] counts, int m) {
     return (long) COUNT.getOpaque(counts, m);
   }
 
-  /** Zeroes the counts for the next iteration, whose slots draw afresh; called while the worker waits at the gate. */
+  /**
+   * Zeroes the counts for the next iteration, whose slots draw afresh; called while the worker
+   * waits at the gate.
+   */
   void resetCounts() {
     iteration++;
     java.util.Arrays.fill(started, 0);
@@ -98,7 +134,9 @@ final class MixOperation implements Operation {
     return cumulative.length - 1;
   }
 
-  /** SplitMix64's finaliser: consecutive inputs give independent-looking, uniformly spread outputs. */
+  /**
+   * SplitMix64's finaliser: consecutive inputs give independent-looking, uniformly spread outputs.
+   */
   static long mix64(long z) {
     z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
     z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;

@@ -14,12 +14,13 @@ import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
 /**
- * Several workloads run as one series: every worker holds an operation of each member, and each operation
- * the engine starts draws which one runs, with probability weight / sum of weights. The draw is a hash of the
- * seed, the iteration and the arrival's slot in the open loop's timetable (so which member arrives when does not depend on
- * which worker serves it), of the seed, the worker and its count of operations in the closed loop: the same
- * seed gives the same draws. The engine records each operation into the series' totals as for any workload and,
- * through {@link MixOperation}, into its member's own counts, histogram and errors: per worker, without a lock or
+ * Several workloads run as one series: every worker holds an operation of each member, and each
+ * operation the engine starts draws which one runs, with probability weight / sum of weights. The
+ * draw is a hash of the seed, the iteration and the arrival's slot in the open loop's timetable (so
+ * which member arrives when does not depend on which worker serves it), of the seed, the worker and
+ * its count of operations in the closed loop: the same seed gives the same draws. The engine
+ * records each operation into the series' totals as for any workload and, through {@link
+ * MixOperation}, into its member's own counts, histogram and errors: per worker, without a lock or
  * an allocation.
  */
 public final class MixWorkload implements Workload, CountedOutcomes {
@@ -28,13 +29,18 @@ public final class MixWorkload implements Workload, CountedOutcomes {
   private final List<Workload> members;
   private final long seed;
   private volatile Series series;
+
   /**
-   * Recorders per member: a mix multiplies the series' histograms by its members, so each member's are fewer than the
-   * series' own (16 × about 0.7 MB each at most), shared by the workers past 16, still without a lock.
+   * Recorders per member: a mix multiplies the series' histograms by its members, so each member's
+   * are fewer than the series' own (16 × about 0.7 MB each at most), shared by the workers past 16,
+   * still without a lock.
    */
   static final int MEMBER_STRIPES = 16;
 
-  /** {@code weights[i]} for {@code members.get(i)}, labelled {@code labels.get(i)}; the members are closed with this workload. */
+  /**
+   * {@code weights[i]} for {@code members.get(i)}, labelled {@code labels.get(i)}; the members are
+   * closed with this workload.
+   */
   public MixWorkload(List<String> labels, double[] weights, List<Workload> members, long seed) {
     if (labels.size() != weights.length || labels.size() != members.size() || labels.isEmpty()) {
       throw new IllegalArgumentException("a mix needs one label and one weight per member");
@@ -44,7 +50,8 @@ public final class MixWorkload implements Workload, CountedOutcomes {
     this.seed = seed;
     double sum = 0;
     for (double w : weights) {
-      if (!(w > 0) || !Double.isFinite(w)) throw new IllegalArgumentException("a mix weight must be above 0: " + w);
+      if (!(w > 0) || !Double.isFinite(w))
+        throw new IllegalArgumentException("a mix weight must be above 0: " + w);
       sum += w;
     }
     cumulative = new double[weights.length];
@@ -57,13 +64,22 @@ public final class MixWorkload implements Workload, CountedOutcomes {
   }
 
   /**
-   * The per-member recorders of one series; the engine makes them before its workers create their operations. The
-   * controller's side: each member's latencies of the last interval ({@code interval}, reused) and of the iteration so
-   * far ({@code iteration}), and the counts at the last interval ({@code [member][started, succeeded, failed]}).
+   * The per-member recorders of one series; the engine makes them before its workers create their
+   * operations. The controller's side: each member's latencies of the last interval ({@code
+   * interval}, reused) and of the iteration so far ({@code iteration}), and the counts at the last
+   * interval ({@code [member][started, succeeded, failed]}).
    */
-  private record Series(LatencyStripes[] latency, MixOperation[] operations, Histogram[] interval, Histogram[] iteration, long[][] counted) {}
+  private record Series(
+      LatencyStripes[] latency,
+      MixOperation[] operations,
+      Histogram[] interval,
+      Histogram[] iteration,
+      long[][] counted) {}
 
-  /** Called by the engine before a series' workers start: fresh per-member recorders for {@code workers} workers. */
+  /**
+   * Called by the engine before a series' workers start: fresh per-member recorders for {@code
+   * workers} workers.
+   */
   void prepare(int workers) {
     int n = labels.size();
     LatencyStripes[] latency = new LatencyStripes[n];
@@ -78,10 +94,11 @@ public final class MixWorkload implements Workload, CountedOutcomes {
   }
 
   /**
-   * Each member's figures since the last call (or the iteration's start), in member order; called by the engine's
-   * controller at each interval while the workers run. The latencies move from the members' recorders (swapped, as
-   * the series' own are) into the iteration's, so {@link #drain} still has them all; the counts are the workers' own,
-   * read opaque, ends before starts as the series' are (an operation ending between the reads is in flight here).
+   * Each member's figures since the last call (or the iteration's start), in member order; called
+   * by the engine's controller at each interval while the workers run. The latencies move from the
+   * members' recorders (swapped, as the series' own are) into the iteration's, so {@link #drain}
+   * still has them all; the counts are the workers' own, read opaque, ends before starts as the
+   * series' are (an operation ending between the reads is in flight here).
    */
   List<MemberSample> sample() {
     Series s = series;
@@ -93,13 +110,16 @@ public final class MixWorkload implements Workload, CountedOutcomes {
         succeeded += MixOperation.countNow(op.succeeded, m);
         failed += MixOperation.countNow(op.failed, m);
       }
-      for (MixOperation op : s.operations()) if (op != null) started += MixOperation.countNow(op.started, m);
+      for (MixOperation op : s.operations())
+        if (op != null) started += MixOperation.countNow(op.started, m);
       Histogram interval = s.interval()[m];
       interval.reset();
       s.latency()[m].drainInto(interval);
       s.iteration()[m].add(interval);
       long[] last = s.counted()[m];
-      samples.add(new MemberSample(labels.get(m), started - last[0], succeeded - last[1], failed - last[2], interval));
+      samples.add(
+          new MemberSample(
+              labels.get(m), started - last[0], succeeded - last[1], failed - last[2], interval));
       last[0] = started;
       last[1] = succeeded;
       last[2] = failed;
@@ -110,25 +130,30 @@ public final class MixWorkload implements Workload, CountedOutcomes {
   @Override
   public Operation newOperation(int worker) throws Exception {
     Series s = series;
-    if (s == null) throw new IllegalStateException("a mix runs in the engine, which prepares its recorders first");
+    if (s == null)
+      throw new IllegalStateException(
+          "a mix runs in the engine, which prepares its recorders first");
     Operation[] ops = new Operation[members.size()];
     for (int m = 0; m < ops.length; m++) {
       ops[m] = members.get(m).newOperation(worker);
       if (ops[m] instanceof Paced) {
         // A paced operation waits for times of its own, which a draw per operation would ignore.
-        throw new IllegalArgumentException(labels.get(m) + " sets the times of its own operations and cannot be a mix member; run it alone");
+        throw new IllegalArgumentException(
+            labels.get(m)
+                + " sets the times of its own operations and cannot be a mix member; run it alone");
       }
     }
     var recorders = new org.HdrHistogram.ValueRecorder[ops.length];
     for (int m = 0; m < ops.length; m++) recorders[m] = s.latency()[m].forWorker(worker);
-    MixOperation op = new MixOperation(ops, cumulative, recorders, MixOperation.workerSeed(seed, worker), seed);
+    MixOperation op =
+        new MixOperation(ops, cumulative, recorders, MixOperation.workerSeed(seed, worker), seed);
     s.operations()[worker] = op;
     return op;
   }
 
   /**
-   * Each member's outcome of the iteration just ended, in member order, and zeroes the counts for the next; called by the
-   * engine's controller while every worker waits at the gate.
+   * Each member's outcome of the iteration just ended, in member order, and zeroes the counts for
+   * the next; called by the engine's controller while every worker waits at the gate.
    */
   List<MemberOutcome> drain() {
     Series s = series;
@@ -167,7 +192,10 @@ public final class MixWorkload implements Workload, CountedOutcomes {
     return all;
   }
 
-  /** Closes every member, even when one fails to; the first failure is thrown with the others suppressed. */
+  /**
+   * Closes every member, even when one fails to; the first failure is thrown with the others
+   * suppressed.
+   */
   @Override
   public void close() throws Exception {
     Exception first = null;

@@ -1,8 +1,9 @@
 package io.pkibench.engine;
 
 /**
- * What the live view shows once a second: the iteration so far, the rate over the last second, and the workload's own
- * live figures ({@code LiveCounts}: connections open and failed), empty for most.
+ * What the live view shows once a second: the iteration so far, the rate over the last second, and
+ * the workload's own live figures ({@code LiveCounts}: connections open and failed), empty for
+ * most.
  */
 public record ProgressSnapshot(
     String workload,
@@ -21,6 +22,9 @@ public record ProgressSnapshot(
     long maxNanos,
     java.util.Map<String, Long> liveCounts) {
   public ProgressSnapshot {
-    liveCounts = liveCounts == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(liveCounts));
+    liveCounts =
+        liveCounts == null
+            ? java.util.Map.of()
+            : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(liveCounts));
   }
 }

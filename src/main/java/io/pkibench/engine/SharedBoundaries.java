@@ -6,18 +6,28 @@ import java.time.InstantSource;
 import java.util.function.BooleanSupplier;
 
 /**
- * Iterations started on a wall-clock timetable every agent of a split plan computes alike from the one start time: the
- * first at {@code startAt}, each next one {@link #ITERATION_GAP} after the last one's planned end, or {@link #SERIES_GAP}
- * when a new series begins (a fresh workload and its workers are set up in between). The timetable follows the plan,
- * not when an agent got there, so an agent that is late for one boundary (its setup slower) is back in step at the next;
- * each late start is counted for the result.
+ * Iterations started on a wall-clock timetable every agent of a split plan computes alike from the
+ * one start time: the first at {@code startAt}, each next one {@link #ITERATION_GAP} after the last
+ * one's planned end, or {@link #SERIES_GAP} when a new series begins (a fresh workload and its
+ * workers are set up in between). The timetable follows the plan, not when an agent got there, so
+ * an agent that is late for one boundary (its setup slower) is back in step at the next; each late
+ * start is counted for the result.
  */
 public final class SharedBoundaries implements IterationStarts {
-  /** Room for the operations in flight at an iteration's end to finish before the next one opens. */
+  /**
+   * Room for the operations in flight at an iteration's end to finish before the next one opens.
+   */
   public static final Duration ITERATION_GAP = Duration.ofMillis(500);
-  /** Room for a new series' setup: the workload created, each worker's operation (keys, connections) made. */
+
+  /**
+   * Room for a new series' setup: the workload created, each worker's operation (keys, connections)
+   * made.
+   */
   public static final Duration SERIES_GAP = Duration.ofSeconds(5);
-  /** A start later than this after its boundary counts as late: a wake-up's jitter is well under it. */
+
+  /**
+   * A start later than this after its boundary counts as late: a wake-up's jitter is well under it.
+   */
   public static final Duration LATE_AFTER = Duration.ofMillis(50);
 
   private final InstantSource clock;
@@ -34,8 +44,9 @@ public final class SharedBoundaries implements IterationStarts {
   }
 
   /**
-   * The start time is asked of {@code startSignal} when the first iteration is due to start, its setup done: it may wait
-   * until every agent is that far and then answer one time for all (local agents, whose JVMs start at their own pace).
+   * The start time is asked of {@code startSignal} when the first iteration is due to start, its
+   * setup done: it may wait until every agent is that far and then answer one time for all (local
+   * agents, whose JVMs start at their own pace).
    */
   public SharedBoundaries(InstantSource clock, java.util.function.Supplier<Instant> startSignal) {
     this.clock = clock;
@@ -48,11 +59,14 @@ public final class SharedBoundaries implements IterationStarts {
   }
 
   @Override
-  public synchronized void awaitStart(SeriesSpec spec, boolean warmup, int index, Duration length, BooleanSupplier aborted)
+  public synchronized void awaitStart(
+      SeriesSpec spec, boolean warmup, int index, Duration length, BooleanSupplier aborted)
       throws InterruptedException {
     if (startAt == null) startAt = startSignal.get();
-    Instant boundary = lastSeries == null ? startAt
-        : next.plus(lastLength).plus(spec == lastSeries ? ITERATION_GAP : SERIES_GAP);
+    Instant boundary =
+        lastSeries == null
+            ? startAt
+            : next.plus(lastLength).plus(spec == lastSeries ? ITERATION_GAP : SERIES_GAP);
     next = boundary;
     lastSeries = spec;
     lastLength = length;

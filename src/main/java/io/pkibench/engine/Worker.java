@@ -1,9 +1,9 @@
 package io.pkibench.engine;
 
 import io.pkibench.keys.CallingWorker;
+import io.pkibench.measure.LatencyHistograms;
 import io.pkibench.plan.LevelLoad;
 import io.pkibench.plan.Stages;
-import io.pkibench.measure.LatencyHistograms;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Paced;
 import io.pkibench.workload.api.Workload;
@@ -24,6 +24,7 @@ abstract class WorkerCounters extends WorkerPadBefore {
   long started;
   long succeeded;
   long failed;
+
   /** Closed loop on stages: running operations now, not parked. */
   boolean active;
 }
@@ -33,9 +34,9 @@ abstract class WorkerPadAfter extends WorkerCounters {
 }
 
 /**
- * One closed-loop worker: it waits at the gate, runs operations back to back until the
- * iteration deadline, then waits at the gate again for the next iteration. The operation path takes one clock reading, one
- * histogram record and one counter store per operation: no allocation, no lock.
+ * One closed-loop worker: it waits at the gate, runs operations back to back until the iteration
+ * deadline, then waits at the gate again for the next iteration. The operation path takes one clock
+ * reading, one histogram record and one counter store per operation: no allocation, no lock.
  */
 final class Worker extends WorkerPadAfter implements Runnable {
   private static final VarHandle STARTED;
@@ -57,15 +58,21 @@ final class Worker extends WorkerPadAfter implements Runnable {
 
   final int id;
   private final ValueRecorder recorder;
+
   /** Open loop only: service time from the actual start, to show the coordinated-omission gap. */
   private final ValueRecorder uncorrected;
+
   final ErrorTally errors = new ErrorTally();
   private final Workload workload;
   private final Gates gates;
   private final CountDownLatch ready;
   volatile Throwable setupFailure;
   volatile Throwable crash;
-  /** Set when the workload is a mix: told each operation's slot and ending, so it records the member drawn. */
+
+  /**
+   * Set when the workload is a mix: told each operation's slot and ending, so it records the member
+   * drawn.
+   */
   private MixOperation mix;
 
   Worker(int id, Workload workload, Gates gates, CountDownLatch ready) {
@@ -77,32 +84,55 @@ final class Worker extends WorkerPadAfter implements Runnable {
     this.ready = ready;
   }
 
-  /** What the controller shares with its workers; volatile fields are read once per iteration or per operation. */
+  /**
+   * What the controller shares with its workers; volatile fields are read once per iteration or per
+   * operation.
+   */
   static final class Gates {
     /** Where the workers wait between iterations; the controller opens each. */
     final IterationGate gate;
+
     final boolean openLoop;
-    /** Open loop: time between scheduled starts; slot i starts at {@code startNanos + i × periodNanos}. */
+
+    /**
+     * Open loop: time between scheduled starts; slot i starts at {@code startNanos + i ×
+     * periodNanos}.
+     */
     final double periodNanos;
-    /** Open loop: when slot 0 is due after {@code startNanos} (an agent's share of a timetable starts later, interleaved). */
+
+    /**
+     * Open loop: when slot 0 is due after {@code startNanos} (an agent's share of a timetable
+     * starts later, interleaved).
+     */
     final long offsetNanos;
+
     /** Open loop: the next unclaimed slot of the timetable, shared by the workers (lock-free). */
-    final java.util.concurrent.atomic.AtomicLong nextSlot = new java.util.concurrent.atomic.AtomicLong();
+    final java.util.concurrent.atomic.AtomicLong nextSlot =
+        new java.util.concurrent.atomic.AtomicLong();
+
     volatile long startNanos;
     volatile long deadlineNanos;
     volatile boolean finished;
     volatile boolean abort;
     final LatencyStripes latency;
+
     /** Open loop only, else null. */
     final LatencyStripes uncorrectedLatency;
-    /** The stages the iteration follows, set by the controller before it opens the gate; null on a fixed level. */
-    volatile Stages stages;
+
     /**
-     * On stages split over agents ({@code --segment I/N}): this agent's slot k of the ramping timetable is the plan's slot
-     * {@code k × slotStride + slotPhase}, and its worker k is the plan's worker {@code k × slotStride + slotPhase}, so that
-     * the agents' slots and workers together are the plan's, each once (k6's execution segments, interleaved).
+     * The stages the iteration follows, set by the controller before it opens the gate; null on a
+     * fixed level.
+     */
+    volatile Stages stages;
+
+    /**
+     * On stages split over agents ({@code --segment I/N}): this agent's slot k of the ramping
+     * timetable is the plan's slot {@code k × slotStride + slotPhase}, and its worker k is the
+     * plan's worker {@code k × slotStride + slotPhase}, so that the agents' slots and workers
+     * together are the plan's, each once (k6's execution segments, interleaved).
      */
     int slotStride = 1;
+
     int slotPhase;
 
     Gates(LevelLoad load, Thread controller) {
@@ -116,17 +146,25 @@ final class Worker extends WorkerPadAfter implements Runnable {
     }
   }
 
-  /** A start later than this after its scheduled time counts as late: well above the ~0.1 ms of timer slack. */
+  /**
+   * A start later than this after its scheduled time counts as late: well above the ~0.1 ms of
+   * timer slack.
+   */
   static final long LATE_START_NANOS = 1_000_000L;
+
   long lateStarts;
 
   @Override
   public void run() {
     Operation operation;
     try {
-      // Inside the try: even this boxing can be the allocation that runs out of memory, and a worker's error must reach
-      // the controller, not the thread's default handler (which prints a stack trace and leaves the controller waiting).
-      CallingWorker.is(id); // a key source with one client identity per worker routes this thread's key calls by it
+      // Inside the try: even this boxing can be the allocation that runs out of memory, and a
+      // worker's error must reach
+      // the controller, not the thread's default handler (which prints a stack trace and leaves the
+      // controller waiting).
+      CallingWorker.is(
+          id); // a key source with one client identity per worker routes this thread's key calls by
+      // it
       operation = workload.newOperation(id);
       mix = operation instanceof MixOperation m ? m : null;
     } catch (Throwable t) {
@@ -137,16 +175,24 @@ final class Worker extends WorkerPadAfter implements Runnable {
     }
     IterationGate gate = gates.gate;
     try {
-      // Arrives once at the start, then once at the end of each iteration; the controller opens the next.
+      // Arrives once at the start, then once at the end of each iteration; the controller opens the
+      // next.
       while (gate.arriveAndAwaitOpening()) {
         if (gates.finished || operation == null) return;
         Stages stages = gates.stages;
-        if (gates.openLoop) runOnTimetable(operation, stages, gates.startNanos, gates.deadlineNanos); // stages: a ramp, else null
-        else if (stages != null) runStaged(operation, stages, gates.startNanos, gates.deadlineNanos);
+        if (gates.openLoop)
+          runOnTimetable(
+              operation,
+              stages,
+              gates.startNanos,
+              gates.deadlineNanos); // stages: a ramp, else null
+        else if (stages != null)
+          runStaged(operation, stages, gates.startNanos, gates.deadlineNanos);
         else runUntil(operation, gates.deadlineNanos);
       }
     } catch (VirtualMachineError fatal) {
-      // Out of memory or stack: the series cannot be trusted; wake the controller instead of hanging it.
+      // Out of memory or stack: the series cannot be trusted; wake the controller instead of
+      // hanging it.
       crash = fatal;
       gate.terminate();
     }
@@ -178,9 +224,10 @@ final class Worker extends WorkerPadAfter implements Runnable {
   }
 
   /**
-   * Closed loop for an operation with times of its own: waits until each is due (or the iteration ends), then runs it;
-   * nothing starts past the deadline. Its latency counts from when it was due (no earlier than the iteration's start), so a
-   * worker that wakes late, its client overloaded, shows the delay instead of hiding it (coordinated omission).
+   * Closed loop for an operation with times of its own: waits until each is due (or the iteration
+   * ends), then runs it; nothing starts past the deadline. Its latency counts from when it was due
+   * (no earlier than the iteration's start), so a worker that wakes late, its client overloaded,
+   * shows the delay instead of hiding it (coordinated omission).
    */
   private void runPaced(Paced operation, long deadlineNanos) {
     while (true) {
@@ -205,18 +252,23 @@ final class Worker extends WorkerPadAfter implements Runnable {
   }
 
   /**
-   * Open loop: claims the next slot of the shared timetable, waits for its scheduled time, runs it. Slot {@code n} is due
-   * {@code n} periods after the start (plus an agent's offset in a split plan), or, on a ramp ({@code --stages}), when
-   * the ramping timetable has offered {@code n} arrivals. Latency counts from the scheduled time (coordinated-omission
-   * free); when the workers fall behind, the wait shows up as latency, as it would for a client arriving on time.
+   * Open loop: claims the next slot of the shared timetable, waits for its scheduled time, runs it.
+   * Slot {@code n} is due {@code n} periods after the start (plus an agent's offset in a split
+   * plan), or, on a ramp ({@code --stages}), when the ramping timetable has offered {@code n}
+   * arrivals. Latency counts from the scheduled time (coordinated-omission free); when the workers
+   * fall behind, the wait shows up as latency, as it would for a client arriving on time.
    */
-  private void runOnTimetable(Operation operation, Stages ramp, long startNanos, long deadlineNanos) {
+  private void runOnTimetable(
+      Operation operation, Stages ramp, long startNanos, long deadlineNanos) {
     java.util.concurrent.atomic.AtomicLong slots = gates.nextSlot;
     double period = gates.periodNanos;
     while (true) {
       long slot = slots.getAndIncrement();
       long planSlot = ramp == null ? slot : slot * gates.slotStride + gates.slotPhase;
-      long offset = ramp == null ? gates.offsetNanos + (long) (slot * period) : ramp.offsetOfArrival(planSlot);
+      long offset =
+          ramp == null
+              ? gates.offsetNanos + (long) (slot * period)
+              : ramp.offsetOfArrival(planSlot);
       if (offset == Long.MAX_VALUE || gates.abort) return;
       long scheduled = startNanos + offset;
       if (scheduled - deadlineNanos >= 0) return;
@@ -246,12 +298,16 @@ final class Worker extends WorkerPadAfter implements Runnable {
   }
 
   /**
-   * Closed loop on stages: worker {@code id} runs operations back to back while the target, rounded, counts more than
-   * {@code id} workers, and parks until the target reaches it again otherwise (the highest-numbered workers park first).
-   * A parked worker is not active; the controller counts the active ones each second.
+   * Closed loop on stages: worker {@code id} runs operations back to back while the target,
+   * rounded, counts more than {@code id} workers, and parks until the target reaches it again
+   * otherwise (the highest-numbered workers park first). A parked worker is not active; the
+   * controller counts the active ones each second.
    */
   private void runStaged(Operation operation, Stages stages, long startNanos, long deadlineNanos) {
-    double needs = (double) id * gates.slotStride + gates.slotPhase + 0.5; // this worker as the plan numbers it
+    double needs =
+        (double) id * gates.slotStride
+            + gates.slotPhase
+            + 0.5; // this worker as the plan numbers it
     try {
       while (true) {
         long now = System.nanoTime();
@@ -259,7 +315,10 @@ final class Worker extends WorkerPadAfter implements Runnable {
         if (stages.targetAt(now - startNanos) < needs) {
           ACTIVE.setOpaque(this, false);
           long at = stages.offsetWhenAtLeast(needs, now - startNanos);
-          long wake = at == Long.MAX_VALUE || at >= deadlineNanos - startNanos ? deadlineNanos : startNanos + at;
+          long wake =
+              at == Long.MAX_VALUE || at >= deadlineNanos - startNanos
+                  ? deadlineNanos
+                  : startNanos + at;
           while (wake - now > 0 && !gates.abort) {
             LockSupport.parkNanos(Math.min(wake - now, ABORT_CHECK_NANOS));
             now = System.nanoTime();
@@ -270,11 +329,14 @@ final class Worker extends WorkerPadAfter implements Runnable {
         ACTIVE.setOpaque(this, true);
         long from = now;
         if (operation instanceof Paced paced) {
-          // An operation with times of its own waits for them, as in runPaced; its latency counts from when it was due,
-          // but never from before this worker was running (a parked worker's operation is not late for its park).
+          // An operation with times of its own waits for them, as in runPaced; its latency counts
+          // from when it was due,
+          // but never from before this worker was running (a parked worker's operation is not late
+          // for its park).
           long due = paced.dueNanos();
           if (due - now > 0) {
-            LockSupport.parkNanos(Math.min(Math.min(due - now, deadlineNanos - now), ABORT_CHECK_NANOS));
+            LockSupport.parkNanos(
+                Math.min(Math.min(due - now, deadlineNanos - now), ABORT_CHECK_NANOS));
             continue;
           }
           from = due - activeSince > 0 ? due : activeSince;
@@ -295,8 +357,9 @@ final class Worker extends WorkerPadAfter implements Runnable {
   }
 
   /**
-   * One operation done, by every loop alike: its latency (capped at what the histograms track) into the iteration's
-   * histogram and its mix member's, then the count, last, so that a count the controller reads has its latency recorded.
+   * One operation done, by every loop alike: its latency (capped at what the histograms track) into
+   * the iteration's histogram and its mix member's, then the count, last, so that a count the
+   * controller reads has its latency recorded.
    */
   private void recordSuccess(long latencyNanos) {
     long latency = Math.min(latencyNanos, LatencyHistograms.HIGHEST_TRACKABLE_NANOS);
@@ -305,7 +368,9 @@ final class Worker extends WorkerPadAfter implements Runnable {
     SUCCEEDED.setOpaque(this, succeeded + 1);
   }
 
-  /** One operation failed, by every loop alike: counted, its cause kept, and its mix member told. */
+  /**
+   * One operation failed, by every loop alike: counted, its cause kept, and its mix member told.
+   */
   private void recordFailure(Throwable failure) {
     FAILED.setOpaque(this, failed + 1);
     errors.record(failure);
@@ -315,10 +380,15 @@ final class Worker extends WorkerPadAfter implements Runnable {
   /** Closed loop on stages: when this worker last went from parked to running. */
   private long activeSince;
 
-  /** How long a worker waiting on the stages parks at most before it looks at the abort flag again. */
+  /**
+   * How long a worker waiting on the stages parks at most before it looks at the abort flag again.
+   */
   private static final long ABORT_CHECK_NANOS = 100_000_000L;
 
-  /** Closed loop on stages: whether this worker is running operations rather than parked (read by the controller). */
+  /**
+   * Closed loop on stages: whether this worker is running operations rather than parked (read by
+   * the controller).
+   */
   boolean activeNow() {
     return (boolean) ACTIVE.getOpaque(this);
   }

@@ -17,11 +17,12 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
 
 /**
- * How pkibench writes a file beside a result (the result, its interval log, recordings, profiles, reports, charts,
- * journals, samples): readable by its owner only (mode 0600, given when the file is created, so it is never readable
- * by others, not even for a moment), and never through a symbolic link someone planted at its path, which could point
- * at any file the user may write. A whole file is written to a temporary file beside it and renamed over its path
- * ({@link #replace}): a link there is replaced, not followed, and readers never see half a file. A file written as a
+ * How pkibench writes a file beside a result (the result, its interval log, recordings, profiles,
+ * reports, charts, journals, samples): readable by its owner only (mode 0600, given when the file
+ * is created, so it is never readable by others, not even for a moment), and never through a
+ * symbolic link someone planted at its path, which could point at any file the user may write. A
+ * whole file is written to a temporary file beside it and renamed over its path ({@link #replace}):
+ * a link there is replaced, not followed, and readers never see half a file. A file written as a
  * run goes ({@link #createNew}) refuses a link at its path.
  */
 public final class OutputFiles {
@@ -46,16 +47,20 @@ public final class OutputFiles {
   }
 
   /**
-   * Writes {@code content} to a new owner-only temporary file beside {@code file}, syncs it and renames it over
-   * {@code file}: a symbolic link at {@code file} is replaced by the file, its target left alone. A device or a pipe
-   * there ({@code --out /dev/null}, {@code /dev/stdout}) is written through instead: renamed over, it would become a
-   * file (as root, /dev/null itself); a block device is refused, as no output belongs on a disk's raw blocks.
+   * Writes {@code content} to a new owner-only temporary file beside {@code file}, syncs it and
+   * renames it over {@code file}: a symbolic link at {@code file} is replaced by the file, its
+   * target left alone. A device or a pipe there ({@code --out /dev/null}, {@code /dev/stdout}) is
+   * written through instead: renamed over, it would become a file (as root, /dev/null itself); a
+   * block device is refused, as no output belongs on a disk's raw blocks.
    */
   public static void replace(Path file, Content content) throws IOException {
     replace(file, content, "rw-------");
   }
 
-  /** {@code bytes} as the whole of {@code file}, a script its owner may run (mode 0700); see {@link #replace(Path, Content)}. */
+  /**
+   * {@code bytes} as the whole of {@code file}, a script its owner may run (mode 0700); see {@link
+   * #replace(Path, Content)}.
+   */
   public static void replaceScript(Path file, byte[] bytes) throws IOException {
     replace(file, out -> out.write(bytes), "rwx------");
   }
@@ -70,7 +75,8 @@ public final class OutputFiles {
     }
     Path tmp = reserveBeside(file, mode);
     try {
-      try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+      try (FileChannel channel =
+          FileChannel.open(tmp, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
         content.writeTo(kept(Channels.newOutputStream(channel)));
         channel.force(true);
       }
@@ -81,8 +87,9 @@ public final class OutputFiles {
   }
 
   /**
-   * A new, empty, owner-only file beside {@code file}, under a name nobody could have planted a link at: for a writer
-   * that must be handed a path (a JFR dump, a flame graph converter), whose file {@link #moveInto} then puts in place.
+   * A new, empty, owner-only file beside {@code file}, under a name nobody could have planted a
+   * link at: for a writer that must be handed a path (a JFR dump, a flame graph converter), whose
+   * file {@link #moveInto} then puts in place.
    */
   public static Path reserveBeside(Path file) throws IOException {
     return reserveBeside(file, "rw-------");
@@ -94,38 +101,58 @@ public final class OutputFiles {
     return Files.createTempFile(dir, "." + file.getFileName(), ".tmp", mode(dir, mode));
   }
 
-  /** Syncs {@code reserved} (from {@link #reserveBeside}) and renames it over {@code file}, replacing a link there rather than following it. */
+  /**
+   * Syncs {@code reserved} (from {@link #reserveBeside}) and renames it over {@code file},
+   * replacing a link there rather than following it.
+   */
   public static void moveInto(Path reserved, Path file) throws IOException {
     try {
-      try (FileChannel channel = FileChannel.open(reserved, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+      try (FileChannel channel =
+          FileChannel.open(reserved, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
         channel.force(true);
       }
-      Files.move(reserved, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(
+          reserved, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } finally {
       Files.deleteIfExists(reserved);
     }
   }
 
   /**
-   * {@code file} created anew, owner-only, for writing as a run goes (an interval log, a journal): a symbolic link at
-   * its path is refused with an exception that says so; a regular file there (an earlier run's) is removed first, so its
-   * mode does not carry over. The stream is not buffered: each write reaches the file.
+   * {@code file} created anew, owner-only, for writing as a run goes (an interval log, a journal):
+   * a symbolic link at its path is refused with an exception that says so; a regular file there (an
+   * earlier run's) is removed first, so its mode does not carry over. The stream is not buffered:
+   * each write reaches the file.
    */
   public static OutputStream createNew(Path file) throws IOException {
     if (Files.isSymbolicLink(file)) throw linkRefused(file);
     if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) Files.delete(file);
     try {
-      // CREATE_NEW is O_EXCL: it fails on a link planted since the check above, dangling or not, instead of following it.
-      return Channels.newOutputStream(Files.newByteChannel(file,
-          Set.<OpenOption>of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), mode(file.toAbsolutePath().getParent(), "rw-------")));
+      // CREATE_NEW is O_EXCL: it fails on a link planted since the check above, dangling or not,
+      // instead of following it.
+      return Channels.newOutputStream(
+          Files.newByteChannel(
+              file,
+              Set.<OpenOption>of(
+                  StandardOpenOption.CREATE_NEW,
+                  StandardOpenOption.WRITE,
+                  LinkOption.NOFOLLOW_LINKS),
+              mode(file.toAbsolutePath().getParent(), "rw-------")));
     } catch (FileAlreadyExistsException e) {
       if (Files.isSymbolicLink(file)) throw linkRefused(file);
-      throw new IOException(file + " exists and is not a regular file (" + (Files.isDirectory(file) ? "a directory" : "a device or a pipe")
-          + "); remove it or give another name", e);
+      throw new IOException(
+          file
+              + " exists and is not a regular file ("
+              + (Files.isDirectory(file) ? "a directory" : "a device or a pipe")
+              + "); remove it or give another name",
+          e);
     }
   }
 
-  /** The exception for a link at a path pkibench writes: it names the path, says it is a link, and the way out. */
+  /**
+   * The exception for a link at a path pkibench writes: it names the path, says it is a link, and
+   * the way out.
+   */
   public static IOException linkRefused(Path file) {
     String target;
     try {
@@ -133,11 +160,18 @@ public final class OutputFiles {
     } catch (IOException | UnsupportedOperationException e) {
       target = "";
     }
-    return new IOException(file + " is a symbolic link" + target + "; pkibench does not write through a link (it could point at any file):"
-        + " remove it, or write the result elsewhere");
+    return new IOException(
+        file
+            + " is a symbolic link"
+            + target
+            + "; pkibench does not write through a link (it could point at any file):"
+            + " remove it, or write the result elsewhere");
   }
 
-  /** {@code out}, which a writer may close (Batik's PNG transcoder does) while the file still has to be synced. */
+  /**
+   * {@code out}, which a writer may close (Batik's PNG transcoder does) while the file still has to
+   * be synced.
+   */
   private static OutputStream kept(OutputStream out) {
     return new java.io.FilterOutputStream(out) {
       @Override
@@ -152,10 +186,16 @@ public final class OutputFiles {
     };
   }
 
-  /** {@code mode} where the file system has POSIX modes (not on Windows, whose ACLs already keep a user's files to that user). */
+  /**
+   * {@code mode} where the file system has POSIX modes (not on Windows, whose ACLs already keep a
+   * user's files to that user).
+   */
   private static FileAttribute<?>[] mode(Path dir, String mode) {
-    if (dir == null || !dir.getFileSystem().supportedFileAttributeViews().contains("posix")) return new FileAttribute<?>[0];
-    return new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(mode))};
+    if (dir == null || !dir.getFileSystem().supportedFileAttributeViews().contains("posix"))
+      return new FileAttribute<?>[0];
+    return new FileAttribute<?>[] {
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(mode))
+    };
   }
 
   private static boolean isBlockDevice(Path file) {

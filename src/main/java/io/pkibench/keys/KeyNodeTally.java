@@ -7,7 +7,13 @@ import java.util.List;
  * A key-server node behind a key source and its share of the calls so far: the key source's own
  * account, which the session copies into the result file (keys know nothing of that format).
  */
-public record KeyNodeTally(String node, int weight, long calls, long failures, boolean upAtEnd, List<Transition> transitions) {
+public record KeyNodeTally(
+    String node,
+    int weight,
+    long calls,
+    long failures,
+    boolean upAtEnd,
+    List<Transition> transitions) {
   public KeyNodeTally {
     transitions = List.copyOf(transitions);
   }
@@ -16,19 +22,29 @@ public record KeyNodeTally(String node, int weight, long calls, long failures, b
   public record Transition(Instant at, boolean up, String why) {}
 
   /**
-   * The tallies of several clients of the same nodes (forked series, each its own JVM) as one: calls and failures
-   * added per node, every transition kept in order of time, up at the end as the last client saw it.
+   * The tallies of several clients of the same nodes (forked series, each its own JVM) as one:
+   * calls and failures added per node, every transition kept in order of time, up at the end as the
+   * last client saw it.
    */
   public static List<KeyNodeTally> sum(List<List<KeyNodeTally>> clients) {
     java.util.Map<String, KeyNodeTally> byNode = new java.util.LinkedHashMap<>();
     for (List<KeyNodeTally> client : clients) {
       for (KeyNodeTally n : client) {
-        byNode.merge(n.node(), n, (a, b) -> {
-          List<Transition> both = new java.util.ArrayList<>(a.transitions());
-          both.addAll(b.transitions());
-          both.sort(java.util.Comparator.comparing(Transition::at));
-          return new KeyNodeTally(a.node(), a.weight(), a.calls() + b.calls(), a.failures() + b.failures(), b.upAtEnd(), both);
-        });
+        byNode.merge(
+            n.node(),
+            n,
+            (a, b) -> {
+              List<Transition> both = new java.util.ArrayList<>(a.transitions());
+              both.addAll(b.transitions());
+              both.sort(java.util.Comparator.comparing(Transition::at));
+              return new KeyNodeTally(
+                  a.node(),
+                  a.weight(),
+                  a.calls() + b.calls(),
+                  a.failures() + b.failures(),
+                  b.upAtEnd(),
+                  both);
+            });
       }
     }
     return List.copyOf(byNode.values());

@@ -15,23 +15,34 @@ public interface KeySource extends AutoCloseable {
    */
   Provider provider(String type, String algorithm) throws GeneralSecurityException;
 
-  /** The aliases of the private keys this source holds, in a stable order (a key server lists and serves them). */
+  /**
+   * The aliases of the private keys this source holds, in a stable order (a key server lists and
+   * serves them).
+   */
   java.util.List<String> aliases() throws GeneralSecurityException;
 
-  /** The key-server nodes behind this source and each one's calls so far; empty for sources that hold their keys. */
+  /**
+   * The key-server nodes behind this source and each one's calls so far; empty for sources that
+   * hold their keys.
+   */
   default java.util.List<KeyNodeTally> nodes() {
     return java.util.List.of();
   }
 
   /**
-   * Waits, at most {@code within}, until every key-server node behind this source answers again (after a study restarted
-   * them between levels); returns the nodes still down, each with why. Sources that hold their keys have none to wait for.
+   * Waits, at most {@code within}, until every key-server node behind this source answers again
+   * (after a study restarted them between levels); returns the nodes still down, each with why.
+   * Sources that hold their keys have none to wait for.
    */
-  default java.util.List<String> awaitNodesUp(java.time.Duration within) throws InterruptedException {
+  default java.util.List<String> awaitNodesUp(java.time.Duration within)
+      throws InterruptedException {
     return java.util.List.of();
   }
 
-  /** How the result file names this source, e.g. {@code software:accp} or {@code pkcs11:softhsm.cfg}. */
+  /**
+   * How the result file names this source, e.g. {@code software:accp} or {@code
+   * pkcs11:softhsm.cfg}.
+   */
   String describe();
 
   @Override

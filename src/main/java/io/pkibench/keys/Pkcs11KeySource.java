@@ -1,8 +1,8 @@
 package io.pkibench.keys;
 
 import io.pkibench.pki.Entity;
-import io.pkibench.pki.TestPki;
 import io.pkibench.pki.Secret;
+import io.pkibench.pki.TestPki;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +21,8 @@ import java.util.List;
 
 /**
  * Keys inside a PKCS#11 token (SoftHSM2 in tests, any HSM in real use) through the JDK's SunPKCS11.
- * SunPKCS11 lists only private keys that have a certificate, which {@code pki init --pkcs11} writes.
+ * SunPKCS11 lists only private keys that have a certificate, which {@code pki init --pkcs11}
+ * writes.
  */
 public final class Pkcs11KeySource implements KeySource {
   private final Path config;
@@ -31,20 +32,28 @@ public final class Pkcs11KeySource implements KeySource {
   public Pkcs11KeySource(Path config, Secret pin) throws GeneralSecurityException {
     if (!Files.isReadable(config)) {
       throw new GeneralSecurityException(
-          "--keys pkcs11:" + config + ": no such file; write a SunPKCS11 config (name, library, slot) there");
+          "--keys pkcs11:"
+              + config
+              + ": no such file; write a SunPKCS11 config (name, library, slot) there");
     }
     this.config = config;
     try {
       this.provider = Security.getProvider("SunPKCS11").configure(config.toString());
     } catch (ProviderException | java.security.InvalidParameterException e) {
-      throw new GeneralSecurityException("--keys pkcs11:" + config + ": the token cannot be opened: " + rootMessage(e), e);
+      throw new GeneralSecurityException(
+          "--keys pkcs11:" + config + ": the token cannot be opened: " + rootMessage(e), e);
     }
     this.store = KeyStore.getInstance("PKCS11", provider);
     try {
       store.load(null, pin.chars());
     } catch (IOException e) {
       throw new GeneralSecurityException(
-          "--keys pkcs11:" + config + ": login failed (" + rootMessage(e) + "); check the PIN in --pin-file or PKIBENCH_PKCS11_PIN", e);
+          "--keys pkcs11:"
+              + config
+              + ": login failed ("
+              + rootMessage(e)
+              + "); check the PIN in --pin-file or PKIBENCH_PKCS11_PIN",
+          e);
     }
   }
 
@@ -66,7 +75,11 @@ public final class Pkcs11KeySource implements KeySource {
     PrivateKey key = (PrivateKey) store.getKey(alias, null);
     if (key == null) {
       throw new UnrecoverableKeyException(
-          "the token has no key '" + alias + "' with a certificate; put the test PKI in it with 'pkibench pki init --pkcs11 " + config + "'");
+          "the token has no key '"
+              + alias
+              + "' with a certificate; put the test PKI in it with 'pkibench pki init --pkcs11 "
+              + config
+              + "'");
     }
     List<X509Certificate> chain = new ArrayList<>();
     for (Certificate c : store.getCertificateChain(alias)) chain.add((X509Certificate) c);
@@ -94,9 +107,11 @@ public final class Pkcs11KeySource implements KeySource {
 
   /**
    * Copies the test PKI's end-entity keys, each with its certificate chain, into the token, so that
-   * SunPKCS11 lists them. Keys already there are left alone; a key the token refuses is reported, not hidden.
+   * SunPKCS11 lists them. Keys already there are left alone; a key the token refuses is reported,
+   * not hidden.
    */
-  public int importFrom(TestPki pki, java.util.function.Consumer<String> log) throws GeneralSecurityException {
+  public int importFrom(TestPki pki, java.util.function.Consumer<String> log)
+      throws GeneralSecurityException {
     SoftwareKeySource software = new SoftwareKeySource(() -> pki, ProviderChoice.JDK);
     int imported = 0;
     for (Entity e : pki.entities()) {
@@ -106,15 +121,28 @@ public final class Pkcs11KeySource implements KeySource {
         continue;
       }
       if (e.keyAlgorithm().isPostQuantum()) {
-        log.accept("  " + e.alias() + ": NOT imported, SunPKCS11 has no " + e.keyAlgorithm().flag + " keys (PKCS#11 3.2 defines them; no token here has them)");
+        log.accept(
+            "  "
+                + e.alias()
+                + ": NOT imported, SunPKCS11 has no "
+                + e.keyAlgorithm().flag
+                + " keys (PKCS#11 3.2 defines them; no token here has them)");
         continue;
       }
       SigningKey key = software.key(e.alias());
       try {
-        store.setKeyEntry(e.alias(), key.privateKey(), null, key.chain().toArray(new X509Certificate[0]));
+        store.setKeyEntry(
+            e.alias(), key.privateKey(), null, key.chain().toArray(new X509Certificate[0]));
         imported++;
       } catch (java.security.KeyStoreException | ProviderException refused) {
-        log.accept("  " + e.alias() + ": NOT imported, the token refuses " + e.keyAlgorithm().flag + " keys (" + rootMessage(refused) + ")");
+        log.accept(
+            "  "
+                + e.alias()
+                + ": NOT imported, the token refuses "
+                + e.keyAlgorithm().flag
+                + " keys ("
+                + rootMessage(refused)
+                + ")");
       }
     }
     return imported;

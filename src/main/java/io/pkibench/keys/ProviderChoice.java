@@ -28,10 +28,14 @@ public enum ProviderChoice {
   public static ProviderChoice parse(String flag) {
     for (ProviderChoice c : values()) if (c.flag.equals(flag)) return c;
     throw new IllegalArgumentException(
-        "--keys software:" + flag + ": unknown provider; use software:accp, software:jdk or software:bc");
+        "--keys software:"
+            + flag
+            + ": unknown provider; use software:accp, software:jdk or software:bc");
   }
 
-  /** ACCP when its native library loads here, else the JDK: the default of {@code --keys software}. */
+  /**
+   * ACCP when its native library loads here, else the JDK: the default of {@code --keys software}.
+   */
   public static ProviderChoice best() {
     return accpLoadFailure() == null ? ACCP : JDK;
   }
@@ -46,26 +50,45 @@ public enum ProviderChoice {
     }
   }
 
-  /** The provider of this choice that offers {@code type.algorithm}; throws naming a choice that would. */
+  /**
+   * The provider of this choice that offers {@code type.algorithm}; throws naming a choice that
+   * would.
+   */
   public Provider providerFor(String type, String algorithm) throws GeneralSecurityException {
-    Provider p = switch (this) {
-      case ACCP -> {
-        Throwable failure = accpLoadFailure();
-        if (failure != null) {
-          throw new NoSuchAlgorithmException(
-              "Amazon Corretto Crypto Provider does not load here (" + failure + "); use --keys software:jdk");
-        }
-        yield Services.offers(AmazonCorrettoCryptoProvider.INSTANCE, type, algorithm) ? AmazonCorrettoCryptoProvider.INSTANCE : null;
-      }
-      case BC -> Services.offers(BOUNCY_CASTLE, type, algorithm) ? BOUNCY_CASTLE : null;
-      case JDK -> Arrays.stream(Security.getProviders())
-          .filter(x -> !x.getName().equals("AmazonCorrettoCryptoProvider") && !x.getName().equals("BC"))
-          .filter(x -> Services.offers(x, type, algorithm))
-          .findFirst().orElse(null);
-    };
+    Provider p =
+        switch (this) {
+          case ACCP -> {
+            Throwable failure = accpLoadFailure();
+            if (failure != null) {
+              throw new NoSuchAlgorithmException(
+                  "Amazon Corretto Crypto Provider does not load here ("
+                      + failure
+                      + "); use --keys software:jdk");
+            }
+            yield Services.offers(AmazonCorrettoCryptoProvider.INSTANCE, type, algorithm)
+                ? AmazonCorrettoCryptoProvider.INSTANCE
+                : null;
+          }
+          case BC -> Services.offers(BOUNCY_CASTLE, type, algorithm) ? BOUNCY_CASTLE : null;
+          case JDK ->
+              Arrays.stream(Security.getProviders())
+                  .filter(
+                      x ->
+                          !x.getName().equals("AmazonCorrettoCryptoProvider")
+                              && !x.getName().equals("BC"))
+                  .filter(x -> Services.offers(x, type, algorithm))
+                  .findFirst()
+                  .orElse(null);
+        };
     if (p == null) {
       throw new NoSuchAlgorithmException(
-          "provider " + flag + " has no " + type + " " + algorithm + "; try another --keys software:PROVIDER");
+          "provider "
+              + flag
+              + " has no "
+              + type
+              + " "
+              + algorithm
+              + "; try another --keys software:PROVIDER");
     }
     return p;
   }

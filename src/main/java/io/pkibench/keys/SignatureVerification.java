@@ -15,17 +15,24 @@ public final class SignatureVerification {
 
   private SignatureVerification() {}
 
-  /** Returns only when {@code signature} over {@code data} verifies with {@code key}; throws {@link SignatureException} otherwise. */
-  public static void verify(String algorithm, PublicKey key, byte[] data, byte[] signature) throws GeneralSecurityException {
+  /**
+   * Returns only when {@code signature} over {@code data} verifies with {@code key}; throws {@link
+   * SignatureException} otherwise.
+   */
+  public static void verify(String algorithm, PublicKey key, byte[] data, byte[] signature)
+      throws GeneralSecurityException {
     Signature verify;
     try {
       verify = Signature.getInstance(algorithm, FASTEST.providerFor("Signature", algorithm));
     } catch (NoSuchAlgorithmException notThere) {
-      verify = Signature.getInstance(algorithm); // an algorithm ACCP lacks: whichever provider has it
+      verify =
+          Signature.getInstance(algorithm); // an algorithm ACCP lacks: whichever provider has it
     }
     verify.initVerify(key);
     verify.update(data);
     // A check that throws cannot be ignored the way a returned false can (Tink's rule).
-    if (!verify.verify(signature)) throw new SignatureException("the " + algorithm + " signature does not verify with the given key");
+    if (!verify.verify(signature))
+      throw new SignatureException(
+          "the " + algorithm + " signature does not verify with the given key");
   }
 }

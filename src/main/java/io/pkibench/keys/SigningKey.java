@@ -10,7 +10,8 @@ import java.util.List;
  * A private key with its certificate chain (leaf first) and the JCA provider that operates it.
  * Workloads sign through {@code provider} and never learn where the key lives.
  */
-public record SigningKey(String alias, PrivateKey privateKey, List<X509Certificate> chain, Provider provider) {
+public record SigningKey(
+    String alias, PrivateKey privateKey, List<X509Certificate> chain, Provider provider) {
   public SigningKey {
     chain = List.copyOf(chain);
     if (chain.isEmpty()) throw new IllegalArgumentException("key " + alias + " has no certificate");
@@ -27,6 +28,12 @@ public record SigningKey(String alias, PrivateKey privateKey, List<X509Certifica
   /** Never prints key material. */
   @Override
   public String toString() {
-    return "SigningKey[" + alias + ", " + certificate().getSubjectX500Principal().getName() + ", via " + provider.getName() + "]";
+    return "SigningKey["
+        + alias
+        + ", "
+        + certificate().getSubjectX500Principal().getName()
+        + ", via "
+        + provider.getName()
+        + "]";
   }
 }

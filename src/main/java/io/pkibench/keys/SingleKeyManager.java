@@ -22,12 +22,18 @@ public final class SingleKeyManager extends X509ExtendedKeyManager {
 
   private boolean fits(String keyType) {
     String algorithm = key.privateKey().getAlgorithm();
-    // TLS 1.3 asks for "RSASSA-PSS" certificates too; an rsaEncryption certificate signs rsa_pss_rsae_* as well
-    return keyType.equals(algorithm) || (algorithm.equals("RSA") && keyType.equals("RSASSA-PSS")) || (algorithm.equals("EC") && keyType.startsWith("EC"))
+    // TLS 1.3 asks for "RSASSA-PSS" certificates too; an rsaEncryption certificate signs
+    // rsa_pss_rsae_* as well
+    return keyType.equals(algorithm)
+        || (algorithm.equals("RSA") && keyType.equals("RSASSA-PSS"))
+        || (algorithm.equals("EC") && keyType.startsWith("EC"))
         || (isEdDsa(algorithm) && isEdDsa(keyType));
   }
 
-  /** JSSE asks for "EdDSA"; a key may call itself that or by its curve (the remote provider's, ACCP's "Ed25519"). */
+  /**
+   * JSSE asks for "EdDSA"; a key may call itself that or by its curve (the remote provider's,
+   * ACCP's "Ed25519").
+   */
   public static boolean isEdDsa(String algorithm) {
     return algorithm.equals("EdDSA") || algorithm.equals("Ed25519") || algorithm.equals("Ed448");
   }

@@ -23,11 +23,17 @@ import java.util.List;
 
 /** Keys from the test PKI's PKCS#12 files, used through the chosen provider. */
 public final class SoftwareKeySource implements KeySource {
-  private static final Provider BOUNCY_CASTLE = new org.bouncycastle.jce.provider.BouncyCastleProvider();
+  private static final Provider BOUNCY_CASTLE =
+      new org.bouncycastle.jce.provider.BouncyCastleProvider();
   private final java.util.function.Supplier<TestPki> pkiSupplier;
   private final ProviderChoice choice;
-  /** Plain {@code --keys software}: an algorithm the best provider lacks (ACCP has no ML-KEM or SLH-DSA) runs on the JDK, else BouncyCastle. */
+
+  /**
+   * Plain {@code --keys software}: an algorithm the best provider lacks (ACCP has no ML-KEM or
+   * SLH-DSA) runs on the JDK, else BouncyCastle.
+   */
   private final boolean fallback;
+
   private TestPki pki;
 
   /** The PKI is opened (and created on first use) only when a key is first asked for. */
@@ -35,8 +41,12 @@ public final class SoftwareKeySource implements KeySource {
     this(pki, choice, false);
   }
 
-  /** With {@code fallback}, an algorithm {@code choice} lacks goes to the JDK, else BouncyCastle; the provider used is the one named in the result. */
-  public SoftwareKeySource(java.util.function.Supplier<TestPki> pki, ProviderChoice choice, boolean fallback) {
+  /**
+   * With {@code fallback}, an algorithm {@code choice} lacks goes to the JDK, else BouncyCastle;
+   * the provider used is the one named in the result.
+   */
+  public SoftwareKeySource(
+      java.util.function.Supplier<TestPki> pki, ProviderChoice choice, boolean fallback) {
     this.pkiSupplier = pki;
     this.choice = choice;
     this.fallback = fallback;
@@ -47,7 +57,12 @@ public final class SoftwareKeySource implements KeySource {
     if (pki == null) pki = pkiSupplier.get();
     Path file = pki.keystore(alias);
     if (!Files.exists(file)) {
-      throw new GeneralSecurityException("no key '" + alias + "' in the test PKI: " + file + " is missing; run 'pkibench pki init'");
+      throw new GeneralSecurityException(
+          "no key '"
+              + alias
+              + "' in the test PKI: "
+              + file
+              + " is missing; run 'pkibench pki init'");
     }
     Secret password = pki.keystorePassword();
     try {
@@ -56,7 +71,8 @@ public final class SoftwareKeySource implements KeySource {
       try {
         key = readKey(store, file, alias, password);
       } catch (NoSuchAlgorithmException | UnrecoverableKeyException jdkLacksIt) {
-        // SLH-DSA: the JDK has no key factory for it, so its PKCS#12 reader cannot make the key; BouncyCastle's can
+        // SLH-DSA: the JDK has no key factory for it, so its PKCS#12 reader cannot make the key;
+        // BouncyCastle's can
         store = KeyStore.getInstance("PKCS12", BOUNCY_CASTLE);
         key = readKey(store, file, alias, password);
       }
@@ -70,21 +86,29 @@ public final class SoftwareKeySource implements KeySource {
     }
   }
 
-  private static PrivateKey readKey(KeyStore store, Path file, String alias, Secret password) throws GeneralSecurityException, IOException {
+  private static PrivateKey readKey(KeyStore store, Path file, String alias, Secret password)
+      throws GeneralSecurityException, IOException {
     try (InputStream in = Files.newInputStream(file)) {
       store.load(in, password.chars());
     }
     PrivateKey key = (PrivateKey) store.getKey(alias, password.chars());
-    if (key == null) throw new UnrecoverableKeyException("no private key entry '" + alias + "' in " + file);
+    if (key == null)
+      throw new UnrecoverableKeyException("no private key entry '" + alias + "' in " + file);
     return key;
   }
 
-  /** Re-creates the key inside {@code provider}, so the provider uses its native form and not a conversion per operation. */
-  private static PrivateKey translate(PrivateKey key, Provider provider) throws GeneralSecurityException {
+  /**
+   * Re-creates the key inside {@code provider}, so the provider uses its native form and not a
+   * conversion per operation.
+   */
+  private static PrivateKey translate(PrivateKey key, Provider provider)
+      throws GeneralSecurityException {
     String algorithm = key.getAlgorithm().equals("EdDSA") ? "Ed25519" : key.getAlgorithm();
-    if (algorithm.startsWith("ML-DSA")) algorithm = "ML-DSA"; // every provider's key factory takes the family name
+    if (algorithm.startsWith("ML-DSA"))
+      algorithm = "ML-DSA"; // every provider's key factory takes the family name
     try {
-      return KeyFactory.getInstance(algorithm, provider).generatePrivate(new PKCS8EncodedKeySpec(key.getEncoded()));
+      return KeyFactory.getInstance(algorithm, provider)
+          .generatePrivate(new PKCS8EncodedKeySpec(key.getEncoded()));
     } catch (NoSuchAlgorithmException e) {
       return key; // the provider takes foreign keys as they are
     }

@@ -12,16 +12,18 @@ public final class TlsContexts {
   private TlsContexts() {}
 
   /** A server (or client) identity: {@code key}'s private key and chain. */
-  public static SSLContext withIdentity(SigningKey key, X509Certificate trusted) throws GeneralSecurityException {
+  public static SSLContext withIdentity(SigningKey key, X509Certificate trusted)
+      throws GeneralSecurityException {
     SSLContext context = SSLContext.getInstance("TLS");
     context.init(keyManagers(key), trustManagers(trusted), null);
     return context;
   }
 
   /**
-   * Key managers presenting {@code key} and its chain, held as they are: the JDK's PKIX key manager over a PKCS#12
-   * store read the key back out of the store, decrypting it (PBKDF2), on every handshake, resumed ones too; that was a
-   * fifth of a PEC provider's CPU and was counted in every server handshake measured.
+   * Key managers presenting {@code key} and its chain, held as they are: the JDK's PKIX key manager
+   * over a PKCS#12 store read the key back out of the store, decrypting it (PBKDF2), on every
+   * handshake, resumed ones too; that was a fifth of a PEC provider's CPU and was counted in every
+   * server handshake measured.
    */
   public static KeyManager[] keyManagers(SigningKey key) {
     return new KeyManager[] {new SingleKeyManager(key)};
@@ -34,8 +36,12 @@ public final class TlsContexts {
     return context;
   }
 
-  /** Trust managers accepting only chains to {@code root}; null (the JDK's defaults) when {@code root} is null. */
-  public static javax.net.ssl.TrustManager[] trustManagers(X509Certificate root) throws GeneralSecurityException {
+  /**
+   * Trust managers accepting only chains to {@code root}; null (the JDK's defaults) when {@code
+   * root} is null.
+   */
+  public static javax.net.ssl.TrustManager[] trustManagers(X509Certificate root)
+      throws GeneralSecurityException {
     if (root == null) return null;
     try {
       KeyStore trust = KeyStore.getInstance("PKCS12");
@@ -51,16 +57,26 @@ public final class TlsContexts {
 
   /**
    * Trust managers accepting only chains to {@code root} whose every certificate is absent from
-   * {@code crls}; no network fetch (CRLs given, OCSP off): a certificate whose CA has no CRL here fails.
+   * {@code crls}; no network fetch (CRLs given, OCSP off): a certificate whose CA has no CRL here
+   * fails.
    */
-  public static javax.net.ssl.TrustManager[] trustManagersCheckingRevocation(X509Certificate root, java.util.List<java.security.cert.X509CRL> crls)
+  public static javax.net.ssl.TrustManager[] trustManagersCheckingRevocation(
+      X509Certificate root, java.util.List<java.security.cert.X509CRL> crls)
       throws GeneralSecurityException {
-    var params = new java.security.cert.PKIXBuilderParameters(java.util.Set.of(new java.security.cert.TrustAnchor(root, null)),
-        new java.security.cert.X509CertSelector());
-    params.addCertStore(java.security.cert.CertStore.getInstance("Collection", new java.security.cert.CollectionCertStoreParameters(crls)));
-    var revocation = (java.security.cert.PKIXRevocationChecker) java.security.cert.CertPathValidator.getInstance("PKIX").getRevocationChecker();
-    revocation.setOptions(java.util.EnumSet.of(java.security.cert.PKIXRevocationChecker.Option.PREFER_CRLS,
-        java.security.cert.PKIXRevocationChecker.Option.NO_FALLBACK));
+    var params =
+        new java.security.cert.PKIXBuilderParameters(
+            java.util.Set.of(new java.security.cert.TrustAnchor(root, null)),
+            new java.security.cert.X509CertSelector());
+    params.addCertStore(
+        java.security.cert.CertStore.getInstance(
+            "Collection", new java.security.cert.CollectionCertStoreParameters(crls)));
+    var revocation =
+        (java.security.cert.PKIXRevocationChecker)
+            java.security.cert.CertPathValidator.getInstance("PKIX").getRevocationChecker();
+    revocation.setOptions(
+        java.util.EnumSet.of(
+            java.security.cert.PKIXRevocationChecker.Option.PREFER_CRLS,
+            java.security.cert.PKIXRevocationChecker.Option.NO_FALLBACK));
     params.setRevocationEnabled(true);
     params.addCertPathChecker(revocation);
     TrustManagerFactory factory = TrustManagerFactory.getInstance("PKIX");

@@ -11,18 +11,24 @@ import java.util.concurrent.TimeUnit;
 /**
  * Which cores a process may run on, read from {@code /proc/PID/status} and set with util-linux's
  * {@code taskset} (on every Debian machine: util-linux is essential). A study gives its services
- * their own cores and the load generator the others, so that a service can reach 100% of its
- * cores while the client runs beside it, as the original studies' separate machines did.
+ * their own cores and the load generator the others, so that a service can reach 100% of its cores
+ * while the client runs beside it, as the original studies' separate machines did.
  */
 public final class CpuAffinity {
   private CpuAffinity() {}
 
   /** The CPUs {@code pid} may run on now. */
   public static CpuSet of(long pid) throws IOException {
-    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"), StandardCharsets.UTF_8)) {
-      if (line.startsWith("Cpus_allowed_list:")) return CpuSet.parse(line.substring("Cpus_allowed_list:".length()));
+    for (String line :
+        Files.readAllLines(
+            Path.of("/proc", Long.toString(pid), "status"), StandardCharsets.UTF_8)) {
+      if (line.startsWith("Cpus_allowed_list:"))
+        return CpuSet.parse(line.substring("Cpus_allowed_list:".length()));
     }
-    throw new IOException("/proc/" + pid + "/status has no Cpus_allowed_list line; CPU affinity is not readable on this system");
+    throw new IOException(
+        "/proc/"
+            + pid
+            + "/status has no Cpus_allowed_list line; CPU affinity is not readable on this system");
   }
 
   /** The CPUs this process may run on: what can be split between services and client. */
@@ -40,19 +46,24 @@ public final class CpuAffinity {
    * processes it starts later inherit that.
    */
   public static void pin(long pid, CpuSet cpus) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of("taskset", "-a", "-c", "-p", cpus.toString(), Long.toString(pid)));
+    List<String> command =
+        new ArrayList<>(List.of("taskset", "-a", "-c", "-p", cpus.toString(), Long.toString(pid)));
     Process p;
     try {
       p = new ProcessBuilder(command).redirectErrorStream(true).start();
     } catch (IOException e) {
-      throw new IOException("cannot run taskset to give the services their own cores (" + e.getMessage()
-          + "); install util-linux, or pass --service-cpus shared", e);
+      throw new IOException(
+          "cannot run taskset to give the services their own cores ("
+              + e.getMessage()
+              + "); install util-linux, or pass --service-cpus shared",
+          e);
     }
     String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
     if (!p.waitFor(10, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       throw new IOException("taskset did not finish within 10 s");
     }
-    if (p.exitValue() != 0) throw new IOException("taskset could not move pid " + pid + " to CPUs " + cpus + ": " + said);
+    if (p.exitValue() != 0)
+      throw new IOException("taskset could not move pid " + pid + " to CPUs " + cpus + ": " + said);
   }
 }

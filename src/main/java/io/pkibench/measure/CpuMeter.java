@@ -20,8 +20,10 @@ public interface CpuMeter {
     if (spec.equals("host")) return new HostCpuMeter(java.nio.file.Path.of("/proc/stat"));
     if (spec.startsWith("pid:") && spec.contains("+")) {
       try {
-        List<Long> pids = java.util.Arrays.stream(spec.substring(4).split("\\+")).map(Long::parseLong).toList();
-        for (long pid : pids) new ProcessCpuMeter(pid); // each must exist now: a typo fails up front
+        List<Long> pids =
+            java.util.Arrays.stream(spec.substring(4).split("\\+")).map(Long::parseLong).toList();
+        for (long pid : pids)
+          new ProcessCpuMeter(pid); // each must exist now: a typo fails up front
         return new ProcessGroupCpuMeter(() -> pids);
       } catch (NumberFormatException e) {
         // fall through to the message below
@@ -35,6 +37,8 @@ public interface CpuMeter {
       }
     }
     throw new IllegalArgumentException(
-        "'" + spec + "' is not a CPU meter; use jvm (this process), host (the whole machine), pid:N (another process) or pid:N+M (several, summed)");
+        "'"
+            + spec
+            + "' is not a CPU meter; use jvm (this process), host (the whole machine), pid:N (another process) or pid:N+M (several, summed)");
   }
 }

@@ -13,7 +13,8 @@ public record CpuSet(List<Integer> cpus) {
   public CpuSet {
     cpus = List.copyOf(new TreeSet<>(cpus));
     if (cpus.isEmpty()) throw new IllegalArgumentException("a CPU set names at least one CPU");
-    if (cpus.get(0) < 0) throw new IllegalArgumentException("CPU numbers start at 0, not " + cpus.get(0));
+    if (cpus.get(0) < 0)
+      throw new IllegalArgumentException("CPU numbers start at 0, not " + cpus.get(0));
   }
 
   /** CPUs {@code from} to {@code to}, both included. */
@@ -35,11 +36,14 @@ public record CpuSet(List<Integer> cpus) {
         } else {
           int from = Integer.parseInt(p.substring(0, dash).trim());
           int to = Integer.parseInt(p.substring(dash + 1).trim());
-          if (to < from) throw new IllegalArgumentException("'" + p + "' runs backwards; write the lower CPU first, e.g. 0-1");
+          if (to < from)
+            throw new IllegalArgumentException(
+                "'" + p + "' runs backwards; write the lower CPU first, e.g. 0-1");
           for (int c = from; c <= to; c++) list.add(c);
         }
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("'" + text + "' is not a CPU list; write CPU numbers and ranges like 0, 0-1 or 0,2-3");
+        throw new IllegalArgumentException(
+            "'" + text + "' is not a CPU list; write CPU numbers and ranges like 0, 0-1 or 0,2-3");
       }
     }
     return new CpuSet(list);

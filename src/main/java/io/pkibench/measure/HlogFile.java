@@ -9,8 +9,8 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 
 /**
- * An HdrHistogram interval log ({@code .hlog}); flushed after every interval so a killed run keeps them. Created anew,
- * owner-only; a link at its path is refused ({@link OutputFiles#createNew}).
+ * An HdrHistogram interval log ({@code .hlog}); flushed after every interval so a killed run keeps
+ * them. Created anew, owner-only; a link at its path is refused ({@link OutputFiles#createNew}).
  */
 public final class HlogFile implements IntervalLog {
   private final Path file;
@@ -40,7 +40,8 @@ public final class HlogFile implements IntervalLog {
     try {
       return OutputFiles.createNew(file);
     } catch (java.io.IOException e) {
-      throw new UncheckedIOException("cannot write interval log " + file + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot write interval log " + file + ": " + e.getMessage(), e);
     }
   }
 
@@ -51,12 +52,17 @@ public final class HlogFile implements IntervalLog {
     flush();
   }
 
-  /** A PrintStream only remembers that a write failed; the failure (a full disk, say) is named with the file here. */
+  /**
+   * A PrintStream only remembers that a write failed; the failure (a full disk, say) is named with
+   * the file here.
+   */
   private void flush() {
     stream.flush();
     if (stream.checkError()) {
-      java.io.IOException cause = out.failure != null ? out.failure : new java.io.IOException("write failed");
-      throw new UncheckedIOException("cannot write interval log " + file + ": " + cause.getMessage(), cause);
+      java.io.IOException cause =
+          out.failure != null ? out.failure : new java.io.IOException("write failed");
+      throw new UncheckedIOException(
+          "cannot write interval log " + file + ": " + cause.getMessage(), cause);
     }
   }
 

@@ -15,14 +15,16 @@ import org.HdrHistogram.HistogramLogReader;
 import org.HdrHistogram.HistogramLogWriter;
 
 /**
- * The interval logs ({@code .hlog}) of the agents of one split plan as one. Every agent runs the plan's iterations on one
- * shared timetable, so an iteration of one agent covers the same time as every other's; within it, each agent's
- * one-second intervals are cut by its own ticks (a loaded agent ticks late, or once more). So the agent with the most
- * intervals in an iteration gives its cuts, and every other agent's interval is added to the one it overlaps most in
- * time: every recorded latency lands in exactly one merged interval, which spans the earliest start to the latest end of
- * what it holds, tagged as the merged level is ({@code c8} for agents of {@code c4} and {@code c4}; rates added
- * likewise). Tags are {@code WORKLOAD/LEVEL/sSERIES/wN|mN}; an agent's levels are matched to the others' in the order its
- * log first names them, per workload, as every agent runs the plan's levels in order.
+ * The interval logs ({@code .hlog}) of the agents of one split plan as one. Every agent runs the
+ * plan's iterations on one shared timetable, so an iteration of one agent covers the same time as
+ * every other's; within it, each agent's one-second intervals are cut by its own ticks (a loaded
+ * agent ticks late, or once more). So the agent with the most intervals in an iteration gives its
+ * cuts, and every other agent's interval is added to the one it overlaps most in time: every
+ * recorded latency lands in exactly one merged interval, which spans the earliest start to the
+ * latest end of what it holds, tagged as the merged level is ({@code c8} for agents of {@code c4}
+ * and {@code c4}; rates added likewise). Tags are {@code WORKLOAD/LEVEL/sSERIES/wN|mN}; an agent's
+ * levels are matched to the others' in the order its log first names them, per workload, as every
+ * agent runs the plan's levels in order.
  */
 public final class HlogMerge {
   private HlogMerge() {}
@@ -30,15 +32,18 @@ public final class HlogMerge {
   /** What was merged: intervals written, and how many logs were read. */
   public record Merged(int intervals, int logs) {}
 
-  /** An iteration of the plan, whichever agent ran it: workload, level (in order of first appearance), series and iteration. */
+  /**
+   * An iteration of the plan, whichever agent ran it: workload, level (in order of first
+   * appearance), series and iteration.
+   */
   private record Iteration(String workload, int level, String seriesAndIteration) {}
 
   /** One agent's part of an iteration: its level's token and its intervals in order. */
   private record Part(String levelToken, List<Histogram> intervals) {}
 
   /**
-   * Reads {@code logs} (each an agent's), writes their sum to {@code out} with {@code comment}; intervals without a tag of
-   * this shape are left out. Throws naming the log it cannot read.
+   * Reads {@code logs} (each an agent's), writes their sum to {@code out} with {@code comment};
+   * intervals without a tag of this shape are left out. Throws naming the log it cannot read.
    */
   public static Merged merge(List<Path> logs, Path out, String comment) throws IOException {
     Map<Iteration, List<Part>> iterations = new LinkedHashMap<>();
@@ -54,25 +59,36 @@ public final class HlogMerge {
       Map<Iteration, Part> ofThisLog = new LinkedHashMap<>();
       try (reader) {
         Map<String, Map<String, Integer>> levelsByWorkload = new LinkedHashMap<>();
-        for (EncodableHistogram e = reader.nextIntervalHistogram(); e != null; e = reader.nextIntervalHistogram()) {
+        for (EncodableHistogram e = reader.nextIntervalHistogram();
+            e != null;
+            e = reader.nextIntervalHistogram()) {
           if (!(e instanceof Histogram h) || h.getTag() == null) continue;
           String[] parts = h.getTag().split("/");
           if (parts.length < 4) continue;
           String workload = String.join("/", java.util.Arrays.copyOf(parts, parts.length - 3));
           String levelToken = parts[parts.length - 3];
-          Map<String, Integer> levels = levelsByWorkload.computeIfAbsent(workload, w -> new LinkedHashMap<>());
+          Map<String, Integer> levels =
+              levelsByWorkload.computeIfAbsent(workload, w -> new LinkedHashMap<>());
           int level = levels.computeIfAbsent(levelToken, t -> levels.size());
-          Iteration it = new Iteration(workload, level, parts[parts.length - 2] + "/" + parts[parts.length - 1]);
-          ofThisLog.computeIfAbsent(it, k -> new Part(levelToken, new ArrayList<>())).intervals().add(h);
+          Iteration it =
+              new Iteration(
+                  workload, level, parts[parts.length - 2] + "/" + parts[parts.length - 1]);
+          ofThisLog
+              .computeIfAbsent(it, k -> new Part(levelToken, new ArrayList<>()))
+              .intervals()
+              .add(h);
         }
         startMillis = Math.min(startMillis, (long) (reader.getStartTimeSec() * 1000));
       }
-      ofThisLog.forEach((it, part) -> iterations.computeIfAbsent(it, k -> new ArrayList<>()).add(part));
+      ofThisLog.forEach(
+          (it, part) -> iterations.computeIfAbsent(it, k -> new ArrayList<>()).add(part));
     }
     List<Histogram> merged = new ArrayList<>();
-    for (Map.Entry<Iteration, List<Part>> e : iterations.entrySet()) merged.addAll(mergeIteration(e.getKey(), e.getValue()));
+    for (Map.Entry<Iteration, List<Part>> e : iterations.entrySet())
+      merged.addAll(mergeIteration(e.getKey(), e.getValue()));
     merged.sort(Comparator.comparingLong(Histogram::getStartTimeStamp));
-    try (PrintStream stream = new PrintStream(out.toFile(), java.nio.charset.StandardCharsets.US_ASCII)) {
+    try (PrintStream stream =
+        new PrintStream(out.toFile(), java.nio.charset.StandardCharsets.US_ASCII)) {
       HistogramLogWriter writer = new HistogramLogWriter(stream);
       writer.outputComment(comment);
       writer.outputLogFormatVersion();
@@ -86,16 +102,21 @@ public final class HlogMerge {
     return new Merged(merged.size(), logs.size());
   }
 
-  /** The longest line an interval log of pkibench's holds: a histogram of at most 2^17 counts, compressed, in base64. */
+  /**
+   * The longest line an interval log of pkibench's holds: a histogram of at most 2^17 counts,
+   * compressed, in base64.
+   */
   static final int MOST_LINE_CHARS = 4 << 20;
 
   /**
-   * An agent's log is input: before HdrHistogram's reader decodes it (sizing each histogram from its header, unchecked),
-   * every interval's header is checked as a result file's are ({@link LatencyHistograms#checkShape}), and a line longer
-   * than any pkibench writes is refused before it is read whole. Throws naming the log and the line.
+   * An agent's log is input: before HdrHistogram's reader decodes it (sizing each histogram from
+   * its header, unchecked), every interval's header is checked as a result file's are ({@link
+   * LatencyHistograms#checkShape}), and a line longer than any pkibench writes is refused before it
+   * is read whole. Throws naming the log and the line.
    */
   static void checkShapes(Path log) throws IOException {
-    try (java.io.Reader in = java.nio.file.Files.newBufferedReader(log, java.nio.charset.StandardCharsets.US_ASCII)) {
+    try (java.io.Reader in =
+        java.nio.file.Files.newBufferedReader(log, java.nio.charset.StandardCharsets.US_ASCII)) {
       StringBuilder line = new StringBuilder();
       int number = 1;
       for (int c = in.read(); ; c = in.read()) {
@@ -104,8 +125,14 @@ public final class HlogMerge {
           line.setLength(0);
           if (c < 0) return;
         } else if (line.length() >= MOST_LINE_CHARS) {
-          throw new IOException("interval log " + log + " line " + number + ": longer than " + MOST_LINE_CHARS
-              + " characters, more than any interval pkibench writes; not an agent's log");
+          throw new IOException(
+              "interval log "
+                  + log
+                  + " line "
+                  + number
+                  + ": longer than "
+                  + MOST_LINE_CHARS
+                  + " characters, more than any interval pkibench writes; not an agent's log");
         } else {
           line.append((char) c);
         }
@@ -116,7 +143,8 @@ public final class HlogMerge {
   }
 
   private static void checkLine(Path log, int number, StringBuilder line) throws IOException {
-    if (line.isEmpty() || line.charAt(0) == '#' || line.charAt(0) == '"') return; // comments, the legend
+    if (line.isEmpty() || line.charAt(0) == '#' || line.charAt(0) == '"')
+      return; // comments, the legend
     int comma = line.lastIndexOf(",");
     if (comma < 0) return; // HdrHistogram's reader says what it makes of it
     try {
@@ -126,10 +154,19 @@ public final class HlogMerge {
     }
   }
 
-  /** One iteration's intervals of every agent, on the cuts of the agent with the most, each other interval where it overlaps most. */
+  /**
+   * One iteration's intervals of every agent, on the cuts of the agent with the most, each other
+   * interval where it overlaps most.
+   */
   private static List<Histogram> mergeIteration(Iteration it, List<Part> parts) {
-    Part finest = parts.stream().max(Comparator.comparingInt(p -> p.intervals().size())).orElseThrow();
-    String tag = it.workload() + "/" + mergedLevel(parts.stream().map(Part::levelToken).toList()) + "/" + it.seriesAndIteration();
+    Part finest =
+        parts.stream().max(Comparator.comparingInt(p -> p.intervals().size())).orElseThrow();
+    String tag =
+        it.workload()
+            + "/"
+            + mergedLevel(parts.stream().map(Part::levelToken).toList())
+            + "/"
+            + it.seriesAndIteration();
     List<Histogram> sums = new ArrayList<>();
     for (Histogram cut : finest.intervals()) {
       Histogram sum = LatencyHistograms.newHistogram();
@@ -146,7 +183,9 @@ public final class HlogMerge {
         long best = Long.MIN_VALUE;
         for (Histogram sum : sums) {
           // Overlap in ms; when none overlaps (a negative gap), the nearest.
-          long overlap = Math.min(sum.getEndTimeStamp(), h.getEndTimeStamp()) - Math.max(sum.getStartTimeStamp(), h.getStartTimeStamp());
+          long overlap =
+              Math.min(sum.getEndTimeStamp(), h.getEndTimeStamp())
+                  - Math.max(sum.getStartTimeStamp(), h.getStartTimeStamp());
           if (overlap > best) {
             best = overlap;
             into = sum;
@@ -160,10 +199,14 @@ public final class HlogMerge {
     return sums;
   }
 
-  /** The merged level's token: workers ({@code cN}) or rates ({@code rX}) added; anything else (stages) as the first agent's. */
+  /**
+   * The merged level's token: workers ({@code cN}) or rates ({@code rX}) added; anything else
+   * (stages) as the first agent's.
+   */
   static String mergedLevel(List<String> tokens) {
     try {
-      if (tokens.stream().allMatch(t -> t.matches("c\\d+"))) return "c" + tokens.stream().mapToLong(t -> Long.parseLong(t.substring(1))).sum();
+      if (tokens.stream().allMatch(t -> t.matches("c\\d+")))
+        return "c" + tokens.stream().mapToLong(t -> Long.parseLong(t.substring(1))).sum();
       if (tokens.stream().allMatch(t -> t.matches("r[0-9.E+-]+"))) {
         double rate = tokens.stream().mapToDouble(t -> Double.parseDouble(t.substring(1))).sum();
         return "r" + (rate == Math.rint(rate) ? Long.toString((long) rate) : Double.toString(rate));

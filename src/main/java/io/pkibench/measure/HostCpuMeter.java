@@ -5,7 +5,10 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Busy CPU time of the whole host from the first line of {@code /proc/stat} (everything but idle and iowait). */
+/**
+ * Busy CPU time of the whole host from the first line of {@code /proc/stat} (everything but idle
+ * and iowait).
+ */
 public final class HostCpuMeter implements CpuMeter {
   private static final long NANOS_PER_TICK = 10_000_000L;
   private final Path stat;
@@ -23,7 +26,9 @@ public final class HostCpuMeter implements CpuMeter {
     }
   }
 
-  /** user nice system idle iowait irq softirq steal ...: busy = all but idle (4th) and iowait (5th). */
+  /**
+   * user nice system idle iowait irq softirq steal ...: busy = all but idle (4th) and iowait (5th).
+   */
   static long busyTicks(String cpuLine) {
     String[] f = cpuLine.trim().split("\\s+");
     long busy = 0;

@@ -12,9 +12,10 @@ import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
- * Where a JVM's CPU went, from a {@code .jfr}: the {@code jdk.ExecutionSample} events (a thread caught running Java
- * code) that fall in the given windows, counted by the frame on top of each stack, the method that was itself
- * running: its self time. Samples of native code (a read, an fsync) are not in these events.
+ * Where a JVM's CPU went, from a {@code .jfr}: the {@code jdk.ExecutionSample} events (a thread
+ * caught running Java code) that fall in the given windows, counted by the frame on top of each
+ * stack, the method that was itself running: its self time. Samples of native code (a read, an
+ * fsync) are not in these events.
  */
 public final class JfrSamples {
   static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
@@ -34,7 +35,8 @@ public final class JfrSamples {
 
   private JfrSamples() {}
 
-  public static Summary topFrames(Path jfrFile, List<Window> windows, int limit) throws IOException {
+  public static Summary topFrames(Path jfrFile, List<Window> windows, int limit)
+      throws IOException {
     Map<String, Long> counts = new HashMap<>();
     long total = 0;
     try (RecordingFile file = new RecordingFile(jfrFile)) {
@@ -49,8 +51,15 @@ public final class JfrSamples {
         counts.merge(name(stack.getFrames().get(0)), 1L, Long::sum);
       }
     }
-    List<SelfTime> top = counts.entrySet().stream().map(c -> new SelfTime(c.getKey(), c.getValue()))
-        .sorted(Comparator.comparingLong(SelfTime::samples).reversed().thenComparing(SelfTime::frame)).limit(limit).toList();
+    List<SelfTime> top =
+        counts.entrySet().stream()
+            .map(c -> new SelfTime(c.getKey(), c.getValue()))
+            .sorted(
+                Comparator.comparingLong(SelfTime::samples)
+                    .reversed()
+                    .thenComparing(SelfTime::frame))
+            .limit(limit)
+            .toList();
     return new Summary(total, top);
   }
 

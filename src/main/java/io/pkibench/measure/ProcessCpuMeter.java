@@ -17,7 +17,11 @@ public final class ProcessCpuMeter implements CpuMeter {
     this.stat = Path.of("/proc", Long.toString(pid), "stat");
     if (!Files.isReadable(stat)) {
       throw new IllegalArgumentException(
-          "--cpu pid:" + pid + ": no such process (" + stat + " unreadable); give the pid of a running server");
+          "--cpu pid:"
+              + pid
+              + ": no such process ("
+              + stat
+              + " unreadable); give the pid of a running server");
     }
   }
 
@@ -27,12 +31,16 @@ public final class ProcessCpuMeter implements CpuMeter {
     try {
       line = Files.readString(stat);
     } catch (IOException e) {
-      throw new UncheckedIOException("process " + pid + " is gone; its CPU time can no longer be read", e);
+      throw new UncheckedIOException(
+          "process " + pid + " is gone; its CPU time can no longer be read", e);
     }
     return parseStat(line) * NANOS_PER_TICK;
   }
 
-  /** utime + stime in ticks; the command name in parentheses may itself hold spaces, so split after ')'. */
+  /**
+   * utime + stime in ticks; the command name in parentheses may itself hold spaces, so split after
+   * ')'.
+   */
   static long parseStat(String line) {
     String[] f = line.substring(line.lastIndexOf(')') + 2).split(" ");
     // fields after the name start at field 3 (state); utime is field 14, stime field 15.

@@ -23,9 +23,13 @@ public final class ProcessGroupCpuMeter implements CpuMeter {
     this(pids, Runtime.getRuntime().availableProcessors());
   }
 
-  /** {@code cores}: how many CPUs the processes may run on (a study's services on their own cores), utilisation's denominator. */
+  /**
+   * {@code cores}: how many CPUs the processes may run on (a study's services on their own cores),
+   * utilisation's denominator.
+   */
   public ProcessGroupCpuMeter(Supplier<List<Long>> pids, int cores) {
-    if (cores < 1) throw new IllegalArgumentException("a process group runs on at least one core, not " + cores);
+    if (cores < 1)
+      throw new IllegalArgumentException("a process group runs on at least one core, not " + cores);
     this.pids = pids;
     this.cores = cores;
   }
@@ -39,7 +43,11 @@ public final class ProcessGroupCpuMeter implements CpuMeter {
   public synchronized long cpuNanos() {
     for (long pid : pids.get()) {
       try {
-        lastNanos.put(pid, ProcessCpuMeter.parseStat(Files.readString(Path.of("/proc", Long.toString(pid), "stat"))) * ProcessCpuMeter.NANOS_PER_TICK);
+        lastNanos.put(
+            pid,
+            ProcessCpuMeter.parseStat(
+                    Files.readString(Path.of("/proc", Long.toString(pid), "stat")))
+                * ProcessCpuMeter.NANOS_PER_TICK);
       } catch (IOException gone) {
         // ended: its last reading stands
       }

@@ -9,8 +9,9 @@ import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 
 /**
- * Records this JVM with the JDK's "profile" settings (Java frames sampled every 10 ms per running thread), without
- * the events that copy its environment, properties and arguments ({@link JfrRecorder#SECRET_BEARING_EVENTS}).
+ * Records this JVM with the JDK's "profile" settings (Java frames sampled every 10 ms per running
+ * thread), without the events that copy its environment, properties and arguments ({@link
+ * JfrRecorder#SECRET_BEARING_EVENTS}).
  */
 public final class ThisJvmRecorder implements JfrRecorder {
   private Recording recording;
@@ -23,11 +24,13 @@ public final class ThisJvmRecorder implements JfrRecorder {
   @Override
   public synchronized void start() throws IOException {
     try {
-      Map<String, String> settings = new HashMap<>(Configuration.getConfiguration("profile").getSettings());
+      Map<String, String> settings =
+          new HashMap<>(Configuration.getConfiguration("profile").getSettings());
       for (String event : SECRET_BEARING_EVENTS) settings.put(event + "#enabled", "false");
       recording = new Recording(settings);
     } catch (ParseException e) {
-      throw new IOException("the JDK's JFR 'profile' settings cannot be read: " + e.getMessage(), e);
+      throw new IOException(
+          "the JDK's JFR 'profile' settings cannot be read: " + e.getMessage(), e);
     }
     recording.setName("pkibench-client"); // not jcmd's name: a --cpu pid may be this very JVM
     recording.start();

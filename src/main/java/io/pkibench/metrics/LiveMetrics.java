@@ -12,39 +12,56 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * Adds up the engine's per-second intervals into running totals per series, for an exporter to push. Called on the
- * engine's controller thread, never a worker's: it only adds counts and histograms (no I/O, a lock held for tens of
- * microseconds, shared only with the snapshot a push takes every few seconds, which sorts the latencies into buckets),
- * so the measured path never waits on a receiver.
+ * Adds up the engine's per-second intervals into running totals per series, for an exporter to
+ * push. Called on the engine's controller thread, never a worker's: it only adds counts and
+ * histograms (no I/O, a lock held for tens of microseconds, shared only with the snapshot a push
+ * takes every few seconds, which sorts the latencies into buckets), so the measured path never
+ * waits on a receiver.
  *
- * <p>A mix's operations are counted once, by member: its operations counter and duration histogram are each member's
- * (labelled {@code member}), while its rate and worker gauges, which belong to the mix as a whole, are the mix's series
- * without the label. A sum over members is then the mix's total, as a sum over workloads is the run's.
+ * <p>A mix's operations are counted once, by member: its operations counter and duration histogram
+ * are each member's (labelled {@code member}), while its rate and worker gauges, which belong to
+ * the mix as a whole, are the mix's series without the label. A sum over members is then the mix's
+ * total, as a sum over workloads is the run's.
  */
 public final class LiveMetrics implements ProgressListener {
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
   private final Map<SeriesKey, Totals> totals = new LinkedHashMap<>();
   private long intervals;
-  /** The controller's CPU spent in {@link #interval}, read by the thread itself around each call (two reads a second). */
+
+  /**
+   * The controller's CPU spent in {@link #interval}, read by the thread itself around each call
+   * (two reads a second).
+   */
   private volatile long recordingCpuNanos;
 
   private static final class Totals {
     long succeeded, failed;
+
     /**
-     * The latencies since the last snapshot, added up interval by interval (HdrHistogram's own array addition, a few tens
-     * of microseconds a second) and sorted into the buckets once per push: a push every few seconds steps through the
-     * value ranges once, where each second's interval did it before (0.46 ms a second on the controller). Null until the
-     * series' first interval, whose histogram it copies (and so its range and precision).
+     * The latencies since the last snapshot, added up interval by interval (HdrHistogram's own
+     * array addition, a few tens of microseconds a second) and sorted into the buckets once per
+     * push: a push every few seconds steps through the value ranges once, where each second's
+     * interval did it before (0.46 ms a second on the controller). Null until the series' first
+     * interval, whose histogram it copies (and so its range and precision).
      */
     Histogram pending;
+
     final long[] buckets = new long[LatencyBuckets.count()];
     double sumNanos;
     long maxNanos;
     double target = Double.NaN, achieved;
     int workers;
-    /** The interval count when this series last had one: live when it moved since the previous snapshot. */
+
+    /**
+     * The interval count when this series last had one: live when it moved since the previous
+     * snapshot.
+     */
     long lastInterval;
-    /** A mix member's series carries counts only; a mix's own, gauges only; any other workload's, both. */
+
+    /**
+     * A mix member's series carries counts only; a mix's own, gauges only; any other workload's,
+     * both.
+     */
     boolean counters = true, gauges = true;
   }
 
@@ -54,10 +71,14 @@ public final class LiveMetrics implements ProgressListener {
   public void interval(IntervalSample s) {
     long cpuBefore = THREADS.getCurrentThreadCpuTime();
     add(s);
-    recordingCpuNanos += THREADS.getCurrentThreadCpuTime() - cpuBefore; // one writer: the engine's controller
+    recordingCpuNanos +=
+        THREADS.getCurrentThreadCpuTime() - cpuBefore; // one writer: the engine's controller
   }
 
-  /** CPU nanoseconds the per-second additions took so far, on whichever thread the engine called them. */
+  /**
+   * CPU nanoseconds the per-second additions took so far, on whichever thread the engine called
+   * them.
+   */
   public long recordingCpuNanos() {
     return recordingCpuNanos;
   }
@@ -95,8 +116,9 @@ public final class LiveMetrics implements ProgressListener {
   }
 
   /**
-   * Every series' totals now; a series is live when an interval came for it since the previous snapshot. Called by the
-   * exporter's thread, which so pays for sorting the latencies since the last one into their buckets.
+   * Every series' totals now; a series is live when an interval came for it since the previous
+   * snapshot. Called by the exporter's thread, which so pays for sorting the latencies since the
+   * last one into their buckets.
    */
   public synchronized List<SeriesFigures> snapshot() {
     List<SeriesFigures> figures = new ArrayList<>(totals.size());
@@ -107,14 +129,28 @@ public final class LiveMetrics implements ProgressListener {
         t.sumNanos += LatencyBuckets.addInto(t.pending, t.buckets);
         t.pending.reset();
       }
-      // A series whose level, phase or stage has ended keeps its totals, not a histogram's few hundred KB: a long study
-      // or a staged mix has hundreds of them. Should it have intervals again, the next one is copied afresh.
+      // A series whose level, phase or stage has ended keeps its totals, not a histogram's few
+      // hundred KB: a long study
+      // or a staged mix has hundreds of them. Should it have intervals again, the next one is
+      // copied afresh.
       if (!live) t.pending = null;
       long[] cumulative = new long[t.buckets.length];
       long running = 0;
       for (int i = 0; i < cumulative.length; i++) cumulative[i] = running += t.buckets[i];
-      figures.add(new SeriesFigures(e.getKey(), t.succeeded, t.failed, cumulative, t.sumNanos / 1e9, t.maxNanos / 1e9,
-          t.target, t.achieved, t.workers, live, t.counters, t.gauges));
+      figures.add(
+          new SeriesFigures(
+              e.getKey(),
+              t.succeeded,
+              t.failed,
+              cumulative,
+              t.sumNanos / 1e9,
+              t.maxNanos / 1e9,
+              t.target,
+              t.achieved,
+              t.workers,
+              live,
+              t.counters,
+              t.gauges));
     }
     intervalsAtLastSnapshot = intervals;
     return figures;

@@ -1,13 +1,19 @@
 package io.pkibench.metrics;
 
-/** One receiver of live figures: a push sends one snapshot once, and says whether trying again could help. */
+/**
+ * One receiver of live figures: a push sends one snapshot once, and says whether trying again could
+ * help.
+ */
 public interface MetricsSink extends AutoCloseable {
   void push(MetricsSnapshot snapshot) throws PushException;
 
   @Override
   default void close() {}
 
-  /** A push that did not arrive; {@code retryable}: the receiver was down, slow or overloaded, not refusing the data. */
+  /**
+   * A push that did not arrive; {@code retryable}: the receiver was down, slow or overloaded, not
+   * refusing the data.
+   */
   final class PushException extends Exception {
     private final boolean retryable;
 

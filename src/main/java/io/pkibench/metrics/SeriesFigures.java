@@ -1,10 +1,11 @@
 package io.pkibench.metrics;
 
 /**
- * One series' running totals at a push: operations that succeeded and failed, the latency buckets (cumulative, the last
- * being every success) with their sum, and the last interval's gauges. {@code live}: an interval arrived since the
- * previous snapshot, so the gauges describe now; a series no longer live has its gauges ended rather than repeated.
- * {@code counters}/{@code gauges}: which of the two the series sends (a mix member's: its counts; the mix's own: its gauges).
+ * One series' running totals at a push: operations that succeeded and failed, the latency buckets
+ * (cumulative, the last being every success) with their sum, and the last interval's gauges. {@code
+ * live}: an interval arrived since the previous snapshot, so the gauges describe now; a series no
+ * longer live has its gauges ended rather than repeated. {@code counters}/{@code gauges}: which of
+ * the two the series sends (a mix member's: its counts; the mix's own: its gauges).
  */
 public record SeriesFigures(
     SeriesKey key,
@@ -21,10 +22,30 @@ public record SeriesFigures(
     boolean gauges) {
 
   /** A series with both its counts and its gauges (any workload but a mix). */
-  public SeriesFigures(SeriesKey key, long succeeded, long failed, long[] cumulativeBuckets, double latencySumSeconds, double maxLatencySeconds,
-      double targetPerSecond, double achievedPerSecond, int activeWorkers, boolean live) {
-    this(key, succeeded, failed, cumulativeBuckets, latencySumSeconds, maxLatencySeconds, targetPerSecond, achievedPerSecond, activeWorkers,
-        live, true, true);
+  public SeriesFigures(
+      SeriesKey key,
+      long succeeded,
+      long failed,
+      long[] cumulativeBuckets,
+      double latencySumSeconds,
+      double maxLatencySeconds,
+      double targetPerSecond,
+      double achievedPerSecond,
+      int activeWorkers,
+      boolean live) {
+    this(
+        key,
+        succeeded,
+        failed,
+        cumulativeBuckets,
+        latencySumSeconds,
+        maxLatencySeconds,
+        targetPerSecond,
+        achievedPerSecond,
+        activeWorkers,
+        live,
+        true,
+        true);
   }
 
   public long latencyCount() {

@@ -9,18 +9,27 @@ import java.util.List;
 
 /**
  * A file a user names, read whole but never past a size the kind of file can have: read up to the
- * limit and one byte more, since the size a file claims can lie ({@code /dev/zero}, a pipe, {@code /proc}
- * say 0). Past it, an IOException naming the file, the limit and what it was taken for.
+ * limit and one byte more, since the size a file claims can lie ({@code /dev/zero}, a pipe, {@code
+ * /proc} say 0). Past it, an IOException naming the file, the limit and what it was taken for.
  */
 public final class InputFiles {
   private InputFiles() {}
 
-  /** The bytes of {@code file}, at most {@code maxBytes}; {@code what} names it in the refusal, e.g. "a grants file". */
+  /**
+   * The bytes of {@code file}, at most {@code maxBytes}; {@code what} names it in the refusal, e.g.
+   * "a grants file".
+   */
   public static byte[] read(Path file, long maxBytes, String what) throws IOException {
     try (InputStream in = Files.newInputStream(file)) {
       byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 16, maxBytes + 1));
       if (bytes.length > maxBytes) {
-        throw new IOException(file + ": more than " + maxBytes + " bytes, past the limit for " + what + "; is it the file you meant?");
+        throw new IOException(
+            file
+                + ": more than "
+                + maxBytes
+                + " bytes, past the limit for "
+                + what
+                + "; is it the file you meant?");
       }
       return bytes;
     }

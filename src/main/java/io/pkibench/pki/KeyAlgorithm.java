@@ -13,8 +13,10 @@ public enum KeyAlgorithm {
   RSA3072("rsa3072", "SHA256withRSA"),
   ECDSA_P256("ecdsa-p256", "SHA256withECDSA"),
   ED25519("ed25519", "Ed25519"),
-  // FIPS 204 and 205, pure (no pre-hash), empty context. The signature name is the family's: ACCP offers
-  // only "ML-DSA", and the key fixes the parameter set; the key pair generator takes the set's own name.
+  // FIPS 204 and 205, pure (no pre-hash), empty context. The signature name is the family's: ACCP
+  // offers
+  // only "ML-DSA", and the key fixes the parameter set; the key pair generator takes the set's own
+  // name.
   ML_DSA_44("ml-dsa-44", "ML-DSA"),
   ML_DSA_65("ml-dsa-65", "ML-DSA"),
   ML_DSA_87("ml-dsa-87", "ML-DSA"),
@@ -31,15 +33,22 @@ public enum KeyAlgorithm {
 
   public static KeyAlgorithm parse(String flag) {
     for (KeyAlgorithm a : signerAlgorithms()) if (a.flag.equals(flag)) return a;
-    throw new IllegalArgumentException("unknown key algorithm '" + flag + "'; use " + String.join(", ", flags()));
+    throw new IllegalArgumentException(
+        "unknown key algorithm '" + flag + "'; use " + String.join(", ", flags()));
   }
 
-  /** FIPS 204 (ML-DSA) or FIPS 205 (SLH-DSA): no PKCS#11 token, TLS stack or S/MIME client here takes these keys yet. */
+  /**
+   * FIPS 204 (ML-DSA) or FIPS 205 (SLH-DSA): no PKCS#11 token, TLS stack or S/MIME client here
+   * takes these keys yet.
+   */
   public boolean isPostQuantum() {
     return signatureAlgorithm.equals("ML-DSA") || signatureAlgorithm.equals("SLH-DSA");
   }
 
-  /** The JCA key pair generator / key factory name of this parameter set ({@code ML-DSA-65}, {@code SLH-DSA-SHA2-128S}). */
+  /**
+   * The JCA key pair generator / key factory name of this parameter set ({@code ML-DSA-65}, {@code
+   * SLH-DSA-SHA2-128S}).
+   */
   public String jcaKeyType() {
     return switch (this) {
       case RSA1024, RSA2048, RSA3072 -> "RSA";
@@ -50,9 +59,9 @@ public enum KeyAlgorithm {
   }
 
   /**
-   * The SHA-256 signature algorithm (JCA name) for a key or certificate public key of type
-   * {@code keyAlgorithm} ({@link java.security.Key#getAlgorithm()}): what every signer and
-   * verifier here uses with the test PKI's keys.
+   * The SHA-256 signature algorithm (JCA name) for a key or certificate public key of type {@code
+   * keyAlgorithm} ({@link java.security.Key#getAlgorithm()}): what every signer and verifier here
+   * uses with the test PKI's keys.
    */
   public static String signatureAlgorithmFor(String keyAlgorithm) {
     return switch (keyAlgorithm) {
@@ -60,18 +69,22 @@ public enum KeyAlgorithm {
       case "EC" -> "SHA256withECDSA";
       case "Ed25519" -> "Ed25519";
       case "Ed448" -> "Ed448";
-      // providers name these keys by family ("ML-DSA") or by parameter set ("ML-DSA-65", BouncyCastle)
+      // providers name these keys by family ("ML-DSA") or by parameter set ("ML-DSA-65",
+      // BouncyCastle)
       case String name when name.startsWith("ML-DSA") -> "ML-DSA";
       case String name when name.startsWith("SLH-DSA") -> "SLH-DSA";
-      default -> throw new IllegalArgumentException("no signature algorithm for " + keyAlgorithm
-          + " keys; use RSA, EC, Ed25519, Ed448, ML-DSA or SLH-DSA keys");
+      default ->
+          throw new IllegalArgumentException(
+              "no signature algorithm for "
+                  + keyAlgorithm
+                  + " keys; use RSA, EC, Ed25519, Ed448, ML-DSA or SLH-DSA keys");
     };
   }
 
   /**
-   * As {@link #signatureAlgorithmFor(String)}, for {@code key} itself: the JDK calls both Edwards curves'
-   * keys "EdDSA", so the curve is read from the key — its parameters, else the algorithm its encoding names
-   * (RFC 8410) — and an Ed448 key is not taken for Ed25519.
+   * As {@link #signatureAlgorithmFor(String)}, for {@code key} itself: the JDK calls both Edwards
+   * curves' keys "EdDSA", so the curve is read from the key — its parameters, else the algorithm
+   * its encoding names (RFC 8410) — and an Ed448 key is not taken for Ed25519.
    */
   public static String signatureAlgorithmFor(java.security.Key key) {
     String name = key.getAlgorithm();
@@ -79,11 +92,17 @@ public enum KeyAlgorithm {
       if (key instanceof java.security.interfaces.EdECKey edwards) {
         name = edwards.getParams().getName();
       } else if (key.getEncoded() != null) {
-        var oid = key instanceof java.security.PublicKey
-            ? org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(key.getEncoded()).getAlgorithm().getAlgorithm()
-            : org.bouncycastle.asn1.pkcs.PrivateKeyInfo.getInstance(key.getEncoded()).getPrivateKeyAlgorithm().getAlgorithm();
+        var oid =
+            key instanceof java.security.PublicKey
+                ? org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(key.getEncoded())
+                    .getAlgorithm()
+                    .getAlgorithm()
+                : org.bouncycastle.asn1.pkcs.PrivateKeyInfo.getInstance(key.getEncoded())
+                    .getPrivateKeyAlgorithm()
+                    .getAlgorithm();
         if (oid.equals(org.bouncycastle.asn1.edec.EdECObjectIdentifiers.id_Ed448)) name = "Ed448";
-        if (oid.equals(org.bouncycastle.asn1.edec.EdECObjectIdentifiers.id_Ed25519)) name = "Ed25519";
+        if (oid.equals(org.bouncycastle.asn1.edec.EdECObjectIdentifiers.id_Ed25519))
+          name = "Ed25519";
       }
     }
     return signatureAlgorithmFor(name);
@@ -109,7 +128,7 @@ public enum KeyAlgorithm {
       case RSA2048 -> g.initialize(2048);
       case RSA3072 -> g.initialize(3072);
       case ECDSA_P256 -> g.initialize(new ECGenParameterSpec("secp256r1"));
-      default -> { } // Ed25519 and the post-quantum sets: the name fixes the parameters
+      default -> {} // Ed25519 and the post-quantum sets: the name fixes the parameters
     }
     return g.generateKeyPair();
   }

@@ -35,11 +35,12 @@ import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
- * One client certificate per worker, issued by the test PKI beside one of its client identities (the same
- * issuer, key type and purpose; subject "CN=pkibench tls-client worker 7"), so that a server sees as many
- * clients as the run has workers rather than one certificate reused by all. Each is issued on first use and
- * kept in {@code identities/ALIAS/} of the PKI directory (PKCS#12 under the PKI's keystore password), so the
- * next run finds it: an RSA key takes a while to generate.
+ * One client certificate per worker, issued by the test PKI beside one of its client identities
+ * (the same issuer, key type and purpose; subject "CN=pkibench tls-client worker 7"), so that a
+ * server sees as many clients as the run has workers rather than one certificate reused by all.
+ * Each is issued on first use and kept in {@code identities/ALIAS/} of the PKI directory (PKCS#12
+ * under the PKI's keystore password), so the next run finds it: an RSA key takes a while to
+ * generate.
  */
 public final class WorkerIdentities {
   private static final Duration VALIDITY = Duration.ofDays(730);
@@ -53,11 +54,24 @@ public final class WorkerIdentities {
   private final InstantSource clock;
   private final SecureRandom random = new SecureRandom();
 
-  /** Beside {@code template}, an end-entity alias of {@code pki} (e.g. tls-client); refused naming it when it is not one. */
+  /**
+   * Beside {@code template}, an end-entity alias of {@code pki} (e.g. tls-client); refused naming
+   * it when it is not one.
+   */
   public WorkerIdentities(TestPki pki, String template, InstantSource clock) {
-    Entity e = pki.entities().stream().filter(x -> x.alias().equals(template)).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("the test PKI has no identity '" + template + "'; give one of its aliases, e.g. tls-client"));
-    if (e.isCa()) throw new IllegalArgumentException("'" + template + "' is a CA of the test PKI; give a client identity, e.g. tls-client");
+    Entity e =
+        pki.entities().stream()
+            .filter(x -> x.alias().equals(template))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "the test PKI has no identity '"
+                            + template
+                            + "'; give one of its aliases, e.g. tls-client"));
+    if (e.isCa())
+      throw new IllegalArgumentException(
+          "'" + template + "' is a CA of the test PKI; give a client identity, e.g. tls-client");
     this.pki = pki;
     this.template = template;
     this.issuer = e.issuer();
@@ -66,10 +80,16 @@ public final class WorkerIdentities {
 
   /** Where worker {@code worker}'s identity is kept. */
   public Path file(int worker) {
-    return pki.dir().resolve("identities").resolve(template).resolve(template + "-worker-" + worker + ".p12");
+    return pki.dir()
+        .resolve("identities")
+        .resolve(template)
+        .resolve(template + "-worker-" + worker + ".p12");
   }
 
-  /** Worker {@code worker}'s identity (0-based), read from the PKI directory, or issued and kept there first. */
+  /**
+   * Worker {@code worker}'s identity (0-based), read from the PKI directory, or issued and kept
+   * there first.
+   */
   public synchronized Issued forWorker(int worker) throws GeneralSecurityException, IOException {
     if (worker < 0) throw new IllegalArgumentException("worker " + worker);
     Path file = file(worker);
@@ -79,7 +99,11 @@ public final class WorkerIdentities {
       Issued issued = issue(worker, password);
       KeyStore store = KeyStore.getInstance("PKCS12");
       store.load(null, null);
-      store.setKeyEntry("worker-" + worker, issued.key(), password, issued.chain().toArray(new X509Certificate[0]));
+      store.setKeyEntry(
+          "worker-" + worker,
+          issued.key(),
+          password,
+          issued.chain().toArray(new X509Certificate[0]));
       Files.createDirectories(file.getParent());
       Path tmp = Files.createTempFile(file.getParent(), "." + file.getFileName(), ".tmp");
       try {
@@ -96,7 +120,8 @@ public final class WorkerIdentities {
     }
   }
 
-  private static Issued read(Path file, char[] password) throws GeneralSecurityException, IOException {
+  private static Issued read(Path file, char[] password)
+      throws GeneralSecurityException, IOException {
     KeyStore store = KeyStore.getInstance("PKCS12");
     try (InputStream in = Files.newInputStream(file)) {
       store.load(in, password);
@@ -123,27 +148,51 @@ public final class WorkerIdentities {
 
     KeyPair pair = generatorLike(like).generateKeyPair();
     Instant now = clock.instant();
-    X500Name subject = new X500Name("CN=pkibench " + template + " worker " + worker + ",O=pkibench test PKI,C=BR");
-    var builder = new JcaX509v3CertificateBuilder(X500Name.getInstance(issuerChain.get(0).getSubjectX500Principal().getEncoded()),
-        new BigInteger(127, random), Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(VALIDITY)), subject, pair.getPublic());
+    X500Name subject =
+        new X500Name("CN=pkibench " + template + " worker " + worker + ",O=pkibench test PKI,C=BR");
+    var builder =
+        new JcaX509v3CertificateBuilder(
+            X500Name.getInstance(issuerChain.get(0).getSubjectX500Principal().getEncoded()),
+            new BigInteger(127, random),
+            Date.from(now.minus(Duration.ofHours(1))),
+            Date.from(now.plus(VALIDITY)),
+            subject,
+            pair.getPublic());
     var ext = new JcaX509ExtensionUtils();
-    builder.addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(pair.getPublic()));
-    builder.addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(issuerChain.get(0)));
+    builder.addExtension(
+        Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(pair.getPublic()));
+    builder.addExtension(
+        Extension.authorityKeyIdentifier,
+        false,
+        ext.createAuthorityKeyIdentifier(issuerChain.get(0)));
     builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
     builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
-    builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_clientAuth));
+    builder.addExtension(
+        Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_clientAuth));
     try {
-      X509Certificate leaf = new JcaX509CertificateConverter().getCertificate(builder.build(new JcaContentSignerBuilder(like.getSigAlgName()).build(issuerKey)));
+      X509Certificate leaf =
+          new JcaX509CertificateConverter()
+              .getCertificate(
+                  builder.build(
+                      new JcaContentSignerBuilder(like.getSigAlgName()).build(issuerKey)));
       List<X509Certificate> chain = new ArrayList<>(List.of(leaf));
       chain.addAll(issuerChain);
       return new Issued(pair.getPrivate(), chain);
     } catch (OperatorCreationException e) {
-      throw new GeneralSecurityException("cannot sign worker " + worker + "'s certificate with " + issuer + "'s key: " + e.getMessage(), e);
+      throw new GeneralSecurityException(
+          "cannot sign worker "
+              + worker
+              + "'s certificate with "
+              + issuer
+              + "'s key: "
+              + e.getMessage(),
+          e);
     }
   }
 
   /** A generator of keys of {@code like}'s type and size: RSA of its modulus, EC of its curve. */
-  private static KeyPairGenerator generatorLike(X509Certificate like) throws GeneralSecurityException {
+  private static KeyPairGenerator generatorLike(X509Certificate like)
+      throws GeneralSecurityException {
     if (like.getPublicKey() instanceof RSAPublicKey rsa) {
       KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
       g.initialize(rsa.getModulus().bitLength());
@@ -154,7 +203,11 @@ public final class WorkerIdentities {
       g.initialize(ec.getParams());
       return g;
     }
-    throw new GeneralSecurityException("the test PKI's " + like.getSubjectX500Principal().getName() + " has a " + like.getPublicKey().getAlgorithm()
-        + " key; per-worker identities are RSA or EC");
+    throw new GeneralSecurityException(
+        "the test PKI's "
+            + like.getSubjectX500Principal().getName()
+            + " has a "
+            + like.getPublicKey().getAlgorithm()
+            + " key; per-worker identities are RSA or EC");
   }
 }

@@ -28,7 +28,10 @@ public final class ConcurrencyList {
     return List.copyOf(levels);
   }
 
-  /** Rates as written after {@code --rate}/{@code --rates}: {@code 500}, {@code 500/s}, {@code 3000/m}, comma-separated. */
+  /**
+   * Rates as written after {@code --rate}/{@code --rates}: {@code 500}, {@code 500/s}, {@code
+   * 3000/m}, comma-separated.
+   */
   public static List<Double> parseRates(String text) {
     List<Double> rates = new ArrayList<>();
     for (String part : text.split(",")) {
@@ -48,7 +51,10 @@ public final class ConcurrencyList {
       } catch (NumberFormatException e) {
         // reported below
       }
-      throw new IllegalArgumentException("'" + text + "' is not a rate list; write operations per second like 500/s, or 100,200,400 (or per minute: 3000/m)");
+      throw new IllegalArgumentException(
+          "'"
+              + text
+              + "' is not a rate list; write operations per second like 500/s, or 100,200,400 (or per minute: 3000/m)");
     }
     return List.copyOf(rates);
   }
@@ -61,6 +67,8 @@ public final class ConcurrencyList {
       // reported below with the whole text
     }
     throw new IllegalArgumentException(
-        "'" + whole + "' is not a concurrency list; write positive whole numbers like 1,2,4 or a doubling range like 1..64");
+        "'"
+            + whole
+            + "' is not a concurrency list; write positive whole numbers like 1,2,4 or a doubling range like 1..64");
   }
 }

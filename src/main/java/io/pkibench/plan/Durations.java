@@ -14,22 +14,30 @@ public final class Durations {
     Matcher m = SYNTAX.matcher(text.trim());
     if (!m.matches()) {
       throw new IllegalArgumentException(
-          "'" + text + "' is not a duration; write a whole number with a unit: 500ms, 10s, 5m or 1h");
+          "'"
+              + text
+              + "' is not a duration; write a whole number with a unit: 500ms, 10s, 5m or 1h");
     }
     Duration d;
     try {
       long amount = Long.parseLong(m.group(1));
-      d = switch (m.group(2)) {
-        case "ms" -> Duration.ofMillis(amount);
-        case "s" -> Duration.ofSeconds(amount);
-        case "m" -> Duration.ofMinutes(amount);
-        default -> Duration.ofHours(amount);
-      };
+      d =
+          switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(amount);
+            case "s" -> Duration.ofSeconds(amount);
+            case "m" -> Duration.ofMinutes(amount);
+            default -> Duration.ofHours(amount);
+          };
     } catch (NumberFormatException | ArithmeticException e) {
       d = null; // past what a long holds: longer than any run
     }
     if (d == null || d.compareTo(LONGEST) > 0) {
-      throw new IllegalArgumentException("'" + text + "' is longer than " + LONGEST.toDays() + " days, the longest duration pkibench takes; write e.g. 24h");
+      throw new IllegalArgumentException(
+          "'"
+              + text
+              + "' is longer than "
+              + LONGEST.toDays()
+              + " days, the longest duration pkibench takes; write e.g. 24h");
     }
     return d;
   }

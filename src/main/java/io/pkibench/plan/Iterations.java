@@ -4,10 +4,11 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * {@code count} iterations of {@code each} wall-clock time, written on the command line as {@code 5x10s}.
- * A warm-up may run more, up to {@code upTo}, until the cost per operation stops moving: written
- * {@code 2..10x5s} (at least 2, at most 10). A JVM service compiles for tens of seconds under load, and a
- * fixed warm-up either measures the JIT or wastes minutes on a service that was warm after one.
+ * {@code count} iterations of {@code each} wall-clock time, written on the command line as {@code
+ * 5x10s}. A warm-up may run more, up to {@code upTo}, until the cost per operation stops moving:
+ * written {@code 2..10x5s} (at least 2, at most 10). A JVM service compiles for tens of seconds
+ * under load, and a fixed warm-up either measures the JIT or wastes minutes on a service that was
+ * warm after one.
  */
 public record Iterations(int count, Duration each, int upTo) {
 
@@ -26,19 +27,27 @@ public record Iterations(int count, Duration each, int upTo) {
     return upTo > count;
   }
 
-  /** Parses {@code COUNTxDURATION}, e.g. {@code 2x5s}, {@code 5x500ms}; {@code 0x1s} means none. Also how the result file's plan is read back. */
+  /**
+   * Parses {@code COUNTxDURATION}, e.g. {@code 2x5s}, {@code 5x500ms}; {@code 0x1s} means none.
+   * Also how the result file's plan is read back.
+   */
   @com.fasterxml.jackson.annotation.JsonCreator
   public static Iterations fromText(String text) {
     return parse(text);
   }
 
-  /** Parses {@code COUNTxDURATION}, e.g. {@code 2x5s}, {@code 5x500ms}, or {@code MIN..MAXxDURATION}; {@code 0x1s} means none. */
+  /**
+   * Parses {@code COUNTxDURATION}, e.g. {@code 2x5s}, {@code 5x500ms}, or {@code
+   * MIN..MAXxDURATION}; {@code 0x1s} means none.
+   */
   public static Iterations parse(String text) {
     String t = text.trim();
     int x = t.indexOf('x');
     if (x <= 0) {
       throw new IllegalArgumentException(
-          "'" + text + "' is not COUNTxDURATION; write it like 5x10s or 2x500ms (or 2..10x5s: at least 2, up to 10 until steady)");
+          "'"
+              + text
+              + "' is not COUNTxDURATION; write it like 5x10s or 2x500ms (or 2..10x5s: at least 2, up to 10 until steady)");
     }
     String counts = t.substring(0, x);
     int dots = counts.indexOf("..");
@@ -49,9 +58,13 @@ public record Iterations(int count, Duration each, int upTo) {
       upTo = dots < 0 ? count : Integer.parseInt(counts.substring(dots + 2));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
-          "'" + text + "': the count before 'x' must be a whole number (5x10s) or a range (2..10x5s)");
+          "'"
+              + text
+              + "': the count before 'x' must be a whole number (5x10s) or a range (2..10x5s)");
     }
-    if (upTo < count) throw new IllegalArgumentException("'" + text + "': the range runs backwards; write the smaller count first, e.g. 2..10x5s");
+    if (upTo < count)
+      throw new IllegalArgumentException(
+          "'" + text + "': the range runs backwards; write the smaller count first, e.g. 2..10x5s");
     return new Iterations(count, Durations.parse(t.substring(x + 1)), upTo);
   }
 
@@ -62,6 +75,8 @@ public record Iterations(int count, Duration each, int upTo) {
   @com.fasterxml.jackson.annotation.JsonValue
   @Override
   public String toString() {
-    return (untilSteady() ? count + ".." + upTo : Integer.toString(count)) + "x" + Durations.format(each);
+    return (untilSteady() ? count + ".." + upTo : Integer.toString(count))
+        + "x"
+        + Durations.format(each);
   }
 }

@@ -2,22 +2,27 @@ package io.pkibench.plan;
 
 /**
  * One level of a load model, as the engine runs it: a number of workers each starting its next
- * operation when the last ends (closed loop), or workers serving a fixed timetable of
- * {@code ratePerSecond} starts (open loop). One sealed type instead of a rate of 0 or null meaning
+ * operation when the last ends (closed loop), or workers serving a fixed timetable of {@code
+ * ratePerSecond} starts (open loop). One sealed type instead of a rate of 0 or null meaning
  * "closed".
  */
-@com.fasterxml.jackson.annotation.JsonTypeInfo(use = com.fasterxml.jackson.annotation.JsonTypeInfo.Id.NAME, property = "model")
+@com.fasterxml.jackson.annotation.JsonTypeInfo(
+    use = com.fasterxml.jackson.annotation.JsonTypeInfo.Id.NAME,
+    property = "model")
 @com.fasterxml.jackson.annotation.JsonSubTypes({
-    @com.fasterxml.jackson.annotation.JsonSubTypes.Type(value = LevelLoad.Closed.class, name = "closed"),
-    @com.fasterxml.jackson.annotation.JsonSubTypes.Type(value = LevelLoad.Open.class, name = "open")})
+  @com.fasterxml.jackson.annotation.JsonSubTypes.Type(
+      value = LevelLoad.Closed.class,
+      name = "closed"),
+  @com.fasterxml.jackson.annotation.JsonSubTypes.Type(value = LevelLoad.Open.class, name = "open")
+})
 public sealed interface LevelLoad {
   int workers();
 
   record Closed(int workers) implements LevelLoad {}
 
   /**
-   * {@code offsetNanos}: when the first arrival is due after the iteration's start (0 but for an agent's interleaved share of
-   * a timetable, see {@link Segment}).
+   * {@code offsetNanos}: when the first arrival is due after the iteration's start (0 but for an
+   * agent's interleaved share of a timetable, see {@link Segment}).
    */
   record Open(int workers, double ratePerSecond, long offsetNanos) implements LevelLoad {
     public Open(int workers, double ratePerSecond) {

@@ -2,24 +2,40 @@ package io.pkibench.plan;
 
 import java.util.List;
 
-/** How load is offered: by a number of workers (closed loop) or by a fixed arrival rate (open loop). */
-@com.fasterxml.jackson.annotation.JsonTypeInfo(use = com.fasterxml.jackson.annotation.JsonTypeInfo.Id.NAME, property = "model")
+/**
+ * How load is offered: by a number of workers (closed loop) or by a fixed arrival rate (open loop).
+ */
+@com.fasterxml.jackson.annotation.JsonTypeInfo(
+    use = com.fasterxml.jackson.annotation.JsonTypeInfo.Id.NAME,
+    property = "model")
 @com.fasterxml.jackson.annotation.JsonSubTypes({
-    @com.fasterxml.jackson.annotation.JsonSubTypes.Type(value = LoadModel.Closed.class, name = "closed"),
-    @com.fasterxml.jackson.annotation.JsonSubTypes.Type(value = LoadModel.Open.class, name = "open"),
-    @com.fasterxml.jackson.annotation.JsonSubTypes.Type(value = LoadModel.Staged.class, name = "staged")})
+  @com.fasterxml.jackson.annotation.JsonSubTypes.Type(
+      value = LoadModel.Closed.class,
+      name = "closed"),
+  @com.fasterxml.jackson.annotation.JsonSubTypes.Type(value = LoadModel.Open.class, name = "open"),
+  @com.fasterxml.jackson.annotation.JsonSubTypes.Type(
+      value = LoadModel.Staged.class,
+      name = "staged")
+})
 public sealed interface LoadModel {
 
   /** Each level in the order it runs. */
   default List<LevelLoad> levels() {
     return switch (this) {
-      case Closed closed -> closed.concurrency().stream().<LevelLoad>map(LevelLoad.Closed::new).toList();
-      case Open open -> open.ratesPerSecond().stream().<LevelLoad>map(r -> new LevelLoad.Open(open.workers(), r)).toList();
+      case Closed closed ->
+          closed.concurrency().stream().<LevelLoad>map(LevelLoad.Closed::new).toList();
+      case Open open ->
+          open.ratesPerSecond().stream()
+              .<LevelLoad>map(r -> new LevelLoad.Open(open.workers(), r))
+              .toList();
       case Staged staged -> List.of(staged.level());
     };
   }
 
-  /** {@code levels} = the number of workers of each level, each starting its next operation when the last ends. */
+  /**
+   * {@code levels} = the number of workers of each level, each starting its next operation when the
+   * last ends.
+   */
   record Closed(List<Integer> concurrency) implements LoadModel {
     public Closed {
       concurrency = List.copyOf(concurrency);
@@ -37,13 +53,19 @@ public sealed interface LoadModel {
   }
 
   /**
-   * One level whose target moves through {@code stages} instead of levels held in turn; {@code workers}: with rate
-   * stages, the workers serving the timetable (as with {@code --rate}); with worker stages, the most any stage asks.
+   * One level whose target moves through {@code stages} instead of levels held in turn; {@code
+   * workers}: with rate stages, the workers serving the timetable (as with {@code --rate}); with
+   * worker stages, the most any stage asks.
    */
   record Staged(Stages stages, int workers) implements LoadModel {
-    /** The level as the engine sizes it: the pool of workers, and for rate stages their mean rate (the level's target). */
+    /**
+     * The level as the engine sizes it: the pool of workers, and for rate stages their mean rate
+     * (the level's target).
+     */
     public LevelLoad level() {
-      return stages.kind() == Stages.Kind.RATE ? new LevelLoad.Open(workers, stages.meanRate()) : new LevelLoad.Closed(workers);
+      return stages.kind() == Stages.Kind.RATE
+          ? new LevelLoad.Open(workers, stages.meanRate())
+          : new LevelLoad.Closed(workers);
     }
   }
 }

@@ -4,13 +4,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Agent {@code index} of {@code count} ({@code --segment 2/4}, counted from 1): the share of each level it runs, so that
- * the shares of agents 1..count add up to the plan. Closed loop: the level's workers split as evenly as they go, the
- * remainder one each to the lowest indexes (10 over 4: 3, 3, 2, 2). Open loop: the level's one timetable dealt out in turn,
- * agent i taking arrivals i, i+n, i+2n… (k6's execution segments), so the merged schedule is the plan's timetable; its
- * workers split as in closed loop. On stages ({@code --stages}) every agent follows the plan's stages: of a ramping
- * timetable it takes arrivals i, i+n, i+2n… as on a fixed one; of worker targets, the plan's workers i, i+n, i+2n…, each
- * running while the target counts it, so that the agents' workers together are the target at every moment.
+ * Agent {@code index} of {@code count} ({@code --segment 2/4}, counted from 1): the share of each
+ * level it runs, so that the shares of agents 1..count add up to the plan. Closed loop: the level's
+ * workers split as evenly as they go, the remainder one each to the lowest indexes (10 over 4: 3,
+ * 3, 2, 2). Open loop: the level's one timetable dealt out in turn, agent i taking arrivals i, i+n,
+ * i+2n… (k6's execution segments), so the merged schedule is the plan's timetable; its workers
+ * split as in closed loop. On stages ({@code --stages}) every agent follows the plan's stages: of a
+ * ramping timetable it takes arrivals i, i+n, i+2n… as on a fixed one; of worker targets, the
+ * plan's workers i, i+n, i+2n…, each running while the target counts it, so that the agents'
+ * workers together are the target at every moment.
  */
 public record Segment(int index, int count) {
   /** The whole plan: one agent doing everything. */
@@ -18,7 +20,8 @@ public record Segment(int index, int count) {
 
   public Segment {
     if (count < 1 || index < 1 || index > count) {
-      throw new IllegalArgumentException("'" + index + "/" + count + "': the segment is I/N with 1 <= I <= N, e.g. 2/4");
+      throw new IllegalArgumentException(
+          "'" + index + "/" + count + "': the segment is I/N with 1 <= I <= N, e.g. 2/4");
     }
   }
 
@@ -27,9 +30,13 @@ public record Segment(int index, int count) {
   public static Segment parse(String text) {
     String t = text.trim();
     int slash = t.indexOf('/');
-    if (slash <= 0) throw new IllegalArgumentException("'" + text + "' is not I/N; write the agent's number and the number of agents, e.g. 2/4");
+    if (slash <= 0)
+      throw new IllegalArgumentException(
+          "'" + text + "' is not I/N; write the agent's number and the number of agents, e.g. 2/4");
     try {
-      return new Segment(Integer.parseInt(t.substring(0, slash).trim()), Integer.parseInt(t.substring(slash + 1).trim()));
+      return new Segment(
+          Integer.parseInt(t.substring(0, slash).trim()),
+          Integer.parseInt(t.substring(slash + 1).trim()));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("'" + text + "' is not I/N with whole numbers, e.g. 2/4");
     }
@@ -49,15 +56,19 @@ public record Segment(int index, int count) {
     if (whole()) return level;
     return switch (level) {
       case LevelLoad.Closed c -> new LevelLoad.Closed(workers(c.workers()));
-      // Every count-th arrival of the plan's timetable, from the (index-1)-th: the rate divided, the first arrival offset.
-      case LevelLoad.Open o -> new LevelLoad.Open(workers(o.workers()), o.ratePerSecond() / count,
-          o.offsetNanos() + Math.round((index - 1) * 1e9 / o.ratePerSecond()));
+      // Every count-th arrival of the plan's timetable, from the (index-1)-th: the rate divided,
+      // the first arrival offset.
+      case LevelLoad.Open o ->
+          new LevelLoad.Open(
+              workers(o.workers()),
+              o.ratePerSecond() / count,
+              o.offsetNanos() + Math.round((index - 1) * 1e9 / o.ratePerSecond()));
     };
   }
 
   /**
-   * Every level that cannot be split {@code count} ways, naming it: an agent would run no worker at all. Empty for the whole
-   * plan.
+   * Every level that cannot be split {@code count} ways, naming it: an agent would run no worker at
+   * all. Empty for the whole plan.
    */
   public List<String> problems(LoadModel load) {
     List<String> problems = new ArrayList<>();
@@ -66,22 +77,47 @@ public record Segment(int index, int count) {
       case LoadModel.Closed closed -> {
         for (int n : closed.concurrency()) {
           if (n < count) {
-            problems.add("--segment " + this + ": the level of " + n + " workers cannot be split over " + count
-                + " agents (each needs at least one); give levels of at least " + count + " workers, or fewer agents");
+            problems.add(
+                "--segment "
+                    + this
+                    + ": the level of "
+                    + n
+                    + " workers cannot be split over "
+                    + count
+                    + " agents (each needs at least one); give levels of at least "
+                    + count
+                    + " workers, or fewer agents");
           }
         }
       }
       case LoadModel.Open open -> {
         if (open.workers() < count) {
-          problems.add("--segment " + this + ": " + open.workers() + " workers serving the timetable cannot be split over " + count
-              + " agents; give --concurrency " + count + " or more");
+          problems.add(
+              "--segment "
+                  + this
+                  + ": "
+                  + open.workers()
+                  + " workers serving the timetable cannot be split over "
+                  + count
+                  + " agents; give --concurrency "
+                  + count
+                  + " or more");
         }
       }
-      // Each agent follows the whole plan's stages, taking its interleaved slots (rate) or its workers (worker targets).
+      // Each agent follows the whole plan's stages, taking its interleaved slots (rate) or its
+      // workers (worker targets).
       case LoadModel.Staged staged -> {
         if (staged.workers() < count) {
-          problems.add("--segment " + this + ": the stages' " + staged.workers() + " workers cannot be split over " + count
-              + " agents (each needs at least one); give --concurrency " + count + " or more, or fewer agents");
+          problems.add(
+              "--segment "
+                  + this
+                  + ": the stages' "
+                  + staged.workers()
+                  + " workers cannot be split over "
+                  + count
+                  + " agents (each needs at least one); give --concurrency "
+                  + count
+                  + " or more, or fewer agents");
         }
       }
     }

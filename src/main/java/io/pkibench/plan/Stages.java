@@ -8,17 +8,23 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Stages in k6's sense ({@code --stages 10s:400/s,30s:400/s,10s:0/s}): each moves the target linearly from the
- * previous stage's (0 at the start) to its own over its duration; a 0 s stage jumps. The target is an arrival rate
- * (open loop: a timetable whose rate ramps) or a number of workers (closed loop: workers started and parked as it
- * moves), never both in one run. Times here are offsets from the start of the stages, in nanoseconds.
+ * Stages in k6's sense ({@code --stages 10s:400/s,30s:400/s,10s:0/s}): each moves the target
+ * linearly from the previous stage's (0 at the start) to its own over its duration; a 0 s stage
+ * jumps. The target is an arrival rate (open loop: a timetable whose rate ramps) or a number of
+ * workers (closed loop: workers started and parked as it moves), never both in one run. Times here
+ * are offsets from the start of the stages, in nanoseconds.
  */
 public record Stages(Kind kind, List<Stage> stages) {
 
   /** What the targets count: arrivals per second ({@code 400/s}) or workers ({@code 64}). */
-  public enum Kind { RATE, WORKERS }
+  public enum Kind {
+    RATE,
+    WORKERS
+  }
 
-  /** One stage: over {@code duration}, the target moves to {@code target} (per second, or workers). */
+  /**
+   * One stage: over {@code duration}, the target moves to {@code target} (per second, or workers).
+   */
   public record Stage(Duration duration, double target) {}
 
   public Stages {
@@ -26,7 +32,10 @@ public record Stages(Kind kind, List<Stage> stages) {
     if (stages.isEmpty()) throw new IllegalArgumentException("no stage");
   }
 
-  /** Held steady: a jump to {@code target}, then {@code length} at it (a warm-up before the first stage). */
+  /**
+   * Held steady: a jump to {@code target}, then {@code length} at it (a warm-up before the first
+   * stage).
+   */
   public static Stages hold(Kind kind, double target, Duration length) {
     return new Stages(kind, List.of(new Stage(Duration.ZERO, target), new Stage(length, target)));
   }
@@ -44,8 +53,8 @@ public record Stages(Kind kind, List<Stage> stages) {
   }
 
   /**
-   * Parses {@code D:T,...}; on bad input adds every problem found, each starting with {@code --stages}, to
-   * {@code problems} and returns null.
+   * Parses {@code D:T,...}; on bad input adds every problem found, each starting with {@code
+   * --stages}, to {@code problems} and returns null.
    */
   public static Stages parse(String text, List<String> problems) {
     int before = problems.size();
@@ -57,7 +66,10 @@ public record Stages(Kind kind, List<Stage> stages) {
       String at = "--stages: stage " + (i + 1) + " '" + p + "'";
       int colon = p.indexOf(':');
       if (p.isEmpty()) {
-        problems.add("--stages: stage " + (i + 1) + " is empty; write DURATION:TARGET stages separated by commas, e.g. 10s:400/s,30s:400/s,10s:0/s");
+        problems.add(
+            "--stages: stage "
+                + (i + 1)
+                + " is empty; write DURATION:TARGET stages separated by commas, e.g. 10s:400/s,30s:400/s,10s:0/s");
         continue;
       }
       if (colon < 0) {
@@ -75,8 +87,16 @@ public record Stages(Kind kind, List<Stage> stages) {
       Matcher rate = RATE.matcher(t);
       if (rate.matches()) {
         double r = Double.parseDouble(rate.group(1)) / (rate.group(2).equals("m") ? 60 : 1);
-        if (r < 0) problems.add(at + ": a rate cannot be below 0/s; ramp down to 0/s at the lowest");
-        else if (r > MAX_RATE) problems.add(at + ": " + r + "/s is more than " + (long) MAX_RATE + "/s, the most one process offers");
+        if (r < 0)
+          problems.add(at + ": a rate cannot be below 0/s; ramp down to 0/s at the lowest");
+        else if (r > MAX_RATE)
+          problems.add(
+              at
+                  + ": "
+                  + r
+                  + "/s is more than "
+                  + (long) MAX_RATE
+                  + "/s, the most one process offers");
         else target = r;
         kinds.add(Kind.RATE);
       } else if (WORKERS.matcher(t).matches()) {
@@ -85,19 +105,27 @@ public record Stages(Kind kind, List<Stage> stages) {
         else target = (double) n;
         kinds.add(Kind.WORKERS);
       } else {
-        problems.add(at + ": '" + t + "' is not a target; write a rate per second like 400/s (or per minute, 3000/m) for the open loop,"
-            + " or a whole number of workers like 64 for the closed loop");
+        problems.add(
+            at
+                + ": '"
+                + t
+                + "' is not a target; write a rate per second like 400/s (or per minute, 3000/m) for the open loop,"
+                + " or a whole number of workers like 64 for the closed loop");
       }
       if (d != null && target != null) stages.add(new Stage(d, target));
     }
     if (kinds.stream().distinct().count() > 1) {
-      problems.add("--stages: mixes rates (400/s) and worker counts (64); a run is either open loop (every target a rate) or closed loop"
-          + " (every target a number of workers)");
+      problems.add(
+          "--stages: mixes rates (400/s) and worker counts (64); a run is either open loop (every target a rate) or closed loop"
+              + " (every target a number of workers)");
     }
     if (problems.size() > before) return null;
     Stages s = new Stages(kinds.get(0), stages);
-    if (s.total().isZero()) problems.add("--stages: every stage lasts 0s; give the stages some time, e.g. 10s:400/s");
-    else if (s.maxTarget() == 0) problems.add("--stages: every target is 0; nothing would run: ramp to a rate like 400/s or a number of workers like 64");
+    if (s.total().isZero())
+      problems.add("--stages: every stage lasts 0s; give the stages some time, e.g. 10s:400/s");
+    else if (s.maxTarget() == 0)
+      problems.add(
+          "--stages: every target is 0; nothing would run: ramp to a rate like 400/s or a number of workers like 64");
     return problems.size() > before ? null : s;
   }
 
@@ -131,7 +159,10 @@ public record Stages(Kind kind, List<Stage> stages) {
     return i == 0 ? 0 : stages.get(i - 1).target();
   }
 
-  /** The stage running at {@code offsetNanos}: the last one after the end, the first before the start; 0 s stages never run. */
+  /**
+   * The stage running at {@code offsetNanos}: the last one after the end, the first before the
+   * start; 0 s stages never run.
+   */
   public int stageAt(long offsetNanos) {
     long start = 0;
     int last = 0;
@@ -145,7 +176,10 @@ public record Stages(Kind kind, List<Stage> stages) {
     return last;
   }
 
-  /** The target at {@code offsetNanos}, moving linearly within each stage; the last one's after the end. */
+  /**
+   * The target at {@code offsetNanos}, moving linearly within each stage; the last one's after the
+   * end.
+   */
   public double targetAt(long offsetNanos) {
     long start = 0;
     for (int i = 0; i < stages.size(); i++) {
@@ -159,7 +193,10 @@ public record Stages(Kind kind, List<Stage> stages) {
     return stages.get(stages.size() - 1).target();
   }
 
-  /** Arrivals the rate targets offer from the start to {@code offsetNanos} (the integral of the rate), capped at the end. */
+  /**
+   * Arrivals the rate targets offer from the start to {@code offsetNanos} (the integral of the
+   * rate), capped at the end.
+   */
   public double arrivalsUntil(long offsetNanos) {
     double sum = 0;
     long start = 0;
@@ -188,8 +225,9 @@ public record Stages(Kind kind, List<Stage> stages) {
   }
 
   /**
-   * When arrival {@code n} (from 0) is scheduled: the first offset by which the timetable has offered {@code n}
-   * arrivals; {@link Long#MAX_VALUE} when it offers fewer. Arrival 0 is at the start, as on a fixed timetable.
+   * When arrival {@code n} (from 0) is scheduled: the first offset by which the timetable has
+   * offered {@code n} arrivals; {@link Long#MAX_VALUE} when it offers fewer. Arrival 0 is at the
+   * start, as on a fixed timetable.
    */
   public long offsetOfArrival(long n) {
     double cumulative = 0;
@@ -202,7 +240,8 @@ public record Stages(Kind kind, List<Stage> stages) {
       double seconds = d / 1e9;
       double inStage = (from + to) / 2 * seconds;
       if (n <= cumulative + inStage) {
-        // Solve from·t + a·t² = x for t in [0, seconds], a = (to − from)/(2·seconds); in the form that stays exact as a → 0.
+        // Solve from·t + a·t² = x for t in [0, seconds], a = (to − from)/(2·seconds); in the form
+        // that stays exact as a → 0.
         double x = Math.max(0, n - cumulative);
         double a = (to - from) / (2 * seconds);
         double root = Math.sqrt(Math.max(0, from * from + 4 * a * x));
@@ -216,7 +255,10 @@ public record Stages(Kind kind, List<Stage> stages) {
     return Long.MAX_VALUE;
   }
 
-  /** The first offset from {@code fromNanos} on at which the target is at least {@code level}; {@link Long#MAX_VALUE} if never again. */
+  /**
+   * The first offset from {@code fromNanos} on at which the target is at least {@code level};
+   * {@link Long#MAX_VALUE} if never again.
+   */
   public long offsetWhenAtLeast(double level, long fromNanos) {
     long start = 0;
     for (int i = 0; i < stages.size(); i++) {
@@ -241,13 +283,17 @@ public record Stages(Kind kind, List<Stage> stages) {
   @Override
   public String toString() {
     List<String> parts = new ArrayList<>();
-    for (Stage s : stages) parts.add(Durations.format(s.duration()) + ":" + formatTarget(s.target()));
+    for (Stage s : stages)
+      parts.add(Durations.format(s.duration()) + ":" + formatTarget(s.target()));
     return String.join(",", parts);
   }
 
   /** {@code 400/s} or {@code 64}, as written on the command line. */
   public String formatTarget(double target) {
-    String n = target == Math.rint(target) ? Long.toString((long) target) : String.format(Locale.ROOT, "%.3f", target).replaceAll("0+$", "");
+    String n =
+        target == Math.rint(target)
+            ? Long.toString((long) target)
+            : String.format(Locale.ROOT, "%.3f", target).replaceAll("0+$", "");
     return kind == Kind.RATE ? n + "/s" : n;
   }
 }

@@ -4,14 +4,15 @@ import io.pkibench.analysis.Comparison;
 import io.pkibench.analysis.Comparison.Verdict;
 import io.pkibench.analysis.Metric;
 import io.pkibench.analysis.TrimmedNumber;
+import io.pkibench.text.OutsideText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import io.pkibench.text.OutsideText;
 
 /**
  * A comparison as a terminal table or as Markdown for a CI comment: the rows with each change's
- * interval, a line per inconclusive row saying how many iterations would tell, and the verdict line.
+ * interval, a line per inconclusive row saying how many iterations would tell, and the verdict
+ * line.
  */
 public final class ComparisonFormat {
   private ComparisonFormat() {}
@@ -22,7 +23,8 @@ public final class ComparisonFormat {
     for (Comparison.Row r : c.rows()) rows.add(cells(r));
     StringBuilder out = new StringBuilder(method(c)).append('\n');
     int[] widths = new int[rows.get(0).length];
-    for (String[] row : rows) for (int i = 0; i < row.length; i++) widths[i] = Math.max(widths[i], row[i].length());
+    for (String[] row : rows)
+      for (int i = 0; i < row.length; i++) widths[i] = Math.max(widths[i], row[i].length());
     for (String[] row : rows) {
       for (int i = 0; i < row.length; i++) {
         boolean left = i == 0 || i == 2;
@@ -37,7 +39,11 @@ public final class ComparisonFormat {
   }
 
   public static String markdown(Comparison c) {
-    StringBuilder out = new StringBuilder(method(c)).append("\n\n| ").append(String.join(" | ", header(c))).append(" |\n");
+    StringBuilder out =
+        new StringBuilder(method(c))
+            .append("\n\n| ")
+            .append(String.join(" | ", header(c)))
+            .append(" |\n");
     out.append("|---|---:|---|---:|---:|---:|---:|---|---|\n");
     for (Comparison.Row r : c.rows()) {
       String[] cells = cells(r);
@@ -48,30 +54,51 @@ public final class ComparisonFormat {
     for (String u : c.unmatched()) lines.add("not compared: " + u);
     if (!lines.isEmpty()) out.append('\n');
     for (String l : lines) out.append("- ").append(l).append('\n');
-    String mark = !c.passed() ? "❌ " : !c.complete() && !c.thresholds().isEmpty() ? "⚠️ " : !c.conclusive() ? "❔ " : "✅ ";
+    String mark =
+        !c.passed()
+            ? "❌ "
+            : !c.complete() && !c.thresholds().isEmpty() ? "⚠️ " : !c.conclusive() ? "❔ " : "✅ ";
     return out.append('\n').append(mark).append(summary(c)).append('\n').toString();
   }
 
   private static String method(Comparison c) {
-    return "Each change is tested by Welch's t on the measured iterations of both runs" + (c.rows().stream().anyMatch(r -> r.workload().contains(Comparison.STAGE))
-        ? " (a stage's row: on the seconds of that stage)" : "") + "; intervals at " + percent(c) + " confidence.";
+    return "Each change is tested by Welch's t on the measured iterations of both runs"
+        + (c.rows().stream().anyMatch(r -> r.workload().contains(Comparison.STAGE))
+            ? " (a stage's row: on the seconds of that stage)"
+            : "")
+        + "; intervals at "
+        + percent(c)
+        + " confidence.";
   }
 
   private static String[] header(Comparison c) {
-    return new String[] {"workload", "level", "metric", "base", "new", "change", percent(c) + " interval", "threshold", "verdict"};
+    return new String[] {
+      "workload",
+      "level",
+      "metric",
+      "base",
+      "new",
+      "change",
+      percent(c) + " interval",
+      "threshold",
+      "verdict"
+    };
   }
 
   private static String[] cells(Comparison.Row r) {
     return new String[] {
-        OutsideText.forTerminal(r.workload()),
-        r.load() == Math.rint(r.load()) ? Long.toString((long) r.load()) : Double.toString(r.load()),
-        r.metric().flag,
-        value(r.metric(), r.base()),
-        value(r.metric(), r.current()),
-        signed(r.deltaPercent()),
-        r.changeLowPercent() == null ? "none" : signed(r.changeLowPercent()) + " .. " + signed(r.changeHighPercent()),
-        r.threshold() == null ? "" : r.threshold().toString(),
-        r.verdict().name()};
+      OutsideText.forTerminal(r.workload()),
+      r.load() == Math.rint(r.load()) ? Long.toString((long) r.load()) : Double.toString(r.load()),
+      r.metric().flag,
+      value(r.metric(), r.base()),
+      value(r.metric(), r.current()),
+      signed(r.deltaPercent()),
+      r.changeLowPercent() == null
+          ? "none"
+          : signed(r.changeLowPercent()) + " .. " + signed(r.changeHighPercent()),
+      r.threshold() == null ? "" : r.threshold().toString(),
+      r.verdict().name()
+    };
   }
 
   /** Why each inconclusive row could not be decided, and what would decide it. */
@@ -79,18 +106,49 @@ public final class ComparisonFormat {
     List<String> notes = new ArrayList<>();
     for (Comparison.Row r : c.rows()) {
       if (r.verdict() != Verdict.inconclusive) continue;
-      String what = "inconclusive: " + OutsideText.forTerminal(r.workload()) + " level " + TrimmedNumber.of(r.load(), 4) + " " + r.metric().flag + ": ";
-      double size = r.threshold() != null ? Math.abs(r.threshold().allowedPercent()) : Comparison.UNTHRESHOLDED_SIZE_PERCENT;
-      String change = r.threshold() != null ? "the limit " + r.threshold() : "a change of " + TrimmedNumber.of(size, 4) + "%";
+      String what =
+          "inconclusive: "
+              + OutsideText.forTerminal(r.workload())
+              + " level "
+              + TrimmedNumber.of(r.load(), 4)
+              + " "
+              + r.metric().flag
+              + ": ";
+      double size =
+          r.threshold() != null
+              ? Math.abs(r.threshold().allowedPercent())
+              : Comparison.UNTHRESHOLDED_SIZE_PERCENT;
+      String change =
+          r.threshold() != null
+              ? "the limit " + r.threshold()
+              : "a change of " + TrimmedNumber.of(size, 4) + "%";
       if (r.changeLowPercent() == null) {
-        notes.add(what + "one iteration a side shows no noise to test against (" + r.baseIterations() + " and "
-            + r.newIterations() + "); measure at least 3 a side (--measure 3x…)");
+        notes.add(
+            what
+                + "one iteration a side shows no noise to test against ("
+                + r.baseIterations()
+                + " and "
+                + r.newIterations()
+                + "); measure at least 3 a side (--measure 3x…)");
       } else if (r.iterationsNeeded() == null) {
-        notes.add(what + "the interval spans both no change and " + change + ", and no count of iterations up to 10,000 would"
-            + " narrow it enough at this noise: make the runs steadier (longer iterations, an idle machine)");
+        notes.add(
+            what
+                + "the interval spans both no change and "
+                + change
+                + ", and no count of iterations up to 10,000 would"
+                + " narrow it enough at this noise: make the runs steadier (longer iterations, an idle machine)");
       } else {
-        notes.add(what + "the interval spans both no change and " + change + "; about " + String.format(Locale.ROOT, "%,d", r.iterationsNeeded())
-            + " measured iterations a side would tell (now " + r.baseIterations() + " and " + r.newIterations() + ")");
+        notes.add(
+            what
+                + "the interval spans both no change and "
+                + change
+                + "; about "
+                + String.format(Locale.ROOT, "%,d", r.iterationsNeeded())
+                + " measured iterations a side would tell (now "
+                + r.baseIterations()
+                + " and "
+                + r.newIterations()
+                + ")");
       }
     }
     return notes;
@@ -112,24 +170,44 @@ public final class ComparisonFormat {
     String verdict = verdict(c);
     if (c.complete()) return verdict;
     int missing = c.unmatched().size();
-    String incomplete = "incomplete: " + missing + " workload" + (missing == 1 ? " or level is" : "s or levels are")
-        + " in one run only (not compared, above): a change there cannot be seen";
+    String incomplete =
+        "incomplete: "
+            + missing
+            + " workload"
+            + (missing == 1 ? " or level is" : "s or levels are")
+            + " in one run only (not compared, above): a change there cannot be seen";
     if (c.thresholds().isEmpty()) return incomplete + "; " + verdict;
     long failed = c.rows().stream().filter(r -> r.verdict() == Verdict.FAIL).count();
-    // A breach stands whatever else is missing; without one, the missing part is why the gate does not pass.
-    return failed > 0 ? verdict + "; and " + incomplete : incomplete + ", so the thresholds (" + thresholdList(c) + ") are not passed";
+    // A breach stands whatever else is missing; without one, the missing part is why the gate does
+    // not pass.
+    return failed > 0
+        ? verdict + "; and " + incomplete
+        : incomplete + ", so the thresholds (" + thresholdList(c) + ") are not passed";
   }
 
   private static String verdict(Comparison c) {
     if (c.thresholds().isEmpty()) return "no thresholds given: nothing can fail";
     long failed = c.rows().stream().filter(r -> r.verdict() == Verdict.FAIL).count();
-    long undecided = c.rows().stream().filter(r -> r.threshold() != null && r.verdict() == Verdict.inconclusive).count();
+    long undecided =
+        c.rows().stream()
+            .filter(r -> r.threshold() != null && r.verdict() == Verdict.inconclusive)
+            .count();
     if (failed > 0) {
-      return failed + " threshold breach" + (failed == 1 ? "" : "es") + " beyond the noise (" + thresholdList(c) + ")";
+      return failed
+          + " threshold breach"
+          + (failed == 1 ? "" : "es")
+          + " beyond the noise ("
+          + thresholdList(c)
+          + ")";
     }
     if (undecided > 0) {
-      return "inconclusive: " + undecided + " threshold row" + (undecided == 1 ? "" : "s")
-          + " too noisy or too few iterations to tell (" + thresholdList(c) + "); measure more iterations, as said above";
+      return "inconclusive: "
+          + undecided
+          + " threshold row"
+          + (undecided == 1 ? "" : "s")
+          + " too noisy or too few iterations to tell ("
+          + thresholdList(c)
+          + "); measure more iterations, as said above";
     }
     return "every threshold holds (" + thresholdList(c) + ")";
   }

@@ -1,6 +1,9 @@
 package io.pkibench.report;
 
-/** HTML escaping: every piece of result text (workload names, parameters, error causes) goes through it. */
+/**
+ * HTML escaping: every piece of result text (workload names, parameters, error causes) goes through
+ * it.
+ */
 final class Html {
   private Html() {}
 

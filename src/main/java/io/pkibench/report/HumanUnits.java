@@ -19,14 +19,18 @@ public final class HumanUnits {
   }
 
   /**
-   * A figure as published or set beside one: whole thousands grouped, smaller values to four significant digits
-   * without trailing zeros ({@code 60,000}, {@code 750}, {@code 11.67}, {@code 2.6}, {@code 0.0025}).
+   * A figure as published or set beside one: whole thousands grouped, smaller values to four
+   * significant digits without trailing zeros ({@code 60,000}, {@code 750}, {@code 11.67}, {@code
+   * 2.6}, {@code 0.0025}).
    */
   public static String figure(double v) {
     if (!Double.isFinite(v)) return "-";
     if (Math.abs(v) >= 1000) return String.format(Locale.ROOT, "%,.0f", v);
     if (v == 0) return "0";
-    return new java.math.BigDecimal(v).round(new java.math.MathContext(4)).stripTrailingZeros().toPlainString();
+    return new java.math.BigDecimal(v)
+        .round(new java.math.MathContext(4))
+        .stripTrailingZeros()
+        .toPlainString();
   }
 
   public static String percent(double fraction) {
@@ -39,8 +43,11 @@ public final class HumanUnits {
    */
   public static java.util.Optional<String> intervalTooWide(Throughput t) {
     if (!t.intervalWiderThanMean()) return java.util.Optional.empty();
-    return java.util.Optional.of(String.format(Locale.ROOT,
-        "the 99.9%% interval (± %s ops/s) is wider than the throughput: %d iterations are too few or too noisy to bound it; measure more (e.g. --measure 10x…)",
-        rate(t.ci999()), t.samples()));
+    return java.util.Optional.of(
+        String.format(
+            Locale.ROOT,
+            "the 99.9%% interval (± %s ops/s) is wider than the throughput: %d iterations are too few or too noisy to bound it; measure more (e.g. --measure 10x…)",
+            rate(t.ci999()),
+            t.samples()));
   }
 }

@@ -23,9 +23,18 @@ public final class JmhJson {
   public static String of(RunResult result) {
     ObjectMapper mapper = RunResultJson.mapper();
     ArrayNode out = mapper.createArrayNode();
-    String warmup = result.plan() != null && result.plan().has("warmup") ? result.plan().get("warmup").asText() : "0x0s";
-    String measure = result.plan() != null && result.plan().has("measure") ? result.plan().get("measure").asText() : "0x0s";
-    int series = result.plan() != null && result.plan().has("series") ? result.plan().get("series").asInt() : 1;
+    String warmup =
+        result.plan() != null && result.plan().has("warmup")
+            ? result.plan().get("warmup").asText()
+            : "0x0s";
+    String measure =
+        result.plan() != null && result.plan().has("measure")
+            ? result.plan().get("measure").asText()
+            : "0x0s";
+    int series =
+        result.plan() != null && result.plan().has("series")
+            ? result.plan().get("series").asInt()
+            : 1;
     Iterations w = Iterations.parse(warmup), m = Iterations.parse(measure);
     for (WorkloadResult workload : result.workloads()) {
       for (LevelResult level : workload.levels()) {
@@ -59,7 +68,12 @@ public final class JmhJson {
         ArrayNode confidence = primary.putArray("scoreConfidence");
         confidence.add(Double.isNaN(error) ? score : score - error);
         confidence.add(Double.isNaN(error) ? score : score + error);
-        List<Double> rates = level.iterations().stream().filter(i -> !i.warmup()).map(IterationResult::opsPerSecond).sorted().toList();
+        List<Double> rates =
+            level.iterations().stream()
+                .filter(i -> !i.warmup())
+                .map(IterationResult::opsPerSecond)
+                .sorted()
+                .toList();
         ObjectNode pct = primary.putObject("scorePercentiles");
         for (double p : new double[] {0, 50, 90, 95, 99, 99.9, 99.99, 99.999, 99.9999, 100}) {
           pct.put(percentKey(p), rates.isEmpty() ? 0 : nearestRank(rates, p));
@@ -68,7 +82,8 @@ public final class JmhJson {
         ArrayNode raw = primary.putArray("rawData");
         for (int s = 1; s <= series; s++) {
           ArrayNode fork = raw.addArray();
-          for (IterationResult it : level.iterations()) if (!it.warmup() && it.series() == s) fork.add(it.opsPerSecond());
+          for (IterationResult it : level.iterations())
+            if (!it.warmup() && it.series() == s) fork.add(it.opsPerSecond());
         }
         ObjectNode secondary = b.putObject("secondaryMetrics");
         ObjectNode latency = secondary.putObject("latency");
@@ -96,10 +111,12 @@ public final class JmhJson {
     return Double.toString(p);
   }
 
-  /** The nearest-rank percentile of sorted values: the smallest value with at least p% of them at or below it. */
+  /**
+   * The nearest-rank percentile of sorted values: the smallest value with at least p% of them at or
+   * below it.
+   */
   static double nearestRank(List<Double> sorted, double p) {
     int rank = (int) Math.ceil(p / 100 * sorted.size());
     return sorted.get(Math.max(0, Math.min(sorted.size() - 1, rank - 1)));
   }
-
 }

@@ -12,7 +12,10 @@ import org.apache.batik.transcoder.TranscoderInput;
 import org.apache.batik.transcoder.TranscoderOutput;
 import org.apache.batik.transcoder.image.PNGTranscoder;
 
-/** Each chart as a PNG file named after its id, rendered from the very SVG the report embeds (Apache Batik). */
+/**
+ * Each chart as a PNG file named after its id, rendered from the very SVG the report embeds (Apache
+ * Batik).
+ */
 public final class PngExport {
   private PngExport() {}
 
@@ -21,14 +24,21 @@ public final class PngExport {
     List<Path> written = new ArrayList<>();
     for (Chart chart : charts) {
       Path file = dir.resolve(chart.id() + ".png");
-      // owner-only, written whole and renamed into place: a link at its path is replaced, not followed
-      OutputFiles.replace(file, out -> {
-        try {
-          new PNGTranscoder().transcode(new TranscoderInput(new StringReader(chart.render())), new TranscoderOutput(out));
-        } catch (TranscoderException e) {
-          throw new IOException("cannot render chart " + chart.id() + " as PNG: " + e.getMessage(), e);
-        }
-      });
+      // owner-only, written whole and renamed into place: a link at its path is replaced, not
+      // followed
+      OutputFiles.replace(
+          file,
+          out -> {
+            try {
+              new PNGTranscoder()
+                  .transcode(
+                      new TranscoderInput(new StringReader(chart.render())),
+                      new TranscoderOutput(out));
+            } catch (TranscoderException e) {
+              throw new IOException(
+                  "cannot render chart " + chart.id() + " as PNG: " + e.getMessage(), e);
+            }
+          });
       written.add(file);
     }
     return written;

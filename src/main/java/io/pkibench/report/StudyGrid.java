@@ -14,8 +14,8 @@ import java.util.stream.Collectors;
 /**
  * A study's steps laid out as its original's tables (IBM's 5.6 and 5.7): per variant (e.g. TLS
  * engine), operations per service CPU-second by row × column, the same per CPU-percent of this
- * machine, and the CPU cost of each cell relative to the baseline column; then what each substituted
- * cell measured instead of the original and why.
+ * machine, and the CPU cost of each cell relative to the baseline column; then what each
+ * substituted cell measured instead of the original and why.
  */
 public final class StudyGrid {
   private StudyGrid() {}
@@ -25,23 +25,48 @@ public final class StudyGrid {
 
   static List<Table> tables(RunResult result) {
     StudyRecord.Grid grid = result.study().grid();
-    if (grid == null || ServiceComparison.applies(result)) return List.of(); // services side by side: its own table
-    Map<String, Optional<LevelResult>> levels = StudyTables.rows(result).stream()
-        .collect(Collectors.toMap(StudyTables.Row::label, StudyTables.Row::level, (a, b) -> a));
+    if (grid == null || ServiceComparison.applies(result))
+      return List.of(); // services side by side: its own table
+    Map<String, Optional<LevelResult>> levels =
+        StudyTables.rows(result).stream()
+            .collect(Collectors.toMap(StudyTables.Row::label, StudyTables.Row::level, (a, b) -> a));
     int cores = Math.max(1, result.environment().cores());
     List<Table> tables = new ArrayList<>();
     for (String variant : grid.variants()) {
       String suffix = grid.variants().size() > 1 || !variant.isEmpty() ? " (" + variant + ")" : "";
-      tables.add(table(grid, "grid-per-cpu-" + variant, "transactions per server CPU-second" + suffix, variant, levels,
-          l -> l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond())));
-      tables.add(table(grid, "grid-per-cpu-percent-" + variant, "transactions per second per CPU-% of this " + cores + "-core machine" + suffix,
-          variant, levels, l -> l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond() * cores / 100)));
+      tables.add(
+          table(
+              grid,
+              "grid-per-cpu-" + variant,
+              "transactions per server CPU-second" + suffix,
+              variant,
+              levels,
+              l ->
+                  l.cpu().opsPerCpuSecond() == null
+                      ? "-"
+                      : HumanUnits.rate(l.cpu().opsPerCpuSecond())));
+      tables.add(
+          table(
+              grid,
+              "grid-per-cpu-percent-" + variant,
+              "transactions per second per CPU-% of this " + cores + "-core machine" + suffix,
+              variant,
+              levels,
+              l ->
+                  l.cpu().opsPerCpuSecond() == null
+                      ? "-"
+                      : HumanUnits.rate(l.cpu().opsPerCpuSecond() * cores / 100)));
       tables.add(relativeCost(grid, variant, levels, suffix, published(result)));
     }
     return tables;
   }
 
-  private static Table table(StudyRecord.Grid grid, String id, String title, String variant, Map<String, Optional<LevelResult>> levels,
+  private static Table table(
+      StudyRecord.Grid grid,
+      String id,
+      String title,
+      String variant,
+      Map<String, Optional<LevelResult>> levels,
       Function<LevelResult, String> value) {
     List<String[]> rows = new ArrayList<>();
     rows.add(header(grid));
@@ -50,7 +75,8 @@ public final class StudyGrid {
       cells[0] = row;
       for (int c = 0; c < grid.columns().size(); c++) {
         Optional<LevelResult> level = level(grid, row, grid.columns().get(c), variant, levels);
-        cells[c + 1] = level.map(value).orElse("-") + mark(grid, row, grid.columns().get(c), variant);
+        cells[c + 1] =
+            level.map(value).orElse("-") + mark(grid, row, grid.columns().get(c), variant);
       }
       rows.add(cells);
     }
@@ -58,39 +84,67 @@ public final class StudyGrid {
   }
 
   /**
-   * CPU per transaction relative to the baseline column of the same row: baseline ops per CPU-second over the cell's,
-   * and beside it the original's own ratio from its published figures (IBM's table 5.7 is exactly that: plain ÷ cell),
-   * so that a suite's relative cost is compared as a ratio, the one thing both machines can be set side by side on.
+   * CPU per transaction relative to the baseline column of the same row: baseline ops per
+   * CPU-second over the cell's, and beside it the original's own ratio from its published figures
+   * (IBM's table 5.7 is exactly that: plain ÷ cell), so that a suite's relative cost is compared as
+   * a ratio, the one thing both machines can be set side by side on.
    */
-  private static Table relativeCost(StudyRecord.Grid grid, String variant, Map<String, Optional<LevelResult>> levels, String suffix,
+  private static Table relativeCost(
+      StudyRecord.Grid grid,
+      String variant,
+      Map<String, Optional<LevelResult>> levels,
+      String suffix,
       Map<String, Double> published) {
     List<String[]> rows = new ArrayList<>();
     rows.add(header(grid));
     for (String row : grid.rows()) {
       String[] cells = new String[grid.columns().size() + 1];
       cells[0] = row;
-      Double base = level(grid, row, grid.baseline(), variant, levels).map(l -> l.cpu().opsPerCpuSecond()).orElse(null);
+      Double base =
+          level(grid, row, grid.baseline(), variant, levels)
+              .map(l -> l.cpu().opsPerCpuSecond())
+              .orElse(null);
       Double originalBase = published.get(row + " · " + grid.baseline());
       for (int c = 0; c < grid.columns().size(); c++) {
         String column = grid.columns().get(c);
-        Double here = level(grid, row, column, variant, levels).map(l -> l.cpu().opsPerCpuSecond()).orElse(null);
+        Double here =
+            level(grid, row, column, variant, levels)
+                .map(l -> l.cpu().opsPerCpuSecond())
+                .orElse(null);
         Double original = published.get(row + " · " + column);
-        String theirs = originalBase == null || original == null || original == 0 || column.equals(grid.baseline()) ? ""
-            : String.format(Locale.ROOT, " (orig. %.2f)", originalBase / original);
-        cells[c + 1] = (base == null || here == null || here == 0 ? "-" : String.format(Locale.ROOT, "%.2f", base / here))
-            + mark(grid, row, column, variant) + theirs;
+        String theirs =
+            originalBase == null
+                    || original == null
+                    || original == 0
+                    || column.equals(grid.baseline())
+                ? ""
+                : String.format(Locale.ROOT, " (orig. %.2f)", originalBase / original);
+        cells[c + 1] =
+            (base == null || here == null || here == 0
+                    ? "-"
+                    : String.format(Locale.ROOT, "%.2f", base / here))
+                + mark(grid, row, column, variant)
+                + theirs;
       }
       rows.add(cells);
     }
     String beside = published.isEmpty() ? "" : "; the original's ratio in brackets";
-    return new Table("grid-relative-cost-" + variant, "relative CPU cost per transaction, " + grid.baseline() + " = 1" + suffix + beside, rows);
+    return new Table(
+        "grid-relative-cost-" + variant,
+        "relative CPU cost per transaction, " + grid.baseline() + " = 1" + suffix + beside,
+        rows);
   }
 
-  /** The original's figures by step label, for the ratios it published (empty when it published none). */
+  /**
+   * The original's figures by step label, for the ratios it published (empty when it published
+   * none).
+   */
   private static Map<String, Double> published(RunResult result) {
     StudyRecord.Published p = result.study().published();
     if (p == null) return Map.of();
-    return p.figures().stream().collect(Collectors.toMap(StudyRecord.Figure::step, StudyRecord.Figure::value, (a, b) -> a));
+    return p.figures().stream()
+        .collect(
+            Collectors.toMap(StudyRecord.Figure::step, StudyRecord.Figure::value, (a, b) -> a));
   }
 
   private static String[] header(StudyRecord.Grid grid) {
@@ -100,29 +154,54 @@ public final class StudyGrid {
     return header;
   }
 
-  private static Optional<LevelResult> level(StudyRecord.Grid grid, String row, String column, String variant,
+  private static Optional<LevelResult> level(
+      StudyRecord.Grid grid,
+      String row,
+      String column,
+      String variant,
       Map<String, Optional<LevelResult>> levels) {
-    return grid.cell(row, column, variant).flatMap(c -> levels.getOrDefault(c.step(), Optional.empty()));
+    return grid.cell(row, column, variant)
+        .flatMap(c -> levels.getOrDefault(c.step(), Optional.empty()));
   }
 
-  /** A star on a cell that measured a substitute, so no one reads it as the original's configuration. */
+  /**
+   * A star on a cell that measured a substitute, so no one reads it as the original's
+   * configuration.
+   */
   private static String mark(StudyRecord.Grid grid, String row, String column, String variant) {
-    return grid.cell(row, column, variant).filter(c -> c.substitutedBecause() != null).isPresent() ? " *" : "";
+    return grid.cell(row, column, variant).filter(c -> c.substitutedBecause() != null).isPresent()
+        ? " *"
+        : "";
   }
 
-  /** One line per substituted column and variant: what was refused, and what was measured instead. */
+  /**
+   * One line per substituted column and variant: what was refused, and what was measured instead.
+   */
   static List<String> substitutions(RunResult result) {
     StudyRecord.Grid grid = result.study().grid();
     if (grid == null || ServiceComparison.applies(result)) return List.of();
     List<String> lines = new ArrayList<>();
     for (StudyRecord.Cell c : grid.cells()) {
-      if (c.substitutedBecause() == null || !c.row().equals(grid.rows().get(0))) continue; // the same for every row of a column
+      if (c.substitutedBecause() == null || !c.row().equals(grid.rows().get(0)))
+        continue; // the same for every row of a column
       String what = c.step() == null ? "; not measured" : "; measured " + c.measured() + " instead";
-      lines.add("* " + c.column() + (c.variant().isEmpty() ? "" : " (" + c.variant() + ")") + ": " + c.substitutedBecause() + what);
+      lines.add(
+          "* "
+              + c.column()
+              + (c.variant().isEmpty() ? "" : " (" + c.variant() + ")")
+              + ": "
+              + c.substitutedBecause()
+              + what);
     }
     for (StudyRecord.Cell c : grid.cells()) {
-      if (c.substitutedBecause() == null && c.row().equals(grid.rows().get(0)) && !c.column().equals(grid.baseline())) {
-        lines.add(c.column() + (c.variant().isEmpty() ? "" : " (" + c.variant() + ")") + ": measured as the original, " + c.measured());
+      if (c.substitutedBecause() == null
+          && c.row().equals(grid.rows().get(0))
+          && !c.column().equals(grid.baseline())) {
+        lines.add(
+            c.column()
+                + (c.variant().isEmpty() ? "" : " (" + c.variant() + ")")
+                + ": measured as the original, "
+                + c.measured());
       }
     }
     return lines;
@@ -130,7 +209,8 @@ public final class StudyGrid {
 
   public static String terminal(RunResult result) {
     StringBuilder out = new StringBuilder();
-    for (Table t : tables(result)) out.append('\n').append(t.title()).append('\n').append(TerminalTable.align(t.rows()));
+    for (Table t : tables(result))
+      out.append('\n').append(t.title()).append('\n').append(TerminalTable.align(t.rows()));
     for (String line : substitutions(result)) out.append("  ").append(line).append('\n');
     return out.toString();
   }
@@ -138,13 +218,23 @@ public final class StudyGrid {
   public static String html(RunResult result) {
     StringBuilder h = new StringBuilder();
     for (Table t : tables(result)) {
-      h.append("<h3>").append(Html.esc(t.title())).append("</h3>\n<table id=\"").append(Html.esc(t.id())).append("\">");
+      h.append("<h3>")
+          .append(Html.esc(t.title()))
+          .append("</h3>\n<table id=\"")
+          .append(Html.esc(t.id()))
+          .append("\">");
       for (int r = 0; r < t.rows().size(); r++) {
         h.append("<tr>");
         String[] cells = t.rows().get(r);
         for (int i = 0; i < cells.length; i++) {
           String tag = r == 0 ? "th" : "td";
-          h.append('<').append(tag).append(i == 0 ? " class=\"l\">" : ">").append(Html.esc(cells[i])).append("</").append(tag).append('>');
+          h.append('<')
+              .append(tag)
+              .append(i == 0 ? " class=\"l\">" : ">")
+              .append(Html.esc(cells[i]))
+              .append("</")
+              .append(tag)
+              .append('>');
         }
         h.append("</tr>\n");
       }

@@ -6,19 +6,25 @@ import java.util.Locale;
 import java.util.function.DoubleFunction;
 
 /**
- * A line chart as inline SVG: axes with round-number ticks (linear or log₁₀), one path per series with
- * optional markers, a legend. No script, no external resource: the report opens offline. Every chart pkibench
- * draws has a quantity on its y axis that cannot be negative (throughput, latency, counts), so the axis starts at
- * zero and a model's value below it is drawn on the axis rather than stretching it.
+ * A line chart as inline SVG: axes with round-number ticks (linear or log₁₀), one path per series
+ * with optional markers, a legend. No script, no external resource: the report opens offline. Every
+ * chart pkibench draws has a quantity on its y axis that cannot be negative (throughput, latency,
+ * counts), so the axis starts at zero and a model's value below it is drawn on the axis rather than
+ * stretching it.
  */
 public final class SvgChart implements Chart {
   static final int WIDTH = 760;
   static final int HEIGHT = 380;
   private static final int LEFT = 78, RIGHT = 170, TOP = 36, BOTTOM = 52;
   private static final String[] PALETTE = {
-      "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
+    "#7f7f7f", "#bcbd22"
+  };
 
-  /** {@code hollow}: points drawn as open circles (e.g. warm-up iterations); {@code dashed}: a model curve, no markers. */
+  /**
+   * {@code hollow}: points drawn as open circles (e.g. warm-up iterations); {@code dashed}: a model
+   * curve, no markers.
+   */
   public record Point(double x, double y, boolean hollow) {
     public Point(double x, double y) {
       this(x, y, false);
@@ -38,11 +44,21 @@ public final class SvgChart implements Chart {
   private final List<Series> series = new ArrayList<>();
   private final List<Marker> markers = new ArrayList<>();
 
-  /** A vertical line across the plot at {@code x}, labelled at its top (a stage's start on a time axis). */
+  /**
+   * A vertical line across the plot at {@code x}, labelled at its top (a stage's start on a time
+   * axis).
+   */
   public record Marker(double x, String label) {}
 
-  public SvgChart(String id, String title, String xLabel, String yLabel, boolean logX, boolean logY,
-      DoubleFunction<String> xFormat, DoubleFunction<String> yFormat) {
+  public SvgChart(
+      String id,
+      String title,
+      String xLabel,
+      String yLabel,
+      boolean logX,
+      boolean logY,
+      DoubleFunction<String> xFormat,
+      DoubleFunction<String> yFormat) {
     this.id = id;
     this.title = title;
     this.xLabel = xLabel;
@@ -78,59 +94,159 @@ public final class SvgChart implements Chart {
     if (!logY) yr[0] = 0; // throughput and latency read best from zero, and are never below it
     List<Double> xTicks = logX ? logTicks(xr) : linearTicks(xr);
     List<Double> yTicks = logY ? logTicks(yr) : linearTicks(yr);
-    xr = new double[] {Math.min(xr[0], xTicks.get(0)), Math.max(xr[1], xTicks.get(xTicks.size() - 1))};
-    yr = new double[] {Math.min(yr[0], yTicks.get(0)), Math.max(yr[1], yTicks.get(yTicks.size() - 1))};
+    xr =
+        new double[] {
+          Math.min(xr[0], xTicks.get(0)), Math.max(xr[1], xTicks.get(xTicks.size() - 1))
+        };
+    yr =
+        new double[] {
+          Math.min(yr[0], yTicks.get(0)), Math.max(yr[1], yTicks.get(yTicks.size() - 1))
+        };
     StringBuilder svg = new StringBuilder();
-    svg.append(String.format(Locale.ROOT,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" id=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">%n",
-        Html.esc(id), WIDTH, HEIGHT, WIDTH, HEIGHT));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" id=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">%n",
+            Html.esc(id),
+            WIDTH,
+            HEIGHT,
+            WIDTH,
+            HEIGHT));
     svg.append("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
     svg.append(Chart.title(title, WIDTH));
     int plotW = WIDTH - LEFT - RIGHT, plotH = HEIGHT - TOP - BOTTOM;
     for (double t : yTicks) {
       double y = sy(t, yr, plotH);
-      svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>%n", LEFT, y, LEFT + plotW, y));
-      svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#333\">%s</text>%n", LEFT - 6, y + 4, Html.esc(yFormat.apply(t))));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>%n",
+              LEFT,
+              y,
+              LEFT + plotW,
+              y));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#333\">%s</text>%n",
+              LEFT - 6,
+              y + 4,
+              Html.esc(yFormat.apply(t))));
     }
     for (double t : xTicks) {
       double x = sx(t, xr, plotW);
-      svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#eeeeee\"/>%n", x, TOP, x, TOP + plotH));
-      svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#333\">%s</text>%n", x, TOP + plotH + 18, Html.esc(xFormat.apply(t))));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#eeeeee\"/>%n",
+              x,
+              TOP,
+              x,
+              TOP + plotH));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#333\">%s</text>%n",
+              x,
+              TOP + plotH + 18,
+              Html.esc(xFormat.apply(t))));
     }
-    svg.append(String.format(Locale.ROOT, "<rect class=\"plot-area\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#444\"/>%n", LEFT, TOP, plotW, plotH));
-    svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>%n", LEFT + plotW / 2, HEIGHT - 10, Html.esc(xLabel)));
-    svg.append(String.format(Locale.ROOT, "<text transform=\"translate(16 %d) rotate(-90)\" text-anchor=\"middle\">%s</text>%n", TOP + plotH / 2, Html.esc(yLabel + (logY ? " (log)" : ""))));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<rect class=\"plot-area\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#444\"/>%n",
+            LEFT,
+            TOP,
+            plotW,
+            plotH));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
+            LEFT + plotW / 2,
+            HEIGHT - 10,
+            Html.esc(xLabel)));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<text transform=\"translate(16 %d) rotate(-90)\" text-anchor=\"middle\">%s</text>%n",
+            TOP + plotH / 2,
+            Html.esc(yLabel + (logY ? " (log)" : ""))));
     for (Marker m : markers) {
       if (!onAxis(m.x(), logX) || m.x() < xr[0] || m.x() > xr[1]) continue;
       double x = sx(m.x(), xr, plotW);
-      svg.append(String.format(Locale.ROOT, "<line class=\"marker\" data-marker=\"%s\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\" stroke-dasharray=\"3 3\"/>%n",
-          Html.esc(m.label()), x, TOP, x, TOP + plotH));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<line class=\"marker\" data-marker=\"%s\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\" stroke-dasharray=\"3 3\"/>%n",
+              Html.esc(m.label()),
+              x,
+              TOP,
+              x,
+              TOP + plotH));
       // A mark at the right edge is labelled to its left, clear of the legend.
       boolean right = x > LEFT + plotW - 60;
-      svg.append(String.format(Locale.ROOT, "<text class=\"marker-label\" x=\"%.1f\" y=\"%d\" font-size=\"10\" fill=\"#555\"%s>%s</text>%n",
-          right ? x - 3 : x + 3, TOP + 11, right ? " text-anchor=\"end\"" : "", Html.esc(m.label())));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<text class=\"marker-label\" x=\"%.1f\" y=\"%d\" font-size=\"10\" fill=\"#555\"%s>%s</text>%n",
+              right ? x - 3 : x + 3,
+              TOP + 11,
+              right ? " text-anchor=\"end\"" : "",
+              Html.esc(m.label())));
     }
     for (int i = 0; i < series.size(); i++) {
       Series s = series.get(i);
       String colour = PALETTE[i % PALETTE.length];
-      // What the axes left off (non-finite, or not positive on a log axis) is not drawn either: it has no place
-      List<Point> drawn = s.points().stream().filter(p -> onAxis(p.x(), logX) && onAxis(p.y(), logY)).toList();
+      // What the axes left off (non-finite, or not positive on a log axis) is not drawn either: it
+      // has no place
+      List<Point> drawn =
+          s.points().stream().filter(p -> onAxis(p.x(), logX) && onAxis(p.y(), logY)).toList();
       StringBuilder d = new StringBuilder();
       for (Point p : drawn) {
-        d.append(d.length() == 0 ? "M" : " L").append(String.format(Locale.ROOT, "%.1f %.1f", sx(p.x(), xr, plotW), sy(p.y(), yr, plotH)));
+        d.append(d.length() == 0 ? "M" : " L")
+            .append(
+                String.format(
+                    Locale.ROOT, "%.1f %.1f", sx(p.x(), xr, plotW), sy(p.y(), yr, plotH)));
       }
-      svg.append(String.format(Locale.ROOT, "<path class=\"series\" data-series=\"%s\" d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s/>%n",
-          Html.esc(s.name()), d, colour, s.dashed() ? " stroke-dasharray=\"6 4\"" : ""));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<path class=\"series\" data-series=\"%s\" d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s/>%n",
+              Html.esc(s.name()),
+              d,
+              colour,
+              s.dashed() ? " stroke-dasharray=\"6 4\"" : ""));
       if (s.markers()) {
         for (Point p : drawn) {
-          svg.append(String.format(Locale.ROOT, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\" stroke=\"%s\"/>%n",
-              sx(p.x(), xr, plotW), sy(p.y(), yr, plotH), p.hollow() ? "#ffffff" : colour, colour));
+          svg.append(
+              String.format(
+                  Locale.ROOT,
+                  "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\" stroke=\"%s\"/>%n",
+                  sx(p.x(), xr, plotW),
+                  sy(p.y(), yr, plotH),
+                  p.hollow() ? "#ffffff" : colour,
+                  colour));
         }
       }
       int ly = TOP + 8 + i * 18;
-      svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"%s/>%n",
-          LEFT + plotW + 12, ly, LEFT + plotW + 32, ly, colour, s.dashed() ? " stroke-dasharray=\"6 4\"" : ""));
-      svg.append(String.format(Locale.ROOT, "<text class=\"legend\" x=\"%d\" y=\"%d\">%s</text>%n", LEFT + plotW + 38, ly + 4, Html.esc(s.name())));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"%s/>%n",
+              LEFT + plotW + 12,
+              ly,
+              LEFT + plotW + 32,
+              ly,
+              colour,
+              s.dashed() ? " stroke-dasharray=\"6 4\"" : ""));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<text class=\"legend\" x=\"%d\" y=\"%d\">%s</text>%n",
+              LEFT + plotW + 38,
+              ly + 4,
+              Html.esc(s.name())));
     }
     return svg.append("</svg>\n").toString();
   }
@@ -140,7 +256,8 @@ public final class SvgChart implements Chart {
     for (Series s : series) {
       for (Point p : s.points()) {
         double v = x ? p.x() : p.y();
-        if (!onAxis(v, x ? logX : logY)) continue; // a damaged result's NaN or infinity has no place on an axis
+        if (!onAxis(v, x ? logX : logY))
+          continue; // a damaged result's NaN or infinity has no place on an axis
         if (!x && v < 0) continue; // below the zero the axis starts at
         lo = Math.min(lo, v);
         hi = Math.max(hi, v);
@@ -155,7 +272,11 @@ public final class SvgChart implements Chart {
       }
     }
     if (!Double.isFinite(lo)) return new double[] {x && logX || !x && logY ? 1 : 0, 1};
-    if (lo == hi) return new double[] {(x ? logX : logY) ? lo / 10 : lo - Math.max(1, Math.abs(lo) / 10), hi + Math.max(1, Math.abs(hi) / 10)};
+    if (lo == hi)
+      return new double[] {
+        (x ? logX : logY) ? lo / 10 : lo - Math.max(1, Math.abs(lo) / 10),
+        hi + Math.max(1, Math.abs(hi) / 10)
+      };
     return new double[] {lo, hi};
   }
 
@@ -189,7 +310,8 @@ public final class SvgChart implements Chart {
     }
     List<Double> ticks = new ArrayList<>();
     double first = Math.floor(r[0] / step) * step;
-    // Counted, not accumulated: where the step is below the values' precision (a damaged result's 1e300) adding it
+    // Counted, not accumulated: where the step is below the values' precision (a damaged result's
+    // 1e300) adding it
     // would never reach the end.
     for (int k = 0; k <= MAX_TICKS; k++) {
       double t = first + k * step;
@@ -204,7 +326,8 @@ public final class SvgChart implements Chart {
   /** Powers of ten covering the range. */
   static List<Double> logTicks(double[] r) {
     List<Double> ticks = new ArrayList<>();
-    for (double e = Math.floor(Math.log10(r[0])); e <= Math.ceil(Math.log10(r[1])); e++) ticks.add(Math.pow(10, e));
+    for (double e = Math.floor(Math.log10(r[0])); e <= Math.ceil(Math.log10(r[1])); e++)
+      ticks.add(Math.pow(10, e));
     if (ticks.size() < 2) ticks.add(ticks.get(0) * 10);
     return ticks;
   }

@@ -1,7 +1,7 @@
 package io.pkibench.report;
 
-import io.pkibench.analysis.Steadiness;
 import io.pkibench.analysis.Analysis;
+import io.pkibench.analysis.Steadiness;
 import io.pkibench.results.ErrorCount;
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
@@ -11,28 +11,73 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The result as a fixed-width table: one block per workload, one row per level, its errors and verdict. Every text the
- * result holds that came from outside (a service's error, a name or note read back from a file) is shown through
- * {@link OutsideText}: a result file is input too, and its strings must not drive the terminal.
+ * The result as a fixed-width table: one block per workload, one row per level, its errors and
+ * verdict. Every text the result holds that came from outside (a service's error, a name or note
+ * read back from a file) is shown through {@link OutsideText}: a result file is input too, and its
+ * strings must not drive the terminal.
  */
 public final class TerminalTable {
   private static final String[] HEADER = {
-      "conc", "ops", "ok", "err", "ops/s", "±99.9%", "mean", "p50", "p90", "p99", "p99.9", "max", "cpu", "ops/cpu-s"};
+    "conc",
+    "ops",
+    "ok",
+    "err",
+    "ops/s",
+    "±99.9%",
+    "mean",
+    "p50",
+    "p90",
+    "p99",
+    "p99.9",
+    "max",
+    "cpu",
+    "ops/cpu-s"
+  };
   private static final String[] OPEN_HEADER = {
-      "rate/s", "workers", "late", "missed", "ops", "ok", "err", "ops/s", "±99.9%", "p50", "p90", "p99", "p99.9", "max", "p99 uncorr.", "cpu", "ops/cpu-s"};
+    "rate/s",
+    "workers",
+    "late",
+    "missed",
+    "ops",
+    "ok",
+    "err",
+    "ops/s",
+    "±99.9%",
+    "p50",
+    "p90",
+    "p99",
+    "p99.9",
+    "max",
+    "p99 uncorr.",
+    "cpu",
+    "ops/cpu-s"
+  };
 
   private TerminalTable() {}
 
   public static String render(RunResult result, Analysis analysis) {
     StringBuilder out = new StringBuilder();
-    out.append("pkibench ").append(OutsideText.forTerminal(result.environment().toolVersion()))
-        .append(" · ").append(OutsideText.forTerminal(result.environment().jdk()))
-        .append(" · ").append(OutsideText.forTerminal(result.environment().cpuModel())).append(" × ").append(result.environment().cores())
-        .append(" · ").append(result.status()).append('\n');
+    out.append("pkibench ")
+        .append(OutsideText.forTerminal(result.environment().toolVersion()))
+        .append(" · ")
+        .append(OutsideText.forTerminal(result.environment().jdk()))
+        .append(" · ")
+        .append(OutsideText.forTerminal(result.environment().cpuModel()))
+        .append(" × ")
+        .append(result.environment().cores())
+        .append(" · ")
+        .append(result.status())
+        .append('\n');
     for (int wi = 0; wi < result.workloads().size(); wi++) {
       WorkloadResult w = result.workloads().get(wi);
-      out.append('\n').append(OutsideText.forTerminal(StudyTables.label(w, Analysis.label(w.name(), w.params()))));
-      out.append(" · keys ").append(OutsideText.forTerminal(w.keys())).append(" · cpu of ").append(OutsideText.forTerminal(w.cpuMeter())).append('\n');
+      out.append('\n')
+          .append(
+              OutsideText.forTerminal(StudyTables.label(w, Analysis.label(w.name(), w.params()))));
+      out.append(" · keys ")
+          .append(OutsideText.forTerminal(w.keys()))
+          .append(" · cpu of ")
+          .append(OutsideText.forTerminal(w.cpuMeter()))
+          .append('\n');
       boolean open = w.levels().stream().anyMatch(l -> l.openLoop() != null);
       List<String[]> rows = new ArrayList<>();
       rows.add(open ? OPEN_HEADER : HEADER);
@@ -40,127 +85,207 @@ public final class TerminalTable {
       out.append(align(rows));
       out.append(StageCharts.terminal(w));
       out.append(MixTables.terminal(w));
-      for (String note : w.notes()) out.append("  note: ").append(OutsideText.forTerminal(note)).append('\n');
-      outcomes(w).ifPresent(text -> out.append("  ").append(OutsideText.forTerminal(text)).append('\n'));
+      for (String note : w.notes())
+        out.append("  note: ").append(OutsideText.forTerminal(note)).append('\n');
+      outcomes(w)
+          .ifPresent(text -> out.append("  ").append(OutsideText.forTerminal(text)).append('\n'));
       for (LevelResult l : w.levels()) errors(out, l);
       for (LevelResult l : w.levels()) {
-        HumanUnits.intervalTooWide(l.throughput()).ifPresent(text -> out.append("  c=").append(l.concurrency()).append(' ').append(text).append('\n'));
+        HumanUnits.intervalTooWide(l.throughput())
+            .ifPresent(
+                text ->
+                    out.append("  c=")
+                        .append(l.concurrency())
+                        .append(' ')
+                        .append(text)
+                        .append('\n'));
       }
       for (LevelResult l : w.levels()) {
-        Steadiness.warning(l).ifPresent(text -> out.append("  c=").append(l.concurrency()).append(' ').append(text).append('\n'));
+        Steadiness.warning(l)
+            .ifPresent(
+                text ->
+                    out.append("  c=")
+                        .append(l.concurrency())
+                        .append(' ')
+                        .append(text)
+                        .append('\n'));
       }
-      keyNodes(w).ifPresent(text -> out.append("  ").append(OutsideText.forTerminal(text)).append('\n'));
-      if (w.failure() != null) out.append("  stopped: ").append(OutsideText.forTerminal(w.failure())).append('\n');
+      keyNodes(w)
+          .ifPresent(text -> out.append("  ").append(OutsideText.forTerminal(text)).append('\n'));
+      if (w.failure() != null)
+        out.append("  stopped: ").append(OutsideText.forTerminal(w.failure())).append('\n');
       if (w.levels().isEmpty() && w.failure() == null) out.append("  (no level finished)\n");
       Analysis.WorkloadAnalysis a = analysis.workloads().get(wi);
-      if (!w.levels().isEmpty()) out.append("  verdict: ").append(OutsideText.forTerminal(a.verdict().text())).append('\n');
-      if (a.selfCheck() != null) out.append("  self-check: ").append(OutsideText.forTerminal(a.selfCheck().text())).append('\n');
-      if (a.capacity().sizing() != null) out.append("  sizing: ").append(OutsideText.forTerminal(a.capacity().sizing().text())).append('\n');
+      if (!w.levels().isEmpty())
+        out.append("  verdict: ").append(OutsideText.forTerminal(a.verdict().text())).append('\n');
+      if (a.selfCheck() != null)
+        out.append("  self-check: ")
+            .append(OutsideText.forTerminal(a.selfCheck().text()))
+            .append('\n');
+      if (a.capacity().sizing() != null)
+        out.append("  sizing: ")
+            .append(OutsideText.forTerminal(a.capacity().sizing().text()))
+            .append('\n');
     }
     out.append(KeySourceShootout.terminal(result));
     if (analysis.relativeCost().size() > 1) {
-      out.append("\nrelative CPU cost per operation (baseline ").append(analysis.baseline()).append(")\n");
+      out.append("\nrelative CPU cost per operation (baseline ")
+          .append(analysis.baseline())
+          .append(")\n");
       for (Analysis.CostRow c : analysis.relativeCost()) {
-        out.append(String.format(java.util.Locale.ROOT, "  %-40s %s%n", OutsideText.forTerminal(c.workload()),
-            c.cpuMicrosPerOp() == null ? "no CPU measured"
-                : String.format(java.util.Locale.ROOT, "%10.2f µs  %6.2f×", c.cpuMicrosPerOp(), c.relative() == null ? Double.NaN : c.relative())));
+        out.append(
+            String.format(
+                java.util.Locale.ROOT,
+                "  %-40s %s%n",
+                OutsideText.forTerminal(c.workload()),
+                c.cpuMicrosPerOp() == null
+                    ? "no CPU measured"
+                    : String.format(
+                        java.util.Locale.ROOT,
+                        "%10.2f µs  %6.2f×",
+                        c.cpuMicrosPerOp(),
+                        c.relative() == null ? Double.NaN : c.relative())));
       }
     }
     out.append(ThresholdTables.terminal(result));
     return out.toString();
   }
 
-  /** The first distinct failure reasons shown per level, most frequent first; the result file keeps them all. */
+  /**
+   * The first distinct failure reasons shown per level, most frequent first; the result file keeps
+   * them all.
+   */
   static final int SHOWN_REASONS = 5;
 
-  /** A level's most frequent failure reasons, one line each with its count, then how many more the result file holds. */
+  /**
+   * A level's most frequent failure reasons, one line each with its count, then how many more the
+   * result file holds.
+   */
   static void errors(StringBuilder out, LevelResult l) {
     List<ErrorCount> errors = l.errors();
     for (ErrorCount e : errors.subList(0, Math.min(SHOWN_REASONS, errors.size()))) {
-      out.append("  c=").append(l.concurrency()).append(" error ×").append(e.count()).append(": ").append(OutsideText.forTerminal(e.cause())).append('\n');
+      out.append("  c=")
+          .append(l.concurrency())
+          .append(" error ×")
+          .append(e.count())
+          .append(": ")
+          .append(OutsideText.forTerminal(e.cause()))
+          .append('\n');
     }
     if (errors.size() > SHOWN_REASONS) {
-      long rest = errors.subList(SHOWN_REASONS, errors.size()).stream().mapToLong(ErrorCount::count).sum();
-      out.append("  c=").append(l.concurrency()).append(" … ").append(errors.size() - SHOWN_REASONS).append(" more distinct reasons (")
-          .append(rest).append(" failures): 'pkibench report FILE --format json' lists them\n");
+      long rest =
+          errors.subList(SHOWN_REASONS, errors.size()).stream().mapToLong(ErrorCount::count).sum();
+      out.append("  c=")
+          .append(l.concurrency())
+          .append(" … ")
+          .append(errors.size() - SHOWN_REASONS)
+          .append(" more distinct reasons (")
+          .append(rest)
+          .append(" failures): 'pkibench report FILE --format json' lists them\n");
     }
   }
 
-  /** "answers, all levels, warm-ups included: good 1,204 · revoked 0 · unknown 3" for a workload that counts them. */
+  /**
+   * "answers, all levels, warm-ups included: good 1,204 · revoked 0 · unknown 3" for a workload
+   * that counts them.
+   */
   static java.util.Optional<String> outcomes(WorkloadResult w) {
     if (w.outcomes().isEmpty()) return java.util.Optional.empty();
     List<String> parts = new ArrayList<>();
-    w.outcomes().forEach((answer, n) -> parts.add(String.format(java.util.Locale.ROOT, "%s %,d", answer, n)));
-    return java.util.Optional.of("answers, all levels, warm-ups included: " + String.join(" · ", parts));
+    w.outcomes()
+        .forEach(
+            (answer, n) -> parts.add(String.format(java.util.Locale.ROOT, "%s %,d", answer, n)));
+    return java.util.Optional.of(
+        "answers, all levels, warm-ups included: " + String.join(" · ", parts));
   }
 
-  /** "key-server calls: 127.0.0.1:9443 (weight 50) 1,204 (50.1%), 0 failed; …" for a remote: source. */
+  /**
+   * "key-server calls: 127.0.0.1:9443 (weight 50) 1,204 (50.1%), 0 failed; …" for a remote: source.
+   */
   static java.util.Optional<String> keyNodes(WorkloadResult w) {
     if (w.keyNodes().isEmpty()) return java.util.Optional.empty();
     long total = w.keyNodes().stream().mapToLong(WorkloadResult.KeyNode::calls).sum();
     List<String> parts = new ArrayList<>();
     for (WorkloadResult.KeyNode n : w.keyNodes()) {
-      parts.add(String.format(java.util.Locale.ROOT, "%s (weight %d) %,d calls (%.1f%%), %,d failed%s", n.node(), n.weight(), n.calls(),
-          total == 0 ? 0.0 : 100.0 * n.calls() / total, n.failures(), n.upAtEnd() ? "" : ", down at the end"));
+      parts.add(
+          String.format(
+              java.util.Locale.ROOT,
+              "%s (weight %d) %,d calls (%.1f%%), %,d failed%s",
+              n.node(),
+              n.weight(),
+              n.calls(),
+              total == 0 ? 0.0 : 100.0 * n.calls() / total,
+              n.failures(),
+              n.upAtEnd() ? "" : ", down at the end"));
     }
-    return java.util.Optional.of("key-server calls, warm-ups included: " + String.join("; ", parts));
+    return java.util.Optional.of(
+        "key-server calls, warm-ups included: " + String.join("; ", parts));
   }
 
   private static String[] openRow(LevelResult l) {
     var lat = l.latencyNanos();
     var open = l.openLoop();
     return new String[] {
-        HumanUnits.rate(open.targetRate()),
-        Integer.toString(l.concurrency()),
-        Long.toString(open.lateStarts()),
-        Long.toString(open.missedStarts()),
-        Long.toString(l.counts().started()),
-        Long.toString(l.counts().succeeded()),
-        Long.toString(l.counts().failed()),
-        HumanUnits.rate(open.achievedRate()),
-        ci(l),
-        HumanUnits.nanos(lat.p50()),
-        HumanUnits.nanos(lat.p90()),
-        HumanUnits.nanos(lat.p99()),
-        HumanUnits.nanos(lat.p999()),
-        HumanUnits.nanos(lat.max()),
-        HumanUnits.nanos(open.uncorrectedLatencyNanos().p99()),
-        HumanUnits.percent(l.cpu().utilisation()),
-        l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond())};
+      HumanUnits.rate(open.targetRate()),
+      Integer.toString(l.concurrency()),
+      Long.toString(open.lateStarts()),
+      Long.toString(open.missedStarts()),
+      Long.toString(l.counts().started()),
+      Long.toString(l.counts().succeeded()),
+      Long.toString(l.counts().failed()),
+      HumanUnits.rate(open.achievedRate()),
+      ci(l),
+      HumanUnits.nanos(lat.p50()),
+      HumanUnits.nanos(lat.p90()),
+      HumanUnits.nanos(lat.p99()),
+      HumanUnits.nanos(lat.p999()),
+      HumanUnits.nanos(lat.max()),
+      HumanUnits.nanos(open.uncorrectedLatencyNanos().p99()),
+      HumanUnits.percent(l.cpu().utilisation()),
+      l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond())
+    };
   }
 
   private static String[] row(LevelResult l) {
     var lat = l.latencyNanos();
     return new String[] {
-        Integer.toString(l.concurrency()),
-        Long.toString(l.counts().started()),
-        Long.toString(l.counts().succeeded()),
-        Long.toString(l.counts().failed()),
-        HumanUnits.rate(l.throughput().mean()),
-        ci(l),
-        HumanUnits.nanos(lat.mean()),
-        HumanUnits.nanos(lat.p50()),
-        HumanUnits.nanos(lat.p90()),
-        HumanUnits.nanos(lat.p99()),
-        HumanUnits.nanos(lat.p999()),
-        HumanUnits.nanos(lat.max()),
-        HumanUnits.percent(l.cpu().utilisation()),
-        l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond())};
+      Integer.toString(l.concurrency()),
+      Long.toString(l.counts().started()),
+      Long.toString(l.counts().succeeded()),
+      Long.toString(l.counts().failed()),
+      HumanUnits.rate(l.throughput().mean()),
+      ci(l),
+      HumanUnits.nanos(lat.mean()),
+      HumanUnits.nanos(lat.p50()),
+      HumanUnits.nanos(lat.p90()),
+      HumanUnits.nanos(lat.p99()),
+      HumanUnits.nanos(lat.p999()),
+      HumanUnits.nanos(lat.max()),
+      HumanUnits.percent(l.cpu().utilisation()),
+      l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond())
+    };
   }
 
-  /** The ± of the 99.9% interval, or "too wide" where it is wider than the throughput (said in words below the table). */
+  /**
+   * The ± of the 99.9% interval, or "too wide" where it is wider than the throughput (said in words
+   * below the table).
+   */
   private static String ci(LevelResult l) {
     if (l.throughput().ci999() == null) return "-";
-    return HumanUnits.intervalTooWide(l.throughput()).isPresent() ? "too wide" : HumanUnits.rate(l.throughput().ci999());
+    return HumanUnits.intervalTooWide(l.throughput()).isPresent()
+        ? "too wide"
+        : HumanUnits.rate(l.throughput().ci999());
   }
 
   static String align(List<String[]> rows) {
     int[] widths = new int[rows.get(0).length];
-    for (String[] r : rows) for (int i = 0; i < r.length; i++) widths[i] = Math.max(widths[i], r[i].length());
+    for (String[] r : rows)
+      for (int i = 0; i < r.length; i++) widths[i] = Math.max(widths[i], r[i].length());
     StringBuilder out = new StringBuilder();
     for (String[] r : rows) {
       out.append(' ');
-      for (int i = 0; i < r.length; i++) out.append(' ').append(" ".repeat(widths[i] - r[i].length())).append(r[i]);
+      for (int i = 0; i < r.length; i++)
+        out.append(' ').append(" ".repeat(widths[i] - r[i].length())).append(r[i]);
       out.append('\n');
     }
     return out.toString();

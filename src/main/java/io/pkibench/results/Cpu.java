@@ -1,8 +1,9 @@
 package io.pkibench.results;
 
 /**
- * CPU spent by what is being sized ({@code meter}: jvm, pid:N, host) during the measured iterations;
- * {@code utilisation} is over all its cores (1.0 = every core busy); null when no CPU was measured.
+ * CPU spent by what is being sized ({@code meter}: jvm, pid:N, host) during the measured
+ * iterations; {@code utilisation} is over all its cores (1.0 = every core busy); null when no CPU
+ * was measured.
  */
 public record Cpu(double seconds, double utilisation, Double opsPerCpuSecond, String meter) {
 

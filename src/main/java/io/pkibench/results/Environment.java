@@ -18,9 +18,9 @@ public record Environment(
     Instant startedAt) {
 
   /**
-   * The command line is kept without the secrets a URL in it carries (a --metrics receiver's password or key), here
-   * where every run, merge and study builds its environment: the result file, the interval log's header and the
-   * report all take it from this record.
+   * The command line is kept without the secrets a URL in it carries (a --metrics receiver's
+   * password or key), here where every run, merge and study builds its environment: the result
+   * file, the interval log's header and the report all take it from this record.
    */
   public Environment {
     providers = List.copyOf(providers);

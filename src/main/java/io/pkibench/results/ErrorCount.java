@@ -11,7 +11,8 @@ public record ErrorCount(String cause, long count) {
   public static List<ErrorCount> sorted(Map<String, Long> counts) {
     return counts.entrySet().stream()
         .map(e -> new ErrorCount(e.getKey(), e.getValue()))
-        .sorted(Comparator.comparingLong(ErrorCount::count).reversed().thenComparing(ErrorCount::cause))
+        .sorted(
+            Comparator.comparingLong(ErrorCount::count).reversed().thenComparing(ErrorCount::cause))
         .toList();
   }
 }

@@ -5,8 +5,9 @@ import java.util.List;
 /**
  * One iteration as kept in the result file; {@code histogram} is the compressed HdrHistogram in
  * base64. Open loop only (null in closed loop): {@code lateStarts}, {@code missedStarts} (scheduled
- * but never started) and {@code uncorrectedHistogram}, the latencies from the actual rather than the
- * scheduled start. A mix's {@code members} split the iteration by member (absent for any other workload).
+ * but never started) and {@code uncorrectedHistogram}, the latencies from the actual rather than
+ * the scheduled start. A mix's {@code members} split the iteration by member (absent for any other
+ * workload).
  */
 public record IterationResult(
     int series,
@@ -22,17 +23,44 @@ public record IterationResult(
     Long lateStarts,
     Long missedStarts,
     String uncorrectedHistogram,
-    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY) List<MemberIteration> members) {
+    @com.fasterxml.jackson.annotation.JsonInclude(
+            com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+        List<MemberIteration> members) {
 
   public IterationResult {
     errors = List.copyOf(errors);
     members = members == null ? List.of() : List.copyOf(members);
   }
 
-  public IterationResult(int series, int index, boolean warmup, long durationNanos, long started, long succeeded, long failed, long cpuNanos,
-      List<ErrorCount> errors, String histogram, Long lateStarts, Long missedStarts, String uncorrectedHistogram) {
-    this(series, index, warmup, durationNanos, started, succeeded, failed, cpuNanos, errors, histogram, lateStarts, missedStarts,
-        uncorrectedHistogram, List.of());
+  public IterationResult(
+      int series,
+      int index,
+      boolean warmup,
+      long durationNanos,
+      long started,
+      long succeeded,
+      long failed,
+      long cpuNanos,
+      List<ErrorCount> errors,
+      String histogram,
+      Long lateStarts,
+      Long missedStarts,
+      String uncorrectedHistogram) {
+    this(
+        series,
+        index,
+        warmup,
+        durationNanos,
+        started,
+        succeeded,
+        failed,
+        cpuNanos,
+        errors,
+        histogram,
+        lateStarts,
+        missedStarts,
+        uncorrectedHistogram,
+        List.of());
   }
 
   public double opsPerSecond() {

@@ -3,7 +3,8 @@ package io.pkibench.results;
 import org.HdrHistogram.Histogram;
 
 /** Latency of the successful operations, in nanoseconds, read from a merged histogram. */
-public record LatencyNanos(long count, double mean, double stdev, long p50, long p90, long p99, long p999, long max) {
+public record LatencyNanos(
+    long count, double mean, double stdev, long p50, long p90, long p99, long p999, long max) {
 
   public static LatencyNanos of(Histogram h) {
     if (h.getTotalCount() == 0) return new LatencyNanos(0, 0, 0, 0, 0, 0, 0, 0);

@@ -8,9 +8,10 @@ import org.HdrHistogram.Histogram;
 
 /**
  * One level (a concurrency) of one workload: totals and summaries over the measured iterations of
- * every series; {@code iterations} keeps each iteration, warm-up included, with its histogram. A staged level
- * ({@code run --stages}) is one measured iteration through the stages, with its {@code timeline}. A mix's
- * {@code members} give each member's share of the level (absent for any other workload).
+ * every series; {@code iterations} keeps each iteration, warm-up included, with its histogram. A
+ * staged level ({@code run --stages}) is one measured iteration through the stages, with its {@code
+ * timeline}. A mix's {@code members} give each member's share of the level (absent for any other
+ * workload).
  */
 public record LevelResult(
     int concurrency,
@@ -21,25 +22,65 @@ public record LevelResult(
     List<ErrorCount> errors,
     OpenLoop openLoop,
     List<IterationResult> iterations,
-    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Timeline timeline,
-    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY) List<MemberLevel> members) {
+    @com.fasterxml.jackson.annotation.JsonInclude(
+            com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        Timeline timeline,
+    @com.fasterxml.jackson.annotation.JsonInclude(
+            com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+        List<MemberLevel> members) {
 
-  public LevelResult(int concurrency, Counts counts, Throughput throughput, LatencyNanos latencyNanos, Cpu cpu, List<ErrorCount> errors,
-      OpenLoop openLoop, List<IterationResult> iterations) {
-    this(concurrency, counts, throughput, latencyNanos, cpu, errors, openLoop, iterations, null, List.of());
+  public LevelResult(
+      int concurrency,
+      Counts counts,
+      Throughput throughput,
+      LatencyNanos latencyNanos,
+      Cpu cpu,
+      List<ErrorCount> errors,
+      OpenLoop openLoop,
+      List<IterationResult> iterations) {
+    this(
+        concurrency,
+        counts,
+        throughput,
+        latencyNanos,
+        cpu,
+        errors,
+        openLoop,
+        iterations,
+        null,
+        List.of());
   }
 
-  /** {@code timeline}: a staged level's time series and per-stage summaries (absent from levels held steady). */
+  /**
+   * {@code timeline}: a staged level's time series and per-stage summaries (absent from levels held
+   * steady).
+   */
   public LevelResult withTimeline(Timeline newTimeline) {
-    return new LevelResult(concurrency, counts, throughput, latencyNanos, cpu, errors, openLoop, iterations, newTimeline, members);
+    return new LevelResult(
+        concurrency,
+        counts,
+        throughput,
+        latencyNanos,
+        cpu,
+        errors,
+        openLoop,
+        iterations,
+        newTimeline,
+        members);
   }
 
   /**
    * Open-loop facts of a level: the rate asked for and the rate achieved, starts later than 1 ms
-   * after their scheduled time, starts never made within their iteration, and latency from the actual start (what a coordinated-omission-prone
-   * tool would have reported) beside the corrected {@code latencyNanos}.
+   * after their scheduled time, starts never made within their iteration, and latency from the
+   * actual start (what a coordinated-omission-prone tool would have reported) beside the corrected
+   * {@code latencyNanos}.
    */
-  public record OpenLoop(double targetRate, double achievedRate, long lateStarts, long missedStarts, LatencyNanos uncorrectedLatencyNanos) {}
+  public record OpenLoop(
+      double targetRate,
+      double achievedRate,
+      long lateStarts,
+      long missedStarts,
+      LatencyNanos uncorrectedLatencyNanos) {}
 
   /** What the level varies: the target rate in open loop, the number of workers in closed loop. */
   @com.fasterxml.jackson.annotation.JsonIgnore
@@ -53,12 +94,21 @@ public record LevelResult(
     members = members == null ? List.of() : List.copyOf(members);
   }
 
-  /** Summarises the measured (non-warm-up) iterations; histograms are merged, never averaged. {@code targetRate} null = closed loop. */
-  public static LevelResult of(int concurrency, Double targetRate, List<IterationResult> iterations, String cpuMeter, int cores) {
+  /**
+   * Summarises the measured (non-warm-up) iterations; histograms are merged, never averaged. {@code
+   * targetRate} null = closed loop.
+   */
+  public static LevelResult of(
+      int concurrency,
+      Double targetRate,
+      List<IterationResult> iterations,
+      String cpuMeter,
+      int cores) {
     List<IterationResult> measured = iterations.stream().filter(i -> !i.warmup()).toList();
     long started = 0, succeeded = 0, failed = 0, durationNanos = 0, cpuNanos = 0;
     double[] rates = new double[measured.size()];
-    // Summed as they are decoded, one at a time: a level of many iterations never holds all their histograms at once.
+    // Summed as they are decoded, one at a time: a level of many iterations never holds all their
+    // histograms at once.
     Histogram latency = LatencyHistograms.newHistogram();
     Histogram uncorrected = LatencyHistograms.newHistogram();
     long late = 0, missed = 0;
@@ -72,14 +122,18 @@ public record LevelResult(
       cpuNanos += it.cpuNanos();
       rates[i] = it.opsPerSecond();
       latency.add(LatencyHistograms.fromBase64(it.histogram()));
-      if (it.uncorrectedHistogram() != null) uncorrected.add(LatencyHistograms.fromBase64(it.uncorrectedHistogram()));
+      if (it.uncorrectedHistogram() != null)
+        uncorrected.add(LatencyHistograms.fromBase64(it.uncorrectedHistogram()));
       if (it.lateStarts() != null) late += it.lateStarts();
       if (it.missedStarts() != null) missed += it.missedStarts();
       for (ErrorCount e : it.errors()) errors.merge(e.cause(), e.count(), Long::sum);
     }
     Throughput throughput = Throughput.of(rates);
-    OpenLoop open = targetRate == null ? null
-        : new OpenLoop(targetRate, throughput.mean(), late, missed, LatencyNanos.of(uncorrected));
+    OpenLoop open =
+        targetRate == null
+            ? null
+            : new OpenLoop(
+                targetRate, throughput.mean(), late, missed, LatencyNanos.of(uncorrected));
     return new LevelResult(
         concurrency,
         new Counts(started, succeeded, failed),
@@ -96,7 +150,9 @@ public record LevelResult(
   /** Every successful latency of the measured iterations in one histogram. */
   public Histogram mergedHistogram() {
     Histogram merged = LatencyHistograms.newHistogram();
-    for (IterationResult i : iterations) if (!i.warmup()) merged.add(LatencyHistograms.fromBase64(i.histogram())); // one decoded at a time
+    for (IterationResult i : iterations)
+      if (!i.warmup())
+        merged.add(LatencyHistograms.fromBase64(i.histogram())); // one decoded at a time
     return merged;
   }
 }

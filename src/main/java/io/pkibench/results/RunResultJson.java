@@ -1,7 +1,5 @@
 package io.pkibench.results;
 
-import io.pkibench.files.OutputFiles;
-import io.pkibench.measure.LatencyHistograms;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -9,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.pkibench.files.OutputFiles;
+import io.pkibench.measure.LatencyHistograms;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,14 +16,15 @@ import java.util.List;
 
 /** Writes {@code pkibench.run/2} result files; reads those and {@code pkibench.run/1} ones. */
 public final class RunResultJson {
-  private static final ObjectMapper MAPPER = new ObjectMapper()
-      .registerModule(new JavaTimeModule())
-      .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-      .enable(SerializationFeature.INDENT_OUTPUT)
-      .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
-      // A newer minor version may add fields; an older reader keeps what it knows.
-      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-      .setSerializationInclusion(JsonInclude.Include.ALWAYS);
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper()
+          .registerModule(new JavaTimeModule())
+          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+          // A newer minor version may add fields; an older reader keeps what it knows.
+          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .setSerializationInclusion(JsonInclude.Include.ALWAYS);
 
   private RunResultJson() {}
 
@@ -40,17 +41,24 @@ public final class RunResultJson {
   }
 
   /**
-   * Writes to an owner-only temporary file beside {@code file}, syncs it, and renames it over {@code file}: readers never
-   * see half a file, and a link at {@code file} is replaced rather than followed; a device or pipe is written through
-   * ({@link OutputFiles#replace}).
+   * Writes to an owner-only temporary file beside {@code file}, syncs it, and renames it over
+   * {@code file}: readers never see half a file, and a link at {@code file} is replaced rather than
+   * followed; a device or pipe is written through ({@link OutputFiles#replace}).
    */
   public static void write(RunResult result, Path file) throws IOException {
     try {
       OutputFiles.replace(file, toJson(result));
     } catch (IOException e) {
-      // "No space left on device" alone does not say which file; the one on disk is still the last whole save.
-      throw new IOException("cannot save the result to " + file + " (" + e.getMessage() + "); "
-          + (Files.exists(file) ? "the file keeps what was saved before" : "nothing was saved"), e);
+      // "No space left on device" alone does not say which file; the one on disk is still the last
+      // whole save.
+      throw new IOException(
+          "cannot save the result to "
+              + file
+              + " ("
+              + e.getMessage()
+              + "); "
+              + (Files.exists(file) ? "the file keeps what was saved before" : "nothing was saved"),
+          e);
     }
   }
 
@@ -59,16 +67,30 @@ public final class RunResultJson {
     try {
       tree = MAPPER.readTree(file.toFile());
     } catch (JsonProcessingException e) {
-      throw new IOException(file + " is not valid JSON (" + e.getOriginalMessage() + "); give a file written by 'pkibench run --out'", e);
+      throw new IOException(
+          file
+              + " is not valid JSON ("
+              + e.getOriginalMessage()
+              + "); give a file written by 'pkibench run --out'",
+          e);
     }
     String schema = tree == null || !tree.has("schema") ? null : tree.get("schema").asText();
     if (schema == null || !RunResult.READS.contains(schema)) {
-      throw new IOException(file + " is not a pkibench result (schema " + schema + "); this version reads " + String.join(" and ", RunResult.READS));
+      throw new IOException(
+          file
+              + " is not a pkibench result (schema "
+              + schema
+              + "); this version reads "
+              + String.join(" and ", RunResult.READS));
     }
     List<String> problems = structuralProblems(tree);
     if (!problems.isEmpty()) {
-      throw damaged(file, ": " + String.join(", ", problems.subList(0, Math.min(5, problems.size())))
-          + (problems.size() > 5 ? " and " + (problems.size() - 5) + " more" : ""), null);
+      throw damaged(
+          file,
+          ": "
+              + String.join(", ", problems.subList(0, Math.min(5, problems.size())))
+              + (problems.size() > 5 ? " and " + (problems.size() - 5) + " more" : ""),
+          null);
     }
     try {
       RunResult result = MAPPER.treeToValue(tree, RunResult.class);
@@ -76,22 +98,34 @@ public final class RunResultJson {
       if (corrupt != null) throw damaged(file, ": " + corrupt, null);
       return result;
     } catch (JsonProcessingException e) {
-      String where = e instanceof com.fasterxml.jackson.databind.JsonMappingException m && !m.getPath().isEmpty()
-          ? " at " + m.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
-              .collect(java.util.stream.Collectors.joining(".")).replace(".[", "[")
-          : "";
+      String where =
+          e instanceof com.fasterxml.jackson.databind.JsonMappingException m
+                  && !m.getPath().isEmpty()
+              ? " at "
+                  + m.getPath().stream()
+                      .map(
+                          r ->
+                              r.getFieldName() != null
+                                  ? r.getFieldName()
+                                  : "[" + r.getIndex() + "]")
+                      .collect(java.util.stream.Collectors.joining("."))
+                      .replace(".[", "[")
+              : "";
       throw damaged(file, where + ": a value has the wrong type", e);
     }
   }
 
   /** "FILE is damaged{what}", with the way out, for every way a result can be. */
   private static IOException damaged(Path file, String what, Exception cause) {
-    return new IOException(file + " is damaged" + what + "; rerun, or restore the file 'pkibench run --out' wrote", cause);
+    return new IOException(
+        file + " is damaged" + what + "; rerun, or restore the file 'pkibench run --out' wrote",
+        cause);
   }
 
   /**
    * The first histogram that does not decode, by JSON path, and why, or null: found here rather
-   * than by whichever report reads it first. One histogram is decoded at a time, each after its header's range is checked.
+   * than by whichever report reads it first. One histogram is decoded at a time, each after its
+   * header's range is checked.
    */
   static String corruptHistogram(RunResult result) {
     for (int w = 0; w < result.workloads().size(); w++) {
@@ -109,14 +143,25 @@ public final class RunResultJson {
         Timeline timeline = levels.get(l).timeline();
         for (int k = 0; timeline != null && k < timeline.perStage().size(); k++) {
           String why = undecodable(timeline.perStage().get(k).histogram());
-          if (why != null) return "workloads[" + w + "].levels[" + l + "].timeline.perStage[" + k + "].histogram" + why;
+          if (why != null)
+            return "workloads["
+                + w
+                + "].levels["
+                + l
+                + "].timeline.perStage["
+                + k
+                + "].histogram"
+                + why;
         }
       }
     }
     return null;
   }
 
-  /** Null when {@code base64} decodes as a latency histogram; else why not, as the rest of a sentence naming it. */
+  /**
+   * Null when {@code base64} decodes as a latency histogram; else why not, as the rest of a
+   * sentence naming it.
+   */
   private static String undecodable(String base64) {
     if (base64 == null) return " is not a latency histogram";
     try {
@@ -130,12 +175,14 @@ public final class RunResultJson {
   }
 
   /**
-   * What makes a file damaged rather than old, by JSON path: parts every reader relies on that are absent or
-   * null, and levels no report can show side by side (open- and closed-loop in one workload).
+   * What makes a file damaged rather than old, by JSON path: parts every reader relies on that are
+   * absent or null, and levels no report can show side by side (open- and closed-loop in one
+   * workload).
    */
   static List<String> structuralProblems(JsonNode tree) {
     List<String> problems = new java.util.ArrayList<>();
-    for (String field : List.of("environment", "status")) if (!present(tree.get(field))) problems.add(field + " is missing");
+    for (String field : List.of("environment", "status"))
+      if (!present(tree.get(field))) problems.add(field + " is missing");
     JsonNode workloads = tree.get("workloads");
     if (workloads == null || !workloads.isArray()) {
       problems.add("workloads is missing");
@@ -151,7 +198,8 @@ public final class RunResultJson {
       }
       long openLevels = 0;
       for (JsonNode level : levels) if (present(level.get("openLoop"))) openLevels++;
-      if (openLevels > 0 && openLevels < levels.size()) problems.add("workloads[" + w + "].levels mix open- and closed-loop levels");
+      if (openLevels > 0 && openLevels < levels.size())
+        problems.add("workloads[" + w + "].levels mix open- and closed-loop levels");
       for (int l = 0; l < levels.size(); l++) {
         String at = "workloads[" + w + "].levels[" + l + "].";
         JsonNode level = levels.get(l);
@@ -159,7 +207,8 @@ public final class RunResultJson {
           if (!present(level.get(field))) problems.add(at + field + " is missing");
         }
         JsonNode openLoop = level.get("openLoop");
-        if (present(openLoop) && !present(openLoop.get("uncorrectedLatencyNanos"))) problems.add(at + "openLoop.uncorrectedLatencyNanos is missing");
+        if (present(openLoop) && !present(openLoop.get("uncorrectedLatencyNanos")))
+          problems.add(at + "openLoop.uncorrectedLatencyNanos is missing");
       }
     }
     return problems;

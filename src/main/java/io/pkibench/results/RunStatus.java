@@ -7,7 +7,10 @@ import java.util.Locale;
 
 /** Where a run stands, as the result file spells it: {@code running} until it ends. */
 public enum RunStatus {
-  RUNNING, COMPLETE, FAILED, INTERRUPTED;
+  RUNNING,
+  COMPLETE,
+  FAILED,
+  INTERRUPTED;
 
   /** The word in the file and in every report. */
   @JsonValue
@@ -18,7 +21,12 @@ public enum RunStatus {
 
   @JsonCreator
   public static RunStatus of(String word) {
-    return Arrays.stream(values()).filter(s -> s.toString().equals(word)).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("status '" + word + "' is none of running, complete, failed, interrupted"));
+    return Arrays.stream(values())
+        .filter(s -> s.toString().equals(word))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "status '" + word + "' is none of running, complete, failed, interrupted"));
   }
 }

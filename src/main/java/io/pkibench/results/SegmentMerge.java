@@ -16,12 +16,14 @@ import java.util.TreeSet;
 import org.HdrHistogram.Histogram;
 
 /**
- * Adds up the results of the agents of one split plan ({@code --segment I/N}) into one ordinary result: per workload,
- * level and iteration, the counts, CPU, errors and latency histograms of every agent are summed (a percentile is read
- * from the summed histogram, never averaged), then each level is summarised as a single run's is. An iteration's
- * duration is the longest of the agents' (they cover the same shared interval), so its throughput is never flattered.
- * Refused, with every problem at once and the files named: results of different plans, of different agent counts, two
- * files of one segment, and, unless allowed, a segment (or a segment's level) that is missing.
+ * Adds up the results of the agents of one split plan ({@code --segment I/N}) into one ordinary
+ * result: per workload, level and iteration, the counts, CPU, errors and latency histograms of
+ * every agent are summed (a percentile is read from the summed histogram, never averaged), then
+ * each level is summarised as a single run's is. An iteration's duration is the longest of the
+ * agents' (they cover the same shared interval), so its throughput is never flattered. Refused,
+ * with every problem at once and the files named: results of different plans, of different agent
+ * counts, two files of one segment, and, unless allowed, a segment (or a segment's level) that is
+ * missing.
  */
 public final class SegmentMerge {
   private SegmentMerge() {}
@@ -44,15 +46,22 @@ public final class SegmentMerge {
   }
 
   /**
-   * The merged result; {@code allowMissing}: a missing segment (or level) leaves its share out, said in the result,
-   * instead of refusing. {@code commandLine}: the merge's own, recorded as the result's.
+   * The merged result; {@code allowMissing}: a missing segment (or level) leaves its share out,
+   * said in the result, instead of refusing. {@code commandLine}: the merge's own, recorded as the
+   * result's.
    */
-  public static RunResult merge(List<Input> inputs, boolean allowMissing, String commandLine) throws Refused {
+  public static RunResult merge(List<Input> inputs, boolean allowMissing, String commandLine)
+      throws Refused {
     List<String> problems = new ArrayList<>();
-    if (inputs.isEmpty()) throw new Refused(List.of("give the result files of the agents, e.g. 'pkibench merge seg1.json seg2.json -o all.json'"));
+    if (inputs.isEmpty())
+      throw new Refused(
+          List.of(
+              "give the result files of the agents, e.g. 'pkibench merge seg1.json seg2.json -o all.json'"));
     for (Input in : inputs) {
       if (in.result().agent() == null) {
-        problems.add(in.file() + " is not an agent's result (it has no segment): run each agent with --segment I/N, e.g. --segment 1/4");
+        problems.add(
+            in.file()
+                + " is not an agent's result (it has no segment): run each agent with --segment I/N, e.g. --segment 1/4");
       }
     }
     if (!problems.isEmpty()) throw new Refused(problems);
@@ -62,17 +71,36 @@ public final class SegmentMerge {
     for (Input in : inputs) {
       Segment s = in.result().agent().segment();
       if (s.count() != agents) {
-        problems.add(in.file() + " is segment " + s + " but " + first.file() + " is " + first.result().agent().segment()
-            + ": the agents of one plan all split it the same number of ways");
+        problems.add(
+            in.file()
+                + " is segment "
+                + s
+                + " but "
+                + first.file()
+                + " is "
+                + first.result().agent().segment()
+                + ": the agents of one plan all split it the same number of ways");
         continue;
       }
       Input other = bySegment.putIfAbsent(s.index(), in);
       if (other != null) {
-        problems.add(other.file() + " and " + in.file() + " are both segment " + s + " (overlapping): give each segment's file once");
+        problems.add(
+            other.file()
+                + " and "
+                + in.file()
+                + " are both segment "
+                + s
+                + " (overlapping): give each segment's file once");
       }
       String differs = firstDifference("plan", first.result().plan(), in.result().plan());
       if (differs != null) {
-        problems.add(first.file() + " and " + in.file() + " ran different plans (" + differs + "): merge only the agents of one plan");
+        problems.add(
+            first.file()
+                + " and "
+                + in.file()
+                + " ran different plans ("
+                + differs
+                + "): merge only the agents of one plan");
       }
     }
     List<String> absent = new ArrayList<>();
@@ -82,60 +110,123 @@ public final class SegmentMerge {
     if (!problems.isEmpty()) throw new Refused(problems);
     List<Input> present = List.copyOf(bySegment.values());
 
-    int workloadCount = present.stream().mapToInt(in -> in.result().workloads().size()).max().orElse(0);
+    int workloadCount =
+        present.stream().mapToInt(in -> in.result().workloads().size()).max().orElse(0);
     List<WorkloadResult> merged = new ArrayList<>();
     for (int w = 0; w < workloadCount; w++) {
       merged.add(mergeWorkload(w, present, agents, absent, problems));
     }
     if (!absent.isEmpty() && !allowMissing) {
-      problems.add(0, "missing: " + String.join("; ", absent) + "; give every segment's file, or --allow-missing to merge what is there"
-          + " (the result then says which share is absent)");
+      problems.add(
+          0,
+          "missing: "
+              + String.join("; ", absent)
+              + "; give every segment's file, or --allow-missing to merge what is there"
+              + " (the result then says which share is absent)");
     }
     if (!problems.isEmpty()) throw new Refused(problems);
     {
-      // Said in every report of the file: a merged result reads as any other, and the table should not hide where it came from.
-      String note = absent.isEmpty()
-          ? "merged from " + agents + " agents, each a segment of the plan: counts and histograms added per iteration (each agent's own figures: the result's merge section)"
-          : "merged from " + present.size() + " of " + agents + " agents; absent: " + String.join("; ", absent)
-              + " (their share of the load was not offered, nor is it counted)";
-      merged = merged.stream().map(wr -> {
-        List<String> notes = new ArrayList<>(wr.notes());
-        if (wr.levels().stream().anyMatch(lv -> lv.timeline() != null)) notes.add(0, TIMELINE_NOTE);
-        notes.add(0, note);
-        return wr.withNotes(notes);
-      }).toList();
+      // Said in every report of the file: a merged result reads as any other, and the table should
+      // not hide where it came from.
+      String note =
+          absent.isEmpty()
+              ? "merged from "
+                  + agents
+                  + " agents, each a segment of the plan: counts and histograms added per iteration (each agent's own figures: the result's merge section)"
+              : "merged from "
+                  + present.size()
+                  + " of "
+                  + agents
+                  + " agents; absent: "
+                  + String.join("; ", absent)
+                  + " (their share of the load was not offered, nor is it counted)";
+      merged =
+          merged.stream()
+              .map(
+                  wr -> {
+                    List<String> notes = new ArrayList<>(wr.notes());
+                    if (wr.levels().stream().anyMatch(lv -> lv.timeline() != null))
+                      notes.add(0, TIMELINE_NOTE);
+                    notes.add(0, note);
+                    return wr.withNotes(notes);
+                  })
+              .toList();
     }
 
     Environment env = first.result().environment();
-    Instant started = present.stream().map(in -> in.result().environment().startedAt()).min(Comparator.naturalOrder()).orElse(env.startedAt());
-    Environment mergedEnv = new Environment(env.toolVersion(), env.commit(), env.jdk(), env.os(), env.cpuModel(), coresOfHosts(present),
-        env.memoryBytes(), env.providers(), commandLine, started);
-    RunStatus status = absent.isEmpty() ? worst(present) : worst(present) == RunStatus.COMPLETE ? RunStatus.INTERRUPTED : worst(present);
-    RunResult result = new RunResult(RunResult.SCHEMA, mergedEnv, first.result().plan(), status, merged, null, first.result().study());
-    return result.withMerge(new MergeRecord(agents, present.stream().map(SegmentMerge::section).toList(), absent));
+    Instant started =
+        present.stream()
+            .map(in -> in.result().environment().startedAt())
+            .min(Comparator.naturalOrder())
+            .orElse(env.startedAt());
+    Environment mergedEnv =
+        new Environment(
+            env.toolVersion(),
+            env.commit(),
+            env.jdk(),
+            env.os(),
+            env.cpuModel(),
+            coresOfHosts(present),
+            env.memoryBytes(),
+            env.providers(),
+            commandLine,
+            started);
+    RunStatus status =
+        absent.isEmpty()
+            ? worst(present)
+            : worst(present) == RunStatus.COMPLETE ? RunStatus.INTERRUPTED : worst(present);
+    RunResult result =
+        new RunResult(
+            RunResult.SCHEMA,
+            mergedEnv,
+            first.result().plan(),
+            status,
+            merged,
+            null,
+            first.result().study());
+    return result.withMerge(
+        new MergeRecord(agents, present.stream().map(SegmentMerge::section).toList(), absent));
   }
 
-  /** The cores of every host that ran an agent, each host once: local agents share one machine's. */
+  /**
+   * The cores of every host that ran an agent, each host once: local agents share one machine's.
+   */
   private static int coresOfHosts(List<Input> present) {
     Map<String, Integer> cores = new LinkedHashMap<>();
-    for (Input in : present) cores.putIfAbsent(in.result().agent().host(), in.result().environment().cores());
+    for (Input in : present)
+      cores.putIfAbsent(in.result().agent().host(), in.result().environment().cores());
     return cores.values().stream().mapToInt(Integer::intValue).sum();
   }
 
   private static RunStatus worst(List<Input> present) {
-    List<RunStatus> order = List.of(RunStatus.FAILED, RunStatus.INTERRUPTED, RunStatus.RUNNING, RunStatus.COMPLETE);
-    return present.stream().map(in -> in.result().status()).min(Comparator.comparingInt(order::indexOf)).orElse(RunStatus.FAILED);
+    List<RunStatus> order =
+        List.of(RunStatus.FAILED, RunStatus.INTERRUPTED, RunStatus.RUNNING, RunStatus.COMPLETE);
+    return present.stream()
+        .map(in -> in.result().status())
+        .min(Comparator.comparingInt(order::indexOf))
+        .orElse(RunStatus.FAILED);
   }
 
-  private static WorkloadResult mergeWorkload(int w, List<Input> present, int agents, List<String> absent, List<String> problems) {
+  private static WorkloadResult mergeWorkload(
+      int w, List<Input> present, int agents, List<String> absent, List<String> problems) {
     List<Input> having = present.stream().filter(in -> in.result().workloads().size() > w).toList();
     WorkloadResult base = having.get(0).result().workloads().get(w);
     for (Input in : present) {
       if (in.result().workloads().size() <= w) {
-        absent.add(describe(in) + " has no workload " + base.name() + " (its status: " + in.result().status() + ")");
+        absent.add(
+            describe(in)
+                + " has no workload "
+                + base.name()
+                + " (its status: "
+                + in.result().status()
+                + ")");
       }
     }
-    int levelCount = having.stream().mapToInt(in -> in.result().workloads().get(w).levels().size()).max().orElse(0);
+    int levelCount =
+        having.stream()
+            .mapToInt(in -> in.result().workloads().get(w).levels().size())
+            .max()
+            .orElse(0);
     List<LevelResult> levels = new ArrayList<>();
     for (int l = 0; l < levelCount; l++) {
       List<Input> withLevel = new ArrayList<>();
@@ -146,7 +237,15 @@ public final class SegmentMerge {
           withLevel.add(in);
           parts.add(ls.get(l));
         } else {
-          absent.add(describe(in) + " has no level " + (l + 1) + " of " + base.name() + " (its status: " + in.result().status() + ")");
+          absent.add(
+              describe(in)
+                  + " has no level "
+                  + (l + 1)
+                  + " of "
+                  + base.name()
+                  + " (its status: "
+                  + in.result().status()
+                  + ")");
         }
       }
       levels.add(mergeLevel(base.name(), l, withLevel, parts, problems));
@@ -156,13 +255,33 @@ public final class SegmentMerge {
     for (Input in : having) {
       WorkloadResult part = in.result().workloads().get(w);
       if (!part.name().equals(base.name())) {
-        problems.add(having.get(0).file() + " and " + in.file() + " have different workloads at " + (w + 1) + " (" + base.name() + ", " + part.name() + ")");
+        problems.add(
+            having.get(0).file()
+                + " and "
+                + in.file()
+                + " have different workloads at "
+                + (w + 1)
+                + " ("
+                + base.name()
+                + ", "
+                + part.name()
+                + ")");
       }
-      if (part.failure() != null) failures.add("segment " + in.result().agent().segment() + ": " + part.failure());
+      if (part.failure() != null)
+        failures.add("segment " + in.result().agent().segment() + ": " + part.failure());
       part.outcomes().forEach((k, n) -> outcomes.merge(k, n, Long::sum));
     }
-    return new WorkloadResult(base.name(), base.params(), base.keys(), base.cpuMeter(), levels,
-        failures.isEmpty() ? null : String.join("; ", failures), base.step(), keyNodes(having, w), outcomes, base.notes());
+    return new WorkloadResult(
+        base.name(),
+        base.params(),
+        base.keys(),
+        base.cpuMeter(),
+        levels,
+        failures.isEmpty() ? null : String.join("; ", failures),
+        base.step(),
+        keyNodes(having, w),
+        outcomes,
+        base.notes());
   }
 
   private static String describe(Input in) {
@@ -174,18 +293,27 @@ public final class SegmentMerge {
     Map<String, WorkloadResult.KeyNode> byNode = new LinkedHashMap<>();
     for (Input in : having) {
       for (WorkloadResult.KeyNode n : in.result().workloads().get(w).keyNodes()) {
-        byNode.merge(n.node(), n, (a, b) -> {
-          List<WorkloadResult.Transition> transitions = new ArrayList<>(a.transitions());
-          transitions.addAll(b.transitions());
-          return new WorkloadResult.KeyNode(a.node(), a.weight(), a.calls() + b.calls(), a.failures() + b.failures(), a.upAtEnd() && b.upAtEnd(),
-              transitions);
-        });
+        byNode.merge(
+            n.node(),
+            n,
+            (a, b) -> {
+              List<WorkloadResult.Transition> transitions = new ArrayList<>(a.transitions());
+              transitions.addAll(b.transitions());
+              return new WorkloadResult.KeyNode(
+                  a.node(),
+                  a.weight(),
+                  a.calls() + b.calls(),
+                  a.failures() + b.failures(),
+                  a.upAtEnd() && b.upAtEnd(),
+                  transitions);
+            });
       }
     }
     return List.copyOf(byNode.values());
   }
 
-  private static LevelResult mergeLevel(String workload, int l, List<Input> inputs, List<LevelResult> parts, List<String> problems) {
+  private static LevelResult mergeLevel(
+      String workload, int l, List<Input> inputs, List<LevelResult> parts, List<String> problems) {
     boolean open = parts.get(0).openLoop() != null;
     int workers = 0;
     double rate = 0;
@@ -195,7 +323,15 @@ public final class SegmentMerge {
     for (int a = 0; a < parts.size(); a++) {
       LevelResult part = parts.get(a);
       if ((part.openLoop() != null) != open) {
-        problems.add(inputs.get(0).file() + " and " + inputs.get(a).file() + " ran level " + (l + 1) + " of " + workload + " one open-, one closed-loop");
+        problems.add(
+            inputs.get(0).file()
+                + " and "
+                + inputs.get(a).file()
+                + " ran level "
+                + (l + 1)
+                + " of "
+                + workload
+                + " one open-, one closed-loop");
         continue;
       }
       workers += part.concurrency();
@@ -205,12 +341,25 @@ public final class SegmentMerge {
         IterationKey key = new IterationKey(it.series(), it.warmup(), it.index());
         keys.add(key);
         byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(it);
-        hostsByKey.computeIfAbsent(key, k -> new ArrayList<>()).add(inputs.get(a).result().agent().host());
+        hostsByKey
+            .computeIfAbsent(key, k -> new ArrayList<>())
+            .add(inputs.get(a).result().agent().host());
       }
       if (firstKeys == null) firstKeys = keys;
       else if (!firstKeys.equals(keys)) {
-        problems.add(inputs.get(0).file() + " and " + inputs.get(a).file() + " ran different iterations at level " + (l + 1) + " of " + workload
-            + " (" + firstKeys.size() + " and " + keys.size() + "): a warm-up until steady stops when each agent sees fit; give a fixed --warmup");
+        problems.add(
+            inputs.get(0).file()
+                + " and "
+                + inputs.get(a).file()
+                + " ran different iterations at level "
+                + (l + 1)
+                + " of "
+                + workload
+                + " ("
+                + firstKeys.size()
+                + " and "
+                + keys.size()
+                + "): a warm-up until steady stops when each agent sees fit; give a fixed --warmup");
       }
     }
     String meter = parts.get(0).cpu().meter();
@@ -220,10 +369,16 @@ public final class SegmentMerge {
     }
     int cores = coresOfHosts(inputs);
     LevelResult level = LevelResult.of(workers, open ? rate : null, merged, meter, cores);
-    List<Timeline> timelines = parts.stream().map(LevelResult::timeline).filter(Objects::nonNull).toList();
+    List<Timeline> timelines =
+        parts.stream().map(LevelResult::timeline).filter(Objects::nonNull).toList();
     if (timelines.isEmpty()) return level;
     if (timelines.size() != parts.size()) {
-      problems.add("level " + (l + 1) + " of " + workload + ": some agents ran it on stages and some did not; merge only the agents of one plan");
+      problems.add(
+          "level "
+              + (l + 1)
+              + " of "
+              + workload
+              + ": some agents ran it on stages and some did not; merge only the agents of one plan");
       return level;
     }
     List<String> hosts = inputs.stream().map(in -> in.result().agent().host()).toList();
@@ -231,15 +386,17 @@ public final class SegmentMerge {
   }
 
   /** Said in a merged staged workload's notes: what its per-second percentiles are. */
-  static final String TIMELINE_NOTE = "stages merged: each second's counts, rates and running workers are the agents' added up (their shared"
-      + " start lines their seconds up), each stage's latency is read from the agents' summed histograms; a second's p50 and p99 are the"
-      + " highest of the agents' (an upper bound: a second's own histograms are in the agents' .hlog files)";
+  static final String TIMELINE_NOTE =
+      "stages merged: each second's counts, rates and running workers are the agents' added up (their shared"
+          + " start lines their seconds up), each stage's latency is read from the agents' summed histograms; a second's p50 and p99 are the"
+          + " highest of the agents' (an upper bound: a second's own histograms are in the agents' .hlog files)";
 
   /**
-   * The agents' time series of one staged level as one: each agent followed the plan's stages on the one shared start, so
-   * their k-th intervals cover the same time. Counts, rates, running workers and CPU are added (CPU read by several agents
-   * on one host, of the host or a service, that host's once); the targets are the plan's, which each agent recorded
-   * whole; each stage's latency comes from the summed histograms. A second's percentiles cannot be read from the parts'
+   * The agents' time series of one staged level as one: each agent followed the plan's stages on
+   * the one shared start, so their k-th intervals cover the same time. Counts, rates, running
+   * workers and CPU are added (CPU read by several agents on one host, of the host or a service,
+   * that host's once); the targets are the plan's, which each agent recorded whole; each stage's
+   * latency comes from the summed histograms. A second's percentiles cannot be read from the parts'
    * p50 and p99: the highest of them stands as a bound, and the merged workload says so.
    */
   static Timeline mergeTimelines(List<Timeline> parts, List<String> hosts, boolean ownProcess) {
@@ -264,9 +421,22 @@ public final class SegmentMerge {
         sum.add(s.mergedHistogram());
       }
       if (!ownProcess) cpu = cpuByHost.values().stream().mapToDouble(Double::doubleValue).sum();
-      stages.add(new Timeline.StageSummary(base.stage(), base.target(), base.fromTarget(), base.toTarget(), base.fromMillis(), base.toMillis(),
-          new Counts(started, succeeded, failed), achieved, base.targetPerSecond(), base.targetWorkers(), LatencyNanos.of(sum), cpu,
-          cpu > 0 ? succeeded / cpu : null, LatencyHistograms.toBase64(sum)));
+      stages.add(
+          new Timeline.StageSummary(
+              base.stage(),
+              base.target(),
+              base.fromTarget(),
+              base.toTarget(),
+              base.fromMillis(),
+              base.toMillis(),
+              new Counts(started, succeeded, failed),
+              achieved,
+              base.targetPerSecond(),
+              base.targetWorkers(),
+              LatencyNanos.of(sum),
+              cpu,
+              cpu > 0 ? succeeded / cpu : null,
+              LatencyHistograms.toBase64(sum)));
     }
     List<Timeline.Second> seconds = new ArrayList<>();
     int count = parts.stream().mapToInt(t -> t.seconds().size()).max().orElse(0);
@@ -292,20 +462,37 @@ public final class SegmentMerge {
         cpuByHost.merge(hosts.get(p), s.cpuSeconds(), Math::max);
       }
       if (!ownProcess) cpu = cpuByHost.values().stream().mapToDouble(Double::doubleValue).sum();
-      seconds.add(new Timeline.Second(base.fromMillis(), base.toMillis(), base.stage(), started, succeeded, failed, ops, base.targetPerSecond(),
-          base.targetWorkers(), active, p50, p99, max, cpu));
+      seconds.add(
+          new Timeline.Second(
+              base.fromMillis(),
+              base.toMillis(),
+              base.stage(),
+              started,
+              succeeded,
+              failed,
+              ops,
+              base.targetPerSecond(),
+              base.targetWorkers(),
+              active,
+              p50,
+              p99,
+              max,
+              cpu));
     }
     return new Timeline(first.stages(), stages, seconds);
   }
 
-  /** The CPU meter of each agent's own process: the one meter whose readings of agents on one host are all different CPU. */
+  /**
+   * The CPU meter of each agent's own process: the one meter whose readings of agents on one host
+   * are all different CPU.
+   */
   static final String OWN_PROCESS = "jvm";
 
   /**
-   * The iterations of every agent at one place of the plan, as one: counts, CPU and histograms added; the longest duration.
-   * {@code hosts}: each part's host. CPU is added when each agent measured its own process ({@code ownProcess}); a
-   * host's or a service's CPU read by several agents on one host is that host's once (the largest reading), added
-   * across hosts.
+   * The iterations of every agent at one place of the plan, as one: counts, CPU and histograms
+   * added; the longest duration. {@code hosts}: each part's host. CPU is added when each agent
+   * measured its own process ({@code ownProcess}); a host's or a service's CPU read by several
+   * agents on one host is that host's once (the largest reading), added across hosts.
    */
   static IterationResult sum(List<IterationResult> parts, List<String> hosts, boolean ownProcess) {
     IterationResult first = parts.get(0);
@@ -324,23 +511,42 @@ public final class SegmentMerge {
       succeeded += it.succeeded();
       failed += it.failed();
       latency.add(LatencyHistograms.fromBase64(it.histogram()));
-      if (it.uncorrectedHistogram() != null) uncorrected.add(LatencyHistograms.fromBase64(it.uncorrectedHistogram()));
+      if (it.uncorrectedHistogram() != null)
+        uncorrected.add(LatencyHistograms.fromBase64(it.uncorrectedHistogram()));
       if (it.lateStarts() != null) late = (late == null ? 0 : late) + it.lateStarts();
       if (it.missedStarts() != null) missed = (missed == null ? 0 : missed) + it.missedStarts();
       for (ErrorCount e : it.errors()) errors.merge(e.cause(), e.count(), Long::sum);
     }
     for (IterationResult it : parts) cpu += it.cpuNanos();
     if (!ownProcess) cpu = cpuByHost.values().stream().mapToLong(Long::longValue).sum();
-    return new IterationResult(first.series(), first.index(), first.warmup(), duration, started, succeeded, failed, cpu,
-        ErrorCount.sorted(errors), LatencyHistograms.toBase64(latency), late, missed,
+    return new IterationResult(
+        first.series(),
+        first.index(),
+        first.warmup(),
+        duration,
+        started,
+        succeeded,
+        failed,
+        cpu,
+        ErrorCount.sorted(errors),
+        LatencyHistograms.toBase64(latency),
+        late,
+        missed,
         first.uncorrectedHistogram() == null ? null : LatencyHistograms.toBase64(uncorrected));
   }
 
-  /** Where an iteration stands in a level: its series, warm-up or measured, its index; warm-ups first, as a run writes them. */
-  private record IterationKey(int series, boolean warmup, int index) implements Comparable<IterationKey> {
+  /**
+   * Where an iteration stands in a level: its series, warm-up or measured, its index; warm-ups
+   * first, as a run writes them.
+   */
+  private record IterationKey(int series, boolean warmup, int index)
+      implements Comparable<IterationKey> {
     @Override
     public int compareTo(IterationKey o) {
-      return Comparator.comparingInt(IterationKey::series).thenComparing(k -> !k.warmup()).thenComparingInt(IterationKey::index).compare(this, o);
+      return Comparator.comparingInt(IterationKey::series)
+          .thenComparing(k -> !k.warmup())
+          .thenComparingInt(IterationKey::index)
+          .compare(this, o);
     }
   }
 
@@ -349,17 +555,35 @@ public final class SegmentMerge {
     List<WorkloadResult> ws = in.result().workloads();
     for (int w = 0; w < ws.size(); w++) {
       for (LevelResult l : ws.get(w).levels()) {
-        levels.add(new MergeRecord.AgentLevel(w, ws.get(w).name(), l.concurrency(), l.openLoop() == null ? null : l.openLoop().targetRate(),
-            l.counts(), l.throughput().mean(), l.latencyNanos(), l.cpu()));
+        levels.add(
+            new MergeRecord.AgentLevel(
+                w,
+                ws.get(w).name(),
+                l.concurrency(),
+                l.openLoop() == null ? null : l.openLoop().targetRate(),
+                l.counts(),
+                l.throughput().mean(),
+                l.latencyNanos(),
+                l.cpu()));
       }
     }
-    return new MergeRecord.AgentSection(in.file().toString(), in.result().agent().segment(), in.result().agent(), in.result().status(), levels);
+    return new MergeRecord.AgentSection(
+        in.file().toString(),
+        in.result().agent().segment(),
+        in.result().agent(),
+        in.result().status(),
+        levels);
   }
 
   /** Where two plans first differ, by JSON path, or null when they are the same. */
   static String firstDifference(String at, JsonNode a, JsonNode b) {
     if (Objects.equals(a, b)) return null;
-    if (a == null || b == null || !a.isContainerNode() || !b.isContainerNode() || a.isArray() != b.isArray() || a.size() != b.size()) {
+    if (a == null
+        || b == null
+        || !a.isContainerNode()
+        || !b.isContainerNode()
+        || a.isArray() != b.isArray()
+        || a.size() != b.size()) {
       return at + ": " + a + " vs " + b;
     }
     if (a.isArray()) {

@@ -4,12 +4,15 @@ import org.apache.commons.math3.distribution.TDistribution;
 
 /**
  * Mean throughput over the measured iterations with the half-width of its 99.9% confidence interval
- * (Student's t, as JMH reports it); {@code ci999} and {@code stdev} are null with a single iteration.
+ * (Student's t, as JMH reports it); {@code ci999} and {@code stdev} are null with a single
+ * iteration.
  */
 public record Throughput(double mean, Double ci999, Double stdev, int samples, String unit) {
   public static final String OPS_PER_SECOND = "ops/s";
 
-  /** The 99.9% interval is wider than the mean itself: too few or too noisy iterations to bound it. */
+  /**
+   * The 99.9% interval is wider than the mean itself: too few or too noisy iterations to bound it.
+   */
   @com.fasterxml.jackson.annotation.JsonIgnore
   public boolean intervalWiderThanMean() {
     return ci999 != null && ci999 > mean;

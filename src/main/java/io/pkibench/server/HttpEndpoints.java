@@ -13,25 +13,41 @@ import java.util.concurrent.Executors;
 
 /**
  * The small plain-HTTP servers (TSA, CRL) run on the JDK's HttpServer: one or two fixed endpoints,
- * no TLS (RFC 3161 and CRL distribution points are plain HTTP), no dependency; each exchange runs on
- * a virtual thread. Binds to loopback unless told otherwise. The request bodies held at once are bounded across
- * requests ({@link BodyBytesInFlight}); over HTTPS a client's renegotiation is refused ({@link NoClientRenegotiation}).
+ * no TLS (RFC 3161 and CRL distribution points are plain HTTP), no dependency; each exchange runs
+ * on a virtual thread. Binds to loopback unless told otherwise. The request bodies held at once are
+ * bounded across requests ({@link BodyBytesInFlight}); over HTTPS a client's renegotiation is
+ * refused ({@link NoClientRenegotiation}).
  */
 public abstract class HttpEndpoints implements ReferenceServer {
   /** Bodies above this are refused with 413 before being read whole (the signer allows more). */
   protected static final int MAX_BODY_BYTES = 64 * 1024;
+
   /** How long an idle keep-alive connection stays open: three times the JDK HttpClient's 30 s. */
   static final java.time.Duration IDLE_KEEP_ALIVE = java.time.Duration.ofSeconds(90);
-  /** How long a request may take to arrive, from its first byte (a TLS handshake's included) to its body's last. */
+
+  /**
+   * How long a request may take to arrive, from its first byte (a TLS handshake's included) to its
+   * body's last.
+   */
   static final java.time.Duration MAX_REQUEST_TIME = java.time.Duration.ofSeconds(60);
+
   /** Open connections at most, busy and idle. */
   static final int MAX_CONNECTIONS = 2_000;
-  /** Request line and headers: past these, 414 or 431 (browsers send about 20 headers and 1-2 KB). */
+
+  /**
+   * Request line and headers: past these, 414 or 431 (browsers send about 20 headers and 1-2 KB).
+   */
   static final int MAX_URI_CHARS = 8 * 1024;
+
   static final int MAX_HEADERS = 100;
   static final int MAX_HEADER_BYTES = 32 * 1024;
-  /** What a client refused for want of memory is told to wait ({@code Retry-After}): the bodies holding it are read in about that long. */
+
+  /**
+   * What a client refused for want of memory is told to wait ({@code Retry-After}): the bodies
+   * holding it are read in about that long.
+   */
   static final long RETRY_AFTER_SECONDS = 1;
+
   /** A chunked body reserves its bytes in steps of this many as it arrives, not at each read. */
   private static final long CHUNKED_RESERVATION_STEP = 64 * 1024;
 
@@ -42,51 +58,72 @@ public abstract class HttpEndpoints implements ReferenceServer {
     // once, when the first server of the process is made, which is why it is set here, before
     // any; an operator's own -Dsun.net.httpserver.idleInterval wins.
     if (System.getProperty("sun.net.httpserver.idleInterval") == null) {
-      System.setProperty("sun.net.httpserver.idleInterval", String.valueOf(IDLE_KEEP_ALIVE.toSeconds()));
+      System.setProperty(
+          "sun.net.httpserver.idleInterval", String.valueOf(IDLE_KEEP_ALIVE.toSeconds()));
     }
-    // A client that sends its request slowly or not at all (slowloris: headers a line at a time, half a
-    // TLS ClientHello, nothing after connecting) is cut off after this long; the JDK server otherwise
-    // waits forever. In seconds, as the JDK reads it. Generous for a 32 MB upload; an operator's -D wins.
+    // A client that sends its request slowly or not at all (slowloris: headers a line at a time,
+    // half a
+    // TLS ClientHello, nothing after connecting) is cut off after this long; the JDK server
+    // otherwise
+    // waits forever. In seconds, as the JDK reads it. Generous for a 32 MB upload; an operator's -D
+    // wins.
     if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
-      System.setProperty("sun.net.httpserver.maxReqTime", String.valueOf(MAX_REQUEST_TIME.toSeconds()));
+      System.setProperty(
+          "sun.net.httpserver.maxReqTime", String.valueOf(MAX_REQUEST_TIME.toSeconds()));
     }
-    // Past this many open connections the JDK server closes a new one as soon as it is accepted: a flood
+    // Past this many open connections the JDK server closes a new one as soon as it is accepted: a
+    // flood
     // of idle or slow connections cannot use up the process's file descriptors.
     if (System.getProperty("jdk.httpserver.maxConnections") == null) {
       System.setProperty("jdk.httpserver.maxConnections", String.valueOf(MAX_CONNECTIONS));
     }
   }
+
   private final HttpServer server;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final java.util.random.RandomGenerator incidents = new java.security.SecureRandom();
   private volatile java.util.function.Consumer<String> log = line -> {};
   private final BodyBytesInFlight inFlight;
-  private final java.util.concurrent.atomic.AtomicLong renegotiationsRefused = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong renegotiationsRefused =
+      new java.util.concurrent.atomic.AtomicLong();
 
   protected HttpEndpoints(String bindAddress, int port) throws IOException {
     this(bindAddress, port, null);
   }
 
   /** With {@code tls}, HTTPS (the signing service); without, plain HTTP (TSA, CRLs). */
-  protected HttpEndpoints(String bindAddress, int port, javax.net.ssl.SSLContext tls) throws IOException {
+  protected HttpEndpoints(String bindAddress, int port, javax.net.ssl.SSLContext tls)
+      throws IOException {
     this(bindAddress, port, tls, bodyBytesInFlightForThisHeap());
   }
 
-  /** What a server holds of request bodies at once unless told: {@link BodyBytesInFlight#forHeap} of this JVM's heap. */
+  /**
+   * What a server holds of request bodies at once unless told: {@link BodyBytesInFlight#forHeap} of
+   * this JVM's heap.
+   */
   protected static long bodyBytesInFlightForThisHeap() {
     return BodyBytesInFlight.forHeap(Runtime.getRuntime().maxMemory());
   }
 
-  /** As {@link #HttpEndpoints(String, int, javax.net.ssl.SSLContext)}, holding at most {@code maxBodyBytesInFlight} of request bodies at once (tests make it small). */
-  protected HttpEndpoints(String bindAddress, int port, javax.net.ssl.SSLContext tls, long maxBodyBytesInFlight) throws IOException {
+  /**
+   * As {@link #HttpEndpoints(String, int, javax.net.ssl.SSLContext)}, holding at most {@code
+   * maxBodyBytesInFlight} of request bodies at once (tests make it small).
+   */
+  protected HttpEndpoints(
+      String bindAddress, int port, javax.net.ssl.SSLContext tls, long maxBodyBytesInFlight)
+      throws IOException {
     inFlight = new BodyBytesInFlight(maxBodyBytesInFlight);
     InetSocketAddress address = new InetSocketAddress(bindAddress, port);
     if (tls == null) {
       server = HttpServer.create(address, 512);
     } else {
-      com.sun.net.httpserver.HttpsServer https = com.sun.net.httpserver.HttpsServer.create(address, 512);
-      // The JDK's HttpsServer renegotiates whenever a client asks (testssl.sh rates that HIGH): refused as tlsecho refuses it.
-      https.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(NoClientRenegotiation.refusing(tls, this::renegotiationRefused)));
+      com.sun.net.httpserver.HttpsServer https =
+          com.sun.net.httpserver.HttpsServer.create(address, 512);
+      // The JDK's HttpsServer renegotiates whenever a client asks (testssl.sh rates that HIGH):
+      // refused as tlsecho refuses it.
+      https.setHttpsConfigurator(
+          new com.sun.net.httpserver.HttpsConfigurator(
+              NoClientRenegotiation.refusing(tls, this::renegotiationRefused)));
       server = https;
     }
     server.setExecutor(executor);
@@ -94,95 +131,136 @@ public abstract class HttpEndpoints implements ReferenceServer {
 
   private void renegotiationRefused() {
     long refused = renegotiationsRefused.incrementAndGet();
-    if (refused == 1 || refused % 1000 == 0) log.accept("a TLS client's renegotiation refused and its connection closed: " + refused + " so far");
+    if (refused == 1 || refused % 1000 == 0)
+      log.accept(
+          "a TLS client's renegotiation refused and its connection closed: " + refused + " so far");
   }
 
   /**
-   * Every request gets an answer: a fault of ours (an exception no handler turned into a refusal) is
-   * answered 500 with an incident id, and the id is logged with the cause, so that the reply tells the
-   * client nothing of our insides and the operator everything. The exchange is closed only after that; a
-   * fault after the status was sent cuts the connection, so that the client cannot take the part for the whole.
+   * Every request gets an answer: a fault of ours (an exception no handler turned into a refusal)
+   * is answered 500 with an incident id, and the id is logged with the cause, so that the reply
+   * tells the client nothing of our insides and the operator everything. The exchange is closed
+   * only after that; a fault after the status was sent cuts the connection, so that the client
+   * cannot take the part for the whole.
    */
   protected void route(String path, Handler handler) {
     route(path, MAX_BODY_BYTES, handler);
   }
 
   /**
-   * As {@link #route(String, Handler)}, for a handler that reads bodies of up to {@code maxBodyBytes} with
-   * {@link #bodyUpTo}. Before the handler runs, the body's declared length is reserved from the bytes in flight
-   * (a chunked body's bytes as they arrive); a request that does not fit is answered 503 with Retry-After, its body
-   * read and dropped first, and the reservation is given back when the request is done. The heap running out all
-   * the same is answered 503 too, and that connection closed.
+   * As {@link #route(String, Handler)}, for a handler that reads bodies of up to {@code
+   * maxBodyBytes} with {@link #bodyUpTo}. Before the handler runs, the body's declared length is
+   * reserved from the bytes in flight (a chunked body's bytes as they arrive); a request that does
+   * not fit is answered 503 with Retry-After, its body read and dropped first, and the reservation
+   * is given back when the request is done. The heap running out all the same is answered 503 too,
+   * and that connection closed.
    */
   protected void route(String path, int maxBodyBytes, Handler handler) {
-    server.createContext(path, exchange -> {
-      boolean cutMidAnswer = false;
-      Reservation reservation = null;
-      try {
-        String oversized = oversized(exchange);
-        if (oversized != null) {
-          refuseOversized(exchange, oversized.startsWith("URI") ? 414 : 431, oversized);
-          return;
-        }
-        reservation = reserve(exchange, maxBodyBytes);
-        if (reservation == null) return; // refused, and answered
-        handler.handle(exchange);
-      } catch (OverBudget e) {
-        if (exchange.getResponseCode() == -1) {
+    server.createContext(
+        path,
+        exchange -> {
+          boolean cutMidAnswer = false;
+          Reservation reservation = null;
           try {
-            refuseBusy(exchange, reservation.body, maxBodyBytes);
-          } catch (IOException gone) {
-            // the client went away
+            String oversized = oversized(exchange);
+            if (oversized != null) {
+              refuseOversized(exchange, oversized.startsWith("URI") ? 414 : 431, oversized);
+              return;
+            }
+            reservation = reserve(exchange, maxBodyBytes);
+            if (reservation == null) return; // refused, and answered
+            handler.handle(exchange);
+          } catch (OverBudget e) {
+            if (exchange.getResponseCode() == -1) {
+              try {
+                refuseBusy(exchange, reservation.body, maxBodyBytes);
+              } catch (IOException gone) {
+                // the client went away
+              }
+            }
+          } catch (IOException e) {
+            // the client went away mid-answer: nothing to tell it
+          } catch (OutOfMemoryError e) {
+            // Bodies are bounded, not all that handling them allocates: a request that met the end
+            // of the heap is still
+            // answered (the JDK's server would drop it unanswered), and its connection closed.
+            String incident = incident();
+            log.accept(
+                "out of memory "
+                    + incident
+                    + " on "
+                    + exchange.getRequestMethod()
+                    + " "
+                    + exchange.getRequestURI().getPath()
+                    + ": "
+                    + e
+                    + " (request bodies in flight: "
+                    + inFlight.held() / (1024 * 1024)
+                    + " MB of "
+                    + inFlight.maxBytes() / (1024 * 1024)
+                    + " MB); answered 503");
+            if (exchange.getResponseCode() == -1) {
+              try {
+                exchange.getResponseHeaders().set("Connection", "close");
+                refuseForMemory(
+                    exchange,
+                    503,
+                    "the server ran out of memory handling this request (incident "
+                        + incident
+                        + "); try again later",
+                    RETRY_AFTER_SECONDS);
+              } catch (IOException | OutOfMemoryError gone) {
+                // the client went away, or there is not even memory to answer: the connection is
+                // closed below
+              }
+            } else {
+              cutMidAnswer = true;
+              throw new IllegalStateException(
+                  "out of memory " + incident + " mid-answer: connection cut", e);
+            }
+          } catch (RuntimeException | Error e) {
+            String incident = incident();
+            log.accept(
+                "internal error "
+                    + incident
+                    + " on "
+                    + exchange.getRequestMethod()
+                    + " "
+                    + exchange.getRequestURI().getPath()
+                    + ": "
+                    + e
+                    + (e.getStackTrace().length > 0 ? " at " + e.getStackTrace()[0] : ""));
+            if (exchange.getResponseCode()
+                == -1) { // nothing sent yet: the client can still be told
+              try {
+                internalError(exchange, incident);
+              } catch (IOException gone) {
+                // the client went away
+              }
+            } else {
+              // The answer had begun: closing the exchange would end it as if it were whole (a
+              // chunked
+              // "partial" read as complete). Thrown out of the handler, the JDK's server cuts the
+              // connection instead.
+              cutMidAnswer = true;
+              throw new IllegalStateException(
+                  "internal error " + incident + " mid-answer: connection cut", e);
+            }
+          } finally {
+            if (reservation != null) inFlight.release(reservation.bytes);
+            if (!cutMidAnswer) exchange.close();
           }
-        }
-      } catch (IOException e) {
-        // the client went away mid-answer: nothing to tell it
-      } catch (OutOfMemoryError e) {
-        // Bodies are bounded, not all that handling them allocates: a request that met the end of the heap is still
-        // answered (the JDK's server would drop it unanswered), and its connection closed.
-        String incident = incident();
-        log.accept("out of memory " + incident + " on " + exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + ": " + e
-            + " (request bodies in flight: " + inFlight.held() / (1024 * 1024) + " MB of " + inFlight.maxBytes() / (1024 * 1024) + " MB); answered 503");
-        if (exchange.getResponseCode() == -1) {
-          try {
-            exchange.getResponseHeaders().set("Connection", "close");
-            refuseForMemory(exchange, 503, "the server ran out of memory handling this request (incident " + incident + "); try again later",
-                RETRY_AFTER_SECONDS);
-          } catch (IOException | OutOfMemoryError gone) {
-            // the client went away, or there is not even memory to answer: the connection is closed below
-          }
-        } else {
-          cutMidAnswer = true;
-          throw new IllegalStateException("out of memory " + incident + " mid-answer: connection cut", e);
-        }
-      } catch (RuntimeException | Error e) {
-        String incident = incident();
-        log.accept("internal error " + incident + " on " + exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + ": " + e
-            + (e.getStackTrace().length > 0 ? " at " + e.getStackTrace()[0] : ""));
-        if (exchange.getResponseCode() == -1) { // nothing sent yet: the client can still be told
-          try {
-            internalError(exchange, incident);
-          } catch (IOException gone) {
-            // the client went away
-          }
-        } else {
-          // The answer had begun: closing the exchange would end it as if it were whole (a chunked
-          // "partial" read as complete). Thrown out of the handler, the JDK's server cuts the connection instead.
-          cutMidAnswer = true;
-          throw new IllegalStateException("internal error " + incident + " mid-answer: connection cut", e);
-        }
-      } finally {
-        if (reservation != null) inFlight.release(reservation.bytes);
-        if (!cutMidAnswer) exchange.close();
-      }
-    });
+        });
   }
 
   private String incident() {
     return Long.toHexString(incidents.nextLong() & 0xffff_ffffL);
   }
 
-  /** The bytes a request holds of the budget, and its body as the server gave it (before any budgeting wrapper). */
+  /**
+   * The bytes a request holds of the budget, and its body as the server gave it (before any
+   * budgeting wrapper).
+   */
   private static final class Reservation {
     final InputStream body;
     long bytes;
@@ -206,9 +284,9 @@ public abstract class HttpEndpoints implements ReferenceServer {
   }
 
   /**
-   * Reserves the request's body from the budget, or answers it and returns null: 503 when the body does not fit now,
-   * 413 when it could never fit. A body declared longer than {@code maxBodyBytes} reserves nothing: {@link #bodyUpTo}
-   * refuses it without keeping a byte.
+   * Reserves the request's body from the budget, or answers it and returns null: 503 when the body
+   * does not fit now, 413 when it could never fit. A body declared longer than {@code maxBodyBytes}
+   * reserves nothing: {@link #bodyUpTo} refuses it without keeping a byte.
    */
   private Reservation reserve(HttpExchange exchange, int maxBodyBytes) throws IOException {
     InputStream body = exchange.getRequestBody();
@@ -220,10 +298,19 @@ public abstract class HttpEndpoints implements ReferenceServer {
     }
     if (declared == 0 || declared > maxBodyBytes) return new Reservation(body, 0);
     if (declared > inFlight.maxBytes()) {
-      // read and dropped first, as for a 503 (see refuseBusy): the client, still sending, must not be reset before it reads the answer
-      if (!dropUpTo(body, maxBodyBytes + 1L)) exchange.getResponseHeaders().set("Connection", "close");
-      refuseForMemory(exchange, 413, "a request body of " + declared + " bytes; this server holds at most " + inFlight.maxBytes()
-          + " bytes of request bodies at once (an eighth of its heap): send a smaller one, or give the server a larger -Xmx", 0);
+      // read and dropped first, as for a 503 (see refuseBusy): the client, still sending, must not
+      // be reset before it reads the answer
+      if (!dropUpTo(body, maxBodyBytes + 1L))
+        exchange.getResponseHeaders().set("Connection", "close");
+      refuseForMemory(
+          exchange,
+          413,
+          "a request body of "
+              + declared
+              + " bytes; this server holds at most "
+              + inFlight.maxBytes()
+              + " bytes of request bodies at once (an eighth of its heap): send a smaller one, or give the server a larger -Xmx",
+          0);
       return null;
     }
     if (!inFlight.tryReserve(declared)) {
@@ -233,7 +320,10 @@ public abstract class HttpEndpoints implements ReferenceServer {
     return new Reservation(body, declared);
   }
 
-  /** A chunked body, its bytes reserved as they arrive; past what the budget has left it throws {@link OverBudget}. */
+  /**
+   * A chunked body, its bytes reserved as they arrive; past what the budget has left it throws
+   * {@link OverBudget}.
+   */
   private final class BudgetedBody extends java.io.FilterInputStream {
     private final Reservation reservation;
     private long read;
@@ -262,19 +352,33 @@ public abstract class HttpEndpoints implements ReferenceServer {
   }
 
   /**
-   * 503 with Retry-After. The body is read to its end and dropped first (no more than {@code maxBodyBytes} of it, or the
-   * connection is closed after): a server that closes a connection its client is still sending on resets it, and the
-   * client can lose the answer with it.
+   * 503 with Retry-After. The body is read to its end and dropped first (no more than {@code
+   * maxBodyBytes} of it, or the connection is closed after): a server that closes a connection its
+   * client is still sending on resets it, and the client can lose the answer with it.
    */
-  private void refuseBusy(HttpExchange exchange, InputStream body, long maxBodyBytes) throws IOException {
+  private void refuseBusy(HttpExchange exchange, InputStream body, long maxBodyBytes)
+      throws IOException {
     long refused = inFlight.refused();
     if (refused == 1 || refused % 1000 == 0) {
-      log.accept("request bodies in flight at their budget (" + inFlight.held() / (1024 * 1024) + " MB of " + inFlight.maxBytes() / (1024 * 1024)
-          + " MB): requests refused with 503, " + refused + " so far");
+      log.accept(
+          "request bodies in flight at their budget ("
+              + inFlight.held() / (1024 * 1024)
+              + " MB of "
+              + inFlight.maxBytes() / (1024 * 1024)
+              + " MB): requests refused with 503, "
+              + refused
+              + " so far");
     }
     if (!dropUpTo(body, maxBodyBytes + 1)) exchange.getResponseHeaders().set("Connection", "close");
-    refuseForMemory(exchange, 503, "the server holds as many request bodies as its memory allows (" + inFlight.maxBytes() / (1024 * 1024)
-        + " MB); try again in " + RETRY_AFTER_SECONDS + " s", RETRY_AFTER_SECONDS);
+    refuseForMemory(
+        exchange,
+        503,
+        "the server holds as many request bodies as its memory allows ("
+            + inFlight.maxBytes() / (1024 * 1024)
+            + " MB); try again in "
+            + RETRY_AFTER_SECONDS
+            + " s",
+        RETRY_AFTER_SECONDS);
   }
 
   /** Reads and drops up to {@code limit} bytes of {@code in}: true when it ended within them. */
@@ -289,9 +393,9 @@ public abstract class HttpEndpoints implements ReferenceServer {
   }
 
   /**
-   * What is too large in the request line or headers, or null. Answered 414 or 431 here, well below the
-   * JDK's own limits (200 headers, 380 KB: past those it closes the connection unanswered, and raising them
-   * would let each of 2,000 connections hold megabytes while its headers are parsed).
+   * What is too large in the request line or headers, or null. Answered 414 or 431 here, well below
+   * the JDK's own limits (200 headers, 380 KB: past those it closes the connection unanswered, and
+   * raising them would let each of 2,000 connections hold megabytes while its headers are parsed).
    */
   static String oversized(HttpExchange exchange) {
     int uri = exchange.getRequestURI().toString().length();
@@ -309,21 +413,30 @@ public abstract class HttpEndpoints implements ReferenceServer {
     return null;
   }
 
-  /** The answer to a request line or headers over the limits; a service with its own error format overrides it. */
+  /**
+   * The answer to a request line or headers over the limits; a service with its own error format
+   * overrides it.
+   */
   protected void refuseOversized(HttpExchange exchange, int status, String why) throws IOException {
     refuse(exchange, status, why);
   }
 
   /**
-   * The answer to a request refused for want of memory (503, or 413 for a body larger than the server ever holds), with
-   * {@code Retry-After} when {@code retryAfterSeconds} is above 0; a service with its own error format overrides it.
+   * The answer to a request refused for want of memory (503, or 413 for a body larger than the
+   * server ever holds), with {@code Retry-After} when {@code retryAfterSeconds} is above 0; a
+   * service with its own error format overrides it.
    */
-  protected void refuseForMemory(HttpExchange exchange, int status, String why, long retryAfterSeconds) throws IOException {
-    if (retryAfterSeconds > 0) exchange.getResponseHeaders().set("Retry-After", Long.toString(retryAfterSeconds));
+  protected void refuseForMemory(
+      HttpExchange exchange, int status, String why, long retryAfterSeconds) throws IOException {
+    if (retryAfterSeconds > 0)
+      exchange.getResponseHeaders().set("Retry-After", Long.toString(retryAfterSeconds));
     refuse(exchange, status, why);
   }
 
-  /** The answer to a fault of ours, by incident id; a service with its own error format overrides it. */
+  /**
+   * The answer to a fault of ours, by incident id; a service with its own error format overrides
+   * it.
+   */
   protected void internalError(HttpExchange exchange, String incident) throws IOException {
     refuse(exchange, 500, "internal error " + incident + "; the server's log has its cause");
   }
@@ -358,7 +471,9 @@ public abstract class HttpEndpoints implements ReferenceServer {
     return inFlight.held();
   }
 
-  /** Requests refused 503 since the start because their bodies did not fit in the bytes in flight. */
+  /**
+   * Requests refused 503 since the start because their bodies did not fit in the bytes in flight.
+   */
   public long refusedOverBudget() {
     return inFlight.refused();
   }
@@ -385,11 +500,12 @@ public abstract class HttpEndpoints implements ReferenceServer {
   }
 
   /**
-   * The request body, or null when it exceeds {@code limit}: the caller answers 413 in its own format. The stream is
-   * left open (the exchange closes it): closed here, the answer's check for an unread body read a closed stream, and
-   * the JDK's server answers that with an IOException, made with its stack trace, on every request. A body declared
-   * longer than {@code limit} is read that far and dropped, not kept; a declared one is read into one array of its
-   * length (readNBytes(limit + 1) holds it twice over while it reads, in pieces and then whole).
+   * The request body, or null when it exceeds {@code limit}: the caller answers 413 in its own
+   * format. The stream is left open (the exchange closes it): closed here, the answer's check for
+   * an unread body read a closed stream, and the JDK's server answers that with an IOException,
+   * made with its stack trace, on every request. A body declared longer than {@code limit} is read
+   * that far and dropped, not kept; a declared one is read into one array of its length
+   * (readNBytes(limit + 1) holds it twice over while it reads, in pieces and then whole).
    */
   protected static byte[] bodyUpTo(HttpExchange exchange, int limit) throws IOException {
     InputStream in = exchange.getRequestBody();
@@ -407,7 +523,10 @@ public abstract class HttpEndpoints implements ReferenceServer {
     return data.length > limit ? null : data;
   }
 
-  /** The request's Content-Length as the JDK's server reads it: -1 when the body is chunked, 0 when no length is given. */
+  /**
+   * The request's Content-Length as the JDK's server reads it: -1 when the body is chunked, 0 when
+   * no length is given.
+   */
   static long declaredLength(HttpExchange exchange) {
     String encoding = exchange.getRequestHeaders().getFirst("Transfer-Encoding");
     if (encoding != null && encoding.equalsIgnoreCase("chunked")) return -1;
@@ -422,11 +541,17 @@ public abstract class HttpEndpoints implements ReferenceServer {
 
   private static byte[] body(HttpExchange exchange, int limit) throws IOException {
     byte[] data = bodyUpTo(exchange, limit);
-    if (data == null) send(exchange, 413, "text/plain", ("request body over " + limit + " bytes").getBytes(StandardCharsets.UTF_8));
+    if (data == null)
+      send(
+          exchange,
+          413,
+          "text/plain",
+          ("request body over " + limit + " bytes").getBytes(StandardCharsets.UTF_8));
     return data;
   }
 
-  protected static void send(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {
+  protected static void send(HttpExchange exchange, int status, String contentType, byte[] body)
+      throws IOException {
     finishReadingRequest(exchange);
     exchange.getResponseHeaders().set("Content-Type", contentType);
     exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
@@ -438,10 +563,11 @@ public abstract class HttpEndpoints implements ReferenceServer {
   }
 
   /**
-   * Reads what the handler left unread of the request body before the answer goes out: a refusal sent
-   * first (414, 405…) let the client send its next request at once, and the JDK server, draining the old
-   * body over TLS afterwards, could read that request into its buffer and then wait on the socket for it
-   * (a 90 s stall, seen in a test). A body longer than this is not read: the connection is closed instead.
+   * Reads what the handler left unread of the request body before the answer goes out: a refusal
+   * sent first (414, 405…) let the client send its next request at once, and the JDK server,
+   * draining the old body over TLS afterwards, could read that request into its buffer and then
+   * wait on the socket for it (a 90 s stall, seen in a test). A body longer than this is not read:
+   * the connection is closed instead.
    */
   private static void finishReadingRequest(HttpExchange exchange) {
     try {
@@ -455,13 +581,18 @@ public abstract class HttpEndpoints implements ReferenceServer {
       }
       exchange.getResponseHeaders().set("Connection", "close");
     } catch (IOException readOrClosedAlready) {
-      // the handler closed the body (which read what was left) or the client is gone: nothing to wait for
+      // the handler closed the body (which read what was left) or the client is gone: nothing to
+      // wait for
     }
   }
 
   private static final long UNREAD_BODY_DRAINED_BYTES = 64 * 1024;
 
   protected static void refuse(HttpExchange exchange, int status, String why) throws IOException {
-    send(exchange, status, "text/plain; charset=utf-8", (why + "\n").getBytes(StandardCharsets.UTF_8));
+    send(
+        exchange,
+        status,
+        "text/plain; charset=utf-8",
+        (why + "\n").getBytes(StandardCharsets.UTF_8));
   }
 }

@@ -12,9 +12,9 @@ import java.net.SocketOption;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.security.SecureRandom;
+import java.util.List;
 import java.util.Set;
 import java.util.function.BiFunction;
-import java.util.List;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLContextSpi;
@@ -29,25 +29,29 @@ import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManager;
 
 /**
- * A TLS server on the JDK's TLS (the signing service's HttpsServer, the PEC provider's STARTTLS) refuses a client's
- * renegotiation, as tlsecho does on Netty: the TLS record headers are read ahead of the JDK's engine, and up to TLS 1.2
- * a client sends one handshake record (its Finished) after its ChangeCipherSpec, so a further handshake record is a new
- * handshake it started; it is refused before the engine sees it. TLS 1.3 has no renegotiation and hides record types
- * after its handshake (its second ClientHello after a HelloRetryRequest is the one handshake record after its
- * compatibility ChangeCipherSpec), so nothing there is refused. The refusal is an {@link SSLHandshakeException}: on a
- * socket the JDK answers it with a handshake_failure alert, on the HttpsServer's engine the connection is closed.
+ * A TLS server on the JDK's TLS (the signing service's HttpsServer, the PEC provider's STARTTLS)
+ * refuses a client's renegotiation, as tlsecho does on Netty: the TLS record headers are read ahead
+ * of the JDK's engine, and up to TLS 1.2 a client sends one handshake record (its Finished) after
+ * its ChangeCipherSpec, so a further handshake record is a new handshake it started; it is refused
+ * before the engine sees it. TLS 1.3 has no renegotiation and hides record types after its
+ * handshake (its second ClientHello after a HelloRetryRequest is the one handshake record after its
+ * compatibility ChangeCipherSpec), so nothing there is refused. The refusal is an {@link
+ * SSLHandshakeException}: on a socket the JDK answers it with a handshake_failure alert, on the
+ * HttpsServer's engine the connection is closed.
  *
- * <p>Not the JDK's own switch, {@code jdk.tls.rejectClientInitiatedRenegotiation}: it is read once per process, when
- * the first server handshake loads its class, so a server started after any other TLS server in the same process (the
- * test JVM, a {@code serve} of several services) could not count on it.
+ * <p>Not the JDK's own switch, {@code jdk.tls.rejectClientInitiatedRenegotiation}: it is read once
+ * per process, when the first server handshake loads its class, so a server started after any other
+ * TLS server in the same process (the test JVM, a {@code serve} of several services) could not
+ * count on it.
  */
 public final class NoClientRenegotiation {
   private NoClientRenegotiation() {}
 
   /**
-   * {@code context} whose server engines, and sockets layered over accepted connections ({@code getSocketFactory()
-   * .createSocket(socket, host, port, autoClose)}, STARTTLS), refuse a client's renegotiation; {@code onRefused} runs at
-   * each refusal. Its server socket factory is refused (an accepted TLS socket's records cannot be read ahead).
+   * {@code context} whose server engines, and sockets layered over accepted connections ({@code
+   * getSocketFactory() .createSocket(socket, host, port, autoClose)}, STARTTLS), refuse a client's
+   * renegotiation; {@code onRefused} runs at each refusal. Its server socket factory is refused (an
+   * accepted TLS socket's records cannot be read ahead).
    */
   public static SSLContext refusing(SSLContext context, Runnable onRefused) {
     return new RefusingContext(new Spi(context, onRefused), context);
@@ -84,8 +88,9 @@ public final class NoClientRenegotiation {
 
     @Override
     protected SSLServerSocketFactory engineGetServerSocketFactory() {
-      throw new UnsupportedOperationException("a TLS server socket's records cannot be read ahead of its engine: accept plain sockets and layer TLS"
-          + " over each with getSocketFactory().createSocket(socket, host, port, true)");
+      throw new UnsupportedOperationException(
+          "a TLS server socket's records cannot be read ahead of its engine: accept plain sockets and layer TLS"
+              + " over each with getSocketFactory().createSocket(socket, host, port, true)");
     }
 
     @Override
@@ -120,8 +125,9 @@ public final class NoClientRenegotiation {
   }
 
   /**
-   * The TLS record headers a client sent, read ahead of the engine as tlsecho's NoRenegotiation reads them: the
-   * header of a handshake record that is the second after the client's ChangeCipherSpec is a renegotiation.
+   * The TLS record headers a client sent, read ahead of the engine as tlsecho's NoRenegotiation
+   * reads them: the header of a handshake record that is the second after the client's
+   * ChangeCipherSpec is a renegotiation.
    */
   static final class RecordWatch {
     private static final int CHANGE_CIPHER_SPEC = 20;
@@ -144,7 +150,10 @@ public final class NoClientRenegotiation {
       return c;
     }
 
-    /** Reads {@code bytes} (the next ones the client sent; their position is moved to the end): true when they start a renegotiation. */
+    /**
+     * Reads {@code bytes} (the next ones the client sent; their position is moved to the end): true
+     * when they start a renegotiation.
+     */
     boolean renegotiates(ByteBuffer bytes) {
       while (bytes.hasRemaining() && !notTls) {
         if (bodyLeft > 0) {
@@ -159,7 +168,9 @@ public final class NoClientRenegotiation {
         int type = header[0] & 0xff;
         bodyLeft = ((header[3] & 0xff) << 8) | (header[4] & 0xff);
         if (type < 20 || type > 24) {
-          notTls = true; // not a TLS record stream (an SSLv2 hello, garbage): the engine refuses it as it always has
+          notTls =
+              true; // not a TLS record stream (an SSLv2 hello, garbage): the engine refuses it as
+          // it always has
         } else if (type == CHANGE_CIPHER_SPEC) {
           changeCipherSpecSeen = true;
         } else if (type == HANDSHAKE && changeCipherSpecSeen && ++handshakeRecordsAfterIt > 1) {
@@ -172,8 +183,9 @@ public final class NoClientRenegotiation {
   }
 
   /**
-   * A server engine that looks at what it is given to unwrap before the JDK's engine does. The JDK's engine consumes
-   * whole records; the watch follows what it consumed, and a copy of it reads what is waiting.
+   * A server engine that looks at what it is given to unwrap before the JDK's engine does. The
+   * JDK's engine consumes whole records; the watch follows what it consumed, and a copy of it reads
+   * what is waiting.
    */
   static final class RefusingEngine extends SSLEngine {
     private final SSLEngine delegate;
@@ -188,7 +200,8 @@ public final class NoClientRenegotiation {
     }
 
     @Override
-    public SSLEngineResult unwrap(ByteBuffer src, ByteBuffer[] dsts, int offset, int length) throws javax.net.ssl.SSLException {
+    public SSLEngineResult unwrap(ByteBuffer src, ByteBuffer[] dsts, int offset, int length)
+        throws javax.net.ssl.SSLException {
       if (refused) throw refusal();
       if (!delegate.getUseClientMode() && consumed.copy().renegotiates(src.duplicate())) {
         refused = true;
@@ -204,7 +217,8 @@ public final class NoClientRenegotiation {
     }
 
     @Override
-    public SSLEngineResult wrap(ByteBuffer[] srcs, int offset, int length, ByteBuffer dst) throws javax.net.ssl.SSLException {
+    public SSLEngineResult wrap(ByteBuffer[] srcs, int offset, int length, ByteBuffer dst)
+        throws javax.net.ssl.SSLException {
       return delegate.wrap(srcs, offset, length, dst);
     }
 
@@ -344,8 +358,10 @@ public final class NoClientRenegotiation {
     }
 
     @Override
-    public void setHandshakeApplicationProtocolSelector(BiFunction<SSLEngine, List<String>, String> selector) {
-      delegate.setHandshakeApplicationProtocolSelector(selector == null ? null : (engine, protocols) -> selector.apply(this, protocols));
+    public void setHandshakeApplicationProtocolSelector(
+        BiFunction<SSLEngine, List<String>, String> selector) {
+      delegate.setHandshakeApplicationProtocolSelector(
+          selector == null ? null : (engine, protocols) -> selector.apply(this, protocols));
     }
 
     @Override
@@ -359,7 +375,10 @@ public final class NoClientRenegotiation {
     }
   }
 
-  /** Layers TLS over an accepted socket whose input is read through a {@link RecordWatch}; a client's own sockets as they are. */
+  /**
+   * Layers TLS over an accepted socket whose input is read through a {@link RecordWatch}; a
+   * client's own sockets as they are.
+   */
   private static final class LayeringFactory extends SSLSocketFactory {
     private final SSLSocketFactory delegate;
     private final Runnable onRefused;
@@ -370,16 +389,25 @@ public final class NoClientRenegotiation {
     }
 
     @Override
-    public Socket createSocket(Socket s, String host, int port, boolean autoClose) throws IOException {
-      return delegate.createSocket(new WatchedSocket(s, new WatchedInput(s.getInputStream(), new RecordWatch(), onRefused)), host, port, autoClose);
+    public Socket createSocket(Socket s, String host, int port, boolean autoClose)
+        throws IOException {
+      return delegate.createSocket(
+          new WatchedSocket(s, new WatchedInput(s.getInputStream(), new RecordWatch(), onRefused)),
+          host,
+          port,
+          autoClose);
     }
 
     @Override
-    public Socket createSocket(Socket s, InputStream consumed, boolean autoClose) throws IOException {
-      // the bytes already read (a ClientHello looked at for its server name) come first, through the same watch
+    public Socket createSocket(Socket s, InputStream consumed, boolean autoClose)
+        throws IOException {
+      // the bytes already read (a ClientHello looked at for its server name) come first, through
+      // the same watch
       RecordWatch watch = new RecordWatch();
-      return delegate.createSocket(new WatchedSocket(s, new WatchedInput(s.getInputStream(), watch, onRefused)),
-          consumed == null ? null : new WatchedInput(consumed, watch, onRefused), autoClose);
+      return delegate.createSocket(
+          new WatchedSocket(s, new WatchedInput(s.getInputStream(), watch, onRefused)),
+          consumed == null ? null : new WatchedInput(consumed, watch, onRefused),
+          autoClose);
     }
 
     @Override
@@ -398,7 +426,8 @@ public final class NoClientRenegotiation {
     }
 
     @Override
-    public Socket createSocket(String host, int port, InetAddress localHost, int localPort) throws IOException {
+    public Socket createSocket(String host, int port, InetAddress localHost, int localPort)
+        throws IOException {
       return delegate.createSocket(host, port, localHost, localPort);
     }
 
@@ -408,12 +437,16 @@ public final class NoClientRenegotiation {
     }
 
     @Override
-    public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort) throws IOException {
+    public Socket createSocket(
+        InetAddress address, int port, InetAddress localAddress, int localPort) throws IOException {
       return delegate.createSocket(address, port, localAddress, localPort);
     }
   }
 
-  /** What a client sent, through a {@link RecordWatch}: a renegotiation's record header is refused as it arrives. */
+  /**
+   * What a client sent, through a {@link RecordWatch}: a renegotiation's record header is refused
+   * as it arrives.
+   */
   private static final class WatchedInput extends FilterInputStream {
     private final RecordWatch watch;
     private final Runnable onRefused;
@@ -452,8 +485,9 @@ public final class NoClientRenegotiation {
   }
 
   /**
-   * An accepted socket whose input goes through a {@link WatchedInput}: the JDK's layered TLS socket reads and writes
-   * through the socket it is given, and sets its options and closes it, so everything else is passed to the real one.
+   * An accepted socket whose input goes through a {@link WatchedInput}: the JDK's layered TLS
+   * socket reads and writes through the socket it is given, and sets its options and closes it, so
+   * everything else is passed to the real one.
    */
   private static final class WatchedSocket extends Socket {
     private final Socket s;

@@ -8,15 +8,29 @@ final class LevelLine {
   private LevelLine() {}
 
   static String of(String workload, LevelResult l) {
-    String level = l.openLoop() == null ? "c=" + l.concurrency()
-        : String.format(Locale.ROOT, "rate=%.1f/s (%d late, %d missed starts)", l.openLoop().targetRate(), l.openLoop().lateStarts(),
-            l.openLoop().missedStarts());
-    return String.format(Locale.ROOT, "%s %s saved: %.1f ops/s%s, p99 %.3f ms, %d failed",
-        workload, level, l.throughput().mean(),
-        l.throughput().ci999() == null ? ""
+    String level =
+        l.openLoop() == null
+            ? "c=" + l.concurrency()
+            : String.format(
+                Locale.ROOT,
+                "rate=%.1f/s (%d late, %d missed starts)",
+                l.openLoop().targetRate(),
+                l.openLoop().lateStarts(),
+                l.openLoop().missedStarts());
+    return String.format(
+        Locale.ROOT,
+        "%s %s saved: %.1f ops/s%s, p99 %.3f ms, %d failed",
+        workload,
+        level,
+        l.throughput().mean(),
+        l.throughput().ci999() == null
+            ? ""
             : l.throughput().intervalWiderThanMean()
-                ? " (99.9% interval wider than the value: " + l.throughput().samples() + " iterations are too few to bound it)"
+                ? " (99.9% interval wider than the value: "
+                    + l.throughput().samples()
+                    + " iterations are too few to bound it)"
                 : String.format(Locale.ROOT, " ± %.1f", l.throughput().ci999()),
-        l.latencyNanos().p99() / 1e6, l.counts().failed());
+        l.latencyNanos().p99() / 1e6,
+        l.counts().failed());
   }
 }

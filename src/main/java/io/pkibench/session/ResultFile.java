@@ -11,9 +11,9 @@ import java.nio.file.Path;
 import java.util.function.UnaryOperator;
 
 /**
- * The one result file of a run or a study, with its interval log ({@code FILE.hlog}) beside it. Every
- * change is written at once, atomically, so a run killed at any point keeps what it measured; several
- * plans (a study's steps) append to the same file and the same log.
+ * The one result file of a run or a study, with its interval log ({@code FILE.hlog}) beside it.
+ * Every change is written at once, atomically, so a run killed at any point keeps what it measured;
+ * several plans (a study's steps) append to the same file and the same log.
  */
 public final class ResultFile implements AutoCloseable {
   private final Path path;
@@ -27,10 +27,13 @@ public final class ResultFile implements AutoCloseable {
   }
 
   /** Starts {@code path} (status running) and its interval log. */
-  public static ResultFile create(Path path, Environment environment, JsonNode plan) throws IOException {
+  public static ResultFile create(Path path, Environment environment, JsonNode plan)
+      throws IOException {
     RunResult start = RunResult.start(environment, plan);
     RunResultJson.write(start, path);
-    HlogFile hlog = new HlogFile(hlogFileFor(path), environment.startedAt(), "pkibench " + environment.commandLine());
+    HlogFile hlog =
+        new HlogFile(
+            hlogFileFor(path), environment.startedAt(), "pkibench " + environment.commandLine());
     return new ResultFile(path, hlog, start);
   }
 

@@ -7,11 +7,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a forked series hands back: its iterations and the workload's counted outcomes, or why it could not run
- * them, and, for a key source with nodes, each node's share of the calls the child made (the parent adds them up
- * across forks).
+ * What a forked series hands back: its iterations and the workload's counted outcomes, or why it
+ * could not run them, and, for a key source with nodes, each node's share of the calls the child
+ * made (the parent adds them up across forks).
  */
-public record SeriesResponse(String schema, List<IterationResult> iterations, String failure,
+public record SeriesResponse(
+    String schema,
+    List<IterationResult> iterations,
+    String failure,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> outcomes,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<KeyNodeTally> keyNodes) {
   public static final String SCHEMA = "pkibench.series/1";

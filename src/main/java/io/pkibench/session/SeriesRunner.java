@@ -1,7 +1,7 @@
 package io.pkibench.session;
 
-import io.pkibench.engine.LoadDriver;
 import io.pkibench.engine.IterationOutcome;
+import io.pkibench.engine.LoadDriver;
 import io.pkibench.engine.SeriesSpec;
 import io.pkibench.measure.CpuMeter;
 import io.pkibench.measure.LatencyHistograms;
@@ -17,27 +17,54 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Runs one series in this JVM: a fresh workload (no state carries over between series), driven by the engine. */
+/**
+ * Runs one series in this JVM: a fresh workload (no state carries over between series), driven by
+ * the engine.
+ */
 final class SeriesRunner {
   private SeriesRunner() {}
 
-  static SeriesRun runHere(WorkloadFactory factory, WorkloadContext context, Params params, SeriesSpec spec,
-      LoadDriver driver, CpuMeter cpu) throws Exception {
+  static SeriesRun runHere(
+      WorkloadFactory factory,
+      WorkloadContext context,
+      Params params,
+      SeriesSpec spec,
+      LoadDriver driver,
+      CpuMeter cpu)
+      throws Exception {
     List<IterationResult> iterations = new ArrayList<>();
     try (Workload workload = factory.create(context, params)) {
       for (IterationOutcome o : driver.runSeries(spec, workload, cpu)) iterations.add(toResult(o));
-      return new SeriesRun(iterations, workload instanceof CountedOutcomes counted ? counted.outcomes() : Map.of());
+      return new SeriesRun(
+          iterations, workload instanceof CountedOutcomes counted ? counted.outcomes() : Map.of());
     }
   }
 
   static IterationResult toResult(IterationOutcome o) {
-    return new IterationResult(o.series(), o.index(), o.warmup(), o.durationNanos(), o.started(), o.succeeded(),
-        o.failed(), o.cpuNanos(), ErrorCount.sorted(o.errors()), LatencyHistograms.toBase64(o.latency()),
+    return new IterationResult(
+        o.series(),
+        o.index(),
+        o.warmup(),
+        o.durationNanos(),
+        o.started(),
+        o.succeeded(),
+        o.failed(),
+        o.cpuNanos(),
+        ErrorCount.sorted(o.errors()),
+        LatencyHistograms.toBase64(o.latency()),
         o.uncorrected() == null ? null : o.lateStarts(),
         o.uncorrected() == null ? null : o.missedStarts(),
         o.uncorrected() == null ? null : LatencyHistograms.toBase64(o.uncorrected()),
-        o.members().stream().map(m -> new MemberIteration(m.label(), m.started(), m.succeeded(), m.failed(), ErrorCount.sorted(m.errors()),
-            LatencyHistograms.toBase64(m.latency()))).toList());
+        o.members().stream()
+            .map(
+                m ->
+                    new MemberIteration(
+                        m.label(),
+                        m.started(),
+                        m.succeeded(),
+                        m.failed(),
+                        ErrorCount.sorted(m.errors()),
+                        LatencyHistograms.toBase64(m.latency())))
+            .toList());
   }
-
 }

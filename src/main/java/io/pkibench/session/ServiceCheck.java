@@ -13,23 +13,33 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One real operation of a workload that calls an outside service, made before the run measures anything: the workload
- * is created as a worker's would be, asked once, and closed. A bare TCP connect would say less (a port open is not a
- * service that answers) and can break what it checks (OpenSSL's OCSP responder waits on a connection that never sends
- * a request and answers nobody after it); one operation is what the run will send thousands of anyway.
+ * One real operation of a workload that calls an outside service, made before the run measures
+ * anything: the workload is created as a worker's would be, asked once, and closed. A bare TCP
+ * connect would say less (a port open is not a service that answers) and can break what it checks
+ * (OpenSSL's OCSP responder waits on a connection that never sends a request and answers nobody
+ * after it); one operation is what the run will send thousands of anyway.
  */
 final class ServiceCheck {
-  /** How long the one operation may take: far beyond any service's answer, short enough that a hung one is said soon. */
+  /**
+   * How long the one operation may take: far beyond any service's answer, short enough that a hung
+   * one is said soon.
+   */
   static final Duration WITHIN = Duration.ofSeconds(30);
 
   private ServiceCheck() {}
 
   /**
-   * Empty when one operation of {@code factory} against {@code services} (the flags and URLs it calls, e.g. "--target URL")
-   * succeeded ({@code answered} is told); else the one line that says which service, what happened and what to do. A workload that
-   * cannot even be created is not the service's fault: the run reports that as it always has, so the check passes it by.
+   * Empty when one operation of {@code factory} against {@code services} (the flags and URLs it
+   * calls, e.g. "--target URL") succeeded ({@code answered} is told); else the one line that says
+   * which service, what happened and what to do. A workload that cannot even be created is not the
+   * service's fault: the run reports that as it always has, so the check passes it by.
    */
-  static Optional<String> problem(WorkloadFactory factory, Params params, WorkloadContext context, String services, Duration within,
+  static Optional<String> problem(
+      WorkloadFactory factory,
+      Params params,
+      WorkloadContext context,
+      String services,
+      Duration within,
       Runnable answered) {
     Workload workload;
     Operation operation;
@@ -46,14 +56,20 @@ final class ServiceCheck {
       closeQuietly(workload);
       return Optional.empty();
     }
-    // On a thread of its own, so that an operation that never returns is stopped at the deadline and said to have timed out.
-    Thread asking = Thread.ofPlatform().daemon().name("pkibench-service-check").start(() -> {
-      try {
-        operation.execute();
-      } catch (Throwable t) {
-        failure.set(t);
-      }
-    });
+    // On a thread of its own, so that an operation that never returns is stopped at the deadline
+    // and said to have timed out.
+    Thread asking =
+        Thread.ofPlatform()
+            .daemon()
+            .name("pkibench-service-check")
+            .start(
+                () -> {
+                  try {
+                    operation.execute();
+                  } catch (Throwable t) {
+                    failure.set(t);
+                  }
+                });
     boolean ended;
     try {
       ended = asking.join(within);
@@ -65,8 +81,12 @@ final class ServiceCheck {
     closeQuietly(workload); // also what unblocks an operation still waiting on its socket
     if (!ended) {
       asking.interrupt();
-      return Optional.of(services + ": no answer within " + within.toSeconds() + " s (timed out); check that the service is up and answering,"
-          + " or correct the URL");
+      return Optional.of(
+          services
+              + ": no answer within "
+              + within.toSeconds()
+              + " s (timed out); check that the service is up and answering,"
+              + " or correct the URL");
     }
     Throwable t = failure.get();
     if (t != null) return Optional.of(services + ": " + words(FailureCause.of(t), tookMillis));
@@ -78,16 +98,32 @@ final class ServiceCheck {
   static String words(FailureCause cause, long tookMillis) {
     String sentence = OutsideText.forTerminal(cause.sentence());
     return switch (cause.kind()) {
-      case REFUSED -> "nothing answers there (connection refused); start the service or correct the URL";
+      case REFUSED ->
+          "nothing answers there (connection refused); start the service or correct the URL";
       case UNKNOWN_HOST -> "the host name is not known (" + sentence + "); correct the URL";
-      case TIMED_OUT -> "no answer: timed out after " + String.format(Locale.ROOT, "%.1f", tookMillis / 1000.0) + " s (" + sentence
-          + "); check that the service is up and answering, or correct the URL";
-      case TLS_UNTRUSTED -> "its certificate is not trusted (" + sentence
-          + "); give the CA that issued it with -p trust=FILE.pem";
-      case TLS -> "the TLS handshake failed (" + sentence + "); check the URL's scheme and port (https/tls for TLS) and the TLS -p parameters";
-      case RESET, CLOSED -> "the connection was dropped before an answer (" + sentence + "); check that the URL is the service's and that it is"
-          + " healthy";
-      case OTHER -> "one operation failed: " + sentence + "; check the URL's path and the workload's -p parameters";
+      case TIMED_OUT ->
+          "no answer: timed out after "
+              + String.format(Locale.ROOT, "%.1f", tookMillis / 1000.0)
+              + " s ("
+              + sentence
+              + "); check that the service is up and answering, or correct the URL";
+      case TLS_UNTRUSTED ->
+          "its certificate is not trusted ("
+              + sentence
+              + "); give the CA that issued it with -p trust=FILE.pem";
+      case TLS ->
+          "the TLS handshake failed ("
+              + sentence
+              + "); check the URL's scheme and port (https/tls for TLS) and the TLS -p parameters";
+      case RESET, CLOSED ->
+          "the connection was dropped before an answer ("
+              + sentence
+              + "); check that the URL is the service's and that it is"
+              + " healthy";
+      case OTHER ->
+          "one operation failed: "
+              + sentence
+              + "; check the URL's path and the workload's -p parameters";
     };
   }
 
@@ -95,7 +131,8 @@ final class ServiceCheck {
     try {
       workload.close();
     } catch (Exception ignored) {
-      // the check's answer is already known; a workload that cannot close cleanly will say so in the run proper
+      // the check's answer is already known; a workload that cannot close cleanly will say so in
+      // the run proper
     }
   }
 }

@@ -12,10 +12,11 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * {@code --check-sizing}: the sizing answer checked on this machine. After a study's steps, each sized step is measured
- * again with the services' CPU limited to {@link #LIMIT_CORES} by the kernel's cpu controller, and its capacity at
- * {@link #CHECK_CORES} predicted from that ({@link StudyRecord.SizingCheck#FORMULA}); then measured under a limit of
- * {@code CHECK_CORES}, at the same level, to see how far the prediction missed.
+ * {@code --check-sizing}: the sizing answer checked on this machine. After a study's steps, each
+ * sized step is measured again with the services' CPU limited to {@link #LIMIT_CORES} by the
+ * kernel's cpu controller, and its capacity at {@link #CHECK_CORES} predicted from that ({@link
+ * StudyRecord.SizingCheck#FORMULA}); then measured under a limit of {@code CHECK_CORES}, at the
+ * same level, to see how far the prediction missed.
  */
 public final class CheckSizing {
   public static final double LIMIT_CORES = 0.5;
@@ -23,7 +24,10 @@ public final class CheckSizing {
 
   private final List<Path> cgroupRoots;
 
-  /** {@code cgroupRoots}: where the services' group may be made, the first that takes one ({@link CpuQuota#DEFAULT_ROOTS}). */
+  /**
+   * {@code cgroupRoots}: where the services' group may be made, the first that takes one ({@link
+   * CpuQuota#DEFAULT_ROOTS}).
+   */
   public CheckSizing(List<Path> cgroupRoots) {
     this.cgroupRoots = List.copyOf(cgroupRoots);
   }
@@ -42,11 +46,13 @@ public final class CheckSizing {
   }
 
   /**
-   * The two steps that check {@code sized}: its plan under each limit, at the level {@code sized} was measured at (of a
-   * sweep, its peak's), forked as it was.
+   * The two steps that check {@code sized}: its plan under each limit, at the level {@code sized}
+   * was measured at (of a sweep, its peak's), forked as it was.
    */
   List<Step> steps(Step sized) {
-    return List.of(limited(sized, limitedLabel(sized.label()), LIMIT_CORES), limited(sized, checkLabel(sized.label()), CHECK_CORES));
+    return List.of(
+        limited(sized, limitedLabel(sized.label()), LIMIT_CORES),
+        limited(sized, checkLabel(sized.label()), CHECK_CORES));
   }
 
   private Step limited(Step sized, String label, double cores) {
@@ -70,9 +76,17 @@ public final class CheckSizing {
 
   /** The note the result carries: what was done, and the formula. */
   static String note() {
-    return "check-sizing: each sized step measured again with the services' CPU limited together by a cgroup cpu quota, first to " + cores(LIMIT_CORES)
-        + " core, then to " + cores(CHECK_CORES) + " core, at the level it was sized at (of a sweep, its peak's); " + StudyRecord.SizingCheck.FORMULA
-        + " (L = " + cores(LIMIT_CORES) + ", C = " + cores(CHECK_CORES) + ")";
+    return "check-sizing: each sized step measured again with the services' CPU limited together by a cgroup cpu quota, first to "
+        + cores(LIMIT_CORES)
+        + " core, then to "
+        + cores(CHECK_CORES)
+        + " core, at the level it was sized at (of a sweep, its peak's); "
+        + StudyRecord.SizingCheck.FORMULA
+        + " (L = "
+        + cores(LIMIT_CORES)
+        + ", C = "
+        + cores(CHECK_CORES)
+        + ")";
   }
 
   /** Each of {@code sizedSteps} checked from {@code result}'s measurements of its two steps. */
@@ -88,24 +102,48 @@ public final class CheckSizing {
     Double perCpu = limited.map(l -> l.cpu().opsPerCpuSecond()).orElse(null);
     Double predicted = perCpu == null ? null : perCpu * CHECK_CORES;
     Double measured = checked.map(l -> l.throughput().mean()).orElse(null);
-    Double miss = predicted == null || measured == null || measured == 0 ? null : predicted / measured - 1;
-    String why = limited.isEmpty() ? "'" + limitedLabel(step) + "' was not measured"
-        : perCpu == null ? "no service CPU was measured at " + cores(LIMIT_CORES) + " core"
-        : checked.isEmpty() ? "'" + checkLabel(step) + "' was not measured"
-        : measured == 0 ? "nothing succeeded at " + cores(CHECK_CORES) + " core" : null;
-    return new StudyRecord.SizingCheck(step, LIMIT_CORES, CHECK_CORES, limitedLabel(step), checkLabel(step),
-        limited.or(() -> checked).map(LevelResult::concurrency).orElse(null), perCpu, limited.map(CheckSizing::serviceCores).orElse(null),
-        predicted, measured, checked.map(CheckSizing::serviceCores).orElse(null), miss, why);
+    Double miss =
+        predicted == null || measured == null || measured == 0 ? null : predicted / measured - 1;
+    String why =
+        limited.isEmpty()
+            ? "'" + limitedLabel(step) + "' was not measured"
+            : perCpu == null
+                ? "no service CPU was measured at " + cores(LIMIT_CORES) + " core"
+                : checked.isEmpty()
+                    ? "'" + checkLabel(step) + "' was not measured"
+                    : measured == 0 ? "nothing succeeded at " + cores(CHECK_CORES) + " core" : null;
+    return new StudyRecord.SizingCheck(
+        step,
+        LIMIT_CORES,
+        CHECK_CORES,
+        limitedLabel(step),
+        checkLabel(step),
+        limited.or(() -> checked).map(LevelResult::concurrency).orElse(null),
+        perCpu,
+        limited.map(CheckSizing::serviceCores).orElse(null),
+        predicted,
+        measured,
+        checked.map(CheckSizing::serviceCores).orElse(null),
+        miss,
+        why);
   }
 
   /** The measured level of the step labelled {@code label}, if it was measured. */
   private static Optional<LevelResult> measured(RunResult result, String label) {
     if (result.study() == null) return Optional.empty();
-    return result.study().steps().stream().filter(s -> s.label().equals(label) && s.measuredWorkload() != null).findFirst()
-        .map(s -> result.workloads().get(s.measuredWorkload())).map(WorkloadResult::levels).filter(l -> !l.isEmpty()).map(l -> l.get(0));
+    return result.study().steps().stream()
+        .filter(s -> s.label().equals(label) && s.measuredWorkload() != null)
+        .findFirst()
+        .map(s -> result.workloads().get(s.measuredWorkload()))
+        .map(WorkloadResult::levels)
+        .filter(l -> !l.isEmpty())
+        .map(l -> l.get(0));
   }
 
-  /** The service's CPU over the measured iterations in cores: CPU-seconds over wall seconds, whatever cores it was given. */
+  /**
+   * The service's CPU over the measured iterations in cores: CPU-seconds over wall seconds,
+   * whatever cores it was given.
+   */
   static Double serviceCores(LevelResult level) {
     long cpuNanos = 0, wallNanos = 0;
     for (IterationResult i : level.iterations()) {
@@ -117,6 +155,8 @@ public final class CheckSizing {
   }
 
   private static String cores(double cores) {
-    return cores == Math.rint(cores) ? Long.toString((long) cores) : String.format(Locale.ROOT, "%.1f", cores);
+    return cores == Math.rint(cores)
+        ? Long.toString((long) cores)
+        : String.format(Locale.ROOT, "%.1f", cores);
   }
 }

@@ -7,12 +7,12 @@ import io.pkibench.keys.KeySource;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Durations;
-import io.pkibench.results.RunResult;
-import io.pkibench.workload.spi.SpiWorkloads;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.WorkloadSpec;
+import io.pkibench.results.RunResult;
 import io.pkibench.results.StudyRecord;
+import io.pkibench.workload.spi.SpiWorkloads;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,8 +24,9 @@ import java.util.Map;
  * SSLEngines in memory, one RSASSA signature per handshake on the key server) and the SPI message
  * signature (XMLDSig of a random pacs.008, its one RSA operation on the key server), swept over
  * concurrency; then {@code random}, the cost of drawing a message, to subtract. Methodology as the
- * original's JMH: 5 forks (each series in a fresh JVM) × (5 warm-up, more until steady, + 5 measured iterations), each iteration {@code --duration}
- * (10 s by default). The CPU measured is the key servers' (both pids).
+ * original's JMH: 5 forks (each series in a fresh JVM) × (5 warm-up, more until steady, + 5
+ * measured iterations), each iteration {@code --duration} (10 s by default). The CPU measured is
+ * the key servers' (both pids).
  */
 public final class PixStudy implements Study {
   static final String NODE_1 = KeyServerNodes.NODE_1;
@@ -33,20 +34,33 @@ public final class PixStudy implements Study {
   public static final String SPI = "SPI signature";
   public static final String RANDOM = "random (to subtract)";
   public static final String FAULT = "SPI signature through a node kill";
-  /** The same benchmark again at one level, charging the client's CPU: the other side of the original's 1 : 2 estimate. */
+
+  /**
+   * The same benchmark again at one level, charging the client's CPU: the other side of the
+   * original's 1 : 2 estimate.
+   */
   public static final String CLIENT_CPU = " · client CPU";
+
   static final int CLIENT_CPU_LEVEL = 16;
+
   /** How long a killed node stays down before it is started again, as the issue's fault. */
   static final Duration DOWN_FOR = Duration.ofSeconds(10);
+
   /** What the fault step measures after the restart, for the recovery to show. */
   static final Duration AFTER_RESTART = Duration.ofSeconds(15);
+
   static final Duration FAULT_WARMUP = Duration.ofSeconds(5);
 
-  /** {@code --fault kill-node@T}: the first node SIGKILLed T into the fault step's measured seconds, started again 10 s later. */
+  /**
+   * {@code --fault kill-node@T}: the first node SIGKILLed T into the fault step's measured seconds,
+   * started again 10 s later.
+   */
   public record Fault(Duration at) {
     public static Fault parse(String text) {
       if (text == null) return null;
-      if (!text.startsWith("kill-node@")) throw new IllegalArgumentException("--fault " + text + ": the one fault is kill-node@TIME, e.g. kill-node@30s");
+      if (!text.startsWith("kill-node@"))
+        throw new IllegalArgumentException(
+            "--fault " + text + ": the one fault is kill-node@TIME, e.g. kill-node@30s");
       Duration at;
       try {
         at = Durations.parse(text.substring("kill-node@".length()));
@@ -54,29 +68,43 @@ public final class PixStudy implements Study {
         throw new IllegalArgumentException("--fault " + text + ": " + e.getMessage());
       }
       if (at.compareTo(Duration.ofSeconds(3)) < 0 || at.compareTo(Duration.ofMinutes(10)) > 0) {
-        throw new IllegalArgumentException("--fault " + text + ": kill between 3s (to see the rate before) and 10m into the step");
+        throw new IllegalArgumentException(
+            "--fault " + text + ": kill between 3s (to see the rate before) and 10m into the step");
       }
       return new Fault(at);
     }
   }
 
   /** Why the original's rates are no yardstick for ours. */
-  static final String THREE_MACHINES = "the original ran the client and each key server on an 8-core machine of its own and published no CPU use;"
-      + " ours share this machine's cores, so ours over it would compare the machines, not the method";
+  static final String THREE_MACHINES =
+      "the original ran the client and each key server on an 8-core machine of its own and published no CPU use;"
+          + " ours share this machine's cores, so ours over it would compare the machines, not the method";
 
   /** Why the original's 12 µs draw is shown but not set against ours. */
-  static final String RANDOM_DRAW = "the original names its baseline 'picking the message' without saying how its pool was held, and ran"
-      + " on another machine; ours picks one of a pool of messages generated beforehand, a few tens of nanoseconds, most of it the engine's own timing";
+  static final String RANDOM_DRAW =
+      "the original names its baseline 'picking the message' without saying how its pool was held, and ran"
+          + " on another machine; ours picks one of a pool of messages generated beforehand, a few tens of nanoseconds, most of it the engine's own timing";
 
-  private static final StudyInfo INFO = new StudyInfo("pix",
-      "mTLS handshakes and ISO 20022 SPI signatures with the client's key on a two-node key server (after Prodist PIX SPI JVM 2.0)",
-      StudyRecord.Unit.OPS_PER_SECOND,
-      new StudyRecord.Published("Prodist PIX SPI JVM 2.0 benchmarks (STUDIES.md, study 2)",
-          "an 8-core client and two 8-core key servers; throughput linear to 8 threads, bending at 16, flat from 24; p99 under 50 ms",
-          List.of(new StudyRecord.Figure(HANDSHAKE, 2000, "flat from 24 threads", THREE_MACHINES), new StudyRecord.Figure(SPI, 4000, "flat from 24 threads", THREE_MACHINES),
-              new StudyRecord.Figure(RANDOM, 1e6 / 12, "one thread: 12 µs per draw (JMH average time)", RANDOM_DRAW)),
-          null, KeyServerNodes.CONDITION, List.of()),
-      Duration.ofSeconds(10));
+  private static final StudyInfo INFO =
+      new StudyInfo(
+          "pix",
+          "mTLS handshakes and ISO 20022 SPI signatures with the client's key on a two-node key server (after Prodist PIX SPI JVM 2.0)",
+          StudyRecord.Unit.OPS_PER_SECOND,
+          new StudyRecord.Published(
+              "Prodist PIX SPI JVM 2.0 benchmarks (STUDIES.md, study 2)",
+              "an 8-core client and two 8-core key servers; throughput linear to 8 threads, bending at 16, flat from 24; p99 under 50 ms",
+              List.of(
+                  new StudyRecord.Figure(HANDSHAKE, 2000, "flat from 24 threads", THREE_MACHINES),
+                  new StudyRecord.Figure(SPI, 4000, "flat from 24 threads", THREE_MACHINES),
+                  new StudyRecord.Figure(
+                      RANDOM,
+                      1e6 / 12,
+                      "one thread: 12 µs per draw (JMH average time)",
+                      RANDOM_DRAW)),
+              null,
+              KeyServerNodes.CONDITION,
+              List.of()),
+          Duration.ofSeconds(10));
 
   @Override
   public StudyInfo info() {
@@ -84,7 +112,11 @@ public final class PixStudy implements Study {
   }
 
   private final Fault fault;
-  /** {@code --check-sizing}: the handshake and the SPI signature measured again with the nodes' CPU limited; null without it. */
+
+  /**
+   * {@code --check-sizing}: the handshake and the SPI signature measured again with the nodes' CPU
+   * limited; null without it.
+   */
   private CheckSizing checkSizing;
 
   public PixStudy() {
@@ -95,7 +127,10 @@ public final class PixStudy implements Study {
     this.fault = fault;
   }
 
-  /** This study with {@code --check-sizing}: after every other step, the two sized benchmarks again under CPU limits on both nodes together. */
+  /**
+   * This study with {@code --check-sizing}: after every other step, the two sized benchmarks again
+   * under CPU limits on both nodes together.
+   */
   public PixStudy checkingSizing(CheckSizing check) {
     PixStudy s = new PixStudy(fault);
     s.checkSizing = check;
@@ -105,7 +140,8 @@ public final class PixStudy implements Study {
   @Override
   public List<String> problems(StudyOptions options) {
     List<String> problems = new ArrayList<>(KeyServerNodes.problems(options));
-    if (checkSizing != null && problems.isEmpty()) checkSizing.problem().ifPresent(problems::add); // it makes and removes a group
+    if (checkSizing != null && problems.isEmpty())
+      checkSizing.problem().ifPresent(problems::add); // it makes and removes a group
     return problems;
   }
 
@@ -121,119 +157,223 @@ public final class PixStudy implements Study {
 
   @Override
   public List<Step> steps(StudyOptions options, RunningServices services) {
-    List<Integer> levels = options.quick() ? List.of(1, 4, 16, 64) : List.of(1, 2, 4, 8, 16, 24, 32, 64);
+    List<Integer> levels =
+        options.quick() ? List.of(1, 4, 16, 64) : List.of(1, 2, 4, 8, 16, 24, 32, 64);
     Iterations warmup = options.warmup("1x500ms", 5);
     Iterations measure = options.iterations("3x2s", 5);
     int series = options.quick() ? 1 : 5;
     String remote = KeyServerNodes.remoteKeys(services);
     List<Step> steps = new ArrayList<>();
-    steps.add(asJmh(Step.of(HANDSHAKE, plan(new WorkloadSpec("tls-handshake", Map.of("protocol", "TLSv1.2", "mutual", "true", "keyalg", "rsa2048",
-        "client-signature", "rsa_pkcs1_sha256"), remote),
-        levels, warmup, measure, series)), options));
-    steps.add(asJmh(Step.of(SPI, plan(new WorkloadSpec("spi-sign", Map.of(), remote), levels, warmup, measure, series)), options));
-    // The draw happens in the client, so its cost is the client's: on the idle key servers it read as millions of ops per CPU-second.
-    steps.add(asJmh(Step.of(RANDOM, plan(new WorkloadSpec("random", Map.of(), "software"), List.of(1, 4), warmup, measure, series).toBuilder()
-        .cpu("client").build()), options));
+    steps.add(
+        asJmh(
+            Step.of(
+                HANDSHAKE,
+                plan(
+                    new WorkloadSpec(
+                        "tls-handshake",
+                        Map.of(
+                            "protocol",
+                            "TLSv1.2",
+                            "mutual",
+                            "true",
+                            "keyalg",
+                            "rsa2048",
+                            "client-signature",
+                            "rsa_pkcs1_sha256"),
+                        remote),
+                    levels,
+                    warmup,
+                    measure,
+                    series)),
+            options));
+    steps.add(
+        asJmh(
+            Step.of(
+                SPI,
+                plan(
+                    new WorkloadSpec("spi-sign", Map.of(), remote),
+                    levels,
+                    warmup,
+                    measure,
+                    series)),
+            options));
+    // The draw happens in the client, so its cost is the client's: on the idle key servers it read
+    // as millions of ops per CPU-second.
+    steps.add(
+        asJmh(
+            Step.of(
+                RANDOM,
+                plan(
+                        new WorkloadSpec("random", Map.of(), "software"),
+                        List.of(1, 4),
+                        warmup,
+                        measure,
+                        series)
+                    .toBuilder()
+                    .cpu("client")
+                    .build()),
+            options));
     for (Step s : List.copyOf(steps.subList(0, 2))) {
       Plan p = s.plan();
-      steps.add(Step.of(s.label() + CLIENT_CPU, p.toBuilder().concurrency(List.of(CLIENT_CPU_LEVEL)).series(1).cpu("client").build()));
+      steps.add(
+          Step.of(
+              s.label() + CLIENT_CPU,
+              p.toBuilder()
+                  .concurrency(List.of(CLIENT_CPU_LEVEL))
+                  .series(1)
+                  .cpu("client")
+                  .build()));
     }
     if (fault != null) {
-      // One-second iterations: each is a second of the timeline, with its own successes and failures.
+      // One-second iterations: each is a second of the timeline, with its own successes and
+      // failures.
       long seconds = fault.at().plus(DOWN_FOR).plus(AFTER_RESTART).toSeconds();
-      Plan faultPlan = plan(new WorkloadSpec("spi-sign", Map.of(), remote), List.of(16), Iterations.parse("1x" + FAULT_WARMUP.toSeconds() + "s"),
-          Iterations.parse(seconds + "x1s"), 1);
+      Plan faultPlan =
+          plan(
+              new WorkloadSpec("spi-sign", Map.of(), remote),
+              List.of(16),
+              Iterations.parse("1x" + FAULT_WARMUP.toSeconds() + "s"),
+              Iterations.parse(seconds + "x1s"),
+              1);
       steps.add(Step.of(FAULT, faultPlan).before(new KillNode(fault.at())));
     }
     if (checkSizing != null) {
-      // Last: every step before them measures the nodes unlimited. Each at its sweep's peak level, both nodes under one limit.
+      // Last: every step before them measures the nodes unlimited. Each at its sweep's peak level,
+      // both nodes under one limit.
       for (Step sized : List.copyOf(steps.subList(0, 2))) steps.addAll(checkSizing.steps(sized));
     }
     return steps;
   }
 
   /**
-   * Schedules the kill and the restart on a thread of their own, so that the step runs through them.
-   * Its description starts with {@link StudyRecord.StepRecord#FAULT}, which is how the report knows to draw the timeline.
+   * Schedules the kill and the restart on a thread of their own, so that the step runs through
+   * them. Its description starts with {@link StudyRecord.StepRecord#FAULT}, which is how the report
+   * knows to draw the timeline.
    */
   record KillNode(Duration at) implements StepHook {
     @Override
     public String describe() {
-      return StudyRecord.StepRecord.FAULT + "SIGKILL " + NODE_1 + " about " + at.toSeconds() + " s into the measured seconds, start it again " + DOWN_FOR.toSeconds() + " s later";
+      return StudyRecord.StepRecord.FAULT
+          + "SIGKILL "
+          + NODE_1
+          + " about "
+          + at.toSeconds()
+          + " s into the measured seconds, start it again "
+          + DOWN_FOR.toSeconds()
+          + " s later";
     }
 
     @Override
     public void run(RunningServices services) {
-      Thread t = new Thread(() -> {
-        try {
-          Thread.sleep(FAULT_WARMUP.plus(at).toMillis());
-          services.kill(NODE_1);
-          Thread.sleep(DOWN_FOR.toMillis());
-          services.start(NODE_1);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        } catch (Exception e) {
-          // The node stays down: the step's timeline and the node's transitions show it; the log says why.
-          services.say("fault: " + NODE_1 + " was not started again: " + e.getMessage());
-        }
-      }, "pix-fault");
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  Thread.sleep(FAULT_WARMUP.plus(at).toMillis());
+                  services.kill(NODE_1);
+                  Thread.sleep(DOWN_FOR.toMillis());
+                  services.start(NODE_1);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                } catch (Exception e) {
+                  // The node stays down: the step's timeline and the node's transitions show it;
+                  // the log says why.
+                  services.say("fault: " + NODE_1 + " was not started again: " + e.getMessage());
+                }
+              },
+              "pix-fault");
       t.setDaemon(true);
       t.start();
     }
   }
 
-  /** The original's JMH runs forked a fresh JVM for each of its 5 series; a full run does the same, a quick one (1 series) stays here. */
+  /**
+   * The original's JMH runs forked a fresh JVM for each of its 5 series; a full run does the same,
+   * a quick one (1 series) stays here.
+   */
   private static Step asJmh(Step step, StudyOptions options) {
     return options.quick() ? step : step.inForks();
   }
 
-  private static Plan plan(WorkloadSpec spec, List<Integer> levels, Iterations warmup, Iterations measure, int series) {
+  private static Plan plan(
+      WorkloadSpec spec, List<Integer> levels, Iterations warmup, Iterations measure, int series) {
     // Platform threads, as JMH's; the key servers' CPU (both pids) is what each level is charged.
-    return Plan.of(List.of(spec)).concurrency(levels).warmup(warmup).measure(measure).series(series).cpu("services").build();
+    return Plan.of(List.of(spec))
+        .concurrency(levels)
+        .warmup(warmup)
+        .measure(measure)
+        .series(series)
+        .cpu("services")
+        .build();
   }
 
   /**
-   * {@code spi-sign.xml} (signed by the same code and key the study measured), the signer's certificate
-   * and chain, and {@code check-spi.sh}: xmlsec1 for the KeyInfo and header references, Python's C14N
-   * for the Document's digest, openssl for the signature value.
+   * {@code spi-sign.xml} (signed by the same code and key the study measured), the signer's
+   * certificate and chain, and {@code check-spi.sh}: xmlsec1 for the KeyInfo and header references,
+   * Python's C14N for the Document's digest, openssl for the signature value.
    */
   @Override
-  public List<Sample> samples(java.nio.file.Path dir, TestPki pki, KeySource keys, java.time.InstantSource clock)
+  public List<Sample> samples(
+      java.nio.file.Path dir, TestPki pki, KeySource keys, java.time.InstantSource clock)
       throws Exception {
     java.nio.file.Files.createDirectories(dir);
     SigningKey key = keys.key(SpiWorkloads.SIGNER);
-    org.w3c.dom.Document message = SpiSignature.parse(
-        Pacs008Pool.generate(1, 20201116, clock.instant()).get(0));
+    org.w3c.dom.Document message =
+        SpiSignature.parse(Pacs008Pool.generate(1, 20201116, clock.instant()).get(0));
     new SpiSignature(key).sign(message);
     OutputFiles.replace(dir.resolve("spi-sign.xml"), SpiSignature.write(message));
     OutputFiles.replace(dir.resolve("signer.pem"), TestPki.pem(List.of(key.certificate())));
     OutputFiles.replace(dir.resolve("chain.pem"), TestPki.pem(key.chain()));
-    OutputFiles.replace(dir.resolve("root-ca.pem"), java.nio.file.Files.readString(pki.certificatePem("root-ca")));
+    OutputFiles.replace(
+        dir.resolve("root-ca.pem"), java.nio.file.Files.readString(pki.certificatePem("root-ca")));
     try (var script = PixStudy.class.getResourceAsStream("check-spi.sh")) {
       java.nio.file.Path target = dir.resolve("check-spi.sh");
       OutputFiles.replaceScript(target, script.readAllBytes());
     }
     return List.of(
-        new Sample("spi-sign.xml", "pacs.008 signed as the SPI signs (AppHdr/Sgntr, three references), by signer.pem",
-            "bash check-spi.sh spi-sign.xml signer.pem", List.of("xmlsec1", "python3", "openssl")),
-        new Sample("chain.pem", "the signer's chain (signer, intermediate, root), to the test PKI's root",
-            "openssl verify -CAfile root-ca.pem -untrusted chain.pem signer.pem", List.of("openssl")));
+        new Sample(
+            "spi-sign.xml",
+            "pacs.008 signed as the SPI signs (AppHdr/Sgntr, three references), by signer.pem",
+            "bash check-spi.sh spi-sign.xml signer.pem",
+            List.of("xmlsec1", "python3", "openssl")),
+        new Sample(
+            "chain.pem",
+            "the signer's chain (signer, intermediate, root), to the test PKI's root",
+            "openssl verify -CAfile root-ca.pem -untrusted chain.pem signer.pem",
+            List.of("openssl")));
   }
 
   @Override
   public List<String> notes(StudyOptions options) {
     List<String> notes = new ArrayList<>();
-    notes.add((options.cpus().isShared() ? "the client and both key-server nodes share this machine's cores"
-        : "both key-server nodes share CPU " + options.cpus().services() + ", the client CPU " + options.cpus().client())
-        + "; the original ran them on three 8-core machines");
-    notes.add("the CPU per operation is the key servers' (both pids), except in the steps named '" + CLIENT_CPU.strip() + "', which charge the client's JVM at "
-        + CLIENT_CPU_LEVEL + " threads, and random, which draws a message in the client (the draw alone, as the original's baseline): the client's cost to"
-        + " subtract from the SPI signature");
-    if (options.quick()) notes.add("quick: 1 series per level, warmed half a second at a time until steady (at most 4 s; a level that never steadied is flagged and not fitted), then 3 × 2 s measured; the original's: --duration 10s (5 series)");
+    notes.add(
+        (options.cpus().isShared()
+                ? "the client and both key-server nodes share this machine's cores"
+                : "both key-server nodes share CPU "
+                    + options.cpus().services()
+                    + ", the client CPU "
+                    + options.cpus().client())
+            + "; the original ran them on three 8-core machines");
+    notes.add(
+        "the CPU per operation is the key servers' (both pids), except in the steps named '"
+            + CLIENT_CPU.strip()
+            + "', which charge the client's JVM at "
+            + CLIENT_CPU_LEVEL
+            + " threads, and random, which draws a message in the client (the draw alone, as the original's baseline): the client's cost to"
+            + " subtract from the SPI signature");
+    if (options.quick())
+      notes.add(
+          "quick: 1 series per level, warmed half a second at a time until steady (at most 4 s; a level that never steadied is flagged and not fitted), then 3 × 2 s measured; the original's: --duration 10s (5 series)");
     if (checkSizing != null) notes.add(CheckSizing.note());
     if (fault != null) {
-      notes.add("fault: " + NODE_1 + " SIGKILLed about " + fault.at().toSeconds() + " s into the last step's measured seconds and started again "
-          + DOWN_FOR.toSeconds() + " s later; calls in flight to it fail and are counted, not retried");
+      notes.add(
+          "fault: "
+              + NODE_1
+              + " SIGKILLed about "
+              + fault.at().toSeconds()
+              + " s into the last step's measured seconds and started again "
+              + DOWN_FOR.toSeconds()
+              + " s later; calls in flight to it fail and are counted, not retried");
     }
     return notes;
   }

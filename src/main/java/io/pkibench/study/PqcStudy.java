@@ -1,11 +1,11 @@
 package io.pkibench.study;
 
 import io.pkibench.files.OutputFiles;
-import io.pkibench.formats.tls.TlsConnection;
-import io.pkibench.formats.tls.TlsEngine;
 import io.pkibench.formats.tls.Connection;
 import io.pkibench.formats.tls.EchoProtocol;
 import io.pkibench.formats.tls.TlsClient;
+import io.pkibench.formats.tls.TlsConnection;
+import io.pkibench.formats.tls.TlsEngine;
 import io.pkibench.keys.KeySource;
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SoftwareKeySource;
@@ -33,38 +33,66 @@ import java.util.Map;
 import javax.crypto.KEM;
 
 /**
- * What moving to post-quantum cryptography costs (issue 29): (1) each signature and key-encapsulation
- * algorithm's keygen, sign, verify, encapsulate and decapsulate per CPU-second through each provider that
- * has it, classical baselines beside them; (2) CMS SignedData sign and verify, RSA against ML-DSA-65 (RFC 9882); TLS 1.3 handshakes per server CPU-second, x25519 against
- * the hybrid X25519MLKEM768, on a BoringSSL echo server in its own JVM, and the bytes each way counted on
- * the socket, server-authenticated and mutual (a second echo server demanding the test PKI's client certificate);
- * (3) capacity after migration: for each of the five studies the operation it is bound by, today's and the
- * post-quantum one measured in this run, as cores for a target rate and their ratio.
+ * What moving to post-quantum cryptography costs (issue 29): (1) each signature and
+ * key-encapsulation algorithm's keygen, sign, verify, encapsulate and decapsulate per CPU-second
+ * through each provider that has it, classical baselines beside them; (2) CMS SignedData sign and
+ * verify, RSA against ML-DSA-65 (RFC 9882); TLS 1.3 handshakes per server CPU-second, x25519
+ * against the hybrid X25519MLKEM768, on a BoringSSL echo server in its own JVM, and the bytes each
+ * way counted on the socket, server-authenticated and mutual (a second echo server demanding the
+ * test PKI's client certificate); (3) capacity after migration: for each of the five studies the
+ * operation it is bound by, today's and the post-quantum one measured in this run, as cores for a
+ * target rate and their ratio.
  */
 public final class PqcStudy implements Study {
-  static final StudyRecord.Unit UNIT = new StudyRecord.Unit("ops per CPU-second", 1, StudyRecord.Unit.PER_SERVICE_CPU_SECOND);
-  private static final StudyInfo INFO = new StudyInfo("pqc",
-      "what the move to ML-DSA, SLH-DSA and ML-KEM (FIPS 203-205) costs: primitives, TLS hybrid key exchange, capacity after migration",
-      UNIT,
-      new StudyRecord.Published("none: no load-testing tool publishes these figures (issue 29); the sizes are FIPS 203/204/205's",
-          "n/a", List.of()),
-      Duration.ofSeconds(5));
+  static final StudyRecord.Unit UNIT =
+      new StudyRecord.Unit("ops per CPU-second", 1, StudyRecord.Unit.PER_SERVICE_CPU_SECOND);
+  private static final StudyInfo INFO =
+      new StudyInfo(
+          "pqc",
+          "what the move to ML-DSA, SLH-DSA and ML-KEM (FIPS 203-205) costs: primitives, TLS hybrid key exchange, capacity after migration",
+          UNIT,
+          new StudyRecord.Published(
+              "none: no load-testing tool publishes these figures (issue 29); the sizes are FIPS 203/204/205's",
+              "n/a",
+              List.of()),
+          Duration.ofSeconds(5));
   static final String TLS_SERVICE = "tlsecho-hybrid";
-  /** The same echo server demanding a client certificate of the test PKI ({@code --client-auth need}). */
+
+  /**
+   * The same echo server demanding a client certificate of the test PKI ({@code --client-auth
+   * need}).
+   */
   static final String MUTUAL_SERVICE = "tlsecho-hybrid-mutual";
-  /** The identity the mutual handshakes' clients present: the test PKI's RSA-2048 TLS client, its key in the client's JVM. */
+
+  /**
+   * The identity the mutual handshakes' clients present: the test PKI's RSA-2048 TLS client, its
+   * key in the client's JVM.
+   */
   static final String CLIENT = "tls-client";
 
   /** Signature algorithms and the provider each runs on here (SLH-DSA: BouncyCastle only). */
   record Signer(String alg, String keys) {}
 
-  static final List<Signer> SIGNERS = List.of(new Signer("rsa2048", "software:jdk"), new Signer("ecdsa-p256", "software:jdk"),
-      new Signer("ed25519", "software:jdk"), new Signer("ml-dsa-44", "software:jdk"), new Signer("ml-dsa-65", "software:jdk"),
-      new Signer("ml-dsa-87", "software:jdk"), new Signer("slh-dsa-sha2-128f", "software:bc"), new Signer("slh-dsa-sha2-128s", "software:bc"));
+  static final List<Signer> SIGNERS =
+      List.of(
+          new Signer("rsa2048", "software:jdk"),
+          new Signer("ecdsa-p256", "software:jdk"),
+          new Signer("ed25519", "software:jdk"),
+          new Signer("ml-dsa-44", "software:jdk"),
+          new Signer("ml-dsa-65", "software:jdk"),
+          new Signer("ml-dsa-87", "software:jdk"),
+          new Signer("slh-dsa-sha2-128f", "software:bc"),
+          new Signer("slh-dsa-sha2-128s", "software:bc"));
   static final List<String> KEMS = List.of("x25519", "ml-kem-512", "ml-kem-768", "ml-kem-1024");
   static final List<String> GROUPS = List.of("x25519", "X25519MLKEM768");
-  /** The handshake steps' order: each group measured twice, in an ABBA order, pooled (see {@link #steps}). */
-  static final List<String> TLS_ORDER = List.of("x25519", "X25519MLKEM768", "X25519MLKEM768", "x25519");
+
+  /**
+   * The handshake steps' order: each group measured twice, in an ABBA order, pooled (see {@link
+   * #steps}).
+   */
+  static final List<String> TLS_ORDER =
+      List.of("x25519", "X25519MLKEM768", "X25519MLKEM768", "x25519");
+
   static final String ROUND = " · round ";
 
   private final List<Signer> signers;
@@ -95,8 +123,20 @@ public final class PqcStudy implements Study {
   public List<ServiceSpec> services(StudyOptions options) {
     List<ServiceSpec> services = new ArrayList<>();
     for (boolean mutual : List.of(false, true)) {
-      List<String> args = new ArrayList<>(List.of("tlsecho", "--tls", "openssl", "--protocols", "TLSv1.3",
-          "--groups", String.join(",", GROUPS), "--plain-port", "-1", "--pki", options.pkiDir().toString()));
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "tlsecho",
+                  "--tls",
+                  "openssl",
+                  "--protocols",
+                  "TLSv1.3",
+                  "--groups",
+                  String.join(",", GROUPS),
+                  "--plain-port",
+                  "-1",
+                  "--pki",
+                  options.pkiDir().toString()));
       if (mutual) args.addAll(List.of("--client-auth", "need"));
       services.add(new ServiceSpec(mutual ? MUTUAL_SERVICE : TLS_SERVICE, args, "tls"));
     }
@@ -114,35 +154,75 @@ public final class PqcStudy implements Study {
     List<Step> steps = new ArrayList<>();
     for (Signer s : signers) {
       boolean slowKeygen = s.alg().equals("slh-dsa-sha2-128s") || s.alg().startsWith("rsa");
-      for (String op : slowKeygen && options.quick() ? List.of("sign", "verify") : List.of("keygen", "sign", "verify")) {
-        steps.add(primitive(label(op, s.alg(), s.keys()), new WorkloadSpec(op, params(op, s.alg()), s.keys()), warmup, measure));
+      for (String op :
+          slowKeygen && options.quick()
+              ? List.of("sign", "verify")
+              : List.of("keygen", "sign", "verify")) {
+        steps.add(
+            primitive(
+                label(op, s.alg(), s.keys()),
+                new WorkloadSpec(op, params(op, s.alg()), s.keys()),
+                warmup,
+                measure));
       }
     }
     // the one parameter set through every provider that has it
     for (String keys : List.of("software:bc", "software:accp")) {
       for (String op : List.of("sign", "verify")) {
-        steps.add(primitive(label(op, "ml-dsa-65", keys), new WorkloadSpec(op, params(op, "ml-dsa-65"), keys), warmup, measure));
+        steps.add(
+            primitive(
+                label(op, "ml-dsa-65", keys),
+                new WorkloadSpec(op, params(op, "ml-dsa-65"), keys),
+                warmup,
+                measure));
       }
     }
-    // (3) CMS SignedData, RFC 9882 for ML-DSA: the document signatures of restpki, pec and the signer
+    // (3) CMS SignedData, RFC 9882 for ML-DSA: the document signatures of restpki, pec and the
+    // signer
     for (String alg : List.of("rsa2048", "ml-dsa-65")) {
       for (String op : List.of("cms-sign", "cms-verify")) {
-        steps.add(primitive(label(op, alg, "software:jdk"), new WorkloadSpec(op, Map.of("alg", alg, "size", "1024"), "software:jdk"), warmup, measure));
+        steps.add(
+            primitive(
+                label(op, alg, "software:jdk"),
+                new WorkloadSpec(op, Map.of("alg", alg, "size", "1024"), "software:jdk"),
+                warmup,
+                measure));
       }
     }
     for (String kem : kems) {
-      steps.add(primitive(label("keygen", kem, "software:jdk"), new WorkloadSpec("keygen", Map.of("alg", kem), "software:jdk"), warmup, measure));
+      steps.add(
+          primitive(
+              label("keygen", kem, "software:jdk"),
+              new WorkloadSpec("keygen", Map.of("alg", kem), "software:jdk"),
+              warmup,
+              measure));
       for (String side : List.of("encaps", "decaps")) {
-        steps.add(primitive(label(side, kem, "software:jdk"), new WorkloadSpec("kem", Map.of("alg", kem, "side", side), "software:jdk"), warmup, measure));
+        steps.add(
+            primitive(
+                label(side, kem, "software:jdk"),
+                new WorkloadSpec("kem", Map.of("alg", kem, "side", side), "software:jdk"),
+                warmup,
+                measure));
       }
     }
-    steps.add(primitive(label("encaps+decaps", "ml-kem-768", "software:bc"), new WorkloadSpec("kem", Map.of("alg", "ml-kem-768"), "software:bc"), warmup, measure));
-    // ABBA: x25519, hybrid, hybrid, x25519, each group's figure pooled over its two rounds. Measured (issue 29): the
-    // echo server's CPU per handshake kept falling with every step while its JIT compiled (422, 574, 594, 701 handshakes
-    // per CPU-second in four steps x25519, hybrid, x25519, hybrid on a fresh server), so whichever group went second
-    // looked cheaper: the hybrid's 911 against x25519's 595 was that order, not the group. The first round warms until
-    // the cost per handshake holds; the order then spreads what drift is left evenly between the groups.
-    // Mutual: the same on a second server demanding a client certificate, each client presenting the test PKI's tls-client;
+    steps.add(
+        primitive(
+            label("encaps+decaps", "ml-kem-768", "software:bc"),
+            new WorkloadSpec("kem", Map.of("alg", "ml-kem-768"), "software:bc"),
+            warmup,
+            measure));
+    // ABBA: x25519, hybrid, hybrid, x25519, each group's figure pooled over its two rounds.
+    // Measured (issue 29): the
+    // echo server's CPU per handshake kept falling with every step while its JIT compiled (422,
+    // 574, 594, 701 handshakes
+    // per CPU-second in four steps x25519, hybrid, x25519, hybrid on a fresh server), so whichever
+    // group went second
+    // looked cheaper: the hybrid's 911 against x25519's 595 was that order, not the group. The
+    // first round warms until
+    // the cost per handshake holds; the order then spreads what drift is left evenly between the
+    // groups.
+    // Mutual: the same on a second server demanding a client certificate, each client presenting
+    // the test PKI's tls-client;
     // its CPU is charged to that server alone.
     for (boolean mutual : List.of(false, true)) {
       for (int round = 0; round < TLS_ORDER.size(); round++) {
@@ -155,11 +235,22 @@ public final class PqcStudy implements Study {
         params.put("request", "64");
         params.put("response", "64");
         if (mutual) params.put("client", CLIENT);
-        Iterations tlsWarmup = round == 0 ? options.warmup("4x500ms", 3) : options.iterations("1x500ms", 1);
-        Plan plan = Plan.of(List.of(new WorkloadSpec("tls-acrr", params, "software"))).concurrency(List.of(options.quick() ? 4 : 8))
-            .warmup(tlsWarmup).measure(measure).cpu("service:" + (mutual ? MUTUAL_SERVICE : TLS_SERVICE)).build();
-        steps.add(Step.of(handshakeLabel(group, mutual) + ROUND + (TLS_ORDER.subList(0, round + 1).stream().filter(group::equals).count())
-            + "/2", plan));
+        Iterations tlsWarmup =
+            round == 0 ? options.warmup("4x500ms", 3) : options.iterations("1x500ms", 1);
+        Plan plan =
+            Plan.of(List.of(new WorkloadSpec("tls-acrr", params, "software")))
+                .concurrency(List.of(options.quick() ? 4 : 8))
+                .warmup(tlsWarmup)
+                .measure(measure)
+                .cpu("service:" + (mutual ? MUTUAL_SERVICE : TLS_SERVICE))
+                .build();
+        steps.add(
+            Step.of(
+                handshakeLabel(group, mutual)
+                    + ROUND
+                    + (TLS_ORDER.subList(0, round + 1).stream().filter(group::equals).count())
+                    + "/2",
+                plan));
       }
     }
     return steps;
@@ -178,8 +269,16 @@ public final class PqcStudy implements Study {
   }
 
   /** In this JVM, one worker, charged to this JVM's CPU: a primitive's cost per operation. */
-  private static Step primitive(String label, WorkloadSpec spec, Iterations warmup, Iterations measure) {
-    return Step.of(label, Plan.of(List.of(spec)).concurrency(List.of(1)).warmup(warmup).measure(measure).cpu("client").build());
+  private static Step primitive(
+      String label, WorkloadSpec spec, Iterations warmup, Iterations measure) {
+    return Step.of(
+        label,
+        Plan.of(List.of(spec))
+            .concurrency(List.of(1))
+            .warmup(warmup)
+            .measure(measure)
+            .cpu("client")
+            .build());
   }
 
   @Override
@@ -191,42 +290,65 @@ public final class PqcStudy implements Study {
   public List<String> notes(StudyOptions options) {
     List<String> notes = new ArrayList<>();
     notes.add("sizes in bytes (raw FIPS encodings): " + sizes());
-    notes.add("providers: ML-DSA in the JDK (SUN), BouncyCastle and ACCP; ML-KEM in the JDK (SunJCE) and BouncyCastle, not ACCP 2.5;"
-        + " SLH-DSA in BouncyCastle only; X25519MLKEM768 in BoringSSL (netty-tcnative), not in the JDK 25's JSSE; SecP256r1MLKEM768"
-        + " not in that BoringSSL (BouncyCastle's JSSE and Go 1.26 have it)");
-    notes.add("primitives: one worker in this JVM, charged to its CPU; handshakes: the echo server's CPU (own JVM, BoringSSL), a new"
-        + " connection and full TLS 1.3 handshake per operation, the group read from each session and checked; the groups measured in"
-        + " the order x25519, X25519MLKEM768, X25519MLKEM768, x25519 (the first warmed until steady), each group's figure pooled over"
-        + " its two rounds: the server's JIT still makes each step cheaper than the last, and a fixed order gave that to the second group;"
-        + " mutual: the same on a second echo server (--client-auth need), every client presenting the test PKI's RSA-2048 tls-client"
-        + " certificate, that server's CPU alone");
-    notes.add("not measured here: ML-DSA certificates in TLS and mutual handshakes with an ML-DSA client key (the mutual ones above use RSA). Of the TLS stacks here only"
-        + " BouncyCastle's JSSE (bctls 1.84) signs TLS 1.3 with ML-DSA (a test shows it, mutual, with the test PKI's ML-DSA-65 chain); the JDK 25's"
-        + " JSSE, netty-tcnative 2.0.84's BoringSSL, Go 1.26 and OpenSSL 3.0 have no ML-DSA signature scheme, and pkibench's TLS engines are the"
-        + " first two. CMS is measured (RFC 9882, cms-sign/cms-verify); see the capacity check for what each study's bound operation becomes");
-    if (options.quick()) notes.add("quick: 1 s warm-up, 2 × 1 s measured per step, RSA and SLH-DSA-128s key generation left out (seconds per key)");
+    notes.add(
+        "providers: ML-DSA in the JDK (SUN), BouncyCastle and ACCP; ML-KEM in the JDK (SunJCE) and BouncyCastle, not ACCP 2.5;"
+            + " SLH-DSA in BouncyCastle only; X25519MLKEM768 in BoringSSL (netty-tcnative), not in the JDK 25's JSSE; SecP256r1MLKEM768"
+            + " not in that BoringSSL (BouncyCastle's JSSE and Go 1.26 have it)");
+    notes.add(
+        "primitives: one worker in this JVM, charged to its CPU; handshakes: the echo server's CPU (own JVM, BoringSSL), a new"
+            + " connection and full TLS 1.3 handshake per operation, the group read from each session and checked; the groups measured in"
+            + " the order x25519, X25519MLKEM768, X25519MLKEM768, x25519 (the first warmed until steady), each group's figure pooled over"
+            + " its two rounds: the server's JIT still makes each step cheaper than the last, and a fixed order gave that to the second group;"
+            + " mutual: the same on a second echo server (--client-auth need), every client presenting the test PKI's RSA-2048 tls-client"
+            + " certificate, that server's CPU alone");
+    notes.add(
+        "not measured here: ML-DSA certificates in TLS and mutual handshakes with an ML-DSA client key (the mutual ones above use RSA). Of the TLS stacks here only"
+            + " BouncyCastle's JSSE (bctls 1.84) signs TLS 1.3 with ML-DSA (a test shows it, mutual, with the test PKI's ML-DSA-65 chain); the JDK 25's"
+            + " JSSE, netty-tcnative 2.0.84's BoringSSL, Go 1.26 and OpenSSL 3.0 have no ML-DSA signature scheme, and pkibench's TLS engines are the"
+            + " first two. CMS is measured (RFC 9882, cms-sign/cms-verify); see the capacity check for what each study's bound operation becomes");
+    if (options.quick())
+      notes.add(
+          "quick: 1 s warm-up, 2 × 1 s measured per step, RSA and SLH-DSA-128s key generation left out (seconds per key)");
     return notes;
   }
 
-  /** Public key, signature (or ciphertext) bytes per parameter set, measured on keys and outputs made now (JDK; SLH-DSA BouncyCastle). */
+  /**
+   * Public key, signature (or ciphertext) bytes per parameter set, measured on keys and outputs
+   * made now (JDK; SLH-DSA BouncyCastle).
+   */
   static String sizes() {
     List<String> parts = new ArrayList<>();
     try {
       var bc = new org.bouncycastle.jce.provider.BouncyCastleProvider();
-      for (String set : List.of("ML-DSA-44", "ML-DSA-65", "ML-DSA-87", "SLH-DSA-SHA2-128F", "SLH-DSA-SHA2-128S")) {
+      for (String set :
+          List.of(
+              "ML-DSA-44", "ML-DSA-65", "ML-DSA-87", "SLH-DSA-SHA2-128F", "SLH-DSA-SHA2-128S")) {
         var provider = set.startsWith("SLH") ? bc : java.security.Security.getProvider("SUN");
         KeyPair pair = KeyPairGenerator.getInstance(set, provider).generateKeyPair();
         Signature s = Signature.getInstance(set.startsWith("SLH") ? "SLH-DSA" : "ML-DSA", provider);
         s.initSign(pair.getPrivate());
         s.update(new byte[32]);
-        parts.add(set.toLowerCase(Locale.ROOT) + " pk " + rawPublicLength(pair) + ", sig " + s.sign().length);
+        parts.add(
+            set.toLowerCase(Locale.ROOT)
+                + " pk "
+                + rawPublicLength(pair)
+                + ", sig "
+                + s.sign().length);
       }
       for (String set : List.of("ML-KEM-512", "ML-KEM-768", "ML-KEM-1024")) {
         KeyPair pair = KeyPairGenerator.getInstance(set).generateKeyPair();
         var out = KEM.getInstance("ML-KEM").newEncapsulator(pair.getPublic()).encapsulate();
-        parts.add(set.toLowerCase(Locale.ROOT) + " ek " + rawPublicLength(pair) + ", ct " + out.encapsulation().length + ", ss " + out.key().getEncoded().length);
+        parts.add(
+            set.toLowerCase(Locale.ROOT)
+                + " ek "
+                + rawPublicLength(pair)
+                + ", ct "
+                + out.encapsulation().length
+                + ", ss "
+                + out.key().getEncoded().length);
       }
-      parts.add("rsa2048 pk 270 (DER), sig 256; ecdsa-p256 pk 65, sig ~71; ed25519 pk 32, sig 64; x25519 share 32 each way");
+      parts.add(
+          "rsa2048 pk 270 (DER), sig 256; ecdsa-p256 pk 65, sig ~71; ed25519 pk 32, sig 64; x25519 share 32 each way");
     } catch (java.security.GeneralSecurityException e) {
       parts.add("(sizes not measured: " + e.getMessage() + ")");
     }
@@ -235,12 +357,16 @@ public final class PqcStudy implements Study {
 
   /** The BIT STRING of the SubjectPublicKeyInfo: the raw FIPS key. */
   static int rawPublicLength(KeyPair pair) {
-    return org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(pair.getPublic().getEncoded()).getPublicKeyData().getOctets().length;
+    return org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(
+            pair.getPublic().getEncoded())
+        .getPublicKeyData()
+        .getOctets()
+        .length;
   }
 
   /**
-   * Opens a connection per group to each running echo server, the mutual one with the test PKI's client identity, reads the
-   * group from the session, and counts each way's handshake bytes.
+   * Opens a connection per group to each running echo server, the mutual one with the test PKI's
+   * client identity, reads the group from the session, and counts each way's handshake bytes.
    */
   static final class HandshakeBytes implements PostCheck {
     private final Path pkiDir;
@@ -266,30 +392,63 @@ public final class PqcStudy implements Study {
       for (boolean mutual : List.of(false, true)) {
         URI server = mutual ? URI.create(services.url(MUTUAL_SERVICE)) : target;
         for (String group : GROUPS) {
-          var context = new TlsClient(TlsEngine.OPENSSL, List.of(root), mutual ? identity : null, List.of("TLSv1.3"), List.of(), List.of(group))
-              .context();
-          try (TlsConnection c = TlsConnection.handshake(Connection.connect(new InetSocketAddress(server.getHost(), server.getPort()), 10_000),
-              TlsEngine.engine(context))) {
+          var context =
+              new TlsClient(
+                      TlsEngine.OPENSSL,
+                      List.of(root),
+                      mutual ? identity : null,
+                      List.of("TLSv1.3"),
+                      List.of(),
+                      List.of(group))
+                  .context();
+          try (TlsConnection c =
+              TlsConnection.handshake(
+                  Connection.connect(
+                      new InetSocketAddress(server.getHost(), server.getPort()), 10_000),
+                  TlsEngine.engine(context))) {
             allNegotiated &= group.equalsIgnoreCase(c.group());
-            // TLS 1.3: the server checks the client's certificate after the client's last flight, so one answered
+            // TLS 1.3: the server checks the client's certificate after the client's last flight,
+            // so one answered
             // request proves it took it (a refused certificate closes the connection there)
             if (mutual) {
-              byte[] request = java.util.Arrays.copyOf(EchoProtocol.header(EchoProtocol.REQUEST, 1, 1), EchoProtocol.HEADER_BYTES + 1);
+              byte[] request =
+                  java.util.Arrays.copyOf(
+                      EchoProtocol.header(EchoProtocol.REQUEST, 1, 1),
+                      EchoProtocol.HEADER_BYTES + 1);
               c.write(request, 0, request.length);
               c.readFully(new byte[1], 0, 1);
             }
-            lines.add((mutual ? "mutual " : "") + group + ": negotiated " + c.group() + ", client→server " + c.handshakeBytesSent()
-                + " B, server→client " + c.handshakeBytesReceived() + " B");
+            lines.add(
+                (mutual ? "mutual " : "")
+                    + group
+                    + ": negotiated "
+                    + c.group()
+                    + ", client→server "
+                    + c.handshakeBytesSent()
+                    + " B, server→client "
+                    + c.handshakeBytesReceived()
+                    + " B");
           }
         }
       }
       String detail = String.join("; ", lines);
-      return allNegotiated ? Outcome.pass(detail) : Outcome.fail("a group other than the one offered was negotiated: " + detail);
+      return allNegotiated
+          ? Outcome.pass(detail)
+          : Outcome.fail("a group other than the one offered was negotiated: " + detail);
     }
   }
 
-  /** The operation each study is bound by, today's against its post-quantum replacement, both measured in this run. */
-  record Migration(String study, String bound, String todayStep, String afterStep, double targetPerSecond, String target) {}
+  /**
+   * The operation each study is bound by, today's against its post-quantum replacement, both
+   * measured in this run.
+   */
+  record Migration(
+      String study,
+      String bound,
+      String todayStep,
+      String afterStep,
+      double targetPerSecond,
+      String target) {}
 
   static List<Migration> migrations() {
     String rsa = label("sign", "rsa2048", "software:jdk");
@@ -297,17 +456,49 @@ public final class PqcStudy implements Study {
     String cmsRsa = label("cms-sign", "rsa2048", "software:jdk");
     String cmsMlDsa = label("cms-sign", "ml-dsa-65", "software:jdk");
     return List.of(
-        new Migration("restpki", "the signer's CMS SignedData per CAdES (RSA-2048 -> ML-DSA-65, RFC 9882)", cmsRsa, cmsMlDsa, 1000,
+        new Migration(
+            "restpki",
+            "the signer's CMS SignedData per CAdES (RSA-2048 -> ML-DSA-65, RFC 9882)",
+            cmsRsa,
+            cmsMlDsa,
+            1000,
             "1,000 signatures/s (illustrative)"),
-        new Migration("pix", "the SPI message's RSA-2048 signature", rsa, mlDsa, 4000, "4,000 signatures/s (the original's)"),
-        new Migration("pix", "the mutual handshake's key exchange (x25519 -> X25519MLKEM768, the client presenting the test PKI's RSA-2048"
-            + " tls-client certificate)", handshakeLabel("x25519", true), handshakeLabel("X25519MLKEM768", true), 2000,
+        new Migration(
+            "pix",
+            "the SPI message's RSA-2048 signature",
+            rsa,
+            mlDsa,
+            4000,
+            "4,000 signatures/s (the original's)"),
+        new Migration(
+            "pix",
+            "the mutual handshake's key exchange (x25519 -> X25519MLKEM768, the client presenting the test PKI's RSA-2048"
+                + " tls-client certificate)",
+            handshakeLabel("x25519", true),
+            handshakeLabel("X25519MLKEM768", true),
+            2000,
             "2,000 handshakes/s (the original's); server CPU per handshake; an ML-DSA-65 client key needs an engine with ML-DSA in"
-            + " TLS, which neither of pkibench's has"),
-        new Migration("rsfn", "the envelope's RSA-2048 signature", rsa, mlDsa, 1000, "1,000 envelopes/s (illustrative)"),
-        new Migration("pec", "the provider's S/MIME signature, CMS SignedData (RSA-2048 -> ML-DSA-65, RFC 9882)", cmsRsa, cmsMlDsa, 100,
+                + " TLS, which neither of pkibench's has"),
+        new Migration(
+            "rsfn",
+            "the envelope's RSA-2048 signature",
+            rsa,
+            mlDsa,
+            1000,
+            "1,000 envelopes/s (illustrative)"),
+        new Migration(
+            "pec",
+            "the provider's S/MIME signature, CMS SignedData (RSA-2048 -> ML-DSA-65, RFC 9882)",
+            cmsRsa,
+            cmsMlDsa,
+            100,
             "100 mails/s (illustrative)"),
-        new Migration("ssl", "the full handshake (x25519 -> X25519MLKEM768)", handshakeLabel("x25519"), handshakeLabel("X25519MLKEM768"), 2000,
+        new Migration(
+            "ssl",
+            "the full handshake (x25519 -> X25519MLKEM768)",
+            handshakeLabel("x25519"),
+            handshakeLabel("X25519MLKEM768"),
+            2000,
             "2,000 handshakes/s (illustrative)"));
   }
 
@@ -332,8 +523,16 @@ public final class PqcStudy implements Study {
         }
         double coresToday = m.targetPerSecond() / today;
         double coresAfter = m.targetPerSecond() / after;
-        lines.add(String.format(Locale.ROOT, "%s (%s, %s): %.2f cores today, %.2f after, × %.2f", m.study(), m.bound(), m.target(),
-            coresToday, coresAfter, coresAfter / coresToday));
+        lines.add(
+            String.format(
+                Locale.ROOT,
+                "%s (%s, %s): %.2f cores today, %.2f after, × %.2f",
+                m.study(),
+                m.bound(),
+                m.target(),
+                coresToday,
+                coresAfter,
+                coresAfter / coresToday));
       }
       String detail = String.join("; ", lines);
       return all ? Outcome.pass(detail) : Outcome.fail(detail);
@@ -341,8 +540,9 @@ public final class PqcStudy implements Study {
   }
 
   /**
-   * Operations per CPU-second of the step labelled {@code label}, or pooled over its rounds ({@code label · round i/n}:
-   * every round's operations over every round's CPU seconds, from each one's measured level); null when none has one.
+   * Operations per CPU-second of the step labelled {@code label}, or pooled over its rounds ({@code
+   * label · round i/n}: every round's operations over every round's CPU seconds, from each one's
+   * measured level); null when none has one.
    */
   static Double opsPerCpuSecond(RunResult result, String label) {
     double operations = 0;
@@ -361,15 +561,19 @@ public final class PqcStudy implements Study {
   }
 
   /**
-   * Raw FIPS 204 samples (public key, message, pure signature with an empty context) per ML-DSA set and
-   * raw FIPS 203 ones (ek, dk, ciphertext, shared secret) per ML-KEM set, made by the JDK, and
-   * {@code check-pqc.py}, which checks them with dilithium-py and kyber-py (pure-Python FIPS 204/203).
+   * Raw FIPS 204 samples (public key, message, pure signature with an empty context) per ML-DSA set
+   * and raw FIPS 203 ones (ek, dk, ciphertext, shared secret) per ML-KEM set, made by the JDK, and
+   * {@code check-pqc.py}, which checks them with dilithium-py and kyber-py (pure-Python FIPS
+   * 204/203).
    */
   @Override
-  public List<Sample> samples(Path dir, TestPki pki, KeySource keys, java.time.InstantSource clock) throws Exception {
+  public List<Sample> samples(Path dir, TestPki pki, KeySource keys, java.time.InstantSource clock)
+      throws Exception {
     Files.createDirectories(dir);
     List<Sample> samples = new ArrayList<>();
-    byte[] message = "pkibench pqc sample: a message signed with ML-DSA, pure, empty context".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] message =
+        "pkibench pqc sample: a message signed with ML-DSA, pure, empty context"
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
     for (String set : List.of("ML-DSA-44", "ML-DSA-65", "ML-DSA-87")) {
       String base = set.toLowerCase(Locale.ROOT);
       KeyPair pair = KeyPairGenerator.getInstance(set).generateKeyPair();
@@ -379,8 +583,17 @@ public final class PqcStudy implements Study {
       OutputFiles.replace(dir.resolve(base + ".pk"), rawPublic(pair));
       OutputFiles.replace(dir.resolve(base + ".msg"), message);
       OutputFiles.replace(dir.resolve(base + ".sig"), s.sign());
-      samples.add(new Sample(base + ".sig", set + " signature (FIPS 204 pure, empty context) of " + base + ".msg under " + base + ".pk",
-          "python3 check-pqc.py " + base, List.of("python3")));
+      samples.add(
+          new Sample(
+              base + ".sig",
+              set
+                  + " signature (FIPS 204 pure, empty context) of "
+                  + base
+                  + ".msg under "
+                  + base
+                  + ".pk",
+              "python3 check-pqc.py " + base,
+              List.of("python3")));
     }
     for (String set : List.of("ML-KEM-512", "ML-KEM-768", "ML-KEM-1024")) {
       String base = set.toLowerCase(Locale.ROOT);
@@ -390,23 +603,51 @@ public final class PqcStudy implements Study {
       OutputFiles.replace(dir.resolve(base + ".dk"), rawExpandedPrivate(pair));
       OutputFiles.replace(dir.resolve(base + ".ct"), out.encapsulation());
       OutputFiles.replace(dir.resolve(base + ".ss"), out.key().getEncoded());
-      samples.add(new Sample(base + ".ct", set + " ciphertext to " + base + ".ek whose decapsulation with " + base + ".dk is " + base + ".ss",
-          "python3 check-pqc.py " + base, List.of("python3")));
+      samples.add(
+          new Sample(
+              base + ".ct",
+              set
+                  + " ciphertext to "
+                  + base
+                  + ".ek whose decapsulation with "
+                  + base
+                  + ".dk is "
+                  + base
+                  + ".ss",
+              "python3 check-pqc.py " + base,
+              List.of("python3")));
     }
-    // CMS SignedData with ML-DSA-65 (RFC 9882) by the test PKI's ML-DSA-65 signer, as the cms-sign step makes it, in DER
-    // the JDK's key whatever --keys says, as the other samples: ACCP names only the family ("ML-DSA"), which CMS's builder cannot take
+    // CMS SignedData with ML-DSA-65 (RFC 9882) by the test PKI's ML-DSA-65 signer, as the cms-sign
+    // step makes it, in DER
+    // the JDK's key whatever --keys says, as the other samples: ACCP names only the family
+    // ("ML-DSA"), which CMS's builder cannot take
     var signer = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("signer-ml-dsa-65-1");
     var generator = new org.bouncycastle.cms.CMSSignedDataGenerator();
     var bc = new org.bouncycastle.jce.provider.BouncyCastleProvider();
-    generator.addSignerInfoGenerator(new org.bouncycastle.cms.jcajce.JcaSignerInfoGeneratorBuilder(
-        new org.bouncycastle.operator.jcajce.JcaDigestCalculatorProviderBuilder().setProvider(bc).build())
-        .build(new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder("ML-DSA-65").setProvider(signer.provider()).build(signer.privateKey()),
-            signer.certificate()));
-    generator.addCertificates(new org.bouncycastle.cert.jcajce.JcaCertStore(List.of(signer.certificate())));
-    byte[] p7s = generator.generate(new org.bouncycastle.cms.CMSProcessableByteArray(message), true).getEncoded("DER");
+    generator.addSignerInfoGenerator(
+        new org.bouncycastle.cms.jcajce.JcaSignerInfoGeneratorBuilder(
+                new org.bouncycastle.operator.jcajce.JcaDigestCalculatorProviderBuilder()
+                    .setProvider(bc)
+                    .build())
+            .build(
+                new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder("ML-DSA-65")
+                    .setProvider(signer.provider())
+                    .build(signer.privateKey()),
+                signer.certificate()));
+    generator.addCertificates(
+        new org.bouncycastle.cert.jcajce.JcaCertStore(List.of(signer.certificate())));
+    byte[] p7s =
+        generator
+            .generate(new org.bouncycastle.cms.CMSProcessableByteArray(message), true)
+            .getEncoded("DER");
     OutputFiles.replace(dir.resolve("cms-ml-dsa-65.p7s"), p7s);
-    samples.add(new Sample("cms-ml-dsa-65.p7s", "CMS SignedData (RFC 9882) of a message, signed attributes, ML-DSA-65 by signer-ml-dsa-65-1,"
-        + " its certificate inside", "python3 check-pqc.py cms-ml-dsa-65", List.of("python3")));
+    samples.add(
+        new Sample(
+            "cms-ml-dsa-65.p7s",
+            "CMS SignedData (RFC 9882) of a message, signed attributes, ML-DSA-65 by signer-ml-dsa-65-1,"
+                + " its certificate inside",
+            "python3 check-pqc.py cms-ml-dsa-65",
+            List.of("python3")));
     try (var script = PqcStudy.class.getResourceAsStream("check-pqc.py")) {
       OutputFiles.replace(dir.resolve("check-pqc.py"), script.readAllBytes());
     }
@@ -414,12 +655,19 @@ public final class PqcStudy implements Study {
   }
 
   static byte[] rawPublic(KeyPair pair) {
-    return org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(pair.getPublic().getEncoded()).getPublicKeyData().getOctets();
+    return org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(
+            pair.getPublic().getEncoded())
+        .getPublicKeyData()
+        .getOctets();
   }
 
-  /** The JDK writes an ML-KEM private key as RFC 9935's expandedKey: the PKCS#8 OCTET STRING holds an OCTET STRING, the FIPS 203 dk. */
+  /**
+   * The JDK writes an ML-KEM private key as RFC 9935's expandedKey: the PKCS#8 OCTET STRING holds
+   * an OCTET STRING, the FIPS 203 dk.
+   */
   static byte[] rawExpandedPrivate(KeyPair pair) throws java.io.IOException {
-    var info = org.bouncycastle.asn1.pkcs.PrivateKeyInfo.getInstance(pair.getPrivate().getEncoded());
+    var info =
+        org.bouncycastle.asn1.pkcs.PrivateKeyInfo.getInstance(pair.getPrivate().getEncoded());
     var inner = org.bouncycastle.asn1.ASN1Primitive.fromByteArray(info.getPrivateKey().getOctets());
     return org.bouncycastle.asn1.ASN1OctetString.getInstance(inner).getOctets();
   }

@@ -1,16 +1,16 @@
 package io.pkibench.study;
 
-import io.pkibench.report.ServiceComparison;
-import io.pkibench.results.RunResult;
-import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.keys.KeySource;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.MixSpec;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.WorkloadSpec;
+import io.pkibench.report.ServiceComparison;
 import io.pkibench.results.LevelResult;
+import io.pkibench.results.RunResult;
 import io.pkibench.results.StudyRecord;
+import io.pkibench.workload.api.ParamSpec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -27,32 +27,47 @@ import java.util.Map;
  * before each type, as the original restarted between tests.
  */
 public final class RestPkiStudy implements Study {
-  /** The share of the service's cores a probe seeks: the original's "CPU near 100%" condition, short of the last 10%. */
+  /**
+   * The share of the service's cores a probe seeks: the original's "CPU near 100%" condition, short
+   * of the last 10%.
+   */
   static final double TARGET_UTILISATION = 0.9;
 
   /**
-   * Why the original's figures are not a yardstick for ours: its stress tool sent every document over a slow client
-   * link (the study names it), where ours runs on loopback, so ours over it would measure the link, not the service.
+   * Why the original's figures are not a yardstick for ours: its stress tool sent every document
+   * over a slow client link (the study names it), where ours runs on loopback, so ours over it
+   * would measure the link, not the service.
    */
-  static final String LINK_BOUND = "the original was link-bound: its stress tool sent the 137 KB document over a 50 Mbps down / 6 Mbps up"
-      + " client link (the study names it; CAdES averaged 12.9 s per operation at 40 threads), where ours runs on loopback";
+  static final String LINK_BOUND =
+      "the original was link-bound: its stress tool sent the 137 KB document over a 50 Mbps down / 6 Mbps up"
+          + " client link (the study names it; CAdES averaged 12.9 s per operation at 40 threads), where ours runs on loopback";
 
   /**
-   * The original's unit: operations per minute with the service's 2 cores near 100%. Ours in it: operations per
-   * service CPU-second × 60 × 2, i.e. what our service would do with 2 cores busy, scaled linearly from the CPU it used.
+   * The original's unit: operations per minute with the service's 2 cores near 100%. Ours in it:
+   * operations per service CPU-second × 60 × 2, i.e. what our service would do with 2 cores busy,
+   * scaled linearly from the CPU it used.
    */
-  static final StudyRecord.Unit SEED_UNIT = new StudyRecord.Unit("ops/min at 100% of 2 service cores", 120, StudyRecord.Unit.PER_SERVICE_CPU_SECOND);
+  static final StudyRecord.Unit SEED_UNIT =
+      new StudyRecord.Unit(
+          "ops/min at 100% of 2 service cores", 120, StudyRecord.Unit.PER_SERVICE_CPU_SECOND);
 
-  private static final StudyInfo INFO = new StudyInfo("restpki",
-      "a two-phase signing service sized by transaction type, each alone (after Lacuna Rest PKI 1.13.2)",
-      StudyRecord.Unit.OPS_PER_MINUTE,
-      new StudyRecord.Published("Lacuna Rest PKI 1.13.2 stress test (STUDIES.md, study 1)",
-          "the service on a 2-core VM (E5-2660 at 2.2 GHz); the stress tool on another machine over a slow client link; one certificate, CRLs fetched once",
-          List.of(new StudyRecord.Figure("Authentication", 750, "40 threads, CPU near 100%", LINK_BOUND),
-              new StudyRecord.Figure("CAdES", 183, "40 threads, CPU near 100%", LINK_BOUND),
-              new StudyRecord.Figure("PAdES", 170, "20 threads, CPU near 100%", LINK_BOUND)),
-          SEED_UNIT, new StudyRecord.Condition("the service's CPU near 100%", TARGET_UTILISATION), List.of()),
-      StudyInfo.DEFAULT_DURATION);
+  private static final StudyInfo INFO =
+      new StudyInfo(
+          "restpki",
+          "a two-phase signing service sized by transaction type, each alone (after Lacuna Rest PKI 1.13.2)",
+          StudyRecord.Unit.OPS_PER_MINUTE,
+          new StudyRecord.Published(
+              "Lacuna Rest PKI 1.13.2 stress test (STUDIES.md, study 1)",
+              "the service on a 2-core VM (E5-2660 at 2.2 GHz); the stress tool on another machine over a slow client link; one certificate, CRLs fetched once",
+              List.of(
+                  new StudyRecord.Figure(
+                      "Authentication", 750, "40 threads, CPU near 100%", LINK_BOUND),
+                  new StudyRecord.Figure("CAdES", 183, "40 threads, CPU near 100%", LINK_BOUND),
+                  new StudyRecord.Figure("PAdES", 170, "20 threads, CPU near 100%", LINK_BOUND)),
+              SEED_UNIT,
+              new StudyRecord.Condition("the service's CPU near 100%", TARGET_UTILISATION),
+              List.of()),
+          StudyInfo.DEFAULT_DURATION);
 
   @Override
   public StudyInfo info() {
@@ -62,21 +77,30 @@ public final class RestPkiStudy implements Study {
   /** A transaction type: the original's name for it and the workload that drives it. */
   public record Type(String label, String workload) {}
 
-  public static final List<Type> TYPES = List.of(
-      new Type("Authentication", "http:auth"), new Type("CAdES", "http:cades"), new Type("CAdES-T", "http:cades-t"),
-      new Type("PAdES", "http:pades"), new Type("PAdES-T", "http:pades-t"), new Type("Timestamp", "http:timestamp"));
+  public static final List<Type> TYPES =
+      List.of(
+          new Type("Authentication", "http:auth"),
+          new Type("CAdES", "http:cades"),
+          new Type("CAdES-T", "http:cades-t"),
+          new Type("PAdES", "http:pades"),
+          new Type("PAdES-T", "http:pades-t"),
+          new Type("Timestamp", "http:timestamp"));
   static final double MIN_GAIN = 0.05;
   static final String SIGNER = "signer";
 
   static final String DSS = "dss";
+
   /** Where DSS's demonstration mounts its REST services under a served DSS's root. */
   static final String DSS_REST = "/services/rest";
+
   /** The side-by-side grid's columns are services. */
   public static final String SERVICE_COLUMNS = ServiceComparison.SERVICE_COLUMNS;
 
   /**
-   * A service the study measures: the built-in signer, DSS served by the study ({@code dss}), or a DSS already
-   * running elsewhere ({@code dss:URL}, its REST root); the built-in signer running elsewhere ({@code --target URL}) has its URL too. Each is measured alone, in turn, with the same types and levels.
+   * A service the study measures: the built-in signer, DSS served by the study ({@code dss}), or a
+   * DSS already running elsewhere ({@code dss:URL}, its REST root); the built-in signer running
+   * elsewhere ({@code --target URL}) has its URL too. Each is measured alone, in turn, with the
+   * same types and levels.
    */
   public record Service(String kind, String url) {
     public static final String BUILTIN = "builtin";
@@ -103,17 +127,26 @@ public final class RestPkiStudy implements Study {
           String url = p.substring(DSS.length() + 1);
           try {
             java.net.URI u = java.net.URI.create(url);
-            if ((!"http".equals(u.getScheme()) && !"https".equals(u.getScheme())) || u.getHost() == null) throw new IllegalArgumentException("not http(s)");
+            if ((!"http".equals(u.getScheme()) && !"https".equals(u.getScheme()))
+                || u.getHost() == null) throw new IllegalArgumentException("not http(s)");
             services.add(new Service(DSS, url));
           } catch (IllegalArgumentException e) {
-            problems.add("--service " + p + ": give DSS's REST root as dss:http(s)://HOST:PORT/services/rest");
+            problems.add(
+                "--service "
+                    + p
+                    + ": give DSS's REST root as dss:http(s)://HOST:PORT/services/rest");
           }
         } else {
-          problems.add("--service " + p + ": use builtin, dss (DSS served by the study) or dss:URL (a DSS running elsewhere)");
+          problems.add(
+              "--service "
+                  + p
+                  + ": use builtin, dss (DSS served by the study) or dss:URL (a DSS running elsewhere)");
         }
       }
-      if (services.stream().map(Service::label).distinct().count() != services.size()) problems.add("--service " + flag + ": a service is named twice");
-      if (services.isEmpty() && problems.isEmpty()) problems.add("--service: name at least one, e.g. builtin,dss");
+      if (services.stream().map(Service::label).distinct().count() != services.size())
+        problems.add("--service " + flag + ": a service is named twice");
+      if (services.isEmpty() && problems.isEmpty())
+        problems.add("--service: name at least one, e.g. builtin,dss");
       return services;
     }
   }
@@ -122,11 +155,20 @@ public final class RestPkiStudy implements Study {
   private final List<Service> services;
   private final Path trust;
   private final List<String> flagProblems;
-  /** {@code --mix}: the types sized together as one mix, each member named by its type's token; empty for none. */
+
+  /**
+   * {@code --mix}: the types sized together as one mix, each member named by its type's token;
+   * empty for none.
+   */
   private final List<MixSpec.Member> mix;
+
   /** {@code --types}: the types measured, in the study's order (default: all). */
   private List<Type> types = TYPES;
-  /** {@code --check-sizing}: each type measured again under CPU limits, the sizing checked; null without it. */
+
+  /**
+   * {@code --check-sizing}: each type measured again under CPU limits, the sizing checked; null
+   * without it.
+   */
   private CheckSizing checkSizing;
 
   public RestPkiStudy(boolean restartPerType) {
@@ -138,13 +180,25 @@ public final class RestPkiStudy implements Study {
     this(restartPerType, services, trust, List.of());
   }
 
-  /** {@code flagProblems}: what parsing {@code --service} found, reported with every other problem by {@link #problems}. */
-  public RestPkiStudy(boolean restartPerType, List<Service> services, Path trust, List<String> flagProblems) {
+  /**
+   * {@code flagProblems}: what parsing {@code --service} found, reported with every other problem
+   * by {@link #problems}.
+   */
+  public RestPkiStudy(
+      boolean restartPerType, List<Service> services, Path trust, List<String> flagProblems) {
     this(restartPerType, services, trust, flagProblems, List.of());
   }
 
-  /** {@code mix}: {@code --mix}'s members, named by {@link #token} of their types, sized together after the types alone. */
-  public RestPkiStudy(boolean restartPerType, List<Service> services, Path trust, List<String> flagProblems, List<MixSpec.Member> mix) {
+  /**
+   * {@code mix}: {@code --mix}'s members, named by {@link #token} of their types, sized together
+   * after the types alone.
+   */
+  public RestPkiStudy(
+      boolean restartPerType,
+      List<Service> services,
+      Path trust,
+      List<String> flagProblems,
+      List<MixSpec.Member> mix) {
     this.restartPerType = restartPerType;
     this.services = List.copyOf(services);
     this.trust = trust;
@@ -152,7 +206,10 @@ public final class RestPkiStudy implements Study {
     this.mix = List.copyOf(mix);
   }
 
-  /** This study measuring only {@code only} of its types (in the study's order); none measured is refused by {@link #problems}. */
+  /**
+   * This study measuring only {@code only} of its types (in the study's order); none measured is
+   * refused by {@link #problems}.
+   */
   public RestPkiStudy only(List<Type> only) {
     RestPkiStudy s = new RestPkiStudy(restartPerType, services, trust, flagProblems, mix);
     s.types = TYPES.stream().filter(only::contains).toList();
@@ -160,21 +217,28 @@ public final class RestPkiStudy implements Study {
     return s;
   }
 
-  /** This study with {@code --check-sizing}: after the types (and the mix), each type alone again under CPU limits. */
+  /**
+   * This study with {@code --check-sizing}: after the types (and the mix), each type alone again
+   * under CPU limits.
+   */
   public RestPkiStudy checkingSizing(CheckSizing check) {
     RestPkiStudy s = only(types);
     s.checkSizing = check;
     return s;
   }
 
-  /** A type as {@code --mix} names it: its workload without the {@code http:} prefix (auth, cades, cades-t, pades, pades-t, timestamp). */
+  /**
+   * A type as {@code --mix} names it: its workload without the {@code http:} prefix (auth, cades,
+   * cades-t, pades, pades-t, timestamp).
+   */
   public static String token(Type type) {
     return type.workload().substring(type.workload().indexOf(':') + 1);
   }
 
   /** The mix step's row label, e.g. "Mix cades=6,pades=3,timestamp=1". */
   String mixLabel() {
-    return "Mix " + String.join(",", mix.stream().map(m -> m.name() + "=" + weightText(m.weight())).toList());
+    return "Mix "
+        + String.join(",", mix.stream().map(m -> m.name() + "=" + weightText(m.weight())).toList());
   }
 
   /** A weight as typed, without a trailing ".0". */
@@ -186,7 +250,10 @@ public final class RestPkiStudy implements Study {
     return TYPES.stream().filter(t -> token(t).equals(token)).findFirst().orElse(null);
   }
 
-  /** Why nothing answers at {@code url} now (a TCP connection refused or timed out), or empty: checked before anything starts. */
+  /**
+   * Why nothing answers at {@code url} now (a TCP connection refused or timed out), or empty:
+   * checked before anything starts.
+   */
   static java.util.Optional<String> unreachable(String url) {
     java.net.URI u = java.net.URI.create(url);
     int port = u.getPort() != -1 ? u.getPort() : "https".equals(u.getScheme()) ? 443 : 80;
@@ -194,7 +261,14 @@ public final class RestPkiStudy implements Study {
       s.connect(new java.net.InetSocketAddress(u.getHost(), port), 5000);
       return java.util.Optional.empty();
     } catch (java.io.IOException e) {
-      return java.util.Optional.of("cannot connect to " + u.getHost() + ":" + port + " (" + e.getMessage() + "); is the service running there?");
+      return java.util.Optional.of(
+          "cannot connect to "
+              + u.getHost()
+              + ":"
+              + port
+              + " ("
+              + e.getMessage()
+              + "); is the service running there?");
     }
   }
 
@@ -210,35 +284,61 @@ public final class RestPkiStudy implements Study {
   }
 
   static String dssHasNone(Type type) {
-    return type.label().equals("Authentication") ? "DSS has no certificate login" : "DSS has no RFC 3161 endpoint";
+    return type.label().equals("Authentication")
+        ? "DSS has no certificate login"
+        : "DSS has no RFC 3161 endpoint";
   }
 
   @Override
   public List<String> problems(StudyOptions options) {
     List<String> problems = new ArrayList<>(flagProblems);
-    if (types.isEmpty() && flagProblems.isEmpty()) problems.add("--types: name at least one type, e.g. --types cades");
+    if (types.isEmpty() && flagProblems.isEmpty())
+      problems.add("--types: name at least one type, e.g. --types cades");
     if (!mix.isEmpty()) {
       problems.addAll(new MixSpec(mix, 1).problems("--mix"));
       for (MixSpec.Member m : mix) {
         if (type(m.name()) == null) {
-          problems.add("--mix " + m.name() + ": not a transaction type of restpki; use " + String.join(", ", TYPES.stream().map(RestPkiStudy::token).toList()));
+          problems.add(
+              "--mix "
+                  + m.name()
+                  + ": not a transaction type of restpki; use "
+                  + String.join(", ", TYPES.stream().map(RestPkiStudy::token).toList()));
         }
       }
-      if (services.stream().noneMatch(Service::builtin)) problems.add("--mix: sizes the built-in signer's mix; add builtin to --service");
+      if (services.stream().noneMatch(Service::builtin))
+        problems.add("--mix: sizes the built-in signer's mix; add builtin to --service");
     }
-    if (options.duration().compareTo(Duration.ofSeconds(5)) < 0) problems.add("--duration: measure each type at least 5s, e.g. --duration 1m");
-    if (trust != null && !java.nio.file.Files.isReadable(trust)) problems.add("--trust " + trust + ": no such readable file; give the CA certificate (PEM) DSS's https address chains to");
-    if (trust != null && services.stream().noneMatch(s -> s.url() != null)) problems.add("--trust: only for an outside service, --service dss:https://HOST/services/rest");
+    if (options.duration().compareTo(Duration.ofSeconds(5)) < 0)
+      problems.add("--duration: measure each type at least 5s, e.g. --duration 1m");
+    if (trust != null && !java.nio.file.Files.isReadable(trust))
+      problems.add(
+          "--trust "
+              + trust
+              + ": no such readable file; give the CA certificate (PEM) DSS's https address chains to");
+    if (trust != null && services.stream().noneMatch(s -> s.url() != null))
+      problems.add(
+          "--trust: only for an outside service, --service dss:https://HOST/services/rest");
     if (checkSizing != null) {
       if (services.size() != 1 || !services.get(0).builtin() || services.get(0).url() != null) {
-        problems.add("--check-sizing: limits the CPU of the built-in signer the study starts on this machine; leave out --service and --target");
+        problems.add(
+            "--check-sizing: limits the CPU of the built-in signer the study starts on this machine; leave out --service and --target");
       } else if (problems.isEmpty()) {
-        checkSizing.problem().ifPresent(problems::add); // it makes and removes a group: only when nothing else is wrong
+        checkSizing
+            .problem()
+            .ifPresent(
+                problems::add); // it makes and removes a group: only when nothing else is wrong
       }
     }
     for (Service service : services) {
       if (service.url() != null) {
-        unreachable(service.url()).ifPresent(why -> problems.add((service.builtin() ? "--target " : "--service dss:") + service.url() + ": " + why));
+        unreachable(service.url())
+            .ifPresent(
+                why ->
+                    problems.add(
+                        (service.builtin() ? "--target " : "--service dss:")
+                            + service.url()
+                            + ": "
+                            + why));
       }
     }
     return problems;
@@ -250,13 +350,19 @@ public final class RestPkiStudy implements Study {
     for (Service service : services) {
       if (service.url() != null) continue; // running elsewhere: nothing to start
       if (service.builtin()) {
-        List<String> args = new ArrayList<>(List.of("signer", "--pki", options.pkiDir().toString(), "--keys", options.keys()));
-        if (options.pinFile() != null) args.addAll(List.of("--pin-file", options.pinFile().toString()));
+        List<String> args =
+            new ArrayList<>(
+                List.of("signer", "--pki", options.pkiDir().toString(), "--keys", options.keys()));
+        if (options.pinFile() != null)
+          args.addAll(List.of("--pin-file", options.pinFile().toString()));
         specs.add(new ServiceSpec(SIGNER, args, "https"));
       } else {
-        // DSS's server-signing token holds key material: its keys (TSA, server signing) stay software ones.
+        // DSS's server-signing token holds key material: its keys (TSA, server signing) stay
+        // software ones.
         String keys = options.keys().startsWith("software") ? options.keys() : "software";
-        specs.add(new ServiceSpec(DSS, List.of("dss", "--pki", options.pkiDir().toString(), "--keys", keys), "http"));
+        specs.add(
+            new ServiceSpec(
+                DSS, List.of("dss", "--pki", options.pkiDir().toString(), "--keys", keys), "http"));
       }
     }
     return specs;
@@ -264,14 +370,17 @@ public final class RestPkiStudy implements Study {
 
   @Override
   public List<Step> steps(StudyOptions options, RunningServices services) {
-    List<Integer> probeLevels = options.quick() ? List.of(2, 8, 32) : List.of(1, 2, 4, 8, 16, 32, 64);
+    List<Integer> probeLevels =
+        options.quick() ? List.of(2, 8, 32) : List.of(1, 2, 4, 8, 16, 32, 64);
     Iterations probeEach = options.iterations("1x1s", 1, Duration.ofSeconds(5));
     Duration probeWarmEach = options.iterations("1x500ms", 1, probeEach.each()).each();
-    // --duration is the measured time per type, in five iterations, as the original's runs; quick keeps
+    // --duration is the measured time per type, in five iterations, as the original's runs; quick
+    // keeps
     // three, so that a service still warming up can be told apart from noise.
     long seconds = Math.max(5, options.duration().toSeconds());
     Iterations warmup = options.warmup("1x500ms", 1, Duration.ofSeconds(Math.max(5, seconds / 10)));
-    Iterations measure = options.iterations("3x3s", 5, Duration.ofSeconds(Math.max(1, seconds / 5)));
+    Iterations measure =
+        options.iterations("3x3s", 5, Duration.ofSeconds(Math.max(1, seconds / 5)));
     List<Step> steps = new ArrayList<>();
     for (Service service : this.services) {
       for (Type type : types) {
@@ -284,20 +393,32 @@ public final class RestPkiStudy implements Study {
         Map<String, String> params = new java.util.LinkedHashMap<>();
         params.put(ParamSpec.TARGET, target(service, services));
         if (!service.builtin() && trust != null) params.put("trust", trust.toString());
-        // CAdES signs the same 137 KB PDF as PAdES, on every service: the original signed one document throughout.
-        if (workload.startsWith("http:cades") || workload.startsWith("dss:cades")) params.put("document", "pdf");
+        // CAdES signs the same 137 KB PDF as PAdES, on every service: the original signed one
+        // document throughout.
+        if (workload.startsWith("http:cades") || workload.startsWith("dss:cades"))
+          params.put("document", "pdf");
         WorkloadSpec spec = new WorkloadSpec(workload, params, options.keys());
         String cpu = cpu(service);
-        // Each probed level warms until steady too: a probe of a cold service reads the JIT's progress as the level's
+        // Each probed level warms until steady too: a probe of a cold service reads the JIT's
+        // progress as the level's
         // (2 threads at 0.9 ops/s, then 32 "still gaining"), and chooses by it.
-        Plan probe = plan(spec, probeLevels, new Iterations(0, probeWarmEach, StudyOptions.QUICK_WARMUP_CAP), probeEach, cpu);
-        Step step = Step.of(label, plan(spec, List.of(1), warmup, measure, cpu)).probedBy(probe, RestPkiStudy::choose);
+        Plan probe =
+            plan(
+                spec,
+                probeLevels,
+                new Iterations(0, probeWarmEach, StudyOptions.QUICK_WARMUP_CAP),
+                probeEach,
+                cpu);
+        Step step =
+            Step.of(label, plan(spec, List.of(1), warmup, measure, cpu))
+                .probedBy(probe, RestPkiStudy::choose);
         if (restartPerType && !steps.isEmpty()) step = step.before(StepHook.restartServices());
         steps.add(step);
       }
     }
     if (!mix.isEmpty()) {
-      // The types together, as the service sees them at once: one pool, one JIT, one heap for all. Probed and measured
+      // The types together, as the service sees them at once: one pool, one JIT, one heap for all.
+      // Probed and measured
       // as each type alone was, so its row reads beside theirs in the same unit.
       Service builtin = this.services.stream().filter(Service::builtin).findFirst().orElseThrow();
       List<MixSpec.Member> members = new ArrayList<>();
@@ -307,16 +428,26 @@ public final class RestPkiStudy implements Study {
         if (type(m.name()).workload().startsWith("http:cades")) params.put("document", "pdf");
         members.add(new MixSpec.Member(type(m.name()).workload(), m.name(), m.weight(), params));
       }
-      WorkloadSpec spec = new WorkloadSpec("mix", Map.of(), options.keys(), new MixSpec(members, 1));
-      Plan probe = plan(spec, probeLevels, new Iterations(0, probeWarmEach, StudyOptions.QUICK_WARMUP_CAP), probeEach, cpu(builtin));
-      Step step = Step.of(mixLabel(), plan(spec, List.of(1), warmup, measure, cpu(builtin))).probedBy(probe, RestPkiStudy::choose);
+      WorkloadSpec spec =
+          new WorkloadSpec("mix", Map.of(), options.keys(), new MixSpec(members, 1));
+      Plan probe =
+          plan(
+              spec,
+              probeLevels,
+              new Iterations(0, probeWarmEach, StudyOptions.QUICK_WARMUP_CAP),
+              probeEach,
+              cpu(builtin));
+      Step step =
+          Step.of(mixLabel(), plan(spec, List.of(1), warmup, measure, cpu(builtin)))
+              .probedBy(probe, RestPkiStudy::choose);
       if (restartPerType && !steps.isEmpty()) step = step.before(StepHook.restartServices());
       steps.add(step);
     }
     if (checkSizing != null) {
       // Last, after the mix too: every step before them measures the service unlimited.
       for (Step sized : List.copyOf(steps)) {
-        if (sized.plan() != null && !sized.label().equals(mixLabel())) steps.addAll(checkSizing.steps(sized));
+        if (sized.plan() != null && !sized.label().equals(mixLabel()))
+          steps.addAll(checkSizing.steps(sized));
       }
     }
     return steps;
@@ -328,13 +459,24 @@ public final class RestPkiStudy implements Study {
     return CheckSizing.of(result, types.stream().map(t -> label(t, services.get(0))).toList());
   }
 
-  private static Plan plan(WorkloadSpec spec, List<Integer> levels, Iterations warmup, Iterations measure, String cpu) {
-    return Plan.of(List.of(spec)).concurrency(levels).warmup(warmup).measure(measure).cpu(cpu).build();
+  private static Plan plan(
+      WorkloadSpec spec, List<Integer> levels, Iterations warmup, Iterations measure, String cpu) {
+    return Plan.of(List.of(spec))
+        .concurrency(levels)
+        .warmup(warmup)
+        .measure(measure)
+        .cpu(cpu)
+        .build();
   }
 
-  /** A type's row: its original name alone when the built-in service is the only one (as before), else with the service. */
+  /**
+   * A type's row: its original name alone when the built-in service is the only one (as before),
+   * else with the service.
+   */
   String label(Type type, Service service) {
-    return services.size() == 1 && service.builtin() ? type.label() : type.label() + " [" + service.label() + "]";
+    return services.size() == 1 && service.builtin()
+        ? type.label()
+        : type.label() + " [" + service.label() + "]";
   }
 
   private static String target(Service service, RunningServices running) {
@@ -349,7 +491,10 @@ public final class RestPkiStudy implements Study {
     return "service:" + (service.builtin() ? SIGNER : DSS);
   }
 
-  /** Types by services, so that the report can set the services side by side; none for the built-in service alone. */
+  /**
+   * Types by services, so that the report can set the services side by side; none for the built-in
+   * service alone.
+   */
   @Override
   public StudyRecord.Grid grid(StudyOptions options) {
     if (services.size() == 1 && services.get(0).builtin()) return null;
@@ -357,12 +502,24 @@ public final class RestPkiStudy implements Study {
     for (Service service : services) {
       for (Type type : types) {
         String workload = service.builtin() ? type.workload() : dssWorkload(type);
-        cells.add(new StudyRecord.Cell(type.label(), service.label(), "", workload == null ? null : label(type, service),
-            workload == null ? null : workload, workload == null ? StudyRunner.NOT_APPLICABLE + dssHasNone(type) : null));
+        cells.add(
+            new StudyRecord.Cell(
+                type.label(),
+                service.label(),
+                "",
+                workload == null ? null : label(type, service),
+                workload == null ? null : workload,
+                workload == null ? StudyRunner.NOT_APPLICABLE + dssHasNone(type) : null));
       }
     }
-    return new StudyRecord.Grid("transaction", SERVICE_COLUMNS, types.stream().map(Type::label).toList(),
-        services.stream().map(Service::label).toList(), services.get(0).label(), List.of(""), cells);
+    return new StudyRecord.Grid(
+        "transaction",
+        SERVICE_COLUMNS,
+        types.stream().map(Type::label).toList(),
+        services.stream().map(Service::label).toList(),
+        services.get(0).label(),
+        List.of(""),
+        cells);
   }
 
   @Override
@@ -371,45 +528,66 @@ public final class RestPkiStudy implements Study {
     List<String> notes = new ArrayList<>();
     if (checkSizing != null) notes.add(CheckSizing.note());
     if (options.quick()) {
-      notes.add("quick: each type warmed half a second at a time until the service's CPU per operation held (at most 4 s: a type that never steadied is flagged);"
-          + " its JIT may still gain over minutes. For sizing figures: --duration 5m");
+      notes.add(
+          "quick: each type warmed half a second at a time until the service's CPU per operation held (at most 4 s: a type that never steadied is flagged);"
+              + " its JIT may still gain over minutes. For sizing figures: --duration 5m");
     }
     if (services.stream().anyMatch(s -> !s.builtin())) {
-      notes.add("dss: EU DSS's own REST services (one-document signature API), the client signing getDataToSign's bytes with its key from --keys;"
-          + " Authentication and Timestamp are n/a: DSS's REST API has no certificate login, and no RFC 3161 endpoint (its timestampDocument"
-          + " makes a time-stamped document, another transaction)");
+      notes.add(
+          "dss: EU DSS's own REST services (one-document signature API), the client signing getDataToSign's bytes with its key from --keys;"
+              + " Authentication and Timestamp are n/a: DSS's REST API has no certificate login, and no RFC 3161 endpoint (its timestampDocument"
+              + " makes a time-stamped document, another transaction)");
     }
-    if (services.stream().anyMatch(s -> !s.builtin() && s.url() == null) && !options.keys().startsWith("software")) {
-      notes.add("dss served by the study holds its own keys (its TSA, its server-signing token) as software keys, DSS's token being a key store;"
-          + " --keys " + options.keys() + " are the client's keys there");
+    if (services.stream().anyMatch(s -> !s.builtin() && s.url() == null)
+        && !options.keys().startsWith("software")) {
+      notes.add(
+          "dss served by the study holds its own keys (its TSA, its server-signing token) as software keys, DSS's token being a key store;"
+              + " --keys "
+              + options.keys()
+              + " are the client's keys there");
     }
     if (services.stream().anyMatch(s -> !s.builtin() && s.url() == null)) {
-      notes.add("dss served by the study: the test PKI's root trusted, its CRLs read once (no download), its TSA in DSS's process for the -T levels;"
-          + " DSS checks the signing certificate as its defaults do (a validation context per call), where the built-in signer checks its dates alone");
+      notes.add(
+          "dss served by the study: the test PKI's root trusted, its CRLs read once (no download), its TSA in DSS's process for the -T levels;"
+              + " DSS checks the signing certificate as its defaults do (a validation context per call), where the built-in signer checks its dates alone");
     }
     return notes;
   }
 
-  /** The first probed level that drives the service to 90% CPU, or the last before one that gains under 5%, or the highest. */
+  /**
+   * The first probed level that drives the service to 90% CPU, or the last before one that gains
+   * under 5%, or the highest.
+   */
   static Step.LevelChooser.Choice choose(List<LevelResult> levels) {
-    List<LevelResult> sorted = levels.stream().sorted(Comparator.comparingInt(LevelResult::concurrency)).toList();
+    List<LevelResult> sorted =
+        levels.stream().sorted(Comparator.comparingInt(LevelResult::concurrency)).toList();
     for (int i = 0; i < sorted.size(); i++) {
       LevelResult l = sorted.get(i);
       if (l.cpu().utilisation() >= TARGET_UTILISATION) {
-        return new Step.LevelChooser.Choice(l.concurrency(), String.format(java.util.Locale.ROOT, "the first probed level to drive the service's CPU to %.0f%%",
-            l.cpu().utilisation() * 100));
+        return new Step.LevelChooser.Choice(
+            l.concurrency(),
+            String.format(
+                java.util.Locale.ROOT,
+                "the first probed level to drive the service's CPU to %.0f%%",
+                l.cpu().utilisation() * 100));
       }
       if (i > 0 && l.throughput().mean() < sorted.get(i - 1).throughput().mean() * (1 + MIN_GAIN)) {
-        return new Step.LevelChooser.Choice(sorted.get(i - 1).concurrency(), "the next probed level, " + l.concurrency() + ", gained under 5%");
+        return new Step.LevelChooser.Choice(
+            sorted.get(i - 1).concurrency(),
+            "the next probed level, " + l.concurrency() + ", gained under 5%");
       }
     }
-    return new Step.LevelChooser.Choice(sorted.get(sorted.size() - 1).concurrency(), "the highest probed level; it was still gaining");
+    return new Step.LevelChooser.Choice(
+        sorted.get(sorted.size() - 1).concurrency(),
+        "the highest probed level; it was still gaining");
   }
 
   @Override
-  public List<Sample> samples(Path dir, TestPki pki, KeySource keys, InstantSource clock) throws Exception {
+  public List<Sample> samples(Path dir, TestPki pki, KeySource keys, InstantSource clock)
+      throws Exception {
     List<Sample> samples = new ArrayList<>(StudySamples.write(dir, pki, keys, clock));
-    if (services.stream().anyMatch(s -> !s.builtin() && s.url() == null)) samples.addAll(StudySamples.writeDss(dir, pki, keys, clock));
+    if (services.stream().anyMatch(s -> !s.builtin() && s.url() == null))
+      samples.addAll(StudySamples.writeDss(dir, pki, keys, clock));
     return samples;
   }
 }

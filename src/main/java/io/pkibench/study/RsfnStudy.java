@@ -6,34 +6,41 @@ import io.pkibench.formats.rsfn.Protocol3;
 import io.pkibench.formats.rsfn.Treatment;
 import io.pkibench.keys.KeySource;
 import io.pkibench.pki.TestPki;
-import io.pkibench.workload.rsfn.RsfnWorkloads;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.ThreadKind;
 import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.results.StudyRecord;
+import io.pkibench.workload.rsfn.RsfnWorkloads;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Study 3 of STUDIES.md: RSFN security protocol 3 packaging and unpackaging of a 1 KiB payload, done
- * by two key-server nodes (own JVMs, 50/50) for a client that keeps N calls pending, N from 1 to 512
- * on virtual threads. Each round as the original: restart both nodes, run once and discard it, run
- * five times and keep them. The CPU charged is the nodes' (both pids); each operation is measured
- * again at 64 pending calls charging the client's JVM, for ops per client CPU-second.
+ * Study 3 of STUDIES.md: RSFN security protocol 3 packaging and unpackaging of a 1 KiB payload,
+ * done by two key-server nodes (own JVMs, 50/50) for a client that keeps N calls pending, N from 1
+ * to 512 on virtual threads. Each round as the original: restart both nodes, run once and discard
+ * it, run five times and keep them. The CPU charged is the nodes' (both pids); each operation is
+ * measured again at 64 pending calls charging the client's JVM, for ops per client CPU-second.
  */
 public final class RsfnStudy implements Study {
-  private static final StudyInfo INFO = new StudyInfo("rsfn",
-      "RSFN protocol 3 packaging and unpackaging of 1 KiB by a two-node key server, 1 to 512 pending calls (after Prodist STS RSFN cluster 7.0.3)",
-      StudyRecord.Unit.OPS_PER_SECOND,
-      // The original published curves, not a table of figures: its shape is what ours is read against.
-      new StudyRecord.Published("Prodist STS RSFN cluster 7.0.3 benchmarks (STUDIES.md, study 3)",
-          "a Java client balanced 50/50 over two key servers; throughput rises until 256 pending calls then falls; latency roughly flat"
-              + " under 50 ms up to 64; p99 accelerates from 128",
-          List.of(), null, KeyServerNodes.CONDITION, List.of()),
-      Duration.ofSeconds(10));
+  private static final StudyInfo INFO =
+      new StudyInfo(
+          "rsfn",
+          "RSFN protocol 3 packaging and unpackaging of 1 KiB by a two-node key server, 1 to 512 pending calls (after Prodist STS RSFN cluster 7.0.3)",
+          StudyRecord.Unit.OPS_PER_SECOND,
+          // The original published curves, not a table of figures: its shape is what ours is read
+          // against.
+          new StudyRecord.Published(
+              "Prodist STS RSFN cluster 7.0.3 benchmarks (STUDIES.md, study 3)",
+              "a Java client balanced 50/50 over two key servers; throughput rises until 256 pending calls then falls; latency roughly flat"
+                  + " under 50 ms up to 64; p99 accelerates from 128",
+              List.of(),
+              null,
+              KeyServerNodes.CONDITION,
+              List.of()),
+          Duration.ofSeconds(10));
 
   @Override
   public StudyInfo info() {
@@ -45,8 +52,10 @@ public final class RsfnStudy implements Study {
   public static final String CLIENT_CPU = PixStudy.CLIENT_CPU;
   static final int CLIENT_CPU_LEVEL = 64;
   static final List<Integer> LEVELS = List.of(1, 2, 4, 8, 16, 32, 64, 128, 256, 384, 512);
+
   /** Quick keeps 128, where the original's p99 turns. */
   static final List<Integer> QUICK_LEVELS = List.of(1, 4, 16, 64, 128, 256, 512);
+
   private final List<Integer> quickLevels;
 
   public RsfnStudy() {
@@ -75,68 +84,116 @@ public final class RsfnStudy implements Study {
     Iterations kept = options.iterations("3x2s", 5);
     String remote = KeyServerNodes.remoteKeys(services);
     List<Step> steps = new ArrayList<>();
-    for (String[] op : List.of(new String[] {PACK, "rsfn-pack"}, new String[] {UNPACK, "rsfn-unpack"})) {
+    for (String[] op :
+        List.of(new String[] {PACK, "rsfn-pack"}, new String[] {UNPACK, "rsfn-unpack"})) {
       WorkloadSpec spec = new WorkloadSpec(op[1], Map.of("mode", "remote", "size", "1024"), remote);
-      steps.add(Step.of(op[0], plan(spec, levels, once, kept, "services")).beforeEachLevel(StepHook.restartServices()));
+      steps.add(
+          Step.of(op[0], plan(spec, levels, once, kept, "services"))
+              .beforeEachLevel(StepHook.restartServices()));
     }
     int clientLevel = clientLevel(options);
     for (Step s : List.copyOf(steps)) {
-      steps.add(Step.of(s.label() + CLIENT_CPU, plan(s.plan().workloads().get(0), List.of(clientLevel), once, kept, "client")));
+      steps.add(
+          Step.of(
+              s.label() + CLIENT_CPU,
+              plan(s.plan().workloads().get(0), List.of(clientLevel), once, kept, "client")));
     }
     return steps;
   }
 
-  /** The client's side is measured at a level of the sweep (64, else its highest), so the report sets the two costs per operation side by side. */
+  /**
+   * The client's side is measured at a level of the sweep (64, else its highest), so the report
+   * sets the two costs per operation side by side.
+   */
   private int clientLevel(StudyOptions options) {
     List<Integer> levels = options.quick() ? quickLevels : LEVELS;
     return levels.contains(CLIENT_CPU_LEVEL) ? CLIENT_CPU_LEVEL : levels.get(levels.size() - 1);
   }
 
-  /** Virtual threads: 512 pending calls need no 512 platform threads, and the nodes multiplex them on one connection each. */
-  private static Plan plan(WorkloadSpec spec, List<Integer> levels, Iterations warmup, Iterations measure, String cpu) {
-    return Plan.of(List.of(spec)).concurrency(levels).warmup(warmup).measure(measure).threads(ThreadKind.VIRTUAL).cpu(cpu).build();
+  /**
+   * Virtual threads: 512 pending calls need no 512 platform threads, and the nodes multiplex them
+   * on one connection each.
+   */
+  private static Plan plan(
+      WorkloadSpec spec, List<Integer> levels, Iterations warmup, Iterations measure, String cpu) {
+    return Plan.of(List.of(spec))
+        .concurrency(levels)
+        .warmup(warmup)
+        .measure(measure)
+        .threads(ThreadKind.VIRTUAL)
+        .cpu(cpu)
+        .build();
   }
 
   @Override
   public List<String> notes(StudyOptions options) {
     List<String> notes = new ArrayList<>();
-    notes.add((options.cpus().isShared() ? "the client and both key-server nodes share this machine's cores"
-        : "both key-server nodes share CPU " + options.cpus().services() + ", the client CPU " + options.cpus().client())
-        + "; the original ran its client and two servers apart");
-    notes.add("each level as the original's round: both nodes restarted, one run discarded, " + (options.quick() ? 3 : 5) + " kept; the nodes pack and unpack"
-        + " (their keys never leave them), the client keeps N calls pending on virtual threads over one connection per node");
-    notes.add("the CPU per operation is the nodes' (both pids), except in the steps named '" + CLIENT_CPU.strip() + "', which charge the client's JVM at "
-        + clientLevel(options) + " pending calls");
-    if (options.quick()) notes.add("quick: levels " + quickLevels + ", after each restart the nodes warmed half a second at a time until steady (at most 4 s; a level that never steadied is flagged, not fitted), then 3 runs of 2 s kept; the original's sweep: --duration 10s");
+    notes.add(
+        (options.cpus().isShared()
+                ? "the client and both key-server nodes share this machine's cores"
+                : "both key-server nodes share CPU "
+                    + options.cpus().services()
+                    + ", the client CPU "
+                    + options.cpus().client())
+            + "; the original ran its client and two servers apart");
+    notes.add(
+        "each level as the original's round: both nodes restarted, one run discarded, "
+            + (options.quick() ? 3 : 5)
+            + " kept; the nodes pack and unpack"
+            + " (their keys never leave them), the client keeps N calls pending on virtual threads over one connection per node");
+    notes.add(
+        "the CPU per operation is the nodes' (both pids), except in the steps named '"
+            + CLIENT_CPU.strip()
+            + "', which charge the client's JVM at "
+            + clientLevel(options)
+            + " pending calls");
+    if (options.quick())
+      notes.add(
+          "quick: levels "
+              + quickLevels
+              + ", after each restart the nodes warmed half a second at a time until steady (at most 4 s; a level that never steadied is flagged, not fitted), then 3 runs of 2 s kept; the original's sweep: --duration 10s");
     return notes;
   }
 
   /**
-   * Two envelopes from the study's sender to its recipient, packed by the code the study measured: one
-   * encrypted (C04 0), one not (C04 3), whose signature openssl can verify without the recipient's key;
-   * the certificates; and {@code check-rsfn.sh}.
+   * Two envelopes from the study's sender to its recipient, packed by the code the study measured:
+   * one encrypted (C04 0), one not (C04 3), whose signature openssl can verify without the
+   * recipient's key; the certificates; and {@code check-rsfn.sh}.
    */
   @Override
-  public List<Sample> samples(java.nio.file.Path dir, TestPki pki, KeySource keys, java.time.InstantSource clock)
+  public List<Sample> samples(
+      java.nio.file.Path dir, TestPki pki, KeySource keys, java.time.InstantSource clock)
       throws Exception {
     java.nio.file.Files.createDirectories(dir);
     var sender = keys.key(RsfnWorkloads.SENDER);
     var recipient = keys.key(RsfnWorkloads.RECIPIENT);
-    var codec = Protocol3.forTestPki(pki, CaCodes.defaults(), clock,
-        keys.provider("Cipher", "AES/GCM/NoPadding"));
+    var codec =
+        Protocol3.forTestPki(
+            pki, CaCodes.defaults(), clock, keys.provider("Cipher", "AES/GCM/NoPadding"));
     byte[] payload = RsfnWorkloads.payload(1024);
-    OutputFiles.replace(dir.resolve("rsfn-pack.rsfn"), codec.pack(sender, recipient.certificate(), payload, Treatment.NORMAL));
-    OutputFiles.replace(dir.resolve("rsfn-clear.rsfn"), codec.pack(sender, recipient.certificate(), payload, Treatment.CLEAR));
+    OutputFiles.replace(
+        dir.resolve("rsfn-pack.rsfn"),
+        codec.pack(sender, recipient.certificate(), payload, Treatment.NORMAL));
+    OutputFiles.replace(
+        dir.resolve("rsfn-clear.rsfn"),
+        codec.pack(sender, recipient.certificate(), payload, Treatment.CLEAR));
     OutputFiles.replace(dir.resolve("sender.pem"), TestPki.pem(List.of(sender.certificate())));
-    OutputFiles.replace(dir.resolve("recipient.pem"), TestPki.pem(List.of(recipient.certificate())));
+    OutputFiles.replace(
+        dir.resolve("recipient.pem"), TestPki.pem(List.of(recipient.certificate())));
     try (var script = RsfnStudy.class.getResourceAsStream("check-rsfn.sh")) {
       java.nio.file.Path target = dir.resolve("check-rsfn.sh");
       OutputFiles.replaceScript(target, script.readAllBytes());
     }
     return List.of(
-        new Sample("rsfn-pack.rsfn", "1 KiB packed from sender.pem to recipient.pem, encrypted (C04 0): header fields and serials",
-            "bash check-rsfn.sh rsfn-pack.rsfn sender.pem recipient.pem", List.of("openssl")),
-        new Sample("rsfn-clear.rsfn", "the same payload not encrypted (C04 3): header fields, serials, C15 over the payload",
-            "bash check-rsfn.sh rsfn-clear.rsfn sender.pem recipient.pem", List.of("openssl")));
+        new Sample(
+            "rsfn-pack.rsfn",
+            "1 KiB packed from sender.pem to recipient.pem, encrypted (C04 0): header fields and serials",
+            "bash check-rsfn.sh rsfn-pack.rsfn sender.pem recipient.pem",
+            List.of("openssl")),
+        new Sample(
+            "rsfn-clear.rsfn",
+            "the same payload not encrypted (C04 3): header fields, serials, C15 over the payload",
+            "bash check-rsfn.sh rsfn-clear.rsfn sender.pem recipient.pem",
+            List.of("openssl")));
   }
 }

@@ -14,25 +14,44 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * A study's services: each its own JVM on a loopback port chosen before any starts, so that steps can
- * be planned (and validated) with their URLs first. CPU is summed over the pids of all of them, and a
- * restart keeps each port and follows the new pid. Closing stops every one.
+ * A study's services: each its own JVM on a loopback port chosen before any starts, so that steps
+ * can be planned (and validated) with their URLs first. CPU is summed over the pids of all of them,
+ * and a restart keeps each port and follows the new pid. Closing stops every one.
  */
 public final class RunningServices implements AutoCloseable {
   private final List<String> javaCommand;
+
   /** The cores' prefix (taskset), empty when services and client share every core. */
   private final List<String> launchPrefix;
+
   private final Map<String, String> env;
   private final Consumer<String> log;
   private final CpuSplit cpus;
   private final Map<String, Entry> services = new LinkedHashMap<>();
-  /** A step's CPU when its service runs on another machine: none read, so the table says "no CPU measured". */
+
+  /**
+   * A step's CPU when its service runs on another machine: none read, so the table says "no CPU
+   * measured".
+   */
   public static final String NO_CPU = "none";
-  /** {@code {port:NAME}} in a service's arguments: another service's port, e.g. a PEC provider's peer. */
-  private static final java.util.regex.Pattern PORT_OF = java.util.regex.Pattern.compile("\\{port:([^}]+)}");
-  /** Set when the study ends: a fault scheduled on another thread must not start a service after that. */
+
+  /**
+   * {@code {port:NAME}} in a service's arguments: another service's port, e.g. a PEC provider's
+   * peer.
+   */
+  private static final java.util.regex.Pattern PORT_OF =
+      java.util.regex.Pattern.compile("\\{port:([^}]+)}");
+
+  /**
+   * Set when the study ends: a fault scheduled on another thread must not start a service after
+   * that.
+   */
   private volatile boolean closed;
-  /** The services' CPU limit ({@code --check-sizing}), made at the first {@link #limitCpu}; null while unlimited. */
+
+  /**
+   * The services' CPU limit ({@code --check-sizing}), made at the first {@link #limitCpu}; null
+   * while unlimited.
+   */
   private CpuQuota quota;
 
   private static final class Entry {
@@ -47,26 +66,44 @@ public final class RunningServices implements AutoCloseable {
     }
   }
 
-  private RunningServices(List<String> javaCommand, Map<String, String> env, Consumer<String> log, CpuSplit cpus) {
+  private RunningServices(
+      List<String> javaCommand, Map<String, String> env, Consumer<String> log, CpuSplit cpus) {
     this.cpus = cpus;
-    this.launchPrefix = cpus.isShared() ? List.of() : List.copyOf(CpuAffinity.launchPrefix(cpus.services()));
+    this.launchPrefix =
+        cpus.isShared() ? List.of() : List.copyOf(CpuAffinity.launchPrefix(cpus.services()));
     this.javaCommand = List.copyOf(javaCommand);
     this.env = Map.copyOf(env);
     this.log = log;
   }
 
-  /** Picks a port for each service; nothing starts until {@link #startAll()}. Services and client share every core. */
-  public static RunningServices plan(List<ServiceSpec> specs, List<String> javaCommand, Map<String, String> env, Consumer<String> log)
+  /**
+   * Picks a port for each service; nothing starts until {@link #startAll()}. Services and client
+   * share every core.
+   */
+  public static RunningServices plan(
+      List<ServiceSpec> specs,
+      List<String> javaCommand,
+      Map<String, String> env,
+      Consumer<String> log)
       throws IOException {
     return plan(specs, javaCommand, env, log, CpuSplit.shared());
   }
 
-  /** As {@link #plan(List, List, Map, Consumer)}, each service started on {@code cpus}' service cores. */
-  public static RunningServices plan(List<ServiceSpec> specs, List<String> javaCommand, Map<String, String> env, Consumer<String> log,
-      CpuSplit cpus) throws IOException {
+  /**
+   * As {@link #plan(List, List, Map, Consumer)}, each service started on {@code cpus}' service
+   * cores.
+   */
+  public static RunningServices plan(
+      List<ServiceSpec> specs,
+      List<String> javaCommand,
+      Map<String, String> env,
+      Consumer<String> log,
+      CpuSplit cpus)
+      throws IOException {
     RunningServices s = new RunningServices(javaCommand, env, log, cpus);
     for (ServiceSpec spec : specs) {
-      if (s.services.containsKey(spec.name())) throw new IllegalArgumentException("two services are named '" + spec.name() + "'");
+      if (s.services.containsKey(spec.name()))
+        throw new IllegalArgumentException("two services are named '" + spec.name() + "'");
       s.services.put(spec.name(), new Entry(spec, freeLoopbackPort()));
     }
     for (ServiceSpec spec : specs) {
@@ -74,7 +111,12 @@ public final class RunningServices implements AutoCloseable {
         java.util.regex.Matcher m = PORT_OF.matcher(arg);
         while (m.find()) {
           if (!s.services.containsKey(m.group(1))) {
-            throw new IllegalArgumentException(spec.name() + ": '" + arg + "' names no service of this study; it has " + s.services.keySet());
+            throw new IllegalArgumentException(
+                spec.name()
+                    + ": '"
+                    + arg
+                    + "' names no service of this study; it has "
+                    + s.services.keySet());
           }
         }
       }
@@ -125,11 +167,14 @@ public final class RunningServices implements AutoCloseable {
   }
 
   /**
-   * Stops {@code name} and starts it again on its port with {@code args} in place of its spec's, kept for later
-   * restarts: a sweep over one of the service's own settings (the PEC providers' --workers).
+   * Stops {@code name} and starts it again on its port with {@code args} in place of its spec's,
+   * kept for later restarts: a sweep over one of the service's own settings (the PEC providers'
+   * --workers).
    */
-  public synchronized void restartWith(String name, List<String> args) throws IOException, InterruptedException {
-    if (closed) throw new IllegalStateException("the study has ended; " + name + " is not started again");
+  public synchronized void restartWith(String name, List<String> args)
+      throws IOException, InterruptedException {
+    if (closed)
+      throw new IllegalStateException("the study has ended; " + name + " is not started again");
     Entry e = entry(name);
     stop(e);
     e.spec = new ServiceSpec(e.spec.name(), args, e.spec.scheme(), e.spec.jvmOptions());
@@ -137,11 +182,13 @@ public final class RunningServices implements AutoCloseable {
   }
 
   /**
-   * At most {@code cores} of CPU for the services together from now on, by a cgroup of their own under the first of
-   * {@code roots} that takes one (made at the first call, their processes moved into it; a service started later joins it
-   * too); the group is removed when the study ends, however it ends.
+   * At most {@code cores} of CPU for the services together from now on, by a cgroup of their own
+   * under the first of {@code roots} that takes one (made at the first call, their processes moved
+   * into it; a service started later joins it too); the group is removed when the study ends,
+   * however it ends.
    */
-  public synchronized void limitCpu(List<java.nio.file.Path> roots, double cores) throws IOException {
+  public synchronized void limitCpu(List<java.nio.file.Path> roots, double cores)
+      throws IOException {
     if (quota == null) {
       quota = CpuQuota.create(roots);
       for (Entry e : services.values()) {
@@ -159,19 +206,25 @@ public final class RunningServices implements AutoCloseable {
 
   /** Starts {@code name} again on its port after {@link #kill}; a new pid, recorded. */
   public synchronized void start(String name) throws IOException, InterruptedException {
-    if (closed) throw new IllegalStateException("the study has ended; " + name + " is not started again");
+    if (closed)
+      throw new IllegalStateException("the study has ended; " + name + " is not started again");
     start(entry(name));
   }
 
   /** The summed CPU of the services' current processes: what a study sizes. */
   public CpuMeter cpuMeter() {
-    return new ProcessGroupCpuMeter(() -> services.values().stream()
-        .filter(e -> e.process != null).flatMap(e -> withDescendants(e.process.pid()).stream()).toList(), serviceCores());
+    return new ProcessGroupCpuMeter(
+        () ->
+            services.values().stream()
+                .filter(e -> e.process != null)
+                .flatMap(e -> withDescendants(e.process.pid()).stream())
+                .toList(),
+        serviceCores());
   }
 
   /**
-   * A service's pid and its descendants': a {@code serve} JVM has none, {@code serve nginx} names nginx's master,
-   * whose workers do the work.
+   * A service's pid and its descendants': a {@code serve} JVM has none, {@code serve nginx} names
+   * nginx's master, whose workers do the work.
    */
   private static List<Long> withDescendants(long pid) {
     List<Long> pids = new ArrayList<>(List.of(pid));
@@ -186,13 +239,18 @@ public final class RunningServices implements AutoCloseable {
    */
   public CpuMeter cpuMeter(String planCpu) {
     if (planCpu == null || planCpu.equals("services")) return cpuMeter();
-    if (planCpu.equals(NO_CPU)) return new ProcessGroupCpuMeter(List::of); // a service running elsewhere: its CPU cannot be read here
-    if (planCpu.equals("client")) return clientMeter(); // the load generator itself: a client's cost per operation
+    if (planCpu.equals(NO_CPU))
+      return new ProcessGroupCpuMeter(
+          List::of); // a service running elsewhere: its CPU cannot be read here
+    if (planCpu.equals("client"))
+      return clientMeter(); // the load generator itself: a client's cost per operation
     if (planCpu.startsWith("service:")) {
       Entry e = entry(planCpu.substring("service:".length()));
-      return new ProcessGroupCpuMeter(() -> e.process == null ? List.of() : withDescendants(e.process.pid()), serviceCores());
+      return new ProcessGroupCpuMeter(
+          () -> e.process == null ? List.of() : withDescendants(e.process.pid()), serviceCores());
     }
-    throw new IllegalArgumentException("a study step's CPU is 'services', 'service:NAME' or 'client', not '" + planCpu + "'");
+    throw new IllegalArgumentException(
+        "a study step's CPU is 'services', 'service:NAME' or 'client', not '" + planCpu + "'");
   }
 
   /** The cores the services run on: all of them when shared. */
@@ -226,13 +284,16 @@ public final class RunningServices implements AutoCloseable {
   /** What the result records: each service's command, port and every pid it had. */
   public List<StudyRecord.ServiceRecord> records() {
     List<StudyRecord.ServiceRecord> list = new ArrayList<>();
-    for (Entry e : services.values()) list.add(new StudyRecord.ServiceRecord(e.spec.name(), command(e), e.port, e.pids));
+    for (Entry e : services.values())
+      list.add(new StudyRecord.ServiceRecord(e.spec.name(), command(e), e.port, e.pids));
     return list;
   }
 
   private List<String> command(Entry e) {
     List<String> args = new ArrayList<>(List.of("serve"));
-    for (String arg : e.spec.args()) args.add(PORT_OF.matcher(arg).replaceAll(m -> Integer.toString(services.get(m.group(1)).port)));
+    for (String arg : e.spec.args())
+      args.add(
+          PORT_OF.matcher(arg).replaceAll(m -> Integer.toString(services.get(m.group(1)).port)));
     args.addAll(List.of("--port", Integer.toString(e.port)));
     return args;
   }
@@ -240,15 +301,29 @@ public final class RunningServices implements AutoCloseable {
   private void start(Entry e) throws IOException, InterruptedException {
     e.process = ServiceProcess.start(launchCommand(e.spec), command(e), env);
     e.pids.add(e.process.pid());
-    if (quota != null) quota.add(e.process.pid()); // a restarted service stays under the study's CPU limit
-    // A service whose root is a path under its address (DSS's /services/rest) still listens where planned.
-    if (!e.process.url().equals(url(e.spec.name())) && !e.process.url().startsWith(url(e.spec.name()) + "/")) {
-      throw new IOException("service " + e.spec.name() + " listens on " + e.process.url() + ", not on " + url(e.spec.name()) + " as planned");
+    if (quota != null)
+      quota.add(e.process.pid()); // a restarted service stays under the study's CPU limit
+    // A service whose root is a path under its address (DSS's /services/rest) still listens where
+    // planned.
+    if (!e.process.url().equals(url(e.spec.name()))
+        && !e.process.url().startsWith(url(e.spec.name()) + "/")) {
+      throw new IOException(
+          "service "
+              + e.spec.name()
+              + " listens on "
+              + e.process.url()
+              + ", not on "
+              + url(e.spec.name())
+              + " as planned");
     }
-    log.accept("service " + e.spec.name() + " at " + e.process.url() + " (pid " + e.process.pid() + ")");
+    log.accept(
+        "service " + e.spec.name() + " at " + e.process.url() + " (pid " + e.process.pid() + ")");
   }
 
-  /** The cores' prefix, the java binary, the service's own JVM options, then the rest of the java command. */
+  /**
+   * The cores' prefix, the java binary, the service's own JVM options, then the rest of the java
+   * command.
+   */
   private List<String> launchCommand(ServiceSpec spec) {
     List<String> command = new ArrayList<>(launchPrefix);
     command.add(javaCommand.get(0));
@@ -263,7 +338,9 @@ public final class RunningServices implements AutoCloseable {
 
   private Entry entry(String name) {
     Entry e = services.get(name);
-    if (e == null) throw new IllegalArgumentException("no service named '" + name + "'; this study has " + services.keySet());
+    if (e == null)
+      throw new IllegalArgumentException(
+          "no service named '" + name + "'; this study has " + services.keySet());
     return e;
   }
 
@@ -272,9 +349,16 @@ public final class RunningServices implements AutoCloseable {
     closed = true;
     synchronized (this) { // a kill or start under way on a fault's thread finishes first
       try {
-        if (quota != null) quota.close(); // first: the processes back to the parent group, then the group removed
+        if (quota != null)
+          quota.close(); // first: the processes back to the parent group, then the group removed
       } catch (IOException e) {
-        log.accept("could not remove the services' CPU group " + quota.group() + " (" + e.getMessage() + "); remove it by hand: rmdir " + quota.group());
+        log.accept(
+            "could not remove the services' CPU group "
+                + quota.group()
+                + " ("
+                + e.getMessage()
+                + "); remove it by hand: rmdir "
+                + quota.group());
       }
       for (Entry e : services.values()) stop(e);
     }

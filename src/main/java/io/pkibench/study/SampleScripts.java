@@ -2,21 +2,22 @@ package io.pkibench.study;
 
 import io.pkibench.files.OutputFiles;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.TreeSet;
 
 /**
- * Makes a samples directory check itself: {@code verify.sh} runs each sample's independent check and
- * prints one line each (exit 0 only when every one verifies; a missing tool is a failure, named with
- * the package that brings it), and {@code VERIFY.md} says the same for a person.
+ * Makes a samples directory check itself: {@code verify.sh} runs each sample's independent check
+ * and prints one line each (exit 0 only when every one verifies; a missing tool is a failure, named
+ * with the package that brings it), and {@code VERIFY.md} says the same for a person.
  */
 public final class SampleScripts {
   private SampleScripts() {}
 
   public static void write(Path dir, String study, List<Sample> samples) throws IOException {
-    StringBuilder sh = new StringBuilder("""
+    StringBuilder sh =
+        new StringBuilder(
+            """
         #!/usr/bin/env bash
         # Checks every sample of 'pkibench study %s' with an independent tool; one line each.
         # Exit 0 only when every sample verifies.
@@ -35,21 +36,45 @@ public final class SampleScripts {
           else echo "FAIL $file ($what): $command"; echo "$out" | tail -n 3 | sed 's/^/       /'; failed=$((failed + 1)); fi
         }
         package() { case "$1" in pdfsig) echo poppler-utils;; *) echo "$1";; esac; }
-        """.formatted(study));
+        """
+                .formatted(study));
     for (Sample s : samples) {
-      sh.append("check ").append(quote(s.file())).append(' ').append(quote(s.what())).append(' ').append(quote(String.join(" ", s.needs())))
-          .append(' ').append(quote(s.check())).append('\n');
+      sh.append("check ")
+          .append(quote(s.file()))
+          .append(' ')
+          .append(quote(s.what()))
+          .append(' ')
+          .append(quote(String.join(" ", s.needs())))
+          .append(' ')
+          .append(quote(s.check()))
+          .append('\n');
     }
-    sh.append("echo \"$(( ").append(samples.size()).append(" - failed )) verified, $failed failed\"\n[ \"$failed\" -eq 0 ]\n");
+    sh.append("echo \"$(( ")
+        .append(samples.size())
+        .append(" - failed )) verified, $failed failed\"\n[ \"$failed\" -eq 0 ]\n");
     Path script = dir.resolve("verify.sh");
-    OutputFiles.replaceScript(script, sh.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    OutputFiles.replaceScript(
+        script, sh.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
 
-    StringBuilder md = new StringBuilder("# Samples of `pkibench study " + study + "`\n\n"
-        + "Each file was made by the same code the study measured. Check them all with `./verify.sh` (one line per file, exit 0 when all verify),\n"
-        + "or one by one with the commands below, run in this directory. Tools: "
-        + String.join(", ", new TreeSet<>(samples.stream().flatMap(s -> s.needs().stream()).toList())) + ".\n\n"
-        + "| file | what | check |\n|---|---|---|\n");
-    for (Sample s : samples) md.append("| `").append(s.file()).append("` | ").append(s.what()).append(" | `").append(s.check().replace("|", "\\|")).append("` |\n");
+    StringBuilder md =
+        new StringBuilder(
+            "# Samples of `pkibench study "
+                + study
+                + "`\n\n"
+                + "Each file was made by the same code the study measured. Check them all with `./verify.sh` (one line per file, exit 0 when all verify),\n"
+                + "or one by one with the commands below, run in this directory. Tools: "
+                + String.join(
+                    ", ", new TreeSet<>(samples.stream().flatMap(s -> s.needs().stream()).toList()))
+                + ".\n\n"
+                + "| file | what | check |\n|---|---|---|\n");
+    for (Sample s : samples)
+      md.append("| `")
+          .append(s.file())
+          .append("` | ")
+          .append(s.what())
+          .append(" | `")
+          .append(s.check().replace("|", "\\|"))
+          .append("` |\n");
     OutputFiles.replace(dir.resolve("VERIFY.md"), md.toString());
   }
 

@@ -17,8 +17,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * A reference service started as its own JVM ({@code pkibench serve …}), so that its CPU can be
- * measured by pid apart from the load generator's. It is ready when it prints its {@link ReadyLine};
- * it is stopped (SIGTERM, then SIGKILL) on close.
+ * measured by pid apart from the load generator's. It is ready when it prints its {@link
+ * ReadyLine}; it is stopped (SIGTERM, then SIGKILL) on close.
  */
 public final class ServiceProcess implements AutoCloseable {
   private static final int KEPT_OUTPUT_LINES = 10;
@@ -30,31 +30,39 @@ public final class ServiceProcess implements AutoCloseable {
     this.ready = ready;
   }
 
-  /** {@code command}: the java command line of this program; {@code args}: e.g. serve signer --port 0. */
-  public static ServiceProcess start(List<String> command, List<String> args, Map<String, String> env) throws IOException, InterruptedException {
+  /**
+   * {@code command}: the java command line of this program; {@code args}: e.g. serve signer --port
+   * 0.
+   */
+  public static ServiceProcess start(
+      List<String> command, List<String> args, Map<String, String> env)
+      throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(command);
     cmd.addAll(args);
     ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true);
     builder.environment().clear();
     builder.environment().putAll(env);
     Process process = builder.start();
-    BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     Deque<String> lastLines = new ArrayDeque<>();
-    CompletableFuture<ReadyLine> started = CompletableFuture.supplyAsync(() -> {
-      try {
-        for (String line = out.readLine(); line != null; line = out.readLine()) {
-          var r = ReadyLine.parse(line);
-          if (r.isPresent()) return r.get();
-          synchronized (lastLines) {
-            if (lastLines.size() == KEPT_OUTPUT_LINES) lastLines.removeFirst();
-            lastLines.addLast(line);
-          }
-        }
-      } catch (IOException e) {
-        // the process died: reported below
-      }
-      return null;
-    });
+    CompletableFuture<ReadyLine> started =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                for (String line = out.readLine(); line != null; line = out.readLine()) {
+                  var r = ReadyLine.parse(line);
+                  if (r.isPresent()) return r.get();
+                  synchronized (lastLines) {
+                    if (lastLines.size() == KEPT_OUTPUT_LINES) lastLines.removeFirst();
+                    lastLines.addLast(line);
+                  }
+                }
+              } catch (IOException e) {
+                // the process died: reported below
+              }
+              return null;
+            });
     ReadyLine ready;
     try {
       ready = started.get(60, TimeUnit.SECONDS);
@@ -67,17 +75,25 @@ public final class ServiceProcess implements AutoCloseable {
       synchronized (lastLines) {
         said = String.join(" | ", lastLines);
       }
-      throw new IOException("the service 'pkibench " + String.join(" ", args) + "' did not become ready within 60 s (exit "
-          + (process.isAlive() ? "none" : process.exitValue()) + ")" + (said.isEmpty() ? "" : "; it said: " + said));
+      throw new IOException(
+          "the service 'pkibench "
+              + String.join(" ", args)
+              + "' did not become ready within 60 s (exit "
+              + (process.isAlive() ? "none" : process.exitValue())
+              + ")"
+              + (said.isEmpty() ? "" : "; it said: " + said));
     }
     // Keep draining its output so that it never blocks on a full pipe.
-    Thread drain = new Thread(() -> {
-      try {
-        while (out.readLine() != null) { }
-      } catch (IOException e) {
-        // the process ended
-      }
-    }, "pkibench-service-output");
+    Thread drain =
+        new Thread(
+            () -> {
+              try {
+                while (out.readLine() != null) {}
+              } catch (IOException e) {
+                // the process ended
+              }
+            },
+            "pkibench-service-output");
     drain.setDaemon(true);
     drain.start();
     return new ServiceProcess(process, ready);

@@ -1,12 +1,18 @@
 package io.pkibench.study;
 
-/** Something a study does to its services around a step or a level; {@link #describe()} is recorded in the result. */
+/**
+ * Something a study does to its services around a step or a level; {@link #describe()} is recorded
+ * in the result.
+ */
 public interface StepHook {
   String describe();
 
   void run(RunningServices services) throws Exception;
 
-  /** Stop and start every service on its port: a fresh JVM, cold caches, as the originals restarted between runs. */
+  /**
+   * Stop and start every service on its port: a fresh JVM, cold caches, as the originals restarted
+   * between runs.
+   */
   static StepHook restartServices() {
     return new StepHook() {
       @Override

@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * A published capacity study rerun on this machine (STUDIES.md): data plus a few hooks, run by the
- * {@link StudyRunner} into one result. Everything the runner needs to validate comes before anything
- * starts: {@link #problems}, then {@link #steps} planned against the services' known URLs.
+ * {@link StudyRunner} into one result. Everything the runner needs to validate comes before
+ * anything starts: {@link #problems}, then {@link #steps} planned against the services' known URLs.
  */
 public interface Study {
   /** Its name, title, unit, published figures and default duration. */
@@ -35,23 +35,35 @@ public interface Study {
     return List.of();
   }
 
-  /** Sentences the report must carry about these options (e.g. a quick run measured a cold service). */
+  /**
+   * Sentences the report must carry about these options (e.g. a quick run measured a cold service).
+   */
   default List<String> notes(StudyOptions options) {
     return List.of();
   }
 
-  /** When the steps form a table (rows × columns), its layout; called after {@link #steps}. Null for a list of steps. */
+  /**
+   * When the steps form a table (rows × columns), its layout; called after {@link #steps}. Null for
+   * a list of steps.
+   */
   default StudyRecord.Grid grid(StudyOptions options) {
     return null;
   }
 
-  /** {@code --check-sizing}: each sized step's prediction beside its measurement, from the run's result; none by default. */
+  /**
+   * {@code --check-sizing}: each sized step's prediction beside its measurement, from the run's
+   * result; none by default.
+   */
   default List<StudyRecord.SizingCheck> sizingChecks(RunResult result, StudyOptions options) {
     return List.of();
   }
 
-  /** Writes the study's artifacts into {@code dir} for {@code --save-samples}, each with its independent check. */
-  default List<Sample> samples(Path dir, TestPki pki, KeySource keys, java.time.InstantSource clock) throws Exception {
+  /**
+   * Writes the study's artifacts into {@code dir} for {@code --save-samples}, each with its
+   * independent check.
+   */
+  default List<Sample> samples(Path dir, TestPki pki, KeySource keys, java.time.InstantSource clock)
+      throws Exception {
     return List.of();
   }
 }

@@ -10,8 +10,14 @@ public record StudyCatalog(List<Study> studies) {
   }
 
   public static StudyCatalog builtIn() {
-    return new StudyCatalog(List.of(new RestPkiStudy(false), new PixStudy(), new RsfnStudy(),
-        new PecStudy(PecStudy.Config.defaults(java.nio.file.Path.of("pec-study"), null)), new SslStudy(List.of("jsse", "openssl")), new PqcStudy()));
+    return new StudyCatalog(
+        List.of(
+            new RestPkiStudy(false),
+            new PixStudy(),
+            new RsfnStudy(),
+            new PecStudy(PecStudy.Config.defaults(java.nio.file.Path.of("pec-study"), null)),
+            new SslStudy(List.of("jsse", "openssl")),
+            new PqcStudy()));
   }
 
   public Optional<Study> find(String name) {

@@ -7,26 +7,26 @@ import io.pkibench.engine.ProgressListener;
 import io.pkibench.engine.SharedBoundaries;
 import io.pkibench.measure.CpuAffinity;
 import io.pkibench.measure.CpuSet;
+import io.pkibench.measure.IntervalLog;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Durations;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.LoadModel;
-import io.pkibench.plan.WorkloadSpec;
-import io.pkibench.results.LevelResult;
-import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.PlanException;
+import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.report.StudyTables;
 import io.pkibench.results.Environment;
+import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
-import io.pkibench.results.RunStatus;
 import io.pkibench.results.RunResultJson;
+import io.pkibench.results.RunStatus;
 import io.pkibench.results.StudyRecord;
 import io.pkibench.results.WorkloadResult;
-import io.pkibench.measure.IntervalLog;
 import io.pkibench.session.ForkedSeries;
 import io.pkibench.session.ResultFile;
 import io.pkibench.session.RunSession;
+import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.catalog.WorkloadCatalog;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -43,22 +43,37 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Runs a study into one result file: checks every step's plan with the catalog's validator before any
- * service starts, starts the services (each its own JVM), runs each step (its probe, the level the
- * probe chose, the hooks around them) appending every workload to the one result and its one
+ * Runs a study into one result file: checks every step's plan with the catalog's validator before
+ * any service starts, starts the services (each its own JVM), runs each step (its probe, the level
+ * the probe chose, the hooks around them) appending every workload to the one result and its one
  * interval log, runs the post-run checks with the services still up, and stops the services.
  */
 public final class StudyRunner {
-  /** How a step the service has no counterpart for is recorded as not measured, before its reason. */
+  /**
+   * How a step the service has no counterpart for is recorded as not measured, before its reason.
+   */
   public static final String NOT_APPLICABLE = "n/a — ";
-  /** The least warm-up an agent's measured level gets when the step's own would stop when steady: a fresh JVM's client code compiles first. */
+
+  /**
+   * The least warm-up an agent's measured level gets when the step's own would stop when steady: a
+   * fresh JVM's client code compiles first.
+   */
   static final Duration AGENT_WARMUP = Duration.ofSeconds(5);
+
   private final WorkloadCatalog catalog;
   private final Options options;
-  /** {@code --agents N --local}: who measures each step's chosen level; null: this JVM, as always. */
+
+  /**
+   * {@code --agents N --local}: who measures each step's chosen level; null: this JVM, as always.
+   */
   private final StepAgents agents;
-  /** {@code study --segment I/N}: this process is one agent of a study run from several machines; null: the whole study. */
+
+  /**
+   * {@code study --segment I/N}: this process is one agent of a study run from several machines;
+   * null: the whole study.
+   */
   private final StudySegment segment;
+
   private volatile RunSession current;
   private volatile boolean interrupted;
 
@@ -68,27 +83,44 @@ public final class StudyRunner {
    * waited for.
    */
   public record Options(
-      Path resultFile, InstantSource clock, ProgressListener progress, Consumer<String> log, Map<String, String> env,
-      List<String> javaCommand, RunSession.KeyOpener keys, Supplier<TestPki> pki, Duration hangGrace) {}
+      Path resultFile,
+      InstantSource clock,
+      ProgressListener progress,
+      Consumer<String> log,
+      Map<String, String> env,
+      List<String> javaCommand,
+      RunSession.KeyOpener keys,
+      Supplier<TestPki> pki,
+      Duration hangGrace) {}
 
   public StudyRunner(WorkloadCatalog catalog, Options options) {
     this(catalog, options, null);
   }
 
-  /** {@code agents}: each step's measured level split over these load generators, merged (null: measured here). */
+  /**
+   * {@code agents}: each step's measured level split over these load generators, merged (null:
+   * measured here).
+   */
   public StudyRunner(WorkloadCatalog catalog, Options options, StepAgents agents) {
     this(catalog, options, agents, null);
   }
 
-  /** {@code segment}: this process runs one agent's share of every step, at the level given, probing nothing (null: the whole study). */
-  public StudyRunner(WorkloadCatalog catalog, Options options, StepAgents agents, StudySegment segment) {
+  /**
+   * {@code segment}: this process runs one agent's share of every step, at the level given, probing
+   * nothing (null: the whole study).
+   */
+  public StudyRunner(
+      WorkloadCatalog catalog, Options options, StepAgents agents, StudySegment segment) {
     this.catalog = catalog;
     this.options = options;
     this.agents = agents;
     this.segment = segment;
   }
 
-  /** Stops after the operations in flight; every finished level is kept and the services are stopped. */
+  /**
+   * Stops after the operations in flight; every finished level is kept and the services are
+   * stopped.
+   */
   public void interrupt() {
     interrupted = true;
     RunSession s = current;
@@ -96,40 +128,71 @@ public final class StudyRunner {
   }
 
   /** Throws {@link PlanException} with every problem before anything starts. */
-  public RunResult run(Study study, StudyOptions studyOptions, Environment environment) throws IOException, InterruptedException {
+  public RunResult run(Study study, StudyOptions studyOptions, Environment environment)
+      throws IOException, InterruptedException {
     List<String> problems = new ArrayList<>(study.problems(studyOptions));
     if (!problems.isEmpty()) throw new PlanException(problems);
     CpuSplit cpus = studyOptions.cpus();
-    try (RunningServices services = RunningServices.plan(study.services(studyOptions), options.javaCommand(), options.env(), options.log(), cpus);
+    try (RunningServices services =
+            RunningServices.plan(
+                study.services(studyOptions),
+                options.javaCommand(),
+                options.env(),
+                options.log(),
+                cpus);
         ClientPinning pinned = ClientPinning.to(cpus)) {
       List<Step> steps = study.steps(studyOptions, services);
       problems.addAll(problems(steps));
       if (agents != null) problems.addAll(agentProblems(study.name(), steps));
-      if (segment != null) problems.addAll(segmentProblems(study.name(), steps, services.records().size(), segment));
+      if (segment != null)
+        problems.addAll(segmentProblems(study.name(), steps, services.records().size(), segment));
       if (!problems.isEmpty()) throw new PlanException(problems);
 
       List<String> notes = new ArrayList<>(study.notes(studyOptions));
       notes.add(cpus.describe());
       if (agents != null) {
-        notes.add("each step's chosen level measured by " + agents.count() + " agent processes on this machine, each a segment of its workers on one"
-            + " shared start, their results merged (counts and histograms summed); the probe ran in the study's own process; each agent read the"
-            + " services' CPU by pid over the same intervals, counted once; warm-ups of a fixed count, at least " + Durations.format(AGENT_WARMUP)
-            + " (agents cannot stop one when steady together)");
+        notes.add(
+            "each step's chosen level measured by "
+                + agents.count()
+                + " agent processes on this machine, each a segment of its workers on one"
+                + " shared start, their results merged (counts and histograms summed); the probe ran in the study's own process; each agent read the"
+                + " services' CPU by pid over the same intervals, counted once; warm-ups of a fixed count, at least "
+                + Durations.format(AGENT_WARMUP)
+                + " (agents cannot stop one when steady together)");
       }
       if (segment != null) {
-        notes.add("each step measured at " + segment.concurrency() + " workers given by --concurrency (no probe), split over " + segment.segment().count()
-            + " agents (--segment), each its share of the workers against the one service, their results added up by 'pkibench merge';"
-            + " warm-ups of a fixed count, at least " + Durations.format(AGENT_WARMUP) + " (agents cannot stop one when steady together)");
+        notes.add(
+            "each step measured at "
+                + segment.concurrency()
+                + " workers given by --concurrency (no probe), split over "
+                + segment.segment().count()
+                + " agents (--segment), each its share of the workers against the one service, their results added up by 'pkibench merge';"
+                + " warm-ups of a fixed count, at least "
+                + Durations.format(AGENT_WARMUP)
+                + " (agents cannot stop one when steady together)");
       }
       if (studyOptions.quick() && studyOptions.quickIterationCap() != null) {
-        notes.add("every quick iteration cut to at most " + Durations.format(studyOptions.quickIterationCap())
-            + " (a test's smoke run: the steps and checks of --quick, figures rougher still)");
+        notes.add(
+            "every quick iteration cut to at most "
+                + Durations.format(studyOptions.quickIterationCap())
+                + " (a test's smoke run: the steps and checks of --quick, figures rougher still)");
       }
       options.log().accept(cpus.describe());
-      StudyRecord record = new StudyRecord(StudyRecord.SCHEMA, study.name(), study.info().title(), study.info().unit(), study.info().published(),
-          services.records(), List.of(), List.of(), notes, study.grid(studyOptions));
+      StudyRecord record =
+          new StudyRecord(
+              StudyRecord.SCHEMA,
+              study.name(),
+              study.info().title(),
+              study.info().unit(),
+              study.info().published(),
+              services.records(),
+              List.of(),
+              List.of(),
+              notes,
+              study.grid(studyOptions));
       ObjectNode planJson = planJson(study, studyOptions, steps);
-      // The agents of one split study ran one plan: the level they were given is part of it, their segment is not.
+      // The agents of one split study ran one plan: the level they were given is part of it, their
+      // segment is not.
       if (segment != null) planJson.put("concurrency", segment.concurrency());
       try (ResultFile file = ResultFile.create(options.resultFile(), environment, planJson)) {
         file.update(r -> r.withStudy(record));
@@ -137,7 +200,13 @@ public final class StudyRunner {
         try {
           services.startAll();
         } catch (IOException e) {
-          file.update(r -> r.withStatus(RunStatus.FAILED).withStudy(r.study().withNote("not run: " + e.getMessage()).withServices(services.records())));
+          file.update(
+              r ->
+                  r.withStatus(RunStatus.FAILED)
+                      .withStudy(
+                          r.study()
+                              .withNote("not run: " + e.getMessage())
+                              .withServices(services.records())));
           throw e;
         }
         file.update(r -> r.withStudy(r.study().withServices(services.records())));
@@ -146,34 +215,60 @@ public final class StudyRunner {
           if (interrupted) break;
           runStep(file, step, services, studyOptions);
           file.update(r -> r.withStudy(r.study().withServices(services.records())));
-          // This JVM ran out of memory or stack: the step saved why; later steps would only fail anywhere next.
+          // This JVM ran out of memory or stack: the step saved why; later steps would only fail
+          // anywhere next.
           if (current != null && current.ranOutOfResources()) {
             outOfResources = true;
-            file.update(r -> r.withStudy(r.study().withNote("stopped after step '" + step.label() + "': this JVM ran out of memory or stack (the step says which)")));
+            file.update(
+                r ->
+                    r.withStudy(
+                        r.study()
+                            .withNote(
+                                "stopped after step '"
+                                    + step.label()
+                                    + "': this JVM ran out of memory or stack (the step says which)")));
             break;
           }
         }
-        // What was measured is compared even when a step failed or the study was interrupted: a missing step is said so.
+        // What was measured is compared even when a step failed or the study was interrupted: a
+        // missing step is said so.
         List<StudyRecord.SizingCheck> sizing = study.sizingChecks(file.current(), studyOptions);
         if (!sizing.isEmpty()) file.update(r -> r.withStudy(r.study().withSizingChecks(sizing)));
         if (!interrupted && !outOfResources) {
           List<StudyRecord.CheckRecord> checks = new ArrayList<>();
-          for (PostCheck check : study.checks(studyOptions)) checks.add(runCheck(check, file.current(), services));
+          for (PostCheck check : study.checks(studyOptions))
+            checks.add(runCheck(check, file.current(), services));
           file.update(r -> r.withStudy(r.study().withChecks(checks)));
         }
-        if (segment != null && segment.starts() instanceof SharedBoundaries shared && shared.startAt() != null) {
-          file.update(r -> r.withAgent(segment.agent().withTimetable(shared.startAt(), shared.lateStarts(), shared.latestMillis())));
+        if (segment != null
+            && segment.starts() instanceof SharedBoundaries shared
+            && shared.startAt() != null) {
+          file.update(
+              r ->
+                  r.withAgent(
+                      segment
+                          .agent()
+                          .withTimetable(
+                              shared.startAt(), shared.lateStarts(), shared.latestMillis())));
         }
-        RunStatus status = interrupted ? RunStatus.INTERRUPTED : outOfResources ? RunStatus.FAILED : RunStatus.COMPLETE;
-        return file.update(r -> r.withStatus(status)
-            .withAnalysis(RunResultJson.mapper().valueToTree(Analysis.of(r, Analysis.Options.DEFAULT))));
+        RunStatus status =
+            interrupted
+                ? RunStatus.INTERRUPTED
+                : outOfResources ? RunStatus.FAILED : RunStatus.COMPLETE;
+        return file.update(
+            r ->
+                r.withStatus(status)
+                    .withAnalysis(
+                        RunResultJson.mapper()
+                            .valueToTree(Analysis.of(r, Analysis.Options.DEFAULT))));
       }
     }
   }
 
   /**
-   * This JVM, the load generator, moved onto the client's cores for the study (the series it forks inherit them), and
-   * back onto the cores it had when the study ends: a study run inside a longer-lived JVM leaves it as it found it.
+   * This JVM, the load generator, moved onto the client's cores for the study (the series it forks
+   * inherit them), and back onto the cores it had when the study ends: a study run inside a
+   * longer-lived JVM leaves it as it found it.
    */
   private record ClientPinning(CpuSet before) implements AutoCloseable {
     static ClientPinning to(CpuSplit cpus) throws IOException, InterruptedException {
@@ -189,17 +284,30 @@ public final class StudyRunner {
     }
   }
 
-  /** Every step's problems, named by step: each measures one workload, labels are unique, plans pass the catalog's checks. */
+  /**
+   * Every step's problems, named by step: each measures one workload, labels are unique, plans pass
+   * the catalog's checks.
+   */
   List<String> problems(List<Step> steps) {
     List<String> problems = new ArrayList<>();
     Set<String> labels = new HashSet<>();
     if (steps.isEmpty()) problems.add("the study has no step to run");
     for (Step step : steps) {
-      if (!labels.add(step.label())) problems.add("step '" + step.label() + "' appears twice; step labels name the study's rows and must differ");
+      if (!labels.add(step.label()))
+        problems.add(
+            "step '"
+                + step.label()
+                + "' appears twice; step labels name the study's rows and must differ");
       if (step.plan() == null) continue; // not applicable: nothing to run
-      List<Plan> plans = step.probe() == null ? List.of(step.plan()) : List.of(step.probe().plan(), step.plan());
+      List<Plan> plans =
+          step.probe() == null ? List.of(step.plan()) : List.of(step.probe().plan(), step.plan());
       for (Plan plan : plans) {
-        if (plan.workloads().size() != 1) problems.add("step '" + step.label() + "': a step measures one workload, not " + plan.workloads().size());
+        if (plan.workloads().size() != 1)
+          problems.add(
+              "step '"
+                  + step.label()
+                  + "': a step measures one workload, not "
+                  + plan.workloads().size());
         for (String p : catalog.problems(plan)) problems.add("step '" + step.label() + "': " + p);
       }
     }
@@ -207,60 +315,106 @@ public final class StudyRunner {
   }
 
   /**
-   * Why a step cannot be split over agents: only one http workload against a service's URL, run in this JVM's way (not
-   * forked, not a mix), can be given to separate {@code run} processes that reach the one set of services by that URL.
+   * Why a step cannot be split over agents: only one http workload against a service's URL, run in
+   * this JVM's way (not forked, not a mix), can be given to separate {@code run} processes that
+   * reach the one set of services by that URL.
    */
   static List<String> agentProblems(String study, List<Step> steps) {
     List<String> problems = new ArrayList<>();
     for (Step step : steps) {
       if (step.plan() == null || step.plan().workloads().size() != 1) continue;
       WorkloadSpec w = step.plan().workloads().get(0);
-      String why = w.mix() != null ? "it measures a mix, which an agent's command line cannot carry; leave out --mix"
-          : !w.params().containsKey(ParamSpec.TARGET) ? "its workload " + w.name() + " calls no service by URL (the agents reach the study's services"
-              + " only over the network); only http workloads against the services the study starts can be split, as in study restpki"
-          : step.forked() || !step.beforeEachLevel().isEmpty() ? "it forks its series or restarts services before each level"
-          : !(step.plan().load() instanceof LoadModel.Closed) ? "it is not a closed-loop level" : null;
-      if (why != null) problems.add("--agents: study " + study + " cannot spread step '" + step.label() + "' over agents: " + why);
+      String why =
+          w.mix() != null
+              ? "it measures a mix, which an agent's command line cannot carry; leave out --mix"
+              : !w.params().containsKey(ParamSpec.TARGET)
+                  ? "its workload "
+                      + w.name()
+                      + " calls no service by URL (the agents reach the study's services"
+                      + " only over the network); only http workloads against the services the study starts can be split, as in study restpki"
+                  : step.forked() || !step.beforeEachLevel().isEmpty()
+                      ? "it forks its series or restarts services before each level"
+                      : !(step.plan().load() instanceof LoadModel.Closed)
+                          ? "it is not a closed-loop level"
+                          : null;
+      if (why != null)
+        problems.add(
+            "--agents: study "
+                + study
+                + " cannot spread step '"
+                + step.label()
+                + "' over agents: "
+                + why);
     }
     return problems.stream().distinct().toList();
   }
 
   /**
-   * Why this study cannot be run as one agent of several ({@code --segment}): it would start services here (an agent
-   * measures a service running elsewhere), a step calls no service by URL, forks, restarts services or is not closed-loop,
-   * or the level given cannot be split so many ways.
+   * Why this study cannot be run as one agent of several ({@code --segment}): it would start
+   * services here (an agent measures a service running elsewhere), a step calls no service by URL,
+   * forks, restarts services or is not closed-loop, or the level given cannot be split so many
+   * ways.
    */
-  static List<String> segmentProblems(String study, List<Step> steps, int servicesStarted, StudySegment segment) {
+  static List<String> segmentProblems(
+      String study, List<Step> steps, int servicesStarted, StudySegment segment) {
     List<String> problems = new ArrayList<>();
     if (servicesStarted > 0) {
-      problems.add("--segment: study " + study + " would start its services here; an agent measures a service running elsewhere: give its URL,"
-          + " e.g. --target https://signer:8443");
+      problems.add(
+          "--segment: study "
+              + study
+              + " would start its services here; an agent measures a service running elsewhere: give its URL,"
+              + " e.g. --target https://signer:8443");
     }
     for (Step step : steps) {
       if (step.plan() == null || step.plan().workloads().size() != 1) continue;
       WorkloadSpec w = step.plan().workloads().get(0);
-      String why = w.mix() == null && !w.params().containsKey(ParamSpec.TARGET) ? "its workload " + w.name() + " calls no service by URL"
-          : step.forked() || !step.beforeEachLevel().isEmpty() || !step.beforeStep().isEmpty() ? "it forks its series or restarts services"
-          : !(step.plan().load() instanceof LoadModel.Closed) ? "it is not a closed-loop level" : null;
-      if (why != null) problems.add("--segment: study " + study + " cannot spread step '" + step.label() + "' over agents: " + why);
+      String why =
+          w.mix() == null && !w.params().containsKey(ParamSpec.TARGET)
+              ? "its workload " + w.name() + " calls no service by URL"
+              : step.forked() || !step.beforeEachLevel().isEmpty() || !step.beforeStep().isEmpty()
+                  ? "it forks its series or restarts services"
+                  : !(step.plan().load() instanceof LoadModel.Closed)
+                      ? "it is not a closed-loop level"
+                      : null;
+      if (why != null)
+        problems.add(
+            "--segment: study "
+                + study
+                + " cannot spread step '"
+                + step.label()
+                + "' over agents: "
+                + why);
     }
-    problems.addAll(segment.segment().problems(new LoadModel.Closed(List.of(segment.concurrency()))).stream()
-        .map(p -> p.replace("the level of ", "--concurrency " + segment.concurrency() + ": the level of ")).toList());
+    problems.addAll(
+        segment.segment().problems(new LoadModel.Closed(List.of(segment.concurrency()))).stream()
+            .map(
+                p ->
+                    p.replace(
+                        "the level of ",
+                        "--concurrency " + segment.concurrency() + ": the level of "))
+            .toList());
     return problems.stream().distinct().toList();
   }
 
   /**
-   * {@code plan} with a warm-up every agent ends together: a fixed count (a warm-up until steady stops when each agent sees
-   * fit, and their iterations would no longer match), of at least {@link #AGENT_WARMUP} and three iterations, since each
-   * agent is a fresh JVM whose client code nothing warmed.
+   * {@code plan} with a warm-up every agent ends together: a fixed count (a warm-up until steady
+   * stops when each agent sees fit, and their iterations would no longer match), of at least {@link
+   * #AGENT_WARMUP} and three iterations, since each agent is a fresh JVM whose client code nothing
+   * warmed.
    */
   static Plan withFixedWarmup(Plan plan) {
     Iterations w = plan.warmup();
-    int count = (int) Math.max(Math.max(w.count(), 3), (AGENT_WARMUP.toMillis() + w.each().toMillis() - 1) / w.each().toMillis());
+    int count =
+        (int)
+            Math.max(
+                Math.max(w.count(), 3),
+                (AGENT_WARMUP.toMillis() + w.each().toMillis() - 1) / w.each().toMillis());
     return plan.toBuilder().warmup(w.untilSteady() ? new Iterations(count, w.each()) : w).build();
   }
 
-  private void runStep(ResultFile file, Step step, RunningServices services, StudyOptions studyOptions) throws IOException, InterruptedException {
+  private void runStep(
+      ResultFile file, Step step, RunningServices services, StudyOptions studyOptions)
+      throws IOException, InterruptedException {
     List<String> hooks = new ArrayList<>();
     step.beforeStep().forEach(h -> hooks.add("before the step: " + h.describe()));
     step.beforeEachLevel().forEach(h -> hooks.add("before each level: " + h.describe()));
@@ -281,16 +435,29 @@ public final class StudyRunner {
     }
     Plan plan = step.plan();
     if (segment != null) {
-      // One agent of several: the level is the coordinator's, the same for every agent; probing here would choose this agent's own.
+      // One agent of several: the level is the coordinator's, the same for every agent; probing
+      // here would choose this agent's own.
       if (step.probe() != null) {
         plan = Step.atConcurrency(plan, segment.concurrency());
-        record = record.chose(segment.concurrency(), "given by --concurrency (each of " + segment.segment().count() + " agents its share)");
+        record =
+            record.chose(
+                segment.concurrency(),
+                "given by --concurrency (each of "
+                    + segment.segment().count()
+                    + " agents its share)");
       }
       plan = withFixedWarmup(plan);
     } else if (step.probe() != null) {
-      // A step whose forks need JVM options this JVM lacks (the ssl study's legacy TLS) probes in forks too.
-      Optional<Integer> probeIndex = append(file, step.probe().plan(), step, services, WorkloadResult.Step.PROBE,
-          step.forkJvmOptions().isEmpty() ? null : forks(studyOptions, step.forkJvmOptions()));
+      // A step whose forks need JVM options this JVM lacks (the ssl study's legacy TLS) probes in
+      // forks too.
+      Optional<Integer> probeIndex =
+          append(
+              file,
+              step.probe().plan(),
+              step,
+              services,
+              WorkloadResult.Step.PROBE,
+              step.forkJvmOptions().isEmpty() ? null : forks(studyOptions, step.forkJvmOptions()));
       if (probeIndex.isEmpty()) {
         notMeasured(file, record, "the study was interrupted");
         return;
@@ -298,18 +465,29 @@ public final class StudyRunner {
       record = record.probed(probeIndex.get());
       WorkloadResult probed = file.current().workloads().get(probeIndex.get());
       if (probed.levels().isEmpty()) {
-        notMeasured(file, record, interrupted ? "the study was interrupted during the probe"
-            : "the probe measured nothing" + (probed.failure() == null ? "" : ": " + probed.failure()));
+        notMeasured(
+            file,
+            record,
+            interrupted
+                ? "the study was interrupted during the probe"
+                : "the probe measured nothing"
+                    + (probed.failure() == null ? "" : ": " + probed.failure()));
         return;
       }
       Step.LevelChooser.Choice choice = step.probe().chooser().choose(probed.levels());
-      options.log().accept(step.label() + ": " + choice.concurrency() + " workers (" + choice.because() + ")");
+      options
+          .log()
+          .accept(
+              step.label() + ": " + choice.concurrency() + " workers (" + choice.because() + ")");
       record = record.chose(choice.concurrency(), choice.because());
       plan = Step.atConcurrency(plan, choice.concurrency());
     } else if (step.levelOf() != null) {
       Optional<Step.LevelChooser.Choice> level = levelOf(file.current(), step.levelOf());
       if (level.isEmpty()) {
-        notMeasured(file, record, "it is measured at the level of step '" + step.levelOf() + "', which was not measured");
+        notMeasured(
+            file,
+            record,
+            "it is measured at the level of step '" + step.levelOf() + "', which was not measured");
         return;
       }
       record = record.chose(level.get().concurrency(), level.get().because());
@@ -317,15 +495,33 @@ public final class StudyRunner {
     }
     Optional<Integer> measured;
     try {
-      measured = agents != null ? byAgents(file, plan, step, services)
-          : append(file, plan, step, services, WorkloadResult.Step.MEASURE, step.forked() ? forks(studyOptions, step.forkJvmOptions()) : null);
+      measured =
+          agents != null
+              ? byAgents(file, plan, step, services)
+              : append(
+                  file,
+                  plan,
+                  step,
+                  services,
+                  WorkloadResult.Step.MEASURE,
+                  step.forked() ? forks(studyOptions, step.forkJvmOptions()) : null);
     } catch (StepAgents.Failed e) {
       // Kept as the step's failed workload too: the study's exit code says a step could not run.
       WorkloadSpec w = plan.workloads().get(0);
       int index = file.current().workloads().size();
       String cpu = plan.cpu();
-      file.update(r -> r.withWorkload(index, new WorkloadResult(w.name(), w.params(), w.keys(), cpu, List.of(), e.getMessage(),
-          new WorkloadResult.Step(step.label(), WorkloadResult.Step.MEASURE))));
+      file.update(
+          r ->
+              r.withWorkload(
+                  index,
+                  new WorkloadResult(
+                      w.name(),
+                      w.params(),
+                      w.keys(),
+                      cpu,
+                      List.of(),
+                      e.getMessage(),
+                      new WorkloadResult.Step(step.label(), WorkloadResult.Step.MEASURE))));
       notMeasured(file, record, e.getMessage());
       return;
     }
@@ -334,51 +530,109 @@ public final class StudyRunner {
       return;
     }
     record(file, record.measured(measured.get()));
-    StudyTables.panel(step.label(), file.current().workloads().get(measured.get()), file.current().study().unit()).lines().forEach(options.log());
-  }
-
-  /** The level step {@code label} was measured at, if it was: the one its probe chose, or of a sweep the one of the highest throughput. */
-  private static Optional<Step.LevelChooser.Choice> levelOf(RunResult result, String label) {
-    Optional<StudyRecord.StepRecord> step = result.study().steps().stream().filter(s -> s.label().equals(label) && s.measuredWorkload() != null).findFirst();
-    if (step.isPresent() && step.get().chosenLevel() != null) {
-      return Optional.of(new Step.LevelChooser.Choice(step.get().chosenLevel(), "the level step '" + label + "' was measured at"));
-    }
-    return step.map(s -> result.workloads().get(s.measuredWorkload())).flatMap(w -> w.levels().stream()
-            .max(java.util.Comparator.comparingDouble(l -> l.throughput().mean())))
-        .map(l -> new Step.LevelChooser.Choice(l.concurrency(), "the peak of the sweep of step '" + label + "'"));
+    StudyTables.panel(
+            step.label(),
+            file.current().workloads().get(measured.get()),
+            file.current().study().unit())
+        .lines()
+        .forEach(options.log());
   }
 
   /**
-   * The step's chosen level measured by the agents, their merged workload appended as this step's measure: the services'
-   * CPU read by each agent over the same shared intervals and counted once by the merge, and each level's utilisation
-   * recomputed against the services' cores (the merge knows only the host's). A level of fewer workers than agents is
-   * split over as many agents as it has workers. Empty when interrupted.
+   * The level step {@code label} was measured at, if it was: the one its probe chose, or of a sweep
+   * the one of the highest throughput.
    */
-  private Optional<Integer> byAgents(ResultFile file, Plan plan, Step step, RunningServices services) throws IOException, InterruptedException {
+  private static Optional<Step.LevelChooser.Choice> levelOf(RunResult result, String label) {
+    Optional<StudyRecord.StepRecord> step =
+        result.study().steps().stream()
+            .filter(s -> s.label().equals(label) && s.measuredWorkload() != null)
+            .findFirst();
+    if (step.isPresent() && step.get().chosenLevel() != null) {
+      return Optional.of(
+          new Step.LevelChooser.Choice(
+              step.get().chosenLevel(), "the level step '" + label + "' was measured at"));
+    }
+    return step.map(s -> result.workloads().get(s.measuredWorkload()))
+        .flatMap(
+            w ->
+                w.levels().stream()
+                    .max(java.util.Comparator.comparingDouble(l -> l.throughput().mean())))
+        .map(
+            l ->
+                new Step.LevelChooser.Choice(
+                    l.concurrency(), "the peak of the sweep of step '" + label + "'"));
+  }
+
+  /**
+   * The step's chosen level measured by the agents, their merged workload appended as this step's
+   * measure: the services' CPU read by each agent over the same shared intervals and counted once
+   * by the merge, and each level's utilisation recomputed against the services' cores (the merge
+   * knows only the host's). A level of fewer workers than agents is split over as many agents as it
+   * has workers. Empty when interrupted.
+   */
+  private Optional<Integer> byAgents(
+      ResultFile file, Plan plan, Step step, RunningServices services)
+      throws IOException, InterruptedException {
     if (interrupted) return Optional.empty();
     int workers = ((LoadModel.Closed) plan.load()).concurrency().get(0);
     int used = Math.min(agents.count(), workers);
-    if (used < agents.count()) options.log().accept(step.label() + ": " + workers + " workers, so " + used + " of the " + agents.count() + " agents");
+    if (used < agents.count())
+      options
+          .log()
+          .accept(
+              step.label()
+                  + ": "
+                  + workers
+                  + " workers, so "
+                  + used
+                  + " of the "
+                  + agents.count()
+                  + " agents");
     Plan split = withFixedWarmup(plan);
     String cpu = services.cpuMeter(plan.cpu()).describe();
-    RunResult merged = agents.measure(step.label().replaceAll("[^A-Za-z0-9-]+", "_"), split, used, cpu);
+    RunResult merged =
+        agents.measure(step.label().replaceAll("[^A-Za-z0-9-]+", "_"), split, used, cpu);
     int cores = services.serviceCores();
     WorkloadResult one = merged.workloads().get(0);
-    WorkloadResult recounted = new WorkloadResult(one.name(), one.params(), one.keys(), one.cpuMeter(), one.levels().stream()
-        .map(l -> LevelResult.of(l.concurrency(), null, l.iterations(), l.cpu().meter(), cores)).toList(), one.failure(),
-        new WorkloadResult.Step(step.label(), WorkloadResult.Step.MEASURE));
+    WorkloadResult recounted =
+        new WorkloadResult(
+            one.name(),
+            one.params(),
+            one.keys(),
+            one.cpuMeter(),
+            one.levels().stream()
+                .map(
+                    l ->
+                        LevelResult.of(
+                            l.concurrency(), null, l.iterations(), l.cpu().meter(), cores))
+                .toList(),
+            one.failure(),
+            new WorkloadResult.Step(step.label(), WorkloadResult.Step.MEASURE));
     int index = file.current().workloads().size();
     file.update(r -> r.withWorkload(index, recounted));
     return Optional.of(index);
   }
 
-  /** Runs {@code plan}'s one workload into the file as this step's {@code role}; empty when an interrupt came first. */
-  private Optional<Integer> append(ResultFile file, Plan plan, Step step, RunningServices services, String role,
-      Function<IntervalLog, ForkedSeries> forks) throws IOException, InterruptedException {
-    return session(plan, step, services, forks).appendTo(file, new WorkloadResult.Step(step.label(), role)).stream().findFirst();
+  /**
+   * Runs {@code plan}'s one workload into the file as this step's {@code role}; empty when an
+   * interrupt came first.
+   */
+  private Optional<Integer> append(
+      ResultFile file,
+      Plan plan,
+      Step step,
+      RunningServices services,
+      String role,
+      Function<IntervalLog, ForkedSeries> forks)
+      throws IOException, InterruptedException {
+    return session(plan, step, services, forks)
+        .appendTo(file, new WorkloadResult.Step(step.label(), role))
+        .stream()
+        .findFirst();
   }
 
-  private void notMeasured(ResultFile file, StudyRecord.StepRecord record, String why) throws IOException {
+  private void notMeasured(ResultFile file, StudyRecord.StepRecord record, String why)
+      throws IOException {
     options.log().accept(record.label() + ": not measured: " + why);
     record(file, record.notMeasured(why));
   }
@@ -388,52 +642,92 @@ public final class StudyRunner {
   }
 
   /**
-   * Fresh JVMs of this program for a forked step's series: told the study's test PKI and PIN file (never the PIN), writing
-   * their scratch files beside the result, and started on the client's cores (they inherit this JVM's).
+   * Fresh JVMs of this program for a forked step's series: told the study's test PKI and PIN file
+   * (never the PIN), writing their scratch files beside the result, and started on the client's
+   * cores (they inherit this JVM's).
    */
-  private Function<IntervalLog, ForkedSeries> forks(StudyOptions studyOptions, List<String> jvmOptions) {
+  private Function<IntervalLog, ForkedSeries> forks(
+      StudyOptions studyOptions, List<String> jvmOptions) {
     List<String> java = new ArrayList<>(options.javaCommand().subList(0, 1));
     java.addAll(jvmOptions);
     java.addAll(options.javaCommand().subList(1, options.javaCommand().size()));
     List<String> childOptions = new ArrayList<>(List.of("--pki", studyOptions.pkiDir().toString()));
-    if (studyOptions.pinFile() != null) childOptions.addAll(List.of("--pin-file", studyOptions.pinFile().toString()));
+    if (studyOptions.pinFile() != null)
+      childOptions.addAll(List.of("--pin-file", studyOptions.pinFile().toString()));
     Path scratch = options.resultFile().toAbsolutePath().getParent();
-    return hlog -> new ForkedSeries(java, childOptions, options.env(), scratch, hlog, options.log());
+    return hlog ->
+        new ForkedSeries(java, childOptions, options.env(), scratch, hlog, options.log());
   }
 
-  private RunSession session(Plan plan, Step step, RunningServices services, Function<IntervalLog, ForkedSeries> forks) {
-    RunSession.BeforeLevel beforeLevel = step.beforeEachLevel().isEmpty() ? RunSession.BeforeLevel.NONE : workers -> {
-      for (StepHook hook : step.beforeEachLevel()) hook.run(services);
-    };
-    RunSession session = new RunSession(plan, catalog, options.keys(), new RunSession.Options(services.cpuMeter(plan.cpu()), options.clock(),
-        options.progress(), options.log(), options.hangGrace(), forks, result -> Analysis.of(result, Analysis.Options.DEFAULT), options.pki(), beforeLevel, options.env()));
-    if (segment != null) session.asAgent(segment.segment(), segment.starts(), null); // the agent's record is the study file's
+  private RunSession session(
+      Plan plan, Step step, RunningServices services, Function<IntervalLog, ForkedSeries> forks) {
+    RunSession.BeforeLevel beforeLevel =
+        step.beforeEachLevel().isEmpty()
+            ? RunSession.BeforeLevel.NONE
+            : workers -> {
+              for (StepHook hook : step.beforeEachLevel()) hook.run(services);
+            };
+    RunSession session =
+        new RunSession(
+            plan,
+            catalog,
+            options.keys(),
+            new RunSession.Options(
+                services.cpuMeter(plan.cpu()),
+                options.clock(),
+                options.progress(),
+                options.log(),
+                options.hangGrace(),
+                forks,
+                result -> Analysis.of(result, Analysis.Options.DEFAULT),
+                options.pki(),
+                beforeLevel,
+                options.env()));
+    if (segment != null)
+      session.asAgent(
+          segment.segment(), segment.starts(), null); // the agent's record is the study file's
     current = session;
     if (interrupted) session.interrupt();
     return session;
   }
 
-  private StudyRecord.CheckRecord runCheck(PostCheck check, RunResult result, RunningServices services) throws InterruptedException {
+  private StudyRecord.CheckRecord runCheck(
+      PostCheck check, RunResult result, RunningServices services) throws InterruptedException {
     PostCheck.Outcome outcome;
     try {
       outcome = check.check(result, services);
     } catch (InterruptedException e) {
       throw e;
     } catch (Exception e) {
-      outcome = PostCheck.Outcome.fail("the check itself failed: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+      outcome =
+          PostCheck.Outcome.fail(
+              "the check itself failed: "
+                  + (e.getMessage() == null ? e.toString() : e.getMessage()));
     }
-    options.log().accept("check " + check.name() + ": " + (outcome.passed() ? "passed" : "FAILED") + " — " + outcome.detail());
+    options
+        .log()
+        .accept(
+            "check "
+                + check.name()
+                + ": "
+                + (outcome.passed() ? "passed" : "FAILED")
+                + " — "
+                + outcome.detail());
     return new StudyRecord.CheckRecord(check.name(), outcome.passed(), outcome.detail());
   }
 
-  /** The result's plan block: the study, its options (no secret is among them) and every step's plans and hooks. */
+  /**
+   * The result's plan block: the study, its options (no secret is among them) and every step's
+   * plans and hooks.
+   */
   private static ObjectNode planJson(Study study, StudyOptions o, List<Step> steps) {
     var mapper = RunResultJson.mapper();
     ObjectNode plan = mapper.createObjectNode();
     plan.put("study", study.name());
     plan.put("quick", o.quick());
     plan.put("duration", Durations.format(o.duration()));
-    if (o.quickIterationCap() != null) plan.put("quickIterationCap", Durations.format(o.quickIterationCap()));
+    if (o.quickIterationCap() != null)
+      plan.put("quickIterationCap", Durations.format(o.quickIterationCap()));
     plan.put("keys", o.keys());
     ArrayNode list = plan.putArray("steps");
     for (Step s : steps) {
@@ -446,10 +740,15 @@ public final class StudyRunner {
       if (s.probe() != null) node.set("probe", mapper.valueToTree(s.probe().plan()));
       node.set("plan", mapper.valueToTree(s.plan()));
       if (s.probe() != null) node.put("measures", "the one concurrency the probe chooses");
-      if (s.levelOf() != null) node.put("measures", "the level step '" + s.levelOf() + "' was measured at");
+      if (s.levelOf() != null)
+        node.put("measures", "the level step '" + s.levelOf() + "' was measured at");
       if (s.forked()) node.put("forked", "each series in a fresh JVM");
-      node.set("beforeStep", mapper.valueToTree(s.beforeStep().stream().map(StepHook::describe).toList()));
-      node.set("beforeEachLevel", mapper.valueToTree(s.beforeEachLevel().stream().map(StepHook::describe).toList()));
+      node.set(
+          "beforeStep",
+          mapper.valueToTree(s.beforeStep().stream().map(StepHook::describe).toList()));
+      node.set(
+          "beforeEachLevel",
+          mapper.valueToTree(s.beforeEachLevel().stream().map(StepHook::describe).toList()));
     }
     return plan;
   }

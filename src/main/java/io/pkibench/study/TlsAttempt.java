@@ -1,12 +1,12 @@
 package io.pkibench.study;
 
 import io.netty.handler.ssl.SslContext;
-import io.pkibench.keys.SigningKey;
-import io.pkibench.server.tlsecho.TlsEchoServer;
 import io.pkibench.formats.tls.Connection;
 import io.pkibench.formats.tls.EchoProtocol;
 import io.pkibench.formats.tls.TlsConnection;
 import io.pkibench.formats.tls.TlsEngine;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.server.tlsecho.TlsEchoServer;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -14,10 +14,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Whether this runtime can speak one TLS configuration: a real echo server and client of {@code engine}
- * on loopback, offering only {@code protocol} and {@code suite} with {@code key}, one request and its
- * answer. What a study asks before it plans a cell, so a refusal is found, named and recorded rather
- * than measured as a column of errors.
+ * Whether this runtime can speak one TLS configuration: a real echo server and client of {@code
+ * engine} on loopback, offering only {@code protocol} and {@code suite} with {@code key}, one
+ * request and its answer. What a study asks before it plans a cell, so a refusal is found, named
+ * and recorded rather than measured as a column of errors.
  */
 public record TlsAttempt(TlsEngine engine, String keyFlag, String protocol, String suite) {
 
@@ -26,14 +26,23 @@ public record TlsAttempt(TlsEngine engine, String keyFlag, String protocol, Stri
     if (!engine.implementsSuite(suite)) return engine.flag + " does not implement " + suite;
     TlsEchoServer server = null;
     try {
-      SslContext serverContext = engine.server(key.privateKey(), key.chain(), List.of(protocol), List.of(suite));
+      SslContext serverContext =
+          engine.server(key.privateKey(), key.chain(), List.of(protocol), List.of(suite));
       SslContext clientContext = engine.client(root, List.of(protocol), List.of(suite));
-      server = new TlsEchoServer(serverContext, engine.flag, "127.0.0.1", 0, -1,
-          new TlsEchoServer.Limits(Duration.ofSeconds(5), Duration.ofSeconds(5), 4));
+      server =
+          new TlsEchoServer(
+              serverContext,
+              engine.flag,
+              "127.0.0.1",
+              0,
+              -1,
+              new TlsEchoServer.Limits(Duration.ofSeconds(5), Duration.ofSeconds(5), 4));
       server.start();
       java.net.URI url = java.net.URI.create(server.baseUrl());
-      try (TlsConnection c = TlsConnection.handshake(Connection.connect(new InetSocketAddress(url.getHost(), url.getPort()), 5_000),
-          TlsEngine.engine(clientContext))) {
+      try (TlsConnection c =
+          TlsConnection.handshake(
+              Connection.connect(new InetSocketAddress(url.getHost(), url.getPort()), 5_000),
+              TlsEngine.engine(clientContext))) {
         if (!suite.equals(c.cipherSuite()) || !protocol.equals(c.protocol())) {
           return "negotiated " + c.protocol() + " " + c.cipherSuite() + " instead";
         }
@@ -54,12 +63,23 @@ public record TlsAttempt(TlsEngine engine, String keyFlag, String protocol, Stri
     }
   }
 
-  /** This attempt with the suite as {@code engine} names it ({@link TlsEngine#suiteName}): JSSE's SSL_ names for the SSL 3.0 suites. */
+  /**
+   * This attempt with the suite as {@code engine} names it ({@link TlsEngine#suiteName}): JSSE's
+   * SSL_ names for the SSL 3.0 suites.
+   */
   public TlsAttempt inEngineNames() {
     return new TlsAttempt(engine, keyFlag, protocol, engine.suiteName(suite));
   }
 
   public String describe() {
-    return suite + ", " + protocol + ", " + keyFlag.toUpperCase(java.util.Locale.ROOT).replace("RSA", "RSA-").replace("ECDSA-", "ECDSA ") + " server key";
+    return suite
+        + ", "
+        + protocol
+        + ", "
+        + keyFlag
+            .toUpperCase(java.util.Locale.ROOT)
+            .replace("RSA", "RSA-")
+            .replace("ECDSA-", "ECDSA ")
+        + " server key";
   }
 }

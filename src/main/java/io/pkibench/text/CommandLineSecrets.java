@@ -6,17 +6,25 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A command line as pkibench keeps it (a result's environment, the interval log's header, the HTML report), without
- * the secrets a URL in it may carry: a URL's user info ({@code https://user:password@host/}) and the values of its
- * query and fragment parameters whose names say they are secret ({@code ?api_key=}, {@code token=}, {@code X-Amz-Signature=},
- * {@code sig=}) are written {@value #HIDDEN}. The rest stays, so the line still says what was run and against what.
+ * A command line as pkibench keeps it (a result's environment, the interval log's header, the HTML
+ * report), without the secrets a URL in it may carry: a URL's user info ({@code
+ * https://user:password@host/}) and the values of its query and fragment parameters whose names say
+ * they are secret ({@code ?api_key=}, {@code token=}, {@code X-Amz-Signature=}, {@code sig=}) are
+ * written {@value #HIDDEN}. The rest stays, so the line still says what was run and against what.
  */
 public final class CommandLineSecrets {
   public static final String HIDDEN = "***";
+
   /** A URL of any scheme, to the next white space (the line is the arguments joined by spaces). */
   private static final Pattern URL = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*://\\S*");
-  /** A parameter whose name holds one of these, in any case, is a secret; "sig" alone is one too (Azure's SAS). */
-  private static final List<String> SECRET_WORDS = List.of("key", "token", "secret", "password", "passwd", "pwd", "auth", "signature", "credential");
+
+  /**
+   * A parameter whose name holds one of these, in any case, is a secret; "sig" alone is one too
+   * (Azure's SAS).
+   */
+  private static final List<String> SECRET_WORDS =
+      List.of(
+          "key", "token", "secret", "password", "passwd", "pwd", "auth", "signature", "credential");
 
   private CommandLineSecrets() {}
 
@@ -25,7 +33,8 @@ public final class CommandLineSecrets {
     if (commandLine == null) return null;
     Matcher url = URL.matcher(commandLine);
     StringBuilder shown = new StringBuilder(commandLine.length());
-    while (url.find()) url.appendReplacement(shown, Matcher.quoteReplacement(redactedUrl(url.group())));
+    while (url.find())
+      url.appendReplacement(shown, Matcher.quoteReplacement(redactedUrl(url.group())));
     url.appendTail(shown);
     return shown.toString();
   }
@@ -43,7 +52,10 @@ public final class CommandLineSecrets {
     int fragment = url.indexOf('#', authorityEnd);
     StringBuilder shown = new StringBuilder(url.length());
     if (query >= 0 && (fragment < 0 || query < fragment)) {
-      shown.append(url, 0, query + 1).append(redactedParameters(url.substring(query + 1, fragment < 0 ? url.length() : fragment)));
+      shown
+          .append(url, 0, query + 1)
+          .append(
+              redactedParameters(url.substring(query + 1, fragment < 0 ? url.length() : fragment)));
     } else {
       shown.append(url, 0, fragment < 0 ? url.length() : fragment);
     }
@@ -65,7 +77,10 @@ public final class CommandLineSecrets {
       int end = endOf(parameters, start, "&;");
       String parameter = parameters.substring(start, end);
       int eq = parameter.indexOf('=');
-      shown.append(eq > 0 && secretName(parameter.substring(0, eq)) ? parameter.substring(0, eq + 1) + HIDDEN : parameter);
+      shown.append(
+          eq > 0 && secretName(parameter.substring(0, eq))
+              ? parameter.substring(0, eq + 1) + HIDDEN
+              : parameter);
       if (end < parameters.length()) shown.append(parameters.charAt(end));
       start = end + 1;
     }

@@ -1,17 +1,17 @@
 package io.pkibench.analysis;
 
-import io.pkibench.results.IterationResult;
-import io.pkibench.results.LevelResult;
-import io.pkibench.results.WorkloadResult;
-import io.pkibench.testing.GoldenFiles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.report.ComparisonFormat;
+import io.pkibench.results.IterationResult;
+import io.pkibench.results.LevelResult;
 import io.pkibench.results.ResultFixtures;
 import io.pkibench.results.RunResult;
+import io.pkibench.results.WorkloadResult;
+import io.pkibench.testing.GoldenFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,64 +19,126 @@ import org.junit.jupiter.api.Test;
 
 public class ComparisonTest {
   static final int[] LEVELS = {1, 2};
-  public static final RunResult BASE = ResultFixtures.closedRun("sign", LEVELS,
-      new double[][] {{1000, 1002, 998, 1001, 999}, {1900, 1960, 1840, 1930, 1870}}, new long[] {1_000_000, 1_050_000});
-  /** c=1 drops 10%, outside the noise; c=2 drops 1%, inside it (its iterations spread by ±3%); p99 rises 20% at c=2. */
-  public static final RunResult NEW = ResultFixtures.closedRun("sign", LEVELS,
-      new double[][] {{900, 902, 898, 901, 899}, {1880, 1940, 1820, 1910, 1855}}, new long[] {1_000_000, 1_260_000});
-  static final List<Threshold> LIMITS = List.of(Threshold.parse("throughput:-5%"), Threshold.parse("p99:+10%"));
+  public static final RunResult BASE =
+      ResultFixtures.closedRun(
+          "sign",
+          LEVELS,
+          new double[][] {{1000, 1002, 998, 1001, 999}, {1900, 1960, 1840, 1930, 1870}},
+          new long[] {1_000_000, 1_050_000});
 
-  /** The same step of two study runs, whose targets differ (each service got a free port), as a study writes them. */
+  /**
+   * c=1 drops 10%, outside the noise; c=2 drops 1%, inside it (its iterations spread by ±3%); p99
+   * rises 20% at c=2.
+   */
+  public static final RunResult NEW =
+      ResultFixtures.closedRun(
+          "sign",
+          LEVELS,
+          new double[][] {{900, 902, 898, 901, 899}, {1880, 1940, 1820, 1910, 1855}},
+          new long[] {1_000_000, 1_260_000});
+
+  static final List<Threshold> LIMITS =
+      List.of(Threshold.parse("throughput:-5%"), Threshold.parse("p99:+10%"));
+
+  /**
+   * The same step of two study runs, whose targets differ (each service got a free port), as a
+   * study writes them.
+   */
   static RunResult studyRun(RunResult run, String target) {
     var w = run.workloads().get(0);
     var params = new java.util.HashMap<>(w.params());
     params.put("target", target);
-    return run.withWorkload(0, new WorkloadResult(w.name(), params, w.keys(), w.cpuMeter(), w.levels(), null,
-        new WorkloadResult.Step("CAdES", "measure")));
+    return run.withWorkload(
+        0,
+        new WorkloadResult(
+            w.name(),
+            params,
+            w.keys(),
+            w.cpuMeter(),
+            w.levels(),
+            null,
+            new WorkloadResult.Step("CAdES", "measure")));
   }
 
   @Test
   void of_studyRuns_matchByStepNotByTheirTargetsPort() {
-    Comparison c = Comparison.of(studyRun(BASE, "https://127.0.0.1:41001"), studyRun(NEW, "https://127.0.0.1:43717"), LIMITS);
+    Comparison c =
+        Comparison.of(
+            studyRun(BASE, "https://127.0.0.1:41001"),
+            studyRun(NEW, "https://127.0.0.1:43717"),
+            LIMITS);
     assertEquals(List.of(), c.unmatched());
     assertEquals(Comparison.Verdict.FAIL, row(c, 1, Metric.THROUGHPUT).verdict());
-    assertTrue(row(c, 1, Metric.THROUGHPUT).workload().startsWith("CAdES (measure, sign)"), row(c, 1, Metric.THROUGHPUT).workload());
+    assertTrue(
+        row(c, 1, Metric.THROUGHPUT).workload().startsWith("CAdES (measure, sign)"),
+        row(c, 1, Metric.THROUGHPUT).workload());
   }
 
-  /** A plain run against a service on loopback: the target's port is whatever the service got, not what the workload is. */
+  /**
+   * A plain run against a service on loopback: the target's port is whatever the service got, not
+   * what the workload is.
+   */
   @Test
   void of_plainRunsAgainstLoopbackTargetsOnOtherPorts_match() {
-    Comparison c = Comparison.of(plainRun(BASE, "https://127.0.0.1:41001"), plainRun(NEW, "https://127.0.0.1:43717"), LIMITS);
+    Comparison c =
+        Comparison.of(
+            plainRun(BASE, "https://127.0.0.1:41001"),
+            plainRun(NEW, "https://127.0.0.1:43717"),
+            LIMITS);
     assertEquals(List.of(), c.unmatched());
     assertTrue(c.complete());
     assertEquals(Comparison.Verdict.FAIL, row(c, 1, Metric.THROUGHPUT).verdict());
-    assertTrue(row(c, 1, Metric.THROUGHPUT).workload().contains("target=https://loopback"), row(c, 1, Metric.THROUGHPUT).workload());
+    assertTrue(
+        row(c, 1, Metric.THROUGHPUT).workload().contains("target=https://loopback"),
+        row(c, 1, Metric.THROUGHPUT).workload());
     // another host is another service: its port stays part of what it is
-    Comparison remote = Comparison.of(plainRun(BASE, "https://10.0.0.5:8443"), plainRun(NEW, "https://10.0.0.5:9443"), LIMITS);
+    Comparison remote =
+        Comparison.of(
+            plainRun(BASE, "https://10.0.0.5:8443"),
+            plainRun(NEW, "https://10.0.0.5:9443"),
+            LIMITS);
     assertFalse(remote.complete(), ComparisonFormat.text(remote));
   }
 
-  /** A level in one run only (a probe that chose another level, a shorter sweep) is not silently skipped. */
+  /**
+   * A level in one run only (a probe that chose another level, a shorter sweep) is not silently
+   * skipped.
+   */
   @Test
   void of_levelInOneRunOnly_incompleteNamingWhereTheOtherRunMeasured() throws IOException {
     Comparison c = Comparison.of(BASE, FIRST_LEVEL_ONLY, LIMITS);
     assertFalse(c.complete());
-    assertEquals(List.of("sign alg=rsa2048 size=1024 @software:accp at 2: only in the base run (the new run measured it at 1)"), c.unmatched());
+    assertEquals(
+        List.of(
+            "sign alg=rsa2048 size=1024 @software:accp at 2: only in the base run (the new run measured it at 1)"),
+        c.unmatched());
     Comparison same = Comparison.of(FIRST_LEVEL_ONLY, FIRST_LEVEL_ONLY, LIMITS, 0.95);
     assertTrue(same.complete() && same.passed(), ComparisonFormat.text(same));
-    golden("compare-v2-incomplete.txt", ComparisonFormat.text(Comparison.of(BASE, NEW_WITHOUT_LEVEL_2, List.of(Threshold.parse("throughput:-20%")))));
+    golden(
+        "compare-v2-incomplete.txt",
+        ComparisonFormat.text(
+            Comparison.of(BASE, NEW_WITHOUT_LEVEL_2, List.of(Threshold.parse("throughput:-20%")))));
   }
 
-  static final RunResult FIRST_LEVEL_ONLY = ResultFixtures.closedRun("sign", new int[] {1},
-      new double[][] {{1000, 1002, 998, 1001, 999}}, new long[] {1_000_000});
-  static final RunResult NEW_WITHOUT_LEVEL_2 = ResultFixtures.closedRun("sign", new int[] {1},
-      new double[][] {{900, 902, 898, 901, 899}}, new long[] {1_000_000});
+  static final RunResult FIRST_LEVEL_ONLY =
+      ResultFixtures.closedRun(
+          "sign",
+          new int[] {1},
+          new double[][] {{1000, 1002, 998, 1001, 999}},
+          new long[] {1_000_000});
+  static final RunResult NEW_WITHOUT_LEVEL_2 =
+      ResultFixtures.closedRun(
+          "sign",
+          new int[] {1},
+          new double[][] {{900, 902, 898, 901, 899}},
+          new long[] {1_000_000});
 
   static RunResult plainRun(RunResult run, String target) {
     var w = run.workloads().get(0);
     var params = new java.util.HashMap<>(w.params());
     params.put("target", target);
-    return run.withWorkload(0, new WorkloadResult(w.name(), params, w.keys(), w.cpuMeter(), w.levels(), null));
+    return run.withWorkload(
+        0, new WorkloadResult(w.name(), params, w.keys(), w.cpuMeter(), w.levels(), null));
   }
 
   @Test
@@ -85,77 +147,142 @@ public class ComparisonTest {
     assertFalse(c.passed());
     Comparison.Row drop = row(c, 1, Metric.THROUGHPUT);
     assertEquals(-10.0, drop.deltaPercent(), 0.01);
-    assertTrue(drop.changeLowPercent() < -10 && -10 < drop.changeHighPercent() && drop.changeHighPercent() < 0, drop.toString());
+    assertTrue(
+        drop.changeLowPercent() < -10
+            && -10 < drop.changeHighPercent()
+            && drop.changeHighPercent() < 0,
+        drop.toString());
     assertEquals(Comparison.Verdict.FAIL, drop.verdict());
     Comparison.Row small = row(c, 2, Metric.THROUGHPUT);
-    assertTrue(small.changeLowPercent() < 0 && small.changeHighPercent() > 0, "a 1% drop is inside the noise: " + small);
-    assertTrue(small.verdict() != Comparison.Verdict.FAIL && small.verdict() != Comparison.Verdict.worse, small.toString());
+    assertTrue(
+        small.changeLowPercent() < 0 && small.changeHighPercent() > 0,
+        "a 1% drop is inside the noise: " + small);
+    assertTrue(
+        small.verdict() != Comparison.Verdict.FAIL && small.verdict() != Comparison.Verdict.worse,
+        small.toString());
     assertEquals(Comparison.Verdict.FAIL, row(c, 2, Metric.P99).verdict());
     assertEquals(Comparison.Verdict.same, row(c, 1, Metric.P99).verdict());
   }
 
-  /** Issue 9's case: 5 iterations a side, every measured iteration's successes halved, is a breach, not noise. */
+  /**
+   * Issue 9's case: 5 iterations a side, every measured iteration's successes halved, is a breach,
+   * not noise.
+   */
   @Test
   void of_halvedThroughputFiveIterationsASide_fails() {
     double[] base = {46_100, 45_200, 47_900, 44_800, 46_500};
     double[] halved = java.util.Arrays.stream(base).map(v -> v / 2).toArray();
-    Comparison c = Comparison.of(ResultFixtures.closedRun("sign", new int[] {1}, new double[][] {base}, new long[] {1_000_000}),
-        ResultFixtures.closedRun("sign", new int[] {1}, new double[][] {halved}, new long[] {1_000_000}), LIMITS);
+    Comparison c =
+        Comparison.of(
+            ResultFixtures.closedRun(
+                "sign", new int[] {1}, new double[][] {base}, new long[] {1_000_000}),
+            ResultFixtures.closedRun(
+                "sign", new int[] {1}, new double[][] {halved}, new long[] {1_000_000}),
+            LIMITS);
     assertEquals(Comparison.Verdict.FAIL, row(c, 1, Metric.THROUGHPUT).verdict());
     assertFalse(c.passed());
   }
 
   @Test
   void of_tooFewOrTooNoisyIterations_inconclusiveSayingHowManyWould() {
-    RunResult base = ResultFixtures.closedRun("sign", new int[] {1}, new double[][] {{900, 1000, 1100}}, new long[] {1_000_000});
-    RunResult next = ResultFixtures.closedRun("sign", new int[] {1}, new double[][] {{880, 970, 1090}}, new long[] {1_000_000});
+    RunResult base =
+        ResultFixtures.closedRun(
+            "sign", new int[] {1}, new double[][] {{900, 1000, 1100}}, new long[] {1_000_000});
+    RunResult next =
+        ResultFixtures.closedRun(
+            "sign", new int[] {1}, new double[][] {{880, 970, 1090}}, new long[] {1_000_000});
     Comparison c = Comparison.of(base, next, LIMITS);
     Comparison.Row r = row(c, 1, Metric.THROUGHPUT);
     assertEquals(Comparison.Verdict.inconclusive, r.verdict());
     assertTrue(r.iterationsNeeded() > 3, r.toString());
     assertTrue(c.passed() && !c.conclusive());
-    assertTrue(ComparisonFormat.text(c).contains("about " + String.format(java.util.Locale.ROOT, "%,d", r.iterationsNeeded()) + " measured iterations a side would tell (now 3 and 3)"),
+    assertTrue(
+        ComparisonFormat.text(c)
+            .contains(
+                "about "
+                    + String.format(java.util.Locale.ROOT, "%,d", r.iterationsNeeded())
+                    + " measured iterations a side would tell (now 3 and 3)"),
         ComparisonFormat.text(c));
 
-    RunResult once = ResultFixtures.closedRun("sign", new int[] {1}, new double[][] {{1000}}, new long[] {1_000_000});
+    RunResult once =
+        ResultFixtures.closedRun(
+            "sign", new int[] {1}, new double[][] {{1000}}, new long[] {1_000_000});
     Comparison single = Comparison.of(once, once, LIMITS);
-    assertEquals(Comparison.Verdict.inconclusive, row(single, 1, Metric.THROUGHPUT).verdict(), "one iteration shows no noise");
-    assertTrue(ComparisonFormat.text(single).contains("measure at least 3 a side"), ComparisonFormat.text(single));
-  }
-
-  /** One run's CPU unmetered (its meter unavailable): no CPU row either way round, and the other metrics still compared. */
-  @Test
-  void of_cpuMeteredInOneRunOnly_noCpuRowTheRestCompared() {
-    RunResult unmetered = withoutCpu(BASE);
-    List<Threshold> withCpu = List.of(Threshold.parse("throughput:-5%"), Threshold.parse("cpu:-5%"));
-    assertTrue(Comparison.of(BASE, BASE, withCpu).rows().stream().anyMatch(r -> r.metric() == Metric.CPU), "both metered: CPU is compared");
-    for (Comparison c : List.of(Comparison.of(unmetered, BASE, withCpu), Comparison.of(BASE, unmetered, withCpu))) {
-      assertTrue(c.rows().stream().noneMatch(r -> r.metric() == Metric.CPU), ComparisonFormat.text(c));
-      assertEquals(Comparison.Verdict.same, row(c, 1, Metric.THROUGHPUT).verdict(), ComparisonFormat.text(c));
-    }
-  }
-
-  /** A base level where nothing succeeded has no figure to take a percent of: no rows, not an infinite change; the other way round it is -100%. */
-  @Test
-  void of_baseLevelWithNoSuccess_noRowsNotAnInfinitePercent() {
-    RunResult dead = ResultFixtures.closedRun("sign", new int[] {1}, new double[][] {{0, 0, 0}}, new long[] {1_000_000});
-    RunResult alive = ResultFixtures.closedRun("sign", new int[] {1}, new double[][] {{1000, 1002, 998}}, new long[] {1_000_000});
-    Comparison fromNothing = Comparison.of(dead, alive, LIMITS);
-    assertEquals(List.of(), fromNothing.rows(), ComparisonFormat.text(fromNothing));
-    assertEquals(-100.0, row(Comparison.of(alive, dead, LIMITS), 1, Metric.THROUGHPUT).deltaPercent(), 1e-9);
+    assertEquals(
+        Comparison.Verdict.inconclusive,
+        row(single, 1, Metric.THROUGHPUT).verdict(),
+        "one iteration shows no noise");
+    assertTrue(
+        ComparisonFormat.text(single).contains("measure at least 3 a side"),
+        ComparisonFormat.text(single));
   }
 
   /**
-   * An interval reaching far to the better side (+17%) and only a little to the worse (-3%): under a
-   * limit of -5% it is "same" (it cannot be worse past the limit); with no limit it is inconclusive,
-   * since it cannot tell "the same" from "much better".
+   * One run's CPU unmetered (its meter unavailable): no CPU row either way round, and the other
+   * metrics still compared.
+   */
+  @Test
+  void of_cpuMeteredInOneRunOnly_noCpuRowTheRestCompared() {
+    RunResult unmetered = withoutCpu(BASE);
+    List<Threshold> withCpu =
+        List.of(Threshold.parse("throughput:-5%"), Threshold.parse("cpu:-5%"));
+    assertTrue(
+        Comparison.of(BASE, BASE, withCpu).rows().stream().anyMatch(r -> r.metric() == Metric.CPU),
+        "both metered: CPU is compared");
+    for (Comparison c :
+        List.of(Comparison.of(unmetered, BASE, withCpu), Comparison.of(BASE, unmetered, withCpu))) {
+      assertTrue(
+          c.rows().stream().noneMatch(r -> r.metric() == Metric.CPU), ComparisonFormat.text(c));
+      assertEquals(
+          Comparison.Verdict.same,
+          row(c, 1, Metric.THROUGHPUT).verdict(),
+          ComparisonFormat.text(c));
+    }
+  }
+
+  /**
+   * A base level where nothing succeeded has no figure to take a percent of: no rows, not an
+   * infinite change; the other way round it is -100%.
+   */
+  @Test
+  void of_baseLevelWithNoSuccess_noRowsNotAnInfinitePercent() {
+    RunResult dead =
+        ResultFixtures.closedRun(
+            "sign", new int[] {1}, new double[][] {{0, 0, 0}}, new long[] {1_000_000});
+    RunResult alive =
+        ResultFixtures.closedRun(
+            "sign", new int[] {1}, new double[][] {{1000, 1002, 998}}, new long[] {1_000_000});
+    Comparison fromNothing = Comparison.of(dead, alive, LIMITS);
+    assertEquals(List.of(), fromNothing.rows(), ComparisonFormat.text(fromNothing));
+    assertEquals(
+        -100.0, row(Comparison.of(alive, dead, LIMITS), 1, Metric.THROUGHPUT).deltaPercent(), 1e-9);
+  }
+
+  /**
+   * An interval reaching far to the better side (+17%) and only a little to the worse (-3%): under
+   * a limit of -5% it is "same" (it cannot be worse past the limit); with no limit it is
+   * inconclusive, since it cannot tell "the same" from "much better".
    */
   @Test
   void of_intervalFarOnTheBetterSideOnly_sameUnderALimitInconclusiveWithout() {
-    RunResult base = ResultFixtures.closedRun("sign", new int[] {1}, new double[][] {{940, 970, 1000, 1030, 1060}}, new long[] {1_000_000});
-    RunResult next = ResultFixtures.closedRun("sign", new int[] {1}, new double[][] {{1010, 1040, 1070, 1100, 1130}}, new long[] {1_000_000});
+    RunResult base =
+        ResultFixtures.closedRun(
+            "sign",
+            new int[] {1},
+            new double[][] {{940, 970, 1000, 1030, 1060}},
+            new long[] {1_000_000});
+    RunResult next =
+        ResultFixtures.closedRun(
+            "sign",
+            new int[] {1},
+            new double[][] {{1010, 1040, 1070, 1100, 1130}},
+            new long[] {1_000_000});
     Comparison.Row limited = row(Comparison.of(base, next, LIMITS), 1, Metric.THROUGHPUT);
-    assertTrue(limited.changeLowPercent() > -5 && limited.changeLowPercent() < 0 && limited.changeHighPercent() > 5, limited.toString());
+    assertTrue(
+        limited.changeLowPercent() > -5
+            && limited.changeLowPercent() < 0
+            && limited.changeHighPercent() > 5,
+        limited.toString());
     assertEquals(Comparison.Verdict.same, limited.verdict(), limited.toString());
     Comparison.Row unlimited = row(Comparison.of(base, next, List.of()), 1, Metric.THROUGHPUT);
     assertEquals(Comparison.Verdict.inconclusive, unlimited.verdict(), unlimited.toString());
@@ -164,10 +291,28 @@ public class ComparisonTest {
   /** {@code run} as if its CPU meter had read nothing: every iteration's CPU time 0. */
   static RunResult withoutCpu(RunResult run) {
     WorkloadResult w = run.workloads().get(0);
-    WorkloadResult bare = new WorkloadResult(w.name(), w.params(), w.keys(), w.cpuMeter(), List.of(), null);
+    WorkloadResult bare =
+        new WorkloadResult(w.name(), w.params(), w.keys(), w.cpuMeter(), List.of(), null);
     for (LevelResult l : w.levels()) {
-      List<IterationResult> its = l.iterations().stream().map(i -> new IterationResult(i.series(), i.index(), i.warmup(), i.durationNanos(), i.started(),
-          i.succeeded(), i.failed(), 0, i.errors(), i.histogram(), i.lateStarts(), i.missedStarts(), i.uncorrectedHistogram())).toList();
+      List<IterationResult> its =
+          l.iterations().stream()
+              .map(
+                  i ->
+                      new IterationResult(
+                          i.series(),
+                          i.index(),
+                          i.warmup(),
+                          i.durationNanos(),
+                          i.started(),
+                          i.succeeded(),
+                          i.failed(),
+                          0,
+                          i.errors(),
+                          i.histogram(),
+                          i.lateStarts(),
+                          i.missedStarts(),
+                          i.uncorrectedHistogram()))
+              .toList();
       bare = bare.withLevel(LevelResult.of(l.concurrency(), null, its, w.cpuMeter(), 2));
     }
     return run.withWorkload(0, bare);
@@ -177,7 +322,9 @@ public class ComparisonTest {
   void of_sameRun_passes() {
     Comparison c = Comparison.of(BASE, BASE, LIMITS, 0.95);
     assertTrue(c.passed() && c.conclusive(), ComparisonFormat.text(c));
-    assertTrue(c.rows().stream().allMatch(r -> r.verdict() == Comparison.Verdict.same), ComparisonFormat.text(c));
+    assertTrue(
+        c.rows().stream().allMatch(r -> r.verdict() == Comparison.Verdict.same),
+        ComparisonFormat.text(c));
   }
 
   @Test
@@ -200,7 +347,10 @@ public class ComparisonTest {
     assertTrue(e.getMessage().contains("write throughput:-0%"), e.getMessage());
   }
 
-  /** No change allowed: the fix the message suggests is taken, either sign, and holds only a change the right way. */
+  /**
+   * No change allowed: the fix the message suggests is taken, either sign, and holds only a change
+   * the right way.
+   */
   @Test
   void threshold_zeroWithASign_isNoChangeAllowed() {
     Threshold t = Threshold.parse("throughput:-0%");
@@ -214,10 +364,14 @@ public class ComparisonTest {
   }
 
   static void golden(String name, String actual) throws IOException {
-    GoldenFiles.assertMatches(Path.of("src/test/resources/golden", name), actual, "the comparison's format changed");
+    GoldenFiles.assertMatches(
+        Path.of("src/test/resources/golden", name), actual, "the comparison's format changed");
   }
 
   private static Comparison.Row row(Comparison c, double load, Metric m) {
-    return c.rows().stream().filter(r -> r.load() == load && r.metric() == m).findFirst().orElseThrow();
+    return c.rows().stream()
+        .filter(r -> r.load() == load && r.metric() == m)
+        .findFirst()
+        .orElseThrow();
   }
 }

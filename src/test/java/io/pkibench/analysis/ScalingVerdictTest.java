@@ -13,16 +13,20 @@ class ScalingVerdictTest {
 
   static List<LevelPoint> points(double[] ns, double[] xs, long[] p99s) {
     List<LevelPoint> list = new ArrayList<>();
-    for (int i = 0; i < ns.length; i++) list.add(new LevelPoint(ns[i], xs[i], null, p99s[i], 1000.0, 0.5));
+    for (int i = 0; i < ns.length; i++)
+      list.add(new LevelPoint(ns[i], xs[i], null, p99s[i], 1000.0, 0.5));
     return list;
   }
 
   @Test
   void linearThenBendThenFlat_namesEachPoint() {
-    List<LevelPoint> p = points(
-        new double[] {1, 2, 4, 8, 16, 24, 32},
-        new double[] {100, 200, 395, 780, 1200, 1250, 1255},
-        new long[] {10_000_000, 10_000_000, 11_000_000, 12_000_000, 14_000_000, 18_000_000, 19_000_000});
+    List<LevelPoint> p =
+        points(
+            new double[] {1, 2, 4, 8, 16, 24, 32},
+            new double[] {100, 200, 395, 780, 1200, 1250, 1255},
+            new long[] {
+              10_000_000, 10_000_000, 11_000_000, 12_000_000, 14_000_000, 18_000_000, 19_000_000
+            });
     ScalingVerdict v = ScalingVerdict.of(p, UslFit.fit(p), false);
     assertEquals(8.0, v.linearUpTo());
     assertEquals(16.0, v.bendsFrom());
@@ -31,15 +35,23 @@ class ScalingVerdictTest {
     assertEquals(24.0, v.saturatedAt(), "32 beats 24 by under 2%");
     assertEquals(20_000_000, v.p99BoundNanos());
     assertEquals(32.0, v.p99HeldUpTo());
-    assertTrue(v.text().startsWith("throughput grows linearly up to concurrency 8 (efficiency ≥ 90%), bends from 16 (efficiency 75%)"), v.text());
-    assertTrue(v.text().contains("knee at 24") && v.text().contains("stops gaining at 24"), v.text());
+    assertTrue(
+        v.text()
+            .startsWith(
+                "throughput grows linearly up to concurrency 8 (efficiency ≥ 90%), bends from 16 (efficiency 75%)"),
+        v.text());
+    assertTrue(
+        v.text().contains("knee at 24") && v.text().contains("stops gaining at 24"), v.text());
     assertTrue(v.text().contains("p99 stays under 20 ms at every level"), v.text());
   }
 
   @Test
   void p99Doubling_isAKneeEvenWhileThroughputRises() {
-    List<LevelPoint> p = points(new double[] {1, 2, 4, 8}, new double[] {100, 200, 400, 800},
-        new long[] {1_000_000, 1_100_000, 2_500_000, 3_000_000});
+    List<LevelPoint> p =
+        points(
+            new double[] {1, 2, 4, 8},
+            new double[] {100, 200, 400, 800},
+            new long[] {1_000_000, 1_100_000, 2_500_000, 3_000_000});
     ScalingVerdict v = ScalingVerdict.of(p, null, false);
     assertEquals(4.0, v.kneeAt());
     assertTrue(v.kneeReason().contains("p99 is 2.5×"), v.kneeReason());
@@ -51,8 +63,11 @@ class ScalingVerdictTest {
 
   @Test
   void throughputFallsAfterPeak_saturatesAtThePeak() {
-    List<LevelPoint> p = points(new double[] {1, 2, 4, 8, 16}, new double[] {100, 190, 300, 280, 200},
-        new long[] {1_000_000, 1_000_000, 1_000_000, 1_000_000, 1_000_000});
+    List<LevelPoint> p =
+        points(
+            new double[] {1, 2, 4, 8, 16},
+            new double[] {100, 190, 300, 280, 200},
+            new long[] {1_000_000, 1_000_000, 1_000_000, 1_000_000, 1_000_000});
     ScalingVerdict v = ScalingVerdict.of(p, null, false);
     assertEquals(2.0, v.linearUpTo());
     assertEquals(4.0, v.bendsFrom());
@@ -62,10 +77,16 @@ class ScalingVerdictTest {
 
   @Test
   void openLoop_speaksOfRates() {
-    List<LevelPoint> p = points(new double[] {100, 200, 400}, new double[] {100, 199, 300},
-        new long[] {1_000_000, 1_000_000, 9_000_000});
+    List<LevelPoint> p =
+        points(
+            new double[] {100, 200, 400},
+            new double[] {100, 199, 300},
+            new long[] {1_000_000, 1_000_000, 9_000_000});
     ScalingVerdict v = ScalingVerdict.of(p, null, true);
-    assertTrue(v.text().contains("keeps up with the target up to 200/s") && v.text().contains("falls behind from 400/s (75% achieved)"), v.text());
+    assertTrue(
+        v.text().contains("keeps up with the target up to 200/s")
+            && v.text().contains("falls behind from 400/s (75% achieved)"),
+        v.text());
   }
 
   @Test

@@ -24,8 +24,8 @@ import org.openjdk.jmh.infra.ThreadParams;
 
 /**
  * The peer of {@code pkibench run tls-handshake}: the identical SSLEngine loop (built by the same
- * workload, one per thread, the same keys) timed by JMH, so that bench/handshake can put the two side
- * by side. The test PKI directory comes from -Dpkibench.pki; the client's key is in memory.
+ * workload, one per thread, the same keys) timed by JMH, so that bench/handshake can put the two
+ * side by side. The test PKI directory comes from -Dpkibench.pki; the client's key is in memory.
  */
 @BenchmarkMode(Mode.Throughput)
 @State(Scope.Thread)
@@ -41,10 +41,16 @@ public class HandshakeBenchmark {
 
   @Setup(Level.Trial)
   public void setUp(ThreadParams thread) throws Exception {
-    TestPki pki = TestPki.openOrInit(Path.of(System.getProperty("pkibench.pki")), InstantSource.system(), line -> {});
+    TestPki pki =
+        TestPki.openOrInit(
+            Path.of(System.getProperty("pkibench.pki")), InstantSource.system(), line -> {});
     HandshakeWorkload.Factory factory = new HandshakeWorkload.Factory();
-    workload = factory.create(new WorkloadContext(new SoftwareKeySource(() -> pki, ProviderChoice.best()), false, () -> pki),
-        Params.resolve(factory.name(), factory.params(), Map.of("protocol", protocol, "mutual", mutual)));
+    workload =
+        factory.create(
+            new WorkloadContext(
+                new SoftwareKeySource(() -> pki, ProviderChoice.best()), false, () -> pki),
+            Params.resolve(
+                factory.name(), factory.params(), Map.of("protocol", protocol, "mutual", mutual)));
     operation = workload.newOperation(thread.getThreadIndex());
   }
 

@@ -23,9 +23,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
- * The peer of {@code pkibench run sign}: the very same operation (built by the same workload, one per
- * thread, the same key and provider) timed by JMH, so that bench/run can put the two side by side.
- * The test PKI directory comes from -Dpkibench.pki.
+ * The peer of {@code pkibench run sign}: the very same operation (built by the same workload, one
+ * per thread, the same key and provider) timed by JMH, so that bench/run can put the two side by
+ * side. The test PKI directory comes from -Dpkibench.pki.
  */
 @BenchmarkMode(Mode.Throughput)
 @State(Scope.Thread)
@@ -41,11 +41,14 @@ public class SignBenchmark {
 
   @Setup(Level.Trial)
   public void setUp(ThreadParams thread) throws Exception {
-    TestPki pki = TestPki.openOrInit(Path.of(System.getProperty("pkibench.pki")), InstantSource.system(), line -> {});
+    TestPki pki =
+        TestPki.openOrInit(
+            Path.of(System.getProperty("pkibench.pki")), InstantSource.system(), line -> {});
     SignWorkload.Factory factory = new SignWorkload.Factory();
-    workload = factory.create(
-        new WorkloadContext(new SoftwareKeySource(() -> pki, ProviderChoice.best()), false),
-        Params.resolve("sign", factory.params(), Map.of("alg", alg, "size", size)));
+    workload =
+        factory.create(
+            new WorkloadContext(new SoftwareKeySource(() -> pki, ProviderChoice.best()), false),
+            Params.resolve("sign", factory.params(), Map.of("alg", alg, "size", size)));
     operation = workload.newOperation(thread.getThreadIndex());
   }
 

@@ -12,7 +12,22 @@ import org.junit.jupiter.api.Test;
 
 class ConsoleProgressTest {
   static ProgressSnapshot snapshot(Map<String, Long> live) {
-    return new ProgressSnapshot("tls-hold", 19_000, 1, 1, true, 1, 1, 4_000, 3_990, 10, 250, 2e6, 5_000_000, 9_000_000, live);
+    return new ProgressSnapshot(
+        "tls-hold",
+        19_000,
+        1,
+        1,
+        true,
+        1,
+        1,
+        4_000,
+        3_990,
+        10,
+        250,
+        2e6,
+        5_000_000,
+        9_000_000,
+        live);
   }
 
   @Test
@@ -23,7 +38,10 @@ class ConsoleProgressTest {
     live.put("failed", 7L);
     new ConsoleProgress(new PrintWriter(err, true), false, false).tick(snapshot(live));
     String line = err.toString().strip();
-    assertTrue(line.startsWith("tls-hold c=19000 series 1/1 warmup 1/1 | ops 4000 ok 3990 err 10 |") && line.endsWith("| open 12,345 failed 7"), line);
+    assertTrue(
+        line.startsWith("tls-hold c=19000 series 1/1 warmup 1/1 | ops 4000 ok 3990 err 10 |")
+            && line.endsWith("| open 12,345 failed 7"),
+        line);
   }
 
   @Test

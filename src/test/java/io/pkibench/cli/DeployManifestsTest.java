@@ -21,10 +21,11 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * deploy/k8s, checked without a cluster: the manifests parse and are wired (the kustomization lists them, both Jobs read
- * the one plan, the Indexed Job runs as many pods as the plan has agents), and the pods' own scripts, run by sh with
- * JOB_COMPLETION_INDEX 0..N-1 and a recording {@code pkibench} on the PATH, give every pod its own segment, the same plan
- * and the same start time, each argument list one 'pkibench run' accepts, and the merge every segment's file.
+ * deploy/k8s, checked without a cluster: the manifests parse and are wired (the kustomization lists
+ * them, both Jobs read the one plan, the Indexed Job runs as many pods as the plan has agents), and
+ * the pods' own scripts, run by sh with JOB_COMPLETION_INDEX 0..N-1 and a recording {@code
+ * pkibench} on the PATH, give every pod its own segment, the same plan and the same start time,
+ * each argument list one 'pkibench run' accepts, and the merge every segment's file.
  */
 @org.junit.jupiter.api.Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DeployManifestsTest {
@@ -51,16 +52,24 @@ class DeployManifestsTest {
   @Test
   void kustomization_listsEveryManifestAndOnePlanForBothJobs() throws Exception {
     JsonNode k = yaml("kustomization.yaml");
-    for (JsonNode r : k.get("resources")) assertTrue(Files.exists(K8S.resolve(r.asText())), r.asText());
+    for (JsonNode r : k.get("resources"))
+      assertTrue(Files.exists(K8S.resolve(r.asText())), r.asText());
     String planName = k.at("/configMapGenerator/0/name").asText();
     assertEquals("plan.env", k.at("/configMapGenerator/0/envs/0").asText());
-    assertTrue(k.at("/generatorOptions/disableNameSuffixHash").asBoolean(), "the Jobs name the plan's ConfigMap as is");
+    assertTrue(
+        k.at("/generatorOptions/disableNameSuffixHash").asBoolean(),
+        "the Jobs name the plan's ConfigMap as is");
     for (String file : List.of("agents-job.yaml", "merge-job.yaml")) {
       JsonNode job = yaml(file);
       assertEquals("Job", job.get("kind").asText());
-      assertEquals(planName, job.at("/spec/template/spec/containers/0/envFrom/0/configMapRef/name").asText(), file);
-      assertEquals(yaml("results-pvc.yaml").at("/metadata/name").asText(),
-          job.at("/spec/template/spec/volumes/0/persistentVolumeClaim/claimName").asText(), file + " writes to the shared volume");
+      assertEquals(
+          planName,
+          job.at("/spec/template/spec/containers/0/envFrom/0/configMapRef/name").asText(),
+          file);
+      assertEquals(
+          yaml("results-pvc.yaml").at("/metadata/name").asText(),
+          job.at("/spec/template/spec/volumes/0/persistentVolumeClaim/claimName").asText(),
+          file + " writes to the shared volume");
     }
   }
 
@@ -70,43 +79,63 @@ class DeployManifestsTest {
     int agents = Integer.parseInt(plan().getProperty("AGENTS"));
     assertEquals("Indexed", job.at("/spec/completionMode").asText());
     assertEquals(agents, job.at("/spec/completions").asInt(), "completions = AGENTS");
-    assertEquals(agents, job.at("/spec/parallelism").asInt(), "parallelism = AGENTS: every agent at once");
-    assertEquals(0, job.at("/spec/backoffLimit").asInt(), "an agent run again would miss the timetable");
+    assertEquals(
+        agents, job.at("/spec/parallelism").asInt(), "parallelism = AGENTS: every agent at once");
+    assertEquals(
+        0, job.at("/spec/backoffLimit").asInt(), "an agent run again would miss the timetable");
   }
 
   /**
-   * Every pod of both Jobs runs without privilege (a measuring process needs none): no service-account token, not root,
-   * the runtime's seccomp profile, no escalation, no capability, a read-only root with /tmp an emptyDir, and requests
-   * equal to limits so an agent's CPU is its own (the Guaranteed class).
+   * Every pod of both Jobs runs without privilege (a measuring process needs none): no
+   * service-account token, not root, the runtime's seccomp profile, no escalation, no capability, a
+   * read-only root with /tmp an emptyDir, and requests equal to limits so an agent's CPU is its own
+   * (the Guaranteed class).
    */
   @Test
   void everyPod_runsWithoutPrivilegeAndWithItsResourcesStated() throws Exception {
     for (String file : List.of("agents-job.yaml", "merge-job.yaml")) {
       JsonNode pod = yaml(file).at("/spec/template/spec");
-      assertEquals(false, pod.path("automountServiceAccountToken").asBoolean(true), file + ": no service-account token");
+      assertEquals(
+          false,
+          pod.path("automountServiceAccountToken").asBoolean(true),
+          file + ": no service-account token");
       JsonNode podContext = pod.path("securityContext");
       assertTrue(podContext.path("runAsNonRoot").asBoolean(false), file + ": runAsNonRoot");
-      assertTrue(podContext.path("runAsUser").asInt(0) > 0, file + ": a numbered user other than root");
-      assertEquals("RuntimeDefault", podContext.at("/seccompProfile/type").asText(), file + ": seccomp");
+      assertTrue(
+          podContext.path("runAsUser").asInt(0) > 0, file + ": a numbered user other than root");
+      assertEquals(
+          "RuntimeDefault", podContext.at("/seccompProfile/type").asText(), file + ": seccomp");
       Map<String, JsonNode> volumes = new HashMap<>();
       for (JsonNode v : pod.path("volumes")) volumes.put(v.path("name").asText(), v);
       assertTrue(pod.path("containers").size() > 0, file);
       for (JsonNode container : pod.path("containers")) {
         String where = file + " container " + container.path("name").asText();
         JsonNode context = container.path("securityContext");
-        assertEquals(false, context.path("allowPrivilegeEscalation").asBoolean(true), where + ": allowPrivilegeEscalation");
-        assertTrue(context.path("readOnlyRootFilesystem").asBoolean(false), where + ": readOnlyRootFilesystem");
+        assertEquals(
+            false,
+            context.path("allowPrivilegeEscalation").asBoolean(true),
+            where + ": allowPrivilegeEscalation");
+        assertTrue(
+            context.path("readOnlyRootFilesystem").asBoolean(false),
+            where + ": readOnlyRootFilesystem");
         List<String> dropped = new ArrayList<>();
         context.at("/capabilities/drop").forEach(c -> dropped.add(c.asText()));
         assertEquals(List.of("ALL"), dropped, where + ": capabilities dropped");
-        assertTrue(context.at("/capabilities/add").isMissingNode(), where + ": no capability added");
+        assertTrue(
+            context.at("/capabilities/add").isMissingNode(), where + ": no capability added");
         for (String resource : List.of("cpu", "memory")) {
           JsonNode request = container.at("/resources/requests/" + resource);
-          assertTrue(!request.isMissingNode() && !request.asText().isEmpty(), where + ": requests." + resource);
-          assertEquals(request.asText(), container.at("/resources/limits/" + resource).asText(), where + ": limits." + resource + " = requests");
+          assertTrue(
+              !request.isMissingNode() && !request.asText().isEmpty(),
+              where + ": requests." + resource);
+          assertEquals(
+              request.asText(),
+              container.at("/resources/limits/" + resource).asText(),
+              where + ": limits." + resource + " = requests");
         }
         JsonNode tmp = null;
-        for (JsonNode m : container.path("volumeMounts")) if (m.path("mountPath").asText().equals("/tmp")) tmp = m;
+        for (JsonNode m : container.path("volumeMounts"))
+          if (m.path("mountPath").asText().equals("/tmp")) tmp = m;
         assertTrue(tmp != null, where + ": /tmp mounted (the root is read-only)");
         JsonNode volume = volumes.get(tmp.path("name").asText());
         assertTrue(volume != null && volume.has("emptyDir"), where + ": /tmp is an emptyDir");
@@ -114,27 +143,44 @@ class DeployManifestsTest {
     }
   }
 
-  /** The manifests name the image by the version it was built as, never :latest; the Containerfile's build line tags that version. */
+  /**
+   * The manifests name the image by the version it was built as, never :latest; the Containerfile's
+   * build line tags that version.
+   */
   @Test
   void image_namedByTheProjectsVersionNotLatest() throws Exception {
     JsonNode image = yaml("kustomization.yaml").at("/images/0");
     String tag = image.path("newTag").asText();
     String digest = image.path("digest").asText();
-    assertTrue(!digest.isEmpty() || (!tag.isEmpty() && !tag.equals("latest")), "an image named by a version or a digest, not '" + tag + "'");
+    assertTrue(
+        !digest.isEmpty() || (!tag.isEmpty() && !tag.equals("latest")),
+        "an image named by a version or a digest, not '" + tag + "'");
     String pom = Files.readString(Path.of("pom.xml"));
-    java.util.regex.Matcher version = java.util.regex.Pattern.compile("<artifactId>pkibench</artifactId>\\s*<version>([^<]+)</version>").matcher(pom);
+    java.util.regex.Matcher version =
+        java.util.regex.Pattern.compile(
+                "<artifactId>pkibench</artifactId>\\s*<version>([^<]+)</version>")
+            .matcher(pom);
     assertTrue(version.find(), "pom.xml's version");
     assertEquals(version.group(1), tag, "the kustomization's tag is the project's version");
     String containerfile = Files.readString(Path.of("deploy/Containerfile"));
-    assertTrue(containerfile.contains("-t pkibench:" + tag + " "), "deploy/Containerfile's build line tags pkibench:" + tag);
-    assertTrue(containerfile.contains("FROM ${BASE_IMAGE}") && containerfile.contains("ARG BASE_IMAGE="),
+    assertTrue(
+        containerfile.contains("-t pkibench:" + tag + " "),
+        "deploy/Containerfile's build line tags pkibench:" + tag);
+    assertTrue(
+        containerfile.contains("FROM ${BASE_IMAGE}") && containerfile.contains("ARG BASE_IMAGE="),
         "the base image is an argument, so a build can pin it by digest");
     for (String file : List.of("agents-job.yaml", "merge-job.yaml")) {
-      assertEquals(image.path("name").asText(), yaml(file).at("/spec/template/spec/containers/0/image").asText(), file + " uses the image the kustomization names");
+      assertEquals(
+          image.path("name").asText(),
+          yaml(file).at("/spec/template/spec/containers/0/image").asText(),
+          file + " uses the image the kustomization names");
     }
   }
 
-  /** Each pod's script as the pod runs it: index K gives --segment K+1/N, every pod the same plan and start time. */
+  /**
+   * Each pod's script as the pod runs it: index K gives --segment K+1/N, every pod the same plan
+   * and start time.
+   */
   @Test
   void agentScripts_indexToSegment_samePlanAndStartForEveryPod() throws Exception {
     Properties plan = plan();
@@ -145,15 +191,21 @@ class DeployManifestsTest {
     Set<String> starts = new TreeSet<>();
     Set<String> plans = new TreeSet<>();
     for (int index = 0; index < agents; index++) {
-      List<String> args = runScript(script, plan, Map.of("JOB_COMPLETION_INDEX", Integer.toString(index)));
+      List<String> args =
+          runScript(script, plan, Map.of("JOB_COMPLETION_INDEX", Integer.toString(index)));
       assertEquals("run", args.get(0), args.toString());
       RunCommand run = new RunCommand();
-      new CommandLine(run).parseArgs(args.subList(1, args.size()).toArray(String[]::new)); // throws on a flag 'run' does not take
+      new CommandLine(run)
+          .parseArgs(
+              args.subList(1, args.size())
+                  .toArray(String[]::new)); // throws on a flag 'run' does not take
       segments.add(run.agents.segment);
       starts.add(run.agents.startAt);
       assertEquals(results.resolve("seg-" + (index + 1) + ".json"), run.out);
       plans.add(String.join(" ", args.subList(1, args.indexOf("--segment"))));
-      assertTrue(Files.exists(results.resolve("seg-" + (index + 1) + ".done")), "the agent marks its end for the merge");
+      assertTrue(
+          Files.exists(results.resolve("seg-" + (index + 1) + ".done")),
+          "the agent marks its end for the merge");
     }
     List<String> expected = new ArrayList<>();
     for (int k = 1; k <= agents; k++) expected.add(k + "/" + agents);
@@ -163,7 +215,10 @@ class DeployManifestsTest {
     java.time.Instant.parse(starts.iterator().next());
   }
 
-  /** The same Job running a study's agents: 'study restpki' with the plan's flags, each pod its segment, one start, one plan. */
+  /**
+   * The same Job running a study's agents: 'study restpki' with the plan's flags, each pod its
+   * segment, one start, one plan.
+   */
   @Test
   void agentScripts_studyCommand_eachPodAnAgentOfTheStudy() throws Exception {
     Properties plan = plan();
@@ -175,10 +230,14 @@ class DeployManifestsTest {
     Set<String> segments = new TreeSet<>();
     Set<String> starts = new TreeSet<>();
     for (int index = 0; index < agents; index++) {
-      List<String> args = runScript(script, plan, Map.of("JOB_COMPLETION_INDEX", Integer.toString(index)));
+      List<String> args =
+          runScript(script, plan, Map.of("JOB_COMPLETION_INDEX", Integer.toString(index)));
       assertEquals(List.of("study", "restpki"), args.subList(0, 2), args.toString());
       StudyCommand.RestPki study = new StudyCommand.RestPki();
-      new CommandLine(study).parseArgs(args.subList(2, args.size()).toArray(String[]::new)); // throws on a flag 'study restpki' does not take
+      new CommandLine(study)
+          .parseArgs(
+              args.subList(2, args.size())
+                  .toArray(String[]::new)); // throws on a flag 'study restpki' does not take
       segments.add(study.shared.segment);
       starts.add(study.shared.startAt);
       assertEquals(64, study.shared.concurrency);
@@ -195,7 +254,9 @@ class DeployManifestsTest {
     int agents = Integer.parseInt(plan.getProperty("AGENTS"));
     Path results = Files.createDirectories(dir.resolve("results"));
     for (int k = 1; k <= agents; k++) Files.writeString(results.resolve("seg-" + k + ".done"), "");
-    List<String> args = runScript(script(yaml("merge-job.yaml")).replace("/results", results.toString()), plan, Map.of());
+    List<String> args =
+        runScript(
+            script(yaml("merge-job.yaml")).replace("/results", results.toString()), plan, Map.of());
     assertEquals("merge", args.get(0));
     MergeCommand merge = new MergeCommand();
     new CommandLine(merge).parseArgs(args.subList(1, args.size()).toArray(String[]::new));
@@ -205,13 +266,18 @@ class DeployManifestsTest {
     assertEquals(results.resolve("all.json"), merge.out);
   }
 
-  /** Runs {@code script} with sh, the plan's variables and {@code env}, a {@code pkibench} on the PATH that records its arguments. */
+  /**
+   * Runs {@code script} with sh, the plan's variables and {@code env}, a {@code pkibench} on the
+   * PATH that records its arguments.
+   */
   List<String> runScript(String script, Properties plan, Map<String, String> env) throws Exception {
     Path bin = Files.createDirectories(dir.resolve("bin"));
     Path argsFile = dir.resolve("args");
     Files.deleteIfExists(argsFile);
     Path pkibench = bin.resolve("pkibench");
-    Files.writeString(pkibench, "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > " + argsFile + "\n");
+    Files.writeString(
+        pkibench,
+        "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > " + argsFile + "\n");
     pkibench.toFile().setExecutable(true);
     ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", script).redirectErrorStream(true);
     Map<String, String> environment = new HashMap<>();

@@ -1,7 +1,6 @@
 package io.pkibench.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,19 +22,30 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code pkibench fit} in-process: what it prints, its JSON contract, and every bad input named. */
+/**
+ * {@code pkibench fit} in-process: what it prints, its JSON contract, and every bad input named.
+ */
 class FitCommandTest {
   @TempDir Path dir;
   final StringWriter out = new StringWriter();
   final StringWriter err = new StringWriter();
 
   int run(String... args) {
-    return Main.execute(new CliContext(new PrintWriter(out, true), new PrintWriter(err, true), Map.of(), InstantSource.system(), dir, false), args);
+    return Main.execute(
+        new CliContext(
+            new PrintWriter(out, true),
+            new PrintWriter(err, true),
+            Map.of(),
+            InstantSource.system(),
+            dir,
+            false),
+        args);
   }
 
   Path cisco(boolean header) throws Exception {
     StringBuilder csv = new StringBuilder(header ? "concurrency,throughput\n" : "");
-    for (double[] row : UslForecastTest.CISCO) csv.append((long) row[0]).append(',').append(row[1]).append('\n');
+    for (double[] row : UslForecastTest.CISCO)
+      csv.append((long) row[0]).append(',').append(row[1]).append('\n');
     return Files.writeString(dir.resolve("cisco.csv"), csv);
   }
 
@@ -50,31 +60,60 @@ class FitCommandTest {
     assertTrue(table.contains("N_max (peak at)") && table.contains("X_max (peak, ops/s)"), table);
   }
 
-  /** The contract: on the book's data cut to 10 points, the held-out points' misses, a prediction declined far past the cut. */
+  /**
+   * The contract: on the book's data cut to 10 points, the held-out points' misses, a prediction
+   * declined far past the cut.
+   */
   @Test
   void fit_uptoTenWithPredictionsAndTarget_jsonIsTheSealedContract() throws Exception {
     cisco(false);
-    assertEquals(0, run("fit", "cisco.csv", "--upto", "10", "--predict", "16,32", "--target-rate", "7000", "--format", "json"), err.toString());
+    assertEquals(
+        0,
+        run(
+            "fit",
+            "cisco.csv",
+            "--upto",
+            "10",
+            "--predict",
+            "16,32",
+            "--target-rate",
+            "7000",
+            "--format",
+            "json"),
+        err.toString());
     JsonNode json = new ObjectMapper().readTree(out.toString());
     assertEquals("pkibench.fit/1", json.get("schema").asText());
     assertEquals(10, json.get("points").asInt());
     JsonNode at16 = json.get("predictions").get(0);
     assertEquals(16, at16.get("n").asDouble());
     assertTrue(at16.get("extrapolated").asBoolean());
-    assertTrue(at16.get("low").asDouble() < at16.get("x").asDouble() && at16.get("x").asDouble() < at16.get("high").asDouble(), at16.toString());
+    assertTrue(
+        at16.get("low").asDouble() < at16.get("x").asDouble()
+            && at16.get("x").asDouble() < at16.get("high").asDouble(),
+        at16.toString());
     JsonNode at32 = json.get("predictions").get(1);
-    assertTrue(at32.get("x").isNull() && at32.get("low").isNull() && at32.get("high").isNull(), "declined: no figure " + at32);
+    assertTrue(
+        at32.get("x").isNull() && at32.get("low").isNull() && at32.get("high").isNull(),
+        "declined: no figure " + at32);
     assertTrue(at32.get("declined").asText().contains("more than 2×"), at32.toString());
     JsonNode holdout = json.get("holdout");
     assertEquals(22, holdout.size(), "every point above 10 held out");
     JsonNode last = holdout.get(21);
     assertEquals(32, last.get("n").asDouble());
     assertEquals(12074.39, last.get("measured").asDouble());
-    assertTrue(last.get("miss").asDouble() > 0.15, "fitted on 10 points, the curve over-predicts 32 (the book: by about a quarter): " + last);
+    assertTrue(
+        last.get("miss").asDouble() > 0.15,
+        "fitted on 10 points, the curve over-predicts 32 (the book: by about a quarter): " + last);
     assertTrue(last.get("farPastFit").asBoolean());
     assertEquals(7000, json.at("/targetRate/rate").asDouble());
-    assertTrue(json.at("/targetRate/concurrency").asDouble() > 7 && json.at("/targetRate/concurrency").asDouble() < 10, json.get("targetRate").toString());
-    GoldenFiles.assertMatches(Path.of("src/test/resources/golden/fit-v1.json"), out.toString(), "fit's JSON changed: a new schema version if a field moved");
+    assertTrue(
+        json.at("/targetRate/concurrency").asDouble() > 7
+            && json.at("/targetRate/concurrency").asDouble() < 10,
+        json.get("targetRate").toString());
+    GoldenFiles.assertMatches(
+        Path.of("src/test/resources/golden/fit-v1.json"),
+        out.toString(),
+        "fit's JSON changed: a new schema version if a field moved");
   }
 
   @Test
@@ -107,10 +146,17 @@ class FitCommandTest {
   @Test
   void fit_badInput_everyProblemNamedExit2() throws Exception {
     Files.writeString(dir.resolve("bad.csv"), "n,x\n1,100\ntwo,200\n4,-5\n8,1,2,3\n");
-    assertEquals(2, run("fit", "bad.csv", "--upto", "0", "--confidence", "100", "--workload", "sign"));
+    assertEquals(
+        2, run("fit", "bad.csv", "--upto", "0", "--confidence", "100", "--workload", "sign"));
     String said = err.toString();
-    for (String named : List.of("bad.csv line 3: concurrency 'two'", "bad.csv line 4: throughput '-5'", "bad.csv line 5: 4 column(s)",
-        "--upto 0", "--confidence 100", "--workload sign: only a result file")) {
+    for (String named :
+        List.of(
+            "bad.csv line 3: concurrency 'two'",
+            "bad.csv line 4: throughput '-5'",
+            "bad.csv line 5: 4 column(s)",
+            "--upto 0",
+            "--confidence 100",
+            "--workload sign: only a result file")) {
       assertTrue(said.contains(named), named + " in: " + said);
     }
     assertEquals(2, run("fit", "missing.csv"));
@@ -123,7 +169,8 @@ class FitCommandTest {
     Files.writeString(dir.resolve("super.csv"), "1,100\n2,260\n3,450\n4,700\n5,1000\n6,1400\n");
     assertEquals(1, run("fit", "super.csv"));
     assertTrue(err.toString().contains("No USL fit for super.csv"), err.toString());
-    assertTrue(err.toString().contains("superlinear") && err.toString().contains("σ=-"), err.toString());
+    assertTrue(
+        err.toString().contains("superlinear") && err.toString().contains("σ=-"), err.toString());
   }
 
   @Test
@@ -132,6 +179,8 @@ class FitCommandTest {
     for (int n : new int[] {1, 2, 4}) rows.add(n + "," + UslFit.predict(n, 0.1, 0.01, 100));
     Files.write(dir.resolve("three.csv"), rows);
     assertEquals(0, run("fit", "three.csv"), err.toString());
-    assertTrue(out.toString().contains("3 points fix the 3 parameters exactly: no interval"), out.toString());
+    assertTrue(
+        out.toString().contains("3 points fix the 3 parameters exactly: no interval"),
+        out.toString());
   }
 }

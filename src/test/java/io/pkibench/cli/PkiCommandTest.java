@@ -18,7 +18,15 @@ class PkiCommandTest {
   final StringWriter err = new StringWriter();
 
   int run(String... args) {
-    return Main.execute(new CliContext(new PrintWriter(out, true), new PrintWriter(err, true), Map.of(), InstantSource.system(), dir, false), args);
+    return Main.execute(
+        new CliContext(
+            new PrintWriter(out, true),
+            new PrintWriter(err, true),
+            Map.of(),
+            InstantSource.system(),
+            dir,
+            false),
+        args);
   }
 
   @Test
@@ -26,7 +34,11 @@ class PkiCommandTest {
     assertEquals(0, run("pki", "init", "--pki", "by-pki"), err.toString());
     assertTrue(Files.isRegularFile(dir.resolve("by-pki/pki.json")), "the PKI is where --pki said");
     assertEquals(0, run("pki", "init", "--dir", "by-dir"), err.toString());
-    assertTrue(Files.isRegularFile(dir.resolve("by-dir/pki.json")), "--dir still names the directory");
-    assertTrue(out.toString().contains("test PKI: " + dir.resolve("by-pki")) && out.toString().contains("test PKI: " + dir.resolve("by-dir")), out.toString());
+    assertTrue(
+        Files.isRegularFile(dir.resolve("by-dir/pki.json")), "--dir still names the directory");
+    assertTrue(
+        out.toString().contains("test PKI: " + dir.resolve("by-pki"))
+            && out.toString().contains("test PKI: " + dir.resolve("by-dir")),
+        out.toString());
   }
 }

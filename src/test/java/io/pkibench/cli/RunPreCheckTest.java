@@ -27,8 +27,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code run} against services that do not work: the check before the run (one real operation of the workload) stops it
- * with one line naming the URL and the cause, and a level whose every operation failed ends the run with exit 7.
+ * {@code run} against services that do not work: the check before the run (one real operation of
+ * the workload) stops it with one line naming the URL and the cause, and a level whose every
+ * operation failed ends the run with exit 7.
  */
 @org.junit.jupiter.api.Timeout(value = 3, unit = java.util.concurrent.TimeUnit.MINUTES)
 class RunPreCheckTest {
@@ -47,7 +48,15 @@ class RunPreCheckTest {
   final StringWriter err = new StringWriter();
 
   int run(String... args) {
-    return Main.execute(new CliContext(new PrintWriter(out, true), new PrintWriter(err, true), Map.of(), InstantSource.system(), dir, false), args);
+    return Main.execute(
+        new CliContext(
+            new PrintWriter(out, true),
+            new PrintWriter(err, true),
+            Map.of(),
+            InstantSource.system(),
+            dir,
+            false),
+        args);
   }
 
   static int freePort() throws Exception {
@@ -57,18 +66,45 @@ class RunPreCheckTest {
   }
 
   @Test
-  void run_targetWithNothingListening_stopsBeforeAnyLevelNamingTheUrlAndConnectionRefused() throws Exception {
+  void run_targetWithNothingListening_stopsBeforeAnyLevelNamingTheUrlAndConnectionRefused()
+      throws Exception {
     int port = freePort();
-    for (var c : List.of(List.of("http:cades", "https://127.0.0.1:" + port), List.of("tls-rr", "tls://127.0.0.1:" + port),
-        List.of("https-rr", "https://127.0.0.1:" + port + "/"))) {
+    for (var c :
+        List.of(
+            List.of("http:cades", "https://127.0.0.1:" + port),
+            List.of("tls-rr", "tls://127.0.0.1:" + port),
+            List.of("https-rr", "https://127.0.0.1:" + port + "/"))) {
       err.getBuffer().setLength(0);
       String result = c.get(0).replace(':', '-') + ".json";
-      int code = run("run", c.get(0), "--target", c.get(1), "--pki", shared.resolve("pki").toString(), "--concurrency", "1", "--warmup", "0x1s",
-          "--measure", "1x1s", "--quiet", "--out", result);
+      int code =
+          run(
+              "run",
+              c.get(0),
+              "--target",
+              c.get(1),
+              "--pki",
+              shared.resolve("pki").toString(),
+              "--concurrency",
+              "1",
+              "--warmup",
+              "0x1s",
+              "--measure",
+              "1x1s",
+              "--quiet",
+              "--out",
+              result);
       assertEquals(2, code, c + ": " + err + out);
-      assertTrue(err.toString().contains("--target " + c.get(1) + ": nothing answers there (connection refused); start the service or correct the URL"),
+      assertTrue(
+          err.toString()
+              .contains(
+                  "--target "
+                      + c.get(1)
+                      + ": nothing answers there (connection refused); start the service or correct the URL"),
           c + ": " + err);
-      assertFalse(Files.exists(dir.resolve(result)) && !RunResultJson.read(dir.resolve(result)).workloads().stream().allMatch(w -> w.levels().isEmpty()),
+      assertFalse(
+          Files.exists(dir.resolve(result))
+              && !RunResultJson.read(dir.resolve(result)).workloads().stream()
+                  .allMatch(w -> w.levels().isEmpty()),
           c + ": no level run");
     }
   }
@@ -76,25 +112,55 @@ class RunPreCheckTest {
   @Test
   void run_everyOperationFailsAfterTheCheck_exits7SayingSoAndKeepsTheLevel() throws Exception {
     SigningKey ca = fixture.keys.key("intermediate-a");
-    DerFront.Backend openssl = OpensslServices.ocsp(dir.resolve("openssl-ocsp"), ca.certificate(), ca.certificate(), ca.privateKey(),
-        List.of(fixture.pki.certificate("signer-rsa2048-1")), List.of(), 2);
-    java.util.concurrent.atomic.AtomicReference<DerFront> self = new java.util.concurrent.atomic.AtomicReference<>();
-    // Answers the first request (the check's) as a responder should, then every other with a 500 ("internal error").
-    DerFront.Backend firstOnly = request -> {
-      byte[] answer = openssl.answer(request);
-      self.get().fault(DerFront.Fault.HTTP_500);
-      return answer;
-    };
+    DerFront.Backend openssl =
+        OpensslServices.ocsp(
+            dir.resolve("openssl-ocsp"),
+            ca.certificate(),
+            ca.certificate(),
+            ca.privateKey(),
+            List.of(fixture.pki.certificate("signer-rsa2048-1")),
+            List.of(),
+            2);
+    java.util.concurrent.atomic.AtomicReference<DerFront> self =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    // Answers the first request (the check's) as a responder should, then every other with a 500
+    // ("internal error").
+    DerFront.Backend firstOnly =
+        request -> {
+          byte[] answer = openssl.answer(request);
+          self.get().fault(DerFront.Fault.HTTP_500);
+          return answer;
+        };
     int code;
     try (DerFront front = new DerFront(OcspWorkload.REPLY_TYPE, firstOnly)) {
       self.set(front);
-      code = run("run", "ocsp", "--target", front.url("/ocsp"), "-p", "cert=" + fixture.pki.certificatePem("signer-rsa2048-1"),
-          "-p", "issuer=" + fixture.pki.certificatePem("intermediate-a"), "--concurrency", "1,2", "--warmup", "0x1s", "--measure", "1x1s",
-          "--quiet", "--out", "ocsp.json");
+      code =
+          run(
+              "run",
+              "ocsp",
+              "--target",
+              front.url("/ocsp"),
+              "-p",
+              "cert=" + fixture.pki.certificatePem("signer-rsa2048-1"),
+              "-p",
+              "issuer=" + fixture.pki.certificatePem("intermediate-a"),
+              "--concurrency",
+              "1,2",
+              "--warmup",
+              "0x1s",
+              "--measure",
+              "1x1s",
+              "--quiet",
+              "--out",
+              "ocsp.json");
     }
     assertEquals(7, code, err.toString() + out);
-    assertTrue(err.toString().contains("checked: one ocsp operation against --target http://127.0.0.1:"), err.toString());
-    assertTrue(err.toString().contains("every operation failed at concurrency 1: HTTP 500"), err.toString());
+    assertTrue(
+        err.toString().contains("checked: one ocsp operation against --target http://127.0.0.1:"),
+        err.toString());
+    assertTrue(
+        err.toString().contains("every operation failed at concurrency 1: HTTP 500"),
+        err.toString());
     assertTrue(err.toString().contains("internal error"), "the service's words: " + err);
     RunResult result = RunResultJson.read(dir.resolve("ocsp.json"));
     List<LevelResult> levels = result.workloads().get(0).levels();
@@ -105,24 +171,55 @@ class RunPreCheckTest {
 
   @Test
   void run_tableOfRefusedConnections_showsTheCauseInWordsNotClassChains() throws Exception {
-    // A service that answers the check and is gone before the first level: the table's causes are what users read.
+    // A service that answers the check and is gone before the first level: the table's causes are
+    // what users read.
     SigningKey ca = fixture.keys.key("intermediate-a");
-    DerFront.Backend openssl = OpensslServices.ocsp(dir.resolve("openssl-gone"), ca.certificate(), ca.certificate(), ca.privateKey(),
-        List.of(fixture.pki.certificate("signer-rsa2048-1")), List.of(), 2);
+    DerFront.Backend openssl =
+        OpensslServices.ocsp(
+            dir.resolve("openssl-gone"),
+            ca.certificate(),
+            ca.certificate(),
+            ca.privateKey(),
+            List.of(fixture.pki.certificate("signer-rsa2048-1")),
+            List.of(),
+            2);
     DerFront front = new DerFront(OcspWorkload.REPLY_TYPE, openssl);
     try {
-      // The progress line that ends the check stops the service: the level after it finds nothing listening.
-      StringWriter watched = new StringWriter() {
-        @Override
-        public void write(String text, int off, int len) {
-          super.write(text, off, len);
-          if (getBuffer().indexOf("checked: one ocsp operation") >= 0) front.close();
-        }
-      };
-      int code = Main.execute(new CliContext(new PrintWriter(out, true), new PrintWriter(watched, true), Map.of(), InstantSource.system(), dir, false),
-          "run", "ocsp", "--target", front.url("/ocsp"), "-p", "cert=" + fixture.pki.certificatePem("signer-rsa2048-1"),
-          "-p", "issuer=" + fixture.pki.certificatePem("intermediate-a"), "--concurrency", "1", "--warmup", "0x1s", "--measure", "1x1s",
-          "--out", "gone.json");
+      // The progress line that ends the check stops the service: the level after it finds nothing
+      // listening.
+      StringWriter watched =
+          new StringWriter() {
+            @Override
+            public void write(String text, int off, int len) {
+              super.write(text, off, len);
+              if (getBuffer().indexOf("checked: one ocsp operation") >= 0) front.close();
+            }
+          };
+      int code =
+          Main.execute(
+              new CliContext(
+                  new PrintWriter(out, true),
+                  new PrintWriter(watched, true),
+                  Map.of(),
+                  InstantSource.system(),
+                  dir,
+                  false),
+              "run",
+              "ocsp",
+              "--target",
+              front.url("/ocsp"),
+              "-p",
+              "cert=" + fixture.pki.certificatePem("signer-rsa2048-1"),
+              "-p",
+              "issuer=" + fixture.pki.certificatePem("intermediate-a"),
+              "--concurrency",
+              "1",
+              "--warmup",
+              "0x1s",
+              "--measure",
+              "1x1s",
+              "--out",
+              "gone.json");
       assertEquals(7, code, watched + "\n" + out);
       assertTrue(out.toString().contains("connection refused (ConnectException)"), out.toString());
       assertFalse(out.toString().contains("java.net.ConnectException"), out.toString());
@@ -132,19 +229,29 @@ class RunPreCheckTest {
   }
 
   /**
-   * OpenSSL's own responder, started as its manual says ({@code openssl ocsp -index … -port PORT -rsigner … -rkey … -CA …}): it serves
-   * one connection at a time and waits for good on one that sends nothing, so a check that connects and closes leaves it answering
-   * nobody. OpenSSL 3.0 listens on every interface with no way to name one, so it runs in a network namespace of its own
-   * ({@code unshare -rn}), reached from 127.0.0.1 through two socat relays over a Unix socket, which pass each connection on as it
-   * comes (a bare connect too).
+   * OpenSSL's own responder, started as its manual says ({@code openssl ocsp -index … -port PORT
+   * -rsigner … -rkey … -CA …}): it serves one connection at a time and waits for good on one that
+   * sends nothing, so a check that connects and closes leaves it answering nobody. OpenSSL 3.0
+   * listens on every interface with no way to name one, so it runs in a network namespace of its
+   * own ({@code unshare -rn}), reached from 127.0.0.1 through two socat relays over a Unix socket,
+   * which pass each connection on as it comes (a bare connect too).
    */
   @Test
-  void run_ocspAgainstOpensslsOwnResponder_noOperationFailsAndItStillAnswersAfterwards() throws Exception {
-    org.junit.jupiter.api.Assertions.assertTrue(works("unshare", "-rn", "true") && works("socat", "-V"),
+  void run_ocspAgainstOpensslsOwnResponder_noOperationFailsAndItStillAnswersAfterwards()
+      throws Exception {
+    org.junit.jupiter.api.Assertions.assertTrue(
+        works("unshare", "-rn", "true") && works("socat", "-V"),
         "needs unshare -rn (user and network namespaces) and socat to keep OpenSSL's responder off every interface but its own");
     SigningKey ca = fixture.keys.key("intermediate-a");
     Path files = dir.resolve("openssl-responder");
-    OpensslServices.ocsp(files, ca.certificate(), ca.certificate(), ca.privateKey(), List.of(fixture.pki.certificate("signer-rsa2048-1")), List.of(), 1);
+    OpensslServices.ocsp(
+        files,
+        ca.certificate(),
+        ca.certificate(),
+        ca.privateKey(),
+        List.of(fixture.pki.certificate("signer-rsa2048-1")),
+        List.of(),
+        1);
     Path socket = files.resolve("ocsp.sock");
     int port = freePort();
     String leaf = fixture.pki.certificatePem("signer-rsa2048-1").toString();
@@ -152,21 +259,65 @@ class RunPreCheckTest {
     List<Process> started = new java.util.ArrayList<>();
     try {
       // -nrequest bounds it even if nothing stops it; timeout bounds the whole namespace
-      started.add(new ProcessBuilder("timeout", "120", "unshare", "-rn", "sh", "-c", "ip link set lo up && { openssl ocsp -index index.txt -port 18080"
-          + " -rsigner signer.pem -rkey signer.key -CA ca.pem -nmin 5 -nrequest 100000 & exec socat UNIX-LISTEN:" + socket + ",fork TCP:127.0.0.1:18080; }")
-          .directory(files.toFile()).redirectErrorStream(true).redirectOutput(files.resolve("responder.log").toFile()).start());
-      started.add(new ProcessBuilder("timeout", "120", "socat", "TCP-LISTEN:" + port + ",bind=127.0.0.1,fork,reuseaddr", "UNIX-CONNECT:" + socket)
-          .redirectErrorStream(true).redirectOutput(files.resolve("relay.log").toFile()).start());
+      started.add(
+          new ProcessBuilder(
+                  "timeout",
+                  "120",
+                  "unshare",
+                  "-rn",
+                  "sh",
+                  "-c",
+                  "ip link set lo up && { openssl ocsp -index index.txt -port 18080"
+                      + " -rsigner signer.pem -rkey signer.key -CA ca.pem -nmin 5 -nrequest 100000 & exec socat UNIX-LISTEN:"
+                      + socket
+                      + ",fork TCP:127.0.0.1:18080; }")
+              .directory(files.toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(files.resolve("responder.log").toFile())
+              .start());
+      started.add(
+          new ProcessBuilder(
+                  "timeout",
+                  "120",
+                  "socat",
+                  "TCP-LISTEN:" + port + ",bind=127.0.0.1,fork,reuseaddr",
+                  "UNIX-CONNECT:" + socket)
+              .redirectErrorStream(true)
+              .redirectOutput(files.resolve("relay.log").toFile())
+              .start());
       String url = "http://127.0.0.1:" + port + "/";
-      Await.until(java.time.Duration.ofSeconds(30), "OpenSSL's responder answering its own client",
+      Await.until(
+          java.time.Duration.ofSeconds(30),
+          "OpenSSL's responder answering its own client",
           () -> opensslAsks(url, issuer, leaf).contains(": good"));
-      int code = run("run", "ocsp", "--target", url, "-p", "cert=" + leaf, "-p", "issuer=" + issuer, "--concurrency", "1", "--warmup", "0x1s",
-          "--measure", "1x1s", "--quiet", "--out", "openssl.json");
-      assertEquals(0, code, err.toString() + out + Files.readString(files.resolve("responder.log")));
-      LevelResult level = RunResultJson.read(dir.resolve("openssl.json")).workloads().get(0).levels().get(0);
+      int code =
+          run(
+              "run",
+              "ocsp",
+              "--target",
+              url,
+              "-p",
+              "cert=" + leaf,
+              "-p",
+              "issuer=" + issuer,
+              "--concurrency",
+              "1",
+              "--warmup",
+              "0x1s",
+              "--measure",
+              "1x1s",
+              "--quiet",
+              "--out",
+              "openssl.json");
+      assertEquals(
+          0, code, err.toString() + out + Files.readString(files.resolve("responder.log")));
+      LevelResult level =
+          RunResultJson.read(dir.resolve("openssl.json")).workloads().get(0).levels().get(0);
       assertEquals(0, level.counts().failed(), level.errors().toString());
       assertTrue(level.counts().succeeded() > 0, level.counts().toString());
-      assertTrue(opensslAsks(url, issuer, leaf).contains(": good"), "OpenSSL's client still gets its answer after the run");
+      assertTrue(
+          opensslAsks(url, issuer, leaf).contains(": good"),
+          "OpenSSL's client still gets its answer after the run");
     } finally {
       for (Process p : started) {
         p.descendants().forEach(ProcessHandle::destroy);
@@ -186,10 +337,26 @@ class RunPreCheckTest {
     }
   }
 
-  /** What {@code openssl ocsp} as a client prints for {@code cert} (its answer, not its signature, is what is asked: -noverify). */
+  /**
+   * What {@code openssl ocsp} as a client prints for {@code cert} (its answer, not its signature,
+   * is what is asked: -noverify).
+   */
   static String opensslAsks(String url, String issuer, String cert) throws Exception {
-    Process p = new ProcessBuilder("openssl", "ocsp", "-url", url, "-issuer", issuer, "-cert", cert, "-noverify", "-timeout", "5")
-        .redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(
+                "openssl",
+                "ocsp",
+                "-url",
+                url,
+                "-issuer",
+                issuer,
+                "-cert",
+                cert,
+                "-noverify",
+                "-timeout",
+                "5")
+            .redirectErrorStream(true)
+            .start();
     String printed = new String(p.getInputStream().readAllBytes());
     if (!p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) p.destroyForcibly();
     return printed;

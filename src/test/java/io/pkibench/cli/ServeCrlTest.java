@@ -1,10 +1,10 @@
 package io.pkibench.cli;
 
-import io.pkibench.session.ForkedSeries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.server.ReadyLine;
+import io.pkibench.session.ForkedSeries;
 import io.pkibench.testing.Openssl;
 import io.pkibench.testing.TestKeys;
 import java.io.BufferedReader;
@@ -29,9 +29,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code pkibench serve crl}: its bad input in-process (exit 2 before listening); and, since a serve
- * command returns only when its JVM stops, the service itself in a child JVM started as a user would,
- * its CRL read by the JDK and its OCSP answers checked by {@code openssl ocsp}.
+ * {@code pkibench serve crl}: its bad input in-process (exit 2 before listening); and, since a
+ * serve command returns only when its JVM stops, the service itself in a child JVM started as a
+ * user would, its CRL read by the JDK and its OCSP answers checked by {@code openssl ocsp}.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES) // talks to a server: a hang fails, said as one
 class ServeCrlTest {
@@ -41,7 +41,14 @@ class ServeCrlTest {
 
   int run(String... args) {
     err.getBuffer().setLength(0);
-    CliContext ctx = new CliContext(new PrintWriter(out, true), new PrintWriter(err, true), Map.of(), InstantSource.system(), dir, false);
+    CliContext ctx =
+        new CliContext(
+            new PrintWriter(out, true),
+            new PrintWriter(err, true),
+            Map.of(),
+            InstantSource.system(),
+            dir,
+            false);
     return Main.execute(ctx, args);
   }
 
@@ -50,10 +57,19 @@ class ServeCrlTest {
     try (var taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       String port = Integer.toString(taken.getLocalPort());
       assertEquals(2, run("serve", "crl", "--port", port, "--pki", "pki"));
-      assertTrue(err.toString().contains("--port " + port + ": cannot listen on 127.0.0.1:" + port + " (address already in use)"), err.toString());
+      assertTrue(
+          err.toString()
+              .contains(
+                  "--port "
+                      + port
+                      + ": cannot listen on 127.0.0.1:"
+                      + port
+                      + " (address already in use)"),
+          err.toString());
     }
     assertEquals(2, run("serve", "crl", "--port", "eighty"));
-    assertTrue(err.toString().contains("'eighty'") && err.toString().contains("--port"), err.toString());
+    assertTrue(
+        err.toString().contains("'eighty'") && err.toString().contains("--port"), err.toString());
   }
 
   @Test
@@ -64,24 +80,42 @@ class ServeCrlTest {
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     try (BufferedReader lines = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
       ReadyLine ready = null;
-      for (String l; ready == null && (l = lines.readLine()) != null; ) ready = ReadyLine.parse(l).orElse(null);
+      for (String l; ready == null && (l = lines.readLine()) != null; )
+        ready = ReadyLine.parse(l).orElse(null);
       assertTrue(ready != null, "serve crl ended without its ready line");
       assertEquals("crl", ready.service());
 
       byte[] der;
       try (HttpClient http = HttpClient.newHttpClient()) {
-        var reply = http.send(HttpRequest.newBuilder(URI.create(ready.url() + "/crl/intermediate-a.crl")).GET().build(),
-            HttpResponse.BodyHandlers.ofByteArray());
+        var reply =
+            http.send(
+                HttpRequest.newBuilder(URI.create(ready.url() + "/crl/intermediate-a.crl"))
+                    .GET()
+                    .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
         assertEquals(200, reply.statusCode());
         der = reply.body();
       }
-      X509CRL crl = (X509CRL) CertificateFactory.getInstance("X.509").generateCRL(new ByteArrayInputStream(der));
-      crl.verify(fixture.pki.certificate("intermediate-a").getPublicKey()); // throws unless intermediate-a signed it
-      assertTrue(crl.isRevoked(fixture.pki.certificate("signer-rsa2048-revoked")), "the revoked signer is listed");
-      assertTrue(!crl.isRevoked(fixture.pki.certificate("signer-rsa2048-1")), "a good signer is not");
+      X509CRL crl =
+          (X509CRL)
+              CertificateFactory.getInstance("X.509").generateCRL(new ByteArrayInputStream(der));
+      crl.verify(
+          fixture
+              .pki
+              .certificate("intermediate-a")
+              .getPublicKey()); // throws unless intermediate-a signed it
+      assertTrue(
+          crl.isRevoked(fixture.pki.certificate("signer-rsa2048-revoked")),
+          "the revoked signer is listed");
+      assertTrue(
+          !crl.isRevoked(fixture.pki.certificate("signer-rsa2048-1")), "a good signer is not");
 
-      assertTrue(ocsp(fixture, ready, "signer-rsa2048-1").contains(": good"), "openssl ocsp: good for signer-rsa2048-1");
-      assertTrue(ocsp(fixture, ready, "signer-rsa2048-revoked").contains(": revoked"), "openssl ocsp: revoked for signer-rsa2048-revoked");
+      assertTrue(
+          ocsp(fixture, ready, "signer-rsa2048-1").contains(": good"),
+          "openssl ocsp: good for signer-rsa2048-1");
+      assertTrue(
+          ocsp(fixture, ready, "signer-rsa2048-revoked").contains(": revoked"),
+          "openssl ocsp: revoked for signer-rsa2048-revoked");
     } finally {
       p.destroy();
       p.waitFor(10, TimeUnit.SECONDS);
@@ -89,9 +123,17 @@ class ServeCrlTest {
   }
 
   static String ocsp(TestKeys fixture, ReadyLine ready, String alias) throws Exception {
-    String answer = Openssl.run("ocsp", "-issuer", fixture.pki.certificatePem("intermediate-a").toString(),
-        "-cert", fixture.pki.certificatePem(alias).toString(), "-url", ready.url() + "/ocsp/intermediate-a",
-        "-CAfile", fixture.pki.certificatePem("root-ca").toString());
+    String answer =
+        Openssl.run(
+            "ocsp",
+            "-issuer",
+            fixture.pki.certificatePem("intermediate-a").toString(),
+            "-cert",
+            fixture.pki.certificatePem(alias).toString(),
+            "-url",
+            ready.url() + "/ocsp/intermediate-a",
+            "-CAfile",
+            fixture.pki.certificatePem("root-ca").toString());
     assertTrue(Openssl.succeeded(answer) && answer.contains("Response verify OK"), answer);
     return answer;
   }

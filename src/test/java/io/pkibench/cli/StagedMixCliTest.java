@@ -19,7 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A mix on stages, the issue's first example: each arrival of the ramp draws its member, one result holds both, the report shows both. */
+/**
+ * A mix on stages, the issue's first example: each arrival of the ramp draws its member, one result
+ * holds both, the report shows both.
+ */
 @Timeout(120)
 class StagedMixCliTest {
   @TempDir Path dir;
@@ -39,7 +42,10 @@ class StagedMixCliTest {
       failed += m.counts().failed();
     }
     Counts total = level.counts();
-    assertEquals(total, new Counts(started, succeeded, failed), "members add up to the mix: " + level.members());
+    assertEquals(
+        total,
+        new Counts(started, succeeded, failed),
+        "members add up to the mix: " + level.members());
     Timeline t = level.timeline();
     assertNotNull(t, "a staged mix keeps its time series");
     long stageStarted = 0, stageSucceeded = 0, stageFailed = 0;
@@ -48,7 +54,10 @@ class StagedMixCliTest {
       stageSucceeded += s.counts().succeeded();
       stageFailed += s.counts().failed();
     }
-    assertEquals(total, new Counts(stageStarted, stageSucceeded, stageFailed), "stages add up to the run: " + t.perStage());
+    assertEquals(
+        total,
+        new Counts(stageStarted, stageSucceeded, stageFailed),
+        "stages add up to the run: " + t.perStage());
     for (int m = 0; m < level.members().size(); m++) {
       MemberLevel member = level.members().get(m);
       long mStarted = 0, mSucceeded = 0, mFailed = 0, secondsSucceeded = 0, latencies = 0;
@@ -58,43 +67,82 @@ class StagedMixCliTest {
         mStarted += ms.counts().started();
         mSucceeded += ms.counts().succeeded();
         mFailed += ms.counts().failed();
-        // An operation ending as an interval is taken may have its count in one stage and its latency in the next: exact over the level.
+        // An operation ending as an interval is taken may have its count in one stage and its
+        // latency in the next: exact over the level.
         latencies += ms.mergedHistogram().getTotalCount();
       }
       for (Timeline.Second sec : t.seconds()) secondsSucceeded += sec.members().get(m).succeeded();
-      assertEquals(member.counts(), new Counts(mStarted, mSucceeded, mFailed), member.label() + "'s stages add up to its level: " + t.perStage());
-      assertEquals(member.counts().succeeded(), secondsSucceeded, member.label() + "'s seconds add up to its level");
-      assertEquals(member.counts().succeeded(), latencies, member.label() + "'s stage histograms hold every success of its level");
+      assertEquals(
+          member.counts(),
+          new Counts(mStarted, mSucceeded, mFailed),
+          member.label() + "'s stages add up to its level: " + t.perStage());
+      assertEquals(
+          member.counts().succeeded(),
+          secondsSucceeded,
+          member.label() + "'s seconds add up to its level");
+      assertEquals(
+          member.counts().succeeded(),
+          latencies,
+          member.label() + "'s stage histograms hold every success of its level");
     }
   }
 
   @Test
   void runMix_onRateStages_membersAndStagesAddUpAndTheReportShowsBoth() throws Exception {
-    assertEquals(0, run("run", "--mix", "sign=7,verify=3", "-p", "alg=ecdsa-p256", "--stages", "1s:150/s,1s:150/s,1s:0/s",
-        "--concurrency", "4", "-o", "mix.json"), err.toString());
+    assertEquals(
+        0,
+        run(
+            "run",
+            "--mix",
+            "sign=7,verify=3",
+            "-p",
+            "alg=ecdsa-p256",
+            "--stages",
+            "1s:150/s,1s:150/s,1s:0/s",
+            "--concurrency",
+            "4",
+            "-o",
+            "mix.json"),
+        err.toString());
     RunResult r = RunResultJson.read(dir.resolve("mix.json"));
     LevelResult level = r.workloads().get(0).levels().get(0);
-    assertEquals(List.of("sign", "verify"), level.members().stream().map(MemberLevel::label).toList());
+    assertEquals(
+        List.of("sign", "verify"), level.members().stream().map(MemberLevel::label).toList());
     assertEquals(3, level.timeline().perStage().size());
     assertAddsUp(level);
     assertTrue(level.counts().started() > 100, "about 300 arrivals offered: " + level.counts());
-    for (MemberLevel m : level.members()) assertTrue(m.counts().succeeded() > 0, "each member drawn: " + m);
-    assertTrue(out.toString().contains("each stage is the mix's total, its members under it"), "the terminal says the stages are the mix's total: " + out);
-    assertTrue(out.toString().matches("(?s).*\\n\\s+sign\\s+\\d+.*\\n\\s+verify\\s+\\d+.*"), "each member on its own row under a stage: " + out);
+    for (MemberLevel m : level.members())
+      assertTrue(m.counts().succeeded() > 0, "each member drawn: " + m);
+    assertTrue(
+        out.toString().contains("each stage is the mix's total, its members under it"),
+        "the terminal says the stages are the mix's total: " + out);
+    assertTrue(
+        out.toString().matches("(?s).*\\n\\s+sign\\s+\\d+.*\\n\\s+verify\\s+\\d+.*"),
+        "each member on its own row under a stage: " + out);
 
     out.getBuffer().setLength(0);
     assertEquals(0, run("report", "mix.json", "-o", "mix.html"), err.toString());
     String html = Files.readString(dir.resolve("mix.html"));
     assertTrue(html.contains("<h2>Mix by member</h2>"), "the members' section");
-    assertTrue(html.contains("<table id=\"stages-1\">") && html.contains("the mix&#39;s total, its members under it"), "the per-stage table, said to be the mix's total");
-    assertTrue(html.contains("mix: ops/s per member per second") && html.contains("mix: p99 per member per second"), "the members' time series");
-    assertTrue(html.contains("mix: latency per second (1s:150/s,1s:150/s,1s:0/s)") && html.contains("mix: ops/s per second"),
+    assertTrue(
+        html.contains("<table id=\"stages-1\">")
+            && html.contains("the mix&#39;s total, its members under it"),
+        "the per-stage table, said to be the mix's total");
+    assertTrue(
+        html.contains("mix: ops/s per member per second")
+            && html.contains("mix: p99 per member per second"),
+        "the members' time series");
+    assertTrue(
+        html.contains("mix: latency per second (1s:150/s,1s:150/s,1s:0/s)")
+            && html.contains("mix: ops/s per second"),
         "the time series with its stages");
   }
 
   @Test
   void runScenario_withStagesAndMembers_runsTheMixOnTheStages() throws Exception {
-    Files.writeString(dir.resolve("staged-mix.yaml"), """
+    Files.writeString(
+        dir.resolve("staged-mix.yaml"),
+        """
         members:
           - {name: digest, label: sha256, weight: 3, params: {alg: sha256}}
           - {name: digest, label: sha512, weight: 1, params: {alg: sha512}}
@@ -102,17 +150,21 @@ class StagedMixCliTest {
         seed: 9
         quiet: true
         """);
-    assertEquals(0, run("run", "--scenario", "staged-mix.yaml", "-o", "scenario.json"), err.toString());
+    assertEquals(
+        0, run("run", "--scenario", "staged-mix.yaml", "-o", "scenario.json"), err.toString());
     RunResult r = RunResultJson.read(dir.resolve("scenario.json"));
     var w = r.workloads().get(0);
     assertEquals(9, w.mix().seed(), "seed from the file");
-    assertEquals(List.of("sha256", "sha512"), w.mix().members().stream().map(MixSpec.Member::label).toList());
+    assertEquals(
+        List.of("sha256", "sha512"),
+        w.mix().members().stream().map(MixSpec.Member::label).toList());
     LevelResult level = w.levels().get(0);
     assertEquals("1s:2,1s:2,500ms:1", level.timeline().stages(), "stages from the file");
     assertEquals(3, level.timeline().perStage().size());
     assertEquals(2, level.members().size());
     assertAddsUp(level);
     MemberLevel sha256 = level.members().get(0);
-    assertEquals(0.75, sha256.achievedShare(), 0.1, "weights 3:1 drawn by operation: " + level.members());
+    assertEquals(
+        0.75, sha256.achievedShare(), 0.1, "weights 3:1 drawn by operation: " + level.members());
   }
 }

@@ -44,14 +44,18 @@ class LatencyStripesTest {
     List<Thread> threads = new ArrayList<>();
     for (int w = 0; w < writers; w++) {
       int id = w;
-      threads.add(Thread.ofPlatform().start(() -> {
-        try {
-          go.await();
-        } catch (InterruptedException e) {
-          return;
-        }
-        for (int i = 0; i < perWriter; i++) stripes.forWorker(id).recordValue(1_000L * (1 + id % 4));
-      }));
+      threads.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    try {
+                      go.await();
+                    } catch (InterruptedException e) {
+                      return;
+                    }
+                    for (int i = 0; i < perWriter; i++)
+                      stripes.forWorker(id).recordValue(1_000L * (1 + id % 4));
+                  }));
     }
     Histogram total = LatencyHistograms.newHistogram();
     go.countDown();
@@ -66,7 +70,8 @@ class LatencyStripesTest {
     assertEquals((long) writers * perWriter, total.getTotalCount());
     assertEquals(0, again.getTotalCount(), "a second drain finds nothing new");
     for (int v = 1; v <= 4; v++) {
-      assertEquals((long) writers / 4 * perWriter, total.getCountAtValue(1_000L * v), "value " + v + " µs");
+      assertEquals(
+          (long) writers / 4 * perWriter, total.getCountAtValue(1_000L * v), "value " + v + " µs");
     }
   }
 }

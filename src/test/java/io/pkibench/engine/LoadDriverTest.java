@@ -9,6 +9,7 @@ import io.pkibench.measure.IntervalLog;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.ThreadKind;
 import io.pkibench.workload.api.Operation;
+import io.pkibench.workload.api.Paced;
 import io.pkibench.workload.api.Workload;
 import java.io.IOException;
 import java.time.Duration;
@@ -19,7 +20,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
-import io.pkibench.workload.api.Paced;
 
 class LoadDriverTest {
   private static final CpuMeter CPU = CpuMeter.of("jvm");
@@ -28,7 +28,10 @@ class LoadDriverTest {
     return new LoadDriver(threads, ProgressListener.NONE, log, InstantSource.system(), grace);
   }
 
-  /** Fails every 7th operation of each worker, alternating two causes; counts what it was asked to do. */
+  /**
+   * Fails every 7th operation of each worker, alternating two causes; counts what it was asked to
+   * do.
+   */
   private static final class FlakyWorkload implements Workload {
     final AtomicLong executed = new AtomicLong();
     final AtomicLong thrown = new AtomicLong();
@@ -49,29 +52,43 @@ class LoadDriverTest {
     }
   }
 
-  /** An operation due every 100 ms that takes no time: run about ten times a second, its waits never timed as latency. */
+  /**
+   * An operation due every 100 ms that takes no time: run about ten times a second, its waits never
+   * timed as latency.
+   */
   @Test
   void runSeries_pacedOperation_waitsForItsTimeUntimed() throws Exception {
     AtomicLong executed = new AtomicLong();
-    Workload paced = worker -> new Paced() {
-      long due = System.nanoTime();
+    Workload paced =
+        worker ->
+            new Paced() {
+              long due = System.nanoTime();
 
-      @Override
-      public long dueNanos() {
-        return due;
-      }
+              @Override
+              public long dueNanos() {
+                return due;
+              }
 
-      @Override
-      public void execute() {
-        executed.incrementAndGet();
-        due = System.nanoTime() + 100_000_000L;
-      }
-    };
-    SeriesSpec spec = new SeriesSpec("paced", 2, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x1s"));
-    IterationOutcome o = driver(ThreadKind.VIRTUAL, IntervalLog.NONE, Duration.ofSeconds(10)).runSeries(spec, paced, CPU).get(0);
-    assertTrue(o.succeeded() >= 2 * 6 && o.succeeded() <= 2 * 11, "about ten per worker in a second: " + o.succeeded());
-    // the median: a worker woken late on a loaded machine is counted from when its operation was due, by design
-    assertTrue(o.latency().getValueAtPercentile(50) < 50_000_000L, "the 100 ms waits are not latency: median " + o.latency().getValueAtPercentile(50) + " ns");
+              @Override
+              public void execute() {
+                executed.incrementAndGet();
+                due = System.nanoTime() + 100_000_000L;
+              }
+            };
+    SeriesSpec spec =
+        new SeriesSpec("paced", 2, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x1s"));
+    IterationOutcome o =
+        driver(ThreadKind.VIRTUAL, IntervalLog.NONE, Duration.ofSeconds(10))
+            .runSeries(spec, paced, CPU)
+            .get(0);
+    assertTrue(
+        o.succeeded() >= 2 * 6 && o.succeeded() <= 2 * 11,
+        "about ten per worker in a second: " + o.succeeded());
+    // the median: a worker woken late on a loaded machine is counted from when its operation was
+    // due, by design
+    assertTrue(
+        o.latency().getValueAtPercentile(50) < 50_000_000L,
+        "the 100 ms waits are not latency: median " + o.latency().getValueAtPercentile(50) + " ns");
     assertEquals(executed.get(), o.started());
   }
 
@@ -79,8 +96,11 @@ class LoadDriverTest {
   void runSeries_injectedFailures_everyOperationCountedOnce() throws Exception {
     for (ThreadKind threads : ThreadKind.values()) {
       FlakyWorkload workload = new FlakyWorkload();
-      SeriesSpec spec = new SeriesSpec("flaky", 3, 1, 1, Iterations.parse("1x200ms"), Iterations.parse("2x300ms"));
-      List<IterationOutcome> outcomes = driver(threads, IntervalLog.NONE, Duration.ofSeconds(10)).runSeries(spec, workload, CPU);
+      SeriesSpec spec =
+          new SeriesSpec(
+              "flaky", 3, 1, 1, Iterations.parse("1x200ms"), Iterations.parse("2x300ms"));
+      List<IterationOutcome> outcomes =
+          driver(threads, IntervalLog.NONE, Duration.ofSeconds(10)).runSeries(spec, workload, CPU);
 
       assertEquals(3, outcomes.size());
       assertTrue(outcomes.get(0).warmup());
@@ -88,16 +108,24 @@ class LoadDriverTest {
       for (IterationOutcome o : outcomes) {
         assertEquals(o.started(), o.succeeded() + o.failed(), "iteration " + o.index());
         assertEquals(o.succeeded(), o.latency().getTotalCount(), "one latency per success");
-        assertEquals(o.failed(), o.errors().values().stream().mapToLong(Long::longValue).sum(), "every failure has a cause");
-        assertTrue(o.failed() > 0 && o.succeeded() > 6 * o.failed() - 3 * 7, "roughly 1 in 7 fails: " + o);
+        assertEquals(
+            o.failed(),
+            o.errors().values().stream().mapToLong(Long::longValue).sum(),
+            "every failure has a cause");
+        assertTrue(
+            o.failed() > 0 && o.succeeded() > 6 * o.failed() - 3 * 7, "roughly 1 in 7 fails: " + o);
         started += o.started();
         failed += o.failed();
       }
       assertEquals(workload.executed.get(), started, "the engine saw every execution");
       assertEquals(workload.thrown.get(), failed, "and every throw");
       IterationOutcome last = outcomes.get(2);
-      assertTrue(last.errors().keySet().stream().anyMatch(c -> c.equals("connection reset (IOException)")), last.errors().toString());
-      assertTrue(last.errors().keySet().stream().anyMatch(c -> c.startsWith("bad token") && c.endsWith("(IllegalStateException)")));
+      assertTrue(
+          last.errors().keySet().stream().anyMatch(c -> c.equals("connection reset (IOException)")),
+          last.errors().toString());
+      assertTrue(
+          last.errors().keySet().stream()
+              .anyMatch(c -> c.startsWith("bad token") && c.endsWith("(IllegalStateException)")));
     }
   }
 
@@ -110,31 +138,48 @@ class LoadDriverTest {
     for (ThreadKind threads : ThreadKind.values()) {
       int workers = threads == ThreadKind.VIRTUAL ? 2_000 : 150;
       Workload sleeping = worker -> () -> Thread.sleep(2);
-      SeriesSpec spec = new SeriesSpec("many", workers, 1, 1, Iterations.parse("0x1s"), Iterations.parse("2x500ms"));
-      List<IterationOutcome> outcomes = driver(threads, IntervalLog.NONE, Duration.ofSeconds(10)).runSeries(spec, sleeping, CPU);
+      SeriesSpec spec =
+          new SeriesSpec(
+              "many", workers, 1, 1, Iterations.parse("0x1s"), Iterations.parse("2x500ms"));
+      List<IterationOutcome> outcomes =
+          driver(threads, IntervalLog.NONE, Duration.ofSeconds(10)).runSeries(spec, sleeping, CPU);
 
       for (IterationOutcome o : outcomes) {
-        assertTrue(o.succeeded() > workers, threads + ": every worker ran more than once: " + o.succeeded());
-        assertEquals(o.succeeded(), o.latency().getTotalCount(), threads + ": one latency per success");
+        assertTrue(
+            o.succeeded() > workers,
+            threads + ": every worker ran more than once: " + o.succeeded());
+        assertEquals(
+            o.succeeded(), o.latency().getTotalCount(), threads + ": one latency per success");
         // The histogram keeps three significant digits: a 2.0004 ms sleep is read back as the
         // lowest value of its bucket, 1,999,872 ns. Compare in the histogram's own precision.
         long twoMillisBucket = o.latency().lowestEquivalentValue(2_000_000);
-        assertTrue(o.latency().getMinValue() >= twoMillisBucket, threads + ": min " + o.latency().getMinValue() + " ns");
+        assertTrue(
+            o.latency().getMinValue() >= twoMillisBucket,
+            threads + ": min " + o.latency().getMinValue() + " ns");
       }
     }
   }
 
-  /** Past the 65,535 parties a Phaser holds (the engine's gate before): every worker runs each iteration, each operation counted once. */
+  /**
+   * Past the 65,535 parties a Phaser holds (the engine's gate before): every worker runs each
+   * iteration, each operation counted once.
+   */
   @Test
   void runSeries_seventyThousandWorkers_everyWorkerRunsEachIteration() throws Exception {
     int workers = 70_000;
     var perWorker = new java.util.concurrent.atomic.AtomicIntegerArray(workers);
-    Workload sleeping = worker -> () -> {
-      perWorker.incrementAndGet(worker);
-      Thread.sleep(300);
-    };
-    SeriesSpec spec = new SeriesSpec("tiered", workers, 1, 1, Iterations.parse("0x1s"), Iterations.parse("2x600ms"));
-    List<IterationOutcome> outcomes = driver(ThreadKind.VIRTUAL, IntervalLog.NONE, Duration.ofSeconds(30)).runSeries(spec, sleeping, CPU);
+    Workload sleeping =
+        worker ->
+            () -> {
+              perWorker.incrementAndGet(worker);
+              Thread.sleep(300);
+            };
+    SeriesSpec spec =
+        new SeriesSpec(
+            "tiered", workers, 1, 1, Iterations.parse("0x1s"), Iterations.parse("2x600ms"));
+    List<IterationOutcome> outcomes =
+        driver(ThreadKind.VIRTUAL, IntervalLog.NONE, Duration.ofSeconds(30))
+            .runSeries(spec, sleeping, CPU);
 
     assertEquals(2, outcomes.size());
     long counted = 0;
@@ -153,46 +198,75 @@ class LoadDriverTest {
     assertEquals(ran, counted, "no operation counted twice or lost between iterations");
   }
 
-  /** The last of 40,000 workers dies mid-iteration: the controller, waiting at the gate, is woken and says so. */
+  /**
+   * The last of 40,000 workers dies mid-iteration: the controller, waiting at the gate, is woken
+   * and says so.
+   */
   @Test
   void runSeries_oneWorkerOfManyDies_theSeriesEndsNamingIt() {
     int workers = 40_000;
-    Workload dying = worker -> () -> {
-      if (worker == workers - 1) throw new StackOverflowError("planted in the last worker");
-      Thread.sleep(100);
-    };
-    SeriesSpec spec = new SeriesSpec("dying", workers, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x500ms"));
-    EngineException e = assertThrows(EngineException.class,
-        () -> driver(ThreadKind.VIRTUAL, IntervalLog.NONE, Duration.ofSeconds(30)).runSeries(spec, dying, CPU));
-    assertTrue(e.getMessage().contains("a worker died") && e.getMessage().contains("planted in the last worker"), e.getMessage());
+    Workload dying =
+        worker ->
+            () -> {
+              if (worker == workers - 1) throw new StackOverflowError("planted in the last worker");
+              Thread.sleep(100);
+            };
+    SeriesSpec spec =
+        new SeriesSpec(
+            "dying", workers, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x500ms"));
+    EngineException e =
+        assertThrows(
+            EngineException.class,
+            () ->
+                driver(ThreadKind.VIRTUAL, IntervalLog.NONE, Duration.ofSeconds(30))
+                    .runSeries(spec, dying, CPU));
+    assertTrue(
+        e.getMessage().contains("a worker died")
+            && e.getMessage().contains("planted in the last worker"),
+        e.getMessage());
   }
 
   @Test
   void runSeries_operationSetupFails_reportsWorkerAndCause() {
-    Workload broken = worker -> {
-      if (worker == 1) throw new IllegalArgumentException("no such key");
-      return () -> {};
-    };
-    SeriesSpec spec = new SeriesSpec("broken", 2, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x200ms"));
-    EngineException e = assertThrows(EngineException.class,
-        () -> driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofSeconds(5)).runSeries(spec, broken, CPU));
-    assertTrue(e.getMessage().contains("worker 1") && e.getMessage().contains("no such key"), e.getMessage());
+    Workload broken =
+        worker -> {
+          if (worker == 1) throw new IllegalArgumentException("no such key");
+          return () -> {};
+        };
+    SeriesSpec spec =
+        new SeriesSpec("broken", 2, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x200ms"));
+    EngineException e =
+        assertThrows(
+            EngineException.class,
+            () ->
+                driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofSeconds(5))
+                    .runSeries(spec, broken, CPU));
+    assertTrue(
+        e.getMessage().contains("worker 1") && e.getMessage().contains("no such key"),
+        e.getMessage());
   }
 
   /**
-   * A worker that runs out of memory while setting up: the JVM's error reaches the caller as itself, which the session
-   * records as "the JVM ran out of memory at N workers" (CI once saw one escape to the thread's default handler, its stack
-   * trace printed), not as a workload that could not create its operation.
+   * A worker that runs out of memory while setting up: the JVM's error reaches the caller as
+   * itself, which the session records as "the JVM ran out of memory at N workers" (CI once saw one
+   * escape to the thread's default handler, its stack trace printed), not as a workload that could
+   * not create its operation.
    */
   @Test
   void runSeries_setupRunsOutOfMemory_theErrorReachesTheCaller() {
-    Workload starved = worker -> {
-      if (worker == 1) throw new OutOfMemoryError("Java heap space");
-      return () -> {};
-    };
-    SeriesSpec spec = new SeriesSpec("starved", 2, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x200ms"));
-    OutOfMemoryError e = assertThrows(OutOfMemoryError.class,
-        () -> driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofSeconds(5)).runSeries(spec, starved, CPU));
+    Workload starved =
+        worker -> {
+          if (worker == 1) throw new OutOfMemoryError("Java heap space");
+          return () -> {};
+        };
+    SeriesSpec spec =
+        new SeriesSpec("starved", 2, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x200ms"));
+    OutOfMemoryError e =
+        assertThrows(
+            OutOfMemoryError.class,
+            () ->
+                driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofSeconds(5))
+                    .runSeries(spec, starved, CPU));
     assertEquals("Java heap space", e.getMessage());
   }
 
@@ -201,9 +275,14 @@ class LoadDriverTest {
   void runSeries_operationHangs_failsAfterGraceInsteadOfWaitingForever() {
     CountDownLatch never = new CountDownLatch(1);
     Workload hanging = worker -> () -> never.await();
-    SeriesSpec spec = new SeriesSpec("hang", 1, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x200ms"));
-    EngineException e = assertThrows(EngineException.class,
-        () -> driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofMillis(500)).runSeries(spec, hanging, CPU));
+    SeriesSpec spec =
+        new SeriesSpec("hang", 1, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x200ms"));
+    EngineException e =
+        assertThrows(
+            EngineException.class,
+            () ->
+                driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofMillis(500))
+                    .runSeries(spec, hanging, CPU));
     assertTrue(e.getMessage().contains("hang"), e.getMessage());
     never.countDown();
   }
@@ -212,14 +291,23 @@ class LoadDriverTest {
   @org.junit.jupiter.api.Timeout(30) // without the grace this would wait forever: fail instead
   void runSeries_newOperationHangs_failsAfterGraceNamingTheSetup() throws Exception {
     CountDownLatch never = new CountDownLatch(1);
-    Workload hangingSetup = worker -> {
-      if (worker == 1) never.await(); // one worker of two never gets its operation
-      return () -> {};
-    };
-    SeriesSpec spec = new SeriesSpec("setup", 2, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x200ms"));
-    EngineException e = assertThrows(EngineException.class,
-        () -> driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofMillis(500)).runSeries(spec, hangingSetup, CPU));
-    assertTrue(e.getMessage().contains("1 of 2 workers had not created their operation") && e.getMessage().contains("newOperation"), e.getMessage());
+    Workload hangingSetup =
+        worker -> {
+          if (worker == 1) never.await(); // one worker of two never gets its operation
+          return () -> {};
+        };
+    SeriesSpec spec =
+        new SeriesSpec("setup", 2, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x200ms"));
+    EngineException e =
+        assertThrows(
+            EngineException.class,
+            () ->
+                driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofMillis(500))
+                    .runSeries(spec, hangingSetup, CPU));
+    assertTrue(
+        e.getMessage().contains("1 of 2 workers had not created their operation")
+            && e.getMessage().contains("newOperation"),
+        e.getMessage());
     never.countDown();
   }
 
@@ -227,13 +315,16 @@ class LoadDriverTest {
   void runSeries_intervalLog_receivesEveryIterationsHistograms() throws Exception {
     List<String> tags = new ArrayList<>();
     List<Long> counts = new ArrayList<>();
-    IntervalLog log = (tag, h) -> {
-      tags.add(tag);
-      counts.add(h.getTotalCount());
-    };
-    SeriesSpec spec = new SeriesSpec("noop", 2, 1, 1, Iterations.parse("1x200ms"), Iterations.parse("1x1500ms"));
-    List<IterationOutcome> outcomes = driver(ThreadKind.PLATFORM, log, Duration.ofSeconds(5))
-        .runSeries(spec, worker -> () -> {}, CPU);
+    IntervalLog log =
+        (tag, h) -> {
+          tags.add(tag);
+          counts.add(h.getTotalCount());
+        };
+    SeriesSpec spec =
+        new SeriesSpec("noop", 2, 1, 1, Iterations.parse("1x200ms"), Iterations.parse("1x1500ms"));
+    List<IterationOutcome> outcomes =
+        driver(ThreadKind.PLATFORM, log, Duration.ofSeconds(5))
+            .runSeries(spec, worker -> () -> {}, CPU);
     assertTrue(tags.contains("noop/c2/s1/w1") && tags.contains("noop/c2/s1/m1"), tags.toString());
     long logged = counts.stream().mapToLong(Long::longValue).sum();
     long succeeded = outcomes.stream().mapToLong(IterationOutcome::succeeded).sum();
@@ -243,39 +334,52 @@ class LoadDriverTest {
   }
 
   /**
-   * The per-second intervals the listener receives add up, per iteration, to the iteration's own counts and latencies:
-   * each interval carries its own counts, not running totals, and its own latencies, copied before the buffer is reused.
+   * The per-second intervals the listener receives add up, per iteration, to the iteration's own
+   * counts and latencies: each interval carries its own counts, not running totals, and its own
+   * latencies, copied before the buffer is reused.
    */
   @Test
   void runSeries_intervals_addUpToEachIteration() throws Exception {
     List<IntervalSample> samples = new ArrayList<>();
     List<Histogram> copies = new ArrayList<>();
-    ProgressListener recorder = new ProgressListener() {
-      @Override
-      public void interval(IntervalSample sample) {
-        samples.add(sample);
-        copies.add(sample.latency().copy());
-      }
-    };
+    ProgressListener recorder =
+        new ProgressListener() {
+          @Override
+          public void interval(IntervalSample sample) {
+            samples.add(sample);
+            copies.add(sample.latency().copy());
+          }
+        };
     List<IterationOutcome> finished = new ArrayList<>();
-    ProgressListener counter = new ProgressListener() {
-      @Override
-      public void iterationFinished(SeriesSpec spec, IterationOutcome outcome) {
-        finished.add(outcome);
-      }
-    };
+    ProgressListener counter =
+        new ProgressListener() {
+          @Override
+          public void iterationFinished(SeriesSpec spec, IterationOutcome outcome) {
+            finished.add(outcome);
+          }
+        };
     ProgressListener listener = ProgressListener.all(List.of(recorder, counter));
     FlakyWorkload workload = new FlakyWorkload();
-    SeriesSpec spec = new SeriesSpec("flaky", 2, 1, 1, Iterations.parse("1x300ms"), Iterations.parse("1x2200ms"));
-    List<IterationOutcome> outcomes = new LoadDriver(ThreadKind.PLATFORM, listener, IntervalLog.NONE, InstantSource.system(), Duration.ofSeconds(10))
-        .runSeries(spec, workload, CPU);
+    SeriesSpec spec =
+        new SeriesSpec("flaky", 2, 1, 1, Iterations.parse("1x300ms"), Iterations.parse("1x2200ms"));
+    List<IterationOutcome> outcomes =
+        new LoadDriver(
+                ThreadKind.PLATFORM,
+                listener,
+                IntervalLog.NONE,
+                InstantSource.system(),
+                Duration.ofSeconds(10))
+            .runSeries(spec, workload, CPU);
     assertEquals(outcomes, finished, "both listeners told everything");
     for (IterationOutcome o : outcomes) {
       List<Integer> mine = new ArrayList<>();
       for (int i = 0; i < samples.size(); i++) {
-        if (samples.get(i).warmup() == o.warmup() && samples.get(i).iteration() == o.index()) mine.add(i);
+        if (samples.get(i).warmup() == o.warmup() && samples.get(i).iteration() == o.index())
+          mine.add(i);
       }
-      assertTrue(o.warmup() || mine.size() >= 3, "a 2.2 s iteration gives at least three intervals: " + mine.size());
+      assertTrue(
+          o.warmup() || mine.size() >= 3,
+          "a 2.2 s iteration gives at least three intervals: " + mine.size());
       Histogram sum = new Histogram(3);
       long started = 0, succeeded = 0, failed = 0;
       for (int i : mine) {
@@ -284,36 +388,48 @@ class LoadDriverTest {
         succeeded += s.succeeded();
         failed += s.failed();
         sum.add(copies.get(i));
-        assertTrue(s.endMillis() >= s.startMillis() && Double.isNaN(s.targetPerSecond()) && s.activeWorkers() == 2, s.toString());
+        assertTrue(
+            s.endMillis() >= s.startMillis()
+                && Double.isNaN(s.targetPerSecond())
+                && s.activeWorkers() == 2,
+            s.toString());
       }
       assertEquals(o.started(), started, "iteration " + o.index() + " started");
       assertEquals(o.succeeded(), succeeded, "succeeded");
       assertEquals(o.failed(), failed, "failed");
-      assertEquals(o.latency().getTotalCount(), sum.getTotalCount(), "every latency in exactly one interval");
+      assertEquals(
+          o.latency().getTotalCount(),
+          sum.getTotalCount(),
+          "every latency in exactly one interval");
       assertEquals(o.latency().getMaxValue(), sum.getMaxValue());
     }
   }
 
   /** No CPU measured: the warm-up's steadiness is judged on wall time per operation. */
-  private static final CpuMeter NO_CPU = new CpuMeter() {
-    @Override
-    public long cpuNanos() {
-      return 0;
-    }
+  private static final CpuMeter NO_CPU =
+      new CpuMeter() {
+        @Override
+        public long cpuNanos() {
+          return 0;
+        }
 
-    @Override
-    public String describe() {
-      return "none";
-    }
-  };
+        @Override
+        public String describe() {
+          return "none";
+        }
+      };
 
-  /** Operations that take {@code startMillis} at first and half as long every {@code halvingMillis}, down to 1 ms: a JIT warming up. */
+  /**
+   * Operations that take {@code startMillis} at first and half as long every {@code halvingMillis},
+   * down to 1 ms: a JIT warming up.
+   */
   private static Workload warmingUp(long startMillis, long halvingMillis) {
     long t0 = System.nanoTime();
-    return worker -> () -> {
-      long halvings = (System.nanoTime() - t0) / 1_000_000 / halvingMillis;
-      Thread.sleep(Math.max(1, startMillis >> Math.min(halvings, 20)));
-    };
+    return worker ->
+        () -> {
+          long halvings = (System.nanoTime() - t0) / 1_000_000 / halvingMillis;
+          Thread.sleep(Math.max(1, startMillis >> Math.min(halvings, 20)));
+        };
   }
 
   private static long warmups(List<IterationOutcome> outcomes) {
@@ -321,29 +437,42 @@ class LoadDriverTest {
   }
 
   /**
-   * 1..8x300ms: the warm-up goes on while the cost per operation falls through three iterations running and stops once
-   * it settles; a steady workload is judged after the three it takes, and one still falling at the cap stops there.
+   * 1..8x300ms: the warm-up goes on while the cost per operation falls through three iterations
+   * running and stops once it settles; a steady workload is judged after the three it takes, and
+   * one still falling at the cap stops there.
    */
   @Test
   void runSeries_warmupUntilSteady_extendsWhileTheCostFallsAndNoFurther() throws Exception {
     Iterations untilSteady = Iterations.parse("1..8x300ms");
     SeriesSpec spec = new SeriesSpec("warming", 1, 1, 1, untilSteady, Iterations.parse("1x300ms"));
 
-    List<IterationOutcome> falling = driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofSeconds(10))
-        .runSeries(spec, warmingUp(16, 300), NO_CPU);
+    List<IterationOutcome> falling =
+        driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofSeconds(10))
+            .runSeries(spec, warmingUp(16, 300), NO_CPU);
     long n = warmups(falling);
-    assertTrue(n > 3 && n < 8, "warmed past three iterations while the cost halved, and stopped before the cap once it held at 1 ms: " + n);
+    assertTrue(
+        n > 3 && n < 8,
+        "warmed past three iterations while the cost halved, and stopped before the cap once it held at 1 ms: "
+            + n);
     assertEquals(1, falling.size() - n, "then the one measured iteration");
 
-    List<IterationOutcome> steady = driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofSeconds(10))
-        .runSeries(spec, worker -> () -> Thread.sleep(2), NO_CPU);
+    List<IterationOutcome> steady =
+        driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofSeconds(10))
+            .runSeries(spec, worker -> () -> Thread.sleep(2), NO_CPU);
     long s = warmups(steady);
-    assertTrue(s >= 3 && s < 8, "a steady workload takes the three iterations that tell (a loaded machine may add one or two), never the cap: " + s);
+    assertTrue(
+        s >= 3 && s < 8,
+        "a steady workload takes the three iterations that tell (a loaded machine may add one or two), never the cap: "
+            + s);
 
-    SeriesSpec capped = new SeriesSpec("warming", 1, 1, 1, Iterations.parse("1..4x300ms"), Iterations.parse("1x300ms"));
-    List<IterationOutcome> neverSteady = driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofSeconds(10))
-        .runSeries(capped, warmingUp(64, 300), NO_CPU);
+    SeriesSpec capped =
+        new SeriesSpec(
+            "warming", 1, 1, 1, Iterations.parse("1..4x300ms"), Iterations.parse("1x300ms"));
+    List<IterationOutcome> neverSteady =
+        driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofSeconds(10))
+            .runSeries(capped, warmingUp(64, 300), NO_CPU);
     assertEquals(4, warmups(neverSteady), "still falling at the cap: the cap holds");
-    assertEquals("1..4x300ms", capped.warmup().toString(), "the range is how the result's plan shows it");
+    assertEquals(
+        "1..4x300ms", capped.warmup().toString(), "the range is how the result's plan shows it");
   }
 }

@@ -27,7 +27,12 @@ class MixWorkloadTest {
   private static final CpuMeter CPU = CpuMeter.of("jvm");
 
   private static LoadDriver driver() {
-    return new LoadDriver(ThreadKind.PLATFORM, ProgressListener.NONE, IntervalLog.NONE, InstantSource.system(), Duration.ofSeconds(20));
+    return new LoadDriver(
+        ThreadKind.PLATFORM,
+        ProgressListener.NONE,
+        IntervalLog.NONE,
+        InstantSource.system(),
+        Duration.ofSeconds(20));
   }
 
   /** Counts what it runs; fails every {@code failEvery}th operation of each worker (0: never). */
@@ -57,31 +62,46 @@ class MixWorkloadTest {
   }
 
   private static MixWorkload mix(Counting sign, Counting verify, long seed) {
-    return new MixWorkload(List.of("sign", "verify"), new double[] {7, 3}, List.of(sign, verify), seed);
+    return new MixWorkload(
+        List.of("sign", "verify"), new double[] {7, 3}, List.of(sign, verify), seed);
   }
 
   @Test
-  void runSeries_mixOverSeveralSeconds_eachIntervalCarriesItsMembersAddingUpToTheIteration() throws Exception {
+  void runSeries_mixOverSeveralSeconds_eachIntervalCarriesItsMembersAddingUpToTheIteration()
+      throws Exception {
     Counting sign = new Counting(0, "never");
     Counting verify = new Counting(4, "bad signature");
     List<IntervalSample> intervals = new ArrayList<>();
-    // Kept as the listener receives them: each member's histogram is the engine's buffer, valid during the call only.
+    // Kept as the listener receives them: each member's histogram is the engine's buffer, valid
+    // during the call only.
     List<long[]> memberLatencyCounts = new ArrayList<>();
-    ProgressListener listener = new ProgressListener() {
-      @Override
-      public void interval(IntervalSample s) {
-        intervals.add(s);
-        memberLatencyCounts.add(s.members().stream().mapToLong(m -> m.latency().getTotalCount()).toArray());
-      }
-    };
-    LoadDriver driver = new LoadDriver(ThreadKind.PLATFORM, listener, IntervalLog.NONE, InstantSource.system(), Duration.ofSeconds(20));
-    SeriesSpec spec = new SeriesSpec("mix", 2, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x2500ms"));
+    ProgressListener listener =
+        new ProgressListener() {
+          @Override
+          public void interval(IntervalSample s) {
+            intervals.add(s);
+            memberLatencyCounts.add(
+                s.members().stream().mapToLong(m -> m.latency().getTotalCount()).toArray());
+          }
+        };
+    LoadDriver driver =
+        new LoadDriver(
+            ThreadKind.PLATFORM,
+            listener,
+            IntervalLog.NONE,
+            InstantSource.system(),
+            Duration.ofSeconds(20));
+    SeriesSpec spec =
+        new SeriesSpec("mix", 2, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x2500ms"));
     IterationOutcome o = driver.runSeries(spec, mix(sign, verify, 3), CPU).get(0);
-    assertTrue(intervals.size() >= 3, "a 2.5 s iteration has an interval a second and one at its end: " + intervals.size());
+    assertTrue(
+        intervals.size() >= 3,
+        "a 2.5 s iteration has an interval a second and one at its end: " + intervals.size());
     long[][] summed = new long[2][4];
     for (int i = 0; i < intervals.size(); i++) {
       IntervalSample s = intervals.get(i);
-      assertEquals(List.of("sign", "verify"), s.members().stream().map(MemberSample::label).toList());
+      assertEquals(
+          List.of("sign", "verify"), s.members().stream().map(MemberSample::label).toList());
       for (int m = 0; m < 2; m++) {
         MemberSample ms = s.members().get(m);
         summed[m][0] += ms.started();
@@ -90,22 +110,34 @@ class MixWorkloadTest {
         summed[m][3] += memberLatencyCounts.get(i)[m];
       }
       if (i < intervals.size() - 1) {
-        assertTrue(s.members().get(0).succeeded() > 0 && s.members().get(1).succeeded() > 0, "both members run in every full second");
+        assertTrue(
+            s.members().get(0).succeeded() > 0 && s.members().get(1).succeeded() > 0,
+            "both members run in every full second");
       }
     }
     for (int m = 0; m < 2; m++) {
       MemberOutcome whole = o.members().get(m);
-      assertEquals(whole.started(), summed[m][0], whole.label() + ": the intervals' starts add up to the iteration's");
+      assertEquals(
+          whole.started(),
+          summed[m][0],
+          whole.label() + ": the intervals' starts add up to the iteration's");
       assertEquals(whole.succeeded(), summed[m][1], whole.label() + ": successes");
       assertEquals(whole.failed(), summed[m][2], whole.label() + ": failures");
-      assertEquals(whole.latency().getTotalCount(), summed[m][3], whole.label() + ": every latency in one interval's histogram");
+      assertEquals(
+          whole.latency().getTotalCount(),
+          summed[m][3],
+          whole.label() + ": every latency in one interval's histogram");
     }
     assertEquals(0, summed[0][2], "sign never fails");
     assertEquals(o.failed(), summed[1][2], "verify's failures are every failure of the mix");
-    // A second's total and its members are read a moment apart while workers run, so one second's split may be off by the
-    // operations between the two reads; at the iteration's end, with every worker at the gate, the running sums agree exactly.
+    // A second's total and its members are read a moment apart while workers run, so one second's
+    // split may be off by the
+    // operations between the two reads; at the iteration's end, with every worker at the gate, the
+    // running sums agree exactly.
     long totalSucceeded = intervals.stream().mapToLong(IntervalSample::succeeded).sum();
-    assertEquals(totalSucceeded, summed[0][1] + summed[1][1],
+    assertEquals(
+        totalSucceeded,
+        summed[0][1] + summed[1][1],
         "at the iteration's end, with every worker at the gate, the members split the intervals' successes exactly");
   }
 
@@ -113,7 +145,8 @@ class MixWorkloadTest {
   void runSeries_closedLoopMix_eachMemberCountedApartAndAddingUpToTheTotal() throws Exception {
     Counting sign = new Counting(0, "never");
     Counting verify = new Counting(5, "bad signature");
-    SeriesSpec spec = new SeriesSpec("mix", 3, 1, 1, Iterations.parse("1x300ms"), Iterations.parse("2x300ms"));
+    SeriesSpec spec =
+        new SeriesSpec("mix", 3, 1, 1, Iterations.parse("1x300ms"), Iterations.parse("2x300ms"));
     List<IterationOutcome> outcomes = driver().runSeries(spec, mix(sign, verify, 1), CPU);
     long signStarted = 0, verifyStarted = 0, verifyFailed = 0;
     for (IterationOutcome o : outcomes) {
@@ -123,10 +156,15 @@ class MixWorkloadTest {
       assertEquals(o.started(), s.started() + v.started(), "the members split the total");
       assertEquals(o.failed(), v.failed(), "only verify fails");
       assertEquals(0, s.failed());
-      assertEquals(s.succeeded(), s.latency().getTotalCount(), "each success in its member's histogram");
+      assertEquals(
+          s.succeeded(), s.latency().getTotalCount(), "each success in its member's histogram");
       assertEquals(v.succeeded(), v.latency().getTotalCount());
-      assertEquals(o.latency().getTotalCount(), s.latency().getTotalCount() + v.latency().getTotalCount());
-      assertEquals(v.failed(), v.errors().getOrDefault("bad signature (IOException)", 0L), "verify's errors are its own: " + v.errors());
+      assertEquals(
+          o.latency().getTotalCount(), s.latency().getTotalCount() + v.latency().getTotalCount());
+      assertEquals(
+          v.failed(),
+          v.errors().getOrDefault("bad signature (IOException)", 0L),
+          "verify's errors are its own: " + v.errors());
       assertTrue(s.errors().isEmpty(), s.errors().toString());
       signStarted += s.started();
       verifyStarted += v.started();
@@ -136,17 +174,23 @@ class MixWorkloadTest {
     assertEquals(verify.executed.get(), verifyStarted);
     assertEquals(verify.thrown.get(), verifyFailed);
     double share = signStarted / (double) (signStarted + verifyStarted);
-    assertTrue(signStarted + verifyStarted > 1000, "enough operations to judge the share: " + (signStarted + verifyStarted));
+    assertTrue(
+        signStarted + verifyStarted > 1000,
+        "enough operations to judge the share: " + (signStarted + verifyStarted));
     assertTrue(Math.abs(share - 0.7) < 0.03, "sign drew its 70% by operation: " + share);
   }
 
-  /** Past {@link MixWorkload#MEMBER_STRIPES} workers share a member's recorders: still every success in its member's histogram. */
+  /**
+   * Past {@link MixWorkload#MEMBER_STRIPES} workers share a member's recorders: still every success
+   * in its member's histogram.
+   */
   @Test
   void runSeries_moreWorkersThanMemberStripes_everySuccessRecorded() throws Exception {
     Counting sign = new Counting(0, "never");
     Counting verify = new Counting(3, "bad signature");
     int workers = MixWorkload.MEMBER_STRIPES + 8;
-    SeriesSpec spec = new SeriesSpec("mix", workers, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x300ms"));
+    SeriesSpec spec =
+        new SeriesSpec("mix", workers, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x300ms"));
     IterationOutcome o = driver().runSeries(spec, mix(sign, verify, 3), CPU).get(0);
     MemberOutcome s = o.members().get(0), v = o.members().get(1);
     assertEquals(s.succeeded(), s.latency().getTotalCount());
@@ -159,7 +203,14 @@ class MixWorkloadTest {
   void runSeries_openLoopMix_sharesHoldByArrival() throws Exception {
     Counting sign = new Counting(0, "never");
     Counting verify = new Counting(0, "never");
-    SeriesSpec spec = new SeriesSpec("mix", new LevelLoad.Open(4, 2000), 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x1s"));
+    SeriesSpec spec =
+        new SeriesSpec(
+            "mix",
+            new LevelLoad.Open(4, 2000),
+            1,
+            1,
+            Iterations.parse("0x1s"),
+            Iterations.parse("1x1s"));
     IterationOutcome o = driver().runSeries(spec, mix(sign, verify, 9), CPU).get(0);
     MemberOutcome s = o.members().get(0), v = o.members().get(1);
     assertEquals(o.started(), s.started() + v.started());
@@ -168,14 +219,21 @@ class MixWorkloadTest {
     assertTrue(Math.abs(share - 0.7) < 0.04, "sign drew its 70% of the arrivals: " + share);
   }
 
-  /** The member of each open-loop slot depends on the seed and the slot only: the same seed, the same sequence. */
+  /**
+   * The member of each open-loop slot depends on the seed and the slot only: the same seed, the
+   * same sequence.
+   */
   @Test
   void execute_sameSeedAndSlots_sameMembers_otherSeedOthers() throws Exception {
     assertEquals(draws(42, true), draws(42, true));
     assertNotEquals(draws(42, true), draws(43, true));
-    assertEquals(draws(42, false), draws(42, false), "closed loop: a worker's sequence by its count");
+    assertEquals(
+        draws(42, false), draws(42, false), "closed loop: a worker's sequence by its count");
     assertNotEquals(draws(42, false), draws(43, false));
-    assertEquals(draws(42, true, 1), draws(42, true, 1), "the next iteration's slots: the same for the same seed");
+    assertEquals(
+        draws(42, true, 1),
+        draws(42, true, 1),
+        "the next iteration's slots: the same for the same seed");
     assertNotEquals(draws(42, true, 0), draws(42, true, 1), "and not the last iteration's again");
   }
 
@@ -188,7 +246,13 @@ class MixWorkloadTest {
     int[] ran = {-1};
     Operation[] members = {() -> ran[0] = 0, () -> ran[0] = 1, () -> ran[0] = 2};
     var recorders = new org.HdrHistogram.ValueRecorder[3];
-    MixOperation op = new MixOperation(members, new double[] {0.5, 0.8, 1.0}, recorders, MixOperation.workerSeed(seed, 0), seed);
+    MixOperation op =
+        new MixOperation(
+            members,
+            new double[] {0.5, 0.8, 1.0},
+            recorders,
+            MixOperation.workerSeed(seed, 0),
+            seed);
     for (int i = 0; i < iterations; i++) op.resetCounts();
     List<Integer> seen = new ArrayList<>();
     for (long slot = 0; slot < 200; slot++) {
@@ -201,26 +265,42 @@ class MixWorkloadTest {
 
   @Test
   void newOperation_pacedMember_refusedNamingIt() throws Exception {
-    Workload paced = worker -> new Paced() {
-      @Override
-      public long dueNanos() {
-        return System.nanoTime();
-      }
+    Workload paced =
+        worker ->
+            new Paced() {
+              @Override
+              public long dueNanos() {
+                return System.nanoTime();
+              }
 
-      @Override
-      public void execute() {}
-    };
-    MixWorkload mix = new MixWorkload(List.of("noop", "tls-hold"), new double[] {1, 1}, List.of(worker -> () -> {}, paced), 1);
+              @Override
+              public void execute() {}
+            };
+    MixWorkload mix =
+        new MixWorkload(
+            List.of("noop", "tls-hold"),
+            new double[] {1, 1},
+            List.of(worker -> () -> {}, paced),
+            1);
     mix.prepare(1);
     var e = assertThrows(IllegalArgumentException.class, () -> mix.newOperation(0));
-    assertTrue(e.getMessage().contains("tls-hold") && e.getMessage().contains("cannot be a mix member"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("tls-hold") && e.getMessage().contains("cannot be a mix member"),
+        e.getMessage());
   }
 
   @Test
   void new_zeroOrNegativeWeight_refused() {
     for (double w : new double[] {0, -1, Double.NaN}) {
-      assertThrows(IllegalArgumentException.class, () -> new MixWorkload(List.of("a", "b"), new double[] {1, w},
-          List.of(worker -> () -> {}, worker -> () -> {}), 1), "weight " + w);
+      assertThrows(
+          IllegalArgumentException.class,
+          () ->
+              new MixWorkload(
+                  List.of("a", "b"),
+                  new double[] {1, w},
+                  List.of(worker -> () -> {}, worker -> () -> {}),
+                  1),
+          "weight " + w);
     }
   }
 }

@@ -17,7 +17,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Stages as the engine runs them: a ramping timetable, and workers started and parked as the target moves. */
+/**
+ * Stages as the engine runs them: a ramping timetable, and workers started and parked as the target
+ * moves.
+ */
 @Timeout(60)
 class StagedLoadDriverTest {
   private static final CpuMeter CPU = CpuMeter.of("jvm");
@@ -32,42 +35,77 @@ class StagedLoadDriverTest {
     }
   }
 
-  private static IterationOutcome run(String stages, int pool, Workload workload, Intervals intervals) throws Exception {
+  private static IterationOutcome run(
+      String stages, int pool, Workload workload, Intervals intervals) throws Exception {
     List<IterationOutcome> outcomes = run(stages, pool, "0x1s", workload, intervals);
     assertEquals(1, outcomes.size());
     return outcomes.get(0);
   }
 
-  private static List<IterationOutcome> run(String stages, int pool, String warmup, Workload workload, ProgressListener intervals) throws Exception {
+  private static List<IterationOutcome> run(
+      String stages, int pool, String warmup, Workload workload, ProgressListener intervals)
+      throws Exception {
     Stages s = Stages.fromText(stages);
-    LoadModel.Staged staged = new LoadModel.Staged(s, s.kind() == Stages.Kind.RATE ? pool : s.maxWorkers());
-    SeriesSpec spec = new SeriesSpec("staged", staged.level(), 1, 1, Iterations.parse(warmup), new Iterations(1, s.total()), s);
-    LoadDriver driver = new LoadDriver(ThreadKind.VIRTUAL, intervals, IntervalLog.NONE, InstantSource.system(), Duration.ofSeconds(10));
+    LoadModel.Staged staged =
+        new LoadModel.Staged(s, s.kind() == Stages.Kind.RATE ? pool : s.maxWorkers());
+    SeriesSpec spec =
+        new SeriesSpec(
+            "staged",
+            staged.level(),
+            1,
+            1,
+            Iterations.parse(warmup),
+            new Iterations(1, s.total()),
+            s);
+    LoadDriver driver =
+        new LoadDriver(
+            ThreadKind.VIRTUAL,
+            intervals,
+            IntervalLog.NONE,
+            InstantSource.system(),
+            Duration.ofSeconds(10));
     return driver.runSeries(spec, workload, CPU);
   }
 
-  /** A warm-up before stages holds the first stage's target from its first instant: 150/s for a second, no ramp. */
+  /**
+   * A warm-up before stages holds the first stage's target from its first instant: 150/s for a
+   * second, no ramp.
+   */
   @Test
   void runSeries_warmupBeforeStages_holdsTheFirstTarget() throws Exception {
     List<IntervalSample> warm = new ArrayList<>();
-    ProgressListener listener = new ProgressListener() {
-      @Override
-      public void interval(IntervalSample sample) {
-        if (sample.warmup()) warm.add(sample);
-      }
-    };
-    List<IterationOutcome> outcomes = run("1s:150/s,2s:0/s", 4, "1x1s", worker -> () -> {}, listener);
+    ProgressListener listener =
+        new ProgressListener() {
+          @Override
+          public void interval(IntervalSample sample) {
+            if (sample.warmup()) warm.add(sample);
+          }
+        };
+    List<IterationOutcome> outcomes =
+        run("1s:150/s,2s:0/s", 4, "1x1s", worker -> () -> {}, listener);
     assertEquals(2, outcomes.size());
     IterationOutcome warmup = outcomes.get(0);
     assertTrue(warmup.warmup());
-    assertEquals(150, warmup.started() + warmup.missedStarts(), 2, "a second at 150/s, not a ramp's 75: " + warmup);
-    assertTrue(warm.stream().allMatch(i -> i.targetPerSecond() > 140 || i.endMillis() - i.startMillis() < 500), warm.toString());
-    assertEquals(226, outcomes.get(1).started() + outcomes.get(1).missedStarts(), 3, "then the stages: 0 → 150/s over 1 s (75), down over 2 s (150)");
+    assertEquals(
+        150,
+        warmup.started() + warmup.missedStarts(),
+        2,
+        "a second at 150/s, not a ramp's 75: " + warmup);
+    assertTrue(
+        warm.stream()
+            .allMatch(i -> i.targetPerSecond() > 140 || i.endMillis() - i.startMillis() < 500),
+        warm.toString());
+    assertEquals(
+        226,
+        outcomes.get(1).started() + outcomes.get(1).missedStarts(),
+        3,
+        "then the stages: 0 → 150/s over 1 s (75), down over 2 s (150)");
   }
 
   /**
-   * Up to 200/s over 1 s, held 2 s, down to 0 over 1 s: each interval ends at a second or a stage's boundary, and
-   * what started in it follows the timetable's own mean over it (100/s up, 200/s held, 100/s down).
+   * Up to 200/s over 1 s, held 2 s, down to 0 over 1 s: each interval ends at a second or a stage's
+   * boundary, and what started in it follows the timetable's own mean over it (100/s up, 200/s
+   * held, 100/s down).
    */
   @Test
   void runSeries_rateRamp_eachIntervalsStartsFollowTheTarget() throws Exception {
@@ -81,57 +119,101 @@ class StagedLoadDriverTest {
       double seconds = (i.endMillis() - i.startMillis()) / 1000.0;
       if (seconds < 0.5) continue; // the last, after the end: what was in flight
       double achieved = i.started() / seconds;
-      assertTrue(Math.abs(achieved - i.targetPerSecond()) <= 0.1 * i.targetPerSecond() + 10,
-          "stage " + i.stage() + ": " + achieved + "/s started against " + i.targetPerSecond() + "/s asked, in " + intervals.measured);
+      assertTrue(
+          Math.abs(achieved - i.targetPerSecond()) <= 0.1 * i.targetPerSecond() + 10,
+          "stage "
+              + i.stage()
+              + ": "
+              + achieved
+              + "/s started against "
+              + i.targetPerSecond()
+              + "/s asked, in "
+              + intervals.measured);
     }
     assertEquals(o.started(), started, "the intervals add up to the iteration");
-    assertEquals(o.started() + o.missedStarts(), 601, 2, "every slot of the timetable made or counted missed: " + o);
+    assertEquals(
+        o.started() + o.missedStarts(),
+        601,
+        2,
+        "every slot of the timetable made or counted missed: " + o);
     assertEquals(100, perStage[0], 10, "ramp up");
     assertEquals(400, perStage[1], 10, "hold");
     assertEquals(100, perStage[2], 10, "ramp down");
-    assertTrue(intervals.measured.stream().map(IntervalSample::stage).distinct().toList().equals(List.of(0, 1, 2)), "each stage in turn");
+    assertTrue(
+        intervals.measured.stream()
+            .map(IntervalSample::stage)
+            .distinct()
+            .toList()
+            .equals(List.of(0, 1, 2)),
+        "each stage in turn");
   }
 
   /**
-   * Up to 8 workers over 2 s, held 1 s, down to 2 over 2 s: at each interval's end as many workers run as the target
-   * asks, and the workers that ran an operation in a second are among those the target let run in it (at most 4 while
-   * it rose to 4, all 8 held, at most 5 while it fell from 5): parked workers run nothing, however fast or slow the machine.
+   * Up to 8 workers over 2 s, held 1 s, down to 2 over 2 s: at each interval's end as many workers
+   * run as the target asks, and the workers that ran an operation in a second are among those the
+   * target let run in it (at most 4 while it rose to 4, all 8 held, at most 5 while it fell from
+   * 5): parked workers run nothing, however fast or slow the machine.
    */
   @Test
   void runSeries_workerStages_activeWorkersFollowTheTarget() throws Exception {
     java.util.Set<Integer> ran = java.util.concurrent.ConcurrentHashMap.newKeySet();
     List<java.util.Set<Integer>> ranPerInterval = new ArrayList<>();
-    Intervals intervals = new Intervals() {
-      @Override
-      public void interval(IntervalSample sample) {
-        super.interval(sample);
-        java.util.Set<Integer> these = new java.util.TreeSet<>(ran);
-        ran.removeAll(these);
-        ranPerInterval.add(these);
-      }
-    };
-    IterationOutcome o = run("2s:8,1s:8,2s:2", 0, worker -> () -> {
-      ran.add(worker);
-      Thread.sleep(5);
-    }, intervals);
+    Intervals intervals =
+        new Intervals() {
+          @Override
+          public void interval(IntervalSample sample) {
+            super.interval(sample);
+            java.util.Set<Integer> these = new java.util.TreeSet<>(ran);
+            ran.removeAll(these);
+            ranPerInterval.add(these);
+          }
+        };
+    IterationOutcome o =
+        run(
+            "2s:8,1s:8,2s:2",
+            0,
+            worker ->
+                () -> {
+                  ran.add(worker);
+                  Thread.sleep(5);
+                },
+            intervals);
     int checked = 0;
     long from = intervals.measured.get(0).startMillis();
     for (IntervalSample i : intervals.measured.subList(0, intervals.measured.size() - 1)) {
-      // A tick a few ms late on a loaded machine lands past the 5 s iteration's end, when every worker has already stopped.
+      // A tick a few ms late on a loaded machine lands past the 5 s iteration's end, when every
+      // worker has already stopped.
       if (i.endMillis() - from >= 5000) continue;
-      assertEquals(i.targetWorkers(), i.activeWorkers(), 1, "at " + (i.endMillis() - intervals.measured.get(0).startMillis()) + " ms: " + intervals.measured);
+      assertEquals(
+          i.targetWorkers(),
+          i.activeWorkers(),
+          1,
+          "at "
+              + (i.endMillis() - intervals.measured.get(0).startMillis())
+              + " ms: "
+              + intervals.measured);
       checked++;
     }
     assertTrue(checked >= 4, intervals.measured.toString());
-    assertEquals(List.of(4.0, 8.0, 8.0, 5.0), intervals.measured.subList(0, 4).stream().map(IntervalSample::targetWorkers).toList());
-    // Exact at the edges would ask a loaded machine to wake a worker within the 125 ms before the second ends: the
+    assertEquals(
+        List.of(4.0, 8.0, 8.0, 5.0),
+        intervals.measured.subList(0, 4).stream().map(IntervalSample::targetWorkers).toList());
+    // Exact at the edges would ask a loaded machine to wake a worker within the 125 ms before the
+    // second ends: the
     // workers that must have run, and none that the target kept parked.
-    assertTrue(java.util.Set.of(0, 1, 2, 3).containsAll(ranPerInterval.get(0)) && ranPerInterval.get(0).containsAll(java.util.Set.of(0, 1, 2)),
+    assertTrue(
+        java.util.Set.of(0, 1, 2, 3).containsAll(ranPerInterval.get(0))
+            && ranPerInterval.get(0).containsAll(java.util.Set.of(0, 1, 2)),
         "rising to 4: " + ranPerInterval);
     assertEquals(8, ranPerInterval.get(2).size(), "held at 8: " + ranPerInterval);
-    assertTrue(java.util.Set.of(0, 1, 2, 3, 4).containsAll(ranPerInterval.get(4)) && ranPerInterval.get(4).containsAll(java.util.Set.of(0, 1, 2)),
+    assertTrue(
+        java.util.Set.of(0, 1, 2, 3, 4).containsAll(ranPerInterval.get(4))
+            && ranPerInterval.get(4).containsAll(java.util.Set.of(0, 1, 2)),
         "falling from 5 to 2: " + ranPerInterval);
-    assertEquals(0, intervals.measured.get(intervals.measured.size() - 1).activeWorkers(), "all parked at the end");
+    assertEquals(
+        0,
+        intervals.measured.get(intervals.measured.size() - 1).activeWorkers(),
+        "all parked at the end");
     assertEquals(o.started(), intervals.measured.stream().mapToLong(IntervalSample::started).sum());
   }
 }

@@ -23,7 +23,8 @@ class PemKeysTest {
   }
 
   private X509Certificate selfSigned(String key, String cert) throws Exception {
-    openssl("req", "-x509", "-new", "-key", key, "-subj", "/CN=pemkeys", "-days", "2", "-out", cert);
+    openssl(
+        "req", "-x509", "-new", "-key", key, "-subj", "/CN=pemkeys", "-days", "2", "-out", cert);
     return PemKeys.certificate(Files.readAllBytes(dir.resolve(cert)));
   }
 
@@ -33,9 +34,13 @@ class PemKeysTest {
     openssl("rsa", "-in", "k8.pem", "-traditional", "-out", "k1.pem");
     X509Certificate cert = selfSigned("k8.pem", "c.pem");
     openssl("x509", "-in", "c.pem", "-outform", "DER", "-out", "c.der");
-    assertEquals(cert, PemKeys.certificate(Files.readAllBytes(dir.resolve("c.der"))), "DER reads as the same certificate as PEM");
+    assertEquals(
+        cert,
+        PemKeys.certificate(Files.readAllBytes(dir.resolve("c.der"))),
+        "DER reads as the same certificate as PEM");
     for (String file : new String[] {"k8.pem", "k1.pem"}) {
-      SigningKey key = PemKeys.rsaKeyOf(file, PemKeys.privateKey(Files.readAllBytes(dir.resolve(file))), cert);
+      SigningKey key =
+          PemKeys.rsaKeyOf(file, PemKeys.privateKey(Files.readAllBytes(dir.resolve(file))), cert);
       Signature signer = Signature.getInstance("SHA256withRSA", key.provider());
       signer.initSign(key.privateKey());
       signer.update(new byte[] {1, 2, 3});
@@ -52,20 +57,44 @@ class PemKeysTest {
     openssl("genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", "a.pem");
     openssl("genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", "b.pem");
     X509Certificate ofB = selfSigned("b.pem", "b-cert.pem");
-    var e = assertThrows(IllegalArgumentException.class,
-        () -> PemKeys.rsaKeyOf("a", PemKeys.privateKey(Files.readAllBytes(dir.resolve("a.pem"))), ofB));
-    assertEquals("this key does not belong to the certificate (the RSA moduli differ)", e.getMessage());
+    var e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                PemKeys.rsaKeyOf(
+                    "a", PemKeys.privateKey(Files.readAllBytes(dir.resolve("a.pem"))), ofB));
+    assertEquals(
+        "this key does not belong to the certificate (the RSA moduli differ)", e.getMessage());
   }
 
   @Test
   void privateKey_encryptedOrNotAKey_refusedSayingWhatItIs() throws Exception {
-    openssl("genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-aes-128-cbc", "-pass", "pass:secret", "-out", "enc.pem");
-    var encrypted = assertThrows(IllegalArgumentException.class, () -> PemKeys.privateKey(Files.readAllBytes(dir.resolve("enc.pem"))));
-    assertTrue(encrypted.getMessage().startsWith("not an unencrypted PEM private key") && encrypted.getMessage().contains("openssl pkey"),
+    openssl(
+        "genpkey",
+        "-algorithm",
+        "RSA",
+        "-pkeyopt",
+        "rsa_keygen_bits:2048",
+        "-aes-128-cbc",
+        "-pass",
+        "pass:secret",
+        "-out",
+        "enc.pem");
+    var encrypted =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> PemKeys.privateKey(Files.readAllBytes(dir.resolve("enc.pem"))));
+    assertTrue(
+        encrypted.getMessage().startsWith("not an unencrypted PEM private key")
+            && encrypted.getMessage().contains("openssl pkey"),
         encrypted.getMessage());
     var empty = assertThrows(IllegalArgumentException.class, () -> PemKeys.privateKey(new byte[0]));
-    assertTrue(empty.getMessage().startsWith("not an unencrypted PEM private key"), empty.getMessage());
-    var garbage = assertThrows(IllegalArgumentException.class, () -> PemKeys.certificate("-----BEGIN CERTIFICATE-----\nAAAA\n".getBytes()));
+    assertTrue(
+        empty.getMessage().startsWith("not an unencrypted PEM private key"), empty.getMessage());
+    var garbage =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> PemKeys.certificate("-----BEGIN CERTIFICATE-----\nAAAA\n".getBytes()));
     assertEquals("not an X.509 certificate (PEM or DER)", garbage.getMessage());
   }
 }

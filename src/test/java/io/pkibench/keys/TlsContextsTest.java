@@ -17,8 +17,9 @@ class TlsContextsTest {
   @TempDir Path dir;
 
   /**
-   * The key as it is held, not a copy read back from a keystore: the JDK's PKIX key manager over a PKCS#12 store
-   * decrypted it (PBKDF2) on every handshake, a new object each time, and a measured handshake counted that work.
+   * The key as it is held, not a copy read back from a keystore: the JDK's PKIX key manager over a
+   * PKCS#12 store decrypted it (PBKDF2) on every handshake, a new object each time, and a measured
+   * handshake counted that work.
    */
   @Test
   void keyManagers_presentTheKeyAsHeld_andItsChain_forItsOwnKeyTypeOnly() throws Exception {
@@ -26,10 +27,16 @@ class TlsContextsTest {
     X509ExtendedKeyManager manager = (X509ExtendedKeyManager) TlsContexts.keyManagers(key)[0];
     String alias = manager.chooseServerAlias("RSA", null, null);
     assertEquals(key.alias(), alias);
-    assertSame(key.privateKey(), manager.getPrivateKey(alias), "the key object itself, no store round trip");
+    assertSame(
+        key.privateKey(),
+        manager.getPrivateKey(alias),
+        "the key object itself, no store round trip");
     assertSame(manager.getPrivateKey(alias), manager.getPrivateKey(alias));
-    assertArrayEquals(key.chain().toArray(new X509Certificate[0]), manager.getCertificateChain(alias));
+    assertArrayEquals(
+        key.chain().toArray(new X509Certificate[0]), manager.getCertificateChain(alias));
     assertEquals(key.alias(), manager.chooseClientAlias(new String[] {"EC", "RSA"}, null, null));
-    assertNull(manager.chooseServerAlias("EC", null, null), "an RSA key is not offered for an EC certificate");
+    assertNull(
+        manager.chooseServerAlias("EC", null, null),
+        "an RSA key is not offered for an EC certificate");
   }
 }

@@ -21,18 +21,34 @@ import org.junit.jupiter.api.Test;
 class LiveMetricsTest {
   static final Iterations ONE = Iterations.parse("1x1s");
 
-  static IntervalSample sample(SeriesSpec spec, boolean warmup, long succeeded, long failed, long... latenciesNanos) {
+  static IntervalSample sample(
+      SeriesSpec spec, boolean warmup, long succeeded, long failed, long... latenciesNanos) {
     Histogram h = LatencyHistograms.newHistogram();
     for (long l : latenciesNanos) h.recordValue(l);
     double target = spec.load() instanceof LevelLoad.Open o ? o.ratePerSecond() : Double.NaN;
-    return new IntervalSample(spec, warmup, 1, 1_000, 2_000, succeeded + failed, succeeded, failed, h, target, spec.concurrency(), -1, Double.NaN, 0);
+    return new IntervalSample(
+        spec,
+        warmup,
+        1,
+        1_000,
+        2_000,
+        succeeded + failed,
+        succeeded,
+        failed,
+        h,
+        target,
+        spec.concurrency(),
+        -1,
+        Double.NaN,
+        0);
   }
 
   @Test
   void snapshot_intervalsOfOneSeries_addUpIntoCumulativeBucketsAndCounts() {
     LiveMetrics live = new LiveMetrics();
     SeriesSpec spec = new SeriesSpec("sign", new LevelLoad.Open(8, 400), 1, 1, ONE, ONE);
-    // 40 µs and 50 µs fall in le=5e-05 (inclusive), 1 ms in le=0.001, 1.2 ms in le=0.0025, 40 s past the last bound.
+    // 40 µs and 50 µs fall in le=5e-05 (inclusive), 1 ms in le=0.001, 1.2 ms in le=0.0025, 40 s
+    // past the last bound.
     live.interval(sample(spec, false, 3, 1, 40_000, 50_000, 1_000_000));
     live.interval(sample(spec, false, 2, 0, 1_200_000, 40_000_000_000L));
     List<SeriesFigures> figures = live.snapshot();
@@ -52,27 +68,50 @@ class LiveMetricsTest {
     assertEquals(2.0, f.achievedPerSecond(), "the last interval's 2 successes over its second");
     assertEquals(8, f.activeWorkers());
     assertTrue(f.live());
-    // A push later: the latencies since the last snapshot are added to the buckets once, the earlier ones not again.
+    // A push later: the latencies since the last snapshot are added to the buckets once, the
+    // earlier ones not again.
     live.interval(sample(spec, false, 1, 0, 1_000_000));
     SeriesFigures later = live.snapshot().get(0);
     assertEquals(6, later.latencyCount());
     assertEquals(4, later.cumulativeBuckets()[4], "le=0.001: 40 µs, 50 µs, 1 ms, and the new 1 ms");
     assertEquals(f.latencySumSeconds() + 0.001, later.latencySumSeconds(), 1e-5);
-    assertEquals(later.latencyCount(), live.snapshot().get(0).latencyCount(), "a snapshot with nothing new adds nothing");
+    assertEquals(
+        later.latencyCount(),
+        live.snapshot().get(0).latencyCount(),
+        "a snapshot with nothing new adds nothing");
   }
 
   @Test
   void snapshot_mixInterval_countsEachMemberUnderItsLabelAndKeepsTheGaugesOnTheMix() {
     LiveMetrics live = new LiveMetrics();
     SeriesSpec spec = new SeriesSpec("mix", new LevelLoad.Open(4, 100), 1, 1, ONE, ONE);
-    Histogram sign = LatencyHistograms.newHistogram(), verify = LatencyHistograms.newHistogram(), all = LatencyHistograms.newHistogram();
+    Histogram sign = LatencyHistograms.newHistogram(),
+        verify = LatencyHistograms.newHistogram(),
+        all = LatencyHistograms.newHistogram();
     sign.recordValue(40_000);
     sign.recordValue(50_000);
     verify.recordValue(1_000_000);
     all.add(sign);
     all.add(verify);
-    live.interval(new IntervalSample(spec, false, 1, 1_000, 2_000, 4, 3, 1, all, 100, 4, -1, Double.NaN, 0,
-        List.of(new MemberSample("sign", 2, 2, 0, sign), new MemberSample("verify", 2, 1, 1, verify))));
+    live.interval(
+        new IntervalSample(
+            spec,
+            false,
+            1,
+            1_000,
+            2_000,
+            4,
+            3,
+            1,
+            all,
+            100,
+            4,
+            -1,
+            Double.NaN,
+            0,
+            List.of(
+                new MemberSample("sign", 2, 2, 0, sign),
+                new MemberSample("verify", 2, 1, 1, verify))));
     List<SeriesFigures> figures = live.snapshot();
     assertEquals(3, figures.size(), figures.toString());
     SeriesFigures mix = figures.get(0), s = figures.get(1), v = figures.get(2);
@@ -81,7 +120,9 @@ class LiveMetricsTest {
     assertTrue(mix.gauges());
     assertEquals(3.0, mix.achievedPerSecond(), "the mix's rate is the mix's");
     assertEquals(new SeriesKey("mix", "r100", "measure", null, "sign"), s.key());
-    assertEquals(List.of("workload", "mix", "level", "r100", "phase", "measure", "member", "sign"), s.key().labels());
+    assertEquals(
+        List.of("workload", "mix", "level", "r100", "phase", "measure", "member", "sign"),
+        s.key().labels());
     assertTrue(s.counters());
     assertFalse(s.gauges(), "a member has no rate or workers of its own to report");
     assertEquals(2, s.succeeded());
@@ -91,7 +132,10 @@ class LiveMetricsTest {
     assertEquals(1, v.succeeded());
     assertEquals(1, v.failed());
     assertEquals(1, v.latencyCount());
-    assertEquals(mix.succeeded() + s.succeeded() + v.succeeded(), 3, "the members' counts are the mix's, once");
+    assertEquals(
+        mix.succeeded() + s.succeeded() + v.succeeded(),
+        3,
+        "the members' counts are the mix's, once");
   }
 
   @Test
@@ -104,11 +148,14 @@ class LiveMetricsTest {
     assertEquals(List.of(true, true), live.snapshot().stream().map(SeriesFigures::live).toList());
     live.interval(sample(c2, false, 1, 0, 1_000));
     List<SeriesFigures> next = live.snapshot();
-    assertEquals(List.of("c1/warmup", "c1/measure", "c2/measure"), next.stream().map(f -> f.key().level() + "/" + f.key().phase()).toList());
+    assertEquals(
+        List.of("c1/warmup", "c1/measure", "c2/measure"),
+        next.stream().map(f -> f.key().level() + "/" + f.key().phase()).toList());
     assertEquals(List.of(false, false, true), next.stream().map(SeriesFigures::live).toList());
     assertTrue(Double.isNaN(next.get(2).targetPerSecond()), "closed loop: no target rate");
     assertFalse(live.snapshot().get(2).live(), "nothing new since");
-    live.interval(sample(c1, false, 1, 0, 2_000_000)); // a series that went quiet has intervals again
+    live.interval(
+        sample(c1, false, 1, 0, 2_000_000)); // a series that went quiet has intervals again
     SeriesFigures again = live.snapshot().get(1);
     assertTrue(again.live());
     assertEquals(2, again.latencyCount(), "its earlier latency kept, the new one added");
@@ -116,15 +163,17 @@ class LiveMetricsTest {
   }
 
   /**
-   * The per-second addition against HdrHistogram's own recorded-values iterator (the way it was done before, and the
-   * library's reading of its counts): the same buckets and the same sum for latencies spread from 1 ns to 60 s, values
-   * at and beside the bounds included, and nothing for an empty interval.
+   * The per-second addition against HdrHistogram's own recorded-values iterator (the way it was
+   * done before, and the library's reading of its counts): the same buckets and the same sum for
+   * latencies spread from 1 ns to 60 s, values at and beside the bounds included, and nothing for
+   * an empty interval.
    */
   @Test
   void addInto_latenciesFromNanosecondsToAMinute_sameBucketsAndSumAsHdrHistogramsIterator() {
     Random random = new Random(7);
     Histogram h = LatencyHistograms.newHistogram();
-    for (int i = 0; i < 20_000; i++) h.recordValue((long) Math.pow(10, random.nextDouble() * 10.8)); // 1 ns … 63 s
+    for (int i = 0; i < 20_000; i++)
+      h.recordValue((long) Math.pow(10, random.nextDouble() * 10.8)); // 1 ns … 63 s
     for (long bound : LatencyBuckets.BOUNDS_NANOS) {
       h.recordValue(bound);
       h.recordValue(bound + 1);
@@ -138,7 +187,8 @@ class LiveMetricsTest {
       int b = 0;
       while (b < LatencyBuckets.BOUNDS_NANOS.length && lowest > LatencyBuckets.BOUNDS_NANOS[b]) b++;
       expected[b] += v.getCountAtValueIteratedTo();
-      expectedSum += (double) h.medianEquivalentValue(v.getValueIteratedTo()) * v.getCountAtValueIteratedTo();
+      expectedSum +=
+          (double) h.medianEquivalentValue(v.getValueIteratedTo()) * v.getCountAtValueIteratedTo();
     }
     long[] buckets = new long[LatencyBuckets.count()];
     double sum = LatencyBuckets.addInto(h, buckets);

@@ -7,7 +7,10 @@ import java.security.Key;
 import java.security.KeyPairGenerator;
 import org.junit.jupiter.api.Test;
 
-/** The signature algorithm for a key: the Edwards curve read from the key, as the JDK names both curves' keys "EdDSA". */
+/**
+ * The signature algorithm for a key: the Edwards curve read from the key, as the JDK names both
+ * curves' keys "EdDSA".
+ */
 class KeyAlgorithmTest {
 
   @Test
@@ -22,23 +25,52 @@ class KeyAlgorithmTest {
     assertEquals("Ed448", KeyAlgorithm.signatureAlgorithmFor(opaque(ed448.getPublic())));
     assertEquals("Ed448", KeyAlgorithm.signatureAlgorithmFor(opaquePrivate(ed448.getPrivate())));
     assertEquals("Ed25519", KeyAlgorithm.signatureAlgorithmFor(opaque(ed25519.getPublic())));
-    assertEquals("SHA256withRSA", KeyAlgorithm.signatureAlgorithmFor(KeyPairGenerator.getInstance("RSA").generateKeyPair().getPublic()));
-    assertThrows(IllegalArgumentException.class, () -> KeyAlgorithm.signatureAlgorithmFor(KeyPairGenerator.getInstance("DSA").generateKeyPair().getPublic()));
+    assertEquals(
+        "SHA256withRSA",
+        KeyAlgorithm.signatureAlgorithmFor(
+            KeyPairGenerator.getInstance("RSA").generateKeyPair().getPublic()));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            KeyAlgorithm.signatureAlgorithmFor(
+                KeyPairGenerator.getInstance("DSA").generateKeyPair().getPublic()));
   }
 
   private static java.security.PublicKey opaque(Key key) {
     return new java.security.PublicKey() {
-      @Override public String getAlgorithm() { return "EdDSA"; }
-      @Override public String getFormat() { return key.getFormat(); }
-      @Override public byte[] getEncoded() { return key.getEncoded(); }
+      @Override
+      public String getAlgorithm() {
+        return "EdDSA";
+      }
+
+      @Override
+      public String getFormat() {
+        return key.getFormat();
+      }
+
+      @Override
+      public byte[] getEncoded() {
+        return key.getEncoded();
+      }
     };
   }
 
   private static java.security.PrivateKey opaquePrivate(Key key) {
     return new java.security.PrivateKey() {
-      @Override public String getAlgorithm() { return "EdDSA"; }
-      @Override public String getFormat() { return key.getFormat(); }
-      @Override public byte[] getEncoded() { return key.getEncoded(); }
+      @Override
+      public String getAlgorithm() {
+        return "EdDSA";
+      }
+
+      @Override
+      public String getFormat() {
+        return key.getFormat();
+      }
+
+      @Override
+      public byte[] getEncoded() {
+        return key.getEncoded();
+      }
     };
   }
 }

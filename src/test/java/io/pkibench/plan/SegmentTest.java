@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
-/** A plan split over agents: the shares add up to the plan, and what cannot be split is refused, named. */
+/**
+ * A plan split over agents: the shares add up to the plan, and what cannot be split is refused,
+ * named.
+ */
 class SegmentTest {
 
   @Test
@@ -36,7 +39,10 @@ class SegmentTest {
     }
   }
 
-  /** Every agent's arrivals together are the plan's one timetable, each arrival once: k6's interleaved segments. */
+  /**
+   * Every agent's arrivals together are the plan's one timetable, each arrival once: k6's
+   * interleaved segments.
+   */
   @Test
   void share_openLoop_arrivalsInterleaveIntoThePlansTimetable() {
     LevelLoad.Open plan = new LevelLoad.Open(12, 1000);
@@ -55,14 +61,17 @@ class SegmentTest {
     assertEquals(1000, total, "as many arrivals as the plan's");
     assertEquals(1000, union.size(), "none twice");
     long k = 0;
-    for (long t : union) assertTrue(Math.abs(t - k++ * 1_000_000L) <= 1, "arrival " + (k - 1) + " at " + t);
+    for (long t : union)
+      assertTrue(Math.abs(t - k++ * 1_000_000L) <= 1, "arrival " + (k - 1) + " at " + t);
   }
 
   @Test
   void problems_levelSmallerThanAgents_namesTheLevelAndTheCount() {
     List<String> problems = new Segment(2, 4).problems(new LoadModel.Closed(List.of(2, 8, 3)));
     assertEquals(2, problems.size(), problems.toString());
-    assertTrue(problems.get(0).contains("the level of 2 workers cannot be split over 4 agents"), problems.get(0));
+    assertTrue(
+        problems.get(0).contains("the level of 2 workers cannot be split over 4 agents"),
+        problems.get(0));
     assertTrue(problems.get(1).contains("the level of 3 workers"), problems.get(1));
     assertTrue(new Segment(2, 4).problems(new LoadModel.Closed(List.of(4, 8))).isEmpty());
     assertEquals(1, new Segment(1, 4).problems(new LoadModel.Open(List.of(100.0), 3)).size());

@@ -28,9 +28,14 @@ class StagesTest {
     assertNull(Stages.parse("10s:-2", problems));
     assertEquals(6, problems.size(), problems.toString());
     assertTrue(problems.stream().allMatch(p -> p.startsWith("--stages")), problems.toString());
-    assertTrue(problems.get(0).contains("'400/s' has no duration") && problems.get(0).contains("10s:400/s"), problems.get(0));
+    assertTrue(
+        problems.get(0).contains("'400/s' has no duration")
+            && problems.get(0).contains("10s:400/s"),
+        problems.get(0));
     assertTrue(problems.get(1).contains("below 0/s"), problems.get(1));
-    assertTrue(problems.get(2).contains("'400/h' is not a target") && problems.get(2).contains("400/s"), problems.get(2));
+    assertTrue(
+        problems.get(2).contains("'400/h' is not a target") && problems.get(2).contains("400/s"),
+        problems.get(2));
     assertTrue(problems.get(3).contains("not a duration"), problems.get(3));
     assertTrue(problems.get(4).contains("stage 5 is empty"), problems.get(4));
     assertTrue(problems.get(5).contains("workers cannot be below 0"), problems.get(5));
@@ -41,7 +46,8 @@ class StagesTest {
     List<String> problems = new ArrayList<>();
     assertNull(Stages.parse("10s:400/s,10s:64", problems));
     assertEquals(1, problems.size(), problems.toString());
-    assertTrue(problems.get(0).contains("mixes rates (400/s) and worker counts (64)"), problems.get(0));
+    assertTrue(
+        problems.get(0).contains("mixes rates (400/s) and worker counts (64)"), problems.get(0));
   }
 
   @Test
@@ -50,7 +56,9 @@ class StagesTest {
     assertNull(Stages.parse("0s:400/s", problems));
     assertNull(Stages.parse("10s:0/s,5s:0/s", problems));
     assertEquals(2, problems.size(), problems.toString());
-    assertTrue(problems.get(0).contains("lasts 0s") && problems.get(1).contains("every target is 0"), problems.toString());
+    assertTrue(
+        problems.get(0).contains("lasts 0s") && problems.get(1).contains("every target is 0"),
+        problems.toString());
   }
 
   @Test
@@ -63,13 +71,17 @@ class StagesTest {
     assertEquals(Stages.Kind.WORKERS, parsed("5s:8,5s:0").kind());
   }
 
-  /** The ramp the engine runs: 100 arrivals up, 400 held, 100 down; arrival n is due where the integral of the rate reaches n. */
+  /**
+   * The ramp the engine runs: 100 arrivals up, 400 held, 100 down; arrival n is due where the
+   * integral of the rate reaches n.
+   */
   @Test
   void offsetOfArrival_rampHoldRampDown_inverseOfTheRatesIntegral() {
     Stages s = parsed("1s:200/s,2s:200/s,1s:0/s");
     assertEquals(600, s.arrivals(), 1e-9);
     assertEquals(100, s.arrivalsUntil(S), 1e-9);
-    assertEquals(25, s.arrivalsUntil(S / 2), 1e-9, "the first half of a ramp from 0 offers a quarter of it");
+    assertEquals(
+        25, s.arrivalsUntil(S / 2), 1e-9, "the first half of a ramp from 0 offers a quarter of it");
     assertEquals(500, s.arrivalsUntil(3 * S), 1e-9);
     assertEquals(150, s.meanRate(), 1e-9);
     assertEquals(0, s.offsetOfArrival(0));
@@ -82,7 +94,10 @@ class StagesTest {
     assertEquals(100.0, s.targetAt(S / 2), 1e-9);
     assertEquals(200.0, s.targetAt(2 * S), 1e-9);
     assertEquals(50.0, s.targetAt(3 * S + 3 * S / 4), 1e-9);
-    assertEquals(List.of(0, 1, 1, 2, 2), List.of(s.stageAt(0), s.stageAt(S), s.stageAt(3 * S - 1), s.stageAt(3 * S), s.stageAt(9 * S)));
+    assertEquals(
+        List.of(0, 1, 1, 2, 2),
+        List.of(
+            s.stageAt(0), s.stageAt(S), s.stageAt(3 * S - 1), s.stageAt(3 * S), s.stageAt(9 * S)));
   }
 
   @Test
@@ -99,13 +114,28 @@ class StagesTest {
   @Test
   void problems_stagesBesideOtherPlanSettings_eachNamed() {
     Stages s = parsed("1s:0/s,2s:200/s");
-    Plan plan = Plan.of(List.of(new WorkloadSpec("noop", java.util.Map.of(), "software"))).load(new LoadModel.Staged(s, 0))
-        .warmup(Iterations.parse("1x1s")).measure(Iterations.parse("5x1s")).series(2).build();
+    Plan plan =
+        Plan.of(List.of(new WorkloadSpec("noop", java.util.Map.of(), "software")))
+            .load(new LoadModel.Staged(s, 0))
+            .warmup(Iterations.parse("1x1s"))
+            .measure(Iterations.parse("5x1s"))
+            .series(2)
+            .build();
     List<String> problems = plan.problems();
     assertEquals(4, problems.size(), problems.toString());
-    assertTrue(problems.get(0).startsWith("--concurrency") && problems.get(1).startsWith("--measure") && problems.get(2).startsWith("--series")
-        && problems.get(3).startsWith("--warmup"), problems.toString());
-    Plan good = plan.toBuilder().load(new LoadModel.Staged(s, 8)).warmup(Iterations.parse("0x1s")).measure(new Iterations(1, s.total())).series(1).build();
+    assertTrue(
+        problems.get(0).startsWith("--concurrency")
+            && problems.get(1).startsWith("--measure")
+            && problems.get(2).startsWith("--series")
+            && problems.get(3).startsWith("--warmup"),
+        problems.toString());
+    Plan good =
+        plan.toBuilder()
+            .load(new LoadModel.Staged(s, 8))
+            .warmup(Iterations.parse("0x1s"))
+            .measure(new Iterations(1, s.total()))
+            .series(1)
+            .build();
     assertEquals(List.of(), good.problems());
   }
 }

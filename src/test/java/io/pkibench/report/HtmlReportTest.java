@@ -27,7 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
 class HtmlReportTest {
   static final int[] LEVELS = {1, 2, 4, 8, 16, 24, 32};
 
-  /** Seven levels on a USL curve (σ 0.05, κ 0.002, λ 1000), latency growing with load, one hostile failure text. */
+  /**
+   * Seven levels on a USL curve (σ 0.05, κ 0.002, λ 1000), latency growing with load, one hostile
+   * failure text.
+   */
   static RunResult fixture() {
     double[][] rates = new double[LEVELS.length][];
     long[] latency = new long[LEVELS.length];
@@ -37,24 +40,39 @@ class HtmlReportTest {
       latency[i] = (long) (LEVELS[i] / x * 1e9);
     }
     RunResult r = ResultFixtures.closedRun("sign", LEVELS, rates, latency);
-    return r.withWorkload(0, r.workloads().get(0).withFailure("<script>alert('x')</script> & more"));
+    return r.withWorkload(
+        0, r.workloads().get(0).withFailure("<script>alert('x')</script> & more"));
   }
 
   @Test
   void render_levelStillWarmingUp_saysSoInTheVerdict() {
-    RunResult r = ResultFixtures.closedRun("sign", new int[] {4}, new double[][] {{700, 900, 1000}}, new long[] {1_000_000});
+    RunResult r =
+        ResultFixtures.closedRun(
+            "sign", new int[] {4}, new double[][] {{700, 900, 1000}}, new long[] {1_000_000});
     String html = HtmlReport.render(r, Analysis.of(r, Analysis.Options.DEFAULT));
     String verdict = html.substring(html.indexOf("id=\"verdict\""), html.indexOf("id=\"charts\""));
-    assertTrue(verdict.contains("class=\"warn\"") && verdict.contains("still warming up: CPU per operation fell 30%"), verdict);
-    assertFalse(HtmlReport.render(fixture(), Analysis.of(fixture(), Analysis.Options.DEFAULT)).contains("class=\"warn\""),
+    assertTrue(
+        verdict.contains("class=\"warn\"")
+            && verdict.contains("still warming up: CPU per operation fell 30%"),
+        verdict);
+    assertFalse(
+        HtmlReport.render(fixture(), Analysis.of(fixture(), Analysis.Options.DEFAULT))
+            .contains("class=\"warn\""),
         "a steady run carries no warning");
   }
 
-  /** A sweep the USL cannot describe (a cold first level, then flat): the report says "no fit" and draws no curve. */
+  /**
+   * A sweep the USL cannot describe (a cold first level, then flat): the report says "no fit" and
+   * draws no curve.
+   */
   @Test
   void render_sweepWithoutAFit_noCurveAndSaysWhy() {
-    RunResult r = ResultFixtures.closedRun("auth", new int[] {2, 8, 32}, new double[][] {{29, 30, 31}, {415, 420, 425}, {298, 300, 302}},
-        new long[] {60_000_000, 19_000_000, 107_000_000});
+    RunResult r =
+        ResultFixtures.closedRun(
+            "auth",
+            new int[] {2, 8, 32},
+            new double[][] {{29, 30, 31}, {415, 420, 425}, {298, 300, 302}},
+            new long[] {60_000_000, 19_000_000, 107_000_000});
     String html = HtmlReport.render(r, Analysis.of(r, Analysis.Options.DEFAULT));
     assertTrue(html.contains("id=\"throughput-1\""), "the measured throughput is still charted");
     assertFalse(html.contains("data-series=\"USL fit\""), "no curve without a fit");
@@ -67,13 +85,18 @@ class HtmlReportTest {
     RunResult r = fixture();
     Analysis a = Analysis.of(r, new Analysis.Options(20_000.0, 0.7, null));
     String html = HtmlReport.render(r, a);
-    for (String id : List.of("throughput-1", "latency-1", "latency-log-1", "spectrum-1", "iterations-1")) {
+    for (String id :
+        List.of("throughput-1", "latency-1", "latency-log-1", "spectrum-1", "iterations-1")) {
       assertTrue(html.contains("id=\"" + id + "\""), "chart " + id);
     }
     assertTrue(html.contains("data-series=\"USL fit\""), "the USL curve is drawn");
-    assertEquals(LEVELS.length, count(html, "<path class=\"series\" data-series=\"c=") / 2, "one spectrum and one iteration series per level");
+    assertEquals(
+        LEVELS.length,
+        count(html, "<path class=\"series\" data-series=\"c=") / 2,
+        "one spectrum and one iteration series per level");
     assertTrue(html.indexOf("id=\"verdict\"") < html.indexOf("id=\"charts\""), "verdict first");
-    assertTrue(html.contains("throughput grows linearly up to concurrency"), "the verdict sentence");
+    assertTrue(
+        html.contains("throughput grows linearly up to concurrency"), "the verdict sentence");
     assertTrue(html.contains("to sustain 20000 ops/s at 70% CPU you need"), "the sizing");
     assertFalse(html.contains("<script"), "no script at all, and result text is escaped");
     assertTrue(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; more"));
@@ -82,32 +105,65 @@ class HtmlReportTest {
 
   /** No URL but the SVG namespace's (a name, never fetched): the report must open offline. */
   static void assertNoNetworkResource(String html) {
-    String withoutNamespaces = html.replace("http://www.w3.org/2000/svg", "").replace("http://www.w3.org/1999/xlink", "");
-    java.util.regex.Matcher url = java.util.regex.Pattern.compile("(?i)(https?:)?//[a-z0-9.-]+\\.[a-z]{2,}[/\"' ]").matcher(withoutNamespaces);
-    assertFalse(url.find(), () -> "no network resource: " + withoutNamespaces.substring(Math.max(0, url.start() - 40), Math.min(withoutNamespaces.length(), url.end() + 40)));
+    String withoutNamespaces =
+        html.replace("http://www.w3.org/2000/svg", "").replace("http://www.w3.org/1999/xlink", "");
+    java.util.regex.Matcher url =
+        java.util.regex.Pattern.compile("(?i)(https?:)?//[a-z0-9.-]+\\.[a-z]{2,}[/\"' ]")
+            .matcher(withoutNamespaces);
+    assertFalse(
+        url.find(),
+        () ->
+            "no network resource: "
+                + withoutNamespaces.substring(
+                    Math.max(0, url.start() - 40),
+                    Math.min(withoutNamespaces.length(), url.end() + 40)));
   }
 
   @Test
   void assertNoNetworkResource_aPlantedStylesheetOrImage_fails() {
     String page = "<html><svg xmlns=\"http://www.w3.org/2000/svg\"></svg></html>";
     assertNoNetworkResource(page);
-    for (String planted : List.of("<link rel=\"stylesheet\" href=\"https://cdn.example.com/a.css\">", "<img src=\"http://example.org/x.png\">",
-        "<img src=\"//example.org/x.png\">")) {
-      assertThrows(org.opentest4j.AssertionFailedError.class, () -> assertNoNetworkResource(page.replace("</html>", planted + "</html>")), planted);
+    for (String planted :
+        List.of(
+            "<link rel=\"stylesheet\" href=\"https://cdn.example.com/a.css\">",
+            "<img src=\"http://example.org/x.png\">",
+            "<img src=\"//example.org/x.png\">")) {
+      assertThrows(
+          org.opentest4j.AssertionFailedError.class,
+          () -> assertNoNetworkResource(page.replace("</html>", planted + "</html>")),
+          planted);
     }
   }
 
   @Test
   void render_inHeadlessChromium_chartsArePainted(@TempDir Path dir) throws Exception {
     RunResult r = fixture();
-    Path html = Files.writeString(dir.resolve("report.html"), HtmlReport.render(r, Analysis.of(r, Analysis.Options.DEFAULT)));
+    Path html =
+        Files.writeString(
+            dir.resolve("report.html"),
+            HtmlReport.render(r, Analysis.of(r, Analysis.Options.DEFAULT)));
     Path shot = dir.resolve("shot.png");
-    Process p = new ProcessBuilder(chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir=" + dir.resolve("profile"),
-        "--hide-scrollbars", "--window-size=1000,2600", "--screenshot=" + shot, html.toUri().toString())
-        .redirectErrorStream(true).redirectOutput(dir.resolve("chromium.log").toFile()).start();
+    Process p =
+        new ProcessBuilder(
+                chromium(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--user-data-dir=" + dir.resolve("profile"),
+                "--hide-scrollbars",
+                "--window-size=1000,2600",
+                "--screenshot=" + shot,
+                html.toUri().toString())
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("chromium.log").toFile())
+            .start();
     assertTrue(p.waitFor(90, TimeUnit.SECONDS), "chromium did not finish");
-    assertTrue(Files.exists(shot), "no screenshot: " + Files.readString(dir.resolve("chromium.log")));
+    assertTrue(
+        Files.exists(shot), "no screenshot: " + Files.readString(dir.resolve("chromium.log")));
     BufferedImage image = ImageIO.read(shot.toFile());
     assertEquals(1000, image.getWidth());
     long nonWhite = 0;
@@ -137,7 +193,8 @@ class HtmlReportTest {
       BufferedImage image = ImageIO.read(f.toFile());
       assertEquals(SvgChart.WIDTH, image.getWidth(), f.toString());
       Set<Integer> colours = new HashSet<>();
-      for (int y = 0; y < image.getHeight(); y += 3) for (int x = 0; x < image.getWidth(); x += 3) colours.add(image.getRGB(x, y));
+      for (int y = 0; y < image.getHeight(); y += 3)
+        for (int x = 0; x < image.getWidth(); x += 3) colours.add(image.getRGB(x, y));
       assertTrue(colours.size() > 5, f + " has content");
     }
   }
@@ -154,15 +211,23 @@ class HtmlReportTest {
     assertEquals("ops/s", primary.get("scoreUnit").asText());
     assertEquals(2, primary.get("scoreConfidence").size());
     assertTrue(primary.get("scorePercentiles").has("99.9"));
-    assertEquals(3, primary.get("rawData").get(0).size(), "three measured iterations in the one fork");
-    assertEquals(primary.get("score").asDouble(),
-        (primary.get("rawData").get(0).get(0).asDouble() + primary.get("rawData").get(0).get(1).asDouble() + primary.get("rawData").get(0).get(2).asDouble()) / 3, 1e-6);
+    assertEquals(
+        3, primary.get("rawData").get(0).size(), "three measured iterations in the one fork");
+    assertEquals(
+        primary.get("score").asDouble(),
+        (primary.get("rawData").get(0).get(0).asDouble()
+                + primary.get("rawData").get(0).get(1).asDouble()
+                + primary.get("rawData").get(0).get(2).asDouble())
+            / 3,
+        1e-6);
     assertEquals("rsa2048", first.get("params").get("alg").asText());
   }
 
   static String chromium() {
-    for (String c : List.of("/usr/bin/chromium", "/usr/bin/chromium-browser")) if (Files.isExecutable(Path.of(c))) return c;
-    throw new IllegalStateException("headless Chromium is needed for this test: apt-get install chromium");
+    for (String c : List.of("/usr/bin/chromium", "/usr/bin/chromium-browser"))
+      if (Files.isExecutable(Path.of(c))) return c;
+    throw new IllegalStateException(
+        "headless Chromium is needed for this test: apt-get install chromium");
   }
 
   private static boolean near(int rgb, int target) {

@@ -12,7 +12,8 @@ class SvgChartTest {
 
   @Test
   void linearTicks_roundStepsCoveringTheRange() {
-    assertEquals(List.of(0.0, 20.0, 40.0, 60.0, 80.0, 100.0), SvgChart.linearTicks(new double[] {0, 100}));
+    assertEquals(
+        List.of(0.0, 20.0, 40.0, 60.0, 80.0, 100.0), SvgChart.linearTicks(new double[] {0, 100}));
   }
 
   @Test
@@ -24,31 +25,74 @@ class SvgChartTest {
 
   @Test
   void render_nonFinitePoints_leftOffTheAxes() {
-    SvgChart chart = new SvgChart("c", "t", "x", "y", false, false, v -> Double.toString(v), v -> Double.toString(v));
-    chart.add(new SvgChart.Series("s", List.of(new SvgChart.Point(1, 5), new SvgChart.Point(2, Double.NaN),
-        new SvgChart.Point(Double.POSITIVE_INFINITY, 7), new SvgChart.Point(3, 9)), false, true));
+    SvgChart chart =
+        new SvgChart(
+            "c", "t", "x", "y", false, false, v -> Double.toString(v), v -> Double.toString(v));
+    chart.add(
+        new SvgChart.Series(
+            "s",
+            List.of(
+                new SvgChart.Point(1, 5),
+                new SvgChart.Point(2, Double.NaN),
+                new SvgChart.Point(Double.POSITIVE_INFINITY, 7),
+                new SvgChart.Point(3, 9)),
+            false,
+            true));
     String svg = chart.render();
     assertTrue(svg.startsWith("<svg") && svg.endsWith("</svg>\n"), svg);
     assertFalse(svg.contains("NaN") || svg.contains("Infinity"), svg);
-    java.util.regex.Matcher path = java.util.regex.Pattern.compile("<path class=\"series\" data-series=\"s\" d=\"([^\"]*)\"").matcher(svg);
+    java.util.regex.Matcher path =
+        java.util.regex.Pattern.compile("<path class=\"series\" data-series=\"s\" d=\"([^\"]*)\"")
+            .matcher(svg);
     assertTrue(path.find(), svg);
-    assertEquals(2, path.group(1).split("[ML]").length - 1, "only the two finite points are drawn: " + path.group(1));
+    assertEquals(
+        2,
+        path.group(1).split("[ML]").length - 1,
+        "only the two finite points are drawn: " + path.group(1));
     assertEquals(2, svg.split("<circle class=\"point\"").length - 1, "and marked: " + svg);
   }
 
-  /** A model curve that dips below zero (a USL fit gone wrong) does not drag a throughput or latency axis negative. */
+  /**
+   * A model curve that dips below zero (a USL fit gone wrong) does not drag a throughput or latency
+   * axis negative.
+   */
   @Test
   void render_negativeValues_axisStartsAtZeroAndThePathStaysInsideThePlot() {
-    SvgChart chart = new SvgChart("c", "t", "x", "ops/s", false, false, v -> Long.toString(Math.round(v)), v -> Long.toString(Math.round(v)));
-    chart.add(new SvgChart.Series("measured", List.of(new SvgChart.Point(2, 30), new SvgChart.Point(8, 420), new SvgChart.Point(32, 300)), false, true));
-    chart.add(new SvgChart.Series("model", List.of(new SvgChart.Point(2, 30), new SvgChart.Point(16, -1500), new SvgChart.Point(32, 300)), true, false));
+    SvgChart chart =
+        new SvgChart(
+            "c",
+            "t",
+            "x",
+            "ops/s",
+            false,
+            false,
+            v -> Long.toString(Math.round(v)),
+            v -> Long.toString(Math.round(v)));
+    chart.add(
+        new SvgChart.Series(
+            "measured",
+            List.of(
+                new SvgChart.Point(2, 30), new SvgChart.Point(8, 420), new SvgChart.Point(32, 300)),
+            false,
+            true));
+    chart.add(
+        new SvgChart.Series(
+            "model",
+            List.of(
+                new SvgChart.Point(2, 30),
+                new SvgChart.Point(16, -1500),
+                new SvgChart.Point(32, 300)),
+            true,
+            false));
     String svg = chart.render();
-    java.util.regex.Matcher label = java.util.regex.Pattern.compile("text-anchor=\"end\" fill=\"#333\">([^<]*)<").matcher(svg);
+    java.util.regex.Matcher label =
+        java.util.regex.Pattern.compile("text-anchor=\"end\" fill=\"#333\">([^<]*)<").matcher(svg);
     List<String> ticks = new java.util.ArrayList<>();
     while (label.find()) ticks.add(label.group(1));
     assertEquals("0", ticks.get(0), "the y axis starts at zero: " + ticks);
     assertTrue(ticks.stream().noneMatch(t -> t.startsWith("-")), ticks.toString());
-    java.util.regex.Matcher path = java.util.regex.Pattern.compile("data-series=\"model\" d=\"([^\"]*)\"").matcher(svg);
+    java.util.regex.Matcher path =
+        java.util.regex.Pattern.compile("data-series=\"model\" d=\"([^\"]*)\"").matcher(svg);
     assertTrue(path.find(), svg);
     int bottom = SvgChart.HEIGHT - 52;
     for (String segment : path.group(1).split("\\s*[ML]\\s*")) {

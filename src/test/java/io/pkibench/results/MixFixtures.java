@@ -11,34 +11,70 @@ import org.HdrHistogram.Histogram;
 public final class MixFixtures {
   private MixFixtures() {}
 
-  public static final MixSpec MIX = new MixSpec(List.of(
-      new MixSpec.Member("sign", "sign", 7, Map.of("alg", "ecdsa-p256")),
-      new MixSpec.Member("verify", "verify", 3, Map.of("alg", "ecdsa-p256"))), 1);
+  public static final MixSpec MIX =
+      new MixSpec(
+          List.of(
+              new MixSpec.Member("sign", "sign", 7, Map.of("alg", "ecdsa-p256")),
+              new MixSpec.Member("verify", "verify", 3, Map.of("alg", "ecdsa-p256"))),
+          1);
 
   /**
-   * An open-loop mix at 400/s, two measured 1-second iterations: sign 280 (all 1 ms) and verify 110 ok + 10 failed
-   * (all 3 ms) in each; a warm-up iteration before them with other numbers.
+   * An open-loop mix at 400/s, two measured 1-second iterations: sign 280 (all 1 ms) and verify 110
+   * ok + 10 failed (all 3 ms) in each; a warm-up iteration before them with other numbers.
    */
   public static RunResult mixRun() {
     List<IterationResult> its = new ArrayList<>();
     its.add(iteration(0, true, 100, 0, 50, 0));
     its.add(iteration(1, false, 280, 0, 110, 10));
     its.add(iteration(2, false, 280, 0, 110, 10));
-    WorkloadResult w = new WorkloadResult("mix", Map.of(), "software:accp", "jvm", List.of(), null).withMix(MIX)
-        .withLevel(LevelResult.of(8, 400.0, its, "jvm", 2));
-    return RunResult.start(ResultFixtures.environment(), null).withWorkload(0, w).withStatus(RunStatus.COMPLETE);
+    WorkloadResult w =
+        new WorkloadResult("mix", Map.of(), "software:accp", "jvm", List.of(), null)
+            .withMix(MIX)
+            .withLevel(LevelResult.of(8, 400.0, its, "jvm", 2));
+    return RunResult.start(ResultFixtures.environment(), null)
+        .withWorkload(0, w)
+        .withStatus(RunStatus.COMPLETE);
   }
 
-  private static IterationResult iteration(int index, boolean warmup, long signOk, long signFailed, long verifyOk, long verifyFailed) {
+  private static IterationResult iteration(
+      int index, boolean warmup, long signOk, long signFailed, long verifyOk, long verifyFailed) {
     Histogram sign = constant(signOk, 1_000_000);
     Histogram verify = constant(verifyOk, 3_000_000);
     Histogram total = LatencyHistograms.merge(List.of(sign, verify));
-    List<ErrorCount> verifyErrors = verifyFailed == 0 ? List.of() : List.of(new ErrorCount("java.io.IOException: bad signature", verifyFailed));
+    List<ErrorCount> verifyErrors =
+        verifyFailed == 0
+            ? List.of()
+            : List.of(new ErrorCount("java.io.IOException: bad signature", verifyFailed));
     long ok = signOk + verifyOk, failed = signFailed + verifyFailed;
-    return new IterationResult(1, index, warmup, 1_000_000_000L, ok + failed, ok, failed, 500_000_000L, verifyErrors,
-        LatencyHistograms.toBase64(total), 0L, 0L, LatencyHistograms.toBase64(total), List.of(
-            new MemberIteration("sign", signOk + signFailed, signOk, signFailed, List.of(), LatencyHistograms.toBase64(sign)),
-            new MemberIteration("verify", verifyOk + verifyFailed, verifyOk, verifyFailed, verifyErrors, LatencyHistograms.toBase64(verify))));
+    return new IterationResult(
+        1,
+        index,
+        warmup,
+        1_000_000_000L,
+        ok + failed,
+        ok,
+        failed,
+        500_000_000L,
+        verifyErrors,
+        LatencyHistograms.toBase64(total),
+        0L,
+        0L,
+        LatencyHistograms.toBase64(total),
+        List.of(
+            new MemberIteration(
+                "sign",
+                signOk + signFailed,
+                signOk,
+                signFailed,
+                List.of(),
+                LatencyHistograms.toBase64(sign)),
+            new MemberIteration(
+                "verify",
+                verifyOk + verifyFailed,
+                verifyOk,
+                verifyFailed,
+                verifyErrors,
+                LatencyHistograms.toBase64(verify))));
   }
 
   private static Histogram constant(long count, long nanos) {

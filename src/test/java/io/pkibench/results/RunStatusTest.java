@@ -17,16 +17,25 @@ class RunStatusTest {
       String json = RunResultJson.mapper().writeValueAsString(status);
       assertEquals("\"" + status.name().toLowerCase(java.util.Locale.ROOT) + "\"", json);
       assertEquals(status, RunResultJson.mapper().readValue(json, RunStatus.class));
-      assertEquals(status.name().toLowerCase(java.util.Locale.ROOT), status.toString(), "reports print the file's word");
+      assertEquals(
+          status.name().toLowerCase(java.util.Locale.ROOT),
+          status.toString(),
+          "reports print the file's word");
     }
   }
 
   @Test
   void read_unknownStatusWord_isADamagedFileNamingTheField(@TempDir Path dir) throws IOException {
     String golden = Files.readString(Path.of("src/test/resources/golden/run-v1.json"));
-    assertTrue(golden.contains("\"status\" : \"complete\""), "the golden file spells its status as expected");
-    Path odd = Files.writeString(dir.resolve("odd.json"), golden.replace("\"status\" : \"complete\"", "\"status\" : \"finished\""));
+    assertTrue(
+        golden.contains("\"status\" : \"complete\""),
+        "the golden file spells its status as expected");
+    Path odd =
+        Files.writeString(
+            dir.resolve("odd.json"),
+            golden.replace("\"status\" : \"complete\"", "\"status\" : \"finished\""));
     IOException e = assertThrows(IOException.class, () -> RunResultJson.read(odd));
-    assertTrue(e.getMessage().contains("is damaged") && e.getMessage().contains("status"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("is damaged") && e.getMessage().contains("status"), e.getMessage());
   }
 }

@@ -1,9 +1,9 @@
 package io.pkibench.server;
 
-import io.pkibench.session.ForkedSeries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pkibench.session.ForkedSeries;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.URI;
@@ -18,19 +18,31 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The line programs wait for when they start {@code pkibench serve}: its format, and a real service printing it. */
-@org.junit.jupiter.api.Timeout(value = 2, unit = java.util.concurrent.TimeUnit.MINUTES) // talks to a server: a hang fails, said as one
+/**
+ * The line programs wait for when they start {@code pkibench serve}: its format, and a real service
+ * printing it.
+ */
+@org.junit.jupiter.api.Timeout(
+    value = 2,
+    unit = java.util.concurrent.TimeUnit.MINUTES) // talks to a server: a hang fails, said as one
 class ReadyLineTest {
   @TempDir Path dir;
 
   @Test
   void parse_roundTripsAndRefusesAnythingElse() {
     ReadyLine line = new ReadyLine("tsa", "http://127.0.0.1:18318", 4242);
-    assertEquals("pkibench.ready/1 {\"service\":\"tsa\",\"url\":\"http://127.0.0.1:18318\",\"pid\":4242}", line.format());
+    assertEquals(
+        "pkibench.ready/1 {\"service\":\"tsa\",\"url\":\"http://127.0.0.1:18318\",\"pid\":4242}",
+        line.format());
     assertEquals(Optional.of(line), ReadyLine.parse(line.format()));
-    assertEquals(Optional.empty(), ReadyLine.parse("TSA listening on http://127.0.0.1:18318/tsa (pid 4242); Ctrl-C stops it"));
+    assertEquals(
+        Optional.empty(),
+        ReadyLine.parse("TSA listening on http://127.0.0.1:18318/tsa (pid 4242); Ctrl-C stops it"));
     assertEquals(Optional.empty(), ReadyLine.parse("pkibench.ready/1 {not json"));
-    assertEquals(Optional.empty(), ReadyLine.parse("pkibench.ready/1 {\"service\":\"tsa\",\"pid\":4242}"), "no url: not ready");
+    assertEquals(
+        Optional.empty(),
+        ReadyLine.parse("pkibench.ready/1 {\"service\":\"tsa\",\"pid\":4242}"),
+        "no url: not ready");
   }
 
   @Test
@@ -50,8 +62,13 @@ class ReadyLineTest {
       assertEquals(p.pid(), ready.pid());
       assertTrue(ready.url().matches("http://127\\.0\\.0\\.1:\\d+"), ready.url());
       try (HttpClient http = HttpClient.newHttpClient()) {
-        var r = http.send(HttpRequest.newBuilder(URI.create(ready.url() + "/tsa")).GET().build(), HttpResponse.BodyHandlers.discarding());
-        assertTrue(r.statusCode() >= 400 && r.statusCode() < 500, "it listens where it said: a GET is refused as the client's fault, " + r.statusCode());
+        var r =
+            http.send(
+                HttpRequest.newBuilder(URI.create(ready.url() + "/tsa")).GET().build(),
+                HttpResponse.BodyHandlers.discarding());
+        assertTrue(
+            r.statusCode() >= 400 && r.statusCode() < 500,
+            "it listens where it said: a GET is refused as the client's fault, " + r.statusCode());
       }
     } finally {
       p.destroy();

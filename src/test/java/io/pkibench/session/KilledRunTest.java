@@ -1,13 +1,13 @@
 package io.pkibench.session;
 
-import io.pkibench.testing.Await;
-import io.pkibench.results.RunStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
+import io.pkibench.results.RunStatus;
+import io.pkibench.testing.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,18 +16,35 @@ import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A run killed with SIGKILL in its second level keeps its first level, readable, with its interval log. */
+/**
+ * A run killed with SIGKILL in its second level keeps its first level, readable, with its interval
+ * log.
+ */
 class KilledRunTest {
 
   @Test
   void sigkillAfterFirstLevel_resultKeepsThatLevel(@TempDir Path dir) throws Exception {
     Path result = dir.resolve("killed.json");
-    Process child = pkibench(dir, List.of(), "run", "noop", "--concurrency", "1,2", "--warmup", "0x1s", "--measure", "2x1s", "--quiet",
-        "--out", result.toString());
+    Process child =
+        pkibench(
+            dir,
+            List.of(),
+            "run",
+            "noop",
+            "--concurrency",
+            "1,2",
+            "--warmup",
+            "0x1s",
+            "--measure",
+            "2x1s",
+            "--quiet",
+            "--out",
+            result.toString());
     try {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (levels(result) < 1) {
-        assertTrue(child.isAlive(), "child ended early: " + Files.readString(dir.resolve("child.log")));
+        assertTrue(
+            child.isAlive(), "child ended early: " + Files.readString(dir.resolve("child.log")));
         assertTrue(System.nanoTime() < deadline, "first level never saved");
         Thread.sleep(20);
       }
@@ -47,7 +64,8 @@ class KilledRunTest {
     HistogramLogReader reader = new HistogramLogReader(ResultFile.hlogFileFor(result).toFile());
     long logged = 0;
     for (var h = reader.nextIntervalHistogram(); h != null; h = reader.nextIntervalHistogram()) {
-      if (h.getTag().startsWith("noop/c1/")) logged += ((org.HdrHistogram.Histogram) h).getTotalCount();
+      if (h.getTag().startsWith("noop/c1/"))
+        logged += ((org.HdrHistogram.Histogram) h).getTotalCount();
     }
     assertEquals(first.counts().succeeded(), logged, "the .hlog holds level 1's intervals too");
   }
@@ -62,23 +80,47 @@ class KilledRunTest {
     }
   }
 
-  /** SIGTERM: the run stops after the operations in flight, says where its result is, and the file says interrupted. */
+  /**
+   * SIGTERM: the run stops after the operations in flight, says where its result is, and the file
+   * says interrupted.
+   */
   @Test
   void sigterm_savesAndSaysSo(@TempDir Path dir) throws Exception {
     Path result = dir.resolve("stopped.json");
-    Process child = pkibench(dir, List.of(), "run", "noop", "--concurrency", "1,2", "--warmup", "0x1s", "--measure", "30x1s", "--quiet",
-        "--out", result.toString());
+    Process child =
+        pkibench(
+            dir,
+            List.of(),
+            "run",
+            "noop",
+            "--concurrency",
+            "1,2",
+            "--warmup",
+            "0x1s",
+            "--measure",
+            "30x1s",
+            "--quiet",
+            "--out",
+            result.toString());
     try {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (!Files.exists(result) || !Files.readString(dir.resolve("child.log")).contains("result file")) {
-        assertTrue(child.isAlive() && System.nanoTime() < deadline, "child never started: " + Files.readString(dir.resolve("child.log")));
+      while (!Files.exists(result)
+          || !Files.readString(dir.resolve("child.log")).contains("result file")) {
+        assertTrue(
+            child.isAlive() && System.nanoTime() < deadline,
+            "child never started: " + Files.readString(dir.resolve("child.log")));
         Thread.sleep(20);
       }
-      // SIGTERM while operations run (not while the workload is still being set up, which the 10 s grace may not
+      // SIGTERM while operations run (not while the workload is still being set up, which the 10 s
+      // grace may not
       // cover on a loaded machine): the interval log's first measured interval says they do
       Path hlog = dir.resolve("stopped.hlog");
-      Await.until(java.time.Duration.ofSeconds(60), "the run's first interval in " + hlog,
-          () -> Files.exists(hlog) && Files.readAllLines(hlog).stream().anyMatch(line -> line.startsWith("Tag=")));
+      Await.until(
+          java.time.Duration.ofSeconds(60),
+          "the run's first interval in " + hlog,
+          () ->
+              Files.exists(hlog)
+                  && Files.readAllLines(hlog).stream().anyMatch(line -> line.startsWith("Tag=")));
       child.destroy(); // SIGTERM: the shutdown hook stops the run
       assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the run stops by itself");
     } finally {
@@ -90,14 +132,29 @@ class KilledRunTest {
   }
 
   /**
-   * A JVM too small for its workers: the run says it ran out of memory, at which level and what to do, records it
-   * in the result (status failed, no longer "running"), prints no stack trace, and exits 1.
+   * A JVM too small for its workers: the run says it ran out of memory, at which level and what to
+   * do, records it in the result (status failed, no longer "running"), prints no stack trace, and
+   * exits 1.
    */
   @Test
   void outOfMemory_recordedInTheResultBeforeExiting(@TempDir Path dir) throws Exception {
     Path result = dir.resolve("oom.json");
-    Process child = pkibench(dir, List.of("-Xmx48m"), "run", "noop", "--concurrency", "65000", "--virtual-threads", "--warmup", "0x1s",
-        "--measure", "1x1s", "--quiet", "--out", result.toString());
+    Process child =
+        pkibench(
+            dir,
+            List.of("-Xmx48m"),
+            "run",
+            "noop",
+            "--concurrency",
+            "65000",
+            "--virtual-threads",
+            "--warmup",
+            "0x1s",
+            "--measure",
+            "1x1s",
+            "--quiet",
+            "--out",
+            result.toString());
     try {
       assertTrue(child.waitFor(120, TimeUnit.SECONDS), "the run ends by itself");
     } finally {
@@ -110,16 +167,25 @@ class KilledRunTest {
     assertTrue(!said.contains("\tat "), "no stack trace: " + said);
     RunResult r = RunResultJson.read(result);
     assertEquals(RunStatus.FAILED, r.status());
-    assertTrue(r.workloads().get(0).failure().contains("OutOfMemoryError"), r.workloads().get(0).failure());
+    assertTrue(
+        r.workloads().get(0).failure().contains("OutOfMemoryError"),
+        r.workloads().get(0).failure());
   }
 
-  /** pkibench in a JVM of its own with {@code jvmOptions}, its output (both streams) into {@code dir/child.log}. */
-  private static Process pkibench(Path dir, List<String> jvmOptions, String... args) throws java.io.IOException {
+  /**
+   * pkibench in a JVM of its own with {@code jvmOptions}, its output (both streams) into {@code
+   * dir/child.log}.
+   */
+  private static Process pkibench(Path dir, List<String> jvmOptions, String... args)
+      throws java.io.IOException {
     List<String> command = new java.util.ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmOptions);
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.pkibench.cli.Main"));
     command.addAll(List.of(args));
-    return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("child.log").toFile()).start();
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(dir.resolve("child.log").toFile())
+        .start();
   }
 }

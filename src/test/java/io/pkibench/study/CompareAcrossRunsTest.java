@@ -1,20 +1,20 @@
 package io.pkibench.study;
 
-import io.pkibench.analysis.Metric;
-import io.pkibench.analysis.Threshold;
-import io.pkibench.cli.CliContext;
-import io.pkibench.cli.Main;
-import io.pkibench.results.RunResultJson;
-import io.pkibench.testing.TestKeys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.analysis.Comparison;
+import io.pkibench.analysis.Metric;
+import io.pkibench.analysis.Threshold;
+import io.pkibench.cli.CliContext;
+import io.pkibench.cli.Main;
 import io.pkibench.report.ComparisonFormat;
 import io.pkibench.results.RunResult;
+import io.pkibench.results.RunResultJson;
 import io.pkibench.results.WorkloadResult;
+import io.pkibench.testing.TestKeys;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -24,9 +24,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two runs of each study as its runner records them: the steps its {@code steps()} really plans, over services
- * given their own free loopback ports in each run (as every study run picks them), with fixed measurements.
- * Compare must match every step of one run with the same step of the other, whatever the ports.
+ * Two runs of each study as its runner records them: the steps its {@code steps()} really plans,
+ * over services given their own free loopback ports in each run (as every study run picks them),
+ * with fixed measurements. Compare must match every step of one run with the same step of the
+ * other, whatever the ports.
  */
 class CompareAcrossRunsTest {
   @TempDir static Path dir;
@@ -40,93 +41,200 @@ class CompareAcrossRunsTest {
   void compare_pixRunsOnDifferentPorts_matchesEveryStep() throws Exception {
     RunResult first = studyRun(new PixStudy(PixStudy.Fault.parse("kill-node@4s")), 1.0);
     RunResult second = studyRun(new PixStudy(PixStudy.Fault.parse("kill-node@4s")), 1.0);
-    String firstKeys = first.workloads().get(0).keys(), secondKeys = second.workloads().get(0).keys();
+    String firstKeys = first.workloads().get(0).keys(),
+        secondKeys = second.workloads().get(0).keys();
     assertTrue(firstKeys.startsWith("remote:127.0.0.1:") && firstKeys.endsWith("=50"), firstKeys);
     assertNotEquals(firstKeys, secondKeys, "each run's nodes listen on their own ports");
 
     Comparison c = Comparison.of(first, second, List.of(Threshold.parse("throughput:-5%")));
     assertEquals(List.of(), c.unmatched(), ComparisonFormat.text(c));
     assertTrue(c.complete(), ComparisonFormat.text(c));
-    assertEquals(steps(first), c.rows().stream().map(r -> r.workload().replaceFirst(" \\((measure|probe), .*", "")).collect(
-        java.util.stream.Collectors.toCollection(LinkedHashSet::new)), "every step has rows");
+    assertEquals(
+        steps(first),
+        c.rows().stream()
+            .map(r -> r.workload().replaceFirst(" \\((measure|probe), .*", ""))
+            .collect(java.util.stream.Collectors.toCollection(LinkedHashSet::new)),
+        "every step has rows");
     long levels = first.workloads().stream().mapToLong(w -> w.levels().size()).sum();
-    assertEquals(levels, c.rows().stream().filter(r -> r.metric() == Metric.THROUGHPUT).count(), "every level compared");
-    String row = c.rows().stream().filter(r -> r.workload().startsWith(PixStudy.SPI + " (measure")).findFirst().orElseThrow().workload();
-    assertTrue(row.contains("remote:node1=50,node2=50"), "nodes by order and weight, not by port: " + row);
+    assertEquals(
+        levels,
+        c.rows().stream().filter(r -> r.metric() == Metric.THROUGHPUT).count(),
+        "every level compared");
+    String row =
+        c.rows().stream()
+            .filter(r -> r.workload().startsWith(PixStudy.SPI + " (measure"))
+            .findFirst()
+            .orElseThrow()
+            .workload();
+    assertTrue(
+        row.contains("remote:node1=50,node2=50"), "nodes by order and weight, not by port: " + row);
   }
 
-  /** The CLI as CI runs it: two pix runs on other ports pass a gate; the same with one step missing in the new run exits non-zero, saying why. */
+  /**
+   * The CLI as CI runs it: two pix runs on other ports pass a gate; the same with one step missing
+   * in the new run exits non-zero, saying why.
+   */
   @Test
   void compareCommand_pixStepMissingInOneRun_incompleteAndExitsNonZero() throws Exception {
     RunResult base = studyRun(new PixStudy(), 1.0), next = studyRun(new PixStudy(), 1.0);
     RunResultJson.write(base, dir.resolve("base.json"));
     RunResultJson.write(next, dir.resolve("new.json"));
     StringBuilder out = new StringBuilder();
-    assertEquals(0, compare(out, "compare", "base.json", "new.json", "--threshold", "throughput:-5%"), out.toString());
+    assertEquals(
+        0,
+        compare(out, "compare", "base.json", "new.json", "--threshold", "throughput:-5%"),
+        out.toString());
     assertFalse(out.toString().contains("not compared"), out.toString());
 
     int spi = indexOf(next, PixStudy.SPI);
     List<WorkloadResult> rest = new ArrayList<>(next.workloads());
     rest.remove(spi);
-    RunResult missing = new RunResult(next.schema(), next.environment(), next.plan(), next.status(), rest, null, next.study());
+    RunResult missing =
+        new RunResult(
+            next.schema(),
+            next.environment(),
+            next.plan(),
+            next.status(),
+            rest,
+            null,
+            next.study());
     RunResultJson.write(missing, dir.resolve("missing.json"));
     out.setLength(0);
-    assertEquals(6, compare(out, "compare", "base.json", "missing.json", "--threshold", "throughput:-5%"), out.toString());
+    assertEquals(
+        6,
+        compare(out, "compare", "base.json", "missing.json", "--threshold", "throughput:-5%"),
+        out.toString());
     String text = out.toString();
-    assertTrue(text.contains("not compared: " + PixStudy.SPI + " (measure, spi-sign) @remote:node1=50,node2=50: only in the base run"), text);
-    assertTrue(text.contains("incomplete: 1 workload or level is in one run only") && text.contains("are not passed"), text);
+    assertTrue(
+        text.contains(
+            "not compared: "
+                + PixStudy.SPI
+                + " (measure, spi-sign) @remote:node1=50,node2=50: only in the base run"),
+        text);
+    assertTrue(
+        text.contains("incomplete: 1 workload or level is in one run only")
+            && text.contains("are not passed"),
+        text);
     out.setLength(0);
-    assertEquals(0, compare(out, "compare", "base.json", "missing.json"), "without a threshold nothing can fail, but it says so: " + out);
+    assertEquals(
+        0,
+        compare(out, "compare", "base.json", "missing.json"),
+        "without a threshold nothing can fail, but it says so: " + out);
     assertTrue(out.toString().contains("incomplete: 1 workload"), out.toString());
   }
 
-  /** Two results saved by two runs of {@code pkibench study pix --smoke}, one after the other (only this machine's paths taken out). */
+  /**
+   * Two results saved by two runs of {@code pkibench study pix --smoke}, one after the other (only
+   * this machine's paths taken out).
+   */
   static final Path REAL_RUNS = Path.of("src/test/resources/runs");
 
   /**
-   * Real pix results, not made-up ones: each run's nodes listened on their own ports, with their own pids, warm-ups and
-   * figures. Compare matches every step and level of one with the other's; a step or a level missing from the new run
-   * makes the comparison incomplete, and a gate then exits 6 saying what was not compared.
+   * Real pix results, not made-up ones: each run's nodes listened on their own ports, with their
+   * own pids, warm-ups and figures. Compare matches every step and level of one with the other's; a
+   * step or a level missing from the new run makes the comparison incomplete, and a gate then exits
+   * 6 saying what was not compared.
    */
   @Test
-  void compareCommand_twoRealPixRuns_everyStepAndLevelCompared_aMissingStepOrLevelFailsTheGate() throws Exception {
-    RunResult first = RunResultJson.read(REAL_RUNS.resolve("pix-smoke-1.json")), second = RunResultJson.read(REAL_RUNS.resolve("pix-smoke-2.json"));
-    assertNotEquals(first.workloads().get(0).keys(), second.workloads().get(0).keys(), "the two runs' nodes listened on other ports");
+  void compareCommand_twoRealPixRuns_everyStepAndLevelCompared_aMissingStepOrLevelFailsTheGate()
+      throws Exception {
+    RunResult first = RunResultJson.read(REAL_RUNS.resolve("pix-smoke-1.json")),
+        second = RunResultJson.read(REAL_RUNS.resolve("pix-smoke-2.json"));
+    assertNotEquals(
+        first.workloads().get(0).keys(),
+        second.workloads().get(0).keys(),
+        "the two runs' nodes listened on other ports");
     Comparison c = Comparison.of(first, second, List.of(Threshold.parse("throughput:-99%")));
     assertEquals(List.of(), c.unmatched(), ComparisonFormat.text(c));
-    assertEquals(steps(first), c.rows().stream().map(r -> r.workload().replaceFirst(" \\((measure|probe), .*", "")).collect(
-        java.util.stream.Collectors.toCollection(LinkedHashSet::new)), "every step has rows");
+    assertEquals(
+        steps(first),
+        c.rows().stream()
+            .map(r -> r.workload().replaceFirst(" \\((measure|probe), .*", ""))
+            .collect(java.util.stream.Collectors.toCollection(LinkedHashSet::new)),
+        "every step has rows");
     long levels = first.workloads().stream().mapToLong(w -> w.levels().size()).sum();
-    assertEquals(levels, c.rows().stream().filter(r -> r.metric() == Metric.THROUGHPUT).count(), "every level compared");
+    assertEquals(
+        levels,
+        c.rows().stream().filter(r -> r.metric() == Metric.THROUGHPUT).count(),
+        "every level compared");
 
-    java.nio.file.Files.copy(REAL_RUNS.resolve("pix-smoke-1.json"), dir.resolve("real-1.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    java.nio.file.Files.copy(REAL_RUNS.resolve("pix-smoke-2.json"), dir.resolve("real-2.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    java.nio.file.Files.copy(
+        REAL_RUNS.resolve("pix-smoke-1.json"),
+        dir.resolve("real-1.json"),
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    java.nio.file.Files.copy(
+        REAL_RUNS.resolve("pix-smoke-2.json"),
+        dir.resolve("real-2.json"),
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     StringBuilder out = new StringBuilder();
-    int whole = compare(out, "compare", "real-1.json", "real-2.json", "--threshold", "throughput:-99%");
-    assertTrue(whole != 6 && !out.toString().contains("not compared") && !out.toString().contains("incomplete"), whole + "\n" + out);
+    int whole =
+        compare(out, "compare", "real-1.json", "real-2.json", "--threshold", "throughput:-99%");
+    assertTrue(
+        whole != 6
+            && !out.toString().contains("not compared")
+            && !out.toString().contains("incomplete"),
+        whole + "\n" + out);
 
     // the handshake's measured sweep missing from the new run, and the SPI signature's last level
     List<WorkloadResult> rest = new ArrayList<>(second.workloads());
     int spi = indexOf(second, PixStudy.SPI);
     WorkloadResult spiSweep = rest.get(spi);
-    rest.set(spi, new WorkloadResult(spiSweep.name(), spiSweep.params(), spiSweep.keys(), spiSweep.cpuMeter(),
-        spiSweep.levels().subList(0, spiSweep.levels().size() - 1), spiSweep.failure(), spiSweep.step()));
+    rest.set(
+        spi,
+        new WorkloadResult(
+            spiSweep.name(),
+            spiSweep.params(),
+            spiSweep.keys(),
+            spiSweep.cpuMeter(),
+            spiSweep.levels().subList(0, spiSweep.levels().size() - 1),
+            spiSweep.failure(),
+            spiSweep.step()));
     rest.remove(indexOf(second, PixStudy.HANDSHAKE));
-    RunResult missing = new RunResult(second.schema(), second.environment(), second.plan(), second.status(), rest, null, second.study());
+    RunResult missing =
+        new RunResult(
+            second.schema(),
+            second.environment(),
+            second.plan(),
+            second.status(),
+            rest,
+            null,
+            second.study());
     RunResultJson.write(missing, dir.resolve("real-missing.json"));
     out.setLength(0);
-    assertEquals(6, compare(out, "compare", "real-1.json", "real-missing.json", "--threshold", "throughput:-99%"), out.toString());
+    assertEquals(
+        6,
+        compare(
+            out, "compare", "real-1.json", "real-missing.json", "--threshold", "throughput:-99%"),
+        out.toString());
     String text = out.toString();
-    assertTrue(text.contains("not compared: " + PixStudy.HANDSHAKE + " (measure, tls-handshake) @remote:node1=50,node2=50: only in the base run"), text);
+    assertTrue(
+        text.contains(
+            "not compared: "
+                + PixStudy.HANDSHAKE
+                + " (measure, tls-handshake) @remote:node1=50,node2=50: only in the base run"),
+        text);
     int last = spiSweep.levels().get(spiSweep.levels().size() - 1).concurrency();
-    assertTrue(text.contains("not compared: " + PixStudy.SPI + " (measure, spi-sign) @remote:node1=50,node2=50 at " + last + ": only in the base run"), text);
+    assertTrue(
+        text.contains(
+            "not compared: "
+                + PixStudy.SPI
+                + " (measure, spi-sign) @remote:node1=50,node2=50 at "
+                + last
+                + ": only in the base run"),
+        text);
     assertTrue(text.contains("incomplete: 2 workloads or levels are in one run only"), text);
   }
 
   private int compare(StringBuilder out, String... args) {
     java.io.StringWriter o = new java.io.StringWriter(), e = new java.io.StringWriter();
-    var ctx = new CliContext(new java.io.PrintWriter(o, true), new java.io.PrintWriter(e, true), java.util.Map.of(),
-        java.time.InstantSource.system(), dir, false);
+    var ctx =
+        new CliContext(
+            new java.io.PrintWriter(o, true),
+            new java.io.PrintWriter(e, true),
+            java.util.Map.of(),
+            java.time.InstantSource.system(),
+            dir,
+            false);
     int code = Main.execute(ctx, args);
     out.append(o).append(e);
     return code;
@@ -140,7 +248,10 @@ class CompareAcrossRunsTest {
     throw new AssertionError("no step " + step);
   }
 
-  /** Every study, not pix alone: a service's port in a target (restpki, ssl, pec) must not break matching either. */
+  /**
+   * Every study, not pix alone: a service's port in a target (restpki, ssl, pec) must not break
+   * matching either.
+   */
   @Test
   void compare_everyStudyRunsOnDifferentPorts_matchesEveryStep() throws Exception {
     for (Study study : studies()) {
@@ -148,13 +259,20 @@ class CompareAcrossRunsTest {
       Comparison c = Comparison.of(first, second, List.of());
       assertEquals(List.of(), c.unmatched(), study.name() + ":\n" + ComparisonFormat.text(c));
       long levels = first.workloads().stream().mapToLong(w -> w.levels().size()).sum();
-      assertEquals(levels, c.rows().stream().filter(r -> r.metric() == Metric.THROUGHPUT).count(), study.name());
+      assertEquals(
+          levels,
+          c.rows().stream().filter(r -> r.metric() == Metric.THROUGHPUT).count(),
+          study.name());
     }
   }
 
   private List<Study> studies() {
-    return List.of(new RestPkiStudy(false), new PixStudy(), new RsfnStudy(),
-        new PecStudy(PecStudy.Config.defaults(dir.resolve("pec"), null)), new SslStudy(List.of("jsse", "openssl")));
+    return List.of(
+        new RestPkiStudy(false),
+        new PixStudy(),
+        new RsfnStudy(),
+        new PecStudy(PecStudy.Config.defaults(dir.resolve("pec"), null)),
+        new SslStudy(List.of("jsse", "openssl")));
   }
 
   static Set<String> steps(RunResult run) {
@@ -163,7 +281,10 @@ class CompareAcrossRunsTest {
     return labels;
   }
 
-  /** A run of {@code study} as its runner records it (see {@link StudyRuns}), every step at {@code scale} × 1,000 ops/s. */
+  /**
+   * A run of {@code study} as its runner records it (see {@link StudyRuns}), every step at {@code
+   * scale} × 1,000 ops/s.
+   */
   RunResult studyRun(Study study, double scale) throws Exception {
     return StudyRuns.run(study, dir, label -> 1000 * scale, label -> 0.5);
   }

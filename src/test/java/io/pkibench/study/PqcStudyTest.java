@@ -27,11 +27,20 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The pqc study, quick and with two signature and one KEM algorithm: its steps, its two checks, and its raw FIPS samples. */
-@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES) // a study talks to its service JVM
+/**
+ * The pqc study, quick and with two signature and one KEM algorithm: its steps, its two checks, and
+ * its raw FIPS samples.
+ */
+@org.junit.jupiter.api.Timeout(
+    value = 10,
+    unit = java.util.concurrent.TimeUnit.MINUTES) // a study talks to its service JVM
 class PqcStudyTest {
-  /** Each quick iteration cut to half a second, as {@code study --smoke}: the suite proves the study runs and checks, not its figures. */
+  /**
+   * Each quick iteration cut to half a second, as {@code study --smoke}: the suite proves the study
+   * runs and checks, not its figures.
+   */
   static final Duration SMOKE = Duration.ofMillis(500);
+
   @TempDir static Path dir;
   static TestKeys fixture;
 
@@ -41,50 +50,100 @@ class PqcStudyTest {
   }
 
   @Test
-  void quickStudy_primitivesHandshakesAndCapacity_checksPassWithTheHybridGroupNegotiated() throws Exception {
+  void quickStudy_primitivesHandshakesAndCapacity_checksPassWithTheHybridGroupNegotiated()
+      throws Exception {
     Path out = dir.resolve("pqc.json");
     List<String> log = Collections.synchronizedList(new ArrayList<>());
-    var study = new PqcStudy(List.of(new PqcStudy.Signer("rsa2048", "software:jdk"), new PqcStudy.Signer("ml-dsa-65", "software:jdk")),
-        List.of("ml-kem-768"));
-    var options = new StudyOptions(true, Duration.ofSeconds(5), "software", dir.resolve("pki"), null).withQuickIterationsOfAtMost(SMOKE);
-    RunResult result = fixture.studyRunner(out, log).run(study, options, fixture.environment("pkibench study pqc --quick"));
+    var study =
+        new PqcStudy(
+            List.of(
+                new PqcStudy.Signer("rsa2048", "software:jdk"),
+                new PqcStudy.Signer("ml-dsa-65", "software:jdk")),
+            List.of("ml-kem-768"));
+    var options =
+        new StudyOptions(true, Duration.ofSeconds(5), "software", dir.resolve("pki"), null)
+            .withQuickIterationsOfAtMost(SMOKE);
+    RunResult result =
+        fixture
+            .studyRunner(out, log)
+            .run(study, options, fixture.environment("pkibench study pqc --quick"));
     assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
     RunResult saved = RunResultJson.read(out);
-    for (String step : List.of(PqcStudy.label("sign", "ml-dsa-65", "software:jdk"), PqcStudy.label("sign", "ml-dsa-65", "software:accp"),
-        PqcStudy.label("decaps", "ml-kem-768", "software:jdk"), PqcStudy.handshakeLabel("X25519MLKEM768"),
-        PqcStudy.handshakeLabel("X25519MLKEM768", true))) {
+    for (String step :
+        List.of(
+            PqcStudy.label("sign", "ml-dsa-65", "software:jdk"),
+            PqcStudy.label("sign", "ml-dsa-65", "software:accp"),
+            PqcStudy.label("decaps", "ml-kem-768", "software:jdk"),
+            PqcStudy.handshakeLabel("X25519MLKEM768"),
+            PqcStudy.handshakeLabel("X25519MLKEM768", true))) {
       Double perCpu = PqcStudy.opsPerCpuSecond(saved, step);
       assertTrue(perCpu != null && perCpu > 0, step + " measured per CPU-second");
     }
-    // the handshakes in ABBA order, each group's figure pooled over its two rounds: between the rounds' own figures
-    List<String> tlsSteps = saved.workloads().stream().map(w -> w.step().label()).filter(l -> l.startsWith("TLS 1.3 handshake")).toList();
-    assertEquals(List.of(PqcStudy.handshakeLabel("x25519") + " · round 1/2", PqcStudy.handshakeLabel("X25519MLKEM768") + " · round 1/2",
-        PqcStudy.handshakeLabel("X25519MLKEM768") + " · round 2/2", PqcStudy.handshakeLabel("x25519") + " · round 2/2"), tlsSteps);
-    List<String> mutualSteps = saved.workloads().stream().map(w -> w.step().label()).filter(l -> l.startsWith("TLS 1.3 mutual")).toList();
-    assertEquals(List.of(PqcStudy.handshakeLabel("x25519", true) + " · round 1/2", PqcStudy.handshakeLabel("X25519MLKEM768", true) + " · round 1/2",
-        PqcStudy.handshakeLabel("X25519MLKEM768", true) + " · round 2/2", PqcStudy.handshakeLabel("x25519", true) + " · round 2/2"), mutualSteps);
+    // the handshakes in ABBA order, each group's figure pooled over its two rounds: between the
+    // rounds' own figures
+    List<String> tlsSteps =
+        saved.workloads().stream()
+            .map(w -> w.step().label())
+            .filter(l -> l.startsWith("TLS 1.3 handshake"))
+            .toList();
+    assertEquals(
+        List.of(
+            PqcStudy.handshakeLabel("x25519") + " · round 1/2",
+            PqcStudy.handshakeLabel("X25519MLKEM768") + " · round 1/2",
+            PqcStudy.handshakeLabel("X25519MLKEM768") + " · round 2/2",
+            PqcStudy.handshakeLabel("x25519") + " · round 2/2"),
+        tlsSteps);
+    List<String> mutualSteps =
+        saved.workloads().stream()
+            .map(w -> w.step().label())
+            .filter(l -> l.startsWith("TLS 1.3 mutual"))
+            .toList();
+    assertEquals(
+        List.of(
+            PqcStudy.handshakeLabel("x25519", true) + " · round 1/2",
+            PqcStudy.handshakeLabel("X25519MLKEM768", true) + " · round 1/2",
+            PqcStudy.handshakeLabel("X25519MLKEM768", true) + " · round 2/2",
+            PqcStudy.handshakeLabel("x25519", true) + " · round 2/2"),
+        mutualSteps);
     for (String group : PqcStudy.GROUPS) {
-      double first = PqcStudy.opsPerCpuSecond(saved, PqcStudy.handshakeLabel(group) + " · round 1/2");
-      double second = PqcStudy.opsPerCpuSecond(saved, PqcStudy.handshakeLabel(group) + " · round 2/2");
+      double first =
+          PqcStudy.opsPerCpuSecond(saved, PqcStudy.handshakeLabel(group) + " · round 1/2");
+      double second =
+          PqcStudy.opsPerCpuSecond(saved, PqcStudy.handshakeLabel(group) + " · round 2/2");
       double pooled = PqcStudy.opsPerCpuSecond(saved, PqcStudy.handshakeLabel(group));
-      assertTrue(pooled >= Math.min(first, second) && pooled <= Math.max(first, second), group + ": " + first + ", " + second + " -> " + pooled);
+      assertTrue(
+          pooled >= Math.min(first, second) && pooled <= Math.max(first, second),
+          group + ": " + first + ", " + second + " -> " + pooled);
     }
     var checks = saved.study().checks();
     assertEquals(2, checks.size(), checks.toString());
     assertTrue(checks.stream().allMatch(c -> c.passed()), checks.toString());
     String bytes = checks.get(0).detail();
-    assertTrue(bytes.contains("X25519MLKEM768: negotiated X25519MLKEM768") && bytes.contains("x25519: negotiated x25519"), bytes);
-    // the mutual handshake carries the client's certificate chain and CertificateVerify: over a kilobyte more from the client
+    assertTrue(
+        bytes.contains("X25519MLKEM768: negotiated X25519MLKEM768")
+            && bytes.contains("x25519: negotiated x25519"),
+        bytes);
+    // the mutual handshake carries the client's certificate chain and CertificateVerify: over a
+    // kilobyte more from the client
     for (String group : PqcStudy.GROUPS) {
-      long plain = clientToServer(bytes, group + ": negotiated"), mutual = clientToServer(bytes, "mutual " + group + ": negotiated");
-      assertTrue(mutual > plain + 1000, group + ": mutual " + mutual + " B against " + plain + " B from the client; " + bytes);
+      long plain = clientToServer(bytes, group + ": negotiated"),
+          mutual = clientToServer(bytes, "mutual " + group + ": negotiated");
+      assertTrue(
+          mutual > plain + 1000,
+          group + ": mutual " + mutual + " B against " + plain + " B from the client; " + bytes);
     }
     String capacity = checks.get(1).detail();
-    assertTrue(capacity.contains("pix (the SPI message's RSA-2048 signature") && capacity.contains("cores today"), capacity);
+    assertTrue(
+        capacity.contains("pix (the SPI message's RSA-2048 signature")
+            && capacity.contains("cores today"),
+        capacity);
     assertTrue(capacity.contains("pix (the mutual handshake's key exchange"), capacity);
   }
 
-  /** The client→server byte count of the check line that starts with {@code start} (the first one: "x25519" is not "mutual x25519"). */
+  /**
+   * The client→server byte count of the check line that starts with {@code start} (the first one:
+   * "x25519" is not "mutual x25519").
+   */
   private static long clientToServer(String detail, String start) {
     for (String line : detail.split("; ")) {
       if (line.startsWith(start)) {
@@ -96,27 +155,42 @@ class PqcStudyTest {
   }
 
   @Test
-  void samples_rawFips204SignaturesVerifyWithBouncyCastle_andAFlippedByteIsRefused() throws Exception {
+  void samples_rawFips204SignaturesVerifyWithBouncyCastle_andAFlippedByteIsRefused()
+      throws Exception {
     Path samples = dir.resolve("samples");
     // --keys software, as a study gets it by default: ACCP here
-    var written = new PqcStudy().samples(samples, fixture.pki, new SoftwareKeySource(() -> fixture.pki, ProviderChoice.ACCP), InstantSource.system());
+    var written =
+        new PqcStudy()
+            .samples(
+                samples,
+                fixture.pki,
+                new SoftwareKeySource(() -> fixture.pki, ProviderChoice.ACCP),
+                InstantSource.system());
     assertEquals(7, written.size());
     var bc = new BouncyCastleProvider();
     byte[] pk = Files.readAllBytes(samples.resolve("ml-dsa-65.pk"));
     assertEquals(1952, pk.length, "raw FIPS 204 public key, not X.509");
-    var key = KeyFactory.getInstance("ML-DSA", bc).generatePublic(new X509EncodedKeySpec(
-        new SubjectPublicKeyInfo(new AlgorithmIdentifier(NISTObjectIdentifiers.id_ml_dsa_65), pk).getEncoded()));
+    var key =
+        KeyFactory.getInstance("ML-DSA", bc)
+            .generatePublic(
+                new X509EncodedKeySpec(
+                    new SubjectPublicKeyInfo(
+                            new AlgorithmIdentifier(NISTObjectIdentifiers.id_ml_dsa_65), pk)
+                        .getEncoded()));
     byte[] signature = Files.readAllBytes(samples.resolve("ml-dsa-65.sig"));
     assertTrue(verifies(bc, key, Files.readAllBytes(samples.resolve("ml-dsa-65.msg")), signature));
     signature[signature.length / 2] ^= 1;
     assertTrue(!verifies(bc, key, Files.readAllBytes(samples.resolve("ml-dsa-65.msg")), signature));
     assertEquals(1088, Files.size(samples.resolve("ml-kem-768.ct")));
-    assertEquals(2400, Files.size(samples.resolve("ml-kem-768.dk")), "raw FIPS 203 decapsulation key");
+    assertEquals(
+        2400, Files.size(samples.resolve("ml-kem-768.dk")), "raw FIPS 203 decapsulation key");
     assertTrue(Files.exists(samples.resolve("check-pqc.py")));
-    // the CMS sample: RFC 9882's ML-DSA-65 identifier and SHA-512, verifying under the certificate it carries, and not once a byte flips
+    // the CMS sample: RFC 9882's ML-DSA-65 identifier and SHA-512, verifying under the certificate
+    // it carries, and not once a byte flips
     byte[] p7s = Files.readAllBytes(samples.resolve("cms-ml-dsa-65.p7s"));
     assertTrue(cmsVerifies(p7s), "cms-ml-dsa-65.p7s does not verify");
-    var signer = new org.bouncycastle.cms.CMSSignedData(p7s).getSignerInfos().getSigners().iterator().next();
+    var signer =
+        new org.bouncycastle.cms.CMSSignedData(p7s).getSignerInfos().getSigners().iterator().next();
     assertEquals(NISTObjectIdentifiers.id_ml_dsa_65.getId(), signer.getEncryptionAlgOID());
     assertEquals(NISTObjectIdentifiers.id_sha512.getId(), signer.getDigestAlgOID());
     byte[] flipped = p7s.clone();
@@ -128,9 +202,14 @@ class PqcStudyTest {
   private static boolean cmsVerifies(byte[] p7s) throws Exception {
     var data = new org.bouncycastle.cms.CMSSignedData(p7s);
     var signer = data.getSignerInfos().getSigners().iterator().next();
-    var holder = (org.bouncycastle.cert.X509CertificateHolder) data.getCertificates().getMatches(signer.getSID()).iterator().next();
+    var holder =
+        (org.bouncycastle.cert.X509CertificateHolder)
+            data.getCertificates().getMatches(signer.getSID()).iterator().next();
     try {
-      return signer.verify(new org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder().setProvider(new BouncyCastleProvider()).build(holder));
+      return signer.verify(
+          new org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder()
+              .setProvider(new BouncyCastleProvider())
+              .build(holder));
     } catch (org.bouncycastle.cms.CMSException refused) {
       return false;
     }
@@ -145,7 +224,9 @@ class PqcStudyTest {
     throw new AssertionError("the signature is not in the file");
   }
 
-  private static boolean verifies(java.security.Provider p, java.security.PublicKey key, byte[] message, byte[] signature) throws Exception {
+  private static boolean verifies(
+      java.security.Provider p, java.security.PublicKey key, byte[] message, byte[] signature)
+      throws Exception {
     Signature v = Signature.getInstance("ML-DSA", p);
     v.initVerify(key);
     v.update(message);

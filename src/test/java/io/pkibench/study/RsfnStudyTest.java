@@ -1,12 +1,12 @@
 package io.pkibench.study;
 
-import io.pkibench.results.RunStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.report.StudyTables;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
+import io.pkibench.results.RunStatus;
 import io.pkibench.results.WorkloadResult;
 import io.pkibench.testing.TestKeys;
 import java.nio.file.Files;
@@ -20,11 +20,22 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The rsfn study, quick and short: two key-server JVMs restarted before every level, packing and unpacking on the nodes. */
-@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES) // a study talks to its service JVMs: a hang fails, said as one
+/**
+ * The rsfn study, quick and short: two key-server JVMs restarted before every level, packing and
+ * unpacking on the nodes.
+ */
+@org.junit.jupiter.api.Timeout(
+    value = 10,
+    unit =
+        java.util.concurrent.TimeUnit
+            .MINUTES) // a study talks to its service JVMs: a hang fails, said as one
 class RsfnStudyTest {
-  /** Each quick iteration cut to half a second, as {@code study --smoke}: the suite proves the study runs and checks, not its figures. */
+  /**
+   * Each quick iteration cut to half a second, as {@code study --smoke}: the suite proves the study
+   * runs and checks, not its figures.
+   */
   static final Duration SMOKE = Duration.ofMillis(500);
+
   @TempDir static Path dir;
   static TestKeys fixture;
 
@@ -35,10 +46,14 @@ class RsfnStudyTest {
 
   @Test
   void badOptions_namedBeforeAnythingStarts() {
-    var options = new StudyOptions(true, Duration.ofMillis(500), "remote:127.0.0.1:9443", dir.resolve("pki"), null);
+    var options =
+        new StudyOptions(
+            true, Duration.ofMillis(500), "remote:127.0.0.1:9443", dir.resolve("pki"), null);
     List<String> problems = new RsfnStudy().problems(options);
     assertEquals(2, problems.size(), problems.toString());
-    assertTrue(problems.get(0).contains("--duration") && problems.get(1).contains("--keys remote:"), problems.toString());
+    assertTrue(
+        problems.get(0).contains("--duration") && problems.get(1).contains("--keys remote:"),
+        problems.toString());
   }
 
   @Test
@@ -46,41 +61,79 @@ class RsfnStudyTest {
     Path out = dir.resolve("rsfn.json");
     List<String> log = Collections.synchronizedList(new ArrayList<>());
     StudyRunner runner = fixture.studyRunner(out, log);
-    var options = new StudyOptions(true, Duration.ofSeconds(10), "software", dir.resolve("pki"), null).withQuickIterationsOfAtMost(SMOKE);
-    RunResult result = runner.run(new RsfnStudy(List.of(1, 32)), options, fixture.environment("pkibench study rsfn --quick"));
+    var options =
+        new StudyOptions(true, Duration.ofSeconds(10), "software", dir.resolve("pki"), null)
+            .withQuickIterationsOfAtMost(SMOKE);
+    RunResult result =
+        runner.run(
+            new RsfnStudy(List.of(1, 32)),
+            options,
+            fixture.environment("pkibench study rsfn --quick"));
     assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
     RunResult saved = RunResultJson.read(out);
     assertEquals(2, saved.study().services().size(), "two key-server JVMs");
     for (var service : saved.study().services()) {
-      assertEquals(5, service.pids().size(), service.name() + ": started, then restarted before each of 2 levels of 2 steps: " + service.pids());
+      assertEquals(
+          5,
+          service.pids().size(),
+          service.name()
+              + ": started, then restarted before each of 2 levels of 2 steps: "
+              + service.pids());
     }
     for (String step : List.of(RsfnStudy.PACK, RsfnStudy.UNPACK)) {
-      var row = StudyTables.rows(saved).stream().filter(r -> r.label().equals(step)).findFirst().orElseThrow();
+      var row =
+          StudyTables.rows(saved).stream()
+              .filter(r -> r.label().equals(step))
+              .findFirst()
+              .orElseThrow();
       WorkloadResult w = row.measured();
-      assertEquals(List.of(1, 32), w.levels().stream().map(l -> l.concurrency()).toList(), step + " swept");
+      assertEquals(
+          List.of(1, 32), w.levels().stream().map(l -> l.concurrency()).toList(), step + " swept");
       assertEquals("remote", w.params().get("mode"));
       for (var level : w.levels()) {
-        assertEquals(0, level.counts().failed(), step + " at " + level.concurrency() + ": " + level.errors());
+        assertEquals(
+            0,
+            level.counts().failed(),
+            step + " at " + level.concurrency() + ": " + level.errors());
         assertTrue(level.counts().succeeded() > 0);
         long warm = level.iterations().stream().filter(i -> i.warmup()).count();
-        assertTrue(warm >= 3 && warm <= StudyOptions.QUICK_WARMUP_CAP,
-            "after each restart, warm-up runs until the nodes' cost per operation holds (three to judge), at most the cap: " + warm);
-        assertEquals(3, level.iterations().stream().filter(i -> !i.warmup()).count(), "quick keeps three");
-        assertTrue(level.cpu().opsPerCpuSecond() != null && level.cpu().meter().contains("+"), "both nodes' CPU: " + level.cpu());
+        assertTrue(
+            warm >= 3 && warm <= StudyOptions.QUICK_WARMUP_CAP,
+            "after each restart, warm-up runs until the nodes' cost per operation holds (three to judge), at most the cap: "
+                + warm);
+        assertEquals(
+            3, level.iterations().stream().filter(i -> !i.warmup()).count(), "quick keeps three");
+        assertTrue(
+            level.cpu().opsPerCpuSecond() != null && level.cpu().meter().contains("+"),
+            "both nodes' CPU: " + level.cpu());
       }
-      assertEquals(2, w.keyNodes().size(), step + ": both key-server nodes recorded: " + w.keyNodes());
+      assertEquals(
+          2, w.keyNodes().size(), step + ": both key-server nodes recorded: " + w.keyNodes());
       long total = w.keyNodes().stream().mapToLong(WorkloadResult.KeyNode::calls).sum();
       for (var node : w.keyNodes()) {
         double share = (double) node.calls() / total;
-        assertTrue(share > 0.3 && share < 0.7, step + ": 50/50 weights give near-equal shares: " + w.keyNodes());
+        assertTrue(
+            share > 0.3 && share < 0.7,
+            step + ": 50/50 weights give near-equal shares: " + w.keyNodes());
       }
-      var client = StudyTables.rows(saved).stream().filter(r -> r.label().equals(step + RsfnStudy.CLIENT_CPU)).findFirst().orElseThrow();
+      var client =
+          StudyTables.rows(saved).stream()
+              .filter(r -> r.label().equals(step + RsfnStudy.CLIENT_CPU))
+              .findFirst()
+              .orElseThrow();
       assertEquals("jvm", client.measured().cpuMeter());
-      assertEquals(32, client.level().orElseThrow().concurrency(), "the sweep's own level nearest 64");
+      assertEquals(
+          32, client.level().orElseThrow().concurrency(), "the sweep's own level nearest 64");
     }
     String table = StudyTables.terminal(saved);
-    assertTrue(table.contains(RsfnStudy.PACK + " at 32 threads: ") && table.contains("client : server = 1 : "), table);
-    assertTrue(table.contains("swept over [1, 32] threads; the row is the peak") && table.contains("50 ms"), table);
+    assertTrue(
+        table.contains(RsfnStudy.PACK + " at 32 threads: ")
+            && table.contains("client : server = 1 : "),
+        table);
+    assertTrue(
+        table.contains("swept over [1, 32] threads; the row is the peak")
+            && table.contains("50 ms"),
+        table);
     assertTrue(table.contains("the original (Prodist STS RSFN cluster 7.0.3"), table);
   }
 
@@ -89,17 +142,31 @@ class RsfnStudyTest {
     Path samples = dir.resolve("samples");
     var list = new RsfnStudy().samples(samples, fixture.pki, fixture.keys, InstantSource.system());
     SampleScripts.write(samples, "rsfn", list);
-    Process p = new ProcessBuilder("bash", samples.resolve("verify.sh").toString()).redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder("bash", samples.resolve("verify.sh").toString())
+            .redirectErrorStream(true)
+            .start();
     String out = new String(p.getInputStream().readAllBytes());
     assertEquals(0, p.waitFor(), out);
-    assertTrue(out.contains("OK   rsfn-pack.rsfn") && out.contains("OK   rsfn-clear.rsfn") && out.contains("2 verified, 0 failed"), out);
+    assertTrue(
+        out.contains("OK   rsfn-pack.rsfn")
+            && out.contains("OK   rsfn-clear.rsfn")
+            && out.contains("2 verified, 0 failed"),
+        out);
     Path clear = samples.resolve("rsfn-clear.rsfn");
     byte[] bytes = Files.readAllBytes(clear);
     bytes[bytes.length - 3] ^= 0x20;
     Files.write(clear, bytes);
-    p = new ProcessBuilder("bash", samples.resolve("verify.sh").toString()).redirectErrorStream(true).start();
+    p =
+        new ProcessBuilder("bash", samples.resolve("verify.sh").toString())
+            .redirectErrorStream(true)
+            .start();
     out = new String(p.getInputStream().readAllBytes());
     assertEquals(1, p.waitFor(), out);
-    assertTrue(out.contains("FAIL rsfn-clear.rsfn") && out.contains("C15 does not verify") && out.contains("OK   rsfn-pack.rsfn"), out);
+    assertTrue(
+        out.contains("FAIL rsfn-clear.rsfn")
+            && out.contains("C15 does not verify")
+            && out.contains("OK   rsfn-pack.rsfn"),
+        out);
   }
 }

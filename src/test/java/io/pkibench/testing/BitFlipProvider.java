@@ -33,11 +33,20 @@ import javax.crypto.ShortBufferException;
 public final class BitFlipProvider extends Provider {
   public static final String NAME = "BitFlip";
   private static final List<String> SIGNATURES =
-      List.of("SHA256withRSA", "SHA384withRSA", "SHA512withRSA", "SHA256withECDSA", "SHA384withECDSA", "SHA512withECDSA", "Ed25519", "RSASSA-PSS");
+      List.of(
+          "SHA256withRSA",
+          "SHA384withRSA",
+          "SHA512withRSA",
+          "SHA256withECDSA",
+          "SHA384withECDSA",
+          "SHA512withECDSA",
+          "Ed25519",
+          "RSASSA-PSS");
   private static final List<String> DIGESTS = List.of("SHA-256", "SHA-384", "SHA-512", "SHA3-256");
 
   public BitFlipProvider() {
-    super(NAME, "1.0", "every output of the JDK's providers with one bit flipped (a planted fault)");
+    super(
+        NAME, "1.0", "every output of the JDK's providers with one bit flipped (a planted fault)");
     for (String a : SIGNATURES) putService(new Flipping(this, "Signature", a));
     for (String a : DIGESTS) putService(new Flipping(this, "MessageDigest", a));
     putService(new Flipping(this, "Cipher", "AES/GCM/NoPadding"));
@@ -115,7 +124,8 @@ public final class BitFlipProvider extends Provider {
     }
 
     @Override
-    protected void engineSetParameter(AlgorithmParameterSpec params) throws InvalidAlgorithmParameterException {
+    protected void engineSetParameter(AlgorithmParameterSpec params)
+        throws InvalidAlgorithmParameterException {
       real.setParameter(params);
     }
 
@@ -214,7 +224,8 @@ public final class BitFlipProvider extends Provider {
     }
 
     @Override
-    protected void engineInit(int opmode, Key key, AlgorithmParameterSpec params, SecureRandom random)
+    protected void engineInit(
+        int opmode, Key key, AlgorithmParameterSpec params, SecureRandom random)
         throws InvalidKeyException, InvalidAlgorithmParameterException {
       real.init(opmode, key, params, random);
     }
@@ -241,12 +252,14 @@ public final class BitFlipProvider extends Provider {
     }
 
     @Override
-    protected int engineUpdate(byte[] input, int offset, int len, byte[] output, int outputOffset) throws ShortBufferException {
+    protected int engineUpdate(byte[] input, int offset, int len, byte[] output, int outputOffset)
+        throws ShortBufferException {
       return real.update(input, offset, len, output, outputOffset);
     }
 
     @Override
-    protected byte[] engineDoFinal(byte[] input, int offset, int len) throws IllegalBlockSizeException, BadPaddingException {
+    protected byte[] engineDoFinal(byte[] input, int offset, int len)
+        throws IllegalBlockSizeException, BadPaddingException {
       return flipped(real.doFinal(input, offset, len));
     }
 

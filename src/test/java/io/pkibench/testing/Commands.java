@@ -11,9 +11,13 @@ import java.util.concurrent.TimeUnit;
 public final class Commands {
   private Commands() {}
 
-  /** Runs {@code command} in {@code dir}, asserts it ends within a minute with {@code expectedExit}, and returns its stdout and stderr together. */
+  /**
+   * Runs {@code command} in {@code dir}, asserts it ends within a minute with {@code expectedExit},
+   * and returns its stdout and stderr together.
+   */
   public static String run(Path dir, List<String> command, int expectedExit) throws Exception {
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).directory(dir.toFile()).start();
+    Process p =
+        new ProcessBuilder(command).redirectErrorStream(true).directory(dir.toFile()).start();
     String out = new String(p.getInputStream().readAllBytes());
     assertTrue(p.waitFor(60, TimeUnit.SECONDS), command + " did not finish");
     assertEquals(expectedExit, p.exitValue(), command + " -> " + out);

@@ -19,7 +19,11 @@ public final class FaultyKeys implements KeySource {
   private final Map<String, String> certificateOf;
   private final Provider provider;
 
-  private FaultyKeys(KeySource keys, KeySource certificates, Map<String, String> certificateOf, Provider provider) {
+  private FaultyKeys(
+      KeySource keys,
+      KeySource certificates,
+      Map<String, String> certificateOf,
+      Provider provider) {
     this.keys = keys;
     this.certificates = certificates;
     this.certificateOf = certificateOf;
@@ -31,7 +35,10 @@ public final class FaultyKeys implements KeySource {
     return new FaultyKeys(keys, keys, Map.of(), new BitFlipProvider());
   }
 
-  /** Each key's private key with the chain {@code certificates} holds under the same alias (another PKI's). */
+  /**
+   * Each key's private key with the chain {@code certificates} holds under the same alias (another
+   * PKI's).
+   */
   public static FaultyKeys withCertificatesOf(KeySource keys, KeySource certificates) {
     return new FaultyKeys(keys, certificates, Map.of(), null);
   }
@@ -41,12 +48,18 @@ public final class FaultyKeys implements KeySource {
     return new FaultyKeys(keys, keys, Map.of(a, b, b, a), null);
   }
 
-  /** {@code alias}'s key and chain from {@code other} (e.g. another PKI's {@code tsa}); every other key as {@code keys} holds it. */
+  /**
+   * {@code alias}'s key and chain from {@code other} (e.g. another PKI's {@code tsa}); every other
+   * key as {@code keys} holds it.
+   */
   public static KeySource withKeyFrom(KeySource keys, String alias, KeySource other) {
     return new OneAliasReplaced(keys, alias, other::key);
   }
 
-  /** Only {@code alias} signs through {@link BitFlipProvider} (e.g. the TSA's token signatures); every other key as it is. */
+  /**
+   * Only {@code alias} signs through {@link BitFlipProvider} (e.g. the TSA's token signatures);
+   * every other key as it is.
+   */
   public static KeySource flippingOutputsOf(KeySource keys, String alias) {
     return new OneAliasReplaced(keys, alias, a -> flippingEveryOutput(keys).key(a));
   }
@@ -54,8 +67,10 @@ public final class FaultyKeys implements KeySource {
   @Override
   public SigningKey key(String alias) throws GeneralSecurityException {
     SigningKey real = keys.key(alias);
-    List<java.security.cert.X509Certificate> chain = certificates.key(certificateOf.getOrDefault(alias, alias)).chain();
-    return new SigningKey(alias, real.privateKey(), chain, provider != null ? provider : real.provider());
+    List<java.security.cert.X509Certificate> chain =
+        certificates.key(certificateOf.getOrDefault(alias, alias)).chain();
+    return new SigningKey(
+        alias, real.privateKey(), chain, provider != null ? provider : real.provider());
   }
 
   @Override
@@ -74,7 +89,8 @@ public final class FaultyKeys implements KeySource {
     return "faulty:" + keys.describe();
   }
 
-  private record OneAliasReplaced(KeySource keys, String alias, KeyLookup replacement) implements KeySource {
+  private record OneAliasReplaced(KeySource keys, String alias, KeyLookup replacement)
+      implements KeySource {
     @Override
     public SigningKey key(String a) throws GeneralSecurityException {
       return a.equals(alias) ? replacement.key(a) : keys.key(a);

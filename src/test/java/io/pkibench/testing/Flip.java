@@ -5,22 +5,41 @@ import org.bouncycastle.cert.ocsp.BasicOCSPResp;
 import org.bouncycastle.cert.ocsp.OCSPResp;
 import org.bouncycastle.tsp.TimeStampResponse;
 
-/** One bit of a signature flipped where it sits inside a DER answer, so that only the signature is wrong. */
+/**
+ * One bit of a signature flipped where it sits inside a DER answer, so that only the signature is
+ * wrong.
+ */
 public final class Flip {
   private Flip() {}
 
   /** {@code timeStampResp} with a bit of its token's signature value flipped. */
   public static byte[] inTokenSignature(byte[] timeStampResp) throws Exception {
-    byte[] signature = new TimeStampResponse(timeStampResp).getTimeStampToken().toCMSSignedData().getSignerInfos().getSigners().iterator().next().getSignature();
+    byte[] signature =
+        new TimeStampResponse(timeStampResp)
+            .getTimeStampToken()
+            .toCMSSignedData()
+            .getSignerInfos()
+            .getSigners()
+            .iterator()
+            .next()
+            .getSignature();
     return inside(timeStampResp, signature);
   }
 
-  /** {@code ocspResponse} (a successful basic response) with a bit of the responder's signature flipped. */
+  /**
+   * {@code ocspResponse} (a successful basic response) with a bit of the responder's signature
+   * flipped.
+   */
   public static byte[] inOcspSignature(byte[] ocspResponse) throws Exception {
-    return inside(ocspResponse, ((BasicOCSPResp) new OCSPResp(ocspResponse).getResponseObject()).getSignature());
+    return inside(
+        ocspResponse,
+        ((BasicOCSPResp) new OCSPResp(ocspResponse).getResponseObject()).getSignature());
   }
 
-  /** {@code der} with the middle byte of the first occurrence of {@code part} changed in its lowest bit. */
+  /**
+   * {@code der} with the middle byte of the first occurrence of {@code part} changed in its lowest
+   * bit.
+   */
   public static byte[] inside(byte[] der, byte[] part) {
     int at = indexOf(der, part);
     if (at < 0) throw new AssertionError("the signature is not in the answer's encoding");

@@ -20,15 +20,17 @@ import java.util.Map;
 
 /**
  * A workload driven by the real engine for one short measured iteration on one worker, so that a
- * test sees what a run records (started, succeeded, failed, causes) rather than what one call throws:
- * a failing per-operation check must be counted, not end the run.
+ * test sees what a run records (started, succeeded, failed, causes) rather than what one call
+ * throws: a failing per-operation check must be counted, not end the run.
  */
-public record MeasuredRun(String workload, long started, long succeeded, long failed, Map<String, Long> errors) {
+public record MeasuredRun(
+    String workload, long started, long succeeded, long failed, Map<String, Long> errors) {
 
   /**
-   * One worker, no warm-up, one measured iteration of {@code measure}; where fewer than two operations started (CI's loaded
-   * machine started one RSFN package in 150 ms), once more for 4× and then 16× as long, so that "the run went on past a
-   * failure" and "every operation succeeded" are judged on a run that had room for more than one.
+   * One worker, no warm-up, one measured iteration of {@code measure}; where fewer than two
+   * operations started (CI's loaded machine started one RSFN package in 150 ms), once more for 4×
+   * and then 16× as long, so that "the run went on past a failure" and "every operation succeeded"
+   * are judged on a run that had room for more than one.
    */
   public static MeasuredRun of(String name, Workload workload, Duration measure) throws Exception {
     MeasuredRun run = null;
@@ -41,9 +43,22 @@ public record MeasuredRun(String workload, long started, long succeeded, long fa
 
   /** One measured iteration of {@code measure}, whatever it started. */
   static MeasuredRun once(String name, Workload workload, Duration measure) throws Exception {
-    SeriesSpec spec = new SeriesSpec(name, 1, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x" + measure.toMillis() + "ms"));
-    List<IterationOutcome> outcomes = new LoadDriver(ThreadKind.PLATFORM, ProgressListener.NONE, IntervalLog.NONE,
-        InstantSource.system(), Duration.ofSeconds(30)).runSeries(spec, workload, CpuMeter.of("jvm"));
+    SeriesSpec spec =
+        new SeriesSpec(
+            name,
+            1,
+            1,
+            1,
+            Iterations.parse("0x1s"),
+            Iterations.parse("1x" + measure.toMillis() + "ms"));
+    List<IterationOutcome> outcomes =
+        new LoadDriver(
+                ThreadKind.PLATFORM,
+                ProgressListener.NONE,
+                IntervalLog.NONE,
+                InstantSource.system(),
+                Duration.ofSeconds(30))
+            .runSeries(spec, workload, CpuMeter.of("jvm"));
     long started = 0, succeeded = 0, failed = 0;
     Map<String, Long> errors = new HashMap<>();
     for (IterationOutcome o : outcomes) {
@@ -57,9 +72,10 @@ public record MeasuredRun(String workload, long started, long succeeded, long fa
   }
 
   /**
-   * For 300 ms, enough for a few signatures of the slowest format on a quiet machine; where fewer than two
-   * operations started (a machine loaded twenty-fold started one XAdES signature in 300 ms), once more for
-   * 1.2 s and then 4.8 s, so that "the run went on past a failure" is judged on a run that had room to go on.
+   * For 300 ms, enough for a few signatures of the slowest format on a quiet machine; where fewer
+   * than two operations started (a machine loaded twenty-fold started one XAdES signature in 300
+   * ms), once more for 1.2 s and then 4.8 s, so that "the run went on past a failure" is judged on
+   * a run that had room to go on.
    */
   public static MeasuredRun of(String name, Workload workload) throws Exception {
     return of(name, workload, Duration.ofMillis(300));
@@ -68,7 +84,8 @@ public record MeasuredRun(String workload, long started, long succeeded, long fa
   /** At least one operation ran and every one passed its own check. */
   public MeasuredRun assertEverySucceeded() {
     assertTrue(started > 0, workload + ": no operation started");
-    assertEquals(started, succeeded, workload + ": every started operation succeeds; errors " + errors);
+    assertEquals(
+        started, succeeded, workload + ": every started operation succeeds; errors " + errors);
     assertEquals(0, failed, workload + ": no failure; errors " + errors);
     return this;
   }
@@ -78,12 +95,18 @@ public record MeasuredRun(String workload, long started, long succeeded, long fa
    * operation failed with a cause containing {@code message}.
    */
   public MeasuredRun assertEveryFailedWith(String message) {
-    assertTrue(started > 1, workload + ": the run must go on after a failed check, started " + started);
+    assertTrue(
+        started > 1, workload + ": the run must go on after a failed check, started " + started);
     assertEquals(0, succeeded, workload + ": no operation passes its check; errors " + errors);
     assertEquals(started, failed, workload + ": every started operation counted as failed");
-    // past 100 distinct causes (a CRC or an offset in each message) the engine counts the rest in one bucket
-    List<String> named = errors.keySet().stream().filter(cause -> !cause.startsWith("(more distinct causes than")).toList();
-    assertTrue(!named.isEmpty() && named.stream().allMatch(cause -> cause.contains(message)),
+    // past 100 distinct causes (a CRC or an offset in each message) the engine counts the rest in
+    // one bucket
+    List<String> named =
+        errors.keySet().stream()
+            .filter(cause -> !cause.startsWith("(more distinct causes than"))
+            .toList();
+    assertTrue(
+        !named.isEmpty() && named.stream().allMatch(cause -> cause.contains(message)),
         workload + ": every cause names '" + message + "': " + errors);
     return this;
   }

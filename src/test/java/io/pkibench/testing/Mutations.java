@@ -4,8 +4,8 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * Ways to damage a valid input for a fuzz target: bytes (DER, binary envelopes) or text (JSON). Each keeps
- * most of the seed, so the decoder gets past its first checks.
+ * Ways to damage a valid input for a fuzz target: bytes (DER, binary envelopes) or text (JSON).
+ * Each keeps most of the seed, so the decoder gets past its first checks.
  */
 public final class Mutations {
   private Mutations() {}
@@ -17,7 +17,9 @@ public final class Mutations {
         for (int n = 1 + r.nextInt(4); n > 0; n--) b[r.nextInt(b.length)] = (byte) r.nextInt(256);
       }
       case 1 -> { // one byte to an edge value: DER tags and lengths live at the edges
-        int[] edges = {0x00, 0x01, 0x02, 0x04, 0x05, 0x06, 0x30, 0x7F, 0x80, 0x81, 0x82, 0x84, 0x88, 0xA0, 0xFF};
+        int[] edges = {
+          0x00, 0x01, 0x02, 0x04, 0x05, 0x06, 0x30, 0x7F, 0x80, 0x81, 0x82, 0x84, 0x88, 0xA0, 0xFF
+        };
         b[r.nextInt(b.length)] = (byte) edges[r.nextInt(edges.length)];
       }
       case 2 -> b = Arrays.copyOf(b, r.nextInt(b.length)); // cut
@@ -51,10 +53,45 @@ public final class Mutations {
     return b;
   }
 
-  private static final String[] JSON_PIECES = {"{", "}", "[", "]", "\"", ",", ":", "null", "true", "-0", "1e999", "-1",
-      "9223372036854775808", "\\u0000", "\\ud800", "\\", "\u0000", "\u00ff", "NaN", "[[[[[[[[", "{\"a\":{\"a\":{\"a\":", " ", "0x10"};
-  private static final String[] VALUES = {"null", "true", "1", "-1", "1e999", "\"\"", "[]", "{}", "\"AAAA\"", "\"@@@@\"", "[\"AAAA\"]",
-      "\"" + "A".repeat(70_000) + "\""};
+  private static final String[] JSON_PIECES = {
+    "{",
+    "}",
+    "[",
+    "]",
+    "\"",
+    ",",
+    ":",
+    "null",
+    "true",
+    "-0",
+    "1e999",
+    "-1",
+    "9223372036854775808",
+    "\\u0000",
+    "\\ud800",
+    "\\",
+    "\u0000",
+    "\u00ff",
+    "NaN",
+    "[[[[[[[[",
+    "{\"a\":{\"a\":{\"a\":",
+    " ",
+    "0x10"
+  };
+  private static final String[] VALUES = {
+    "null",
+    "true",
+    "1",
+    "-1",
+    "1e999",
+    "\"\"",
+    "[]",
+    "{}",
+    "\"AAAA\"",
+    "\"@@@@\"",
+    "[\"AAAA\"]",
+    "\"" + "A".repeat(70_000) + "\""
+  };
 
   public static String text(String seed, SplittableRandom r) {
     StringBuilder s = new StringBuilder(seed);

@@ -8,7 +8,9 @@ import java.util.List;
 public final class Openssl {
   private Openssl() {}
 
-  /** "EXIT:OUTPUT" (stdout and stderr together), so that a failed assertion shows what openssl said. */
+  /**
+   * "EXIT:OUTPUT" (stdout and stderr together), so that a failed assertion shows what openssl said.
+   */
   public static String run(Path workDir, String... args) throws Exception {
     List<String> cmd = new ArrayList<>(List.of("openssl"));
     cmd.addAll(List.of(args));

@@ -8,12 +8,15 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A client-initiated renegotiation as testssl.sh tries it: {@code openssl s_client -tls1_2} connects, and an {@code R}
- * line on its input makes it renegotiate. Bounded: s_client is given {@link #WAIT_SECONDS} to end by itself (the server
- * refused), then its input is closed and it is killed if it still runs.
+ * A client-initiated renegotiation as testssl.sh tries it: {@code openssl s_client -tls1_2}
+ * connects, and an {@code R} line on its input makes it renegotiate. Bounded: s_client is given
+ * {@link #WAIT_SECONDS} to end by itself (the server refused), then its input is closed and it is
+ * killed if it still runs.
  */
 public final class OpensslRenegotiation {
-  /** Ample for a handshake on loopback on a loaded machine: a refusal ends s_client in milliseconds. */
+  /**
+   * Ample for a handshake on loopback on a loaded machine: a refusal ends s_client in milliseconds.
+   */
   static final long WAIT_SECONDS = 10;
 
   private OpensslRenegotiation() {}
@@ -21,30 +24,43 @@ public final class OpensslRenegotiation {
   /**
    * What s_client printed and whether the renegotiation was refused.
    *
-   * @param output              stdout and stderr together
-   * @param endedByItself       s_client ended before its input was closed: the server closed the connection
-   * @param afterRenegotiating  what it printed after "RENEGOTIATING"
+   * @param output stdout and stderr together
+   * @param endedByItself s_client ended before its input was closed: the server closed the
+   *     connection
+   * @param afterRenegotiating what it printed after "RENEGOTIATING"
    */
   public record Attempt(String output, boolean endedByItself, String afterRenegotiating) {
-    /** Refused: s_client started it, the server closed the connection, and no second handshake completed (no certificate checked again). */
+    /**
+     * Refused: s_client started it, the server closed the connection, and no second handshake
+     * completed (no certificate checked again).
+     */
     public boolean refused() {
-      return output.contains("RENEGOTIATING") && endedByItself && !afterRenegotiating.contains("verify return");
+      return output.contains("RENEGOTIATING")
+          && endedByItself
+          && !afterRenegotiating.contains("verify return");
     }
   }
 
-  /** Connects to 127.0.0.1:{@code port} with TLS 1.2 ({@code extra} arguments after, e.g. {@code -starttls smtp}) and renegotiates once. */
+  /**
+   * Connects to 127.0.0.1:{@code port} with TLS 1.2 ({@code extra} arguments after, e.g. {@code
+   * -starttls smtp}) and renegotiates once.
+   */
   public static Attempt attempt(int port, String... extra) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of("openssl", "s_client", "-connect", "127.0.0.1:" + port, "-tls1_2"));
+    List<String> cmd =
+        new ArrayList<>(List.of("openssl", "s_client", "-connect", "127.0.0.1:" + port, "-tls1_2"));
     cmd.addAll(List.of(extra));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
-    Thread reader = Thread.ofVirtual().start(() -> {
-      try {
-        p.getInputStream().transferTo(printed);
-      } catch (java.io.IOException ended) {
-        // the process ended
-      }
-    });
+    Thread reader =
+        Thread.ofVirtual()
+            .start(
+                () -> {
+                  try {
+                    p.getInputStream().transferTo(printed);
+                  } catch (java.io.IOException ended) {
+                    // the process ended
+                  }
+                });
     OutputStream in = p.getOutputStream();
     in.write("R\n".getBytes(StandardCharsets.US_ASCII));
     in.flush();
@@ -54,7 +70,8 @@ public final class OpensslRenegotiation {
     } catch (java.io.IOException gone) {
       // it had ended
     }
-    if (!p.waitFor(WAIT_SECONDS, TimeUnit.SECONDS)) p.destroyForcibly().waitFor(WAIT_SECONDS, TimeUnit.SECONDS);
+    if (!p.waitFor(WAIT_SECONDS, TimeUnit.SECONDS))
+      p.destroyForcibly().waitFor(WAIT_SECONDS, TimeUnit.SECONDS);
     reader.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
     String output;
     synchronized (printed) {

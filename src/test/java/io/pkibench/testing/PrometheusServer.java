@@ -21,15 +21,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A real Prometheus on loopback with its own empty configuration and storage, started for one test, with its HTTP query
- * API; its receivers (remote-write, OTLP) are switched on by the flags given. Stopped, with its files, by {@link #close}.
+ * A real Prometheus on loopback with its own empty configuration and storage, started for one test,
+ * with its HTTP query API; its receivers (remote-write, OTLP) are switched on by the flags given.
+ * Stopped, with its files, by {@link #close}.
  */
 public final class PrometheusServer implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private final Process process;
   private final int port;
   private final Path log;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private PrometheusServer(Process process, int port, Path log) {
     this.process = process;
@@ -37,30 +39,49 @@ public final class PrometheusServer implements AutoCloseable {
     this.log = log;
   }
 
-  /** Starts {@code binary} with {@code flags} besides its configuration, storage and address; returns once it answers ready. */
+  /**
+   * Starts {@code binary} with {@code flags} besides its configuration, storage and address;
+   * returns once it answers ready.
+   */
   public static PrometheusServer start(Path binary, Path dir, String... flags) throws Exception {
-    if (!Files.isExecutable(binary)) fail(binary + " is missing: ./test installs it (see the comment there)");
+    if (!Files.isExecutable(binary))
+      fail(binary + " is missing: ./test installs it (see the comment there)");
     int port;
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();
     }
-    Path config = Files.writeString(dir.resolve("prometheus.yml"), "global:\n  scrape_interval: 1m\n");
-    List<String> command = new ArrayList<>(List.of(binary.toString(), "--config.file=" + config, "--storage.tsdb.path=" + dir.resolve("data"),
-        "--web.listen-address=127.0.0.1:" + port));
+    Path config =
+        Files.writeString(dir.resolve("prometheus.yml"), "global:\n  scrape_interval: 1m\n");
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                binary.toString(),
+                "--config.file=" + config,
+                "--storage.tsdb.path=" + dir.resolve("data"),
+                "--web.listen-address=127.0.0.1:" + port));
     command.addAll(List.of(flags));
     Path log = dir.resolve("prometheus.log");
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process process =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     PrometheusServer server = new PrometheusServer(process, port, log);
     try {
-      Await.until(Duration.ofSeconds(30), "Prometheus ready on 127.0.0.1:" + port, () -> {
-        if (!process.isAlive()) fail("Prometheus exited: " + Files.readString(log));
-        try {
-          return server.http.send(HttpRequest.newBuilder(URI.create(server.url("/-/ready"))).build(), HttpResponse.BodyHandlers.discarding())
-              .statusCode() == 200;
-        } catch (IOException notYet) {
-          return false;
-        }
-      });
+      Await.until(
+          Duration.ofSeconds(30),
+          "Prometheus ready on 127.0.0.1:" + port,
+          () -> {
+            if (!process.isAlive()) fail("Prometheus exited: " + Files.readString(log));
+            try {
+              return server
+                      .http
+                      .send(
+                          HttpRequest.newBuilder(URI.create(server.url("/-/ready"))).build(),
+                          HttpResponse.BodyHandlers.discarding())
+                      .statusCode()
+                  == 200;
+            } catch (IOException notYet) {
+              return false;
+            }
+          });
     } catch (Exception | AssertionError e) {
       server.close();
       throw e;
@@ -72,9 +93,14 @@ public final class PrometheusServer implements AutoCloseable {
     return "http://127.0.0.1:" + port + path;
   }
 
-  /** An API call's {@code data}, failing with Prometheus' own error when the status is not success. */
+  /**
+   * An API call's {@code data}, failing with Prometheus' own error when the status is not success.
+   */
   public JsonNode api(String pathAndQuery) throws Exception {
-    HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url(pathAndQuery))).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        http.send(
+            HttpRequest.newBuilder(URI.create(url(pathAndQuery))).build(),
+            HttpResponse.BodyHandlers.ofString());
     JsonNode body = JSON.readTree(response.body());
     assertEquals("success", body.path("status").asText(), pathAndQuery + " -> " + response.body());
     return body.get("data");
@@ -86,8 +112,16 @@ public final class PrometheusServer implements AutoCloseable {
   }
 
   /** A range query's result matrix, one point per {@code stepSeconds}. */
-  public JsonNode queryRange(String promql, double startSeconds, double endSeconds, int stepSeconds) throws Exception {
-    return api("/api/v1/query_range?query=" + encode(promql) + "&start=" + startSeconds + "&end=" + endSeconds + "&step=" + stepSeconds)
+  public JsonNode queryRange(String promql, double startSeconds, double endSeconds, int stepSeconds)
+      throws Exception {
+    return api("/api/v1/query_range?query="
+            + encode(promql)
+            + "&start="
+            + startSeconds
+            + "&end="
+            + endSeconds
+            + "&step="
+            + stepSeconds)
         .get("result");
   }
 
@@ -110,7 +144,8 @@ public final class PrometheusServer implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     process.destroy();
-    if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) process.destroyForcibly().waitFor();
+    if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS))
+      process.destroyForcibly().waitFor();
     http.close();
   }
 }

@@ -3,12 +3,23 @@ package io.pkibench.formats.ades;
 import io.pkibench.keys.SigningKey;
 import java.security.cert.X509Certificate;
 
-/** The independent check of each format's result, for callers outside this package (the HTTP client workloads). */
+/**
+ * The independent check of each format's result, for callers outside this package (the HTTP client
+ * workloads).
+ */
 public final class AdesChecks {
   private AdesChecks() {}
 
-  /** {@code tsaTrustAnchor}: the root the signature time-stamp's TSA must chain to (used by the B-T formats only). */
-  public static void check(TwoPhaseSigner.Format format, byte[] signed, byte[] original, SigningKey key, X509Certificate tsaTrustAnchor)
+  /**
+   * {@code tsaTrustAnchor}: the root the signature time-stamp's TSA must chain to (used by the B-T
+   * formats only).
+   */
+  public static void check(
+      TwoPhaseSigner.Format format,
+      byte[] signed,
+      byte[] original,
+      SigningKey key,
+      X509Certificate tsaTrustAnchor)
       throws Exception {
     switch (format) {
       case CADES -> CadesVerifier.check(signed, original, key);
@@ -19,8 +30,12 @@ public final class AdesChecks {
     }
   }
 
-  /** The document a format's workloads sign by default: random bytes, the sample PDF, or the sample XML message. */
-  public static byte[] sampleDocument(TwoPhaseSigner.Format format, int sizeBytes) throws java.io.IOException {
+  /**
+   * The document a format's workloads sign by default: random bytes, the sample PDF, or the sample
+   * XML message.
+   */
+  public static byte[] sampleDocument(TwoPhaseSigner.Format format, int sizeBytes)
+      throws java.io.IOException {
     return switch (format) {
       case CADES, CADES_T -> {
         byte[] content = new byte[sizeBytes];

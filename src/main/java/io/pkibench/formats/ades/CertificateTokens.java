@@ -9,8 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * DSS's certificate wrappers, one per distinct certificate. DSS orders a signer's chain by checking
- * which certificate signed which on every CMS it builds, and remembers the answer inside the
- * {@link CertificateToken} (under its own lock); a fresh token per request repeated those RSA
+ * which certificate signed which on every CMS it builds, and remembers the answer inside the {@link
+ * CertificateToken} (under its own lock); a fresh token per request repeated those RSA
  * verifications twice per signature, 13% of the signing service's CPU per CAdES. Bounded: past
  * {@link #CAPACITY} certificates the cache starts over rather than grow with every client.
  */

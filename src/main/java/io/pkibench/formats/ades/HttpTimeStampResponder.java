@@ -4,12 +4,17 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;
 
-/** A TSA at a URL (RFC 3161 section 3.4: POST application/timestamp-query, answer application/timestamp-reply). */
+/**
+ * A TSA at a URL (RFC 3161 section 3.4: POST application/timestamp-query, answer
+ * application/timestamp-reply).
+ */
 public final class HttpTimeStampResponder implements TimeStampResponder, AutoCloseable {
   public static final String QUERY_TYPE = "application/timestamp-query";
   public static final String REPLY_TYPE = "application/timestamp-reply";
+
   /** What some TSAs still send, from drafts of RFC 3161: the same DER. */
   static final String DRAFT_REPLY_TYPE = "application/timestamp-response";
+
   private final URI url;
   private final BinaryHttp http = new BinaryHttp();
 

@@ -10,30 +10,32 @@ import org.xml.sax.ErrorHandler;
 import org.xml.sax.SAXParseException;
 
 /**
- * DSS parses a client's XML with document builders that have no error handler, so the JDK's default one
- * writes {@code [Fatal Error] :1:1: Content is not allowed in prolog.} to the service's stderr for every
- * malformed document a client chooses to send. Installed once per process, DSS's builders get a handler
- * that throws on a fatal error (DSS then refuses the document as it would anyway), goes on past the rest
- * as the default does, and writes nothing. The factory
- * DSS builds, with its security settings, is kept and wrapped; only its builders' handler changes.
+ * DSS parses a client's XML with document builders that have no error handler, so the JDK's default
+ * one writes {@code [Fatal Error] :1:1: Content is not allowed in prolog.} to the service's stderr
+ * for every malformed document a client chooses to send. Installed once per process, DSS's builders
+ * get a handler that throws on a fatal error (DSS then refuses the document as it would anyway),
+ * goes on past the rest as the default does, and writes nothing. The factory DSS builds, with its
+ * security settings, is kept and wrapped; only its builders' handler changes.
  */
 final class QuietXmlParsers {
-  private static final ErrorHandler QUIET = new ErrorHandler() {
-    @Override
-    public void warning(SAXParseException e) {
-      // a warning is not a failure, and not the client's business to print
-    }
+  private static final ErrorHandler QUIET =
+      new ErrorHandler() {
+        @Override
+        public void warning(SAXParseException e) {
+          // a warning is not a failure, and not the client's business to print
+        }
 
-    @Override
-    public void error(SAXParseException e) {
-      // recoverable: the JDK's default handler prints it and parsing goes on; so does this one, without the print
-    }
+        @Override
+        public void error(SAXParseException e) {
+          // recoverable: the JDK's default handler prints it and parsing goes on; so does this one,
+          // without the print
+        }
 
-    @Override
-    public void fatalError(SAXParseException e) throws SAXParseException {
-      throw e;
-    }
-  };
+        @Override
+        public void fatalError(SAXParseException e) throws SAXParseException {
+          throw e;
+        }
+      };
 
   private QuietXmlParsers() {}
 
@@ -52,7 +54,8 @@ final class QuietXmlParsers {
   }
 
   private static final class Builder extends DocumentBuilderFactoryBuilder {
-    private final DocumentBuilderFactoryBuilder secure = DocumentBuilderFactoryBuilder.getSecureDocumentBuilderFactoryBuilder();
+    private final DocumentBuilderFactoryBuilder secure =
+        DocumentBuilderFactoryBuilder.getSecureDocumentBuilderFactoryBuilder();
 
     @Override
     public DocumentBuilderFactory build() {

@@ -17,9 +17,9 @@ import org.apache.pdfbox.pdmodel.graphics.image.JPEGFactory;
 import org.apache.pdfbox.pdmodel.graphics.image.PDImageXObject;
 
 /**
- * The document the PDF workloads sign unless given {@code -p file=}: about 137 KB (the size the Rest
- * PKI study used) of text pages and photographic images, the same bytes every time (fixed seed), so
- * that runs on different machines sign the same thing.
+ * The document the PDF workloads sign unless given {@code -p file=}: about 137 KB (the size the
+ * Rest PKI study used) of text pages and photographic images, the same bytes every time (fixed
+ * seed), so that runs on different machines sign the same thing.
  */
 public final class SamplePdf {
   private static final long SEED = 137;
@@ -29,7 +29,8 @@ public final class SamplePdf {
 
   public static byte[] generate() throws IOException {
     SplittableRandom random = new SplittableRandom(SEED);
-    try (PDDocument doc = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
+    try (PDDocument doc = new PDDocument();
+        ByteArrayOutputStream out = new ByteArrayOutputStream()) {
       PDDocumentInformation info = new PDDocumentInformation();
       info.setTitle("pkibench sample contract");
       info.setProducer("pkibench");
@@ -54,7 +55,8 @@ public final class SamplePdf {
           content.drawImage(image, 50, 80, 420, 300);
         }
       }
-      // A fixed file identifier: PDFBox would otherwise derive one from the clock, and the bytes would differ each time.
+      // A fixed file identifier: PDFBox would otherwise derive one from the clock, and the bytes
+      // would differ each time.
       org.apache.pdfbox.cos.COSArray id = new org.apache.pdfbox.cos.COSArray();
       byte[] idBytes = new byte[16];
       random.nextBytes(idBytes);
@@ -72,14 +74,20 @@ public final class SamplePdf {
     Graphics2D g = image.createGraphics();
     for (int i = 0; i < 40; i++) {
       g.setColor(new Color(random.nextInt(256), random.nextInt(256), random.nextInt(256)));
-      g.fillOval(random.nextInt(width) - 60, random.nextInt(height) - 60, 40 + random.nextInt(160), 40 + random.nextInt(160));
+      g.fillOval(
+          random.nextInt(width) - 60,
+          random.nextInt(height) - 60,
+          40 + random.nextInt(160),
+          40 + random.nextInt(160));
     }
     g.dispose();
     for (int y = 0; y < height; y++) {
       for (int x = 0; x < width; x++) {
         int rgb = image.getRGB(x, y);
         int grain = random.nextInt(25) - 12;
-        int r = clamp(((rgb >> 16) & 0xff) + grain), gr = clamp(((rgb >> 8) & 0xff) + grain), b = clamp((rgb & 0xff) + grain);
+        int r = clamp(((rgb >> 16) & 0xff) + grain),
+            gr = clamp(((rgb >> 8) & 0xff) + grain),
+            b = clamp((rgb & 0xff) + grain);
         image.setRGB(x, y, (r << 16) | (gr << 8) | b);
       }
     }
@@ -90,8 +98,32 @@ public final class SamplePdf {
     return Math.max(0, Math.min(255, v));
   }
 
-  private static final String[] WORDS = {"the", "parties", "agree", "that", "payment", "shall", "be", "made", "within", "thirty",
-      "days", "of", "signature", "by", "electronic", "transfer", "to", "account", "named", "in", "annex", "and", "any", "dispute"};
+  private static final String[] WORDS = {
+    "the",
+    "parties",
+    "agree",
+    "that",
+    "payment",
+    "shall",
+    "be",
+    "made",
+    "within",
+    "thirty",
+    "days",
+    "of",
+    "signature",
+    "by",
+    "electronic",
+    "transfer",
+    "to",
+    "account",
+    "named",
+    "in",
+    "annex",
+    "and",
+    "any",
+    "dispute"
+  };
 
   private static String sentence(SplittableRandom random) {
     StringBuilder s = new StringBuilder();

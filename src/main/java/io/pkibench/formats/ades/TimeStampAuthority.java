@@ -1,7 +1,7 @@
 package io.pkibench.formats.ades;
 
-import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.keys.SigningKey;
+import io.pkibench.pki.KeyAlgorithm;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.security.GeneralSecurityException;
@@ -31,9 +31,13 @@ import org.bouncycastle.tsp.TimeStampTokenGenerator;
 public final class TimeStampAuthority implements TimeStampResponder {
   /** ETSI EN 319 421 best-practices time-stamp policy. */
   public static final ASN1ObjectIdentifier POLICY = new ASN1ObjectIdentifier("0.4.0.2023.1.1");
+
   /** Digest algorithms a request may use; others get a rejection response, as RFC 3161 says. */
-  private static final Set<ASN1ObjectIdentifier> ACCEPTED = Set.of(
-      NISTObjectIdentifiers.id_sha256, NISTObjectIdentifiers.id_sha384, NISTObjectIdentifiers.id_sha512);
+  private static final Set<ASN1ObjectIdentifier> ACCEPTED =
+      Set.of(
+          NISTObjectIdentifiers.id_sha256,
+          NISTObjectIdentifiers.id_sha384,
+          NISTObjectIdentifiers.id_sha512);
 
   private final SigningKey key;
   private final JcaCertStore chain;
@@ -52,7 +56,10 @@ public final class TimeStampAuthority implements TimeStampResponder {
     return key.certificate();
   }
 
-  /** Answers a DER request with a DER response: a granted token, or a rejection that says why (never an exception for bad input). */
+  /**
+   * Answers a DER request with a DER response: a granted token, or a rejection that says why (never
+   * an exception for bad input).
+   */
   @Override
   public byte[] respond(byte[] requestDer) throws IOException {
     TimeStampRequest request;
@@ -61,29 +68,48 @@ public final class TimeStampAuthority implements TimeStampResponder {
     } catch (IOException | RuntimeException e) {
       // BouncyCastle's ASN.1 parser reports malformed input with assorted runtime exceptions, whose
       // text names its classes: the client is told what is wrong in our words, not in the parser's.
-      return reject(org.bouncycastle.asn1.cmp.PKIFailureInfo.badDataFormat, "the request is not a DER-encoded RFC 3161 TimeStampReq");
+      return reject(
+          org.bouncycastle.asn1.cmp.PKIFailureInfo.badDataFormat,
+          "the request is not a DER-encoded RFC 3161 TimeStampReq");
     }
     try {
-      TimeStampResponseGenerator responder = new TimeStampResponseGenerator(tokenGenerator(), ACCEPTED);
+      TimeStampResponseGenerator responder =
+          new TimeStampResponseGenerator(tokenGenerator(), ACCEPTED);
       Date now = Date.from(clock.instant());
-      return responder.generateGrantedResponse(request, BigInteger.valueOf(serial.incrementAndGet()), now).getEncoded();
+      return responder
+          .generateGrantedResponse(request, BigInteger.valueOf(serial.incrementAndGet()), now)
+          .getEncoded();
     } catch (TSPException e) {
       return refusal(e);
     } catch (RuntimeException e) {
       // a request that parsed but whose parts do not (BouncyCastle reads lazily)
-      return reject(org.bouncycastle.asn1.cmp.PKIFailureInfo.badDataFormat, "the request is not a DER-encoded RFC 3161 TimeStampReq");
+      return reject(
+          org.bouncycastle.asn1.cmp.PKIFailureInfo.badDataFormat,
+          "the request is not a DER-encoded RFC 3161 TimeStampReq");
     } catch (GeneralSecurityException | OperatorCreationException e) {
       throw new IOException("the TSA cannot sign: " + e.getMessage(), e);
     }
   }
 
-  private TimeStampTokenGenerator tokenGenerator() throws GeneralSecurityException, OperatorCreationException, TSPException {
+  private TimeStampTokenGenerator tokenGenerator()
+      throws GeneralSecurityException, OperatorCreationException, TSPException {
     String algorithm = KeyAlgorithm.signatureAlgorithmFor(key.privateKey());
-    SignerInfoGenerator signer = new JcaSignerInfoGeneratorBuilder(new JcaDigestCalculatorProviderBuilder().build())
-        .build(new JcaContentSignerBuilder(algorithm).setProvider(key.provider()).build(key.privateKey()), key.certificate());
-    TimeStampTokenGenerator generator = new TimeStampTokenGenerator(signer,
-        new JcaDigestCalculatorProviderBuilder().build().get(
-            new org.bouncycastle.asn1.x509.AlgorithmIdentifier(NISTObjectIdentifiers.id_sha256)), POLICY);
+    SignerInfoGenerator signer =
+        new JcaSignerInfoGeneratorBuilder(new JcaDigestCalculatorProviderBuilder().build())
+            .build(
+                new JcaContentSignerBuilder(algorithm)
+                    .setProvider(key.provider())
+                    .build(key.privateKey()),
+                key.certificate());
+    TimeStampTokenGenerator generator =
+        new TimeStampTokenGenerator(
+            signer,
+            new JcaDigestCalculatorProviderBuilder()
+                .build()
+                .get(
+                    new org.bouncycastle.asn1.x509.AlgorithmIdentifier(
+                        NISTObjectIdentifiers.id_sha256)),
+            POLICY);
     generator.setAccuracySeconds(1);
     generator.addCertificates(chain);
     return generator;
@@ -93,23 +119,35 @@ public final class TimeStampAuthority implements TimeStampResponder {
   private static byte[] refusal(TSPException e) throws IOException {
     String m = String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT);
     if (m.contains("algorithm")) {
-      return reject(org.bouncycastle.asn1.cmp.PKIFailureInfo.badAlg, "the message imprint's hash algorithm is not accepted; use SHA-256, SHA-384 or SHA-512");
+      return reject(
+          org.bouncycastle.asn1.cmp.PKIFailureInfo.badAlg,
+          "the message imprint's hash algorithm is not accepted; use SHA-256, SHA-384 or SHA-512");
     }
-    if (m.contains("policy")) return reject(org.bouncycastle.asn1.cmp.PKIFailureInfo.unacceptedPolicy, "this TSA issues tokens under its own policy only");
-    if (m.contains("extension")) return reject(org.bouncycastle.asn1.cmp.PKIFailureInfo.unacceptedExtension, "the request carries an extension this TSA does not accept");
+    if (m.contains("policy"))
+      return reject(
+          org.bouncycastle.asn1.cmp.PKIFailureInfo.unacceptedPolicy,
+          "this TSA issues tokens under its own policy only");
+    if (m.contains("extension"))
+      return reject(
+          org.bouncycastle.asn1.cmp.PKIFailureInfo.unacceptedExtension,
+          "the request carries an extension this TSA does not accept");
     if (m.contains("imprint") || m.contains("length")) {
-      return reject(org.bouncycastle.asn1.cmp.PKIFailureInfo.badDataFormat, "the message imprint's length does not match its hash algorithm");
+      return reject(
+          org.bouncycastle.asn1.cmp.PKIFailureInfo.badDataFormat,
+          "the message imprint's length does not match its hash algorithm");
     }
-    return reject(org.bouncycastle.asn1.cmp.PKIFailureInfo.badRequest, "the request cannot be granted as it is");
+    return reject(
+        org.bouncycastle.asn1.cmp.PKIFailureInfo.badRequest,
+        "the request cannot be granted as it is");
   }
 
   private static byte[] reject(int failure, String why) throws IOException {
     try {
-      return new TimeStampResponseGenerator(null, ACCEPTED).generateFailResponse(
-          org.bouncycastle.asn1.cmp.PKIStatus.REJECTION, failure, why).getEncoded();
+      return new TimeStampResponseGenerator(null, ACCEPTED)
+          .generateFailResponse(org.bouncycastle.asn1.cmp.PKIStatus.REJECTION, failure, why)
+          .getEncoded();
     } catch (TSPException e) {
       throw new IOException(e);
     }
   }
-
 }

@@ -18,19 +18,25 @@ public final class XadesVerifier {
 
   private XadesVerifier() {}
 
-  /** The JDK's XMLDSig core validation (references and signature value) with the signer's public key. */
+  /**
+   * The JDK's XMLDSig core validation (references and signature value) with the signer's public
+   * key.
+   */
   public static void check(byte[] signedXml, SigningKey key) throws Exception {
     DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
     factory.setNamespaceAware(true);
     factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
     Document doc = factory.newDocumentBuilder().parse(new ByteArrayInputStream(signedXml));
     NodeList signatures = doc.getElementsByTagNameNS(DSIG_NS, "Signature");
-    if (signatures.getLength() != 1) throw new SignatureException("expected one ds:Signature, found " + signatures.getLength());
+    if (signatures.getLength() != 1)
+      throw new SignatureException("expected one ds:Signature, found " + signatures.getLength());
     // XAdES references its SignedProperties by Id; DOM needs to be told which attribute is an ID.
     NodeList properties = doc.getElementsByTagNameNS(XADES_NS, "SignedProperties");
-    for (int i = 0; i < properties.getLength(); i++) ((Element) properties.item(i)).setIdAttribute("Id", true);
+    for (int i = 0; i < properties.getLength(); i++)
+      ((Element) properties.item(i)).setIdAttribute("Id", true);
     DOMValidateContext context = new DOMValidateContext(key.publicKey(), signatures.item(0));
     XMLSignature signature = XMLSignatureFactory.getInstance("DOM").unmarshalXMLSignature(context);
-    if (!signature.validate(context)) throw new SignatureException("the XAdES signature does not validate with the JDK's XMLDSig");
+    if (!signature.validate(context))
+      throw new SignatureException("the XAdES signature does not validate with the JDK's XMLDSig");
   }
 }

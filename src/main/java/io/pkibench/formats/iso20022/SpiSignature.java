@@ -32,22 +32,27 @@ import org.w3c.dom.Node;
 import org.xml.sax.SAXException;
 
 /**
- * The SPI message signature (ISO 20022 business application header signing, as the PIX SPI uses it),
- * through Apache Santuario: XMLDSig in {@code AppHdr/Sgntr}, exclusive C14N, RSA-SHA256 (ECDSA-SHA256
- * for an EC key), KeyInfo carrying X509IssuerSerial, and three references in this order:
+ * The SPI message signature (ISO 20022 business application header signing, as the PIX SPI uses
+ * it), through Apache Santuario: XMLDSig in {@code AppHdr/Sgntr}, exclusive C14N, RSA-SHA256
+ * (ECDSA-SHA256 for an EC key), KeyInfo carrying X509IssuerSerial, and three references in this
+ * order:
+ *
  * <ol>
- *   <li>the KeyInfo, by its Id;</li>
- *   <li>{@code URI=""} with the enveloped-signature transform: the header, signed as a document of its
- *       own, so the empty URI is the AppHdr and not the envelope around it;</li>
- *   <li>a reference with no URI: the {@code Document} (the pacs.008 itself), which only an application
- *       that knows the message can resolve.</li>
+ *   <li>the KeyInfo, by its Id;
+ *   <li>{@code URI=""} with the enveloped-signature transform: the header, signed as a document of
+ *       its own, so the empty URI is the AppHdr and not the envelope around it;
+ *   <li>a reference with no URI: the {@code Document} (the pacs.008 itself), which only an
+ *       application that knows the message can resolve.
  * </ol>
+ *
  * One instance is shared by every thread; the parsers it needs are per thread.
  */
 public final class SpiSignature {
   public static final String KEY_INFO_ID = "key-info";
-  private static final ThreadLocal<DocumentBuilder> BUILDERS = ThreadLocal.withInitial(SpiSignature::newBuilder);
-  private static final ThreadLocal<Transformer> WRITERS = ThreadLocal.withInitial(SpiSignature::newWriter);
+  private static final ThreadLocal<DocumentBuilder> BUILDERS =
+      ThreadLocal.withInitial(SpiSignature::newBuilder);
+  private static final ThreadLocal<Transformer> WRITERS =
+      ThreadLocal.withInitial(SpiSignature::newWriter);
 
   static {
     org.apache.xml.security.Init.init();
@@ -58,11 +63,14 @@ public final class SpiSignature {
 
   public SpiSignature(SigningKey key) {
     this.key = key;
-    this.signatureMethod = switch (key.privateKey().getAlgorithm()) {
-      case "RSA" -> XMLSignature.ALGO_ID_SIGNATURE_RSA_SHA256;
-      case "EC" -> XMLSignature.ALGO_ID_SIGNATURE_ECDSA_SHA256;
-      default -> throw new IllegalArgumentException("the SPI signs with RSA (or EC) keys, not " + key.privateKey().getAlgorithm());
-    };
+    this.signatureMethod =
+        switch (key.privateKey().getAlgorithm()) {
+          case "RSA" -> XMLSignature.ALGO_ID_SIGNATURE_RSA_SHA256;
+          case "EC" -> XMLSignature.ALGO_ID_SIGNATURE_ECDSA_SHA256;
+          default ->
+              throw new IllegalArgumentException(
+                  "the SPI signs with RSA (or EC) keys, not " + key.privateKey().getAlgorithm());
+        };
   }
 
   public X509Certificate certificate() {
@@ -84,22 +92,34 @@ public final class SpiSignature {
     Document headerDoc = parts.headerDoc();
     Element sgntr = child(parts.headerCopy(), Pacs008Pool.HEADER_NS, "Sgntr");
 
-    XMLSignature signature = new XMLSignature(headerDoc, "", signatureMethod, Canonicalizer.ALGO_ID_C14N_EXCL_OMIT_COMMENTS, key.provider());
+    XMLSignature signature =
+        new XMLSignature(
+            headerDoc,
+            "",
+            signatureMethod,
+            Canonicalizer.ALGO_ID_C14N_EXCL_OMIT_COMMENTS,
+            key.provider());
     sgntr.appendChild(signature.getElement());
     signature.getKeyInfo().setId(KEY_INFO_ID);
     X509Data data = new X509Data(headerDoc);
     data.add(new XMLX509IssuerSerial(headerDoc, key.certificate()));
     signature.getKeyInfo().add(data);
-    signature.addDocument("#" + KEY_INFO_ID, c14n(headerDoc, false), MessageDigestAlgorithm.ALGO_ID_DIGEST_SHA256);
+    signature.addDocument(
+        "#" + KEY_INFO_ID, c14n(headerDoc, false), MessageDigestAlgorithm.ALGO_ID_DIGEST_SHA256);
     signature.addDocument("", c14n(headerDoc, true), MessageDigestAlgorithm.ALGO_ID_DIGEST_SHA256);
-    signature.addDocument(null, c14n(headerDoc, false), MessageDigestAlgorithm.ALGO_ID_DIGEST_SHA256);
+    signature.addDocument(
+        null, c14n(headerDoc, false), MessageDigestAlgorithm.ALGO_ID_DIGEST_SHA256);
     signature.addResourceResolver(new DocumentReference(parts.document()));
     signature.sign(key.privateKey());
     parts.envelope().replaceChild(message.importNode(parts.headerCopy(), true), parts.header());
   }
 
-  /** A message's envelope, header and Document, and the header copied into a document of its own (where URI="" is the header). */
-  private record Parts(Element envelope, Element header, Element document, Document headerDoc, Element headerCopy) {
+  /**
+   * A message's envelope, header and Document, and the header copied into a document of its own
+   * (where URI="" is the header).
+   */
+  private record Parts(
+      Element envelope, Element header, Element document, Document headerDoc, Element headerCopy) {
     static Parts of(Document message) throws IOException {
       Element envelope = message.getDocumentElement();
       Element header = child(envelope, Pacs008Pool.HEADER_NS, "AppHdr");
@@ -112,25 +132,35 @@ public final class SpiSignature {
   }
 
   /**
-   * Verifies a signed message against {@code signer}: the signature value, the three references, and
-   * that the KeyInfo names this certificate. Throws saying what is wrong.
+   * Verifies a signed message against {@code signer}: the signature value, the three references,
+   * and that the KeyInfo names this certificate. Throws saying what is wrong.
    */
-  public static void verify(Document message, X509Certificate signer) throws XMLSecurityException, IOException {
+  public static void verify(Document message, X509Certificate signer)
+      throws XMLSecurityException, IOException {
     Parts parts = Parts.of(message);
     Element sgntr = child(parts.headerCopy(), Pacs008Pool.HEADER_NS, "Sgntr");
-    Element signatureElement = child(sgntr, org.apache.xml.security.utils.Constants.SignatureSpecNS, "Signature");
+    Element signatureElement =
+        child(sgntr, org.apache.xml.security.utils.Constants.SignatureSpecNS, "Signature");
     XMLSignature signature = new XMLSignature(signatureElement, "", true);
-    Element keyInfo = child(signatureElement, org.apache.xml.security.utils.Constants.SignatureSpecNS, "KeyInfo");
+    Element keyInfo =
+        child(signatureElement, org.apache.xml.security.utils.Constants.SignatureSpecNS, "KeyInfo");
     keyInfo.setIdAttributeNS(null, "Id", true);
-    if (signature.getSignedInfo().getLength() != 3) throw new IOException("the SPI signature has three references, this one " + signature.getSignedInfo().getLength());
+    if (signature.getSignedInfo().getLength() != 3)
+      throw new IOException(
+          "the SPI signature has three references, this one "
+              + signature.getSignedInfo().getLength());
     X509Data data = signature.getKeyInfo().itemX509Data(0);
     XMLX509IssuerSerial issuerSerial = data == null ? null : data.itemIssuerSerial(0);
-    if (issuerSerial == null || !issuerSerial.getSerialNumber().equals(signer.getSerialNumber())
-        || !new javax.security.auth.x500.X500Principal(issuerSerial.getIssuerName()).equals(signer.getIssuerX500Principal())) {
-      throw new IOException("the KeyInfo does not name the signer's certificate (issuer and serial)");
+    if (issuerSerial == null
+        || !issuerSerial.getSerialNumber().equals(signer.getSerialNumber())
+        || !new javax.security.auth.x500.X500Principal(issuerSerial.getIssuerName())
+            .equals(signer.getIssuerX500Principal())) {
+      throw new IOException(
+          "the KeyInfo does not name the signer's certificate (issuer and serial)");
     }
     signature.addResourceResolver(new DocumentReference(parts.document()));
-    if (!signature.checkSignatureValue(signer)) throw new IOException("the SPI signature does not verify");
+    if (!signature.checkSignatureValue(signer))
+      throw new IOException("the SPI signature does not verify");
   }
 
   /** The signed message's bytes. */
@@ -149,7 +179,9 @@ public final class SpiSignature {
 
   static Element child(Element parent, String namespace, String localName) throws IOException {
     for (Node n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
-      if (n instanceof Element e && localName.equals(e.getLocalName()) && namespace.equals(e.getNamespaceURI())) return e;
+      if (n instanceof Element e
+          && localName.equals(e.getLocalName())
+          && namespace.equals(e.getNamespaceURI())) return e;
     }
     throw new IOException("no " + localName + " (" + namespace + ") in " + parent.getLocalName());
   }
@@ -168,7 +200,8 @@ public final class SpiSignature {
     }
 
     @Override
-    public XMLSignatureInput engineResolveURI(ResourceResolverContext context) throws ResourceResolverException {
+    public XMLSignatureInput engineResolveURI(ResourceResolverContext context)
+        throws ResourceResolverException {
       return new XMLSignatureInput(document);
     }
   }
@@ -181,18 +214,20 @@ public final class SpiSignature {
       factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
       factory.setExpandEntityReferences(false);
       DocumentBuilder builder = factory.newDocumentBuilder();
-      // errors are thrown, never printed: the default handler writes "[Fatal Error]" lines at a sender's will
-      builder.setErrorHandler(new org.xml.sax.helpers.DefaultHandler() {
-        @Override
-        public void error(org.xml.sax.SAXParseException e) throws SAXException {
-          throw e;
-        }
+      // errors are thrown, never printed: the default handler writes "[Fatal Error]" lines at a
+      // sender's will
+      builder.setErrorHandler(
+          new org.xml.sax.helpers.DefaultHandler() {
+            @Override
+            public void error(org.xml.sax.SAXParseException e) throws SAXException {
+              throw e;
+            }
 
-        @Override
-        public void fatalError(org.xml.sax.SAXParseException e) throws SAXException {
-          throw e;
-        }
-      });
+            @Override
+            public void fatalError(org.xml.sax.SAXParseException e) throws SAXException {
+              throw e;
+            }
+          });
       return builder;
     } catch (ParserConfigurationException e) {
       throw new IllegalStateException(e);

@@ -14,22 +14,43 @@ import javax.xml.stream.XMLStreamReader;
 
 /**
  * The certified data of a PEC document, {@code daticert.xml}, with the elements and attributes the
- * technical rules publish (DPCM 2 Nov 2005, annex: {@code daticert.dtd}); {@code daticert.xsd} beside
- * this class is that list as a schema. {@code msgid} is the user's Message-ID with its angle brackets,
- * {@code identificativo} the provider's id for the message (its transport envelope's Message-ID).
+ * technical rules publish (DPCM 2 Nov 2005, annex: {@code daticert.dtd}); {@code daticert.xsd}
+ * beside this class is that list as a schema. {@code msgid} is the user's Message-ID with its angle
+ * brackets, {@code identificativo} the provider's id for the message (its transport envelope's
+ * Message-ID).
  */
-public record Daticert(String tipo, String errore, String mittente, List<Recipient> destinatari, String risposte, String oggetto,
-    String gestoreEmittente, ZonedDateTime data, String identificativo, String msgid, String ricevuta, String consegna,
-    List<String> ricezione, String erroreEsteso) {
+public record Daticert(
+    String tipo,
+    String errore,
+    String mittente,
+    List<Recipient> destinatari,
+    String risposte,
+    String oggetto,
+    String gestoreEmittente,
+    ZonedDateTime data,
+    String identificativo,
+    String msgid,
+    String ricevuta,
+    String consegna,
+    List<String> ricezione,
+    String erroreEsteso) {
 
   public static final String NO_ERROR = "nessuno";
   private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("dd/MM/yyyy");
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
   private static final DateTimeFormatter ZONE = DateTimeFormatter.ofPattern("xx");
-  /** The three read back as one; built once (a pattern parsed per document was a tenth of reading daticert.xml). */
-  private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("dd/MM/yyyy HH:mm:ss xx");
 
-  /** An addressee and whether the index knows its domain as a PEC provider's ({@code certificato}) or not ({@code esterno}). */
+  /**
+   * The three read back as one; built once (a pattern parsed per document was a tenth of reading
+   * daticert.xml).
+   */
+  private static final DateTimeFormatter WHEN =
+      DateTimeFormatter.ofPattern("dd/MM/yyyy HH:mm:ss xx");
+
+  /**
+   * An addressee and whether the index knows its domain as a PEC provider's ({@code certificato})
+   * or not ({@code esterno}).
+   */
   public record Recipient(String address, boolean certified) {}
 
   public Daticert {
@@ -45,11 +66,18 @@ public record Daticert(String tipo, String errore, String mittente, List<Recipie
   public byte[] toXml() {
     StringBuilder x = new StringBuilder(1024);
     x.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\r\n");
-    x.append("<postacert tipo=\"").append(escape(tipo)).append("\" errore=\"").append(escape(errore)).append("\">\r\n");
+    x.append("<postacert tipo=\"")
+        .append(escape(tipo))
+        .append("\" errore=\"")
+        .append(escape(errore))
+        .append("\">\r\n");
     x.append("  <intestazione>\r\n");
     element(x, "    ", "mittente", mittente);
     for (Recipient r : destinatari) {
-      x.append("    <destinatari tipo=\"").append(r.certified() ? "certificato" : "esterno").append("\">").append(escape(r.address()))
+      x.append("    <destinatari tipo=\"")
+          .append(r.certified() ? "certificato" : "esterno")
+          .append("\">")
+          .append(escape(r.address()))
           .append("</destinatari>\r\n");
     }
     element(x, "    ", "risposte", risposte);
@@ -62,7 +90,8 @@ public record Daticert(String tipo, String errore, String mittente, List<Recipie
     x.append("    </data>\r\n");
     element(x, "    ", "identificativo", identificativo);
     if (msgid != null) element(x, "    ", "msgid", msgid);
-    if (ricevuta != null) x.append("    <ricevuta tipo=\"").append(escape(ricevuta)).append("\"/>\r\n");
+    if (ricevuta != null)
+      x.append("    <ricevuta tipo=\"").append(escape(ricevuta)).append("\"/>\r\n");
     if (consegna != null) element(x, "    ", "consegna", consegna);
     for (String r : ricezione) element(x, "    ", "ricezione", r);
     if (erroreEsteso != null) element(x, "    ", "errore-esteso", erroreEsteso);
@@ -71,7 +100,14 @@ public record Daticert(String tipo, String errore, String mittente, List<Recipie
   }
 
   private static void element(StringBuilder x, String indent, String name, String text) {
-    x.append(indent).append('<').append(name).append('>').append(escape(text)).append("</").append(name).append(">\r\n");
+    x.append(indent)
+        .append('<')
+        .append(name)
+        .append('>')
+        .append(escape(text))
+        .append("</")
+        .append(name)
+        .append(">\r\n");
   }
 
   private static String escape(String s) {
@@ -84,9 +120,15 @@ public record Daticert(String tipo, String errore, String mittente, List<Recipie
         case '&' -> out.append("&amp;");
         case '"' -> out.append("&quot;");
         default -> {
-          // characters XML 1.0 cannot carry at all (a header may hold any byte) become U+FFFD rather than a broken document
-          boolean allowed = c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD)
-              || Character.isSurrogate(c);
+          // characters XML 1.0 cannot carry at all (a header may hold any byte) become U+FFFD
+          // rather than a broken document
+          boolean allowed =
+              c == 0x9
+                  || c == 0xA
+                  || c == 0xD
+                  || (c >= 0x20 && c <= 0xD7FF)
+                  || (c >= 0xE000 && c <= 0xFFFD)
+                  || Character.isSurrogate(c);
           out.append(allowed ? c : '\uFFFD');
         }
       }
@@ -95,9 +137,10 @@ public record Daticert(String tipo, String errore, String mittente, List<Recipie
   }
 
   /**
-   * One factory for every document, configured once: newFactory() looks its implementation up through the
-   * ServiceLoader, scanning the class path's jars, which was a fifth of a receiving provider's CPU per message
-   * (its profile). Creating readers from a configured factory is thread-safe (StAX; Woodstox documents it).
+   * One factory for every document, configured once: newFactory() looks its implementation up
+   * through the ServiceLoader, scanning the class path's jars, which was a fifth of a receiving
+   * provider's CPU per message (its profile). Creating readers from a configured factory is
+   * thread-safe (StAX; Woodstox documents it).
    */
   private static final XMLInputFactory READERS = readers();
 
@@ -108,11 +151,26 @@ public record Daticert(String tipo, String errore, String mittente, List<Recipie
     return factory;
   }
 
-  /** Reads a daticert.xml; a document without the required elements, or not XML, is refused with what is missing. */
+  /**
+   * Reads a daticert.xml; a document without the required elements, or not XML, is refused with
+   * what is missing.
+   */
   public static Daticert parse(byte[] xml) {
     XMLInputFactory factory = READERS;
-    String tipo = null, errore = null, mittente = null, risposte = null, oggetto = null, gestore = null, giorno = null, ora = null, zona = null;
-    String identificativo = null, msgid = null, ricevuta = null, consegna = null, erroreEsteso = null;
+    String tipo = null,
+        errore = null,
+        mittente = null,
+        risposte = null,
+        oggetto = null,
+        gestore = null,
+        giorno = null,
+        ora = null,
+        zona = null;
+    String identificativo = null,
+        msgid = null,
+        ricevuta = null,
+        consegna = null,
+        erroreEsteso = null;
     List<Recipient> destinatari = new ArrayList<>();
     List<String> ricezione = new ArrayList<>();
     try {
@@ -142,14 +200,16 @@ public record Daticert(String tipo, String errore, String mittente, List<Recipie
             case "consegna" -> consegna = r.getElementText().strip();
             case "ricezione" -> ricezione.add(r.getElementText().strip());
             case "errore-esteso" -> erroreEsteso = r.getElementText();
-            default -> { }
+            default -> {}
           }
         }
       } finally {
         r.close();
       }
     } catch (XMLStreamException e) {
-      throw new IllegalArgumentException("daticert.xml is not well-formed XML: " + e.getMessage().lines().reduce((a, b) -> b).orElse(""));
+      throw new IllegalArgumentException(
+          "daticert.xml is not well-formed XML: "
+              + e.getMessage().lines().reduce((a, b) -> b).orElse(""));
     }
     List<String> missing = new ArrayList<>();
     if (tipo == null) missing.add("postacert/@tipo");
@@ -158,14 +218,29 @@ public record Daticert(String tipo, String errore, String mittente, List<Recipie
     if (gestore == null) missing.add("gestore-emittente");
     if (giorno == null || ora == null || zona == null) missing.add("data (giorno, ora, zona)");
     if (identificativo == null) missing.add("identificativo");
-    if (!missing.isEmpty()) throw new IllegalArgumentException("daticert.xml lacks " + String.join(", ", missing));
+    if (!missing.isEmpty())
+      throw new IllegalArgumentException("daticert.xml lacks " + String.join(", ", missing));
     ZonedDateTime when;
     try {
       when = ZonedDateTime.parse(giorno + " " + ora + " " + zona, WHEN);
     } catch (java.time.format.DateTimeParseException e) {
-      throw new IllegalArgumentException("daticert.xml has a date it cannot read: " + giorno + " " + ora + " zona " + zona);
+      throw new IllegalArgumentException(
+          "daticert.xml has a date it cannot read: " + giorno + " " + ora + " zona " + zona);
     }
-    return new Daticert(tipo, errore, mittente, destinatari, risposte, oggetto, gestore, when, identificativo, msgid, ricevuta, consegna,
-        ricezione, erroreEsteso);
+    return new Daticert(
+        tipo,
+        errore,
+        mittente,
+        destinatari,
+        risposte,
+        oggetto,
+        gestore,
+        when,
+        identificativo,
+        msgid,
+        ricevuta,
+        consegna,
+        ricezione,
+        erroreEsteso);
   }
 }

@@ -3,10 +3,10 @@ package io.pkibench.formats.pec;
 import java.util.Optional;
 
 /**
- * The documents a PEC provider issues (DPCM 2 Nov 2005 technical rules; RFC 6109 §3): each marked by
- * one header ({@code X-Ricevuta} for receipts, {@code X-Trasporto} for envelopes), a subject prefix,
- * and the {@code tipo} its {@code daticert.xml} carries (none for the anomaly envelope, which has no
- * certified data).
+ * The documents a PEC provider issues (DPCM 2 Nov 2005 technical rules; RFC 6109 §3): each marked
+ * by one header ({@code X-Ricevuta} for receipts, {@code X-Trasporto} for envelopes), a subject
+ * prefix, and the {@code tipo} its {@code daticert.xml} carries (none for the anomaly envelope,
+ * which has no certified data).
  */
 public enum DocumentKind {
   ACCEPTANCE("X-Ricevuta", "accettazione", "ACCETTAZIONE: "),

@@ -12,8 +12,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The top-level header block of a message file, read without the body: what the reliability check and
- * the end-to-end workload need to tell a provider document's kind and the message it refers to.
+ * The top-level header block of a message file, read without the body: what the reliability check
+ * and the end-to-end workload need to tell a provider document's kind and the message it refers to.
  */
 public final class MailHeaders {
   private static final int MAX_HEADER_BYTES = 256 * 1024;
@@ -37,11 +37,16 @@ public final class MailHeaders {
     }
   }
 
-  /** The header block of a message in memory (up to its first blank line, at most 256 KB), parsed as {@link #read}. */
+  /**
+   * The header block of a message in memory (up to its first blank line, at most 256 KB), parsed as
+   * {@link #read}.
+   */
   public static Map<String, String> of(byte[] message) {
     int end = Math.min(message.length, MAX_HEADER_BYTES);
     for (int i = 0; i + 1 < end; i++) {
-      if (message[i] == '\n' && (message[i + 1] == '\n' || (message[i + 1] == '\r' && i + 2 < end && message[i + 2] == '\n'))) {
+      if (message[i] == '\n'
+          && (message[i + 1] == '\n'
+              || (message[i + 1] == '\r' && i + 2 < end && message[i + 2] == '\n'))) {
         end = i + 1;
         break;
       }
@@ -53,7 +58,10 @@ public final class MailHeaders {
     Map<String, String> h = new HashMap<>();
     for (String line : block.replaceAll("\r?\n[ \t]+", " ").split("\r?\n")) {
       int colon = line.indexOf(':');
-      if (colon > 0) h.putIfAbsent(line.substring(0, colon).strip().toLowerCase(Locale.ROOT), line.substring(colon + 1).strip());
+      if (colon > 0)
+        h.putIfAbsent(
+            line.substring(0, colon).strip().toLowerCase(Locale.ROOT),
+            line.substring(colon + 1).strip());
     }
     return h;
   }

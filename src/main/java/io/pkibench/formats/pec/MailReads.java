@@ -9,7 +9,10 @@ final class MailReads {
     T get() throws Exception;
   }
 
-  /** A header a damaged message cannot give is read as {@code fallback}: the document about it is still issued. */
+  /**
+   * A header a damaged message cannot give is read as {@code fallback}: the document about it is
+   * still issued.
+   */
   static <T> T safe(Read<T> read, T fallback) {
     try {
       T v = read.get();

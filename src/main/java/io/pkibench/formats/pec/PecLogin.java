@@ -24,15 +24,19 @@ public record PecLogin(String user, Secret password, SSLContext tls) {
     user = user.toLowerCase(Locale.ROOT);
   }
 
-  /** The test user {@code address}'s login: its password derived from the test PKI, trusting the PKI's root. */
+  /**
+   * The test user {@code address}'s login: its password derived from the test PKI, trusting the
+   * PKI's root.
+   */
   public static PecLogin testUser(TestPki pki, String address) throws GeneralSecurityException {
-    return new PecLogin(address, testPassword(pki, address), TlsContexts.trusting(pki.certificate("root-ca")));
+    return new PecLogin(
+        address, testPassword(pki, address), TlsContexts.trusting(pki.certificate("root-ca")));
   }
 
   /**
-   * A test user's password: HMAC-SHA256 under the test PKI's keystore password of the folded address,
-   * so that the providers and the users' clients of one PKI agree on it without a file of passwords,
-   * and another PKI's users cannot log in.
+   * A test user's password: HMAC-SHA256 under the test PKI's keystore password of the folded
+   * address, so that the providers and the users' clients of one PKI agree on it without a file of
+   * passwords, and another PKI's users cannot log in.
    */
   public static Secret testPassword(TestPki pki, String address) {
     Secret keystore = pki.keystorePassword();
@@ -45,8 +49,15 @@ public record PecLogin(String user, Secret password, SSLContext tls) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(keyBytes, "HmacSHA256"));
-      byte[] d = mac.doFinal(("pkibench pec login\n" + address.toLowerCase(Locale.ROOT)).getBytes(StandardCharsets.UTF_8));
-      return Secret.of(Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(d, 18)).toCharArray());
+      byte[] d =
+          mac.doFinal(
+              ("pkibench pec login\n" + address.toLowerCase(Locale.ROOT))
+                  .getBytes(StandardCharsets.UTF_8));
+      return Secret.of(
+          Base64.getUrlEncoder()
+              .withoutPadding()
+              .encodeToString(Arrays.copyOf(d, 18))
+              .toCharArray());
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     } finally {

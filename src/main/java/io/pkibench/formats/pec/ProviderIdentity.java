@@ -10,7 +10,8 @@ import java.util.Locale;
  * Who a provider is, as every document it issues says: its domain and name (gestore-emittente), the
  * index of the providers it trusts, and the clock and zone its documents are dated in.
  */
-public record ProviderIdentity(String domain, String name, ProviderIndex index, InstantSource clock, ZoneId zone) {
+public record ProviderIdentity(
+    String domain, String name, ProviderIndex index, InstantSource clock, ZoneId zone) {
   /** The local part a provider signs and receives its own documents with. */
   public static final String PROVIDER_MAILBOX = "posta-certificata";
 
@@ -18,12 +19,18 @@ public record ProviderIdentity(String domain, String name, ProviderIndex index, 
     domain = domain.toLowerCase(Locale.ROOT);
   }
 
-  /** {@code posta-certificata@DOMAIN}: the From of this provider's documents and the mailbox of the receipts it is sent. */
+  /**
+   * {@code posta-certificata@DOMAIN}: the From of this provider's documents and the mailbox of the
+   * receipts it is sent.
+   */
   public String address() {
     return PROVIDER_MAILBOX + "@" + domain;
   }
 
-  /** The provider's id for the message of job {@code jobId}: its envelope's Message-ID, {@code identificativo} in daticert.xml. */
+  /**
+   * The provider's id for the message of job {@code jobId}: its envelope's Message-ID, {@code
+   * identificativo} in daticert.xml.
+   */
   public String identificativo(String jobId) {
     return "opec." + jobId + "@" + domain;
   }
@@ -40,7 +47,12 @@ public record ProviderIdentity(String domain, String name, ProviderIndex index, 
 
   /** "Il giorno 25/11/2026 alle ore 10:00:00 (+0100)": how the documents' texts date an event. */
   static String when(ZonedDateTime t) {
-    return "Il giorno " + DateTimeFormatter.ofPattern("dd/MM/yyyy").format(t) + " alle ore " + DateTimeFormatter.ofPattern("HH:mm:ss").format(t)
-        + " (" + DateTimeFormatter.ofPattern("xx").format(t) + ")";
+    return "Il giorno "
+        + DateTimeFormatter.ofPattern("dd/MM/yyyy").format(t)
+        + " alle ore "
+        + DateTimeFormatter.ofPattern("HH:mm:ss").format(t)
+        + " ("
+        + DateTimeFormatter.ofPattern("xx").format(t)
+        + ")";
   }
 }

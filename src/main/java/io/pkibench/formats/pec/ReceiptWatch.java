@@ -23,21 +23,26 @@ import java.util.stream.Stream;
 
 /**
  * Waits for the document a sender's provider answers a message with, as it lands in the sender's
- * Maildir: the delivery receipt (the end of a {@code pec-send} transaction) or a non-acceptance. One
- * thread for every worker, told of new files by the JDK's WatchService (inotify on Linux) rather than
- * by listing directories that grow by thousands of files; a lost event (the queue overflowed) makes it
- * list them once.
+ * Maildir: the delivery receipt (the end of a {@code pec-send} transaction) or a non-acceptance.
+ * One thread for every worker, told of new files by the JDK's WatchService (inotify on Linux)
+ * rather than by listing directories that grow by thousands of files; a lost event (the queue
+ * overflowed) makes it list them once.
  */
 public final class ReceiptWatch implements AutoCloseable {
   private final WatchService watch;
   private final Map<WatchKey, Path> directories = new HashMap<>();
   private final Map<String, CompletableFuture<DocumentKind>> pending = new ConcurrentHashMap<>();
+
   /** Files already looked at; only the watching thread touches it after the constructor. */
   private final Set<Path> seen = new HashSet<>();
+
   private final Thread thread;
   private volatile boolean closed;
 
-  /** Watches each Maildir's {@code new} directory, made if missing; files already there belong to earlier runs and are ignored. */
+  /**
+   * Watches each Maildir's {@code new} directory, made if missing; files already there belong to
+   * earlier runs and are ignored.
+   */
   public ReceiptWatch(List<Path> newDirectories) throws IOException {
     watch = FileSystems.getDefault().newWatchService();
     try {
@@ -57,7 +62,10 @@ public final class ReceiptWatch implements AutoCloseable {
     thread = Thread.ofPlatform().daemon().name("pec-receipt-watch").start(this::loop);
   }
 
-  /** Completes with the kind of the first answer that refers to {@code messageId}: a delivery receipt or a non-acceptance. */
+  /**
+   * Completes with the kind of the first answer that refers to {@code messageId}: a delivery
+   * receipt or a non-acceptance.
+   */
   public CompletableFuture<DocumentKind> expect(String messageId) {
     CompletableFuture<DocumentKind> answer = new CompletableFuture<>();
     pending.put(messageId, answer);
@@ -106,7 +114,8 @@ public final class ReceiptWatch implements AutoCloseable {
     }
     String reference = headers.get("x-riferimento-message-id");
     if (reference == null) return;
-    DocumentKind kind = DocumentKind.of(headers.get("x-ricevuta"), headers.get("x-trasporto")).orElse(null);
+    DocumentKind kind =
+        DocumentKind.of(headers.get("x-ricevuta"), headers.get("x-trasporto")).orElse(null);
     if (kind != DocumentKind.DELIVERY && kind != DocumentKind.NON_ACCEPTANCE) return;
     CompletableFuture<DocumentKind> answer = pending.remove(reference.strip());
     if (answer != null) answer.complete(kind);

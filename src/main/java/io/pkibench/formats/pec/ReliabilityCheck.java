@@ -1,9 +1,6 @@
 package io.pkibench.formats.pec;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,12 +13,13 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * The original's reliability test: every message a provider acknowledged has, per the rules, exactly
- * one acceptance receipt in its sender's mailbox, its transport envelope in each recipient's mailbox,
- * one taking-charge receipt in the sending provider's mailbox from each recipient's provider, and one
- * delivery receipt per recipient in the sender's mailbox; all correlated by {@code
- * X-Riferimento-Message-ID} (the user's Message-ID) and, for delivery receipts, the recipient in
- * daticert.xml. A document missing is a loss, one too many a duplicate, each listed by Message-ID.
+ * The original's reliability test: every message a provider acknowledged has, per the rules,
+ * exactly one acceptance receipt in its sender's mailbox, its transport envelope in each
+ * recipient's mailbox, one taking-charge receipt in the sending provider's mailbox from each
+ * recipient's provider, and one delivery receipt per recipient in the sender's mailbox; all
+ * correlated by {@code X-Riferimento-Message-ID} (the user's Message-ID) and, for delivery
+ * receipts, the recipient in daticert.xml. A document missing is a loss, one too many a duplicate,
+ * each listed by Message-ID.
  */
 public final class ReliabilityCheck {
   private ReliabilityCheck() {}
@@ -33,45 +31,82 @@ public final class ReliabilityCheck {
     }
 
     public String describe() {
-      return messageId + ": " + document + (forWhom.isEmpty() ? "" : " for " + forWhom) + (found == 0 ? " missing" : " found " + found + " times");
+      return messageId
+          + ": "
+          + document
+          + (forWhom.isEmpty() ? "" : " for " + forWhom)
+          + (found == 0 ? " missing" : " found " + found + " times");
     }
   }
 
-  /** The outcome: messages checked, those with a loss, those with a duplicate, and every finding. */
-  public record Result(int messages, int documentsRead, List<String> lost, List<String> duplicated, List<Finding> findings,
-      List<String> refused, List<String> undeliverable, List<String> anomalies, List<KindCount> byKind) {
+  /**
+   * The outcome: messages checked, those with a loss, those with a duplicate, and every finding.
+   */
+  public record Result(
+      int messages,
+      int documentsRead,
+      List<String> lost,
+      List<String> duplicated,
+      List<Finding> findings,
+      List<String> refused,
+      List<String> undeliverable,
+      List<String> anomalies,
+      List<KindCount> byKind) {
     public boolean passed() {
       return lost.isEmpty() && duplicated.isEmpty();
     }
 
     public String summary() {
-      return "reliability: " + messages + " messages, " + lost.size() + " lost, " + duplicated.size() + " duplicated";
+      return "reliability: "
+          + messages
+          + " messages, "
+          + lost.size()
+          + " lost, "
+          + duplicated.size()
+          + " duplicated";
     }
 
-    /** The documents in the mailboxes by type, as the original counted them: how many, and their size in KB. */
+    /**
+     * The documents in the mailboxes by type, as the original counted them: how many, and their
+     * size in KB.
+     */
     public String byKindLine() {
-      return "by document type: " + String.join(", ", byKind.stream().map(KindCount::describe).toList());
+      return "by document type: "
+          + String.join(", ", byKind.stream().map(KindCount::describe).toList());
     }
   }
 
-  /** The provider documents of one kind found in the mailboxes: how many, and their bytes on disk (as delivered, headers included). */
+  /**
+   * The provider documents of one kind found in the mailboxes: how many, and their bytes on disk
+   * (as delivered, headers included).
+   */
   public record KindCount(DocumentKind kind, long count, long bytes) {
     public String describe() {
-      return String.format(Locale.ROOT, "%s %d (%.0f KB, %.1f KB each)", kind.value, count, bytes / 1000.0, count == 0 ? 0 : bytes / 1000.0 / count);
+      return String.format(
+          Locale.ROOT,
+          "%s %d (%.0f KB, %.1f KB each)",
+          kind.value,
+          count,
+          bytes / 1000.0,
+          count == 0 ? 0 : bytes / 1000.0 / count);
     }
   }
 
   /** A provider document found in a mailbox, with what the check needs of it. */
-  private record Found(String mailbox, DocumentKind kind, String reference, String deliveredTo, long bytes) {}
+  private record Found(
+      String mailbox, DocumentKind kind, String reference, String deliveredTo, long bytes) {}
 
   /**
-   * Checks again every half second while documents are missing and none is duplicated, until {@code wait}
-   * has passed: receipts still on their way are not losses. A duplicate ends it at once (waiting cannot
-   * remove one).
+   * Checks again every half second while documents are missing and none is duplicated, until {@code
+   * wait} has passed: receipts still on their way are not losses. A duplicate ends it at once
+   * (waiting cannot remove one).
    */
-  public static Result await(List<Path> mailboxRoots, List<SentMessage> sent, java.time.Duration wait) throws IOException, InterruptedException {
+  public static Result await(
+      List<Path> mailboxRoots, List<SentMessage> sent, java.time.Duration wait)
+      throws IOException, InterruptedException {
     long deadline = System.nanoTime() + wait.toNanos();
-    // A delivered file never changes: each round reads only the files that arrived since the one before.
+    // A delivered file never changes: each round reads only the files that arrived since the one
+    // before.
     Map<Path, java.util.Optional<Found>> seen = new HashMap<>();
     Result r = check(mailboxRoots, sent, seen);
     while (!r.passed() && r.duplicated().isEmpty() && System.nanoTime() < deadline) {
@@ -85,11 +120,14 @@ public final class ReliabilityCheck {
     return check(mailboxRoots, sent, new HashMap<>());
   }
 
-  private static Result check(List<Path> mailboxRoots, List<SentMessage> sent, Map<Path, java.util.Optional<Found>> seen) throws IOException {
+  private static Result check(
+      List<Path> mailboxRoots, List<SentMessage> sent, Map<Path, java.util.Optional<Found>> seen)
+      throws IOException {
     List<Found> found = new ArrayList<>();
     int read = 0;
     for (Path root : mailboxRoots) {
-      if (!Files.isDirectory(root)) continue; // nothing delivered there yet: every document it should hold counts as missing
+      if (!Files.isDirectory(root))
+        continue; // nothing delivered there yet: every document it should hold counts as missing
       try (Stream<Path> boxes = Files.list(root)) {
         for (Path box : boxes.filter(Files::isDirectory).sorted().toList()) {
           String mailbox = box.getFileName().toString().toLowerCase(Locale.ROOT);
@@ -112,7 +150,9 @@ public final class ReliabilityCheck {
       }
     }
     Map<String, List<Found>> byReference = new HashMap<>();
-    for (Found f : found) if (f.reference() != null) byReference.computeIfAbsent(f.reference(), k -> new ArrayList<>()).add(f);
+    for (Found f : found)
+      if (f.reference() != null)
+        byReference.computeIfAbsent(f.reference(), k -> new ArrayList<>()).add(f);
     List<Finding> findings = new ArrayList<>();
     Set<String> lost = new LinkedHashSet<>();
     Set<String> duplicated = new LinkedHashSet<>();
@@ -122,14 +162,18 @@ public final class ReliabilityCheck {
     for (SentMessage m : sent) {
       List<Found> docs = byReference.getOrDefault(m.messageId(), List.of());
       String sender = m.from().toLowerCase(Locale.ROOT);
-      if (docs.stream().anyMatch(d -> d.kind() == DocumentKind.NON_ACCEPTANCE && d.mailbox().equals(sender))) {
-        refused.add(m.messageId()); // not accepted, per the rules: the sender was told; nothing else is due
+      if (docs.stream()
+          .anyMatch(d -> d.kind() == DocumentKind.NON_ACCEPTANCE && d.mailbox().equals(sender))) {
+        refused.add(
+            m.messageId()); // not accepted, per the rules: the sender was told; nothing else is due
         continue;
       }
       List<Finding> mine = new ArrayList<>();
       expect(mine, m, "acceptance receipt", "", count(docs, DocumentKind.ACCEPTANCE, sender, null));
-      if (docs.stream().anyMatch(d -> d.kind() == DocumentKind.NON_DELIVERY && d.mailbox().equals(sender))) {
-        // refused for good by the recipients' provider, per the rules: accepted, then the sender told it was not delivered
+      if (docs.stream()
+          .anyMatch(d -> d.kind() == DocumentKind.NON_DELIVERY && d.mailbox().equals(sender))) {
+        // refused for good by the recipients' provider, per the rules: accepted, then the sender
+        // told it was not delivered
         undeliverable.add(m.messageId());
         for (Finding f : mine) (f.lost() ? lost : duplicated).add(m.messageId());
         findings.addAll(mine);
@@ -141,12 +185,25 @@ public final class ReliabilityCheck {
         domains.add(r.substring(r.indexOf('@') + 1));
         expect(mine, m, "transport envelope", r, count(docs, DocumentKind.TRANSPORT, r, null));
         expect(mine, m, "delivery receipt", r, count(docs, DocumentKind.DELIVERY, sender, r));
-        if (docs.stream().anyMatch(d -> d.kind() == DocumentKind.ANOMALY && d.mailbox().equals(r))) anomalies.add(m.messageId() + " to " + r);
+        if (docs.stream().anyMatch(d -> d.kind() == DocumentKind.ANOMALY && d.mailbox().equals(r)))
+          anomalies.add(m.messageId() + " to " + r);
       }
-      String senderProvider = PecProvider.PROVIDER_MAILBOX + "@" + sender.substring(sender.indexOf('@') + 1);
+      String senderProvider =
+          PecProvider.PROVIDER_MAILBOX + "@" + sender.substring(sender.indexOf('@') + 1);
       for (String domain : domains) {
-        expect(mine, m, "taking-charge receipt", domain, (int) docs.stream()
-            .filter(d -> d.kind() == DocumentKind.TAKING_CHARGE && d.mailbox().equals(senderProvider) && domain.equals(d.deliveredTo())).count());
+        expect(
+            mine,
+            m,
+            "taking-charge receipt",
+            domain,
+            (int)
+                docs.stream()
+                    .filter(
+                        d ->
+                            d.kind() == DocumentKind.TAKING_CHARGE
+                                && d.mailbox().equals(senderProvider)
+                                && domain.equals(d.deliveredTo()))
+                    .count());
       }
       for (Finding f : mine) (f.lost() ? lost : duplicated).add(m.messageId());
       findings.addAll(mine);
@@ -154,24 +211,42 @@ public final class ReliabilityCheck {
     List<KindCount> byKind = new ArrayList<>();
     for (DocumentKind kind : DocumentKind.values()) {
       List<Found> of = found.stream().filter(f -> f.kind() == kind).toList();
-      if (!of.isEmpty()) byKind.add(new KindCount(kind, of.size(), of.stream().mapToLong(Found::bytes).sum()));
+      if (!of.isEmpty())
+        byKind.add(new KindCount(kind, of.size(), of.stream().mapToLong(Found::bytes).sum()));
     }
-    return new Result(sent.size(), read, List.copyOf(lost), List.copyOf(duplicated), findings, refused, undeliverable, anomalies, byKind);
+    return new Result(
+        sent.size(),
+        read,
+        List.copyOf(lost),
+        List.copyOf(duplicated),
+        findings,
+        refused,
+        undeliverable,
+        anomalies,
+        byKind);
   }
 
-  private static void expect(List<Finding> findings, SentMessage m, String document, String forWhom, int found) {
+  private static void expect(
+      List<Finding> findings, SentMessage m, String document, String forWhom, int found) {
     if (found != 1) findings.add(new Finding(m.messageId(), document, forWhom, found));
   }
 
-  private static int count(List<Found> docs, DocumentKind kind, String mailbox, String deliveredTo) {
-    return (int) docs.stream().filter(d -> d.kind() == kind && d.mailbox().equals(mailbox)
-        && (deliveredTo == null || deliveredTo.equals(d.deliveredTo()))).count();
+  private static int count(
+      List<Found> docs, DocumentKind kind, String mailbox, String deliveredTo) {
+    return (int)
+        docs.stream()
+            .filter(
+                d ->
+                    d.kind() == kind
+                        && d.mailbox().equals(mailbox)
+                        && (deliveredTo == null || deliveredTo.equals(d.deliveredTo())))
+            .count();
   }
 
   /**
-   * The document in a mailbox file, or null for mail that is none. Only the header block is read, except
-   * for delivery receipts, whose recipient is in daticert.xml, and taking-charge receipts, whose
-   * provider is their From.
+   * The document in a mailbox file, or null for mail that is none. Only the header block is read,
+   * except for delivery receipts, whose recipient is in daticert.xml, and taking-charge receipts,
+   * whose provider is their From.
    */
   private static Found read(String mailbox, Path file) throws IOException {
     Map<String, String> h = MailHeaders.read(file);
@@ -189,8 +264,14 @@ public final class ReliabilityCheck {
     } else if (kind.get() == DocumentKind.TAKING_CHARGE) {
       String from = h.getOrDefault("from", "");
       int at = from.lastIndexOf('@');
-      deliveredTo = at < 0 ? "" : from.substring(at + 1).replaceAll("[>\\s].*$", "").toLowerCase(Locale.ROOT);
+      deliveredTo =
+          at < 0 ? "" : from.substring(at + 1).replaceAll("[>\\s].*$", "").toLowerCase(Locale.ROOT);
     }
-    return new Found(mailbox, kind.get(), reference == null ? null : reference.strip(), deliveredTo, Files.size(file));
+    return new Found(
+        mailbox,
+        kind.get(),
+        reference == null ? null : reference.strip(),
+        deliveredTo,
+        Files.size(file));
   }
 }

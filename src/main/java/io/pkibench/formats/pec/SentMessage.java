@@ -1,7 +1,7 @@
 package io.pkibench.formats.pec;
 
-import io.pkibench.pki.InputFiles;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.pkibench.pki.InputFiles;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -12,10 +12,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A message a user handed to its provider and the provider acknowledged (250): one line of
- * {@code sent.jsonl}, what the reliability check holds the mailboxes against.
+ * A message a user handed to its provider and the provider acknowledged (250): one line of {@code
+ * sent.jsonl}, what the reliability check holds the mailboxes against.
  */
-public record SentMessage(String messageId, String from, List<String> to, int bytes, String sentAt) {
+public record SentMessage(
+    String messageId, String from, List<String> to, int bytes, String sentAt) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   public SentMessage {
@@ -27,7 +28,9 @@ public record SentMessage(String messageId, String from, List<String> to, int by
     private final BufferedWriter out;
 
     public Log(Path file) throws IOException {
-      out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      out =
+          Files.newBufferedWriter(
+              file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 
     public synchronized void add(SentMessage m) throws IOException {
@@ -50,10 +53,17 @@ public record SentMessage(String messageId, String from, List<String> to, int by
       if (lines.get(i).isBlank()) continue;
       try {
         SentMessage m = JSON.readValue(lines.get(i), SentMessage.class);
-        if (m.messageId() == null || m.from() == null || m.to().isEmpty()) throw new IOException("messageId, from and to are required");
+        if (m.messageId() == null || m.from() == null || m.to().isEmpty())
+          throw new IOException("messageId, from and to are required");
         list.add(m);
       } catch (IOException e) {
-        throw new IOException(file + " line " + (i + 1) + ": not a sent message (" + e.getMessage().lines().findFirst().orElse("") + ")");
+        throw new IOException(
+            file
+                + " line "
+                + (i + 1)
+                + ": not a sent message ("
+                + e.getMessage().lines().findFirst().orElse("")
+                + ")");
       }
     }
     return list;

@@ -2,7 +2,6 @@ package io.pkibench.formats.rsfn;
 
 import io.pkibench.pki.InputFiles;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,12 +11,12 @@ import java.util.Map;
 import javax.security.auth.x500.X500Principal;
 
 /**
- * The one-byte code C10/C12 give a certificate's issuing CA. A code is found by the first rule whose
- * text the issuer's distinguished name contains (case-insensitive). The defaults name the CAs as the
- * published list does (01 Serpro, 02 Certisign, 04 Serasa, 05 Caixa, 06 Valid, 07 Soluti) and give
- * the test PKI's two intermediates codes of their own (0x51, 0x52), which no published CA uses.
- * A file of rules ({@code --ca-codes FILE}) comes before the defaults: one {@code CODE = TEXT} a line,
- * CODE as {@code 0x51} or {@code 81}, {@code #} starts a comment.
+ * The one-byte code C10/C12 give a certificate's issuing CA. A code is found by the first rule
+ * whose text the issuer's distinguished name contains (case-insensitive). The defaults name the CAs
+ * as the published list does (01 Serpro, 02 Certisign, 04 Serasa, 05 Caixa, 06 Valid, 07 Soluti)
+ * and give the test PKI's two intermediates codes of their own (0x51, 0x52), which no published CA
+ * uses. A file of rules ({@code --ca-codes FILE}) comes before the defaults: one {@code CODE =
+ * TEXT} a line, CODE as {@code 0x51} or {@code 81}, {@code #} starts a comment.
  */
 public final class CaCodes {
   private static final Map<String, Integer> PUBLISHED = new LinkedHashMap<>();
@@ -49,7 +48,10 @@ public final class CaCodes {
     return new CaCodes(rules);
   }
 
-  /** The rules of {@code file}, then the defaults; every bad line is reported at once, naming the file and line. */
+  /**
+   * The rules of {@code file}, then the defaults; every bad line is reported at once, naming the
+   * file and line.
+   */
   public static CaCodes read(Path file) throws IOException {
     List<Rule> rules = new ArrayList<>();
     List<String> problems = new ArrayList<>();
@@ -66,7 +68,10 @@ public final class CaCodes {
       String codeText = line.substring(0, eq).strip();
       Integer code = null;
       try {
-        code = codeText.toLowerCase(Locale.ROOT).startsWith("0x") ? Integer.parseInt(codeText.substring(2), 16) : Integer.parseInt(codeText);
+        code =
+            codeText.toLowerCase(Locale.ROOT).startsWith("0x")
+                ? Integer.parseInt(codeText.substring(2), 16)
+                : Integer.parseInt(codeText);
       } catch (NumberFormatException e) {
         code = null;
       }
@@ -85,8 +90,11 @@ public final class CaCodes {
   public int codeOf(X500Principal issuer) {
     String dn = issuer.getName(X500Principal.RFC2253).toLowerCase(Locale.ROOT) + ",";
     for (Rule r : rules) if (dn.contains(r.text)) return r.code;
-    throw new IllegalArgumentException("no RSFN CA code for the issuer " + issuer.getName(X500Principal.RFC2253)
-        + "; give one in a --ca-codes file, a line like 0x51 = " + issuer.getName(X500Principal.RFC2253));
+    throw new IllegalArgumentException(
+        "no RSFN CA code for the issuer "
+            + issuer.getName(X500Principal.RFC2253)
+            + "; give one in a --ca-codes file, a line like 0x51 = "
+            + issuer.getName(X500Principal.RFC2253));
   }
 
   /** The published CA a code stands for, or null. */

@@ -6,16 +6,23 @@ package io.pkibench.formats.rsfn;
  */
 public enum ErrorCode {
   OK(0x00, "accepted"),
-  HEADER_LENGTH(0x01, "the header's length (C01) is not 588, or the envelope is shorter than a header"),
+  HEADER_LENGTH(
+      0x01, "the header's length (C01) is not 588, or the envelope is shorter than a header"),
   VERSION(0x02, "the protocol version (C02) is not 3"),
-  RECIPIENT_KEY_ALGORITHM(0x03, "the recipient's key algorithm (C06) is unknown or differs from the recipient's certificate"),
+  RECIPIENT_KEY_ALGORITHM(
+      0x03,
+      "the recipient's key algorithm (C06) is unknown or differs from the recipient's certificate"),
   SYMMETRIC_ALGORITHM(0x04, "the symmetric algorithm (C07) is unknown"),
-  SENDER_KEY_ALGORITHM(0x05, "the sender's key algorithm (C08) is unknown or differs from the sender's certificate"),
+  SENDER_KEY_ALGORITHM(
+      0x05, "the sender's key algorithm (C08) is unknown or differs from the sender's certificate"),
   HASH_ALGORITHM(0x06, "the hash algorithm (C09) is unknown"),
-  RECIPIENT_CA(0x07, "the recipient certificate's CA code (C10) does not match the recipient's certificate"),
-  RECIPIENT_SERIAL(0x08, "the recipient certificate's serial (C11) does not match the recipient's certificate"),
+  RECIPIENT_CA(
+      0x07, "the recipient certificate's CA code (C10) does not match the recipient's certificate"),
+  RECIPIENT_SERIAL(
+      0x08, "the recipient certificate's serial (C11) does not match the recipient's certificate"),
   SENDER_CA(0x09, "the sender certificate's CA code (C12) does not match the sender's certificate"),
-  SENDER_SERIAL(0x0A, "the sender certificate's serial (C13) does not match the sender's certificate"),
+  SENDER_SERIAL(
+      0x0A, "the sender certificate's serial (C13) does not match the sender's certificate"),
   SIGNATURE(0x0B, "the signature (C15) does not verify over the plaintext"),
   RECIPIENT_NOT_OWNER(0x0C, "the recipient's certificate is not the unpacking party's own"),
   KEY_EXTRACTION(0x0D, "the symmetric key (C14) cannot be extracted with the recipient's key"),

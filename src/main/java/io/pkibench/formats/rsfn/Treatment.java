@@ -1,6 +1,9 @@
 package io.pkibench.formats.rsfn;
 
-/** The header's C04, special treatment: whether the payload is encrypted and compressed, and what it is. */
+/**
+ * The header's C04, special treatment: whether the payload is encrypted and compressed, and what it
+ * is.
+ */
 public enum Treatment {
   NORMAL(0, true, false, "a message, encrypted"),
   NOT_ACTIVATED(1, true, false, "a message under a certificate not yet activated, encrypted"),
@@ -29,7 +32,10 @@ public enum Treatment {
     return null;
   }
 
-  /** What {@code --gzip} and {@code --no-encrypt} ask for: a message unless compressed (compression is for files). */
+  /**
+   * What {@code --gzip} and {@code --no-encrypt} ask for: a message unless compressed (compression
+   * is for files).
+   */
   public static Treatment of(boolean encrypt, boolean gzip) {
     if (gzip) return encrypt ? FILE_COMPRESSED : FILE_COMPRESSED_CLEAR;
     return encrypt ? NORMAL : CLEAR;

@@ -7,26 +7,42 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 
-/** A client's connection to an echo server, plain or TLS: send bytes, read an exact number back, close. */
+/**
+ * A client's connection to an echo server, plain or TLS: send bytes, read an exact number back,
+ * close.
+ */
 public interface Connection extends AutoCloseable {
   void write(byte[] bytes, int offset, int length) throws IOException;
 
-  /** Reads exactly {@code length} bytes; a connection closed first is an {@link EOFException} saying how far it got. */
+  /**
+   * Reads exactly {@code length} bytes; a connection closed first is an {@link EOFException} saying
+   * how far it got.
+   */
   void readFully(byte[] into, int offset, int length) throws IOException;
 
-  /** Reads what has arrived, at least one byte, at most {@code length}; -1 once the server has closed. */
+  /**
+   * Reads what has arrived, at least one byte, at most {@code length}; -1 once the server has
+   * closed.
+   */
   int read(byte[] into, int offset, int length) throws IOException;
 
   @Override
   void close();
 
-  /** A connected TCP socket with Nagle off (small requests must not wait for an ACK) and a read timeout. */
+  /**
+   * A connected TCP socket with Nagle off (small requests must not wait for an ACK) and a read
+   * timeout.
+   */
   static Socket connect(InetSocketAddress address, int timeoutMillis) throws IOException {
     return connect(address, null, timeoutMillis);
   }
 
-  /** The same, leaving from {@code source} (a port of its own ephemeral range) when not null, else from the kernel's choice. */
-  static Socket connect(InetSocketAddress address, java.net.InetAddress source, int timeoutMillis) throws IOException {
+  /**
+   * The same, leaving from {@code source} (a port of its own ephemeral range) when not null, else
+   * from the kernel's choice.
+   */
+  static Socket connect(InetSocketAddress address, java.net.InetAddress source, int timeoutMillis)
+      throws IOException {
     Socket socket = new Socket();
     try {
       socket.setTcpNoDelay(true);
@@ -62,7 +78,9 @@ public interface Connection extends AutoCloseable {
       int done = 0;
       while (done < length) {
         int n = in.read(into, offset + done, length - done);
-        if (n < 0) throw new EOFException("the server closed the connection after " + done + " of " + length + " bytes");
+        if (n < 0)
+          throw new EOFException(
+              "the server closed the connection after " + done + " of " + length + " bytes");
         done += n;
       }
     }

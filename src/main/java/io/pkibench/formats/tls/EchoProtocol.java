@@ -4,24 +4,32 @@ import java.nio.ByteBuffer;
 import java.util.zip.CRC32;
 
 /**
- * The wire format of {@code serve tlsecho} and the {@code tls-*} workloads, the same on the plain and
- * the TLS port. Every frame starts with a 9-byte header: kind (1 byte), request length and response
- * length (unsigned 32-bit, big-endian), then the request's bytes.
+ * The wire format of {@code serve tlsecho} and the {@code tls-*} workloads, the same on the plain
+ * and the TLS port. Every frame starts with a 9-byte header: kind (1 byte), request length and
+ * response length (unsigned 32-bit, big-endian), then the request's bytes.
+ *
  * <ul>
  *   <li>{@code R} request/response (RR, ACRR): the server answers {@code responseLength} bytes, the
- *       request's bytes repeated, so the client can check every byte it gets;</li>
- *   <li>{@code S} stream frame: no answer; the server adds the bytes to a CRC-32 and counts the frame;</li>
+ *       request's bytes repeated, so the client can check every byte it gets;
+ *   <li>{@code S} stream frame: no answer; the server adds the bytes to a CRC-32 and counts the
+ *       frame;
  *   <li>{@code A} acknowledge: the server answers 16 bytes — frames and CRC-32 since the last
- *       acknowledgement (32-bit each) and their byte count (64-bit) — and starts counting afresh;</li>
- *   <li>{@code C} counters: the server answers a 32-bit length and its counters as JSON.</li>
+ *       acknowledgement (32-bit each) and their byte count (64-bit) — and starts counting afresh;
+ *   <li>{@code C} counters: the server answers a 32-bit length and its counters as JSON.
  * </ul>
+ *
  * A length over {@link #MAX_FRAME_BYTES} or an unknown kind is a protocol error: the server closes.
  */
 public final class EchoProtocol {
   public static final int HEADER_BYTES = 9;
   public static final int ACK_BYTES = 16;
-  /** Large enough for any transaction the studies send (16 KB), small enough to bound a connection's memory. */
+
+  /**
+   * Large enough for any transaction the studies send (16 KB), small enough to bound a connection's
+   * memory.
+   */
   public static final int MAX_FRAME_BYTES = 1 << 20;
+
   public static final byte REQUEST = 'R';
   public static final byte STREAM = 'S';
   public static final byte ACKNOWLEDGE = 'A';
@@ -30,7 +38,11 @@ public final class EchoProtocol {
   private EchoProtocol() {}
 
   public static byte[] header(byte kind, int requestLength, int responseLength) {
-    return ByteBuffer.allocate(HEADER_BYTES).put(kind).putInt(requestLength).putInt(responseLength).array();
+    return ByteBuffer.allocate(HEADER_BYTES)
+        .put(kind)
+        .putInt(requestLength)
+        .putInt(responseLength)
+        .array();
   }
 
   /** What an acknowledgement says: frames, their CRC-32 and byte count since the last one. */

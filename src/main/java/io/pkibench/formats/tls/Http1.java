@@ -6,18 +6,22 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * A minimal HTTP/1.1 client over a {@link Connection} (plain or TLS, either engine): one request at a
- * time, the response's status, headers and body length, the body counted and dropped. Why not the JDK's
- * HttpClient: it pools connections out of the caller's reach (a new connection and a full handshake per
- * request, https-acrr, cannot be forced) and runs JSSE only; this one runs on the same connections,
- * engines and client identities as the other TLS workloads, so a TLS figure and an HTTPS figure differ by
- * HTTP alone. Bodies by Content-Length, chunked, or until the server closes.
+ * A minimal HTTP/1.1 client over a {@link Connection} (plain or TLS, either engine): one request at
+ * a time, the response's status, headers and body length, the body counted and dropped. Why not the
+ * JDK's HttpClient: it pools connections out of the caller's reach (a new connection and a full
+ * handshake per request, https-acrr, cannot be forced) and runs JSSE only; this one runs on the
+ * same connections, engines and client identities as the other TLS workloads, so a TLS figure and
+ * an HTTPS figure differ by HTTP alone. Bodies by Content-Length, chunked, or until the server
+ * closes.
  */
 public final class Http1 {
   /** Longest status line plus headers taken; a server sending more is refused. */
   public static final int MAX_HEAD_BYTES = 64 * 1024;
 
-  /** What a response said: its status, its body's length, and whether the connection may carry another request. */
+  /**
+   * What a response said: its status, its body's length, and whether the connection may carry
+   * another request.
+   */
   public record Response(int status, long bodyBytes, boolean keepAlive, String bodyStart) {}
 
   private final Connection connection;
@@ -30,10 +34,20 @@ public final class Http1 {
   }
 
   /** A request's head: method, path, Host, Connection, and Content-Length when it has a body. */
-  public static byte[] head(String method, String path, String host, boolean keepAlive, long contentLength) {
-    StringBuilder b = new StringBuilder(method).append(' ').append(path).append(" HTTP/1.1\r\nHost: ").append(host).append("\r\n");
+  public static byte[] head(
+      String method, String path, String host, boolean keepAlive, long contentLength) {
+    StringBuilder b =
+        new StringBuilder(method)
+            .append(' ')
+            .append(path)
+            .append(" HTTP/1.1\r\nHost: ")
+            .append(host)
+            .append("\r\n");
     if (!keepAlive) b.append("Connection: close\r\n");
-    if (contentLength >= 0) b.append("Content-Length: ").append(contentLength).append("\r\nContent-Type: application/octet-stream\r\n");
+    if (contentLength >= 0)
+      b.append("Content-Length: ")
+          .append(contentLength)
+          .append("\r\nContent-Type: application/octet-stream\r\n");
     return b.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII);
   }
 
@@ -42,7 +56,11 @@ public final class Http1 {
     if (body == null || body.length == 0) {
       connection.write(head, 0, head.length);
     } else {
-      byte[] both = new byte[head.length + body.length]; // one write: head and body in as few TLS records as the engine makes
+      byte[] both =
+          new byte
+              [head.length
+                  + body.length]; // one write: head and body in as few TLS records as the engine
+      // makes
       System.arraycopy(head, 0, both, 0, head.length);
       System.arraycopy(body, 0, both, head.length, body.length);
       connection.write(both, 0, both.length);
@@ -52,7 +70,8 @@ public final class Http1 {
 
   private Response response() throws IOException {
     String statusLine = line();
-    if (!statusLine.startsWith("HTTP/1.")) throw new IOException("not an HTTP response: '" + printable(statusLine) + "'");
+    if (!statusLine.startsWith("HTTP/1."))
+      throw new IOException("not an HTTP response: '" + printable(statusLine) + "'");
     String[] parts = statusLine.split(" ", 3);
     int status;
     try {
@@ -66,10 +85,12 @@ public final class Http1 {
     int headBytes = statusLine.length();
     for (String h = line(); !h.isEmpty(); h = line()) {
       headBytes += h.length() + 2;
-      if (headBytes > MAX_HEAD_BYTES) throw new IOException("response headers over " + MAX_HEAD_BYTES + " bytes");
+      if (headBytes > MAX_HEAD_BYTES)
+        throw new IOException("response headers over " + MAX_HEAD_BYTES + " bytes");
       int colon = h.indexOf(':');
       if (colon < 0) continue;
-      String name = h.substring(0, colon).trim().toLowerCase(Locale.ROOT), value = h.substring(colon + 1).trim();
+      String name = h.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+          value = h.substring(colon + 1).trim();
       switch (name) {
         case "content-length" -> {
           try {
@@ -83,7 +104,7 @@ public final class Http1 {
           if (value.equalsIgnoreCase("close")) keepAlive = false;
           else if (value.equalsIgnoreCase("keep-alive")) keepAlive = true;
         }
-        default -> { }
+        default -> {}
       }
     }
     StringBuilder first = new StringBuilder();
@@ -94,7 +115,7 @@ public final class Http1 {
         body += skip(size, body, -1, first);
         line(); // the CRLF after the chunk
       }
-      for (String trailer = line(); !trailer.isEmpty(); trailer = line()) { }
+      for (String trailer = line(); !trailer.isEmpty(); trailer = line()) {}
     } else if (contentLength >= 0) {
       body = skip(contentLength, 0, contentLength, first);
     } else {
@@ -104,16 +125,26 @@ public final class Http1 {
     return new Response(status, body, keepAlive, first.toString());
   }
 
-  /** Drops {@code n} body bytes (or up to the close when n is Long.MAX_VALUE), keeping the first 64 as text for a failure's reason. */
+  /**
+   * Drops {@code n} body bytes (or up to the close when n is Long.MAX_VALUE), keeping the first 64
+   * as text for a failure's reason.
+   */
   private long skip(long n, long before, long declared, StringBuilder first) throws IOException {
     long done = 0;
     while (done < n) {
       if (start == end && !fill()) {
         if (n == Long.MAX_VALUE) return done;
-        throw new EOFException("the server closed the connection after " + (before + done) + (declared >= 0 ? " of " + declared : "") + " body bytes");
+        throw new EOFException(
+            "the server closed the connection after "
+                + (before + done)
+                + (declared >= 0 ? " of " + declared : "")
+                + " body bytes");
       }
       int take = (int) Math.min(end - start, n - done);
-      if (first.length() < 64) first.append(new String(buffer, start, Math.min(take, 64 - first.length()), StandardCharsets.ISO_8859_1));
+      if (first.length() < 64)
+        first.append(
+            new String(
+                buffer, start, Math.min(take, 64 - first.length()), StandardCharsets.ISO_8859_1));
       start += take;
       done += take;
     }
@@ -130,12 +161,17 @@ public final class Http1 {
     }
   }
 
-  /** One CRLF-terminated line, without the CRLF; the server closing first is an EOF naming the line. */
+  /**
+   * One CRLF-terminated line, without the CRLF; the server closing first is an EOF naming the line.
+   */
   private String line() throws IOException {
     StringBuilder b = new StringBuilder();
     while (true) {
       if (start == end && !fill()) {
-        throw new EOFException(b.length() == 0 ? "the server closed the connection before its response" : "the server closed the connection mid-line");
+        throw new EOFException(
+            b.length() == 0
+                ? "the server closed the connection before its response"
+                : "the server closed the connection mid-line");
       }
       byte c = buffer[start++];
       if (c == '\n') {
@@ -143,7 +179,8 @@ public final class Http1 {
         if (len > 0 && b.charAt(len - 1) == '\r') b.setLength(len - 1);
         return b.toString();
       }
-      if (b.length() >= MAX_HEAD_BYTES) throw new IOException("a response line over " + MAX_HEAD_BYTES + " bytes");
+      if (b.length() >= MAX_HEAD_BYTES)
+        throw new IOException("a response line over " + MAX_HEAD_BYTES + " bytes");
       b.append((char) (c & 0xff));
     }
   }

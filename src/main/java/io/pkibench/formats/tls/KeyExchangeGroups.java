@@ -15,18 +15,24 @@ import javax.net.ssl.SSLEngine;
  * negotiated, read from the engine's session.
  *
  * <p>The hybrid groups run on BoringSSL (netty-tcnative): it has X25519MLKEM768 and tells the group
- * each connection negotiated. The JDK 25's JSSE has no hybrid group (they come with JEP 527, JDK 26),
- * so groups are refused there; BouncyCastle's JSSE has them but would be a third engine to carry.
+ * each connection negotiated. The JDK 25's JSSE has no hybrid group (they come with JEP 527, JDK
+ * 26), so groups are refused there; BouncyCastle's JSSE has them but would be a third engine to
+ * carry.
  */
 public final class KeyExchangeGroups {
   /** As BoringSSL and IANA name them; the classical ones also by their common aliases. */
-  public static final List<String> NAMES = List.of("X25519MLKEM768", "x25519", "secp256r1", "secp384r1");
+  public static final List<String> NAMES =
+      List.of("X25519MLKEM768", "x25519", "secp256r1", "secp384r1");
+
   private static final List<String> HYBRID = List.of("X25519MLKEM768");
+
   /**
-   * Hybrids the BoringSSL here (netty-tcnative 2.0.84, BoringSSL 0226f304) lacks: setting either fails with
-   * UNSUPPORTED_ELLIPTIC_CURVE, and the library holds no key share for them (Go 1.26's crypto/tls has both).
+   * Hybrids the BoringSSL here (netty-tcnative 2.0.84, BoringSSL 0226f304) lacks: setting either
+   * fails with UNSUPPORTED_ELLIPTIC_CURVE, and the library holds no key share for them (Go 1.26's
+   * crypto/tls has both).
    */
-  private static final List<String> NOT_IN_THIS_BORINGSSL = List.of("SecP256r1MLKEM768", "SecP384r1MLKEM1024");
+  private static final List<String> NOT_IN_THIS_BORINGSSL =
+      List.of("SecP256r1MLKEM768", "SecP384r1MLKEM1024");
 
   private KeyExchangeGroups() {}
 
@@ -40,17 +46,35 @@ public final class KeyExchangeGroups {
   /** Every problem of asking {@code engine} for {@code groups}, each naming {@code flag}. */
   public static List<String> problems(String flag, TlsEngine engine, List<String> groups) {
     List<String> problems = new ArrayList<>();
-    List<String> missing = groups.stream().filter(g -> NOT_IN_THIS_BORINGSSL.stream().anyMatch(n -> n.equalsIgnoreCase(g))).toList();
+    List<String> missing =
+        groups.stream()
+            .filter(g -> NOT_IN_THIS_BORINGSSL.stream().anyMatch(n -> n.equalsIgnoreCase(g)))
+            .toList();
     if (!missing.isEmpty()) {
-      problems.add(flag + ": " + String.join(", ", missing) + " is not in the BoringSSL of netty-tcnative 2.0.84 (it refuses the group:"
-          + " UNSUPPORTED_ELLIPTIC_CURVE); use X25519MLKEM768, the hybrid it has");
+      problems.add(
+          flag
+              + ": "
+              + String.join(", ", missing)
+              + " is not in the BoringSSL of netty-tcnative 2.0.84 (it refuses the group:"
+              + " UNSUPPORTED_ELLIPTIC_CURVE); use X25519MLKEM768, the hybrid it has");
     }
-    List<String> unknown = groups.stream().filter(g -> NAMES.stream().noneMatch(n -> n.equalsIgnoreCase(g)))
-        .filter(g -> !missing.contains(g)).toList();
-    if (!unknown.isEmpty()) problems.add(flag + ": unknown group " + String.join(", ", unknown) + "; use " + String.join(", ", NAMES));
+    List<String> unknown =
+        groups.stream()
+            .filter(g -> NAMES.stream().noneMatch(n -> n.equalsIgnoreCase(g)))
+            .filter(g -> !missing.contains(g))
+            .toList();
+    if (!unknown.isEmpty())
+      problems.add(
+          flag
+              + ": unknown group "
+              + String.join(", ", unknown)
+              + "; use "
+              + String.join(", ", NAMES));
     if (!groups.isEmpty() && engine == TlsEngine.JSSE) {
-      problems.add(flag + ": choosing groups needs the openssl engine (BoringSSL, which has X25519MLKEM768 and reports the group"
-          + " negotiated); the JDK 25's JSSE has no hybrid group; add --tls openssl (or -p engine=openssl)");
+      problems.add(
+          flag
+              + ": choosing groups needs the openssl engine (BoringSSL, which has X25519MLKEM768 and reports the group"
+              + " negotiated); the JDK 25's JSSE has no hybrid group; add --tls openssl (or -p engine=openssl)");
     }
     return problems;
   }
@@ -79,11 +103,17 @@ public final class KeyExchangeGroups {
   /** Restricts {@code builder} to {@code groups}, in order of preference; nothing for none. */
   static SslContextBuilder apply(SslContextBuilder builder, TlsEngine engine, List<String> groups) {
     if (groups.isEmpty()) return builder;
-    if (engine != TlsEngine.OPENSSL) throw new IllegalArgumentException(problems("groups", engine, groups).get(0));
-    return builder.option(OpenSslContextOption.GROUPS, groups.stream().map(KeyExchangeGroups::boringSslName).toArray(String[]::new));
+    if (engine != TlsEngine.OPENSSL)
+      throw new IllegalArgumentException(problems("groups", engine, groups).get(0));
+    return builder.option(
+        OpenSslContextOption.GROUPS,
+        groups.stream().map(KeyExchangeGroups::boringSslName).toArray(String[]::new));
   }
 
-  /** The group {@code engine}'s finished handshake used, as BoringSSL reports it; null on an engine that cannot tell (JSSE). */
+  /**
+   * The group {@code engine}'s finished handshake used, as BoringSSL reports it; null on an engine
+   * that cannot tell (JSSE).
+   */
   public static String negotiated(SSLEngine engine) {
     if (!(engine instanceof ReferenceCountedOpenSslEngine boring)) return null;
     try {

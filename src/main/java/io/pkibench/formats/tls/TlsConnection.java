@@ -12,8 +12,8 @@ import javax.net.ssl.SSLEngineResult.HandshakeStatus;
 import javax.net.ssl.SSLException;
 
 /**
- * An {@link SSLEngine} (JSSE's or BoringSSL's) driven over a blocking socket, so both engines serve the
- * same closed-loop client code; the socket's read timeout bounds every wait.
+ * An {@link SSLEngine} (JSSE's or BoringSSL's) driven over a blocking socket, so both engines serve
+ * the same closed-loop client code; the socket's read timeout bounds every wait.
  */
 public final class TlsConnection implements Connection {
   private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
@@ -21,13 +21,21 @@ public final class TlsConnection implements Connection {
   private final InputStream in;
   private final OutputStream out;
   private final SSLEngine engine;
+
   /** Received, not yet unwrapped (read mode). */
   private ByteBuffer netIn;
+
   private ByteBuffer netOut;
+
   /** Decrypted, not yet handed out (read mode). */
   private ByteBuffer appIn;
-  /** Bytes written to and read from the socket so far, and as they stood when the handshake finished. */
+
+  /**
+   * Bytes written to and read from the socket so far, and as they stood when the handshake
+   * finished.
+   */
   private long bytesSent;
+
   private long bytesReceived;
   private long handshakeBytesSent;
   private long handshakeBytesReceived;
@@ -44,17 +52,24 @@ public final class TlsConnection implements Connection {
     appIn = ByteBuffer.allocate(engine.getSession().getApplicationBufferSize()).flip();
   }
 
-  /** Connects {@code engine} over {@code socket} and completes the handshake; on failure the socket is closed. */
+  /**
+   * Connects {@code engine} over {@code socket} and completes the handshake; on failure the socket
+   * is closed.
+   */
   public static TlsConnection handshake(Socket socket, SSLEngine engine) throws IOException {
     return handshake(socket, engine, true);
   }
 
-  /** The server side of {@link #handshake(Socket, SSLEngine)}: {@code engine} answers the peer on an accepted {@code socket}. */
+  /**
+   * The server side of {@link #handshake(Socket, SSLEngine)}: {@code engine} answers the peer on an
+   * accepted {@code socket}.
+   */
   public static TlsConnection accept(Socket socket, SSLEngine engine) throws IOException {
     return handshake(socket, engine, false);
   }
 
-  private static TlsConnection handshake(Socket socket, SSLEngine engine, boolean client) throws IOException {
+  private static TlsConnection handshake(Socket socket, SSLEngine engine, boolean client)
+      throws IOException {
     TlsConnection c = new TlsConnection(socket, engine, client);
     try {
       c.handshake();
@@ -67,17 +82,26 @@ public final class TlsConnection implements Connection {
     }
   }
 
-  /** Bytes this side wrote to the socket until its handshake finished (TLS records, as on the wire less TCP/IP headers). */
+  /**
+   * Bytes this side wrote to the socket until its handshake finished (TLS records, as on the wire
+   * less TCP/IP headers).
+   */
   public long handshakeBytesSent() {
     return handshakeBytesSent;
   }
 
-  /** Bytes this side read from the socket until its handshake finished (a read may hold the start of what follows: rare, as the peer waits). */
+  /**
+   * Bytes this side read from the socket until its handshake finished (a read may hold the start of
+   * what follows: rare, as the peer waits).
+   */
   public long handshakeBytesReceived() {
     return handshakeBytesReceived;
   }
 
-  /** The key-exchange group negotiated, read from the engine's session; null when the engine cannot tell (JSSE). */
+  /**
+   * The key-exchange group negotiated, read from the engine's session; null when the engine cannot
+   * tell (JSSE).
+   */
   public String group() {
     return KeyExchangeGroups.negotiated(engine);
   }
@@ -103,12 +127,13 @@ public final class TlsConnection implements Connection {
     engine.beginHandshake();
     HandshakeStatus status = engine.getHandshakeStatus();
     while (status != HandshakeStatus.FINISHED && status != HandshakeStatus.NOT_HANDSHAKING) {
-      status = switch (status) {
-        case NEED_WRAP -> current(wrap(EMPTY));
-        case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> current(unwrap());
-        case NEED_TASK -> runTasks();
-        default -> throw new SSLException("unexpected handshake state " + status);
-      };
+      status =
+          switch (status) {
+            case NEED_WRAP -> current(wrap(EMPTY));
+            case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> current(unwrap());
+            case NEED_TASK -> runTasks();
+            default -> throw new SSLException("unexpected handshake state " + status);
+          };
     }
   }
 
@@ -118,7 +143,9 @@ public final class TlsConnection implements Connection {
    * ever reported by the step itself.
    */
   private HandshakeStatus current(SSLEngineResult r) {
-    return r.getHandshakeStatus() == HandshakeStatus.FINISHED ? HandshakeStatus.FINISHED : engine.getHandshakeStatus();
+    return r.getHandshakeStatus() == HandshakeStatus.FINISHED
+        ? HandshakeStatus.FINISHED
+        : engine.getHandshakeStatus();
   }
 
   @Override
@@ -146,7 +173,8 @@ public final class TlsConnection implements Connection {
       // TLS 1.3 sends tickets and key updates after the handshake; answer what the engine asks for.
       HandshakeStatus status = r.getHandshakeStatus();
       while (status == HandshakeStatus.NEED_WRAP || status == HandshakeStatus.NEED_TASK) {
-        status = status == HandshakeStatus.NEED_TASK ? runTasks() : wrap(EMPTY).getHandshakeStatus();
+        status =
+            status == HandshakeStatus.NEED_TASK ? runTasks() : wrap(EMPTY).getHandshakeStatus();
       }
     }
   }
@@ -162,7 +190,8 @@ public final class TlsConnection implements Connection {
       }
       HandshakeStatus status = r.getHandshakeStatus();
       while (status == HandshakeStatus.NEED_WRAP || status == HandshakeStatus.NEED_TASK) {
-        status = status == HandshakeStatus.NEED_TASK ? runTasks() : wrap(EMPTY).getHandshakeStatus();
+        status =
+            status == HandshakeStatus.NEED_TASK ? runTasks() : wrap(EMPTY).getHandshakeStatus();
       }
     }
     int n = Math.min(appIn.remaining(), length);
@@ -184,7 +213,8 @@ public final class TlsConnection implements Connection {
         bytesSent += netOut.limit();
         out.flush();
       }
-      if (r.getStatus() == SSLEngineResult.Status.CLOSED && src.hasRemaining()) throw new SSLException("the TLS session is closed; cannot send");
+      if (r.getStatus() == SSLEngineResult.Status.CLOSED && src.hasRemaining())
+        throw new SSLException("the TLS session is closed; cannot send");
       if (r.getHandshakeStatus() == HandshakeStatus.NEED_TASK) runTasks();
       return r;
     }
@@ -206,7 +236,8 @@ public final class TlsConnection implements Connection {
           return r;
         }
         case BUFFER_UNDERFLOW -> {
-          // BoringSSL's engine finishes a TLS 1.2 handshake on the call after the server's Finished, reporting it with an underflow.
+          // BoringSSL's engine finishes a TLS 1.2 handshake on the call after the server's
+          // Finished, reporting it with an underflow.
           if (r.getHandshakeStatus() == HandshakeStatus.FINISHED) return r;
           readMore();
         }
@@ -227,8 +258,10 @@ public final class TlsConnection implements Connection {
       if (n > 0) bytesReceived += n;
       if (n > 0) netIn.position(netIn.position() + n);
     } finally {
-      // a read timeout (closeAwaitingPeer's short wait for a first record) must leave the buffer readable as it was:
-      // left compacted, the next unwrap fed the engine stale bytes, and TLS 1.3 handshakes with tlsecho ended in bad_record_mac
+      // a read timeout (closeAwaitingPeer's short wait for a first record) must leave the buffer
+      // readable as it was:
+      // left compacted, the next unwrap fed the engine stale bytes, and TLS 1.3 handshakes with
+      // tlsecho ended in bad_record_mac
       netIn.flip();
     }
     if (n < 0) throw new EOFException("the server closed the connection");
@@ -248,10 +281,11 @@ public final class TlsConnection implements Connection {
   /**
    * Sends close_notify and reads until the server closes: what the server sends after the client's
    * Finished (a TLS 1.3 refusal of the client's certificate, session tickets) is taken before the
-   * connection counts as done; a refusal is thrown. The socket is closed in any case. In TLS 1.3 the
-   * server's first record after the handshake is awaited before close_notify, up to
-   * {@code firstRecordWaitMillis}: BoringSSL's engine, once it has sent close_notify, reports a refusal
-   * arriving then as an orderly close. A server that sends nothing after the handshake costs that wait.
+   * connection counts as done; a refusal is thrown. The socket is closed in any case. In TLS 1.3
+   * the server's first record after the handshake is awaited before close_notify, up to {@code
+   * firstRecordWaitMillis}: BoringSSL's engine, once it has sent close_notify, reports a refusal
+   * arriving then as an orderly close. A server that sends nothing after the handshake costs that
+   * wait.
    */
   public void closeAwaitingPeer(int firstRecordWaitMillis) throws IOException {
     try {
@@ -268,7 +302,8 @@ public final class TlsConnection implements Connection {
         appIn.position(appIn.limit()); // data after our close_notify is not ours to check
         HandshakeStatus status = r.getHandshakeStatus();
         while (status == HandshakeStatus.NEED_WRAP || status == HandshakeStatus.NEED_TASK) {
-          status = status == HandshakeStatus.NEED_TASK ? runTasks() : wrap(EMPTY).getHandshakeStatus();
+          status =
+              status == HandshakeStatus.NEED_TASK ? runTasks() : wrap(EMPTY).getHandshakeStatus();
         }
       }
     } finally {
@@ -288,7 +323,8 @@ public final class TlsConnection implements Connection {
       appIn.position(appIn.limit());
       HandshakeStatus status = r.getHandshakeStatus();
       while (status == HandshakeStatus.NEED_WRAP || status == HandshakeStatus.NEED_TASK) {
-        status = status == HandshakeStatus.NEED_TASK ? runTasks() : wrap(EMPTY).getHandshakeStatus();
+        status =
+            status == HandshakeStatus.NEED_TASK ? runTasks() : wrap(EMPTY).getHandshakeStatus();
       }
     } catch (java.net.SocketTimeoutException silent) {
       // the server sends nothing after the handshake: nothing refused

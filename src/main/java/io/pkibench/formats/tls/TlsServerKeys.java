@@ -23,15 +23,25 @@ public final class TlsServerKeys {
   }
 
   /**
-   * The identity for {@code keyFlag}, read from the PKI file through the JDK: the server's key is not
-   * what is being sized here, its handshakes are.
+   * The identity for {@code keyFlag}, read from the PKI file through the JDK: the server's key is
+   * not what is being sized here, its handshakes are.
    */
   public static SigningKey of(TestPki pki, String keyFlag) throws GeneralSecurityException {
     String alias = ALIASES.get(keyFlag);
-    if (alias == null) throw new IllegalArgumentException("no TLS server key '" + keyFlag + "'; use " + String.join(", ", ALIASES.keySet()));
+    if (alias == null)
+      throw new IllegalArgumentException(
+          "no TLS server key '" + keyFlag + "'; use " + String.join(", ", ALIASES.keySet()));
     if (pki.entities().stream().noneMatch(e -> e.alias().equals(alias))) {
-      throw new IllegalArgumentException("the test PKI in " + pki.dir() + " predates the " + keyFlag + " TLS server key (" + alias
-          + "); re-create it (move the directory away, then: pkibench pki init --dir " + pki.dir() + ")");
+      throw new IllegalArgumentException(
+          "the test PKI in "
+              + pki.dir()
+              + " predates the "
+              + keyFlag
+              + " TLS server key ("
+              + alias
+              + "); re-create it (move the directory away, then: pkibench pki init --dir "
+              + pki.dir()
+              + ")");
     }
     return new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key(alias);
   }

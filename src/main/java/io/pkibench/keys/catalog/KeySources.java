@@ -1,13 +1,13 @@
 package io.pkibench.keys.catalog;
 
-import io.pkibench.keys.remote.NodeAddress;
-import io.pkibench.keys.remote.RemoteKeySource;
 import io.pkibench.keys.KeySource;
 import io.pkibench.keys.PemPairs;
 import io.pkibench.keys.Pkcs11KeySource;
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.keys.remote.NodeAddress;
+import io.pkibench.keys.remote.RemoteKeySource;
 import io.pkibench.pki.Secret;
 import io.pkibench.pki.TestPki;
 import io.pkibench.pki.WorkerIdentities;
@@ -18,21 +18,29 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
-/** Opens the key source a {@code --keys} value names: {@code software[:accp|jdk|bc]}, {@code pkcs11:CONFIG} or {@code remote:HOST:PORT[=WEIGHT],…}. */
+/**
+ * Opens the key source a {@code --keys} value names: {@code software[:accp|jdk|bc]}, {@code
+ * pkcs11:CONFIG} or {@code remote:HOST:PORT[=WEIGHT],…}.
+ */
 public final class KeySources {
   public static final String PIN_ENV = "PKIBENCH_PKCS11_PIN";
 
   private KeySources() {}
 
   /**
-   * A {@code --keys} list, e.g. {@code software:jdk,software:bc,remote:127.0.0.1:9443=50,127.0.0.1:9444=50}:
-   * an item that names no source continues the node list of the {@code remote:} before it.
+   * A {@code --keys} list, e.g. {@code
+   * software:jdk,software:bc,remote:127.0.0.1:9443=50,127.0.0.1:9444=50}: an item that names no
+   * source continues the node list of the {@code remote:} before it.
    */
   public static java.util.List<String> split(String keys) {
     java.util.List<String> specs = new java.util.ArrayList<>();
     for (String item : keys.split(",")) {
       String s = item.strip();
-      boolean startsSource = s.equals("software") || s.startsWith("software:") || s.startsWith("pkcs11:") || s.startsWith("remote:");
+      boolean startsSource =
+          s.equals("software")
+              || s.startsWith("software:")
+              || s.startsWith("pkcs11:")
+              || s.startsWith("remote:");
       if (!startsSource && !specs.isEmpty() && specs.get(specs.size() - 1).startsWith("remote:")) {
         specs.set(specs.size() - 1, specs.get(specs.size() - 1) + "," + s);
       } else {
@@ -43,44 +51,78 @@ public final class KeySources {
   }
 
   /**
-   * The item of a {@code remote:} list that gives each worker its own client certificate towards the nodes
-   * ({@code remote:HOST:PORT,identities=per-worker}), so that their grants see as many clients as workers.
+   * The item of a {@code remote:} list that gives each worker its own client certificate towards
+   * the nodes ({@code remote:HOST:PORT,identities=per-worker}), so that their grants see as many
+   * clients as workers.
    */
   static final String IDENTITIES = "identities=";
+
   static final String PER_WORKER = "per-worker";
 
   /** The node list of a {@code remote:} spec, without its {@code identities=} item. */
   private static String nodesOf(String spec) {
-    return String.join(",", java.util.Arrays.stream(spec.substring("remote:".length()).split(",")).filter(i -> !i.strip().startsWith(IDENTITIES)).toList());
+    return String.join(
+        ",",
+        java.util.Arrays.stream(spec.substring("remote:".length()).split(","))
+            .filter(i -> !i.strip().startsWith(IDENTITIES))
+            .toList());
   }
 
   /** The value of a {@code remote:} spec's {@code identities=} item, or null. */
   private static String identitiesOf(String spec) {
-    return java.util.Arrays.stream(spec.substring("remote:".length()).split(",")).map(String::strip).filter(i -> i.startsWith(IDENTITIES))
-        .map(i -> i.substring(IDENTITIES.length())).findFirst().orElse(null);
+    return java.util.Arrays.stream(spec.substring("remote:".length()).split(","))
+        .map(String::strip)
+        .filter(i -> i.startsWith(IDENTITIES))
+        .map(i -> i.substring(IDENTITIES.length()))
+        .findFirst()
+        .orElse(null);
   }
 
   /**
-   * With {@code identities=DIR}, a refusal when {@code workers} (the plan's largest level, {@code level}) are more than the
-   * directory's pairs, said before the run.
+   * With {@code identities=DIR}, a refusal when {@code workers} (the plan's largest level, {@code
+   * level}) are more than the directory's pairs, said before the run.
    */
   public static List<String> workerProblems(String spec, int workers, String level) {
     if (!spec.startsWith("remote:")) return List.of();
     String identities = identitiesOf(spec);
-    if (identities == null || identities.equals(PER_WORKER) || !java.nio.file.Files.isDirectory(Path.of(identities))) return List.of();
+    if (identities == null
+        || identities.equals(PER_WORKER)
+        || !java.nio.file.Files.isDirectory(Path.of(identities))) return List.of();
     int pairs;
     try {
       pairs = PemPairs.keyFiles(Path.of(identities)).size();
     } catch (IOException e) {
-      return List.of("--keys " + spec + ": cannot list " + identities + " (" + e.getMessage() + ")");
+      return List.of(
+          "--keys " + spec + ": cannot list " + identities + " (" + e.getMessage() + ")");
     }
     if (workers <= pairs) return List.of();
-    return List.of("--keys " + spec + ": " + identities + " holds " + pairs + " identit" + (pairs == 1 ? "y" : "ies") + " (PEM pairs), and " + level
-        + " needs " + workers + ", one per worker: add " + (workers - pairs) + " pair" + (workers - pairs == 1 ? "" : "s") + " to " + identities
-        + " or lower " + level.replaceFirst(" .*", ""));
+    return List.of(
+        "--keys "
+            + spec
+            + ": "
+            + identities
+            + " holds "
+            + pairs
+            + " identit"
+            + (pairs == 1 ? "y" : "ies")
+            + " (PEM pairs), and "
+            + level
+            + " needs "
+            + workers
+            + ", one per worker: add "
+            + (workers - pairs)
+            + " pair"
+            + (workers - pairs == 1 ? "" : "s")
+            + " to "
+            + identities
+            + " or lower "
+            + level.replaceFirst(" .*", ""));
   }
 
-  /** Checks the syntax only (no file is opened): null when fine, else the problem naming {@code --keys}. */
+  /**
+   * Checks the syntax only (no file is opened): null when fine, else the problem naming {@code
+   * --keys}.
+   */
   public static String problem(String spec) {
     if (spec.equals("software")) return null;
     if (spec.startsWith("software:")) {
@@ -99,46 +141,94 @@ public final class KeySources {
         return e.getMessage();
       }
       String identities = identitiesOf(spec);
-      if (identities != null && !identities.equals(PER_WORKER) && !java.nio.file.Files.isDirectory(Path.of(identities))) {
-        return "--keys " + spec + ": " + IDENTITIES + identities + ": no such directory; give identities=per-worker (the test PKI issues each worker"
+      if (identities != null
+          && !identities.equals(PER_WORKER)
+          && !java.nio.file.Files.isDirectory(Path.of(identities))) {
+        return "--keys "
+            + spec
+            + ": "
+            + IDENTITIES
+            + identities
+            + ": no such directory; give identities=per-worker (the test PKI issues each worker"
             + " a client certificate beside tls-client, kept in the PKI directory) or a directory of PEM pairs (NAME.crt or NAME.pem with NAME.key)";
       }
       return null;
     }
-    return "--keys " + spec + ": unknown key source; use software, software:accp|jdk|bc, pkcs11:CONFIG or remote:HOST:PORT[=WEIGHT],…";
+    return "--keys "
+        + spec
+        + ": unknown key source; use software, software:accp|jdk|bc, pkcs11:CONFIG or remote:HOST:PORT[=WEIGHT],…";
   }
 
   /**
    * Opens {@code spec}. A {@code remote:} source authenticates to its nodes with the test PKI's
    * {@code tls-client} key and reports nodes going down and back through {@code log}.
    */
-  public static KeySource open(String spec, Supplier<TestPki> pki, Path pinFile, Map<String, String> env, java.time.InstantSource clock,
-      java.util.function.Consumer<String> log) throws GeneralSecurityException, IOException {
+  public static KeySource open(
+      String spec,
+      Supplier<TestPki> pki,
+      Path pinFile,
+      Map<String, String> env,
+      java.time.InstantSource clock,
+      java.util.function.Consumer<String> log)
+      throws GeneralSecurityException, IOException {
     String problem = problem(spec);
     if (problem != null) throw new IllegalArgumentException(problem);
     if (spec.startsWith("remote:")) {
       TestPki testPki = pki.get();
-      SigningKey client = new SoftwareKeySource(() -> testPki, ProviderChoice.JDK).key("tls-client");
+      SigningKey client =
+          new SoftwareKeySource(() -> testPki, ProviderChoice.JDK).key("tls-client");
       if (identitiesOf(spec) == null) {
-        return new RemoteKeySource(NodeAddress.parseAll(nodesOf(spec)), client, testPki.certificate("root-ca"), clock, log);
+        return new RemoteKeySource(
+            NodeAddress.parseAll(nodesOf(spec)),
+            client,
+            testPki.certificate("root-ca"),
+            clock,
+            log);
       }
       String identities = identitiesOf(spec);
       if (!identities.equals(PER_WORKER)) {
         String flag = "--keys " + spec;
         List<SigningKey> pairs = PemPairs.read(Path.of(identities), flag);
-        return new RemoteKeySource(NodeAddress.parseAll(nodesOf(spec)), client, testPki.certificate("root-ca"), clock, log, worker -> {
-          if (worker >= pairs.size()) {
-            throw new IllegalArgumentException(flag + ": " + identities + " holds " + pairs.size() + " PEM pairs; worker " + (worker + 1) + " has none");
-          }
-          return pairs.get(worker);
-        }, IDENTITIES + identities);
+        return new RemoteKeySource(
+            NodeAddress.parseAll(nodesOf(spec)),
+            client,
+            testPki.certificate("root-ca"),
+            clock,
+            log,
+            worker -> {
+              if (worker >= pairs.size()) {
+                throw new IllegalArgumentException(
+                    flag
+                        + ": "
+                        + identities
+                        + " holds "
+                        + pairs.size()
+                        + " PEM pairs; worker "
+                        + (worker + 1)
+                        + " has none");
+              }
+              return pairs.get(worker);
+            },
+            IDENTITIES + identities);
       }
       WorkerIdentities issued = new WorkerIdentities(testPki, "tls-client", clock);
-      return new RemoteKeySource(NodeAddress.parseAll(nodesOf(spec)), client, testPki.certificate("root-ca"), clock, log, worker -> {
-        WorkerIdentities.Issued i = issued.forWorker(worker);
-        return new SigningKey("tls-client-worker-" + worker, i.key(), i.chain(),
-            ProviderChoice.JDK.providerFor("Signature", i.key().getAlgorithm().equals("RSA") ? "SHA256withRSA" : "SHA256withECDSA"));
-      }, IDENTITIES + PER_WORKER);
+      return new RemoteKeySource(
+          NodeAddress.parseAll(nodesOf(spec)),
+          client,
+          testPki.certificate("root-ca"),
+          clock,
+          log,
+          worker -> {
+            WorkerIdentities.Issued i = issued.forWorker(worker);
+            return new SigningKey(
+                "tls-client-worker-" + worker,
+                i.key(),
+                i.chain(),
+                ProviderChoice.JDK.providerFor(
+                    "Signature",
+                    i.key().getAlgorithm().equals("RSA") ? "SHA256withRSA" : "SHA256withECDSA"));
+          },
+          IDENTITIES + PER_WORKER);
     }
     if (spec.equals("software")) return new SoftwareKeySource(pki, ProviderChoice.best(), true);
     if (spec.startsWith("software:")) {

@@ -6,8 +6,8 @@ import java.security.SignatureException;
 
 /**
  * A key-server call that did not return a result. {@link #refused()} tells the client's fault (an
- * unknown or ungranted alias, a scheme the key cannot do, an oversized request) from the node's (down,
- * too slow, failed), so a run counts them apart.
+ * unknown or ungranted alias, a scheme the key cannot do, an oversized request) from the node's
+ * (down, too slow, failed), so a run counts them apart.
  */
 public final class KeyServerException extends SignatureException {
   private final boolean refused;
@@ -35,13 +35,26 @@ public final class KeyServerException extends SignatureException {
 
   static boolean isRefusal(Status.Code code) {
     return switch (code) {
-      case NOT_FOUND, PERMISSION_DENIED, INVALID_ARGUMENT, RESOURCE_EXHAUSTED, FAILED_PRECONDITION, OUT_OF_RANGE, UNAUTHENTICATED -> true;
+      case NOT_FOUND,
+          PERMISSION_DENIED,
+          INVALID_ARGUMENT,
+          RESOURCE_EXHAUSTED,
+          FAILED_PRECONDITION,
+          OUT_OF_RANGE,
+          UNAUTHENTICATED ->
+          true;
       default -> false;
     };
   }
 
   private static String message(NodeAddress node, Status status) {
-    String what = status.getDescription() == null ? status.getCode().toString() : status.getCode() + ": " + status.getDescription();
-    return (isRefusal(status.getCode()) ? "refused by key server " : "key server ") + node + (isRefusal(status.getCode()) ? ": " : " failed: ") + what;
+    String what =
+        status.getDescription() == null
+            ? status.getCode().toString()
+            : status.getCode() + ": " + status.getDescription();
+    return (isRefusal(status.getCode()) ? "refused by key server " : "key server ")
+        + node
+        + (isRefusal(status.getCode()) ? ": " : " failed: ")
+        + what;
   }
 }

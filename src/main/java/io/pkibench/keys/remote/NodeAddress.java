@@ -25,8 +25,11 @@ public record NodeAddress(String host, int port, int weight) {
         problems.add(e.getMessage());
       }
     }
-    if (out.stream().map(NodeAddress::toString).distinct().count() < out.size()) problems.add("a node is named twice; give it a weight instead");
-    if (!problems.isEmpty()) throw new IllegalArgumentException("--keys remote:" + nodes + ": " + String.join("; ", problems));
+    if (out.stream().map(NodeAddress::toString).distinct().count() < out.size())
+      problems.add("a node is named twice; give it a weight instead");
+    if (!problems.isEmpty())
+      throw new IllegalArgumentException(
+          "--keys remote:" + nodes + ": " + String.join("; ", problems));
     return List.copyOf(out);
   }
 
@@ -41,18 +44,22 @@ public record NodeAddress(String host, int port, int weight) {
       } catch (NumberFormatException e) {
         weight = -1;
       }
-      if (weight < 1 || weight > 1000) throw new IllegalArgumentException(entry + ": the weight after = is a whole number from 1 to 1000");
+      if (weight < 1 || weight > 1000)
+        throw new IllegalArgumentException(
+            entry + ": the weight after = is a whole number from 1 to 1000");
     }
     String host;
     String port;
     if (address.startsWith("[")) {
       int close = address.indexOf("]:");
-      if (close < 0) throw new IllegalArgumentException(entry + ": write an IPv6 node as [ADDRESS]:PORT");
+      if (close < 0)
+        throw new IllegalArgumentException(entry + ": write an IPv6 node as [ADDRESS]:PORT");
       host = address.substring(1, close);
       port = address.substring(close + 2);
     } else {
       int colon = address.lastIndexOf(':');
-      if (colon <= 0 || address.indexOf(':') != colon) throw new IllegalArgumentException(entry + ": write HOST:PORT (IPv6 as [ADDRESS]:PORT)");
+      if (colon <= 0 || address.indexOf(':') != colon)
+        throw new IllegalArgumentException(entry + ": write HOST:PORT (IPv6 as [ADDRESS]:PORT)");
       host = address.substring(0, colon);
       port = address.substring(colon + 1);
     }
@@ -62,7 +69,8 @@ public record NodeAddress(String host, int port, int weight) {
     } catch (NumberFormatException e) {
       p = -1;
     }
-    if (p < 1 || p > 65535) throw new IllegalArgumentException(entry + ": the port is a number from 1 to 65535");
+    if (p < 1 || p > 65535)
+      throw new IllegalArgumentException(entry + ": the port is a number from 1 to 65535");
     return new NodeAddress(host, p, weight);
   }
 }

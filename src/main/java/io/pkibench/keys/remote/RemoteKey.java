@@ -7,14 +7,19 @@ import java.security.interfaces.RSAKey;
 import java.security.spec.ECParameterSpec;
 
 /**
- * A handle on a private key a key server holds: its alias and the route to the cluster that reaches it, never the
- * key itself. It tells its size and curve (from the certificate) so TLS and CMS code that looks at a
- * key's size works unchanged; {@link #getEncoded()} is null, as for a key on a token.
+ * A handle on a private key a key server holds: its alias and the route to the cluster that reaches
+ * it, never the key itself. It tells its size and curve (from the certificate) so TLS and CMS code
+ * that looks at a key's size works unchanged; {@link #getEncoded()} is null, as for a key on a
+ * token.
  */
-public sealed interface RemoteKey extends PrivateKey permits RemoteKey.Rsa, RemoteKey.Ec, RemoteKey.Ed, RemoteKey.MlDsa {
+public sealed interface RemoteKey extends PrivateKey
+    permits RemoteKey.Rsa, RemoteKey.Ec, RemoteKey.Ed, RemoteKey.MlDsa {
   String alias();
 
-  /** The cluster this call goes out on: the source's own, or the calling worker's when each worker has a client identity of its own. */
+  /**
+   * The cluster this call goes out on: the source's own, or the calling worker's when each worker
+   * has a client identity of its own.
+   */
   java.util.function.Supplier<Cluster> route();
 
   default Cluster cluster() {
@@ -31,7 +36,8 @@ public sealed interface RemoteKey extends PrivateKey permits RemoteKey.Rsa, Remo
     return null;
   }
 
-  record Rsa(String alias, BigInteger getModulus, java.util.function.Supplier<Cluster> route) implements RemoteKey, RSAKey {
+  record Rsa(String alias, BigInteger getModulus, java.util.function.Supplier<Cluster> route)
+      implements RemoteKey, RSAKey {
     @Override
     public String getAlgorithm() {
       return "RSA";
@@ -43,7 +49,8 @@ public sealed interface RemoteKey extends PrivateKey permits RemoteKey.Rsa, Remo
     }
   }
 
-  record Ec(String alias, ECParameterSpec getParams, java.util.function.Supplier<Cluster> route) implements RemoteKey, ECKey {
+  record Ec(String alias, ECParameterSpec getParams, java.util.function.Supplier<Cluster> route)
+      implements RemoteKey, ECKey {
     @Override
     public String getAlgorithm() {
       return "EC";
@@ -68,7 +75,8 @@ public sealed interface RemoteKey extends PrivateKey permits RemoteKey.Rsa, Remo
   }
 
   /** An ML-DSA key; {@code parameterSet} as the certificate names it ({@code ML-DSA-65}). */
-  record MlDsa(String alias, String parameterSet, java.util.function.Supplier<Cluster> route) implements RemoteKey {
+  record MlDsa(String alias, String parameterSet, java.util.function.Supplier<Cluster> route)
+      implements RemoteKey {
     @Override
     public String getAlgorithm() {
       return "ML-DSA";

@@ -1,9 +1,9 @@
 package io.pkibench.keys.remote;
 
 import com.google.protobuf.ByteString;
-import io.pkibench.keyserver.protocol.Hashes;
 import io.pkibench.keyserver.protocol.DecryptRequest;
 import io.pkibench.keyserver.protocol.HashAlgorithm;
+import io.pkibench.keyserver.protocol.Hashes;
 import io.pkibench.keyserver.protocol.Padding;
 import java.io.ByteArrayOutputStream;
 import java.security.AlgorithmParameters;
@@ -24,9 +24,9 @@ import javax.crypto.spec.PSource;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * RSA decryption and key unwrapping with a {@link RemoteKey.Rsa}: PKCS#1 v1.5 or OAEP (the hashes from
- * an {@link OAEPParameterSpec}, SHA-1 for both when none is given, as the JDK does for
- * {@code OAEPPadding}). Encryption needs only the public key and belongs to any local provider.
+ * RSA decryption and key unwrapping with a {@link RemoteKey.Rsa}: PKCS#1 v1.5 or OAEP (the hashes
+ * from an {@link OAEPParameterSpec}, SHA-1 for both when none is given, as the JDK does for {@code
+ * OAEPPadding}). Encryption needs only the public key and belongs to any local provider.
  */
 public final class RemoteRsaCipher extends CipherSpi {
   private Padding padding;
@@ -41,7 +41,8 @@ public final class RemoteRsaCipher extends CipherSpi {
 
   @Override
   protected void engineSetMode(String mode) throws NoSuchAlgorithmException {
-    if (!mode.equalsIgnoreCase("ECB") && !mode.equalsIgnoreCase("NONE")) throw new NoSuchAlgorithmException("RSA has no mode " + mode + "; use ECB");
+    if (!mode.equalsIgnoreCase("ECB") && !mode.equalsIgnoreCase("NONE"))
+      throw new NoSuchAlgorithmException("RSA has no mode " + mode + "; use ECB");
   }
 
   @Override
@@ -49,7 +50,9 @@ public final class RemoteRsaCipher extends CipherSpi {
     switch (name.toUpperCase(java.util.Locale.ROOT)) {
       case "PKCS1PADDING" -> padding = Padding.PKCS1_V1_5;
       case "OAEPPADDING" -> padding = Padding.OAEP;
-      default -> throw new NoSuchPaddingException("the key server decrypts PKCS1Padding or OAEPPadding, not " + name);
+      default ->
+          throw new NoSuchPaddingException(
+              "the key server decrypts PKCS1Padding or OAEPPadding, not " + name);
     }
   }
 
@@ -83,21 +86,34 @@ public final class RemoteRsaCipher extends CipherSpi {
   }
 
   @Override
-  protected void engineInit(int opmode, Key k, AlgorithmParameterSpec params, SecureRandom random) throws InvalidKeyException, InvalidAlgorithmParameterException {
+  protected void engineInit(int opmode, Key k, AlgorithmParameterSpec params, SecureRandom random)
+      throws InvalidKeyException, InvalidAlgorithmParameterException {
     if (opmode != Cipher.DECRYPT_MODE && opmode != Cipher.UNWRAP_MODE) {
-      throw new InvalidKeyException("the pkibench-remote provider only decrypts and unwraps; encrypt with the public key through any provider");
+      throw new InvalidKeyException(
+          "the pkibench-remote provider only decrypts and unwraps; encrypt with the public key through any provider");
     }
-    if (!(k instanceof RemoteKey.Rsa rsa)) throw new InvalidKeyException("the pkibench-remote provider decrypts only with RSA keys of a remote: key source");
+    if (!(k instanceof RemoteKey.Rsa rsa))
+      throw new InvalidKeyException(
+          "the pkibench-remote provider decrypts only with RSA keys of a remote: key source");
     if (params != null) {
-      if (padding != Padding.OAEP || !(params instanceof OAEPParameterSpec oaep)) throw new InvalidAlgorithmParameterException("only OAEP takes parameters, an OAEPParameterSpec");
-      if (!"MGF1".equalsIgnoreCase(oaep.getMGFAlgorithm()) || !(oaep.getMGFParameters() instanceof MGF1ParameterSpec mgf)
-          || !(oaep.getPSource() instanceof PSource.PSpecified p) || p.getValue().length != 0) {
-        throw new InvalidAlgorithmParameterException("the key server decrypts OAEP with MGF1 and an empty label");
+      if (padding != Padding.OAEP || !(params instanceof OAEPParameterSpec oaep))
+        throw new InvalidAlgorithmParameterException(
+            "only OAEP takes parameters, an OAEPParameterSpec");
+      if (!"MGF1".equalsIgnoreCase(oaep.getMGFAlgorithm())
+          || !(oaep.getMGFParameters() instanceof MGF1ParameterSpec mgf)
+          || !(oaep.getPSource() instanceof PSource.PSpecified p)
+          || p.getValue().length != 0) {
+        throw new InvalidAlgorithmParameterException(
+            "the key server decrypts OAEP with MGF1 and an empty label");
       }
       oaepHash = Hashes.fromJca(oaep.getDigestAlgorithm());
       oaepMgf1Hash = Hashes.fromJca(mgf.getDigestAlgorithm());
       if (oaepHash == HashAlgorithm.UNRECOGNIZED || oaepMgf1Hash == HashAlgorithm.UNRECOGNIZED) {
-        throw new InvalidAlgorithmParameterException("OAEP hashes are SHA-1, SHA-256, SHA-384 or SHA-512, not " + oaep.getDigestAlgorithm() + "/" + mgf.getDigestAlgorithm());
+        throw new InvalidAlgorithmParameterException(
+            "OAEP hashes are SHA-1, SHA-256, SHA-384 or SHA-512, not "
+                + oaep.getDigestAlgorithm()
+                + "/"
+                + mgf.getDigestAlgorithm());
       }
     }
     key = rsa;
@@ -105,9 +121,14 @@ public final class RemoteRsaCipher extends CipherSpi {
   }
 
   @Override
-  protected void engineInit(int opmode, Key k, AlgorithmParameters params, SecureRandom random) throws InvalidKeyException, InvalidAlgorithmParameterException {
+  protected void engineInit(int opmode, Key k, AlgorithmParameters params, SecureRandom random)
+      throws InvalidKeyException, InvalidAlgorithmParameterException {
     try {
-      engineInit(opmode, k, params == null ? null : params.getParameterSpec(OAEPParameterSpec.class), random);
+      engineInit(
+          opmode,
+          k,
+          params == null ? null : params.getParameterSpec(OAEPParameterSpec.class),
+          random);
     } catch (java.security.spec.InvalidParameterSpecException e) {
       throw new InvalidAlgorithmParameterException(e);
     }
@@ -126,11 +147,15 @@ public final class RemoteRsaCipher extends CipherSpi {
   }
 
   @Override
-  protected byte[] engineDoFinal(byte[] in, int off, int len) throws IllegalBlockSizeException, BadPaddingException {
+  protected byte[] engineDoFinal(byte[] in, int off, int len)
+      throws IllegalBlockSizeException, BadPaddingException {
     if (key == null) throw new IllegalStateException("initialise the cipher first");
     if (in != null) input.write(in, off, len);
-    DecryptRequest.Builder request = DecryptRequest.newBuilder().setAlias(key.alias()).setPadding(padding)
-        .setCiphertext(ByteString.copyFrom(input.toByteArray()));
+    DecryptRequest.Builder request =
+        DecryptRequest.newBuilder()
+            .setAlias(key.alias())
+            .setPadding(padding)
+            .setCiphertext(ByteString.copyFrom(input.toByteArray()));
     if (padding == Padding.OAEP) request.setOaepHash(oaepHash).setOaepMgf1Hash(oaepMgf1Hash);
     input.reset();
     try {
@@ -138,22 +163,27 @@ public final class RemoteRsaCipher extends CipherSpi {
     } catch (KeyServerException e) {
       // The Cipher contract has no checked exception for "the server is down": a refusal of the
       // ciphertext is a bad padding, anything else a provider failure carrying the node's reason.
-      if (e.refused()) throw (BadPaddingException) new BadPaddingException(e.getMessage()).initCause(e);
+      if (e.refused())
+        throw (BadPaddingException) new BadPaddingException(e.getMessage()).initCause(e);
       throw new java.security.ProviderException(e.getMessage(), e);
     }
   }
 
   @Override
-  protected int engineDoFinal(byte[] in, int off, int len, byte[] out, int outOff) throws IllegalBlockSizeException, BadPaddingException, javax.crypto.ShortBufferException {
+  protected int engineDoFinal(byte[] in, int off, int len, byte[] out, int outOff)
+      throws IllegalBlockSizeException, BadPaddingException, javax.crypto.ShortBufferException {
     byte[] plain = engineDoFinal(in, off, len);
-    if (out.length - outOff < plain.length) throw new javax.crypto.ShortBufferException("need " + plain.length + " bytes");
+    if (out.length - outOff < plain.length)
+      throw new javax.crypto.ShortBufferException("need " + plain.length + " bytes");
     System.arraycopy(plain, 0, out, outOff, plain.length);
     return plain.length;
   }
 
   @Override
-  protected Key engineUnwrap(byte[] wrapped, String algorithm, int type) throws InvalidKeyException, NoSuchAlgorithmException {
-    if (type != Cipher.SECRET_KEY) throw new InvalidKeyException("the key server unwraps secret keys only");
+  protected Key engineUnwrap(byte[] wrapped, String algorithm, int type)
+      throws InvalidKeyException, NoSuchAlgorithmException {
+    if (type != Cipher.SECRET_KEY)
+      throw new InvalidKeyException("the key server unwraps secret keys only");
     try {
       return new SecretKeySpec(engineDoFinal(wrapped, 0, wrapped.length), algorithm);
     } catch (IllegalBlockSizeException | BadPaddingException e) {

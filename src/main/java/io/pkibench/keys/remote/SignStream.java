@@ -17,19 +17,24 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One contract-v2 SignStream to a node: every signature the client has in flight to that node, each under an id, the
- * requests that queue up behind a send going in one message. Answers complete their call's future on the thread that
- * read them. When the stream ends (the node died, or does not serve v2), every call in flight fails with its status
- * and the stream is not used again; the cluster opens another.
+ * One contract-v2 SignStream to a node: every signature the client has in flight to that node, each
+ * under an id, the requests that queue up behind a send going in one message. Answers complete
+ * their call's future on the thread that read them. When the stream ends (the node died, or does
+ * not serve v2), every call in flight fails with its status and the stream is not used again; the
+ * cluster opens another.
  */
 final class SignStream implements StreamObserver<SignResults> {
   /**
-   * A message's requests at most, in bytes: with the framing, under the smallest request a node can be told to accept
-   * (--max-request 1k), so no node refuses a message, which would end the stream with every call on it; about a dozen
-   * digest requests.
+   * A message's requests at most, in bytes: with the framing, under the smallest request a node can
+   * be told to accept (--max-request 1k), so no node refuses a message, which would end the stream
+   * with every call on it; about a dozen digest requests.
    */
   static final int MOST_BYTES_PER_MESSAGE = 900;
-  /** Requests larger than this go through v1 (PSS, Ed25519 and ML-DSA send the message itself, which can be large). */
+
+  /**
+   * Requests larger than this go through v1 (PSS, Ed25519 and ML-DSA send the message itself, which
+   * can be large).
+   */
   static final int LARGEST_STREAMED_BYTES = 512;
 
   private final Map<Long, CompletableFuture<SignResult>> pending = new ConcurrentHashMap<>();
@@ -42,8 +47,11 @@ final class SignStream implements StreamObserver<SignResults> {
   SignStream(Channel channel) {
     this.requests = KeyServerGrpc.newStub(channel).signStream(this);
     // each call's size in the message: its own bytes and at most 3 of tag and length
-    this.outbox = new Outbox<>(MOST_BYTES_PER_MESSAGE, call -> call.getSerializedSize() + 3,
-        calls -> requests.onNext(SignBatch.newBuilder().addAllCalls(calls).build()));
+    this.outbox =
+        new Outbox<>(
+            MOST_BYTES_PER_MESSAGE,
+            call -> call.getSerializedSize() + 3,
+            calls -> requests.onNext(SignBatch.newBuilder().addAllCalls(calls).build()));
   }
 
   /** A call in flight: its id, to forget it after a deadline, and its answer to come. */
@@ -53,7 +61,8 @@ final class SignStream implements StreamObserver<SignResults> {
     long id = ids.incrementAndGet();
     CompletableFuture<SignResult> answer = new CompletableFuture<>();
     pending.put(id, answer);
-    Status already = ended; // read after the put: an end that comes between fails this call through pending
+    Status already =
+        ended; // read after the put: an end that comes between fails this call through pending
     if (already != null) {
       pending.remove(id);
       answer.completeExceptionally(already.asRuntimeException());

@@ -2,7 +2,10 @@ package io.pkibench.keyserver.protocol;
 
 import java.util.HexFormat;
 
-/** The contract's hash algorithms as the JCA names them, and the DigestInfo that RSASSA-PKCS1-v1_5 signs. */
+/**
+ * The contract's hash algorithms as the JCA names them, and the DigestInfo that RSASSA-PKCS1-v1_5
+ * signs.
+ */
 public final class Hashes {
   private Hashes() {}
 
@@ -23,7 +26,10 @@ public final class Hashes {
     return name == null ? null : name.replace("-", "");
   }
 
-  /** From a JCA digest name in any of its spellings ({@code SHA-256}, {@code SHA256}); UNRECOGNIZED when not one of ours. */
+  /**
+   * From a JCA digest name in any of its spellings ({@code SHA-256}, {@code SHA256}); UNRECOGNIZED
+   * when not one of ours.
+   */
   public static HashAlgorithm fromJca(String name) {
     return switch (name.toUpperCase(java.util.Locale.ROOT).replace("-", "")) {
       case "SHA1" -> HashAlgorithm.SHA_1;
@@ -44,21 +50,30 @@ public final class Hashes {
     };
   }
 
-  // DigestInfo's DER up to the digest, per hash (RFC 8017 section 9.2, note 1); parsed once, not per signature
-  private static final byte[] SHA_1_INFO = HexFormat.of().parseHex("3021300906052b0e03021a05000414");
-  private static final byte[] SHA_256_INFO = HexFormat.of().parseHex("3031300d060960864801650304020105000420");
-  private static final byte[] SHA_384_INFO = HexFormat.of().parseHex("3041300d060960864801650304020205000430");
-  private static final byte[] SHA_512_INFO = HexFormat.of().parseHex("3051300d060960864801650304020305000440");
+  // DigestInfo's DER up to the digest, per hash (RFC 8017 section 9.2, note 1); parsed once, not
+  // per signature
+  private static final byte[] SHA_1_INFO =
+      HexFormat.of().parseHex("3021300906052b0e03021a05000414");
+  private static final byte[] SHA_256_INFO =
+      HexFormat.of().parseHex("3031300d060960864801650304020105000420");
+  private static final byte[] SHA_384_INFO =
+      HexFormat.of().parseHex("3041300d060960864801650304020205000430");
+  private static final byte[] SHA_512_INFO =
+      HexFormat.of().parseHex("3051300d060960864801650304020305000440");
 
-  /** DER DigestInfo of {@code digest} (RFC 8017 section 9.2, note 1): what NONEwithRSA pads and signs. */
+  /**
+   * DER DigestInfo of {@code digest} (RFC 8017 section 9.2, note 1): what NONEwithRSA pads and
+   * signs.
+   */
   public static byte[] digestInfo(HashAlgorithm hash, byte[] digest) {
-    byte[] head = switch (hash) {
-      case SHA_1 -> SHA_1_INFO;
-      case SHA_256 -> SHA_256_INFO;
-      case SHA_384 -> SHA_384_INFO;
-      case SHA_512 -> SHA_512_INFO;
-      default -> throw new IllegalArgumentException("no DigestInfo for " + hash);
-    };
+    byte[] head =
+        switch (hash) {
+          case SHA_1 -> SHA_1_INFO;
+          case SHA_256 -> SHA_256_INFO;
+          case SHA_384 -> SHA_384_INFO;
+          case SHA_512 -> SHA_512_INFO;
+          default -> throw new IllegalArgumentException("no DigestInfo for " + hash);
+        };
     byte[] out = new byte[head.length + digest.length];
     System.arraycopy(head, 0, out, 0, head.length);
     System.arraycopy(digest, 0, out, head.length, digest.length);

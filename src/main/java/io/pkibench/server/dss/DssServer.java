@@ -20,8 +20,8 @@ import eu.europa.esig.dss.ws.validation.rest.RestDocumentValidationServiceImpl;
 import eu.europa.esig.dss.xades.signature.XAdESService;
 import io.pkibench.formats.ades.DssJson;
 import io.pkibench.formats.ades.ResponderTspSource;
-import io.pkibench.formats.ades.TimeStampCheck;
 import io.pkibench.formats.ades.TimeStampAuthority;
+import io.pkibench.formats.ades.TimeStampCheck;
 import io.pkibench.keys.KeySource;
 import io.pkibench.pki.Entity;
 import io.pkibench.pki.Role;
@@ -46,19 +46,25 @@ import org.apache.cxf.endpoint.Server;
 import org.apache.cxf.jaxrs.JAXRSServerFactoryBean;
 
 /**
- * EU DSS's own REST services, hosted unchanged: the one-document signature service
- * ({@code /services/rest/signature/one-document}), validation ({@code /services/rest/validation}) and
- * server signing ({@code /services/rest/server-signing}) as DSS's demonstration publishes them. Our code
- * only wires them, as DSS's demonstration does with Spring: the signature services get a certificate
- * verifier trusting the test PKI's root with its CRLs (read once, as a server that downloaded them:
- * no network), and the test PKI's TSA in this process for the -T levels; validation gets the same
- * verifier and DSS's default policy; server signing gets a token holding the test PKI's signer keys.
- * Every request is handled by DSS's classes on CXF's JAX-RS runtime over Jetty.
+ * EU DSS's own REST services, hosted unchanged: the one-document signature service ({@code
+ * /services/rest/signature/one-document}), validation ({@code /services/rest/validation}) and
+ * server signing ({@code /services/rest/server-signing}) as DSS's demonstration publishes them. Our
+ * code only wires them, as DSS's demonstration does with Spring: the signature services get a
+ * certificate verifier trusting the test PKI's root with its CRLs (read once, as a server that
+ * downloaded them: no network), and the test PKI's TSA in this process for the -T levels;
+ * validation gets the same verifier and DSS's default policy; server signing gets a token holding
+ * the test PKI's signer keys. Every request is handled by DSS's classes on CXF's JAX-RS runtime
+ * over Jetty.
  */
 public final class DssServer implements ReferenceServer {
   public static final int DEFAULT_PORT = 8085;
-  /** Where DSS's demonstration mounts its REST services; clients give {@code --target http://HOST:PORT/services/rest}. */
+
+  /**
+   * Where DSS's demonstration mounts its REST services; clients give {@code --target
+   * http://HOST:PORT/services/rest}.
+   */
   public static final String BASE_PATH = "/services/rest";
+
   public static final String SIGNATURE = "/signature/one-document";
   public static final String VALIDATION = "/validation";
   public static final String SERVER_SIGNING = "/server-signing";
@@ -71,7 +77,8 @@ public final class DssServer implements ReferenceServer {
   private Bus bus;
   private final List<Server> servers = new ArrayList<>();
 
-  private DssServer(String bind, int port, Map<String, Object> endpoints, int tokenKeys, Consumer<String> log) {
+  private DssServer(
+      String bind, int port, Map<String, Object> endpoints, int tokenKeys, Consumer<String> log) {
     this.bind = bind;
     this.port = port;
     this.endpoints = endpoints;
@@ -80,12 +87,17 @@ public final class DssServer implements ReferenceServer {
   }
 
   /**
-   * DSS wired to {@code pki}: its root trusted, its CRLs, its TSA ({@code keys}' tsa key) and its signer keys
-   * from {@code keys} in the server-signing token. {@code port} 0 picks a free one.
+   * DSS wired to {@code pki}: its root trusted, its CRLs, its TSA ({@code keys}' tsa key) and its
+   * signer keys from {@code keys} in the server-signing token. {@code port} 0 picks a free one.
    */
-  public static DssServer forTestPki(TestPki pki, KeySource keys, String bind, int port, InstantSource clock, Consumer<String> log) throws Exception {
+  public static DssServer forTestPki(
+      TestPki pki, KeySource keys, String bind, int port, InstantSource clock, Consumer<String> log)
+      throws Exception {
     CommonCertificateVerifier verifier = verifier(pki);
-    TSPSource tsp = new ResponderTspSource(new TimeStampAuthority(keys.key("tsa"), clock), new TimeStampCheck(null)); // its own TSA: nothing to distrust
+    TSPSource tsp =
+        new ResponderTspSource(
+            new TimeStampAuthority(keys.key("tsa"), clock),
+            new TimeStampCheck(null)); // its own TSA: nothing to distrust
 
     CAdESService cades = new CAdESService(verifier);
     cades.setTspSource(tsp);
@@ -114,11 +126,18 @@ public final class DssServer implements ReferenceServer {
     tokenRest.setToken(remoteToken);
 
     int chosen = port != 0 ? port : freePort(bind);
-    return new DssServer(bind, chosen, Map.of(SIGNATURE, signatureRest, VALIDATION, validationRest, SERVER_SIGNING, tokenRest),
-        token.size(), log);
+    return new DssServer(
+        bind,
+        chosen,
+        Map.of(SIGNATURE, signatureRest, VALIDATION, validationRest, SERVER_SIGNING, tokenRest),
+        token.size(),
+        log);
   }
 
-  /** The test PKI as a DSS server would know it: the root trusted, the intermediates at hand, the CRLs downloaded; nothing fetched. */
+  /**
+   * The test PKI as a DSS server would know it: the root trusted, the intermediates at hand, the
+   * CRLs downloaded; nothing fetched.
+   */
   static CommonCertificateVerifier verifier(TestPki pki) {
     CommonCertificateVerifier verifier = new CommonCertificateVerifier();
     CommonTrustedCertificateSource trusted = new CommonTrustedCertificateSource();
@@ -127,22 +146,28 @@ public final class DssServer implements ReferenceServer {
     CommonCertificateSource intermediates = new CommonCertificateSource();
     List<FileDocument> crls = new ArrayList<>();
     for (Entity e : pki.entities()) {
-      if (e.keyAlgorithm().isPostQuantum()) continue; // DSS 6.4 knows no ML-DSA certificate: the ML-DSA chain stays out of its view
-      if (e.role() == Role.INTERMEDIATE_CA) intermediates.addCertificate(new CertificateToken(pki.certificate(e.alias())));
+      if (e.keyAlgorithm().isPostQuantum())
+        continue; // DSS 6.4 knows no ML-DSA certificate: the ML-DSA chain stays out of its view
+      if (e.role() == Role.INTERMEDIATE_CA)
+        intermediates.addCertificate(new CertificateToken(pki.certificate(e.alias())));
       if (e.isCa()) crls.add(new FileDocument(pki.crl(e.alias()).toFile()));
     }
     verifier.setAdjunctCertSources(intermediates);
     verifier.setCrlSource(new ExternalResourcesCRLSource(crls.toArray(FileDocument[]::new)));
-    // No download on a client's behalf: the test PKI's certificates point at loopback services that may not run.
+    // No download on a client's behalf: the test PKI's certificates point at loopback services that
+    // may not run.
     verifier.setAIASource(null);
     verifier.setOcspSource(null);
     return verifier;
   }
 
   private static List<String> signerAliases(TestPki pki) {
-    // DSS 6.4's server-signing token and its signature algorithms know no post-quantum key (a key store refuses ML-DSA's OID).
-    return pki.entities().stream().filter(e -> e.role() == Role.SIGNER && !e.revoked() && !e.keyAlgorithm().isPostQuantum())
-        .map(Entity::alias).toList();
+    // DSS 6.4's server-signing token and its signature algorithms know no post-quantum key (a key
+    // store refuses ML-DSA's OID).
+    return pki.entities().stream()
+        .filter(e -> e.role() == Role.SIGNER && !e.revoked() && !e.keyAlgorithm().isPostQuantum())
+        .map(Entity::alias)
+        .toList();
   }
 
   private static int freePort(String bind) throws IOException {
@@ -151,8 +176,12 @@ public final class DssServer implements ReferenceServer {
     }
   }
 
-  /** CXF logs each endpoint it publishes at INFO through java.util.logging: kept to warnings, held so the setting stays. */
-  private static final java.util.logging.Logger CXF_LOG = java.util.logging.Logger.getLogger("org.apache.cxf");
+  /**
+   * CXF logs each endpoint it publishes at INFO through java.util.logging: kept to warnings, held
+   * so the setting stays.
+   */
+  private static final java.util.logging.Logger CXF_LOG =
+      java.util.logging.Logger.getLogger("org.apache.cxf");
 
   @Override
   public void start() throws Exception {
@@ -181,13 +210,28 @@ public final class DssServer implements ReferenceServer {
 
   @Override
   public String details() {
-    return "signature " + BASE_PATH + SIGNATURE + ", validation " + BASE_PATH + VALIDATION + ", server signing " + BASE_PATH + SERVER_SIGNING
-        + " (" + tokenKeys + " signer keys); DSS " + dssVersion() + " on CXF " + org.apache.cxf.version.Version.getCurrentVersion();
+    return "signature "
+        + BASE_PATH
+        + SIGNATURE
+        + ", validation "
+        + BASE_PATH
+        + VALIDATION
+        + ", server signing "
+        + BASE_PATH
+        + SERVER_SIGNING
+        + " ("
+        + tokenKeys
+        + " signer keys); DSS "
+        + dssVersion()
+        + " on CXF "
+        + org.apache.cxf.version.Version.getCurrentVersion();
   }
 
   /** DSS's version as its jar's Maven metadata states it (the shaded jar keeps those files). */
   static String dssVersion() {
-    try (var in = DssServer.class.getResourceAsStream("/META-INF/maven/eu.europa.ec.joinup.sd-dss/dss-signature-rest/pom.properties")) {
+    try (var in =
+        DssServer.class.getResourceAsStream(
+            "/META-INF/maven/eu.europa.ec.joinup.sd-dss/dss-signature-rest/pom.properties")) {
       if (in == null) return "(version unknown)";
       java.util.Properties p = new java.util.Properties();
       p.load(in);
@@ -205,9 +249,10 @@ public final class DssServer implements ReferenceServer {
   }
 
   /**
-   * A fault of DSS's while handling a request (a document it cannot sign, a certificate it refuses) becomes a 500
-   * carrying an incident id and DSS's message, the id and the cause going to the service's log, as our own
-   * services answer; a client's error JAX-RS already answered (404, 415, 400) keeps its status.
+   * A fault of DSS's while handling a request (a document it cannot sign, a certificate it refuses)
+   * becomes a 500 carrying an incident id and DSS's message, the id and the cause going to the
+   * service's log, as our own services answer; a client's error JAX-RS already answered (404, 415,
+   * 400) keeps its status.
    */
   @jakarta.ws.rs.ext.Provider
   static final class IncidentMapper implements ExceptionMapper<Throwable> {
@@ -221,12 +266,24 @@ public final class DssServer implements ReferenceServer {
     public Response toResponse(Throwable thrown) {
       if (thrown instanceof WebApplicationException w) return w.getResponse();
       if (thrown instanceof com.fasterxml.jackson.core.JacksonException j) {
-        return Response.status(400).type(MediaType.APPLICATION_JSON).entity(Map.of("error", "invalid_json", "message", j.getOriginalMessage())).build();
+        return Response.status(400)
+            .type(MediaType.APPLICATION_JSON)
+            .entity(Map.of("error", "invalid_json", "message", j.getOriginalMessage()))
+            .build();
       }
       String incident = UUID.randomUUID().toString().substring(0, 8);
       log.accept("incident " + incident + ": " + thrown);
-      return Response.status(500).type(MediaType.APPLICATION_JSON)
-          .entity(Map.of("error", "dss_fault", "incident", incident, "message", String.valueOf(thrown.getMessage()))).build();
+      return Response.status(500)
+          .type(MediaType.APPLICATION_JSON)
+          .entity(
+              Map.of(
+                  "error",
+                  "dss_fault",
+                  "incident",
+                  incident,
+                  "message",
+                  String.valueOf(thrown.getMessage())))
+          .build();
     }
   }
 }

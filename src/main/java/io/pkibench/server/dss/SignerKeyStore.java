@@ -11,9 +11,10 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * DSS's server-signing token over the test PKI's signer keys: DSS's own key-store token (it signs with the JDK's
- * providers, as DSS does), its store filled in memory from the key source, under a password made here and never
- * written anywhere. A key the source cannot hand over as key material (a PKCS#11 token's) cannot go in it.
+ * DSS's server-signing token over the test PKI's signer keys: DSS's own key-store token (it signs
+ * with the JDK's providers, as DSS does), its store filled in memory from the key source, under a
+ * password made here and never written anywhere. A key the source cannot hand over as key material
+ * (a PKCS#11 token's) cannot go in it.
  */
 final class SignerKeyStore extends AbstractKeyStoreTokenConnection {
   private final KeyStore store;
@@ -24,19 +25,32 @@ final class SignerKeyStore extends AbstractKeyStoreTokenConnection {
     this.password = password;
   }
 
-  static SignerKeyStore of(KeySource keys, List<String> aliases) throws GeneralSecurityException, java.io.IOException {
+  static SignerKeyStore of(KeySource keys, List<String> aliases)
+      throws GeneralSecurityException, java.io.IOException {
     byte[] random = new byte[18];
     new SecureRandom().nextBytes(random);
-    KeyStore.PasswordProtection password = new KeyStore.PasswordProtection(Base64.getEncoder().encodeToString(random).toCharArray());
+    KeyStore.PasswordProtection password =
+        new KeyStore.PasswordProtection(Base64.getEncoder().encodeToString(random).toCharArray());
     KeyStore store = KeyStore.getInstance("PKCS12");
     store.load(null, null);
     for (String alias : aliases) {
       SigningKey key = keys.key(alias);
       try {
-        store.setKeyEntry(alias, key.privateKey(), password.getPassword(), key.chain().toArray(X509Certificate[]::new));
+        store.setKeyEntry(
+            alias,
+            key.privateKey(),
+            password.getPassword(),
+            key.chain().toArray(X509Certificate[]::new));
       } catch (java.security.KeyStoreException e) {
-        throw new GeneralSecurityException("--keys " + keys.describe() + ": DSS's server-signing token holds key material in a key store, and key '"
-            + alias + "' cannot be put in one (" + e.getMessage() + "); serve dss with --keys software", e);
+        throw new GeneralSecurityException(
+            "--keys "
+                + keys.describe()
+                + ": DSS's server-signing token holds key material in a key store, and key '"
+                + alias
+                + "' cannot be put in one ("
+                + e.getMessage()
+                + "); serve dss with --keys software",
+            e);
       }
     }
     return new SignerKeyStore(store, password);

@@ -1,12 +1,5 @@
 package io.pkibench.server.keyserver;
 
-import io.pkibench.formats.rsfn.CaCodes;
-import io.pkibench.formats.rsfn.Protocol3;
-import io.pkibench.keys.KeySource;
-import io.pkibench.keys.ProviderChoice;
-import io.pkibench.keys.SoftwareKeySource;
-import io.pkibench.pki.TestPki;
-import io.pkibench.server.ReferenceServer;
 import io.grpc.Context;
 import io.grpc.Contexts;
 import io.grpc.Grpc;
@@ -18,20 +11,27 @@ import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerTransportFilter;
 import io.grpc.TlsServerCredentials;
+import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
-import io.grpc.health.v1.HealthCheckResponse;
+import io.pkibench.formats.rsfn.CaCodes;
+import io.pkibench.formats.rsfn.Protocol3;
+import io.pkibench.keys.KeySource;
+import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SigningKey;
+import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.keys.TlsContexts;
 import io.pkibench.keyserver.protocol.KeyServerGrpc;
+import io.pkibench.pki.TestPki;
+import io.pkibench.server.ReferenceServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.GeneralSecurityException;
 import java.security.cert.Certificate;
 import java.security.cert.X509CRL;
 import java.security.cert.X509Certificate;
-import java.util.List;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -41,50 +41,94 @@ import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 
 /**
- * A key-server node: gRPC over mutual TLS (its identity the test PKI's {@code keyserver} certificate,
- * clients must chain to the test PKI's root), the {@link KeyService} and the standard health service.
- * Calls are multiplexed on one HTTP/2 connection per client and run on a fixed pool sized to the
- * cores, so 512 pending calls need neither 512 connections nor 512 threads.
+ * A key-server node: gRPC over mutual TLS (its identity the test PKI's {@code keyserver}
+ * certificate, clients must chain to the test PKI's root), the {@link KeyService} and the standard
+ * health service. Calls are multiplexed on one HTTP/2 connection per client and run on a fixed pool
+ * sized to the cores, so 512 pending calls need neither 512 connections nor 512 threads.
  */
 public final class KeyServer implements ReferenceServer {
   public static final int DEFAULT_PORT = 9443;
 
   /**
-   * What the node accepts: request size, time to finish a TLS handshake, idle time before a connection
-   * is closed, worker threads, and calls in flight on one connection. The last bounds what one client
-   * can make the node hold: at most {@code maxCallsPerConnection × maxRequestBytes} of requests per
-   * connection (32 MiB by default); HTTP/2 tells the client, whose further calls wait on its side.
+   * What the node accepts: request size, time to finish a TLS handshake, idle time before a
+   * connection is closed, worker threads, and calls in flight on one connection. The last bounds
+   * what one client can make the node hold: at most {@code maxCallsPerConnection × maxRequestBytes}
+   * of requests per connection (32 MiB by default); HTTP/2 tells the client, whose further calls
+   * wait on its side.
    *
-   * <p>Contract v2's stream counts calls, not only bytes: at most {@code maxCallsPerStream} calls of one stream are
-   * unanswered at once (read, and their answers not yet taken by the client's flow control), and at most
-   * {@code maxQueuedCalls} calls of every stream of the node wait for or are being signed; see {@link SignStreams}.
+   * <p>Contract v2's stream counts calls, not only bytes: at most {@code maxCallsPerStream} calls
+   * of one stream are unanswered at once (read, and their answers not yet taken by the client's
+   * flow control), and at most {@code maxQueuedCalls} calls of every stream of the node wait for or
+   * are being signed; see {@link SignStreams}.
    */
-  public record Limits(int maxRequestBytes, Duration handshakeTimeout, Duration idleTimeout, int threads, int maxCallsPerConnection,
-      int maxCallsPerStream, int maxQueuedCalls) {
+  public record Limits(
+      int maxRequestBytes,
+      Duration handshakeTimeout,
+      Duration idleTimeout,
+      int threads,
+      int maxCallsPerConnection,
+      int maxCallsPerStream,
+      int maxQueuedCalls) {
     public static final int DEFAULT_MAX_CALLS_PER_CONNECTION = 32;
-    /** Twice the 512 calls a client of 512 workers has in flight to one node, as the remote-key tests do. */
+
+    /**
+     * Twice the 512 calls a client of 512 workers has in flight to one node, as the remote-key
+     * tests do.
+     */
     public static final int DEFAULT_MAX_CALLS_PER_STREAM = 1024;
-    /** Seconds of RSA-2048 signatures on a few cores: past it a node is too far behind for a 10 s client deadline. */
+
+    /**
+     * Seconds of RSA-2048 signatures on a few cores: past it a node is too far behind for a 10 s
+     * client deadline.
+     */
     public static final int DEFAULT_MAX_QUEUED_CALLS = 8192;
 
     public Limits {
       if (maxCallsPerStream < SignStreams.MOST_CALLS_PER_MESSAGE) {
-        throw new IllegalArgumentException("calls per stream " + maxCallsPerStream + ": give at least " + SignStreams.MOST_CALLS_PER_MESSAGE
-            + ", the calls one message may carry");
+        throw new IllegalArgumentException(
+            "calls per stream "
+                + maxCallsPerStream
+                + ": give at least "
+                + SignStreams.MOST_CALLS_PER_MESSAGE
+                + ", the calls one message may carry");
       }
-      if (maxQueuedCalls < 1) throw new IllegalArgumentException("queued calls per node " + maxQueuedCalls + ": give at least 1");
+      if (maxQueuedCalls < 1)
+        throw new IllegalArgumentException(
+            "queued calls per node " + maxQueuedCalls + ": give at least 1");
     }
 
-    public Limits(int maxRequestBytes, Duration handshakeTimeout, Duration idleTimeout, int threads, int maxCallsPerConnection) {
-      this(maxRequestBytes, handshakeTimeout, idleTimeout, threads, maxCallsPerConnection, DEFAULT_MAX_CALLS_PER_STREAM, DEFAULT_MAX_QUEUED_CALLS);
+    public Limits(
+        int maxRequestBytes,
+        Duration handshakeTimeout,
+        Duration idleTimeout,
+        int threads,
+        int maxCallsPerConnection) {
+      this(
+          maxRequestBytes,
+          handshakeTimeout,
+          idleTimeout,
+          threads,
+          maxCallsPerConnection,
+          DEFAULT_MAX_CALLS_PER_STREAM,
+          DEFAULT_MAX_QUEUED_CALLS);
     }
 
-    public Limits(int maxRequestBytes, Duration handshakeTimeout, Duration idleTimeout, int threads) {
-      this(maxRequestBytes, handshakeTimeout, idleTimeout, threads, DEFAULT_MAX_CALLS_PER_CONNECTION);
+    public Limits(
+        int maxRequestBytes, Duration handshakeTimeout, Duration idleTimeout, int threads) {
+      this(
+          maxRequestBytes,
+          handshakeTimeout,
+          idleTimeout,
+          threads,
+          DEFAULT_MAX_CALLS_PER_CONNECTION);
     }
 
     public static Limits defaults() {
-      return new Limits(1 << 20, Duration.ofSeconds(10), Duration.ofMinutes(5), Runtime.getRuntime().availableProcessors());
+      return new Limits(
+          1 << 20,
+          Duration.ofSeconds(10),
+          Duration.ofMinutes(5),
+          Runtime.getRuntime().availableProcessors());
     }
   }
 
@@ -106,11 +150,16 @@ public final class KeyServer implements ReferenceServer {
 
   /**
    * What {@code serve keyserver} is asked for: the keys it serves (empty: every key of its source),
-   * who may use which ({@code grants} file; null: the test PKI's tls-client the signer keys and its own), the RSFN CA
-   * codes it packs and unpacks with, and its limits.
+   * who may use which ({@code grants} file; null: the test PKI's tls-client the signer keys and its
+   * own), the RSFN CA codes it packs and unpacks with, and its limits.
    */
-  public record Config(String bind, int port, java.util.List<String> aliases, java.nio.file.Path grants,
-      CaCodes caCodes, Limits limits) {
+  public record Config(
+      String bind,
+      int port,
+      java.util.List<String> aliases,
+      java.nio.file.Path grants,
+      CaCodes caCodes,
+      Limits limits) {
     public Config {
       aliases = java.util.List.copyOf(aliases);
     }
@@ -118,39 +167,83 @@ public final class KeyServer implements ReferenceServer {
 
   /**
    * A node serving {@code source}'s keys as {@code config} says, its TLS identity the test PKI's
-   * {@code keyserver} key; refuses, naming the flag, aliases the source does not hold and a grants file it cannot read.
+   * {@code keyserver} key; refuses, naming the flag, aliases the source does not hold and a grants
+   * file it cannot read.
    */
-  public static KeyServer open(Config config, TestPki pki, KeySource source, java.time.InstantSource clock,
-      java.util.function.Consumer<String> log) throws Exception {
+  public static KeyServer open(
+      Config config,
+      TestPki pki,
+      KeySource source,
+      java.time.InstantSource clock,
+      java.util.function.Consumer<String> log)
+      throws Exception {
     KeyGrants granted;
     try {
-      granted = config.grants() == null ? KeyGrants.signerKeysFor(pki.certificate("tls-client")) : KeyGrants.read(config.grants());
+      granted =
+          config.grants() == null
+              ? KeyGrants.signerKeysFor(pki.certificate("tls-client"))
+              : KeyGrants.read(config.grants());
     } catch (java.io.IOException e) {
       throw new IllegalArgumentException("--grants " + config.grants() + ":\n" + e.getMessage());
     }
     java.util.List<String> held = source.aliases();
-    java.util.List<String> unknown = config.aliases().stream().filter(a -> !held.contains(a)).toList();
+    java.util.List<String> unknown =
+        config.aliases().stream().filter(a -> !held.contains(a)).toList();
     if (!unknown.isEmpty()) {
-      throw new IllegalArgumentException("--aliases: " + source.describe() + " has no key " + String.join(", ", unknown) + "; it has " + String.join(", ", held));
+      throw new IllegalArgumentException(
+          "--aliases: "
+              + source.describe()
+              + " has no key "
+              + String.join(", ", unknown)
+              + "; it has "
+              + String.join(", ", held));
     }
     var rsfn = Protocol3.forTestPki(pki, config.caCodes(), clock, KeyService.localProvider());
-    var service = new KeyService(source, config.aliases().isEmpty() ? held : config.aliases(), granted, rsfn, log);
+    var service =
+        new KeyService(
+            source, config.aliases().isEmpty() ? held : config.aliases(), granted, rsfn, log);
     var identity = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("keyserver");
-    // a client's certificate is checked against the test PKI's CRLs too: a revoked one fails the handshake
-    List<X509CRL> crls = List.of(pki.crlOf("root-ca"), pki.crlOf("intermediate-a"), pki.crlOf("intermediate-b"));
-    return new KeyServer(service, identity, pki.certificate("root-ca"), crls, config.bind(), config.port(), config.limits());
+    // a client's certificate is checked against the test PKI's CRLs too: a revoked one fails the
+    // handshake
+    List<X509CRL> crls =
+        List.of(pki.crlOf("root-ca"), pki.crlOf("intermediate-a"), pki.crlOf("intermediate-b"));
+    return new KeyServer(
+        service,
+        identity,
+        pki.certificate("root-ca"),
+        crls,
+        config.bind(),
+        config.port(),
+        config.limits());
   }
 
-  /** A node that trusts clients chaining to {@code root} without checking revocation (tests that make their own clients). */
-  public KeyServer(KeyService service, SigningKey identity, X509Certificate root, String bind, int port, Limits limits) {
+  /**
+   * A node that trusts clients chaining to {@code root} without checking revocation (tests that
+   * make their own clients).
+   */
+  public KeyServer(
+      KeyService service,
+      SigningKey identity,
+      X509Certificate root,
+      String bind,
+      int port,
+      Limits limits) {
     this(service, identity, root, null, bind, port, limits);
   }
 
   /**
-   * A node that also checks each client certificate (and its chain) against {@code crls}, which must
-   * cover every CA of the chain: a revoked client fails the handshake, whatever a grant by name says.
+   * A node that also checks each client certificate (and its chain) against {@code crls}, which
+   * must cover every CA of the chain: a revoked client fails the handshake, whatever a grant by
+   * name says.
    */
-  public KeyServer(KeyService service, SigningKey identity, X509Certificate root, List<X509CRL> crls, String bind, int port, Limits limits) {
+  public KeyServer(
+      KeyService service,
+      SigningKey identity,
+      X509Certificate root,
+      List<X509CRL> crls,
+      String bind,
+      int port,
+      Limits limits) {
     this.crls = crls == null ? null : List.copyOf(crls);
     this.service = service;
     this.identity = identity;
@@ -161,102 +254,145 @@ public final class KeyServer implements ReferenceServer {
   }
 
   /**
-   * gRPC parses a request on the application's executor and, when the bytes are not the message, closes
-   * the call with INTERNAL (the client is told) and then logs the parse failure with its stack trace
-   * through this logger, once per such request. Those records are turned into one line in the node's
-   * log; anything else the logger says passes. Held here: a JUL logger nobody references can be
-   * collected with its filter.
+   * gRPC parses a request on the application's executor and, when the bytes are not the message,
+   * closes the call with INTERNAL (the client is told) and then logs the parse failure with its
+   * stack trace through this logger, once per such request. Those records are turned into one line
+   * in the node's log; anything else the logger says passes. Held here: a JUL logger nobody
+   * references can be collected with its filter.
    */
-  private static final java.util.logging.Logger GRPC_EXECUTOR_LOG = java.util.logging.Logger.getLogger("io.grpc.internal.SerializingExecutor");
+  private static final java.util.logging.Logger GRPC_EXECUTOR_LOG =
+      java.util.logging.Logger.getLogger("io.grpc.internal.SerializingExecutor");
+
   private static volatile KeyService malformedTo;
 
   static {
-    GRPC_EXECUTOR_LOG.setFilter(record -> {
-      if (!(record.getThrown() instanceof io.grpc.StatusRuntimeException e) || e.getStatus().getCode() != io.grpc.Status.Code.INTERNAL
-          || !(e.getCause() instanceof com.google.protobuf.InvalidProtocolBufferException)) {
-        return true;
-      }
-      KeyService to = malformedTo;
-      if (to != null) to.refusedMalformed(e.getStatus().getDescription() + ": " + e.getCause().getMessage().lines().findFirst().orElse(""));
-      return false;
-    });
+    GRPC_EXECUTOR_LOG.setFilter(
+        record -> {
+          if (!(record.getThrown() instanceof io.grpc.StatusRuntimeException e)
+              || e.getStatus().getCode() != io.grpc.Status.Code.INTERNAL
+              || !(e.getCause() instanceof com.google.protobuf.InvalidProtocolBufferException)) {
+            return true;
+          }
+          KeyService to = malformedTo;
+          if (to != null)
+            to.refusedMalformed(
+                e.getStatus().getDescription()
+                    + ": "
+                    + e.getCause().getMessage().lines().findFirst().orElse(""));
+          return false;
+        });
   }
 
   @Override
   public void start() throws IOException, GeneralSecurityException {
     malformedTo = service;
-    TlsServerCredentials credentials = (TlsServerCredentials) TlsServerCredentials.newBuilder()
-        .keyManager(TlsContexts.keyManagers(identity))
-        .trustManager(crls == null ? TlsContexts.trustManagers(root) : TlsContexts.trustManagersCheckingRevocation(root, crls))
-        .clientAuth(TlsServerCredentials.ClientAuth.REQUIRE)
-        .build();
+    TlsServerCredentials credentials =
+        (TlsServerCredentials)
+            TlsServerCredentials.newBuilder()
+                .keyManager(TlsContexts.keyManagers(identity))
+                .trustManager(
+                    crls == null
+                        ? TlsContexts.trustManagers(root)
+                        : TlsContexts.trustManagersCheckingRevocation(root, crls))
+                .clientAuth(TlsServerCredentials.ClientAuth.REQUIRE)
+                .build();
     AtomicInteger n = new AtomicInteger();
-    workers = Executors.newFixedThreadPool(limits.threads(), r -> {
-      Thread t = new Thread(r, "keyserver-worker-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
-    healthThread = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "keyserver-health");
-      t.setDaemon(true);
-      return t;
-    });
-    NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(bind, requestedPort), credentials);
+    workers =
+        Executors.newFixedThreadPool(
+            limits.threads(),
+            r -> {
+              Thread t = new Thread(r, "keyserver-worker-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    healthThread =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "keyserver-health");
+              t.setDaemon(true);
+              return t;
+            });
+    NettyServerBuilder builder =
+        NettyServerBuilder.forAddress(new InetSocketAddress(bind, requestedPort), credentials);
     if (servesV2) {
-      signStreams = new SignStreams(service, workers, limits.threads(), (long) limits.maxCallsPerConnection() * limits.maxRequestBytes(),
-          limits.maxCallsPerStream(), limits.maxQueuedCalls());
+      signStreams =
+          new SignStreams(
+              service,
+              workers,
+              limits.threads(),
+              (long) limits.maxCallsPerConnection() * limits.maxRequestBytes(),
+              limits.maxCallsPerStream(),
+              limits.maxQueuedCalls());
       builder.addService(ServerInterceptors.intercept(signStreams, new CallerFromCertificate()));
     }
-    server = builder
-        .executor(workers)
-        // Health checks answer on their own thread: queued behind hundreds of pending signatures they
-        // would miss their deadline and a busy node would look dead.
-        .callExecutor(new io.grpc.ServerCallExecutorSupplier() {
-          @Override
-          public <Q, R> java.util.concurrent.Executor getExecutor(ServerCall<Q, R> call, Metadata metadata) {
-            String service = call.getMethodDescriptor().getServiceName();
-            // v2's stream only reads each message and hands its requests to the workers: done where the bytes arrive,
-            // that is one thread hop less per message than through a worker
-            if (service.equals(SignStreams.SERVICE)) return Runnable::run;
-            return service.equals(io.grpc.health.v1.HealthGrpc.SERVICE_NAME) ? healthThread : null;
-          }
-        })
-        .maxInboundMessageSize(limits.maxRequestBytes())
-        .maxConcurrentCallsPerConnection(limits.maxCallsPerConnection())
-        // one request's worth of window per stream and per connection: a client cannot push more ahead of what is read
-        .flowControlWindow(Math.max(64 * 1024, limits.maxRequestBytes()))
-        .maxInboundMetadataSize(16 * 1024)
-        .handshakeTimeout(limits.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS)
-        .maxConnectionIdle(limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS)
-        .permitKeepAliveTime(10, TimeUnit.SECONDS)
-        .addService(ServerInterceptors.intercept(service, new CallerFromCertificate()))
-        .addService(health.getHealthService())
-        .addTransportFilter(new ServerTransportFilter() {
-          @Override
-          public io.grpc.Attributes transportReady(io.grpc.Attributes attributes) {
-            openConnections.incrementAndGet();
-            acceptedConnections.incrementAndGet();
-            return attributes;
-          }
+    server =
+        builder
+            .executor(workers)
+            // Health checks answer on their own thread: queued behind hundreds of pending
+            // signatures they
+            // would miss their deadline and a busy node would look dead.
+            .callExecutor(
+                new io.grpc.ServerCallExecutorSupplier() {
+                  @Override
+                  public <Q, R> java.util.concurrent.Executor getExecutor(
+                      ServerCall<Q, R> call, Metadata metadata) {
+                    String service = call.getMethodDescriptor().getServiceName();
+                    // v2's stream only reads each message and hands its requests to the workers:
+                    // done where the bytes arrive,
+                    // that is one thread hop less per message than through a worker
+                    if (service.equals(SignStreams.SERVICE)) return Runnable::run;
+                    return service.equals(io.grpc.health.v1.HealthGrpc.SERVICE_NAME)
+                        ? healthThread
+                        : null;
+                  }
+                })
+            .maxInboundMessageSize(limits.maxRequestBytes())
+            .maxConcurrentCallsPerConnection(limits.maxCallsPerConnection())
+            // one request's worth of window per stream and per connection: a client cannot push
+            // more ahead of what is read
+            .flowControlWindow(Math.max(64 * 1024, limits.maxRequestBytes()))
+            .maxInboundMetadataSize(16 * 1024)
+            .handshakeTimeout(limits.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS)
+            .maxConnectionIdle(limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS)
+            .permitKeepAliveTime(10, TimeUnit.SECONDS)
+            .addService(ServerInterceptors.intercept(service, new CallerFromCertificate()))
+            .addService(health.getHealthService())
+            .addTransportFilter(
+                new ServerTransportFilter() {
+                  @Override
+                  public io.grpc.Attributes transportReady(io.grpc.Attributes attributes) {
+                    openConnections.incrementAndGet();
+                    acceptedConnections.incrementAndGet();
+                    return attributes;
+                  }
 
-          @Override
-          public void transportTerminated(io.grpc.Attributes attributes) {
-            // Called for connections that never became ready too; count down only what was counted up.
-            if (attributes != null && attributes.get(Grpc.TRANSPORT_ATTR_SSL_SESSION) != null) openConnections.decrementAndGet();
-          }
-        })
-        .build()
-        .start();
+                  @Override
+                  public void transportTerminated(io.grpc.Attributes attributes) {
+                    // Called for connections that never became ready too; count down only what was
+                    // counted up.
+                    if (attributes != null
+                        && attributes.get(Grpc.TRANSPORT_ATTR_SSL_SESSION) != null)
+                      openConnections.decrementAndGet();
+                  }
+                })
+            .build()
+            .start();
     health.setStatus(KeyServerGrpc.SERVICE_NAME, HealthCheckResponse.ServingStatus.SERVING);
   }
 
-  /** Serves contract v1 only, as a node from before v2 does: for the tests of a client meeting one. Before {@link #start}. */
+  /**
+   * Serves contract v1 only, as a node from before v2 does: for the tests of a client meeting one.
+   * Before {@link #start}.
+   */
   KeyServer withoutV2() {
     servesV2 = false;
     return this;
   }
 
-  /** Contract v2's streams, for the tests of their limits (null before {@link #start} and without v2). */
+  /**
+   * Contract v2's streams, for the tests of their limits (null before {@link #start} and without
+   * v2).
+   */
   SignStreams signStreams() {
     return signStreams;
   }
@@ -274,7 +410,10 @@ public final class KeyServer implements ReferenceServer {
     return service.counts();
   }
 
-  /** Key uses granted per client certificate subject, since start: as many subjects as a run's workers with identities=per-worker. */
+  /**
+   * Key uses granted per client certificate subject, since start: as many subjects as a run's
+   * workers with identities=per-worker.
+   */
   public java.util.Map<String, Long> usesByClient() {
     return service.usesByClient();
   }
@@ -291,10 +430,21 @@ public final class KeyServer implements ReferenceServer {
 
   @Override
   public String details() {
-    return "mutual TLS as " + identity.alias() + ", " + limits.threads() + " worker threads, requests up to " + limits.maxRequestBytes() / 1024
-        + " KiB, " + limits.maxCallsPerConnection() + " calls in flight per connection, " + limits.maxCallsPerStream()
-        + " unanswered calls per signature stream, " + limits.maxQueuedCalls() + " calls queued to sign, idle connections closed after "
-        + limits.idleTimeout().toSeconds() + " s";
+    return "mutual TLS as "
+        + identity.alias()
+        + ", "
+        + limits.threads()
+        + " worker threads, requests up to "
+        + limits.maxRequestBytes() / 1024
+        + " KiB, "
+        + limits.maxCallsPerConnection()
+        + " calls in flight per connection, "
+        + limits.maxCallsPerStream()
+        + " unanswered calls per signature stream, "
+        + limits.maxQueuedCalls()
+        + " calls queued to sign, idle connections closed after "
+        + limits.idleTimeout().toSeconds()
+        + " s";
   }
 
   @Override
@@ -303,7 +453,8 @@ public final class KeyServer implements ReferenceServer {
     health.enterTerminalState();
     server.shutdown();
     try {
-      if (!server.awaitTermination(5, TimeUnit.SECONDS)) server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      if (!server.awaitTermination(5, TimeUnit.SECONDS))
+        server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       server.shutdownNow();
       Thread.currentThread().interrupt();
@@ -312,10 +463,14 @@ public final class KeyServer implements ReferenceServer {
     healthThread.shutdownNow();
   }
 
-  /** Puts the client's certificate, which the TLS layer has verified, in the call's context for the grants. */
+  /**
+   * Puts the client's certificate, which the TLS layer has verified, in the call's context for the
+   * grants.
+   */
   private static final class CallerFromCertificate implements ServerInterceptor {
     @Override
-    public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+    public <Q, R> ServerCall.Listener<Q> interceptCall(
+        ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
       SSLSession session = call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION);
       X509Certificate caller = null;
       if (session != null) {
@@ -326,7 +481,8 @@ public final class KeyServer implements ReferenceServer {
           caller = null; // refused by the grants as "(none)"
         }
       }
-      return Contexts.interceptCall(Context.current().withValue(KeyService.CALLER, caller), call, headers, next);
+      return Contexts.interceptCall(
+          Context.current().withValue(KeyService.CALLER, caller), call, headers, next);
     }
   }
 }

@@ -1,34 +1,34 @@
 package io.pkibench.server.keyserver;
 
-import io.pkibench.keys.ProviderChoice;
-import io.pkibench.keyserver.protocol.Hashes;
 import com.google.protobuf.ByteString;
 import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
+import io.pkibench.formats.rsfn.CaCodes;
+import io.pkibench.formats.rsfn.Protocol3;
+import io.pkibench.formats.rsfn.Treatment;
+import io.pkibench.formats.rsfn.Unpacked;
 import io.pkibench.keys.KeySource;
+import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.keyserver.protocol.DecryptRequest;
 import io.pkibench.keyserver.protocol.DecryptResponse;
 import io.pkibench.keyserver.protocol.GetChainRequest;
 import io.pkibench.keyserver.protocol.GetChainResponse;
 import io.pkibench.keyserver.protocol.HashAlgorithm;
+import io.pkibench.keyserver.protocol.Hashes;
 import io.pkibench.keyserver.protocol.KeyEntry;
 import io.pkibench.keyserver.protocol.KeyServerGrpc;
 import io.pkibench.keyserver.protocol.ListKeysRequest;
 import io.pkibench.keyserver.protocol.ListKeysResponse;
-import io.pkibench.keyserver.protocol.Padding;
-import io.pkibench.keyserver.protocol.SignRequest;
-import io.pkibench.keyserver.protocol.SignResponse;
 import io.pkibench.keyserver.protocol.RsfnPackRequest;
 import io.pkibench.keyserver.protocol.RsfnPackResponse;
 import io.pkibench.keyserver.protocol.RsfnUnpackRequest;
 import io.pkibench.keyserver.protocol.RsfnUnpackResponse;
-import io.pkibench.formats.rsfn.CaCodes;
-import io.pkibench.formats.rsfn.Protocol3;
-import io.pkibench.formats.rsfn.Treatment;
-import io.pkibench.formats.rsfn.Unpacked;
+import io.pkibench.keyserver.protocol.SignRequest;
+import io.pkibench.keyserver.protocol.SignResponse;
+import io.pkibench.text.OutsideText;
 import java.security.GeneralSecurityException;
 import java.security.NoSuchAlgorithmException;
 import java.security.PrivateKey;
@@ -45,35 +45,51 @@ import javax.crypto.BadPaddingException;
 import javax.crypto.Cipher;
 import javax.crypto.spec.OAEPParameterSpec;
 import javax.crypto.spec.PSource;
-import io.pkibench.text.OutsideText;
 
 /**
- * The key server's operations over the keys of one {@link KeySource}. Every refusal is a status that
- * names what was wrong in our words; a failure of ours is INTERNAL with an id that the log line
- * carrying the cause repeats.
+ * The key server's operations over the keys of one {@link KeySource}. Every refusal is a status
+ * that names what was wrong in our words; a failure of ours is INTERNAL with an id that the log
+ * line carrying the cause repeats.
  */
 public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
-  /** The authenticated client's certificate, put in the call's context by the server's interceptor. */
-  public static final Context.Key<X509Certificate> CALLER = Context.key("pkibench-keyserver-caller");
+  /**
+   * The authenticated client's certificate, put in the call's context by the server's interceptor.
+   */
+  public static final Context.Key<X509Certificate> CALLER =
+      Context.key("pkibench-keyserver-caller");
 
   private final KeySource source;
   private final List<String> aliases;
   private final java.util.Set<String> held;
   private final KeyGrants grants;
+
   /**
-   * Each client certificate's answer per alias, so that a call does not fingerprint the certificate and match the grants'
-   * patterns again: bounded by the aliases held, and cleared past {@link #MOST_CALLERS} certificates.
+   * Each client certificate's answer per alias, so that a call does not fingerprint the certificate
+   * and match the grants' patterns again: bounded by the aliases held, and cleared past {@link
+   * #MOST_CALLERS} certificates.
    */
   private final Map<X509Certificate, Map<String, Boolean>> allowed = new ConcurrentHashMap<>();
+
   private static final int MOST_CALLERS = 1024;
   private final Consumer<String> log;
   private final Map<String, SigningKey> opened = new ConcurrentHashMap<>();
-  private final LongAdder served = new LongAdder(), refused = new LongAdder(), failed = new LongAdder();
-  private final java.util.concurrent.atomic.AtomicLong failureIds = new java.util.concurrent.atomic.AtomicLong();
+  private final LongAdder served = new LongAdder(),
+      refused = new LongAdder(),
+      failed = new LongAdder();
+  private final java.util.concurrent.atomic.AtomicLong failureIds =
+      new java.util.concurrent.atomic.AtomicLong();
   private final Protocol3 rsfn;
 
-  /** {@code rsfn} packs and unpacks RSFN envelopes with the node's keys (its CA codes and CRLs decide what it accepts). */
-  public KeyService(KeySource source, List<String> aliases, KeyGrants grants, Protocol3 rsfn, Consumer<String> log) {
+  /**
+   * {@code rsfn} packs and unpacks RSFN envelopes with the node's keys (its CA codes and CRLs
+   * decide what it accepts).
+   */
+  public KeyService(
+      KeySource source,
+      List<String> aliases,
+      KeyGrants grants,
+      Protocol3 rsfn,
+      Consumer<String> log) {
     this.source = source;
     this.aliases = List.copyOf(aliases);
     this.held = java.util.Set.copyOf(aliases);
@@ -83,11 +99,21 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
   }
 
   /** RSFN with the default CA codes and no CRLs: unpacking says revocation was not checked. */
-  public KeyService(KeySource source, List<String> aliases, KeyGrants grants, Consumer<String> log) {
-    this(source, aliases, grants, new Protocol3(CaCodes.defaults(), List.of(), java.time.InstantSource.system(), localProvider()), log);
+  public KeyService(
+      KeySource source, List<String> aliases, KeyGrants grants, Consumer<String> log) {
+    this(
+        source,
+        aliases,
+        grants,
+        new Protocol3(
+            CaCodes.defaults(), List.of(), java.time.InstantSource.system(), localProvider()),
+        log);
   }
 
-  /** The fastest local provider for the keyless parts of RSFN (AES-GCM, RSA encryption, verification). */
+  /**
+   * The fastest local provider for the keyless parts of RSFN (AES-GCM, RSA encryption,
+   * verification).
+   */
   public static java.security.Provider localProvider() {
     try {
       return ProviderChoice.best().providerFor("Cipher", "AES/GCM/NoPadding");
@@ -97,8 +123,8 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
   }
 
   /**
-   * A request whose bytes are not the message its method takes, refused by gRPC before it reaches us:
-   * counted as refused and said in one line (gRPC itself logged a stack trace for each).
+   * A request whose bytes are not the message its method takes, refused by gRPC before it reaches
+   * us: counted as refused and said in one line (gRPC itself logged a stack trace for each).
    */
   public void refusedMalformed(String why) {
     refused.increment();
@@ -114,17 +140,25 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
 
   @Override
   public void sign(SignRequest request, StreamObserver<SignResponse> response) {
-    answer(response, () -> {
-      SigningKey key = key(request.getAlias());
-      byte[] signature = sign(key, request);
-      return SignResponse.newBuilder().setSignature(ByteString.copyFrom(signature)).build();
-    });
+    answer(
+        response,
+        () -> {
+          SigningKey key = key(request.getAlias());
+          byte[] signature = sign(key, request);
+          return SignResponse.newBuilder().setSignature(ByteString.copyFrom(signature)).build();
+        });
   }
 
-  /** A signature made as v1's Sign makes it, or the status v1 answers the same request with; counted as v1 counts. */
+  /**
+   * A signature made as v1's Sign makes it, or the status v1 answers the same request with; counted
+   * as v1 counts.
+   */
   record Signed(byte[] signature, Status status) {}
 
-  /** v1's Sign for {@code caller} outside a v1 call (v2's stream): refusals and failures are said and counted as there. */
+  /**
+   * v1's Sign for {@code caller} outside a v1 call (v2's stream): refusals and failures are said
+   * and counted as there.
+   */
   Signed signFor(X509Certificate caller, SignRequest request) {
     try {
       byte[] signature = sign(key(caller, request.getAlias()), request);
@@ -138,86 +172,134 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
     }
   }
 
-  /** A failure of ours: counted, logged with an id, and the status the client gets, which names the id only. */
+  /**
+   * A failure of ours: counted, logged with an id, and the status the client gets, which names the
+   * id only.
+   */
   private Status failure(Throwable e) {
     failed.increment();
     long id = failureIds.incrementAndGet();
     log.accept("key server failure #" + id + ": " + e);
-    return Status.INTERNAL.withDescription("the key server failed (failure #" + id + " in its log)");
+    return Status.INTERNAL.withDescription(
+        "the key server failed (failure #" + id + " in its log)");
   }
 
   @Override
   public void decrypt(DecryptRequest request, StreamObserver<DecryptResponse> response) {
-    answer(response, () -> {
-      SigningKey key = key(request.getAlias());
-      if (!key.privateKey().getAlgorithm().equals("RSA")) throw refusal(Status.INVALID_ARGUMENT, "key " + request.getAlias() + " is not an RSA key; only RSA keys decrypt");
-      Cipher cipher = cipher(request, key);
-      try {
-        return DecryptResponse.newBuilder().setPlaintext(ByteString.copyFrom(cipher.doFinal(request.getCiphertext().toByteArray()))).build();
-      } catch (BadPaddingException | javax.crypto.IllegalBlockSizeException e) {
-        throw refusal(Status.INVALID_ARGUMENT, "the ciphertext does not decrypt under key " + request.getAlias() + " with " + request.getPadding());
-      }
-    });
+    answer(
+        response,
+        () -> {
+          SigningKey key = key(request.getAlias());
+          if (!key.privateKey().getAlgorithm().equals("RSA"))
+            throw refusal(
+                Status.INVALID_ARGUMENT,
+                "key " + request.getAlias() + " is not an RSA key; only RSA keys decrypt");
+          Cipher cipher = cipher(request, key);
+          try {
+            return DecryptResponse.newBuilder()
+                .setPlaintext(
+                    ByteString.copyFrom(cipher.doFinal(request.getCiphertext().toByteArray())))
+                .build();
+          } catch (BadPaddingException | javax.crypto.IllegalBlockSizeException e) {
+            throw refusal(
+                Status.INVALID_ARGUMENT,
+                "the ciphertext does not decrypt under key "
+                    + request.getAlias()
+                    + " with "
+                    + request.getPadding());
+          }
+        });
   }
 
   @Override
   public void getChain(GetChainRequest request, StreamObserver<GetChainResponse> response) {
-    answer(response, () -> {
-      GetChainResponse.Builder chain = GetChainResponse.newBuilder();
-      for (X509Certificate c : key(request.getAlias()).chain()) chain.addCertificates(ByteString.copyFrom(c.getEncoded()));
-      return chain.build();
-    });
+    answer(
+        response,
+        () -> {
+          GetChainResponse.Builder chain = GetChainResponse.newBuilder();
+          for (X509Certificate c : key(request.getAlias()).chain())
+            chain.addCertificates(ByteString.copyFrom(c.getEncoded()));
+          return chain.build();
+        });
   }
 
   @Override
   public void listKeys(ListKeysRequest request, StreamObserver<ListKeysResponse> response) {
-    answer(response, () -> {
-      ListKeysResponse.Builder list = ListKeysResponse.newBuilder();
-      X509Certificate caller = CALLER.get();
-      for (String alias : aliases) {
-        if (caller != null && grants.allows(caller, alias)) {
-          list.addKeys(KeyEntry.newBuilder().setAlias(alias).setAlgorithm(open(alias).privateKey().getAlgorithm()));
-        }
-      }
-      return list.build();
-    });
+    answer(
+        response,
+        () -> {
+          ListKeysResponse.Builder list = ListKeysResponse.newBuilder();
+          X509Certificate caller = CALLER.get();
+          for (String alias : aliases) {
+            if (caller != null && grants.allows(caller, alias)) {
+              list.addKeys(
+                  KeyEntry.newBuilder()
+                      .setAlias(alias)
+                      .setAlgorithm(open(alias).privateKey().getAlgorithm()));
+            }
+          }
+          return list.build();
+        });
   }
 
   @Override
   public void rsfnPack(RsfnPackRequest request, StreamObserver<RsfnPackResponse> response) {
-    answer(response, () -> {
-      SigningKey key = key(request.getAlias());
-      Treatment treatment = Treatment.of(request.getSpecialTreatment());
-      if (treatment == null) throw refusal(Status.INVALID_ARGUMENT, "special treatment " + request.getSpecialTreatment() + " is not one of protocol 3 (0, 1, 2, 3, 4, 6, 8, 10)");
-      X509Certificate recipient = request.getRecipientCertificate().isEmpty() ? null : certificate(request.getRecipientCertificate(), "recipient");
-      try {
-        return RsfnPackResponse.newBuilder().setEnvelope(ByteString.copyFrom(rsfn.pack(key, recipient, request.getPayload().toByteArray(), treatment))).build();
-      } catch (IllegalArgumentException e) {
-        throw refusal(Status.INVALID_ARGUMENT, e.getMessage());
-      }
-    });
+    answer(
+        response,
+        () -> {
+          SigningKey key = key(request.getAlias());
+          Treatment treatment = Treatment.of(request.getSpecialTreatment());
+          if (treatment == null)
+            throw refusal(
+                Status.INVALID_ARGUMENT,
+                "special treatment "
+                    + request.getSpecialTreatment()
+                    + " is not one of protocol 3 (0, 1, 2, 3, 4, 6, 8, 10)");
+          X509Certificate recipient =
+              request.getRecipientCertificate().isEmpty()
+                  ? null
+                  : certificate(request.getRecipientCertificate(), "recipient");
+          try {
+            return RsfnPackResponse.newBuilder()
+                .setEnvelope(
+                    ByteString.copyFrom(
+                        rsfn.pack(key, recipient, request.getPayload().toByteArray(), treatment)))
+                .build();
+          } catch (IllegalArgumentException e) {
+            throw refusal(Status.INVALID_ARGUMENT, e.getMessage());
+          }
+        });
   }
 
   @Override
   public void rsfnUnpack(RsfnUnpackRequest request, StreamObserver<RsfnUnpackResponse> response) {
-    answer(response, () -> {
-      SigningKey key = key(request.getAlias());
-      X509Certificate sender = certificate(request.getSenderCertificate(), "sender");
-      Unpacked unpacked = rsfn.unpack(key, sender, request.getEnvelope().toByteArray());
-      RsfnUnpackResponse.Builder answer = RsfnUnpackResponse.newBuilder().setErrorCode(unpacked.error().code)
-          .setHeader(ByteString.copyFrom(unpacked.answerHeader()));
-      if (unpacked.ok()) answer.setPayload(ByteString.copyFrom(unpacked.payload()));
-      else answer.setMessage(unpacked.message());
-      return answer.build();
-    });
+    answer(
+        response,
+        () -> {
+          SigningKey key = key(request.getAlias());
+          X509Certificate sender = certificate(request.getSenderCertificate(), "sender");
+          Unpacked unpacked = rsfn.unpack(key, sender, request.getEnvelope().toByteArray());
+          RsfnUnpackResponse.Builder answer =
+              RsfnUnpackResponse.newBuilder()
+                  .setErrorCode(unpacked.error().code)
+                  .setHeader(ByteString.copyFrom(unpacked.answerHeader()));
+          if (unpacked.ok()) answer.setPayload(ByteString.copyFrom(unpacked.payload()));
+          else answer.setMessage(unpacked.message());
+          return answer.build();
+        });
   }
 
   private static X509Certificate certificate(ByteString der, String whose) {
-    if (der.isEmpty()) throw refusal(Status.INVALID_ARGUMENT, "give the " + whose + "'s certificate (DER)");
+    if (der.isEmpty())
+      throw refusal(Status.INVALID_ARGUMENT, "give the " + whose + "'s certificate (DER)");
     try {
-      return (X509Certificate) java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(der.newInput());
+      return (X509Certificate)
+          java.security.cert.CertificateFactory.getInstance("X.509")
+              .generateCertificate(der.newInput());
     } catch (java.security.cert.CertificateException | RuntimeException e) {
-      throw refusal(Status.INVALID_ARGUMENT, "the " + whose + "'s certificate is not a DER X.509 certificate");
+      throw refusal(
+          Status.INVALID_ARGUMENT,
+          "the " + whose + "'s certificate is not a DER X.509 certificate");
     }
   }
 
@@ -228,7 +310,10 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
   private <T> void answer(StreamObserver<T> response, Work<T> work) {
     if (Context.current().isCancelled()) {
       refused.increment();
-      response.onError(Status.CANCELLED.withDescription("the client gave up before the node began").asRuntimeException());
+      response.onError(
+          Status.CANCELLED
+              .withDescription("the client gave up before the node began")
+              .asRuntimeException());
       return;
     }
     T value;
@@ -253,28 +338,39 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
 
   private SigningKey key(X509Certificate caller, String alias) throws GeneralSecurityException {
     if (alias.isEmpty()) throw refusal(Status.INVALID_ARGUMENT, "name a key alias");
-    // One answer for a key the node does not hold and a key the caller may not use, so that a client
+    // One answer for a key the node does not hold and a key the caller may not use, so that a
+    // client
     // cannot learn which aliases exist beyond its grant.
     if (!held.contains(alias) || caller == null || !allows(caller, alias)) {
-      throw refusal(Status.PERMISSION_DENIED, "no key '" + printable(alias) + "' for the client certificate "
-          + (caller == null ? "(none)" : caller.getSubjectX500Principal().getName()));
+      throw refusal(
+          Status.PERMISSION_DENIED,
+          "no key '"
+              + printable(alias)
+              + "' for the client certificate "
+              + (caller == null ? "(none)" : caller.getSubjectX500Principal().getName()));
     }
     countFor(caller);
     return open(alias);
   }
 
   /**
-   * Key uses granted per client certificate subject, since start: what shows that a run's workers came as many clients
-   * (one identity each) or as one. Bounded: past {@link #MOST_COUNTED_CLIENTS} subjects the rest are counted together.
+   * Key uses granted per client certificate subject, since start: what shows that a run's workers
+   * came as many clients (one identity each) or as one. Bounded: past {@link #MOST_COUNTED_CLIENTS}
+   * subjects the rest are counted together.
    */
   private final Map<String, LongAdder> usesByClient = new ConcurrentHashMap<>();
+
   static final int MOST_COUNTED_CLIENTS = 100_000;
   static final String OTHER_CLIENTS = "(other clients)";
 
   private void countFor(X509Certificate caller) {
     String subject = caller.getSubjectX500Principal().getName();
     LongAdder uses = usesByClient.get(subject);
-    if (uses == null) uses = usesByClient.computeIfAbsent(usesByClient.size() < MOST_COUNTED_CLIENTS ? subject : OTHER_CLIENTS, s -> new LongAdder());
+    if (uses == null)
+      uses =
+          usesByClient.computeIfAbsent(
+              usesByClient.size() < MOST_COUNTED_CLIENTS ? subject : OTHER_CLIENTS,
+              s -> new LongAdder());
     uses.increment();
   }
 
@@ -287,10 +383,15 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
 
   private boolean allows(X509Certificate caller, String alias) {
     if (allowed.size() > MOST_CALLERS) allowed.clear();
-    return allowed.computeIfAbsent(caller, c -> new ConcurrentHashMap<>()).computeIfAbsent(alias, a -> grants.allows(caller, a));
+    return allowed
+        .computeIfAbsent(caller, c -> new ConcurrentHashMap<>())
+        .computeIfAbsent(alias, a -> grants.allows(caller, a));
   }
 
-  /** An alias as the client sent it, for a reply: printable ASCII, the rest as \\uXXXX, cut at 100 (a log line takes OutsideText). */
+  /**
+   * An alias as the client sent it, for a reply: printable ASCII, the rest as \\uXXXX, cut at 100
+   * (a log line takes OutsideText).
+   */
   static String printable(String text) {
     StringBuilder s = new StringBuilder();
     for (int i = 0; i < text.length() && i < 100; i++) {
@@ -318,15 +419,26 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
   private static byte[] sign(SigningKey key, SignRequest request) throws GeneralSecurityException {
     String keyAlgorithm = key.privateKey().getAlgorithm();
     boolean digest = request.getInputCase() == SignRequest.InputCase.DIGEST;
-    if (request.getInputCase() == SignRequest.InputCase.INPUT_NOT_SET) throw refusal(Status.INVALID_ARGUMENT, "give the data or its digest");
+    if (request.getInputCase() == SignRequest.InputCase.INPUT_NOT_SET)
+      throw refusal(Status.INVALID_ARGUMENT, "give the data or its digest");
     byte[] input = digest ? request.getDigest().toByteArray() : request.getData().toByteArray();
     HashAlgorithm hash = request.getHash();
     String prefix = Hashes.signaturePrefix(hash);
     switch (request.getScheme()) {
       case RSA_PKCS1_V1_5, RSA_PSS, ECDSA -> {
-        if (prefix == null) throw refusal(Status.INVALID_ARGUMENT, request.getScheme() + " needs a hash: SHA_1, SHA_256, SHA_384 or SHA_512");
+        if (prefix == null)
+          throw refusal(
+              Status.INVALID_ARGUMENT,
+              request.getScheme() + " needs a hash: SHA_1, SHA_256, SHA_384 or SHA_512");
         if (digest && input.length != Hashes.length(hash)) {
-          throw refusal(Status.INVALID_ARGUMENT, "a " + Hashes.jcaName(hash) + " digest is " + Hashes.length(hash) + " bytes, not " + input.length);
+          throw refusal(
+              Status.INVALID_ARGUMENT,
+              "a "
+                  + Hashes.jcaName(hash)
+                  + " digest is "
+                  + Hashes.length(hash)
+                  + " bytes, not "
+                  + input.length);
         }
       }
       default -> {}
@@ -334,50 +446,77 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
     return switch (request.getScheme()) {
       case RSA_PKCS1_V1_5 -> {
         expect(keyAlgorithm, "RSA", request);
-        yield digest ? pkcs1OverDigest(key, Hashes.digestInfo(hash, input)) : run(key, prefix + "withRSA", null, input);
+        yield digest
+            ? pkcs1OverDigest(key, Hashes.digestInfo(hash, input))
+            : run(key, prefix + "withRSA", null, input);
       }
       case RSA_PSS -> {
         expect(keyAlgorithm, "RSA", request);
         if (digest) throw refusal(Status.INVALID_ARGUMENT, "RSA_PSS signs the data, not a digest");
         String name = Hashes.jcaName(hash);
-        yield run(key, "RSASSA-PSS", new PSSParameterSpec(name, "MGF1", new MGF1ParameterSpec(name), Hashes.length(hash), 1), input);
+        yield run(
+            key,
+            "RSASSA-PSS",
+            new PSSParameterSpec(name, "MGF1", new MGF1ParameterSpec(name), Hashes.length(hash), 1),
+            input);
       }
       case ECDSA -> {
         expect(keyAlgorithm, "EC", request);
-        yield digest ? run(key, "NONEwithECDSA", null, input) : run(key, prefix + "withECDSA", null, input);
+        yield digest
+            ? run(key, "NONEwithECDSA", null, input)
+            : run(key, prefix + "withECDSA", null, input);
       }
       case ED25519 -> {
-        if (!keyAlgorithm.equals("Ed25519") && !keyAlgorithm.equals("EdDSA")) throw refusal(Status.INVALID_ARGUMENT, mismatch(keyAlgorithm, request));
+        if (!keyAlgorithm.equals("Ed25519") && !keyAlgorithm.equals("EdDSA"))
+          throw refusal(Status.INVALID_ARGUMENT, mismatch(keyAlgorithm, request));
         if (digest) throw refusal(Status.INVALID_ARGUMENT, "ED25519 signs the data, not a digest");
         yield run(key, "Ed25519", null, input);
       }
       case ML_DSA -> {
-        if (!keyAlgorithm.startsWith("ML-DSA")) throw refusal(Status.INVALID_ARGUMENT, mismatch(keyAlgorithm, request));
+        if (!keyAlgorithm.startsWith("ML-DSA"))
+          throw refusal(Status.INVALID_ARGUMENT, mismatch(keyAlgorithm, request));
         if (digest) throw refusal(Status.INVALID_ARGUMENT, "ML_DSA signs the data, not a digest");
         yield run(key, "ML-DSA", null, input);
       }
-      default -> throw refusal(Status.INVALID_ARGUMENT, "unknown signature scheme " + request.getSchemeValue() + "; use RSA_PKCS1_V1_5, RSA_PSS, ECDSA, ED25519 or ML_DSA");
+      default ->
+          throw refusal(
+              Status.INVALID_ARGUMENT,
+              "unknown signature scheme "
+                  + request.getSchemeValue()
+                  + "; use RSA_PKCS1_V1_5, RSA_PSS, ECDSA, ED25519 or ML_DSA");
     };
   }
 
   private static void expect(String keyAlgorithm, String wanted, SignRequest request) {
-    if (!keyAlgorithm.equals(wanted)) throw refusal(Status.INVALID_ARGUMENT, mismatch(keyAlgorithm, request));
+    if (!keyAlgorithm.equals(wanted))
+      throw refusal(Status.INVALID_ARGUMENT, mismatch(keyAlgorithm, request));
   }
 
   private static String mismatch(String keyAlgorithm, SignRequest request) {
-    return "key " + request.getAlias() + " is " + keyAlgorithm + " and cannot sign " + request.getScheme();
+    return "key "
+        + request.getAlias()
+        + " is "
+        + keyAlgorithm
+        + " and cannot sign "
+        + request.getScheme();
   }
 
   /**
-   * RSASSA-PKCS1-v1_5 over a DigestInfo: NONEwithRSA where the key's provider has it; else (Corretto
-   * has none) the EMSA-PKCS1-v1_5 block through its raw RSA private operation, which is RSASP1 itself
-   * (RFC 8017 8.2.1), so the key is not converted to another provider's form on every call.
+   * RSASSA-PKCS1-v1_5 over a DigestInfo: NONEwithRSA where the key's provider has it; else
+   * (Corretto has none) the EMSA-PKCS1-v1_5 block through its raw RSA private operation, which is
+   * RSASP1 itself (RFC 8017 8.2.1), so the key is not converted to another provider's form on every
+   * call.
    */
-  private static byte[] pkcs1OverDigest(SigningKey key, byte[] digestInfo) throws GeneralSecurityException {
-    if (key.provider().getService("Signature", "NONEwithRSA") == null && key.provider().getService("Cipher", "RSA/ECB/NoPadding") != null
+  private static byte[] pkcs1OverDigest(SigningKey key, byte[] digestInfo)
+      throws GeneralSecurityException {
+    if (key.provider().getService("Signature", "NONEwithRSA") == null
+        && key.provider().getService("Cipher", "RSA/ECB/NoPadding") != null
         && key.publicKey() instanceof java.security.interfaces.RSAPublicKey rsa) {
       int k = (rsa.getModulus().bitLength() + 7) / 8;
-      if (digestInfo.length > k - 11) throw refusal(Status.INVALID_ARGUMENT, "the digest does not fit a " + rsa.getModulus().bitLength() + "-bit key");
+      if (digestInfo.length > k - 11)
+        throw refusal(
+            Status.INVALID_ARGUMENT,
+            "the digest does not fit a " + rsa.getModulus().bitLength() + "-bit key");
       byte[] block = new byte[k];
       block[1] = 0x01;
       java.util.Arrays.fill(block, 2, k - digestInfo.length - 1, (byte) 0xFF);
@@ -393,8 +532,16 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
     return run(key, "NONEwithRSA", null, digestInfo);
   }
 
-  /** Through the key's own provider when it has the algorithm, else the first installed provider that takes the key. */
-  private static byte[] run(SigningKey key, String algorithm, java.security.spec.AlgorithmParameterSpec params, byte[] input) throws GeneralSecurityException {
+  /**
+   * Through the key's own provider when it has the algorithm, else the first installed provider
+   * that takes the key.
+   */
+  private static byte[] run(
+      SigningKey key,
+      String algorithm,
+      java.security.spec.AlgorithmParameterSpec params,
+      byte[] input)
+      throws GeneralSecurityException {
     Signature signature;
     try {
       signature = Signature.getInstance(algorithm, key.provider());
@@ -408,25 +555,44 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
     return signature.sign();
   }
 
-  private static Cipher cipher(DecryptRequest request, SigningKey key) throws GeneralSecurityException {
+  private static Cipher cipher(DecryptRequest request, SigningKey key)
+      throws GeneralSecurityException {
     String transformation;
     java.security.spec.AlgorithmParameterSpec params = null;
     switch (request.getPadding()) {
       case PKCS1_V1_5 -> transformation = "RSA/ECB/PKCS1Padding";
       case OAEP -> {
         transformation = "RSA/ECB/OAEPPadding";
-        HashAlgorithm hash = request.getOaepHash() == HashAlgorithm.HASH_ALGORITHM_UNSPECIFIED ? HashAlgorithm.SHA_1 : request.getOaepHash();
-        HashAlgorithm mgf = request.getOaepMgf1Hash() == HashAlgorithm.HASH_ALGORITHM_UNSPECIFIED ? HashAlgorithm.SHA_1 : request.getOaepMgf1Hash();
-        if (Hashes.jcaName(hash) == null || Hashes.jcaName(mgf) == null) throw refusal(Status.INVALID_ARGUMENT, "unknown OAEP hash; use SHA_1, SHA_256, SHA_384 or SHA_512");
-        params = new OAEPParameterSpec(Hashes.jcaName(hash), "MGF1", new MGF1ParameterSpec(Hashes.jcaName(mgf)), PSource.PSpecified.DEFAULT);
+        HashAlgorithm hash =
+            request.getOaepHash() == HashAlgorithm.HASH_ALGORITHM_UNSPECIFIED
+                ? HashAlgorithm.SHA_1
+                : request.getOaepHash();
+        HashAlgorithm mgf =
+            request.getOaepMgf1Hash() == HashAlgorithm.HASH_ALGORITHM_UNSPECIFIED
+                ? HashAlgorithm.SHA_1
+                : request.getOaepMgf1Hash();
+        if (Hashes.jcaName(hash) == null || Hashes.jcaName(mgf) == null)
+          throw refusal(
+              Status.INVALID_ARGUMENT, "unknown OAEP hash; use SHA_1, SHA_256, SHA_384 or SHA_512");
+        params =
+            new OAEPParameterSpec(
+                Hashes.jcaName(hash),
+                "MGF1",
+                new MGF1ParameterSpec(Hashes.jcaName(mgf)),
+                PSource.PSpecified.DEFAULT);
       }
-      default -> throw refusal(Status.INVALID_ARGUMENT, "unknown padding " + request.getPaddingValue() + "; use PKCS1_V1_5 or OAEP");
+      default ->
+          throw refusal(
+              Status.INVALID_ARGUMENT,
+              "unknown padding " + request.getPaddingValue() + "; use PKCS1_V1_5 or OAEP");
     }
     Cipher cipher;
     try {
       cipher = Cipher.getInstance(transformation, key.provider());
       cipher.init(Cipher.DECRYPT_MODE, key.privateKey(), params);
-    } catch (NoSuchAlgorithmException | javax.crypto.NoSuchPaddingException | java.security.InvalidKeyException e) {
+    } catch (NoSuchAlgorithmException
+        | javax.crypto.NoSuchPaddingException
+        | java.security.InvalidKeyException e) {
       cipher = Cipher.getInstance(transformation);
       cipher.init(Cipher.DECRYPT_MODE, key.privateKey(), params);
     }

@@ -4,10 +4,11 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 
 /**
- * Group commit of one sync (a directory's fsync): callers are numbered as they come, and each returns once a sync
- * that began after it came has ended. While one sync runs, the callers arriving wait for the next, which the first
- * of them runs for all: with N writers at once, one sync where there were N. A sync that fails fails its runner
- * only; the others waiting try again for themselves.
+ * Group commit of one sync (a directory's fsync): callers are numbered as they come, and each
+ * returns once a sync that began after it came has ended. While one sync runs, the callers arriving
+ * wait for the next, which the first of them runs for all: with N writers at once, one sync where
+ * there were N. A sync that fails fails its runner only; the others waiting try again for
+ * themselves.
  */
 final class GroupCommit {
   /** The sync every caller needs, e.g. forcing a directory. */
@@ -25,7 +26,10 @@ final class GroupCommit {
     this.sync = sync;
   }
 
-  /** Returns once a sync begun after this call has ended: what the caller did before calling is covered. */
+  /**
+   * Returns once a sync begun after this call has ended: what the caller did before calling is
+   * covered.
+   */
   void await() throws IOException {
     long upTo;
     synchronized (this) {
@@ -40,7 +44,9 @@ final class GroupCommit {
       }
       if (covered >= mine) return;
       syncing = true;
-      upTo = requested; // everyone numbered so far did their part before asking: this sync covers them all
+      upTo =
+          requested; // everyone numbered so far did their part before asking: this sync covers them
+      // all
     }
     boolean done = false;
     try {

@@ -10,9 +10,10 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * The users' mailboxes, one Maildir per address under a root ({@code ROOT/user@domain/{tmp,new,cur}}),
- * the format any Maildir reader opens. A message's file name comes from its Message-ID and the
- * mailbox, so delivering the same message twice (a job redone after a crash) leaves one file.
+ * The users' mailboxes, one Maildir per address under a root ({@code
+ * ROOT/user@domain/{tmp,new,cur}}), the format any Maildir reader opens. A message's file name
+ * comes from its Message-ID and the mailbox, so delivering the same message twice (a job redone
+ * after a crash) leaves one file.
  */
 final class Maildir {
   private final Path root;
@@ -31,11 +32,12 @@ final class Maildir {
   }
 
   /**
-   * Delivers {@code bytes} to {@code address}, unforced (tmp, then renamed into new/, as every Maildir writer does);
-   * false when this message was already there whole. What makes it durable is the caller's record of it in the spool's
-   * journal, forced with the job's next record, and {@link #restore} from that record after a power loss; then
-   * {@link #sync}. A copy of another size (cut short by a power loss whose record was lost with it, so its job is redone)
-   * is replaced: still one copy, whole.
+   * Delivers {@code bytes} to {@code address}, unforced (tmp, then renamed into new/, as every
+   * Maildir writer does); false when this message was already there whole. What makes it durable is
+   * the caller's record of it in the spool's journal, forced with the job's next record, and {@link
+   * #restore} from that record after a power loss; then {@link #sync}. A copy of another size (cut
+   * short by a power loss whose record was lost with it, so its job is redone) is replaced: still
+   * one copy, whole.
    */
   boolean deliver(String address, String messageId, byte[] bytes) throws IOException {
     Path box = mailbox(address);
@@ -45,8 +47,9 @@ final class Maildir {
   }
 
   /**
-   * Rewrites a delivery the journal recorded when its file is missing or not of its size (a power loss took what was
-   * not on the disk yet); true when it did. A reader may have moved it to cur/ with flags: that copy counts.
+   * Rewrites a delivery the journal recorded when its file is missing or not of its size (a power
+   * loss took what was not on the disk yet); true when it did. A reader may have moved it to cur/
+   * with flags: that copy counts.
    */
   boolean restore(String address, String messageId, byte[] bytes) throws IOException {
     Path box = mailbox(address);
@@ -63,17 +66,29 @@ final class Maildir {
   private boolean write(Path box, String name, Path found, byte[] bytes) throws IOException {
     if (found != null && Files.size(found) == bytes.length) return false;
     for (String sub : new String[] {"tmp", "new", "cur"}) Files.createDirectories(box.resolve(sub));
-    durable.writeUnforced(box.resolve("tmp").resolve(name), found != null ? found : box.resolve("new").resolve(name), bytes);
+    durable.writeUnforced(
+        box.resolve("tmp").resolve(name),
+        found != null ? found : box.resolve("new").resolve(name),
+        bytes);
     return true;
   }
 
-  /** The message's file in the mailbox, or null; {@code anyFlags} also looks for {@code cur/NAME:2,FLAGS} (a directory listing). */
+  /**
+   * The message's file in the mailbox, or null; {@code anyFlags} also looks for {@code
+   * cur/NAME:2,FLAGS} (a directory listing).
+   */
   private static Path copy(Path box, String name, boolean anyFlags) throws IOException {
-    for (Path p : new Path[] {box.resolve("new").resolve(name), box.resolve("cur").resolve(name + ":2,"), box.resolve("cur").resolve(name)}) {
+    for (Path p :
+        new Path[] {
+          box.resolve("new").resolve(name),
+          box.resolve("cur").resolve(name + ":2,"),
+          box.resolve("cur").resolve(name)
+        }) {
       if (Files.exists(p)) return p;
     }
     if (!anyFlags || !Files.isDirectory(box.resolve("cur"))) return null;
-    try (DirectoryStream<Path> flagged = Files.newDirectoryStream(box.resolve("cur"), name + ":2,*")) {
+    try (DirectoryStream<Path> flagged =
+        Files.newDirectoryStream(box.resolve("cur"), name + ":2,*")) {
       for (Path p : flagged) return p;
     }
     return null;
@@ -92,11 +107,13 @@ final class Maildir {
     try {
       folded = MailAddress.parse(address).toString();
     } catch (IllegalArgumentException e) {
-      throw new NotAMailbox("<" + MailAddress.printable(address) + "> names no mailbox: " + e.getMessage());
+      throw new NotAMailbox(
+          "<" + MailAddress.printable(address) + "> names no mailbox: " + e.getMessage());
     }
     Path base = root.toAbsolutePath().normalize();
     Path box = base.resolve(folded).normalize();
-    if (!box.getParent().equals(base)) throw new NotAMailbox("<" + MailAddress.printable(address) + "> resolves outside " + base);
+    if (!box.getParent().equals(base))
+      throw new NotAMailbox("<" + MailAddress.printable(address) + "> resolves outside " + base);
     return box;
   }
 

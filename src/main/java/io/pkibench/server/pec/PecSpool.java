@@ -22,13 +22,15 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.stream.Stream;
 
 /**
- * The provider's durable spool: one journal ({@link SpoolJournal}) where each change of a job's state is one record.
- * A message is acknowledged over SMTP only once its job record is forced ({@link #store}), one fdatasync shared by
- * every message stored meanwhile; a job's results and its end are one record ({@link #commit}), and each result
- * carried another ({@link #carried}). Those two are not forced: a provider killed before they reach the disk finds
- * the job still acknowledged and does it again, which issues the same Message-IDs (they derive from the job id), so
- * every destination drops the second copy (a Maildir by file name, a peer by job id). Job ids are the receiving
- * side's duplicate key, so a job stored again (the sender retrying) is recognised and dropped.
+ * The provider's durable spool: one journal ({@link SpoolJournal}) where each change of a job's
+ * state is one record. A message is acknowledged over SMTP only once its job record is forced
+ * ({@link #store}), one fdatasync shared by every message stored meanwhile; a job's results and its
+ * end are one record ({@link #commit}), and each result carried another ({@link #carried}). Those
+ * two are not forced: a provider killed before they reach the disk finds the job still acknowledged
+ * and does it again, which issues the same Message-IDs (they derive from the job id), so every
+ * destination drops the second copy (a Maildir by file name, a peer by job id). Job ids are the
+ * receiving side's duplicate key, so a job stored again (the sender retrying) is recognised and
+ * dropped.
  *
  * <pre>
  * journal               J (job acknowledged), C (job done, its results to carry), K (a result carried or set aside),
@@ -40,17 +42,20 @@ import java.util.stream.Stream;
  * tmp/                  files being written
  * </pre>
  *
- * The journal is rewritten with only what is live (compaction) once it passes {@link #COMPACT_AT_BYTES}.
+ * The journal is rewritten with only what is live (compaction) once it passes {@link
+ * #COMPACT_AT_BYTES}.
  *
- * <p>Mailbox deliveries are written unforced ({@link Maildir#deliver}); each is a W record appended before the job's C
- * (or the item's K) record, so any force that makes the job done durable makes its deliveries' records durable too, and
- * a reopened spool rewrites from them what a power loss took from the mailboxes ({@link #restoreDeliveries}). A
- * checkpoint ({@link #checkpoint}) flushes the mailboxes' file system once for every delivery so far and drops their
- * records: the journal stays small and a message a reader deleted is not brought back by a later restart.
+ * <p>Mailbox deliveries are written unforced ({@link Maildir#deliver}); each is a W record appended
+ * before the job's C (or the item's K) record, so any force that makes the job done durable makes
+ * its deliveries' records durable too, and a reopened spool rewrites from them what a power loss
+ * took from the mailboxes ({@link #restoreDeliveries}). A checkpoint ({@link #checkpoint}) flushes
+ * the mailboxes' file system once for every delivery so far and drops their records: the journal
+ * stays small and a message a reader deleted is not brought back by a later restart.
  */
 final class PecSpool implements AutoCloseable {
   /** The journal's size past which its finished jobs are compacted away (to their ids alone). */
   static final long COMPACT_AT_BYTES = 32L << 20;
+
   private static final String JOB_MAGIC = "pkibench.pec-job/1";
   private static final byte JOB = 'J';
   private static final byte COMMIT = 'C';
@@ -60,7 +65,10 @@ final class PecSpool implements AutoCloseable {
   private static final byte DELIVERED = 'W';
   private static final byte SYNCED = 'S';
 
-  /** A message acknowledged over SMTP: {@code submission} from one of our users, or {@code incoming} from anyone else. */
+  /**
+   * A message acknowledged over SMTP: {@code submission} from one of our users, or {@code incoming}
+   * from anyone else.
+   */
   record Job(String id, String origin, String mailFrom, List<String> rcpts, byte[] bytes) {
     Job {
       rcpts = List.copyOf(rcpts);
@@ -68,32 +76,66 @@ final class PecSpool implements AutoCloseable {
   }
 
   /**
-   * Something to carry: {@code route} is {@code mailbox}, {@code relay:DOMAIN} or {@code self} (an envelope for our own
-   * users); {@code ref} ({@code JOBID/N}) and {@code committed} are null until its job is committed.
+   * Something to carry: {@code route} is {@code mailbox}, {@code relay:DOMAIN} or {@code self} (an
+   * envelope for our own users); {@code ref} ({@code JOBID/N}) and {@code committed} are null until
+   * its job is committed.
    */
-  record Item(String ref, String route, String kind, String envelopeFrom, List<String> to, String messageId, byte[] bytes, Instant committed) {
-    Item(String route, String kind, String envelopeFrom, List<String> to, String messageId, byte[] bytes) {
+  record Item(
+      String ref,
+      String route,
+      String kind,
+      String envelopeFrom,
+      List<String> to,
+      String messageId,
+      byte[] bytes,
+      Instant committed) {
+    Item(
+        String route,
+        String kind,
+        String envelopeFrom,
+        List<String> to,
+        String messageId,
+        byte[] bytes) {
       this(null, route, kind, envelopeFrom, to, messageId, bytes, null);
     }
   }
 
   /**
-   * A message written to a mailbox and not yet known to be on the disk: {@code seq} orders it against checkpoints;
-   * {@code bytes} are held only when read back from the journal (to rewrite it), null for one made by this process.
+   * A message written to a mailbox and not yet known to be on the disk: {@code seq} orders it
+   * against checkpoints; {@code bytes} are held only when read back from the journal (to rewrite
+   * it), null for one made by this process.
    */
   record Delivery(long seq, String job, String address, String messageId, byte[] bytes) {}
 
   private final Path dir;
-  /** Puts every delivery made so far on the disk (the mailboxes' file system flushed); null for a spool that records none. */
+
+  /**
+   * Puts every delivery made so far on the disk (the mailboxes' file system flushed); null for a
+   * spool that records none.
+   */
   private final GroupCommit.Sync mailboxesSync;
-  /** The deliveries since the last checkpoint, by mailbox and Message-ID, guarded by {@link #waiting}. */
+
+  /**
+   * The deliveries since the last checkpoint, by mailbox and Message-ID, guarded by {@link
+   * #waiting}.
+   */
   private final Map<String, Delivery> unsynced = new LinkedHashMap<>();
+
   private long deliverySeq;
   private final SpoolJournal journal;
-  /** Appends and forces share it; compaction takes it alone (it swaps the journal's file under them). */
+
+  /**
+   * Appends and forces share it; compaction takes it alone (it swaps the journal's file under
+   * them).
+   */
   private final ReadWriteLock compacting = new ReentrantReadWriteLock();
-  /** The state the journal holds, guarded by itself: jobs waiting (oldest first), jobs done, results not carried yet. */
+
+  /**
+   * The state the journal holds, guarded by itself: jobs waiting (oldest first), jobs done, results
+   * not carried yet.
+   */
   private final Map<String, Job> waiting = new LinkedHashMap<>();
+
   private final Set<String> done = new HashSet<>();
   private final Map<String, Item[]> outgoing = new LinkedHashMap<>();
 
@@ -101,7 +143,10 @@ final class PecSpool implements AutoCloseable {
     this(dir, durable, null);
   }
 
-  /** A spool that records mailbox deliveries, made durable by {@code mailboxesSync} at each checkpoint. */
+  /**
+   * A spool that records mailbox deliveries, made durable by {@code mailboxesSync} at each
+   * checkpoint.
+   */
   PecSpool(Path dir, Durable durable, GroupCommit.Sync mailboxesSync) throws IOException {
     this.dir = dir;
     this.mailboxesSync = mailboxesSync;
@@ -117,14 +162,18 @@ final class PecSpool implements AutoCloseable {
     return dir;
   }
 
-  /** Bytes of a torn last record cut from the journal when it was opened: a message whose sender never had its 250. */
+  /**
+   * Bytes of a torn last record cut from the journal when it was opened: a message whose sender
+   * never had its 250.
+   */
   long tornBytes() {
     return journal.tornBytes();
   }
 
   /**
-   * False when the job is known already (stored, or done): the sender's retry of a message we have. Either way the
-   * job's record is on the disk when this returns, shared with every job stored meanwhile.
+   * False when the job is known already (stored, or done): the sender's retry of a message we have.
+   * Either way the job's record is on the disk when this returns, shared with every job stored
+   * meanwhile.
    */
   boolean store(Job job) throws IOException {
     compacting.readLock().lock();
@@ -166,7 +215,9 @@ final class PecSpool implements AutoCloseable {
     }
   }
 
-  /** The jobs acknowledged and not yet done, oldest first: after a restart, what is processed first. */
+  /**
+   * The jobs acknowledged and not yet done, oldest first: after a restart, what is processed first.
+   */
   List<String> pendingJobs() throws IOException {
     deleteTree(dir.resolve("tmp"));
     Files.createDirectories(dir.resolve("tmp"));
@@ -195,21 +246,33 @@ final class PecSpool implements AutoCloseable {
     }
   }
 
-  /** Ends a job with the results left to carry, in one record; not forced (see the class comment). */
+  /**
+   * Ends a job with the results left to carry, in one record; not forced (see the class comment).
+   */
   void commit(String id, List<Item> items) throws IOException {
     Instant now = Instant.now();
     Item[] committed = new Item[items.size()];
     for (int i = 0; i < committed.length; i++) {
       Item it = items.get(i);
-      committed[i] = new Item(id + "/" + i, it.route(), it.kind(), it.envelopeFrom(), it.to(), it.messageId(), it.bytes(), now);
+      committed[i] =
+          new Item(
+              id + "/" + i,
+              it.route(),
+              it.kind(),
+              it.envelopeFrom(),
+              it.to(),
+              it.messageId(),
+              it.bytes(),
+              now);
     }
     byte[] record = commitRecord(id, now, committed);
-    mutate(() -> {
-      journal.append(record);
-      waiting.remove(id);
-      done.add(id);
-      if (committed.length > 0) outgoing.put(id, committed);
-    });
+    mutate(
+        () -> {
+          journal.append(record);
+          waiting.remove(id);
+          done.add(id);
+          if (committed.length > 0) outgoing.put(id, committed);
+        });
   }
 
   /** A job our code failed on: set aside with the reason, so the queue goes on. */
@@ -219,24 +282,42 @@ final class PecSpool implements AutoCloseable {
       job = waiting.get(id);
     }
     if (job != null) {
-      String header = String.join("\t", JOB_MAGIC, job.origin(), job.mailFrom(), String.join(",", job.rcpts())) + "\n";
-      Files.write(dir.resolve("failed").resolve(id + ".job"), concat(header.getBytes(StandardCharsets.UTF_8), job.bytes()));
+      String header =
+          String.join("\t", JOB_MAGIC, job.origin(), job.mailFrom(), String.join(",", job.rcpts()))
+              + "\n";
+      Files.write(
+          dir.resolve("failed").resolve(id + ".job"),
+          concat(header.getBytes(StandardCharsets.UTF_8), job.bytes()));
     }
     Files.writeString(dir.resolve("failed").resolve(id + ".why"), reason + "\n");
-    mutate(() -> {
-      journal.append(idRecord(FAILED, id));
-      waiting.remove(id);
-      done.add(id);
-    });
+    mutate(
+        () -> {
+          journal.append(idRecord(FAILED, id));
+          waiting.remove(id);
+          done.add(id);
+        });
   }
 
-  /** An item no one will take: written to {@code failed/} with the reason beside it, out of the carrier's way. */
+  /**
+   * An item no one will take: written to {@code failed/} with the reason beside it, out of the
+   * carrier's way.
+   */
   void setAside(String ref, String reason) throws IOException {
     Item item = readItem(ref);
     if (item == null) return;
     String name = ref.replace('/', '-') + ".out";
-    String header = String.join("\t", item.route(), item.kind(), item.envelopeFrom(), String.join(",", item.to()), item.messageId()) + "\n";
-    Files.write(dir.resolve("failed").resolve(name), concat(header.getBytes(StandardCharsets.UTF_8), item.bytes()));
+    String header =
+        String.join(
+                "\t",
+                item.route(),
+                item.kind(),
+                item.envelopeFrom(),
+                String.join(",", item.to()),
+                item.messageId())
+            + "\n";
+    Files.write(
+        dir.resolve("failed").resolve(name),
+        concat(header.getBytes(StandardCharsets.UTF_8), item.bytes()));
     Files.writeString(dir.resolve("failed").resolve(name + ".why"), reason + "\n");
     carried(ref);
   }
@@ -245,7 +326,8 @@ final class PecSpool implements AutoCloseable {
   List<String> pendingItems() {
     synchronized (waiting) {
       List<String> refs = new ArrayList<>();
-      for (Item[] items : outgoing.values()) for (Item it : items) if (it != null) refs.add(it.ref());
+      for (Item[] items : outgoing.values())
+        for (Item it : items) if (it != null) refs.add(it.ref());
       return refs;
     }
   }
@@ -270,39 +352,47 @@ final class PecSpool implements AutoCloseable {
   }
 
   /**
-   * An item is carried. Not forced: an item whose record a crash loses is carried again, and every destination
-   * drops a second copy (a Maildir by file name, a peer by Message-ID); the fsync would buy nothing.
+   * An item is carried. Not forced: an item whose record a crash loses is carried again, and every
+   * destination drops a second copy (a Maildir by file name, a peer by Message-ID); the fsync would
+   * buy nothing.
    */
   void carried(String ref) throws IOException {
     int slash = ref.lastIndexOf('/');
     String id = ref.substring(0, slash);
     int n = Integer.parseInt(ref.substring(slash + 1));
-    mutate(() -> {
-      Item[] items = outgoing.get(id);
-      if (items == null || items[n] == null) return;
-      journal.append(carriedRecord(id, n));
-      markCarried(id, n);
-    });
+    mutate(
+        () -> {
+          Item[] items = outgoing.get(id);
+          if (items == null || items[n] == null) return;
+          journal.append(carriedRecord(id, n));
+          markCarried(id, n);
+        });
   }
 
   /**
-   * {@code bytes} were written to {@code address}'s mailbox for job {@code job}, unforced: one W record, not forced
-   * either. The caller appends it after the write and before the job's commit (or the item's carried record), which
-   * orders it before them in the journal: whichever force makes those durable makes this one durable.
+   * {@code bytes} were written to {@code address}'s mailbox for job {@code job}, unforced: one W
+   * record, not forced either. The caller appends it after the write and before the job's commit
+   * (or the item's carried record), which orders it before them in the journal: whichever force
+   * makes those durable makes this one durable.
    */
   void delivered(String job, String address, String messageId, byte[] bytes) throws IOException {
-    if (mailboxesSync == null) throw new IllegalStateException("this spool was opened without the mailboxes' sync and records no deliveries");
-    mutate(() -> {
-      long seq = ++deliverySeq;
-      journal.append(deliveredRecord(seq, job, address, messageId, bytes));
-      unsynced.put(address + "\n" + messageId, new Delivery(seq, job, address, messageId, null));
-    });
+    if (mailboxesSync == null)
+      throw new IllegalStateException(
+          "this spool was opened without the mailboxes' sync and records no deliveries");
+    mutate(
+        () -> {
+          long seq = ++deliverySeq;
+          journal.append(deliveredRecord(seq, job, address, messageId, bytes));
+          unsynced.put(
+              address + "\n" + messageId, new Delivery(seq, job, address, messageId, null));
+        });
   }
 
   /**
-   * After opening: every delivery the journal recorded since its last checkpoint, checked against the mailboxes and
-   * rewritten whole where missing or not of its size (a power loss took it); returns how many were rewritten. They stay
-   * recorded (the rewrite is unforced too) until the next checkpoint.
+   * After opening: every delivery the journal recorded since its last checkpoint, checked against
+   * the mailboxes and rewritten whole where missing or not of its size (a power loss took it);
+   * returns how many were rewritten. They stay recorded (the rewrite is unforced too) until the
+   * next checkpoint.
    */
   int restoreDeliveries(Maildir mailboxes) throws IOException {
     List<Delivery> recorded;
@@ -310,11 +400,17 @@ final class PecSpool implements AutoCloseable {
       recorded = unsynced.values().stream().filter(d -> d.bytes() != null).toList();
     }
     int rewritten = 0;
-    for (Delivery d : recorded) if (mailboxes.restore(d.address(), d.messageId(), d.bytes())) rewritten++;
+    for (Delivery d : recorded)
+      if (mailboxes.restore(d.address(), d.messageId(), d.bytes())) rewritten++;
     synchronized (waiting) {
       // checked: the bytes are in the journal still, no need to hold them here too
-      for (Delivery d : recorded) unsynced.computeIfPresent(d.address() + "\n" + d.messageId(),
-          (k, now) -> now.seq() == d.seq() ? new Delivery(d.seq(), d.job(), d.address(), d.messageId(), null) : now);
+      for (Delivery d : recorded)
+        unsynced.computeIfPresent(
+            d.address() + "\n" + d.messageId(),
+            (k, now) ->
+                now.seq() == d.seq()
+                    ? new Delivery(d.seq(), d.job(), d.address(), d.messageId(), null)
+                    : now);
     }
     return rewritten;
   }
@@ -326,46 +422,56 @@ final class PecSpool implements AutoCloseable {
   }
 
   /**
-   * Flushes the mailboxes once for every delivery recorded so far and says so in an S record (not forced: lost, the next
-   * start merely checks those deliveries again); false when there was none to flush. A delivery recorded while the
-   * flush runs stays for the next checkpoint.
+   * Flushes the mailboxes once for every delivery recorded so far and says so in an S record (not
+   * forced: lost, the next start merely checks those deliveries again); false when there was none
+   * to flush. A delivery recorded while the flush runs stays for the next checkpoint.
    */
   boolean checkpoint() throws IOException {
     long upTo;
     synchronized (waiting) {
       if (unsynced.isEmpty()) return false;
-      upTo = deliverySeq; // every delivery numbered so far wrote its file before it was numbered: the flush covers it
+      upTo =
+          deliverySeq; // every delivery numbered so far wrote its file before it was numbered: the
+      // flush covers it
     }
     mailboxesSync.run();
-    mutate(() -> {
-      journal.append(syncedRecord(upTo));
-      unsynced.values().removeIf(d -> d.seq() <= upTo);
-    });
+    mutate(
+        () -> {
+          journal.append(syncedRecord(upTo));
+          unsynced.values().removeIf(d -> d.seq() <= upTo);
+        });
     return true;
   }
 
   /**
-   * Rewrites the journal with only what is live (waiting jobs, results not carried, the ids of finished jobs) once it
-   * is past {@code atBytes}; true when it did. Appends wait meanwhile.
+   * Rewrites the journal with only what is live (waiting jobs, results not carried, the ids of
+   * finished jobs) once it is past {@code atBytes}; true when it did. Appends wait meanwhile.
    */
   boolean compactPast(long atBytes) throws IOException {
     if (journal.sizeBytes() < atBytes) return false;
-    checkpoint(); // outside the lock, so that the flush under it (for what is delivered meanwhile) is short
+    checkpoint(); // outside the lock, so that the flush under it (for what is delivered meanwhile)
+    // is short
     compacting.writeLock().lock();
     try {
       synchronized (waiting) {
-        // the deliveries' records are not rewritten: the mailboxes are flushed instead, every delivery recorded having written its file already
+        // the deliveries' records are not rewritten: the mailboxes are flushed instead, every
+        // delivery recorded having written its file already
         if (!unsynced.isEmpty()) {
           mailboxesSync.run();
           unsynced.clear();
         }
         List<byte[]> live = new ArrayList<>();
         List<String> ids = new ArrayList<>(done);
-        for (int from = 0; from < ids.size(); from += 10_000) live.add(doneRecord(ids.subList(from, Math.min(ids.size(), from + 10_000))));
+        for (int from = 0; from < ids.size(); from += 10_000)
+          live.add(doneRecord(ids.subList(from, Math.min(ids.size(), from + 10_000))));
         for (Job job : waiting.values()) live.add(jobRecord(job));
         for (var e : outgoing.entrySet()) {
           Item[] items = e.getValue();
-          live.add(commitRecord(e.getKey(), items[0] != null ? items[0].committed() : firstCommitted(items), items));
+          live.add(
+              commitRecord(
+                  e.getKey(),
+                  items[0] != null ? items[0].committed() : firstCommitted(items),
+                  items));
         }
         journal.rewrite(live);
       }
@@ -375,7 +481,10 @@ final class PecSpool implements AutoCloseable {
     }
   }
 
-  /** Forces what is appended (on a clean stop, so the next start redoes nothing) and closes the journal. */
+  /**
+   * Forces what is appended (on a clean stop, so the next start redoes nothing) and closes the
+   * journal.
+   */
   @Override
   public void close() throws IOException {
     compacting.readLock().lock();
@@ -419,7 +528,9 @@ final class PecSpool implements AutoCloseable {
 
   // ---------------------------------------------------------------- records
 
-  /** Applies one record read back from the journal (the constructor's replay: no other thread yet). */
+  /**
+   * Applies one record read back from the journal (the constructor's replay: no other thread yet).
+   */
   private void replay(ByteBuffer r) {
     try {
       byte type = r.get();
@@ -435,7 +546,16 @@ final class PecSpool implements AutoCloseable {
           int live = r.getInt();
           for (int k = 0; k < live; k++) {
             int n = r.getInt();
-            items[n] = new Item(id + "/" + n, string(r), string(r), string(r), strings(r), string(r), bytes(r), at);
+            items[n] =
+                new Item(
+                    id + "/" + n,
+                    string(r),
+                    string(r),
+                    string(r),
+                    strings(r),
+                    string(r),
+                    bytes(r),
+                    at);
           }
           waiting.remove(id);
           done.add(id);
@@ -459,17 +579,25 @@ final class PecSpool implements AutoCloseable {
           deliverySeq = Math.max(deliverySeq, upTo);
           unsynced.values().removeIf(d -> d.seq() <= upTo);
         }
-        default -> throw new UncheckedIOException(new DamagedFile(dir.resolve("journal") + ": a record of unknown type " + type));
+        default ->
+            throw new UncheckedIOException(
+                new DamagedFile(dir.resolve("journal") + ": a record of unknown type " + type));
       }
     } catch (BufferUnderflowException | IndexOutOfBoundsException | IllegalArgumentException e) {
       // its checksum held, so we wrote it: a record this version cannot read
-      throw new UncheckedIOException(new DamagedFile(dir.resolve("journal") + ": a record this version cannot read (" + e + ")"));
+      throw new UncheckedIOException(
+          new DamagedFile(
+              dir.resolve("journal") + ": a record this version cannot read (" + e + ")"));
     }
   }
 
   private static byte[] jobRecord(Job job) throws IOException {
     Record r = new Record(JOB, job.bytes().length);
-    r.string(job.id()).string(job.origin()).string(job.mailFrom()).strings(job.rcpts()).bytes(job.bytes());
+    r.string(job.id())
+        .string(job.origin())
+        .string(job.mailFrom())
+        .strings(job.rcpts())
+        .bytes(job.bytes());
     return r.done();
   }
 
@@ -491,7 +619,12 @@ final class PecSpool implements AutoCloseable {
       Item it = items[n];
       if (it == null) continue;
       r.out.writeInt(n);
-      r.string(it.route()).string(it.kind()).string(it.envelopeFrom()).strings(it.to()).string(it.messageId()).bytes(it.bytes());
+      r.string(it.route())
+          .string(it.kind())
+          .string(it.envelopeFrom())
+          .strings(it.to())
+          .string(it.messageId())
+          .bytes(it.bytes());
     }
     return r.done();
   }
@@ -503,7 +636,8 @@ final class PecSpool implements AutoCloseable {
     return r.done();
   }
 
-  private static byte[] deliveredRecord(long seq, String job, String address, String messageId, byte[] bytes) throws IOException {
+  private static byte[] deliveredRecord(
+      long seq, String job, String address, String messageId, byte[] bytes) throws IOException {
     Record r = new Record(DELIVERED, bytes.length);
     r.out.writeLong(seq);
     return r.string(job).string(address).string(messageId).bytes(bytes).done();
@@ -523,7 +657,10 @@ final class PecSpool implements AutoCloseable {
     return new Record(DONE, ids.size() * 30).strings(ids).done();
   }
 
-  /** A record being written: its type, then strings (UTF-8, length first) and byte arrays (length first). */
+  /**
+   * A record being written: its type, then strings (UTF-8, length first) and byte arrays (length
+   * first).
+   */
   private static final class Record {
     final ByteArrayOutputStream bytes;
     final DataOutputStream out;
@@ -569,7 +706,8 @@ final class PecSpool implements AutoCloseable {
 
   private static byte[] bytes(ByteBuffer r) {
     int n = r.getInt();
-    if (n < 0 || n > r.remaining()) throw new IllegalArgumentException("a field of " + n + " bytes");
+    if (n < 0 || n > r.remaining())
+      throw new IllegalArgumentException("a field of " + n + " bytes");
     byte[] b = new byte[n];
     r.get(b);
     return b;

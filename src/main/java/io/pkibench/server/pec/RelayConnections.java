@@ -11,11 +11,12 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * The provider's open SMTP connections to its peers, kept between relays: a relay takes an idle one (or opens one),
- * sends, and gives it back. Each relay over a new connection paid a TCP connection, EHLO, STARTTLS with a mutual TLS
- * handshake (an RSA signature and verifications on both sides) and QUIT for one message; a busy peer now gets many
- * on one. A connection idle past {@code maxIdle} is closed rather than reused (the peer cuts a silent client at its
- * command deadline); one that fails on reuse (the peer closed it meanwhile) is replaced by a fresh one, once.
+ * The provider's open SMTP connections to its peers, kept between relays: a relay takes an idle one
+ * (or opens one), sends, and gives it back. Each relay over a new connection paid a TCP connection,
+ * EHLO, STARTTLS with a mutual TLS handshake (an RSA signature and verifications on both sides) and
+ * QUIT for one message; a busy peer now gets many on one. A connection idle past {@code maxIdle} is
+ * closed rather than reused (the peer cuts a silent client at its command deadline); one that fails
+ * on reuse (the peer closed it meanwhile) is replaced by a fresh one, once.
  */
 final class RelayConnections implements AutoCloseable {
   /** What a relay opens a connection with. */
@@ -40,8 +41,12 @@ final class RelayConnections implements AutoCloseable {
     this.nanoTime = nanoTime;
   }
 
-  /** One message to the peer at {@code host:port}; returns when it answered 250 to its end (see {@link SmtpClient#send}). */
-  void send(String host, int port, String from, List<String> to, byte[] message) throws IOException {
+  /**
+   * One message to the peer at {@code host:port}; returns when it answered 250 to its end (see
+   * {@link SmtpClient#send}).
+   */
+  void send(String host, int port, String from, List<String> to, byte[] message)
+      throws IOException {
     String peer = host + ":" + port;
     SmtpClient.Connection reused = take(peer);
     if (reused != null) {
@@ -54,9 +59,12 @@ final class RelayConnections implements AutoCloseable {
           giveBack(peer, reused);
           throw e;
         }
-        reused.close(); // 421: the peer closed it while idle (its idle timeout said so): once more on a fresh connection
+        reused
+            .close(); // 421: the peer closed it while idle (its idle timeout said so): once more on
+        // a fresh connection
       } catch (IOException e) {
-        reused.close(); // closed by the peer while idle, most likely: once more on a fresh connection
+        reused
+            .close(); // closed by the peer while idle, most likely: once more on a fresh connection
       }
     }
     SmtpClient.Connection fresh = opener.open(host, port);
@@ -98,7 +106,10 @@ final class RelayConnections implements AutoCloseable {
     c.close();
   }
 
-  /** Closes the idle connections (QUIT); those in use are closed by their relay as it gives them back. */
+  /**
+   * Closes the idle connections (QUIT); those in use are closed by their relay as it gives them
+   * back.
+   */
   @Override
   public void close() {
     List<Idle> all = new java.util.ArrayList<>();

@@ -18,13 +18,13 @@ import org.subethamail.smtp.server.Session;
 import org.subethamail.smtp.server.SessionHandler;
 
 /**
- * What SubEthaSMTP's idle timeout cannot do, since it restarts at every byte: a client that drips one
- * byte every few seconds would hold its connection for ever. Here each connection must send its next
- * command within {@code command} of our last reply (a message's lines within {@code command} of each
- * other), and get a message through within {@code transaction} of connecting or of its last message;
- * one address holds at most {@code perAddress} connections. A watch thread cuts a connection past a
- * deadline by closing its socket, which works the same before and after STARTTLS (our reply bytes are
- * counted on the raw socket, under TLS).
+ * What SubEthaSMTP's idle timeout cannot do, since it restarts at every byte: a client that drips
+ * one byte every few seconds would hold its connection for ever. Here each connection must send its
+ * next command within {@code command} of our last reply (a message's lines within {@code command}
+ * of each other), and get a message through within {@code transaction} of connecting or of its last
+ * message; one address holds at most {@code perAddress} connections. A watch thread cuts a
+ * connection past a deadline by closing its socket, which works the same before and after STARTTLS
+ * (our reply bytes are counted on the raw socket, under TLS).
  */
 final class SmtpDeadlines implements SessionHandler, ServerSocketCreator, AutoCloseable {
   private final Duration command;
@@ -47,7 +47,10 @@ final class SmtpDeadlines implements SessionHandler, ServerSocketCreator, AutoCl
     this.watch = Thread.ofPlatform().name("smtp-deadlines").daemon().start(this::watch);
   }
 
-  /** One accepted connection: when we last wrote (a reply), whether a message is being read, when the transaction started. */
+  /**
+   * One accepted connection: when we last wrote (a reply), whether a message is being read, when
+   * the transaction started.
+   */
   static final class Connection extends Socket {
     private volatile long lastReplyNanos = System.nanoTime();
     private volatile long lastDataLineNanos;
@@ -55,24 +58,28 @@ final class SmtpDeadlines implements SessionHandler, ServerSocketCreator, AutoCl
     private volatile long transactionStartNanos = System.nanoTime();
     private OutputStream replies;
 
-    /** The raw stream, our replies (and, after STARTTLS, the TLS records carrying them) timed as they go. */
+    /**
+     * The raw stream, our replies (and, after STARTTLS, the TLS records carrying them) timed as
+     * they go.
+     */
     @Override
     public synchronized OutputStream getOutputStream() throws IOException {
       if (replies == null) {
         OutputStream raw = super.getOutputStream();
-        replies = new FilterOutputStream(raw) {
-          @Override
-          public void write(byte[] b, int off, int len) throws IOException {
-            raw.write(b, off, len);
-            lastReplyNanos = System.nanoTime();
-          }
+        replies =
+            new FilterOutputStream(raw) {
+              @Override
+              public void write(byte[] b, int off, int len) throws IOException {
+                raw.write(b, off, len);
+                lastReplyNanos = System.nanoTime();
+              }
 
-          @Override
-          public void write(int b) throws IOException {
-            raw.write(b);
-            lastReplyNanos = System.nanoTime();
-          }
-        };
+              @Override
+              public void write(int b) throws IOException {
+                raw.write(b);
+                lastReplyNanos = System.nanoTime();
+              }
+            };
       }
       return replies;
     }
@@ -96,7 +103,10 @@ final class SmtpDeadlines implements SessionHandler, ServerSocketCreator, AutoCl
     }
   }
 
-  /** The connection of {@code session}, or null (a session we did not accept, which cannot happen but is harmless). */
+  /**
+   * The connection of {@code session}, or null (a session we did not accept, which cannot happen
+   * but is harmless).
+   */
   Connection of(org.subethamail.smtp.MessageContext session) {
     return session instanceof Session s ? bySession.get(s) : null;
   }
@@ -109,7 +119,8 @@ final class SmtpDeadlines implements SessionHandler, ServerSocketCreator, AutoCl
         if (isClosed()) throw new SocketException("Socket is closed");
         Connection c = new Connection();
         implAccept(c);
-        c.setTcpNoDelay(true); // a reply is one write: sent at once, not held for the client's delayed ACK
+        c.setTcpNoDelay(
+            true); // a reply is one write: sent at once, not held for the client's delayed ACK
         return c;
       }
     };
@@ -123,7 +134,11 @@ final class SmtpDeadlines implements SessionHandler, ServerSocketCreator, AutoCl
     if (n.incrementAndGet() > perAddress) {
       n.decrementAndGet();
       refusedAddress.incrementAndGet();
-      return SessionAcceptance.failure(421, "4.7.0 too many connections from your address (at most " + perAddress + "); try again later");
+      return SessionAcceptance.failure(
+          421,
+          "4.7.0 too many connections from your address (at most "
+              + perAddress
+              + "); try again later");
     }
     bySession.put(session, c);
     return SessionAcceptance.success();
@@ -148,7 +163,10 @@ final class SmtpDeadlines implements SessionHandler, ServerSocketCreator, AutoCl
       }
       long now = System.nanoTime();
       for (Connection c : bySession.values()) {
-        boolean commandLate = c.inData ? now - c.lastDataLineNanos > command.toNanos() : now - c.lastReplyNanos > command.toNanos();
+        boolean commandLate =
+            c.inData
+                ? now - c.lastDataLineNanos > command.toNanos()
+                : now - c.lastReplyNanos > command.toNanos();
         boolean transactionLate = now - c.transactionStartNanos > transaction.toNanos();
         if (!commandLate && !transactionLate) continue;
         (commandLate ? cutCommand : cutTransaction).incrementAndGet();
@@ -158,12 +176,24 @@ final class SmtpDeadlines implements SessionHandler, ServerSocketCreator, AutoCl
           // closed already
         }
       }
-      // one line per ten seconds at most, however many are cut: a flood of drips must not become a flood of log lines
+      // one line per ten seconds at most, however many are cut: a flood of drips must not become a
+      // flood of log lines
       long total = cutCommand.get() + cutTransaction.get() + refusedAddress.get();
       if (total != said && now - lastSaid > 10_000_000_000L) {
-        log.accept("smtp: so far " + cutCommand.get() + " connections cut past the " + command.toSeconds() + " s command deadline, "
-            + cutTransaction.get() + " past the " + transaction.toSeconds() + " s transaction deadline, " + refusedAddress.get()
-            + " refused past " + perAddress + " per address");
+        log.accept(
+            "smtp: so far "
+                + cutCommand.get()
+                + " connections cut past the "
+                + command.toSeconds()
+                + " s command deadline, "
+                + cutTransaction.get()
+                + " past the "
+                + transaction.toSeconds()
+                + " s transaction deadline, "
+                + refusedAddress.get()
+                + " refused past "
+                + perAddress
+                + " per address");
         said = total;
         lastSaid = now;
       }

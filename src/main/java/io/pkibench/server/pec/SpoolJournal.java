@@ -12,16 +12,21 @@ import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 
 /**
- * One append-only file of records, each framed as its length, its CRC-32C and its bytes. Appends only
- * write; {@link #force} makes every record appended before it durable, one fdatasync for all the
- * callers that ask while another runs (group commit). A provider killed mid-write leaves at most a torn
- * last record: on opening, the records are read back up to the first one whose length or checksum does
- * not hold, and the file is cut there (a record past a torn one was never forced, so never acknowledged).
- * {@link #rewrite} replaces the whole file by a shorter one (compaction), through a rename.
+ * One append-only file of records, each framed as its length, its CRC-32C and its bytes. Appends
+ * only write; {@link #force} makes every record appended before it durable, one fdatasync for all
+ * the callers that ask while another runs (group commit). A provider killed mid-write leaves at
+ * most a torn last record: on opening, the records are read back up to the first one whose length
+ * or checksum does not hold, and the file is cut there (a record past a torn one was never forced,
+ * so never acknowledged). {@link #rewrite} replaces the whole file by a shorter one (compaction),
+ * through a rename.
  */
 final class SpoolJournal implements AutoCloseable {
   private static final int HEADER_BYTES = 8;
-  /** A record longer than this is a damaged length, not a record: no message the provider takes comes near it. */
+
+  /**
+   * A record longer than this is a damaged length, not a record: no message the provider takes
+   * comes near it.
+   */
   static final int MAX_RECORD_BYTES = 1 << 30;
 
   private final Path file;
@@ -30,11 +35,16 @@ final class SpoolJournal implements AutoCloseable {
   private volatile FileChannel channel;
   private final long tornBytes;
 
-  /** Opens {@code file} (made when absent), handing each whole record to {@code replay} in order, and cuts a torn tail. */
+  /**
+   * Opens {@code file} (made when absent), handing each whole record to {@code replay} in order,
+   * and cuts a torn tail.
+   */
   SpoolJournal(Path file, Durable durable, Consumer<ByteBuffer> replay) throws IOException {
     this.file = file;
     this.durable = durable;
-    FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    FileChannel ch =
+        FileChannel.open(
+            file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
     long good = 0;
     long size = ch.size();
     ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
@@ -60,40 +70,54 @@ final class SpoolJournal implements AutoCloseable {
     commit = new GroupCommit(() -> durable.forceData(channel));
   }
 
-  /** Bytes cut off the end when opened: a torn last record (0 when the file ended on a whole record). */
+  /**
+   * Bytes cut off the end when opened: a torn last record (0 when the file ended on a whole
+   * record).
+   */
   long tornBytes() {
     return tornBytes;
   }
 
   /** Appends one record; durable only once a {@link #force} begun after this returns has ended. */
   synchronized void append(byte[] record) throws IOException {
-    if (record.length == 0 || record.length > MAX_RECORD_BYTES) throw new IllegalArgumentException("a journal record of " + record.length + " bytes");
+    if (record.length == 0 || record.length > MAX_RECORD_BYTES)
+      throw new IllegalArgumentException("a journal record of " + record.length + " bytes");
     ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + record.length);
     b.putInt(record.length).putInt(crc32c(record)).put(record).flip();
     long start = channel.position();
     try {
       while (b.hasRemaining()) channel.write(b);
     } catch (IOException e) {
-      // a record half written on a full disk: cut it, so the records appended after it are not read as torn
+      // a record half written on a full disk: cut it, so the records appended after it are not read
+      // as torn
       channel.truncate(start);
       channel.position(start);
       throw e;
     }
   }
 
-  /** Returns once every record appended before this call is on the disk, sharing the fdatasync with concurrent callers. */
+  /**
+   * Returns once every record appended before this call is on the disk, sharing the fdatasync with
+   * concurrent callers.
+   */
   void force() throws IOException {
     commit.await();
   }
 
   /**
-   * Replaces the journal by {@code records} (the live state, written whole to a new file, forced and renamed over
-   * this one). The caller keeps every {@link #append} and {@link #force} out while this runs.
+   * Replaces the journal by {@code records} (the live state, written whole to a new file, forced
+   * and renamed over this one). The caller keeps every {@link #append} and {@link #force} out while
+   * this runs.
    */
   synchronized void rewrite(List<byte[]> records) throws IOException {
     Path next = file.resolveSibling(file.getFileName() + ".next");
-    FileChannel ch = FileChannel.open(next, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.READ,
-        StandardOpenOption.WRITE);
+    FileChannel ch =
+        FileChannel.open(
+            next,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.TRUNCATE_EXISTING,
+            StandardOpenOption.READ,
+            StandardOpenOption.WRITE);
     try {
       for (byte[] record : records) {
         ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + record.length);

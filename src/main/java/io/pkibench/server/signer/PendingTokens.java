@@ -11,15 +11,18 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * The signing service's work between a start and its finish, bounded: by count and by the bytes each
- * piece holds (a start keeps its document until the finish, up to 32 MB), and expired on a timer, not
- * only when another request comes. What does not fit is refused ({@link #put} returns false) and counted,
- * so that unfinished starts cannot take the service's memory.
+ * The signing service's work between a start and its finish, bounded: by count and by the bytes
+ * each piece holds (a start keeps its document until the finish, up to 32 MB), and expired on a
+ * timer, not only when another request comes. What does not fit is refused ({@link #put} returns
+ * false) and counted, so that unfinished starts cannot take the service's memory.
  *
  * @param <T> what a token stands for
  */
 final class PendingTokens<T> implements AutoCloseable {
-  /** The bounds: at most {@code maxTokens} pieces of work holding at most {@code maxBytes} in all, each for {@code lifetime}. */
+  /**
+   * The bounds: at most {@code maxTokens} pieces of work holding at most {@code maxBytes} in all,
+   * each for {@code lifetime}.
+   */
   record Limits(int maxTokens, long maxBytes, Duration lifetime) {
     /** 10,000 tokens, a quarter of the heap, five minutes. */
     static Limits forHeap(long maxHeapBytes) {
@@ -39,12 +42,17 @@ final class PendingTokens<T> implements AutoCloseable {
   PendingTokens(Limits limits, LongSupplier nanoTime) {
     this.limits = limits;
     this.nanoTime = nanoTime;
-    this.sweeper = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon().name("pkibench-token-expiry").unstarted(r));
+    this.sweeper =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> Thread.ofPlatform().daemon().name("pkibench-token-expiry").unstarted(r));
     long period = Math.max(50, limits.lifetime().toMillis() / 10);
     sweeper.scheduleWithFixedDelay(this::expire, period, period, TimeUnit.MILLISECONDS);
   }
 
-  /** Keeps {@code work} (holding about {@code weightBytes}) under {@code token}; false, counted, when the bounds are reached. */
+  /**
+   * Keeps {@code work} (holding about {@code weightBytes}) under {@code token}; false, counted,
+   * when the bounds are reached.
+   */
   synchronized boolean put(String token, T work, long weightBytes) {
     if (entries.size() >= limits.maxTokens() || bytes.get() + weightBytes > limits.maxBytes()) {
       expire();
@@ -77,7 +85,8 @@ final class PendingTokens<T> implements AutoCloseable {
 
   /** Seconds until room is likely again: when the oldest piece of work expires (at least 1). */
   long retryAfterSeconds() {
-    long oldest = entries.values().stream().mapToLong(Entry::bornNanos).min().orElse(nanoTime.getAsLong());
+    long oldest =
+        entries.values().stream().mapToLong(Entry::bornNanos).min().orElse(nanoTime.getAsLong());
     long left = limits.lifetime().toNanos() - (nanoTime.getAsLong() - oldest);
     return Math.max(1, TimeUnit.NANOSECONDS.toSeconds(left) + 1);
   }
@@ -99,9 +108,10 @@ final class PendingTokens<T> implements AutoCloseable {
   }
 
   private void expire() {
-    for (Iterator<Map.Entry<String, Entry<T>>> it = entries.entrySet().iterator(); it.hasNext();) {
+    for (Iterator<Map.Entry<String, Entry<T>>> it = entries.entrySet().iterator(); it.hasNext(); ) {
       Map.Entry<String, Entry<T>> e = it.next();
-      if (expired(e.getValue()) && entries.remove(e.getKey(), e.getValue())) bytes.addAndGet(-e.getValue().bytes());
+      if (expired(e.getValue()) && entries.remove(e.getKey(), e.getValue()))
+        bytes.addAndGet(-e.getValue().bytes());
     }
   }
 

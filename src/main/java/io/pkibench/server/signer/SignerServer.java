@@ -1,11 +1,5 @@
 package io.pkibench.server.signer;
 
-import io.pkibench.keys.KeySource;
-import io.pkibench.keys.ProviderChoice;
-import io.pkibench.keys.SoftwareKeySource;
-import io.pkibench.keys.TlsContexts;
-import io.pkibench.pki.TestPki;
-import io.pkibench.server.HttpEndpoints;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -13,33 +7,39 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import eu.europa.esig.dss.enumerations.SignaturePackaging;
 import eu.europa.esig.dss.model.InMemoryDocument;
-import io.pkibench.keys.SignatureVerification;
-import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.formats.ades.CertificateLogin;
 import io.pkibench.formats.ades.CertificateTokens;
-import io.pkibench.formats.ades.SigningCertificateCheck;
 import io.pkibench.formats.ades.HttpTimeStampResponder;
+import io.pkibench.formats.ades.SigningCertificateCheck;
 import io.pkibench.formats.ades.TimeStampAuthority;
 import io.pkibench.formats.ades.TimeStampCheck;
 import io.pkibench.formats.ades.TimeStampResponder;
 import io.pkibench.formats.ades.TwoPhaseCms;
 import io.pkibench.formats.ades.TwoPhaseSigner;
+import io.pkibench.keys.KeySource;
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SignatureVerification;
+import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.keys.TlsContexts;
+import io.pkibench.pki.KeyAlgorithm;
+import io.pkibench.pki.TestPki;
+import io.pkibench.server.HttpEndpoints;
+import io.pkibench.text.OutsideText;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import javax.net.ssl.SSLContext;
-import io.pkibench.text.OutsideText;
 
 /**
- * The reference two-phase signing service, in the shape public services use (Rest PKI's
- * start → toSign → finish; DSS's getDataToSign → signDocument). The client keeps its key:
+ * The reference two-phase signing service, in the shape public services use (Rest PKI's start →
+ * toSign → finish; DSS's getDataToSign → signDocument). The client keeps its key:
+ *
  * <pre>
  * POST /api/signatures/{cades|cades-t|pades|pades-t|xades|cms}/start
  *      {"document": base64, "certificates": [base64 DER, leaf first], "packaging": "detached"|"enveloping"}
@@ -49,25 +49,41 @@ import io.pkibench.text.OutsideText;
  * POST /api/auth/{token}/finish {"certificates": [...], "signature": base64} → {"valid": true, "subject"}
  * POST /api/timestamp   (application/timestamp-query)           → application/timestamp-reply
  * </pre>
- * Tokens are single use and expire; every refusal is a 4xx with {"error", "message"}, never a stack trace.
+ *
+ * Tokens are single use and expire; every refusal is a 4xx with {"error", "message"}, never a stack
+ * trace.
  */
 public final class SignerServer extends HttpEndpoints {
   public static final int DEFAULT_PORT = 8443;
   static final int MAX_REQUEST_BYTES = 32 * 1024 * 1024;
   private static final ObjectMapper JSON = new ObjectMapper();
   private final PendingTokens<Pending> pending;
+
   /**
-   * Tokens and login nonces: the JDK's DRBG, seeded once. The default (NativePRNG) mixes /dev/urandom into every call
-   * under one process-wide lock: 3% of the service's CPU per CAdES signature, for 16 bytes.
+   * Tokens and login nonces: the JDK's DRBG, seeded once. The default (NativePRNG) mixes
+   * /dev/urandom into every call under one process-wide lock: 3% of the service's CPU per CAdES
+   * signature, for 16 bytes.
    */
   private final SecureRandom random = drbg();
+
   private final TimeStampResponder tsa;
-  /** How each of {@code tsa}'s replies is judged before it goes into a B-T signature (an outside TSA's against its trust). */
+
+  /**
+   * How each of {@code tsa}'s replies is judged before it goes into a B-T signature (an outside
+   * TSA's against its trust).
+   */
   private final TimeStampCheck tsaCheck;
+
   private final java.time.InstantSource clock;
   private final CertificateLogin login;
-  /** DSS services keep per-use state, so each request borrows one; a pool, since every request runs on a new virtual thread. */
-  private final java.util.concurrent.ConcurrentLinkedQueue<TwoPhaseSigner> signers = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+  /**
+   * DSS services keep per-use state, so each request borrows one; a pool, since every request runs
+   * on a new virtual thread.
+   */
+  private final java.util.concurrent.ConcurrentLinkedQueue<TwoPhaseSigner> signers =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
+
   private final CertificateTokens certificateTokens = new CertificateTokens();
   private final TwoPhaseCms cms;
 
@@ -85,6 +101,7 @@ public final class SignerServer extends HttpEndpoints {
   static final class Refusal extends Exception {
     final int status;
     final String code;
+
     /** For a 503: when to try again ({@code Retry-After}, seconds); 0 for none. */
     final long retryAfterSeconds;
 
@@ -101,44 +118,123 @@ public final class SignerServer extends HttpEndpoints {
   }
 
   /**
-   * The signing service of {@code serve signer}: its time-stamps signed with {@code tsaKeys}' {@code tsa}
-   * key, logins checked against the test PKI by {@code revocation}, and its TLS identity the test PKI's
-   * {@code tls-server} key through the JDK (the TLS side is not what is sized).
+   * The signing service of {@code serve signer}: its time-stamps signed with {@code tsaKeys}'
+   * {@code tsa} key, logins checked against the test PKI by {@code revocation}, and its TLS
+   * identity the test PKI's {@code tls-server} key through the JDK (the TLS side is not what is
+   * sized).
    */
-  public static SignerServer forTestPki(TestPki pki, KeySource tsaKeys, CertificateLogin.Revocation revocation,
-      String bindAddress, int port, java.time.InstantSource clock) throws Exception {
+  public static SignerServer forTestPki(
+      TestPki pki,
+      KeySource tsaKeys,
+      CertificateLogin.Revocation revocation,
+      String bindAddress,
+      int port,
+      java.time.InstantSource clock)
+      throws Exception {
     var tlsKey = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("tls-server");
-    return new SignerServer(new TimeStampAuthority(tsaKeys.key("tsa"), clock), CertificateLogin.of(pki, revocation),
-        TlsContexts.withIdentity(tlsKey, null), bindAddress, port, clock);
+    return new SignerServer(
+        new TimeStampAuthority(tsaKeys.key("tsa"), clock),
+        CertificateLogin.of(pki, revocation),
+        TlsContexts.withIdentity(tlsKey, null),
+        bindAddress,
+        port,
+        clock);
   }
 
-  /** As {@link #forTestPki}, its time-stamps (B-T levels and /api/timestamp) from the TSA at {@code tsa}, checked with {@code tsaCheck}. */
-  public static SignerServer forTestPki(TestPki pki, HttpTimeStampResponder tsa, TimeStampCheck tsaCheck, CertificateLogin.Revocation revocation,
-      String bindAddress, int port, java.time.InstantSource clock) throws Exception {
+  /**
+   * As {@link #forTestPki}, its time-stamps (B-T levels and /api/timestamp) from the TSA at {@code
+   * tsa}, checked with {@code tsaCheck}.
+   */
+  public static SignerServer forTestPki(
+      TestPki pki,
+      HttpTimeStampResponder tsa,
+      TimeStampCheck tsaCheck,
+      CertificateLogin.Revocation revocation,
+      String bindAddress,
+      int port,
+      java.time.InstantSource clock)
+      throws Exception {
     var tlsKey = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("tls-server");
-    return new SignerServer(tsa, tsaCheck, CertificateLogin.of(pki, revocation), TlsContexts.withIdentity(tlsKey, null), bindAddress, port, clock,
-        PendingTokens.Limits.forHeap(Runtime.getRuntime().maxMemory()), bodyBytesInFlightForThisHeap());
+    return new SignerServer(
+        tsa,
+        tsaCheck,
+        CertificateLogin.of(pki, revocation),
+        TlsContexts.withIdentity(tlsKey, null),
+        bindAddress,
+        port,
+        clock,
+        PendingTokens.Limits.forHeap(Runtime.getRuntime().maxMemory()),
+        bodyBytesInFlightForThisHeap());
   }
 
-  public SignerServer(TimeStampAuthority tsa, CertificateLogin login, SSLContext tls, String bindAddress, int port, java.time.InstantSource clock)
+  public SignerServer(
+      TimeStampAuthority tsa,
+      CertificateLogin login,
+      SSLContext tls,
+      String bindAddress,
+      int port,
+      java.time.InstantSource clock)
       throws IOException {
-    this(tsa, login, tls, bindAddress, port, clock, PendingTokens.Limits.forHeap(Runtime.getRuntime().maxMemory()));
+    this(
+        tsa,
+        login,
+        tls,
+        bindAddress,
+        port,
+        clock,
+        PendingTokens.Limits.forHeap(Runtime.getRuntime().maxMemory()));
   }
 
   /** With the pending work's bounds given (tests make them small). */
-  SignerServer(TimeStampAuthority tsa, CertificateLogin login, SSLContext tls, String bindAddress, int port, java.time.InstantSource clock,
-      PendingTokens.Limits limits) throws IOException {
+  SignerServer(
+      TimeStampAuthority tsa,
+      CertificateLogin login,
+      SSLContext tls,
+      String bindAddress,
+      int port,
+      java.time.InstantSource clock,
+      PendingTokens.Limits limits)
+      throws IOException {
     this(tsa, login, tls, bindAddress, port, clock, limits, bodyBytesInFlightForThisHeap());
   }
 
-  /** With the pending work's bounds and the request bodies held at once ({@code maxBodyBytesInFlight}) given: tests make them small. */
-  SignerServer(TimeStampAuthority tsa, CertificateLogin login, SSLContext tls, String bindAddress, int port, java.time.InstantSource clock,
-      PendingTokens.Limits limits, long maxBodyBytesInFlight) throws IOException {
-    this(tsa, new TimeStampCheck(null), login, tls, bindAddress, port, clock, limits, maxBodyBytesInFlight);
+  /**
+   * With the pending work's bounds and the request bodies held at once ({@code
+   * maxBodyBytesInFlight}) given: tests make them small.
+   */
+  SignerServer(
+      TimeStampAuthority tsa,
+      CertificateLogin login,
+      SSLContext tls,
+      String bindAddress,
+      int port,
+      java.time.InstantSource clock,
+      PendingTokens.Limits limits,
+      long maxBodyBytesInFlight)
+      throws IOException {
+    this(
+        tsa,
+        new TimeStampCheck(null),
+        login,
+        tls,
+        bindAddress,
+        port,
+        clock,
+        limits,
+        maxBodyBytesInFlight);
   }
 
-  private SignerServer(TimeStampResponder tsa, TimeStampCheck tsaCheck, CertificateLogin login, SSLContext tls, String bindAddress, int port,
-      java.time.InstantSource clock, PendingTokens.Limits limits, long maxBodyBytesInFlight) throws IOException {
+  private SignerServer(
+      TimeStampResponder tsa,
+      TimeStampCheck tsaCheck,
+      CertificateLogin login,
+      SSLContext tls,
+      String bindAddress,
+      int port,
+      java.time.InstantSource clock,
+      PendingTokens.Limits limits,
+      long maxBodyBytesInFlight)
+      throws IOException {
     super(bindAddress, port, tls, maxBodyBytesInFlight);
     this.tsaCheck = tsaCheck;
     this.pending = new PendingTokens<>(limits, System::nanoTime);
@@ -149,8 +245,17 @@ public final class SignerServer extends HttpEndpoints {
     route("/api/signatures/", MAX_REQUEST_BYTES, this::signatures);
     route("/api/auth/", MAX_REQUEST_BYTES, this::auth);
     route("/api/timestamp", this::timestamp);
-    route("/", exchange -> answer(exchange, new Refusal(404, "not_found", "no such endpoint: " + exchange.getRequestURI().getPath()
-        + "; see /api/signatures/{type}/start, /api/auth/start, /api/timestamp")));
+    route(
+        "/",
+        exchange ->
+            answer(
+                exchange,
+                new Refusal(
+                    404,
+                    "not_found",
+                    "no such endpoint: "
+                        + exchange.getRequestURI().getPath()
+                        + "; see /api/signatures/{type}/start, /api/auth/start, /api/timestamp")));
   }
 
   private void signatures(HttpExchange exchange) throws IOException {
@@ -164,7 +269,8 @@ public final class SignerServer extends HttpEndpoints {
       } else if (parts.length == 2 && parts[1].equals("finish")) {
         answer(exchange, finishSignature(parts[0], request.fields()));
       } else {
-        throw new Refusal(404, "not_found", "use /api/signatures/{type}/start or /api/signatures/{token}/finish");
+        throw new Refusal(
+            404, "not_found", "use /api/signatures/{type}/start or /api/signatures/{token}/finish");
       }
     } catch (Refusal r) {
       answer(exchange, r);
@@ -173,7 +279,10 @@ public final class SignerServer extends HttpEndpoints {
     }
   }
 
-  /** The one type signed without DSS: plain CMS SignedData, for keys DSS 6.4 knows nothing of (ML-DSA, SLH-DSA) and the others alike. */
+  /**
+   * The one type signed without DSS: plain CMS SignedData, for keys DSS 6.4 knows nothing of
+   * (ML-DSA, SLH-DSA) and the others alike.
+   */
   static final String CMS = "cms";
 
   private ObjectNode start(TwoPhaseSigner.Format format, SignerRequest request) throws Refusal {
@@ -182,21 +291,35 @@ public final class SignerServer extends HttpEndpoints {
     List<X509Certificate> chain = certificates(body);
     String keyType = chain.get(0).getPublicKey().getAlgorithm();
     if (keyType.startsWith("ML-DSA") || keyType.startsWith("SLH-DSA")) {
-      // DSS 6.4's SignatureAlgorithm has no ML-DSA or SLH-DSA: it would fail deep inside with a message about something else
-      throw new Refusal(422, "unsupported_key", "the " + format.flag + " signatures are made by EU DSS 6.4, which knows no " + keyType
-          + " key; sign this key's CMS with /api/signatures/cms/start (RFC 9882 for ML-DSA)");
+      // DSS 6.4's SignatureAlgorithm has no ML-DSA or SLH-DSA: it would fail deep inside with a
+      // message about something else
+      throw new Refusal(
+          422,
+          "unsupported_key",
+          "the "
+              + format.flag
+              + " signatures are made by EU DSS 6.4, which knows no "
+              + keyType
+              + " key; sign this key's CMS with /api/signatures/cms/start (RFC 9882 for ML-DSA)");
     }
-    SignaturePackaging packaging = "enveloping".equals(text(body, "packaging", "detached")) ? SignaturePackaging.ENVELOPING : SignaturePackaging.DETACHED;
+    SignaturePackaging packaging =
+        "enveloping".equals(text(body, "packaging", "detached"))
+            ? SignaturePackaging.ENVELOPING
+            : SignaturePackaging.DETACHED;
     TwoPhaseSigner.Pending p;
     TwoPhaseSigner signer = borrow();
     try {
-      // Unnamed: DSS would guess a MIME type from a name through a ServiceLoader scan on every request.
+      // Unnamed: DSS would guess a MIME type from a name through a ServiceLoader scan on every
+      // request.
       p = signer.start(format, new InMemoryDocument(document), chain, packaging);
     } catch (SigningCertificateCheck.NotValidAtSigningDate e) {
       throw new Refusal(422, "certificate_not_valid", e.getMessage());
     } catch (RuntimeException e) {
       // DSS reports an unparsable PDF or XML this way.
-      throw new Refusal(422, "unprocessable_document", "the document cannot be signed as " + format.flag + ": " + message(e));
+      throw new Refusal(
+          422,
+          "unprocessable_document",
+          "the document cannot be signed as " + format.flag + ": " + message(e));
     } finally {
       signers.offer(signer);
     }
@@ -224,7 +347,8 @@ public final class SignerServer extends HttpEndpoints {
     try {
       p = cms.start(document, chain, attached);
     } catch (org.bouncycastle.cms.CMSException | RuntimeException e) {
-      throw new Refusal(422, "unsupported_key", "no CMS signature for this certificate's key: " + message(e));
+      throw new Refusal(
+          422, "unsupported_key", "no CMS signature for this certificate's key: " + message(e));
     }
     String token = newToken();
     keep(token, new Pending(null, null, p), 2L * document.length + 16 * 1024);
@@ -238,38 +362,59 @@ public final class SignerServer extends HttpEndpoints {
   private ObjectNode finishCms(TwoPhaseCms.Pending p, JsonNode body) throws Refusal {
     byte[] signatureValue = base64(body, "signature");
     try {
-      SignatureVerification.verify(p.signatureAlgorithm(), p.signingCertificate().getPublicKey(), p.toSign(), signatureValue);
+      SignatureVerification.verify(
+          p.signatureAlgorithm(),
+          p.signingCertificate().getPublicKey(),
+          p.toSign(),
+          signatureValue);
     } catch (java.security.GeneralSecurityException | RuntimeException e) {
-      throw new Refusal(422, "bad_signature", "the signature value was not made by the key of the certificate given at start");
+      throw new Refusal(
+          422,
+          "bad_signature",
+          "the signature value was not made by the key of the certificate given at start");
     }
     try {
       ObjectNode answer = JSON.createObjectNode();
       answer.put("signed", Base64.getEncoder().encodeToString(cms.finish(p, signatureValue)));
       return answer;
     } catch (org.bouncycastle.cms.CMSException | IOException | RuntimeException e) {
-      throw new Refusal(422, "cannot_finish", "the signature could not be assembled: " + message(e));
+      throw new Refusal(
+          422, "cannot_finish", "the signature could not be assembled: " + message(e));
     }
   }
 
   private ObjectNode finishSignature(String token, JsonNode body) throws Refusal {
     Pending p = take(token);
     if (p.cms() != null) return finishCms(p.cms(), body);
-    if (p.signature() == null) throw new Refusal(409, "wrong_token", "token " + token + " belongs to a login, not a signature");
+    if (p.signature() == null)
+      throw new Refusal(
+          409, "wrong_token", "token " + token + " belongs to a login, not a signature");
     byte[] signatureValue = base64(body, "signature");
-    X509Certificate signingCertificate = (X509Certificate) p.signature().parameters().getSigningCertificate().getCertificate();
+    X509Certificate signingCertificate =
+        (X509Certificate) p.signature().parameters().getSigningCertificate().getCertificate();
     // DSS would embed any bytes; a service must refuse a value its certificate's key did not make.
     try {
-      SignatureVerification.verify(p.signature().algorithm().getJCEId(), signingCertificate.getPublicKey(), p.signature().toSign(), signatureValue);
+      SignatureVerification.verify(
+          p.signature().algorithm().getJCEId(),
+          signingCertificate.getPublicKey(),
+          p.signature().toSign(),
+          signatureValue);
     } catch (java.security.GeneralSecurityException | RuntimeException e) {
-      throw new Refusal(422, "bad_signature", "the signature value was not made by the key of the certificate given at start");
+      throw new Refusal(
+          422,
+          "bad_signature",
+          "the signature value was not made by the key of the certificate given at start");
     }
     TwoPhaseSigner signer = borrow();
     try {
       ObjectNode answer = JSON.createObjectNode();
-      answer.put("signed", Base64.getEncoder().encodeToString(signer.finish(p.signature(), signatureValue)));
+      answer.put(
+          "signed",
+          Base64.getEncoder().encodeToString(signer.finish(p.signature(), signatureValue)));
       return answer;
     } catch (IOException | RuntimeException e) {
-      throw new Refusal(422, "cannot_finish", "the signature could not be assembled: " + message(e));
+      throw new Refusal(
+          422, "cannot_finish", "the signature could not be assembled: " + message(e));
     } finally {
       signers.offer(signer);
     }
@@ -290,15 +435,21 @@ public final class SignerServer extends HttpEndpoints {
         answer(exchange, answer);
       } else if (parts.length == 2 && parts[1].equals("finish")) {
         Pending p = take(parts[0]);
-        if (p.nonce() == null) throw new Refusal(409, "wrong_token", "token " + parts[0] + " belongs to a signature, not a login");
+        if (p.nonce() == null)
+          throw new Refusal(
+              409, "wrong_token", "token " + parts[0] + " belongs to a signature, not a login");
         List<X509Certificate> chain = certificates(body);
         byte[] signature = base64(body, "signature");
         String algorithm;
         try {
           algorithm = KeyAlgorithm.signatureAlgorithmFor(chain.get(0).getPublicKey());
         } catch (IllegalArgumentException e) {
-          throw new Refusal(422, "unsupported_key", "the certificate's " + chain.get(0).getPublicKey().getAlgorithm()
-              + " key cannot log in here; use an RSA, EC, Ed25519 or Ed448 key");
+          throw new Refusal(
+              422,
+              "unsupported_key",
+              "the certificate's "
+                  + chain.get(0).getPublicKey().getAlgorithm()
+                  + " key cannot log in here; use an RSA, EC, Ed25519 or Ed448 key");
         }
         try {
           login.login(p.nonce(), signature, algorithm, chain);
@@ -321,17 +472,26 @@ public final class SignerServer extends HttpEndpoints {
 
   @Override
   protected void refuseOversized(HttpExchange exchange, int status, String why) throws IOException {
-    answer(exchange, new Refusal(status, status == 414 ? "uri_too_long" : "headers_too_large", why));
+    answer(
+        exchange, new Refusal(status, status == 414 ? "uri_too_long" : "headers_too_large", why));
   }
 
   @Override
-  protected void refuseForMemory(HttpExchange exchange, int status, String why, long retryAfterSeconds) throws IOException {
-    answer(exchange, new Refusal(status, status == 503 ? "busy" : "too_large", why, retryAfterSeconds));
+  protected void refuseForMemory(
+      HttpExchange exchange, int status, String why, long retryAfterSeconds) throws IOException {
+    answer(
+        exchange,
+        new Refusal(status, status == 503 ? "busy" : "too_large", why, retryAfterSeconds));
   }
 
   @Override
   protected void internalError(HttpExchange exchange, String incident) throws IOException {
-    answer(exchange, new Refusal(500, "internal_error", "internal error " + incident + "; the server's log has its cause"));
+    answer(
+        exchange,
+        new Refusal(
+            500,
+            "internal_error",
+            "internal error " + incident + "; the server's log has its cause"));
   }
 
   private void timestamp(HttpExchange exchange) throws IOException {
@@ -341,48 +501,62 @@ public final class SignerServer extends HttpEndpoints {
     }
     byte[] request = bodyUpTo(exchange, MAX_BODY_BYTES);
     if (request == null) {
-      answer(exchange, new Refusal(413, "too_large", "a time-stamp request over " + MAX_BODY_BYTES + " bytes"));
+      answer(
+          exchange,
+          new Refusal(413, "too_large", "a time-stamp request over " + MAX_BODY_BYTES + " bytes"));
       return;
     }
     send(exchange, 200, "application/timestamp-reply", tsa.respond(request));
   }
 
   private String[] path(HttpExchange exchange, String prefix) throws Refusal {
-    if (!exchange.getRequestMethod().equals("POST")) throw new Refusal(405, "method_not_allowed", "every /api call is a POST");
+    if (!exchange.getRequestMethod().equals("POST"))
+      throw new Refusal(405, "method_not_allowed", "every /api call is a POST");
     String rest = exchange.getRequestURI().getPath().substring(prefix.length());
     return rest.isEmpty() ? new String[0] : rest.split("/");
   }
 
   private static SignerRequest jsonBody(HttpExchange exchange) throws Refusal, IOException {
     byte[] raw = bodyUpTo(exchange, MAX_REQUEST_BYTES);
-    if (raw == null) throw new Refusal(413, "too_large", "request body over " + MAX_REQUEST_BYTES + " bytes");
+    if (raw == null)
+      throw new Refusal(413, "too_large", "request body over " + MAX_REQUEST_BYTES + " bytes");
     if (raw.length == 0) return SignerRequest.empty(JSON);
     String type = exchange.getRequestHeaders().getFirst("Content-Type");
     if (!isJson(type)) {
-      throw new Refusal(415, "unsupported_media_type", (type == null ? "no Content-Type" : "Content-Type " + abbreviate(type))
-          + "; send the body as Content-Type: application/json");
+      throw new Refusal(
+          415,
+          "unsupported_media_type",
+          (type == null ? "no Content-Type" : "Content-Type " + abbreviate(type))
+              + "; send the body as Content-Type: application/json");
     }
     return SignerRequest.read(JSON, raw);
   }
 
   /** The request's document, decoded as it was parsed. */
   private static byte[] document(SignerRequest request) throws Refusal {
-    if (request.document() == null) throw new Refusal(400, "missing_field", "\"" + SignerRequest.DOCUMENT + "\" (base64) is required");
+    if (request.document() == null)
+      throw new Refusal(
+          400, "missing_field", "\"" + SignerRequest.DOCUMENT + "\" (base64) is required");
     return request.document();
   }
 
   /**
-   * Jackson's words for what is wrong, without the parts that name its classes and settings ("bound as
-   * `com.fasterxml…JsonNode`", "from `StreamReadConstraints.getMaxNestingDepth()`"): the client learns
-   * what is wrong and where, not how we parse.
+   * Jackson's words for what is wrong, without the parts that name its classes and settings ("bound
+   * as `com.fasterxml…JsonNode`", "from `StreamReadConstraints.getMaxNestingDepth()`"): the client
+   * learns what is wrong and where, not how we parse.
    */
   static String jsonProblem(JsonProcessingException e) {
     String text = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
     if (text.startsWith("Trailing token")) text = "something follows the JSON object";
-    text = text.replaceAll("\\s*\\([^)]*`.*$", "").replaceAll("`[^`]*`", "").replaceAll("[\\s:]+$", "");
+    text =
+        text.replaceAll("\\s*\\([^)]*`.*$", "")
+            .replaceAll("`[^`]*`", "")
+            .replaceAll("[\\s:]+$", "");
     var where = e.getLocation();
     return (text.isBlank() ? "cannot be parsed" : text)
-        + (where != null && where.getLineNr() > 0 ? " (line " + where.getLineNr() + ", column " + where.getColumnNr() + ")" : "");
+        + (where != null && where.getLineNr() > 0
+            ? " (line " + where.getLineNr() + ", column " + where.getColumnNr() + ")"
+            : "");
   }
 
   /** {@code application/json}, in any case, with or without parameters (charset=utf-8). */
@@ -400,7 +574,8 @@ public final class SignerServer extends HttpEndpoints {
 
   private static byte[] base64(JsonNode body, String field) throws Refusal {
     JsonNode value = body.get(field);
-    if (value == null || !value.isTextual()) throw new Refusal(400, "missing_field", "\"" + field + "\" (base64) is required");
+    if (value == null || !value.isTextual())
+      throw new Refusal(400, "missing_field", "\"" + field + "\" (base64) is required");
     try {
       return Base64.getDecoder().decode(value.asText());
     } catch (IllegalArgumentException e) {
@@ -416,14 +591,20 @@ public final class SignerServer extends HttpEndpoints {
   private static List<X509Certificate> certificates(JsonNode body) throws Refusal {
     JsonNode list = body.get("certificates");
     if (list == null || !list.isArray() || list.isEmpty()) {
-      throw new Refusal(400, "missing_field", "\"certificates\" (base64 DER, signer first) is required");
+      throw new Refusal(
+          400, "missing_field", "\"certificates\" (base64 DER, signer first) is required");
     }
     List<X509Certificate> chain = new ArrayList<>();
     try {
       CertificateFactory x509 = CertificateFactory.getInstance("X.509");
-      for (JsonNode c : list) chain.add((X509Certificate) x509.generateCertificate(new ByteArrayInputStream(Base64.getDecoder().decode(c.asText()))));
+      for (JsonNode c : list)
+        chain.add(
+            (X509Certificate)
+                x509.generateCertificate(
+                    new ByteArrayInputStream(Base64.getDecoder().decode(c.asText()))));
     } catch (Exception e) {
-      throw new Refusal(400, "bad_certificate", "a certificate is not base64 DER X.509: " + message(e));
+      throw new Refusal(
+          400, "bad_certificate", "a certificate is not base64 DER X.509: " + message(e));
     }
     return chain;
   }
@@ -436,19 +617,35 @@ public final class SignerServer extends HttpEndpoints {
   private Pending take(String token) throws Refusal {
     return switch (pending.take(token)) {
       case PendingTokens.Taken.Found<Pending> found -> found.work();
-      case PendingTokens.Taken.Unknown<Pending> unknown -> throw new Refusal(404, "unknown_token", "token " + token + " is unknown or already used");
-      case PendingTokens.Taken.Expired<Pending> expired -> throw new Refusal(410, "expired_token", "token " + token + " expired");
+      case PendingTokens.Taken.Unknown<Pending> unknown ->
+          throw new Refusal(404, "unknown_token", "token " + token + " is unknown or already used");
+      case PendingTokens.Taken.Expired<Pending> expired ->
+          throw new Refusal(410, "expired_token", "token " + token + " expired");
     };
   }
 
-  /** Keeps a start's work for its finish, or refuses the start with 503 when the pending work is at its bounds. */
+  /**
+   * Keeps a start's work for its finish, or refuses the start with 503 when the pending work is at
+   * its bounds.
+   */
   private void keep(String token, Pending work, long bytes) throws Refusal {
     if (pending.put(token, work, bytes)) return;
     long refused = pending.refused();
     if (refused == 1 || refused % 1000 == 0) {
-      log("pending work full (" + pending.size() + " tokens, " + pending.bytes() / (1024 * 1024) + " MB): starts refused with 503, " + refused + " so far");
+      log(
+          "pending work full ("
+              + pending.size()
+              + " tokens, "
+              + pending.bytes() / (1024 * 1024)
+              + " MB): starts refused with 503, "
+              + refused
+              + " so far");
     }
-    throw new Refusal(503, "busy", "too much unfinished work is waiting for its finish calls; try again later", pending.retryAfterSeconds());
+    throw new Refusal(
+        503,
+        "busy",
+        "too much unfinished work is waiting for its finish calls; try again later",
+        pending.retryAfterSeconds());
   }
 
   @Override
@@ -462,7 +659,8 @@ public final class SignerServer extends HttpEndpoints {
     try {
       return SecureRandom.getInstance("DRBG");
     } catch (java.security.NoSuchAlgorithmException e) {
-      return new SecureRandom(); // every JDK since 9 has DRBG; kept for a provider list that drops it
+      return new SecureRandom(); // every JDK since 9 has DRBG; kept for a provider list that drops
+      // it
     }
   }
 
@@ -472,30 +670,44 @@ public final class SignerServer extends HttpEndpoints {
     return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
-  /** What went wrong in words: the message without the Java exception class names libraries prefix to it. */
+  /**
+   * What went wrong in words: the message without the Java exception class names libraries prefix
+   * to it.
+   */
   static String message(Throwable e) {
     String text = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    // A native provider's own error string (error:06000080:…:OPENSSL_internal:…) says nothing to a client.
-    if (text.matches("(?s).*\\berror:[0-9A-Fa-f]{8}:.*")) return "the signature could not be checked with the certificate's key";
+    // A native provider's own error string (error:06000080:…:OPENSSL_internal:…) says nothing to a
+    // client.
+    if (text.matches("(?s).*\\berror:[0-9A-Fa-f]{8}:.*"))
+      return "the signature could not be checked with the certificate's key";
     return text.replaceAll("\\b(?:[a-z]+\\.)+[A-Z]\\w*(?:Exception|Error): ", "");
   }
 
   /**
-   * The answer as Jackson's String, then its bytes: for a signed PDF's 190 KB of base64 that is 1.6 times faster than
-   * Jackson's own bytes (writeValueAsBytes: 400 µs against 245, its byte builder growing in segments, measured on
-   * this machine), since a Latin-1 String turns into UTF-8 bytes by one copy. Its base64 fields stay the JDK encoder's
-   * Strings: Jackson writing byte[] fields as base64 itself was measured slower still (a scalar loop against the
-   * JDK's AVX-512 intrinsic).
+   * The answer as Jackson's String, then its bytes: for a signed PDF's 190 KB of base64 that is 1.6
+   * times faster than Jackson's own bytes (writeValueAsBytes: 400 µs against 245, its byte builder
+   * growing in segments, measured on this machine), since a Latin-1 String turns into UTF-8 bytes
+   * by one copy. Its base64 fields stay the JDK encoder's Strings: Jackson writing byte[] fields as
+   * base64 itself was measured slower still (a scalar loop against the JDK's AVX-512 intrinsic).
    */
   private static void answer(HttpExchange exchange, ObjectNode body) throws IOException {
-    send(exchange, 200, "application/json", JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8));
+    send(
+        exchange,
+        200,
+        "application/json",
+        JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8));
   }
 
   private static void answer(HttpExchange exchange, Refusal refusal) throws IOException {
-    if (refusal.retryAfterSeconds > 0) exchange.getResponseHeaders().set("Retry-After", Long.toString(refusal.retryAfterSeconds));
+    if (refusal.retryAfterSeconds > 0)
+      exchange.getResponseHeaders().set("Retry-After", Long.toString(refusal.retryAfterSeconds));
     ObjectNode body = JSON.createObjectNode();
     body.put("error", refusal.code);
     body.put("message", refusal.getMessage());
-    send(exchange, refusal.status, "application/json", JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8));
+    send(
+        exchange,
+        refusal.status,
+        "application/json",
+        JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8));
   }
 }

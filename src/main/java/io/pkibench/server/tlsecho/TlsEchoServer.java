@@ -1,10 +1,5 @@
 package io.pkibench.server.tlsecho;
 
-import io.pkibench.formats.tls.KeyExchangeGroups;
-import io.pkibench.formats.tls.TlsEngine;
-import io.pkibench.formats.tls.TlsServerKeys;
-import io.pkibench.pki.TestPki;
-import io.pkibench.server.ReferenceServer;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -25,6 +20,11 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.pkibench.formats.tls.EchoProtocol;
+import io.pkibench.formats.tls.KeyExchangeGroups;
+import io.pkibench.formats.tls.TlsEngine;
+import io.pkibench.formats.tls.TlsServerKeys;
+import io.pkibench.pki.TestPki;
+import io.pkibench.server.ReferenceServer;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -32,31 +32,43 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32;
 
 /**
- * {@code serve tlsecho}: the netperf-style transactions of {@link EchoProtocol} on a TLS port (JSSE or
- * BoringSSL, by the {@link SslContext} it is given) and a plain port. Bounded per connection: a frame
- * over 1 MiB or an unknown kind closes it, a connection idle past the idle timeout or a handshake not
- * done within the handshake timeout is closed, reading pauses while a client does not read its
- * answers, and connections past the cap are refused. Every such event is counted; the {@code C} frame
- * reports the counters.
+ * {@code serve tlsecho}: the netperf-style transactions of {@link EchoProtocol} on a TLS port (JSSE
+ * or BoringSSL, by the {@link SslContext} it is given) and a plain port. Bounded per connection: a
+ * frame over 1 MiB or an unknown kind closes it, a connection idle past the idle timeout or a
+ * handshake not done within the handshake timeout is closed, reading pauses while a client does not
+ * read its answers, and connections past the cap are refused. Every such event is counted; the
+ * {@code C} frame reports the counters.
  */
 public final class TlsEchoServer implements ReferenceServer {
   public static final int DEFAULT_PORT = 8444;
 
   /**
-   * Limits, all bounded: a client cannot hold the server's memory or a connection slot for ever. The
-   * idle timeout restarts at every byte, so a frame must also arrive whole within {@code frameDeadline}
-   * of its first byte (a trickle of one byte every 20 s is cut), and one address holds at most
-   * {@code maxConnectionsPerAddress}.
+   * Limits, all bounded: a client cannot hold the server's memory or a connection slot for ever.
+   * The idle timeout restarts at every byte, so a frame must also arrive whole within {@code
+   * frameDeadline} of its first byte (a trickle of one byte every 20 s is cut), and one address
+   * holds at most {@code maxConnectionsPerAddress}.
    */
-  public record Limits(Duration idleTimeout, Duration handshakeTimeout, int maxConnections, Duration frameDeadline, int maxConnectionsPerAddress) {
-    public static final Limits DEFAULT = new Limits(Duration.ofSeconds(30), Duration.ofSeconds(10), 10_000);
+  public record Limits(
+      Duration idleTimeout,
+      Duration handshakeTimeout,
+      int maxConnections,
+      Duration frameDeadline,
+      int maxConnectionsPerAddress) {
+    public static final Limits DEFAULT =
+        new Limits(Duration.ofSeconds(30), Duration.ofSeconds(10), 10_000);
 
     public Limits(Duration idleTimeout, Duration handshakeTimeout, int maxConnections) {
-      this(idleTimeout, handshakeTimeout, maxConnections, idleTimeout, Math.min(maxConnections, 1_000));
+      this(
+          idleTimeout,
+          handshakeTimeout,
+          maxConnections,
+          idleTimeout,
+          Math.min(maxConnections, 1_000));
     }
   }
 
-  private static final com.fasterxml.jackson.databind.ObjectMapper STATS_JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+  private static final com.fasterxml.jackson.databind.ObjectMapper STATS_JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
 
   /** What the server counts; each transaction once, each failure by cause. */
   public static final class Counters {
@@ -72,13 +84,35 @@ public final class TlsEchoServer implements ReferenceServer {
     final AtomicLong renegotiationsRefused = new AtomicLong();
     final AtomicLong clientCertificates = new AtomicLong();
 
-    /** What the counters say now, one figure each: the stats request's answer (README, "tlsecho"). */
-    public record Snapshot(long transactions, long bytesIn, long handshakes, long handshakeFailures, long timeouts, long protocolErrors,
-        long truncated, long refused, long open, long renegotiationsRefused, long clientCertificates) {}
+    /**
+     * What the counters say now, one figure each: the stats request's answer (README, "tlsecho").
+     */
+    public record Snapshot(
+        long transactions,
+        long bytesIn,
+        long handshakes,
+        long handshakeFailures,
+        long timeouts,
+        long protocolErrors,
+        long truncated,
+        long refused,
+        long open,
+        long renegotiationsRefused,
+        long clientCertificates) {}
 
     public Snapshot snapshot() {
-      return new Snapshot(transactions.get(), bytesIn.get(), handshakes.get(), handshakeFailures.get(), timeouts.get(), protocolErrors.get(),
-          truncated.get(), refused.get(), open.get(), renegotiationsRefused.get(), clientCertificates.get());
+      return new Snapshot(
+          transactions.get(),
+          bytesIn.get(),
+          handshakes.get(),
+          handshakeFailures.get(),
+          timeouts.get(),
+          protocolErrors.get(),
+          truncated.get(),
+          refused.get(),
+          open.get(),
+          renegotiationsRefused.get(),
+          clientCertificates.get());
     }
 
     public String json() {
@@ -97,25 +131,40 @@ public final class TlsEchoServer implements ReferenceServer {
   private final Limits limits;
   private final String engine;
   private final Counters counters = new Counters();
-  private final java.util.Map<java.net.InetAddress, AtomicLong> perAddress = new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.Map<java.net.InetAddress, AtomicLong> perAddress =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private EventLoopGroup boss;
   private EventLoopGroup workers;
   private Channel tlsChannel;
   private Channel plainChannel;
 
   /**
-   * {@code tls} null serves plain TCP on {@code port} only; otherwise TLS on {@code port} and plain on
-   * {@code plainPort} (0 for any free one, -1 for none).
+   * {@code tls} null serves plain TCP on {@code port} only; otherwise TLS on {@code port} and plain
+   * on {@code plainPort} (0 for any free one, -1 for none).
    */
   /**
-   * What {@code serve tlsecho} is asked for: the engine ({@code jsse}, {@code openssl}, or {@code none}
-   * for plain TCP alone), the test PKI key of its certificate, the versions and suites to enable (empty:
-   * the engine's), the plain port beside TLS (null: the next one; -1 none), and its limits.
+   * What {@code serve tlsecho} is asked for: the engine ({@code jsse}, {@code openssl}, or {@code
+   * none} for plain TCP alone), the test PKI key of its certificate, the versions and suites to
+   * enable (empty: the engine's), the plain port beside TLS (null: the next one; -1 none), and its
+   * limits.
    */
-  public record Config(String bind, int port, Integer plainPort, String engine, String key, java.util.List<String> protocols,
-      java.util.List<String> suites, Limits limits, String clientAuth, java.util.List<String> groups) {
-    /** {@code --client-auth}: none, want (ask, take a connection without one), need (refuse a connection without one). */
-    public static final java.util.List<String> CLIENT_AUTH = java.util.List.of("none", "want", "need");
+  public record Config(
+      String bind,
+      int port,
+      Integer plainPort,
+      String engine,
+      String key,
+      java.util.List<String> protocols,
+      java.util.List<String> suites,
+      Limits limits,
+      String clientAuth,
+      java.util.List<String> groups) {
+    /**
+     * {@code --client-auth}: none, want (ask, take a connection without one), need (refuse a
+     * connection without one).
+     */
+    public static final java.util.List<String> CLIENT_AUTH =
+        java.util.List.of("none", "want", "need");
 
     public Config {
       protocols = java.util.List.copyOf(protocols);
@@ -124,9 +173,26 @@ public final class TlsEchoServer implements ReferenceServer {
     }
 
     /** No client certificate asked for, the engine's key-exchange groups. */
-    public Config(String bind, int port, Integer plainPort, String engine, String key, java.util.List<String> protocols,
-        java.util.List<String> suites, Limits limits) {
-      this(bind, port, plainPort, engine, key, protocols, suites, limits, "none", java.util.List.of());
+    public Config(
+        String bind,
+        int port,
+        Integer plainPort,
+        String engine,
+        String key,
+        java.util.List<String> protocols,
+        java.util.List<String> suites,
+        Limits limits) {
+      this(
+          bind,
+          port,
+          plainPort,
+          engine,
+          key,
+          protocols,
+          suites,
+          limits,
+          "none",
+          java.util.List.of());
     }
 
     /** Every problem of these settings, each naming the flag of {@code serve tlsecho}. */
@@ -141,49 +207,90 @@ public final class TlsEchoServer implements ReferenceServer {
           problems.add("--tls " + engine + ": use jsse, openssl or none");
         }
       }
-      if (!CLIENT_AUTH.contains(clientAuth)) problems.add("--client-auth " + clientAuth + ": use none, want or need");
-      else if (!clientAuth.equals("none") && engine.equals("none")) problems.add("--client-auth " + clientAuth + ": needs TLS; not with --tls none");
-      if (limits.maxConnections() < 1) problems.add("--max-connections " + limits.maxConnections() + ": give at least 1");
+      if (!CLIENT_AUTH.contains(clientAuth))
+        problems.add("--client-auth " + clientAuth + ": use none, want or need");
+      else if (!clientAuth.equals("none") && engine.equals("none"))
+        problems.add("--client-auth " + clientAuth + ": needs TLS; not with --tls none");
+      if (limits.maxConnections() < 1)
+        problems.add("--max-connections " + limits.maxConnections() + ": give at least 1");
       if (!TlsServerKeys.ALIASES.containsKey(key)) {
-        problems.add("--key " + key + ": use one of " + String.join(", ", TlsServerKeys.ALIASES.keySet()));
+        problems.add(
+            "--key " + key + ": use one of " + String.join(", ", TlsServerKeys.ALIASES.keySet()));
       }
       if (tls != null && tls.problem() == null) {
         TlsEngine chosen = tls; // effectively final, for the filter
-        java.util.List<String> unknown = suites.stream().filter(s -> !chosen.implementsSuite(s)).toList();
-        if (!unknown.isEmpty()) problems.add("--suites: " + engine + " does not implement " + String.join(", ", unknown));
+        java.util.List<String> unknown =
+            suites.stream().filter(s -> !chosen.implementsSuite(s)).toList();
+        if (!unknown.isEmpty())
+          problems.add("--suites: " + engine + " does not implement " + String.join(", ", unknown));
       }
       if (tls != null) problems.addAll(KeyExchangeGroups.problems("--groups", tls, groups));
-      if (tls == null && !groups.isEmpty()) problems.add("--groups: --tls none has no key exchange; use --tls openssl");
+      if (tls == null && !groups.isEmpty())
+        problems.add("--groups: --tls none has no key exchange; use --tls openssl");
       return problems;
     }
   }
 
-  /** The server {@code config} asks for, its certificate from {@code pki}; {@code notes} hears what the engine will do otherwise than asked. */
-  public static TlsEchoServer open(Config config, TestPki pki, java.util.function.Consumer<String> notes) throws Exception {
-    if (config.engine().equals("none")) return new TlsEchoServer(null, "plain", config.bind(), config.port(), -1, config.limits());
+  /**
+   * The server {@code config} asks for, its certificate from {@code pki}; {@code notes} hears what
+   * the engine will do otherwise than asked.
+   */
+  public static TlsEchoServer open(
+      Config config, TestPki pki, java.util.function.Consumer<String> notes) throws Exception {
+    if (config.engine().equals("none"))
+      return new TlsEchoServer(null, "plain", config.bind(), config.port(), -1, config.limits());
     var tls = TlsEngine.parse(config.engine());
-    java.util.List<String> tls13 = config.suites().stream().filter(s -> !s.contains("_WITH_")).toList();
+    java.util.List<String> tls13 =
+        config.suites().stream().filter(s -> !s.contains("_WITH_")).toList();
     if (tls == TlsEngine.OPENSSL && !tls13.isEmpty()) {
-      notes.accept("note: --suites " + String.join(",", tls13) + ": BoringSSL offers all three TLS 1.3 suites whatever is chosen;"
-          + " TLS 1.3 connections negotiate as if none were chosen");
+      notes.accept(
+          "note: --suites "
+              + String.join(",", tls13)
+              + ": BoringSSL offers all three TLS 1.3 suites whatever is chosen;"
+              + " TLS 1.3 connections negotiate as if none were chosen");
     }
     var identity = TlsServerKeys.of(pki, config.key());
-    var clientAuth = switch (config.clientAuth()) {
-      case "want" -> io.netty.handler.ssl.ClientAuth.OPTIONAL;
-      case "need" -> io.netty.handler.ssl.ClientAuth.REQUIRE;
-      default -> io.netty.handler.ssl.ClientAuth.NONE;
-    };
+    var clientAuth =
+        switch (config.clientAuth()) {
+          case "want" -> io.netty.handler.ssl.ClientAuth.OPTIONAL;
+          case "need" -> io.netty.handler.ssl.ClientAuth.REQUIRE;
+          default -> io.netty.handler.ssl.ClientAuth.NONE;
+        };
     // a client certificate must chain to the test PKI's root, as the key server's clients do
-    var context = tls.server(identity.privateKey(), identity.chain(), config.protocols(), config.suites(), clientAuth,
-        clientAuth == io.netty.handler.ssl.ClientAuth.NONE ? null : pki.certificate("root-ca"), config.groups());
-    int plain = config.plainPort() != null ? config.plainPort() : config.port() == 0 ? 0 : config.port() + 1;
-    String groups = config.groups().isEmpty() ? "" : ", groups " + String.join(",", config.groups());
-    return new TlsEchoServer(context, tls.describe() + ", " + config.key() + " key" + groups
-        + (config.clientAuth().equals("none") ? "" : ", client certificate " + (config.clientAuth().equals("need") ? "required" : "asked for")),
-        config.bind(), config.port(), plain, config.limits());
+    var context =
+        tls.server(
+            identity.privateKey(),
+            identity.chain(),
+            config.protocols(),
+            config.suites(),
+            clientAuth,
+            clientAuth == io.netty.handler.ssl.ClientAuth.NONE ? null : pki.certificate("root-ca"),
+            config.groups());
+    int plain =
+        config.plainPort() != null
+            ? config.plainPort()
+            : config.port() == 0 ? 0 : config.port() + 1;
+    String groups =
+        config.groups().isEmpty() ? "" : ", groups " + String.join(",", config.groups());
+    return new TlsEchoServer(
+        context,
+        tls.describe()
+            + ", "
+            + config.key()
+            + " key"
+            + groups
+            + (config.clientAuth().equals("none")
+                ? ""
+                : ", client certificate "
+                    + (config.clientAuth().equals("need") ? "required" : "asked for")),
+        config.bind(),
+        config.port(),
+        plain,
+        config.limits());
   }
 
-  public TlsEchoServer(SslContext tls, String engine, String bind, int port, int plainPort, Limits limits) {
+  public TlsEchoServer(
+      SslContext tls, String engine, String bind, int port, int plainPort, Limits limits) {
     this.tls = tls;
     this.engine = engine;
     this.bind = bind;
@@ -199,53 +306,71 @@ public final class TlsEchoServer implements ReferenceServer {
   @Override
   public void start() throws InterruptedException {
     boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-    workers = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(), NioIoHandler.newFactory());
+    workers =
+        new MultiThreadIoEventLoopGroup(
+            Runtime.getRuntime().availableProcessors(), NioIoHandler.newFactory());
     try {
       tlsChannel = bootstrap(tls).bind(bind, port).sync().channel();
       if (plainPort >= 0) plainChannel = bootstrap(null).bind(bind, plainPort).sync().channel();
     } catch (Exception e) {
       close();
-      throw new IllegalStateException("cannot listen on " + bind + ":" + (tlsChannel == null ? port : plainPort) + ": " + e.getMessage()
-          + "; choose another --port" + (tlsChannel == null ? "" : " or --plain-port"), e);
+      throw new IllegalStateException(
+          "cannot listen on "
+              + bind
+              + ":"
+              + (tlsChannel == null ? port : plainPort)
+              + ": "
+              + e.getMessage()
+              + "; choose another --port"
+              + (tlsChannel == null ? "" : " or --plain-port"),
+          e);
     }
   }
 
   private ServerBootstrap bootstrap(SslContext context) {
-    return new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+    return new ServerBootstrap()
+        .group(boss, workers)
+        .channel(NioServerSocketChannel.class)
         .option(ChannelOption.SO_BACKLOG, 1024)
         .childOption(ChannelOption.TCP_NODELAY, true)
-        .childHandler(new ChannelInitializer<SocketChannel>() {
-          @Override
-          protected void initChannel(SocketChannel ch) {
-            if (counters.open.incrementAndGet() > limits.maxConnections()) {
-              counters.open.decrementAndGet();
-              counters.refused.incrementAndGet();
-              ch.close();
-              return;
-            }
-            java.net.InetAddress source = ch.remoteAddress().getAddress();
-            AtomicLong fromSource = perAddress.computeIfAbsent(source, a -> new AtomicLong());
-            if (fromSource.incrementAndGet() > limits.maxConnectionsPerAddress()) {
-              release(source, fromSource);
-              counters.open.decrementAndGet();
-              counters.refused.incrementAndGet();
-              ch.close();
-              return;
-            }
-            ch.closeFuture().addListener(f -> {
-              counters.open.decrementAndGet();
-              release(source, fromSource);
+        .childHandler(
+            new ChannelInitializer<SocketChannel>() {
+              @Override
+              protected void initChannel(SocketChannel ch) {
+                if (counters.open.incrementAndGet() > limits.maxConnections()) {
+                  counters.open.decrementAndGet();
+                  counters.refused.incrementAndGet();
+                  ch.close();
+                  return;
+                }
+                java.net.InetAddress source = ch.remoteAddress().getAddress();
+                AtomicLong fromSource = perAddress.computeIfAbsent(source, a -> new AtomicLong());
+                if (fromSource.incrementAndGet() > limits.maxConnectionsPerAddress()) {
+                  release(source, fromSource);
+                  counters.open.decrementAndGet();
+                  counters.refused.incrementAndGet();
+                  ch.close();
+                  return;
+                }
+                ch.closeFuture()
+                    .addListener(
+                        f -> {
+                          counters.open.decrementAndGet();
+                          release(source, fromSource);
+                        });
+                if (context != null) {
+                  ch.pipeline().addLast(new NoRenegotiation(counters));
+                  SslHandler ssl = context.newHandler(ch.alloc());
+                  ssl.setHandshakeTimeoutMillis(limits.handshakeTimeout().toMillis());
+                  ch.pipeline().addLast(ssl);
+                }
+                ch.pipeline()
+                    .addLast(
+                        new IdleStateHandler(
+                            limits.idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS));
+                ch.pipeline().addLast(new Transactions(counters, limits.frameDeadline()));
+              }
             });
-            if (context != null) {
-              ch.pipeline().addLast(new NoRenegotiation(counters));
-              SslHandler ssl = context.newHandler(ch.alloc());
-              ssl.setHandshakeTimeoutMillis(limits.handshakeTimeout().toMillis());
-              ch.pipeline().addLast(ssl);
-            }
-            ch.pipeline().addLast(new IdleStateHandler(limits.idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS));
-            ch.pipeline().addLast(new Transactions(counters, limits.frameDeadline()));
-          }
-        });
   }
 
   private void release(java.net.InetAddress source, AtomicLong count) {
@@ -270,9 +395,22 @@ public final class TlsEchoServer implements ReferenceServer {
 
   @Override
   public String details() {
-    String plain = tls == null ? "plain TCP only" : plainChannel == null ? engine + ", no plain port" : engine + ", plain TCP at " + plainUrl();
-    return plain + "; idle timeout " + limits.idleTimeout().toSeconds() + " s, a frame whole within " + limits.frameDeadline().toSeconds()
-        + " s, at most " + limits.maxConnections() + " connections, " + limits.maxConnectionsPerAddress() + " per address; client renegotiation refused";
+    String plain =
+        tls == null
+            ? "plain TCP only"
+            : plainChannel == null
+                ? engine + ", no plain port"
+                : engine + ", plain TCP at " + plainUrl();
+    return plain
+        + "; idle timeout "
+        + limits.idleTimeout().toSeconds()
+        + " s, a frame whole within "
+        + limits.frameDeadline().toSeconds()
+        + " s, at most "
+        + limits.maxConnections()
+        + " connections, "
+        + limits.maxConnectionsPerAddress()
+        + " per address; client renegotiation refused";
   }
 
   @Override
@@ -283,7 +421,10 @@ public final class TlsEchoServer implements ReferenceServer {
     if (boss != null) boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
   }
 
-  /** One connection's state machine over the frames of {@link EchoProtocol}; bytes are never held beyond one request. */
+  /**
+   * One connection's state machine over the frames of {@link EchoProtocol}; bytes are never held
+   * beyond one request.
+   */
   static final class Transactions extends ChannelInboundHandlerAdapter {
     private final Counters counters;
     private final byte[] header = new byte[EchoProtocol.HEADER_BYTES];
@@ -298,6 +439,7 @@ public final class TlsEchoServer implements ReferenceServer {
     private long streamBytes;
 
     private final Duration frameDeadline;
+
     /** Cuts the connection if the frame begun is not whole by then; cancelled when it is. */
     private java.util.concurrent.ScheduledFuture<?> frameDue;
 
@@ -306,13 +448,21 @@ public final class TlsEchoServer implements ReferenceServer {
       this.frameDeadline = frameDeadline;
     }
 
-    /** A frame's first byte: from now it has {@code frameDeadline} to arrive whole, however it trickles. */
+    /**
+     * A frame's first byte: from now it has {@code frameDeadline} to arrive whole, however it
+     * trickles.
+     */
     private void frameBegun(ChannelHandlerContext ctx) {
       if (frameDue != null) return;
-      frameDue = ctx.executor().schedule(() -> {
-        counters.timeouts.incrementAndGet();
-        ctx.close();
-      }, frameDeadline.toNanos(), TimeUnit.NANOSECONDS);
+      frameDue =
+          ctx.executor()
+              .schedule(
+                  () -> {
+                    counters.timeouts.incrementAndGet();
+                    ctx.close();
+                  },
+                  frameDeadline.toNanos(),
+                  TimeUnit.NANOSECONDS);
     }
 
     private void frameWhole() {
@@ -320,7 +470,10 @@ public final class TlsEchoServer implements ReferenceServer {
       frameDue = null;
     }
 
-    /** Whether this connection's first byte has been seen: 'G' or 'P' (no frame kind of ours) makes it an HTTP connection. */
+    /**
+     * Whether this connection's first byte has been seen: 'G' or 'P' (no frame kind of ours) makes
+     * it an HTTP connection.
+     */
     private boolean sniffed;
 
     @Override
@@ -345,7 +498,8 @@ public final class TlsEchoServer implements ReferenceServer {
       } finally {
         in.release();
       }
-      // A client that sends without reading its answers must not grow our outbound buffer: stop reading until it drains.
+      // A client that sends without reading its answers must not grow our outbound buffer: stop
+      // reading until it drains.
       if (!ctx.channel().isWritable()) ctx.channel().config().setAutoRead(false);
     }
 
@@ -363,22 +517,39 @@ public final class TlsEchoServer implements ReferenceServer {
       if (headerFilled < header.length) return;
       headerFilled = 0;
       kind = header[0];
-      requestLength = ((header[1] & 0xff) << 24) | ((header[2] & 0xff) << 16) | ((header[3] & 0xff) << 8) | (header[4] & 0xff);
-      responseLength = ((header[5] & 0xff) << 24) | ((header[6] & 0xff) << 16) | ((header[7] & 0xff) << 8) | (header[8] & 0xff);
-      boolean valid = switch (kind) {
-        case EchoProtocol.REQUEST -> requestLength > 0 && requestLength <= EchoProtocol.MAX_FRAME_BYTES
-            && responseLength >= 0 && responseLength <= EchoProtocol.MAX_FRAME_BYTES;
-        case EchoProtocol.STREAM -> requestLength >= 0 && requestLength <= EchoProtocol.MAX_FRAME_BYTES && responseLength == 0;
-        case EchoProtocol.ACKNOWLEDGE, EchoProtocol.COUNTERS -> requestLength == 0 && responseLength == 0;
-        default -> false;
-      };
+      requestLength =
+          ((header[1] & 0xff) << 24)
+              | ((header[2] & 0xff) << 16)
+              | ((header[3] & 0xff) << 8)
+              | (header[4] & 0xff);
+      responseLength =
+          ((header[5] & 0xff) << 24)
+              | ((header[6] & 0xff) << 16)
+              | ((header[7] & 0xff) << 8)
+              | (header[8] & 0xff);
+      boolean valid =
+          switch (kind) {
+            case EchoProtocol.REQUEST ->
+                requestLength > 0
+                    && requestLength <= EchoProtocol.MAX_FRAME_BYTES
+                    && responseLength >= 0
+                    && responseLength <= EchoProtocol.MAX_FRAME_BYTES;
+            case EchoProtocol.STREAM ->
+                requestLength >= 0
+                    && requestLength <= EchoProtocol.MAX_FRAME_BYTES
+                    && responseLength == 0;
+            case EchoProtocol.ACKNOWLEDGE, EchoProtocol.COUNTERS ->
+                requestLength == 0 && responseLength == 0;
+            default -> false;
+          };
       if (!valid) {
         counters.protocolErrors.incrementAndGet();
         ctx.close();
         return;
       }
       bodyFilled = 0;
-      if (kind == EchoProtocol.REQUEST && (request == null || request.length < requestLength)) request = new byte[requestLength];
+      if (kind == EchoProtocol.REQUEST && (request == null || request.length < requestLength))
+        request = new byte[requestLength];
       if (requestLength == 0) finish(ctx);
     }
 
@@ -387,7 +558,8 @@ public final class TlsEchoServer implements ReferenceServer {
       if (kind == EchoProtocol.REQUEST) {
         in.readBytes(request, bodyFilled, n);
       } else {
-        // Stream bytes go into the CRC as they arrive: a 16 KB frame or a 1 GB stream costs the same memory.
+        // Stream bytes go into the CRC as they arrive: a 16 KB frame or a 1 GB stream costs the
+        // same memory.
         if (in.hasArray()) {
           streamCrc.update(in.array(), in.arrayOffset() + in.readerIndex(), n);
         } else {
@@ -408,7 +580,8 @@ public final class TlsEchoServer implements ReferenceServer {
           for (int written = 0; written < responseLength; written += requestLength) {
             response.writeBytes(request, 0, Math.min(requestLength, responseLength - written));
           }
-          // counted before the answer leaves: a client that reads it and asks for the counters at once must see it
+          // counted before the answer leaves: a client that reads it and asks for the counters at
+          // once must see it
           counters.transactions.incrementAndGet();
           ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
         }
@@ -422,11 +595,13 @@ public final class TlsEchoServer implements ReferenceServer {
           streamFrames = 0;
           streamBytes = 0;
           streamCrc.reset();
-          ctx.writeAndFlush(ctx.alloc().buffer(ack.length).writeBytes(ack)).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+          ctx.writeAndFlush(ctx.alloc().buffer(ack.length).writeBytes(ack))
+              .addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
         }
         case EchoProtocol.COUNTERS -> {
           byte[] json = counters.json().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-          ctx.writeAndFlush(ctx.alloc().buffer(4 + json.length).writeInt(json.length).writeBytes(json))
+          ctx.writeAndFlush(
+                  ctx.alloc().buffer(4 + json.length).writeInt(json.length).writeBytes(json))
               .addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
         }
         default -> throw new IllegalStateException("unreachable: kinds are checked in readHeader");
@@ -443,12 +618,12 @@ public final class TlsEchoServer implements ReferenceServer {
           counters.handshakes.incrementAndGet();
           SslHandler ssl = ctx.pipeline().get(SslHandler.class);
           try {
-            if (ssl != null && ssl.engine().getSession().getPeerCertificates().length > 0) counters.clientCertificates.incrementAndGet();
+            if (ssl != null && ssl.engine().getSession().getPeerCertificates().length > 0)
+              counters.clientCertificates.incrementAndGet();
           } catch (javax.net.ssl.SSLPeerUnverifiedException none) {
             // the client presented no certificate (none asked for, or --client-auth want)
           }
-        }
-        else countHandshakeFailure(ctx);
+        } else countHandshakeFailure(ctx);
       }
       ctx.fireUserEventTriggered(event);
     }
@@ -472,8 +647,10 @@ public final class TlsEchoServer implements ReferenceServer {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      // A client's garbage, reset or broken record: counted by kind, the connection closed, nothing else touched.
-      if (cause instanceof NotSslRecordException || cause.getCause() instanceof javax.net.ssl.SSLException) {
+      // A client's garbage, reset or broken record: counted by kind, the connection closed, nothing
+      // else touched.
+      if (cause instanceof NotSslRecordException
+          || cause.getCause() instanceof javax.net.ssl.SSLException) {
         countHandshakeFailure(ctx);
       } else if (!(cause instanceof java.io.IOException)) {
         counters.protocolErrors.incrementAndGet();
@@ -483,12 +660,12 @@ public final class TlsEchoServer implements ReferenceServer {
   }
 
   /**
-   * Refuses a client's renegotiation on either engine by reading the TLS record headers ahead of the
-   * engine: up to TLS 1.2 a client sends one handshake record (its Finished) after its
-   * ChangeCipherSpec, so a further handshake record is a new handshake it started, and the connection
-   * is closed before the engine sees it. TLS 1.3 has no renegotiation and hides record types after its
-   * handshake, so nothing there is refused. (JSSE would renegotiate without limit: 126 handshakes in
-   * 10 s on one connection, issue 25.)
+   * Refuses a client's renegotiation on either engine by reading the TLS record headers ahead of
+   * the engine: up to TLS 1.2 a client sends one handshake record (its Finished) after its
+   * ChangeCipherSpec, so a further handshake record is a new handshake it started, and the
+   * connection is closed before the engine sees it. TLS 1.3 has no renegotiation and hides record
+   * types after its handshake, so nothing there is refused. (JSSE would renegotiate without limit:
+   * 126 handshakes in 10 s on one connection, issue 25.)
    */
   static final class NoRenegotiation extends ChannelInboundHandlerAdapter {
     private static final int CHANGE_CIPHER_SPEC = 20;

@@ -1,11 +1,11 @@
 package io.pkibench.workload.ades;
 
-import io.pkibench.formats.ades.TimeStampCheck;
-import io.pkibench.formats.ades.TimeStampResponder;
-import io.pkibench.formats.ades.TwoPhaseSigner;
 import eu.europa.esig.dss.enumerations.SignaturePackaging;
 import eu.europa.esig.dss.model.DSSDocument;
 import eu.europa.esig.dss.model.InMemoryDocument;
+import io.pkibench.formats.ades.TimeStampCheck;
+import io.pkibench.formats.ades.TimeStampResponder;
+import io.pkibench.formats.ades.TwoPhaseSigner;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Workload;
@@ -33,8 +33,16 @@ final class AdesWorkload implements Workload {
   private final Checker checker;
   private final java.time.InstantSource clock;
 
-  AdesWorkload(TwoPhaseSigner.Format format, List<SigningKey> signers, byte[] document, String documentName,
-      SignaturePackaging packaging, TimeStampResponder tsa, TimeStampCheck tsaCheck, Checker checker, java.time.InstantSource clock) {
+  AdesWorkload(
+      TwoPhaseSigner.Format format,
+      List<SigningKey> signers,
+      byte[] document,
+      String documentName,
+      SignaturePackaging packaging,
+      TimeStampResponder tsa,
+      TimeStampCheck tsaCheck,
+      Checker checker,
+      java.time.InstantSource clock) {
     this.format = format;
     this.signers = List.copyOf(signers);
     this.document = document;
@@ -49,7 +57,8 @@ final class AdesWorkload implements Workload {
   @Override
   public Operation newOperation(int worker) {
     // DSS services keep per-use state: one signer per worker.
-    TwoPhaseSigner signer = tsa == null ? new TwoPhaseSigner(null, clock) : new TwoPhaseSigner(tsa, tsaCheck, clock);
+    TwoPhaseSigner signer =
+        tsa == null ? new TwoPhaseSigner(null, clock) : new TwoPhaseSigner(tsa, tsaCheck, clock);
     DSSDocument doc = new InMemoryDocument(document, documentName);
     int[] turn = {worker};
     return () -> {

@@ -1,9 +1,9 @@
 package io.pkibench.workload.ades;
 
-import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.formats.ades.CertificateLogin;
 import io.pkibench.keys.PemKeys;
 import io.pkibench.keys.SigningKey;
+import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
@@ -49,11 +49,21 @@ public final class AuthWorkload implements Workload {
       return List.of(
           Signers.ALG,
           Signers.CERTS,
-          ParamSpec.choice("revocation", "crl", "CRLs read once from the test PKI (crl), fetched from their distribution points on every"
-              + " login (crl-fetch), or OCSP to the responder each certificate names (ocsp); serve crl answers both", CertificateLogin.Revocation.flags()),
-          ParamSpec.free("ocsp", "", "with revocation=ocsp: an outside OCSP responder's URL, asked about each login certificate instead of"
-              + " the responder it names (the CA certificates' status is then not asked)"),
-          ParamSpec.free("ocsp-responder", "", "PEM file of the -p ocsp responder's certificate when it is neither the CA nor a delegate of it"));
+          ParamSpec.choice(
+              "revocation",
+              "crl",
+              "CRLs read once from the test PKI (crl), fetched from their distribution points on every"
+                  + " login (crl-fetch), or OCSP to the responder each certificate names (ocsp); serve crl answers both",
+              CertificateLogin.Revocation.flags()),
+          ParamSpec.free(
+              "ocsp",
+              "",
+              "with revocation=ocsp: an outside OCSP responder's URL, asked about each login certificate instead of"
+                  + " the responder it names (the CA certificates' status is then not asked)"),
+          ParamSpec.free(
+              "ocsp-responder",
+              "",
+              "PEM file of the -p ocsp responder's certificate when it is neither the CA nor a delegate of it"));
     }
 
     @Override
@@ -61,22 +71,30 @@ public final class AuthWorkload implements Workload {
       List<String> problems = new java.util.ArrayList<>();
       String url = params.get("ocsp");
       boolean ocsp = params.get("revocation").equals(CertificateLogin.Revocation.OCSP.flag);
-      if (!url.isBlank() && !ocsp) problems.add("-p ocsp=" + url + ": only with -p revocation=ocsp");
+      if (!url.isBlank() && !ocsp)
+        problems.add("-p ocsp=" + url + ": only with -p revocation=ocsp");
       if (!url.isBlank()) {
         try {
           java.net.URI uri = java.net.URI.create(url);
-          if (uri.getHost() == null || !"http".equalsIgnoreCase(uri.getScheme())) problems.add("-p ocsp=" + url + ": give the responder's http:// URL");
+          if (uri.getHost() == null || !"http".equalsIgnoreCase(uri.getScheme()))
+            problems.add("-p ocsp=" + url + ": give the responder's http:// URL");
         } catch (IllegalArgumentException e) {
           problems.add("-p ocsp=" + url + ": not a URL (" + e.getMessage() + ")");
         }
       }
       String responder = params.get("ocsp-responder");
       if (!responder.isBlank()) {
-        if (url.isBlank()) problems.add("-p ocsp-responder=" + responder + ": only with -p ocsp=URL");
+        if (url.isBlank())
+          problems.add("-p ocsp-responder=" + responder + ": only with -p ocsp=URL");
         try {
           PemKeys.certificate(java.nio.file.Files.readAllBytes(java.nio.file.Path.of(responder)));
         } catch (java.io.IOException e) {
-          problems.add("-p ocsp-responder=" + responder + ": cannot be read (" + e.getMessage() + "); give a PEM file");
+          problems.add(
+              "-p ocsp-responder="
+                  + responder
+                  + ": cannot be read ("
+                  + e.getMessage()
+                  + "); give a PEM file");
         } catch (IllegalArgumentException e) {
           problems.add("-p ocsp-responder=" + responder + ": " + e.getMessage());
         }
@@ -86,8 +104,10 @@ public final class AuthWorkload implements Workload {
 
     @Override
     public List<String> notes(Params params) {
-      return params.get("ocsp").isBlank() ? List.of()
-          : List.of("OCSP asked of -p ocsp for the login certificates only: the CA certificates' revocation was not checked");
+      return params.get("ocsp").isBlank()
+          ? List.of()
+          : List.of(
+              "OCSP asked of -p ocsp for the login certificates only: the CA certificates' revocation was not checked");
     }
 
     @Override
@@ -101,11 +121,21 @@ public final class AuthWorkload implements Workload {
       String url = params.get("ocsp");
       if (!url.isBlank()) {
         String responder = params.get("ocsp-responder");
-        X509Certificate certificate = responder.isBlank() ? null : PemKeys.certificate(java.nio.file.Files.readAllBytes(java.nio.file.Path.of(responder)));
-        return new AuthWorkload(Signers.of(context, params), CertificateLogin.withOcspResponder(context.pki().get(),
-            new CertificateLogin.OutsideResponder(java.net.URI.create(url), certificate)));
+        X509Certificate certificate =
+            responder.isBlank()
+                ? null
+                : PemKeys.certificate(
+                    java.nio.file.Files.readAllBytes(java.nio.file.Path.of(responder)));
+        return new AuthWorkload(
+            Signers.of(context, params),
+            CertificateLogin.withOcspResponder(
+                context.pki().get(),
+                new CertificateLogin.OutsideResponder(java.net.URI.create(url), certificate)));
       }
-      return new AuthWorkload(Signers.of(context, params), CertificateLogin.of(context.pki().get(), CertificateLogin.Revocation.parse(params.get("revocation"))));
+      return new AuthWorkload(
+          Signers.of(context, params),
+          CertificateLogin.of(
+              context.pki().get(), CertificateLogin.Revocation.parse(params.get("revocation"))));
     }
   }
 
@@ -128,7 +158,8 @@ public final class AuthWorkload implements Workload {
   }
 
   /** The server's side, as the tests call it. */
-  void login(byte[] nonce, byte[] response, String algorithm, List<X509Certificate> chain) throws Exception {
+  void login(byte[] nonce, byte[] response, String algorithm, List<X509Certificate> chain)
+      throws Exception {
     server.login(nonce, response, algorithm, chain);
   }
 }

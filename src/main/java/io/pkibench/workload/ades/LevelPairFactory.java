@@ -4,7 +4,10 @@ import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.WorkloadFactory;
 
-/** The B-B and B-T members of one AdES form ({@code cades}/{@code cades-t}, {@code pades}/{@code pades-t}): name and description by level. */
+/**
+ * The B-B and B-T members of one AdES form ({@code cades}/{@code cades-t}, {@code pades}/{@code
+ * pades-t}): name and description by level.
+ */
 abstract class LevelPairFactory implements WorkloadFactory {
   private final String form;
   private final boolean timestamped;
@@ -30,7 +33,10 @@ abstract class LevelPairFactory implements WorkloadFactory {
     return timestamped;
   }
 
-  /** The B-T level's TSA parameters ({@code -p tsa}, {@code -p tsa-trust}) after the form's own; the B-B level has none. */
+  /**
+   * The B-T level's TSA parameters ({@code -p tsa}, {@code -p tsa-trust}) after the form's own; the
+   * B-B level has none.
+   */
   java.util.List<ParamSpec> withTsa(java.util.List<ParamSpec> own) {
     if (!timestamped) return own;
     java.util.List<ParamSpec> all = new java.util.ArrayList<>(own);

@@ -47,15 +47,18 @@ public final class TimestampWorkload implements Workload {
 
     @Override
     public List<ParamSpec> params() {
-      return List.of(ParamSpec.free("size", "1024", "bytes of the document whose digest is time-stamped"));
+      return List.of(
+          ParamSpec.free("size", "1024", "bytes of the document whose digest is time-stamped"));
     }
 
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
       SigningKey tsa = context.keys().key("tsa");
-      // The client's check is tsp's; the TSA's own certificate is what it trusts, as before (no chain to build in-process).
+      // The client's check is tsp's; the TSA's own certificate is what it trusts, as before (no
+      // chain to build in-process).
       TimeStampCheck check = new TimeStampCheck(CertificateTrust.of(List.of(tsa.certificate())));
-      return new TimestampWorkload(new TimeStampAuthority(tsa, context.clock()), check, params.bytes("size"));
+      return new TimestampWorkload(
+          new TimeStampAuthority(tsa, context.clock()), check, params.bytes("size"));
     }
   }
 
@@ -69,8 +72,11 @@ public final class TimestampWorkload implements Workload {
     requests.setCertReq(true);
     return () -> {
       byte[] digest = sha256.digest(document);
-      TimeStampRequest request = requests.generate(NISTObjectIdentifiers.id_sha256, digest, BigInteger.valueOf(random.nextLong()));
-      // status, nonce, imprint, then the signature, ESSCertIDv2 and the certificate's timeStamping EKU
+      TimeStampRequest request =
+          requests.generate(
+              NISTObjectIdentifiers.id_sha256, digest, BigInteger.valueOf(random.nextLong()));
+      // status, nonce, imprint, then the signature, ESSCertIDv2 and the certificate's timeStamping
+      // EKU
       check.check(request, authority.respond(request.getEncoded()));
     };
   }

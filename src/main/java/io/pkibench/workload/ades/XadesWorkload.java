@@ -11,9 +11,9 @@ import io.pkibench.workload.api.WorkloadFactory;
 import java.util.List;
 
 /**
- * {@code xades}: XAdES-B-B enveloped in a generated ISO 20022-style payment message of about
- * {@code size} bytes, two-phase through DSS. With {@code --verify}, the JDK's own XML signature API
- * checks every reference and the signature value, independently of DSS.
+ * {@code xades}: XAdES-B-B enveloped in a generated ISO 20022-style payment message of about {@code
+ * size} bytes, two-phase through DSS. With {@code --verify}, the JDK's own XML signature API checks
+ * every reference and the signature value, independently of DSS.
  */
 public final class XadesWorkload {
   private XadesWorkload() {}
@@ -39,8 +39,16 @@ public final class XadesWorkload {
 
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
-      return new AdesWorkload(TwoPhaseSigner.Format.XADES, Signers.of(context, params), SampleXml.generate(params.bytes("size")),
-          "message.xml", null, null, null, context.verify() ? (signed, original, key) -> XadesVerifier.check(signed, key) : null, context.clock());
+      return new AdesWorkload(
+          TwoPhaseSigner.Format.XADES,
+          Signers.of(context, params),
+          SampleXml.generate(params.bytes("size")),
+          "message.xml",
+          null,
+          null,
+          null,
+          context.verify() ? (signed, original, key) -> XadesVerifier.check(signed, key) : null,
+          context.clock());
     }
   }
 }

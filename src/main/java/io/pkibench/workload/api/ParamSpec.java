@@ -2,8 +2,12 @@ package io.pkibench.workload.api;
 
 import java.util.List;
 
-/** A {@code -p name=value} parameter a workload accepts: its default, and the values allowed (empty = free). */
-public record ParamSpec(String name, String defaultValue, List<String> allowed, String description) {
+/**
+ * A {@code -p name=value} parameter a workload accepts: its default, and the values allowed (empty
+ * = free).
+ */
+public record ParamSpec(
+    String name, String defaultValue, List<String> allowed, String description) {
   /** The parameter that names the service a client workload calls ({@code --target}). */
   public static final String TARGET = "target";
 
@@ -11,7 +15,8 @@ public record ParamSpec(String name, String defaultValue, List<String> allowed, 
     allowed = List.copyOf(allowed);
   }
 
-  public static ParamSpec choice(String name, String defaultValue, String description, String... allowed) {
+  public static ParamSpec choice(
+      String name, String defaultValue, String description, String... allowed) {
     return new ParamSpec(name, defaultValue, List.of(allowed), description);
   }
 

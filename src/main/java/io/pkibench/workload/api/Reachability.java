@@ -11,17 +11,22 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Whether a service's http(s) URL answers an HTTP request now: checked before a server starts that will call it, so that a
- * wrong address stops it at once, named. A request, never a bare connect and close: a single-threaded service (OpenSSL's
- * OCSP responder) waits for good on a connection that sends nothing. Any answer counts, an error status or a TLS handshake
- * refused included: the service is there. Runs check their services with one real operation instead (the session's check).
+ * Whether a service's http(s) URL answers an HTTP request now: checked before a server starts that
+ * will call it, so that a wrong address stops it at once, named. A request, never a bare connect
+ * and close: a single-threaded service (OpenSSL's OCSP responder) waits for good on a connection
+ * that sends nothing. Any answer counts, an error status or a TLS handshake refused included: the
+ * service is there. Runs check their services with one real operation instead (the session's
+ * check).
  */
 public final class Reachability {
   static final int TIMEOUT_MILLIS = 3_000;
 
   private Reachability() {}
 
-  /** Empty when {@code url} answers an HTTP request (or is not http/https, which is not asked); else "FLAG URL: cannot be reached (why); FIX". */
+  /**
+   * Empty when {@code url} answers an HTTP request (or is not http/https, which is not asked); else
+   * "FLAG URL: cannot be reached (why); FIX".
+   */
   public static Optional<String> problem(String flag, String url, String fix) {
     URI uri;
     try {
@@ -29,16 +34,30 @@ public final class Reachability {
     } catch (IllegalArgumentException e) {
       return Optional.of(flag + " " + url + ": not a URL (" + e.getMessage() + ")");
     }
-    if (uri.getHost() == null) return Optional.of(flag + " " + url + ": give a URL with a host, e.g. http://127.0.0.1:18318/tsa");
-    if (!"http".equalsIgnoreCase(uri.getScheme()) && !"https".equalsIgnoreCase(uri.getScheme())) return Optional.empty();
+    if (uri.getHost() == null)
+      return Optional.of(
+          flag + " " + url + ": give a URL with a host, e.g. http://127.0.0.1:18318/tsa");
+    if (!"http".equalsIgnoreCase(uri.getScheme()) && !"https".equalsIgnoreCase(uri.getScheme()))
+      return Optional.empty();
     Duration within = Duration.ofMillis(TIMEOUT_MILLIS);
     try (HttpClient client = HttpClient.newBuilder().connectTimeout(within).build()) {
-      client.send(HttpRequest.newBuilder(uri).timeout(within).GET().build(), HttpResponse.BodyHandlers.discarding());
+      client.send(
+          HttpRequest.newBuilder(uri).timeout(within).GET().build(),
+          HttpResponse.BodyHandlers.discarding());
       return Optional.empty();
     } catch (javax.net.ssl.SSLException e) {
-      return Optional.empty(); // it answered the handshake; whether it is trusted is for the caller's own client to say
+      return Optional
+          .empty(); // it answered the handshake; whether it is trusted is for the caller's own
+      // client to say
     } catch (IOException e) {
-      return Optional.of(flag + " " + url + ": cannot be reached (" + OutsideText.forTerminal(FailureCause.sentenceOf(e)) + "); " + fix);
+      return Optional.of(
+          flag
+              + " "
+              + url
+              + ": cannot be reached ("
+              + OutsideText.forTerminal(FailureCause.sentenceOf(e))
+              + "); "
+              + fix);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return Optional.of(flag + " " + url + ": not checked (interrupted); " + fix);

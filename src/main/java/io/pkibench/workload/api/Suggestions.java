@@ -11,7 +11,8 @@ public final class Suggestions {
     return known.stream()
         .filter(k -> distance(typed, k) <= 2 || k.startsWith(typed))
         .min(Comparator.comparingInt(k -> distance(typed, k)))
-        .map(k -> "; did you mean '" + k + "'?").orElse("");
+        .map(k -> "; did you mean '" + k + "'?")
+        .orElse("");
   }
 
   static int distance(String a, String b) {

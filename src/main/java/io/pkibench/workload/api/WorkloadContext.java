@@ -7,16 +7,22 @@ import java.util.function.Supplier;
 /**
  * What a workload may use: where keys live, whether each operation checks its own output, the test
  * PKI (trust anchors, CRLs) for workloads that validate certificates, and the clock that dates what
- * they sign, and the environment the run was started with (where a secret named by a parameter, such as
- * {@code -p client-key-password-env=VAR}, is read: never a password on the command line).
+ * they sign, and the environment the run was started with (where a secret named by a parameter,
+ * such as {@code -p client-key-password-env=VAR}, is read: never a password on the command line).
  */
-public record WorkloadContext(KeySource keys, boolean verify, Supplier<TestPki> pki, java.time.InstantSource clock, java.util.Map<String, String> env) {
+public record WorkloadContext(
+    KeySource keys,
+    boolean verify,
+    Supplier<TestPki> pki,
+    java.time.InstantSource clock,
+    java.util.Map<String, String> env) {
   public WorkloadContext {
     env = env == null ? java.util.Map.of() : java.util.Map.copyOf(env);
   }
 
   /** With no environment: a parameter that names an environment variable finds it unset. */
-  public WorkloadContext(KeySource keys, boolean verify, Supplier<TestPki> pki, java.time.InstantSource clock) {
+  public WorkloadContext(
+      KeySource keys, boolean verify, Supplier<TestPki> pki, java.time.InstantSource clock) {
     this(keys, verify, pki, clock, java.util.Map.of());
   }
 
@@ -27,8 +33,11 @@ public record WorkloadContext(KeySource keys, boolean verify, Supplier<TestPki> 
 
   /** For workloads that need no test PKI beyond their keys. */
   public WorkloadContext(KeySource keys, boolean verify) {
-    this(keys, verify, () -> {
-      throw new IllegalStateException("this run has no test PKI to validate against");
-    });
+    this(
+        keys,
+        verify,
+        () -> {
+          throw new IllegalStateException("this run has no test PKI to validate against");
+        });
   }
 }

@@ -11,15 +11,21 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A traffic mix as one workload: its members' factories, each with the parameters given to it, asked as one (problems,
- * notes, outside services, connections per worker) and created together into a {@link MixWorkload}. Built by
- * {@link WorkloadCatalog#factoryOf} once every member is known.
+ * A traffic mix as one workload: its members' factories, each with the parameters given to it,
+ * asked as one (problems, notes, outside services, connections per worker) and created together
+ * into a {@link MixWorkload}. Built by {@link WorkloadCatalog#factoryOf} once every member is
+ * known.
  */
 public final class MixFactory implements WorkloadFactory {
   public static final String NAME = "mix";
-  /** Why a mix's CPU per operation is the mix's and no member's: recorded with the result as a note. */
-  public static final String CPU_NOTE = "CPU per operation is the mix's: one process serves every member at once, so its CPU cannot be"
-      + " split between them (run a member alone for its own)";
+
+  /**
+   * Why a mix's CPU per operation is the mix's and no member's: recorded with the result as a note.
+   */
+  public static final String CPU_NOTE =
+      "CPU per operation is the mix's: one process serves every member at once, so its CPU cannot be"
+          + " split between them (run a member alone for its own)";
+
   private final MixSpec mix;
   private final List<WorkloadFactory> factories;
 
@@ -61,7 +67,10 @@ public final class MixFactory implements WorkloadFactory {
     return factories.size();
   }
 
-  /** Member {@code i}'s parameters, its defaults filled in; throws naming the member and {@code -p} when one is refused. */
+  /**
+   * Member {@code i}'s parameters, its defaults filled in; throws naming the member and {@code -p}
+   * when one is refused.
+   */
   public Params params(int i) {
     MixSpec.Member m = mix.members().get(i);
     try {
@@ -72,7 +81,10 @@ public final class MixFactory implements WorkloadFactory {
   }
 
   private static String prefixed(MixSpec.Member m, String problem) {
-    return "mix member " + m.label() + ": " + problem.replace("\n", "\nmix member " + m.label() + ": ");
+    return "mix member "
+        + m.label()
+        + ": "
+        + problem.replace("\n", "\nmix member " + m.label() + ": ");
   }
 
   @Override
@@ -93,7 +105,8 @@ public final class MixFactory implements WorkloadFactory {
   public List<String> notes(Params ignored) {
     List<String> notes = new ArrayList<>(List.of(CPU_NOTE));
     for (int i = 0; i < factories.size(); i++) {
-      for (String n : factories.get(i).notes(params(i))) notes.add(prefixed(mix.members().get(i), n));
+      for (String n : factories.get(i).notes(params(i)))
+        notes.add(prefixed(mix.members().get(i), n));
     }
     return notes;
   }
@@ -102,7 +115,8 @@ public final class MixFactory implements WorkloadFactory {
   public List<String> services(Params ignored) {
     List<String> services = new ArrayList<>();
     for (int i = 0; i < factories.size(); i++) {
-      for (String s : factories.get(i).services(params(i))) if (!services.contains(s)) services.add(s);
+      for (String s : factories.get(i).services(params(i)))
+        if (!services.contains(s)) services.add(s);
     }
     return services;
   }
@@ -112,7 +126,8 @@ public final class MixFactory implements WorkloadFactory {
   public List<String> workerProblems(Params ignored, int workers, String level) {
     List<String> problems = new ArrayList<>();
     for (int i = 0; i < factories.size(); i++) {
-      for (String p : factories.get(i).workerProblems(params(i), workers, level)) problems.add(prefixed(mix.members().get(i), p));
+      for (String p : factories.get(i).workerProblems(params(i), workers, level))
+        problems.add(prefixed(mix.members().get(i), p));
     }
     return problems;
   }
@@ -128,14 +143,19 @@ public final class MixFactory implements WorkloadFactory {
   @Override
   public long sourceAddresses(Params ignored) {
     long fewest = Long.MAX_VALUE;
-    for (int i = 0; i < factories.size(); i++) fewest = Math.min(fewest, factories.get(i).sourceAddresses(params(i)));
+    for (int i = 0; i < factories.size(); i++)
+      fewest = Math.min(fewest, factories.get(i).sourceAddresses(params(i)));
     return fewest;
   }
 
-  /** The mix as it runs, each member's parameters with their defaults filled in: what the result records. */
+  /**
+   * The mix as it runs, each member's parameters with their defaults filled in: what the result
+   * records.
+   */
   public MixSpec resolved() {
     List<MixSpec.Member> members = new ArrayList<>();
-    for (int i = 0; i < factories.size(); i++) members.add(mix.members().get(i).withParams(params(i).asMap()));
+    for (int i = 0; i < factories.size(); i++)
+      members.add(mix.members().get(i).withParams(params(i).asMap()));
     return new MixSpec(members, mix.seed());
   }
 
@@ -143,7 +163,8 @@ public final class MixFactory implements WorkloadFactory {
   public Workload create(WorkloadContext context, Params ignored) throws Exception {
     List<Workload> created = new ArrayList<>();
     try {
-      for (int i = 0; i < factories.size(); i++) created.add(factories.get(i).create(context, params(i)));
+      for (int i = 0; i < factories.size(); i++)
+        created.add(factories.get(i).create(context, params(i)));
     } catch (Exception | Error e) {
       for (Workload w : created) {
         try {
@@ -155,6 +176,7 @@ public final class MixFactory implements WorkloadFactory {
       throw e;
     }
     double[] weights = mix.members().stream().mapToDouble(MixSpec.Member::weight).toArray();
-    return new MixWorkload(mix.members().stream().map(MixSpec.Member::label).toList(), weights, created, mix.seed());
+    return new MixWorkload(
+        mix.members().stream().map(MixSpec.Member::label).toList(), weights, created, mix.seed());
   }
 }

@@ -23,9 +23,9 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * DSS's server signing: {@code POST /server-signing/sign/{alias}/SHA256} with the bytes to sign; the key stays on
- * the server, which answers the signature value. {@code --verify} checks it against the key's certificate, read
- * once from {@code /server-signing/key/{alias}}.
+ * DSS's server signing: {@code POST /server-signing/sign/{alias}/SHA256} with the bytes to sign;
+ * the key stays on the server, which answers the signature value. {@code --verify} checks it
+ * against the key's certificate, read once from {@code /server-signing/key/{alias}}.
  */
 public final class DssServerSignWorkload implements Workload {
   private final DssClient client;
@@ -34,7 +34,12 @@ public final class DssServerSignWorkload implements Workload {
   private final int size;
   private final boolean verify;
 
-  private DssServerSignWorkload(DssClient client, List<String> aliases, List<X509Certificate> certificates, int size, boolean verify) {
+  private DssServerSignWorkload(
+      DssClient client,
+      List<String> aliases,
+      List<X509Certificate> certificates,
+      int size,
+      boolean verify) {
     this.client = client;
     this.aliases = aliases;
     this.certificates = certificates;
@@ -55,8 +60,13 @@ public final class DssServerSignWorkload implements Workload {
 
     @Override
     public List<ParamSpec> params() {
-      return List.of(DssWorkloads.TARGET, DssWorkloads.TRUST, Signers.ALG, Signers.CERTS,
-          ParamSpec.free("size", "1k", "bytes sent to be signed (a CAdES's signed attributes are about 1k)"));
+      return List.of(
+          DssWorkloads.TARGET,
+          DssWorkloads.TRUST,
+          Signers.ALG,
+          Signers.CERTS,
+          ParamSpec.free(
+              "size", "1k", "bytes sent to be signed (a CAdES's signed attributes are about 1k)"));
     }
 
     @Override
@@ -80,11 +90,16 @@ public final class DssServerSignWorkload implements Workload {
         for (int i = 1; i <= Integer.parseInt(params.get("certs")); i++) {
           String alias = Entity.signerAlias(alg, i);
           RemoteKeyEntry entry = client.get("server-signing/key/" + alias, RemoteKeyEntry.class);
-          if (entry.getCertificate() == null) throw new IOException("DSS's server-signing token has no key '" + alias + "'");
+          if (entry.getCertificate() == null)
+            throw new IOException("DSS's server-signing token has no key '" + alias + "'");
           aliases.add(alias);
-          certificates.add((X509Certificate) x509.generateCertificate(new ByteArrayInputStream(entry.getCertificate().getEncodedCertificate())));
+          certificates.add(
+              (X509Certificate)
+                  x509.generateCertificate(
+                      new ByteArrayInputStream(entry.getCertificate().getEncodedCertificate())));
         }
-        return new DssServerSignWorkload(client, aliases, certificates, params.bytes("size"), context.verify());
+        return new DssServerSignWorkload(
+            client, aliases, certificates, params.bytes("size"), context.verify());
       } catch (Exception e) {
         client.close();
         throw e;
@@ -100,14 +115,22 @@ public final class DssServerSignWorkload implements Workload {
     return () -> {
       int index = turn[0]++ % aliases.size();
       random.nextBytes(data);
-      SignatureValueDTO value = client.post("server-signing/sign/" + aliases.get(index) + "/" + DigestAlgorithm.SHA256.name(),
-          new ToBeSignedDTO(data), SignatureValueDTO.class);
-      if (value.getValue() == null || value.getAlgorithm() == null) throw new IOException("server signing answered no signature value");
+      SignatureValueDTO value =
+          client.post(
+              "server-signing/sign/" + aliases.get(index) + "/" + DigestAlgorithm.SHA256.name(),
+              new ToBeSignedDTO(data),
+              SignatureValueDTO.class);
+      if (value.getValue() == null || value.getAlgorithm() == null)
+        throw new IOException("server signing answered no signature value");
       if (verify) {
         Signature check = Signature.getInstance(value.getAlgorithm().getJCEId());
         check.initVerify(certificates.get(index).getPublicKey());
         check.update(data);
-        if (!check.verify(value.getValue())) throw new IOException("the server's signature does not verify with " + aliases.get(index) + "'s certificate");
+        if (!check.verify(value.getValue()))
+          throw new IOException(
+              "the server's signature does not verify with "
+                  + aliases.get(index)
+                  + "'s certificate");
       }
     };
   }

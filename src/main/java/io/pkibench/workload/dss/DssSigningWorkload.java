@@ -31,10 +31,11 @@ import java.util.Date;
 import java.util.List;
 
 /**
- * A signature through DSS's one-document REST service, as DSS publishes it: {@code getDataToSign} with the document
- * and the parameters (level, packaging, the signer's chain, the signing date), the returned bytes signed here with
- * the key from {@code --keys} (wherever it lives), then {@code signDocument} with the same parameters and the
- * signature value; the signed document comes back ({@code --verify}: checked by our independent verifiers).
+ * A signature through DSS's one-document REST service, as DSS publishes it: {@code getDataToSign}
+ * with the document and the parameters (level, packaging, the signer's chain, the signing date),
+ * the returned bytes signed here with the key from {@code --keys} (wherever it lives), then {@code
+ * signDocument} with the same parameters and the signature value; the signed document comes back
+ * ({@code --verify}: checked by our independent verifiers).
  */
 public final class DssSigningWorkload implements Workload {
   private final TwoPhaseSigner.Format format;
@@ -48,8 +49,14 @@ public final class DssSigningWorkload implements Workload {
   private final X509Certificate tsaTrustAnchor;
   private final InstantSource clock;
 
-  private DssSigningWorkload(TwoPhaseSigner.Format format, DssClient client, List<SigningKey> signers, byte[] content,
-      SignaturePackaging packaging, WorkloadContext context) throws Exception {
+  private DssSigningWorkload(
+      TwoPhaseSigner.Format format,
+      DssClient client,
+      List<SigningKey> signers,
+      byte[] content,
+      SignaturePackaging packaging,
+      WorkloadContext context)
+      throws Exception {
     this.format = format;
     this.client = client;
     this.signers = signers;
@@ -81,20 +88,36 @@ public final class DssSigningWorkload implements Workload {
 
     @Override
     public String description() {
-      return format.flag + " through EU DSS's REST API at --target (getDataToSign, sign locally with --keys, signDocument)";
+      return format.flag
+          + " through EU DSS's REST API at --target (getDataToSign, sign locally with --keys, signDocument)";
     }
 
     @Override
     public List<ParamSpec> params() {
-      List<ParamSpec> params = new ArrayList<>(List.of(DssWorkloads.TARGET, DssWorkloads.TRUST, Signers.ALG, Signers.CERTS));
+      List<ParamSpec> params =
+          new ArrayList<>(
+              List.of(DssWorkloads.TARGET, DssWorkloads.TRUST, Signers.ALG, Signers.CERTS));
       if (format != TwoPhaseSigner.Format.PADES && format != TwoPhaseSigner.Format.PADES_T) {
         params.add(ParamSpec.free("size", isCades() ? "137k" : "4k", "bytes of the document"));
       }
       if (isCades()) {
-        params.add(ParamSpec.choice("packaging", "detached", "CMS with or without the document", "detached", "enveloping"));
-        // as http:cades: the Rest PKI study signs one document throughout, so CAdES on either service signs the PAdES types' PDF
-        params.add(ParamSpec.choice("document", "random", "what is signed: -p size random bytes, or pdf: the 137 KB sample PDF the PAdES types sign"
-            + " (the Rest PKI study signed one PDF throughout)", "random", "pdf"));
+        params.add(
+            ParamSpec.choice(
+                "packaging",
+                "detached",
+                "CMS with or without the document",
+                "detached",
+                "enveloping"));
+        // as http:cades: the Rest PKI study signs one document throughout, so CAdES on either
+        // service signs the PAdES types' PDF
+        params.add(
+            ParamSpec.choice(
+                "document",
+                "random",
+                "what is signed: -p size random bytes, or pdf: the 137 KB sample PDF the PAdES types sign"
+                    + " (the Rest PKI study signed one PDF throughout)",
+                "random",
+                "pdf"));
       }
       return params;
     }
@@ -113,11 +136,18 @@ public final class DssSigningWorkload implements Workload {
       List<SigningKey> signers = Signers.of(context, params);
       boolean sized = params.asMap().containsKey("size");
       boolean pdf = isCades() && params.get("document").equals("pdf");
-      byte[] content = pdf ? io.pkibench.formats.ades.SamplePdf.generate() : AdesChecks.sampleDocument(format, sized ? params.bytes("size") : 0);
-      SignaturePackaging packaging = switch (format) {
-        case CADES, CADES_T -> params.get("packaging").equals("enveloping") ? SignaturePackaging.ENVELOPING : SignaturePackaging.DETACHED;
-        case PADES, PADES_T, XADES -> SignaturePackaging.ENVELOPED;
-      };
+      byte[] content =
+          pdf
+              ? io.pkibench.formats.ades.SamplePdf.generate()
+              : AdesChecks.sampleDocument(format, sized ? params.bytes("size") : 0);
+      SignaturePackaging packaging =
+          switch (format) {
+            case CADES, CADES_T ->
+                params.get("packaging").equals("enveloping")
+                    ? SignaturePackaging.ENVELOPING
+                    : SignaturePackaging.DETACHED;
+            case PADES, PADES_T, XADES -> SignaturePackaging.ENVELOPED;
+          };
       DssClient client = DssWorkloads.client(context, params);
       return new DssSigningWorkload(format, client, signers, content, packaging, context);
     }
@@ -147,7 +177,10 @@ public final class DssSigningWorkload implements Workload {
     return () -> sign(turn[0]++ % signers.size());
   }
 
-  /** One signature by the first signer, outside a run: what {@code --save-samples} keeps of DSS's output. */
+  /**
+   * One signature by the first signer, outside a run: what {@code --save-samples} keeps of DSS's
+   * output.
+   */
   public byte[] signOnce() throws Exception {
     return sign(0);
   }
@@ -162,19 +195,31 @@ public final class DssSigningWorkload implements Workload {
     parameters.setSigningCertificate(chains.get(index).get(0));
     parameters.setCertificateChain(chains.get(index));
     RemoteBLevelParameters bLevel = new RemoteBLevelParameters();
-    // The same date in both calls: DSS rebuilds the signed attributes from the parameters in signDocument.
+    // The same date in both calls: DSS rebuilds the signed attributes from the parameters in
+    // signDocument.
     bLevel.setSigningDate(Date.from(clock.instant()));
     parameters.setBLevelParams(bLevel);
 
-    ToBeSignedDTO toSign = client.post("signature/one-document/getDataToSign", new DataToSignOneDocumentDTO(document, parameters), ToBeSignedDTO.class);
-    if (toSign.getBytes() == null) throw new java.io.IOException("getDataToSign answered no bytes to sign");
-    SignatureAlgorithm algorithm = SignatureAlgorithm.forJAVA(KeyAlgorithm.signatureAlgorithmFor(key.publicKey()));
+    ToBeSignedDTO toSign =
+        client.post(
+            "signature/one-document/getDataToSign",
+            new DataToSignOneDocumentDTO(document, parameters),
+            ToBeSignedDTO.class);
+    if (toSign.getBytes() == null)
+      throw new java.io.IOException("getDataToSign answered no bytes to sign");
+    SignatureAlgorithm algorithm =
+        SignatureAlgorithm.forJAVA(KeyAlgorithm.signatureAlgorithmFor(key.publicKey()));
     Signature signer = Signature.getInstance(algorithm.getJCEId(), key.provider());
     signer.initSign(key.privateKey());
     signer.update(toSign.getBytes());
-    RemoteDocument signed = client.post("signature/one-document/signDocument",
-        new SignOneDocumentDTO(document, parameters, new SignatureValueDTO(algorithm, signer.sign())), RemoteDocument.class);
-    if (signed.getBytes() == null || signed.getBytes().length == 0) throw new java.io.IOException("signDocument answered no document");
+    RemoteDocument signed =
+        client.post(
+            "signature/one-document/signDocument",
+            new SignOneDocumentDTO(
+                document, parameters, new SignatureValueDTO(algorithm, signer.sign())),
+            RemoteDocument.class);
+    if (signed.getBytes() == null || signed.getBytes().length == 0)
+      throw new java.io.IOException("signDocument answered no document");
     if (verify) AdesChecks.check(format, signed.getBytes(), content, key, tsaTrustAnchor);
     return signed.getBytes();
   }

@@ -12,14 +12,23 @@ import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 
-/** What the dss:* workloads share: where DSS's REST services are, and whom to trust when they speak HTTPS. */
+/**
+ * What the dss:* workloads share: where DSS's REST services are, and whom to trust when they speak
+ * HTTPS.
+ */
 final class DssWorkloads {
   private DssWorkloads() {}
 
-  static final ParamSpec TARGET = ParamSpec.free(ParamSpec.TARGET, "",
-      "DSS's REST root, e.g. http://127.0.0.1:8085/services/rest (start one with 'pkibench serve dss')");
-  static final ParamSpec TRUST = ParamSpec.free("trust", "",
-      "PEM file of the CA an https target's certificate chains to (default: the test PKI's root)");
+  static final ParamSpec TARGET =
+      ParamSpec.free(
+          ParamSpec.TARGET,
+          "",
+          "DSS's REST root, e.g. http://127.0.0.1:8085/services/rest (start one with 'pkibench serve dss')");
+  static final ParamSpec TRUST =
+      ParamSpec.free(
+          "trust",
+          "",
+          "PEM file of the CA an https target's certificate chains to (default: the test PKI's root)");
 
   static List<String> problems(Params params) {
     List<String> problems = new ArrayList<>();
@@ -27,22 +36,33 @@ final class DssWorkloads {
     if (!target.isEmpty()) {
       try {
         URI uri = URI.create(target);
-        if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
-          problems.add("--target " + target + ": give DSS's REST root as http(s)://HOST:PORT/services/rest");
+        if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())
+            || uri.getHost() == null) {
+          problems.add(
+              "--target " + target + ": give DSS's REST root as http(s)://HOST:PORT/services/rest");
         }
       } catch (IllegalArgumentException e) {
-        problems.add("--target " + target + ": not a URL (" + e.getMessage() + "); e.g. http://127.0.0.1:8085/services/rest");
+        problems.add(
+            "--target "
+                + target
+                + ": not a URL ("
+                + e.getMessage()
+                + "); e.g. http://127.0.0.1:8085/services/rest");
       }
     }
     String trust = params.get("trust");
-    if (!trust.isEmpty() && !Files.isReadable(Path.of(trust))) problems.add("-p trust=" + trust + ": no such readable file; give the CA's certificate in PEM");
+    if (!trust.isEmpty() && !Files.isReadable(Path.of(trust)))
+      problems.add(
+          "-p trust=" + trust + ": no such readable file; give the CA's certificate in PEM");
     return problems;
   }
 
   /** A client of {@code --target}, checked to be reachable now. */
   static DssClient client(WorkloadContext context, Params params) throws Exception {
     String target = params.get(ParamSpec.TARGET);
-    if (target.isEmpty()) throw new IllegalArgumentException("--target: give DSS's REST root, e.g. --target http://127.0.0.1:8085/services/rest");
+    if (target.isEmpty())
+      throw new IllegalArgumentException(
+          "--target: give DSS's REST root, e.g. --target http://127.0.0.1:8085/services/rest");
     URI base = URI.create(target.endsWith("/") ? target : target + "/");
     String trust = params.get("trust");
     X509Certificate root;
@@ -55,7 +75,8 @@ final class DssWorkloads {
         throw new IllegalArgumentException("-p trust=" + trust + ": " + e.getMessage());
       }
     }
-    // Whether DSS answers is asked by the run's check before it measures: one real request, never a bare connect.
+    // Whether DSS answers is asked by the run's check before it measures: one real request, never a
+    // bare connect.
     return new DssClient(base, TlsContexts.trusting(root));
   }
 }

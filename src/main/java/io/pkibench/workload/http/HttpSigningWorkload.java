@@ -1,13 +1,17 @@
 package io.pkibench.workload.http;
 
-import io.pkibench.formats.ades.CertificateTrust;
-import io.pkibench.formats.ades.TimeStampCheck;
-import io.pkibench.keys.PemKeys;
-import io.pkibench.pki.Entity;
-import io.pkibench.pki.KeyAlgorithm;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.pkibench.formats.ades.AdesChecks;
+import io.pkibench.formats.ades.CertificateTrust;
+import io.pkibench.formats.ades.SamplePdf;
+import io.pkibench.formats.ades.TimeStampCheck;
+import io.pkibench.formats.ades.TwoPhaseSigner;
+import io.pkibench.keys.PemKeys;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.keys.TlsContexts;
+import io.pkibench.pki.Entity;
+import io.pkibench.pki.KeyAlgorithm;
+import io.pkibench.workload.ades.Signers;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
@@ -15,10 +19,6 @@ import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
 import io.pkibench.workload.tls.WorkerClients;
-import io.pkibench.formats.ades.AdesChecks;
-import io.pkibench.formats.ades.SamplePdf;
-import io.pkibench.workload.ades.Signers;
-import io.pkibench.formats.ades.TwoPhaseSigner;
 import java.math.BigInteger;
 import java.net.URI;
 import java.security.MessageDigest;
@@ -32,10 +32,10 @@ import org.bouncycastle.tsp.TimeStampRequest;
 import org.bouncycastle.tsp.TimeStampRequestGenerator;
 
 /**
- * The client side of the signing service, end to end over HTTPS against {@code --target}: upload the
- * document with the certificate chain, sign what the service returns with the key source's key,
- * send the signature, receive the signed document ({@code --verify}: checked independently).
- * {@code http:auth} logs in with a certificate; {@code http:timestamp} asks the service's TSA.
+ * The client side of the signing service, end to end over HTTPS against {@code --target}: upload
+ * the document with the certificate chain, sign what the service returns with the key source's key,
+ * send the signature, receive the signed document ({@code --verify}: checked independently). {@code
+ * http:auth} logs in with a certificate; {@code http:timestamp} asks the service's TSA.
  */
 public final class HttpSigningWorkload implements Workload {
   private final String kind;
@@ -44,24 +44,58 @@ public final class HttpSigningWorkload implements Workload {
   private final List<SigningKey> signers;
   private final byte[] document;
   private final boolean verify;
-  /** The root the signing service's TSA must chain to (its B-T time-stamps are checked against it). */
+
+  /**
+   * The root the signing service's TSA must chain to (its B-T time-stamps are checked against it).
+   */
   private final java.security.cert.X509Certificate tsaTrustAnchor;
-  /** http:timestamp's check of each reply: tsp's, its tokens chained to {@code tsaTrustAnchor} under --verify. */
+
+  /**
+   * http:timestamp's check of each reply: tsp's, its tokens chained to {@code tsaTrustAnchor} under
+   * --verify.
+   */
   private final TimeStampCheck timestampCheck;
-  /** Per signer (same index): its chain in base64 DER, and the whole start request, made once rather than per operation. */
+
+  /**
+   * Per signer (same index): its chain in base64 DER, and the whole start request, made once rather
+   * than per operation.
+   */
   private final List<List<String>> chains = new ArrayList<>();
+
   private final List<byte[]> startBodies = new ArrayList<>();
-  /** With -p identities over mutual TLS: each worker's own certificate, and so its own client (null: every worker shares {@link #client}). */
+
+  /**
+   * With -p identities over mutual TLS: each worker's own certificate, and so its own client (null:
+   * every worker shares {@link #client}).
+   */
   private WorkerClients.Identities tlsIdentities;
-  /** With -p identities on http:auth: each worker logs in with a certificate and key of its own (null: the signers in turn). */
+
+  /**
+   * With -p identities on http:auth: each worker logs in with a certificate and key of its own
+   * (null: the signers in turn).
+   */
   private WorkerClients.Identities loginIdentities;
+
   private java.security.cert.X509Certificate root;
   private URI base;
-  /** Each worker's own client (its connections present its certificate), made when the worker first asks for an operation. */
-  private final java.util.Map<Integer, SigningServiceClient> workerClients = new java.util.concurrent.ConcurrentHashMap<>();
 
-  private HttpSigningWorkload(String kind, TwoPhaseSigner.Format format, SigningServiceClient client, List<SigningKey> signers,
-      byte[] document, String packaging, boolean verify, java.security.cert.X509Certificate tsaTrustAnchor) throws Exception {
+  /**
+   * Each worker's own client (its connections present its certificate), made when the worker first
+   * asks for an operation.
+   */
+  private final java.util.Map<Integer, SigningServiceClient> workerClients =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private HttpSigningWorkload(
+      String kind,
+      TwoPhaseSigner.Format format,
+      SigningServiceClient client,
+      List<SigningKey> signers,
+      byte[] document,
+      String packaging,
+      boolean verify,
+      java.security.cert.X509Certificate tsaTrustAnchor)
+      throws Exception {
     this.kind = kind;
     this.format = format;
     this.client = client;
@@ -69,22 +103,35 @@ public final class HttpSigningWorkload implements Workload {
     this.document = document;
     this.verify = verify;
     this.tsaTrustAnchor = tsaTrustAnchor;
-    this.timestampCheck = new TimeStampCheck(verify ? CertificateTrust.of(List.of(tsaTrustAnchor)) : null);
+    this.timestampCheck =
+        new TimeStampCheck(verify ? CertificateTrust.of(List.of(tsaTrustAnchor)) : null);
     for (SigningKey key : signers) {
       List<String> chain = chain(key);
       chains.add(chain);
       if (format != null || kind.equals(CMS)) {
-        startBodies.add(SigningServiceClient.json(new StartRequest(Base64.getEncoder().encodeToString(document), chain, packaging)));
+        startBodies.add(
+            SigningServiceClient.json(
+                new StartRequest(Base64.getEncoder().encodeToString(document), chain, packaging)));
       }
     }
   }
 
-  /** The type signed by the service without DSS: plain CMS SignedData, the one its ML-DSA keys can take (RFC 9882). */
+  /**
+   * The type signed by the service without DSS: plain CMS SignedData, the one its ML-DSA keys can
+   * take (RFC 9882).
+   */
   static final String CMS = "cms";
-  /** DSS's types take the classical keys only; CMS any signer key of the test PKI, ML-DSA and SLH-DSA too. */
+
+  /**
+   * DSS's types take the classical keys only; CMS any signer key of the test PKI, ML-DSA and
+   * SLH-DSA too.
+   */
   /** {@code -p client}: the test-PKI identity presented to a service reached over mutual TLS. */
   static final String CLIENT = "client";
-  private static final ParamSpec CMS_ALG = ParamSpec.choice("alg", "rsa2048", "signer key type (ML-DSA as RFC 9882)", KeyAlgorithm.flags());
+
+  private static final ParamSpec CMS_ALG =
+      ParamSpec.choice(
+          "alg", "rsa2048", "signer key type (ML-DSA as RFC 9882)", KeyAlgorithm.flags());
 
   /** {@code kind}: cades, cades-t, pades, pades-t, xades, cms, auth or timestamp. */
   public static final class Factory implements WorkloadFactory {
@@ -102,43 +149,85 @@ public final class HttpSigningWorkload implements Workload {
     @Override
     public String description() {
       return switch (kind) {
-        case "auth" -> "certificate login against the signing service at --target (nonce, signature, validation)";
-        case "timestamp" -> "RFC 3161 request to the signing service's time-stamp endpoint at --target";
-        case CMS -> "CMS SignedData through the two-phase signing service at --target, without DSS: any key, ML-DSA as RFC 9882 (-p alg=ml-dsa-65)";
-        default -> kind + " through the two-phase signing service at --target (start, sign locally, finish)";
+        case "auth" ->
+            "certificate login against the signing service at --target (nonce, signature, validation)";
+        case "timestamp" ->
+            "RFC 3161 request to the signing service's time-stamp endpoint at --target";
+        case CMS ->
+            "CMS SignedData through the two-phase signing service at --target, without DSS: any key, ML-DSA as RFC 9882 (-p alg=ml-dsa-65)";
+        default ->
+            kind
+                + " through the two-phase signing service at --target (start, sign locally, finish)";
       };
     }
 
     @Override
     public List<ParamSpec> params() {
-      List<ParamSpec> params = new ArrayList<>(List.of(
-          ParamSpec.free("target", "", "the signing service's URL, e.g. https://127.0.0.1:8443 (start one with 'pkibench serve signer')"),
-          kind.equals(CMS) ? CMS_ALG : Signers.ALG,
-          Signers.CERTS));
-      if (kind.startsWith("cades") || kind.equals("xades") || kind.equals("timestamp") || kind.equals(CMS)) {
-        params.add(ParamSpec.free("size", kind.startsWith("cades") ? "137k" : "4k", "bytes of the document"));
+      List<ParamSpec> params =
+          new ArrayList<>(
+              List.of(
+                  ParamSpec.free(
+                      "target",
+                      "",
+                      "the signing service's URL, e.g. https://127.0.0.1:8443 (start one with 'pkibench serve signer')"),
+                  kind.equals(CMS) ? CMS_ALG : Signers.ALG,
+                  Signers.CERTS));
+      if (kind.startsWith("cades")
+          || kind.equals("xades")
+          || kind.equals("timestamp")
+          || kind.equals(CMS)) {
+        params.add(
+            ParamSpec.free(
+                "size", kind.startsWith("cades") ? "137k" : "4k", "bytes of the document"));
       }
       if (kind.startsWith("cades") || kind.equals(CMS)) {
-        params.add(ParamSpec.choice("packaging", "detached", "CMS with or without the document", "detached", "enveloping"));
+        params.add(
+            ParamSpec.choice(
+                "packaging",
+                "detached",
+                "CMS with or without the document",
+                "detached",
+                "enveloping"));
       }
       if (kind.startsWith("cades")) {
-        params.add(ParamSpec.choice("document", "random", "what is signed: -p size random bytes, or pdf: the 137 KB sample PDF the PAdES types sign"
-            + " (the Rest PKI study signed one PDF throughout)", "random", "pdf"));
+        params.add(
+            ParamSpec.choice(
+                "document",
+                "random",
+                "what is signed: -p size random bytes, or pdf: the 137 KB sample PDF the PAdES types sign"
+                    + " (the Rest PKI study signed one PDF throughout)",
+                "random",
+                "pdf"));
       }
-      params.add(ParamSpec.free(CLIENT, "", "present this test-PKI identity (e.g. tls-client, its key from --keys) to a service reached over"
-          + " mutual TLS (e.g. behind a TLS terminator asking for client certificates)"));
-      params.add(ParamSpec.free(WorkerClients.IDENTITIES, "", "one identity per worker; per-worker: the test PKI issues each worker a certificate"
-          + (kind.equals("auth") ? " beside the signer's (-p alg), which it logs in with, and beside -p client's for mutual TLS when given;"
-              : " beside -p client's, presented over mutual TLS;")
-          + " DIR: a directory of PEM pairs (NAME.crt or NAME.pem with NAME.key), one per worker in name order"));
+      params.add(
+          ParamSpec.free(
+              CLIENT,
+              "",
+              "present this test-PKI identity (e.g. tls-client, its key from --keys) to a service reached over"
+                  + " mutual TLS (e.g. behind a TLS terminator asking for client certificates)"));
+      params.add(
+          ParamSpec.free(
+              WorkerClients.IDENTITIES,
+              "",
+              "one identity per worker; per-worker: the test PKI issues each worker a certificate"
+                  + (kind.equals("auth")
+                      ? " beside the signer's (-p alg), which it logs in with, and beside -p client's for mutual TLS when given;"
+                      : " beside -p client's, presented over mutual TLS;")
+                  + " DIR: a directory of PEM pairs (NAME.crt or NAME.pem with NAME.key), one per worker in name order"));
       if (stamped()) {
-        params.add(ParamSpec.free("tsa-trust", "", "with --verify, when the service time-stamps through an outside TSA ('serve signer --tsa URL'):"
-            + " PEM file of that TSA's chain, which the B-T time-stamps must chain to (default: the test PKI's root)"));
+        params.add(
+            ParamSpec.free(
+                "tsa-trust",
+                "",
+                "with --verify, when the service time-stamps through an outside TSA ('serve signer --tsa URL'):"
+                    + " PEM file of that TSA's chain, which the B-T time-stamps must chain to (default: the test PKI's root)"));
       }
       return params;
     }
 
-    /** The kinds whose answers carry the service's time-stamps: B-T signatures and /api/timestamp. */
+    /**
+     * The kinds whose answers carry the service's time-stamps: B-T signatures and /api/timestamp.
+     */
     private boolean stamped() {
       return kind.endsWith("-t") || kind.equals("timestamp");
     }
@@ -146,16 +235,26 @@ public final class HttpSigningWorkload implements Workload {
     @Override
     public List<String> problems(Params params, String keys) {
       List<String> problems = new ArrayList<>();
-      if (stamped() && !params.get("tsa-trust").isBlank()) problems.addAll(HttpTargets.certificatesProblem("tsa-trust", params.get("tsa-trust")).stream().toList());
+      if (stamped() && !params.get("tsa-trust").isBlank())
+        problems.addAll(
+            HttpTargets.certificatesProblem("tsa-trust", params.get("tsa-trust")).stream()
+                .toList());
       String identities = params.get(WorkerClients.IDENTITIES);
       if (identities.equals(WorkerClients.PER_WORKER)) {
         if (!kind.equals("auth") && params.get(CLIENT).isEmpty()) {
-          problems.add("-p identities=per-worker on " + name() + " needs -p client=NAME: the test-PKI identity (e.g. tls-client) whose issuer and key type"
-              + " the certificates the workers present over mutual TLS take");
+          problems.add(
+              "-p identities=per-worker on "
+                  + name()
+                  + " needs -p client=NAME: the test-PKI identity (e.g. tls-client) whose issuer and key type"
+                  + " the certificates the workers present over mutual TLS take");
         }
-      } else if (!identities.isEmpty() && !java.nio.file.Files.isDirectory(java.nio.file.Path.of(identities))) {
-        problems.add("-p identities=" + identities + ": no such directory; give per-worker (the test PKI issues one per worker) or a directory of PEM pairs"
-            + " (NAME.crt or NAME.pem with NAME.key)");
+      } else if (!identities.isEmpty()
+          && !java.nio.file.Files.isDirectory(java.nio.file.Path.of(identities))) {
+        problems.add(
+            "-p identities="
+                + identities
+                + ": no such directory; give per-worker (the test PKI issues one per worker) or a directory of PEM pairs"
+                + " (NAME.crt or NAME.pem with NAME.key)");
       }
       return problems;
     }
@@ -169,32 +268,57 @@ public final class HttpSigningWorkload implements Workload {
     public Workload create(WorkloadContext context, Params params) throws Exception {
       String target = params.get("target");
       if (target.isEmpty()) {
-        throw new IllegalArgumentException("--target: give the signing service's URL, e.g. --target https://127.0.0.1:8443 (start one with 'pkibench serve signer')");
+        throw new IllegalArgumentException(
+            "--target: give the signing service's URL, e.g. --target https://127.0.0.1:8443 (start one with 'pkibench serve signer')");
       }
       URI base = URI.create(target.endsWith("/") ? target : target + "/");
       java.security.cert.X509Certificate root = context.pki().get().certificate("root-ca");
       String clientAlias = params.get(CLIENT);
-      SigningServiceClient client = new SigningServiceClient(base, clientAlias.isEmpty() ? TlsContexts.trusting(root)
-          : TlsContexts.withIdentity(clientKey(context, clientAlias), root));
+      SigningServiceClient client =
+          new SigningServiceClient(
+              base,
+              clientAlias.isEmpty()
+                  ? TlsContexts.trusting(root)
+                  : TlsContexts.withIdentity(clientKey(context, clientAlias), root));
       List<SigningKey> signers = Signers.of(context, params);
-      TwoPhaseSigner.Format format = kind.equals("auth") || kind.equals("timestamp") || kind.equals(CMS) ? null : TwoPhaseSigner.Format.parse(kind);
+      TwoPhaseSigner.Format format =
+          kind.equals("auth") || kind.equals("timestamp") || kind.equals(CMS)
+              ? null
+              : TwoPhaseSigner.Format.parse(kind);
       boolean sized = params.asMap().containsKey("size");
       boolean pdf = kind.startsWith("cades") && params.get("document").equals("pdf");
-      byte[] document = pdf ? SamplePdf.generate()
-          : format != null ? AdesChecks.sampleDocument(format, sized ? params.bytes("size") : 0)
-          : kind.equals(CMS) ? AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, params.bytes("size"))
-          : kind.equals("timestamp") ? new byte[params.bytes("size")] : null;
-      HttpSigningWorkload w = new HttpSigningWorkload(kind, format, client, signers, document,
-          kind.startsWith("cades") || kind.equals(CMS) ? params.get("packaging") : "detached", context.verify(), tsaTrustAnchor(context, params));
+      byte[] document =
+          pdf
+              ? SamplePdf.generate()
+              : format != null
+                  ? AdesChecks.sampleDocument(format, sized ? params.bytes("size") : 0)
+                  : kind.equals(CMS)
+                      ? AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, params.bytes("size"))
+                      : kind.equals("timestamp") ? new byte[params.bytes("size")] : null;
+      HttpSigningWorkload w =
+          new HttpSigningWorkload(
+              kind,
+              format,
+              client,
+              signers,
+              document,
+              kind.startsWith("cades") || kind.equals(CMS) ? params.get("packaging") : "detached",
+              context.verify(),
+              tsaTrustAnchor(context, params));
       String identities = params.get(WorkerClients.IDENTITIES);
       w.root = root;
       w.base = base;
-      // per-worker: certificates for TLS only beside -p client; a directory's pairs are TLS identities unless auth logs in with them alone
-      if (!identities.isEmpty() && (!clientAlias.isEmpty() || (!kind.equals("auth") && !identities.equals(WorkerClients.PER_WORKER)))) {
+      // per-worker: certificates for TLS only beside -p client; a directory's pairs are TLS
+      // identities unless auth logs in with them alone
+      if (!identities.isEmpty()
+          && (!clientAlias.isEmpty()
+              || (!kind.equals("auth") && !identities.equals(WorkerClients.PER_WORKER)))) {
         w.tlsIdentities = WorkerClients.identities(context, params, clientAlias);
       }
       if (!identities.isEmpty() && kind.equals("auth")) {
-        w.loginIdentities = WorkerClients.identities(context, params, Entity.signerAlias(KeyAlgorithm.parse(params.get("alg")), 1));
+        w.loginIdentities =
+            WorkerClients.identities(
+                context, params, Entity.signerAlias(KeyAlgorithm.parse(params.get("alg")), 1));
       }
       return w;
     }
@@ -203,15 +327,28 @@ public final class HttpSigningWorkload implements Workload {
       try {
         return context.keys().key(alias);
       } catch (java.security.GeneralSecurityException | RuntimeException e) {
-        throw new IllegalArgumentException("-p client=" + alias + ": --keys " + context.keys().describe() + " has no such key: " + e.getMessage(), e);
+        throw new IllegalArgumentException(
+            "-p client="
+                + alias
+                + ": --keys "
+                + context.keys().describe()
+                + " has no such key: "
+                + e.getMessage(),
+            e);
       }
     }
 
-    /** The root the service's B-T time-stamps must chain to: {@code -p tsa-trust}'s when the service uses an outside TSA. */
-    private java.security.cert.X509Certificate tsaTrustAnchor(WorkloadContext context, Params params) throws java.io.IOException {
+    /**
+     * The root the service's B-T time-stamps must chain to: {@code -p tsa-trust}'s when the service
+     * uses an outside TSA.
+     */
+    private java.security.cert.X509Certificate tsaTrustAnchor(
+        WorkloadContext context, Params params) throws java.io.IOException {
       if (!stamped() || params.get("tsa-trust").isBlank()) return Signers.tsaTrustAnchor(context);
-      return CertificateTrust.of(PemKeys.certificates(
-          java.nio.file.Files.readAllBytes(java.nio.file.Path.of(params.get("tsa-trust"))))).anchor();
+      return CertificateTrust.of(
+              PemKeys.certificates(
+                  java.nio.file.Files.readAllBytes(java.nio.file.Path.of(params.get("tsa-trust")))))
+          .anchor();
     }
   }
 
@@ -225,21 +362,27 @@ public final class HttpSigningWorkload implements Workload {
       return () -> login(client, own, chain, true);
     }
     return switch (kind) {
-      case "auth" -> () -> {
-        int index = turn[0]++ % signers.size();
-        login(client, signers.get(index), chains.get(index), false);
-      };
+      case "auth" ->
+          () -> {
+            int index = turn[0]++ % signers.size();
+            login(client, signers.get(index), chains.get(index), false);
+          };
       case "timestamp" -> timestampOperation(client, worker);
       default -> () -> sign(client, turn[0]++ % signers.size());
     };
   }
 
-  /** Worker {@code worker}'s client: its own, presenting its certificate, with -p identities over mutual TLS; else the shared one. */
+  /**
+   * Worker {@code worker}'s client: its own, presenting its certificate, with -p identities over
+   * mutual TLS; else the shared one.
+   */
   private SigningServiceClient clientFor(int worker) throws Exception {
     if (tlsIdentities == null) return client;
     SigningServiceClient own = workerClients.get(worker);
     if (own == null) {
-      own = new SigningServiceClient(base, TlsContexts.withIdentity(tlsIdentities.forWorker(worker), root));
+      own =
+          new SigningServiceClient(
+              base, TlsContexts.withIdentity(tlsIdentities.forWorker(worker), root));
       SigningServiceClient raced = workerClients.putIfAbsent(worker, own);
       if (raced != null) {
         own.close();
@@ -252,11 +395,15 @@ public final class HttpSigningWorkload implements Workload {
   private void sign(SigningServiceClient client, int index) throws Exception {
     SigningKey key = signers.get(index);
     JsonNode started = client.post("api/signatures/" + kind + "/start", startBodies.get(index));
-    Signature signer = Signature.getInstance(started.get("signatureAlgorithm").asText(), key.provider());
+    Signature signer =
+        Signature.getInstance(started.get("signatureAlgorithm").asText(), key.provider());
     signer.initSign(key.privateKey());
     signer.update(Base64.getDecoder().decode(started.get("toSign").asText()));
     String signature = Base64.getEncoder().encodeToString(signer.sign());
-    JsonNode finished = client.post("api/signatures/" + started.get("token").asText() + "/finish", new FinishRequest(signature));
+    JsonNode finished =
+        client.post(
+            "api/signatures/" + started.get("token").asText() + "/finish",
+            new FinishRequest(signature));
     byte[] signed = Base64.getDecoder().decode(finished.get("signed").asText());
     if (verify && format == null) {
       checkCms(signed, key);
@@ -265,29 +412,46 @@ public final class HttpSigningWorkload implements Workload {
     }
   }
 
-  /** The SignedData verifies with BouncyCastle under the key's certificate, over the document we sent. */
+  /**
+   * The SignedData verifies with BouncyCastle under the key's certificate, over the document we
+   * sent.
+   */
   private void checkCms(byte[] signed, SigningKey key) throws Exception {
-    var data = new org.bouncycastle.cms.CMSSignedData(new org.bouncycastle.cms.CMSProcessableByteArray(document), signed);
+    var data =
+        new org.bouncycastle.cms.CMSSignedData(
+            new org.bouncycastle.cms.CMSProcessableByteArray(document), signed);
     var signer = data.getSignerInfos().getSigners().iterator().next();
     // from the certificate's bytes: BouncyCastle takes no other provider's ML-DSA key object
-    var verifier = new org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder().setProvider(BC)
-        .build(new org.bouncycastle.cert.X509CertificateHolder(key.certificate().getEncoded()));
-    if (!signer.verify(verifier)) throw new java.security.SignatureException("the service's CMS SignedData does not verify under " + key.alias());
+    var verifier =
+        new org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder()
+            .setProvider(BC)
+            .build(new org.bouncycastle.cert.X509CertificateHolder(key.certificate().getEncoded()));
+    if (!signer.verify(verifier))
+      throw new java.security.SignatureException(
+          "the service's CMS SignedData does not verify under " + key.alias());
   }
 
-  /** A certificate login with {@code key}; {@code own}: the worker's own identity, so the service must answer for its subject. */
-  private void login(SigningServiceClient client, SigningKey key, List<String> chain, boolean own) throws Exception {
+  /**
+   * A certificate login with {@code key}; {@code own}: the worker's own identity, so the service
+   * must answer for its subject.
+   */
+  private void login(SigningServiceClient client, SigningKey key, List<String> chain, boolean own)
+      throws Exception {
     JsonNode started = client.post("api/auth/start", EMPTY);
     String algorithm = KeyAlgorithm.signatureAlgorithmFor(key.privateKey());
     Signature signer = Signature.getInstance(algorithm, key.provider());
     signer.initSign(key.privateKey());
     signer.update(Base64.getDecoder().decode(started.get("nonce").asText()));
-    JsonNode answer = client.post("api/auth/" + started.get("token").asText() + "/finish",
-        new LoginRequest(chain, Base64.getEncoder().encodeToString(signer.sign())));
-    if (!answer.path("valid").asBoolean()) throw new java.io.IOException("login answered without valid=true: " + answer);
+    JsonNode answer =
+        client.post(
+            "api/auth/" + started.get("token").asText() + "/finish",
+            new LoginRequest(chain, Base64.getEncoder().encodeToString(signer.sign())));
+    if (!answer.path("valid").asBoolean())
+      throw new java.io.IOException("login answered without valid=true: " + answer);
     String subject = key.certificate().getSubjectX500Principal().getName();
     if (own && answer.has("subject") && !answer.get("subject").asText().equals(subject)) {
-      throw new java.io.IOException("login as " + subject + " answered for " + answer.get("subject").asText());
+      throw new java.io.IOException(
+          "login as " + subject + " answered for " + answer.get("subject").asText());
     }
   }
 
@@ -298,10 +462,17 @@ public final class HttpSigningWorkload implements Workload {
     requests.setCertReq(true);
     return () -> {
       random.nextBytes(document);
-      TimeStampRequest request = requests.generate(NISTObjectIdentifiers.id_sha256, sha256.digest(document), BigInteger.valueOf(random.nextLong()));
-      // status, nonce and imprint always; with --verify also the token's signature by a TSA chaining to the test PKI's root
+      TimeStampRequest request =
+          requests.generate(
+              NISTObjectIdentifiers.id_sha256,
+              sha256.digest(document),
+              BigInteger.valueOf(random.nextLong()));
+      // status, nonce and imprint always; with --verify also the token's signature by a TSA
+      // chaining to the test PKI's root
       // (it was checked with the certificate the token carries, which vouched for itself)
-      timestampCheck.check(request, client.postBinary("api/timestamp", "application/timestamp-query", request.getEncoded()));
+      timestampCheck.check(
+          request,
+          client.postBinary("api/timestamp", "application/timestamp-query", request.getEncoded()));
     };
   }
 
@@ -325,6 +496,7 @@ public final class HttpSigningWorkload implements Workload {
 
   record LoginRequest(List<String> certificates, String signature) {}
 
-  private static final org.bouncycastle.jce.provider.BouncyCastleProvider BC = new org.bouncycastle.jce.provider.BouncyCastleProvider();
+  private static final org.bouncycastle.jce.provider.BouncyCastleProvider BC =
+      new org.bouncycastle.jce.provider.BouncyCastleProvider();
   private static final byte[] EMPTY = "{}".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 }

@@ -30,9 +30,9 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Any OCSP responder over HTTP ({@code --target}): each operation asks the status of the next of
  * {@code -p cert} (issued by {@code -p issuer}), by POST or by GET (RFC 5019: the base64 request,
- * URL-encoded, after the target's path), with or without a nonce, and checks the answer as
- * {@link OcspCheck} does. Statuses are counted apart (good, revoked, unknown); {@code -p expect}
- * turns a status other than the one expected into a failure.
+ * URL-encoded, after the target's path), with or without a nonce, and checks the answer as {@link
+ * OcspCheck} does. Statuses are counted apart (good, revoked, unknown); {@code -p expect} turns a
+ * status other than the one expected into a failure.
  */
 public final class OcspWorkload implements Workload, CountedOutcomes {
   public static final String REQUEST_TYPE = "application/ocsp-request";
@@ -46,7 +46,13 @@ public final class OcspWorkload implements Workload, CountedOutcomes {
   private final BinaryHttp http = new BinaryHttp();
   private final Map<OcspCheck.Status, LongAdder> counts = new EnumMap<>(OcspCheck.Status.class);
 
-  private OcspWorkload(URI target, List<X509Certificate> certificates, OcspCheck check, boolean get, boolean nonce, String expect) {
+  private OcspWorkload(
+      URI target,
+      List<X509Certificate> certificates,
+      OcspCheck check,
+      boolean get,
+      boolean nonce,
+      String expect) {
     this.target = target;
     this.certificates = certificates;
     this.check = check;
@@ -70,13 +76,41 @@ public final class OcspWorkload implements Workload, CountedOutcomes {
     @Override
     public List<ParamSpec> params() {
       return List.of(
-          ParamSpec.free(ParamSpec.TARGET, "", "the responder's URL, e.g. http://127.0.0.1:18080/ocsp/intermediate-a ('pkibench serve crl') or http://ocsp.example/"),
-          ParamSpec.free("cert", "", "PEM file(s) of the certificates asked about, comma-separated, used in turn"),
-          ParamSpec.free("issuer", "", "PEM file of the CA that issued them (the certificate ids name it; its key or its delegate signs the answers)"),
-          ParamSpec.choice("method", "post", "POST the DER request, or GET it base64 and URL-encoded in the path (RFC 5019)", "post", "get"),
-          ParamSpec.choice("nonce", "true", "send a random nonce (the answer must echo it); false for responders that pre-sign", "true", "false"),
-          ParamSpec.free("responder", "", "PEM file of a responder certificate trusted besides the CA and its delegates"),
-          ParamSpec.choice("expect", "any", "the status every certificate must have; another status counts as a failure", "any", "good", "revoked"));
+          ParamSpec.free(
+              ParamSpec.TARGET,
+              "",
+              "the responder's URL, e.g. http://127.0.0.1:18080/ocsp/intermediate-a ('pkibench serve crl') or http://ocsp.example/"),
+          ParamSpec.free(
+              "cert",
+              "",
+              "PEM file(s) of the certificates asked about, comma-separated, used in turn"),
+          ParamSpec.free(
+              "issuer",
+              "",
+              "PEM file of the CA that issued them (the certificate ids name it; its key or its delegate signs the answers)"),
+          ParamSpec.choice(
+              "method",
+              "post",
+              "POST the DER request, or GET it base64 and URL-encoded in the path (RFC 5019)",
+              "post",
+              "get"),
+          ParamSpec.choice(
+              "nonce",
+              "true",
+              "send a random nonce (the answer must echo it); false for responders that pre-sign",
+              "true",
+              "false"),
+          ParamSpec.free(
+              "responder",
+              "",
+              "PEM file of a responder certificate trusted besides the CA and its delegates"),
+          ParamSpec.choice(
+              "expect",
+              "any",
+              "the status every certificate must have; another status counts as a failure",
+              "any",
+              "good",
+              "revoked"));
     }
 
     @Override
@@ -88,24 +122,39 @@ public final class OcspWorkload implements Workload, CountedOutcomes {
     public List<String> problems(Params params, String keys) {
       List<String> problems = new ArrayList<>();
       HttpTargets.problem(params.get(ParamSpec.TARGET)).ifPresent(problems::add);
-      if (params.get("cert").isBlank()) problems.add("-p cert: give the PEM file of the certificate to ask about, e.g. -p cert=leaf.pem");
+      if (params.get("cert").isBlank())
+        problems.add(
+            "-p cert: give the PEM file of the certificate to ask about, e.g. -p cert=leaf.pem");
       else HttpTargets.certificatesProblem("cert", params.get("cert")).ifPresent(problems::add);
-      if (params.get("issuer").isBlank()) problems.add("-p issuer: give the PEM file of the CA that issued -p cert, e.g. -p issuer=ca.pem");
+      if (params.get("issuer").isBlank())
+        problems.add(
+            "-p issuer: give the PEM file of the CA that issued -p cert, e.g. -p issuer=ca.pem");
       else HttpTargets.certificatesProblem("issuer", params.get("issuer")).ifPresent(problems::add);
-      if (!params.get("responder").isBlank()) HttpTargets.certificatesProblem("responder", params.get("responder")).ifPresent(problems::add);
+      if (!params.get("responder").isBlank())
+        HttpTargets.certificatesProblem("responder", params.get("responder"))
+            .ifPresent(problems::add);
       return problems;
     }
 
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
       List<X509Certificate> certificates = new ArrayList<>();
-      for (String file : params.get("cert").split(",")) certificates.addAll(PemKeys.certificates(Files.readAllBytes(Path.of(file.strip()))));
-      X509Certificate issuer = PemKeys.certificates(Files.readAllBytes(Path.of(params.get("issuer")))).get(0);
-      List<X509Certificate> responders = params.get("responder").isBlank() ? List.of()
-          : PemKeys.certificates(Files.readAllBytes(Path.of(params.get("responder"))));
+      for (String file : params.get("cert").split(","))
+        certificates.addAll(PemKeys.certificates(Files.readAllBytes(Path.of(file.strip()))));
+      X509Certificate issuer =
+          PemKeys.certificates(Files.readAllBytes(Path.of(params.get("issuer")))).get(0);
+      List<X509Certificate> responders =
+          params.get("responder").isBlank()
+              ? List.of()
+              : PemKeys.certificates(Files.readAllBytes(Path.of(params.get("responder"))));
       String target = params.get(ParamSpec.TARGET);
-      return new OcspWorkload(URI.create(target), certificates, new OcspCheck(issuer, responders, context.clock()),
-          params.get("method").equals("get"), Boolean.parseBoolean(params.get("nonce")), params.get("expect"));
+      return new OcspWorkload(
+          URI.create(target),
+          certificates,
+          new OcspCheck(issuer, responders, context.clock()),
+          params.get("method").equals("get"),
+          Boolean.parseBoolean(params.get("nonce")),
+          params.get("expect"));
     }
   }
 
@@ -125,7 +174,14 @@ public final class OcspWorkload implements Workload, CountedOutcomes {
       OcspCheck.Status status = check.check(query, ask(query.der()));
       counts.get(status).increment();
       if (!expect.equals("any") && !status.label().equals(expect)) {
-        throw new IOException("expected " + expect + ", the responder says " + status.label() + " (serial " + OcspCheck.serial(query) + ")");
+        throw new IOException(
+            "expected "
+                + expect
+                + ", the responder says "
+                + status.label()
+                + " (serial "
+                + OcspCheck.serial(query)
+                + ")");
       }
     };
   }
@@ -135,7 +191,12 @@ public final class OcspWorkload implements Workload, CountedOutcomes {
       if (!get) return http.post(target, REQUEST_TYPE, request, REPLY_TYPE);
       // RFC 5019 5: {url}/{url-encoding of base-64 encoding of the DER OCSPRequest}
       String base = target.toString().endsWith("/") ? target.toString() : target + "/";
-      return http.get(URI.create(base + URLEncoder.encode(Base64.getEncoder().encodeToString(request), StandardCharsets.US_ASCII)), REPLY_TYPE);
+      return http.get(
+          URI.create(
+              base
+                  + URLEncoder.encode(
+                      Base64.getEncoder().encodeToString(request), StandardCharsets.US_ASCII)),
+          REPLY_TYPE);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while waiting for " + target);

@@ -10,7 +10,10 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import javax.net.ssl.SSLContext;
 
-/** JSON over HTTPS to the signing service; any non-2xx answer becomes an IOException carrying the service's error code and message. */
+/**
+ * JSON over HTTPS to the signing service; any non-2xx answer becomes an IOException carrying the
+ * service's error code and message.
+ */
 final class SigningServiceClient implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private final HttpClient http;
@@ -18,7 +21,12 @@ final class SigningServiceClient implements AutoCloseable {
 
   SigningServiceClient(URI base, SSLContext tls) {
     this.base = base;
-    this.http = HttpClient.newBuilder().sslContext(tls).connectTimeout(Duration.ofSeconds(5)).version(HttpClient.Version.HTTP_1_1).build();
+    this.http =
+        HttpClient.newBuilder()
+            .sslContext(tls)
+            .connectTimeout(Duration.ofSeconds(5))
+            .version(HttpClient.Version.HTTP_1_1)
+            .build();
   }
 
   /** Posts {@code request} (a record) as Jackson writes it. */
@@ -32,23 +40,42 @@ final class SigningServiceClient implements AutoCloseable {
   }
 
   JsonNode post(String path, byte[] json) throws IOException, InterruptedException {
-    HttpResponse<String> reply = http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60))
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(json)).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> reply =
+        http.send(
+            HttpRequest.newBuilder(base.resolve(path))
+                .timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(json))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     if (reply.statusCode() / 100 != 2) {
       throw new IOException("HTTP " + reply.statusCode() + " from " + path + ": " + reply.body());
     }
     try {
       return JSON.readTree(reply.body());
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      // said without the path (it carries the token: one cause per operation) and without Jackson's location
-      throw new IOException("the service's answer is not whole JSON (" + reply.body().length() + " chars): " + e.getOriginalMessage());
+      // said without the path (it carries the token: one cause per operation) and without Jackson's
+      // location
+      throw new IOException(
+          "the service's answer is not whole JSON ("
+              + reply.body().length()
+              + " chars): "
+              + e.getOriginalMessage());
     }
   }
 
-  byte[] postBinary(String path, String contentType, byte[] body) throws IOException, InterruptedException {
-    HttpResponse<byte[]> reply = http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60))
-        .header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofByteArray());
-    if (reply.statusCode() / 100 != 2) throw new IOException("HTTP " + reply.statusCode() + " from " + path);
+  byte[] postBinary(String path, String contentType, byte[] body)
+      throws IOException, InterruptedException {
+    HttpResponse<byte[]> reply =
+        http.send(
+            HttpRequest.newBuilder(base.resolve(path))
+                .timeout(Duration.ofSeconds(60))
+                .header("Content-Type", contentType)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofByteArray());
+    if (reply.statusCode() / 100 != 2)
+      throw new IOException("HTTP " + reply.statusCode() + " from " + path);
     return reply.body();
   }
 

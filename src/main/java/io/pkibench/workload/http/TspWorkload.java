@@ -25,19 +25,25 @@ import org.bouncycastle.tsp.TimeStampRequest;
 import org.bouncycastle.tsp.TimeStampRequestGenerator;
 
 /**
- * Any RFC 3161 TSA over HTTP ({@code --target}): each operation posts an application/timestamp-query over
- * the SHA-256 of fresh bytes, with a random nonce and certReq (and {@code -p policy} when given), and
- * checks the reply as {@link TimeStampCheck} does: granted, nonce and imprint echoed, and the token's
- * signature verified against {@code -p trust}. Without trust the table says the tokens were not verified.
+ * Any RFC 3161 TSA over HTTP ({@code --target}): each operation posts an
+ * application/timestamp-query over the SHA-256 of fresh bytes, with a random nonce and certReq (and
+ * {@code -p policy} when given), and checks the reply as {@link TimeStampCheck} does: granted,
+ * nonce and imprint echoed, and the token's signature verified against {@code -p trust}. Without
+ * trust the table says the tokens were not verified.
  */
 public final class TspWorkload implements Workload {
-  static final String NOT_VERIFIED = "tokens not verified: no -p trust given (a PEM file with the TSA's chain); status, nonce and imprint were checked";
+  static final String NOT_VERIFIED =
+      "tokens not verified: no -p trust given (a PEM file with the TSA's chain); status, nonce and imprint were checked";
   private final HttpTimeStampResponder tsa;
   private final TimeStampCheck check;
   private final ASN1ObjectIdentifier policy;
   private final int sizeBytes;
 
-  private TspWorkload(HttpTimeStampResponder tsa, TimeStampCheck check, ASN1ObjectIdentifier policy, int sizeBytes) {
+  private TspWorkload(
+      HttpTimeStampResponder tsa,
+      TimeStampCheck check,
+      ASN1ObjectIdentifier policy,
+      int sizeBytes) {
     this.tsa = tsa;
     this.check = check;
     this.policy = policy;
@@ -58,9 +64,18 @@ public final class TspWorkload implements Workload {
     @Override
     public List<ParamSpec> params() {
       return List.of(
-          ParamSpec.free(ParamSpec.TARGET, "", "the TSA's URL, e.g. http://127.0.0.1:18318/tsa ('pkibench serve tsa') or http://tsa.example:318/"),
-          ParamSpec.free("trust", "", "PEM file with the TSA's chain (its root, or the TSA certificate itself): tokens are verified against it"),
-          ParamSpec.free("policy", "", "a TSA policy OID to ask for (reqPolicy), e.g. 0.4.0.2023.1.1; the token must carry it"),
+          ParamSpec.free(
+              ParamSpec.TARGET,
+              "",
+              "the TSA's URL, e.g. http://127.0.0.1:18318/tsa ('pkibench serve tsa') or http://tsa.example:318/"),
+          ParamSpec.free(
+              "trust",
+              "",
+              "PEM file with the TSA's chain (its root, or the TSA certificate itself): tokens are verified against it"),
+          ParamSpec.free(
+              "policy",
+              "",
+              "a TSA policy OID to ask for (reqPolicy), e.g. 0.4.0.2023.1.1; the token must carry it"),
           ParamSpec.free("size", "1k", "bytes hashed into each request's imprint"));
     }
 
@@ -73,11 +88,18 @@ public final class TspWorkload implements Workload {
     public List<String> problems(Params params, String keys) {
       List<String> problems = new ArrayList<>();
       HttpTargets.problem(params.get(ParamSpec.TARGET)).ifPresent(problems::add);
-      if (!params.get("trust").isBlank()) HttpTargets.certificatesProblem("trust", params.get("trust")).ifPresent(problems::add);
-      if (!params.get("policy").isBlank() && ASN1ObjectIdentifier.tryFromID(params.get("policy")) == null) {
-        problems.add("-p policy=" + params.get("policy") + ": not an object identifier; write it dotted, e.g. 0.4.0.2023.1.1");
+      if (!params.get("trust").isBlank())
+        HttpTargets.certificatesProblem("trust", params.get("trust")).ifPresent(problems::add);
+      if (!params.get("policy").isBlank()
+          && ASN1ObjectIdentifier.tryFromID(params.get("policy")) == null) {
+        problems.add(
+            "-p policy="
+                + params.get("policy")
+                + ": not an object identifier; write it dotted, e.g. 0.4.0.2023.1.1");
       }
-      if (Params.parseBytes(params.get("size")) < 0) problems.add("-p size=" + params.get("size") + ": write a size in bytes, like 1024, 137k or 1m");
+      if (Params.parseBytes(params.get("size")) < 0)
+        problems.add(
+            "-p size=" + params.get("size") + ": write a size in bytes, like 1024, 137k or 1m");
       return problems;
     }
 
@@ -88,15 +110,25 @@ public final class TspWorkload implements Workload {
 
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
-      CertificateTrust trust = params.get("trust").isBlank() ? null : CertificateTrust.of(PemKeys.certificates(Files.readAllBytes(Path.of(params.get("trust")))));
-      ASN1ObjectIdentifier policy = params.get("policy").isBlank() ? null : new ASN1ObjectIdentifier(params.get("policy"));
-      return new TspWorkload(new HttpTimeStampResponder(URI.create(params.get(ParamSpec.TARGET))), new TimeStampCheck(trust), policy, params.bytes("size"));
+      CertificateTrust trust =
+          params.get("trust").isBlank()
+              ? null
+              : CertificateTrust.of(
+                  PemKeys.certificates(Files.readAllBytes(Path.of(params.get("trust")))));
+      ASN1ObjectIdentifier policy =
+          params.get("policy").isBlank() ? null : new ASN1ObjectIdentifier(params.get("policy"));
+      return new TspWorkload(
+          new HttpTimeStampResponder(URI.create(params.get(ParamSpec.TARGET))),
+          new TimeStampCheck(trust),
+          policy,
+          params.bytes("size"));
     }
   }
 
   @Override
   public Operation newOperation(int worker) throws Exception {
-    // The nonce must be unpredictable to the TSA (it is what proves the reply is fresh), hence SecureRandom; the bytes hashed need not be.
+    // The nonce must be unpredictable to the TSA (it is what proves the reply is fresh), hence
+    // SecureRandom; the bytes hashed need not be.
     SecureRandom nonces = new SecureRandom();
     SplittableRandom bytes = new SplittableRandom(worker);
     byte[] document = new byte[sizeBytes];
@@ -106,7 +138,9 @@ public final class TspWorkload implements Workload {
     if (policy != null) requests.setReqPolicy(policy);
     return () -> {
       bytes.nextBytes(document);
-      TimeStampRequest request = requests.generate(NISTObjectIdentifiers.id_sha256, sha256.digest(document), new BigInteger(63, nonces));
+      TimeStampRequest request =
+          requests.generate(
+              NISTObjectIdentifiers.id_sha256, sha256.digest(document), new BigInteger(63, nonces));
       check.check(request, tsa.respond(request.getEncoded()));
     };
   }

@@ -1,13 +1,13 @@
 package io.pkibench.workload.pec;
 
-import io.pkibench.workload.api.Operation;
-import io.pkibench.formats.pec.PecLogin;
 import io.pkibench.formats.pec.DocumentKind;
+import io.pkibench.formats.pec.PecLogin;
 import io.pkibench.formats.pec.PecMessages;
 import io.pkibench.formats.pec.PecSender;
 import io.pkibench.formats.pec.ReceiptWatch;
 import io.pkibench.formats.pec.SentMessage;
 import io.pkibench.plan.Durations;
+import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
@@ -29,12 +29,12 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code pec-send}: the complete flow through running providers, as the original's mailer drove it.
- * One transaction is one user's message submitted over SMTP to its provider and ended by the delivery
- * receipt the recipient's provider signs, landing in the sender's Maildir: acceptance, envelope,
- * relay, verification, taking-charge and delivery all inside the measured latency. Messages go from
- * {@code user1@} each provider to {@code user1@} the next (to {@code user2@} of the same provider when
- * there is one), in the proportions of {@code mix}. Every acknowledged message is appended to
- * {@code sent}, what the reliability check holds the mailboxes against.
+ * One transaction is one user's message submitted over SMTP to its provider and ended by the
+ * delivery receipt the recipient's provider signs, landing in the sender's Maildir: acceptance,
+ * envelope, relay, verification, taking-charge and delivery all inside the measured latency.
+ * Messages go from {@code user1@} each provider to {@code user1@} the next (to {@code user2@} of
+ * the same provider when there is one), in the proportions of {@code mix}. Every acknowledged
+ * message is appended to {@code sent}, what the reliability check holds the mailboxes against.
  */
 public final class PecSendWorkload implements WorkloadFactory {
   /** A provider as the workload reaches it: its domain and its SMTP address. */
@@ -46,11 +46,17 @@ public final class PecSendWorkload implements WorkloadFactory {
         int eq = p.indexOf('=');
         int colon = p.lastIndexOf(':');
         if (eq <= 0 || colon < eq + 2 || !p.substring(colon + 1).matches("[0-9]{1,5}")) {
-          throw new IllegalArgumentException("'" + p + "' is not DOMAIN=HOST:PORT, e.g. pec1.test=127.0.0.1:2525");
+          throw new IllegalArgumentException(
+              "'" + p + "' is not DOMAIN=HOST:PORT, e.g. pec1.test=127.0.0.1:2525");
         }
-        routes.add(new Route(p.substring(0, eq).toLowerCase(Locale.ROOT), p.substring(eq + 1, colon), Integer.parseInt(p.substring(colon + 1))));
+        routes.add(
+            new Route(
+                p.substring(0, eq).toLowerCase(Locale.ROOT),
+                p.substring(eq + 1, colon),
+                Integer.parseInt(p.substring(colon + 1))));
       }
-      if (routes.stream().map(Route::domain).distinct().count() != routes.size()) throw new IllegalArgumentException("a domain is named twice");
+      if (routes.stream().map(Route::domain).distinct().count() != routes.size())
+        throw new IllegalArgumentException("a domain is named twice");
       return routes;
     }
   }
@@ -73,14 +79,35 @@ public final class PecSendWorkload implements WorkloadFactory {
   @Override
   public List<ParamSpec> params() {
     return List.of(
-        ParamSpec.free(ParamSpec.TARGET, "", "the providers as DOMAIN=HOST:PORT,…, e.g. pec1.test=127.0.0.1:2525,pec2.test=127.0.0.1:2526"),
-        ParamSpec.free("mailboxes", "pec-mailboxes", "the directory holding each provider's --mailboxes as DIR/DOMAIN, where the receipts land"),
-        ParamSpec.free("mix", "", "how many messages each provider's user sends in turn, in --target's order, e.g. 2:3 (default: equal)"),
-        ParamSpec.free("size", "56k..80k", "bytes per message, one size (60k) or a range drawn uniformly (56k..80k)"),
-        ParamSpec.free("timeout", "60s", "how long a message may take to its delivery receipt before it counts as failed"),
-        ParamSpec.free("pause", "", "a pause drawn uniformly from this range before each message, as the original's reliability test paced its"
-            + " mailer, e.g. 1s..15s; it is part of each operation's time, so latency includes it (default: none)"),
-        ParamSpec.free("sent", "", "where each acknowledged message is appended for 'pkibench pec check' (default: MAILBOXES/sent.jsonl)"));
+        ParamSpec.free(
+            ParamSpec.TARGET,
+            "",
+            "the providers as DOMAIN=HOST:PORT,…, e.g. pec1.test=127.0.0.1:2525,pec2.test=127.0.0.1:2526"),
+        ParamSpec.free(
+            "mailboxes",
+            "pec-mailboxes",
+            "the directory holding each provider's --mailboxes as DIR/DOMAIN, where the receipts land"),
+        ParamSpec.free(
+            "mix",
+            "",
+            "how many messages each provider's user sends in turn, in --target's order, e.g. 2:3 (default: equal)"),
+        ParamSpec.free(
+            "size",
+            "56k..80k",
+            "bytes per message, one size (60k) or a range drawn uniformly (56k..80k)"),
+        ParamSpec.free(
+            "timeout",
+            "60s",
+            "how long a message may take to its delivery receipt before it counts as failed"),
+        ParamSpec.free(
+            "pause",
+            "",
+            "a pause drawn uniformly from this range before each message, as the original's reliability test paced its"
+                + " mailer, e.g. 1s..15s; it is part of each operation's time, so latency includes it (default: none)"),
+        ParamSpec.free(
+            "sent",
+            "",
+            "where each acknowledged message is appended for 'pkibench pec check' (default: MAILBOXES/sent.jsonl)"));
   }
 
   @Override
@@ -95,7 +122,12 @@ public final class PecSendWorkload implements WorkloadFactory {
     try {
       int[] mix = mix(params.get("mix"), routes.size());
       if (mix.length != routes.size() && !routes.isEmpty()) {
-        problems.add("-p mix=" + params.get("mix") + ": give one count per provider in --target (" + routes.size() + "), e.g. 2:3");
+        problems.add(
+            "-p mix="
+                + params.get("mix")
+                + ": give one count per provider in --target ("
+                + routes.size()
+                + "), e.g. 2:3");
       }
     } catch (IllegalArgumentException e) {
       problems.add("-p mix=" + params.get("mix") + ": " + e.getMessage());
@@ -107,7 +139,8 @@ public final class PecSendWorkload implements WorkloadFactory {
     }
     try {
       Duration t = Durations.parse(params.get("timeout"));
-      if (t.toMillis() < 100) problems.add("-p timeout=" + params.get("timeout") + ": give at least 100ms, e.g. 60s");
+      if (t.toMillis() < 100)
+        problems.add("-p timeout=" + params.get("timeout") + ": give at least 100ms, e.g. 60s");
     } catch (IllegalArgumentException e) {
       problems.add("-p timeout=" + params.get("timeout") + ": " + e.getMessage());
     }
@@ -135,7 +168,8 @@ public final class PecSendWorkload implements WorkloadFactory {
       } catch (NumberFormatException e) {
         mix[i] = -1;
       }
-      if (mix[i] < 1 || mix[i] > 1000) throw new IllegalArgumentException("each count is a whole number from 1 to 1000, e.g. 2:3");
+      if (mix[i] < 1 || mix[i] > 1000)
+        throw new IllegalArgumentException("each count is a whole number from 1 to 1000, e.g. 2:3");
     }
     return mix;
   }
@@ -151,7 +185,10 @@ public final class PecSendWorkload implements WorkloadFactory {
     long timeoutNanos = Durations.parse(params.get("timeout")).toNanos();
     PauseRange pause = params.get("pause").isBlank() ? null : PauseRange.parse(params.get("pause"));
     Path mailboxes = Path.of(params.get("mailboxes"));
-    Path sentFile = params.get("sent").isBlank() ? mailboxes.resolve("sent.jsonl") : Path.of(params.get("sent"));
+    Path sentFile =
+        params.get("sent").isBlank()
+            ? mailboxes.resolve("sent.jsonl")
+            : Path.of(params.get("sent"));
     List<Path> watched = new ArrayList<>();
     List<PecSender> senders = new ArrayList<>();
     for (Route r : routes) {
@@ -162,7 +199,10 @@ public final class PecSendWorkload implements WorkloadFactory {
     }
     java.nio.file.Files.createDirectories(sentFile.toAbsolutePath().getParent());
     // Message-IDs unique to this run: a provider drops a Message-ID it has seen as a resubmission
-    String run = Long.toString(context.clock().millis(), 36) + "-" + HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt());
+    String run =
+        Long.toString(context.clock().millis(), 36)
+            + "-"
+            + HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt());
     ReceiptWatch receipts = new ReceiptWatch(watched);
     SentMessage.Log log;
     try {
@@ -180,16 +220,28 @@ public final class PecSendWorkload implements WorkloadFactory {
           int i = turn[(int) ((n - 1) % turn.length)];
           Route from = routes.get(i);
           String sender = user(from.domain(), 1);
-          String recipient = routes.size() == 1 ? user(from.domain(), 2) : user(routes.get((i + 1) % routes.size()).domain(), 1);
+          String recipient =
+              routes.size() == 1
+                  ? user(from.domain(), 2)
+                  : user(routes.get((i + 1) % routes.size()).domain(), 1);
           String messageId = "<pkibench." + run + "." + n + "@" + from.domain() + ">";
           SplittableRandom random = new SplittableRandom(n);
           if (pause != null) Thread.sleep(Duration.ofNanos(pause.drawNanos(random)));
-          byte[] message = PecMessages.message(sender, recipient, messageId, "pkibench " + run + " #" + n, sizes.draw(random), random.nextLong());
+          byte[] message =
+              PecMessages.message(
+                  sender,
+                  recipient,
+                  messageId,
+                  "pkibench " + run + " #" + n,
+                  sizes.draw(random),
+                  random.nextLong());
           var answer = receipts.expect(messageId);
-          PecSender.Outcome outcome = senders.get(i).send(sender, List.of(recipient), messageId, message);
+          PecSender.Outcome outcome =
+              senders.get(i).send(sender, List.of(recipient), messageId, message);
           if (!outcome.acknowledged()) {
             receipts.forget(messageId);
-            throw new IOException(from.domain() + " did not take the message: " + outcome.problem());
+            throw new IOException(
+                from.domain() + " did not take the message: " + outcome.problem());
           }
           log.add(outcome.sent());
           DocumentKind kind;
@@ -197,17 +249,21 @@ public final class PecSendWorkload implements WorkloadFactory {
             kind = answer.get(timeoutNanos, TimeUnit.NANOSECONDS);
           } catch (TimeoutException e) {
             receipts.forget(messageId);
-            throw new TimeoutException("no delivery receipt within " + Durations.format(Duration.ofNanos(timeoutNanos)));
+            throw new TimeoutException(
+                "no delivery receipt within " + Durations.format(Duration.ofNanos(timeoutNanos)));
           } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());
           }
-          if (kind != DocumentKind.DELIVERY) throw new IllegalStateException(from.domain() + " answered with " + kind.value + ", not a delivery receipt");
+          if (kind != DocumentKind.DELIVERY)
+            throw new IllegalStateException(
+                from.domain() + " answered with " + kind.value + ", not a delivery receipt");
         };
       }
 
       @Override
       public void close() throws Exception {
-        try (receipts; log) {
+        try (receipts;
+            log) {
           // both closed, the watch first
         }
       }

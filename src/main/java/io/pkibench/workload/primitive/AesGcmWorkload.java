@@ -16,7 +16,10 @@ import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
-/** AES-256-GCM encryption of {@code size} bytes with a fresh IV each time; with {@code --verify}, another provider decrypts it back. */
+/**
+ * AES-256-GCM encryption of {@code size} bytes with a fresh IV each time; with {@code --verify},
+ * another provider decrypts it back.
+ */
 public final class AesGcmWorkload implements Workload {
   private static final String TRANSFORMATION = "AES/GCM/NoPadding";
   private static final int TAG_BITS = 128;
@@ -48,7 +51,10 @@ public final class AesGcmWorkload implements Workload {
 
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
-      return new AesGcmWorkload(context.keys().provider("Cipher", TRANSFORMATION), params.bytes("size"), context.verify());
+      return new AesGcmWorkload(
+          context.keys().provider("Cipher", TRANSFORMATION),
+          params.bytes("size"),
+          context.verify());
     }
   }
 
@@ -66,7 +72,8 @@ public final class AesGcmWorkload implements Workload {
     ByteBuffer ivView = ByteBuffer.wrap(iv);
     ivView.putInt(0, worker);
     Cipher encrypt = Cipher.getInstance(TRANSFORMATION, provider);
-    Provider checkerProvider = verify ? Independent.checkerFor(provider, "Cipher", TRANSFORMATION) : null;
+    Provider checkerProvider =
+        verify ? Independent.checkerFor(provider, "Cipher", TRANSFORMATION) : null;
     Cipher decrypt = verify ? Cipher.getInstance(TRANSFORMATION, checkerProvider) : null;
     byte[] decrypted = new byte[sizeBytes];
     long[] counter = {0};
@@ -79,7 +86,11 @@ public final class AesGcmWorkload implements Workload {
         decrypt.init(Cipher.DECRYPT_MODE, key, spec);
         int back = decrypt.doFinal(cipherText, 0, length, decrypted, 0);
         if (back != plain.length || !Arrays.equals(decrypted, plain)) {
-          throw new GeneralSecurityException("AES-GCM by " + provider.getName() + " did not decrypt back with " + checkerProvider.getName());
+          throw new GeneralSecurityException(
+              "AES-GCM by "
+                  + provider.getName()
+                  + " did not decrypt back with "
+                  + checkerProvider.getName());
         }
       }
     };

@@ -25,10 +25,11 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.bouncycastle.operator.jcajce.JcaDigestCalculatorProviderBuilder;
 
 /**
- * A CMS SignedData (RFC 5652) over {@code size} bytes, signed attributes and the signer's certificate
- * included, with the key of {@code alg}: for ML-DSA the IETF's encoding (RFC 9882: the parameter set's
- * OID, no parameters, SHA-512 message digest), as BouncyCastle writes it. {@code cms-sign} signs (with
- * {@code --verify}, BouncyCastle checks each); {@code cms-verify} checks one made at set-up.
+ * A CMS SignedData (RFC 5652) over {@code size} bytes, signed attributes and the signer's
+ * certificate included, with the key of {@code alg}: for ML-DSA the IETF's encoding (RFC 9882: the
+ * parameter set's OID, no parameters, SHA-512 message digest), as BouncyCastle writes it. {@code
+ * cms-sign} signs (with {@code --verify}, BouncyCastle checks each); {@code cms-verify} checks one
+ * made at set-up.
  */
 public final class CmsWorkload implements Workload {
   private static final BouncyCastleProvider BC = new BouncyCastleProvider();
@@ -38,7 +39,8 @@ public final class CmsWorkload implements Workload {
   private final boolean sign;
   private final boolean verify;
 
-  private CmsWorkload(SigningKey key, KeyAlgorithm algorithm, int sizeBytes, boolean sign, boolean verify) {
+  private CmsWorkload(
+      SigningKey key, KeyAlgorithm algorithm, int sizeBytes, boolean sign, boolean verify) {
     this.key = key;
     this.algorithm = algorithm;
     this.sizeBytes = sizeBytes;
@@ -60,7 +62,8 @@ public final class CmsWorkload implements Workload {
 
     @Override
     public String description() {
-      return sign ? "a CMS SignedData (signed attributes, signer's certificate) over size bytes; ML-DSA as RFC 9882"
+      return sign
+          ? "a CMS SignedData (signed attributes, signer's certificate) over size bytes; ML-DSA as RFC 9882"
           : "verifies a CMS SignedData made at set-up, with BouncyCastle";
     }
 
@@ -72,22 +75,36 @@ public final class CmsWorkload implements Workload {
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
       KeyAlgorithm alg = KeyAlgorithm.parse(params.get("alg"));
-      return new CmsWorkload(context.keys().key(Entity.signerAlias(alg, 1)), alg, params.bytes("size"), sign, context.verify());
+      return new CmsWorkload(
+          context.keys().key(Entity.signerAlias(alg, 1)),
+          alg,
+          params.bytes("size"),
+          sign,
+          context.verify());
     }
   }
 
-  /** The content signature's JCA name: ML-DSA by parameter set (BouncyCastle's CMS picks the OID and digest from it). */
+  /**
+   * The content signature's JCA name: ML-DSA by parameter set (BouncyCastle's CMS picks the OID and
+   * digest from it).
+   */
   private String contentSignature() {
     return algorithm.isPostQuantum() ? algorithm.jcaKeyType() : algorithm.signatureAlgorithm;
   }
 
   byte[] signedData(byte[] content) throws Exception {
     var generator = new CMSSignedDataGenerator();
-    var signer = key.provider().getService("Signature", contentSignature()) != null || !algorithm.isPostQuantum()
-        ? new JcaContentSignerBuilder(contentSignature()).setProvider(key.provider()).build(key.privateKey())
-        : familySigner();
-    generator.addSignerInfoGenerator(new JcaSignerInfoGeneratorBuilder(new JcaDigestCalculatorProviderBuilder().setProvider(BC).build())
-        .build(signer, key.certificate()));
+    var signer =
+        key.provider().getService("Signature", contentSignature()) != null
+                || !algorithm.isPostQuantum()
+            ? new JcaContentSignerBuilder(contentSignature())
+                .setProvider(key.provider())
+                .build(key.privateKey())
+            : familySigner();
+    generator.addSignerInfoGenerator(
+        new JcaSignerInfoGeneratorBuilder(
+                new JcaDigestCalculatorProviderBuilder().setProvider(BC).build())
+            .build(signer, key.certificate()));
     generator.addCertificates(new JcaCertStore(List.of(key.certificate())));
     return generator.generate(new CMSProcessableByteArray(content), true).getEncoded();
   }
@@ -97,8 +114,11 @@ public final class CmsWorkload implements Workload {
    * identifier as BouncyCastle's finder gives it (RFC 9882: the OID, no parameters).
    */
   private org.bouncycastle.operator.ContentSigner familySigner() throws GeneralSecurityException {
-    var identifier = new org.bouncycastle.operator.DefaultSignatureAlgorithmIdentifierFinder().find(contentSignature());
-    java.security.Signature signature = java.security.Signature.getInstance(algorithm.signatureAlgorithm, key.provider());
+    var identifier =
+        new org.bouncycastle.operator.DefaultSignatureAlgorithmIdentifierFinder()
+            .find(contentSignature());
+    java.security.Signature signature =
+        java.security.Signature.getInstance(algorithm.signatureAlgorithm, key.provider());
     signature.initSign(key.privateKey());
     var buffer = new java.io.ByteArrayOutputStream();
     return new org.bouncycastle.operator.ContentSigner() {
@@ -119,7 +139,13 @@ public final class CmsWorkload implements Workload {
           buffer.reset();
           return signature.sign();
         } catch (java.security.SignatureException e) {
-          throw new IllegalStateException(algorithm.flag + " signing by " + key.provider().getName() + " failed: " + e.getMessage(), e);
+          throw new IllegalStateException(
+              algorithm.flag
+                  + " signing by "
+                  + key.provider().getName()
+                  + " failed: "
+                  + e.getMessage(),
+              e);
         }
       }
     };
@@ -130,9 +156,12 @@ public final class CmsWorkload implements Workload {
     CMSSignedData data = new CMSSignedData(encoded);
     var certificates = data.getCertificates();
     for (SignerInformation signer : data.getSignerInfos().getSigners()) {
-      var holder = (org.bouncycastle.cert.X509CertificateHolder) certificates.getMatches(signer.getSID()).iterator().next();
+      var holder =
+          (org.bouncycastle.cert.X509CertificateHolder)
+              certificates.getMatches(signer.getSID()).iterator().next();
       if (!signer.verify(new JcaSimpleSignerInfoVerifierBuilder().setProvider(BC).build(holder))) {
-        throw new SignatureException("the CMS signature (" + signer.getEncryptionAlgOID() + ") does not verify");
+        throw new SignatureException(
+            "the CMS signature (" + signer.getEncryptionAlgOID() + ") does not verify");
       }
     }
   }

@@ -14,10 +14,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
-/** Hashes {@code size} bytes; with {@code --verify}, each digest is compared with another provider's. */
+/**
+ * Hashes {@code size} bytes; with {@code --verify}, each digest is compared with another
+ * provider's.
+ */
 public final class DigestWorkload implements Workload {
-  private static final Map<String, String> JCA_NAMES = Map.of(
-      "sha1", "SHA-1", "sha256", "SHA-256", "sha384", "SHA-384", "sha512", "SHA-512", "sha3-256", "SHA3-256");
+  private static final Map<String, String> JCA_NAMES =
+      Map.of(
+          "sha1",
+          "SHA-1",
+          "sha256",
+          "SHA-256",
+          "sha384",
+          "SHA-384",
+          "sha512",
+          "SHA-512",
+          "sha3-256",
+          "SHA3-256");
   private final Provider provider;
   private final String algorithm;
   private final int sizeBytes;
@@ -44,14 +57,26 @@ public final class DigestWorkload implements Workload {
     @Override
     public List<ParamSpec> params() {
       return List.of(
-          ParamSpec.choice("alg", "sha256", "digest algorithm", "sha1", "sha256", "sha384", "sha512", "sha3-256"),
+          ParamSpec.choice(
+              "alg",
+              "sha256",
+              "digest algorithm",
+              "sha1",
+              "sha256",
+              "sha384",
+              "sha512",
+              "sha3-256"),
           ParamSpec.free("size", "1024", "bytes hashed per operation"));
     }
 
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
       String jca = JCA_NAMES.get(params.get("alg"));
-      return new DigestWorkload(context.keys().provider("MessageDigest", jca), jca, params.bytes("size"), context.verify());
+      return new DigestWorkload(
+          context.keys().provider("MessageDigest", jca),
+          jca,
+          params.bytes("size"),
+          context.verify());
     }
   }
 
@@ -67,11 +92,16 @@ public final class DigestWorkload implements Workload {
         digest.digest(out, 0, out.length);
       };
     }
-    byte[] expected = MessageDigest.getInstance(algorithm, Independent.checkerFor(provider, "MessageDigest", algorithm)).digest(data);
+    byte[] expected =
+        MessageDigest.getInstance(
+                algorithm, Independent.checkerFor(provider, "MessageDigest", algorithm))
+            .digest(data);
     return () -> {
       digest.update(data);
       digest.digest(out, 0, out.length);
-      if (!Arrays.equals(out, expected)) throw new DigestException(algorithm + " by " + provider.getName() + " differs from the independent digest");
+      if (!Arrays.equals(out, expected))
+        throw new DigestException(
+            algorithm + " by " + provider.getName() + " differs from the independent digest");
     };
   }
 }

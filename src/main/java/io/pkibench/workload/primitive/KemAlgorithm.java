@@ -18,11 +18,11 @@ import javax.crypto.KEM;
 import javax.crypto.KeyAgreement;
 
 /**
- * The key encapsulation mechanisms of the {@code kem} workload, named as on the command line: FIPS 203's
- * three parameter sets through {@link KEM} (JDK 21's API, which the JDK's and BouncyCastle's ML-KEM both
- * implement), and X25519 as the classical baseline — an ephemeral key pair and one agreement to
- * encapsulate, one agreement to decapsulate, as a TLS 1.3 key share does; its "ciphertext" is the 32-byte
- * ephemeral public key.
+ * The key encapsulation mechanisms of the {@code kem} workload, named as on the command line: FIPS
+ * 203's three parameter sets through {@link KEM} (JDK 21's API, which the JDK's and BouncyCastle's
+ * ML-KEM both implement), and X25519 as the classical baseline — an ephemeral key pair and one
+ * agreement to encapsulate, one agreement to decapsulate, as a TLS 1.3 key share does; its
+ * "ciphertext" is the 32-byte ephemeral public key.
  */
 public enum KemAlgorithm {
   ML_KEM_512("ml-kem-512", 800, 1632, 768),
@@ -31,12 +31,15 @@ public enum KemAlgorithm {
   X25519("x25519", 32, 32, 32);
 
   public final String flag;
+
   /** The raw sizes of FIPS 203 (ek, dk, ct) or RFC 7748 (public, private, ephemeral public). */
   public final int encapsulationKeyBytes;
+
   public final int decapsulationKeyBytes;
   public final int ciphertextBytes;
 
-  KemAlgorithm(String flag, int encapsulationKeyBytes, int decapsulationKeyBytes, int ciphertextBytes) {
+  KemAlgorithm(
+      String flag, int encapsulationKeyBytes, int decapsulationKeyBytes, int ciphertextBytes) {
     this.flag = flag;
     this.encapsulationKeyBytes = encapsulationKeyBytes;
     this.decapsulationKeyBytes = decapsulationKeyBytes;
@@ -45,14 +48,17 @@ public enum KemAlgorithm {
 
   public static KemAlgorithm parse(String flag) {
     for (KemAlgorithm a : values()) if (a.flag.equals(flag)) return a;
-    throw new IllegalArgumentException("-p alg=" + flag + ": unknown key encapsulation; use " + String.join(", ", flags()));
+    throw new IllegalArgumentException(
+        "-p alg=" + flag + ": unknown key encapsulation; use " + String.join(", ", flags()));
   }
 
   public static String[] flags() {
     return Arrays.stream(values()).map(a -> a.flag).toArray(String[]::new);
   }
 
-  /** The JCA name of the key pair generator and key factory ({@code ML-KEM-768}, {@code X25519}). */
+  /**
+   * The JCA name of the key pair generator and key factory ({@code ML-KEM-768}, {@code X25519}).
+   */
   public String jcaName() {
     return this == X25519 ? "X25519" : flag.toUpperCase(Locale.ROOT);
   }
@@ -75,24 +81,33 @@ public enum KemAlgorithm {
     return KeyPairGenerator.getInstance(jcaName(), provider).generateKeyPair();
   }
 
-  /** The key pair re-made inside {@code provider}, which may not take another provider's key objects. */
+  /**
+   * The key pair re-made inside {@code provider}, which may not take another provider's key
+   * objects.
+   */
   public KeyPair translate(KeyPair pair, Provider provider) throws GeneralSecurityException {
     KeyFactory factory = KeyFactory.getInstance(jcaName(), provider);
-    return new KeyPair(factory.generatePublic(new X509EncodedKeySpec(pair.getPublic().getEncoded())),
-        factory.generatePrivate(new PKCS8EncodedKeySpec(expandedKeyForm(pair.getPrivate().getEncoded()))));
+    return new KeyPair(
+        factory.generatePublic(new X509EncodedKeySpec(pair.getPublic().getEncoded())),
+        factory.generatePrivate(
+            new PKCS8EncodedKeySpec(expandedKeyForm(pair.getPrivate().getEncoded()))));
   }
 
   /**
-   * An ML-KEM PKCS#8 key in RFC 9935's {@code expandedKey} form: BouncyCastle writes {@code both} (seed and
-   * expanded key), which the JDK 25 key factory refuses ("DER input not an octet string"); other keys unchanged.
+   * An ML-KEM PKCS#8 key in RFC 9935's {@code expandedKey} form: BouncyCastle writes {@code both}
+   * (seed and expanded key), which the JDK 25 key factory refuses ("DER input not an octet
+   * string"); other keys unchanged.
    */
   static byte[] expandedKeyForm(byte[] pkcs8) throws GeneralSecurityException {
     try {
       var info = org.bouncycastle.asn1.pkcs.PrivateKeyInfo.getInstance(pkcs8);
-      var inner = org.bouncycastle.asn1.ASN1Primitive.fromByteArray(info.getPrivateKey().getOctets());
-      if (!(inner instanceof org.bouncycastle.asn1.ASN1Sequence both) || both.size() != 2) return pkcs8;
+      var inner =
+          org.bouncycastle.asn1.ASN1Primitive.fromByteArray(info.getPrivateKey().getOctets());
+      if (!(inner instanceof org.bouncycastle.asn1.ASN1Sequence both) || both.size() != 2)
+        return pkcs8;
       var expanded = org.bouncycastle.asn1.ASN1OctetString.getInstance(both.getObjectAt(1));
-      return new org.bouncycastle.asn1.pkcs.PrivateKeyInfo(info.getPrivateKeyAlgorithm(), expanded).getEncoded();
+      return new org.bouncycastle.asn1.pkcs.PrivateKeyInfo(info.getPrivateKeyAlgorithm(), expanded)
+          .getEncoded();
     } catch (java.io.IOException | IllegalArgumentException e) {
       return pkcs8; // not ASN.1 we know: let the key factory say what it thinks
     }
@@ -107,11 +122,15 @@ public enum KemAlgorithm {
   }
 
   public interface Decapsulator {
-    /** Throws on a ciphertext of the wrong size; ML-KEM returns an unrelated secret for a tampered one (implicit rejection). */
+    /**
+     * Throws on a ciphertext of the wrong size; ML-KEM returns an unrelated secret for a tampered
+     * one (implicit rejection).
+     */
     byte[] decapsulate(byte[] ciphertext) throws GeneralSecurityException;
   }
 
-  public Encapsulator encapsulator(PublicKey key, Provider provider) throws GeneralSecurityException {
+  public Encapsulator encapsulator(PublicKey key, Provider provider)
+      throws GeneralSecurityException {
     if (this == X25519) {
       KeyPairGenerator ephemeral = KeyPairGenerator.getInstance("X25519", provider);
       KeyAgreement agreement = KeyAgreement.getInstance("X25519", provider);
@@ -129,14 +148,17 @@ public enum KemAlgorithm {
     };
   }
 
-  public Decapsulator decapsulator(PrivateKey key, Provider provider) throws GeneralSecurityException {
+  public Decapsulator decapsulator(PrivateKey key, Provider provider)
+      throws GeneralSecurityException {
     if (this == X25519) {
       KeyAgreement agreement = KeyAgreement.getInstance("X25519", provider);
       KeyFactory factory = KeyFactory.getInstance("X25519", provider);
       return ciphertext -> {
-        if (ciphertext.length != 32) throw new DecapsulateException("an X25519 share is 32 bytes, not " + ciphertext.length);
+        if (ciphertext.length != 32)
+          throw new DecapsulateException("an X25519 share is 32 bytes, not " + ciphertext.length);
         agreement.init(key);
-        agreement.doPhase(factory.generatePublic(new X509EncodedKeySpec(x25519Spki(ciphertext))), true);
+        agreement.doPhase(
+            factory.generatePublic(new X509EncodedKeySpec(x25519Spki(ciphertext))), true);
         return agreement.generateSecret();
       };
     }
@@ -144,7 +166,12 @@ public enum KemAlgorithm {
     return ciphertext -> {
       if (ciphertext.length != d.encapsulationSize()) {
         // said here in one line: providers differ in whether and how they word it
-        throw new DecapsulateException(flag + " ciphertext of " + ciphertext.length + " bytes refused; it is " + d.encapsulationSize());
+        throw new DecapsulateException(
+            flag
+                + " ciphertext of "
+                + ciphertext.length
+                + " bytes refused; it is "
+                + d.encapsulationSize());
       }
       return d.decapsulate(ciphertext).getEncoded();
     };
@@ -152,12 +179,17 @@ public enum KemAlgorithm {
 
   /** Whether {@code provider} has this mechanism. */
   public boolean offeredBy(Provider provider) {
-    return Services.offers(provider, serviceType(), jcaName()) && Services.offers(provider, "KeyPairGenerator", jcaName());
+    return Services.offers(provider, serviceType(), jcaName())
+        && Services.offers(provider, "KeyPairGenerator", jcaName());
   }
 
-  private static final byte[] X25519_SPKI_PREFIX = {0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6e, 0x03, 0x21, 0x00};
+  private static final byte[] X25519_SPKI_PREFIX = {
+    0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6e, 0x03, 0x21, 0x00
+  };
 
-  /** The 32 raw bytes of an X25519 public key (RFC 8410: its SubjectPublicKeyInfo's last 32 bytes). */
+  /**
+   * The 32 raw bytes of an X25519 public key (RFC 8410: its SubjectPublicKeyInfo's last 32 bytes).
+   */
   static byte[] rawX25519(PublicKey key) {
     byte[] spki = key.getEncoded();
     return Arrays.copyOfRange(spki, spki.length - 32, spki.length);

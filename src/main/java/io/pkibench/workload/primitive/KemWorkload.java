@@ -16,10 +16,11 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * One key encapsulation (ML-KEM-512/768/1024, or X25519 as the baseline): encapsulate to a key pair made
- * at set-up and decapsulate it back ({@code side=both}), or one side alone. Every operation checks that
- * both sides hold the same secret; {@code --verify} also has another provider decapsulate.
- * {@code input=tampered|truncated|other-set} feeds decapsulation a bad ciphertext, each operation a counted failure.
+ * One key encapsulation (ML-KEM-512/768/1024, or X25519 as the baseline): encapsulate to a key pair
+ * made at set-up and decapsulate it back ({@code side=both}), or one side alone. Every operation
+ * checks that both sides hold the same secret; {@code --verify} also has another provider
+ * decapsulate. {@code input=tampered|truncated|other-set} feeds decapsulation a bad ciphertext,
+ * each operation a counted failure.
  */
 public final class KemWorkload implements Workload {
   private final KemAlgorithm algorithm;
@@ -29,7 +30,9 @@ public final class KemWorkload implements Workload {
   private final boolean verify;
   private final KeyPair pair;
 
-  private KemWorkload(KemAlgorithm algorithm, Provider provider, String side, String input, boolean verify) throws GeneralSecurityException {
+  private KemWorkload(
+      KemAlgorithm algorithm, Provider provider, String side, String input, boolean verify)
+      throws GeneralSecurityException {
     this.algorithm = algorithm;
     this.provider = provider;
     this.side = side;
@@ -53,15 +56,26 @@ public final class KemWorkload implements Workload {
     public List<ParamSpec> params() {
       return List.of(
           ParamSpec.choice("alg", "ml-kem-768", "mechanism", KemAlgorithm.flags()),
-          ParamSpec.choice("side", "both", "encaps, decaps, or both per operation", "both", "encaps", "decaps"),
-          ParamSpec.choice("input", "valid", "ciphertext decapsulated: valid, tampered (a byte flipped), truncated (a byte short), "
-              + "other-set (an ML-KEM key of another size decapsulates it)", "valid", "tampered", "truncated", "other-set"));
+          ParamSpec.choice(
+              "side", "both", "encaps, decaps, or both per operation", "both", "encaps", "decaps"),
+          ParamSpec.choice(
+              "input",
+              "valid",
+              "ciphertext decapsulated: valid, tampered (a byte flipped), truncated (a byte short), "
+                  + "other-set (an ML-KEM key of another size decapsulates it)",
+              "valid",
+              "tampered",
+              "truncated",
+              "other-set"));
     }
 
     @Override
     public List<String> problems(Params params, String keys) {
       if (!params.get("input").equals("valid") && params.get("side").equals("encaps")) {
-        return List.of("-p input=" + params.get("input") + ": a bad ciphertext is fed to decapsulation; use -p side=decaps or both");
+        return List.of(
+            "-p input="
+                + params.get("input")
+                + ": a bad ciphertext is fed to decapsulation; use -p side=decaps or both");
       }
       return List.of();
     }
@@ -70,7 +84,8 @@ public final class KemWorkload implements Workload {
     public Workload create(WorkloadContext context, Params params) throws Exception {
       KemAlgorithm alg = KemAlgorithm.parse(params.get("alg"));
       Provider provider = context.keys().provider(alg.serviceType(), alg.jcaName());
-      return new KemWorkload(alg, provider, params.get("side"), params.get("input"), context.verify());
+      return new KemWorkload(
+          alg, provider, params.get("side"), params.get("input"), context.verify());
     }
   }
 
@@ -83,28 +98,39 @@ public final class KemWorkload implements Workload {
   public Operation newOperation(int worker) throws Exception {
     Encapsulator encapsulator = algorithm.encapsulator(pair.getPublic(), provider);
     Decapsulator decapsulator = decapsulatorFor(input);
-    Provider checkerProvider = verify ? Independent.checkerFor(provider, algorithm.serviceType(), algorithm.jcaName()) : null;
-    Decapsulator checker = verify
-        ? algorithm.decapsulator(algorithm.translate(pair, checkerProvider).getPrivate(), checkerProvider) : null;
+    Provider checkerProvider =
+        verify
+            ? Independent.checkerFor(provider, algorithm.serviceType(), algorithm.jcaName())
+            : null;
+    Decapsulator checker =
+        verify
+            ? algorithm.decapsulator(
+                algorithm.translate(pair, checkerProvider).getPrivate(), checkerProvider)
+            : null;
     return switch (side) {
-      case "encaps" -> () -> {
-        Encapsulated sent = encapsulator.encapsulate();
-        if (checker != null) same(sent.sharedSecret(), checker.decapsulate(sent.ciphertext()), checkerProvider);
-      };
+      case "encaps" ->
+          () -> {
+            Encapsulated sent = encapsulator.encapsulate();
+            if (checker != null)
+              same(sent.sharedSecret(), checker.decapsulate(sent.ciphertext()), checkerProvider);
+          };
       case "decaps" -> {
         Encapsulated sent = encapsulator.encapsulate();
         byte[] ciphertext = bad(sent.ciphertext());
         yield () -> {
           same(sent.sharedSecret(), decapsulator.decapsulate(ciphertext), provider);
-          if (checker != null) same(sent.sharedSecret(), checker.decapsulate(ciphertext), checkerProvider);
+          if (checker != null)
+            same(sent.sharedSecret(), checker.decapsulate(ciphertext), checkerProvider);
         };
       }
-      default -> () -> {
-        Encapsulated sent = encapsulator.encapsulate();
-        byte[] ciphertext = bad(sent.ciphertext());
-        same(sent.sharedSecret(), decapsulator.decapsulate(ciphertext), provider);
-        if (checker != null) same(sent.sharedSecret(), checker.decapsulate(ciphertext), checkerProvider);
-      };
+      default ->
+          () -> {
+            Encapsulated sent = encapsulator.encapsulate();
+            byte[] ciphertext = bad(sent.ciphertext());
+            same(sent.sharedSecret(), decapsulator.decapsulate(ciphertext), provider);
+            if (checker != null)
+              same(sent.sharedSecret(), checker.decapsulate(ciphertext), checkerProvider);
+          };
     };
   }
 
@@ -129,7 +155,11 @@ public final class KemWorkload implements Workload {
 
   private void same(byte[] sent, byte[] received, Provider by) throws GeneralSecurityException {
     if (!Arrays.equals(sent, received)) {
-      throw new GeneralSecurityException(algorithm.flag + " shared secrets differ: " + by.getName() + " decapsulated another secret than was encapsulated");
+      throw new GeneralSecurityException(
+          algorithm.flag
+              + " shared secrets differ: "
+              + by.getName()
+              + " decapsulated another secret than was encapsulated");
     }
   }
 }

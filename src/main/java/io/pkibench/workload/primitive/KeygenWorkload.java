@@ -7,7 +7,6 @@ import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
-import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.Provider;
@@ -43,20 +42,25 @@ public final class KeygenWorkload implements Workload {
 
     @Override
     public List<ParamSpec> params() {
-      return List.of(ParamSpec.choice("alg", "ecdsa-p256", "key type", ALGORITHMS.toArray(String[]::new)));
+      return List.of(
+          ParamSpec.choice("alg", "ecdsa-p256", "key type", ALGORITHMS.toArray(String[]::new)));
     }
 
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
       String alg = params.get("alg");
-      Provider provider = alg.equals("aes256")
-          ? context.keys().provider("KeyGenerator", "AES")
-          : context.keys().provider("KeyPairGenerator", jcaKeyType(alg));
+      Provider provider =
+          alg.equals("aes256")
+              ? context.keys().provider("KeyGenerator", "AES")
+              : context.keys().provider("KeyPairGenerator", jcaKeyType(alg));
       return new KeygenWorkload(alg, provider, context.verify());
     }
   }
 
-  /** Signature keys (the test PKI's types, post-quantum ones included), key-encapsulation keys, and AES-256. */
+  /**
+   * Signature keys (the test PKI's types, post-quantum ones included), key-encapsulation keys, and
+   * AES-256.
+   */
   private static final List<String> ALGORITHMS;
 
   static {
@@ -76,7 +80,6 @@ public final class KeygenWorkload implements Workload {
     return isKem(alg) ? KemAlgorithm.parse(alg).jcaName() : KeyAlgorithm.parse(alg).jcaKeyType();
   }
 
-
   @Override
   public Operation newOperation(int worker) throws Exception {
     if (alg.equals("aes256")) {
@@ -84,7 +87,8 @@ public final class KeygenWorkload implements Workload {
       generator.init(256);
       return () -> {
         SecretKey key = generator.generateKey();
-        if (verify && key.getEncoded().length != 32) throw new IllegalStateException("AES key is not 256 bits");
+        if (verify && key.getEncoded().length != 32)
+          throw new IllegalStateException("AES key is not 256 bits");
       };
     }
     KeyPairGenerator generator = KeyPairGenerator.getInstance(jcaKeyType(alg), provider);
@@ -92,7 +96,7 @@ public final class KeygenWorkload implements Workload {
       case "rsa2048" -> generator.initialize(2048);
       case "rsa3072" -> generator.initialize(3072);
       case "ecdsa-p256" -> generator.initialize(new ECGenParameterSpec("secp256r1"));
-      default -> { }
+      default -> {}
     }
     if (isKem(alg)) {
       KemAlgorithm kem = KemAlgorithm.parse(alg);
@@ -100,8 +104,13 @@ public final class KeygenWorkload implements Workload {
         KeyPair pair = generator.generateKeyPair();
         if (verify) {
           var sent = kem.encapsulator(pair.getPublic(), provider).encapsulate();
-          if (!java.util.Arrays.equals(sent.sharedSecret(), kem.decapsulator(pair.getPrivate(), provider).decapsulate(sent.ciphertext()))) {
-            throw new java.security.GeneralSecurityException("a freshly generated " + alg + " key pair does not decapsulate what it encapsulated");
+          if (!java.util.Arrays.equals(
+              sent.sharedSecret(),
+              kem.decapsulator(pair.getPrivate(), provider).decapsulate(sent.ciphertext()))) {
+            throw new java.security.GeneralSecurityException(
+                "a freshly generated "
+                    + alg
+                    + " key pair does not decapsulate what it encapsulated");
           }
         }
       };
@@ -117,7 +126,9 @@ public final class KeygenWorkload implements Workload {
         byte[] signature = s.sign();
         s.initVerify(pair.getPublic());
         s.update(message);
-        if (!s.verify(signature)) throw new SignatureException("a freshly generated " + alg + " key pair does not sign and verify");
+        if (!s.verify(signature))
+          throw new SignatureException(
+              "a freshly generated " + alg + " key pair does not sign and verify");
       }
     };
   }

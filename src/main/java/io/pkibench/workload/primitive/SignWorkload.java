@@ -16,7 +16,10 @@ import java.security.SignatureException;
 import java.util.List;
 import java.util.SplittableRandom;
 
-/** Signs {@code size} bytes with the test PKI's first signer of {@code alg}; with {@code --verify}, another provider checks each signature. */
+/**
+ * Signs {@code size} bytes with the test PKI's first signer of {@code alg}; with {@code --verify},
+ * another provider checks each signature.
+ */
 public final class SignWorkload implements Workload {
   private final SigningKey key;
   private final KeyAlgorithm algorithm;
@@ -44,7 +47,8 @@ public final class SignWorkload implements Workload {
     @Override
     public List<ParamSpec> params() {
       return List.of(
-          ParamSpec.choice("alg", "rsa2048", "key type (the test PKI's signer-ALG-1)", KeyAlgorithm.flags()),
+          ParamSpec.choice(
+              "alg", "rsa2048", "key type (the test PKI's signer-ALG-1)", KeyAlgorithm.flags()),
           ParamSpec.free("size", "1024", "bytes signed per operation (1024, 137k, 1m)"));
     }
 
@@ -54,7 +58,6 @@ public final class SignWorkload implements Workload {
       SigningKey key = context.keys().key(Entity.signerAlias(alg, 1));
       return new SignWorkload(key, alg, params.bytes("size"), context.verify());
     }
-
   }
 
   @Override
@@ -69,7 +72,8 @@ public final class SignWorkload implements Workload {
         signer.sign();
       };
     }
-    Provider checkerProvider = Independent.checkerFor(key.provider(), "Signature", algorithm.signatureAlgorithm);
+    Provider checkerProvider =
+        Independent.checkerFor(key.provider(), "Signature", algorithm.signatureAlgorithm);
     Signature checker = Signature.getInstance(algorithm.signatureAlgorithm, checkerProvider);
     PublicKey publicKey = Independent.publicKeyFor(key.publicKey(), checkerProvider);
     checker.initVerify(publicKey);
@@ -81,13 +85,24 @@ public final class SignWorkload implements Workload {
       try {
         verified = checker.verify(signature);
       } catch (SignatureException malformed) {
-        // a signature too damaged to decode (an ECDSA DER header flipped) does not verify either: the same failure, its detail kept
+        // a signature too damaged to decode (an ECDSA DER header flipped) does not verify either:
+        // the same failure, its detail kept
         checker.initVerify(publicKey);
-        throw new SignatureException("signature made by " + key.provider().getName() + " does not verify with " + checkerProvider.getName()
-            + ": " + malformed.getMessage(), malformed);
+        throw new SignatureException(
+            "signature made by "
+                + key.provider().getName()
+                + " does not verify with "
+                + checkerProvider.getName()
+                + ": "
+                + malformed.getMessage(),
+            malformed);
       }
       if (!verified) {
-        throw new SignatureException("signature made by " + key.provider().getName() + " does not verify with " + checkerProvider.getName());
+        throw new SignatureException(
+            "signature made by "
+                + key.provider().getName()
+                + " does not verify with "
+                + checkerProvider.getName());
       }
     };
   }

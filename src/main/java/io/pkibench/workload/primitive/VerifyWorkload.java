@@ -6,9 +6,9 @@ import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.VerifiesWithKeySource;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
-import io.pkibench.workload.api.VerifiesWithKeySource;
 import io.pkibench.workload.api.WorkloadFactory;
 import java.security.Signature;
 import java.security.SignatureException;
@@ -17,9 +17,10 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * Verifies one signature over {@code size} bytes, made once at set-up, with the key source's provider.
- * {@code input=tampered|truncated|other-set} verifies a bad one instead (a byte flipped, a byte short, or
- * with a key of another parameter set): each operation must then fail, counted, with the verifier's reason.
+ * Verifies one signature over {@code size} bytes, made once at set-up, with the key source's
+ * provider. {@code input=tampered|truncated|other-set} verifies a bad one instead (a byte flipped,
+ * a byte short, or with a key of another parameter set): each operation must then fail, counted,
+ * with the verifier's reason.
  */
 public final class VerifyWorkload implements Workload {
   private final SigningKey key;
@@ -48,15 +49,27 @@ public final class VerifyWorkload implements Workload {
     @Override
     public List<ParamSpec> params() {
       List<ParamSpec> params = new java.util.ArrayList<>(new SignWorkload.Factory().params());
-      params.add(ParamSpec.choice("input", "valid", "signature verified: valid, tampered (a byte flipped), truncated (a byte short), "
-          + "other-set (checked with a key of another parameter set or size)", "valid", "tampered", "truncated", "other-set"));
+      params.add(
+          ParamSpec.choice(
+              "input",
+              "valid",
+              "signature verified: valid, tampered (a byte flipped), truncated (a byte short), "
+                  + "other-set (checked with a key of another parameter set or size)",
+              "valid",
+              "tampered",
+              "truncated",
+              "other-set"));
       return params;
     }
 
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
       KeyAlgorithm alg = KeyAlgorithm.parse(params.get("alg"));
-      return new VerifyWorkload(context.keys().key(Entity.signerAlias(alg, 1)), alg, params.bytes("size"), params.get("input"));
+      return new VerifyWorkload(
+          context.keys().key(Entity.signerAlias(alg, 1)),
+          alg,
+          params.bytes("size"),
+          params.get("input"));
     }
   }
 
@@ -67,23 +80,28 @@ public final class VerifyWorkload implements Workload {
     Signature signer = Signature.getInstance(algorithm.signatureAlgorithm, key.provider());
     signer.initSign(key.privateKey());
     signer.update(data);
-    byte[] signature = switch (input) {
-      case "tampered" -> {
-        byte[] s = signer.sign();
-        s[s.length / 2] ^= 0x01;
-        yield s;
-      }
-      case "truncated" -> {
-        byte[] s = signer.sign();
-        yield Arrays.copyOf(s, s.length - 1);
-      }
-      default -> signer.sign();
-    };
+    byte[] signature =
+        switch (input) {
+          case "tampered" -> {
+            byte[] s = signer.sign();
+            s[s.length / 2] ^= 0x01;
+            yield s;
+          }
+          case "truncated" -> {
+            byte[] s = signer.sign();
+            yield Arrays.copyOf(s, s.length - 1);
+          }
+          default -> signer.sign();
+        };
     Signature verifier = Signature.getInstance(algorithm.signatureAlgorithm, key.provider());
-    verifier.initVerify(input.equals("other-set") ? PostQuantumKeys.otherParameterSet(algorithm, key.provider())
-        : PostQuantumKeys.publicKeyIn(key, algorithm, key.provider()));
-    String refusal = input.equals("valid") ? "a valid signature did not verify"
-        : "a " + input + " " + algorithm.flag + " signature was refused";
+    verifier.initVerify(
+        input.equals("other-set")
+            ? PostQuantumKeys.otherParameterSet(algorithm, key.provider())
+            : PostQuantumKeys.publicKeyIn(key, algorithm, key.provider()));
+    String refusal =
+        input.equals("valid")
+            ? "a valid signature did not verify"
+            : "a " + input + " " + algorithm.flag + " signature was refused";
     return () -> {
       verifier.update(data);
       if (!verifier.verify(signature)) throw new SignatureException(refusal);

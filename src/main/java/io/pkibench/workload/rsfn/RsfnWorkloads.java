@@ -1,13 +1,13 @@
 package io.pkibench.workload.rsfn;
 
+import com.google.protobuf.ByteString;
 import io.pkibench.formats.rsfn.CaCodes;
 import io.pkibench.formats.rsfn.ErrorCode;
 import io.pkibench.formats.rsfn.Protocol3;
 import io.pkibench.formats.rsfn.Treatment;
-import com.google.protobuf.ByteString;
 import io.pkibench.keys.KeySource;
-import io.pkibench.keys.SigningKey;
 import io.pkibench.keys.RsfnEnvelopeService;
+import io.pkibench.keys.SigningKey;
 import io.pkibench.keyserver.protocol.RsfnPackRequest;
 import io.pkibench.keyserver.protocol.RsfnUnpackRequest;
 import io.pkibench.keyserver.protocol.RsfnUnpackResponse;
@@ -23,12 +23,12 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The rsfn study's operations on a payload of {@code size} bytes: {@code rsfn-pack} packs it from one
- * test-PKI signer to another, {@code rsfn-unpack} unpacks envelopes packed for the recipient
- * beforehand (a pool drawn in turn). {@code mode=local} runs the codec here with the keys of
- * {@code --keys} (software, a token, or a key server's JCA provider: one remote RSA operation each);
- * {@code mode=remote} asks the key-server cluster of {@code --keys remote:…} to pack or unpack on the
- * node, as the original's clients did.
+ * The rsfn study's operations on a payload of {@code size} bytes: {@code rsfn-pack} packs it from
+ * one test-PKI signer to another, {@code rsfn-unpack} unpacks envelopes packed for the recipient
+ * beforehand (a pool drawn in turn). {@code mode=local} runs the codec here with the keys of {@code
+ * --keys} (software, a token, or a key server's JCA provider: one remote RSA operation each);
+ * {@code mode=remote} asks the key-server cluster of {@code --keys remote:…} to pack or unpack on
+ * the node, as the original's clients did.
  */
 public final class RsfnWorkloads {
   private RsfnWorkloads() {}
@@ -41,13 +41,17 @@ public final class RsfnWorkloads {
     public List<String> problems(Params params, String keys) {
       List<String> problems = new java.util.ArrayList<>();
       int size = Params.parseBytes(params.get("size"));
-      if (size < 1 || size > Protocol3.DEFAULT_MAX_PAYLOAD_BYTES) problems.add("-p size=" + params.get("size") + ": give 1 byte to 64m, e.g. 1024 or 64k");
-      if (params.asMap().getOrDefault("mode", "local").equals("remote") && !keys.startsWith("remote:")) {
-        problems.add("-p mode=remote: the key-server nodes pack and unpack; give them with --keys remote:HOST:PORT,… (or -p mode=local)");
+      if (size < 1 || size > Protocol3.DEFAULT_MAX_PAYLOAD_BYTES)
+        problems.add("-p size=" + params.get("size") + ": give 1 byte to 64m, e.g. 1024 or 64k");
+      if (params.asMap().getOrDefault("mode", "local").equals("remote")
+          && !keys.startsWith("remote:")) {
+        problems.add(
+            "-p mode=remote: the key-server nodes pack and unpack; give them with --keys remote:HOST:PORT,… (or -p mode=local)");
       }
       if (params.asMap().containsKey("pool")) {
         int pool = poolSize(params);
-        if (pool < 1) problems.add("-p pool=" + params.get("pool") + ": give a whole number from 1 to 100000");
+        if (pool < 1)
+          problems.add("-p pool=" + params.get("pool") + ": give a whole number from 1 to 100000");
       }
       return problems;
     }
@@ -58,10 +62,24 @@ public final class RsfnWorkloads {
           ParamSpec.free("size", "1024", "payload bytes, e.g. 1024, 64k"),
           ParamSpec.free("from", SENDER, "the sender's key alias (an RSA-2048 signer)"),
           ParamSpec.free("to", RECIPIENT, "the recipient's key alias (an RSA-2048 signer)"),
-          ParamSpec.choice("gzip", "false", "compress the payload (C04 8, a file) before signing", "false", "true"),
-          ParamSpec.choice("encrypt", "true", "encrypt (AES-256-GCM, key wrapped for the recipient); false: C04 3", "true", "false"),
-          ParamSpec.choice("mode", "local", "local: the codec in this JVM, keys from --keys; remote: the key-server nodes of --keys remote:… pack and unpack",
-              "local", "remote"));
+          ParamSpec.choice(
+              "gzip",
+              "false",
+              "compress the payload (C04 8, a file) before signing",
+              "false",
+              "true"),
+          ParamSpec.choice(
+              "encrypt",
+              "true",
+              "encrypt (AES-256-GCM, key wrapped for the recipient); false: C04 3",
+              "true",
+              "false"),
+          ParamSpec.choice(
+              "mode",
+              "local",
+              "local: the codec in this JVM, keys from --keys; remote: the key-server nodes of --keys remote:… pack and unpack",
+              "local",
+              "remote"));
     }
   }
 
@@ -75,40 +93,70 @@ public final class RsfnWorkloads {
     }
   }
 
-  /** The payload every operation carries: XML-like text (so that gzip has something to do) of exactly {@code size} bytes. */
+  /**
+   * The payload every operation carries: XML-like text (so that gzip has something to do) of
+   * exactly {@code size} bytes.
+   */
   public static byte[] payload(int size) {
     StringBuilder s = new StringBuilder(size + 128);
     java.util.SplittableRandom random = new java.util.SplittableRandom(1024);
     s.append("<?xml version=\"1.0\"?><DOC xmlns=\"http://www.bcb.gov.br/SPB/STR0008.xsd\">");
-    while (s.length() < size) s.append("<Grupo><NumCtrlIF>").append(random.nextLong(1L << 48)).append("</NumCtrlIF><VlrLanc>")
-        .append(random.nextInt(1_000_000)).append(".00</VlrLanc></Grupo>");
+    while (s.length() < size)
+      s.append("<Grupo><NumCtrlIF>")
+          .append(random.nextLong(1L << 48))
+          .append("</NumCtrlIF><VlrLanc>")
+          .append(random.nextInt(1_000_000))
+          .append(".00</VlrLanc></Grupo>");
     return Arrays.copyOf(s.toString().getBytes(StandardCharsets.US_ASCII), size);
   }
 
   /** What both workloads resolve from their parameters and keys. */
-  record Setup(byte[] payload, Treatment treatment, SigningKey sender, SigningKey recipient, Protocol3 codec, RsfnEnvelopeService cluster,
-      RsfnPackRequest packRequest, RsfnUnpackRequest unpackTemplate) {
+  record Setup(
+      byte[] payload,
+      Treatment treatment,
+      SigningKey sender,
+      SigningKey recipient,
+      Protocol3 codec,
+      RsfnEnvelopeService cluster,
+      RsfnPackRequest packRequest,
+      RsfnUnpackRequest unpackTemplate) {
     static Setup of(WorkloadContext context, Params params) throws GeneralSecurityException {
       int size = params.bytes("size");
-      Treatment treatment = Treatment.of(Boolean.parseBoolean(params.get("encrypt")), Boolean.parseBoolean(params.get("gzip")));
+      Treatment treatment =
+          Treatment.of(
+              Boolean.parseBoolean(params.get("encrypt")),
+              Boolean.parseBoolean(params.get("gzip")));
       KeySource keys = context.keys();
       RsfnEnvelopeService cluster = null;
       if (params.get("mode").equals("remote")) {
         if (!(keys instanceof RsfnEnvelopeService remote)) {
-          throw new IllegalArgumentException("-p mode=remote: the key-server nodes pack and unpack; give them with --keys remote:HOST:PORT,…");
+          throw new IllegalArgumentException(
+              "-p mode=remote: the key-server nodes pack and unpack; give them with --keys remote:HOST:PORT,…");
         }
         cluster = remote;
       }
       SigningKey sender = keys.key(params.get("from"));
       SigningKey recipient = keys.key(params.get("to"));
-      Protocol3 codec = Protocol3.forTestPki(context.pki().get(), CaCodes.defaults(), context.clock(), keys.provider("Cipher", "AES/GCM/NoPadding"));
+      Protocol3 codec =
+          Protocol3.forTestPki(
+              context.pki().get(),
+              CaCodes.defaults(),
+              context.clock(),
+              keys.provider("Cipher", "AES/GCM/NoPadding"));
       byte[] payload = RsfnWorkloads.payload(size);
       // The remote requests' constant parts, encoded once rather than per operation.
-      RsfnPackRequest pack = RsfnPackRequest.newBuilder().setAlias(sender.alias())
-          .setRecipientCertificate(ByteString.copyFrom(recipient.certificate().getEncoded()))
-          .setPayload(ByteString.copyFrom(payload)).setSpecialTreatment(treatment.code).build();
-      RsfnUnpackRequest unpack = RsfnUnpackRequest.newBuilder().setAlias(recipient.alias())
-          .setSenderCertificate(ByteString.copyFrom(sender.certificate().getEncoded())).build();
+      RsfnPackRequest pack =
+          RsfnPackRequest.newBuilder()
+              .setAlias(sender.alias())
+              .setRecipientCertificate(ByteString.copyFrom(recipient.certificate().getEncoded()))
+              .setPayload(ByteString.copyFrom(payload))
+              .setSpecialTreatment(treatment.code)
+              .build();
+      RsfnUnpackRequest unpack =
+          RsfnUnpackRequest.newBuilder()
+              .setAlias(recipient.alias())
+              .setSenderCertificate(ByteString.copyFrom(sender.certificate().getEncoded()))
+              .build();
       return new Setup(payload, treatment, sender, recipient, codec, cluster, pack, unpack);
     }
 
@@ -117,21 +165,34 @@ public final class RsfnWorkloads {
       return cluster.pack(packRequest).getEnvelope().toByteArray();
     }
 
-    /** What {@link #unpack} sends for {@code envelope}: made once per envelope of a pool, not per operation. */
+    /**
+     * What {@link #unpack} sends for {@code envelope}: made once per envelope of a pool, not per
+     * operation.
+     */
     RsfnUnpackRequest unpackRequest(byte[] envelope) {
-      return cluster == null ? null : unpackTemplate.toBuilder().setEnvelope(ByteString.copyFrom(envelope)).build();
+      return cluster == null
+          ? null
+          : unpackTemplate.toBuilder().setEnvelope(ByteString.copyFrom(envelope)).build();
     }
 
-    /** The payload, or throws with the C03 code and why: a refused envelope is a failed operation. */
+    /**
+     * The payload, or throws with the C03 code and why: a refused envelope is a failed operation.
+     */
     byte[] unpack(byte[] envelope, RsfnUnpackRequest request) throws Exception {
       if (cluster == null) return codec.unpack(recipient, sender.certificate(), envelope).payload();
       RsfnUnpackResponse answer = cluster.unpack(request);
-      if (answer.getErrorCode() != 0) throw new IllegalStateException("refused with C03 " + ErrorCode.of(answer.getErrorCode()).hex() + ": " + answer.getMessage());
+      if (answer.getErrorCode() != 0)
+        throw new IllegalStateException(
+            "refused with C03 "
+                + ErrorCode.of(answer.getErrorCode()).hex()
+                + ": "
+                + answer.getMessage());
       return answer.getPayload().toByteArray();
     }
 
     void check(byte[] unpacked) {
-      if (!Arrays.equals(unpacked, payload)) throw new IllegalStateException("the unpacked payload differs from the packed one");
+      if (!Arrays.equals(unpacked, payload))
+        throw new IllegalStateException("the unpacked payload differs from the packed one");
     }
 
     X509Certificate senderCertificate() {
@@ -147,7 +208,10 @@ public final class RsfnWorkloads {
 
     @Override
     public String description() {
-      return "RSFN protocol 3 packaging: sign (SHA256withRSA), AES-256-GCM, wrap the key for the recipient; " + SENDER + " to " + RECIPIENT;
+      return "RSFN protocol 3 packaging: sign (SHA256withRSA), AES-256-GCM, wrap the key for the recipient; "
+          + SENDER
+          + " to "
+          + RECIPIENT;
     }
 
     @Override
@@ -156,10 +220,13 @@ public final class RsfnWorkloads {
       boolean verify = context.verify();
       // With --verify the envelope is opened here, independently of the node that packed it.
       Protocol3 opener = setup.codec();
-      return worker -> () -> {
-        byte[] envelope = setup.pack();
-        if (verify) setup.check(opener.unpack(setup.recipient(), setup.senderCertificate(), envelope).payload());
-      };
+      return worker ->
+          () -> {
+            byte[] envelope = setup.pack();
+            if (verify)
+              setup.check(
+                  opener.unpack(setup.recipient(), setup.senderCertificate(), envelope).payload());
+          };
     }
   }
 
@@ -171,7 +238,9 @@ public final class RsfnWorkloads {
 
     @Override
     public String description() {
-      return "RSFN protocol 3 unpackaging of envelopes packed beforehand for " + RECIPIENT + ": unwrap, decrypt, verify, check every header field";
+      return "RSFN protocol 3 unpackaging of envelopes packed beforehand for "
+          + RECIPIENT
+          + ": unwrap, decrypt, verify, check every header field";
     }
 
     @Override
@@ -204,10 +273,10 @@ public final class RsfnWorkloads {
   }
 
   /**
-   * The cryptographic floor under one packaging, without the protocol: one private RSA-2048 operation
-   * (the signature), one public (wrapping key ‖ IV) and AES-256-GCM of the payload, through the same
-   * providers the codec uses. {@code rsfn-pack} and {@code rsfn-unpack} measured beside it say what the
-   * header, the checks and the copies cost.
+   * The cryptographic floor under one packaging, without the protocol: one private RSA-2048
+   * operation (the signature), one public (wrapping key ‖ IV) and AES-256-GCM of the payload,
+   * through the same providers the codec uses. {@code rsfn-pack} and {@code rsfn-unpack} measured
+   * beside it say what the header, the checks and the copies cost.
    */
   public static final class Ceiling extends Factory {
     @Override
@@ -222,7 +291,13 @@ public final class RsfnWorkloads {
 
     @Override
     public List<ParamSpec> params() {
-      return super.params().stream().filter(p -> !p.name().equals("mode") && !p.name().equals("gzip") && !p.name().equals("encrypt")).toList();
+      return super.params().stream()
+          .filter(
+              p ->
+                  !p.name().equals("mode")
+                      && !p.name().equals("gzip")
+                      && !p.name().equals("encrypt"))
+          .toList();
     }
 
     @Override
@@ -233,21 +308,26 @@ public final class RsfnWorkloads {
       java.security.Provider local = context.keys().provider("Cipher", "AES/GCM/NoPadding");
       byte[] payload = payload(size);
       java.security.SecureRandom random = new java.security.SecureRandom();
-      return worker -> () -> {
-        java.security.Signature signature = java.security.Signature.getInstance("SHA256withRSA", sender.provider());
-        signature.initSign(sender.privateKey());
-        signature.update(payload);
-        signature.sign();
-        byte[] keyAndIv = new byte[44];
-        random.nextBytes(keyAndIv);
-        javax.crypto.Cipher aes = javax.crypto.Cipher.getInstance("AES/GCM/NoPadding", local);
-        aes.init(javax.crypto.Cipher.ENCRYPT_MODE, new javax.crypto.spec.SecretKeySpec(keyAndIv, 0, 32, "AES"),
-            new javax.crypto.spec.GCMParameterSpec(128, keyAndIv, 32, 12));
-        aes.doFinal(payload);
-        javax.crypto.Cipher rsa = javax.crypto.Cipher.getInstance("RSA/ECB/PKCS1Padding", local);
-        rsa.init(javax.crypto.Cipher.ENCRYPT_MODE, recipient);
-        rsa.doFinal(keyAndIv);
-      };
+      return worker ->
+          () -> {
+            java.security.Signature signature =
+                java.security.Signature.getInstance("SHA256withRSA", sender.provider());
+            signature.initSign(sender.privateKey());
+            signature.update(payload);
+            signature.sign();
+            byte[] keyAndIv = new byte[44];
+            random.nextBytes(keyAndIv);
+            javax.crypto.Cipher aes = javax.crypto.Cipher.getInstance("AES/GCM/NoPadding", local);
+            aes.init(
+                javax.crypto.Cipher.ENCRYPT_MODE,
+                new javax.crypto.spec.SecretKeySpec(keyAndIv, 0, 32, "AES"),
+                new javax.crypto.spec.GCMParameterSpec(128, keyAndIv, 32, 12));
+            aes.doFinal(payload);
+            javax.crypto.Cipher rsa =
+                javax.crypto.Cipher.getInstance("RSA/ECB/PKCS1Padding", local);
+            rsa.init(javax.crypto.Cipher.ENCRYPT_MODE, recipient);
+            rsa.doFinal(keyAndIv);
+          };
     }
   }
 }

@@ -3,7 +3,6 @@ package io.pkibench.workload.spi;
 import io.pkibench.formats.iso20022.Pacs008Pool;
 import io.pkibench.formats.iso20022.SpiSignature;
 import io.pkibench.keys.SigningKey;
-import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
@@ -14,10 +13,10 @@ import java.util.SplittableRandom;
 import org.w3c.dom.Document;
 
 /**
- * The pix study's second benchmark and its baseline. Every operation draws a message at random from a
- * pool of generated pacs.008 messages (the draw); {@code random} stops there, so its cost can be
- * subtracted; {@code spi-sign} then parses it, signs it with one signer shared by every worker and writes
- * it out; {@code spi-verify} draws from a pool signed beforehand and verifies.
+ * The pix study's second benchmark and its baseline. Every operation draws a message at random from
+ * a pool of generated pacs.008 messages (the draw); {@code random} stops there, so its cost can be
+ * subtracted; {@code spi-sign} then parses it, signs it with one signer shared by every worker and
+ * writes it out; {@code spi-verify} draws from a pool signed beforehand and verifies.
  */
 public final class SpiWorkloads {
   private SpiWorkloads() {}
@@ -30,7 +29,10 @@ public final class SpiWorkloads {
     public final List<ParamSpec> params() {
       return List.of(
           ParamSpec.free("pool", "1000", "how many different messages to draw from"),
-          ParamSpec.free("seed", "20201116", "the random source of the messages (the same seed, the same messages)"));
+          ParamSpec.free(
+              "seed",
+              "20201116",
+              "the random source of the messages (the same seed, the same messages)"));
     }
   }
 
@@ -42,7 +44,9 @@ public final class SpiWorkloads {
     } catch (NumberFormatException e) {
       count = -1;
     }
-    if (count < 1 || count > 1_000_000) throw new IllegalArgumentException("-p pool=" + params.get("pool") + ": give a whole number from 1 to 1000000");
+    if (count < 1 || count > 1_000_000)
+      throw new IllegalArgumentException(
+          "-p pool=" + params.get("pool") + ": give a whole number from 1 to 1000000");
     try {
       seed = Long.parseLong(params.get("seed"));
     } catch (NumberFormatException e) {
@@ -87,7 +91,8 @@ public final class SpiWorkloads {
       Pacs008Pool pool = pool(context, params);
       return worker -> {
         Draw draw = new Draw(worker, pool.size());
-        // The draw alone, as the original's baseline: the index and the message it picks. Parsing belongs to the
+        // The draw alone, as the original's baseline: the index and the message it picks. Parsing
+        // belongs to the
         // signature being measured, not to the baseline subtracted from it.
         return () -> {
           byte[] message = pool.get(draw.next());
@@ -105,7 +110,8 @@ public final class SpiWorkloads {
 
     @Override
     public String description() {
-      return "sign a random pacs.008 PIX message (XMLDSig in AppHdr/Sgntr, three references) with one shared signer, the test PKI's " + SIGNER;
+      return "sign a random pacs.008 PIX message (XMLDSig in AppHdr/Sgntr, three references) with one shared signer, the test PKI's "
+          + SIGNER;
     }
 
     @Override
@@ -134,7 +140,9 @@ public final class SpiWorkloads {
 
     @Override
     public String description() {
-      return "verify a random signed pacs.008 PIX message (signed beforehand by the test PKI's " + SIGNER + ")";
+      return "verify a random signed pacs.008 PIX message (signed beforehand by the test PKI's "
+          + SIGNER
+          + ")";
     }
 
     @Override
@@ -150,7 +158,8 @@ public final class SpiWorkloads {
       }
       return worker -> {
         Draw draw = new Draw(worker, signed.length);
-        return () -> SpiSignature.verify(SpiSignature.parse(signed[draw.next()]), key.certificate());
+        return () ->
+            SpiSignature.verify(SpiSignature.parse(signed[draw.next()]), key.certificate());
       };
     }
   }

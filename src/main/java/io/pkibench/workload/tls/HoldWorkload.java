@@ -4,6 +4,7 @@ import io.netty.handler.ssl.SslContext;
 import io.pkibench.formats.tls.Connection;
 import io.pkibench.formats.tls.EchoProtocol;
 import io.pkibench.formats.tls.Http1;
+import io.pkibench.measure.ProcessMemory;
 import io.pkibench.plan.Durations;
 import io.pkibench.workload.api.CountedOutcomes;
 import io.pkibench.workload.api.LiveCounts;
@@ -30,18 +31,19 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import io.pkibench.measure.ProcessMemory;
 
 /**
- * {@code tls-hold}: how many TLS connections a server holds open, and what each costs it. A level is N connections, one per
- * worker ({@code --concurrency N}): they open no faster than {@code -p handshake-rate} in all (the ramp), stay open, and each
- * sends one request every {@code -p interval} ({@code tls://}: a {@code -p size}-byte request/response of tlsecho's protocol;
- * {@code https://HOST:PORT/PATH}: a kept-alive GET, e.g. nginx's {@code /bytes/128}). An operation is one request/response;
- * a connection's first is its handshake and first request together. A held connection that fails (the server closed it, a
- * reset, a wrong answer) is a failed operation, counted as lost, and opened again in the ramp's next free slot.
- * Per level the result counts: the most connections open at once, handshakes per second during the ramp, failed
- * handshakes and lost connections, and with {@code -p server-pid} the server's RSS growth per open connection (its process
- * and every descendant, read from /proc when the series ends, all connections still open).
+ * {@code tls-hold}: how many TLS connections a server holds open, and what each costs it. A level
+ * is N connections, one per worker ({@code --concurrency N}): they open no faster than {@code -p
+ * handshake-rate} in all (the ramp), stay open, and each sends one request every {@code -p
+ * interval} ({@code tls://}: a {@code -p size}-byte request/response of tlsecho's protocol; {@code
+ * https://HOST:PORT/PATH}: a kept-alive GET, e.g. nginx's {@code /bytes/128}). An operation is one
+ * request/response; a connection's first is its handshake and first request together. A held
+ * connection that fails (the server closed it, a reset, a wrong answer) is a failed operation,
+ * counted as lost, and opened again in the ramp's next free slot. Per level the result counts: the
+ * most connections open at once, handshakes per second during the ramp, failed handshakes and lost
+ * connections, and with {@code -p server-pid} the server's RSS growth per open connection (its
+ * process and every descendant, read from /proc when the series ends, all connections still open).
  */
 public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts {
   public static final String NAME = "tls-hold";
@@ -51,8 +53,13 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
   private final SslContext tls;
   private final String suite;
   private final int timeoutMillis;
-  /** tls:// targets: request bytes of tlsecho's protocol; https:// targets: the GET's head, and {@code size} is ignored. */
+
+  /**
+   * tls:// targets: request bytes of tlsecho's protocol; https:// targets: the GET's head, and
+   * {@code size} is ignored.
+   */
   private final int size;
+
   private final byte[] httpHead;
   private final double handshakeNanos;
   private final long intervalNanos;
@@ -60,7 +67,11 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
   private final int portsPerAddress;
   private final boolean loopbackTarget;
   private final long serverPid;
-  /** The server's RSS before this series opened anything, in KB (-1: no -p server-pid, or unreadable). */
+
+  /**
+   * The server's RSS before this series opened anything, in KB (-1: no -p server-pid, or
+   * unreadable).
+   */
   private final long serverRssBeforeKb;
 
   private final AtomicLong rampSlots = new AtomicLong();
@@ -71,14 +82,28 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
   private final AtomicLong handshakes = new AtomicLong();
   private final AtomicLong handshakeFailures = new AtomicLong();
   private final AtomicLong lost = new AtomicLong();
+
   /** When the last of the first N handshakes (one per worker) ended: the ramp's end. */
   private final AtomicLong firstRoundEndNanos = new AtomicLong();
+
   /** Of those first N, how many opened. */
   private final AtomicLong firstRoundOpened = new AtomicLong();
+
   private final java.util.Set<Connection> held = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-  private HoldWorkload(String target, InetSocketAddress address, SslContext tls, String suite, int timeoutMillis, int size, byte[] httpHead,
-      double handshakesPerSecond, long intervalNanos, SourceAddresses sources, boolean loopbackTarget, long serverPid) {
+  private HoldWorkload(
+      String target,
+      InetSocketAddress address,
+      SslContext tls,
+      String suite,
+      int timeoutMillis,
+      int size,
+      byte[] httpHead,
+      double handshakesPerSecond,
+      long intervalNanos,
+      SourceAddresses sources,
+      boolean loopbackTarget,
+      long serverPid) {
     this.target = target;
     this.address = address;
     this.tls = tls;
@@ -109,14 +134,26 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
 
     @Override
     public List<ParamSpec> params() {
-      List<ParamSpec> params = new ArrayList<>(List.of(
-          ParamSpec.free(ParamSpec.TARGET, "", "tls://HOST:PORT ('pkibench serve tlsecho') or https://HOST:PORT/PATH (a GET per request, e.g."
-              + " nginx's https://127.0.0.1:8453/bytes/128)"),
-          ParamSpec.free("handshake-rate", "200", "connections opened per second, in all, while the ramp runs"),
-          ParamSpec.free("interval", "1s", "each held connection sends one request this often"),
-          ParamSpec.free("size", "128", "bytes each way of a tls:// request"),
-          ParamSpec.free("server-pid", "", "the server's process id: its RSS (with its descendants') growth per held connection is reported"),
-          ParamSpec.free("timeout", "10s", "connect and read timeout")));
+      List<ParamSpec> params =
+          new ArrayList<>(
+              List.of(
+                  ParamSpec.free(
+                      ParamSpec.TARGET,
+                      "",
+                      "tls://HOST:PORT ('pkibench serve tlsecho') or https://HOST:PORT/PATH (a GET per request, e.g."
+                          + " nginx's https://127.0.0.1:8453/bytes/128)"),
+                  ParamSpec.free(
+                      "handshake-rate",
+                      "200",
+                      "connections opened per second, in all, while the ramp runs"),
+                  ParamSpec.free(
+                      "interval", "1s", "each held connection sends one request this often"),
+                  ParamSpec.free("size", "128", "bytes each way of a tls:// request"),
+                  ParamSpec.free(
+                      "server-pid",
+                      "",
+                      "the server's process id: its RSS (with its descendants') growth per held connection is reported"),
+                  ParamSpec.free("timeout", "10s", "connect and read timeout")));
       params.addAll(ClientTlsParams.specs());
       params.add(WorkerClients.spec());
       params.add(SourceAddresses.spec());
@@ -134,29 +171,51 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
       problems.addAll(WorkerClients.problems(params));
       String target = params.get(ParamSpec.TARGET);
       URI uri = uri(target);
-      if (uri == null && !target.isBlank()) problems.add("-p target=" + target + ": write tls://HOST:PORT or https://HOST:PORT/PATH, e.g. tls://127.0.0.1:8444");
+      if (uri == null && !target.isBlank())
+        problems.add(
+            "-p target="
+                + target
+                + ": write tls://HOST:PORT or https://HOST:PORT/PATH, e.g. tls://127.0.0.1:8444");
       try {
-        if (rate(params) <= 0) problems.add("-p handshake-rate=" + params.get("handshake-rate") + ": give a rate above 0, e.g. 200");
+        if (rate(params) <= 0)
+          problems.add(
+              "-p handshake-rate="
+                  + params.get("handshake-rate")
+                  + ": give a rate above 0, e.g. 200");
       } catch (NumberFormatException e) {
-        problems.add("-p handshake-rate=" + params.get("handshake-rate") + ": give connections per second, e.g. 200 or 200/s");
+        problems.add(
+            "-p handshake-rate="
+                + params.get("handshake-rate")
+                + ": give connections per second, e.g. 200 or 200/s");
       }
       try {
-        if (Durations.parse(params.get("interval")).toMillis() < 1) problems.add("-p interval=" + params.get("interval") + ": give at least 1ms");
+        if (Durations.parse(params.get("interval")).toMillis() < 1)
+          problems.add("-p interval=" + params.get("interval") + ": give at least 1ms");
       } catch (IllegalArgumentException e) {
         problems.add("-p interval=" + params.get("interval") + ": " + e.getMessage());
       }
       try {
         int size = params.bytes("size");
-        if (size < 1 || size > EchoProtocol.MAX_FRAME_BYTES) problems.add("-p size=" + params.get("size") + ": between 1 byte and 1m");
+        if (size < 1 || size > EchoProtocol.MAX_FRAME_BYTES)
+          problems.add("-p size=" + params.get("size") + ": between 1 byte and 1m");
       } catch (IllegalArgumentException e) {
         problems.add("-p size=" + params.get("size") + ": " + e.getMessage());
       }
       String pid = params.get("server-pid");
       if (!pid.isEmpty()) {
-        if (!pid.matches("[1-9][0-9]{0,9}")) problems.add("-p server-pid=" + pid + ": give a process id, e.g. the ready line's pid of 'serve tlsecho'");
-        else if (!Files.isReadable(Path.of("/proc", pid, "status"))) problems.add("-p server-pid=" + pid + ": no such process to read the memory of");
+        if (!pid.matches("[1-9][0-9]{0,9}"))
+          problems.add(
+              "-p server-pid="
+                  + pid
+                  + ": give a process id, e.g. the ready line's pid of 'serve tlsecho'");
+        else if (!Files.isReadable(Path.of("/proc", pid, "status")))
+          problems.add("-p server-pid=" + pid + ": no such process to read the memory of");
       }
-      problems.addAll(SourceAddresses.problems("-p " + SourceAddresses.PARAM, params.get(SourceAddresses.PARAM), uri == null ? null : uri.getHost()));
+      problems.addAll(
+          SourceAddresses.problems(
+              "-p " + SourceAddresses.PARAM,
+              params.get(SourceAddresses.PARAM),
+              uri == null ? null : uri.getHost()));
       return problems;
     }
 
@@ -168,13 +227,15 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
     @Override
     public long sourceAddresses(Params params) {
       URI uri = uri(params.get(ParamSpec.TARGET));
-      return SourceAddresses.parse(params.get(SourceAddresses.PARAM)).count(uri == null ? null : uri.getHost());
+      return SourceAddresses.parse(params.get(SourceAddresses.PARAM))
+          .count(uri == null ? null : uri.getHost());
     }
 
     @Override
     public List<String> notes(Params params) {
-      return List.of("tls-hold: one connection per worker; a level's warm-up should last the ramp (--concurrency / -p handshake-rate seconds),"
-          + " so that its measured iterations see every connection held");
+      return List.of(
+          "tls-hold: one connection per worker; a level's warm-up should last the ramp (--concurrency / -p handshake-rate seconds),"
+              + " so that its measured iterations see every connection held");
     }
 
     @Override
@@ -187,16 +248,29 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
       int port = uri.getPort() >= 0 ? uri.getPort() : 443;
       byte[] head = null;
       if (https) {
-        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+        String path =
+            uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
         head = Http1.head("GET", path, uri.getHost() + ":" + port, true, -1);
       }
       var client = ClientTlsParams.read(context, params);
       SslContext tls = client.context();
-      int timeout = (int) Math.min(Integer.MAX_VALUE, Durations.parse(params.get("timeout")).toMillis());
+      int timeout =
+          (int) Math.min(Integer.MAX_VALUE, Durations.parse(params.get("timeout")).toMillis());
       String pid = params.get("server-pid");
-      HoldWorkload w = new HoldWorkload(target, new InetSocketAddress(uri.getHost(), port), tls, params.get("suite"), timeout, params.bytes("size"), head,
-          rate(params), Durations.parse(params.get("interval")).toNanos(), SourceAddresses.parse(params.get(SourceAddresses.PARAM)),
-          SourceAddresses.isLoopback(uri.getHost()), pid.isEmpty() ? 0 : Long.parseLong(pid));
+      HoldWorkload w =
+          new HoldWorkload(
+              target,
+              new InetSocketAddress(uri.getHost(), port),
+              tls,
+              params.get("suite"),
+              timeout,
+              params.bytes("size"),
+              head,
+              rate(params),
+              Durations.parse(params.get("interval")).toNanos(),
+              SourceAddresses.parse(params.get(SourceAddresses.PARAM)),
+              SourceAddresses.isLoopback(uri.getHost()),
+              pid.isEmpty() ? 0 : Long.parseLong(pid));
       w.clients = WorkerClients.of(context, params, client);
       return w;
     }
@@ -210,7 +284,8 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
       try {
         URI uri = URI.create(target);
         boolean known = "tls".equals(uri.getScheme()) || "https".equals(uri.getScheme());
-        if (!known || uri.getHost() == null || ("tls".equals(uri.getScheme()) && uri.getPort() < 0)) return null;
+        if (!known || uri.getHost() == null || ("tls".equals(uri.getScheme()) && uri.getPort() < 0))
+          return null;
         return uri;
       } catch (IllegalArgumentException e) {
         return null;
@@ -218,26 +293,36 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
     }
   }
 
-  /** The next slot of the ramp's timetable, shared by every worker: the first claim starts the ramp. */
+  /**
+   * The next slot of the ramp's timetable, shared by every worker: the first claim starts the ramp.
+   */
   private long claimSlot() {
     long slot = rampSlots.getAndIncrement();
     if (slot == 0) rampStartNanos = System.nanoTime();
     long start;
-    while ((start = rampStartNanos) == 0) Thread.onSpinWait(); // the first claimant sets it in a moment
+    while ((start = rampStartNanos) == 0)
+      Thread.onSpinWait(); // the first claimant sets it in a moment
     return start + (long) (slot * handshakeNanos);
   }
 
-  /** With -p identities, each worker's own client (its held connection presents that worker's certificate); else all share {@link #tls}. */
+  /**
+   * With -p identities, each worker's own client (its held connection presents that worker's
+   * certificate); else all share {@link #tls}.
+   */
   private WorkerClients clients;
 
   @Override
   public Operation newOperation(int worker) throws Exception {
-    SslContext context = clients == null || !clients.perWorker() ? tls : clients.forWorker(worker).context();
+    SslContext context =
+        clients == null || !clients.perWorker() ? tls : clients.forWorker(worker).context();
     workers.accumulateAndGet(worker + 1, Math::max);
     return new Held(worker, context);
   }
 
-  /** One held connection: opened in its slot of the ramp, then one request every interval; reopened after a failure. */
+  /**
+   * One held connection: opened in its slot of the ramp, then one request every interval; reopened
+   * after a failure.
+   */
   private final class Held implements Paced {
     private final int worker;
     private final SslContext context;
@@ -254,7 +339,12 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
       this.context = context;
       this.frame = new byte[EchoProtocol.HEADER_BYTES + size];
       new SplittableRandom(0x5eed + worker).nextBytes(frame);
-      System.arraycopy(EchoProtocol.header(EchoProtocol.REQUEST, size, size), 0, frame, 0, EchoProtocol.HEADER_BYTES);
+      System.arraycopy(
+          EchoProtocol.header(EchoProtocol.REQUEST, size, size),
+          0,
+          frame,
+          0,
+          EchoProtocol.HEADER_BYTES);
       this.response = new byte[size];
     }
 
@@ -279,11 +369,19 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
 
     private void open() throws IOException {
       try {
-        connection = TlsWorkload.connect(address, sources.forWorker(worker, portsPerAddress, loopbackTarget), target, context, suite, List.of(),
-            timeoutMillis);
+        connection =
+            TlsWorkload.connect(
+                address,
+                sources.forWorker(worker, portsPerAddress, loopbackTarget),
+                target,
+                context,
+                suite,
+                List.of(),
+                timeoutMillis);
       } catch (IOException | RuntimeException e) {
         handshakeFailures.incrementAndGet();
-        due = -1; // the next attempt takes a slot of the ramp, so reopening never outruns -p handshake-rate
+        due = -1; // the next attempt takes a slot of the ramp, so reopening never outruns -p
+        // handshake-rate
         if (firstRound) firstRoundEnded(false);
         throw e;
       }
@@ -304,18 +402,24 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
       if (http != null) {
         Http1.Response r = http.exchange(httpHead, null);
         if (r.status() != 200) throw new IOException(target + " answered HTTP " + r.status());
-        if (!r.keepAlive()) throw new IOException(target + " closes the connection after each answer (Connection: close): nothing to hold");
+        if (!r.keepAlive())
+          throw new IOException(
+              target
+                  + " closes the connection after each answer (Connection: close): nothing to hold");
         return;
       }
-      ByteBuffer.wrap(frame, EchoProtocol.HEADER_BYTES, Math.min(8, size)).put(longBytes(++sequence), 0, Math.min(8, size));
+      ByteBuffer.wrap(frame, EchoProtocol.HEADER_BYTES, Math.min(8, size))
+          .put(longBytes(++sequence), 0, Math.min(8, size));
       connection.write(frame, 0, frame.length);
       try {
         connection.readFully(response, 0, size);
       } catch (java.io.EOFException e) {
         throw new java.io.EOFException("the server closed it (" + e.getMessage() + ")");
       }
-      if (!Arrays.equals(response, 0, size, frame, EchoProtocol.HEADER_BYTES, EchoProtocol.HEADER_BYTES + size)) {
-        throw new IOException("the answer differs from the request (not serve tlsecho's protocol? against a web server use an https:// target)");
+      if (!Arrays.equals(
+          response, 0, size, frame, EchoProtocol.HEADER_BYTES, EchoProtocol.HEADER_BYTES + size)) {
+        throw new IOException(
+            "the answer differs from the request (not serve tlsecho's protocol? against a web server use an https:// target)");
       }
     }
 
@@ -342,8 +446,8 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
   }
 
   /**
-   * This series' figures, named with its level so that levels do not add up: read when the series ends, every connection still
-   * open, so the server's RSS is read with all of them held.
+   * This series' figures, named with its level so that levels do not add up: read when the series
+   * ends, every connection still open, so the server's RSS is read with all of them held.
    */
   @Override
   public Map<String, Long> outcomes() {
@@ -352,7 +456,9 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
     out.put(level + "most open at once", mostOpen.get());
     out.put(level + "open at the end", open.get());
     long rampNanos = firstRoundEndNanos.get() - rampStartNanos;
-    if (rampStartNanos != 0 && rampNanos > 0) out.put(level + "handshakes/s in the ramp", Math.round(firstRoundOpened.get() * 1e9 / rampNanos));
+    if (rampStartNanos != 0 && rampNanos > 0)
+      out.put(
+          level + "handshakes/s in the ramp", Math.round(firstRoundOpened.get() * 1e9 / rampNanos));
     out.put(level + "failed handshakes", handshakeFailures.get());
     out.put(level + "held connections lost", lost.get());
     if (serverRssBeforeKb >= 0) {
@@ -360,7 +466,10 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
       long openNow = open.get();
       if (now >= 0) {
         out.put(level + "server RSS growth KB", now - serverRssBeforeKb);
-        if (openNow > 0) out.put(level + "server KB per connection", Math.round((now - serverRssBeforeKb) / (double) openNow));
+        if (openNow > 0)
+          out.put(
+              level + "server KB per connection",
+              Math.round((now - serverRssBeforeKb) / (double) openNow));
       }
     }
     return out;

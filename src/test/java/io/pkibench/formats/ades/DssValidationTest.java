@@ -1,6 +1,5 @@
 package io.pkibench.formats.ades;
 
-import io.pkibench.workload.ades.XadesWorkload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import eu.europa.esig.dss.enumerations.Indication;
@@ -25,7 +24,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** DSS's own ETSI validation of what the two-phase signer makes: TOTAL_PASSED at the level asked for, trust and revocation checked. */
+/**
+ * DSS's own ETSI validation of what the two-phase signer makes: TOTAL_PASSED at the level asked
+ * for, trust and revocation checked.
+ */
 class DssValidationTest {
   @TempDir static Path tmp;
   static TestKeys fixture;
@@ -38,12 +40,17 @@ class DssValidationTest {
     fixture = TestKeys.in(tmp);
     pki = fixture.pki;
     keys = fixture.keys;
-    signer = new TwoPhaseSigner(new TimeStampAuthority(keys.key("tsa"), InstantSource.system()), InstantSource.system());
+    signer =
+        new TwoPhaseSigner(
+            new TimeStampAuthority(keys.key("tsa"), InstantSource.system()),
+            InstantSource.system());
   }
 
   static Reports validate(byte[] signed, byte[] detachedContent) {
-    SignedDocumentValidator validator = SignedDocumentValidator.fromDocument(new InMemoryDocument(signed));
-    if (detachedContent != null) validator.setDetachedContents(List.of(new InMemoryDocument(detachedContent)));
+    SignedDocumentValidator validator =
+        SignedDocumentValidator.fromDocument(new InMemoryDocument(signed));
+    if (detachedContent != null)
+      validator.setDetachedContents(List.of(new InMemoryDocument(detachedContent)));
     CommonCertificateVerifier verifier = new CommonCertificateVerifier();
     CommonTrustedCertificateSource trusted = new CommonTrustedCertificateSource();
     trusted.addCertificate(new CertificateToken(pki.certificate("root-ca")));
@@ -53,8 +60,11 @@ class DssValidationTest {
     intermediates.addCertificate(new CertificateToken(pki.certificate("intermediate-b")));
     verifier.setAdjunctCertSources(intermediates);
     // The CRLs as a server that downloaded them would have them: offline, no network.
-    verifier.setCrlSource(new ExternalResourcesCRLSource(new FileDocument(pki.crl("intermediate-a").toFile()),
-        new FileDocument(pki.crl("intermediate-b").toFile()), new FileDocument(pki.crl("root-ca").toFile())));
+    verifier.setCrlSource(
+        new ExternalResourcesCRLSource(
+            new FileDocument(pki.crl("intermediate-a").toFile()),
+            new FileDocument(pki.crl("intermediate-b").toFile()),
+            new FileDocument(pki.crl("root-ca").toFile())));
     validator.setCertificateVerifier(verifier);
     return validator.validateDocument();
   }
@@ -63,7 +73,10 @@ class DssValidationTest {
     Reports reports = validate(signed, content);
     var simple = reports.getSimpleReport();
     String id = simple.getFirstSignatureId();
-    assertEquals(Indication.TOTAL_PASSED, simple.getIndication(id), level + ": " + simple.getSubIndication(id) + " " + simple.getAdESValidationErrors(id));
+    assertEquals(
+        Indication.TOTAL_PASSED,
+        simple.getIndication(id),
+        level + ": " + simple.getSubIndication(id) + " " + simple.getAdESValidationErrors(id));
     assertEquals(level, simple.getSignatureFormat(id));
   }
 
@@ -71,25 +84,54 @@ class DssValidationTest {
   void everyFormat_totalPassedAtItsLevel() throws Exception {
     byte[] content = AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, 4096);
     var key = keys.key("signer-rsa2048-2");
-    assertPassedAt(signer.sign(TwoPhaseSigner.Format.CADES, new InMemoryDocument(content), key, SignaturePackaging.DETACHED), content,
+    assertPassedAt(
+        signer.sign(
+            TwoPhaseSigner.Format.CADES,
+            new InMemoryDocument(content),
+            key,
+            SignaturePackaging.DETACHED),
+        content,
         SignatureLevel.CAdES_BASELINE_B);
-    assertPassedAt(signer.sign(TwoPhaseSigner.Format.CADES_T, new InMemoryDocument(content), key, SignaturePackaging.DETACHED), content,
+    assertPassedAt(
+        signer.sign(
+            TwoPhaseSigner.Format.CADES_T,
+            new InMemoryDocument(content),
+            key,
+            SignaturePackaging.DETACHED),
+        content,
         SignatureLevel.CAdES_BASELINE_T);
     byte[] pdf = SamplePdf.generate();
-    assertPassedAt(signer.sign(TwoPhaseSigner.Format.PADES, new InMemoryDocument(pdf), key, null), null, SignatureLevel.PAdES_BASELINE_B);
-    assertPassedAt(signer.sign(TwoPhaseSigner.Format.PADES_T, new InMemoryDocument(pdf), key, null), null, SignatureLevel.PAdES_BASELINE_T);
+    assertPassedAt(
+        signer.sign(TwoPhaseSigner.Format.PADES, new InMemoryDocument(pdf), key, null),
+        null,
+        SignatureLevel.PAdES_BASELINE_B);
+    assertPassedAt(
+        signer.sign(TwoPhaseSigner.Format.PADES_T, new InMemoryDocument(pdf), key, null),
+        null,
+        SignatureLevel.PAdES_BASELINE_T);
     byte[] xml = SampleXml.generate(4096);
-    assertPassedAt(signer.sign(TwoPhaseSigner.Format.XADES, new InMemoryDocument(xml), key, null), null, SignatureLevel.XAdES_BASELINE_B);
+    assertPassedAt(
+        signer.sign(TwoPhaseSigner.Format.XADES, new InMemoryDocument(xml), key, null),
+        null,
+        SignatureLevel.XAdES_BASELINE_B);
   }
 
   @Test
   void revokedSigner_isNotTotalPassed() throws Exception {
     byte[] content = AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, 1024);
-    byte[] signed = signer.sign(TwoPhaseSigner.Format.CADES, new InMemoryDocument(content), keys.key("signer-rsa2048-revoked"),
-        SignaturePackaging.DETACHED);
+    byte[] signed =
+        signer.sign(
+            TwoPhaseSigner.Format.CADES,
+            new InMemoryDocument(content),
+            keys.key("signer-rsa2048-revoked"),
+            SignaturePackaging.DETACHED);
     var simple = validate(signed, content).getSimpleReport();
     String id = simple.getFirstSignatureId();
-    assertEquals(Indication.INDETERMINATE, simple.getIndication(id), "revoked, and no proof the signature came before: " + simple.getSubIndication(id));
-    assertEquals(eu.europa.esig.dss.enumerations.SubIndication.REVOKED_NO_POE, simple.getSubIndication(id));
+    assertEquals(
+        Indication.INDETERMINATE,
+        simple.getIndication(id),
+        "revoked, and no proof the signature came before: " + simple.getSubIndication(id));
+    assertEquals(
+        eu.europa.esig.dss.enumerations.SubIndication.REVOKED_NO_POE, simple.getSubIndication(id));
   }
 }

@@ -26,9 +26,10 @@ import org.w3c.dom.Document;
 import org.w3c.dom.Node;
 
 /**
- * The PAdES and XAdES checks hold a document to exactly one signature: a second one (which of the two
- * would "the signature" be?) or none at all is refused, saying how many were found. The signatures are
- * DSS's, with a second SignerInfo or ds:Signature planted, or the signature taken out.
+ * The PAdES and XAdES checks hold a document to exactly one signature: a second one (which of the
+ * two would "the signature" be?) or none at all is refused, saying how many were found. The
+ * signatures are DSS's, with a second SignerInfo or ds:Signature planted, or the signature taken
+ * out.
  */
 class SignatureCountTest {
   @TempDir static Path tmp;
@@ -41,9 +42,19 @@ class SignatureCountTest {
     TestKeys fixture = TestKeys.in(tmp);
     signer = fixture.keys.key("signer-rsa2048-1");
     TwoPhaseSigner signing = new TwoPhaseSigner(null, InstantSource.system());
-    pades = signing.sign(TwoPhaseSigner.Format.PADES, new InMemoryDocument(SamplePdf.generate(), "sample.pdf"), signer, null);
-    xades = signing.sign(TwoPhaseSigner.Format.XADES, new InMemoryDocument(AdesChecks.sampleDocument(TwoPhaseSigner.Format.XADES, 2048), "doc.xml"),
-        signer, null);
+    pades =
+        signing.sign(
+            TwoPhaseSigner.Format.PADES,
+            new InMemoryDocument(SamplePdf.generate(), "sample.pdf"),
+            signer,
+            null);
+    xades =
+        signing.sign(
+            TwoPhaseSigner.Format.XADES,
+            new InMemoryDocument(
+                AdesChecks.sampleDocument(TwoPhaseSigner.Format.XADES, 2048), "doc.xml"),
+            signer,
+            null);
   }
 
   @Test
@@ -56,7 +67,9 @@ class SignatureCountTest {
   void padesCheck_cmsWithTwoSignerInfos_refusedCountingThem() throws Exception {
     CMSSignedData cms = new CMSSignedData(SignatureTimeStampCheckTest.cmsOf(pades));
     SignerInformation one = SignatureTimeStampCheckTest.signerOf(cms);
-    byte[] twice = CMSSignedData.replaceSigners(cms, new SignerInformationStore(List.of(one, one))).getEncoded();
+    byte[] twice =
+        CMSSignedData.replaceSigners(cms, new SignerInformationStore(List.of(one, one)))
+            .getEncoded();
     byte[] planted = SignatureTimeStampCheckTest.withCms(pades, twice);
     var e = assertThrows(SignatureException.class, () -> PadesVerifier.check(planted, signer));
     assertEquals("expected one SignerInfo in the PDF's CMS, found 2", e.getMessage());
@@ -64,7 +77,9 @@ class SignatureCountTest {
 
   @Test
   void padesCheck_pdfWithoutSignature_refused() throws Exception {
-    var e = assertThrows(SignatureException.class, () -> PadesVerifier.check(SamplePdf.generate(), signer));
+    var e =
+        assertThrows(
+            SignatureException.class, () -> PadesVerifier.check(SamplePdf.generate(), signer));
     assertEquals("the signed PDF has no signature dictionary", e.getMessage());
   }
 
@@ -93,7 +108,9 @@ class SignatureCountTest {
 
   static byte[] serialize(Document doc) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    TransformerFactory.newInstance().newTransformer().transform(new DOMSource(doc), new StreamResult(out));
+    TransformerFactory.newInstance()
+        .newTransformer()
+        .transform(new DOMSource(doc), new StreamResult(out));
     return out.toByteArray();
   }
 }

@@ -25,9 +25,10 @@ import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 
 /**
- * Fixed parties for golden RSFN vectors: a sender under "AC SERPRO Teste" (code 0x01, its key PKCS#1)
- * and a recipient under "AC Certisign Teste" (code 0x02, its key PKCS#8), made once with openssl and kept
- * as files beside this class; a clock inside their validity; a random source that repeats itself.
+ * Fixed parties for golden RSFN vectors: a sender under "AC SERPRO Teste" (code 0x01, its key
+ * PKCS#1) and a recipient under "AC Certisign Teste" (code 0x02, its key PKCS#8), made once with
+ * openssl and kept as files beside this class; a clock inside their validity; a random source that
+ * repeats itself.
  */
 final class RsfnFixture {
   static final Instant GOLDEN_TIME = Instant.parse("2027-06-01T00:00:00Z");
@@ -50,31 +51,46 @@ final class RsfnFixture {
   }
 
   static X509Certificate certificate(String name) throws Exception {
-    return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(new java.io.ByteArrayInputStream(resource(name)));
+    return (X509Certificate)
+        CertificateFactory.getInstance("X.509")
+            .generateCertificate(new java.io.ByteArrayInputStream(resource(name)));
   }
 
   static X509CRL crl(String name) throws Exception {
-    return (X509CRL) CertificateFactory.getInstance("X.509").generateCRL(new java.io.ByteArrayInputStream(resource(name)));
+    return (X509CRL)
+        CertificateFactory.getInstance("X.509")
+            .generateCRL(new java.io.ByteArrayInputStream(resource(name)));
   }
 
   /** {@code name}.key with {@code name}.pem, the key made inside {@code choice}'s provider. */
   static SigningKey key(String name, ProviderChoice choice) throws Exception {
     Object pem;
-    try (PEMParser parser = new PEMParser(new InputStreamReader(new java.io.ByteArrayInputStream(resource(name + ".key")), StandardCharsets.US_ASCII))) {
+    try (PEMParser parser =
+        new PEMParser(
+            new InputStreamReader(
+                new java.io.ByteArrayInputStream(resource(name + ".key")),
+                StandardCharsets.US_ASCII))) {
       pem = parser.readObject();
     }
-    PrivateKeyInfo info = pem instanceof PEMKeyPair pair ? pair.getPrivateKeyInfo() : (PrivateKeyInfo) pem;
+    PrivateKeyInfo info =
+        pem instanceof PEMKeyPair pair ? pair.getPrivateKeyInfo() : (PrivateKeyInfo) pem;
     Provider provider = choice.providerFor("Signature", "SHA256withRSA");
     PrivateKey key;
     try {
-      key = KeyFactory.getInstance("RSA", provider).generatePrivate(new PKCS8EncodedKeySpec(info.getEncoded()));
+      key =
+          KeyFactory.getInstance("RSA", provider)
+              .generatePrivate(new PKCS8EncodedKeySpec(info.getEncoded()));
     } catch (GeneralSecurityException e) {
-      key = KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(info.getEncoded()));
+      key =
+          KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(info.getEncoded()));
     }
     return new SigningKey(name, key, List.of(certificate(name + ".pem")), provider);
   }
 
-  /** The same bytes for the same seed: SHA-256 of seed ‖ counter, block after block. Only golden tests want this. */
+  /**
+   * The same bytes for the same seed: SHA-256 of seed ‖ counter, block after block. Only golden
+   * tests want this.
+   */
   static final class RepeatingRandom extends SecureRandom {
     private final byte[] seed;
     private long counter;
@@ -99,15 +115,24 @@ final class RsfnFixture {
     }
   }
 
-  /** The codec of the golden vectors: JDK provider (which takes the random source for RSA's padding), repeating random, fixed clock. */
+  /**
+   * The codec of the golden vectors: JDK provider (which takes the random source for RSA's
+   * padding), repeating random, fixed clock.
+   */
   static Protocol3 goldenCodec(List<X509CRL> crls) throws Exception {
-    return new Protocol3(CaCodes.defaults(), crls, CLOCK, ProviderChoice.JDK.providerFor("Cipher", "AES/GCM/NoPadding"), new RepeatingRandom("rsfn golden"),
+    return new Protocol3(
+        CaCodes.defaults(),
+        crls,
+        CLOCK,
+        ProviderChoice.JDK.providerFor("Cipher", "AES/GCM/NoPadding"),
+        new RepeatingRandom("rsfn golden"),
         Protocol3.DEFAULT_MAX_PAYLOAD_BYTES);
   }
 
   static byte[] payload() {
     return "<?xml version=\"1.0\"?><DOC><BCMSG><IdentdEmissor>00038166</IdentdEmissor><IdentdDestinatario>00000000</IdentdDestinatario>"
-        .concat("<NUOp>000381662027060100001</NUOp></BCMSG><SISMSG><STR0008><CodMsg>STR0008</CodMsg><VlrLanc>1500.00</VlrLanc></STR0008></SISMSG></DOC>")
+        .concat(
+            "<NUOp>000381662027060100001</NUOp></BCMSG><SISMSG><STR0008><CodMsg>STR0008</CodMsg><VlrLanc>1500.00</VlrLanc></STR0008></SISMSG></DOC>")
         .getBytes(StandardCharsets.UTF_8);
   }
 }

@@ -15,14 +15,19 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The spool's shared directory fsync: callers during a sync wait for the next one, which one of them runs for all. */
+/**
+ * The spool's shared directory fsync: callers during a sync wait for the next one, which one of
+ * them runs for all.
+ */
 class GroupCommitTest {
 
   /** Waits until {@code n} threads are parked in {@code threads}, or fails after 10 s. */
   private static void awaitWaiting(List<Thread> threads, int n) throws InterruptedException {
     long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
     while (threads.stream().filter(t -> t.getState() == Thread.State.WAITING).count() < n) {
-      assertTrue(System.nanoTime() < end, "threads waiting: " + threads.stream().map(Thread::getState).toList());
+      assertTrue(
+          System.nanoTime() < end,
+          "threads waiting: " + threads.stream().map(Thread::getState).toList());
       Thread.onSpinWait();
     }
   }
@@ -33,37 +38,45 @@ class GroupCommitTest {
     AtomicInteger syncs = new AtomicInteger();
     CountDownLatch firstMayEnd = new CountDownLatch(1);
     CountDownLatch firstRunning = new CountDownLatch(1);
-    GroupCommit group = new GroupCommit(() -> {
-      if (syncs.incrementAndGet() == 1) {
-        firstRunning.countDown();
-        try {
-          firstMayEnd.await();
-        } catch (InterruptedException e) {
-          throw new IOException(e);
-        }
-      }
-    });
-    Thread first = Thread.ofPlatform().start(() -> {
-      try {
-        group.await();
-      } catch (IOException e) {
-        throw new RuntimeException(e);
-      }
-    });
+    GroupCommit group =
+        new GroupCommit(
+            () -> {
+              if (syncs.incrementAndGet() == 1) {
+                firstRunning.countDown();
+                try {
+                  firstMayEnd.await();
+                } catch (InterruptedException e) {
+                  throw new IOException(e);
+                }
+              }
+            });
+    Thread first =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  try {
+                    group.await();
+                  } catch (IOException e) {
+                    throw new RuntimeException(e);
+                  }
+                });
     assertTrue(firstRunning.await(10, TimeUnit.SECONDS));
     AtomicInteger returnedDuringFirst = new AtomicInteger();
     AtomicInteger returned = new AtomicInteger();
     List<Thread> late = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
-      late.add(Thread.ofPlatform().start(() -> {
-        try {
-          group.await();
-          if (firstMayEnd.getCount() == 1) returnedDuringFirst.incrementAndGet();
-          returned.incrementAndGet();
-        } catch (IOException e) {
-          throw new RuntimeException(e);
-        }
-      }));
+      late.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    try {
+                      group.await();
+                      if (firstMayEnd.getCount() == 1) returnedDuringFirst.incrementAndGet();
+                      returned.incrementAndGet();
+                    } catch (IOException e) {
+                      throw new RuntimeException(e);
+                    }
+                  }));
     }
     awaitWaiting(late, 5);
     assertEquals(0, returned.get(), "a caller that came during a sync is not covered by it");
@@ -79,9 +92,11 @@ class GroupCommitTest {
   @Timeout(30)
   void await_theSyncFails_itsRunnerIsToldAndTheNextCallerSyncsAgain() throws Exception {
     AtomicInteger syncs = new AtomicInteger();
-    GroupCommit group = new GroupCommit(() -> {
-      if (syncs.incrementAndGet() == 1) throw new IOException("disk gone");
-    });
+    GroupCommit group =
+        new GroupCommit(
+            () -> {
+              if (syncs.incrementAndGet() == 1) throw new IOException("disk gone");
+            });
     IOException e = assertThrows(IOException.class, group::await);
     assertEquals("disk gone", e.getMessage());
     group.await();

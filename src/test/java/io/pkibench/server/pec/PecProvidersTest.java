@@ -4,15 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pkibench.formats.pec.PecMessages;
+import io.pkibench.formats.pec.PecSender;
+import io.pkibench.formats.pec.ReliabilityCheck;
+import io.pkibench.formats.pec.SentMessage;
 import io.pkibench.session.ForkedSeries;
 import io.pkibench.study.ServiceProcess;
 import io.pkibench.testing.Await;
 import io.pkibench.testing.Openssl;
 import io.pkibench.testing.TestKeys;
-import io.pkibench.formats.pec.PecMessages;
-import io.pkibench.formats.pec.PecSender;
-import io.pkibench.formats.pec.ReliabilityCheck;
-import io.pkibench.formats.pec.SentMessage;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -37,12 +37,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two providers, each its own JVM ({@code pkibench serve pec}), mailing each other over SMTP on
- * loopback: the reliability check passes, Python's mailbox module opens the Maildirs, openssl verifies
- * what they hold; a provider killed under load and restarted loses and duplicates nothing; a peer down
- * for 10 s gets its envelopes when it is back; garbage, an oversized message and one without a
- * Message-ID are answered and the server stays up.
+ * loopback: the reliability check passes, Python's mailbox module opens the Maildirs, openssl
+ * verifies what they hold; a provider killed under load and restarted loses and duplicates nothing;
+ * a peer down for 10 s gets its envelopes when it is back; garbage, an oversized message and one
+ * without a Message-ID are answered and the server stays up.
  */
-@Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES) // it talks to two provider JVMs: a hang ends, said as one
+@Timeout(
+    value = 5,
+    unit =
+        java.util.concurrent.TimeUnit
+            .MINUTES) // it talks to two provider JVMs: a hang ends, said as one
 class PecProvidersTest {
   @TempDir static Path dir;
   static TestKeys keys;
@@ -69,17 +73,37 @@ class PecProvidersTest {
     ServiceProcess start(int n) throws Exception {
       int port = n == 1 ? port1 : port2;
       int peerPort = n == 1 ? port2 : port1;
-      List<String> args = List.of("serve", "pec", "--domain", "pec" + n + ".test", "--port", Integer.toString(port), "--peer",
-          "pec" + (3 - n) + ".test=127.0.0.1:" + peerPort, "--workers", "2", "--spool", root.resolve("spool" + n).toString(), "--mailboxes",
-          root.resolve("mail" + n).toString(), "--pki", keys.pki.dir().toString());
-      ServiceProcess p = ServiceProcess.start(ForkedSeries.thisJvm(), args, Map.of("PATH", System.getenv("PATH")));
+      List<String> args =
+          List.of(
+              "serve",
+              "pec",
+              "--domain",
+              "pec" + n + ".test",
+              "--port",
+              Integer.toString(port),
+              "--peer",
+              "pec" + (3 - n) + ".test=127.0.0.1:" + peerPort,
+              "--workers",
+              "2",
+              "--spool",
+              root.resolve("spool" + n).toString(),
+              "--mailboxes",
+              root.resolve("mail" + n).toString(),
+              "--pki",
+              keys.pki.dir().toString());
+      ServiceProcess p =
+          ServiceProcess.start(ForkedSeries.thisJvm(), args, Map.of("PATH", System.getenv("PATH")));
       if (n == 1) p1 = p;
       else p2 = p;
       return p;
     }
 
     PecSender via(int n) {
-      return new PecSender("127.0.0.1", n == 1 ? port1 : port2, InstantSource.system(), PecAttacksTest.loginsOf(keys));
+      return new PecSender(
+          "127.0.0.1",
+          n == 1 ? port1 : port2,
+          InstantSource.system(),
+          PecAttacksTest.loginsOf(keys));
     }
 
     List<Path> mailboxes() {
@@ -103,7 +127,13 @@ class PecProvidersTest {
 
   static SentMessage send(PecSender sender, String from, List<String> to, int n, String tag) {
     String id = "<" + tag + "." + n + "@" + from.substring(from.indexOf('@') + 1) + ">";
-    PecSender.Outcome o = sender.send(from, to, id, PecMessages.message(from, String.join(", ", to), id, tag + " " + n, 56 * 1024 + n * 97, n));
+    PecSender.Outcome o =
+        sender.send(
+            from,
+            to,
+            id,
+            PecMessages.message(
+                from, String.join(", ", to), id, tag + " " + n, 56 * 1024 + n * 97, n));
     return o.acknowledged() ? o.sent() : null;
   }
 
@@ -112,72 +142,128 @@ class PecProvidersTest {
   }
 
   @Test
-  void two_providers_mail_each_other_nothing_is_lost_and_what_the_mailboxes_hold_verifies() throws Exception {
+  void two_providers_mail_each_other_nothing_is_lost_and_what_the_mailboxes_hold_verifies()
+      throws Exception {
     try (Pair pair = new Pair(dir.resolve("flow"))) {
       List<SentMessage> sent = new ArrayList<>();
-      for (int i = 1; i <= 12; i++) sent.add(send(pair.via(1), "user1@pec1.test", List.of("user1@pec2.test"), i, "flow"));
-      for (int i = 1; i <= 4; i++) sent.add(send(pair.via(2), "user2@pec2.test", List.of("user1@pec1.test", "user3@pec1.test"), i, "back"));
-      assertTrue(sent.stream().allMatch(java.util.Objects::nonNull), "every submission was acknowledged");
+      for (int i = 1; i <= 12; i++)
+        sent.add(send(pair.via(1), "user1@pec1.test", List.of("user1@pec2.test"), i, "flow"));
+      for (int i = 1; i <= 4; i++)
+        sent.add(
+            send(
+                pair.via(2),
+                "user2@pec2.test",
+                List.of("user1@pec1.test", "user3@pec1.test"),
+                i,
+                "back"));
+      assertTrue(
+          sent.stream().allMatch(java.util.Objects::nonNull), "every submission was acknowledged");
       ReliabilityCheck.Result r = settle(pair, sent);
       assertTrue(r.passed(), r.summary() + " " + r.findings());
       assertEquals("reliability: 16 messages, 0 lost, 0 duplicated", r.summary());
 
-      // a standard Maildir reader: Python's mailbox module, counting what each mailbox holds by kind
-      Path script = Files.writeString(dir.resolve("count.py"), String.join("\n",
-          "import mailbox, sys",
-          "for d in sys.argv[1:]:",
-          "    kinds = {}",
-          "    for m in mailbox.Maildir(d, create=False):",
-          "        k = m.get('X-Ricevuta') or m.get('X-Trasporto') or 'other'",
-          "        kinds[k] = kinds.get(k, 0) + 1",
-          "    print(d.rsplit('/', 1)[-1], sorted(kinds.items()))", ""));
-      Process py = new ProcessBuilder("python3", script.toString(), pair.root.resolve("mail1/user1@pec1.test").toString(),
-          pair.root.resolve("mail2/user1@pec2.test").toString(), pair.root.resolve("mail1/posta-certificata@pec1.test").toString())
-          .redirectErrorStream(true).start();
+      // a standard Maildir reader: Python's mailbox module, counting what each mailbox holds by
+      // kind
+      Path script =
+          Files.writeString(
+              dir.resolve("count.py"),
+              String.join(
+                  "\n",
+                  "import mailbox, sys",
+                  "for d in sys.argv[1:]:",
+                  "    kinds = {}",
+                  "    for m in mailbox.Maildir(d, create=False):",
+                  "        k = m.get('X-Ricevuta') or m.get('X-Trasporto') or 'other'",
+                  "        kinds[k] = kinds.get(k, 0) + 1",
+                  "    print(d.rsplit('/', 1)[-1], sorted(kinds.items()))",
+                  ""));
+      Process py =
+          new ProcessBuilder(
+                  "python3",
+                  script.toString(),
+                  pair.root.resolve("mail1/user1@pec1.test").toString(),
+                  pair.root.resolve("mail2/user1@pec2.test").toString(),
+                  pair.root.resolve("mail1/posta-certificata@pec1.test").toString())
+              .redirectErrorStream(true)
+              .start();
       String out = new String(py.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       assertEquals(0, py.waitFor(), out);
-      assertTrue(out.contains("user1@pec1.test [('accettazione', 12), ('avvenuta-consegna', 12), ('posta-certificata', 4)]"), out);
+      assertTrue(
+          out.contains(
+              "user1@pec1.test [('accettazione', 12), ('avvenuta-consegna', 12), ('posta-certificata', 4)]"),
+          out);
       assertTrue(out.contains("user1@pec2.test [('posta-certificata', 12)]"), out);
       assertTrue(out.contains("posta-certificata@pec1.test [('presa-in-carico', 12)]"), out);
 
-      // openssl verifies one document of each kind as it lies in a mailbox, after SMTP and the spool
-      for (String kind : List.of("X-Ricevuta: accettazione", "X-Ricevuta: avvenuta-consegna", "X-Trasporto: posta-certificata")) {
+      // openssl verifies one document of each kind as it lies in a mailbox, after SMTP and the
+      // spool
+      for (String kind :
+          List.of(
+              "X-Ricevuta: accettazione",
+              "X-Ricevuta: avvenuta-consegna",
+              "X-Trasporto: posta-certificata")) {
         Path doc = firstWith(pair.root.resolve("mail1/user1@pec1.test/new"), kind);
-        String v = Openssl.run("smime", "-verify", "-in", doc.toString(), "-CAfile", keys.pki.caChainPem().toString(), "-purpose", "any", "-out", "/dev/null");
+        String v =
+            Openssl.run(
+                "smime",
+                "-verify",
+                "-in",
+                doc.toString(),
+                "-CAfile",
+                keys.pki.caChainPem().toString(),
+                "-purpose",
+                "any",
+                "-out",
+                "/dev/null");
         assertTrue(v.contains("Verification successful"), kind + ": " + v);
       }
 
-      // the peer down: acceptance at once, the envelopes wait in the spool and go out when it is back
+      // the peer down: acceptance at once, the envelopes wait in the spool and go out when it is
+      // back
       pair.p2.close();
       pair.p2 = null;
       List<SentMessage> later = new ArrayList<>();
-      for (int i = 1; i <= 3; i++) later.add(send(pair.via(1), "user1@pec1.test", List.of("user1@pec2.test"), i, "queued"));
-      assertTrue(later.stream().allMatch(java.util.Objects::nonNull), "accepted while the peer is down");
-      Await.until(Duration.ofSeconds(30), "the three envelopes to wait in pec1's spool for pec2.test", () -> outgoing(pair.root.resolve("spool1")) == 3);
+      for (int i = 1; i <= 3; i++)
+        later.add(send(pair.via(1), "user1@pec1.test", List.of("user1@pec2.test"), i, "queued"));
+      assertTrue(
+          later.stream().allMatch(java.util.Objects::nonNull), "accepted while the peer is down");
+      Await.until(
+          Duration.ofSeconds(30),
+          "the three envelopes to wait in pec1's spool for pec2.test",
+          () -> outgoing(pair.root.resolve("spool1")) == 3);
       pair.start(2);
       ReliabilityCheck.Result r2 = settle(pair, later);
       assertTrue(r2.passed(), r2.summary() + " " + r2.findings());
 
-      // garbage, a 50 MB message, a message without a Message-ID: each answered, the provider still up
+      // garbage, a 50 MB message, a message without a Message-ID: each answered, the provider still
+      // up
       try (Socket s = new Socket("127.0.0.1", pair.port1)) {
         s.setSoTimeout(30_000);
-        BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.ISO_8859_1));
+        BufferedReader in =
+            new BufferedReader(
+                new InputStreamReader(s.getInputStream(), StandardCharsets.ISO_8859_1));
         OutputStream o = s.getOutputStream();
         assertTrue(in.readLine().startsWith("220"));
         o.write("\u0001\u00ff GARBAGE \r\n".getBytes(StandardCharsets.ISO_8859_1));
         String answer = in.readLine();
-        assertTrue(answer.startsWith("5") || answer.startsWith("421"), "garbage is refused: " + answer);
+        assertTrue(
+            answer.startsWith("5") || answer.startsWith("421"), "garbage is refused: " + answer);
       }
       try (Socket s = new Socket("127.0.0.1", pair.port1)) {
         s.setSoTimeout(30_000);
-        BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.ISO_8859_1));
+        BufferedReader in =
+            new BufferedReader(
+                new InputStreamReader(s.getInputStream(), StandardCharsets.ISO_8859_1));
         OutputStream o = s.getOutputStream();
         assertTrue(in.readLine().startsWith("220"));
         o.write("EHLO test\r\n".getBytes(StandardCharsets.US_ASCII));
         String l;
-        while ((l = in.readLine()).startsWith("250-")) { }
-        // from outside to a user of ours (submission needs a login, which this raw conversation does not do)
-        o.write("MAIL FROM:<someone@elsewhere.test>\r\nRCPT TO:<user1@pec1.test>\r\nDATA\r\n".getBytes(StandardCharsets.US_ASCII));
+        while ((l = in.readLine()).startsWith("250-")) {}
+        // from outside to a user of ours (submission needs a login, which this raw conversation
+        // does not do)
+        o.write(
+            "MAIL FROM:<someone@elsewhere.test>\r\nRCPT TO:<user1@pec1.test>\r\nDATA\r\n"
+                .getBytes(StandardCharsets.US_ASCII));
         assertTrue(in.readLine().startsWith("250"));
         assertTrue(in.readLine().startsWith("250"));
         assertTrue(in.readLine().startsWith("354"));
@@ -189,14 +275,32 @@ class PecProvidersTest {
         String reply = in.readLine();
         assertTrue(reply.startsWith("552"), "50 MB past the 32 MB limit: " + reply);
       }
-      String noId = "From: user1@pec1.test\r\nTo: user1@pec2.test\r\nSubject: no id\r\n\r\nhello\r\n";
-      PecSender.Outcome o = pair.via(1).send("user1@pec1.test", List.of("user1@pec2.test"), "(none)", noId.getBytes(StandardCharsets.US_ASCII));
+      String noId =
+          "From: user1@pec1.test\r\nTo: user1@pec2.test\r\nSubject: no id\r\n\r\nhello\r\n";
+      PecSender.Outcome o =
+          pair.via(1)
+              .send(
+                  "user1@pec1.test",
+                  List.of("user1@pec2.test"),
+                  "(none)",
+                  noId.getBytes(StandardCharsets.US_ASCII));
       assertTrue(o.acknowledged(), "taken, then answered per the rules: " + o.problem());
-      Await.until(Duration.ofSeconds(20), "a non-acceptance receipt to reach the sender",
-          () -> firstWithOrNull(pair.root.resolve("mail1/user1@pec1.test/new"), "X-Ricevuta: non-accettazione") != null);
-      Path nonAcceptance = firstWith(pair.root.resolve("mail1/user1@pec1.test/new"), "X-Ricevuta: non-accettazione");
-      assertTrue(Files.readString(nonAcceptance, StandardCharsets.ISO_8859_1).contains("AVVISO DI NON ACCETTAZIONE: no id"));
-      assertTrue(send(pair.via(1), "user1@pec1.test", List.of("user1@pec2.test"), 99, "after") != null, "the provider is still up");
+      Await.until(
+          Duration.ofSeconds(20),
+          "a non-acceptance receipt to reach the sender",
+          () ->
+              firstWithOrNull(
+                      pair.root.resolve("mail1/user1@pec1.test/new"),
+                      "X-Ricevuta: non-accettazione")
+                  != null);
+      Path nonAcceptance =
+          firstWith(pair.root.resolve("mail1/user1@pec1.test/new"), "X-Ricevuta: non-accettazione");
+      assertTrue(
+          Files.readString(nonAcceptance, StandardCharsets.ISO_8859_1)
+              .contains("AVVISO DI NON ACCETTAZIONE: no id"));
+      assertTrue(
+          send(pair.via(1), "user1@pec1.test", List.of("user1@pec2.test"), 99, "after") != null,
+          "the provider is still up");
     }
   }
 
@@ -208,35 +312,54 @@ class PecProvidersTest {
       AtomicInteger refused = new AtomicInteger();
       List<Thread> senders = new ArrayList<>();
       for (int w = 0; w < 3; w++) {
-        senders.add(Thread.ofPlatform().start(() -> {
-          int n;
-          while ((n = next.incrementAndGet()) <= 60) {
-            // a submission not acknowledged is retried with the same Message-ID, as a mail client would: if the
-            // provider had it on disk before it died, the retry is recognised and not done twice
-            SentMessage m = null;
-            for (int attempt = 0; attempt < 200 && m == null; attempt++) {
-              m = send(pair.via(1), "user1@pec1.test", List.of("user1@pec2.test"), n, "kill");
-              if (m == null) {
-                refused.incrementAndGet();
-                try {
-                  Thread.sleep(100);
-                } catch (InterruptedException e) {
-                  return;
-                }
-              }
-            }
-            if (m != null) sent.add(m);
-          }
-        }));
+        senders.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      int n;
+                      while ((n = next.incrementAndGet()) <= 60) {
+                        // a submission not acknowledged is retried with the same Message-ID, as a
+                        // mail client would: if the
+                        // provider had it on disk before it died, the retry is recognised and not
+                        // done twice
+                        SentMessage m = null;
+                        for (int attempt = 0; attempt < 200 && m == null; attempt++) {
+                          m =
+                              send(
+                                  pair.via(1),
+                                  "user1@pec1.test",
+                                  List.of("user1@pec2.test"),
+                                  n,
+                                  "kill");
+                          if (m == null) {
+                            refused.incrementAndGet();
+                            try {
+                              Thread.sleep(100);
+                            } catch (InterruptedException e) {
+                              return;
+                            }
+                          }
+                        }
+                        if (m != null) sent.add(m);
+                      }
+                    }));
       }
       Await.until(Duration.ofSeconds(60), "15 messages acknowledged", () -> sent.size() >= 15);
       pair.p1.kill(); // the sending provider, with acknowledged messages in its spool
       int refusedBefore = refused.get();
-      Await.until(Duration.ofSeconds(30), "a submission refused while pec1 is down", () -> refused.get() > refusedBefore || next.get() > 60);
+      Await.until(
+          Duration.ofSeconds(30),
+          "a submission refused while pec1 is down",
+          () -> refused.get() > refusedBefore || next.get() > 60);
       pair.start(1);
-      Await.until(Duration.ofSeconds(60), "35 messages acknowledged, or all 60 handed in", () -> sent.size() >= 35 || next.get() > 60);
+      Await.until(
+          Duration.ofSeconds(60),
+          "35 messages acknowledged, or all 60 handed in",
+          () -> sent.size() >= 35 || next.get() > 60);
       pair.p2.kill(); // the receiving provider, mid-delivery
-      Await.until(Duration.ofSeconds(30), "pec1 to hold an envelope for the dead pec2, or every message to be in",
+      Await.until(
+          Duration.ofSeconds(30),
+          "pec1 to hold an envelope for the dead pec2, or every message to be in",
           () -> outgoing(pair.root.resolve("spool1")) > 0 || next.get() > 60);
       pair.start(2);
       for (Thread t : senders) {
@@ -245,15 +368,26 @@ class PecProvidersTest {
       }
       ReliabilityCheck.Result r = settle(pair, new ArrayList<>(sent));
       assertTrue(r.passed(), r.summary() + " " + r.findings());
-      assertEquals(60, sent.size(), "every message acknowledged in the end; " + refused.get() + " attempts refused while a provider was down");
+      assertEquals(
+          60,
+          sent.size(),
+          "every message acknowledged in the end; "
+              + refused.get()
+              + " attempts refused while a provider was down");
     }
   }
 
-  /** How many results wait in {@code spool} to be carried (to a peer), as its provider's stats.json says (rewritten every half second). */
+  /**
+   * How many results wait in {@code spool} to be carried (to a peer), as its provider's stats.json
+   * says (rewritten every half second).
+   */
   static long outgoing(Path spool) throws Exception {
     Path stats = spool.resolve("stats.json");
     if (!Files.isRegularFile(stats)) return 0;
-    return new com.fasterxml.jackson.databind.ObjectMapper().readTree(stats.toFile()).path("waitingItems").asLong();
+    return new com.fasterxml.jackson.databind.ObjectMapper()
+        .readTree(stats.toFile())
+        .path("waitingItems")
+        .asLong();
   }
 
   static Path firstWith(Path dir, String header) throws Exception {
@@ -266,7 +400,8 @@ class PecProvidersTest {
     if (!Files.isDirectory(dir)) return null;
     try (Stream<Path> files = Files.list(dir)) {
       for (Path f : files.sorted().toList()) {
-        if (new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1).contains("\r\n" + header + "\r\n")) return f;
+        if (new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1)
+            .contains("\r\n" + header + "\r\n")) return f;
       }
     }
     return null;

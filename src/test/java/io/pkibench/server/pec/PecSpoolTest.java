@@ -21,27 +21,45 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The spool's journal: a torn last record cut on opening, a process SIGKILLed mid-batch losing nothing it acknowledged, compaction. */
+/**
+ * The spool's journal: a torn last record cut on opening, a process SIGKILLed mid-batch losing
+ * nothing it acknowledged, compaction.
+ */
 class PecSpoolTest {
   @TempDir Path dir;
 
   private static PecSpool.Job job(String id, int bytes) {
     byte[] body = new byte[bytes];
     for (int i = 0; i < bytes; i++) body[i] = (byte) ('a' + i % 26);
-    return new PecSpool.Job(id, "incoming", "someone@elsewhere.test", List.of("user1@pec1.test", "user2@pec1.test"), body);
+    return new PecSpool.Job(
+        id,
+        "incoming",
+        "someone@elsewhere.test",
+        List.of("user1@pec1.test", "user2@pec1.test"),
+        body);
   }
 
   private static PecSpool.Item item(String route, String messageId) {
-    return new PecSpool.Item(route, "ricevuta", "posta-certificata@pec1.test", List.of("user1@pec2.test"), messageId,
+    return new PecSpool.Item(
+        route,
+        "ricevuta",
+        "posta-certificata@pec1.test",
+        List.of("user1@pec2.test"),
+        messageId,
         messageId.getBytes(StandardCharsets.US_ASCII));
   }
 
-  /** j1 committed with two results (the first carried), j2 waiting; returns the journal's size before j3, the last record. */
+  /**
+   * j1 committed with two results (the first carried), j2 waiting; returns the journal's size
+   * before j3, the last record.
+   */
   private static long twoJobsThenALastOne(Path spoolDir) throws Exception {
     try (PecSpool spool = new PecSpool(spoolDir, new Durable())) {
       assertTrue(spool.store(job("j1", 3000)));
       assertTrue(spool.store(job("j2", 3000)));
-      spool.commit("j1", List.of(item("mailbox", "<a@pec1.test>"), item("relay:pec2.test", "<b@pec1.test>")));
+      spool.commit(
+          "j1",
+          List.of(item("mailbox", "<a@pec1.test>"), item("relay:pec2.test", "<b@pec1.test>")));
       spool.carried("j1/0");
       long before = Files.size(spoolDir.resolve("journal"));
       assertTrue(spool.store(job("j3", 2000)));
@@ -56,12 +74,14 @@ class PecSpoolTest {
 
   @Test
   @Timeout(60)
-  void open_lastRecordCutAtAnyPoint_keepsEveryWholeRecordCutsTheTornOneAndAppendsAfterIt() throws Exception {
+  void open_lastRecordCutAtAnyPoint_keepsEveryWholeRecordCutsTheTornOneAndAppendsAfterIt()
+      throws Exception {
     Path whole = dir.resolve("whole");
     long lastStart = twoJobsThenALastOne(whole);
     long end = Files.size(whole.resolve("journal"));
     List<Long> cuts = new ArrayList<>();
-    for (long c = lastStart; c < lastStart + 12; c++) cuts.add(c); // inside the header and the first bytes of the body
+    for (long c = lastStart; c < lastStart + 12; c++)
+      cuts.add(c); // inside the header and the first bytes of the body
     cuts.addAll(List.of(lastStart + (end - lastStart) / 2, end - 2, end - 1));
     for (long cut : cuts) {
       Path torn = dir.resolve("cut-" + cut);
@@ -71,13 +91,19 @@ class PecSpoolTest {
       }
       try (PecSpool spool = new PecSpool(torn, new Durable())) {
         assertEquals(cut - lastStart, spool.tornBytes(), "cut at " + cut);
-        assertEquals(List.of("j2"), spool.pendingJobs(), "cut at " + cut + ": j2 waits, j1 is done, the torn j3 was never acknowledged");
+        assertEquals(
+            List.of("j2"),
+            spool.pendingJobs(),
+            "cut at " + cut + ": j2 waits, j1 is done, the torn j3 was never acknowledged");
         assertEquals(List.of("j1/1"), spool.pendingItems(), "cut at " + cut);
         assertFalse(spool.known("j3"), "cut at " + cut);
         assertTrue(spool.store(job("j3", 2000)), "cut at " + cut + ": the sender's retry is taken");
       }
       try (PecSpool spool = new PecSpool(torn, new Durable())) {
-        assertEquals(0, spool.tornBytes(), "cut at " + cut + ": the retry was appended where the torn record was cut");
+        assertEquals(
+            0,
+            spool.tornBytes(),
+            "cut at " + cut + ": the retry was appended where the torn record was cut");
         assertEquals(List.of("j2", "j3"), spool.pendingJobs(), "cut at " + cut);
         assertEquals(2000, spool.read("j3").bytes().length);
       }
@@ -109,14 +135,16 @@ class PecSpoolTest {
   }
 
   /**
-   * A process storing 4 MB jobs from 4 threads, SIGKILLed once it has acknowledged 8 of them, at the moment the
-   * journal's size shows a record half written (every record has the same length): every acknowledged job is in the
-   * spool reopened, once and whole, and the torn record is cut. A kill that came after the write ended tears nothing:
-   * tried again in a fresh spool, up to 8 times.
+   * A process storing 4 MB jobs from 4 threads, SIGKILLed once it has acknowledged 8 of them, at
+   * the moment the journal's size shows a record half written (every record has the same length):
+   * every acknowledged job is in the spool reopened, once and whole, and the torn record is cut. A
+   * kill that came after the write ended tears nothing: tried again in a fresh spool, up to 8
+   * times.
    */
   @Test
   @Timeout(180)
-  void store_processKilledMidBatch_everyAcknowledgedJobRecoveredAndTheTornRecordCut() throws Exception {
+  void store_processKilledMidBatch_everyAcknowledgedJobRecoveredAndTheTornRecordCut()
+      throws Exception {
     long recordBytes;
     try (PecSpool sample = new PecSpool(dir.resolve("sample"), new Durable())) {
       sample.store(SpoolKillChild.job("r1", 0, 0, new byte[SpoolKillChild.BODY_BYTES]));
@@ -131,19 +159,26 @@ class PecSpoolTest {
       Path journal = spoolDir.resolve("journal");
       List<String> cmd = new ArrayList<>(command);
       cmd.addAll(List.of(spoolDir.toString(), "r" + attempt));
-      Process child = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      Process child =
+          new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
       List<String> acked = Collections.synchronizedList(new ArrayList<>());
       List<String> lines = Collections.synchronizedList(new ArrayList<>());
-      Thread reader = Thread.ofPlatform().start(() -> {
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-          for (String line; (line = out.readLine()) != null; ) {
-            lines.add(line);
-            if (line.startsWith("ack ")) acked.add(line.split(" ")[1]);
-          }
-        } catch (java.io.IOException e) {
-          // the child was killed
-        }
-      });
+      Thread reader =
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    try (BufferedReader out =
+                        new BufferedReader(
+                            new InputStreamReader(
+                                child.getInputStream(), StandardCharsets.UTF_8))) {
+                      for (String line; (line = out.readLine()) != null; ) {
+                        lines.add(line);
+                        if (line.startsWith("ack ")) acked.add(line.split(" ")[1]);
+                      }
+                    } catch (java.io.IOException e) {
+                      // the child was killed
+                    }
+                  });
       long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (acked.size() < 8 && child.isAlive() && System.nanoTime() < end) Thread.onSpinWait();
       List<String> ackedBeforeKill;
@@ -159,13 +194,35 @@ class PecSpoolTest {
       assertTrue(ackedBeforeKill.size() >= 8, "acknowledged before the kill: " + lines);
       try (PecSpool spool = new PecSpool(spoolDir, new Durable())) {
         List<String> recovered = spool.pendingJobs();
-        assertTrue(recovered.containsAll(ackedBeforeKill), "every acknowledged job recovered: acked " + ackedBeforeKill + ", recovered " + recovered);
+        assertTrue(
+            recovered.containsAll(ackedBeforeKill),
+            "every acknowledged job recovered: acked "
+                + ackedBeforeKill
+                + ", recovered "
+                + recovered);
         assertEquals(recovered.size(), recovered.stream().distinct().count(), "each once");
-        for (String id : recovered) assertEquals(SpoolKillChild.BODY_BYTES, spool.read(id).bytes().length, id + " whole");
-        assertEquals(recordBytes * recovered.size(), Files.size(journal), "the journal cut to its whole records");
+        for (String id : recovered)
+          assertEquals(SpoolKillChild.BODY_BYTES, spool.read(id).bytes().length, id + " whole");
+        assertEquals(
+            recordBytes * recovered.size(),
+            Files.size(journal),
+            "the journal cut to its whole records");
         tornSeen = spool.tornBytes() > 0;
-        said.add("attempt " + attempt + ": killed at " + sizeSeen + " bytes (" + sizeSeen % recordBytes + " into a record), " + ackedBeforeKill.size()
-            + " acknowledged, " + recovered.size() + " recovered, torn " + spool.tornBytes() + " bytes; " + lines.getLast());
+        said.add(
+            "attempt "
+                + attempt
+                + ": killed at "
+                + sizeSeen
+                + " bytes ("
+                + sizeSeen % recordBytes
+                + " into a record), "
+                + ackedBeforeKill.size()
+                + " acknowledged, "
+                + recovered.size()
+                + " recovered, torn "
+                + spool.tornBytes()
+                + " bytes; "
+                + lines.getLast());
       }
     }
     System.out.println(String.join("\n", said));
@@ -179,15 +236,21 @@ class PecSpoolTest {
     long before;
     try (PecSpool spool = new PecSpool(spoolDir, new Durable())) {
       for (String id : List.of("j1", "j2", "j3", "j4")) assertTrue(spool.store(job(id, 50_000)));
-      spool.commit("j1", List.of(item("mailbox", "<a@pec1.test>"), item("relay:pec2.test", "<b@pec1.test>")));
+      spool.commit(
+          "j1",
+          List.of(item("mailbox", "<a@pec1.test>"), item("relay:pec2.test", "<b@pec1.test>")));
       spool.carried("j1/0");
       spool.commit("j2", List.of());
       spool.fail("j3", "our code failed on it");
       before = Files.size(spoolDir.resolve("journal"));
       assertFalse(spool.compactPast(before + 1), "under the threshold nothing is rewritten");
       assertTrue(spool.compactPast(0));
-      assertTrue(Files.size(spoolDir.resolve("journal")) < before - 100_000, "two finished jobs' bytes gone: " + before + " → "
-          + Files.size(spoolDir.resolve("journal")));
+      assertTrue(
+          Files.size(spoolDir.resolve("journal")) < before - 100_000,
+          "two finished jobs' bytes gone: "
+              + before
+              + " → "
+              + Files.size(spoolDir.resolve("journal")));
       assertTrue(spool.store(job("j5", 100)), "appends go on after the rewrite");
     }
     try (PecSpool spool = new PecSpool(spoolDir, new Durable())) {
@@ -195,8 +258,11 @@ class PecSpoolTest {
       assertEquals(List.of("j4", "j5"), spool.pendingJobs());
       assertEquals(List.of("j1/1"), spool.pendingItems());
       assertEquals("<b@pec1.test>", spool.readItem("j1/1").messageId());
-      for (String id : List.of("j1", "j2", "j3")) assertFalse(spool.store(job(id, 100)), id + " is known done: a retry is dropped");
-      assertTrue(Files.isRegularFile(spoolDir.resolve("failed/j3.job")), "the failed job kept for a person");
+      for (String id : List.of("j1", "j2", "j3"))
+        assertFalse(spool.store(job(id, 100)), id + " is known done: a retry is dropped");
+      assertTrue(
+          Files.isRegularFile(spoolDir.resolve("failed/j3.job")),
+          "the failed job kept for a person");
     }
   }
 
@@ -208,13 +274,15 @@ class PecSpoolTest {
   }
 
   /**
-   * Deliveries cost no fsync each; a checkpoint costs one for all of them and ends their records: reopened after both
-   * files vanished, the spool rewrites only the delivery made after the checkpoint (the one before it was on the disk, so
-   * its reader deleted it and it stays deleted), and compaction flushes and forgets the rest.
+   * Deliveries cost no fsync each; a checkpoint costs one for all of them and ends their records:
+   * reopened after both files vanished, the spool rewrites only the delivery made after the
+   * checkpoint (the one before it was on the disk, so its reader deleted it and it stays deleted),
+   * and compaction flushes and forgets the rest.
    */
   @Test
   @Timeout(60)
-  void restoreDeliveries_oneBeforeACheckpointOneAfter_onlyTheLaterRewrittenAndCompactionForgetsIt() throws Exception {
+  void restoreDeliveries_oneBeforeACheckpointOneAfter_onlyTheLaterRewrittenAndCompactionForgetsIt()
+      throws Exception {
     Path spoolDir = dir.resolve("deliveries");
     Path mail = dir.resolve("mail");
     Durable durable = new Durable();
@@ -245,7 +313,8 @@ class PecSpoolTest {
       assertArrayEquals(b, Files.readAllBytes(back.getFirst()), "rewritten byte for byte");
       assertEquals(1, spool.unsyncedDeliveries());
       assertTrue(spool.compactPast(0));
-      assertEquals(0, spool.unsyncedDeliveries(), "compaction flushed the mailboxes and dropped the record");
+      assertEquals(
+          0, spool.unsyncedDeliveries(), "compaction flushed the mailboxes and dropped the record");
     }
     try (PecSpool spool = new PecSpool(spoolDir, new Durable(), boxes::sync)) {
       assertEquals(0, spool.unsyncedDeliveries(), "none recorded in the compacted journal");

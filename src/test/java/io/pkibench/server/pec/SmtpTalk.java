@@ -8,7 +8,10 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
-/** A raw SMTP conversation on loopback, as an attacker or a careless client types it: one line out, one reply (all its lines) back. */
+/**
+ * A raw SMTP conversation on loopback, as an attacker or a careless client types it: one line out,
+ * one reply (all its lines) back.
+ */
 final class SmtpTalk implements AutoCloseable {
   final Socket socket;
   private InputStream in;
@@ -49,7 +52,12 @@ final class SmtpTalk implements AutoCloseable {
       ByteArrayOutputStream line = new ByteArrayOutputStream();
       int b;
       while ((b = in.read()) != '\n') {
-        if (b < 0) throw new IOException("closed by the server after '" + all + line.toString(StandardCharsets.ISO_8859_1) + "'");
+        if (b < 0)
+          throw new IOException(
+              "closed by the server after '"
+                  + all
+                  + line.toString(StandardCharsets.ISO_8859_1)
+                  + "'");
         if (b != '\r') line.write(b);
       }
       String text = line.toString(StandardCharsets.ISO_8859_1);
@@ -70,7 +78,9 @@ final class SmtpTalk implements AutoCloseable {
     return replies;
   }
 
-  /** DATA, the message (already CRLF, no line starting with a dot), the end; the reply to the end. */
+  /**
+   * DATA, the message (already CRLF, no line starting with a dot), the end; the reply to the end.
+   */
   String data(String message) throws IOException {
     String go = say("DATA");
     if (!go.startsWith("354")) return go;

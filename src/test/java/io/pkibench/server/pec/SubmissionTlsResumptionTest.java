@@ -20,7 +20,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A user's client submitting message after message to its provider resumes the TLS session of the first STARTTLS. */
+/**
+ * A user's client submitting message after message to its provider resumes the TLS session of the
+ * first STARTTLS.
+ */
 class SubmissionTlsResumptionTest {
   @TempDir static Path dir;
   static TestKeys keys;
@@ -31,37 +34,73 @@ class SubmissionTlsResumptionTest {
   }
 
   private static SSLSession session(int port, PecLogin login) throws Exception {
-    try (SmtpClient.Connection c = SmtpClient.Connection.open("127.0.0.1", port, "pkibench-sender", Duration.ofSeconds(20), login, null)) {
+    try (SmtpClient.Connection c =
+        SmtpClient.Connection.open(
+            "127.0.0.1", port, "pkibench-sender", Duration.ofSeconds(20), login, null)) {
       return c.tlsSession();
     }
   }
 
   /**
-   * pec-send logs each user in through one {@link PecLogin}, one SSLContext, for all its submissions: the JDK's client
-   * session cache then resumes the first STARTTLS session, sparing the provider an RSA signature per message.
+   * pec-send logs each user in through one {@link PecLogin}, one SSLContext, for all its
+   * submissions: the JDK's client session cache then resumes the first STARTTLS session, sparing
+   * the provider an RSA signature per message.
    */
   @Test
   @Timeout(60)
   void open_secondSubmissionWithTheSameLogin_resumesTheFirstSession() throws Exception {
     var key = keys.keys.key("signer-rsa2048-1");
     var index = new ProviderIndex(Map.of("pec1.test", key.certificate()));
-    var provider = new PecProvider("pec1.test", "pkibench provider pec1.test", key, index, InstantSource.system(), ZoneId.of("Europe/Rome"));
-    var config = new PecServer.Config("pec1.test", "127.0.0.1", 0, Map.of(), 1, dir.resolve("spool"), dir.resolve("mail"), 1 << 20, 10, 20,
-        Duration.ofSeconds(30), PecServer.TEST_USERS, Duration.ofDays(1), PecServer.COMMAND_DEADLINE, PecServer.TRANSACTION_DEADLINE,
-        PecServer.MAX_CONNECTIONS_PER_ADDRESS);
+    var provider =
+        new PecProvider(
+            "pec1.test",
+            "pkibench provider pec1.test",
+            key,
+            index,
+            InstantSource.system(),
+            ZoneId.of("Europe/Rome"));
+    var config =
+        new PecServer.Config(
+            "pec1.test",
+            "127.0.0.1",
+            0,
+            Map.of(),
+            1,
+            dir.resolve("spool"),
+            dir.resolve("mail"),
+            1 << 20,
+            10,
+            20,
+            Duration.ofSeconds(30),
+            PecServer.TEST_USERS,
+            Duration.ofDays(1),
+            PecServer.COMMAND_DEADLINE,
+            PecServer.TRANSACTION_DEADLINE,
+            PecServer.MAX_CONNECTIONS_PER_ADDRESS);
     PecServer server = new PecServer(config, provider, PecAttacksTest.serverLogins(keys), s -> {});
     server.start();
     try {
-      int port = Integer.parseInt(server.baseUrl().substring(server.baseUrl().lastIndexOf(':') + 1));
+      int port =
+          Integer.parseInt(server.baseUrl().substring(server.baseUrl().lastIndexOf(':') + 1));
       PecLogin login = PecLogin.testUser(keys.pki, "user1@pec1.test");
       SSLSession first = session(port, login);
       SSLSession second = session(port, login);
       SSLSession fresh = session(port, PecLogin.testUser(keys.pki, "user1@pec1.test"));
-      // a resumed TLS 1.3 session gets an id of its own but keeps the creation time of the session it resumes
+      // a resumed TLS 1.3 session gets an id of its own but keeps the creation time of the session
+      // it resumes
       assertEquals("TLSv1.3", second.getProtocol());
-      assertEquals(first.getCreationTime(), second.getCreationTime(), "the second submission resumed the first one's session");
-      assertNotEquals(first.getCreationTime(), fresh.getCreationTime(), "a client with a context of its own makes a full handshake");
-      assertArrayEquals(first.getPeerCertificates(), second.getPeerCertificates(), "the provider's identity, as the full handshake checked it");
+      assertEquals(
+          first.getCreationTime(),
+          second.getCreationTime(),
+          "the second submission resumed the first one's session");
+      assertNotEquals(
+          first.getCreationTime(),
+          fresh.getCreationTime(),
+          "a client with a context of its own makes a full handshake");
+      assertArrayEquals(
+          first.getPeerCertificates(),
+          second.getPeerCertificates(),
+          "the provider's identity, as the full handshake checked it");
     } finally {
       server.close();
     }

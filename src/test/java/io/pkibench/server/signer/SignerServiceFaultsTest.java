@@ -39,20 +39,23 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The http:* client checks given a signing service that answers wrongly: a real HTTPS front on loopback
- * passes every call to the real service ({@code serve signer}'s server) and spoils its answer to the last
- * call of each operation — a byte of the signed document's signature value (raw in CAdES, hex in the PDF's
- * /Contents, base64 in ds:SignatureValue), a byte of the time-stamp token's signature, a login answered
- * {@code valid:false}, or an HTTP 500. Each must be counted as a failed operation naming what was wrong,
- * and the run must go on. (cades-t and pades reach the same checks as cades and pades-t: SignatureTimeStampCheckTest
- * shows the B-T part through AdesChecks.)
+ * The http:* client checks given a signing service that answers wrongly: a real HTTPS front on
+ * loopback passes every call to the real service ({@code serve signer}'s server) and spoils its
+ * answer to the last call of each operation — a byte of the signed document's signature value (raw
+ * in CAdES, hex in the PDF's /Contents, base64 in ds:SignatureValue), a byte of the time-stamp
+ * token's signature, a login answered {@code valid:false}, or an HTTP 500. Each must be counted as
+ * a failed operation naming what was wrong, and the run must go on. (cades-t and pades reach the
+ * same checks as cades and pades-t: SignatureTimeStampCheckTest shows the B-T part through
+ * AdesChecks.)
  */
-@org.junit.jupiter.api.Timeout(value = 3, unit = java.util.concurrent.TimeUnit.MINUTES) // talks to a server: a hang fails, said as one
+@org.junit.jupiter.api.Timeout(
+    value = 3,
+    unit = java.util.concurrent.TimeUnit.MINUTES) // talks to a server: a hang fails, said as one
 class SignerServiceFaultsTest {
   @TempDir static Path tmp;
   static TestKeys fixture;
@@ -60,17 +63,37 @@ class SignerServiceFaultsTest {
   static TamperingFront front;
   static final ObjectMapper JSON = new ObjectMapper();
 
-  /** What the front does to the answer of an operation's last call (finish, or the time-stamp reply). */
-  enum Fault { FLIP_SIGNATURE_VALUE, FLIP_TOKEN_SIGNATURE, LOGIN_NOT_VALID, HTTP_500, /** the answer's first half, sent as if whole */ TRUNCATED }
+  /**
+   * What the front does to the answer of an operation's last call (finish, or the time-stamp
+   * reply).
+   */
+  enum Fault {
+    FLIP_SIGNATURE_VALUE,
+    FLIP_TOKEN_SIGNATURE,
+    LOGIN_NOT_VALID,
+    HTTP_500,
+    /** the answer's first half, sent as if whole */
+    TRUNCATED
+  }
 
   @BeforeAll
   static void start() throws Exception {
     fixture = TestKeys.in(tmp);
     SigningKey tls = new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("tls-server");
-    service = new SignerServer(new TimeStampAuthority(fixture.keys.key("tsa"), InstantSource.system()),
-        CertificateLogin.of(fixture.pki, CertificateLogin.Revocation.CRL), TlsContexts.withIdentity(tls, null), "127.0.0.1", 0, InstantSource.system());
+    service =
+        new SignerServer(
+            new TimeStampAuthority(fixture.keys.key("tsa"), InstantSource.system()),
+            CertificateLogin.of(fixture.pki, CertificateLogin.Revocation.CRL),
+            TlsContexts.withIdentity(tls, null),
+            "127.0.0.1",
+            0,
+            InstantSource.system());
     service.start();
-    front = new TamperingFront(tls, URI.create(service.baseUrl()), TlsContexts.trusting(fixture.pki.certificate("root-ca")));
+    front =
+        new TamperingFront(
+            tls,
+            URI.create(service.baseUrl()),
+            TlsContexts.trusting(fixture.pki.certificate("root-ca")));
   }
 
   @AfterAll
@@ -81,77 +104,123 @@ class SignerServiceFaultsTest {
 
   static Workload client(String kind) throws Exception {
     var factory = new HttpSigningWorkload.Factory(kind);
-    return factory.create(new WorkloadContext(fixture.keys, true, () -> fixture.pki),
-        Params.resolve(factory.name(), factory.params(), kind.startsWith("cades") || kind.equals("xades")
-            ? Map.of("target", front.url(), "certs", "1", "size", "4k") // a small document: more operations in the short run
-            : Map.of("target", front.url(), "certs", "1")));
+    return factory.create(
+        new WorkloadContext(fixture.keys, true, () -> fixture.pki),
+        Params.resolve(
+            factory.name(),
+            factory.params(),
+            kind.startsWith("cades") || kind.equals("xades")
+                ? Map.of(
+                    "target",
+                    front.url(),
+                    "certs",
+                    "1",
+                    "size",
+                    "4k") // a small document: more operations in the short run
+                : Map.of("target", front.url(), "certs", "1")));
   }
 
   @ParameterizedTest(name = "http:{0}, {1}")
-  @CsvSource(delimiter = '|', value = {
-      "cades     | FLIP_SIGNATURE_VALUE | the CAdES signature does not verify with BouncyCastle",
-      "pades-t   | FLIP_SIGNATURE_VALUE | the PAdES signature does not verify with BouncyCastle",
-      "xades     | FLIP_SIGNATURE_VALUE | the XAdES signature does not validate with the JDK's XMLDSig",
-      "timestamp | FLIP_TOKEN_SIGNATURE | the token does not verify with its TSA certificate",
-      "auth      | LOGIN_NOT_VALID      | login answered without valid=true",
-      "cades     | HTTP_500             | HTTP 500 from api/signatures/",
-      "auth      | HTTP_500             | HTTP 500 from api/auth/",
-      "timestamp | HTTP_500             | HTTP 500 from api/timestamp",
-      "cades     | TRUNCATED            | the service's answer is not whole JSON",
-      "auth      | TRUNCATED            | the service's answer is not whole JSON",
-      "timestamp | TRUNCATED            | the TSA's reply is not a DER TimeStampResp"})
-  void run_serviceAnswerSpoiled_everyOperationCountedFailedWithTheCheckMessage(String kind, Fault fault, String message) throws Exception {
-    // first the same client through the same front with the answers untouched: it passes (and is warm), so the fault alone makes the failures
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "cades     | FLIP_SIGNATURE_VALUE | the CAdES signature does not verify with BouncyCastle",
+        "pades-t   | FLIP_SIGNATURE_VALUE | the PAdES signature does not verify with BouncyCastle",
+        "xades     | FLIP_SIGNATURE_VALUE | the XAdES signature does not validate with the JDK's XMLDSig",
+        "timestamp | FLIP_TOKEN_SIGNATURE | the token does not verify with its TSA certificate",
+        "auth      | LOGIN_NOT_VALID      | login answered without valid=true",
+        "cades     | HTTP_500             | HTTP 500 from api/signatures/",
+        "auth      | HTTP_500             | HTTP 500 from api/auth/",
+        "timestamp | HTTP_500             | HTTP 500 from api/timestamp",
+        "cades     | TRUNCATED            | the service's answer is not whole JSON",
+        "auth      | TRUNCATED            | the service's answer is not whole JSON",
+        "timestamp | TRUNCATED            | the TSA's reply is not a DER TimeStampResp"
+      })
+  void run_serviceAnswerSpoiled_everyOperationCountedFailedWithTheCheckMessage(
+      String kind, Fault fault, String message) throws Exception {
+    // first the same client through the same front with the answers untouched: it passes (and is
+    // warm), so the fault alone makes the failures
     front.fault.set(null);
     try (Workload w = client(kind)) {
-      MeasuredRun.of("http:" + kind + ", answers passed on as they are", w, Duration.ofMillis(400)).assertEverySucceeded();
+      MeasuredRun.of("http:" + kind + ", answers passed on as they are", w, Duration.ofMillis(400))
+          .assertEverySucceeded();
     }
     front.fault.set(fault);
     try (Workload w = client(kind)) {
-      MeasuredRun.of("http:" + kind + ", " + fault, w, Duration.ofMillis(fault == Fault.FLIP_SIGNATURE_VALUE ? 2000 : 1200)).assertEveryFailedWith(message); // a signature: up to a second on a loaded machine
+      MeasuredRun.of(
+              "http:" + kind + ", " + fault,
+              w,
+              Duration.ofMillis(fault == Fault.FLIP_SIGNATURE_VALUE ? 2000 : 1200))
+          .assertEveryFailedWith(message); // a signature: up to a second on a loaded machine
     }
   }
 
-  /** An HTTPS server with the test PKI's TLS identity that relays to {@code target} and spoils answers as {@link #fault} says. */
+  /**
+   * An HTTPS server with the test PKI's TLS identity that relays to {@code target} and spoils
+   * answers as {@link #fault} says.
+   */
   static final class TamperingFront implements AutoCloseable {
     final AtomicReference<Fault> fault = new AtomicReference<>();
     private final HttpsServer server;
     private final ExecutorService threads = Executors.newFixedThreadPool(4);
     private final HttpClient relay;
 
-    TamperingFront(SigningKey tls, URI target, javax.net.ssl.SSLContext trustingTarget) throws Exception {
-      relay = HttpClient.newBuilder().sslContext(trustingTarget).version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+    TamperingFront(SigningKey tls, URI target, javax.net.ssl.SSLContext trustingTarget)
+        throws Exception {
+      relay =
+          HttpClient.newBuilder()
+              .sslContext(trustingTarget)
+              .version(HttpClient.Version.HTTP_1_1)
+              .connectTimeout(Duration.ofSeconds(5))
+              .build();
       server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
       server.setHttpsConfigurator(new HttpsConfigurator(TlsContexts.withIdentity(tls, null)));
       server.setExecutor(threads);
-      server.createContext("/", exchange -> {
-        try (exchange) {
-          byte[] request = exchange.getRequestBody().readAllBytes();
-          String path = exchange.getRequestURI().getPath();
-          HttpResponse<byte[]> answer = relay.send(HttpRequest.newBuilder(target.resolve(path)).timeout(Duration.ofSeconds(30))
-              .header("Content-Type", exchange.getRequestHeaders().getFirst("Content-Type"))
-              .POST(HttpRequest.BodyPublishers.ofByteArray(request)).build(), HttpResponse.BodyHandlers.ofByteArray());
-          byte[] body = answer.body();
-          int status = answer.statusCode();
-          Fault now = fault.get();
-          boolean last = path.endsWith("/finish") || path.endsWith("/timestamp");
-          if (now != null && last && status == 200) {
-            if (now == Fault.HTTP_500) {
-              status = 500;
-              body = "{\"error\":\"internal\",\"message\":\"planted\"}".getBytes(StandardCharsets.US_ASCII);
-            } else {
-              body = spoiled(now, request, body);
+      server.createContext(
+          "/",
+          exchange -> {
+            try (exchange) {
+              byte[] request = exchange.getRequestBody().readAllBytes();
+              String path = exchange.getRequestURI().getPath();
+              HttpResponse<byte[]> answer =
+                  relay.send(
+                      HttpRequest.newBuilder(target.resolve(path))
+                          .timeout(Duration.ofSeconds(30))
+                          .header(
+                              "Content-Type", exchange.getRequestHeaders().getFirst("Content-Type"))
+                          .POST(HttpRequest.BodyPublishers.ofByteArray(request))
+                          .build(),
+                      HttpResponse.BodyHandlers.ofByteArray());
+              byte[] body = answer.body();
+              int status = answer.statusCode();
+              Fault now = fault.get();
+              boolean last = path.endsWith("/finish") || path.endsWith("/timestamp");
+              if (now != null && last && status == 200) {
+                if (now == Fault.HTTP_500) {
+                  status = 500;
+                  body =
+                      "{\"error\":\"internal\",\"message\":\"planted\"}"
+                          .getBytes(StandardCharsets.US_ASCII);
+                } else {
+                  body = spoiled(now, request, body);
+                }
+              }
+              exchange
+                  .getResponseHeaders()
+                  .set(
+                      "Content-Type",
+                      answer
+                          .headers()
+                          .firstValue("Content-Type")
+                          .orElse("application/octet-stream"));
+              exchange.sendResponseHeaders(status, body.length);
+              exchange.getResponseBody().write(body);
+            } catch (Exception e) {
+              byte[] error = String.valueOf(e).getBytes(StandardCharsets.UTF_8);
+              exchange.sendResponseHeaders(502, error.length);
+              exchange.getResponseBody().write(error);
             }
-          }
-          exchange.getResponseHeaders().set("Content-Type", answer.headers().firstValue("Content-Type").orElse("application/octet-stream"));
-          exchange.sendResponseHeaders(status, body.length);
-          exchange.getResponseBody().write(body);
-        } catch (Exception e) {
-          byte[] error = String.valueOf(e).getBytes(StandardCharsets.UTF_8);
-          exchange.sendResponseHeaders(502, error.length);
-          exchange.getResponseBody().write(error);
-        }
-      });
+          });
       server.start();
     }
 
@@ -173,13 +242,16 @@ class SignerServiceFaultsTest {
         ObjectNode answer = (ObjectNode) JSON.readTree(body);
         byte[] signed = Base64.getDecoder().decode(answer.get("signed").asText());
         byte[] value = Base64.getDecoder().decode(JSON.readTree(request).get("signature").asText());
-        answer.put("signed", Base64.getEncoder().encodeToString(withSignatureValueFlipped(signed, value)));
+        answer.put(
+            "signed", Base64.getEncoder().encodeToString(withSignatureValueFlipped(signed, value)));
         yield JSON.writeValueAsBytes(answer);
       }
       case FLIP_TOKEN_SIGNATURE -> Flip.inTokenSignature(body);
       case LOGIN_NOT_VALID -> {
         ObjectNode answer = (ObjectNode) JSON.readTree(body);
-        assertTrue(answer.path("valid").asBoolean(), "the service accepted the login it is relayed: " + answer);
+        assertTrue(
+            answer.path("valid").asBoolean(),
+            "the service accepted the login it is relayed: " + answer);
         answer.put("valid", false);
         yield JSON.writeValueAsBytes(answer);
       }
@@ -189,8 +261,9 @@ class SignerServiceFaultsTest {
   }
 
   /**
-   * {@code signed} with one byte of the signature value the client sent changed, wherever the format keeps it:
-   * as raw bytes (a CMS), as hex digits (a PDF's /Contents) or as base64 (XMLDSig's SignatureValue).
+   * {@code signed} with one byte of the signature value the client sent changed, wherever the
+   * format keeps it: as raw bytes (a CMS), as hex digits (a PDF's /Contents) or as base64
+   * (XMLDSig's SignatureValue).
    */
   static byte[] withSignatureValueFlipped(byte[] signed, byte[] value) {
     byte[] out = signed.clone();
@@ -200,7 +273,10 @@ class SignerServiceFaultsTest {
       return out;
     }
     String text = new String(signed, StandardCharsets.ISO_8859_1);
-    for (String hex : new String[] {HexFormat.of().withUpperCase().formatHex(value), HexFormat.of().formatHex(value)}) {
+    for (String hex :
+        new String[] {
+          HexFormat.of().withUpperCase().formatHex(value), HexFormat.of().formatHex(value)
+        }) {
       int at = text.indexOf(hex);
       if (at >= 0) {
         int digit = at + hex.length() / 2;
@@ -209,10 +285,11 @@ class SignerServiceFaultsTest {
       }
     }
     Matcher xml = Pattern.compile("SignatureValue[^>]*>\\s*").matcher(text);
-    assertTrue(xml.find(), "the signed document holds the signature value raw, in hex or in a ds:SignatureValue");
+    assertTrue(
+        xml.find(),
+        "the signed document holds the signature value raw, in hex or in a ds:SignatureValue");
     int digit = xml.end() + 8;
     out[digit] = (byte) (out[digit] == 'A' ? 'B' : 'A');
     return out;
   }
-
 }

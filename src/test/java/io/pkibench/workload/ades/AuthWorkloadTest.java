@@ -1,17 +1,17 @@
 package io.pkibench.workload.ades;
 
-import io.pkibench.testing.TestCertificates;
-import io.pkibench.formats.ades.CertificateLogin;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.pkibench.formats.ades.CertificateLogin;
 import io.pkibench.keys.KeySource;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.pki.TestPki;
+import io.pkibench.server.crl.RevocationServer;
 import io.pkibench.testing.FaultyKeys;
 import io.pkibench.testing.MeasuredRun;
+import io.pkibench.testing.TestCertificates;
 import io.pkibench.testing.TestKeys;
-import io.pkibench.server.crl.RevocationServer;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
@@ -26,8 +26,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Certificate login against the test PKI, with CRLs read once or fetched, or OCSP, from a real revocation server on loopback. */
-@org.junit.jupiter.api.Timeout(value = 3, unit = java.util.concurrent.TimeUnit.MINUTES) // talks to the revocation server: a hang fails, said as one
+/**
+ * Certificate login against the test PKI, with CRLs read once or fetched, or OCSP, from a real
+ * revocation server on loopback.
+ */
+@org.junit.jupiter.api.Timeout(
+    value = 3,
+    unit =
+        java.util.concurrent.TimeUnit
+            .MINUTES) // talks to the revocation server: a hang fails, said as one
 class AuthWorkloadTest {
   @TempDir static Path tmp;
   static TestPki pki;
@@ -46,8 +53,11 @@ class AuthWorkloadTest {
 
   static AuthWorkload workload(String revocation) throws Exception {
     var factory = new AuthWorkload.Factory();
-    return (AuthWorkload) factory.create(new WorkloadContext(keys, false, () -> pki),
-        Params.resolve("auth", factory.params(), Map.of("certs", "4", "revocation", revocation)));
+    return (AuthWorkload)
+        factory.create(
+            new WorkloadContext(keys, false, () -> pki),
+            Params.resolve(
+                "auth", factory.params(), Map.of("certs", "4", "revocation", revocation)));
   }
 
   /** The client's answer to a login challenge. */
@@ -68,9 +78,12 @@ class AuthWorkloadTest {
   @Test
   void run_loginSignaturesFlippedByTheProvider_everyLoginCountedFailed() throws Exception {
     var factory = new AuthWorkload.Factory();
-    try (Workload w = factory.create(new WorkloadContext(FaultyKeys.flippingEveryOutput(keys), false, () -> pki),
-        Params.resolve("auth", factory.params(), Map.of("certs", "4", "revocation", "crl")))) {
-      MeasuredRun.of("auth with flipped signatures", w).assertEveryFailedWith("the login signature does not verify");
+    try (Workload w =
+        factory.create(
+            new WorkloadContext(FaultyKeys.flippingEveryOutput(keys), false, () -> pki),
+            Params.resolve("auth", factory.params(), Map.of("certs", "4", "revocation", "crl")))) {
+      MeasuredRun.of("auth with flipped signatures", w)
+          .assertEveryFailedWith("the login signature does not verify");
     }
   }
 
@@ -78,9 +91,12 @@ class AuthWorkloadTest {
   void run_clientsOfAnotherPki_everyLoginCountedFailed() throws Exception {
     TestKeys another = TestKeys.in(tmp.resolve("another"));
     var factory = new AuthWorkload.Factory();
-    try (Workload w = factory.create(new WorkloadContext(another.keys, false, () -> pki),
-        Params.resolve("auth", factory.params(), Map.of("certs", "2", "revocation", "crl")))) {
-      MeasuredRun.of("auth from another PKI", w).assertEveryFailedWith("CertPathValidatorException");
+    try (Workload w =
+        factory.create(
+            new WorkloadContext(another.keys, false, () -> pki),
+            Params.resolve("auth", factory.params(), Map.of("certs", "2", "revocation", "crl")))) {
+      MeasuredRun.of("auth from another PKI", w)
+          .assertEveryFailedWith("CertPathValidatorException");
     }
   }
 
@@ -90,10 +106,15 @@ class AuthWorkloadTest {
     SigningKey revoked = keys.key("signer-rsa2048-revoked");
     byte[] nonce = {1, 2, 3};
     byte[] signature = sign(revoked, nonce);
-    var e = assertThrows(CertPathValidatorException.class, () -> w.login(nonce, signature, "SHA256withRSA", revoked.chain()));
+    var e =
+        assertThrows(
+            CertPathValidatorException.class,
+            () -> w.login(nonce, signature, "SHA256withRSA", revoked.chain()));
     assertEquals(CertPathValidatorException.BasicReason.REVOKED, e.getReason(), e.getMessage());
     nonce[0] = 9;
-    assertThrows(java.security.SignatureException.class, () -> w.login(nonce, signature, "SHA256withRSA", keys.key("signer-rsa2048-1").chain()),
+    assertThrows(
+        java.security.SignatureException.class,
+        () -> w.login(nonce, signature, "SHA256withRSA", keys.key("signer-rsa2048-1").chain()),
         "a signature over another nonce is refused before the path is even looked at");
   }
 
@@ -105,7 +126,10 @@ class AuthWorkloadTest {
       server.start();
       for (int i = 0; i < 4; i++) op.execute();
     }
-    assertThrows(java.net.ConnectException.class, op::execute, "with the CRL server gone, a login cannot check revocation");
+    assertThrows(
+        java.net.ConnectException.class,
+        op::execute,
+        "with the CRL server gone, a login cannot check revocation");
   }
 
   @Test
@@ -117,12 +141,24 @@ class AuthWorkloadTest {
     byte[] signature = sign(revoked, nonce);
     try (RevocationServer server = new RevocationServer(pki, "127.0.0.1", crlPort)) {
       server.start();
-      for (int i = 0; i < 4; i++) op.execute(); // four signers, both intermediates: the JDK's OCSP client asks for leaf and intermediate
-      var e = assertThrows(CertPathValidatorException.class, () -> w.login(nonce, signature, "SHA256withRSA", revoked.chain()));
+      for (int i = 0; i < 4; i++)
+        op.execute(); // four signers, both intermediates: the JDK's OCSP client asks for leaf and
+      // intermediate
+      var e =
+          assertThrows(
+              CertPathValidatorException.class,
+              () -> w.login(nonce, signature, "SHA256withRSA", revoked.chain()));
       assertEquals(CertPathValidatorException.BasicReason.REVOKED, e.getReason(), e.getMessage());
     }
-    var down = assertThrows(CertPathValidatorException.class, op::execute, "with the responder gone, a login cannot check revocation");
-    assertEquals(CertPathValidatorException.BasicReason.UNDETERMINED_REVOCATION_STATUS, down.getReason(), down.getMessage());
+    var down =
+        assertThrows(
+            CertPathValidatorException.class,
+            op::execute,
+            "with the responder gone, a login cannot check revocation");
+    assertEquals(
+        CertPathValidatorException.BasicReason.UNDETERMINED_REVOCATION_STATUS,
+        down.getReason(),
+        down.getMessage());
   }
 
   @Test
@@ -130,10 +166,21 @@ class AuthWorkloadTest {
     // A certificate without an AIA extension stands for a test PKI made before OCSP existed here.
     Path old = tmp.resolve("old-pki");
     TestPki.init(old, InstantSource.system(), "http://127.0.0.1:" + crlPort + "/crl/", line -> {});
-    java.nio.file.Files.writeString(old.resolve("signer-rsa2048-1.pem"), TestCertificates.pem(TestCertificates.selfSigned(
-        "no-aia", java.time.Instant.now().minusSeconds(60), java.time.Instant.now().plusSeconds(3600))));
-    var e = assertThrows(IllegalArgumentException.class, () -> CertificateLogin.of(TestPki.open(old), CertificateLogin.Revocation.OCSP));
-    org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("predates OCSP") && e.getMessage().contains("pki init --dir"), e.getMessage());
-    CertificateLogin.of(pki, CertificateLogin.Revocation.OCSP); // a PKI as made today names its responders
+    java.nio.file.Files.writeString(
+        old.resolve("signer-rsa2048-1.pem"),
+        TestCertificates.pem(
+            TestCertificates.selfSigned(
+                "no-aia",
+                java.time.Instant.now().minusSeconds(60),
+                java.time.Instant.now().plusSeconds(3600))));
+    var e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> CertificateLogin.of(TestPki.open(old), CertificateLogin.Revocation.OCSP));
+    org.junit.jupiter.api.Assertions.assertTrue(
+        e.getMessage().contains("predates OCSP") && e.getMessage().contains("pki init --dir"),
+        e.getMessage());
+    CertificateLogin.of(
+        pki, CertificateLogin.Revocation.OCSP); // a PKI as made today names its responders
   }
 }

@@ -1,22 +1,21 @@
 package io.pkibench.workload.ades;
 
-import io.pkibench.formats.ades.AdesChecks;
-import io.pkibench.formats.ades.SamplePdf;
-import io.pkibench.formats.ades.TimeStampAuthority;
-import io.pkibench.formats.ades.TwoPhaseSigner;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import eu.europa.esig.dss.model.InMemoryDocument;
+import io.pkibench.formats.ades.AdesChecks;
+import io.pkibench.formats.ades.SamplePdf;
+import io.pkibench.formats.ades.TimeStampAuthority;
+import io.pkibench.formats.ades.TwoPhaseSigner;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.testing.FaultyKeys;
 import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.TestKeys;
-import io.pkibench.workload.api.Operation;
-import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +27,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** PAdES made through DSS with our keys, checked by PDFBox + BouncyCastle in the workload and by poppler's pdfsig here. */
+/**
+ * PAdES made through DSS with our keys, checked by PDFBox + BouncyCastle in the workload and by
+ * poppler's pdfsig here.
+ */
 class PadesWorkloadTest {
   @TempDir static Path tmp;
   static TestKeys fixture;
@@ -61,32 +63,50 @@ class PadesWorkloadTest {
   @Test
   void run_signatureValueFlippedByTheProvider_everyOperationCountedFailed() throws Exception {
     var factory = new PadesWorkload.Factory(false);
-    try (Workload w = factory.create(new WorkloadContext(FaultyKeys.flippingEveryOutput(fixture.keys), true, () -> fixture.pki),
-        Params.resolve("pades", factory.params(), Map.of()))) {
+    try (Workload w =
+        factory.create(
+            new WorkloadContext(
+                FaultyKeys.flippingEveryOutput(fixture.keys), true, () -> fixture.pki),
+            Params.resolve("pades", factory.params(), Map.of()))) {
       MeasuredRun.of("pades with flipped signatures", w, java.time.Duration.ofMillis(600))
           .assertEveryFailedWith("the PAdES signature does not verify with BouncyCastle");
     }
   }
 
-  /** The TSA's key and certificate are another PKI's: DSS embeds the token, our B-T check refuses its chain, the run counts each. */
+  /**
+   * The TSA's key and certificate are another PKI's: DSS embeds the token, our B-T check refuses
+   * its chain, the run counts each.
+   */
   @Test
   void run_padesTWithTheTsaOfAnotherPki_everyOperationCountedFailed() throws Exception {
-    var keys = FaultyKeys.withKeyFrom(fixture.keys, "tsa", TestKeys.in(tmp.resolve("elsewhere")).keys);
+    var keys =
+        FaultyKeys.withKeyFrom(fixture.keys, "tsa", TestKeys.in(tmp.resolve("elsewhere")).keys);
     var factory = new PadesWorkload.Factory(true);
-    try (Workload w = factory.create(new WorkloadContext(keys, true, () -> fixture.pki), Params.resolve("pades-t", factory.params(), Map.of()))) {
+    try (Workload w =
+        factory.create(
+            new WorkloadContext(keys, true, () -> fixture.pki),
+            Params.resolve("pades-t", factory.params(), Map.of()))) {
       MeasuredRun.of("pades-t stamped by another PKI's TSA", w, java.time.Duration.ofMillis(600))
-          .assertEveryFailedWith("the PAdES signature time-stamp's TSA certificate does not chain to the trust anchor");
+          .assertEveryFailedWith(
+              "the PAdES signature time-stamp's TSA certificate does not chain to the trust anchor");
     }
   }
 
-  /** The TSA signs through a provider that flips a bit: DSS embeds the token unchecked, ours refuses its signature. */
+  /**
+   * The TSA signs through a provider that flips a bit: DSS embeds the token unchecked, ours refuses
+   * its signature.
+   */
   @Test
   void run_padesTWithTheTsaSignatureFlipped_everyOperationCountedFailed() throws Exception {
     var keys = FaultyKeys.flippingOutputsOf(fixture.keys, "tsa");
     var factory = new PadesWorkload.Factory(true);
-    try (Workload w = factory.create(new WorkloadContext(keys, true, () -> fixture.pki), Params.resolve("pades-t", factory.params(), Map.of()))) {
+    try (Workload w =
+        factory.create(
+            new WorkloadContext(keys, true, () -> fixture.pki),
+            Params.resolve("pades-t", factory.params(), Map.of()))) {
       MeasuredRun.of("pades-t with flipped token signatures", w, java.time.Duration.ofMillis(600))
-          .assertEveryFailedWith("the PAdES signature time-stamp does not verify with its TSA certificate");
+          .assertEveryFailedWith(
+              "the PAdES signature time-stamp does not verify with its TSA certificate");
     }
   }
 
@@ -94,28 +114,81 @@ class PadesWorkloadTest {
   void check_flippedSignatureValueChangedPageOrAnotherCasCertificate_rejected() throws Exception {
     SigningKey key = fixture.keys.key("signer-rsa2048-1");
     TwoPhaseSigner signer = new TwoPhaseSigner(null, InstantSource.system());
-    byte[] signed = signer.sign(TwoPhaseSigner.Format.PADES, new InMemoryDocument(SamplePdf.generate(), "sample.pdf"), key, null);
-    AdesChecks.check(TwoPhaseSigner.Format.PADES, signed, null, key, fixture.pki.certificate("root-ca")); // the untouched signature passes
+    byte[] signed =
+        signer.sign(
+            TwoPhaseSigner.Format.PADES,
+            new InMemoryDocument(SamplePdf.generate(), "sample.pdf"),
+            key,
+            null);
+    AdesChecks.check(
+        TwoPhaseSigner.Format.PADES,
+        signed,
+        null,
+        key,
+        fixture.pki.certificate("root-ca")); // the untouched signature passes
 
     SigningKey flipping = FaultyKeys.flippingEveryOutput(fixture.keys).key("signer-rsa2048-1");
-    byte[] flippedValue = signer.sign(TwoPhaseSigner.Format.PADES, new InMemoryDocument(SamplePdf.generate(), "sample.pdf"), flipping, null);
-    var e = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.PADES, flippedValue, null, key, fixture.pki.certificate("root-ca")));
+    byte[] flippedValue =
+        signer.sign(
+            TwoPhaseSigner.Format.PADES,
+            new InMemoryDocument(SamplePdf.generate(), "sample.pdf"),
+            flipping,
+            null);
+    var e =
+        assertThrows(
+            SignatureException.class,
+            () ->
+                AdesChecks.check(
+                    TwoPhaseSigner.Format.PADES,
+                    flippedValue,
+                    null,
+                    key,
+                    fixture.pki.certificate("root-ca")));
     assertEquals("the PAdES signature does not verify with BouncyCastle", e.getMessage());
 
     byte[] tampered = signed.clone();
     tampered[tampered.length / 3] ^= 0x01; // inside the first byte range: an image stream
-    var content = assertThrows(Exception.class, () -> AdesChecks.check(TwoPhaseSigner.Format.PADES, tampered, null, key, fixture.pki.certificate("root-ca")));
-    assertTrue(content.getMessage().contains("message-digest attribute value does not match"), content.toString());
+    var content =
+        assertThrows(
+            Exception.class,
+            () ->
+                AdesChecks.check(
+                    TwoPhaseSigner.Format.PADES,
+                    tampered,
+                    null,
+                    key,
+                    fixture.pki.certificate("root-ca")));
+    assertTrue(
+        content.getMessage().contains("message-digest attribute value does not match"),
+        content.toString());
 
-    SigningKey anotherCas = fixture.keys.key("signer-rsa2048-2"); // intermediate-b's; signer-rsa2048-1 is intermediate-a's
-    var foreign = assertThrows(SignatureException.class, () -> AdesChecks.check(TwoPhaseSigner.Format.PADES, signed, null, anotherCas, fixture.pki.certificate("root-ca")));
+    SigningKey anotherCas =
+        fixture.keys.key(
+            "signer-rsa2048-2"); // intermediate-b's; signer-rsa2048-1 is intermediate-a's
+    var foreign =
+        assertThrows(
+            SignatureException.class,
+            () ->
+                AdesChecks.check(
+                    TwoPhaseSigner.Format.PADES,
+                    signed,
+                    null,
+                    anotherCas,
+                    fixture.pki.certificate("root-ca")));
     assertEquals("the PAdES signature does not verify with BouncyCastle", foreign.getMessage());
   }
 
   @Test
   void signedPdf_pdfsigSaysValidAndATamperedOneIsNot() throws Exception {
-    byte[] signed = new TwoPhaseSigner(new TimeStampAuthority(fixture.keys.key("tsa"), InstantSource.system()), InstantSource.system()).sign(TwoPhaseSigner.Format.PADES_T,
-        new InMemoryDocument(SamplePdf.generate(), "sample.pdf"), fixture.keys.key("signer-rsa2048-1"), null);
+    byte[] signed =
+        new TwoPhaseSigner(
+                new TimeStampAuthority(fixture.keys.key("tsa"), InstantSource.system()),
+                InstantSource.system())
+            .sign(
+                TwoPhaseSigner.Format.PADES_T,
+                new InMemoryDocument(SamplePdf.generate(), "sample.pdf"),
+                fixture.keys.key("signer-rsa2048-1"),
+                null);
     Path file = Files.write(tmp.resolve("pades-t.pdf"), signed);
     String report = pdfsig(file);
     assertTrue(report.contains("Signature Validation: Signature is Valid."), report);
@@ -124,20 +197,30 @@ class PadesWorkloadTest {
     byte[] tampered = signed.clone();
     tampered[tampered.length / 3] ^= 0x01; // inside the first byte range: an image stream
     String bad = pdfsig(Files.write(tmp.resolve("tampered.pdf"), tampered));
-    assertTrue(!bad.contains("Signature is Valid."), "one changed byte must break the signature:\n" + bad);
+    assertTrue(
+        !bad.contains("Signature is Valid."), "one changed byte must break the signature:\n" + bad);
   }
 
   @Test
   void create_corruptOrMissingFile_failsNamingTheParameter() throws Exception {
-    Path corrupt = Files.write(tmp.resolve("corrupt.pdf"), "%PDF-1.7\nthis is not really a pdf".getBytes());
-    var e = assertThrows(java.io.IOException.class, () -> workload(false, Map.of("file", corrupt.toString())));
-    assertTrue(e.getMessage().contains("-p file=") && e.getMessage().contains("not a PDF"), e.getMessage());
-    e = assertThrows(java.io.IOException.class, () -> workload(false, Map.of("file", tmp.resolve("missing.pdf").toString())));
+    Path corrupt =
+        Files.write(tmp.resolve("corrupt.pdf"), "%PDF-1.7\nthis is not really a pdf".getBytes());
+    var e =
+        assertThrows(
+            java.io.IOException.class, () -> workload(false, Map.of("file", corrupt.toString())));
+    assertTrue(
+        e.getMessage().contains("-p file=") && e.getMessage().contains("not a PDF"),
+        e.getMessage());
+    e =
+        assertThrows(
+            java.io.IOException.class,
+            () -> workload(false, Map.of("file", tmp.resolve("missing.pdf").toString())));
     assertTrue(e.getMessage().contains("no such readable file"), e.getMessage());
   }
 
   static String pdfsig(Path pdf) throws Exception {
-    Process p = new ProcessBuilder(List.of("pdfsig", pdf.toString())).redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(List.of("pdfsig", pdf.toString())).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes());
     p.waitFor();
     return out;

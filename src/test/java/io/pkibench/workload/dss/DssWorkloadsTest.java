@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pkibench.keys.TlsContexts;
-import io.pkibench.results.RunResultJson;
 import com.sun.net.httpserver.HttpServer;
 import eu.europa.esig.dss.enumerations.SignaturePackaging;
 import eu.europa.esig.dss.model.InMemoryDocument;
@@ -13,6 +11,7 @@ import io.pkibench.cli.CliContext;
 import io.pkibench.cli.Main;
 import io.pkibench.formats.ades.AdesChecks;
 import io.pkibench.formats.ades.TwoPhaseSigner;
+import io.pkibench.keys.TlsContexts;
 import io.pkibench.server.dss.DssServer;
 import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.Openssl;
@@ -36,8 +35,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The dss:* workloads against EU DSS's own REST services as {@code serve dss} wires them (one DSS for the class, real
- * HTTP on loopback), and against services that answer wrong: every bad answer a counted failure with its reason.
+ * The dss:* workloads against EU DSS's own REST services as {@code serve dss} wires them (one DSS
+ * for the class, real HTTP on loopback), and against services that answer wrong: every bad answer a
+ * counted failure with its reason.
  */
 @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 class DssWorkloadsTest {
@@ -48,7 +48,9 @@ class DssWorkloadsTest {
   @BeforeAll
   static void serveDss() throws Exception {
     fixture = TestKeys.in(tmp);
-    dss = DssServer.forTestPki(fixture.pki, fixture.keys, "127.0.0.1", 0, InstantSource.system(), line -> {});
+    dss =
+        DssServer.forTestPki(
+            fixture.pki, fixture.keys, "127.0.0.1", 0, InstantSource.system(), line -> {});
     dss.start();
   }
 
@@ -65,29 +67,65 @@ class DssWorkloadsTest {
 
   @Test
   void everyDssWorkload_againstServedDss_succeedsAndVerifies() throws Exception {
-    for (WorkloadFactory f : new WorkloadFactory[] {new DssSigningWorkload.Factory("cades"), new DssSigningWorkload.Factory("cades-t"),
-        new DssSigningWorkload.Factory("pades"), new DssSigningWorkload.Factory("pades-t"), new DssSigningWorkload.Factory("xades"),
-        new DssValidateWorkload.Factory(), new DssServerSignWorkload.Factory()}) {
-      Map<String, String> params = f.name().equals("dss:cades") || f.name().equals("dss:cades-t") ? target(dss.baseUrl(), "size", "16k") : target(dss.baseUrl());
-      try (var w = fixture.workload(f, params)) { // --verify on: each output checked by our independent verifiers
+    for (WorkloadFactory f :
+        new WorkloadFactory[] {
+          new DssSigningWorkload.Factory("cades"),
+          new DssSigningWorkload.Factory("cades-t"),
+          new DssSigningWorkload.Factory("pades"),
+          new DssSigningWorkload.Factory("pades-t"),
+          new DssSigningWorkload.Factory("xades"),
+          new DssValidateWorkload.Factory(),
+          new DssServerSignWorkload.Factory()
+        }) {
+      Map<String, String> params =
+          f.name().equals("dss:cades") || f.name().equals("dss:cades-t")
+              ? target(dss.baseUrl(), "size", "16k")
+              : target(dss.baseUrl());
+      try (var w =
+          fixture.workload(
+              f, params)) { // --verify on: each output checked by our independent verifiers
         MeasuredRun.of(f.name(), w, Duration.ofMillis(1200)).assertEverySucceeded();
       }
     }
   }
 
-  /** -p document=pdf: DSS's CAdES signs the 137 KB sample PDF the PAdES types sign, as http:cades does; openssl checks it over that PDF. */
+  /**
+   * -p document=pdf: DSS's CAdES signs the 137 KB sample PDF the PAdES types sign, as http:cades
+   * does; openssl checks it over that PDF.
+   */
   @Test
   void dssCades_documentPdf_signsTheSamplePdf() throws Exception {
     byte[] signed;
-    try (var w = (DssSigningWorkload) fixture.workload(new DssSigningWorkload.Factory("cades"), target(dss.baseUrl(), "document", "pdf"))) {
+    try (var w =
+        (DssSigningWorkload)
+            fixture.workload(
+                new DssSigningWorkload.Factory("cades"),
+                target(dss.baseUrl(), "document", "pdf"))) {
       signed = w.signOnce();
     }
     Path dir = Files.createTempDirectory(tmp, "cms-pdf");
     Files.write(dir.resolve("document.pdf"), io.pkibench.formats.ades.SamplePdf.generate());
     Files.write(dir.resolve("dss.p7s"), signed);
-    Files.writeString(dir.resolve("chain.pem"), Files.readString(fixture.pki.certificatePem("intermediate-a")));
-    String ok = Openssl.run(dir, "cms", "-verify", "-binary", "-inform", "DER", "-in", "dss.p7s", "-content", "document.pdf",
-        "-CAfile", fixture.pki.certificatePem("root-ca").toString(), "-certfile", "chain.pem", "-out", "/dev/null");
+    Files.writeString(
+        dir.resolve("chain.pem"), Files.readString(fixture.pki.certificatePem("intermediate-a")));
+    String ok =
+        Openssl.run(
+            dir,
+            "cms",
+            "-verify",
+            "-binary",
+            "-inform",
+            "DER",
+            "-in",
+            "dss.p7s",
+            "-content",
+            "document.pdf",
+            "-CAfile",
+            fixture.pki.certificatePem("root-ca").toString(),
+            "-certfile",
+            "chain.pem",
+            "-out",
+            "/dev/null");
     assertTrue(Openssl.succeeded(ok), "signed over the sample PDF: " + ok);
   }
 
@@ -95,33 +133,76 @@ class DssWorkloadsTest {
   void dssCades_verifiesWithOpensslCms() throws Exception {
     var factory = new DssSigningWorkload.Factory("cades");
     byte[] signed;
-    try (var w = (DssSigningWorkload) fixture.workload(factory, target(dss.baseUrl(), "size", "8k"))) {
+    try (var w =
+        (DssSigningWorkload) fixture.workload(factory, target(dss.baseUrl(), "size", "8k"))) {
       signed = w.signOnce();
     }
     Path dir = Files.createTempDirectory(tmp, "cms");
-    Files.write(dir.resolve("document.bin"), AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, 8 * 1024));
+    Files.write(
+        dir.resolve("document.bin"),
+        AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, 8 * 1024));
     Files.write(dir.resolve("dss.p7s"), signed);
-    Files.writeString(dir.resolve("chain.pem"), Files.readString(fixture.pki.certificatePem("intermediate-a")));
-    String ok = Openssl.run(dir, "cms", "-verify", "-binary", "-inform", "DER", "-in", "dss.p7s", "-content", "document.bin",
-        "-CAfile", fixture.pki.certificatePem("root-ca").toString(), "-certfile", "chain.pem", "-out", "/dev/null");
+    Files.writeString(
+        dir.resolve("chain.pem"), Files.readString(fixture.pki.certificatePem("intermediate-a")));
+    String ok =
+        Openssl.run(
+            dir,
+            "cms",
+            "-verify",
+            "-binary",
+            "-inform",
+            "DER",
+            "-in",
+            "dss.p7s",
+            "-content",
+            "document.bin",
+            "-CAfile",
+            fixture.pki.certificatePem("root-ca").toString(),
+            "-certfile",
+            "chain.pem",
+            "-out",
+            "/dev/null");
     assertTrue(Openssl.succeeded(ok), ok);
     // and openssl refuses it over another document: the check can fail
     byte[] other = AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, 8 * 1024);
     other[100] ^= 1;
     Files.write(dir.resolve("other.bin"), other);
-    String refused = Openssl.run(dir, "cms", "-verify", "-binary", "-inform", "DER", "-in", "dss.p7s", "-content", "other.bin",
-        "-CAfile", fixture.pki.certificatePem("root-ca").toString(), "-certfile", "chain.pem", "-out", "/dev/null");
+    String refused =
+        Openssl.run(
+            dir,
+            "cms",
+            "-verify",
+            "-binary",
+            "-inform",
+            "DER",
+            "-in",
+            "dss.p7s",
+            "-content",
+            "other.bin",
+            "-CAfile",
+            fixture.pki.certificatePem("root-ca").toString(),
+            "-certfile",
+            "chain.pem",
+            "-out",
+            "/dev/null");
     assertTrue(!Openssl.succeeded(refused), refused);
   }
 
   @Test
   void dssValidate_tamperedSample_isACountedFailureNamingTheIndication() throws Exception {
     byte[] content = AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, 4096);
-    byte[] signed = new TwoPhaseSigner(null, InstantSource.system()).sign(TwoPhaseSigner.Format.CADES, new InMemoryDocument(content),
-        fixture.keys.key("signer-rsa2048-1"), SignaturePackaging.ENVELOPING);
+    byte[] signed =
+        new TwoPhaseSigner(null, InstantSource.system())
+            .sign(
+                TwoPhaseSigner.Format.CADES,
+                new InMemoryDocument(content),
+                fixture.keys.key("signer-rsa2048-1"),
+                SignaturePackaging.ENVELOPING);
     Path good = tmp.resolve("good.p7m");
     Files.write(good, signed);
-    try (var w = fixture.workload(new DssValidateWorkload.Factory(), target(dss.baseUrl(), "sample", good.toString()))) {
+    try (var w =
+        fixture.workload(
+            new DssValidateWorkload.Factory(), target(dss.baseUrl(), "sample", good.toString()))) {
       MeasuredRun.of("dss:validate good", w, Duration.ofMillis(1000)).assertEverySucceeded();
     }
     int at = indexOf(signed, content);
@@ -130,8 +211,11 @@ class DssWorkloadsTest {
     tampered[at + 10] ^= 0x01;
     Path bad = tmp.resolve("tampered.p7m");
     Files.write(bad, tampered);
-    try (var w = fixture.workload(new DssValidateWorkload.Factory(), target(dss.baseUrl(), "sample", bad.toString()))) {
-      MeasuredRun.of("dss:validate tampered", w, Duration.ofMillis(1500)).assertEveryFailedWith("not TOTAL_PASSED");
+    try (var w =
+        fixture.workload(
+            new DssValidateWorkload.Factory(), target(dss.baseUrl(), "sample", bad.toString()))) {
+      MeasuredRun.of("dss:validate tampered", w, Duration.ofMillis(1500))
+          .assertEveryFailedWith("not TOTAL_PASSED");
     }
   }
 
@@ -144,16 +228,22 @@ class DssWorkloadsTest {
     return -1;
   }
 
-  /** A service at the target that answers every request with {@code status}, {@code type} and {@code body}. */
+  /**
+   * A service at the target that answers every request with {@code status}, {@code type} and {@code
+   * body}.
+   */
   static HttpServer answering(int status, String type, byte[] body) throws Exception {
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", exchange -> {
-      exchange.getRequestBody().readAllBytes();
-      exchange.getResponseHeaders().set("Content-Type", type);
-      exchange.sendResponseHeaders(status, body.length);
-      exchange.getResponseBody().write(body);
-      exchange.close();
-    });
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext(
+        "/",
+        exchange -> {
+          exchange.getRequestBody().readAllBytes();
+          exchange.getResponseHeaders().set("Content-Type", type);
+          exchange.sendResponseHeaders(status, body.length);
+          exchange.getResponseBody().write(body);
+          exchange.close();
+        });
     server.start();
     return server;
   }
@@ -161,45 +251,83 @@ class DssWorkloadsTest {
   @Test
   void badAnswers_areCountedFailuresWithTheirReason() throws Exception {
     record Case(int status, String type, String body, String reason) {}
-    for (Case c : new Case[] {
-        new Case(500, "application/json", "{\"message\":\"boom\"}", "HTTP 500 from signature/one-document/getDataToSign: {\"message\":\"boom\"}"),
-        new Case(200, "text/html", "<html><body>Welcome to nginx</body></html>", "is text/html, not JSON: <html><body>Welcome to nginx"),
-        new Case(200, "application/json", "{\"bytes\":\"AAEC", "unreadable JSON from signature/one-document/getDataToSign")}) {
-      HttpServer server = answering(c.status(), c.type(), c.body().getBytes(StandardCharsets.UTF_8));
-      try (var w = fixture.workload(new DssSigningWorkload.Factory("cades"),
-          target("http://127.0.0.1:" + server.getAddress().getPort() + "/services/rest", "size", "1k"))) {
-        MeasuredRun.of("dss:cades against " + c.type(), w, Duration.ofMillis(1000)).assertEveryFailedWith(c.reason());
+    for (Case c :
+        new Case[] {
+          new Case(
+              500,
+              "application/json",
+              "{\"message\":\"boom\"}",
+              "HTTP 500 from signature/one-document/getDataToSign: {\"message\":\"boom\"}"),
+          new Case(
+              200,
+              "text/html",
+              "<html><body>Welcome to nginx</body></html>",
+              "is text/html, not JSON: <html><body>Welcome to nginx"),
+          new Case(
+              200,
+              "application/json",
+              "{\"bytes\":\"AAEC",
+              "unreadable JSON from signature/one-document/getDataToSign")
+        }) {
+      HttpServer server =
+          answering(c.status(), c.type(), c.body().getBytes(StandardCharsets.UTF_8));
+      try (var w =
+          fixture.workload(
+              new DssSigningWorkload.Factory("cades"),
+              target(
+                  "http://127.0.0.1:" + server.getAddress().getPort() + "/services/rest",
+                  "size",
+                  "1k"))) {
+        MeasuredRun.of("dss:cades against " + c.type(), w, Duration.ofMillis(1000))
+            .assertEveryFailedWith(c.reason());
       } finally {
         server.stop(0);
       }
     }
   }
 
-  /** An https DSS elsewhere: -p trust names the CA its certificate chains to; another CA's is refused in the handshake. */
+  /**
+   * An https DSS elsewhere: -p trust names the CA its certificate chains to; another CA's is
+   * refused in the handshake.
+   */
   @Test
   void httpsTarget_trustsTheGivenCa_only(@TempDir Path dir) throws Exception {
-    var https = com.sun.net.httpserver.HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    https.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(
-        TlsContexts.withIdentity(fixture.keys.key("tls-server"), fixture.pki.certificate("root-ca"))));
+    var https =
+        com.sun.net.httpserver.HttpsServer.create(
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    https.setHttpsConfigurator(
+        new com.sun.net.httpserver.HttpsConfigurator(
+            TlsContexts.withIdentity(
+                fixture.keys.key("tls-server"), fixture.pki.certificate("root-ca"))));
     byte[] body = "{\"message\":\"over TLS\"}".getBytes(StandardCharsets.UTF_8);
-    https.createContext("/", exchange -> {
-      exchange.getRequestBody().readAllBytes();
-      exchange.getResponseHeaders().set("Content-Type", "application/json");
-      exchange.sendResponseHeaders(500, body.length);
-      exchange.getResponseBody().write(body);
-      exchange.close();
-    });
+    https.createContext(
+        "/",
+        exchange -> {
+          exchange.getRequestBody().readAllBytes();
+          exchange.getResponseHeaders().set("Content-Type", "application/json");
+          exchange.sendResponseHeaders(500, body.length);
+          exchange.getResponseBody().write(body);
+          exchange.close();
+        });
     https.start();
     try {
       String url = "https://127.0.0.1:" + https.getAddress().getPort() + "/services/rest";
-      try (var w = fixture.workload(new DssSigningWorkload.Factory("cades"),
-          target(url, "size", "1k", "trust", fixture.pki.certificatePem("root-ca").toString()))) {
-        MeasuredRun.of("dss:cades over https, its CA trusted", w, Duration.ofMillis(1000)).assertEveryFailedWith("HTTP 500 from signature/one-document/getDataToSign: {\"message\":\"over TLS\"}");
+      try (var w =
+          fixture.workload(
+              new DssSigningWorkload.Factory("cades"),
+              target(
+                  url, "size", "1k", "trust", fixture.pki.certificatePem("root-ca").toString()))) {
+        MeasuredRun.of("dss:cades over https, its CA trusted", w, Duration.ofMillis(1000))
+            .assertEveryFailedWith(
+                "HTTP 500 from signature/one-document/getDataToSign: {\"message\":\"over TLS\"}");
       }
       TestKeys other = TestKeys.in(dir); // another test PKI: another root
-      try (var w = fixture.workload(new DssSigningWorkload.Factory("cades"),
-          target(url, "size", "1k", "trust", other.pki.certificatePem("root-ca").toString()))) {
-        MeasuredRun.of("dss:cades over https, another CA trusted", w, Duration.ofMillis(1000)).assertEveryFailedWith("SSLHandshakeException");
+      try (var w =
+          fixture.workload(
+              new DssSigningWorkload.Factory("cades"),
+              target(url, "size", "1k", "trust", other.pki.certificatePem("root-ca").toString()))) {
+        MeasuredRun.of("dss:cades over https, another CA trusted", w, Duration.ofMillis(1000))
+            .assertEveryFailedWith("SSLHandshakeException");
       }
     } finally {
       https.stop(0);
@@ -214,14 +342,36 @@ class DssWorkloadsTest {
     }
     String url = "http://127.0.0.1:" + closed + "/services/rest";
     StringWriter out = new StringWriter(), err = new StringWriter();
-    CliContext ctx = new CliContext(new PrintWriter(out, true), new PrintWriter(err, true), Map.of("PATH", System.getenv("PATH")),
-        InstantSource.system(), dir, false);
-    int code = Main.execute(ctx, "run", "dss:cades", "--target", url, "--pki", tmp.resolve("pki").toString(), "--concurrency", "1",
-        "--warmup", "0x1s", "--measure", "1x1s", "--out", "run.json");
+    CliContext ctx =
+        new CliContext(
+            new PrintWriter(out, true),
+            new PrintWriter(err, true),
+            Map.of("PATH", System.getenv("PATH")),
+            InstantSource.system(),
+            dir,
+            false);
+    int code =
+        Main.execute(
+            ctx,
+            "run",
+            "dss:cades",
+            "--target",
+            url,
+            "--pki",
+            tmp.resolve("pki").toString(),
+            "--concurrency",
+            "1",
+            "--warmup",
+            "0x1s",
+            "--measure",
+            "1x1s",
+            "--out",
+            "run.json");
     // the check before the run (one real request) stops it: nothing measured, nothing written
     assertEquals(2, code, out + "\n" + err);
     String said = out + "\n" + err;
-    assertTrue(said.contains("--target " + url + ": nothing answers there (connection refused)"), said);
+    assertTrue(
+        said.contains("--target " + url + ": nothing answers there (connection refused)"), said);
     assertFalse(java.nio.file.Files.exists(dir.resolve("run.json")), "nothing was measured");
   }
 }

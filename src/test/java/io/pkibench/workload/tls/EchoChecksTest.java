@@ -1,8 +1,8 @@
 package io.pkibench.workload.tls;
 
-import io.pkibench.formats.tls.EchoProtocol;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pkibench.formats.tls.EchoProtocol;
 import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.api.Workload;
@@ -28,12 +28,18 @@ import org.junit.jupiter.api.io.TempDir;
  * previous request's), an acknowledgement whose CRC-32 is off by one bit. Each run counts every
  * operation failed with the check's message, and goes on.
  */
-@Timeout(value = 2, unit = java.util.concurrent.TimeUnit.MINUTES) // talks to a server: a hang fails, said as one
+@Timeout(
+    value = 2,
+    unit = java.util.concurrent.TimeUnit.MINUTES) // talks to a server: a hang fails, said as one
 class EchoChecksTest {
   @TempDir static Path dir;
   static TestKeys fixture;
 
-  enum Fault { FLIPPED_BYTE, STALE_RESPONSE, WRONG_CRC }
+  enum Fault {
+    FLIPPED_BYTE,
+    STALE_RESPONSE,
+    WRONG_CRC
+  }
 
   @BeforeAll
   static void pki() {
@@ -48,16 +54,19 @@ class EchoChecksTest {
     FaultyEchoServer(Fault fault) throws IOException {
       this.fault = fault;
       listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-      Thread.ofPlatform().daemon().start(() -> {
-        while (!listener.isClosed()) {
-          try {
-            Socket s = listener.accept();
-            Thread.ofPlatform().daemon().start(() -> serve(s));
-          } catch (IOException closed) {
-            return;
-          }
-        }
-      });
+      Thread.ofPlatform()
+          .daemon()
+          .start(
+              () -> {
+                while (!listener.isClosed()) {
+                  try {
+                    Socket s = listener.accept();
+                    Thread.ofPlatform().daemon().start(() -> serve(s));
+                  } catch (IOException closed) {
+                    return;
+                  }
+                }
+              });
     }
 
     String target() {
@@ -65,7 +74,9 @@ class EchoChecksTest {
     }
 
     private void serve(Socket s) {
-      try (s; DataInputStream in = new DataInputStream(s.getInputStream()); OutputStream out = s.getOutputStream()) {
+      try (s;
+          DataInputStream in = new DataInputStream(s.getInputStream());
+          OutputStream out = s.getOutputStream()) {
         byte[] previous = null;
         CRC32 crc = new CRC32();
         int frames = 0;
@@ -88,7 +99,12 @@ class EchoChecksTest {
             bytes += requestLength;
           } else if (kind == EchoProtocol.ACKNOWLEDGE) {
             int sum = (int) crc.getValue() ^ (fault == Fault.WRONG_CRC ? 1 : 0);
-            out.write(ByteBuffer.allocate(EchoProtocol.ACK_BYTES).putInt(frames).putInt(sum).putLong(bytes).array());
+            out.write(
+                ByteBuffer.allocate(EchoProtocol.ACK_BYTES)
+                    .putInt(frames)
+                    .putInt(sum)
+                    .putLong(bytes)
+                    .array());
             crc.reset();
             frames = 0;
             bytes = 0;
@@ -108,7 +124,8 @@ class EchoChecksTest {
     }
   }
 
-  static Workload workload(TlsWorkload.Kind kind, String target, Map<String, String> extra) throws Exception {
+  static Workload workload(TlsWorkload.Kind kind, String target, Map<String, String> extra)
+      throws Exception {
     Map<String, String> params = new HashMap<>(extra);
     params.put("target", target);
     return fixture.workload(new TlsWorkload.Factory(kind), params);
@@ -118,10 +135,14 @@ class EchoChecksTest {
   void rrAndAcrr_aByteOfEveryResponseFlipped_everyTransactionCountedFailed() throws Exception {
     try (FaultyEchoServer server = new FaultyEchoServer(Fault.FLIPPED_BYTE)) {
       try (Workload w = workload(TlsWorkload.Kind.RR, server.target(), Map.of("size", "128"))) {
-        MeasuredRun.of("tls-rr, flipped byte", w).assertEveryFailedWith("the response differs from the request at byte");
+        MeasuredRun.of("tls-rr, flipped byte", w)
+            .assertEveryFailedWith("the response differs from the request at byte");
       }
-      try (Workload w = workload(TlsWorkload.Kind.ACRR, server.target(), Map.of("request", "64", "response", "1k"))) {
-        MeasuredRun.of("tls-acrr, flipped byte", w).assertEveryFailedWith("the response differs from the request at byte");
+      try (Workload w =
+          workload(
+              TlsWorkload.Kind.ACRR, server.target(), Map.of("request", "64", "response", "1k"))) {
+        MeasuredRun.of("tls-acrr, flipped byte", w)
+            .assertEveryFailedWith("the response differs from the request at byte");
       }
     }
   }
@@ -131,24 +152,37 @@ class EchoChecksTest {
     try (FaultyEchoServer server = new FaultyEchoServer(Fault.STALE_RESPONSE);
         Workload w = workload(TlsWorkload.Kind.RR, server.target(), Map.of("size", "128"))) {
       MeasuredRun run = MeasuredRun.of("tls-rr, stale response", w);
-      // A connection's first answer is its own request's; the second is stale (each request is stamped apart), fails,
-      // and the workload drops the connection: so one transaction in two fails, every one of them for its staleness.
-      assertTrue(run.started() > 4 && run.failed() >= run.started() / 2 && run.succeeded() <= run.failed() + 1, run.toString());
-      assertTrue(run.errors().keySet().stream().allMatch(c -> c.contains("the response differs from the request at byte")), run.errors().toString());
+      // A connection's first answer is its own request's; the second is stale (each request is
+      // stamped apart), fails,
+      // and the workload drops the connection: so one transaction in two fails, every one of them
+      // for its staleness.
+      assertTrue(
+          run.started() > 4
+              && run.failed() >= run.started() / 2
+              && run.succeeded() <= run.failed() + 1,
+          run.toString());
+      assertTrue(
+          run.errors().keySet().stream()
+              .allMatch(c -> c.contains("the response differs from the request at byte")),
+          run.errors().toString());
     }
   }
 
   @Test
-  void stream_anAcknowledgementWithAnotherCrc_everyAcknowledgedSendCountedFailed() throws Exception {
+  void stream_anAcknowledgementWithAnotherCrc_everyAcknowledgedSendCountedFailed()
+      throws Exception {
     try (FaultyEchoServer server = new FaultyEchoServer(Fault.WRONG_CRC);
-        Workload w = workload(TlsWorkload.Kind.STREAM, server.target(), Map.of("size", "1k", "ack", "1"))) {
-      MeasuredRun.of("tls-stream, wrong CRC", w).assertEveryFailedWith("stream acknowledgement differs");
+        Workload w =
+            workload(TlsWorkload.Kind.STREAM, server.target(), Map.of("size", "1k", "ack", "1"))) {
+      MeasuredRun.of("tls-stream, wrong CRC", w)
+          .assertEveryFailedWith("stream acknowledgement differs");
     }
   }
 
   @Test
   void rr_anHonestAnswer_passes() throws Exception {
-    // the same server without its fault: what the three tests above see failing is the fault, not the server
+    // the same server without its fault: what the three tests above see failing is the fault, not
+    // the server
     try (FaultyEchoServer server = new FaultyEchoServer(null);
         Workload w = workload(TlsWorkload.Kind.RR, server.target(), Map.of("size", "128"))) {
       MeasuredRun.of("tls-rr, honest", w).assertEverySucceeded();

@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.pkibench.formats.tls.Connection;
 import io.pkibench.formats.tls.EchoProtocol;
 import io.pkibench.formats.tls.TlsEngine;
+import io.pkibench.formats.tls.TlsServerKeys;
 import io.pkibench.server.tlsecho.TlsEchoServer;
 import io.pkibench.testing.Await;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.api.CountedOutcomes;
 import io.pkibench.workload.api.LiveCounts;
 import io.pkibench.workload.api.Paced;
+import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -28,11 +30,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import io.pkibench.formats.tls.TlsServerKeys;
-import io.pkibench.workload.api.Params;
 
-/** tls-hold against a real serve tlsecho on loopback: connections held, spread over source addresses, and lost when the server closes them. */
-@Timeout(value = 2, unit = java.util.concurrent.TimeUnit.MINUTES) // every test talks to an echo server: a hang ends, said as one
+/**
+ * tls-hold against a real serve tlsecho on loopback: connections held, spread over source
+ * addresses, and lost when the server closes them.
+ */
+@Timeout(
+    value = 2,
+    unit =
+        java.util.concurrent.TimeUnit
+            .MINUTES) // every test talks to an echo server: a hang ends, said as one
 class HoldWorkloadTest {
   @TempDir static Path dir;
   static TestKeys fixture;
@@ -44,7 +51,8 @@ class HoldWorkloadTest {
 
   static TlsEchoServer server(TlsEchoServer.Limits limits) throws Exception {
     var identity = TlsServerKeys.of(fixture.pki, "rsa2048");
-    var context = TlsEngine.JSSE.server(identity.privateKey(), identity.chain(), List.of(), List.of());
+    var context =
+        TlsEngine.JSSE.server(identity.privateKey(), identity.chain(), List.of(), List.of());
     TlsEchoServer server = new TlsEchoServer(context, "jsse", "127.0.0.1", 0, 0, limits);
     server.start();
     return server;
@@ -57,10 +65,18 @@ class HoldWorkloadTest {
     op.execute();
   }
 
-  /** The server's counter {@code name}, asked from {@code source} (an address of its own, so that the asking is not refused). */
+  /**
+   * The server's counter {@code name}, asked from {@code source} (an address of its own, so that
+   * the asking is not refused).
+   */
   static long counter(String plainUrl, String source, String name) throws IOException {
     URI u = URI.create(plainUrl);
-    try (Connection c = new Connection.Plain(Connection.connect(new InetSocketAddress(u.getHost(), u.getPort()), InetAddress.getByName(source), 5000))) {
+    try (Connection c =
+        new Connection.Plain(
+            Connection.connect(
+                new InetSocketAddress(u.getHost(), u.getPort()),
+                InetAddress.getByName(source),
+                5000))) {
       byte[] ask = EchoProtocol.header(EchoProtocol.COUNTERS, 0, 0);
       c.write(ask, 0, ask.length);
       byte[] length = new byte[4];
@@ -73,19 +89,38 @@ class HoldWorkloadTest {
 
   @Test
   void hold_sourceAddressesGiven_theServerTakesOneConnectionFromEach() throws Exception {
-    // One connection per address, as the server counts them: three held connections must come from three addresses.
-    var limits = new TlsEchoServer.Limits(Duration.ofSeconds(30), Duration.ofSeconds(10), 100, Duration.ofSeconds(30), 1);
+    // One connection per address, as the server counts them: three held connections must come from
+    // three addresses.
+    var limits =
+        new TlsEchoServer.Limits(
+            Duration.ofSeconds(30), Duration.ofSeconds(10), 100, Duration.ofSeconds(30), 1);
     try (TlsEchoServer server = server(limits);
-        Workload w = fixture.workload(new HoldWorkload.Factory(), Map.of("target", server.baseUrl(), "source-addresses", "127.0.0.1-127.0.0.3",
-            "handshake-rate", "1000", "interval", "10ms"))) {
+        Workload w =
+            fixture.workload(
+                new HoldWorkload.Factory(),
+                Map.of(
+                    "target",
+                    server.baseUrl(),
+                    "source-addresses",
+                    "127.0.0.1-127.0.0.3",
+                    "handshake-rate",
+                    "1000",
+                    "interval",
+                    "10ms"))) {
       List<Paced> ops = new ArrayList<>();
       for (int i = 0; i < 3; i++) ops.add((Paced) w.newOperation(i));
       for (int round = 0; round < 2; round++) for (Paced op : ops) runWhenDue(op);
-      assertEquals(0, counter(server.plainUrl(), "127.0.0.9", "refused"), "no connection past one per address");
-      // The server may count the asking before it has closed the last one: ask again, each time from a new address (one
+      assertEquals(
+          0,
+          counter(server.plainUrl(), "127.0.0.9", "refused"),
+          "no connection past one per address");
+      // The server may count the asking before it has closed the last one: ask again, each time
+      // from a new address (one
       // connection per address), until it counts the three held and this asking, or fail naming it.
       int[] asker = {10};
-      Await.until(Duration.ofSeconds(5), "the server to count 4 open: three held, and this asking",
+      Await.until(
+          Duration.ofSeconds(5),
+          "the server to count 4 open: three held, and this asking",
           () -> counter(server.plainUrl(), "127.0.0." + asker[0]++, "open") == 4);
       Map<String, Long> out = ((CountedOutcomes) w).outcomes();
       assertEquals(3L, out.get("3 held: most open at once"), out.toString());
@@ -96,14 +131,20 @@ class HoldWorkloadTest {
 
   @Test
   void hold_theServerClosesAHeldConnection_countedFailedAndLostNotOpen() throws Exception {
-    // The server closes a connection idle for a second; the client asks every three: each ask finds its connection closed.
+    // The server closes a connection idle for a second; the client asks every three: each ask finds
+    // its connection closed.
     var limits = new TlsEchoServer.Limits(Duration.ofSeconds(1), Duration.ofSeconds(10), 100);
     try (TlsEchoServer server = server(limits);
-        Workload w = fixture.workload(new HoldWorkload.Factory(), Map.of("target", server.baseUrl(), "interval", "3s"))) {
+        Workload w =
+            fixture.workload(
+                new HoldWorkload.Factory(), Map.of("target", server.baseUrl(), "interval", "3s"))) {
       Paced op = (Paced) w.newOperation(0);
       runWhenDue(op);
       assertEquals(Map.of("open", 1L, "failed", 0L), ((LiveCounts) w).liveCounts());
-      Await.until(Duration.ofSeconds(20), "the server closing the idle connection", () -> counter(server.plainUrl(), "127.0.0.1", "timeouts") >= 1);
+      Await.until(
+          Duration.ofSeconds(20),
+          "the server closing the idle connection",
+          () -> counter(server.plainUrl(), "127.0.0.1", "timeouts") >= 1);
       IOException failed = assertThrows(IOException.class, () -> runWhenDue(op));
       assertTrue(failed.getMessage().startsWith("a held connection failed"), failed.getMessage());
       assertEquals(Map.of("open", 0L, "failed", 1L), ((LiveCounts) w).liveCounts());
@@ -117,36 +158,71 @@ class HoldWorkloadTest {
 
   @Test
   void hold_serverPidGiven_itsMemoryPerConnectionReported() throws Exception {
-    // The server here is this JVM: its RSS is read before and after; growth per connection is reported as a number.
+    // The server here is this JVM: its RSS is read before and after; growth per connection is
+    // reported as a number.
     long self = ProcessHandle.current().pid();
     try (TlsEchoServer server = server(TlsEchoServer.Limits.DEFAULT);
-        Workload w = fixture.workload(new HoldWorkload.Factory(), Map.of("target", server.baseUrl(), "server-pid", Long.toString(self),
-            "handshake-rate", "1000"))) {
+        Workload w =
+            fixture.workload(
+                new HoldWorkload.Factory(),
+                Map.of(
+                    "target",
+                    server.baseUrl(),
+                    "server-pid",
+                    Long.toString(self),
+                    "handshake-rate",
+                    "1000"))) {
       List<Paced> ops = new ArrayList<>();
       for (int i = 0; i < 4; i++) ops.add((Paced) w.newOperation(i));
       for (Paced op : ops) runWhenDue(op);
       Map<String, Long> out = ((CountedOutcomes) w).outcomes();
-      assertTrue(out.containsKey("4 held: server KB per connection") && out.containsKey("4 held: server RSS growth KB"), out.toString());
+      assertTrue(
+          out.containsKey("4 held: server KB per connection")
+              && out.containsKey("4 held: server RSS growth KB"),
+          out.toString());
       assertTrue(out.get("4 held: handshakes/s in the ramp") > 0, out.toString());
     }
   }
 
   @Test
   void hold_mutualTls_heldWithTheClientCertificateAndCountedFailedWithout() throws Exception {
-    // tlsecho --client-auth need on BoringSSL: the test PKI's tls-client certificate from --keys, as the other tls-* workloads take it.
-    var config = new TlsEchoServer.Config("127.0.0.1", 0, 0, "openssl", "rsa2048", List.of(), List.of(), TlsEchoServer.Limits.DEFAULT, "need", List.of());
+    // tlsecho --client-auth need on BoringSSL: the test PKI's tls-client certificate from --keys,
+    // as the other tls-* workloads take it.
+    var config =
+        new TlsEchoServer.Config(
+            "127.0.0.1",
+            0,
+            0,
+            "openssl",
+            "rsa2048",
+            List.of(),
+            List.of(),
+            TlsEchoServer.Limits.DEFAULT,
+            "need",
+            List.of());
     try (TlsEchoServer server = TlsEchoServer.open(config, fixture.pki, line -> {})) {
       server.start();
-      try (Workload w = fixture.workload(new HoldWorkload.Factory(), Map.of("target", server.baseUrl(), "client", "tls-client", "engine", "openssl"))) {
+      try (Workload w =
+          fixture.workload(
+              new HoldWorkload.Factory(),
+              Map.of("target", server.baseUrl(), "client", "tls-client", "engine", "openssl"))) {
         Paced op = (Paced) w.newOperation(0);
         runWhenDue(op);
         runWhenDue(op);
         assertEquals(Map.of("open", 1L, "failed", 0L), ((LiveCounts) w).liveCounts());
         assertEquals(1, counter(server.plainUrl(), "127.0.0.1", "clientCertificates"));
       }
-      try (Workload w = fixture.workload(new HoldWorkload.Factory(), Map.of("target", server.baseUrl(), "engine", "openssl"))) {
+      try (Workload w =
+          fixture.workload(
+              new HoldWorkload.Factory(),
+              Map.of("target", server.baseUrl(), "engine", "openssl"))) {
         Paced op = (Paced) w.newOperation(0);
-        assertThrows(IOException.class, () -> runWhenDue(op)); // TLS 1.3: the refusal may come with the first request rather than the handshake
+        assertThrows(
+            IOException.class,
+            () ->
+                runWhenDue(
+                    op)); // TLS 1.3: the refusal may come with the first request rather than the
+        // handshake
         assertEquals(Map.of("open", 0L, "failed", 1L), ((LiveCounts) w).liveCounts());
       }
     }
@@ -155,12 +231,31 @@ class HoldWorkloadTest {
   @Test
   void problems_badParameters_eachNamedWithItsFlag() {
     var f = new HoldWorkload.Factory();
-    List<String> problems = f.problems(Params.resolve(f.name(), f.params(), Map.of("target", "tls://127.0.0.1:8444",
-        "handshake-rate", "fast", "interval", "0s", "server-pid", "abc", "source-addresses", "10.0.0.1-10.0.0.4")), "software");
+    List<String> problems =
+        f.problems(
+            Params.resolve(
+                f.name(),
+                f.params(),
+                Map.of(
+                    "target",
+                    "tls://127.0.0.1:8444",
+                    "handshake-rate",
+                    "fast",
+                    "interval",
+                    "0s",
+                    "server-pid",
+                    "abc",
+                    "source-addresses",
+                    "10.0.0.1-10.0.0.4")),
+            "software");
     assertEquals(4, problems.size(), problems.toString());
     assertTrue(problems.get(0).startsWith("-p handshake-rate=fast"), problems.toString());
     assertTrue(problems.get(1).startsWith("-p interval=0s"), problems.toString());
     assertTrue(problems.get(2).startsWith("-p server-pid=abc"), problems.toString());
-    assertTrue(problems.get(3).startsWith("-p source-addresses 10.0.0.1-10.0.0.4: 10.0.0.1 is not on loopback"), problems.toString());
+    assertTrue(
+        problems
+            .get(3)
+            .startsWith("-p source-addresses 10.0.0.1-10.0.0.4: 10.0.0.1 is not on loopback"),
+        problems.toString());
   }
 }

@@ -19,8 +19,14 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A 1 GiB stream through {@code serve tlsecho} whose heap and direct memory are capped far below it: memory per connection is bounded. */
-@org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES) // talks to an echo server: a hang fails, said as one
+/**
+ * A 1 GiB stream through {@code serve tlsecho} whose heap and direct memory are capped far below
+ * it: memory per connection is bounded.
+ */
+@org.junit.jupiter.api.Timeout(
+    value = 5,
+    unit =
+        java.util.concurrent.TimeUnit.MINUTES) // talks to an echo server: a hang fails, said as one
 class LongStreamTest {
   @TempDir Path dir;
 
@@ -33,18 +39,32 @@ class LongStreamTest {
     }
     List<String> cmd = new ArrayList<>(ForkedSeries.thisJvm());
     cmd.addAll(1, List.of("-Xmx48m", "-XX:MaxDirectMemorySize=16m"));
-    cmd.addAll(List.of("serve", "tlsecho", "--tls", "openssl", "--port", "0", "--plain-port", Integer.toString(plainPort),
-        "--pki", fixture.pki.dir().toString()));
+    cmd.addAll(
+        List.of(
+            "serve",
+            "tlsecho",
+            "--tls",
+            "openssl",
+            "--port",
+            "0",
+            "--plain-port",
+            Integer.toString(plainPort),
+            "--pki",
+            fixture.pki.dir().toString()));
     Process server = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     try (BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream()))) {
       ReadyLine ready = null;
-      for (String line; ready == null && (line = out.readLine()) != null; ) ready = ReadyLine.parse(line).orElse(null);
+      for (String line; ready == null && (line = out.readLine()) != null; )
+        ready = ReadyLine.parse(line).orElse(null);
       assertTrue(ready != null, "the server never said it was ready");
       int frames = 16_384; // 64 KiB each: 1 GiB
-      try (Workload w = fixture.workload(new TlsWorkload.Factory(TlsWorkload.Kind.STREAM),
-          Map.of("target", ready.url(), "engine", "openssl", "size", "64k", "ack", "256"))) {
+      try (Workload w =
+          fixture.workload(
+              new TlsWorkload.Factory(TlsWorkload.Kind.STREAM),
+              Map.of("target", ready.url(), "engine", "openssl", "size", "64k", "ack", "256"))) {
         Operation op = w.newOperation(0);
-        for (int i = 0; i < frames; i++) op.execute(); // every 256th checks the server's count and CRC-32
+        for (int i = 0; i < frames; i++)
+          op.execute(); // every 256th checks the server's count and CRC-32
       }
       String json = TlsEchoTest.counters("tcp://127.0.0.1:" + plainPort);
       assertEquals(frames, TlsEchoTest.counter(json, "transactions"), json);

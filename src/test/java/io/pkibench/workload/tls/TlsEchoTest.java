@@ -1,17 +1,17 @@
 package io.pkibench.workload.tls;
 
-import io.pkibench.keys.TlsContexts;
-import io.pkibench.formats.tls.Connection;
-import io.pkibench.formats.tls.EchoProtocol;
-import io.pkibench.formats.tls.TlsEngine;
-import io.pkibench.formats.tls.TlsServerKeys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pkibench.testing.Await;
 import io.netty.handler.ssl.SslContext;
+import io.pkibench.formats.tls.Connection;
+import io.pkibench.formats.tls.EchoProtocol;
+import io.pkibench.formats.tls.TlsEngine;
+import io.pkibench.formats.tls.TlsServerKeys;
+import io.pkibench.keys.TlsContexts;
 import io.pkibench.server.tlsecho.TlsEchoServer;
+import io.pkibench.testing.Await;
 import io.pkibench.testing.OpensslRenegotiation;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.api.Operation;
@@ -33,8 +33,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The echo server and the tls-* workloads over real sockets on loopback, both engines, and what a bad client does to them. */
-@Timeout(value = 3, unit = java.util.concurrent.TimeUnit.MINUTES) // every test talks to an echo server: a hang ends, said as one
+/**
+ * The echo server and the tls-* workloads over real sockets on loopback, both engines, and what a
+ * bad client does to them.
+ */
+@Timeout(
+    value = 3,
+    unit =
+        java.util.concurrent.TimeUnit
+            .MINUTES) // every test talks to an echo server: a hang ends, said as one
 class TlsEchoTest {
   @TempDir static Path dir;
   static TestKeys fixture;
@@ -44,19 +51,27 @@ class TlsEchoTest {
     fixture = TestKeys.in(dir);
   }
 
-  static TlsEchoServer server(TlsEngine engine, String key, List<String> protocols, List<String> suites, TlsEchoServer.Limits limits)
+  static TlsEchoServer server(
+      TlsEngine engine,
+      String key,
+      List<String> protocols,
+      List<String> suites,
+      TlsEchoServer.Limits limits)
       throws Exception {
     SslContext context = null;
     if (engine != null) {
       var identity = TlsServerKeys.of(fixture.pki, key);
       context = engine.server(identity.privateKey(), identity.chain(), protocols, suites);
     }
-    TlsEchoServer server = new TlsEchoServer(context, engine == null ? "plain" : engine.flag, "127.0.0.1", 0, 0, limits);
+    TlsEchoServer server =
+        new TlsEchoServer(
+            context, engine == null ? "plain" : engine.flag, "127.0.0.1", 0, 0, limits);
     server.start();
     return server;
   }
 
-  static Workload workload(TlsWorkload.Kind kind, String target, Map<String, String> extra) throws Exception {
+  static Workload workload(TlsWorkload.Kind kind, String target, Map<String, String> extra)
+      throws Exception {
     Map<String, String> params = new HashMap<>(extra);
     params.put("target", target);
     return fixture.workload(new TlsWorkload.Factory(kind), params);
@@ -65,7 +80,9 @@ class TlsEchoTest {
   /** The server's counters, asked over its own protocol on {@code url}'s port (plain). */
   static String counters(String plainUrl) throws IOException {
     URI u = URI.create(plainUrl);
-    try (Connection c = new Connection.Plain(Connection.connect(new InetSocketAddress(u.getHost(), u.getPort()), 5000))) {
+    try (Connection c =
+        new Connection.Plain(
+            Connection.connect(new InetSocketAddress(u.getHost(), u.getPort()), 5000))) {
       byte[] ask = EchoProtocol.header(EchoProtocol.COUNTERS, 0, 0);
       c.write(ask, 0, ask.length);
       byte[] length = new byte[4];
@@ -76,7 +93,10 @@ class TlsEchoTest {
     }
   }
 
-  /** True when a new connection to {@code plain} is closed by the server unanswered (past the cap); false when it is taken. */
+  /**
+   * True when a new connection to {@code plain} is closed by the server unanswered (past the cap);
+   * false when it is taken.
+   */
   static boolean closedUnanswered(URI plain) throws IOException {
     try (Socket extra = new Socket(plain.getHost(), plain.getPort())) {
       extra.setSoTimeout(1000);
@@ -88,7 +108,10 @@ class TlsEchoTest {
     }
   }
 
-  /** The server's open connections, counting the one that asks; -1 when it refused to answer (at its cap). */
+  /**
+   * The server's open connections, counting the one that asks; -1 when it refused to answer (at its
+   * cap).
+   */
   static long openConnections(String plainUrl) {
     try {
       return counter(counters(plainUrl), "open");
@@ -106,11 +129,15 @@ class TlsEchoTest {
   @Test
   void transactions_everyKindBothEnginesAndPlain_completeAndCounted() throws Exception {
     for (TlsEngine engine : TlsEngine.values()) {
-      try (TlsEchoServer server = server(engine, "rsa2048", List.of(), List.of(), TlsEchoServer.Limits.DEFAULT)) {
+      try (TlsEchoServer server =
+          server(engine, "rsa2048", List.of(), List.of(), TlsEchoServer.Limits.DEFAULT)) {
         int done = 0;
         for (TlsWorkload.Kind kind : TlsWorkload.Kind.values()) {
           for (String target : List.of(server.baseUrl(), server.plainUrl())) {
-            Map<String, String> params = kind == TlsWorkload.Kind.STREAM ? Map.of("engine", engine.flag, "ack", "4") : Map.of("engine", engine.flag);
+            Map<String, String> params =
+                kind == TlsWorkload.Kind.STREAM
+                    ? Map.of("engine", engine.flag, "ack", "4")
+                    : Map.of("engine", engine.flag);
             try (Workload w = workload(kind, target, params)) {
               Operation op = w.newOperation(0);
               for (int i = 0; i < 8; i++) op.execute();
@@ -121,45 +148,75 @@ class TlsEchoTest {
         String json = counters(server.plainUrl());
         assertEquals(done, counter(json, "transactions"), engine + ": " + json);
         assertEquals(0, counter(json, "protocolErrors") + counter(json, "handshakeFailures"), json);
-        assertTrue(counter(json, "handshakes") >= 8 + 2, "ACRR makes a full handshake per transaction: " + json);
+        assertTrue(
+            counter(json, "handshakes") >= 8 + 2,
+            "ACRR makes a full handshake per transaction: " + json);
       }
     }
   }
 
   @Test
   void client_wrongSuite_handshakeFailureNamesIt() throws Exception {
-    try (TlsEchoServer server = server(TlsEngine.JSSE, "rsa2048", List.of(), List.of(), TlsEchoServer.Limits.DEFAULT);
-        Workload w = workload(TlsWorkload.Kind.RR, server.baseUrl(), Map.of("suite", "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256"))) {
+    try (TlsEchoServer server =
+            server(TlsEngine.JSSE, "rsa2048", List.of(), List.of(), TlsEchoServer.Limits.DEFAULT);
+        Workload w =
+            workload(
+                TlsWorkload.Kind.RR,
+                server.baseUrl(),
+                Map.of("suite", "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256"))) {
       var e = assertThrows(SSLException.class, () -> w.newOperation(0).execute());
-      assertTrue(e.getMessage().contains("handshake") && e.getMessage().contains("TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256"), e.getMessage());
+      assertTrue(
+          e.getMessage().contains("handshake")
+              && e.getMessage().contains("TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256"),
+          e.getMessage());
     }
   }
 
   @Test
   void client_badTargetOrSize_refusedNamingTheParameter() {
-    var e = assertThrows(IllegalArgumentException.class, () -> workload(TlsWorkload.Kind.RR, "https://127.0.0.1:1", Map.of()));
+    var e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> workload(TlsWorkload.Kind.RR, "https://127.0.0.1:1", Map.of()));
     assertTrue(e.getMessage().contains("tls://HOST:PORT"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> workload(TlsWorkload.Kind.RR, "tcp://127.0.0.1:1", Map.of("size", "2m")));
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> workload(TlsWorkload.Kind.RR, "tcp://127.0.0.1:1", Map.of("size", "2m")));
     assertTrue(e.getMessage().contains("1m"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> workload(TlsWorkload.Kind.RR, "tcp://127.0.0.1:1", Map.of("suite", "TLS_AES_128_GCM_SHA256")));
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                workload(
+                    TlsWorkload.Kind.RR,
+                    "tcp://127.0.0.1:1",
+                    Map.of("suite", "TLS_AES_128_GCM_SHA256")));
     assertTrue(e.getMessage().contains("plain TCP"), e.getMessage());
   }
 
-  /** Silence, garbage, a dropped record, an oversized frame and one connection too many: each counted, and the server still serves. */
+  /**
+   * Silence, garbage, a dropped record, an oversized frame and one connection too many: each
+   * counted, and the server still serves.
+   */
   @Test
   void server_badClients_countedClosedAndStillServing() throws Exception {
     var limits = new TlsEchoServer.Limits(Duration.ofMillis(700), Duration.ofSeconds(2), 3);
-    try (TlsEchoServer server = server(TlsEngine.OPENSSL, "rsa2048", List.of(), List.of(), limits)) {
+    try (TlsEchoServer server =
+        server(TlsEngine.OPENSSL, "rsa2048", List.of(), List.of(), limits)) {
       URI tls = URI.create(server.baseUrl()), plain = URI.create(server.plainUrl());
       try (Socket silent = new Socket(tls.getHost(), tls.getPort())) {
         silent.setSoTimeout(5000);
-        assertEquals(-1, silent.getInputStream().read(), "a client that sends nothing is closed by the handshake or idle timeout");
+        assertEquals(
+            -1,
+            silent.getInputStream().read(),
+            "a client that sends nothing is closed by the handshake or idle timeout");
       }
       try (Socket garbage = new Socket(tls.getHost(), tls.getPort())) {
         garbage.setSoTimeout(5000);
         garbage.getOutputStream().write("GET / HTTP/1.0\r\n\r\n".getBytes());
         InputStream in = garbage.getInputStream();
-        while (in.read() >= 0) { } // an alert at most, then the close
+        while (in.read() >= 0) {} // an alert at most, then the close
       }
       try (Socket dropped = new Socket(plain.getHost(), plain.getPort())) {
         dropped.getOutputStream().write(EchoProtocol.header(EchoProtocol.REQUEST, 100, 100));
@@ -168,13 +225,19 @@ class TlsEchoTest {
       try (Socket oversized = new Socket(plain.getHost(), plain.getPort())) {
         oversized.setSoTimeout(5000);
         oversized.getOutputStream().write(EchoProtocol.header(EchoProtocol.REQUEST, 2 << 20, 8));
-        assertEquals(-1, oversized.getInputStream().read(), "a frame over 1 MiB closes the connection");
+        assertEquals(
+            -1, oversized.getInputStream().read(), "a frame over 1 MiB closes the connection");
       }
       // the server counts each as its connection ends, on its own threads
-      Await.until(Duration.ofSeconds(15), "the dropped, truncated and oversized connections to be counted", () -> {
-        String now = counters(server.plainUrl());
-        return counter(now, "timeouts") + counter(now, "handshakeFailures") >= 2 && counter(now, "truncated") >= 1 && counter(now, "protocolErrors") >= 1;
-      });
+      Await.until(
+          Duration.ofSeconds(15),
+          "the dropped, truncated and oversized connections to be counted",
+          () -> {
+            String now = counters(server.plainUrl());
+            return counter(now, "timeouts") + counter(now, "handshakeFailures") >= 2
+                && counter(now, "truncated") >= 1
+                && counter(now, "protocolErrors") >= 1;
+          });
       String json = counters(server.plainUrl());
       assertTrue(counter(json, "timeouts") + counter(json, "handshakeFailures") >= 2, json);
       assertEquals(1, counter(json, "truncated"), json);
@@ -184,25 +247,38 @@ class TlsEchoTest {
       List<Socket> held = new java.util.ArrayList<>();
       try {
         for (int i = 0; i < 3; i++) held.add(new Socket(plain.getHost(), plain.getPort()));
-        // the server takes the three in on its own thread; from then on a fourth is closed before a word
-        Await.until(Duration.ofSeconds(15), "a connection past the cap to be closed by the server", () -> closedUnanswered(plain));
+        // the server takes the three in on its own thread; from then on a fourth is closed before a
+        // word
+        Await.until(
+            Duration.ofSeconds(15),
+            "a connection past the cap to be closed by the server",
+            () -> closedUnanswered(plain));
       } finally {
         for (Socket s : held) s.close();
       }
-      Await.until(Duration.ofSeconds(15), "the three held slots to be freed", () -> openConnections(server.plainUrl()) == 1); // the asking one
-      try (Workload w = workload(TlsWorkload.Kind.RR, server.baseUrl(), Map.of("engine", "openssl"))) {
+      Await.until(
+          Duration.ofSeconds(15),
+          "the three held slots to be freed",
+          () -> openConnections(server.plainUrl()) == 1); // the asking one
+      try (Workload w =
+          workload(TlsWorkload.Kind.RR, server.baseUrl(), Map.of("engine", "openssl"))) {
         w.newOperation(0).execute();
       }
       json = counters(server.plainUrl());
       assertTrue(counter(json, "refused") >= 1, json);
-      assertEquals(1, counter(json, "transactions"), "the normal request after all that was served: " + json);
+      assertEquals(
+          1,
+          counter(json, "transactions"),
+          "the normal request after all that was served: " + json);
     }
   }
 
   @Test
   void stream_ackCatchesWhatTheServerDidNotGet() throws Exception {
-    try (TlsEchoServer server = server(null, null, List.of(), List.of(), TlsEchoServer.Limits.DEFAULT);
-        Workload w = workload(TlsWorkload.Kind.STREAM, server.baseUrl(), Map.of("size", "1k", "ack", "3"))) {
+    try (TlsEchoServer server =
+            server(null, null, List.of(), List.of(), TlsEchoServer.Limits.DEFAULT);
+        Workload w =
+            workload(TlsWorkload.Kind.STREAM, server.baseUrl(), Map.of("size", "1k", "ack", "3"))) {
       Operation op = w.newOperation(0);
       for (int i = 0; i < 9; i++) op.execute();
       assertEquals(9, counter(counters(server.baseUrl()), "transactions"));
@@ -218,18 +294,22 @@ class TlsEchoTest {
   }
 
   /**
-   * A JSSE client renegotiates a TLS 1.2 connection (a second startHandshake): the server closes the
-   * connection instead, on both engines, and counts it; the connection's first request was served.
+   * A JSSE client renegotiates a TLS 1.2 connection (a second startHandshake): the server closes
+   * the connection instead, on both engines, and counts it; the connection's first request was
+   * served.
    */
   @Test
   @org.junit.jupiter.api.Timeout(60)
   void renegotiation_clientInitiated_refusedOnBothEngines() throws Exception {
     for (TlsEngine engine : List.of(TlsEngine.JSSE, TlsEngine.OPENSSL)) {
-      try (TlsEchoServer server = server(engine, "rsa2048", List.of("TLSv1.2"), List.of(), TlsEchoServer.Limits.DEFAULT)) {
+      try (TlsEchoServer server =
+          server(engine, "rsa2048", List.of("TLSv1.2"), List.of(), TlsEchoServer.Limits.DEFAULT)) {
         URI tls = URI.create(server.baseUrl());
         javax.net.ssl.SSLContext client = TlsContexts.trusting(fixture.pki.certificate("root-ca"));
         int renegotiated = 0;
-        try (javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) client.getSocketFactory().createSocket(tls.getHost(), tls.getPort())) {
+        try (javax.net.ssl.SSLSocket s =
+            (javax.net.ssl.SSLSocket)
+                client.getSocketFactory().createSocket(tls.getHost(), tls.getPort())) {
           s.setSoTimeout(10_000);
           s.setEnabledProtocols(new String[] {"TLSv1.2"});
           s.startHandshake();
@@ -248,14 +328,20 @@ class TlsEchoTest {
     }
   }
 
-  /** testssl.sh's check, as on the signing service and the PEC provider: openssl s_client's TLS 1.2 renegotiation is refused on both engines. */
+  /**
+   * testssl.sh's check, as on the signing service and the PEC provider: openssl s_client's TLS 1.2
+   * renegotiation is refused on both engines.
+   */
   @Test
   @org.junit.jupiter.api.Timeout(60)
   void renegotiation_opensslClientOverTls12_refusedOnBothEngines() throws Exception {
     for (TlsEngine engine : List.of(TlsEngine.JSSE, TlsEngine.OPENSSL)) {
-      try (TlsEchoServer server = server(engine, "rsa2048", List.of("TLSv1.2"), List.of(), TlsEchoServer.Limits.DEFAULT)) {
+      try (TlsEchoServer server =
+          server(engine, "rsa2048", List.of("TLSv1.2"), List.of(), TlsEchoServer.Limits.DEFAULT)) {
         var attempt = OpensslRenegotiation.attempt(URI.create(server.baseUrl()).getPort());
-        assertTrue(attempt.refused(), engine + ": s_client renegotiated, or never connected: " + attempt.output());
+        assertTrue(
+            attempt.refused(),
+            engine + ": s_client renegotiated, or never connected: " + attempt.output());
         String json = counters(server.plainUrl());
         assertEquals(1, counter(json, "renegotiationsRefused"), engine + ": " + json);
       }
@@ -263,21 +349,40 @@ class TlsEchoTest {
   }
 
   /**
-   * Without --suites the server offers forward-secret suites only, on both engines: openssl asking for
-   * RSA key exchange (AES128-GCM-SHA256, BoringSSL's default before) is refused, ECDHE is taken.
+   * Without --suites the server offers forward-secret suites only, on both engines: openssl asking
+   * for RSA key exchange (AES128-GCM-SHA256, BoringSSL's default before) is refused, ECDHE is
+   * taken.
    */
   @Test
   @org.junit.jupiter.api.Timeout(60)
   void defaultSuites_rsaKeyExchange_refusedOnBothEngines() throws Exception {
     for (TlsEngine engine : List.of(TlsEngine.JSSE, TlsEngine.OPENSSL)) {
-      try (TlsEchoServer server = server(engine, "rsa2048", List.of(), List.of(), TlsEchoServer.Limits.DEFAULT)) {
+      try (TlsEchoServer server =
+          server(engine, "rsa2048", List.of(), List.of(), TlsEchoServer.Limits.DEFAULT)) {
         int port = URI.create(server.baseUrl()).getPort();
-        for (String cipher : List.of("AES128-GCM-SHA256", "AES128-SHA", "ECDHE-RSA-AES128-GCM-SHA256")) {
-          Process p = new ProcessBuilder("openssl", "s_client", "-connect", "127.0.0.1:" + port, "-tls1_2", "-cipher", cipher, "-brief",
-              "-CAfile", fixture.pki.dir().resolve("root-ca.pem").toString()).redirectErrorStream(true).start();
+        for (String cipher :
+            List.of("AES128-GCM-SHA256", "AES128-SHA", "ECDHE-RSA-AES128-GCM-SHA256")) {
+          Process p =
+              new ProcessBuilder(
+                      "openssl",
+                      "s_client",
+                      "-connect",
+                      "127.0.0.1:" + port,
+                      "-tls1_2",
+                      "-cipher",
+                      cipher,
+                      "-brief",
+                      "-CAfile",
+                      fixture.pki.dir().resolve("root-ca.pem").toString())
+                  .redirectErrorStream(true)
+                  .start();
           p.getOutputStream().close();
-          String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-          assertTrue(p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS), engine + " " + cipher + ": s_client did not end");
+          String out =
+              new String(
+                  p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+          assertTrue(
+              p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS),
+              engine + " " + cipher + ": s_client did not end");
           boolean negotiated = out.contains("Ciphersuite: " + cipher);
           assertEquals(cipher.startsWith("ECDHE"), negotiated, engine + " " + cipher + ": " + out);
         }
@@ -287,12 +392,15 @@ class TlsEchoTest {
 
   /**
    * A request trickled one byte a second (each byte inside the 2 s idle timeout) is cut at the 3 s
-   * frame deadline; an address past its connection cap is refused; another address is served meanwhile.
+   * frame deadline; an address past its connection cap is refused; another address is served
+   * meanwhile.
    */
   @Test
   @org.junit.jupiter.api.Timeout(60)
   void request_trickled_cutAtTheFrameDeadlineWhileAnotherAddressIsServed() throws Exception {
-    var limits = new TlsEchoServer.Limits(Duration.ofSeconds(2), Duration.ofSeconds(2), 100, Duration.ofSeconds(3), 5);
+    var limits =
+        new TlsEchoServer.Limits(
+            Duration.ofSeconds(2), Duration.ofSeconds(2), 100, Duration.ofSeconds(3), 5);
     try (TlsEchoServer server = server(null, null, List.of(), List.of(), limits)) {
       URI plain = URI.create(server.baseUrl());
       List<Socket> trickles = new java.util.ArrayList<>();
@@ -320,7 +428,8 @@ class TlsEchoTest {
             other.bind(new InetSocketAddress("127.0.0.3", 0));
             other.connect(new InetSocketAddress(plain.getHost(), plain.getPort()), 5000);
             other.setSoTimeout(5000);
-            assertEquals(64, echo(other, 64).length, "another address is served beside the trickles");
+            assertEquals(
+                64, echo(other, 64).length, "another address is served beside the trickles");
           }
           Thread.sleep(1000);
         }
@@ -332,10 +441,13 @@ class TlsEchoTest {
           }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        assertTrue(seconds < 8, "cut at the 3 s frame deadline, not kept alive byte by byte: " + seconds + " s");
+        assertTrue(
+            seconds < 8,
+            "cut at the 3 s frame deadline, not kept alive byte by byte: " + seconds + " s");
         String json = counters(server.baseUrl());
         assertTrue(counter(json, "refused") >= 1, "the sixth from 127.0.0.2 was refused: " + json);
-        assertTrue(counter(json, "timeouts") >= 5, "the five trickles cut by the deadline: " + json);
+        assertTrue(
+            counter(json, "timeouts") >= 5, "the five trickles cut by the deadline: " + json);
       } finally {
         for (Socket t : trickles) t.close();
       }
