@@ -119,9 +119,8 @@ public final class CoreRatioSweep {
               + " (CPU "
               + available
               + ") and "
-              + (tooBig.size() == 1 ? "split " : "splits ")
               + tooBig.stream()
-                  .map(c -> c + " needs " + c.total())
+                  .map(c -> "split " + c + " needs " + c.total())
                   .collect(Collectors.joining(", "))
               + "; run the sweep on a machine with at least "
               + coresNeeded()
@@ -239,7 +238,8 @@ public final class CoreRatioSweep {
         + " workers, at each split "
         + splits.stream().map(Cores::toString).collect(Collectors.joining(", "))
         + " (client cores : key-server cores, both nodes sharing theirs); before each, the nodes restarted on"
-        + " their cores and the client moved to its own; one more core pays when it gains "
+        + " their cores and the client moved to its own (each step's hook names its CPUs; the --service-cpus note below is"
+        + " only where the nodes started); one more core pays when it gains "
         + Math.round(100 * CoreRatio.PAYING_GAIN)
         + "% or more beyond the two splits' standard deviations (the seed's hypothesis: 1 generic : 2 cryptographic)";
   }
