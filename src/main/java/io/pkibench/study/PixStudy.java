@@ -402,7 +402,11 @@ public final class PixStudy implements Study {
     List<String> notes = new ArrayList<>();
     if (coreRatioSweep != null) {
       notes.add(coreRatioSweep.note(sweepWorkers()));
-      if (options.quick()) notes.add("quick: 1 series per split, 3 × 2 s measured after warm-up");
+      if (options.quick())
+        notes.add(
+            "quick: 1 series per split, "
+                + options.iterations("3x2s", 5)
+                + " measured after a warm-up until steady: a rough spread, often inconclusive; a full run before quoting a ratio");
       return notes;
     }
     notes.add(
