@@ -119,6 +119,12 @@ public final class PixStudy implements Study {
    */
   private CheckSizing checkSizing;
 
+  /**
+   * {@code --core-ratio-sweep}: only the SPI signature, at each split of the cores; null without
+   * it.
+   */
+  private CoreRatioSweep coreRatioSweep;
+
   public PixStudy() {
     this(null);
   }
@@ -134,12 +140,41 @@ public final class PixStudy implements Study {
   public PixStudy checkingSizing(CheckSizing check) {
     PixStudy s = new PixStudy(fault);
     s.checkSizing = check;
+    s.coreRatioSweep = coreRatioSweep;
     return s;
+  }
+
+  /**
+   * This study with {@code --core-ratio-sweep}: in place of its other steps, the SPI signature at
+   * each of the sweep's splits of the cores between client and key servers, and the ratio it shows.
+   */
+  public PixStudy sweepingCoreRatios(CoreRatioSweep sweep) {
+    PixStudy s = new PixStudy(fault);
+    s.checkSizing = checkSizing;
+    s.coreRatioSweep = sweep;
+    return s;
+  }
+
+  /**
+   * The sweep's one level, the same at every split: 8 workers per core of its largest split, at
+   * least the client-CPU steps' 16, so that no split runs short of calls in flight.
+   */
+  int sweepWorkers() {
+    return Math.max(CLIENT_CPU_LEVEL, 8 * coreRatioSweep.coresNeeded());
   }
 
   @Override
   public List<String> problems(StudyOptions options) {
     List<String> problems = new ArrayList<>(KeyServerNodes.problems(options));
+    if (coreRatioSweep != null) {
+      problems.addAll(coreRatioSweep.problems(options.cpus()));
+      if (fault != null || checkSizing != null)
+        problems.add(
+            CoreRatioSweep.FLAG
+                + " with "
+                + (fault != null ? "--fault" : "--check-sizing")
+                + ": the sweep runs only its own steps; run the other in a study of its own");
+    }
     if (checkSizing != null && problems.isEmpty())
       checkSizing.problem().ifPresent(problems::add); // it makes and removes a group
     return problems;
@@ -148,6 +183,11 @@ public final class PixStudy implements Study {
   @Override
   public List<StudyRecord.SizingCheck> sizingChecks(RunResult result, StudyOptions options) {
     return checkSizing == null ? List.of() : CheckSizing.of(result, List.of(HANDSHAKE, SPI));
+  }
+
+  @Override
+  public List<String> findings(RunResult result, StudyOptions options) {
+    return coreRatioSweep == null ? List.of() : List.of(coreRatioSweep.answer(result, SPI));
   }
 
   @Override
@@ -163,6 +203,20 @@ public final class PixStudy implements Study {
     Iterations measure = options.iterations("3x2s", 5);
     int series = options.quick() ? 1 : 5;
     String remote = KeyServerNodes.remoteKeys(services);
+    if (coreRatioSweep != null) {
+      Step spi =
+          asJmh(
+              Step.of(
+                  SPI,
+                  plan(
+                      new WorkloadSpec("spi-sign", Map.of(), remote),
+                      List.of(sweepWorkers()),
+                      warmup,
+                      measure,
+                      series)),
+              options);
+      return coreRatioSweep.steps(spi, options.cpus());
+    }
     List<Step> steps = new ArrayList<>();
     steps.add(
         asJmh(
@@ -346,6 +400,15 @@ public final class PixStudy implements Study {
   @Override
   public List<String> notes(StudyOptions options) {
     List<String> notes = new ArrayList<>();
+    if (coreRatioSweep != null) {
+      notes.add(coreRatioSweep.note(sweepWorkers()));
+      if (options.quick())
+        notes.add(
+            "quick: 1 series per split, "
+                + options.iterations("3x2s", 5)
+                + " measured after a warm-up until steady: a rough spread, often inconclusive; a full run before quoting a ratio");
+      return notes;
+    }
     notes.add(
         (options.cpus().isShared()
                 ? "the client and both key-server nodes share this machine's cores"

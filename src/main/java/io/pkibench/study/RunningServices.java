@@ -22,11 +22,11 @@ public final class RunningServices implements AutoCloseable {
   private final List<String> javaCommand;
 
   /** The cores' prefix (taskset), empty when services and client share every core. */
-  private final List<String> launchPrefix;
+  private volatile List<String> launchPrefix;
 
   private final Map<String, String> env;
   private final Consumer<String> log;
-  private final CpuSplit cpus;
+  private volatile CpuSplit cpus;
   private final Map<String, Entry> services = new LinkedHashMap<>();
 
   /**
@@ -197,6 +197,22 @@ public final class RunningServices implements AutoCloseable {
     }
     quota.limit(cores);
     log.accept("services limited to " + cores + " core: " + quota.describe());
+  }
+
+  /**
+   * Every service stopped and started again on {@code split}'s service cores, its utilisation
+   * measured against them from now on: a sweep over how the cores are split ({@code study pix
+   * --core-ratio-sweep}). A restart rather than a move, since a JVM sizes its GC and thread pools
+   * by the cores it starts on. The client's cores are the caller's to move.
+   */
+  public synchronized void moveTo(CpuSplit split) throws IOException, InterruptedException {
+    if (split.isShared())
+      throw new IllegalArgumentException("the services move to cores of their own, not shared");
+    if (closed) throw new IllegalStateException("the study has ended; no service is started again");
+    for (Entry e : services.values()) stop(e);
+    cpus = split;
+    launchPrefix = List.copyOf(CpuAffinity.launchPrefix(split.services()));
+    for (Entry e : services.values()) start(e);
   }
 
   /** The arguments {@code name} runs with now. */

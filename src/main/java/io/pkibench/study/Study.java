@@ -43,6 +43,14 @@ public interface Study {
   }
 
   /**
+   * Sentences read from the run's measurements, added to its notes after the steps (e.g. {@code
+   * study pix --core-ratio-sweep}'s answer); none by default.
+   */
+  default List<String> findings(RunResult result, StudyOptions options) {
+    return List.of();
+  }
+
+  /**
    * When the steps form a table (rows × columns), its layout; called after {@link #steps}. Null for
    * a list of steps.
    */

@@ -234,6 +234,8 @@ public final class StudyRunner {
         // missing step is said so.
         List<StudyRecord.SizingCheck> sizing = study.sizingChecks(file.current(), studyOptions);
         if (!sizing.isEmpty()) file.update(r -> r.withStudy(r.study().withSizingChecks(sizing)));
+        for (String finding : study.findings(file.current(), studyOptions))
+          file.update(r -> r.withStudy(r.study().withNote(finding)));
         if (!interrupted && !outOfResources) {
           List<StudyRecord.CheckRecord> checks = new ArrayList<>();
           for (PostCheck check : study.checks(studyOptions))
