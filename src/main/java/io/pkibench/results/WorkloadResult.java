@@ -1,10 +1,14 @@
 package io.pkibench.results;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.pkibench.plan.MixSpec;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One workload across its levels; {@code failure} says why it stopped early (null when it ran every
@@ -64,7 +68,7 @@ public record WorkloadResult(
   }
 
   /** A node taken out ({@code up} false) or rejoining, when the client saw it, and why. */
-  public record Transition(java.time.Instant at, boolean up, String why) {}
+  public record Transition(Instant at, boolean up, String why) {}
 
   /**
    * The study step a workload entry belongs to; {@code role} is {@link #PROBE} or {@link #MEASURE}.
@@ -73,7 +77,7 @@ public record WorkloadResult(
     public static final String PROBE = "probe";
     public static final String MEASURE = "measure";
 
-    @com.fasterxml.jackson.annotation.JsonIgnore
+    @JsonIgnore
     public boolean probe() {
       return PROBE.equals(role);
     }
@@ -83,10 +87,7 @@ public record WorkloadResult(
     params = Map.copyOf(params);
     levels = List.copyOf(levels);
     keyNodes = keyNodes == null ? List.of() : List.copyOf(keyNodes);
-    outcomes =
-        outcomes == null
-            ? Map.of()
-            : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(outcomes));
+    outcomes = outcomes == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(outcomes));
     notes = notes == null ? List.of() : List.copyOf(notes);
   }
 
@@ -197,7 +198,7 @@ public record WorkloadResult(
 
   /** With {@code counts} added to the outcomes counted so far. */
   public WorkloadResult plusOutcomes(Map<String, Long> counts) {
-    Map<String, Long> sum = new java.util.TreeMap<>(outcomes);
+    Map<String, Long> sum = new TreeMap<>(outcomes);
     counts.forEach((k, n) -> sum.merge(k, n, Long::sum));
     return new WorkloadResult(
         name, params, keys, cpuMeter, levels, failure, step, keyNodes, sum, notes, mix, wycheproof);
@@ -244,7 +245,7 @@ public record WorkloadResult(
    * A study's probe entry: its levels chose the measured one and are kept, but are not the study's
    * figures.
    */
-  @com.fasterxml.jackson.annotation.JsonIgnore
+  @JsonIgnore
   public boolean probe() {
     return step != null && step.probe();
   }

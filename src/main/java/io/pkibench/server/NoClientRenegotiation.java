@@ -20,6 +20,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLContextSpi;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLEngineResult;
+import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLServerSocketFactory;
@@ -201,7 +202,7 @@ public final class NoClientRenegotiation {
 
     @Override
     public SSLEngineResult unwrap(ByteBuffer src, ByteBuffer[] dsts, int offset, int length)
-        throws javax.net.ssl.SSLException {
+        throws SSLException {
       if (refused) throw refusal();
       if (!delegate.getUseClientMode() && consumed.copy().renegotiates(src.duplicate())) {
         refused = true;
@@ -218,7 +219,7 @@ public final class NoClientRenegotiation {
 
     @Override
     public SSLEngineResult wrap(ByteBuffer[] srcs, int offset, int length, ByteBuffer dst)
-        throws javax.net.ssl.SSLException {
+        throws SSLException {
       return delegate.wrap(srcs, offset, length, dst);
     }
 
@@ -228,7 +229,7 @@ public final class NoClientRenegotiation {
     }
 
     @Override
-    public void closeInbound() throws javax.net.ssl.SSLException {
+    public void closeInbound() throws SSLException {
       delegate.closeInbound();
     }
 
@@ -288,7 +289,7 @@ public final class NoClientRenegotiation {
     }
 
     @Override
-    public void beginHandshake() throws javax.net.ssl.SSLException {
+    public void beginHandshake() throws SSLException {
       delegate.beginHandshake();
     }
 

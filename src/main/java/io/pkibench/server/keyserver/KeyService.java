@@ -30,19 +30,32 @@ import io.pkibench.keyserver.protocol.SignRequest;
 import io.pkibench.keyserver.protocol.SignResponse;
 import io.pkibench.text.OutsideText;
 import java.security.GeneralSecurityException;
+import java.security.InvalidKeyException;
 import java.security.NoSuchAlgorithmException;
 import java.security.PrivateKey;
+import java.security.Provider;
 import java.security.Signature;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.security.interfaces.RSAPublicKey;
+import java.security.spec.AlgorithmParameterSpec;
 import java.security.spec.MGF1ParameterSpec;
 import java.security.spec.PSSParameterSpec;
+import java.time.InstantSource;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import javax.crypto.BadPaddingException;
 import javax.crypto.Cipher;
+import javax.crypto.IllegalBlockSizeException;
+import javax.crypto.NoSuchPaddingException;
 import javax.crypto.spec.OAEPParameterSpec;
 import javax.crypto.spec.PSource;
 
@@ -60,7 +73,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
 
   private final KeySource source;
   private final List<String> aliases;
-  private final java.util.Set<String> held;
+  private final Set<String> held;
   private final KeyGrants grants;
 
   /**
@@ -76,8 +89,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
   private final LongAdder served = new LongAdder(),
       refused = new LongAdder(),
       failed = new LongAdder();
-  private final java.util.concurrent.atomic.AtomicLong failureIds =
-      new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong failureIds = new AtomicLong();
   private final Protocol3 rsfn;
 
   /**
@@ -92,7 +104,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
       Consumer<String> log) {
     this.source = source;
     this.aliases = List.copyOf(aliases);
-    this.held = java.util.Set.copyOf(aliases);
+    this.held = Set.copyOf(aliases);
     this.grants = grants;
     this.rsfn = rsfn;
     this.log = log;
@@ -105,8 +117,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
         source,
         aliases,
         grants,
-        new Protocol3(
-            CaCodes.defaults(), List.of(), java.time.InstantSource.system(), localProvider()),
+        new Protocol3(CaCodes.defaults(), List.of(), InstantSource.system(), localProvider()),
         log);
   }
 
@@ -114,7 +125,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
    * The fastest local provider for the keyless parts of RSFN (AES-GCM, RSA encryption,
    * verification).
    */
-  public static java.security.Provider localProvider() {
+  public static Provider localProvider() {
     try {
       return ProviderChoice.best().providerFor("Cipher", "AES/GCM/NoPadding");
     } catch (GeneralSecurityException e) {
@@ -200,7 +211,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
                 .setPlaintext(
                     ByteString.copyFrom(cipher.doFinal(request.getCiphertext().toByteArray())))
                 .build();
-          } catch (BadPaddingException | javax.crypto.IllegalBlockSizeException e) {
+          } catch (BadPaddingException | IllegalBlockSizeException e) {
             throw refusal(
                 Status.INVALID_ARGUMENT,
                 "the ciphertext does not decrypt under key "
@@ -294,9 +305,8 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
       throw refusal(Status.INVALID_ARGUMENT, "give the " + whose + "'s certificate (DER)");
     try {
       return (X509Certificate)
-          java.security.cert.CertificateFactory.getInstance("X.509")
-              .generateCertificate(der.newInput());
-    } catch (java.security.cert.CertificateException | RuntimeException e) {
+          CertificateFactory.getInstance("X.509").generateCertificate(der.newInput());
+    } catch (CertificateException | RuntimeException e) {
       throw refusal(
           Status.INVALID_ARGUMENT,
           "the " + whose + "'s certificate is not a DER X.509 certificate");
@@ -376,7 +386,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
 
   /** Key uses granted per client subject (RFC 2253), since start. */
   public Map<String, Long> usesByClient() {
-    Map<String, Long> copy = new java.util.TreeMap<>();
+    Map<String, Long> copy = new TreeMap<>();
     usesByClient.forEach((subject, uses) -> copy.put(subject, uses.sum()));
     return copy;
   }
@@ -511,7 +521,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
       throws GeneralSecurityException {
     if (key.provider().getService("Signature", "NONEwithRSA") == null
         && key.provider().getService("Cipher", "RSA/ECB/NoPadding") != null
-        && key.publicKey() instanceof java.security.interfaces.RSAPublicKey rsa) {
+        && key.publicKey() instanceof RSAPublicKey rsa) {
       int k = (rsa.getModulus().bitLength() + 7) / 8;
       if (digestInfo.length > k - 11)
         throw refusal(
@@ -519,7 +529,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
             "the digest does not fit a " + rsa.getModulus().bitLength() + "-bit key");
       byte[] block = new byte[k];
       block[1] = 0x01;
-      java.util.Arrays.fill(block, 2, k - digestInfo.length - 1, (byte) 0xFF);
+      Arrays.fill(block, 2, k - digestInfo.length - 1, (byte) 0xFF);
       System.arraycopy(digestInfo, 0, block, k - digestInfo.length, digestInfo.length);
       Cipher raw = Cipher.getInstance("RSA/ECB/NoPadding", key.provider());
       raw.init(Cipher.DECRYPT_MODE, key.privateKey());
@@ -537,10 +547,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
    * that takes the key.
    */
   private static byte[] run(
-      SigningKey key,
-      String algorithm,
-      java.security.spec.AlgorithmParameterSpec params,
-      byte[] input)
+      SigningKey key, String algorithm, AlgorithmParameterSpec params, byte[] input)
       throws GeneralSecurityException {
     Signature signature;
     try {
@@ -558,7 +565,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
   private static Cipher cipher(DecryptRequest request, SigningKey key)
       throws GeneralSecurityException {
     String transformation;
-    java.security.spec.AlgorithmParameterSpec params = null;
+    AlgorithmParameterSpec params = null;
     switch (request.getPadding()) {
       case PKCS1_V1_5 -> transformation = "RSA/ECB/PKCS1Padding";
       case OAEP -> {
@@ -590,9 +597,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
     try {
       cipher = Cipher.getInstance(transformation, key.provider());
       cipher.init(Cipher.DECRYPT_MODE, key.privateKey(), params);
-    } catch (NoSuchAlgorithmException
-        | javax.crypto.NoSuchPaddingException
-        | java.security.InvalidKeyException e) {
+    } catch (NoSuchAlgorithmException | NoSuchPaddingException | InvalidKeyException e) {
       cipher = Cipher.getInstance(transformation);
       cipher.init(Cipher.DECRYPT_MODE, key.privateKey(), params);
     }

@@ -28,13 +28,19 @@ import io.pkibench.text.OutsideText;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Date;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import javax.net.ssl.SSLContext;
+import org.bouncycastle.cms.CMSException;
 
 /**
  * The reference two-phase signing service, in the shape public services use (Rest PKI's start →
@@ -74,15 +80,14 @@ public final class SignerServer extends HttpEndpoints {
    */
   private final TimeStampCheck tsaCheck;
 
-  private final java.time.InstantSource clock;
+  private final InstantSource clock;
   private final CertificateLogin login;
 
   /**
    * DSS services keep per-use state, so each request borrows one; a pool, since every request runs
    * on a new virtual thread.
    */
-  private final java.util.concurrent.ConcurrentLinkedQueue<TwoPhaseSigner> signers =
-      new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<TwoPhaseSigner> signers = new ConcurrentLinkedQueue<>();
 
   private final CertificateTokens certificateTokens = new CertificateTokens();
   private final TwoPhaseCms cms;
@@ -129,7 +134,7 @@ public final class SignerServer extends HttpEndpoints {
       CertificateLogin.Revocation revocation,
       String bindAddress,
       int port,
-      java.time.InstantSource clock)
+      InstantSource clock)
       throws Exception {
     var tlsKey = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("tls-server");
     return new SignerServer(
@@ -152,7 +157,7 @@ public final class SignerServer extends HttpEndpoints {
       CertificateLogin.Revocation revocation,
       String bindAddress,
       int port,
-      java.time.InstantSource clock)
+      InstantSource clock)
       throws Exception {
     var tlsKey = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("tls-server");
     return new SignerServer(
@@ -173,7 +178,7 @@ public final class SignerServer extends HttpEndpoints {
       SSLContext tls,
       String bindAddress,
       int port,
-      java.time.InstantSource clock)
+      InstantSource clock)
       throws IOException {
     this(
         tsa,
@@ -192,7 +197,7 @@ public final class SignerServer extends HttpEndpoints {
       SSLContext tls,
       String bindAddress,
       int port,
-      java.time.InstantSource clock,
+      InstantSource clock,
       PendingTokens.Limits limits)
       throws IOException {
     this(tsa, login, tls, bindAddress, port, clock, limits, bodyBytesInFlightForThisHeap());
@@ -208,7 +213,7 @@ public final class SignerServer extends HttpEndpoints {
       SSLContext tls,
       String bindAddress,
       int port,
-      java.time.InstantSource clock,
+      InstantSource clock,
       PendingTokens.Limits limits,
       long maxBodyBytesInFlight)
       throws IOException {
@@ -231,7 +236,7 @@ public final class SignerServer extends HttpEndpoints {
       SSLContext tls,
       String bindAddress,
       int port,
-      java.time.InstantSource clock,
+      InstantSource clock,
       PendingTokens.Limits limits,
       long maxBodyBytesInFlight)
       throws IOException {
@@ -339,14 +344,14 @@ public final class SignerServer extends HttpEndpoints {
     List<X509Certificate> chain = certificates(body);
     boolean attached = "enveloping".equals(text(body, "packaging", "detached"));
     try {
-      SigningCertificateCheck.assertValidAt(chain.get(0), java.util.Date.from(clock.instant()));
+      SigningCertificateCheck.assertValidAt(chain.get(0), Date.from(clock.instant()));
     } catch (SigningCertificateCheck.NotValidAtSigningDate e) {
       throw new Refusal(422, "certificate_not_valid", e.getMessage());
     }
     TwoPhaseCms.Pending p;
     try {
       p = cms.start(document, chain, attached);
-    } catch (org.bouncycastle.cms.CMSException | RuntimeException e) {
+    } catch (CMSException | RuntimeException e) {
       throw new Refusal(
           422, "unsupported_key", "no CMS signature for this certificate's key: " + message(e));
     }
@@ -367,7 +372,7 @@ public final class SignerServer extends HttpEndpoints {
           p.signingCertificate().getPublicKey(),
           p.toSign(),
           signatureValue);
-    } catch (java.security.GeneralSecurityException | RuntimeException e) {
+    } catch (GeneralSecurityException | RuntimeException e) {
       throw new Refusal(
           422,
           "bad_signature",
@@ -377,7 +382,7 @@ public final class SignerServer extends HttpEndpoints {
       ObjectNode answer = JSON.createObjectNode();
       answer.put("signed", Base64.getEncoder().encodeToString(cms.finish(p, signatureValue)));
       return answer;
-    } catch (org.bouncycastle.cms.CMSException | IOException | RuntimeException e) {
+    } catch (CMSException | IOException | RuntimeException e) {
       throw new Refusal(
           422, "cannot_finish", "the signature could not be assembled: " + message(e));
     }
@@ -399,7 +404,7 @@ public final class SignerServer extends HttpEndpoints {
           signingCertificate.getPublicKey(),
           p.signature().toSign(),
           signatureValue);
-    } catch (java.security.GeneralSecurityException | RuntimeException e) {
+    } catch (GeneralSecurityException | RuntimeException e) {
       throw new Refusal(
           422,
           "bad_signature",
@@ -658,7 +663,7 @@ public final class SignerServer extends HttpEndpoints {
   private static SecureRandom drbg() {
     try {
       return SecureRandom.getInstance("DRBG");
-    } catch (java.security.NoSuchAlgorithmException e) {
+    } catch (NoSuchAlgorithmException e) {
       return new SecureRandom(); // every JDK since 9 has DRBG; kept for a provider list that drops
       // it
     }

@@ -1,5 +1,7 @@
 package io.pkibench.server.tlsecho;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -13,6 +15,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.NotSslRecordException;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
@@ -25,11 +28,22 @@ import io.pkibench.formats.tls.TlsEngine;
 import io.pkibench.formats.tls.TlsServerKeys;
 import io.pkibench.pki.TestPki;
 import io.pkibench.server.ReferenceServer;
+import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.zip.CRC32;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLPeerUnverifiedException;
 
 /**
  * {@code serve tlsecho}: the netperf-style transactions of {@link EchoProtocol} on a TLS port (JSSE
@@ -67,8 +81,7 @@ public final class TlsEchoServer implements ReferenceServer {
     }
   }
 
-  private static final com.fasterxml.jackson.databind.ObjectMapper STATS_JSON =
-      new com.fasterxml.jackson.databind.ObjectMapper();
+  private static final ObjectMapper STATS_JSON = new ObjectMapper();
 
   /** What the server counts; each transaction once, each failure by cause. */
   public static final class Counters {
@@ -118,7 +131,7 @@ public final class TlsEchoServer implements ReferenceServer {
     public String json() {
       try {
         return STATS_JSON.writeValueAsString(snapshot());
-      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      } catch (JsonProcessingException e) {
         throw new IllegalStateException("a record of numbers always writes as JSON", e);
       }
     }
@@ -131,8 +144,7 @@ public final class TlsEchoServer implements ReferenceServer {
   private final Limits limits;
   private final String engine;
   private final Counters counters = new Counters();
-  private final java.util.Map<java.net.InetAddress, AtomicLong> perAddress =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<InetAddress, AtomicLong> perAddress = new ConcurrentHashMap<>();
   private EventLoopGroup boss;
   private EventLoopGroup workers;
   private Channel tlsChannel;
@@ -154,22 +166,21 @@ public final class TlsEchoServer implements ReferenceServer {
       Integer plainPort,
       String engine,
       String key,
-      java.util.List<String> protocols,
-      java.util.List<String> suites,
+      List<String> protocols,
+      List<String> suites,
       Limits limits,
       String clientAuth,
-      java.util.List<String> groups) {
+      List<String> groups) {
     /**
      * {@code --client-auth}: none, want (ask, take a connection without one), need (refuse a
      * connection without one).
      */
-    public static final java.util.List<String> CLIENT_AUTH =
-        java.util.List.of("none", "want", "need");
+    public static final List<String> CLIENT_AUTH = List.of("none", "want", "need");
 
     public Config {
-      protocols = java.util.List.copyOf(protocols);
-      suites = java.util.List.copyOf(suites);
-      groups = java.util.List.copyOf(groups);
+      protocols = List.copyOf(protocols);
+      suites = List.copyOf(suites);
+      groups = List.copyOf(groups);
     }
 
     /** No client certificate asked for, the engine's key-exchange groups. */
@@ -179,25 +190,15 @@ public final class TlsEchoServer implements ReferenceServer {
         Integer plainPort,
         String engine,
         String key,
-        java.util.List<String> protocols,
-        java.util.List<String> suites,
+        List<String> protocols,
+        List<String> suites,
         Limits limits) {
-      this(
-          bind,
-          port,
-          plainPort,
-          engine,
-          key,
-          protocols,
-          suites,
-          limits,
-          "none",
-          java.util.List.of());
+      this(bind, port, plainPort, engine, key, protocols, suites, limits, "none", List.of());
     }
 
     /** Every problem of these settings, each naming the flag of {@code serve tlsecho}. */
-    public java.util.List<String> problems() {
-      java.util.List<String> problems = new java.util.ArrayList<>();
+    public List<String> problems() {
+      List<String> problems = new ArrayList<>();
       TlsEngine tls = null;
       if (!engine.equals("none")) {
         try {
@@ -219,8 +220,7 @@ public final class TlsEchoServer implements ReferenceServer {
       }
       if (tls != null && tls.problem() == null) {
         TlsEngine chosen = tls; // effectively final, for the filter
-        java.util.List<String> unknown =
-            suites.stream().filter(s -> !chosen.implementsSuite(s)).toList();
+        List<String> unknown = suites.stream().filter(s -> !chosen.implementsSuite(s)).toList();
         if (!unknown.isEmpty())
           problems.add("--suites: " + engine + " does not implement " + String.join(", ", unknown));
       }
@@ -235,13 +235,12 @@ public final class TlsEchoServer implements ReferenceServer {
    * The server {@code config} asks for, its certificate from {@code pki}; {@code notes} hears what
    * the engine will do otherwise than asked.
    */
-  public static TlsEchoServer open(
-      Config config, TestPki pki, java.util.function.Consumer<String> notes) throws Exception {
+  public static TlsEchoServer open(Config config, TestPki pki, Consumer<String> notes)
+      throws Exception {
     if (config.engine().equals("none"))
       return new TlsEchoServer(null, "plain", config.bind(), config.port(), -1, config.limits());
     var tls = TlsEngine.parse(config.engine());
-    java.util.List<String> tls13 =
-        config.suites().stream().filter(s -> !s.contains("_WITH_")).toList();
+    List<String> tls13 = config.suites().stream().filter(s -> !s.contains("_WITH_")).toList();
     if (tls == TlsEngine.OPENSSL && !tls13.isEmpty()) {
       notes.accept(
           "note: --suites "
@@ -252,9 +251,9 @@ public final class TlsEchoServer implements ReferenceServer {
     var identity = TlsServerKeys.of(pki, config.key());
     var clientAuth =
         switch (config.clientAuth()) {
-          case "want" -> io.netty.handler.ssl.ClientAuth.OPTIONAL;
-          case "need" -> io.netty.handler.ssl.ClientAuth.REQUIRE;
-          default -> io.netty.handler.ssl.ClientAuth.NONE;
+          case "want" -> ClientAuth.OPTIONAL;
+          case "need" -> ClientAuth.REQUIRE;
+          default -> ClientAuth.NONE;
         };
     // a client certificate must chain to the test PKI's root, as the key server's clients do
     var context =
@@ -264,7 +263,7 @@ public final class TlsEchoServer implements ReferenceServer {
             config.protocols(),
             config.suites(),
             clientAuth,
-            clientAuth == io.netty.handler.ssl.ClientAuth.NONE ? null : pki.certificate("root-ca"),
+            clientAuth == ClientAuth.NONE ? null : pki.certificate("root-ca"),
             config.groups());
     int plain =
         config.plainPort() != null
@@ -343,7 +342,7 @@ public final class TlsEchoServer implements ReferenceServer {
                   ch.close();
                   return;
                 }
-                java.net.InetAddress source = ch.remoteAddress().getAddress();
+                InetAddress source = ch.remoteAddress().getAddress();
                 AtomicLong fromSource = perAddress.computeIfAbsent(source, a -> new AtomicLong());
                 if (fromSource.incrementAndGet() > limits.maxConnectionsPerAddress()) {
                   release(source, fromSource);
@@ -373,7 +372,7 @@ public final class TlsEchoServer implements ReferenceServer {
             });
   }
 
-  private void release(java.net.InetAddress source, AtomicLong count) {
+  private void release(InetAddress source, AtomicLong count) {
     if (count.decrementAndGet() <= 0) perAddress.remove(source, count);
   }
 
@@ -441,7 +440,7 @@ public final class TlsEchoServer implements ReferenceServer {
     private final Duration frameDeadline;
 
     /** Cuts the connection if the frame begun is not whole by then; cancelled when it is. */
-    private java.util.concurrent.ScheduledFuture<?> frameDue;
+    private ScheduledFuture<?> frameDue;
 
     Transactions(Counters counters, Duration frameDeadline) {
       this.counters = counters;
@@ -599,7 +598,7 @@ public final class TlsEchoServer implements ReferenceServer {
               .addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
         }
         case EchoProtocol.COUNTERS -> {
-          byte[] json = counters.json().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+          byte[] json = counters.json().getBytes(StandardCharsets.UTF_8);
           ctx.writeAndFlush(
                   ctx.alloc().buffer(4 + json.length).writeInt(json.length).writeBytes(json))
               .addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
@@ -620,7 +619,7 @@ public final class TlsEchoServer implements ReferenceServer {
           try {
             if (ssl != null && ssl.engine().getSession().getPeerCertificates().length > 0)
               counters.clientCertificates.incrementAndGet();
-          } catch (javax.net.ssl.SSLPeerUnverifiedException none) {
+          } catch (SSLPeerUnverifiedException none) {
             // the client presented no certificate (none asked for, or --client-auth want)
           }
         } else countHandshakeFailure(ctx);
@@ -649,10 +648,9 @@ public final class TlsEchoServer implements ReferenceServer {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
       // A client's garbage, reset or broken record: counted by kind, the connection closed, nothing
       // else touched.
-      if (cause instanceof NotSslRecordException
-          || cause.getCause() instanceof javax.net.ssl.SSLException) {
+      if (cause instanceof NotSslRecordException || cause.getCause() instanceof SSLException) {
         countHandshakeFailure(ctx);
-      } else if (!(cause instanceof java.io.IOException)) {
+      } else if (!(cause instanceof IOException)) {
         counters.protocolErrors.incrementAndGet();
       }
       ctx.close();

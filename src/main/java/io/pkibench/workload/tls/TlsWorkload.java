@@ -15,14 +15,21 @@ import io.pkibench.workload.api.SourceAddresses;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
+import java.io.EOFException;
 import java.io.IOException;
+import java.net.BindException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.CRC32;
 import javax.net.ssl.SSLException;
 
@@ -92,7 +99,7 @@ public final class TlsWorkload implements Workload {
   private final List<String> groups;
 
   /** Every worker's kept connection, so closing the workload closes them. */
-  private final java.util.Set<Connection> kept = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final Set<Connection> kept = ConcurrentHashMap.newKeySet();
 
   private TlsWorkload(
       Kind kind,
@@ -290,7 +297,7 @@ public final class TlsWorkload implements Workload {
           (int) Math.min(Integer.MAX_VALUE, Durations.parse(params.get("timeout")).toMillis());
       Framing framing =
           kind == Kind.RR
-              ? Framing.valueOf(params.get("framing").toUpperCase(java.util.Locale.ROOT))
+              ? Framing.valueOf(params.get("framing").toUpperCase(Locale.ROOT))
               : Framing.TLSECHO;
       TlsWorkload w =
           new TlsWorkload(
@@ -378,18 +385,18 @@ public final class TlsWorkload implements Workload {
   /** The same, leaving from {@code source} when not null ({@code -p source-addresses}). */
   static Connection connect(
       InetSocketAddress address,
-      java.net.InetAddress source,
+      InetAddress source,
       String target,
       SslContext tls,
       String suite,
       List<String> groups,
       int timeoutMillis)
       throws IOException {
-    java.net.Socket socket;
+    Socket socket;
     try {
       socket = Connection.connect(address, source, timeoutMillis);
-    } catch (java.net.BindException e) {
-      throw new java.net.BindException(
+    } catch (BindException e) {
+      throw new BindException(
           "cannot leave from "
               + (source == null ? "the kernel's source address" : source.getHostAddress())
               + " towards "
@@ -553,8 +560,8 @@ public final class TlsWorkload implements Workload {
       throws IOException {
     try {
       c.readFully(response, offset, length);
-    } catch (java.io.EOFException e) {
-      throw new java.io.EOFException(
+    } catch (EOFException e) {
+      throw new EOFException(
           "the server closed the connection within the "
               + response.length
               + "-byte response, "
@@ -574,8 +581,8 @@ public final class TlsWorkload implements Workload {
     c.write(sent, 0, sent.length);
     try {
       c.readFully(back, 0, back.length);
-    } catch (java.io.EOFException e) {
-      throw new java.io.EOFException(
+    } catch (EOFException e) {
+      throw new EOFException(
           "the server closed the connection within the "
               + back.length
               + "-byte echo ("
