@@ -4,7 +4,8 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
-import java.io.FilterInputStream;
+import io.pkibench.server.BodyBytesInFlight.OverBudget;
+import io.pkibench.server.BodyBytesInFlight.Reservation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -57,9 +58,6 @@ public abstract class HttpEndpoints implements ReferenceServer {
    * holding it are read in about that long.
    */
   static final long RETRY_AFTER_SECONDS = 1;
-
-  /** A chunked body reserves its bytes in steps of this many as it arrives, not at each read. */
-  private static final long CHUNKED_RESERVATION_STEP = 64 * 1024;
 
   static {
     // The JDK's HttpServer and HttpClient both drop idle keep-alive connections after 30 s, so a
@@ -263,32 +261,6 @@ public abstract class HttpEndpoints implements ReferenceServer {
   }
 
   /**
-   * The bytes a request holds of the budget, and its body as the server gave it (before any
-   * budgeting wrapper).
-   */
-  private static final class Reservation {
-    final InputStream body;
-    long bytes;
-
-    Reservation(InputStream body, long bytes) {
-      this.body = body;
-      this.bytes = bytes;
-    }
-  }
-
-  /** A chunked body grew past what the budget had left. */
-  private static final class OverBudget extends IOException {
-    OverBudget() {
-      super("request bodies in flight at their budget");
-    }
-
-    @Override
-    public synchronized Throwable fillInStackTrace() {
-      return this; // a refusal, not a fault: no stack trace to make
-    }
-  }
-
-  /**
    * Reserves the request's body from the budget, or answers it and returns null: 503 when the body
    * does not fit now, 413 when it could never fit. A body declared longer than {@code maxBodyBytes}
    * reserves nothing: {@link #bodyUpTo} refuses it without keeping a byte.
@@ -298,7 +270,7 @@ public abstract class HttpEndpoints implements ReferenceServer {
     long declared = declaredLength(exchange);
     if (declared < 0) {
       Reservation growing = new Reservation(body, 0);
-      exchange.setStreams(new BudgetedBody(body, growing), null);
+      exchange.setStreams(inFlight.budgeted(body, growing), null);
       return growing;
     }
     if (declared == 0 || declared > maxBodyBytes) return new Reservation(body, 0);
@@ -323,37 +295,6 @@ public abstract class HttpEndpoints implements ReferenceServer {
       return null;
     }
     return new Reservation(body, declared);
-  }
-
-  /**
-   * A chunked body, its bytes reserved as they arrive; past what the budget has left it throws
-   * {@link OverBudget}.
-   */
-  private final class BudgetedBody extends FilterInputStream {
-    private final Reservation reservation;
-    private long read;
-
-    BudgetedBody(InputStream body, Reservation reservation) {
-      super(body);
-      this.reservation = reservation;
-    }
-
-    @Override
-    public int read() throws IOException {
-      byte[] one = new byte[1];
-      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      int n = in.read(b, off, len);
-      if (n > 0 && (read += n) > reservation.bytes) {
-        long step = Math.max(read - reservation.bytes, CHUNKED_RESERVATION_STEP);
-        if (!inFlight.tryReserve(step)) throw new OverBudget();
-        reservation.bytes += step;
-      }
-      return n;
-    }
   }
 
   /**
