@@ -374,7 +374,7 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
     private void open() throws IOException {
       try {
         connection =
-            TlsWorkload.connect(
+            Dialer.connect(
                 address,
                 sources.forWorker(worker, portsPerAddress, loopbackTarget),
                 target,
