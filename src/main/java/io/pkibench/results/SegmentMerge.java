@@ -174,14 +174,14 @@ public final class SegmentMerge {
             ? worst(present)
             : worst(present) == RunStatus.COMPLETE ? RunStatus.INTERRUPTED : worst(present);
     RunResult result =
-        new RunResult(
-            RunResult.SCHEMA,
-            mergedEnv,
-            first.result().plan(),
-            status,
-            merged,
-            null,
-            first.result().study());
+        RunResult.builder()
+            .schema(RunResult.SCHEMA)
+            .environment(mergedEnv)
+            .plan(first.result().plan())
+            .status(status)
+            .workloads(merged)
+            .study(first.result().study())
+            .build();
     return result.withMerge(
         new MergeRecord(agents, present.stream().map(SegmentMerge::section).toList(), absent));
   }
@@ -269,17 +269,17 @@ public final class SegmentMerge {
         failures.add("segment " + in.result().agent().segment() + ": " + part.failure());
       part.outcomes().forEach((k, n) -> outcomes.merge(k, n, Long::sum));
     }
-    return new WorkloadResult(
-        base.name(),
-        base.params(),
-        base.keys(),
-        base.cpuMeter(),
-        levels,
-        failures.isEmpty() ? null : String.join("; ", failures),
-        base.step(),
-        keyNodes(having, w),
-        outcomes,
-        base.notes());
+    return WorkloadResult.builder(base.name())
+        .params(base.params())
+        .keys(base.keys())
+        .cpuMeter(base.cpuMeter())
+        .levels(levels)
+        .failure(failures.isEmpty() ? null : String.join("; ", failures))
+        .step(base.step())
+        .keyNodes(keyNodes(having, w))
+        .outcomes(outcomes)
+        .notes(base.notes())
+        .build();
   }
 
   private static String describe(Input in) {

@@ -370,14 +370,12 @@ public final class RunSession {
     MixSpec mix = factory instanceof MixFactory m ? m.resolved() : null;
     Params params = Params.resolve(spec.name(), factory.params(), spec.params());
     WorkloadResult entry =
-        new WorkloadResult(
-                spec.name(),
-                params.asMap(),
-                factory.usesKeys() ? spec.keys() : "none",
-                cpu.describe(),
-                List.of(),
-                null,
-                step)
+        WorkloadResult.builder(spec.name())
+            .params(params.asMap())
+            .keys(factory.usesKeys() ? spec.keys() : "none")
+            .cpuMeter(cpu.describe())
+            .step(step)
+            .build()
             .withNotes(factory.notes(params))
             .withMix(mix);
     file.update(r -> r.withWorkload(index, entry));
@@ -401,14 +399,12 @@ public final class RunSession {
         // Opened here even when forking: a bad key source fails once, up front, and names itself.
         source = keys.open(spec.keys());
         current =
-            new WorkloadResult(
-                    spec.name(),
-                    params.asMap(),
-                    source.describe(),
-                    cpu.describe(),
-                    List.of(),
-                    null,
-                    step)
+            WorkloadResult.builder(spec.name())
+                .params(params.asMap())
+                .keys(source.describe())
+                .cpuMeter(cpu.describe())
+                .step(step)
+                .build()
                 .withNotes(entry.notes())
                 .withMix(mix);
         if (source instanceof Pkcs11KeySource && factory instanceof VerifiesWithKeySource)
