@@ -1,5 +1,6 @@
 package io.pkibench.analysis;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.WorkloadResult;
 import java.util.ArrayList;
@@ -32,9 +33,7 @@ public record Analysis(
       UslFit usl,
       ScalingVerdict verdict,
       Capacity capacity,
-      @com.fasterxml.jackson.annotation.JsonInclude(
-              com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-          UslSelfCheck selfCheck) {
+      @JsonInclude(JsonInclude.Include.NON_NULL) UslSelfCheck selfCheck) {
     public String label() {
       return Analysis.label(name, params);
     }

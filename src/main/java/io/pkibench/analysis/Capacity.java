@@ -2,6 +2,7 @@ package io.pkibench.analysis;
 
 import io.pkibench.results.IterationResult;
 import io.pkibench.results.LevelResult;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -55,9 +56,7 @@ public record Capacity(
             .map(p -> new LevelCapacity(p.load(), p.opsPerCpuSecond(), p.utilisation()))
             .toList();
     LevelPoint best =
-        points.stream()
-            .max(java.util.Comparator.comparingDouble(LevelPoint::throughput))
-            .orElse(null);
+        points.stream().max(Comparator.comparingDouble(LevelPoint::throughput)).orElse(null);
     Double perCpu = best == null ? null : best.opsPerCpuSecond();
     Sizing sizing = null;
     if (targetRate != null) {

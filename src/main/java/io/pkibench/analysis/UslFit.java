@@ -2,6 +2,7 @@ package io.pkibench.analysis;
 
 import java.util.List;
 import java.util.Locale;
+import org.apache.commons.math3.exception.MathIllegalStateException;
 import org.apache.commons.math3.fitting.leastsquares.LeastSquaresBuilder;
 import org.apache.commons.math3.fitting.leastsquares.LeastSquaresOptimizer;
 import org.apache.commons.math3.fitting.leastsquares.LevenbergMarquardtOptimizer;
@@ -10,6 +11,7 @@ import org.apache.commons.math3.linear.Array2DRowRealMatrix;
 import org.apache.commons.math3.linear.ArrayRealVector;
 import org.apache.commons.math3.linear.RealMatrix;
 import org.apache.commons.math3.linear.RealVector;
+import org.apache.commons.math3.linear.SingularMatrixException;
 import org.apache.commons.math3.util.Pair;
 
 /**
@@ -72,7 +74,7 @@ public record UslFit(
     LeastSquaresOptimizer.Optimum free;
     try {
       free = solve(ns, xs, false);
-    } catch (org.apache.commons.math3.exception.MathIllegalStateException e) {
+    } catch (MathIllegalStateException e) {
       free = null;
     }
     double[] p = free == null ? null : free.getPoint().toArray();
@@ -83,7 +85,7 @@ public record UslFit(
     LeastSquaresOptimizer.Optimum optimum;
     try {
       optimum = inside ? free : solve(ns, xs, true);
-    } catch (org.apache.commons.math3.exception.MathIllegalStateException e) {
+    } catch (MathIllegalStateException e) {
       return new Attempt(null, "the fit with σ, κ ≥ 0 did not converge over " + n + " levels");
     }
     double sigma = Math.max(0, optimum.getPoint().getEntry(0));
@@ -117,7 +119,7 @@ public record UslFit(
         double residualVariance = rss / (n - 3);
         for (int i = 0; i < 3; i++)
           stdErr[i] = Math.sqrt(covariance.getEntry(i, i) * residualVariance);
-      } catch (org.apache.commons.math3.linear.SingularMatrixException e) {
+      } catch (SingularMatrixException e) {
         // A parameter held at its bound (κ = 0: no coherency cost seen) has no spread to estimate:
         // left unknown.
       }
@@ -170,7 +172,7 @@ public record UslFit(
     try {
       double[] p = solve(ns, xs, false).getPoint().toArray();
       return Double.isFinite(p[0] + p[1] + p[2]) ? new Unconstrained(p[0], p[1], p[2]) : null;
-    } catch (org.apache.commons.math3.exception.MathIllegalStateException e) {
+    } catch (MathIllegalStateException e) {
       return null;
     }
   }

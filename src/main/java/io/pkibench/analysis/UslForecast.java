@@ -3,6 +3,7 @@ package io.pkibench.analysis;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.DoubleUnaryOperator;
+import java.util.function.ToDoubleFunction;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.commons.math3.linear.Array2DRowRealMatrix;
 import org.apache.commons.math3.linear.ArrayRealVector;
@@ -371,8 +372,7 @@ public final class UslForecast {
   }
 
   /** A function of (σ, κ, λ) with its delta-method interval, its low end held at {@code floor}. */
-  private Estimate derived(
-      java.util.function.ToDoubleFunction<double[]> f, double value, double floor) {
+  private Estimate derived(ToDoubleFunction<double[]> f, double value, double floor) {
     if (covariance == null) return new Estimate(value, null, null);
     double[] p = {fit.sigma(), fit.kappa(), fit.lambda()};
     double[] g = new double[3];

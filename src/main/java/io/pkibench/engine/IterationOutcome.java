@@ -1,5 +1,6 @@
 package io.pkibench.engine;
 
+import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 
@@ -26,7 +27,7 @@ public record IterationOutcome(
     long lateStarts,
     long missedStarts,
     Map<String, Long> errors,
-    java.util.List<MemberOutcome> members) {
+    List<MemberOutcome> members) {
 
   public IterationOutcome(
       int series,
@@ -56,10 +57,10 @@ public record IterationOutcome(
         lateStarts,
         missedStarts,
         errors,
-        java.util.List.of());
+        List.of());
   }
 
-  public IterationOutcome withMembers(java.util.List<MemberOutcome> newMembers) {
+  public IterationOutcome withMembers(List<MemberOutcome> newMembers) {
     return new IterationOutcome(
         series,
         index,
@@ -79,7 +80,7 @@ public record IterationOutcome(
 
   public IterationOutcome {
     errors = Map.copyOf(errors);
-    members = members == null ? java.util.List.of() : java.util.List.copyOf(members);
+    members = members == null ? List.of() : List.copyOf(members);
     if (started != succeeded + failed) {
       throw new IllegalStateException(
           "counting invariant broken: started "

@@ -3,6 +3,7 @@ package io.pkibench.engine;
 import io.pkibench.workload.api.Operation;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import org.HdrHistogram.ValueRecorder;
 
 /**
@@ -123,9 +124,9 @@ final class MixOperation implements Operation {
    */
   void resetCounts() {
     iteration++;
-    java.util.Arrays.fill(started, 0);
-    java.util.Arrays.fill(succeeded, 0);
-    java.util.Arrays.fill(failed, 0);
+    Arrays.fill(started, 0);
+    Arrays.fill(succeeded, 0);
+    Arrays.fill(failed, 0);
   }
 
   /** The first member whose cumulative share exceeds {@code u} in [0, 1). */

@@ -1,5 +1,9 @@
 package io.pkibench.engine;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * What the live view shows once a second: the iteration so far, the rate over the last second, and
  * the workload's own live figures ({@code LiveCounts}: connections open and failed), empty for
@@ -20,11 +24,11 @@ public record ProgressSnapshot(
     double meanNanos,
     long p99Nanos,
     long maxNanos,
-    java.util.Map<String, Long> liveCounts) {
+    Map<String, Long> liveCounts) {
   public ProgressSnapshot {
     liveCounts =
         liveCounts == null
-            ? java.util.Map.of()
-            : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(liveCounts));
+            ? Map.of()
+            : Collections.unmodifiableMap(new LinkedHashMap<>(liveCounts));
   }
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * Iterations started on a wall-clock timetable every agent of a split plan computes alike from the
@@ -31,7 +32,7 @@ public final class SharedBoundaries implements IterationStarts {
   public static final Duration LATE_AFTER = Duration.ofMillis(50);
 
   private final InstantSource clock;
-  private final java.util.function.Supplier<Instant> startSignal;
+  private final Supplier<Instant> startSignal;
   private Instant startAt;
   private Instant next;
   private SeriesSpec lastSeries;
@@ -48,7 +49,7 @@ public final class SharedBoundaries implements IterationStarts {
    * setup done: it may wait until every agent is that far and then answer one time for all (local
    * agents, whose JVMs start at their own pace).
    */
-  public SharedBoundaries(InstantSource clock, java.util.function.Supplier<Instant> startSignal) {
+  public SharedBoundaries(InstantSource clock, Supplier<Instant> startSignal) {
     this.clock = clock;
     this.startSignal = startSignal;
   }

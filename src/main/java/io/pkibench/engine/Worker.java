@@ -10,6 +10,7 @@ import io.pkibench.workload.api.Workload;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.ValueRecorder;
 
@@ -107,8 +108,7 @@ final class Worker extends WorkerPadAfter implements Runnable {
     final long offsetNanos;
 
     /** Open loop: the next unclaimed slot of the timetable, shared by the workers (lock-free). */
-    final java.util.concurrent.atomic.AtomicLong nextSlot =
-        new java.util.concurrent.atomic.AtomicLong();
+    final AtomicLong nextSlot = new AtomicLong();
 
     volatile long startNanos;
     volatile long deadlineNanos;
@@ -260,7 +260,7 @@ final class Worker extends WorkerPadAfter implements Runnable {
    */
   private void runOnTimetable(
       Operation operation, Stages ramp, long startNanos, long deadlineNanos) {
-    java.util.concurrent.atomic.AtomicLong slots = gates.nextSlot;
+    AtomicLong slots = gates.nextSlot;
     double period = gates.periodNanos;
     while (true) {
       long slot = slots.getAndIncrement();

@@ -1,5 +1,6 @@
 package io.pkibench.files;
 
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
@@ -173,7 +174,7 @@ public final class OutputFiles {
    * be synced.
    */
   private static OutputStream kept(OutputStream out) {
-    return new java.io.FilterOutputStream(out) {
+    return new FilterOutputStream(out) {
       @Override
       public void write(byte[] b, int off, int len) throws IOException {
         out.write(b, off, len);

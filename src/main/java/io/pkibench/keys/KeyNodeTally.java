@@ -1,7 +1,11 @@
 package io.pkibench.keys;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A key-server node behind a key source and its share of the calls so far: the key source's own
@@ -27,16 +31,16 @@ public record KeyNodeTally(
    * last client saw it.
    */
   public static List<KeyNodeTally> sum(List<List<KeyNodeTally>> clients) {
-    java.util.Map<String, KeyNodeTally> byNode = new java.util.LinkedHashMap<>();
+    Map<String, KeyNodeTally> byNode = new LinkedHashMap<>();
     for (List<KeyNodeTally> client : clients) {
       for (KeyNodeTally n : client) {
         byNode.merge(
             n.node(),
             n,
             (a, b) -> {
-              List<Transition> both = new java.util.ArrayList<>(a.transitions());
+              List<Transition> both = new ArrayList<>(a.transitions());
               both.addAll(b.transitions());
-              both.sort(java.util.Comparator.comparing(Transition::at));
+              both.sort(Comparator.comparing(Transition::at));
               return new KeyNodeTally(
                   a.node(),
                   a.weight(),

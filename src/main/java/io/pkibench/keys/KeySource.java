@@ -2,6 +2,8 @@ package io.pkibench.keys;
 
 import java.security.GeneralSecurityException;
 import java.security.Provider;
+import java.time.Duration;
+import java.util.List;
 
 /** Where private keys live: a PKCS#12 file, a PKCS#11 token, a remote key-server cluster. */
 public interface KeySource extends AutoCloseable {
@@ -19,14 +21,14 @@ public interface KeySource extends AutoCloseable {
    * The aliases of the private keys this source holds, in a stable order (a key server lists and
    * serves them).
    */
-  java.util.List<String> aliases() throws GeneralSecurityException;
+  List<String> aliases() throws GeneralSecurityException;
 
   /**
    * The key-server nodes behind this source and each one's calls so far; empty for sources that
    * hold their keys.
    */
-  default java.util.List<KeyNodeTally> nodes() {
-    return java.util.List.of();
+  default List<KeyNodeTally> nodes() {
+    return List.of();
   }
 
   /**
@@ -34,9 +36,8 @@ public interface KeySource extends AutoCloseable {
    * (after a study restarted them between levels); returns the nodes still down, each with why.
    * Sources that hold their keys have none to wait for.
    */
-  default java.util.List<String> awaitNodesUp(java.time.Duration within)
-      throws InterruptedException {
-    return java.util.List.of();
+  default List<String> awaitNodesUp(Duration within) throws InterruptedException {
+    return List.of();
   }
 
   /**

@@ -5,11 +5,13 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
 import java.security.PrivateKey;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.interfaces.RSAPrivateCrtKey;
 import java.security.interfaces.RSAPublicKey;
+import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.List;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.openssl.PEMKeyPair;
@@ -88,8 +90,8 @@ public final class PemKeys {
   public static PrivateKey jdkForm(PrivateKey key) {
     if (!key.getAlgorithm().equals("ECDSA") || key.getEncoded() == null) return key;
     try {
-      return java.security.KeyFactory.getInstance("EC")
-          .generatePrivate(new java.security.spec.PKCS8EncodedKeySpec(key.getEncoded()));
+      return KeyFactory.getInstance("EC")
+          .generatePrivate(new PKCS8EncodedKeySpec(key.getEncoded()));
     } catch (GeneralSecurityException e) {
       return key;
     }

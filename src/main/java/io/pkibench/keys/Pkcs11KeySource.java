@@ -6,8 +6,11 @@ import io.pkibench.pki.TestPki;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.AuthProvider;
 import java.security.GeneralSecurityException;
+import java.security.InvalidParameterException;
 import java.security.KeyStore;
+import java.security.KeyStoreException;
 import java.security.NoSuchAlgorithmException;
 import java.security.PrivateKey;
 import java.security.Provider;
@@ -17,7 +20,9 @@ import java.security.UnrecoverableKeyException;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Keys inside a PKCS#11 token (SoftHSM2 in tests, any HSM in real use) through the JDK's SunPKCS11.
@@ -39,7 +44,7 @@ public final class Pkcs11KeySource implements KeySource {
     this.config = config;
     try {
       this.provider = Security.getProvider("SunPKCS11").configure(config.toString());
-    } catch (ProviderException | java.security.InvalidParameterException e) {
+    } catch (ProviderException | InvalidParameterException e) {
       throw new GeneralSecurityException(
           "--keys pkcs11:" + config + ": the token cannot be opened: " + rootMessage(e), e);
     }
@@ -90,10 +95,10 @@ public final class Pkcs11KeySource implements KeySource {
   @Override
   public List<String> aliases() throws GeneralSecurityException {
     List<String> aliases = new ArrayList<>();
-    for (String alias : java.util.Collections.list(store.aliases())) {
+    for (String alias : Collections.list(store.aliases())) {
       if (store.isKeyEntry(alias) && store.getCertificate(alias) != null) aliases.add(alias);
     }
-    java.util.Collections.sort(aliases);
+    Collections.sort(aliases);
     return aliases;
   }
 
@@ -110,8 +115,7 @@ public final class Pkcs11KeySource implements KeySource {
    * SunPKCS11 lists them. Keys already there are left alone; a key the token refuses is reported,
    * not hidden.
    */
-  public int importFrom(TestPki pki, java.util.function.Consumer<String> log)
-      throws GeneralSecurityException {
+  public int importFrom(TestPki pki, Consumer<String> log) throws GeneralSecurityException {
     SoftwareKeySource software = new SoftwareKeySource(() -> pki, ProviderChoice.JDK);
     int imported = 0;
     for (Entity e : pki.entities()) {
@@ -134,7 +138,7 @@ public final class Pkcs11KeySource implements KeySource {
         store.setKeyEntry(
             e.alias(), key.privateKey(), null, key.chain().toArray(new X509Certificate[0]));
         imported++;
-      } catch (java.security.KeyStoreException | ProviderException refused) {
+      } catch (KeyStoreException | ProviderException refused) {
         log.accept(
             "  "
                 + e.alias()
@@ -156,7 +160,7 @@ public final class Pkcs11KeySource implements KeySource {
   @Override
   public void close() {
     try {
-      if (provider instanceof java.security.AuthProvider auth) auth.logout();
+      if (provider instanceof AuthProvider auth) auth.logout();
     } catch (Exception e) {
       // logging out of a token that is already gone is not worth failing a finished run for
     }

@@ -20,12 +20,13 @@ import java.security.cert.X509Certificate;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
 
 /** Keys from the test PKI's PKCS#12 files, used through the chosen provider. */
 public final class SoftwareKeySource implements KeySource {
-  private static final Provider BOUNCY_CASTLE =
-      new org.bouncycastle.jce.provider.BouncyCastleProvider();
-  private final java.util.function.Supplier<TestPki> pkiSupplier;
+  private static final Provider BOUNCY_CASTLE = new BouncyCastleProvider();
+  private final Supplier<TestPki> pkiSupplier;
   private final ProviderChoice choice;
 
   /**
@@ -37,7 +38,7 @@ public final class SoftwareKeySource implements KeySource {
   private TestPki pki;
 
   /** The PKI is opened (and created on first use) only when a key is first asked for. */
-  public SoftwareKeySource(java.util.function.Supplier<TestPki> pki, ProviderChoice choice) {
+  public SoftwareKeySource(Supplier<TestPki> pki, ProviderChoice choice) {
     this(pki, choice, false);
   }
 
@@ -45,8 +46,7 @@ public final class SoftwareKeySource implements KeySource {
    * With {@code fallback}, an algorithm {@code choice} lacks goes to the JDK, else BouncyCastle;
    * the provider used is the one named in the result.
    */
-  public SoftwareKeySource(
-      java.util.function.Supplier<TestPki> pki, ProviderChoice choice, boolean fallback) {
+  public SoftwareKeySource(Supplier<TestPki> pki, ProviderChoice choice, boolean fallback) {
     this.pkiSupplier = pki;
     this.choice = choice;
     this.fallback = fallback;

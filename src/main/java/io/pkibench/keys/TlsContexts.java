@@ -1,10 +1,24 @@
 package io.pkibench.keys;
 
+import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.security.cert.CertPathValidator;
+import java.security.cert.CertStore;
+import java.security.cert.CollectionCertStoreParameters;
+import java.security.cert.PKIXBuilderParameters;
+import java.security.cert.PKIXRevocationChecker;
+import java.security.cert.TrustAnchor;
+import java.security.cert.X509CRL;
+import java.security.cert.X509CertSelector;
 import java.security.cert.X509Certificate;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import javax.net.ssl.CertPathTrustManagerParameters;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 
 /** TLS contexts from the test PKI's keys and certificates (JSSE, the JDK's TLS). */
@@ -40,8 +54,7 @@ public final class TlsContexts {
    * Trust managers accepting only chains to {@code root}; null (the JDK's defaults) when {@code
    * root} is null.
    */
-  public static javax.net.ssl.TrustManager[] trustManagers(X509Certificate root)
-      throws GeneralSecurityException {
+  public static TrustManager[] trustManagers(X509Certificate root) throws GeneralSecurityException {
     if (root == null) return null;
     try {
       KeyStore trust = KeyStore.getInstance("PKCS12");
@@ -50,7 +63,7 @@ public final class TlsContexts {
       TrustManagerFactory factory = TrustManagerFactory.getInstance("PKIX");
       factory.init(trust);
       return factory.getTrustManagers();
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new GeneralSecurityException(e);
     }
   }
@@ -60,27 +73,21 @@ public final class TlsContexts {
    * {@code crls}; no network fetch (CRLs given, OCSP off): a certificate whose CA has no CRL here
    * fails.
    */
-  public static javax.net.ssl.TrustManager[] trustManagersCheckingRevocation(
-      X509Certificate root, java.util.List<java.security.cert.X509CRL> crls)
-      throws GeneralSecurityException {
+  public static TrustManager[] trustManagersCheckingRevocation(
+      X509Certificate root, List<X509CRL> crls) throws GeneralSecurityException {
     var params =
-        new java.security.cert.PKIXBuilderParameters(
-            java.util.Set.of(new java.security.cert.TrustAnchor(root, null)),
-            new java.security.cert.X509CertSelector());
+        new PKIXBuilderParameters(Set.of(new TrustAnchor(root, null)), new X509CertSelector());
     params.addCertStore(
-        java.security.cert.CertStore.getInstance(
-            "Collection", new java.security.cert.CollectionCertStoreParameters(crls)));
+        CertStore.getInstance("Collection", new CollectionCertStoreParameters(crls)));
     var revocation =
-        (java.security.cert.PKIXRevocationChecker)
-            java.security.cert.CertPathValidator.getInstance("PKIX").getRevocationChecker();
+        (PKIXRevocationChecker) CertPathValidator.getInstance("PKIX").getRevocationChecker();
     revocation.setOptions(
-        java.util.EnumSet.of(
-            java.security.cert.PKIXRevocationChecker.Option.PREFER_CRLS,
-            java.security.cert.PKIXRevocationChecker.Option.NO_FALLBACK));
+        EnumSet.of(
+            PKIXRevocationChecker.Option.PREFER_CRLS, PKIXRevocationChecker.Option.NO_FALLBACK));
     params.setRevocationEnabled(true);
     params.addCertPathChecker(revocation);
     TrustManagerFactory factory = TrustManagerFactory.getInstance("PKIX");
-    factory.init(new javax.net.ssl.CertPathTrustManagerParameters(params));
+    factory.init(new CertPathTrustManagerParameters(params));
     return factory.getTrustManagers();
   }
 }

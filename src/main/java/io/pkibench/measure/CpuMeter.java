@@ -1,5 +1,7 @@
 package io.pkibench.measure;
 
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
 /** Monotone CPU time of whatever is being sized: this JVM, another process, or the whole host. */
@@ -17,11 +19,11 @@ public interface CpuMeter {
   /** {@code jvm}, {@code host}, {@code pid:N}, or {@code pid:N+M+…} (several processes summed). */
   static CpuMeter of(String spec) {
     if (spec.equals("jvm")) return new JvmCpuMeter();
-    if (spec.equals("host")) return new HostCpuMeter(java.nio.file.Path.of("/proc/stat"));
+    if (spec.equals("host")) return new HostCpuMeter(Path.of("/proc/stat"));
     if (spec.startsWith("pid:") && spec.contains("+")) {
       try {
         List<Long> pids =
-            java.util.Arrays.stream(spec.substring(4).split("\\+")).map(Long::parseLong).toList();
+            Arrays.stream(spec.substring(4).split("\\+")).map(Long::parseLong).toList();
         for (long pid : pids)
           new ProcessCpuMeter(pid); // each must exist now: a typo fails up front
         return new ProcessGroupCpuMeter(() -> pids);

@@ -1,8 +1,12 @@
 package io.pkibench.measure;
 
 import io.pkibench.files.OutputFiles;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import org.HdrHistogram.Histogram;
@@ -23,10 +27,10 @@ public final class HlogFile implements IntervalLog {
   }
 
   /** {@code file} only names the log in messages; {@code sink} is where it goes. */
-  HlogFile(Path file, java.io.OutputStream sink, Instant start, String comment) {
+  HlogFile(Path file, OutputStream sink, Instant start, String comment) {
     this.file = file;
     this.out = new FailureKept(sink);
-    this.stream = new PrintStream(out, false, java.nio.charset.StandardCharsets.US_ASCII);
+    this.stream = new PrintStream(out, false, StandardCharsets.US_ASCII);
     this.writer = new HistogramLogWriter(stream);
     writer.outputComment(comment);
     writer.outputLogFormatVersion();
@@ -36,10 +40,10 @@ public final class HlogFile implements IntervalLog {
     flush();
   }
 
-  private static java.io.OutputStream open(Path file) {
+  private static OutputStream open(Path file) {
     try {
       return OutputFiles.createNew(file);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(
           "cannot write interval log " + file + ": " + e.getMessage(), e);
     }
@@ -59,41 +63,40 @@ public final class HlogFile implements IntervalLog {
   private void flush() {
     stream.flush();
     if (stream.checkError()) {
-      java.io.IOException cause =
-          out.failure != null ? out.failure : new java.io.IOException("write failed");
+      IOException cause = out.failure != null ? out.failure : new IOException("write failed");
       throw new UncheckedIOException(
           "cannot write interval log " + file + ": " + cause.getMessage(), cause);
     }
   }
 
   /** Keeps the first IOException of the stream it wraps, which PrintStream would swallow. */
-  private static final class FailureKept extends java.io.FilterOutputStream {
-    volatile java.io.IOException failure;
+  private static final class FailureKept extends FilterOutputStream {
+    volatile IOException failure;
 
-    FailureKept(java.io.OutputStream out) {
+    FailureKept(OutputStream out) {
       super(out);
     }
 
     @Override
-    public void write(byte[] b, int off, int len) throws java.io.IOException {
+    public void write(byte[] b, int off, int len) throws IOException {
       try {
         out.write(b, off, len);
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         if (failure == null) failure = e;
         throw e;
       }
     }
 
     @Override
-    public void write(int b) throws java.io.IOException {
+    public void write(int b) throws IOException {
       write(new byte[] {(byte) b}, 0, 1);
     }
 
     @Override
-    public void flush() throws java.io.IOException {
+    public void flush() throws IOException {
       try {
         out.flush();
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         if (failure == null) failure = e;
         throw e;
       }

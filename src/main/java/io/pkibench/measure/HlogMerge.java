@@ -3,8 +3,13 @@ package io.pkibench.measure;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.Reader;
+import java.nio.charset.MalformedInputException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,7 +70,7 @@ public final class HlogMerge {
           if (!(e instanceof Histogram h) || h.getTag() == null) continue;
           String[] parts = h.getTag().split("/");
           if (parts.length < 4) continue;
-          String workload = String.join("/", java.util.Arrays.copyOf(parts, parts.length - 3));
+          String workload = String.join("/", Arrays.copyOf(parts, parts.length - 3));
           String levelToken = parts[parts.length - 3];
           Map<String, Integer> levels =
               levelsByWorkload.computeIfAbsent(workload, w -> new LinkedHashMap<>());
@@ -87,8 +92,7 @@ public final class HlogMerge {
     for (Map.Entry<Iteration, List<Part>> e : iterations.entrySet())
       merged.addAll(mergeIteration(e.getKey(), e.getValue()));
     merged.sort(Comparator.comparingLong(Histogram::getStartTimeStamp));
-    try (PrintStream stream =
-        new PrintStream(out.toFile(), java.nio.charset.StandardCharsets.US_ASCII)) {
+    try (PrintStream stream = new PrintStream(out.toFile(), StandardCharsets.US_ASCII)) {
       HistogramLogWriter writer = new HistogramLogWriter(stream);
       writer.outputComment(comment);
       writer.outputLogFormatVersion();
@@ -115,8 +119,7 @@ public final class HlogMerge {
    * is read whole. Throws naming the log and the line.
    */
   static void checkShapes(Path log) throws IOException {
-    try (java.io.Reader in =
-        java.nio.file.Files.newBufferedReader(log, java.nio.charset.StandardCharsets.US_ASCII)) {
+    try (Reader in = Files.newBufferedReader(log, StandardCharsets.US_ASCII)) {
       StringBuilder line = new StringBuilder();
       int number = 1;
       for (int c = in.read(); ; c = in.read()) {
@@ -137,7 +140,7 @@ public final class HlogMerge {
           line.append((char) c);
         }
       }
-    } catch (java.nio.charset.MalformedInputException e) {
+    } catch (MalformedInputException e) {
       throw new IOException("interval log " + log + ": not ASCII text, as an interval log is", e);
     }
   }

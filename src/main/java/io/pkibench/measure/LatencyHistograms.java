@@ -1,6 +1,8 @@
 package io.pkibench.measure;
 
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
@@ -39,7 +41,7 @@ public final class LatencyHistograms {
   public static String toBase64(Histogram h) {
     ByteBuffer buffer = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
     int length = h.encodeIntoCompressedByteBuffer(buffer);
-    return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length));
+    return Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length));
   }
 
   /**
@@ -135,7 +137,7 @@ public final class LatencyHistograms {
       } finally {
         inflater.end();
       }
-    } catch (java.nio.BufferUnderflowException | DataFormatException e) {
+    } catch (BufferUnderflowException | DataFormatException e) {
       throw new IllegalArgumentException("corrupt histogram in result file: " + e.getMessage(), e);
     }
     ByteBuffer h = ByteBuffer.wrap(header);

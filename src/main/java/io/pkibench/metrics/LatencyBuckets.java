@@ -1,5 +1,7 @@
 package io.pkibench.metrics;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -44,8 +46,8 @@ public final class LatencyBuckets {
   }
 
   /** The bounds in seconds, as OpenTelemetry's explicit-bucket histogram takes them. */
-  public static java.util.List<Double> boundsSeconds() {
-    java.util.List<Double> seconds = new java.util.ArrayList<>();
+  public static List<Double> boundsSeconds() {
+    List<Double> seconds = new ArrayList<>();
     for (long b : BOUNDS_NANOS) seconds.add(b / 1e9);
     return seconds;
   }

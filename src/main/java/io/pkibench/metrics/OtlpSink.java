@@ -17,7 +17,9 @@ import io.opentelemetry.sdk.metrics.data.MetricDataType;
 import io.opentelemetry.sdk.metrics.data.SumData;
 import io.opentelemetry.sdk.resources.Resource;
 import io.pkibench.text.OutsideText;
+import java.net.ConnectException;
 import java.net.URI;
+import java.net.http.HttpTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -89,8 +91,8 @@ public final class OtlpSink implements MetricsSink {
    */
   static String reason(Throwable why) {
     for (Throwable t = why; t != null; t = t.getCause()) {
-      if (t instanceof java.net.ConnectException) return "connection refused";
-      if (t instanceof java.net.http.HttpTimeoutException)
+      if (t instanceof ConnectException) return "connection refused";
+      if (t instanceof HttpTimeoutException)
         return "no answer within " + HttpPush.PUSH_WITHIN.toSeconds() + " s";
     }
     if (why == null) return "the receiver did not accept the export";

@@ -1,5 +1,9 @@
 package io.pkibench.pki;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * One certificate holder of the test PKI as listed in its manifest; {@code issuer} is an alias
  * (itself for the root).
@@ -16,8 +20,8 @@ public record Entity(
 
   public static final String PQ_INTERMEDIATE = "intermediate-ml-dsa-65";
 
-  public static java.util.List<Entity> standardSet() {
-    var list = new java.util.ArrayList<Entity>();
+  public static List<Entity> standardSet() {
+    var list = new ArrayList<Entity>();
     list.add(new Entity("root-ca", Role.ROOT_CA, KeyAlgorithm.RSA3072, "root-ca", false));
     list.add(
         new Entity("intermediate-a", Role.INTERMEDIATE_CA, KeyAlgorithm.RSA2048, "root-ca", false));
@@ -70,14 +74,14 @@ public record Entity(
             KeyAlgorithm.ML_DSA_65,
             PQ_INTERMEDIATE,
             false));
-    return java.util.List.copyOf(list);
+    return List.copyOf(list);
   }
 
   public static String signerAlias(KeyAlgorithm alg, int index) {
     return "signer-" + alg.flag + "-" + index;
   }
 
-  @com.fasterxml.jackson.annotation.JsonIgnore
+  @JsonIgnore
   public boolean isCa() {
     return role == Role.ROOT_CA || role == Role.INTERMEDIATE_CA;
   }

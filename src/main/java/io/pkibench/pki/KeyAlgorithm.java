@@ -1,9 +1,19 @@
 package io.pkibench.pki;
 
 import java.security.GeneralSecurityException;
+import java.security.Key;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.Provider;
+import java.security.PublicKey;
+import java.security.interfaces.EdECKey;
 import java.security.spec.ECGenParameterSpec;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.bouncycastle.asn1.edec.EdECObjectIdentifiers;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
 
 /** The key types of the test PKI, named as on the command line ({@code -p alg=ecdsa-p256}). */
 public enum KeyAlgorithm {
@@ -54,7 +64,7 @@ public enum KeyAlgorithm {
       case RSA1024, RSA2048, RSA3072 -> "RSA";
       case ECDSA_P256 -> "EC";
       case ED25519 -> "Ed25519";
-      default -> flag.toUpperCase(java.util.Locale.ROOT);
+      default -> flag.toUpperCase(Locale.ROOT);
     };
   }
 
@@ -86,31 +96,28 @@ public enum KeyAlgorithm {
    * curves' keys "EdDSA", so the curve is read from the key — its parameters, else the algorithm
    * its encoding names (RFC 8410) — and an Ed448 key is not taken for Ed25519.
    */
-  public static String signatureAlgorithmFor(java.security.Key key) {
+  public static String signatureAlgorithmFor(Key key) {
     String name = key.getAlgorithm();
     if (name.equals("EdDSA")) {
-      if (key instanceof java.security.interfaces.EdECKey edwards) {
+      if (key instanceof EdECKey edwards) {
         name = edwards.getParams().getName();
       } else if (key.getEncoded() != null) {
         var oid =
-            key instanceof java.security.PublicKey
-                ? org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(key.getEncoded())
-                    .getAlgorithm()
-                    .getAlgorithm()
-                : org.bouncycastle.asn1.pkcs.PrivateKeyInfo.getInstance(key.getEncoded())
+            key instanceof PublicKey
+                ? SubjectPublicKeyInfo.getInstance(key.getEncoded()).getAlgorithm().getAlgorithm()
+                : PrivateKeyInfo.getInstance(key.getEncoded())
                     .getPrivateKeyAlgorithm()
                     .getAlgorithm();
-        if (oid.equals(org.bouncycastle.asn1.edec.EdECObjectIdentifiers.id_Ed448)) name = "Ed448";
-        if (oid.equals(org.bouncycastle.asn1.edec.EdECObjectIdentifiers.id_Ed25519))
-          name = "Ed25519";
+        if (oid.equals(EdECObjectIdentifiers.id_Ed448)) name = "Ed448";
+        if (oid.equals(EdECObjectIdentifiers.id_Ed25519)) name = "Ed25519";
       }
     }
     return signatureAlgorithmFor(name);
   }
 
   /** The key types the test PKI has signers for (all but RSA-1024). */
-  public static java.util.List<KeyAlgorithm> signerAlgorithms() {
-    return java.util.Arrays.stream(values()).filter(a -> a != RSA1024).toList();
+  public static List<KeyAlgorithm> signerAlgorithms() {
+    return Arrays.stream(values()).filter(a -> a != RSA1024).toList();
   }
 
   public static String[] flags() {
@@ -121,7 +128,7 @@ public enum KeyAlgorithm {
     return this == RSA1024 || this == RSA2048 || this == RSA3072;
   }
 
-  public KeyPair generate(java.security.Provider provider) throws GeneralSecurityException {
+  public KeyPair generate(Provider provider) throws GeneralSecurityException {
     KeyPairGenerator g = KeyPairGenerator.getInstance(jcaKeyType(), provider);
     switch (this) {
       case RSA1024 -> g.initialize(1024);

@@ -1,36 +1,48 @@
 package io.pkibench.pki;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
+import java.net.URI;
+import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyStore;
 import java.security.PrivateKey;
+import java.security.Provider;
 import java.security.SecureRandom;
+import java.security.Security;
 import java.security.cert.CertificateFactory;
+import java.security.cert.X509CRL;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.AccessDescription;
+import org.bouncycastle.asn1.x509.AuthorityInformationAccess;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.CRLDistPoint;
 import org.bouncycastle.asn1.x509.CRLNumber;
@@ -48,6 +60,7 @@ import org.bouncycastle.cert.X509v2CRLBuilder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.operator.ContentSigner;
 import org.bouncycastle.operator.OperatorCreationException;
@@ -68,9 +81,9 @@ public final class TestPki {
   public static final String DEFAULT_CRL_BASE_URL = "http://127.0.0.1:18080/crl/";
   private static final ObjectMapper JSON =
       new ObjectMapper()
-          .registerModule(new com.fasterxml.jackson.datatype.jsr310.JavaTimeModule())
+          .registerModule(new JavaTimeModule())
           .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-          .disable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .enable(SerializationFeature.INDENT_OUTPUT);
 
   private final Path dir;
@@ -171,7 +184,7 @@ public final class TestPki {
    */
   public static String ocspUrl(String crlBaseUrl, String caAlias) {
     String base = crlBaseUrl.endsWith("/") ? crlBaseUrl : crlBaseUrl + "/";
-    return java.net.URI.create(base).resolve("../ocsp/" + caAlias).toString();
+    return URI.create(base).resolve("../ocsp/" + caAlias).toString();
   }
 
   /**
@@ -179,10 +192,7 @@ public final class TestPki {
    * say).
    */
   private List<Entity> missing() {
-    var have =
-        manifest.entities().stream()
-            .map(Entity::alias)
-            .collect(java.util.stream.Collectors.toSet());
+    var have = manifest.entities().stream().map(Entity::alias).collect(Collectors.toSet());
     return Entity.standardSet().stream().filter(e -> !have.contains(e.alias())).toList();
   }
 
@@ -195,10 +205,7 @@ public final class TestPki {
   private TestPki topUp() {
     Path lockFile = dir.resolve(".top-up.lock");
     try (var channel =
-            java.nio.channels.FileChannel.open(
-                lockFile,
-                java.nio.file.StandardOpenOption.CREATE,
-                java.nio.file.StandardOpenOption.WRITE);
+            FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         var lock = channel.lock()) {
       Manifest current = JSON.readValue(dir.resolve("pki.json").toFile(), Manifest.class);
       TestPki now = new TestPki(dir, current);
@@ -268,9 +275,9 @@ public final class TestPki {
   }
 
   /** The CRL of {@code caAlias}, parsed. */
-  public java.security.cert.X509CRL crlOf(String caAlias) {
+  public X509CRL crlOf(String caAlias) {
     try (InputStream in = Files.newInputStream(crl(caAlias))) {
-      return (java.security.cert.X509CRL) CertificateFactory.getInstance("X.509").generateCRL(in);
+      return (X509CRL) CertificateFactory.getInstance("X.509").generateCRL(in);
     } catch (IOException | GeneralSecurityException e) {
       throw new IllegalArgumentException(
           "no CRL for '" + caAlias + "' in the test PKI " + dir + "; re-create it", e);
@@ -345,7 +352,7 @@ public final class TestPki {
             ca.alias(),
             entities.stream().filter(e -> e.revoked() && e.issuer().equals(ca.alias())).toList());
       }
-      java.util.Arrays.fill(password, '\0');
+      Arrays.fill(password, '\0');
       Manifest manifest = new Manifest(SCHEMA, now, crlBaseUrl, entities);
       JSON.writeValue(out.resolve("pki.json").toFile(), manifest);
       return manifest;
@@ -367,13 +374,11 @@ public final class TestPki {
     }
 
     /** The JDK's own generators (SLH-DSA, which the JDK lacks, from BouncyCastle). */
-    private static java.security.Provider generatorOf(KeyAlgorithm algorithm) {
-      if (algorithm.isRsa()) return java.security.Security.getProvider("SunRsaSign");
-      if (algorithm.signatureAlgorithm.equals("ML-DSA"))
-        return java.security.Security.getProvider("SUN");
-      if (algorithm.signatureAlgorithm.equals("SLH-DSA"))
-        return new org.bouncycastle.jce.provider.BouncyCastleProvider();
-      return java.security.Security.getProvider("SunEC");
+    private static Provider generatorOf(KeyAlgorithm algorithm) {
+      if (algorithm.isRsa()) return Security.getProvider("SunRsaSign");
+      if (algorithm.signatureAlgorithm.equals("ML-DSA")) return Security.getProvider("SUN");
+      if (algorithm.signatureAlgorithm.equals("SLH-DSA")) return new BouncyCastleProvider();
+      return Security.getProvider("SunEC");
     }
 
     /** The ML-DSA-65 chain without its leaf, as {@code ca-chain.pem} is for the RSA chain. */
@@ -494,8 +499,8 @@ public final class TestPki {
         builder.addExtension(
             Extension.authorityInfoAccess,
             false,
-            new org.bouncycastle.asn1.x509.AuthorityInformationAccess(
-                org.bouncycastle.asn1.x509.AccessDescription.id_ad_ocsp,
+            new AuthorityInformationAccess(
+                AccessDescription.id_ad_ocsp,
                 new GeneralName(
                     GeneralName.uniformResourceIdentifier, ocspUrl(crlBaseUrl, e.issuer()))));
       }

@@ -20,6 +20,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.Date;
 import java.util.List;
 import org.bouncycastle.asn1.x500.X500Name;
@@ -116,7 +118,7 @@ public final class WorkerIdentities {
       }
       return issued;
     } finally {
-      java.util.Arrays.fill(password, '\0');
+      Arrays.fill(password, '\0');
     }
   }
 
@@ -126,7 +128,7 @@ public final class WorkerIdentities {
     try (InputStream in = Files.newInputStream(file)) {
       store.load(in, password);
     }
-    for (String alias : java.util.Collections.list(store.aliases())) {
+    for (String alias : Collections.list(store.aliases())) {
       if (store.isKeyEntry(alias)) {
         List<X509Certificate> chain = new ArrayList<>();
         for (var c : store.getCertificateChain(alias)) chain.add((X509Certificate) c);

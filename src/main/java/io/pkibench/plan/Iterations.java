@@ -1,5 +1,7 @@
 package io.pkibench.plan;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -31,7 +33,7 @@ public record Iterations(int count, Duration each, int upTo) {
    * Parses {@code COUNTxDURATION}, e.g. {@code 2x5s}, {@code 5x500ms}; {@code 0x1s} means none.
    * Also how the result file's plan is read back.
    */
-  @com.fasterxml.jackson.annotation.JsonCreator
+  @JsonCreator
   public static Iterations fromText(String text) {
     return parse(text);
   }
@@ -72,7 +74,7 @@ public record Iterations(int count, Duration each, int upTo) {
     return each.multipliedBy(count);
   }
 
-  @com.fasterxml.jackson.annotation.JsonValue
+  @JsonValue
   @Override
   public String toString() {
     return (untilSteady() ? count + ".." + upTo : Integer.toString(count))

@@ -1,19 +1,18 @@
 package io.pkibench.plan;
 
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+
 /**
  * One level of a load model, as the engine runs it: a number of workers each starting its next
  * operation when the last ends (closed loop), or workers serving a fixed timetable of {@code
  * ratePerSecond} starts (open loop). One sealed type instead of a rate of 0 or null meaning
  * "closed".
  */
-@com.fasterxml.jackson.annotation.JsonTypeInfo(
-    use = com.fasterxml.jackson.annotation.JsonTypeInfo.Id.NAME,
-    property = "model")
-@com.fasterxml.jackson.annotation.JsonSubTypes({
-  @com.fasterxml.jackson.annotation.JsonSubTypes.Type(
-      value = LevelLoad.Closed.class,
-      name = "closed"),
-  @com.fasterxml.jackson.annotation.JsonSubTypes.Type(value = LevelLoad.Open.class, name = "open")
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "model")
+@JsonSubTypes({
+  @JsonSubTypes.Type(value = LevelLoad.Closed.class, name = "closed"),
+  @JsonSubTypes.Type(value = LevelLoad.Open.class, name = "open")
 })
 public sealed interface LevelLoad {
   int workers();

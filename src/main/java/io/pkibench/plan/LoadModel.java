@@ -1,21 +1,17 @@
 package io.pkibench.plan;
 
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import java.util.List;
 
 /**
  * How load is offered: by a number of workers (closed loop) or by a fixed arrival rate (open loop).
  */
-@com.fasterxml.jackson.annotation.JsonTypeInfo(
-    use = com.fasterxml.jackson.annotation.JsonTypeInfo.Id.NAME,
-    property = "model")
-@com.fasterxml.jackson.annotation.JsonSubTypes({
-  @com.fasterxml.jackson.annotation.JsonSubTypes.Type(
-      value = LoadModel.Closed.class,
-      name = "closed"),
-  @com.fasterxml.jackson.annotation.JsonSubTypes.Type(value = LoadModel.Open.class, name = "open"),
-  @com.fasterxml.jackson.annotation.JsonSubTypes.Type(
-      value = LoadModel.Staged.class,
-      name = "staged")
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "model")
+@JsonSubTypes({
+  @JsonSubTypes.Type(value = LoadModel.Closed.class, name = "closed"),
+  @JsonSubTypes.Type(value = LoadModel.Open.class, name = "open"),
+  @JsonSubTypes.Type(value = LoadModel.Staged.class, name = "staged")
 })
 public sealed interface LoadModel {
 

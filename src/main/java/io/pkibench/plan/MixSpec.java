@@ -2,6 +2,7 @@ package io.pkibench.plan;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,10 +25,7 @@ public record MixSpec(List<Member> members, long seed) {
       @JsonInclude(JsonInclude.Include.ALWAYS) Map<String, String> params) {
     public Member {
       label = label == null || label.isBlank() ? name : label;
-      params =
-          params == null
-              ? Map.of()
-              : java.util.Collections.unmodifiableSortedMap(new TreeMap<>(params));
+      params = params == null ? Map.of() : Collections.unmodifiableSortedMap(new TreeMap<>(params));
     }
 
     public Member withParams(Map<String, String> newParams) {

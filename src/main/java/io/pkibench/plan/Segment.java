@@ -1,5 +1,7 @@
 package io.pkibench.plan;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,7 +28,7 @@ public record Segment(int index, int count) {
   }
 
   /** Parses {@code I/N}, e.g. {@code 2/4}. */
-  @com.fasterxml.jackson.annotation.JsonCreator
+  @JsonCreator
   public static Segment parse(String text) {
     String t = text.trim();
     int slash = t.indexOf('/');
@@ -124,7 +126,7 @@ public record Segment(int index, int count) {
     return problems;
   }
 
-  @com.fasterxml.jackson.annotation.JsonValue
+  @JsonValue
   @Override
   public String toString() {
     return index + "/" + count;

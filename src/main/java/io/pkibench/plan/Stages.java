@@ -1,5 +1,7 @@
 package io.pkibench.plan;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +46,7 @@ public record Stages(Kind kind, List<Stage> stages) {
   private static final Pattern WORKERS = Pattern.compile("[-+]?[0-9]+");
 
   /** Also how the result file's plan is read back. */
-  @com.fasterxml.jackson.annotation.JsonCreator
+  @JsonCreator
   public static Stages fromText(String text) {
     List<String> problems = new ArrayList<>();
     Stages s = parse(text, problems);
@@ -279,7 +281,7 @@ public record Stages(Kind kind, List<Stage> stages) {
     return Long.MAX_VALUE;
   }
 
-  @com.fasterxml.jackson.annotation.JsonValue
+  @JsonValue
   @Override
   public String toString() {
     List<String> parts = new ArrayList<>();

@@ -1,6 +1,7 @@
 package io.pkibench.plan;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -15,7 +16,7 @@ public record WorkloadSpec(
     String keys,
     @JsonInclude(JsonInclude.Include.NON_NULL) MixSpec mix) {
   public WorkloadSpec {
-    params = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(params));
+    params = Collections.unmodifiableSortedMap(new TreeMap<>(params));
   }
 
   public WorkloadSpec(String name, Map<String, String> params, String keys) {

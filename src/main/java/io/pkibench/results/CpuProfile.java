@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Where the CPU went in a run made with {@code --profile}: kept beside the result as {@code
@@ -56,8 +57,8 @@ public record CpuProfile(
 
   public record Frame(String frame, long samples) {}
 
-  private static final java.util.regex.Pattern PLAIN_FILE_NAME =
-      java.util.regex.Pattern.compile("[A-Za-z0-9_+-][A-Za-z0-9._+-]{0,254}");
+  private static final Pattern PLAIN_FILE_NAME =
+      Pattern.compile("[A-Za-z0-9_+-][A-Za-z0-9._+-]{0,254}");
 
   /**
    * Whether {@code name} is a plain file name beside the result, as pkibench writes them (the

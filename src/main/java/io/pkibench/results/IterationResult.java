@@ -1,5 +1,6 @@
 package io.pkibench.results;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**
@@ -23,9 +24,7 @@ public record IterationResult(
     Long lateStarts,
     Long missedStarts,
     String uncorrectedHistogram,
-    @com.fasterxml.jackson.annotation.JsonInclude(
-            com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
-        List<MemberIteration> members) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<MemberIteration> members) {
 
   public IterationResult {
     errors = List.copyOf(errors);

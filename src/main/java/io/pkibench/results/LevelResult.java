@@ -1,5 +1,7 @@
 package io.pkibench.results;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.pkibench.measure.LatencyHistograms;
 import java.util.List;
 import java.util.Map;
@@ -22,12 +24,8 @@ public record LevelResult(
     List<ErrorCount> errors,
     OpenLoop openLoop,
     List<IterationResult> iterations,
-    @com.fasterxml.jackson.annotation.JsonInclude(
-            com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-        Timeline timeline,
-    @com.fasterxml.jackson.annotation.JsonInclude(
-            com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
-        List<MemberLevel> members) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) Timeline timeline,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<MemberLevel> members) {
 
   public LevelResult(
       int concurrency,
@@ -83,7 +81,7 @@ public record LevelResult(
       LatencyNanos uncorrectedLatencyNanos) {}
 
   /** What the level varies: the target rate in open loop, the number of workers in closed loop. */
-  @com.fasterxml.jackson.annotation.JsonIgnore
+  @JsonIgnore
   public double load() {
     return openLoop == null ? concurrency : openLoop.targetRate();
   }

@@ -37,6 +37,10 @@ public record RunResult(
     thresholds = thresholds == null ? null : List.copyOf(thresholds);
   }
 
+  /**
+   * @deprecated for callers not yet moved (study, cli): use {@link #builder()}.
+   */
+  @Deprecated
   public RunResult(
       String schema,
       Environment environment,
@@ -52,6 +56,10 @@ public record RunResult(
         schema, environment, plan, status, workloads, analysis, study, metrics, agent, merge, null);
   }
 
+  /**
+   * @deprecated for callers not yet moved (study, cli): use {@link #builder()}.
+   */
+  @Deprecated
   public RunResult(
       String schema,
       Environment environment,
@@ -62,6 +70,10 @@ public record RunResult(
     this(schema, environment, plan, status, workloads, analysis, null);
   }
 
+  /**
+   * @deprecated for callers not yet moved (study, cli): use {@link #builder()}.
+   */
+  @Deprecated
   public RunResult(
       String schema,
       Environment environment,
@@ -74,39 +86,21 @@ public record RunResult(
   }
 
   public static RunResult start(Environment environment, JsonNode plan) {
-    return new RunResult(
-        SCHEMA, environment, plan, RunStatus.RUNNING, List.of(), null, null, null, null, null);
+    return builder()
+        .schema(SCHEMA)
+        .environment(environment)
+        .plan(plan)
+        .status(RunStatus.RUNNING)
+        .build();
   }
 
   /** {@code study}: set on a study's result (absent from a plain run's file). */
   public RunResult withStudy(StudyRecord newStudy) {
-    return new RunResult(
-        schema,
-        environment,
-        plan,
-        status,
-        workloads,
-        analysis,
-        newStudy,
-        metrics,
-        agent,
-        merge,
-        thresholds);
+    return toBuilder().study(newStudy).build();
   }
 
   public RunResult withStatus(RunStatus newStatus) {
-    return new RunResult(
-        schema,
-        environment,
-        plan,
-        newStatus,
-        workloads,
-        analysis,
-        study,
-        metrics,
-        agent,
-        merge,
-        thresholds);
+    return toBuilder().status(newStatus).build();
   }
 
   /**
@@ -114,18 +108,7 @@ public record RunResult(
    * the levels.
    */
   public RunResult withAnalysis(JsonNode newAnalysis) {
-    return new RunResult(
-        schema,
-        environment,
-        plan,
-        status,
-        workloads,
-        newAnalysis,
-        study,
-        metrics,
-        agent,
-        merge,
-        thresholds);
+    return toBuilder().analysis(newAnalysis).build();
   }
 
   /**
@@ -133,50 +116,17 @@ public record RunResult(
    * without it).
    */
   public RunResult withMetrics(MetricsExport newMetrics) {
-    return new RunResult(
-        schema,
-        environment,
-        plan,
-        status,
-        workloads,
-        analysis,
-        study,
-        newMetrics,
-        agent,
-        merge,
-        thresholds);
+    return toBuilder().metrics(newMetrics).build();
   }
 
   /** {@code agent}: set on the result of one agent of a split plan ({@code --segment}). */
   public RunResult withAgent(AgentRecord newAgent) {
-    return new RunResult(
-        schema,
-        environment,
-        plan,
-        status,
-        workloads,
-        analysis,
-        study,
-        metrics,
-        newAgent,
-        merge,
-        thresholds);
+    return toBuilder().agent(newAgent).build();
   }
 
   /** {@code merge}: set on a result merged from several agents' ({@code pkibench merge}). */
   public RunResult withMerge(MergeRecord newMerge) {
-    return new RunResult(
-        schema,
-        environment,
-        plan,
-        status,
-        workloads,
-        analysis,
-        study,
-        metrics,
-        agent,
-        newMerge,
-        thresholds);
+    return toBuilder().merge(newMerge).build();
   }
 
   /**
@@ -184,18 +134,7 @@ public record RunResult(
    * without a threshold).
    */
   public RunResult withThresholds(List<ThresholdVerdict> verdicts) {
-    return new RunResult(
-        schema,
-        environment,
-        plan,
-        status,
-        workloads,
-        analysis,
-        study,
-        metrics,
-        agent,
-        merge,
-        verdicts);
+    return toBuilder().thresholds(verdicts).build();
   }
 
   /** Replaces the entry of the same index, or appends when {@code index == workloads().size()}. */
@@ -203,17 +142,116 @@ public record RunResult(
     List<WorkloadResult> list = new ArrayList<>(workloads);
     if (index == list.size()) list.add(workload);
     else list.set(index, workload);
-    return new RunResult(
-        schema,
-        environment,
-        plan,
-        status,
-        list,
-        analysis,
-        study,
-        metrics,
-        agent,
-        merge,
-        thresholds);
+    return toBuilder().workloads(list).build();
+  }
+
+  /** A result built by naming its components: those not named are absent (no workloads). */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this result's components, to change some of them. */
+  public Builder toBuilder() {
+    return new Builder()
+        .schema(schema)
+        .environment(environment)
+        .plan(plan)
+        .status(status)
+        .workloads(workloads)
+        .analysis(analysis)
+        .study(study)
+        .metrics(metrics)
+        .agent(agent)
+        .merge(merge)
+        .thresholds(thresholds);
+  }
+
+  /**
+   * Names the components of a {@link RunResult}; {@link #build()} checks them as the record does.
+   */
+  public static final class Builder {
+    private String schema;
+    private Environment environment;
+    private JsonNode plan;
+    private RunStatus status;
+    private List<WorkloadResult> workloads = List.of();
+    private JsonNode analysis;
+    private StudyRecord study;
+    private MetricsExport metrics;
+    private AgentRecord agent;
+    private MergeRecord merge;
+    private List<ThresholdVerdict> thresholds;
+
+    private Builder() {}
+
+    public Builder schema(String schema) {
+      this.schema = schema;
+      return this;
+    }
+
+    public Builder environment(Environment environment) {
+      this.environment = environment;
+      return this;
+    }
+
+    public Builder plan(JsonNode plan) {
+      this.plan = plan;
+      return this;
+    }
+
+    public Builder status(RunStatus status) {
+      this.status = status;
+      return this;
+    }
+
+    public Builder workloads(List<WorkloadResult> workloads) {
+      this.workloads = workloads;
+      return this;
+    }
+
+    public Builder analysis(JsonNode analysis) {
+      this.analysis = analysis;
+      return this;
+    }
+
+    public Builder study(StudyRecord study) {
+      this.study = study;
+      return this;
+    }
+
+    public Builder metrics(MetricsExport metrics) {
+      this.metrics = metrics;
+      return this;
+    }
+
+    public Builder agent(AgentRecord agent) {
+      this.agent = agent;
+      return this;
+    }
+
+    public Builder merge(MergeRecord merge) {
+      this.merge = merge;
+      return this;
+    }
+
+    public Builder thresholds(List<ThresholdVerdict> thresholds) {
+      this.thresholds = thresholds;
+      return this;
+    }
+
+    public RunResult build() {
+      return new RunResult(
+          schema,
+          environment,
+          plan,
+          status,
+          workloads,
+          analysis,
+          study,
+          metrics,
+          agent,
+          merge,
+          thresholds);
+    }
   }
 }

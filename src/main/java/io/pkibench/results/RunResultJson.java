@@ -3,6 +3,7 @@ package io.pkibench.results;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -12,7 +13,9 @@ import io.pkibench.measure.LatencyHistograms;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /** Writes {@code pkibench.run/2} result files; reads those and {@code pkibench.run/1} ones. */
 public final class RunResultJson {
@@ -99,8 +102,7 @@ public final class RunResultJson {
       return result;
     } catch (JsonProcessingException e) {
       String where =
-          e instanceof com.fasterxml.jackson.databind.JsonMappingException m
-                  && !m.getPath().isEmpty()
+          e instanceof JsonMappingException m && !m.getPath().isEmpty()
               ? " at "
                   + m.getPath().stream()
                       .map(
@@ -108,7 +110,7 @@ public final class RunResultJson {
                               r.getFieldName() != null
                                   ? r.getFieldName()
                                   : "[" + r.getIndex() + "]")
-                      .collect(java.util.stream.Collectors.joining("."))
+                      .collect(Collectors.joining("."))
                       .replace(".[", "[")
               : "";
       throw damaged(file, where + ": a value has the wrong type", e);
@@ -180,7 +182,7 @@ public final class RunResultJson {
    * workload).
    */
   static List<String> structuralProblems(JsonNode tree) {
-    List<String> problems = new java.util.ArrayList<>();
+    List<String> problems = new ArrayList<>();
     for (String field : List.of("environment", "status"))
       if (!present(tree.get(field))) problems.add(field + " is missing");
     JsonNode workloads = tree.get("workloads");

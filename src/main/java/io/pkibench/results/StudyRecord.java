@@ -1,6 +1,10 @@
 package io.pkibench.results;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What a study adds to its result ({@code pkibench.study/1}): which study, the unit its original
@@ -20,12 +24,8 @@ public record StudyRecord(
     List<StepRecord> steps,
     List<CheckRecord> checks,
     List<String> notes,
-    @com.fasterxml.jackson.annotation.JsonInclude(
-            com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-        Grid grid,
-    @com.fasterxml.jackson.annotation.JsonInclude(
-            com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
-        List<SizingCheck> sizingChecks) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) Grid grid,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<SizingCheck> sizingChecks) {
   public static final String SCHEMA = "pkibench.study/1";
 
   public StudyRecord {
@@ -74,9 +74,7 @@ public record StudyRecord(
       Double measuredOpsPerSecond,
       Double serviceCoresChecked,
       Double miss,
-      @com.fasterxml.jackson.annotation.JsonInclude(
-              com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-          String notCheckedBecause) {
+      @JsonInclude(JsonInclude.Include.NON_NULL) String notCheckedBecause) {
     /**
      * How the prediction is made: the sizing formula with the utilisation at 1 (the limit is the
      * capacity).
@@ -93,11 +91,7 @@ public record StudyRecord(
    * {@code perSecond} ÷ ops/s (OpenPEC's seconds per mail: a batch's time over its mails).
    */
   public record Unit(
-      String name,
-      double perSecond,
-      @com.fasterxml.jackson.annotation.JsonInclude(
-              com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-          String basis) {
+      String name, double perSecond, @JsonInclude(JsonInclude.Include.NON_NULL) String basis) {
     public static final String PER_SERVICE_CPU_SECOND = "service-cpu-second";
     public static final String SECONDS_PER_OPERATION = "seconds-per-operation";
     public static final Unit OPS_PER_SECOND = new Unit("ops/s", 1);
@@ -109,7 +103,7 @@ public record StudyRecord(
       this(name, perSecond, null);
     }
 
-    @com.fasterxml.jackson.annotation.JsonIgnore
+    @JsonIgnore
     public boolean perServiceCpu() {
       return PER_SERVICE_CPU_SECOND.equals(basis);
     }
@@ -160,7 +154,7 @@ public record StudyRecord(
      * The cell at {@code row} × {@code column} for {@code variant}, or the baseline's cell (shared
      * by every variant).
      */
-    public java.util.Optional<Cell> cell(String row, String column, String variant) {
+    public Optional<Cell> cell(String row, String column, String variant) {
       return cells.stream()
           .filter(
               c ->
@@ -197,18 +191,10 @@ public record StudyRecord(
       String source,
       String hardware,
       List<Figure> figures,
-      @com.fasterxml.jackson.annotation.JsonInclude(
-              com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-          Unit unit,
-      @com.fasterxml.jackson.annotation.JsonInclude(
-              com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-          Condition condition,
-      @com.fasterxml.jackson.annotation.JsonInclude(
-              com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
-          List<Ratio> ratios,
-      @com.fasterxml.jackson.annotation.JsonInclude(
-              com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-          Integer batchOperations) {
+      @JsonInclude(JsonInclude.Include.NON_NULL) Unit unit,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Condition condition,
+      @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Ratio> ratios,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Integer batchOperations) {
     public Published {
       figures = List.copyOf(figures);
       ratios = ratios == null ? List.of() : List.copyOf(ratios);
@@ -249,9 +235,7 @@ public record StudyRecord(
       String step,
       double value,
       String conditions,
-      @com.fasterxml.jackson.annotation.JsonInclude(
-              com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-          String notComparableBecause) {
+      @JsonInclude(JsonInclude.Include.NON_NULL) String notComparableBecause) {
     public Figure(String step, double value, String conditions) {
       this(step, value, conditions, null);
     }
@@ -309,8 +293,8 @@ public record StudyRecord(
     }
 
     /** The fault injected during this step, as its hook described it ({@code fault: …}), if any. */
-    @com.fasterxml.jackson.annotation.JsonIgnore
-    public java.util.Optional<String> fault() {
+    @JsonIgnore
+    public Optional<String> fault() {
       return hooks.stream()
           .filter(h -> h.contains(FAULT))
           .map(h -> h.substring(h.indexOf(FAULT)))
@@ -372,7 +356,7 @@ public record StudyRecord(
   }
 
   public StudyRecord withStep(StepRecord step) {
-    List<StepRecord> list = new java.util.ArrayList<>(steps);
+    List<StepRecord> list = new ArrayList<>(steps);
     list.removeIf(s -> s.label().equals(step.label()));
     list.add(step);
     return new StudyRecord(
@@ -395,7 +379,7 @@ public record StudyRecord(
   }
 
   public StudyRecord withNote(String note) {
-    List<String> list = new java.util.ArrayList<>(notes);
+    List<String> list = new ArrayList<>(notes);
     list.add(note);
     return new StudyRecord(
         schema, name, title, unit, published, services, steps, checks, list, grid, sizingChecks);

@@ -1,5 +1,6 @@
 package io.pkibench.results;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import org.apache.commons.math3.distribution.TDistribution;
 
 /**
@@ -13,7 +14,7 @@ public record Throughput(double mean, Double ci999, Double stdev, int samples, S
   /**
    * The 99.9% interval is wider than the mean itself: too few or too noisy iterations to bound it.
    */
-  @com.fasterxml.jackson.annotation.JsonIgnore
+  @JsonIgnore
   public boolean intervalWiderThanMean() {
     return ci999 != null && ci999 > mean;
   }

@@ -1,5 +1,6 @@
 package io.pkibench.results;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.pkibench.measure.LatencyHistograms;
 import java.util.List;
@@ -199,7 +200,7 @@ public record Timeline(
     }
 
     /** What compare matches stages by: the index and the target, e.g. {@code stage 2 (→ 400/s)}. */
-    @com.fasterxml.jackson.annotation.JsonIgnore
+    @JsonIgnore
     public String label() {
       return "stage " + (stage + 1) + " (→ " + target + ")";
     }

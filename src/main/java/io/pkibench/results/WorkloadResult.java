@@ -1,10 +1,14 @@
 package io.pkibench.results;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.pkibench.plan.MixSpec;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One workload across its levels; {@code failure} says why it stopped early (null when it ran every
@@ -32,6 +36,10 @@ public record WorkloadResult(
     @JsonInclude(JsonInclude.Include.NON_NULL) MixSpec mix,
     @JsonInclude(JsonInclude.Include.NON_NULL) WycheproofCheck wycheproof) {
 
+  /**
+   * @deprecated for callers not yet moved (study, cli): use {@link #builder(String)}.
+   */
+  @Deprecated
   public WorkloadResult(
       String name,
       Map<String, String> params,
@@ -64,7 +72,7 @@ public record WorkloadResult(
   }
 
   /** A node taken out ({@code up} false) or rejoining, when the client saw it, and why. */
-  public record Transition(java.time.Instant at, boolean up, String why) {}
+  public record Transition(Instant at, boolean up, String why) {}
 
   /**
    * The study step a workload entry belongs to; {@code role} is {@link #PROBE} or {@link #MEASURE}.
@@ -73,7 +81,7 @@ public record WorkloadResult(
     public static final String PROBE = "probe";
     public static final String MEASURE = "measure";
 
-    @com.fasterxml.jackson.annotation.JsonIgnore
+    @JsonIgnore
     public boolean probe() {
       return PROBE.equals(role);
     }
@@ -83,13 +91,14 @@ public record WorkloadResult(
     params = Map.copyOf(params);
     levels = List.copyOf(levels);
     keyNodes = keyNodes == null ? List.of() : List.copyOf(keyNodes);
-    outcomes =
-        outcomes == null
-            ? Map.of()
-            : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(outcomes));
+    outcomes = outcomes == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(outcomes));
     notes = notes == null ? List.of() : List.copyOf(notes);
   }
 
+  /**
+   * @deprecated for callers not yet moved (study, cli): use {@link #builder(String)}.
+   */
+  @Deprecated
   public WorkloadResult(
       String name,
       Map<String, String> params,
@@ -104,6 +113,10 @@ public record WorkloadResult(
         null);
   }
 
+  /**
+   * @deprecated for callers not yet moved (study, cli): use {@link #builder(String)}.
+   */
+  @Deprecated
   public WorkloadResult(
       String name,
       Map<String, String> params,
@@ -116,6 +129,10 @@ public record WorkloadResult(
         null);
   }
 
+  /**
+   * @deprecated for callers not yet moved (study, cli): use {@link #builder(String)}.
+   */
+  @Deprecated
   public WorkloadResult(
       String name,
       Map<String, String> params,
@@ -132,120 +149,168 @@ public record WorkloadResult(
   public WorkloadResult withLevel(LevelResult level) {
     List<LevelResult> list = new ArrayList<>(levels);
     list.add(level);
-    return new WorkloadResult(
-        name,
-        params,
-        keys,
-        cpuMeter,
-        list,
-        failure,
-        step,
-        keyNodes,
-        outcomes,
-        notes,
-        mix,
-        wycheproof);
+    return toBuilder().levels(list).build();
   }
 
   public WorkloadResult withFailure(String why) {
-    return new WorkloadResult(
-        name,
-        params,
-        keys,
-        cpuMeter,
-        levels,
-        why,
-        step,
-        keyNodes,
-        outcomes,
-        notes,
-        mix,
-        wycheproof);
+    return toBuilder().failure(why).build();
   }
 
   public WorkloadResult withStep(Step newStep) {
-    return new WorkloadResult(
-        name,
-        params,
-        keys,
-        cpuMeter,
-        levels,
-        failure,
-        newStep,
-        keyNodes,
-        outcomes,
-        notes,
-        mix,
-        wycheproof);
+    return toBuilder().step(newStep).build();
   }
 
   public WorkloadResult withKeyNodes(List<KeyNode> nodes) {
-    return new WorkloadResult(
-        name,
-        params,
-        keys,
-        cpuMeter,
-        levels,
-        failure,
-        step,
-        nodes,
-        outcomes,
-        notes,
-        mix,
-        wycheproof);
+    return toBuilder().keyNodes(nodes).build();
   }
 
   /** With {@code counts} added to the outcomes counted so far. */
   public WorkloadResult plusOutcomes(Map<String, Long> counts) {
-    Map<String, Long> sum = new java.util.TreeMap<>(outcomes);
+    Map<String, Long> sum = new TreeMap<>(outcomes);
     counts.forEach((k, n) -> sum.merge(k, n, Long::sum));
-    return new WorkloadResult(
-        name, params, keys, cpuMeter, levels, failure, step, keyNodes, sum, notes, mix, wycheproof);
+    return toBuilder().outcomes(sum).build();
   }
 
   public WorkloadResult withNotes(List<String> newNotes) {
-    return new WorkloadResult(
-        name,
-        params,
-        keys,
-        cpuMeter,
-        levels,
-        failure,
-        step,
-        keyNodes,
-        outcomes,
-        newNotes,
-        mix,
-        wycheproof);
+    return toBuilder().notes(newNotes).build();
   }
 
   public WorkloadResult withMix(MixSpec newMix) {
-    return new WorkloadResult(
-        name,
-        params,
-        keys,
-        cpuMeter,
-        levels,
-        failure,
-        step,
-        keyNodes,
-        outcomes,
-        notes,
-        newMix,
-        wycheproof);
+    return toBuilder().mix(newMix).build();
   }
 
   public WorkloadResult withWycheproof(WycheproofCheck check) {
-    return new WorkloadResult(
-        name, params, keys, cpuMeter, levels, failure, step, keyNodes, outcomes, notes, mix, check);
+    return toBuilder().wycheproof(check).build();
   }
 
   /**
    * A study's probe entry: its levels chose the measured one and are kept, but are not the study's
    * figures.
    */
-  @com.fasterxml.jackson.annotation.JsonIgnore
+  @JsonIgnore
   public boolean probe() {
     return step != null && step.probe();
+  }
+
+  /**
+   * A workload entry built by naming its components, from its name: those not named are empty (no
+   * params, levels, key nodes, outcomes or notes) or absent.
+   */
+  public static Builder builder(String name) {
+    return new Builder().name(name);
+  }
+
+  /** A builder holding this entry's components, to change some of them. */
+  public Builder toBuilder() {
+    return new Builder()
+        .name(name)
+        .params(params)
+        .keys(keys)
+        .cpuMeter(cpuMeter)
+        .levels(levels)
+        .failure(failure)
+        .step(step)
+        .keyNodes(keyNodes)
+        .outcomes(outcomes)
+        .notes(notes)
+        .mix(mix)
+        .wycheproof(wycheproof);
+  }
+
+  /**
+   * Names the components of a {@link WorkloadResult}; {@link #build()} copies them as the record
+   * does.
+   */
+  public static final class Builder {
+    private String name;
+    private Map<String, String> params = Map.of();
+    private String keys;
+    private String cpuMeter;
+    private List<LevelResult> levels = List.of();
+    private String failure;
+    private Step step;
+    private List<KeyNode> keyNodes = List.of();
+    private Map<String, Long> outcomes = Map.of();
+    private List<String> notes = List.of();
+    private MixSpec mix;
+    private WycheproofCheck wycheproof;
+
+    private Builder() {}
+
+    public Builder name(String name) {
+      this.name = name;
+      return this;
+    }
+
+    public Builder params(Map<String, String> params) {
+      this.params = params;
+      return this;
+    }
+
+    public Builder keys(String keys) {
+      this.keys = keys;
+      return this;
+    }
+
+    public Builder cpuMeter(String cpuMeter) {
+      this.cpuMeter = cpuMeter;
+      return this;
+    }
+
+    public Builder levels(List<LevelResult> levels) {
+      this.levels = levels;
+      return this;
+    }
+
+    public Builder failure(String failure) {
+      this.failure = failure;
+      return this;
+    }
+
+    public Builder step(Step step) {
+      this.step = step;
+      return this;
+    }
+
+    public Builder keyNodes(List<KeyNode> keyNodes) {
+      this.keyNodes = keyNodes;
+      return this;
+    }
+
+    public Builder outcomes(Map<String, Long> outcomes) {
+      this.outcomes = outcomes;
+      return this;
+    }
+
+    public Builder notes(List<String> notes) {
+      this.notes = notes;
+      return this;
+    }
+
+    public Builder mix(MixSpec mix) {
+      this.mix = mix;
+      return this;
+    }
+
+    public Builder wycheproof(WycheproofCheck wycheproof) {
+      this.wycheproof = wycheproof;
+      return this;
+    }
+
+    public WorkloadResult build() {
+      return new WorkloadResult(
+          name,
+          params,
+          keys,
+          cpuMeter,
+          levels,
+          failure,
+          step,
+          keyNodes,
+          outcomes,
+          notes,
+          mix,
+          wycheproof);
+    }
   }
 }

@@ -1,5 +1,8 @@
 package io.pkibench.server;
 
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -56,5 +59,70 @@ final class BodyBytesInFlight {
 
   long refused() {
     return refused.get();
+  }
+
+  /** A chunked body reserves its bytes in steps of this many as it arrives, not at each read. */
+  private static final long CHUNKED_RESERVATION_STEP = 64 * 1024;
+
+  /**
+   * The bytes a request holds of the budget, and its body as the server gave it (before any
+   * budgeting wrapper).
+   */
+  static final class Reservation {
+    final InputStream body;
+    long bytes;
+
+    Reservation(InputStream body, long bytes) {
+      this.body = body;
+      this.bytes = bytes;
+    }
+  }
+
+  /** A chunked body grew past what the budget had left. */
+  static final class OverBudget extends IOException {
+    OverBudget() {
+      super("request bodies in flight at their budget");
+    }
+
+    @Override
+    public synchronized Throwable fillInStackTrace() {
+      return this; // a refusal, not a fault: no stack trace to make
+    }
+  }
+
+  /**
+   * A chunked body, its bytes reserved as they arrive; past what the budget has left it throws
+   * {@link OverBudget}.
+   */
+  private final class BudgetedBody extends FilterInputStream {
+    private final Reservation reservation;
+    private long read;
+
+    BudgetedBody(InputStream body, Reservation reservation) {
+      super(body);
+      this.reservation = reservation;
+    }
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n = in.read(b, off, len);
+      if (n > 0 && (read += n) > reservation.bytes) {
+        long step = Math.max(read - reservation.bytes, CHUNKED_RESERVATION_STEP);
+        if (!tryReserve(step)) throw new OverBudget();
+        reservation.bytes += step;
+      }
+      return n;
+    }
+  }
+
+  /** {@code body} reserving its bytes as they arrive, in {@code reservation}. */
+  InputStream budgeted(InputStream body, Reservation reservation) {
+    return new BudgetedBody(body, reservation);
   }
 }

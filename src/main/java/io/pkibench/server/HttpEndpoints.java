@@ -2,14 +2,25 @@ package io.pkibench.server;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import io.pkibench.server.BodyBytesInFlight.OverBudget;
+import io.pkibench.server.BodyBytesInFlight.Reservation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.random.RandomGenerator;
+import javax.net.ssl.SSLContext;
 
 /**
  * The small plain-HTTP servers (TSA, CRL) run on the JDK's HttpServer: one or two fixed endpoints,
@@ -23,13 +34,13 @@ public abstract class HttpEndpoints implements ReferenceServer {
   protected static final int MAX_BODY_BYTES = 64 * 1024;
 
   /** How long an idle keep-alive connection stays open: three times the JDK HttpClient's 30 s. */
-  static final java.time.Duration IDLE_KEEP_ALIVE = java.time.Duration.ofSeconds(90);
+  static final Duration IDLE_KEEP_ALIVE = Duration.ofSeconds(90);
 
   /**
    * How long a request may take to arrive, from its first byte (a TLS handshake's included) to its
    * body's last.
    */
-  static final java.time.Duration MAX_REQUEST_TIME = java.time.Duration.ofSeconds(60);
+  static final Duration MAX_REQUEST_TIME = Duration.ofSeconds(60);
 
   /** Open connections at most, busy and idle. */
   static final int MAX_CONNECTIONS = 2_000;
@@ -47,9 +58,6 @@ public abstract class HttpEndpoints implements ReferenceServer {
    * holding it are read in about that long.
    */
   static final long RETRY_AFTER_SECONDS = 1;
-
-  /** A chunked body reserves its bytes in steps of this many as it arrives, not at each read. */
-  private static final long CHUNKED_RESERVATION_STEP = 64 * 1024;
 
   static {
     // The JDK's HttpServer and HttpClient both drop idle keep-alive connections after 30 s, so a
@@ -81,19 +89,17 @@ public abstract class HttpEndpoints implements ReferenceServer {
 
   private final HttpServer server;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-  private final java.util.random.RandomGenerator incidents = new java.security.SecureRandom();
-  private volatile java.util.function.Consumer<String> log = line -> {};
+  private final RandomGenerator incidents = new SecureRandom();
+  private volatile Consumer<String> log = line -> {};
   private final BodyBytesInFlight inFlight;
-  private final java.util.concurrent.atomic.AtomicLong renegotiationsRefused =
-      new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong renegotiationsRefused = new AtomicLong();
 
   protected HttpEndpoints(String bindAddress, int port) throws IOException {
     this(bindAddress, port, null);
   }
 
   /** With {@code tls}, HTTPS (the signing service); without, plain HTTP (TSA, CRLs). */
-  protected HttpEndpoints(String bindAddress, int port, javax.net.ssl.SSLContext tls)
-      throws IOException {
+  protected HttpEndpoints(String bindAddress, int port, SSLContext tls) throws IOException {
     this(bindAddress, port, tls, bodyBytesInFlightForThisHeap());
   }
 
@@ -109,21 +115,18 @@ public abstract class HttpEndpoints implements ReferenceServer {
    * As {@link #HttpEndpoints(String, int, javax.net.ssl.SSLContext)}, holding at most {@code
    * maxBodyBytesInFlight} of request bodies at once (tests make it small).
    */
-  protected HttpEndpoints(
-      String bindAddress, int port, javax.net.ssl.SSLContext tls, long maxBodyBytesInFlight)
+  protected HttpEndpoints(String bindAddress, int port, SSLContext tls, long maxBodyBytesInFlight)
       throws IOException {
     inFlight = new BodyBytesInFlight(maxBodyBytesInFlight);
     InetSocketAddress address = new InetSocketAddress(bindAddress, port);
     if (tls == null) {
       server = HttpServer.create(address, 512);
     } else {
-      com.sun.net.httpserver.HttpsServer https =
-          com.sun.net.httpserver.HttpsServer.create(address, 512);
+      HttpsServer https = HttpsServer.create(address, 512);
       // The JDK's HttpsServer renegotiates whenever a client asks (testssl.sh rates that HIGH):
       // refused as tlsecho refuses it.
       https.setHttpsConfigurator(
-          new com.sun.net.httpserver.HttpsConfigurator(
-              NoClientRenegotiation.refusing(tls, this::renegotiationRefused)));
+          new HttpsConfigurator(NoClientRenegotiation.refusing(tls, this::renegotiationRefused)));
       server = https;
     }
     server.setExecutor(executor);
@@ -258,32 +261,6 @@ public abstract class HttpEndpoints implements ReferenceServer {
   }
 
   /**
-   * The bytes a request holds of the budget, and its body as the server gave it (before any
-   * budgeting wrapper).
-   */
-  private static final class Reservation {
-    final InputStream body;
-    long bytes;
-
-    Reservation(InputStream body, long bytes) {
-      this.body = body;
-      this.bytes = bytes;
-    }
-  }
-
-  /** A chunked body grew past what the budget had left. */
-  private static final class OverBudget extends IOException {
-    OverBudget() {
-      super("request bodies in flight at their budget");
-    }
-
-    @Override
-    public synchronized Throwable fillInStackTrace() {
-      return this; // a refusal, not a fault: no stack trace to make
-    }
-  }
-
-  /**
    * Reserves the request's body from the budget, or answers it and returns null: 503 when the body
    * does not fit now, 413 when it could never fit. A body declared longer than {@code maxBodyBytes}
    * reserves nothing: {@link #bodyUpTo} refuses it without keeping a byte.
@@ -293,7 +270,7 @@ public abstract class HttpEndpoints implements ReferenceServer {
     long declared = declaredLength(exchange);
     if (declared < 0) {
       Reservation growing = new Reservation(body, 0);
-      exchange.setStreams(new BudgetedBody(body, growing), null);
+      exchange.setStreams(inFlight.budgeted(body, growing), null);
       return growing;
     }
     if (declared == 0 || declared > maxBodyBytes) return new Reservation(body, 0);
@@ -318,37 +295,6 @@ public abstract class HttpEndpoints implements ReferenceServer {
       return null;
     }
     return new Reservation(body, declared);
-  }
-
-  /**
-   * A chunked body, its bytes reserved as they arrive; past what the budget has left it throws
-   * {@link OverBudget}.
-   */
-  private final class BudgetedBody extends java.io.FilterInputStream {
-    private final Reservation reservation;
-    private long read;
-
-    BudgetedBody(InputStream body, Reservation reservation) {
-      super(body);
-      this.reservation = reservation;
-    }
-
-    @Override
-    public int read() throws IOException {
-      byte[] one = new byte[1];
-      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      int n = in.read(b, off, len);
-      if (n > 0 && (read += n) > reservation.bytes) {
-        long step = Math.max(read - reservation.bytes, CHUNKED_RESERVATION_STEP);
-        if (!inFlight.tryReserve(step)) throw new OverBudget();
-        reservation.bytes += step;
-      }
-      return n;
-    }
   }
 
   /**
@@ -447,8 +393,8 @@ public abstract class HttpEndpoints implements ReferenceServer {
   }
 
   /** Where internal errors are logged (with their incident id); nowhere until told. */
-  public HttpEndpoints logTo(java.util.function.Consumer<String> log) {
-    this.log = java.util.Objects.requireNonNull(log);
+  public HttpEndpoints logTo(Consumer<String> log) {
+    this.log = Objects.requireNonNull(log);
     return this;
   }
 
@@ -484,7 +430,7 @@ public abstract class HttpEndpoints implements ReferenceServer {
 
   public String baseUrl() {
     String host = server.getAddress().getAddress().getHostAddress();
-    String scheme = server instanceof com.sun.net.httpserver.HttpsServer ? "https" : "http";
+    String scheme = server instanceof HttpsServer ? "https" : "http";
     return scheme + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port();
   }
 

@@ -12,18 +12,14 @@ import java.net.SocketOption;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.security.SecureRandom;
-import java.util.List;
 import java.util.Set;
-import java.util.function.BiFunction;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLContextSpi;
 import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLEngineResult;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLServerSocketFactory;
-import javax.net.ssl.SSLSession;
 import javax.net.ssl.SSLSessionContext;
 import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManager;
@@ -57,7 +53,7 @@ public final class NoClientRenegotiation {
     return new RefusingContext(new Spi(context, onRefused), context);
   }
 
-  private static SSLHandshakeException refusal() {
+  static SSLHandshakeException refusal() {
     return new SSLHandshakeException("client-initiated renegotiation refused");
   }
 
@@ -179,199 +175,6 @@ public final class NoClientRenegotiation {
       }
       bytes.position(bytes.limit());
       return false;
-    }
-  }
-
-  /**
-   * A server engine that looks at what it is given to unwrap before the JDK's engine does. The
-   * JDK's engine consumes whole records; the watch follows what it consumed, and a copy of it reads
-   * what is waiting.
-   */
-  static final class RefusingEngine extends SSLEngine {
-    private final SSLEngine delegate;
-    private final Runnable onRefused;
-    private final RecordWatch consumed = new RecordWatch();
-    private boolean refused;
-
-    RefusingEngine(SSLEngine delegate, Runnable onRefused) {
-      super(delegate.getPeerHost(), delegate.getPeerPort());
-      this.delegate = delegate;
-      this.onRefused = onRefused;
-    }
-
-    @Override
-    public SSLEngineResult unwrap(ByteBuffer src, ByteBuffer[] dsts, int offset, int length)
-        throws javax.net.ssl.SSLException {
-      if (refused) throw refusal();
-      if (!delegate.getUseClientMode() && consumed.copy().renegotiates(src.duplicate())) {
-        refused = true;
-        onRefused.run();
-        throw refusal();
-      }
-      int before = src.position();
-      SSLEngineResult result = delegate.unwrap(src, dsts, offset, length);
-      ByteBuffer read = src.duplicate();
-      read.limit(src.position()).position(before);
-      consumed.renegotiates(read);
-      return result;
-    }
-
-    @Override
-    public SSLEngineResult wrap(ByteBuffer[] srcs, int offset, int length, ByteBuffer dst)
-        throws javax.net.ssl.SSLException {
-      return delegate.wrap(srcs, offset, length, dst);
-    }
-
-    @Override
-    public Runnable getDelegatedTask() {
-      return delegate.getDelegatedTask();
-    }
-
-    @Override
-    public void closeInbound() throws javax.net.ssl.SSLException {
-      delegate.closeInbound();
-    }
-
-    @Override
-    public boolean isInboundDone() {
-      return delegate.isInboundDone();
-    }
-
-    @Override
-    public void closeOutbound() {
-      delegate.closeOutbound();
-    }
-
-    @Override
-    public boolean isOutboundDone() {
-      return delegate.isOutboundDone();
-    }
-
-    @Override
-    public String[] getSupportedCipherSuites() {
-      return delegate.getSupportedCipherSuites();
-    }
-
-    @Override
-    public String[] getEnabledCipherSuites() {
-      return delegate.getEnabledCipherSuites();
-    }
-
-    @Override
-    public void setEnabledCipherSuites(String[] suites) {
-      delegate.setEnabledCipherSuites(suites);
-    }
-
-    @Override
-    public String[] getSupportedProtocols() {
-      return delegate.getSupportedProtocols();
-    }
-
-    @Override
-    public String[] getEnabledProtocols() {
-      return delegate.getEnabledProtocols();
-    }
-
-    @Override
-    public void setEnabledProtocols(String[] protocols) {
-      delegate.setEnabledProtocols(protocols);
-    }
-
-    @Override
-    public SSLSession getSession() {
-      return delegate.getSession();
-    }
-
-    @Override
-    public SSLSession getHandshakeSession() {
-      return delegate.getHandshakeSession();
-    }
-
-    @Override
-    public void beginHandshake() throws javax.net.ssl.SSLException {
-      delegate.beginHandshake();
-    }
-
-    @Override
-    public SSLEngineResult.HandshakeStatus getHandshakeStatus() {
-      return delegate.getHandshakeStatus();
-    }
-
-    @Override
-    public void setUseClientMode(boolean mode) {
-      delegate.setUseClientMode(mode);
-    }
-
-    @Override
-    public boolean getUseClientMode() {
-      return delegate.getUseClientMode();
-    }
-
-    @Override
-    public void setNeedClientAuth(boolean need) {
-      delegate.setNeedClientAuth(need);
-    }
-
-    @Override
-    public boolean getNeedClientAuth() {
-      return delegate.getNeedClientAuth();
-    }
-
-    @Override
-    public void setWantClientAuth(boolean want) {
-      delegate.setWantClientAuth(want);
-    }
-
-    @Override
-    public boolean getWantClientAuth() {
-      return delegate.getWantClientAuth();
-    }
-
-    @Override
-    public void setEnableSessionCreation(boolean flag) {
-      delegate.setEnableSessionCreation(flag);
-    }
-
-    @Override
-    public boolean getEnableSessionCreation() {
-      return delegate.getEnableSessionCreation();
-    }
-
-    @Override
-    public SSLParameters getSSLParameters() {
-      return delegate.getSSLParameters();
-    }
-
-    @Override
-    public void setSSLParameters(SSLParameters params) {
-      delegate.setSSLParameters(params);
-    }
-
-    @Override
-    public String getApplicationProtocol() {
-      return delegate.getApplicationProtocol();
-    }
-
-    @Override
-    public String getHandshakeApplicationProtocol() {
-      return delegate.getHandshakeApplicationProtocol();
-    }
-
-    @Override
-    public void setHandshakeApplicationProtocolSelector(
-        BiFunction<SSLEngine, List<String>, String> selector) {
-      delegate.setHandshakeApplicationProtocolSelector(
-          selector == null ? null : (engine, protocols) -> selector.apply(this, protocols));
-    }
-
-    @Override
-    public BiFunction<SSLEngine, List<String>, String> getHandshakeApplicationProtocolSelector() {
-      return delegate.getHandshakeApplicationProtocolSelector();
-    }
-
-    @Override
-    public String toString() {
-      return delegate.toString();
     }
   }
 

@@ -1,5 +1,6 @@
 package io.pkibench.session;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.pkibench.results.Environment;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,8 +30,7 @@ public final class EnvironmentProbe {
       String entry = p.getName() + " " + p.getVersionStr();
       if (!providers.contains(entry)) providers.add(entry);
     }
-    var os =
-        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    var os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     Properties build = buildProperties();
     return new Environment(
         build.getProperty("version", "unknown"),

@@ -19,12 +19,15 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
@@ -165,10 +168,10 @@ public final class ForkedSeries {
       SeriesRequest request,
       WorkloadCatalog catalog,
       RunSession.KeyOpener keys,
-      java.util.function.Supplier<TestPki> pki,
+      Supplier<TestPki> pki,
       ProgressListener progress,
       IntervalLog intervalLog,
-      java.time.InstantSource clock,
+      InstantSource clock,
       Map<String, String> env)
       throws InterruptedException {
     var spec = request.workload();
@@ -188,7 +191,7 @@ public final class ForkedSeries {
                 progress,
                 intervalLog,
                 clock,
-                java.time.Duration.ofMillis(request.hangGraceMillis()));
+                Duration.ofMillis(request.hangGraceMillis()));
         var seriesSpec =
             new SeriesSpec(
                 spec.name(),

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -253,8 +254,7 @@ public final class RunProfiler {
   private void removeServicesDir() throws IOException {
     if (servicesDir == null) return;
     try (var all = Files.walk(servicesDir)) {
-      for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList())
-        Files.deleteIfExists(p);
+      for (Path p : all.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
     }
   }
 

@@ -41,8 +41,10 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Runs a plan: opens each workload's keys, drives the engine level by level (in this JVM, or a
@@ -97,7 +99,7 @@ public final class RunSession {
   }
 
   /** How long a level waits for key-server nodes that its before-level hook restarted. */
-  static final java.time.Duration NODES_BACK_WITHIN = java.time.Duration.ofSeconds(30);
+  static final Duration NODES_BACK_WITHIN = Duration.ofSeconds(30);
 
   /**
    * Runs before each level of each workload (a study restarting its services); throwing stops that
@@ -127,9 +129,9 @@ public final class RunSession {
       Duration hangGrace,
       Function<IntervalLog, ForkedSeries> fork,
       Function<RunResult, ?> analysis,
-      java.util.function.Supplier<TestPki> pki,
+      Supplier<TestPki> pki,
       BeforeLevel beforeLevel,
-      java.util.Map<String, String> env) {}
+      Map<String, String> env) {}
 
   /**
    * Checks the plan against {@code catalog} (workload names, parameters, targets, key sources): a
@@ -368,14 +370,12 @@ public final class RunSession {
     MixSpec mix = factory instanceof MixFactory m ? m.resolved() : null;
     Params params = Params.resolve(spec.name(), factory.params(), spec.params());
     WorkloadResult entry =
-        new WorkloadResult(
-                spec.name(),
-                params.asMap(),
-                factory.usesKeys() ? spec.keys() : "none",
-                cpu.describe(),
-                List.of(),
-                null,
-                step)
+        WorkloadResult.builder(spec.name())
+            .params(params.asMap())
+            .keys(factory.usesKeys() ? spec.keys() : "none")
+            .cpuMeter(cpu.describe())
+            .step(step)
+            .build()
             .withNotes(factory.notes(params))
             .withMix(mix);
     file.update(r -> r.withWorkload(index, entry));
@@ -399,14 +399,12 @@ public final class RunSession {
         // Opened here even when forking: a bad key source fails once, up front, and names itself.
         source = keys.open(spec.keys());
         current =
-            new WorkloadResult(
-                    spec.name(),
-                    params.asMap(),
-                    source.describe(),
-                    cpu.describe(),
-                    List.of(),
-                    null,
-                    step)
+            WorkloadResult.builder(spec.name())
+                .params(params.asMap())
+                .keys(source.describe())
+                .cpuMeter(cpu.describe())
+                .step(step)
+                .build()
                 .withNotes(entry.notes())
                 .withMix(mix);
         if (source instanceof Pkcs11KeySource && factory instanceof VerifiesWithKeySource)

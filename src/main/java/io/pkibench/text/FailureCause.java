@@ -1,11 +1,24 @@
 package io.pkibench.text;
 
+import java.io.EOFException;
+import java.net.ConnectException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.InterruptedByTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.security.cert.CertPathBuilderException;
+import java.security.cert.CertPathValidatorException;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLException;
 
 /**
  * Why an operation failed, as a person reads it: an exception chain turned into a sentence
@@ -64,7 +77,7 @@ public record FailureCause(Kind kind, String sentence) {
       List<Throwable> naming = new ArrayList<>(List.of(outer));
       // The TLS exceptions between stay named: "SSLHandshakeException" is what people search for.
       for (Throwable link : chain.subList(0, chain.indexOf(named)))
-        if (link instanceof javax.net.ssl.SSLException) naming.add(link);
+        if (link instanceof SSLException) naming.add(link);
       naming.add(named);
       return new FailureCause(
           kind,
@@ -140,31 +153,30 @@ public record FailureCause(Kind kind, String sentence) {
   private static Kind kindOf(Throwable link, List<Throwable> chain) {
     String name = link.getClass().getName();
     String text = link.getMessage() == null ? "" : link.getMessage().toLowerCase(Locale.ROOT);
-    if (link instanceof java.net.UnknownHostException
-        || link instanceof java.nio.channels.UnresolvedAddressException) return Kind.UNKNOWN_HOST;
-    if (link instanceof java.net.ConnectException) {
+    if (link instanceof UnknownHostException || link instanceof UnresolvedAddressException)
+      return Kind.UNKNOWN_HOST;
+    if (link instanceof ConnectException) {
       if (text.contains("timed out")) return Kind.TIMED_OUT;
       // The JDK's HTTP client throws a ConnectException with no message (a ClosedChannelException
       // below it) when refused.
       if (text.isEmpty() || text.contains("refused")) return Kind.REFUSED;
       return Kind.OTHER;
     }
-    if (link instanceof java.net.SocketTimeoutException
-        || link instanceof java.net.http.HttpTimeoutException
-        || link instanceof java.util.concurrent.TimeoutException
-        || link instanceof java.nio.channels.InterruptedByTimeoutException) return Kind.TIMED_OUT;
-    if (link instanceof java.security.cert.CertPathBuilderException
-        || link instanceof java.security.cert.CertPathValidatorException
+    if (link instanceof SocketTimeoutException
+        || link instanceof HttpTimeoutException
+        || link instanceof TimeoutException
+        || link instanceof InterruptedByTimeoutException) return Kind.TIMED_OUT;
+    if (link instanceof CertPathBuilderException
+        || link instanceof CertPathValidatorException
         || name.equals("sun.security.validator.ValidatorException")) {
-      return chain.stream().anyMatch(t -> t instanceof javax.net.ssl.SSLException)
+      return chain.stream().anyMatch(t -> t instanceof SSLException)
           ? Kind.TLS_UNTRUSTED
           : Kind.OTHER;
     }
-    if (link instanceof javax.net.ssl.SSLException) return Kind.TLS;
-    if (link instanceof java.net.SocketException && text.contains("connection reset"))
-      return Kind.RESET;
-    if (link instanceof java.nio.channels.ClosedChannelException
-        || link instanceof java.io.EOFException && text.isEmpty()) return Kind.CLOSED;
+    if (link instanceof SSLException) return Kind.TLS;
+    if (link instanceof SocketException && text.contains("connection reset")) return Kind.RESET;
+    if (link instanceof ClosedChannelException || link instanceof EOFException && text.isEmpty())
+      return Kind.CLOSED;
     return Kind.OTHER;
   }
 

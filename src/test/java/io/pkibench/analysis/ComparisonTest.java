@@ -50,14 +50,13 @@ public class ComparisonTest {
     params.put("target", target);
     return run.withWorkload(
         0,
-        new WorkloadResult(
-            w.name(),
-            params,
-            w.keys(),
-            w.cpuMeter(),
-            w.levels(),
-            null,
-            new WorkloadResult.Step("CAdES", "measure")));
+        WorkloadResult.builder(w.name())
+            .params(params)
+            .keys(w.keys())
+            .cpuMeter(w.cpuMeter())
+            .levels(w.levels())
+            .step(new WorkloadResult.Step("CAdES", "measure"))
+            .build());
   }
 
   @Test
@@ -138,7 +137,13 @@ public class ComparisonTest {
     var params = new java.util.HashMap<>(w.params());
     params.put("target", target);
     return run.withWorkload(
-        0, new WorkloadResult(w.name(), params, w.keys(), w.cpuMeter(), w.levels(), null));
+        0,
+        WorkloadResult.builder(w.name())
+            .params(params)
+            .keys(w.keys())
+            .cpuMeter(w.cpuMeter())
+            .levels(w.levels())
+            .build());
   }
 
   @Test
@@ -292,7 +297,12 @@ public class ComparisonTest {
   static RunResult withoutCpu(RunResult run) {
     WorkloadResult w = run.workloads().get(0);
     WorkloadResult bare =
-        new WorkloadResult(w.name(), w.params(), w.keys(), w.cpuMeter(), List.of(), null);
+        WorkloadResult.builder(w.name())
+            .params(w.params())
+            .keys(w.keys())
+            .cpuMeter(w.cpuMeter())
+            .levels(List.of())
+            .build();
     for (LevelResult l : w.levels()) {
       List<IterationResult> its =
           l.iterations().stream()

@@ -187,7 +187,12 @@ class RunThresholdTest {
         RunResult.start(null, null)
             .withWorkload(
                 0,
-                new WorkloadResult("noop", Map.of(), "software", "jvm", List.of(fast, slow), null));
+                WorkloadResult.builder("noop")
+                    .params(Map.of())
+                    .keys("software")
+                    .cpuMeter("jvm")
+                    .levels(List.of(fast, slow))
+                    .build());
     List<ThresholdVerdict> v =
         RunThresholds.parse(
                 List.of(

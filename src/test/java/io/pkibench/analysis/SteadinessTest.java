@@ -209,8 +209,12 @@ class SteadinessTest {
     var withUnsteady =
         run.withWorkload(
             0,
-            new WorkloadResult(
-                    w.name(), w.params(), w.keys(), w.cpuMeter(), java.util.List.of(), null)
+            WorkloadResult.builder(w.name())
+                .params(w.params())
+                .keys(w.keys())
+                .cpuMeter(w.cpuMeter())
+                .levels(java.util.List.of())
+                .build()
                 .withLevel(w.levels().get(0))
                 .withLevel(w.levels().get(1))
                 .withLevel(unsteady));

@@ -28,7 +28,12 @@ public final class MixFixtures {
     its.add(iteration(1, false, 280, 0, 110, 10));
     its.add(iteration(2, false, 280, 0, 110, 10));
     WorkloadResult w =
-        new WorkloadResult("mix", Map.of(), "software:accp", "jvm", List.of(), null)
+        WorkloadResult.builder("mix")
+            .params(Map.of())
+            .keys("software:accp")
+            .cpuMeter("jvm")
+            .levels(List.of())
+            .build()
             .withMix(MIX)
             .withLevel(LevelResult.of(8, 400.0, its, "jvm", 2));
     return RunResult.start(ResultFixtures.environment(), null)

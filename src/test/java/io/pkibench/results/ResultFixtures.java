@@ -34,13 +34,12 @@ public final class ResultFixtures {
   public static RunResult closedRun(
       String workload, int[] concurrency, double[][] ratesPerLevel, long[] meanLatencyNanos) {
     WorkloadResult w =
-        new WorkloadResult(
-            workload,
-            Map.of("alg", "rsa2048", "size", "1024"),
-            "software:accp",
-            "jvm",
-            List.of(),
-            null);
+        WorkloadResult.builder(workload)
+            .params(Map.of("alg", "rsa2048", "size", "1024"))
+            .keys("software:accp")
+            .cpuMeter("jvm")
+            .levels(List.of())
+            .build();
     for (int i = 0; i < concurrency.length; i++) {
       List<IterationResult> its = new ArrayList<>();
       its.add(

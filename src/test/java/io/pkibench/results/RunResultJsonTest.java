@@ -71,13 +71,12 @@ class RunResultJsonTest {
             false,
             "jvm");
     WorkloadResult w =
-        new WorkloadResult(
-            "sign",
-            Map.of("alg", "rsa2048", "size", "1024"),
-            "software:accp",
-            "jvm",
-            List.of(),
-            null);
+        WorkloadResult.builder("sign")
+            .params(Map.of("alg", "rsa2048", "size", "1024"))
+            .keys("software:accp")
+            .cpuMeter("jvm")
+            .levels(List.of())
+            .build();
     for (int c = 1; c <= 2; c++) {
       List<IterationResult> its =
           List.of(
@@ -87,13 +86,12 @@ class RunResultJsonTest {
       w = w.withLevel(LevelResult.of(c, null, its, "jvm", 2));
     }
     WorkloadResult open =
-        new WorkloadResult(
-            "verify",
-            Map.of("alg", "ecdsa-p256", "size", "1024"),
-            "software:jdk",
-            "jvm",
-            List.of(),
-            null);
+        WorkloadResult.builder("verify")
+            .params(Map.of("alg", "ecdsa-p256", "size", "1024"))
+            .keys("software:jdk")
+            .cpuMeter("jvm")
+            .levels(List.of())
+            .build();
     for (int rate : new int[] {500, 1000}) {
       Histogram uncorrected = LatencyHistograms.newHistogram();
       for (long i = 1; i <= rate; i++) uncorrected.recordValue(50_000 + i * 13 % 500);
@@ -230,7 +228,13 @@ class RunResultJsonTest {
     }
     level = level.withTimeline(new Timeline("1s:200/s,2s:200/s,1s:0/s", perStage, seconds));
     WorkloadResult staged =
-        new WorkloadResult("noop", Map.of(), "none", "jvm", List.of(), null).withLevel(level);
+        WorkloadResult.builder("noop")
+            .params(Map.of())
+            .keys("none")
+            .cpuMeter("jvm")
+            .levels(List.of())
+            .build()
+            .withLevel(level);
     return r.withWorkload(2, staged);
   }
 

@@ -43,7 +43,12 @@ class SegmentMergeTest {
   static RunResult agent(int index, int count, JsonNode plan, String host, String meter) {
     Segment s = new Segment(index, count);
     WorkloadResult w =
-        new WorkloadResult("sign", Map.of("alg", "ecdsa-p256"), "software", "jvm", List.of(), null);
+        WorkloadResult.builder("sign")
+            .params(Map.of("alg", "ecdsa-p256"))
+            .keys("software")
+            .cpuMeter("jvm")
+            .levels(List.of())
+            .build();
     for (int level : new int[] {4, 8}) {
       List<IterationResult> its = new ArrayList<>();
       its.add(iteration(true, 1, index * 100 + level, 50 + index));
@@ -235,7 +240,12 @@ class SegmentMergeTest {
               10L - i,
               LatencyHistograms.toBase64(uncorrected));
       WorkloadResult w =
-          new WorkloadResult("sign", Map.of(), "software", "jvm", List.of(), null)
+          WorkloadResult.builder("sign")
+              .params(Map.of())
+              .keys("software")
+              .cpuMeter("jvm")
+              .levels(List.of())
+              .build()
               .withLevel(LevelResult.of(4, 250.0, List.of(it), "jvm", 2));
       agents.add(
           RunResult.start(ResultFixtures.environment(), plan)
@@ -299,7 +309,13 @@ class SegmentMergeTest {
     levels.set(0, LevelResult.of(w.levels().get(0).concurrency(), null, its, "jvm", 2));
     longer =
         longer.withWorkload(
-            0, new WorkloadResult(w.name(), w.params(), w.keys(), w.cpuMeter(), levels, null));
+            0,
+            WorkloadResult.builder(w.name())
+                .params(w.params())
+                .keys(w.keys())
+                .cpuMeter(w.cpuMeter())
+                .levels(levels)
+                .build());
     RunResult other = longer;
     var e =
         assertThrows(
@@ -381,8 +397,12 @@ class SegmentMergeTest {
         killed
             .withWorkload(
                 0,
-                new WorkloadResult(
-                    w.name(), w.params(), w.keys(), w.cpuMeter(), w.levels().subList(0, 1), null))
+                WorkloadResult.builder(w.name())
+                    .params(w.params())
+                    .keys(w.keys())
+                    .cpuMeter(w.cpuMeter())
+                    .levels(w.levels().subList(0, 1))
+                    .build())
             .withStatus(RunStatus.RUNNING);
     List<SegmentMerge.Input> in = inputs(agent(1, 2, PLAN, "a"), killed);
     var e = assertThrows(SegmentMerge.Refused.class, () -> SegmentMerge.merge(in, false, "m"));

@@ -1,7 +1,9 @@
 package io.pkibench.formats.ades;
 
 import io.pkibench.keys.SigningKey;
+import java.io.IOException;
 import java.security.cert.X509Certificate;
+import java.util.SplittableRandom;
 
 /**
  * The independent check of each format's result, for callers outside this package (the HTTP client
@@ -35,11 +37,11 @@ public final class AdesChecks {
    * XML message.
    */
   public static byte[] sampleDocument(TwoPhaseSigner.Format format, int sizeBytes)
-      throws java.io.IOException {
+      throws IOException {
     return switch (format) {
       case CADES, CADES_T -> {
         byte[] content = new byte[sizeBytes];
-        new java.util.SplittableRandom(137).nextBytes(content);
+        new SplittableRandom(137).nextBytes(content);
         yield content;
       }
       case PADES, PADES_T -> SamplePdf.generate();

@@ -7,6 +7,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * DER over HTTP as RFC 3161 (section 3.4) and RFC 6960 (appendix A) carry it: one request, one
@@ -71,8 +73,8 @@ public final class BinaryHttp implements AutoCloseable {
       throw new IOException(
           "HTTP " + reply.statusCode() + " from " + request.uri() + glimpse(reply.body()));
     }
-    String lower = type.toLowerCase(java.util.Locale.ROOT);
-    if (java.util.Arrays.stream(replyTypes).noneMatch(lower::startsWith)) {
+    String lower = type.toLowerCase(Locale.ROOT);
+    if (Arrays.stream(replyTypes).noneMatch(lower::startsWith)) {
       throw new IOException(
           request.uri()
               + " answered "

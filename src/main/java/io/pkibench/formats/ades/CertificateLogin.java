@@ -13,6 +13,7 @@ import java.security.GeneralSecurityException;
 import java.security.SignatureException;
 import java.security.cert.CertPath;
 import java.security.cert.CertPathValidator;
+import java.security.cert.CertPathValidatorException;
 import java.security.cert.CertStore;
 import java.security.cert.CertificateFactory;
 import java.security.cert.CollectionCertStoreParameters;
@@ -23,6 +24,7 @@ import java.security.cert.X509CRL;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -66,7 +68,7 @@ public final class CertificateLogin {
     }
 
     public static String[] flags() {
-      return java.util.Arrays.stream(values()).map(r -> r.flag).toArray(String[]::new);
+      return Arrays.stream(values()).map(r -> r.flag).toArray(String[]::new);
     }
   }
 
@@ -86,7 +88,7 @@ public final class CertificateLogin {
    * responder answers for one CA; the CA certificates' own status is not asked), its answers signed
    * by the CA, a delegate of it, or {@code certificate} when given.
    */
-  public record OutsideResponder(java.net.URI url, X509Certificate certificate) {}
+  public record OutsideResponder(URI url, X509Certificate certificate) {}
 
   private CertificateLogin(
       TrustAnchor anchor,
@@ -162,7 +164,7 @@ public final class CertificateLogin {
     List<X509Certificate> path =
         chain.stream().filter(c -> !c.equals(anchor.getTrustedCert())).toList();
     if (path.isEmpty() || !path.get(0).equals(chain.get(0))) {
-      throw new java.security.cert.CertPathValidatorException(
+      throw new CertPathValidatorException(
           "the login certificate is the trust anchor itself, not a client's");
     }
     CertPath certPath = x509.generateCertPath(path);

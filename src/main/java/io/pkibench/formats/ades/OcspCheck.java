@@ -4,13 +4,18 @@ import java.io.IOException;
 import java.math.BigInteger;
 import java.security.GeneralSecurityException;
 import java.security.SignatureException;
+import java.security.cert.CertificateExpiredException;
+import java.security.cert.CertificateNotYetValidException;
+import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Arrays;
 import java.util.Date;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.bouncycastle.asn1.DEROctetString;
@@ -25,6 +30,7 @@ import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateHolder;
 import org.bouncycastle.cert.ocsp.BasicOCSPResp;
 import org.bouncycastle.cert.ocsp.CertificateID;
+import org.bouncycastle.cert.ocsp.OCSPException;
 import org.bouncycastle.cert.ocsp.OCSPReqBuilder;
 import org.bouncycastle.cert.ocsp.OCSPResp;
 import org.bouncycastle.cert.ocsp.RespID;
@@ -32,6 +38,8 @@ import org.bouncycastle.cert.ocsp.RevokedStatus;
 import org.bouncycastle.cert.ocsp.SingleResp;
 import org.bouncycastle.cert.ocsp.UnknownStatus;
 import org.bouncycastle.operator.DigestCalculator;
+import org.bouncycastle.operator.DigestCalculatorProvider;
+import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentVerifierProviderBuilder;
 import org.bouncycastle.operator.jcajce.JcaDigestCalculatorProviderBuilder;
 
@@ -52,7 +60,7 @@ public final class OcspCheck {
     UNKNOWN;
 
     public String label() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 
@@ -80,7 +88,7 @@ public final class OcspCheck {
    * A calculator per use: BouncyCastle's keep their digest's state, so one shared by workers would
    * mix their inputs.
    */
-  private final org.bouncycastle.operator.DigestCalculatorProvider digests;
+  private final DigestCalculatorProvider digests;
 
   private final Set<X509Certificate> vouchedDelegates = ConcurrentHashMap.newKeySet();
 
@@ -96,13 +104,13 @@ public final class OcspCheck {
     this.clock = clock;
     try {
       this.digests = new JcaDigestCalculatorProviderBuilder().build();
-    } catch (org.bouncycastle.operator.OperatorCreationException e) {
+    } catch (OperatorCreationException e) {
       throw new GeneralSecurityException(
           "no digests for OCSP certificate ids: " + e.getMessage(), e);
     }
   }
 
-  private DigestCalculator sha1() throws org.bouncycastle.operator.OperatorCreationException {
+  private DigestCalculator sha1() throws OperatorCreationException {
     return digests.get(CertificateID.HASH_SHA1);
   }
 
@@ -116,8 +124,7 @@ public final class OcspCheck {
       OCSPReqBuilder builder = new OCSPReqBuilder().addRequest(id);
       if (nonce != null) builder.setRequestExtensions(new Extensions(nonceExtension(nonce)));
       return new Query(certificate, id, nonce, builder.build().getEncoded());
-    } catch (org.bouncycastle.cert.ocsp.OCSPException
-        | org.bouncycastle.operator.OperatorCreationException e) {
+    } catch (OCSPException | OperatorCreationException e) {
       throw new IOException("cannot build the OCSP request: " + e.getMessage(), e);
     }
   }
@@ -273,10 +280,9 @@ public final class OcspCheck {
                 + " is certified by the CA without the OCSPSigning purpose: not authorised to answer for it");
       }
       c.checkValidity(Date.from(clock.instant()));
-    } catch (java.security.cert.CertificateParsingException e) {
+    } catch (CertificateParsingException e) {
       throw new SignatureException(name + "'s extended key usage cannot be read", e);
-    } catch (java.security.cert.CertificateExpiredException
-        | java.security.cert.CertificateNotYetValidException e) {
+    } catch (CertificateExpiredException | CertificateNotYetValidException e) {
       throw new SignatureException(name + "'s certificate is not valid now: " + e.getMessage());
     }
     vouchedDelegates.add(c);
@@ -296,7 +302,7 @@ public final class OcspCheck {
     var asn = id.toASN1Primitive();
     return asn.getName() != null
         ? "'" + asn.getName() + "'"
-        : "the key with SHA-1 hash " + java.util.HexFormat.of().formatHex(asn.getKeyHash());
+        : "the key with SHA-1 hash " + HexFormat.of().formatHex(asn.getKeyHash());
   }
 
   /** The serial a query asks about, for messages. */

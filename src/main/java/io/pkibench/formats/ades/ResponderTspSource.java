@@ -4,7 +4,9 @@ import eu.europa.esig.dss.enumerations.DigestAlgorithm;
 import eu.europa.esig.dss.model.DSSException;
 import eu.europa.esig.dss.model.TimestampBinary;
 import eu.europa.esig.dss.spi.x509.tsp.TSPSource;
+import java.io.IOException;
 import java.math.BigInteger;
+import java.security.SignatureException;
 import java.util.concurrent.ThreadLocalRandom;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;
 import org.bouncycastle.tsp.TimeStampRequest;
@@ -37,7 +39,7 @@ public final class ResponderTspSource implements TSPSource {
               BigInteger.valueOf(ThreadLocalRandom.current().nextLong()));
       return new TimestampBinary(
           check.check(request, responder.respond(request.getEncoded())).getEncoded());
-    } catch (java.io.IOException | java.security.SignatureException e) {
+    } catch (IOException | SignatureException e) {
       // The cause kept: the table's sentence says a cause's words once, and a refused or timed-out
       // TSA is known by its class
       // (the JDK's client refuses with a ConnectException that has no message).

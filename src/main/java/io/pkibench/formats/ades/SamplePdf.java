@@ -6,6 +6,9 @@ import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.SplittableRandom;
+import org.apache.pdfbox.cos.COSArray;
+import org.apache.pdfbox.cos.COSName;
+import org.apache.pdfbox.cos.COSString;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.PDDocumentInformation;
 import org.apache.pdfbox.pdmodel.PDPage;
@@ -57,12 +60,12 @@ public final class SamplePdf {
       }
       // A fixed file identifier: PDFBox would otherwise derive one from the clock, and the bytes
       // would differ each time.
-      org.apache.pdfbox.cos.COSArray id = new org.apache.pdfbox.cos.COSArray();
+      COSArray id = new COSArray();
       byte[] idBytes = new byte[16];
       random.nextBytes(idBytes);
-      id.add(new org.apache.pdfbox.cos.COSString(idBytes));
-      id.add(new org.apache.pdfbox.cos.COSString(idBytes));
-      doc.getDocument().getTrailer().setItem(org.apache.pdfbox.cos.COSName.ID, id);
+      id.add(new COSString(idBytes));
+      id.add(new COSString(idBytes));
+      doc.getDocument().getTrailer().setItem(COSName.ID, id);
       doc.save(out);
       return out.toByteArray();
     }

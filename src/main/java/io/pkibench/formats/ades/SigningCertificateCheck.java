@@ -3,6 +3,7 @@ package io.pkibench.formats.ades;
 import eu.europa.esig.dss.model.x509.CertificateToken;
 import eu.europa.esig.dss.signature.AbstractSignatureParameters;
 import eu.europa.esig.dss.spi.exception.IllegalInputException;
+import java.security.cert.X509Certificate;
 import java.util.Date;
 
 /**
@@ -37,8 +38,7 @@ public final class SigningCertificateCheck {
    * {@code certificate} is valid at {@code signingDate}, else {@link NotValidAtSigningDate} saying
    * why.
    */
-  public static void assertValidAt(
-      java.security.cert.X509Certificate certificate, Date signingDate) {
+  public static void assertValidAt(X509Certificate certificate, Date signingDate) {
     if (signingDate.before(certificate.getNotBefore())) {
       throw new NotValidAtSigningDate(
           "the signing certificate "

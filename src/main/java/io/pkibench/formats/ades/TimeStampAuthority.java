@@ -8,10 +8,14 @@ import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 import java.time.InstantSource;
 import java.util.Date;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;
+import org.bouncycastle.asn1.cmp.PKIFailureInfo;
+import org.bouncycastle.asn1.cmp.PKIStatus;
 import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
+import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
 import org.bouncycastle.cert.jcajce.JcaCertStore;
 import org.bouncycastle.cms.SignerInfoGenerator;
 import org.bouncycastle.cms.jcajce.JcaSignerInfoGeneratorBuilder;
@@ -69,8 +73,7 @@ public final class TimeStampAuthority implements TimeStampResponder {
       // BouncyCastle's ASN.1 parser reports malformed input with assorted runtime exceptions, whose
       // text names its classes: the client is told what is wrong in our words, not in the parser's.
       return reject(
-          org.bouncycastle.asn1.cmp.PKIFailureInfo.badDataFormat,
-          "the request is not a DER-encoded RFC 3161 TimeStampReq");
+          PKIFailureInfo.badDataFormat, "the request is not a DER-encoded RFC 3161 TimeStampReq");
     }
     try {
       TimeStampResponseGenerator responder =
@@ -84,8 +87,7 @@ public final class TimeStampAuthority implements TimeStampResponder {
     } catch (RuntimeException e) {
       // a request that parsed but whose parts do not (BouncyCastle reads lazily)
       return reject(
-          org.bouncycastle.asn1.cmp.PKIFailureInfo.badDataFormat,
-          "the request is not a DER-encoded RFC 3161 TimeStampReq");
+          PKIFailureInfo.badDataFormat, "the request is not a DER-encoded RFC 3161 TimeStampReq");
     } catch (GeneralSecurityException | OperatorCreationException e) {
       throw new IOException("the TSA cannot sign: " + e.getMessage(), e);
     }
@@ -106,9 +108,7 @@ public final class TimeStampAuthority implements TimeStampResponder {
             signer,
             new JcaDigestCalculatorProviderBuilder()
                 .build()
-                .get(
-                    new org.bouncycastle.asn1.x509.AlgorithmIdentifier(
-                        NISTObjectIdentifiers.id_sha256)),
+                .get(new AlgorithmIdentifier(NISTObjectIdentifiers.id_sha256)),
             POLICY);
     generator.setAccuracySeconds(1);
     generator.addCertificates(chain);
@@ -117,34 +117,31 @@ public final class TimeStampAuthority implements TimeStampResponder {
 
   /** What the generator refused the request for, said in RFC 3161's terms and ours. */
   private static byte[] refusal(TSPException e) throws IOException {
-    String m = String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT);
+    String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
     if (m.contains("algorithm")) {
       return reject(
-          org.bouncycastle.asn1.cmp.PKIFailureInfo.badAlg,
+          PKIFailureInfo.badAlg,
           "the message imprint's hash algorithm is not accepted; use SHA-256, SHA-384 or SHA-512");
     }
     if (m.contains("policy"))
       return reject(
-          org.bouncycastle.asn1.cmp.PKIFailureInfo.unacceptedPolicy,
-          "this TSA issues tokens under its own policy only");
+          PKIFailureInfo.unacceptedPolicy, "this TSA issues tokens under its own policy only");
     if (m.contains("extension"))
       return reject(
-          org.bouncycastle.asn1.cmp.PKIFailureInfo.unacceptedExtension,
+          PKIFailureInfo.unacceptedExtension,
           "the request carries an extension this TSA does not accept");
     if (m.contains("imprint") || m.contains("length")) {
       return reject(
-          org.bouncycastle.asn1.cmp.PKIFailureInfo.badDataFormat,
+          PKIFailureInfo.badDataFormat,
           "the message imprint's length does not match its hash algorithm");
     }
-    return reject(
-        org.bouncycastle.asn1.cmp.PKIFailureInfo.badRequest,
-        "the request cannot be granted as it is");
+    return reject(PKIFailureInfo.badRequest, "the request cannot be granted as it is");
   }
 
   private static byte[] reject(int failure, String why) throws IOException {
     try {
       return new TimeStampResponseGenerator(null, ACCEPTED)
-          .generateFailResponse(org.bouncycastle.asn1.cmp.PKIStatus.REJECTION, failure, why)
+          .generateFailResponse(PKIStatus.REJECTION, failure, why)
           .getEncoded();
     } catch (TSPException e) {
       throw new IOException(e);

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
+import java.time.InstantSource;
 import java.util.Arrays;
 import java.util.Date;
 import java.util.List;
@@ -16,6 +17,7 @@ import org.bouncycastle.asn1.cms.AttributeTable;
 import org.bouncycastle.asn1.cms.CMSAttributes;
 import org.bouncycastle.asn1.cms.Time;
 import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
+import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
 import org.bouncycastle.cert.jcajce.JcaCertStore;
 import org.bouncycastle.cms.CMSException;
 import org.bouncycastle.cms.CMSProcessableByteArray;
@@ -55,9 +57,9 @@ public final class TwoPhaseCms {
     }
   }
 
-  private final java.time.InstantSource clock;
+  private final InstantSource clock;
 
-  public TwoPhaseCms(java.time.InstantSource clock) {
+  public TwoPhaseCms(InstantSource clock) {
     this.clock = clock;
   }
 
@@ -103,10 +105,7 @@ public final class TwoPhaseCms {
   static AlgorithmIdentifier identifier(X509Certificate leaf) {
     String jca = KeyAlgorithm.signatureAlgorithmFor(leaf.getPublicKey());
     if (jca.equals("ML-DSA") || jca.equals("SLH-DSA")) {
-      var oid =
-          org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(
-                  leaf.getPublicKey().getEncoded())
-              .getAlgorithm();
+      var oid = SubjectPublicKeyInfo.getInstance(leaf.getPublicKey().getEncoded()).getAlgorithm();
       return new AlgorithmIdentifier(oid.getAlgorithm());
     }
     return new DefaultSignatureAlgorithmIdentifierFinder().find(jca);

@@ -7,6 +7,7 @@ import eu.europa.esig.dss.enumerations.SignatureAlgorithm;
 import eu.europa.esig.dss.enumerations.SignatureLevel;
 import eu.europa.esig.dss.enumerations.SignaturePackaging;
 import eu.europa.esig.dss.model.DSSDocument;
+import eu.europa.esig.dss.model.DigestDocument;
 import eu.europa.esig.dss.model.SignatureValue;
 import eu.europa.esig.dss.model.ToBeSigned;
 import eu.europa.esig.dss.model.x509.CertificateToken;
@@ -21,7 +22,13 @@ import io.pkibench.keys.SigningKey;
 import io.pkibench.pki.KeyAlgorithm;
 import java.io.IOException;
 import java.io.InputStream;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.Signature;
 import java.security.cert.X509Certificate;
+import java.time.InstantSource;
+import java.util.Base64;
 import java.util.Date;
 import java.util.List;
 
@@ -79,7 +86,7 @@ public final class TwoPhaseSigner {
   private final PAdESService pades;
   private final XAdESService xades;
   private final CertificateTokens tokens;
-  private final java.time.InstantSource clock;
+  private final InstantSource clock;
 
   /** The time-stamps come from a TSA we did not write, whose tokens may be of any size. */
   private final boolean outsideTsa;
@@ -88,7 +95,7 @@ public final class TwoPhaseSigner {
    * {@code tsa} may be null when no -T level is used; {@code clock} dates each signature. Not
    * thread-safe in DSS's sense: one per worker or per request.
    */
-  public TwoPhaseSigner(TimeStampResponder tsa, java.time.InstantSource clock) {
+  public TwoPhaseSigner(TimeStampResponder tsa, InstantSource clock) {
     this(tsa, new CertificateTokens(), clock);
   }
 
@@ -96,8 +103,7 @@ public final class TwoPhaseSigner {
    * With {@code tsaCheck} judging each of {@code tsa}'s replies (an outside TSA's tokens verified
    * against the trust a user gave).
    */
-  public TwoPhaseSigner(
-      TimeStampResponder tsa, TimeStampCheck tsaCheck, java.time.InstantSource clock) {
+  public TwoPhaseSigner(TimeStampResponder tsa, TimeStampCheck tsaCheck, InstantSource clock) {
     this(tsa, tsaCheck, new CertificateTokens(), clock);
   }
 
@@ -105,8 +111,7 @@ public final class TwoPhaseSigner {
    * With {@code tokens} shared by the signers of one service (thread-safe), so each certificate is
    * wrapped and checked once.
    */
-  public TwoPhaseSigner(
-      TimeStampResponder tsa, CertificateTokens tokens, java.time.InstantSource clock) {
+  public TwoPhaseSigner(TimeStampResponder tsa, CertificateTokens tokens, InstantSource clock) {
     this(tsa, new TimeStampCheck(null), tokens, clock);
   }
 
@@ -118,7 +123,7 @@ public final class TwoPhaseSigner {
       TimeStampResponder tsa,
       TimeStampCheck tsaCheck,
       CertificateTokens tokens,
-      java.time.InstantSource clock) {
+      InstantSource clock) {
     QuietXmlParsers
         .install(); // a client's malformed XML is refused, not printed to the service's stderr
     this.outsideTsa = tsa != null && !(tsa instanceof TimeStampAuthority);
@@ -219,10 +224,9 @@ public final class TwoPhaseSigner {
    */
   public byte[] sign(
       Format format, DSSDocument document, SigningKey key, SignaturePackaging packaging)
-      throws IOException, java.security.GeneralSecurityException {
+      throws IOException, GeneralSecurityException {
     Pending pending = start(format, document, key.chain(), packaging);
-    java.security.Signature signer =
-        java.security.Signature.getInstance(pending.algorithm().getJCEId(), key.provider());
+    Signature signer = Signature.getInstance(pending.algorithm().getJCEId(), key.provider());
     signer.initSign(key.privateKey());
     signer.update(pending.toSign());
     return finish(pending, signer.sign());
@@ -230,13 +234,13 @@ public final class TwoPhaseSigner {
 
   private static DSSDocument digestOf(DSSDocument document) {
     try (InputStream in = document.openStream()) {
-      java.security.MessageDigest sha256 = java.security.MessageDigest.getInstance("SHA-256");
+      MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
       byte[] buffer = new byte[64 * 1024];
       for (int n = in.read(buffer); n > 0; n = in.read(buffer)) sha256.update(buffer, 0, n);
       // No name: DSS would guess a MIME type from it through a ServiceLoader scan on every call.
-      return new eu.europa.esig.dss.model.DigestDocument(
-          DigestAlgorithm.SHA256, java.util.Base64.getEncoder().encodeToString(sha256.digest()));
-    } catch (IOException | java.security.NoSuchAlgorithmException e) {
+      return new DigestDocument(
+          DigestAlgorithm.SHA256, Base64.getEncoder().encodeToString(sha256.digest()));
+    } catch (IOException | NoSuchAlgorithmException e) {
       throw new IllegalStateException("cannot hash the document: " + e.getMessage(), e);
     }
   }

@@ -5,16 +5,19 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.security.cert.X509Certificate;
+import javax.security.auth.x500.X500Principal;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilder;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
 import javax.xml.transform.OutputKeys;
 import javax.xml.transform.Transformer;
+import javax.xml.transform.TransformerConfigurationException;
 import javax.xml.transform.TransformerException;
 import javax.xml.transform.TransformerFactory;
 import javax.xml.transform.dom.DOMSource;
 import javax.xml.transform.stream.StreamResult;
+import org.apache.xml.security.Init;
 import org.apache.xml.security.algorithms.MessageDigestAlgorithm;
 import org.apache.xml.security.c14n.Canonicalizer;
 import org.apache.xml.security.exceptions.XMLSecurityException;
@@ -23,6 +26,7 @@ import org.apache.xml.security.keys.content.x509.XMLX509IssuerSerial;
 import org.apache.xml.security.signature.XMLSignature;
 import org.apache.xml.security.signature.XMLSignatureInput;
 import org.apache.xml.security.transforms.Transforms;
+import org.apache.xml.security.utils.Constants;
 import org.apache.xml.security.utils.resolver.ResourceResolverContext;
 import org.apache.xml.security.utils.resolver.ResourceResolverException;
 import org.apache.xml.security.utils.resolver.ResourceResolverSpi;
@@ -30,6 +34,8 @@ import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 import org.xml.sax.SAXException;
+import org.xml.sax.SAXParseException;
+import org.xml.sax.helpers.DefaultHandler;
 
 /**
  * The SPI message signature (ISO 20022 business application header signing, as the PIX SPI uses
@@ -55,7 +61,7 @@ public final class SpiSignature {
       ThreadLocal.withInitial(SpiSignature::newWriter);
 
   static {
-    org.apache.xml.security.Init.init();
+    Init.init();
   }
 
   private final SigningKey key;
@@ -139,11 +145,9 @@ public final class SpiSignature {
       throws XMLSecurityException, IOException {
     Parts parts = Parts.of(message);
     Element sgntr = child(parts.headerCopy(), Pacs008Pool.HEADER_NS, "Sgntr");
-    Element signatureElement =
-        child(sgntr, org.apache.xml.security.utils.Constants.SignatureSpecNS, "Signature");
+    Element signatureElement = child(sgntr, Constants.SignatureSpecNS, "Signature");
     XMLSignature signature = new XMLSignature(signatureElement, "", true);
-    Element keyInfo =
-        child(signatureElement, org.apache.xml.security.utils.Constants.SignatureSpecNS, "KeyInfo");
+    Element keyInfo = child(signatureElement, Constants.SignatureSpecNS, "KeyInfo");
     keyInfo.setIdAttributeNS(null, "Id", true);
     if (signature.getSignedInfo().getLength() != 3)
       throw new IOException(
@@ -153,7 +157,7 @@ public final class SpiSignature {
     XMLX509IssuerSerial issuerSerial = data == null ? null : data.itemIssuerSerial(0);
     if (issuerSerial == null
         || !issuerSerial.getSerialNumber().equals(signer.getSerialNumber())
-        || !new javax.security.auth.x500.X500Principal(issuerSerial.getIssuerName())
+        || !new X500Principal(issuerSerial.getIssuerName())
             .equals(signer.getIssuerX500Principal())) {
       throw new IOException(
           "the KeyInfo does not name the signer's certificate (issuer and serial)");
@@ -217,14 +221,14 @@ public final class SpiSignature {
       // errors are thrown, never printed: the default handler writes "[Fatal Error]" lines at a
       // sender's will
       builder.setErrorHandler(
-          new org.xml.sax.helpers.DefaultHandler() {
+          new DefaultHandler() {
             @Override
-            public void error(org.xml.sax.SAXParseException e) throws SAXException {
+            public void error(SAXParseException e) throws SAXException {
               throw e;
             }
 
             @Override
-            public void fatalError(org.xml.sax.SAXParseException e) throws SAXException {
+            public void fatalError(SAXParseException e) throws SAXException {
               throw e;
             }
           });
@@ -239,7 +243,7 @@ public final class SpiSignature {
       Transformer t = TransformerFactory.newInstance().newTransformer();
       t.setOutputProperty(OutputKeys.ENCODING, "UTF-8");
       return t;
-    } catch (javax.xml.transform.TransformerConfigurationException e) {
+    } catch (TransformerConfigurationException e) {
       throw new IllegalStateException(e);
     }
   }

@@ -1,6 +1,7 @@
 package io.pkibench.formats.pec;
 
 import io.pkibench.pki.TestPki;
+import java.security.GeneralSecurityException;
 import java.security.cert.CertPathValidator;
 import java.security.cert.CertPathValidatorException;
 import java.security.cert.CertStore;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * What a provider checks of a peer's signing certificate beyond the index, on every document as the
@@ -40,9 +42,7 @@ public final class CertificatePathCheck {
     return new CertificatePathCheck(
         List.of(pki.certificate("root-ca")),
         cas.stream().map(pki::certificate).toList(),
-        java.util.stream.Stream.concat(java.util.stream.Stream.of("root-ca"), cas.stream())
-            .map(pki::crlOf)
-            .toList());
+        Stream.concat(Stream.of("root-ca"), cas.stream()).map(pki::crlOf).toList());
   }
 
   /**
@@ -71,7 +71,7 @@ public final class CertificatePathCheck {
       return "its certificate path does not validate: "
           + e.getMessage()
           + (e.getReason() == null ? "" : " (" + e.getReason() + ")");
-    } catch (java.security.GeneralSecurityException e) {
+    } catch (GeneralSecurityException e) {
       return "its certificate path cannot be checked: " + e.getMessage();
     }
   }

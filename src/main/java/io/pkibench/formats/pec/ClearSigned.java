@@ -5,8 +5,11 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The body of an S/MIME clear-signed message (RFC 5751 §3.5.3, RFC 1847): {@code multipart/signed}
@@ -78,8 +81,7 @@ final class ClearSigned {
     byte[] part = parts.get(1);
     int headerEnd = headerEnd(part);
     String headers =
-        new String(part, 0, headerEnd, StandardCharsets.ISO_8859_1)
-            .toLowerCase(java.util.Locale.ROOT);
+        new String(part, 0, headerEnd, StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
     if (!headers.contains("application/pkcs7-signature")
         && !headers.contains("application/x-pkcs7-signature")) {
       throw new IllegalArgumentException("the second part is not application/pkcs7-signature");
@@ -88,9 +90,7 @@ final class ClearSigned {
       throw new IllegalArgumentException("the signature part is not base64-encoded");
     byte[] signature;
     try {
-      signature =
-          Base64.getMimeDecoder()
-              .decode(java.util.Arrays.copyOfRange(part, headerEnd, part.length));
+      signature = Base64.getMimeDecoder().decode(Arrays.copyOfRange(part, headerEnd, part.length));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "the signature part is not valid base64: " + e.getMessage());
@@ -119,14 +119,14 @@ final class ClearSigned {
     if (at < 0)
       throw new IllegalArgumentException(
           "the multipart body has no part delimited by its boundary");
-    List<byte[]> parts = new java.util.ArrayList<>();
+    List<byte[]> parts = new ArrayList<>();
     while (!closing(body, at + delimiter.length())) {
       int start = lineEnd(body, at);
       int next = delimiterAt(text, body, delimiter, start);
       if (next < 0)
         throw new IllegalArgumentException("the multipart body is not closed by its boundary");
       int end = next - (next >= 2 && body[next - 2] == '\r' ? 2 : 1);
-      parts.add(java.util.Arrays.copyOfRange(body, start, Math.max(start, end)));
+      parts.add(Arrays.copyOfRange(body, start, Math.max(start, end)));
       at = next;
     }
     return parts;

@@ -4,6 +4,7 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -223,7 +224,7 @@ public record Daticert(
     ZonedDateTime when;
     try {
       when = ZonedDateTime.parse(giorno + " " + ora + " " + zona, WHEN);
-    } catch (java.time.format.DateTimeParseException e) {
+    } catch (DateTimeParseException e) {
       throw new IllegalArgumentException(
           "daticert.xml has a date it cannot read: " + giorno + " " + ora + " zona " + zona);
     }

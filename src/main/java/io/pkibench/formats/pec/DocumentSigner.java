@@ -1,16 +1,21 @@
 package io.pkibench.formats.pec;
 
 import io.pkibench.keys.SigningKey;
+import jakarta.mail.Message;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.CertificateEncodingException;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Date;
 import java.util.List;
 import java.util.Locale;
+import java.util.UUID;
 import org.bouncycastle.asn1.ASN1UTCTime;
 import org.bouncycastle.asn1.DERSet;
 import org.bouncycastle.asn1.cms.Attribute;
@@ -20,7 +25,14 @@ import org.bouncycastle.asn1.cms.Time;
 import org.bouncycastle.cert.X509CertificateHolder;
 import org.bouncycastle.cert.jcajce.JcaCertStore;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateHolder;
+import org.bouncycastle.cms.CMSProcessableByteArray;
+import org.bouncycastle.cms.CMSSignedDataGenerator;
 import org.bouncycastle.cms.DefaultSignedAttributeTableGenerator;
+import org.bouncycastle.cms.jcajce.JcaSignerInfoGeneratorBuilder;
+import org.bouncycastle.operator.DigestCalculatorProvider;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.bouncycastle.operator.jcajce.JcaDigestCalculatorProviderBuilder;
 
 /**
  * Signs a provider's documents: the text, the original as {@code postacert.eml} and {@code
@@ -32,7 +44,7 @@ public final class DocumentSigner {
    * The content digest through the JDK's own SHA-256 (an intrinsic on CPUs with SHA extensions), in
    * one pass over the signed part; the signature itself goes through the key's provider.
    */
-  static final org.bouncycastle.operator.DigestCalculatorProvider DIGESTS = digests();
+  static final DigestCalculatorProvider DIGESTS = digests();
 
   private final ProviderIdentity identity;
   private final SigningKey key;
@@ -53,7 +65,7 @@ public final class DocumentSigner {
    * test may fix that one days back, and verifiers check the certificate's validity at the signing
    * time).
    */
-  private static final java.time.InstantSource SIGNING_CLOCK = java.time.InstantSource.system();
+  private static final InstantSource SIGNING_CLOCK = InstantSource.system();
 
   private static final DateTimeFormatter UTC_TIME =
       DateTimeFormatter.ofPattern("yyMMddHHmmss'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
@@ -62,7 +74,7 @@ public final class DocumentSigner {
     try {
       this.certificates = new JcaCertStore(List.of(key.certificate()));
       this.signerCertificate = new JcaX509CertificateHolder(key.certificate());
-    } catch (java.security.cert.CertificateEncodingException e) {
+    } catch (CertificateEncodingException e) {
       throw new IllegalArgumentException(
           "the provider's certificate cannot be encoded: " + e.getMessage(), e);
     }
@@ -72,12 +84,10 @@ public final class DocumentSigner {
         key.publicKey().getAlgorithm().equals("EC") ? "SHA256withECDSA" : "SHA256withRSA";
   }
 
-  private static org.bouncycastle.operator.DigestCalculatorProvider digests() {
+  private static DigestCalculatorProvider digests() {
     try {
-      return new org.bouncycastle.operator.jcajce.JcaDigestCalculatorProviderBuilder()
-          .setProvider("SUN")
-          .build();
-    } catch (org.bouncycastle.operator.OperatorCreationException e) {
+      return new JcaDigestCalculatorProviderBuilder().setProvider("SUN").build();
+    } catch (OperatorCreationException e) {
       throw new IllegalStateException(e);
     }
   }
@@ -116,15 +126,14 @@ public final class DocumentSigner {
     byte[] signedPart =
         ClearSigned.canonical(
             DocumentBody.write(text, original, data == null ? null : data.toXml()));
-    org.bouncycastle.cms.CMSSignedDataGenerator generator =
-        new org.bouncycastle.cms.CMSSignedDataGenerator();
+    CMSSignedDataGenerator generator = new CMSSignedDataGenerator();
     generator.addSignerInfoGenerator(
-        new org.bouncycastle.cms.jcajce.JcaSignerInfoGeneratorBuilder(DIGESTS)
+        new JcaSignerInfoGeneratorBuilder(DIGESTS)
             .setSignedAttributeGenerator(
                 new DefaultSignedAttributeTableGenerator(
                     new AttributeTable(signingTime(SIGNING_CLOCK.instant()))))
             .build(
-                new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder(signatureAlgorithm)
+                new JcaContentSignerBuilder(signatureAlgorithm)
                     .setProvider(key.provider())
                     .build(key.privateKey()),
                 signerCertificate));
@@ -134,16 +143,14 @@ public final class DocumentSigner {
     // document; with one signer, one certificate and DER attributes the bytes are the same
     // (PecProviderTest holds them to it).
     byte[] signature =
-        generator
-            .generate(new org.bouncycastle.cms.CMSProcessableByteArray(signedPart), false)
-            .getEncoded("DL");
+        generator.generate(new CMSProcessableByteArray(signedPart), false).getEncoded("DL");
     // The headers as Jakarta Mail writes them (addresses, encoded subject, date); the body is ours,
     // byte for byte what was signed.
     MimeMessage message = new MimeMessage(PecProvider.SESSION);
     message.setHeader("Message-ID", messageId);
     message.setSentDate(Date.from(identity.clock().instant()));
     message.setFrom(new InternetAddress(from));
-    message.setRecipients(jakarta.mail.Message.RecipientType.TO, InternetAddress.parse(to));
+    message.setRecipients(Message.RecipientType.TO, InternetAddress.parse(to));
     message.setSubject(kind.subjectPrefix + subject, "UTF-8");
     message.setHeader(kind.header, kind.value);
     if (reference != null) message.setHeader("X-Riferimento-Message-ID", reference);
@@ -155,16 +162,12 @@ public final class DocumentSigner {
               from.indexOf('"', from.indexOf("Per conto di: ")));
       message.setReplyTo(InternetAddress.parse(sender));
     }
-    String boundary =
-        "----=_pkibench_signed_" + java.util.UUID.randomUUID().toString().replace("-", "");
+    String boundary = "----=_pkibench_signed_" + UUID.randomUUID().toString().replace("-", "");
     message.setHeader("MIME-Version", "1.0");
     message.setHeader("Content-Type", ClearSigned.contentType(boundary));
     byte[] bytes =
         ClearSigned.message(
-            java.util.Collections.list(message.getAllHeaderLines()),
-            signedPart,
-            signature,
-            boundary);
+            Collections.list(message.getAllHeaderLines()), signedPart, signature, boundary);
     List<String> rcpts = new ArrayList<>();
     for (InternetAddress a : InternetAddress.parse(to)) rcpts.add(a.getAddress());
     return new Outgoing(kind, identity.address(), rcpts, messageId, bytes);

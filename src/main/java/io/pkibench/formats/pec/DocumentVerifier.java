@@ -2,20 +2,29 @@ package io.pkibench.formats.pec;
 
 import jakarta.mail.Address;
 import jakarta.mail.MessagingException;
+import jakarta.mail.internet.ContentType;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.security.NoSuchAlgorithmException;
+import java.security.Provider;
+import java.security.Signature;
 import java.security.cert.X509Certificate;
+import java.util.Date;
 import java.util.Locale;
 import java.util.Optional;
 import org.bouncycastle.cert.X509CertificateHolder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cms.CMSProcessableByteArray;
+import org.bouncycastle.cms.CMSSignedData;
+import org.bouncycastle.cms.CMSSignerDigestMismatchException;
 import org.bouncycastle.cms.DefaultCMSSignatureAlgorithmNameGenerator;
 import org.bouncycastle.cms.SignerInformation;
 import org.bouncycastle.cms.SignerInformationVerifier;
 import org.bouncycastle.operator.DefaultSignatureAlgorithmIdentifierFinder;
+import org.bouncycastle.operator.jcajce.JcaContentVerifierProviderBuilder;
 
 /**
  * Checks a provider's document against the providers of {@code index}, and reads what it carries.
@@ -25,7 +34,7 @@ public final class DocumentVerifier {
    * Signatures are checked by the provider the JDK picks first for SHA256withRSA, as {@code
    * pec-ceiling} checks them; BouncyCastle's own choice fell to the JDK's slower one.
    */
-  private static final java.security.Provider VERIFIER = verifier();
+  private static final Provider VERIFIER = verifier();
 
   /**
    * BouncyCastle's algorithm tables, read only once built: built per document they were 3.5% of the
@@ -43,10 +52,10 @@ public final class DocumentVerifier {
     this.index = index;
   }
 
-  private static java.security.Provider verifier() {
+  private static Provider verifier() {
     try {
-      return java.security.Signature.getInstance("SHA256withRSA").getProvider();
-    } catch (java.security.NoSuchAlgorithmException e) {
+      return Signature.getInstance("SHA256withRSA").getProvider();
+    } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
   }
@@ -85,10 +94,8 @@ public final class DocumentVerifier {
             null);
       }
       ClearSigned.Parts parts = parts(message);
-      org.bouncycastle.cms.CMSSignedData signed =
-          new org.bouncycastle.cms.CMSSignedData(
-              new org.bouncycastle.cms.CMSProcessableByteArray(parts.signedPart()),
-              parts.signature());
+      CMSSignedData signed =
+          new CMSSignedData(new CMSProcessableByteArray(parts.signedPart()), parts.signature());
       var signers = signed.getSignerInfos().getSigners();
       if (signers.size() != 1)
         return new Verification(
@@ -123,7 +130,7 @@ public final class DocumentVerifier {
       // as the seed's provider on every envelope: the signer's path to a trusted root, its validity
       // now and revocation
       if (index.pathCheck().isPresent()) {
-        String pathProblem = index.pathCheck().get().problem(cert, new java.util.Date());
+        String pathProblem = index.pathCheck().get().problem(cert, new Date());
         if (pathProblem != null) {
           return new Verification(
               claimed,
@@ -140,11 +147,11 @@ public final class DocumentVerifier {
                 new SignerInformationVerifier(
                     SIGNATURE_NAMES,
                     SIGNATURE_IDS,
-                    new org.bouncycastle.operator.jcajce.JcaContentVerifierProviderBuilder()
+                    new JcaContentVerifierProviderBuilder()
                         .setProvider(VERIFIER)
                         .build(cert.getPublicKey()),
                     DocumentSigner.DIGESTS));
-      } catch (org.bouncycastle.cms.CMSSignerDigestMismatchException e) {
+      } catch (CMSSignerDigestMismatchException e) {
         intact =
             false; // the signed part's digest differs from the one signed: BouncyCastle says so by
         // throwing
@@ -200,8 +207,7 @@ public final class DocumentVerifier {
   /** The signed part and the signature of a multipart/signed message, from its body as it came. */
   private static ClearSigned.Parts parts(MimeMessage message)
       throws MessagingException, IOException {
-    String boundary =
-        new jakarta.mail.internet.ContentType(message.getContentType()).getParameter("boundary");
+    String boundary = new ContentType(message.getContentType()).getParameter("boundary");
     if (boundary == null || boundary.isEmpty())
       throw new IllegalArgumentException("multipart/signed without a boundary parameter");
     try (InputStream body = message.getRawInputStream()) {

@@ -1,8 +1,10 @@
 package io.pkibench.formats.pec;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * A user's mail client, as the original's mailer: submits messages over SMTP to its provider and
@@ -18,24 +20,20 @@ public final class PecSender {
    * The login of each sender address, or null to submit without one (refused by a provider for its
    * own users).
    */
-  private final java.util.function.Function<String, PecLogin> logins;
+  private final Function<String, PecLogin> logins;
 
   /**
    * Long enough for a provider that fsyncs a 32 MB message on a slow disk; short enough that a
    * stalled one is noticed.
    */
-  private static final java.time.Duration TIMEOUT = java.time.Duration.ofSeconds(60);
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
   public PecSender(String host, int port, InstantSource clock) {
     this(host, port, clock, from -> null);
   }
 
   /** Logs in as {@code logins.apply(from)} before each submission. */
-  public PecSender(
-      String host,
-      int port,
-      InstantSource clock,
-      java.util.function.Function<String, PecLogin> logins) {
+  public PecSender(String host, int port, InstantSource clock, Function<String, PecLogin> logins) {
     this.host = host;
     this.port = port;
     this.clock = clock;

@@ -4,6 +4,7 @@ import io.pkibench.pki.InputFiles;
 import io.pkibench.pki.TestPki;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -91,7 +92,7 @@ public final class ProviderIndex {
               try {
                 s.append(TestPki.pem(List.of(e.getValue())));
               } catch (IOException x) {
-                throw new java.io.UncheckedIOException(x);
+                throw new UncheckedIOException(x);
               }
             });
     return s.toString();

@@ -3,12 +3,14 @@ package io.pkibench.formats.pec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -101,13 +103,12 @@ public final class ReliabilityCheck {
    * wait} has passed: receipts still on their way are not losses. A duplicate ends it at once
    * (waiting cannot remove one).
    */
-  public static Result await(
-      List<Path> mailboxRoots, List<SentMessage> sent, java.time.Duration wait)
+  public static Result await(List<Path> mailboxRoots, List<SentMessage> sent, Duration wait)
       throws IOException, InterruptedException {
     long deadline = System.nanoTime() + wait.toNanos();
     // A delivered file never changes: each round reads only the files that arrived since the one
     // before.
-    Map<Path, java.util.Optional<Found>> seen = new HashMap<>();
+    Map<Path, Optional<Found>> seen = new HashMap<>();
     Result r = check(mailboxRoots, sent, seen);
     while (!r.passed() && r.duplicated().isEmpty() && System.nanoTime() < deadline) {
       Thread.sleep(500);
@@ -121,7 +122,7 @@ public final class ReliabilityCheck {
   }
 
   private static Result check(
-      List<Path> mailboxRoots, List<SentMessage> sent, Map<Path, java.util.Optional<Found>> seen)
+      List<Path> mailboxRoots, List<SentMessage> sent, Map<Path, Optional<Found>> seen)
       throws IOException {
     List<Found> found = new ArrayList<>();
     int read = 0;
@@ -137,9 +138,9 @@ public final class ReliabilityCheck {
             try (Stream<Path> files = Files.list(d)) {
               for (Path f : files.sorted().toList()) {
                 read++;
-                java.util.Optional<Found> doc = seen.get(f);
+                Optional<Found> doc = seen.get(f);
                 if (doc == null) {
-                  doc = java.util.Optional.ofNullable(read(mailbox, f));
+                  doc = Optional.ofNullable(read(mailbox, f));
                   seen.put(f, doc);
                 }
                 doc.ifPresent(found::add);

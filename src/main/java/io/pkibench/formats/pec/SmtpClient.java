@@ -10,7 +10,14 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSession;
+import javax.net.ssl.SSLSocket;
 
 /**
  * SMTP transactions (RFC 5321: EHLO, MAIL, RCPT…, DATA, QUIT), one on its own connection or many on
@@ -94,7 +101,7 @@ public final class SmtpClient {
       byte[] message,
       Duration timeout,
       PecLogin login,
-      javax.net.ssl.SSLContext relayIdentity)
+      SSLContext relayIdentity)
       throws IOException {
     try (Connection c = Connection.open(host, port, heloName, timeout, login, relayIdentity)) {
       c.transaction(from, to, message);
@@ -111,11 +118,10 @@ public final class SmtpClient {
     private final Socket plain;
     private final InputStream in;
     private final OutputStream out;
-    private final javax.net.ssl.SSLSession tlsSession;
+    private final SSLSession tlsSession;
     private boolean broken;
 
-    private Connection(
-        Socket plain, InputStream in, OutputStream out, javax.net.ssl.SSLSession tlsSession) {
+    private Connection(Socket plain, InputStream in, OutputStream out, SSLSession tlsSession) {
       this.plain = plain;
       this.in = in;
       this.out = out;
@@ -126,7 +132,7 @@ public final class SmtpClient {
      * The TLS session after STARTTLS, or null for a connection in clear: which one a handshake
      * resumed shows here.
      */
-    public javax.net.ssl.SSLSession tlsSession() {
+    public SSLSession tlsSession() {
       return tlsSession;
     }
 
@@ -140,7 +146,7 @@ public final class SmtpClient {
         String heloName,
         Duration timeout,
         PecLogin login,
-        javax.net.ssl.SSLContext relayIdentity)
+        SSLContext relayIdentity)
         throws IOException {
       Socket plain = new Socket();
       try {
@@ -148,26 +154,24 @@ public final class SmtpClient {
         plain.connect(new InetSocketAddress(host, port), (int) timeout.toMillis());
         plain.setSoTimeout((int) timeout.toMillis());
         Socket socket = plain;
-        javax.net.ssl.SSLSession session = null;
+        SSLSession session = null;
         InputStream in = new BufferedInputStream(socket.getInputStream(), 4096);
         OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
         expect(in, 220, "greeting");
         command(out, "EHLO " + heloName);
         String ehlo = expect(in, 250, "EHLO");
-        javax.net.ssl.SSLContext tlsContext =
+        SSLContext tlsContext =
             login != null
                 ? login.tls()
-                : relayIdentity != null
-                        && ehlo.toUpperCase(java.util.Locale.ROOT).contains("STARTTLS")
+                : relayIdentity != null && ehlo.toUpperCase(Locale.ROOT).contains("STARTTLS")
                     ? relayIdentity
                     : null;
         if (tlsContext != null) {
           command(out, "STARTTLS");
           expect(in, 220, "STARTTLS");
-          javax.net.ssl.SSLSocket tls =
-              (javax.net.ssl.SSLSocket)
-                  tlsContext.getSocketFactory().createSocket(plain, host, port, true);
-          javax.net.ssl.SSLParameters params = tls.getSSLParameters();
+          SSLSocket tls =
+              (SSLSocket) tlsContext.getSocketFactory().createSocket(plain, host, port, true);
+          SSLParameters params = tls.getSSLParameters();
           params.setEndpointIdentificationAlgorithm("HTTPS");
           tls.setSSLParameters(params);
           tls.startHandshake();
@@ -182,9 +186,9 @@ public final class SmtpClient {
           char[] password = login.password().chars();
           byte[] plainAuth =
               ("\0" + login.user() + "\0" + new String(password)).getBytes(StandardCharsets.UTF_8);
-          java.util.Arrays.fill(password, '\0');
-          String token = java.util.Base64.getEncoder().encodeToString(plainAuth);
-          java.util.Arrays.fill(plainAuth, (byte) 0);
+          Arrays.fill(password, '\0');
+          String token = Base64.getEncoder().encodeToString(plainAuth);
+          Arrays.fill(plainAuth, (byte) 0);
           command(out, "AUTH PLAIN " + token);
           expect(in, 235, "AUTH as " + login.user());
         }

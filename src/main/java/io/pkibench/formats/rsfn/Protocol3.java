@@ -8,6 +8,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.GeneralSecurityException;
+import java.security.InvalidKeyException;
 import java.security.NoSuchAlgorithmException;
 import java.security.Provider;
 import java.security.PublicKey;
@@ -30,6 +31,7 @@ import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
+import javax.crypto.NoSuchPaddingException;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import javax.security.auth.x500.X500Principal;
@@ -333,9 +335,7 @@ public final class Protocol3 {
       try {
         rsa = Cipher.getInstance("RSA/ECB/PKCS1Padding", recipient.provider());
         rsa.init(Cipher.DECRYPT_MODE, recipient.privateKey());
-      } catch (NoSuchAlgorithmException
-          | javax.crypto.NoSuchPaddingException
-          | java.security.InvalidKeyException e) {
+      } catch (NoSuchAlgorithmException | NoSuchPaddingException | InvalidKeyException e) {
         rsa =
             Cipher.getInstance(
                 "RSA/ECB/PKCS1Padding"); // the first installed provider that takes this key
@@ -439,7 +439,7 @@ public final class Protocol3 {
   private Cipher cipher(String transformation) throws GeneralSecurityException {
     try {
       return Cipher.getInstance(transformation, local);
-    } catch (NoSuchAlgorithmException | javax.crypto.NoSuchPaddingException e) {
+    } catch (NoSuchAlgorithmException | NoSuchPaddingException e) {
       return Cipher.getInstance(transformation);
     }
   }

@@ -1,10 +1,12 @@
 package io.pkibench.formats.rsfn;
 
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The RSFN security protocol 3 header: 588 bytes, big-endian, fields C01–C15 at fixed offsets
@@ -60,8 +62,8 @@ public record SecurityHeader(
   }
 
   /** A serial number as C11/C13 carry it. */
-  public static String serial(java.math.BigInteger serial) {
-    String hex = serial.toString(16).toUpperCase(java.util.Locale.ROOT);
+  public static String serial(BigInteger serial) {
+    String hex = serial.toString(16).toUpperCase(Locale.ROOT);
     if (hex.length() > SERIAL_CHARS)
       throw new IllegalArgumentException(
           "a serial of " + hex.length() + " hex digits does not fit the header's 32");

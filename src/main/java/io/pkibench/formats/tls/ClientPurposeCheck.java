@@ -2,6 +2,7 @@ package io.pkibench.formats.tls;
 
 import io.netty.handler.ssl.OpenSslCertificateException;
 import io.netty.internal.tcnative.CertificateVerifier;
+import java.io.IOException;
 import java.net.Socket;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -35,7 +36,7 @@ final class ClientPurposeCheck extends X509ExtendedTrustManager {
     KeyStore anchors = KeyStore.getInstance(KeyStore.getDefaultType());
     try {
       anchors.load(null, null);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new GeneralSecurityException("cannot make an empty key store: " + e.getMessage(), e);
     }
     anchors.setCertificateEntry("client-root", root);

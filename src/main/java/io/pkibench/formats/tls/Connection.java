@@ -4,6 +4,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 
@@ -41,7 +42,7 @@ public interface Connection extends AutoCloseable {
    * The same, leaving from {@code source} (a port of its own ephemeral range) when not null, else
    * from the kernel's choice.
    */
-  static Socket connect(InetSocketAddress address, java.net.InetAddress source, int timeoutMillis)
+  static Socket connect(InetSocketAddress address, InetAddress source, int timeoutMillis)
       throws IOException {
     Socket socket = new Socket();
     try {

@@ -9,11 +9,14 @@ import io.pkibench.keys.SingleKeyManager;
 import java.net.Socket;
 import java.security.Principal;
 import java.security.PrivateKey;
+import java.security.Security;
 import java.security.Signature;
 import java.security.cert.X509Certificate;
 import java.security.spec.MGF1ParameterSpec;
 import java.security.spec.PSSParameterSpec;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.X509ExtendedKeyManager;
@@ -67,8 +70,8 @@ public record TlsClient(
         // provider
         // (SunPKCS11 configured for it) must be installed, last, where it takes only its own keys
         // (the remote one installs itself).
-        if (java.security.Security.getProvider(identity.provider().getName()) == null)
-          java.security.Security.addProvider(identity.provider());
+        if (Security.getProvider(identity.provider().getName()) == null)
+          Security.addProvider(identity.provider());
         b.keyManager(new SingleKeyManager(identity));
       } else if (readableAsBytes(identity.privateKey())
           && !SingleKeyManager.isEdDsa(identity.privateKey().getAlgorithm())) {
@@ -148,10 +151,8 @@ public record TlsClient(
     private String[] widened(String[] keyTypes) {
       if (keyTypes == null || !SingleKeyManager.isEdDsa(key.privateKey().getAlgorithm()))
         return keyTypes;
-      return java.util.Arrays.asList(keyTypes).contains("EC")
-          ? java.util.stream.Stream.concat(
-                  java.util.Arrays.stream(keyTypes),
-                  java.util.stream.Stream.of(key.privateKey().getAlgorithm()))
+      return Arrays.asList(keyTypes).contains("EC")
+          ? Stream.concat(Arrays.stream(keyTypes), Stream.of(key.privateKey().getAlgorithm()))
               .toArray(String[]::new)
           : keyTypes;
     }

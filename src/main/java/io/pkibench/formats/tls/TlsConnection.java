@@ -5,11 +5,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.security.cert.Certificate;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLEngineResult;
 import javax.net.ssl.SSLEngineResult.HandshakeStatus;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLPeerUnverifiedException;
 
 /**
  * An {@link SSLEngine} (JSSE's or BoringSSL's) driven over a blocking socket, so both engines serve
@@ -115,11 +118,11 @@ public final class TlsConnection implements Connection {
   }
 
   /** What the peer presented, leaf first (empty when it presented nothing). */
-  public java.security.cert.Certificate[] peerCertificates() {
+  public Certificate[] peerCertificates() {
     try {
       return engine.getSession().getPeerCertificates();
-    } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
-      return new java.security.cert.Certificate[0];
+    } catch (SSLPeerUnverifiedException e) {
+      return new Certificate[0];
     }
   }
 
@@ -326,7 +329,7 @@ public final class TlsConnection implements Connection {
         status =
             status == HandshakeStatus.NEED_TASK ? runTasks() : wrap(EMPTY).getHandshakeStatus();
       }
-    } catch (java.net.SocketTimeoutException silent) {
+    } catch (SocketTimeoutException silent) {
       // the server sends nothing after the handshake: nothing refused
     } catch (EOFException closed) {
       // closed at once: the drain after close_notify sees the same

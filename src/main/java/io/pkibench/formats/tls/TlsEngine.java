@@ -1,6 +1,7 @@
 package io.pkibench.formats.tls;
 
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.IdentityCipherSuiteFilter;
 import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
@@ -118,8 +119,7 @@ public enum TlsEngine {
   public SslContext server(
       PrivateKey key, List<X509Certificate> chain, List<String> protocols, List<String> suites)
       throws SSLException {
-    return server(
-        key, chain, protocols, suites, io.netty.handler.ssl.ClientAuth.NONE, null, List.of());
+    return server(key, chain, protocols, suites, ClientAuth.NONE, null, List.of());
   }
 
   /**
@@ -132,7 +132,7 @@ public enum TlsEngine {
       List<X509Certificate> chain,
       List<String> protocols,
       List<String> suites,
-      io.netty.handler.ssl.ClientAuth clientAuth,
+      ClientAuth clientAuth,
       X509Certificate clientRoot,
       List<String> groups)
       throws SSLException {

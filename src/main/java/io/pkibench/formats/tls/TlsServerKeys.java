@@ -5,6 +5,8 @@ import io.pkibench.keys.SigningKey;
 import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.pki.TestPki;
 import java.security.GeneralSecurityException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** The test PKI's TLS server identities by key type, as {@code serve tlsecho --key} names them. */
@@ -15,11 +17,11 @@ public final class TlsServerKeys {
   private TlsServerKeys() {}
 
   private static Map<String, String> orderedAliases() {
-    Map<String, String> m = new java.util.LinkedHashMap<>();
+    Map<String, String> m = new LinkedHashMap<>();
     m.put("rsa1024", "tls-server-rsa1024");
     m.put("rsa2048", "tls-server");
     m.put("ecdsa-p256", "tls-server-ecdsa-p256");
-    return java.util.Collections.unmodifiableMap(m);
+    return Collections.unmodifiableMap(m);
   }
 
   /**

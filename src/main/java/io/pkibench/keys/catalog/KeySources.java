@@ -12,10 +12,15 @@ import io.pkibench.pki.Secret;
 import io.pkibench.pki.TestPki;
 import io.pkibench.pki.WorkerIdentities;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -32,8 +37,8 @@ public final class KeySources {
    * software:jdk,software:bc,remote:127.0.0.1:9443=50,127.0.0.1:9444=50}: an item that names no
    * source continues the node list of the {@code remote:} before it.
    */
-  public static java.util.List<String> split(String keys) {
-    java.util.List<String> specs = new java.util.ArrayList<>();
+  public static List<String> split(String keys) {
+    List<String> specs = new ArrayList<>();
     for (String item : keys.split(",")) {
       String s = item.strip();
       boolean startsSource =
@@ -63,14 +68,14 @@ public final class KeySources {
   private static String nodesOf(String spec) {
     return String.join(
         ",",
-        java.util.Arrays.stream(spec.substring("remote:".length()).split(","))
+        Arrays.stream(spec.substring("remote:".length()).split(","))
             .filter(i -> !i.strip().startsWith(IDENTITIES))
             .toList());
   }
 
   /** The value of a {@code remote:} spec's {@code identities=} item, or null. */
   private static String identitiesOf(String spec) {
-    return java.util.Arrays.stream(spec.substring("remote:".length()).split(","))
+    return Arrays.stream(spec.substring("remote:".length()).split(","))
         .map(String::strip)
         .filter(i -> i.startsWith(IDENTITIES))
         .map(i -> i.substring(IDENTITIES.length()))
@@ -87,7 +92,7 @@ public final class KeySources {
     String identities = identitiesOf(spec);
     if (identities == null
         || identities.equals(PER_WORKER)
-        || !java.nio.file.Files.isDirectory(Path.of(identities))) return List.of();
+        || !Files.isDirectory(Path.of(identities))) return List.of();
     int pairs;
     try {
       pairs = PemPairs.keyFiles(Path.of(identities)).size();
@@ -143,7 +148,7 @@ public final class KeySources {
       String identities = identitiesOf(spec);
       if (identities != null
           && !identities.equals(PER_WORKER)
-          && !java.nio.file.Files.isDirectory(Path.of(identities))) {
+          && !Files.isDirectory(Path.of(identities))) {
         return "--keys "
             + spec
             + ": "
@@ -168,8 +173,8 @@ public final class KeySources {
       Supplier<TestPki> pki,
       Path pinFile,
       Map<String, String> env,
-      java.time.InstantSource clock,
-      java.util.function.Consumer<String> log)
+      InstantSource clock,
+      Consumer<String> log)
       throws GeneralSecurityException, IOException {
     String problem = problem(spec);
     if (problem != null) throw new IllegalArgumentException(problem);

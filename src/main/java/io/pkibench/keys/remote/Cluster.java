@@ -16,6 +16,7 @@ import io.pkibench.keyserver.protocol.v2.SignResult;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -67,7 +68,7 @@ final class Cluster implements AutoCloseable {
 
     /** When the client took this node out or saw it rejoin, for the report of a fault. */
     final List<KeyNodeTally.Transition> transitions =
-        java.util.Collections.synchronizedList(new ArrayList<>());
+        Collections.synchronizedList(new ArrayList<>());
 
     int slowChecks; // consecutive health checks past their deadline; only the checker thread
 

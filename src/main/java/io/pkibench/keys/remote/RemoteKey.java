@@ -5,6 +5,7 @@ import java.security.PrivateKey;
 import java.security.interfaces.ECKey;
 import java.security.interfaces.RSAKey;
 import java.security.spec.ECParameterSpec;
+import java.util.function.Supplier;
 
 /**
  * A handle on a private key a key server holds: its alias and the route to the cluster that reaches
@@ -20,7 +21,7 @@ public sealed interface RemoteKey extends PrivateKey
    * The cluster this call goes out on: the source's own, or the calling worker's when each worker
    * has a client identity of its own.
    */
-  java.util.function.Supplier<Cluster> route();
+  Supplier<Cluster> route();
 
   default Cluster cluster() {
     return route().get();
@@ -36,7 +37,7 @@ public sealed interface RemoteKey extends PrivateKey
     return null;
   }
 
-  record Rsa(String alias, BigInteger getModulus, java.util.function.Supplier<Cluster> route)
+  record Rsa(String alias, BigInteger getModulus, Supplier<Cluster> route)
       implements RemoteKey, RSAKey {
     @Override
     public String getAlgorithm() {
@@ -49,7 +50,7 @@ public sealed interface RemoteKey extends PrivateKey
     }
   }
 
-  record Ec(String alias, ECParameterSpec getParams, java.util.function.Supplier<Cluster> route)
+  record Ec(String alias, ECParameterSpec getParams, Supplier<Cluster> route)
       implements RemoteKey, ECKey {
     @Override
     public String getAlgorithm() {
@@ -62,7 +63,7 @@ public sealed interface RemoteKey extends PrivateKey
     }
   }
 
-  record Ed(String alias, java.util.function.Supplier<Cluster> route) implements RemoteKey {
+  record Ed(String alias, Supplier<Cluster> route) implements RemoteKey {
     @Override
     public String getAlgorithm() {
       return "Ed25519";
@@ -75,8 +76,7 @@ public sealed interface RemoteKey extends PrivateKey
   }
 
   /** An ML-DSA key; {@code parameterSet} as the certificate names it ({@code ML-DSA-65}). */
-  record MlDsa(String alias, String parameterSet, java.util.function.Supplier<Cluster> route)
-      implements RemoteKey {
+  record MlDsa(String alias, String parameterSet, Supplier<Cluster> route) implements RemoteKey {
     @Override
     public String getAlgorithm() {
       return "ML-DSA";

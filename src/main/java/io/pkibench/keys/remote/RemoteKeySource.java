@@ -1,5 +1,6 @@
 package io.pkibench.keys.remote;
 
+import io.grpc.ChannelCredentials;
 import io.grpc.TlsChannelCredentials;
 import io.pkibench.keys.CallingWorker;
 import io.pkibench.keys.KeyNodeTally;
@@ -19,16 +20,19 @@ import io.pkibench.keyserver.protocol.RsfnUnpackResponse;
 import java.io.ByteArrayInputStream;
 import java.security.GeneralSecurityException;
 import java.security.Provider;
+import java.security.Security;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.interfaces.ECPublicKey;
 import java.security.interfaces.RSAPublicKey;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * {@code --keys remote:HOST:PORT[=WEIGHT],…}: private keys held by key-server nodes, used through
@@ -98,8 +102,8 @@ public final class RemoteKeySource implements KeySource, RsfnEnvelopeService {
     // given: install ours last, where it only ever takes remote keys (its services declare the
     // class).
     synchronized (RemoteKeySource.class) {
-      if (java.security.Security.getProvider(RemoteProvider.NAME) == null)
-        java.security.Security.addProvider(new RemoteProvider());
+      if (Security.getProvider(RemoteProvider.NAME) == null)
+        Security.addProvider(new RemoteProvider());
     }
     try {
       this.cluster = new Cluster(addresses, credentials(clientIdentity, root), clock, log);
@@ -108,7 +112,7 @@ public final class RemoteKeySource implements KeySource, RsfnEnvelopeService {
     }
   }
 
-  private static io.grpc.ChannelCredentials credentials(SigningKey identity, X509Certificate root)
+  private static ChannelCredentials credentials(SigningKey identity, X509Certificate root)
       throws GeneralSecurityException {
     return TlsChannelCredentials.newBuilder()
         .keyManager(TlsContexts.keyManagers(identity))
@@ -190,7 +194,7 @@ public final class RemoteKeySource implements KeySource, RsfnEnvelopeService {
    * Runs {@code call} on a node the cluster picks (weighted least-pending), with its deadline and
    * failover: for the contract's operations beyond the JCA ones (RSFN packing on the node).
    */
-  public <T> T call(java.util.function.Function<KeyServerGrpc.KeyServerBlockingStub, T> call)
+  public <T> T call(Function<KeyServerGrpc.KeyServerBlockingStub, T> call)
       throws KeyServerException {
     return cluster.call(call);
   }
@@ -236,7 +240,7 @@ public final class RemoteKeySource implements KeySource, RsfnEnvelopeService {
   }
 
   @Override
-  public List<String> awaitNodesUp(java.time.Duration within) throws InterruptedException {
+  public List<String> awaitNodesUp(Duration within) throws InterruptedException {
     return cluster.awaitUp(within);
   }
 

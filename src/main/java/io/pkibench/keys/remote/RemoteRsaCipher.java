@@ -11,14 +11,18 @@ import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
 import java.security.Key;
 import java.security.NoSuchAlgorithmException;
+import java.security.ProviderException;
 import java.security.SecureRandom;
 import java.security.spec.AlgorithmParameterSpec;
+import java.security.spec.InvalidParameterSpecException;
 import java.security.spec.MGF1ParameterSpec;
+import java.util.Locale;
 import javax.crypto.BadPaddingException;
 import javax.crypto.Cipher;
 import javax.crypto.CipherSpi;
 import javax.crypto.IllegalBlockSizeException;
 import javax.crypto.NoSuchPaddingException;
+import javax.crypto.ShortBufferException;
 import javax.crypto.spec.OAEPParameterSpec;
 import javax.crypto.spec.PSource;
 import javax.crypto.spec.SecretKeySpec;
@@ -47,7 +51,7 @@ public final class RemoteRsaCipher extends CipherSpi {
 
   @Override
   protected void engineSetPadding(String name) throws NoSuchPaddingException {
-    switch (name.toUpperCase(java.util.Locale.ROOT)) {
+    switch (name.toUpperCase(Locale.ROOT)) {
       case "PKCS1PADDING" -> padding = Padding.PKCS1_V1_5;
       case "OAEPPADDING" -> padding = Padding.OAEP;
       default ->
@@ -129,7 +133,7 @@ public final class RemoteRsaCipher extends CipherSpi {
           k,
           params == null ? null : params.getParameterSpec(OAEPParameterSpec.class),
           random);
-    } catch (java.security.spec.InvalidParameterSpecException e) {
+    } catch (InvalidParameterSpecException e) {
       throw new InvalidAlgorithmParameterException(e);
     }
   }
@@ -165,16 +169,16 @@ public final class RemoteRsaCipher extends CipherSpi {
       // ciphertext is a bad padding, anything else a provider failure carrying the node's reason.
       if (e.refused())
         throw (BadPaddingException) new BadPaddingException(e.getMessage()).initCause(e);
-      throw new java.security.ProviderException(e.getMessage(), e);
+      throw new ProviderException(e.getMessage(), e);
     }
   }
 
   @Override
   protected int engineDoFinal(byte[] in, int off, int len, byte[] out, int outOff)
-      throws IllegalBlockSizeException, BadPaddingException, javax.crypto.ShortBufferException {
+      throws IllegalBlockSizeException, BadPaddingException, ShortBufferException {
     byte[] plain = engineDoFinal(in, off, len);
     if (out.length - outOff < plain.length)
-      throw new javax.crypto.ShortBufferException("need " + plain.length + " bytes");
+      throw new ShortBufferException("need " + plain.length + " bytes");
     System.arraycopy(plain, 0, out, outOff, plain.length);
     return plain.length;
   }

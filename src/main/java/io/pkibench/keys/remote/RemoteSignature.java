@@ -6,6 +6,8 @@ import io.pkibench.keyserver.protocol.Hashes;
 import io.pkibench.keyserver.protocol.SignRequest;
 import io.pkibench.keyserver.protocol.SignatureScheme;
 import java.io.ByteArrayOutputStream;
+import java.security.AlgorithmParameters;
+import java.security.GeneralSecurityException;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
 import java.security.InvalidParameterException;
@@ -180,14 +182,13 @@ public final class RemoteSignature extends SignatureSpi {
   }
 
   @Override
-  protected java.security.AlgorithmParameters engineGetParameters() {
+  protected AlgorithmParameters engineGetParameters() {
     if (pssParameters == null) return null;
     try {
-      java.security.AlgorithmParameters p =
-          java.security.AlgorithmParameters.getInstance("RSASSA-PSS");
+      AlgorithmParameters p = AlgorithmParameters.getInstance("RSASSA-PSS");
       p.init(pssParameters);
       return p;
-    } catch (java.security.GeneralSecurityException e) {
+    } catch (GeneralSecurityException e) {
       return null;
     }
   }

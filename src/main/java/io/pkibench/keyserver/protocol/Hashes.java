@@ -1,6 +1,7 @@
 package io.pkibench.keyserver.protocol;
 
 import java.util.HexFormat;
+import java.util.Locale;
 
 /**
  * The contract's hash algorithms as the JCA names them, and the DigestInfo that RSASSA-PKCS1-v1_5
@@ -31,7 +32,7 @@ public final class Hashes {
    * when not one of ours.
    */
   public static HashAlgorithm fromJca(String name) {
-    return switch (name.toUpperCase(java.util.Locale.ROOT).replace("-", "")) {
+    return switch (name.toUpperCase(Locale.ROOT).replace("-", "")) {
       case "SHA1" -> HashAlgorithm.SHA_1;
       case "SHA256" -> HashAlgorithm.SHA_256;
       case "SHA384" -> HashAlgorithm.SHA_384;

@@ -10,6 +10,8 @@ import io.pkibench.pki.TestPki;
 import io.pkibench.server.HttpEndpoints;
 import java.io.IOException;
 import java.math.BigInteger;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509CRL;
 import java.security.cert.X509CRLEntry;
@@ -25,6 +27,7 @@ import java.util.Map;
 import java.util.Set;
 import org.bouncycastle.asn1.ocsp.OCSPObjectIdentifiers;
 import org.bouncycastle.asn1.x509.CRLReason;
+import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.Extensions;
 import org.bouncycastle.cert.X509CertificateHolder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateHolder;
@@ -157,9 +160,7 @@ public final class RevocationServer extends HttpEndpoints {
         // a space.
         request =
             Base64.getDecoder()
-                .decode(
-                    java.net.URLDecoder.decode(
-                        parts[1].replace("+", "%2B"), java.nio.charset.StandardCharsets.US_ASCII));
+                .decode(URLDecoder.decode(parts[1].replace("+", "%2B"), StandardCharsets.US_ASCII));
       } catch (IllegalArgumentException e) {
         request = new byte[0]; // answered below as a malformed request, as RFC 6960 asks
       }
@@ -185,7 +186,7 @@ public final class RevocationServer extends HttpEndpoints {
       // inner structure (one mutated tag byte) would otherwise fail later, out of reach of
       // malformedRequest.
       List<CertificateID> ids = new ArrayList<>();
-      org.bouncycastle.asn1.x509.Extension nonce;
+      Extension nonce;
       DigestCalculatorProvider digests = new JcaDigestCalculatorProviderBuilder().build();
       List<CertificateStatus> statuses = new ArrayList<>();
       try {

@@ -1,5 +1,6 @@
 package io.pkibench.server.dss;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.jakarta.rs.json.JacksonJsonProvider;
 import eu.europa.esig.dss.cades.signature.CAdESService;
 import eu.europa.esig.dss.model.FileDocument;
@@ -31,6 +32,7 @@ import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -38,12 +40,16 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.apache.cxf.Bus;
 import org.apache.cxf.BusFactory;
 import org.apache.cxf.endpoint.Server;
 import org.apache.cxf.jaxrs.JAXRSServerFactoryBean;
+import org.apache.cxf.version.Version;
 
 /**
  * EU DSS's own REST services, hosted unchanged: the one-document signature service ({@code
@@ -180,12 +186,11 @@ public final class DssServer implements ReferenceServer {
    * CXF logs each endpoint it publishes at INFO through java.util.logging: kept to warnings, held
    * so the setting stays.
    */
-  private static final java.util.logging.Logger CXF_LOG =
-      java.util.logging.Logger.getLogger("org.apache.cxf");
+  private static final Logger CXF_LOG = Logger.getLogger("org.apache.cxf");
 
   @Override
   public void start() throws Exception {
-    CXF_LOG.setLevel(java.util.logging.Level.WARNING);
+    CXF_LOG.setLevel(Level.WARNING);
     bus = BusFactory.newInstance().createBus();
     JacksonJsonProvider json = new JacksonJsonProvider(DssJson.mapper());
     String root = "http://" + hostInUrl() + ":" + port + BASE_PATH;
@@ -224,7 +229,7 @@ public final class DssServer implements ReferenceServer {
         + " signer keys); DSS "
         + dssVersion()
         + " on CXF "
-        + org.apache.cxf.version.Version.getCurrentVersion();
+        + Version.getCurrentVersion();
   }
 
   /** DSS's version as its jar's Maven metadata states it (the shaded jar keeps those files). */
@@ -233,7 +238,7 @@ public final class DssServer implements ReferenceServer {
         DssServer.class.getResourceAsStream(
             "/META-INF/maven/eu.europa.ec.joinup.sd-dss/dss-signature-rest/pom.properties")) {
       if (in == null) return "(version unknown)";
-      java.util.Properties p = new java.util.Properties();
+      Properties p = new Properties();
       p.load(in);
       return p.getProperty("version", "(version unknown)");
     } catch (IOException e) {
@@ -254,7 +259,7 @@ public final class DssServer implements ReferenceServer {
    * service's log, as our own services answer; a client's error JAX-RS already answered (404, 415,
    * 400) keeps its status.
    */
-  @jakarta.ws.rs.ext.Provider
+  @Provider
   static final class IncidentMapper implements ExceptionMapper<Throwable> {
     private final Consumer<String> log;
 
@@ -265,7 +270,7 @@ public final class DssServer implements ReferenceServer {
     @Override
     public Response toResponse(Throwable thrown) {
       if (thrown instanceof WebApplicationException w) return w.getResponse();
-      if (thrown instanceof com.fasterxml.jackson.core.JacksonException j) {
+      if (thrown instanceof JacksonException j) {
         return Response.status(400)
             .type(MediaType.APPLICATION_JSON)
             .entity(Map.of("error", "invalid_json", "message", j.getOriginalMessage()))

@@ -3,8 +3,10 @@ package io.pkibench.server.dss;
 import eu.europa.esig.dss.token.AbstractKeyStoreTokenConnection;
 import io.pkibench.keys.KeySource;
 import io.pkibench.keys.SigningKey;
+import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.security.KeyStoreException;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.util.Base64;
@@ -26,7 +28,7 @@ final class SignerKeyStore extends AbstractKeyStoreTokenConnection {
   }
 
   static SignerKeyStore of(KeySource keys, List<String> aliases)
-      throws GeneralSecurityException, java.io.IOException {
+      throws GeneralSecurityException, IOException {
     byte[] random = new byte[18];
     new SecureRandom().nextBytes(random);
     KeyStore.PasswordProtection password =
@@ -41,7 +43,7 @@ final class SignerKeyStore extends AbstractKeyStoreTokenConnection {
             key.privateKey(),
             password.getPassword(),
             key.chain().toArray(X509Certificate[]::new));
-      } catch (java.security.KeyStoreException e) {
+      } catch (KeyStoreException e) {
         throw new GeneralSecurityException(
             "--keys "
                 + keys.describe()
@@ -59,7 +61,7 @@ final class SignerKeyStore extends AbstractKeyStoreTokenConnection {
   int size() {
     try {
       return store.size();
-    } catch (java.security.KeyStoreException e) {
+    } catch (KeyStoreException e) {
       return 0;
     }
   }

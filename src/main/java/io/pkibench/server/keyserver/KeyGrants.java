@@ -8,10 +8,15 @@ import java.security.NoSuchAlgorithmException;
 import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import javax.naming.InvalidNameException;
+import javax.naming.ldap.LdapName;
+import javax.naming.ldap.Rdn;
 
 /**
  * Which client certificate may use which key aliases. One grant per line of the file:
@@ -151,9 +156,9 @@ public record KeyGrants(List<Grant> grants) {
 
   static Pattern glob(String pattern) {
     return Pattern.compile(
-        java.util.Arrays.stream(pattern.split("\\*", -1))
+        Arrays.stream(pattern.split("\\*", -1))
             .map(Pattern::quote)
-            .collect(java.util.stream.Collectors.joining(".*")));
+            .collect(Collectors.joining(".*")));
   }
 
   public static String fingerprint(X509Certificate certificate) {
@@ -168,12 +173,10 @@ public record KeyGrants(List<Grant> grants) {
 
   static String commonName(X509Certificate certificate) {
     try {
-      for (javax.naming.ldap.Rdn rdn :
-          new javax.naming.ldap.LdapName(certificate.getSubjectX500Principal().getName())
-              .getRdns()) {
+      for (Rdn rdn : new LdapName(certificate.getSubjectX500Principal().getName()).getRdns()) {
         if (rdn.getType().equalsIgnoreCase("CN")) return rdn.getValue().toString();
       }
-    } catch (javax.naming.InvalidNameException e) {
+    } catch (InvalidNameException e) {
       return null;
     }
     return null;

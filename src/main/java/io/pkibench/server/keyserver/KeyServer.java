@@ -1,17 +1,23 @@
 package io.pkibench.server.keyserver;
 
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.grpc.Attributes;
 import io.grpc.Context;
 import io.grpc.Contexts;
 import io.grpc.Grpc;
 import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.ServerCall;
+import io.grpc.ServerCallExecutorSupplier;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerTransportFilter;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.TlsServerCredentials;
 import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.health.v1.HealthGrpc;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.pkibench.formats.rsfn.CaCodes;
@@ -26,17 +32,23 @@ import io.pkibench.pki.TestPki;
 import io.pkibench.server.ReferenceServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.cert.Certificate;
 import java.security.cert.X509CRL;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.logging.Logger;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 
@@ -154,14 +166,9 @@ public final class KeyServer implements ReferenceServer {
    * own), the RSFN CA codes it packs and unpacks with, and its limits.
    */
   public record Config(
-      String bind,
-      int port,
-      java.util.List<String> aliases,
-      java.nio.file.Path grants,
-      CaCodes caCodes,
-      Limits limits) {
+      String bind, int port, List<String> aliases, Path grants, CaCodes caCodes, Limits limits) {
     public Config {
-      aliases = java.util.List.copyOf(aliases);
+      aliases = List.copyOf(aliases);
     }
   }
 
@@ -171,11 +178,7 @@ public final class KeyServer implements ReferenceServer {
    * file it cannot read.
    */
   public static KeyServer open(
-      Config config,
-      TestPki pki,
-      KeySource source,
-      java.time.InstantSource clock,
-      java.util.function.Consumer<String> log)
+      Config config, TestPki pki, KeySource source, InstantSource clock, Consumer<String> log)
       throws Exception {
     KeyGrants granted;
     try {
@@ -183,12 +186,11 @@ public final class KeyServer implements ReferenceServer {
           config.grants() == null
               ? KeyGrants.signerKeysFor(pki.certificate("tls-client"))
               : KeyGrants.read(config.grants());
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new IllegalArgumentException("--grants " + config.grants() + ":\n" + e.getMessage());
     }
-    java.util.List<String> held = source.aliases();
-    java.util.List<String> unknown =
-        config.aliases().stream().filter(a -> !held.contains(a)).toList();
+    List<String> held = source.aliases();
+    List<String> unknown = config.aliases().stream().filter(a -> !held.contains(a)).toList();
     if (!unknown.isEmpty()) {
       throw new IllegalArgumentException(
           "--aliases: "
@@ -260,17 +262,17 @@ public final class KeyServer implements ReferenceServer {
    * in the node's log; anything else the logger says passes. Held here: a JUL logger nobody
    * references can be collected with its filter.
    */
-  private static final java.util.logging.Logger GRPC_EXECUTOR_LOG =
-      java.util.logging.Logger.getLogger("io.grpc.internal.SerializingExecutor");
+  private static final Logger GRPC_EXECUTOR_LOG =
+      Logger.getLogger("io.grpc.internal.SerializingExecutor");
 
   private static volatile KeyService malformedTo;
 
   static {
     GRPC_EXECUTOR_LOG.setFilter(
         record -> {
-          if (!(record.getThrown() instanceof io.grpc.StatusRuntimeException e)
-              || e.getStatus().getCode() != io.grpc.Status.Code.INTERNAL
-              || !(e.getCause() instanceof com.google.protobuf.InvalidProtocolBufferException)) {
+          if (!(record.getThrown() instanceof StatusRuntimeException e)
+              || e.getStatus().getCode() != Status.Code.INTERNAL
+              || !(e.getCause() instanceof InvalidProtocolBufferException)) {
             return true;
           }
           KeyService to = malformedTo;
@@ -332,18 +334,15 @@ public final class KeyServer implements ReferenceServer {
             // signatures they
             // would miss their deadline and a busy node would look dead.
             .callExecutor(
-                new io.grpc.ServerCallExecutorSupplier() {
+                new ServerCallExecutorSupplier() {
                   @Override
-                  public <Q, R> java.util.concurrent.Executor getExecutor(
-                      ServerCall<Q, R> call, Metadata metadata) {
+                  public <Q, R> Executor getExecutor(ServerCall<Q, R> call, Metadata metadata) {
                     String service = call.getMethodDescriptor().getServiceName();
                     // v2's stream only reads each message and hands its requests to the workers:
                     // done where the bytes arrive,
                     // that is one thread hop less per message than through a worker
                     if (service.equals(SignStreams.SERVICE)) return Runnable::run;
-                    return service.equals(io.grpc.health.v1.HealthGrpc.SERVICE_NAME)
-                        ? healthThread
-                        : null;
+                    return service.equals(HealthGrpc.SERVICE_NAME) ? healthThread : null;
                   }
                 })
             .maxInboundMessageSize(limits.maxRequestBytes())
@@ -360,14 +359,14 @@ public final class KeyServer implements ReferenceServer {
             .addTransportFilter(
                 new ServerTransportFilter() {
                   @Override
-                  public io.grpc.Attributes transportReady(io.grpc.Attributes attributes) {
+                  public Attributes transportReady(Attributes attributes) {
                     openConnections.incrementAndGet();
                     acceptedConnections.incrementAndGet();
                     return attributes;
                   }
 
                   @Override
-                  public void transportTerminated(io.grpc.Attributes attributes) {
+                  public void transportTerminated(Attributes attributes) {
                     // Called for connections that never became ready too; count down only what was
                     // counted up.
                     if (attributes != null
@@ -414,7 +413,7 @@ public final class KeyServer implements ReferenceServer {
    * Key uses granted per client certificate subject, since start: as many subjects as a run's
    * workers with identities=per-worker.
    */
-  public java.util.Map<String, Long> usesByClient() {
+  public Map<String, Long> usesByClient() {
     return service.usesByClient();
   }
 

@@ -16,8 +16,6 @@ import io.pkibench.keyserver.protocol.DecryptRequest;
 import io.pkibench.keyserver.protocol.DecryptResponse;
 import io.pkibench.keyserver.protocol.GetChainRequest;
 import io.pkibench.keyserver.protocol.GetChainResponse;
-import io.pkibench.keyserver.protocol.HashAlgorithm;
-import io.pkibench.keyserver.protocol.Hashes;
 import io.pkibench.keyserver.protocol.KeyEntry;
 import io.pkibench.keyserver.protocol.KeyServerGrpc;
 import io.pkibench.keyserver.protocol.ListKeysRequest;
@@ -30,21 +28,22 @@ import io.pkibench.keyserver.protocol.SignRequest;
 import io.pkibench.keyserver.protocol.SignResponse;
 import io.pkibench.text.OutsideText;
 import java.security.GeneralSecurityException;
-import java.security.NoSuchAlgorithmException;
-import java.security.PrivateKey;
-import java.security.Signature;
+import java.security.Provider;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
-import java.security.spec.MGF1ParameterSpec;
-import java.security.spec.PSSParameterSpec;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import javax.crypto.BadPaddingException;
 import javax.crypto.Cipher;
-import javax.crypto.spec.OAEPParameterSpec;
-import javax.crypto.spec.PSource;
+import javax.crypto.IllegalBlockSizeException;
 
 /**
  * The key server's operations over the keys of one {@link KeySource}. Every refusal is a status
@@ -60,7 +59,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
 
   private final KeySource source;
   private final List<String> aliases;
-  private final java.util.Set<String> held;
+  private final Set<String> held;
   private final KeyGrants grants;
 
   /**
@@ -76,8 +75,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
   private final LongAdder served = new LongAdder(),
       refused = new LongAdder(),
       failed = new LongAdder();
-  private final java.util.concurrent.atomic.AtomicLong failureIds =
-      new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong failureIds = new AtomicLong();
   private final Protocol3 rsfn;
 
   /**
@@ -92,7 +90,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
       Consumer<String> log) {
     this.source = source;
     this.aliases = List.copyOf(aliases);
-    this.held = java.util.Set.copyOf(aliases);
+    this.held = Set.copyOf(aliases);
     this.grants = grants;
     this.rsfn = rsfn;
     this.log = log;
@@ -105,8 +103,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
         source,
         aliases,
         grants,
-        new Protocol3(
-            CaCodes.defaults(), List.of(), java.time.InstantSource.system(), localProvider()),
+        new Protocol3(CaCodes.defaults(), List.of(), InstantSource.system(), localProvider()),
         log);
   }
 
@@ -114,7 +111,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
    * The fastest local provider for the keyless parts of RSFN (AES-GCM, RSA encryption,
    * verification).
    */
-  public static java.security.Provider localProvider() {
+  public static Provider localProvider() {
     try {
       return ProviderChoice.best().providerFor("Cipher", "AES/GCM/NoPadding");
     } catch (GeneralSecurityException e) {
@@ -144,7 +141,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
         response,
         () -> {
           SigningKey key = key(request.getAlias());
-          byte[] signature = sign(key, request);
+          byte[] signature = KeyOperations.sign(key, request);
           return SignResponse.newBuilder().setSignature(ByteString.copyFrom(signature)).build();
         });
   }
@@ -161,7 +158,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
    */
   Signed signFor(X509Certificate caller, SignRequest request) {
     try {
-      byte[] signature = sign(key(caller, request.getAlias()), request);
+      byte[] signature = KeyOperations.sign(key(caller, request.getAlias()), request);
       served.increment();
       return new Signed(signature, Status.OK);
     } catch (StatusRuntimeException refusal) {
@@ -194,13 +191,13 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
             throw refusal(
                 Status.INVALID_ARGUMENT,
                 "key " + request.getAlias() + " is not an RSA key; only RSA keys decrypt");
-          Cipher cipher = cipher(request, key);
+          Cipher cipher = KeyOperations.cipher(request, key);
           try {
             return DecryptResponse.newBuilder()
                 .setPlaintext(
                     ByteString.copyFrom(cipher.doFinal(request.getCiphertext().toByteArray())))
                 .build();
-          } catch (BadPaddingException | javax.crypto.IllegalBlockSizeException e) {
+          } catch (BadPaddingException | IllegalBlockSizeException e) {
             throw refusal(
                 Status.INVALID_ARGUMENT,
                 "the ciphertext does not decrypt under key "
@@ -294,9 +291,8 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
       throw refusal(Status.INVALID_ARGUMENT, "give the " + whose + "'s certificate (DER)");
     try {
       return (X509Certificate)
-          java.security.cert.CertificateFactory.getInstance("X.509")
-              .generateCertificate(der.newInput());
-    } catch (java.security.cert.CertificateException | RuntimeException e) {
+          CertificateFactory.getInstance("X.509").generateCertificate(der.newInput());
+    } catch (CertificateException | RuntimeException e) {
       throw refusal(
           Status.INVALID_ARGUMENT,
           "the " + whose + "'s certificate is not a DER X.509 certificate");
@@ -376,7 +372,7 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
 
   /** Key uses granted per client subject (RFC 2253), since start. */
   public Map<String, Long> usesByClient() {
-    Map<String, Long> copy = new java.util.TreeMap<>();
+    Map<String, Long> copy = new TreeMap<>();
     usesByClient.forEach((subject, uses) -> copy.put(subject, uses.sum()));
     return copy;
   }
@@ -414,189 +410,6 @@ public final class KeyService extends KeyServerGrpc.KeyServerImplBase {
       }
       return key;
     }
-  }
-
-  private static byte[] sign(SigningKey key, SignRequest request) throws GeneralSecurityException {
-    String keyAlgorithm = key.privateKey().getAlgorithm();
-    boolean digest = request.getInputCase() == SignRequest.InputCase.DIGEST;
-    if (request.getInputCase() == SignRequest.InputCase.INPUT_NOT_SET)
-      throw refusal(Status.INVALID_ARGUMENT, "give the data or its digest");
-    byte[] input = digest ? request.getDigest().toByteArray() : request.getData().toByteArray();
-    HashAlgorithm hash = request.getHash();
-    String prefix = Hashes.signaturePrefix(hash);
-    switch (request.getScheme()) {
-      case RSA_PKCS1_V1_5, RSA_PSS, ECDSA -> {
-        if (prefix == null)
-          throw refusal(
-              Status.INVALID_ARGUMENT,
-              request.getScheme() + " needs a hash: SHA_1, SHA_256, SHA_384 or SHA_512");
-        if (digest && input.length != Hashes.length(hash)) {
-          throw refusal(
-              Status.INVALID_ARGUMENT,
-              "a "
-                  + Hashes.jcaName(hash)
-                  + " digest is "
-                  + Hashes.length(hash)
-                  + " bytes, not "
-                  + input.length);
-        }
-      }
-      default -> {}
-    }
-    return switch (request.getScheme()) {
-      case RSA_PKCS1_V1_5 -> {
-        expect(keyAlgorithm, "RSA", request);
-        yield digest
-            ? pkcs1OverDigest(key, Hashes.digestInfo(hash, input))
-            : run(key, prefix + "withRSA", null, input);
-      }
-      case RSA_PSS -> {
-        expect(keyAlgorithm, "RSA", request);
-        if (digest) throw refusal(Status.INVALID_ARGUMENT, "RSA_PSS signs the data, not a digest");
-        String name = Hashes.jcaName(hash);
-        yield run(
-            key,
-            "RSASSA-PSS",
-            new PSSParameterSpec(name, "MGF1", new MGF1ParameterSpec(name), Hashes.length(hash), 1),
-            input);
-      }
-      case ECDSA -> {
-        expect(keyAlgorithm, "EC", request);
-        yield digest
-            ? run(key, "NONEwithECDSA", null, input)
-            : run(key, prefix + "withECDSA", null, input);
-      }
-      case ED25519 -> {
-        if (!keyAlgorithm.equals("Ed25519") && !keyAlgorithm.equals("EdDSA"))
-          throw refusal(Status.INVALID_ARGUMENT, mismatch(keyAlgorithm, request));
-        if (digest) throw refusal(Status.INVALID_ARGUMENT, "ED25519 signs the data, not a digest");
-        yield run(key, "Ed25519", null, input);
-      }
-      case ML_DSA -> {
-        if (!keyAlgorithm.startsWith("ML-DSA"))
-          throw refusal(Status.INVALID_ARGUMENT, mismatch(keyAlgorithm, request));
-        if (digest) throw refusal(Status.INVALID_ARGUMENT, "ML_DSA signs the data, not a digest");
-        yield run(key, "ML-DSA", null, input);
-      }
-      default ->
-          throw refusal(
-              Status.INVALID_ARGUMENT,
-              "unknown signature scheme "
-                  + request.getSchemeValue()
-                  + "; use RSA_PKCS1_V1_5, RSA_PSS, ECDSA, ED25519 or ML_DSA");
-    };
-  }
-
-  private static void expect(String keyAlgorithm, String wanted, SignRequest request) {
-    if (!keyAlgorithm.equals(wanted))
-      throw refusal(Status.INVALID_ARGUMENT, mismatch(keyAlgorithm, request));
-  }
-
-  private static String mismatch(String keyAlgorithm, SignRequest request) {
-    return "key "
-        + request.getAlias()
-        + " is "
-        + keyAlgorithm
-        + " and cannot sign "
-        + request.getScheme();
-  }
-
-  /**
-   * RSASSA-PKCS1-v1_5 over a DigestInfo: NONEwithRSA where the key's provider has it; else
-   * (Corretto has none) the EMSA-PKCS1-v1_5 block through its raw RSA private operation, which is
-   * RSASP1 itself (RFC 8017 8.2.1), so the key is not converted to another provider's form on every
-   * call.
-   */
-  private static byte[] pkcs1OverDigest(SigningKey key, byte[] digestInfo)
-      throws GeneralSecurityException {
-    if (key.provider().getService("Signature", "NONEwithRSA") == null
-        && key.provider().getService("Cipher", "RSA/ECB/NoPadding") != null
-        && key.publicKey() instanceof java.security.interfaces.RSAPublicKey rsa) {
-      int k = (rsa.getModulus().bitLength() + 7) / 8;
-      if (digestInfo.length > k - 11)
-        throw refusal(
-            Status.INVALID_ARGUMENT,
-            "the digest does not fit a " + rsa.getModulus().bitLength() + "-bit key");
-      byte[] block = new byte[k];
-      block[1] = 0x01;
-      java.util.Arrays.fill(block, 2, k - digestInfo.length - 1, (byte) 0xFF);
-      System.arraycopy(digestInfo, 0, block, k - digestInfo.length, digestInfo.length);
-      Cipher raw = Cipher.getInstance("RSA/ECB/NoPadding", key.provider());
-      raw.init(Cipher.DECRYPT_MODE, key.privateKey());
-      byte[] s = raw.doFinal(block);
-      if (s.length == k) return s;
-      byte[] padded = new byte[k]; // an integer with leading zero bytes comes back shorter
-      System.arraycopy(s, 0, padded, k - s.length, s.length);
-      return padded;
-    }
-    return run(key, "NONEwithRSA", null, digestInfo);
-  }
-
-  /**
-   * Through the key's own provider when it has the algorithm, else the first installed provider
-   * that takes the key.
-   */
-  private static byte[] run(
-      SigningKey key,
-      String algorithm,
-      java.security.spec.AlgorithmParameterSpec params,
-      byte[] input)
-      throws GeneralSecurityException {
-    Signature signature;
-    try {
-      signature = Signature.getInstance(algorithm, key.provider());
-    } catch (NoSuchAlgorithmException e) {
-      signature = Signature.getInstance(algorithm);
-    }
-    PrivateKey privateKey = key.privateKey();
-    signature.initSign(privateKey);
-    if (params != null) signature.setParameter(params);
-    signature.update(input);
-    return signature.sign();
-  }
-
-  private static Cipher cipher(DecryptRequest request, SigningKey key)
-      throws GeneralSecurityException {
-    String transformation;
-    java.security.spec.AlgorithmParameterSpec params = null;
-    switch (request.getPadding()) {
-      case PKCS1_V1_5 -> transformation = "RSA/ECB/PKCS1Padding";
-      case OAEP -> {
-        transformation = "RSA/ECB/OAEPPadding";
-        HashAlgorithm hash =
-            request.getOaepHash() == HashAlgorithm.HASH_ALGORITHM_UNSPECIFIED
-                ? HashAlgorithm.SHA_1
-                : request.getOaepHash();
-        HashAlgorithm mgf =
-            request.getOaepMgf1Hash() == HashAlgorithm.HASH_ALGORITHM_UNSPECIFIED
-                ? HashAlgorithm.SHA_1
-                : request.getOaepMgf1Hash();
-        if (Hashes.jcaName(hash) == null || Hashes.jcaName(mgf) == null)
-          throw refusal(
-              Status.INVALID_ARGUMENT, "unknown OAEP hash; use SHA_1, SHA_256, SHA_384 or SHA_512");
-        params =
-            new OAEPParameterSpec(
-                Hashes.jcaName(hash),
-                "MGF1",
-                new MGF1ParameterSpec(Hashes.jcaName(mgf)),
-                PSource.PSpecified.DEFAULT);
-      }
-      default ->
-          throw refusal(
-              Status.INVALID_ARGUMENT,
-              "unknown padding " + request.getPaddingValue() + "; use PKCS1_V1_5 or OAEP");
-    }
-    Cipher cipher;
-    try {
-      cipher = Cipher.getInstance(transformation, key.provider());
-      cipher.init(Cipher.DECRYPT_MODE, key.privateKey(), params);
-    } catch (NoSuchAlgorithmException
-        | javax.crypto.NoSuchPaddingException
-        | java.security.InvalidKeyException e) {
-      cipher = Cipher.getInstance(transformation);
-      cipher.init(Cipher.DECRYPT_MODE, key.privateKey(), params);
-    }
-    return cipher;
   }
 
   static StatusRuntimeException refusal(Status status, String why) {

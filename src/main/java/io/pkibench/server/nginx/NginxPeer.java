@@ -10,7 +10,10 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.cert.CertificateEncodingException;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -151,7 +154,7 @@ public final class NginxPeer implements ReferenceServer {
     StringBuilder chain = new StringBuilder();
     try {
       for (var c : key.chain()) chain.append(pem("CERTIFICATE", c.getEncoded()));
-    } catch (java.security.cert.CertificateEncodingException e) {
+    } catch (CertificateEncodingException e) {
       throw new IOException(
           "cannot encode " + key.alias() + "'s certificate: " + e.getMessage(), e);
     }
@@ -163,9 +166,7 @@ public final class NginxPeer implements ReferenceServer {
               + "'s private key cannot be exported for nginx (it lives in a token or a key server)");
     Files.deleteIfExists(keyPem);
     Files.createFile(
-        keyPem,
-        java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        keyPem, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     Files.writeString(keyPem, pem("PRIVATE KEY", encoded));
   }
 
@@ -173,7 +174,7 @@ public final class NginxPeer implements ReferenceServer {
     return "-----BEGIN "
         + type
         + "-----\n"
-        + java.util.Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
+        + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
         + "\n-----END "
         + type
         + "-----\n";

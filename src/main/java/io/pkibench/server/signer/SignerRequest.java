@@ -60,7 +60,7 @@ record SignerRequest(ObjectNode fields, byte[] document) {
       if (parser.nextToken() != null)
         throw new Refusal(400, "invalid_json", "malformed JSON: something follows the JSON object");
     } catch (JsonProcessingException e) {
-      throw new Refusal(400, "invalid_json", "malformed JSON: " + SignerServer.jsonProblem(e));
+      throw new Refusal(400, "invalid_json", "malformed JSON: " + RequestFields.jsonProblem(e));
     } catch (IOException e) {
       throw new Refusal(400, "invalid_json", "malformed JSON: cannot be parsed");
     }

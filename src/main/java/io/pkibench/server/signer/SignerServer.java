@@ -1,6 +1,13 @@
 package io.pkibench.server.signer;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import static io.pkibench.server.signer.RequestFields.abbreviate;
+import static io.pkibench.server.signer.RequestFields.base64;
+import static io.pkibench.server.signer.RequestFields.certificates;
+import static io.pkibench.server.signer.RequestFields.document;
+import static io.pkibench.server.signer.RequestFields.isJson;
+import static io.pkibench.server.signer.RequestFields.message;
+import static io.pkibench.server.signer.RequestFields.text;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -24,17 +31,18 @@ import io.pkibench.keys.TlsContexts;
 import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.pki.TestPki;
 import io.pkibench.server.HttpEndpoints;
-import io.pkibench.text.OutsideText;
-import java.io.ByteArrayInputStream;
+import io.pkibench.server.signer.SignerTokens.Pending;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
-import java.security.cert.CertificateFactory;
+import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
-import java.util.ArrayList;
+import java.time.InstantSource;
 import java.util.Base64;
+import java.util.Date;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import javax.net.ssl.SSLContext;
+import org.bouncycastle.cms.CMSException;
 
 /**
  * The reference two-phase signing service, in the shape public services use (Rest PKI's start →
@@ -57,15 +65,7 @@ public final class SignerServer extends HttpEndpoints {
   public static final int DEFAULT_PORT = 8443;
   static final int MAX_REQUEST_BYTES = 32 * 1024 * 1024;
   private static final ObjectMapper JSON = new ObjectMapper();
-  private final PendingTokens<Pending> pending;
-
-  /**
-   * Tokens and login nonces: the JDK's DRBG, seeded once. The default (NativePRNG) mixes
-   * /dev/urandom into every call under one process-wide lock: 3% of the service's CPU per CAdES
-   * signature, for 16 bytes.
-   */
-  private final SecureRandom random = drbg();
-
+  private final SignerTokens tokens;
   private final TimeStampResponder tsa;
 
   /**
@@ -74,28 +74,17 @@ public final class SignerServer extends HttpEndpoints {
    */
   private final TimeStampCheck tsaCheck;
 
-  private final java.time.InstantSource clock;
+  private final InstantSource clock;
   private final CertificateLogin login;
 
   /**
    * DSS services keep per-use state, so each request borrows one; a pool, since every request runs
    * on a new virtual thread.
    */
-  private final java.util.concurrent.ConcurrentLinkedQueue<TwoPhaseSigner> signers =
-      new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<TwoPhaseSigner> signers = new ConcurrentLinkedQueue<>();
 
   private final CertificateTokens certificateTokens = new CertificateTokens();
   private final TwoPhaseCms cms;
-
-  /** What a token stands for until its finish call. */
-  private record Pending(TwoPhaseSigner.Pending signature, byte[] nonce, TwoPhaseCms.Pending cms) {
-    Pending(TwoPhaseSigner.Pending signature, byte[] nonce) {
-      this(signature, nonce, null);
-    }
-  }
-
-  /** What a login's token holds (its nonce and bookkeeping), for the pending work's byte budget. */
-  private static final long LOGIN_BYTES = 512;
 
   /** A refusal: HTTP status, a stable error code and a message that says what was wrong. */
   static final class Refusal extends Exception {
@@ -129,7 +118,7 @@ public final class SignerServer extends HttpEndpoints {
       CertificateLogin.Revocation revocation,
       String bindAddress,
       int port,
-      java.time.InstantSource clock)
+      InstantSource clock)
       throws Exception {
     var tlsKey = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("tls-server");
     return new SignerServer(
@@ -152,7 +141,7 @@ public final class SignerServer extends HttpEndpoints {
       CertificateLogin.Revocation revocation,
       String bindAddress,
       int port,
-      java.time.InstantSource clock)
+      InstantSource clock)
       throws Exception {
     var tlsKey = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("tls-server");
     return new SignerServer(
@@ -173,7 +162,7 @@ public final class SignerServer extends HttpEndpoints {
       SSLContext tls,
       String bindAddress,
       int port,
-      java.time.InstantSource clock)
+      InstantSource clock)
       throws IOException {
     this(
         tsa,
@@ -192,7 +181,7 @@ public final class SignerServer extends HttpEndpoints {
       SSLContext tls,
       String bindAddress,
       int port,
-      java.time.InstantSource clock,
+      InstantSource clock,
       PendingTokens.Limits limits)
       throws IOException {
     this(tsa, login, tls, bindAddress, port, clock, limits, bodyBytesInFlightForThisHeap());
@@ -208,7 +197,7 @@ public final class SignerServer extends HttpEndpoints {
       SSLContext tls,
       String bindAddress,
       int port,
-      java.time.InstantSource clock,
+      InstantSource clock,
       PendingTokens.Limits limits,
       long maxBodyBytesInFlight)
       throws IOException {
@@ -231,13 +220,13 @@ public final class SignerServer extends HttpEndpoints {
       SSLContext tls,
       String bindAddress,
       int port,
-      java.time.InstantSource clock,
+      InstantSource clock,
       PendingTokens.Limits limits,
       long maxBodyBytesInFlight)
       throws IOException {
     super(bindAddress, port, tls, maxBodyBytesInFlight);
     this.tsaCheck = tsaCheck;
-    this.pending = new PendingTokens<>(limits, System::nanoTime);
+    this.tokens = new SignerTokens(limits, this::log);
     this.tsa = tsa;
     this.clock = clock;
     this.cms = new TwoPhaseCms(clock);
@@ -323,9 +312,9 @@ public final class SignerServer extends HttpEndpoints {
     } finally {
       signers.offer(signer);
     }
-    String token = newToken();
+    String token = tokens.newToken();
     // The document stays until the finish, and DSS keeps about as much again of its own.
-    keep(token, new Pending(p, null), 2L * document.length + 16 * 1024);
+    tokens.keep(token, new Pending(p, null), 2L * document.length + 16 * 1024);
     ObjectNode answer = JSON.createObjectNode();
     answer.put("token", token);
     answer.put("toSign", Base64.getEncoder().encodeToString(p.toSign()));
@@ -339,19 +328,19 @@ public final class SignerServer extends HttpEndpoints {
     List<X509Certificate> chain = certificates(body);
     boolean attached = "enveloping".equals(text(body, "packaging", "detached"));
     try {
-      SigningCertificateCheck.assertValidAt(chain.get(0), java.util.Date.from(clock.instant()));
+      SigningCertificateCheck.assertValidAt(chain.get(0), Date.from(clock.instant()));
     } catch (SigningCertificateCheck.NotValidAtSigningDate e) {
       throw new Refusal(422, "certificate_not_valid", e.getMessage());
     }
     TwoPhaseCms.Pending p;
     try {
       p = cms.start(document, chain, attached);
-    } catch (org.bouncycastle.cms.CMSException | RuntimeException e) {
+    } catch (CMSException | RuntimeException e) {
       throw new Refusal(
           422, "unsupported_key", "no CMS signature for this certificate's key: " + message(e));
     }
-    String token = newToken();
-    keep(token, new Pending(null, null, p), 2L * document.length + 16 * 1024);
+    String token = tokens.newToken();
+    tokens.keep(token, new Pending(null, null, p), 2L * document.length + 16 * 1024);
     ObjectNode answer = JSON.createObjectNode();
     answer.put("token", token);
     answer.put("toSign", Base64.getEncoder().encodeToString(p.toSign()));
@@ -367,7 +356,7 @@ public final class SignerServer extends HttpEndpoints {
           p.signingCertificate().getPublicKey(),
           p.toSign(),
           signatureValue);
-    } catch (java.security.GeneralSecurityException | RuntimeException e) {
+    } catch (GeneralSecurityException | RuntimeException e) {
       throw new Refusal(
           422,
           "bad_signature",
@@ -377,14 +366,14 @@ public final class SignerServer extends HttpEndpoints {
       ObjectNode answer = JSON.createObjectNode();
       answer.put("signed", Base64.getEncoder().encodeToString(cms.finish(p, signatureValue)));
       return answer;
-    } catch (org.bouncycastle.cms.CMSException | IOException | RuntimeException e) {
+    } catch (CMSException | IOException | RuntimeException e) {
       throw new Refusal(
           422, "cannot_finish", "the signature could not be assembled: " + message(e));
     }
   }
 
   private ObjectNode finishSignature(String token, JsonNode body) throws Refusal {
-    Pending p = take(token);
+    Pending p = tokens.take(token);
     if (p.cms() != null) return finishCms(p.cms(), body);
     if (p.signature() == null)
       throw new Refusal(
@@ -399,7 +388,7 @@ public final class SignerServer extends HttpEndpoints {
           signingCertificate.getPublicKey(),
           p.signature().toSign(),
           signatureValue);
-    } catch (java.security.GeneralSecurityException | RuntimeException e) {
+    } catch (GeneralSecurityException | RuntimeException e) {
       throw new Refusal(
           422,
           "bad_signature",
@@ -425,16 +414,15 @@ public final class SignerServer extends HttpEndpoints {
       String[] parts = path(exchange, "/api/auth/");
       JsonNode body = jsonBody(exchange).fields();
       if (parts.length == 1 && parts[0].equals("start")) {
-        byte[] nonce = new byte[32];
-        random.nextBytes(nonce);
-        String token = newToken();
-        keep(token, new Pending(null, nonce), LOGIN_BYTES);
+        byte[] nonce = tokens.nonce();
+        String token = tokens.newToken();
+        tokens.keep(token, new Pending(null, nonce), SignerTokens.LOGIN_BYTES);
         ObjectNode answer = JSON.createObjectNode();
         answer.put("token", token);
         answer.put("nonce", Base64.getEncoder().encodeToString(nonce));
         answer(exchange, answer);
       } else if (parts.length == 2 && parts[1].equals("finish")) {
-        Pending p = take(parts[0]);
+        Pending p = tokens.take(parts[0]);
         if (p.nonce() == null)
           throw new Refusal(
               409, "wrong_token", "token " + parts[0] + " belongs to a signature, not a login");
@@ -532,155 +520,16 @@ public final class SignerServer extends HttpEndpoints {
     return SignerRequest.read(JSON, raw);
   }
 
-  /** The request's document, decoded as it was parsed. */
-  private static byte[] document(SignerRequest request) throws Refusal {
-    if (request.document() == null)
-      throw new Refusal(
-          400, "missing_field", "\"" + SignerRequest.DOCUMENT + "\" (base64) is required");
-    return request.document();
-  }
-
-  /**
-   * Jackson's words for what is wrong, without the parts that name its classes and settings ("bound
-   * as `com.fasterxml…JsonNode`", "from `StreamReadConstraints.getMaxNestingDepth()`"): the client
-   * learns what is wrong and where, not how we parse.
-   */
-  static String jsonProblem(JsonProcessingException e) {
-    String text = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
-    if (text.startsWith("Trailing token")) text = "something follows the JSON object";
-    text =
-        text.replaceAll("\\s*\\([^)]*`.*$", "")
-            .replaceAll("`[^`]*`", "")
-            .replaceAll("[\\s:]+$", "");
-    var where = e.getLocation();
-    return (text.isBlank() ? "cannot be parsed" : text)
-        + (where != null && where.getLineNr() > 0
-            ? " (line " + where.getLineNr() + ", column " + where.getColumnNr() + ")"
-            : "");
-  }
-
-  /** {@code application/json}, in any case, with or without parameters (charset=utf-8). */
-  static boolean isJson(String contentType) {
-    if (contentType == null) return false;
-    int semicolon = contentType.indexOf(';');
-    String media = (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).strip();
-    return media.equalsIgnoreCase("application/json");
-  }
-
-  /** A client's text in a reply: short, printable. */
-  private static String abbreviate(String text) {
-    return OutsideText.forTerminal(text, 80);
-  }
-
-  private static byte[] base64(JsonNode body, String field) throws Refusal {
-    JsonNode value = body.get(field);
-    if (value == null || !value.isTextual())
-      throw new Refusal(400, "missing_field", "\"" + field + "\" (base64) is required");
-    try {
-      return Base64.getDecoder().decode(value.asText());
-    } catch (IllegalArgumentException e) {
-      throw new Refusal(400, "bad_base64", "\"" + field + "\" is not base64: " + e.getMessage());
-    }
-  }
-
-  private static String text(JsonNode body, String field, String fallback) {
-    JsonNode value = body.get(field);
-    return value == null || !value.isTextual() ? fallback : value.asText();
-  }
-
-  private static List<X509Certificate> certificates(JsonNode body) throws Refusal {
-    JsonNode list = body.get("certificates");
-    if (list == null || !list.isArray() || list.isEmpty()) {
-      throw new Refusal(
-          400, "missing_field", "\"certificates\" (base64 DER, signer first) is required");
-    }
-    List<X509Certificate> chain = new ArrayList<>();
-    try {
-      CertificateFactory x509 = CertificateFactory.getInstance("X.509");
-      for (JsonNode c : list)
-        chain.add(
-            (X509Certificate)
-                x509.generateCertificate(
-                    new ByteArrayInputStream(Base64.getDecoder().decode(c.asText()))));
-    } catch (Exception e) {
-      throw new Refusal(
-          400, "bad_certificate", "a certificate is not base64 DER X.509: " + message(e));
-    }
-    return chain;
-  }
-
   private TwoPhaseSigner borrow() {
     TwoPhaseSigner signer = signers.poll();
     return signer != null ? signer : new TwoPhaseSigner(tsa, tsaCheck, certificateTokens, clock);
   }
 
-  private Pending take(String token) throws Refusal {
-    return switch (pending.take(token)) {
-      case PendingTokens.Taken.Found<Pending> found -> found.work();
-      case PendingTokens.Taken.Unknown<Pending> unknown ->
-          throw new Refusal(404, "unknown_token", "token " + token + " is unknown or already used");
-      case PendingTokens.Taken.Expired<Pending> expired ->
-          throw new Refusal(410, "expired_token", "token " + token + " expired");
-    };
-  }
-
-  /**
-   * Keeps a start's work for its finish, or refuses the start with 503 when the pending work is at
-   * its bounds.
-   */
-  private void keep(String token, Pending work, long bytes) throws Refusal {
-    if (pending.put(token, work, bytes)) return;
-    long refused = pending.refused();
-    if (refused == 1 || refused % 1000 == 0) {
-      log(
-          "pending work full ("
-              + pending.size()
-              + " tokens, "
-              + pending.bytes() / (1024 * 1024)
-              + " MB): starts refused with 503, "
-              + refused
-              + " so far");
-    }
-    throw new Refusal(
-        503,
-        "busy",
-        "too much unfinished work is waiting for its finish calls; try again later",
-        pending.retryAfterSeconds());
-  }
-
   @Override
   public void close() {
     super.close();
-    pending.close();
+    tokens.close();
     if (tsa instanceof HttpTimeStampResponder outside) outside.close();
-  }
-
-  private static SecureRandom drbg() {
-    try {
-      return SecureRandom.getInstance("DRBG");
-    } catch (java.security.NoSuchAlgorithmException e) {
-      return new SecureRandom(); // every JDK since 9 has DRBG; kept for a provider list that drops
-      // it
-    }
-  }
-
-  private String newToken() {
-    byte[] bytes = new byte[16];
-    random.nextBytes(bytes);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-  }
-
-  /**
-   * What went wrong in words: the message without the Java exception class names libraries prefix
-   * to it.
-   */
-  static String message(Throwable e) {
-    String text = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    // A native provider's own error string (error:06000080:…:OPENSSL_internal:…) says nothing to a
-    // client.
-    if (text.matches("(?s).*\\berror:[0-9A-Fa-f]{8}:.*"))
-      return "the signature could not be checked with the certificate's key";
-    return text.replaceAll("\\b(?:[a-z]+\\.)+[A-Z]\\w*(?:Exception|Error): ", "");
   }
 
   /**

@@ -18,7 +18,9 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.timeout.IdleStateEvent;
 import io.pkibench.formats.tls.EchoProtocol;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -137,7 +139,7 @@ final class HttpAnswers extends SimpleChannelInboundHandler<HttpObject> {
    */
   @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
-    if (event instanceof io.netty.handler.timeout.IdleStateEvent) {
+    if (event instanceof IdleStateEvent) {
       counters.timeouts.incrementAndGet();
       ctx.close();
       return;
@@ -147,7 +149,7 @@ final class HttpAnswers extends SimpleChannelInboundHandler<HttpObject> {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    if (!(cause instanceof java.io.IOException)) counters.protocolErrors.incrementAndGet();
+    if (!(cause instanceof IOException)) counters.protocolErrors.incrementAndGet();
     ctx.close();
   }
 }

@@ -1,9 +1,10 @@
 package io.pkibench.server.tlsecho;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
@@ -13,11 +14,9 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.ssl.NotSslRecordException;
+import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.ssl.SslHandshakeCompletionEvent;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.pkibench.formats.tls.EchoProtocol;
 import io.pkibench.formats.tls.KeyExchangeGroups;
@@ -25,11 +24,16 @@ import io.pkibench.formats.tls.TlsEngine;
 import io.pkibench.formats.tls.TlsServerKeys;
 import io.pkibench.pki.TestPki;
 import io.pkibench.server.ReferenceServer;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.zip.CRC32;
+import java.util.function.Consumer;
 
 /**
  * {@code serve tlsecho}: the netperf-style transactions of {@link EchoProtocol} on a TLS port (JSSE
@@ -67,8 +71,7 @@ public final class TlsEchoServer implements ReferenceServer {
     }
   }
 
-  private static final com.fasterxml.jackson.databind.ObjectMapper STATS_JSON =
-      new com.fasterxml.jackson.databind.ObjectMapper();
+  private static final ObjectMapper STATS_JSON = new ObjectMapper();
 
   /** What the server counts; each transaction once, each failure by cause. */
   public static final class Counters {
@@ -118,7 +121,7 @@ public final class TlsEchoServer implements ReferenceServer {
     public String json() {
       try {
         return STATS_JSON.writeValueAsString(snapshot());
-      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      } catch (JsonProcessingException e) {
         throw new IllegalStateException("a record of numbers always writes as JSON", e);
       }
     }
@@ -131,8 +134,7 @@ public final class TlsEchoServer implements ReferenceServer {
   private final Limits limits;
   private final String engine;
   private final Counters counters = new Counters();
-  private final java.util.Map<java.net.InetAddress, AtomicLong> perAddress =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<InetAddress, AtomicLong> perAddress = new ConcurrentHashMap<>();
   private EventLoopGroup boss;
   private EventLoopGroup workers;
   private Channel tlsChannel;
@@ -154,22 +156,21 @@ public final class TlsEchoServer implements ReferenceServer {
       Integer plainPort,
       String engine,
       String key,
-      java.util.List<String> protocols,
-      java.util.List<String> suites,
+      List<String> protocols,
+      List<String> suites,
       Limits limits,
       String clientAuth,
-      java.util.List<String> groups) {
+      List<String> groups) {
     /**
      * {@code --client-auth}: none, want (ask, take a connection without one), need (refuse a
      * connection without one).
      */
-    public static final java.util.List<String> CLIENT_AUTH =
-        java.util.List.of("none", "want", "need");
+    public static final List<String> CLIENT_AUTH = List.of("none", "want", "need");
 
     public Config {
-      protocols = java.util.List.copyOf(protocols);
-      suites = java.util.List.copyOf(suites);
-      groups = java.util.List.copyOf(groups);
+      protocols = List.copyOf(protocols);
+      suites = List.copyOf(suites);
+      groups = List.copyOf(groups);
     }
 
     /** No client certificate asked for, the engine's key-exchange groups. */
@@ -179,25 +180,15 @@ public final class TlsEchoServer implements ReferenceServer {
         Integer plainPort,
         String engine,
         String key,
-        java.util.List<String> protocols,
-        java.util.List<String> suites,
+        List<String> protocols,
+        List<String> suites,
         Limits limits) {
-      this(
-          bind,
-          port,
-          plainPort,
-          engine,
-          key,
-          protocols,
-          suites,
-          limits,
-          "none",
-          java.util.List.of());
+      this(bind, port, plainPort, engine, key, protocols, suites, limits, "none", List.of());
     }
 
     /** Every problem of these settings, each naming the flag of {@code serve tlsecho}. */
-    public java.util.List<String> problems() {
-      java.util.List<String> problems = new java.util.ArrayList<>();
+    public List<String> problems() {
+      List<String> problems = new ArrayList<>();
       TlsEngine tls = null;
       if (!engine.equals("none")) {
         try {
@@ -219,8 +210,7 @@ public final class TlsEchoServer implements ReferenceServer {
       }
       if (tls != null && tls.problem() == null) {
         TlsEngine chosen = tls; // effectively final, for the filter
-        java.util.List<String> unknown =
-            suites.stream().filter(s -> !chosen.implementsSuite(s)).toList();
+        List<String> unknown = suites.stream().filter(s -> !chosen.implementsSuite(s)).toList();
         if (!unknown.isEmpty())
           problems.add("--suites: " + engine + " does not implement " + String.join(", ", unknown));
       }
@@ -235,13 +225,12 @@ public final class TlsEchoServer implements ReferenceServer {
    * The server {@code config} asks for, its certificate from {@code pki}; {@code notes} hears what
    * the engine will do otherwise than asked.
    */
-  public static TlsEchoServer open(
-      Config config, TestPki pki, java.util.function.Consumer<String> notes) throws Exception {
+  public static TlsEchoServer open(Config config, TestPki pki, Consumer<String> notes)
+      throws Exception {
     if (config.engine().equals("none"))
       return new TlsEchoServer(null, "plain", config.bind(), config.port(), -1, config.limits());
     var tls = TlsEngine.parse(config.engine());
-    java.util.List<String> tls13 =
-        config.suites().stream().filter(s -> !s.contains("_WITH_")).toList();
+    List<String> tls13 = config.suites().stream().filter(s -> !s.contains("_WITH_")).toList();
     if (tls == TlsEngine.OPENSSL && !tls13.isEmpty()) {
       notes.accept(
           "note: --suites "
@@ -252,9 +241,9 @@ public final class TlsEchoServer implements ReferenceServer {
     var identity = TlsServerKeys.of(pki, config.key());
     var clientAuth =
         switch (config.clientAuth()) {
-          case "want" -> io.netty.handler.ssl.ClientAuth.OPTIONAL;
-          case "need" -> io.netty.handler.ssl.ClientAuth.REQUIRE;
-          default -> io.netty.handler.ssl.ClientAuth.NONE;
+          case "want" -> ClientAuth.OPTIONAL;
+          case "need" -> ClientAuth.REQUIRE;
+          default -> ClientAuth.NONE;
         };
     // a client certificate must chain to the test PKI's root, as the key server's clients do
     var context =
@@ -264,7 +253,7 @@ public final class TlsEchoServer implements ReferenceServer {
             config.protocols(),
             config.suites(),
             clientAuth,
-            clientAuth == io.netty.handler.ssl.ClientAuth.NONE ? null : pki.certificate("root-ca"),
+            clientAuth == ClientAuth.NONE ? null : pki.certificate("root-ca"),
             config.groups());
     int plain =
         config.plainPort() != null
@@ -343,7 +332,7 @@ public final class TlsEchoServer implements ReferenceServer {
                   ch.close();
                   return;
                 }
-                java.net.InetAddress source = ch.remoteAddress().getAddress();
+                InetAddress source = ch.remoteAddress().getAddress();
                 AtomicLong fromSource = perAddress.computeIfAbsent(source, a -> new AtomicLong());
                 if (fromSource.incrementAndGet() > limits.maxConnectionsPerAddress()) {
                   release(source, fromSource);
@@ -373,7 +362,7 @@ public final class TlsEchoServer implements ReferenceServer {
             });
   }
 
-  private void release(java.net.InetAddress source, AtomicLong count) {
+  private void release(InetAddress source, AtomicLong count) {
     if (count.decrementAndGet() <= 0) perAddress.remove(source, count);
   }
 
@@ -419,244 +408,6 @@ public final class TlsEchoServer implements ReferenceServer {
     if (plainChannel != null) plainChannel.close().syncUninterruptibly();
     if (workers != null) workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     if (boss != null) boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-  }
-
-  /**
-   * One connection's state machine over the frames of {@link EchoProtocol}; bytes are never held
-   * beyond one request.
-   */
-  static final class Transactions extends ChannelInboundHandlerAdapter {
-    private final Counters counters;
-    private final byte[] header = new byte[EchoProtocol.HEADER_BYTES];
-    private int headerFilled;
-    private byte kind;
-    private int requestLength;
-    private int responseLength;
-    private byte[] request;
-    private int bodyFilled = -1; // -1: reading a header
-    private final CRC32 streamCrc = new CRC32();
-    private int streamFrames;
-    private long streamBytes;
-
-    private final Duration frameDeadline;
-
-    /** Cuts the connection if the frame begun is not whole by then; cancelled when it is. */
-    private java.util.concurrent.ScheduledFuture<?> frameDue;
-
-    Transactions(Counters counters, Duration frameDeadline) {
-      this.counters = counters;
-      this.frameDeadline = frameDeadline;
-    }
-
-    /**
-     * A frame's first byte: from now it has {@code frameDeadline} to arrive whole, however it
-     * trickles.
-     */
-    private void frameBegun(ChannelHandlerContext ctx) {
-      if (frameDue != null) return;
-      frameDue =
-          ctx.executor()
-              .schedule(
-                  () -> {
-                    counters.timeouts.incrementAndGet();
-                    ctx.close();
-                  },
-                  frameDeadline.toNanos(),
-                  TimeUnit.NANOSECONDS);
-    }
-
-    private void frameWhole() {
-      if (frameDue != null) frameDue.cancel(false);
-      frameDue = null;
-    }
-
-    /**
-     * Whether this connection's first byte has been seen: 'G' or 'P' (no frame kind of ours) makes
-     * it an HTTP connection.
-     */
-    private boolean sniffed;
-
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-      ByteBuf in = (ByteBuf) msg;
-      if (!sniffed && in.isReadable()) {
-        sniffed = true;
-        byte first = in.getByte(in.readerIndex());
-        if (first == 'G' || first == 'P') {
-          HttpAnswers.install(ctx, counters);
-          ctx.pipeline().remove(this);
-          ctx.fireChannelRead(in); // the next handler is now the HTTP codec
-          return;
-        }
-      }
-      try {
-        counters.bytesIn.addAndGet(in.readableBytes());
-        while (in.isReadable() && ctx.channel().isOpen()) {
-          if (bodyFilled < 0) readHeader(ctx, in);
-          else readBody(ctx, in);
-        }
-      } finally {
-        in.release();
-      }
-      // A client that sends without reading its answers must not grow our outbound buffer: stop
-      // reading until it drains.
-      if (!ctx.channel().isWritable()) ctx.channel().config().setAutoRead(false);
-    }
-
-    @Override
-    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-      if (ctx.channel().isWritable()) ctx.channel().config().setAutoRead(true);
-      ctx.fireChannelWritabilityChanged();
-    }
-
-    private void readHeader(ChannelHandlerContext ctx, ByteBuf in) {
-      if (headerFilled == 0) frameBegun(ctx);
-      int n = Math.min(in.readableBytes(), header.length - headerFilled);
-      in.readBytes(header, headerFilled, n);
-      headerFilled += n;
-      if (headerFilled < header.length) return;
-      headerFilled = 0;
-      kind = header[0];
-      requestLength =
-          ((header[1] & 0xff) << 24)
-              | ((header[2] & 0xff) << 16)
-              | ((header[3] & 0xff) << 8)
-              | (header[4] & 0xff);
-      responseLength =
-          ((header[5] & 0xff) << 24)
-              | ((header[6] & 0xff) << 16)
-              | ((header[7] & 0xff) << 8)
-              | (header[8] & 0xff);
-      boolean valid =
-          switch (kind) {
-            case EchoProtocol.REQUEST ->
-                requestLength > 0
-                    && requestLength <= EchoProtocol.MAX_FRAME_BYTES
-                    && responseLength >= 0
-                    && responseLength <= EchoProtocol.MAX_FRAME_BYTES;
-            case EchoProtocol.STREAM ->
-                requestLength >= 0
-                    && requestLength <= EchoProtocol.MAX_FRAME_BYTES
-                    && responseLength == 0;
-            case EchoProtocol.ACKNOWLEDGE, EchoProtocol.COUNTERS ->
-                requestLength == 0 && responseLength == 0;
-            default -> false;
-          };
-      if (!valid) {
-        counters.protocolErrors.incrementAndGet();
-        ctx.close();
-        return;
-      }
-      bodyFilled = 0;
-      if (kind == EchoProtocol.REQUEST && (request == null || request.length < requestLength))
-        request = new byte[requestLength];
-      if (requestLength == 0) finish(ctx);
-    }
-
-    private void readBody(ChannelHandlerContext ctx, ByteBuf in) {
-      int n = Math.min(in.readableBytes(), requestLength - bodyFilled);
-      if (kind == EchoProtocol.REQUEST) {
-        in.readBytes(request, bodyFilled, n);
-      } else {
-        // Stream bytes go into the CRC as they arrive: a 16 KB frame or a 1 GB stream costs the
-        // same memory.
-        if (in.hasArray()) {
-          streamCrc.update(in.array(), in.arrayOffset() + in.readerIndex(), n);
-        } else {
-          streamCrc.update(in.nioBuffer(in.readerIndex(), n));
-        }
-        in.skipBytes(n);
-      }
-      bodyFilled += n;
-      if (bodyFilled == requestLength) finish(ctx);
-    }
-
-    private void finish(ChannelHandlerContext ctx) {
-      bodyFilled = -1;
-      frameWhole();
-      switch (kind) {
-        case EchoProtocol.REQUEST -> {
-          ByteBuf response = ctx.alloc().buffer(responseLength);
-          for (int written = 0; written < responseLength; written += requestLength) {
-            response.writeBytes(request, 0, Math.min(requestLength, responseLength - written));
-          }
-          // counted before the answer leaves: a client that reads it and asks for the counters at
-          // once must see it
-          counters.transactions.incrementAndGet();
-          ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
-        }
-        case EchoProtocol.STREAM -> {
-          streamFrames++;
-          streamBytes += requestLength;
-          counters.transactions.incrementAndGet();
-        }
-        case EchoProtocol.ACKNOWLEDGE -> {
-          byte[] ack = EchoProtocol.Ack.of(streamFrames, streamCrc, streamBytes).encode();
-          streamFrames = 0;
-          streamBytes = 0;
-          streamCrc.reset();
-          ctx.writeAndFlush(ctx.alloc().buffer(ack.length).writeBytes(ack))
-              .addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
-        }
-        case EchoProtocol.COUNTERS -> {
-          byte[] json = counters.json().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-          ctx.writeAndFlush(
-                  ctx.alloc().buffer(4 + json.length).writeInt(json.length).writeBytes(json))
-              .addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
-        }
-        default -> throw new IllegalStateException("unreachable: kinds are checked in readHeader");
-      }
-    }
-
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
-      if (event instanceof IdleStateEvent) {
-        counters.timeouts.incrementAndGet();
-        ctx.close();
-      } else if (event instanceof SslHandshakeCompletionEvent done) {
-        if (done.isSuccess()) {
-          counters.handshakes.incrementAndGet();
-          SslHandler ssl = ctx.pipeline().get(SslHandler.class);
-          try {
-            if (ssl != null && ssl.engine().getSession().getPeerCertificates().length > 0)
-              counters.clientCertificates.incrementAndGet();
-          } catch (javax.net.ssl.SSLPeerUnverifiedException none) {
-            // the client presented no certificate (none asked for, or --client-auth want)
-          }
-        } else countHandshakeFailure(ctx);
-      }
-      ctx.fireUserEventTriggered(event);
-    }
-
-    private boolean handshakeCounted;
-
-    private void countHandshakeFailure(ChannelHandlerContext ctx) {
-      if (!handshakeCounted) {
-        handshakeCounted = true;
-        counters.handshakeFailures.incrementAndGet();
-      }
-      ctx.close();
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
-      frameWhole();
-      if (bodyFilled >= 0 || headerFilled > 0) counters.truncated.incrementAndGet();
-      ctx.fireChannelInactive();
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      // A client's garbage, reset or broken record: counted by kind, the connection closed, nothing
-      // else touched.
-      if (cause instanceof NotSslRecordException
-          || cause.getCause() instanceof javax.net.ssl.SSLException) {
-        countHandshakeFailure(ctx);
-      } else if (!(cause instanceof java.io.IOException)) {
-        counters.protocolErrors.incrementAndGet();
-      }
-      ctx.close();
-    }
   }
 
   /**

@@ -9,6 +9,7 @@ import io.pkibench.formats.ades.TwoPhaseSigner;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Workload;
+import java.time.InstantSource;
 import java.util.List;
 
 /**
@@ -31,7 +32,7 @@ final class AdesWorkload implements Workload {
   private final TimeStampResponder tsa;
   private final TimeStampCheck tsaCheck;
   private final Checker checker;
-  private final java.time.InstantSource clock;
+  private final InstantSource clock;
 
   AdesWorkload(
       TwoPhaseSigner.Format format,
@@ -42,7 +43,7 @@ final class AdesWorkload implements Workload {
       TimeStampResponder tsa,
       TimeStampCheck tsaCheck,
       Checker checker,
-      java.time.InstantSource clock) {
+      InstantSource clock) {
     this.format = format;
     this.signers = List.copyOf(signers);
     this.document = document;

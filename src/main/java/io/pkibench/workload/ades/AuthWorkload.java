@@ -10,8 +10,13 @@ import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.Signature;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -68,14 +73,14 @@ public final class AuthWorkload implements Workload {
 
     @Override
     public List<String> problems(Params params, String keys) {
-      List<String> problems = new java.util.ArrayList<>();
+      List<String> problems = new ArrayList<>();
       String url = params.get("ocsp");
       boolean ocsp = params.get("revocation").equals(CertificateLogin.Revocation.OCSP.flag);
       if (!url.isBlank() && !ocsp)
         problems.add("-p ocsp=" + url + ": only with -p revocation=ocsp");
       if (!url.isBlank()) {
         try {
-          java.net.URI uri = java.net.URI.create(url);
+          URI uri = URI.create(url);
           if (uri.getHost() == null || !"http".equalsIgnoreCase(uri.getScheme()))
             problems.add("-p ocsp=" + url + ": give the responder's http:// URL");
         } catch (IllegalArgumentException e) {
@@ -87,8 +92,8 @@ public final class AuthWorkload implements Workload {
         if (url.isBlank())
           problems.add("-p ocsp-responder=" + responder + ": only with -p ocsp=URL");
         try {
-          PemKeys.certificate(java.nio.file.Files.readAllBytes(java.nio.file.Path.of(responder)));
-        } catch (java.io.IOException e) {
+          PemKeys.certificate(Files.readAllBytes(Path.of(responder)));
+        } catch (IOException e) {
           problems.add(
               "-p ocsp-responder="
                   + responder
@@ -124,13 +129,12 @@ public final class AuthWorkload implements Workload {
         X509Certificate certificate =
             responder.isBlank()
                 ? null
-                : PemKeys.certificate(
-                    java.nio.file.Files.readAllBytes(java.nio.file.Path.of(responder)));
+                : PemKeys.certificate(Files.readAllBytes(Path.of(responder)));
         return new AuthWorkload(
             Signers.of(context, params),
             CertificateLogin.withOcspResponder(
                 context.pki().get(),
-                new CertificateLogin.OutsideResponder(java.net.URI.create(url), certificate)));
+                new CertificateLogin.OutsideResponder(URI.create(url), certificate)));
       }
       return new AuthWorkload(
           Signers.of(context, params),

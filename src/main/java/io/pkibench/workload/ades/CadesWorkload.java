@@ -8,6 +8,7 @@ import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
+import java.io.IOException;
 import java.security.cert.X509Certificate;
 import java.util.List;
 
@@ -65,7 +66,7 @@ public final class CadesWorkload {
     }
 
     private static AdesWorkload.Checker checker(
-        WorkloadContext context, Params params, boolean timestamped) throws java.io.IOException {
+        WorkloadContext context, Params params, boolean timestamped) throws IOException {
       if (!context.verify()) return null;
       if (!timestamped) return CadesVerifier::check;
       X509Certificate anchor = Signers.tsaTrustAnchor(context, params);

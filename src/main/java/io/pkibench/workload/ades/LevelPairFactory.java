@@ -3,6 +3,8 @@ package io.pkibench.workload.ades;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.WorkloadFactory;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The B-B and B-T members of one AdES form ({@code cades}/{@code cades-t}, {@code pades}/{@code
@@ -37,26 +39,26 @@ abstract class LevelPairFactory implements WorkloadFactory {
    * The B-T level's TSA parameters ({@code -p tsa}, {@code -p tsa-trust}) after the form's own; the
    * B-B level has none.
    */
-  java.util.List<ParamSpec> withTsa(java.util.List<ParamSpec> own) {
+  List<ParamSpec> withTsa(List<ParamSpec> own) {
     if (!timestamped) return own;
-    java.util.List<ParamSpec> all = new java.util.ArrayList<>(own);
+    List<ParamSpec> all = new ArrayList<>(own);
     all.add(Signers.TSA);
     all.add(Signers.TSA_TRUST);
-    return java.util.List.copyOf(all);
+    return List.copyOf(all);
   }
 
   @Override
-  public java.util.List<String> problems(Params params, String keys) {
-    return timestamped ? Signers.tsaProblems(params) : java.util.List.of();
+  public List<String> problems(Params params, String keys) {
+    return timestamped ? Signers.tsaProblems(params) : List.of();
   }
 
   @Override
-  public java.util.List<String> notes(Params params) {
-    return timestamped ? Signers.tsaNotes(params) : java.util.List.of();
+  public List<String> notes(Params params) {
+    return timestamped ? Signers.tsaNotes(params) : List.of();
   }
 
   @Override
-  public java.util.List<String> services(Params params) {
-    return timestamped ? Signers.tsaServices(params) : java.util.List.of();
+  public List<String> services(Params params) {
+    return timestamped ? Signers.tsaServices(params) : List.of();
   }
 }

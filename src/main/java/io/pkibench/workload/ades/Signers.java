@@ -13,6 +13,7 @@ import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.WorkloadContext;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -75,7 +76,7 @@ public final class Signers {
    * The root the in-process TSA's certificate must chain to for a B-T check to pass: the test
    * PKI's, taken from the PKI rather than from the token, which would vouch for itself.
    */
-  public static java.security.cert.X509Certificate tsaTrustAnchor(WorkloadContext context) {
+  public static X509Certificate tsaTrustAnchor(WorkloadContext context) {
     return context.pki().get().certificate("root-ca");
   }
 
@@ -88,7 +89,7 @@ public final class Signers {
       throws GeneralSecurityException {
     return params.get(TSA.name()).isBlank()
         ? tsa(context)
-        : new HttpTimeStampResponder(java.net.URI.create(params.get(TSA.name())));
+        : new HttpTimeStampResponder(URI.create(params.get(TSA.name())));
   }
 
   /**
@@ -133,7 +134,7 @@ public final class Signers {
     String trust = params.get(TSA_TRUST.name());
     if (!url.isBlank()) {
       try {
-        java.net.URI uri = java.net.URI.create(url);
+        URI uri = URI.create(url);
         if (uri.getHost() == null
             || !(uri.getScheme().equalsIgnoreCase("http")
                 || uri.getScheme().equalsIgnoreCase("https"))) {

@@ -2,6 +2,7 @@ package io.pkibench.workload.api;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -73,7 +74,7 @@ public final class Params {
    * size.
    */
   public static int parseBytes(String text) {
-    String v = text.trim().toLowerCase(java.util.Locale.ROOT);
+    String v = text.trim().toLowerCase(Locale.ROOT);
     long multiplier = 1;
     if (v.endsWith("k")) multiplier = 1024;
     else if (v.endsWith("m")) multiplier = 1024 * 1024;

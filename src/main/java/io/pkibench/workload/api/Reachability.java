@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Optional;
+import javax.net.ssl.SSLException;
 
 /**
  * Whether a service's http(s) URL answers an HTTP request now: checked before a server starts that
@@ -45,7 +46,7 @@ public final class Reachability {
           HttpRequest.newBuilder(uri).timeout(within).GET().build(),
           HttpResponse.BodyHandlers.discarding());
       return Optional.empty();
-    } catch (javax.net.ssl.SSLException e) {
+    } catch (SSLException e) {
       return Optional
           .empty(); // it answered the handshake; whether it is trusted is for the caller's own
       // client to say

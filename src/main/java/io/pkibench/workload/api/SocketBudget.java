@@ -1,5 +1,6 @@
 package io.pkibench.workload.api;
 
+import com.sun.management.UnixOperatingSystemMXBean;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -27,8 +28,7 @@ public record SocketBudget(long openFiles, int ephemeralPorts) {
    */
   public static SocketBudget ofThisProcess() {
     long files = Long.MAX_VALUE;
-    if (ManagementFactory.getOperatingSystemMXBean()
-        instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
+    if (ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean unix) {
       files = unix.getMaxFileDescriptorCount();
     }
     return new SocketBudget(files, portsIn(Path.of("/proc/sys/net/ipv4/ip_local_port_range")));

@@ -2,6 +2,8 @@ package io.pkibench.workload.api;
 
 import io.pkibench.keys.KeySource;
 import io.pkibench.pki.TestPki;
+import java.time.InstantSource;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -14,21 +16,21 @@ public record WorkloadContext(
     KeySource keys,
     boolean verify,
     Supplier<TestPki> pki,
-    java.time.InstantSource clock,
-    java.util.Map<String, String> env) {
+    InstantSource clock,
+    Map<String, String> env) {
   public WorkloadContext {
-    env = env == null ? java.util.Map.of() : java.util.Map.copyOf(env);
+    env = env == null ? Map.of() : Map.copyOf(env);
   }
 
   /** With no environment: a parameter that names an environment variable finds it unset. */
   public WorkloadContext(
-      KeySource keys, boolean verify, Supplier<TestPki> pki, java.time.InstantSource clock) {
-    this(keys, verify, pki, clock, java.util.Map.of());
+      KeySource keys, boolean verify, Supplier<TestPki> pki, InstantSource clock) {
+    this(keys, verify, pki, clock, Map.of());
   }
 
   /** With the system clock (tests and tools that run outside a session). */
   public WorkloadContext(KeySource keys, boolean verify, Supplier<TestPki> pki) {
-    this(keys, verify, pki, java.time.InstantSource.system());
+    this(keys, verify, pki, InstantSource.system());
   }
 
   /** For workloads that need no test PKI beyond their keys. */

@@ -14,6 +14,7 @@ import io.pkibench.workload.ades.TimestampWorkload;
 import io.pkibench.workload.ades.XadesWorkload;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.SocketBudget;
 import io.pkibench.workload.api.Suggestions;
 import io.pkibench.workload.api.WorkloadFactory;
 import io.pkibench.workload.dss.DssServerSignWorkload;
@@ -38,6 +39,7 @@ import io.pkibench.workload.tls.HandshakeWorkload;
 import io.pkibench.workload.tls.HoldWorkload;
 import io.pkibench.workload.tls.HttpsWorkload;
 import io.pkibench.workload.tls.TlsWorkload;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -107,7 +109,7 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
    * forked child.
    */
   public List<String> problems(Plan plan) {
-    List<String> problems = new java.util.ArrayList<>(plan.problems());
+    List<String> problems = new ArrayList<>(plan.problems());
     for (WorkloadSpec spec : plan.workloads()) problems.addAll(problems(spec));
     if (problems.isEmpty()) problems.addAll(workerProblems(plan));
     return problems.stream().distinct().toList();
@@ -129,7 +131,7 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
                   ? "--concurrency " + workers + " (the workers serving --stages)"
                   : "--stages (" + workers + " workers at its highest)";
         };
-    List<String> problems = new java.util.ArrayList<>();
+    List<String> problems = new ArrayList<>();
     for (WorkloadSpec spec : plan.workloads()) {
       factoryOf(spec)
           .ifPresent(
@@ -146,7 +148,7 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
   /** The problems of one workload as it is asked for; empty when it can be created. */
   public List<String> problems(WorkloadSpec spec) {
     if (spec.mix() != null) return mixProblems(spec);
-    List<String> problems = new java.util.ArrayList<>();
+    List<String> problems = new ArrayList<>();
     WorkloadFactory factory = find(spec.name()).orElse(null);
     if (factory == null) {
       problems.add(
@@ -190,9 +192,9 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
    * workload, the number needed and the way out (empty: they fit). Workloads run one after another,
    * so the largest level of each counts.
    */
-  public List<String> socketProblems(Plan plan, io.pkibench.workload.api.SocketBudget budget) {
+  public List<String> socketProblems(Plan plan, SocketBudget budget) {
     int workers = plan.load().levels().stream().mapToInt(LevelLoad::workers).max().orElse(0);
-    List<String> problems = new java.util.ArrayList<>();
+    List<String> problems = new ArrayList<>();
     for (WorkloadSpec spec : plan.workloads()) {
       factoryOf(spec)
           .ifPresent(
@@ -218,7 +220,7 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
    * once.
    */
   private List<String> mixProblems(WorkloadSpec spec) {
-    List<String> problems = new java.util.ArrayList<>(spec.mix().problems("--mix"));
+    List<String> problems = new ArrayList<>(spec.mix().problems("--mix"));
     for (MixSpec.Member m : spec.mix().members()) {
       WorkloadFactory factory = find(m.name()).orElse(null);
       if (factory == null) {
@@ -249,7 +251,7 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
    */
   public Optional<WorkloadFactory> factoryOf(WorkloadSpec spec) {
     if (spec.mix() == null) return find(spec.name());
-    List<WorkloadFactory> members = new java.util.ArrayList<>();
+    List<WorkloadFactory> members = new ArrayList<>();
     for (MixSpec.Member m : spec.mix().members()) {
       Optional<WorkloadFactory> f = find(m.name());
       if (f.isEmpty()) return Optional.empty();

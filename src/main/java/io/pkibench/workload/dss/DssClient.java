@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 import javax.net.ssl.SSLContext;
@@ -92,11 +93,7 @@ final class DssClient implements AutoCloseable {
   /** The start of a body on one line, for a reason. */
   private static String shown(byte[] body) {
     String text =
-        new String(
-                body,
-                0,
-                Math.min(body.length, SHOWN_CHARS * 2),
-                java.nio.charset.StandardCharsets.UTF_8)
+        new String(body, 0, Math.min(body.length, SHOWN_CHARS * 2), StandardCharsets.UTF_8)
             .replaceAll("\\s+", " ")
             .strip();
     if (text.isEmpty()) return "(empty body)";

@@ -13,6 +13,7 @@ import eu.europa.esig.dss.ws.signature.dto.SignOneDocumentDTO;
 import eu.europa.esig.dss.ws.signature.dto.parameters.RemoteBLevelParameters;
 import eu.europa.esig.dss.ws.signature.dto.parameters.RemoteSignatureParameters;
 import io.pkibench.formats.ades.AdesChecks;
+import io.pkibench.formats.ades.SamplePdf;
 import io.pkibench.formats.ades.TwoPhaseSigner;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.pki.KeyAlgorithm;
@@ -23,6 +24,7 @@ import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
+import java.io.IOException;
 import java.security.Signature;
 import java.security.cert.X509Certificate;
 import java.time.InstantSource;
@@ -138,7 +140,7 @@ public final class DssSigningWorkload implements Workload {
       boolean pdf = isCades() && params.get("document").equals("pdf");
       byte[] content =
           pdf
-              ? io.pkibench.formats.ades.SamplePdf.generate()
+              ? SamplePdf.generate()
               : AdesChecks.sampleDocument(format, sized ? params.bytes("size") : 0);
       SignaturePackaging packaging =
           switch (format) {
@@ -205,8 +207,7 @@ public final class DssSigningWorkload implements Workload {
             "signature/one-document/getDataToSign",
             new DataToSignOneDocumentDTO(document, parameters),
             ToBeSignedDTO.class);
-    if (toSign.getBytes() == null)
-      throw new java.io.IOException("getDataToSign answered no bytes to sign");
+    if (toSign.getBytes() == null) throw new IOException("getDataToSign answered no bytes to sign");
     SignatureAlgorithm algorithm =
         SignatureAlgorithm.forJAVA(KeyAlgorithm.signatureAlgorithmFor(key.publicKey()));
     Signature signer = Signature.getInstance(algorithm.getJCEId(), key.provider());
@@ -219,7 +220,7 @@ public final class DssSigningWorkload implements Workload {
                 document, parameters, new SignatureValueDTO(algorithm, signer.sign())),
             RemoteDocument.class);
     if (signed.getBytes() == null || signed.getBytes().length == 0)
-      throw new java.io.IOException("signDocument answered no document");
+      throw new IOException("signDocument answered no document");
     if (verify) AdesChecks.check(format, signed.getBytes(), content, key, tsaTrustAnchor);
     return signed.getBytes();
   }

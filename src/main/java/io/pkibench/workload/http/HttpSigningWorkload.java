@@ -19,15 +19,29 @@ import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
 import io.pkibench.workload.tls.WorkerClients;
+import java.io.IOException;
 import java.math.BigInteger;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.Signature;
+import java.security.SignatureException;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
 import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
+import org.bouncycastle.cert.X509CertificateHolder;
+import org.bouncycastle.cms.CMSProcessableByteArray;
+import org.bouncycastle.cms.CMSSignedData;
+import org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.bouncycastle.tsp.TimeStampRequest;
 import org.bouncycastle.tsp.TimeStampRequestGenerator;
 
@@ -48,7 +62,7 @@ public final class HttpSigningWorkload implements Workload {
   /**
    * The root the signing service's TSA must chain to (its B-T time-stamps are checked against it).
    */
-  private final java.security.cert.X509Certificate tsaTrustAnchor;
+  private final X509Certificate tsaTrustAnchor;
 
   /**
    * http:timestamp's check of each reply: tsp's, its tokens chained to {@code tsaTrustAnchor} under
@@ -76,15 +90,14 @@ public final class HttpSigningWorkload implements Workload {
    */
   private WorkerClients.Identities loginIdentities;
 
-  private java.security.cert.X509Certificate root;
+  private X509Certificate root;
   private URI base;
 
   /**
    * Each worker's own client (its connections present its certificate), made when the worker first
    * asks for an operation.
    */
-  private final java.util.Map<Integer, SigningServiceClient> workerClients =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<Integer, SigningServiceClient> workerClients = new ConcurrentHashMap<>();
 
   private HttpSigningWorkload(
       String kind,
@@ -94,7 +107,7 @@ public final class HttpSigningWorkload implements Workload {
       byte[] document,
       String packaging,
       boolean verify,
-      java.security.cert.X509Certificate tsaTrustAnchor)
+      X509Certificate tsaTrustAnchor)
       throws Exception {
     this.kind = kind;
     this.format = format;
@@ -248,8 +261,7 @@ public final class HttpSigningWorkload implements Workload {
                   + " needs -p client=NAME: the test-PKI identity (e.g. tls-client) whose issuer and key type"
                   + " the certificates the workers present over mutual TLS take");
         }
-      } else if (!identities.isEmpty()
-          && !java.nio.file.Files.isDirectory(java.nio.file.Path.of(identities))) {
+      } else if (!identities.isEmpty() && !Files.isDirectory(Path.of(identities))) {
         problems.add(
             "-p identities="
                 + identities
@@ -272,7 +284,7 @@ public final class HttpSigningWorkload implements Workload {
             "--target: give the signing service's URL, e.g. --target https://127.0.0.1:8443 (start one with 'pkibench serve signer')");
       }
       URI base = URI.create(target.endsWith("/") ? target : target + "/");
-      java.security.cert.X509Certificate root = context.pki().get().certificate("root-ca");
+      X509Certificate root = context.pki().get().certificate("root-ca");
       String clientAlias = params.get(CLIENT);
       SigningServiceClient client =
           new SigningServiceClient(
@@ -326,7 +338,7 @@ public final class HttpSigningWorkload implements Workload {
     private static SigningKey clientKey(WorkloadContext context, String alias) {
       try {
         return context.keys().key(alias);
-      } catch (java.security.GeneralSecurityException | RuntimeException e) {
+      } catch (GeneralSecurityException | RuntimeException e) {
         throw new IllegalArgumentException(
             "-p client="
                 + alias
@@ -342,12 +354,11 @@ public final class HttpSigningWorkload implements Workload {
      * The root the service's B-T time-stamps must chain to: {@code -p tsa-trust}'s when the service
      * uses an outside TSA.
      */
-    private java.security.cert.X509Certificate tsaTrustAnchor(
-        WorkloadContext context, Params params) throws java.io.IOException {
+    private X509Certificate tsaTrustAnchor(WorkloadContext context, Params params)
+        throws IOException {
       if (!stamped() || params.get("tsa-trust").isBlank()) return Signers.tsaTrustAnchor(context);
       return CertificateTrust.of(
-              PemKeys.certificates(
-                  java.nio.file.Files.readAllBytes(java.nio.file.Path.of(params.get("tsa-trust")))))
+              PemKeys.certificates(Files.readAllBytes(Path.of(params.get("tsa-trust")))))
           .anchor();
     }
   }
@@ -417,17 +428,15 @@ public final class HttpSigningWorkload implements Workload {
    * sent.
    */
   private void checkCms(byte[] signed, SigningKey key) throws Exception {
-    var data =
-        new org.bouncycastle.cms.CMSSignedData(
-            new org.bouncycastle.cms.CMSProcessableByteArray(document), signed);
+    var data = new CMSSignedData(new CMSProcessableByteArray(document), signed);
     var signer = data.getSignerInfos().getSigners().iterator().next();
     // from the certificate's bytes: BouncyCastle takes no other provider's ML-DSA key object
     var verifier =
-        new org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder()
+        new JcaSimpleSignerInfoVerifierBuilder()
             .setProvider(BC)
-            .build(new org.bouncycastle.cert.X509CertificateHolder(key.certificate().getEncoded()));
+            .build(new X509CertificateHolder(key.certificate().getEncoded()));
     if (!signer.verify(verifier))
-      throw new java.security.SignatureException(
+      throw new SignatureException(
           "the service's CMS SignedData does not verify under " + key.alias());
   }
 
@@ -447,10 +456,10 @@ public final class HttpSigningWorkload implements Workload {
             "api/auth/" + started.get("token").asText() + "/finish",
             new LoginRequest(chain, Base64.getEncoder().encodeToString(signer.sign())));
     if (!answer.path("valid").asBoolean())
-      throw new java.io.IOException("login answered without valid=true: " + answer);
+      throw new IOException("login answered without valid=true: " + answer);
     String subject = key.certificate().getSubjectX500Principal().getName();
     if (own && answer.has("subject") && !answer.get("subject").asText().equals(subject)) {
-      throw new java.io.IOException(
+      throw new IOException(
           "login as " + subject + " answered for " + answer.get("subject").asText());
     }
   }
@@ -496,7 +505,6 @@ public final class HttpSigningWorkload implements Workload {
 
   record LoginRequest(List<String> certificates, String signature) {}
 
-  private static final org.bouncycastle.jce.provider.BouncyCastleProvider BC =
-      new org.bouncycastle.jce.provider.BouncyCastleProvider();
-  private static final byte[] EMPTY = "{}".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final BouncyCastleProvider BC = new BouncyCastleProvider();
+  private static final byte[] EMPTY = "{}".getBytes(StandardCharsets.US_ASCII);
 }

@@ -1,5 +1,6 @@
 package io.pkibench.workload.http;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -53,7 +54,7 @@ final class SigningServiceClient implements AutoCloseable {
     }
     try {
       return JSON.readTree(reply.body());
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       // said without the path (it carries the token: one cause per operation) and without Jackson's
       // location
       throw new IOException(

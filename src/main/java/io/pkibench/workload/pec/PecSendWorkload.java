@@ -14,9 +14,11 @@ import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -157,7 +159,7 @@ public final class PecSendWorkload implements WorkloadFactory {
   private static int[] mix(String text, int providers) {
     if (text.isBlank()) {
       int[] equal = new int[providers];
-      java.util.Arrays.fill(equal, 1);
+      Arrays.fill(equal, 1);
       return equal;
     }
     String[] parts = text.split(":");
@@ -179,7 +181,7 @@ public final class PecSendWorkload implements WorkloadFactory {
     List<Route> routes = Route.parse(params.get(ParamSpec.TARGET));
     int[] mix = mix(params.get("mix"), routes.size());
     // message n goes from the provider whose turn it is in a cycle of sum(mix) messages
-    int[] turn = new int[java.util.Arrays.stream(mix).sum()];
+    int[] turn = new int[Arrays.stream(mix).sum()];
     for (int i = 0, k = 0; i < mix.length; i++) for (int j = 0; j < mix[i]; j++) turn[k++] = i;
     SizeRange sizes = SizeRange.parse(params.get("size"));
     long timeoutNanos = Durations.parse(params.get("timeout")).toNanos();
@@ -197,7 +199,7 @@ public final class PecSendWorkload implements WorkloadFactory {
       PecLogin login = PecLogin.testUser(context.pki().get(), user(r.domain(), 1));
       senders.add(new PecSender(r.host(), r.port(), context.clock(), from -> login));
     }
-    java.nio.file.Files.createDirectories(sentFile.toAbsolutePath().getParent());
+    Files.createDirectories(sentFile.toAbsolutePath().getParent());
     // Message-IDs unique to this run: a provider drops a Message-ID it has seen as a resubmission
     String run =
         Long.toString(context.clock().millis(), 36)

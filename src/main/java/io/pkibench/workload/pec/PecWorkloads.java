@@ -19,6 +19,7 @@ import jakarta.mail.internet.MimeMessage;
 import jakarta.mail.internet.MimeMultipart;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.security.PublicKey;
 import java.security.Signature;
 import java.util.ArrayList;
 import java.util.List;
@@ -251,7 +252,7 @@ public final class PecWorkloads {
       byte[] verified = sending ? null : signedPart(pair.envelope("ceiling-envelope"));
       SigningKey sender = context.keys().key(params.get("provider1"));
       SigningKey key = sending ? sender : context.keys().key(params.get("provider2"));
-      java.security.PublicKey peer = sender.publicKey();
+      PublicKey peer = sender.publicKey();
       byte[] peerSignature;
       if (verified != null) {
         Signature s = Signature.getInstance("SHA256withRSA", sender.provider());

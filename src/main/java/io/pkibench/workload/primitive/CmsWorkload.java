@@ -9,10 +9,15 @@ import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
 import java.security.GeneralSecurityException;
+import java.security.Signature;
 import java.security.SignatureException;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
+import org.bouncycastle.cert.X509CertificateHolder;
 import org.bouncycastle.cert.jcajce.JcaCertStore;
 import org.bouncycastle.cms.CMSProcessableByteArray;
 import org.bouncycastle.cms.CMSSignedData;
@@ -21,6 +26,8 @@ import org.bouncycastle.cms.SignerInformation;
 import org.bouncycastle.cms.jcajce.JcaSignerInfoGeneratorBuilder;
 import org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
+import org.bouncycastle.operator.ContentSigner;
+import org.bouncycastle.operator.DefaultSignatureAlgorithmIdentifierFinder;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.bouncycastle.operator.jcajce.JcaDigestCalculatorProviderBuilder;
 
@@ -113,22 +120,19 @@ public final class CmsWorkload implements Workload {
    * ACCP names only the family ("ML-DSA"), the key fixing the set: its signature, under the set's
    * identifier as BouncyCastle's finder gives it (RFC 9882: the OID, no parameters).
    */
-  private org.bouncycastle.operator.ContentSigner familySigner() throws GeneralSecurityException {
-    var identifier =
-        new org.bouncycastle.operator.DefaultSignatureAlgorithmIdentifierFinder()
-            .find(contentSignature());
-    java.security.Signature signature =
-        java.security.Signature.getInstance(algorithm.signatureAlgorithm, key.provider());
+  private ContentSigner familySigner() throws GeneralSecurityException {
+    var identifier = new DefaultSignatureAlgorithmIdentifierFinder().find(contentSignature());
+    Signature signature = Signature.getInstance(algorithm.signatureAlgorithm, key.provider());
     signature.initSign(key.privateKey());
-    var buffer = new java.io.ByteArrayOutputStream();
-    return new org.bouncycastle.operator.ContentSigner() {
+    var buffer = new ByteArrayOutputStream();
+    return new ContentSigner() {
       @Override
-      public org.bouncycastle.asn1.x509.AlgorithmIdentifier getAlgorithmIdentifier() {
+      public AlgorithmIdentifier getAlgorithmIdentifier() {
         return identifier;
       }
 
       @Override
-      public java.io.OutputStream getOutputStream() {
+      public OutputStream getOutputStream() {
         return buffer;
       }
 
@@ -138,7 +142,7 @@ public final class CmsWorkload implements Workload {
           signature.update(buffer.toByteArray());
           buffer.reset();
           return signature.sign();
-        } catch (java.security.SignatureException e) {
+        } catch (SignatureException e) {
           throw new IllegalStateException(
               algorithm.flag
                   + " signing by "
@@ -157,8 +161,7 @@ public final class CmsWorkload implements Workload {
     var certificates = data.getCertificates();
     for (SignerInformation signer : data.getSignerInfos().getSigners()) {
       var holder =
-          (org.bouncycastle.cert.X509CertificateHolder)
-              certificates.getMatches(signer.getSID()).iterator().next();
+          (X509CertificateHolder) certificates.getMatches(signer.getSID()).iterator().next();
       if (!signer.verify(new JcaSimpleSignerInfoVerifierBuilder().setProvider(BC).build(holder))) {
         throw new SignatureException(
             "the CMS signature (" + signer.getEncryptionAlgOID() + ") does not verify");

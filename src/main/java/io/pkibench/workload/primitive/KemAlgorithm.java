@@ -1,6 +1,7 @@
 package io.pkibench.workload.primitive;
 
 import io.pkibench.keys.Services;
+import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyPair;
@@ -16,6 +17,10 @@ import java.util.Locale;
 import javax.crypto.DecapsulateException;
 import javax.crypto.KEM;
 import javax.crypto.KeyAgreement;
+import org.bouncycastle.asn1.ASN1OctetString;
+import org.bouncycastle.asn1.ASN1Primitive;
+import org.bouncycastle.asn1.ASN1Sequence;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 
 /**
  * The key encapsulation mechanisms of the {@code kem} workload, named as on the command line: FIPS
@@ -100,15 +105,12 @@ public enum KemAlgorithm {
    */
   static byte[] expandedKeyForm(byte[] pkcs8) throws GeneralSecurityException {
     try {
-      var info = org.bouncycastle.asn1.pkcs.PrivateKeyInfo.getInstance(pkcs8);
-      var inner =
-          org.bouncycastle.asn1.ASN1Primitive.fromByteArray(info.getPrivateKey().getOctets());
-      if (!(inner instanceof org.bouncycastle.asn1.ASN1Sequence both) || both.size() != 2)
-        return pkcs8;
-      var expanded = org.bouncycastle.asn1.ASN1OctetString.getInstance(both.getObjectAt(1));
-      return new org.bouncycastle.asn1.pkcs.PrivateKeyInfo(info.getPrivateKeyAlgorithm(), expanded)
-          .getEncoded();
-    } catch (java.io.IOException | IllegalArgumentException e) {
+      var info = PrivateKeyInfo.getInstance(pkcs8);
+      var inner = ASN1Primitive.fromByteArray(info.getPrivateKey().getOctets());
+      if (!(inner instanceof ASN1Sequence both) || both.size() != 2) return pkcs8;
+      var expanded = ASN1OctetString.getInstance(both.getObjectAt(1));
+      return new PrivateKeyInfo(info.getPrivateKeyAlgorithm(), expanded).getEncoded();
+    } catch (IOException | IllegalArgumentException e) {
       return pkcs8; // not ASN.1 we know: let the key factory say what it thinks
     }
   }

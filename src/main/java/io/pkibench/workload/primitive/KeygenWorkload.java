@@ -7,12 +7,15 @@ import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
+import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.Provider;
 import java.security.Signature;
 import java.security.SignatureException;
 import java.security.spec.ECGenParameterSpec;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import javax.crypto.KeyGenerator;
 import javax.crypto.SecretKey;
@@ -64,7 +67,7 @@ public final class KeygenWorkload implements Workload {
   private static final List<String> ALGORITHMS;
 
   static {
-    var names = new java.util.ArrayList<String>();
+    var names = new ArrayList<String>();
     for (String a : KeyAlgorithm.flags()) names.add(a);
     for (String a : KemAlgorithm.flags()) names.add(a);
     names.add("aes256");
@@ -72,7 +75,7 @@ public final class KeygenWorkload implements Workload {
   }
 
   private static boolean isKem(String alg) {
-    return java.util.Arrays.asList(KemAlgorithm.flags()).contains(alg);
+    return Arrays.asList(KemAlgorithm.flags()).contains(alg);
   }
 
   /** The JCA name of the key pair generator. */
@@ -104,10 +107,10 @@ public final class KeygenWorkload implements Workload {
         KeyPair pair = generator.generateKeyPair();
         if (verify) {
           var sent = kem.encapsulator(pair.getPublic(), provider).encapsulate();
-          if (!java.util.Arrays.equals(
+          if (!Arrays.equals(
               sent.sharedSecret(),
               kem.decapsulator(pair.getPrivate(), provider).decapsulate(sent.ciphertext()))) {
-            throw new java.security.GeneralSecurityException(
+            throw new GeneralSecurityException(
                 "a freshly generated "
                     + alg
                     + " key pair does not decapsulate what it encapsulated");

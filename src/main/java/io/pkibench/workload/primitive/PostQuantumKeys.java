@@ -3,6 +3,7 @@ package io.pkibench.workload.primitive;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.pki.KeyAlgorithm;
 import java.security.GeneralSecurityException;
+import java.security.InvalidKeyException;
 import java.security.KeyFactory;
 import java.security.Provider;
 import java.security.PublicKey;
@@ -45,7 +46,7 @@ final class PostQuantumKeys {
     // ECDSA and Ed25519 have no other set here: an RSA key makes initVerify refuse, which is the
     // counted failure wanted
     if (!other.isPostQuantum() && other.isRsa() && !algorithm.isRsa()) {
-      throw new java.security.InvalidKeyException(
+      throw new InvalidKeyException(
           algorithm.flag
               + " has no other parameter set; -p input=other-set is for ml-dsa, slh-dsa and rsa");
     }

@@ -12,6 +12,7 @@ import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
 import java.security.Signature;
 import java.security.SignatureException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -48,7 +49,7 @@ public final class VerifyWorkload implements Workload {
 
     @Override
     public List<ParamSpec> params() {
-      List<ParamSpec> params = new java.util.ArrayList<>(new SignWorkload.Factory().params());
+      List<ParamSpec> params = new ArrayList<>(new SignWorkload.Factory().params());
       params.add(
           ParamSpec.choice(
               "input",

@@ -18,9 +18,18 @@ import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.Provider;
+import java.security.PublicKey;
+import java.security.SecureRandom;
+import java.security.Signature;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
+import javax.crypto.Cipher;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The rsfn study's operations on a payload of {@code size} bytes: {@code rsfn-pack} packs it from
@@ -39,7 +48,7 @@ public final class RsfnWorkloads {
   abstract static class Factory implements WorkloadFactory {
     @Override
     public List<String> problems(Params params, String keys) {
-      List<String> problems = new java.util.ArrayList<>();
+      List<String> problems = new ArrayList<>();
       int size = Params.parseBytes(params.get("size"));
       if (size < 1 || size > Protocol3.DEFAULT_MAX_PAYLOAD_BYTES)
         problems.add("-p size=" + params.get("size") + ": give 1 byte to 64m, e.g. 1024 or 64k");
@@ -99,7 +108,7 @@ public final class RsfnWorkloads {
    */
   public static byte[] payload(int size) {
     StringBuilder s = new StringBuilder(size + 128);
-    java.util.SplittableRandom random = new java.util.SplittableRandom(1024);
+    SplittableRandom random = new SplittableRandom(1024);
     s.append("<?xml version=\"1.0\"?><DOC xmlns=\"http://www.bcb.gov.br/SPB/STR0008.xsd\">");
     while (s.length() < size)
       s.append("<Grupo><NumCtrlIF>")
@@ -245,7 +254,7 @@ public final class RsfnWorkloads {
 
     @Override
     public List<ParamSpec> params() {
-      List<ParamSpec> list = new java.util.ArrayList<>(super.params());
+      List<ParamSpec> list = new ArrayList<>(super.params());
       list.add(ParamSpec.free("pool", "64", "how many different envelopes to unpack in turn"));
       return list;
     }
@@ -304,28 +313,26 @@ public final class RsfnWorkloads {
     public Workload create(WorkloadContext context, Params params) throws Exception {
       int size = params.bytes("size");
       SigningKey sender = context.keys().key(params.get("from"));
-      java.security.PublicKey recipient = context.keys().key(params.get("to")).publicKey();
-      java.security.Provider local = context.keys().provider("Cipher", "AES/GCM/NoPadding");
+      PublicKey recipient = context.keys().key(params.get("to")).publicKey();
+      Provider local = context.keys().provider("Cipher", "AES/GCM/NoPadding");
       byte[] payload = payload(size);
-      java.security.SecureRandom random = new java.security.SecureRandom();
+      SecureRandom random = new SecureRandom();
       return worker ->
           () -> {
-            java.security.Signature signature =
-                java.security.Signature.getInstance("SHA256withRSA", sender.provider());
+            Signature signature = Signature.getInstance("SHA256withRSA", sender.provider());
             signature.initSign(sender.privateKey());
             signature.update(payload);
             signature.sign();
             byte[] keyAndIv = new byte[44];
             random.nextBytes(keyAndIv);
-            javax.crypto.Cipher aes = javax.crypto.Cipher.getInstance("AES/GCM/NoPadding", local);
+            Cipher aes = Cipher.getInstance("AES/GCM/NoPadding", local);
             aes.init(
-                javax.crypto.Cipher.ENCRYPT_MODE,
-                new javax.crypto.spec.SecretKeySpec(keyAndIv, 0, 32, "AES"),
-                new javax.crypto.spec.GCMParameterSpec(128, keyAndIv, 32, 12));
+                Cipher.ENCRYPT_MODE,
+                new SecretKeySpec(keyAndIv, 0, 32, "AES"),
+                new GCMParameterSpec(128, keyAndIv, 32, 12));
             aes.doFinal(payload);
-            javax.crypto.Cipher rsa =
-                javax.crypto.Cipher.getInstance("RSA/ECB/PKCS1Padding", local);
-            rsa.init(javax.crypto.Cipher.ENCRYPT_MODE, recipient);
+            Cipher rsa = Cipher.getInstance("RSA/ECB/PKCS1Padding", local);
+            rsa.init(Cipher.ENCRYPT_MODE, recipient);
             rsa.doFinal(keyAndIv);
           };
     }

@@ -22,8 +22,10 @@ import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The {@code -p} parameters every TLS client workload takes for its engine, what it trusts and who
@@ -270,7 +272,7 @@ final class ClientTlsParams {
    * certificate's; null when {@code env} is (the checks before a run, which see no environment) and
    * the PKCS#12 password is to come from it: the certificate is read, the key waits for the run.
    */
-  static SigningKey fileIdentity(Params p, java.util.Map<String, String> env) {
+  static SigningKey fileIdentity(Params p, Map<String, String> env) {
     String certFile = p.get(CLIENT_CERT), keyFile = p.get(CLIENT_KEY);
     List<X509Certificate> chain =
         certificates(
@@ -318,7 +320,7 @@ final class ClientTlsParams {
    * The PKCS#12 password from {@code -p client-key-password-file} or the variable {@code -p
    * client-key-password-env} names, or null.
    */
-  private static char[] password(Params p, java.util.Map<String, String> env) {
+  private static char[] password(Params p, Map<String, String> env) {
     String passwordFile = p.get(CLIENT_KEY_PASSWORD_FILE),
         variable = p.get(CLIENT_KEY_PASSWORD_ENV);
     if (!passwordFile.isEmpty()) {
@@ -370,7 +372,7 @@ final class ClientTlsParams {
               + e.getMessage()
               + "); check its password (-p client-key-password-file or -env), or give an unencrypted PEM key");
     } finally {
-      java.util.Arrays.fill(password, '\0');
+      Arrays.fill(password, '\0');
     }
   }
 

@@ -14,11 +14,17 @@ import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
+import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.ByteBuffer;
+import java.security.GeneralSecurityException;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLEngineResult;
@@ -98,7 +104,7 @@ public final class HandshakeWorkload implements Workload {
     @Override
     public List<ParamSpec> params() {
       List<ParamSpec> params =
-          new java.util.ArrayList<>(
+          new ArrayList<>(
               List.of(
                   ParamSpec.free(
                       ParamSpec.TARGET,
@@ -174,7 +180,7 @@ public final class HandshakeWorkload implements Workload {
 
     @Override
     public List<String> problems(Params params, String keys) {
-      List<String> problems = new java.util.ArrayList<>(ClientTlsParams.problems(params));
+      List<String> problems = new ArrayList<>(ClientTlsParams.problems(params));
       problems.addAll(WorkerClients.problems(params));
       if (inMemory(params)) {
         for (String p :
@@ -219,9 +225,7 @@ public final class HandshakeWorkload implements Workload {
       SSLContext serverContext = serverContext(server, root);
       SSLContext clientContext = SSLContext.getInstance("TLS");
       clientContext.init(
-          new javax.net.ssl.KeyManager[] {new SingleKeyManager(client)},
-          TlsContexts.trustManagers(root),
-          null);
+          new KeyManager[] {new SingleKeyManager(client)}, TlsContexts.trustManagers(root), null);
       String suite = params.get("suite");
       if (!suite.isEmpty()
           && !List.of(clientContext.getSupportedSSLParameters().getCipherSuites())
@@ -271,9 +275,9 @@ public final class HandshakeWorkload implements Workload {
 
   private static Workload overSockets(WorkloadContext context, Params params) throws Exception {
     String target = params.get(ParamSpec.TARGET);
-    java.net.URI uri;
+    URI uri;
     try {
-      uri = java.net.URI.create(target);
+      uri = URI.create(target);
     } catch (IllegalArgumentException e) {
       uri = null;
     }
@@ -285,7 +289,7 @@ public final class HandshakeWorkload implements Workload {
           "--target " + target + ": write tls://HOST:PORT, e.g. tls://127.0.0.1:8444");
     }
     if (params.get("protocol").equals("auto")) {
-      Map<String, String> resolved = new java.util.HashMap<>(params.asMap());
+      Map<String, String> resolved = new HashMap<>(params.asMap());
       resolved.put("protocol", protocol(params));
       params = Params.resolve("tls-handshake", new Factory().params(), resolved);
     }
@@ -294,7 +298,7 @@ public final class HandshakeWorkload implements Workload {
         (int) Math.min(Integer.MAX_VALUE, Durations.parse(params.get("timeout")).toMillis());
     return new SocketHandshakeWorkload(
         target,
-        new java.net.InetSocketAddress(uri.getHost(), uri.getPort()),
+        new InetSocketAddress(uri.getHost(), uri.getPort()),
         client.context(),
         Boolean.parseBoolean(params.get("resume")),
         params.get("protocol"),
@@ -303,20 +307,19 @@ public final class HandshakeWorkload implements Workload {
         WorkerClients.of(context, params, client));
   }
 
-  static SigningKey serverKey(TestPki pki, boolean ecdsa)
-      throws java.security.GeneralSecurityException {
+  static SigningKey serverKey(TestPki pki, boolean ecdsa) throws GeneralSecurityException {
     return new SoftwareKeySource(() -> pki, ProviderChoice.JDK)
         .key(ecdsa ? "tls-server-ecdsa-p256" : "tls-server");
   }
 
   /** The server side of the handshake: its key in memory, trusting only the test PKI's root. */
   public static SSLContext serverContext(TestPki pki, boolean ecdsa)
-      throws java.security.GeneralSecurityException {
+      throws GeneralSecurityException {
     return serverContext(serverKey(pki, ecdsa), pki.certificate("root-ca"));
   }
 
   private static SSLContext serverContext(SigningKey server, X509Certificate root)
-      throws java.security.GeneralSecurityException {
+      throws GeneralSecurityException {
     return TlsContexts.withIdentity(server, root);
   }
 

@@ -17,6 +17,7 @@ import io.pkibench.workload.api.SourceAddresses;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
+import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -27,8 +28,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -89,7 +93,7 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
   /** Of those first N, how many opened. */
   private final AtomicLong firstRoundOpened = new AtomicLong();
 
-  private final java.util.Set<Connection> held = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final Set<Connection> held = ConcurrentHashMap.newKeySet();
 
   private HoldWorkload(
       String target,
@@ -370,7 +374,7 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
     private void open() throws IOException {
       try {
         connection =
-            TlsWorkload.connect(
+            Dialer.connect(
                 address,
                 sources.forWorker(worker, portsPerAddress, loopbackTarget),
                 target,
@@ -413,8 +417,8 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
       connection.write(frame, 0, frame.length);
       try {
         connection.readFully(response, 0, size);
-      } catch (java.io.EOFException e) {
-        throw new java.io.EOFException("the server closed it (" + e.getMessage() + ")");
+      } catch (EOFException e) {
+        throw new EOFException("the server closed it (" + e.getMessage() + ")");
       }
       if (!Arrays.equals(
           response, 0, size, frame, EchoProtocol.HEADER_BYTES, EchoProtocol.HEADER_BYTES + size)) {
@@ -451,7 +455,7 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
    */
   @Override
   public Map<String, Long> outcomes() {
-    String level = String.format(java.util.Locale.ROOT, "%,d held: ", workers.get());
+    String level = String.format(Locale.ROOT, "%,d held: ", workers.get());
     Map<String, Long> out = new LinkedHashMap<>();
     out.put(level + "most open at once", mostOpen.get());
     out.put(level + "open at the end", open.get());

@@ -222,7 +222,7 @@ public final class HttpsWorkload implements Workload {
   private WorkerClients clients;
 
   private Connection connect(int worker, SslContext context) throws IOException {
-    return TlsWorkload.connect(
+    return Dialer.connect(
         address,
         sources.forWorker(worker, portsPerAddress, loopbackTarget),
         target,

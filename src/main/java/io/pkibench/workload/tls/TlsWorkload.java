@@ -4,8 +4,6 @@ import io.netty.handler.ssl.SslContext;
 import io.pkibench.formats.tls.Connection;
 import io.pkibench.formats.tls.EchoProtocol;
 import io.pkibench.formats.tls.KeyExchangeGroups;
-import io.pkibench.formats.tls.TlsConnection;
-import io.pkibench.formats.tls.TlsEngine;
 import io.pkibench.plan.Durations;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
@@ -15,6 +13,7 @@ import io.pkibench.workload.api.SourceAddresses;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
+import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -22,9 +21,11 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.CRC32;
-import javax.net.ssl.SSLException;
 
 /**
  * The client side of the netperf-style transactions against {@code serve tlsecho} (or any server
@@ -92,7 +93,7 @@ public final class TlsWorkload implements Workload {
   private final List<String> groups;
 
   /** Every worker's kept connection, so closing the workload closes them. */
-  private final java.util.Set<Connection> kept = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final Set<Connection> kept = ConcurrentHashMap.newKeySet();
 
   private TlsWorkload(
       Kind kind,
@@ -147,45 +148,7 @@ public final class TlsWorkload implements Workload {
 
     @Override
     public List<ParamSpec> params() {
-      List<ParamSpec> params =
-          new ArrayList<>(
-              List.of(
-                  ParamSpec.free(
-                      ParamSpec.TARGET,
-                      "",
-                      "tls://HOST:PORT or tcp://HOST:PORT, e.g. tls://127.0.0.1:8444 (start one with 'pkibench serve tlsecho')"),
-                  ParamSpec.free("timeout", "10s", "connect and read timeout")));
-      params.addAll(ClientTlsParams.specs());
-      params.add(WorkerClients.spec());
-      params.add(SourceAddresses.spec());
-      switch (kind) {
-        case RR -> {
-          params.add(ParamSpec.free("size", "128", "bytes each way"));
-          params.add(
-              ParamSpec.choice(
-                  "framing",
-                  "auto",
-                  "tlsecho: serve tlsecho's request frames; none: raw bytes each way, for any plain"
-                      + " echo server (socat); auto: tlsecho's frames until a connection sends a request back whole, header and all, then raw bytes",
-                  "auto",
-                  "tlsecho",
-                  "none"));
-        }
-        case ACRR -> {
-          params.add(ParamSpec.free("request", "64", "request bytes"));
-          params.add(ParamSpec.free("response", "8k", "response bytes"));
-        }
-        case STREAM -> {
-          params.add(ParamSpec.free("size", "16k", "bytes per send"));
-          params.add(
-              ParamSpec.free(
-                  "ack",
-                  "16",
-                  "sends per acknowledgement (tlsecho's protocol), or 'echo': raw bytes, each send read back and"
-                      + " compared (any plain TLS echo server, e.g. socat)"));
-        }
-      }
-      return params;
+      return EchoParams.specs(kind);
     }
 
     @Override
@@ -290,7 +253,7 @@ public final class TlsWorkload implements Workload {
           (int) Math.min(Integer.MAX_VALUE, Durations.parse(params.get("timeout")).toMillis());
       Framing framing =
           kind == Kind.RR
-              ? Framing.valueOf(params.get("framing").toUpperCase(java.util.Locale.ROOT))
+              ? Framing.valueOf(params.get("framing").toUpperCase(Locale.ROOT))
               : Framing.TLSECHO;
       TlsWorkload w =
           new TlsWorkload(
@@ -326,7 +289,7 @@ public final class TlsWorkload implements Workload {
   }
 
   private Connection connect(int worker, SslContext context) throws IOException {
-    return connect(
+    return Dialer.connect(
         address,
         sources.forWorker(worker, portsPerAddress, loopbackTarget),
         target,
@@ -358,78 +321,6 @@ public final class TlsWorkload implements Workload {
 
   private int portsPerAddress = Integer.MAX_VALUE;
   private boolean loopbackTarget;
-
-  /**
-   * A new connection to {@code address}: plain when {@code tls} is null, else a full handshake
-   * whose group must be one of {@code groups} (empty: any); a failure names the target, the suite
-   * and the groups offered.
-   */
-  static Connection connect(
-      InetSocketAddress address,
-      String target,
-      SslContext tls,
-      String suite,
-      List<String> groups,
-      int timeoutMillis)
-      throws IOException {
-    return connect(address, null, target, tls, suite, groups, timeoutMillis);
-  }
-
-  /** The same, leaving from {@code source} when not null ({@code -p source-addresses}). */
-  static Connection connect(
-      InetSocketAddress address,
-      java.net.InetAddress source,
-      String target,
-      SslContext tls,
-      String suite,
-      List<String> groups,
-      int timeoutMillis)
-      throws IOException {
-    java.net.Socket socket;
-    try {
-      socket = Connection.connect(address, source, timeoutMillis);
-    } catch (java.net.BindException e) {
-      throw new java.net.BindException(
-          "cannot leave from "
-              + (source == null ? "the kernel's source address" : source.getHostAddress())
-              + " towards "
-              + target
-              + ": "
-              + e.getMessage()
-              + " (its ephemeral ports may be used up: give more -p source-addresses)");
-    }
-    if (tls == null) return new Connection.Plain(socket);
-    TlsConnection c;
-    try {
-      c = TlsConnection.handshake(socket, TlsEngine.engine(tls));
-    } catch (SSLException e) {
-      throw new SSLException(
-          "TLS handshake with "
-              + target
-              + " failed"
-              + (suite.isEmpty() ? "" : " offering only " + suite)
-              + (groups.isEmpty() ? "" : " offering only groups " + String.join(",", groups))
-              + ": "
-              + e.getMessage(),
-          e);
-    }
-    if (!groups.isEmpty() && !groups.stream().anyMatch(g -> g.equalsIgnoreCase(c.group()))) {
-      c.close();
-      throw new SSLException(
-          target
-              + " negotiated group "
-              + c.group()
-              + ", not one of the "
-              + String.join(",", groups)
-              + " offered");
-    }
-    if (!suite.isEmpty() && !suite.equals(c.cipherSuite())) {
-      c.close();
-      throw new SSLException(
-          target + " negotiated " + c.cipherSuite() + ", not the " + suite + " offered");
-    }
-    return c;
-  }
 
   @Override
   public Operation newOperation(int worker) throws Exception {
@@ -553,8 +444,8 @@ public final class TlsWorkload implements Workload {
       throws IOException {
     try {
       c.readFully(response, offset, length);
-    } catch (java.io.EOFException e) {
-      throw new java.io.EOFException(
+    } catch (EOFException e) {
+      throw new EOFException(
           "the server closed the connection within the "
               + response.length
               + "-byte response, "
@@ -574,8 +465,8 @@ public final class TlsWorkload implements Workload {
     c.write(sent, 0, sent.length);
     try {
       c.readFully(back, 0, back.length);
-    } catch (java.io.EOFException e) {
-      throw new java.io.EOFException(
+    } catch (EOFException e) {
+      throw new EOFException(
           "the server closed the connection within the "
               + back.length
               + "-byte echo ("
