@@ -8,12 +8,15 @@ import io.pkibench.plan.Segment;
 import io.pkibench.results.AgentRecord;
 import io.pkibench.session.HttpDateClock;
 import io.pkibench.session.RunSession;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
@@ -69,7 +72,7 @@ final class AgentOptions {
    * once all are ready.
    */
   @Option(names = "--start-signal", paramLabel = "FILE", hidden = true)
-  java.nio.file.Path startSignal;
+  Path startSignal;
 
   /**
    * Most agents --local starts: each is a JVM, and past a few they measure this machine's
@@ -140,7 +143,7 @@ final class AgentOptions {
    * and {@code study}'s.
    */
   static List<String> startProblems(String startAt, String startIn, InstantSource clock) {
-    List<String> problems = new java.util.ArrayList<>();
+    List<String> problems = new ArrayList<>();
     if (startAt != null && startIn != null)
       problems.add("--start-at and --start-in: give one of them");
     if (startAt != null) {
@@ -225,7 +228,7 @@ final class AgentOptions {
   static String host() {
     try {
       return InetAddress.getLocalHost().getHostName();
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return "unknown (" + e.getMessage() + ")";
     }
   }

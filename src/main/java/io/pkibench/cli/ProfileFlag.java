@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -32,7 +33,7 @@ final class ProfileFlag {
   static List<Long> pids(String cpu) {
     if (cpu == null || !cpu.startsWith("pid:")) return List.of();
     try {
-      return java.util.Arrays.stream(cpu.substring(4).split("\\+")).map(Long::parseLong).toList();
+      return Arrays.stream(cpu.substring(4).split("\\+")).map(Long::parseLong).toList();
     } catch (NumberFormatException e) {
       return List.of();
     }

@@ -12,7 +12,9 @@ import io.pkibench.keys.catalog.KeySources;
 import io.pkibench.pki.Entity;
 import io.pkibench.pki.TestPki;
 import io.pkibench.server.keyserver.KeyService;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -118,7 +120,7 @@ final class RsfnCommand implements Runnable {
       Path p = ctx().resolve(file);
       // read up to the limit and one byte more, not by the size the file claims: /dev/zero or a
       // pipe says 0
-      try (java.io.InputStream in = Files.newInputStream(p)) {
+      try (InputStream in = Files.newInputStream(p)) {
         byte[] bytes = in.readNBytes((int) MAX_FILE_BYTES + 1);
         if (bytes.length > MAX_FILE_BYTES) {
           problems.add(
@@ -487,7 +489,7 @@ final class RsfnCommand implements Runnable {
           revocation.add(
               (X509CRL)
                   CertificateFactory.getInstance("X.509")
-                      .generateCRL(new java.io.ByteArrayInputStream(bytes)));
+                      .generateCRL(new ByteArrayInputStream(bytes)));
         } catch (GeneralSecurityException | RuntimeException e) {
           problems.add("--crl " + c + ": not an X.509 CRL (PEM or DER)");
         }

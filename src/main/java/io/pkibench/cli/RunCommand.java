@@ -37,15 +37,20 @@ import io.pkibench.workload.api.SocketBudget;
 import io.pkibench.workload.api.SourceAddresses;
 import io.pkibench.workload.api.WorkloadFactory;
 import io.pkibench.workload.catalog.WorkloadCatalog;
+import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
+import javax.net.ssl.SSLContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -325,7 +330,7 @@ final class RunCommand implements Callable<Integer> {
     if (fork) {
       // The child is told the directory this JVM checked (or defaulted); its parent made now, so
       // the child may create the PKI in it.
-      java.nio.file.Files.createDirectories(pkiDir.toAbsolutePath().getParent());
+      Files.createDirectories(pkiDir.toAbsolutePath().getParent());
       List<String> childOptions = new ArrayList<>(List.of("--pki", pkiDir.toString()));
       if (pinFile != null)
         childOptions.addAll(List.of("--pin-file", ctx.resolve(pinFile).toString()));
@@ -382,7 +387,7 @@ final class RunCommand implements Callable<Integer> {
       result =
           InterruptHook.around(
               session::interrupt,
-              java.time.Duration.ofSeconds(10),
+              Duration.ofSeconds(10),
               () -> session.run(environment, resultFile),
               saved -> InterruptHook.sayWhereSaved(ctx, resultFile, saved));
     } catch (VirtualMachineError fatal) {
@@ -452,7 +457,7 @@ final class RunCommand implements Callable<Integer> {
             level.openLoop() == null
                 ? "concurrency " + level.concurrency()
                 : String.format(
-                    java.util.Locale.ROOT,
+                    Locale.ROOT,
                     "%.1f/s (concurrency %d)",
                     level.openLoop().targetRate(),
                     level.concurrency());
@@ -674,12 +679,12 @@ final class RunCommand implements Callable<Integer> {
    * The target an agent's clock is compared with: the first workload's HTTP target, or null when it
    * calls none.
    */
-  private static java.net.URI clockReference(Plan plan) {
+  private static URI clockReference(Plan plan) {
     return plan.workloads().stream()
         .map(w -> w.params().getOrDefault(ParamSpec.TARGET, ""))
         .filter(t -> t.startsWith("http://") || t.startsWith("https://"))
         .findFirst()
-        .map(java.net.URI::create)
+        .map(URI::create)
         .orElse(null);
   }
 
@@ -687,10 +692,9 @@ final class RunCommand implements Callable<Integer> {
    * For an https target: the test PKI's root when there is one here (the reference servers'
    * certificates chain to it), else the JDK's trust.
    */
-  static javax.net.ssl.SSLContext testPkiTrust(Path pkiDir) {
+  static SSLContext testPkiTrust(Path pkiDir) {
     try {
-      if (!java.nio.file.Files.exists(pkiDir.resolve("pki.json")))
-        return javax.net.ssl.SSLContext.getDefault();
+      if (!Files.exists(pkiDir.resolve("pki.json"))) return SSLContext.getDefault();
       return TlsContexts.trusting(TestPki.open(pkiDir).certificate("root-ca"));
     } catch (Exception e) {
       return null; // the JDK's trust; the clock check's note says so if the target's certificate is

@@ -44,10 +44,15 @@ import io.pkibench.study.StudyRunner;
 import io.pkibench.study.StudySegment;
 import io.pkibench.workload.catalog.WorkloadCatalog;
 import io.pkibench.workload.pec.PauseRange;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -277,7 +282,7 @@ final class StudyCommand implements Runnable {
 
     private Integer run(CliContext ctx) throws Exception {
       Study chosen = study();
-      List<String> problems = new java.util.ArrayList<>();
+      List<String> problems = new ArrayList<>();
       Duration each = null;
       try {
         each =
@@ -599,7 +604,7 @@ final class StudyCommand implements Runnable {
 
     @Override
     Study study() {
-      List<String> problems = new java.util.ArrayList<>();
+      List<String> problems = new ArrayList<>();
       List<RestPkiStudy.Service> services = RestPkiStudy.Service.parse(service, problems);
       if (target != null) {
         if (!service.equals(RestPkiStudy.Service.BUILTIN))
@@ -688,7 +693,7 @@ final class StudyCommand implements Runnable {
     @Override
     Study study() {
       try {
-        List<String> problems = new java.util.ArrayList<>();
+        List<String> problems = new ArrayList<>();
         CheckSizing check = sizing.checkSizing(problems, study.parent.context);
         if (!problems.isEmpty()) throw new IllegalArgumentException(String.join("\n", problems));
         PixStudy pix = new PixStudy(PixStudy.Fault.parse(fault));
@@ -802,9 +807,9 @@ final class StudyCommand implements Runnable {
         runDir = ctx.resolve(dir);
       } else {
         try {
-          runDir = temporary = java.nio.file.Files.createTempDirectory("pkibench-pec-study-");
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(
+          runDir = temporary = Files.createTempDirectory("pkibench-pec-study-");
+        } catch (IOException e) {
+          throw new UncheckedIOException(
               "cannot make a temporary directory for the providers' mailboxes and spools; give one with --dir",
               e);
         }
@@ -848,10 +853,9 @@ final class StudyCommand implements Runnable {
     @Override
     void cleanUp(CliContext ctx) {
       if (temporary == null) return;
-      try (var walk = java.nio.file.Files.walk(temporary)) {
-        for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList())
-          java.nio.file.Files.deleteIfExists(p);
-      } catch (java.io.IOException | java.io.UncheckedIOException e) {
+      try (var walk = Files.walk(temporary)) {
+        for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+      } catch (IOException | UncheckedIOException e) {
         ctx.err()
             .println(
                 "pec study: could not remove "
