@@ -65,6 +65,14 @@ final class FlagProblems {
     return fallback;
   }
 
+  /**
+   * The list itself, for the checks of other layers and older helpers that add their problems to a
+   * {@code List<String>} (RunThresholds.parse, a study's own checks): one list, one refusal.
+   */
+  List<String> sink() {
+    return problems;
+  }
+
   boolean isEmpty() {
     return problems.isEmpty();
   }

@@ -1,6 +1,5 @@
 package io.pkibench.cli;
 
-import io.pkibench.analysis.Analysis;
 import io.pkibench.engine.IterationStarts;
 import io.pkibench.engine.ProgressListener;
 import io.pkibench.engine.SharedBoundaries;
@@ -10,19 +9,10 @@ import io.pkibench.measure.JvmCpuMeter;
 import io.pkibench.metrics.LiveMetrics;
 import io.pkibench.metrics.MetricsExporter;
 import io.pkibench.pki.TestPki;
-import io.pkibench.plan.Durations;
 import io.pkibench.plan.MixSpec;
 import io.pkibench.plan.PlanException;
 import io.pkibench.plan.Segment;
-import io.pkibench.report.HtmlReport;
-import io.pkibench.report.MixTables;
-import io.pkibench.report.StudyTables;
 import io.pkibench.results.AgentRecord;
-import io.pkibench.results.CpuProfile;
-import io.pkibench.results.MetricsExport;
-import io.pkibench.results.RunResult;
-import io.pkibench.results.RunResultJson;
-import io.pkibench.results.RunStatus;
 import io.pkibench.session.EnvironmentProbe;
 import io.pkibench.session.ForkedSeries;
 import io.pkibench.session.RunProfiler;
@@ -34,10 +24,9 @@ import io.pkibench.study.PixStudy;
 import io.pkibench.study.PqcStudy;
 import io.pkibench.study.RestPkiStudy;
 import io.pkibench.study.RsfnStudy;
-import io.pkibench.study.Sample;
-import io.pkibench.study.SampleScripts;
 import io.pkibench.study.SslStudy;
 import io.pkibench.study.Study;
+import io.pkibench.study.StudyAfterSteps;
 import io.pkibench.study.StudyCatalog;
 import io.pkibench.study.StudyOptions;
 import io.pkibench.study.StudyRunner;
@@ -282,22 +271,12 @@ final class StudyCommand implements Runnable {
 
     private Integer run(CliContext ctx) throws Exception {
       Study chosen = study();
-      List<String> problems = new ArrayList<>();
-      Duration each = null;
-      try {
-        each =
-            shared.duration == null
-                ? chosen.info().defaultDuration()
-                : Durations.parse(shared.duration);
-      } catch (IllegalArgumentException e) {
-        problems.add("--duration: " + e.getMessage());
-      }
-      Duration grace = null;
-      try {
-        grace = Durations.parse(shared.hangGrace);
-      } catch (IllegalArgumentException e) {
-        problems.add("--hang-grace: " + e.getMessage());
-      }
+      FlagProblems problems = new FlagProblems();
+      Duration each =
+          shared.duration == null
+              ? chosen.info().defaultDuration()
+              : problems.duration("--duration", shared.duration, null);
+      Duration grace = problems.duration("--hang-grace", shared.hangGrace, null);
       String keyProblem = KeySources.problem(shared.keys);
       if (keyProblem != null) problems.add(keyProblem);
       if (shared.pinFile != null) {
@@ -352,8 +331,7 @@ final class StudyCommand implements Runnable {
       }
       if (each != null)
         problems.addAll(chosen.problems(options)); // the study's own, in the same list
-      if (!problems.isEmpty())
-        throw new ParameterException(spec.commandLine(), String.join("\n", problems));
+      problems.throwIfAny(spec.commandLine());
 
       Path resultFile =
           ctx.resolve(shared.out == null ? Path.of(chosen.name() + ".json") : shared.out);
@@ -397,7 +375,6 @@ final class StudyCommand implements Runnable {
           "pkibench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
 
       progress.line("result file: " + resultFile);
-      RunResult result;
       MetricsExporter exporter =
           liveMetrics.start(
               live,
@@ -405,75 +382,51 @@ final class StudyCommand implements Runnable {
               ctx.clock(),
               new JvmCpuMeter(),
               progress::line);
-      MetricsExport pushed;
-      if (profiler != null) profiler.start();
+      var afterSteps =
+          new StudyAfterSteps(
+              new StudyAfterSteps.Outputs(
+                  resultFile,
+                  shared.html == null ? null : ctx.resolve(shared.html),
+                  shared.samples == null ? null : ctx.resolve(shared.samples)),
+              new StudyAfterSteps.Pieces(profiler, exporter, pki, opener, shared.keys, ctx.clock()),
+              ctx.out(),
+              progress::line);
+      StudyAfterSteps.Outcome outcome;
       try {
-        // Ctrl-C: stop after the operations in flight, keep every finished level, stop the
-        // services.
-        result =
-            InterruptHook.around(
-                runner::interrupt,
-                Duration.ofSeconds(30),
+        outcome =
+            afterSteps.run(
+                chosen,
+                // Ctrl-C: stop after the operations in flight, keep every finished level, stop the
+                // services.
                 () ->
-                    runner.run(
-                        chosen,
-                        options,
-                        EnvironmentProbe.capture(
-                            commandLine, ctx.clock(), KeyOpeners.providersBeyondInstalled())),
-                saved -> InterruptHook.sayWhereSaved(ctx, resultFile, saved));
+                    InterruptHook.around(
+                        runner::interrupt,
+                        Duration.ofSeconds(30),
+                        () ->
+                            runner.run(
+                                chosen,
+                                options,
+                                EnvironmentProbe.capture(
+                                    commandLine,
+                                    ctx.clock(),
+                                    KeyOpeners.providersBeyondInstalled())),
+                        saved -> InterruptHook.sayWhereSaved(ctx, resultFile, saved)),
+                progress::done);
       } catch (PlanException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage());
-      } finally {
-        pushed = MetricsOptions.finish(exporter, progress::line);
       }
-      if (pushed != null) {
-        result = result.withMetrics(pushed);
-        RunResultJson.write(result, resultFile);
-      }
-      progress.done();
-      CpuProfile cpuProfile = profiler == null ? null : profiler.finish();
-      ctx.out().print(StudyTables.terminal(result));
-      ctx.out().print(MixTables.studyTerminal(result));
-      if (cpuProfile != null)
-        ProfileFlag.print(ctx.out(), cpuProfile, CpuProfile.fileFor(resultFile));
-      if (shared.html != null) {
-        HtmlReport.write(
-            ctx.resolve(shared.html),
-            result,
-            Analysis.of(result, Analysis.Options.DEFAULT),
-            cpuProfile);
-        ctx.out().println("report " + ctx.resolve(shared.html));
-      }
-      if (shared.samples != null) {
-        Path dir = ctx.resolve(shared.samples);
-        List<Sample> samples;
-        try (var keys = opener.open(shared.keys)) {
-          samples = chosen.samples(dir, pki, keys, ctx.clock());
-        }
-        SampleScripts.write(dir, chosen.name(), samples);
-        ctx.out()
-            .println(
-                "samples: "
-                    + samples.size()
-                    + " files in "
-                    + dir
-                    + "; "
-                    + dir.resolve("verify.sh")
-                    + " checks each with an independent tool");
-      }
-      ctx.out()
-          .println(
-              "saved " + resultFile + "; 'pkibench report " + resultFile + "' prints it again");
-      if (result.workloads().stream().anyMatch(w -> w.failure() != null)
-          || result.status() != RunStatus.COMPLETE) return ExitCodes.RUN_FAILED;
-      return result.study().checksPassed() ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
+      return switch (outcome) {
+        case DONE -> ExitCodes.OK;
+        case RUN_FAILED -> ExitCodes.RUN_FAILED;
+        case CHECK_FAILED -> ExitCodes.CHECK_FAILED;
+      };
     }
 
     /**
      * {@code --segment}'s share, or null without it; its problems (and those of the flags that go
      * with it) added to {@code problems}.
      */
-    private Segment segment(List<String> problems, CliContext ctx) {
+    private Segment segment(FlagProblems problems, CliContext ctx) {
       Segment segment = null;
       if (shared.segment != null) {
         try {
@@ -494,8 +447,9 @@ final class StudyCommand implements Runnable {
           problems.add(
               "--start-at/--start-in: only with --segment I/N, to start the agents together");
       }
-      if (shared.concurrency != null && shared.concurrency < 1)
-        problems.add("--concurrency " + shared.concurrency + ": give 1 or more workers");
+      if (shared.concurrency != null)
+        problems.require(
+            shared.concurrency >= 1, "--concurrency", shared.concurrency, "give 1 or more workers");
       problems.addAll(AgentOptions.startProblems(shared.startAt, shared.startIn, ctx.clock()));
       return segment;
     }
