@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
@@ -143,7 +142,7 @@ final class AgentOptions {
    * and {@code study}'s.
    */
   static List<String> startProblems(String startAt, String startIn, InstantSource clock) {
-    List<String> problems = new ArrayList<>();
+    FlagProblems problems = new FlagProblems();
     if (startAt != null && startIn != null)
       problems.add("--start-at and --start-in: give one of them");
     if (startAt != null) {
@@ -162,14 +161,8 @@ final class AgentOptions {
             "--start-at " + startAt + ": not a UTC time; write it like 2026-12-01T10:00:00Z");
       }
     }
-    if (startIn != null) {
-      try {
-        Durations.parse(startIn);
-      } catch (IllegalArgumentException e) {
-        problems.add("--start-in: " + e.getMessage());
-      }
-    }
-    return problems;
+    if (startIn != null) problems.duration("--start-in", startIn, null);
+    return problems.list();
   }
 
   boolean localAgents() {

@@ -9,7 +9,6 @@ import io.pkibench.formats.pec.TestProviders;
 import io.pkibench.keys.TlsContexts;
 import io.pkibench.pki.Secret;
 import io.pkibench.pki.TestPki;
-import io.pkibench.plan.Durations;
 import io.pkibench.workload.pec.SizeRange;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -305,13 +304,8 @@ final class PecCommand implements Runnable {
     @Override
     public Integer call() throws Exception {
       CliContext ctx = pec.parent.context;
-      List<String> problems = new ArrayList<>();
-      Duration wait = Duration.ZERO;
-      try {
-        wait = Durations.parse(waitFor);
-      } catch (IllegalArgumentException e) {
-        problems.add("--wait " + waitFor + ": " + e.getMessage());
-      }
+      FlagProblems problems = new FlagProblems();
+      Duration wait = problems.duration("--wait " + waitFor, waitFor, Duration.ZERO);
       List<Path> roots = mailboxes.stream().map(ctx::resolve).toList();
       for (int i = 0; i < roots.size(); i++)
         if (!Files.isDirectory(roots.get(i)))
@@ -329,8 +323,7 @@ final class PecCommand implements Runnable {
                     ? e.getMessage()
                     : "no such file; 'pkibench pec send' writes it"));
       }
-      if (!problems.isEmpty())
-        throw new ParameterException(spec.commandLine(), String.join("\n", problems));
+      problems.throwIfAny(spec.commandLine());
       ReliabilityCheck.Result result = ReliabilityCheck.await(roots, messages, wait);
       print(ctx.out(), result);
       return result.passed() ? ExitCodes.OK : ExitCodes.RUN_FAILED;
