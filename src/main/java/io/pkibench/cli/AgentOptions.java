@@ -8,8 +8,10 @@ import io.pkibench.plan.Segment;
 import io.pkibench.results.AgentRecord;
 import io.pkibench.session.HttpDateClock;
 import io.pkibench.session.RunSession;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -69,7 +71,7 @@ final class AgentOptions {
    * once all are ready.
    */
   @Option(names = "--start-signal", paramLabel = "FILE", hidden = true)
-  java.nio.file.Path startSignal;
+  Path startSignal;
 
   /**
    * Most agents --local starts: each is a JVM, and past a few they measure this machine's
@@ -140,7 +142,7 @@ final class AgentOptions {
    * and {@code study}'s.
    */
   static List<String> startProblems(String startAt, String startIn, InstantSource clock) {
-    List<String> problems = new java.util.ArrayList<>();
+    FlagProblems problems = new FlagProblems();
     if (startAt != null && startIn != null)
       problems.add("--start-at and --start-in: give one of them");
     if (startAt != null) {
@@ -159,14 +161,8 @@ final class AgentOptions {
             "--start-at " + startAt + ": not a UTC time; write it like 2026-12-01T10:00:00Z");
       }
     }
-    if (startIn != null) {
-      try {
-        Durations.parse(startIn);
-      } catch (IllegalArgumentException e) {
-        problems.add("--start-in: " + e.getMessage());
-      }
-    }
-    return problems;
+    if (startIn != null) problems.duration("--start-in", startIn, null);
+    return problems.list();
   }
 
   boolean localAgents() {
@@ -225,7 +221,7 @@ final class AgentOptions {
   static String host() {
     try {
       return InetAddress.getLocalHost().getHostName();
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return "unknown (" + e.getMessage() + ")";
     }
   }

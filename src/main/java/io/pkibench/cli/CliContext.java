@@ -1,6 +1,8 @@
 package io.pkibench.cli;
 
+import java.io.Console;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.Map;
@@ -29,10 +31,10 @@ public record CliContext(
    * null then.
    */
   private static boolean isTerminal() {
-    java.io.Console console = System.console();
+    Console console = System.console();
     if (console == null) return false;
     try {
-      return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+      return (Boolean) Console.class.getMethod("isTerminal").invoke(console);
     } catch (ReflectiveOperationException e) {
       return true;
     }
@@ -47,9 +49,7 @@ public record CliContext(
     if (flag != null) {
       Path dir = workingDir.resolve(flag);
       Path parent = dir.toAbsolutePath().getParent();
-      if (!java.nio.file.Files.exists(dir.resolve("pki.json"))
-          && parent != null
-          && !java.nio.file.Files.isDirectory(parent)) {
+      if (!Files.exists(dir.resolve("pki.json")) && parent != null && !Files.isDirectory(parent)) {
         throw new IllegalArgumentException(
             "--pki "
                 + flag

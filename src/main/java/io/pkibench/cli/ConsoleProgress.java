@@ -7,6 +7,7 @@ import io.pkibench.engine.SeriesSpec;
 import io.pkibench.report.HumanUnits;
 import java.io.PrintWriter;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -47,7 +48,7 @@ final class ConsoleProgress implements ProgressListener {
     }
     String status =
         String.format(
-            java.util.Locale.ROOT,
+            Locale.ROOT,
             "%s c=%d series %d/%d %s %d/%d | ops %d ok %d err %d | %s ops/s | avg %s p99 %s max %s",
             s.workload(),
             s.concurrency(),
@@ -66,8 +67,7 @@ final class ConsoleProgress implements ProgressListener {
     if (!s.liveCounts().isEmpty()) {
       StringBuilder live = new StringBuilder(status).append(" |");
       s.liveCounts()
-          .forEach(
-              (name, n) -> live.append(String.format(java.util.Locale.ROOT, " %s %,d", name, n)));
+          .forEach((name, n) -> live.append(String.format(Locale.ROOT, " %s %,d", name, n)));
       status = live.toString();
     }
     if (rewrite) {
@@ -84,7 +84,7 @@ final class ConsoleProgress implements ProgressListener {
     if (quiet) return;
     line(
         String.format(
-            java.util.Locale.ROOT,
+            Locale.ROOT,
             "%s c=%d series %d %s %d: %s ops/s, p99 %s, %d failed",
             spec.workload(),
             spec.concurrency(),

@@ -1,6 +1,10 @@
 package io.pkibench.cli;
 
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -28,9 +32,9 @@ final class FileFlags {
 
   private static String reason(Exception e) {
     return switch (e) {
-      case java.nio.file.FileAlreadyExistsException f -> f.getFile() + " is a file";
-      case java.nio.file.NoSuchFileException n -> "no such directory " + n.getFile();
-      case java.nio.file.AccessDeniedException a -> "permission denied at " + a.getFile();
+      case FileAlreadyExistsException f -> f.getFile() + " is a file";
+      case NoSuchFileException n -> "no such directory " + n.getFile();
+      case AccessDeniedException a -> "permission denied at " + a.getFile();
       default -> e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     };
   }
@@ -44,7 +48,7 @@ final class FileFlags {
     Path dir = resolved.toAbsolutePath().getParent();
     try {
       Files.createDirectories(dir); // made now rather than after the run has measured something
-    } catch (java.io.IOException | SecurityException e) {
+    } catch (IOException | SecurityException e) {
       return List.of(
           flag
               + " "

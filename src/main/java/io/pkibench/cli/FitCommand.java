@@ -7,6 +7,7 @@ import io.pkibench.results.RunResultJson;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -141,7 +142,7 @@ final class FitCommand implements Callable<Integer> {
         ctx.err()
             .println(
                 String.format(
-                    java.util.Locale.ROOT,
+                    Locale.ROOT,
                     "Unconstrained fit, superlinear: σ=%s, κ=%s, λ=%s — %s.",
                     TrimmedNumber.of(s.sigma(), 5),
                     TrimmedNumber.of(s.kappa(), 8),

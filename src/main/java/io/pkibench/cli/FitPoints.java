@@ -9,6 +9,7 @@ import io.pkibench.results.RunResult;
 import io.pkibench.results.WorkloadResult;
 import io.pkibench.text.OutsideText;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,7 +49,7 @@ record FitPoints(String source, List<LevelPoint> points, List<String> notes) {
         return null;
       }
       text = Files.readString(path, StandardCharsets.UTF_8);
-    } catch (IOException | java.io.UncheckedIOException e) {
+    } catch (IOException | UncheckedIOException e) {
       problems.add("FILE " + file + ": cannot be read as UTF-8 text (" + e.getMessage() + ")");
       return null;
     }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Ctrl-C or SIGTERM during a long command: {@code stop} asks the work to end after the operations
@@ -15,8 +16,7 @@ import java.util.concurrent.TimeUnit;
 final class InterruptHook {
   private InterruptHook() {}
 
-  static <T> T around(
-      Runnable stop, Duration grace, Callable<T> work, java.util.function.Consumer<Boolean> said)
+  static <T> T around(Runnable stop, Duration grace, Callable<T> work, Consumer<Boolean> said)
       throws Exception {
     CountDownLatch finished = new CountDownLatch(1);
     Thread hook =

@@ -1,11 +1,16 @@
 package io.pkibench.cli;
 
+import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.catalog.KeySources;
 import io.pkibench.pki.TestPki;
 import io.pkibench.session.RunSession;
 import java.nio.file.Path;
+import java.security.Provider;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
 
 /**
  * The key opener of the command line: the test PKI from --pki (created on first use), the PIN from
@@ -30,11 +35,10 @@ final class KeyOpeners {
    * Providers the key sources use that are not installed globally (ACCP when it loads,
    * BouncyCastle): the result records them.
    */
-  static java.util.List<java.security.Provider> providersBeyondInstalled() {
-    java.util.List<java.security.Provider> list = new java.util.ArrayList<>();
-    if (ProviderChoice.accpLoadFailure() == null)
-      list.add(com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider.INSTANCE);
-    list.add(new org.bouncycastle.jce.provider.BouncyCastleProvider());
+  static List<Provider> providersBeyondInstalled() {
+    List<Provider> list = new ArrayList<>();
+    if (ProviderChoice.accpLoadFailure() == null) list.add(AmazonCorrettoCryptoProvider.INSTANCE);
+    list.add(new BouncyCastleProvider());
     return list;
   }
 }

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.Provider;
 import java.security.Security;
+import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -71,7 +72,7 @@ final class ListCommand implements Runnable {
     Throwable accp = ProviderChoice.accpLoadFailure();
     // the providers' Wycheproof runs (about a second or more each) side by side rather than one
     // after another
-    java.util.Arrays.stream(ProviderChoice.values()).parallel().forEach(Wycheproof::verdicts);
+    Arrays.stream(ProviderChoice.values()).parallel().forEach(Wycheproof::verdicts);
     out.println(
         "  software        test PKI keys through the best provider here: "
             + ProviderChoice.best().flag);

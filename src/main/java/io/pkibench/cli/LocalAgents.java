@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * {@code run --agents N --local}: the same command as N agent processes of this program on this
@@ -82,7 +83,7 @@ final class LocalAgents {
       boolean allowMissing,
       Path out,
       Path html,
-      java.util.function.Consumer<String> log)
+      Consumer<String> log)
       throws IOException, InterruptedException {
     return run(ctx, runArgs, agents, startAt, allowMissing, out, html, RunThresholds.none(), log);
   }
@@ -100,7 +101,7 @@ final class LocalAgents {
       Path out,
       Path html,
       RunThresholds limits,
-      java.util.function.Consumer<String> log)
+      Consumer<String> log)
       throws IOException, InterruptedException {
     Files.createDirectories(out.toAbsolutePath().getParent());
     List<Process> running = new ArrayList<>();

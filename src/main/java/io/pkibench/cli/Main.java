@@ -1,5 +1,6 @@
 package io.pkibench.cli;
 
+import java.io.PrintWriter;
 import picocli.CommandLine;
 
 /**
@@ -45,7 +46,7 @@ public final class Main {
     cli.setParameterExceptionHandler(
         (e, arguments) -> {
           CommandLine command = e.getCommandLine();
-          java.io.PrintWriter err = command.getErr();
+          PrintWriter err = command.getErr();
           err.println(e.getMessage());
           CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
           err.println(

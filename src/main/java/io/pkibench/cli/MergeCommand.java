@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -92,7 +93,7 @@ final class MergeCommand implements Callable<Integer> {
     List<String> problems = new ArrayList<>(FileFlags.writable("--out", out, ctx.resolve(out)));
     List<SegmentMerge.Input> inputs = new ArrayList<>();
     for (Path f : files) {
-      if (allowMissing && !java.nio.file.Files.exists(ctx.resolve(f))) {
+      if (allowMissing && !Files.exists(ctx.resolve(f))) {
         // An agent that died before its first save leaves no file: its segment is then reported
         // absent by the merge.
         ctx.err()
@@ -174,7 +175,7 @@ final class MergeCommand implements Callable<Integer> {
       String commandLine,
       Path out,
       Path html,
-      java.util.function.Function<String, RuntimeException> refused)
+      Function<String, RuntimeException> refused)
       throws IOException {
     return mergeAndSave(
         ctx, inputs, allowMissing, commandLine, out, html, RunThresholds.none(), refused);
@@ -192,7 +193,7 @@ final class MergeCommand implements Callable<Integer> {
       Path out,
       Path html,
       RunThresholds limits,
-      java.util.function.Function<String, RuntimeException> refused)
+      Function<String, RuntimeException> refused)
       throws IOException {
     RunResult merged;
     try {

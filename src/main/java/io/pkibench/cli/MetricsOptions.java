@@ -40,7 +40,7 @@ final class MetricsOptions {
    * Adds a problem per bad value, naming the flag and the fix; {@code forked}: --fork, whose series
    * report to other JVMs.
    */
-  void check(List<String> problems, boolean forked) {
+  void check(FlagProblems problems, boolean forked) {
     if (metrics != null) {
       try {
         MetricsTarget.parse(metrics);
@@ -52,13 +52,13 @@ final class MetricsOptions {
             "--metrics with --fork: the forked JVMs' per-second figures do not reach this one; leave out one of them");
       }
     }
-    try {
-      Duration d = Durations.parse(interval);
-      if (d.compareTo(Duration.ofMillis(100)) < 0)
-        problems.add("--metrics-interval " + interval + ": give 100ms or more, e.g. 5s");
-    } catch (IllegalArgumentException e) {
-      problems.add("--metrics-interval: " + e.getMessage());
-    }
+    Duration d = problems.duration("--metrics-interval", interval, null);
+    if (d != null)
+      problems.require(
+          d.compareTo(Duration.ofMillis(100)) >= 0,
+          "--metrics-interval",
+          interval,
+          "give 100ms or more, e.g. 5s");
   }
 
   /** The listener that feeds the exporter (null without --metrics). */

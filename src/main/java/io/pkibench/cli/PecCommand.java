@@ -9,13 +9,16 @@ import io.pkibench.formats.pec.TestProviders;
 import io.pkibench.keys.TlsContexts;
 import io.pkibench.pki.Secret;
 import io.pkibench.pki.TestPki;
-import io.pkibench.plan.Durations;
 import io.pkibench.workload.pec.SizeRange;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.Command;
@@ -160,8 +163,8 @@ final class PecCommand implements Runnable {
       String run = Long.toString(ctx.clock().millis(), 36);
       AtomicInteger next = new AtomicInteger();
       AtomicInteger acknowledged = new AtomicInteger();
-      List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-      java.util.SplittableRandom random = new java.util.SplittableRandom(ctx.clock().millis());
+      List<String> failures = Collections.synchronizedList(new ArrayList<>());
+      SplittableRandom random = new SplittableRandom(ctx.clock().millis());
       Path sentFile = ctx.resolve(sent);
       try (SentMessage.Log log = new SentMessage.Log(sentFile)) {
         List<Thread> threads = new ArrayList<>();
@@ -172,7 +175,7 @@ final class PecCommand implements Runnable {
                   .name("pec-send-" + w)
                   .start(
                       () -> {
-                        java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+                        SplittableRandom r = new SplittableRandom(seed);
                         int n;
                         while ((n = next.incrementAndGet()) <= count) {
                           String messageId = "<pkibench." + run + "." + n + "@" + domain + ">";
@@ -301,13 +304,8 @@ final class PecCommand implements Runnable {
     @Override
     public Integer call() throws Exception {
       CliContext ctx = pec.parent.context;
-      List<String> problems = new ArrayList<>();
-      java.time.Duration wait = java.time.Duration.ZERO;
-      try {
-        wait = Durations.parse(waitFor);
-      } catch (IllegalArgumentException e) {
-        problems.add("--wait " + waitFor + ": " + e.getMessage());
-      }
+      FlagProblems problems = new FlagProblems();
+      Duration wait = problems.duration("--wait " + waitFor, waitFor, Duration.ZERO);
       List<Path> roots = mailboxes.stream().map(ctx::resolve).toList();
       for (int i = 0; i < roots.size(); i++)
         if (!Files.isDirectory(roots.get(i)))
@@ -325,14 +323,13 @@ final class PecCommand implements Runnable {
                     ? e.getMessage()
                     : "no such file; 'pkibench pec send' writes it"));
       }
-      if (!problems.isEmpty())
-        throw new ParameterException(spec.commandLine(), String.join("\n", problems));
+      problems.throwIfAny(spec.commandLine());
       ReliabilityCheck.Result result = ReliabilityCheck.await(roots, messages, wait);
       print(ctx.out(), result);
       return result.passed() ? ExitCodes.OK : ExitCodes.RUN_FAILED;
     }
 
-    static void print(java.io.PrintWriter out, ReliabilityCheck.Result r) {
+    static void print(PrintWriter out, ReliabilityCheck.Result r) {
       out.println(
           r.documentsRead()
               + " mailbox files read for "

@@ -10,8 +10,8 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -32,7 +32,7 @@ final class ProfileFlag {
   static List<Long> pids(String cpu) {
     if (cpu == null || !cpu.startsWith("pid:")) return List.of();
     try {
-      return java.util.Arrays.stream(cpu.substring(4).split("\\+")).map(Long::parseLong).toList();
+      return Arrays.stream(cpu.substring(4).split("\\+")).map(Long::parseLong).toList();
     } catch (NumberFormatException e) {
       return List.of();
     }
@@ -74,42 +74,6 @@ final class ProfileFlag {
     java.addAll(profiler.serviceJvmOptions());
     java.addAll(javaCommand.subList(1, javaCommand.size()));
     return java;
-  }
-
-  /** The three frames with the most self time per workload and side, for the terminal. */
-  static void print(PrintWriter out, CpuProfile profile, Path profileFile) {
-    out.println();
-    out.println(
-        "where the CPU went (self time, JFR samples of the measured iterations; "
-            + profileFile
-            + "):");
-    for (CpuProfile.Workload w : profile.workloads()) {
-      for (CpuProfile.Side s : w.sides()) {
-        List<String> top =
-            s.topFrames().stream()
-                .limit(3)
-                .map(f -> f.frame() + " " + Math.round(100.0 * f.samples() / s.samples()) + "%")
-                .toList();
-        out.println(
-            "  "
-                + w.workload()
-                + " · "
-                + s.side()
-                + " · "
-                + s.samples()
-                + " samples: "
-                + (top.isEmpty() ? "none" : String.join(", ", top)));
-      }
-    }
-    profile.workloads().stream()
-        .flatMap(w -> w.sides().stream())
-        .map(CpuProfile.Side::flameGraph)
-        .filter(Objects::nonNull)
-        .findFirst()
-        .ifPresent(
-            f ->
-                out.println(
-                    "  flame graphs beside the result, e.g. " + profileFile.resolveSibling(f)));
   }
 
   /**

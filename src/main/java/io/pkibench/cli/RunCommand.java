@@ -31,13 +31,15 @@ import io.pkibench.session.ForkedSeries;
 import io.pkibench.session.ResultFile;
 import io.pkibench.session.RunProfiler;
 import io.pkibench.session.RunSession;
+import io.pkibench.study.ProfileSummary;
 import io.pkibench.text.OutsideText;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.SocketBudget;
-import io.pkibench.workload.api.SourceAddresses;
-import io.pkibench.workload.api.WorkloadFactory;
 import io.pkibench.workload.catalog.WorkloadCatalog;
+import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -46,6 +48,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
+import javax.net.ssl.SSLContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -325,7 +328,7 @@ final class RunCommand implements Callable<Integer> {
     if (fork) {
       // The child is told the directory this JVM checked (or defaulted); its parent made now, so
       // the child may create the PKI in it.
-      java.nio.file.Files.createDirectories(pkiDir.toAbsolutePath().getParent());
+      Files.createDirectories(pkiDir.toAbsolutePath().getParent());
       List<String> childOptions = new ArrayList<>(List.of("--pki", pkiDir.toString()));
       if (pinFile != null)
         childOptions.addAll(List.of("--pin-file", ctx.resolve(pinFile).toString()));
@@ -382,7 +385,7 @@ final class RunCommand implements Callable<Integer> {
       result =
           InterruptHook.around(
               session::interrupt,
-              java.time.Duration.ofSeconds(10),
+              Duration.ofSeconds(10),
               () -> session.run(environment, resultFile),
               saved -> InterruptHook.sayWhereSaved(ctx, resultFile, saved));
     } catch (VirtualMachineError fatal) {
@@ -418,7 +421,7 @@ final class RunCommand implements Callable<Integer> {
     Analysis analysis = Analysis.of(result, sizing.analysis(null));
     ctx.out().print(TerminalTable.render(result, analysis));
     if (cpuProfile != null)
-      ProfileFlag.print(ctx.out(), cpuProfile, CpuProfile.fileFor(resultFile));
+      ProfileSummary.print(ctx.out(), cpuProfile, CpuProfile.fileFor(resultFile));
     if (htmlReport != null) {
       Path target = ctx.resolve(htmlReport);
       HtmlReport.write(target, result, analysis, cpuProfile);
@@ -428,7 +431,7 @@ final class RunCommand implements Callable<Integer> {
     ctx.out()
         .println("saved " + resultFile + "; 'pkibench report " + resultFile + "' prints it again");
     // Said last, where it is read: a table of failures is no measurement.
-    List<String> allFailed = everyOperationFailed(result);
+    List<String> allFailed = RunVerdict.everyOperationFailed(result);
     allFailed.forEach(ctx.err()::println);
     if (!allFailed.isEmpty()) return ExitCodes.EVERY_OPERATION_FAILED;
     boolean anyFailed = result.workloads().stream().anyMatch(w -> w.failure() != null);
@@ -439,47 +442,20 @@ final class RunCommand implements Callable<Integer> {
         : ExitCodes.THRESHOLD_FAILED;
   }
 
-  /**
-   * One line per level whose every operation failed: "every operation failed at concurrency N:
-   * CAUSE", the most frequent cause.
-   */
-  static List<String> everyOperationFailed(RunResult result) {
-    List<String> lines = new ArrayList<>();
-    for (var w : result.workloads()) {
-      for (var level : w.levels()) {
-        if (!RunSession.everyOperationFailed(level)) continue;
-        String where =
-            level.openLoop() == null
-                ? "concurrency " + level.concurrency()
-                : String.format(
-                    java.util.Locale.ROOT,
-                    "%.1f/s (concurrency %d)",
-                    level.openLoop().targetRate(),
-                    level.concurrency());
-        String cause =
-            level.errors().isEmpty()
-                ? "no cause recorded"
-                : OutsideText.forTerminal(level.errors().get(0).cause());
-        lines.add(
-            (result.workloads().size() > 1 ? w.name() + ": " : "")
-                + "every operation failed at "
-                + where
-                + ": "
-                + cause);
-      }
-    }
-    return lines;
-  }
-
   /** Every problem with the flags at once, each naming the flag and the fix. */
   private Plan validatedPlan(WorkloadCatalog catalog) {
-    List<String> problems = new ArrayList<>();
+    FlagProblems problems = new FlagProblems();
     LoadModel load = null;
     if (stages != null) {
       var parsed = spec.commandLine().getParseResult();
       LoadModel.Staged staged =
           StageFlags.load(
-              stages, concurrency, rates, fork, parsed.hasMatchedOption("--measure"), problems);
+              stages,
+              concurrency,
+              rates,
+              fork,
+              parsed.hasMatchedOption("--measure"),
+              problems.sink());
       load = staged;
       // No warm-up unless asked for: the first stage is the ramp, as in k6.
       if (!parsed.hasMatchedOption("--warmup")) warmup = new Iterations(0, warmup.each());
@@ -508,105 +484,20 @@ final class RunCommand implements Callable<Integer> {
       } catch (IllegalArgumentException e) {
         problems.add("--concurrency: " + e.getMessage());
       }
-    sizing.check(problems);
-    limits = RunThresholds.parse(thresholds, problems);
-    List<WorkloadSpec> specs = new ArrayList<>();
-    // --mix on the command line wins over a scenario's members, as every flag wins over the file.
-    boolean mixing = mix != null || !scenarioMembers.isEmpty();
-    if (mixing && !workloads.isEmpty()) {
-      problems.add(
-          (mix != null ? "--mix" : "--scenario " + scenario + " (its members)")
-              + " and "
-              + String.join(" ", workloads)
-              + ": give the workloads either by name or as mix members, not both (e.g. --mix "
-              + String.join(",", workloads.stream().map(w -> w + "=1").toList())
-              + ")");
-    } else if (!mixing && workloads.isEmpty()) {
-      problems.add(
-          "no workload given: name one, e.g. 'pkibench run sign', or give a mix, e.g. --mix sign=7,verify=3");
-    }
-    if (mixing && workloads.isEmpty()) {
-      try {
-        MixSpec members =
-            MixPlans.withShared(
-                mix != null ? MixSpec.parse("--mix", mix) : scenarioMembers,
+    sizing.check(problems.sink());
+    limits = RunThresholds.parse(thresholds, problems.sink());
+    List<WorkloadSpec> specs =
+        new RunWorkloads(
+                workloads,
+                mix,
+                scenarioMembers,
+                scenario,
                 seed,
                 params,
                 target,
                 sourceAddresses,
-                catalog,
-                problems);
-        specs.addAll(MixPlans.specs(members, KeySources.split(keys)));
-      } catch (IllegalArgumentException e) {
-        problems.add(e.getMessage());
-      }
-    }
-    for (String name : mixing ? List.<String>of() : workloads) {
-      Map<String, String> workloadParams = new LinkedHashMap<>(params);
-      boolean remote =
-          catalog
-              .find(name)
-              .map(f -> f.params().stream().anyMatch(p -> p.name().equals(ParamSpec.TARGET)))
-              .orElse(false);
-      if (remote && target != null) workloadParams.putIfAbsent(ParamSpec.TARGET, target);
-      boolean sockets =
-          catalog
-              .find(name)
-              .map(f -> f.params().stream().anyMatch(p -> p.name().equals(SourceAddresses.PARAM)))
-              .orElse(false);
-      if (sockets && sourceAddresses != null) {
-        if (params.containsKey(SourceAddresses.PARAM)
-            && !params.get(SourceAddresses.PARAM).equals(sourceAddresses)) {
-          problems.add(
-              "--source-addresses "
-                  + sourceAddresses
-                  + " and -p "
-                  + SourceAddresses.PARAM
-                  + "="
-                  + params.get(SourceAddresses.PARAM)
-                  + ": give the addresses once");
-        }
-        workloadParams.put(SourceAddresses.PARAM, sourceAddresses);
-      }
-      // A workload that uses no key runs once whatever --keys lists.
-      boolean usesKeys = catalog.find(name).map(WorkloadFactory::usesKeys).orElse(true);
-      List<String> sources =
-          usesKeys ? KeySources.split(keys) : List.of(KeySources.split(keys).get(0));
-      for (String source : sources) specs.add(new WorkloadSpec(name, workloadParams, source));
-    }
-    if (sourceAddresses != null && !mixing) {
-      boolean any =
-          workloads.stream()
-              .anyMatch(
-                  n ->
-                      catalog
-                          .find(n)
-                          .map(
-                              f ->
-                                  f.params().stream()
-                                      .anyMatch(p -> p.name().equals(SourceAddresses.PARAM)))
-                          .orElse(false));
-      if (!any)
-        problems.add(
-            "--source-addresses "
-                + sourceAddresses
-                + ": none of "
-                + String.join(", ", workloads)
-                + " opens connections"
-                + " (tls-rr, tls-acrr, tls-stream, tls-hold and https-* do); leave it out");
-    }
-    // The catalog's checks of each workload, reported even when the load flags are wrong too.
-    // A workload's check of the addresses names its -p; given as --source-addresses, the flag the
-    // user typed is named, once.
-    for (WorkloadSpec s : specs) {
-      for (String problem : catalog.problems(s)) {
-        String named =
-            sourceAddresses == null
-                ? problem
-                : problem.replace("-p " + SourceAddresses.PARAM, "--source-addresses");
-        if (!problems.contains(named)) problems.add(named);
-      }
-    }
+                keys)
+            .specs(catalog, problems.sink());
     CliContext ctx = parent.context;
     if (pinFile != null)
       problems.addAll(
@@ -620,11 +511,7 @@ final class RunCommand implements Callable<Integer> {
       problems.add("--cpu: " + e.getMessage());
     }
     if (profile) problems.addAll(ProfileFlag.problems(cpu, fork));
-    try {
-      Durations.parse(hangGrace);
-    } catch (IllegalArgumentException e) {
-      problems.add("--hang-grace: " + e.getMessage());
-    }
+    problems.duration("--hang-grace", hangGrace, null);
     if (load != null) {
       Plan plan =
           Plan.of(specs)
@@ -637,7 +524,7 @@ final class RunCommand implements Callable<Integer> {
               .cpu(cpu)
               .build();
       problems.addAll(plan.problems());
-      agents.check(problems, plan, fork, ctx.clock());
+      agents.check(problems.sink(), plan, fork, ctx.clock());
       problems.addAll(limits.problems(plan));
       if (!limits.isEmpty() && agents.startSignal != null) {
         limits =
@@ -652,7 +539,7 @@ final class RunCommand implements Callable<Integer> {
       }
       if (problems.isEmpty()) return plan;
     }
-    throw new ParameterException(spec.commandLine(), String.join("\n", problems));
+    throw new ParameterException(spec.commandLine(), String.join("\n", problems.list()));
   }
 
   /**
@@ -674,12 +561,12 @@ final class RunCommand implements Callable<Integer> {
    * The target an agent's clock is compared with: the first workload's HTTP target, or null when it
    * calls none.
    */
-  private static java.net.URI clockReference(Plan plan) {
+  private static URI clockReference(Plan plan) {
     return plan.workloads().stream()
         .map(w -> w.params().getOrDefault(ParamSpec.TARGET, ""))
         .filter(t -> t.startsWith("http://") || t.startsWith("https://"))
         .findFirst()
-        .map(java.net.URI::create)
+        .map(URI::create)
         .orElse(null);
   }
 
@@ -687,10 +574,9 @@ final class RunCommand implements Callable<Integer> {
    * For an https target: the test PKI's root when there is one here (the reference servers'
    * certificates chain to it), else the JDK's trust.
    */
-  static javax.net.ssl.SSLContext testPkiTrust(Path pkiDir) {
+  static SSLContext testPkiTrust(Path pkiDir) {
     try {
-      if (!java.nio.file.Files.exists(pkiDir.resolve("pki.json")))
-        return javax.net.ssl.SSLContext.getDefault();
+      if (!Files.exists(pkiDir.resolve("pki.json"))) return SSLContext.getDefault();
       return TlsContexts.trusting(TestPki.open(pkiDir).certificate("root-ca"));
     } catch (Exception e) {
       return null; // the JDK's trust; the clock check's note says so if the target's certificate is

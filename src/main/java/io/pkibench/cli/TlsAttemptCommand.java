@@ -1,5 +1,6 @@
 package io.pkibench.cli;
 
+import com.fasterxml.jackson.databind.SerializationFeature;
 import io.pkibench.formats.tls.TlsEngine;
 import io.pkibench.formats.tls.TlsServerKeys;
 import io.pkibench.pki.TestPki;
@@ -56,7 +57,7 @@ final class TlsAttemptCommand implements Callable<Integer> {
               "pkibench.tls-attempt/1 "
                   + RunResultJson.mapper()
                       .writer()
-                      .without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+                      .without(SerializationFeature.INDENT_OUTPUT)
                       .writeValueAsString(line));
     }
     ctx.out().flush();

@@ -1,14 +1,16 @@
 package io.pkibench.cli;
 
+import java.io.IOException;
+import java.util.Properties;
 import picocli.CommandLine.IVersionProvider;
 
 final class VersionProvider implements IVersionProvider {
   @Override
   public String[] getVersion() {
-    var p = new java.util.Properties();
+    var p = new Properties();
     try (var in = VersionProvider.class.getResourceAsStream("/io/pkibench/build.properties")) {
       if (in != null) p.load(in);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       // fall through to "unknown"
     }
     return new String[] {

@@ -233,7 +233,7 @@ class DeployManifestsTest {
       List<String> args =
           runScript(script, plan, Map.of("JOB_COMPLETION_INDEX", Integer.toString(index)));
       assertEquals(List.of("study", "restpki"), args.subList(0, 2), args.toString());
-      StudyCommand.RestPki study = new StudyCommand.RestPki();
+      StudyRestPki study = new StudyRestPki();
       new CommandLine(study)
           .parseArgs(
               args.subList(2, args.size())
