@@ -1,6 +1,7 @@
 package io.pkibench.results;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.pkibench.files.InputFile;
 import io.pkibench.plan.MixSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,9 +15,10 @@ import java.util.Map;
  * responder's good, revoked, unknown), all levels, warm-ups included; {@code notes}: what qualifies
  * the figures (tokens not verified). Both absent when empty, so files of other workloads stay as
  * they were. {@code mix}: the members, weights and seed of a traffic mix (absent for any other
- * workload), whose levels split their figures by member. {@code wycheproof}: a PKCS#11 token's
- * verifier put to Project Wycheproof's vectors by the run (absent for every other key source and
- * workload).
+ * workload), whose levels split their figures by member. {@code inputs}: the files the parameters
+ * name whose text the result keeps (an {@code api} spec, secrets blanked, with its sha256); absent
+ * for the workloads that name none. {@code wycheproof}: a PKCS#11 token's verifier put to Project
+ * Wycheproof's vectors by the run (absent for every other key source and workload).
  */
 public record WorkloadResult(
     String name,
@@ -30,7 +32,8 @@ public record WorkloadResult(
     @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> outcomes,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> notes,
     @JsonInclude(JsonInclude.Include.NON_NULL) MixSpec mix,
-    @JsonInclude(JsonInclude.Include.NON_NULL) WycheproofCheck wycheproof) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) WycheproofCheck wycheproof,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<InputFile> inputs) {
 
   public WorkloadResult(
       String name,
@@ -88,6 +91,54 @@ public record WorkloadResult(
             ? Map.of()
             : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(outcomes));
     notes = notes == null ? List.of() : List.copyOf(notes);
+    inputs = inputs == null ? List.of() : List.copyOf(inputs);
+  }
+
+  /** Without input files: the workloads that name none. */
+  public WorkloadResult(
+      String name,
+      Map<String, String> params,
+      String keys,
+      String cpuMeter,
+      List<LevelResult> levels,
+      String failure,
+      Step step,
+      List<KeyNode> keyNodes,
+      Map<String, Long> outcomes,
+      List<String> notes,
+      MixSpec mix,
+      WycheproofCheck wycheproof) {
+    this(
+        name,
+        params,
+        keys,
+        cpuMeter,
+        levels,
+        failure,
+        step,
+        keyNodes,
+        outcomes,
+        notes,
+        mix,
+        wycheproof,
+        List.of());
+  }
+
+  public WorkloadResult withInputs(List<InputFile> files) {
+    return new WorkloadResult(
+        name,
+        params,
+        keys,
+        cpuMeter,
+        levels,
+        failure,
+        step,
+        keyNodes,
+        outcomes,
+        notes,
+        mix,
+        wycheproof,
+        files);
   }
 
   public WorkloadResult(
@@ -144,7 +195,8 @@ public record WorkloadResult(
         outcomes,
         notes,
         mix,
-        wycheproof);
+        wycheproof,
+        inputs);
   }
 
   public WorkloadResult withFailure(String why) {
@@ -160,7 +212,8 @@ public record WorkloadResult(
         outcomes,
         notes,
         mix,
-        wycheproof);
+        wycheproof,
+        inputs);
   }
 
   public WorkloadResult withStep(Step newStep) {
@@ -176,7 +229,8 @@ public record WorkloadResult(
         outcomes,
         notes,
         mix,
-        wycheproof);
+        wycheproof,
+        inputs);
   }
 
   public WorkloadResult withKeyNodes(List<KeyNode> nodes) {
@@ -192,7 +246,8 @@ public record WorkloadResult(
         outcomes,
         notes,
         mix,
-        wycheproof);
+        wycheproof,
+        inputs);
   }
 
   /** With {@code counts} added to the outcomes counted so far. */
@@ -200,7 +255,19 @@ public record WorkloadResult(
     Map<String, Long> sum = new java.util.TreeMap<>(outcomes);
     counts.forEach((k, n) -> sum.merge(k, n, Long::sum));
     return new WorkloadResult(
-        name, params, keys, cpuMeter, levels, failure, step, keyNodes, sum, notes, mix, wycheproof);
+        name,
+        params,
+        keys,
+        cpuMeter,
+        levels,
+        failure,
+        step,
+        keyNodes,
+        sum,
+        notes,
+        mix,
+        wycheproof,
+        inputs);
   }
 
   public WorkloadResult withNotes(List<String> newNotes) {
@@ -216,7 +283,8 @@ public record WorkloadResult(
         outcomes,
         newNotes,
         mix,
-        wycheproof);
+        wycheproof,
+        inputs);
   }
 
   public WorkloadResult withMix(MixSpec newMix) {
@@ -232,12 +300,14 @@ public record WorkloadResult(
         outcomes,
         notes,
         newMix,
-        wycheproof);
+        wycheproof,
+        inputs);
   }
 
   public WorkloadResult withWycheproof(WycheproofCheck check) {
     return new WorkloadResult(
-        name, params, keys, cpuMeter, levels, failure, step, keyNodes, outcomes, notes, mix, check);
+        name, params, keys, cpuMeter, levels, failure, step, keyNodes, outcomes, notes, mix, check,
+        inputs);
   }
 
   /**

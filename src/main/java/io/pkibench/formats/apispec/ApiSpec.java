@@ -1,6 +1,7 @@
 package io.pkibench.formats.apispec;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,6 +29,13 @@ public record ApiSpec(
     checks = List.copyOf(checks);
     env = Set.copyOf(env);
     files = Set.copyOf(files);
+  }
+
+  /** The spec's headers, then each request's own. */
+  public List<Map<String, Template>> allHeaders() {
+    List<Map<String, Template>> all = new ArrayList<>(List.of(headers));
+    for (Step s : steps) if (s instanceof Request r) all.add(r.headers());
+    return all;
   }
 
   /** The aliases of {@code --keys} the sign steps use, in order of first use. */

@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * The values a spec reads through {@code ${env.NAME}} and {@code ${file.PATH}}, read once before
@@ -72,6 +73,35 @@ public final class SpecSecrets {
     if (!problems.isEmpty()) throw new IllegalArgumentException(String.join("\n", problems));
     return new SpecSecrets(values);
   }
+
+  /**
+   * What {@link #blank} needs for the spec's own text, never refusing: the values {@code env} and
+   * the files hold (a missing one has nothing to blank), and every header whose name says it is a
+   * credential (Authorization, Cookie, *token*, *key*, *secret*, *password*) written out in full.
+   */
+  public static SpecSecrets forText(ApiSpec spec, Map<String, String> env) {
+    Map<String, byte[]> values = new HashMap<>();
+    for (String name : spec.env())
+      if (env.get(name) != null)
+        values.put("env." + name, env.get(name).getBytes(StandardCharsets.UTF_8));
+    for (String path : spec.files()) {
+      try {
+        values.put("file." + path, Files.readAllBytes(spec.directory().resolve(path)));
+      } catch (IOException e) {
+        // unreadable now: its value cannot be in anything this run writes
+      }
+    }
+    int n = 0;
+    for (Map<String, Template> headers : spec.allHeaders())
+      for (var h : headers.entrySet())
+        if (CREDENTIAL.matcher(h.getKey()).matches() && h.getValue().expressions().isEmpty())
+          values.put("literal." + n++, h.getValue().text().getBytes(StandardCharsets.UTF_8));
+    return new SpecSecrets(values);
+  }
+
+  private static final Pattern CREDENTIAL =
+      Pattern.compile(
+          "(?i)authorization|proxy-authorization|cookie|.*(token|key|secret|password).*");
 
   /** The value of {@code env.NAME} or {@code file.PATH}; null for any other name. */
   public byte[] value(String name) {

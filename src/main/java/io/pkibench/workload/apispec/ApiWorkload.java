@@ -1,5 +1,6 @@
 package io.pkibench.workload.apispec;
 
+import io.pkibench.files.InputFile;
 import io.pkibench.formats.apispec.ApiSpec;
 import io.pkibench.formats.apispec.SpecReader;
 import io.pkibench.formats.apispec.SpecSecrets;
@@ -246,18 +247,37 @@ public final class ApiWorkload implements Workload {
       return problems;
     }
 
-    /** The spec's file as recorded beside the result: its name and sha256. */
+    /** The spec's file, as the run's table names it: its path and sha256. */
     @Override
     public List<String> notes(Params params) {
       try {
-        byte[] bytes = Files.readAllBytes(Path.of(params.get(SPEC)));
         return List.of(
-            "api spec "
-                + params.get(SPEC)
-                + " sha256 "
-                + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes)));
-      } catch (IOException | GeneralSecurityException | RuntimeException e) {
+            "api spec " + params.get(SPEC) + " sha256 " + sha256(Path.of(params.get(SPEC))));
+      } catch (IOException | RuntimeException e) {
         return List.of();
+      }
+    }
+
+    /** The spec's text, each secret's value blanked, and the sha256 of the file as it is. */
+    @Override
+    public List<InputFile> inputs(Params params, Map<String, String> env) {
+      try {
+        Path file = Path.of(params.get(SPEC));
+        ApiSpec spec = SpecReader.read(file);
+        return List.of(
+            new InputFile(
+                params.get(SPEC), sha256(file), SpecSecrets.forText(spec, env).blank(spec.text())));
+      } catch (IOException | RuntimeException e) {
+        return List.of(); // a spec that cannot be read stops the run before this is asked
+      }
+    }
+
+    private static String sha256(Path file) throws IOException {
+      try {
+        return HexFormat.of()
+            .formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException("SHA-256 is in every JDK", e);
       }
     }
 
