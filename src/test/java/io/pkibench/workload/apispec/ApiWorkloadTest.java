@@ -21,6 +21,7 @@ import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,7 +40,7 @@ class ApiWorkloadTest {
   @TempDir static Path dir;
   static PrivateKey signerKey, caKey;
   static X509Certificate ca;
-  static SSLContext serverTls;
+  static SSLContext serverTls, mutualTls;
   static byte[] openSslCms;
   static final String TOKEN = "tok-3f9a1c77e2b54d08";
   static final Duration SHORT = Duration.ofMillis(400);
@@ -74,7 +75,8 @@ class ApiWorkloadTest {
         "keyUsage=critical,keyCertSign");
     Files.writeString(dir.resolve("server.ext"), "subjectAltName=IP:127.0.0.1\n");
     Files.writeString(dir.resolve("signer.ext"), "keyUsage=critical,digitalSignature\n");
-    for (String name : List.of("server", "signer")) {
+    Files.writeString(dir.resolve("client.ext"), "extendedKeyUsage=clientAuth\n");
+    for (String name : List.of("server", "signer", "client")) {
       openssl(
           "req",
           "-newkey",
@@ -135,6 +137,8 @@ class ApiWorkloadTest {
             "server", serverKey, List.of(serverCert, ca), new Provider("none", "1", "") {});
     serverTls = SSLContext.getInstance("TLS");
     serverTls.init(TlsContexts.keyManagers(server), null, null);
+    mutualTls = SSLContext.getInstance("TLS");
+    mutualTls.init(TlsContexts.keyManagers(server), TlsContexts.trustManagers(ca), null);
   }
 
   /** The API's own shape: upload, then sign by id; the signature checked against openssl's key. */
@@ -279,6 +283,50 @@ class ApiWorkloadTest {
       MeasuredRun.of("api ca liar", w, SHORT)
           .assertEveryFailedWith(
               "check x509 (line 7): the certificate issued does not carry the CSR's key");
+    }
+  }
+
+  @Test
+  void run_mutualTlsWithClientCertAndKeyFiles_everyOperationSucceedsAsThatClient()
+      throws Exception {
+    try (SigningApi service =
+            new SigningApi(
+                mutualTls,
+                true,
+                TOKEN,
+                SigningApi.Behaviour.HONEST,
+                signerKey,
+                caKey,
+                ca,
+                openSslCms);
+        Workload w =
+            api(
+                service,
+                spec("mtls.yaml", SIGN_SPEC),
+                Map.of(
+                    "client-cert", dir.resolve("client.pem").toString(),
+                    "client-key", dir.resolve("client.key").toString()))) {
+      MeasuredRun.of("api mutual tls", w, SHORT).assertEverySucceeded();
+      assertEquals(Set.of("CN=client"), service.clientSubjects);
+    }
+  }
+
+  @Test
+  void run_mutualTlsWithoutClientCert_everyOperationFailsInTheFirstStep() throws Exception {
+    try (SigningApi service =
+            new SigningApi(
+                mutualTls,
+                true,
+                TOKEN,
+                SigningApi.Behaviour.HONEST,
+                signerKey,
+                caKey,
+                ca,
+                openSslCms);
+        Workload w = api(service, spec("no-client.yaml", SIGN_SPEC), Map.of())) {
+      MeasuredRun.of("api mutual tls, no client certificate", w, SHORT)
+          .assertEveryFailedWith("step 1 (POST /v1/documents, line 4): ");
+      assertEquals(Set.of(), service.clientSubjects);
     }
   }
 }

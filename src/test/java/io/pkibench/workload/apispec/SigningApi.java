@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsExchange;
+import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.StringReader;
@@ -28,6 +30,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
@@ -58,6 +61,11 @@ final class SigningApi implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService threads = Executors.newFixedThreadPool(4);
   private final String token;
+  private final boolean needClientCertificate;
+
+  /** The subjects of the client certificates presented, one per request that presented one. */
+  final Set<String> clientSubjects = ConcurrentHashMap.newKeySet();
+
   private final Behaviour behaviour;
   private final PrivateKey signer;
   private final PrivateKey caKey;
@@ -81,6 +89,21 @@ final class SigningApi implements AutoCloseable {
       X509Certificate ca,
       byte[] cms)
       throws IOException {
+    this(tls, false, token, behaviour, signer, caKey, ca, cms);
+  }
+
+  /** {@code needClientCertificate}: over TLS, a client that presents none is refused. */
+  SigningApi(
+      SSLContext tls,
+      boolean needClientCertificate,
+      String token,
+      Behaviour behaviour,
+      PrivateKey signer,
+      PrivateKey caKey,
+      X509Certificate ca,
+      byte[] cms)
+      throws IOException {
+    this.needClientCertificate = needClientCertificate;
     this.token = token;
     this.behaviour = behaviour;
     this.signer = signer;
@@ -91,7 +114,15 @@ final class SigningApi implements AutoCloseable {
     if (tls == null) server = HttpServer.create(loopback, 16);
     else {
       HttpsServer https = HttpsServer.create(loopback, 16);
-      https.setHttpsConfigurator(new HttpsConfigurator(tls));
+      https.setHttpsConfigurator(
+          new HttpsConfigurator(tls) {
+            @Override
+            public void configure(HttpsParameters parameters) {
+              SSLParameters asked = tls.getDefaultSSLParameters();
+              asked.setNeedClientAuth(needClientCertificate);
+              parameters.setSSLParameters(asked);
+            }
+          });
       server = https;
     }
     server.createContext("/", this::handle);
@@ -118,6 +149,8 @@ final class SigningApi implements AutoCloseable {
   private void serve(HttpExchange exchange) throws Exception {
     {
       clientPorts.add(exchange.getRemoteAddress().getPort());
+      if (exchange instanceof HttpsExchange https && needClientCertificate)
+        clientSubjects.add(https.getSSLSession().getPeerPrincipal().getName());
       byte[] body = exchange.getRequestBody().readAllBytes();
       String path = exchange.getRequestURI().getPath();
       if (!("Bearer " + token).equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
