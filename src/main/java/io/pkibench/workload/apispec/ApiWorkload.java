@@ -15,6 +15,7 @@ import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
+import io.pkibench.workload.tls.WorkerClients;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -37,6 +38,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
@@ -63,6 +65,15 @@ public final class ApiWorkload implements Workload {
   private final byte[] chainPem;
   private final CsrPool csrs;
   private final List<HttpClient> clients = new CopyOnWriteArrayList<>();
+
+  /**
+   * With {@code -p identities}: each worker's own certificate, presented on its own connections
+   * (null: every worker presents {@code -p client-cert}'s, or none).
+   */
+  private WorkerClients.Identities identities;
+
+  /** What an https target's certificate is checked against, for the workers' own contexts. */
+  private TrustManager[] trust;
 
   private ApiWorkload(
       ApiSpec spec,
@@ -114,7 +125,12 @@ public final class ApiWorkload implements Workload {
   }
 
   @Override
-  public Operation newOperation(int worker) {
+  public Operation newOperation(int worker) throws Exception {
+    SSLContext tls = this.tls;
+    if (tls != null && identities != null) {
+      tls = SSLContext.getInstance("TLS");
+      tls.init(TlsContexts.keyManagers(identities.forWorker(worker)), trust, null);
+    }
     HttpClient.Builder builder =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -175,6 +191,12 @@ public final class ApiWorkload implements Workload {
               "PEM file: the client certificate (chain) to present, with -p client-key"),
           ParamSpec.free(
               CLIENT_KEY, "", "PEM file: the client certificate's unencrypted private key"),
+          ParamSpec.free(
+              WorkerClients.IDENTITIES,
+              "",
+              "one client certificate per worker over mutual TLS; per-worker: the test PKI issues each worker one"
+                  + " beside tls-client; DIR: a directory of PEM pairs (NAME.crt or NAME.pem with NAME.key),"
+                  + " one per worker in name order"),
           ParamSpec.choice(
               CSR_ALG,
               "ec-p256",
@@ -230,6 +252,17 @@ public final class ApiWorkload implements Workload {
           problems.add(e.getMessage());
         }
       }
+      String identities = params.get(WorkerClients.IDENTITIES);
+      if (!identities.isBlank() && !params.get(CLIENT_CERT).isBlank())
+        problems.add(
+            "-p identities and -p client-cert: the workers' identities replace the one client certificate; give one of them");
+      if (!identities.isBlank()
+          && !identities.equals(WorkerClients.PER_WORKER)
+          && !Files.isDirectory(Path.of(identities)))
+        problems.add(
+            "-p identities="
+                + identities
+                + ": no such directory; give per-worker or a directory of PEM pairs (NAME.crt or NAME.pem with NAME.key)");
       try {
         int n = Integer.parseInt(params.get(CSR_KEYS));
         if (n < 1 || n > 10_000) throw new NumberFormatException();
@@ -282,6 +315,11 @@ public final class ApiWorkload implements Workload {
     }
 
     @Override
+    public List<String> workerProblems(Params params, int workers, String level) {
+      return WorkerClients.workerProblems(params, workers, level);
+    }
+
+    @Override
     public int socketsPerWorker(Params params) {
       return 1;
     }
@@ -319,17 +357,36 @@ public final class ApiWorkload implements Workload {
               ? CsrPool.make(params.get(CSR_ALG), Integer.parseInt(params.get(CSR_KEYS)))
               : null;
       URI base = URI.create(target.endsWith("/") ? target : target + "/");
-      return new ApiWorkload(
-          spec,
-          secrets,
-          base,
-          base.getScheme().equalsIgnoreCase("https") ? tls(params) : null,
-          Duration.ofSeconds(Integer.parseInt(params.get(TIMEOUT))),
-          keys,
-          csrs);
+      boolean https = base.getScheme().equalsIgnoreCase("https");
+      TrustManager[] trust = https ? trustManagers(params) : null;
+      ApiWorkload w =
+          new ApiWorkload(
+              spec,
+              secrets,
+              base,
+              https ? tls(params, trust) : null,
+              Duration.ofSeconds(Integer.parseInt(params.get(TIMEOUT))),
+              keys,
+              csrs);
+      w.trust = trust;
+      if (https) w.identities = WorkerClients.identities(context, params, "tls-client");
+      return w;
     }
 
-    private static SSLContext tls(Params params) throws IOException, GeneralSecurityException {
+    private static SSLContext tls(Params params, TrustManager[] trust)
+        throws GeneralSecurityException {
+      KeyManager[] identity =
+          params.get(CLIENT_CERT).isBlank()
+              ? null
+              : TlsContexts.keyManagers(clientIdentity(params));
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(identity, trust, null);
+      return context;
+    }
+
+    /** {@code -p trust}'s certificates, or the JDK's roots. */
+    private static TrustManager[] trustManagers(Params params)
+        throws IOException, GeneralSecurityException {
       TrustManagerFactory trust =
           TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
       if (params.get(TRUST).isBlank()) trust.init((KeyStore) null);
@@ -342,13 +399,7 @@ public final class ApiWorkload implements Workload {
           store.setCertificateEntry("trusted-" + i++, c);
         trust.init(store);
       }
-      KeyManager[] identity =
-          params.get(CLIENT_CERT).isBlank()
-              ? null
-              : TlsContexts.keyManagers(clientIdentity(params));
-      SSLContext context = SSLContext.getInstance("TLS");
-      context.init(identity, trust.getTrustManagers(), null);
-      return context;
+      return trust.getTrustManagers();
     }
 
     /**

@@ -75,8 +75,9 @@ class ApiWorkloadTest {
         "keyUsage=critical,keyCertSign");
     Files.writeString(dir.resolve("server.ext"), "subjectAltName=IP:127.0.0.1\n");
     Files.writeString(dir.resolve("signer.ext"), "keyUsage=critical,digitalSignature\n");
-    Files.writeString(dir.resolve("client.ext"), "extendedKeyUsage=clientAuth\n");
-    for (String name : List.of("server", "signer", "client")) {
+    for (String client : List.of("client", "client-a", "client-b"))
+      Files.writeString(dir.resolve(client + ".ext"), "extendedKeyUsage=clientAuth\n");
+    for (String name : List.of("server", "signer", "client", "client-a", "client-b")) {
       openssl(
           "req",
           "-newkey",
@@ -108,6 +109,10 @@ class ApiWorkloadTest {
           name + ".pem");
     }
     openssl("pkey", "-in", "signer.key", "-pubout", "-out", "signer-pub.pem");
+    Files.createDirectories(dir.resolve("ids"));
+    for (String name : List.of("client-a", "client-b"))
+      for (String ext : List.of(".pem", ".key"))
+        Files.copy(dir.resolve(name + ext), dir.resolve("ids").resolve(name + ext));
     Files.write(dir.resolve("doc.bin"), "a document the API signed once, with openssl".getBytes());
     Files.write(dir.resolve("other.bin"), "another document entirely".getBytes());
     openssl(
@@ -327,6 +332,31 @@ class ApiWorkloadTest {
       MeasuredRun.of("api mutual tls, no client certificate", w, SHORT)
           .assertEveryFailedWith("step 1 (POST /v1/documents, line 4): ");
       assertEquals(Set.of(), service.clientSubjects);
+    }
+  }
+
+  /** -p identities=DIR: worker i presents the directory's i-th pair, on its own connections. */
+  @Test
+  void newOperation_identitiesDirectory_eachWorkerPresentsItsOwnCertificate() throws Exception {
+    try (SigningApi service =
+            new SigningApi(
+                mutualTls,
+                true,
+                TOKEN,
+                SigningApi.Behaviour.HONEST,
+                signerKey,
+                caKey,
+                ca,
+                openSslCms);
+        Workload w =
+            api(
+                service,
+                spec("ids.yaml", SIGN_SPEC),
+                Map.of("identities", dir.resolve("ids").toString()))) {
+      w.newOperation(0).execute();
+      assertEquals(Set.of("CN=client-a"), service.clientSubjects);
+      w.newOperation(1).execute();
+      assertEquals(Set.of("CN=client-a", "CN=client-b"), service.clientSubjects);
     }
   }
 }
