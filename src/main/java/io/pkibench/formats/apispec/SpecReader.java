@@ -43,6 +43,10 @@ public final class SpecReader {
   private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final int DEFAULT_DOCUMENT_BYTES = 4096;
 
+  /** Headers the JDK's HTTP client writes itself and refuses from a caller. */
+  private static final Set<String> CLIENT_HEADERS =
+      Set.of("connection", "content-length", "expect", "host", "upgrade");
+
   private final String shown;
   private final Path directory;
   private final List<String> problems = new ArrayList<>();
@@ -198,6 +202,12 @@ public final class SpecReader {
                 problem(
                     value.line(),
                     "header " + OutsideText.forTerminal(name) + ": not a header name");
+              if (CLIENT_HEADERS.contains(name.toLowerCase(Locale.ROOT)))
+                problem(
+                    value.line(),
+                    "header "
+                        + name
+                        + ": the HTTP client sets it itself (from --target, the body, keep-alive); remove it");
               Template t = template(value, known, "header " + name);
               if (t != null) headers.put(name, t);
             });

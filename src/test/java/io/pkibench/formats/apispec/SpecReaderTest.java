@@ -60,6 +60,23 @@ class SpecReaderTest {
   }
 
   @Test
+  void read_headersTheClientWritesItself_refusedWithTheirLines() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                SpecReader.read(
+                    "headers: {Host: api.example}\nsteps:\n  - request: GET /x\n    headers:\n      Content-Length: \"3\"\n",
+                    "h.yaml",
+                    dir));
+    assertEquals(
+        List.of(
+            "h.yaml line 1: header Host: the HTTP client sets it itself (from --target, the body, keep-alive); remove it",
+            "h.yaml line 5: header Content-Length: the HTTP client sets it itself (from --target, the body, keep-alive); remove it"),
+        List.of(e.getMessage().split("\n")));
+  }
+
+  @Test
   void read_yamlSyntaxError_namesTheLine() {
     IllegalArgumentException e =
         assertThrows(
