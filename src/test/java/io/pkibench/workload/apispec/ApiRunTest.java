@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.HexFormat;
 import java.util.List;
@@ -191,7 +192,7 @@ class ApiRunTest {
                   InstantSource.system(),
                   Map.of("SIGN_TOKEN", TOKEN)),
               params)) {
-        MeasuredRun.of("api sign step", w, java.time.Duration.ofMillis(400)).assertEverySucceeded();
+        MeasuredRun.of("api sign step", w, Duration.ofMillis(400)).assertEverySucceeded();
       }
     }
   }
