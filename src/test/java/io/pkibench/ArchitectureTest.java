@@ -38,6 +38,7 @@ class ArchitectureTest {
           new Layer(
               "workloads and servers",
               "..pkibench.workload.ades..",
+              "..pkibench.workload.apispec..",
               "..pkibench.workload.http..",
               "..pkibench.workload.pec..",
               "..pkibench.workload.primitive..",

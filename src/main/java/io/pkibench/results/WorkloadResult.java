@@ -2,6 +2,7 @@ package io.pkibench.results;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.pkibench.files.InputFile;
 import io.pkibench.plan.MixSpec;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -34,7 +35,8 @@ public record WorkloadResult(
     @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> outcomes,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> notes,
     @JsonInclude(JsonInclude.Include.NON_NULL) MixSpec mix,
-    @JsonInclude(JsonInclude.Include.NON_NULL) WycheproofCheck wycheproof) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) WycheproofCheck wycheproof,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<InputFile> inputs) {
 
   /**
    * @deprecated for callers not yet moved (study, cli): use {@link #builder(String)}.
@@ -93,6 +95,42 @@ public record WorkloadResult(
     keyNodes = keyNodes == null ? List.of() : List.copyOf(keyNodes);
     outcomes = outcomes == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(outcomes));
     notes = notes == null ? List.of() : List.copyOf(notes);
+    inputs = inputs == null ? List.of() : List.copyOf(inputs);
+  }
+
+  /**
+   * Without input files: the workloads that name none.
+   *
+   * @deprecated for callers not yet moved (study, cli): use {@link #builder(String)}.
+   */
+  @Deprecated
+  public WorkloadResult(
+      String name,
+      Map<String, String> params,
+      String keys,
+      String cpuMeter,
+      List<LevelResult> levels,
+      String failure,
+      Step step,
+      List<KeyNode> keyNodes,
+      Map<String, Long> outcomes,
+      List<String> notes,
+      MixSpec mix,
+      WycheproofCheck wycheproof) {
+    this(
+        name,
+        params,
+        keys,
+        cpuMeter,
+        levels,
+        failure,
+        step,
+        keyNodes,
+        outcomes,
+        notes,
+        mix,
+        wycheproof,
+        List.of());
   }
 
   /**
@@ -183,6 +221,10 @@ public record WorkloadResult(
     return toBuilder().wycheproof(check).build();
   }
 
+  public WorkloadResult withInputs(List<InputFile> files) {
+    return toBuilder().inputs(files).build();
+  }
+
   /**
    * A study's probe entry: its levels chose the measured one and are kept, but are not the study's
    * figures.
@@ -214,7 +256,8 @@ public record WorkloadResult(
         .outcomes(outcomes)
         .notes(notes)
         .mix(mix)
-        .wycheproof(wycheproof);
+        .wycheproof(wycheproof)
+        .inputs(inputs);
   }
 
   /**
@@ -234,6 +277,7 @@ public record WorkloadResult(
     private List<String> notes = List.of();
     private MixSpec mix;
     private WycheproofCheck wycheproof;
+    private List<InputFile> inputs = List.of();
 
     private Builder() {}
 
@@ -297,6 +341,11 @@ public record WorkloadResult(
       return this;
     }
 
+    public Builder inputs(List<InputFile> inputs) {
+      this.inputs = inputs;
+      return this;
+    }
+
     public WorkloadResult build() {
       return new WorkloadResult(
           name,
@@ -310,7 +359,8 @@ public record WorkloadResult(
           outcomes,
           notes,
           mix,
-          wycheproof);
+          wycheproof,
+          inputs);
     }
   }
 }

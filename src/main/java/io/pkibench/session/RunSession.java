@@ -377,7 +377,8 @@ public final class RunSession {
             .step(step)
             .build()
             .withNotes(factory.notes(params))
-            .withMix(mix);
+            .withMix(mix)
+            .withInputs(factory.inputs(params, options.env()));
     file.update(r -> r.withWorkload(index, entry));
     // The interval log's tag names the step, so one .hlog holds every step of a study apart; a
     // shoot-out runs one
@@ -406,7 +407,8 @@ public final class RunSession {
                 .step(step)
                 .build()
                 .withNotes(entry.notes())
-                .withMix(mix);
+                .withMix(mix)
+                .withInputs(entry.inputs());
         if (source instanceof Pkcs11KeySource && factory instanceof VerifiesWithKeySource)
           current = current.withWycheproof(TokenWycheproof.check(source, params, options.log()));
       }

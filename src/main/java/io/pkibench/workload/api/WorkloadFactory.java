@@ -1,6 +1,8 @@
 package io.pkibench.workload.api;
 
+import io.pkibench.files.InputFile;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A named workload type as {@code pkibench list} shows it and {@code pkibench run NAME} creates it.
@@ -31,6 +33,14 @@ public interface WorkloadFactory {
    * tokens not verified for want of a trust bundle): recorded in the result with the workload.
    */
   default List<String> notes(Params params) {
+    return List.of();
+  }
+
+  /**
+   * The files these parameters name whose text the result keeps (an {@code api} spec), each with
+   * every secret {@code env} or a file gives it blanked: read when the workload starts.
+   */
+  default List<InputFile> inputs(Params params, Map<String, String> env) {
     return List.of();
   }
 

@@ -17,6 +17,7 @@ import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.SocketBudget;
 import io.pkibench.workload.api.Suggestions;
 import io.pkibench.workload.api.WorkloadFactory;
+import io.pkibench.workload.apispec.ApiWorkload;
 import io.pkibench.workload.dss.DssServerSignWorkload;
 import io.pkibench.workload.dss.DssSigningWorkload;
 import io.pkibench.workload.dss.DssValidateWorkload;
@@ -99,7 +100,8 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
             new PecWorkloads.Sign(),
             new PecWorkloads.Verify(),
             new PecWorkloads.Ceiling(),
-            new PecSendWorkload()));
+            new PecSendWorkload(),
+            new ApiWorkload.Factory()));
   }
 
   /**
