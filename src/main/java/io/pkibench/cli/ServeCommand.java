@@ -50,7 +50,8 @@ import picocli.CommandLine.Spec;
       ServeCommand.Nginx.class,
       ServeCommand.KeyServerNode.class,
       ServeCommand.Pec.class,
-      ServeCommand.Dss.class
+      ServeCommand.Dss.class,
+      ServeOpenbaoCommand.class
     })
 final class ServeCommand implements Runnable {
   @ParentCommand PkibenchCommand parent;
