@@ -101,20 +101,18 @@ public final class Transit {
     if (pem.isEmpty())
       throw new GeneralSecurityException(
           "transit key " + data.path("name").asText() + " (" + type + ") shows no public key");
-    String algorithm = type.startsWith("rsa") ? "RSA" : type.startsWith("ecdsa") ? "EC" : "Ed25519";
-    String base64 = pem.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
-    try {
-      return KeyFactory.getInstance(algorithm)
-          .generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(base64)));
-    } catch (IllegalArgumentException e) {
-      // an ed25519 key's "public_key" is the bare 32 bytes in base64, not a PEM
-      byte[] raw = Base64.getDecoder().decode(pem.strip());
+    if (!pem.startsWith("-----")) {
+      // an ed25519 key's "public_key" is its bare 32 bytes in base64, not a PEM
       byte[] spki =
           Arrays.concatenate(
               new byte[] {0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00},
-              raw);
+              Base64.getDecoder().decode(pem.strip()));
       return KeyFactory.getInstance("Ed25519").generatePublic(new X509EncodedKeySpec(spki));
     }
+    String algorithm = type.startsWith("rsa") ? "RSA" : type.startsWith("ecdsa") ? "EC" : "Ed25519";
+    String base64 = pem.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
+    return KeyFactory.getInstance(algorithm)
+        .generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(base64)));
   }
 
   /**

@@ -4,6 +4,7 @@ import io.pkibench.pki.TestPki;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +55,6 @@ public final class BaoFixture {
 
   /** The environment a client of {@code server} is given: its token in BAO_TOKEN. */
   public static Map<String, String> tokenEnv(OpenBaoServer server) throws IOException {
-    return Map.of("BAO_TOKEN", java.nio.file.Files.readString(server.tokenFile()).strip());
+    return Map.of("BAO_TOKEN", Files.readString(server.tokenFile()).strip());
   }
 }
