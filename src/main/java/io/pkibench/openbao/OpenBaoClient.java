@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
 import javax.net.ssl.SSLContext;
 
@@ -33,6 +34,9 @@ public final class OpenBaoClient implements AutoCloseable {
   private final AtomicLongArray calls;
   private final AtomicLongArray failures;
 
+  /** 1 where the node's last call got no answer or a 5xx. */
+  private final AtomicIntegerArray down;
+
   /**
    * {@code token} may be null for the unauthenticated calls ({@code sys/init}, {@code sys/unseal});
    * {@code tls} decides which servers are trusted.
@@ -44,6 +48,7 @@ public final class OpenBaoClient implements AutoCloseable {
     this.timeout = timeout;
     this.calls = new AtomicLongArray(nodes.size());
     this.failures = new AtomicLongArray(nodes.size());
+    this.down = new AtomicIntegerArray(nodes.size());
     HttpClient.Builder b =
         HttpClient.newBuilder()
             .connectTimeout(timeout)
@@ -64,6 +69,11 @@ public final class OpenBaoClient implements AutoCloseable {
 
   public long failures(int i) {
     return failures.get(i);
+  }
+
+  /** Whether node {@code i}'s last call was answered (under 500); true before any call. */
+  public boolean up(int i) {
+    return down.get(i) == 0;
   }
 
   public JsonNode get(String path) throws OpenBaoException {
@@ -133,6 +143,7 @@ public final class OpenBaoClient implements AutoCloseable {
       int status = response.statusCode();
       JsonNode answer =
           response.body().length == 0 ? JSON.createObjectNode() : JSON.readTree(response.body());
+      down.set(i, status >= 500 ? 1 : 0);
       if (status >= 200 && status < 300) return answer;
       if (status >= 500) failures.incrementAndGet(i);
       throw new OpenBaoException(
@@ -140,6 +151,7 @@ public final class OpenBaoClient implements AutoCloseable {
     } catch (IOException e) {
       if (e instanceof OpenBaoException o) throw o;
       failures.incrementAndGet(i);
+      down.set(i, 1);
       throw new OpenBaoException(
           method
               + " "
