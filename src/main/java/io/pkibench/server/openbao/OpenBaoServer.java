@@ -168,13 +168,22 @@ public final class OpenBaoServer implements ReferenceServer {
       writeOwnerOnly(tokenFile(), keys.path("root_token").asText());
       unseal(open, 0);
       awaitHealth(open, 0, Set.of(200), Duration.ofSeconds(60));
-      for (int i = 1; i < config.nodes(); i++) {
-        awaitHealth(open, i, Set.of(501, 503), Duration.ofSeconds(30));
-        unsealUntilJoined(open, i);
-      }
     }
     Secret token = Secret.fromFile(tokenFile());
     try (OpenBaoClient root = new OpenBaoClient(urls, token, tls, Duration.ofSeconds(30))) {
+      if (config.nodes() > 1) {
+        // autopilot keeps a joined node a non-voter until it has been stable this long (10 s by
+        // default): a leader killed before then leaves no quorum to elect another
+        root.postTo(
+            0,
+            "sys/storage/raft/autopilot/configuration",
+            Map.of("server_stabilization_time", "2s"));
+        for (int i = 1; i < config.nodes(); i++) {
+          awaitHealth(root, i, Set.of(501, 503), Duration.ofSeconds(30));
+          unsealUntilJoined(root, i);
+        }
+        awaitVoters(root, Duration.ofSeconds(90));
+      }
       mountTransit(root, software);
       mountPki(root, software);
     } finally {
@@ -253,6 +262,26 @@ public final class OpenBaoServer implements ReferenceServer {
                 + lastLog(i));
       Thread.sleep(500);
     }
+  }
+
+  /** Waits until every node votes in Raft, so that losing one leaves a quorum. */
+  private void awaitVoters(OpenBaoClient root, Duration within) throws Exception {
+    long deadline = System.nanoTime() + within.toNanos();
+    String servers = "";
+    while (System.nanoTime() < deadline) {
+      JsonNode list =
+          root.get("sys/storage/raft/configuration").path("data").path("config").path("servers");
+      servers = list.toString();
+      int voters = 0;
+      for (JsonNode n : list) if (n.path("voter").asBoolean()) voters++;
+      if (voters == config.nodes()) return;
+      Thread.sleep(500);
+    }
+    throw new IOException(
+        "the OpenBao cluster's nodes did not all become Raft voters within "
+            + within.toSeconds()
+            + " s: "
+            + servers);
   }
 
   /** sys/health's status of node {@code i}, 0 when it does not answer. */
@@ -360,9 +389,8 @@ public final class OpenBaoServer implements ReferenceServer {
       for (int i = 0; i < urls.size(); i++) {
         if (processes[i] == null || !processes[i].isAlive()) continue;
         try {
-          String address = open.getFrom(i, "sys/leader").path("leader_address").asText();
-          for (int j = 0; j < urls.size(); j++)
-            if (address.equals(urls.get(j).toString())) return j;
+          // a standby may still name a leader that is gone: only the active node says is_self
+          if (open.getFrom(i, "sys/leader").path("is_self").asBoolean()) return i;
         } catch (OpenBaoException e) {
           // this node does not know: ask the next
         }
