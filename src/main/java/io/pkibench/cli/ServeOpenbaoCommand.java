@@ -80,9 +80,19 @@ final class ServeOpenbaoCommand implements Callable<Integer> {
     TestPki testPki = TestPki.openOrInit(ctx.pkiDir(pki), ctx.clock(), ctx.err()::println);
     OpenBaoServer server =
         new OpenBaoServer(new OpenBaoServer.Config(run, nodes, port, testPki, bao));
+    // stops the nodes on SIGTERM or Ctrl-C even while they are being set up, and on any failure
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  server.close();
+                  stopped.countDown();
+                },
+                "pkibench-serve-openbao-stop"));
     try {
       server.start();
-    } catch (Exception e) {
+    } catch (Exception | Error e) {
       server.close();
       throw e;
     }
@@ -102,15 +112,6 @@ final class ServeOpenbaoCommand implements Callable<Integer> {
             new ReadyLine("openbao", server.baseUrl(), server.pid(), server.tokenFile().toString())
                 .format());
     ctx.out().flush();
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  server.close();
-                  stopped.countDown();
-                },
-                "pkibench-serve-openbao-stop"));
     stopped.await();
     return ExitCodes.OK;
   }

@@ -28,7 +28,7 @@ public final class BaoFixture {
         new OpenBaoServer(new OpenBaoServer.Config(dir, nodes, freePorts(2 * nodes), pki, bao()));
     try {
       server.start();
-    } catch (Exception e) {
+    } catch (Exception | Error e) {
       server.close();
       throw e;
     }
