@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
       ServeNginx.class,
       ServeKeyServer.class,
       ServePec.class,
-      ServeDss.class
+      ServeDss.class,
+      ServeOpenbaoCommand.class
     })
 final class ServeCommand implements Runnable {
   @ParentCommand PkibenchCommand parent;

@@ -1,17 +1,31 @@
 package io.pkibench.server;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Optional;
 
 /**
  * The line {@code pkibench serve …} prints once it listens, for programs that start it (a study, a
  * script): {@code pkibench.ready/1 {"service":"signer","url":"https://127.0.0.1:8443","pid":4242}}.
- * One line, a fixed prefix, then JSON; the human sentence is printed apart from it.
+ * One line, a fixed prefix, then JSON; the human sentence is printed apart from it. A service whose
+ * clients need a token ({@code serve openbao}) adds {@code tokenFile}: the owner-only file that
+ * holds it, never the token.
  */
-public record ReadyLine(String service, String url, long pid) {
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ReadyLine(String service, String url, long pid, String tokenFile) {
   public static final String PREFIX = "pkibench.ready/1 ";
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON =
+      new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+  @JsonCreator
+  public ReadyLine {}
+
+  public ReadyLine(String service, String url, long pid) {
+    this(service, url, pid, null);
+  }
 
   public String format() {
     try {

@@ -8,6 +8,8 @@ import io.pkibench.keys.SigningKey;
 import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.keys.remote.NodeAddress;
 import io.pkibench.keys.remote.RemoteKeySource;
+import io.pkibench.keys.remote.openbao.OpenBaoKeySpec;
+import io.pkibench.keys.remote.openbao.TransitKeySource;
 import io.pkibench.pki.Secret;
 import io.pkibench.pki.TestPki;
 import io.pkibench.pki.WorkerIdentities;
@@ -25,7 +27,7 @@ import java.util.function.Supplier;
 
 /**
  * Opens the key source a {@code --keys} value names: {@code software[:accp|jdk|bc]}, {@code
- * pkcs11:CONFIG} or {@code remote:HOST:PORT[=WEIGHT],…}.
+ * pkcs11:CONFIG}, {@code remote:HOST:PORT[=WEIGHT],…} or {@code openbao:URL[,URL…],key=NAME,…}.
  */
 public final class KeySources {
   public static final String PIN_ENV = "PKIBENCH_PKCS11_PIN";
@@ -45,8 +47,10 @@ public final class KeySources {
           s.equals("software")
               || s.startsWith("software:")
               || s.startsWith("pkcs11:")
-              || s.startsWith("remote:");
-      if (!startsSource && !specs.isEmpty() && specs.get(specs.size() - 1).startsWith("remote:")) {
+              || s.startsWith("remote:")
+              || s.startsWith(OpenBaoKeySpec.PREFIX);
+      String last = specs.isEmpty() ? "" : specs.get(specs.size() - 1);
+      if (!startsSource && (last.startsWith("remote:") || last.startsWith(OpenBaoKeySpec.PREFIX))) {
         specs.set(specs.size() - 1, specs.get(specs.size() - 1) + "," + s);
       } else {
         specs.add(s);
@@ -139,6 +143,14 @@ public final class KeySources {
       }
     }
     if (spec.startsWith("pkcs11:") && spec.length() > "pkcs11:".length()) return null;
+    if (spec.startsWith(OpenBaoKeySpec.PREFIX)) {
+      try {
+        OpenBaoKeySpec.parse(spec);
+        return null;
+      } catch (IllegalArgumentException e) {
+        return e.getMessage();
+      }
+    }
     if (spec.startsWith("remote:")) {
       try {
         NodeAddress.parseAll(nodesOf(spec));
@@ -161,7 +173,7 @@ public final class KeySources {
     }
     return "--keys "
         + spec
-        + ": unknown key source; use software, software:accp|jdk|bc, pkcs11:CONFIG or remote:HOST:PORT[=WEIGHT],…";
+        + ": unknown key source; use software, software:accp|jdk|bc, pkcs11:CONFIG, remote:HOST:PORT[=WEIGHT],… or openbao:URL[,URL…][,key=NAME]";
   }
 
   /**
@@ -178,6 +190,11 @@ public final class KeySources {
       throws GeneralSecurityException, IOException {
     String problem = problem(spec);
     if (problem != null) throw new IllegalArgumentException(problem);
+    if (spec.startsWith(OpenBaoKeySpec.PREFIX)) {
+      OpenBaoKeySpec parsed = OpenBaoKeySpec.parse(spec);
+      return new TransitKeySource(
+          parsed, env, parsed.trust() == null ? pki.get().certificate("root-ca") : null);
+    }
     if (spec.startsWith("remote:")) {
       TestPki testPki = pki.get();
       SigningKey client =

@@ -24,6 +24,7 @@ import io.pkibench.workload.dss.DssValidateWorkload;
 import io.pkibench.workload.http.HttpSigningWorkload;
 import io.pkibench.workload.http.OcspWorkload;
 import io.pkibench.workload.http.TspWorkload;
+import io.pkibench.workload.openbao.OpenBaoWorkloads;
 import io.pkibench.workload.pec.PecSendWorkload;
 import io.pkibench.workload.pec.PecWorkloads;
 import io.pkibench.workload.primitive.AesGcmWorkload;
@@ -100,6 +101,13 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
             new PecWorkloads.Sign(),
             new PecWorkloads.Verify(),
             new PecWorkloads.Ceiling(),
+            new OpenBaoWorkloads.Factory(OpenBaoWorkloads.Kind.TRANSIT_SIGN),
+            new OpenBaoWorkloads.Factory(OpenBaoWorkloads.Kind.TRANSIT_VERIFY),
+            new OpenBaoWorkloads.Factory(OpenBaoWorkloads.Kind.TRANSIT_ENCRYPT),
+            new OpenBaoWorkloads.Factory(OpenBaoWorkloads.Kind.TRANSIT_DECRYPT),
+            new OpenBaoWorkloads.Factory(OpenBaoWorkloads.Kind.TRANSIT_HMAC),
+            new OpenBaoWorkloads.Factory(OpenBaoWorkloads.Kind.PKI_ISSUE),
+            new OpenBaoWorkloads.Factory(OpenBaoWorkloads.Kind.PKI_SIGN),
             new PecSendWorkload(),
             new ApiWorkload.Factory()));
   }

@@ -1,0 +1,46 @@
+package io.pkibench.keys.remote.openbao;
+
+import java.security.Provider;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JCA provider of the {@code openbao:} key source: {@code Signature} over {@link TransitKey}
+ * handles, each a call to transit's sign. Its services declare {@code SupportedKeyClasses}, so
+ * where code asks the installed providers without naming one (JSSE), only this one takes a transit
+ * key.
+ */
+public final class TransitProvider extends Provider {
+  public static final String NAME = "pkibench-openbao";
+
+  public TransitProvider() {
+    super(NAME, "1", "pkibench: signatures by OpenBao's transit engine (openbao: key source)");
+    Map<String, String> keyClasses = Map.of("SupportedKeyClasses", TransitKey.class.getName());
+    for (String digest : List.of("SHA-256", "SHA-384", "SHA-512")) {
+      String prefix = digest.replace("-", "");
+      putService(new SignatureService(this, prefix + "withRSA", digest, keyClasses));
+      putService(new SignatureService(this, prefix + "withECDSA", digest, keyClasses));
+    }
+    putService(new SignatureService(this, "Ed25519", null, keyClasses));
+  }
+
+  private static final class SignatureService extends Service {
+    private final String digest;
+
+    SignatureService(Provider provider, String name, String digest, Map<String, String> attrs) {
+      super(
+          provider,
+          "Signature",
+          name,
+          TransitSignature.class.getName(),
+          name.equals("Ed25519") ? List.of("EdDSA") : List.of(),
+          attrs);
+      this.digest = digest;
+    }
+
+    @Override
+    public Object newInstance(Object parameter) {
+      return new TransitSignature(getAlgorithm(), digest);
+    }
+  }
+}

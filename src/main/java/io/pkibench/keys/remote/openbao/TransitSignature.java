@@ -1,0 +1,112 @@
+package io.pkibench.keys.remote.openbao;
+
+import java.io.ByteArrayOutputStream;
+import java.security.InvalidKeyException;
+import java.security.InvalidParameterException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.security.SignatureException;
+import java.security.SignatureSpi;
+
+/**
+ * {@code Signature} over a {@link TransitKey}: RSASSA-PKCS1-v1_5 and ECDSA hash here and ask
+ * transit to sign the digest ({@code prehashed}), a few dozen bytes whatever the message; Ed25519
+ * sends the message, as the scheme asks. Verification needs no private key and runs locally through
+ * the installed providers.
+ */
+public final class TransitSignature extends SignatureSpi {
+  private final String jcaName;
+  private final String digestName;
+  private MessageDigest digest;
+  private ByteArrayOutputStream data;
+  private TransitKey key;
+  private Signature verifier;
+
+  TransitSignature(String jcaName, String digestName) {
+    this.jcaName = jcaName;
+    this.digestName = digestName;
+  }
+
+  @Override
+  protected void engineInitSign(PrivateKey privateKey) throws InvalidKeyException {
+    if (!(privateKey instanceof TransitKey transit))
+      throw new InvalidKeyException(
+          "the "
+              + TransitProvider.NAME
+              + " provider signs only with keys of an openbao: key source");
+    boolean fits =
+        jcaName.endsWith("withRSA")
+            ? transit instanceof TransitKey.Rsa
+            : jcaName.endsWith("withECDSA")
+                ? transit instanceof TransitKey.Ec
+                : transit instanceof TransitKey.Ed;
+    if (!fits) throw new InvalidKeyException(jcaName + " cannot use " + transit);
+    key = transit;
+    verifier = null;
+    try {
+      if (digestName != null) digest = MessageDigest.getInstance(digestName);
+      else data = new ByteArrayOutputStream();
+    } catch (NoSuchAlgorithmException e) {
+      throw new InvalidKeyException(e);
+    }
+  }
+
+  @Override
+  protected void engineInitVerify(PublicKey publicKey) throws InvalidKeyException {
+    try {
+      verifier = Signature.getInstance(jcaName);
+      verifier.initVerify(publicKey);
+      key = null;
+    } catch (NoSuchAlgorithmException e) {
+      throw new InvalidKeyException("no installed provider verifies " + jcaName, e);
+    }
+  }
+
+  @Override
+  protected void engineUpdate(byte b) throws SignatureException {
+    engineUpdate(new byte[] {b}, 0, 1);
+  }
+
+  @Override
+  protected void engineUpdate(byte[] b, int off, int len) throws SignatureException {
+    if (verifier != null) verifier.update(b, off, len);
+    else if (key == null) throw new SignatureException("initialise the signature first");
+    else if (digest != null) digest.update(b, off, len);
+    else data.write(b, off, len);
+  }
+
+  @Override
+  protected byte[] engineSign() throws SignatureException {
+    if (key == null) throw new SignatureException("initialise the signature for signing first");
+    byte[] input;
+    if (digest != null) {
+      input = digest.digest();
+    } else {
+      input = data.toByteArray();
+      data.reset();
+    }
+    return key.source().sign(key, digestName, input);
+  }
+
+  @Override
+  protected boolean engineVerify(byte[] signature) throws SignatureException {
+    if (verifier == null)
+      throw new SignatureException("initialise the signature for verification first");
+    return verifier.verify(signature);
+  }
+
+  @Override
+  @Deprecated
+  protected void engineSetParameter(String param, Object value) {
+    throw new InvalidParameterException(jcaName + " takes no parameters");
+  }
+
+  @Override
+  @Deprecated
+  protected Object engineGetParameter(String param) {
+    throw new InvalidParameterException(jcaName + " has no parameters");
+  }
+}

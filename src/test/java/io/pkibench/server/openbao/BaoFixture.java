@@ -1,0 +1,60 @@
+package io.pkibench.server.openbao;
+
+import io.pkibench.pki.TestPki;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A real OpenBao for tests: the bao {@link BaoBinary} finds (failing, naming how ./test installs
+ * it, when there is none), on loopback ports free when asked.
+ */
+public final class BaoFixture {
+  private BaoFixture() {}
+
+  public static Path bao() {
+    return BaoBinary.require(System.getenv());
+  }
+
+  /** Starts {@code nodes} nodes in {@code dir} with {@code pki}; the caller closes it. */
+  public static OpenBaoServer start(Path dir, int nodes, TestPki pki) throws Exception {
+    OpenBaoServer server =
+        new OpenBaoServer(new OpenBaoServer.Config(dir, nodes, freePorts(2 * nodes), pki, bao()));
+    try {
+      server.start();
+    } catch (Exception | Error e) {
+      server.close();
+      throw e;
+    }
+    return server;
+  }
+
+  /** The first of {@code count} consecutive loopback ports that were free a moment ago. */
+  static int freePorts(int count) throws IOException {
+    for (int attempt = 0; attempt < 50; attempt++) {
+      int base = ThreadLocalRandom.current().nextInt(20_000, 40_000);
+      List<ServerSocket> held = new ArrayList<>();
+      try {
+        for (int i = 0; i < count; i++)
+          held.add(new ServerSocket(base + i, 1, InetAddress.getLoopbackAddress()));
+        return base;
+      } catch (IOException busy) {
+        // try another base
+      } finally {
+        for (ServerSocket s : held) s.close();
+      }
+    }
+    throw new IOException("no " + count + " consecutive free loopback ports found");
+  }
+
+  /** The environment a client of {@code server} is given: its token in BAO_TOKEN. */
+  public static Map<String, String> tokenEnv(OpenBaoServer server) throws IOException {
+    return Map.of("BAO_TOKEN", Files.readString(server.tokenFile()).strip());
+  }
+}
