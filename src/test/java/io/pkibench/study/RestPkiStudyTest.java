@@ -46,16 +46,19 @@ class RestPkiStudyTest {
   @Test
   void choose_stopsAtNinetyPercentCpuOrWhenThroughputStopsGaining() {
     var atCpu =
-        RestPkiStudy.choose(List.of(level(2, 100, 0.4), level(8, 300, 0.92), level(32, 310, 0.99)));
+        SaturatingLevelChooser.INSTANCE.choose(
+            List.of(level(2, 100, 0.4), level(8, 300, 0.92), level(32, 310, 0.99)));
     assertEquals(8, atCpu.concurrency());
     assertTrue(atCpu.because().contains("92%"), atCpu.because());
     var noGain =
-        RestPkiStudy.choose(List.of(level(2, 100, 0.3), level(8, 300, 0.6), level(32, 310, 0.7)));
+        SaturatingLevelChooser.INSTANCE.choose(
+            List.of(level(2, 100, 0.3), level(8, 300, 0.6), level(32, 310, 0.7)));
     assertEquals(8, noGain.concurrency(), "32 gains only 3%");
     assertTrue(noGain.because().contains("32, gained under 5%"), noGain.because());
     assertEquals(
         32,
-        RestPkiStudy.choose(List.of(level(2, 100, 0.1), level(8, 300, 0.3), level(32, 600, 0.6)))
+        SaturatingLevelChooser.INSTANCE
+            .choose(List.of(level(2, 100, 0.1), level(8, 300, 0.3), level(32, 600, 0.6)))
             .concurrency(),
         "still gaining");
   }
