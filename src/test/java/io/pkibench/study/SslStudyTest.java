@@ -94,7 +94,9 @@ class SslStudyTest {
           java.nio.file.Files.readString(nginxDir.resolve("nginx.conf"))
               .contains("ssl_verify_client on;"),
           "nginx verifies clients");
-      var step = study.peerSpec(SslStudy.HTTPS.get(0), services.url(SslStudy.NGINX));
+      var step =
+          new TlsServerComparison(List.of("openssl"), List.of("pkibench", "nginx"), nginxDir, true)
+              .spec(TlsServerComparison.HTTPS.get(0), services.url(SslStudy.NGINX));
       var factory = WorkloadCatalog.builtIn().find(step.name()).orElseThrow();
       try (var w = fixture.workload(factory, step.params())) {
         io.pkibench.testing.MeasuredRun.of("https-rr mutual", w, Duration.ofMillis(700))
@@ -113,9 +115,9 @@ class SslStudyTest {
   @Test
   void choices_refusedOriginalsNamedWithTheirSubstitute_neverSilent() {
     var full = new StudyOptions(false, Duration.ofSeconds(5), "software", dir.resolve("pki"), null);
-    List<SslStudy.Choice> choices = new SslStudy(List.of("jsse", "openssl")).choices(full);
-    assertEquals(2 * SslStudy.COLUMNS.size(), choices.size());
-    for (SslStudy.Choice c : choices) {
+    List<IbmTlsTable.Choice> choices = new IbmTlsTable(List.of("jsse", "openssl")).choices(full);
+    assertEquals(2 * IbmTlsTable.COLUMNS.size(), choices.size());
+    for (IbmTlsTable.Choice c : choices) {
       if (c.substitutedBecause() == null) {
         assertEquals(
             c.engine().suiteName(c.column().suite()),
@@ -133,14 +135,14 @@ class SslStudyTest {
     }
     // JSSE, given the legacy security properties in its own JVM, speaks every original: RC4, 3DES,
     // TLS 1.0, RSA key exchange, RSA-1024
-    for (SslStudy.Choice c :
+    for (IbmTlsTable.Choice c :
         choices.stream().filter(c -> c.engine().flag.equals("jsse")).toList()) {
       assertNull(c.substitutedBecause(), c.toString());
       assertEquals("jsse-original", c.service(), c.toString());
     }
     // BoringSSL has no RC4 or 3DES: the same key exchange, key and TLS 1.0 with AES-CBC, the TDES
     // cell said to be FASTER
-    for (SslStudy.Choice c :
+    for (IbmTlsTable.Choice c :
         choices.stream().filter(c -> c.engine().flag.equals("openssl")).toList()) {
       assertEquals("TLSv1", c.measured().protocol(), c.toString());
       assertEquals("rsa1024", c.measured().keyFlag(), c.toString());
@@ -164,14 +166,14 @@ class SslStudyTest {
     var full = new StudyOptions(false, Duration.ofSeconds(5), "software", dir.resolve("pki"), null);
     // RC4 on BoringSSL is refused; TLS 1.2 with RSA-1024 and AES-CBC is spoken by both engines here
     var column =
-        new SslStudy.Column(
+        new IbmTlsTable.Column(
             "X",
             "TLS_RSA_WITH_RC4_128_MD5",
             List.of(
-                new SslStudy.Substitute(
+                new IbmTlsTable.Substitute(
                     "TLS_RSA_WITH_AES_128_CBC_SHA", "TLSv1.2", "rsa1024", "both speak it", false)));
-    List<SslStudy.Choice> choices =
-        new SslStudy(List.of("openssl")).choicesFor(full, List.of(column));
+    List<IbmTlsTable.Choice> choices =
+        new IbmTlsTable(List.of("openssl")).choicesFor(full, List.of(column));
     assertEquals(1, choices.size());
     assertEquals("TLS_RSA_WITH_AES_128_CBC_SHA", choices.get(0).measured().suite());
     assertEquals("openssl-rsa1024-tlsv1.2", choices.get(0).service());
