@@ -25,6 +25,16 @@ final class PublishedBeside {
    * be like for like.
    */
   static List<String[]> table(RunResult result) {
+    return of(result).rows();
+  }
+
+  /**
+   * The published figures beside ours: the rows (header first), and whether any figure of ours
+   * measured a substitute for the original's configuration (its cell starred).
+   */
+  record Beside(List<String[]> rows, boolean starred) {}
+
+  static Beside of(RunResult result) {
     StudyRecord study = result.study();
     StudyRecord.Unit unit =
         study.published() == null ? study.unit() : study.published().unitOr(study.unit());
@@ -40,7 +50,8 @@ final class PublishedBeside {
     if (condition.isPresent()) header.add("seed's condition");
     header.add("ours / original");
     rows.add(header.toArray(String[]::new));
-    if (study.published() == null) return rows;
+    if (study.published() == null) return new Beside(rows, false);
+    boolean starred = false;
     List<StudyRow> measured = StudyRow.of(result);
     for (StudyRecord.Figure f : study.published().figures()) {
       // A figure matches its step, or each variant of it ("RR 128 B · AES128/SHA-1 [openssl]").
@@ -61,6 +72,7 @@ final class PublishedBeside {
       for (StudyRow match : matches) {
         Optional<LevelResult> ours = match.level();
         double value = ours.map(unit::of).orElse(Double.NaN);
+        String mark = substituteMark(study, match.label());
         List<String> cells =
             new ArrayList<>(
                 List.of(
@@ -73,7 +85,12 @@ final class PublishedBeside {
                             ? StudyTableText.inUnit(unit, ours.get())
                             : Double.isNaN(value)
                                 ? "no CPU measured"
-                                : HumanUnits.figure(value) + substituteMark(study, match.label())));
+                                : HumanUnits.figure(value) + mark));
+        starred |=
+            !mark.isEmpty()
+                && ours.isPresent()
+                && !StudyTableText.offeredRate(unit, ours.get())
+                && !Double.isNaN(value);
         if (batch != null) cells.add(batchTime(batch, unit, ours));
         cells.add(ours.map(l -> Integer.toString(l.concurrency())).orElse("-"));
         cells.add(ours.map(l -> HumanUnits.percent(l.cpu().utilisation())).orElse("-"));
@@ -90,7 +107,7 @@ final class PublishedBeside {
         cells.add(
             f.notComparableBecause() != null
                 ? "not comparable"
-                : !substituteMark(study, match.label()).isEmpty()
+                : !mark.isEmpty()
                     ? "not comparable (substitute)"
                     : ours.isEmpty()
                             || f.value() == 0
@@ -101,12 +118,7 @@ final class PublishedBeside {
         rows.add(cells.toArray(String[]::new));
       }
     }
-    return rows;
-  }
-
-  /** Whether a figure of ours in the table measured a substitute (its cell is starred). */
-  static boolean anySubstitute(List<String[]> table) {
-    return table.stream().anyMatch(r -> r[3].endsWith(" *"));
+    return new Beside(rows, starred);
   }
 
   /**

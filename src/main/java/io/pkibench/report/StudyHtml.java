@@ -51,9 +51,7 @@ final class StudyHtml {
       h.append("</tr>\n");
     }
     List<String> remarks =
-        StudyTableText.remarks(study, rows).stream()
-            .filter(r -> !r.contains(": not measured: "))
-            .toList(); // shown in its row already
+        StudyTableText.remarks(study, rows, false); // a step not measured says so in its row
     h.append(
         "</table></div>\n<p class=\"muted\">One level is measured per step, so this table sizes each step at its chosen level;"
             + " how throughput scales is read from the probe sweeps below, not from these rows.</p>\n");
@@ -80,7 +78,8 @@ final class StudyHtml {
 
   private static void published(StringBuilder h, RunResult result) {
     StudyRecord study = result.study();
-    List<String[]> beside = PublishedBeside.table(result);
+    PublishedBeside.Beside published = PublishedBeside.of(result);
+    List<String[]> beside = published.rows();
     if (beside.size() <= 1) return;
     h.append("<h3>The original beside ours</h3>\n<table id=\"published\">");
     for (int r = 0; r < beside.size(); r++) {
@@ -108,7 +107,7 @@ final class StudyHtml {
       h.append("<p class=\"warn\">").append(Html.esc(n)).append(".</p>\n");
     for (String r : PublishedBeside.ratios(result))
       h.append("<p>").append(Html.esc(r)).append(".</p>\n");
-    if (PublishedBeside.anySubstitute(beside)) {
+    if (published.starred()) {
       h.append(
           "<p class=\"warn\">* ours measured a substitute for the original's configuration; the grid's footnotes above say which.</p>\n");
     }

@@ -139,14 +139,22 @@ final class StudyTableText {
    * intervals too wide, unsteady levels, the probe's choice.
    */
   static List<String> remarks(StudyRecord study, List<StudyRow> rows) {
+    return remarks(study, rows, true);
+  }
+
+  /**
+   * As {@link #remarks(StudyRecord, List)}; without the steps not measured when {@code notMeasured}
+   * is false (the HTML says so in the step's row). A step with no counterpart is always said.
+   */
+  static List<String> remarks(StudyRecord study, List<StudyRow> rows, boolean notMeasured) {
     List<ClientServerSplit> splits = StudyAnalysis.splits(study, rows);
     List<String> remarks = new ArrayList<>(clientBesideServer(study, splits));
     for (StudyRow row : rows) {
       Optional<LevelResult> level = row.level();
       if (level.isEmpty()) {
         String why = whyNotMeasured(row);
-        remarks.add(
-            row.label() + (why.startsWith(NOT_APPLICABLE) ? ": " : ": not measured: ") + why);
+        if (why.startsWith(NOT_APPLICABLE)) remarks.add(row.label() + ": " + why);
+        else if (notMeasured) remarks.add(row.label() + ": not measured: " + why);
         continue;
       }
       LevelResult l = level.get();

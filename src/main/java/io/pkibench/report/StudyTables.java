@@ -54,7 +54,8 @@ public final class StudyTables {
     out.append(FaultTimeline.terminal(result));
     out.append(SizingCheckTable.terminal(result));
     PublishedBeside.originalInWords(result).ifPresent(w -> out.append('\n').append(w).append('\n'));
-    List<String[]> beside = PublishedBeside.table(result);
+    PublishedBeside.Beside published = PublishedBeside.of(result);
+    List<String[]> beside = published.rows();
     if (beside.size() > 1) {
       out.append("\nthe original beside ours (").append(study.published().source()).append(")\n");
       out.append(TerminalTable.align(beside));
@@ -62,7 +63,7 @@ public final class StudyTables {
       out.append("  ours: ").append(PublishedBeside.hardware(result.environment())).append('\n');
       for (String n : PublishedBeside.notComparable(study)) out.append("  ").append(n).append('\n');
       for (String r : PublishedBeside.ratios(result)) out.append("  ").append(r).append('\n');
-      if (PublishedBeside.anySubstitute(beside))
+      if (published.starred())
         out.append(
             "  * ours measured a substitute for the original's configuration; the lines marked * above say which\n");
     }
