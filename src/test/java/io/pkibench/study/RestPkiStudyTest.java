@@ -19,16 +19,16 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.InstantSource;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 @org.junit.jupiter.api.Timeout(
     value = 10,
-    unit =
-        java.util.concurrent.TimeUnit
-            .MINUTES) // a study talks to its service JVMs: a hang fails, said as one
+    unit = TimeUnit.MINUTES) // a study talks to its service JVMs: a hang fails, said as one
 class RestPkiStudyTest {
 
   static LevelResult level(int threads, double opsPerSecond, double utilisation) {
@@ -163,7 +163,7 @@ class RestPkiStudyTest {
             html.indexOf("<section id=\"verdict\">"),
             html.indexOf("</section>", html.indexOf("<section id=\"verdict\">")));
     List<String> measuredSteps =
-        java.util.Arrays.stream(verdicts.split("<h3>"))
+        Arrays.stream(verdicts.split("<h3>"))
             .skip(1)
             .filter(b -> !b.contains("probe sweep"))
             .toList();

@@ -14,14 +14,19 @@ import io.pkibench.results.RunResultJson;
 import io.pkibench.results.RunStatus;
 import io.pkibench.results.StudyRecord;
 import io.pkibench.session.ForkedSeries;
+import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.catalog.WorkloadCatalog;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.Security;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,9 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @org.junit.jupiter.api.Timeout(
     value = 10,
-    unit =
-        java.util.concurrent.TimeUnit
-            .MINUTES) // a study talks to its service JVMs: a hang fails, said as one
+    unit = TimeUnit.MINUTES) // a study talks to its service JVMs: a hang fails, said as one
 class SslStudyTest {
   /**
    * Each quick iteration cut to half a second, as {@code study --smoke}: the suite proves the study
@@ -72,7 +75,7 @@ class SslStudyTest {
     Path nginxDir = dir.resolve("mutual-nginx");
     var study = new SslStudy(List.of("openssl"), List.of("pkibench", "nginx"), nginxDir, true);
     assertEquals(List.of(), study.problems(quick()));
-    List<io.pkibench.study.ServiceSpec> specs = study.services(quick());
+    List<ServiceSpec> specs = study.services(quick());
     for (var spec : specs) {
       int at = spec.args().indexOf("--client-auth");
       assertTrue(
@@ -91,22 +94,19 @@ class SslStudyTest {
             nginxSpec, ForkedSeries.thisJvm(), Map.of("PATH", System.getenv("PATH")), log::add)) {
       services.startAll();
       assertTrue(
-          java.nio.file.Files.readString(nginxDir.resolve("nginx.conf"))
-              .contains("ssl_verify_client on;"),
+          Files.readString(nginxDir.resolve("nginx.conf")).contains("ssl_verify_client on;"),
           "nginx verifies clients");
       var step =
           new TlsServerComparison(List.of("openssl"), List.of("pkibench", "nginx"), nginxDir, true)
               .spec(TlsServerComparison.HTTPS.get(0), services.url(SslStudy.NGINX));
       var factory = WorkloadCatalog.builtIn().find(step.name()).orElseThrow();
       try (var w = fixture.workload(factory, step.params())) {
-        io.pkibench.testing.MeasuredRun.of("https-rr mutual", w, Duration.ofMillis(700))
-            .assertEverySucceeded();
+        MeasuredRun.of("https-rr mutual", w, Duration.ofMillis(700)).assertEverySucceeded();
       }
-      Map<String, String> anonymous = new java.util.HashMap<>(step.params());
+      Map<String, String> anonymous = new HashMap<>(step.params());
       anonymous.remove("client");
       try (var w = fixture.workload(factory, anonymous)) {
-        io.pkibench.testing.MeasuredRun.of(
-                "https-rr without certificate", w, Duration.ofMillis(700))
+        MeasuredRun.of("https-rr without certificate", w, Duration.ofMillis(700))
             .assertEveryFailedWith("No required SSL certificate was sent");
       }
     }
@@ -153,8 +153,7 @@ class SslStudyTest {
           c.toString());
     }
     // the JVM running the tests (and the study's own process) kept the JDK's list
-    assertTrue(
-        java.security.Security.getProperty("jdk.tls.disabledAlgorithms").contains("3DES_EDE_CBC"));
+    assertTrue(Security.getProperty("jdk.tls.disabledAlgorithms").contains("3DES_EDE_CBC"));
     assertFalse(LegacyTls.disabledAlgorithms().contains("3DES_EDE_CBC"));
   }
 
@@ -231,7 +230,7 @@ class SslStudyTest {
         services,
         "BoringSSL's substitutes keep the original's TLS 1.0 and RSA-1024");
 
-    String hlog = java.nio.file.Files.readString(dir.resolve("ssl.hlog"));
+    String hlog = Files.readString(dir.resolve("ssl.hlog"));
     assertTrue(
         hlog.contains("Tag=RR_128_B___AES128/SHA-1_[openssl].measure/tls-rr/c4/"),
         "tags are printable ASCII without spaces");
@@ -323,7 +322,7 @@ class SslStudyTest {
           cell + ": its server's CPU");
     }
     assertTrue(
-        java.nio.file.Files.readString(nginxDir.resolve("nginx.conf"))
+        Files.readString(nginxDir.resolve("nginx.conf"))
             .contains("ssl_ciphers ECDHE-RSA-AES128-GCM-SHA256;"),
         "nginx ran from the configuration generated beside the result");
     String table = StudyTables.terminal(result);
