@@ -1,5 +1,7 @@
 package io.pkibench.report;
 
+import java.util.Locale;
+
 /** A chart of the report: inline SVG with a stable id (tests and PNG file names use it). */
 public interface Chart {
   String id();
@@ -16,7 +18,7 @@ public interface Chart {
             / (0.62 * Math.max(1, text.length())); // ~0.62 em per bold sans-serif character
     double size = Math.max(9, Math.min(15, fits));
     return String.format(
-        java.util.Locale.ROOT,
+        Locale.ROOT,
         "<text class=\"title\" x=\"12\" y=\"22\" font-size=\"%.1f\" font-weight=\"bold\">%s</text>%n",
         size,
         Html.esc(text));

@@ -70,7 +70,7 @@ public final class FaultTimeline {
   public static List<Summary> of(RunResult result) {
     List<Summary> list = new ArrayList<>();
     if (result.study() == null) return list;
-    for (StudyTables.Row row : StudyTables.rows(result)) {
+    for (StudyRow row : StudyTables.rows(result)) {
       Optional<String> fault = row.step().fault();
       if (fault.isEmpty() || row.measured() == null || row.measured().levels().isEmpty()) continue;
       list.add(summarise(row.label(), fault.get(), row.measured()));

@@ -13,7 +13,11 @@ import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.results.WorkloadResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;
@@ -107,7 +111,7 @@ public final class HtmlReport {
       h.append("<p class=\"verdict\">").append(Html.esc(a.verdict().text())).append("</p>\n");
       LevelResult best =
           w.levels().stream()
-              .max(java.util.Comparator.comparingDouble(l -> l.throughput().mean()))
+              .max(Comparator.comparingDouble(l -> l.throughput().mean()))
               .orElseThrow();
       long failed = w.levels().stream().mapToLong(l -> l.counts().failed()).sum();
       h.append(
@@ -170,9 +174,7 @@ public final class HtmlReport {
               "<th>p50</th><th>p99</th><th>p99.9</th><th>CPU utilisation</th><th>ops per CPU-second</th><th>efficiency</th></tr>\n");
       List<Double> efficiency = analysis.workloads().get(i).verdict().efficiency();
       List<LevelResult> sorted =
-          w.levels().stream()
-              .sorted(java.util.Comparator.comparingDouble(LevelResult::load))
-              .toList();
+          w.levels().stream().sorted(Comparator.comparingDouble(LevelResult::load)).toList();
       for (int k = 0; k < sorted.size(); k++) {
         LevelResult l = sorted.get(k);
         h.append("<tr><td class=\"l\">")
@@ -300,17 +302,15 @@ public final class HtmlReport {
   }
 
   /** Writes the report to {@code target}, creating its directory. */
-  public static void write(java.nio.file.Path target, RunResult result, Analysis analysis)
-      throws java.io.IOException {
+  public static void write(Path target, RunResult result, Analysis analysis) throws IOException {
     write(target, result, analysis, null);
   }
 
   /** The same, with the profile of a {@code --profile} run (null: none). */
-  public static void write(
-      java.nio.file.Path target, RunResult result, Analysis analysis, CpuProfile profile)
-      throws java.io.IOException {
+  public static void write(Path target, RunResult result, Analysis analysis, CpuProfile profile)
+      throws IOException {
     if (target.toAbsolutePath().getParent() != null)
-      java.nio.file.Files.createDirectories(target.toAbsolutePath().getParent());
+      Files.createDirectories(target.toAbsolutePath().getParent());
     OutputFiles.replace(
         target,
         render(result, analysis, profile)); // owner-only; a link at target replaced, not followed
@@ -332,9 +332,7 @@ public final class HtmlReport {
       boolean open = w.levels().stream().anyMatch(l -> l.openLoop() != null);
       String xLabel = open ? "target rate (ops/s)" : "concurrency (workers)";
       List<LevelResult> levels =
-          w.levels().stream()
-              .sorted(java.util.Comparator.comparingDouble(LevelResult::load))
-              .toList();
+          w.levels().stream().sorted(Comparator.comparingDouble(LevelResult::load)).toList();
 
       // One level is one dot on an axis of its own: the load-axis charts say nothing then, so they
       // are left out.

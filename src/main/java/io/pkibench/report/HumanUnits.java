@@ -1,7 +1,10 @@
 package io.pkibench.report;
 
 import io.pkibench.results.Throughput;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.Locale;
+import java.util.Optional;
 
 /** Numbers as a person reads them in a table: {@code 812 µs}, {@code 1.20 ms}, {@code 2,450.1}. */
 public final class HumanUnits {
@@ -27,10 +30,7 @@ public final class HumanUnits {
     if (!Double.isFinite(v)) return "-";
     if (Math.abs(v) >= 1000) return String.format(Locale.ROOT, "%,.0f", v);
     if (v == 0) return "0";
-    return new java.math.BigDecimal(v)
-        .round(new java.math.MathContext(4))
-        .stripTrailingZeros()
-        .toPlainString();
+    return new BigDecimal(v).round(new MathContext(4)).stripTrailingZeros().toPlainString();
   }
 
   public static String percent(double fraction) {
@@ -41,9 +41,9 @@ public final class HumanUnits {
    * When the 99.9% interval of a throughput is wider than the throughput itself, a bare "± 2047.9"
    * misleads: say why instead (too few or too noisy iterations) and what would do.
    */
-  public static java.util.Optional<String> intervalTooWide(Throughput t) {
-    if (!t.intervalWiderThanMean()) return java.util.Optional.empty();
-    return java.util.Optional.of(
+  public static Optional<String> intervalTooWide(Throughput t) {
+    if (!t.intervalWiderThanMean()) return Optional.empty();
+    return Optional.of(
         String.format(
             Locale.ROOT,
             "the 99.9%% interval (± %s ops/s) is wider than the throughput: %d iterations are too few or too noisy to bound it; measure more (e.g. --measure 10x…)",

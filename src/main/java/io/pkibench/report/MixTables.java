@@ -11,6 +11,7 @@ import io.pkibench.text.OutsideText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * A mix's levels split by member: each member's share asked (its weight) beside the share it drew,
@@ -163,11 +164,11 @@ public final class MixTables {
    * predict (each type's CPU per operation, weighted by its asked share) against what the mix
    * measured, when every member was also measured alone.
    */
-  static java.util.Optional<String> sumOfParts(RunResult result, WorkloadResult mixed) {
+  static Optional<String> sumOfParts(RunResult result, WorkloadResult mixed) {
     if (result.study() == null || mixed.mix() == null || mixed.levels().isEmpty())
-      return java.util.Optional.empty();
+      return Optional.empty();
     Double measured = mixed.levels().get(mixed.levels().size() - 1).cpu().opsPerCpuSecond();
-    if (measured == null) return java.util.Optional.empty();
+    if (measured == null) return Optional.empty();
     double cpuSecondsPerOp = 0;
     List<String> parts = new ArrayList<>();
     for (int i = 0; i < mixed.mix().members().size(); i++) {
@@ -186,12 +187,12 @@ public final class MixTables {
           alone == null
               ? null
               : alone.levels().get(alone.levels().size() - 1).cpu().opsPerCpuSecond();
-      if (rate == null) return java.util.Optional.empty();
+      if (rate == null) return Optional.empty();
       cpuSecondsPerOp += mixed.mix().askedShare(i) / rate;
       parts.add(OutsideText.forTerminal(m.label()) + " " + HumanUnits.rate(rate));
     }
     double predicted = 1 / cpuSecondsPerOp;
-    return java.util.Optional.of(
+    return Optional.of(
         String.format(
             Locale.ROOT,
             "%s: %s ops per service CPU-second measured as one mix; its types alone (%s) predict %s"

@@ -32,7 +32,7 @@ public final class ServiceComparison {
     StudyRecord.Grid grid = result.study().grid();
     Map<String, Optional<LevelResult>> levels =
         StudyTables.rows(result).stream()
-            .collect(Collectors.toMap(StudyTables.Row::label, StudyTables.Row::level, (a, b) -> a));
+            .collect(Collectors.toMap(StudyRow::label, StudyRow::level, (a, b) -> a));
     List<String> services = grid.columns();
     List<String> header = new ArrayList<>(List.of(grid.rowsAre()));
     for (String s : services) header.add(s + " ops/min");

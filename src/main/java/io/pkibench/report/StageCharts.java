@@ -7,6 +7,7 @@ import io.pkibench.text.OutsideText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 
 /**
  * A staged level ({@code run --stages}) second by second: latency on a log axis (p50, p99, max of
@@ -134,17 +135,16 @@ final class StageCharts {
 
   /** Each point at the middle of its interval. */
   private static SvgChart.Series series(
-      String name, Timeline t, java.util.function.ToDoubleFunction<Timeline.Second> value) {
+      String name, Timeline t, ToDoubleFunction<Timeline.Second> value) {
     return new SvgChart.Series(name, points(t, value), false, false);
   }
 
   private static SvgChart.Series dashed(
-      String name, Timeline t, java.util.function.ToDoubleFunction<Timeline.Second> value) {
+      String name, Timeline t, ToDoubleFunction<Timeline.Second> value) {
     return new SvgChart.Series(name, points(t, value), true, false);
   }
 
-  private static List<SvgChart.Point> points(
-      Timeline t, java.util.function.ToDoubleFunction<Timeline.Second> value) {
+  private static List<SvgChart.Point> points(Timeline t, ToDoubleFunction<Timeline.Second> value) {
     return t.seconds().stream()
         .map(
             s ->

@@ -29,7 +29,7 @@ public final class StudyGrid {
       return List.of(); // services side by side: its own table
     Map<String, Optional<LevelResult>> levels =
         StudyTables.rows(result).stream()
-            .collect(Collectors.toMap(StudyTables.Row::label, StudyTables.Row::level, (a, b) -> a));
+            .collect(Collectors.toMap(StudyRow::label, StudyRow::level, (a, b) -> a));
     int cores = Math.max(1, result.environment().cores());
     List<Table> tables = new ArrayList<>();
     for (String variant : grid.variants()) {

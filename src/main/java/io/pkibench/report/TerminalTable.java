@@ -9,6 +9,8 @@ import io.pkibench.results.WorkloadResult;
 import io.pkibench.text.OutsideText;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The result as a fixed-width table: one block per workload, one row per level, its errors and
@@ -135,13 +137,13 @@ public final class TerminalTable {
       for (Analysis.CostRow c : analysis.relativeCost()) {
         out.append(
             String.format(
-                java.util.Locale.ROOT,
+                Locale.ROOT,
                 "  %-40s %s%n",
                 OutsideText.forTerminal(c.workload()),
                 c.cpuMicrosPerOp() == null
                     ? "no CPU measured"
                     : String.format(
-                        java.util.Locale.ROOT,
+                        Locale.ROOT,
                         "%10.2f µs  %6.2f×",
                         c.cpuMicrosPerOp(),
                         c.relative() == null ? Double.NaN : c.relative())));
@@ -189,27 +191,24 @@ public final class TerminalTable {
    * "answers, all levels, warm-ups included: good 1,204 · revoked 0 · unknown 3" for a workload
    * that counts them.
    */
-  static java.util.Optional<String> outcomes(WorkloadResult w) {
-    if (w.outcomes().isEmpty()) return java.util.Optional.empty();
+  static Optional<String> outcomes(WorkloadResult w) {
+    if (w.outcomes().isEmpty()) return Optional.empty();
     List<String> parts = new ArrayList<>();
-    w.outcomes()
-        .forEach(
-            (answer, n) -> parts.add(String.format(java.util.Locale.ROOT, "%s %,d", answer, n)));
-    return java.util.Optional.of(
-        "answers, all levels, warm-ups included: " + String.join(" · ", parts));
+    w.outcomes().forEach((answer, n) -> parts.add(String.format(Locale.ROOT, "%s %,d", answer, n)));
+    return Optional.of("answers, all levels, warm-ups included: " + String.join(" · ", parts));
   }
 
   /**
    * "key-server calls: 127.0.0.1:9443 (weight 50) 1,204 (50.1%), 0 failed; …" for a remote: source.
    */
-  static java.util.Optional<String> keyNodes(WorkloadResult w) {
-    if (w.keyNodes().isEmpty()) return java.util.Optional.empty();
+  static Optional<String> keyNodes(WorkloadResult w) {
+    if (w.keyNodes().isEmpty()) return Optional.empty();
     long total = w.keyNodes().stream().mapToLong(WorkloadResult.KeyNode::calls).sum();
     List<String> parts = new ArrayList<>();
     for (WorkloadResult.KeyNode n : w.keyNodes()) {
       parts.add(
           String.format(
-              java.util.Locale.ROOT,
+              Locale.ROOT,
               "%s (weight %d) %,d calls (%.1f%%), %,d failed%s",
               n.node(),
               n.weight(),
@@ -218,8 +217,7 @@ public final class TerminalTable {
               n.failures(),
               n.upAtEnd() ? "" : ", down at the end"));
     }
-    return java.util.Optional.of(
-        "key-server calls, warm-ups included: " + String.join("; ", parts));
+    return Optional.of("key-server calls, warm-ups included: " + String.join("; ", parts));
   }
 
   private static String[] openRow(LevelResult l) {

@@ -2,6 +2,7 @@ package io.pkibench.study;
 
 import io.pkibench.results.StudyRecord;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -53,7 +54,7 @@ final class KeyServerNodes {
    */
   static List<String> problems(StudyOptions options) {
     List<String> problems = new ArrayList<>();
-    if (options.duration().compareTo(java.time.Duration.ofSeconds(1)) < 0)
+    if (options.duration().compareTo(Duration.ofSeconds(1)) < 0)
       problems.add("--duration: each run lasts at least 1s, e.g. --duration 10s (the original's)");
     if (options.keys().startsWith("remote:")) {
       problems.add(

@@ -13,7 +13,10 @@ import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.StudyRecord;
 import io.pkibench.workload.spi.SpiWorkloads;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -367,10 +370,9 @@ public final class PixStudy implements Study {
    * Python's C14N for the Document's digest, openssl for the signature value.
    */
   @Override
-  public List<Sample> samples(
-      java.nio.file.Path dir, TestPki pki, KeySource keys, java.time.InstantSource clock)
+  public List<Sample> samples(Path dir, TestPki pki, KeySource keys, InstantSource clock)
       throws Exception {
-    java.nio.file.Files.createDirectories(dir);
+    Files.createDirectories(dir);
     SigningKey key = keys.key(SpiWorkloads.SIGNER);
     org.w3c.dom.Document message =
         SpiSignature.parse(Pacs008Pool.generate(1, 20201116, clock.instant()).get(0));
@@ -379,9 +381,9 @@ public final class PixStudy implements Study {
     OutputFiles.replace(dir.resolve("signer.pem"), TestPki.pem(List.of(key.certificate())));
     OutputFiles.replace(dir.resolve("chain.pem"), TestPki.pem(key.chain()));
     OutputFiles.replace(
-        dir.resolve("root-ca.pem"), java.nio.file.Files.readString(pki.certificatePem("root-ca")));
+        dir.resolve("root-ca.pem"), Files.readString(pki.certificatePem("root-ca")));
     try (var script = PixStudy.class.getResourceAsStream("check-spi.sh")) {
-      java.nio.file.Path target = dir.resolve("check-spi.sh");
+      Path target = dir.resolve("check-spi.sh");
       OutputFiles.replaceScript(target, script.readAllBytes());
     }
     return List.of(

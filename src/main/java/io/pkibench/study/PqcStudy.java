@@ -1,10 +1,6 @@
 package io.pkibench.study;
 
 import io.pkibench.files.OutputFiles;
-import io.pkibench.formats.tls.Connection;
-import io.pkibench.formats.tls.EchoProtocol;
-import io.pkibench.formats.tls.TlsClient;
-import io.pkibench.formats.tls.TlsConnection;
 import io.pkibench.formats.tls.TlsEngine;
 import io.pkibench.keys.KeySource;
 import io.pkibench.keys.ProviderChoice;
@@ -13,24 +9,35 @@ import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.WorkloadSpec;
-import io.pkibench.results.LevelResult;
-import io.pkibench.results.RunResult;
 import io.pkibench.results.StudyRecord;
-import io.pkibench.results.WorkloadResult;
-import java.net.InetSocketAddress;
-import java.net.URI;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.Security;
 import java.security.Signature;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import javax.crypto.KEM;
+import org.bouncycastle.asn1.ASN1OctetString;
+import org.bouncycastle.asn1.ASN1Primitive;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
+import org.bouncycastle.cert.jcajce.JcaCertStore;
+import org.bouncycastle.cms.CMSProcessableByteArray;
+import org.bouncycastle.cms.CMSSignedDataGenerator;
+import org.bouncycastle.cms.jcajce.JcaSignerInfoGeneratorBuilder;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.bouncycastle.operator.jcajce.JcaDigestCalculatorProviderBuilder;
 
 /**
  * What moving to post-quantum cryptography costs (issue 29): (1) each signature and
@@ -283,7 +290,8 @@ public final class PqcStudy implements Study {
 
   @Override
   public List<PostCheck> checks(StudyOptions options) {
-    return List.of(new HandshakeBytes(options.pkiDir()), new CapacityAfterMigration());
+    return List.of(
+        new PqcChecks.HandshakeBytes(options.pkiDir()), new PqcChecks.CapacityAfterMigration());
   }
 
   @Override
@@ -319,11 +327,11 @@ public final class PqcStudy implements Study {
   static String sizes() {
     List<String> parts = new ArrayList<>();
     try {
-      var bc = new org.bouncycastle.jce.provider.BouncyCastleProvider();
+      var bc = new BouncyCastleProvider();
       for (String set :
           List.of(
               "ML-DSA-44", "ML-DSA-65", "ML-DSA-87", "SLH-DSA-SHA2-128F", "SLH-DSA-SHA2-128S")) {
-        var provider = set.startsWith("SLH") ? bc : java.security.Security.getProvider("SUN");
+        var provider = set.startsWith("SLH") ? bc : Security.getProvider("SUN");
         KeyPair pair = KeyPairGenerator.getInstance(set, provider).generateKeyPair();
         Signature s = Signature.getInstance(set.startsWith("SLH") ? "SLH-DSA" : "ML-DSA", provider);
         s.initSign(pair.getPrivate());
@@ -349,7 +357,7 @@ public final class PqcStudy implements Study {
       }
       parts.add(
           "rsa2048 pk 270 (DER), sig 256; ecdsa-p256 pk 65, sig ~71; ed25519 pk 32, sig 64; x25519 share 32 each way");
-    } catch (java.security.GeneralSecurityException e) {
+    } catch (GeneralSecurityException e) {
       parts.add("(sizes not measured: " + e.getMessage() + ")");
     }
     return String.join("; ", parts);
@@ -357,207 +365,10 @@ public final class PqcStudy implements Study {
 
   /** The BIT STRING of the SubjectPublicKeyInfo: the raw FIPS key. */
   static int rawPublicLength(KeyPair pair) {
-    return org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(
-            pair.getPublic().getEncoded())
+    return SubjectPublicKeyInfo.getInstance(pair.getPublic().getEncoded())
         .getPublicKeyData()
         .getOctets()
         .length;
-  }
-
-  /**
-   * Opens a connection per group to each running echo server, the mutual one with the test PKI's
-   * client identity, reads the group from the session, and counts each way's handshake bytes.
-   */
-  static final class HandshakeBytes implements PostCheck {
-    private final Path pkiDir;
-
-    HandshakeBytes(Path pkiDir) {
-      this.pkiDir = pkiDir;
-    }
-
-    @Override
-    public String name() {
-      return "TLS 1.3 handshake bytes on the socket, group read from the session";
-    }
-
-    @Override
-    public Outcome check(RunResult result, RunningServices services) throws Exception {
-      URI target = URI.create(services.url(TLS_SERVICE));
-      // the service's own PKI, as the study's steps trust it
-      TestPki pki = TestPki.open(pkiDir);
-      var root = pki.certificate("root-ca");
-      var identity = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key(CLIENT);
-      List<String> lines = new ArrayList<>();
-      boolean allNegotiated = true;
-      for (boolean mutual : List.of(false, true)) {
-        URI server = mutual ? URI.create(services.url(MUTUAL_SERVICE)) : target;
-        for (String group : GROUPS) {
-          var context =
-              new TlsClient(
-                      TlsEngine.OPENSSL,
-                      List.of(root),
-                      mutual ? identity : null,
-                      List.of("TLSv1.3"),
-                      List.of(),
-                      List.of(group))
-                  .context();
-          try (TlsConnection c =
-              TlsConnection.handshake(
-                  Connection.connect(
-                      new InetSocketAddress(server.getHost(), server.getPort()), 10_000),
-                  TlsEngine.engine(context))) {
-            allNegotiated &= group.equalsIgnoreCase(c.group());
-            // TLS 1.3: the server checks the client's certificate after the client's last flight,
-            // so one answered
-            // request proves it took it (a refused certificate closes the connection there)
-            if (mutual) {
-              byte[] request =
-                  java.util.Arrays.copyOf(
-                      EchoProtocol.header(EchoProtocol.REQUEST, 1, 1),
-                      EchoProtocol.HEADER_BYTES + 1);
-              c.write(request, 0, request.length);
-              c.readFully(new byte[1], 0, 1);
-            }
-            lines.add(
-                (mutual ? "mutual " : "")
-                    + group
-                    + ": negotiated "
-                    + c.group()
-                    + ", client→server "
-                    + c.handshakeBytesSent()
-                    + " B, server→client "
-                    + c.handshakeBytesReceived()
-                    + " B");
-          }
-        }
-      }
-      String detail = String.join("; ", lines);
-      return allNegotiated
-          ? Outcome.pass(detail)
-          : Outcome.fail("a group other than the one offered was negotiated: " + detail);
-    }
-  }
-
-  /**
-   * The operation each study is bound by, today's against its post-quantum replacement, both
-   * measured in this run.
-   */
-  record Migration(
-      String study,
-      String bound,
-      String todayStep,
-      String afterStep,
-      double targetPerSecond,
-      String target) {}
-
-  static List<Migration> migrations() {
-    String rsa = label("sign", "rsa2048", "software:jdk");
-    String mlDsa = label("sign", "ml-dsa-65", "software:jdk");
-    String cmsRsa = label("cms-sign", "rsa2048", "software:jdk");
-    String cmsMlDsa = label("cms-sign", "ml-dsa-65", "software:jdk");
-    return List.of(
-        new Migration(
-            "restpki",
-            "the signer's CMS SignedData per CAdES (RSA-2048 -> ML-DSA-65, RFC 9882)",
-            cmsRsa,
-            cmsMlDsa,
-            1000,
-            "1,000 signatures/s (illustrative)"),
-        new Migration(
-            "pix",
-            "the SPI message's RSA-2048 signature",
-            rsa,
-            mlDsa,
-            4000,
-            "4,000 signatures/s (the original's)"),
-        new Migration(
-            "pix",
-            "the mutual handshake's key exchange (x25519 -> X25519MLKEM768, the client presenting the test PKI's RSA-2048"
-                + " tls-client certificate)",
-            handshakeLabel("x25519", true),
-            handshakeLabel("X25519MLKEM768", true),
-            2000,
-            "2,000 handshakes/s (the original's); server CPU per handshake; an ML-DSA-65 client key needs an engine with ML-DSA in"
-                + " TLS, which neither of pkibench's has"),
-        new Migration(
-            "rsfn",
-            "the envelope's RSA-2048 signature",
-            rsa,
-            mlDsa,
-            1000,
-            "1,000 envelopes/s (illustrative)"),
-        new Migration(
-            "pec",
-            "the provider's S/MIME signature, CMS SignedData (RSA-2048 -> ML-DSA-65, RFC 9882)",
-            cmsRsa,
-            cmsMlDsa,
-            100,
-            "100 mails/s (illustrative)"),
-        new Migration(
-            "ssl",
-            "the full handshake (x25519 -> X25519MLKEM768)",
-            handshakeLabel("x25519"),
-            handshakeLabel("X25519MLKEM768"),
-            2000,
-            "2,000 handshakes/s (illustrative)"));
-  }
-
-  /** Cores needed today and after, from the two steps' operations per CPU-second. */
-  static final class CapacityAfterMigration implements PostCheck {
-    @Override
-    public String name() {
-      return "capacity after migration: cores for the target rate, today vs post-quantum";
-    }
-
-    @Override
-    public Outcome check(RunResult result, RunningServices services) {
-      List<String> lines = new ArrayList<>();
-      boolean all = true;
-      for (Migration m : migrations()) {
-        Double today = opsPerCpuSecond(result, m.todayStep());
-        Double after = opsPerCpuSecond(result, m.afterStep());
-        if (today == null || after == null) {
-          all = false;
-          lines.add(m.study() + ": " + m.bound() + " not measured");
-          continue;
-        }
-        double coresToday = m.targetPerSecond() / today;
-        double coresAfter = m.targetPerSecond() / after;
-        lines.add(
-            String.format(
-                Locale.ROOT,
-                "%s (%s, %s): %.2f cores today, %.2f after, × %.2f",
-                m.study(),
-                m.bound(),
-                m.target(),
-                coresToday,
-                coresAfter,
-                coresAfter / coresToday));
-      }
-      String detail = String.join("; ", lines);
-      return all ? Outcome.pass(detail) : Outcome.fail(detail);
-    }
-  }
-
-  /**
-   * Operations per CPU-second of the step labelled {@code label}, or pooled over its rounds ({@code
-   * label · round i/n}: every round's operations over every round's CPU seconds, from each one's
-   * measured level); null when none has one.
-   */
-  static Double opsPerCpuSecond(RunResult result, String label) {
-    double operations = 0;
-    double cpuSeconds = 0;
-    for (WorkloadResult w : result.workloads()) {
-      if (w.step() == null || w.step().probe() || w.levels().isEmpty()) continue;
-      String l = w.step().label();
-      if (!l.equals(label) && !l.startsWith(label + ROUND)) continue;
-      LevelResult level = w.levels().get(w.levels().size() - 1);
-      Double perCpu = level.cpu().opsPerCpuSecond();
-      if (perCpu == null || perCpu <= 0 || level.cpu().seconds() <= 0) continue;
-      operations += perCpu * level.cpu().seconds();
-      cpuSeconds += level.cpu().seconds();
-    }
-    return cpuSeconds > 0 ? operations / cpuSeconds : null;
   }
 
   /**
@@ -567,13 +378,13 @@ public final class PqcStudy implements Study {
    * 204/203).
    */
   @Override
-  public List<Sample> samples(Path dir, TestPki pki, KeySource keys, java.time.InstantSource clock)
+  public List<Sample> samples(Path dir, TestPki pki, KeySource keys, InstantSource clock)
       throws Exception {
     Files.createDirectories(dir);
     List<Sample> samples = new ArrayList<>();
     byte[] message =
         "pkibench pqc sample: a message signed with ML-DSA, pure, empty context"
-            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            .getBytes(StandardCharsets.UTF_8);
     for (String set : List.of("ML-DSA-44", "ML-DSA-65", "ML-DSA-87")) {
       String base = set.toLowerCase(Locale.ROOT);
       KeyPair pair = KeyPairGenerator.getInstance(set).generateKeyPair();
@@ -622,24 +433,18 @@ public final class PqcStudy implements Study {
     // the JDK's key whatever --keys says, as the other samples: ACCP names only the family
     // ("ML-DSA"), which CMS's builder cannot take
     var signer = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("signer-ml-dsa-65-1");
-    var generator = new org.bouncycastle.cms.CMSSignedDataGenerator();
-    var bc = new org.bouncycastle.jce.provider.BouncyCastleProvider();
+    var generator = new CMSSignedDataGenerator();
+    var bc = new BouncyCastleProvider();
     generator.addSignerInfoGenerator(
-        new org.bouncycastle.cms.jcajce.JcaSignerInfoGeneratorBuilder(
-                new org.bouncycastle.operator.jcajce.JcaDigestCalculatorProviderBuilder()
-                    .setProvider(bc)
-                    .build())
+        new JcaSignerInfoGeneratorBuilder(
+                new JcaDigestCalculatorProviderBuilder().setProvider(bc).build())
             .build(
-                new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder("ML-DSA-65")
+                new JcaContentSignerBuilder("ML-DSA-65")
                     .setProvider(signer.provider())
                     .build(signer.privateKey()),
                 signer.certificate()));
-    generator.addCertificates(
-        new org.bouncycastle.cert.jcajce.JcaCertStore(List.of(signer.certificate())));
-    byte[] p7s =
-        generator
-            .generate(new org.bouncycastle.cms.CMSProcessableByteArray(message), true)
-            .getEncoded("DER");
+    generator.addCertificates(new JcaCertStore(List.of(signer.certificate())));
+    byte[] p7s = generator.generate(new CMSProcessableByteArray(message), true).getEncoded("DER");
     OutputFiles.replace(dir.resolve("cms-ml-dsa-65.p7s"), p7s);
     samples.add(
         new Sample(
@@ -655,8 +460,7 @@ public final class PqcStudy implements Study {
   }
 
   static byte[] rawPublic(KeyPair pair) {
-    return org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(
-            pair.getPublic().getEncoded())
+    return SubjectPublicKeyInfo.getInstance(pair.getPublic().getEncoded())
         .getPublicKeyData()
         .getOctets();
   }
@@ -665,10 +469,9 @@ public final class PqcStudy implements Study {
    * The JDK writes an ML-KEM private key as RFC 9935's expandedKey: the PKCS#8 OCTET STRING holds
    * an OCTET STRING, the FIPS 203 dk.
    */
-  static byte[] rawExpandedPrivate(KeyPair pair) throws java.io.IOException {
-    var info =
-        org.bouncycastle.asn1.pkcs.PrivateKeyInfo.getInstance(pair.getPrivate().getEncoded());
-    var inner = org.bouncycastle.asn1.ASN1Primitive.fromByteArray(info.getPrivateKey().getOctets());
-    return org.bouncycastle.asn1.ASN1OctetString.getInstance(inner).getOctets();
+  static byte[] rawExpandedPrivate(KeyPair pair) throws IOException {
+    var info = PrivateKeyInfo.getInstance(pair.getPrivate().getEncoded());
+    var inner = ASN1Primitive.fromByteArray(info.getPrivateKey().getOctets());
+    return ASN1OctetString.getInstance(inner).getOctets();
   }
 }

@@ -7,17 +7,22 @@ import io.pkibench.plan.MixSpec;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.report.ServiceComparison;
-import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.StudyRecord;
 import io.pkibench.workload.api.ParamSpec;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Study 1 of STUDIES.md: the signing service sized by transaction type, each type run alone. The
@@ -29,9 +34,9 @@ import java.util.Map;
 public final class RestPkiStudy implements Study {
   /**
    * The share of the service's cores a probe seeks: the original's "CPU near 100%" condition, short
-   * of the last 10%.
+   * of the last 10% (the level chooser's target, {@link SaturatingLevelChooser}).
    */
-  static final double TARGET_UTILISATION = 0.9;
+  static final double TARGET_UTILISATION = SaturatingLevelChooser.TARGET_UTILISATION;
 
   /**
    * Why the original's figures are not a yardstick for ours: its stress tool sent every document
@@ -85,7 +90,6 @@ public final class RestPkiStudy implements Study {
           new Type("PAdES", "http:pades"),
           new Type("PAdES-T", "http:pades-t"),
           new Type("Timestamp", "http:timestamp"));
-  static final double MIN_GAIN = 0.05;
   static final String SIGNER = "signer";
 
   static final String DSS = "dss";
@@ -108,7 +112,7 @@ public final class RestPkiStudy implements Study {
     /** As the table names it: builtin, dss, or dss@HOST:PORT for one running elsewhere. */
     public String label() {
       if (url == null) return kind;
-      java.net.URI u = java.net.URI.create(url);
+      URI u = URI.create(url);
       return kind + "@" + u.getHost() + (u.getPort() == -1 ? "" : ":" + u.getPort());
     }
 
@@ -126,7 +130,7 @@ public final class RestPkiStudy implements Study {
         } else if (p.startsWith(DSS + ":")) {
           String url = p.substring(DSS.length() + 1);
           try {
-            java.net.URI u = java.net.URI.create(url);
+            URI u = URI.create(url);
             if ((!"http".equals(u.getScheme()) && !"https".equals(u.getScheme()))
                 || u.getHost() == null) throw new IllegalArgumentException("not http(s)");
             services.add(new Service(DSS, url));
@@ -254,14 +258,14 @@ public final class RestPkiStudy implements Study {
    * Why nothing answers at {@code url} now (a TCP connection refused or timed out), or empty:
    * checked before anything starts.
    */
-  static java.util.Optional<String> unreachable(String url) {
-    java.net.URI u = java.net.URI.create(url);
+  static Optional<String> unreachable(String url) {
+    URI u = URI.create(url);
     int port = u.getPort() != -1 ? u.getPort() : "https".equals(u.getScheme()) ? 443 : 80;
-    try (java.net.Socket s = new java.net.Socket()) {
-      s.connect(new java.net.InetSocketAddress(u.getHost(), port), 5000);
-      return java.util.Optional.empty();
-    } catch (java.io.IOException e) {
-      return java.util.Optional.of(
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress(u.getHost(), port), 5000);
+      return Optional.empty();
+    } catch (IOException e) {
+      return Optional.of(
           "cannot connect to "
               + u.getHost()
               + ":"
@@ -310,7 +314,7 @@ public final class RestPkiStudy implements Study {
     }
     if (options.duration().compareTo(Duration.ofSeconds(5)) < 0)
       problems.add("--duration: measure each type at least 5s, e.g. --duration 1m");
-    if (trust != null && !java.nio.file.Files.isReadable(trust))
+    if (trust != null && !Files.isReadable(trust))
       problems.add(
           "--trust "
               + trust
@@ -390,7 +394,7 @@ public final class RestPkiStudy implements Study {
           steps.add(Step.notApplicable(label, dssHasNone(type)));
           continue;
         }
-        Map<String, String> params = new java.util.LinkedHashMap<>();
+        Map<String, String> params = new LinkedHashMap<>();
         params.put(ParamSpec.TARGET, target(service, services));
         if (!service.builtin() && trust != null) params.put("trust", trust.toString());
         // CAdES signs the same 137 KB PDF as PAdES, on every service: the original signed one
@@ -411,7 +415,7 @@ public final class RestPkiStudy implements Study {
                 cpu);
         Step step =
             Step.of(label, plan(spec, List.of(1), warmup, measure, cpu))
-                .probedBy(probe, RestPkiStudy::choose);
+                .probedBy(probe, SaturatingLevelChooser.INSTANCE);
         if (restartPerType && !steps.isEmpty()) step = step.before(StepHook.restartServices());
         steps.add(step);
       }
@@ -423,7 +427,7 @@ public final class RestPkiStudy implements Study {
       Service builtin = this.services.stream().filter(Service::builtin).findFirst().orElseThrow();
       List<MixSpec.Member> members = new ArrayList<>();
       for (MixSpec.Member m : mix) {
-        Map<String, String> params = new java.util.LinkedHashMap<>();
+        Map<String, String> params = new LinkedHashMap<>();
         params.put(ParamSpec.TARGET, target(builtin, services));
         if (type(m.name()).workload().startsWith("http:cades")) params.put("document", "pdf");
         members.add(new MixSpec.Member(type(m.name()).workload(), m.name(), m.weight(), params));
@@ -439,7 +443,7 @@ public final class RestPkiStudy implements Study {
               cpu(builtin));
       Step step =
           Step.of(mixLabel(), plan(spec, List.of(1), warmup, measure, cpu(builtin)))
-              .probedBy(probe, RestPkiStudy::choose);
+              .probedBy(probe, SaturatingLevelChooser.INSTANCE);
       if (restartPerType && !steps.isEmpty()) step = step.before(StepHook.restartServices());
       steps.add(step);
     }
@@ -552,34 +556,6 @@ public final class RestPkiStudy implements Study {
               + " DSS checks the signing certificate as its defaults do (a validation context per call), where the built-in signer checks its dates alone");
     }
     return notes;
-  }
-
-  /**
-   * The first probed level that drives the service to 90% CPU, or the last before one that gains
-   * under 5%, or the highest.
-   */
-  static Step.LevelChooser.Choice choose(List<LevelResult> levels) {
-    List<LevelResult> sorted =
-        levels.stream().sorted(Comparator.comparingInt(LevelResult::concurrency)).toList();
-    for (int i = 0; i < sorted.size(); i++) {
-      LevelResult l = sorted.get(i);
-      if (l.cpu().utilisation() >= TARGET_UTILISATION) {
-        return new Step.LevelChooser.Choice(
-            l.concurrency(),
-            String.format(
-                java.util.Locale.ROOT,
-                "the first probed level to drive the service's CPU to %.0f%%",
-                l.cpu().utilisation() * 100));
-      }
-      if (i > 0 && l.throughput().mean() < sorted.get(i - 1).throughput().mean() * (1 + MIN_GAIN)) {
-        return new Step.LevelChooser.Choice(
-            sorted.get(i - 1).concurrency(),
-            "the next probed level, " + l.concurrency() + ", gained under 5%");
-      }
-    }
-    return new Step.LevelChooser.Choice(
-        sorted.get(sorted.size() - 1).concurrency(),
-        "the highest probed level; it was still gaining");
   }
 
   @Override

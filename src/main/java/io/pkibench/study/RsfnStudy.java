@@ -12,7 +12,10 @@ import io.pkibench.plan.ThreadKind;
 import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.results.StudyRecord;
 import io.pkibench.workload.rsfn.RsfnWorkloads;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -161,10 +164,9 @@ public final class RsfnStudy implements Study {
    * recipient's key; the certificates; and {@code check-rsfn.sh}.
    */
   @Override
-  public List<Sample> samples(
-      java.nio.file.Path dir, TestPki pki, KeySource keys, java.time.InstantSource clock)
+  public List<Sample> samples(Path dir, TestPki pki, KeySource keys, InstantSource clock)
       throws Exception {
-    java.nio.file.Files.createDirectories(dir);
+    Files.createDirectories(dir);
     var sender = keys.key(RsfnWorkloads.SENDER);
     var recipient = keys.key(RsfnWorkloads.RECIPIENT);
     var codec =
@@ -181,7 +183,7 @@ public final class RsfnStudy implements Study {
     OutputFiles.replace(
         dir.resolve("recipient.pem"), TestPki.pem(List.of(recipient.certificate())));
     try (var script = RsfnStudy.class.getResourceAsStream("check-rsfn.sh")) {
-      java.nio.file.Path target = dir.resolve("check-rsfn.sh");
+      Path target = dir.resolve("check-rsfn.sh");
       OutputFiles.replaceScript(target, script.readAllBytes());
     }
     return List.of(

@@ -7,11 +7,14 @@ import io.pkibench.results.StudyRecord;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A study's services: each its own JVM on a loopback port chosen before any starts, so that steps
@@ -39,8 +42,7 @@ public final class RunningServices implements AutoCloseable {
    * {@code {port:NAME}} in a service's arguments: another service's port, e.g. a PEC provider's
    * peer.
    */
-  private static final java.util.regex.Pattern PORT_OF =
-      java.util.regex.Pattern.compile("\\{port:([^}]+)}");
+  private static final Pattern PORT_OF = Pattern.compile("\\{port:([^}]+)}");
 
   /**
    * Set when the study ends: a fault scheduled on another thread must not start a service after
@@ -108,7 +110,7 @@ public final class RunningServices implements AutoCloseable {
     }
     for (ServiceSpec spec : specs) {
       for (String arg : spec.args()) {
-        java.util.regex.Matcher m = PORT_OF.matcher(arg);
+        Matcher m = PORT_OF.matcher(arg);
         while (m.find()) {
           if (!s.services.containsKey(m.group(1))) {
             throw new IllegalArgumentException(
@@ -187,8 +189,7 @@ public final class RunningServices implements AutoCloseable {
    * into it; a service started later joins it too); the group is removed when the study ends,
    * however it ends.
    */
-  public synchronized void limitCpu(List<java.nio.file.Path> roots, double cores)
-      throws IOException {
+  public synchronized void limitCpu(List<Path> roots, double cores) throws IOException {
     if (quota == null) {
       quota = CpuQuota.create(roots);
       for (Entry e : services.values()) {

@@ -2,6 +2,7 @@ package io.pkibench.study;
 
 import io.pkibench.files.OutputFiles;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.TreeSet;
@@ -53,8 +54,7 @@ public final class SampleScripts {
         .append(samples.size())
         .append(" - failed )) verified, $failed failed\"\n[ \"$failed\" -eq 0 ]\n");
     Path script = dir.resolve("verify.sh");
-    OutputFiles.replaceScript(
-        script, sh.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    OutputFiles.replaceScript(script, sh.toString().getBytes(StandardCharsets.UTF_8));
 
     StringBuilder md =
         new StringBuilder(

@@ -5,6 +5,7 @@ import io.pkibench.pki.TestPki;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.StudyRecord;
 import java.nio.file.Path;
+import java.time.InstantSource;
 import java.util.List;
 
 /**
@@ -70,7 +71,7 @@ public interface Study {
    * Writes the study's artifacts into {@code dir} for {@code --save-samples}, each with its
    * independent check.
    */
-  default List<Sample> samples(Path dir, TestPki pki, KeySource keys, java.time.InstantSource clock)
+  default List<Sample> samples(Path dir, TestPki pki, KeySource keys, InstantSource clock)
       throws Exception {
     return List.of();
   }

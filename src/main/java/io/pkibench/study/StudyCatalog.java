@@ -1,5 +1,6 @@
 package io.pkibench.study;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
@@ -15,7 +16,7 @@ public record StudyCatalog(List<Study> studies) {
             new RestPkiStudy(false),
             new PixStudy(),
             new RsfnStudy(),
-            new PecStudy(PecStudy.Config.defaults(java.nio.file.Path.of("pec-study"), null)),
+            new PecStudy(PecStudy.Config.defaults(Path.of("pec-study"), null)),
             new SslStudy(List.of("jsse", "openssl")),
             new PqcStudy()));
   }

@@ -1,6 +1,5 @@
 package io.pkibench.study;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pkibench.analysis.Analysis;
 import io.pkibench.engine.ProgressListener;
@@ -10,7 +9,6 @@ import io.pkibench.measure.CpuSet;
 import io.pkibench.measure.IntervalLog;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Durations;
-import io.pkibench.plan.Iterations;
 import io.pkibench.plan.LoadModel;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.PlanException;
@@ -26,18 +24,16 @@ import io.pkibench.results.WorkloadResult;
 import io.pkibench.session.ForkedSeries;
 import io.pkibench.session.ResultFile;
 import io.pkibench.session.RunSession;
-import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.catalog.WorkloadCatalog;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -53,12 +49,6 @@ public final class StudyRunner {
    * How a step the service has no counterpart for is recorded as not measured, before its reason.
    */
   public static final String NOT_APPLICABLE = "n/a — ";
-
-  /**
-   * The least warm-up an agent's measured level gets when the step's own would stop when steady: a
-   * fresh JVM's client code compiles first.
-   */
-  static final Duration AGENT_WARMUP = Duration.ofSeconds(5);
 
   private final WorkloadCatalog catalog;
   private final Options options;
@@ -142,10 +132,11 @@ public final class StudyRunner {
                 cpus);
         ClientPinning pinned = ClientPinning.to(cpus)) {
       List<Step> steps = study.steps(studyOptions, services);
-      problems.addAll(problems(steps));
-      if (agents != null) problems.addAll(agentProblems(study.name(), steps));
+      problems.addAll(StepProblems.of(catalog, steps));
+      if (agents != null) problems.addAll(StepProblems.forAgents(study.name(), steps));
       if (segment != null)
-        problems.addAll(segmentProblems(study.name(), steps, services.records().size(), segment));
+        problems.addAll(
+            StepProblems.forSegment(study.name(), steps, services.records().size(), segment));
       if (!problems.isEmpty()) throw new PlanException(problems);
 
       List<String> notes = new ArrayList<>(study.notes(studyOptions));
@@ -157,7 +148,7 @@ public final class StudyRunner {
                 + " agent processes on this machine, each a segment of its workers on one"
                 + " shared start, their results merged (counts and histograms summed); the probe ran in the study's own process; each agent read the"
                 + " services' CPU by pid over the same intervals, counted once; warm-ups of a fixed count, at least "
-                + Durations.format(AGENT_WARMUP)
+                + Durations.format(AgentWarmup.AGENT_WARMUP)
                 + " (agents cannot stop one when steady together)");
       }
       if (segment != null) {
@@ -168,7 +159,7 @@ public final class StudyRunner {
                 + segment.segment().count()
                 + " agents (--segment), each its share of the workers against the one service, their results added up by 'pkibench merge';"
                 + " warm-ups of a fixed count, at least "
-                + Durations.format(AGENT_WARMUP)
+                + Durations.format(AgentWarmup.AGENT_WARMUP)
                 + " (agents cannot stop one when steady together)");
       }
       if (studyOptions.quick() && studyOptions.quickIterationCap() != null) {
@@ -190,7 +181,7 @@ public final class StudyRunner {
               List.of(),
               notes,
               study.grid(studyOptions));
-      ObjectNode planJson = planJson(study, studyOptions, steps);
+      ObjectNode planJson = StudyPlanJson.of(study, studyOptions, steps);
       // The agents of one split study ran one plan: the level they were given is part of it, their
       // segment is not.
       if (segment != null) planJson.put("concurrency", segment.concurrency());
@@ -286,134 +277,6 @@ public final class StudyRunner {
     }
   }
 
-  /**
-   * Every step's problems, named by step: each measures one workload, labels are unique, plans pass
-   * the catalog's checks.
-   */
-  List<String> problems(List<Step> steps) {
-    List<String> problems = new ArrayList<>();
-    Set<String> labels = new HashSet<>();
-    if (steps.isEmpty()) problems.add("the study has no step to run");
-    for (Step step : steps) {
-      if (!labels.add(step.label()))
-        problems.add(
-            "step '"
-                + step.label()
-                + "' appears twice; step labels name the study's rows and must differ");
-      if (step.plan() == null) continue; // not applicable: nothing to run
-      List<Plan> plans =
-          step.probe() == null ? List.of(step.plan()) : List.of(step.probe().plan(), step.plan());
-      for (Plan plan : plans) {
-        if (plan.workloads().size() != 1)
-          problems.add(
-              "step '"
-                  + step.label()
-                  + "': a step measures one workload, not "
-                  + plan.workloads().size());
-        for (String p : catalog.problems(plan)) problems.add("step '" + step.label() + "': " + p);
-      }
-    }
-    return problems.stream().distinct().toList();
-  }
-
-  /**
-   * Why a step cannot be split over agents: only one http workload against a service's URL, run in
-   * this JVM's way (not forked, not a mix), can be given to separate {@code run} processes that
-   * reach the one set of services by that URL.
-   */
-  static List<String> agentProblems(String study, List<Step> steps) {
-    List<String> problems = new ArrayList<>();
-    for (Step step : steps) {
-      if (step.plan() == null || step.plan().workloads().size() != 1) continue;
-      WorkloadSpec w = step.plan().workloads().get(0);
-      String why =
-          w.mix() != null
-              ? "it measures a mix, which an agent's command line cannot carry; leave out --mix"
-              : !w.params().containsKey(ParamSpec.TARGET)
-                  ? "its workload "
-                      + w.name()
-                      + " calls no service by URL (the agents reach the study's services"
-                      + " only over the network); only http workloads against the services the study starts can be split, as in study restpki"
-                  : step.forked() || !step.beforeEachLevel().isEmpty()
-                      ? "it forks its series or restarts services before each level"
-                      : !(step.plan().load() instanceof LoadModel.Closed)
-                          ? "it is not a closed-loop level"
-                          : null;
-      if (why != null)
-        problems.add(
-            "--agents: study "
-                + study
-                + " cannot spread step '"
-                + step.label()
-                + "' over agents: "
-                + why);
-    }
-    return problems.stream().distinct().toList();
-  }
-
-  /**
-   * Why this study cannot be run as one agent of several ({@code --segment}): it would start
-   * services here (an agent measures a service running elsewhere), a step calls no service by URL,
-   * forks, restarts services or is not closed-loop, or the level given cannot be split so many
-   * ways.
-   */
-  static List<String> segmentProblems(
-      String study, List<Step> steps, int servicesStarted, StudySegment segment) {
-    List<String> problems = new ArrayList<>();
-    if (servicesStarted > 0) {
-      problems.add(
-          "--segment: study "
-              + study
-              + " would start its services here; an agent measures a service running elsewhere: give its URL,"
-              + " e.g. --target https://signer:8443");
-    }
-    for (Step step : steps) {
-      if (step.plan() == null || step.plan().workloads().size() != 1) continue;
-      WorkloadSpec w = step.plan().workloads().get(0);
-      String why =
-          w.mix() == null && !w.params().containsKey(ParamSpec.TARGET)
-              ? "its workload " + w.name() + " calls no service by URL"
-              : step.forked() || !step.beforeEachLevel().isEmpty() || !step.beforeStep().isEmpty()
-                  ? "it forks its series or restarts services"
-                  : !(step.plan().load() instanceof LoadModel.Closed)
-                      ? "it is not a closed-loop level"
-                      : null;
-      if (why != null)
-        problems.add(
-            "--segment: study "
-                + study
-                + " cannot spread step '"
-                + step.label()
-                + "' over agents: "
-                + why);
-    }
-    problems.addAll(
-        segment.segment().problems(new LoadModel.Closed(List.of(segment.concurrency()))).stream()
-            .map(
-                p ->
-                    p.replace(
-                        "the level of ",
-                        "--concurrency " + segment.concurrency() + ": the level of "))
-            .toList());
-    return problems.stream().distinct().toList();
-  }
-
-  /**
-   * {@code plan} with a warm-up every agent ends together: a fixed count (a warm-up until steady
-   * stops when each agent sees fit, and their iterations would no longer match), of at least {@link
-   * #AGENT_WARMUP} and three iterations, since each agent is a fresh JVM whose client code nothing
-   * warmed.
-   */
-  static Plan withFixedWarmup(Plan plan) {
-    Iterations w = plan.warmup();
-    int count =
-        (int)
-            Math.max(
-                Math.max(w.count(), 3),
-                (AGENT_WARMUP.toMillis() + w.each().toMillis() - 1) / w.each().toMillis());
-    return plan.toBuilder().warmup(w.untilSteady() ? new Iterations(count, w.each()) : w).build();
-  }
-
   private void runStep(
       ResultFile file, Step step, RunningServices services, StudyOptions studyOptions)
       throws IOException, InterruptedException {
@@ -448,7 +311,7 @@ public final class StudyRunner {
                     + segment.segment().count()
                     + " agents its share)");
       }
-      plan = withFixedWarmup(plan);
+      plan = AgentWarmup.fixed(plan);
     } else if (step.probe() != null) {
       // A step whose forks need JVM options this JVM lacks (the ssl study's legacy TLS) probes in
       // forks too.
@@ -556,9 +419,7 @@ public final class StudyRunner {
     }
     return step.map(s -> result.workloads().get(s.measuredWorkload()))
         .flatMap(
-            w ->
-                w.levels().stream()
-                    .max(java.util.Comparator.comparingDouble(l -> l.throughput().mean())))
+            w -> w.levels().stream().max(Comparator.comparingDouble(l -> l.throughput().mean())))
         .map(
             l ->
                 new Step.LevelChooser.Choice(
@@ -590,7 +451,7 @@ public final class StudyRunner {
                   + " of the "
                   + agents.count()
                   + " agents");
-    Plan split = withFixedWarmup(plan);
+    Plan split = AgentWarmup.fixed(plan);
     String cpu = services.cpuMeter(plan.cpu()).describe();
     RunResult merged =
         agents.measure(step.label().replaceAll("[^A-Za-z0-9-]+", "_"), split, used, cpu);
@@ -716,42 +577,5 @@ public final class StudyRunner {
                 + " — "
                 + outcome.detail());
     return new StudyRecord.CheckRecord(check.name(), outcome.passed(), outcome.detail());
-  }
-
-  /**
-   * The result's plan block: the study, its options (no secret is among them) and every step's
-   * plans and hooks.
-   */
-  private static ObjectNode planJson(Study study, StudyOptions o, List<Step> steps) {
-    var mapper = RunResultJson.mapper();
-    ObjectNode plan = mapper.createObjectNode();
-    plan.put("study", study.name());
-    plan.put("quick", o.quick());
-    plan.put("duration", Durations.format(o.duration()));
-    if (o.quickIterationCap() != null)
-      plan.put("quickIterationCap", Durations.format(o.quickIterationCap()));
-    plan.put("keys", o.keys());
-    ArrayNode list = plan.putArray("steps");
-    for (Step s : steps) {
-      ObjectNode node = list.addObject();
-      node.put("label", s.label());
-      if (s.plan() == null) {
-        node.put("notApplicable", s.notApplicableBecause());
-        continue;
-      }
-      if (s.probe() != null) node.set("probe", mapper.valueToTree(s.probe().plan()));
-      node.set("plan", mapper.valueToTree(s.plan()));
-      if (s.probe() != null) node.put("measures", "the one concurrency the probe chooses");
-      if (s.levelOf() != null)
-        node.put("measures", "the level step '" + s.levelOf() + "' was measured at");
-      if (s.forked()) node.put("forked", "each series in a fresh JVM");
-      node.set(
-          "beforeStep",
-          mapper.valueToTree(s.beforeStep().stream().map(StepHook::describe).toList()));
-      node.set(
-          "beforeEachLevel",
-          mapper.valueToTree(s.beforeEachLevel().stream().map(StepHook::describe).toList()));
-    }
-    return plan;
   }
 }

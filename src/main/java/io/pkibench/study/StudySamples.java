@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
@@ -144,8 +145,7 @@ public final class StudySamples {
       WorkloadContext context = new WorkloadContext(keys, false, () -> pki, clock);
       for (var f : TwoPhaseSigner.Format.values()) {
         DssSigningWorkload.Factory factory = new DssSigningWorkload.Factory(f.flag);
-        Map<String, String> given =
-            new java.util.HashMap<>(Map.of(ParamSpec.TARGET, dss.baseUrl()));
+        Map<String, String> given = new HashMap<>(Map.of(ParamSpec.TARGET, dss.baseUrl()));
         if (f == TwoPhaseSigner.Format.CADES || f == TwoPhaseSigner.Format.CADES_T)
           given.put("size", "137k");
         byte[] signed;

@@ -8,10 +8,12 @@ import io.pkibench.formats.tls.TlsEngine;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.server.tlsecho.TlsEchoServer;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Whether this runtime can speak one TLS configuration: a real echo server and client of {@code
@@ -38,7 +40,7 @@ public record TlsAttempt(TlsEngine engine, String keyFlag, String protocol, Stri
               -1,
               new TlsEchoServer.Limits(Duration.ofSeconds(5), Duration.ofSeconds(5), 4));
       server.start();
-      java.net.URI url = java.net.URI.create(server.baseUrl());
+      URI url = URI.create(server.baseUrl());
       try (TlsConnection c =
           TlsConnection.handshake(
               Connection.connect(new InetSocketAddress(url.getHost(), url.getPort()), 5_000),
@@ -76,10 +78,7 @@ public record TlsAttempt(TlsEngine engine, String keyFlag, String protocol, Stri
         + ", "
         + protocol
         + ", "
-        + keyFlag
-            .toUpperCase(java.util.Locale.ROOT)
-            .replace("RSA", "RSA-")
-            .replace("ECDSA-", "ECDSA ")
+        + keyFlag.toUpperCase(Locale.ROOT).replace("RSA", "RSA-").replace("ECDSA-", "ECDSA ")
         + " server key";
   }
 }

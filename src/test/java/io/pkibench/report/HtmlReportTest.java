@@ -107,8 +107,8 @@ class HtmlReportTest {
   static void assertNoNetworkResource(String html) {
     String withoutNamespaces =
         html.replace("http://www.w3.org/2000/svg", "").replace("http://www.w3.org/1999/xlink", "");
-    java.util.regex.Matcher url =
-        java.util.regex.Pattern.compile("(?i)(https?:)?//[a-z0-9.-]+\\.[a-z]{2,}[/\"' ]")
+    Matcher url =
+        Pattern.compile("(?i)(https?:)?//[a-z0-9.-]+\\.[a-z]{2,}[/\"' ]")
             .matcher(withoutNamespaces);
     assertFalse(
         url.find(),

@@ -7,6 +7,7 @@ import io.pkibench.results.ResultFixtures;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.WorkloadResult;
 import io.pkibench.results.WycheproofCheck;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -53,7 +54,7 @@ class KeySourceShootoutTest {
             List.of("rsa2048: rejects 1 valid vector (tcId 7)"));
 
     RunResult checkedToken =
-        shootOut(List.of("pkcs11:hsm.cfg", "software:bc"), java.util.Arrays.asList(clean, null));
+        shootOut(List.of("pkcs11:hsm.cfg", "software:bc"), Arrays.asList(clean, null));
     var rows = KeySourceShootout.rows(checkedToken);
     assertEquals(
         "pkcs11:hsm.cfg",
@@ -63,7 +64,7 @@ class KeySourceShootoutTest {
     RunResult markedToken =
         shootOut(
             List.of("pkcs11:hsm.cfg", "remote:127.0.0.1:9443", "software:bc"),
-            java.util.Arrays.asList(marked, null, null));
+            Arrays.asList(marked, null, null));
     rows = KeySourceShootout.rows(markedToken);
     assertEquals(
         "software:bc",
@@ -85,9 +86,7 @@ class KeySourceShootoutTest {
         text);
 
     RunResult uncheckedToken =
-        shootOut(
-            List.of("pkcs11:hsm.cfg", "remote:127.0.0.1:9443"),
-            java.util.Arrays.asList(null, null));
+        shootOut(List.of("pkcs11:hsm.cfg", "remote:127.0.0.1:9443"), Arrays.asList(null, null));
     text = KeySourceShootout.terminal(uncheckedToken);
     assertTrue(
         text.contains("(a run of 'verify' through the token checks it)")

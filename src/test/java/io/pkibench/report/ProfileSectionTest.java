@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.results.CpuProfile;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -50,7 +52,7 @@ class ProfileSectionTest {
   /** Every value of an href or src attribute in {@code html}, as the browser would read it. */
   static List<String> linkTargets(String html) {
     Matcher m = Pattern.compile("(?i)\\b(?:href|src)\\s*=\\s*\"([^\"]*)\"").matcher(html);
-    List<String> targets = new java.util.ArrayList<>();
+    List<String> targets = new ArrayList<>();
     while (m.find())
       targets.add(
           m.group(1)
@@ -72,8 +74,7 @@ class ProfileSectionTest {
     }
     assertTrue(targets.isEmpty(), "no link or frame at all: " + targets);
     assertFalse(
-        html.toLowerCase(java.util.Locale.ROOT).contains("<script"),
-        "nothing it was given became markup");
+        html.toLowerCase(Locale.ROOT).contains("<script"), "nothing it was given became markup");
     assertTrue(html.contains("not shown"), "says why a flame graph is not shown");
   }
 

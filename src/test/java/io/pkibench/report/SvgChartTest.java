@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** Axes from damaged figures (found by bench/decoder-fuzz): bounded, and a chart still drawn. */
@@ -41,9 +44,8 @@ class SvgChartTest {
     String svg = chart.render();
     assertTrue(svg.startsWith("<svg") && svg.endsWith("</svg>\n"), svg);
     assertFalse(svg.contains("NaN") || svg.contains("Infinity"), svg);
-    java.util.regex.Matcher path =
-        java.util.regex.Pattern.compile("<path class=\"series\" data-series=\"s\" d=\"([^\"]*)\"")
-            .matcher(svg);
+    Matcher path =
+        Pattern.compile("<path class=\"series\" data-series=\"s\" d=\"([^\"]*)\"").matcher(svg);
     assertTrue(path.find(), svg);
     assertEquals(
         2,
@@ -85,14 +87,12 @@ class SvgChartTest {
             true,
             false));
     String svg = chart.render();
-    java.util.regex.Matcher label =
-        java.util.regex.Pattern.compile("text-anchor=\"end\" fill=\"#333\">([^<]*)<").matcher(svg);
-    List<String> ticks = new java.util.ArrayList<>();
+    Matcher label = Pattern.compile("text-anchor=\"end\" fill=\"#333\">([^<]*)<").matcher(svg);
+    List<String> ticks = new ArrayList<>();
     while (label.find()) ticks.add(label.group(1));
     assertEquals("0", ticks.get(0), "the y axis starts at zero: " + ticks);
     assertTrue(ticks.stream().noneMatch(t -> t.startsWith("-")), ticks.toString());
-    java.util.regex.Matcher path =
-        java.util.regex.Pattern.compile("data-series=\"model\" d=\"([^\"]*)\"").matcher(svg);
+    Matcher path = Pattern.compile("data-series=\"model\" d=\"([^\"]*)\"").matcher(svg);
     assertTrue(path.find(), svg);
     int bottom = SvgChart.HEIGHT - 52;
     for (String segment : path.group(1).split("\\s*[ML]\\s*")) {

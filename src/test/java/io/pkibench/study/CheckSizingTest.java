@@ -19,16 +19,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 @org.junit.jupiter.api.Timeout(
     value = 10,
-    unit =
-        java.util.concurrent.TimeUnit
-            .MINUTES) // a study talks to its service JVM: a hang fails, said as one
+    unit = TimeUnit.MINUTES) // a study talks to its service JVM: a hang fails, said as one
 class CheckSizingTest {
   private final StringWriter out = new StringWriter(), err = new StringWriter();
 
@@ -50,7 +52,7 @@ class CheckSizingTest {
    */
   private static List<Path> ourGroups() throws Exception {
     String prefix = "pkibench-" + ProcessHandle.current().pid() + "-";
-    List<Path> found = new java.util.ArrayList<>();
+    List<Path> found = new ArrayList<>();
     for (Path root : CpuQuota.DEFAULT_ROOTS) {
       if (!Files.isDirectory(root)) continue;
       try (var list = Files.list(root)) {
@@ -67,7 +69,7 @@ class CheckSizingTest {
   @Test
   void checkSizing_cadesOnBuiltinSigner_quotaHeldAndPredictionMeasuredAndMissKept(@TempDir Path dir)
       throws Exception {
-    org.junit.jupiter.api.Assertions.assertTrue(
+    Assertions.assertTrue(
         CpuQuota.problem(CpuQuota.DEFAULT_ROOTS).isEmpty(),
         "--check-sizing needs a writable cgroup cpu controller: run the tests as root, as ./test does on CI; "
             + CpuQuota.problem(CpuQuota.DEFAULT_ROOTS));
@@ -129,8 +131,8 @@ class CheckSizingTest {
             "measured ops/s @ 1",
             "miss",
             StudyRecord.SizingCheck.FORMULA,
-            String.format(java.util.Locale.ROOT, "%+.1f%%", c.miss() * 100),
-            String.format(java.util.Locale.ROOT, "%.1f", c.predictedOpsPerSecond()))) {
+            String.format(Locale.ROOT, "%+.1f%%", c.miss() * 100),
+            String.format(Locale.ROOT, "%.1f", c.predictedOpsPerSecond()))) {
       assertTrue(printed.contains(s), s + " in:\n" + printed);
     }
     assertTrue(
@@ -149,13 +151,13 @@ class CheckSizingTest {
    */
   @Test
   void close_afterLimitCpuAndAFailure_removesTheGroup() throws Exception {
-    org.junit.jupiter.api.Assertions.assertTrue(
+    Assertions.assertTrue(
         CpuQuota.problem(CpuQuota.DEFAULT_ROOTS).isEmpty(),
         "--check-sizing needs a writable cgroup cpu controller: run the tests as root, as ./test does on CI; "
             + CpuQuota.problem(CpuQuota.DEFAULT_ROOTS));
-    List<String> log = new java.util.ArrayList<>();
+    List<String> log = new ArrayList<>();
     IllegalStateException failed =
-        org.junit.jupiter.api.Assertions.assertThrows(
+        Assertions.assertThrows(
             IllegalStateException.class,
             () -> {
               try (RunningServices services =

@@ -15,11 +15,18 @@ import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.results.WorkloadResult;
 import io.pkibench.testing.TestKeys;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,7 +60,7 @@ class CompareAcrossRunsTest {
         steps(first),
         c.rows().stream()
             .map(r -> r.workload().replaceFirst(" \\((measure|probe), .*", ""))
-            .collect(java.util.stream.Collectors.toCollection(LinkedHashSet::new)),
+            .collect(Collectors.toCollection(LinkedHashSet::new)),
         "every step has rows");
     long levels = first.workloads().stream().mapToLong(w -> w.levels().size()).sum();
     assertEquals(
@@ -150,7 +157,7 @@ class CompareAcrossRunsTest {
         steps(first),
         c.rows().stream()
             .map(r -> r.workload().replaceFirst(" \\((measure|probe), .*", ""))
-            .collect(java.util.stream.Collectors.toCollection(LinkedHashSet::new)),
+            .collect(Collectors.toCollection(LinkedHashSet::new)),
         "every step has rows");
     long levels = first.workloads().stream().mapToLong(w -> w.levels().size()).sum();
     assertEquals(
@@ -158,14 +165,14 @@ class CompareAcrossRunsTest {
         c.rows().stream().filter(r -> r.metric() == Metric.THROUGHPUT).count(),
         "every level compared");
 
-    java.nio.file.Files.copy(
+    Files.copy(
         REAL_RUNS.resolve("pix-smoke-1.json"),
         dir.resolve("real-1.json"),
-        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    java.nio.file.Files.copy(
+        StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(
         REAL_RUNS.resolve("pix-smoke-2.json"),
         dir.resolve("real-2.json"),
-        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        StandardCopyOption.REPLACE_EXISTING);
     StringBuilder out = new StringBuilder();
     int whole =
         compare(out, "compare", "real-1.json", "real-2.json", "--threshold", "throughput:-99%");
@@ -226,13 +233,13 @@ class CompareAcrossRunsTest {
   }
 
   private int compare(StringBuilder out, String... args) {
-    java.io.StringWriter o = new java.io.StringWriter(), e = new java.io.StringWriter();
+    StringWriter o = new StringWriter(), e = new StringWriter();
     var ctx =
         new CliContext(
-            new java.io.PrintWriter(o, true),
-            new java.io.PrintWriter(e, true),
-            java.util.Map.of(),
-            java.time.InstantSource.system(),
+            new PrintWriter(o, true),
+            new PrintWriter(e, true),
+            Map.of(),
+            InstantSource.system(),
             dir,
             false);
     int code = Main.execute(ctx, args);

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,7 +24,7 @@ class CpuQuotaTest {
    */
   @Test
   void limit_realChildProcess_writesQuotaMovesProcessAndCloseRemovesGroup() throws Exception {
-    org.junit.jupiter.api.Assertions.assertTrue(
+    Assertions.assertTrue(
         CpuQuota.problem(CpuQuota.DEFAULT_ROOTS).isEmpty(),
         "--check-sizing needs a writable cgroup cpu controller: run the tests as root, as ./test does on CI; "
             + CpuQuota.problem(CpuQuota.DEFAULT_ROOTS));
@@ -92,7 +93,7 @@ class CpuQuotaTest {
 
   @Test
   void limit_zeroCores_isRefused() throws Exception {
-    org.junit.jupiter.api.Assertions.assertTrue(
+    Assertions.assertTrue(
         CpuQuota.problem(CpuQuota.DEFAULT_ROOTS).isEmpty(),
         "--check-sizing needs a writable cgroup cpu controller: run the tests as root, as ./test does on CI; "
             + CpuQuota.problem(CpuQuota.DEFAULT_ROOTS));

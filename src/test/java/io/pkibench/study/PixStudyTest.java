@@ -10,12 +10,16 @@ import io.pkibench.results.RunResultJson;
 import io.pkibench.results.RunStatus;
 import io.pkibench.results.WorkloadResult;
 import io.pkibench.testing.TestKeys;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,9 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @org.junit.jupiter.api.Timeout(
     value = 10,
-    unit =
-        java.util.concurrent.TimeUnit
-            .MINUTES) // a study talks to its service JVMs: a hang fails, said as one
+    unit = TimeUnit.MINUTES) // a study talks to its service JVMs: a hang fails, said as one
 class PixStudyTest {
   /**
    * Each quick iteration cut to half a second, as {@code study --smoke}: the suite proves the study
@@ -148,7 +150,7 @@ class PixStudyTest {
    */
   @Test
   void checkSizing_bothBenchmarks_quotaHeldOnBothNodesAndGroupRemoved() throws Exception {
-    org.junit.jupiter.api.Assertions.assertTrue(
+    Assertions.assertTrue(
         CpuQuota.problem(CpuQuota.DEFAULT_ROOTS).isEmpty(),
         "--check-sizing needs a writable cgroup cpu controller: run the tests as root, as ./test does on CI; "
             + CpuQuota.problem(CpuQuota.DEFAULT_ROOTS));
@@ -178,7 +180,7 @@ class PixStudyTest {
               .measured();
       int peak =
           sweep.levels().stream()
-              .max(java.util.Comparator.comparingDouble(l -> l.throughput().mean()))
+              .max(Comparator.comparingDouble(l -> l.throughput().mean()))
               .orElseThrow()
               .concurrency();
       assertEquals(peak, c.level(), c.step() + ": checked at its sweep's peak level");
@@ -204,7 +206,7 @@ class PixStudyTest {
     assertTrue(
         StudyTables.terminal(saved)
             .contains("check-sizing: the capacity at 1 core predicted from 0.5 core"));
-    try (var groups = java.nio.file.Files.list(CpuQuota.DEFAULT_ROOTS.get(0))) {
+    try (var groups = Files.list(CpuQuota.DEFAULT_ROOTS.get(0))) {
       assertEquals(
           List.of(),
           groups
@@ -239,9 +241,8 @@ class PixStudyTest {
         out);
 
     Path message = samples.resolve("spi-sign.xml");
-    String xml = java.nio.file.Files.readString(message);
-    java.nio.file.Files.writeString(
-        message, xml.replaceFirst("<Purp><Cd>IPAY</Cd>", "<Purp><Cd>GSCB</Cd>"));
+    String xml = Files.readString(message);
+    Files.writeString(message, xml.replaceFirst("<Purp><Cd>IPAY</Cd>", "<Purp><Cd>GSCB</Cd>"));
     p =
         new ProcessBuilder("bash", samples.resolve("verify.sh").toString())
             .redirectErrorStream(true)

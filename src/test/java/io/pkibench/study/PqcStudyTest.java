@@ -12,6 +12,8 @@ import io.pkibench.testing.TestKeys;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyFactory;
+import java.security.Provider;
+import java.security.PublicKey;
 import java.security.Signature;
 import java.security.spec.X509EncodedKeySpec;
 import java.time.Duration;
@@ -19,9 +21,15 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
 import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
 import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
+import org.bouncycastle.cert.X509CertificateHolder;
+import org.bouncycastle.cms.CMSException;
+import org.bouncycastle.cms.CMSSignedData;
+import org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @org.junit.jupiter.api.Timeout(
     value = 10,
-    unit = java.util.concurrent.TimeUnit.MINUTES) // a study talks to its service JVM
+    unit = TimeUnit.MINUTES) // a study talks to its service JVM
 class PqcStudyTest {
   /**
    * Each quick iteration cut to half a second, as {@code study --smoke}: the suite proves the study
@@ -76,7 +84,7 @@ class PqcStudyTest {
             PqcStudy.label("decaps", "ml-kem-768", "software:jdk"),
             PqcStudy.handshakeLabel("X25519MLKEM768"),
             PqcStudy.handshakeLabel("X25519MLKEM768", true))) {
-      Double perCpu = PqcStudy.opsPerCpuSecond(saved, step);
+      Double perCpu = PqcChecks.opsPerCpuSecond(saved, step);
       assertTrue(perCpu != null && perCpu > 0, step + " measured per CPU-second");
     }
     // the handshakes in ABBA order, each group's figure pooled over its two rounds: between the
@@ -107,10 +115,10 @@ class PqcStudyTest {
         mutualSteps);
     for (String group : PqcStudy.GROUPS) {
       double first =
-          PqcStudy.opsPerCpuSecond(saved, PqcStudy.handshakeLabel(group) + " · round 1/2");
+          PqcChecks.opsPerCpuSecond(saved, PqcStudy.handshakeLabel(group) + " · round 1/2");
       double second =
-          PqcStudy.opsPerCpuSecond(saved, PqcStudy.handshakeLabel(group) + " · round 2/2");
-      double pooled = PqcStudy.opsPerCpuSecond(saved, PqcStudy.handshakeLabel(group));
+          PqcChecks.opsPerCpuSecond(saved, PqcStudy.handshakeLabel(group) + " · round 2/2");
+      double pooled = PqcChecks.opsPerCpuSecond(saved, PqcStudy.handshakeLabel(group));
       assertTrue(
           pooled >= Math.min(first, second) && pooled <= Math.max(first, second),
           group + ": " + first + ", " + second + " -> " + pooled);
@@ -147,7 +155,7 @@ class PqcStudyTest {
   private static long clientToServer(String detail, String start) {
     for (String line : detail.split("; ")) {
       if (line.startsWith(start)) {
-        var m = java.util.regex.Pattern.compile("client→server (\\d+) B").matcher(line);
+        var m = Pattern.compile("client→server (\\d+) B").matcher(line);
         if (m.find()) return Long.parseLong(m.group(1));
       }
     }
@@ -189,8 +197,7 @@ class PqcStudyTest {
     // it carries, and not once a byte flips
     byte[] p7s = Files.readAllBytes(samples.resolve("cms-ml-dsa-65.p7s"));
     assertTrue(cmsVerifies(p7s), "cms-ml-dsa-65.p7s does not verify");
-    var signer =
-        new org.bouncycastle.cms.CMSSignedData(p7s).getSignerInfos().getSigners().iterator().next();
+    var signer = new CMSSignedData(p7s).getSignerInfos().getSigners().iterator().next();
     assertEquals(NISTObjectIdentifiers.id_ml_dsa_65.getId(), signer.getEncryptionAlgOID());
     assertEquals(NISTObjectIdentifiers.id_sha512.getId(), signer.getDigestAlgOID());
     byte[] flipped = p7s.clone();
@@ -200,17 +207,17 @@ class PqcStudyTest {
   }
 
   private static boolean cmsVerifies(byte[] p7s) throws Exception {
-    var data = new org.bouncycastle.cms.CMSSignedData(p7s);
+    var data = new CMSSignedData(p7s);
     var signer = data.getSignerInfos().getSigners().iterator().next();
     var holder =
-        (org.bouncycastle.cert.X509CertificateHolder)
+        (X509CertificateHolder)
             data.getCertificates().getMatches(signer.getSID()).iterator().next();
     try {
       return signer.verify(
-          new org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder()
+          new JcaSimpleSignerInfoVerifierBuilder()
               .setProvider(new BouncyCastleProvider())
               .build(holder));
-    } catch (org.bouncycastle.cms.CMSException refused) {
+    } catch (CMSException refused) {
       return false;
     }
   }
@@ -224,8 +231,7 @@ class PqcStudyTest {
     throw new AssertionError("the signature is not in the file");
   }
 
-  private static boolean verifies(
-      java.security.Provider p, java.security.PublicKey key, byte[] message, byte[] signature)
+  private static boolean verifies(Provider p, PublicKey key, byte[] message, byte[] signature)
       throws Exception {
     Signature v = Signature.getInstance("ML-DSA", p);
     v.initVerify(key);

@@ -7,8 +7,12 @@ import io.pkibench.report.ServiceComparison;
 import io.pkibench.report.StudyTables;
 import io.pkibench.results.RunResult;
 import io.pkibench.testing.TestKeys;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -45,7 +49,7 @@ class RestPkiServicesTest {
   void problems_anOutsideServiceNothingAnswersAt_isNamedBeforeAnythingStarts(@TempDir Path dir)
       throws Exception {
     int closed;
-    try (var socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       closed = socket.getLocalPort();
     }
     String url = "http://127.0.0.1:" + closed + "/services/rest";
@@ -169,11 +173,8 @@ class RestPkiServicesTest {
     Path samples = dir.resolve("samples");
     List<Sample> all =
         new ArrayList<>(
-            StudySamples.write(
-                samples, fixture.pki, fixture.keys, java.time.InstantSource.system()));
-    all.addAll(
-        StudySamples.writeDss(
-            samples, fixture.pki, fixture.keys, java.time.InstantSource.system()));
+            StudySamples.write(samples, fixture.pki, fixture.keys, InstantSource.system()));
+    all.addAll(StudySamples.writeDss(samples, fixture.pki, fixture.keys, InstantSource.system()));
     SampleScripts.write(samples, "restpki", all);
     Process p =
         new ProcessBuilder("bash", "verify.sh")
@@ -192,9 +193,9 @@ class RestPkiServicesTest {
       assertTrue(said.contains("OK   " + file), file + " checked: " + said);
     }
     // a DSS PDF with one byte changed inside what it signs fails pdfsig: the check can fail
-    byte[] pdf = java.nio.file.Files.readAllBytes(samples.resolve("dss-pades.pdf"));
+    byte[] pdf = Files.readAllBytes(samples.resolve("dss-pades.pdf"));
     pdf[200] ^= 0x01;
-    java.nio.file.Files.write(samples.resolve("dss-pades.pdf"), pdf);
+    Files.write(samples.resolve("dss-pades.pdf"), pdf);
     Process again =
         new ProcessBuilder("bash", "verify.sh")
             .directory(samples.toFile())

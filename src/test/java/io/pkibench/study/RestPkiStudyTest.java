@@ -19,16 +19,16 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.InstantSource;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 @org.junit.jupiter.api.Timeout(
     value = 10,
-    unit =
-        java.util.concurrent.TimeUnit
-            .MINUTES) // a study talks to its service JVMs: a hang fails, said as one
+    unit = TimeUnit.MINUTES) // a study talks to its service JVMs: a hang fails, said as one
 class RestPkiStudyTest {
 
   static LevelResult level(int threads, double opsPerSecond, double utilisation) {
@@ -46,16 +46,19 @@ class RestPkiStudyTest {
   @Test
   void choose_stopsAtNinetyPercentCpuOrWhenThroughputStopsGaining() {
     var atCpu =
-        RestPkiStudy.choose(List.of(level(2, 100, 0.4), level(8, 300, 0.92), level(32, 310, 0.99)));
+        SaturatingLevelChooser.INSTANCE.choose(
+            List.of(level(2, 100, 0.4), level(8, 300, 0.92), level(32, 310, 0.99)));
     assertEquals(8, atCpu.concurrency());
     assertTrue(atCpu.because().contains("92%"), atCpu.because());
     var noGain =
-        RestPkiStudy.choose(List.of(level(2, 100, 0.3), level(8, 300, 0.6), level(32, 310, 0.7)));
+        SaturatingLevelChooser.INSTANCE.choose(
+            List.of(level(2, 100, 0.3), level(8, 300, 0.6), level(32, 310, 0.7)));
     assertEquals(8, noGain.concurrency(), "32 gains only 3%");
     assertTrue(noGain.because().contains("32, gained under 5%"), noGain.because());
     assertEquals(
         32,
-        RestPkiStudy.choose(List.of(level(2, 100, 0.1), level(8, 300, 0.3), level(32, 600, 0.6)))
+        SaturatingLevelChooser.INSTANCE
+            .choose(List.of(level(2, 100, 0.1), level(8, 300, 0.3), level(32, 600, 0.6)))
             .concurrency(),
         "still gaining");
   }
@@ -160,7 +163,7 @@ class RestPkiStudyTest {
             html.indexOf("<section id=\"verdict\">"),
             html.indexOf("</section>", html.indexOf("<section id=\"verdict\">")));
     List<String> measuredSteps =
-        java.util.Arrays.stream(verdicts.split("<h3>"))
+        Arrays.stream(verdicts.split("<h3>"))
             .skip(1)
             .filter(b -> !b.contains("probe sweep"))
             .toList();

@@ -14,14 +14,19 @@ import io.pkibench.results.RunResultJson;
 import io.pkibench.results.RunStatus;
 import io.pkibench.results.StudyRecord;
 import io.pkibench.session.ForkedSeries;
+import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.catalog.WorkloadCatalog;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.Security;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,9 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @org.junit.jupiter.api.Timeout(
     value = 10,
-    unit =
-        java.util.concurrent.TimeUnit
-            .MINUTES) // a study talks to its service JVMs: a hang fails, said as one
+    unit = TimeUnit.MINUTES) // a study talks to its service JVMs: a hang fails, said as one
 class SslStudyTest {
   /**
    * Each quick iteration cut to half a second, as {@code study --smoke}: the suite proves the study
@@ -72,7 +75,7 @@ class SslStudyTest {
     Path nginxDir = dir.resolve("mutual-nginx");
     var study = new SslStudy(List.of("openssl"), List.of("pkibench", "nginx"), nginxDir, true);
     assertEquals(List.of(), study.problems(quick()));
-    List<io.pkibench.study.ServiceSpec> specs = study.services(quick());
+    List<ServiceSpec> specs = study.services(quick());
     for (var spec : specs) {
       int at = spec.args().indexOf("--client-auth");
       assertTrue(
@@ -91,20 +94,19 @@ class SslStudyTest {
             nginxSpec, ForkedSeries.thisJvm(), Map.of("PATH", System.getenv("PATH")), log::add)) {
       services.startAll();
       assertTrue(
-          java.nio.file.Files.readString(nginxDir.resolve("nginx.conf"))
-              .contains("ssl_verify_client on;"),
+          Files.readString(nginxDir.resolve("nginx.conf")).contains("ssl_verify_client on;"),
           "nginx verifies clients");
-      var step = study.peerSpec(SslStudy.HTTPS.get(0), services.url(SslStudy.NGINX));
+      var step =
+          new TlsServerComparison(List.of("openssl"), List.of("pkibench", "nginx"), nginxDir, true)
+              .spec(TlsServerComparison.HTTPS.get(0), services.url(SslStudy.NGINX));
       var factory = WorkloadCatalog.builtIn().find(step.name()).orElseThrow();
       try (var w = fixture.workload(factory, step.params())) {
-        io.pkibench.testing.MeasuredRun.of("https-rr mutual", w, Duration.ofMillis(700))
-            .assertEverySucceeded();
+        MeasuredRun.of("https-rr mutual", w, Duration.ofMillis(700)).assertEverySucceeded();
       }
-      Map<String, String> anonymous = new java.util.HashMap<>(step.params());
+      Map<String, String> anonymous = new HashMap<>(step.params());
       anonymous.remove("client");
       try (var w = fixture.workload(factory, anonymous)) {
-        io.pkibench.testing.MeasuredRun.of(
-                "https-rr without certificate", w, Duration.ofMillis(700))
+        MeasuredRun.of("https-rr without certificate", w, Duration.ofMillis(700))
             .assertEveryFailedWith("No required SSL certificate was sent");
       }
     }
@@ -113,9 +115,9 @@ class SslStudyTest {
   @Test
   void choices_refusedOriginalsNamedWithTheirSubstitute_neverSilent() {
     var full = new StudyOptions(false, Duration.ofSeconds(5), "software", dir.resolve("pki"), null);
-    List<SslStudy.Choice> choices = new SslStudy(List.of("jsse", "openssl")).choices(full);
-    assertEquals(2 * SslStudy.COLUMNS.size(), choices.size());
-    for (SslStudy.Choice c : choices) {
+    List<IbmTlsTable.Choice> choices = new IbmTlsTable(List.of("jsse", "openssl")).choices(full);
+    assertEquals(2 * IbmTlsTable.COLUMNS.size(), choices.size());
+    for (IbmTlsTable.Choice c : choices) {
       if (c.substitutedBecause() == null) {
         assertEquals(
             c.engine().suiteName(c.column().suite()),
@@ -133,14 +135,14 @@ class SslStudyTest {
     }
     // JSSE, given the legacy security properties in its own JVM, speaks every original: RC4, 3DES,
     // TLS 1.0, RSA key exchange, RSA-1024
-    for (SslStudy.Choice c :
+    for (IbmTlsTable.Choice c :
         choices.stream().filter(c -> c.engine().flag.equals("jsse")).toList()) {
       assertNull(c.substitutedBecause(), c.toString());
       assertEquals("jsse-original", c.service(), c.toString());
     }
     // BoringSSL has no RC4 or 3DES: the same key exchange, key and TLS 1.0 with AES-CBC, the TDES
     // cell said to be FASTER
-    for (SslStudy.Choice c :
+    for (IbmTlsTable.Choice c :
         choices.stream().filter(c -> c.engine().flag.equals("openssl")).toList()) {
       assertEquals("TLSv1", c.measured().protocol(), c.toString());
       assertEquals("rsa1024", c.measured().keyFlag(), c.toString());
@@ -151,8 +153,7 @@ class SslStudyTest {
           c.toString());
     }
     // the JVM running the tests (and the study's own process) kept the JDK's list
-    assertTrue(
-        java.security.Security.getProperty("jdk.tls.disabledAlgorithms").contains("3DES_EDE_CBC"));
+    assertTrue(Security.getProperty("jdk.tls.disabledAlgorithms").contains("3DES_EDE_CBC"));
     assertFalse(LegacyTls.disabledAlgorithms().contains("3DES_EDE_CBC"));
   }
 
@@ -164,14 +165,14 @@ class SslStudyTest {
     var full = new StudyOptions(false, Duration.ofSeconds(5), "software", dir.resolve("pki"), null);
     // RC4 on BoringSSL is refused; TLS 1.2 with RSA-1024 and AES-CBC is spoken by both engines here
     var column =
-        new SslStudy.Column(
+        new IbmTlsTable.Column(
             "X",
             "TLS_RSA_WITH_RC4_128_MD5",
             List.of(
-                new SslStudy.Substitute(
+                new IbmTlsTable.Substitute(
                     "TLS_RSA_WITH_AES_128_CBC_SHA", "TLSv1.2", "rsa1024", "both speak it", false)));
-    List<SslStudy.Choice> choices =
-        new SslStudy(List.of("openssl")).choicesFor(full, List.of(column));
+    List<IbmTlsTable.Choice> choices =
+        new IbmTlsTable(List.of("openssl")).choicesFor(full, List.of(column));
     assertEquals(1, choices.size());
     assertEquals("TLS_RSA_WITH_AES_128_CBC_SHA", choices.get(0).measured().suite());
     assertEquals("openssl-rsa1024-tlsv1.2", choices.get(0).service());
@@ -229,7 +230,7 @@ class SslStudyTest {
         services,
         "BoringSSL's substitutes keep the original's TLS 1.0 and RSA-1024");
 
-    String hlog = java.nio.file.Files.readString(dir.resolve("ssl.hlog"));
+    String hlog = Files.readString(dir.resolve("ssl.hlog"));
     assertTrue(
         hlog.contains("Tag=RR_128_B___AES128/SHA-1_[openssl].measure/tls-rr/c4/"),
         "tags are printable ASCII without spaces");
@@ -321,7 +322,7 @@ class SslStudyTest {
           cell + ": its server's CPU");
     }
     assertTrue(
-        java.nio.file.Files.readString(nginxDir.resolve("nginx.conf"))
+        Files.readString(nginxDir.resolve("nginx.conf"))
             .contains("ssl_ciphers ECDHE-RSA-AES128-GCM-SHA256;"),
         "nginx ran from the configuration generated beside the result");
     String table = StudyTables.terminal(result);

@@ -11,6 +11,7 @@ import io.pkibench.results.RunResult;
 import io.pkibench.results.RunStatus;
 import io.pkibench.results.StudyRecord;
 import io.pkibench.results.WorkloadResult;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,7 +62,7 @@ final class StudyRuns {
           new StudyRecord.ServiceRecord(
               name,
               List.of("pkibench", "serve"),
-              java.net.URI.create(services.url(name)).getPort(),
+              URI.create(services.url(name)).getPort(),
               List.of(4242L)));
     }
     StudyInfo info = study.info();

@@ -12,7 +12,10 @@ import io.pkibench.results.RunResultJson;
 import io.pkibench.results.StudyRecord;
 import io.pkibench.testing.TestKeys;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -299,11 +302,10 @@ class StudySeedTest {
         html.substring(
             html.indexOf("id=\"study-table\""),
             html.indexOf("</table>", html.indexOf("id=\"study-table\"")));
-    List<List<String>> rows = new java.util.ArrayList<>();
+    List<List<String>> rows = new ArrayList<>();
     for (String tr : table.split("<tr>")) {
-      java.util.regex.Matcher cell =
-          java.util.regex.Pattern.compile("<t[hd][^>]*>([^<]*)</t[hd]>").matcher(tr);
-      List<String> cells = new java.util.ArrayList<>();
+      Matcher cell = Pattern.compile("<t[hd][^>]*>([^<]*)</t[hd]>").matcher(tr);
+      List<String> cells = new ArrayList<>();
       while (cell.find()) cells.add(cell.group(1));
       if (!cells.isEmpty()) rows.add(cells);
     }

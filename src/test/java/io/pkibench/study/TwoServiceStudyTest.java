@@ -41,6 +41,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
 import org.bouncycastle.tsp.TimeStampRequestGenerator;
 import org.bouncycastle.tsp.TimeStampResponse;
@@ -55,9 +57,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @org.junit.jupiter.api.Timeout(
     value = 10,
-    unit =
-        java.util.concurrent.TimeUnit
-            .MINUTES) // a study talks to its service JVMs: a hang fails, said as one
+    unit = TimeUnit.MINUTES) // a study talks to its service JVMs: a hang fails, said as one
 class TwoServiceStudyTest {
   @TempDir static Path dir;
   static TestKeys fixture;
@@ -450,7 +450,7 @@ class TwoServiceStudyTest {
     CpuSet before = CpuAffinity.ofThisProcess();
     assertTrue(before.size() >= 2, "this test needs two CPUs to split; the machine has " + before);
     CpuSplit split = CpuSplit.parse(Integer.toString(before.cpus().get(0)), before);
-    Map<String, CpuSet> seen = new java.util.concurrent.ConcurrentHashMap<>();
+    Map<String, CpuSet> seen = new ConcurrentHashMap<>();
     List<String> log = Collections.synchronizedList(new ArrayList<>());
     StudyOptions options =
         new StudyOptions(true, Duration.ofSeconds(5), "software", dir.resolve("pki"), null, split);
