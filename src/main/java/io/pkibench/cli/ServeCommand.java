@@ -23,6 +23,7 @@ import io.pkibench.server.dss.DssServer;
 import io.pkibench.server.keyserver.KeyServer;
 import io.pkibench.server.nginx.NginxPeer;
 import io.pkibench.server.pec.PecServer;
+import io.pkibench.server.pec.SmtpLimits;
 import io.pkibench.server.signer.SignerServer;
 import io.pkibench.server.tlsecho.TlsEchoServer;
 import io.pkibench.server.tsa.TsaServer;
@@ -957,23 +958,23 @@ final class ServeCommand implements Runnable {
           positive("--transaction-deadline", transactionDeadline, problems);
       java.time.Duration relay = positive("--relay-deadline", relayDeadline, problems);
       var config =
-          new PecServer.Config(
-              d,
-              bind,
-              port,
-              peers,
-              workers,
-              spoolDir,
-              boxes,
-              maxBytes,
-              maxRecipients,
-              maxConnections,
-              idle,
-              mailUsers,
-              relay,
-              commandTime,
-              transactionTime,
-              maxPerAddress);
+          PecServer.Config.builder(d, spoolDir, boxes)
+              .bind(bind)
+              .port(port)
+              .peers(peers)
+              .workers(workers)
+              .users(mailUsers)
+              .relayDeadline(relay)
+              .limits(
+                  SmtpLimits.DEFAULTS
+                      .withMaxMessageBytes(maxBytes)
+                      .withMaxRecipients(maxRecipients)
+                      .withMaxConnections(maxConnections)
+                      .withIdleTimeout(idle)
+                      .withCommandDeadline(commandTime)
+                      .withTransactionDeadline(transactionTime)
+                      .withMaxConnectionsPerAddress(maxPerAddress))
+              .build();
       problems.addAll(config.problems());
       String alias = key != null ? key : TestProviders.keyOf(d).orElse(null);
       if (alias == null)

@@ -67,8 +67,8 @@ class PecAttacksTest {
           spool,
           relayDeadline,
           20,
-          PecServer.COMMAND_DEADLINE,
-          PecServer.MAX_CONNECTIONS_PER_ADDRESS);
+          SmtpLimits.DEFAULTS.commandDeadline(),
+          SmtpLimits.DEFAULTS.maxConnectionsPerAddress());
     }
 
     Provider(
@@ -97,23 +97,19 @@ class PecAttacksTest {
               InstantSource.system(),
               ZoneId.of("Europe/Rome"));
       var config =
-          new PecServer.Config(
-              "pec1.test",
-              "127.0.0.1",
-              0,
-              Map.of(),
-              2,
-              spool,
-              root.resolve("mail"),
-              1 << 20,
-              10,
-              maxConnections,
-              Duration.ofSeconds(30),
-              PecServer.TEST_USERS,
-              relayDeadline,
-              commandDeadline,
-              PecServer.TRANSACTION_DEADLINE,
-              perAddress);
+          PecServer.Config.builder("pec1.test", spool, root.resolve("mail"))
+              .bind("127.0.0.1")
+              .workers(2)
+              .relayDeadline(relayDeadline)
+              .limits(
+                  SmtpLimits.DEFAULTS
+                      .withMaxMessageBytes(1 << 20)
+                      .withMaxRecipients(10)
+                      .withMaxConnections(maxConnections)
+                      .withIdleTimeout(Duration.ofSeconds(30))
+                      .withCommandDeadline(commandDeadline)
+                      .withMaxConnectionsPerAddress(perAddress))
+              .build();
       server = new PecServer(config, provider, serverLogins(keys), log::add);
       server.start();
       port = Integer.parseInt(server.baseUrl().substring(server.baseUrl().lastIndexOf(':') + 1));
@@ -322,7 +318,7 @@ class PecAttacksTest {
             spool.store(
                 new PecSpool.Job(
                     Maildir.digest(id),
-                    "incoming",
+                    Origin.INCOMING,
                     "someone@elsewhere.test",
                     List.of(rcpt),
                     bytes)));
