@@ -28,6 +28,13 @@ public final class ProviderStats {
   final AtomicLong delivered = new AtomicLong();
   private final AtomicBoolean writeProblemSaid = new AtomicBoolean();
 
+  /** A stats file of a format this version does not read. */
+  public static final class UnknownFormat extends IOException {
+    UnknownFormat(String message) {
+      super(message);
+    }
+  }
+
   /**
    * What the provider did so far: messages taken, duplicates dropped, jobs done, items carried, and
    * the spool's fsyncs.
@@ -45,14 +52,14 @@ public final class ProviderStats {
       int waitingJobs,
       int waitingItems) {
     /**
-     * The snapshot in {@code file}; an IOException naming the file when it is not one, or is of
-     * another format than {@link #FORMAT}.
+     * The snapshot in {@code file}; an IOException naming the file when it is not one, an {@link
+     * UnknownFormat} when it is of another format than {@link #FORMAT}.
      */
     public static Snapshot read(Path file) throws IOException {
       JsonNode node = JSON.readTree(Files.readString(file, StandardCharsets.UTF_8));
       String format = node == null ? null : node.path("format").asText(null);
       if (!FORMAT.equals(format)) {
-        throw new IOException(
+        throw new UnknownFormat(
             file
                 + ": provider stats of format "
                 + (format == null ? "(none)" : format)
