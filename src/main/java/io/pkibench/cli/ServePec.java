@@ -8,6 +8,7 @@ import io.pkibench.pki.InputFiles;
 import io.pkibench.pki.TestPki;
 import io.pkibench.server.ReferenceServer;
 import io.pkibench.server.pec.PecServer;
+import io.pkibench.server.pec.SmtpLimits;
 import io.pkibench.workload.api.Params;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -247,23 +248,23 @@ final class ServePec extends ServedService {
     Duration commandTime = deadline("--command-deadline", commandDeadline, problems);
     Duration transactionTime = deadline("--transaction-deadline", transactionDeadline, problems);
     Duration relay = deadline("--relay-deadline", relayDeadline, problems);
-    return new PecServer.Config(
-        lowerDomain,
-        bind,
-        port,
-        peers,
-        workers,
-        spoolDir,
-        boxes,
-        maxBytes,
-        maxRecipients,
-        maxConnections,
-        idle,
-        mailUsers,
-        relay,
-        commandTime,
-        transactionTime,
-        maxPerAddress);
+    return PecServer.Config.builder(lowerDomain, spoolDir, boxes)
+        .bind(bind)
+        .port(port)
+        .peers(peers)
+        .workers(workers)
+        .users(mailUsers)
+        .relayDeadline(relay)
+        .limits(
+            SmtpLimits.DEFAULTS
+                .withMaxMessageBytes(maxBytes)
+                .withMaxRecipients(maxRecipients)
+                .withMaxConnections(maxConnections)
+                .withIdleTimeout(idle)
+                .withCommandDeadline(commandTime)
+                .withTransactionDeadline(transactionTime)
+                .withMaxConnectionsPerAddress(maxPerAddress))
+        .build();
   }
 
   /** A deadline of at least 100ms (shorter ones would cut off every client). */

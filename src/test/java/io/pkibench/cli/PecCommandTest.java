@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.pkibench.formats.pec.ProviderIndex;
 import io.pkibench.formats.pec.TestProviders;
 import io.pkibench.server.pec.PecServer;
+import io.pkibench.server.pec.SmtpLimits;
 import io.pkibench.testing.Openssl;
 import io.pkibench.testing.TestKeys;
 import java.io.PrintWriter;
@@ -265,23 +266,19 @@ class PecCommandTest {
       Path mail)
       throws Exception {
     var config =
-        new PecServer.Config(
-            domain,
-            "127.0.0.1",
-            port,
-            peers,
-            2,
-            dir.resolve("spool-" + domain),
-            mail,
-            1 << 20,
-            10,
-            20,
-            Duration.ofSeconds(30),
-            PecServer.TEST_USERS,
-            Duration.ofDays(1),
-            PecServer.COMMAND_DEADLINE,
-            PecServer.TRANSACTION_DEADLINE,
-            PecServer.MAX_CONNECTIONS_PER_ADDRESS);
+        PecServer.Config.builder(domain, dir.resolve("spool-" + domain), mail)
+            .bind("127.0.0.1")
+            .port(port)
+            .peers(peers)
+            .workers(2)
+            .relayDeadline(Duration.ofDays(1))
+            .limits(
+                SmtpLimits.DEFAULTS
+                    .withMaxMessageBytes(1 << 20)
+                    .withMaxRecipients(10)
+                    .withMaxConnections(20)
+                    .withIdleTimeout(Duration.ofSeconds(30)))
+            .build();
     var signing = keys.keys.key(key);
     PecServer server =
         PecServer.forKey(

@@ -16,6 +16,7 @@ import io.pkibench.results.RunResultCsv;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.server.crl.RevocationServer;
 import io.pkibench.server.pec.PecServer;
+import io.pkibench.server.pec.SmtpLimits;
 import io.pkibench.server.signer.SignerServer;
 import io.pkibench.server.tsa.TsaServer;
 import io.pkibench.testing.Mutations;
@@ -508,23 +509,17 @@ public final class DecoderFuzz {
               InstantSource.system(),
               java.time.ZoneId.of("Europe/Rome"));
       var config =
-          new PecServer.Config(
-              DOMAIN,
-              "127.0.0.1",
-              0,
-              Map.of(),
-              1,
-              work.resolve("spool"),
-              mailboxes,
-              1 << 20,
-              10,
-              20,
-              Duration.ofSeconds(30),
-              PecServer.TEST_USERS,
-              Duration.ofDays(1),
-              PecServer.COMMAND_DEADLINE,
-              PecServer.TRANSACTION_DEADLINE,
-              PecServer.MAX_CONNECTIONS_PER_ADDRESS);
+          PecServer.Config.builder(DOMAIN, work.resolve("spool"), mailboxes)
+              .bind("127.0.0.1")
+              .workers(1)
+              .relayDeadline(Duration.ofDays(1))
+              .limits(
+                  SmtpLimits.DEFAULTS
+                      .withMaxMessageBytes(1 << 20)
+                      .withMaxRecipients(10)
+                      .withMaxConnections(20)
+                      .withIdleTimeout(Duration.ofSeconds(30)))
+              .build();
       var tls =
           TlsContexts.withIdentity(
               new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("tls-server"), null);

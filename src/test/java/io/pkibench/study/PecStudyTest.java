@@ -20,8 +20,10 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * other at a fixed rate, the reliability check over what their Maildirs hold and the spools' fsync
  * cost; the study's directory emptied only when it made it; every sample verified by openssl.
  */
-@org.junit.jupiter.api.Timeout(
+@Timeout(
     value = 10,
     unit =
         java.util.concurrent.TimeUnit
@@ -45,14 +47,15 @@ class PecStudyTest {
 
   static PecStudy study(Path work, Path spool, double rate, int workers) {
     return new PecStudy(
-        new PecStudy.Config(
-            work,
-            spool,
-            rate,
-            workers,
-            List.of(1, 2),
-            Duration.ofSeconds(2),
-            Duration.ofSeconds(6)));
+        PecStudy.Config.builder(work)
+            .spool(spool)
+            .flowRatePerSecond(rate)
+            .providerWorkers(workers)
+            .pathWorkers(List.of(1, 2))
+            .flow(Duration.ofSeconds(2), Duration.ofSeconds(6))
+            .search(List.of(), PecStudy.RECEIPT_DEADLINE)
+            .workerSweep(List.of())
+            .build());
   }
 
   @Test
@@ -96,7 +99,7 @@ class PecStudyTest {
         Files.exists(work.resolve("sent.jsonl")),
         "the earlier run's mail is gone before the next starts");
     try (RunningServices planned =
-        RunningServices.plan(specs, List.of("java"), java.util.Map.of(), line -> {})) {
+        RunningServices.plan(specs, List.of("java"), Map.of(), line -> {})) {
       var commands = planned.records();
       int port2 = commands.get(1).port();
       assertTrue(
@@ -111,9 +114,7 @@ class PecStudyTest {
     var e =
         assertThrows(
             IllegalArgumentException.class,
-            () ->
-                RunningServices.plan(
-                    List.of(unknown), List.of("java"), java.util.Map.of(), l -> {}));
+            () -> RunningServices.plan(List.of(unknown), List.of("java"), Map.of(), l -> {}));
     assertTrue(
         e.getMessage().contains("{port:nobody}") && e.getMessage().contains("names no service"),
         e.getMessage());
@@ -133,9 +134,16 @@ class PecStudyTest {
     // so the pause shows in the latency
     PecStudy study =
         new PecStudy(
-            study(work, dir.resolve("other-disk"), 10, 2)
-                .config()
-                .withPauses(PauseRange.parse("5s")));
+            PecStudy.Config.builder(work)
+                .spool(dir.resolve("other-disk"))
+                .flowRatePerSecond(10)
+                .providerWorkers(2)
+                .pathWorkers(List.of(1, 2))
+                .flow(Duration.ofSeconds(2), Duration.ofSeconds(6))
+                .search(List.of(), PecStudy.RECEIPT_DEADLINE)
+                .workerSweep(List.of())
+                .pauses(PauseRange.parse("5s"))
+                .build());
     RunResult result =
         runner.run(study, options, fixture.environment("pkibench study pec --pauses 5s"));
     assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));

@@ -1,6 +1,7 @@
 package io.pkibench.study;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.plan.LoadModel;
@@ -8,11 +9,16 @@ import io.pkibench.results.Counts;
 import io.pkibench.results.LatencyNanos;
 import io.pkibench.results.LevelResult;
 import io.pkibench.workload.pec.PauseRange;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.LongSummaryStatistics;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What the pec study concludes from its maximum-load search and its provider-worker sweep, from the
@@ -23,54 +29,54 @@ class PecStudyVerdictsTest {
 
   @Test
   void maximumLoad_highestRateWithEveryLowerTolerated_andWhyTheNextMissed() {
-    var ok10 = new PecStudy.RateOutcome(10, 10, 0, 400_000_000L);
-    var ok20 = new PecStudy.RateOutcome(20, 19.8, 0, 900_000_000L);
-    var late40 = new PecStudy.RateOutcome(40, 39.9, 0, 12_000_000_000L);
+    var ok10 = new PecChecks.RateOutcome(10, 10, 0, 400_000_000L);
+    var ok20 = new PecChecks.RateOutcome(20, 19.8, 0, 900_000_000L);
+    var late40 = new PecChecks.RateOutcome(40, 39.9, 0, 12_000_000_000L);
     var ok80 =
-        new PecStudy.RateOutcome(
+        new PecChecks.RateOutcome(
             80, 80, 0, 1_000_000L); // a later rate that looks fine does not count past a miss
-    String verdict = PecStudy.maximumLoad(List.of(ok10, ok20, late40, ok80), DEADLINE);
+    String verdict = PecChecks.maximumLoad(List.of(ok10, ok20, late40, ok80), DEADLINE);
     assertTrue(
         verdict.startsWith("maximum load 20.0 messages/s")
             && verdict.contains(
                 "at 40.0: p99 to the delivery receipt 12.0 s, past the 10 s deadline"),
         verdict);
-    var failing = new PecStudy.RateOutcome(10, 10, 3, 1);
+    var failing = new PecChecks.RateOutcome(10, 10, 3, 1);
     assertTrue(
-        PecStudy.maximumLoad(List.of(failing), DEADLINE)
+        PecChecks.maximumLoad(List.of(failing), DEADLINE)
             .startsWith("no rate tried was tolerated ("),
-        PecStudy.maximumLoad(List.of(failing), DEADLINE));
-    var short20 = new PecStudy.RateOutcome(20, 15, 0, 1);
+        PecChecks.maximumLoad(List.of(failing), DEADLINE));
+    var short20 = new PecChecks.RateOutcome(20, 15, 0, 1);
     assertTrue(
-        PecStudy.maximumLoad(List.of(ok10, short20), DEADLINE)
+        PecChecks.maximumLoad(List.of(ok10, short20), DEADLINE)
             .contains("only 15.0 of 20.0 messages/s started"));
     assertTrue(
-        PecStudy.maximumLoad(List.of(ok10, ok20), DEADLINE)
+        PecChecks.maximumLoad(List.of(ok10, ok20), DEADLINE)
             .startsWith("every rate tried was tolerated, up to 20.0"));
   }
 
   @Test
   void workerRule_holdsWhereTheRulesCountReachesTheBest_notWhereItFallsShort() {
     Map<Integer, Double> flat = new TreeMap<>(Map.of(1, 40.0, 2, 70.0, 4, 78.0, 5, 80.0, 8, 79.0));
-    String holds = PecStudy.workerRule(flat, 2);
+    String holds = PecChecks.workerRule(flat, 2);
     assertTrue(
         holds.contains("2 × 2 CPUs + 1 = 5 workers")
             && holds.contains("within 5% of the best (80.0) from 4")
             && holds.contains("the rule holds"),
         holds);
     Map<Integer, Double> rising = new TreeMap<>(Map.of(1, 10.0, 3, 30.0, 8, 80.0));
-    String fails = PecStudy.workerRule(rising, 1);
+    String fails = PecChecks.workerRule(rising, 1);
     assertTrue(
         fails.contains(
             "the rule does NOT hold here: 3 workers give 30.0 messages/s, too few: the best needs 8"),
         fails);
-    String tooMany = PecStudy.workerRule(new TreeMap<>(Map.of(1, 7.9, 3, 7.2)), 1);
+    String tooMany = PecChecks.workerRule(new TreeMap<>(Map.of(1, 7.9, 3, 7.2)), 1);
     assertTrue(
         tooMany.contains(
             "3 workers give 7.2 messages/s, too many: 1 give the best, more lose rate"),
         tooMany);
     assertTrue(
-        PecStudy.workerRule(Map.of(1, 10.0), 2).contains("the rule's count was not measured"));
+        PecChecks.workerRule(Map.of(1, 10.0), 2).contains("the rule's count was not measured"));
   }
 
   /**
@@ -86,14 +92,14 @@ class PecStudyVerdictsTest {
         new LatencyNanos(
             30, 5e8, 1e8, 500_000_000L, 600_000_000L, 700_000_000L, 700_000_000L, 700_000_000L);
     var allMade = level(counts, latency, 10, 5.6, 0);
-    assertEquals(10, PecStudy.RateOutcome.of(allMade).achievedPerSecond(), 1e-9);
+    assertEquals(10, PecChecks.RateOutcome.of(allMade).achievedPerSecond(), 1e-9);
     assertEquals(
         null,
-        PecStudy.RateOutcome.of(allMade).missed(DEADLINE),
+        PecChecks.RateOutcome.of(allMade).missed(DEADLINE),
         "every start made, receipts within the deadline: tolerated");
     assertEquals(
         7.5,
-        PecStudy.RateOutcome.of(level(counts, latency, 10, 5.6, 10)).achievedPerSecond(),
+        PecChecks.RateOutcome.of(level(counts, latency, 10, 5.6, 10)).achievedPerSecond(),
         1e-9);
   }
 
@@ -119,8 +125,7 @@ class PecStudyVerdictsTest {
    * the check that answers it.
    */
   @Test
-  void steps_quickRun_searchesTwoRatesAndChecksTheMaximumLoad(
-      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+  void steps_quickRun_searchesTwoRatesAndChecksTheMaximumLoad(@TempDir Path dir) throws Exception {
     var study = new PecStudy(PecStudy.Config.defaults(dir.resolve("pec"), null));
     var quick = new StudyOptions(true, Duration.ofSeconds(1), "software", dir.resolve("pki"), null);
     var full = new StudyOptions(false, Duration.ofSeconds(1), "software", dir.resolve("pki"), null);
@@ -133,22 +138,20 @@ class PecStudyVerdictsTest {
             .orElseThrow(() -> new AssertionError("quick has no maximum-load search"));
     assertEquals(List.of(10.0, 40.0), ((LoadModel.Open) search.plan().load()).ratesPerSecond());
     assertTrue(
-        study.checks(quick).stream().anyMatch(c -> c instanceof PecStudy.MaximumLoad),
+        study.checks(quick).stream().anyMatch(c -> c instanceof PecChecks.MaximumLoad),
         "the check that reads the search");
     assertEquals(List.of(10.0, 20.0, 40.0, 80.0, 160.0), study.searchRates(full));
     var none =
         new PecStudy(
-            new PecStudy.Config(
-                dir.resolve("pec"),
-                null,
-                20,
-                4,
-                List.of(1),
-                Duration.ofSeconds(1),
-                Duration.ofSeconds(1)));
+            PecStudy.Config.builder(dir.resolve("pec"))
+                .pathWorkers(List.of(1))
+                .flow(Duration.ofSeconds(1), Duration.ofSeconds(1))
+                .search(List.of(), PecStudy.RECEIPT_DEADLINE)
+                .workerSweep(List.of())
+                .build());
     assertTrue(
         none.searchRates(quick).isEmpty()
-            && none.checks(quick).stream().noneMatch(c -> c instanceof PecStudy.MaximumLoad),
+            && none.checks(quick).stream().noneMatch(c -> c instanceof PecChecks.MaximumLoad),
         "--no-search");
   }
 
@@ -159,11 +162,9 @@ class PecStudyVerdictsTest {
   @Test
   void pauseRange_parse_drawsWithinTheRange_andRefusesWhatCannotBeAPause() {
     var range = PauseRange.parse("1s..15s");
-    var random = new java.util.SplittableRandom(7);
-    java.util.LongSummaryStatistics drawn =
-        java.util.stream.LongStream.range(0, 1000)
-            .map(i -> range.drawNanos(random))
-            .summaryStatistics();
+    var random = new SplittableRandom(7);
+    LongSummaryStatistics drawn =
+        LongStream.range(0, 1000).map(i -> range.drawNanos(random)).summaryStatistics();
     assertTrue(
         drawn.getMin() >= 1_000_000_000L
             && drawn.getMax() <= 15_000_000_000L
@@ -172,9 +173,7 @@ class PecStudyVerdictsTest {
     assertEquals(5_000_000_000L, PauseRange.parse("5s").drawNanos(random));
     assertEquals("1s..15s", range.toString());
     for (String bad : List.of("15s..1s", "1s..2m", "1s..15", "1s..5s..9s")) {
-      var e =
-          org.junit.jupiter.api.Assertions.assertThrows(
-              IllegalArgumentException.class, () -> PauseRange.parse(bad), bad);
+      var e = assertThrows(IllegalArgumentException.class, () -> PauseRange.parse(bad), bad);
       assertTrue(e.getMessage().contains("'"), bad + ": " + e.getMessage());
     }
   }
@@ -182,24 +181,15 @@ class PecStudyVerdictsTest {
   @Test
   void sweep_quickTwoPoints_fullAddsTheRulesCount() {
     var config =
-        new PecStudy.Config(
-            java.nio.file.Path.of("x"),
-            null,
-            20,
-            4,
-            List.of(1, 2),
-            Duration.ofSeconds(1),
-            Duration.ofSeconds(1),
-            List.of(),
-            DEADLINE,
-            List.of(1, 2, 4, 8, 16));
+        PecStudy.Config.builder(Path.of("x"))
+            .pathWorkers(List.of(1, 2))
+            .flow(Duration.ofSeconds(1), Duration.ofSeconds(1))
+            .search(List.of(), DEADLINE)
+            .workerSweep(List.of(1, 2, 4, 8, 16))
+            .build();
     var study = new PecStudy(config);
-    var quick =
-        new StudyOptions(
-            true, Duration.ofSeconds(1), "software", java.nio.file.Path.of("pki"), null);
-    var full =
-        new StudyOptions(
-            false, Duration.ofSeconds(1), "software", java.nio.file.Path.of("pki"), null);
+    var quick = new StudyOptions(true, Duration.ofSeconds(1), "software", Path.of("pki"), null);
+    var full = new StudyOptions(false, Duration.ofSeconds(1), "software", Path.of("pki"), null);
     assertEquals(List.of(1, 3), study.sweep(quick, 1));
     assertEquals(List.of(1, 2, 4, 5, 8, 16), study.sweep(full, 2));
   }

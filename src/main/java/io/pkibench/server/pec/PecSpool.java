@@ -1,15 +1,13 @@
 package io.pkibench.server.pec;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -56,33 +54,23 @@ final class PecSpool implements AutoCloseable {
   /** The journal's size past which its finished jobs are compacted away (to their ids alone). */
   static final long COMPACT_AT_BYTES = 32L << 20;
 
-  private static final String JOB_MAGIC = "pkibench.pec-job/1";
-  private static final byte JOB = 'J';
-  private static final byte COMMIT = 'C';
-  private static final byte CARRIED = 'K';
-  private static final byte FAILED = 'F';
-  private static final byte DONE = 'D';
-  private static final byte DELIVERED = 'W';
-  private static final byte SYNCED = 'S';
-
   /**
    * A message acknowledged over SMTP: {@code submission} from one of our users, or {@code incoming}
    * from anyone else.
    */
-  record Job(String id, String origin, String mailFrom, List<String> rcpts, byte[] bytes) {
+  record Job(String id, Origin origin, String mailFrom, List<String> rcpts, byte[] bytes) {
     Job {
       rcpts = List.copyOf(rcpts);
     }
   }
 
   /**
-   * Something to carry: {@code route} is {@code mailbox}, {@code relay:DOMAIN} or {@code self} (an
-   * envelope for our own users); {@code ref} ({@code JOBID/N}) and {@code committed} are null until
-   * its job is committed.
+   * Something to carry, and where ({@link Route}); {@code ref} ({@code JOBID/N}) and {@code
+   * committed} are null until its job is committed.
    */
   record Item(
       String ref,
-      String route,
+      Route route,
       String kind,
       String envelopeFrom,
       List<String> to,
@@ -90,7 +78,7 @@ final class PecSpool implements AutoCloseable {
       byte[] bytes,
       Instant committed) {
     Item(
-        String route,
+        Route route,
         String kind,
         String envelopeFrom,
         List<String> to,
@@ -139,22 +127,40 @@ final class PecSpool implements AutoCloseable {
   private final Set<String> done = new HashSet<>();
   private final Map<String, Item[]> outgoing = new LinkedHashMap<>();
 
+  /** Stamps each commit: a relay's deadline runs from it. */
+  private final InstantSource clock;
+
+  private final SetAsideFiles setAside;
+
   PecSpool(Path dir, Durable durable) throws IOException {
-    this(dir, durable, null);
+    this(dir, durable, null, InstantSource.system());
+  }
+
+  /** A spool that records mailbox deliveries, on the system clock. */
+  PecSpool(Path dir, Durable durable, GroupCommit.Sync mailboxesSync) throws IOException {
+    this(dir, durable, mailboxesSync, InstantSource.system());
   }
 
   /**
    * A spool that records mailbox deliveries, made durable by {@code mailboxesSync} at each
    * checkpoint.
    */
-  PecSpool(Path dir, Durable durable, GroupCommit.Sync mailboxesSync) throws IOException {
+  PecSpool(Path dir, Durable durable, GroupCommit.Sync mailboxesSync, InstantSource clock)
+      throws IOException {
     this.dir = dir;
     this.mailboxesSync = mailboxesSync;
+    this.clock = clock;
+    this.setAside = new SetAsideFiles(dir.resolve("failed"));
     for (String sub : List.of("failed", "tmp")) Files.createDirectories(dir.resolve(sub));
     try {
       this.journal = new SpoolJournal(dir.resolve("journal"), durable, this::replay);
     } catch (UncheckedIOException e) {
       throw e.getCause();
+    }
+    if (journal.sizeBytes() == 0) {
+      // a new journal names its format first; one written before formats were named has none
+      journal.append(SpoolRecords.versionRecord(SpoolRecords.FORMAT));
+      journal.force();
     }
   }
 
@@ -182,7 +188,7 @@ final class PecSpool implements AutoCloseable {
       synchronized (waiting) {
         fresh = !known(job.id());
         if (fresh) {
-          journal.append(jobRecord(job));
+          journal.append(SpoolRecords.jobRecord(job));
           waiting.put(job.id(), job);
         }
       }
@@ -250,7 +256,7 @@ final class PecSpool implements AutoCloseable {
    * Ends a job with the results left to carry, in one record; not forced (see the class comment).
    */
   void commit(String id, List<Item> items) throws IOException {
-    Instant now = Instant.now();
+    Instant now = clock.instant();
     Item[] committed = new Item[items.size()];
     for (int i = 0; i < committed.length; i++) {
       Item it = items.get(i);
@@ -265,7 +271,7 @@ final class PecSpool implements AutoCloseable {
               it.bytes(),
               now);
     }
-    byte[] record = commitRecord(id, now, committed);
+    byte[] record = SpoolRecords.commitRecord(id, now, committed);
     mutate(
         () -> {
           journal.append(record);
@@ -281,18 +287,10 @@ final class PecSpool implements AutoCloseable {
     synchronized (waiting) {
       job = waiting.get(id);
     }
-    if (job != null) {
-      String header =
-          String.join("\t", JOB_MAGIC, job.origin(), job.mailFrom(), String.join(",", job.rcpts()))
-              + "\n";
-      Files.write(
-          dir.resolve("failed").resolve(id + ".job"),
-          concat(header.getBytes(StandardCharsets.UTF_8), job.bytes()));
-    }
-    Files.writeString(dir.resolve("failed").resolve(id + ".why"), reason + "\n");
+    setAside.job(id, job, reason);
     mutate(
         () -> {
-          journal.append(idRecord(FAILED, id));
+          journal.append(SpoolRecords.idRecord(SpoolRecords.FAILED, id));
           waiting.remove(id);
           done.add(id);
         });
@@ -305,20 +303,7 @@ final class PecSpool implements AutoCloseable {
   void setAside(String ref, String reason) throws IOException {
     Item item = readItem(ref);
     if (item == null) return;
-    String name = ref.replace('/', '-') + ".out";
-    String header =
-        String.join(
-                "\t",
-                item.route(),
-                item.kind(),
-                item.envelopeFrom(),
-                String.join(",", item.to()),
-                item.messageId())
-            + "\n";
-    Files.write(
-        dir.resolve("failed").resolve(name),
-        concat(header.getBytes(StandardCharsets.UTF_8), item.bytes()));
-    Files.writeString(dir.resolve("failed").resolve(name + ".why"), reason + "\n");
+    setAside.item(ref, item, reason);
     carried(ref);
   }
 
@@ -364,7 +349,7 @@ final class PecSpool implements AutoCloseable {
         () -> {
           Item[] items = outgoing.get(id);
           if (items == null || items[n] == null) return;
-          journal.append(carriedRecord(id, n));
+          journal.append(SpoolRecords.carriedRecord(id, n));
           markCarried(id, n);
         });
   }
@@ -382,7 +367,7 @@ final class PecSpool implements AutoCloseable {
     mutate(
         () -> {
           long seq = ++deliverySeq;
-          journal.append(deliveredRecord(seq, job, address, messageId, bytes));
+          journal.append(SpoolRecords.deliveredRecord(seq, job, address, messageId, bytes));
           unsynced.put(
               address + "\n" + messageId, new Delivery(seq, job, address, messageId, null));
         });
@@ -437,7 +422,7 @@ final class PecSpool implements AutoCloseable {
     mailboxesSync.run();
     mutate(
         () -> {
-          journal.append(syncedRecord(upTo));
+          journal.append(SpoolRecords.syncedRecord(upTo));
           unsynced.values().removeIf(d -> d.seq() <= upTo);
         });
     return true;
@@ -461,14 +446,15 @@ final class PecSpool implements AutoCloseable {
           unsynced.clear();
         }
         List<byte[]> live = new ArrayList<>();
+        live.add(SpoolRecords.versionRecord(SpoolRecords.FORMAT));
         List<String> ids = new ArrayList<>(done);
         for (int from = 0; from < ids.size(); from += 10_000)
-          live.add(doneRecord(ids.subList(from, Math.min(ids.size(), from + 10_000))));
-        for (Job job : waiting.values()) live.add(jobRecord(job));
+          live.add(SpoolRecords.doneRecord(ids.subList(from, Math.min(ids.size(), from + 10_000))));
+        for (Job job : waiting.values()) live.add(SpoolRecords.jobRecord(job));
         for (var e : outgoing.entrySet()) {
           Item[] items = e.getValue();
           live.add(
-              commitRecord(
+              SpoolRecords.commitRecord(
                   e.getKey(),
                   items[0] != null ? items[0].committed() : firstCommitted(items),
                   items));
@@ -535,46 +521,55 @@ final class PecSpool implements AutoCloseable {
     try {
       byte type = r.get();
       switch (type) {
-        case JOB -> {
-          Job job = new Job(string(r), string(r), string(r), strings(r), bytes(r));
+        case SpoolRecords.VERSION -> {
+          String format = SpoolRecords.string(r);
+          if (!format.equals(SpoolRecords.FORMAT))
+            throw new UncheckedIOException(
+                new IOException(
+                    dir.resolve("journal")
+                        + ": a spool journal of format "
+                        + format
+                        + ", this version reads "
+                        + SpoolRecords.FORMAT
+                        + " (and journals written before formats were named); open the spool with"
+                        + " the pkibench that wrote it, or give another --spool"));
+        }
+        case SpoolRecords.JOB -> {
+          Job job = SpoolRecords.readJob(r);
           if (!done.contains(job.id())) waiting.put(job.id(), job);
         }
-        case COMMIT -> {
-          String id = string(r);
-          Instant at = Instant.ofEpochMilli(r.getLong());
-          Item[] items = new Item[r.getInt()];
-          int live = r.getInt();
-          for (int k = 0; k < live; k++) {
-            int n = r.getInt();
-            items[n] =
-                new Item(
-                    id + "/" + n,
-                    string(r),
-                    string(r),
-                    string(r),
-                    strings(r),
-                    string(r),
-                    bytes(r),
-                    at);
+        case SpoolRecords.COMMIT -> {
+          String id = SpoolRecords.string(r);
+          Item[] items = SpoolRecords.readCommitted(id, r);
+          waiting.remove(id);
+          done.add(id);
+          for (Item it : items) {
+            if (it != null) {
+              outgoing.put(id, items);
+              break;
+            }
           }
-          waiting.remove(id);
-          done.add(id);
-          if (live > 0) outgoing.put(id, items);
         }
-        case CARRIED -> markCarried(string(r), r.getInt());
-        case FAILED -> {
-          String id = string(r);
+        case SpoolRecords.CARRIED -> markCarried(SpoolRecords.string(r), r.getInt());
+        case SpoolRecords.FAILED -> {
+          String id = SpoolRecords.string(r);
           waiting.remove(id);
           done.add(id);
         }
-        case DONE -> done.addAll(strings(r));
-        case DELIVERED -> {
+        case SpoolRecords.DONE -> done.addAll(SpoolRecords.strings(r));
+        case SpoolRecords.DELIVERED -> {
           long seq = r.getLong();
-          Delivery d = new Delivery(seq, string(r), string(r), string(r), bytes(r));
+          Delivery d =
+              new Delivery(
+                  seq,
+                  SpoolRecords.string(r),
+                  SpoolRecords.string(r),
+                  SpoolRecords.string(r),
+                  SpoolRecords.bytes(r));
           deliverySeq = Math.max(deliverySeq, seq);
           unsynced.put(d.address() + "\n" + d.messageId(), d);
         }
-        case SYNCED -> {
+        case SpoolRecords.SYNCED -> {
           long upTo = r.getLong();
           deliverySeq = Math.max(deliverySeq, upTo);
           unsynced.values().removeIf(d -> d.seq() <= upTo);
@@ -589,135 +584,6 @@ final class PecSpool implements AutoCloseable {
           new DamagedFile(
               dir.resolve("journal") + ": a record this version cannot read (" + e + ")"));
     }
-  }
-
-  private static byte[] jobRecord(Job job) throws IOException {
-    Record r = new Record(JOB, job.bytes().length);
-    r.string(job.id())
-        .string(job.origin())
-        .string(job.mailFrom())
-        .strings(job.rcpts())
-        .bytes(job.bytes());
-    return r.done();
-  }
-
-  private static byte[] commitRecord(String id, Instant at, Item[] items) throws IOException {
-    int live = 0;
-    long size = 0;
-    for (Item it : items) {
-      if (it != null) {
-        live++;
-        size += it.bytes().length;
-      }
-    }
-    Record r = new Record(COMMIT, (int) Math.min(size, SpoolJournal.MAX_RECORD_BYTES));
-    r.string(id);
-    r.out.writeLong(at.toEpochMilli());
-    r.out.writeInt(items.length);
-    r.out.writeInt(live);
-    for (int n = 0; n < items.length; n++) {
-      Item it = items[n];
-      if (it == null) continue;
-      r.out.writeInt(n);
-      r.string(it.route())
-          .string(it.kind())
-          .string(it.envelopeFrom())
-          .strings(it.to())
-          .string(it.messageId())
-          .bytes(it.bytes());
-    }
-    return r.done();
-  }
-
-  private static byte[] carriedRecord(String id, int n) throws IOException {
-    Record r = new Record(CARRIED, 0);
-    r.string(id);
-    r.out.writeInt(n);
-    return r.done();
-  }
-
-  private static byte[] deliveredRecord(
-      long seq, String job, String address, String messageId, byte[] bytes) throws IOException {
-    Record r = new Record(DELIVERED, bytes.length);
-    r.out.writeLong(seq);
-    return r.string(job).string(address).string(messageId).bytes(bytes).done();
-  }
-
-  private static byte[] syncedRecord(long upTo) throws IOException {
-    Record r = new Record(SYNCED, 0);
-    r.out.writeLong(upTo);
-    return r.done();
-  }
-
-  private static byte[] idRecord(byte type, String id) throws IOException {
-    return new Record(type, 0).string(id).done();
-  }
-
-  private static byte[] doneRecord(List<String> ids) throws IOException {
-    return new Record(DONE, ids.size() * 30).strings(ids).done();
-  }
-
-  /**
-   * A record being written: its type, then strings (UTF-8, length first) and byte arrays (length
-   * first).
-   */
-  private static final class Record {
-    final ByteArrayOutputStream bytes;
-    final DataOutputStream out;
-
-    Record(byte type, int payloadBytes) throws IOException {
-      bytes = new ByteArrayOutputStream(256 + payloadBytes);
-      out = new DataOutputStream(bytes);
-      out.writeByte(type);
-    }
-
-    Record string(String s) throws IOException {
-      return bytes(s.getBytes(StandardCharsets.UTF_8));
-    }
-
-    Record strings(List<String> list) throws IOException {
-      out.writeInt(list.size());
-      for (String s : list) string(s);
-      return this;
-    }
-
-    Record bytes(byte[] b) throws IOException {
-      out.writeInt(b.length);
-      out.write(b);
-      return this;
-    }
-
-    byte[] done() {
-      return bytes.toByteArray();
-    }
-  }
-
-  private static String string(ByteBuffer r) {
-    return new String(bytes(r), StandardCharsets.UTF_8);
-  }
-
-  private static List<String> strings(ByteBuffer r) {
-    int n = r.getInt();
-    if (n < 0 || n > r.remaining()) throw new IllegalArgumentException("a list of " + n);
-    List<String> list = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) list.add(string(r));
-    return list;
-  }
-
-  private static byte[] bytes(ByteBuffer r) {
-    int n = r.getInt();
-    if (n < 0 || n > r.remaining())
-      throw new IllegalArgumentException("a field of " + n + " bytes");
-    byte[] b = new byte[n];
-    r.get(b);
-    return b;
-  }
-
-  private static byte[] concat(byte[] a, byte[] b) {
-    byte[] all = new byte[a.length + b.length];
-    System.arraycopy(a, 0, all, 0, a.length);
-    System.arraycopy(b, 0, all, a.length, b.length);
-    return all;
   }
 
   private static void deleteTree(Path p) throws IOException {

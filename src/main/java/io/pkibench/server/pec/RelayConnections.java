@@ -4,6 +4,7 @@ import io.pkibench.formats.pec.SmtpClient;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
@@ -112,7 +113,7 @@ final class RelayConnections implements AutoCloseable {
    */
   @Override
   public void close() {
-    List<Idle> all = new java.util.ArrayList<>();
+    List<Idle> all = new ArrayList<>();
     synchronized (this) {
       closed = true;
       idle.values().forEach(all::addAll);

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import org.subethamail.smtp.MessageContext;
 import org.subethamail.smtp.server.ServerSocketCreator;
 import org.subethamail.smtp.server.Session;
 import org.subethamail.smtp.server.SessionHandler;
@@ -107,7 +108,7 @@ final class SmtpDeadlines implements SessionHandler, ServerSocketCreator, AutoCl
    * The connection of {@code session}, or null (a session we did not accept, which cannot happen
    * but is harmless).
    */
-  Connection of(org.subethamail.smtp.MessageContext session) {
+  Connection of(MessageContext session) {
     return session instanceof Session s ? bySession.get(s) : null;
   }
 

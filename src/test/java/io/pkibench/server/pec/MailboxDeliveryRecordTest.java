@@ -61,23 +61,17 @@ class MailboxDeliveryRecordTest {
             InstantSource.system(),
             ZoneId.of("Europe/Rome"));
     var config =
-        new PecServer.Config(
-            "pec1.test",
-            "127.0.0.1",
-            0,
-            Map.of(),
-            2,
-            root.resolve("spool"),
-            root.resolve("mail"),
-            1 << 20,
-            10,
-            20,
-            Duration.ofSeconds(30),
-            PecServer.TEST_USERS,
-            Duration.ofDays(1),
-            PecServer.COMMAND_DEADLINE,
-            PecServer.TRANSACTION_DEADLINE,
-            PecServer.MAX_CONNECTIONS_PER_ADDRESS);
+        PecServer.Config.builder("pec1.test", root.resolve("spool"), root.resolve("mail"))
+            .bind("127.0.0.1")
+            .workers(2)
+            .relayDeadline(Duration.ofDays(1))
+            .limits(
+                SmtpLimits.DEFAULTS
+                    .withMaxMessageBytes(1 << 20)
+                    .withMaxRecipients(10)
+                    .withMaxConnections(20)
+                    .withIdleTimeout(Duration.ofSeconds(30)))
+            .build();
     PecServer server = new PecServer(config, provider, PecAttacksTest.serverLogins(keys), log::add);
     server.start();
     return server;
@@ -197,7 +191,7 @@ class MailboxDeliveryRecordTest {
           spool.store(
               new PecSpool.Job(
                   Maildir.digest(messageId),
-                  "incoming",
+                  Origin.INCOMING,
                   "someone@elsewhere.test",
                   List.of("user1@pec1.test"),
                   message(messageId, "user1@pec1.test"))));

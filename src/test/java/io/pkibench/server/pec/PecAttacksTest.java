@@ -12,8 +12,10 @@ import io.pkibench.formats.pec.ProviderIndex;
 import io.pkibench.formats.pec.SmtpClient;
 import io.pkibench.keys.TlsContexts;
 import io.pkibench.pki.Secret;
+import io.pkibench.testing.Await;
 import io.pkibench.testing.OpensslRenegotiation;
 import io.pkibench.testing.TestKeys;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,6 +55,9 @@ class PecAttacksTest {
     final List<String> log = Collections.synchronizedList(new ArrayList<>());
     final int port;
 
+    /** The provider's clock: a test moves it past a deadline instead of waiting for it. */
+    final OffsetClock clock = new OffsetClock();
+
     Provider(Path root) throws Exception {
       this(root, root.resolve("spool"));
     }
@@ -67,8 +72,8 @@ class PecAttacksTest {
           spool,
           relayDeadline,
           20,
-          PecServer.COMMAND_DEADLINE,
-          PecServer.MAX_CONNECTIONS_PER_ADDRESS);
+          SmtpLimits.DEFAULTS.commandDeadline(),
+          SmtpLimits.DEFAULTS.maxConnectionsPerAddress());
     }
 
     Provider(
@@ -97,24 +102,20 @@ class PecAttacksTest {
               InstantSource.system(),
               ZoneId.of("Europe/Rome"));
       var config =
-          new PecServer.Config(
-              "pec1.test",
-              "127.0.0.1",
-              0,
-              Map.of(),
-              2,
-              spool,
-              root.resolve("mail"),
-              1 << 20,
-              10,
-              maxConnections,
-              Duration.ofSeconds(30),
-              PecServer.TEST_USERS,
-              relayDeadline,
-              commandDeadline,
-              PecServer.TRANSACTION_DEADLINE,
-              perAddress);
-      server = new PecServer(config, provider, serverLogins(keys), log::add);
+          PecServer.Config.builder("pec1.test", spool, root.resolve("mail"))
+              .bind("127.0.0.1")
+              .workers(2)
+              .relayDeadline(relayDeadline)
+              .limits(
+                  SmtpLimits.DEFAULTS
+                      .withMaxMessageBytes(1 << 20)
+                      .withMaxRecipients(10)
+                      .withMaxConnections(maxConnections)
+                      .withIdleTimeout(Duration.ofSeconds(30))
+                      .withCommandDeadline(commandDeadline)
+                      .withMaxConnectionsPerAddress(perAddress))
+              .build();
+      server = new PecServer(config, provider, serverLogins(keys), log::add, clock);
       server.start();
       port = Integer.parseInt(server.baseUrl().substring(server.baseUrl().lastIndexOf(':') + 1));
     }
@@ -317,12 +318,12 @@ class PecAttacksTest {
         String rcpt = "user" + (1 + n % 3) + "@pec1.test";
         byte[] bytes =
             (message("someone@elsewhere.test", rcpt, id) + body.repeat(500))
-                .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                .getBytes(StandardCharsets.US_ASCII);
         assertTrue(
             spool.store(
                 new PecSpool.Job(
                     Maildir.digest(id),
-                    "incoming",
+                    Origin.INCOMING,
                     "someone@elsewhere.test",
                     List.of(rcpt),
                     bytes)));
@@ -353,6 +354,8 @@ class PecAttacksTest {
                       + body.repeat(500));
         }
         Files.delete(filler);
+        // space is back: every retry's wait (up to 15 s) is over by the provider's clock
+        p.clock.moveAhead(Duration.ofMinutes(1));
         for (String id : acknowledged) awaitDelivered(p, id);
         try (Stream<Path> failed = Files.list(spoolDir.resolve("failed"))) {
           assertEquals(List.of(), failed.toList(), "nothing set aside; log: " + p.log);
@@ -380,8 +383,7 @@ class PecAttacksTest {
         new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", at.toString())
             .redirectErrorStream(true)
             .start();
-    String out =
-        new String(m.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    String out = new String(m.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(
         m.waitFor(30, TimeUnit.SECONDS) && m.exitValue() == 0,
         "this test fills a small filesystem and needs to mount a tmpfs (root or CAP_SYS_ADMIN): mount said "
@@ -413,7 +415,7 @@ class PecAttacksTest {
         if (!Files.isDirectory(box)) continue;
         try (Stream<Path> files = Files.list(box)) {
           for (Path f : files.toList()) {
-            if (Files.readString(f, java.nio.charset.StandardCharsets.ISO_8859_1)
+            if (Files.readString(f, StandardCharsets.ISO_8859_1)
                 .contains("X-Riferimento-Message-ID: " + messageId + "\r\n")) copies++;
           }
         }
@@ -441,7 +443,7 @@ class PecAttacksTest {
                             ("\0user1@pec1.test\0"
                                     + new String(
                                         PecLogin.testPassword(keys.pki, "user1@pec1.test").chars()))
-                                .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                                .getBytes(StandardCharsets.UTF_8)));
         assertFalse(
             plainAuth.startsWith("235"),
             "no login before STARTTLS, even with the right password: " + plainAuth);
@@ -455,7 +457,7 @@ class PecAttacksTest {
               TlsContexts.trusting(keys.pki.certificate("root-ca")));
       byte[] m =
           message("user1@pec1.test", "user2@pec1.test", "<auth.1@pec1.test>")
-              .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+              .getBytes(StandardCharsets.US_ASCII);
       var refused =
           org.junit.jupiter.api.Assertions.assertThrows(
               SmtpClient.Refusal.class,
@@ -500,8 +502,7 @@ class PecAttacksTest {
       List<String> kinds = new java.util.ArrayList<>();
       for (Path r : receipts)
         kinds.add(
-            Files.readString(r, java.nio.charset.StandardCharsets.ISO_8859_1)
-                    .contains("X-Ricevuta: accettazione")
+            Files.readString(r, StandardCharsets.ISO_8859_1).contains("X-Ricevuta: accettazione")
                 ? "acceptance"
                 : "other");
       assertTrue(
@@ -518,10 +519,10 @@ class PecAttacksTest {
   @Timeout(60)
   void relay_domainWithNoRoute_senderGetsANonDeliveryNoticeAtTheDeadline() throws Exception {
     Path root = dir.resolve("noroute");
-    try (Provider p = new Provider(root, root.resolve("spool"), Duration.ofSeconds(2))) {
+    try (Provider p = new Provider(root, root.resolve("spool"), Duration.ofHours(1))) {
       byte[] m =
           message("user1@pec1.test", "user1@nowhere.test", "<noroute.1@pec1.test>")
-              .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+              .getBytes(StandardCharsets.US_ASCII);
       SmtpClient.send(
           "127.0.0.1",
           p.port,
@@ -532,18 +533,35 @@ class PecAttacksTest {
           Duration.ofSeconds(20),
           loginsOf(keys).apply("user1@pec1.test"));
       Path box = p.mailbox("user1@pec1.test");
-      Path notice = null;
-      for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-          notice == null && System.nanoTime() < deadline;
-          Thread.sleep(100)) {
-        notice = PecProvidersTest.firstWithOrNull(box, "X-Ricevuta: errore-consegna");
-      }
-      assertTrue(notice != null, "a non-delivery notice in the sender's mailbox; log: " + p.log);
+      Await.until(
+          Duration.ofSeconds(30),
+          "the carrier finds no route",
+          () -> p.log.stream().anyMatch(l -> l.contains("no route to nowhere.test")));
+      Await.until(
+          Duration.ofSeconds(30),
+          "the acceptance receipt",
+          () -> PecProvidersTest.firstWithOrNull(box, "X-Ricevuta: accettazione") != null);
+      assertEquals(
+          null,
+          PecProvidersTest.firstWithOrNull(box, "X-Ricevuta: errore-consegna"),
+          "before the deadline the envelope waits: no notice");
+      assertEquals(1, p.server.stats().waitingItems(), "the envelope waits in the spool");
+      p.clock.moveAhead(Duration.ofHours(1)); // past the relay deadline, by the provider's clock
+      Path[] notice = new Path[1];
+      Await.until(
+          Duration.ofSeconds(30),
+          "a non-delivery notice in the sender's mailbox; log: " + p.log,
+          () ->
+              (notice[0] = PecProvidersTest.firstWithOrNull(box, "X-Ricevuta: errore-consegna"))
+                  != null);
       assertTrue(
-          Files.readString(notice, java.nio.charset.StandardCharsets.ISO_8859_1)
+          Files.readString(notice[0], StandardCharsets.ISO_8859_1)
               .contains("no route to nowhere.test"),
-          "it says why");
-      assertEquals(0, p.server.stats().waitingItems(), "nothing waits any more");
+          "it says why: " + Files.readString(notice[0], StandardCharsets.ISO_8859_1));
+      Await.until(
+          Duration.ofSeconds(10),
+          "nothing waits any more",
+          () -> p.server.stats().waitingItems() == 0);
     }
   }
 
@@ -571,7 +589,7 @@ class PecAttacksTest {
           greetings.add(
               new java.io.BufferedReader(
                       new java.io.InputStreamReader(
-                          s.getInputStream(), java.nio.charset.StandardCharsets.ISO_8859_1))
+                          s.getInputStream(), StandardCharsets.ISO_8859_1))
                   .readLine());
         }
         assertEquals(
@@ -588,8 +606,7 @@ class PecAttacksTest {
                 .daemon()
                 .start(
                     () -> {
-                      byte[] ehlo =
-                          "EHLO drip.test".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                      byte[] ehlo = "EHLO drip.test".getBytes(StandardCharsets.US_ASCII);
                       for (int b = 0;
                           b < ehlo.length * 10 && !Thread.currentThread().isInterrupted();
                           b++) {
@@ -677,7 +694,7 @@ class PecAttacksTest {
     } finally {
       System.setErr(stderr);
     }
-    String printed = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+    String printed = captured.toString(StandardCharsets.UTF_8);
     assertFalse(
         printed.contains("\tat ") || printed.contains("Exception in thread"),
         "no stack trace on stderr: " + printed);
@@ -694,7 +711,7 @@ class PecAttacksTest {
     try (Provider p = new Provider(dir.resolve("peer"))) {
       byte[] m =
           message("posta-certificata@pec2.test", "user1@pec1.test", "<peer.1@pec2.test>")
-              .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+              .getBytes(StandardCharsets.US_ASCII);
       var root = keys.pki.certificate("root-ca");
       for (String alias : new String[] {null, "tls-client", "signer-rsa2048-3"}) {
         var identity = alias == null ? null : TlsContexts.withIdentity(keys.keys.key(alias), root);

@@ -177,23 +177,18 @@ class PecRelayTest {
     Path mail = dir.resolve("mail1");
     List<String> log = Collections.synchronizedList(new ArrayList<>());
     var config =
-        new PecServer.Config(
-            "pec1.test",
-            "127.0.0.1",
-            0,
-            Map.of("pec2.test", "127.0.0.1:" + refusing.getPortAllocated()),
-            2,
-            spool,
-            mail,
-            1 << 20,
-            10,
-            20,
-            Duration.ofSeconds(30),
-            PecServer.TEST_USERS,
-            Duration.ofDays(1),
-            PecServer.COMMAND_DEADLINE,
-            PecServer.TRANSACTION_DEADLINE,
-            PecServer.MAX_CONNECTIONS_PER_ADDRESS);
+        PecServer.Config.builder("pec1.test", spool, mail)
+            .bind("127.0.0.1")
+            .peers(Map.of("pec2.test", "127.0.0.1:" + refusing.getPortAllocated()))
+            .workers(2)
+            .relayDeadline(Duration.ofDays(1))
+            .limits(
+                SmtpLimits.DEFAULTS
+                    .withMaxMessageBytes(1 << 20)
+                    .withMaxRecipients(10)
+                    .withMaxConnections(20)
+                    .withIdleTimeout(Duration.ofSeconds(30)))
+            .build();
     PecServer server = new PecServer(config, provider, PecAttacksTest.serverLogins(keys), log::add);
     server.start();
     try {

@@ -3,15 +3,18 @@ package io.pkibench.server.pec;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.session.ForkedSeries;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -33,7 +36,7 @@ class PecSpoolTest {
     for (int i = 0; i < bytes; i++) body[i] = (byte) ('a' + i % 26);
     return new PecSpool.Job(
         id,
-        "incoming",
+        Origin.INCOMING,
         "someone@elsewhere.test",
         List.of("user1@pec1.test", "user2@pec1.test"),
         body);
@@ -41,7 +44,7 @@ class PecSpoolTest {
 
   private static PecSpool.Item item(String route, String messageId) {
     return new PecSpool.Item(
-        route,
+        Route.parse(route),
         "ricevuta",
         "posta-certificata@pec1.test",
         List.of("user1@pec2.test"),
@@ -146,9 +149,11 @@ class PecSpoolTest {
   void store_processKilledMidBatch_everyAcknowledgedJobRecoveredAndTheTornRecordCut()
       throws Exception {
     long recordBytes;
+    long versionBytes; // the record naming the journal's format, before any job
     try (PecSpool sample = new PecSpool(dir.resolve("sample"), new Durable())) {
+      versionBytes = Files.size(dir.resolve("sample/journal"));
       sample.store(SpoolKillChild.job("r1", 0, 0, new byte[SpoolKillChild.BODY_BYTES]));
-      recordBytes = Files.size(dir.resolve("sample/journal"));
+      recordBytes = Files.size(dir.resolve("sample/journal")) - versionBytes;
     }
     List<String> command = new ArrayList<>(ForkedSeries.thisJvm());
     command.set(command.size() - 1, SpoolKillChild.class.getName());
@@ -175,7 +180,7 @@ class PecSpoolTest {
                         lines.add(line);
                         if (line.startsWith("ack ")) acked.add(line.split(" ")[1]);
                       }
-                    } catch (java.io.IOException e) {
+                    } catch (IOException e) {
                       // the child was killed
                     }
                   });
@@ -184,7 +189,7 @@ class PecSpoolTest {
       List<String> ackedBeforeKill;
       long sizeSeen;
       do {
-        sizeSeen = Files.size(journal);
+        sizeSeen = Files.size(journal) - versionBytes;
       } while (sizeSeen % recordBytes == 0 && child.isAlive() && System.nanoTime() < end);
       child.destroyForcibly(); // SIGKILL
       ackedBeforeKill = List.copyOf(acked);
@@ -204,7 +209,7 @@ class PecSpoolTest {
         for (String id : recovered)
           assertEquals(SpoolKillChild.BODY_BYTES, spool.read(id).bytes().length, id + " whole");
         assertEquals(
-            recordBytes * recovered.size(),
+            versionBytes + recordBytes * recovered.size(),
             Files.size(journal),
             "the journal cut to its whole records");
         tornSeen = spool.tornBytes() > 0;
@@ -319,6 +324,95 @@ class PecSpoolTest {
     try (PecSpool spool = new PecSpool(spoolDir, new Durable(), boxes::sync)) {
       assertEquals(0, spool.unsyncedDeliveries(), "none recorded in the compacted journal");
       assertEquals(List.of(), spool.pendingJobs());
+    }
+  }
+
+  /**
+   * A journal as written before it named its format: its records, with no version record first.
+   * Written through the journal's own framing and the spool's own records, the version left out.
+   */
+  private static void writeUnversionedJournal(Path spoolDir) throws Exception {
+    Files.createDirectories(spoolDir);
+    try (SpoolJournal journal =
+        new SpoolJournal(spoolDir.resolve("journal"), new Durable(), record -> {})) {
+      journal.append(SpoolRecords.jobRecord(job("j1", 3000)));
+      journal.append(SpoolRecords.jobRecord(job("j2", 2000)));
+      PecSpool.Item[] items = {
+        new PecSpool.Item(
+            "j1/0",
+            Route.MAILBOX,
+            "ricevuta",
+            "posta-certificata@pec1.test",
+            List.of("user1@pec1.test"),
+            "<a@pec1.test>",
+            new byte[] {1, 2, 3},
+            Instant.ofEpochMilli(1_700_000_000_000L))
+      };
+      journal.append(
+          SpoolRecords.commitRecord("j1", Instant.ofEpochMilli(1_700_000_000_000L), items));
+      journal.force();
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void open_journalWrittenWithoutAVersion_readsItsJobsAndItems() throws Exception {
+    Path spoolDir = dir.resolve("unversioned");
+    writeUnversionedJournal(spoolDir);
+    try (PecSpool spool = new PecSpool(spoolDir, new Durable())) {
+      assertEquals(List.of("j2"), spool.pendingJobs(), "j2 waits, j1 is done");
+      assertEquals(2000, spool.read("j2").bytes().length);
+      assertEquals(Origin.INCOMING, spool.read("j2").origin());
+      assertTrue(spool.committed("j1"));
+      assertEquals(List.of("j1/0"), spool.pendingItems());
+      PecSpool.Item item = spool.readItem("j1/0");
+      assertEquals(Route.MAILBOX, item.route());
+      assertEquals("<a@pec1.test>", item.messageId());
+      assertEquals(1_700_000_000_000L, item.committed().toEpochMilli());
+      assertArrayEquals(new byte[] {1, 2, 3}, item.bytes());
+      assertTrue(spool.store(job("j3", 100)), "and it takes new jobs after them");
+    }
+    try (PecSpool again = new PecSpool(spoolDir, new Durable())) {
+      assertEquals(List.of("j2", "j3"), again.pendingJobs(), "appended after the old records");
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void open_journalOfAnUnknownVersion_isRefusedNamingBothFormats() throws Exception {
+    Path spoolDir = Files.createDirectories(dir.resolve("future"));
+    try (SpoolJournal journal =
+        new SpoolJournal(spoolDir.resolve("journal"), new Durable(), record -> {})) {
+      journal.append(SpoolRecords.versionRecord("pkibench.pec-journal/9"));
+      journal.append(SpoolRecords.jobRecord(job("j1", 100)));
+      journal.force();
+    }
+    IOException e = assertThrows(IOException.class, () -> new PecSpool(spoolDir, new Durable()));
+    assertTrue(
+        e.getMessage().contains("format pkibench.pec-journal/9")
+            && e.getMessage().contains("this version reads " + SpoolRecords.FORMAT)
+            && e.getMessage().contains(spoolDir.resolve("journal").toString()),
+        e.getMessage());
+  }
+
+  @Test
+  @Timeout(60)
+  void open_newJournal_namesItsFormatFirstAndCompactionKeepsIt() throws Exception {
+    Path spoolDir = dir.resolve("versioned");
+    try (PecSpool spool = new PecSpool(spoolDir, new Durable())) {
+      assertTrue(spool.store(job("j1", 100)));
+      spool.commit("j1", List.of());
+      assertTrue(spool.compactPast(0));
+    }
+    List<String> firstRecords = new ArrayList<>();
+    try (SpoolJournal journal =
+        new SpoolJournal(
+            spoolDir.resolve("journal"),
+            new Durable(),
+            r -> {
+              if (r.get() == SpoolRecords.VERSION) firstRecords.add(SpoolRecords.string(r));
+            })) {
+      assertEquals(List.of(SpoolRecords.FORMAT), firstRecords);
     }
   }
 }

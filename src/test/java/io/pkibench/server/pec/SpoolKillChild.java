@@ -21,7 +21,7 @@ final class SpoolKillChild {
   static PecSpool.Job job(String run, int thread, int n, byte[] body) {
     return new PecSpool.Job(
         String.format("%s-%d-%06d", run, thread, n),
-        "incoming",
+        Origin.INCOMING,
         "a@b.test",
         List.of("user1@pec1.test"),
         body);

@@ -60,23 +60,17 @@ class SubmissionTlsResumptionTest {
             InstantSource.system(),
             ZoneId.of("Europe/Rome"));
     var config =
-        new PecServer.Config(
-            "pec1.test",
-            "127.0.0.1",
-            0,
-            Map.of(),
-            1,
-            dir.resolve("spool"),
-            dir.resolve("mail"),
-            1 << 20,
-            10,
-            20,
-            Duration.ofSeconds(30),
-            PecServer.TEST_USERS,
-            Duration.ofDays(1),
-            PecServer.COMMAND_DEADLINE,
-            PecServer.TRANSACTION_DEADLINE,
-            PecServer.MAX_CONNECTIONS_PER_ADDRESS);
+        PecServer.Config.builder("pec1.test", dir.resolve("spool"), dir.resolve("mail"))
+            .bind("127.0.0.1")
+            .workers(1)
+            .relayDeadline(Duration.ofDays(1))
+            .limits(
+                SmtpLimits.DEFAULTS
+                    .withMaxMessageBytes(1 << 20)
+                    .withMaxRecipients(10)
+                    .withMaxConnections(20)
+                    .withIdleTimeout(Duration.ofSeconds(30)))
+            .build();
     PecServer server = new PecServer(config, provider, PecAttacksTest.serverLogins(keys), s -> {});
     server.start();
     try {
