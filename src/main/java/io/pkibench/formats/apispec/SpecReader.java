@@ -2,16 +2,12 @@ package io.pkibench.formats.apispec;
 
 import com.fasterxml.jackson.core.JsonPointer;
 import io.pkibench.formats.ades.CertificateTrust;
-import io.pkibench.keys.PemKeys;
 import io.pkibench.text.OutsideText;
 import java.io.IOException;
-import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.NoSuchAlgorithmException;
 import java.security.PublicKey;
-import java.security.Signature;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -21,9 +17,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
-import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
-import org.bouncycastle.openssl.PEMParser;
-import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 
 /**
  * Reads an API spec and checks all of it before anything is sent: keys, requests, templates and the
@@ -50,6 +43,7 @@ public final class SpecReader {
   private final String shown;
   private final Path directory;
   private final List<String> problems = new ArrayList<>();
+  private final CheckFiles checkFiles;
   private final Set<String> env = new TreeSet<>();
   private final Set<String> files = new TreeSet<>();
   private boolean usesCsr;
@@ -58,6 +52,7 @@ public final class SpecReader {
   private SpecReader(String shown, Path directory) {
     this.shown = shown;
     this.directory = directory;
+    this.checkFiles = new CheckFiles(directory, this::problem);
   }
 
   /** The spec in {@code file}; throws with every problem found, one a line. */
@@ -158,7 +153,7 @@ public final class SpecReader {
       return null;
     }
     if (file != null) {
-      Path path = readable(file, "document file");
+      Path path = checkFiles.readable(file, "document file");
       if (path == null) return null;
       try {
         return new ApiSpec.Document(0, path, Files.readAllBytes(path));
@@ -339,7 +334,7 @@ public final class SpecReader {
         yield t == null ? null : new ApiSpec.TextBody(t);
       }
       default -> {
-        Path path = readable(node, "body-file");
+        Path path = checkFiles.readable(node, "body-file");
         if (path == null) yield null;
         try {
           yield new ApiSpec.FileBody(path, Files.readAllBytes(path));
@@ -537,8 +532,8 @@ public final class SpecReader {
                 body,
                 kind,
                 "e.g. SHA256withECDSA, SHA256withRSAandMGF1, Ed25519, ML-DSA-65");
-        if (alg != null) alg = algorithm(keys.get("alg").line(), alg);
-        PublicKey key = publicKey(keys.get("key"), body);
+        if (alg != null) alg = checkFiles.algorithm(keys.get("alg").line(), alg);
+        PublicKey key = checkFiles.publicKey(keys.get("key"), body);
         yield value == null || over == null || alg == null || key == null
             ? null
             : new Check.SignatureCheck(line, value, over, alg, key);
@@ -553,7 +548,7 @@ public final class SpecReader {
             keys.containsKey("over")
                 ? template(keys.get("over"), known, "cms over")
                 : Template.parse("${document}");
-        CertificateTrust trust = trust(keys.get("trust"), body, kind);
+        CertificateTrust trust = checkFiles.trust(keys.get("trust"), body, kind);
         yield value == null || over == null || trust == null
             ? null
             : new Check.CmsCheck(line, value, over, trust);
@@ -564,92 +559,11 @@ public final class SpecReader {
             required(keys, "value", body, kind)
                 ? template(keys.get("value"), known, "x509 value")
                 : null;
-        CertificateTrust trust = trust(keys.get("trust"), body, kind);
+        CertificateTrust trust = checkFiles.trust(keys.get("trust"), body, kind);
         yield value == null || trust == null
             ? null
             : new Check.X509Check(line, value, trust, usesCsr);
       }
     };
-  }
-
-  /** BouncyCastle's name for {@code alg}, the JDK's P1363 names included; null when it has none. */
-  private String algorithm(int line, String alg) {
-    String name =
-        alg.replace("withECDSAinP1363Format", "withPLAIN-ECDSA").replace("/PSS", "andMGF1");
-    try {
-      Signature.getInstance(name, Check.BC);
-      return name;
-    } catch (NoSuchAlgorithmException e) {
-      problem(
-          line,
-          "alg "
-              + OutsideText.forTerminal(alg)
-              + ": no such signature algorithm; use e.g. SHA256withRSA, SHA256withRSAandMGF1 (PSS), SHA256withECDSA (DER), SHA256withPLAIN-ECDSA (P1363), Ed25519, ML-DSA-65");
-      return null;
-    }
-  }
-
-  private Path readable(LocatedYaml node, String what) {
-    if (node == null || !node.isScalar()) return null;
-    Path path = directory.resolve(node.text().strip());
-    if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
-      problem(
-          node.line(),
-          what
-              + " "
-              + path
-              + ": no such readable file (relative paths start at the spec's directory)");
-      return null;
-    }
-    return path;
-  }
-
-  private PublicKey publicKey(LocatedYaml node, LocatedYaml parent) {
-    if (node == null) {
-      problem(parent.line(), "signature: give key: a PEM file of the public key or certificate");
-      return null;
-    }
-    Path path = readable(node, "key");
-    if (path == null) return null;
-    try {
-      byte[] bytes = Files.readAllBytes(path);
-      SubjectPublicKeyInfo info;
-      if (new String(bytes, StandardCharsets.ISO_8859_1).contains("BEGIN CERTIFICATE")) {
-        info =
-            SubjectPublicKeyInfo.getInstance(
-                PemKeys.certificate(bytes).getPublicKey().getEncoded());
-      } else {
-        try (PEMParser pem =
-            new PEMParser(new StringReader(new String(bytes, StandardCharsets.US_ASCII)))) {
-          Object read = pem.readObject();
-          if (!(read instanceof SubjectPublicKeyInfo spki))
-            throw new IllegalArgumentException("not a PEM public key");
-          info = spki;
-        }
-      }
-      return new JcaPEMKeyConverter().setProvider(Check.BC).getPublicKey(info);
-    } catch (IOException | IllegalArgumentException e) {
-      problem(
-          node.line(),
-          "key "
-              + path
-              + ": holds no public key or certificate (PEM: -----BEGIN PUBLIC KEY----- or CERTIFICATE)");
-      return null;
-    }
-  }
-
-  private CertificateTrust trust(LocatedYaml node, LocatedYaml parent, String kind) {
-    if (node == null) {
-      problem(parent.line(), kind + ": give trust: a PEM file of the certificates to chain to");
-      return null;
-    }
-    Path path = readable(node, "trust");
-    if (path == null) return null;
-    try {
-      return CertificateTrust.of(PemKeys.certificates(Files.readAllBytes(path)));
-    } catch (IOException | IllegalArgumentException e) {
-      problem(node.line(), "trust " + path + ": holds no certificate; give a PEM bundle");
-      return null;
-    }
   }
 }
