@@ -83,7 +83,7 @@ public final class StudySamples {
           new Sample(
               file,
               f == TwoPhaseSigner.Format.PADES ? "PAdES-B-B signed PDF" : "PAdES-B-T signed PDF",
-              "pdfsig " + file + " | grep -q 'Signature is Valid.'",
+              pdfsigCheck(file),
               List.of("pdfsig")));
     }
     byte[] xml = AdesChecks.sampleDocument(TwoPhaseSigner.Format.XADES, 4096);
@@ -181,7 +181,7 @@ public final class StudySamples {
                       "EU DSS's "
                           + (f.timestamped() ? "PAdES-B-T" : "PAdES-B-B")
                           + " signed PDF (its REST API)",
-                      "pdfsig " + file + " | grep -q 'Signature is Valid.'",
+                      pdfsigCheck(file),
                       List.of("pdfsig"));
               case XADES ->
                   new Sample(
@@ -196,5 +196,18 @@ public final class StudySamples {
       }
     }
     return samples;
+  }
+
+  /**
+   * pdfsig's verdict on a signed PDF: the signature valid and its byte range the whole file ("Not
+   * total document signed" means an update follows the signature, which "Signature is Valid." alone
+   * lets through).
+   */
+  static String pdfsigCheck(String file) {
+    return "pdfsig "
+        + file
+        + " | grep -q 'Signature is Valid.' && pdfsig "
+        + file
+        + " | grep -q -- '- Total document signed'";
   }
 }

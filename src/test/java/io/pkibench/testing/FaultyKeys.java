@@ -35,6 +35,11 @@ public final class FaultyKeys implements KeySource {
     return new FaultyKeys(keys, keys, Map.of(), new BitFlipProvider());
   }
 
+  /** Every key signing, and every service it offers, through {@code provider} (a planted fault). */
+  public static FaultyKeys through(KeySource keys, Provider provider) {
+    return new FaultyKeys(keys, keys, Map.of(), provider);
+  }
+
   /**
    * Each key's private key with the chain {@code certificates} holds under the same alias (another
    * PKI's).

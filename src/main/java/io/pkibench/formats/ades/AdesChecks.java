@@ -13,8 +13,10 @@ public final class AdesChecks {
   private AdesChecks() {}
 
   /**
-   * {@code tsaTrustAnchor}: the root the signature time-stamp's TSA must chain to (used by the B-T
-   * formats only).
+   * Throws unless {@code signed} is a valid signature by {@code key} over {@code original}, the
+   * document sent to be signed (for PAdES the PDF sent, for XAdES the XML message sent). {@code
+   * tsaTrustAnchor}: the root the signature time-stamp's TSA must chain to (used by the B-T formats
+   * only).
    */
   public static void check(
       TwoPhaseSigner.Format format,
@@ -26,9 +28,9 @@ public final class AdesChecks {
     switch (format) {
       case CADES -> CadesVerifier.check(signed, original, key);
       case CADES_T -> CadesVerifier.checkTimestamped(signed, original, key, tsaTrustAnchor);
-      case PADES -> PadesVerifier.check(signed, key);
-      case PADES_T -> PadesVerifier.checkTimestamped(signed, key, tsaTrustAnchor);
-      case XADES -> XadesVerifier.check(signed, key);
+      case PADES -> PadesVerifier.check(signed, original, key);
+      case PADES_T -> PadesVerifier.checkTimestamped(signed, original, key, tsaTrustAnchor);
+      case XADES -> XadesVerifier.check(signed, original, key);
     }
   }
 

@@ -3,6 +3,7 @@ package io.pkibench.formats.ades;
 import io.pkibench.keys.SigningKey;
 import java.security.SignatureException;
 import java.security.cert.X509Certificate;
+import java.util.Arrays;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.interactive.digitalsignature.PDSignature;
@@ -16,11 +17,12 @@ public final class PadesVerifier {
   private PadesVerifier() {}
 
   /**
-   * PAdES-B-B: PDFBox finds the last signature and its byte range; BouncyCastle verifies the CMS
-   * over those bytes.
+   * PAdES-B-B: PDFBox finds the last signature and its byte range; the signed file must be {@code
+   * sentPdf} followed by the signature's own incremental update only, the byte range covering the
+   * whole file but the signature's /Contents; BouncyCastle verifies the CMS over those bytes.
    */
-  public static void check(byte[] signedPdf, SigningKey key) throws Exception {
-    verifiedSigner(signedPdf, key);
+  public static void check(byte[] signedPdf, byte[] sentPdf, SigningKey key) throws Exception {
+    verifiedSigner(signedPdf, sentPdf, key);
   }
 
   /**
@@ -29,11 +31,12 @@ public final class PadesVerifier {
    * whose imprint is the hash of the SignerInfo's signature value.
    */
   public static void checkTimestamped(
-      byte[] signedPdf, SigningKey key, X509Certificate tsaTrustAnchor) throws Exception {
-    SignatureTimeStampCheck.check("PAdES", verifiedSigner(signedPdf, key), tsaTrustAnchor);
+      byte[] signedPdf, byte[] sentPdf, SigningKey key, X509Certificate tsaTrustAnchor)
+      throws Exception {
+    SignatureTimeStampCheck.check("PAdES", verifiedSigner(signedPdf, sentPdf, key), tsaTrustAnchor);
   }
 
-  private static SignerInformation verifiedSigner(byte[] signedPdf, SigningKey key)
+  private static SignerInformation verifiedSigner(byte[] signedPdf, byte[] sentPdf, SigningKey key)
       throws Exception {
     try (PDDocument doc = Loader.loadPDF(signedPdf)) {
       PDSignature signature = doc.getLastSignatureDictionary();
@@ -51,7 +54,63 @@ public final class PadesVerifier {
       if (!info.verify(new JcaSimpleSignerInfoVerifierBuilder().build(key.certificate()))) {
         throw new SignatureException("the PAdES signature does not verify with BouncyCastle");
       }
+      requireSentPdfPlusOwnUpdate(signedPdf, sentPdf, signature.getByteRange());
       return info;
     }
+  }
+
+  /**
+   * A valid signature proves nothing about the document sent unless the signed revision is that
+   * document plus the signature's own update, and nothing was appended after it: an incremental
+   * update after signing can change every page a viewer shows while the byte range still verifies.
+   */
+  static void requireSentPdfPlusOwnUpdate(byte[] signedPdf, byte[] sentPdf, int[] byteRange)
+      throws SignatureException {
+    if (byteRange == null || byteRange.length != 4)
+      throw new SignatureException(
+          "the PDF signature's /ByteRange is not four numbers: " + Arrays.toString(byteRange));
+    long firstStart = byteRange[0];
+    long holeStart = firstStart + byteRange[1];
+    long holeEnd = byteRange[2];
+    long coveredEnd = holeEnd + byteRange[3];
+    if (firstStart != 0)
+      throw new SignatureException(
+          "the PDF signature's byte range starts at byte " + firstStart + ", not 0");
+    if (coveredEnd != signedPdf.length)
+      throw new SignatureException(
+          "the PDF signature's byte range ends at byte "
+              + coveredEnd
+              + " of "
+              + signedPdf.length
+              + ": bytes "
+              + coveredEnd
+              + " to "
+              + signedPdf.length
+              + " are not covered (an update appended after signing)");
+    if (holeEnd < holeStart
+        || signedPdf[(int) holeStart] != '<'
+        || signedPdf[(int) holeEnd - 1] != '>')
+      throw new SignatureException(
+          "the PDF signature's byte range leaves out bytes "
+              + holeStart
+              + " to "
+              + holeEnd
+              + ", which are not its /Contents hex string");
+    int differs = Arrays.mismatch(signedPdf, sentPdf);
+    if (differs >= 0 && differs < sentPdf.length)
+      throw new SignatureException(
+          "the signed revision is not the PDF sent: it differs from it at byte "
+              + differs
+              + " of the "
+              + sentPdf.length
+              + " sent");
+    if (holeStart < sentPdf.length)
+      throw new SignatureException(
+          "the PDF's last signature is not in an update appended to the PDF sent: its /Contents"
+              + " starts at byte "
+              + holeStart
+              + ", inside the "
+              + sentPdf.length
+              + " bytes sent");
   }
 }

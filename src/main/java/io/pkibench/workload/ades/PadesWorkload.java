@@ -19,8 +19,9 @@ import org.apache.pdfbox.pdmodel.PDDocument;
 /**
  * {@code pades} (PAdES-B-B) and {@code pades-t} (PAdES-B-T), two-phase through DSS and PDFBox, on
  * the ~137 KB {@link SamplePdf} unless {@code -p file=} names a PDF. With {@code --verify}, PDFBox
- * finds the byte range and BouncyCastle verifies the CMS over it, independently of DSS; at B-T also
- * the signature time-stamp inside the CMS (signature, TSA chain to the test PKI's root, imprint).
+ * finds the byte range, which must cover the PDF sent plus the signature's own update and nothing
+ * after it, and BouncyCastle verifies the CMS over it, independently of DSS; at B-T also the
+ * signature time-stamp inside the CMS (signature, TSA chain to the test PKI's root, imprint).
  */
 public final class PadesWorkload {
   private PadesWorkload() {}
@@ -64,9 +65,11 @@ public final class PadesWorkload {
     private static AdesWorkload.Checker checker(
         WorkloadContext context, Params params, boolean timestamped) throws IOException {
       if (!context.verify()) return null;
-      if (!timestamped) return (signed, original, key) -> PadesVerifier.check(signed, key);
+      if (!timestamped)
+        return (signed, original, key) -> PadesVerifier.check(signed, original, key);
       X509Certificate anchor = Signers.tsaTrustAnchor(context, params);
-      return (signed, original, key) -> PadesVerifier.checkTimestamped(signed, key, anchor);
+      return (signed, original, key) ->
+          PadesVerifier.checkTimestamped(signed, original, key, anchor);
     }
   }
 

@@ -13,7 +13,8 @@ import java.util.List;
 /**
  * {@code xades}: XAdES-B-B enveloped in a generated ISO 20022-style payment message of about {@code
  * size} bytes, two-phase through DSS. With {@code --verify}, the JDK's own XML signature API checks
- * every reference and the signature value, independently of DSS.
+ * every reference and the signature value, independently of DSS, and that a whole-document
+ * reference covers the message sent.
  */
 public final class XadesWorkload {
   private XadesWorkload() {}
@@ -47,7 +48,9 @@ public final class XadesWorkload {
           null,
           null,
           null,
-          context.verify() ? (signed, original, key) -> XadesVerifier.check(signed, key) : null,
+          context.verify()
+              ? (signed, original, key) -> XadesVerifier.check(signed, original, key)
+              : null,
           context.clock());
     }
   }

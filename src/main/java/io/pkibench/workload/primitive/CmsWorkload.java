@@ -14,14 +14,17 @@ import java.io.OutputStream;
 import java.security.GeneralSecurityException;
 import java.security.Signature;
 import java.security.SignatureException;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
-import org.bouncycastle.cert.X509CertificateHolder;
 import org.bouncycastle.cert.jcajce.JcaCertStore;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateHolder;
 import org.bouncycastle.cms.CMSProcessableByteArray;
 import org.bouncycastle.cms.CMSSignedData;
 import org.bouncycastle.cms.CMSSignedDataGenerator;
+import org.bouncycastle.cms.CMSTypedData;
 import org.bouncycastle.cms.SignerInformation;
 import org.bouncycastle.cms.jcajce.JcaSignerInfoGeneratorBuilder;
 import org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder;
@@ -35,8 +38,8 @@ import org.bouncycastle.operator.jcajce.JcaDigestCalculatorProviderBuilder;
  * A CMS SignedData (RFC 5652) over {@code size} bytes, signed attributes and the signer's
  * certificate included, with the key of {@code alg}: for ML-DSA the IETF's encoding (RFC 9882: the
  * parameter set's OID, no parameters, SHA-512 message digest), as BouncyCastle writes it. {@code
- * cms-sign} signs (with {@code --verify}, BouncyCastle checks each); {@code cms-verify} checks one
- * made at set-up.
+ * cms-sign} signs (with {@code --verify}, BouncyCastle checks each: one SignerInfo, the content
+ * given, the expected signer's certificate); {@code cms-verify} checks one made at set-up.
  */
 public final class CmsWorkload implements Workload {
   private static final BouncyCastleProvider BC = new BouncyCastleProvider();
@@ -155,18 +158,34 @@ public final class CmsWorkload implements Workload {
     };
   }
 
-  /** Throws unless every signer of {@code encoded} verifies with the certificate it carries. */
-  static void check(byte[] encoded) throws Exception {
+  /**
+   * Throws unless {@code encoded} carries exactly one SignerInfo, its encapsulated content is
+   * {@code content} (the bytes given to sign) and its signature verifies, with BouncyCastle, under
+   * the certificate of {@code expected} (not the one the CMS carries, which a wrong key would bring
+   * along).
+   */
+  static void check(byte[] encoded, byte[] content, SigningKey expected) throws Exception {
     CMSSignedData data = new CMSSignedData(encoded);
-    var certificates = data.getCertificates();
-    for (SignerInformation signer : data.getSignerInfos().getSigners()) {
-      var holder =
-          (X509CertificateHolder) certificates.getMatches(signer.getSID()).iterator().next();
-      if (!signer.verify(new JcaSimpleSignerInfoVerifierBuilder().setProvider(BC).build(holder))) {
-        throw new SignatureException(
-            "the CMS signature (" + signer.getEncryptionAlgOID() + ") does not verify");
-      }
-    }
+    Collection<SignerInformation> signers = data.getSignerInfos().getSigners();
+    if (signers.size() != 1)
+      throw new SignatureException("expected one SignerInfo in the CMS, found " + signers.size());
+    CMSTypedData encapsulated = data.getSignedContent();
+    if (encapsulated == null)
+      throw new SignatureException("the CMS encapsulates no content: the bytes sent are not in it");
+    if (!Arrays.equals((byte[]) encapsulated.getContent(), content))
+      throw new SignatureException(
+          "the CMS encapsulates other content than the bytes given to sign");
+    SignerInformation signer = signers.iterator().next();
+    if (!signer.verify(
+        new JcaSimpleSignerInfoVerifierBuilder()
+            .setProvider(BC)
+            .build(new JcaX509CertificateHolder(expected.certificate()))))
+      throw new SignatureException(
+          "the CMS signature ("
+              + signer.getEncryptionAlgOID()
+              + ") does not verify with the expected signer's certificate ("
+              + expected.certificate().getSubjectX500Principal().getName()
+              + ")");
   }
 
   @Override
@@ -176,10 +195,10 @@ public final class CmsWorkload implements Workload {
     if (sign) {
       return () -> {
         byte[] signed = signedData(content);
-        if (verify) check(signed);
+        if (verify) check(signed, content, key);
       };
     }
     byte[] signed = signedData(content);
-    return () -> check(signed);
+    return () -> check(signed, content, key);
   }
 }

@@ -20,7 +20,12 @@ import java.util.List;
 import javax.crypto.KeyGenerator;
 import javax.crypto.SecretKey;
 
-/** Generates one key; with {@code --verify}, each new key pair signs and verifies a message. */
+/**
+ * Generates one key. With {@code --verify}: each new signature key pair signs a message with the
+ * measured provider and a second provider ({@link Independent}) verifies it; each key-encapsulation
+ * pair decapsulates, with the measured provider, what it encapsulated (a check of the provider by
+ * itself: the private key cannot leave it for another); an AES key must be 256 bits.
+ */
 public final class KeygenWorkload implements Workload {
   private final String alg;
   private final Provider provider;
@@ -120,6 +125,8 @@ public final class KeygenWorkload implements Workload {
     }
     String signatureAlgorithm = KeyAlgorithm.parse(alg).signatureAlgorithm;
     byte[] message = {1, 2, 3, 4};
+    Provider independent =
+        verify ? Independent.checkerFor(provider, "Signature", signatureAlgorithm) : null;
     return () -> {
       KeyPair pair = generator.generateKeyPair();
       if (verify) {
@@ -127,11 +134,23 @@ public final class KeygenWorkload implements Workload {
         s.initSign(pair.getPrivate());
         s.update(message);
         byte[] signature = s.sign();
-        s.initVerify(pair.getPublic());
-        s.update(message);
-        if (!s.verify(signature))
+        Signature checker = Signature.getInstance(signatureAlgorithm, independent);
+        checker.initVerify(Independent.publicKeyFor(pair.getPublic(), independent));
+        checker.update(message);
+        boolean verified;
+        try {
+          verified = checker.verify(signature);
+        } catch (SignatureException undecodable) {
+          verified = false;
+        }
+        if (!verified)
           throw new SignatureException(
-              "a freshly generated " + alg + " key pair does not sign and verify");
+              "a freshly generated "
+                  + alg
+                  + " key pair's signature by "
+                  + provider.getName()
+                  + " does not verify with "
+                  + independent.getName());
       }
     };
   }

@@ -59,8 +59,9 @@ class SignatureCountTest {
 
   @Test
   void check_padesAndXadesAsSigned_accepted() throws Exception {
-    PadesVerifier.check(pades, signer);
-    XadesVerifier.check(xades, signer);
+    PadesVerifier.check(pades, SamplePdf.generate(), signer);
+    XadesVerifier.check(
+        xades, AdesChecks.sampleDocument(TwoPhaseSigner.Format.XADES, 2048), signer);
   }
 
   @Test
@@ -71,7 +72,10 @@ class SignatureCountTest {
         CMSSignedData.replaceSigners(cms, new SignerInformationStore(List.of(one, one)))
             .getEncoded();
     byte[] planted = SignatureTimeStampCheckTest.withCms(pades, twice);
-    var e = assertThrows(SignatureException.class, () -> PadesVerifier.check(planted, signer));
+    var e =
+        assertThrows(
+            SignatureException.class,
+            () -> PadesVerifier.check(planted, SamplePdf.generate(), signer));
     assertEquals("expected one SignerInfo in the PDF's CMS, found 2", e.getMessage());
   }
 
@@ -79,7 +83,8 @@ class SignatureCountTest {
   void padesCheck_pdfWithoutSignature_refused() throws Exception {
     var e =
         assertThrows(
-            SignatureException.class, () -> PadesVerifier.check(SamplePdf.generate(), signer));
+            SignatureException.class,
+            () -> PadesVerifier.check(SamplePdf.generate(), SamplePdf.generate(), signer));
     assertEquals("the signed PDF has no signature dictionary", e.getMessage());
   }
 
@@ -89,15 +94,22 @@ class SignatureCountTest {
     Node signature = doc.getElementsByTagNameNS(XadesVerifier.DSIG_NS, "Signature").item(0);
     signature.getParentNode().appendChild(signature.cloneNode(true));
     byte[] two = serialize(doc);
-    var e = assertThrows(SignatureException.class, () -> XadesVerifier.check(two, signer));
+    var e =
+        assertThrows(SignatureException.class, () -> XadesVerifier.check(two, sentXml(), signer));
     assertEquals("expected one ds:Signature, found 2", e.getMessage());
 
     Document none = parse(xades);
     Node only = none.getElementsByTagNameNS(XadesVerifier.DSIG_NS, "Signature").item(0);
     only.getParentNode().removeChild(only);
     byte[] unsigned = serialize(none);
-    e = assertThrows(SignatureException.class, () -> XadesVerifier.check(unsigned, signer));
+    e =
+        assertThrows(
+            SignatureException.class, () -> XadesVerifier.check(unsigned, sentXml(), signer));
     assertEquals("expected one ds:Signature, found 0", e.getMessage());
+  }
+
+  static byte[] sentXml() throws Exception {
+    return AdesChecks.sampleDocument(TwoPhaseSigner.Format.XADES, 2048);
   }
 
   static Document parse(byte[] xml) throws Exception {

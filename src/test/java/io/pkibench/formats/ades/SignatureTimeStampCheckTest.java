@@ -115,7 +115,7 @@ class SignatureTimeStampCheckTest {
   @Test
   void checkTimestamped_cadesTAndPadesTAsSigned_accepted() throws Exception {
     CadesVerifier.checkTimestamped(cadesT, content, signer, root);
-    PadesVerifier.checkTimestamped(padesT, signer, root);
+    PadesVerifier.checkTimestamped(padesT, SamplePdf.generate(), signer, root);
   }
 
   @ParameterizedTest
@@ -146,14 +146,17 @@ class SignatureTimeStampCheckTest {
     byte[] planted = withCms(padesT, withTimeStamp(cmsOf(padesT), fault));
     var e =
         assertThrows(
-            SignatureException.class, () -> PadesVerifier.checkTimestamped(planted, signer, root));
+            SignatureException.class,
+            () -> PadesVerifier.checkTimestamped(planted, SamplePdf.generate(), signer, root));
     assertTrue(e.getMessage().startsWith("the PAdES " + fault.message), e.getMessage());
     var viaFormat =
         assertThrows(
             SignatureException.class,
-            () -> AdesChecks.check(TwoPhaseSigner.Format.PADES_T, planted, null, signer, root));
+            () ->
+                AdesChecks.check(
+                    TwoPhaseSigner.Format.PADES_T, planted, SamplePdf.generate(), signer, root));
     assertEquals(e.getMessage(), viaFormat.getMessage());
-    PadesVerifier.check(planted, signer);
+    PadesVerifier.check(planted, SamplePdf.generate(), signer);
   }
 
   /**

@@ -73,7 +73,13 @@ class SignerServiceFaultsTest {
     LOGIN_NOT_VALID,
     HTTP_500,
     /** the answer's first half, sent as if whole */
-    TRUNCATED
+    TRUNCATED,
+    /**
+     * not an answer spoiled: the document in the start call changed before the service sees it, so
+     * that it signs other bytes than the client sent (one byte of random content or of the PDF's
+     * image stream, a digit of the XML message's amount)
+     */
+    OTHER_DOCUMENT
   }
 
   @BeforeAll
@@ -155,6 +161,44 @@ class SignerServiceFaultsTest {
     }
   }
 
+  @ParameterizedTest(name = "http:{0} --verify, a service that signs other bytes")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "cades | message-digest attribute value does not match calculated value",
+        "pades | the signed revision is not the PDF sent: it differs from it at byte",
+        "xades | the XAdES signature's whole-document reference covers another document than the"
+            + " one sent"
+      })
+  void run_serviceSignsOtherBytesThanSent_everyOperationCountedFailed(String kind, String message)
+      throws Exception {
+    front.fault.set(Fault.OTHER_DOCUMENT);
+    try {
+      try (Workload w = client(kind)) {
+        MeasuredRun.of("http:" + kind + ", other bytes signed", w, Duration.ofMillis(2000))
+            .assertEveryFailedWith(message);
+      }
+    } finally {
+      front.fault.set(null);
+    }
+  }
+
+  /** The start call's request with its document changed, as {@link Fault#OTHER_DOCUMENT} says. */
+  static byte[] withOtherDocument(byte[] request) throws Exception {
+    ObjectNode start = (ObjectNode) JSON.readTree(request);
+    byte[] document = Base64.getDecoder().decode(start.get("document").asText());
+    String text = new String(document, StandardCharsets.ISO_8859_1);
+    String amount = "<IntrBkSttlmAmt Ccy=\"BRL\">";
+    int at =
+        text.contains(amount)
+            ? text.indexOf(amount) + amount.length()
+            : document.length / 3; // random bytes, or inside the sample PDF's image stream
+    document[at] =
+        (byte) (document[at] == '9' ? '8' : document[at] == '8' ? '9' : document[at] ^ 1);
+    start.put("document", Base64.getEncoder().encodeToString(document));
+    return JSON.writeValueAsBytes(start);
+  }
+
   /**
    * An HTTPS server with the test PKI's TLS identity that relays to {@code target} and spoils
    * answers as {@link #fault} says.
@@ -182,6 +226,9 @@ class SignerServiceFaultsTest {
             try (exchange) {
               byte[] request = exchange.getRequestBody().readAllBytes();
               String path = exchange.getRequestURI().getPath();
+              if (fault.get() == Fault.OTHER_DOCUMENT
+                  && path.contains("/signatures/")
+                  && path.endsWith("/start")) request = withOtherDocument(request);
               HttpResponse<byte[]> answer =
                   relay.send(
                       HttpRequest.newBuilder(target.resolve(path))
@@ -195,7 +242,7 @@ class SignerServiceFaultsTest {
               int status = answer.statusCode();
               Fault now = fault.get();
               boolean last = path.endsWith("/finish") || path.endsWith("/timestamp");
-              if (now != null && last && status == 200) {
+              if (now != null && now != Fault.OTHER_DOCUMENT && last && status == 200) {
                 if (now == Fault.HTTP_500) {
                   status = 500;
                   body =
@@ -257,6 +304,8 @@ class SignerServiceFaultsTest {
       }
       case HTTP_500 -> throw new IllegalArgumentException("answered by the front itself");
       case TRUNCATED -> java.util.Arrays.copyOf(body, body.length / 2);
+      case OTHER_DOCUMENT ->
+          throw new IllegalArgumentException("spoils the request, not the answer");
     };
   }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import eu.europa.esig.dss.model.InMemoryDocument;
 import io.pkibench.formats.ades.AdesChecks;
+import io.pkibench.formats.ades.PdfsigVerdict;
 import io.pkibench.formats.ades.SamplePdf;
 import io.pkibench.formats.ades.TimeStampAuthority;
 import io.pkibench.formats.ades.TwoPhaseSigner;
@@ -17,12 +18,17 @@ import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
+import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SignatureException;
 import java.time.InstantSource;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.apache.pdfbox.Loader;
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.pdmodel.PDPage;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -123,7 +129,7 @@ class PadesWorkloadTest {
     AdesChecks.check(
         TwoPhaseSigner.Format.PADES,
         signed,
-        null,
+        SamplePdf.generate(),
         key,
         fixture.pki.certificate("root-ca")); // the untouched signature passes
 
@@ -141,7 +147,7 @@ class PadesWorkloadTest {
                 AdesChecks.check(
                     TwoPhaseSigner.Format.PADES,
                     flippedValue,
-                    null,
+                    SamplePdf.generate(),
                     key,
                     fixture.pki.certificate("root-ca")));
     assertEquals("the PAdES signature does not verify with BouncyCastle", e.getMessage());
@@ -155,7 +161,7 @@ class PadesWorkloadTest {
                 AdesChecks.check(
                     TwoPhaseSigner.Format.PADES,
                     tampered,
-                    null,
+                    SamplePdf.generate(),
                     key,
                     fixture.pki.certificate("root-ca")));
     assertTrue(
@@ -172,10 +178,128 @@ class PadesWorkloadTest {
                 AdesChecks.check(
                     TwoPhaseSigner.Format.PADES,
                     signed,
-                    null,
+                    SamplePdf.generate(),
                     anotherCas,
                     fixture.pki.certificate("root-ca")));
     assertEquals("the PAdES signature does not verify with BouncyCastle", foreign.getMessage());
+  }
+
+  @Test
+  void check_updateAppendedAfterSigning_refusedNamingTheBytesNotCovered() throws Exception {
+    SigningKey key = fixture.keys.key("signer-rsa2048-1");
+    byte[] sent = SamplePdf.generate();
+    byte[] signed =
+        new TwoPhaseSigner(null, InstantSource.system())
+            .sign(TwoPhaseSigner.Format.PADES, new InMemoryDocument(sent, "sample.pdf"), key, null);
+    AdesChecks.check(TwoPhaseSigner.Format.PADES, signed, sent, key, null);
+    String goodReport = pdfsig(Files.write(tmp.resolve("signed-whole.pdf"), signed));
+    PdfsigVerdict.check(goodReport, "pkibench signer-rsa2048-1");
+
+    byte[] updated = rotatedInAnIncrementalUpdate(signed);
+    assertEquals(signed.length, Arrays.mismatch(signed, updated), "an update appended, no more");
+    var e =
+        assertThrows(
+            SignatureException.class,
+            () -> AdesChecks.check(TwoPhaseSigner.Format.PADES, updated, sent, key, null));
+    assertEquals(
+        "the PDF signature's byte range ends at byte "
+            + signed.length
+            + " of "
+            + updated.length
+            + ": bytes "
+            + signed.length
+            + " to "
+            + updated.length
+            + " are not covered (an update appended after signing)",
+        e.getMessage());
+
+    // pdfsig, independently, still says the signature is valid but not over the whole file
+    String partial = pdfsig(Files.write(tmp.resolve("signed-then-updated.pdf"), updated));
+    assertTrue(partial.contains("Signature is Valid."), partial);
+    var byPdfsig =
+        assertThrows(
+            SignatureException.class,
+            () -> PdfsigVerdict.check(partial, "pkibench signer-rsa2048-1"));
+    assertTrue(
+        byPdfsig.getMessage().contains("(pdfsig: 'Not total document signed')"),
+        byPdfsig.getMessage());
+  }
+
+  @Test
+  void pdfsigVerdict_realReportWithTheWholeDocumentLineOrSignerChanged_refused() throws Exception {
+    byte[] signed =
+        new TwoPhaseSigner(null, InstantSource.system())
+            .sign(
+                TwoPhaseSigner.Format.PADES,
+                new InMemoryDocument(SamplePdf.generate(), "sample.pdf"),
+                fixture.keys.key("signer-rsa2048-1"),
+                null);
+    String report = pdfsig(Files.write(tmp.resolve("verdict.pdf"), signed));
+    assertTrue(report.contains("- Total document signed"), report);
+    PdfsigVerdict.check(report, "pkibench signer-rsa2048-1");
+
+    String notWhole = report.replace("- Total document signed", "- Not total document signed");
+    var e =
+        assertThrows(
+            SignatureException.class,
+            () -> PdfsigVerdict.check(notWhole, "pkibench signer-rsa2048-1"));
+    assertEquals(
+        "pdfsig does not vouch for the PDF: no '- Total document signed' line: the signature's"
+            + " byte range is not the whole file (pdfsig: 'Not total document signed')",
+        e.getMessage());
+    String lineGone = report.replace("- Total document signed", "");
+    assertThrows(
+        SignatureException.class, () -> PdfsigVerdict.check(lineGone, "pkibench signer-rsa2048-1"));
+    var other =
+        assertThrows(
+            SignatureException.class,
+            () -> PdfsigVerdict.check(report, "pkibench signer-rsa2048-2"));
+    assertEquals(
+        "pdfsig does not vouch for the PDF: signed by 'pkibench signer-rsa2048-1', expected"
+            + " 'pkibench signer-rsa2048-2'",
+        other.getMessage());
+  }
+
+  @Test
+  void check_signedRevisionIsNotThePdfSent_refused() throws Exception {
+    SigningKey key = fixture.keys.key("signer-rsa2048-1");
+    byte[] other;
+    try (PDDocument doc = new PDDocument()) {
+      doc.addPage(new PDPage());
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      doc.save(out);
+      other = out.toByteArray();
+    }
+    byte[] signedOther =
+        new TwoPhaseSigner(null, InstantSource.system())
+            .sign(TwoPhaseSigner.Format.PADES, new InMemoryDocument(other, "other.pdf"), key, null);
+    AdesChecks.check(TwoPhaseSigner.Format.PADES, signedOther, other, key, null);
+    byte[] sent = SamplePdf.generate();
+    var e =
+        assertThrows(
+            SignatureException.class,
+            () -> AdesChecks.check(TwoPhaseSigner.Format.PADES, signedOther, sent, key, null));
+    assertTrue(
+        e.getMessage()
+            .matches(
+                "the signed revision is not the PDF sent: it differs from it at byte \\d+ of the "
+                    + sent.length
+                    + " sent"),
+        e.getMessage());
+  }
+
+  /** The signed PDF with its first page turned, saved by PDFBox as an incremental update. */
+  static byte[] rotatedInAnIncrementalUpdate(byte[] signedPdf) throws Exception {
+    try (PDDocument doc = Loader.loadPDF(signedPdf)) {
+      PDPage page = doc.getPage(0);
+      page.setRotation(90);
+      page.getCOSObject().setNeedToBeUpdated(true);
+      doc.getPages().getCOSObject().setNeedToBeUpdated(true);
+      doc.getDocumentCatalog().getCOSObject().setNeedToBeUpdated(true);
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      doc.saveIncremental(out);
+      return out.toByteArray();
+    }
   }
 
   @Test
