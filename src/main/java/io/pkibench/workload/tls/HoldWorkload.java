@@ -73,8 +73,8 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
   private final long serverPid;
 
   /**
-   * The server's RSS before this series opened anything, in KB (-1: no -p server-pid, or
-   * unreadable).
+   * The server's RSS before this series opened anything, in KB (-1: no -p server-pid). A server
+   * gone by then fails the series up front, naming the flag.
    */
   private final long serverRssBeforeKb;
 
@@ -121,7 +121,7 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
     this.portsPerAddress = SocketBudget.ofThisProcess().ephemeralPorts();
     this.loopbackTarget = loopbackTarget;
     this.serverPid = serverPid;
-    this.serverRssBeforeKb = serverPid > 0 ? ProcessMemory.rssKb(serverPid) : -1;
+    this.serverRssBeforeKb = serverPid > 0 ? rssBeforeKb(serverPid) : -1;
   }
 
   public static final class Factory implements WorkloadFactory {
@@ -466,17 +466,30 @@ public final class HoldWorkload implements Workload, CountedOutcomes, LiveCounts
     out.put(level + "failed handshakes", handshakeFailures.get());
     out.put(level + "held connections lost", lost.get());
     if (serverRssBeforeKb >= 0) {
-      long now = ProcessMemory.rssKb(serverPid);
       long openNow = open.get();
-      if (now >= 0) {
-        out.put(level + "server RSS growth KB", now - serverRssBeforeKb);
-        if (openNow > 0)
-          out.put(
-              level + "server KB per connection",
-              Math.round((now - serverRssBeforeKb) / (double) openNow));
+      long now;
+      try {
+        now = ProcessMemory.rssKb(serverPid);
+      } catch (IllegalStateException gone) {
+        // said in so many words: no growth or per-connection figure from a server that ended
+        out.put(level + "server memory unknown: pid " + serverPid + " gone", 1L);
+        return out;
       }
+      out.put(level + "server RSS growth KB", now - serverRssBeforeKb);
+      if (openNow > 0)
+        out.put(
+            level + "server KB per connection",
+            Math.round((now - serverRssBeforeKb) / (double) openNow));
     }
     return out;
+  }
+
+  private static long rssBeforeKb(long serverPid) {
+    try {
+      return ProcessMemory.rssKb(serverPid);
+    } catch (IllegalStateException e) {
+      throw new IllegalArgumentException("-p server-pid=" + serverPid + ": " + e.getMessage(), e);
+    }
   }
 
   @Override

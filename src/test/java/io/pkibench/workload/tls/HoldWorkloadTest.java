@@ -16,7 +16,9 @@ import io.pkibench.workload.api.LiveCounts;
 import io.pkibench.workload.api.Paced;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -25,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -181,6 +184,47 @@ class HoldWorkloadTest {
               && out.containsKey("4 held: server RSS growth KB"),
           out.toString());
       assertTrue(out.get("4 held: handshakes/s in the ramp") > 0, out.toString());
+    }
+  }
+
+  @Test
+  void hold_serverGoneBeforeTheEnd_memorySaidUnknownNoFigure() throws Exception {
+    // -p server-pid names a python3 child that ends once read: its memory at the end is unknown,
+    // said so, never a growth or per-connection figure computed from a -1
+    Process sleeper =
+        new ProcessBuilder("python3", "-c", "import sys; print('up', flush=True); sys.stdin.read()")
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
+    try (TlsEchoServer server = server(TlsEchoServer.Limits.DEFAULT)) {
+      assertEquals(
+          "up",
+          new BufferedReader(new InputStreamReader(sleeper.getInputStream())).readLine(),
+          "python3 is needed on PATH");
+      try (Workload w =
+          fixture.workload(
+              new HoldWorkload.Factory(),
+              Map.of(
+                  "target",
+                  server.baseUrl(),
+                  "server-pid",
+                  Long.toString(sleeper.pid()),
+                  "handshake-rate",
+                  "1000"))) {
+        runWhenDue((Paced) w.newOperation(0));
+        sleeper.getOutputStream().close();
+        assertTrue(sleeper.waitFor(20, TimeUnit.SECONDS), "the child ends once its stdin closes");
+        Map<String, Long> out = ((CountedOutcomes) w).outcomes();
+        assertEquals(
+            1L,
+            out.get("1 held: server memory unknown: pid " + sleeper.pid() + " gone"),
+            out.toString());
+        assertTrue(
+            out.keySet().stream()
+                .noneMatch(k -> k.contains("RSS growth") || k.contains("per connection")),
+            out.toString());
+      }
+    } finally {
+      sleeper.destroyForcibly();
     }
   }
 
