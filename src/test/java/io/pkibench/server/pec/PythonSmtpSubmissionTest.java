@@ -87,23 +87,19 @@ class PythonSmtpSubmissionTest {
             InstantSource.system(),
             ZoneId.of("Europe/Rome"));
     var config =
-        new PecServer.Config(
-            "pec1.test",
-            "127.0.0.1",
-            0,
-            Map.of(),
-            1,
-            dir.resolve("spool"),
-            dir.resolve("mail"),
-            1 << 20,
-            10,
-            20,
-            Duration.ofSeconds(30),
-            PecServer.TEST_USERS,
-            Duration.ofDays(1),
-            PecServer.COMMAND_DEADLINE,
-            PecServer.TRANSACTION_DEADLINE,
-            PecServer.MAX_CONNECTIONS_PER_ADDRESS);
+        PecServer.Config.builder("pec1.test", dir.resolve("spool"), dir.resolve("mail"))
+            .bind("127.0.0.1")
+            .port(0)
+            .workers(1)
+            .users(PecServer.TEST_USERS)
+            .relayDeadline(Duration.ofDays(1))
+            .limits(
+                SmtpLimits.DEFAULTS
+                    .withMaxMessageBytes(1 << 20)
+                    .withMaxRecipients(10)
+                    .withMaxConnections(20)
+                    .withIdleTimeout(Duration.ofSeconds(30)))
+            .build();
     List<String> log = new ArrayList<>();
     PecServer server =
         new PecServer(
