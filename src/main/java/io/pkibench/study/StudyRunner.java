@@ -379,14 +379,13 @@ public final class StudyRunner {
           r ->
               r.withWorkload(
                   index,
-                  new WorkloadResult(
-                      w.name(),
-                      w.params(),
-                      w.keys(),
-                      cpu,
-                      List.of(),
-                      e.getMessage(),
-                      new WorkloadResult.Step(step.label(), WorkloadResult.Step.MEASURE))));
+                  WorkloadResult.builder(w.name())
+                      .params(w.params())
+                      .keys(w.keys())
+                      .cpuMeter(cpu)
+                      .failure(e.getMessage())
+                      .step(new WorkloadResult.Step(step.label(), WorkloadResult.Step.MEASURE))
+                      .build()));
       notMeasured(file, record, e.getMessage());
       return;
     }
@@ -458,19 +457,20 @@ public final class StudyRunner {
     int cores = services.serviceCores();
     WorkloadResult one = merged.workloads().get(0);
     WorkloadResult recounted =
-        new WorkloadResult(
-            one.name(),
-            one.params(),
-            one.keys(),
-            one.cpuMeter(),
-            one.levels().stream()
-                .map(
-                    l ->
-                        LevelResult.of(
-                            l.concurrency(), null, l.iterations(), l.cpu().meter(), cores))
-                .toList(),
-            one.failure(),
-            new WorkloadResult.Step(step.label(), WorkloadResult.Step.MEASURE));
+        WorkloadResult.builder(one.name())
+            .params(one.params())
+            .keys(one.keys())
+            .cpuMeter(one.cpuMeter())
+            .levels(
+                one.levels().stream()
+                    .map(
+                        l ->
+                            LevelResult.of(
+                                l.concurrency(), null, l.iterations(), l.cpu().meter(), cores))
+                    .toList())
+            .failure(one.failure())
+            .step(new WorkloadResult.Step(step.label(), WorkloadResult.Step.MEASURE))
+            .build();
     int index = file.current().workloads().size();
     file.update(r -> r.withWorkload(index, recounted));
     return Optional.of(index);
