@@ -43,7 +43,7 @@ final class StudyPix extends StudySubcommand {
       paramLabel = "C:S[,C:S...]",
       description =
           "only the SPI signature, once per split of the cores: C for the client, S for the two key-server nodes together, each split's nodes"
-              + " restarted on their cores; then the ratio from which one more core on either side stops paying (gains under 10%, its"
+              + " restarted on their cores; then the ratio from which one more core on either side stops paying (gains under 10%%, its"
               + " spread added). Every split must fit this machine's cores, e.g. on 8: 1:1,2:1,1:2,2:2,1:3,2:3,2:4,3:4,2:5")
   String coreRatioSweep;
 
