@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.pki.TestPki;
 import io.pkibench.testing.Commands;
 import io.pkibench.testing.TestKeys;
 import java.math.BigInteger;
@@ -301,8 +302,7 @@ class BouncyCastleJsseTest {
         0);
     Path rootPem =
         java.nio.file.Files.writeString(
-            dir.resolve("root.pem"),
-            io.pkibench.pki.TestPki.pem(List.of(fixture.pki.certificate("root-ca"))));
+            dir.resolve("root.pem"), TestPki.pem(List.of(fixture.pki.certificate("root-ca"))));
     // the test PKI's RSA TLS server, which Go can verify (it has no ML-DSA certificates)
     SigningKey tls = new SoftwareKeySource(() -> fixture.pki, ProviderChoice.JDK).key("tls-server");
     Identity server =

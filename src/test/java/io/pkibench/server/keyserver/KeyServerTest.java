@@ -1,5 +1,6 @@
 package io.pkibench.server.keyserver;
 
+import static io.pkibench.keyserver.protocol.v2.KeyServerGrpc.newStub;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -488,7 +489,8 @@ class KeyServerTest {
     var answers = new java.util.concurrent.ConcurrentHashMap<Long, SignResult>();
     var ended = new java.util.concurrent.CompletableFuture<io.grpc.Status>();
     var requests =
-        io.pkibench.keyserver.protocol.v2.KeyServerGrpc.newStub(channel)
+        // v2's stub, statically imported: its class shares its name with v1's KeyServerGrpc
+        newStub(channel)
             .withDeadlineAfter(30, java.util.concurrent.TimeUnit.SECONDS)
             .signStream(
                 new io.grpc.stub.StreamObserver<>() {
@@ -588,7 +590,7 @@ class KeyServerTest {
       var messages = java.util.Collections.synchronizedList(new ArrayList<SignResults>());
       var ended = new java.util.concurrent.CompletableFuture<io.grpc.Status>();
       var requests =
-          io.pkibench.keyserver.protocol.v2.KeyServerGrpc.newStub(channel)
+          newStub(channel)
               .withDeadlineAfter(60, java.util.concurrent.TimeUnit.SECONDS)
               .signStream(
                   new io.grpc.stub.StreamObserver<>() {

@@ -3,10 +3,13 @@ package io.pkibench.workload.tls;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pkibench.cli.CliContext;
+import io.pkibench.cli.Main;
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.keys.remote.NodeAddress;
 import io.pkibench.keys.remote.RemoteKeySource;
+import io.pkibench.results.RunResultJson;
 import io.pkibench.server.keyserver.KeyGrants;
 import io.pkibench.server.keyserver.KeyServer;
 import io.pkibench.server.keyserver.KeyService;
@@ -403,8 +406,8 @@ class ClientIdentityTest {
     java.io.StringWriter out = new java.io.StringWriter(), err = new java.io.StringWriter();
     java.util.function.BiFunction<Map<String, String>, String[], Integer> cli =
         (env, args) ->
-            io.pkibench.cli.Main.execute(
-                new io.pkibench.cli.CliContext(
+            Main.execute(
+                new CliContext(
                     new java.io.PrintWriter(out, true),
                     new java.io.PrintWriter(err, true),
                     env,
@@ -452,7 +455,7 @@ class ClientIdentityTest {
               Map.of("PATH", System.getenv("PATH"), "CLIENT_P12_PASSWORD", password),
               args.apply("CLIENT_P12_PASSWORD")),
           err.toString());
-      var result = io.pkibench.results.RunResultJson.read(dir.resolve("env.json"));
+      var result = RunResultJson.read(dir.resolve("env.json"));
       var counts = result.workloads().get(0).levels().get(0).counts();
       assertTrue(
           counts.succeeded() > 0 && counts.failed() == 0,

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pkibench.keys.PemKeys;
 import java.math.BigInteger;
 import java.security.KeyFactory;
 import java.security.KeyPair;
@@ -56,9 +57,7 @@ class ClientKeyMatchTest {
     assertEquals("EC", certificate.getPublicKey().getAlgorithm());
 
     assertEquals(
-        "EC",
-        io.pkibench.keys.PemKeys.jdkForm(readByBc).getAlgorithm(),
-        "a PEM key comes out in the JDK's form");
+        "EC", PemKeys.jdkForm(readByBc).getAlgorithm(), "a PEM key comes out in the JDK's form");
     assertNull(ClientTlsParams.mismatch(readByBc, certificate), "the same key, whoever read it");
     assertNull(ClientTlsParams.mismatch(pair.getPrivate(), certificate));
     String other = ClientTlsParams.mismatch(generator.generateKeyPair().getPrivate(), certificate);

@@ -13,6 +13,7 @@ import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
+import io.pkibench.workload.api.WorkloadFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -73,11 +74,7 @@ class RefusedClientCertificatesTest {
   }
 
   static Workload workload(
-      io.pkibench.workload.api.WorkloadFactory factory,
-      String target,
-      String engine,
-      String certificate,
-      String... more)
+      WorkloadFactory factory, String target, String engine, String certificate, String... more)
       throws Exception {
     Map<String, String> given =
         new HashMap<>(
