@@ -5,8 +5,6 @@ import io.pkibench.formats.apispec.ApiSpec;
 import io.pkibench.formats.apispec.SpecReader;
 import io.pkibench.formats.apispec.SpecSecrets;
 import io.pkibench.keys.PemKeys;
-import io.pkibench.keys.PemPairs;
-import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.keys.TlsContexts;
 import io.pkibench.workload.api.Operation;
@@ -15,6 +13,7 @@ import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
+import io.pkibench.workload.tls.ClientTlsParams;
 import io.pkibench.workload.tls.WorkerClients;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -26,7 +25,6 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.MessageDigest;
-import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -190,7 +188,17 @@ public final class ApiWorkload implements Workload {
               "",
               "PEM file: the client certificate (chain) to present, with -p client-key"),
           ParamSpec.free(
-              CLIENT_KEY, "", "PEM file: the client certificate's unencrypted private key"),
+              CLIENT_KEY,
+              "",
+              "the client's private key: an unencrypted PEM file, or a PKCS#12 file (.p12/.pfx) with -p client-key-password-file or -env"),
+          ParamSpec.free(
+              ClientTlsParams.CLIENT_KEY_PASSWORD_FILE,
+              "",
+              "file whose first line is the PKCS#12 password (never given on the command line)"),
+          ParamSpec.free(
+              ClientTlsParams.CLIENT_KEY_PASSWORD_ENV,
+              "",
+              "name of the environment variable holding the PKCS#12 password (the name, never the password)"),
           ParamSpec.free(
               WorkerClients.IDENTITIES,
               "",
@@ -247,7 +255,9 @@ public final class ApiWorkload implements Workload {
             "-p client-cert and -p client-key go together: give the certificate and its private key");
       else if (!params.get(CLIENT_CERT).isBlank()) {
         try {
-          clientIdentity(params);
+          // the checks before a run see no environment: a PKCS#12 password from it is read at the
+          // run
+          ClientTlsParams.fileIdentity(params, null);
         } catch (IllegalArgumentException e) {
           problems.add(e.getMessage());
         }
@@ -364,7 +374,7 @@ public final class ApiWorkload implements Workload {
               spec,
               secrets,
               base,
-              https ? tls(params, trust) : null,
+              https ? tls(params, trust, context.env()) : null,
               Duration.ofSeconds(Integer.parseInt(params.get(TIMEOUT))),
               keys,
               csrs);
@@ -373,12 +383,12 @@ public final class ApiWorkload implements Workload {
       return w;
     }
 
-    private static SSLContext tls(Params params, TrustManager[] trust)
+    private static SSLContext tls(Params params, TrustManager[] trust, Map<String, String> env)
         throws GeneralSecurityException {
       KeyManager[] identity =
           params.get(CLIENT_CERT).isBlank()
               ? null
-              : TlsContexts.keyManagers(clientIdentity(params));
+              : TlsContexts.keyManagers(ClientTlsParams.fileIdentity(params, env));
       SSLContext context = SSLContext.getInstance("TLS");
       context.init(identity, trust, null);
       return context;
@@ -400,46 +410,6 @@ public final class ApiWorkload implements Workload {
         trust.init(store);
       }
       return trust.getTrustManagers();
-    }
-
-    /**
-     * {@code -p client-cert} with {@code -p client-key}, refused unless the key is the
-     * certificate's.
-     */
-    private static SigningKey clientIdentity(Params params) {
-      String certFile = params.get(CLIENT_CERT), keyFile = params.get(CLIENT_KEY);
-      List<X509Certificate> chain;
-      PrivateKey key;
-      try {
-        chain = PemKeys.certificates(Files.readAllBytes(Path.of(certFile)));
-      } catch (IOException | IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            "-p client-cert=" + certFile + ": give a readable PEM file of the client certificate");
-      }
-      try {
-        key = PemKeys.privateKey(Files.readAllBytes(Path.of(keyFile)));
-      } catch (IOException | IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            "-p client-key=" + keyFile + ": give a readable unencrypted PEM private key");
-      }
-      String mismatch = PemPairs.mismatch(key, chain.get(0));
-      if (mismatch != null)
-        throw new IllegalArgumentException(
-            "-p client-key=" + keyFile + ": " + mismatch + " of -p client-cert=" + certFile);
-      try {
-        return new SigningKey(
-            "client-cert",
-            key,
-            chain,
-            ProviderChoice.JDK.providerFor("Signature", PemPairs.signatureFor(key)));
-      } catch (GeneralSecurityException e) {
-        throw new IllegalArgumentException(
-            "-p client-key="
-                + keyFile
-                + ": the JDK cannot sign with a "
-                + key.getAlgorithm()
-                + " key");
-      }
     }
   }
 }

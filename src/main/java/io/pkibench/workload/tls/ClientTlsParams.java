@@ -35,14 +35,14 @@ import java.util.Map;
  * client-key-password-file} or the environment variable {@code client-key-password-env} names:
  * never on the command line).
  */
-final class ClientTlsParams {
+public final class ClientTlsParams {
   static final String TRUST = "trust";
   static final String GROUPS = "groups";
   static final String CLIENT = "client";
   static final String CLIENT_CERT = "client-cert";
   static final String CLIENT_KEY = "client-key";
-  static final String CLIENT_KEY_PASSWORD_FILE = "client-key-password-file";
-  static final String CLIENT_KEY_PASSWORD_ENV = "client-key-password-env";
+  public static final String CLIENT_KEY_PASSWORD_FILE = "client-key-password-file";
+  public static final String CLIENT_KEY_PASSWORD_ENV = "client-key-password-env";
 
   private ClientTlsParams() {}
 
@@ -272,7 +272,7 @@ final class ClientTlsParams {
    * certificate's; null when {@code env} is (the checks before a run, which see no environment) and
    * the PKCS#12 password is to come from it: the certificate is read, the key waits for the run.
    */
-  static SigningKey fileIdentity(Params p, Map<String, String> env) {
+  public static SigningKey fileIdentity(Params p, Map<String, String> env) {
     String certFile = p.get(CLIENT_CERT), keyFile = p.get(CLIENT_KEY);
     List<X509Certificate> chain =
         certificates(
