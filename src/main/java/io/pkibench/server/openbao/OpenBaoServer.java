@@ -158,7 +158,9 @@ public final class OpenBaoServer implements ReferenceServer {
       Files.writeString(node.resolve("bao.hcl"), hcl(i, node, tlsDir));
       startNode(i);
     }
-    try (OpenBaoClient open = new OpenBaoClient(urls, null, tls, Duration.ofSeconds(10))) {
+    // sys/init bootstraps raft and writes the keyring with fsyncs: seconds on a quiet machine, more
+    // than ten on a loaded one (a CI run timed out there)
+    try (OpenBaoClient open = new OpenBaoClient(urls, null, tls, Duration.ofSeconds(90))) {
       awaitHealth(open, 0, Set.of(501), Duration.ofSeconds(30));
       Map<String, Object> init = new LinkedHashMap<>();
       init.put("secret_shares", 1);
@@ -407,7 +409,9 @@ public final class OpenBaoServer implements ReferenceServer {
   /** Starts node {@code i} again on its storage and unseals it; it rejoins as a standby. */
   public void restart(int i) throws Exception {
     startNode(i);
-    try (OpenBaoClient open = new OpenBaoClient(urls, null, tls, Duration.ofSeconds(10))) {
+    // sys/init bootstraps raft and writes the keyring with fsyncs: seconds on a quiet machine, more
+    // than ten on a loaded one (a CI run timed out there)
+    try (OpenBaoClient open = new OpenBaoClient(urls, null, tls, Duration.ofSeconds(90))) {
       awaitHealth(open, i, Set.of(503, 429, 200, 473), Duration.ofSeconds(30));
       unsealUntilJoined(open, i);
     }
