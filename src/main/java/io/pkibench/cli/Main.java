@@ -1,6 +1,7 @@
 package io.pkibench.cli;
 
 import java.io.PrintWriter;
+import java.util.OptionalInt;
 import picocli.CommandLine;
 
 /**
@@ -9,9 +10,11 @@ import picocli.CommandLine;
 public final class Main {
   private Main() {}
 
-  public static void main(String[] args) {
+  public static void main(String[] args) throws Exception {
     namedMailStreams();
-    System.exit(execute(CliContext.system(), args));
+    OptionalInt relaunched = P11KitLaunch.runWithServerAddress(args, System.getenv(), System.err);
+    System.exit(
+        relaunched.isPresent() ? relaunched.getAsInt() : execute(CliContext.system(), args));
   }
 
   /**

@@ -88,7 +88,7 @@ final class PkiCommand implements Runnable {
                 ctx.env(),
                 KeySources.PIN_ENV,
                 "the PKCS#11 PIN");
-        Pkcs11KeySource token = new Pkcs11KeySource(ctx.resolve(pkcs11), pin);
+        Pkcs11KeySource token = new Pkcs11KeySource(ctx.resolve(pkcs11), pin, ctx.env());
         pin.wipe();
         try {
           int imported = token.importFrom(testPki, ctx.err()::println);

@@ -1,6 +1,7 @@
 package io.pkibench.keys.catalog;
 
 import io.pkibench.keys.KeySource;
+import io.pkibench.keys.P11KitAddress;
 import io.pkibench.keys.PemPairs;
 import io.pkibench.keys.Pkcs11KeySource;
 import io.pkibench.keys.ProviderChoice;
@@ -27,7 +28,8 @@ import java.util.function.Supplier;
 
 /**
  * Opens the key source a {@code --keys} value names: {@code software[:accp|jdk|bc]}, {@code
- * pkcs11:CONFIG}, {@code remote:HOST:PORT[=WEIGHT],…} or {@code openbao:URL[,URL…],key=NAME,…}.
+ * pkcs11:CONFIG[,remote=unix:path=SOCKET]}, {@code remote:HOST:PORT[=WEIGHT],…} or {@code
+ * openbao:URL[,URL…],key=NAME,…}.
  */
 public final class KeySources {
   public static final String PIN_ENV = "PKIBENCH_PKCS11_PIN";
@@ -50,7 +52,10 @@ public final class KeySources {
               || s.startsWith("remote:")
               || s.startsWith(OpenBaoKeySpec.PREFIX);
       String last = specs.isEmpty() ? "" : specs.get(specs.size() - 1);
-      if (!startsSource && (last.startsWith("remote:") || last.startsWith(OpenBaoKeySpec.PREFIX))) {
+      if (!startsSource
+          && (last.startsWith("remote:")
+              || last.startsWith(OpenBaoKeySpec.PREFIX)
+              || (last.startsWith("pkcs11:") && s.startsWith(P11KIT_REMOTE)))) {
         specs.set(specs.size() - 1, specs.get(specs.size() - 1) + "," + s);
       } else {
         specs.add(s);
@@ -67,6 +72,55 @@ public final class KeySources {
   static final String IDENTITIES = "identities=";
 
   static final String PER_WORKER = "per-worker";
+
+  /**
+   * The item of a {@code pkcs11:} spec naming the p11-kit server its config's p11-kit-client.so
+   * reaches ({@code pkcs11:CONFIG,remote=unix:path=SOCKET}).
+   */
+  static final String P11KIT_REMOTE = "remote=";
+
+  /** The config file of a {@code pkcs11:} spec. */
+  private static Path pkcs11Config(String spec) {
+    return Path.of(spec.substring("pkcs11:".length()).split(",", 2)[0]);
+  }
+
+  /** The {@code remote=} address of a {@code pkcs11:} spec, or null; a bad one throws. */
+  private static P11KitAddress pkcs11Remote(String spec) {
+    String[] items = spec.substring("pkcs11:".length()).split(",");
+    P11KitAddress remote = null;
+    for (int i = 1; i < items.length; i++) {
+      String item = items[i].strip();
+      if (!item.startsWith(P11KIT_REMOTE)) {
+        throw new IllegalArgumentException(
+            "--keys "
+                + spec
+                + ": '"
+                + item
+                + "' is not an item of pkcs11:; give pkcs11:CONFIG or"
+                + " pkcs11:CONFIG,remote=unix:path=SOCKET");
+      }
+      remote = P11KitAddress.parse(item.substring(P11KIT_REMOTE.length()), "--keys " + spec);
+    }
+    return remote;
+  }
+
+  /**
+   * The p11-kit server addresses the {@code pkcs11:…,remote=} items of a {@code --keys} value name
+   * (empty for any other value, or one that does not parse: the command reports that itself).
+   */
+  public static List<P11KitAddress> p11KitServers(String keys) {
+    List<P11KitAddress> servers = new ArrayList<>();
+    for (String spec : split(keys)) {
+      if (!spec.startsWith("pkcs11:")) continue;
+      try {
+        P11KitAddress remote = pkcs11Remote(spec);
+        if (remote != null && !servers.contains(remote)) servers.add(remote);
+      } catch (IllegalArgumentException e) {
+        // reported by the command's own checks, with every other problem
+      }
+    }
+    return servers;
+  }
 
   /** The node list of a {@code remote:} spec, without its {@code identities=} item. */
   private static String nodesOf(String spec) {
@@ -142,7 +196,14 @@ public final class KeySources {
         return e.getMessage();
       }
     }
-    if (spec.startsWith("pkcs11:") && spec.length() > "pkcs11:".length()) return null;
+    if (spec.startsWith("pkcs11:") && !pkcs11Config(spec).toString().isEmpty()) {
+      try {
+        pkcs11Remote(spec);
+        return null;
+      } catch (IllegalArgumentException e) {
+        return e.getMessage();
+      }
+    }
     if (spec.startsWith(OpenBaoKeySpec.PREFIX)) {
       try {
         OpenBaoKeySpec.parse(spec);
@@ -173,7 +234,7 @@ public final class KeySources {
     }
     return "--keys "
         + spec
-        + ": unknown key source; use software, software:accp|jdk|bc, pkcs11:CONFIG, remote:HOST:PORT[=WEIGHT],… or openbao:URL[,URL…][,key=NAME]";
+        + ": unknown key source; use software, software:accp|jdk|bc, pkcs11:CONFIG[,remote=unix:path=SOCKET], remote:HOST:PORT[=WEIGHT],… or openbao:URL[,URL…][,key=NAME]";
   }
 
   /**
@@ -256,9 +317,27 @@ public final class KeySources {
     if (spec.startsWith("software:")) {
       return new SoftwareKeySource(pki, ProviderChoice.parse(spec.substring("software:".length())));
     }
+    P11KitAddress remote = pkcs11Remote(spec);
+    String inEnv = env.get(P11KitAddress.ENV);
+    if (remote != null && !remote.toString().equals(inEnv)) {
+      // The pkibench command starts its JVM again with the address (cli.P11KitLaunch); a JVM
+      // started otherwise cannot set its own environment before the module reads it.
+      throw new GeneralSecurityException(
+          "--keys "
+              + spec
+              + ": p11-kit-client.so reads its server's address from "
+              + P11KitAddress.ENV
+              + " when the JVM loads it, and this JVM was started with "
+              + (inEnv == null ? "none" : inEnv)
+              + "; run it through the pkibench command, which starts its JVM with the address,"
+              + " or start the JVM with "
+              + P11KitAddress.ENV
+              + "="
+              + remote);
+    }
     Secret pin = Secret.from(pinFile, env, PIN_ENV, "the PKCS#11 PIN");
     try {
-      return new Pkcs11KeySource(Path.of(spec.substring("pkcs11:".length())), pin);
+      return new Pkcs11KeySource(pkcs11Config(spec), pin, env);
     } finally {
       pin.wipe();
     }
