@@ -154,17 +154,21 @@ public final class TransitKeySource implements KeySource {
   }
 
   /**
-   * Asks transit to sign {@code input}: a digest made with {@code digestName} (RSA PKCS#1 v1.5,
-   * ECDSA in ASN.1), or, with none, the message (Ed25519).
+   * Asks transit to sign {@code input}: a digest made with {@code digestName} (RSA PKCS#1 v1.5 or,
+   * with {@code pss}, PSS; ECDSA in ASN.1), or, with none, the message (Ed25519).
    */
-  byte[] sign(TransitKey key, String digestName, byte[] input) throws SignatureException {
+  byte[] sign(TransitKey key, String digestName, boolean pss, byte[] input)
+      throws SignatureException {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("input", Transit.base64(input));
     String path = spec.mount() + "/sign/" + key.name();
     if (digestName != null) {
       path += "/" + Transit.hashName(digestName);
       body.put("prehashed", true);
-      if (key instanceof TransitKey.Rsa) body.put("signature_algorithm", "pkcs1v15");
+      if (key instanceof TransitKey.Rsa) body.put("signature_algorithm", pss ? "pss" : "pkcs1v15");
+      // transit's PSS salt is as long as it fits ("auto") unless told: "hash" is the digest's
+      // length, what SHA256withRSA/PSS verifiers (BouncyCastle, RFC 4055's defaults) expect.
+      if (pss) body.put("salt_length", "hash");
     }
     try {
       return Transit.valueBytes(client.post(path, body).path("data").path("signature").asText());

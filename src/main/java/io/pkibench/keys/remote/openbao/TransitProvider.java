@@ -6,9 +6,10 @@ import java.util.Map;
 
 /**
  * The JCA provider of the {@code openbao:} key source: {@code Signature} over {@link TransitKey}
- * handles, each a call to transit's sign. Its services declare {@code SupportedKeyClasses}, so
- * where code asks the installed providers without naming one (JSSE), only this one takes a transit
- * key.
+ * handles, each a call to transit's sign: RSA PKCS#1 v1.5 and PSS ({@code SHA256withRSA/PSS}, also
+ * named {@code SHA256withRSAandMGF1} as BouncyCastle names it), ECDSA and Ed25519. Its services
+ * declare {@code SupportedKeyClasses}, so where code asks the installed providers without naming
+ * one (JSSE), only this one takes a transit key.
  */
 public final class TransitProvider extends Provider {
   public static final String NAME = "pkibench-openbao";
@@ -19,6 +20,7 @@ public final class TransitProvider extends Provider {
     for (String digest : List.of("SHA-256", "SHA-384", "SHA-512")) {
       String prefix = digest.replace("-", "");
       putService(new SignatureService(this, prefix + "withRSA", digest, keyClasses));
+      putService(new SignatureService(this, prefix + "withRSA/PSS", digest, keyClasses));
       putService(new SignatureService(this, prefix + "withECDSA", digest, keyClasses));
     }
     putService(new SignatureService(this, "Ed25519", null, keyClasses));
@@ -33,7 +35,9 @@ public final class TransitProvider extends Provider {
           "Signature",
           name,
           TransitSignature.class.getName(),
-          name.equals("Ed25519") ? List.of("EdDSA") : List.of(),
+          name.equals("Ed25519")
+              ? List.of("EdDSA")
+              : name.endsWith("/PSS") ? List.of(name.replace("/PSS", "andMGF1")) : List.of(),
           attrs);
       this.digest = digest;
     }

@@ -1,6 +1,7 @@
 package io.pkibench.keys.remote.openbao;
 
 import java.io.ByteArrayOutputStream;
+import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
 import java.security.InvalidParameterException;
 import java.security.MessageDigest;
@@ -10,12 +11,15 @@ import java.security.PublicKey;
 import java.security.Signature;
 import java.security.SignatureException;
 import java.security.SignatureSpi;
+import java.security.spec.MGF1ParameterSpec;
+import java.security.spec.PSSParameterSpec;
 
 /**
- * {@code Signature} over a {@link TransitKey}: RSASSA-PKCS1-v1_5 and ECDSA hash here and ask
- * transit to sign the digest ({@code prehashed}), a few dozen bytes whatever the message; Ed25519
- * sends the message, as the scheme asks. Verification needs no private key and runs locally through
- * the installed providers.
+ * {@code Signature} over a {@link TransitKey}: RSASSA-PKCS1-v1_5, RSASSA-PSS and ECDSA hash here
+ * and ask transit to sign the digest ({@code prehashed}), a few dozen bytes whatever the message;
+ * Ed25519 sends the message, as the scheme asks. PSS is {@code SHA256withRSA/PSS} as BouncyCastle
+ * and RFC 4055's defaults have it: MGF1 with the same digest, a salt as long as the digest.
+ * Verification needs no private key and runs locally through the installed providers.
  */
 public final class TransitSignature extends SignatureSpi {
   private final String jcaName;
@@ -38,7 +42,7 @@ public final class TransitSignature extends SignatureSpi {
               + TransitProvider.NAME
               + " provider signs only with keys of an openbao: key source");
     boolean fits =
-        jcaName.endsWith("withRSA")
+        jcaName.contains("withRSA")
             ? transit instanceof TransitKey.Rsa
             : jcaName.endsWith("withECDSA")
                 ? transit instanceof TransitKey.Ec
@@ -57,10 +61,15 @@ public final class TransitSignature extends SignatureSpi {
   @Override
   protected void engineInitVerify(PublicKey publicKey) throws InvalidKeyException {
     try {
-      verifier = Signature.getInstance(jcaName);
+      if (isPss()) {
+        verifier = Signature.getInstance("RSASSA-PSS");
+        verifier.setParameter(pssParameters(digestName));
+      } else {
+        verifier = Signature.getInstance(jcaName);
+      }
       verifier.initVerify(publicKey);
       key = null;
-    } catch (NoSuchAlgorithmException e) {
+    } catch (NoSuchAlgorithmException | InvalidAlgorithmParameterException e) {
       throw new InvalidKeyException("no installed provider verifies " + jcaName, e);
     }
   }
@@ -88,7 +97,27 @@ public final class TransitSignature extends SignatureSpi {
       input = data.toByteArray();
       data.reset();
     }
-    return key.source().sign(key, digestName, input);
+    return key.source().sign(key, digestName, isPss(), input);
+  }
+
+  private boolean isPss() {
+    return jcaName.endsWith("/PSS");
+  }
+
+  /** MGF1 with the message's digest and a salt of the digest's length, trailer 1. */
+  static PSSParameterSpec pssParameters(String digestName) {
+    int saltBytes =
+        switch (digestName) {
+          case "SHA-256" -> 32;
+          case "SHA-384" -> 48;
+          default -> 64;
+        };
+    return new PSSParameterSpec(
+        digestName,
+        "MGF1",
+        new MGF1ParameterSpec(digestName),
+        saltBytes,
+        PSSParameterSpec.TRAILER_FIELD_BC);
   }
 
   @Override

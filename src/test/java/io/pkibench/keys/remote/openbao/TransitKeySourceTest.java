@@ -96,6 +96,40 @@ class TransitKeySourceTest {
     }
   }
 
+  /**
+   * RSA-PSS through transit ({@code signature_algorithm=pss}, the salt as long as the digest):
+   * BouncyCastle's SHA256withRSA/PSS verifies it with the certificate's key (a salt of another
+   * length would not), the provider verifies it locally, a flipped byte verifies nowhere.
+   */
+  @Test
+  void signRsaPss_verifiesWithBouncyCastleAndTheCertificate_andNotWhenFlipped() throws Exception {
+    byte[] message = "signed with PSS by OpenBao transit".getBytes(StandardCharsets.UTF_8);
+    try (KeySource source =
+        open("openbao:" + server.baseUrl() + ",token-file=" + server.tokenFile())) {
+      SigningKey key = source.key("signer-rsa2048-1");
+      var publicKey = keys.pki.certificate("signer-rsa2048-1").getPublicKey();
+      for (String alg : List.of("SHA256withRSA/PSS", "SHA384withRSAandMGF1")) {
+        Signature signer = Signature.getInstance(alg, key.provider());
+        assertEquals(TransitProvider.NAME, signer.getProvider().getName());
+        signer.initSign(key.privateKey());
+        signer.update(message);
+        byte[] signature = signer.sign();
+        Signature bc = Signature.getInstance(alg, new BouncyCastleProvider());
+        bc.initVerify(publicKey);
+        bc.update(message);
+        assertTrue(bc.verify(signature), alg + " verifies with BouncyCastle");
+        Signature local = Signature.getInstance(alg, key.provider());
+        local.initVerify(publicKey);
+        local.update(message);
+        assertTrue(local.verify(signature), alg + " verifies through the provider");
+        signature[signature.length / 2] ^= 1;
+        bc.initVerify(publicKey);
+        bc.update(message);
+        assertFalse(bc.verify(signature), alg + ": a flipped byte must not verify");
+      }
+    }
+  }
+
   @Test
   void signWorkload_onOpenBaoKeys_everyOperationVerifies() throws Exception {
     try (KeySource source =
