@@ -184,6 +184,8 @@ class P11KitRemoteTest {
       assertEquals(expectedExit, p.exitValue(), out);
       return out;
     } finally {
+      // the JVM the pkibench command starts again with the address, too, should the child hang
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
       p.destroyForcibly();
     }
   }
