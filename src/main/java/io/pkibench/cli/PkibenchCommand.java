@@ -1,6 +1,7 @@
 package io.pkibench.cli;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -24,7 +25,9 @@ import picocli.CommandLine.Spec;
       PecCommand.class,
       ServeCommand.class,
       SeriesCommand.class,
-      TlsAttemptCommand.class
+      TlsAttemptCommand.class,
+      CompletionCommand.class,
+      HelpCommand.class
     },
     footer = {
       "",
