@@ -3,7 +3,6 @@ package io.pkibench.cli;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 @Command(
@@ -43,10 +42,9 @@ public final class PkibenchCommand implements Runnable {
     this.context = context;
   }
 
+  /** Bare {@code pkibench}: what {@code --help} shows, every command with its summary. */
   @Override
   public void run() {
-    throw new ParameterException(
-        spec.commandLine(),
-        "name a command: run, report, compare, list or pki (pkibench --help shows them)");
+    spec.commandLine().usage(context.out());
   }
 }
