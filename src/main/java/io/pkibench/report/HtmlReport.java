@@ -347,6 +347,7 @@ public final class HtmlReport {
               false,
               HtmlReport::number,
               HtmlReport::number);
+      if (!open) throughput.wholeNumbersX();
       throughput.add(
           new SvgChart.Series(
               "measured",
@@ -399,11 +400,13 @@ public final class HtmlReport {
                 log,
                 HtmlReport::number,
                 HumanUnits::nanos);
+        if (!open) latency.wholeNumbersX();
         latency.add(percentileSeries("p50", levels, 50));
         latency.add(percentileSeries("p90", levels, 90));
         latency.add(percentileSeries("p99", levels, 99));
         latency.add(percentileSeries("p99.9", levels, 99.9));
-        latency.add(percentileSeries("max", levels, 100));
+        // max is one operation's worst: on a linear axis it flattens every percentile against zero
+        if (log) latency.add(percentileSeries("max", levels, 100));
         if (open) {
           latency.add(
               new SvgChart.Series(
@@ -439,14 +442,15 @@ public final class HtmlReport {
 
       SvgChart iterations =
           new SvgChart(
-              "iterations-" + n,
-              label + ": throughput per iteration (open = warm-up)",
-              "iteration",
-              "ops/s",
-              false,
-              false,
-              HtmlReport::number,
-              HtmlReport::number);
+                  "iterations-" + n,
+                  label + ": throughput per iteration (open = warm-up)",
+                  "iteration",
+                  "ops/s",
+                  false,
+                  false,
+                  HtmlReport::number,
+                  HtmlReport::number)
+              .wholeNumbersX();
       for (LevelResult l : levels) {
         List<SvgChart.Point> points = new ArrayList<>();
         int k = 0;

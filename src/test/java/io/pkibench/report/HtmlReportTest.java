@@ -104,6 +104,39 @@ class HtmlReportTest {
   }
 
   /** No URL but the SVG namespace's (a name, never fetched): the report must open offline. */
+  @Test
+  void render_latencyOnALinearAxis_withoutMax_whichFlattensTheRest() {
+    RunResult r = fixture();
+    String html = HtmlReport.render(r, Analysis.of(r, Analysis.Options.DEFAULT));
+    assertFalse(chart(html, "latency-1").contains("data-series=\"max\""), "linear: no max");
+    assertTrue(chart(html, "latency-1").contains("data-series=\"p99.9\""), "linear: p99.9");
+    assertTrue(chart(html, "latency-log-1").contains("data-series=\"max\""), "log: max");
+  }
+
+  @Test
+  void render_concurrencyAxis_hasWholeNumberTicksOnly() {
+    RunResult r =
+        ResultFixtures.closedRun(
+            "sign",
+            new int[] {1, 2},
+            new double[][] {{100, 101, 99}, {190, 191, 189}},
+            new long[] {1_000_000, 1_100_000});
+    String html = HtmlReport.render(r, Analysis.of(r, Analysis.Options.DEFAULT));
+    for (String id : List.of("throughput-1", "latency-1")) {
+      String svg = chart(html, id);
+      assertFalse(
+          svg.contains(">1.2<") || svg.contains(">1.5<"), id + ": a fractional worker tick");
+      assertTrue(svg.contains(">2<"), id + ": the tick at 2 workers");
+    }
+  }
+
+  /** The SVG of the chart with this id. */
+  private static String chart(String html, String id) {
+    int start = html.indexOf("id=\"" + id + "\"");
+    assertTrue(start >= 0, "chart " + id);
+    return html.substring(start, html.indexOf("</svg>", start));
+  }
+
   static void assertNoNetworkResource(String html) {
     String withoutNamespaces =
         html.replace("http://www.w3.org/2000/svg", "").replace("http://www.w3.org/1999/xlink", "");
