@@ -14,6 +14,7 @@ import io.pkibench.results.RunResultJson;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -128,6 +129,23 @@ class HtmlReportTest {
           svg.contains(">1.2<") || svg.contains(">1.5<"), id + ": a fractional worker tick");
       assertTrue(svg.contains(">2<"), id + ": the tick at 2 workers");
     }
+  }
+
+  @Test
+  void render_planAsATable_timesToTheSecond_cpuOfItsCores() throws Exception {
+    RunResult study = RunResultJson.read(Path.of("src/test/resources/runs/pix-smoke-1.json"));
+    String studyHtml = HtmlReport.render(study, Analysis.of(study, Analysis.Options.DEFAULT));
+    String environment = studyHtml.substring(studyHtml.indexOf("id=\"environment\""));
+    assertFalse(environment.contains("<pre>"), "the plan is a table, not a JSON dump");
+    assertTrue(environment.contains("<th class=\"l\">plan: study</th>"), environment);
+    RunResult r = fixture();
+    String html = HtmlReport.render(r, Analysis.of(r, Analysis.Options.DEFAULT));
+    assertTrue(
+        html.contains("CPU utilisation (of " + r.environment().cores() + " cores)"),
+        "says of what");
+    assertEquals(
+        "2026-11-22T03:00:01Z",
+        HtmlReport.toTheSecond(Instant.parse("2026-11-22T03:00:01.723860101Z")));
   }
 
   /** The SVG of the chart with this id. */
