@@ -22,6 +22,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "compare",
     mixinStandardHelpOptions = true,
+    header = "Compares a new run with a base run, each change beyond the noise or not (Welch's t).",
     description = {
       "Compares a new run with a base run per workload, level and metric by Welch's two-sample t on the",
       "measured iterations, printing each change's interval. A row is better or worse (beyond the noise), same (its",

@@ -20,6 +20,8 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "fit",
     mixinStandardHelpOptions = true,
+    header =
+        "Fits the Universal Scalability Law to a run's throughput and says how far to trust it.",
     description =
         "Fits the Universal Scalability Law to throughput over concurrency and says how far to trust it: σ, κ, λ and"
             + " the peak (N_max, X_max) with their intervals, predictions with the interval a measurement would fall in, the"

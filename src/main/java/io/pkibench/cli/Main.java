@@ -30,9 +30,17 @@ public final class Main {
 
   private static final String MAIL_STREAMS = "jakarta.mail.util.StreamProvider";
 
+  /**
+   * The command tree as every reader of its help sees it: the terminal, the man pages, the
+   * completion scripts and the reference in docs/.
+   */
+  static CommandLine commandLine(CliContext context) {
+    return HelpLayout.apply(new CommandLine(new PkibenchCommand(context)));
+  }
+
   /** Runs a command line against a context; tests call this in-process. */
   public static int execute(CliContext context, String... args) {
-    CommandLine cli = new CommandLine(new PkibenchCommand(context));
+    CommandLine cli = commandLine(context);
     cli.setOut(context.out());
     cli.setErr(context.err());
     cli.setCaseInsensitiveEnumValuesAllowed(true);

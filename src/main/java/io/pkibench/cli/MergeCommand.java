@@ -29,6 +29,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "merge",
     mixinStandardHelpOptions = true,
+    header = "Adds up the results of the agents of one split plan into one result.",
     description = {
       "Adds up the results of the agents of one split plan (run --segment I/N) into one result: per level and iteration,"
           + " counts, CPU and latency histograms summed (percentiles read from the summed histograms, never averaged); each agent's own"

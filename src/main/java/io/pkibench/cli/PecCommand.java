@@ -55,6 +55,7 @@ final class PecCommand implements Runnable {
   @Command(
       name = "send",
       mixinStandardHelpOptions = true,
+      header = "Submits PEC messages over SMTP as the original's mailer did.",
       description = {
         "Submit messages like the original's mailer: a short text and an attachment of --size bytes in all, each with a Message-ID",
         "of its own. Every message the provider acknowledged (250) is appended to --sent, what 'pec check' holds the mailboxes against."
@@ -264,6 +265,7 @@ final class PecCommand implements Runnable {
   @Command(
       name = "check",
       mixinStandardHelpOptions = true,
+      header = "Checks that every sent PEC message got exactly one of each receipt it is owed.",
       description = {
         "The reliability check: every message in --sent has exactly one acceptance receipt, its envelope in each recipient's",
         "mailbox, one taking-charge receipt per recipient provider and one delivery receipt per recipient. Lists losses and duplicates",

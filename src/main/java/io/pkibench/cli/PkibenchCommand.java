@@ -1,8 +1,8 @@
 package io.pkibench.cli;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 @Command(
@@ -24,7 +24,9 @@ import picocli.CommandLine.Spec;
       PecCommand.class,
       ServeCommand.class,
       SeriesCommand.class,
-      TlsAttemptCommand.class
+      TlsAttemptCommand.class,
+      CompletionCommand.class,
+      HelpCommand.class
     },
     footer = {
       "",
@@ -40,10 +42,9 @@ public final class PkibenchCommand implements Runnable {
     this.context = context;
   }
 
+  /** Bare {@code pkibench}: what {@code --help} shows, every command with its summary. */
   @Override
   public void run() {
-    throw new ParameterException(
-        spec.commandLine(),
-        "name a command: run, report, compare, list or pki (pkibench --help shows them)");
+    spec.commandLine().usage(context.out());
   }
 }

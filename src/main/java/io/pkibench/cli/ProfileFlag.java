@@ -20,7 +20,7 @@ import java.util.function.Consumer;
  */
 final class ProfileFlag {
   static final String DESCRIPTION =
-      "record the client with JDK Flight Recorder (and the services a study starts, or the --cpu pid:N JVM through jcmd);"
+      "record the client with JDK Flight Recorder (and the services a study starts, or the --cpu pid:N JVM through jcmd, which needs a JDK);"
           + " the HTML report gains 'where the CPU went' per workload: top frames and a flame graph per side; the .jfr files are kept beside the result";
 
   private ProfileFlag() {}

@@ -25,6 +25,8 @@ import picocli.CommandLine.ParameterException;
 @Command(
     name = "pack",
     mixinStandardHelpOptions = true,
+    header =
+        "Packs a file as an RSFN protocol 3 envelope, signed by the sender and encrypted for the recipient.",
     description = {
       "Packs a file as an RSFN protocol 3 envelope: (gzip) → SHA256withRSA by the sender → AES-256-GCM → key ‖ IV wrapped",
       "for the recipient (RSA PKCS#1 v1.5) → the 588-byte header ‖ ciphertext. Parties are test-PKI aliases or PEM files."

@@ -29,6 +29,8 @@ import picocli.CommandLine.ParameterException;
 @Command(
     name = "unpack",
     mixinStandardHelpOptions = true,
+    header =
+        "Unpacks and checks an RSFN protocol 3 envelope, printing its header or the refusal's C03 code.",
     description = {
       "Unpacks an RSFN protocol 3 envelope: checks every header field against the certificates, their validity and revocation,",
       "unwraps the key, decrypts, verifies the signature over the plaintext, and prints the header. A refusal prints the C03 code."

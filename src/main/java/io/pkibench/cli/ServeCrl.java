@@ -10,6 +10,8 @@ import picocli.CommandLine.Option;
 @Command(
     name = "crl",
     mixinStandardHelpOptions = true,
+    header =
+        "Serves the test PKI's CRLs and an OCSP responder per CA where its certificates point.",
     description = {
       "Serves the test PKI's revocation status where its certificates point: CRLs at /crl/CA.crl and an OCSP",
       "responder per CA at /ocsp/CA (RFC 6960, POST or GET), both from the same CRLs."

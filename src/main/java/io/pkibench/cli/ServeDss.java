@@ -14,6 +14,7 @@ import picocli.CommandLine.ParameterException;
 @Command(
     name = "dss",
     mixinStandardHelpOptions = true,
+    header = "EU DSS's own REST services for signing and validation, wired to the test PKI.",
     description = {
       "EU DSS's own REST services (dss-signature-rest, dss-validation-rest, dss-server-signing-rest) on CXF, wired to the test PKI:",
       "its root trusted, its CRLs, its TSA for the -T levels, its signer keys in the server-signing token. DSS handles every request:",

@@ -20,6 +20,8 @@ import picocli.CommandLine.ParameterException;
 @Command(
     name = "keyserver",
     mixinStandardHelpOptions = true,
+    header =
+        "A key-server node: signs and decrypts over gRPC with mutual TLS, its keys never leaving it.",
     description = {
       "A key-server node: gRPC over mutual TLS (contract pkibench.keyserver.v1, src/main/proto) that signs, RSA-decrypts",
       "and hands out certificate chains with the keys of --keys, which never leave it. Its identity is the test PKI's",

@@ -14,6 +14,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "nginx",
     mixinStandardHelpOptions = true,
+    header = "Runs Debian's nginx as the like-for-like peer of tlsecho's HTTP answers.",
     description = {
       "Debian's nginx as the like-for-like peer of tlsecho's HTTP answers: a configuration generated into --dir (loopback, the test",
       "PKI's tls-server-KEY certificate, the versions and OpenSSL ciphers given, static files /bytes/N for --sizes, POST /sink answered with",

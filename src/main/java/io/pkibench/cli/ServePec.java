@@ -28,6 +28,7 @@ import picocli.CommandLine.ParameterException;
 @Command(
     name = "pec",
     mixinStandardHelpOptions = true,
+    header = "A certified e-mail (PEC) provider over SMTP, in the roles of RFC 6109.",
     description = {
       "A certified e-mail (PEC) provider over SMTP in the roles of RFC 6109: a user of --domain submits a message and gets",
       "a signed acceptance receipt while the signed transport envelope goes to the recipient's provider (--peer); mail",

@@ -21,6 +21,7 @@ import picocli.CommandLine.ParameterException;
 @Command(
     name = "signer",
     mixinStandardHelpOptions = true,
+    header = "The two-phase signing service (CAdES, PAdES, XAdES, login, time-stamp) over HTTPS.",
     description = {
       "The two-phase signing service over HTTPS (test PKI's tls-server certificate):",
       "/api/signatures/{cades|cades-t|pades|pades-t|xades}/start and /{token}/finish, /api/auth/start and /{token}/finish, /api/timestamp."

@@ -13,6 +13,8 @@ import picocli.CommandLine.Option;
 @Command(
     name = "tlsecho",
     mixinStandardHelpOptions = true,
+    header =
+        "Netperf-style request/response, connect and stream transactions over TLS and plain TCP.",
     description = {
       "Netperf-style transactions over TLS and plain TCP (RR: request/response on a kept connection; ACRR:",
       "connect, full handshake, request, response, close; Stream: 16 KB sends acknowledged in bulk). TLS on --port, plain",

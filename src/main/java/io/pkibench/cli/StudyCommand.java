@@ -11,7 +11,7 @@ import picocli.CommandLine.Spec;
     name = "study",
     mixinStandardHelpOptions = true,
     description =
-        "Reruns a published capacity study on this machine (STUDIES.md) into one result file, with its own table and report.",
+        "Reruns a published capacity study on this machine (docs/studies.md) into one result file, with its own table and report.",
     subcommands = {
       StudyRestPki.class,
       StudyPix.class,

@@ -15,6 +15,8 @@ import picocli.CommandLine.Option;
 @Command(
     name = "pec",
     mixinStandardHelpOptions = true,
+    header =
+        "Study 4: PEC certified e-mail: signing and verification paths, two providers over SMTP, a reliability check.",
     description = {
       "Study 4: PEC certified e-mail (OpenPEC). The signing path (acceptance receipt + transport envelope) and the verification path",
       "(envelope verified + taking-charge and delivery receipts) in this JVM at 1 to 16 workers; then two providers (serve pec, each its own",

@@ -13,6 +13,8 @@ import picocli.CommandLine.Option;
 @Command(
     name = "pix",
     mixinStandardHelpOptions = true,
+    header =
+        "Study 2: the PIX SPI's mutual-TLS handshake and ISO 20022 message signature, keys on two key-server nodes.",
     description = {
       "Study 2: the PIX SPI's mTLS 1.2 handshake (two SSLEngines in memory) and ISO 20022 SPI message signature, the client's",
       "key on two key-server nodes (50/50, each its own JVM), swept over concurrency as the original's JMH runs (5 series, each in a",

@@ -7,8 +7,10 @@ import picocli.CommandLine.Command;
 @Command(
     name = "pqc",
     mixinStandardHelpOptions = true,
+    header =
+        "Study 6: what post-quantum cryptography costs per CPU-second beside RSA, ECDSA and X25519, and in TLS 1.3.",
     description = {
-      "What the move to post-quantum cryptography costs (issue 29): ML-DSA, SLH-DSA and ML-KEM keygen, sign, verify,",
+      "What the move to post-quantum cryptography costs: ML-DSA, SLH-DSA and ML-KEM keygen, sign, verify,",
       "encapsulate and decapsulate per CPU-second beside RSA, ECDSA, Ed25519 and X25519, through each provider that has them; TLS 1.3",
       "handshakes per server CPU-second and bytes each way, x25519 against the hybrid X25519MLKEM768 (BoringSSL); and, as a check,",
       "the cores each study's bound operation needs for a target rate today and after the migration."

@@ -15,6 +15,8 @@ import picocli.CommandLine.Option;
 @Command(
     name = "restpki",
     mixinStandardHelpOptions = true,
+    header =
+        "Study 1: sizes a two-phase signing service by transaction type against the service's CPU.",
     description = {
       "Study 1: a two-phase signing service sized by transaction type (authentication, CAdES, CAdES-T, PAdES, PAdES-T, timestamp),",
       "each run alone at the thread count a probe finds drives the service's CPU to ~90%% or stops gaining; the service's CPU measured by pid."

@@ -7,6 +7,8 @@ import picocli.CommandLine.Command;
 @Command(
     name = "rsfn",
     mixinStandardHelpOptions = true,
+    header =
+        "Study 3: RSFN protocol 3 packing and unpacking by two key-server nodes, 1 to 512 calls pending.",
     description = {
       "Study 3: RSFN security protocol 3 packaging and unpackaging of 1 KiB, done by two key-server nodes (50/50, each its own JVM)",
       "for a client keeping 1 to 512 calls pending on virtual threads. Each level: restart both nodes, one run discarded, five kept.",

@@ -11,6 +11,8 @@ import picocli.CommandLine.ParameterException;
 @Command(
     name = "ssl",
     mixinStandardHelpOptions = true,
+    header =
+        "Study 5: TLS transactions per server CPU-second by transaction type and cipher suite, beside plain TCP.",
     description = {
       "Study 5: TLS transactions per server CPU-second by transaction type (RR 128 B, ACRR 8 KB, Stream 16 KB) and cipher suite,",
       "normalised to plain TCP (IBM i 6.1, tables 5.6 and 5.7). Each server its own JVM, its CPU by pid; the original's suites (RC4, AES-CBC,",

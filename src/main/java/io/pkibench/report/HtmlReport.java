@@ -1,5 +1,6 @@
 package io.pkibench.report;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.pkibench.analysis.Analysis;
 import io.pkibench.analysis.Steadiness;
 import io.pkibench.analysis.TrimmedNumber;
@@ -16,10 +17,14 @@ import io.pkibench.results.WorkloadResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -81,7 +86,7 @@ public final class HtmlReport {
         .append("</h1>\n<p class=\"muted\">")
         .append(Html.esc(result.environment().commandLine()))
         .append(" · started ")
-        .append(result.environment().startedAt())
+        .append(toTheSecond(result.environment().startedAt()))
         .append(" · status <b>")
         .append(Html.esc(result.status().toString()))
         .append("</b></p>\n");
@@ -170,8 +175,9 @@ public final class HtmlReport {
       h.append("<h3>")
           .append(Html.esc(StudyTables.label(w, analysis.workloads().get(i).label())))
           .append("</h3>\n<table><tr><th class=\"l\">level</th><th>ops/s</th><th>±99.9%</th>")
-          .append(
-              "<th>p50</th><th>p99</th><th>p99.9</th><th>CPU utilisation</th><th>ops per CPU-second</th><th>efficiency</th></tr>\n");
+          .append("<th>p50</th><th>p99</th><th>p99.9</th><th>CPU utilisation (of ")
+          .append(result.environment().cores())
+          .append(" cores)</th><th>ops per CPU-second</th><th>efficiency</th></tr>\n");
       List<Double> efficiency = analysis.workloads().get(i).verdict().efficiency();
       List<LevelResult> sorted =
           w.levels().stream().sorted(Comparator.comparingDouble(LevelResult::load)).toList();
@@ -295,10 +301,44 @@ public final class HtmlReport {
         String.format(Locale.ROOT, "%.1f GiB", env.memoryBytes() / (1024.0 * 1024 * 1024)));
     row(h, "providers", String.join(", ", env.providers()));
     row(h, "command line", env.commandLine());
-    row(h, "started", String.valueOf(env.startedAt()));
-    h.append("</table>\n<pre>")
-        .append(Html.esc(RunResultJson.mapper().valueToTree(result.plan()).toPrettyString()))
-        .append("</pre>\n</section>\n");
+    row(h, "started", toTheSecond(env.startedAt()));
+    JsonNode plan = RunResultJson.mapper().valueToTree(result.plan());
+    Map<String, String> rows = new LinkedHashMap<>();
+    flatten("", plan, rows);
+    for (Map.Entry<String, String> planRow : rows.entrySet())
+      row(h, "plan: " + planRow.getKey(), planRow.getValue());
+    h.append("</table>\n</section>\n");
+  }
+
+  /** A time as people read it: to the second, in UTC. */
+  static String toTheSecond(Instant time) {
+    return time == null ? "" : time.truncatedTo(ChronoUnit.SECONDS).toString();
+  }
+
+  /**
+   * The plan's fields as rows, named by their path (load.model, workloads[1].params.alg); a list of
+   * plain values on one row; empty fields left out.
+   */
+  private static void flatten(String path, JsonNode node, Map<String, String> rows) {
+    if (node == null || node.isNull() || node.isMissingNode()) return;
+    if (node.isObject()) {
+      for (Map.Entry<String, JsonNode> field : node.properties())
+        flatten(
+            path.isEmpty() ? field.getKey() : path + "." + field.getKey(), field.getValue(), rows);
+    } else if (node.isArray()) {
+      boolean plain = true;
+      for (JsonNode item : node) plain &= item.isValueNode();
+      if (plain) {
+        List<String> values = new ArrayList<>();
+        for (JsonNode item : node) values.add(item.asText());
+        if (!values.isEmpty()) rows.put(path, String.join(", ", values));
+      } else {
+        for (int k = 0; k < node.size(); k++)
+          flatten(path + "[" + (k + 1) + "]", node.get(k), rows);
+      }
+    } else {
+      rows.put(path, node.asText());
+    }
   }
 
   /** Writes the report to {@code target}, creating its directory. */
@@ -347,6 +387,7 @@ public final class HtmlReport {
               false,
               HtmlReport::number,
               HtmlReport::number);
+      if (!open) throughput.wholeNumbersX();
       throughput.add(
           new SvgChart.Series(
               "measured",
@@ -399,11 +440,13 @@ public final class HtmlReport {
                 log,
                 HtmlReport::number,
                 HumanUnits::nanos);
+        if (!open) latency.wholeNumbersX();
         latency.add(percentileSeries("p50", levels, 50));
         latency.add(percentileSeries("p90", levels, 90));
         latency.add(percentileSeries("p99", levels, 99));
         latency.add(percentileSeries("p99.9", levels, 99.9));
-        latency.add(percentileSeries("max", levels, 100));
+        // max is one operation's worst: on a linear axis it flattens every percentile against zero
+        if (log) latency.add(percentileSeries("max", levels, 100));
         if (open) {
           latency.add(
               new SvgChart.Series(
@@ -439,14 +482,15 @@ public final class HtmlReport {
 
       SvgChart iterations =
           new SvgChart(
-              "iterations-" + n,
-              label + ": throughput per iteration (open = warm-up)",
-              "iteration",
-              "ops/s",
-              false,
-              false,
-              HtmlReport::number,
-              HtmlReport::number);
+                  "iterations-" + n,
+                  label + ": throughput per iteration (open = warm-up)",
+                  "iteration",
+                  "ops/s",
+                  false,
+                  false,
+                  HtmlReport::number,
+                  HtmlReport::number)
+              .wholeNumbersX();
       for (LevelResult l : levels) {
         List<SvgChart.Point> points = new ArrayList<>();
         int k = 0;

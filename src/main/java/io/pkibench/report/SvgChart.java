@@ -69,6 +69,17 @@ public final class SvgChart implements Chart {
     this.yFormat = yFormat;
   }
 
+  private boolean wholeNumbersX;
+
+  /**
+   * The x axis counts things (workers, iterations): ticks on whole numbers only, never "1.2
+   * workers".
+   */
+  public SvgChart wholeNumbersX() {
+    wholeNumbersX = true;
+    return this;
+  }
+
   public SvgChart add(Series s) {
     if (!s.points().isEmpty()) series.add(s);
     return this;
@@ -92,7 +103,7 @@ public final class SvgChart implements Chart {
   public String render() {
     double[] xr = range(true), yr = range(false);
     if (!logY) yr[0] = 0; // throughput and latency read best from zero, and are never below it
-    List<Double> xTicks = logX ? logTicks(xr) : linearTicks(xr);
+    List<Double> xTicks = logX ? logTicks(xr) : linearTicks(xr, wholeNumbersX);
     List<Double> yTicks = logY ? logTicks(yr) : linearTicks(yr);
     xr =
         new double[] {
@@ -298,6 +309,11 @@ public final class SvgChart implements Chart {
 
   /** 1, 2 or 5 × 10ⁿ steps, about six of them, covering the range. */
   static List<Double> linearTicks(double[] r) {
+    return linearTicks(r, false);
+  }
+
+  /** As above; with {@code whole}, a step of at least 1. */
+  static List<Double> linearTicks(double[] r, boolean whole) {
     double span = r[1] - r[0];
     double raw = span / 6;
     double magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
@@ -308,6 +324,7 @@ public final class SvgChart implements Chart {
         break;
       }
     }
+    if (whole && step < 1) step = 1;
     List<Double> ticks = new ArrayList<>();
     double first = Math.floor(r[0] / step) * step;
     // Counted, not accumulated: where the step is below the values' precision (a damaged result's

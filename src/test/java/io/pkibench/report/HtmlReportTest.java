@@ -14,6 +14,7 @@ import io.pkibench.results.RunResultJson;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -104,6 +105,56 @@ class HtmlReportTest {
   }
 
   /** No URL but the SVG namespace's (a name, never fetched): the report must open offline. */
+  @Test
+  void render_latencyOnALinearAxis_withoutMax_whichFlattensTheRest() {
+    RunResult r = fixture();
+    String html = HtmlReport.render(r, Analysis.of(r, Analysis.Options.DEFAULT));
+    assertFalse(chart(html, "latency-1").contains("data-series=\"max\""), "linear: no max");
+    assertTrue(chart(html, "latency-1").contains("data-series=\"p99.9\""), "linear: p99.9");
+    assertTrue(chart(html, "latency-log-1").contains("data-series=\"max\""), "log: max");
+  }
+
+  @Test
+  void render_concurrencyAxis_hasWholeNumberTicksOnly() {
+    RunResult r =
+        ResultFixtures.closedRun(
+            "sign",
+            new int[] {1, 2},
+            new double[][] {{100, 101, 99}, {190, 191, 189}},
+            new long[] {1_000_000, 1_100_000});
+    String html = HtmlReport.render(r, Analysis.of(r, Analysis.Options.DEFAULT));
+    for (String id : List.of("throughput-1", "latency-1")) {
+      String svg = chart(html, id);
+      assertFalse(
+          svg.contains(">1.2<") || svg.contains(">1.5<"), id + ": a fractional worker tick");
+      assertTrue(svg.contains(">2<"), id + ": the tick at 2 workers");
+    }
+  }
+
+  @Test
+  void render_planAsATable_timesToTheSecond_cpuOfItsCores() throws Exception {
+    RunResult study = RunResultJson.read(Path.of("src/test/resources/runs/pix-smoke-1.json"));
+    String studyHtml = HtmlReport.render(study, Analysis.of(study, Analysis.Options.DEFAULT));
+    String environment = studyHtml.substring(studyHtml.indexOf("id=\"environment\""));
+    assertFalse(environment.contains("<pre>"), "the plan is a table, not a JSON dump");
+    assertTrue(environment.contains("<th class=\"l\">plan: study</th>"), environment);
+    RunResult r = fixture();
+    String html = HtmlReport.render(r, Analysis.of(r, Analysis.Options.DEFAULT));
+    assertTrue(
+        html.contains("CPU utilisation (of " + r.environment().cores() + " cores)"),
+        "says of what");
+    assertEquals(
+        "2026-11-22T03:00:01Z",
+        HtmlReport.toTheSecond(Instant.parse("2026-11-22T03:00:01.723860101Z")));
+  }
+
+  /** The SVG of the chart with this id. */
+  private static String chart(String html, String id) {
+    int start = html.indexOf("id=\"" + id + "\"");
+    assertTrue(start >= 0, "chart " + id);
+    return html.substring(start, html.indexOf("</svg>", start));
+  }
+
   static void assertNoNetworkResource(String html) {
     String withoutNamespaces =
         html.replace("http://www.w3.org/2000/svg", "").replace("http://www.w3.org/1999/xlink", "");
