@@ -102,7 +102,9 @@ public final class StudyRunner {
 
   /** {@code plan} checking one answer in {@code --verify-sample}'s N, when it checks answers. */
   private Plan sampled(Plan plan) {
-    return plan.verify() && options.verifySample() > 1
+    // A step that samples of its own (its checks would weigh on the CPU it measures) keeps its
+    // sample when --verify-sample asks for more checks.
+    return plan.verify() && options.verifySample() > plan.verifySample()
         ? plan.toBuilder().verifySample(options.verifySample()).build()
         : plan;
   }
