@@ -231,6 +231,14 @@ final class RunCommand implements Callable<Integer> {
   boolean verify;
 
   @Option(
+      names = "--verify-sample",
+      paramLabel = "N",
+      description =
+          "with --verify, check one answer in N (default: every one), where checking each would load the client;"
+              + " the result counts the checked ones as verified")
+  int verifySample;
+
+  @Option(
       names = "--cpu",
       defaultValue = "jvm",
       paramLabel = "METER",
@@ -521,6 +529,7 @@ final class RunCommand implements Callable<Integer> {
               .series(series)
               .threads(virtualThreads ? ThreadKind.VIRTUAL : ThreadKind.PLATFORM)
               .verify(verify)
+              .verifySample(verifySample)
               .cpu(cpu)
               .build();
       problems.addAll(plan.problems());

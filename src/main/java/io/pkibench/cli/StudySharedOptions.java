@@ -44,6 +44,14 @@ final class StudySharedOptions {
   Path samples;
 
   @Option(
+      names = "--verify-sample",
+      paramLabel = "N",
+      description =
+          "check one of the measured service's answers in N (default: every one); the figures count only"
+              + " what was checked (the table's ok column is the verified count)")
+  Integer verifySample;
+
+  @Option(
       names = "--keys",
       defaultValue = "software",
       paramLabel = "SOURCE",

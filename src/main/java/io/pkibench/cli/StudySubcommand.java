@@ -89,6 +89,11 @@ abstract class StudySubcommand implements Callable<Integer> {
               ctx.resolve(shared.pinFile),
               "the PKCS#11 PIN on its first line"));
     }
+    if (shared.verifySample != null && shared.verifySample < 1)
+      problems.add(
+          "--verify-sample: "
+              + shared.verifySample
+              + " is below 1; give N to check one answer in N, e.g. --verify-sample 10 (default: every one)");
     if (shared.out != null)
       problems.addAll(FileFlags.writable("--out", shared.out, ctx.resolve(shared.out)));
     if (shared.html != null)
@@ -160,7 +165,8 @@ abstract class StudySubcommand implements Callable<Integer> {
                     : ProfileFlag.serviceJava(ForkedSeries.thisJvm(), profiler),
                 opener,
                 () -> pki,
-                grace),
+                grace,
+                shared.verifySample == null ? 0 : shared.verifySample),
             shared.agents == null
                 ? null
                 : new StudyAgents(

@@ -11,7 +11,8 @@ import org.HdrHistogram.Histogram;
  * the actual start, null in closed loop), {@code lateStarts} (more than 1 ms after their scheduled
  * time) and {@code missedStarts} (scheduled within the iteration but never started: the workers
  * were busy). A mix's {@code members} split the iteration's operations by member (empty for any
- * other workload).
+ * other workload). {@code verified}: of the succeeded, those whose answer was checked; null when
+ * the operations do not check answers.
  */
 public record IterationOutcome(
     int series,
@@ -27,7 +28,41 @@ public record IterationOutcome(
     long lateStarts,
     long missedStarts,
     Map<String, Long> errors,
-    List<MemberOutcome> members) {
+    List<MemberOutcome> members,
+    Long verified) {
+
+  public IterationOutcome(
+      int series,
+      int index,
+      boolean warmup,
+      long durationNanos,
+      long started,
+      long succeeded,
+      long failed,
+      long cpuNanos,
+      Histogram latency,
+      Histogram uncorrected,
+      long lateStarts,
+      long missedStarts,
+      Map<String, Long> errors,
+      List<MemberOutcome> members) {
+    this(
+        series,
+        index,
+        warmup,
+        durationNanos,
+        started,
+        succeeded,
+        failed,
+        cpuNanos,
+        latency,
+        uncorrected,
+        lateStarts,
+        missedStarts,
+        errors,
+        members,
+        null);
+  }
 
   public IterationOutcome(
       int series,
@@ -75,7 +110,8 @@ public record IterationOutcome(
         lateStarts,
         missedStarts,
         errors,
-        newMembers);
+        newMembers,
+        verified);
   }
 
   public IterationOutcome {

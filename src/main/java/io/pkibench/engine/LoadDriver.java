@@ -281,10 +281,12 @@ public final class LoadDriver {
       Histogram iteration) {
     Map<String, Long> errors = new HashMap<>();
     long started = 0, succeeded = 0, failed = 0, late = 0;
+    Long verified = null; // null: no worker's operation checks answers, so none was checked
     for (Worker w : workers) {
       started += w.started;
       succeeded += w.succeeded;
       failed += w.failed;
+      if (w.checksAnswers()) verified = (verified == null ? 0 : verified) + w.verified;
       late += w.lateStarts;
       w.errors.drainInto(errors);
     }
@@ -313,7 +315,9 @@ public final class LoadDriver {
         uncorrected,
         late,
         missed,
-        errors);
+        errors,
+        List.of(),
+        verified);
   }
 
   /** Slots of a ramping timetable due within {@code length}: those scheduled before its end. */

@@ -4,6 +4,7 @@ import io.pkibench.keys.CallingWorker;
 import io.pkibench.measure.LatencyHistograms;
 import io.pkibench.plan.LevelLoad;
 import io.pkibench.plan.Stages;
+import io.pkibench.workload.api.CheckedOperation;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Paced;
 import io.pkibench.workload.api.Workload;
@@ -26,6 +27,9 @@ abstract class WorkerCounters extends WorkerPadBefore {
   long succeeded;
   long failed;
 
+  /** Of the succeeded, those whose answer was checked (a {@link CheckedOperation} said so). */
+  long verified;
+
   /** Closed loop on stages: running operations now, not parked. */
   boolean active;
 }
@@ -43,6 +47,7 @@ final class Worker extends WorkerPadAfter implements Runnable {
   private static final VarHandle STARTED;
   private static final VarHandle SUCCEEDED;
   private static final VarHandle FAILED;
+  private static final VarHandle VERIFIED;
   private static final VarHandle ACTIVE;
 
   static {
@@ -51,6 +56,7 @@ final class Worker extends WorkerPadAfter implements Runnable {
       STARTED = lookup.findVarHandle(WorkerCounters.class, "started", long.class);
       SUCCEEDED = lookup.findVarHandle(WorkerCounters.class, "succeeded", long.class);
       FAILED = lookup.findVarHandle(WorkerCounters.class, "failed", long.class);
+      VERIFIED = lookup.findVarHandle(WorkerCounters.class, "verified", long.class);
       ACTIVE = lookup.findVarHandle(WorkerCounters.class, "active", boolean.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
@@ -75,6 +81,12 @@ final class Worker extends WorkerPadAfter implements Runnable {
    * drawn.
    */
   private MixOperation mix;
+
+  /**
+   * Set when the operation checks answers ({@code --verify} on a workload that counts its checks):
+   * null otherwise, so that a run without checks takes the plain path.
+   */
+  private CheckedOperation checked;
 
   Worker(int id, Workload workload, Gates gates, CountDownLatch ready) {
     this.id = id;
@@ -167,6 +179,7 @@ final class Worker extends WorkerPadAfter implements Runnable {
       // it
       operation = workload.newOperation(id);
       mix = operation instanceof MixOperation m ? m : null;
+      checked = operation instanceof CheckedOperation c ? c : null;
     } catch (Throwable t) {
       setupFailure = t;
       operation = null;
@@ -207,11 +220,11 @@ final class Worker extends WorkerPadAfter implements Runnable {
     while (true) {
       STARTED.setOpaque(this, started + 1);
       try {
-        operation.execute();
+        boolean verifiedOne = executeOnce(operation);
         // The end of one operation is the start of the next: one clock reading per operation,
         // and the loop's own cost is charged to the operation that follows it.
         long end = System.nanoTime();
-        recordSuccess(end - start);
+        recordSuccess(end - start, verifiedOne);
         start = end;
       } catch (VirtualMachineError fatal) {
         throw fatal;
@@ -241,8 +254,8 @@ final class Worker extends WorkerPadAfter implements Runnable {
       STARTED.setOpaque(this, started + 1);
       try {
         long from = due - gates.startNanos > 0 ? due : gates.startNanos;
-        operation.execute();
-        recordSuccess(System.nanoTime() - from);
+        boolean verifiedOne = executeOnce(operation);
+        recordSuccess(System.nanoTime() - from, verifiedOne);
       } catch (VirtualMachineError fatal) {
         throw fatal;
       } catch (Throwable failure) {
@@ -285,10 +298,10 @@ final class Worker extends WorkerPadAfter implements Runnable {
       STARTED.setOpaque(this, started + 1);
       if (mix != null) mix.arrival(planSlot);
       try {
-        operation.execute();
+        boolean verifiedOne = executeOnce(operation);
         long end = System.nanoTime();
         uncorrected.recordValue(Math.min(end - now, LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
-        recordSuccess(end - scheduled);
+        recordSuccess(end - scheduled, verifiedOne);
       } catch (VirtualMachineError fatal) {
         throw fatal;
       } catch (Throwable failure) {
@@ -343,8 +356,8 @@ final class Worker extends WorkerPadAfter implements Runnable {
         }
         STARTED.setOpaque(this, started + 1);
         try {
-          operation.execute();
-          recordSuccess(System.nanoTime() - from);
+          boolean verifiedOne = executeOnce(operation);
+          recordSuccess(System.nanoTime() - from, verifiedOne);
         } catch (VirtualMachineError fatal) {
           throw fatal;
         } catch (Throwable failure) {
@@ -359,13 +372,31 @@ final class Worker extends WorkerPadAfter implements Runnable {
   /**
    * One operation done, by every loop alike: its latency (capped at what the histograms track) into
    * the iteration's histogram and its mix member's, then the count, last, so that a count the
-   * controller reads has its latency recorded.
+   * controller reads has its latency recorded ({@code verifiedOne}: its answer was checked).
    */
-  private void recordSuccess(long latencyNanos) {
+  private void recordSuccess(long latencyNanos, boolean verifiedOne) {
     long latency = Math.min(latencyNanos, LatencyHistograms.HIGHEST_TRACKABLE_NANOS);
     recorder.recordValue(latency);
     if (mix != null) mix.succeeded(latency);
+    if (verifiedOne) VERIFIED.setOpaque(this, verified + 1);
     SUCCEEDED.setOpaque(this, succeeded + 1);
+  }
+
+  /**
+   * Runs one operation; true when it checked its answer. Without checks, the plain call: no more on
+   * the path than before.
+   */
+  private boolean executeOnce(Operation operation) throws Exception {
+    if (checked == null) {
+      operation.execute();
+      return false;
+    }
+    return checked.executeChecked();
+  }
+
+  /** Whether this worker's operation checks answers: its level's count of them is kept. */
+  boolean checksAnswers() {
+    return checked != null;
   }
 
   /**
@@ -411,5 +442,6 @@ final class Worker extends WorkerPadAfter implements Runnable {
     started = 0;
     succeeded = 0;
     failed = 0;
+    verified = 0;
   }
 }

@@ -1,12 +1,14 @@
 package io.pkibench.plan;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * What to run, validated and immutable: each workload, at each level of the load model, {@code
  * series} times, each series being {@code warmup} discarded iterations then {@code measure} kept
- * ones.
+ * ones. {@code verifySample}: under {@code verify}, one answer in that many is checked ({@code
+ * --verify-sample N}); 0 or 1: every one (0, the default, is left out of the plan as written).
  */
 public record Plan(
     List<WorkloadSpec> workloads,
@@ -16,10 +18,29 @@ public record Plan(
     int series,
     ThreadKind threads,
     boolean verify,
-    String cpu) {
+    String cpu,
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) int verifySample) {
 
   public Plan {
     workloads = List.copyOf(workloads);
+  }
+
+  /** Checking every answer under {@code verify}. */
+  public Plan(
+      List<WorkloadSpec> workloads,
+      LoadModel load,
+      Iterations warmup,
+      Iterations measure,
+      int series,
+      ThreadKind threads,
+      boolean verify,
+      String cpu) {
+    this(workloads, load, warmup, measure, series, threads, verify, cpu, 0);
+  }
+
+  /** One answer in how many each worker checks under {@code verify} (1: every one). */
+  public int verifyEvery() {
+    return Math.max(1, verifySample);
   }
 
   /**
@@ -39,6 +60,7 @@ public record Plan(
         .series(series)
         .threads(threads)
         .verify(verify)
+        .verifySample(verifySample)
         .cpu(cpu);
   }
 
@@ -54,6 +76,7 @@ public record Plan(
     private int series = 1;
     private ThreadKind threads = ThreadKind.PLATFORM;
     private boolean verify;
+    private int verifySample;
     private String cpu = "jvm";
 
     private Builder(List<WorkloadSpec> workloads) {
@@ -97,6 +120,14 @@ public record Plan(
     }
 
     /**
+     * Under {@code verify}, check one answer in {@code n} ({@code --verify-sample}; 0: every one).
+     */
+    public Builder verifySample(int n) {
+      this.verifySample = n;
+      return this;
+    }
+
+    /**
      * Whose CPU is counted: {@code jvm}, {@code host}, {@code services}, {@code client}, {@code
      * pid:N}...
      */
@@ -108,7 +139,7 @@ public record Plan(
     public Plan build() {
       if (load == null || warmup == null || measure == null)
         throw new IllegalStateException("a plan needs its load, warm-up and measured iterations");
-      return new Plan(workloads, load, warmup, measure, series, threads, verify, cpu);
+      return new Plan(workloads, load, warmup, measure, series, threads, verify, cpu, verifySample);
     }
   }
 
@@ -197,6 +228,13 @@ public record Plan(
           "--warmup/--measure: iterations shorter than 100ms measure mostly noise; use 1s or more");
     }
     if (series < 1) problems.add("--series: run at least one series");
+    if (verifySample < 0)
+      problems.add(
+          "--verify-sample: "
+              + verifySample
+              + " is below 1; give N to check one answer in N, e.g. --verify-sample 10 (default: every one)");
+    else if (verifySample > 1 && !verify)
+      problems.add("--verify-sample: checks are off; add --verify, or leave --verify-sample out");
     return problems;
   }
 

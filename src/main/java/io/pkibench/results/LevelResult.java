@@ -110,12 +110,14 @@ public record LevelResult(
     Histogram latency = LatencyHistograms.newHistogram();
     Histogram uncorrected = LatencyHistograms.newHistogram();
     long late = 0, missed = 0;
+    Long verified = null; // stays null unless an iteration checked answers
     Map<String, Long> errors = new TreeMap<>();
     for (int i = 0; i < measured.size(); i++) {
       IterationResult it = measured.get(i);
       started += it.started();
       succeeded += it.succeeded();
       failed += it.failed();
+      verified = Counts.sumVerified(verified, it.verified());
       durationNanos += it.durationNanos();
       cpuNanos += it.cpuNanos();
       rates[i] = it.opsPerSecond();
@@ -134,7 +136,7 @@ public record LevelResult(
                 targetRate, throughput.mean(), late, missed, LatencyNanos.of(uncorrected));
     return new LevelResult(
         concurrency,
-        new Counts(started, succeeded, failed),
+        new Counts(started, succeeded, failed, verified),
         throughput,
         LatencyNanos.of(latency),
         Cpu.of(cpuNanos, durationNanos, succeeded, cores, cpuMeter),

@@ -25,12 +25,14 @@ public record RunResult(
   /**
    * What this version writes: /2 adds optional fields only (a staged level's timeline, a mix's
    * members, a run's metrics export, an agent's segment, a merge's agents, a run's threshold
-   * verdicts), absent when unused; a file of /1 reads as one of /2 without them.
+   * verdicts), absent when unused; a file of /1 reads as one of /2 without them. /3 adds a level's
+   * and an iteration's {@code verified} (answers checked against what was sent, and passed), absent
+   * when nothing was checked: a file of /1 or /2 reads as one whose answers were not checked.
    */
-  public static final String SCHEMA = "pkibench.run/2";
+  public static final String SCHEMA = "pkibench.run/3";
 
   /** What this version reads: every schema whose files it reads back exactly. */
-  public static final List<String> READS = List.of("pkibench.run/1", SCHEMA);
+  public static final List<String> READS = List.of("pkibench.run/1", "pkibench.run/2", SCHEMA);
 
   public RunResult {
     workloads = List.copyOf(workloads);

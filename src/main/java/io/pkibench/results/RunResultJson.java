@@ -17,7 +17,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
-/** Writes {@code pkibench.run/2} result files; reads those and {@code pkibench.run/1} ones. */
+/**
+ * Writes {@code pkibench.run/3} result files; reads those and {@code pkibench.run/1} and {@code /2}
+ * ones.
+ */
 public final class RunResultJson {
   private static final ObjectMapper MAPPER =
       new ObjectMapper()
@@ -84,7 +87,9 @@ public final class RunResultJson {
               + " is not a pkibench result (schema "
               + schema
               + "); this version reads "
-              + String.join(" and ", RunResult.READS));
+              + String.join(", ", RunResult.READS.subList(0, RunResult.READS.size() - 1))
+              + " and "
+              + RunResult.READS.getLast());
     }
     List<String> problems = structuralProblems(tree);
     if (!problems.isEmpty()) {

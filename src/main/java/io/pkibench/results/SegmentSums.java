@@ -123,7 +123,7 @@ final class SegmentSums {
     IterationResult first = parts.get(0);
     long duration = 0, started = 0, succeeded = 0, failed = 0, cpu = 0;
     Map<String, Long> cpuByHost = new LinkedHashMap<>();
-    Long late = null, missed = null;
+    Long late = null, missed = null, verified = null;
     // Summed as they are decoded, one at a time: the agents' histograms are never all held at once.
     Histogram latency = LatencyHistograms.newHistogram();
     Histogram uncorrected = LatencyHistograms.newHistogram();
@@ -135,6 +135,7 @@ final class SegmentSums {
       started += it.started();
       succeeded += it.succeeded();
       failed += it.failed();
+      verified = Counts.sumVerified(verified, it.verified());
       latency.add(LatencyHistograms.fromBase64(it.histogram()));
       if (it.uncorrectedHistogram() != null)
         uncorrected.add(LatencyHistograms.fromBase64(it.uncorrectedHistogram()));
@@ -157,6 +158,8 @@ final class SegmentSums {
         LatencyHistograms.toBase64(latency),
         late,
         missed,
-        first.uncorrectedHistogram() == null ? null : LatencyHistograms.toBase64(uncorrected));
+        first.uncorrectedHistogram() == null ? null : LatencyHistograms.toBase64(uncorrected),
+        List.of(),
+        verified);
   }
 }

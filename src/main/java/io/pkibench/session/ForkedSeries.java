@@ -203,7 +203,8 @@ public final class ForkedSeries {
         var run =
             SeriesRunner.runHere(
                 factory,
-                new WorkloadContext(source, request.verify(), pki, clock, env),
+                new WorkloadContext(
+                    source, request.verify(), pki, clock, env, request.verifyEvery()),
                 params,
                 seriesSpec,
                 driver,

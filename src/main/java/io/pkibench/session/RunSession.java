@@ -264,7 +264,12 @@ public final class RunSession {
           if (asked.get(i).usesKeys()) source = keys.open(spec.keys());
           WorkloadContext context =
               new WorkloadContext(
-                  source, plan.verify(), options.pki(), options.clock(), options.env());
+                  source,
+                  plan.verify(),
+                  options.pki(),
+                  options.clock(),
+                  options.env(),
+                  plan.verifyEvery());
           String name = names.get(i);
           ServiceCheck.problem(
                   asked.get(i),
@@ -413,7 +418,13 @@ public final class RunSession {
           current = current.withWycheproof(TokenWycheproof.check(source, params, options.log()));
       }
       WorkloadContext context =
-          new WorkloadContext(source, plan.verify(), options.pki(), options.clock(), options.env());
+          new WorkloadContext(
+              source,
+              plan.verify(),
+              options.pki(),
+              options.clock(),
+              options.env(),
+              plan.verifyEvery());
       // A staged level is saved when its stages end: until then its seconds go to a journal beside
       // the result, so a kill keeps them.
       if (plan.load() instanceof LoadModel.Staged && forked == null) {
@@ -550,7 +561,8 @@ public final class RunSession {
         plan.threads(),
         plan.verify(),
         options.cpu().describe(),
-        options.hangGrace().toMillis());
+        options.hangGrace().toMillis(),
+        plan.verifyEvery());
   }
 
   /** The key source's account of its nodes, as the result file records it. */

@@ -65,6 +65,7 @@ final class SeriesRunner {
                         m.failed(),
                         ErrorCount.sorted(m.errors()),
                         LatencyHistograms.toBase64(m.latency())))
-            .toList());
+            .toList(),
+        o.verified());
   }
 }

@@ -70,7 +70,8 @@ public final class StudyRunner {
   /**
    * Where the result goes, the clock, progress and log lines, the environment and java command the
    * services are started with, how keys are opened, the test PKI, and how long a hung operation is
-   * waited for.
+   * waited for; {@code verifySample}: each step that checks answers checks one in that many ({@code
+   * --verify-sample}; 0: every one).
    */
   public record Options(
       Path resultFile,
@@ -81,7 +82,32 @@ public final class StudyRunner {
       List<String> javaCommand,
       RunSession.KeyOpener keys,
       Supplier<TestPki> pki,
-      Duration hangGrace) {}
+      Duration hangGrace,
+      int verifySample) {
+
+    /** Every answer checked. */
+    public Options(
+        Path resultFile,
+        InstantSource clock,
+        ProgressListener progress,
+        Consumer<String> log,
+        Map<String, String> env,
+        List<String> javaCommand,
+        RunSession.KeyOpener keys,
+        Supplier<TestPki> pki,
+        Duration hangGrace) {
+      this(resultFile, clock, progress, log, env, javaCommand, keys, pki, hangGrace, 0);
+    }
+  }
+
+  /** {@code plan} checking one answer in {@code --verify-sample}'s N, when it checks answers. */
+  private Plan sampled(Plan plan) {
+    // A step that samples of its own (its checks would weigh on the CPU it measures) keeps its
+    // sample when --verify-sample asks for more checks.
+    return plan.verify() && options.verifySample() > plan.verifySample()
+        ? plan.toBuilder().verifySample(options.verifySample()).build()
+        : plan;
+  }
 
   public StudyRunner(WorkloadCatalog catalog, Options options) {
     this(catalog, options, null);
@@ -298,7 +324,7 @@ public final class StudyRunner {
         return;
       }
     }
-    Plan plan = step.plan();
+    Plan plan = sampled(step.plan());
     if (segment != null) {
       // One agent of several: the level is the coordinator's, the same for every agent; probing
       // here would choose this agent's own.
@@ -318,7 +344,7 @@ public final class StudyRunner {
       Optional<Integer> probeIndex =
           append(
               file,
-              step.probe().plan(),
+              sampled(step.probe().plan()),
               step,
               services,
               WorkloadResult.Step.PROBE,

@@ -85,7 +85,7 @@ class StagesCliTest {
             "staged.json"),
         err.toString());
     RunResult r = RunResultJson.read(dir.resolve("staged.json"));
-    assertEquals("pkibench.run/2", r.schema());
+    assertEquals(RunResult.SCHEMA, r.schema());
     LevelResult level = r.workloads().get(0).levels().get(0);
     assertEquals(1, r.workloads().get(0).levels().size());
     assertEquals(

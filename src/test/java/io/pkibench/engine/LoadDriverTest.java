@@ -8,8 +8,10 @@ import io.pkibench.measure.CpuMeter;
 import io.pkibench.measure.IntervalLog;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.ThreadKind;
+import io.pkibench.workload.api.CheckedOperation;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Paced;
+import io.pkibench.workload.api.VerifySample;
 import io.pkibench.workload.api.Workload;
 import java.io.IOException;
 import java.time.Duration;
@@ -50,6 +52,52 @@ class LoadDriverTest {
         Thread.onSpinWait();
       };
     }
+  }
+
+  /**
+   * Operations that check one answer in three, every fifth check failing: the engine counts as
+   * verified exactly the checks that passed, counted apart by the workload; a failed check is a
+   * failed operation. A plain operation's iteration has no verified count at all.
+   */
+  @Test
+  void runSeries_checkedOperations_verifiedCountsThePassedChecksOnly() throws Exception {
+    AtomicLong passed = new AtomicLong();
+    AtomicLong refused = new AtomicLong();
+    Workload checking =
+        worker -> {
+          VerifySample sample = new VerifySample(3);
+          long[] checks = {0};
+          return (CheckedOperation)
+              () -> {
+                if (!sample.next()) return false;
+                if (++checks[0] % 5 == 0) {
+                  refused.incrementAndGet();
+                  throw new IllegalStateException("the answer signs other bytes");
+                }
+                passed.incrementAndGet();
+                return true;
+              };
+        };
+    SeriesSpec spec =
+        new SeriesSpec("checked", 2, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x200ms"));
+    IterationOutcome o =
+        driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofSeconds(10))
+            .runSeries(spec, checking, CPU)
+            .get(0);
+    assertEquals(passed.get(), o.verified());
+    assertEquals(refused.get(), o.failed());
+    assertTrue(o.verified() > 0 && o.verified() < o.succeeded(), o.toString());
+    assertEquals(
+        (o.started() + 2) / 3,
+        o.verified() + o.failed(),
+        1 + 2, // each worker's first is checked: up to one more per worker than a third
+        "one in three checked");
+
+    IterationOutcome plain =
+        driver(ThreadKind.PLATFORM, IntervalLog.NONE, Duration.ofSeconds(10))
+            .runSeries(spec, worker -> () -> {}, CPU)
+            .get(0);
+    assertEquals(null, plain.verified(), "nothing checked: no verified count, not 0");
   }
 
   /**

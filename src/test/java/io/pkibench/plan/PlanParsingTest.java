@@ -12,6 +12,30 @@ import org.junit.jupiter.api.Test;
 
 class PlanParsingTest {
 
+  /**
+   * --verify-sample: below 1 refused, above 1 without --verify refused (nothing would be checked);
+   * 0, the default, checks every answer and is left out of the plan as written.
+   */
+  @Test
+  void verifySample_belowOneOrWithoutVerify_refusedNamingTheFlag() {
+    Plan.Builder plan =
+        Plan.of(List.of(new WorkloadSpec("sign", Map.of(), "software")))
+            .concurrency(List.of(1))
+            .warmup(Iterations.parse("0x1s"))
+            .measure(Iterations.parse("1x1s"));
+    assertEquals(List.of(), plan.verify(true).verifySample(10).build().problems());
+    assertEquals(10, plan.build().verifyEvery());
+    assertEquals(1, plan.verifySample(0).build().verifyEvery(), "0: every answer");
+    assertEquals(
+        List.of(
+            "--verify-sample: -1 is below 1; give N to check one answer in N, e.g. --verify-sample 10"
+                + " (default: every one)"),
+        plan.verifySample(-1).build().problems());
+    assertEquals(
+        List.of("--verify-sample: checks are off; add --verify, or leave --verify-sample out"),
+        plan.verify(false).verifySample(5).build().problems());
+  }
+
   @Test
   void concurrency_doublingRange_endsAtUpperBound() {
     assertEquals(List.of(1, 2, 4, 8, 16, 32, 64), ConcurrencyList.parse("1..64"));

@@ -1,5 +1,6 @@
 package io.pkibench.report;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.measure.LatencyHistograms;
@@ -44,30 +45,64 @@ class StudyTablesTest {
     assertTrue(!table.contains("client : server"), table);
   }
 
+  /**
+   * The ok column counts verified operations: all of them where every answer was checked, "V/S"
+   * where one in N was, and the succeeded, as before, where nothing was checked (never a 0 that was
+   * not counted).
+   */
+  @Test
+  void ok_verifiedCountedOrSampledOrNotChecked() {
+    assertEquals("1000", StudyTableText.ok(level(1000L)));
+    assertEquals("100/1000", StudyTableText.ok(level(100L)));
+    assertEquals("0/1000", StudyTableText.ok(level(0L)));
+    assertEquals("1000", StudyTableText.ok(level(null)), "a result from before counts.verified");
+    assertTrue(
+        StudyTables.terminal(step(emptyStudy(), "sampled", null, "pid:4242", 0.25, 100L))
+            .contains("100/1000"),
+        "the table shows it");
+  }
+
+  private static LevelResult level(Long verified) {
+    return step(emptyStudy(), "one", null, "pid:1", 0.25, verified)
+        .workloads()
+        .get(0)
+        .levels()
+        .get(0);
+  }
+
   /** Steps "server" (the service's CPU, keys null) and "client" (the JVM's, {@code clientKeys}). */
   private static RunResult clientBesideServer(String clientKeys) {
-    RunResult run =
-        RunResult.start(ResultFixtures.environment(), null)
-            .withStudy(
-                new StudyRecord(
-                    StudyRecord.SCHEMA,
-                    "split",
-                    "a split",
-                    StudyRecord.Unit.OPS_PER_SECOND,
-                    null,
-                    List.of(),
-                    List.of(),
-                    List.of(),
-                    List.of(),
-                    null));
+    RunResult run = emptyStudy();
     run = step(run, "server", null, "pid:4242", 0.25);
     run = step(run, "client", clientKeys, "jvm", 0.5);
     return run.withStatus(RunStatus.COMPLETE);
   }
 
+  private static RunResult emptyStudy() {
+    return RunResult.start(ResultFixtures.environment(), null)
+        .withStudy(
+            new StudyRecord(
+                StudyRecord.SCHEMA,
+                "split",
+                "a split",
+                StudyRecord.Unit.OPS_PER_SECOND,
+                null,
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                null));
+  }
+
   /** One step at 4 threads and 1,000 ops/s, its measured side busy {@code cores} cores. */
   private static RunResult step(
       RunResult run, String label, String keys, String meter, double cores) {
+    return step(run, label, keys, meter, cores, null);
+  }
+
+  /** As above, {@code verified} of its 1,000 operations checked (null: none). */
+  private static RunResult step(
+      RunResult run, String label, String keys, String meter, double cores, Long verified) {
     Histogram h = LatencyHistograms.newHistogram();
     for (int k = 0; k < 1000; k++) h.recordValue(1_000_000 + k);
     List<IterationResult> iterations =
@@ -85,7 +120,9 @@ class StudyTablesTest {
                 LatencyHistograms.toBase64(h),
                 null,
                 null,
-                null));
+                null,
+                List.of(),
+                verified));
     WorkloadResult w =
         new WorkloadResult(
                 "echo",

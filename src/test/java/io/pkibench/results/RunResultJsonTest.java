@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Seals the pkibench.run/2 format (and reads /1): the file we write byte for byte, and what we read
- * back from it.
+ * Seals the pkibench.run/3 format (and reads /1 and /2): the file we write byte for byte, and what
+ * we read back from it.
  */
 class RunResultJsonTest {
   /**
@@ -35,6 +35,9 @@ class RunResultJsonTest {
 
   /** The fixture with a staged level (its timeline): seals what /2 added. */
   static final Path GOLDEN_V2 = Path.of("src/test/resources/golden/run-v2.json");
+
+  /** The staged fixture with a workload whose answers were checked: seals what /3 added. */
+  static final Path GOLDEN_V3 = Path.of("src/test/resources/golden/run-v3.json");
 
   /**
    * Written by the first version of the format, before open-loop levels and the analysis block:
@@ -238,12 +241,83 @@ class RunResultJsonTest {
     return r.withWorkload(2, staged);
   }
 
+  /**
+   * The staged fixture and a workload of three levels: every answer checked, one in ten checked
+   * (warm-up's checks not counted), one failed check among them.
+   */
+  static RunResult verifiedFixture() {
+    WorkloadResult checked =
+        WorkloadResult.builder("http:cades")
+            .params(Map.of("document", "pdf"))
+            .keys("software")
+            .cpuMeter("services")
+            .levels(List.of())
+            .build();
+    long[][] perLevel = {{40, 0, 40}, {50, 1, 5}};
+    for (int c = 1; c <= 2; c++) {
+      long succeeded = perLevel[c - 1][0], failed = perLevel[c - 1][1];
+      long verified = perLevel[c - 1][2];
+      List<IterationResult> its =
+          List.of(
+              withVerified(iteration(1, true, c, 20, 0), 20L),
+              withVerified(iteration(1, false, c, succeeded, failed), verified));
+      checked = checked.withLevel(LevelResult.of(c, null, its, "services", 2));
+    }
+    return stagedFixture().withWorkload(3, checked);
+  }
+
+  private static IterationResult withVerified(IterationResult it, Long verified) {
+    return new IterationResult(
+        it.series(),
+        it.index(),
+        it.warmup(),
+        it.durationNanos(),
+        it.started(),
+        it.succeeded(),
+        it.failed(),
+        it.cpuNanos(),
+        it.errors(),
+        it.histogram(),
+        it.lateStarts(),
+        it.missedStarts(),
+        it.uncorrectedHistogram(),
+        it.members(),
+        verified);
+  }
+
   @Test
-  void toJson_stagedFixture_matchesGoldenV2() throws IOException {
+  void toJson_verifiedFixture_matchesGoldenV3() throws IOException {
     GoldenFiles.assertMatches(
-        GOLDEN_V2,
-        RunResultJson.toJson(stagedFixture()),
+        GOLDEN_V3,
+        RunResultJson.toJson(verifiedFixture()),
         "the result format changed: bump the schema version or restore it");
+  }
+
+  @Test
+  void read_goldenV3_givesVerifiedCountsOfMeasuredIterationsOnly() throws IOException {
+    RunResult r = RunResultJson.read(GOLDEN_V3);
+    assertEquals("pkibench.run/3", r.schema());
+    assertEquals(RunResultJson.toJson(verifiedFixture()), RunResultJson.toJson(r));
+    List<LevelResult> levels = r.workloads().get(3).levels();
+    assertEquals(new Counts(40, 40, 0, 40L), levels.get(0).counts());
+    assertEquals(new Counts(51, 50, 1, 5L), levels.get(1).counts());
+    assertEquals(
+        null,
+        r.workloads().get(0).levels().get(0).counts().verified(),
+        "a workload that checked nothing has no verified count, not 0");
+  }
+
+  @Test
+  void read_goldenV2_countsNothingAsVerified() throws IOException {
+    RunResult r = RunResultJson.read(GOLDEN_V2);
+    for (WorkloadResult w : r.workloads())
+      for (LevelResult level : w.levels()) {
+        assertEquals(null, level.counts().verified(), w.name() + ": /2 checked nothing");
+        for (IterationResult it : level.iterations()) assertEquals(null, it.verified());
+      }
+    assertTrue(
+        !RunResultJson.toJson(r).contains("\"verified\""),
+        "a result without checks writes no verified count");
   }
 
   /**
@@ -254,7 +328,7 @@ class RunResultJsonTest {
     String v1 = Files.readString(GOLDEN);
     assertTrue(v1.contains("\"schema\" : \"pkibench.run/1\""), "the v1 golden file is a /1 file");
     assertEquals(
-        v1.replace("\"schema\" : \"pkibench.run/1\"", "\"schema\" : \"pkibench.run/2\""),
+        v1.replace("\"schema\" : \"pkibench.run/1\"", "\"schema\" : \"" + RunResult.SCHEMA + "\""),
         RunResultJson.toJson(fixture()));
   }
 
@@ -264,7 +338,7 @@ class RunResultJsonTest {
     assertEquals("pkibench.run/2", r.schema());
     assertEquals(
         RunResultJson.toJson(stagedFixture()),
-        RunResultJson.toJson(r),
+        RunResultJson.toJson(r).replace("pkibench.run/2", RunResult.SCHEMA),
         "what we read is what we wrote");
     Timeline t = r.workloads().get(2).levels().get(0).timeline();
     assertEquals("1s:200/s,2s:200/s,1s:0/s", t.stages());
@@ -297,7 +371,7 @@ class RunResultJsonTest {
     // written text.
     assertEquals(
         RunResultJson.toJson(fixture()),
-        RunResultJson.toJson(r).replace("pkibench.run/1", "pkibench.run/2"),
+        RunResultJson.toJson(r).replace("pkibench.run/1", RunResult.SCHEMA),
         "what we read is what we wrote");
     LevelResult open = r.workloads().get(1).levels().get(1);
     assertEquals(1000.0, open.openLoop().targetRate());
@@ -354,7 +428,9 @@ class RunResultJsonTest {
   void read_otherSchemaOrNotJson_namesTheProblem(@TempDir Path dir) throws IOException {
     Path other = Files.writeString(dir.resolve("other.json"), "{\"schema\":\"jmh\"}");
     var e = assertThrows(IOException.class, () -> RunResultJson.read(other));
-    assertTrue(e.getMessage().contains("pkibench.run/1 and pkibench.run/2"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("pkibench.run/1, pkibench.run/2 and pkibench.run/3"),
+        e.getMessage());
     Path broken = Files.writeString(dir.resolve("broken.json"), "{\"schema\":");
     e = assertThrows(IOException.class, () -> RunResultJson.read(broken));
     assertTrue(e.getMessage().contains("not valid JSON"), e.getMessage());
@@ -634,7 +710,7 @@ class RunResultJsonTest {
       var e = assertThrows(IOException.class, () -> RunResultJson.read(file), "'" + content + "'");
       assertEquals(
           file
-              + " is not a pkibench result (schema null); this version reads pkibench.run/1 and pkibench.run/2",
+              + " is not a pkibench result (schema null); this version reads pkibench.run/1, pkibench.run/2 and pkibench.run/3",
           e.getMessage(),
           "'" + content + "'");
     }

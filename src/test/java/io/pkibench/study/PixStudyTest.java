@@ -89,6 +89,11 @@ class PixStudyTest {
       assertTrue(
           w.levels().stream().allMatch(l -> l.counts().failed() == 0 && l.counts().succeeded() > 0),
           step + ": " + w.levels());
+      if (step.equals(PixStudy.SPI))
+        assertTrue(
+            w.levels().stream()
+                .allMatch(l -> Long.valueOf(l.counts().succeeded()).equals(l.counts().verified())),
+            step + ": every signature checked over the message sent: " + w.levels());
       assertTrue(w.keys().startsWith("remote:") && w.keys().contains("=50,"), w.keys());
       assertEquals(2, w.keyNodes().size(), "both nodes recorded");
       long total = w.keyNodes().stream().mapToLong(WorkloadResult.KeyNode::calls).sum();
@@ -141,6 +146,21 @@ class PixStudyTest {
         table);
     assertTrue(table.contains("swept over [1, 4, 16, 64] threads; the row is the peak"), table);
     assertTrue(table.contains("the original beside ours"), table);
+    var clientSpi =
+        StudyTables.rows(saved).stream()
+            .filter(r -> r.label().equals(PixStudy.SPI + PixStudy.CLIENT_CPU))
+            .findFirst()
+            .orElseThrow()
+            .measured()
+            .levels()
+            .get(0)
+            .counts();
+    assertTrue(
+        clientSpi.verified() != null
+            && clientSpi.verified() > 0
+            && clientSpi.verified() * 10 < clientSpi.succeeded(),
+        "the client-CPU step checks a sample, its checks kept out of the client's figure: "
+            + clientSpi);
   }
 
   /**

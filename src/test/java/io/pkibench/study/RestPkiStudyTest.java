@@ -101,6 +101,11 @@ class RestPkiStudyTest {
             .anyMatch(n -> n.startsWith("every quick iteration cut to at most 500ms")),
         "--smoke says so in the result: " + result.study().notes());
     assertTrue(
+        result.study().notes().stream()
+            .anyMatch(
+                n -> n.startsWith("documents: CAdES, CAdES-T, PAdES and PAdES-T sign the 137 KB")),
+        "which document the study sends, said: " + result.study().notes());
+    assertTrue(
         result.environment().jdk().length() > 0,
         "one result with its environment, not scratch files with a blank one");
     List<String> labels = RestPkiStudy.TYPES.stream().map(RestPkiStudy.Type::label).toList();
@@ -124,6 +129,10 @@ class RestPkiStudyTest {
           "measured at the level its probe chose");
       assertTrue(l.counts().succeeded() > 0, w.name());
       assertEquals(0, l.counts().failed(), w.name() + " " + l.errors());
+      assertEquals(
+          l.counts().succeeded(),
+          l.counts().verified(),
+          w.name() + ": every answer of the service checked, the ok column the verified count");
       assertTrue(l.cpu().meter().startsWith("pid:"), "the service's CPU, by pid");
       assertTrue(l.cpu().opsPerCpuSecond() != null && l.cpu().opsPerCpuSecond() > 0);
     }

@@ -5,6 +5,7 @@ import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 import org.apache.pdfbox.cos.COSArray;
 import org.apache.pdfbox.cos.COSName;
@@ -13,6 +14,7 @@ import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.PDDocumentInformation;
 import org.apache.pdfbox.pdmodel.PDPage;
 import org.apache.pdfbox.pdmodel.PDPageContentStream;
+import org.apache.pdfbox.pdmodel.common.PDMetadata;
 import org.apache.pdfbox.pdmodel.common.PDRectangle;
 import org.apache.pdfbox.pdmodel.font.PDType1Font;
 import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
@@ -31,6 +33,29 @@ public final class SamplePdf {
   private SamplePdf() {}
 
   public static byte[] generate() throws IOException {
+    return generate(false);
+  }
+
+  /**
+   * Where {@link #withIdentifierSlot()}'s copy keeps its identifier: this marker, then {@link
+   * #IDENTIFIER_DIGITS} hexadecimal digits (zeros), in an XMP metadata stream stored unfiltered.
+   */
+  public static final String IDENTIFIER_MARKER = "pkibench-operation:";
+
+  public static final int IDENTIFIER_DIGITS = 24;
+
+  /**
+   * The same document with an XMP metadata stream that holds an identifier of the copy: writing
+   * other hexadecimal digits over the zeros after {@link #IDENTIFIER_MARKER} (the one place it
+   * occurs) gives another valid PDF of the same length, every offset in its cross-reference the
+   * same (the stream is stored without a filter, outside any object stream), so that each operation
+   * can send a PDF of its own for the cost of writing {@link #IDENTIFIER_DIGITS} bytes.
+   */
+  public static byte[] withIdentifierSlot() throws IOException {
+    return generate(true);
+  }
+
+  private static byte[] generate(boolean identifierSlot) throws IOException {
     SplittableRandom random = new SplittableRandom(SEED);
     try (PDDocument doc = new PDDocument();
         ByteArrayOutputStream out = new ByteArrayOutputStream()) {
@@ -38,6 +63,11 @@ public final class SamplePdf {
       info.setTitle("pkibench sample contract");
       info.setProducer("pkibench");
       doc.setDocumentInformation(info);
+      if (identifierSlot) {
+        PDMetadata metadata = new PDMetadata(doc);
+        metadata.importXMPMetadata(identifierXmp());
+        doc.getDocumentCatalog().setMetadata(metadata);
+      }
       PDType1Font font = new PDType1Font(Standard14Fonts.FontName.HELVETICA);
       for (int page = 1; page <= PAGES; page++) {
         PDPage p = new PDPage(PDRectangle.A4);
@@ -69,6 +99,19 @@ public final class SamplePdf {
       doc.save(out);
       return out.toByteArray();
     }
+  }
+
+  private static byte[] identifierXmp() {
+    String xmp =
+        "<?xpacket begin=\"\uFEFF\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
+            + "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
+            + "<rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\">"
+            + "<dc:identifier>"
+            + IDENTIFIER_MARKER
+            + "0".repeat(IDENTIFIER_DIGITS)
+            + "</dc:identifier></rdf:Description></rdf:RDF></x:xmpmeta>\n"
+            + "<?xpacket end=\"w\"?>";
+    return xmp.getBytes(StandardCharsets.UTF_8);
   }
 
   /** Smooth gradients with grain: compresses like a photograph, not like noise or a flat colour. */

@@ -11,15 +11,35 @@ import java.util.function.Supplier;
  * PKI (trust anchors, CRLs) for workloads that validate certificates, and the clock that dates what
  * they sign, and the environment the run was started with (where a secret named by a parameter,
  * such as {@code -p client-key-password-env=VAR}, is read: never a password on the command line).
+ * {@code verifyEvery}: under {@code verify}, a workload whose operations are {@link
+ * CheckedOperation}s checks one answer in that many ({@code --verify-sample}, 1: every one).
  */
 public record WorkloadContext(
     KeySource keys,
     boolean verify,
     Supplier<TestPki> pki,
     InstantSource clock,
-    Map<String, String> env) {
+    Map<String, String> env,
+    int verifyEvery) {
   public WorkloadContext {
     env = env == null ? Map.of() : Map.copyOf(env);
+    if (verifyEvery < 1)
+      throw new IllegalArgumentException("--verify-sample: " + verifyEvery + " is below 1");
+  }
+
+  /** Checking every answer under {@code verify}. */
+  public WorkloadContext(
+      KeySource keys,
+      boolean verify,
+      Supplier<TestPki> pki,
+      InstantSource clock,
+      Map<String, String> env) {
+    this(keys, verify, pki, clock, env, 1);
+  }
+
+  /** A worker's choice of which operations check their answer. */
+  public VerifySample verifySample() {
+    return new VerifySample(verifyEvery);
   }
 
   /** With no environment: a parameter that names an environment variable finds it unset. */

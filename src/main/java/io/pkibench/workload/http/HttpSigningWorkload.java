@@ -12,9 +12,11 @@ import io.pkibench.keys.TlsContexts;
 import io.pkibench.pki.Entity;
 import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.workload.ades.Signers;
+import io.pkibench.workload.api.CheckedOperation;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.VerifySample;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
@@ -36,6 +38,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
 import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
 import org.bouncycastle.cert.X509CertificateHolder;
 import org.bouncycastle.cms.CMSProcessableByteArray;
@@ -48,16 +51,28 @@ import org.bouncycastle.tsp.TimeStampRequestGenerator;
 /**
  * The client side of the signing service, end to end over HTTPS against {@code --target}: upload
  * the document with the certificate chain, sign what the service returns with the key source's key,
- * send the signature, receive the signed document ({@code --verify}: checked independently). {@code
- * http:auth} logs in with a certificate; {@code http:timestamp} asks the service's TSA.
+ * send the signature, receive the signed document ({@code --verify}: checked independently, one in
+ * N with {@code --verify-sample N}, each check counted as verified). Every operation sends a
+ * document of its own ({@link OperationDocuments}). {@code http:auth} logs in with a certificate;
+ * {@code http:timestamp} asks the service's TSA.
  */
 public final class HttpSigningWorkload implements Workload {
   private final String kind;
   private final TwoPhaseSigner.Format format;
   private final SigningServiceClient client;
   private final List<SigningKey> signers;
+
+  /** http:timestamp's buffer of what is stamped (fresh bytes each request); null otherwise. */
   private final byte[] document;
+
+  /** Each worker's documents, one per operation (signing kinds); null otherwise. */
+  private final IntFunction<OperationDocuments> documents;
+
+  private final String packaging;
   private final boolean verify;
+
+  /** Under {@code verify}: one answer in this many checked ({@code --verify-sample}). */
+  private final int verifyEvery;
 
   /**
    * The root the signing service's TSA must chain to (its B-T time-stamps are checked against it).
@@ -70,13 +85,8 @@ public final class HttpSigningWorkload implements Workload {
    */
   private final TimeStampCheck timestampCheck;
 
-  /**
-   * Per signer (same index): its chain in base64 DER, and the whole start request, made once rather
-   * than per operation.
-   */
+  /** Per signer (same index): its chain in base64 DER, made once rather than per operation. */
   private final List<List<String>> chains = new ArrayList<>();
-
-  private final List<byte[]> startBodies = new ArrayList<>();
 
   /**
    * With -p identities over mutual TLS: each worker's own certificate, and so its own client (null:
@@ -105,8 +115,9 @@ public final class HttpSigningWorkload implements Workload {
       SigningServiceClient client,
       List<SigningKey> signers,
       byte[] document,
+      IntFunction<OperationDocuments> documents,
       String packaging,
-      boolean verify,
+      WorkloadContext context,
       X509Certificate tsaTrustAnchor)
       throws Exception {
     this.kind = kind;
@@ -114,20 +125,22 @@ public final class HttpSigningWorkload implements Workload {
     this.client = client;
     this.signers = signers;
     this.document = document;
-    this.verify = verify;
+    this.documents = documents;
+    this.packaging = packaging;
+    this.verify = context.verify();
+    this.verifyEvery = context.verifyEvery();
     this.tsaTrustAnchor = tsaTrustAnchor;
     this.timestampCheck =
         new TimeStampCheck(verify ? CertificateTrust.of(List.of(tsaTrustAnchor)) : null);
-    for (SigningKey key : signers) {
-      List<String> chain = chain(key);
-      chains.add(chain);
-      if (format != null || kind.equals(CMS)) {
-        startBodies.add(
-            SigningServiceClient.json(
-                new StartRequest(Base64.getEncoder().encodeToString(document), chain, packaging)));
-      }
-    }
+    this.unsampledTimestampCheck = new TimeStampCheck(null);
+    for (SigningKey key : signers) chains.add(chain(key));
   }
+
+  /**
+   * http:timestamp's check of a reply not sampled for the token's signature: status, nonce and
+   * imprint.
+   */
+  private final TimeStampCheck unsampledTimestampCheck;
 
   /**
    * The type signed by the service without DSS: plain CMS SignedData, the one its ML-DSA keys can
@@ -207,8 +220,9 @@ public final class HttpSigningWorkload implements Workload {
             ParamSpec.choice(
                 "document",
                 "random",
-                "what is signed: -p size random bytes, or pdf: the 137 KB sample PDF the PAdES types sign"
-                    + " (the Rest PKI study signed one PDF throughout)",
+                "what each operation signs: random, -p size fresh random bytes per operation; pdf, the 137 KB"
+                    + " sample PDF the PAdES types sign (the Rest PKI study signed one PDF throughout), each"
+                    + " operation's copy with an identifier of its own in its XMP metadata",
                 "random",
                 "pdf"));
       }
@@ -297,25 +311,16 @@ public final class HttpSigningWorkload implements Workload {
           kind.equals("auth") || kind.equals("timestamp") || kind.equals(CMS)
               ? null
               : TwoPhaseSigner.Format.parse(kind);
-      boolean sized = params.asMap().containsKey("size");
-      boolean pdf = kind.startsWith("cades") && params.get("document").equals("pdf");
-      byte[] document =
-          pdf
-              ? SamplePdf.generate()
-              : format != null
-                  ? AdesChecks.sampleDocument(format, sized ? params.bytes("size") : 0)
-                  : kind.equals(CMS)
-                      ? AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, params.bytes("size"))
-                      : kind.equals("timestamp") ? new byte[params.bytes("size")] : null;
       HttpSigningWorkload w =
           new HttpSigningWorkload(
               kind,
               format,
               client,
               signers,
-              document,
+              kind.equals("timestamp") ? new byte[params.bytes("size")] : null,
+              documents(format, params),
               kind.startsWith("cades") || kind.equals(CMS) ? params.get("packaging") : "detached",
-              context.verify(),
+              context,
               tsaTrustAnchor(context, params));
       String identities = params.get(WorkerClients.IDENTITIES);
       w.root = root;
@@ -333,6 +338,44 @@ public final class HttpSigningWorkload implements Workload {
                 context, params, Entity.signerAlias(KeyAlgorithm.parse(params.get("alg")), 1));
       }
       return w;
+    }
+
+    /**
+     * Each worker's documents, one per operation: {@code -p document=random}, fresh bytes; {@code
+     * pdf} (and the PAdES types), the sample PDF numbered in its XMP metadata; XAdES, the sample
+     * pacs.008 numbered in its MsgId. Null for the kinds that sign no document.
+     */
+    private IntFunction<OperationDocuments> documents(TwoPhaseSigner.Format format, Params params)
+        throws IOException {
+      if (format == null && !kind.equals(CMS)) return null;
+      int run = new SplittableRandom().nextInt(); // no two runs' operations alike either
+      boolean pdf =
+          format == TwoPhaseSigner.Format.PADES
+              || format == TwoPhaseSigner.Format.PADES_T
+              || (kind.startsWith("cades") && params.get("document").equals("pdf"));
+      if (pdf) {
+        byte[] template = SamplePdf.withIdentifierSlot();
+        int slot =
+            indexOf(template, SamplePdf.IDENTIFIER_MARKER) + SamplePdf.IDENTIFIER_MARKER.length();
+        return worker -> OperationDocuments.numbered(template, slot, run, worker);
+      }
+      if (format == TwoPhaseSigner.Format.XADES) {
+        boolean sized = params.asMap().containsKey("size");
+        byte[] template = AdesChecks.sampleDocument(format, sized ? params.bytes("size") : 0);
+        // within the message's MsgId, after its "M0003" (35 characters at most, any text)
+        int slot = indexOf(template, "<MsgId>") + "<MsgId>M0003".length();
+        return worker -> OperationDocuments.numbered(template, slot, run, worker);
+      }
+      int size = params.bytes("size");
+      return worker -> OperationDocuments.random(size, ((long) run << 32) ^ worker);
+    }
+
+    private static int indexOf(byte[] document, String marker) {
+      String text = new String(document, StandardCharsets.ISO_8859_1);
+      int at = text.indexOf(marker);
+      if (at < 0 || text.indexOf(marker, at + 1) >= 0)
+        throw new IllegalStateException("the sample document has no one place for " + marker);
+      return at;
     }
 
     private static SigningKey clientKey(WorkloadContext context, String alias) {
@@ -363,6 +406,11 @@ public final class HttpSigningWorkload implements Workload {
     }
   }
 
+  /**
+   * Without {@code --verify} a plain operation; with it, one that says which answers it checked (a
+   * login's answer always: reading it is the check; a signature or a time-stamp token one in {@code
+   * --verify-sample}).
+   */
   @Override
   public Operation newOperation(int worker) throws Exception {
     int[] turn = {worker};
@@ -370,17 +418,32 @@ public final class HttpSigningWorkload implements Workload {
     if (loginIdentities != null) {
       SigningKey own = loginIdentities.forWorker(worker);
       List<String> chain = chain(own);
-      return () -> login(client, own, chain, true);
+      if (!verify) return () -> login(client, own, chain, true);
+      return (CheckedOperation)
+          () -> {
+            login(client, own, chain, true);
+            return true;
+          };
     }
-    return switch (kind) {
-      case "auth" ->
+    if (kind.equals("auth")) {
+      Operation login =
           () -> {
             int index = turn[0]++ % signers.size();
             login(client, signers.get(index), chains.get(index), false);
           };
-      case "timestamp" -> timestampOperation(client, worker);
-      default -> () -> sign(client, turn[0]++ % signers.size());
-    };
+      if (!verify) return login;
+      return (CheckedOperation)
+          () -> {
+            login.execute();
+            return true;
+          };
+    }
+    if (kind.equals("timestamp")) return timestampOperation(client, worker);
+    OperationDocuments docs = documents.apply(worker);
+    if (!verify) return () -> sign(client, turn[0]++ % signers.size(), docs.next(), false);
+    VerifySample sample = new VerifySample(verifyEvery);
+    return (CheckedOperation)
+        () -> sign(client, turn[0]++ % signers.size(), docs.next(), sample.next());
   }
 
   /**
@@ -403,9 +466,18 @@ public final class HttpSigningWorkload implements Workload {
     return own;
   }
 
-  private void sign(SigningServiceClient client, int index) throws Exception {
+  /**
+   * One signature of {@code document}; with {@code check}, the service's answer is checked against
+   * it (true: checked and passed).
+   */
+  private boolean sign(SigningServiceClient client, int index, byte[] document, boolean check)
+      throws Exception {
     SigningKey key = signers.get(index);
-    JsonNode started = client.post("api/signatures/" + kind + "/start", startBodies.get(index));
+    byte[] startBody =
+        SigningServiceClient.json(
+            new StartRequest(
+                Base64.getEncoder().encodeToString(document), chains.get(index), packaging));
+    JsonNode started = client.post("api/signatures/" + kind + "/start", startBody);
     Signature signer =
         Signature.getInstance(started.get("signatureAlgorithm").asText(), key.provider());
     signer.initSign(key.privateKey());
@@ -416,18 +488,17 @@ public final class HttpSigningWorkload implements Workload {
             "api/signatures/" + started.get("token").asText() + "/finish",
             new FinishRequest(signature));
     byte[] signed = Base64.getDecoder().decode(finished.get("signed").asText());
-    if (verify && format == null) {
-      checkCms(signed, key);
-    } else if (verify) {
-      AdesChecks.check(format, signed, document, key, tsaTrustAnchor);
-    }
+    if (!check) return false;
+    if (format == null) checkCms(signed, document, key);
+    else AdesChecks.check(format, signed, document, key, tsaTrustAnchor);
+    return true;
   }
 
   /**
    * The SignedData verifies with BouncyCastle under the key's certificate, over the document we
    * sent.
    */
-  private void checkCms(byte[] signed, SigningKey key) throws Exception {
+  private void checkCms(byte[] signed, byte[] document, SigningKey key) throws Exception {
     var data = new CMSSignedData(new CMSProcessableByteArray(document), signed);
     var signer = data.getSignerInfos().getSigners().iterator().next();
     // from the certificate's bytes: BouncyCastle takes no other provider's ML-DSA key object
@@ -469,20 +540,28 @@ public final class HttpSigningWorkload implements Workload {
     MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
     TimeStampRequestGenerator requests = new TimeStampRequestGenerator();
     requests.setCertReq(true);
-    return () -> {
-      random.nextBytes(document);
-      TimeStampRequest request =
-          requests.generate(
-              NISTObjectIdentifiers.id_sha256,
-              sha256.digest(document),
-              BigInteger.valueOf(random.nextLong()));
-      // status, nonce and imprint always; with --verify also the token's signature by a TSA
-      // chaining to the test PKI's root
-      // (it was checked with the certificate the token carries, which vouched for itself)
-      timestampCheck.check(
-          request,
-          client.postBinary("api/timestamp", "application/timestamp-query", request.getEncoded()));
-    };
+    byte[] stamped = document.clone(); // the worker's own: workers never share what they stamp
+    VerifySample sample = verify ? new VerifySample(verifyEvery) : null;
+    CheckedOperation stamp =
+        () -> {
+          random.nextBytes(stamped);
+          TimeStampRequest request =
+              requests.generate(
+                  NISTObjectIdentifiers.id_sha256,
+                  sha256.digest(stamped),
+                  BigInteger.valueOf(random.nextLong()));
+          // status, nonce and imprint always; with --verify (one in --verify-sample) also the
+          // token's signature by a TSA chaining to the test PKI's root (it was checked with the
+          // certificate the token carries, which vouched for itself)
+          boolean check = sample != null && sample.next();
+          (check ? timestampCheck : unsampledTimestampCheck)
+              .check(
+                  request,
+                  client.postBinary(
+                      "api/timestamp", "application/timestamp-query", request.getEncoded()));
+          return check;
+        };
+    return verify ? stamp : stamp::execute;
   }
 
   @Override

@@ -3,6 +3,8 @@ package io.pkibench.workload.spi;
 import io.pkibench.formats.iso20022.Pacs008Pool;
 import io.pkibench.formats.iso20022.SpiSignature;
 import io.pkibench.keys.SigningKey;
+import io.pkibench.workload.api.CheckedOperation;
+import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
@@ -122,12 +124,26 @@ public final class SpiWorkloads {
       boolean verify = context.verify();
       return worker -> {
         Draw draw = new Draw(worker, pool.size());
-        return () -> {
-          Document message = SpiSignature.parse(pool.get(draw.next()));
-          signer.sign(message);
-          byte[] signed = SpiSignature.write(message);
-          if (verify) SpiSignature.verify(SpiSignature.parse(signed), signer.certificate());
-        };
+        if (!verify) {
+          return (Operation)
+              () -> {
+                Document message = SpiSignature.parse(pool.get(draw.next()));
+                signer.sign(message);
+                SpiSignature.write(message);
+              };
+        }
+        // The key's signature (the key server's answer, under --keys remote:) checked over the
+        // message sent, one in --verify-sample
+        var sample = context.verifySample();
+        return (CheckedOperation)
+            () -> {
+              Document message = SpiSignature.parse(pool.get(draw.next()));
+              signer.sign(message);
+              byte[] signed = SpiSignature.write(message);
+              if (!sample.next()) return false;
+              SpiSignature.verify(SpiSignature.parse(signed), signer.certificate());
+              return true;
+            };
       };
     }
   }

@@ -1,5 +1,8 @@
 package io.pkibench.server.signer;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,9 +15,15 @@ import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.keys.TlsContexts;
+import io.pkibench.results.LevelResult;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.WorkloadResult;
+import io.pkibench.study.RestPkiStudy;
+import io.pkibench.study.StudyOptions;
 import io.pkibench.testing.Flip;
 import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.TestKeys;
+import io.pkibench.workload.api.CheckedOperation;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
@@ -29,8 +38,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -109,12 +123,14 @@ class SignerServiceFaultsTest {
   }
 
   static Workload client(String kind) throws Exception {
+    return client(kind, Map.of(), 1);
+  }
+
+  /** {@code extra} params beside the target; one answer in {@code verifyEvery} checked. */
+  static Workload client(String kind, Map<String, String> extra, int verifyEvery) throws Exception {
     var factory = new HttpSigningWorkload.Factory(kind);
-    return factory.create(
-        new WorkloadContext(fixture.keys, true, () -> fixture.pki),
-        Params.resolve(
-            factory.name(),
-            factory.params(),
+    Map<String, String> params =
+        new HashMap<>(
             kind.startsWith("cades") || kind.equals("xades")
                 ? Map.of(
                     "target",
@@ -123,7 +139,137 @@ class SignerServiceFaultsTest {
                     "1",
                     "size",
                     "4k") // a small document: more operations in the short run
-                : Map.of("target", front.url(), "certs", "1")));
+                : Map.of("target", front.url(), "certs", "1"));
+    params.putAll(extra);
+    return factory.create(
+        new WorkloadContext(
+            fixture.keys, true, () -> fixture.pki, InstantSource.system(), Map.of(), verifyEvery),
+        Params.resolve(factory.name(), factory.params(), params));
+  }
+
+  /** The documents the front saw in start calls since {@code from}. */
+  static List<byte[]> documentsSentSince(int from) throws Exception {
+    List<byte[]> documents = new ArrayList<>();
+    synchronized (front.starts) {
+      for (byte[] start : front.starts.subList(from, front.starts.size()))
+        documents.add(Base64.getDecoder().decode(JSON.readTree(start).get("document").asText()));
+    }
+    return documents;
+  }
+
+  /**
+   * -p document=random: each operation of a worker sends fresh bytes, so that a service answering
+   * from a cache, or with another request's signature, is seen; every answer checked and counted.
+   */
+  @org.junit.jupiter.api.Test
+  void operations_documentRandom_eachSendsOtherBytes_eachChecked() throws Exception {
+    front.fault.set(null);
+    int from = front.starts.size();
+    try (Workload w = client("cades", Map.of("document", "random"), 1)) {
+      var operation = (CheckedOperation) w.newOperation(0);
+      assertTrue(operation.executeChecked(), "the first answer checked");
+      assertTrue(operation.executeChecked(), "the second answer checked");
+    }
+    List<byte[]> sent = documentsSentSince(from);
+    assertEquals(2, sent.size());
+    assertEquals(4096, sent.get(0).length, "-p size bytes");
+    assertFalse(Arrays.equals(sent.get(0), sent.get(1)), "two operations, two documents");
+  }
+
+  /**
+   * -p document=pdf (and the PAdES types): the sample PDF, each operation's copy with an identifier
+   * of its own in its XMP metadata, still a PDF that the service signs and the check accepts.
+   */
+  @ParameterizedTest(name = "http:{0}")
+  @CsvSource({"cades", "pades"})
+  void operations_documentPdf_eachItsOwnIdentifier_signedAndChecked(String kind) throws Exception {
+    front.fault.set(null);
+    int from = front.starts.size();
+    try (Workload w =
+        client(kind, kind.equals("cades") ? Map.of("document", "pdf") : Map.of(), 1)) {
+      var operation = (CheckedOperation) w.newOperation(3);
+      assertTrue(operation.executeChecked());
+      assertTrue(operation.executeChecked());
+    }
+    List<String> identifiers = new ArrayList<>();
+    for (byte[] pdf : documentsSentSince(from)) {
+      assertTrue(pdf.length > 130_000, "the 137 KB sample: " + pdf.length);
+      try (var document = org.apache.pdfbox.Loader.loadPDF(pdf)) {
+        String xmp =
+            new String(
+                document.getDocumentCatalog().getMetadata().toByteArray(), StandardCharsets.UTF_8);
+        Matcher id = Pattern.compile("pkibench-operation:([0-9a-f]{24})").matcher(xmp);
+        assertTrue(id.find(), xmp);
+        identifiers.add(id.group(1));
+        assertEquals(4, document.getNumberOfPages());
+      }
+    }
+    assertEquals(2, identifiers.size());
+    assertFalse(identifiers.get(0).equals(identifiers.get(1)), identifiers.toString());
+  }
+
+  /**
+   * --verify-sample 3: a worker's first answer checked, then one in three; the others not, and said
+   * so; a check sampled on a service that signs other bytes fails the operation.
+   */
+  @org.junit.jupiter.api.Test
+  void operations_verifySample3_oneInThreeChecked_aSampledCheckStillRefuses() throws Exception {
+    front.fault.set(null);
+    try (Workload w = client("cades", Map.of(), 3)) {
+      var operation = (CheckedOperation) w.newOperation(0);
+      List<Boolean> checked = new ArrayList<>();
+      for (int i = 0; i < 4; i++) checked.add(operation.executeChecked());
+      assertEquals(List.of(true, false, false, true), checked);
+      front.fault.set(Fault.OTHER_DOCUMENT);
+      assertFalse(operation.executeChecked(), "not sampled: not checked, said so");
+      assertFalse(operation.executeChecked(), "not sampled: not checked, said so");
+      assertThrows(Exception.class, operation::executeChecked, "sampled: refused");
+    } finally {
+      front.fault.set(null);
+    }
+  }
+
+  /**
+   * The restpki study against a service that signs other bytes than it was sent: no operation of
+   * any row is counted as done, every one failed by the check (before the study verified, each
+   * counted as a success: an HTTP 200 with a signature).
+   */
+  @org.junit.jupiter.api.Test
+  void study_restpkiOnAServiceSigningOtherBytes_noRowCountsAnOperationDone() throws Exception {
+    front.fault.set(Fault.OTHER_DOCUMENT);
+    try {
+      RestPkiStudy study =
+          new RestPkiStudy(
+                  false,
+                  List.of(new RestPkiStudy.Service(RestPkiStudy.Service.BUILTIN, front.url())),
+                  null)
+              .only(
+                  RestPkiStudy.TYPES.stream()
+                      .filter(t -> t.label().equals("CAdES") || t.label().equals("PAdES"))
+                      .toList());
+      StudyOptions options =
+          new StudyOptions(true, Duration.ofSeconds(10), "software", tmp.resolve("pki"), null)
+              .withQuickIterationsOfAtMost(Duration.ofMillis(300));
+      List<String> log = Collections.synchronizedList(new ArrayList<>());
+      RunResult result =
+          fixture
+              .studyRunner(tmp.resolve("other-bytes.json"), log)
+              .run(study, options, fixture.environment("study restpki"));
+      List<WorkloadResult> workloads = result.workloads();
+      assertEquals(
+          List.of("http:cades", "http:pades"),
+          workloads.stream().filter(x -> !x.probe()).map(WorkloadResult::name).toList(),
+          log.toString());
+      for (WorkloadResult w : workloads) {
+        for (LevelResult l : w.levels()) {
+          assertEquals(0, l.counts().succeeded(), w.name() + " " + l.counts());
+          assertEquals(0L, l.counts().verified(), w.name() + ": checked, none passed");
+          assertTrue(l.counts().failed() > 0, w.name() + " " + l.counts());
+        }
+      }
+    } finally {
+      front.fault.set(null);
+    }
   }
 
   @ParameterizedTest(name = "http:{0}, {1}")
@@ -205,6 +351,10 @@ class SignerServiceFaultsTest {
    */
   static final class TamperingFront implements AutoCloseable {
     final AtomicReference<Fault> fault = new AtomicReference<>();
+
+    /** Every start call's request as the client sent it. */
+    final List<byte[]> starts = Collections.synchronizedList(new ArrayList<>());
+
     private final HttpsServer server;
     private final ExecutorService threads = Executors.newFixedThreadPool(4);
     private final HttpClient relay;
@@ -226,6 +376,7 @@ class SignerServiceFaultsTest {
             try (exchange) {
               byte[] request = exchange.getRequestBody().readAllBytes();
               String path = exchange.getRequestURI().getPath();
+              if (path.contains("/signatures/") && path.endsWith("/start")) starts.add(request);
               if (fault.get() == Fault.OTHER_DOCUMENT
                   && path.contains("/signatures/")
                   && path.endsWith("/start")) request = withOtherDocument(request);
