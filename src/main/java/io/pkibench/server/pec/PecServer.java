@@ -278,7 +278,7 @@ public final class PecServer implements ReferenceServer {
 
   private final Config config;
   private final ProviderLog log;
-  private final Durable durable = new Durable();
+  private final Durable durable;
   private final PecSpool spool;
   private final Maildir mailboxes;
   private final RelayConnections relays;
@@ -302,7 +302,20 @@ public final class PecServer implements ReferenceServer {
   public PecServer(
       Config config, PecProvider provider, Logins logins, Consumer<String> log, InstantSource clock)
       throws IOException {
+    this(config, provider, logins, log, clock, new Durable());
+  }
+
+  /** A provider whose forces {@code durable} makes (and a test's {@link Durable.Watch} sees). */
+  PecServer(
+      Config config,
+      PecProvider provider,
+      Logins logins,
+      Consumer<String> log,
+      InstantSource clock,
+      Durable durable)
+      throws IOException {
     this.config = config;
+    this.durable = durable;
     this.log = new ProviderLog(config.domain(), log);
     this.mailboxes = new Maildir(config.mailboxes(), durable);
     this.spool = new PecSpool(config.spool(), durable, mailboxes::sync, clock);
@@ -348,6 +361,13 @@ public final class PecServer implements ReferenceServer {
               + "); free the disk or fix its permissions and start the provider again",
           e);
     }
+    if (!Durable.syncfsReaches(config.mailboxes())) {
+      log.say(
+          "--mailboxes "
+              + config.mailboxes()
+              + " is on a FUSE file system, which syncfs(2) does not reach: each checkpoint fsyncs"
+              + " the messages delivered since the last one, one by one");
+    }
     if (!left.isEmpty())
       log.say(left.size() + " acknowledged messages from before the restart are processed first");
     jobs.addAll(left);
@@ -383,6 +403,14 @@ public final class PecServer implements ReferenceServer {
   /** What the provider did so far, as {@code SPOOL/stats.json} holds it. */
   public ProviderStats.Snapshot stats() {
     return stats.snapshot(durable, spool);
+  }
+
+  /**
+   * Flushes the mailboxes and says so in the journal now, as the carrier does every 10 s; false
+   * when nothing was delivered since the last checkpoint.
+   */
+  boolean checkpoint() throws IOException {
+    return spool.checkpoint();
   }
 
   /**

@@ -63,11 +63,11 @@ final class SpoolJournal implements AutoCloseable {
     tornBytes = size - good;
     if (tornBytes > 0) {
       ch.truncate(good);
-      durable.forceData(ch);
+      durable.forceData(file, ch);
     }
     ch.position(good);
     channel = ch;
-    commit = new GroupCommit(() -> durable.forceData(channel));
+    commit = new GroupCommit(() -> durable.forceData(file, channel));
   }
 
   /**
@@ -124,7 +124,7 @@ final class SpoolJournal implements AutoCloseable {
         b.putInt(record.length).putInt(crc32c(record)).put(record).flip();
         while (b.hasRemaining()) ch.write(b);
       }
-      durable.forceData(ch);
+      durable.forceData(next, ch);
       Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       durable.forceDirectory(file.getParent());
     } catch (IOException e) {
