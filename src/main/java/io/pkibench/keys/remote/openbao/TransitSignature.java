@@ -10,14 +10,27 @@ import java.security.PublicKey;
 import java.security.Signature;
 import java.security.SignatureException;
 import java.security.SignatureSpi;
+import java.util.Map;
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
+import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
+import org.bouncycastle.asn1.oiw.OIWObjectIdentifiers;
+import org.bouncycastle.asn1.x509.DigestInfo;
 
 /**
  * {@code Signature} over a {@link TransitKey}: RSASSA-PKCS1-v1_5 and ECDSA hash here and ask
  * transit to sign the digest ({@code prehashed}), a few dozen bytes whatever the message; Ed25519
- * sends the message, as the scheme asks. Verification needs no private key and runs locally through
- * the installed providers.
+ * sends the message, as the scheme asks; NONEwithRSA (a DigestInfo) and NONEwithECDSA (a digest)
+ * send the digest given. Verification needs no private key and runs locally through the installed
+ * providers.
  */
 public final class TransitSignature extends SignatureSpi {
+  private static final Map<ASN1ObjectIdentifier, String> DIGESTS =
+      Map.of(
+          OIWObjectIdentifiers.idSHA1, "SHA-1",
+          NISTObjectIdentifiers.id_sha256, "SHA-256",
+          NISTObjectIdentifiers.id_sha384, "SHA-384",
+          NISTObjectIdentifiers.id_sha512, "SHA-512");
+
   private final String jcaName;
   private final String digestName;
   private MessageDigest digest;
@@ -88,7 +101,38 @@ public final class TransitSignature extends SignatureSpi {
       input = data.toByteArray();
       data.reset();
     }
+    if (jcaName.equals("NONEwithRSA")) return signDigestInfo(input);
+    if (jcaName.equals("NONEwithECDSA")) return key.source().sign(key, digestOf(input), input);
     return key.source().sign(key, digestName, input);
+  }
+
+  /** RSASSA-PKCS1-v1_5 over a DigestInfo: transit is given its digest and the digest's name. */
+  private byte[] signDigestInfo(byte[] encoded) throws SignatureException {
+    DigestInfo info;
+    try {
+      info = DigestInfo.getInstance(encoded);
+    } catch (IllegalArgumentException e) {
+      throw new SignatureException("NONEwithRSA takes a DER DigestInfo: " + e.getMessage(), e);
+    }
+    String name = DIGESTS.get(info.getAlgorithmId().getAlgorithm());
+    if (name == null)
+      throw new SignatureException(
+          "NONEwithRSA: transit signs SHA-1 and SHA-2 digests, not "
+              + info.getAlgorithmId().getAlgorithm());
+    return key.source().sign(key, name, info.getDigest());
+  }
+
+  /** An ECDSA digest's hash, known by its length alone. */
+  private static String digestOf(byte[] digest) throws SignatureException {
+    return switch (digest.length) {
+      case 20 -> "SHA-1";
+      case 32 -> "SHA-256";
+      case 48 -> "SHA-384";
+      case 64 -> "SHA-512";
+      default ->
+          throw new SignatureException(
+              "NONEwithECDSA takes a SHA-1 or SHA-2 digest, not " + digest.length + " bytes");
+    };
   }
 
   @Override
