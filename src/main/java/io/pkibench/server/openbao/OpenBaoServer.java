@@ -37,11 +37,11 @@ import javax.net.ssl.SSLContext;
  * A real OpenBao on loopback, as {@code pkibench serve openbao} runs it: {@code nodes} bao servers
  * with integrated storage (Raft; one node is a cluster of one), TLS with the test PKI's {@code
  * tls-server} identity, initialised with one key share and unsealed, then a {@code transit} mount
- * holding the test PKI's RSA, ECDSA and Ed25519 signer keys (imported, each with its certificate
- * chain set, so {@code --keys openbao:…} signs with the very keys {@code --keys software} does) and
- * an exportable {@code pkibench-aes} key, and a {@code pki} mount whose CA is the test PKI's {@code
- * intermediate-a}, with a role per key type. The root token and the unseal key go to owner-only
- * files in {@code dir}; neither is printed.
+ * holding the test PKI's RSA, ECDSA and Ed25519 signer keys and its TLS client's (imported, each
+ * with its certificate chain set, so {@code --keys openbao:…} signs with the very keys {@code
+ * --keys software} does) and an exportable {@code pkibench-aes} key, and a {@code pki} mount whose
+ * CA is the test PKI's {@code intermediate-a}, with a role per key type. The root token and the
+ * unseal key go to owner-only files in {@code dir}; neither is printed.
  */
 public final class OpenBaoServer implements ReferenceServer {
   /** The exportable AES-256-GCM key of the encrypt, decrypt and HMAC workloads. */
@@ -410,8 +410,9 @@ public final class OpenBaoServer implements ReferenceServer {
     root.post("sys/mounts/transit", Map.of("type", "transit"));
     PublicKey wrapping = Transit.wrappingKey(root.get("transit/wrapping_key"));
     for (Entity e : config.pki().entities()) {
-      if (e.role() != Role.SIGNER || e.revoked() || !TRANSIT_TYPES.contains(e.keyAlgorithm()))
-        continue;
+      // signers, and the TLS client whose key study pix's handshakes sign with
+      boolean wanted = e.role() == Role.SIGNER || e.role() == Role.TLS_CLIENT;
+      if (!wanted || e.revoked() || !TRANSIT_TYPES.contains(e.keyAlgorithm())) continue;
       SigningKey key = software.key(e.alias());
       root.post(
           "transit/keys/" + e.alias() + "/import",
