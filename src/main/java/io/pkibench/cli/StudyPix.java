@@ -27,6 +27,8 @@ import picocli.CommandLine.Option;
       "  pkibench study pix --html pix.html                # the original's methodology: about 2 hours",
       "  pkibench study pix --keys pkcs11:softhsm.cfg --pin-file pin.txt   # the nodes' keys on a token",
       "  pkibench study pix --quick --fault kill-node@20s  # and a node killed mid-run: the dip and the recovery",
+      "  pkibench study pix --quick --keys openbao:https://127.0.0.1:8200,https://127.0.0.1:8202,https://127.0.0.1:8204,token-file=bao-run/root-token \\",
+      "      --fault kill-leader@20s                      # keys in OpenBao (serve openbao --nodes 3 --dir bao-run), its leader killed",
       "  pkibench study pix --quick --check-sizing         # each benchmark's capacity at 1 core of the nodes predicted from 0.5 core, then measured",
       "  pkibench study pix --quick --core-ratio-sweep 1:1,2:1,1:2,2:2,1:3,2:3,2:4,3:4,2:5   # 8 cores: the client:key-server ratio (docs/studies.md)"
     })
@@ -35,9 +37,11 @@ final class StudyPix extends StudySubcommand {
 
   @Option(
       names = "--fault",
-      paramLabel = "kill-node@TIME",
+      paramLabel = "kill-node@TIME|kill-leader@TIME",
       description =
-          "add a step that SIGKILLs the first node TIME into its measured seconds and starts it again 10 s later, e.g. kill-node@30s")
+          "add a step that SIGKILLs the first key-server node TIME into its measured seconds and starts it again 10 s later, e.g."
+              + " kill-node@30s; or, with --keys openbao: over a cluster (serve openbao --nodes 3), kill-leader@TIME SIGKILLs the"
+              + " OpenBao Raft leader (serve openbao starts it again): failed calls, time until the rate is back, who led after")
   String fault;
 
   @Option(

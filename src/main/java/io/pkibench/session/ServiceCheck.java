@@ -8,8 +8,10 @@ import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -26,13 +28,23 @@ final class ServiceCheck {
    */
   static final Duration WITHIN = Duration.ofSeconds(30);
 
+  /** What a failure to set a workload up says about the service itself. */
+  private static final Set<FailureCause.Kind> UNREACHABLE =
+      EnumSet.of(
+          FailureCause.Kind.REFUSED,
+          FailureCause.Kind.UNKNOWN_HOST,
+          FailureCause.Kind.TIMED_OUT,
+          FailureCause.Kind.TLS_UNTRUSTED,
+          FailureCause.Kind.TLS);
+
   private ServiceCheck() {}
 
   /**
    * Empty when one operation of {@code factory} against {@code services} (the flags and URLs it
    * calls, e.g. "--target URL") succeeded ({@code answered} is told); else the one line that says
    * which service, what happened and what to do. A workload that cannot even be created is not the
-   * service's fault: the run reports that as it always has, so the check passes it by.
+   * service's fault: the run reports that as it always has, so the check passes it by, unless it
+   * failed reaching the service (refused, unknown host, timed out, TLS), which is said as above.
    */
   static Optional<String> problem(
       WorkloadFactory factory,
@@ -43,10 +55,17 @@ final class ServiceCheck {
       Runnable answered) {
     Workload workload;
     Operation operation;
+    long createdFromNanos = System.nanoTime();
     try {
       workload = factory.create(context, params);
     } catch (Exception e) {
-      return Optional.empty();
+      // a workload that asks the service while it is set up (openbao:* fetch the key's public
+      // key) met the service already: when the service could not be reached, that is the answer
+      FailureCause cause = FailureCause.of(e);
+      return UNREACHABLE.contains(cause.kind())
+          ? Optional.of(
+              services + ": " + words(cause, (System.nanoTime() - createdFromNanos) / 1_000_000))
+          : Optional.empty();
     }
     AtomicReference<Throwable> failure = new AtomicReference<>();
     long startNanos = System.nanoTime();

@@ -5,20 +5,24 @@ import io.pkibench.formats.iso20022.Pacs008Pool;
 import io.pkibench.formats.iso20022.SpiSignature;
 import io.pkibench.keys.KeySource;
 import io.pkibench.keys.SigningKey;
+import io.pkibench.keys.remote.openbao.OpenBaoKeySpec;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Durations;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.WorkloadSpec;
+import io.pkibench.report.FaultTimeline;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.StudyRecord;
 import io.pkibench.workload.spi.SpiWorkloads;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -37,6 +41,10 @@ public final class PixStudy implements Study {
   public static final String SPI = "SPI signature";
   public static final String RANDOM = "random (to subtract)";
   public static final String FAULT = "SPI signature through a node kill";
+  public static final String FAULT_LEADER = "SPI signature through an OpenBao leader kill";
+
+  /** An OpenBao cluster smaller than this has no quorum left once its leader is killed. */
+  static final int RAFT_NODES = 3;
 
   /**
    * The same benchmark again at one level, charging the client's CPU: the other side of the
@@ -55,18 +63,37 @@ public final class PixStudy implements Study {
   static final Duration FAULT_WARMUP = Duration.ofSeconds(5);
 
   /**
-   * {@code --fault kill-node@T}: the first node SIGKILLed T into the fault step's measured seconds,
-   * started again 10 s later.
+   * {@code --fault kill-node@T}: the first key-server node SIGKILLed T into the fault step's
+   * measured seconds, started again {@code downFor} later; {@code kill-leader@T}: the Raft leader
+   * of the OpenBao cluster {@code --keys openbao:} names SIGKILLed, {@code serve openbao} starting
+   * it again (its {@code --restart-after}, {@code downFor} by default). The step lasts T + {@code
+   * downFor} + {@code afterRestart}.
    */
-  public record Fault(Duration at) {
+  public record Fault(Kind kind, Duration at, Duration downFor, Duration afterRestart) {
+    public enum Kind {
+      KILL_NODE("kill-node"),
+      KILL_LEADER("kill-leader");
+
+      final String word;
+
+      Kind(String word) {
+        this.word = word;
+      }
+    }
+
     public static Fault parse(String text) {
       if (text == null) return null;
-      if (!text.startsWith("kill-node@"))
+      Kind kind = null;
+      for (Kind k : Kind.values()) if (text.startsWith(k.word + "@")) kind = k;
+      if (kind == null)
         throw new IllegalArgumentException(
-            "--fault " + text + ": the one fault is kill-node@TIME, e.g. kill-node@30s");
+            "--fault "
+                + text
+                + ": the faults are kill-node@TIME (a key-server node) and kill-leader@TIME (the Raft leader of the"
+                + " OpenBao cluster --keys openbao: names), e.g. kill-node@30s");
       Duration at;
       try {
-        at = Durations.parse(text.substring("kill-node@".length()));
+        at = Durations.parse(text.substring(kind.word.length() + 1));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("--fault " + text + ": " + e.getMessage());
       }
@@ -74,7 +101,16 @@ public final class PixStudy implements Study {
         throw new IllegalArgumentException(
             "--fault " + text + ": kill between 3s (to see the rate before) and 10m into the step");
       }
-      return new Fault(at);
+      return new Fault(kind, at, DOWN_FOR, AFTER_RESTART);
+    }
+
+    /** This fault in a step of other lengths (a test's short run). */
+    public Fault lasting(Duration downFor, Duration afterRestart) {
+      return new Fault(kind, at, downFor, afterRestart);
+    }
+
+    String text() {
+      return kind.word + "@" + Durations.format(at);
     }
   }
 
@@ -128,6 +164,9 @@ public final class PixStudy implements Study {
    */
   private CoreRatioSweep coreRatioSweep;
 
+  /** {@code kill-leader}'s hook, made with the steps: what it saw is a finding. */
+  private volatile OpenBaoLeaderKill leaderKill;
+
   public PixStudy() {
     this(null);
   }
@@ -178,8 +217,50 @@ public final class PixStudy implements Study {
                 + (fault != null ? "--fault" : "--check-sizing")
                 + ": the sweep runs only its own steps; run the other in a study of its own");
     }
+    if (fault != null && fault.kind() == Fault.Kind.KILL_LEADER)
+      problems.addAll(leaderProblems(options.keys()));
     if (checkSizing != null && problems.isEmpty())
       checkSizing.problem().ifPresent(problems::add); // it makes and removes a group
+    return problems;
+  }
+
+  /**
+   * kill-leader needs a leader to kill: an OpenBao cluster (Raft) holding the keys, of enough nodes
+   * to elect another, on this machine (the study SIGKILLs a process of its own user).
+   */
+  private List<String> leaderProblems(String keys) {
+    String flag = "--fault " + fault.text();
+    if (!keys.startsWith(OpenBaoKeySpec.PREFIX))
+      return List.of(
+          flag
+              + ": kills the Raft leader of the OpenBao cluster that holds the keys, and --keys "
+              + keys
+              + " has no leader; give --keys openbao:URL,URL,URL,token-file=F over serve openbao --nodes 3"
+              + " (kill-node@TIME kills a key-server node instead)");
+    OpenBaoKeySpec spec;
+    try {
+      spec = OpenBaoKeySpec.parse(keys);
+    } catch (IllegalArgumentException e) {
+      return List.of(e.getMessage());
+    }
+    List<String> problems = new ArrayList<>();
+    if (spec.nodes().size() < RAFT_NODES)
+      problems.add(
+          flag
+              + ": --keys names "
+              + spec.nodes().size()
+              + " OpenBao node(s); a leader killed leaves a quorum to elect another only in a cluster of "
+              + RAFT_NODES
+              + " or more: name every node, e.g. openbao:https://127.0.0.1:8200,https://127.0.0.1:8202,https://127.0.0.1:8204,token-file=F");
+    for (URI node : spec.nodes()) {
+      String host = node.getHost();
+      if (!host.equals("127.0.0.1") && !host.equals("localhost") && !host.equals("[::1]"))
+        problems.add(
+            flag
+                + ": "
+                + node
+                + " is not on this machine's loopback; the study kills the leader's process, so every node must run here");
+    }
     return problems;
   }
 
@@ -190,7 +271,27 @@ public final class PixStudy implements Study {
 
   @Override
   public List<String> findings(RunResult result, StudyOptions options) {
-    return coreRatioSweep == null ? List.of() : List.of(coreRatioSweep.answer(result, SPI));
+    List<String> findings = new ArrayList<>();
+    if (coreRatioSweep != null) findings.add(coreRatioSweep.answer(result, SPI));
+    OpenBaoLeaderKill kill = leaderKill;
+    if (kill != null) {
+      findings.addAll(kill.lines());
+      for (FaultTimeline.Summary s : FaultTimeline.of(result)) {
+        if (!s.step().equals(FAULT_LEADER)) continue;
+        findings.add(
+            "fault: "
+                + String.format(Locale.ROOT, "%,d", s.failedCalls())
+                + " calls failed through the leader kill; "
+                + (s.dipAt() == null
+                    ? "the rate never dipped"
+                    : s.recoveredAfterSeconds() == null
+                        ? "the rate was not back (90% of the rate before, no failed call) within the step"
+                        : "the rate was back (90% of the rate before, no failed call) "
+                            + s.recoveredAfterSeconds()
+                            + " s after the dip began"));
+      }
+    }
+    return findings;
   }
 
   @Override
@@ -285,9 +386,7 @@ public final class PixStudy implements Study {
     if (fault != null) {
       // One-second iterations: each is a second of the timeline, with its own successes and
       // failures.
-      long seconds = fault.at().plus(DOWN_FOR).plus(AFTER_RESTART).toSeconds();
-      // Checks sampled as in the client-CPU steps: on shared cores, a check of every signature
-      // slowed the killed node's restart past the step's end.
+      long seconds = fault.at().plus(fault.downFor()).plus(fault.afterRestart()).toSeconds();
       Plan faultPlan =
           plan(
                   new WorkloadSpec("spi-sign", Map.of(), remote),
@@ -296,9 +395,22 @@ public final class PixStudy implements Study {
                   Iterations.parse(seconds + "x1s"),
                   1)
               .toBuilder()
+              // Checks sampled as in the client-CPU steps: on shared cores, a check of every
+              // signature slowed the killed node's restart past the step's end.
               .verifySample(CLIENT_CPU_VERIFY_SAMPLE)
               .build();
-      steps.add(Step.of(FAULT, faultPlan).before(new KillNode(fault.at())));
+      if (fault.kind() == Fault.Kind.KILL_NODE) {
+        steps.add(Step.of(FAULT, faultPlan).before(new KillNode(fault.at(), fault.downFor())));
+      } else {
+        leaderKill =
+            new OpenBaoLeaderKill(
+                OpenBaoKeySpec.parse(options.keys()),
+                options.pkiDir(),
+                FAULT_WARMUP,
+                fault.at(),
+                fault.downFor().plus(fault.afterRestart()));
+        steps.add(Step.of(FAULT_LEADER, faultPlan).before(leaderKill));
+      }
     }
     if (checkSizing != null) {
       // Last: every step before them measures the nodes unlimited. Each at its sweep's peak level,
@@ -313,7 +425,7 @@ public final class PixStudy implements Study {
    * them. Its description starts with {@link StudyRecord.StepRecord#FAULT}, which is how the report
    * knows to draw the timeline.
    */
-  record KillNode(Duration at) implements StepHook {
+  record KillNode(Duration at, Duration downFor) implements StepHook {
     @Override
     public String describe() {
       return StudyRecord.StepRecord.FAULT
@@ -322,7 +434,7 @@ public final class PixStudy implements Study {
           + " about "
           + at.toSeconds()
           + " s into the measured seconds, start it again "
-          + DOWN_FOR.toSeconds()
+          + downFor.toSeconds()
           + " s later";
     }
 
@@ -334,7 +446,7 @@ public final class PixStudy implements Study {
                 try {
                   Thread.sleep(FAULT_WARMUP.plus(at).toMillis());
                   services.kill(NODE_1);
-                  Thread.sleep(DOWN_FOR.toMillis());
+                  Thread.sleep(downFor.toMillis());
                   services.start(NODE_1);
                 } catch (InterruptedException e) {
                   Thread.currentThread().interrupt();
@@ -453,14 +565,21 @@ public final class PixStudy implements Study {
       notes.add(
           "quick: 1 series per level, warmed half a second at a time until steady (at most 4 s; a level that never steadied is flagged and not fitted), then 3 × 2 s measured; the original's: --duration 10s (5 series)");
     if (checkSizing != null) notes.add(CheckSizing.note());
-    if (fault != null) {
+    if (fault != null && fault.kind() == Fault.Kind.KILL_LEADER) {
+      notes.add(
+          "fault: the OpenBao Raft leader SIGKILLed about "
+              + fault.at().toSeconds()
+              + " s into the last step's measured seconds (found by sys/leader, its process by its port), started again"
+              + " by serve openbao after its --restart-after; the key servers' transit calls move to the other nodes;"
+              + " calls that fail (in flight to the leader, or while the cluster elects another) are counted, not retried");
+    } else if (fault != null) {
       notes.add(
           "fault: "
               + NODE_1
               + " SIGKILLed about "
               + fault.at().toSeconds()
               + " s into the last step's measured seconds and started again "
-              + DOWN_FOR.toSeconds()
+              + fault.downFor().toSeconds()
               + " s later; calls in flight to it fail and are counted, not retried");
     }
     return notes;

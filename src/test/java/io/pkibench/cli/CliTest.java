@@ -740,7 +740,7 @@ class CliTest {
     assertTrue(err.toString().contains("--fault kill-node@1s: kill between 3s"), err.toString());
     assertEquals(2, run("study", "pix", "--quick", "--fault", "crash"));
     assertTrue(
-        err.toString().contains("--fault crash: the one fault is kill-node@TIME"), err.toString());
+        err.toString().contains("--fault crash: the faults are kill-node@TIME"), err.toString());
   }
 
   @Test

@@ -13,15 +13,19 @@ import io.pkibench.testing.DerFront;
 import io.pkibench.testing.OpensslServices;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.http.OcspWorkload;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,6 +50,17 @@ class RunPreCheckTest {
 
   final StringWriter out = new StringWriter();
   final StringWriter err = new StringWriter();
+
+  /** An owner-only file holding a token no service will ever see. */
+  Path tokenFile() throws IOException {
+    Path file = dir.resolve("bao-token");
+    if (!Files.exists(file)) {
+      Files.createFile(
+          file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+      Files.writeString(file, "s.not-a-real-token\n");
+    }
+    return file;
+  }
 
   int run(String... args) {
     return Main.execute(
@@ -73,26 +88,34 @@ class RunPreCheckTest {
         List.of(
             List.of("http:cades", "https://127.0.0.1:" + port),
             List.of("tls-rr", "tls://127.0.0.1:" + port),
-            List.of("https-rr", "https://127.0.0.1:" + port + "/"))) {
+            List.of("https-rr", "https://127.0.0.1:" + port + "/"),
+            // a workload that calls the service already while it is set up (the key's public key)
+            List.of(
+                "openbao:transit-sign",
+                "https://127.0.0.1:" + port,
+                "-p",
+                "token-file=" + tokenFile()))) {
       err.getBuffer().setLength(0);
       String result = c.get(0).replace(':', '-') + ".json";
+      List<String> args = new ArrayList<>(List.of("run", c.get(0), "--target", c.get(1)));
+      args.addAll(c.subList(2, c.size()));
       int code =
           run(
-              "run",
-              c.get(0),
-              "--target",
-              c.get(1),
-              "--pki",
-              shared.resolve("pki").toString(),
-              "--concurrency",
-              "1",
-              "--warmup",
-              "0x1s",
-              "--measure",
-              "1x1s",
-              "--quiet",
-              "--out",
-              result);
+              Stream.concat(
+                      args.stream(),
+                      Stream.of(
+                          "--pki",
+                          shared.resolve("pki").toString(),
+                          "--concurrency",
+                          "1",
+                          "--warmup",
+                          "0x1s",
+                          "--measure",
+                          "1x1s",
+                          "--quiet",
+                          "--out",
+                          result))
+                  .toArray(String[]::new));
       assertEquals(2, code, c + ": " + err + out);
       assertTrue(
           err.toString()

@@ -1,16 +1,24 @@
 package io.pkibench.formats.ades;
 
 import io.pkibench.keys.SigningKey;
+import java.security.PublicKey;
 import java.security.SignatureException;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Date;
+import java.util.List;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.interactive.digitalsignature.PDSignature;
+import org.bouncycastle.cert.X509CertificateHolder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cms.CMSProcessableByteArray;
 import org.bouncycastle.cms.CMSSignedData;
 import org.bouncycastle.cms.SignerInformation;
+import org.bouncycastle.cms.SignerInformationVerifier;
 import org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder;
+import org.bouncycastle.util.Selector;
 
 /** The independent check of a PAdES signature: PDFBox and BouncyCastle, not DSS, which made it. */
 public final class PadesVerifier {
@@ -22,7 +30,56 @@ public final class PadesVerifier {
    * whole file but the signature's /Contents; BouncyCastle verifies the CMS over those bytes.
    */
   public static void check(byte[] signedPdf, byte[] sentPdf, SigningKey key) throws Exception {
-    verifiedSigner(signedPdf, sentPdf, key);
+    verifiedSigner(signedPdf, sentPdf, key.certificate());
+  }
+
+  /**
+   * As {@link #check(byte[], byte[], SigningKey)} for a service whose key is known only by its
+   * public key or certificate (an {@code api} spec's {@code key:}): the signature must verify under
+   * {@code key}.
+   */
+  public static void check(byte[] signedPdf, byte[] sentPdf, PublicKey key) throws Exception {
+    verifiedSigner(
+        signedPdf, sentPdf, (cms, info) -> new JcaSimpleSignerInfoVerifierBuilder().build(key));
+  }
+
+  /**
+   * As {@link #check(byte[], byte[], PublicKey)}, the signer being the certificate the CMS carries
+   * for it, which must chain to {@code trust} (an {@code api} spec's {@code trust:}).
+   */
+  public static void check(byte[] signedPdf, byte[] sentPdf, CertificateTrust trust)
+      throws Exception {
+    verifiedSigner(
+        signedPdf,
+        sentPdf,
+        (cms, info) -> {
+          JcaX509CertificateConverter converter = new JcaX509CertificateConverter();
+          @SuppressWarnings("unchecked")
+          var matches =
+              cms.getCertificates().getMatches((Selector<X509CertificateHolder>) info.getSID());
+          if (matches.isEmpty())
+            throw new SignatureException("the PDF's CMS does not carry its signer's certificate");
+          List<X509Certificate> carried = new ArrayList<>();
+          for (X509CertificateHolder h : cms.getCertificates().getMatches(null))
+            carried.add(converter.getCertificate(h));
+          X509Certificate signer = converter.getCertificate(matches.iterator().next());
+          trust.check(signer, carried, new Date());
+          return new JcaSimpleSignerInfoVerifierBuilder().build(signer);
+        });
+  }
+
+  /** Who the PDF's one SignerInfo is verified against. */
+  private interface SignerKey {
+    SignerInformationVerifier verifierFor(CMSSignedData cms, SignerInformation info)
+        throws Exception;
+  }
+
+  private static SignerInformation verifiedSigner(
+      byte[] signedPdf, byte[] sentPdf, X509Certificate certificate) throws Exception {
+    return verifiedSigner(
+        signedPdf,
+        sentPdf,
+        (cms, info) -> new JcaSimpleSignerInfoVerifierBuilder().build(certificate));
   }
 
   /**
@@ -33,11 +90,12 @@ public final class PadesVerifier {
   public static void checkTimestamped(
       byte[] signedPdf, byte[] sentPdf, SigningKey key, X509Certificate tsaTrustAnchor)
       throws Exception {
-    SignatureTimeStampCheck.check("PAdES", verifiedSigner(signedPdf, sentPdf, key), tsaTrustAnchor);
+    SignatureTimeStampCheck.check(
+        "PAdES", verifiedSigner(signedPdf, sentPdf, key.certificate()), tsaTrustAnchor);
   }
 
-  private static SignerInformation verifiedSigner(byte[] signedPdf, byte[] sentPdf, SigningKey key)
-      throws Exception {
+  private static SignerInformation verifiedSigner(
+      byte[] signedPdf, byte[] sentPdf, SignerKey signerKey) throws Exception {
     try (PDDocument doc = Loader.loadPDF(signedPdf)) {
       PDSignature signature = doc.getLastSignatureDictionary();
       if (signature == null)
@@ -51,7 +109,7 @@ public final class PadesVerifier {
         throw new SignatureException(
             "expected one SignerInfo in the PDF's CMS, found " + signers.size());
       SignerInformation info = signers.iterator().next();
-      if (!info.verify(new JcaSimpleSignerInfoVerifierBuilder().build(key.certificate()))) {
+      if (!info.verify(signerKey.verifierFor(cms, info))) {
         throw new SignatureException("the PAdES signature does not verify with BouncyCastle");
       }
       requireSentPdfPlusOwnUpdate(signedPdf, sentPdf, signature.getByteRange());

@@ -4,6 +4,7 @@ import io.pkibench.keys.SigningKey;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
+import java.security.PublicKey;
 import java.security.SignatureException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,6 +37,14 @@ public final class XadesVerifier {
    * but signs nothing that was sent.
    */
   public static void check(byte[] signedXml, byte[] sentXml, SigningKey key) throws Exception {
+    check(signedXml, sentXml, key.publicKey());
+  }
+
+  /**
+   * As {@link #check(byte[], byte[], SigningKey)} for a service whose key is known only by its
+   * public key (an {@code api} spec's {@code key:}, a public key or certificate).
+   */
+  public static void check(byte[] signedXml, byte[] sentXml, PublicKey key) throws Exception {
     Document doc = parse(signedXml);
     NodeList signatures = doc.getElementsByTagNameNS(DSIG_NS, "Signature");
     if (signatures.getLength() != 1)
@@ -44,7 +53,7 @@ public final class XadesVerifier {
     NodeList properties = doc.getElementsByTagNameNS(XADES_NS, "SignedProperties");
     for (int i = 0; i < properties.getLength(); i++)
       ((Element) properties.item(i)).setIdAttribute("Id", true);
-    DOMValidateContext context = new DOMValidateContext(key.publicKey(), signatures.item(0));
+    DOMValidateContext context = new DOMValidateContext(key, signatures.item(0));
     // keeps each reference's digested bytes, to compare the document's with the document sent
     context.setProperty("javax.xml.crypto.dsig.cacheReference", Boolean.TRUE);
     XMLSignature signature = XMLSignatureFactory.getInstance("DOM").unmarshalXMLSignature(context);

@@ -1,6 +1,8 @@
 package io.pkibench.formats.apispec;
 
 import io.pkibench.formats.ades.CertificateTrust;
+import io.pkibench.formats.ades.PadesVerifier;
+import io.pkibench.formats.ades.XadesVerifier;
 import io.pkibench.keys.PemKeys;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -29,7 +31,8 @@ import org.bouncycastle.util.Selector;
  * and captured; it throws saying what did not hold (never a value), so an operation whose check
  * fails counts as failed with that reason.
  */
-public sealed interface Check permits Check.SignatureCheck, Check.CmsCheck, Check.X509Check {
+public sealed interface Check
+    permits Check.SignatureCheck, Check.CmsCheck, Check.X509Check, Check.AdesCheck {
   /** BouncyCastle verifies every check: independent of whichever provider the service used. */
   BouncyCastleProvider BC = new BouncyCastleProvider();
 
@@ -162,6 +165,38 @@ public sealed interface Check permits Check.SignatureCheck, Check.CmsCheck, Chec
       if (ofCsr
           && !MessageDigest.isEqual(issued.getPublicKey().getEncoded(), values.value(CSR_KEY)))
         throw new CertificateException("the certificate issued does not carry the CSR's key");
+    }
+  }
+
+  /**
+   * {@code pades:} / {@code xades:} a signed PDF or XML ({@code value}) whose one signature covers
+   * {@code over}, the document sent, and nothing else (the PAdES and XAdES verifiers of the
+   * in-process workloads): verifying under {@code key} (a public key or certificate), or, for
+   * PAdES, under the certificate its CMS carries, chained to {@code trust}. One of the two is set.
+   */
+  record AdesCheck(
+      int line, String kind, Template value, Template over, PublicKey key, CertificateTrust trust)
+      implements Check {
+    @Override
+    public String name() {
+      return "check " + kind + " (line " + line + ")";
+    }
+
+    @Override
+    public void verify(Template.Values values) throws GeneralSecurityException {
+      byte[] signed = value.render(values);
+      byte[] sent = over.render(values);
+      try {
+        if (kind.equals("xades")) XadesVerifier.check(signed, sent, key);
+        else if (key != null) PadesVerifier.check(signed, sent, key);
+        else PadesVerifier.check(signed, sent, trust);
+      } catch (GeneralSecurityException e) {
+        throw e;
+      } catch (Exception e) {
+        // PDFBox's and the XML parser's complaints: the answer is no signed document at all
+        throw new SignatureException(
+            "not a signed " + (kind.equals("xades") ? "XML" : "PDF") + " (" + e.getMessage() + ")");
+      }
     }
   }
 }

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.security.NoSuchAlgorithmException;
 import java.security.PublicKey;
 import java.security.Signature;
+import java.util.Map;
 import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
@@ -115,5 +116,42 @@ final class CheckFiles {
       problems.add(node.line(), "trust " + path + ": holds no certificate; give a PEM bundle");
       return null;
     }
+  }
+
+  /**
+   * A {@code pades:} or {@code xades:} check: {@code key:} (a public key or certificate) or, for
+   * PAdES, whose CMS carries its signer's certificate, {@code trust:}; exactly one of them.
+   */
+  Check.AdesCheck ades(
+      int line, String kind, Template value, Template over, Map<String, LocatedYaml> keys) {
+    LocatedYaml key = keys.get("key");
+    LocatedYaml trust = keys.get("trust");
+    if (kind.equals("xades") && trust != null) {
+      problems.add(
+          trust.line(),
+          "xades: give key: (a PEM public key or certificate), not trust: (the signature's own"
+              + " certificate is not read)");
+      return null;
+    }
+    if (key != null && trust != null) {
+      problems.add(line, kind + ": give key: or trust:, not both");
+      return null;
+    }
+    if (key == null && trust == null) {
+      problems.add(
+          line,
+          kind
+              + ": give key: a PEM public key or certificate"
+              + (kind.equals("pades") ? ", or trust: a PEM bundle its signer must chain to" : ""));
+      return null;
+    }
+    if (key != null) {
+      PublicKey publicKey = publicKey(key, null);
+      return publicKey == null
+          ? null
+          : new Check.AdesCheck(line, kind, value, over, publicKey, null);
+    }
+    CertificateTrust anchors = trust(trust, null, kind);
+    return anchors == null ? null : new Check.AdesCheck(line, kind, value, over, null, anchors);
   }
 }

@@ -488,24 +488,18 @@ public final class SpecReader {
 
   private Check check(LocatedYaml node, Set<String> known) {
     if (!node.isMap() || node.map().size() != 1) {
-      problem(node.line(), "verify: each check is one of signature, cms, x509: {...}");
+      problem(
+          node.line(), "verify: each check is one of signature, cms, pades, xades, x509: {...}");
       return null;
     }
     var entry = node.map().entrySet().iterator().next();
     LocatedYaml body = entry.getValue();
     String kind = entry.getKey();
-    if (kind.equals("pades") || kind.equals("xades")) {
+    if (!List.of("signature", "cms", "x509", "pades", "xades").contains(kind)) {
       problem(
           body.line(),
-          kind
-              + ": not available yet (the project's PAdES/XAdES verifiers cannot yet be bound to the document sent);"
-              + " check the CMS inside with cms, or the signature value with signature");
-      return null;
-    }
-    if (!List.of("signature", "cms", "x509").contains(kind)) {
-      problem(
-          body.line(),
-          OutsideText.forTerminal(kind) + ": no such check; use signature, cms or x509");
+          OutsideText.forTerminal(kind)
+              + ": no such check; use signature, cms, pades, xades or x509");
       return null;
     }
     if (!body.isMap()) {
@@ -552,6 +546,16 @@ public final class SpecReader {
         yield value == null || over == null || trust == null
             ? null
             : new Check.CmsCheck(line, value, over, trust);
+      }
+      case "pades", "xades" -> {
+        unknownKeys(keys, List.of("value", "over", "key", "trust"), kind);
+        Template value =
+            required(keys, "value", body, kind) ? template(keys.get("value"), known, kind) : null;
+        Template over =
+            keys.containsKey("over")
+                ? template(keys.get("over"), known, kind + " over")
+                : Template.parse("${document}");
+        yield value == null || over == null ? null : checkFiles.ades(line, kind, value, over, keys);
       }
       default -> {
         unknownKeys(keys, List.of("value", "trust"), "x509");

@@ -30,17 +30,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import javax.net.ssl.SSLContext;
 
 /**
  * A real OpenBao on loopback, as {@code pkibench serve openbao} runs it: {@code nodes} bao servers
  * with integrated storage (Raft; one node is a cluster of one), TLS with the test PKI's {@code
  * tls-server} identity, initialised with one key share and unsealed, then a {@code transit} mount
- * holding the test PKI's RSA, ECDSA and Ed25519 signer keys (imported, each with its certificate
- * chain set, so {@code --keys openbao:…} signs with the very keys {@code --keys software} does) and
- * an exportable {@code pkibench-aes} key, and a {@code pki} mount whose CA is the test PKI's {@code
- * intermediate-a}, with a role per key type. The root token and the unseal key go to owner-only
- * files in {@code dir}; neither is printed.
+ * holding the test PKI's RSA, ECDSA and Ed25519 signer keys and its TLS client's (imported, each
+ * with its certificate chain set, so {@code --keys openbao:…} signs with the very keys {@code
+ * --keys software} does) and an exportable {@code pkibench-aes} key, and a {@code pki} mount whose
+ * CA is the test PKI's {@code intermediate-a}, with a role per key type. The root token and the
+ * unseal key go to owner-only files in {@code dir}; neither is printed.
  */
 public final class OpenBaoServer implements ReferenceServer {
   /** The exportable AES-256-GCM key of the encrypt, decrypt and HMAC workloads. */
@@ -63,13 +64,35 @@ public final class OpenBaoServer implements ReferenceServer {
           KeyAlgorithm.ECDSA_P256,
           KeyAlgorithm.ED25519);
 
-  /** {@code port}: node i's API listens on port + 2i, its cluster (Raft) port on port + 2i + 1. */
-  public record Config(Path dir, int nodes, int port, TestPki pki, Path bao) {}
+  /**
+   * {@code port}: node i's API listens on port + 2i, its cluster (Raft) port on port + 2i + 1.
+   * {@code restartAfter}: a node that dies once the cluster is up is started again (and unsealed)
+   * this long after, as a supervisor would; null or zero leaves it down.
+   */
+  public record Config(
+      Path dir, int nodes, int port, TestPki pki, Path bao, Duration restartAfter) {
+    /** A cluster whose dead nodes stay down. */
+    public Config(Path dir, int nodes, int port, TestPki pki, Path bao) {
+      this(dir, nodes, port, pki, bao, null);
+    }
+
+    boolean supervised() {
+      return restartAfter != null && !restartAfter.isZero() && !restartAfter.isNegative();
+    }
+  }
 
   private final Config config;
   private final Process[] processes;
   private final List<URI> urls = new ArrayList<>();
   private SSLContext tls;
+
+  /** Set by {@link #close()}: a node stopped then is not started again. */
+  private volatile boolean closing;
+
+  /** Set once the cluster is up: only then does a dead node get started again. */
+  private volatile boolean started;
+
+  private volatile Consumer<String> events = line -> {};
 
   public OpenBaoServer(Config config) {
     this.config = config;
@@ -191,6 +214,52 @@ public final class OpenBaoServer implements ReferenceServer {
     } finally {
       token.wipe();
     }
+    started = true;
+    for (int i = 0; i < config.nodes(); i++) watch(i, processes[i]);
+  }
+
+  /** Where lines about nodes dying and coming back go (serve openbao: its terminal). */
+  public void reportingTo(Consumer<String> events) {
+    this.events = events;
+  }
+
+  /**
+   * With {@link Config#restartAfter()}: when {@code process}, node {@code i}'s, dies (a fault run's
+   * SIGKILL, a crash), starts the node again that long after and unseals it, unless the cluster is
+   * stopping or the node was started again meanwhile.
+   */
+  private void watch(int i, Process process) {
+    if (!config.supervised() || !started) return;
+    process
+        .onExit()
+        .thenRunAsync(
+            () -> {
+              if (closing || processes[i] != process) return;
+              events.accept(
+                  "OpenBao node "
+                      + i
+                      + " (pid "
+                      + process.pid()
+                      + ") exited ("
+                      + process.exitValue()
+                      + "); starting it again in "
+                      + config.restartAfter().toSeconds()
+                      + " s");
+              try {
+                Thread.sleep(config.restartAfter().toMillis());
+                synchronized (this) {
+                  if (closing || processes[i] != process) return;
+                  restart(i);
+                }
+                events.accept(
+                    "OpenBao node " + i + " started again (pid " + processes[i].pid() + ")");
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              } catch (Exception e) {
+                if (!closing)
+                  events.accept("OpenBao node " + i + " was not started again: " + e.getMessage());
+              }
+            });
   }
 
   private String hcl(int i, Path node, Path tlsDir) {
@@ -341,8 +410,9 @@ public final class OpenBaoServer implements ReferenceServer {
     root.post("sys/mounts/transit", Map.of("type", "transit"));
     PublicKey wrapping = Transit.wrappingKey(root.get("transit/wrapping_key"));
     for (Entity e : config.pki().entities()) {
-      if (e.role() != Role.SIGNER || e.revoked() || !TRANSIT_TYPES.contains(e.keyAlgorithm()))
-        continue;
+      // signers, and the TLS client whose key study pix's handshakes sign with
+      boolean wanted = e.role() == Role.SIGNER || e.role() == Role.TLS_CLIENT;
+      if (!wanted || e.revoked() || !TRANSIT_TYPES.contains(e.keyAlgorithm())) continue;
       SigningKey key = software.key(e.alias());
       root.post(
           "transit/keys/" + e.alias() + "/import",
@@ -409,6 +479,7 @@ public final class OpenBaoServer implements ReferenceServer {
   /** Starts node {@code i} again on its storage and unseals it; it rejoins as a standby. */
   public void restart(int i) throws Exception {
     startNode(i);
+    watch(i, processes[i]);
     // sys/init bootstraps raft and writes the keyring with fsyncs: seconds on a quiet machine, more
     // than ten on a loaded one (a CI run timed out there)
     try (OpenBaoClient open = new OpenBaoClient(urls, null, tls, Duration.ofSeconds(90))) {
@@ -419,6 +490,7 @@ public final class OpenBaoServer implements ReferenceServer {
 
   @Override
   public void close() {
+    closing = true;
     for (Process p : processes) if (p != null) p.destroy();
     for (Process p : processes) {
       if (p == null) continue;

@@ -33,6 +33,7 @@ class SpecReaderTest {
         verify:
           - signature: {value: "${sig}", over: "${document}", alg: SHA256withNOTHING, key: missing.pem}
           - pades: {value: "${sig}"}
+          - xades: {value: "${document}", trust: missing.pem}
         retries: 3
         """;
     IllegalArgumentException e =
@@ -40,7 +41,7 @@ class SpecReaderTest {
     List<String> lines = List.of(e.getMessage().split("\n"));
     List<String> expectedStarts =
         List.of(
-            "sign.yaml line 13: retries: the spec has no such key",
+            "sign.yaml line 14: retries: the spec has no such key",
             "sign.yaml line 1: document size: write a size in bytes",
             "sign.yaml line 2: header Authorization: unknown filter 'rot13'",
             "sign.yaml line 4: request path: ${id} is not known here",
@@ -51,7 +52,8 @@ class SpecReaderTest {
             "sign.yaml line 11: signature value: ${sig} is not known here",
             "sign.yaml line 11: alg SHA256withNOTHING: no such signature algorithm",
             "sign.yaml line 11: key " + dir.resolve("missing.pem") + ": no such readable file",
-            "sign.yaml line 12: pades: not available yet");
+            "sign.yaml line 12: pades: ${sig} is not known here",
+            "sign.yaml line 13: xades: give key: (a PEM public key or certificate), not trust:");
     assertEquals(expectedStarts.size(), lines.size(), e.getMessage());
     for (int i = 0; i < lines.size(); i++)
       assertTrue(

@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +25,18 @@ public final class BaoFixture {
 
   /** Starts {@code nodes} nodes in {@code dir} with {@code pki}; the caller closes it. */
   public static OpenBaoServer start(Path dir, int nodes, TestPki pki) throws Exception {
+    return start(dir, nodes, pki, null);
+  }
+
+  /**
+   * As {@link #start(Path, int, TestPki)}, a node that dies started again {@code restartAfter}
+   * later (serve openbao's --restart-after; null leaves it down).
+   */
+  public static OpenBaoServer start(Path dir, int nodes, TestPki pki, Duration restartAfter)
+      throws Exception {
     OpenBaoServer server =
-        new OpenBaoServer(new OpenBaoServer.Config(dir, nodes, freePorts(2 * nodes), pki, bao()));
+        new OpenBaoServer(
+            new OpenBaoServer.Config(dir, nodes, freePorts(2 * nodes), pki, bao(), restartAfter));
     try {
       server.start();
     } catch (Exception | Error e) {

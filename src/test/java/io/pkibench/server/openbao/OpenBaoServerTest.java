@@ -69,6 +69,20 @@ class OpenBaoServerTest {
         verifier.initVerify(leaf.getPublicKey());
         verifier.update(message);
         assertTrue(verifier.verify(Transit.valueBytes(signature)));
+        // the TLS client's key too: study pix --keys openbao: handshakes with it through its key
+        // servers
+        assertEquals(
+            keys.pki.certificate("tls-client"),
+            PemKeys.certificates(
+                    client
+                        .get("transit/keys/tls-client")
+                        .path("data")
+                        .path("keys")
+                        .path("1")
+                        .path("certificate_chain")
+                        .asText()
+                        .getBytes(StandardCharsets.US_ASCII))
+                .get(0));
         assertEquals(
             "pki",
             client.get("sys/mounts").path("data").path("pki/").path("type").asText(),

@@ -3,11 +3,16 @@ package io.pkibench.workload.apispec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pkibench.formats.ades.AdesChecks;
+import io.pkibench.formats.ades.SamplePdf;
+import io.pkibench.formats.ades.TwoPhaseSigner;
 import io.pkibench.keys.PemKeys;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.keys.TlsContexts;
+import io.pkibench.pki.TestPki;
 import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.Openssl;
+import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
@@ -259,6 +264,77 @@ class ApiWorkloadTest {
       MeasuredRun.of("api cms other", w, SHORT)
           .assertEveryFailedWith(
               "check cms (line 7): the CMS signature does not verify over ${document}");
+    }
+  }
+
+  /** A service that answers a signed PDF or XML for the document uploaded. */
+  static final String ADES_SPEC =
+      """
+      document: {file: DOC}
+      headers: {Authorization: "Bearer ${env.SIGN_TOKEN}"}
+      steps:
+        - request: POST /v1/ades/KIND
+          json: {content: "${document | base64}"}
+          capture: {signed: /signed}
+      verify:
+        - KIND: {value: "${signed | unbase64}", over: "${document}", WHO}
+      """;
+
+  /**
+   * The test PKI's signer signs as the reference signer does (EU DSS); the pades check chains the
+   * certificate its CMS carries to the test PKI's root, the xades check verifies under the signer's
+   * certificate, each bound to the document sent.
+   */
+  static Workload ades(SigningApi.Behaviour behaviour, String kind, SigningApi[] started)
+      throws Exception {
+    TestKeys pki = TestKeys.in(dir.resolve("ades"));
+    SigningKey signer = pki.keys.key("signer-rsa2048-1");
+    Files.writeString(dir.resolve("ades-signer.pem"), TestPki.pem(List.of(signer.certificate())));
+    Files.writeString(
+        dir.resolve("ades-root.pem"), TestPki.pem(List.of(pki.pki.certificate("root-ca"))));
+    Files.write(dir.resolve("doc.pdf"), SamplePdf.generate());
+    Files.write(
+        dir.resolve("doc.xml"), AdesChecks.sampleDocument(TwoPhaseSigner.Format.XADES, 2048));
+    SigningApi service =
+        new SigningApi(null, TOKEN, behaviour, signerKey, caKey, ca, openSslCms)
+            .signingAdesWith(signer);
+    started[0] = service;
+    String text =
+        ADES_SPEC
+            .replace("DOC", kind.equals("pades") ? "doc.pdf" : "doc.xml")
+            .replace("KIND", kind)
+            .replace("WHO", kind.equals("pades") ? "trust: ades-root.pem" : "key: ades-signer.pem");
+    return api(service, spec(kind + "-" + behaviour + ".yaml", text), Map.of());
+  }
+
+  @Test
+  void run_padesAndXadesOverTheDocumentSent_everyOperationSucceeds() throws Exception {
+    for (String kind : List.of("pades", "xades")) {
+      SigningApi[] service = new SigningApi[1];
+      try (Workload w = ades(SigningApi.Behaviour.HONEST, kind, service)) {
+        MeasuredRun.of("api " + kind, w, SHORT).assertEverySucceeded();
+      } finally {
+        if (service[0] != null) service[0].close();
+      }
+    }
+  }
+
+  @Test
+  void run_padesAndXadesOverOtherDocuments_everyOperationFailsNamingTheCheck() throws Exception {
+    Map<String, String> why =
+        Map.of(
+            "pades",
+            "check pades (line 8): the signed revision is not the PDF sent",
+            "xades",
+            "check xades (line 8): the XAdES signature's whole-document reference covers another"
+                + " document than the one sent");
+    for (String kind : List.of("pades", "xades")) {
+      SigningApi[] service = new SigningApi[1];
+      try (Workload w = ades(SigningApi.Behaviour.LIAR, kind, service)) {
+        MeasuredRun.of("api " + kind + " other", w, SHORT).assertEveryFailedWith(why.get(kind));
+      } finally {
+        if (service[0] != null) service[0].close();
+      }
     }
   }
 

@@ -8,6 +8,11 @@ import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsExchange;
 import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
+import eu.europa.esig.dss.model.InMemoryDocument;
+import io.pkibench.formats.ades.SampleXml;
+import io.pkibench.formats.ades.TwoPhaseSigner;
+import io.pkibench.keys.SigningKey;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.StringWriter;
@@ -20,6 +25,7 @@ import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.Signature;
 import java.security.cert.X509Certificate;
+import java.time.InstantSource;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Date;
@@ -31,6 +37,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.pdmodel.PDPage;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
@@ -73,6 +81,7 @@ final class SigningApi implements AutoCloseable {
   private final byte[] cms;
   private final Map<String, byte[]> documents = new ConcurrentHashMap<>();
   private final AtomicLong ids = new AtomicLong();
+  private volatile SigningKey adesSigner;
 
   /** The client ports that reached the API: one per connection it accepted. */
   final Set<Integer> clientPorts = ConcurrentHashMap.newKeySet();
@@ -130,6 +139,26 @@ final class SigningApi implements AutoCloseable {
     server.start();
   }
 
+  /**
+   * {@code POST /v1/ades/pades} and {@code /v1/ades/xades} sign the document given (base64 {@code
+   * content}) with {@code key} as PAdES or XAdES (EU DSS, as the reference signer does); a {@link
+   * Behaviour#LIAR} signs another PDF or XML.
+   */
+  SigningApi signingAdesWith(SigningKey key) {
+    this.adesSigner = key;
+    return this;
+  }
+
+  /** A one-page PDF other than any the test sends. */
+  private static byte[] otherPdf() throws IOException {
+    try (PDDocument doc = new PDDocument()) {
+      doc.addPage(new PDPage());
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      doc.save(out);
+      return out.toByteArray();
+    }
+  }
+
   String url() {
     return (server instanceof HttpsServer ? "https" : "http")
         + "://127.0.0.1:"
@@ -179,6 +208,19 @@ final class SigningApi implements AutoCloseable {
         s.update(document);
         signed.incrementAndGet();
         answer(exchange, 200, Map.of("signature", Base64.getEncoder().encodeToString(s.sign())));
+      } else if (path.equals("/v1/ades/pades") || path.equals("/v1/ades/xades")) {
+        byte[] document = Base64.getDecoder().decode(JSON.readTree(body).get("content").asText());
+        boolean pdf = path.endsWith("pades");
+        if (behaviour == Behaviour.LIAR) document = pdf ? otherPdf() : SampleXml.generate(4096);
+        byte[] signedDocument =
+            new TwoPhaseSigner(null, InstantSource.system())
+                .sign(
+                    pdf ? TwoPhaseSigner.Format.PADES : TwoPhaseSigner.Format.XADES,
+                    new InMemoryDocument(document, pdf ? "doc.pdf" : "doc.xml"),
+                    adesSigner,
+                    null);
+        signed.incrementAndGet();
+        answer(exchange, 200, Map.of("signed", Base64.getEncoder().encodeToString(signedDocument)));
       } else if (path.equals("/v1/cms")) {
         answer(exchange, 200, Map.of("cms", Base64.getEncoder().encodeToString(cms)));
       } else if (path.equals("/ca/issue")) {

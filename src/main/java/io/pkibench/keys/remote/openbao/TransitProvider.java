@@ -24,6 +24,10 @@ public final class TransitProvider extends Provider {
       putService(new SignatureService(this, prefix + "withECDSA", digest, keyClasses));
     }
     putService(new SignatureService(this, "Ed25519", null, keyClasses));
+    // a caller that hashed already (the key server, given a client's digest): NONEwithRSA takes
+    // the DigestInfo, NONEwithECDSA the digest; transit signs either prehashed
+    putService(new SignatureService(this, "NONEwithRSA", null, keyClasses));
+    putService(new SignatureService(this, "NONEwithECDSA", null, keyClasses));
   }
 
   private static final class SignatureService extends Service {

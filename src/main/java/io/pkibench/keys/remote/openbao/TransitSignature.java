@@ -13,15 +13,28 @@ import java.security.SignatureException;
 import java.security.SignatureSpi;
 import java.security.spec.MGF1ParameterSpec;
 import java.security.spec.PSSParameterSpec;
+import java.util.Map;
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
+import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
+import org.bouncycastle.asn1.oiw.OIWObjectIdentifiers;
+import org.bouncycastle.asn1.x509.DigestInfo;
 
 /**
  * {@code Signature} over a {@link TransitKey}: RSASSA-PKCS1-v1_5, RSASSA-PSS and ECDSA hash here
  * and ask transit to sign the digest ({@code prehashed}), a few dozen bytes whatever the message;
- * Ed25519 sends the message, as the scheme asks. PSS is {@code SHA256withRSA/PSS} as BouncyCastle
- * and RFC 4055's defaults have it: MGF1 with the same digest, a salt as long as the digest.
- * Verification needs no private key and runs locally through the installed providers.
+ * Ed25519 sends the message, as the scheme asks; NONEwithRSA (a DigestInfo) and NONEwithECDSA (a
+ * digest) send the digest given. PSS is {@code SHA256withRSA/PSS} as BouncyCastle and RFC 4055's
+ * defaults have it: MGF1 with the same digest, a salt as long as the digest. Verification needs no
+ * private key and runs locally through the installed providers.
  */
 public final class TransitSignature extends SignatureSpi {
+  private static final Map<ASN1ObjectIdentifier, String> DIGESTS =
+      Map.of(
+          OIWObjectIdentifiers.idSHA1, "SHA-1",
+          NISTObjectIdentifiers.id_sha256, "SHA-256",
+          NISTObjectIdentifiers.id_sha384, "SHA-384",
+          NISTObjectIdentifiers.id_sha512, "SHA-512");
+
   private final String jcaName;
   private final String digestName;
   private MessageDigest digest;
@@ -97,6 +110,9 @@ public final class TransitSignature extends SignatureSpi {
       input = data.toByteArray();
       data.reset();
     }
+    if (jcaName.equals("NONEwithRSA")) return signDigestInfo(input);
+    if (jcaName.equals("NONEwithECDSA"))
+      return key.source().sign(key, digestOf(input), false, input);
     return key.source().sign(key, digestName, isPss(), input);
   }
 
@@ -118,6 +134,35 @@ public final class TransitSignature extends SignatureSpi {
         new MGF1ParameterSpec(digestName),
         saltBytes,
         PSSParameterSpec.TRAILER_FIELD_BC);
+  }
+
+  /** RSASSA-PKCS1-v1_5 over a DigestInfo: transit is given its digest and the digest's name. */
+  private byte[] signDigestInfo(byte[] encoded) throws SignatureException {
+    DigestInfo info;
+    try {
+      info = DigestInfo.getInstance(encoded);
+    } catch (IllegalArgumentException e) {
+      throw new SignatureException("NONEwithRSA takes a DER DigestInfo: " + e.getMessage(), e);
+    }
+    String name = DIGESTS.get(info.getAlgorithmId().getAlgorithm());
+    if (name == null)
+      throw new SignatureException(
+          "NONEwithRSA: transit signs SHA-1 and SHA-2 digests, not "
+              + info.getAlgorithmId().getAlgorithm());
+    return key.source().sign(key, name, false, info.getDigest());
+  }
+
+  /** An ECDSA digest's hash, known by its length alone. */
+  private static String digestOf(byte[] digest) throws SignatureException {
+    return switch (digest.length) {
+      case 20 -> "SHA-1";
+      case 32 -> "SHA-256";
+      case 48 -> "SHA-384";
+      case 64 -> "SHA-512";
+      default ->
+          throw new SignatureException(
+              "NONEwithECDSA takes a SHA-1 or SHA-2 digest, not " + digest.length + " bytes");
+    };
   }
 
   @Override

@@ -21,6 +21,7 @@ import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.primitive.SignWorkload;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.security.Signature;
 import java.security.SignatureException;
 import java.security.cert.X509Certificate;
@@ -28,7 +29,9 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
+import org.bouncycastle.asn1.x509.DigestInfo;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
+import org.bouncycastle.operator.DefaultDigestAlgorithmIdentifierFinder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -126,6 +129,41 @@ class TransitKeySourceTest {
         bc.initVerify(publicKey);
         bc.update(message);
         assertFalse(bc.verify(signature), alg + ": a flipped byte must not verify");
+      }
+    }
+  }
+
+  /**
+   * The key server signs a client's digest with NONEwithRSA over its DigestInfo and NONEwithECDSA
+   * over the digest (KeyOperations): with --keys openbao: behind it, both must reach transit.
+   */
+  @Test
+  void signOverDigest_noneWithRsaAndEcdsa_asTheKeyServerSigns_verifyOverTheMessage()
+      throws Exception {
+    byte[] message = "a digest signed by OpenBao transit".getBytes(StandardCharsets.UTF_8);
+    try (KeySource source =
+        open("openbao:" + server.baseUrl() + ",token-file=" + server.tokenFile())) {
+      for (String[] c :
+          List.of(
+              new String[] {"signer-rsa2048-1", "NONEwithRSA", "SHA384withRSA", "SHA-384"},
+              new String[] {
+                "signer-ecdsa-p256-1", "NONEwithECDSA", "SHA256withECDSA", "SHA-256"
+              })) {
+        SigningKey key = source.key(c[0]);
+        byte[] digest = MessageDigest.getInstance(c[3]).digest(message);
+        byte[] input =
+            c[1].equals("NONEwithRSA")
+                ? new DigestInfo(new DefaultDigestAlgorithmIdentifierFinder().find(c[3]), digest)
+                    .getEncoded()
+                : digest;
+        Signature signer = Signature.getInstance(c[1], key.provider());
+        signer.initSign(key.privateKey());
+        signer.update(input);
+        byte[] signature = signer.sign();
+        Signature verifier = Signature.getInstance(c[2], new BouncyCastleProvider());
+        verifier.initVerify(keys.pki.certificate(c[0]));
+        verifier.update(message);
+        assertTrue(verifier.verify(signature), c[1] + " over " + c[3] + " of the message");
       }
     }
   }
