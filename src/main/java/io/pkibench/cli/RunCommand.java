@@ -148,7 +148,9 @@ final class RunCommand implements Callable<Integer> {
       defaultValue = "software",
       paramLabel = "SOURCE",
       description =
-          "where keys live: software[:accp|jdk|bc] (test PKI), pkcs11:CONFIG or remote:HOST:PORT[=WEIGHT],…;"
+          "where keys live: software[:accp|jdk|bc] (test PKI), pkcs11:CONFIG[,remote=unix:path=SOCKET] (a token,"
+              + " local or behind p11-kit server), remote:HOST:PORT[=WEIGHT],… (built-in key servers) or"
+              + " openbao:URL[,URL…],token-file=F (OpenBao transit);"
               + " several, comma-separated, run each workload once per source and compare them (default: ${DEFAULT-VALUE})")
   String keys;
 

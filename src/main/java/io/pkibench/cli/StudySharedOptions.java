@@ -55,7 +55,8 @@ final class StudySharedOptions {
       names = "--keys",
       defaultValue = "software",
       paramLabel = "SOURCE",
-      description = "where the client and service keys live (default: ${DEFAULT-VALUE})")
+      description =
+          "where the client and service keys live: software, pkcs11:CONFIG[,remote=unix:path=SOCKET], remote:HOST:PORT,… or openbao:URL,…,token-file=F, as run's --keys (default: ${DEFAULT-VALUE})")
   String keys;
 
   @Option(
