@@ -54,6 +54,9 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
   /** How long one order may wait for the CA to validate or to issue before it is failed. */
   static final Duration POLL_LIMIT = Duration.ofSeconds(30);
 
+  /** Beside saved certificates: the root they were verified against, for openssl verify. */
+  public static final String ISSUER_ROOT = "issuer-root.pem";
+
   private final String directory;
   private final SSLContext trust;
   private final IssuedCheck check;
@@ -228,6 +231,17 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
     }
     Files.createDirectories(saveDir);
     Files.writeString(saveDir.resolve(name + ".pem"), pem);
+    if (check != null && !Files.exists(saveDir.resolve(ISSUER_ROOT))) {
+      try {
+        Files.writeString(
+            saveDir.resolve(ISSUER_ROOT),
+            "-----BEGIN CERTIFICATE-----\n"
+                + b64.encodeToString(check.issuerRoot().getEncoded())
+                + "\n-----END CERTIFICATE-----\n");
+      } catch (CertificateException e) {
+        throw new IOException(e);
+      }
+    }
   }
 
   @Override
