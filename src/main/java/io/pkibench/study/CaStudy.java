@@ -303,10 +303,18 @@ public final class CaStudy implements Study {
       for (Operation op : operations(service)) {
         WorkloadSpec spec = new WorkloadSpec(op.workload(), params(service, op, running), null);
         String cpu = cpu(service);
+        // Debian's Pebble 2.4 has deadlocked here at 16 concurrent orders (every request then
+        // timing
+        // out with its CPU idle): its probe stops at 4 workers
+        List<Integer> levels =
+            service.kind().equals(PEBBLE)
+                ? probeLevels.stream().filter(n -> n <= 4).toList()
+                : probeLevels;
+        if (service.kind().equals(PEBBLE) && study.quick()) levels = List.of(1, 2, 4);
         Plan probe =
             plan(
                 spec,
-                probeLevels,
+                levels,
                 new Iterations(0, probeWarmEach, StudyOptions.QUICK_WARMUP_CAP),
                 probeEach,
                 cpu);
@@ -608,6 +616,10 @@ public final class CaStudy implements Study {
           "pebble: Let's Encrypt's test CA (Debian's), validation always passing (PEBBLE_VA_ALWAYS_VALID) and never sleeping, no nonce refused at"
               + " random; in memory only (a restart forgets every order and makes a new root). It is a test server, not Boulder: its figures size"
               + " an ACME exchange and a Go CA's signing, not Let's Encrypt's production CA with its database, HSMs and CT logs");
+    if (options.services().stream().anyMatch(s -> s.kind().equals(PEBBLE)))
+      notes.add(
+          "pebble's probe stops at 4 workers: Debian's Pebble 2.4 was seen to stop answering at 16 concurrent orders (every request"
+              + " timing out, its CPU idle: a lock in its in-memory store), which would measure the hang, not the CA");
     if (options.services().stream().anyMatch(s -> s.kind().equals(OPENBAO)))
       notes.add(
           "openbao: the pki engine's direct API (sign a CSR, issue a key and certificate), its CA the test PKI's intermediate-a with ECDSA P-256"

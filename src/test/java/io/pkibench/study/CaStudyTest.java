@@ -77,8 +77,10 @@ class CaStudyTest {
             .filter(w -> w.step() != null && !w.step().probe())
             .findFirst()
             .orElseThrow();
-    assertTrue(measured.levels().get(0).counts().succeeded() > 0, measured.levels().toString());
-    assertEquals(0, measured.levels().get(0).counts().failed());
+    assertEquals(1, measured.levels().size(), measured.name() + ": " + measured.failure());
+    var level = measured.levels().get(0);
+    assertTrue(level.counts().succeeded() > 0, level.toString());
+    assertEquals(0, level.counts().failed(), level.errors().toString());
     String notes = String.join("\n", saved.study().notes());
     assertTrue(notes.contains("cores for 120/s at 70% CPU"), notes);
     assertTrue(notes.contains("finalize p50"), notes);
