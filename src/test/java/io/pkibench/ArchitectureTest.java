@@ -48,6 +48,7 @@ class ArchitectureTest {
               "..pkibench.workload.tls..",
               "..pkibench.workload.dss..",
               "..pkibench.workload.openbao..",
+              "..pkibench.workload.acme..",
               "..pkibench.server.."),
           new Layer("catalog and engine", "..pkibench.workload.catalog..", "..pkibench.engine.."),
           new Layer("results", "..pkibench.results.."),

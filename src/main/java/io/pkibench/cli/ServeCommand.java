@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
       ServeKeyServer.class,
       ServePec.class,
       ServeDss.class,
-      ServeOpenbaoCommand.class
+      ServeOpenbaoCommand.class,
+      ServePebbleCommand.class
     })
 final class ServeCommand implements Runnable {
   @ParentCommand PkibenchCommand parent;

@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
       StudyRsfn.class,
       StudyPec.class,
       StudySsl.class,
-      StudyPqc.class
+      StudyPqc.class,
+      StudyCa.class
     },
     footer = {
       "",

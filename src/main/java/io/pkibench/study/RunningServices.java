@@ -261,13 +261,18 @@ public final class RunningServices implements AutoCloseable {
           List::of); // a service running elsewhere: its CPU cannot be read here
     if (planCpu.equals("client"))
       return clientMeter(); // the load generator itself: a client's cost per operation
+    if (planCpu.startsWith("pid:"))
+      return CpuMeter.of(
+          planCpu); // a service this study did not start, on this machine (ca's --cpu)
     if (planCpu.startsWith("service:")) {
       Entry e = entry(planCpu.substring("service:".length()));
       return new ProcessGroupCpuMeter(
           () -> e.process == null ? List.of() : withDescendants(e.process.pid()), serviceCores());
     }
     throw new IllegalArgumentException(
-        "a study step's CPU is 'services', 'service:NAME' or 'client', not '" + planCpu + "'");
+        "a study step's CPU is 'services', 'service:NAME', 'client' or 'pid:N', not '"
+            + planCpu
+            + "'");
   }
 
   /** The cores the services run on: all of them when shared. */

@@ -18,7 +18,8 @@ public record StudyCatalog(List<Study> studies) {
             new RsfnStudy(),
             new PecStudy(PecStudy.Config.defaults(Path.of("pec-study"), null)),
             new SslStudy(List.of("jsse", "openssl")),
-            new PqcStudy()));
+            new PqcStudy(),
+            new CaStudy()));
   }
 
   public Optional<Study> find(String name) {

@@ -23,7 +23,7 @@ class ServeCommandTest {
         err.toString()
             .contains(
                 "name a service: serve signer, serve tsa, serve crl, serve tlsecho, serve nginx,"
-                    + " serve keyserver, serve pec, serve dss or serve openbao"),
+                    + " serve keyserver, serve pec, serve dss, serve openbao or serve pebble"),
         err.toString());
   }
 }

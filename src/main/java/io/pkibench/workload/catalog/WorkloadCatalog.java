@@ -7,6 +7,7 @@ import io.pkibench.plan.MixSpec;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.Stages;
 import io.pkibench.plan.WorkloadSpec;
+import io.pkibench.workload.acme.AcmeWorkloads;
 import io.pkibench.workload.ades.AuthWorkload;
 import io.pkibench.workload.ades.CadesWorkload;
 import io.pkibench.workload.ades.PadesWorkload;
@@ -108,6 +109,7 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
             new OpenBaoWorkloads.Factory(OpenBaoWorkloads.Kind.TRANSIT_HMAC),
             new OpenBaoWorkloads.Factory(OpenBaoWorkloads.Kind.PKI_ISSUE),
             new OpenBaoWorkloads.Factory(OpenBaoWorkloads.Kind.PKI_SIGN),
+            new AcmeWorkloads.Order(),
             new PecSendWorkload(),
             new ApiWorkload.Factory()));
   }

@@ -1,0 +1,103 @@
+package io.pkibench.cli;
+
+import io.pkibench.pki.TestPki;
+import io.pkibench.server.ReadyLine;
+import io.pkibench.server.pebble.PebbleServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+
+@Command(
+    name = "pebble",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Let's Encrypt's Pebble ACME CA (Debian's pebble, or $PKIBENCH_PEBBLE) on loopback, from a configuration written here: ACME on",
+      "--port, its management interface (the current root at /roots/0) on --port + 1, TLS with the test PKI's tls-server identity,",
+      "validation always passing and never sleeping, no nonce refused at random (PEBBLE_VA_ALWAYS_VALID=1, PEBBLE_VA_NOSLEEP=1,",
+      "PEBBLE_WFE_NONCEREJECT=0). Pebble keeps everything in memory and makes a new root each start."
+    },
+    footer = {
+      "",
+      "Example:",
+      "  pkibench serve pebble --port 14000",
+      "  pkibench run acme:order --target https://127.0.0.1:14000/dir -p issuer-trust=https://127.0.0.1:14001/roots/0 --verify"
+    })
+final class ServePebbleCommand implements Callable<Integer> {
+  @ParentCommand ServeCommand serve;
+
+  @Option(
+      names = "--port",
+      defaultValue = "14000",
+      description =
+          "the ACME port (default: ${DEFAULT-VALUE}); the management interface listens one above")
+  int port;
+
+  @Option(
+      names = "--dir",
+      paramLabel = "DIR",
+      description =
+          "a directory for the configuration, the TLS identity and Pebble's log (default: a new temporary one)")
+  Path dir;
+
+  @Option(
+      names = "--pki",
+      paramLabel = "DIR",
+      description = "test PKI directory (default: $PKIBENCH_PKI or ~/.pkibench/pki)")
+  Path pki;
+
+  @Override
+  public Integer call() throws Exception {
+    CliContext ctx = serve.parent.context;
+    List<String> problems = new ArrayList<>(PebbleServer.problems(port));
+    Path pebble = PebbleServer.find(ctx.env()).orElse(null);
+    if (pebble == null) {
+      try {
+        PebbleServer.require(ctx.env());
+      } catch (IllegalStateException e) {
+        problems.add(e.getMessage());
+      }
+    }
+    if (!problems.isEmpty())
+      throw new ParameterException(serve.spec.commandLine(), String.join("\n", problems));
+    Path run = dir == null ? Files.createTempDirectory("pkibench-pebble-") : ctx.resolve(dir);
+    TestPki testPki = TestPki.openOrInit(ctx.pkiDir(pki), ctx.clock(), ctx.err()::println);
+    PebbleServer server = new PebbleServer(new PebbleServer.Config(run, port, testPki, pebble));
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  server.close();
+                  stopped.countDown();
+                },
+                "pkibench-serve-pebble-stop"));
+    try {
+      server.start();
+    } catch (Exception | Error e) {
+      server.close();
+      throw e;
+    }
+    ctx.out()
+        .println(
+            "Pebble ("
+                + PebbleServer.version()
+                + ") at "
+                + server.baseUrl()
+                + "; "
+                + server.details()
+                + " (pid "
+                + server.pid()
+                + "); Ctrl-C stops it");
+    ctx.out().println(new ReadyLine("pebble", server.baseUrl(), server.pid()).format());
+    ctx.out().flush();
+    stopped.await();
+    return ExitCodes.OK;
+  }
+}

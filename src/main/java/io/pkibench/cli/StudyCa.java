@@ -1,0 +1,110 @@
+package io.pkibench.cli;
+
+import io.pkibench.study.CaStudy;
+import io.pkibench.study.Study;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(
+    name = "ca",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Study 6: a CA sized by certificates issued per second and per CA CPU-second: whole ACME (RFC 8555) orders against Pebble, and",
+      "OpenBao's pki engine's direct API (sign a CSR, issue). Each operation probed to the CA's CPU ceiling, then measured; every",
+      "certificate verified apart from the CA and every accepted order accounted for; then the cores each CA needs for --target-rate."
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  pkibench study ca --quick                               # Pebble started by the study: a few minutes",
+      "  pkibench study ca --quick --service openbao             # OpenBao's pki engine, started by the study",
+      "  pkibench study ca --service pebble,openbao --target-rate 120 --save-samples ca-samples/",
+      "  pkibench study ca --service acme:https://ca.internal:14000/dir --trust tls-root.pem --issuer-trust issuer-root.pem --cpu pid:4242",
+      "",
+      "Inherited flags: --service-cpus gives the CAs the study starts their cores (an outside CA keeps its own); --keys and --pin-file",
+      "are refused (each CA signs with its own keys; the CSR keys are a pool the client makes); --segment, --agents and --concurrency are",
+      "refused (one client process keeps every account and the order ledger the accounting reads)."
+    })
+final class StudyCa extends StudySubcommand {
+  @Option(
+      names = "--service",
+      defaultValue = "pebble",
+      paramLabel = "pebble,openbao,acme:URL,openbao:URL",
+      description =
+          "the CAs to measure, each alone in turn: pebble and openbao (started by the study), acme:URL (an ACME directory elsewhere),"
+              + " openbao:URL (an OpenBao elsewhere, its token in $BAO_TOKEN) (default: ${DEFAULT-VALUE})")
+  String service;
+
+  @Option(
+      names = "--trust",
+      paramLabel = "CA.pem",
+      description =
+          "the root an outside CA's TLS certificate chains to (default: the test PKI's root)")
+  Path trust;
+
+  @Option(
+      names = "--issuer-trust",
+      paramLabel = "ROOT.pem",
+      description =
+          "the root an outside ACME CA's certificates chain to: every order is verified against it (needed with acme:URL)")
+  Path issuerTrust;
+
+  @Option(
+      names = "--cpu",
+      paramLabel = "pid:N",
+      description =
+          "the process whose CPU is the outside CA's, when it runs on this machine (as run's --cpu pid:N); without it an outside CA's CPU is not read")
+  String cpu;
+
+  @Option(
+      names = "--target-rate",
+      defaultValue = "60",
+      paramLabel = "OPS_PER_S",
+      description =
+          "the certificates per second to size the CA's cores for (default: ${DEFAULT-VALUE}, about 5 million a day)")
+  double targetRate;
+
+  @Option(
+      names = "--target",
+      paramLabel = "URL",
+      description = "refused: name a CA elsewhere with --service acme:URL or openbao:URL")
+  String target;
+
+  @Override
+  Study study() {
+    List<String> problems = new ArrayList<>();
+    List<CaStudy.Service> services = CaStudy.Service.parse(service, problems);
+    if (target != null)
+      problems.add(
+          "--target "
+              + target
+              + ": ca names a CA elsewhere with --service acme:URL (its ACME directory) or openbao:URL");
+    if (shared.segment != null || shared.agents != null || shared.concurrency != null)
+      problems.add(
+          "--segment/--agents/--concurrency: ca runs one client process, which holds every account and the order ledger the"
+              + " accounting after the run reads; agents would each see only their own orders. Leave them out");
+    Long pid = null;
+    if (cpu != null) {
+      try {
+        if (!cpu.startsWith("pid:")) throw new NumberFormatException();
+        pid = Long.parseLong(cpu.substring(4));
+      } catch (NumberFormatException e) {
+        problems.add("--cpu " + cpu + ": write pid:N, the outside CA's process id on this machine");
+      }
+    }
+    CliContext ctx = study.parent.context;
+    return new CaStudy(
+        new CaStudy.Options(
+            services,
+            trust == null ? null : ctx.resolve(trust),
+            issuerTrust == null ? null : ctx.resolve(issuerTrust),
+            pid,
+            targetRate,
+            shared.samples == null ? null : ctx.resolve(shared.samples),
+            null,
+            problems));
+  }
+}

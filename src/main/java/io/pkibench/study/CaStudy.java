@@ -1,0 +1,669 @@
+package io.pkibench.study;
+
+import io.pkibench.keys.KeySource;
+import io.pkibench.keys.TlsContexts;
+import io.pkibench.openbao.OpenBaoClient;
+import io.pkibench.pki.Secret;
+import io.pkibench.pki.TestPki;
+import io.pkibench.plan.Iterations;
+import io.pkibench.plan.Plan;
+import io.pkibench.plan.WorkloadSpec;
+import io.pkibench.results.LevelResult;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.StudyRecord;
+import io.pkibench.results.WorkloadResult;
+import io.pkibench.workload.api.ParamSpec;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * Study 6 of STUDIES.md (beyond the seeds): a CA sized by how many certificates it issues per
+ * second and per CPU-second of its own, over ACME (RFC 8555: whole orders, {@code acme:order}) and
+ * over a direct API (OpenBao's pki engine, {@code openbao:pki-sign} and {@code pki-issue}). Each
+ * operation is probed up to the CA's CPU ceiling, then measured at the level chosen; every order is
+ * verified apart from the CA and accounted for after the run. The answer: cores for a target rate.
+ */
+public final class CaStudy implements Study {
+  /**
+   * {@code --target-rate}'s default: about 5 million certificates a day, the order of a large
+   * public CA's ACME issuance.
+   */
+  public static final double DEFAULT_TARGET_RATE = 60;
+
+  /** The CPU share the cores-for-a-rate answer plans for, as {@code run --max-utilisation}'s. */
+  static final double MAX_UTILISATION = 0.7;
+
+  static final String PEBBLE = "pebble";
+  static final String OPENBAO = "openbao";
+  static final String ACME = "acme";
+  static final String ACME_ORDER = "acme:order";
+
+  private static final String NOT_MEASURED_HERE = "another CA on other hardware, not measured here";
+
+  private static final StudyInfo INFO =
+      new StudyInfo(
+          "ca",
+          "a CA sized by certificates issued per second and per CA CPU-second, over ACME (RFC 8555) and OpenBao's pki API",
+          StudyRecord.Unit.OPS_PER_SECOND,
+          new StudyRecord.Published(
+              "vendors' rough figures and Let's Encrypt's scale, as the ca study's issue gives them (docs/studies.md); approximate, not verified here",
+              "not stated",
+              List.of(
+                  new StudyRecord.Figure(
+                      "EJBCA, default (Keyfactor)",
+                      10,
+                      "\"tens\" of certificates per second",
+                      NOT_MEASURED_HERE),
+                  new StudyRecord.Figure(
+                      "EJBCA, tuned (Keyfactor)", 100, "\"more than 100/s\"", NOT_MEASURED_HERE),
+                  new StudyRecord.Figure(
+                      "Let's Encrypt, whole service",
+                      58,
+                      "\"millions a day\" (5 million/day ≈ 58/s), a daily average over many machines",
+                      "a public CA's whole fleet's daily average, not one CA's ceiling")),
+              StudyRecord.Unit.OPS_PER_SECOND,
+              null,
+              List.of()),
+          Duration.ofMinutes(2));
+
+  /**
+   * A CA the study measures: {@code pebble} or {@code openbao} started by the study, or one running
+   * elsewhere, {@code acme:URL} (its ACME directory) or {@code openbao:URL} (its API root).
+   */
+  public record Service(String kind, String url) {
+    public String label() {
+      if (url == null) return kind;
+      URI u = URI.create(url);
+      return kind + "@" + u.getHost() + (u.getPort() == -1 ? "" : ":" + u.getPort());
+    }
+
+    boolean acme() {
+      return kind.equals(PEBBLE) || kind.equals(ACME);
+    }
+
+    boolean builtIn() {
+      return url == null;
+    }
+
+    /** {@code pebble,openbao,acme:URL,openbao:URL}: every problem named, with the fix. */
+    public static List<Service> parse(String flag, List<String> problems) {
+      List<Service> services = new ArrayList<>();
+      for (String part : flag.split(",")) {
+        String p = part.strip();
+        if (p.equals(PEBBLE) || p.equals(OPENBAO)) {
+          services.add(new Service(p, null));
+        } else if (p.startsWith(ACME + ":") || p.startsWith(OPENBAO + ":")) {
+          String kind = p.substring(0, p.indexOf(':'));
+          String url = p.substring(kind.length() + 1);
+          if (httpUrl(url)) services.add(new Service(kind, url));
+          else
+            problems.add(
+                "--service "
+                    + p
+                    + (kind.equals(ACME)
+                        ? ": give the CA's ACME directory as acme:https://HOST:PORT/dir"
+                        : ": give OpenBao's API root as openbao:https://HOST:8200"));
+        } else {
+          problems.add(
+              "--service "
+                  + p
+                  + ": use pebble, openbao (started by the study), acme:URL (an ACME directory) or openbao:URL (an OpenBao elsewhere)");
+        }
+      }
+      if (services.stream().map(Service::label).distinct().count() != services.size())
+        problems.add("--service " + flag + ": a CA is named twice");
+      if (services.isEmpty() && problems.isEmpty())
+        problems.add("--service: name at least one, e.g. pebble,openbao");
+      return services;
+    }
+  }
+
+  static boolean httpUrl(String text) {
+    try {
+      URI u = URI.create(text);
+      return ("https".equals(u.getScheme()) || "http".equals(u.getScheme())) && u.getHost() != null;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /**
+   * The study's own options: the CAs, the TLS and issuers' roots of outside CAs, the pid whose CPU
+   * is an outside CA's, the rate to size for, where issued certificates go ({@code
+   * --save-samples}), and a directory for the started CAs' files; with problems found parsing them.
+   */
+  public record Options(
+      List<Service> services,
+      Path trust,
+      Path issuerTrust,
+      Long cpuPid,
+      double targetRate,
+      Path samples,
+      Path workDir,
+      List<String> flagProblems) {
+    public Options {
+      services = List.copyOf(services);
+      flagProblems = List.copyOf(flagProblems);
+    }
+
+    public static Options defaults() {
+      return new Options(
+          List.of(new Service(PEBBLE, null)),
+          null,
+          null,
+          null,
+          DEFAULT_TARGET_RATE,
+          null,
+          null,
+          List.of());
+    }
+  }
+
+  private final Options options;
+
+  public CaStudy(Options options) {
+    this.options = options;
+  }
+
+  public CaStudy() {
+    this(Options.defaults());
+  }
+
+  @Override
+  public StudyInfo info() {
+    return INFO;
+  }
+
+  /** An operation of a CA: its row's words and the workload that drives it. */
+  record Operation(String label, String workload) {}
+
+  static List<Operation> operations(Service service) {
+    return service.acme()
+        ? List.of(new Operation("ACME order", ACME_ORDER))
+        : List.of(
+            new Operation("pki/sign (CSR)", "openbao:pki-sign"),
+            new Operation("pki/issue (key made by the CA)", "openbao:pki-issue"));
+  }
+
+  String label(Operation op, Service service) {
+    return op.label() + " [" + service.label() + "]";
+  }
+
+  @Override
+  public List<String> problems(StudyOptions study) {
+    List<String> problems = new ArrayList<>(options.flagProblems());
+    if (study.duration().compareTo(Duration.ofSeconds(5)) < 0)
+      problems.add("--duration: measure each operation at least 5s, e.g. --duration 1m");
+    if (!study.keys().equals("software"))
+      problems.add(
+          "--keys "
+              + study.keys()
+              + ": ca has no keys of pkibench's to place: each CA signs with its own (Pebble makes its own root; OpenBao's pki"
+              + " mount holds the test PKI's intermediate-a), and the CSR keys are a pool the client makes; leave --keys out");
+    if (study.pinFile() != null)
+      problems.add("--pin-file: ca uses no PKCS#11 token (see --keys); leave it out");
+    boolean outside = options.services().stream().anyMatch(s -> !s.builtIn());
+    for (String[] f :
+        new String[][] {
+          {"--trust", options.trust() == null ? null : options.trust().toString()},
+          {
+            "--issuer-trust",
+            options.issuerTrust() == null ? null : options.issuerTrust().toString()
+          }
+        }) {
+      if (f[1] == null) continue;
+      if (!Files.isReadable(Path.of(f[1])))
+        problems.add(f[0] + " " + f[1] + ": no such readable file; give a PEM certificate");
+      if (!outside)
+        problems.add(
+            f[0]
+                + ": only for a CA running elsewhere (--service acme:URL or openbao:URL); the study's own CAs are trusted as it starts them");
+    }
+    if (options.services().stream().anyMatch(s -> s.kind().equals(ACME) && !s.builtIn())
+        && options.issuerTrust() == null)
+      problems.add(
+          "--service acme:URL: give --issuer-trust PEM, the root its certificates chain to (every order is verified against it)");
+    if (options.cpuPid() != null) {
+      if (options.services().stream().filter(s -> !s.builtIn()).count() != 1)
+        problems.add(
+            "--cpu pid:"
+                + options.cpuPid()
+                + ": the CPU of one CA running elsewhere on this machine; name exactly one acme:URL or openbao:URL in --service");
+      else if (ProcessHandle.of(options.cpuPid()).isEmpty())
+        problems.add("--cpu pid:" + options.cpuPid() + ": no such process here");
+    }
+    if (!(options.targetRate() > 0))
+      problems.add("--target-rate: give certificates per second above 0, e.g. 60");
+    for (Service s : options.services())
+      if (s.url() != null)
+        RestPkiStudy.unreachable(s.url())
+            .ifPresent(why -> problems.add("--service " + s.kind() + ":" + s.url() + ": " + why));
+    return problems;
+  }
+
+  private Path workDir() {
+    try {
+      return options.workDir() != null
+          ? options.workDir()
+          : Files.createTempDirectory("pkibench-ca-");
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot make a directory for the CAs: " + e.getMessage(), e);
+    }
+  }
+
+  private Path work;
+
+  /** The test PKI, whose root the started OpenBao's TLS chains to; known once steps are planned. */
+  private Path pkiDir;
+
+  private synchronized Path work() {
+    if (work == null) work = workDir();
+    return work;
+  }
+
+  @Override
+  public List<ServiceSpec> services(StudyOptions study) {
+    List<ServiceSpec> specs = new ArrayList<>();
+    for (Service s : options.services()) {
+      if (!s.builtIn()) continue;
+      String dir = work().resolve(s.kind()).toString();
+      specs.add(
+          new ServiceSpec(
+              s.kind(),
+              List.of(s.kind(), "--pki", study.pkiDir().toString(), "--dir", dir),
+              "https"));
+    }
+    return specs;
+  }
+
+  @Override
+  public List<Step> steps(StudyOptions study, RunningServices running) {
+    pkiDir = study.pkiDir();
+    List<Integer> probeLevels = study.quick() ? List.of(1, 4, 16) : List.of(1, 2, 4, 8, 16, 32, 64);
+    Iterations probeEach = study.iterations("1x1s", 1, Duration.ofSeconds(5));
+    Duration probeWarmEach = study.iterations("1x500ms", 1, probeEach.each()).each();
+    long seconds = Math.max(5, study.duration().toSeconds());
+    Iterations warmup = study.warmup("1x500ms", 1, Duration.ofSeconds(Math.max(5, seconds / 10)));
+    Iterations measure = study.iterations("3x2s", 5, Duration.ofSeconds(Math.max(1, seconds / 5)));
+    List<Step> steps = new ArrayList<>();
+    for (Service service : options.services()) {
+      for (Operation op : operations(service)) {
+        WorkloadSpec spec = new WorkloadSpec(op.workload(), params(service, op, running), null);
+        String cpu = cpu(service);
+        // Debian's Pebble 2.4 has deadlocked here at 16 concurrent orders (every request then
+        // timing
+        // out with its CPU idle): its probe stops at 4 workers
+        List<Integer> levels =
+            service.kind().equals(PEBBLE)
+                ? probeLevels.stream().filter(n -> n <= 4).toList()
+                : probeLevels;
+        if (service.kind().equals(PEBBLE) && study.quick()) levels = List.of(1, 2, 4);
+        Plan probe =
+            plan(
+                spec,
+                levels,
+                new Iterations(0, probeWarmEach, StudyOptions.QUICK_WARMUP_CAP),
+                probeEach,
+                cpu);
+        Step step =
+            Step.of(label(op, service), plan(spec, List.of(1), warmup, measure, cpu))
+                .probedBy(probe, SaturatingLevelChooser.INSTANCE);
+        if (service.kind().equals(OPENBAO) && service.builtIn()) step = step.before(handToken());
+        steps.add(step);
+      }
+    }
+    return steps;
+  }
+
+  private Map<String, String> params(Service service, Operation op, RunningServices running) {
+    Map<String, String> p = new LinkedHashMap<>();
+    if (options.trust() != null && !service.builtIn()) p.put("trust", options.trust().toString());
+    if (service.acme()) {
+      if (service.builtIn()) {
+        URI base = URI.create(running.url(PEBBLE));
+        p.put(ParamSpec.TARGET, base + "/dir");
+        // Pebble's root is new each start: fetched from its management port when the step starts
+        p.put("issuer-trust", "https://127.0.0.1:" + (base.getPort() + 1) + "/roots/0");
+      } else {
+        p.put(ParamSpec.TARGET, service.url());
+        p.put("issuer-trust", options.issuerTrust().toString());
+      }
+      if (options.samples() != null)
+        p.put("save", options.samples().resolve(sampleDir(service)).toString());
+    } else {
+      p.put(ParamSpec.TARGET, service.builtIn() ? running.url(OPENBAO) : service.url());
+      if (service.builtIn()) {
+        p.put("token-file", tokenCopy().toString());
+        p.put("role", STORING_ROLE);
+      }
+    }
+    return p;
+  }
+
+  /**
+   * Where the client reads the started OpenBao's root token: an owner-only file made empty when the
+   * steps are planned (the workload's flags are checked before any service starts, and serve
+   * openbao writes its token only once it has initialised), filled by {@link #handToken()}.
+   */
+  private Path tokenCopy() {
+    Path copy = work().resolve("openbao-root-token");
+    try {
+      if (!Files.exists(copy)) {
+        Files.createFile(
+            copy,
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot make " + copy + ": " + e.getMessage(), e);
+    }
+    return copy;
+  }
+
+  /** Before each OpenBao step: its root token copied from serve openbao's owner-only file. */
+  private StepHook handToken() {
+    return new StepHook() {
+      @Override
+      public String describe() {
+        return "hand the started OpenBao's root token to the client (owner-only file)";
+      }
+
+      @Override
+      public void run(RunningServices services) throws Exception {
+        Files.write(tokenCopy(), Files.readAllBytes(work().resolve(OPENBAO).resolve("root-token")));
+        // serve openbao's roles do not store what they issue (vault-benchmark's setting); a CA
+        // keeps
+        // its certificates, and the accounting reads them back (LIST pki/certs)
+        Map<String, Object> role = new LinkedHashMap<>();
+        role.put("allow_any_name", true);
+        role.put("enforce_hostnames", false);
+        role.put("key_type", "ec");
+        role.put("key_bits", 256);
+        role.put("ttl", "1h");
+        role.put("no_store", false);
+        try (OpenBaoClient client = openBao(services)) {
+          client.post("pki/roles/" + STORING_ROLE, role);
+        }
+      }
+    };
+  }
+
+  /** The role the study issues from on the OpenBao it starts: ECDSA P-256, stored. */
+  static final String STORING_ROLE = "ca-study-ecdsa-p256";
+
+  private OpenBaoClient openBao(RunningServices services) throws Exception {
+    return openBao(services, tokenCopy(), pkiDir);
+  }
+
+  static OpenBaoClient openBao(RunningServices services, Path tokenFile, Path pkiDir)
+      throws Exception {
+    Secret token =
+        Secret.of(Files.readString(tokenFile, StandardCharsets.UTF_8).strip().toCharArray());
+    try {
+      return new OpenBaoClient(
+          List.of(URI.create(services.url(OPENBAO))),
+          token,
+          TlsContexts.trusting(TestPki.open(pkiDir).certificate("root-ca")),
+          Duration.ofSeconds(60));
+    } finally {
+      token.wipe();
+    }
+  }
+
+  static String sampleDir(Service service) {
+    return service.label().replaceAll("[^A-Za-z0-9.-]", "_");
+  }
+
+  private static Plan plan(
+      WorkloadSpec spec, List<Integer> levels, Iterations warmup, Iterations measure, String cpu) {
+    return Plan.of(List.of(spec))
+        .concurrency(levels)
+        .warmup(warmup)
+        .measure(measure)
+        .verify(true)
+        .cpu(cpu)
+        .build();
+  }
+
+  private String cpu(Service service) {
+    if (!service.builtIn())
+      return options.cpuPid() == null ? RunningServices.NO_CPU : "pid:" + options.cpuPid();
+    return options.services().stream().filter(Service::builtIn).count() == 1
+        ? "services"
+        : "service:" + service.kind();
+  }
+
+  @Override
+  public List<PostCheck> checks(StudyOptions study) {
+    List<PostCheck> checks = new ArrayList<>();
+    if (options.services().stream().anyMatch(Service::acme)) checks.add(new OrdersAccounted());
+    if (options.services().stream().anyMatch(s -> s.kind().equals(OPENBAO) && s.builtIn()))
+      checks.add(new OpenBaoListed(tokenCopy(), study.pkiDir()));
+    return checks;
+  }
+
+  /** Every order accepted ended issued once or failed with its reason; no serial twice. */
+  static final class OrdersAccounted implements PostCheck {
+    @Override
+    public String name() {
+      return "every accepted ACME order issued and downloaded once, or failed with its reason; no serial twice";
+    }
+
+    @Override
+    public Outcome check(RunResult result, RunningServices services) {
+      long accepted = 0, issued = 0, failed = 0, lost = 0, twice = 0, problems = 0;
+      Map<String, Long> reasons = new TreeMap<>();
+      for (WorkloadResult w : result.workloads()) {
+        if (!w.name().equals(ACME_ORDER)) continue;
+        Map<String, Long> o = w.outcomes();
+        o.forEach(
+            (k, n) -> {
+              if (k.startsWith("failed: ")) reasons.merge(k.substring(8), n, Long::sum);
+            });
+        accepted += o.getOrDefault("orders accepted", 0L);
+        issued += o.getOrDefault("orders issued", 0L);
+        failed += o.getOrDefault("orders failed", 0L);
+        lost += o.getOrDefault("orders unaccounted", 0L);
+        twice += o.getOrDefault("serials issued twice", 0L);
+        problems += o.getOrDefault("ledger problems", 0L);
+      }
+      String detail =
+          String.format(
+              Locale.ROOT,
+              "%d orders accepted: %d issued, %d failed, %d neither; %d serials issued twice; %d ledger problems",
+              accepted,
+              issued,
+              failed,
+              lost,
+              twice,
+              problems);
+      if (!reasons.isEmpty())
+        detail +=
+            "; failed (probes and warm-ups included, an order cut off when its level ended among them): "
+                + reasons;
+      return lost == 0 && twice == 0 && problems == 0 && accepted == issued + failed
+          ? Outcome.pass(detail)
+          : Outcome.fail(detail);
+    }
+  }
+
+  /**
+   * OpenBao's own list of what it issued ({@code LIST pki/certs}) holds at least every certificate
+   * the run counted issued (serials are its keys: none twice).
+   */
+  static final class OpenBaoListed implements PostCheck {
+    private final Path tokenFile;
+    private final Path pkiDir;
+
+    OpenBaoListed(Path tokenFile, Path pkiDir) {
+      this.tokenFile = tokenFile;
+      this.pkiDir = pkiDir;
+    }
+
+    @Override
+    public String name() {
+      return "OpenBao's LIST pki/certs holds every certificate the run counted issued";
+    }
+
+    @Override
+    public Outcome check(RunResult result, RunningServices services) throws Exception {
+      long counted =
+          result.workloads().stream()
+              .filter(w -> w.name().startsWith("openbao:pki-"))
+              .flatMap(w -> w.levels().stream())
+              .flatMap(l -> l.iterations().stream())
+              .filter(i -> !i.warmup())
+              .mapToLong(i -> i.succeeded())
+              .sum();
+      try (OpenBaoClient client = openBao(services, tokenFile, pkiDir)) {
+        List<String> serials = client.list("pki/certs");
+        long distinct = serials.stream().distinct().count();
+        String detail =
+            serials.size()
+                + " serials listed ("
+                + distinct
+                + " distinct); "
+                + counted
+                + " issued in measured iterations (warm-ups and probes issued more)";
+        return distinct == serials.size() && serials.size() >= counted
+            ? Outcome.pass(detail)
+            : Outcome.fail(detail);
+      }
+    }
+  }
+
+  /**
+   * Each step's whole-order and ACME-step latencies, and the cores each CA needs for the target
+   * rate at {@link #MAX_UTILISATION} of them, from its certificates per CA CPU-second.
+   */
+  @Override
+  public List<String> findings(RunResult result, StudyOptions study) {
+    List<String> findings = new ArrayList<>();
+    for (WorkloadResult w : result.workloads()) {
+      if (w.step() == null || w.step().probe() || w.levels().isEmpty()) continue;
+      LevelResult l = w.levels().get(w.levels().size() - 1);
+      StringBuilder line = new StringBuilder(w.step().label()).append(": ");
+      line.append(
+          String.format(
+              Locale.ROOT,
+              "%.1f certificates/s at %d workers; whole operation p50 %s, p99 %s",
+              l.throughput().mean(),
+              l.concurrency(),
+              millis(l.latencyNanos().p50()),
+              millis(l.latencyNanos().p99())));
+      Map<String, Long> o = w.outcomes();
+      for (String step : List.of("new-order", "authorize", "finalize", "download")) {
+        Long p50 = o.get("step " + step + " p50 µs");
+        Long p99 = o.get("step " + step + " p99 µs");
+        if (p50 != null)
+          line.append(
+              String.format(
+                  Locale.ROOT, "; %s p50 %.1f ms, p99 %.1f ms", step, p50 / 1e3, p99 / 1e3));
+      }
+      Double perCpu = l.cpu().opsPerCpuSecond();
+      if (perCpu != null && perCpu > 0) {
+        double cores = options.targetRate() / (perCpu * MAX_UTILISATION);
+        line.append(
+            String.format(
+                Locale.ROOT,
+                "; %.1f certificates per CA CPU-second: %.2f cores for %s/s at %.0f%% CPU (%s a day)",
+                perCpu,
+                cores,
+                trim(options.targetRate()),
+                MAX_UTILISATION * 100,
+                perDay(options.targetRate())));
+      } else {
+        line.append(
+            "; the CA's CPU was not measured here (a CA elsewhere: --cpu pid:N when it runs on this machine), so no cores");
+      }
+      findings.add(line.toString());
+    }
+    return findings;
+  }
+
+  private static String millis(double nanos) {
+    return String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
+  }
+
+  private static String trim(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+  }
+
+  private static String perDay(double perSecond) {
+    double day = perSecond * 86_400;
+    return day >= 1e6
+        ? String.format(Locale.ROOT, "%.1f million", day / 1e6)
+        : String.format(Locale.ROOT, "%.0f", day);
+  }
+
+  @Override
+  public List<String> notes(StudyOptions study) {
+    List<String> notes = new ArrayList<>();
+    if (options.services().stream().anyMatch(s -> s.kind().equals(PEBBLE)))
+      notes.add(
+          "pebble: Let's Encrypt's test CA (Debian's), validation always passing (PEBBLE_VA_ALWAYS_VALID) and never sleeping, no nonce refused at"
+              + " random; in memory only (a restart forgets every order and makes a new root). It is a test server, not Boulder: its figures size"
+              + " an ACME exchange and a Go CA's signing, not Let's Encrypt's production CA with its database, HSMs and CT logs");
+    if (options.services().stream().anyMatch(s -> s.kind().equals(PEBBLE)))
+      notes.add(
+          "pebble's probe stops at 4 workers: Debian's Pebble 2.4 was seen to stop answering at 16 concurrent orders (every request"
+              + " timing out, its CPU idle: a lock in its in-memory store), which would measure the hang, not the CA");
+    if (options.services().stream().anyMatch(s -> s.kind().equals(OPENBAO)))
+      notes.add(
+          "openbao: the pki engine's direct API (sign a CSR, issue a key and certificate), its CA the test PKI's intermediate-a with ECDSA P-256"
+              + " certificates; ACME on OpenBao validates challenges for real (http-01 on port 80 of each name), which names made up here cannot pass");
+    notes.add(
+        "cores for a rate: --target-rate "
+            + trim(options.targetRate())
+            + "/s (default 60/s: about 5 million certificates a day, the order of Let's Encrypt's daily issuance as the issue states it,"
+            + " approximate, not verified here) over the certificates each CA issued per CPU-second of its own, at 70% CPU");
+    notes.add(
+        "each ACME step's latencies (new-order, authorize, finalize, download) count warm-up and probe orders too; the whole order's are the measured iterations'");
+    if (study.quick())
+      notes.add(
+          "quick: short probes (1, 4, 16 workers) and 3 × 2 s measured: rough figures, not sizing figures; for those: --duration 2m");
+    return notes;
+  }
+
+  @Override
+  public List<Sample> samples(Path dir, TestPki pki, KeySource keys, InstantSource clock)
+      throws Exception {
+    List<Sample> samples = new ArrayList<>();
+    for (Service s : options.services()) {
+      if (!s.acme()) continue;
+      Path sub = dir.resolve(sampleDir(s));
+      if (!Files.isDirectory(sub)) continue;
+      try (Stream<Path> files = Files.list(sub)) {
+        for (Path f : files.sorted().toList()) {
+          String name = f.getFileName().toString();
+          if (!name.endsWith(".pem") || name.equals("issuer-root.pem")) continue;
+          String rel = sampleDir(s) + "/" + name;
+          samples.add(
+              new Sample(
+                  rel,
+                  "a certificate " + s.label() + " issued over ACME, chained to its root",
+                  "openssl verify -CAfile "
+                      + sampleDir(s)
+                      + "/issuer-root.pem -untrusted "
+                      + rel
+                      + " "
+                      + rel,
+                  List.of("openssl")));
+        }
+      }
+    }
+    return samples;
+  }
+}

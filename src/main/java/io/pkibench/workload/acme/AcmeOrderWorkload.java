@@ -1,0 +1,262 @@
+package io.pkibench.workload.acme;
+
+import io.pkibench.text.FailureCause;
+import io.pkibench.workload.api.CountedOutcomes;
+import io.pkibench.workload.api.Operation;
+import io.pkibench.workload.api.Workload;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.cert.CertificateException;
+import java.security.cert.X509Certificate;
+import java.security.spec.ECGenParameterSpec;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLContext;
+import org.bouncycastle.asn1.pkcs.PKCSObjectIdentifiers;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.ExtensionsGenerator;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.bouncycastle.pkcs.jcajce.JcaPKCS10CertificationRequestBuilder;
+import org.shredzone.acme4j.AccountBuilder;
+import org.shredzone.acme4j.Authorization;
+import org.shredzone.acme4j.Certificate;
+import org.shredzone.acme4j.Login;
+import org.shredzone.acme4j.Order;
+import org.shredzone.acme4j.Session;
+import org.shredzone.acme4j.Status;
+import org.shredzone.acme4j.challenge.Challenge;
+import org.shredzone.acme4j.challenge.Http01Challenge;
+import org.shredzone.acme4j.exception.AcmeException;
+
+/**
+ * One whole RFC 8555 order per operation, as a client renewing its web server does it: a new order
+ * for a fresh name, its authorization's http-01 challenge answered (the CA validating as it is set
+ * to: Pebble's always-valid for load), finalize with a CSR over a key from a pool made before the
+ * run, then the certificate downloaded. Each worker has its own account (made before its first
+ * operation), HTTP client and nonces. Every accepted order is entered in an {@link OrderLedger}.
+ */
+final class AcmeOrderWorkload implements Workload, CountedOutcomes {
+  /** How long one order may wait for the CA to validate or to issue before it is failed. */
+  static final Duration POLL_LIMIT = Duration.ofSeconds(30);
+
+  /** Beside saved certificates: the root they were verified against, for openssl verify. */
+  public static final String ISSUER_ROOT = "issuer-root.pem";
+
+  private final String directory;
+  private final SSLContext trust;
+  private final IssuedCheck check;
+  private final List<KeyPair> pool;
+  private final Path saveDir;
+  private final int saveAtMost;
+  private final InstantSource clock;
+  private final OrderLedger ledger = new OrderLedger();
+  private final StepLatencies steps = new StepLatencies();
+  private final AtomicInteger saved = new AtomicInteger();
+  private final List<SharedHttpClient> clients = new ArrayList<>();
+
+  /** Makes each run's names its own: a CA may refuse or reuse names a run before asked for. */
+  private final String runTag = Long.toString(ThreadLocalRandom.current().nextLong() >>> 24, 36);
+
+  AcmeOrderWorkload(
+      String directory,
+      SSLContext trust,
+      IssuedCheck check,
+      List<KeyPair> pool,
+      Path saveDir,
+      int saveAtMost,
+      InstantSource clock) {
+    this.directory = directory;
+    this.trust = trust;
+    this.check = check;
+    this.pool = List.copyOf(pool);
+    this.saveDir = saveDir;
+    this.saveAtMost = saveAtMost;
+    this.clock = clock;
+  }
+
+  /** {@code alg}'s key pairs, {@code count} of them: the CSR keys, made before the run. */
+  static List<KeyPair> keyPool(String alg, int count) throws Exception {
+    KeyPairGenerator g;
+    switch (alg) {
+      case "ecdsa-p256" -> {
+        g = KeyPairGenerator.getInstance("EC");
+        g.initialize(new ECGenParameterSpec("secp256r1"));
+      }
+      case "rsa2048" -> {
+        g = KeyPairGenerator.getInstance("RSA");
+        g.initialize(2048);
+      }
+      default -> throw new IllegalArgumentException("-p alg=" + alg + ": ecdsa-p256 or rsa2048");
+    }
+    List<KeyPair> pool = new ArrayList<>();
+    for (int i = 0; i < count; i++) pool.add(g.generateKeyPair());
+    return pool;
+  }
+
+  OrderLedger ledger() {
+    return ledger;
+  }
+
+  @Override
+  public Operation newOperation(int worker) throws Exception {
+    SharedHttpClient http = new SharedHttpClient(trust, Duration.ofSeconds(10));
+    synchronized (clients) {
+      clients.add(http);
+    }
+    Session session = new Session(URI.create(directory), http);
+    KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
+    g.initialize(new ECGenParameterSpec("secp256r1"));
+    Login login =
+        new AccountBuilder()
+            .agreeToTermsOfService()
+            .useKeyPair(g.generateKeyPair())
+            .createLogin(session);
+    AtomicLong next = new AtomicLong();
+    return () -> order(login, worker, next.incrementAndGet());
+  }
+
+  private void order(Login login, int worker, long n) throws Exception {
+    String name = "w" + worker + "-" + n + "-" + runTag + ".pkibench.example.com";
+    KeyPair key = pool.get((int) ((worker * 7919L + n) % pool.size()));
+    long t0 = System.nanoTime();
+    Order order = login.newOrder().domain(name).create();
+    long t1 = System.nanoTime();
+    steps.record("new-order", t1 - t0);
+    String url = order.getLocation().toString();
+    ledger.accepted(url);
+    try {
+      for (Authorization auth : order.getAuthorizations()) authorize(auth);
+      long t2 = System.nanoTime();
+      steps.record("authorize", t2 - t1);
+      order.execute(csr(key, name));
+      await(order, "order");
+      long t3 = System.nanoTime();
+      steps.record("finalize", t3 - t2);
+      Certificate certificate = order.getCertificate();
+      certificate.download();
+      List<X509Certificate> chain = certificate.getCertificateChain();
+      steps.record("download", System.nanoTime() - t3);
+      if (check != null) check.check(chain, key.getPublic(), List.of(name), clock.instant());
+      if (!ledger.issued(url, chain.get(0).getSerialNumber()) && check != null)
+        throw new CertificateException(
+            "serial " + chain.get(0).getSerialNumber().toString(16) + " was issued before");
+      save(chain, name);
+    } catch (Exception e) {
+      String why = FailureCause.sentenceOf(e);
+      ledger.failed(url, why.length() > 120 ? why.substring(0, 120) + "…" : why);
+      throw e;
+    }
+  }
+
+  private static void authorize(Authorization auth) throws Exception {
+    if (auth.getStatus() == Status.VALID) return; // reused, as a CA may
+    Challenge challenge =
+        auth.findChallenge(Http01Challenge.class)
+            .orElseThrow(() -> new AcmeException("the authorization offers no http-01 challenge"));
+    challenge.trigger();
+    await(auth, "authorization");
+  }
+
+  /**
+   * Polls until valid, waiting a little longer each time (2 ms, doubling to 100 ms), at most {@link
+   * #POLL_LIMIT}.
+   */
+  private static void await(Object resource, String what) throws Exception {
+    long deadline = System.nanoTime() + POLL_LIMIT.toNanos();
+    long sleepMillis = 2;
+    while (true) {
+      Status status;
+      if (resource instanceof Order o) {
+        o.update();
+        status = o.getStatus();
+        if (status == Status.INVALID)
+          throw new AcmeException(
+              "order invalid: " + o.getError().map(Object::toString).orElse("no reason given"));
+      } else {
+        Authorization a = (Authorization) resource;
+        a.update();
+        status = a.getStatus();
+        if (status == Status.INVALID) throw new AcmeException("authorization invalid");
+      }
+      if (status == Status.VALID) return;
+      if (System.nanoTime() > deadline)
+        throw new AcmeException(
+            what + " still " + status + " after " + POLL_LIMIT.toSeconds() + " s");
+      Thread.sleep(sleepMillis);
+      sleepMillis = Math.min(100, sleepMillis * 2);
+    }
+  }
+
+  static byte[] csr(KeyPair key, String name) throws Exception {
+    String algorithm =
+        key.getPublic().getAlgorithm().equals("RSA") ? "SHA256withRSA" : "SHA256withECDSA";
+    ExtensionsGenerator extensions = new ExtensionsGenerator();
+    extensions.addExtension(
+        Extension.subjectAlternativeName,
+        false,
+        new GeneralNames(new GeneralName(GeneralName.dNSName, name)));
+    return new JcaPKCS10CertificationRequestBuilder(new X500Name("CN=" + name), key.getPublic())
+        .addAttribute(PKCSObjectIdentifiers.pkcs_9_at_extensionRequest, extensions.generate())
+        .build(new JcaContentSignerBuilder(algorithm).build(key.getPrivate()))
+        .getEncoded();
+  }
+
+  /** The first {@code saveAtMost} certificates, as PEM chains, for {@code --save-samples}. */
+  private void save(List<X509Certificate> chain, String name) throws IOException {
+    if (saveDir == null || saved.incrementAndGet() > saveAtMost) return;
+    StringBuilder pem = new StringBuilder();
+    Base64.Encoder b64 = Base64.getMimeEncoder(64, "\n".getBytes());
+    try {
+      for (X509Certificate c : chain)
+        pem.append("-----BEGIN CERTIFICATE-----\n")
+            .append(b64.encodeToString(c.getEncoded()))
+            .append("\n-----END CERTIFICATE-----\n");
+    } catch (CertificateException e) {
+      throw new IOException(e);
+    }
+    Files.createDirectories(saveDir);
+    Files.writeString(saveDir.resolve(name + ".pem"), pem);
+    if (check != null && !Files.exists(saveDir.resolve(ISSUER_ROOT))) {
+      try {
+        Files.writeString(
+            saveDir.resolve(ISSUER_ROOT),
+            "-----BEGIN CERTIFICATE-----\n"
+                + b64.encodeToString(check.issuerRoot().getEncoded())
+                + "\n-----END CERTIFICATE-----\n");
+      } catch (CertificateException e) {
+        throw new IOException(e);
+      }
+    }
+  }
+
+  @Override
+  public Map<String, Long> outcomes() {
+    Map<String, Long> out = new TreeMap<>(ledger.counts());
+    out.putAll(steps.percentilesMicros());
+    out.put("ledger problems", (long) ledger.problems().size());
+    return out;
+  }
+
+  @Override
+  public void close() {
+    synchronized (clients) {
+      clients.forEach(SharedHttpClient::close);
+      clients.clear();
+    }
+  }
+}

@@ -1,0 +1,171 @@
+package io.pkibench.workload.acme;
+
+import io.pkibench.keys.PemKeys;
+import io.pkibench.keys.TlsContexts;
+import io.pkibench.workload.api.ParamSpec;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.Workload;
+import io.pkibench.workload.api.WorkloadContext;
+import io.pkibench.workload.api.WorkloadFactory;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import javax.net.ssl.SSLContext;
+
+/**
+ * The ACME (RFC 8555) workloads, {@code acme:KIND}, against a CA's directory at {@code --target}:
+ * Pebble ({@code pkibench serve pebble}), OpenBao's pki engine, any RFC 8555 CA.
+ */
+public final class AcmeWorkloads {
+  private AcmeWorkloads() {}
+
+  /** {@code acme:order}: one whole order per operation. */
+  public static final class Order implements WorkloadFactory {
+    public static final String NAME = "acme:order";
+
+    @Override
+    public String name() {
+      return NAME;
+    }
+
+    @Override
+    public String description() {
+      return "an ACME CA at --target (its directory URL): one whole RFC 8555 order per operation (new order for a fresh name,"
+          + " http-01 challenge, finalize with a CSR, download); --verify checks the certificate chains to issuer-trust,"
+          + " carries the CSR's key and the name asked for, and is new";
+    }
+
+    @Override
+    public List<ParamSpec> params() {
+      return List.of(
+          ParamSpec.free(
+              ParamSpec.TARGET,
+              "",
+              "the CA's ACME directory URL, e.g. https://127.0.0.1:14000/dir ('pkibench serve pebble')"),
+          ParamSpec.free(
+              "trust",
+              "",
+              "PEM file with the root the CA's TLS certificate chains to (default: the test PKI's root)"),
+          ParamSpec.free(
+              "issuer-trust",
+              "",
+              "the root issued certificates chain to, for --verify: a PEM file, or an https URL that serves it"
+                  + " (Pebble's management /roots/0, fetched once over -p trust)"),
+          ParamSpec.choice(
+              "alg",
+              "ecdsa-p256",
+              "the CSR's key (from a pool made before the run)",
+              "ecdsa-p256",
+              "rsa2048"),
+          ParamSpec.free("key-pool", "32", "CSR key pairs made before the run and used in turn"),
+          ParamSpec.free(
+              "save",
+              "",
+              "a directory to write the first 20 issued certificates into (PEM chains), for study ca --save-samples"));
+    }
+
+    @Override
+    public boolean usesKeys() {
+      return false;
+    }
+
+    @Override
+    public int socketsPerWorker(Params params) {
+      return 2; // one HTTP client per worker; HTTP/1.1 may open a second connection
+    }
+
+    @Override
+    public List<String> problems(Params params, String keys) {
+      List<String> problems = new ArrayList<>();
+      String target = params.get(ParamSpec.TARGET);
+      if (!target.isBlank() && !isHttpUrl(target))
+        problems.add(
+            "--target "
+                + target
+                + ": give the CA's ACME directory URL, e.g. https://127.0.0.1:14000/dir");
+      String trust = params.get("trust");
+      if (!trust.isBlank() && !Files.isReadable(Path.of(trust)))
+        problems.add("-p trust=" + trust + ": no such readable file; give a PEM file");
+      String issuer = params.get("issuer-trust");
+      if (!issuer.isBlank() && !isHttpUrl(issuer) && !Files.isReadable(Path.of(issuer)))
+        problems.add(
+            "-p issuer-trust="
+                + issuer
+                + ": neither a readable PEM file nor an http(s) URL serving the issuers' root");
+      int pool = intOr(params.get("key-pool"), -1);
+      if (pool < 1 || pool > 10_000)
+        problems.add("-p key-pool=" + params.get("key-pool") + ": give 1 to 10000 key pairs");
+      return problems;
+    }
+
+    static boolean isHttpUrl(String text) {
+      try {
+        URI u = URI.create(text);
+        return ("https".equals(u.getScheme()) || "http".equals(u.getScheme()))
+            && u.getHost() != null;
+      } catch (IllegalArgumentException e) {
+        return false;
+      }
+    }
+
+    private static int intOr(String text, int otherwise) {
+      try {
+        return Integer.parseInt(text.strip());
+      } catch (NumberFormatException e) {
+        return otherwise;
+      }
+    }
+
+    @Override
+    public Workload create(WorkloadContext context, Params params) throws Exception {
+      X509Certificate tlsRoot =
+          params.get("trust").isBlank()
+              ? context.pki().get().certificate("root-ca")
+              : PemKeys.certificate(Files.readAllBytes(Path.of(params.get("trust"))));
+      SSLContext trust = TlsContexts.trusting(tlsRoot);
+      IssuedCheck check = null;
+      if (context.verify()) {
+        String issuer = params.get("issuer-trust");
+        if (issuer.isBlank())
+          throw new IllegalArgumentException(
+              "--verify: acme:order checks certificates against -p issuer-trust=PEM|URL (Pebble's: https://127.0.0.1:PORT+1/roots/0)");
+        check = new IssuedCheck(issuerRoot(issuer, trust));
+      }
+      String save = params.get("save");
+      return new AcmeOrderWorkload(
+          params.get(ParamSpec.TARGET),
+          trust,
+          check,
+          AcmeOrderWorkload.keyPool(params.get("alg"), Integer.parseInt(params.get("key-pool"))),
+          save.isBlank() ? null : Path.of(save),
+          20,
+          context.clock());
+    }
+
+    /** The issuers' root: a PEM file, or fetched once from a URL (Pebble's is new each start). */
+    static X509Certificate issuerRoot(String given, SSLContext trust) throws Exception {
+      if (!isHttpUrl(given)) return PemKeys.certificate(Files.readAllBytes(Path.of(given)));
+      try (HttpClient client =
+          HttpClient.newBuilder()
+              .sslContext(trust)
+              .connectTimeout(Duration.ofSeconds(10))
+              .build()) {
+        HttpResponse<byte[]> r =
+            client.send(
+                HttpRequest.newBuilder(URI.create(given)).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        if (r.statusCode() != 200)
+          throw new IllegalStateException(
+              "-p issuer-trust=" + given + ": HTTP " + r.statusCode() + ", not the root's PEM");
+        return PemKeys.certificate(r.body());
+      }
+    }
+  }
+}

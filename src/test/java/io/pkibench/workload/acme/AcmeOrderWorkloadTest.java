@@ -1,0 +1,111 @@
+package io.pkibench.workload.acme;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.keys.TlsContexts;
+import io.pkibench.pki.TestPki;
+import io.pkibench.server.pebble.PebbleFixture;
+import io.pkibench.server.pebble.PebbleServer;
+import io.pkibench.testing.MeasuredRun;
+import io.pkibench.testing.TestKeys;
+import io.pkibench.workload.api.ParamSpec;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.WorkloadContext;
+import io.pkibench.workload.catalog.WorkloadCatalog;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * acme:order against Debian's real Pebble on loopback: whole orders issued and verified apart from
+ * Pebble, every accepted order accounted for; a proxy that swaps the downloaded certificate for
+ * another (over another key, under another root) has every order counted failed.
+ */
+class AcmeOrderWorkloadTest {
+  @TempDir static Path dir;
+  static TestKeys keys;
+  static PebbleServer pebble;
+
+  @BeforeAll
+  static void startPebble() throws Exception {
+    keys = TestKeys.in(dir);
+    pebble = PebbleFixture.start(dir.resolve("pebble"), keys.pki);
+  }
+
+  @AfterAll
+  static void stopPebble() {
+    if (pebble != null) pebble.close();
+  }
+
+  static AcmeOrderWorkload workload(String directory, Map<String, String> params) throws Exception {
+    AcmeWorkloads.Order factory = new AcmeWorkloads.Order();
+    Map<String, String> given = new HashMap<>(params);
+    given.put(ParamSpec.TARGET, directory);
+    given.put("issuer-trust", pebble.issuerRootUrl());
+    given.put("key-pool", "4");
+    Params resolved = Params.resolve(factory.name(), factory.params(), given);
+    assertEquals(List.of(), factory.problems(resolved, null));
+    return (AcmeOrderWorkload)
+        factory.create(
+            new WorkloadContext(null, true, () -> keys.pki, InstantSource.system()), resolved);
+  }
+
+  @Test
+  void order_againstPebble_everyOrderIssuedVerifiedAndAccounted() throws Exception {
+    for (String alg : List.of("ecdsa-p256", "rsa2048")) {
+      Path saved = dir.resolve("saved-" + alg);
+      try (AcmeOrderWorkload w =
+          workload(pebble.directoryUrl(), Map.of("alg", alg, "save", saved.toString()))) {
+        MeasuredRun run =
+            MeasuredRun.of("acme:order " + alg, w, Duration.ofSeconds(1)).assertEverySucceeded();
+        assertEquals(List.of(), w.ledger().problems(), alg + ": every order accounted for");
+        Map<String, Long> outcomes = w.outcomes();
+        assertEquals(outcomes.get("orders accepted"), outcomes.get("orders issued"), alg);
+        assertTrue(outcomes.get("orders issued") >= run.succeeded(), alg + ": " + outcomes);
+        assertEquals(0L, outcomes.get("serials issued twice"), alg);
+        assertTrue(outcomes.containsKey("step finalize p99 µs"), alg + ": " + outcomes);
+        try (var files = Files.list(saved)) {
+          assertTrue(files.findAny().isPresent(), alg + ": issued certificates saved");
+        }
+      }
+    }
+  }
+
+  @Test
+  void order_certificateSwappedByAProxy_everyOrderCountedFailed() throws Exception {
+    TestPki pki = keys.pki;
+    SigningKey tls = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("tls-server");
+    String other = TestPki.pem(tls.chain());
+    try (CertificateSwappingProxy proxy =
+            new CertificateSwappingProxy(
+                TlsContexts.withIdentity(tls, pki.certificate("root-ca")),
+                TlsContexts.trusting(pki.certificate("root-ca")),
+                Integer.parseInt(pebble.baseUrl().substring(pebble.baseUrl().lastIndexOf(':') + 1)),
+                other);
+        AcmeOrderWorkload w = workload(proxy.directoryUrl(), Map.of())) {
+      MeasuredRun.of("acme:order through a swapping proxy", w, Duration.ofSeconds(1))
+          .assertEveryFailedWith("another key than the CSR's");
+      Map<String, Long> outcomes = w.outcomes();
+      assertEquals(0L, outcomes.get("orders issued"), outcomes.toString());
+      assertEquals(outcomes.get("orders accepted"), outcomes.get("orders failed"));
+      assertEquals(List.of(), w.ledger().problems(), "failed orders are accounted for too");
+    }
+  }
+
+  @Test
+  void catalog_knowsAcmeOrder() {
+    assertTrue(WorkloadCatalog.builtIn().find("acme:order").isPresent());
+  }
+}
