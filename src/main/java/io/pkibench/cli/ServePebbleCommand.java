@@ -17,6 +17,7 @@ import picocli.CommandLine.ParentCommand;
 @Command(
     name = "pebble",
     mixinStandardHelpOptions = true,
+    header = "Let's Encrypt's Pebble ACME CA on loopback, with the test PKI's TLS identity.",
     description = {
       "Let's Encrypt's Pebble ACME CA (Debian's pebble, or $PKIBENCH_PEBBLE) on loopback, from a configuration written here: ACME on",
       "--port, its management interface (the current root at /roots/0) on --port + 1, TLS with the test PKI's tls-server identity,",

@@ -11,6 +11,8 @@ import picocli.CommandLine.Option;
 @Command(
     name = "ca",
     mixinStandardHelpOptions = true,
+    header =
+        "Study 6: how many certificates a CA issues per second and per CA CPU-second, over ACME and direct APIs.",
     description = {
       "Study 6: a CA sized by certificates issued per second and per CA CPU-second: whole ACME (RFC 8555) orders against Pebble, and",
       "OpenBao's pki engine's direct API (sign a CSR, issue). Each operation probed to the CA's CPU ceiling, then measured; every",
