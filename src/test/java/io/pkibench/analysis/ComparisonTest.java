@@ -19,6 +19,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 public class ComparisonTest {
@@ -382,6 +384,15 @@ public class ComparisonTest {
    * at 100 operations, or ran unstaged where none are given.
    */
   static RunResult staged(int concurrency, String... targets) {
+    return staged(concurrency, 100, null, targets);
+  }
+
+  /**
+   * As above, each stage's rate {@code achievedPerSecond} and its operations per CPU-second {@code
+   * opsPerCpuSecond} (null: no CPU measured).
+   */
+  static RunResult staged(
+      int concurrency, double achievedPerSecond, Double opsPerCpuSecond, String... targets) {
     RunResult run =
         ResultFixtures.closedRun(
             "sign",
@@ -404,12 +415,12 @@ public class ComparisonTest {
               i * 1000L,
               (i + 1) * 1000L,
               new Counts(100, 100, 0),
-              100,
+              achievedPerSecond,
               100.0,
               null,
               latency,
               0,
-              null,
+              opsPerCpuSecond,
               null));
       seconds.add(
           new Timeline.Second(
@@ -515,6 +526,49 @@ public class ComparisonTest {
         c.rows().toString());
     assertTrue(
         c.rows().stream().noneMatch(r -> r.workload().contains(" · stage 2")), c.rows().toString());
+  }
+
+  /**
+   * A stage's metric compared only where both runs measured it and the base's is not zero (no
+   * percentage of nothing); a threshold applies to its own metric's rows only.
+   */
+  @Test
+  void of_stageMetricMissingOrZeroInARun_noRowForIt_andEachThresholdOnItsMetric() {
+    List<Threshold> limits =
+        List.of(Threshold.parse("cpu:-5%"), Threshold.parse("throughput:-50%"));
+    for (Comparison c :
+        List.of(
+            Comparison.of(staged(1, 100, null, "100/s"), staged(1, 100, 50.0, "100/s"), limits),
+            Comparison.of(staged(1, 100, 50.0, "100/s"), staged(1, 100, null, "100/s"), limits))) {
+      List<Comparison.Row> stage = stageRows(c);
+      assertTrue(stage.stream().noneMatch(r -> r.metric() == Metric.CPU), stage.toString());
+      assertEquals(Set.of(Metric.THROUGHPUT, Metric.P99), metrics(stage), stage.toString());
+    }
+    Comparison bothCpu =
+        Comparison.of(staged(1, 100, 50.0, "100/s"), staged(1, 100, 50.0, "100/s"), limits);
+    List<Comparison.Row> stage = stageRows(bothCpu);
+    assertEquals(Set.of(Metric.THROUGHPUT, Metric.P99, Metric.CPU), metrics(stage));
+    for (Comparison.Row r : stage) {
+      Threshold expected =
+          switch (r.metric()) {
+            case CPU -> limits.get(0);
+            case THROUGHPUT -> limits.get(1);
+            default -> null;
+          };
+      assertEquals(expected, r.threshold(), r.toString());
+    }
+
+    Comparison fromZero =
+        Comparison.of(staged(1, 0, null, "100/s"), staged(1, 100, null, "100/s"), List.of());
+    assertEquals(Set.of(Metric.P99), metrics(stageRows(fromZero)), "no throughput row from 0/s");
+  }
+
+  static List<Comparison.Row> stageRows(Comparison c) {
+    return c.rows().stream().filter(r -> r.workload().contains(Comparison.STAGE)).toList();
+  }
+
+  static Set<Metric> metrics(List<Comparison.Row> rows) {
+    return rows.stream().map(Comparison.Row::metric).collect(Collectors.toSet());
   }
 
   static void golden(String name, String actual) throws IOException {
