@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * certificate GetChain handed out, and here again with BouncyCastle against the test PKI's
  * certificate: the bytes the peer received, two verifiers that share no code with the node.
  */
-@Timeout(value = 4, unit = TimeUnit.MINUTES) // a node JVM and a Python client on a loaded machine
+@Timeout(value = 8, unit = TimeUnit.MINUTES) // a node JVM and a Python client on a loaded machine
 class KeyServerPythonClientTest {
   /** Where ./test installs the client's packages, in a venv of their own. */
   static final Path VENV_PYTHON = Path.of("/opt/pkibench/grpc-venv/bin/python");
@@ -201,9 +201,9 @@ class KeyServerPythonClientTest {
             .redirectOutput(out.toFile())
             .redirectError(err.toFile())
             .start();
-    if (!client.waitFor(3, TimeUnit.MINUTES)) {
+    if (!client.waitFor(6, TimeUnit.MINUTES)) {
       client.destroyForcibly().waitFor();
-      fail("the Python client did not finish within 3 minutes:\n" + Files.readString(err));
+      fail("the Python client did not finish within 6 minutes:\n" + Files.readString(err));
     }
     assertEquals(
         0,
