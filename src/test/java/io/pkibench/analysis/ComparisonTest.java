@@ -6,15 +6,21 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.report.ComparisonFormat;
+import io.pkibench.results.Counts;
 import io.pkibench.results.IterationResult;
+import io.pkibench.results.LatencyNanos;
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.ResultFixtures;
 import io.pkibench.results.RunResult;
+import io.pkibench.results.Timeline;
 import io.pkibench.results.WorkloadResult;
 import io.pkibench.testing.GoldenFiles;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 public class ComparisonTest {
@@ -371,6 +377,198 @@ public class ComparisonTest {
     Threshold p99 = Threshold.parse("p99:+0%");
     assertEquals("p99:+0%", p99.toString());
     assertTrue(p99.holds(-3) && !p99.holds(0.1));
+  }
+
+  /**
+   * A one-level run at {@code concurrency} whose level ran {@code targets} as stages, a second each
+   * at 100 operations, or ran unstaged where none are given.
+   */
+  static RunResult staged(int concurrency, String... targets) {
+    return staged(concurrency, 100, null, targets);
+  }
+
+  /**
+   * As above, each stage's rate {@code achievedPerSecond} and its operations per CPU-second {@code
+   * opsPerCpuSecond} (null: no CPU measured).
+   */
+  static RunResult staged(
+      int concurrency, double achievedPerSecond, Double opsPerCpuSecond, String... targets) {
+    RunResult run =
+        ResultFixtures.closedRun(
+            "sign",
+            new int[] {concurrency},
+            new double[][] {{1000, 1002, 998, 1001, 999}},
+            new long[] {1_000_000});
+    if (targets.length == 0) return run;
+    List<Timeline.StageSummary> stages = new ArrayList<>();
+    List<Timeline.Second> seconds = new ArrayList<>();
+    List<String> text = new ArrayList<>();
+    var latency =
+        new LatencyNanos(100, 1e6, 1e5, 1_000_000, 1_100_000, 1_200_000, 1_300_000, 2_000_000);
+    for (int i = 0; i < targets.length; i++) {
+      stages.add(
+          new Timeline.StageSummary(
+              i,
+              targets[i],
+              0,
+              0,
+              i * 1000L,
+              (i + 1) * 1000L,
+              new Counts(100, 100, 0),
+              achievedPerSecond,
+              100.0,
+              null,
+              latency,
+              0,
+              opsPerCpuSecond,
+              null));
+      seconds.add(
+          new Timeline.Second(
+              i * 1000L,
+              (i + 1) * 1000L,
+              i,
+              100,
+              100,
+              0,
+              100,
+              100.0,
+              null,
+              1,
+              1_000_000,
+              1_200_000,
+              2_000_000,
+              0));
+      text.add("1s:" + targets[i]);
+    }
+    WorkloadResult w = run.workloads().get(0);
+    LevelResult level =
+        w.levels().get(0).withTimeline(new Timeline(String.join(",", text), stages, seconds));
+    return run.withWorkload(
+        0,
+        WorkloadResult.builder(w.name())
+            .params(w.params())
+            .keys(w.keys())
+            .cpuMeter(w.cpuMeter())
+            .levels(List.of(level))
+            .build());
+  }
+
+  /**
+   * A level staged in one run and not in the other, at the same load: compared as a level, and its
+   * stages listed as in that run only, naming which.
+   */
+  @Test
+  void of_stagesInOneRunOnly_theLevelComparedAndTheStagesListedForTheirRun() {
+    Comparison baseStaged = Comparison.of(staged(1, "100/s"), staged(1), List.of());
+    assertTrue(
+        baseStaged.unmatched().stream()
+            .anyMatch(u -> u.endsWith(" at 1: stages in the base run only")),
+        baseStaged.unmatched().toString());
+    assertEquals(1, baseStaged.unmatched().size(), baseStaged.unmatched().toString());
+    assertFalse(baseStaged.rows().isEmpty(), "the level itself compared");
+    assertTrue(baseStaged.rows().stream().noneMatch(r -> r.workload().contains(Comparison.STAGE)));
+
+    Comparison newStaged = Comparison.of(staged(1), staged(1, "100/s"), List.of());
+    assertEquals(1, newStaged.unmatched().size(), newStaged.unmatched().toString());
+    assertTrue(
+        newStaged.unmatched().get(0).endsWith(" at 1: stages in the new run only"),
+        newStaged.unmatched().toString());
+  }
+
+  /**
+   * Two staged levels match whatever their loads (a workload has one); a staged level and an
+   * unstaged one at another load do not: each is in its run only.
+   */
+  @Test
+  void of_stagedAndUnstagedLevelsAtOtherLoads_notMatched() {
+    Comparison both = Comparison.of(staged(1, "100/s"), staged(2, "100/s"), List.of());
+    assertEquals(List.of(), both.unmatched());
+    assertTrue(
+        both.rows().stream().anyMatch(r -> r.workload().endsWith(" · stage 1 (→ 100/s)")),
+        both.rows().toString());
+
+    for (Comparison c :
+        List.of(
+            Comparison.of(staged(1, "100/s"), staged(2), List.of()),
+            Comparison.of(staged(1), staged(2, "100/s"), List.of()))) {
+      List<String> unmatched = c.unmatched();
+      assertEquals(2, unmatched.size(), unmatched.toString());
+      assertTrue(unmatched.get(0).contains(" at 1: only in the base run"), unmatched.toString());
+      assertTrue(unmatched.get(1).contains(" at 2: only in the new run"), unmatched.toString());
+      assertEquals(List.of(), c.rows(), "nothing compared");
+    }
+  }
+
+  /**
+   * Stages match by index and target: the second stage's target changed, so it is listed once for
+   * each run (with the other run's stages), and the first is compared.
+   */
+  @Test
+  void of_aStageWhoseTargetChanged_listedInEachRunOnce_theOthersCompared() {
+    Comparison c =
+        Comparison.of(staged(1, "100/s", "200/s"), staged(1, "100/s", "300/s"), List.of());
+    List<String> unmatched = c.unmatched();
+    assertEquals(2, unmatched.size(), unmatched.toString());
+    assertTrue(
+        unmatched
+            .get(0)
+            .endsWith(
+                " · stage 2 (→ 200/s): only in the base run (the new run's stages: 1s:100/s,1s:300/s)"),
+        unmatched.toString());
+    assertTrue(
+        unmatched
+            .get(1)
+            .endsWith(
+                " · stage 2 (→ 300/s): only in the new run (the base run's stages: 1s:100/s,1s:200/s)"),
+        unmatched.toString());
+    assertTrue(
+        c.rows().stream().anyMatch(r -> r.workload().endsWith(" · stage 1 (→ 100/s)")),
+        c.rows().toString());
+    assertTrue(
+        c.rows().stream().noneMatch(r -> r.workload().contains(" · stage 2")), c.rows().toString());
+  }
+
+  /**
+   * A stage's metric compared only where both runs measured it and the base's is not zero (no
+   * percentage of nothing); a threshold applies to its own metric's rows only.
+   */
+  @Test
+  void of_stageMetricMissingOrZeroInARun_noRowForIt_andEachThresholdOnItsMetric() {
+    List<Threshold> limits =
+        List.of(Threshold.parse("cpu:-5%"), Threshold.parse("throughput:-50%"));
+    for (Comparison c :
+        List.of(
+            Comparison.of(staged(1, 100, null, "100/s"), staged(1, 100, 50.0, "100/s"), limits),
+            Comparison.of(staged(1, 100, 50.0, "100/s"), staged(1, 100, null, "100/s"), limits))) {
+      List<Comparison.Row> stage = stageRows(c);
+      assertTrue(stage.stream().noneMatch(r -> r.metric() == Metric.CPU), stage.toString());
+      assertEquals(Set.of(Metric.THROUGHPUT, Metric.P99), metrics(stage), stage.toString());
+    }
+    Comparison bothCpu =
+        Comparison.of(staged(1, 100, 50.0, "100/s"), staged(1, 100, 50.0, "100/s"), limits);
+    List<Comparison.Row> stage = stageRows(bothCpu);
+    assertEquals(Set.of(Metric.THROUGHPUT, Metric.P99, Metric.CPU), metrics(stage));
+    for (Comparison.Row r : stage) {
+      Threshold expected =
+          switch (r.metric()) {
+            case CPU -> limits.get(0);
+            case THROUGHPUT -> limits.get(1);
+            default -> null;
+          };
+      assertEquals(expected, r.threshold(), r.toString());
+    }
+
+    Comparison fromZero =
+        Comparison.of(staged(1, 0, null, "100/s"), staged(1, 100, null, "100/s"), List.of());
+    assertEquals(Set.of(Metric.P99), metrics(stageRows(fromZero)), "no throughput row from 0/s");
+  }
+
+  static List<Comparison.Row> stageRows(Comparison c) {
+    return c.rows().stream().filter(r -> r.workload().contains(Comparison.STAGE)).toList();
+  }
+
+  static Set<Metric> metrics(List<Comparison.Row> rows) {
+    return rows.stream().map(Comparison.Row::metric).collect(Collectors.toSet());
   }
 
   static void golden(String name, String actual) throws IOException {

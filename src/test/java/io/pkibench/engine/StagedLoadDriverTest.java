@@ -104,30 +104,29 @@ class StagedLoadDriverTest {
 
   /**
    * Up to 200/s over 1 s, held 2 s, down to 0 over 1 s: each interval ends at a second or a stage's
-   * boundary, and what started in it follows the timetable's own mean over it (100/s up, 200/s
-   * held, 100/s down).
+   * boundary, and what started up to each interval's end is never ahead of what the timetable
+   * offered by then (100 up, 500 after the hold), while the workers keep up with the whole: a
+   * loaded machine can start an arrival late, never early, so the bound holds there too.
    */
   @Test
   void runSeries_rateRamp_eachIntervalsStartsFollowTheTarget() throws Exception {
     Intervals intervals = new Intervals();
     IterationOutcome o = run("1s:200/s,2s:200/s,1s:0/s", 8, worker -> () -> {}, intervals);
     long started = 0;
-    long[] perStage = new long[3];
+    double offered = 0;
     for (IntervalSample i : intervals.measured) {
       started += i.started();
-      perStage[i.stage()] += i.started();
-      double seconds = (i.endMillis() - i.startMillis()) / 1000.0;
-      if (seconds < 0.5) continue; // the last, after the end: what was in flight
-      double achieved = i.started() / seconds;
+      // the interval's target is the timetable's own mean over it: what it offered there
+      offered += i.targetPerSecond() * (i.endMillis() - i.startMillis()) / 1000.0;
       assertTrue(
-          Math.abs(achieved - i.targetPerSecond()) <= 0.1 * i.targetPerSecond() + 10,
-          "stage "
+          started <= offered + 3,
+          "at most the "
+              + offered
+              + " offered started by the end of stage "
               + i.stage()
+              + "'s interval, not "
+              + started
               + ": "
-              + achieved
-              + "/s started against "
-              + i.targetPerSecond()
-              + "/s asked, in "
               + intervals.measured);
     }
     assertEquals(o.started(), started, "the intervals add up to the iteration");
@@ -136,9 +135,8 @@ class StagedLoadDriverTest {
         601,
         2,
         "every slot of the timetable made or counted missed: " + o);
-    assertEquals(100, perStage[0], 10, "ramp up");
-    assertEquals(400, perStage[1], 10, "hold");
-    assertEquals(100, perStage[2], 10, "ramp down");
+    // An engine a ramp slowed (or one on the ramp's start rate throughout) would miss hundreds.
+    assertTrue(o.missedStarts() <= 30, "the workers keep up with the timetable: " + o);
     assertTrue(
         intervals.measured.stream()
             .map(IntervalSample::stage)
@@ -184,32 +182,47 @@ class StagedLoadDriverTest {
       // A tick a few ms late on a loaded machine lands past the 5 s iteration's end, when every
       // worker has already stopped.
       if (i.endMillis() - from >= 5000) continue;
-      assertEquals(
-          i.targetWorkers(),
-          i.activeWorkers(),
-          1,
-          "at "
-              + (i.endMillis() - intervals.measured.get(0).startMillis())
-              + " ms: "
-              + intervals.measured);
+      // A loaded machine wakes a worker late and parks one late, so the active count may lag the
+      // target, never lead it: at most the target while it rises or holds, at least it (less the
+      // rounding of a worker between two) while it falls.
+      String at =
+          "at " + (i.endMillis() - from) + " ms, stage " + i.stage() + ": " + intervals.measured;
+      if (i.stage() == 2)
+        assertTrue(i.activeWorkers() >= i.targetWorkers() - 1, "not parked early " + at);
+      else assertTrue(i.activeWorkers() <= i.targetWorkers() + 1, "not woken early " + at);
       checked++;
     }
     assertTrue(checked >= 4, intervals.measured.toString());
-    assertEquals(
-        List.of(4.0, 8.0, 8.0, 5.0),
-        intervals.measured.subList(0, 4).stream().map(IntervalSample::targetWorkers).toList());
+    // The target each interval reports is the timetable's at the interval's end: 4, 8, 8, 5 when
+    // the ticks come on the second, other values on the same ramp when a loaded machine makes a
+    // tick late. Read against the stages at the tick's time (to the millisecond: ±1 worker).
+    Stages timetable = Stages.fromText("2s:8,1s:8,2s:2");
+    for (IntervalSample i : intervals.measured.subList(0, 4)) {
+      long atNanos = Math.min((i.endMillis() - from) * 1_000_000, 5_000_000_000L - 1);
+      assertEquals(
+          Math.round(timetable.targetAt(atNanos)),
+          i.targetWorkers(),
+          1,
+          "the target at " + (i.endMillis() - from) + " ms: " + intervals.measured);
+    }
     // Exact at the edges would ask a loaded machine to wake a worker within the 125 ms before the
-    // second ends: the
-    // workers that must have run, and none that the target kept parked.
+    // second ends: the workers that must have run, and none that the target kept parked.
+    // Which workers the target let run is read at the interval's edges as they fell (a late tick
+    // makes the first interval longer): worker k runs only once the target reaches k + 0.5, so
+    // while it rises to the first interval's end (its listener a little after: 200 ms allowed)
+    // and while it falls from the fifth interval's start.
+    IntervalSample first = intervals.measured.get(0), fifth = intervals.measured.get(4);
+    double risenTo = timetable.targetAt((first.endMillis() - from + 200) * 1_000_000);
+    double fellFrom = timetable.targetAt((fifth.startMillis() - from) * 1_000_000);
     assertTrue(
-        java.util.Set.of(0, 1, 2, 3).containsAll(ranPerInterval.get(0))
+        ranPerInterval.get(0).stream().allMatch(k -> k + 0.5 <= risenTo)
             && ranPerInterval.get(0).containsAll(java.util.Set.of(0, 1, 2)),
-        "rising to 4: " + ranPerInterval);
+        "rising to " + risenTo + ": " + ranPerInterval);
     assertEquals(8, ranPerInterval.get(2).size(), "held at 8: " + ranPerInterval);
     assertTrue(
-        java.util.Set.of(0, 1, 2, 3, 4).containsAll(ranPerInterval.get(4))
+        ranPerInterval.get(4).stream().allMatch(k -> k + 0.5 <= fellFrom)
             && ranPerInterval.get(4).containsAll(java.util.Set.of(0, 1, 2)),
-        "falling from 5 to 2: " + ranPerInterval);
+        "falling from " + fellFrom + " to 2: " + ranPerInterval);
     assertEquals(
         0,
         intervals.measured.get(intervals.measured.size() - 1).activeWorkers(),

@@ -2,13 +2,14 @@ package io.pkibench.testing;
 
 import io.pkibench.pki.TestPki;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code openssl s_server} on a loopback port with the test PKI's TLS server certificate, its
@@ -17,12 +18,17 @@ import java.util.concurrent.TimeUnit;
  */
 public final class OpensslServer implements AutoCloseable {
   private final Process process;
-  private final StringBuffer output = new StringBuffer();
+  private final StringBuffer output;
   public final int port;
 
-  private OpensslServer(Process process, int port) {
+  private OpensslServer(Process process, StringBuffer output, int port) {
     this.process = process;
+    this.output = output;
     this.port = port;
+  }
+
+  /** Keeps what {@code process} prints in {@code output}, on a daemon thread. */
+  private static void drain(Process process, StringBuffer output) {
     Thread drain =
         new Thread(
             () -> {
@@ -74,17 +80,15 @@ public final class OpensslServer implements AutoCloseable {
   }
 
   public static OpensslServer start(TestPki pki, Path dir, String... extra) throws Exception {
-    int port;
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = s.getLocalPort();
-    }
+    // Port 0: s_server binds a port the kernel picks and says it ("ACCEPT 127.0.0.1:PORT"), which
+    // is read back; a port probed free and then handed over could be taken in between.
     List<String> cmd =
         new ArrayList<>(
             List.of(
                 "openssl",
                 "s_server",
                 "-accept",
-                "127.0.0.1:" + port,
+                "127.0.0.1:0",
                 "-cert",
                 pki.certificatePem("tls-server").toString(),
                 "-key",
@@ -92,16 +96,31 @@ public final class OpensslServer implements AutoCloseable {
                 "-cert_chain",
                 pki.caChainPem().toString()));
     cmd.addAll(List.of(extra));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    OpensslServer server = new OpensslServer(p, port);
-    Await.until(
-        java.time.Duration.ofSeconds(20),
-        "openssl s_server to accept",
-        () -> server.output().contains("ACCEPT") || !p.isAlive());
-    if (!p.isAlive())
-      throw new IllegalStateException("openssl s_server did not start: " + server.output());
-    return server;
+    return launch(cmd);
   }
+
+  /**
+   * Runs {@code command}, an {@code openssl s_server} told {@code -accept 127.0.0.1:0}, and waits
+   * until it says the port it listens on.
+   */
+  public static OpensslServer launch(List<String> command) throws Exception {
+    if (!command.contains("127.0.0.1:0"))
+      throw new IllegalArgumentException("tell s_server -accept 127.0.0.1:0: " + command);
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    StringBuffer output = new StringBuffer();
+    drain(p, output);
+    Await.until(
+        Duration.ofSeconds(60),
+        "openssl s_server to accept",
+        () -> ACCEPT.matcher(output).find() || !p.isAlive());
+    Matcher accept = ACCEPT.matcher(output);
+    if (!p.isAlive() || !accept.find())
+      throw new IllegalStateException("openssl s_server did not start: " + output);
+    return new OpensslServer(p, output, Integer.parseInt(accept.group(1)));
+  }
+
+  /** s_server's line once it listens, with the port it bound. */
+  static final Pattern ACCEPT = Pattern.compile("ACCEPT 127\\.0\\.0\\.1:(\\d+)\\s");
 
   public String output() {
     return output.toString();

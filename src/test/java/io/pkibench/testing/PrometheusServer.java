@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -19,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A real Prometheus on loopback with its own empty configuration and storage, started for one test,
@@ -46,10 +45,6 @@ public final class PrometheusServer implements AutoCloseable {
   public static PrometheusServer start(Path binary, Path dir, String... flags) throws Exception {
     if (!Files.isExecutable(binary))
       fail(binary + " is missing: ./test installs it (see the comment there)");
-    int port;
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = s.getLocalPort();
-    }
     Path config =
         Files.writeString(dir.resolve("prometheus.yml"), "global:\n  scrape_interval: 1m\n");
     List<String> command =
@@ -58,15 +53,23 @@ public final class PrometheusServer implements AutoCloseable {
                 binary.toString(),
                 "--config.file=" + config,
                 "--storage.tsdb.path=" + dir.resolve("data"),
-                "--web.listen-address=127.0.0.1:" + port));
+                // port 0: Prometheus binds a port the kernel picks, read back from the kernel
+                "--web.listen-address=127.0.0.1:0"));
     command.addAll(List.of(flags));
     Path log = dir.resolve("prometheus.log");
     Process process =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    int port;
+    try {
+      port = ListeningPorts.await(process, Duration.ofSeconds(90), log);
+    } catch (AssertionError e) {
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      throw e;
+    }
     PrometheusServer server = new PrometheusServer(process, port, log);
     try {
       Await.until(
-          Duration.ofSeconds(30),
+          Duration.ofSeconds(90), // a bound, not a measure: its storage starts slowly when loaded
           "Prometheus ready on 127.0.0.1:" + port,
           () -> {
             if (!process.isAlive()) fail("Prometheus exited: " + Files.readString(log));

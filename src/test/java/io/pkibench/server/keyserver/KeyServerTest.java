@@ -34,6 +34,7 @@ import io.pkibench.study.ServiceProcess;
 import io.pkibench.testing.Await;
 import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.Openssl;
+import io.pkibench.testing.OpensslServer;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.WorkloadContext;
@@ -936,17 +937,14 @@ class KeyServerTest {
         TlsContexts.trustManagers(fixture.pki.certificate("root-ca")),
         null);
     for (String protocol : List.of("TLSv1.2", "TLSv1.3")) {
-      int port;
-      try (var free = new java.net.ServerSocket(0)) {
-        port = free.getLocalPort();
-      }
       long before = node.counts().served();
-      Process server =
-          new ProcessBuilder(
+      OpensslServer server =
+          OpensslServer.launch(
+              List.of(
                   "openssl",
                   "s_server",
                   "-accept",
-                  "127.0.0.1:" + port,
+                  "127.0.0.1:0", // the port it binds, read back from its ACCEPT line
                   "-naccept",
                   "1",
                   "-www",
@@ -960,22 +958,11 @@ class KeyServerTest {
                   "3",
                   "-CAfile",
                   fixture.pki.caChainPem().toString(),
-                  protocol.equals("TLSv1.2") ? "-tls1_2" : "-tls1_3")
-              .redirectErrorStream(true)
-              .start();
+                  protocol.equals("TLSv1.2") ? "-tls1_2" : "-tls1_3"));
       try {
-        javax.net.ssl.SSLSocket socket = null;
-        for (int attempt = 0; attempt < 50 && socket == null; attempt++) {
-          try {
-            socket =
-                (javax.net.ssl.SSLSocket)
-                    context.getSocketFactory().createSocket("127.0.0.1", port);
-          } catch (java.net.ConnectException notYet) {
-            Thread.sleep(100);
-          }
-        }
-        assertTrue(socket != null, "s_server never listened");
-        try (var s = socket) {
+        try (var s =
+            (javax.net.ssl.SSLSocket)
+                context.getSocketFactory().createSocket("127.0.0.1", server.port)) {
           s.setSoTimeout(10_000);
           s.startHandshake();
           assertEquals(protocol, s.getSession().getProtocol());
@@ -991,8 +978,7 @@ class KeyServerTest {
               protocol + ": " + page);
         }
       } finally {
-        server.destroy();
-        server.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+        server.close();
       }
       assertTrue(
           node.counts().served() > before,

@@ -10,14 +10,15 @@ import io.pkibench.pki.WorkerIdentities;
 import io.pkibench.server.nginx.NginxPeer;
 import io.pkibench.server.signer.SignerServer;
 import io.pkibench.testing.Await;
+import io.pkibench.testing.ListeningPorts;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import java.math.BigInteger;
+import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -70,9 +71,6 @@ class PerWorkerSigningClientsTest {
         key = dir.resolve("server.key"),
         temp = Files.createDirectories(dir.resolve("temp"));
     NginxPeer.writeIdentity(TlsServerKeys.of(fixture.pki, "rsa2048"), chain, key);
-    try (ServerSocket free = new ServerSocket(0)) {
-      nginxPort = free.getLocalPort();
-    }
     String conf =
         String.join(
             "\n",
@@ -91,7 +89,7 @@ class PerWorkerSigningClientsTest {
             "  uwsgi_temp_path " + temp + "/uwsgi;",
             "  scgi_temp_path " + temp + "/scgi;",
             "  server {",
-            "    listen 127.0.0.1:" + nginxPort + " ssl;",
+            "    listen 127.0.0.1:PORT ssl;",
             "    ssl_certificate " + chain + ";",
             "    ssl_certificate_key " + key + ";",
             "    ssl_verify_client on;",
@@ -104,33 +102,39 @@ class PerWorkerSigningClientsTest {
             "  }",
             "}",
             "");
+    // nginx cannot bind port 0, so the port is probed free and handed over; another process may
+    // take it in between: then nginx says so and exits, and it is started again on another. It
+    // counts as listening when the kernel shows the port among nginx's own listening sockets, not
+    // when something answers there.
     Path file = dir.resolve("nginx.conf");
-    Files.writeString(file, conf);
-    nginx =
-        new ProcessBuilder(
-                "nginx",
-                "-p",
-                dir.toString(),
-                "-c",
-                file.toString(),
-                "-e",
-                dir.resolve("error.log").toString())
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("nginx.out").toFile())
-            .start();
-    Await.until(
-        Duration.ofSeconds(20),
-        "nginx to listen",
-        () -> {
-          if (!nginx.isAlive())
-            throw new AssertionError(
-                "nginx exited: " + Files.readString(dir.resolve("nginx.out")) + read("error.log"));
-          try (Socket s = new Socket("127.0.0.1", nginxPort)) {
-            return true;
-          } catch (java.io.IOException notYet) {
-            return false;
-          }
-        });
+    for (int attempt = 1; ; attempt++) {
+      try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        nginxPort = free.getLocalPort();
+      }
+      Files.writeString(file, conf.replace("127.0.0.1:PORT", "127.0.0.1:" + nginxPort));
+      Files.deleteIfExists(dir.resolve("error.log"));
+      Process started =
+          new ProcessBuilder(
+                  "nginx",
+                  "-p",
+                  dir.toString(),
+                  "-c",
+                  file.toString(),
+                  "-e",
+                  dir.resolve("error.log").toString())
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("nginx.out").toFile())
+              .start();
+      nginx = started;
+      Await.until(
+          Duration.ofSeconds(60),
+          "nginx to listen",
+          () -> !started.isAlive() || ListeningPorts.of(started).contains(nginxPort));
+      if (started.isAlive()) break;
+      String said = Files.readString(dir.resolve("nginx.out")) + read("error.log");
+      if (attempt == 5 || !said.contains("Address already in use"))
+        throw new AssertionError("nginx exited (attempt " + attempt + "): " + said);
+    }
   }
 
   @AfterAll

@@ -9,14 +9,13 @@ import io.pkibench.pki.TestPki;
 import io.pkibench.pki.WorkerIdentities;
 import io.pkibench.server.tlsecho.TlsEchoServer;
 import io.pkibench.testing.Await;
+import io.pkibench.testing.ListeningPorts;
 import io.pkibench.testing.Openssl;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Workload;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,10 +85,6 @@ class PerWorkerClientsTest {
     try (TlsEchoServer plain =
         new TlsEchoServer(null, "plain", "127.0.0.1", 0, -1, TlsEchoServer.Limits.DEFAULT)) {
       plain.start();
-      int port;
-      try (ServerSocket free = new ServerSocket(0)) {
-        port = free.getLocalPort();
-      }
       Path conf = dir.resolve("stunnel.conf");
       // debug = 5 (notice): stunnel logs "Certificate accepted at depth=0: <subject>" for each
       // client certificate it verified
@@ -101,7 +96,7 @@ class PerWorkerClientsTest {
               "pid =",
               "debug = 5",
               "[echo]",
-              "accept = 127.0.0.1:" + port,
+              "accept = 127.0.0.1:0", // the port it binds, read back from the kernel
               "connect = " + URI.create(plain.baseUrl()).getAuthority(),
               "cert = " + chain,
               "key = " + key,
@@ -115,7 +110,7 @@ class PerWorkerClientsTest {
               .redirectOutput(log.toFile())
               .start();
       try {
-        waitForPort(port, stunnel, log);
+        int port = ListeningPorts.await(stunnel, Duration.ofSeconds(60), log);
         String target = "tls://127.0.0.1:" + port;
         try (Workload w =
             fixture.workload(
@@ -295,20 +290,5 @@ class PerWorkerClientsTest {
                       + " holds 2 identities (PEM pairs), and --concurrency 3 needs 3"),
           err.toString());
     }
-  }
-
-  private static void waitForPort(int port, Process stunnel, Path log) throws Exception {
-    Await.until(
-        Duration.ofSeconds(10),
-        "stunnel4 to listen",
-        () -> {
-          if (!stunnel.isAlive())
-            throw new AssertionError("stunnel4 exited: " + Files.readString(log));
-          try (Socket s = new Socket("127.0.0.1", port)) {
-            return true;
-          } catch (java.io.IOException notYet) {
-            return false;
-          }
-        });
   }
 }

@@ -3,15 +3,13 @@ package io.pkibench.workload.tls;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pkibench.testing.ListeningPorts;
 import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.OpensslServer;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -86,7 +84,7 @@ class SocketTargetsTest {
    * socat terminating TLS with the test PKI's server certificate in front of cat, or of a filter
    * that alters bytes.
    */
-  static Process socat(int port, String behind) throws Exception {
+  static Process socat(String behind) throws Exception {
     Path key = OpensslServer.serverKeyPem(fixture, dir);
     Path both = dir.resolve("socat-cert.pem");
     Files.writeString(
@@ -94,30 +92,27 @@ class SocketTargetsTest {
         Files.readString(fixture.pki.certificatePem("tls-server"))
             + Files.readString(fixture.pki.caChainPem())
             + Files.readString(key));
+    // port 0: socat binds a port the kernel picks, read back from the kernel (port(Process))
     Process p =
         new ProcessBuilder(
                 "socat",
-                "OPENSSL-LISTEN:" + port + ",bind=127.0.0.1,reuseaddr,fork,verify=0,cert=" + both,
+                "OPENSSL-LISTEN:0,bind=127.0.0.1,reuseaddr,fork,verify=0,cert=" + both,
                 behind)
             .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("socat.log").toFile())
             .start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (System.nanoTime() < deadline) {
-      try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
-        return p;
-      } catch (java.io.IOException notYet) {
-        Thread.sleep(50);
-      }
+    try {
+      ListeningPorts.await(p, Duration.ofSeconds(60), dir.resolve("socat.log"));
+    } catch (AssertionError notListening) {
+      p.destroyForcibly();
+      throw notListening;
     }
-    p.destroyForcibly();
-    throw new IllegalStateException(
-        "socat did not listen: " + new String(p.getInputStream().readNBytes(2000)));
+    return p;
   }
 
-  static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
+  /** The port {@code socat} listens on. */
+  static int port(Process socat) throws Exception {
+    return ListeningPorts.of(socat).iterator().next();
   }
 
   @Test
@@ -125,8 +120,8 @@ class SocketTargetsTest {
       throws Exception {
     WorkloadContext context = new WorkloadContext(fixture.keys, false, () -> fixture.pki);
     var stream = new TlsWorkload.Factory(TlsWorkload.Kind.STREAM);
-    int port = freePort();
-    Process echo = socat(port, "EXEC:cat");
+    Process echo = socat("EXEC:cat");
+    int port = port(echo);
     try {
       for (String engine : List.of("jsse", "openssl")) {
         try (Workload w =
@@ -152,12 +147,9 @@ class SocketTargetsTest {
       echo.destroy();
       echo.waitFor(5, TimeUnit.SECONDS);
     }
-    int alteringPort = freePort();
-    Process altering =
-        socat(
-            alteringPort,
-            "EXEC:tr a-z A-Z"); // random bytes: some are lower-case letters, changed on the way
-    // back
+    // random bytes: some are lower-case letters, changed on the way back
+    Process altering = socat("EXEC:tr a-z A-Z");
+    int alteringPort = port(altering);
     try (Workload w =
         stream.create(
             context,
@@ -187,9 +179,9 @@ class SocketTargetsTest {
     WorkloadContext context = new WorkloadContext(fixture.keys, false, () -> fixture.pki);
     var rr = new TlsWorkload.Factory(TlsWorkload.Kind.RR);
     for (String engine : List.of("jsse", "openssl")) {
-      int port = freePort();
       Path echoed = dir.resolve("echoed-" + engine + ".bin");
-      Process echo = socat(port, "EXEC:tee -a " + echoed);
+      Process echo = socat("EXEC:tee -a " + echoed);
+      int port = port(echo);
       try {
         MeasuredRun run;
         try (Workload w =
@@ -226,8 +218,8 @@ class SocketTargetsTest {
         echo.waitFor(5, TimeUnit.SECONDS);
       }
     }
-    int port = freePort();
-    Process echo = socat(port, "EXEC:cat");
+    Process echo = socat("EXEC:cat");
+    int port = port(echo);
     try {
       try (Workload w =
           rr.create(
@@ -264,10 +256,10 @@ class SocketTargetsTest {
       echo.destroy();
       echo.waitFor(5, TimeUnit.SECONDS);
     }
-    int alteringPort = freePort();
     // random bytes: some are lower-case letters, changed on the way back; unbuffered, since tr
     // holds a short answer otherwise
-    Process altering = socat(alteringPort, "EXEC:stdbuf -o0 tr a-z A-Z");
+    Process altering = socat("EXEC:stdbuf -o0 tr a-z A-Z");
+    int alteringPort = port(altering);
     try (Workload w =
         rr.create(
             context,

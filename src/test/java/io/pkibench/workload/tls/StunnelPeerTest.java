@@ -4,15 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.server.tlsecho.TlsEchoServer;
+import io.pkibench.testing.ListeningPorts;
 import io.pkibench.testing.Openssl;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Workload;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -53,10 +53,6 @@ class StunnelPeerTest {
     try (TlsEchoServer plain =
         new TlsEchoServer(null, "plain", "127.0.0.1", 0, -1, TlsEchoServer.Limits.DEFAULT)) {
       plain.start();
-      int port;
-      try (ServerSocket free = new ServerSocket(0)) {
-        port = free.getLocalPort();
-      }
       Path conf = dir.resolve("stunnel.conf");
       Files.writeString(
           conf,
@@ -65,7 +61,7 @@ class StunnelPeerTest {
               "foreground = yes",
               "pid =",
               "[echo]",
-              "accept = 127.0.0.1:" + port,
+              "accept = 127.0.0.1:0", // the port it binds, read back from the kernel
               "connect = " + URI.create(plain.baseUrl()).getAuthority(),
               "cert = " + chain,
               "key = " + key,
@@ -76,7 +72,8 @@ class StunnelPeerTest {
               .redirectOutput(dir.resolve("stunnel.log").toFile())
               .start();
       try {
-        waitForPort(port, stunnel);
+        int port =
+            ListeningPorts.await(stunnel, Duration.ofSeconds(60), dir.resolve("stunnel.log"));
         int done = 0;
         for (String engine : List.of("jsse", "openssl")) {
           for (TlsWorkload.Kind kind : TlsWorkload.Kind.values()) {
@@ -97,19 +94,5 @@ class StunnelPeerTest {
         stunnel.waitFor(10, TimeUnit.SECONDS);
       }
     }
-  }
-
-  private void waitForPort(int port, Process stunnel) throws Exception {
-    for (int i = 0; i < 80; i++) {
-      try (Socket s = new Socket("127.0.0.1", port)) {
-        return;
-      } catch (java.io.IOException notYet) {
-        assertTrue(
-            stunnel.isAlive(), "stunnel4 exited: " + Files.readString(dir.resolve("stunnel.log")));
-        Thread.sleep(100);
-      }
-    }
-    throw new AssertionError(
-        "stunnel4 never listened: " + Files.readString(dir.resolve("stunnel.log")));
   }
 }

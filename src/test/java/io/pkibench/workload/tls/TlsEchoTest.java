@@ -412,9 +412,12 @@ class TlsEchoTest {
           t.setSoTimeout(15_000);
           trickles.add(t);
         }
-        long start = System.nanoTime();
         byte[] frame = EchoProtocol.header(EchoProtocol.REQUEST, 64, 64);
         int cut = 0;
+        int bytesSent = 0;
+        // Counted in bytes trickled, not seconds: each byte is a second apart at least (more on a
+        // loaded machine, when the 3 s deadline comes after fewer of them), and a server that kept
+        // a trickle alive byte by byte would take all twelve.
         for (int b = 0; b < 12 && cut < 6; b++) {
           cut = 0;
           for (Socket t : trickles) {
@@ -424,6 +427,7 @@ class TlsEchoTest {
               cut++;
             }
           }
+          bytesSent = b + 1;
           try (Socket other = new Socket()) {
             other.bind(new InetSocketAddress("127.0.0.3", 0));
             other.connect(new InetSocketAddress(plain.getHost(), plain.getPort()), 5000);
@@ -440,10 +444,12 @@ class TlsEchoTest {
             // reset: closed too
           }
         }
-        double seconds = (System.nanoTime() - start) / 1e9;
+        assertEquals(6, cut, "every trickle cut while it was still trickling");
         assertTrue(
-            seconds < 8,
-            "cut at the 3 s frame deadline, not kept alive byte by byte: " + seconds + " s");
+            bytesSent < 12,
+            "cut at the 3 s frame deadline, not kept alive byte by byte: "
+                + bytesSent
+                + " bytes a second apart sent");
         String json = counters(server.baseUrl());
         assertTrue(counter(json, "refused") >= 1, "the sixth from 127.0.0.2 was refused: " + json);
         assertTrue(

@@ -10,6 +10,7 @@ import io.pkibench.formats.tls.TlsEngine;
 import io.pkibench.formats.tls.TlsServerKeys;
 import io.pkibench.server.tlsecho.TlsEchoServer;
 import io.pkibench.testing.Openssl;
+import io.pkibench.testing.OpensslServer;
 import io.pkibench.testing.TestKeys;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
@@ -207,17 +208,13 @@ class TlsInteropTest {
                 key.toString());
         assertTrue(Openssl.succeeded(r), r);
       }
-      int port;
-      try (ServerSocket free = new ServerSocket(0)) {
-        port = free.getLocalPort();
-      }
       List<String> cmd =
           new ArrayList<>(
               List.of(
                   "openssl",
                   "s_server",
                   "-accept",
-                  "127.0.0.1:" + port,
+                  "127.0.0.1:0", // the port it binds, read back from its ACCEPT line
                   "-naccept",
                   "1",
                   "-cert",
@@ -227,37 +224,22 @@ class TlsInteropTest {
                   "-cert_chain",
                   fixture.pki.certificatePem("intermediate-a").toString()));
       cmd.addAll(List.of(claim.opensslFlags()));
-      Process server =
-          new ProcessBuilder(cmd)
-              .redirectErrorStream(true)
-              .start(); // its stdin stays open: s_server ends on its EOF
-      try {
-        TlsConnection c = null;
-        for (int attempt = 0; attempt < 50 && c == null; attempt++) {
-          try {
-            var context =
-                claim
-                    .engine()
-                    .client(
-                        fixture.pki.certificate("root-ca"),
-                        List.of(claim.protocol()),
-                        List.of(claim.suite()));
-            c =
-                TlsConnection.handshake(
-                    Connection.connect(new InetSocketAddress("127.0.0.1", port), 5000),
-                    TlsEngine.engine(context));
-          } catch (java.net.ConnectException notYet) {
-            Thread.sleep(100);
-          }
-        }
-        assertTrue(c != null, claim + ": s_server never listened");
-        try (TlsConnection done = c) {
+      // its stdin stays open: s_server ends on its EOF, or when closed
+      try (OpensslServer server = OpensslServer.launch(cmd)) {
+        var context =
+            claim
+                .engine()
+                .client(
+                    fixture.pki.certificate("root-ca"),
+                    List.of(claim.protocol()),
+                    List.of(claim.suite()));
+        try (TlsConnection done =
+            TlsConnection.handshake(
+                Connection.connect(new InetSocketAddress("127.0.0.1", server.port), 5000),
+                TlsEngine.engine(context))) {
           assertEquals(claim.protocol(), done.protocol(), claim.toString());
           assertEquals(claim.suite(), done.cipherSuite(), claim.toString());
         }
-      } finally {
-        server.destroy();
-        server.waitFor(10, TimeUnit.SECONDS);
       }
     }
   }
