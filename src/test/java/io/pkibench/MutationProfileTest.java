@@ -44,6 +44,8 @@ class MutationProfileTest {
               "two providers relaying: slow; ReliabilityCheckTest plants its faults in a spool",
           "io.pkibench.server.signer.SignerServiceFaultsTest",
               "a signer service under faults: slow; the AdES workload tests hold AdesChecks",
+          "io.pkibench.workload.apispec.ApiWorkloadTest",
+              "an HTTP API with EU DSS signing behind it: slow; the AdES workload tests hold AdesChecks",
           "io.pkibench.server.keyserver.KeyServerTest",
               "the key server end to end: slow; Protocol3Test holds the protocol",
           "io.pkibench.study.CompareAcrossRunsTest",
