@@ -3,6 +3,7 @@ package io.pkibench.cli;
 import io.pkibench.analysis.Comparison;
 import io.pkibench.analysis.Threshold;
 import io.pkibench.analysis.TrimmedNumber;
+import io.pkibench.files.OutputFiles;
 import io.pkibench.report.ComparisonFormat;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
@@ -43,6 +44,8 @@ import picocli.CommandLine.Spec;
     })
 final class CompareCommand implements Callable<Integer> {
   enum Format {
+    table,
+    /** compare's own word before the one vocabulary (docs/cli-grammar.md): read as table. */
     text,
     markdown,
     json
@@ -75,14 +78,36 @@ final class CompareCommand implements Callable<Integer> {
 
   @Option(
       names = "--format",
-      defaultValue = "text",
-      description = "text, markdown (for a CI comment) or json (default: ${DEFAULT-VALUE})")
+      defaultValue = "table",
+      paramLabel = "FORMAT",
+      description =
+          "what to print: table, markdown (for a CI comment) or json (default: ${DEFAULT-VALUE})")
   Format format;
+
+  @Option(
+      names = {"-o", "--out"},
+      paramLabel = "FILE",
+      description =
+          "also write the comparison as JSON there; '-': the JSON to stdout, the table to stderr")
+  Path out;
+
+  @Option(
+      names = "--html",
+      paramLabel = "FILE.html",
+      description = "also write the comparison as an HTML page there")
+  Path html;
 
   @Override
   public Integer call() throws Exception {
-    CliContext ctx = parent.context;
+    CliContext ctx = OutFlag.human(parent.context, out);
     List<String> problems = new ArrayList<>();
+    Path outFile = OutFlag.file(ctx, out);
+    if (outFile != null) problems.addAll(FileFlags.writable("--out", out, outFile));
+    if (html != null) problems.addAll(FileFlags.writable("--html", html, ctx.resolve(html)));
+    if (format == Format.text) {
+      ctx.err().println("--format text: now called table (docs/cli-grammar.md); read as table");
+      format = Format.table;
+    }
     List<Threshold> limits = new ArrayList<>();
     for (String t : thresholds) {
       try {
@@ -108,10 +133,21 @@ final class CompareCommand implements Callable<Integer> {
               + OutsideText.forTerminal(String.join("; ", comparison.unmatched()))
               + ")");
     }
+    String json = RunResultJson.mapper().writeValueAsString(comparison);
     switch (format) {
-      case text -> ctx.out().print(ComparisonFormat.text(comparison));
+      case table, text -> ctx.out().print(ComparisonFormat.text(comparison));
       case markdown -> ctx.out().print(ComparisonFormat.markdown(comparison));
-      case json -> ctx.out().println(RunResultJson.mapper().writeValueAsString(comparison));
+      case json -> ctx.out().println(json);
+    }
+    if (outFile != null) {
+      OutputFiles.replace(outFile, json + "\n");
+      ctx.err().println("wrote " + outFile);
+    } else if (OutFlag.stdout(out)) {
+      parent.context.out().println(json);
+    }
+    if (html != null) {
+      OutputFiles.replace(ctx.resolve(html), ComparisonFormat.html(comparison));
+      ctx.err().println("wrote " + ctx.resolve(html));
     }
     if (!comparison.passed()) return ExitCodes.THRESHOLD_FAILED;
     if (!comparison.complete() && !limits.isEmpty()) return ExitCodes.INCOMPLETE;

@@ -72,7 +72,7 @@ import picocli.CommandLine.Spec;
       "  pkibench run http:cades --target https://127.0.0.1:8443 --concurrency 1..32   # against 'pkibench serve signer'",
       "  pkibench run sign -p alg=ecdsa-p256 --rates 1000,2000,4000 --concurrency 8   # open loop",
       "  pkibench run sign -p alg=ecdsa-p256 --stages 10s:400/s,30s:400/s,10s:0/s -o staged.json   # ramp up, hold, ramp down",
-      "  pkibench report staged.json -o staged.html   # its time series per second, the stages marked",
+      "  pkibench report staged.json --html staged.html   # its time series per second, the stages marked",
       "  pkibench run sign -p alg=ecdsa-p256 --rates 400 --metrics prometheus-rw=http://127.0.0.1:9090/api/v1/write   # live, into Prometheus",
       "  pkibench run sign -p alg=ecdsa-p256 --rates 400 --metrics otlp=http://127.0.0.1:4318   # live, OpenTelemetry OTLP/HTTP",
       "  pkibench run --mix sign=7,verify=3 -p alg=ecdsa-p256 --rates 400 -o mix.json   # one traffic mix: 70%% sign, 30%% verify",
@@ -242,7 +242,8 @@ final class RunCommand implements Callable<Integer> {
       names = {"-o", "--out"},
       paramLabel = "FILE",
       description =
-          "result file (default: results/WORKLOAD-TIME.json); FILE.hlog is written beside it")
+          "result file (default: results/WORKLOAD-TIME.json); FILE.hlog is written beside it; '-': the JSON to stdout"
+              + " (and the default file), everything else to stderr")
   Path out;
 
   @Option(
@@ -291,9 +292,18 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--profile", description = ProfileFlag.DESCRIPTION)
   boolean profile;
 
+  /** Where this run's result is written, once known; -o - copies it to stdout at the end. */
+  private Path savedTo;
+
   @Override
   public Integer call() throws Exception {
-    CliContext ctx = parent.context;
+    int code = measure();
+    OutFlag.copyIfStdout(parent.context, out, savedTo);
+    return code;
+  }
+
+  private Integer measure() throws Exception {
+    CliContext ctx = OutFlag.human(parent.context, out);
     WorkloadCatalog catalog = WorkloadCatalog.builtIn();
     if (scenario != null) {
       try {
@@ -309,7 +319,8 @@ final class RunCommand implements Callable<Integer> {
     if (!sockets.isEmpty())
       throw new ParameterException(spec.commandLine(), String.join("\n", sockets));
     CpuMeter meter = CpuMeter.of(cpu);
-    Path resultFile = out != null ? ctx.resolve(out) : defaultOut(ctx);
+    Path resultFile = OutFlag.file(ctx, out) != null ? ctx.resolve(out) : defaultOut(ctx);
+    savedTo = resultFile;
     if (agents.localAgents()) {
       return LocalAgents.run(
           ctx,
@@ -503,7 +514,8 @@ final class RunCommand implements Callable<Integer> {
       problems.addAll(
           FileFlags.readable(
               "--pin-file", pinFile, ctx.resolve(pinFile), "the PKCS#11 PIN on its first line"));
-    if (out != null) problems.addAll(FileFlags.writable("--out", out, ctx.resolve(out)));
+    if (OutFlag.file(ctx, out) != null)
+      problems.addAll(FileFlags.writable("--out", out, ctx.resolve(out)));
     liveMetrics.check(problems, fork);
     try {
       CpuMeter.of(cpu);

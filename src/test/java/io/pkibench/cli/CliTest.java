@@ -332,7 +332,7 @@ class CliTest {
         run(
             "report",
             "r.json",
-            "-o",
+            "--html",
             "out/report.html",
             "--format",
             "jmh-json",
