@@ -35,8 +35,8 @@ import picocli.CommandLine.Spec;
       "",
       "Examples:",
       "  pkibench compare base.json new.json",
-      "  pkibench compare base.json new.json --threshold throughput:-5%% --threshold p99:+10%% --format markdown",
-      "  pkibench compare base.json new.json --threshold throughput:-5%% --confidence 95",
+      "  pkibench compare base.json new.json --threshold 'throughput>-5%%' --threshold 'p99<+10%%' --format markdown",
+      "  pkibench compare base.json new.json --threshold 'throughput>-5%%' --confidence 95 -o cmp.json",
       "",
       "Exit codes: 0 every threshold holds, 3 a threshold fails beyond the noise, 5 no threshold fails but one",
       "could not be decided (inconclusive: measure more iterations), 6 with a threshold, none failed but a workload or",
@@ -62,9 +62,10 @@ final class CompareCommand implements Callable<Integer> {
 
   @Option(
       names = "--threshold",
-      paramLabel = "METRIC:CHANGE%",
+      paramLabel = "EXPR",
       description =
-          "a limit: throughput:-5%% (may drop 5%%), p99:+10%% (may rise 10%%); metrics throughput, cpu, p50, p90, p99, p999, max")
+          "a limit on the change, k6-style: throughput>-5%% (may drop 5%%), p99<+10%% (may rise 10%%); metrics throughput, cpu,"
+              + " p50, p90, p99, p999, max; repeatable")
   List<String> thresholds = new ArrayList<>();
 
   @Option(
@@ -111,7 +112,16 @@ final class CompareCommand implements Callable<Integer> {
     List<Threshold> limits = new ArrayList<>();
     for (String t : thresholds) {
       try {
-        limits.add(Threshold.parse(t));
+        Threshold limit = Threshold.parse(t);
+        limits.add(limit);
+        if (Threshold.formerSpelling(t))
+          ctx.err()
+              .println(
+                  "--threshold "
+                      + t
+                      + ": now written "
+                      + limit
+                      + " (docs/cli-grammar.md); the old spelling goes in a release");
       } catch (IllegalArgumentException e) {
         problems.add(e.getMessage());
       }

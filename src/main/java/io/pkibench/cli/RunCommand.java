@@ -279,7 +279,7 @@ final class RunCommand implements Callable<Integer> {
       paramLabel = "EXPR",
       description =
           "a pass/fail limit on the run's own figures, checked at every level measured, as k6's thresholds: p99<50ms, p50<=2ms,"
-              + " max<1s, mean<5ms, errors<1%%, throughput>=1000/s, cpu>=500/s (ops per CPU-second); scoped: sign.p99<5ms (a workload or"
+              + " max<1s, mean<5ms, errors<1%%, throughput>=1000/s, cpu>=500/s (ops per CPU-second); scoped: sign.p99<5ms or p99{workload:sign}<5ms (a workload or"
               + " mix member), stage2.p99<20ms (--stages); repeatable; any failing exits with 3")
   List<String> thresholds = new ArrayList<>();
 

@@ -385,7 +385,7 @@ class CliTest {
             "markdown"));
     assertTrue(out.toString().contains("**FAIL**"), out.toString());
     assertEquals(2, run("compare", "base.json", "new.json", "--threshold", "throughput:+5%"));
-    assertTrue(err.toString().contains("throughput:-5%"), err.toString());
+    assertTrue(err.toString().contains("throughput>-5%"), err.toString());
     assertEquals(2, run("compare", "base.json", "missing.json"));
     assertTrue(err.toString().contains("NEW missing.json: no such file"), err.toString());
   }
