@@ -208,6 +208,13 @@ final class RunCommand implements Callable<Integer> {
   Iterations measure;
 
   @Option(
+      names = "--duration",
+      paramLabel = "DURATION",
+      description =
+          "measured time per level in one iteration, as study's --duration: --duration 30s is --measure 1x30s")
+  String duration;
+
+  @Option(
       names = "--series",
       defaultValue = "1",
       description =
@@ -457,6 +464,15 @@ final class RunCommand implements Callable<Integer> {
   private Plan validatedPlan(WorkloadCatalog catalog) {
     FlagProblems problems = new FlagProblems();
     LoadModel load = null;
+    if (duration != null) {
+      if (spec.commandLine().getParseResult().hasMatchedOption("--measure"))
+        problems.add("--duration and --measure: --duration D is --measure 1xD; give one of them");
+      else if (stages != null)
+        problems.add(
+            "--duration and --stages: the stages are the measurement; leave --duration out");
+      Duration each = problems.duration("--duration", duration, null);
+      if (each != null) measure = new Iterations(1, each);
+    }
     if (stages != null) {
       var parsed = spec.commandLine().getParseResult();
       LoadModel.Staged staged =
