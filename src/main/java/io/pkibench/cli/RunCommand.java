@@ -532,6 +532,7 @@ final class RunCommand implements Callable<Integer> {
               "--pin-file", pinFile, ctx.resolve(pinFile), "the PKCS#11 PIN on its first line"));
     if (OutFlag.file(ctx, out) != null)
       problems.addAll(FileFlags.writable("--out", out, ctx.resolve(out)));
+    problems.addAll(PkiFlag.manifestProblems(ctx, pki));
     liveMetrics.check(problems, fork);
     try {
       CpuMeter.of(cpu);
