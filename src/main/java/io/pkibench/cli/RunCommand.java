@@ -325,6 +325,9 @@ final class RunCommand implements Callable<Integer> {
     List<String> sockets = catalog.socketProblems(plan, SocketBudget.ofThisProcess());
     if (!sockets.isEmpty())
       throw new ParameterException(spec.commandLine(), String.join("\n", sockets));
+    List<String> tokens = TokenCheck.problems(ctx, keys, pinFile);
+    if (!tokens.isEmpty())
+      throw new ParameterException(spec.commandLine(), String.join("\n", tokens));
     CpuMeter meter = CpuMeter.of(cpu);
     Path resultFile = OutFlag.file(ctx, out) != null ? ctx.resolve(out) : defaultOut(ctx);
     savedTo = resultFile;
