@@ -86,9 +86,39 @@ public record RunThreshold(
 
   private static final String SYNTAX =
       "write [WORKLOAD.][stageN.]METRIC OP LIMIT, e.g. p99<50ms, errors<1%, throughput>=1000/s, cpu>=500/s,"
-          + " sign.p99<=5ms (metrics: p50, p90, p99, p999, max, mean, errors, throughput, cpu; OP: <, <=, >, >=)";
+          + " sign.p99<=5ms or p99{workload:sign}<=5ms (metrics: p50, p90, p99, p999, max, mean, errors, throughput, cpu; OP: <, <=, >, >=)";
   private static final Pattern COMPARISON = Pattern.compile("(<=|>=|==|!=|=|<|>)");
   private static final Pattern STAGE = Pattern.compile("stage(\\d+)");
+  private static final Pattern TAGS = Pattern.compile("([^{}]*)\\{([^{}]*)\\}");
+
+  /**
+   * {@code METRIC{workload:NAME,stage:N}} as the dotted form {@code NAME.stageN.METRIC}; an unknown
+   * tag is a problem naming the two k6 takes here.
+   */
+  private static String scopedByTags(String metric, String written, List<String> problems) {
+    String workload = null;
+    String stage = null;
+    for (String tag : written.split(",")) {
+      String[] kv = tag.split(":", 2);
+      String key = kv[0].strip().toLowerCase(Locale.ROOT);
+      String value = kv.length < 2 ? "" : kv[1].strip();
+      if (value.isEmpty())
+        problems.add(
+            "the tag '" + tag.strip() + "' has no value: write {workload:NAME} or {stage:N}");
+      else if (key.equals("workload") || key.equals("scenario")) workload = value;
+      else if (key.equals("stage")) stage = value;
+      else
+        problems.add(
+            "'"
+                + key
+                + "' is no tag a limit takes; write {workload:NAME} (a workload or mix member) or {stage:N}");
+    }
+    metric = metric.replaceAll("p\\((\\d+(?:\\.\\d+)?)\\)$", "p$1");
+    return (workload == null ? "" : workload + ".")
+        + (stage == null ? "" : "stage" + stage + ".")
+        + metric;
+  }
+
   private static final Pattern LIMIT =
       Pattern.compile("([+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?)\\s*(\\S*)");
 
@@ -124,6 +154,9 @@ public record RunThreshold(
         text.substring(0, op.start()).strip().replaceAll("p\\((\\d+(?:\\.\\d+)?)\\)$", "p$1");
     String right = text.substring(op.end()).strip();
     List<String> problems = new ArrayList<>();
+    // k6's tag form, p99{workload:sign} or p99{stage:2}: the same scope as sign.p99, stage2.p99.
+    Matcher tags = TAGS.matcher(left);
+    if (tags.matches()) left = scopedByTags(tags.group(1).strip(), tags.group(2), problems);
 
     Figure figure = null;
     String scopeText = null;
@@ -176,9 +209,20 @@ public record RunThreshold(
     } else {
       limit = Double.parseDouble(number.group(1));
       String unit = number.group(2).toLowerCase(Locale.ROOT);
-      if (limit < 0 || number.group(1).startsWith("-"))
+      boolean signed = number.group(1).startsWith("-") || number.group(1).startsWith("+");
+      boolean change = figure != null && signed && unit.equals("%");
+      if (change)
+        problems.add(
+            "a change in percent limits a new run against a base: give it to 'pkibench compare --threshold "
+                + figure.name
+                + comparison.symbol
+                + right
+                + "'; a run's own limit is a figure, e.g. "
+                + unitHint(figure, figure.latency() ? "50" : "1000")
+                    .replaceFirst("^.*e\\.g\\. ", ""));
+      else if (limit < 0 || number.group(1).startsWith("-"))
         problems.add("the limit is negative; a figure is never below 0, give a limit of 0 or more");
-      if (figure != null) {
+      if (figure != null && !change) {
         Double scale = scale(figure, unit);
         if (scale == null) {
           problems.add(

@@ -67,6 +67,11 @@ public record CliContext(
     return Path.of(env.getOrDefault("HOME", workingDir.toString()), ".pkibench", "pki");
   }
 
+  /** This context with {@code out} printing elsewhere (stderr, when stdout carries a result). */
+  public CliContext withOut(PrintWriter to) {
+    return new CliContext(to, err, env, clock, workingDir, terminal);
+  }
+
   public Path resolve(Path p) {
     return workingDir.resolve(p);
   }

@@ -3,6 +3,7 @@ package io.pkibench.cli;
 import io.pkibench.analysis.Comparison;
 import io.pkibench.analysis.Threshold;
 import io.pkibench.analysis.TrimmedNumber;
+import io.pkibench.files.OutputFiles;
 import io.pkibench.report.ComparisonFormat;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
@@ -35,8 +36,8 @@ import picocli.CommandLine.Spec;
       "",
       "Examples:",
       "  pkibench compare base.json new.json",
-      "  pkibench compare base.json new.json --threshold throughput:-5%% --threshold p99:+10%% --format markdown",
-      "  pkibench compare base.json new.json --threshold throughput:-5%% --confidence 95",
+      "  pkibench compare base.json new.json --threshold 'throughput>-5%%' --threshold 'p99<+10%%' --format markdown",
+      "  pkibench compare base.json new.json --threshold 'throughput>-5%%' --confidence 95 -o cmp.json",
       "",
       "Exit codes: 0 every threshold holds, 3 a threshold fails beyond the noise, 5 no threshold fails but one",
       "could not be decided (inconclusive: measure more iterations), 6 with a threshold, none failed but a workload or",
@@ -44,6 +45,8 @@ import picocli.CommandLine.Spec;
     })
 final class CompareCommand implements Callable<Integer> {
   enum Format {
+    table,
+    /** compare's own word before the one vocabulary (docs/cli-grammar.md): read as table. */
     text,
     markdown,
     json
@@ -60,9 +63,10 @@ final class CompareCommand implements Callable<Integer> {
 
   @Option(
       names = "--threshold",
-      paramLabel = "METRIC:CHANGE%",
+      paramLabel = "EXPR",
       description =
-          "a limit: throughput:-5%% (may drop 5%%), p99:+10%% (may rise 10%%); metrics throughput, cpu, p50, p90, p99, p999, max")
+          "a limit on the change, k6-style: throughput>-5%% (may drop 5%%), p99<+10%% (may rise 10%%); metrics throughput, cpu,"
+              + " p50, p90, p99, p999, max; repeatable")
   List<String> thresholds = new ArrayList<>();
 
   @Option(
@@ -76,18 +80,49 @@ final class CompareCommand implements Callable<Integer> {
 
   @Option(
       names = "--format",
-      defaultValue = "text",
-      description = "text, markdown (for a CI comment) or json (default: ${DEFAULT-VALUE})")
+      defaultValue = "table",
+      paramLabel = "FORMAT",
+      description =
+          "what to print: table, markdown (for a CI comment) or json (default: ${DEFAULT-VALUE})")
   Format format;
+
+  @Option(
+      names = {"-o", "--out"},
+      paramLabel = "FILE",
+      description =
+          "also write the comparison as JSON there; '-': the JSON to stdout, the table to stderr")
+  Path out;
+
+  @Option(
+      names = "--html",
+      paramLabel = "FILE.html",
+      description = "also write the comparison as an HTML page there")
+  Path html;
 
   @Override
   public Integer call() throws Exception {
-    CliContext ctx = parent.context;
+    CliContext ctx = OutFlag.human(parent.context, out);
     List<String> problems = new ArrayList<>();
+    Path outFile = OutFlag.file(ctx, out);
+    if (outFile != null) problems.addAll(FileFlags.writable("--out", out, outFile));
+    if (html != null) problems.addAll(FileFlags.writable("--html", html, ctx.resolve(html)));
+    if (format == Format.text) {
+      ctx.err().println("--format text: now called table (docs/cli-grammar.md); read as table");
+      format = Format.table;
+    }
     List<Threshold> limits = new ArrayList<>();
     for (String t : thresholds) {
       try {
-        limits.add(Threshold.parse(t));
+        Threshold limit = Threshold.parse(t);
+        limits.add(limit);
+        if (Threshold.formerSpelling(t))
+          ctx.err()
+              .println(
+                  "--threshold "
+                      + t
+                      + ": now written "
+                      + limit
+                      + " (docs/cli-grammar.md); the old spelling goes in a release");
       } catch (IllegalArgumentException e) {
         problems.add(e.getMessage());
       }
@@ -109,10 +144,21 @@ final class CompareCommand implements Callable<Integer> {
               + OutsideText.forTerminal(String.join("; ", comparison.unmatched()))
               + ")");
     }
+    String json = RunResultJson.mapper().writeValueAsString(comparison);
     switch (format) {
-      case text -> ctx.out().print(ComparisonFormat.text(comparison));
+      case table, text -> ctx.out().print(ComparisonFormat.text(comparison));
       case markdown -> ctx.out().print(ComparisonFormat.markdown(comparison));
-      case json -> ctx.out().println(RunResultJson.mapper().writeValueAsString(comparison));
+      case json -> ctx.out().println(json);
+    }
+    if (outFile != null) {
+      OutputFiles.replace(outFile, json + "\n");
+      ctx.err().println("wrote " + outFile);
+    } else if (OutFlag.stdout(out)) {
+      parent.context.out().println(json);
+    }
+    if (html != null) {
+      OutputFiles.replace(ctx.resolve(html), ComparisonFormat.html(comparison));
+      ctx.err().println("wrote " + ctx.resolve(html));
     }
     if (!comparison.passed()) return ExitCodes.THRESHOLD_FAILED;
     if (!comparison.complete() && !limits.isEmpty()) return ExitCodes.INCOMPLETE;

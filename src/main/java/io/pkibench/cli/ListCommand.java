@@ -1,11 +1,14 @@
 package io.pkibench.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.pkibench.keys.KeySource;
 import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.Wycheproof;
 import io.pkibench.keys.catalog.KeySources;
+import io.pkibench.results.RunResultJson;
 import io.pkibench.results.WycheproofCheck;
 import io.pkibench.workload.api.ParamSpec;
+import io.pkibench.workload.api.Suggestions;
 import io.pkibench.workload.api.WorkloadFactory;
 import io.pkibench.workload.catalog.WorkloadCatalog;
 import java.io.IOException;
@@ -14,12 +17,16 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.Provider;
 import java.security.Security;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
@@ -31,11 +38,37 @@ import picocli.CommandLine.Spec;
       "",
       "Examples:",
       "  pkibench list",
+      "  pkibench list sign verify --format json   # two workloads' parameters, for a script",
+      "  pkibench list --check                     # also puts each provider to Project Wycheproof's vectors (seconds)",
       "  pkibench list --keys pkcs11:softhsm.cfg --pin-file pin.txt     # also puts the token's verifier to Wycheproof's vectors"
     })
 final class ListCommand implements Runnable {
+  enum Format {
+    table,
+    json
+  }
+
   @ParentCommand PkibenchCommand parent;
   @Spec CommandSpec spec;
+
+  @Parameters(
+      arity = "0..*",
+      paramLabel = "WORKLOAD",
+      description = "only these workloads (default: every one)")
+  List<String> only = new ArrayList<>();
+
+  @Option(
+      names = "--format",
+      defaultValue = "table",
+      paramLabel = "FORMAT",
+      description = "table or json (default: ${DEFAULT-VALUE})")
+  Format format;
+
+  @Option(
+      names = "--check",
+      description =
+          "put each software provider to Project Wycheproof's vectors and mark those that get one wrong (takes seconds)")
+  boolean check;
 
   @Option(
       names = "--keys",
@@ -52,27 +85,52 @@ final class ListCommand implements Runnable {
 
   @Override
   public void run() {
+    WorkloadCatalog catalog = WorkloadCatalog.builtIn();
+    List<String> problems = new ArrayList<>();
+    for (String name : only) {
+      if (catalog.find(name).isEmpty())
+        problems.add(
+            "WORKLOAD "
+                + name
+                + ": no such workload"
+                + Suggestions.didYouMean(name, catalog.names())
+                + "; 'pkibench list' shows them all");
+    }
+    if (!problems.isEmpty())
+      throw new ParameterException(spec.commandLine(), String.join("\n", problems));
+    List<WorkloadFactory> shown =
+        catalog.factories().stream()
+            .filter(f -> only.isEmpty() || only.contains(f.name()))
+            .toList();
+    // The token is put to the vectors when it is named: naming it is asking.
     String token = keys == null ? null : tokenLine(parent.context);
+    if (check) {
+      // the providers' Wycheproof runs (about a second or more each) side by side rather than one
+      // after another
+      Arrays.stream(ProviderChoice.values()).parallel().forEach(Wycheproof::verdicts);
+    }
+    if (format == Format.json) {
+      printJson(parent.context.out(), shown, token);
+      return;
+    }
     PrintWriter out = parent.context.out();
     out.println("Workloads (pkibench run NAME -p PARAM=VALUE):");
-    for (WorkloadFactory f : WorkloadCatalog.builtIn().factories()) {
+    for (WorkloadFactory f : shown) {
       out.printf("  %-10s %s%n", f.name(), f.description());
       for (ParamSpec p : f.params()) {
-        String shown = p.defaultValue().isEmpty() ? "… (optional)" : p.defaultValue();
+        String shownDefault = p.defaultValue().isEmpty() ? "… (optional)" : p.defaultValue();
         out.printf(
             "    -p %s=%s   %s%s%n",
             p.name(),
-            shown,
+            shownDefault,
             p.description(),
             p.allowed().isEmpty() ? "" : " [" + String.join(", ", p.allowed()) + "]");
       }
     }
+    if (!only.isEmpty()) return;
     out.println();
     out.println("Key sources (--keys):");
     Throwable accp = ProviderChoice.accpLoadFailure();
-    // the providers' Wycheproof runs (about a second or more each) side by side rather than one
-    // after another
-    Arrays.stream(ProviderChoice.values()).parallel().forEach(Wycheproof::verdicts);
     out.println(
         "  software        test PKI keys through the best provider here: "
             + ProviderChoice.best().flag);
@@ -94,10 +152,61 @@ final class ListCommand implements Runnable {
       out.println("  " + p.getName() + " " + p.getVersionStr());
     out.println();
     out.println(
-        "Providers marked '!' verify an invalid Project Wycheproof vector or refuse a valid one for the key type named: not recommended for it.");
+        check
+            ? "Providers marked '!' verify an invalid Project Wycheproof vector or refuse a valid one for the key type named: not recommended for it."
+            : "Providers are not put to Project Wycheproof's vectors here: 'pkibench list --check' does (seconds).");
     out.println();
     out.println(
         "CPU meters (--cpu): jvm (this process), host (/proc/stat), pid:N (another process)");
+  }
+
+  /**
+   * The same as the table, as one JSON object for scripts; Wycheproof's marks only with --check.
+   */
+  private void printJson(PrintWriter out, List<WorkloadFactory> shown, String token) {
+    Map<String, Object> all = new LinkedHashMap<>();
+    List<Map<String, Object>> workloads = new ArrayList<>();
+    for (WorkloadFactory f : shown) {
+      Map<String, Object> w = new LinkedHashMap<>();
+      w.put("name", f.name());
+      w.put("description", f.description());
+      List<Map<String, Object>> params = new ArrayList<>();
+      for (ParamSpec p : f.params()) {
+        Map<String, Object> param = new LinkedHashMap<>();
+        param.put("name", p.name());
+        param.put("default", p.defaultValue());
+        param.put("description", p.description());
+        param.put("allowed", p.allowed());
+        params.add(param);
+      }
+      w.put("params", params);
+      workloads.add(w);
+    }
+    all.put("workloads", workloads);
+    if (only.isEmpty()) {
+      List<Map<String, Object>> sources = new ArrayList<>();
+      Throwable accp = ProviderChoice.accpLoadFailure();
+      for (ProviderChoice choice : ProviderChoice.values()) {
+        Map<String, Object> source = new LinkedHashMap<>();
+        source.put("keys", "software:" + choice.flag);
+        source.put("loads", choice != ProviderChoice.ACCP || accp == null);
+        if (check) source.put("wycheproofMarks", Wycheproof.marks(choice, null));
+        sources.add(source);
+      }
+      all.put("keySources", sources);
+      all.put("bestSoftware", "software:" + ProviderChoice.best().flag);
+      if (token != null) all.put("token", token.strip());
+      List<Map<String, String>> providers = new ArrayList<>();
+      for (Provider p : Security.getProviders())
+        providers.add(Map.of("name", p.getName(), "version", p.getVersionStr()));
+      all.put("providers", providers);
+      all.put("cpuMeters", List.of("jvm", "host", "pid:N"));
+    }
+    try {
+      out.println(RunResultJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(all));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("list as JSON", e);
+    }
   }
 
   /**
@@ -145,7 +254,8 @@ final class ListCommand implements Runnable {
    * Wycheproof's word on a provider's signatures: what it got wrong, so that no one picks it for
    * that key type unawares.
    */
-  private static String wycheproof(ProviderChoice choice) {
+  private String wycheproof(ProviderChoice choice) {
+    if (!check) return "";
     List<String> marks = Wycheproof.marks(choice, null);
     return marks.isEmpty()
         ? "  [Wycheproof: agrees with every vector]"

@@ -14,6 +14,8 @@ import io.pkibench.session.ResultFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -64,7 +66,9 @@ final class MergeCommand implements Callable<Integer> {
       names = {"-o", "--out"},
       required = true,
       paramLabel = "FILE",
-      description = "the merged result, an ordinary result 'report' and 'compare' read")
+      description =
+          "the merged result, an ordinary result 'report' and 'compare' read; '-': the JSON to stdout (and"
+              + " results/merge-TIME.json), everything else to stderr")
   Path out;
 
   @Option(
@@ -90,8 +94,9 @@ final class MergeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    CliContext ctx = parent.context;
-    List<String> problems = new ArrayList<>(FileFlags.writable("--out", out, ctx.resolve(out)));
+    CliContext ctx = OutFlag.human(parent.context, out);
+    Path target = OutFlag.file(ctx, out) != null ? ctx.resolve(out) : defaultOut(ctx);
+    List<String> problems = new ArrayList<>(FileFlags.writable("--out", out, target));
     List<SegmentMerge.Input> inputs = new ArrayList<>();
     for (Path f : files) {
       if (allowMissing && !Files.exists(ctx.resolve(f))) {
@@ -113,15 +118,27 @@ final class MergeCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), String.join("\n", problems));
     String commandLine =
         "pkibench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
-    return mergeAndSave(
-        ctx,
-        inputs,
-        allowMissing,
-        commandLine,
-        ctx.resolve(out),
-        html == null ? null : ctx.resolve(html),
-        limits,
-        message -> new ParameterException(spec.commandLine(), message));
+    int code =
+        mergeAndSave(
+            ctx,
+            inputs,
+            allowMissing,
+            commandLine,
+            target,
+            html == null ? null : ctx.resolve(html),
+            limits,
+            message -> new ParameterException(spec.commandLine(), message));
+    OutFlag.copyIfStdout(parent.context, out, target);
+    return code;
+  }
+
+  /** {@code -o -}: the merged result is also kept, where a run keeps its own by default. */
+  private static Path defaultOut(CliContext ctx) {
+    String time =
+        DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+            .withZone(ZoneOffset.UTC)
+            .format(ctx.clock().instant());
+    return ctx.resolve(Path.of("results", "merge-" + time + ".json"));
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.pkibench.cli;
 
 import io.pkibench.analysis.Analysis;
+import io.pkibench.files.OutputFiles;
 import io.pkibench.report.HtmlReport;
 import io.pkibench.report.JmhJson;
 import io.pkibench.report.PngExport;
@@ -30,7 +31,7 @@ import picocli.CommandLine.Spec;
       "",
       "Examples:",
       "  pkibench report run.json",
-      "  pkibench report run.json -o report.html --png charts/",
+      "  pkibench report run.json --html report.html --png charts/",
       "  pkibench report run.json --format csv > levels.csv",
       "  pkibench report run.json --target-rate 2000 --max-utilisation 60"
     })
@@ -58,10 +59,23 @@ final class ReportCommand implements Callable<Integer> {
   Format format;
 
   @Option(
-      names = {"-o", "--output"},
+      names = {"-o", "--out"},
+      paramLabel = "FILE",
+      description =
+          "also write the result, its analysis recomputed, as JSON there; '-': the JSON to stdout, the table to stderr")
+  Path out;
+
+  @Option(
+      names = "--html",
       paramLabel = "FILE.html",
       description = "also write the self-contained HTML report there")
   Path html;
+
+  /**
+   * {@code --output FILE.html}, the HTML report's flag before the one grammar: kept one release.
+   */
+  @Option(names = "--output", paramLabel = "FILE.html", hidden = true)
+  Path formerHtml;
 
   @Option(
       names = "--png",
@@ -91,9 +105,25 @@ final class ReportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    CliContext ctx = parent.context;
+    CliContext ctx = OutFlag.human(parent.context, out);
     List<String> problems = new ArrayList<>();
     sizing.check(problems);
+    if (out != null && out.getFileName().toString().matches("(?i).*\\.html?")) {
+      problems.add(
+          "-o "
+              + out
+              + ": -o/--out writes the result's JSON now; the HTML report is --html "
+              + out
+              + " (docs/cli-grammar.md)");
+    } else if (OutFlag.file(ctx, out) != null) {
+      problems.addAll(FileFlags.writable("--out", out, ctx.resolve(out)));
+    }
+    if (formerHtml != null) {
+      if (html != null) problems.add("--output and --html: give the HTML report once, --html");
+      ctx.err().println("--output: now --html (docs/cli-grammar.md); --output goes in a release");
+      html = formerHtml;
+    }
+    if (html != null) problems.addAll(FileFlags.writable("--html", html, ctx.resolve(html)));
     if (!problems.isEmpty())
       throw new ParameterException(spec.commandLine(), String.join("\n", problems));
     RunResult result;
@@ -119,6 +149,11 @@ final class ReportCommand implements Callable<Integer> {
       case csv -> ctx.out().print(RunResultCsv.toCsv(result));
       case json -> ctx.out().print(RunResultJson.toJson(result));
       case jmh_json -> ctx.out().print(JmhJson.of(result));
+    }
+    if (OutFlag.stdout(out)) parent.context.out().print(RunResultJson.toJson(result));
+    else if (out != null) {
+      OutputFiles.replace(ctx.resolve(out), RunResultJson.toJson(result));
+      ctx.err().println("wrote " + ctx.resolve(out));
     }
     if (html != null) {
       Path target = ctx.resolve(html);

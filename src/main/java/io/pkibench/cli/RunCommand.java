@@ -72,7 +72,7 @@ import picocli.CommandLine.Spec;
       "  pkibench run http:cades --target https://127.0.0.1:8443 --concurrency 1..32   # against 'pkibench serve signer'",
       "  pkibench run sign -p alg=ecdsa-p256 --rates 1000,2000,4000 --concurrency 8   # open loop",
       "  pkibench run sign -p alg=ecdsa-p256 --stages 10s:400/s,30s:400/s,10s:0/s -o staged.json   # ramp up, hold, ramp down",
-      "  pkibench report staged.json -o staged.html   # its time series per second, the stages marked",
+      "  pkibench report staged.json --html staged.html   # its time series per second, the stages marked",
       "  pkibench run sign -p alg=ecdsa-p256 --rates 400 --metrics prometheus-rw=http://127.0.0.1:9090/api/v1/write   # live, into Prometheus",
       "  pkibench run sign -p alg=ecdsa-p256 --rates 400 --metrics otlp=http://127.0.0.1:4318   # live, OpenTelemetry OTLP/HTTP",
       "  pkibench run --mix sign=7,verify=3 -p alg=ecdsa-p256 --rates 400 -o mix.json   # one traffic mix: 70%% sign, 30%% verify",
@@ -210,6 +210,13 @@ final class RunCommand implements Callable<Integer> {
   Iterations measure;
 
   @Option(
+      names = "--duration",
+      paramLabel = "DURATION",
+      description =
+          "measured time per level in one iteration, as study's --duration: --duration 30s is --measure 1x30s")
+  String duration;
+
+  @Option(
       names = "--series",
       defaultValue = "1",
       description =
@@ -252,7 +259,8 @@ final class RunCommand implements Callable<Integer> {
       names = {"-o", "--out"},
       paramLabel = "FILE",
       description =
-          "result file (default: results/WORKLOAD-TIME.json); FILE.hlog is written beside it")
+          "result file (default: results/WORKLOAD-TIME.json); FILE.hlog is written beside it; '-': the JSON to stdout"
+              + " (and the default file), everything else to stderr")
   Path out;
 
   @Option(
@@ -288,7 +296,7 @@ final class RunCommand implements Callable<Integer> {
       paramLabel = "EXPR",
       description =
           "a pass/fail limit on the run's own figures, checked at every level measured, as k6's thresholds: p99<50ms, p50<=2ms,"
-              + " max<1s, mean<5ms, errors<1%%, throughput>=1000/s, cpu>=500/s (ops per CPU-second); scoped: sign.p99<5ms (a workload or"
+              + " max<1s, mean<5ms, errors<1%%, throughput>=1000/s, cpu>=500/s (ops per CPU-second); scoped: sign.p99<5ms or p99{workload:sign}<5ms (a workload or"
               + " mix member), stage2.p99<20ms (--stages); repeatable; any failing exits with 3")
   List<String> thresholds = new ArrayList<>();
 
@@ -301,9 +309,18 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--profile", description = ProfileFlag.DESCRIPTION)
   boolean profile;
 
+  /** Where this run's result is written, once known; -o - copies it to stdout at the end. */
+  private Path savedTo;
+
   @Override
   public Integer call() throws Exception {
-    CliContext ctx = parent.context;
+    int code = measure();
+    OutFlag.copyIfStdout(parent.context, out, savedTo);
+    return code;
+  }
+
+  private Integer measure() throws Exception {
+    CliContext ctx = OutFlag.human(parent.context, out);
     WorkloadCatalog catalog = WorkloadCatalog.builtIn();
     if (scenario != null) {
       try {
@@ -318,8 +335,12 @@ final class RunCommand implements Callable<Integer> {
     List<String> sockets = catalog.socketProblems(plan, SocketBudget.ofThisProcess());
     if (!sockets.isEmpty())
       throw new ParameterException(spec.commandLine(), String.join("\n", sockets));
+    List<String> tokens = TokenCheck.problems(ctx, keys, pinFile);
+    if (!tokens.isEmpty())
+      throw new ParameterException(spec.commandLine(), String.join("\n", tokens));
     CpuMeter meter = CpuMeter.of(cpu);
-    Path resultFile = out != null ? ctx.resolve(out) : defaultOut(ctx);
+    Path resultFile = OutFlag.file(ctx, out) != null ? ctx.resolve(out) : defaultOut(ctx);
+    savedTo = resultFile;
     if (agents.localAgents()) {
       return LocalAgents.run(
           ctx,
@@ -456,6 +477,15 @@ final class RunCommand implements Callable<Integer> {
   private Plan validatedPlan(WorkloadCatalog catalog) {
     FlagProblems problems = new FlagProblems();
     LoadModel load = null;
+    if (duration != null) {
+      if (spec.commandLine().getParseResult().hasMatchedOption("--measure"))
+        problems.add("--duration and --measure: --duration D is --measure 1xD; give one of them");
+      else if (stages != null)
+        problems.add(
+            "--duration and --stages: the stages are the measurement; leave --duration out");
+      Duration each = problems.duration("--duration", duration, null);
+      if (each != null) measure = new Iterations(1, each);
+    }
     if (stages != null) {
       var parsed = spec.commandLine().getParseResult();
       LoadModel.Staged staged =
@@ -513,7 +543,9 @@ final class RunCommand implements Callable<Integer> {
       problems.addAll(
           FileFlags.readable(
               "--pin-file", pinFile, ctx.resolve(pinFile), "the PKCS#11 PIN on its first line"));
-    if (out != null) problems.addAll(FileFlags.writable("--out", out, ctx.resolve(out)));
+    if (OutFlag.file(ctx, out) != null)
+      problems.addAll(FileFlags.writable("--out", out, ctx.resolve(out)));
+    problems.addAll(PkiFlag.manifestProblems(ctx, pki));
     liveMetrics.check(problems, fork);
     try {
       CpuMeter.of(cpu);

@@ -30,7 +30,8 @@ final class StudySharedOptions {
       names = {"-o", "--out"},
       paramLabel = "FILE",
       description =
-          "the one result file, every step in it (default: STUDY.json); FILE.hlog beside it")
+          "the one result file, every step in it (default: STUDY.json); FILE.hlog beside it; '-': the JSON to stdout"
+              + " (and STUDY.json), everything else to stderr")
   Path out;
 
   @Option(names = "--html", paramLabel = "FILE.html", description = "also write the HTML report")

@@ -62,7 +62,8 @@ final class StudySsl extends StudySubcommand {
       throw new ParameterException(
           spec.commandLine(), "--client-auth " + clientAuth + ": use none or need");
     }
-    Path result = shared.out != null ? shared.out : Path.of("ssl.json");
+    Path result =
+        OutFlag.file(study.parent.context, shared.out) != null ? shared.out : Path.of("ssl.json");
     Path resolved = study.parent.context.resolve(result).toAbsolutePath();
     String name = resolved.getFileName().toString().replaceFirst("\\.json$", "");
     return new SslStudy(

@@ -65,11 +65,16 @@ abstract class StudySubcommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     try {
-      return run(study.parent.context);
+      int code = run(OutFlag.human(study.parent.context, shared.out));
+      OutFlag.copyIfStdout(study.parent.context, shared.out, savedTo);
+      return code;
     } finally {
       cleanUp(study.parent.context);
     }
   }
+
+  /** Where the study's result is written, once known; -o - copies it to stdout at the end. */
+  private Path savedTo;
 
   private Integer run(CliContext ctx) throws Exception {
     Study chosen = study();
@@ -94,7 +99,7 @@ abstract class StudySubcommand implements Callable<Integer> {
           "--verify-sample: "
               + shared.verifySample
               + " is below 1; give N to check one answer in N, e.g. --verify-sample 10 (default: every one)");
-    if (shared.out != null)
+    if (OutFlag.file(ctx, shared.out) != null)
       problems.addAll(FileFlags.writable("--out", shared.out, ctx.resolve(shared.out)));
     if (shared.html != null)
       problems.addAll(FileFlags.writable("--html", shared.html, ctx.resolve(shared.html)));
@@ -141,7 +146,9 @@ abstract class StudySubcommand implements Callable<Integer> {
     problems.throwIfAny(spec.commandLine());
 
     Path resultFile =
-        ctx.resolve(shared.out == null ? Path.of(chosen.name() + ".json") : shared.out);
+        ctx.resolve(
+            OutFlag.file(ctx, shared.out) == null ? Path.of(chosen.name() + ".json") : shared.out);
+    savedTo = resultFile;
     ConsoleProgress progress = new ConsoleProgress(ctx.err(), ctx.terminal(), false);
     RunProfiler profiler = shared.profile ? ProfileFlag.forStudy(resultFile, progress::line) : null;
     // --metrics: each step's levels pushed live, the step named in the workload label (its

@@ -1,9 +1,11 @@
 package io.pkibench.pki;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.pkibench.text.JsonErrors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -128,7 +130,7 @@ public final class TestPki {
           "cannot read the test PKI manifest "
               + manifestFile
               + " ("
-              + e.getMessage()
+              + (e instanceof JsonProcessingException j ? JsonErrors.inWords(j) : e.getMessage())
               + "); move "
               + dir
               + " away and run 'pkibench pki init --dir "

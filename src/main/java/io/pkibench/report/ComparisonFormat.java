@@ -61,6 +61,41 @@ public final class ComparisonFormat {
     return out.append('\n').append(mark).append(summary(c)).append('\n').toString();
   }
 
+  /**
+   * A self-contained HTML page of the comparison ({@code compare --html}): the same rows, notes and
+   * verdict as the table, every cell escaped.
+   */
+  public static String html(Comparison c) {
+    StringBuilder h =
+        new StringBuilder(
+                "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>pkibench compare</title>\n"
+                    + "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+                    + "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,td:nth-child(3),th{text-align:left}"
+                    + ".worse,.FAIL{color:#b00020;font-weight:bold}.better{color:#006400}</style></head><body>\n"
+                    + "<h1>Comparison</h1>\n<p>")
+            .append(Html.esc(method(c)))
+            .append("</p>\n<table>\n<tr>");
+    for (String cell : header(c)) h.append("<th>").append(Html.esc(cell)).append("</th>");
+    h.append("</tr>\n");
+    for (Comparison.Row r : c.rows()) {
+      String[] cells = cells(r);
+      h.append("<tr>");
+      for (int i = 0; i < cells.length; i++) {
+        String cls = i == cells.length - 1 ? " class=\"" + Html.esc(cells[i]) + "\"" : "";
+        h.append("<td").append(cls).append('>').append(Html.esc(cells[i])).append("</td>");
+      }
+      h.append("</tr>\n");
+    }
+    h.append("</table>\n<ul>\n");
+    for (String n : notes(c)) h.append("<li>").append(Html.esc(n)).append("</li>\n");
+    for (String u : c.unmatched())
+      h.append("<li>not compared: ").append(Html.esc(u)).append("</li>\n");
+    return h.append("</ul>\n<p><strong>")
+        .append(Html.esc(summary(c)))
+        .append("</strong></p>\n</body></html>\n")
+        .toString();
+  }
+
   private static String method(Comparison c) {
     return "Each change is tested by Welch's t on the measured iterations of both runs"
         + (c.rows().stream().anyMatch(r -> r.workload().contains(Comparison.STAGE))

@@ -1,6 +1,8 @@
 package io.pkibench.results;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.pkibench.files.OutputFiles;
+import io.pkibench.text.JsonErrors;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -96,7 +98,12 @@ public record CpuProfile(
   public static CpuProfile readBeside(Path resultFile) throws IOException {
     Path file = fileFor(resultFile);
     if (!Files.isRegularFile(file)) return null;
-    CpuProfile p = RunResultJson.mapper().readValue(file.toFile(), CpuProfile.class);
+    CpuProfile p;
+    try {
+      p = RunResultJson.mapper().readValue(file.toFile(), CpuProfile.class);
+    } catch (JsonProcessingException e) {
+      throw new IOException(file + " is not a readable profile (" + JsonErrors.inWords(e) + ")", e);
+    }
     if (!FORMAT.equals(p.format()))
       throw new IOException(
           file

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.pkibench.files.OutputFiles;
 import io.pkibench.measure.LatencyHistograms;
+import io.pkibench.text.JsonErrors;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,7 +77,7 @@ public final class RunResultJson {
       throw new IOException(
           file
               + " is not valid JSON ("
-              + e.getOriginalMessage()
+              + JsonErrors.inWords(e)
               + "); give a file written by 'pkibench run --out'",
           e);
     }

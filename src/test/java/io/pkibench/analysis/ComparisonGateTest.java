@@ -89,7 +89,7 @@ class ComparisonGateTest {
 
   @Test
   void toString_writesTheLimitAsItIsParsed() {
-    for (String limit : List.of("throughput:-5%", "p99:+10%", "cpu:-2.5%", "max:+1%"))
+    for (String limit : List.of("throughput>-5%", "p99<+10%", "cpu>-2.5%", "max<+1%"))
       assertEquals(limit, Threshold.parse(limit).toString());
     assertEquals(-2.5, Threshold.parse("cpu:-2.5%").allowedPercent());
   }
@@ -98,25 +98,25 @@ class ComparisonGateTest {
   @Test
   void parse_directionAndEdges_acceptedOrExplainedExactly() {
     assertEquals(
-        "--threshold p99:-10%: p99 is better lower, so its limit is a rise: write p99:+10%",
+        "--threshold p99:-10%: p99 is better lower, so its limit is a rise: write p99<+10%",
         refusal("p99:-10%"));
     assertEquals(
-        "--threshold throughput:+5%: throughput is better higher, so its limit is a drop: write throughput:-5%",
+        "--threshold throughput:+5%: throughput is better higher, so its limit is a drop: write throughput>-5%",
         refusal("throughput:+5%"));
     assertEquals(
-        "--threshold p99:0%: p99 is better lower, so its limit is a rise: write p99:+0%",
+        "--threshold p99:0%: p99 is better lower, so its limit is a rise: write p99<+0%",
         refusal("p99:0%"));
     assertTrue(
         refusal(":-5%").contains("unknown metric"),
         "a colon first: the metric is missing, not the syntax");
     assertTrue(
-        refusal("throughput-5%").contains("write METRIC:CHANGE%"),
+        refusal("throughput-5%").contains("write METRIC OP CHANGE%"),
         "no colon at all: the syntax, said as such");
     assertEquals(
         new Threshold(Metric.P99, 10),
         Threshold.parse("p99:10%"),
         "an unsigned change of a lower-is-better metric is a rise");
-    assertEquals("p99:+10%", Threshold.parse("p99:10%").toString());
+    assertEquals("p99<+10%", Threshold.parse("p99:10%").toString());
     assertEquals(
         new Threshold(Metric.MAX, 0.0),
         Threshold.parse("max:-0%"),
@@ -136,11 +136,11 @@ class ComparisonGateTest {
     assertTrue(
         assertThrows(IllegalArgumentException.class, () -> Threshold.parse("throughput:-five%"))
             .getMessage()
-            .contains("write METRIC:CHANGE%"));
+            .contains("write METRIC OP CHANGE%"));
     assertTrue(
         assertThrows(IllegalArgumentException.class, () -> Threshold.parse("throughput:-5"))
             .getMessage()
-            .contains("write METRIC:CHANGE%"));
+            .contains("write METRIC OP CHANGE%"));
     assertTrue(
         assertThrows(IllegalArgumentException.class, () -> Threshold.parse("throughput:0%"))
             .getMessage()

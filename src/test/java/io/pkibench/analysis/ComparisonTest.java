@@ -353,14 +353,36 @@ public class ComparisonTest {
   @Test
   void threshold_wrongDirectionOrSyntax_explainsTheFix() {
     var e = assertThrows(IllegalArgumentException.class, () -> Threshold.parse("throughput:+5%"));
-    assertTrue(e.getMessage().contains("throughput:-5%"), e.getMessage());
+    assertTrue(e.getMessage().contains("throughput>-5%"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> Threshold.parse("p99:-10%"));
-    assertTrue(e.getMessage().contains("p99:+10%"), e.getMessage());
+    assertTrue(e.getMessage().contains("p99<+10%"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> Threshold.parse("latency:+10%"));
     assertTrue(e.getMessage().contains("unknown metric"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> Threshold.parse("p99:10"));
     e = assertThrows(IllegalArgumentException.class, () -> Threshold.parse("throughput:0%"));
-    assertTrue(e.getMessage().contains("write throughput:-0%"), e.getMessage());
+    assertTrue(e.getMessage().contains("write throughput>-0%"), e.getMessage());
+  }
+
+  @Test
+  void threshold_k6Grammar_readsAsTheFormerSpelling() {
+    assertEquals(Threshold.parse("throughput:-5%"), Threshold.parse("throughput>-5%"));
+    assertEquals(Threshold.parse("p99:+10%"), Threshold.parse("p99<+10%"));
+    assertEquals(Threshold.parse("p99:+10%"), Threshold.parse("p(99) <= +10%"));
+    assertEquals(Threshold.parse("cpu:-5%"), Threshold.parse("cpu>=-5%"));
+    assertEquals("throughput>-5%", Threshold.parse("throughput:-5%").toString());
+    assertEquals("p99<+10%", Threshold.parse("p99:+10%").toString());
+    assertTrue(Threshold.formerSpelling("throughput:-5%"));
+    assertFalse(Threshold.formerSpelling("throughput>-5%"));
+  }
+
+  @Test
+  void threshold_comparisonAgainstTheMetricsWay_explainsTheFix() {
+    var e = assertThrows(IllegalArgumentException.class, () -> Threshold.parse("throughput<-5%"));
+    assertTrue(e.getMessage().contains("write throughput>-5%"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> Threshold.parse("p99>+10%"));
+    assertTrue(e.getMessage().contains("write p99<+10%"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> Threshold.parse("p99<5ms"));
+    assertTrue(e.getMessage().contains("CHANGE%"), e.getMessage());
   }
 
   /**
@@ -371,11 +393,11 @@ public class ComparisonTest {
   void threshold_zeroWithASign_isNoChangeAllowed() {
     Threshold t = Threshold.parse("throughput:-0%");
     assertEquals(t, Threshold.parse("throughput:+0%"), "-0 and +0 are one limit");
-    assertEquals("throughput:-0%", t.toString());
+    assertEquals("throughput>-0%", t.toString());
     assertTrue(t.holds(0) && t.holds(1.5), "no drop, or a gain");
     assertFalse(t.holds(-0.1), "any drop fails");
     Threshold p99 = Threshold.parse("p99:+0%");
-    assertEquals("p99:+0%", p99.toString());
+    assertEquals("p99<+0%", p99.toString());
     assertTrue(p99.holds(-3) && !p99.holds(0.1));
   }
 

@@ -90,6 +90,31 @@ class RunThresholdTest {
   }
 
   @Test
+  void parse_k6TagScopes_readAsTheDottedOnes() {
+    RunThreshold member = RunThreshold.parse("--threshold", "p99{workload:sign}<5ms");
+    assertEquals("sign", member.scope());
+    assertNull(member.stage());
+    assertEquals(5e6, member.limit(), 1e-6);
+    RunThreshold stage = RunThreshold.parse("--threshold", "p(99){stage:2}<20ms");
+    assertNull(stage.scope());
+    assertEquals(2, stage.stage());
+    assertEquals(RunThreshold.Figure.P99, stage.figure());
+    RunThreshold both = RunThreshold.parse("--threshold", "p99.9{workload:http:cades, stage:3}<1s");
+    assertEquals("http:cades", both.scope());
+    assertEquals(3, both.stage());
+    assertTrue(refusal("p99{host:a}<5ms").contains("{workload:NAME}"), refusal("p99{host:a}<5ms"));
+  }
+
+  @Test
+  void parse_compareChangeInARun_pointsToCompare() {
+    String refused = refusal("throughput>-5%");
+    assertTrue(
+        refused.contains("pkibench compare --threshold throughput>-5%")
+            && refused.contains("throughput>=1000/s"),
+        refused);
+  }
+
+  @Test
   void parse_badExpressions_refusedNamingTheProblemAndTheFix() {
     assertTrue(
         refusal("p98<5ms").contains("unknown metric 'p98'")

@@ -146,7 +146,7 @@ class RunProfileTest {
     assertTrue(out.toString().contains("where the CPU went"), out.toString());
 
     // The report made again from the files reads the profile beside the result.
-    assertEquals(0, run("report", "r.json", "-o", "again.html"), err.toString());
+    assertEquals(0, run("report", "r.json", "--html", "again.html"), err.toString());
     assertTrue(Files.readString(dir.resolve("again.html")).contains(topCrypto));
   }
 

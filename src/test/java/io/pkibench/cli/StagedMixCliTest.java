@@ -121,7 +121,7 @@ class StagedMixCliTest {
         "each member on its own row under a stage: " + out);
 
     out.getBuffer().setLength(0);
-    assertEquals(0, run("report", "mix.json", "-o", "mix.html"), err.toString());
+    assertEquals(0, run("report", "mix.json", "--html", "mix.html"), err.toString());
     String html = Files.readString(dir.resolve("mix.html"));
     assertTrue(html.contains("<h2>Mix by member</h2>"), "the members' section");
     assertTrue(

@@ -133,7 +133,7 @@ class StagedRunStoppedTest {
     StringWriter out = new StringWriter(), err = new StringWriter();
     assertEquals(
         0,
-        InThisJvm.run(dir, out, err, "report", "stopped.json", "-o", "stopped.html"),
+        InThisJvm.run(dir, out, err, "report", "stopped.json", "--html", "stopped.html"),
         err.toString());
     assertTrue(
         out.toString().contains("INTERRUPTED at "),
@@ -168,7 +168,7 @@ class StagedRunStoppedTest {
     out.getBuffer().setLength(0);
     assertEquals(
         0,
-        InThisJvm.run(dir, out, err, "report", "killed.json", "-o", "killed.html"),
+        InThisJvm.run(dir, out, err, "report", "killed.json", "--html", "killed.html"),
         err.toString());
     assertTrue(
         out.toString().contains("INTERRUPTED at "),

@@ -154,7 +154,7 @@ class StagesCliTest {
     assertEquals(2.0, t.seconds().get(1).targetWorkers(), "held at 2: " + t.seconds());
     assertEquals(2, t.seconds().get(1).activeWorkers(), "both running: " + t.seconds());
     out.getBuffer().setLength(0);
-    assertEquals(0, run("report", "workers.json", "-o", "workers.html"), err.toString());
+    assertEquals(0, run("report", "workers.json", "--html", "workers.html"), err.toString());
     String table = out.toString();
     assertTrue(
         table.contains("→ 2") && table.contains("→ 1") && table.contains("ops/cpu-s"), table);

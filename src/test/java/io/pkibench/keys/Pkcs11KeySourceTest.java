@@ -599,4 +599,45 @@ class Pkcs11KeySourceTest {
       }
     }
   }
+
+  /**
+   * A wrong PIN is bad input (docs/cli-grammar.md: exit 2, nothing run), found before the run
+   * starts, not a "failed" result and exit 1.
+   */
+  @Test
+  void run_wrongPin_exit2BeforeAnythingRuns() throws Exception {
+    Path wrong = Files.writeString(tmp.resolve("wrong-pin.txt"), "not-the-pin\n");
+    StringWriter out = new StringWriter(), err = new StringWriter();
+    CliContext ctx =
+        new CliContext(
+            new PrintWriter(out, true),
+            new PrintWriter(err, true),
+            Map.of(),
+            InstantSource.system(),
+            tmp,
+            false);
+    int code =
+        Main.execute(
+            ctx,
+            "run",
+            "sign",
+            "-p",
+            "alg=ecdsa-p256",
+            "--keys",
+            "pkcs11:" + config,
+            "--pin-file",
+            wrong.toString(),
+            "--concurrency",
+            "1",
+            "--warmup",
+            "0x1s",
+            "--measure",
+            "1x100ms",
+            "-o",
+            "wrong-pin.json");
+    assertEquals(2, code, err.toString());
+    assertTrue(err.toString().contains("--keys pkcs11:"), err.toString());
+    assertFalse(err.toString().contains("not-the-pin"), "the PIN never printed: " + err);
+    assertFalse(Files.exists(tmp.resolve("wrong-pin.json")), "nothing run, nothing written");
+  }
 }
