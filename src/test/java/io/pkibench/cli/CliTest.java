@@ -1,6 +1,7 @@
 package io.pkibench.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pkibench.analysis.ComparisonTest;
@@ -179,11 +180,11 @@ class CliTest {
             "r.json",
             "--pki",
             "pki");
-    assertEquals(1, code);
-    RunResult r = RunResultJson.read(dir.resolve("r.json"));
-    assertTrue(
-        r.workloads().get(0).failure().contains("--pin-file"), r.workloads().get(0).failure());
-    assertTrue(r.workloads().get(0).failure().contains("PKIBENCH_PKCS11_PIN"));
+    // a token that cannot be opened is bad input, found before the run: exit 2, nothing written
+    assertEquals(ExitCodes.USAGE, code, err.toString());
+    assertTrue(err.toString().contains("--pin-file"), err.toString());
+    assertTrue(err.toString().contains("PKIBENCH_PKCS11_PIN"), err.toString());
+    assertFalse(Files.exists(dir.resolve("r.json")), "no result for a run that never started");
   }
 
   @Test
