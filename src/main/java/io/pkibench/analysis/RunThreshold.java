@@ -210,7 +210,8 @@ public record RunThreshold(
       limit = Double.parseDouble(number.group(1));
       String unit = number.group(2).toLowerCase(Locale.ROOT);
       boolean signed = number.group(1).startsWith("-") || number.group(1).startsWith("+");
-      boolean change = figure != null && signed && unit.equals("%");
+      // errors are a percentage of their own: errors<-1% is a negative limit, not a change
+      boolean change = figure != null && figure != Figure.ERRORS && signed && unit.equals("%");
       if (change)
         problems.add(
             "a change in percent limits a new run against a base: give it to 'pkibench compare --threshold "

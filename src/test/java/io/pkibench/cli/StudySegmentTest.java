@@ -142,11 +142,15 @@ class StudySegmentTest {
         "3 workers split 2 + 1, merged back");
     assertTrue(
         a.counts().succeeded() > 0 && b.counts().succeeded() > 0, a.counts() + " " + b.counts());
+    assertTrue(
+        a.counts().verified() != null && b.counts().verified() != null,
+        "each agent checks the service's answers: " + a.counts() + " " + b.counts());
     assertEquals(
         new Counts(
             a.counts().started() + b.counts().started(),
             a.counts().succeeded() + b.counts().succeeded(),
-            a.counts().failed() + b.counts().failed()),
+            a.counts().failed() + b.counts().failed(),
+            a.counts().verified() + b.counts().verified()),
         m.counts(),
         "the step's counts are the agents' summed");
     Histogram sum = a.mergedHistogram();

@@ -46,6 +46,17 @@ public final class OpensslRenegotiation {
    * -starttls smtp}) and renegotiates once.
    */
   public static Attempt attempt(int port, String... extra) throws Exception {
+    return attempt(port, false, extra);
+  }
+
+  /**
+   * As {@link #attempt(int, String...)}; with {@code serverSpeaksFirst} (an HTTP/2 server sends its
+   * SETTINGS as soon as the handshake ends) the {@code R} waits until those bytes have been
+   * printed: arriving during the renegotiation, they would make s_client abort by itself
+   * ("unexpected record") and hide the server's own answer.
+   */
+  public static Attempt attempt(int port, boolean serverSpeaksFirst, String... extra)
+      throws Exception {
     List<String> cmd =
         new ArrayList<>(List.of("openssl", "s_client", "-connect", "127.0.0.1:" + port, "-tls1_2"));
     cmd.addAll(List.of(extra));
@@ -62,6 +73,7 @@ public final class OpensslRenegotiation {
                   }
                 });
     OutputStream in = p.getOutputStream();
+    if (serverSpeaksFirst) awaitServerBytes(printed, p);
     in.write("R\n".getBytes(StandardCharsets.US_ASCII));
     in.flush();
     boolean endedByItself = p.waitFor(WAIT_SECONDS, TimeUnit.SECONDS);
@@ -79,5 +91,24 @@ public final class OpensslRenegotiation {
     }
     int at = output.indexOf("RENEGOTIATING");
     return new Attempt(output, endedByItself, at < 0 ? "" : output.substring(at));
+  }
+
+  /**
+   * Until something follows the handshake's summary (its "Verify return code" and the "---" after
+   * it), bounded by {@link #WAIT_SECONDS}; a process that ends first leaves it to the caller.
+   */
+  private static void awaitServerBytes(ByteArrayOutputStream printed, Process p)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+    while (System.nanoTime() < deadline && p.isAlive()) {
+      String so;
+      synchronized (printed) {
+        so = printed.toString(StandardCharsets.ISO_8859_1);
+      }
+      int verified = so.indexOf("Verify return code");
+      int end = verified < 0 ? -1 : so.indexOf("---\n", verified);
+      if (end >= 0 && so.length() > end + 4) return;
+      Thread.sleep(20);
+    }
   }
 }

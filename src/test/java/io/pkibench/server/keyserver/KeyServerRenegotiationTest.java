@@ -60,6 +60,7 @@ class KeyServerRenegotiationTest {
       OpensslRenegotiation.Attempt attempt =
           OpensslRenegotiation.attempt(
               server.port(),
+              true, // the node's HTTP/2 SETTINGS follow the handshake at once
               "-cert",
               fixture.pki.certificatePem("tls-client").toString(),
               "-key",
