@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -100,38 +99,12 @@ final class ServeOpenbaoCommand implements Callable<Integer> {
         new OpenBaoServer(new OpenBaoServer.Config(run, nodes, port, testPki, bao, restart));
     server.reportingTo(ctx.err()::println);
     // stops the nodes on SIGTERM or Ctrl-C even while they are being set up, and on any failure
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  server.close();
-                  stopped.countDown();
-                },
-                "pkibench-serve-openbao-stop"));
-    try {
-      server.start();
-    } catch (Exception | Error e) {
-      server.close();
-      throw e;
-    }
-    ctx.out()
-        .println(
-            "OpenBao ("
-                + BaoBinary.version(bao)
-                + ") at "
-                + server.baseUrl()
-                + "; "
-                + server.details()
-                + " (pid "
-                + server.pid()
-                + "); Ctrl-C stops it");
-    ctx.out()
-        .println(
-            new ReadyLine("openbao", server.baseUrl(), server.pid(), server.tokenFile().toString())
-                .format());
-    ctx.out().flush();
-    stopped.await();
-    return ExitCodes.OK;
+    return ForegroundService.serveUntilStopped(
+        ctx,
+        server,
+        "OpenBao (" + BaoBinary.version(bao) + ")",
+        () ->
+            new ReadyLine(
+                "openbao", server.baseUrl(), server.pid(), server.tokenFile().toString()));
   }
 }

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -70,35 +69,10 @@ final class ServePebbleCommand implements Callable<Integer> {
     Path run = dir == null ? Files.createTempDirectory("pkibench-pebble-") : ctx.resolve(dir);
     TestPki testPki = TestPki.openOrInit(ctx.pkiDir(pki), ctx.clock(), ctx.err()::println);
     PebbleServer server = new PebbleServer(new PebbleServer.Config(run, port, testPki, pebble));
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  server.close();
-                  stopped.countDown();
-                },
-                "pkibench-serve-pebble-stop"));
-    try {
-      server.start();
-    } catch (Exception | Error e) {
-      server.close();
-      throw e;
-    }
-    ctx.out()
-        .println(
-            "Pebble ("
-                + PebbleServer.version()
-                + ") at "
-                + server.baseUrl()
-                + "; "
-                + server.details()
-                + " (pid "
-                + server.pid()
-                + "); Ctrl-C stops it");
-    ctx.out().println(new ReadyLine("pebble", server.baseUrl(), server.pid()).format());
-    ctx.out().flush();
-    stopped.await();
-    return ExitCodes.OK;
+    return ForegroundService.serveUntilStopped(
+        ctx,
+        server,
+        "Pebble (" + PebbleServer.version() + ")",
+        () -> new ReadyLine("pebble", server.baseUrl(), server.pid()));
   }
 }
