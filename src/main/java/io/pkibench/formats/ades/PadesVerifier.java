@@ -1,6 +1,7 @@
 package io.pkibench.formats.ades;
 
 import io.pkibench.keys.SigningKey;
+import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
 import java.security.SignatureException;
 import java.security.cert.X509Certificate;
@@ -170,5 +171,31 @@ public final class PadesVerifier {
               + ", inside the "
               + sentPdf.length
               + " bytes sent");
+    // An update slipped in between the PDF sent and the signature's own (a page turned, a form
+    // filled) is signed too, so the byte range alone cannot see it; every update ends in '%%EOF'
+    // (ISO 32000-1 7.5.6), and the /Contents hole is hex digits, so counting the markers outside
+    // it counts the updates.
+    int updates =
+        count(signedPdf, EOF_MARKER, sentPdf.length, (int) holeStart)
+            + count(signedPdf, EOF_MARKER, (int) holeEnd, signedPdf.length);
+    if (updates != 1)
+      throw new SignatureException(
+          "the signed revision is not the PDF sent plus the signature's own update: "
+              + updates
+              + " updates follow the "
+              + sentPdf.length
+              + " bytes sent ("
+              + updates
+              + " '%%EOF' markers), the signature's own is the only one allowed");
+  }
+
+  private static final byte[] EOF_MARKER = "%%EOF".getBytes(StandardCharsets.US_ASCII);
+
+  private static int count(byte[] in, byte[] marker, int from, int to) {
+    int found = 0;
+    for (int i = from; i + marker.length <= to; i++) {
+      if (Arrays.equals(in, i, i + marker.length, marker, 0, marker.length)) found++;
+    }
+    return found;
   }
 }

@@ -288,6 +288,28 @@ class PadesWorkloadTest {
         e.getMessage());
   }
 
+  @Test
+  void check_updateSlippedInBetweenThePdfSentAndTheSignature_refused() throws Exception {
+    SigningKey key = fixture.keys.key("signer-rsa2048-1");
+    byte[] sent = SamplePdf.generate();
+    byte[] turned = rotatedInAnIncrementalUpdate(sent);
+    assertEquals(sent.length, Arrays.mismatch(sent, turned), "an update appended to the PDF sent");
+    byte[] signedTurned =
+        new TwoPhaseSigner(null, InstantSource.system())
+            .sign(TwoPhaseSigner.Format.PADES, new InMemoryDocument(turned, "t.pdf"), key, null);
+    AdesChecks.check(TwoPhaseSigner.Format.PADES, signedTurned, turned, key, null);
+    var e =
+        assertThrows(
+            SignatureException.class,
+            () -> AdesChecks.check(TwoPhaseSigner.Format.PADES, signedTurned, sent, key, null));
+    assertEquals(
+        "the signed revision is not the PDF sent plus the signature's own update: 2 updates follow"
+            + " the "
+            + sent.length
+            + " bytes sent (2 '%%EOF' markers), the signature's own is the only one allowed",
+        e.getMessage());
+  }
+
   /** The signed PDF with its first page turned, saved by PDFBox as an incremental update. */
   static byte[] rotatedInAnIncrementalUpdate(byte[] signedPdf) throws Exception {
     try (PDDocument doc = Loader.loadPDF(signedPdf)) {
