@@ -133,6 +133,38 @@ class RunPreCheckTest {
   }
 
   @Test
+  void run_socketTargetWithoutItsScheme_refusedBeforeAnythingRuns_exit2_noResult()
+      throws Exception {
+    for (String workload : List.of("tls-rr", "tls-acrr", "tls-stream")) {
+      err.getBuffer().setLength(0);
+      String result = workload + "-no-scheme.json";
+      int code =
+          run(
+              "run",
+              workload,
+              "--target",
+              "127.0.0.1:1",
+              "--pki",
+              shared.resolve("pki").toString(),
+              "--concurrency",
+              "1",
+              "--measure",
+              "1x1s",
+              "--quiet",
+              "--out",
+              result);
+      assertEquals(2, code, workload + ": " + err + out);
+      assertTrue(
+          err.toString()
+              .contains(
+                  "--target 127.0.0.1:1: write tls://HOST:PORT or tcp://HOST:PORT, e.g."
+                      + " tls://127.0.0.1:8444"),
+          workload + ": " + err);
+      assertFalse(Files.exists(dir.resolve(result)), workload + ": no result saved");
+    }
+  }
+
+  @Test
   void run_everyOperationFailsAfterTheCheck_exits7SayingSoAndKeepsTheLevel() throws Exception {
     SigningKey ca = fixture.keys.key("intermediate-a");
     DerFront.Backend openssl =

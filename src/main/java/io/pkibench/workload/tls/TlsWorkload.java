@@ -5,6 +5,7 @@ import io.pkibench.formats.tls.Connection;
 import io.pkibench.formats.tls.EchoProtocol;
 import io.pkibench.formats.tls.KeyExchangeGroups;
 import io.pkibench.plan.Durations;
+import io.pkibench.text.OutsideText;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
@@ -22,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
@@ -159,6 +161,8 @@ public final class TlsWorkload implements Workload {
     @Override
     public List<String> problems(Params params, String keys) {
       List<String> problems = new ArrayList<>(ClientTlsParams.problems(params));
+      String target = params.get(ParamSpec.TARGET);
+      if (!target.isBlank() && socketTarget(target).isEmpty()) problems.add(badTarget(target));
       problems.addAll(WorkerClients.problems(params));
       if (!params.get(WorkerClients.IDENTITIES).isEmpty()
           && params.get(ParamSpec.TARGET).startsWith("tcp:")) {
@@ -190,20 +194,9 @@ public final class TlsWorkload implements Workload {
     @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
       String target = params.get(ParamSpec.TARGET);
-      URI uri;
-      try {
-        uri = URI.create(target);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            "--target " + target + ": write tls://HOST:PORT or tcp://HOST:PORT");
-      }
+      URI uri =
+          socketTarget(target).orElseThrow(() -> new IllegalArgumentException(badTarget(target)));
       boolean secure = "tls".equals(uri.getScheme());
-      if (!secure && !"tcp".equals(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 0) {
-        throw new IllegalArgumentException(
-            "--target "
-                + target
-                + ": write tls://HOST:PORT or tcp://HOST:PORT, e.g. tls://127.0.0.1:8444");
-      }
       int request, response, ack = 0;
       switch (kind) {
         case RR -> request = response = params.bytes("size");
@@ -280,6 +273,25 @@ public final class TlsWorkload implements Workload {
    * The host of a {@code scheme://HOST:PORT} target, or null when there is none or it cannot be
    * read.
    */
+  /** A {@code tls://HOST:PORT} or {@code tcp://HOST:PORT} target, or empty when it is not one. */
+  static Optional<URI> socketTarget(String target) {
+    try {
+      URI uri = URI.create(target);
+      boolean known = "tls".equals(uri.getScheme()) || "tcp".equals(uri.getScheme());
+      return known && uri.getHost() != null && uri.getPort() >= 0
+          ? Optional.of(uri)
+          : Optional.empty();
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
+  static String badTarget(String target) {
+    return "--target "
+        + OutsideText.forTerminal(target)
+        + ": write tls://HOST:PORT or tcp://HOST:PORT, e.g. tls://127.0.0.1:8444";
+  }
+
   static String hostOf(String target) {
     try {
       return target == null || target.isEmpty() ? null : URI.create(target).getHost();
