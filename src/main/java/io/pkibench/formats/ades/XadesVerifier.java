@@ -4,11 +4,17 @@ import io.pkibench.keys.SigningKey;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
+import java.security.MessageDigest;
 import java.security.PublicKey;
 import java.security.SignatureException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
+import java.util.Date;
 import java.util.List;
+import java.util.Map;
 import javax.xml.crypto.dsig.CanonicalizationMethod;
 import javax.xml.crypto.dsig.Reference;
 import javax.xml.crypto.dsig.Transform;
@@ -61,6 +67,73 @@ public final class XadesVerifier {
       throw new SignatureException("the XAdES signature does not validate with the JDK's XMLDSig");
     requireReferenceToSentDocument(signature, sentXml);
   }
+
+  /**
+   * As {@link #check(byte[], byte[], PublicKey)}, the signer being the certificate the signature
+   * carries in {@code ds:KeyInfo/ds:X509Data} (the one its {@code xades:SigningCertificateV2} or
+   * {@code SigningCertificate} digest names, else the first), which must chain to {@code trust}
+   * through the others carried and the bundle (an {@code api} spec's {@code trust:}).
+   */
+  public static void check(byte[] signedXml, byte[] sentXml, CertificateTrust trust)
+      throws Exception {
+    Document doc = parse(signedXml);
+    List<X509Certificate> carried = new ArrayList<>();
+    CertificateFactory x509 = CertificateFactory.getInstance("X.509");
+    NodeList encoded = doc.getElementsByTagNameNS(DSIG_NS, "X509Certificate");
+    for (int i = 0; i < encoded.getLength(); i++) {
+      byte[] der = Base64.getMimeDecoder().decode(encoded.item(i).getTextContent().strip());
+      carried.add((X509Certificate) x509.generateCertificate(new ByteArrayInputStream(der)));
+    }
+    if (carried.isEmpty())
+      throw new SignatureException(
+          "the XAdES signature carries no certificate (ds:KeyInfo/ds:X509Data/ds:X509Certificate)"
+              + " to chain to the trusted certificates: check it with key: instead");
+    X509Certificate signer = namedSigner(doc, carried);
+    trust.check(signer, carried, new Date());
+    check(signedXml, sentXml, signer.getPublicKey());
+  }
+
+  /**
+   * The carried certificate that the signed properties' certificate digest names: the signer
+   * vouches for its own certificate there, so a certificate swapped into the unsigned KeyInfo is
+   * not taken for it. Without such a digest, the first certificate carried (XMLDSig's custom).
+   */
+  private static X509Certificate namedSigner(Document doc, List<X509Certificate> carried)
+      throws Exception {
+    NodeList digests = doc.getElementsByTagNameNS(XADES_NS, "CertDigest");
+    if (digests.getLength() == 0) return carried.get(0);
+    Element digest = (Element) digests.item(0);
+    String algorithm =
+        ((Element) digest.getElementsByTagNameNS(DSIG_NS, "DigestMethod").item(0))
+            .getAttribute("Algorithm");
+    byte[] value =
+        Base64.getMimeDecoder()
+            .decode(
+                digest
+                    .getElementsByTagNameNS(DSIG_NS, "DigestValue")
+                    .item(0)
+                    .getTextContent()
+                    .strip());
+    String jca = DIGESTS.get(algorithm);
+    if (jca == null)
+      throw new SignatureException(
+          "the XAdES signing certificate's digest algorithm " + algorithm + " is not known here");
+    for (X509Certificate c : carried) {
+      if (MessageDigest.isEqual(MessageDigest.getInstance(jca).digest(c.getEncoded()), value))
+        return c;
+    }
+    throw new SignatureException(
+        "no certificate the XAdES signature carries is the one its signed properties name (by its "
+            + jca
+            + " digest)");
+  }
+
+  private static final Map<String, String> DIGESTS =
+      Map.of(
+          "http://www.w3.org/2000/09/xmldsig#sha1", "SHA-1",
+          "http://www.w3.org/2001/04/xmlenc#sha256", "SHA-256",
+          "http://www.w3.org/2001/04/xmldsig-more#sha384", "SHA-384",
+          "http://www.w3.org/2001/04/xmlenc#sha512", "SHA-512");
 
   private static void requireReferenceToSentDocument(XMLSignature signature, byte[] sentXml)
       throws Exception {

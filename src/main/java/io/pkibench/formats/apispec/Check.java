@@ -171,8 +171,9 @@ public sealed interface Check
   /**
    * {@code pades:} / {@code xades:} a signed PDF or XML ({@code value}) whose one signature covers
    * {@code over}, the document sent, and nothing else (the PAdES and XAdES verifiers of the
-   * in-process workloads): verifying under {@code key} (a public key or certificate), or, for
-   * PAdES, under the certificate its CMS carries, chained to {@code trust}. One of the two is set.
+   * in-process workloads): verifying under {@code key} (a public key or certificate), or under the
+   * certificate the signature carries (PAdES: in its CMS; XAdES: in its KeyInfo), chained to {@code
+   * trust}. One of the two is set.
    */
   record AdesCheck(
       int line, String kind, Template value, Template over, PublicKey key, CertificateTrust trust)
@@ -187,7 +188,8 @@ public sealed interface Check
       byte[] signed = value.render(values);
       byte[] sent = over.render(values);
       try {
-        if (kind.equals("xades")) XadesVerifier.check(signed, sent, key);
+        if (kind.equals("xades") && key != null) XadesVerifier.check(signed, sent, key);
+        else if (kind.equals("xades")) XadesVerifier.check(signed, sent, trust);
         else if (key != null) PadesVerifier.check(signed, sent, key);
         else PadesVerifier.check(signed, sent, trust);
       } catch (GeneralSecurityException e) {

@@ -119,20 +119,13 @@ final class CheckFiles {
   }
 
   /**
-   * A {@code pades:} or {@code xades:} check: {@code key:} (a public key or certificate) or, for
-   * PAdES, whose CMS carries its signer's certificate, {@code trust:}; exactly one of them.
+   * A {@code pades:} or {@code xades:} check: {@code key:} (a public key or certificate) or {@code
+   * trust:} (the signer's certificate being the one the signature carries); exactly one of them.
    */
   Check.AdesCheck ades(
       int line, String kind, Template value, Template over, Map<String, LocatedYaml> keys) {
     LocatedYaml key = keys.get("key");
     LocatedYaml trust = keys.get("trust");
-    if (kind.equals("xades") && trust != null) {
-      problems.add(
-          trust.line(),
-          "xades: give key: (a PEM public key or certificate), not trust: (the signature's own"
-              + " certificate is not read)");
-      return null;
-    }
     if (key != null && trust != null) {
       problems.add(line, kind + ": give key: or trust:, not both");
       return null;
@@ -142,7 +135,7 @@ final class CheckFiles {
           line,
           kind
               + ": give key: a PEM public key or certificate"
-              + (kind.equals("pades") ? ", or trust: a PEM bundle its signer must chain to" : ""));
+              + ", or trust: a PEM bundle its signer must chain to");
       return null;
     }
     if (key != null) {
