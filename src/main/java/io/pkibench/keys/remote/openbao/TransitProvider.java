@@ -7,9 +7,10 @@ import java.util.Map;
 /**
  * The JCA provider of the {@code openbao:} key source: {@code Signature} over {@link TransitKey}
  * handles, each a call to transit's sign: RSA PKCS#1 v1.5 and PSS ({@code SHA256withRSA/PSS}, also
- * named {@code SHA256withRSAandMGF1} as BouncyCastle names it), ECDSA and Ed25519. Its services
- * declare {@code SupportedKeyClasses}, so where code asks the installed providers without naming
- * one (JSSE), only this one takes a transit key.
+ * named {@code SHA256withRSAandMGF1} as BouncyCastle names it, and {@code RSASSA-PSS} with its
+ * parameters, as TLS asks), ECDSA and Ed25519. Its services declare {@code SupportedKeyClasses}, so
+ * where code asks the installed providers without naming one (JSSE), only this one takes a transit
+ * key.
  */
 public final class TransitProvider extends Provider {
   public static final String NAME = "pkibench-openbao";
@@ -24,6 +25,9 @@ public final class TransitProvider extends Provider {
       putService(new SignatureService(this, prefix + "withECDSA", digest, keyClasses));
     }
     putService(new SignatureService(this, "Ed25519", null, keyClasses));
+    // TLS 1.3's CertificateVerify (and JSSE's TLS 1.2 where PSS is offered): "RSASSA-PSS", its
+    // hash given afterwards as a PSSParameterSpec
+    putService(new SignatureService(this, TransitSignature.RSASSA_PSS, null, keyClasses));
     // a caller that hashed already (the key server, given a client's digest): NONEwithRSA takes
     // the DigestInfo, NONEwithECDSA the digest; transit signs either prehashed
     putService(new SignatureService(this, "NONEwithRSA", null, keyClasses));

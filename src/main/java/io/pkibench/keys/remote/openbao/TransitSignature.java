@@ -1,6 +1,8 @@
 package io.pkibench.keys.remote.openbao;
 
 import java.io.ByteArrayOutputStream;
+import java.security.AlgorithmParameters;
+import java.security.GeneralSecurityException;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
 import java.security.InvalidParameterException;
@@ -11,8 +13,10 @@ import java.security.PublicKey;
 import java.security.Signature;
 import java.security.SignatureException;
 import java.security.SignatureSpi;
+import java.security.spec.AlgorithmParameterSpec;
 import java.security.spec.MGF1ParameterSpec;
 import java.security.spec.PSSParameterSpec;
+import java.util.Locale;
 import java.util.Map;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;
 import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
@@ -35,8 +39,14 @@ public final class TransitSignature extends SignatureSpi {
           NISTObjectIdentifiers.id_sha384, "SHA-384",
           NISTObjectIdentifiers.id_sha512, "SHA-512");
 
+  static final String RSASSA_PSS = "RSASSA-PSS";
+
   private final String jcaName;
-  private final String digestName;
+
+  /** The hash to sign over; for {@code RSASSA-PSS}, set by its parameters (null until then). */
+  private String digestName;
+
+  private PSSParameterSpec pssParameters;
   private MessageDigest digest;
   private ByteArrayOutputStream data;
   private TransitKey key;
@@ -55,7 +65,7 @@ public final class TransitSignature extends SignatureSpi {
               + TransitProvider.NAME
               + " provider signs only with keys of an openbao: key source");
     boolean fits =
-        jcaName.contains("withRSA")
+        jcaName.contains("withRSA") || jcaName.equals(RSASSA_PSS)
             ? transit instanceof TransitKey.Rsa
             : jcaName.endsWith("withECDSA")
                 ? transit instanceof TransitKey.Ec
@@ -64,18 +74,28 @@ public final class TransitSignature extends SignatureSpi {
     key = transit;
     verifier = null;
     try {
-      if (digestName != null) digest = MessageDigest.getInstance(digestName);
-      else data = new ByteArrayOutputStream();
+      startSigning();
     } catch (NoSuchAlgorithmException e) {
       throw new InvalidKeyException(e);
     }
   }
 
+  /** RSASSA-PSS hashes once its parameters name the hash; until then it cannot take data. */
+  private void startSigning() throws NoSuchAlgorithmException {
+    digest = null;
+    data = null;
+    if (digestName != null) digest = MessageDigest.getInstance(digestName);
+    else if (!jcaName.equals(RSASSA_PSS)) data = new ByteArrayOutputStream();
+  }
+
   @Override
   protected void engineInitVerify(PublicKey publicKey) throws InvalidKeyException {
     try {
-      if (isPss()) {
-        verifier = Signature.getInstance("RSASSA-PSS");
+      if (jcaName.equals(RSASSA_PSS)) {
+        verifier = Signature.getInstance(RSASSA_PSS);
+        if (pssParameters != null) verifier.setParameter(pssParameters);
+      } else if (isPss()) {
+        verifier = Signature.getInstance(RSASSA_PSS);
         verifier.setParameter(pssParameters(digestName));
       } else {
         verifier = Signature.getInstance(jcaName);
@@ -97,12 +117,16 @@ public final class TransitSignature extends SignatureSpi {
     if (verifier != null) verifier.update(b, off, len);
     else if (key == null) throw new SignatureException("initialise the signature first");
     else if (digest != null) digest.update(b, off, len);
+    else if (data == null)
+      throw new SignatureException("RSASSA-PSS: set its PSSParameterSpec before the data");
     else data.write(b, off, len);
   }
 
   @Override
   protected byte[] engineSign() throws SignatureException {
     if (key == null) throw new SignatureException("initialise the signature for signing first");
+    if (digestName == null && jcaName.equals(RSASSA_PSS))
+      throw new SignatureException("RSASSA-PSS needs its PSSParameterSpec");
     byte[] input;
     if (digest != null) {
       input = digest.digest();
@@ -117,7 +141,7 @@ public final class TransitSignature extends SignatureSpi {
   }
 
   private boolean isPss() {
-    return jcaName.endsWith("/PSS");
+    return jcaName.endsWith("/PSS") || jcaName.equals(RSASSA_PSS);
   }
 
   /** MGF1 with the message's digest and a salt of the digest's length, trailer 1. */
@@ -170,6 +194,76 @@ public final class TransitSignature extends SignatureSpi {
     if (verifier == null)
       throw new SignatureException("initialise the signature for verification first");
     return verifier.verify(signature);
+  }
+
+  /**
+   * {@code RSASSA-PSS} only: transit signs PSS with MGF1 over the message's hash and a salt as long
+   * as it ({@code salt_length=hash}: what TLS 1.3 and CMS use), so those parameters are taken and
+   * any others refused here rather than signed otherwise; verification takes any.
+   */
+  @Override
+  protected void engineSetParameter(AlgorithmParameterSpec params)
+      throws InvalidAlgorithmParameterException {
+    if (!jcaName.equals(RSASSA_PSS)) {
+      if (params == null) return;
+      throw new InvalidAlgorithmParameterException(jcaName + " takes no parameters");
+    }
+    if (!(params instanceof PSSParameterSpec pss))
+      throw new InvalidAlgorithmParameterException("RSASSA-PSS takes a PSSParameterSpec");
+    if (verifier != null) {
+      verifier.setParameter(pss);
+      pssParameters = pss;
+      return;
+    }
+    String hash = signable(pss);
+    if (hash == null)
+      throw new InvalidAlgorithmParameterException(
+          "OpenBao transit signs RSASSA-PSS with MGF1 over the same SHA-256/384/512 hash and a"
+              + " salt as long as the hash; not "
+              + pss);
+    pssParameters = pss;
+    digestName = hash;
+    if (key != null) {
+      try {
+        startSigning();
+      } catch (NoSuchAlgorithmException e) {
+        throw new InvalidAlgorithmParameterException(e);
+      }
+    }
+  }
+
+  /** The JCA name of {@code pss}'s hash where transit can sign with it, else null. */
+  private static String signable(PSSParameterSpec pss) {
+    String hash = canonicalHash(pss.getDigestAlgorithm());
+    if (hash == null) return null;
+    boolean fits =
+        pss.getMGFAlgorithm().equalsIgnoreCase("MGF1")
+            && pss.getMGFParameters() instanceof MGF1ParameterSpec mgf
+            && hash.equals(canonicalHash(mgf.getDigestAlgorithm()))
+            && pss.getSaltLength() == pssParameters(hash).getSaltLength()
+            && pss.getTrailerField() == PSSParameterSpec.TRAILER_FIELD_BC;
+    return fits ? hash : null;
+  }
+
+  private static String canonicalHash(String name) {
+    return switch (name.toUpperCase(Locale.ROOT).replace("-", "")) {
+      case "SHA256" -> "SHA-256";
+      case "SHA384" -> "SHA-384";
+      case "SHA512" -> "SHA-512";
+      default -> null;
+    };
+  }
+
+  @Override
+  protected AlgorithmParameters engineGetParameters() {
+    if (pssParameters == null) return null;
+    try {
+      AlgorithmParameters p = AlgorithmParameters.getInstance(RSASSA_PSS);
+      p.init(pssParameters);
+      return p;
+    } catch (GeneralSecurityException e) {
+      return null;
+    }
   }
 
   @Override

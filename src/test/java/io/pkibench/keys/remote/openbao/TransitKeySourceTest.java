@@ -19,6 +19,7 @@ import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.primitive.SignWorkload;
+import io.pkibench.workload.tls.HandshakeWorkload;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -180,6 +181,36 @@ class TransitKeySourceTest {
                 Params.resolve(factory.name(), factory.params(), Map.of("alg", alg)))) {
           MeasuredRun.of("sign " + alg + " on openbao", w).assertEverySucceeded();
         }
+      }
+    }
+  }
+
+  /**
+   * A mutual TLS 1.3 handshake signs its CertificateVerify with RSASSA-PSS given as a
+   * PSSParameterSpec (JSSE asks for "RSASSA-PSS", then sets MGF1 and a salt as long as the hash),
+   * on both sides here: every handshake completes with the keys in transit, each signature a
+   * transit call.
+   */
+  @Test
+  void tlsHandshake_tls13WithRsaKeysInTransit_everyHandshakeCompletes() throws Exception {
+    try (KeySource source =
+        open("openbao:" + server.baseUrl() + ",token-file=" + server.tokenFile())) {
+      var factory = new HandshakeWorkload.Factory();
+      for (String keyalg : List.of("rsa2048", "ecdsa-p256")) {
+        long before = source.nodes().get(0).calls();
+        try (Workload w =
+            factory.create(
+                new WorkloadContext(source, true, () -> keys.pki),
+                Params.resolve(
+                    factory.name(),
+                    factory.params(),
+                    Map.of("protocol", "TLSv1.3", "keyalg", keyalg)))) {
+          MeasuredRun.of("tls-handshake TLSv1.3 " + keyalg + " on openbao", w)
+              .assertEverySucceeded();
+        }
+        assertTrue(
+            source.nodes().get(0).calls() - before >= 2,
+            keyalg + ": the handshakes' signatures went to transit");
       }
     }
   }
