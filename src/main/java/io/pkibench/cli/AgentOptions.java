@@ -2,15 +2,19 @@ package io.pkibench.cli;
 
 import io.pkibench.engine.IterationStarts;
 import io.pkibench.engine.SharedBoundaries;
+import io.pkibench.keys.TlsContexts;
+import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Durations;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.Segment;
 import io.pkibench.results.AgentRecord;
 import io.pkibench.session.HttpDateClock;
 import io.pkibench.session.RunSession;
+import io.pkibench.workload.api.ParamSpec;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -223,6 +227,33 @@ final class AgentOptions {
       return InetAddress.getLocalHost().getHostName();
     } catch (IOException e) {
       return "unknown (" + e.getMessage() + ")";
+    }
+  }
+
+  /**
+   * The target an agent's clock is compared with: the first workload's HTTP target, or null when it
+   * calls none.
+   */
+  static URI clockReference(Plan plan) {
+    return plan.workloads().stream()
+        .map(w -> w.params().getOrDefault(ParamSpec.TARGET, ""))
+        .filter(t -> t.startsWith("http://") || t.startsWith("https://"))
+        .findFirst()
+        .map(URI::create)
+        .orElse(null);
+  }
+
+  /**
+   * For an https target: the test PKI's root when there is one here (the reference servers'
+   * certificates chain to it), else the JDK's trust.
+   */
+  static SSLContext testPkiTrust(Path pkiDir) {
+    try {
+      if (!Files.exists(pkiDir.resolve("pki.json"))) return SSLContext.getDefault();
+      return TlsContexts.trusting(TestPki.open(pkiDir).certificate("root-ca"));
+    } catch (Exception e) {
+      return null; // the JDK's trust; the clock check's note says so if the target's certificate is
+      // not trusted by it
     }
   }
 }

@@ -3,14 +3,12 @@ package io.pkibench.cli;
 import io.pkibench.analysis.Analysis;
 import io.pkibench.analysis.RunThresholds;
 import io.pkibench.engine.ProgressListener;
-import io.pkibench.keys.TlsContexts;
 import io.pkibench.keys.catalog.KeySources;
 import io.pkibench.measure.CpuMeter;
 import io.pkibench.measure.IntervalLog;
 import io.pkibench.metrics.LiveMetrics;
 import io.pkibench.metrics.MetricsExporter;
 import io.pkibench.pki.TestPki;
-import io.pkibench.plan.ConcurrencyList;
 import io.pkibench.plan.Durations;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.LoadModel;
@@ -33,10 +31,8 @@ import io.pkibench.session.RunProfiler;
 import io.pkibench.session.RunSession;
 import io.pkibench.study.ProfileSummary;
 import io.pkibench.text.OutsideText;
-import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.SocketBudget;
 import io.pkibench.workload.catalog.WorkloadCatalog;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,7 +44,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
-import javax.net.ssl.SSLContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -389,7 +384,11 @@ final class RunCommand implements Callable<Integer> {
                 () -> TestPki.openOrInit(pkiDir, ctx.clock(), progress::line),
                 RunSession.BeforeLevel.NONE,
                 ctx.env()));
-    agents.configure(session, ctx.clock(), clockReference(plan), () -> testPkiTrust(pkiDir));
+    agents.configure(
+        session,
+        ctx.clock(),
+        AgentOptions.clockReference(plan),
+        () -> AgentOptions.testPkiTrust(pkiDir));
     // Outside services are asked one real operation each before anything is measured: a wrong
     // address, a service down or a
     // certificate not trusted stops the run here, named. An agent of --agents N --local asks for
@@ -476,7 +475,6 @@ final class RunCommand implements Callable<Integer> {
   /** Every problem with the flags at once, each naming the flag and the fix. */
   private Plan validatedPlan(WorkloadCatalog catalog) {
     FlagProblems problems = new FlagProblems();
-    LoadModel load = null;
     if (duration != null) {
       if (spec.commandLine().getParseResult().hasMatchedOption("--measure"))
         problems.add("--duration and --measure: --duration D is --measure 1xD; give one of them");
@@ -486,44 +484,21 @@ final class RunCommand implements Callable<Integer> {
       Duration each = problems.duration("--duration", duration, null);
       if (each != null) measure = new Iterations(1, each);
     }
-    if (stages != null) {
-      var parsed = spec.commandLine().getParseResult();
-      LoadModel.Staged staged =
-          StageFlags.load(
-              stages,
-              concurrency,
-              rates,
-              fork,
-              parsed.hasMatchedOption("--measure"),
-              problems.sink());
-      load = staged;
-      // No warm-up unless asked for: the first stage is the ramp, as in k6.
-      if (!parsed.hasMatchedOption("--warmup")) warmup = new Iterations(0, warmup.each());
-      if (staged != null) measure = new Iterations(1, staged.stages().total());
-    } else
-      try {
-        if (rates == null) {
-          load =
-              new LoadModel.Closed(
-                  ConcurrencyList.parse(concurrency == null ? "1,2,4" : concurrency));
-        } else {
-          int workers = 64;
-          if (concurrency != null) {
-            List<Integer> given = ConcurrencyList.parse(concurrency);
-            if (given.size() != 1)
-              throw new IllegalArgumentException(
-                  "with --rate give one number of workers, e.g. --concurrency 32");
-            workers = given.get(0);
-          }
-          try {
-            load = new LoadModel.Open(ConcurrencyList.parseRates(rates), workers);
-          } catch (IllegalArgumentException e) {
-            problems.add("--rate: " + e.getMessage());
-          }
-        }
-      } catch (IllegalArgumentException e) {
-        problems.add("--concurrency: " + e.getMessage());
-      }
+    var parsed = spec.commandLine().getParseResult();
+    LoadFlags.Read read =
+        LoadFlags.read(
+            stages,
+            concurrency,
+            rates,
+            fork,
+            parsed.hasMatchedOption("--measure"),
+            parsed.hasMatchedOption("--warmup"),
+            warmup,
+            measure,
+            problems);
+    LoadModel load = read.load();
+    warmup = read.warmup();
+    measure = read.measure();
     sizing.check(problems.sink());
     limits = RunThresholds.parse(thresholds, problems.sink());
     List<WorkloadSpec> specs =
@@ -570,10 +545,8 @@ final class RunCommand implements Callable<Integer> {
       agents.check(problems.sink(), plan, fork, ctx.clock());
       problems.addAll(limits.problems(plan));
       if (!limits.isEmpty() && agents.startSignal != null) {
-        limits =
-            RunThresholds
-                .none(); // an agent of --agents N --local: the parent checks them on the merged
-        // result
+        // an agent of --agents N --local: the parent checks them on the merged result
+        limits = RunThresholds.none();
       } else if (!limits.isEmpty() && agents.segment != null) {
         problems.add(
             RunThresholds.FLAG
@@ -585,10 +558,7 @@ final class RunCommand implements Callable<Integer> {
     throw new ParameterException(spec.commandLine(), String.join("\n", problems.list()));
   }
 
-  /**
-   * What a signal's stop says, the JVM exiting right after: whether the result holds every finished
-   * level.
-   */
+  /** Where a run without --out saves its result: results/WORKLOADS-TIME.json. */
   private Path defaultOut(CliContext ctx) {
     String time =
         DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
@@ -598,33 +568,6 @@ final class RunCommand implements Callable<Integer> {
         Path.of(
             "results",
             (workloads.isEmpty() ? "mix" : String.join("+", workloads)) + "-" + time + ".json"));
-  }
-
-  /**
-   * The target an agent's clock is compared with: the first workload's HTTP target, or null when it
-   * calls none.
-   */
-  private static URI clockReference(Plan plan) {
-    return plan.workloads().stream()
-        .map(w -> w.params().getOrDefault(ParamSpec.TARGET, ""))
-        .filter(t -> t.startsWith("http://") || t.startsWith("https://"))
-        .findFirst()
-        .map(URI::create)
-        .orElse(null);
-  }
-
-  /**
-   * For an https target: the test PKI's root when there is one here (the reference servers'
-   * certificates chain to it), else the JDK's trust.
-   */
-  static SSLContext testPkiTrust(Path pkiDir) {
-    try {
-      if (!Files.exists(pkiDir.resolve("pki.json"))) return SSLContext.getDefault();
-      return TlsContexts.trusting(TestPki.open(pkiDir).certificate("root-ca"));
-    } catch (Exception e) {
-      return null; // the JDK's trust; the clock check's note says so if the target's certificate is
-      // not trusted by it
-    }
   }
 
   private String commandLine() {

@@ -279,7 +279,7 @@ abstract class StudySubcommand implements Callable<Integer> {
             AgentOptions.host(),
             at,
             AgentOptions.clockAgainst(
-                reference, ctx.clock(), () -> RunCommand.testPkiTrust(pkiDir)),
+                reference, ctx.clock(), () -> AgentOptions.testPkiTrust(pkiDir)),
             null,
             null);
     return new StudySegment(

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pkibench.analysis.Analysis;
 import io.pkibench.engine.ProgressListener;
 import io.pkibench.engine.SharedBoundaries;
-import io.pkibench.measure.CpuAffinity;
-import io.pkibench.measure.CpuSet;
 import io.pkibench.measure.IntervalLog;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Durations;
@@ -30,7 +28,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -284,25 +281,6 @@ public final class StudyRunner {
     }
   }
 
-  /**
-   * This JVM, the load generator, moved onto the client's cores for the study (the series it forks
-   * inherit them), and back onto the cores it had when the study ends: a study run inside a
-   * longer-lived JVM leaves it as it found it.
-   */
-  private record ClientPinning(CpuSet before) implements AutoCloseable {
-    static ClientPinning to(CpuSplit cpus) throws IOException, InterruptedException {
-      if (cpus.isShared()) return new ClientPinning(null);
-      CpuSet before = CpuAffinity.ofThisProcess();
-      CpuAffinity.pin(ProcessHandle.current().pid(), cpus.client());
-      return new ClientPinning(before);
-    }
-
-    @Override
-    public void close() throws IOException, InterruptedException {
-      if (before != null) CpuAffinity.pin(ProcessHandle.current().pid(), before);
-    }
-  }
-
   private void runStep(
       ResultFile file, Step step, RunningServices services, StudyOptions studyOptions)
       throws IOException, InterruptedException {
@@ -373,7 +351,7 @@ public final class StudyRunner {
       record = record.chose(choice.concurrency(), choice.because());
       plan = Step.atConcurrency(plan, choice.concurrency());
     } else if (step.levelOf() != null) {
-      Optional<Step.LevelChooser.Choice> level = levelOf(file.current(), step.levelOf());
+      Optional<Step.LevelChooser.Choice> level = MeasuredLevels.of(file.current(), step.levelOf());
       if (level.isEmpty()) {
         notMeasured(
             file,
@@ -426,29 +404,6 @@ public final class StudyRunner {
             file.current().study().unit())
         .lines()
         .forEach(options.log());
-  }
-
-  /**
-   * The level step {@code label} was measured at, if it was: the one its probe chose, or of a sweep
-   * the one of the highest throughput.
-   */
-  private static Optional<Step.LevelChooser.Choice> levelOf(RunResult result, String label) {
-    Optional<StudyRecord.StepRecord> step =
-        result.study().steps().stream()
-            .filter(s -> s.label().equals(label) && s.measuredWorkload() != null)
-            .findFirst();
-    if (step.isPresent() && step.get().chosenLevel() != null) {
-      return Optional.of(
-          new Step.LevelChooser.Choice(
-              step.get().chosenLevel(), "the level step '" + label + "' was measured at"));
-    }
-    return step.map(s -> result.workloads().get(s.measuredWorkload()))
-        .flatMap(
-            w -> w.levels().stream().max(Comparator.comparingDouble(l -> l.throughput().mean())))
-        .map(
-            l ->
-                new Step.LevelChooser.Choice(
-                    l.concurrency(), "the peak of the sweep of step '" + label + "'"));
   }
 
   /**
