@@ -529,7 +529,12 @@ public final class CaStudy implements Study {
         "each ACME step's latencies (new-order, authorize, finalize, download) count warm-up and probe orders too; the whole order's are the measured iterations'");
     if (study.quick())
       notes.add(
-          "quick: short probes (1, 4, 16 workers) and 3 × 2 s measured: rough figures, not sizing figures; for those: --duration 2m");
+          "quick: short probes (1, 4, 16 workers; Pebble 1, 2, 4) and 3 × 2 s measured: rough figures, not sizing figures; for"
+              + " those: --duration 2m");
+    notes.add(
+        "the HTML report (--html) charts each CA's probe sweep: orders (certificates) per second, and p50/p99 of a whole order,"
+            + " by concurrency; with Pebble at a 1:1 core split the client's core is the ceiling (Pebble's CPU below 100%): read"
+            + " its certificates per CA CPU-second, not its rate");
     return notes;
   }
 
