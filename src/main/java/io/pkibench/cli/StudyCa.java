@@ -28,7 +28,12 @@ import picocli.CommandLine.Option;
       "",
       "Inherited flags: --service-cpus gives the CAs the study starts their cores (an outside CA keeps its own); --keys and --pin-file",
       "are refused (each CA signs with its own keys; the CSR keys are a pool the client makes); --segment, --agents and --concurrency are",
-      "refused (one client process keeps every account and the order ledger the accounting reads)."
+      "refused (one client process keeps every account and the order ledger the accounting reads).",
+      "",
+      "Pebble is probed at 1, 2 and 4 workers only: Debian's Pebble 2.4 (and its main branch) can stop answering for good under",
+      "concurrent orders, a lock cycle in its in-memory store (an authorization's lock held while the store is read; the store's read",
+      "lock held while a new order scans every authorization). It was seen at 16 workers and, after some 1,300 orders, at 4; the",
+      "client polls challenges, not authorizations, which leaves one chance per order. A hung Pebble's orders are counted failed."
     })
 final class StudyCa extends StudySubcommand {
   @Option(

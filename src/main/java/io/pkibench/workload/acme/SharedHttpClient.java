@@ -11,9 +11,12 @@ import java.time.Duration;
 import java.util.concurrent.Executor;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
+import org.shredzone.acme4j.Session;
 import org.shredzone.acme4j.connector.HttpConnector;
 import org.shredzone.acme4j.connector.NetworkSettings;
+import org.shredzone.acme4j.exception.AcmeException;
 import org.shredzone.acme4j.provider.AbstractAcmeProvider;
+import org.shredzone.acme4j.toolbox.JSON;
 
 /**
  * acme4j's provider for a CA at any URL whose TLS chains to {@code trust}, over one HTTP client a
@@ -28,9 +31,9 @@ final class SharedHttpClient extends AbstractAcmeProvider {
         HttpClient.newBuilder()
             .sslContext(trust)
             // HTTP/1.1 keep-alive: over HTTP/2 to Pebble (Go) a worker's request now and then hung
-            // until its
-            // 10 s timeout (16 of a loaded test's orders, one per worker), which would be charged
-            // to the CA
+            // until its 10 s timeout (16 of a loaded test's orders, one per worker), which would be
+            // charged to the CA. The default executor stays: a direct one (Runnable::run, to save
+            // the hand-offs JFR shows) hung the client after a dozen orders.
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(timeout)
             .followRedirects(HttpClient.Redirect.NORMAL)
@@ -49,6 +52,16 @@ final class SharedHttpClient extends AbstractAcmeProvider {
     } catch (Exception e) {
       throw new IllegalArgumentException("not a URL: " + serverUri, e);
     }
+  }
+
+  /**
+   * The directory once per worker: Pebble sends no caching headers, and acme4j then fetches the
+   * directory again before every request that looks a resource up (one GET more per order, which a
+   * client of a CA whose directory does not change within a run does not need).
+   */
+  @Override
+  public JSON directory(Session session, URI serverUri) throws AcmeException {
+    return session.hasDirectory() ? null : super.directory(session, serverUri);
   }
 
   @Override

@@ -104,6 +104,31 @@ class AcmeOrderWorkloadTest {
     }
   }
 
+  /**
+   * What one worker's orders ask Pebble, read from Pebble's own log: the directory once (acme4j
+   * fetched it again before every order, as Pebble sends no caching headers), and each
+   * authorization once, to find its challenge, never polled (Pebble 2.4's authorization handler is
+   * one side of the lock cycle that hangs it).
+   */
+  @Test
+  void order_fiveOrdersOnOneWorker_directoryOnceAndNoAuthorizationPolled() throws Exception {
+    Path log = dir.resolve("pebble").resolve("pebble.log");
+    try (AcmeOrderWorkload w = workload(pebble.directoryUrl(), Map.of())) {
+      var operation = w.newOperation(0);
+      long dirBefore = requests(log, "GET /dir "), authzBefore = requests(log, "POST /authZ/ ");
+      for (int i = 0; i < 5; i++) operation.execute();
+      assertEquals(5L, w.outcomes().get("orders issued"), w.outcomes().toString());
+      assertEquals(0L, requests(log, "GET /dir ") - dirBefore, "directory fetched again");
+      assertEquals(5L, requests(log, "POST /authZ/ ") - authzBefore, "authorizations fetched");
+    }
+  }
+
+  private static long requests(Path log, String request) throws Exception {
+    try (var lines = Files.lines(log)) {
+      return lines.filter(l -> l.contains(request)).count();
+    }
+  }
+
   @Test
   void catalog_knowsAcmeOrder() {
     assertTrue(WorkloadCatalog.builtIn().find("acme:order").isPresent());
