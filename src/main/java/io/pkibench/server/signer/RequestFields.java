@@ -2,7 +2,6 @@ package io.pkibench.server.signer;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.pkibench.server.signer.SignerServer.Refusal;
 import io.pkibench.text.OutsideText;
 import java.io.ByteArrayInputStream;
 import java.security.cert.CertificateFactory;

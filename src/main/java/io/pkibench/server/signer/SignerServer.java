@@ -86,26 +86,6 @@ public final class SignerServer extends HttpEndpoints {
   private final CertificateTokens certificateTokens = new CertificateTokens();
   private final TwoPhaseCms cms;
 
-  /** A refusal: HTTP status, a stable error code and a message that says what was wrong. */
-  static final class Refusal extends Exception {
-    final int status;
-    final String code;
-
-    /** For a 503: when to try again ({@code Retry-After}, seconds); 0 for none. */
-    final long retryAfterSeconds;
-
-    Refusal(int status, String code, String message) {
-      this(status, code, message, 0);
-    }
-
-    Refusal(int status, String code, String message, long retryAfterSeconds) {
-      super(message);
-      this.status = status;
-      this.code = code;
-      this.retryAfterSeconds = retryAfterSeconds;
-    }
-  }
-
   /**
    * The signing service of {@code serve signer}: its time-stamps signed with {@code tsaKeys}'
    * {@code tsa} key, logins checked against the test PKI by {@code revocation}, and its TLS

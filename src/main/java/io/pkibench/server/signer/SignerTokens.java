@@ -2,7 +2,6 @@ package io.pkibench.server.signer;
 
 import io.pkibench.formats.ades.TwoPhaseCms;
 import io.pkibench.formats.ades.TwoPhaseSigner;
-import io.pkibench.server.signer.SignerServer.Refusal;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;

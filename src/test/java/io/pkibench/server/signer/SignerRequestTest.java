@@ -22,12 +22,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SignerRequestTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private static SignerRequest read(String body) throws SignerServer.Refusal {
+  private static SignerRequest read(String body) throws Refusal {
     return SignerRequest.read(JSON, body.getBytes(StandardCharsets.UTF_8));
   }
 
-  private static SignerServer.Refusal refused(String body) {
-    return assertThrows(SignerServer.Refusal.class, () -> read(body));
+  private static Refusal refused(String body) {
+    return assertThrows(Refusal.class, () -> read(body));
   }
 
   @ParameterizedTest
@@ -76,9 +76,9 @@ class SignerRequestTest {
         document, read("{\"document\":\"" + encoded.replace("/", "\\/") + "\"}").document());
     assertArrayEquals(
         document, read("{\"document\":\"" + encoded.replace("A", "\\u0041") + "\"}").document());
-    SignerServer.Refusal open = refused("{\"document\":\"" + encoded);
+    Refusal open = refused("{\"document\":\"" + encoded);
     assertEquals("invalid_json", open.code, open.getMessage());
-    SignerServer.Refusal notBase64 =
+    Refusal notBase64 =
         refused(
             "{\"document\":\""
                 + encoded.substring(0, 100)
@@ -94,7 +94,7 @@ class SignerRequestTest {
 
   @Test
   void read_documentNotBase64_refusedBadBase64NamingTheField() {
-    SignerServer.Refusal r = refused("{\"document\":\"@@@\",\"certificates\":[]}");
+    Refusal r = refused("{\"document\":\"@@@\",\"certificates\":[]}");
     assertEquals(400, r.status);
     assertEquals("bad_base64", r.code);
     assertTrue(r.getMessage().startsWith("\"document\" is not base64"), r.getMessage());
@@ -112,7 +112,7 @@ class SignerRequestTest {
     assertEquals("invalid_json", refused("{\"document\":\"aGVsbG8=\"}{}").code);
     // the body ends inside the document: malformed JSON, not bad base64
     assertEquals("invalid_json", refused("{\"document\":\"aGVsbG8").code);
-    SignerServer.Refusal after = refused("{\"document\":\"aGVsbG8=\"} 1");
+    Refusal after = refused("{\"document\":\"aGVsbG8=\"} 1");
     assertEquals("invalid_json", after.code);
     assertTrue(
         after.getMessage().contains("something follows the JSON object"), after.getMessage());
