@@ -39,54 +39,6 @@ public record RunResult(
     thresholds = thresholds == null ? null : List.copyOf(thresholds);
   }
 
-  /**
-   * @deprecated for callers not yet moved (study, cli): use {@link #builder()}.
-   */
-  @Deprecated
-  public RunResult(
-      String schema,
-      Environment environment,
-      JsonNode plan,
-      RunStatus status,
-      List<WorkloadResult> workloads,
-      JsonNode analysis,
-      StudyRecord study,
-      MetricsExport metrics,
-      AgentRecord agent,
-      MergeRecord merge) {
-    this(
-        schema, environment, plan, status, workloads, analysis, study, metrics, agent, merge, null);
-  }
-
-  /**
-   * @deprecated for callers not yet moved (study, cli): use {@link #builder()}.
-   */
-  @Deprecated
-  public RunResult(
-      String schema,
-      Environment environment,
-      JsonNode plan,
-      RunStatus status,
-      List<WorkloadResult> workloads,
-      JsonNode analysis) {
-    this(schema, environment, plan, status, workloads, analysis, null);
-  }
-
-  /**
-   * @deprecated for callers not yet moved (study, cli): use {@link #builder()}.
-   */
-  @Deprecated
-  public RunResult(
-      String schema,
-      Environment environment,
-      JsonNode plan,
-      RunStatus status,
-      List<WorkloadResult> workloads,
-      JsonNode analysis,
-      StudyRecord study) {
-    this(schema, environment, plan, status, workloads, analysis, study, null, null, null);
-  }
-
   public static RunResult start(Environment environment, JsonNode plan) {
     return builder()
         .schema(SCHEMA)

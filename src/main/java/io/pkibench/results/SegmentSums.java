@@ -145,21 +145,22 @@ final class SegmentSums {
     }
     for (IterationResult it : parts) cpu += it.cpuNanos();
     if (!ownProcess) cpu = cpuByHost.values().stream().mapToLong(Long::longValue).sum();
-    return new IterationResult(
-        first.series(),
-        first.index(),
-        first.warmup(),
-        duration,
-        started,
-        succeeded,
-        failed,
-        cpu,
-        ErrorCount.sorted(errors),
-        LatencyHistograms.toBase64(latency),
-        late,
-        missed,
-        first.uncorrectedHistogram() == null ? null : LatencyHistograms.toBase64(uncorrected),
-        List.of(),
-        verified);
+    return IterationResult.builder()
+        .series(first.series())
+        .index(first.index())
+        .warmup(first.warmup())
+        .durationNanos(duration)
+        .started(started)
+        .succeeded(succeeded)
+        .failed(failed)
+        .cpuNanos(cpu)
+        .errors(ErrorCount.sorted(errors))
+        .histogram(LatencyHistograms.toBase64(latency))
+        .lateStarts(late)
+        .missedStarts(missed)
+        .uncorrectedHistogram(
+            first.uncorrectedHistogram() == null ? null : LatencyHistograms.toBase64(uncorrected))
+        .verified(verified)
+        .build();
   }
 }

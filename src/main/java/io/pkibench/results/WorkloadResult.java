@@ -39,25 +39,6 @@ public record WorkloadResult(
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<InputFile> inputs) {
 
   /**
-   * @deprecated for callers not yet moved (study, cli): use {@link #builder(String)}.
-   */
-  @Deprecated
-  public WorkloadResult(
-      String name,
-      Map<String, String> params,
-      String keys,
-      String cpuMeter,
-      List<LevelResult> levels,
-      String failure,
-      Step step,
-      List<KeyNode> keyNodes,
-      Map<String, Long> outcomes,
-      List<String> notes) {
-    this(
-        name, params, keys, cpuMeter, levels, failure, step, keyNodes, outcomes, notes, null, null);
-  }
-
-  /**
    * A key-server node of a {@code remote:} key source and its share of the workload's calls (all
    * levels, warm-ups included): absent for other sources.
    */
@@ -96,92 +77,6 @@ public record WorkloadResult(
     outcomes = outcomes == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(outcomes));
     notes = notes == null ? List.of() : List.copyOf(notes);
     inputs = inputs == null ? List.of() : List.copyOf(inputs);
-  }
-
-  /**
-   * Without input files: the workloads that name none.
-   *
-   * @deprecated for callers not yet moved (study, cli): use {@link #builder(String)}.
-   */
-  @Deprecated
-  public WorkloadResult(
-      String name,
-      Map<String, String> params,
-      String keys,
-      String cpuMeter,
-      List<LevelResult> levels,
-      String failure,
-      Step step,
-      List<KeyNode> keyNodes,
-      Map<String, Long> outcomes,
-      List<String> notes,
-      MixSpec mix,
-      WycheproofCheck wycheproof) {
-    this(
-        name,
-        params,
-        keys,
-        cpuMeter,
-        levels,
-        failure,
-        step,
-        keyNodes,
-        outcomes,
-        notes,
-        mix,
-        wycheproof,
-        List.of());
-  }
-
-  /**
-   * @deprecated for callers not yet moved (study, cli): use {@link #builder(String)}.
-   */
-  @Deprecated
-  public WorkloadResult(
-      String name,
-      Map<String, String> params,
-      String keys,
-      String cpuMeter,
-      List<LevelResult> levels,
-      String failure,
-      Step step,
-      List<KeyNode> keyNodes) {
-    this(
-        name, params, keys, cpuMeter, levels, failure, step, keyNodes, Map.of(), List.of(), null,
-        null);
-  }
-
-  /**
-   * @deprecated for callers not yet moved (study, cli): use {@link #builder(String)}.
-   */
-  @Deprecated
-  public WorkloadResult(
-      String name,
-      Map<String, String> params,
-      String keys,
-      String cpuMeter,
-      List<LevelResult> levels,
-      String failure) {
-    this(
-        name, params, keys, cpuMeter, levels, failure, null, List.of(), Map.of(), List.of(), null,
-        null);
-  }
-
-  /**
-   * @deprecated for callers not yet moved (study, cli): use {@link #builder(String)}.
-   */
-  @Deprecated
-  public WorkloadResult(
-      String name,
-      Map<String, String> params,
-      String keys,
-      String cpuMeter,
-      List<LevelResult> levels,
-      String failure,
-      Step step) {
-    this(
-        name, params, keys, cpuMeter, levels, failure, step, List.of(), Map.of(), List.of(), null,
-        null);
   }
 
   public WorkloadResult withLevel(LevelResult level) {

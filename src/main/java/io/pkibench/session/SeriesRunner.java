@@ -41,31 +41,34 @@ final class SeriesRunner {
   }
 
   static IterationResult toResult(IterationOutcome o) {
-    return new IterationResult(
-        o.series(),
-        o.index(),
-        o.warmup(),
-        o.durationNanos(),
-        o.started(),
-        o.succeeded(),
-        o.failed(),
-        o.cpuNanos(),
-        ErrorCount.sorted(o.errors()),
-        LatencyHistograms.toBase64(o.latency()),
-        o.uncorrected() == null ? null : o.lateStarts(),
-        o.uncorrected() == null ? null : o.missedStarts(),
-        o.uncorrected() == null ? null : LatencyHistograms.toBase64(o.uncorrected()),
-        o.members().stream()
-            .map(
-                m ->
-                    new MemberIteration(
-                        m.label(),
-                        m.started(),
-                        m.succeeded(),
-                        m.failed(),
-                        ErrorCount.sorted(m.errors()),
-                        LatencyHistograms.toBase64(m.latency())))
-            .toList(),
-        o.verified());
+    return IterationResult.builder()
+        .series(o.series())
+        .index(o.index())
+        .warmup(o.warmup())
+        .durationNanos(o.durationNanos())
+        .started(o.started())
+        .succeeded(o.succeeded())
+        .failed(o.failed())
+        .cpuNanos(o.cpuNanos())
+        .errors(ErrorCount.sorted(o.errors()))
+        .histogram(LatencyHistograms.toBase64(o.latency()))
+        .lateStarts(o.uncorrected() == null ? null : o.lateStarts())
+        .missedStarts(o.uncorrected() == null ? null : o.missedStarts())
+        .uncorrectedHistogram(
+            o.uncorrected() == null ? null : LatencyHistograms.toBase64(o.uncorrected()))
+        .members(
+            o.members().stream()
+                .map(
+                    m ->
+                        new MemberIteration(
+                            m.label(),
+                            m.started(),
+                            m.succeeded(),
+                            m.failed(),
+                            ErrorCount.sorted(m.errors()),
+                            LatencyHistograms.toBase64(m.latency())))
+                .toList())
+        .verified(o.verified())
+        .build();
   }
 }

@@ -273,20 +273,17 @@ public final class TimelineJournal implements TimelineRecorder.Journal, AutoClos
                           mFailed)),
               LatencyHistograms.toBase64(LatencyHistograms.merge(latency))));
     }
-    return new IterationResult(
-        1,
-        1,
-        false,
-        millis * 1_000_000L,
-        started,
-        succeeded,
-        failed,
-        Math.round(cpuSeconds * 1e9),
-        errors,
-        LatencyHistograms.toBase64(LatencyHistograms.merge(stages)),
-        null,
-        null,
-        null,
-        members);
+    return IterationResult.builder()
+        .series(1)
+        .index(1)
+        .durationNanos(millis * 1_000_000L)
+        .started(started)
+        .succeeded(succeeded)
+        .failed(failed)
+        .cpuNanos(Math.round(cpuSeconds * 1e9))
+        .errors(errors)
+        .histogram(LatencyHistograms.toBase64(LatencyHistograms.merge(stages)))
+        .members(members)
+        .build();
   }
 }

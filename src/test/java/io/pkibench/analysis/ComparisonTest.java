@@ -314,20 +314,21 @@ public class ComparisonTest {
           l.iterations().stream()
               .map(
                   i ->
-                      new IterationResult(
-                          i.series(),
-                          i.index(),
-                          i.warmup(),
-                          i.durationNanos(),
-                          i.started(),
-                          i.succeeded(),
-                          i.failed(),
-                          0,
-                          i.errors(),
-                          i.histogram(),
-                          i.lateStarts(),
-                          i.missedStarts(),
-                          i.uncorrectedHistogram()))
+                      IterationResult.builder()
+                          .series(i.series())
+                          .index(i.index())
+                          .warmup(i.warmup())
+                          .durationNanos(i.durationNanos())
+                          .started(i.started())
+                          .succeeded(i.succeeded())
+                          .failed(i.failed())
+                          .cpuNanos(0)
+                          .errors(i.errors())
+                          .histogram(i.histogram())
+                          .lateStarts(i.lateStarts())
+                          .missedStarts(i.missedStarts())
+                          .uncorrectedHistogram(i.uncorrectedHistogram())
+                          .build())
               .toList();
       bare = bare.withLevel(LevelResult.of(l.concurrency(), null, its, w.cpuMeter(), 2));
     }

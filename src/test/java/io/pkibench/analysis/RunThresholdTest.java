@@ -263,20 +263,17 @@ class RunThresholdTest {
     h.recordValueWithCount(latencyNanos, succeeded);
     List<ErrorCount> errors = failed == 0 ? List.of() : List.of(new ErrorCount("refused", failed));
     IterationResult it =
-        new IterationResult(
-            1,
-            1,
-            false,
-            1_000_000_000L,
-            succeeded + failed,
-            succeeded,
-            failed,
-            500_000_000L,
-            errors,
-            LatencyHistograms.toBase64(h),
-            null,
-            null,
-            null);
+        IterationResult.builder()
+            .series(1)
+            .index(1)
+            .durationNanos(1_000_000_000L)
+            .started(succeeded + failed)
+            .succeeded(succeeded)
+            .failed(failed)
+            .cpuNanos(500_000_000L)
+            .errors(errors)
+            .histogram(LatencyHistograms.toBase64(h))
+            .build();
     return LevelResult.of(workers, null, List.of(it), "jvm", 2);
   }
 }

@@ -21,20 +21,16 @@ class SteadinessIterationsTest {
 
   static IterationResult iteration(
       int series, boolean warmup, long succeeded, long cpuNanos, long durationNanos) {
-    return new IterationResult(
-        series,
-        0,
-        warmup,
-        durationNanos,
-        succeeded,
-        succeeded,
-        0,
-        cpuNanos,
-        List.of(),
-        null,
-        null,
-        null,
-        null);
+    return IterationResult.builder()
+        .series(series)
+        .index(0)
+        .warmup(warmup)
+        .durationNanos(durationNanos)
+        .started(succeeded)
+        .succeeded(succeeded)
+        .failed(0)
+        .cpuNanos(cpuNanos)
+        .build();
   }
 
   static LevelResult level(List<IterationResult> iterations) {

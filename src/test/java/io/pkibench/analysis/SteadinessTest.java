@@ -98,20 +98,18 @@ class SteadinessTest {
       int series, int index, boolean warmup, long succeeded, long cpuNanos) {
     org.HdrHistogram.Histogram h = LatencyHistograms.newHistogram();
     h.recordValue(1_000_000);
-    return new IterationResult(
-        series,
-        index,
-        warmup,
-        1_000_000_000L,
-        succeeded,
-        succeeded,
-        0,
-        cpuNanos,
-        java.util.List.of(),
-        LatencyHistograms.toBase64(h),
-        null,
-        null,
-        null);
+    return IterationResult.builder()
+        .series(series)
+        .index(index)
+        .warmup(warmup)
+        .durationNanos(1_000_000_000L)
+        .started(succeeded)
+        .succeeded(succeeded)
+        .failed(0)
+        .cpuNanos(cpuNanos)
+        .errors(java.util.List.of())
+        .histogram(LatencyHistograms.toBase64(h))
+        .build();
   }
 
   /**

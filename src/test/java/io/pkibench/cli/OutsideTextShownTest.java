@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -119,14 +120,13 @@ class OutsideTextShownTest {
     RunResult hostile =
         fixture.withWorkload(
             0,
-            new WorkloadResult(
-                    w.name(),
-                    java.util.Map.of("alg" + HOSTILE, "rsa2048" + HOSTILE),
-                    w.keys() + HOSTILE,
-                    w.cpuMeter(),
-                    List.of(),
-                    "stopped" + HOSTILE)
-                .withNotes(List.of("a note" + HOSTILE))
+            WorkloadResult.builder(w.name())
+                .params(Map.of("alg" + HOSTILE, "rsa2048" + HOSTILE))
+                .keys(w.keys() + HOSTILE)
+                .cpuMeter(w.cpuMeter())
+                .failure("stopped" + HOSTILE)
+                .notes(List.of("a note" + HOSTILE))
+                .build()
                 .withLevel(failing)
                 .withLevel(w.levels().get(1)));
     RunResultJson.write(hostile, dir.resolve("hostile.json"));

@@ -11,7 +11,6 @@ import io.pkibench.results.WorkloadResult;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -23,33 +22,27 @@ class FaultTimelineTest {
   static IterationResult second(int index, long ok, long failed) {
     Histogram h = LatencyHistograms.newHistogram();
     h.recordValue(1_000_000);
-    return new IterationResult(
-        1,
-        index,
-        false,
-        1_000_000_000L,
-        ok + failed,
-        ok,
-        failed,
-        500_000_000L,
-        List.of(),
-        LatencyHistograms.toBase64(h),
-        null,
-        null,
-        null);
+    return IterationResult.builder()
+        .series(1)
+        .index(index)
+        .durationNanos(1_000_000_000L)
+        .started(ok + failed)
+        .succeeded(ok)
+        .failed(failed)
+        .cpuNanos(500_000_000L)
+        .histogram(LatencyHistograms.toBase64(h))
+        .build();
   }
 
   static WorkloadResult run(long[][] seconds, List<WorkloadResult.KeyNode> nodes) {
     List<IterationResult> its = new ArrayList<>();
     for (int i = 0; i < seconds.length; i++) its.add(second(i + 1, seconds[i][0], seconds[i][1]));
-    return new WorkloadResult(
-            "spi-sign",
-            Map.of(),
-            "remote:a",
-            "services",
-            List.of(LevelResult.of(16, null, its, "services", 2)),
-            null)
-        .withKeyNodes(nodes);
+    return WorkloadResult.builder("spi-sign")
+        .keys("remote:a")
+        .cpuMeter("services")
+        .levels(List.of(LevelResult.of(16, null, its, "services", 2)))
+        .keyNodes(nodes)
+        .build();
   }
 
   @Test

@@ -32,14 +32,13 @@ class KeySourceShootoutTest {
       run =
           run.withWorkload(
               i,
-              new WorkloadResult(
-                      template.name(),
-                      template.params(),
-                      keys.get(i),
-                      template.cpuMeter(),
-                      rate.workloads().get(0).levels(),
-                      null)
-                  .withWycheproof(checks.get(i)));
+              WorkloadResult.builder(template.name())
+                  .params(template.params())
+                  .keys(keys.get(i))
+                  .cpuMeter(template.cpuMeter())
+                  .levels(rate.workloads().get(0).levels())
+                  .wycheproof(checks.get(i))
+                  .build());
     }
     return run;
   }

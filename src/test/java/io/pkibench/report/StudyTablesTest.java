@@ -107,31 +107,24 @@ class StudyTablesTest {
     for (int k = 0; k < 1000; k++) h.recordValue(1_000_000 + k);
     List<IterationResult> iterations =
         List.of(
-            new IterationResult(
-                1,
-                1,
-                false,
-                1_000_000_000L,
-                1000,
-                1000,
-                0,
-                Math.round(cores * 1e9),
-                List.of(),
-                LatencyHistograms.toBase64(h),
-                null,
-                null,
-                null,
-                List.of(),
-                verified));
+            IterationResult.builder()
+                .series(1)
+                .index(1)
+                .durationNanos(1_000_000_000L)
+                .started(1000)
+                .succeeded(1000)
+                .failed(0)
+                .cpuNanos(Math.round(cores * 1e9))
+                .histogram(LatencyHistograms.toBase64(h))
+                .verified(verified)
+                .build());
     WorkloadResult w =
-        new WorkloadResult(
-                "echo",
-                Map.of("size", "128"),
-                keys,
-                meter,
-                List.of(),
-                null,
-                new WorkloadResult.Step(label, WorkloadResult.Step.MEASURE))
+        WorkloadResult.builder("echo")
+            .params(Map.of("size", "128"))
+            .keys(keys)
+            .cpuMeter(meter)
+            .step(new WorkloadResult.Step(label, WorkloadResult.Step.MEASURE))
+            .build()
             .withLevel(LevelResult.of(4, null, iterations, meter, 2));
     int index = run.workloads().size();
     return run.withWorkload(index, w)

@@ -51,35 +51,37 @@ public final class MixFixtures {
             ? List.of()
             : List.of(new ErrorCount("java.io.IOException: bad signature", verifyFailed));
     long ok = signOk + verifyOk, failed = signFailed + verifyFailed;
-    return new IterationResult(
-        1,
-        index,
-        warmup,
-        1_000_000_000L,
-        ok + failed,
-        ok,
-        failed,
-        500_000_000L,
-        verifyErrors,
-        LatencyHistograms.toBase64(total),
-        0L,
-        0L,
-        LatencyHistograms.toBase64(total),
-        List.of(
-            new MemberIteration(
-                "sign",
-                signOk + signFailed,
-                signOk,
-                signFailed,
-                List.of(),
-                LatencyHistograms.toBase64(sign)),
-            new MemberIteration(
-                "verify",
-                verifyOk + verifyFailed,
-                verifyOk,
-                verifyFailed,
-                verifyErrors,
-                LatencyHistograms.toBase64(verify))));
+    return IterationResult.builder()
+        .series(1)
+        .index(index)
+        .warmup(warmup)
+        .durationNanos(1_000_000_000L)
+        .started(ok + failed)
+        .succeeded(ok)
+        .failed(failed)
+        .cpuNanos(500_000_000L)
+        .errors(verifyErrors)
+        .histogram(LatencyHistograms.toBase64(total))
+        .lateStarts(0L)
+        .missedStarts(0L)
+        .uncorrectedHistogram(LatencyHistograms.toBase64(total))
+        .members(
+            List.of(
+                new MemberIteration(
+                    "sign",
+                    signOk + signFailed,
+                    signOk,
+                    signFailed,
+                    List.of(),
+                    LatencyHistograms.toBase64(sign)),
+                new MemberIteration(
+                    "verify",
+                    verifyOk + verifyFailed,
+                    verifyOk,
+                    verifyFailed,
+                    verifyErrors,
+                    LatencyHistograms.toBase64(verify))))
+        .build();
   }
 
   private static Histogram constant(long count, long nanos) {

@@ -27,7 +27,19 @@ class ResultBuildersTest {
 
     assertEquals(
         new WorkloadResult(
-            "sign", Map.of("alg", "rsa2048"), "software:accp", "jvm", List.of(), null, step),
+            "sign",
+            Map.of("alg", "rsa2048"),
+            "software:accp",
+            "jvm",
+            List.of(),
+            null,
+            step,
+            List.of(),
+            Map.of(),
+            List.of(),
+            null,
+            null,
+            List.of()),
         built);
     assertEquals(List.of(), built.keyNodes());
     assertEquals(Map.of(), built.outcomes());
@@ -69,7 +81,19 @@ class ResultBuildersTest {
             .build();
 
     assertEquals(
-        new RunResult(RunResult.SCHEMA, null, plan, RunStatus.COMPLETE, List.of(w), null), built);
+        new RunResult(
+            RunResult.SCHEMA,
+            null,
+            plan,
+            RunStatus.COMPLETE,
+            List.of(w),
+            null,
+            null,
+            null,
+            null,
+            null,
+            null),
+        built);
     assertNull(built.thresholds());
     assertEquals(
         RunResult.start(null, plan),

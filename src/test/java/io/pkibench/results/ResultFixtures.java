@@ -63,19 +63,16 @@ public final class ResultFixtures {
     Histogram h = LatencyHistograms.newHistogram();
     for (long i = 0; i < succeeded; i++)
       h.recordValue(meanNanos / 2 + meanNanos * (i * 7919 % succeeded) / Math.max(1, succeeded));
-    return new IterationResult(
-        1,
-        index,
-        warmup,
-        1_000_000_000L,
-        succeeded,
-        succeeded,
-        0,
-        900_000_000L * Math.min(2, workers),
-        List.of(),
-        LatencyHistograms.toBase64(h),
-        null,
-        null,
-        null);
+    return IterationResult.builder()
+        .series(1)
+        .index(index)
+        .warmup(warmup)
+        .durationNanos(1_000_000_000L)
+        .started(succeeded)
+        .succeeded(succeeded)
+        .failed(0)
+        .cpuNanos(900_000_000L * Math.min(2, workers))
+        .histogram(LatencyHistograms.toBase64(h))
+        .build();
   }
 }

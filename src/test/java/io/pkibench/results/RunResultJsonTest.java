@@ -100,20 +100,21 @@ class RunResultJsonTest {
       for (long i = 1; i <= rate; i++) uncorrected.recordValue(50_000 + i * 13 % 500);
       IterationResult it = iteration(1, false, 1, rate, 0);
       it =
-          new IterationResult(
-              it.series(),
-              it.index(),
-              it.warmup(),
-              it.durationNanos(),
-              it.started(),
-              it.succeeded(),
-              it.failed(),
-              it.cpuNanos(),
-              it.errors(),
-              it.histogram(),
-              (long) rate / 100,
-              (long) rate / 250,
-              LatencyHistograms.toBase64(uncorrected));
+          IterationResult.builder()
+              .series(it.series())
+              .index(it.index())
+              .warmup(it.warmup())
+              .durationNanos(it.durationNanos())
+              .started(it.started())
+              .succeeded(it.succeeded())
+              .failed(it.failed())
+              .cpuNanos(it.cpuNanos())
+              .errors(it.errors())
+              .histogram(it.histogram())
+              .lateStarts((long) rate / 100)
+              .missedStarts((long) rate / 250)
+              .uncorrectedHistogram(LatencyHistograms.toBase64(uncorrected))
+              .build();
       open = open.withLevel(LevelResult.of(8, (double) rate, List.of(it), "jvm", 2));
     }
     RunResult r =
@@ -134,20 +135,18 @@ class RunResultJsonTest {
         failed == 0
             ? List.of()
             : List.of(new ErrorCount("java.io.IOException: connection reset", failed));
-    return new IterationResult(
-        1,
-        index,
-        warmup,
-        1_000_000_000L,
-        succeeded + failed,
-        succeeded,
-        failed,
-        600_000_000L * c,
-        errors,
-        LatencyHistograms.toBase64(h),
-        null,
-        null,
-        null);
+    return IterationResult.builder()
+        .series(1)
+        .index(index)
+        .warmup(warmup)
+        .durationNanos(1_000_000_000L)
+        .started(succeeded + failed)
+        .succeeded(succeeded)
+        .failed(failed)
+        .cpuNanos(600_000_000L * c)
+        .errors(errors)
+        .histogram(LatencyHistograms.toBase64(h))
+        .build();
   }
 
   /**
@@ -267,22 +266,23 @@ class RunResultJsonTest {
   }
 
   private static IterationResult withVerified(IterationResult it, Long verified) {
-    return new IterationResult(
-        it.series(),
-        it.index(),
-        it.warmup(),
-        it.durationNanos(),
-        it.started(),
-        it.succeeded(),
-        it.failed(),
-        it.cpuNanos(),
-        it.errors(),
-        it.histogram(),
-        it.lateStarts(),
-        it.missedStarts(),
-        it.uncorrectedHistogram(),
-        it.members(),
-        verified);
+    return IterationResult.builder()
+        .series(it.series())
+        .index(it.index())
+        .warmup(it.warmup())
+        .durationNanos(it.durationNanos())
+        .started(it.started())
+        .succeeded(it.succeeded())
+        .failed(it.failed())
+        .cpuNanos(it.cpuNanos())
+        .errors(it.errors())
+        .histogram(it.histogram())
+        .lateStarts(it.lateStarts())
+        .missedStarts(it.missedStarts())
+        .uncorrectedHistogram(it.uncorrectedHistogram())
+        .members(it.members())
+        .verified(verified)
+        .build();
   }
 
   @Test

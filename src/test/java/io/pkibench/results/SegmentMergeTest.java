@@ -85,20 +85,18 @@ class SegmentMergeTest {
     Histogram h = LatencyHistograms.newHistogram();
     for (long i = 0; i < succeeded; i++)
       h.recordValue(100_000 + (i * 7919 + seed * 104_729) % 900_000);
-    return new IterationResult(
-        1,
-        index,
-        warmup,
-        1_000_000_000L + seed,
-        succeeded + 1,
-        succeeded,
-        1,
-        500_000_000L + seed,
-        List.of(new ErrorCount("java.io.IOException: reset", 1)),
-        LatencyHistograms.toBase64(h),
-        null,
-        null,
-        null);
+    return IterationResult.builder()
+        .series(1)
+        .index(index)
+        .warmup(warmup)
+        .durationNanos(1_000_000_000L + seed)
+        .started(succeeded + 1)
+        .succeeded(succeeded)
+        .failed(1)
+        .cpuNanos(500_000_000L + seed)
+        .errors(List.of(new ErrorCount("java.io.IOException: reset", 1)))
+        .histogram(LatencyHistograms.toBase64(h))
+        .build();
   }
 
   static List<SegmentMerge.Input> inputs(RunResult... results) {
@@ -225,20 +223,21 @@ class SegmentMergeTest {
       Histogram uncorrected = LatencyHistograms.newHistogram();
       for (int k = 0; k < 240 + i; k++) uncorrected.recordValue(50_000 + k * 10L * i);
       it =
-          new IterationResult(
-              it.series(),
-              it.index(),
-              it.warmup(),
-              it.durationNanos(),
-              it.started(),
-              it.succeeded(),
-              it.failed(),
-              it.cpuNanos(),
-              it.errors(),
-              it.histogram(),
-              (long) i,
-              10L - i,
-              LatencyHistograms.toBase64(uncorrected));
+          IterationResult.builder()
+              .series(it.series())
+              .index(it.index())
+              .warmup(it.warmup())
+              .durationNanos(it.durationNanos())
+              .started(it.started())
+              .succeeded(it.succeeded())
+              .failed(it.failed())
+              .cpuNanos(it.cpuNanos())
+              .errors(it.errors())
+              .histogram(it.histogram())
+              .lateStarts((long) i)
+              .missedStarts(10L - i)
+              .uncorrectedHistogram(LatencyHistograms.toBase64(uncorrected))
+              .build();
       WorkloadResult w =
           WorkloadResult.builder("sign")
               .params(Map.of())

@@ -97,14 +97,14 @@ class CompareAcrossRunsTest {
     List<WorkloadResult> rest = new ArrayList<>(next.workloads());
     rest.remove(spi);
     RunResult missing =
-        new RunResult(
-            next.schema(),
-            next.environment(),
-            next.plan(),
-            next.status(),
-            rest,
-            null,
-            next.study());
+        next.toBuilder()
+            .workloads(rest)
+            .analysis(null)
+            .metrics(null)
+            .agent(null)
+            .merge(null)
+            .thresholds(null)
+            .build();
     RunResultJson.write(missing, dir.resolve("missing.json"));
     out.setLength(0);
     assertEquals(
@@ -188,24 +188,25 @@ class CompareAcrossRunsTest {
     WorkloadResult spiSweep = rest.get(spi);
     rest.set(
         spi,
-        new WorkloadResult(
-            spiSweep.name(),
-            spiSweep.params(),
-            spiSweep.keys(),
-            spiSweep.cpuMeter(),
-            spiSweep.levels().subList(0, spiSweep.levels().size() - 1),
-            spiSweep.failure(),
-            spiSweep.step()));
+        spiSweep.toBuilder()
+            .levels(spiSweep.levels().subList(0, spiSweep.levels().size() - 1))
+            .keyNodes(List.of())
+            .outcomes(Map.of())
+            .notes(List.of())
+            .mix(null)
+            .wycheproof(null)
+            .inputs(List.of())
+            .build());
     rest.remove(indexOf(second, PixStudy.HANDSHAKE));
     RunResult missing =
-        new RunResult(
-            second.schema(),
-            second.environment(),
-            second.plan(),
-            second.status(),
-            rest,
-            null,
-            second.study());
+        second.toBuilder()
+            .workloads(rest)
+            .analysis(null)
+            .metrics(null)
+            .agent(null)
+            .merge(null)
+            .thresholds(null)
+            .build();
     RunResultJson.write(missing, dir.resolve("real-missing.json"));
     out.setLength(0);
     assertEquals(

@@ -126,15 +126,13 @@ final class StudyRuns {
     WorkloadSpec spec = plan.workloads().get(0);
     String meter = "client".equals(plan.cpu()) ? "jvm" : "pid:4242";
     WorkloadResult w =
-        new WorkloadResult(
-                spec.name(),
-                spec.params(),
-                spec.keys(),
-                meter,
-                List.of(),
-                null,
-                new WorkloadResult.Step(label, role))
-            .withMix(spec.mix());
+        WorkloadResult.builder(spec.name())
+            .params(spec.params())
+            .keys(spec.keys())
+            .cpuMeter(meter)
+            .step(new WorkloadResult.Step(label, role))
+            .mix(spec.mix())
+            .build();
     for (LevelLoad load : plan.load().levels())
       w = w.withLevel(level(load, rate, utilisation, fall, meter));
     return run.withWorkload(run.workloads().size(), w);
@@ -154,20 +152,16 @@ final class StudyRuns {
       Histogram h = LatencyHistograms.newHistogram();
       for (long k = 0; k < ok; k++) h.recordValue(1_000_000 + k % 1000);
       iterations.add(
-          new IterationResult(
-              1,
-              i + 1,
-              false,
-              1_000_000_000L,
-              ok,
-              ok,
-              0,
-              Math.round(utilisation * (1 - fall * i / 2.0) * CORES * 1e9),
-              List.of(),
-              LatencyHistograms.toBase64(h),
-              null,
-              null,
-              null));
+          IterationResult.builder()
+              .series(1)
+              .index(i + 1)
+              .durationNanos(1_000_000_000L)
+              .started(ok)
+              .succeeded(ok)
+              .failed(0)
+              .cpuNanos(Math.round(utilisation * (1 - fall * i / 2.0) * CORES * 1e9))
+              .histogram(LatencyHistograms.toBase64(h))
+              .build());
     }
     Double target = load instanceof LevelLoad.Open o ? o.ratePerSecond() : null;
     return LevelResult.of(load.workers(), target, iterations, meter, CORES);
