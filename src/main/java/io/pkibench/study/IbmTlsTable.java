@@ -23,8 +23,8 @@ import java.util.Set;
 import java.util.function.BiFunction;
 
 /**
- * Study 5 of STUDIES.md (IBM i 6.1 Performance Capabilities Reference, tables 5.6 and 5.7): the
- * netperf-style transactions RR 128 B, ACRR 8 KB and Stream 16 KB, each over plain TCP and over
+ * Study 5 (docs/studies/ssl.md; IBM i 6.1 Performance Capabilities Reference, tables 5.6 and 5.7):
+ * the netperf-style transactions RR 128 B, ACRR 8 KB and Stream 16 KB, each over plain TCP and over
  * each of the original's cipher suites, against {@code serve tlsecho} in its own JVM; the figure is
  * transactions per server CPU-second (the server's pid only), and the CPU cost of each suite
  * relative to plain TCP. Before anything starts, each original configuration (suite, TLS 1.0,
@@ -208,7 +208,7 @@ final class IbmTlsTable implements Study {
     // Table 5.6 is per server CPU; IBM sizes with it per CPU-percent (its worked example: 5 tps per
     // CPU-% is 250 tps at 50%).
     return new StudyRecord.Published(
-        "IBM i 6.1 Performance Capabilities Reference, table 5.6 (STUDIES.md, study 5)",
+        "IBM i 6.1 Performance Capabilities Reference, table 5.6 (docs/studies/ssl.md)",
         "IBM i 6.1 on the IBM Power hardware described in that chapter, with IBM i's own TLS implementation",
         list,
         new StudyRecord.Unit("tps per CPU-%", 0.01, StudyRecord.Unit.PER_SERVICE_CPU_SECOND),

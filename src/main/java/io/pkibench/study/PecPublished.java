@@ -25,7 +25,7 @@ final class PecPublished {
               + " and the reliability check (after OpenPEC)",
           new StudyRecord.Unit("messages/s", 1),
           new StudyRecord.Published(
-              "OpenPEC load and reliability tests (STUDIES.md, study 4)",
+              "OpenPEC load and reliability tests (docs/studies/pec.md)",
               "worker processes 1 to 16 on the signing and the verification path measured apart, then two providers mailing each other ≈800 and"
                   + " ≈1,200 messages of 56–80 KB; the disk (the spool) was the bottleneck in one case; the reliability test found 1 undeliverable"
                   + " message (a non-conforming header), handled per the rules; signing and verification on single-CPU Pentium III 500 MHz servers,"

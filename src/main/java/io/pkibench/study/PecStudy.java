@@ -24,12 +24,12 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * Study 4 of STUDIES.md (OpenPEC): a certified e-mail provider's signing path and verification
- * path, each alone in this JVM at 1 to 16 workers as the original measured them; then the complete
- * flow, two providers ({@code serve pec}, each its own JVM, their CPU by pid) mailing each other
- * over SMTP, pec1.test's user 2 messages in 5 and pec2.test's 3 (the original's ≈800 and ≈1,200) of
- * 56–80 KB, offered at a fixed rate; then the reliability check over every mailbox, and the spools'
- * fsync cost.
+ * Study 4 (OpenPEC, docs/studies/pec.md): a certified e-mail provider's signing path and
+ * verification path, each alone in this JVM at 1 to 16 workers as the original measured them; then
+ * the complete flow, two providers ({@code serve pec}, each its own JVM, their CPU by pid) mailing
+ * each other over SMTP, pec1.test's user 2 messages in 5 and pec2.test's 3 (the original's ≈800 and
+ * ≈1,200) of 56–80 KB, offered at a fixed rate; then the reliability check over every mailbox, and
+ * the spools' fsync cost.
  *
  * <p>The providers' spools and mailboxes live in the study's directory, emptied at the start of
  * each run (only a directory this study made, marked so, is ever emptied) so that the check sees

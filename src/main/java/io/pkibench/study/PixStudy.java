@@ -26,12 +26,12 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Study 2 of STUDIES.md: the PIX SPI's two JMH benchmarks with the client's private key on a remote
- * key-server cluster, two nodes weighted 50/50, each its own JVM. The mTLS 1.2 handshake (two
- * SSLEngines in memory, one RSASSA signature per handshake on the key server) and the SPI message
- * signature (XMLDSig of a random pacs.008, its one RSA operation on the key server), swept over
- * concurrency; then {@code random}, the cost of drawing a message, to subtract. Methodology as the
- * original's JMH: 5 forks (each series in a fresh JVM) × (5 warm-up, more until steady, + 5
+ * Study 2 (docs/studies/pix.md): the PIX SPI's two JMH benchmarks with the client's private key on
+ * a remote key-server cluster, two nodes weighted 50/50, each its own JVM. The mTLS 1.2 handshake
+ * (two SSLEngines in memory, one RSASSA signature per handshake on the key server) and the SPI
+ * message signature (XMLDSig of a random pacs.008, its one RSA operation on the key server), swept
+ * over concurrency; then {@code random}, the cost of drawing a message, to subtract. Methodology as
+ * the original's JMH: 5 forks (each series in a fresh JVM) × (5 warm-up, more until steady, + 5
  * measured iterations), each iteration {@code --duration} (10 s by default). The CPU measured is
  * the key servers' (both pids).
  */
@@ -130,7 +130,7 @@ public final class PixStudy implements Study {
           "mTLS handshakes and ISO 20022 SPI signatures with the client's key on a two-node key server (after Prodist PIX SPI JVM 2.0)",
           StudyRecord.Unit.OPS_PER_SECOND,
           new StudyRecord.Published(
-              "Prodist PIX SPI JVM 2.0 benchmarks (STUDIES.md, study 2)",
+              "Prodist PIX SPI JVM 2.0 benchmarks (docs/studies/pix.md)",
               "an 8-core client and two 8-core key servers; throughput linear to 8 threads, bending at 16, flat from 24; p99 under 50 ms",
               List.of(
                   new StudyRecord.Figure(HANDSHAKE, 2000, "flat from 24 threads", THREE_MACHINES),

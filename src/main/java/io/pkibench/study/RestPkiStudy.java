@@ -25,11 +25,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Study 1 of STUDIES.md: the signing service sized by transaction type, each type run alone. The
- * service runs as its own JVM and its CPU is measured by pid. For each type a probe sweep finds the
- * thread count that drives the service's CPU to 90% or stops gaining throughput; then that thread
- * count is measured for the study's duration. With {@code restartPerType} the service is restarted
- * before each type, as the original restarted between tests.
+ * Study 1 (docs/studies/restpki.md): the signing service sized by transaction type, each type run
+ * alone. The service runs as its own JVM and its CPU is measured by pid. For each type a probe
+ * sweep finds the thread count that drives the service's CPU to 90% or stops gaining throughput;
+ * then that thread count is measured for the study's duration. With {@code restartPerType} the
+ * service is restarted before each type, as the original restarted between tests.
  */
 public final class RestPkiStudy implements Study {
   /**
@@ -62,7 +62,7 @@ public final class RestPkiStudy implements Study {
           "a two-phase signing service sized by transaction type, each alone (after Lacuna Rest PKI 1.13.2)",
           StudyRecord.Unit.OPS_PER_MINUTE,
           new StudyRecord.Published(
-              "Lacuna Rest PKI 1.13.2 stress test (STUDIES.md, study 1)",
+              "Lacuna Rest PKI 1.13.2 stress test (docs/studies/restpki.md)",
               "the service on a 2-core VM (E5-2660 at 2.2 GHz); the stress tool on another machine over a slow client link; one certificate, CRLs fetched once",
               List.of(
                   new StudyRecord.Figure(

@@ -21,11 +21,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Study 3 of STUDIES.md: RSFN security protocol 3 packaging and unpackaging of a 1 KiB payload,
- * done by two key-server nodes (own JVMs, 50/50) for a client that keeps N calls pending, N from 1
- * to 512 on virtual threads. Each round as the original: restart both nodes, run once and discard
- * it, run five times and keep them. The CPU charged is the nodes' (both pids); each operation is
- * measured again at 64 pending calls charging the client's JVM, for ops per client CPU-second.
+ * Study 3 (docs/studies/rsfn.md): RSFN security protocol 3 packaging and unpackaging of a 1 KiB
+ * payload, done by two key-server nodes (own JVMs, 50/50) for a client that keeps N calls pending,
+ * N from 1 to 512 on virtual threads. Each round as the original: restart both nodes, run once and
+ * discard it, run five times and keep them. The CPU charged is the nodes' (both pids); each
+ * operation is measured again at 64 pending calls charging the client's JVM, for ops per client
+ * CPU-second.
  */
 public final class RsfnStudy implements Study {
   private static final StudyInfo INFO =
@@ -36,7 +37,7 @@ public final class RsfnStudy implements Study {
           // The original published curves, not a table of figures: its shape is what ours is read
           // against.
           new StudyRecord.Published(
-              "Prodist STS RSFN cluster 7.0.3 benchmarks (STUDIES.md, study 3)",
+              "Prodist STS RSFN cluster 7.0.3 benchmarks (docs/studies/rsfn.md)",
               "a Java client balanced 50/50 over two key servers; throughput rises until 256 pending calls then falls; latency roughly flat"
                   + " under 50 ms up to 64; p99 accelerates from 128",
               List.of(),

@@ -13,9 +13,9 @@ import java.util.List;
 
 /**
  * {@code study ssl}: one command, flags and result name for two studies. Without nginx among {@code
- * --server} it is study 5 of STUDIES.md, IBM's table of TLS transactions per server CPU by cipher
- * suite ({@link IbmTlsTable}); with nginx, the HTTPS transactions on serve tlsecho beside nginx
- * ({@link TlsServerComparison}). The flags are checked here, for both, before either starts.
+ * --server} it is study 5 (docs/studies/ssl.md), IBM's table of TLS transactions per server CPU by
+ * cipher suite ({@link IbmTlsTable}); with nginx, the HTTPS transactions on serve tlsecho beside
+ * nginx ({@link TlsServerComparison}). The flags are checked here, for both, before either starts.
  */
 public final class SslStudy implements Study {
   static final String PKIBENCH = "pkibench";

@@ -9,8 +9,8 @@ import java.time.InstantSource;
 import java.util.List;
 
 /**
- * A published capacity study rerun on this machine (STUDIES.md): data plus a few hooks, run by the
- * {@link StudyRunner} into one result. Everything the runner needs to validate comes before
+ * A published capacity study rerun on this machine (docs/studies.md): data plus a few hooks, run by
+ * the {@link StudyRunner} into one result. Everything the runner needs to validate comes before
  * anything starts: {@link #problems}, then {@link #steps} planned against the services' known URLs.
  */
 public interface Study {

@@ -37,7 +37,7 @@ import javax.crypto.spec.SecretKeySpec;
 import javax.security.auth.x500.X500Principal;
 
 /**
- * RSFN security protocol 3 packaging and unpackaging (STUDIES.md, study 3).
+ * RSFN security protocol 3 packaging and unpackaging (docs/studies/rsfn.md).
  *
  * <p>Pack: optional gzip (C04) → SHA256withRSA of the plaintext by the sender's key (C15) →
  * AES-256-GCM with a fresh key and 12-byte IV, 128-bit tag → RSA PKCS#1 v1.5 encryption of key ‖ IV

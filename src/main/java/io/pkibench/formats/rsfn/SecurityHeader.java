@@ -10,7 +10,7 @@ import java.util.Locale;
 
 /**
  * The RSFN security protocol 3 header: 588 bytes, big-endian, fields C01–C15 at fixed offsets
- * (STUDIES.md, study 3). {@link #decode} reads any 588 bytes field by field without judging them;
+ * (docs/studies/rsfn.md). {@link #decode} reads any 588 bytes field by field without judging them;
  * the codec judges. Serials are 32 characters of uppercase hex, left-padded with '0'.
  */
 public record SecurityHeader(
