@@ -51,7 +51,9 @@ class MutationProfileTest {
           "io.pkibench.study.CompareAcrossRunsTest",
               "whole studies run twice: slow; ComparisonTest and StagesCliTest hold compare",
           "io.pkibench.cli.CliTest",
-              "the whole CLI with real workloads: slow; ComparisonGateTest holds compare's gate");
+              "the whole CLI with real workloads: slow; ComparisonGateTest holds compare's gate",
+          "io.pkibench.study.RsfnStudyVerifiesTest",
+              "key-server nodes on loopback: slow; Protocol3Test holds the protocol");
 
   /**
    * Oracles that tests reach without naming them: compare's rows are Comparison's, driven through

@@ -1,5 +1,6 @@
 package io.pkibench.engine;
 
+import io.pkibench.workload.api.CheckedOperation;
 import io.pkibench.workload.api.Operation;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -11,9 +12,11 @@ import org.HdrHistogram.ValueRecorder;
  * then tells it how the operation ended ({@link #succeeded}, {@link #failed}), which it counts and
  * records as that member's. Owned by one worker, which alone writes its counts (opaque stores, as
  * the worker's own: the controller reads them each second without a fence or a lock on the worker's
- * path); reset by the controller only while the worker waits at the gate.
+ * path); reset by the controller only while the worker waits at the gate. A member that checks its
+ * answers ({@link CheckedOperation}, under {@code --verify}) says whether it checked this one, so a
+ * mix counts its verified operations as a lone workload does.
  */
-final class MixOperation implements Operation {
+final class MixOperation implements CheckedOperation {
   private static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
   /**
@@ -83,8 +86,16 @@ final class MixOperation implements Operation {
     this.slot = slot;
   }
 
+  /**
+   * Whether any member checks its answers: else the mix counts no verified, as none was checked.
+   */
+  boolean checksAnswers() {
+    for (Operation member : members) if (member instanceof CheckedOperation) return true;
+    return false;
+  }
+
   @Override
-  public void execute() throws Exception {
+  public boolean executeChecked() throws Exception {
     long hash =
         slot >= 0
             ? mix64((seed ^ mix64(GOLDEN * (iteration + 1))) + GOLDEN * (slot + 1))
@@ -93,7 +104,9 @@ final class MixOperation implements Operation {
     int m = member(cumulative, (hash >>> 11) * 0x1.0p-53);
     current = m;
     COUNT.setOpaque(started, m, started[m] + 1);
+    if (members[m] instanceof CheckedOperation checked) return checked.executeChecked();
     members[m].execute();
+    return false;
   }
 
   /**

@@ -179,7 +179,11 @@ final class Worker extends WorkerPadAfter implements Runnable {
       // it
       operation = workload.newOperation(id);
       mix = operation instanceof MixOperation m ? m : null;
-      checked = operation instanceof CheckedOperation c ? c : null;
+      // A mix checks answers when one of its members does (it says per operation which did)
+      checked =
+          mix != null
+              ? (mix.checksAnswers() ? mix : null)
+              : operation instanceof CheckedOperation c ? c : null;
     } catch (Throwable t) {
       setupFailure = t;
       operation = null;

@@ -305,6 +305,9 @@ public final class PecStudy implements Study {
     return args;
   }
 
+  /** The paths check one message in this many: their CPU, this JVM's, is what they measure. */
+  static final int PATH_VERIFY_SAMPLE = PixStudy.CLIENT_CPU_VERIFY_SAMPLE;
+
   @Override
   public List<Step> steps(StudyOptions options, RunningServices services) {
     Iterations warmup = options.warmup("1x500ms", 1);
@@ -321,6 +324,8 @@ public final class PecStudy implements Study {
                   .warmup(warmup)
                   .measure(measure)
                   .cpu("client")
+                  .verify(true)
+                  .verifySample(PATH_VERIFY_SAMPLE)
                   .build()));
     }
     Map<String, String> params = new LinkedHashMap<>();
@@ -524,7 +529,10 @@ public final class PecStudy implements Study {
         "the signing path (pec-sign: a 60 KB message → signed acceptance receipt and transport envelope) and the verification path"
             + " (pec-verify: the envelope verified → signed taking-charge and delivery receipts) run in this JVM at "
             + config.pathWorkers()
-            + " workers, measured apart as the original's worker processes; their CPU is this JVM's");
+            + " workers, measured apart as the original's worker processes; their CPU is this JVM's, so one message in "
+            + PATH_VERIFY_SAMPLE
+            + " has its documents verified by the other provider (ok V/S); the flow's answers are checked after it"
+            + " (every message's receipts, the reliability check), its ok the messages done");
     notes.add(
         "the flow: two providers (serve pec, each its own JVM, "
             + config.providerWorkers()

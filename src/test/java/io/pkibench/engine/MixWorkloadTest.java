@@ -10,6 +10,7 @@ import io.pkibench.measure.IntervalLog;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.LevelLoad;
 import io.pkibench.plan.ThreadKind;
+import io.pkibench.workload.api.CheckedOperation;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Paced;
 import io.pkibench.workload.api.Workload;
@@ -139,6 +140,43 @@ class MixWorkloadTest {
         totalSucceeded,
         summed[0][1] + summed[1][1],
         "at the iteration's end, with every worker at the gate, the members split the intervals' successes exactly");
+  }
+
+  /**
+   * A mix whose one member checks its answers (a CheckedOperation, as a workload under --verify
+   * hands out) counts that member's passed checks as the level's verified; a mix of plain members
+   * has no verified count. Before, a mix never counted verified (its operation hid the member's
+   * checks): {@code run --mix} and the studies' scenario mixes showed nothing verified.
+   */
+  @Test
+  void runSeries_mixWithACheckingMember_countsItsPassedChecksAsVerified() throws Exception {
+    AtomicLong passed = new AtomicLong();
+    Workload checking =
+        worker ->
+            (CheckedOperation)
+                () -> {
+                  passed.incrementAndGet();
+                  return true;
+                };
+    Counting plain = new Counting(0, "never");
+    SeriesSpec spec =
+        new SeriesSpec("mix", 2, 1, 1, Iterations.parse("0x1s"), Iterations.parse("1x300ms"));
+    IterationOutcome o =
+        driver()
+            .runSeries(
+                spec,
+                new MixWorkload(
+                    List.of("sign", "verify"), new double[] {1, 1}, List.of(plain, checking), 5),
+                CPU)
+            .get(0);
+    MemberOutcome checked = o.members().get(1);
+    assertTrue(checked.succeeded() > 0 && o.members().get(0).succeeded() > 0, o.toString());
+    assertEquals(checked.succeeded(), o.verified(), "each of the checking member's successes");
+    assertTrue(o.verified() < o.succeeded(), "the plain member's are not verified: " + o);
+
+    IterationOutcome none =
+        driver().runSeries(spec, mix(plain, new Counting(0, "never"), 5), CPU).get(0);
+    assertEquals(null, none.verified(), "no member checks: no verified count, not 0");
   }
 
   @Test

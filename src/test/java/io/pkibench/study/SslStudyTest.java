@@ -112,6 +112,14 @@ class SslStudyTest {
     }
   }
 
+  /** Its rows count no verified: the notes say why (the handshake is the checked answer). */
+  @Test
+  void notes_sayWhyNothingIsVerifiedApart() {
+    List<String> notes = new SslStudy(List.of("jsse", "openssl")).notes(quick());
+    assertTrue(notes.contains(SslStudy.CHECKED), notes.toString());
+    assertTrue(SslStudy.CHECKED.contains("CertificateVerify"), SslStudy.CHECKED);
+  }
+
   @Test
   void choices_refusedOriginalsNamedWithTheirSubstitute_neverSilent() {
     var full = new StudyOptions(false, Duration.ofSeconds(5), "software", dir.resolve("pki"), null);

@@ -7,9 +7,11 @@ import eu.europa.esig.dss.ws.server.signing.dto.RemoteKeyEntry;
 import io.pkibench.pki.Entity;
 import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.workload.ades.Signers;
+import io.pkibench.workload.api.CheckedOperation;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.VerifySample;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
@@ -34,17 +36,22 @@ public final class DssServerSignWorkload implements Workload {
   private final int size;
   private final boolean verify;
 
+  /** Under {@code verify}, one answer in this many is checked ({@code --verify-sample}). */
+  private final int verifyEvery;
+
   private DssServerSignWorkload(
       DssClient client,
       List<String> aliases,
       List<X509Certificate> certificates,
       int size,
-      boolean verify) {
+      boolean verify,
+      int verifyEvery) {
     this.client = client;
     this.aliases = aliases;
     this.certificates = certificates;
     this.size = size;
     this.verify = verify;
+    this.verifyEvery = verifyEvery;
   }
 
   public static final class Factory implements WorkloadFactory {
@@ -99,7 +106,12 @@ public final class DssServerSignWorkload implements Workload {
                       new ByteArrayInputStream(entry.getCertificate().getEncodedCertificate())));
         }
         return new DssServerSignWorkload(
-            client, aliases, certificates, params.bytes("size"), context.verify());
+            client,
+            aliases,
+            certificates,
+            params.bytes("size"),
+            context.verify(),
+            context.verifyEvery());
       } catch (Exception e) {
         client.close();
         throw e;
@@ -112,27 +124,42 @@ public final class DssServerSignWorkload implements Workload {
     SplittableRandom random = new SplittableRandom(worker);
     int[] turn = {worker};
     byte[] data = new byte[size];
-    return () -> {
-      int index = turn[0]++ % aliases.size();
-      random.nextBytes(data);
-      SignatureValueDTO value =
-          client.post(
-              "server-signing/sign/" + aliases.get(index) + "/" + DigestAlgorithm.SHA256.name(),
-              new ToBeSignedDTO(data),
-              SignatureValueDTO.class);
-      if (value.getValue() == null || value.getAlgorithm() == null)
-        throw new IOException("server signing answered no signature value");
-      if (verify) {
-        Signature check = Signature.getInstance(value.getAlgorithm().getJCEId());
-        check.initVerify(certificates.get(index).getPublicKey());
-        check.update(data);
-        if (!check.verify(value.getValue()))
-          throw new IOException(
-              "the server's signature does not verify with "
-                  + aliases.get(index)
-                  + "'s certificate");
-      }
-    };
+    if (!verify) return () -> signature(random, data, turn[0]++ % aliases.size());
+    // Under --verify each signature the server answers (one in --verify-sample) is checked over
+    // the bytes sent: ok counts them
+    VerifySample sample = new VerifySample(verifyEvery);
+    return (CheckedOperation)
+        () -> {
+          int index = turn[0]++ % aliases.size();
+          SignatureValueDTO value = signature(random, data, index);
+          if (!sample.next()) return false;
+          check(index, data, value);
+          return true;
+        };
+  }
+
+  /** One server signature over fresh bytes written into {@code data}. */
+  private SignatureValueDTO signature(SplittableRandom random, byte[] data, int index)
+      throws Exception {
+    random.nextBytes(data);
+    SignatureValueDTO value =
+        client.post(
+            "server-signing/sign/" + aliases.get(index) + "/" + DigestAlgorithm.SHA256.name(),
+            new ToBeSignedDTO(data),
+            SignatureValueDTO.class);
+    if (value.getValue() == null || value.getAlgorithm() == null)
+      throw new IOException("server signing answered no signature value");
+    return value;
+  }
+
+  /** Throws unless {@code value} verifies over {@code data} with alias {@code index}'s key. */
+  private void check(int index, byte[] data, SignatureValueDTO value) throws Exception {
+    Signature check = Signature.getInstance(value.getAlgorithm().getJCEId());
+    check.initVerify(certificates.get(index).getPublicKey());
+    check.update(data);
+    if (!check.verify(value.getValue()))
+      throw new IOException(
+          "the server's signature does not verify with " + aliases.get(index) + "'s certificate");
   }
 
   @Override

@@ -18,9 +18,11 @@ import io.pkibench.formats.ades.TwoPhaseSigner;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.workload.ades.Signers;
+import io.pkibench.workload.api.CheckedOperation;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.VerifySample;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
@@ -31,6 +33,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * A signature through DSS's one-document REST service, as DSS publishes it: {@code getDataToSign}
@@ -48,6 +51,10 @@ public final class DssSigningWorkload implements Workload {
   private final byte[] content;
   private final SignaturePackaging packaging;
   private final boolean verify;
+
+  /** Each worker's choice of which answers it checks ({@code --verify-sample}). */
+  private final Supplier<VerifySample> sampling;
+
   private final X509Certificate tsaTrustAnchor;
   private final InstantSource clock;
 
@@ -66,6 +73,7 @@ public final class DssSigningWorkload implements Workload {
     this.document = new RemoteDocument(content, name(format));
     this.packaging = packaging;
     this.verify = context.verify();
+    this.sampling = context::verifySample;
     this.tsaTrustAnchor = context.verify() ? Signers.tsaTrustAnchor(context) : null;
     this.clock = context.clock();
     for (SigningKey key : signers) {
@@ -176,7 +184,17 @@ public final class DssSigningWorkload implements Workload {
   @Override
   public Operation newOperation(int worker) {
     int[] turn = {worker};
-    return () -> sign(turn[0]++ % signers.size());
+    if (!verify) return () -> sign(turn[0]++ % signers.size());
+    // Under --verify each answer DSS gives (one in --verify-sample) is checked: ok counts them
+    VerifySample sample = sampling.get();
+    return (CheckedOperation)
+        () -> {
+          int index = turn[0]++ % signers.size();
+          byte[] signed = sign(index);
+          if (!sample.next()) return false;
+          check(index, signed);
+          return true;
+        };
   }
 
   /**
@@ -184,7 +202,17 @@ public final class DssSigningWorkload implements Workload {
    * output.
    */
   public byte[] signOnce() throws Exception {
-    return sign(0);
+    byte[] signed = sign(0);
+    if (verify) check(0, signed);
+    return signed;
+  }
+
+  /**
+   * DSS's answer checked against the document sent and the signer's key (the original bound to the
+   * signature, as {@link AdesChecks} checks it); throws when it is not.
+   */
+  private void check(int index, byte[] signed) throws Exception {
+    AdesChecks.check(format, signed, content, signers.get(index), tsaTrustAnchor);
   }
 
   /** One signature: both calls, the key's signature between them; the signed document's bytes. */
@@ -221,7 +249,6 @@ public final class DssSigningWorkload implements Workload {
             RemoteDocument.class);
     if (signed.getBytes() == null || signed.getBytes().length == 0)
       throw new IOException("signDocument answered no document");
-    if (verify) AdesChecks.check(format, signed.getBytes(), content, key, tsaTrustAnchor);
     return signed.getBytes();
   }
 

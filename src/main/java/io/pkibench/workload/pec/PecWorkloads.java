@@ -10,8 +10,11 @@ import io.pkibench.formats.pec.TestProviders;
 import io.pkibench.formats.pec.Verification;
 import io.pkibench.keys.KeySource;
 import io.pkibench.keys.SigningKey;
+import io.pkibench.workload.api.CheckedOperation;
+import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.VerifySample;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
@@ -150,21 +153,28 @@ public final class PecWorkloads {
       Pair pair = Pair.of(context, params);
       boolean verify = context.verify();
       AtomicLong jobs = new AtomicLong();
-      return worker ->
-          () -> {
-            List<Outgoing> out = pair.send("w" + jobs.incrementAndGet());
-            if (out.size() != 2 || out.get(0).kind() != DocumentKind.ACCEPTANCE)
-              throw new IllegalStateException(
-                  "the message was not accepted: " + out.get(0).describe());
-            if (verify) {
+      return worker -> {
+        // Under --verify the provider's documents (one message in --verify-sample) are verified by
+        // the receiving provider: ok counts them
+        VerifySample sample = verify ? context.verifySample() : null;
+        CheckedOperation operation =
+            () -> {
+              List<Outgoing> out = pair.send("w" + jobs.incrementAndGet());
+              if (out.size() != 2 || out.get(0).kind() != DocumentKind.ACCEPTANCE)
+                throw new IllegalStateException(
+                    "the message was not accepted: " + out.get(0).describe());
+              if (sample == null || !sample.next()) return false;
               for (Outgoing o : out) {
                 Verification v = pair.recipient().verify(o.bytes());
                 if (!v.verified())
                   throw new IllegalStateException(
                       o.kind().value + " does not verify: " + v.problem());
               }
-            }
-          };
+              return true;
+            };
+        // Without --verify a plain operation: its level counts no verified
+        return verify ? operation : (Operation) operation::execute;
+      };
     }
   }
 
@@ -187,21 +197,28 @@ public final class PecWorkloads {
       AtomicLong jobs = new AtomicLong();
       String from = pair.sender().address();
       List<String> rcpts = List.of(user(TestProviders.RECIPIENT_DOMAIN));
-      return worker ->
-          () -> {
-            List<Outgoing> out =
-                pair.recipient().receive("w" + jobs.incrementAndGet(), from, rcpts, envelope);
-            if (out.size() != 3 || out.get(0).kind() != DocumentKind.TAKING_CHARGE) {
-              throw new IllegalStateException(
-                  "the envelope was not taken in charge: " + out.get(0).describe());
-            }
-            if (verify) {
+      return worker -> {
+        // Under --verify the receipts (one envelope in --verify-sample) are verified by the
+        // sending provider: ok counts them
+        VerifySample sample = verify ? context.verifySample() : null;
+        CheckedOperation operation =
+            () -> {
+              List<Outgoing> out =
+                  pair.recipient().receive("w" + jobs.incrementAndGet(), from, rcpts, envelope);
+              if (out.size() != 3 || out.get(0).kind() != DocumentKind.TAKING_CHARGE) {
+                throw new IllegalStateException(
+                    "the envelope was not taken in charge: " + out.get(0).describe());
+              }
+              if (sample == null || !sample.next()) return false;
               for (Outgoing o : out) {
                 if (o.kind() != null && !pair.sender().verify(o.bytes()).verified())
                   throw new IllegalStateException(o.kind().value + " does not verify");
               }
-            }
-          };
+              return true;
+            };
+        // Without --verify a plain operation: its level counts no verified
+        return verify ? operation : (Operation) operation::execute;
+      };
     }
   }
 

@@ -3,9 +3,11 @@ package io.pkibench.workload.primitive;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.pki.Entity;
 import io.pkibench.pki.KeyAlgorithm;
+import io.pkibench.workload.api.CheckedOperation;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.VerifySample;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
@@ -15,6 +17,7 @@ import java.security.Signature;
 import java.security.SignatureException;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.Supplier;
 
 /**
  * Signs {@code size} bytes with the test PKI's first signer of {@code alg}; with {@code --verify},
@@ -26,11 +29,20 @@ public final class SignWorkload implements Workload {
   private final int sizeBytes;
   private final boolean verify;
 
-  public SignWorkload(SigningKey key, KeyAlgorithm algorithm, int sizeBytes, boolean verify) {
+  /** Each worker's choice of which signatures it checks ({@code --verify-sample}). */
+  private final Supplier<VerifySample> verifySample;
+
+  public SignWorkload(
+      SigningKey key,
+      KeyAlgorithm algorithm,
+      int sizeBytes,
+      boolean verify,
+      Supplier<VerifySample> verifySample) {
     this.key = key;
     this.algorithm = algorithm;
     this.sizeBytes = sizeBytes;
     this.verify = verify;
+    this.verifySample = verifySample;
   }
 
   public static final class Factory implements WorkloadFactory {
@@ -56,7 +68,8 @@ public final class SignWorkload implements Workload {
     public Workload create(WorkloadContext context, Params params) throws Exception {
       KeyAlgorithm alg = KeyAlgorithm.parse(params.get("alg"));
       SigningKey key = context.keys().key(Entity.signerAlias(alg, 1));
-      return new SignWorkload(key, alg, params.bytes("size"), context.verify());
+      return new SignWorkload(
+          key, alg, params.bytes("size"), context.verify(), context::verifySample);
     }
   }
 
@@ -77,33 +90,39 @@ public final class SignWorkload implements Workload {
     Signature checker = Signature.getInstance(algorithm.signatureAlgorithm, checkerProvider);
     PublicKey publicKey = Independent.publicKeyFor(key.publicKey(), checkerProvider);
     checker.initVerify(publicKey);
-    return () -> {
-      signer.update(data);
-      byte[] signature = signer.sign();
-      checker.update(data);
-      boolean verified;
-      try {
-        verified = checker.verify(signature);
-      } catch (SignatureException malformed) {
-        // a signature too damaged to decode (an ECDSA DER header flipped) does not verify either:
-        // the same failure, its detail kept
-        checker.initVerify(publicKey);
-        throw new SignatureException(
-            "signature made by "
-                + key.provider().getName()
-                + " does not verify with "
-                + checkerProvider.getName()
-                + ": "
-                + malformed.getMessage(),
-            malformed);
-      }
-      if (!verified) {
-        throw new SignatureException(
-            "signature made by "
-                + key.provider().getName()
-                + " does not verify with "
-                + checkerProvider.getName());
-      }
-    };
+    // Each signature (one in --verify-sample) verified by another provider: ok counts them
+    VerifySample sample = verifySample.get();
+    return (CheckedOperation)
+        () -> {
+          signer.update(data);
+          byte[] signature = signer.sign();
+          if (!sample.next()) return false;
+          checker.update(data);
+          boolean verified;
+          try {
+            verified = checker.verify(signature);
+          } catch (SignatureException malformed) {
+            // a signature too damaged to decode (an ECDSA DER header flipped) does not verify
+            // either:
+            // the same failure, its detail kept
+            checker.initVerify(publicKey);
+            throw new SignatureException(
+                "signature made by "
+                    + key.provider().getName()
+                    + " does not verify with "
+                    + checkerProvider.getName()
+                    + ": "
+                    + malformed.getMessage(),
+                malformed);
+          }
+          if (!verified) {
+            throw new SignatureException(
+                "signature made by "
+                    + key.provider().getName()
+                    + " does not verify with "
+                    + checkerProvider.getName());
+          }
+          return true;
+        };
   }
 }

@@ -11,8 +11,11 @@ import io.pkibench.keys.SigningKey;
 import io.pkibench.keyserver.protocol.RsfnPackRequest;
 import io.pkibench.keyserver.protocol.RsfnUnpackRequest;
 import io.pkibench.keyserver.protocol.RsfnUnpackResponse;
+import io.pkibench.workload.api.CheckedOperation;
+import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.VerifySample;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.api.WorkloadFactory;
@@ -229,13 +232,18 @@ public final class RsfnWorkloads {
       boolean verify = context.verify();
       // With --verify the envelope is opened here, independently of the node that packed it.
       Protocol3 opener = setup.codec();
-      return worker ->
-          () -> {
-            byte[] envelope = setup.pack();
-            if (verify)
+      if (!verify) return worker -> (Operation) setup::pack;
+      return worker -> {
+        VerifySample sample = context.verifySample();
+        return (CheckedOperation)
+            () -> {
+              byte[] envelope = setup.pack();
+              if (!sample.next()) return false;
               setup.check(
                   opener.unpack(setup.recipient(), setup.senderCertificate(), envelope).payload());
-          };
+              return true;
+            };
+      };
     }
   }
 
@@ -272,11 +280,22 @@ public final class RsfnWorkloads {
       boolean verify = context.verify();
       return worker -> {
         int[] next = {worker % pool.length};
-        return () -> {
-          byte[] payload = setup.unpack(pool[next[0]], requests[next[0]]);
-          next[0] = next[0] + 1 == pool.length ? 0 : next[0] + 1;
-          if (verify) setup.check(payload);
-        };
+        if (!verify)
+          return (Operation)
+              () -> {
+                setup.unpack(pool[next[0]], requests[next[0]]);
+                next[0] = next[0] + 1 == pool.length ? 0 : next[0] + 1;
+              };
+        // The node's answer (the payload it unpacked) compared with the one packed
+        VerifySample sample = context.verifySample();
+        return (CheckedOperation)
+            () -> {
+              byte[] payload = setup.unpack(pool[next[0]], requests[next[0]]);
+              next[0] = next[0] + 1 == pool.length ? 0 : next[0] + 1;
+              if (!sample.next()) return false;
+              setup.check(payload);
+              return true;
+            };
       };
     }
   }

@@ -1,0 +1,115 @@
+package io.pkibench.study;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.keys.KeySource;
+import io.pkibench.plan.Plan;
+import io.pkibench.testing.FaultyKeys;
+import io.pkibench.testing.TestKeys;
+import io.pkibench.workload.api.CheckedOperation;
+import io.pkibench.workload.api.Operation;
+import io.pkibench.workload.api.Params;
+import io.pkibench.workload.api.WorkloadContext;
+import io.pkibench.workload.api.WorkloadFactory;
+import io.pkibench.workload.catalog.WorkloadCatalog;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The pqc study's sign steps check one signature in {@link PqcStudy#SIGN_VERIFY_SAMPLE} with
+ * another provider (the check would sit in the CPU they measure) and count it verified: a provider
+ * flipping a bit of every signature has its sampled ones failed, the honest one its sampled ones
+ * verified. Seen failing before the sign steps checked (nothing verified, nothing failed). Every
+ * other pqc step counts no verified, as its notes say.
+ */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class PqcSignVerifiesTest {
+  static final int OPERATIONS = PqcStudy.SIGN_VERIFY_SAMPLE + 1;
+
+  @TempDir static Path dir;
+  static TestKeys fixture;
+
+  @BeforeAll
+  static void pki() {
+    fixture = TestKeys.in(dir);
+  }
+
+  static List<Step> steps() throws Exception {
+    var study = new PqcStudy();
+    var options = new StudyOptions(true, Duration.ofSeconds(1), "software", dir, null);
+    try (RunningServices services =
+        RunningServices.plan(study.services(options), List.of("java"), Map.of(), line -> {})) {
+      return study.steps(options, services);
+    }
+  }
+
+  record Tally(int ok, int verified, int failed) {}
+
+  static Tally run(Plan plan, KeySource keys) throws Exception {
+    var spec = plan.workloads().get(0);
+    WorkloadFactory factory = WorkloadCatalog.builtIn().find(spec.name()).orElseThrow();
+    var context =
+        new WorkloadContext(
+            keys,
+            plan.verify(),
+            () -> fixture.pki,
+            InstantSource.system(),
+            Map.of(),
+            Math.max(1, plan.verifySample()));
+    Operation op =
+        factory
+            .create(context, Params.resolve(factory.name(), factory.params(), spec.params()))
+            .newOperation(0);
+    int ok = 0, verified = 0, failed = 0;
+    for (int i = 0; i < OPERATIONS; i++) {
+      try {
+        boolean checked = op instanceof CheckedOperation c && c.executeChecked();
+        if (!(op instanceof CheckedOperation)) op.execute();
+        ok++;
+        if (checked) verified++;
+      } catch (Exception e) {
+        failed++;
+      }
+    }
+    return new Tally(ok, verified, failed);
+  }
+
+  @Test
+  void signSteps_flippedSignatures_sampledOnesFailed_honestOnesVerified() throws Exception {
+    List<Step> steps = steps();
+    for (String label :
+        List.of(
+            PqcStudy.label("sign", "ml-dsa-65", "software:jdk"),
+            PqcStudy.label("sign", "ecdsa-p256", "software:jdk"),
+            PqcStudy.label("sign", "rsa2048", "software:jdk"))) {
+      Plan plan =
+          steps.stream()
+              .filter(s -> s.label().equals(label))
+              .findFirst()
+              .orElseThrow(() -> new AssertionError("no step " + label))
+              .plan();
+      assertEquals(new Tally(OPERATIONS, 2, 0), run(plan, fixture.keys), label);
+      // the test's bit-flipping provider has no ML-DSA: the classical signers carry the fault
+      if (label.contains("ml-dsa")) continue;
+      assertEquals(
+          new Tally(OPERATIONS - 2, 0, 2),
+          run(plan, FaultyKeys.flippingEveryOutput(fixture.keys)),
+          label + ": a provider whose signatures are wrong");
+    }
+    for (Step s : steps) {
+      if (s.plan() == null || s.plan().workloads().get(0).name().equals("sign")) continue;
+      assertTrue(
+          !s.plan().verify() || !s.plan().cpu().equals("client"),
+          s.label() + ": no check per operation in a step charging this JVM's CPU");
+    }
+  }
+}
