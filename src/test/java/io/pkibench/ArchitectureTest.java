@@ -54,6 +54,7 @@ class ArchitectureTest {
           new Layer("results", "..pkibench.results.."),
           new Layer("session and live metrics", "..pkibench.session..", "..pkibench.metrics.."),
           new Layer("analysis and report", "..pkibench.analysis..", "..pkibench.report.."),
+          new Layer("dashboard", "..pkibench.dashboard.."),
           new Layer("study", "..pkibench.study.."),
           new Layer("cli", "..pkibench.cli.."));
 

@@ -132,6 +132,8 @@ final class HelpLayout {
             "--format",
             "--metrics",
             "--metrics-interval",
+            "--dashboard",
+            "--dashboard-linger",
             "--quiet",
             "--save-samples",
             "--threshold",

@@ -76,7 +76,7 @@ final class MetricsOptions {
    */
   MetricsExporter start(
       LiveMetrics live, String runId, InstantSource clock, CpuMeter service, Consumer<String> log) {
-    if (live == null) return null;
+    if (live == null || metrics == null) return null; // live may be --dashboard's alone
     MetricsTarget target = MetricsTarget.parse(metrics);
     return MetricsExporter.start(
         live,

@@ -184,6 +184,7 @@ final class RunCommand implements Callable<Integer> {
   @picocli.CommandLine.Mixin SizingOptions sizing = new SizingOptions();
 
   @picocli.CommandLine.Mixin MetricsOptions liveMetrics = new MetricsOptions();
+  @picocli.CommandLine.Mixin DashboardOptions dashboard = new DashboardOptions();
   @picocli.CommandLine.Mixin AgentOptions agents = new AgentOptions();
 
   @Option(
@@ -309,7 +310,12 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    int code = measure();
+    int code;
+    try {
+      code = measure();
+    } finally {
+      dashboard.stop(parent.context.err()::println); // after the end, or when the run threw
+    }
     OutFlag.copyIfStdout(parent.context, out, savedTo);
     return code;
   }
@@ -365,7 +371,7 @@ final class RunCommand implements Callable<Integer> {
                   ForkedSeries.thisJvm(), childOptions, ctx.env(), scratch, hlog, progress::line);
     }
     Analysis.Options analysisOptions = sizing.analysis(null);
-    LiveMetrics live = liveMetrics.listener();
+    LiveMetrics live = dashboard.listener(liveMetrics.listener());
     ProgressListener followers = MetricsOptions.with(progress, live);
     RunProfiler profiler = profile ? ProfileFlag.forRun(resultFile, cpu, progress::line) : null;
     RunSession session =
@@ -409,6 +415,7 @@ final class RunCommand implements Callable<Integer> {
     RunResult result;
     String runId = resultFile.getFileName().toString().replaceFirst("\\.json$", "");
     MetricsExporter exporter = liveMetrics.start(live, runId, ctx.clock(), meter, progress::line);
+    dashboard.start(live, runId, ctx.clock(), meter, plan, progress::line);
     MetricsExport pushed;
     if (profiler != null) profiler.start();
     try {
@@ -457,6 +464,7 @@ final class RunCommand implements Callable<Integer> {
       HtmlReport.write(target, result, analysis, cpuProfile);
       ctx.out().println("report " + target);
     }
+    dashboard.freeze(HtmlReport.render(result, analysis, cpuProfile)); // what --html saves
     ctx.out().println();
     ctx.out()
         .println("saved " + resultFile + "; 'pkibench report " + resultFile + "' prints it again");
@@ -522,6 +530,11 @@ final class RunCommand implements Callable<Integer> {
       problems.addAll(FileFlags.writable("--out", out, ctx.resolve(out)));
     problems.addAll(PkiFlag.manifestProblems(ctx, pki));
     liveMetrics.check(problems, fork);
+    dashboard.check(
+        problems,
+        fork || agents.localAgents()
+            ? "--dashboard with --fork or --agents: the figures of other JVMs do not reach this one; leave out one of them"
+            : null);
     try {
       CpuMeter.of(cpu);
     } catch (IllegalArgumentException e) {

@@ -1,5 +1,6 @@
 package io.pkibench.cli;
 
+import io.pkibench.analysis.Analysis;
 import io.pkibench.engine.IterationStarts;
 import io.pkibench.engine.ProgressListener;
 import io.pkibench.engine.SharedBoundaries;
@@ -11,7 +12,10 @@ import io.pkibench.metrics.MetricsExporter;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.PlanException;
 import io.pkibench.plan.Segment;
+import io.pkibench.report.HtmlReport;
 import io.pkibench.results.AgentRecord;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.RunResultJson;
 import io.pkibench.session.EnvironmentProbe;
 import io.pkibench.session.ForkedSeries;
 import io.pkibench.session.RunProfiler;
@@ -22,7 +26,9 @@ import io.pkibench.study.StudyOptions;
 import io.pkibench.study.StudyRunner;
 import io.pkibench.study.StudySegment;
 import io.pkibench.workload.catalog.WorkloadCatalog;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,6 +51,7 @@ abstract class StudySubcommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin StudySharedOptions shared = new StudySharedOptions();
   @Mixin MetricsOptions liveMetrics = new MetricsOptions();
+  @Mixin DashboardOptions dashboard = new DashboardOptions();
 
   abstract Study study();
 
@@ -65,7 +72,12 @@ abstract class StudySubcommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     try {
-      int code = run(OutFlag.human(study.parent.context, shared.out));
+      int code;
+      try {
+        code = run(OutFlag.human(study.parent.context, shared.out));
+      } finally {
+        dashboard.stop(study.parent.context.err()::println); // after the end, or when it threw
+      }
       OutFlag.copyIfStdout(study.parent.context, shared.out, savedTo);
       return code;
     } finally {
@@ -137,6 +149,11 @@ abstract class StudySubcommand implements Callable<Integer> {
     if (segment != null)
       cpus = CpuSplit.shared(); // no service here to give cores to: the agent has the machine
     liveMetrics.check(problems, false);
+    dashboard.check(
+        problems,
+        shared.agents == null
+            ? null
+            : "--dashboard with --agents: the agents' figures do not reach this JVM; leave out one of them");
     if (liveMetrics.metrics != null && shared.agents != null) {
       problems.add(
           "--metrics with --agents: the agents measure in JVMs of their own, whose per-second figures do not reach this one; leave out one of them");
@@ -153,7 +170,7 @@ abstract class StudySubcommand implements Callable<Integer> {
     RunProfiler profiler = shared.profile ? ProfileFlag.forStudy(resultFile, progress::line) : null;
     // --metrics: each step's levels pushed live, the step named in the workload label (its
     // interval tag, step.role/workload).
-    LiveMetrics live = liveMetrics.listener();
+    LiveMetrics live = dashboard.listener(liveMetrics.listener());
     ProgressListener followers = MetricsOptions.with(progress, live);
     var opener = KeyOpeners.of(ctx, pkiDir, shared.pinFile, progress::line);
     // The services read the test PKI the study made; make it before any of them starts.
@@ -196,6 +213,13 @@ abstract class StudySubcommand implements Callable<Integer> {
             ctx.clock(),
             new JvmCpuMeter(),
             progress::line);
+    dashboard.start(
+        live,
+        resultFile.getFileName().toString().replaceFirst("\\.json$", ""),
+        ctx.clock(),
+        new JvmCpuMeter(),
+        null,
+        progress::line);
     var afterSteps =
         new StudyAfterSteps(
             new StudyAfterSteps.Outputs(
@@ -227,11 +251,31 @@ abstract class StudySubcommand implements Callable<Integer> {
     } catch (PlanException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
+    dashboard.freeze(finalPage(resultFile));
     return switch (outcome) {
       case DONE -> ExitCodes.OK;
       case RUN_FAILED -> ExitCodes.RUN_FAILED;
       case CHECK_FAILED -> ExitCodes.CHECK_FAILED;
     };
+  }
+
+  /**
+   * The page --html saved, or the same report made from the result file without --html; null when
+   * neither can be read (the page then stays as it last was).
+   */
+  private String finalPage(Path resultFile) {
+    try {
+      if (shared.html != null && Files.isRegularFile(ctx().resolve(shared.html)))
+        return Files.readString(ctx().resolve(shared.html));
+      RunResult result = RunResultJson.read(resultFile);
+      return HtmlReport.render(result, Analysis.of(result, Analysis.Options.DEFAULT));
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  private CliContext ctx() {
+    return study.parent.context;
   }
 
   /**

@@ -121,10 +121,28 @@ public final class LiveMetrics implements ProgressListener {
    * last one into their buckets.
    */
   public synchronized List<SeriesFigures> snapshot() {
+    List<SeriesFigures> figures = figures(intervalsAtLastSnapshot);
+    intervalsAtLastSnapshot = intervals;
+    return figures;
+  }
+
+  /**
+   * The same totals for a second reader (the dashboard, once a second), whose own mark says what is
+   * live: reading them does not end the gauges of a series for the exporter's next push.
+   */
+  public synchronized List<SeriesFigures> peek() {
+    List<SeriesFigures> figures = figures(intervalsAtLastPeek);
+    intervalsAtLastPeek = intervals;
+    return figures;
+  }
+
+  private long intervalsAtLastPeek;
+
+  private List<SeriesFigures> figures(long intervalsAtLastRead) {
     List<SeriesFigures> figures = new ArrayList<>(totals.size());
     for (Map.Entry<SeriesKey, Totals> e : totals.entrySet()) {
       Totals t = e.getValue();
-      boolean live = t.lastInterval > intervalsAtLastSnapshot;
+      boolean live = t.lastInterval > intervalsAtLastRead;
       if (t.pending != null && t.pending.getTotalCount() > 0) {
         t.sumNanos += LatencyBuckets.addInto(t.pending, t.buckets);
         t.pending.reset();
@@ -152,7 +170,6 @@ public final class LiveMetrics implements ProgressListener {
               t.counters,
               t.gauges));
     }
-    intervalsAtLastSnapshot = intervals;
     return figures;
   }
 }

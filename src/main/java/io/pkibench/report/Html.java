@@ -4,10 +4,10 @@ package io.pkibench.report;
  * HTML escaping: every piece of result text (workload names, parameters, error causes) goes through
  * it.
  */
-final class Html {
+public final class Html {
   private Html() {}
 
-  static String esc(String s) {
+  public static String esc(String s) {
     if (s == null) return "";
     StringBuilder out = new StringBuilder(s.length());
     for (int i = 0; i < s.length(); i++) {
