@@ -3,6 +3,7 @@ package io.pkibench.study;
 import io.pkibench.formats.tls.TlsEngine;
 import io.pkibench.formats.tls.TlsServerKeys;
 import io.pkibench.pki.TestPki;
+import io.pkibench.results.RunResult;
 import io.pkibench.results.StudyRecord;
 import io.pkibench.server.nginx.NginxPeer;
 import java.nio.file.Files;
@@ -135,5 +136,10 @@ public final class SslStudy implements Study {
   @Override
   public List<String> notes(StudyOptions options) {
     return chosen.notes(options);
+  }
+
+  @Override
+  public List<String> findings(RunResult result, StudyOptions options) {
+    return chosen.findings(result, options);
   }
 }
