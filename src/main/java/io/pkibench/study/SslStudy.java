@@ -3,6 +3,7 @@ package io.pkibench.study;
 import io.pkibench.formats.tls.TlsEngine;
 import io.pkibench.formats.tls.TlsServerKeys;
 import io.pkibench.pki.TestPki;
+import io.pkibench.results.RunResult;
 import io.pkibench.results.StudyRecord;
 import io.pkibench.server.nginx.NginxPeer;
 import java.nio.file.Files;
@@ -147,4 +148,9 @@ public final class SslStudy implements Study {
       "nothing is verified apart (ok counts the operations done): the server's answer is the handshake itself, checked by the"
           + " client's TLS engine on every operation (the server's chain to the test PKI's root, its CertificateVerify signature,"
           + " Finished), and every echoed byte is compared with the one sent; a server answering wrongly fails the operation";
+
+  @Override
+  public List<String> findings(RunResult result, StudyOptions options) {
+    return chosen.findings(result, options);
+  }
 }

@@ -5,6 +5,7 @@ import static io.pkibench.study.SslStudy.PKIBENCH;
 
 import io.pkibench.formats.tls.TlsEngine;
 import io.pkibench.plan.WorkloadSpec;
+import io.pkibench.results.RunResult;
 import io.pkibench.results.StudyRecord;
 import io.pkibench.server.nginx.NginxPeer;
 import io.pkibench.study.TlsTransactions.Transaction;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * {@code study ssl --server pkibench,nginx}: IBM's three transactions as a web server serves them
@@ -178,6 +180,7 @@ final class TlsServerComparison implements Study {
   @Override
   public List<Step> steps(StudyOptions options, RunningServices services) {
     List<Step> steps = new ArrayList<>();
+    StepHook check = new LikeForLikeCheck(services.names(), checked);
     for (Transaction t : HTTPS) {
       if (servers.contains(NGINX))
         steps.add(
@@ -194,7 +197,31 @@ final class TlsServerComparison implements Study {
         }
       }
     }
+    if (steps.isEmpty()) return steps;
+    // the checking run, once, before the first measured step: the servers are up, nothing measured
+    Step first = steps.get(0);
+    steps.set(
+        0,
+        new Step(
+            first.label(),
+            first.plan(),
+            first.probe(),
+            Stream.concat(Stream.of(check), first.beforeStep().stream()).toList(),
+            first.beforeEachLevel(),
+            first.forked(),
+            first.notApplicableBecause(),
+            first.forkJvmOptions(),
+            first.levelOf()));
     return steps;
+  }
+
+  /** What the checking run saw of each server, filled in before the first step. */
+  private final LikeForLikeCheck.Seen checked = new LikeForLikeCheck.Seen();
+
+  /** The like-for-like evidence: each server's facts, and each pair's verdict against nginx. */
+  @Override
+  public List<String> findings(RunResult result, StudyOptions options) {
+    return checked.findings(servers.contains(NGINX) ? NGINX : null);
   }
 
   WorkloadSpec spec(Transaction t, String url) {

@@ -53,7 +53,9 @@ class SpecReaderTest {
             "sign.yaml line 11: alg SHA256withNOTHING: no such signature algorithm",
             "sign.yaml line 11: key " + dir.resolve("missing.pem") + ": no such readable file",
             "sign.yaml line 12: pades: ${sig} is not known here",
-            "sign.yaml line 13: xades: give key: (a PEM public key or certificate), not trust:");
+            // xades: takes trust: now (the certificate its KeyInfo carries), so a missing bundle is
+            // the problem named
+            "sign.yaml line 13: trust " + dir.resolve("missing.pem") + ": no such readable file");
     assertEquals(expectedStarts.size(), lines.size(), e.getMessage());
     for (int i = 0; i < lines.size(); i++)
       assertTrue(
