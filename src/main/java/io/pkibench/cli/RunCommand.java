@@ -308,6 +308,9 @@ final class RunCommand implements Callable<Integer> {
   /** Where this run's result is written, once known; -o - copies it to stdout at the end. */
   private Path savedTo;
 
+  /** Ctrl-C: the run stops, saves, and prints its summary before the JVM exits. */
+  private final InterruptHook interrupt = new InterruptHook();
+
   @Override
   public Integer call() throws Exception {
     int code;
@@ -315,6 +318,7 @@ final class RunCommand implements Callable<Integer> {
       code = measure();
     } finally {
       dashboard.stop(parent.context.err()::println); // after the end, or when the run threw
+      interrupt.release(); // the summary is printed: a signal's hook may let the JVM exit
     }
     OutFlag.copyIfStdout(parent.context, out, savedTo);
     return code;
@@ -420,7 +424,7 @@ final class RunCommand implements Callable<Integer> {
     if (profiler != null) profiler.start();
     try {
       result =
-          InterruptHook.around(
+          interrupt.around(
               session::interrupt,
               Duration.ofSeconds(10),
               () -> session.run(environment, resultFile),

@@ -77,6 +77,7 @@ abstract class StudySubcommand implements Callable<Integer> {
         code = run(OutFlag.human(study.parent.context, shared.out));
       } finally {
         dashboard.stop(study.parent.context.err()::println); // after the end, or when it threw
+        interrupt.release(); // the summary is printed: a signal's hook may let the JVM exit
       }
       OutFlag.copyIfStdout(study.parent.context, shared.out, savedTo);
       return code;
@@ -87,6 +88,9 @@ abstract class StudySubcommand implements Callable<Integer> {
 
   /** Where the study's result is written, once known; -o - copies it to stdout at the end. */
   private Path savedTo;
+
+  /** Ctrl-C: the study stops, saves, and prints its summary before the JVM exits. */
+  private final InterruptHook interrupt = new InterruptHook();
 
   private Integer run(CliContext ctx) throws Exception {
     Study chosen = study();
@@ -237,7 +241,7 @@ abstract class StudySubcommand implements Callable<Integer> {
               // Ctrl-C: stop after the operations in flight, keep every finished level, stop the
               // services.
               () ->
-                  InterruptHook.around(
+                  interrupt.around(
                       runner::interrupt,
                       Duration.ofSeconds(30),
                       () ->

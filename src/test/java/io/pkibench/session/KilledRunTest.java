@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A run killed with SIGKILL in its second level keeps its first level, readable, with its interval
@@ -81,11 +83,13 @@ class KilledRunTest {
   }
 
   /**
-   * SIGTERM: the run stops after the operations in flight, says where its result is, and the file
-   * says interrupted.
+   * SIGTERM (a service manager) and SIGINT (Ctrl-C): the run stops after the operations in flight,
+   * says where its result is, prints its summary (the table, then where it is saved: the JVM waits
+   * for them), and the file says interrupted.
    */
-  @Test
-  void sigterm_savesAndSaysSo(@TempDir Path dir) throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {"TERM", "INT"})
+  void signal_savesSaysSoAndPrintsItsSummary(String signal, @TempDir Path dir) throws Exception {
     Path result = dir.resolve("stopped.json");
     Process child =
         pkibench(
@@ -121,13 +125,19 @@ class KilledRunTest {
           () ->
               Files.exists(hlog)
                   && Files.readAllLines(hlog).stream().anyMatch(line -> line.startsWith("Tag=")));
-      child.destroy(); // SIGTERM: the shutdown hook stops the run
+      // the shutdown hook stops the run
+      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(child.pid())).start();
+      assertEquals(0, kill.waitFor(), "kill -" + signal);
       assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the run stops by itself");
     } finally {
       child.destroyForcibly();
     }
     String said = Files.readString(dir.resolve("child.log"));
     assertTrue(said.contains("stopped: every finished level is saved in " + result), said);
+    assertTrue(
+        said.contains("saved " + result + "; 'pkibench report " + result + "' prints it again"),
+        "the summary printed after the signal, to its last line: " + said);
+    assertTrue(said.contains("ops/s"), "the table of what was measured: " + said);
     assertEquals(RunStatus.INTERRUPTED, RunResultJson.read(result).status());
   }
 
