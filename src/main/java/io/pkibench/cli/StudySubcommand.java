@@ -32,6 +32,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -165,6 +166,11 @@ abstract class StudySubcommand implements Callable<Integer> {
     if (each != null)
       problems.addAll(chosen.problems(options)); // the study's own, in the same list
     problems.throwIfAny(spec.commandLine());
+    // Each PKCS#11 token opened and logged in to once before any service starts: a wrong PIN is
+    // bad input (exit 2), not a study whose every step fails.
+    List<String> tokens = TokenCheck.problems(ctx, shared.keys, shared.pinFile);
+    if (!tokens.isEmpty())
+      throw new ParameterException(spec.commandLine(), String.join("\n", tokens));
 
     Path resultFile =
         ctx.resolve(

@@ -640,4 +640,37 @@ class Pkcs11KeySourceTest {
     assertFalse(err.toString().contains("not-the-pin"), "the PIN never printed: " + err);
     assertFalse(Files.exists(tmp.resolve("wrong-pin.json")), "nothing run, nothing written");
   }
+
+  /** As {@link #run_wrongPin_exit2BeforeAnythingRuns}, for a study: no service started. */
+  @Test
+  void study_wrongPin_exit2BeforeAnyServiceStarts() throws Exception {
+    Path wrong = Files.writeString(tmp.resolve("wrong-pin-study.txt"), "not-the-study-pin\n");
+    StringWriter out = new StringWriter(), err = new StringWriter();
+    CliContext ctx =
+        new CliContext(
+            new PrintWriter(out, true),
+            new PrintWriter(err, true),
+            Map.of(),
+            InstantSource.system(),
+            tmp,
+            false);
+    int code =
+        Main.execute(
+            ctx,
+            "study",
+            "restpki",
+            "--smoke",
+            "--keys",
+            "pkcs11:" + config,
+            "--pin-file",
+            wrong.toString(),
+            "-o",
+            "wrong-pin-study.json");
+    assertEquals(2, code, err.toString() + out);
+    assertTrue(err.toString().contains("--keys pkcs11:"), err.toString());
+    assertFalse(
+        (err.toString() + out).contains("not-the-study-pin"), "the PIN never printed: " + err);
+    assertFalse((err.toString() + out).contains("service "), "no service started: " + err + out);
+    assertFalse(Files.exists(tmp.resolve("wrong-pin-study.json")), "nothing run, nothing written");
+  }
 }
