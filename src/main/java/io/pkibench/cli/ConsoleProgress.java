@@ -4,7 +4,7 @@ import io.pkibench.engine.IterationOutcome;
 import io.pkibench.engine.ProgressListener;
 import io.pkibench.engine.ProgressSnapshot;
 import io.pkibench.engine.SeriesSpec;
-import io.pkibench.report.HumanUnits;
+import io.pkibench.text.Units;
 import java.io.PrintWriter;
 import java.util.HashMap;
 import java.util.Locale;
@@ -12,13 +12,14 @@ import java.util.Map;
 
 /**
  * The live view on stderr: on a terminal one status line rewritten each second, elsewhere plain
- * lines; a "record high" line whenever a workload's maximum latency is beaten.
+ * lines; a "slowest operation so far" line whenever a workload's maximum latency is beaten (an
+ * outlier seen as it happens, not only in the table's max).
  */
 final class ConsoleProgress implements ProgressListener {
   private final PrintWriter err;
   private final boolean rewrite;
   private final boolean quiet;
-  private final Map<String, Long> recordHighNanos = new HashMap<>();
+  private final Map<String, Long> slowestNanos = new HashMap<>();
   private boolean statusShown;
 
   ConsoleProgress(PrintWriter err, boolean rewrite, boolean quiet) {
@@ -30,19 +31,19 @@ final class ConsoleProgress implements ProgressListener {
   @Override
   public synchronized void tick(ProgressSnapshot s) {
     if (quiet) return;
-    Long record = recordHighNanos.get(s.workload());
+    Long record = slowestNanos.get(s.workload());
     if (s.maxNanos() > 0 && (record == null || s.maxNanos() > record)) {
-      recordHighNanos.put(s.workload(), s.maxNanos());
+      slowestNanos.put(s.workload(), s.maxNanos());
       if (record != null) {
         line(
-            "record high: "
+            "slowest operation so far: "
                 + s.workload()
                 + " c="
                 + s.concurrency()
-                + " "
-                + HumanUnits.nanos(s.maxNanos())
-                + " (was "
-                + HumanUnits.nanos(record)
+                + " took "
+                + Units.nanos(s.maxNanos())
+                + " (the slowest before it: "
+                + Units.nanos(record)
                 + ")");
       }
     }
@@ -60,10 +61,10 @@ final class ConsoleProgress implements ProgressListener {
             s.started(),
             s.succeeded(),
             s.failed(),
-            HumanUnits.rate(s.recentOpsPerSecond()),
-            HumanUnits.nanos(s.meanNanos()),
-            HumanUnits.nanos(s.p99Nanos()),
-            HumanUnits.nanos(s.maxNanos()));
+            Units.rate(s.recentOpsPerSecond()),
+            Units.nanos(s.meanNanos()),
+            Units.nanos(s.p99Nanos()),
+            Units.nanos(s.maxNanos()));
     if (!s.liveCounts().isEmpty()) {
       StringBuilder live = new StringBuilder(status).append(" |");
       s.liveCounts()
@@ -91,8 +92,8 @@ final class ConsoleProgress implements ProgressListener {
             o.series(),
             o.warmup() ? "warmup" : "measure",
             o.index(),
-            HumanUnits.rate(o.opsPerSecond()),
-            HumanUnits.nanos(o.latency().getValueAtPercentile(99)),
+            Units.rate(o.opsPerSecond()),
+            Units.nanos(o.latency().getValueAtPercentile(99)),
             o.failed()));
   }
 

@@ -5,6 +5,7 @@ import io.pkibench.analysis.Comparison.Verdict;
 import io.pkibench.analysis.Metric;
 import io.pkibench.analysis.TrimmedNumber;
 import io.pkibench.text.OutsideText;
+import io.pkibench.text.Units;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -190,7 +191,7 @@ public final class ComparisonFormat {
   }
 
   private static String value(Metric m, double v) {
-    return m.unit.equals("ns") ? HumanUnits.nanos(v) : HumanUnits.rate(v);
+    return m.unit.equals("ns") ? Units.nanos(v) : Units.rate(v);
   }
 
   private static String signed(double percent) {

@@ -4,6 +4,7 @@ import io.pkibench.results.IterationResult;
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.WorkloadResult;
+import io.pkibench.text.Units;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,16 +45,16 @@ public final class FaultTimeline {
             String.format(
                 Locale.ROOT,
                 "no dip: every second stayed at 80%% or more of %s ops/s with no failed call",
-                HumanUnits.rate(rateBefore)));
+                Units.rate(rateBefore)));
       } else {
         lines.add(
             String.format(
                 Locale.ROOT,
                 "before: %s ops/s (median of %d s); the first dip at second %d; lowest second %s ops/s; %,d calls failed",
-                HumanUnits.rate(rateBefore),
+                Units.rate(rateBefore),
                 dipAt,
                 dipAt + 1,
-                HumanUnits.rate(lowest),
+                Units.rate(lowest),
                 failedCalls));
         lines.add(
             recoveredAfterSeconds == null
@@ -163,7 +164,7 @@ public final class FaultTimeline {
       for (Second sec : s.seconds()) {
         if (sec.index() % 10 == 0) out.append("\n   ");
         out.append(' ')
-            .append(HumanUnits.rate(sec.okPerSecond()))
+            .append(Units.rate(sec.okPerSecond()))
             .append(sec.failed() > 0 ? "[" + sec.failed() + "]" : "");
       }
       out.append('\n');
@@ -186,7 +187,7 @@ public final class FaultTimeline {
               false,
               false,
               x -> String.format(Locale.ROOT, "%.0f", x),
-              HumanUnits::rate);
+              Units::rate);
       chart.add(
           new SvgChart.Series(
               "successful ops",

@@ -14,6 +14,7 @@ import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.results.WorkloadResult;
+import io.pkibench.text.Units;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -121,16 +122,14 @@ public final class HtmlReport {
       long failed = w.levels().stream().mapToLong(l -> l.counts().failed()).sum();
       h.append(
               "<table><tr><th class=\"l\">best throughput</th><th class=\"l\">at</th><th class=\"l\">p99 there</th><th class=\"l\">ops per CPU-second there</th><th class=\"l\">failed operations (all levels)</th></tr>\n<tr><td>")
-          .append(HumanUnits.rate(best.throughput().mean()))
+          .append(Units.rate(best.throughput().mean()))
           .append(" ops/s</td><td>")
           .append(Html.esc(loadLabel(best)))
           .append("</td><td>")
-          .append(HumanUnits.nanos(best.latencyNanos().p99()))
+          .append(Units.nanos(best.latencyNanos().p99()))
           .append("</td><td>")
           .append(
-              best.cpu().opsPerCpuSecond() == null
-                  ? "-"
-                  : HumanUnits.rate(best.cpu().opsPerCpuSecond()))
+              best.cpu().opsPerCpuSecond() == null ? "-" : Units.rate(best.cpu().opsPerCpuSecond()))
           .append("</td><td>")
           .append(failed)
           .append("</td></tr></table>\n");
@@ -186,27 +185,24 @@ public final class HtmlReport {
         h.append("<tr><td class=\"l\">")
             .append(Html.esc(loadLabel(l)))
             .append("</td><td>")
-            .append(HumanUnits.rate(l.throughput().mean()))
+            .append(Units.rate(l.throughput().mean()))
             .append("</td><td>")
             .append(
                 l.throughput().ci999() == null
                     ? "-"
                     : HumanUnits.intervalTooWide(l.throughput()).isPresent()
                         ? "wider than the value: too few iterations"
-                        : HumanUnits.rate(l.throughput().ci999()))
+                        : Units.rate(l.throughput().ci999()))
             .append("</td><td>")
-            .append(HumanUnits.nanos(l.latencyNanos().p50()))
+            .append(Units.nanos(l.latencyNanos().p50()))
             .append("</td><td>")
-            .append(HumanUnits.nanos(l.latencyNanos().p99()))
+            .append(Units.nanos(l.latencyNanos().p99()))
             .append("</td><td>")
-            .append(HumanUnits.nanos(l.latencyNanos().p999()))
+            .append(Units.nanos(l.latencyNanos().p999()))
             .append("</td><td>")
             .append(HumanUnits.percent(l.cpu().utilisation()))
             .append("</td><td>")
-            .append(
-                l.cpu().opsPerCpuSecond() == null
-                    ? "-"
-                    : HumanUnits.rate(l.cpu().opsPerCpuSecond()))
+            .append(l.cpu().opsPerCpuSecond() == null ? "-" : Units.rate(l.cpu().opsPerCpuSecond()))
             .append("</td><td>")
             .append(k < efficiency.size() ? HumanUnits.percent(efficiency.get(k)) : "-")
             .append("</td></tr>\n");
@@ -439,7 +435,7 @@ public final class HtmlReport {
                 false,
                 log,
                 HtmlReport::number,
-                HumanUnits::nanos);
+                Units::nanos);
         if (!open) latency.wholeNumbersX();
         latency.add(percentileSeries("p50", levels, 50));
         latency.add(percentileSeries("p90", levels, 90));
@@ -474,7 +470,7 @@ public final class HtmlReport {
               true,
               true,
               HtmlReport::percentileLabel,
-              HumanUnits::nanos);
+              Units::nanos);
       for (LevelResult l : levels)
         spectrum.add(
             new SvgChart.Series(loadLabel(l), spectrum(l.mergedHistogram()), false, false));

@@ -1,25 +1,18 @@
 package io.pkibench.report;
 
 import io.pkibench.results.Throughput;
+import io.pkibench.text.Units;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.Locale;
 import java.util.Optional;
 
-/** Numbers as a person reads them in a table: {@code 812 µs}, {@code 1.20 ms}, {@code 2,450.1}. */
+/**
+ * Published figures and intervals as a person reads them in a table ({@code 2,450.1}); latencies
+ * and rates are {@link Units}'.
+ */
 public final class HumanUnits {
   private HumanUnits() {}
-
-  public static String nanos(double nanos) {
-    if (nanos < 1_000) return String.format(Locale.ROOT, "%.0f ns", nanos);
-    if (nanos < 1_000_000) return String.format(Locale.ROOT, "%.1f µs", nanos / 1e3);
-    if (nanos < 1_000_000_000) return String.format(Locale.ROOT, "%.2f ms", nanos / 1e6);
-    return String.format(Locale.ROOT, "%.2f s", nanos / 1e9);
-  }
-
-  public static String rate(double perSecond) {
-    return String.format(Locale.ROOT, perSecond >= 100 ? "%,.0f" : "%,.1f", perSecond);
-  }
 
   /**
    * A figure as published or set beside one: whole thousands grouped, smaller values to four
@@ -47,7 +40,7 @@ public final class HumanUnits {
         String.format(
             Locale.ROOT,
             "the 99.9%% interval (± %s ops/s) is wider than the throughput: %d iterations are too few or too noisy to bound it; measure more (e.g. --measure 10x…)",
-            rate(t.ci999()),
+            Units.rate(t.ci999()),
             t.samples()));
   }
 }

@@ -6,6 +6,7 @@ import io.pkibench.keys.Wycheproof;
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.WorkloadResult;
+import io.pkibench.text.Units;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -176,9 +177,9 @@ public final class KeySourceShootout {
       r.workload(),
       r.keys() + (!r.wycheproof().isEmpty() ? " !" : r.wycheproofChecked() ? "" : " ?"),
       "c=" + r.concurrency(),
-      HumanUnits.rate(r.opsPerSecond()),
-      HumanUnits.nanos(r.p99Nanos()),
-      r.opsPerCpuSecond() == null ? "-" : HumanUnits.rate(r.opsPerCpuSecond()),
+      Units.rate(r.opsPerSecond()),
+      Units.nanos(r.p99Nanos()),
+      r.opsPerCpuSecond() == null ? "-" : Units.rate(r.opsPerCpuSecond()),
       String.format(Locale.ROOT, "%.2f", r.ratioToFastest())
     };
   }
@@ -232,7 +233,7 @@ public final class KeySourceShootout {
           new SvgBarChart.Bar(
               r.workload() + " · " + r.keys(),
               r.opsPerSecond(),
-              HumanUnits.rate(r.opsPerSecond())
+              Units.rate(r.opsPerSecond())
                   + " ops/s at c="
                   + r.concurrency()
                   + String.format(Locale.ROOT, " (%.2f of the fastest)", r.ratioToFastest())));

@@ -8,6 +8,7 @@ import io.pkibench.results.MemberLevel;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.WorkloadResult;
 import io.pkibench.text.OutsideText;
+import io.pkibench.text.Units;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -45,7 +46,7 @@ public final class MixTables {
     for (LevelResult l : w.levels()) {
       String level =
           l.openLoop() != null
-              ? HumanUnits.rate(l.openLoop().targetRate()) + "/s"
+              ? Units.rate(l.openLoop().targetRate()) + "/s"
               : "c=" + l.concurrency();
       for (MemberLevel m : l.members()) {
         rows.add(
@@ -69,7 +70,7 @@ public final class MixTables {
               l.counts(),
               l.throughput().mean(),
               l.latencyNanos(),
-              opsPerCpuSecond == null ? "-" : HumanUnits.nanos(1e9 / opsPerCpuSecond)));
+              opsPerCpuSecond == null ? "-" : Units.nanos(1e9 / opsPerCpuSecond)));
     }
     return rows;
   }
@@ -102,11 +103,11 @@ public final class MixTables {
       Long.toString(c.started()),
       Long.toString(c.succeeded()),
       Long.toString(c.failed()),
-      HumanUnits.rate(rate),
-      HumanUnits.nanos(lat.p50()),
-      HumanUnits.nanos(lat.p90()),
-      HumanUnits.nanos(lat.p99()),
-      HumanUnits.nanos(lat.max()),
+      Units.rate(rate),
+      Units.nanos(lat.p50()),
+      Units.nanos(lat.p90()),
+      Units.nanos(lat.p99()),
+      Units.nanos(lat.max()),
       cpu
     };
   }
@@ -189,7 +190,7 @@ public final class MixTables {
               : alone.levels().get(alone.levels().size() - 1).cpu().opsPerCpuSecond();
       if (rate == null) return Optional.empty();
       cpuSecondsPerOp += mixed.mix().askedShare(i) / rate;
-      parts.add(OutsideText.forTerminal(m.label()) + " " + HumanUnits.rate(rate));
+      parts.add(OutsideText.forTerminal(m.label()) + " " + Units.rate(rate));
     }
     double predicted = 1 / cpuSecondsPerOp;
     return Optional.of(
@@ -198,9 +199,9 @@ public final class MixTables {
             "%s: %s ops per service CPU-second measured as one mix; its types alone (%s) predict %s"
                 + " for these shares: measured / predicted = %.2f",
             OutsideText.forTerminal(mixed.step() == null ? mixed.name() : mixed.step().label()),
-            HumanUnits.rate(measured),
+            Units.rate(measured),
             String.join(", ", parts),
-            HumanUnits.rate(predicted),
+            Units.rate(predicted),
             measured / predicted));
   }
 

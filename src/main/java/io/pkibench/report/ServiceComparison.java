@@ -3,6 +3,7 @@ package io.pkibench.report;
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.StudyRecord;
+import io.pkibench.text.Units;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -77,7 +78,7 @@ public final class ServiceComparison {
         cells.add(
             notApplicable.get(i) != null
                 ? "n/a"
-                : measured.get(i).map(l -> HumanUnits.nanos(l.latencyNanos().p99())).orElse("-"));
+                : measured.get(i).map(l -> Units.nanos(l.latencyNanos().p99())).orElse("-"));
       }
       for (int i = 1; i < services.size(); i++) {
         Optional<LevelResult> base = measured.get(0), here = measured.get(i);
@@ -113,7 +114,7 @@ public final class ServiceComparison {
 
   private static String cpuPerOperation(LevelResult l) {
     Double s = cpuSecondsPerOperation(l);
-    return s == null ? "no CPU measured" : HumanUnits.nanos(s * 1e9);
+    return s == null ? "no CPU measured" : Units.nanos(s * 1e9);
   }
 
   private static String ratio(Optional<Double> here, Optional<Double> base) {

@@ -4,6 +4,7 @@ import io.pkibench.results.LevelResult;
 import io.pkibench.results.Timeline;
 import io.pkibench.results.WorkloadResult;
 import io.pkibench.text.OutsideText;
+import io.pkibench.text.Units;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -37,7 +38,7 @@ final class StageCharts {
               false,
               true,
               StageCharts::seconds,
-              HumanUnits::nanos);
+              Units::nanos);
       latency.add(series("p50", t, s -> (double) s.p50Nanos()));
       latency.add(series("p99", t, s -> (double) s.p99Nanos()));
       latency.add(series("max", t, s -> (double) s.maxNanos()));
@@ -50,7 +51,7 @@ final class StageCharts {
               false,
               false,
               StageCharts::seconds,
-              HumanUnits::rate);
+              Units::rate);
       rate.add(series("achieved", t, Timeline.Second::opsPerSecond));
       if (!workers)
         rate.add(
@@ -73,7 +74,7 @@ final class StageCharts {
                 false,
                 false,
                 StageCharts::seconds,
-                HumanUnits::rate);
+                Units::rate);
         SvgChart memberLatency =
             new SvgChart(
                 "timeline-members-p99-" + n,
@@ -83,7 +84,7 @@ final class StageCharts {
                 false,
                 true,
                 StageCharts::seconds,
-                HumanUnits::nanos);
+                Units::nanos);
         for (int m = 0; m < members.size(); m++) {
           int i = m;
           memberRate.add(
@@ -192,16 +193,16 @@ final class StageCharts {
             Long.toString(s.counts().started()),
             Long.toString(s.counts().succeeded()),
             Long.toString(s.counts().failed()),
-            HumanUnits.rate(s.achievedPerSecond()),
+            Units.rate(s.achievedPerSecond()),
             s.targetPerSecond() != null
-                ? HumanUnits.rate(s.targetPerSecond()) + "/s"
+                ? Units.rate(s.targetPerSecond()) + "/s"
                 : s.targetWorkers() != null
                     ? String.format(Locale.ROOT, "%.1f workers", s.targetWorkers())
                     : "-",
-            HumanUnits.nanos(s.latencyNanos().p50()),
-            HumanUnits.nanos(s.latencyNanos().p99()),
-            HumanUnits.nanos(s.latencyNanos().max()),
-            s.opsPerCpuSecond() == null ? "-" : HumanUnits.rate(s.opsPerCpuSecond())
+            Units.nanos(s.latencyNanos().p50()),
+            Units.nanos(s.latencyNanos().p99()),
+            Units.nanos(s.latencyNanos().max()),
+            s.opsPerCpuSecond() == null ? "-" : Units.rate(s.opsPerCpuSecond())
           });
       for (Timeline.MemberStage m : s.members()) {
         rows.add(
@@ -212,11 +213,11 @@ final class StageCharts {
               Long.toString(m.counts().started()),
               Long.toString(m.counts().succeeded()),
               Long.toString(m.counts().failed()),
-              HumanUnits.rate(m.achievedPerSecond()),
+              Units.rate(m.achievedPerSecond()),
               "-",
-              m.counts().succeeded() == 0 ? "-" : HumanUnits.nanos(m.latencyNanos().p50()),
-              m.counts().succeeded() == 0 ? "-" : HumanUnits.nanos(m.latencyNanos().p99()),
-              m.counts().succeeded() == 0 ? "-" : HumanUnits.nanos(m.latencyNanos().max()),
+              m.counts().succeeded() == 0 ? "-" : Units.nanos(m.latencyNanos().p50()),
+              m.counts().succeeded() == 0 ? "-" : Units.nanos(m.latencyNanos().p99()),
+              m.counts().succeeded() == 0 ? "-" : Units.nanos(m.latencyNanos().max()),
               "-"
             });
       }

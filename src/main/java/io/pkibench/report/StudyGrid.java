@@ -3,6 +3,7 @@ package io.pkibench.report;
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.StudyRecord;
+import io.pkibench.text.Units;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -42,9 +43,7 @@ public final class StudyGrid {
               variant,
               levels,
               l ->
-                  l.cpu().opsPerCpuSecond() == null
-                      ? "-"
-                      : HumanUnits.rate(l.cpu().opsPerCpuSecond())));
+                  l.cpu().opsPerCpuSecond() == null ? "-" : Units.rate(l.cpu().opsPerCpuSecond())));
       tables.add(
           table(
               grid,
@@ -55,7 +54,7 @@ public final class StudyGrid {
               l ->
                   l.cpu().opsPerCpuSecond() == null
                       ? "-"
-                      : HumanUnits.rate(l.cpu().opsPerCpuSecond() * cores / 100)));
+                      : Units.rate(l.cpu().opsPerCpuSecond() * cores / 100)));
       tables.add(relativeCost(grid, variant, levels, suffix, published(result)));
     }
     return tables;

@@ -6,6 +6,7 @@ import io.pkibench.report.StudyAnalysis.ConditionOutcome;
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.StudyRecord;
 import io.pkibench.text.OutsideText;
+import io.pkibench.text.Units;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -69,17 +70,16 @@ final class StudyTableText {
                 Long.toString(l.counts().started()),
                 ok(l),
                 Long.toString(l.counts().failed()),
-                HumanUnits.nanos(l.latencyNanos().mean()),
-                HumanUnits.nanos(l.latencyNanos().max()),
-                HumanUnits.rate(
-                    l.throughput().mean() * (unit.perServiceCpu() ? 1 : unit.perSecond())),
+                Units.nanos(l.latencyNanos().mean()),
+                Units.nanos(l.latencyNanos().max()),
+                Units.rate(l.throughput().mean() * (unit.perServiceCpu() ? 1 : unit.perSecond())),
                 interval(l, unit)));
     StudyAnalysis.seedUnit(study).ifPresent(u -> c.add(inUnit(u, l)));
-    c.add(l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond()));
+    c.add(l.cpu().opsPerCpuSecond() == null ? "-" : Units.rate(l.cpu().opsPerCpuSecond()));
     c.add(HumanUnits.percent(l.cpu().utilisation()));
     StudyAnalysis.conditionAtStep(study, row, l).ifPresent(k -> c.add(conditionCell(k)));
-    c.add(HumanUnits.nanos(l.latencyNanos().p50()));
-    c.add(HumanUnits.nanos(l.latencyNanos().p99()));
+    c.add(Units.nanos(l.latencyNanos().p50()));
+    c.add(Units.nanos(l.latencyNanos().p99()));
     return c.toArray(String[]::new);
   }
 
@@ -136,7 +136,7 @@ final class StudyTableText {
   static String interval(LevelResult l, StudyRecord.Unit unit) {
     if (l.throughput().ci999() == null) return "-";
     if (HumanUnits.intervalTooWide(l.throughput()).isPresent()) return "too wide";
-    return HumanUnits.rate(l.throughput().ci999() * unit.perSecond());
+    return Units.rate(l.throughput().ci999() * unit.perSecond());
   }
 
   static String whyNotMeasured(StudyRow row) {
@@ -350,7 +350,7 @@ final class StudyTableText {
     return "p99 under 50 ms up to "
         + under
         + (under == 1 ? " thread, " : " threads, ")
-        + HumanUnits.nanos(firstOver.latencyNanos().p99())
+        + Units.nanos(firstOver.latencyNanos().p99())
         + " at "
         + firstOver.concurrency();
   }

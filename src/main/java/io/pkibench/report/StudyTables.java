@@ -6,6 +6,7 @@ import io.pkibench.results.RunResult;
 import io.pkibench.results.StudyRecord;
 import io.pkibench.results.WorkloadResult;
 import io.pkibench.text.OutsideText;
+import io.pkibench.text.Units;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -109,16 +110,16 @@ public final class StudyTables {
         String.format(
             Locale.ROOT,
             "│ average %s   max %s   p99 %s%n",
-            HumanUnits.nanos(l.latencyNanos().mean()),
-            HumanUnits.nanos(l.latencyNanos().max()),
-            HumanUnits.nanos(l.latencyNanos().p99())));
+            Units.nanos(l.latencyNanos().mean()),
+            Units.nanos(l.latencyNanos().max()),
+            Units.nanos(l.latencyNanos().p99())));
     p.append(
         String.format(
             Locale.ROOT,
             "│ %s %s   %s ops per service CPU-second   service CPU %s%n",
-            HumanUnits.rate(l.throughput().mean() * (unit.perServiceCpu() ? 1 : unit.perSecond())),
+            Units.rate(l.throughput().mean() * (unit.perServiceCpu() ? 1 : unit.perSecond())),
             StudyTableText.rateName(unit),
-            l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond()),
+            l.cpu().opsPerCpuSecond() == null ? "-" : Units.rate(l.cpu().opsPerCpuSecond()),
             HumanUnits.percent(l.cpu().utilisation())));
     HumanUnits.intervalTooWide(l.throughput())
         .ifPresent(t -> p.append("│ ").append(t).append('\n'));
@@ -144,7 +145,7 @@ public final class StudyTables {
                     new SvgBarChart.Bar(
                         row.label(),
                         v,
-                        HumanUnits.rate(v)
+                        Units.rate(v)
                             + " "
                             + StudyTableText.rateName(study.unit())
                             + " at "
@@ -155,7 +156,7 @@ public final class StudyTables {
                     new SvgBarChart.Bar(
                         row.label(),
                         c == null ? 0 : c,
-                        c == null ? "no CPU measured" : HumanUnits.rate(c) + " per CPU-s"));
+                        c == null ? "no CPU measured" : Units.rate(c) + " per CPU-s"));
               });
     }
     if (rate.isEmpty()) return List.of();

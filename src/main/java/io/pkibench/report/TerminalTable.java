@@ -7,6 +7,7 @@ import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.WorkloadResult;
 import io.pkibench.text.OutsideText;
+import io.pkibench.text.Units;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -224,23 +225,23 @@ public final class TerminalTable {
     var lat = l.latencyNanos();
     var open = l.openLoop();
     return new String[] {
-      HumanUnits.rate(open.targetRate()),
+      Units.rate(open.targetRate()),
       Integer.toString(l.concurrency()),
       Long.toString(open.lateStarts()),
       Long.toString(open.missedStarts()),
       Long.toString(l.counts().started()),
       Long.toString(l.counts().succeeded()),
       Long.toString(l.counts().failed()),
-      HumanUnits.rate(open.achievedRate()),
+      Units.rate(open.achievedRate()),
       ci(l),
-      HumanUnits.nanos(lat.p50()),
-      HumanUnits.nanos(lat.p90()),
-      HumanUnits.nanos(lat.p99()),
-      HumanUnits.nanos(lat.p999()),
-      HumanUnits.nanos(lat.max()),
-      HumanUnits.nanos(open.uncorrectedLatencyNanos().p99()),
+      Units.nanos(lat.p50()),
+      Units.nanos(lat.p90()),
+      Units.nanos(lat.p99()),
+      Units.nanos(lat.p999()),
+      Units.nanos(lat.max()),
+      Units.nanos(open.uncorrectedLatencyNanos().p99()),
       HumanUnits.percent(l.cpu().utilisation()),
-      l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond())
+      l.cpu().opsPerCpuSecond() == null ? "-" : Units.rate(l.cpu().opsPerCpuSecond())
     };
   }
 
@@ -251,16 +252,16 @@ public final class TerminalTable {
       Long.toString(l.counts().started()),
       Long.toString(l.counts().succeeded()),
       Long.toString(l.counts().failed()),
-      HumanUnits.rate(l.throughput().mean()),
+      Units.rate(l.throughput().mean()),
       ci(l),
-      HumanUnits.nanos(lat.mean()),
-      HumanUnits.nanos(lat.p50()),
-      HumanUnits.nanos(lat.p90()),
-      HumanUnits.nanos(lat.p99()),
-      HumanUnits.nanos(lat.p999()),
-      HumanUnits.nanos(lat.max()),
+      Units.nanos(lat.mean()),
+      Units.nanos(lat.p50()),
+      Units.nanos(lat.p90()),
+      Units.nanos(lat.p99()),
+      Units.nanos(lat.p999()),
+      Units.nanos(lat.max()),
       HumanUnits.percent(l.cpu().utilisation()),
-      l.cpu().opsPerCpuSecond() == null ? "-" : HumanUnits.rate(l.cpu().opsPerCpuSecond())
+      l.cpu().opsPerCpuSecond() == null ? "-" : Units.rate(l.cpu().opsPerCpuSecond())
     };
   }
 
@@ -272,7 +273,7 @@ public final class TerminalTable {
     if (l.throughput().ci999() == null) return "-";
     return HumanUnits.intervalTooWide(l.throughput()).isPresent()
         ? "too wide"
-        : HumanUnits.rate(l.throughput().ci999());
+        : Units.rate(l.throughput().ci999());
   }
 
   static String align(List<String[]> rows) {

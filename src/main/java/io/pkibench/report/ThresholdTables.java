@@ -3,6 +3,7 @@ package io.pkibench.report;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.ThresholdVerdict;
 import io.pkibench.text.OutsideText;
+import io.pkibench.text.Units;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -110,9 +111,9 @@ public final class ThresholdTables {
 
   private static String value(double v, String unit) {
     return switch (unit) {
-      case "ns" -> HumanUnits.nanos(v);
+      case "ns" -> Units.nanos(v);
       case "%" -> HumanUnits.figure(v) + "%";
-      default -> HumanUnits.rate(v) + " " + unit;
+      default -> Units.rate(v) + " " + unit;
     };
   }
 }

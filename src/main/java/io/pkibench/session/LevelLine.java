@@ -1,6 +1,7 @@
 package io.pkibench.session;
 
 import io.pkibench.results.LevelResult;
+import io.pkibench.text.Units;
 import java.util.Locale;
 
 /** The one line printed when a level is saved. */
@@ -19,10 +20,10 @@ final class LevelLine {
                 l.openLoop().missedStarts());
     return String.format(
         Locale.ROOT,
-        "%s %s saved: %.1f ops/s%s, p99 %.3f ms, %d failed",
+        "%s %s saved: %s ops/s%s, p99 %s, %d failed",
         workload,
         level,
-        l.throughput().mean(),
+        Units.rate(l.throughput().mean()),
         l.throughput().ci999() == null
             ? ""
             : l.throughput().intervalWiderThanMean()
@@ -30,7 +31,7 @@ final class LevelLine {
                     + l.throughput().samples()
                     + " iterations are too few to bound it)"
                 : String.format(Locale.ROOT, " ± %.1f", l.throughput().ci999()),
-        l.latencyNanos().p99() / 1e6,
+        Units.nanos(l.latencyNanos().p99()),
         l.counts().failed());
   }
 }

@@ -11,11 +11,11 @@ import io.pkibench.formats.pec.PecSender;
 import io.pkibench.formats.pec.ReliabilityCheck;
 import io.pkibench.formats.pec.SentMessage;
 import io.pkibench.pki.TestPki;
-import io.pkibench.report.HumanUnits;
 import io.pkibench.report.StudyTables;
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
 import io.pkibench.server.pec.ProviderStats;
+import io.pkibench.text.Units;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -201,11 +201,11 @@ final class PecChecks {
       if (missed != null) {
         return (tolerated == null
                 ? "no rate tried was tolerated"
-                : "maximum load " + HumanUnits.rate(tolerated) + " messages/s")
+                : "maximum load " + Units.rate(tolerated) + " messages/s")
             + " (delivery receipts within "
             + deadline.toSeconds()
             + " s, nothing failed); at "
-            + HumanUnits.rate(r.targetPerSecond())
+            + Units.rate(r.targetPerSecond())
             + ": "
             + missed;
       }
@@ -214,7 +214,7 @@ final class PecChecks {
     return tolerated == null
         ? "no rate was measured"
         : "every rate tried was tolerated, up to "
-            + HumanUnits.rate(tolerated)
+            + Units.rate(tolerated)
             + " messages/s: the maximum load is higher (add rates)";
   }
 
@@ -259,7 +259,7 @@ final class PecChecks {
             ", ",
             ratePerWorkers.entrySet().stream()
                 .sorted(Map.Entry.comparingByKey())
-                .map(e -> e.getKey() + ": " + HumanUnits.rate(e.getValue()))
+                .map(e -> e.getKey() + ": " + Units.rate(e.getValue()))
                 .toList());
     String verdict;
     if (atRule == null) verdict = "the rule's count was not measured";
@@ -276,7 +276,7 @@ final class PecChecks {
           "the rule does NOT hold here: "
               + rule
               + " workers give "
-              + HumanUnits.rate(atRule)
+              + Units.rate(atRule)
               + " messages/s, too few: the best needs "
               + enough;
     else
@@ -284,7 +284,7 @@ final class PecChecks {
           "the rule does NOT hold here: "
               + rule
               + " workers give "
-              + HumanUnits.rate(atRule)
+              + Units.rate(atRule)
               + " messages/s, too many: "
               + enough
               + " give the best, more lose rate";
@@ -295,7 +295,7 @@ final class PecChecks {
         + " workers; messages/s by provider workers: "
         + measured
         + "; within 5% of the best ("
-        + HumanUnits.rate(best)
+        + Units.rate(best)
         + ") from "
         + enough
         + "; "

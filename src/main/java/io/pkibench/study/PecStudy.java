@@ -8,7 +8,7 @@ import io.pkibench.plan.LoadModel;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.ThreadKind;
 import io.pkibench.plan.WorkloadSpec;
-import io.pkibench.report.HumanUnits;
+import io.pkibench.text.Units;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.pec.PauseRange;
 import java.io.IOException;
@@ -498,7 +498,7 @@ public final class PecStudy implements Study {
   }
 
   private String flowLabel(StudyOptions options) {
-    return FLOW + " [" + HumanUnits.rate(config.flowRatePerSecond()) + " messages/s]";
+    return FLOW + " [" + Units.rate(config.flowRatePerSecond()) + " messages/s]";
   }
 
   private static int port(RunningServices services, String name) {
@@ -538,7 +538,7 @@ public final class PecStudy implements Study {
             + config.providerWorkers()
             + " workers) mailing each other over SMTP on loopback,"
             + " pec1.test's user 2 messages in 5, pec2.test's 3 in 5, 56–80 KB each, offered at "
-            + HumanUnits.rate(config.flowRatePerSecond())
+            + Units.rate(config.flowRatePerSecond())
             + " messages/s: about "
             + f.messages()
             + " messages (warm-up included); the latency is from submission to the delivery receipt in the"
@@ -566,7 +566,7 @@ public final class PecStudy implements Study {
     if (!searchRates(options).isEmpty()) {
       notes.add(
           "maximum-load search: the flow offered at "
-              + String.join(", ", searchRates(options).stream().map(HumanUnits::rate).toList())
+              + String.join(", ", searchRates(options).stream().map(Units::rate).toList())
               + " messages/s in turn; a rate is tolerated when every message gets its delivery receipt within "
               + config.receiptDeadline().toSeconds()
               + " s at p99 (our deadline: the original published none), none fails and 95% of its starts are made");

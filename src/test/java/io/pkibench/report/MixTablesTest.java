@@ -7,6 +7,7 @@ import io.pkibench.analysis.Analysis;
 import io.pkibench.results.MixFixtures;
 import io.pkibench.results.ResultFixtures;
 import io.pkibench.results.RunResult;
+import io.pkibench.text.Units;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +29,7 @@ class MixTablesTest {
         List.of(rows.get(3)).subList(0, 7));
     assertEquals("n/a", rows.get(1)[12], "no member has CPU of its own");
     // 0.5 CPU-seconds per 390 successes each second: 1.28 ms of CPU per operation
-    assertEquals(HumanUnits.nanos(1e9 * 0.5 / 390), rows.get(3)[12]);
+    assertEquals(Units.nanos(1e9 * 0.5 / 390), rows.get(3)[12]);
   }
 
   @Test
