@@ -104,14 +104,7 @@ class Pkcs11KeySourceTest {
             tmp.resolve("pki"), InstantSource.system(), TestPki.DEFAULT_CRL_BASE_URL, line -> {});
 
     StringWriter out = new StringWriter(), err = new StringWriter();
-    CliContext ctx =
-        new CliContext(
-            new PrintWriter(out, true),
-            new PrintWriter(err, true),
-            Map.of(),
-            InstantSource.system(),
-            tmp,
-            false);
+    CliContext ctx = cli(out, err);
     int code =
         Main.execute(
             ctx,
@@ -298,14 +291,7 @@ class Pkcs11KeySourceTest {
             line -> {})) {
       dss.start();
       StringWriter out = new StringWriter(), err = new StringWriter();
-      CliContext ctx =
-          new CliContext(
-              new PrintWriter(out, true),
-              new PrintWriter(err, true),
-              Map.of(KeySources.PIN_ENV, PIN),
-              InstantSource.system(),
-              tmp,
-              false);
+      CliContext ctx = cli(out, err, Map.of(KeySources.PIN_ENV, PIN));
       int code =
           Main.execute(
               ctx,
@@ -339,14 +325,7 @@ class Pkcs11KeySourceTest {
   @Test
   void run_signThroughTokenWithVerify_noFailures() throws Exception {
     StringWriter out = new StringWriter(), err = new StringWriter();
-    CliContext ctx =
-        new CliContext(
-            new PrintWriter(out, true),
-            new PrintWriter(err, true),
-            Map.of(KeySources.PIN_ENV, PIN),
-            InstantSource.system(),
-            tmp,
-            false);
+    CliContext ctx = cli(out, err, Map.of(KeySources.PIN_ENV, PIN));
     int code =
         Main.execute(
             ctx,
@@ -394,14 +373,7 @@ class Pkcs11KeySourceTest {
   void runVerify_throughTheToken_recordsItsWycheproofMarksAndTheShootOutNeverRecommendsIt()
       throws Exception {
     StringWriter out = new StringWriter(), err = new StringWriter();
-    CliContext ctx =
-        new CliContext(
-            new PrintWriter(out, true),
-            new PrintWriter(err, true),
-            Map.of(KeySources.PIN_ENV, PIN),
-            InstantSource.system(),
-            tmp,
-            false);
+    CliContext ctx = cli(out, err, Map.of(KeySources.PIN_ENV, PIN));
     int code =
         Main.execute(
             ctx,
@@ -494,14 +466,7 @@ class Pkcs11KeySourceTest {
   @Test
   void list_withTheToken_marksItsEcdsa_badKeysRefused() throws Exception {
     StringWriter out = new StringWriter(), err = new StringWriter();
-    CliContext ctx =
-        new CliContext(
-            new PrintWriter(out, true),
-            new PrintWriter(err, true),
-            Map.of(),
-            InstantSource.system(),
-            tmp,
-            false);
+    CliContext ctx = cli(out, err);
     assertEquals(
         0,
         Main.execute(ctx, "list", "--keys", "pkcs11:" + config, "--pin-file", pinFile.toString()),
@@ -608,14 +573,7 @@ class Pkcs11KeySourceTest {
   void run_wrongPin_exit2BeforeAnythingRuns() throws Exception {
     Path wrong = Files.writeString(tmp.resolve("wrong-pin.txt"), "not-the-pin\n");
     StringWriter out = new StringWriter(), err = new StringWriter();
-    CliContext ctx =
-        new CliContext(
-            new PrintWriter(out, true),
-            new PrintWriter(err, true),
-            Map.of(),
-            InstantSource.system(),
-            tmp,
-            false);
+    CliContext ctx = cli(out, err);
     int code =
         Main.execute(
             ctx,
@@ -646,14 +604,7 @@ class Pkcs11KeySourceTest {
   void study_wrongPin_exit2BeforeAnyServiceStarts() throws Exception {
     Path wrong = Files.writeString(tmp.resolve("wrong-pin-study.txt"), "not-the-study-pin\n");
     StringWriter out = new StringWriter(), err = new StringWriter();
-    CliContext ctx =
-        new CliContext(
-            new PrintWriter(out, true),
-            new PrintWriter(err, true),
-            Map.of(),
-            InstantSource.system(),
-            tmp,
-            false);
+    CliContext ctx = cli(out, err);
     int code =
         Main.execute(
             ctx,
@@ -672,5 +623,23 @@ class Pkcs11KeySourceTest {
         (err.toString() + out).contains("not-the-study-pin"), "the PIN never printed: " + err);
     assertFalse((err.toString() + out).contains("service "), "no service started: " + err + out);
     assertFalse(Files.exists(tmp.resolve("wrong-pin-study.json")), "nothing run, nothing written");
+  }
+
+  /**
+   * The CLI's context for a command run in this JVM, its output caught, files under the class's
+   * directory.
+   */
+  static CliContext cli(StringWriter out, StringWriter err) {
+    return cli(out, err, Map.of());
+  }
+
+  static CliContext cli(StringWriter out, StringWriter err, Map<String, String> env) {
+    return new CliContext(
+        new PrintWriter(out, true),
+        new PrintWriter(err, true),
+        env,
+        InstantSource.system(),
+        tmp,
+        false);
   }
 }

@@ -7,15 +7,8 @@ import io.pkibench.keys.KeySource;
 import io.pkibench.plan.Plan;
 import io.pkibench.testing.FaultyKeys;
 import io.pkibench.testing.TestKeys;
-import io.pkibench.workload.api.CheckedOperation;
-import io.pkibench.workload.api.Operation;
-import io.pkibench.workload.api.Params;
-import io.pkibench.workload.api.WorkloadContext;
-import io.pkibench.workload.api.WorkloadFactory;
-import io.pkibench.workload.catalog.WorkloadCatalog;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -57,35 +50,8 @@ class PecPathsVerifyTest {
     }
   }
 
-  record Tally(int ok, int verified, int failed) {}
-
-  static Tally run(Plan plan, KeySource keys) throws Exception {
-    var spec = plan.workloads().get(0);
-    WorkloadFactory factory = WorkloadCatalog.builtIn().find(spec.name()).orElseThrow();
-    var context =
-        new WorkloadContext(
-            keys,
-            plan.verify(),
-            () -> fixture.pki,
-            InstantSource.system(),
-            Map.of(),
-            Math.max(1, plan.verifySample()));
-    Operation op =
-        factory
-            .create(context, Params.resolve(factory.name(), factory.params(), spec.params()))
-            .newOperation(0);
-    int ok = 0, verified = 0, failed = 0;
-    for (int i = 0; i < OPERATIONS; i++) {
-      try {
-        boolean checked = op instanceof CheckedOperation c && c.executeChecked();
-        if (!(op instanceof CheckedOperation)) op.execute();
-        ok++;
-        if (checked) verified++;
-      } catch (Exception e) {
-        failed++;
-      }
-    }
-    return new Tally(ok, verified, failed);
+  static StepOperations.Counts run(Plan plan, KeySource keys) throws Exception {
+    return StepOperations.run(plan, keys, () -> fixture.pki, OPERATIONS).counts();
   }
 
   @Test
@@ -99,9 +65,11 @@ class PecPathsVerifyTest {
       String label = path[0];
       Plan plan = plan(label);
       assertEquals(
-          new Tally(OPERATIONS, 2, 0), run(plan, fixture.keys), label + ": two sampled, verified");
+          new StepOperations.Counts(OPERATIONS, 2, 0),
+          run(plan, fixture.keys),
+          label + ": two sampled, verified");
       assertEquals(
-          new Tally(OPERATIONS - 2, 0, 2),
+          new StepOperations.Counts(OPERATIONS - 2, 0, 2),
           run(plan, FaultyKeys.flippingOutputsOf(fixture.keys, path[1])),
           label + ": a provider whose signatures are wrong: the sampled messages failed");
     }

@@ -10,18 +10,11 @@ import io.pkibench.keys.SigningKey;
 import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.keys.remote.NodeAddress;
 import io.pkibench.keys.remote.RemoteKeySource;
-import io.pkibench.plan.Plan;
 import io.pkibench.server.keyserver.KeyGrants;
 import io.pkibench.server.keyserver.KeyServer;
 import io.pkibench.server.keyserver.KeyService;
 import io.pkibench.testing.FaultyKeys;
 import io.pkibench.testing.TestKeys;
-import io.pkibench.workload.api.CheckedOperation;
-import io.pkibench.workload.api.Operation;
-import io.pkibench.workload.api.Params;
-import io.pkibench.workload.api.WorkloadContext;
-import io.pkibench.workload.api.WorkloadFactory;
-import io.pkibench.workload.catalog.WorkloadCatalog;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -111,49 +104,15 @@ class RsfnStudyVerifiesTest {
     }
   }
 
-  record Tally(int ok, int verified, int failed, List<String> errors) {}
-
   /** {@code OPERATIONS} of the step's workload through {@code keys}, as one worker runs them. */
-  static Tally run(Step step, KeySource keys) throws Exception {
-    Plan plan = step.plan();
-    var spec = plan.workloads().get(0);
-    WorkloadFactory factory = WorkloadCatalog.builtIn().find(spec.name()).orElseThrow();
-    var context =
-        new WorkloadContext(
-            keys,
-            plan.verify(),
-            () -> fixture.pki,
-            InstantSource.system(),
-            Map.of(),
-            Math.max(1, plan.verifySample()));
-    Operation op =
-        factory
-            .create(context, Params.resolve(factory.name(), factory.params(), spec.params()))
-            .newOperation(0);
-    int ok = 0, verified = 0, failed = 0;
-    List<String> errors = new ArrayList<>();
-    for (int i = 0; i < OPERATIONS; i++) {
-      try {
-        boolean checked = op instanceof CheckedOperation c ? c.executeChecked() : run(op);
-        ok++;
-        if (checked) verified++;
-      } catch (Exception e) {
-        failed++;
-        errors.add(String.valueOf(e.getMessage()));
-      }
-    }
-    return new Tally(ok, verified, failed, errors);
-  }
-
-  private static boolean run(Operation op) throws Exception {
-    op.execute();
-    return false;
+  static StepOperations.Tally run(Step step, KeySource keys) throws Exception {
+    return StepOperations.run(step.plan(), keys, () -> fixture.pki, OPERATIONS);
   }
 
   @Test
   void packaging_aNodeWhoseSignaturesAreWrong_everyOperationCountedFailed() throws Exception {
     KeyServer planted = node(FaultyKeys.flippingEveryOutput(fixture.keys));
-    Tally t = run(step(RsfnStudy.PACK), client(planted));
+    StepOperations.Tally t = run(step(RsfnStudy.PACK), client(planted));
     assertEquals(0, t.ok(), "a packing whose signature does not verify is not done: " + t);
     assertEquals(OPERATIONS, t.failed(), t.toString());
   }
@@ -163,9 +122,9 @@ class RsfnStudyVerifiesTest {
       throws Exception {
     RemoteKeySource honest = client(node(fixture.keys));
     for (String label : List.of(RsfnStudy.PACK, RsfnStudy.UNPACK)) {
-      Tally t = run(step(label), honest);
-      assertEquals(new Tally(OPERATIONS, OPERATIONS, 0, List.of()), t, label);
-      Tally client = run(step(label + RsfnStudy.CLIENT_CPU), honest);
+      StepOperations.Tally t = run(step(label), honest);
+      assertEquals(new StepOperations.Tally(OPERATIONS, OPERATIONS, 0, List.of()), t, label);
+      StepOperations.Tally client = run(step(label + RsfnStudy.CLIENT_CPU), honest);
       assertEquals(OPERATIONS, client.ok(), label + RsfnStudy.CLIENT_CPU + ": " + client);
       assertEquals(
           1, client.verified(), "the client-CPU step checks the first, then one in 100: " + client);
