@@ -85,6 +85,7 @@ final class HelpLayout {
             "--target-rate",
             "--no-search",
             "--no-sweep",
+            "--no-paths",
             "--confidence",
             "--predict",
             "--upto",

@@ -81,6 +81,12 @@ final class StudyPec extends StudySubcommand {
   String pauses;
 
   @Option(
+      names = "--no-paths",
+      description =
+          "leave out the signing and verification paths measured in this JVM (1 to 16 workers): the providers' flow and its reliability check only")
+  boolean noPaths;
+
+  @Option(
       names = "--no-sweep",
       description =
           "leave out the provider-worker sweep that tests OpenPEC's 2 x CPUs + x rule (quick: 2 points)")
@@ -114,7 +120,7 @@ final class StudyPec extends StudySubcommand {
             d.spool(),
             flowRate,
             providerWorkers,
-            d.pathWorkers(),
+            noPaths ? List.of() : d.pathWorkers(),
             d.flowWarmup(),
             d.flowMeasure(),
             noSearch ? List.of() : d.searchRates(),

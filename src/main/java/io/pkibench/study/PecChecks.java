@@ -38,6 +38,12 @@ import java.util.function.IntFunction;
 final class PecChecks {
   private static final Duration DRAIN_WAIT = Duration.ofSeconds(120);
 
+  /**
+   * No new mailbox file for this long with both spools empty ends the reliability check's wait: the
+   * spools' stats are written now and then, so an empty one alone may be a moment old.
+   */
+  static final Duration SETTLED_QUIET = Duration.ofSeconds(5);
+
   private final PecStudy.Config config;
 
   PecChecks(PecStudy.Config config) {
@@ -342,6 +348,15 @@ final class PecChecks {
       this.pkiDir = pkiDir;
     }
 
+    /** Both spools empty as their stats say (a stats file being replaced: not known, so no). */
+    private boolean nothingQueued() {
+      try {
+        return drained(stats());
+      } catch (ProviderStats.UnknownFormat e) {
+        return false;
+      }
+    }
+
     @Override
     public String name() {
       return "reliability";
@@ -379,7 +394,11 @@ final class PecChecks {
       List<SentMessage> sent = new ArrayList<>(SentMessage.read(config.sent()));
       sent.add(submitted.sent());
       List<Path> roots = List.of(config.mailboxes().resolve(P1), config.mailboxes().resolve(P2));
-      ReliabilityCheck.Result r = ReliabilityCheck.await(roots, sent, Duration.ofSeconds(60));
+      // up to a minute for receipts on their way, less once both spools are empty and no document
+      // has arrived for a few seconds: nothing is left to deliver what is missing
+      ReliabilityCheck.Result r =
+          ReliabilityCheck.await(
+              roots, sent, Duration.ofSeconds(60), this::nothingQueued, SETTLED_QUIET);
       boolean toldUndeliverable = r.undeliverable().contains(undeliverableId);
       List<String> parts = new ArrayList<>();
       parts.add(

@@ -313,8 +313,11 @@ public final class PecStudy implements Study {
     Iterations warmup = options.warmup("1x500ms", 1);
     Iterations measure = options.iterations("2x1s", 3);
     List<Step> steps = new ArrayList<>();
-    for (String[] path :
-        List.of(new String[] {SIGN, "pec-sign"}, new String[] {VERIFY, "pec-verify"})) {
+    List<String[]> paths =
+        config.pathWorkers().isEmpty()
+            ? List.of() // --no-paths: the flow alone
+            : List.of(new String[] {SIGN, "pec-sign"}, new String[] {VERIFY, "pec-verify"});
+    for (String[] path : paths) {
       WorkloadSpec spec = new WorkloadSpec(path[1], Map.of("size", "60k"), options.keys());
       steps.add(
           Step.of(
@@ -525,14 +528,18 @@ public final class PecStudy implements Study {
   public List<String> notes(StudyOptions options) {
     Flow f = flow(options);
     List<String> notes = new ArrayList<>();
-    notes.add(
-        "the signing path (pec-sign: a 60 KB message → signed acceptance receipt and transport envelope) and the verification path"
-            + " (pec-verify: the envelope verified → signed taking-charge and delivery receipts) run in this JVM at "
-            + config.pathWorkers()
-            + " workers, measured apart as the original's worker processes; their CPU is this JVM's, so one message in "
-            + PATH_VERIFY_SAMPLE
-            + " has its documents verified by the other provider (ok V/S); the flow's answers are checked after it"
-            + " (every message's receipts, the reliability check), its ok the messages done");
+    if (config.pathWorkers().isEmpty())
+      notes.add(
+          "the signing and verification paths left out (--no-paths): the flow and its reliability check only");
+    else
+      notes.add(
+          "the signing path (pec-sign: a 60 KB message → signed acceptance receipt and transport envelope) and the verification path"
+              + " (pec-verify: the envelope verified → signed taking-charge and delivery receipts) run in this JVM at "
+              + config.pathWorkers()
+              + " workers, measured apart as the original's worker processes; their CPU is this JVM's, so one message in "
+              + PATH_VERIFY_SAMPLE
+              + " has its documents verified by the other provider (ok V/S); the flow's answers are checked after it"
+              + " (every message's receipts, the reliability check), its ok the messages done");
     notes.add(
         "the flow: two providers (serve pec, each its own JVM, "
             + config.providerWorkers()

@@ -3,6 +3,7 @@ package io.pkibench.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pkibench.study.PecStudy;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -87,6 +88,7 @@ class StudyCheckFailedExitTest {
                 "--smoke",
                 "--no-search",
                 "--no-sweep",
+                "--no-paths", // the check is the flow's: the in-JVM paths would only add a minute
                 "--flow-rate",
                 "10",
                 "--dir",
@@ -108,5 +110,12 @@ class StudyCheckFailedExitTest {
     assertTrue(
         out.toString().contains(" 1 lost, 0 duplicated"),
         "the check says which: one lost; out: " + out);
+    assertTrue(
+        out.toString().contains("paths left out (--no-paths)")
+            && out.toString()
+                .lines()
+                .noneMatch(
+                    l -> l.trim().startsWith(PecStudy.SIGN + " ") && !l.contains("not measured")),
+        "--no-paths measured no path and says so: " + out);
   }
 }

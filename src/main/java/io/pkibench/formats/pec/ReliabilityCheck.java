@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
 /**
@@ -105,14 +106,39 @@ public final class ReliabilityCheck {
    */
   public static Result await(List<Path> mailboxRoots, List<SentMessage> sent, Duration wait)
       throws IOException, InterruptedException {
+    return await(mailboxRoots, sent, wait, () -> false, Duration.ZERO);
+  }
+
+  /**
+   * As {@link #await(List, List, Duration)}, ending sooner once nothing can still arrive: {@code
+   * nothingInFlight} holds (e.g. both providers' spools are empty) and no new mailbox file has
+   * appeared for {@code quiet}. A lost document otherwise costs the whole {@code wait}, though a
+   * provider with nothing queued will never deliver it.
+   */
+  public static Result await(
+      List<Path> mailboxRoots,
+      List<SentMessage> sent,
+      Duration wait,
+      BooleanSupplier nothingInFlight,
+      Duration quiet)
+      throws IOException, InterruptedException {
     long deadline = System.nanoTime() + wait.toNanos();
     // A delivered file never changes: each round reads only the files that arrived since the one
     // before.
     Map<Path, Optional<Found>> seen = new HashMap<>();
     Result r = check(mailboxRoots, sent, seen);
+    int files = seen.size();
+    long lastArrival = System.nanoTime();
     while (!r.passed() && r.duplicated().isEmpty() && System.nanoTime() < deadline) {
       Thread.sleep(500);
       r = check(mailboxRoots, sent, seen);
+      if (seen.size() != files) {
+        files = seen.size();
+        lastArrival = System.nanoTime();
+      } else if (System.nanoTime() - lastArrival >= quiet.toNanos()
+          && nothingInFlight.getAsBoolean()) {
+        return r; // settled: what is missing now is lost
+      }
     }
     return r;
   }

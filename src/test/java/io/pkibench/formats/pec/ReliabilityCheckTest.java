@@ -229,6 +229,52 @@ class ReliabilityCheckTest {
   }
 
   /**
+   * With nothing in flight a missing document is lost once no file has come for the quiet time,
+   * long before the wait is over; while something is in flight, or a file keeps arriving, the wait
+   * goes on and a late receipt is still found.
+   */
+  @Test
+  @Timeout(60)
+  void await_nothingInFlight_endsAfterTheQuietTime_somethingInFlight_waitsOn() throws Exception {
+    Path receipt = delivered.get("<m2@pec1.test>").get(DocumentKind.DELIVERY);
+    byte[] bytes = Files.readAllBytes(receipt);
+    Files.delete(receipt);
+    long start = System.nanoTime();
+    ReliabilityCheck.Result lost =
+        ReliabilityCheck.await(
+            List.of(pec1Root, pec2Root),
+            sent,
+            Duration.ofMinutes(10),
+            () -> true,
+            Duration.ofSeconds(1));
+    long tookMillis = (System.nanoTime() - start) / 1_000_000;
+    assertEquals(List.of("<m2@pec1.test>"), lost.lost());
+    assertTrue(
+        tookMillis < 30_000, "settled after the quiet second, not the 10 min: " + tookMillis);
+
+    Thread late =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  try {
+                    Thread.sleep(2500); // longer than the quiet time: only "in flight" keeps it
+                    Files.write(receipt, bytes);
+                  } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                  }
+                });
+    ReliabilityCheck.Result found =
+        ReliabilityCheck.await(
+            List.of(pec1Root, pec2Root),
+            sent,
+            Duration.ofMinutes(10),
+            () -> Files.exists(receipt),
+            Duration.ofSeconds(1));
+    late.join();
+    assertTrue(found.passed(), "in flight: the wait went on until it came: " + found.lost());
+  }
+
+  /**
    * What the rules let end without every receipt (the first mutation run found none of it reached
    * by a test), each reported as itself, none as lost.
    */
