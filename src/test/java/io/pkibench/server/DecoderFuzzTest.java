@@ -24,7 +24,7 @@ class DecoderFuzzTest {
   @ValueSource(strings = {"signer-json", "tsa", "ocsp", "result", "smtp"})
   void shortRun_everyInputAnsweredInItsProtocolsTerms(String target, @TempDir Path dir)
       throws Exception {
-    DecoderFuzz.Outcome o = DecoderFuzz.run(target, 1_500, 11, dir);
+    DecoderFuzz.Outcome o = DecoderFuzz.run(target, 600, 11, dir);
     assertNull(o.violation(), o.toString());
     String accepted =
         switch (target) {

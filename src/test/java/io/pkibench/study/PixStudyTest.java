@@ -58,22 +58,44 @@ class PixStudyTest {
         problems.toString());
   }
 
-  @Test
-  void quickStudy_sweepsBothBenchmarksThroughTwoNodes_fiftyFifty_andANodeKilledMidRunRejoins()
-      throws Exception {
+  /**
+   * One quick study serves both tests below (a pix study is a minute and a half of the suite): the
+   * fault and --check-sizing together, as a user may ask for them. Run on first use; its log kept
+   * for the messages.
+   */
+  private static RunResult shared;
+
+  private static final List<String> sharedLog = Collections.synchronizedList(new ArrayList<>());
+
+  private static synchronized RunResult quickStudyWithFaultAndSizingCheck() throws Exception {
+    if (shared != null) return shared;
+    Assertions.assertTrue(
+        CpuQuota.problem(CpuQuota.DEFAULT_ROOTS).isEmpty(),
+        "--check-sizing needs a writable cgroup cpu controller: run the tests as root, as ./test does on CI; "
+            + CpuQuota.problem(CpuQuota.DEFAULT_ROOTS));
     Path out = dir.resolve("pix.json");
-    List<String> log = Collections.synchronizedList(new ArrayList<>());
-    StudyRunner runner = fixture.studyRunner(out, log);
     var options =
         new StudyOptions(true, Duration.ofSeconds(10), "software", dir.resolve("pki"), null)
             .withQuickIterationsOfAtMost(SMOKE);
     RunResult result =
-        runner.run(
-            new PixStudy(PixStudy.Fault.parse("kill-node@4s")),
-            options,
-            fixture.environment("pkibench study pix --quick --fault kill-node@4s"));
-    assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
-    RunResult saved = RunResultJson.read(out);
+        fixture
+            .studyRunner(out, sharedLog)
+            .run(
+                new PixStudy(PixStudy.Fault.parse("kill-node@4s"))
+                    .checkingSizing(new CheckSizing(CpuQuota.DEFAULT_ROOTS)),
+                options,
+                fixture.environment(
+                    "pkibench study pix --quick --fault kill-node@4s --check-sizing"));
+    assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", sharedLog));
+    shared = RunResultJson.read(out);
+    return shared;
+  }
+
+  @Test
+  void quickStudy_sweepsBothBenchmarksThroughTwoNodes_fiftyFifty_andANodeKilledMidRunRejoins()
+      throws Exception {
+    RunResult saved = quickStudyWithFaultAndSizingCheck();
+    List<String> log = sharedLog;
     assertEquals(2, saved.study().services().size(), "two key-server JVMs");
     for (String step : List.of(PixStudy.HANDSHAKE, PixStudy.SPI)) {
       var row =
@@ -129,7 +151,18 @@ class PixStudyTest {
             && !killed.transitions().get(0).up()
             && killed.transitions().get(1).up()
             && killed.upAtEnd(),
-        "taken out, then rejoined: " + killed);
+        "taken out, then rejoined: "
+            + killed
+            + "\n"
+            + String.join(
+                "\n",
+                log.stream()
+                    .filter(
+                        l ->
+                            l.contains("keyserver-1")
+                                || l.contains("fault")
+                                || l.contains(PixStudy.FAULT))
+                    .toList()));
     assertEquals(
         faultRow.measured().levels().get(0).counts().failed(), timeline.get(0).failedCalls());
     assertEquals(
@@ -170,24 +203,8 @@ class PixStudyTest {
    */
   @Test
   void checkSizing_bothBenchmarks_quotaHeldOnBothNodesAndGroupRemoved() throws Exception {
-    Assertions.assertTrue(
-        CpuQuota.problem(CpuQuota.DEFAULT_ROOTS).isEmpty(),
-        "--check-sizing needs a writable cgroup cpu controller: run the tests as root, as ./test does on CI; "
-            + CpuQuota.problem(CpuQuota.DEFAULT_ROOTS));
-    Path out = dir.resolve("pix-check.json");
-    List<String> log = Collections.synchronizedList(new ArrayList<>());
-    var options =
-        new StudyOptions(true, Duration.ofSeconds(10), "software", dir.resolve("pki"), null)
-            .withQuickIterationsOfAtMost(SMOKE);
-    RunResult result =
-        fixture
-            .studyRunner(out, log)
-            .run(
-                new PixStudy().checkingSizing(new CheckSizing(CpuQuota.DEFAULT_ROOTS)),
-                options,
-                fixture.environment("pkibench study pix --quick --check-sizing"));
-    assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
-    RunResult saved = RunResultJson.read(out);
+    RunResult saved = quickStudyWithFaultAndSizingCheck();
+    List<String> log = sharedLog;
     assertEquals(
         List.of(PixStudy.HANDSHAKE, PixStudy.SPI),
         saved.study().sizingChecks().stream().map(c -> c.step()).toList());
