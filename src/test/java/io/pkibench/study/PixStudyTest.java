@@ -81,7 +81,11 @@ class PixStudyTest {
         fixture
             .studyRunner(out, sharedLog)
             .run(
-                new PixStudy(PixStudy.Fault.parse("kill-node@4s"))
+                // down 5 s, then 25 s for the node to start again and rejoin: a JVM's start on a
+                // loaded 2-core machine has taken more than the default 15 s
+                new PixStudy(
+                        PixStudy.Fault.parse("kill-node@4s")
+                            .lasting(Duration.ofSeconds(5), Duration.ofSeconds(25)))
                     .checkingSizing(new CheckSizing(CpuQuota.DEFAULT_ROOTS)),
                 options,
                 fixture.environment(
