@@ -5,8 +5,10 @@ import io.pkibench.metrics.SeriesKey;
 import io.pkibench.report.Html;
 import io.pkibench.report.SvgChart;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
@@ -103,14 +105,19 @@ public final class LivePage {
     cpu.add(series("client", p, LiveHistory.Point::clientCpuCores, false));
     cpu.add(series("service", p, LiveHistory.Point::serviceCpuCores, true));
     SvgChart curve = chart("live-curve", "Throughput by level (measured)", "level", "per second");
-    List<SvgChart.Point> levels = new ArrayList<>();
+    // One curve per workload (a study's step is one): the levels of two would zigzag as one line.
+    Map<String, List<SvgChart.Point>> levels = new LinkedHashMap<>();
     for (LiveHistory.Row r : view.rows()) {
       if ("measure".equals(r.key().phase()) && r.key().member() == null) {
         double x = r.levelNumber(), y = r.opsPerSecond();
-        if (Double.isFinite(x) && Double.isFinite(y)) levels.add(new SvgChart.Point(x, y));
+        if (Double.isFinite(x) && Double.isFinite(y))
+          levels
+              .computeIfAbsent(r.key().workload(), w -> new ArrayList<>())
+              .add(new SvgChart.Point(x, y));
       }
     }
-    curve.add(new SvgChart.Series("succeeded/s", levels, false, true));
+    levels.forEach(
+        (workload, points) -> curve.add(new SvgChart.Series(workload, points, false, true)));
     return List.of(throughput, latency, cpu, curve);
   }
 

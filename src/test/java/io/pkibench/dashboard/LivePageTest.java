@@ -75,4 +75,35 @@ class LivePageTest {
     assertTrue(path.find(), body);
     assertEquals(60, path.group(1).split("[ML]").length - 1, path.group(1));
   }
+
+  @Test
+  void twoWorkloadsLevels_oneCurveEach() {
+    LiveHistory history = new LiveHistory("two", Double.NaN);
+    long[] none = new long[LatencyBuckets.count()];
+    for (int s = 0; s <= 6; s++) {
+      List<SeriesFigures> series = new ArrayList<>();
+      for (String w : List.of("sign", "verify")) {
+        for (int c : new int[] {1, 2}) {
+          // level c1 runs in seconds 0-3, c2 in 3-6; each counts 100 c a second while it runs
+          long done = 100L * c * Math.max(0, Math.min(3, c == 1 ? s : s - 3));
+          series.add(
+              new SeriesFigures(
+                  new SeriesKey(w, "c" + c, "measure", null, null),
+                  done,
+                  0,
+                  none,
+                  0,
+                  0,
+                  Double.NaN,
+                  0,
+                  c,
+                  true));
+        }
+      }
+      history.add(new MetricsSnapshot("two", 1000L * s, series, 0, Double.NaN));
+    }
+    String curve = LivePage.charts(history.view()).get(3).render();
+    assertTrue(curve.contains("data-series=\"sign\""), curve);
+    assertTrue(curve.contains("data-series=\"verify\""), curve);
+  }
 }
