@@ -48,6 +48,15 @@ public final class Dashboard implements AutoCloseable {
   private volatile byte[] frozen;
   private volatile boolean stopping;
 
+  /**
+   * The latest reading's rendering, made when a client first asks for it and then served as is
+   * until the next reading: however many clients poll, the charts are drawn at most once a second,
+   * and not at all while nobody looks.
+   */
+  private record Rendered(long sequence, boolean ended, String body, byte[] json) {}
+
+  private volatile Rendered rendered;
+
   private Dashboard(
       LiveMetrics metrics, Setup setup, DashboardServer.Limits limits, Consumer<String> log)
       throws IOException {
@@ -63,9 +72,9 @@ public final class Dashboard implements AutoCloseable {
               @Override
               public byte[] page() {
                 byte[] done = frozen;
-                return done != null
-                    ? done
-                    : LivePage.page(history.view()).getBytes(StandardCharsets.UTF_8);
+                if (done != null) return done;
+                LiveHistory.View view = history.view();
+                return LivePage.page(view, rendered(view).body()).getBytes(StandardCharsets.UTF_8);
               }
 
               @Override
@@ -129,10 +138,24 @@ public final class Dashboard implements AutoCloseable {
 
   /** The live part and the latest second's figures, for the page's script and for tests. */
   byte[] liveJson() {
-    LiveHistory.View view = history.view();
+    return rendered(history.view()).json();
+  }
+
+  /** The rendering of {@code view}: the cached one when it is of the same reading. */
+  private Rendered rendered(LiveHistory.View view) {
+    boolean ended = frozen != null;
+    Rendered r = rendered;
+    if (r != null && r.sequence() == view.sequence() && r.ended() == ended) return r;
+    String body = LivePage.body(view);
+    r = new Rendered(view.sequence(), ended, body, json(view, body, ended));
+    rendered = r; // two clients at once may both draw it: the same bytes, the last one kept
+    return r;
+  }
+
+  private static byte[] json(LiveHistory.View view, String body, boolean ended) {
     ObjectNode o = JSON.createObjectNode();
     o.put("sequence", view.sequence());
-    o.put("ended", frozen != null);
+    o.put("ended", ended);
     o.put("status", LivePage.status(view));
     List<LiveHistory.Point> points = view.points();
     if (!points.isEmpty()) {
@@ -143,7 +166,7 @@ public final class Dashboard implements AutoCloseable {
       o.put("p99Millis", last.p99Millis());
     }
     o.put("rows", view.rows().size());
-    o.put("html", LivePage.body(view));
+    o.put("html", body);
     try {
       return JSON.writeValueAsBytes(o);
     } catch (IOException e) {

@@ -5,8 +5,10 @@ import io.pkibench.metrics.SeriesKey;
 import io.pkibench.report.Html;
 import io.pkibench.report.SvgChart;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
@@ -19,10 +21,23 @@ public final class LivePage {
   /** The element the script replaces, and the JSON field that carries its new content. */
   static final String LIVE_ID = "live";
 
+  /**
+   * The most points a live chart's series draws: about two pixels each across the plot. A longer
+   * run's seconds are averaged in groups to fit, so that a poll costs the same after an hour as
+   * after a minute (drawing all 3,600 seconds took about 8 ms of CPU a poll, 40 times the cost of
+   * the first minute's).
+   */
+  static final int MAX_DRAWN = 300;
+
   private LivePage() {}
 
   /** The whole page, as it stands now. */
   public static String page(LiveHistory.View view) {
+    return page(view, body(view));
+  }
+
+  /** The whole page around {@code body}, {@link #body} of the same view. */
+  static String page(LiveHistory.View view, String body) {
     return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>pkibench live "
         + Html.esc(view.runId())
         + "</title>\n<style>\n"
@@ -34,7 +49,7 @@ public final class LivePage {
         + "</h1>\n<div id=\""
         + LIVE_ID
         + "\">\n"
-        + body(view)
+        + body
         + "</div>\n<script>\n"
         // Polls the same server (the only origin the page's policy allows); when the run has ended
         // the page reloads once, into the report the run saved.
@@ -90,14 +105,19 @@ public final class LivePage {
     cpu.add(series("client", p, LiveHistory.Point::clientCpuCores, false));
     cpu.add(series("service", p, LiveHistory.Point::serviceCpuCores, true));
     SvgChart curve = chart("live-curve", "Throughput by level (measured)", "level", "per second");
-    List<SvgChart.Point> levels = new ArrayList<>();
+    // One curve per workload (a study's step is one): the levels of two would zigzag as one line.
+    Map<String, List<SvgChart.Point>> levels = new LinkedHashMap<>();
     for (LiveHistory.Row r : view.rows()) {
       if ("measure".equals(r.key().phase()) && r.key().member() == null) {
         double x = r.levelNumber(), y = r.opsPerSecond();
-        if (Double.isFinite(x) && Double.isFinite(y)) levels.add(new SvgChart.Point(x, y));
+        if (Double.isFinite(x) && Double.isFinite(y))
+          levels
+              .computeIfAbsent(r.key().workload(), w -> new ArrayList<>())
+              .add(new SvgChart.Point(x, y));
       }
     }
-    curve.add(new SvgChart.Series("succeeded/s", levels, false, true));
+    levels.forEach(
+        (workload, points) -> curve.add(new SvgChart.Series(workload, points, false, true)));
     return List.of(throughput, latency, cpu, curve);
   }
 
@@ -115,7 +135,24 @@ public final class LivePage {
       double y = value.applyAsDouble(p);
       if (Double.isFinite(y)) drawn.add(new SvgChart.Point(p.atSeconds(), y));
     }
-    return new SvgChart.Series(name, drawn, dashed, false);
+    return new SvgChart.Series(name, thinned(drawn), dashed, false);
+  }
+
+  /** At most {@link #MAX_DRAWN} points: each the mean of a group of consecutive ones. */
+  static List<SvgChart.Point> thinned(List<SvgChart.Point> points) {
+    if (points.size() <= MAX_DRAWN) return points;
+    int group = (points.size() + MAX_DRAWN - 1) / MAX_DRAWN;
+    List<SvgChart.Point> fewer = new ArrayList<>(MAX_DRAWN);
+    for (int from = 0; from < points.size(); from += group) {
+      List<SvgChart.Point> g = points.subList(from, Math.min(points.size(), from + group));
+      double x = 0, y = 0;
+      for (SvgChart.Point p : g) {
+        x += p.x();
+        y += p.y();
+      }
+      fewer.add(new SvgChart.Point(x / g.size(), y / g.size()));
+    }
+    return fewer;
   }
 
   /** The table filling in row by row: a level, a stage or a study's step each. */
