@@ -38,6 +38,8 @@ class MutationProfileTest {
    */
   static final Map<String, String> EXCLUDED =
       Map.of(
+          "io.pkibench.cli.ConsoleTableWidthTest",
+              "checks the console tables' width, not Comparison's verdicts (ComparisonTest does)",
           "io.pkibench.server.pec.PecProvidersTest",
               "two providers relaying: slow; ReliabilityCheckTest plants its faults in a spool",
           "io.pkibench.server.pec.PecRelayTest",

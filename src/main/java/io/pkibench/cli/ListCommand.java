@@ -7,6 +7,7 @@ import io.pkibench.keys.Wycheproof;
 import io.pkibench.keys.catalog.KeySources;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.results.WycheproofCheck;
+import io.pkibench.text.ConsoleTable;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Suggestions;
 import io.pkibench.workload.api.WorkloadFactory;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -116,34 +118,45 @@ final class ListCommand implements Runnable {
     PrintWriter out = parent.context.out();
     out.println("Workloads (pkibench run NAME -p PARAM=VALUE):");
     for (WorkloadFactory f : shown) {
-      out.printf("  %-10s %s%n", f.name(), f.description());
+      out.print(
+          ConsoleTable.definition(
+              String.format(Locale.ROOT, "  %-10s ", f.name()), f.description()));
       for (ParamSpec p : f.params()) {
         String shownDefault = p.defaultValue().isEmpty() ? "… (optional)" : p.defaultValue();
-        out.printf(
-            "    -p %s=%s   %s%s%n",
-            p.name(),
-            shownDefault,
-            p.description(),
-            p.allowed().isEmpty() ? "" : " [" + String.join(", ", p.allowed()) + "]");
+        out.print(
+            ConsoleTable.definition(
+                "    -p " + p.name() + "=" + shownDefault + "   ",
+                p.description()
+                    + (p.allowed().isEmpty() ? "" : " [" + String.join(", ", p.allowed()) + "]")));
       }
     }
     if (!only.isEmpty()) return;
     out.println();
     out.println("Key sources (--keys):");
     Throwable accp = ProviderChoice.accpLoadFailure();
-    out.println(
-        "  software        test PKI keys through the best provider here: "
-            + ProviderChoice.best().flag);
-    out.println(
-        "  software:accp   Amazon Corretto Crypto Provider "
-            + (accp == null
-                ? "(loads here)" + wycheproof(ProviderChoice.ACCP)
-                : "(does NOT load here: " + accp + ")"));
-    out.println("  software:jdk    the JDK's own providers" + wycheproof(ProviderChoice.JDK));
-    out.println("  software:bc     BouncyCastle" + wycheproof(ProviderChoice.BC));
-    out.println(
-        "  pkcs11:CONFIG   a PKCS#11 token through SunPKCS11 (PIN from --pin-file or $PKIBENCH_PKCS11_PIN)"
-            + "  [Wycheproof: checked by 'run verify --keys pkcs11:CONFIG', or here with 'list --keys pkcs11:CONFIG']");
+    out.print(
+        ConsoleTable.definition(
+            "  software        ",
+            "test PKI keys through the best provider here: " + ProviderChoice.best().flag));
+    out.print(
+        ConsoleTable.definition(
+            "  software:accp   ",
+            "Amazon Corretto Crypto Provider "
+                + (accp == null
+                    ? "(loads here)" + wycheproof(ProviderChoice.ACCP)
+                    : "(does NOT load here: " + accp + ")")));
+    out.print(
+        ConsoleTable.definition(
+            "  software:jdk    ", "the JDK's own providers" + wycheproof(ProviderChoice.JDK)));
+    out.print(
+        ConsoleTable.definition(
+            "  software:bc     ", "BouncyCastle" + wycheproof(ProviderChoice.BC)));
+    out.print(
+        ConsoleTable.definition(
+            "  pkcs11:CONFIG   ",
+            "a PKCS#11 token through SunPKCS11 (PIN from --pin-file or $PKIBENCH_PKCS11_PIN)"
+                + " [Wycheproof: checked by 'run verify --keys pkcs11:CONFIG', or here with"
+                + " 'list --keys pkcs11:CONFIG']"));
     if (token != null) out.println(token);
     out.println();
     out.println(

@@ -9,6 +9,7 @@ import io.pkibench.formats.pec.TestProviders;
 import io.pkibench.keys.TlsContexts;
 import io.pkibench.pki.Secret;
 import io.pkibench.pki.TestPki;
+import io.pkibench.text.ConsoleTable;
 import io.pkibench.workload.pec.SizeRange;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -339,10 +341,13 @@ final class PecCommand implements Runnable {
               + " sent messages; "
               + r.byKindLine());
       if (!r.findings().isEmpty()) {
-        out.printf("%-48s %-22s %-28s %s%n", "message", "document", "for", "found");
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"message", "document", "for", "found"});
         for (var f : r.findings().subList(0, Math.min(200, r.findings().size()))) {
-          out.printf("%-48s %-22s %-28s %d%n", f.messageId(), f.document(), f.forWhom(), f.found());
+          rows.add(
+              new String[] {f.messageId(), f.document(), f.forWhom(), Integer.toString(f.found())});
         }
+        out.print(new ConsoleTable("", " ", Set.of(0, 1, 2), ConsoleTable.COLUMNS).render(rows));
         if (r.findings().size() > 200)
           out.println("… and " + (r.findings().size() - 200) + " more findings");
       }

@@ -206,9 +206,13 @@ public final class LoadDriver {
       throw new EngineException(
           "a worker died: " + (crash == null ? "unknown" : ErrorTally.causeOf(crash)), crash);
     }
-    long durationNanos = System.nanoTime() - startNanos;
+    long endNanos = System.nanoTime();
+    long durationNanos = endNanos - startNanos;
     long cpuNanos = cpu.cpuNanos() - cpuStart;
     ticks.sample();
+    // A staged iteration's last stage may have had no tick of its own (it ends within a second of
+    // the last): its status at the end is the figure the result holds.
+    if (stages != null) ticks.progress(endNanos);
     IterationOutcome outcome =
         tally(spec, warmup, index, length, durationNanos, cpuNanos, workers, gates, ticks.iteration)
             .withMembers(workload instanceof MixWorkload mix ? mix.drain() : List.of());
@@ -498,7 +502,13 @@ public final class LoadDriver {
         failed += w.failedNow();
         startedOps += w.startedNow();
       }
-      double recent = (succeeded - lastSucceeded) * 1e9 / (now - lastTickNanos);
+      // A staged iteration's rate changes stage by stage, so the last second's rate is not the
+      // run's (a spike in the last stage read 10x the result): it shows the rate since the start,
+      // the figure the result holds when the stages end.
+      double recent =
+          stages == null
+              ? (succeeded - lastSucceeded) * 1e9 / (now - lastTickNanos)
+              : succeeded * 1e9 / Math.max(1, now - startNanos);
       lastSucceeded = succeeded;
       lastTickNanos = now;
       LoadDriver.this.progress.tick(

@@ -4,11 +4,13 @@ import io.pkibench.analysis.Comparison;
 import io.pkibench.analysis.Comparison.Verdict;
 import io.pkibench.analysis.Metric;
 import io.pkibench.analysis.TrimmedNumber;
+import io.pkibench.text.ConsoleTable;
 import io.pkibench.text.OutsideText;
 import io.pkibench.text.Units;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * A comparison as a terminal table or as Markdown for a CI comment: the rows with each change's
@@ -23,17 +25,7 @@ public final class ComparisonFormat {
     rows.add(header(c));
     for (Comparison.Row r : c.rows()) rows.add(cells(r));
     StringBuilder out = new StringBuilder(method(c)).append('\n');
-    int[] widths = new int[rows.get(0).length];
-    for (String[] row : rows)
-      for (int i = 0; i < row.length; i++) widths[i] = Math.max(widths[i], row[i].length());
-    for (String[] row : rows) {
-      for (int i = 0; i < row.length; i++) {
-        boolean left = i == 0 || i == 2;
-        String pad = " ".repeat(widths[i] - row[i].length());
-        out.append(i == 0 ? "" : "  ").append(left ? row[i] + pad : pad + row[i]);
-      }
-      out.append('\n');
-    }
+    out.append(new ConsoleTable("", "  ", Set.of(0, 2), ConsoleTable.COLUMNS).render(rows));
     for (String n : notes(c)) out.append(n).append('\n');
     for (String u : c.unmatched()) out.append("not compared: ").append(u).append('\n');
     return out.append(summary(c)).append('\n').toString();

@@ -3,6 +3,7 @@ package io.pkibench.report;
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.Timeline;
 import io.pkibench.results.WorkloadResult;
+import io.pkibench.text.ConsoleTable;
 import io.pkibench.text.OutsideText;
 import io.pkibench.text.Units;
 import java.util.ArrayList;
@@ -261,7 +262,7 @@ final class StageCharts {
           .append(mixTotal(l))
           .append(stopped(l.timeline()))
           .append("):\n");
-      out.append(TerminalTable.align(rows(l.timeline())).replaceAll("(?m)^", "  "));
+      out.append(ConsoleTable.rightAligned("    ").render(rows(l.timeline())));
     }
     return out.toString();
   }

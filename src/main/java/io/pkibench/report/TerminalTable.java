@@ -6,12 +6,14 @@ import io.pkibench.results.ErrorCount;
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.WorkloadResult;
+import io.pkibench.text.ConsoleTable;
 import io.pkibench.text.OutsideText;
 import io.pkibench.text.Units;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The result as a fixed-width table: one block per workload, one row per level, its errors and
@@ -135,20 +137,19 @@ public final class TerminalTable {
       out.append("\nrelative CPU cost per operation (baseline ")
           .append(analysis.baseline())
           .append(")\n");
+      List<String[]> costs = new ArrayList<>();
+      costs.add(new String[] {"workload", "CPU per operation", "relative"});
       for (Analysis.CostRow c : analysis.relativeCost()) {
-        out.append(
-            String.format(
-                Locale.ROOT,
-                "  %-40s %s%n",
-                OutsideText.forTerminal(c.workload()),
-                c.cpuMicrosPerOp() == null
-                    ? "no CPU measured"
-                    : String.format(
-                        Locale.ROOT,
-                        "%10.2f µs  %6.2f×",
-                        c.cpuMicrosPerOp(),
-                        c.relative() == null ? Double.NaN : c.relative())));
+        costs.add(
+            new String[] {
+              OutsideText.forTerminal(c.workload()),
+              c.cpuMicrosPerOp() == null
+                  ? "no CPU measured"
+                  : String.format(Locale.ROOT, "%.2f µs", c.cpuMicrosPerOp()),
+              c.relative() == null ? "" : String.format(Locale.ROOT, "%.2f×", c.relative())
+            });
       }
+      out.append(new ConsoleTable("  ", "  ", Set.of(0), ConsoleTable.COLUMNS).render(costs));
     }
     out.append(ThresholdTables.terminal(result));
     return out.toString();
@@ -276,17 +277,8 @@ public final class TerminalTable {
         : Units.rate(l.throughput().ci999());
   }
 
+  /** {@code rows} (the header first) as a console table, wrapped by row when wider than 120. */
   static String align(List<String[]> rows) {
-    int[] widths = new int[rows.get(0).length];
-    for (String[] r : rows)
-      for (int i = 0; i < r.length; i++) widths[i] = Math.max(widths[i], r[i].length());
-    StringBuilder out = new StringBuilder();
-    for (String[] r : rows) {
-      out.append(' ');
-      for (int i = 0; i < r.length; i++)
-        out.append(' ').append(" ".repeat(widths[i] - r[i].length())).append(r[i]);
-      out.append('\n');
-    }
-    return out.toString();
+    return ConsoleTable.rightAligned("  ").render(rows);
   }
 }

@@ -50,10 +50,24 @@ public final class ResultFile implements AutoCloseable {
   /** Applies {@code change} and writes the file before returning the new result. */
   public synchronized RunResult update(UnaryOperator<RunResult> change) throws IOException {
     RunResult next = change.apply(current);
+    if (levels(next) > levels(current)) PAUSE_IN_LEVEL_SAVE.pause();
     RunResultJson.write(next, path);
     current = next;
     return next;
   }
+
+  private static int levels(RunResult r) {
+    return r.workloads().stream().mapToInt(w -> w.levels().size()).sum();
+  }
+
+  /**
+   * A test's seam, off unless the JVM is started with {@code
+   * -Dpkibench.test.pauseInLevelSave=FILE}: the save of a new level then creates FILE and waits (at
+   * most {@link SavePause#LONGEST}) until the test deletes it, so that a signal sent meanwhile
+   * lands inside the save (KilledRunTest).
+   */
+  private static final SavePause PAUSE_IN_LEVEL_SAVE =
+      SavePause.of(System.getProperty("pkibench.test.pauseInLevelSave"));
 
   public IntervalLog intervals() {
     return intervals;

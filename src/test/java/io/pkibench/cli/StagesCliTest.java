@@ -12,6 +12,8 @@ import io.pkibench.results.Timeline;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,6 +65,34 @@ class StagesCliTest {
     assertTrue(err.toString().contains("mixes rates"), err.toString());
     assertEquals(2, run("run", "noop", "--stages", "1s:4", "--concurrency", "8"));
     assertTrue(err.toString().contains("the stages give the worker counts"), err.toString());
+  }
+
+  /**
+   * A staged run's progress says the rate the result will hold (issue 50: the progress said 20,842
+   * ops/s where the result said 2,079): its rate changes stage by stage, so the last second's rate
+   * is not the run's. Here a slow ramp then a spike in the last second: the last status line's
+   * ops/s is within 25% of the result's throughput.
+   */
+  @Test
+  void run_stagedProgress_lastFigureIsTheResults() throws Exception {
+    assertEquals(
+        0,
+        run("run", "noop", "--stages", "3s:100/s,1s:3000/s", "--concurrency", "4", "-o", "p.json"),
+        err.toString());
+    double result =
+        RunResultJson.read(dir.resolve("p.json"))
+            .workloads()
+            .get(0)
+            .levels()
+            .get(0)
+            .throughput()
+            .mean();
+    Matcher m = Pattern.compile("\\| ([0-9.,]+) ops/s").matcher(err.toString());
+    String last = null;
+    while (m.find()) last = m.group(1);
+    assertTrue(last != null, "a progress line: " + err);
+    double shown = Double.parseDouble(last.replace(",", ""));
+    assertEquals(result, shown, result * 0.25, "the last progress figure vs the result's: " + err);
   }
 
   /**

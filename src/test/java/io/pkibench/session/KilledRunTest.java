@@ -142,6 +142,66 @@ class KilledRunTest {
   }
 
   /**
+   * Ctrl-C while a finished level is being saved (the issue's lost level: its iterations had all
+   * printed, the file said {@code levels: []}): the save finishes before the JVM exits, so the file
+   * holds every level whose measured iterations printed, and the summary prints. The run pauses in
+   * the save of its first level (a test-only property) until the signal has been sent.
+   */
+  @Test
+  void sigintDuringTheSave_keepsEveryLevelWhoseIterationsPrinted(@TempDir Path dir)
+      throws Exception {
+    Path result = dir.resolve("saving.json");
+    Path inSave = dir.resolve("in-save");
+    Process child =
+        pkibench(
+            dir,
+            List.of("-Dpkibench.test.pauseInLevelSave=" + inSave),
+            "run",
+            "noop",
+            "--concurrency",
+            "1,2",
+            "--warmup",
+            "0x1s",
+            "--measure",
+            "2x1s",
+            "--out",
+            result.toString());
+    try {
+      Await.until(
+          java.time.Duration.ofSeconds(60),
+          "the run pausing in the save of its first level",
+          () -> Files.exists(inSave) || !child.isAlive());
+      assertTrue(
+          child.isAlive(), "child ended early: " + Files.readString(dir.resolve("child.log")));
+      Process kill = new ProcessBuilder("kill", "-INT", Long.toString(child.pid())).start();
+      assertEquals(0, kill.waitFor(), "kill -INT");
+      // the signal's hook is running while the save is held (a JVM that did not wait for the save
+      // is gone by now); then the save goes on
+      child.waitFor(2, TimeUnit.SECONDS);
+      Files.deleteIfExists(inSave);
+      assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the run stops by itself");
+    } finally {
+      child.destroyForcibly();
+    }
+    String said = Files.readString(dir.resolve("child.log"));
+    List<Integer> printed = new java.util.ArrayList<>();
+    for (int c : new int[] {1, 2}) {
+      if (said.contains("noop c=" + c + " series 1 measure 2:")) printed.add(c);
+    }
+    assertEquals(List.of(1), printed, "level 1's iterations printed before the signal: " + said);
+    RunResult r = RunResultJson.read(result);
+    assertEquals(
+        printed,
+        r.workloads().get(0).levels().stream().map(LevelResult::concurrency).toList(),
+        "every level whose iterations printed is in the file: " + said);
+    assertEquals(RunStatus.INTERRUPTED, r.status(), said);
+    assertTrue(
+        said.contains("saved " + result + "; 'pkibench report " + result + "' prints it again"),
+        "the summary printed after the signal, to its last line: " + said);
+    assertTrue(said.contains("ops/s"), "the table of what was measured: " + said);
+  }
+
+  /**
    * A JVM too small for its workers: the run says it ran out of memory, at which level and what to
    * do, records it in the result (status failed, no longer "running"), prints no stack trace, and
    * exits 1.
