@@ -15,7 +15,7 @@ final class StudySharedOptions {
   @Option(
       names = "--smoke",
       description =
-          "--quick with every iteration cut to at most half a second and warm-ups not run until steady: the quickest proof that the study"
+          "--quick with every iteration cut to at most half a second: the quickest proof that the study"
               + " runs and its checks pass here (the test suite's run), figures rougher still")
   boolean smoke;
 

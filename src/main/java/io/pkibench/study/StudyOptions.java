@@ -70,15 +70,10 @@ public record StudyOptions(
    * Iterations#untilSteady()}), after every restart and in quick runs too: a JVM service measured
    * while it compiles gives the JIT's figures, not its own. Quick: {@code quick}'s iterations, at
    * least as given, up to {@link #QUICK_WARMUP_CAP}; full: {@code count} of {@code each}, up to
-   * twice as many (at least {@link #QUICK_WARMUP_CAP}). A smoke run ({@link
-   * #withQuickIterationsOfAtMost}): the quick iterations as given, not until steady.
+   * twice as many (at least {@link #QUICK_WARMUP_CAP}).
    */
   public Iterations warmup(String quick, int count, Duration each) {
     Iterations fixed = iterations(quick, count, each);
-    // A smoke run (iterations capped, the suite's) proves that the steps run and their checks
-    // pass: judging steadiness takes three iterations a level at least, a third of its time, and
-    // its figures are not for sizing anyway.
-    if (quick() && quickIterationCap != null) return fixed;
     int cap =
         quick()
             ? Math.max(fixed.count(), QUICK_WARMUP_CAP)

@@ -189,7 +189,7 @@ public final class StudyRunner {
         notes.add(
             "every quick iteration cut to at most "
                 + Durations.format(studyOptions.quickIterationCap())
-                + ", warm-ups not run until steady (a test's smoke run: the steps and checks of --quick, figures rougher still)");
+                + " (a test's smoke run: the steps and checks of --quick, figures rougher still)");
       }
       options.log().accept(cpus.describe());
       StudyRecord record =

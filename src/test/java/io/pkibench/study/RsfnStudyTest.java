@@ -96,10 +96,10 @@ class RsfnStudyTest {
             step + " at " + level.concurrency() + ": " + level.errors());
         assertTrue(level.counts().succeeded() > 0);
         long warm = level.iterations().stream().filter(i -> i.warmup()).count();
-        assertEquals(
-            1,
-            warm,
-            "after each restart, the smoke run's one warm-up iteration (quick runs warm until steady: StudyOptionsTest)");
+        assertTrue(
+            warm >= 3 && warm <= StudyOptions.QUICK_WARMUP_CAP,
+            "after each restart, warm-up runs until the nodes' cost per operation holds (three to judge), at most the cap: "
+                + warm);
         assertEquals(
             3, level.iterations().stream().filter(i -> !i.warmup()).count(), "quick keeps three");
         assertTrue(
