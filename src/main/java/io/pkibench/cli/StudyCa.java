@@ -16,7 +16,9 @@ import picocli.CommandLine.Option;
     description = {
       "Study 6: a CA sized by certificates issued per second and per CA CPU-second: whole ACME (RFC 8555) orders against Pebble, and",
       "OpenBao's pki engine's direct API (sign a CSR, issue). Each operation probed to the CA's CPU ceiling, then measured; every",
-      "certificate verified apart from the CA and every accepted order accounted for; then the cores each CA needs for --target-rate."
+      "certificate verified apart from the CA and every accepted order accounted for; then the cores each CA needs for --target-rate.",
+      "An ACME CA's steps: order (a fresh name), renew (the name the account already holds, a new key, a new serial) and revoke",
+      "(offered at 10/s from one worker, each of its certificates issued before the measured time; a second revoke must be refused)."
     },
     footer = {
       "",
