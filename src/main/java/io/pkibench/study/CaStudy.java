@@ -24,7 +24,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Study 6 (beyond the seeds, docs/studies.md): a CA sized by how many certificates it issues per
+ * Study 7 (beyond the seeds, docs/studies.md): a CA sized by how many certificates it issues per
  * second and per CPU-second of its own, over ACME (RFC 8555: whole orders, {@code acme:order}) and
  * over a direct API (OpenBao's pki engine, {@code openbao:pki-sign} and {@code pki-issue}). Each
  * operation is probed up to the CA's CPU ceiling, then measured at the level chosen; every order is

@@ -76,6 +76,26 @@ public final class AcmeWorkloads {
 
     @Override
     public List<ParamSpec> params() {
+      List<ParamSpec> params = new ArrayList<>(common());
+      if (kind == Kind.REVOKE)
+        params.addAll(
+            List.of(
+                ParamSpec.free(
+                    "certificates",
+                    "100",
+                    "the certificates each worker gets in its set-up (outside the measured time) and revokes one per"
+                        + " operation"),
+                ParamSpec.choice(
+                    "second-revoke",
+                    "refused",
+                    "--verify: a second revoke of each certificate must be refused alreadyRevoked ('off' for a CA"
+                        + " that does not say so)",
+                    "refused",
+                    "off")));
+      return params;
+    }
+
+    private static List<ParamSpec> common() {
       return List.of(
           ParamSpec.free(
               ParamSpec.TARGET,
@@ -100,19 +120,7 @@ public final class AcmeWorkloads {
           ParamSpec.free(
               "save",
               "",
-              "a directory to write the first 20 issued certificates into (PEM chains), for study ca --save-samples"),
-          ParamSpec.free(
-              "certificates",
-              "100",
-              "acme:revoke: the certificates each worker gets in its set-up (outside the measured time) and revokes one per"
-                  + " operation"),
-          ParamSpec.choice(
-              "second-revoke",
-              "refused",
-              "acme:revoke --verify: a second revoke of each certificate must be refused alreadyRevoked ('off' for a CA"
-                  + " that does not say so)",
-              "refused",
-              "off"));
+              "a directory to write the first 20 issued certificates into (PEM chains), for study ca --save-samples"));
     }
 
     @Override
@@ -149,7 +157,7 @@ public final class AcmeWorkloads {
       else if (kind == Kind.RENEW && pool < 2)
         problems.add(
             "-p key-pool=1: acme:renew renews over a new key each time; give at least 2 key pairs");
-      int certificates = intOr(params.get("certificates"), -1);
+      int certificates = kind == Kind.REVOKE ? intOr(params.get("certificates"), -1) : 1;
       if (certificates < 1 || certificates > 5_000)
         problems.add(
             "-p certificates="
