@@ -12,11 +12,13 @@ import picocli.CommandLine.Option;
     name = "ca",
     mixinStandardHelpOptions = true,
     header =
-        "Study 6: how many certificates a CA issues per second and per CA CPU-second, over ACME and direct APIs.",
+        "Study 7: how many certificates a CA issues per second and per CA CPU-second, over ACME and direct APIs.",
     description = {
-      "Study 6: a CA sized by certificates issued per second and per CA CPU-second: whole ACME (RFC 8555) orders against Pebble, and",
+      "Study 7: a CA sized by certificates issued per second and per CA CPU-second: whole ACME (RFC 8555) orders against Pebble, and",
       "OpenBao's pki engine's direct API (sign a CSR, issue). Each operation probed to the CA's CPU ceiling, then measured; every",
-      "certificate verified apart from the CA and every accepted order accounted for; then the cores each CA needs for --target-rate."
+      "certificate verified apart from the CA and every accepted order accounted for; then the cores each CA needs for --target-rate.",
+      "An ACME CA's steps: order (a fresh name), renew (the name the account already holds, a new key, a new serial) and revoke",
+      "(offered at 10/s from one worker, each of its certificates issued before the measured time; a second revoke must be refused)."
     },
     footer = {
       "",

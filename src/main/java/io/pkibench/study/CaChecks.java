@@ -1,6 +1,5 @@
 package io.pkibench.study;
 
-import static io.pkibench.study.CaStudy.ACME_ORDER;
 import static io.pkibench.study.CaStudy.OPENBAO;
 
 import io.pkibench.keys.TlsContexts;
@@ -25,6 +24,8 @@ import java.util.TreeMap;
  */
 final class CaChecks {
   private CaChecks() {}
+
+  private static final String ACME_PREFIX = CaStudy.ACME + ":";
 
   static OpenBaoClient openBao(RunningServices services, Path tokenFile, Path pkiDir)
       throws Exception {
@@ -51,9 +52,10 @@ final class CaChecks {
     @Override
     public Outcome check(RunResult result, RunningServices services) {
       long accepted = 0, issued = 0, failed = 0, lost = 0, twice = 0, problems = 0;
+      long revoked = 0, refusedAgain = 0;
       Map<String, Long> reasons = new TreeMap<>();
       for (WorkloadResult w : result.workloads()) {
-        if (!w.name().equals(ACME_ORDER)) continue;
+        if (!w.name().startsWith(ACME_PREFIX)) continue; // order, renew, revoke's set-up
         Map<String, Long> o = w.outcomes();
         o.forEach(
             (k, n) -> {
@@ -65,6 +67,8 @@ final class CaChecks {
         lost += o.getOrDefault("orders unaccounted", 0L);
         twice += o.getOrDefault("serials issued twice", 0L);
         problems += o.getOrDefault("ledger problems", 0L);
+        revoked += o.getOrDefault("certificates revoked", 0L);
+        refusedAgain += o.getOrDefault("second revokes refused alreadyRevoked", 0L);
       }
       String detail =
           String.format(
@@ -76,6 +80,13 @@ final class CaChecks {
               lost,
               twice,
               problems);
+      if (revoked > 0)
+        detail +=
+            String.format(
+                Locale.ROOT,
+                "; %d certificates revoked, %d second revokes refused alreadyRevoked",
+                revoked,
+                refusedAgain);
       if (!reasons.isEmpty())
         detail +=
             "; failed (probes and warm-ups included, an order cut off when its level ended among them): "

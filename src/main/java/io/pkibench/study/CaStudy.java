@@ -4,12 +4,11 @@ import io.pkibench.keys.KeySource;
 import io.pkibench.openbao.OpenBaoClient;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Iterations;
+import io.pkibench.plan.LoadModel;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.WorkloadSpec;
-import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.StudyRecord;
-import io.pkibench.results.WorkloadResult;
 import io.pkibench.workload.api.ParamSpec;
 import java.io.IOException;
 import java.net.URI;
@@ -21,12 +20,11 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Study 6 (beyond the seeds, docs/studies.md): a CA sized by how many certificates it issues per
+ * Study 7 (beyond the seeds, docs/studies.md): a CA sized by how many certificates it issues per
  * second and per CPU-second of its own, over ACME (RFC 8555: whole orders, {@code acme:order}) and
  * over a direct API (OpenBao's pki engine, {@code openbao:pki-sign} and {@code pki-issue}). Each
  * operation is probed up to the CA's CPU ceiling, then measured at the level chosen; every order is
@@ -46,6 +44,15 @@ public final class CaStudy implements Study {
   static final String OPENBAO = "openbao";
   static final String ACME = "acme";
   static final String ACME_ORDER = "acme:order";
+  static final String ACME_RENEW = "acme:renew";
+  static final String ACME_REVOKE = "acme:revoke";
+
+  /**
+   * The revocations per second the revoke step offers, from one worker: an open loop, so that the
+   * certificates it revokes, each a whole order issued before the measured time, are a pool of
+   * known size (a probe to the ceiling would need thousands).
+   */
+  static final double REVOKE_RATE = 10;
 
   private static final String NOT_MEASURED_HERE = "another CA on other hardware, not measured here";
 
@@ -188,7 +195,10 @@ public final class CaStudy implements Study {
 
   static List<Operation> operations(Service service) {
     return service.acme()
-        ? List.of(new Operation("ACME order", ACME_ORDER))
+        ? List.of(
+            new Operation("ACME order", ACME_ORDER),
+            new Operation("ACME renewal", ACME_RENEW),
+            new Operation("ACME revocation", ACME_REVOKE))
         : List.of(
             new Operation("pki/sign (CSR)", "openbao:pki-sign"),
             new Operation("pki/issue (key made by the CA)", "openbao:pki-issue"));
@@ -297,8 +307,13 @@ public final class CaStudy implements Study {
     List<Step> steps = new ArrayList<>();
     for (Service service : options.services()) {
       for (Operation op : operations(service)) {
-        WorkloadSpec spec = new WorkloadSpec(op.workload(), params(service, op, running), null);
+        Map<String, String> params = params(service, op, running);
         String cpu = cpu(service);
+        if (op.workload().equals(ACME_REVOKE)) {
+          steps.add(revokeStep(study, label(op, service), params, cpu));
+          continue;
+        }
+        WorkloadSpec spec = new WorkloadSpec(op.workload(), params, null);
         // Debian's Pebble 2.4 can hang for good under concurrent orders (a lock cycle in its store:
         // see the note), the likelier the more workers: its probe stops at 4
         List<Integer> levels =
@@ -321,6 +336,31 @@ public final class CaStudy implements Study {
       }
     }
     return steps;
+  }
+
+  /**
+   * Revocations at {@link #REVOKE_RATE} from one worker (not a probe to the ceiling: each one needs
+   * a certificate issued before), for a short time whatever {@code --duration} says; the worker
+   * gets as many certificates in its set-up as the step's slots, warm-up included, and a few more.
+   */
+  private static Step revokeStep(
+      StudyOptions study, String label, Map<String, String> params, String cpu) {
+    Iterations warmup = study.warmup("1x500ms", 1, Duration.ofSeconds(2));
+    Iterations measure = study.iterations("3x2s", 3, Duration.ofSeconds(5));
+    double seconds =
+        warmup.upTo() * warmup.each().toMillis() / 1e3
+            + measure.count() * measure.each().toMillis() / 1e3;
+    Map<String, String> p = new LinkedHashMap<>(params);
+    p.put("certificates", Long.toString((long) Math.ceil(REVOKE_RATE * seconds) + 5));
+    Plan plan =
+        Plan.of(List.of(new WorkloadSpec(ACME_REVOKE, p, null)))
+            .load(new LoadModel.Open(List.of(REVOKE_RATE), 1))
+            .warmup(warmup)
+            .measure(measure)
+            .verify(true)
+            .cpu(cpu)
+            .build();
+    return Step.of(label, plan);
   }
 
   private Map<String, String> params(Service service, Operation op, RunningServices running) {
@@ -435,107 +475,14 @@ public final class CaStudy implements Study {
     return checks;
   }
 
-  /**
-   * Each step's whole-order and ACME-step latencies, and the cores each CA needs for the target
-   * rate at {@link #MAX_UTILISATION} of them, from its certificates per CA CPU-second.
-   */
   @Override
   public List<String> findings(RunResult result, StudyOptions study) {
-    List<String> findings = new ArrayList<>();
-    for (WorkloadResult w : result.workloads()) {
-      if (w.step() == null || w.step().probe() || w.levels().isEmpty()) continue;
-      LevelResult l = w.levels().get(w.levels().size() - 1);
-      StringBuilder line = new StringBuilder(w.step().label()).append(": ");
-      line.append(
-          String.format(
-              Locale.ROOT,
-              "%.1f certificates/s at %d workers; whole operation p50 %s, p99 %s",
-              l.throughput().mean(),
-              l.concurrency(),
-              millis(l.latencyNanos().p50()),
-              millis(l.latencyNanos().p99())));
-      Map<String, Long> o = w.outcomes();
-      for (String step : List.of("new-order", "authorize", "finalize", "download")) {
-        Long p50 = o.get("step " + step + " p50 µs");
-        Long p99 = o.get("step " + step + " p99 µs");
-        if (p50 != null)
-          line.append(
-              String.format(
-                  Locale.ROOT, "; %s p50 %.1f ms, p99 %.1f ms", step, p50 / 1e3, p99 / 1e3));
-      }
-      Double perCpu = l.cpu().opsPerCpuSecond();
-      if (perCpu != null && perCpu > 0) {
-        double cores = options.targetRate() / (perCpu * MAX_UTILISATION);
-        line.append(
-            String.format(
-                Locale.ROOT,
-                "; %.1f certificates per CA CPU-second: %.2f cores for %s/s at %.0f%% CPU (%s a day)",
-                perCpu,
-                cores,
-                trim(options.targetRate()),
-                MAX_UTILISATION * 100,
-                perDay(options.targetRate())));
-      } else {
-        line.append(
-            "; the CA's CPU was not measured here (a CA elsewhere: --cpu pid:N when it runs on this machine), so no cores");
-      }
-      findings.add(line.toString());
-    }
-    return findings;
-  }
-
-  private static String millis(double nanos) {
-    return String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
-  }
-
-  private static String trim(double v) {
-    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
-  }
-
-  private static String perDay(double perSecond) {
-    double day = perSecond * 86_400;
-    return day >= 1e6
-        ? String.format(Locale.ROOT, "%.1f million", day / 1e6)
-        : String.format(Locale.ROOT, "%.0f", day);
+    return CaFindings.findings(result, options);
   }
 
   @Override
   public List<String> notes(StudyOptions study) {
-    List<String> notes = new ArrayList<>();
-    if (options.services().stream().anyMatch(s -> s.kind().equals(PEBBLE)))
-      notes.add(
-          "pebble: Let's Encrypt's test CA (Debian's), validation always passing (PEBBLE_VA_ALWAYS_VALID) and never sleeping, no nonce refused at"
-              + " random; in memory only (a restart forgets every order and makes a new root). It is a test server, not Boulder: its figures size"
-              + " an ACME exchange and a Go CA's signing, not Let's Encrypt's production CA with its database, HSMs and CT logs");
-    if (options.services().stream().anyMatch(s -> s.kind().equals(PEBBLE)))
-      notes.add(
-          "pebble's probe stops at 4 workers: Pebble 2.4's authorization handler holds the authorization's lock while it"
-              + " looks the account up in its store; a new order holds the store's read lock while it scans every"
-              + " authorization (waiting for that lock), and a request waiting to write the store keeps the first from"
-              + " reading it: a lock cycle, every later request waits, CPU idle (a goroutine dump of a hung Pebble shows it; its main branch has the same code). It was seen at 16 workers and,"
-              + " after some 1,300 orders, at 4: the client polls each challenge, not its authorization, which leaves the one"
-              + " fetch per order that finds the challenge. The new order's scan grows with the authorizations Pebble holds, so"
-              + " its CPU per order grows with a run's length too; a hung Pebble's orders are counted failed");
-    if (options.services().stream().anyMatch(s -> s.kind().equals(OPENBAO)))
-      notes.add(
-          "openbao: the pki engine's direct API (sign a CSR, issue a key and certificate), its CA the test PKI's intermediate-a with ECDSA P-256"
-              + " certificates; ACME on OpenBao validates challenges for real (http-01 on port 80 of each name), which names made up here cannot pass");
-    notes.add(
-        "cores for a rate: --target-rate "
-            + trim(options.targetRate())
-            + "/s (default 60/s: about 5 million certificates a day, the order of Let's Encrypt's daily issuance as the issue states it,"
-            + " approximate, not verified here) over the certificates each CA issued per CPU-second of its own, at 70% CPU");
-    notes.add(
-        "each ACME step's latencies (new-order, authorize, finalize, download) count warm-up and probe orders too; the whole order's are the measured iterations'");
-    if (study.quick())
-      notes.add(
-          "quick: short probes (1, 4, 16 workers; Pebble 1, 2, 4) and 3 × 2 s measured: rough figures, not sizing figures; for"
-              + " those: --duration 2m");
-    notes.add(
-        "the HTML report (--html) charts each CA's probe sweep: orders (certificates) per second, and p50/p99 of a whole order,"
-            + " by concurrency; with Pebble at a 1:1 core split the client's core is the ceiling (Pebble's CPU below 100%): read"
-            + " its certificates per CA CPU-second, not its rate");
-    return notes;
+    return CaFindings.notes(study, options);
   }
 
   @Override

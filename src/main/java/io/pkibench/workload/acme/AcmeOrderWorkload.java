@@ -50,14 +50,28 @@ import org.shredzone.acme4j.exception.AcmeException;
  * to: Pebble's always-valid for load), finalize with a CSR over a key from a pool made before the
  * run, then the certificate downloaded. Each worker has its own account (made before its first
  * operation), HTTP client and nonces. Every accepted order is entered in an {@link OrderLedger}.
+ *
+ * <p>{@link Mode#RENEW}: each worker's orders are for the same name, the one its account got on its
+ * first operation; each later one is a renewal (a new key from the pool, a new certificate), and
+ * {@code --verify} also checks that its serial differs from the previous certificate's.
  */
 final class AcmeOrderWorkload implements Workload, CountedOutcomes {
+  /**
+   * A fresh name per order ({@code acme:order}), or the worker's same name again ({@code
+   * acme:renew}).
+   */
+  enum Mode {
+    ORDER,
+    RENEW
+  }
+
   /** How long one order may wait for the CA to validate or to issue before it is failed. */
   static final Duration POLL_LIMIT = Duration.ofSeconds(30);
 
   /** Beside saved certificates: the root they were verified against, for openssl verify. */
   public static final String ISSUER_ROOT = "issuer-root.pem";
 
+  private final Mode mode;
   private final String directory;
   private final SSLContext trust;
   private final IssuedCheck check;
@@ -74,6 +88,7 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
   private final String runTag = Long.toString(ThreadLocalRandom.current().nextLong() >>> 24, 36);
 
   AcmeOrderWorkload(
+      Mode mode,
       String directory,
       SSLContext trust,
       IssuedCheck check,
@@ -81,6 +96,7 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
       Path saveDir,
       int saveAtMost,
       InstantSource clock) {
+    this.mode = mode;
     this.directory = directory;
     this.trust = trust;
     this.check = check;
@@ -115,6 +131,22 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
 
   @Override
   public Operation newOperation(int worker) throws Exception {
+    Login login = account();
+    AtomicLong next = new AtomicLong();
+    if (mode == Mode.RENEW) {
+      Renewals held = new Renewals(List.of(name(worker, "renew")));
+      return () -> renew(login, held, worker, next.incrementAndGet());
+    }
+    return () -> {
+      long n = next.incrementAndGet();
+      List<String> names = List.of(name(worker, Long.toString(n)));
+      KeyPair key = key(worker, n);
+      issue(login, names, key, chain -> checkNew(chain, key, names));
+    };
+  }
+
+  /** A new account on an HTTP client of its own: one per worker, made before its first order. */
+  Login account() throws Exception {
     SharedHttpClient http = new SharedHttpClient(trust, Duration.ofSeconds(10));
     synchronized (clients) {
       clients.add(http);
@@ -122,20 +154,79 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
     Session session = new Session(URI.create(directory), http);
     KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
     g.initialize(new ECGenParameterSpec("secp256r1"));
-    Login login =
-        new AccountBuilder()
-            .agreeToTermsOfService()
-            .useKeyPair(g.generateKeyPair())
-            .createLogin(session);
-    AtomicLong next = new AtomicLong();
-    return () -> order(login, worker, next.incrementAndGet());
+    return new AccountBuilder()
+        .agreeToTermsOfService()
+        .useKeyPair(g.generateKeyPair())
+        .createLogin(session);
   }
 
-  private void order(Login login, int worker, long n) throws Exception {
-    String name = "w" + worker + "-" + n + "-" + runTag + ".pkibench.example.com";
-    KeyPair key = pool.get((int) ((worker * 7919L + n) % pool.size()));
+  String name(int worker, String which) {
+    return "w" + worker + "-" + which + "-" + runTag + ".pkibench.example.com";
+  }
+
+  KeyPair key(int worker, long n) {
+    return pool.get((int) ((worker * 7919L + n) % pool.size()));
+  }
+
+  /** What a worker's renewals hold: its names and the certificate it got for them last. */
+  private static final class Renewals {
+    final List<String> names;
+    X509Certificate last;
+
+    Renewals(List<String> names) {
+      this.names = names;
+    }
+  }
+
+  /**
+   * The worker's first operation gets its names; each later one renews them over the next key of
+   * the pool (never the previous certificate's key), and its certificate must be a new one.
+   */
+  private void renew(Login login, Renewals held, int worker, long n) throws Exception {
+    KeyPair key = key(worker, n);
+    if (held.last != null && key.getPublic().equals(held.last.getPublicKey()))
+      key = key(worker, n + 1);
+    KeyPair csrKey = key;
+    X509Certificate previous = held.last;
+    List<X509Certificate> chain =
+        issue(login, held.names, csrKey, c -> checkRenewal(c, csrKey, held.names, previous));
+    held.last = chain.get(0);
+  }
+
+  /**
+   * {@code --verify} of a renewal: the order's checks, and a serial other than {@code previous}'s
+   * (the certificate the worker held for the same names; null on its first order).
+   */
+  void checkRenewal(
+      List<X509Certificate> chain, KeyPair key, List<String> names, X509Certificate previous)
+      throws Exception {
+    checkNew(chain, key, names);
+    if (check != null
+        && previous != null
+        && chain.get(0).getSerialNumber().equals(previous.getSerialNumber()))
+      throw new CertificateException(
+          "the renewal's certificate has the previous one's serial "
+              + previous.getSerialNumber().toString(16)
+              + ": not a new certificate");
+  }
+
+  void checkNew(List<X509Certificate> chain, KeyPair key, List<String> names) throws Exception {
+    if (check != null) check.check(chain, key.getPublic(), names, clock.instant());
+  }
+
+  /** What is checked of a downloaded chain before it counts as issued. */
+  interface ChainCheck {
+    void check(List<X509Certificate> chain) throws Exception;
+  }
+
+  /**
+   * One whole order for {@code names} over {@code key}, its steps timed and its outcome entered in
+   * the ledger: the chain downloaded, checked by {@code checks} (under {@code --verify}) and new.
+   */
+  List<X509Certificate> issue(Login login, List<String> names, KeyPair key, ChainCheck checks)
+      throws Exception {
     long t0 = System.nanoTime();
-    Order order = login.newOrder().domain(name).create();
+    Order order = login.newOrder().domains(names).create();
     long t1 = System.nanoTime();
     steps.record("new-order", t1 - t0);
     String url = order.getLocation().toString();
@@ -144,7 +235,7 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
       for (Authorization auth : order.getAuthorizations()) authorize(auth);
       long t2 = System.nanoTime();
       steps.record("authorize", t2 - t1);
-      order.execute(csr(key, name));
+      order.execute(csr(key, names));
       await(
           order::getStatus,
           order::update,
@@ -157,16 +248,25 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
       certificate.download();
       List<X509Certificate> chain = certificate.getCertificateChain();
       steps.record("download", System.nanoTime() - t3);
-      if (check != null) check.check(chain, key.getPublic(), List.of(name), clock.instant());
+      checks.check(chain);
       if (!ledger.issued(url, chain.get(0).getSerialNumber()) && check != null)
         throw new CertificateException(
             "serial " + chain.get(0).getSerialNumber().toString(16) + " was issued before");
-      save(chain, name);
+      save(chain, names.get(0));
+      return chain;
     } catch (Exception e) {
       String why = FailureCause.sentenceOf(e);
       ledger.failed(url, why.length() > 120 ? why.substring(0, 120) + "…" : why);
       throw e;
     }
+  }
+
+  StepLatencies steps() {
+    return steps;
+  }
+
+  boolean verifies() {
+    return check != null;
   }
 
   /**
@@ -213,15 +313,19 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
     }
   }
 
-  static byte[] csr(KeyPair key, String name) throws Exception {
+  static byte[] csr(KeyPair key, List<String> names) throws Exception {
     String algorithm =
         key.getPublic().getAlgorithm().equals("RSA") ? "SHA256withRSA" : "SHA256withECDSA";
     ExtensionsGenerator extensions = new ExtensionsGenerator();
     extensions.addExtension(
         Extension.subjectAlternativeName,
         false,
-        new GeneralNames(new GeneralName(GeneralName.dNSName, name)));
-    return new JcaPKCS10CertificationRequestBuilder(new X500Name("CN=" + name), key.getPublic())
+        new GeneralNames(
+            names.stream()
+                .map(n -> new GeneralName(GeneralName.dNSName, n))
+                .toArray(GeneralName[]::new)));
+    return new JcaPKCS10CertificationRequestBuilder(
+            new X500Name("CN=" + names.get(0)), key.getPublic())
         .addAttribute(PKCSObjectIdentifiers.pkcs_9_at_extensionRequest, extensions.generate())
         .build(new JcaContentSignerBuilder(algorithm).build(key.getPrivate()))
         .getEncoded();
@@ -229,7 +333,8 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
 
   /** The first {@code saveAtMost} certificates, as PEM chains, for {@code --save-samples}. */
   private void save(List<X509Certificate> chain, String name) throws IOException {
-    if (saveDir == null || saved.incrementAndGet() > saveAtMost) return;
+    int nth = saved.incrementAndGet();
+    if (saveDir == null || nth > saveAtMost) return;
     StringBuilder pem = new StringBuilder();
     Base64.Encoder b64 = Base64.getMimeEncoder(64, "\n".getBytes());
     try {
@@ -241,7 +346,7 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
       throw new IOException(e);
     }
     Files.createDirectories(saveDir);
-    Files.writeString(saveDir.resolve(name + ".pem"), pem);
+    Files.writeString(saveDir.resolve(name + "-" + nth + ".pem"), pem);
     if (check != null && !Files.exists(saveDir.resolve(ISSUER_ROOT))) {
       try {
         Files.writeString(

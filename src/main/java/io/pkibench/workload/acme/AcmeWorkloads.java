@@ -26,24 +26,76 @@ import javax.net.ssl.SSLContext;
 public final class AcmeWorkloads {
   private AcmeWorkloads() {}
 
-  /** {@code acme:order}: one whole order per operation. */
-  public static final class Order implements WorkloadFactory {
-    public static final String NAME = "acme:order";
+  /** What an operation of an {@code acme:KIND} workload is. */
+  public enum Kind {
+    /** One whole order for a fresh name. */
+    ORDER("acme:order"),
+    /** One whole order for the names the worker's account already holds. */
+    RENEW("acme:renew"),
+    /** One revocation of a certificate the worker's account got in its set-up. */
+    REVOKE("acme:revoke");
+
+    public final String workload;
+
+    Kind(String workload) {
+      this.workload = workload;
+    }
+  }
+
+  /** {@code acme:order}, {@code acme:renew}, {@code acme:revoke}. */
+  public static final class Factory implements WorkloadFactory {
+    private final Kind kind;
+
+    public Factory(Kind kind) {
+      this.kind = kind;
+    }
 
     @Override
     public String name() {
-      return NAME;
+      return kind.workload;
     }
 
     @Override
     public String description() {
-      return "an ACME CA at --target (its directory URL): one whole RFC 8555 order per operation (new order for a fresh name,"
-          + " http-01 challenge, finalize with a CSR, download); --verify checks the certificate chains to issuer-trust,"
-          + " carries the CSR's key and the name asked for, and is new";
+      return switch (kind) {
+        case ORDER ->
+            "an ACME CA at --target (its directory URL): one whole RFC 8555 order per operation (new order for a fresh name,"
+                + " http-01 challenge, finalize with a CSR, download); --verify checks the certificate chains to issuer-trust,"
+                + " carries the CSR's key and the name asked for, and is new";
+        case RENEW ->
+            "an ACME CA at --target: a renewal per operation, a whole order for the name the worker's account already holds"
+                + " (its first operation gets it) over a new key from the pool; --verify checks as acme:order does, and that"
+                + " the serial differs from the previous certificate's for that name";
+        case REVOKE ->
+            "an ACME CA at --target: one revocation per operation (RFC 8555 §7.6, signed by the account key) of a certificate"
+                + " the worker got in its set-up, outside the measured time (-p certificates per worker, bounded: once all are"
+                + " revoked the worker's operations fail); --verify checks the CA answers 200 and refuses a second revoke of it"
+                + " as alreadyRevoked";
+      };
     }
 
     @Override
     public List<ParamSpec> params() {
+      List<ParamSpec> params = new ArrayList<>(common());
+      if (kind == Kind.REVOKE)
+        params.addAll(
+            List.of(
+                ParamSpec.free(
+                    "certificates",
+                    "100",
+                    "the certificates each worker gets in its set-up (outside the measured time) and revokes one per"
+                        + " operation"),
+                ParamSpec.choice(
+                    "second-revoke",
+                    "refused",
+                    "--verify: a second revoke of each certificate must be refused alreadyRevoked ('off' for a CA"
+                        + " that does not say so)",
+                    "refused",
+                    "off")));
+      return params;
+    }
+
+    private static List<ParamSpec> common() {
       return List.of(
           ParamSpec.free(
               ParamSpec.TARGET,
@@ -102,6 +154,15 @@ public final class AcmeWorkloads {
       int pool = intOr(params.get("key-pool"), -1);
       if (pool < 1 || pool > 10_000)
         problems.add("-p key-pool=" + params.get("key-pool") + ": give 1 to 10000 key pairs");
+      else if (kind == Kind.RENEW && pool < 2)
+        problems.add(
+            "-p key-pool=1: acme:renew renews over a new key each time; give at least 2 key pairs");
+      int certificates = kind == Kind.REVOKE ? intOr(params.get("certificates"), -1) : 1;
+      if (certificates < 1 || certificates > 5_000)
+        problems.add(
+            "-p certificates="
+                + params.get("certificates")
+                + ": give 1 to 5000 certificates per worker (each one a whole order in set-up)");
       return problems;
     }
 
@@ -135,18 +196,28 @@ public final class AcmeWorkloads {
         String issuer = params.get("issuer-trust");
         if (issuer.isBlank())
           throw new IllegalArgumentException(
-              "--verify: acme:order checks certificates against -p issuer-trust=PEM|URL (Pebble's: https://127.0.0.1:PORT+1/roots/0)");
+              "--verify: "
+                  + kind.workload
+                  + " checks certificates against -p issuer-trust=PEM|URL (Pebble's: https://127.0.0.1:PORT+1/roots/0)");
         check = new IssuedCheck(issuerRoot(issuer, trust));
       }
       String save = params.get("save");
-      return new AcmeOrderWorkload(
-          params.get(ParamSpec.TARGET),
-          trust,
-          check,
-          AcmeOrderWorkload.keyPool(params.get("alg"), Integer.parseInt(params.get("key-pool"))),
-          save.isBlank() ? null : Path.of(save),
-          20,
-          context.clock());
+      AcmeOrderWorkload orders =
+          new AcmeOrderWorkload(
+              kind == Kind.RENEW ? AcmeOrderWorkload.Mode.RENEW : AcmeOrderWorkload.Mode.ORDER,
+              params.get(ParamSpec.TARGET),
+              trust,
+              check,
+              AcmeOrderWorkload.keyPool(
+                  params.get("alg"), Integer.parseInt(params.get("key-pool"))),
+              save.isBlank() ? null : Path.of(save),
+              20,
+              context.clock());
+      if (kind != Kind.REVOKE) return orders;
+      return new AcmeRevokeWorkload(
+          orders,
+          Integer.parseInt(params.get("certificates").strip()),
+          params.get("second-revoke").equals("refused"));
     }
 
     /** The issuers' root: a PEM file, or fetched once from a URL (Pebble's is new each start). */

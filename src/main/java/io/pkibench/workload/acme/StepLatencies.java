@@ -6,12 +6,14 @@ import java.util.Map;
 import org.HdrHistogram.ConcurrentHistogram;
 
 /**
- * The latency of each ACME step of an order (new-order, authorize, finalize, download), one
- * histogram each, recorded by every worker: the engine times whole operations, these say where an
- * order's time went. Warm-up orders are counted too (the workload cannot tell them apart).
+ * The latency of each ACME step of an order (new-order, authorize, finalize, download) and of a
+ * revocation, one histogram each, recorded by every worker: the engine times whole operations,
+ * these say where an order's time went. Warm-up orders are counted too (the workload cannot tell
+ * them apart).
  */
 final class StepLatencies {
-  static final List<String> STEPS = List.of("new-order", "authorize", "finalize", "download");
+  static final List<String> STEPS =
+      List.of("new-order", "authorize", "finalize", "download", "revoke");
   private final Map<String, ConcurrentHistogram> histograms = new LinkedHashMap<>();
 
   StepLatencies() {

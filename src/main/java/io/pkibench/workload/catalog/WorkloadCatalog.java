@@ -109,7 +109,9 @@ public record WorkloadCatalog(List<WorkloadFactory> factories) {
             new OpenBaoWorkloads.Factory(OpenBaoWorkloads.Kind.TRANSIT_HMAC),
             new OpenBaoWorkloads.Factory(OpenBaoWorkloads.Kind.PKI_ISSUE),
             new OpenBaoWorkloads.Factory(OpenBaoWorkloads.Kind.PKI_SIGN),
-            new AcmeWorkloads.Order(),
+            new AcmeWorkloads.Factory(AcmeWorkloads.Kind.ORDER),
+            new AcmeWorkloads.Factory(AcmeWorkloads.Kind.RENEW),
+            new AcmeWorkloads.Factory(AcmeWorkloads.Kind.REVOKE),
             new PecSendWorkload(),
             new ApiWorkload.Factory()));
   }

@@ -50,7 +50,7 @@ class AcmeOrderWorkloadTest {
   }
 
   static AcmeOrderWorkload workload(String directory, Map<String, String> params) throws Exception {
-    AcmeWorkloads.Order factory = new AcmeWorkloads.Order();
+    AcmeWorkloads.Factory factory = new AcmeWorkloads.Factory(AcmeWorkloads.Kind.ORDER);
     Map<String, String> given = new HashMap<>(params);
     given.put(ParamSpec.TARGET, directory);
     given.put("issuer-trust", pebble.issuerRootUrl());

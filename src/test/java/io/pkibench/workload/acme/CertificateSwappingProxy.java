@@ -19,24 +19,53 @@ import javax.net.ssl.SSLSocket;
  * A planted fault between a client and Pebble: an HTTPS reverse proxy on loopback that passes every
  * request on (HTTP/1.0 over TLS, its own Host kept so that Pebble's URLs and the JWS "url" name the
  * proxy) and replaces the body of each certificate download (Pebble's {@code /certZ/}) with {@code
- * swapped}: the client must count those orders failed.
+ * swapped}: the client must count those orders failed. {@link #replayingFirst}: every download
+ * after the first is answered with the first's certificate (a renewal handed the previous
+ * certificate); {@link #droppingRevocations}: each revocation is answered 200 and never sent to
+ * Pebble.
  */
 final class CertificateSwappingProxy implements AutoCloseable {
   private final HttpsServer server;
   private final int pebblePort;
   private final SSLContext clientTls;
   private final String swapped;
+  private final boolean replay;
+  private final boolean dropRevocations;
+  private volatile byte[] first;
 
   CertificateSwappingProxy(
       SSLContext serverTls, SSLContext clientTls, int pebblePort, String swappedPem)
       throws IOException {
+    this(serverTls, clientTls, pebblePort, swappedPem, false, false);
+  }
+
+  private CertificateSwappingProxy(
+      SSLContext serverTls,
+      SSLContext clientTls,
+      int pebblePort,
+      String swappedPem,
+      boolean replay,
+      boolean dropRevocations)
+      throws IOException {
     this.pebblePort = pebblePort;
     this.clientTls = clientTls;
     this.swapped = swappedPem;
+    this.replay = replay;
+    this.dropRevocations = dropRevocations;
     server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
     server.setHttpsConfigurator(new HttpsConfigurator(serverTls));
     server.createContext("/", this::forward);
     server.start();
+  }
+
+  static CertificateSwappingProxy replayingFirst(
+      SSLContext serverTls, SSLContext clientTls, int pebblePort) throws IOException {
+    return new CertificateSwappingProxy(serverTls, clientTls, pebblePort, null, true, false);
+  }
+
+  static CertificateSwappingProxy droppingRevocations(
+      SSLContext serverTls, SSLContext clientTls, int pebblePort) throws IOException {
+    return new CertificateSwappingProxy(serverTls, clientTls, pebblePort, null, false, true);
   }
 
   String directoryUrl() {
@@ -46,6 +75,10 @@ final class CertificateSwappingProxy implements AutoCloseable {
   private void forward(HttpExchange exchange) throws IOException {
     try (exchange) {
       byte[] body = exchange.getRequestBody().readAllBytes();
+      if (dropRevocations && exchange.getRequestURI().getPath().startsWith("/revoke-cert")) {
+        exchange.sendResponseHeaders(200, -1); // never sent on
+        return;
+      }
       String host = "127.0.0.1:" + server.getAddress().getPort();
       StringBuilder head =
           new StringBuilder()
@@ -81,8 +114,12 @@ final class CertificateSwappingProxy implements AutoCloseable {
           continue;
         exchange.getResponseHeaders().add(name, lines[i].substring(colon + 1).strip());
       }
-      if (exchange.getRequestURI().getPath().startsWith("/certZ/") && status == 200)
-        payload = swapped.getBytes(StandardCharsets.US_ASCII);
+      if (exchange.getRequestURI().getPath().startsWith("/certZ/") && status == 200) {
+        if (replay) {
+          if (first == null) first = payload;
+          payload = first;
+        } else if (swapped != null) payload = swapped.getBytes(StandardCharsets.US_ASCII);
+      }
       exchange.sendResponseHeaders(status, payload.length == 0 ? -1 : payload.length);
       exchange.getResponseBody().write(payload);
     }
