@@ -7,8 +7,9 @@ import java.util.Set;
 /**
  * A table for the console, at most {@link #COLUMNS} wide. A table that fits is printed as one line
  * per row, columns aligned. A wider one wraps by row: each row's first columns (as many as fit, the
- * key column always first) on its line, the columns past the width in continuation lines indented
- * under it, the header wrapped the same way, so every sub-column still lines up down the table.
+ * key column always first) on its line, the columns past the width in continuation lines marked
+ * {@value #CONTINUED} under it, the header wrapped the same way, so every sub-column still lines up
+ * down the table.
  *
  * <p>Why continuation lines rather than two column groups each repeating the key column: a level's
  * (or a step's) figures stay together in one block, read without matching a key across two tables
@@ -19,8 +20,14 @@ public final class ConsoleTable {
   /** The widest a console table's line may be. */
   public static final int COLUMNS = 120;
 
-  /** How much deeper than the row's first line its continuation lines start. */
-  static final String CONTINUATION = "    ";
+  /**
+   * What starts a row's continuation lines, after the table's indent: a mark, so that neither a
+   * reader nor a script takes one for a row of its own (the cells are right-aligned, so indentation
+   * alone cannot tell them apart).
+   */
+  public static final String CONTINUED = "↳";
+
+  static final String CONTINUATION = "  " + CONTINUED + " ";
 
   private final String indent;
   private final String gap;

@@ -11,6 +11,7 @@ import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
 import io.pkibench.results.StudyRecord;
 import io.pkibench.testing.TestKeys;
+import io.pkibench.text.ConsoleTable;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -289,11 +290,22 @@ class StudySeedTest {
     return read;
   }
 
+  /**
+   * The table row that starts with {@code start}, its continuation lines (a row wider than the
+   * console wraps onto lines marked {@link ConsoleTable#CONTINUED}) joined to it with a space.
+   */
   static String line(String text, String start) {
-    return text.lines()
-        .filter(l -> l.strip().startsWith(start))
-        .findFirst()
-        .orElseThrow(() -> new AssertionError("no line " + start + " in\n" + text));
+    List<String> lines = text.lines().toList();
+    for (int i = 0; i < lines.size(); i++) {
+      if (!lines.get(i).strip().startsWith(start)) continue;
+      StringBuilder row = new StringBuilder(lines.get(i));
+      for (int j = i + 1;
+          j < lines.size() && lines.get(j).strip().startsWith(ConsoleTable.CONTINUED);
+          j++)
+        row.append(' ').append(lines.get(j).strip().substring(ConsoleTable.CONTINUED.length()));
+      return row.toString();
+    }
+    throw new AssertionError("no line " + start + " in\n" + text);
   }
 
   /** The HTML study table's cells, header row first. */
