@@ -298,21 +298,25 @@ class SignerServiceFaultsTest {
     List<LevelResult> levels =
         result.workloads().stream().flatMap(w -> w.levels().stream()).toList();
     assertFalse(levels.isEmpty(), log.toString());
+    // A level of few operations may check none of them (each worker's first was in the warm-up):
+    // checked answers are counted across the levels.
     for (LevelResult l : levels) {
       assertEquals(0, l.counts().failed(), l.counts().toString());
-      assertTrue(
-          l.counts().verified() > 0 && l.counts().verified() <= l.counts().succeeded(),
-          "some answers checked at c=" + l.concurrency() + ": " + l.counts());
+      assertTrue(l.counts().verified() <= l.counts().succeeded(), l.counts().toString());
     }
+    assertTrue(
+        levels.stream().mapToLong(l -> l.counts().verified()).sum() > 0,
+        "some answers checked: " + levels.stream().map(LevelResult::counts).toList());
     // A worker checks its first answer, then every third: at most a third plus one per worker.
-    // Told apart from "every one" on the level with the most operations per worker.
+    // Told apart from "every one" (verified = succeeded) wherever a level made more than 1.5
+    // operations per worker: the level with the most is held to it.
     LevelResult most =
         levels.stream()
             .max(Comparator.comparingDouble(l -> l.counts().succeeded() / (double) l.concurrency()))
             .orElseThrow();
     long succeeded = most.counts().succeeded();
     assertTrue(
-        succeeded >= 6L * most.concurrency(),
+        succeeded >= 2L * most.concurrency(),
         "too few operations per worker to tell one in three from all: " + most.counts());
     assertTrue(
         most.counts().verified() <= succeeded / 3 + most.concurrency(),
