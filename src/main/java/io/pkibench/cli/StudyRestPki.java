@@ -148,6 +148,9 @@ final class StudyRestPki extends StudySubcommand {
                 problems,
                 members)
             .only(only);
+    // --save-samples: the samples are the service's own answers, kept as the steps run
+    if (shared.samples != null)
+      chosen = chosen.savingSamplesIn(study.parent.context.resolve(shared.samples));
     return check == null ? chosen : chosen.checkingSizing(check);
   }
 }

@@ -175,6 +175,9 @@ public final class RestPkiStudy implements Study {
    */
   private CheckSizing checkSizing;
 
+  /** {@code --save-samples}: where the service's checked answers are kept, or null. */
+  private Path samples;
+
   public RestPkiStudy(boolean restartPerType) {
     this(restartPerType, List.of(new Service(Service.BUILTIN, null)), null);
   }
@@ -218,6 +221,14 @@ public final class RestPkiStudy implements Study {
     RestPkiStudy s = new RestPkiStudy(restartPerType, services, trust, flagProblems, mix);
     s.types = TYPES.stream().filter(only::contains).toList();
     s.checkSizing = checkSizing;
+    s.samples = samples;
+    return s;
+  }
+
+  /** This study keeping, for {@code --save-samples DIR}, the service's own answers as samples. */
+  public RestPkiStudy savingSamplesIn(Path dir) {
+    RestPkiStudy s = only(types);
+    s.samples = dir;
     return s;
   }
 
@@ -401,6 +412,8 @@ public final class RestPkiStudy implements Study {
         // document throughout.
         if (workload.startsWith("http:cades") || workload.startsWith("dss:cades"))
           params.put("document", "pdf");
+        if (samples != null && service == this.services.get(0) && StudySamples.kept(workload))
+          params.put("keep-answer", StudySamples.answers(samples, token(type)).toString());
         WorkloadSpec spec = new WorkloadSpec(workload, params, options.keys());
         String cpu = cpu(service);
         // Each probed level warms until steady too: a probe of a cold service reads the JIT's
@@ -577,7 +590,7 @@ public final class RestPkiStudy implements Study {
   @Override
   public List<Sample> samples(Path dir, TestPki pki, KeySource keys, InstantSource clock)
       throws Exception {
-    List<Sample> samples = new ArrayList<>(StudySamples.write(dir, pki, keys, clock));
+    List<Sample> samples = new ArrayList<>(StudySamples.write(dir, pki));
     if (services.stream().anyMatch(s -> !s.builtin() && s.url() == null))
       samples.addAll(StudySamples.writeDss(dir, pki, keys, clock));
     return samples;

@@ -1,10 +1,7 @@
 package io.pkibench.study;
 
-import eu.europa.esig.dss.enumerations.SignaturePackaging;
-import eu.europa.esig.dss.model.InMemoryDocument;
 import io.pkibench.files.OutputFiles;
 import io.pkibench.formats.ades.AdesChecks;
-import io.pkibench.formats.ades.TimeStampAuthority;
 import io.pkibench.formats.ades.TwoPhaseSigner;
 import io.pkibench.formats.ades.XadesVerifier;
 import io.pkibench.keys.KeySource;
@@ -16,32 +13,43 @@ import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.dss.DssSigningWorkload;
-import java.math.BigInteger;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
+import java.nio.file.StandardCopyOption;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
-import org.bouncycastle.tsp.TimeStampRequestGenerator;
 
 /**
- * One artifact per transaction type ({@code --save-samples DIR}), made by the same two-phase code
- * the service runs, with the certificates an outsider needs and, per file, the independent check
+ * One artifact per transaction type ({@code --save-samples DIR}): the measured service's own first
+ * answer that passed its check (kept by the workload, {@code -p keep-answer}), never one made in
+ * pkibench's process, with the certificates an outsider needs and, per file, the independent check
  * that verifies it (see {@link SampleScripts}).
  */
 public final class StudySamples {
   private StudySamples() {}
 
-  public static List<Sample> write(Path dir, TestPki pki, KeySource keys, InstantSource clock)
-      throws Exception {
+  /** Where a type's workload keeps its answer, under the samples directory. */
+  static Path answers(Path samples, String token) {
+    return samples.resolve(".answers").resolve(token);
+  }
+
+  /** The built-in signer's workloads whose answers are kept as samples (a login leaves none). */
+  static boolean kept(String workload) {
+    return workload.startsWith("http:") && !workload.equals("http:auth");
+  }
+
+  /**
+   * The samples of the answers the study's workloads kept under {@code dir}, in the study's order;
+   * a type not measured, or no answer of which passed its check, has none. The kept files are moved
+   * into place.
+   */
+  public static List<Sample> write(Path dir, TestPki pki) throws Exception {
     Files.createDirectories(dir);
-    TimeStampAuthority tsa = new TimeStampAuthority(keys.key("tsa"), clock);
-    TwoPhaseSigner signer = new TwoPhaseSigner(tsa, clock);
-    var key = keys.key("signer-rsa2048-1");
     List<Sample> samples = new ArrayList<>();
     // Trust: the root alone; the intermediates (and the TSA's certificate) only as untrusted
     // helpers.
@@ -56,69 +64,66 @@ public final class StudySamples {
         Files.readString(pki.certificatePem("intermediate-a"))
             + Files.readString(pki.certificatePem("intermediate-b"))
             + Files.readString(pki.certificatePem("tsa")));
-    byte[] content = AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, 137 * 1024);
-    OutputFiles.replace(dir.resolve("document.bin"), content);
-    for (var f : List.of(TwoPhaseSigner.Format.CADES, TwoPhaseSigner.Format.CADES_T)) {
-      String file = f == TwoPhaseSigner.Format.CADES ? "cades.p7s" : "cades-t.p7s";
-      OutputFiles.replace(
-          dir.resolve(file),
-          signer.sign(
-              f, new InMemoryDocument(content, "document.bin"), key, SignaturePackaging.DETACHED));
+    for (String cades : List.of("cades", "cades-t")) {
+      String file = cades + ".p7s";
+      String content = cades + ".document.pdf";
+      if (!take(dir, cades, file, content)) continue;
       samples.add(
           new Sample(
               file,
-              (f == TwoPhaseSigner.Format.CADES ? "CAdES-B-B" : "CAdES-B-T")
-                  + " detached signature of document.bin",
+              (cades.equals("cades") ? "CAdES-B-B" : "CAdES-B-T")
+                  + " detached signature of "
+                  + content
+                  + " (the document one operation sent), as the service answered",
               "openssl cms -verify -binary -inform DER -in "
                   + file
-                  + " -content document.bin -CAfile root-ca.pem -certfile intermediates.pem -out /dev/null",
+                  + " -content "
+                  + content
+                  + " -CAfile root-ca.pem -certfile intermediates.pem -out /dev/null",
               List.of("openssl")));
     }
-    byte[] pdf = AdesChecks.sampleDocument(TwoPhaseSigner.Format.PADES, 0);
-    for (var f : List.of(TwoPhaseSigner.Format.PADES, TwoPhaseSigner.Format.PADES_T)) {
-      String file = f == TwoPhaseSigner.Format.PADES ? "pades.pdf" : "pades-t.pdf";
-      OutputFiles.replace(
-          dir.resolve(file), signer.sign(f, new InMemoryDocument(pdf, "sample.pdf"), key, null));
+    for (String pades : List.of("pades", "pades-t")) {
+      String file = pades + ".pdf";
+      if (!take(dir, pades, file, null)) continue;
       samples.add(
           new Sample(
               file,
-              f == TwoPhaseSigner.Format.PADES ? "PAdES-B-B signed PDF" : "PAdES-B-T signed PDF",
+              (pades.equals("pades") ? "PAdES-B-B" : "PAdES-B-T")
+                  + " signed PDF, as the service answered",
               pdfsigCheck(file),
               List.of("pdfsig")));
     }
-    byte[] xml = AdesChecks.sampleDocument(TwoPhaseSigner.Format.XADES, 4096);
-    OutputFiles.replace(
-        dir.resolve("xades.xml"),
-        signer.sign(
-            TwoPhaseSigner.Format.XADES, new InMemoryDocument(xml, "message.xml"), key, null));
-    // xmlsec1 must be told which attribute is an ID (XAdES's SignedProperties, in its namespace) to
-    // resolve the reference to it.
-    samples.add(
-        new Sample(
-            "xades.xml",
-            "XAdES-B-B enveloped signature of an ISO 20022-style message",
-            "xmlsec1 --verify --trusted-pem root-ca.pem --untrusted-pem intermediates.pem --id-attr:Id "
-                + XadesVerifier.XADES_NS
-                + ":SignedProperties xades.xml",
-            List.of("xmlsec1")));
-    TimeStampRequestGenerator requests = new TimeStampRequestGenerator();
-    requests.setCertReq(true);
-    byte[] request =
-        requests
-            .generate(
-                NISTObjectIdentifiers.id_sha256,
-                MessageDigest.getInstance("SHA-256").digest(content),
-                BigInteger.ONE)
-            .getEncoded();
-    OutputFiles.replace(dir.resolve("timestamp.tsq"), request);
-    OutputFiles.replace(dir.resolve("timestamp.tsr"), tsa.respond(request));
-    samples.add(
-        new Sample(
-            "timestamp.tsr",
-            "RFC 3161 time-stamp reply to timestamp.tsq (the SHA-256 of document.bin)",
-            "openssl ts -verify -in timestamp.tsr -queryfile timestamp.tsq -CAfile root-ca.pem -untrusted tsa-untrusted.pem",
-            List.of("openssl")));
+    if (take(dir, "timestamp", "timestamp.tsr", "timestamp.tsq"))
+      samples.add(
+          new Sample(
+              "timestamp.tsr",
+              "RFC 3161 time-stamp reply to timestamp.tsq (one operation's request), as the service"
+                  + " answered",
+              "openssl ts -verify -in timestamp.tsr -queryfile timestamp.tsq -CAfile root-ca.pem -untrusted tsa-untrusted.pem",
+              List.of("openssl")));
+    deleteTree(dir.resolve(".answers"));
     return samples;
+  }
+
+  /**
+   * Moves the answer kept for {@code token} to {@code file} and, given {@code sentAs}, what was
+   * sent for it there; false when none was kept.
+   */
+  private static boolean take(Path dir, String token, String file, String sentAs)
+      throws IOException {
+    Path kept = answers(dir, token);
+    if (!Files.isRegularFile(kept.resolve("answer"))) return false;
+    Files.move(kept.resolve("answer"), dir.resolve(file), StandardCopyOption.REPLACE_EXISTING);
+    if (sentAs != null)
+      Files.move(kept.resolve("sent"), dir.resolve(sentAs), StandardCopyOption.REPLACE_EXISTING);
+    return true;
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) return;
+    try (var paths = Files.walk(root)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
+    }
   }
 
   /**
@@ -130,6 +135,9 @@ public final class StudySamples {
   public static List<Sample> writeDss(Path dir, TestPki pki, KeySource keys, InstantSource clock)
       throws Exception {
     List<Sample> samples = new ArrayList<>();
+    OutputFiles.replace(
+        dir.resolve("document.bin"),
+        AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, 137 * 1024));
     // DSS's own keys (its TSA, its server-signing token) are key material in a key store: the test
     // PKI's software keys,
     // as 'serve dss' holds them; the client signs with --keys, wherever they live.

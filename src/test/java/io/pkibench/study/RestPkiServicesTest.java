@@ -171,9 +171,7 @@ class RestPkiServicesTest {
   void dssSamples_passTheSameOutsideChecksAsOurs(@TempDir Path dir) throws Exception {
     TestKeys fixture = TestKeys.in(dir);
     Path samples = dir.resolve("samples");
-    List<Sample> all =
-        new ArrayList<>(
-            StudySamples.write(samples, fixture.pki, fixture.keys, InstantSource.system()));
+    List<Sample> all = new ArrayList<>(StudySamples.write(samples, fixture.pki));
     all.addAll(StudySamples.writeDss(samples, fixture.pki, fixture.keys, InstantSource.system()));
     SampleScripts.write(samples, "restpki", all);
     Process p =

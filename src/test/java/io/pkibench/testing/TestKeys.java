@@ -56,6 +56,11 @@ public final class TestKeys {
    * log}.
    */
   public StudyRunner studyRunner(Path out, java.util.List<String> log) {
+    return studyRunner(out, log, 0);
+  }
+
+  /** As {@link #studyRunner(Path, java.util.List)}, with {@code --verify-sample verifySample}. */
+  public StudyRunner studyRunner(Path out, java.util.List<String> log, int verifySample) {
     return new StudyRunner(
         WorkloadCatalog.builtIn(),
         new StudyRunner.Options(
@@ -68,7 +73,8 @@ public final class TestKeys {
             spec ->
                 KeySources.open(spec, () -> pki, null, Map.of(), InstantSource.system(), log::add),
             () -> pki,
-            java.time.Duration.ofSeconds(30)));
+            java.time.Duration.ofSeconds(30),
+            verifySample));
   }
 
   /** This machine's environment as a run records it. */

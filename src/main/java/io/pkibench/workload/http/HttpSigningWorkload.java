@@ -101,6 +101,7 @@ public final class HttpSigningWorkload implements Workload {
   private WorkerClients.Identities loginIdentities;
 
   private X509Certificate root;
+  private KeptAnswers kept = KeptAnswers.in("");
   private URI base;
 
   /**
@@ -241,6 +242,7 @@ public final class HttpSigningWorkload implements Workload {
                       ? " beside the signer's (-p alg), which it logs in with, and beside -p client's for mutual TLS when given;"
                       : " beside -p client's, presented over mutual TLS;")
                   + " DIR: a directory of PEM pairs (NAME.crt or NAME.pem with NAME.key), one per worker in name order"));
+      if (!kind.equals("auth")) params.add(KeptAnswers.SPEC);
       if (stamped()) {
         params.add(
             ParamSpec.free(
@@ -324,6 +326,7 @@ public final class HttpSigningWorkload implements Workload {
               tsaTrustAnchor(context, params));
       String identities = params.get(WorkerClients.IDENTITIES);
       w.root = root;
+      if (!kind.equals("auth")) w.kept = KeptAnswers.in(params.get(KeptAnswers.PARAM));
       w.base = base;
       // per-worker: certificates for TLS only beside -p client; a directory's pairs are TLS
       // identities unless auth logs in with them alone
@@ -491,6 +494,7 @@ public final class HttpSigningWorkload implements Workload {
     if (!check) return false;
     if (format == null) checkCms(signed, document, key);
     else AdesChecks.check(format, signed, document, key, tsaTrustAnchor);
+    kept.keep(signed, document);
     return true;
   }
 
@@ -554,11 +558,11 @@ public final class HttpSigningWorkload implements Workload {
           // token's signature by a TSA chaining to the test PKI's root (it was checked with the
           // certificate the token carries, which vouched for itself)
           boolean check = sample != null && sample.next();
-          (check ? timestampCheck : unsampledTimestampCheck)
-              .check(
-                  request,
-                  client.postBinary(
-                      "api/timestamp", "application/timestamp-query", request.getEncoded()));
+          byte[] reply =
+              client.postBinary(
+                  "api/timestamp", "application/timestamp-query", request.getEncoded());
+          (check ? timestampCheck : unsampledTimestampCheck).check(request, reply);
+          if (check) kept.keep(reply, request.getEncoded());
           return check;
         };
     return verify ? stamp : stamp::execute;

@@ -42,6 +42,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -270,6 +271,56 @@ class SignerServiceFaultsTest {
     } finally {
       front.fault.set(null);
     }
+  }
+
+  /**
+   * study --verify-sample 3: each measured level checks a worker's first answer and then one in
+   * three, so its verified count is about a third of its succeeded (the ok column says "V/S"),
+   * never all of them, never none.
+   */
+  @org.junit.jupiter.api.Test
+  void study_restpkiWithVerifySample3_eachLevelChecksAboutOneInThree() throws Exception {
+    front.fault.set(null);
+    RestPkiStudy study =
+        new RestPkiStudy(
+                false,
+                List.of(new RestPkiStudy.Service(RestPkiStudy.Service.BUILTIN, front.url())),
+                null)
+            .only(RestPkiStudy.TYPES.stream().filter(t -> t.label().equals("CAdES")).toList());
+    StudyOptions options =
+        new StudyOptions(true, Duration.ofSeconds(10), "software", tmp.resolve("pki"), null)
+            .withQuickIterationsOfAtMost(Duration.ofMillis(300));
+    List<String> log = Collections.synchronizedList(new ArrayList<>());
+    RunResult result =
+        fixture
+            .studyRunner(tmp.resolve("sampled.json"), log, 3)
+            .run(study, options, fixture.environment("study restpki --verify-sample 3"));
+    List<LevelResult> levels =
+        result.workloads().stream().flatMap(w -> w.levels().stream()).toList();
+    assertFalse(levels.isEmpty(), log.toString());
+    // A level of few operations may check none of them (each worker's first was in the warm-up):
+    // checked answers are counted across the levels.
+    for (LevelResult l : levels) {
+      assertEquals(0, l.counts().failed(), l.counts().toString());
+      assertTrue(l.counts().verified() <= l.counts().succeeded(), l.counts().toString());
+    }
+    assertTrue(
+        levels.stream().mapToLong(l -> l.counts().verified()).sum() > 0,
+        "some answers checked: " + levels.stream().map(LevelResult::counts).toList());
+    // A worker checks its first answer, then every third: at most a third plus one per worker.
+    // Told apart from "every one" (verified = succeeded) wherever a level made more than 1.5
+    // operations per worker: the level with the most is held to it.
+    LevelResult most =
+        levels.stream()
+            .max(Comparator.comparingDouble(l -> l.counts().succeeded() / (double) l.concurrency()))
+            .orElseThrow();
+    long succeeded = most.counts().succeeded();
+    assertTrue(
+        succeeded >= 2L * most.concurrency(),
+        "too few operations per worker to tell one in three from all: " + most.counts());
+    assertTrue(
+        most.counts().verified() <= succeeded / 3 + most.concurrency(),
+        "one in three checked at c=" + most.concurrency() + ": " + most.counts());
   }
 
   @ParameterizedTest(name = "http:{0}, {1}")

@@ -1,6 +1,8 @@
 package io.pkibench.workload.ades;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,6 +24,7 @@ import java.nio.file.Path;
 import java.security.SignatureException;
 import java.time.InstantSource;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +34,18 @@ import org.junit.jupiter.api.io.TempDir;
  * here.
  */
 class CadesWorkloadTest {
+  /**
+   * The CAdES types' default document: the size asked, random bytes from a fixed seed (the same
+   * every run, so runs compare), not a block of zeros that every signature would share.
+   */
+  @Test
+  void sampleDocument_cades_theSizeAskedOfSeededRandomBytes() throws Exception {
+    byte[] document = AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, 4096);
+    assertEquals(4096, document.length);
+    assertNotEquals(4096, IntStream.range(0, 4096).filter(k -> document[k] == 0).count());
+    assertArrayEquals(document, AdesChecks.sampleDocument(TwoPhaseSigner.Format.CADES, 4096));
+  }
+
   @TempDir static Path tmp;
   static TestKeys fixture;
 
