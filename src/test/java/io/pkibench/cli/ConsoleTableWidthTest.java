@@ -86,7 +86,8 @@ class ConsoleTableWidthTest {
     assertTrue(unwrapped.lines().anyMatch(l -> l.length() > 60 && isTableLine(l)), unwrapped);
     assertTrue(wrapped.lines().allMatch(l -> l.length() <= 60), wrapped);
     assertTrue(
-        wrapped.contains("\n      "), "the columns past the width continue below:\n" + wrapped);
+        wrapped.contains("\n    " + ConsoleTable.CONTINUED + " "),
+        "the columns past the width continue below, marked:\n" + wrapped);
   }
 
   private static boolean isTableLine(String line) {
