@@ -4,27 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pkibench.analysis.Analysis;
 import io.pkibench.report.HtmlReport;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
 import java.awt.image.BufferedImage;
-import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.InstantSource;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -42,46 +31,37 @@ class DashboardChromiumTest {
   @Test
   void dashboard_duringAndAfterARun_drawsLiveChartsThenTheSavedReport() throws Exception {
     StringWriter out = new StringWriter(), err = new StringWriter();
-    CliContext ctx =
-        new CliContext(
-            new PrintWriter(out, true),
-            new PrintWriter(err, true),
-            Map.of(),
-            InstantSource.system(),
+    LiveDashboard page =
+        LiveDashboard.start(
             dir,
-            false);
-    CompletableFuture<Integer> run =
-        CompletableFuture.supplyAsync(
-            () ->
-                Main.execute(
-                    ctx,
-                    "run",
-                    "digest",
-                    "--concurrency",
-                    "1,2,4",
-                    "--warmup",
-                    "1x1s",
-                    "--measure",
-                    "2x2s",
-                    "--quiet",
-                    "--dashboard",
-                    "0",
-                    "--dashboard-linger",
-                    "15s",
-                    "--html",
-                    "run.html",
-                    "--out",
-                    "run.json"));
-    String url = awaitUrl(err, run);
-    HttpClient http = HttpClient.newHttpClient();
-    JsonNode live = awaitFigures(http, url);
+            out,
+            err,
+            "run",
+            "digest",
+            "--concurrency",
+            "1,2,4",
+            "--warmup",
+            "1x1s",
+            "--measure",
+            "2x2s",
+            "--quiet",
+            "--dashboard",
+            "0",
+            "--dashboard-linger",
+            "15s",
+            "--html",
+            "run.html",
+            "--out",
+            "run.json");
+    String url = page.url;
+    JsonNode live = awaitFigures(page);
     assertTrue(live.get("opsPerSecond").asDouble() > 0, live.toString());
     assertTrue(live.get("html").asText().contains("<svg"), "charts drawn on the server");
 
     BufferedImage first = screenshot(url, dir.resolve("first.png"));
     Thread.sleep(3_000);
     BufferedImage second = screenshot(url, dir.resolve("second.png"));
-    assertTrue(!json(http, url).get("ended").asBoolean(), "both screenshots while it ran");
+    assertTrue(!page.live().get("ended").asBoolean(), "both screenshots while it ran");
     for (BufferedImage shot : new BufferedImage[] {first, second}) {
       assertTrue(nonWhite(shot) > 20_000, "charts on the page: " + nonWhite(shot));
       assertTrue(has(shot, 0x1f77b4), "a series stroke of the report's palette on screen");
@@ -93,11 +73,8 @@ class DashboardChromiumTest {
     assertTrue(differing > 2_000, "the charts moved between the screenshots: " + differing);
 
     // The end: the page, still up for the linger, is the report --html saved, from the result file.
-    long until = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-    while (!json(http, url).get("ended").asBoolean() && System.nanoTime() < until)
-      Thread.sleep(500);
-    assertTrue(json(http, url).get("ended").asBoolean(), "the run ended: " + err);
-    String served = http.send(get(url), HttpResponse.BodyHandlers.ofString()).body();
+    assertTrue(page.awaitEnded(Duration.ofSeconds(120)), "the run ended: " + err);
+    String served = page.page();
     assertEquals(Files.readString(dir.resolve("run.html")), served);
     RunResult result = RunResultJson.read(dir.resolve("run.json"));
     assertEquals(
@@ -106,44 +83,20 @@ class DashboardChromiumTest {
         "the final page is the report of the result file's figures");
     BufferedImage last = screenshot(url, dir.resolve("final.png"));
     assertTrue(nonWhite(last) > 20_000, "the final page is drawn: " + nonWhite(last));
-    assertEquals(ExitCodes.OK, run.get(120, TimeUnit.SECONDS), err.toString());
+    assertEquals(ExitCodes.OK, page.command.get(120, TimeUnit.SECONDS), err.toString());
     assertTrue(err.toString().contains("the final page stays at " + url), err.toString());
   }
 
-  private static String awaitUrl(StringWriter err, CompletableFuture<Integer> run)
-      throws Exception {
-    Pattern p = Pattern.compile("dashboard: (http://127\\.0\\.0\\.1:\\d+/)");
-    long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (System.nanoTime() < until) {
-      Matcher m = p.matcher(err.toString());
-      if (m.find()) return m.group(1);
-      if (run.isDone()) break;
-      Thread.sleep(100);
-    }
-    throw new AssertionError("no dashboard address on stderr: " + err);
-  }
-
   /** The live JSON once a second's figures are in it. */
-  private static JsonNode awaitFigures(HttpClient http, String url) throws Exception {
+  private static JsonNode awaitFigures(LiveDashboard page) throws Exception {
     long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    JsonNode j = json(http, url);
+    JsonNode j = page.live();
     while (!j.has("opsPerSecond") || j.get("opsPerSecond").asDouble() <= 0) {
       if (System.nanoTime() > until) throw new AssertionError("no figures: " + j);
       Thread.sleep(250);
-      j = json(http, url);
+      j = page.live();
     }
     return j;
-  }
-
-  private static JsonNode json(HttpClient http, String url) throws Exception {
-    HttpResponse<String> r =
-        http.send(get(url + "live.json"), HttpResponse.BodyHandlers.ofString());
-    assertEquals(200, r.statusCode(), r.body());
-    return new ObjectMapper().readTree(r.body());
-  }
-
-  private static HttpRequest get(String url) {
-    return HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20)).build();
   }
 
   private BufferedImage screenshot(String url, Path shot) throws Exception {

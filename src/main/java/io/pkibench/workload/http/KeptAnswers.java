@@ -42,7 +42,9 @@ final class KeptAnswers {
 
   /** {@code answer}, checked and passed, and {@code sent}: written the first time only. */
   void keep(byte[] answer, byte[] sent) throws IOException {
-    if (dir == null || !kept.compareAndSet(false, true)) return;
+    // a plain read first: every verified operation of every worker passes here, and a
+    // compare-and-set on each would bounce the flag's cache line between the workers' cores
+    if (dir == null || kept.get() || !kept.compareAndSet(false, true)) return;
     Files.createDirectories(dir);
     OutputFiles.replace(dir.resolve(SENT), sent);
     OutputFiles.replace(dir.resolve(ANSWER), answer);

@@ -12,15 +12,10 @@ import io.pkibench.server.pebble.PebbleFixture;
 import io.pkibench.server.pebble.PebbleServer;
 import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.TestKeys;
-import io.pkibench.workload.api.ParamSpec;
-import io.pkibench.workload.api.Params;
-import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.catalog.WorkloadCatalog;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.InstantSource;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -50,16 +45,8 @@ class AcmeOrderWorkloadTest {
   }
 
   static AcmeOrderWorkload workload(String directory, Map<String, String> params) throws Exception {
-    AcmeWorkloads.Factory factory = new AcmeWorkloads.Factory(AcmeWorkloads.Kind.ORDER);
-    Map<String, String> given = new HashMap<>(params);
-    given.put(ParamSpec.TARGET, directory);
-    given.put("issuer-trust", pebble.issuerRootUrl());
-    given.put("key-pool", "4");
-    Params resolved = Params.resolve(factory.name(), factory.params(), given);
-    assertEquals(List.of(), factory.problems(resolved, null));
     return (AcmeOrderWorkload)
-        factory.create(
-            new WorkloadContext(null, true, () -> keys.pki, InstantSource.system()), resolved);
+        AcmeTestWorkloads.create(AcmeWorkloads.Kind.ORDER, pebble, keys.pki, directory, params);
   }
 
   @Test

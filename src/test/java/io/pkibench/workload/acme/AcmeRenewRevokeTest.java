@@ -15,19 +15,14 @@ import io.pkibench.server.pebble.PebbleServer;
 import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.api.Operation;
-import io.pkibench.workload.api.ParamSpec;
-import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
-import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.catalog.WorkloadCatalog;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -65,15 +60,7 @@ class AcmeRenewRevokeTest {
 
   static Workload workload(AcmeWorkloads.Kind kind, String directory, Map<String, String> params)
       throws Exception {
-    AcmeWorkloads.Factory factory = new AcmeWorkloads.Factory(kind);
-    Map<String, String> given = new HashMap<>(params);
-    given.put(ParamSpec.TARGET, directory);
-    given.put("issuer-trust", pebble.issuerRootUrl());
-    given.put("key-pool", "4");
-    Params resolved = Params.resolve(factory.name(), factory.params(), given);
-    assertEquals(List.of(), factory.problems(resolved, null));
-    return factory.create(
-        new WorkloadContext(null, true, () -> keys.pki, InstantSource.system()), resolved);
+    return AcmeTestWorkloads.create(kind, pebble, keys.pki, directory, params);
   }
 
   private static CertificateSwappingProxy proxy(boolean replay) throws Exception {
