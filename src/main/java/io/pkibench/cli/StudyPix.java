@@ -62,6 +62,9 @@ final class StudyPix extends StudySubcommand {
       PixStudy pix = new PixStudy(PixStudy.Fault.parse(fault));
       if (coreRatioSweep != null)
         pix = pix.sweepingCoreRatios(CoreRatioSweep.parse(coreRatioSweep));
+      // --save-samples: the SPI sample is the measured run's own first checked signature
+      if (shared.samples != null)
+        pix = pix.savingSamplesIn(study.parent.context.resolve(shared.samples));
       return check == null ? pix : pix.checkingSizing(check);
     } catch (IllegalArgumentException e) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());

@@ -24,6 +24,9 @@ import picocli.CommandLine.Command;
 final class StudyRsfn extends StudySubcommand {
   @Override
   Study study() {
-    return new RsfnStudy();
+    // --save-samples: the packed sample is the measured run's own first checked envelope
+    return shared.samples == null
+        ? new RsfnStudy()
+        : new RsfnStudy().savingSamplesIn(study.parent.context.resolve(shared.samples));
   }
 }

@@ -13,6 +13,7 @@ import io.pkibench.formats.pec.TestProviders;
 import io.pkibench.keys.KeySource;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.pki.TestPki;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,13 +27,93 @@ import java.util.Map;
 final class PecSamples {
   private PecSamples() {}
 
+  /** At most this many of the run's mail files are read looking for each kind of document. */
+  static final int FILES_READ = 20_000;
+
+  /** A message's header block is read up to this many bytes: a provider's headers are short. */
+  static final int HEADER_BYTES = 16 * 1024;
+
   /**
-   * One of each document a provider signs, made by the code the study measured, as {@code .eml};
-   * the CA chain as {@code chain.pem}; each checked by {@code openssl smime -verify}.
+   * One of each document a provider signs, as {@code .eml}: as the run's providers delivered it,
+   * found in {@code mailboxes}, where the run made one; else (a kind only a fault makes, or no run)
+   * made by the providers' code in this process, and said to be. The CA chain as {@code chain.pem};
+   * each checked by {@code openssl smime -verify}.
    */
-  static List<Sample> samples(Path dir, TestPki pki, KeySource keys, InstantSource clock)
-      throws Exception {
+  static List<Sample> samples(
+      Path dir, TestPki pki, KeySource keys, InstantSource clock, Path mailboxes) throws Exception {
+    Map<String, Path> delivered = delivered(mailboxes);
+    Map<String, byte[]> documents = madeHere(pki, keys, clock);
     Files.createDirectories(dir);
+    OutputFiles.replace(dir.resolve("chain.pem"), Files.readString(pki.caChainPem()));
+    List<Sample> samples = new ArrayList<>();
+    for (var e : documents.entrySet()) {
+      String file = e.getKey() + ".eml";
+      Path found = delivered.get(e.getKey());
+      OutputFiles.replace(
+          dir.resolve(file), found != null ? Files.readAllBytes(found) : e.getValue());
+      samples.add(
+          new Sample(
+              file,
+              describe(e.getKey())
+                  + (found != null
+                      ? "; as the run's providers delivered it ("
+                          + mailboxes.relativize(found)
+                          + ")"
+                      : "; the run's mailboxes hold none, so made by the providers' code in this process"),
+              "openssl smime -verify -in "
+                  + file
+                  + " -CAfile chain.pem -purpose any -out /dev/null",
+              List.of("openssl")));
+    }
+    return samples;
+  }
+
+  /**
+   * For each kind of document, the first file under {@code mailboxes} (in path order) whose headers
+   * declare it; empty where there are no mailboxes.
+   */
+  static Map<String, Path> delivered(Path mailboxes) throws IOException {
+    Map<String, Path> found = new LinkedHashMap<>();
+    if (mailboxes == null || !Files.isDirectory(mailboxes)) return found;
+    List<Path> files;
+    try (var walk = Files.walk(mailboxes)) {
+      files = walk.filter(Files::isRegularFile).sorted().limit(FILES_READ).toList();
+    }
+    for (Path file : files) {
+      if (found.size() == DocumentKind.values().length) break;
+      kindOf(file).ifPresent(k -> found.putIfAbsent(k.value, file));
+    }
+    return found;
+  }
+
+  /** The kind a mail file's headers declare (X-Ricevuta, X-Trasporto), read from its start. */
+  static java.util.Optional<DocumentKind> kindOf(Path file) throws IOException {
+    byte[] head;
+    try (var in = Files.newInputStream(file)) {
+      head = in.readNBytes(HEADER_BYTES);
+    }
+    String text = new String(head, StandardCharsets.ISO_8859_1);
+    int end = text.indexOf("\r\n\r\n");
+    if (end < 0) end = text.indexOf("\n\n");
+    if (end >= 0) text = text.substring(0, end);
+    String ricevuta = null, trasporto = null;
+    for (String line : text.split("\r?\n")) {
+      int colon = line.indexOf(':');
+      if (colon < 0 || line.startsWith(" ") || line.startsWith("\t")) continue;
+      String name = line.substring(0, colon).strip();
+      if (name.equalsIgnoreCase("X-Ricevuta")) ricevuta = line.substring(colon + 1);
+      else if (name.equalsIgnoreCase("X-Trasporto")) trasporto = line.substring(colon + 1);
+    }
+    return DocumentKind.of(ricevuta, trasporto);
+  }
+
+  /**
+   * One of each document, made by the providers' code in this process: the receipts of a message
+   * accepted and delivered, of one without a Message-ID, of a tampered envelope, and a non-delivery
+   * notice; by kind, in that order.
+   */
+  private static Map<String, byte[]> madeHere(TestPki pki, KeySource keys, InstantSource clock)
+      throws Exception {
     SigningKey k1 = keys.key(TestProviders.SENDER_KEY);
     SigningKey k2 = keys.key(TestProviders.RECIPIENT_KEY);
     ProviderIndex index = new ProviderIndex(Map.of(P1, k1.certificate(), P2, k2.certificate()));
@@ -73,21 +154,7 @@ final class PecSamples {
         DocumentKind.NON_DELIVERY.value,
         p1.nonDelivery("sample", envelope, List.of(to), "sample: 550 5.1.1 no such user", true)
             .bytes());
-    OutputFiles.replace(dir.resolve("chain.pem"), Files.readString(pki.caChainPem()));
-    List<Sample> samples = new ArrayList<>();
-    for (var e : documents.entrySet()) {
-      String file = e.getKey() + ".eml";
-      OutputFiles.replace(dir.resolve(file), e.getValue());
-      samples.add(
-          new Sample(
-              file,
-              describe(e.getKey()),
-              "openssl smime -verify -in "
-                  + file
-                  + " -CAfile chain.pem -purpose any -out /dev/null",
-              List.of("openssl")));
-    }
-    return samples;
+    return documents;
   }
 
   private static String describe(String kind) {

@@ -515,13 +515,14 @@ public final class PecStudy implements Study {
   }
 
   /**
-   * One of each document a provider signs, made by the code the study measured, as {@code .eml};
-   * the CA chain as {@code chain.pem}; each checked by {@code openssl smime -verify}.
+   * One of each document a provider signs, as {@code .eml}: as the run's providers delivered it to
+   * the study's mailboxes, where the run made one, else made by their code here and said so; the CA
+   * chain as {@code chain.pem}; each checked by {@code openssl smime -verify}.
    */
   @Override
   public List<Sample> samples(Path dir, TestPki pki, KeySource keys, InstantSource clock)
       throws Exception {
-    return PecSamples.samples(dir, pki, keys, clock);
+    return PecSamples.samples(dir, pki, keys, clock, config.mailboxes());
   }
 
   @Override

@@ -1,10 +1,6 @@
 package io.pkibench.study;
 
-import io.pkibench.files.OutputFiles;
-import io.pkibench.formats.iso20022.Pacs008Pool;
-import io.pkibench.formats.iso20022.SpiSignature;
 import io.pkibench.keys.KeySource;
-import io.pkibench.keys.SigningKey;
 import io.pkibench.keys.remote.openbao.OpenBaoKeySpec;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Durations;
@@ -14,9 +10,8 @@ import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.report.FaultTimeline;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.StudyRecord;
-import io.pkibench.workload.spi.SpiWorkloads;
+import io.pkibench.workload.api.KeptAnswers;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -164,6 +159,9 @@ public final class PixStudy implements Study {
    */
   private CoreRatioSweep coreRatioSweep;
 
+  /** {@code --save-samples}: where the SPI step keeps its first checked signature, or null. */
+  private Path samples;
+
   /** {@code kill-leader}'s hook, made with the steps: what it saw is a finding. */
   private volatile OpenBaoLeaderKill leaderKill;
 
@@ -183,6 +181,19 @@ public final class PixStudy implements Study {
     PixStudy s = new PixStudy(fault);
     s.checkSizing = check;
     s.coreRatioSweep = coreRatioSweep;
+    s.samples = samples;
+    return s;
+  }
+
+  /**
+   * This study with {@code --save-samples DIR}: the SPI step keeps the first signature the key
+   * servers made whose check passed, and the message it signed, for {@link #samples} to hand out.
+   */
+  public PixStudy savingSamplesIn(Path dir) {
+    PixStudy s = new PixStudy(fault);
+    s.checkSizing = checkSizing;
+    s.coreRatioSweep = coreRatioSweep;
+    s.samples = dir;
     return s;
   }
 
@@ -194,6 +205,7 @@ public final class PixStudy implements Study {
     PixStudy s = new PixStudy(fault);
     s.checkSizing = checkSizing;
     s.coreRatioSweep = sweep;
+    s.samples = samples;
     return s;
   }
 
@@ -349,7 +361,14 @@ public final class PixStudy implements Study {
             Step.of(
                 SPI,
                 plan(
-                    new WorkloadSpec("spi-sign", Map.of(), remote),
+                    new WorkloadSpec(
+                        "spi-sign",
+                        samples == null
+                            ? Map.of()
+                            : Map.of(
+                                KeptAnswers.PARAM,
+                                StudySamples.answers(samples, PixSamples.SPI_TOKEN).toString()),
+                        remote),
                     levels,
                     warmup,
                     measure,
@@ -490,39 +509,11 @@ public final class PixStudy implements Study {
         .build();
   }
 
-  /**
-   * {@code spi-sign.xml} (signed by the same code and key the study measured), the signer's
-   * certificate and chain, and {@code check-spi.sh}: xmlsec1 for the KeyInfo and header references,
-   * Python's C14N for the Document's digest, openssl for the signature value.
-   */
+  /** See {@link PixSamples}: the run's own first checked SPI signature, and the chain. */
   @Override
   public List<Sample> samples(Path dir, TestPki pki, KeySource keys, InstantSource clock)
       throws Exception {
-    Files.createDirectories(dir);
-    SigningKey key = keys.key(SpiWorkloads.SIGNER);
-    org.w3c.dom.Document message =
-        SpiSignature.parse(Pacs008Pool.generate(1, 20201116, clock.instant()).get(0));
-    new SpiSignature(key).sign(message);
-    OutputFiles.replace(dir.resolve("spi-sign.xml"), SpiSignature.write(message));
-    OutputFiles.replace(dir.resolve("signer.pem"), TestPki.pem(List.of(key.certificate())));
-    OutputFiles.replace(dir.resolve("chain.pem"), TestPki.pem(key.chain()));
-    OutputFiles.replace(
-        dir.resolve("root-ca.pem"), Files.readString(pki.certificatePem("root-ca")));
-    try (var script = PixStudy.class.getResourceAsStream("check-spi.sh")) {
-      Path target = dir.resolve("check-spi.sh");
-      OutputFiles.replaceScript(target, script.readAllBytes());
-    }
-    return List.of(
-        new Sample(
-            "spi-sign.xml",
-            "pacs.008 signed as the SPI signs (AppHdr/Sgntr, three references), by signer.pem",
-            "bash check-spi.sh spi-sign.xml signer.pem",
-            List.of("xmlsec1", "python3", "openssl")),
-        new Sample(
-            "chain.pem",
-            "the signer's chain (signer, intermediate, root), to the test PKI's root",
-            "openssl verify -CAfile root-ca.pem -untrusted chain.pem signer.pem",
-            List.of("openssl")));
+    return PixSamples.samples(dir, pki, keys);
   }
 
   @Override

@@ -11,6 +11,7 @@ import io.pkibench.plan.Plan;
 import io.pkibench.plan.ThreadKind;
 import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.results.StudyRecord;
+import io.pkibench.workload.api.KeptAnswers;
 import io.pkibench.workload.rsfn.RsfnWorkloads;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,14 +63,33 @@ public final class RsfnStudy implements Study {
 
   private final List<Integer> quickLevels;
 
+  /** {@code --save-samples}: where the packaging step keeps its first checked envelope, or null. */
+  private final Path samples;
+
   public RsfnStudy() {
     this(QUICK_LEVELS);
   }
 
   /** A quick run over {@code quickLevels}: tests keep the sweep short. */
   RsfnStudy(List<Integer> quickLevels) {
-    this.quickLevels = List.copyOf(quickLevels);
+    this(quickLevels, null);
   }
+
+  private RsfnStudy(List<Integer> quickLevels, Path samples) {
+    this.quickLevels = List.copyOf(quickLevels);
+    this.samples = samples;
+  }
+
+  /**
+   * This study with {@code --save-samples DIR}: the packaging step keeps the first envelope the
+   * nodes packed whose check passed, and its payload, for {@link #samples} to hand out.
+   */
+  public RsfnStudy savingSamplesIn(Path dir) {
+    return new RsfnStudy(quickLevels, dir);
+  }
+
+  /** Where the packaging step keeps its answer, under the samples directory. */
+  static final String PACK_TOKEN = "rsfn-pack";
 
   @Override
   public List<String> problems(StudyOptions options) {
@@ -88,20 +108,36 @@ public final class RsfnStudy implements Study {
     Iterations kept = options.iterations("3x2s", 5);
     String remote = KeyServerNodes.remoteKeys(services);
     List<Step> steps = new ArrayList<>();
+    List<WorkloadSpec> specs = new ArrayList<>();
     for (String[] op :
         List.of(new String[] {PACK, "rsfn-pack"}, new String[] {UNPACK, "rsfn-unpack"})) {
       WorkloadSpec spec = new WorkloadSpec(op[1], Map.of("mode", "remote", "size", "1024"), remote);
+      specs.add(spec);
+      // --save-samples: the nodes' own first checked envelope, kept by the measured step
+      WorkloadSpec measured =
+          samples != null && op[1].equals(PACK_TOKEN)
+              ? new WorkloadSpec(
+                  op[1],
+                  Map.of(
+                      "mode",
+                      "remote",
+                      "size",
+                      "1024",
+                      KeptAnswers.PARAM,
+                      StudySamples.answers(samples, PACK_TOKEN).toString()),
+                  remote)
+              : spec;
       steps.add(
-          Step.of(op[0], plan(spec, levels, once, kept, "services"))
+          Step.of(op[0], plan(measured, levels, once, kept, "services"))
               .beforeEachLevel(StepHook.restartServices()));
     }
     int clientLevel = clientLevel(options);
-    for (Step s : List.copyOf(steps)) {
+    for (int i = 0; i < 2; i++) {
+      Step s = steps.get(i);
       steps.add(
           Step.of(
               s.label() + CLIENT_CPU,
-              plan(s.plan().workloads().get(0), List.of(clientLevel), once, kept, "client")
-                  .toBuilder()
+              plan(specs.get(i), List.of(clientLevel), once, kept, "client").toBuilder()
                   .verifySample(CLIENT_CPU_VERIFY_SAMPLE)
                   .build()));
     }
@@ -180,9 +216,12 @@ public final class RsfnStudy implements Study {
   }
 
   /**
-   * Two envelopes from the study's sender to its recipient, packed by the code the study measured:
-   * one encrypted (C04 0), one not (C04 3), whose signature openssl can verify without the
-   * recipient's key; the certificates; and {@code check-rsfn.sh}.
+   * Two envelopes from the study's sender to its recipient: {@code rsfn-pack.rsfn}, the first the
+   * key-server nodes packed in the measured run whose check passed (encrypted, C04 0), with its
+   * payload; and {@code rsfn-clear.rsfn}, one not encrypted (C04 3), whose signature openssl can
+   * verify without the recipient's key: no step measures that treatment, so it is packed here, by
+   * the codec the nodes run, and said to be. The certificates; and {@code check-rsfn.sh}. No
+   * envelope passed in the run (or packaging did not run): no {@code rsfn-pack.rsfn}.
    */
   @Override
   public List<Sample> samples(Path dir, TestPki pki, KeySource keys, InstantSource clock)
@@ -194,9 +233,17 @@ public final class RsfnStudy implements Study {
         Protocol3.forTestPki(
             pki, CaCodes.defaults(), clock, keys.provider("Cipher", "AES/GCM/NoPadding"));
     byte[] payload = RsfnWorkloads.payload(1024);
-    OutputFiles.replace(
-        dir.resolve("rsfn-pack.rsfn"),
-        codec.pack(sender, recipient.certificate(), payload, Treatment.NORMAL));
+    List<Sample> samples = new ArrayList<>();
+    if (StudySamples.take(dir, PACK_TOKEN, "rsfn-pack.rsfn", "rsfn-pack.payload"))
+      samples.add(
+          new Sample(
+              "rsfn-pack.rsfn",
+              "the first 1 KiB envelope the key-server nodes packed in the measured run whose check"
+                  + " passed, from sender.pem to recipient.pem, encrypted (C04 0): header fields and"
+                  + " serials; rsfn-pack.payload is what it carries",
+              "bash check-rsfn.sh rsfn-pack.rsfn sender.pem recipient.pem",
+              List.of("openssl")));
+    StudySamples.deleteTree(dir.resolve(".answers"));
     OutputFiles.replace(
         dir.resolve("rsfn-clear.rsfn"),
         codec.pack(sender, recipient.certificate(), payload, Treatment.CLEAR));
@@ -207,16 +254,13 @@ public final class RsfnStudy implements Study {
       Path target = dir.resolve("check-rsfn.sh");
       OutputFiles.replaceScript(target, script.readAllBytes());
     }
-    return List.of(
-        new Sample(
-            "rsfn-pack.rsfn",
-            "1 KiB packed from sender.pem to recipient.pem, encrypted (C04 0): header fields and serials",
-            "bash check-rsfn.sh rsfn-pack.rsfn sender.pem recipient.pem",
-            List.of("openssl")),
+    samples.add(
         new Sample(
             "rsfn-clear.rsfn",
-            "the same payload not encrypted (C04 3): header fields, serials, C15 over the payload",
+            "1 KiB not encrypted (C04 3), packed by pkibench's codec in this process (no step measures"
+                + " this treatment): header fields, serials, C15 over the payload",
             "bash check-rsfn.sh rsfn-clear.rsfn sender.pem recipient.pem",
             List.of("openssl")));
+    return samples;
   }
 }

@@ -109,8 +109,7 @@ public final class StudySamples {
    * Moves the answer kept for {@code token} to {@code file} and, given {@code sentAs}, what was
    * sent for it there; false when none was kept.
    */
-  private static boolean take(Path dir, String token, String file, String sentAs)
-      throws IOException {
+  static boolean take(Path dir, String token, String file, String sentAs) throws IOException {
     Path kept = answers(dir, token);
     if (!Files.isRegularFile(kept.resolve("answer"))) return false;
     Files.move(kept.resolve("answer"), dir.resolve(file), StandardCopyOption.REPLACE_EXISTING);
@@ -119,7 +118,7 @@ public final class StudySamples {
     return true;
   }
 
-  private static void deleteTree(Path root) throws IOException {
+  static void deleteTree(Path root) throws IOException {
     if (!Files.exists(root)) return;
     try (var paths = Files.walk(root)) {
       for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);

@@ -295,9 +295,7 @@ class PecCommandTest {
   }
 
   static int freePort() throws Exception {
-    try (var probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return probe.getLocalPort();
-    }
+    return io.pkibench.testing.ReservedPorts.one();
   }
 
   static String hostPort(PecServer server) {

@@ -121,6 +121,19 @@ class RunLimitsTest {
     assertEquals(Integer.MAX_VALUE, SocketBudget.portsIn(dir.resolve("absent")));
     assertEquals(
         Integer.MAX_VALUE, SocketBudget.portsIn(Files.writeString(dir.resolve("bad"), "lots")));
+    // the kernel's own file, which answers only a read from its start (a reader that took one byte
+    // first got "3" and fell to unlimited), against cat's reading of it
+    Path kernels = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+    Process cat = new ProcessBuilder("cat", kernels.toString()).start();
+    String[] lowHigh =
+        new String(cat.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII)
+            .trim()
+            .split("\\s+");
+    assertEquals(0, cat.waitFor());
+    assertEquals(
+        Integer.parseInt(lowHigh[1]) - Integer.parseInt(lowHigh[0]) + 1,
+        SocketBudget.portsIn(kernels),
+        "the kernel's range, as cat reads it: " + String.join(" ", lowHigh));
   }
 
   @Test

@@ -73,10 +73,7 @@ class RunMetricsTest {
   @Test
   void run_metricsReceiverRefusesConnections_runCompletesAndTheLossIsCountedInTheResult()
       throws Exception {
-    int port;
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = s.getLocalPort();
-    }
+    int port = io.pkibench.testing.ReservedPorts.one();
     int code =
         Main.execute(
             ctx(),

@@ -42,9 +42,9 @@ class RunOutsideServicesTest {
 
   @org.junit.jupiter.api.BeforeAll
   static void pki() throws Exception {
-    try (var probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      fixture = TestKeys.in(shared, "http://127.0.0.1:" + probe.getLocalPort() + "/crl/");
-    }
+    fixture =
+        TestKeys.in(
+            shared, "http://127.0.0.1:" + io.pkibench.testing.ReservedPorts.one() + "/crl/");
   }
 
   final StringWriter out = new StringWriter();

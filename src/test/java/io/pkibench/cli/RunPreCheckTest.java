@@ -11,13 +11,12 @@ import io.pkibench.results.RunResultJson;
 import io.pkibench.testing.Await;
 import io.pkibench.testing.DerFront;
 import io.pkibench.testing.OpensslServices;
+import io.pkibench.testing.ReservedPorts;
 import io.pkibench.testing.TestKeys;
 import io.pkibench.workload.http.OcspWorkload;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -43,9 +42,7 @@ class RunPreCheckTest {
 
   @BeforeAll
   static void pki() throws Exception {
-    try (var probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      fixture = TestKeys.in(shared, "http://127.0.0.1:" + probe.getLocalPort() + "/crl/");
-    }
+    fixture = TestKeys.in(shared, "http://127.0.0.1:" + ReservedPorts.one() + "/crl/");
   }
 
   final StringWriter out = new StringWriter();
@@ -75,9 +72,7 @@ class RunPreCheckTest {
   }
 
   static int freePort() throws Exception {
-    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return probe.getLocalPort();
-    }
+    return ReservedPorts.one();
   }
 
   @Test

@@ -163,10 +163,7 @@ class MetricsExporterTest {
 
   @Test
   void finish_nothingListens_retriedBoundedTimesAndCountedLost() throws Exception {
-    int port;
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = s.getLocalPort();
-    }
+    int port = io.pkibench.testing.ReservedPorts.one();
     long start = System.nanoTime();
     MetricsExport tally =
         runOnce(
@@ -191,10 +188,7 @@ class MetricsExporterTest {
 
   @Test
   void finish_otlpReceiverNotListening_retriedBoundedTimesAndCountedLost() throws Exception {
-    int port;
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = s.getLocalPort();
-    }
+    int port = io.pkibench.testing.ReservedPorts.one();
     MetricsTarget target = MetricsTarget.parse("otlp=http://127.0.0.1:" + port);
     List<String> log = new ArrayList<>();
     MetricsExport tally =

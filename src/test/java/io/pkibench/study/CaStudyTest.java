@@ -86,6 +86,10 @@ class CaStudyTest {
       var level = m.levels().get(0);
       assertTrue(level.counts().succeeded() > 0, m.name() + ": " + level);
       assertEquals(0, level.counts().failed(), m.name() + ": " + level.errors());
+      assertEquals(
+          level.counts().succeeded(),
+          level.counts().verified(),
+          m.name() + ": every certificate issued (or revocation made) was checked: " + level);
     }
     String notes = String.join("\n", saved.study().notes());
     assertTrue(notes.contains("cores for 120/s at 70% CPU"), notes);

@@ -237,6 +237,44 @@ class PecStudyTest {
         table.contains("reliability: " + (sent.size() + 1) + " messages, 0 lost, 0 duplicated")
             && table.contains("the original beside ours (OpenPEC"),
         table);
+
+    // --save-samples after the run: the documents the run's providers delivered, taken from the
+    // mailboxes, byte for byte, and openssl verifies each; the kinds only a fault makes (the
+    // undeliverable message's notice aside) are made here and said to be
+    Path samples = dir.resolve("samples-of-the-run");
+    List<Sample> list = study.samples(samples, fixture.pki, fixture.keys, InstantSource.system());
+    for (String kind : List.of("accettazione", "posta-certificata", "avvenuta-consegna")) {
+      Sample s =
+          list.stream().filter(x -> x.file().equals(kind + ".eml")).findFirst().orElseThrow();
+      var from =
+          java.util.regex.Pattern.compile("as the run's providers delivered it \\((.+)\\)$")
+              .matcher(s.what());
+      assertTrue(from.find(), kind + ": from the run's mailboxes: " + s.what());
+      assertEquals(
+          -1L,
+          Files.mismatch(
+              samples.resolve(s.file()), work.resolve("mailboxes").resolve(from.group(1))),
+          kind + ": the delivered file itself");
+      String r =
+          Openssl.run(
+              samples,
+              "smime",
+              "-verify",
+              "-in",
+              s.file(),
+              "-CAfile",
+              "chain.pem",
+              "-purpose",
+              "any",
+              "-out",
+              "/dev/null");
+      assertTrue(Openssl.succeeded(r) && r.contains("Verification successful"), kind + ": " + r);
+    }
+    assertTrue(
+        list.stream()
+            .filter(x -> x.file().equals("errore.eml"))
+            .allMatch(x -> x.what().contains("made by the providers' code in this process")),
+        "the anomaly envelope, which only a tampered message makes, is said to be made here");
   }
 
   @Test
@@ -245,6 +283,10 @@ class PecStudyTest {
     var list =
         study(dir.resolve("unused"), null, 10, 2)
             .samples(samples, fixture.pki, fixture.keys, InstantSource.system());
+    assertTrue(
+        list.stream()
+            .allMatch(x -> x.what().contains("made by the providers' code in this process")),
+        "no run, no mailboxes: every document made here, and said to be");
     assertEquals(
         List.of(
             "accettazione.eml",

@@ -65,6 +65,9 @@ class PixStudyTest {
    */
   private static RunResult shared;
 
+  /** The study that made it, with --save-samples: its samples are that run's own answers. */
+  private static PixStudy sharedStudy;
+
   private static final List<String> sharedLog = Collections.synchronizedList(new ArrayList<>());
 
   private static synchronized RunResult quickStudyWithFaultAndSizingCheck() throws Exception {
@@ -77,16 +80,19 @@ class PixStudyTest {
     var options =
         new StudyOptions(true, Duration.ofSeconds(10), "software", dir.resolve("pki"), null)
             .withQuickIterationsOfAtMost(SMOKE);
+    // down 5 s, then 25 s for the node to start again and rejoin: a JVM's start on a loaded 2-core
+    // machine has taken more than the default 15 s
+    sharedStudy =
+        new PixStudy(
+                PixStudy.Fault.parse("kill-node@4s")
+                    .lasting(Duration.ofSeconds(5), Duration.ofSeconds(25)))
+            .checkingSizing(new CheckSizing(CpuQuota.DEFAULT_ROOTS))
+            .savingSamplesIn(dir.resolve("samples"));
     RunResult result =
         fixture
             .studyRunner(out, sharedLog)
             .run(
-                // down 5 s, then 25 s for the node to start again and rejoin: a JVM's start on a
-                // loaded 2-core machine has taken more than the default 15 s
-                new PixStudy(
-                        PixStudy.Fault.parse("kill-node@4s")
-                            .lasting(Duration.ofSeconds(5), Duration.ofSeconds(25)))
-                    .checkingSizing(new CheckSizing(CpuQuota.DEFAULT_ROOTS)),
+                sharedStudy,
                 options,
                 fixture.environment(
                     "pkibench study pix --quick --fault kill-node@4s --check-sizing"));
@@ -261,14 +267,34 @@ class PixStudyTest {
   }
 
   /**
-   * --save-samples: the signed message and the chain, checked by xmlsec1, Python's C14N and openssl
-   * through verify.sh; a tamper fails.
+   * --save-samples: the signed message is the shared run's own first checked SPI signature (its
+   * signature value from the key servers), beside the message as sent; it and the chain checked by
+   * xmlsec1, Python's C14N and openssl through verify.sh; a tamper fails. A study that measured no
+   * SPI signature hands out none rather than one made here.
    */
   @Test
-  void samples_verifyWithIndependentTools_andATamperFails() throws Exception {
+  void samples_theRunsOwnSignature_verifyWithIndependentTools_andATamperFails() throws Exception {
+    quickStudyWithFaultAndSizingCheck();
     Path samples = dir.resolve("samples");
-    var list = new PixStudy().samples(samples, fixture.pki, fixture.keys, InstantSource.system());
+    var list = sharedStudy.samples(samples, fixture.pki, fixture.keys, InstantSource.system());
     SampleScripts.write(samples, "pix", list);
+    var id =
+        java.util.regex.Pattern.compile("<MsgId>[^<]+</MsgId>")
+            .matcher(Files.readString(samples.resolve("spi-message.xml")));
+    assertTrue(id.find(), "spi-message.xml is a pacs.008 as sent");
+    assertTrue(
+        Files.readString(samples.resolve("spi-sign.xml")).contains(id.group()),
+        "spi-sign.xml signs the message sent, " + id.group());
+    assertTrue(Files.notExists(samples.resolve(".answers")), "the kept answers moved into place");
+    Path none = dir.resolve("samples-of-nothing");
+    List<String> unmeasured =
+        new PixStudy()
+                .savingSamplesIn(none)
+                .samples(none, fixture.pki, fixture.keys, InstantSource.system())
+                .stream()
+                .map(s -> s.file())
+                .toList();
+    assertEquals(List.of("chain.pem"), unmeasured, "no SPI signature measured, none handed out");
     Process p =
         new ProcessBuilder("bash", samples.resolve("verify.sh").toString())
             .redirectErrorStream(true)

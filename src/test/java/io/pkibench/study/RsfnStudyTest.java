@@ -55,21 +55,33 @@ class RsfnStudyTest {
         problems.toString());
   }
 
-  @Test
-  void quickStudy_eachLevelAfterARestart_bothNodesShare_clientAndNodeCpu() throws Exception {
+  /**
+   * One quick study, with --save-samples, serves both tests below (a study is a minute of the
+   * suite). Run on first use.
+   */
+  private static RunResult shared;
+
+  private static RsfnStudy sharedStudy;
+
+  private static synchronized RunResult quickStudy() throws Exception {
+    if (shared != null) return shared;
     Path out = dir.resolve("rsfn.json");
     List<String> log = Collections.synchronizedList(new ArrayList<>());
     StudyRunner runner = fixture.studyRunner(out, log);
     var options =
         new StudyOptions(true, Duration.ofSeconds(10), "software", dir.resolve("pki"), null)
             .withQuickIterationsOfAtMost(SMOKE);
+    sharedStudy = new RsfnStudy(List.of(1, 32)).savingSamplesIn(dir.resolve("samples"));
     RunResult result =
-        runner.run(
-            new RsfnStudy(List.of(1, 32)),
-            options,
-            fixture.environment("pkibench study rsfn --quick"));
+        runner.run(sharedStudy, options, fixture.environment("pkibench study rsfn --quick"));
     assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
-    RunResult saved = RunResultJson.read(out);
+    shared = RunResultJson.read(out);
+    return shared;
+  }
+
+  @Test
+  void quickStudy_eachLevelAfterARestart_bothNodesShare_clientAndNodeCpu() throws Exception {
+    RunResult saved = quickStudy();
     assertEquals(2, saved.study().services().size(), "two key-server JVMs");
     for (var service : saved.study().services()) {
       assertEquals(
@@ -136,11 +148,30 @@ class RsfnStudyTest {
     assertTrue(table.contains("the original (Prodist STS RSFN cluster 7.0.3"), table);
   }
 
+  /**
+   * --save-samples: the encrypted envelope is the shared run's own first checked one, packed by the
+   * nodes, beside the payload it carries; both envelopes checked by openssl through verify.sh; a
+   * tamper fails. A study that measured no packaging hands out no packed envelope.
+   */
   @Test
-  void samples_checkedByOpenssl_andATamperFails() throws Exception {
+  void samples_theRunsOwnEnvelope_checkedByOpenssl_andATamperFails() throws Exception {
+    quickStudy();
     Path samples = dir.resolve("samples");
-    var list = new RsfnStudy().samples(samples, fixture.pki, fixture.keys, InstantSource.system());
+    var list = sharedStudy.samples(samples, fixture.pki, fixture.keys, InstantSource.system());
     SampleScripts.write(samples, "rsfn", list);
+    assertEquals(
+        1024, Files.size(samples.resolve("rsfn-pack.payload")), "the payload the envelope carries");
+    assertTrue(Files.notExists(samples.resolve(".answers")), "the kept answers moved into place");
+    Path none = dir.resolve("samples-of-nothing");
+    assertEquals(
+        List.of("rsfn-clear.rsfn"),
+        new RsfnStudy()
+                .savingSamplesIn(none)
+                .samples(none, fixture.pki, fixture.keys, InstantSource.system())
+                .stream()
+                .map(Sample::file)
+                .toList(),
+        "no packaging measured, no packed envelope handed out");
     Process p =
         new ProcessBuilder("bash", samples.resolve("verify.sh").toString())
             .redirectErrorStream(true)

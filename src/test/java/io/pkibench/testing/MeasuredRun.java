@@ -24,7 +24,12 @@ import java.util.Map;
  * throws: a failing per-operation check must be counted, not end the run.
  */
 public record MeasuredRun(
-    String workload, long started, long succeeded, long failed, Map<String, Long> errors) {
+    String workload,
+    long started,
+    long succeeded,
+    long failed,
+    Long verified,
+    Map<String, Long> errors) {
 
   /**
    * One worker, no warm-up, one measured iteration of {@code measure}; where fewer than two
@@ -71,15 +76,17 @@ public record MeasuredRun(
                 Duration.ofSeconds(30))
             .runSeries(spec, workload, CpuMeter.of("jvm"));
     long started = 0, succeeded = 0, failed = 0;
+    Long verified = null; // null: the workload's operations count no checks
     Map<String, Long> errors = new HashMap<>();
     for (IterationOutcome o : outcomes) {
       if (o.warmup()) continue;
       started += o.started();
       succeeded += o.succeeded();
       failed += o.failed();
+      if (o.verified() != null) verified = (verified == null ? 0 : verified) + o.verified();
       o.errors().forEach((cause, n) -> errors.merge(cause, n, Long::sum));
     }
-    return new MeasuredRun(name, started, succeeded, failed, Map.copyOf(errors));
+    return new MeasuredRun(name, started, succeeded, failed, verified, Map.copyOf(errors));
   }
 
   /**
@@ -98,6 +105,17 @@ public record MeasuredRun(
     assertEquals(
         started, succeeded, workload + ": every started operation succeeds; errors " + errors);
     assertEquals(0, failed, workload + ": no failure; errors " + errors);
+    return this;
+  }
+
+  /**
+   * Every operation succeeded, and each was counted verified: its answer checked, not merely
+   * answered.
+   */
+  public MeasuredRun assertEveryVerified() {
+    assertEverySucceeded();
+    assertEquals(
+        (Long) succeeded, verified, workload + ": every succeeded operation counted verified");
     return this;
   }
 

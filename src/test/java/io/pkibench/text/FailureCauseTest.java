@@ -22,9 +22,7 @@ import org.junit.jupiter.api.Test;
 class FailureCauseTest {
 
   static int freePort() throws IOException {
-    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return probe.getLocalPort();
-    }
+    return io.pkibench.testing.ReservedPorts.one();
   }
 
   static Throwable failureOf(String url, Duration timeout) {

@@ -1,5 +1,6 @@
 package io.pkibench.workload.acme;
 
+import io.pkibench.workload.api.CheckedOperation;
 import io.pkibench.workload.api.CountedOutcomes;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Workload;
@@ -70,10 +71,11 @@ final class AcmeRevokeWorkload implements Workload, CountedOutcomes {
       KeyPair key = orders.key(worker, i);
       held.add(orders.issue(login, names, key, c -> orders.checkNew(c, key, names)).get(0));
     }
-    return () -> revoke(login, held);
+    return (CheckedOperation) () -> revoke(login, held);
   }
 
-  private void revoke(Login login, Deque<X509Certificate> held) throws Exception {
+  /** One revocation; true when it was checked (under {@code --verify}) and passed. */
+  private boolean revoke(Login login, Deque<X509Certificate> held) throws Exception {
     X509Certificate certificate = held.poll();
     if (certificate == null)
       throw new AcmeException(
@@ -87,14 +89,14 @@ final class AcmeRevokeWorkload implements Workload, CountedOutcomes {
     orders.steps().record("revoke", System.nanoTime() - t0);
     if (!orders.verifies()) {
       revoked.incrementAndGet();
-      return;
+      return false;
     }
     String serial = certificate.getSerialNumber().toString(16);
     if (status != 200)
       throw new CertificateException(
           "the CA answered the revocation of serial " + serial + " with " + status + ", not 200");
     revoked.incrementAndGet();
-    if (!secondRevoke) return;
+    if (!secondRevoke) return true;
     int again;
     try {
       again = send(login, certificate);
@@ -108,7 +110,7 @@ final class AcmeRevokeWorkload implements Workload, CountedOutcomes {
                 + ", not alreadyRevoked: "
                 + e.getMessage());
       refusedAgain.incrementAndGet();
-      return;
+      return true;
     }
     throw new CertificateException(
         "a second revoke of serial "

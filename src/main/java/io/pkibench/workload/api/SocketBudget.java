@@ -2,7 +2,9 @@ package io.pkibench.workload.api;
 
 import com.sun.management.UnixOperatingSystemMXBean;
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,11 +37,23 @@ public record SocketBudget(long openFiles, int ephemeralPorts) {
   }
 
   /**
+   * A sysctl file under {@code /proc/sys} in one read: the kernel answers a read at any offset but
+   * 0 with end of file, and {@code Files.readString} on a file whose size reads 0 takes one byte
+   * first, then reads on from offset 1 (it read {@code "3"} of {@code "32768\t60999"}, and the
+   * budget fell silently to unlimited).
+   */
+  static String readSysctl(Path file) throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      return new String(in.readNBytes(4096), StandardCharsets.US_ASCII);
+    }
+  }
+
+  /**
    * The ports a {@code ip_local_port_range} file gives one source address; unreadable: unlimited.
    */
   public static int portsIn(Path range) {
     try {
-      String[] lowHigh = Files.readString(range).trim().split("\\s+");
+      String[] lowHigh = readSysctl(range).trim().split("\\s+");
       return Integer.parseInt(lowHigh[1]) - Integer.parseInt(lowHigh[0]) + 1;
     } catch (IOException | RuntimeException unreadable) {
       return Integer.MAX_VALUE;

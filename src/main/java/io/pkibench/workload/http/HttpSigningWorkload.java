@@ -13,6 +13,7 @@ import io.pkibench.pki.Entity;
 import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.workload.ades.Signers;
 import io.pkibench.workload.api.CheckedOperation;
+import io.pkibench.workload.api.KeptAnswers;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
@@ -499,12 +500,18 @@ public final class HttpSigningWorkload implements Workload {
   }
 
   /**
-   * The SignedData verifies with BouncyCastle under the key's certificate, over the document we
-   * sent.
+   * The SignedData holds the one signature asked for (a second is not ours to vouch for), and it
+   * verifies with BouncyCastle under the key's certificate, over the document we sent.
    */
   private void checkCms(byte[] signed, byte[] document, SigningKey key) throws Exception {
     var data = new CMSSignedData(new CMSProcessableByteArray(document), signed);
-    var signer = data.getSignerInfos().getSigners().iterator().next();
+    var signers = data.getSignerInfos().getSigners();
+    if (signers.size() != 1)
+      throw new SignatureException(
+          "the service's CMS SignedData holds "
+              + signers.size()
+              + " SignerInfos, not the one signature asked for");
+    var signer = signers.iterator().next();
     // from the certificate's bytes: BouncyCastle takes no other provider's ML-DSA key object
     var verifier =
         new JcaSimpleSignerInfoVerifierBuilder()

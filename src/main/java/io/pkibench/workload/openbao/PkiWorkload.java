@@ -3,6 +3,7 @@ package io.pkibench.workload.openbao;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pkibench.keys.PemKeys;
 import io.pkibench.openbao.OpenBaoClient;
+import io.pkibench.workload.api.CheckedOperation;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
@@ -66,38 +67,44 @@ final class PkiWorkload implements Workload {
 
   @Override
   public Operation newOperation(int worker) throws Exception {
+    // checked operations: under --verify each certificate is checked, so a level's verified count
+    // is its succeeded count
     if (kind == Kind.PKI_ISSUE) {
-      return () -> {
-        String name = commonName(worker);
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("common_name", name);
-        body.put("ttl", "10m");
-        body.put("private_key_format", "pkcs8");
-        JsonNode data = client.post(mount + "/issue/" + role, body).path("data");
-        X509Certificate issued = certificate(data);
-        if (verify) {
-          check(issued, name);
-          PrivateKey key =
-              PemKeys.privateKey(
-                  data.path("private_key").asText().getBytes(StandardCharsets.US_ASCII));
-          checkPair(key, issued.getPublicKey());
-        }
-      };
+      return (CheckedOperation)
+          () -> {
+            String name = commonName(worker);
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("common_name", name);
+            body.put("ttl", "10m");
+            body.put("private_key_format", "pkcs8");
+            JsonNode data = client.post(mount + "/issue/" + role, body).path("data");
+            X509Certificate issued = certificate(data);
+            if (verify) {
+              check(issued, name);
+              PrivateKey key =
+                  PemKeys.privateKey(
+                      data.path("private_key").asText().getBytes(StandardCharsets.US_ASCII));
+              checkPair(key, issued.getPublicKey());
+            }
+            return verify;
+          };
     }
     // the role names the certificate after the CSR (use_csr_common_name, OpenBao's default)
     KeyPair pair = keyPair();
     String name = "pkibench-openbao-worker-" + worker + ".pkibench.test";
     String csr = csr(pair, name);
-    return () -> {
-      JsonNode data =
-          client.post(mount + "/sign/" + role, Map.of("csr", csr, "ttl", "10m")).path("data");
-      X509Certificate issued = certificate(data);
-      if (verify) {
-        check(issued, name);
-        if (!issued.getPublicKey().equals(pair.getPublic()))
-          throw new CertificateException("the certificate holds another key than the CSR's");
-      }
-    };
+    return (CheckedOperation)
+        () -> {
+          JsonNode data =
+              client.post(mount + "/sign/" + role, Map.of("csr", csr, "ttl", "10m")).path("data");
+          X509Certificate issued = certificate(data);
+          if (verify) {
+            check(issued, name);
+            if (!issued.getPublicKey().equals(pair.getPublic()))
+              throw new CertificateException("the certificate holds another key than the CSR's");
+          }
+          return verify;
+        };
   }
 
   private String commonName(int worker) {

@@ -12,6 +12,7 @@ import io.pkibench.keyserver.protocol.RsfnPackRequest;
 import io.pkibench.keyserver.protocol.RsfnUnpackRequest;
 import io.pkibench.keyserver.protocol.RsfnUnpackResponse;
 import io.pkibench.workload.api.CheckedOperation;
+import io.pkibench.workload.api.KeptAnswers;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
@@ -227,20 +228,31 @@ public final class RsfnWorkloads {
     }
 
     @Override
+    public List<ParamSpec> params() {
+      List<ParamSpec> list = new ArrayList<>(super.params());
+      list.add(KeptAnswers.SPEC);
+      return list;
+    }
+
+    @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
       Setup setup = Setup.of(context, params);
       boolean verify = context.verify();
       // With --verify the envelope is opened here, independently of the node that packed it.
       Protocol3 opener = setup.codec();
       if (!verify) return worker -> (Operation) setup::pack;
+      // the first envelope whose check passed, with its payload: study rsfn's sample
+      KeptAnswers kept = KeptAnswers.in(params.get(KeptAnswers.PARAM));
       return worker -> {
         VerifySample sample = context.verifySample();
         return (CheckedOperation)
             () -> {
               byte[] envelope = setup.pack();
               if (!sample.next()) return false;
-              setup.check(
-                  opener.unpack(setup.recipient(), setup.senderCertificate(), envelope).payload());
+              byte[] payload =
+                  opener.unpack(setup.recipient(), setup.senderCertificate(), envelope).payload();
+              setup.check(payload);
+              kept.keep(envelope, payload);
               return true;
             };
       };

@@ -4,6 +4,7 @@ import io.pkibench.formats.iso20022.Pacs008Pool;
 import io.pkibench.formats.iso20022.SpiSignature;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.workload.api.CheckedOperation;
+import io.pkibench.workload.api.KeptAnswers;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
@@ -29,12 +30,21 @@ public final class SpiWorkloads {
   abstract static class PoolFactory implements WorkloadFactory {
     @Override
     public final List<ParamSpec> params() {
-      return List.of(
-          ParamSpec.free("pool", "1000", "how many different messages to draw from"),
-          ParamSpec.free(
-              "seed",
-              "20201116",
-              "the random source of the messages (the same seed, the same messages)"));
+      List<ParamSpec> params =
+          new java.util.ArrayList<>(
+              List.of(
+                  ParamSpec.free("pool", "1000", "how many different messages to draw from"),
+                  ParamSpec.free(
+                      "seed",
+                      "20201116",
+                      "the random source of the messages (the same seed, the same messages)")));
+      params.addAll(own());
+      return List.copyOf(params);
+    }
+
+    /** The parameters of this workload alone, beside the pool's. */
+    List<ParamSpec> own() {
+      return List.of();
     }
   }
 
@@ -117,11 +127,18 @@ public final class SpiWorkloads {
     }
 
     @Override
+    List<ParamSpec> own() {
+      return List.of(KeptAnswers.SPEC);
+    }
+
+    @Override
     public Workload create(WorkloadContext context, Params params) throws Exception {
       Pacs008Pool pool = pool(context, params);
       SigningKey key = context.keys().key(SIGNER);
       SpiSignature signer = new SpiSignature(key);
       boolean verify = context.verify();
+      // the first signed message whose check passed, with the message sent: study pix's samples
+      KeptAnswers kept = KeptAnswers.in(params.get(KeptAnswers.PARAM));
       return worker -> {
         Draw draw = new Draw(worker, pool.size());
         if (!verify) {
@@ -137,11 +154,13 @@ public final class SpiWorkloads {
         var sample = context.verifySample();
         return (CheckedOperation)
             () -> {
-              Document message = SpiSignature.parse(pool.get(draw.next()));
+              byte[] sent = pool.get(draw.next());
+              Document message = SpiSignature.parse(sent);
               signer.sign(message);
               byte[] signed = SpiSignature.write(message);
               if (!sample.next()) return false;
               SpiSignature.verify(SpiSignature.parse(signed), signer.certificate());
+              kept.keep(signed, sent);
               return true;
             };
       };

@@ -1,16 +1,12 @@
 package io.pkibench.server.openbao;
 
 import io.pkibench.pki.TestPki;
+import io.pkibench.testing.ReservedPorts;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A real OpenBao for tests: the bao {@link BaoBinary} finds (failing, naming how ./test installs
@@ -46,22 +42,9 @@ public final class BaoFixture {
     return server;
   }
 
-  /** The first of {@code count} consecutive loopback ports that were free a moment ago. */
+  /** The first of {@code count} consecutive loopback ports reserved for this test JVM. */
   static int freePorts(int count) throws IOException {
-    for (int attempt = 0; attempt < 50; attempt++) {
-      int base = ThreadLocalRandom.current().nextInt(20_000, 40_000);
-      List<ServerSocket> held = new ArrayList<>();
-      try {
-        for (int i = 0; i < count; i++)
-          held.add(new ServerSocket(base + i, 1, InetAddress.getLoopbackAddress()));
-        return base;
-      } catch (IOException busy) {
-        // try another base
-      } finally {
-        for (ServerSocket s : held) s.close();
-      }
-    }
-    throw new IOException("no " + count + " consecutive free loopback ports found");
+    return ReservedPorts.consecutive(count);
   }
 
   /** The environment a client of {@code server} is given: its token in BAO_TOKEN. */

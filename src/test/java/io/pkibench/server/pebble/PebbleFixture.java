@@ -1,9 +1,8 @@
 package io.pkibench.server.pebble;
 
 import io.pkibench.pki.TestPki;
+import io.pkibench.testing.ReservedPorts;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 
 /**
@@ -28,19 +27,8 @@ public final class PebbleFixture {
     }
   }
 
-  /** A port whose next one is free too, both on 127.0.0.1 now. */
+  /** A port whose next one is reserved too, for this test JVM. */
   static int freePortPair() throws IOException {
-    for (int i = 0; i < 50; i++) {
-      try (ServerSocket a = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-        int port = a.getLocalPort();
-        if (port >= 65535) continue;
-        try (ServerSocket b = new ServerSocket(port + 1, 1, InetAddress.getLoopbackAddress())) {
-          return port;
-        } catch (IOException taken) {
-          // try another
-        }
-      }
-    }
-    throw new IOException("no two adjacent free ports on 127.0.0.1 in 50 tries");
+    return ReservedPorts.consecutive(2);
   }
 }

@@ -12,12 +12,11 @@ import io.pkibench.session.ForkedSeries;
 import io.pkibench.study.ServiceProcess;
 import io.pkibench.testing.Await;
 import io.pkibench.testing.Openssl;
+import io.pkibench.testing.ReservedPorts;
 import io.pkibench.testing.TestKeys;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -118,8 +117,8 @@ class PecProvidersTest {
   }
 
   static int freePort() {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
+    try {
+      return ReservedPorts.one();
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }

@@ -767,10 +767,7 @@ class SignerServerTest {
 
   @Test
   void targetDown_eachOperationFailsWithAConnectionError() throws Exception {
-    int closedPort;
-    try (var probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      closedPort = probe.getLocalPort();
-    }
+    int closedPort = io.pkibench.testing.ReservedPorts.one();
     try (Workload w = client("cades", "https://127.0.0.1:" + closedPort)) {
       Operation op = w.newOperation(0);
       assertThrows(java.net.ConnectException.class, op::execute);

@@ -90,6 +90,11 @@ class SignerServiceFaultsTest {
     /** the answer's first half, sent as if whole */
     TRUNCATED,
     /**
+     * the answer's CMS SignedData with a second SignerInfo beside the service's: a copy of it whose
+     * signature value is changed, so that a check of the first alone passes
+     */
+    EXTRA_SIGNER,
+    /**
      * not an answer spoiled: the document in the start call changed before the service sees it, so
      * that it signs other bytes than the client sent (one byte of random content or of the PDF's
      * image stream, a digit of the XML message's amount)
@@ -337,6 +342,7 @@ class SignerServiceFaultsTest {
         "timestamp | HTTP_500             | HTTP 500 from api/timestamp",
         "cades     | TRUNCATED            | the service's answer is not whole JSON",
         "auth      | TRUNCATED            | the service's answer is not whole JSON",
+        "cms       | EXTRA_SIGNER         | the service's CMS SignedData holds 2 SignerInfos, not the one",
         "timestamp | TRUNCATED            | the TSA's reply is not a DER TimeStampResp"
       })
   void run_serviceAnswerSpoiled_everyOperationCountedFailedWithTheCheckMessage(
@@ -506,9 +512,47 @@ class SignerServiceFaultsTest {
       }
       case HTTP_500 -> throw new IllegalArgumentException("answered by the front itself");
       case TRUNCATED -> java.util.Arrays.copyOf(body, body.length / 2);
+      case EXTRA_SIGNER -> {
+        ObjectNode answer = (ObjectNode) JSON.readTree(body);
+        byte[] signed = Base64.getDecoder().decode(answer.get("signed").asText());
+        answer.put("signed", Base64.getEncoder().encodeToString(withASecondSigner(signed)));
+        yield JSON.writeValueAsBytes(answer);
+      }
       case OTHER_DOCUMENT ->
           throw new IllegalArgumentException("spoils the request, not the answer");
     };
+  }
+
+  /**
+   * The CMS {@code signed} with a second SignerInfo after its own: the same signer's, its signature
+   * value's middle byte changed (so it verifies under no key).
+   */
+  static byte[] withASecondSigner(byte[] signed) throws Exception {
+    var info = org.bouncycastle.asn1.cms.ContentInfo.getInstance(signed);
+    var data = org.bouncycastle.asn1.cms.SignedData.getInstance(info.getContent());
+    var own =
+        org.bouncycastle.asn1.cms.SignerInfo.getInstance(data.getSignerInfos().getObjectAt(0));
+    byte[] value = own.getEncryptedDigest().getOctets().clone();
+    value[value.length / 2] ^= 0x01;
+    var other =
+        new org.bouncycastle.asn1.cms.SignerInfo(
+            own.getSID(),
+            own.getDigestAlgorithm(),
+            own.getAuthenticatedAttributes(),
+            own.getDigestEncryptionAlgorithm(),
+            new org.bouncycastle.asn1.DEROctetString(value),
+            own.getUnauthenticatedAttributes());
+    var twice =
+        new org.bouncycastle.asn1.cms.SignedData(
+            data.getDigestAlgorithms(),
+            data.getEncapContentInfo(),
+            data.getCertificates(),
+            data.getCRLs(),
+            // a DL set keeps the service's own first, where a DER set would sort the two
+            new org.bouncycastle.asn1.DLSet(
+                new org.bouncycastle.asn1.ASN1Encodable[] {own, other}));
+    return new org.bouncycastle.asn1.cms.ContentInfo(info.getContentType(), twice)
+        .getEncoded(org.bouncycastle.asn1.ASN1Encoding.DL);
   }
 
   /**

@@ -16,7 +16,6 @@ import io.pkibench.workload.api.CountedOutcomes;
 import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
@@ -48,9 +47,8 @@ class OcspWorkloadTest {
 
   @BeforeAll
   static void setUp() throws Exception {
-    try (ServerSocket probe = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      fixture = TestKeys.in(tmp, "http://127.0.0.1:" + probe.getLocalPort() + "/crl/");
-    }
+    fixture =
+        TestKeys.in(tmp, "http://127.0.0.1:" + io.pkibench.testing.ReservedPorts.one() + "/crl/");
     ca = fixture.keys.key("intermediate-a");
     good1 = fixture.pki.certificate("signer-rsa2048-1");
     good3 = fixture.pki.certificate("signer-rsa2048-3");

@@ -17,8 +17,6 @@ import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import java.math.BigInteger;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -108,9 +106,7 @@ class PerWorkerSigningClientsTest {
     // when something answers there.
     Path file = dir.resolve("nginx.conf");
     for (int attempt = 1; ; attempt++) {
-      try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-        nginxPort = free.getLocalPort();
-      }
+      nginxPort = io.pkibench.testing.ReservedPorts.one();
       Files.writeString(file, conf.replace("127.0.0.1:PORT", "127.0.0.1:" + nginxPort));
       Files.deleteIfExists(dir.resolve("error.log"));
       Process started =

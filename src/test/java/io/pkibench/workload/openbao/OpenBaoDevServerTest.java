@@ -15,8 +15,6 @@ import io.pkibench.workload.api.Params;
 import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import io.pkibench.workload.openbao.OpenBaoWorkloads.Kind;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,10 +41,7 @@ class OpenBaoDevServerTest {
   @Test
   void devServer_transitSignVerified_everyOperationSucceeds() throws Exception {
     String token = UUID.randomUUID().toString();
-    int port;
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = s.getLocalPort();
-    }
+    int port = io.pkibench.testing.ReservedPorts.one();
     ProcessBuilder pb =
         new ProcessBuilder(
                 BaoFixture.bao().toString(),

@@ -17,7 +17,6 @@ import io.pkibench.workload.api.Workload;
 import io.pkibench.workload.api.WorkloadContext;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,9 +56,7 @@ class HttpsWorkloadTest {
   }
 
   static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
+    return io.pkibench.testing.ReservedPorts.one();
   }
 
   @Test

@@ -1,7 +1,6 @@
-package io.pkibench.workload.http;
+package io.pkibench.workload.api;
 
 import io.pkibench.files.OutputFiles;
-import io.pkibench.workload.api.ParamSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,12 +12,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * --save-samples} hands outsiders the service's own output rather than a copy made in pkibench's
  * process by the same code. Kept once per workload: one file write, outside every other operation.
  */
-final class KeptAnswers {
-  static final String PARAM = "keep-answer";
-  static final String ANSWER = "answer";
-  static final String SENT = "sent";
+public final class KeptAnswers {
+  public static final String PARAM = "keep-answer";
+  public static final String ANSWER = "answer";
+  public static final String SENT = "sent";
 
-  static final ParamSpec SPEC =
+  public static final ParamSpec SPEC =
       ParamSpec.free(
           PARAM,
           "",
@@ -26,7 +25,7 @@ final class KeptAnswers {
               + ANSWER
               + ", and what was sent for it, "
               + SENT
-              + "): what study restpki --save-samples hands to outside tools");
+              + "): what a study's --save-samples hands to outside tools");
 
   private final Path dir;
   private final AtomicBoolean kept = new AtomicBoolean();
@@ -36,12 +35,12 @@ final class KeptAnswers {
   }
 
   /** Keeping into {@code dir}; nothing kept for an empty one. */
-  static KeptAnswers in(String dir) {
+  public static KeptAnswers in(String dir) {
     return new KeptAnswers(dir.isBlank() ? null : Path.of(dir));
   }
 
   /** {@code answer}, checked and passed, and {@code sent}: written the first time only. */
-  void keep(byte[] answer, byte[] sent) throws IOException {
+  public void keep(byte[] answer, byte[] sent) throws IOException {
     // a plain read first: every verified operation of every worker passes here, and a
     // compare-and-set on each would bounce the flag's cache line between the workers' cores
     if (dir == null || kept.get() || !kept.compareAndSet(false, true)) return;
