@@ -1,6 +1,7 @@
 package io.pkibench.cli;
 
 import io.pkibench.dashboard.Dashboard;
+import io.pkibench.dashboard.StudyView;
 import io.pkibench.measure.CpuMeter;
 import io.pkibench.measure.JvmCpuMeter;
 import io.pkibench.metrics.LiveMetrics;
@@ -60,7 +61,8 @@ final class DashboardOptions {
   /**
    * Starts the page (nothing without --dashboard); {@code service}: the run's CPU meter, shown as
    * the service's CPU when it measures something other than this process; {@code plan}: for the
-   * time that remains (null for a study, whose length is not known up front).
+   * time that remains (null for a study, whose length is not known up front); {@code study}: its
+   * step and table (null for a run).
    */
   void start(
       LiveMetrics live,
@@ -68,6 +70,7 @@ final class DashboardOptions {
       InstantSource clock,
       CpuMeter service,
       Plan plan,
+      StudyView study,
       Consumer<String> log)
       throws IOException {
     if (dashboard == null) return;
@@ -88,7 +91,8 @@ final class DashboardOptions {
                 plan == null ? Double.NaN : plannedSeconds(plan),
                 clock,
                 new JvmCpuMeter(),
-                service.describe().equals("jvm") ? null : service),
+                service.describe().equals("jvm") ? null : service,
+                study),
             log);
   }
 

@@ -419,7 +419,7 @@ final class RunCommand implements Callable<Integer> {
     RunResult result;
     String runId = resultFile.getFileName().toString().replaceFirst("\\.json$", "");
     MetricsExporter exporter = liveMetrics.start(live, runId, ctx.clock(), meter, progress::line);
-    dashboard.start(live, runId, ctx.clock(), meter, plan, progress::line);
+    dashboard.start(live, runId, ctx.clock(), meter, plan, null, progress::line);
     MetricsExport pushed;
     if (profiler != null) profiler.start();
     try {

@@ -122,6 +122,15 @@ final class ServeTlsEcho extends ServedService {
           "refuse connections from one IP address past this many open (default: ${DEFAULT-VALUE})")
   int maxPerAddress;
 
+  @Option(
+      names = "--transport",
+      defaultValue = "auto",
+      paramLabel = "auto|epoll|nio",
+      description =
+          "the event loops' transport: auto takes Linux's epoll (netty's native library) where it loads, else Java's NIO;"
+              + " the one taken is in the ready line's details (default: ${DEFAULT-VALUE})")
+  String transport;
+
   @Override
   ReferenceServer open(CliContext ctx, Path pkiDir) throws Exception {
     FlagProblems problems = new FlagProblems();
@@ -150,12 +159,19 @@ final class ServeTlsEcho extends ServedService {
             clientAuth,
             groups);
     problems.addAll(config.problems());
+    if (!TlsEchoServer.TRANSPORTS.contains(transport))
+      problems.add(
+          "--transport "
+              + transport
+              + ": choose "
+              + String.join(", ", TlsEchoServer.TRANSPORTS)
+              + " (auto: epoll where it loads)");
     problems.throwIfAny(serve.spec.commandLine());
     TestPki testPki =
         config.engine().equals("none")
             ? null
             : TestPki.openOrInit(pkiDir, ctx.clock(), ctx.err()::println);
-    return TlsEchoServer.open(config, testPki, ctx.err()::println);
+    return TlsEchoServer.open(config, testPki, ctx.err()::println).onTransport(transport);
   }
 
   @Override

@@ -77,6 +77,15 @@ final class StudyCa extends StudySubcommand {
   double targetRate;
 
   @Option(
+      names = "--fault",
+      paramLabel = "kill-service@TIME",
+      description =
+          "add a last step in which the first CA the study started is SIGKILLed TIME into its measured seconds and comes back"
+              + " 10 s later, e.g. kill-service@20s: OpenBao on the same storage (every certificate counted issued must still"
+              + " be in its list), Pebble anew (it forgets every account and order, so the orders after it fail, counted so)")
+  String fault;
+
+  @Option(
       names = "--target",
       paramLabel = "URL",
       description = "refused: name a CA elsewhere with --service acme:URL or openbao:URL")
@@ -104,16 +113,25 @@ final class StudyCa extends StudySubcommand {
         problems.add("--cpu " + cpu + ": write pid:N, the outside CA's process id on this machine");
       }
     }
+    String faultGiven = fault;
+    try {
+      CaStudy.checkFault(fault);
+    } catch (IllegalArgumentException e) {
+      problems.add(e.getMessage()); // said with every other problem, before anything starts
+      faultGiven = null;
+    }
     CliContext ctx = study.parent.context;
-    return new CaStudy(
-        new CaStudy.Options(
-            services,
-            trust == null ? null : ctx.resolve(trust),
-            issuerTrust == null ? null : ctx.resolve(issuerTrust),
-            pid,
-            targetRate,
-            shared.samples == null ? null : ctx.resolve(shared.samples),
-            null,
-            problems));
+    CaStudy ca =
+        new CaStudy(
+            new CaStudy.Options(
+                services,
+                trust == null ? null : ctx.resolve(trust),
+                issuerTrust == null ? null : ctx.resolve(issuerTrust),
+                pid,
+                targetRate,
+                shared.samples == null ? null : ctx.resolve(shared.samples),
+                null,
+                problems));
+    return ca.withFault(faultGiven);
   }
 }

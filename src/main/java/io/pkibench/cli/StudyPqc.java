@@ -24,6 +24,9 @@ import picocli.CommandLine.Command;
 final class StudyPqc extends StudySubcommand {
   @Override
   Study study() {
-    return new PqcStudy();
+    // --save-samples: the ML-DSA signatures are the measured steps' own first checked ones
+    return shared.samples == null
+        ? new PqcStudy()
+        : new PqcStudy().savingSamplesIn(study.parent.context.resolve(shared.samples));
   }
 }

@@ -6,7 +6,6 @@ import io.pkibench.engine.ProgressListener;
 import io.pkibench.engine.SharedBoundaries;
 import io.pkibench.keys.catalog.KeySources;
 import io.pkibench.measure.CpuAffinity;
-import io.pkibench.measure.JvmCpuMeter;
 import io.pkibench.metrics.LiveMetrics;
 import io.pkibench.metrics.MetricsExporter;
 import io.pkibench.pki.TestPki;
@@ -221,14 +220,16 @@ abstract class StudySubcommand implements Callable<Integer> {
             live,
             resultFile.getFileName().toString().replaceFirst("\\.json$", ""),
             ctx.clock(),
-            new JvmCpuMeter(),
+            runner.live().servicesCpu(),
             progress::line);
+    // the services' CPU and the study's step and table, read from the runner as it goes
     dashboard.start(
         live,
         resultFile.getFileName().toString().replaceFirst("\\.json$", ""),
         ctx.clock(),
-        new JvmCpuMeter(),
+        runner.live().servicesCpu(),
         null,
+        runner.live(),
         progress::line);
     var afterSteps =
         new StudyAfterSteps(

@@ -28,7 +28,8 @@ public final class Dashboard implements AutoCloseable {
 
   /**
    * Where to listen ({@code hostGiven} as the user wrote it), how long to stay after the end, and
-   * what to read; {@code service}: null when the service's CPU is this process's.
+   * what to read; {@code service}: null when the service's CPU is this process's; {@code study}:
+   * the study's step and table, null for a run.
    */
   public record Setup(
       String runId,
@@ -38,7 +39,8 @@ public final class Dashboard implements AutoCloseable {
       double plannedSeconds,
       InstantSource clock,
       CpuMeter client,
-      CpuMeter service) {}
+      CpuMeter service,
+      StudyView study) {}
 
   private final LiveMetrics metrics;
   private final Setup setup;
@@ -146,17 +148,19 @@ public final class Dashboard implements AutoCloseable {
     boolean ended = frozen != null;
     Rendered r = rendered;
     if (r != null && r.sequence() == view.sequence() && r.ended() == ended) return r;
-    String body = LivePage.body(view);
-    r = new Rendered(view.sequence(), ended, body, json(view, body, ended));
+    LivePage.Study study = LivePage.Study.of(setup.study());
+    String body = LivePage.body(view, study);
+    r = new Rendered(view.sequence(), ended, body, json(view, study, body, ended));
     rendered = r; // two clients at once may both draw it: the same bytes, the last one kept
     return r;
   }
 
-  private static byte[] json(LiveHistory.View view, String body, boolean ended) {
+  private static byte[] json(
+      LiveHistory.View view, LivePage.Study study, String body, boolean ended) {
     ObjectNode o = JSON.createObjectNode();
     o.put("sequence", view.sequence());
     o.put("ended", ended);
-    o.put("status", LivePage.status(view));
+    o.put("status", LivePage.status(view, study));
     List<LiveHistory.Point> points = view.points();
     if (!points.isEmpty()) {
       LiveHistory.Point last = points.get(points.size() - 1);
@@ -164,6 +168,9 @@ public final class Dashboard implements AutoCloseable {
       o.put("errorsPerSecond", last.errorsPerSecond());
       o.put("p50Millis", last.p50Millis());
       o.put("p99Millis", last.p99Millis());
+      // left out where not read (a run's service is this process), rather than written NaN
+      if (Double.isFinite(last.clientCpuCores())) o.put("clientCpuCores", last.clientCpuCores());
+      if (Double.isFinite(last.serviceCpuCores())) o.put("serviceCpuCores", last.serviceCpuCores());
     }
     o.put("rows", view.rows().size());
     o.put("html", body);

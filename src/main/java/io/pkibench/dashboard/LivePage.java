@@ -3,7 +3,9 @@ package io.pkibench.dashboard;
 import io.pkibench.analysis.TrimmedNumber;
 import io.pkibench.metrics.SeriesKey;
 import io.pkibench.report.Html;
+import io.pkibench.report.HtmlReport;
 import io.pkibench.report.SvgChart;
+import io.pkibench.results.RunResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,6 +32,24 @@ public final class LivePage {
   static final int MAX_DRAWN = 300;
 
   private LivePage() {}
+
+  /**
+   * A study's part of one rendering, read once: its step in words and its table so far (both null
+   * for a run, or before the study begins).
+   */
+  record Study(String step, String tableHtml) {
+    static final Study NONE = new Study(null, null);
+
+    static Study of(StudyView view) {
+      if (view == null) return NONE;
+      RunResult soFar = view.soFar();
+      return new Study(
+          view.step(),
+          soFar == null || soFar.study() == null || soFar.study().steps().isEmpty()
+              ? null
+              : HtmlReport.studyTable(soFar));
+    }
+  }
 
   /** The whole page, as it stands now. */
   public static String page(LiveHistory.View view) {
@@ -64,13 +84,30 @@ public final class LivePage {
 
   /** What the script puts in place each second: the status line, the charts and the table. */
   public static String body(LiveHistory.View view) {
+    return body(view, Study.NONE);
+  }
+
+  /**
+   * As {@link #body(LiveHistory.View)}, with a study's step in the status line and its own table,
+   * as the report shows it, filling in above the series.
+   */
+  static String body(LiveHistory.View view, Study study) {
     StringBuilder h = new StringBuilder();
-    h.append("<p class=\"status\" id=\"status\">").append(Html.esc(status(view))).append("</p>\n");
+    h.append("<p class=\"status\" id=\"status\">")
+        .append(Html.esc(status(view, study)))
+        .append("</p>\n");
     for (SvgChart chart : charts(view)) {
       if (!chart.isEmpty()) h.append(chart.render());
     }
+    if (study.tableHtml() != null)
+      h.append("<h2>The study so far</h2>\n").append(study.tableHtml());
     table(h, view.rows());
     return h.toString();
+  }
+
+  /** The study's step, then what runs now and what remains, in words. */
+  static String status(LiveHistory.View view, Study study) {
+    return study.step() == null ? status(view) : study.step() + "; " + status(view);
   }
 
   /** What runs now and what remains, in words. */

@@ -45,6 +45,11 @@ public final class HtmlReport {
     return render(result, analysis, null);
   }
 
+  /** A study's table as the report shows it, its rows those recorded so far: the live page's. */
+  public static String studyTable(RunResult result) {
+    return StudyHtml.table(result);
+  }
+
   /**
    * The report, with the "where the CPU went" section of a {@code --profile} run when {@code
    * profile} is not null.

@@ -24,7 +24,41 @@ final class StudyHtml {
             .append("</h2>\n");
     h.append(StudyGrid.html(result)); // the original's own tables first, when its steps form one
     h.append(ServiceComparison.html(result));
-    h.append("<div class=\"wide\"><table id=\"study-table\"><tr>");
+    h.append(table(result));
+    List<StudyRow> rows = StudyRow.of(result);
+    List<String> remarks =
+        StudyTableText.remarks(study, rows, false); // a step not measured says so in its row
+    h.append(
+        "<p class=\"muted\">One level is measured per step, so this table sizes each step at its chosen level;"
+            + " how throughput scales is read from the probe sweeps below, not from these rows.</p>\n");
+    for (String note : study.notes())
+      h.append("<p class=\"warn\">").append(Html.esc(note)).append("</p>\n");
+    if (!remarks.isEmpty()) {
+      h.append("<ul>");
+      for (String r : remarks) h.append("<li>").append(Html.esc(r)).append("</li>");
+      h.append("</ul>\n");
+    }
+    for (Chart chart : StudyTables.charts(result)) h.append(chart.render());
+    h.append(FaultTimeline.html(result));
+    h.append(SizingCheckTable.html(result));
+    PublishedBeside.originalInWords(result)
+        .ifPresent(
+            w ->
+                h.append("<h3>The original beside ours</h3>\n<p>")
+                    .append(Html.esc(w))
+                    .append(".</p>\n"));
+    published(h, result);
+    checks(h, study);
+    return h.append("</section>\n").toString();
+  }
+
+  /**
+   * The study's table alone, a row per step recorded so far (the live page shows it filling in):
+   * its cells as the terminal's, a step not measured saying why.
+   */
+  static String table(RunResult result) {
+    StudyRecord study = result.study();
+    StringBuilder h = new StringBuilder("<div class=\"wide\"><table id=\"study-table\"><tr>");
     String[] header = StudyTableText.header(study);
     for (int i = 0; i < header.length; i++)
       h.append(i == 0 ? "<th class=\"l\">" : "<th>").append(Html.esc(header[i])).append("</th>");
@@ -50,30 +84,7 @@ final class StudyHtml {
         h.append(i == 0 ? "<td class=\"l\">" : "<td>").append(Html.esc(cells[i])).append("</td>");
       h.append("</tr>\n");
     }
-    List<String> remarks =
-        StudyTableText.remarks(study, rows, false); // a step not measured says so in its row
-    h.append(
-        "</table></div>\n<p class=\"muted\">One level is measured per step, so this table sizes each step at its chosen level;"
-            + " how throughput scales is read from the probe sweeps below, not from these rows.</p>\n");
-    for (String note : study.notes())
-      h.append("<p class=\"warn\">").append(Html.esc(note)).append("</p>\n");
-    if (!remarks.isEmpty()) {
-      h.append("<ul>");
-      for (String r : remarks) h.append("<li>").append(Html.esc(r)).append("</li>");
-      h.append("</ul>\n");
-    }
-    for (Chart chart : StudyTables.charts(result)) h.append(chart.render());
-    h.append(FaultTimeline.html(result));
-    h.append(SizingCheckTable.html(result));
-    PublishedBeside.originalInWords(result)
-        .ifPresent(
-            w ->
-                h.append("<h3>The original beside ours</h3>\n<p>")
-                    .append(Html.esc(w))
-                    .append(".</p>\n"));
-    published(h, result);
-    checks(h, study);
-    return h.append("</section>\n").toString();
+    return h.append("</table></div>\n").toString();
   }
 
   private static void published(StringBuilder h, RunResult result) {

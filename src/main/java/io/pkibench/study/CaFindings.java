@@ -22,6 +22,7 @@ final class CaFindings {
     List<String> findings = new ArrayList<>();
     for (WorkloadResult w : result.workloads()) {
       if (w.step() == null || w.step().probe() || w.levels().isEmpty()) continue;
+      if (w.step().label().endsWith(CaFault.MARK)) continue; // a CA killed mid-step sizes nothing
       LevelResult l = w.levels().get(w.levels().size() - 1);
       boolean revoke = w.name().equals(CaStudy.ACME_REVOKE);
       String what = revoke ? "revocations" : "certificates";
@@ -83,6 +84,35 @@ final class CaFindings {
     return day >= 1e6
         ? String.format(Locale.ROOT, "%.1f million", day / 1e6)
         : String.format(Locale.ROOT, "%.0f", day);
+  }
+
+  /**
+   * What the fault step showed of the CA it killed (its timeline is the report's, as for every
+   * study's fault): Pebble forgets, OpenBao must not.
+   */
+  static List<String> fault(RunResult result) {
+    List<String> lines = new ArrayList<>();
+    for (WorkloadResult w : result.workloads()) {
+      if (w.step() == null
+          || w.step().probe()
+          || !w.step().label().endsWith(CaFault.MARK)
+          || w.levels().isEmpty()) continue;
+      var counts = w.levels().get(0).counts();
+      lines.add(
+          w.step().label()
+              + ": "
+              + counts.succeeded()
+              + " succeeded and "
+              + counts.failed()
+              + " failed through the kill; "
+              + (w.name().startsWith(CaStudy.ACME + ":")
+                  ? "Pebble keeps its accounts, orders and root in memory, so the one started again had"
+                      + " forgotten them: each order after the kill failed, as it must, and the ledger"
+                      + " check accounts for every one"
+                  : "OpenBao keeps its storage on disk: its LIST pki/certs check holds every certificate"
+                      + " the run counted issued, this step's included"));
+    }
+    return lines;
   }
 
   static List<String> notes(StudyOptions study, CaStudy.Options options) {

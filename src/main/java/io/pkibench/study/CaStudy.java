@@ -3,6 +3,7 @@ package io.pkibench.study;
 import io.pkibench.keys.KeySource;
 import io.pkibench.openbao.OpenBaoClient;
 import io.pkibench.pki.TestPki;
+import io.pkibench.plan.Durations;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.LoadModel;
 import io.pkibench.plan.Plan;
@@ -177,8 +178,31 @@ public final class CaStudy implements Study {
 
   private final Options options;
 
+  /** {@code --fault kill-service@T}, or null. */
+  private final CaFault fault;
+
   public CaStudy(Options options) {
+    this(options, null);
+  }
+
+  private CaStudy(Options options, CaFault fault) {
     this.options = options;
+    this.fault = fault;
+  }
+
+  /** Throws naming the flag and the fix when {@code --fault TEXT} is not kill-service@T. */
+  public static void checkFault(String text) {
+    CaFault.parse(text);
+  }
+
+  /** This study with {@code --fault TEXT} (kill-service@T); null: without. */
+  public CaStudy withFault(String text) {
+    return new CaStudy(options, CaFault.parse(text));
+  }
+
+  /** This study's fault in a step of other lengths (a test's short run). */
+  CaStudy faultLasting(Duration downFor, Duration afterRestart) {
+    return new CaStudy(options, fault.lasting(downFor, afterRestart));
   }
 
   public CaStudy() {
@@ -251,6 +275,12 @@ public final class CaStudy implements Study {
       else if (ProcessHandle.of(options.cpuPid()).isEmpty())
         problems.add("--cpu pid:" + options.cpuPid() + ": no such process here");
     }
+    if (fault != null && options.services().stream().noneMatch(Service::builtIn))
+      problems.add(
+          "--fault "
+              + fault.text()
+              + ": kills a CA the study started (pebble, openbao); --service names only CAs running"
+              + " elsewhere, which pkibench does not kill: add pebble or openbao, or leave --fault out");
     if (!(options.targetRate() > 0))
       problems.add("--target-rate: give certificates per second above 0, e.g. 60");
     for (Service s : options.services())
@@ -286,11 +316,12 @@ public final class CaStudy implements Study {
     for (Service s : options.services()) {
       if (!s.builtIn()) continue;
       String dir = work().resolve(s.kind()).toString();
-      specs.add(
-          new ServiceSpec(
-              s.kind(),
-              List.of(s.kind(), "--pki", study.pkiDir().toString(), "--dir", dir),
-              "https"));
+      List<String> args =
+          new ArrayList<>(List.of(s.kind(), "--pki", study.pkiDir().toString(), "--dir", dir));
+      // the fault's outage: serve openbao starts its killed server again this long after
+      if (fault != null && s.kind().equals(OPENBAO))
+        args.addAll(List.of("--restart-after", Durations.format(fault.downFor())));
+      specs.add(new ServiceSpec(s.kind(), args, "https"));
     }
     return specs;
   }
@@ -335,7 +366,28 @@ public final class CaStudy implements Study {
         steps.add(step);
       }
     }
+    faultStep(running).ifPresent(steps::add);
     return steps;
+  }
+
+  /**
+   * With {@code --fault}: the first CA the study started, its first operation (an ACME order, or
+   * pki/sign), in a step of its own through the kill; last, so that no other step measures a CA
+   * that was killed (a restarted Pebble has forgotten every account).
+   */
+  private java.util.Optional<Step> faultStep(RunningServices running) {
+    if (fault == null) return java.util.Optional.empty();
+    Service service =
+        options.services().stream().filter(Service::builtIn).findFirst().orElseThrow();
+    Operation op = operations(service).get(0);
+    List<StepHook> before = service.kind().equals(OPENBAO) ? List.of(handToken()) : List.of();
+    return java.util.Optional.of(
+        fault.step(
+            label(op, service),
+            new WorkloadSpec(op.workload(), params(service, op, running), null),
+            cpu(service),
+            service.kind(),
+            before));
   }
 
   /**
@@ -477,7 +529,9 @@ public final class CaStudy implements Study {
 
   @Override
   public List<String> findings(RunResult result, StudyOptions study) {
-    return CaFindings.findings(result, options);
+    List<String> findings = new ArrayList<>(CaFindings.findings(result, options));
+    if (fault != null) findings.addAll(CaFindings.fault(result));
+    return findings;
   }
 
   @Override

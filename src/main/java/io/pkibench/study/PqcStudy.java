@@ -1,18 +1,13 @@
 package io.pkibench.study;
 
-import io.pkibench.files.OutputFiles;
 import io.pkibench.formats.tls.TlsEngine;
 import io.pkibench.keys.KeySource;
-import io.pkibench.keys.ProviderChoice;
-import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.pki.TestPki;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.results.StudyRecord;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import io.pkibench.workload.api.KeptAnswers;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
@@ -27,17 +22,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import javax.crypto.KEM;
-import org.bouncycastle.asn1.ASN1OctetString;
-import org.bouncycastle.asn1.ASN1Primitive;
-import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
-import org.bouncycastle.cert.jcajce.JcaCertStore;
-import org.bouncycastle.cms.CMSProcessableByteArray;
-import org.bouncycastle.cms.CMSSignedDataGenerator;
-import org.bouncycastle.cms.jcajce.JcaSignerInfoGeneratorBuilder;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
-import org.bouncycastle.operator.jcajce.JcaDigestCalculatorProviderBuilder;
 
 /**
  * What moving to post-quantum cryptography costs (issue 29): (1) each signature and
@@ -105,14 +91,40 @@ public final class PqcStudy implements Study {
   private final List<Signer> signers;
   private final List<String> kems;
 
+  /** {@code --save-samples}: where the ML-DSA signing steps keep their first checked answer. */
+  private final Path samples;
+
   public PqcStudy() {
     this(SIGNERS, KEMS);
   }
 
   /** Fewer algorithms: tests keep the run short. */
   PqcStudy(List<Signer> signers, List<String> kems) {
+    this(signers, kems, null);
+  }
+
+  private PqcStudy(List<Signer> signers, List<String> kems, Path samples) {
     this.signers = List.copyOf(signers);
     this.kems = List.copyOf(kems);
+    this.samples = samples;
+  }
+
+  /**
+   * This study with {@code --save-samples DIR}: each ML-DSA signing step keeps its first signature
+   * whose check passed, and what it signed, for {@link #samples} to hand out.
+   */
+  public PqcStudy savingSamplesIn(Path dir) {
+    return new PqcStudy(signers, kems, dir);
+  }
+
+  /** A signing step's params, with where it keeps its sample when it makes one. */
+  private Map<String, String> signParams(String op, String alg, String keys) {
+    Map<String, String> params = params(op, alg);
+    if (samples == null || !op.equals("sign") || !PqcSamples.kept(alg)) return params;
+    Map<String, String> keeping = new LinkedHashMap<>(params);
+    keeping.put(
+        KeptAnswers.PARAM, StudySamples.answers(samples, PqcSamples.token(alg, keys)).toString());
+    return keeping;
   }
 
   @Override
@@ -168,7 +180,7 @@ public final class PqcStudy implements Study {
         steps.add(
             primitive(
                 label(op, s.alg(), s.keys()),
-                new WorkloadSpec(op, params(op, s.alg()), s.keys()),
+                new WorkloadSpec(op, signParams(op, s.alg(), s.keys()), s.keys()),
                 warmup,
                 measure));
       }
@@ -179,7 +191,7 @@ public final class PqcStudy implements Study {
         steps.add(
             primitive(
                 label(op, "ml-dsa-65", keys),
-                new WorkloadSpec(op, params(op, "ml-dsa-65"), keys),
+                new WorkloadSpec(op, signParams(op, "ml-dsa-65", keys), keys),
                 warmup,
                 measure));
       }
@@ -384,107 +396,10 @@ public final class PqcStudy implements Study {
         .length;
   }
 
-  /**
-   * Raw FIPS 204 samples (public key, message, pure signature with an empty context) per ML-DSA set
-   * and raw FIPS 203 ones (ek, dk, ciphertext, shared secret) per ML-KEM set, made by the JDK, and
-   * {@code check-pqc.py}, which checks them with dilithium-py and kyber-py (pure-Python FIPS
-   * 204/203).
-   */
+  /** See {@link PqcSamples}: the run's own ML-DSA signatures, ML-KEM and CMS samples. */
   @Override
   public List<Sample> samples(Path dir, TestPki pki, KeySource keys, InstantSource clock)
       throws Exception {
-    Files.createDirectories(dir);
-    List<Sample> samples = new ArrayList<>();
-    byte[] message =
-        "pkibench pqc sample: a message signed with ML-DSA, pure, empty context"
-            .getBytes(StandardCharsets.UTF_8);
-    for (String set : List.of("ML-DSA-44", "ML-DSA-65", "ML-DSA-87")) {
-      String base = set.toLowerCase(Locale.ROOT);
-      KeyPair pair = KeyPairGenerator.getInstance(set).generateKeyPair();
-      Signature s = Signature.getInstance("ML-DSA");
-      s.initSign(pair.getPrivate());
-      s.update(message);
-      OutputFiles.replace(dir.resolve(base + ".pk"), rawPublic(pair));
-      OutputFiles.replace(dir.resolve(base + ".msg"), message);
-      OutputFiles.replace(dir.resolve(base + ".sig"), s.sign());
-      samples.add(
-          new Sample(
-              base + ".sig",
-              set
-                  + " signature (FIPS 204 pure, empty context) of "
-                  + base
-                  + ".msg under "
-                  + base
-                  + ".pk",
-              "python3 check-pqc.py " + base,
-              List.of("python3")));
-    }
-    for (String set : List.of("ML-KEM-512", "ML-KEM-768", "ML-KEM-1024")) {
-      String base = set.toLowerCase(Locale.ROOT);
-      KeyPair pair = KeyPairGenerator.getInstance(set).generateKeyPair();
-      var out = KEM.getInstance("ML-KEM").newEncapsulator(pair.getPublic()).encapsulate();
-      OutputFiles.replace(dir.resolve(base + ".ek"), rawPublic(pair));
-      OutputFiles.replace(dir.resolve(base + ".dk"), rawExpandedPrivate(pair));
-      OutputFiles.replace(dir.resolve(base + ".ct"), out.encapsulation());
-      OutputFiles.replace(dir.resolve(base + ".ss"), out.key().getEncoded());
-      samples.add(
-          new Sample(
-              base + ".ct",
-              set
-                  + " ciphertext to "
-                  + base
-                  + ".ek whose decapsulation with "
-                  + base
-                  + ".dk is "
-                  + base
-                  + ".ss",
-              "python3 check-pqc.py " + base,
-              List.of("python3")));
-    }
-    // CMS SignedData with ML-DSA-65 (RFC 9882) by the test PKI's ML-DSA-65 signer, as the cms-sign
-    // step makes it, in DER
-    // the JDK's key whatever --keys says, as the other samples: ACCP names only the family
-    // ("ML-DSA"), which CMS's builder cannot take
-    var signer = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("signer-ml-dsa-65-1");
-    var generator = new CMSSignedDataGenerator();
-    var bc = new BouncyCastleProvider();
-    generator.addSignerInfoGenerator(
-        new JcaSignerInfoGeneratorBuilder(
-                new JcaDigestCalculatorProviderBuilder().setProvider(bc).build())
-            .build(
-                new JcaContentSignerBuilder("ML-DSA-65")
-                    .setProvider(signer.provider())
-                    .build(signer.privateKey()),
-                signer.certificate()));
-    generator.addCertificates(new JcaCertStore(List.of(signer.certificate())));
-    byte[] p7s = generator.generate(new CMSProcessableByteArray(message), true).getEncoded("DER");
-    OutputFiles.replace(dir.resolve("cms-ml-dsa-65.p7s"), p7s);
-    samples.add(
-        new Sample(
-            "cms-ml-dsa-65.p7s",
-            "CMS SignedData (RFC 9882) of a message, signed attributes, ML-DSA-65 by signer-ml-dsa-65-1,"
-                + " its certificate inside",
-            "python3 check-pqc.py cms-ml-dsa-65",
-            List.of("python3")));
-    try (var script = PqcStudy.class.getResourceAsStream("check-pqc.py")) {
-      OutputFiles.replace(dir.resolve("check-pqc.py"), script.readAllBytes());
-    }
-    return samples;
-  }
-
-  static byte[] rawPublic(KeyPair pair) {
-    return SubjectPublicKeyInfo.getInstance(pair.getPublic().getEncoded())
-        .getPublicKeyData()
-        .getOctets();
-  }
-
-  /**
-   * The JDK writes an ML-KEM private key as RFC 9935's expandedKey: the PKCS#8 OCTET STRING holds
-   * an OCTET STRING, the FIPS 203 dk.
-   */
-  static byte[] rawExpandedPrivate(KeyPair pair) throws IOException {
-    var info = PrivateKeyInfo.getInstance(pair.getPrivate().getEncoded());
-    var inner = ASN1Primitive.fromByteArray(info.getPrivateKey().getOctets());
-    return ASN1OctetString.getInstance(inner).getOctets();
+    return PqcSamples.samples(dir, pki);
   }
 }

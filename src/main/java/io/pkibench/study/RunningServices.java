@@ -163,6 +163,19 @@ public final class RunningServices implements AutoCloseable {
     log.accept("service " + name + " killed (SIGKILL, pid " + e.process.pid() + ")");
   }
 
+  /**
+   * SIGKILL to the server process {@code name} names in its ready line (OpenBao's {@code bao} under
+   * {@code serve openbao}), as its crash would be: the {@code serve} process stays, and does what
+   * it does when its server dies (serve openbao starts it again on the same storage).
+   */
+  public synchronized void killItsServer(String name) {
+    Entry e = entry(name);
+    if (e.process == null || closed) return;
+    long server = e.process.pid();
+    ProcessHandle.of(server).ifPresent(ProcessHandle::destroyForcibly);
+    log.accept("service " + name + "'s server killed (SIGKILL, pid " + server + ")");
+  }
+
   /** A line for the study's log, from hooks that act on the services. */
   public void say(String line) {
     log.accept(line);

@@ -109,7 +109,18 @@ public final class ServiceProcess implements AutoCloseable {
 
   /** SIGKILL, and wait for the process to be gone. */
   public void kill() throws InterruptedException {
+    // a serve that runs a server of its own (Pebble, nginx) takes it along, as a crash of the
+    // machine's service would: a server left behind would hold the port its restart needs
+    List<ProcessHandle> servers = process.descendants().toList();
+    servers.forEach(ProcessHandle::destroyForcibly);
     process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    for (ProcessHandle server : servers) {
+      try {
+        server.onExit().get(10, TimeUnit.SECONDS);
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        // gone already, or will be: the restart says so if its port is still taken
+      }
+    }
   }
 
   @Override

@@ -106,8 +106,16 @@ public final class StudyRunner {
         : plan;
   }
 
+  /** The study as its live page reads it. */
+  private final StudyLive live = new StudyLive();
+
   public StudyRunner(WorkloadCatalog catalog, Options options) {
     this(catalog, options, null);
+  }
+
+  /** The running study's step, result so far and services' CPU, for a live page. */
+  public StudyLive live() {
+    return live;
   }
 
   /**
@@ -210,6 +218,7 @@ public final class StudyRunner {
       if (segment != null) planJson.put("concurrency", segment.concurrency());
       try (ResultFile file = ResultFile.create(options.resultFile(), environment, planJson)) {
         file.update(r -> r.withStudy(record));
+        live.begin(services, file);
         if (segment != null) file.update(r -> r.withAgent(segment.agent()));
         try {
           services.startAll();
@@ -227,6 +236,7 @@ public final class StudyRunner {
         boolean outOfResources = false;
         for (Step step : steps) {
           if (interrupted) break;
+          live.step(steps.indexOf(step) + 1, steps.size(), step.label());
           runStep(file, step, services, studyOptions);
           file.update(r -> r.withStudy(r.study().withServices(services.records())));
           // This JVM ran out of memory or stack: the step saved why; later steps would only fail

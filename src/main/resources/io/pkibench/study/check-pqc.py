@@ -2,6 +2,7 @@
 """Checks pkibench's post-quantum samples with code pkibench did not write: dilithium-py (FIPS 204)
 and kyber-py (FIPS 203), pure-Python implementations held to NIST's ACVP vectors by their own tests.
   python3 check-pqc.py ml-dsa-65   # ml-dsa-65.pk/.msg/.sig: the signature verifies, a flipped byte does not
+  python3 check-pqc.py ml-dsa-65-bc   # the same for the signature BouncyCastle made (-accp: Amazon Corretto Crypto Provider)
   python3 check-pqc.py ml-kem-768  # ml-kem-768.dk/.ct/.ss: decapsulation gives .ss; .ek matches the one inside .dk
   python3 check-pqc.py cms-ml-dsa-65  # cms-ml-dsa-65.p7s: RFC 9882 SignedData, read with a DER reader of its own, the content's
                                       # SHA-512 in messageDigest, the signed attributes' ML-DSA-65 signature under the certificate's key
@@ -92,12 +93,14 @@ def main(base):
     try:
         if base.startswith("cms-"):
             return check_cms(base)
+        # the parameter set is the name's first three parts: ml-dsa-65-bc is ML-DSA-65 signed by BouncyCastle
+        parameter_set = "-".join(base.split("-")[:3])
         if base.startswith("ml-dsa-"):
             from dilithium_py.ml_dsa import ML_DSA_44, ML_DSA_65, ML_DSA_87
-            scheme = {"ml-dsa-44": ML_DSA_44, "ml-dsa-65": ML_DSA_65, "ml-dsa-87": ML_DSA_87}[base]
+            scheme = {"ml-dsa-44": ML_DSA_44, "ml-dsa-65": ML_DSA_65, "ml-dsa-87": ML_DSA_87}[parameter_set]
         else:
             from kyber_py.ml_kem import ML_KEM_512, ML_KEM_768, ML_KEM_1024
-            scheme = {"ml-kem-512": ML_KEM_512, "ml-kem-768": ML_KEM_768, "ml-kem-1024": ML_KEM_1024}[base]
+            scheme = {"ml-kem-512": ML_KEM_512, "ml-kem-768": ML_KEM_768, "ml-kem-1024": ML_KEM_1024}[parameter_set]
     except ImportError as e:
         print(base + ": cannot check: " + str(e) + "; run: pip install dilithium-py kyber-py")
         return 2

@@ -8,6 +8,8 @@ import io.pkibench.metrics.MetricsSnapshot;
 import io.pkibench.metrics.SeriesFigures;
 import io.pkibench.metrics.SeriesKey;
 import io.pkibench.report.SvgChart;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.RunResultJson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -105,5 +107,58 @@ class LivePageTest {
     String curve = LivePage.charts(history.view()).get(3).render();
     assertTrue(curve.contains("data-series=\"sign\""), curve);
     assertTrue(curve.contains("data-series=\"verify\""), curve);
+  }
+
+  /**
+   * A study's page, two steps of five recorded (a saved pix study cut back to them, as it stood
+   * then): the status line says which step runs of how many, and the study's own table shows a row
+   * for each recorded step, with the report's cells, and none for the steps still to come.
+   */
+  @Test
+  void aStudyMidRun_statusSaysStepKOfN_andItsTableHasTheRowsSoFar() throws Exception {
+    RunResult whole =
+        RunResultJson.read(java.nio.file.Path.of("src/test/resources/runs/pix-smoke-1.json"));
+    var s = whole.study();
+    RunResult twoSteps =
+        whole.withStudy(
+            new io.pkibench.results.StudyRecord(
+                s.schema(),
+                s.name(),
+                s.title(),
+                s.unit(),
+                s.published(),
+                s.services(),
+                s.steps().subList(0, 2),
+                List.of(),
+                s.notes(),
+                s.grid(),
+                s.sizingChecks()));
+    StudyView view =
+        new StudyView() {
+          @Override
+          public String step() {
+            return "step 3 of 5: random (to subtract)";
+          }
+
+          @Override
+          public RunResult soFar() {
+            return twoSteps;
+          }
+        };
+    LiveHistory.View seconds = run(5, 400);
+    String body = LivePage.body(seconds, LivePage.Study.of(view));
+    assertTrue(
+        LivePage.status(seconds, LivePage.Study.of(view))
+            .startsWith("step 3 of 5: random (to subtract); running sign r400 measure"),
+        LivePage.status(seconds, LivePage.Study.of(view)));
+    Matcher table =
+        Pattern.compile("<table id=\"study-table\">(.*?)</table>", Pattern.DOTALL).matcher(body);
+    assertTrue(table.find(), "the study's table: " + body);
+    String rows = table.group(1);
+    assertTrue(
+        rows.contains(">mTLS 1.2 handshake</td>") && rows.contains(">SPI signature</td>"), rows);
+    assertEquals(2, rows.split("<tr><td", -1).length - 1, "a row per recorded step: " + rows);
+    assertTrue(!rows.contains("random (to subtract)"), "no row for a step to come: " + rows);
+    assertTrue(!LivePage.body(seconds).contains("study-table"), "a run's page has no study table");
   }
 }

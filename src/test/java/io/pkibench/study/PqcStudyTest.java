@@ -64,10 +64,11 @@ class PqcStudyTest {
     List<String> log = Collections.synchronizedList(new ArrayList<>());
     var study =
         new PqcStudy(
-            List.of(
-                new PqcStudy.Signer("rsa2048", "software:jdk"),
-                new PqcStudy.Signer("ml-dsa-65", "software:jdk")),
-            List.of("ml-kem-768"));
+                List.of(
+                    new PqcStudy.Signer("rsa2048", "software:jdk"),
+                    new PqcStudy.Signer("ml-dsa-65", "software:jdk")),
+                List.of("ml-kem-768"))
+            .savingSamplesIn(dir.resolve("run-samples"));
     var options =
         new StudyOptions(true, Duration.ofSeconds(5), "software", dir.resolve("pki"), null)
             .withQuickIterationsOfAtMost(SMOKE);
@@ -146,6 +147,38 @@ class PqcStudyTest {
             && capacity.contains("cores today"),
         capacity);
     assertTrue(capacity.contains("pix (the mutual handshake's key exchange"), capacity);
+
+    // --save-samples: the ML-DSA-65 signatures are the measured steps' own (the JDK's, BC's,
+    // ACCP's), each verifying under the test PKI's certificate of the key it was made with, as BC
+    // reads the raw key; ML-DSA-44 and -87, which this run did not measure, are made here and said
+    // to be
+    Path samples = dir.resolve("run-samples");
+    List<Sample> written =
+        study.samples(samples, fixture.pki, fixture.keys, InstantSource.system());
+    var bc = new BouncyCastleProvider();
+    for (String base : List.of("ml-dsa-65", "ml-dsa-65-bc", "ml-dsa-65-accp")) {
+      Sample sample =
+          written.stream().filter(x -> x.file().equals(base + ".sig")).findFirst().orElseThrow();
+      assertTrue(sample.what().contains("whose check passed"), sample.what());
+      byte[] pk = Files.readAllBytes(samples.resolve(base + ".pk"));
+      var key =
+          KeyFactory.getInstance("ML-DSA", bc)
+              .generatePublic(
+                  new X509EncodedKeySpec(
+                      new SubjectPublicKeyInfo(
+                              new AlgorithmIdentifier(NISTObjectIdentifiers.id_ml_dsa_65), pk)
+                          .getEncoded()));
+      byte[] message = Files.readAllBytes(samples.resolve(base + ".msg"));
+      assertEquals(1024, message.length, base + ": the 1 KiB the step signed");
+      assertTrue(
+          verifies(bc, key, message, Files.readAllBytes(samples.resolve(base + ".sig"))), base);
+    }
+    assertTrue(
+        written.stream()
+            .filter(x -> x.file().equals("ml-dsa-44.sig"))
+            .allMatch(x -> x.what().contains("made here")),
+        "a set the run did not measure is made here, and said to be");
+    assertTrue(Files.notExists(samples.resolve(".answers")), "the kept answers moved into place");
   }
 
   /**
@@ -174,7 +207,7 @@ class PqcStudyTest {
                 fixture.pki,
                 new SoftwareKeySource(() -> fixture.pki, ProviderChoice.ACCP),
                 InstantSource.system());
-    assertEquals(7, written.size());
+    assertEquals(7, written.size(), "three ML-DSA made here, three ML-KEM, one CMS");
     var bc = new BouncyCastleProvider();
     byte[] pk = Files.readAllBytes(samples.resolve("ml-dsa-65.pk"));
     assertEquals(1952, pk.length, "raw FIPS 204 public key, not X.509");

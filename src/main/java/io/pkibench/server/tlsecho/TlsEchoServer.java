@@ -10,7 +10,12 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -137,6 +142,7 @@ public final class TlsEchoServer implements ReferenceServer {
   private final Map<InetAddress, AtomicLong> perAddress = new ConcurrentHashMap<>();
   private EventLoopGroup boss;
   private EventLoopGroup workers;
+  private Class<? extends ServerChannel> serverChannel;
   private Channel tlsChannel;
   private Channel plainChannel;
 
@@ -288,16 +294,57 @@ public final class TlsEchoServer implements ReferenceServer {
     this.limits = limits;
   }
 
+  /** The transports {@code --transport} takes. */
+  public static final List<String> TRANSPORTS = List.of("auto", "epoll", "nio");
+
+  /** What {@code --transport} asked: auto (epoll where it loads, else NIO), epoll or nio. */
+  private String transportAsked = "auto";
+
+  /** The transport the event loops run on, once started: epoll or nio, with why. */
+  private volatile String transport;
+
+  /**
+   * This server on {@code asked}'s transport: {@code auto}, Linux's epoll through netty's native
+   * library where it loads (the selector's wake-ups and copies of Java's NIO are not TLS's cost),
+   * else NIO; {@code epoll} fails to start where it cannot load; {@code nio}, Java's.
+   */
+  public TlsEchoServer onTransport(String asked) {
+    if (!TRANSPORTS.contains(asked))
+      throw new IllegalArgumentException(
+          "--transport " + asked + ": choose " + String.join(", ", TRANSPORTS));
+    transportAsked = asked;
+    return this;
+  }
+
+  /** epoll or nio, and why where it is not what was asked; null before the start. */
+  public String transport() {
+    return transport;
+  }
+
   public Counters counters() {
     return counters;
   }
 
   @Override
   public void start() throws InterruptedException {
-    boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-    workers =
-        new MultiThreadIoEventLoopGroup(
-            Runtime.getRuntime().availableProcessors(), NioIoHandler.newFactory());
+    boolean epoll = !transportAsked.equals("nio") && Epoll.isAvailable();
+    if (transportAsked.equals("epoll") && !epoll)
+      throw new IllegalStateException(
+          "--transport epoll: netty's native epoll does not load here ("
+              + Epoll.unavailabilityCause().getMessage()
+              + "); leave --transport out (auto) or give nio");
+    transport =
+        epoll
+            ? "epoll"
+            : transportAsked.equals("nio")
+                ? "nio"
+                : "nio (epoll does not load here: "
+                    + Epoll.unavailabilityCause().getMessage()
+                    + ")";
+    IoHandlerFactory loops = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+    serverChannel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    boss = new MultiThreadIoEventLoopGroup(1, loops);
+    workers = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(), loops);
     try {
       tlsChannel = bootstrap(tls).bind(bind, port).sync().channel();
       if (plainPort >= 0) plainChannel = bootstrap(null).bind(bind, plainPort).sync().channel();
@@ -319,7 +366,7 @@ public final class TlsEchoServer implements ReferenceServer {
   private ServerBootstrap bootstrap(SslContext context) {
     return new ServerBootstrap()
         .group(boss, workers)
-        .channel(NioServerSocketChannel.class)
+        .channel(serverChannel)
         .option(ChannelOption.SO_BACKLOG, 1024)
         .childOption(ChannelOption.TCP_NODELAY, true)
         .childHandler(
@@ -391,6 +438,8 @@ public final class TlsEchoServer implements ReferenceServer {
                 ? engine + ", no plain port"
                 : engine + ", plain TCP at " + plainUrl();
     return plain
+        + "; transport "
+        + transport
         + "; idle timeout "
         + limits.idleTimeout().toSeconds()
         + " s, a frame whole within "

@@ -4,6 +4,7 @@ import io.pkibench.keys.SigningKey;
 import io.pkibench.pki.Entity;
 import io.pkibench.pki.KeyAlgorithm;
 import io.pkibench.workload.api.CheckedOperation;
+import io.pkibench.workload.api.KeptAnswers;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.ParamSpec;
 import io.pkibench.workload.api.Params;
@@ -32,17 +33,22 @@ public final class SignWorkload implements Workload {
   /** Each worker's choice of which signatures it checks ({@code --verify-sample}). */
   private final Supplier<VerifySample> verifySample;
 
+  /** The first signature whose check passed, with what it signed: study pqc's samples. */
+  private final KeptAnswers kept;
+
   public SignWorkload(
       SigningKey key,
       KeyAlgorithm algorithm,
       int sizeBytes,
       boolean verify,
-      Supplier<VerifySample> verifySample) {
+      Supplier<VerifySample> verifySample,
+      KeptAnswers kept) {
     this.key = key;
     this.algorithm = algorithm;
     this.sizeBytes = sizeBytes;
     this.verify = verify;
     this.verifySample = verifySample;
+    this.kept = kept;
   }
 
   public static final class Factory implements WorkloadFactory {
@@ -61,7 +67,8 @@ public final class SignWorkload implements Workload {
       return List.of(
           ParamSpec.choice(
               "alg", "rsa2048", "key type (the test PKI's signer-ALG-1)", KeyAlgorithm.flags()),
-          ParamSpec.free("size", "1024", "bytes signed per operation (1024, 137k, 1m)"));
+          ParamSpec.free("size", "1024", "bytes signed per operation (1024, 137k, 1m)"),
+          KeptAnswers.SPEC);
     }
 
     @Override
@@ -69,7 +76,12 @@ public final class SignWorkload implements Workload {
       KeyAlgorithm alg = KeyAlgorithm.parse(params.get("alg"));
       SigningKey key = context.keys().key(Entity.signerAlias(alg, 1));
       return new SignWorkload(
-          key, alg, params.bytes("size"), context.verify(), context::verifySample);
+          key,
+          alg,
+          params.bytes("size"),
+          context.verify(),
+          context::verifySample,
+          KeptAnswers.in(params.get(KeptAnswers.PARAM)));
     }
   }
 
@@ -122,6 +134,7 @@ public final class SignWorkload implements Workload {
                     + " does not verify with "
                     + checkerProvider.getName());
           }
+          kept.keep(signature, data);
           return true;
         };
   }

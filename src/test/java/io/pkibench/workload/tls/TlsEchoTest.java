@@ -155,6 +155,51 @@ class TlsEchoTest {
     }
   }
 
+  /**
+   * The event loops' transport: auto takes epoll on this Linux machine (netty's native library
+   * loads), nio is Java's; each serves every kind over TLS and says which it runs on in its details
+   * (the ready line's); an unknown transport is refused naming the choices.
+   */
+  @Test
+  void transport_autoIsEpollHere_nioOnRequest_bothServeAndSaySo() throws Exception {
+    var identity = TlsServerKeys.of(fixture.pki, "rsa2048");
+    for (String asked : List.of("auto", "nio")) {
+      SslContext context =
+          TlsEngine.OPENSSL.server(identity.privateKey(), identity.chain(), List.of(), List.of());
+      try (TlsEchoServer server =
+          new TlsEchoServer(context, "openssl", "127.0.0.1", 0, 0, TlsEchoServer.Limits.DEFAULT)
+              .onTransport(asked)) {
+        server.start();
+        String expected = asked.equals("auto") ? "epoll" : "nio";
+        assertEquals(expected, server.transport(), asked);
+        assertTrue(server.details().contains("transport " + expected), server.details());
+        for (TlsWorkload.Kind kind : TlsWorkload.Kind.values()) {
+          try (Workload w =
+              workload(
+                  kind,
+                  server.baseUrl(),
+                  kind == TlsWorkload.Kind.STREAM
+                      ? Map.of("engine", "openssl", "ack", "4")
+                      : Map.of("engine", "openssl"))) {
+            Operation op = w.newOperation(0);
+            for (int i = 0; i < 4; i++) op.execute();
+          }
+        }
+        assertEquals(
+            4L * TlsWorkload.Kind.values().length,
+            counter(counters(server.plainUrl()), "transactions"),
+            asked);
+      }
+    }
+    var e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                new TlsEchoServer(null, "plain", "127.0.0.1", 0, 0, TlsEchoServer.Limits.DEFAULT)
+                    .onTransport("io_uring"));
+    assertTrue(e.getMessage().contains("auto, epoll, nio"), e.getMessage());
+  }
+
   @Test
   void client_wrongSuite_handshakeFailureNamesIt() throws Exception {
     try (TlsEchoServer server =

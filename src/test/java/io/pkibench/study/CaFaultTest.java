@@ -1,0 +1,156 @@
+package io.pkibench.study;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.report.FaultTimeline;
+import io.pkibench.results.LevelResult;
+import io.pkibench.results.RunResult;
+import io.pkibench.results.RunResultJson;
+import io.pkibench.results.RunStatus;
+import io.pkibench.results.StudyRecord;
+import io.pkibench.results.WorkloadResult;
+import io.pkibench.testing.TestKeys;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * study ca --fault kill-service@T on the OpenBao the study starts (serve openbao, storage on disk):
+ * its server SIGKILLed mid-step, calls fail while it is down, serve openbao starts it again on the
+ * same storage, the rate comes back, and OpenBao's own list still holds every certificate the run
+ * counted issued. The fault step alone is run (the study's other steps are CaStudyTest's), through
+ * the real runner, services and checks.
+ */
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+class CaFaultTest {
+  @TempDir static Path dir;
+  static TestKeys fixture;
+
+  @BeforeAll
+  static void pki() {
+    fixture = TestKeys.in(dir);
+  }
+
+  @Test
+  void killService_openBao_callsFailWhileDown_rateComesBack_noCertificateLost() throws Exception {
+    java.nio.file.Files.createDirectories(dir.resolve("work"));
+    CaStudy study =
+        new CaStudy(
+                new CaStudy.Options(
+                    List.of(new CaStudy.Service(CaStudy.OPENBAO, null)),
+                    null,
+                    null,
+                    null,
+                    60,
+                    null,
+                    dir.resolve("work"),
+                    List.of()))
+            .withFault("kill-service@3s")
+            .faultLasting(Duration.ofSeconds(3), Duration.ofSeconds(15));
+    Path out = dir.resolve("ca-fault.json");
+    List<String> log = Collections.synchronizedList(new ArrayList<>());
+    StudyOptions options =
+        new StudyOptions(true, Duration.ofSeconds(5), "software", dir.resolve("pki"), null);
+    RunResult result =
+        fixture
+            .studyRunner(out, log)
+            .run(
+                new LastStepOnly(study),
+                options,
+                fixture.environment("pkibench study ca --service openbao --fault kill-service@3s"));
+    assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
+    RunResult saved = RunResultJson.read(out);
+    WorkloadResult fault =
+        saved.workloads().stream()
+            .filter(w -> w.step() != null && w.step().label().endsWith(CaFault.MARK))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no fault step: " + log));
+    LevelResult level = fault.levels().get(0);
+    assertTrue(
+        level.counts().failed() > 0, "calls failed while OpenBao was down: " + level + "\n" + log);
+    assertTrue(level.counts().succeeded() > 0, level.toString());
+    assertTrue(
+        log.stream().anyMatch(l -> l.contains("openbao's server killed (SIGKILL")),
+        "its server, not serve openbao, killed: " + log);
+    List<FaultTimeline.Summary> timeline = FaultTimeline.of(saved);
+    assertEquals(1, timeline.size(), "the fault's timeline");
+    assertTrue(
+        timeline.get(0).recoveredAfterSeconds() != null,
+        "the rate came back after serve openbao started it again: " + timeline.get(0).lines());
+    List<StudyRecord.CheckRecord> checks = saved.study().checks();
+    assertEquals(1, checks.size(), checks.toString());
+    assertTrue(checks.get(0).passed(), "every certificate counted is listed: " + checks);
+    assertTrue(
+        String.join("\n", saved.study().notes()).contains("OpenBao keeps its storage on disk"),
+        saved.study().notes().toString());
+  }
+
+  @Test
+  void fault_wrongWordsOrTimes_orNoCaOfItsOwn_refusedNamingTheFix() {
+    var e = assertThrows(IllegalArgumentException.class, () -> CaStudy.checkFault("kill-node@20s"));
+    assertTrue(e.getMessage().contains("kill-service@TIME"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> CaStudy.checkFault("kill-service@1s"));
+    assertTrue(e.getMessage().contains("between 3s"), e.getMessage());
+    List<String> flagProblems = new ArrayList<>();
+    CaStudy outside =
+        new CaStudy(
+                new CaStudy.Options(
+                    CaStudy.Service.parse("openbao:https://127.0.0.1:1", flagProblems),
+                    null,
+                    null,
+                    null,
+                    60,
+                    null,
+                    dir.resolve("w"),
+                    flagProblems))
+            .withFault("kill-service@10s");
+    String all =
+        String.join(
+            "\n",
+            outside.problems(new StudyOptions(true, Duration.ofSeconds(5), "software", dir, null)));
+    assertTrue(all.contains("--fault kill-service@10s: kills a CA the study started"), all);
+  }
+
+  /** The study with its last step alone: the fault step, after every other CaStudyTest runs. */
+  private record LastStepOnly(CaStudy study) implements Study {
+    @Override
+    public StudyInfo info() {
+      return study.info();
+    }
+
+    @Override
+    public List<String> problems(StudyOptions options) {
+      return study.problems(options);
+    }
+
+    @Override
+    public List<ServiceSpec> services(StudyOptions options) {
+      return study.services(options);
+    }
+
+    @Override
+    public List<Step> steps(StudyOptions options, RunningServices services) {
+      List<Step> all = study.steps(options, services);
+      return List.of(all.get(all.size() - 1));
+    }
+
+    @Override
+    public List<PostCheck> checks(StudyOptions options) {
+      return study.checks(options);
+    }
+
+    @Override
+    public List<String> findings(RunResult result, StudyOptions options) {
+      return study.findings(result, options);
+    }
+  }
+}
