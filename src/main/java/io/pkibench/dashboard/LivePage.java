@@ -43,11 +43,20 @@ public final class LivePage {
     static Study of(StudyView view) {
       if (view == null) return NONE;
       RunResult soFar = view.soFar();
-      return new Study(
-          view.step(),
-          soFar == null || soFar.study() == null || soFar.study().steps().isEmpty()
-              ? null
-              : HtmlReport.studyTable(soFar));
+      if (soFar == null || soFar.study() == null || soFar.study().steps().isEmpty())
+        return new Study(view.step(), null);
+      String table;
+      try {
+        table = HtmlReport.studyTable(soFar);
+      } catch (RuntimeException e) {
+        // a result read between two of the runner's writes must not take the whole page down:
+        // the table says why it is missing, and the next second draws it again
+        table =
+            "<p class=\"status\">the study's table cannot be drawn from this reading: "
+                + Html.esc(String.valueOf(e.getMessage()))
+                + "</p>\n";
+      }
+      return new Study(view.step(), table);
     }
   }
 
