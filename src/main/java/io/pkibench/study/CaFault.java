@@ -4,7 +4,6 @@ import io.pkibench.plan.Durations;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.Plan;
 import io.pkibench.plan.WorkloadSpec;
-import io.pkibench.results.StudyRecord;
 import java.time.Duration;
 import java.util.List;
 
@@ -81,53 +80,22 @@ record CaFault(Duration at, Duration downFor, Duration afterRestart) {
             .build();
     Step step = Step.of(label + MARK, plan);
     for (StepHook hook : before) step = step.before(hook);
-    return step.before(new Kill(service, at, downFor));
-  }
-
-  /**
-   * Schedules the kill on a thread of its own, so that the step runs through it; its description
-   * starts with {@link StudyRecord.StepRecord#FAULT}, which is how the report knows to draw the
-   * timeline.
-   */
-  record Kill(String service, Duration at, Duration downFor) implements StepHook {
-    @Override
-    public String describe() {
-      return StudyRecord.StepRecord.FAULT
-          + "SIGKILL "
-          + service
-          + " about "
-          + at.toSeconds()
-          + " s into the measured seconds, back "
-          + downFor.toSeconds()
-          + " s later"
-          + (service.equals(CaStudy.OPENBAO)
-              ? " (serve openbao starts its server again on the same storage)"
-              : " (started again: a new Pebble, which remembers nothing)");
-    }
-
-    @Override
-    public void run(RunningServices services) {
-      Thread t =
-          new Thread(
-              () -> {
-                try {
-                  Thread.sleep(WARMUP.plus(at).toMillis());
-                  if (service.equals(CaStudy.OPENBAO)) {
-                    services.killItsServer(service); // serve openbao brings it back
-                    return;
-                  }
-                  services.kill(service);
-                  Thread.sleep(downFor.toMillis());
-                  services.start(service);
-                } catch (InterruptedException e) {
-                  Thread.currentThread().interrupt();
-                } catch (Exception e) {
-                  services.say("fault: " + service + " was not started again: " + e.getMessage());
-                }
-              },
-              "ca-fault");
-      t.setDaemon(true);
-      t.start();
-    }
+    boolean openBao = service.equals(CaStudy.OPENBAO);
+    return step.before(
+        new ServiceKill(
+            service,
+            WARMUP.plus(at),
+            downFor,
+            openBao, // serve openbao starts its server again on the same storage
+            "SIGKILL "
+                + service
+                + " about "
+                + at.toSeconds()
+                + " s into the measured seconds, back "
+                + downFor.toSeconds()
+                + " s later"
+                + (openBao
+                    ? " (serve openbao starts its server again on the same storage)"
+                    : " (started again: a new Pebble, which remembers nothing)")));
   }
 }

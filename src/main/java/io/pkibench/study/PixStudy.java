@@ -178,10 +178,15 @@ public final class PixStudy implements Study {
    * under CPU limits on both nodes together.
    */
   public PixStudy checkingSizing(CheckSizing check) {
+    return with(check, coreRatioSweep, samples);
+  }
+
+  /** A copy of this study (the same fault) with these three options. */
+  private PixStudy with(CheckSizing check, CoreRatioSweep sweep, Path samplesDir) {
     PixStudy s = new PixStudy(fault);
     s.checkSizing = check;
-    s.coreRatioSweep = coreRatioSweep;
-    s.samples = samples;
+    s.coreRatioSweep = sweep;
+    s.samples = samplesDir;
     return s;
   }
 
@@ -190,11 +195,7 @@ public final class PixStudy implements Study {
    * servers made whose check passed, and the message it signed, for {@link #samples} to hand out.
    */
   public PixStudy savingSamplesIn(Path dir) {
-    PixStudy s = new PixStudy(fault);
-    s.checkSizing = checkSizing;
-    s.coreRatioSweep = coreRatioSweep;
-    s.samples = dir;
-    return s;
+    return with(checkSizing, coreRatioSweep, dir);
   }
 
   /**
@@ -202,11 +203,7 @@ public final class PixStudy implements Study {
    * each of the sweep's splits of the cores between client and key servers, and the ratio it shows.
    */
   public PixStudy sweepingCoreRatios(CoreRatioSweep sweep) {
-    PixStudy s = new PixStudy(fault);
-    s.checkSizing = checkSizing;
-    s.coreRatioSweep = sweep;
-    s.samples = samples;
-    return s;
+    return with(checkSizing, sweep, samples);
   }
 
   /**
@@ -419,7 +416,21 @@ public final class PixStudy implements Study {
               .verifySample(CLIENT_CPU_VERIFY_SAMPLE)
               .build();
       if (fault.kind() == Fault.Kind.KILL_NODE) {
-        steps.add(Step.of(FAULT, faultPlan).before(new KillNode(fault.at(), fault.downFor())));
+        steps.add(
+            Step.of(FAULT, faultPlan)
+                .before(
+                    new ServiceKill(
+                        NODE_1,
+                        FAULT_WARMUP.plus(fault.at()),
+                        fault.downFor(),
+                        false,
+                        "SIGKILL "
+                            + NODE_1
+                            + " about "
+                            + fault.at().toSeconds()
+                            + " s into the measured seconds, start it again "
+                            + fault.downFor().toSeconds()
+                            + " s later")));
       } else {
         leaderKill =
             new OpenBaoLeaderKill(
@@ -437,48 +448,6 @@ public final class PixStudy implements Study {
       for (Step sized : List.copyOf(steps.subList(0, 2))) steps.addAll(checkSizing.steps(sized));
     }
     return steps;
-  }
-
-  /**
-   * Schedules the kill and the restart on a thread of their own, so that the step runs through
-   * them. Its description starts with {@link StudyRecord.StepRecord#FAULT}, which is how the report
-   * knows to draw the timeline.
-   */
-  record KillNode(Duration at, Duration downFor) implements StepHook {
-    @Override
-    public String describe() {
-      return StudyRecord.StepRecord.FAULT
-          + "SIGKILL "
-          + NODE_1
-          + " about "
-          + at.toSeconds()
-          + " s into the measured seconds, start it again "
-          + downFor.toSeconds()
-          + " s later";
-    }
-
-    @Override
-    public void run(RunningServices services) {
-      Thread t =
-          new Thread(
-              () -> {
-                try {
-                  Thread.sleep(FAULT_WARMUP.plus(at).toMillis());
-                  services.kill(NODE_1);
-                  Thread.sleep(downFor.toMillis());
-                  services.start(NODE_1);
-                } catch (InterruptedException e) {
-                  Thread.currentThread().interrupt();
-                } catch (Exception e) {
-                  // The node stays down: the step's timeline and the node's transitions show it;
-                  // the log says why.
-                  services.say("fault: " + NODE_1 + " was not started again: " + e.getMessage());
-                }
-              },
-              "pix-fault");
-      t.setDaemon(true);
-      t.start();
-    }
   }
 
   /**

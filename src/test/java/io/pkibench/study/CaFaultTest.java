@@ -64,7 +64,7 @@ class CaFaultTest {
         fixture
             .studyRunner(out, log)
             .run(
-                new LastStepOnly(study),
+                new StepsOnly(study, s -> s.label().endsWith(CaFault.MARK)),
                 options,
                 fixture.environment("pkibench study ca --service openbao --fault kill-service@3s"));
     assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
@@ -118,39 +118,5 @@ class CaFaultTest {
             "\n",
             outside.problems(new StudyOptions(true, Duration.ofSeconds(5), "software", dir, null)));
     assertTrue(all.contains("--fault kill-service@10s: kills a CA the study started"), all);
-  }
-
-  /** The study with its last step alone: the fault step, after every other CaStudyTest runs. */
-  private record LastStepOnly(CaStudy study) implements Study {
-    @Override
-    public StudyInfo info() {
-      return study.info();
-    }
-
-    @Override
-    public List<String> problems(StudyOptions options) {
-      return study.problems(options);
-    }
-
-    @Override
-    public List<ServiceSpec> services(StudyOptions options) {
-      return study.services(options);
-    }
-
-    @Override
-    public List<Step> steps(StudyOptions options, RunningServices services) {
-      List<Step> all = study.steps(options, services);
-      return List.of(all.get(all.size() - 1));
-    }
-
-    @Override
-    public List<PostCheck> checks(StudyOptions options) {
-      return study.checks(options);
-    }
-
-    @Override
-    public List<String> findings(RunResult result, StudyOptions options) {
-      return study.findings(result, options);
-    }
   }
 }

@@ -91,7 +91,7 @@ class PixLeaderKillTest {
           fixture
               .studyRunner(out, log)
               .run(
-                  new FaultStepOnly(pix),
+                  new StepsOnly(pix, s -> s.label().equals(PixStudy.FAULT_LEADER)),
                   new StudyOptions(true, Duration.ofSeconds(10), keys, dir.resolve("pki"), null),
                   fixture.environment(
                       "pkibench study pix --keys openbao:… --fault kill-leader@3s"));
@@ -156,41 +156,6 @@ class PixLeaderKillTest {
           notes.toString());
     } finally {
       bao.close();
-    }
-  }
-
-  /** The pix study with its fault step only: the other steps are PixStudyTest's. */
-  private record FaultStepOnly(PixStudy pix) implements Study {
-    @Override
-    public StudyInfo info() {
-      return pix.info();
-    }
-
-    @Override
-    public List<String> problems(StudyOptions options) {
-      return pix.problems(options);
-    }
-
-    @Override
-    public List<ServiceSpec> services(StudyOptions options) {
-      return pix.services(options);
-    }
-
-    @Override
-    public List<Step> steps(StudyOptions options, RunningServices services) {
-      return pix.steps(options, services).stream()
-          .filter(s -> s.label().equals(PixStudy.FAULT_LEADER))
-          .toList();
-    }
-
-    @Override
-    public List<String> notes(StudyOptions options) {
-      return pix.notes(options);
-    }
-
-    @Override
-    public List<String> findings(RunResult result, StudyOptions options) {
-      return pix.findings(result, options);
     }
   }
 }

@@ -161,13 +161,7 @@ class PqcStudyTest {
           written.stream().filter(x -> x.file().equals(base + ".sig")).findFirst().orElseThrow();
       assertTrue(sample.what().contains("whose check passed"), sample.what());
       byte[] pk = Files.readAllBytes(samples.resolve(base + ".pk"));
-      var key =
-          KeyFactory.getInstance("ML-DSA", bc)
-              .generatePublic(
-                  new X509EncodedKeySpec(
-                      new SubjectPublicKeyInfo(
-                              new AlgorithmIdentifier(NISTObjectIdentifiers.id_ml_dsa_65), pk)
-                          .getEncoded()));
+      var key = mlDsa65(bc, pk);
       byte[] message = Files.readAllBytes(samples.resolve(base + ".msg"));
       assertEquals(1024, message.length, base + ": the 1 KiB the step signed");
       assertTrue(
@@ -211,13 +205,7 @@ class PqcStudyTest {
     var bc = new BouncyCastleProvider();
     byte[] pk = Files.readAllBytes(samples.resolve("ml-dsa-65.pk"));
     assertEquals(1952, pk.length, "raw FIPS 204 public key, not X.509");
-    var key =
-        KeyFactory.getInstance("ML-DSA", bc)
-            .generatePublic(
-                new X509EncodedKeySpec(
-                    new SubjectPublicKeyInfo(
-                            new AlgorithmIdentifier(NISTObjectIdentifiers.id_ml_dsa_65), pk)
-                        .getEncoded()));
+    var key = mlDsa65(bc, pk);
     byte[] signature = Files.readAllBytes(samples.resolve("ml-dsa-65.sig"));
     assertTrue(verifies(bc, key, Files.readAllBytes(samples.resolve("ml-dsa-65.msg")), signature));
     signature[signature.length / 2] ^= 1;
@@ -262,6 +250,16 @@ class PqcStudyTest {
       return i;
     }
     throw new AssertionError("the signature is not in the file");
+  }
+
+  /** A raw FIPS 204 ML-DSA-65 public key as {@code p}'s key object (wrapped in its SPKI). */
+  private static PublicKey mlDsa65(Provider p, byte[] pk) throws Exception {
+    return KeyFactory.getInstance("ML-DSA", p)
+        .generatePublic(
+            new X509EncodedKeySpec(
+                new SubjectPublicKeyInfo(
+                        new AlgorithmIdentifier(NISTObjectIdentifiers.id_ml_dsa_65), pk)
+                    .getEncoded()));
   }
 
   private static boolean verifies(Provider p, PublicKey key, byte[] message, byte[] signature)
