@@ -63,6 +63,14 @@ final class ServeNginx extends ServedService {
   List<String> ciphers = new ArrayList<>();
 
   @Option(
+      names = "--groups",
+      split = ",",
+      paramLabel = "G,…",
+      description =
+          "key-exchange groups accepted, OpenSSL's names, nginx's ssl_ecdh_curve, e.g. X25519,prime256v1 (default: nginx's)")
+  List<String> groups = new ArrayList<>();
+
+  @Option(
       names = "--workers",
       defaultValue = "1",
       description = "nginx worker processes (default: ${DEFAULT-VALUE})")
@@ -105,6 +113,12 @@ final class ServeNginx extends ServedService {
         "--key",
         key,
         "use one of " + String.join(", ", TlsServerKeys.ALIASES.keySet()));
+    for (String g : groups)
+      problems.require(
+          g.matches("[A-Za-z0-9_-]{1,40}"),
+          "--groups",
+          g,
+          "give OpenSSL group names, e.g. X25519,prime256v1,secp384r1");
     if (sizes.stream().anyMatch(n -> n < 0 || n > (64 << 20)))
       problems.add("--sizes: each from 0 to 64m bytes");
     problems.require(
@@ -129,7 +143,8 @@ final class ServeNginx extends ServedService {
             ciphers,
             workers,
             sizes,
-            workerConnections));
+            workerConnections,
+            groups));
   }
 
   @Override

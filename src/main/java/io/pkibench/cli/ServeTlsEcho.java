@@ -86,6 +86,15 @@ final class ServeTlsEcho extends ServedService {
   List<String> groups = new ArrayList<>();
 
   @Option(
+      names = "--resumption",
+      defaultValue = "on",
+      paramLabel = "on|off",
+      description =
+          "off: every handshake in full, no session cache and no session ticket, as nginx with ssl_session_cache off and"
+              + " ssl_session_tickets off (default: ${DEFAULT-VALUE})")
+  String resumption;
+
+  @Option(
       names = "--idle-timeout",
       defaultValue = "30s",
       paramLabel = "DURATION",
@@ -158,6 +167,12 @@ final class ServeTlsEcho extends ServedService {
                 idle, Duration.ofSeconds(10), maxConnections, frame, maxPerAddress),
             clientAuth,
             groups);
+    problems.require(
+        resumption.equals("on") || resumption.equals("off"),
+        "--resumption",
+        resumption,
+        "use on or off");
+    if (resumption.equals("off")) config = config.withoutResumption();
     problems.addAll(config.problems());
     if (!TlsEchoServer.TRANSPORTS.contains(transport))
       problems.add(

@@ -119,11 +119,13 @@ public final class StudyGrid {
                 ? ""
                 : String.format(Locale.ROOT, " (orig. %.2f)", originalBase / original);
         cells[c + 1] =
-            (base == null || here == null || here == 0
-                    ? "-"
-                    : String.format(Locale.ROOT, "%.2f", base / here))
-                + mark(grid, row, column, variant)
-                + theirs;
+            notCompared(grid, row, column, variant)
+                ? "not compared"
+                : (base == null || here == null || here == 0
+                        ? "-"
+                        : String.format(Locale.ROOT, "%.2f", base / here))
+                    + mark(grid, row, column, variant)
+                    + theirs;
       }
       rows.add(cells);
     }
@@ -174,11 +176,23 @@ public final class StudyGrid {
   }
 
   /**
-   * One line per substituted column and variant: what was refused, and what was measured instead.
+   * Whether the cell's server was found not like for like with the baseline's: its ratio is not
+   * drawn.
+   */
+  private static boolean notCompared(
+      StudyRecord.Grid grid, String row, String column, String variant) {
+    return !column.equals(grid.baseline())
+        && grid.cell(row, column, variant).filter(c -> c.notComparedBecause() != null).isPresent();
+  }
+
+  /**
+   * One line per substituted column and variant: what was refused, and what was measured instead;
+   * then each column measured as asked, and each not set against the baseline and why.
    */
   static List<String> substitutions(RunResult result) {
     StudyRecord.Grid grid = result.study().grid();
     if (grid == null || ServiceComparison.applies(result)) return List.of();
+    boolean original = result.study().published() != null;
     List<String> lines = new ArrayList<>();
     for (StudyRecord.Cell c : grid.cells()) {
       if (c.substitutedBecause() == null || !c.row().equals(grid.rows().get(0)))
@@ -199,9 +213,19 @@ public final class StudyGrid {
         lines.add(
             c.column()
                 + (c.variant().isEmpty() ? "" : " (" + c.variant() + ")")
-                + ": measured as the original, "
+                + (original ? ": measured as the original, " : ": measured ")
                 + c.measured());
       }
+    }
+    for (StudyRecord.Cell c : grid.cells()) {
+      if (c.notComparedBecause() != null && c.row().equals(grid.rows().get(0)))
+        lines.add(
+            c.column()
+                + (c.variant().isEmpty() ? "" : " (" + c.variant() + ")")
+                + ": not compared with "
+                + grid.baseline()
+                + ", not like for like: "
+                + c.notComparedBecause());
     }
     return lines;
   }

@@ -168,7 +168,8 @@ public record StudyRecord(
   /**
    * One cell: its step's label, what was measured there (e.g. the suite, protocol and key) and,
    * when that is not what the original measured, why: the original's configuration was refused
-   * here.
+   * here; and, when its server was not measured like for like with the baseline's, how the two
+   * differ (its figures are then shown, never set against the baseline's).
    */
   public record Cell(
       String row,
@@ -176,7 +177,23 @@ public record StudyRecord(
       String variant,
       String step,
       String measured,
-      String substitutedBecause) {}
+      String substitutedBecause,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String notComparedBecause) {
+    public Cell(
+        String row,
+        String column,
+        String variant,
+        String step,
+        String measured,
+        String substitutedBecause) {
+      this(row, column, variant, step, measured, substitutedBecause, null);
+    }
+
+    /** This cell, not to be set against the baseline, {@code because}. */
+    public Cell notCompared(String because) {
+      return new Cell(row, column, variant, step, measured, substitutedBecause, because);
+    }
+  }
 
   /**
    * The figures the original published and the hardware it ran on; {@code figures} match steps by

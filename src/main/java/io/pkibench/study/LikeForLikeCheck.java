@@ -32,6 +32,18 @@ final class LikeForLikeCheck implements StepHook {
     }
 
     /**
+     * Why {@code server}'s cells are not set against {@code reference}'s: how the two differ, or
+     * that the checking run saw one of them not at all; null when they are like for like.
+     */
+    synchronized String notComparedBecause(String reference, String server) {
+      LikeForLike.Facts base = facts.get(reference), other = facts.get(server);
+      if (base == null || other == null)
+        return "the like-for-like checking run did not see " + (base == null ? reference : server);
+      List<String> differences = LikeForLike.differences(base, other);
+      return differences.isEmpty() ? null : String.join("; ", differences);
+    }
+
+    /**
      * The report's findings: each server's facts, then each server's verdict against {@code
      * reference} (null: no reference measured, the facts alone).
      */

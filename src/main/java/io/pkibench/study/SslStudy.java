@@ -134,6 +134,11 @@ public final class SslStudy implements Study {
   }
 
   @Override
+  public StudyRecord.Grid gridAfterSteps(RunResult result, StudyOptions options) {
+    return chosen.gridAfterSteps(result, options);
+  }
+
+  @Override
   public List<String> notes(StudyOptions options) {
     List<String> notes = new ArrayList<>(chosen.notes(options));
     notes.add(CHECKED);

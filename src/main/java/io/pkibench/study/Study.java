@@ -60,6 +60,14 @@ public interface Study {
   }
 
   /**
+   * The layout of {@link #grid} once the steps have run, where what they saw changes it (a cell
+   * found not like for like with the baseline's); null: unchanged.
+   */
+  default StudyRecord.Grid gridAfterSteps(RunResult result, StudyOptions options) {
+    return null;
+  }
+
+  /**
    * {@code --check-sizing}: each sized step's prediction beside its measurement, from the run's
    * result; none by default.
    */

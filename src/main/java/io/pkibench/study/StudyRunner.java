@@ -260,6 +260,8 @@ public final class StudyRunner {
         if (!sizing.isEmpty()) file.update(r -> r.withStudy(r.study().withSizingChecks(sizing)));
         for (String finding : study.findings(file.current(), studyOptions))
           file.update(r -> r.withStudy(r.study().withNote(finding)));
+        StudyRecord.Grid seen = study.gridAfterSteps(file.current(), studyOptions);
+        if (seen != null) file.update(r -> r.withStudy(r.study().withGrid(seen)));
         if (!interrupted && !outOfResources) {
           List<StudyRecord.CheckRecord> checks = new ArrayList<>();
           for (PostCheck check : study.checks(studyOptions))

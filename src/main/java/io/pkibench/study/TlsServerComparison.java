@@ -42,6 +42,14 @@ final class TlsServerComparison implements Study {
   static final String PEER_SUITE = "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256";
 
   static final String PEER_SUITE_OPENSSL = "ECDHE-RSA-AES128-GCM-SHA256";
+
+  /**
+   * The key-exchange groups every server accepts: those BoringSSL has (it has no x448, which JSSE
+   * and nginx's OpenSSL would otherwise accept too), in each one's names.
+   */
+  static final List<String> PEER_GROUPS = List.of("x25519", "secp256r1", "secp384r1");
+
+  static final List<String> PEER_GROUPS_OPENSSL = List.of("X25519", "prime256v1", "secp384r1");
   static final String PEER_PROTOCOL = "TLSv1.2";
 
   /** The HTTPS rows of the comparison: IBM's three transactions, as a web server serves them. */
@@ -120,9 +128,8 @@ final class TlsServerComparison implements Study {
     List<ServiceSpec> services = new ArrayList<>();
     if (servers.contains(PKIBENCH)) {
       for (String engine : engineFlags) {
-        services.add(
-            new ServiceSpec(
-                PKIBENCH + "-" + engine,
+        List<String> args =
+            new ArrayList<>(
                 List.of(
                     "tlsecho",
                     "--tls",
@@ -137,9 +144,21 @@ final class TlsServerComparison implements Study {
                     "-1",
                     "--client-auth",
                     clientAuth(),
+                    "--resumption",
+                    "off",
                     "--pki",
-                    options.pkiDir().toString()),
-                "tls"));
+                    options.pkiDir().toString()));
+        // BoringSSL takes the groups as a flag; JSSE only from the JDK's property, set in its JVM
+        boolean jsse = engine.equals(TlsEngine.JSSE.flag);
+        if (!jsse) args.addAll(List.of("--groups", String.join(",", PEER_GROUPS)));
+        services.add(
+            new ServiceSpec(
+                PKIBENCH + "-" + engine,
+                args,
+                "tls",
+                jsse
+                    ? List.of("-Djdk.tls.namedGroups=" + String.join(",", PEER_GROUPS))
+                    : List.of()));
       }
     }
     if (servers.contains(NGINX)) {
@@ -160,6 +179,8 @@ final class TlsServerComparison implements Study {
                   Integer.toString(nginxWorkers()),
                   "--sizes",
                   "128,8192",
+                  "--groups",
+                  String.join(",", PEER_GROUPS_OPENSSL),
                   "--client-auth",
                   clientAuth(),
                   "--pki",
@@ -222,6 +243,32 @@ final class TlsServerComparison implements Study {
   @Override
   public List<String> findings(RunResult result, StudyOptions options) {
     return checked.findings(servers.contains(NGINX) ? NGINX : null);
+  }
+
+  /**
+   * The grid with every server the checking run found not like for like with nginx (or could not
+   * see) marked so: its figures shown, never set against nginx's.
+   */
+  @Override
+  public StudyRecord.Grid gridAfterSteps(RunResult result, StudyOptions options) {
+    StudyRecord.Grid grid = grid(options);
+    if (!servers.contains(NGINX) || !servers.contains(PKIBENCH)) return null;
+    List<StudyRecord.Cell> cells = new ArrayList<>();
+    for (StudyRecord.Cell cell : grid.cells()) {
+      String why =
+          cell.column().equals(NGINX)
+              ? null
+              : checked.notComparedBecause(NGINX, PKIBENCH + "-" + cell.variant());
+      cells.add(why == null ? cell : cell.notCompared(why));
+    }
+    return new StudyRecord.Grid(
+        grid.rowsAre(),
+        grid.columnsAre(),
+        grid.rows(),
+        grid.columns(),
+        grid.baseline(),
+        grid.variants(),
+        cells);
   }
 
   WorkloadSpec spec(Transaction t, String url) {
@@ -301,7 +348,10 @@ final class TlsServerComparison implements Study {
             + NginxPeer.version()
             + ") with "
             + nginxWorkers()
-            + " worker processes, no session cache or tickets,"
+            + " worker processes, no session cache or tickets (serve tlsecho with --resumption off),"
+            + " every server accepting the key-exchange groups "
+            + String.join(", ", PEER_GROUPS)
+            + " (BoringSSL's; nginx's ssl_ecdh_curve, JSSE's jdk.tls.namedGroups),"
             + " static files /bytes/128 and /bytes/8192, POST /sink read and answered with its byte count; its CPU is the master's and the workers'."
             + " serve tlsecho answers the same paths with one event-loop thread per core, its CPU by pid");
     if (mutual) {

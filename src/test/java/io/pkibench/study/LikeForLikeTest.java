@@ -74,6 +74,13 @@ class LikeForLikeTest {
               "planted is NOT like for like with reference, so its cells are not compared"),
           verdict);
       assertTrue(verdict.contains(other), verdict);
+      LikeForLikeCheck.Seen seen = new LikeForLikeCheck.Seen();
+      seen.add(a);
+      seen.add(b);
+      assertEquals(
+          "suite differs: reference " + TlsServerComparison.PEER_SUITE + ", planted " + other,
+          seen.notComparedBecause("reference", "planted"),
+          "the planted pair's cells are marked not compared, saying why");
     }
   }
 
@@ -85,6 +92,10 @@ class LikeForLikeTest {
       var b = TlsFactsProbe.probe("two", two.baseUrl());
 
       assertEquals(List.of(), LikeForLike.differences(a, b));
+      LikeForLikeCheck.Seen seen = new LikeForLikeCheck.Seen();
+      seen.add(a);
+      seen.add(b);
+      assertEquals(null, seen.notComparedBecause("one", "two"), "a like pair is compared");
       assertTrue(LikeForLike.verdict(a, b).endsWith(": compared"), LikeForLike.verdict(a, b));
       assertEquals(TlsServerComparison.PEER_PROTOCOL, a.protocol());
       assertEquals(128, a.responseBytes());
@@ -100,6 +111,82 @@ class LikeForLikeTest {
                               .getEncoded()));
       assertEquals(expected, a.certificateSha256());
       assertEquals(2, a.fullHandshakes() + a.resumedHandshakes());
+    }
+  }
+
+  /**
+   * {@code serve tlsecho} as the study starts it, on {@code engine}: TLS 1.2, the study's suite and
+   * (BoringSSL) groups, sessions resumable or not.
+   */
+  static TlsEchoServer asTheStudyStartsIt(String engine, boolean resumption) throws Exception {
+    var config =
+        new TlsEchoServer.Config(
+            "127.0.0.1",
+            0,
+            -1,
+            engine,
+            TlsServerComparison.KEY,
+            List.of(TlsServerComparison.PEER_PROTOCOL),
+            List.of(TlsServerComparison.PEER_SUITE),
+            new TlsEchoServer.Limits(Duration.ofSeconds(5), Duration.ofSeconds(5), 64),
+            "none",
+            engine.equals("openssl") ? TlsServerComparison.PEER_GROUPS : List.of());
+    assertEquals(List.of(), config.problems());
+    TlsEchoServer server =
+        TlsEchoServer.open(
+            resumption ? config : config.withoutResumption(), fixture.pki, note -> {});
+    server.start();
+    return server;
+  }
+
+  /**
+   * --resumption off, as nginx's session cache and tickets off: the probe's second connection
+   * offers the first one's session and is given a full handshake, on either engine; with resumption
+   * on, the same probe sees it resumed (so the probe can tell).
+   */
+  @Test
+  void resumptionOff_everyHandshakeInFull_onBothEngines_whileOnResumes() throws Exception {
+    for (String engine : List.of("jsse", "openssl")) {
+      try (TlsEchoServer off = asTheStudyStartsIt(engine, false);
+          TlsEchoServer on = asTheStudyStartsIt(engine, true)) {
+        var none = TlsFactsProbe.probe(engine + "-off", off.baseUrl());
+        var resumed = TlsFactsProbe.probe(engine + "-on", on.baseUrl());
+        assertEquals(2, none.fullHandshakes(), engine + ": " + none.describe());
+        assertEquals(0, none.resumedHandshakes(), engine + ": " + none.describe());
+        assertEquals(1, resumed.resumedHandshakes(), engine + ": " + resumed.describe());
+        assertTrue(off.details().contains("no session resumption"), off.details());
+      }
+    }
+    assertEquals(
+        null,
+        System.getProperty("jdk.tls.server.enableSessionTicketExtension"),
+        "the JDK's ticket switch put back as it was once the JSSE server's context is made");
+  }
+
+  /**
+   * BoringSSL's groups on the openssl engine and resumption off: the facts the study's verdict
+   * rests on match a JSSE server's but for the groups JSSE adds (x448), which the study takes away
+   * with jdk.tls.namedGroups in that server's JVM; the check names that difference alone.
+   */
+  @Test
+  void theStudysOpensslServer_acceptsBoringSslsGroups_andTheCheckNamesWhatDiffers()
+      throws Exception {
+    try (TlsEchoServer openssl = asTheStudyStartsIt("openssl", false);
+        TlsEchoServer jsse = asTheStudyStartsIt("jsse", false)) {
+      var a = TlsFactsProbe.probe("openssl", openssl.baseUrl());
+      var b = TlsFactsProbe.probe("jsse", jsse.baseUrl());
+      assertEquals(TlsServerComparison.PEER_GROUPS, a.groups(), a.describe());
+      LikeForLikeCheck.Seen seen = new LikeForLikeCheck.Seen();
+      seen.add(a);
+      seen.add(b);
+      String why = seen.notComparedBecause("openssl", "jsse");
+      assertTrue(
+          why != null && why.startsWith("key-exchange groups differs: openssl x25519/"),
+          String.valueOf(why));
+      assertFalse(why.contains("handshakes"), why);
+      assertEquals(
+          "the like-for-like checking run did not see nginx",
+          seen.notComparedBecause("nginx", "jsse"));
     }
   }
 }

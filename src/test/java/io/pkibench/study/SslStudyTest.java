@@ -302,14 +302,14 @@ class SslStudyTest {
                 () -> fixture.pki,
                 Duration.ofSeconds(30)));
     Path nginxDir = dir.resolve("peers-nginx");
-    var study = new SslStudy(List.of("openssl"), List.of("pkibench", "nginx"), nginxDir);
+    var study = new SslStudy(List.of("jsse", "openssl"), List.of("pkibench", "nginx"), nginxDir);
     assertEquals(List.of(), study.problems(quick()));
     RunResult result =
         runner.run(
             study,
             quick(),
             fixture.environment(
-                "pkibench study ssl --quick --tls openssl --server pkibench,nginx"));
+                "pkibench study ssl --quick --tls jsse,openssl --server pkibench,nginx"));
     assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
     StudyRecord record = RunResultJson.read(out).study();
     StudyRecord.Grid grid = record.grid();
@@ -333,8 +333,29 @@ class SslStudyTest {
         Files.readString(nginxDir.resolve("nginx.conf"))
             .contains("ssl_ciphers ECDHE-RSA-AES128-GCM-SHA256;"),
         "nginx ran from the configuration generated beside the result");
+    // like for like as started (resumption off, BoringSSL's groups everywhere): every cell compared
+    for (String engine : List.of("jsse", "openssl"))
+      assertTrue(
+          record.notes().stream()
+              .anyMatch(n -> n.startsWith("pkibench-" + engine + " is like for like with nginx")),
+          engine + ": " + String.join("\n", record.notes()));
+    assertEquals(
+        List.of(),
+        grid.cells().stream().filter(c -> c.notComparedBecause() != null).toList(),
+        "no cell left uncompared");
+    assertTrue(
+        Files.readString(nginxDir.resolve("nginx.conf"))
+            .contains("ssl_ecdh_curve X25519:prime256v1:secp384r1;"),
+        "nginx accepts BoringSSL's groups");
     String table = StudyTables.terminal(result);
     assertTrue(table.contains("relative CPU cost per transaction, nginx = 1 (openssl)"), table);
+    assertTrue(
+        StudySeedTest.line(
+                table.substring(
+                    table.indexOf("relative CPU cost per transaction, nginx = 1 (jsse)")),
+                "HTTPS ACRR 8 KB")
+            .matches(".*1\\.00\\s+[0-9.]+$"),
+        "JSSE's cell set against nginx's: " + table);
     assertTrue(
         table.contains("worker processes"), "the report states nginx's worker count: " + table);
   }

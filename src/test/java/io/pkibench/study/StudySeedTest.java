@@ -224,6 +224,49 @@ class StudySeedTest {
   }
 
   /**
+   * ssl --server pkibench,nginx: a server the checking run found not like for like keeps its
+   * figures, but its relative cost is "not compared", and the report says how it differs; the mark
+   * survives the result file.
+   */
+  @Test
+  void sslPeersReport_notLikeForLike_figuresKeptRatioNotDrawnWhySaid() throws Exception {
+    var study = new SslStudy(List.of("openssl"), List.of("pkibench", "nginx"), dir.resolve("ngx"));
+    RunResult run = StudyRuns.run(study, dir, label -> 1000, label -> 0.5);
+    String compared = StudyTables.terminal(run);
+    compared = compared.substring(compared.indexOf("relative CPU cost per transaction"));
+    assertTrue(line(compared, "HTTPS RR 128 B").matches(".*1\\.00\\s+1\\.00$"), compared);
+    var grid = run.study().grid();
+    String why = "suite differs: nginx A, pkibench-openssl B";
+    var cells =
+        grid.cells().stream()
+            .map(c -> c.column().equals("pkibench") ? c.notCompared(why) : c)
+            .toList();
+    RunResult marked =
+        roundTrip(
+            run.withStudy(
+                run.study()
+                    .withGrid(
+                        new StudyRecord.Grid(
+                            grid.rowsAre(),
+                            grid.columnsAre(),
+                            grid.rows(),
+                            grid.columns(),
+                            grid.baseline(),
+                            grid.variants(),
+                            cells))));
+    String table = StudyTables.terminal(marked);
+    String relative = table.substring(table.indexOf("relative CPU cost per transaction"));
+    for (String row : List.of("HTTPS RR 128 B", "HTTPS ACRR 8 KB", "HTTPS Stream 16 KB"))
+      assertTrue(line(relative, row).endsWith("not compared"), relative);
+    String perCpu = table.substring(table.indexOf("\ntransactions per server CPU-second ("));
+    assertTrue(
+        line(perCpu, "HTTPS RR 128 B").matches(".*[0-9]$"), "its figures still shown: " + table);
+    assertTrue(
+        table.contains("pkibench (openssl): not compared with nginx, not like for like: " + why),
+        table);
+  }
+
+  /**
    * pix: the seed's condition is the client not being the bottleneck; the steps charging the
    * client's CPU have none.
    */

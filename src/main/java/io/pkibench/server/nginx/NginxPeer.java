@@ -31,7 +31,8 @@ public final class NginxPeer implements ReferenceServer {
    * What to serve: port; PEM files of the certificate chain and its key; the CA bundle for client
    * certificates (null: none asked for); TLS versions and OpenSSL cipher names (empty: nginx's);
    * worker processes; body sizes to serve under /bytes/N; connections each worker holds at once
-   * (nginx's worker_connections, and the open files it asks for beside them).
+   * (nginx's worker_connections, and the open files it asks for beside them); the key-exchange
+   * groups it accepts, in OpenSSL's names (empty: nginx's), its ssl_ecdh_curve.
    */
   public record Config(
       int port,
@@ -42,13 +43,38 @@ public final class NginxPeer implements ReferenceServer {
       List<String> opensslCiphers,
       int workers,
       List<Integer> sizes,
-      int workerConnections) {
+      int workerConnections,
+      List<String> groups) {
     public static final int DEFAULT_WORKER_CONNECTIONS = 4096;
 
     public Config {
       protocols = List.copyOf(protocols);
       opensslCiphers = List.copyOf(opensslCiphers);
       sizes = List.copyOf(sizes);
+      groups = List.copyOf(groups);
+    }
+
+    public Config(
+        int port,
+        Path chainPem,
+        Path keyPem,
+        Path clientCaPem,
+        List<String> protocols,
+        List<String> opensslCiphers,
+        int workers,
+        List<Integer> sizes,
+        int workerConnections) {
+      this(
+          port,
+          chainPem,
+          keyPem,
+          clientCaPem,
+          protocols,
+          opensslCiphers,
+          workers,
+          sizes,
+          workerConnections,
+          List.of());
     }
 
     public Config(
@@ -131,6 +157,8 @@ public final class NginxPeer implements ReferenceServer {
       b.append("    ssl_protocols ").append(String.join(" ", c.protocols())).append(";\n");
     if (!c.opensslCiphers().isEmpty())
       b.append("    ssl_ciphers ").append(String.join(":", c.opensslCiphers())).append(";\n");
+    if (!c.groups().isEmpty())
+      b.append("    ssl_ecdh_curve ").append(String.join(":", c.groups())).append(";\n");
     b.append("    ssl_session_cache off;\n    ssl_session_tickets off;\n"); // every ACRR a full
     // handshake, as our client
     // asks of tlsecho

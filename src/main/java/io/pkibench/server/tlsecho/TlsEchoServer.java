@@ -20,6 +20,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.OpenSslSessionContext;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -137,6 +138,7 @@ public final class TlsEchoServer implements ReferenceServer {
   private final int port;
   private final int plainPort;
   private final Limits limits;
+  private final boolean resumption;
   private final String engine;
   private final Counters counters = new Counters();
   private final Map<InetAddress, AtomicLong> perAddress = new ConcurrentHashMap<>();
@@ -153,8 +155,9 @@ public final class TlsEchoServer implements ReferenceServer {
   /**
    * What {@code serve tlsecho} is asked for: the engine ({@code jsse}, {@code openssl}, or {@code
    * none} for plain TCP alone), the test PKI key of its certificate, the versions and suites to
-   * enable (empty: the engine's), the plain port beside TLS (null: the next one; -1 none), and its
-   * limits.
+   * enable (empty: the engine's), the plain port beside TLS (null: the next one; -1 none), its
+   * limits, and whether a client may resume a session ({@code --resumption}: off, every handshake
+   * in full, as nginx's {@code ssl_session_cache off; ssl_session_tickets off}).
    */
   public record Config(
       String bind,
@@ -166,7 +169,8 @@ public final class TlsEchoServer implements ReferenceServer {
       List<String> suites,
       Limits limits,
       String clientAuth,
-      List<String> groups) {
+      List<String> groups,
+      boolean resumption) {
     /**
      * {@code --client-auth}: none, want (ask, take a connection without one), need (refuse a
      * connection without one).
@@ -177,6 +181,27 @@ public final class TlsEchoServer implements ReferenceServer {
       protocols = List.copyOf(protocols);
       suites = List.copyOf(suites);
       groups = List.copyOf(groups);
+    }
+
+    /** Sessions resumable, as each engine does by default. */
+    public Config(
+        String bind,
+        int port,
+        Integer plainPort,
+        String engine,
+        String key,
+        List<String> protocols,
+        List<String> suites,
+        Limits limits,
+        String clientAuth,
+        List<String> groups) {
+      this(bind, port, plainPort, engine, key, protocols, suites, limits, clientAuth, groups, true);
+    }
+
+    /** These settings with every handshake in full: no session cache, no session ticket. */
+    public Config withoutResumption() {
+      return new Config(
+          bind, port, plainPort, engine, key, protocols, suites, limits, clientAuth, groups, false);
     }
 
     /** No client certificate asked for, the engine's key-exchange groups. */
@@ -223,6 +248,8 @@ public final class TlsEchoServer implements ReferenceServer {
       if (tls != null) problems.addAll(KeyExchangeGroups.problems("--groups", tls, groups));
       if (tls == null && !groups.isEmpty())
         problems.add("--groups: --tls none has no key exchange; use --tls openssl");
+      if (tls == null && !resumption)
+        problems.add("--resumption off: --tls none has no session to resume; leave it out");
       return problems;
     }
   }
@@ -252,15 +279,29 @@ public final class TlsEchoServer implements ReferenceServer {
           default -> ClientAuth.NONE;
         };
     // a client certificate must chain to the test PKI's root, as the key server's clients do
-    var context =
-        tls.server(
-            identity.privateKey(),
-            identity.chain(),
-            config.protocols(),
-            config.suites(),
-            clientAuth,
-            clientAuth == ClientAuth.NONE ? null : pki.certificate("root-ca"),
-            config.groups());
+    SslContext context;
+    String ticketsBefore = System.getProperty(JSSE_TICKETS);
+    try {
+      // JSSE has no per-context switch for RFC 5077 tickets: its server reads this property as
+      // each SSLContext is made, so it is set for the making of this one and put back after.
+      if (!config.resumption() && tls == TlsEngine.JSSE) System.setProperty(JSSE_TICKETS, "false");
+      context =
+          tls.server(
+              identity.privateKey(),
+              identity.chain(),
+              config.protocols(),
+              config.suites(),
+              clientAuth,
+              clientAuth == ClientAuth.NONE ? null : pki.certificate("root-ca"),
+              config.groups());
+    } finally {
+      if (ticketsBefore == null) System.clearProperty(JSSE_TICKETS);
+      else System.setProperty(JSSE_TICKETS, ticketsBefore);
+    }
+    // netty's BoringSSL sends no TLS 1.2 ticket unless asked (SSL_OP_NO_TICKET); its session
+    // cache is the other way back in
+    if (!config.resumption() && context.sessionContext() instanceof OpenSslSessionContext cache)
+      cache.setSessionCacheEnabled(false);
     int plain =
         config.plainPort() != null
             ? config.plainPort()
@@ -277,15 +318,36 @@ public final class TlsEchoServer implements ReferenceServer {
             + (config.clientAuth().equals("none")
                 ? ""
                 : ", client certificate "
-                    + (config.clientAuth().equals("need") ? "required" : "asked for")),
+                    + (config.clientAuth().equals("need") ? "required" : "asked for"))
+            + (config.resumption() ? "" : ", no session resumption"),
         config.bind(),
         config.port(),
         plain,
-        config.limits());
+        config.limits(),
+        config.resumption());
   }
+
+  /** The JDK's switch for its server's session tickets (RFC 5077). */
+  private static final String JSSE_TICKETS = "jdk.tls.server.enableSessionTicketExtension";
 
   public TlsEchoServer(
       SslContext tls, String engine, String bind, int port, int plainPort, Limits limits) {
+    this(tls, engine, bind, port, plainPort, limits, true);
+  }
+
+  /**
+   * {@code resumption} false: each session is invalidated as its handshake completes, so a client
+   * offering it again is given a full handshake (with no cache and no tickets, see {@link #open}).
+   */
+  public TlsEchoServer(
+      SslContext tls,
+      String engine,
+      String bind,
+      int port,
+      int plainPort,
+      Limits limits,
+      boolean resumption) {
+    this.resumption = resumption;
     this.tls = tls;
     this.engine = engine;
     this.bind = bind;
@@ -398,6 +460,12 @@ public final class TlsEchoServer implements ReferenceServer {
                   ch.pipeline().addLast(new NoRenegotiation(counters));
                   SslHandler ssl = context.newHandler(ch.alloc());
                   ssl.setHandshakeTimeoutMillis(limits.handshakeTimeout().toMillis());
+                  if (!resumption)
+                    ssl.handshakeFuture()
+                        .addListener(
+                            done -> {
+                              if (done.isSuccess()) ssl.engine().getSession().invalidate();
+                            });
                   ch.pipeline().addLast(ssl);
                 }
                 ch.pipeline()
