@@ -161,10 +161,12 @@ public final class LiveHistory {
    * Prometheus' histogram_quantile does (so within a bucket's width, at most 2.5 times its floor:
    * the exact percentiles are the result file's); NaN without a count.
    */
+  private static final List<Double> BOUNDS_SECONDS = LatencyBuckets.boundsSeconds();
+
   static double quantileMillis(long[] cumulative, double q) {
     long total = cumulative[cumulative.length - 1];
     if (total <= 0) return Double.NaN;
-    List<Double> bounds = LatencyBuckets.boundsSeconds();
+    List<Double> bounds = BOUNDS_SECONDS;
     double rank = q * total;
     for (int i = 0; i < cumulative.length; i++) {
       if (cumulative[i] >= rank) {
