@@ -115,12 +115,13 @@ final class CaFindings {
     return lines;
   }
 
-  static List<String> notes(StudyOptions study, CaStudy.Options options) {
+  static List<String> notes(StudyOptions study, CaStudy.Options options, String pebbleValidation) {
     List<String> notes = new ArrayList<>();
     if (options.services().stream().anyMatch(s -> s.kind().equals(CaStudy.PEBBLE)))
       notes.add(
-          "pebble: Let's Encrypt's test CA (Debian's), validation always passing (PEBBLE_VA_ALWAYS_VALID) and never sleeping, no nonce refused at"
-              + " random; in memory only (a restart forgets every order and makes a new root). It is a test server, not Boulder: its figures size"
+          "pebble: Let's Encrypt's test CA (Debian's), "
+              + pebbleValidation
+              + " and never sleeping, no nonce refused at random; in memory only (a restart forgets every order and makes a new root). It is a test server, not Boulder: its figures size"
               + " an ACME exchange and a Go CA's signing, not Let's Encrypt's production CA with its database, HSMs and CT logs");
     if (options.services().stream().anyMatch(s -> s.kind().equals(CaStudy.PEBBLE)))
       notes.add(

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -39,16 +40,17 @@ import org.shredzone.acme4j.Authorization;
 import org.shredzone.acme4j.Certificate;
 import org.shredzone.acme4j.Login;
 import org.shredzone.acme4j.Order;
+import org.shredzone.acme4j.Problem;
 import org.shredzone.acme4j.Session;
 import org.shredzone.acme4j.Status;
-import org.shredzone.acme4j.challenge.Challenge;
 import org.shredzone.acme4j.challenge.Http01Challenge;
 import org.shredzone.acme4j.exception.AcmeException;
 
 /**
  * One whole RFC 8555 order per operation, as a client renewing its web server does it: a new order
  * for a fresh name, its authorization's http-01 challenge answered (the CA validating as it is set
- * to: Pebble's always-valid for load), finalize with a CSR over a key from a pool made before the
+ * to: Pebble's always-valid for load, or for real against pkibench's own {@link Http01Listener}
+ * under {@code -p challenge=http-01}), finalize with a CSR over a key from a pool made before the
  * run, then the certificate downloaded. Each worker has its own account (made before its first
  * operation), HTTP client and nonces. Every accepted order is entered in an {@link OrderLedger}.
  *
@@ -80,6 +82,7 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
   private final Path saveDir;
   private final int saveAtMost;
   private final InstantSource clock;
+  private final Http01Answers answers;
   private final OrderLedger ledger = new OrderLedger();
   private final StepLatencies steps = new StepLatencies();
   private final AtomicInteger saved = new AtomicInteger();
@@ -96,8 +99,10 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
       List<KeyPair> pool,
       Path saveDir,
       int saveAtMost,
-      InstantSource clock) {
+      InstantSource clock,
+      Http01Answers answers) {
     this.mode = mode;
+    this.answers = answers;
     this.directory = directory;
     this.trust = trust;
     this.check = check;
@@ -279,20 +284,45 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
   }
 
   /**
-   * Triggers the http-01 challenge and waits on the challenge, never on the authorization: Debian's
+   * Answers the http-01 challenge ({@link #answers}: offered before the CA is told, withdrawn once
+   * it is over), triggers it and waits on the challenge, never on the authorization: Debian's
    * Pebble 2.4 answers an authorization while holding its write lock and then waits for its store,
    * which a new order's scan of every authorization (holding the store, waiting for that lock) can
    * block for good while a third request waits to write the store (a goroutine dump of a hung
    * Pebble shows the three): each poll of an authorization is one more chance of that hang. The one
-   * fetch that finds the challenge cannot be avoided.
+   * fetch that finds the challenge cannot be avoided. An invalid challenge fails the order with the
+   * CA's own reason.
    */
-  private static void authorize(Authorization auth) throws Exception {
+  private void authorize(Authorization auth) throws Exception {
     if (auth.getStatus() == Status.VALID) return; // reused, as a CA may
-    Challenge challenge =
+    Http01Challenge challenge =
         auth.findChallenge(Http01Challenge.class)
             .orElseThrow(() -> new AcmeException("the authorization offers no http-01 challenge"));
-    challenge.trigger();
-    await(challenge::getStatus, challenge::update, () -> "challenge invalid", "challenge");
+    answers.offer(challenge.getToken(), challenge.getAuthorization());
+    try {
+      challenge.trigger();
+      await(
+          challenge::getStatus,
+          challenge::update,
+          () -> "challenge invalid: " + reason(challenge.getError()),
+          "challenge");
+    } finally {
+      answers.withdraw(challenge.getToken());
+    }
+  }
+
+  /**
+   * The CA's reason, its type and detail, with what it quotes (tokens, key authorizations: new each
+   * order) left out, so that the ledger counts one reason, not one per order.
+   */
+  static String reason(Optional<Problem> problem) {
+    if (problem.isEmpty()) return "the CA gave no reason";
+    Problem p = problem.get();
+    String type = p.getType().toString();
+    String detail = p.getDetail().orElse("");
+    return (type.substring(type.lastIndexOf(':') + 1) + ": " + detail)
+        .replaceAll("\"[^\"]*\"", "\"…\"")
+        .strip();
   }
 
   /** What the CA last said of a resource, and how to ask it again. */
@@ -374,6 +404,7 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
     Map<String, Long> out = new TreeMap<>(ledger.counts());
     out.putAll(steps.percentilesMicros());
     out.put("ledger problems", (long) ledger.problems().size());
+    if (answers instanceof Http01Listener listener) out.putAll(listener.counts());
     return out;
   }
 
@@ -383,5 +414,6 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
       clients.forEach(SharedHttpClient::close);
       clients.clear();
     }
+    answers.close();
   }
 }
