@@ -83,7 +83,8 @@ final class StudyCa extends StudySubcommand {
       description =
           "add a last step in which the first CA the study started is SIGKILLed TIME into its measured seconds and comes back"
               + " 10 s later, e.g. kill-service@20s: OpenBao on the same storage (every certificate counted issued must still"
-              + " be in its list), Pebble anew (it forgets every account and order, so the orders after it fail, counted so)")
+              + " be in its list), Pebble anew (it forgets every account, order and its root: the orders cut off fail, counted"
+              + " so, then each worker registers again, the new root is fetched, and orders succeed again)")
   String fault;
 
   @Option(

@@ -106,9 +106,15 @@ final class CaFindings {
               + counts.failed()
               + " failed through the kill; "
               + (w.name().startsWith(CaStudy.ACME + ":")
-                  ? "Pebble keeps its accounts, orders and root in memory, so the one started again had"
-                      + " forgotten them: each order after the kill failed, as it must, and the ledger"
-                      + " check accounts for every one"
+                  ? "Pebble keeps its accounts, orders and root in memory, so a restart forgets every"
+                      + " order, as expected: each order in flight at the kill or asked of the new Pebble"
+                      + " under an old account failed, and the ledger check accounts for every one; the"
+                      + " workers registered "
+                      + w.outcomes().getOrDefault("accounts made again", 0L)
+                      + " accounts again (the new Pebble answered accountDoesNotExist) and fetched its new"
+                      + " root "
+                      + w.outcomes().getOrDefault("issuer roots fetched again", 0L)
+                      + " time(s), after which orders were issued and verified again"
                   : "OpenBao keeps its storage on disk: its LIST pki/certs check holds every certificate"
                       + " the run counted issued, this step's included"));
     }

@@ -45,6 +45,7 @@ import org.shredzone.acme4j.Session;
 import org.shredzone.acme4j.Status;
 import org.shredzone.acme4j.challenge.Http01Challenge;
 import org.shredzone.acme4j.exception.AcmeException;
+import org.shredzone.acme4j.exception.AcmeServerException;
 
 /**
  * One whole RFC 8555 order per operation, as a client renewing its web server does it: a new order
@@ -137,7 +138,7 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
 
   @Override
   public Operation newOperation(int worker) throws Exception {
-    Login login = account();
+    Account account = new Account(account());
     AtomicLong next = new AtomicLong();
     // checked operations: under --verify each certificate is checked before the order counts, so
     // a level's verified count is its succeeded count, and the study's "ok" column says so
@@ -145,7 +146,7 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
       Renewals held = new Renewals(List.of(name(worker, "renew")));
       return (CheckedOperation)
           () -> {
-            renew(login, held, worker, next.incrementAndGet());
+            account.run(login -> renew(login, held, worker, next.incrementAndGet()));
             return verifies();
           };
     }
@@ -154,10 +155,48 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
           long n = next.incrementAndGet();
           List<String> names = List.of(name(worker, Long.toString(n)));
           KeyPair key = key(worker, n);
-          issue(login, names, key, chain -> checkNew(chain, key, names));
+          account.run(login -> issue(login, names, key, chain -> checkNew(chain, key, names)));
           return verifies();
         };
   }
+
+  /** What an operation does with the worker's account. */
+  private interface WithLogin {
+    void run(Login login) throws Exception;
+  }
+
+  /**
+   * A worker's account, made again when the CA no longer knows it: a CA that forgot its accounts (a
+   * Pebble started again, in memory only) answers accountDoesNotExist, that operation fails, and
+   * the worker's next one first registers a new account (its time counted in that operation, as a
+   * client starting over would spend it). Counted in {@link #outcomes()}.
+   */
+  private final class Account {
+    private Login login;
+    private boolean lost;
+
+    Account(Login login) {
+      this.login = login;
+    }
+
+    void run(WithLogin operation) throws Exception {
+      if (lost) {
+        login = account();
+        lost = false;
+        accountsMadeAgain.incrementAndGet();
+      }
+      try {
+        operation.run(login);
+      } catch (AcmeServerException e) {
+        if (ACCOUNT_DOES_NOT_EXIST.equals(e.getType().toString())) lost = true;
+        throw e;
+      }
+    }
+  }
+
+  static final String ACCOUNT_DOES_NOT_EXIST = "urn:ietf:params:acme:error:accountDoesNotExist";
+
+  private final AtomicLong accountsMadeAgain = new AtomicLong();
 
   /** A new account on an HTTP client of its own: one per worker, made before its first order. */
   Login account() throws Exception {
@@ -405,6 +444,9 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
     out.putAll(steps.percentilesMicros());
     out.put("ledger problems", (long) ledger.problems().size());
     if (answers instanceof Http01Listener listener) out.putAll(listener.counts());
+    if (accountsMadeAgain.get() > 0) out.put("accounts made again", accountsMadeAgain.get());
+    if (check != null && check.rootsFetchedAgain() > 0)
+      out.put("issuer roots fetched again", check.rootsFetchedAgain());
     return out;
   }
 

@@ -225,7 +225,11 @@ public final class AcmeWorkloads {
               "--verify: "
                   + kind.workload
                   + " checks certificates against -p issuer-trust=PEM|URL (Pebble's: https://127.0.0.1:PORT+1/roots/0)");
-        check = new IssuedCheck(issuerRoot(issuer, trust));
+        // a root served at a URL (Pebble's, new each start) is fetched again when a chain fails it
+        check =
+            isHttpUrl(issuer)
+                ? new IssuedCheck(issuerRoot(issuer, trust), () -> issuerRoot(issuer, trust))
+                : new IssuedCheck(issuerRoot(issuer, trust));
       }
       String save = params.get("save");
       var pool =
