@@ -40,7 +40,7 @@ final class IssuedCheck {
   private volatile X509Certificate issuerRoot;
   private final RootSource source;
   private final AtomicLong fetchedAgain = new AtomicLong();
-  private long lastFetchNanos = System.nanoTime();
+  private long lastFetchNanos = System.nanoTime() - REFETCH_EVERY_NANOS;
 
   IssuedCheck(X509Certificate issuerRoot) {
     this(issuerRoot, null);
