@@ -76,6 +76,25 @@ class AcmeHttp01Test {
   }
 
   @Test
+  void http01_renewals_validatedOrReusedAndIssued() throws Exception {
+    try (AcmeOrderWorkload w =
+        (AcmeOrderWorkload)
+            AcmeTestWorkloads.create(
+                AcmeWorkloads.Kind.RENEW,
+                pebble,
+                keys.pki,
+                pebble.directoryUrl(),
+                Map.of("challenge", "http-01", "http-port", Integer.toString(httpPort)))) {
+      var operation = w.newOperation(1);
+      for (int i = 0; i < 3; i++) operation.execute();
+      Map<String, Long> outcomes = w.outcomes();
+      assertEquals(3L, outcomes.get("orders issued"), outcomes.toString());
+      // the first order's authorization at least was validated over http-01 (Pebble may reuse it)
+      assertTrue(outcomes.get("http-01 tokens served") >= 1, outcomes.toString());
+    }
+  }
+
+  @Test
   void http01_listenerAnswersAWrongKeyAuthorization_orderFailedWithPebblesReason()
       throws Exception {
     Http01Listener listener = new Http01Listener(httpPort);
