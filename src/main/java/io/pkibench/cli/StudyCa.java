@@ -26,6 +26,7 @@ import picocli.CommandLine.Option;
       "  pkibench study ca --quick                               # Pebble started by the study: a few minutes",
       "  pkibench study ca --quick --service openbao             # OpenBao's pki engine, started by the study",
       "  pkibench study ca --service pebble,openbao --target-rate 120 --save-samples ca-samples/",
+      "  pkibench study ca --quick --challenge http-01               # Pebble validates each order's http-01 for real",
       "  pkibench study ca --service acme:https://ca.internal:14000/dir --trust tls-root.pem --issuer-trust issuer-root.pem --cpu pid:4242",
       "",
       "Inherited flags: --service-cpus gives the CAs the study starts their cores (an outside CA keeps its own); --keys and --pin-file",
@@ -82,8 +83,19 @@ final class StudyCa extends StudySubcommand {
       description =
           "add a last step in which the first CA the study started is SIGKILLed TIME into its measured seconds and comes back"
               + " 10 s later, e.g. kill-service@20s: OpenBao on the same storage (every certificate counted issued must still"
-              + " be in its list), Pebble anew (it forgets every account and order, so the orders after it fail, counted so)")
+              + " be in its list), Pebble anew (it forgets every account, order and its root: the orders cut off fail, counted"
+              + " so, then each worker registers again, the new root is fetched, and orders succeed again)")
   String fault;
+
+  @Option(
+      names = "--challenge",
+      defaultValue = "always-valid",
+      paramLabel = "always-valid|http-01",
+      description =
+          "how the Pebble the study starts passes each order's challenge: always-valid (for load), or http-01: Pebble"
+              + " validates for real, fetching each key authorization from pkibench's own loopback listener (default:"
+              + " ${DEFAULT-VALUE})")
+  String challenge;
 
   @Option(
       names = "--target",
@@ -113,6 +125,11 @@ final class StudyCa extends StudySubcommand {
         problems.add("--cpu " + cpu + ": write pid:N, the outside CA's process id on this machine");
       }
     }
+    if (!challenge.equals("always-valid") && !challenge.equals("http-01"))
+      problems.add(
+          "--challenge "
+              + challenge
+              + ": give always-valid (Pebble passes every challenge, for load) or http-01 (validated for real)");
     String faultGiven = fault;
     try {
       CaStudy.checkFault(fault);
@@ -131,7 +148,8 @@ final class StudyCa extends StudySubcommand {
                 targetRate,
                 shared.samples == null ? null : ctx.resolve(shared.samples),
                 null,
-                problems));
+                problems,
+                challenge.equals("http-01")));
     return ca.withFault(faultGiven);
   }
 }

@@ -14,7 +14,9 @@ import java.util.List;
  * storage and unseals it ({@code --restart-after}), and the run's certificates must all still be in
  * its list. Pebble keeps everything in memory and makes a new root each start: {@code serve pebble}
  * is killed with its Pebble and started again, a CA that has forgotten every account and order, so
- * the orders after it fail, as they must, and are counted so.
+ * the orders in flight and those under an old account fail, as they must, and are counted so; each
+ * worker then registers a new account (on Pebble's accountDoesNotExist) and the new root is fetched
+ * again from Pebble's management port (when a chain fails the old one), and orders succeed again.
  */
 record CaFault(Duration at, Duration downFor, Duration afterRestart) {
   static final String WORD = "kill-service";

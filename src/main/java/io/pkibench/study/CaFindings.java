@@ -106,21 +106,28 @@ final class CaFindings {
               + counts.failed()
               + " failed through the kill; "
               + (w.name().startsWith(CaStudy.ACME + ":")
-                  ? "Pebble keeps its accounts, orders and root in memory, so the one started again had"
-                      + " forgotten them: each order after the kill failed, as it must, and the ledger"
-                      + " check accounts for every one"
+                  ? "Pebble keeps its accounts, orders and root in memory, so a restart forgets every"
+                      + " order, as expected: each order in flight at the kill or asked of the new Pebble"
+                      + " under an old account failed, and the ledger check accounts for every one; the"
+                      + " workers registered "
+                      + w.outcomes().getOrDefault("accounts made again", 0L)
+                      + " accounts again (the new Pebble answered accountDoesNotExist) and fetched its new"
+                      + " root "
+                      + w.outcomes().getOrDefault("issuer roots fetched again", 0L)
+                      + " time(s), after which orders were issued and verified again"
                   : "OpenBao keeps its storage on disk: its LIST pki/certs check holds every certificate"
                       + " the run counted issued, this step's included"));
     }
     return lines;
   }
 
-  static List<String> notes(StudyOptions study, CaStudy.Options options) {
+  static List<String> notes(StudyOptions study, CaStudy.Options options, String pebbleValidation) {
     List<String> notes = new ArrayList<>();
     if (options.services().stream().anyMatch(s -> s.kind().equals(CaStudy.PEBBLE)))
       notes.add(
-          "pebble: Let's Encrypt's test CA (Debian's), validation always passing (PEBBLE_VA_ALWAYS_VALID) and never sleeping, no nonce refused at"
-              + " random; in memory only (a restart forgets every order and makes a new root). It is a test server, not Boulder: its figures size"
+          "pebble: Let's Encrypt's test CA (Debian's), "
+              + pebbleValidation
+              + " and never sleeping, no nonce refused at random; in memory only (a restart forgets every order and makes a new root). It is a test server, not Boulder: its figures size"
               + " an ACME exchange and a Go CA's signing, not Let's Encrypt's production CA with its database, HSMs and CT logs");
     if (options.services().stream().anyMatch(s -> s.kind().equals(CaStudy.PEBBLE)))
       notes.add(

@@ -157,10 +157,24 @@ public final class CaStudy implements Study {
       double targetRate,
       Path samples,
       Path workDir,
-      List<String> flagProblems) {
+      List<String> flagProblems,
+      boolean http01) {
     public Options {
       services = List.copyOf(services);
       flagProblems = List.copyOf(flagProblems);
+    }
+
+    /** Pebble passing every challenge, for load. */
+    public Options(
+        List<Service> services,
+        Path trust,
+        Path issuerTrust,
+        Long cpuPid,
+        double targetRate,
+        Path samples,
+        Path workDir,
+        List<String> flagProblems) {
+      this(services, trust, issuerTrust, cpuPid, targetRate, samples, workDir, flagProblems, false);
     }
 
     public static Options defaults() {
@@ -188,7 +202,11 @@ public final class CaStudy implements Study {
   private CaStudy(Options options, CaFault fault) {
     this.options = options;
     this.fault = fault;
+    this.challenge = new CaChallenge(options.http01());
   }
+
+  /** How the Pebble the study starts passes challenges: {@code --challenge}. */
+  private final CaChallenge challenge;
 
   /** Throws naming the flag and the fix when {@code --fault TEXT} is not kill-service@T. */
   public static void checkFault(String text) {
@@ -281,6 +299,7 @@ public final class CaStudy implements Study {
               + fault.text()
               + ": kills a CA the study started (pebble, openbao); --service names only CAs running"
               + " elsewhere, which pkibench does not kill: add pebble or openbao, or leave --fault out");
+    problems.addAll(challenge.problems(options.services()));
     if (!(options.targetRate() > 0))
       problems.add("--target-rate: give certificates per second above 0, e.g. 60");
     for (Service s : options.services())
@@ -321,6 +340,7 @@ public final class CaStudy implements Study {
       // the fault's outage: serve openbao starts its killed server again this long after
       if (fault != null && s.kind().equals(OPENBAO))
         args.addAll(List.of("--restart-after", Durations.format(fault.downFor())));
+      if (s.kind().equals(PEBBLE)) args.addAll(challenge.serveArgs());
       specs.add(new ServiceSpec(s.kind(), args, "https"));
     }
     return specs;
@@ -424,6 +444,7 @@ public final class CaStudy implements Study {
         p.put(ParamSpec.TARGET, base + "/dir");
         // Pebble's root is new each start: fetched from its management port when the step starts
         p.put("issuer-trust", "https://127.0.0.1:" + (base.getPort() + 1) + "/roots/0");
+        p.putAll(challenge.params());
       } else {
         p.put(ParamSpec.TARGET, service.url());
         p.put("issuer-trust", options.issuerTrust().toString());
@@ -536,7 +557,7 @@ public final class CaStudy implements Study {
 
   @Override
   public List<String> notes(StudyOptions study) {
-    return CaFindings.notes(study, options);
+    return CaFindings.notes(study, options, challenge.pebbleValidation());
   }
 
   @Override

@@ -128,4 +128,27 @@ class CaStudyTest {
     assertTrue(all.contains("--target-rate: give certificates per second above 0"), all);
     assertTrue(all.contains("--service acme:https://127.0.0.1:1/dir: cannot connect"), all);
   }
+
+  @Test
+  void problems_challengeHttp01WithoutPebble_refusedNamingTheFix() {
+    List<String> flagProblems = new ArrayList<>();
+    CaStudy study =
+        new CaStudy(
+            new CaStudy.Options(
+                CaStudy.Service.parse("openbao", flagProblems),
+                null,
+                null,
+                null,
+                60,
+                null,
+                dir.resolve("w"),
+                flagProblems,
+                true));
+    String all =
+        String.join(
+            "\n",
+            study.problems(new StudyOptions(true, Duration.ofSeconds(5), "software", dir, null)));
+    assertTrue(all.contains("--challenge http-01: the Pebble the study starts"), all);
+    assertTrue(all.contains("add pebble or leave --challenge out"), all);
+  }
 }

@@ -7,6 +7,9 @@ import io.pkibench.pki.TestPki;
 import io.pkibench.server.ReferenceServer;
 import io.pkibench.server.nginx.NginxPeer;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  * Let's Encrypt's Pebble (Debian's {@code pebble}) on loopback, as {@code pkibench serve pebble}
  * and {@code study ca} run it: a configuration written here (ACME on {@code port}, its management
  * interface on {@code port + 1}, both 127.0.0.1 only, TLS with the test PKI's {@code tls-server}
- * identity), validation always passing and never sleeping, and no nonce rejected at random (its
+ * identity), validation always passing (or, {@link Config#validates()}, fetching http-01 answers
+ * for real from pkibench's listener) and never sleeping, and no nonce rejected at random (its
  * defaults for testing clients, which would measure the retries, not the CA). Pebble keeps
  * everything in memory and makes a new root on each start: its root is read from {@link
  * #issuerRootUrl()}.
@@ -41,10 +45,29 @@ public final class PebbleServer implements ReferenceServer {
           "PEBBLE_VA_NOSLEEP", "1",
           "PEBBLE_WFE_NONCEREJECT", "0");
 
-  public record Config(Path dir, int port, TestPki pki, Path pebble) {}
+  /**
+   * How Pebble passes a challenge: always ({@code http01Port} 0, for load), or by really fetching
+   * the http-01 key authorization on 127.0.0.1:{@code http01Port} (pkibench's own listener, {@code
+   * acme:order -p challenge=http-01}), every name resolved to 127.0.0.1 by pebble-challtestsrv's
+   * DNS on {@code port + 2} (its management on {@code port + 3}, its own challenge listeners off).
+   */
+  public record Config(Path dir, int port, TestPki pki, Path pebble, int http01Port) {
+    /** Always-valid validation, for load. */
+    public Config(Path dir, int port, TestPki pki, Path pebble) {
+      this(dir, port, pki, pebble, 0);
+    }
+
+    public boolean validates() {
+      return http01Port != 0;
+    }
+  }
+
+  /** Debian's DNS for Pebble's validation: every A query answered 127.0.0.1. */
+  static final String CHALLTESTSRV = "pebble-challtestsrv";
 
   private final Config config;
   private Process process;
+  private Process dns;
 
   public PebbleServer(Config config) {
     this.config = config;
@@ -91,6 +114,30 @@ public final class PebbleServer implements ReferenceServer {
     return problems;
   }
 
+  /**
+   * The flags of a Pebble that validates http-01 on {@code http01Port}: every problem, with the
+   * fix.
+   */
+  public static List<String> problems(int port, int http01Port, Path pebble) {
+    List<String> problems = problems(port);
+    if (http01Port == 0) return problems;
+    if (port > 65532)
+      problems.add(
+          "--port " + port + ": http-01 also takes --port + 2 and + 3; give 1024 to 65532");
+    if (http01Port < 1 || http01Port > 65535 || http01Port >= port && http01Port <= port + 3)
+      problems.add(
+          "--http-port "
+              + http01Port
+              + ": give a free port (1 to 65535) other than --port to --port + 3, where pkibench's acme:order -p challenge=http-01 listens");
+    if (pebble != null && !Files.isExecutable(pebble.resolveSibling(CHALLTESTSRV)))
+      problems.add(
+          "--challenge http-01: "
+              + pebble.resolveSibling(CHALLTESTSRV)
+              + " (the DNS that points Pebble's validation at 127.0.0.1) is not there: "
+              + INSTALL);
+    return problems;
+  }
+
   /** The ACME directory. */
   public String directoryUrl() {
     return directoryUrl(config.port());
@@ -121,7 +168,15 @@ public final class PebbleServer implements ReferenceServer {
         + directoryUrl()
         + "; its root at "
         + issuerRootUrl()
-        + "; validation always passes (PEBBLE_VA_ALWAYS_VALID), in memory only";
+        + (config.validates()
+            ? "; http-01 validated for real on 127.0.0.1:"
+                + config.http01Port()
+                + " (acme:order -p challenge=http-01 -p http-port="
+                + config.http01Port()
+                + "), names resolved to 127.0.0.1 by pebble-challtestsrv on 127.0.0.1:"
+                + (config.port() + 2)
+            : "; validation always passes (PEBBLE_VA_ALWAYS_VALID)")
+        + ", in memory only";
   }
 
   @Override
@@ -139,19 +194,82 @@ public final class PebbleServer implements ReferenceServer {
         new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("tls-server"), chain, key);
     Path json = config.dir().resolve("pebble-config.json");
     Files.writeString(json, configJson(chain, key));
+    List<String> command =
+        new ArrayList<>(List.of(config.pebble().toString(), "-config", json.toString()));
+    if (config.validates()) {
+      startDns();
+      command.addAll(List.of("-dnsserver", "127.0.0.1:" + (config.port() + 2)));
+    }
     ProcessBuilder pb =
-        new ProcessBuilder(config.pebble().toString(), "-config", json.toString())
+        new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(
                 ProcessBuilder.Redirect.appendTo(config.dir().resolve("pebble.log").toFile()));
     pb.environment().putAll(LOAD_ENV);
+    // validating for real: the one setting that makes Pebble fetch what the client serves
+    if (config.validates()) pb.environment().remove("PEBBLE_VA_ALWAYS_VALID");
     process = pb.start();
     awaitDirectory();
   }
 
   /**
-   * Pebble's configuration: loopback only; its own http-01/tls-alpn-01 validation ports are never
-   * dialled (validation always passes), but must be named.
+   * pebble-challtestsrv as Pebble's DNS only (A: 127.0.0.1 for every name; no AAAA, so Pebble dials
+   * 127.0.0.1 alone), its own http-01, https-01 and tls-alpn-01 listeners off: the http-01 answer
+   * is pkibench's. Ready once its management port (bound after the DNS) takes a connection, at most
+   * 10 s.
+   */
+  private void startDns() throws Exception {
+    int management = config.port() + 3;
+    dns =
+        new ProcessBuilder(
+                config.pebble().resolveSibling(CHALLTESTSRV).toString(),
+                "-dns01",
+                "127.0.0.1:" + (config.port() + 2),
+                "-http01",
+                "",
+                "-https01",
+                "",
+                "-tlsalpn01",
+                "",
+                "-defaultIPv6",
+                "",
+                "-management",
+                "127.0.0.1:" + management)
+            .redirectErrorStream(true)
+            .redirectOutput(
+                ProcessBuilder.Redirect.appendTo(config.dir().resolve("challtestsrv.log").toFile()))
+            .start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (true) {
+      if (!dns.isAlive())
+        throw new IOException(
+            CHALLTESTSRV
+                + " exited with "
+                + dns.exitValue()
+                + "; see "
+                + config.dir().resolve("challtestsrv.log"));
+      try (Socket s = new Socket()) {
+        s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), management), 500);
+        return;
+      } catch (IOException e) {
+        if (System.nanoTime() > deadline) {
+          close();
+          throw new IOException(
+              CHALLTESTSRV
+                  + " did not listen on 127.0.0.1:"
+                  + management
+                  + " within 10 s: "
+                  + e.getMessage());
+        }
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  /**
+   * Pebble's configuration: loopback only; {@code httpPort} is where its validation fetches http-01
+   * answers (pkibench's listener; never dialled when validation always passes, but must be named),
+   * its tls-alpn-01 port is never dialled.
    */
   private String configJson(Path chain, Path key) {
     return """
@@ -161,14 +279,19 @@ public final class PebbleServer implements ReferenceServer {
             "managementListenAddress": "127.0.0.1:%d",
             "certificate": "%s",
             "privateKey": "%s",
-            "httpPort": 5002,
+            "httpPort": %d,
             "tlsPort": 5001,
             "ocspResponderURL": "",
             "externalAccountBindingRequired": false
           }
         }
         """
-        .formatted(config.port(), config.port() + 1, chain, key);
+        .formatted(
+            config.port(),
+            config.port() + 1,
+            chain,
+            key,
+            config.validates() ? config.http01Port() : 5002);
   }
 
   /** Until the directory answers 200, at most 30 s; a Pebble that exits is said at once. */
@@ -208,7 +331,11 @@ public final class PebbleServer implements ReferenceServer {
 
   @Override
   public void close() {
-    Process p = process;
+    stop(process);
+    stop(dns);
+  }
+
+  private static void stop(Process p) {
     if (p == null) return;
     p.destroy();
     try {

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -39,16 +40,18 @@ import org.shredzone.acme4j.Authorization;
 import org.shredzone.acme4j.Certificate;
 import org.shredzone.acme4j.Login;
 import org.shredzone.acme4j.Order;
+import org.shredzone.acme4j.Problem;
 import org.shredzone.acme4j.Session;
 import org.shredzone.acme4j.Status;
-import org.shredzone.acme4j.challenge.Challenge;
 import org.shredzone.acme4j.challenge.Http01Challenge;
 import org.shredzone.acme4j.exception.AcmeException;
+import org.shredzone.acme4j.exception.AcmeServerException;
 
 /**
  * One whole RFC 8555 order per operation, as a client renewing its web server does it: a new order
  * for a fresh name, its authorization's http-01 challenge answered (the CA validating as it is set
- * to: Pebble's always-valid for load), finalize with a CSR over a key from a pool made before the
+ * to: Pebble's always-valid for load, or for real against pkibench's own {@link Http01Listener}
+ * under {@code -p challenge=http-01}), finalize with a CSR over a key from a pool made before the
  * run, then the certificate downloaded. Each worker has its own account (made before its first
  * operation), HTTP client and nonces. Every accepted order is entered in an {@link OrderLedger}.
  *
@@ -80,6 +83,7 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
   private final Path saveDir;
   private final int saveAtMost;
   private final InstantSource clock;
+  private final Http01Answers answers;
   private final OrderLedger ledger = new OrderLedger();
   private final StepLatencies steps = new StepLatencies();
   private final AtomicInteger saved = new AtomicInteger();
@@ -96,8 +100,10 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
       List<KeyPair> pool,
       Path saveDir,
       int saveAtMost,
-      InstantSource clock) {
+      InstantSource clock,
+      Http01Answers answers) {
     this.mode = mode;
+    this.answers = answers;
     this.directory = directory;
     this.trust = trust;
     this.check = check;
@@ -132,7 +138,7 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
 
   @Override
   public Operation newOperation(int worker) throws Exception {
-    Login login = account();
+    Account account = new Account(account());
     AtomicLong next = new AtomicLong();
     // checked operations: under --verify each certificate is checked before the order counts, so
     // a level's verified count is its succeeded count, and the study's "ok" column says so
@@ -140,7 +146,7 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
       Renewals held = new Renewals(List.of(name(worker, "renew")));
       return (CheckedOperation)
           () -> {
-            renew(login, held, worker, next.incrementAndGet());
+            account.run(login -> renew(login, held, worker, next.incrementAndGet()));
             return verifies();
           };
     }
@@ -149,10 +155,48 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
           long n = next.incrementAndGet();
           List<String> names = List.of(name(worker, Long.toString(n)));
           KeyPair key = key(worker, n);
-          issue(login, names, key, chain -> checkNew(chain, key, names));
+          account.run(login -> issue(login, names, key, chain -> checkNew(chain, key, names)));
           return verifies();
         };
   }
+
+  /** What an operation does with the worker's account. */
+  private interface WithLogin {
+    void run(Login login) throws Exception;
+  }
+
+  /**
+   * A worker's account, made again when the CA no longer knows it: a CA that forgot its accounts (a
+   * Pebble started again, in memory only) answers accountDoesNotExist, that operation fails, and
+   * the worker's next one first registers a new account (its time counted in that operation, as a
+   * client starting over would spend it). Counted in {@link #outcomes()}.
+   */
+  private final class Account {
+    private Login login;
+    private boolean lost;
+
+    Account(Login login) {
+      this.login = login;
+    }
+
+    void run(WithLogin operation) throws Exception {
+      if (lost) {
+        login = account();
+        lost = false;
+        accountsMadeAgain.incrementAndGet();
+      }
+      try {
+        operation.run(login);
+      } catch (AcmeServerException e) {
+        if (ACCOUNT_DOES_NOT_EXIST.equals(e.getType().toString())) lost = true;
+        throw e;
+      }
+    }
+  }
+
+  static final String ACCOUNT_DOES_NOT_EXIST = "urn:ietf:params:acme:error:accountDoesNotExist";
+
+  private final AtomicLong accountsMadeAgain = new AtomicLong();
 
   /** A new account on an HTTP client of its own: one per worker, made before its first order. */
   Login account() throws Exception {
@@ -279,20 +323,45 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
   }
 
   /**
-   * Triggers the http-01 challenge and waits on the challenge, never on the authorization: Debian's
+   * Answers the http-01 challenge ({@link #answers}: offered before the CA is told, withdrawn once
+   * it is over), triggers it and waits on the challenge, never on the authorization: Debian's
    * Pebble 2.4 answers an authorization while holding its write lock and then waits for its store,
    * which a new order's scan of every authorization (holding the store, waiting for that lock) can
    * block for good while a third request waits to write the store (a goroutine dump of a hung
    * Pebble shows the three): each poll of an authorization is one more chance of that hang. The one
-   * fetch that finds the challenge cannot be avoided.
+   * fetch that finds the challenge cannot be avoided. An invalid challenge fails the order with the
+   * CA's own reason.
    */
-  private static void authorize(Authorization auth) throws Exception {
+  private void authorize(Authorization auth) throws Exception {
     if (auth.getStatus() == Status.VALID) return; // reused, as a CA may
-    Challenge challenge =
+    Http01Challenge challenge =
         auth.findChallenge(Http01Challenge.class)
             .orElseThrow(() -> new AcmeException("the authorization offers no http-01 challenge"));
-    challenge.trigger();
-    await(challenge::getStatus, challenge::update, () -> "challenge invalid", "challenge");
+    answers.offer(challenge.getToken(), challenge.getAuthorization());
+    try {
+      challenge.trigger();
+      await(
+          challenge::getStatus,
+          challenge::update,
+          () -> "challenge invalid: " + reason(challenge.getError()),
+          "challenge");
+    } finally {
+      answers.withdraw(challenge.getToken());
+    }
+  }
+
+  /**
+   * The CA's reason, its type and detail, with what it quotes (tokens, key authorizations: new each
+   * order) left out, so that the ledger counts one reason, not one per order.
+   */
+  static String reason(Optional<Problem> problem) {
+    if (problem.isEmpty()) return "the CA gave no reason";
+    Problem p = problem.get();
+    String type = p.getType().toString();
+    String detail = p.getDetail().orElse("");
+    return (type.substring(type.lastIndexOf(':') + 1) + ": " + detail)
+        .replaceAll("\"[^\"]*\"", "\"…\"")
+        .strip();
   }
 
   /** What the CA last said of a resource, and how to ask it again. */
@@ -374,6 +443,10 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
     Map<String, Long> out = new TreeMap<>(ledger.counts());
     out.putAll(steps.percentilesMicros());
     out.put("ledger problems", (long) ledger.problems().size());
+    if (answers instanceof Http01Listener listener) out.putAll(listener.counts());
+    if (accountsMadeAgain.get() > 0) out.put("accounts made again", accountsMadeAgain.get());
+    if (check != null && check.rootsFetchedAgain() > 0)
+      out.put("issuer roots fetched again", check.rootsFetchedAgain());
     return out;
   }
 
@@ -383,5 +456,6 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
       clients.forEach(SharedHttpClient::close);
       clients.clear();
     }
+    answers.close();
   }
 }

@@ -26,6 +26,12 @@ import javax.net.ssl.SSLContext;
 public final class AcmeWorkloads {
   private AcmeWorkloads() {}
 
+  /** {@code -p challenge}: the CA passes every challenge by itself. */
+  static final String ALWAYS_VALID = "always-valid";
+
+  /** {@code -p challenge}: pkibench answers http-01, the CA validates for real. */
+  static final String HTTP_01 = "http-01";
+
   /** What an operation of an {@code acme:KIND} workload is. */
   public enum Kind {
     /** One whole order for a fresh name. */
@@ -117,6 +123,20 @@ public final class AcmeWorkloads {
               "ecdsa-p256",
               "rsa2048"),
           ParamSpec.free("key-pool", "32", "CSR key pairs made before the run and used in turn"),
+          ParamSpec.choice(
+              "challenge",
+              ALWAYS_VALID,
+              "how each authorization's http-01 challenge is passed: always-valid (the CA is set to pass every"
+                  + " challenge: Pebble's PEBBLE_VA_ALWAYS_VALID), or http-01 (pkibench serves each key authorization at"
+                  + " /.well-known/acme-challenge/TOKEN on 127.0.0.1:-p http-port, GET only, its own tokens only, and the"
+                  + " CA really fetches it: 'serve pebble --challenge http-01')",
+              ALWAYS_VALID,
+              HTTP_01),
+          ParamSpec.free(
+              "http-port",
+              "5002",
+              "-p challenge=http-01: the loopback port pkibench listens on for the CA's validation, the one the CA"
+                  + " connects to (serve pebble --http-port)"),
           ParamSpec.free(
               "save",
               "",
@@ -157,6 +177,12 @@ public final class AcmeWorkloads {
       else if (kind == Kind.RENEW && pool < 2)
         problems.add(
             "-p key-pool=1: acme:renew renews over a new key each time; give at least 2 key pairs");
+      int httpPort = intOr(params.get("http-port"), -1);
+      if (params.get("challenge").equals(HTTP_01) && (httpPort < 1 || httpPort > 65535))
+        problems.add(
+            "-p http-port="
+                + params.get("http-port")
+                + ": give the port (1 to 65535) the CA's http-01 validation connects to");
       int certificates = kind == Kind.REVOKE ? intOr(params.get("certificates"), -1) : 1;
       if (certificates < 1 || certificates > 5_000)
         problems.add(
@@ -199,20 +225,31 @@ public final class AcmeWorkloads {
               "--verify: "
                   + kind.workload
                   + " checks certificates against -p issuer-trust=PEM|URL (Pebble's: https://127.0.0.1:PORT+1/roots/0)");
-        check = new IssuedCheck(issuerRoot(issuer, trust));
+        // a root served at a URL (Pebble's, new each start) is fetched again when a chain fails it
+        check =
+            isHttpUrl(issuer)
+                ? new IssuedCheck(issuerRoot(issuer, trust), () -> issuerRoot(issuer, trust))
+                : new IssuedCheck(issuerRoot(issuer, trust));
       }
       String save = params.get("save");
+      var pool =
+          AcmeOrderWorkload.keyPool(params.get("alg"), Integer.parseInt(params.get("key-pool")));
+      // the listener is up before the first order and closed with the workload
+      Http01Answers answers =
+          params.get("challenge").equals(HTTP_01)
+              ? new Http01Listener(Integer.parseInt(params.get("http-port").strip()))
+              : Http01Answers.NONE;
       AcmeOrderWorkload orders =
           new AcmeOrderWorkload(
               kind == Kind.RENEW ? AcmeOrderWorkload.Mode.RENEW : AcmeOrderWorkload.Mode.ORDER,
               params.get(ParamSpec.TARGET),
               trust,
               check,
-              AcmeOrderWorkload.keyPool(
-                  params.get("alg"), Integer.parseInt(params.get("key-pool"))),
+              pool,
               save.isBlank() ? null : Path.of(save),
               20,
-              context.clock());
+              context.clock(),
+              answers);
       if (kind != Kind.REVOKE) return orders;
       return new AcmeRevokeWorkload(
           orders,

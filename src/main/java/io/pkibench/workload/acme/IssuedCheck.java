@@ -15,16 +15,93 @@ import java.util.Collection;
 import java.util.Date;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code --verify} for a downloaded certificate, apart from the CA: its chain validates (PKIX) to
  * the issuers' root given beforehand, it carries the CSR's public key and every name asked for, and
  * it is valid now.
+ *
+ * <p>A root given as a URL (Pebble's management {@code /roots/0}) is fetched again when a chain
+ * does not validate to the one held, at most once a second: a Pebble started again (after {@code
+ * --fault kill-service}) has made a new root, and its certificates chain to that one. The chain is
+ * then validated against the new root, and {@link #rootsFetchedAgain()} counts it, for the result
+ * to show; a root fetched again that is the same one fails the chain as before.
  */
-record IssuedCheck(X509Certificate issuerRoot) {
+final class IssuedCheck {
   private static final int DNS_NAME = 2;
+  private static final long REFETCH_EVERY_NANOS = 1_000_000_000L;
+
+  /** Where the root is fetched again from; null for a root given as a file. */
+  interface RootSource {
+    X509Certificate fetch() throws Exception;
+  }
+
+  private volatile X509Certificate issuerRoot;
+  private final RootSource source;
+  private final AtomicLong fetchedAgain = new AtomicLong();
+  private long lastFetchNanos = System.nanoTime() - REFETCH_EVERY_NANOS;
+
+  IssuedCheck(X509Certificate issuerRoot) {
+    this(issuerRoot, null);
+  }
+
+  IssuedCheck(X509Certificate issuerRoot, RootSource source) {
+    this.issuerRoot = issuerRoot;
+    this.source = source;
+  }
+
+  X509Certificate issuerRoot() {
+    return issuerRoot;
+  }
+
+  long rootsFetchedAgain() {
+    return fetchedAgain.get();
+  }
 
   void check(List<X509Certificate> chain, PublicKey csrKey, List<String> names, Instant now)
+      throws GeneralSecurityException {
+    X509Certificate root = issuerRoot;
+    try {
+      check(chain, csrKey, names, now, root);
+    } catch (ChainException e) {
+      X509Certificate fresh = fetchAgain(root);
+      if (fresh == null) throw e;
+      check(chain, csrKey, names, now, fresh);
+    }
+  }
+
+  /** The root fetched again when it may have changed; null when it has not, or cannot be had. */
+  private synchronized X509Certificate fetchAgain(X509Certificate failedWith) {
+    if (source == null) return null;
+    if (issuerRoot != failedWith) return issuerRoot; // another worker fetched it meanwhile
+    long now = System.nanoTime();
+    if (now - lastFetchNanos < REFETCH_EVERY_NANOS) return null;
+    lastFetchNanos = now;
+    try {
+      X509Certificate fresh = source.fetch();
+      if (fresh.equals(failedWith)) return null;
+      issuerRoot = fresh;
+      fetchedAgain.incrementAndGet();
+      return fresh;
+    } catch (Exception e) {
+      return null; // the chain fails against the root held, saying why
+    }
+  }
+
+  /** A chain that does not validate to the root: the one failure a new root could explain. */
+  private static final class ChainException extends CertificateException {
+    ChainException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  private static void check(
+      List<X509Certificate> chain,
+      PublicKey csrKey,
+      List<String> names,
+      Instant now,
+      X509Certificate issuerRoot)
       throws GeneralSecurityException {
     if (chain.isEmpty()) throw new CertificateException("the CA sent no certificate");
     X509Certificate leaf = chain.get(0);
@@ -47,7 +124,7 @@ record IssuedCheck(X509Certificate issuerRoot) {
       CertPathValidator.getInstance("PKIX")
           .validate(CertificateFactory.getInstance("X.509").generateCertPath(path), params);
     } catch (GeneralSecurityException e) {
-      throw new CertificateException(
+      throw new ChainException(
           "the certificate does not chain to the issuers' root "
               + issuerRoot.getSubjectX500Principal().getName()
               + ": "

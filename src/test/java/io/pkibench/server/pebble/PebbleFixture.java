@@ -13,10 +13,19 @@ public final class PebbleFixture {
   private PebbleFixture() {}
 
   public static PebbleServer start(Path dir, TestPki pki) throws Exception {
+    return start(dir, pki, 0);
+  }
+
+  /**
+   * Pebble validating http-01 for real on 127.0.0.1:{@code http01Port} (0: always valid), its DNS
+   * (pebble-challtestsrv) on the two ports above its management port.
+   */
+  public static PebbleServer start(Path dir, TestPki pki, int http01Port) throws Exception {
     Path pebble = PebbleServer.require(System.getenv());
     for (int attempt = 0; ; attempt++) {
-      int port = freePortPair();
-      PebbleServer server = new PebbleServer(new PebbleServer.Config(dir, port, pki, pebble));
+      int port = http01Port == 0 ? freePortPair() : ReservedPorts.consecutive(4);
+      PebbleServer server =
+          new PebbleServer(new PebbleServer.Config(dir, port, pki, pebble, http01Port));
       try {
         server.start();
         return server;

@@ -1,0 +1,103 @@
+package io.pkibench.workload.acme;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pkibench.keys.ProviderChoice;
+import io.pkibench.keys.SigningKey;
+import io.pkibench.keys.SoftwareKeySource;
+import io.pkibench.testing.TestKeys;
+import java.nio.file.Path;
+import java.security.cert.CertificateException;
+import java.security.cert.X509Certificate;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The issuers' root fetched again (a Pebble started again has a new one): a chain that fails the
+ * root held passes only against a different root the source now serves, and is checked against it
+ * whole; the same root served again fails the chain as before; fetches are at most once a second.
+ */
+class IssuedCheckTest {
+  @TempDir static Path dir;
+  static TestKeys keys;
+  static SigningKey leaf;
+
+  @BeforeAll
+  static void pki() throws Exception {
+    keys = TestKeys.in(dir);
+    leaf = new SoftwareKeySource(() -> keys.pki, ProviderChoice.JDK).key("tls-server");
+  }
+
+  @Test
+  void chainFailsTheHeldRoot_newRootServed_passesAndIsCounted() throws Exception {
+    X509Certificate stale = keys.pki.certificate("intermediate-b"); // not tls-server's anchor
+    X509Certificate served = keys.pki.certificate("root-ca");
+    IssuedCheck check = new IssuedCheck(stale, () -> served);
+    check.check(leaf.chain(), leaf.chain().get(0).getPublicKey(), List.of(), Instant.now());
+    assertEquals(1, check.rootsFetchedAgain());
+    assertEquals(served, check.issuerRoot());
+  }
+
+  @Test
+  void chainFailsTheHeldRoot_sameRootServedAgain_failsAndFetchesAtMostOnceASecond() {
+    X509Certificate stale = keys.pki.certificate("intermediate-b");
+    AtomicInteger fetches = new AtomicInteger();
+    IssuedCheck check =
+        new IssuedCheck(
+            stale,
+            () -> {
+              fetches.incrementAndGet();
+              return stale;
+            });
+    for (int i = 0; i < 3; i++) {
+      var e =
+          assertThrows(
+              CertificateException.class,
+              () ->
+                  check.check(
+                      leaf.chain(), leaf.chain().get(0).getPublicKey(), List.of(), Instant.now()));
+      assertTrue(e.getMessage().contains("does not chain to the issuers' root"), e.getMessage());
+    }
+    assertEquals(1, fetches.get(), "three failures within a second, one fetch");
+    assertEquals(0, check.rootsFetchedAgain());
+  }
+
+  @Test
+  void chainFailsTheHeldRoot_newRootServedItDoesNotChainToEither_fails() {
+    IssuedCheck check =
+        new IssuedCheck(
+            keys.pki.certificate("intermediate-b"), () -> keys.pki.certificate("tls-client"));
+    var e =
+        assertThrows(
+            CertificateException.class,
+            () ->
+                check.check(
+                    leaf.chain(), leaf.chain().get(0).getPublicKey(), List.of(), Instant.now()));
+    assertTrue(e.getMessage().contains("does not chain to the issuers' root"), e.getMessage());
+  }
+
+  @Test
+  void anotherKeyThanTheCsrs_failsWithoutFetching() {
+    AtomicInteger fetches = new AtomicInteger();
+    IssuedCheck check =
+        new IssuedCheck(
+            keys.pki.certificate("intermediate-b"),
+            () -> {
+              fetches.incrementAndGet();
+              return keys.pki.certificate("root-ca");
+            });
+    var other = keys.pki.certificate("tls-client").getPublicKey();
+    var e =
+        assertThrows(
+            CertificateException.class,
+            () -> check.check(leaf.chain(), other, List.of(), Instant.now()));
+    assertTrue(e.getMessage().contains("another key than the CSR's"), e.getMessage());
+    assertEquals(0, fetches.get());
+  }
+}
