@@ -150,6 +150,11 @@ public record StudyRecord(
       cells = List.copyOf(cells);
     }
 
+    /** The same layout over {@code newCells}. */
+    public Grid withCells(List<Cell> newCells) {
+      return new Grid(rowsAre, columnsAre, rows, columns, baseline, variants, newCells);
+    }
+
     /**
      * The cell at {@code row} × {@code column} for {@code variant}, or the baseline's cell (shared
      * by every variant).

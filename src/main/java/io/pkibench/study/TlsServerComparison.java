@@ -261,14 +261,7 @@ final class TlsServerComparison implements Study {
               : checked.notComparedBecause(NGINX, PKIBENCH + "-" + cell.variant());
       cells.add(why == null ? cell : cell.notCompared(why));
     }
-    return new StudyRecord.Grid(
-        grid.rowsAre(),
-        grid.columnsAre(),
-        grid.rows(),
-        grid.columns(),
-        grid.baseline(),
-        grid.variants(),
-        cells);
+    return grid.withCells(cells);
   }
 
   WorkloadSpec spec(Transaction t, String url) {

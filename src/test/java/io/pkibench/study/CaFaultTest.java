@@ -40,13 +40,20 @@ class CaFaultTest {
     fixture = TestKeys.in(dir);
   }
 
-  @Test
-  void killService_openBao_callsFailWhileDown_rateComesBack_noCertificateLost() throws Exception {
+  /** What the fault step alone, run through the real runner, wrote and said. */
+  record FaultStep(RunResult saved, WorkloadResult fault, List<String> log) {}
+
+  /**
+   * {@code study ca --service SERVICE --fault kill-service@3s}, the fault step alone: the CA down 3
+   * s, measured for {@code after} past the kill; the result read back from its file.
+   */
+  static FaultStep faultStepAlone(TestKeys fixture, Path dir, String service, Duration after)
+      throws Exception {
     java.nio.file.Files.createDirectories(dir.resolve("work"));
     CaStudy study =
         new CaStudy(
                 new CaStudy.Options(
-                    List.of(new CaStudy.Service(CaStudy.OPENBAO, null)),
+                    List.of(new CaStudy.Service(service, null)),
                     null,
                     null,
                     null,
@@ -55,8 +62,8 @@ class CaFaultTest {
                     dir.resolve("work"),
                     List.of()))
             .withFault("kill-service@3s")
-            .faultLasting(Duration.ofSeconds(3), Duration.ofSeconds(15));
-    Path out = dir.resolve("ca-fault.json");
+            .faultLasting(Duration.ofSeconds(3), after);
+    Path out = dir.resolve("ca-fault-" + service + ".json");
     List<String> log = Collections.synchronizedList(new ArrayList<>());
     StudyOptions options =
         new StudyOptions(true, Duration.ofSeconds(5), "software", dir.resolve("pki"), null);
@@ -66,7 +73,8 @@ class CaFaultTest {
             .run(
                 new StepsOnly(study, s -> s.label().endsWith(CaFault.MARK)),
                 options,
-                fixture.environment("pkibench study ca --service openbao --fault kill-service@3s"));
+                fixture.environment(
+                    "pkibench study ca --service " + service + " --fault kill-service@3s"));
     assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
     RunResult saved = RunResultJson.read(out);
     WorkloadResult fault =
@@ -74,6 +82,15 @@ class CaFaultTest {
             .filter(w -> w.step() != null && w.step().label().endsWith(CaFault.MARK))
             .findFirst()
             .orElseThrow(() -> new AssertionError("no fault step: " + log));
+    return new FaultStep(saved, fault, log);
+  }
+
+  @Test
+  void killService_openBao_callsFailWhileDown_rateComesBack_noCertificateLost() throws Exception {
+    FaultStep step = faultStepAlone(fixture, dir, CaStudy.OPENBAO, Duration.ofSeconds(15));
+    RunResult saved = step.saved();
+    WorkloadResult fault = step.fault();
+    List<String> log = step.log();
     LevelResult level = fault.levels().get(0);
     assertTrue(
         level.counts().failed() > 0, "calls failed while OpenBao was down: " + level + "\n" + log);

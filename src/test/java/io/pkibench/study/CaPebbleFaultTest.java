@@ -6,16 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.pkibench.report.FaultTimeline;
 import io.pkibench.results.LevelResult;
 import io.pkibench.results.RunResult;
-import io.pkibench.results.RunResultJson;
-import io.pkibench.results.RunStatus;
 import io.pkibench.results.StudyRecord;
 import io.pkibench.results.WorkloadResult;
 import io.pkibench.testing.TestKeys;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -44,38 +39,11 @@ class CaPebbleFaultTest {
   @Test
   void killService_pebble_ordersFailWhileDown_newAccountsAndRoot_rateComesBack_allAccounted()
       throws Exception {
-    Files.createDirectories(dir.resolve("work"));
-    CaStudy study =
-        new CaStudy(
-                new CaStudy.Options(
-                    List.of(new CaStudy.Service(CaStudy.PEBBLE, null)),
-                    null,
-                    null,
-                    null,
-                    60,
-                    null,
-                    dir.resolve("work"),
-                    List.of()))
-            .withFault("kill-service@3s")
-            .faultLasting(Duration.ofSeconds(3), Duration.ofSeconds(20));
-    Path out = dir.resolve("ca-pebble-fault.json");
-    List<String> log = Collections.synchronizedList(new ArrayList<>());
-    StudyOptions options =
-        new StudyOptions(true, Duration.ofSeconds(5), "software", dir.resolve("pki"), null);
-    RunResult result =
-        fixture
-            .studyRunner(out, log)
-            .run(
-                new StepsOnly(study, s -> s.label().endsWith(CaFault.MARK)),
-                options,
-                fixture.environment("pkibench study ca --service pebble --fault kill-service@3s"));
-    assertEquals(RunStatus.COMPLETE, result.status(), String.join("\n", log));
-    RunResult saved = RunResultJson.read(out);
-    WorkloadResult fault =
-        saved.workloads().stream()
-            .filter(w -> w.step() != null && w.step().label().endsWith(CaFault.MARK))
-            .findFirst()
-            .orElseThrow(() -> new AssertionError("no fault step: " + log));
+    CaFaultTest.FaultStep step =
+        CaFaultTest.faultStepAlone(fixture, dir, CaStudy.PEBBLE, Duration.ofSeconds(20));
+    RunResult saved = step.saved();
+    WorkloadResult fault = step.fault();
+    List<String> log = step.log();
     LevelResult level = fault.levels().get(0);
     assertTrue(
         level.counts().failed() > 0, "orders failed while Pebble was down: " + level + "\n" + log);

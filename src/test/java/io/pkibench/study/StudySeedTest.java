@@ -202,18 +202,7 @@ class StudySeedTest {
                             "refused here; the substitute is another suite")
                         : c)
             .toList();
-    RunResult withSubstitute =
-        run.withStudy(
-            run.study()
-                .withGrid(
-                    new StudyRecord.Grid(
-                        grid.rowsAre(),
-                        grid.columnsAre(),
-                        grid.rows(),
-                        grid.columns(),
-                        grid.baseline(),
-                        grid.variants(),
-                        cells)));
+    RunResult withSubstitute = run.withStudy(run.study().withGrid(grid.withCells(cells)));
     String[] tdes = find(StudyTables.published(withSubstitute), substituted.step());
     assertTrue(tdes[3].endsWith(" *"), "the figure is starred: " + String.join(" | ", tdes));
     assertEquals("not comparable (substitute)", tdes[tdes.length - 1], String.join(" | ", tdes));
@@ -241,19 +230,7 @@ class StudySeedTest {
         grid.cells().stream()
             .map(c -> c.column().equals("pkibench") ? c.notCompared(why) : c)
             .toList();
-    RunResult marked =
-        roundTrip(
-            run.withStudy(
-                run.study()
-                    .withGrid(
-                        new StudyRecord.Grid(
-                            grid.rowsAre(),
-                            grid.columnsAre(),
-                            grid.rows(),
-                            grid.columns(),
-                            grid.baseline(),
-                            grid.variants(),
-                            cells))));
+    RunResult marked = roundTrip(run.withStudy(run.study().withGrid(grid.withCells(cells))));
     String table = StudyTables.terminal(marked);
     String relative = table.substring(table.indexOf("relative CPU cost per transaction"));
     for (String row : List.of("HTTPS RR 128 B", "HTTPS ACRR 8 KB", "HTTPS Stream 16 KB"))
