@@ -90,8 +90,8 @@ final class ServeTlsEcho extends ServedService {
       defaultValue = "on",
       paramLabel = "on|off",
       description =
-          "off: every handshake in full, no session cache and no session ticket, as nginx with ssl_session_cache off and"
-              + " ssl_session_tickets off (default: ${DEFAULT-VALUE})")
+          "off: every TLS 1.2 handshake in full, no session cache and no session ticket, as nginx with ssl_session_cache"
+              + " off and ssl_session_tickets off; TLS 1.3's tickets stay the engine's (default: ${DEFAULT-VALUE})")
   String resumption;
 
   @Option(

@@ -156,8 +156,9 @@ public final class TlsEchoServer implements ReferenceServer {
    * What {@code serve tlsecho} is asked for: the engine ({@code jsse}, {@code openssl}, or {@code
    * none} for plain TCP alone), the test PKI key of its certificate, the versions and suites to
    * enable (empty: the engine's), the plain port beside TLS (null: the next one; -1 none), its
-   * limits, and whether a client may resume a session ({@code --resumption}: off, every handshake
-   * in full, as nginx's {@code ssl_session_cache off; ssl_session_tickets off}).
+   * limits, and whether a client may resume a session ({@code --resumption}: off, every TLS 1.2
+   * handshake in full, as nginx's {@code ssl_session_cache off; ssl_session_tickets off}; TLS 1.3's
+   * tickets stay the engine's, and the checking run cannot see them: it closes before they come).
    */
   public record Config(
       String bind,
