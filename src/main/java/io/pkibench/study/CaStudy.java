@@ -178,15 +178,16 @@ public final class CaStudy implements Study {
     }
 
     public static Options defaults() {
+      return started(List.of(new Service(PEBBLE, null)), null, List.of());
+    }
+
+    /**
+     * {@code services}, their files in {@code workDir}; no outside CA's roots or pid, the default
+     * rate, no samples.
+     */
+    static Options started(List<Service> services, Path workDir, List<String> flagProblems) {
       return new Options(
-          List.of(new Service(PEBBLE, null)),
-          null,
-          null,
-          null,
-          DEFAULT_TARGET_RATE,
-          null,
-          null,
-          List.of());
+          services, null, null, null, DEFAULT_TARGET_RATE, null, workDir, flagProblems);
     }
   }
 

@@ -52,15 +52,8 @@ class CaFaultTest {
     java.nio.file.Files.createDirectories(dir.resolve("work"));
     CaStudy study =
         new CaStudy(
-                new CaStudy.Options(
-                    List.of(new CaStudy.Service(service, null)),
-                    null,
-                    null,
-                    null,
-                    60,
-                    null,
-                    dir.resolve("work"),
-                    List.of()))
+                CaStudy.Options.started(
+                    List.of(new CaStudy.Service(service, null)), dir.resolve("work"), List.of()))
             .withFault("kill-service@3s")
             .faultLasting(Duration.ofSeconds(3), after);
     Path out = dir.resolve("ca-fault-" + service + ".json");
@@ -120,13 +113,8 @@ class CaFaultTest {
     List<String> flagProblems = new ArrayList<>();
     CaStudy outside =
         new CaStudy(
-                new CaStudy.Options(
+                CaStudy.Options.started(
                     CaStudy.Service.parse("openbao:https://127.0.0.1:1", flagProblems),
-                    null,
-                    null,
-                    null,
-                    60,
-                    null,
                     dir.resolve("w"),
                     flagProblems))
             .withFault("kill-service@10s");

@@ -3,10 +3,9 @@ package io.pkibench.server.nginx;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.measure.CpuMeter;
 import io.pkibench.measure.ProcessGroupCpuMeter;
+import io.pkibench.server.LoopbackPort;
 import io.pkibench.server.ReferenceServer;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,29 +61,6 @@ public final class NginxPeer implements ReferenceServer {
         List<String> protocols,
         List<String> opensslCiphers,
         int workers,
-        List<Integer> sizes,
-        int workerConnections) {
-      this(
-          port,
-          chainPem,
-          keyPem,
-          clientCaPem,
-          protocols,
-          opensslCiphers,
-          workers,
-          sizes,
-          workerConnections,
-          List.of());
-    }
-
-    public Config(
-        int port,
-        Path chainPem,
-        Path keyPem,
-        Path clientCaPem,
-        List<String> protocols,
-        List<String> opensslCiphers,
-        int workers,
         List<Integer> sizes) {
       this(
           port,
@@ -95,7 +71,8 @@ public final class NginxPeer implements ReferenceServer {
           opensslCiphers,
           workers,
           sizes,
-          DEFAULT_WORKER_CONNECTIONS);
+          DEFAULT_WORKER_CONNECTIONS,
+          List.of());
     }
   }
 
@@ -246,12 +223,7 @@ public final class NginxPeer implements ReferenceServer {
     process = p;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     while (System.nanoTime() < deadline && p.isAlive()) {
-      try (Socket s = new Socket()) {
-        s.connect(new InetSocketAddress("127.0.0.1", config.port()), 500);
-        if (workerPids().size() >= config.workers()) return;
-      } catch (IOException notYet) {
-        // not listening yet
-      }
+      if (LoopbackPort.accepts(config.port()) && workerPids().size() >= config.workers()) return;
       Thread.sleep(50);
     }
     close();

@@ -56,13 +56,7 @@ class IssuedCheckTest {
               return stale;
             });
     for (int i = 0; i < 3; i++) {
-      var e =
-          assertThrows(
-              CertificateException.class,
-              () ->
-                  check.check(
-                      leaf.chain(), leaf.chain().get(0).getPublicKey(), List.of(), Instant.now()));
-      assertTrue(e.getMessage().contains("does not chain to the issuers' root"), e.getMessage());
+      refusesTheChain(check);
     }
     assertEquals(1, fetches.get(), "three failures within a second, one fetch");
     assertEquals(0, check.rootsFetchedAgain());
@@ -73,13 +67,7 @@ class IssuedCheckTest {
     IssuedCheck check =
         new IssuedCheck(
             keys.pki.certificate("intermediate-b"), () -> keys.pki.certificate("tls-client"));
-    var e =
-        assertThrows(
-            CertificateException.class,
-            () ->
-                check.check(
-                    leaf.chain(), leaf.chain().get(0).getPublicKey(), List.of(), Instant.now()));
-    assertTrue(e.getMessage().contains("does not chain to the issuers' root"), e.getMessage());
+    refusesTheChain(check);
   }
 
   @Test
@@ -99,5 +87,16 @@ class IssuedCheckTest {
             () -> check.check(leaf.chain(), other, List.of(), Instant.now()));
     assertTrue(e.getMessage().contains("another key than the CSR's"), e.getMessage());
     assertEquals(0, fetches.get());
+  }
+
+  /** {@code check} refuses the leaf's chain as not chaining to the issuers' root. */
+  private static void refusesTheChain(IssuedCheck check) {
+    var e =
+        assertThrows(
+            CertificateException.class,
+            () ->
+                check.check(
+                    leaf.chain(), leaf.chain().get(0).getPublicKey(), List.of(), Instant.now()));
+    assertTrue(e.getMessage().contains("does not chain to the issuers' root"), e.getMessage());
   }
 }
