@@ -4,9 +4,8 @@ import io.pkibench.measure.CpuAffinity;
 import io.pkibench.measure.CpuMeter;
 import io.pkibench.measure.ProcessGroupCpuMeter;
 import io.pkibench.results.StudyRecord;
+import io.pkibench.server.LoopbackPort;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -106,7 +105,7 @@ public final class RunningServices implements AutoCloseable {
     for (ServiceSpec spec : specs) {
       if (s.services.containsKey(spec.name()))
         throw new IllegalArgumentException("two services are named '" + spec.name() + "'");
-      s.services.put(spec.name(), new Entry(spec, freeLoopbackPort()));
+      s.services.put(spec.name(), new Entry(spec, s.freeLoopbackPort()));
     }
     for (ServiceSpec spec : specs) {
       for (String arg : spec.args()) {
@@ -126,10 +125,21 @@ public final class RunningServices implements AutoCloseable {
     return s;
   }
 
-  private static int freeLoopbackPort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
+  /**
+   * The ports a served thing takes from its --port up: OpenBao's 7 nodes take 14, Pebble with its
+   * DNS 4, tlsecho 2. All free when drawn, below the ephemeral range, so that a service killed in a
+   * fault step finds its ports free again ({@link LoopbackPort#freeSpan}).
+   */
+  static final int PORTS_PER_SERVICE = 16;
+
+  /** A span none of this study's services was given: nothing listens on them until they start. */
+  private int freeLoopbackPort() throws IOException {
+    for (int attempt = 0; attempt < 100; attempt++) {
+      int port = LoopbackPort.freeSpan(PORTS_PER_SERVICE);
+      if (services.values().stream().allMatch(e -> Math.abs(e.port - port) >= PORTS_PER_SERVICE))
+        return port;
     }
+    throw new IOException("no loopback ports apart from the other services' in 100 draws");
   }
 
   public List<String> names() {

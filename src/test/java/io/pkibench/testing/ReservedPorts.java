@@ -1,8 +1,7 @@
 package io.pkibench.testing;
 
+import io.pkibench.server.LoopbackPort;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -44,12 +43,13 @@ public final class ReservedPorts {
 
   /** The first of {@code count} consecutive reserved ports, all free on 127.0.0.1 when drawn. */
   public static int consecutive(int count) throws IOException {
-    if (ephemeralLow() - count <= LOWEST)
+    int high = Math.min(LoopbackPort.ephemeralLow(), LoopbackPort.LOWEST_DRAWN);
+    if (high - count <= LOWEST)
       throw new IOException(
           "the kernel's ephemeral ports start at "
-              + ephemeralLow()
+              + LoopbackPort.ephemeralLow()
               + " (net.ipv4.ip_local_port_range): no room below them for test ports");
-    return consecutive(count, LOWEST, ephemeralLow());
+    return consecutive(count, LOWEST, high);
   }
 
   /** As {@link #consecutive(int)}, drawn from {@code [low, high)}. */
@@ -66,7 +66,7 @@ public final class ReservedPorts {
         if (lock == null) reserved = false;
         else taken.add(lock);
       }
-      if (reserved && bindable(base, count)) {
+      if (reserved && LoopbackPort.bindable(base, count)) {
         HELD.addAll(taken);
         return base;
       }
@@ -91,40 +91,5 @@ public final class ReservedPorts {
     }
     channel.close();
     return null;
-  }
-
-  /** Whether nothing listens on any of the ports now. */
-  private static boolean bindable(int base, int count) {
-    List<ServerSocket> probes = new ArrayList<>();
-    try {
-      for (int port = base; port < base + count; port++)
-        probes.add(new ServerSocket(port, 1, InetAddress.getLoopbackAddress()));
-      return true;
-    } catch (IOException busy) {
-      return false;
-    } finally {
-      for (ServerSocket probe : probes) {
-        try {
-          probe.close();
-        } catch (IOException ignored) {
-          // a probe that will not close still released nothing we rely on
-        }
-      }
-    }
-  }
-
-  /** The first port of the kernel's ephemeral range; Linux's default when it cannot be read. */
-  static int ephemeralLow() {
-    try {
-      // in one read: the kernel answers a read past offset 0 with end of file, and readString
-      // takes one byte first ("3")
-      String range;
-      try (var in = Files.newInputStream(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))) {
-        range = new String(in.readNBytes(4096), java.nio.charset.StandardCharsets.US_ASCII).strip();
-      }
-      return Integer.parseInt(range.split("\\s+")[0]);
-    } catch (IOException | RuntimeException unreadable) {
-      return 32_768;
-    }
   }
 }

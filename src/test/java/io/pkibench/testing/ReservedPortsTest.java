@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pkibench.server.LoopbackPort;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -26,8 +27,8 @@ class ReservedPortsTest {
       int base = ReservedPorts.consecutive(2);
       assertTrue(base >= ReservedPorts.LOWEST, "at or above " + ReservedPorts.LOWEST + ": " + base);
       assertTrue(
-          base + 1 < ReservedPorts.ephemeralLow(),
-          base + " and the next are below the kernel's ephemeral range");
+          base + 1 < LoopbackPort.LOWEST_DRAWN && base + 1 < LoopbackPort.ephemeralLow(),
+          base + " and the next are below the studies' ports and the kernel's ephemeral range");
       assertTrue(drawn.add(base) && drawn.add(base + 1), "handed out twice: " + base);
       try (ServerSocket a = new ServerSocket(base, 1, InetAddress.getLoopbackAddress());
           ServerSocket b = new ServerSocket(base + 1, 1, InetAddress.getLoopbackAddress())) {

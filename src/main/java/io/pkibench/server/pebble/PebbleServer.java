@@ -7,6 +7,7 @@ import io.pkibench.pki.TestPki;
 import io.pkibench.server.LoopbackPort;
 import io.pkibench.server.ReferenceServer;
 import io.pkibench.server.nginx.NginxPeer;
+import io.pkibench.text.OutsideText;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -298,7 +299,9 @@ public final class PebbleServer implements ReferenceServer {
         throw new IOException(
             "pebble exited with "
                 + process.exitValue()
-                + " before listening; see "
+                + " before listening ("
+                + lastLines(config.dir().resolve("pebble.log"))
+                + "); see "
                 + config.dir().resolve("pebble.log"));
       try {
         HttpResponse<Void> r =
@@ -317,6 +320,20 @@ public final class PebbleServer implements ReferenceServer {
     close();
     throw new IOException(
         "pebble did not answer at " + directoryUrl() + " within 30 s (" + last + ")");
+  }
+
+  /**
+   * The end of this start's log, for the error: why Pebble gave up (a port taken) without opening
+   * the file. Escaped, since its text reaches the terminal.
+   */
+  private static String lastLines(Path log) {
+    try {
+      List<String> lines = Files.readAllLines(log);
+      List<String> last = lines.subList(Math.max(0, lines.size() - 2), lines.size());
+      return OutsideText.forTerminal(String.join(" | ", last), 400);
+    } catch (IOException | RuntimeException unreadable) {
+      return "its log unreadable";
+    }
   }
 
   @Override
