@@ -1,30 +1,26 @@
 package io.pkibench.dashboard;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pkibench.measure.CpuMeter;
 import io.pkibench.metrics.LiveMetrics;
 import io.pkibench.metrics.MetricsSnapshot;
+import io.pkibench.results.RunResult;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.List;
 import java.util.function.Consumer;
 
 /**
  * A run's live page: a thread of its own reads the totals {@link LiveMetrics} already keeps (its
- * {@link LiveMetrics#peek}, once a second: nothing new on the engine's side), and the server
- * renders the page from the latest of them per request. At the end {@link #freeze} puts the saved
- * report in its place, so the page a browser reloads into is the very one {@code --html} writes.
+ * {@link LiveMetrics#peek}, once a second: nothing new on the engine's side) and sends them to the
+ * page's own process ({@link LivePageServer}), which keeps the history, draws the page and answers
+ * the browsers: none of that, nor the compiling of its code, is the measured process's CPU. At the
+ * end {@link #freeze} puts the saved report in its place, so the page a browser reloads into is the
+ * very one {@code --html} writes.
  */
 public final class Dashboard implements AutoCloseable {
   /** How often the totals are read: the page's resolution. */
   static final Duration READ_EVERY = Duration.ofSeconds(1);
-
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
    * Where to listen ({@code hostGiven} as the user wrote it), how long to stay after the end, and
@@ -44,47 +40,38 @@ public final class Dashboard implements AutoCloseable {
 
   private final LiveMetrics metrics;
   private final Setup setup;
-  private final LiveHistory history;
+  private final LivePageProcess page;
   private final Thread reader;
-  private final DashboardServer server;
-  private volatile byte[] frozen;
   private volatile boolean stopping;
+  private volatile boolean frozen;
 
-  /**
-   * The latest reading's rendering, made when a client first asks for it and then served as is
-   * until the next reading: however many clients poll, the charts are drawn at most once a second,
-   * and not at all while nobody looks.
-   */
-  private record Rendered(long sequence, boolean ended, String body, byte[] json) {}
+  /** The study's result last sent: sent again only when the runner saved another. */
+  private RunResult soFarSent;
 
-  private volatile Rendered rendered;
+  /** The reading's line, made again each second in the same buffer. */
+  private final StringBuilder line = new StringBuilder(4096);
 
   private Dashboard(
       LiveMetrics metrics, Setup setup, DashboardServer.Limits limits, Consumer<String> log)
       throws IOException {
     this.metrics = metrics;
     this.setup = setup;
-    this.history = new LiveHistory(setup.runId(), setup.plannedSeconds());
-    read(); // the first reading, so the page has its start before the first second
-    this.server =
-        DashboardServer.start(
-            setup.bind(),
-            setup.hostGiven(),
-            new DashboardServer.Pages() {
-              @Override
-              public byte[] page() {
-                byte[] done = frozen;
-                if (done != null) return done;
-                LiveHistory.View view = history.view();
-                return LivePage.page(view, rendered(view).body()).getBytes(StandardCharsets.UTF_8);
-              }
-
-              @Override
-              public byte[] live() {
-                return liveJson();
-              }
-            },
-            limits);
+    this.page =
+        LivePageProcess.start(
+            new LivePageServer.Args(
+                setup.runId(),
+                setup.bind().getAddress().getHostAddress(),
+                setup.bind().getPort(),
+                setup.hostGiven(),
+                setup.plannedSeconds(),
+                limits),
+            log);
+    try {
+      read(); // the first reading, so the page has its start before the first second
+    } catch (RuntimeException e) {
+      page.stop(); // not left serving a run that could not start its page
+      throw e;
+    }
     this.reader =
         Thread.ofPlatform().daemon().name("pkibench-dashboard-reader").unstarted(this::readLoop);
     reader.start();
@@ -100,16 +87,18 @@ public final class Dashboard implements AutoCloseable {
       LiveMetrics metrics, Setup setup, DashboardServer.Limits limits, Consumer<String> log)
       throws IOException {
     Dashboard d = new Dashboard(metrics, setup, limits, log);
-    log.accept("dashboard: " + d.url() + " (live while the run goes on)");
+    log.accept(
+        "dashboard: "
+            + d.url()
+            + " (live while the run goes on; drawn by process "
+            + d.page.pid()
+            + (d.page.cpus() == null ? "" : " on CPUs " + d.page.cpus() + ", off this run's")
+            + ", not the measured one)");
     return d;
   }
 
   public String url() {
-    return server.url();
-  }
-
-  public int port() {
-    return server.port();
+    return page.url();
   }
 
   private void readLoop() {
@@ -129,56 +118,23 @@ public final class Dashboard implements AutoCloseable {
   }
 
   private synchronized void read() {
-    history.add(
+    MetricsSnapshot snapshot =
         new MetricsSnapshot(
             setup.runId(),
             setup.clock().millis(),
             metrics.peek(),
             setup.client().cpuNanos() / 1e9,
-            setup.service() == null ? Double.NaN : setup.service().cpuNanos() / 1e9));
-  }
-
-  /** The live part and the latest second's figures, for the page's script and for tests. */
-  byte[] liveJson() {
-    return rendered(history.view()).json();
-  }
-
-  /** The rendering of {@code view}: the cached one when it is of the same reading. */
-  private Rendered rendered(LiveHistory.View view) {
-    boolean ended = frozen != null;
-    Rendered r = rendered;
-    if (r != null && r.sequence() == view.sequence() && r.ended() == ended) return r;
-    LivePage.Study study = LivePage.Study.of(setup.study());
-    String body = LivePage.body(view, study);
-    r = new Rendered(view.sequence(), ended, body, json(view, study, body, ended));
-    rendered = r; // two clients at once may both draw it: the same bytes, the last one kept
-    return r;
-  }
-
-  private static byte[] json(
-      LiveHistory.View view, LivePage.Study study, String body, boolean ended) {
-    ObjectNode o = JSON.createObjectNode();
-    o.put("sequence", view.sequence());
-    o.put("ended", ended);
-    o.put("status", LivePage.status(view, study));
-    List<LiveHistory.Point> points = view.points();
-    if (!points.isEmpty()) {
-      LiveHistory.Point last = points.get(points.size() - 1);
-      o.put("opsPerSecond", last.opsPerSecond());
-      o.put("errorsPerSecond", last.errorsPerSecond());
-      o.put("p50Millis", last.p50Millis());
-      o.put("p99Millis", last.p99Millis());
-      // left out where not read (a run's service is this process), rather than written NaN
-      if (Double.isFinite(last.clientCpuCores())) o.put("clientCpuCores", last.clientCpuCores());
-      if (Double.isFinite(last.serviceCpuCores())) o.put("serviceCpuCores", last.serviceCpuCores());
-    }
-    o.put("rows", view.rows().size());
-    o.put("html", body);
+            setup.service() == null ? Double.NaN : setup.service().cpuNanos() / 1e9);
+    StudyView study = setup.study();
+    RunResult soFar = study == null ? null : study.soFar();
+    RunResult changed = soFar == soFarSent ? null : soFar;
+    soFarSent = soFar;
     try {
-      return JSON.writeValueAsBytes(o);
+      PageMessage.readingLine(line, snapshot, study == null ? null : study.step(), changed);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new IllegalStateException("a study's result Jackson cannot write", e);
     }
+    page.send(line);
   }
 
   /**
@@ -186,18 +142,30 @@ public final class Dashboard implements AutoCloseable {
    * as {@code --html} saves it).
    */
   public void freeze(String finalPage) {
-    stopping = true;
-    reader.interrupt();
+    stopReading();
     read();
-    frozen = finalPage.getBytes(StandardCharsets.UTF_8);
+    page.sendWithin(PageMessage.end(finalPage));
+    frozen = true;
   }
 
-  /** Stays up {@code linger} after a frozen end (said on {@code log}), then stops serving. */
-  public void stop(Consumer<String> log) {
+  private void stopReading() {
     stopping = true;
     reader.interrupt();
+    try {
+      reader.join(Duration.ofSeconds(2));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Stays up {@code linger} after a frozen end (said on {@code log}), then stops serving and says
+   * what the page's process cost.
+   */
+  public void stop(Consumer<String> log) {
+    stopReading();
     Duration linger = setup.linger();
-    if (frozen != null && !linger.isZero()) {
+    if (frozen && !linger.isZero()) {
       log.accept(
           "dashboard: the final page stays at " + url() + " for " + linger.toSeconds() + " s");
       try {
@@ -206,7 +174,13 @@ public final class Dashboard implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
-    server.close();
+    double cpuSeconds = page.stop();
+    if (Double.isFinite(cpuSeconds))
+      log.accept(
+          String.format(
+              java.util.Locale.ROOT,
+              "dashboard: stopped; the page's process used %.2f CPU-seconds (not the measured process's)",
+              cpuSeconds));
   }
 
   @Override
