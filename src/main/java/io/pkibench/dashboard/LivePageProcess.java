@@ -128,23 +128,24 @@ final class LivePageProcess implements AutoCloseable {
         .daemon()
         .name("pkibench-dashboard-page-out")
         .start(() -> readOut(process, listening, cpu));
-    Thread.ofPlatform()
-        .daemon()
-        .name("pkibench-dashboard-page-err")
-        .start(
-            () -> {
-              try (BufferedReader err = reader(process)) {
-                for (String line = err.readLine(); line != null; line = err.readLine()) {
-                  String safe = OutsideText.forTerminal(line, 500);
-                  synchronized (said) {
-                    if (said.size() < 20) said.add(safe);
+    Thread errors =
+        Thread.ofPlatform()
+            .daemon()
+            .name("pkibench-dashboard-page-err")
+            .start(
+                () -> {
+                  try (BufferedReader err = reader(process)) {
+                    for (String line = err.readLine(); line != null; line = err.readLine()) {
+                      String safe = OutsideText.forTerminal(line, 500);
+                      synchronized (said) {
+                        if (said.size() < 20) said.add(safe);
+                      }
+                      if (listening.isDone()) log.accept("dashboard: " + safe);
+                    }
+                  } catch (IOException gone) {
+                    // the process ended
                   }
-                  if (listening.isDone()) log.accept("dashboard: " + safe);
-                }
-              } catch (IOException gone) {
-                // the process ended
-              }
-            });
+                });
     try {
       String url = listening.get(START_WITHIN.toSeconds(), TimeUnit.SECONDS);
       return new LivePageProcess(process, url, cpus, cpu, log);
@@ -152,6 +153,7 @@ final class LivePageProcess implements AutoCloseable {
       process.destroyForcibly();
       try {
         process.waitFor(5, TimeUnit.SECONDS);
+        errors.join(Duration.ofSeconds(2)); // what it said before it ended: its reason
       } catch (InterruptedException interrupted) {
         Thread.currentThread().interrupt();
       }
@@ -159,12 +161,13 @@ final class LivePageProcess implements AutoCloseable {
       synchronized (said) {
         why = String.join("; ", said);
       }
+      if (!why.isEmpty()) throw new IOException(why);
       throw new IOException(
-          why.isEmpty()
+          e instanceof TimeoutException
               ? "--dashboard: the page's process did not listen within "
                   + START_WITHIN.toSeconds()
                   + " s"
-              : why);
+              : "--dashboard: the page's process ended before it listened, saying nothing");
     } catch (InterruptedException e) {
       process.destroyForcibly();
       Thread.currentThread().interrupt();
