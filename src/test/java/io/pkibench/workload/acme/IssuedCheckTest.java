@@ -68,6 +68,9 @@ class IssuedCheckTest {
         new IssuedCheck(
             keys.pki.certificate("intermediate-b"), () -> keys.pki.certificate("tls-client"));
     refusesTheChain(check);
+    // the CA's root now is the one it serves, though this chain fails it too
+    assertEquals(1, check.rootsFetchedAgain(), "the new root fetched and counted");
+    assertEquals(keys.pki.certificate("tls-client"), check.issuerRoot(), "and held from now on");
   }
 
   @Test
