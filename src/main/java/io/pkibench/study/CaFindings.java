@@ -135,9 +135,11 @@ final class CaFindings {
               + " looks the account up in its store; a new order holds the store's read lock while it scans every"
               + " authorization (waiting for that lock), and a request waiting to write the store keeps the first from"
               + " reading it: a lock cycle, every later request waits, CPU idle (a goroutine dump of a hung Pebble shows it; its main branch has the same code). It was seen at 16 workers and,"
-              + " after some 1,300 orders, at 4: the client polls each challenge, not its authorization, which leaves the one"
-              + " fetch per order that finds the challenge. The new order's scan grows with the authorizations Pebble holds, so"
-              + " its CPU per order grows with a run's length too; a hung Pebble's orders are counted failed");
+              + " after some 1,300 orders, at 4. The client polls each challenge, not its authorization, which leaves the one"
+              + " fetch per order that finds the challenge, and for the Pebble the study starts it keeps new orders and"
+              + " authorization fetches from overlapping (-p serialize=new-order-and-authorization), which breaks the cycle;"
+              + " a hung Pebble's orders would be counted failed. The new order's scan grows with the authorizations Pebble"
+              + " holds, so its CPU per order grows with a run's length too");
     if (options.services().stream().anyMatch(s -> s.kind().equals(CaStudy.OPENBAO)))
       notes.add(
           "openbao: the pki engine's direct API (sign a CSR, issue a key and certificate), its CA the test PKI's intermediate-a with ECDSA P-256"
@@ -167,8 +169,9 @@ final class CaFindings {
               + " those: --duration 2m");
     notes.add(
         "the HTML report (--html) charts each CA's probe sweep: orders (certificates) per second, and p50/p99 of a whole order,"
-            + " by concurrency; with Pebble at a 1:1 core split the client's core is the ceiling (Pebble's CPU below 100%): read"
-            + " its certificates per CA CPU-second, not its rate");
+            + " by concurrency; a row whose CA CPU stays well below 100% at its chosen level was held back by something"
+            + " other than the CA's CPU (the client's core, the CA's own locks): read its certificates per CA CPU-second"
+            + " there, not its rate");
     return notes;
   }
 }

@@ -445,6 +445,7 @@ public final class CaStudy implements Study {
         p.put(ParamSpec.TARGET, base + "/dir");
         // Pebble's root is new each start: fetched from its management port when the step starts
         p.put("issuer-trust", "https://127.0.0.1:" + (base.getPort() + 1) + "/roots/0");
+        p.put("serialize", "new-order-and-authorization"); // else Pebble 2.4 can deadlock
         p.putAll(challenge.params());
       } else {
         p.put(ParamSpec.TARGET, service.url());
@@ -522,7 +523,7 @@ public final class CaStudy implements Study {
 
   private static Plan plan(
       WorkloadSpec spec, List<Integer> levels, Iterations warmup, Iterations measure, String cpu) {
-    return Plan.of(List.of(spec))
+    return Plan.of(List.of(CaPresigned.sized(spec, warmup, measure)))
         .concurrency(levels)
         .warmup(warmup)
         .measure(measure)

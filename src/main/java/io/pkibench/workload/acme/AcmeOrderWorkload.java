@@ -1,18 +1,26 @@
 package io.pkibench.workload.acme;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.pkibench.text.FailureCause;
+import io.pkibench.text.OutsideText;
 import io.pkibench.workload.api.CheckedOperation;
 import io.pkibench.workload.api.CountedOutcomes;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Workload;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.security.interfaces.ECPrivateKey;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -20,32 +28,24 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
 import org.bouncycastle.asn1.pkcs.PKCSObjectIdentifiers;
 import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
 import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.ExtensionsGenerator;
 import org.bouncycastle.asn1.x509.GeneralName;
 import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.asn1.x9.X9ObjectIdentifiers;
+import org.bouncycastle.operator.ContentSigner;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.bouncycastle.pkcs.jcajce.JcaPKCS10CertificationRequestBuilder;
-import org.shredzone.acme4j.AccountBuilder;
-import org.shredzone.acme4j.Authorization;
-import org.shredzone.acme4j.Certificate;
-import org.shredzone.acme4j.Login;
-import org.shredzone.acme4j.Order;
-import org.shredzone.acme4j.Problem;
-import org.shredzone.acme4j.Session;
-import org.shredzone.acme4j.Status;
-import org.shredzone.acme4j.challenge.Http01Challenge;
-import org.shredzone.acme4j.exception.AcmeException;
-import org.shredzone.acme4j.exception.AcmeServerException;
 
 /**
  * One whole RFC 8555 order per operation, as a client renewing its web server does it: a new order
@@ -72,6 +72,11 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
   /** How long one order may wait for the CA to validate or to issue before it is failed. */
   static final Duration POLL_LIMIT = Duration.ofSeconds(30);
 
+  /** How long one request may wait for the CA's answer (and a connection for its handshake). */
+  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+
+  private static final Base64.Encoder B64URL = Base64.getUrlEncoder().withoutPadding();
+
   /** Beside saved certificates: the root they were verified against, for openssl verify. */
   public static final String ISSUER_ROOT = "issuer-root.pem";
 
@@ -80,14 +85,16 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
   private final SSLContext trust;
   private final IssuedCheck check;
   private final List<KeyPair> pool;
+  private final PresignedEcdsa signer;
   private final Path saveDir;
   private final int saveAtMost;
   private final InstantSource clock;
   private final Http01Answers answers;
+  private final Gate gate;
   private final OrderLedger ledger = new OrderLedger();
   private final StepLatencies steps = new StepLatencies();
   private final AtomicInteger saved = new AtomicInteger();
-  private final List<SharedHttpClient> clients = new ArrayList<>();
+  private final List<AcmeClient> clients = new ArrayList<>();
 
   /** Makes each run's names its own: a CA may refuse or reuse names a run before asked for. */
   private final String runTag = Long.toString(ThreadLocalRandom.current().nextLong() >>> 24, 36);
@@ -98,10 +105,14 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
       SSLContext trust,
       IssuedCheck check,
       List<KeyPair> pool,
+      PresignedEcdsa signer,
       Path saveDir,
       int saveAtMost,
       InstantSource clock,
-      Http01Answers answers) {
+      Http01Answers answers,
+      boolean serialized) {
+    this.signer = signer;
+    this.gate = serialized ? new Gate(new ReentrantLock()) : new Gate(null);
     this.mode = mode;
     this.answers = answers;
     this.directory = directory;
@@ -146,7 +157,7 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
       Renewals held = new Renewals(List.of(name(worker, "renew")));
       return (CheckedOperation)
           () -> {
-            account.run(login -> renew(login, held, worker, next.incrementAndGet()));
+            account.run(acme -> renew(acme, held, worker, next.incrementAndGet()));
             return verifies();
           };
     }
@@ -155,14 +166,34 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
           long n = next.incrementAndGet();
           List<String> names = List.of(name(worker, Long.toString(n)));
           KeyPair key = key(worker, n);
-          account.run(login -> issue(login, names, key, chain -> checkNew(chain, key, names)));
+          account.run(acme -> issue(acme, names, key, chain -> checkNew(chain, key, names)));
           return verifies();
         };
   }
 
+  /**
+   * Where a new order and an authorization's fetch wait for each other, when told to ({@code -p
+   * serialize=new-order-and-authorization}): Debian's Pebble 2.4 deadlocks for good when one of
+   * each overlap while a third request writes its store (the authorization handler holds the
+   * authorization's lock and waits for the store; a new order's scan holds the store and waits for
+   * that authorization; the queued writer blocks the first). Otherwise it lets everything through.
+   */
+  private record Gate(ReentrantLock lock) {
+    interface Held extends AutoCloseable {
+      @Override
+      void close();
+    }
+
+    Held enter() {
+      if (lock == null) return () -> {};
+      lock.lock();
+      return lock::unlock;
+    }
+  }
+
   /** What an operation does with the worker's account. */
-  private interface WithLogin {
-    void run(Login login) throws Exception;
+  private interface WithAccount {
+    void run(AcmeClient acme) throws Exception;
   }
 
   /**
@@ -172,45 +203,43 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
    * client starting over would spend it). Counted in {@link #outcomes()}.
    */
   private final class Account {
-    private Login login;
+    private AcmeClient acme;
     private boolean lost;
 
-    Account(Login login) {
-      this.login = login;
+    Account(AcmeClient acme) {
+      this.acme = acme;
     }
 
-    void run(WithLogin operation) throws Exception {
+    void run(WithAccount operation) throws Exception {
       if (lost) {
-        login = account();
+        acme = account();
         lost = false;
         accountsMadeAgain.incrementAndGet();
       }
       try {
-        operation.run(login);
-      } catch (AcmeServerException e) {
-        if (ACCOUNT_DOES_NOT_EXIST.equals(e.getType().toString())) lost = true;
+        operation.run(acme);
+      } catch (AcmeProblem e) {
+        if (e.is(ACCOUNT_DOES_NOT_EXIST)) lost = true;
         throw e;
       }
     }
   }
 
-  static final String ACCOUNT_DOES_NOT_EXIST = "urn:ietf:params:acme:error:accountDoesNotExist";
+  static final String ACCOUNT_DOES_NOT_EXIST = "accountDoesNotExist";
 
   private final AtomicLong accountsMadeAgain = new AtomicLong();
 
-  /** A new account on an HTTP client of its own: one per worker, made before its first order. */
-  Login account() throws Exception {
-    SharedHttpClient http = new SharedHttpClient(trust, Duration.ofSeconds(10));
+  /**
+   * A new account on a connection of its own: one per worker, made before its first order. A
+   * worker's account made again replaces its first; the first's connection is closed at the end.
+   */
+  AcmeClient account() throws Exception {
+    AcmeClient acme = new AcmeClient(URI.create(directory), trust, REQUEST_TIMEOUT, signer);
     synchronized (clients) {
-      clients.add(http);
+      clients.add(acme);
     }
-    Session session = new Session(URI.create(directory), http);
-    KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
-    g.initialize(new ECGenParameterSpec("secp256r1"));
-    return new AccountBuilder()
-        .agreeToTermsOfService()
-        .useKeyPair(g.generateKeyPair())
-        .createLogin(session);
+    acme.register();
+    return acme;
   }
 
   String name(int worker, String which) {
@@ -235,14 +264,14 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
    * The worker's first operation gets its names; each later one renews them over the next key of
    * the pool (never the previous certificate's key), and its certificate must be a new one.
    */
-  private void renew(Login login, Renewals held, int worker, long n) throws Exception {
+  private void renew(AcmeClient acme, Renewals held, int worker, long n) throws Exception {
     KeyPair key = key(worker, n);
     if (held.last != null && key.getPublic().equals(held.last.getPublicKey()))
       key = key(worker, n + 1);
     KeyPair csrKey = key;
     X509Certificate previous = held.last;
     List<X509Certificate> chain =
-        issue(login, held.names, csrKey, c -> checkRenewal(c, csrKey, held.names, previous));
+        issue(acme, held.names, csrKey, c -> checkRenewal(c, csrKey, held.names, previous));
     held.last = chain.get(0);
   }
 
@@ -276,42 +305,75 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
    * One whole order for {@code names} over {@code key}, its steps timed and its outcome entered in
    * the ledger: the chain downloaded, checked by {@code checks} (under {@code --verify}) and new.
    */
-  List<X509Certificate> issue(Login login, List<String> names, KeyPair key, ChainCheck checks)
+  List<X509Certificate> issue(AcmeClient acme, List<String> names, KeyPair key, ChainCheck checks)
       throws Exception {
     long t0 = System.nanoTime();
-    Order order = login.newOrder().domains(names).create();
+    URI newOrder = acme.directory().newOrder();
+    AcmeConnection.Response created;
+    try (Gate.Held held = gate.enter()) {
+      created = acme.post(newOrder, identifiers(names));
+    }
+    JsonNode order = AcmeClient.json(created, "the new order");
+    String location = created.header("location");
+    if (created.status() != 201 || location == null)
+      throw new IOException(
+          "the CA answered the new order with HTTP "
+              + created.status()
+              + (location == null ? " and no Location" : ", not 201"));
+    URI url = acme.urlOf(location, "order", newOrder);
     long t1 = System.nanoTime();
     steps.record("new-order", t1 - t0);
-    String url = order.getLocation().toString();
-    ledger.accepted(url);
+    ledger.accepted(url.toString());
     try {
-      for (Authorization auth : order.getAuthorizations()) authorize(auth);
+      JsonNode authorizations = order.path("authorizations");
+      if (!authorizations.isArray() || authorizations.isEmpty())
+        throw new IOException("the CA's order lists no authorizations");
+      for (JsonNode a : authorizations) authorize(acme, acme.urlOf(a, "authorization", url));
       long t2 = System.nanoTime();
       steps.record("authorize", t2 - t1);
-      order.execute(csr(key, names));
-      await(
-          order::getStatus,
-          order::update,
-          () ->
-              "order invalid: " + order.getError().map(Object::toString).orElse("no reason given"),
-          "order");
+      String csr = B64URL.encodeToString(csr(key, names, signer));
+      JsonNode finalized =
+          AcmeClient.json(
+              acme.post(acme.url(order, "finalize", url), "{\"csr\":\"" + csr + "\"}"),
+              "the finalized order");
+      JsonNode issued = await(acme, url, finalized, "order");
       long t3 = System.nanoTime();
       steps.record("finalize", t3 - t2);
-      Certificate certificate = order.getCertificate();
-      certificate.download();
-      List<X509Certificate> chain = certificate.getCertificateChain();
+      List<X509Certificate> chain =
+          chain(acme.download(acme.url(issued, "certificate", url)).body());
       steps.record("download", System.nanoTime() - t3);
       checks.check(chain);
-      if (!ledger.issued(url, chain.get(0).getSerialNumber()) && check != null)
+      if (!ledger.issued(url.toString(), chain.get(0).getSerialNumber()) && check != null)
         throw new CertificateException(
             "serial " + chain.get(0).getSerialNumber().toString(16) + " was issued before");
       save(chain, names.get(0));
       return chain;
     } catch (Exception e) {
       String why = FailureCause.sentenceOf(e);
-      ledger.failed(url, why.length() > 120 ? why.substring(0, 120) + "…" : why);
+      ledger.failed(url.toString(), why.length() > 120 ? why.substring(0, 120) + "…" : why);
       throw e;
     }
+  }
+
+  /** A new order's payload: each name a dns identifier (§7.4). */
+  private static String identifiers(List<String> names) {
+    StringBuilder json = new StringBuilder("{\"identifiers\":[");
+    for (int i = 0; i < names.size(); i++)
+      json.append(i == 0 ? "" : ",")
+          .append("{\"type\":\"dns\",\"value\":\"")
+          .append(names.get(i)) // names are ours: letters, digits, dots and hyphens
+          .append("\"}");
+    return json.append("]}").toString();
+  }
+
+  /** A downloaded PEM chain, the issued certificate first; none at all is an error. */
+  static List<X509Certificate> chain(byte[] pem) throws CertificateException {
+    List<X509Certificate> chain = new ArrayList<>();
+    for (java.security.cert.Certificate c :
+        CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(pem)))
+      chain.add((X509Certificate) c);
+    if (chain.isEmpty()) throw new CertificateException("the CA sent no certificate");
+    return chain;
   }
 
   StepLatencies steps() {
@@ -332,68 +394,81 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
    * fetch that finds the challenge cannot be avoided. An invalid challenge fails the order with the
    * CA's own reason.
    */
-  private void authorize(Authorization auth) throws Exception {
-    if (auth.getStatus() == Status.VALID) return; // reused, as a CA may
-    Http01Challenge challenge =
-        auth.findChallenge(Http01Challenge.class)
-            .orElseThrow(() -> new AcmeException("the authorization offers no http-01 challenge"));
-    answers.offer(challenge.getToken(), challenge.getAuthorization());
+  private void authorize(AcmeClient acme, URI url) throws Exception {
+    AcmeConnection.Response fetched;
+    try (Gate.Held held = gate.enter()) {
+      fetched = acme.postAsGet(url);
+    }
+    JsonNode auth = AcmeClient.json(fetched, "the authorization");
+    if ("valid".equals(auth.path("status").asText())) return; // reused, as a CA may
+    JsonNode challenge = null;
+    for (JsonNode c : auth.path("challenges"))
+      if ("http-01".equals(c.path("type").asText())) challenge = c;
+    if (challenge == null) throw new IOException("the authorization offers no http-01 challenge");
+    String token = challenge.path("token").asText("");
+    if (!TOKEN.matcher(token).matches())
+      throw new IOException("the CA's http-01 token is not base64url (RFC 8555 §8.3)");
+    URI at = acme.url(challenge, "url", url);
+    answers.offer(token, acme.keyAuthorization(token));
     try {
-      challenge.trigger();
-      await(
-          challenge::getStatus,
-          challenge::update,
-          () -> "challenge invalid: " + reason(challenge.getError()),
-          "challenge");
+      JsonNode triggered = AcmeClient.json(acme.post(at, "{}"), "the challenge");
+      await(acme, at, triggered, "challenge");
     } finally {
-      answers.withdraw(challenge.getToken());
+      answers.withdraw(token);
     }
   }
+
+  private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9_-]{1,256}");
 
   /**
    * The CA's reason, its type and detail, with what it quotes (tokens, key authorizations: new each
    * order) left out, so that the ledger counts one reason, not one per order.
    */
-  static String reason(Optional<Problem> problem) {
-    if (problem.isEmpty()) return "the CA gave no reason";
-    Problem p = problem.get();
-    String type = p.getType().toString();
-    String detail = p.getDetail().orElse("");
-    return (type.substring(type.lastIndexOf(':') + 1) + ": " + detail)
-        .replaceAll("\"[^\"]*\"", "\"…\"")
-        .strip();
-  }
-
-  /** What the CA last said of a resource, and how to ask it again. */
-  private interface Poll {
-    void update() throws AcmeException;
+  static String reason(JsonNode problem) {
+    if (problem == null || !problem.isObject()) return "the CA gave no reason";
+    String type = problem.path("type").asText("");
+    String detail = problem.path("detail").asText("");
+    return OutsideText.forTerminal(
+        (type.substring(type.lastIndexOf(':') + 1) + ": " + detail)
+            .replaceAll("\"[^\"]*\"", "\"…\"")
+            .strip(),
+        300);
   }
 
   /**
-   * Until {@code status} is valid, asking again ({@code update}) only when the last answer was not:
-   * the answer to the trigger or finalize itself may already be final (a request saved); waiting a
-   * little longer each time (2 ms, doubling to 100 ms), at most {@link #POLL_LIMIT}.
+   * {@code state} (what the CA last said of the resource at {@code url}) once it is valid, asking
+   * again only when the last answer was not: the answer to the trigger or finalize itself may
+   * already be final (a request saved); waiting a little longer each time (2 ms, doubling to 100
+   * ms), at most {@link #POLL_LIMIT}. Invalid fails with the CA's reason.
    */
-  private static void await(
-      Supplier<Status> status, Poll update, Supplier<String> invalid, String what)
+  private static JsonNode await(AcmeClient acme, URI url, JsonNode state, String what)
       throws Exception {
     long deadline = System.nanoTime() + POLL_LIMIT.toNanos();
     long sleepMillis = 2;
     while (true) {
-      Status now = status.get();
-      if (now == Status.VALID) return;
-      if (now == Status.INVALID) throw new AcmeException(invalid.get());
+      String status = state.path("status").asText("");
+      if (status.equals("valid")) return state;
+      if (status.equals("invalid"))
+        throw new IOException(what + " invalid: " + reason(state.get("error")));
       if (System.nanoTime() > deadline)
-        throw new AcmeException(what + " still " + now + " after " + POLL_LIMIT.toSeconds() + " s");
+        throw new IOException(
+            what
+                + " still "
+                + OutsideText.forTerminal(status, 40)
+                + " after "
+                + POLL_LIMIT.toSeconds()
+                + " s");
       Thread.sleep(sleepMillis);
       sleepMillis = Math.min(100, sleepMillis * 2);
-      update.update();
+      state = AcmeClient.json(acme.postAsGet(url), "the " + what);
     }
   }
 
-  static byte[] csr(KeyPair key, List<String> names) throws Exception {
-    String algorithm =
-        key.getPublic().getAlgorithm().equals("RSA") ? "SHA256withRSA" : "SHA256withECDSA";
+  /**
+   * A PKCS#10 request for {@code names} over {@code key}: an EC key signed through {@code signer}
+   * (its costly half done before the run), an RSA key by the JDK.
+   */
+  static byte[] csr(KeyPair key, List<String> names, PresignedEcdsa signer) throws Exception {
     ExtensionsGenerator extensions = new ExtensionsGenerator();
     extensions.addExtension(
         Extension.subjectAlternativeName,
@@ -402,11 +477,48 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
             names.stream()
                 .map(n -> new GeneralName(GeneralName.dNSName, n))
                 .toArray(GeneralName[]::new)));
+    ContentSigner contentSigner =
+        key.getPrivate() instanceof ECPrivateKey ec
+            ? new PresignedContentSigner(signer, ec)
+            : new JcaContentSignerBuilder("SHA256withRSA").build(key.getPrivate());
     return new JcaPKCS10CertificationRequestBuilder(
             new X500Name("CN=" + names.get(0)), key.getPublic())
         .addAttribute(PKCSObjectIdentifiers.pkcs_9_at_extensionRequest, extensions.generate())
-        .build(new JcaContentSignerBuilder(algorithm).build(key.getPrivate()))
+        .build(contentSigner)
         .getEncoded();
+  }
+
+  /** BouncyCastle's signing step of a CSR, done by {@link PresignedEcdsa}. */
+  private static final class PresignedContentSigner implements ContentSigner {
+    private static final AlgorithmIdentifier ECDSA_SHA256 =
+        new AlgorithmIdentifier(X9ObjectIdentifiers.ecdsa_with_SHA256);
+    private final PresignedEcdsa signer;
+    private final ECPrivateKey key;
+    private final ByteArrayOutputStream signed = new ByteArrayOutputStream(512);
+
+    PresignedContentSigner(PresignedEcdsa signer, ECPrivateKey key) {
+      this.signer = signer;
+      this.key = key;
+    }
+
+    @Override
+    public AlgorithmIdentifier getAlgorithmIdentifier() {
+      return ECDSA_SHA256;
+    }
+
+    @Override
+    public OutputStream getOutputStream() {
+      return signed;
+    }
+
+    @Override
+    public byte[] getSignature() {
+      try {
+        return signer.signDer(key, signed.toByteArray());
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException("signing the CSR: " + e.getMessage(), e);
+      }
+    }
   }
 
   /** The first {@code saveAtMost} certificates, as PEM chains, for {@code --save-samples}. */
@@ -443,8 +555,17 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
     Map<String, Long> out = new TreeMap<>(ledger.counts());
     out.putAll(steps.percentilesMicros());
     out.put("ledger problems", (long) ledger.problems().size());
+    synchronized (clients) { // read once the workers are done
+      out.put("ACME requests sent", clients.stream().mapToLong(AcmeClient::requests).sum());
+      out.put(
+          "connections opened to the CA",
+          clients.stream().mapToLong(AcmeClient::connectionsOpened).sum());
+    }
     if (answers instanceof Http01Listener listener) out.putAll(listener.counts());
     if (accountsMadeAgain.get() > 0) out.put("accounts made again", accountsMadeAgain.get());
+    // a run that outlasts the signatures made before it: slower per order, never wrong
+    if (signer.signedWithoutPresign() > 0)
+      out.put("signatures made in the run (presigned pool used up)", signer.signedWithoutPresign());
     if (check != null && check.rootsFetchedAgain() > 0)
       out.put("issuer roots fetched again", check.rootsFetchedAgain());
     return out;
@@ -453,7 +574,7 @@ final class AcmeOrderWorkload implements Workload, CountedOutcomes {
   @Override
   public void close() {
     synchronized (clients) {
-      clients.forEach(SharedHttpClient::close);
+      clients.forEach(AcmeClient::close);
       clients.clear();
     }
     answers.close();

@@ -4,23 +4,18 @@ import io.pkibench.workload.api.CheckedOperation;
 import io.pkibench.workload.api.CountedOutcomes;
 import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.api.Workload;
+import java.io.IOException;
 import java.security.KeyPair;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.Base64;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
-import org.shredzone.acme4j.Login;
-import org.shredzone.acme4j.Session;
-import org.shredzone.acme4j.connector.Connection;
-import org.shredzone.acme4j.connector.Resource;
-import org.shredzone.acme4j.exception.AcmeException;
-import org.shredzone.acme4j.exception.AcmeServerException;
-import org.shredzone.acme4j.toolbox.JSONBuilder;
 
 /**
  * One revocation per operation (RFC 8555 §7.6, signed by the account key that got the certificate):
@@ -31,7 +26,7 @@ import org.shredzone.acme4j.toolbox.JSONBuilder;
  * proves the first took effect).
  */
 final class AcmeRevokeWorkload implements Workload, CountedOutcomes {
-  static final String ALREADY_REVOKED = "urn:ietf:params:acme:error:alreadyRevoked";
+  static final String ALREADY_REVOKED = "alreadyRevoked";
 
   /** The longest a worker's set-up may take getting its certificates: within the engine's grace. */
   static final Duration SETUP_LIMIT = Duration.ofSeconds(50);
@@ -54,12 +49,12 @@ final class AcmeRevokeWorkload implements Workload, CountedOutcomes {
 
   @Override
   public Operation newOperation(int worker) throws Exception {
-    Login login = orders.account();
+    AcmeClient acme = orders.account();
     Deque<X509Certificate> held = new ArrayDeque<>();
     long deadline = System.nanoTime() + SETUP_LIMIT.toNanos();
     for (int i = 0; i < perWorker; i++) {
       if (System.nanoTime() > deadline)
-        throw new AcmeException(
+        throw new IOException(
             "set-up: "
                 + i
                 + " of the "
@@ -69,23 +64,23 @@ final class AcmeRevokeWorkload implements Workload, CountedOutcomes {
                 + " s; lower -p certificates");
       List<String> names = List.of(orders.name(worker, "revoke-" + i));
       KeyPair key = orders.key(worker, i);
-      held.add(orders.issue(login, names, key, c -> orders.checkNew(c, key, names)).get(0));
+      held.add(orders.issue(acme, names, key, c -> orders.checkNew(c, key, names)).get(0));
     }
-    return (CheckedOperation) () -> revoke(login, held);
+    return (CheckedOperation) () -> revoke(acme, held);
   }
 
   /** One revocation; true when it was checked (under {@code --verify}) and passed. */
-  private boolean revoke(Login login, Deque<X509Certificate> held) throws Exception {
+  private boolean revoke(AcmeClient acme, Deque<X509Certificate> held) throws Exception {
     X509Certificate certificate = held.poll();
     if (certificate == null)
-      throw new AcmeException(
+      throw new IOException(
           "all "
               + perWorker
               + " certificates this worker got in set-up are revoked (-p certificates="
               + perWorker
               + "): raise it, or run shorter or slower");
     long t0 = System.nanoTime();
-    int status = send(login, certificate);
+    int status = send(acme, certificate);
     orders.steps().record("revoke", System.nanoTime() - t0);
     if (!orders.verifies()) {
       revoked.incrementAndGet();
@@ -99,15 +94,13 @@ final class AcmeRevokeWorkload implements Workload, CountedOutcomes {
     if (!secondRevoke) return true;
     int again;
     try {
-      again = send(login, certificate);
-    } catch (AcmeServerException e) {
-      if (!ALREADY_REVOKED.equals(String.valueOf(e.getType())))
+      again = send(acme, certificate);
+    } catch (AcmeProblem e) {
+      if (!e.is(ALREADY_REVOKED))
         throw new CertificateException(
             "a second revoke of serial "
                 + serial
-                + " was refused with "
-                + e.getType()
-                + ", not alreadyRevoked: "
+                + " was refused, not alreadyRevoked: "
                 + e.getMessage());
       refusedAgain.incrementAndGet();
       return true;
@@ -121,12 +114,9 @@ final class AcmeRevokeWorkload implements Workload, CountedOutcomes {
   }
 
   /** A revokeCert request for {@code certificate}, signed by the account's key: the CA's status. */
-  static int send(Login login, X509Certificate certificate) throws Exception {
-    Session session = login.getSession();
-    JSONBuilder claims = new JSONBuilder().putBase64("certificate", certificate.getEncoded());
-    try (Connection connection = session.connect()) {
-      return connection.sendSignedRequest(session.resourceUrl(Resource.REVOKE_CERT), claims, login);
-    }
+  static int send(AcmeClient acme, X509Certificate certificate) throws Exception {
+    String der = Base64.getUrlEncoder().withoutPadding().encodeToString(certificate.getEncoded());
+    return acme.post(acme.directory().revokeCert(), "{\"certificate\":\"" + der + "\"}").status();
   }
 
   @Override

@@ -16,6 +16,8 @@ import java.util.Date;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import org.bouncycastle.asn1.ASN1OctetString;
+import org.bouncycastle.asn1.x509.Extension;
 
 /**
  * {@code --verify} for a downloaded certificate, apart from the CA: its chain validates (PKIX) to
@@ -96,7 +98,7 @@ final class IssuedCheck {
     }
   }
 
-  private static void check(
+  private void check(
       List<X509Certificate> chain,
       PublicKey csrKey,
       List<String> names,
@@ -117,16 +119,72 @@ final class IssuedCheck {
           && c.getPublicKey().equals(issuerRoot.getPublicKey())) break; // the anchor itself
       path.add(c);
     }
-    PKIXParameters params = new PKIXParameters(Set.of(new TrustAnchor(issuerRoot, null)));
-    params.setRevocationEnabled(false); // a new certificate: revocation is not what is measured
-    params.setDate(Date.from(now));
+    validate(path, issuerRoot, now);
+  }
+
+  /**
+   * The issuers above the leaf that last validated to a root, with that root: a CA issues under the
+   * same intermediate for hours, so each order's chain validates the leaf alone, anchored on that
+   * intermediate, instead of the whole path again (one signature checked, not two). A chain whose
+   * issuers differ, or a new root, validates whole.
+   */
+  private record Validated(X509Certificate root, List<X509Certificate> issuers) {}
+
+  private volatile Validated validated;
+
+  private void validate(List<X509Certificate> path, X509Certificate root, Instant now)
+      throws ChainException {
+    Validated known = validated;
+    if (path.size() >= 2
+        && known != null
+        && known.root().equals(root)
+        && known.issuers().equals(path.subList(1, path.size()))) {
+      // the intermediate's own validity is checked again: it may have expired since
+      try {
+        path.get(1).checkValidity(Date.from(now));
+      } catch (GeneralSecurityException e) {
+        throw new ChainException(
+            "the certificate's issuer "
+                + path.get(1).getSubjectX500Principal().getName()
+                + ": "
+                + e.getMessage(),
+            e);
+      }
+      pkix(path.subList(0, 1), path.get(1), nameConstraints(path.get(1)), now, root);
+      return;
+    }
+    pkix(path, root, null, now, root);
+    if (path.size() >= 2)
+      validated = new Validated(root, List.copyOf(path.subList(1, path.size())));
+  }
+
+  /**
+   * An anchor's name constraints, which PKIX does not take from a trust anchor's certificate (RFC
+   * 5280 §6.1.1 (d)): given to it, they bind the leaf as they did when the intermediate was in the
+   * path.
+   */
+  private static byte[] nameConstraints(X509Certificate issuer) {
+    byte[] wrapped = issuer.getExtensionValue(Extension.nameConstraints.getId());
+    return wrapped == null ? null : ASN1OctetString.getInstance(wrapped).getOctets();
+  }
+
+  private static void pkix(
+      List<X509Certificate> path,
+      X509Certificate anchor,
+      byte[] nameConstraints,
+      Instant now,
+      X509Certificate root)
+      throws ChainException {
     try {
+      PKIXParameters params = new PKIXParameters(Set.of(new TrustAnchor(anchor, nameConstraints)));
+      params.setRevocationEnabled(false); // a new certificate: revocation is not what is measured
+      params.setDate(Date.from(now));
       CertPathValidator.getInstance("PKIX")
           .validate(CertificateFactory.getInstance("X.509").generateCertPath(path), params);
     } catch (GeneralSecurityException e) {
       throw new ChainException(
           "the certificate does not chain to the issuers' root "
-              + issuerRoot.getSubjectX500Principal().getName()
+              + root.getSubjectX500Principal().getName()
               + ": "
               + e.getMessage(),
           e);

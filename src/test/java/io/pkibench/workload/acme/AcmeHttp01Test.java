@@ -190,9 +190,11 @@ class AcmeHttp01Test {
         io.pkibench.keys.TlsContexts.trusting(keys.pki.certificate("root-ca")),
         null,
         pool,
+        PresignedEcdsa.make(200),
         null,
         0,
         InstantSource.system(),
-        answers);
+        answers,
+        true);
   }
 }

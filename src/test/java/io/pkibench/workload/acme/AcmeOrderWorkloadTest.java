@@ -12,12 +12,15 @@ import io.pkibench.server.pebble.PebbleFixture;
 import io.pkibench.server.pebble.PebbleServer;
 import io.pkibench.testing.MeasuredRun;
 import io.pkibench.testing.TestKeys;
+import io.pkibench.workload.api.Operation;
 import io.pkibench.workload.catalog.WorkloadCatalog;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -70,6 +73,47 @@ class AcmeOrderWorkloadTest {
     }
   }
 
+  /**
+   * {@code -p serialize=new-order-and-authorization}: four workers' new orders and authorization
+   * fetches reach Pebble one at a time (the overlap that deadlocks Pebble 2.4), counted by a proxy
+   * that passes requests on in parallel; every order still issued.
+   */
+  @Test
+  void serialized_fourWorkers_neverANewOrderBesideAnAuthorizationFetch() throws Exception {
+    TestPki pki = keys.pki;
+    SigningKey tls = new SoftwareKeySource(() -> pki, ProviderChoice.JDK).key("tls-server");
+    try (CertificateSwappingProxy proxy =
+            CertificateSwappingProxy.watching(
+                TlsContexts.withIdentity(tls, pki.certificate("root-ca")),
+                TlsContexts.trusting(pki.certificate("root-ca")),
+                Integer.parseInt(
+                    pebble.baseUrl().substring(pebble.baseUrl().lastIndexOf(':') + 1)));
+        AcmeOrderWorkload w =
+            workload(
+                proxy.directoryUrl(),
+                Map.of("serialize", AcmeWorkloads.SERIALIZED, "presigned", "1000"))) {
+      List<Operation> operations = new ArrayList<>();
+      for (int i = 0; i < 4; i++) operations.add(w.newOperation(i));
+      List<Thread> threads = new ArrayList<>();
+      AtomicReference<Throwable> failed = new AtomicReference<>();
+      for (Operation op : operations)
+        threads.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      try {
+                        for (int n = 0; n < 25; n++) op.execute();
+                      } catch (Throwable t) {
+                        failed.compareAndSet(null, t);
+                      }
+                    }));
+      for (Thread t : threads) t.join(60_000);
+      assertEquals(null, failed.get(), "every order issued");
+      assertEquals(100L, w.outcomes().get("orders issued"), w.outcomes().toString());
+      assertEquals(1, proxy.mostAtOnce(), "new orders and authorization fetches one at a time");
+    }
+  }
+
   @Test
   void order_certificateSwappedByAProxy_everyOrderCountedFailed() throws Exception {
     TestPki pki = keys.pki;
@@ -92,10 +136,10 @@ class AcmeOrderWorkloadTest {
   }
 
   /**
-   * What one worker's orders ask Pebble, read from Pebble's own log: the directory once (acme4j
-   * fetched it again before every order, as Pebble sends no caching headers), and each
-   * authorization once, to find its challenge, never polled (Pebble 2.4's authorization handler is
-   * one side of the lock cycle that hangs it).
+   * What one worker's orders ask Pebble, read from Pebble's own log: the directory once (the
+   * library client used before fetched it again before every order, as Pebble sends no caching
+   * headers), and each authorization once, to find its challenge, never polled (Pebble 2.4's
+   * authorization handler is one side of the lock cycle that hangs it).
    */
   @Test
   void order_fiveOrdersOnOneWorker_directoryOnceAndNoAuthorizationPolled() throws Exception {

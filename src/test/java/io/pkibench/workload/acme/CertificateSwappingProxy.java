@@ -12,6 +12,9 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 
@@ -22,7 +25,8 @@ import javax.net.ssl.SSLSocket;
  * swapped}: the client must count those orders failed. {@link #replayingFirst}: every download
  * after the first is answered with the first's certificate (a renewal handed the previous
  * certificate); {@link #droppingRevocations}: each revocation is answered 200 and never sent to
- * Pebble.
+ * Pebble; {@link #watching}: nothing changed, the overlap of new orders and authorization fetches
+ * counted.
  */
 final class CertificateSwappingProxy implements AutoCloseable {
   private final HttpsServer server;
@@ -32,6 +36,12 @@ final class CertificateSwappingProxy implements AutoCloseable {
   private final boolean replay;
   private final boolean dropRevocations;
   private volatile byte[] first;
+  private final ExecutorService handlers = Executors.newFixedThreadPool(8);
+
+  /** New orders and authorization fetches being passed on now, and the most there were at once. */
+  private final AtomicInteger inFlight = new AtomicInteger();
+
+  private final AtomicInteger mostInFlight = new AtomicInteger();
 
   CertificateSwappingProxy(
       SSLContext serverTls, SSLContext clientTls, int pebblePort, String swappedPem)
@@ -55,6 +65,7 @@ final class CertificateSwappingProxy implements AutoCloseable {
     server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
     server.setHttpsConfigurator(new HttpsConfigurator(serverTls));
     server.createContext("/", this::forward);
+    server.setExecutor(handlers); // requests passed on at once, as Pebble would take them
     server.start();
   }
 
@@ -70,6 +81,20 @@ final class CertificateSwappingProxy implements AutoCloseable {
 
   String directoryUrl() {
     return "https://127.0.0.1:" + server.getAddress().getPort() + "/dir";
+  }
+
+  /**
+   * A proxy that passes everything on unchanged, counting how many new orders and authorization
+   * fetches were in Pebble's hands at once ({@link #mostAtOnce()}).
+   */
+  static CertificateSwappingProxy watching(
+      SSLContext serverTls, SSLContext clientTls, int pebblePort) throws IOException {
+    return new CertificateSwappingProxy(serverTls, clientTls, pebblePort, null, false, false);
+  }
+
+  /** The most new orders and authorization fetches passed on to Pebble at once. */
+  int mostAtOnce() {
+    return mostInFlight.get();
   }
 
   private void forward(HttpExchange exchange) throws IOException {
@@ -94,6 +119,10 @@ final class CertificateSwappingProxy implements AutoCloseable {
       }
       head.append("Content-Length: ").append(body.length).append("\r\n\r\n");
       byte[] response;
+      // counted while Pebble has it: from before it is sent until Pebble's whole answer is back
+      String path = exchange.getRequestURI().getPath();
+      boolean watched = path.startsWith("/order-plz") || path.startsWith("/authZ/");
+      if (watched) mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
       try (SSLSocket socket =
           (SSLSocket) clientTls.getSocketFactory().createSocket("127.0.0.1", pebblePort)) {
         socket.setSoTimeout(10_000);
@@ -102,6 +131,8 @@ final class CertificateSwappingProxy implements AutoCloseable {
         out.write(body);
         out.flush();
         response = readAll(socket.getInputStream());
+      } finally {
+        if (watched) inFlight.decrementAndGet();
       }
       int split = indexOf(response, "\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
       String[] lines = new String(response, 0, split, StandardCharsets.ISO_8859_1).split("\r\n");
@@ -143,5 +174,6 @@ final class CertificateSwappingProxy implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
+    handlers.shutdownNow();
   }
 }

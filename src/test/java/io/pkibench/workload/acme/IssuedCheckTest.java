@@ -8,12 +8,21 @@ import io.pkibench.keys.ProviderChoice;
 import io.pkibench.keys.SigningKey;
 import io.pkibench.keys.SoftwareKeySource;
 import io.pkibench.testing.TestKeys;
+import java.math.BigInteger;
 import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
+import java.security.spec.ECGenParameterSpec;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Date;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,6 +102,51 @@ class IssuedCheckTest {
   }
 
   /** {@code check} refuses the leaf's chain as not chaining to the issuers' root. */
+  /**
+   * After a chain validated, the next one under the same issuers is validated from its issuer on,
+   * not skipped: a leaf under the same issuer's name but signed by another key fails, and so does
+   * the good chain at a time it is not valid.
+   */
+  @Test
+  void sameIssuersAgain_theLeafIsStillValidated() throws Exception {
+    X509Certificate root = keys.pki.certificate("root-ca");
+    IssuedCheck check = new IssuedCheck(root);
+    List<X509Certificate> good = leaf.chain();
+    check.check(good, good.get(0).getPublicKey(), List.of(), Instant.now());
+    check.check(good, good.get(0).getPublicKey(), List.of(), Instant.now()); // the cached way
+
+    KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
+    g.initialize(new ECGenParameterSpec("secp256r1"));
+    KeyPair forger = g.generateKeyPair();
+    X509Certificate issuer = good.get(1);
+    X509Certificate forged =
+        new JcaX509CertificateConverter()
+            .getCertificate(
+                new JcaX509v3CertificateBuilder(
+                        issuer.getSubjectX500Principal(),
+                        BigInteger.valueOf(4242),
+                        Date.from(Instant.now().minusSeconds(60)),
+                        Date.from(Instant.now().plusSeconds(3600)),
+                        good.get(0).getSubjectX500Principal(),
+                        forger.getPublic())
+                    .build(
+                        new JcaContentSignerBuilder("SHA256withECDSA").build(forger.getPrivate())));
+    List<X509Certificate> forgedChain = new ArrayList<>(good);
+    forgedChain.set(0, forged);
+    var e =
+        assertThrows(
+            CertificateException.class,
+            () -> check.check(forgedChain, forger.getPublic(), List.of(), Instant.now()));
+    assertTrue(e.getMessage().contains("does not chain to the issuers' root"), e.getMessage());
+
+    Instant later = good.get(0).getNotAfter().toInstant().plusSeconds(60);
+    var expired =
+        assertThrows(
+            CertificateException.class,
+            () -> check.check(good, good.get(0).getPublicKey(), List.of(), later));
+    assertTrue(expired.getMessage().contains("does not chain"), expired.getMessage());
+  }
+
   private static void refusesTheChain(IssuedCheck check) {
     var e =
         assertThrows(
