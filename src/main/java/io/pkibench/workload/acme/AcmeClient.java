@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pkibench.text.OutsideText;
 import java.io.IOException;
-import java.math.BigInteger;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -261,18 +260,10 @@ final class AcmeClient implements AutoCloseable {
   /** RFC 7638's form of a P-256 public key: crv, kty, x, y, in that order, no spaces. */
   static String jwk(ECPublicKey key) {
     return "{\"crv\":\"P-256\",\"kty\":\"EC\",\"x\":\""
-        + B64URL.encodeToString(fixed32(key.getW().getAffineX()))
+        + B64URL.encodeToString(PresignedEcdsa.fixed32(key.getW().getAffineX()))
         + "\",\"y\":\""
-        + B64URL.encodeToString(fixed32(key.getW().getAffineY()))
+        + B64URL.encodeToString(PresignedEcdsa.fixed32(key.getW().getAffineY()))
         + "\"}";
-  }
-
-  private static byte[] fixed32(BigInteger v) {
-    byte[] b = v.toByteArray();
-    byte[] out = new byte[32];
-    int from = Math.max(0, b.length - 32);
-    System.arraycopy(b, from, out, 32 - (b.length - from), b.length - from);
-    return out;
   }
 
   @Override

@@ -93,8 +93,8 @@ final class PresignedEcdsa {
     BigInteger[] rs = sign(key, message);
     if (rs == null) return jdk("SHA256withECDSAinP1363Format", key, message);
     byte[] out = new byte[64];
-    put(rs[0], out, 0);
-    put(rs[1], out, 32);
+    System.arraycopy(fixed32(rs[0]), 0, out, 0, 32);
+    System.arraycopy(fixed32(rs[1]), 0, out, 32, 32);
     return out;
   }
 
@@ -151,10 +151,12 @@ final class PresignedEcdsa {
         && key.getParams().getCurve().getField().getFieldSize() == 256;
   }
 
-  private static void put(BigInteger value, byte[] out, int at) {
-    byte[] b = value.toByteArray(); // may carry a sign byte, or be shorter than 32
+  /** {@code value} as 32 big-endian bytes: its sign byte dropped, a short one padded with zeros. */
+  static byte[] fixed32(BigInteger value) {
+    byte[] b = value.toByteArray();
+    byte[] out = new byte[32];
     int from = Math.max(0, b.length - 32);
-    int length = b.length - from;
-    System.arraycopy(b, from, out, at + 32 - length, length);
+    System.arraycopy(b, from, out, 32 - (b.length - from), b.length - from);
+    return out;
   }
 }
