@@ -5,6 +5,8 @@ import io.pkibench.metrics.LiveMetrics;
 import io.pkibench.metrics.MetricsSnapshot;
 import io.pkibench.results.RunResult;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -45,6 +47,14 @@ public final class Dashboard implements AutoCloseable {
   private volatile boolean stopping;
   private volatile boolean frozen;
 
+  /**
+   * What the dashboard costs this (the measured) process: the CPU its readings took, on whichever
+   * thread made them, and since when, for the line said at the stop.
+   */
+  private volatile long readingCpuNanos;
+
+  private final long startedNanos = System.nanoTime();
+
   /** The study's result last sent: sent again only when the runner saved another. */
   private RunResult soFarSent;
 
@@ -67,6 +77,7 @@ public final class Dashboard implements AutoCloseable {
                 limits),
             log);
     try {
+      warmUp();
       read(); // the first reading, so the page has its start before the first second
     } catch (RuntimeException e) {
       page.stop(); // not left serving a run that could not start its page
@@ -97,6 +108,18 @@ public final class Dashboard implements AutoCloseable {
     return d;
   }
 
+  /**
+   * The readings' code compiled before the run starts (a few hundred milliseconds of CPU, outside
+   * every measured second): run once a second, it would otherwise stay interpreted and cost the
+   * measured process about ten times as much each second.
+   */
+  static final int WARM_UP_TIMES = 3_000;
+
+  private static void warmUp() {
+    LiveMetrics.warmUp(WARM_UP_TIMES);
+    PageMessage.warmUp(WARM_UP_TIMES);
+  }
+
   public String url() {
     return page.url();
   }
@@ -118,6 +141,14 @@ public final class Dashboard implements AutoCloseable {
   }
 
   private synchronized void read() {
+    long cpuBefore = THREADS.getCurrentThreadCpuTime();
+    readAndSend();
+    readingCpuNanos += THREADS.getCurrentThreadCpuTime() - cpuBefore; // one writer at a time
+  }
+
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+  private void readAndSend() {
     MetricsSnapshot snapshot =
         new MetricsSnapshot(
             setup.runId(),
@@ -175,12 +206,19 @@ public final class Dashboard implements AutoCloseable {
       }
     }
     double cpuSeconds = page.stop();
+    double seconds = Math.max(1e-9, (System.nanoTime() - startedNanos) / 1e9);
     if (Double.isFinite(cpuSeconds))
       log.accept(
           String.format(
               java.util.Locale.ROOT,
-              "dashboard: stopped; the page's process used %.2f CPU-seconds (not the measured process's)",
-              cpuSeconds));
+              "dashboard: stopped; the page's process used %.2f CPU-seconds (not the measured process's);"
+                  + " in the measured process, its readings took %.1f ms of CPU (%.2f ms a second) and the"
+                  + " live totals they read %.1f ms (%.2f ms a second; the same with --metrics alone)",
+              cpuSeconds,
+              readingCpuNanos / 1e6,
+              readingCpuNanos / 1e6 / seconds,
+              metrics.recordingCpuNanos() / 1e6,
+              metrics.recordingCpuNanos() / 1e6 / seconds));
   }
 
   @Override

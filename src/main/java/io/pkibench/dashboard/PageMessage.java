@@ -103,6 +103,40 @@ record PageMessage(MetricsSnapshot snapshot, String step, RunResult soFar, Strin
     out.append('}');
   }
 
+  /**
+   * Writes a made-up reading's line {@code times} over, before the run: see {@link
+   * io.pkibench.metrics.LiveMetrics#warmUp}.
+   */
+  static void warmUp(int times) {
+    long[] buckets = new long[io.pkibench.metrics.LatencyBuckets.count()];
+    MetricsSnapshot made =
+        new MetricsSnapshot(
+            "warm-up",
+            0,
+            java.util.List.of(
+                new SeriesFigures(
+                    new SeriesKey("w", "c1", "measure", "", ""),
+                    1,
+                    0,
+                    buckets,
+                    0.5,
+                    0.1,
+                    Double.NaN,
+                    1,
+                    1,
+                    true,
+                    true,
+                    true)),
+            1.5,
+            Double.NaN);
+    StringBuilder scratch = new StringBuilder(4096);
+    try {
+      for (int i = 0; i < times; i++) readingLine(scratch, made, "step", null);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e); // no result to write: cannot happen
+    }
+  }
+
   /** A double as Jackson writes one: a JSON number, or NaN and the infinities as strings. */
   private static void number(StringBuilder out, double d) {
     if (Double.isFinite(d)) out.append(d);

@@ -85,6 +85,15 @@ class DashboardChromiumTest {
     assertTrue(nonWhite(last) > 20_000, "the final page is drawn: " + nonWhite(last));
     assertEquals(ExitCodes.OK, page.command.get(120, TimeUnit.SECONDS), err.toString());
     assertTrue(err.toString().contains("the final page stays at " + url), err.toString());
+    // what the page cost the measured process is said, and it is small: its code was compiled
+    // before the run, so each second's reading is a fraction of a millisecond
+    var cost =
+        java.util.regex.Pattern.compile(
+                "its readings took ([0-9.]+) ms of CPU \\(([0-9.]+) ms a second\\)")
+            .matcher(err.toString());
+    assertTrue(cost.find(), err.toString());
+    assertTrue(Double.parseDouble(cost.group(1)) > 0, "readings were made and measured: " + err);
+    assertTrue(Double.parseDouble(cost.group(2)) < 5, "a reading a second stays cheap: " + err);
   }
 
   /** The live JSON once a second's figures are in it. */
