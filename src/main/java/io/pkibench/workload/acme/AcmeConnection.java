@@ -178,6 +178,23 @@ final class AcmeConnection implements AutoCloseable {
   }
 
   private Response read(String method) throws IOException {
+    // a CA that trickles its answer a byte at a time, each within the socket's timeout, is cut off
+    deadlineNanos = System.nanoTime() + 3L * timeoutMillis * 1_000_000L;
+    for (int interim = 0; interim <= MOST_INTERIM; interim++) {
+      Response r = readOne(method);
+      if (r != null) return r;
+    }
+    throw new IOException(
+        "the CA sent over " + MOST_INTERIM + " interim (1xx) answers to one request");
+  }
+
+  /** Interim answers (100 Continue) taken before the real one. */
+  static final int MOST_INTERIM = 8;
+
+  private long deadlineNanos = Long.MAX_VALUE;
+
+  /** One answer; null for an interim one (1xx), after which the real one follows. */
+  private Response readOne(String method) throws IOException {
     String statusLine = line();
     // "HTTP/1.1 201 Created": the version, a space, three digits
     if (!statusLine.startsWith("HTTP/1.")
@@ -208,8 +225,7 @@ final class AcmeConnection implements AutoCloseable {
           line.substring(0, colon).strip().toLowerCase(Locale.ROOT),
           line.substring(colon + 1).strip());
     }
-    if (status / 100 == 1)
-      return read(method); // an interim answer (100 Continue): the real one follows
+    if (status / 100 == 1) return null; // an interim answer (100 Continue)
     byte[] body;
     if (method.equals("HEAD") || status == 204 || status == 304) body = new byte[0];
     else if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) body = chunked();
@@ -253,6 +269,9 @@ final class AcmeConnection implements AutoCloseable {
 
   /** More bytes from the socket into the buffer; false at its end. */
   private boolean fill() throws IOException {
+    if (System.nanoTime() > deadlineNanos)
+      throw new java.net.SocketTimeoutException(
+          "the CA took over " + 3L * timeoutMillis / 1000 + " s to send one answer");
     int n = in.read(buf);
     if (n <= 0) return false;
     pos = 0;

@@ -163,6 +163,7 @@ class AcmeConnectionTest {
             List.of("HTTP/1.1 200 OK\r\nNo colon here\r\n\r\n", "without a name"),
             List.of("SSH-2.0-OpenSSH\r\n", "not an HTTP/1.x status"),
             List.of("HTTP/1.1 2xx OK\r\n\r\n", "has no status"),
+            List.of("HTTP/1.1 100 Continue\r\n\r\n".repeat(50), "over 8 interim"),
             List.of("HTTP/1.1 200 OK\r\nX: " + "a".repeat(9000) + "\r\n\r\n", "line over 8192"));
     for (List<String> c : cases) {
       try (ScriptedServer server = new ScriptedServer(List.of(new Answer(c.get(0), true)));
@@ -176,6 +177,38 @@ class AcmeConnectionTest {
         assertTrue(
             !e.getMessage().contains("\u001b"), "escaped, if it quotes the CA: " + e.getMessage());
       }
+    }
+  }
+
+  @Test
+  void aCaTricklingItsAnswer_isCutOffAtThreeTimesTheTimeout() throws Exception {
+    try (ServerSocket trickler = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Thread t =
+          Thread.ofPlatform()
+              .daemon()
+              .start(
+                  () -> {
+                    try (Socket s = trickler.accept()) {
+                      s.getOutputStream().write("HTTP/1.1 200 OK\r\n".getBytes());
+                      for (int i = 0; i < 100; i++) { // a header byte every 100 ms, never the end
+                        s.getOutputStream().write('X');
+                        s.getOutputStream().flush();
+                        Thread.sleep(100);
+                      }
+                    } catch (IOException | InterruptedException e) {
+                      // the client gave up: as it should
+                    }
+                  });
+      URI url = URI.create("http://127.0.0.1:" + trickler.getLocalPort() + "/x");
+      long start = System.nanoTime();
+      try (AcmeConnection c = new AcmeConnection(url, null, Duration.ofMillis(500))) {
+        IOException e =
+            assertThrows(IOException.class, () -> c.send("GET", url, null, null, "*/*"));
+        assertTrue(e.getMessage().contains("to send one answer"), e.getMessage());
+      }
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      assertTrue(millis >= 1_400 && millis < 5_000, "cut off after about 1.5 s: " + millis + " ms");
+      t.interrupt();
     }
   }
 
