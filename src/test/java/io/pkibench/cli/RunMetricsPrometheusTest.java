@@ -79,8 +79,11 @@ class RunMetricsPrometheusTest {
             "2",
             "--warmup",
             "1x1s",
+            // 6 measured seconds, six pushes or so. With 4, one suite run (two forks, loaded) saw
+            // the counters right but every quantile NaN: no rate() over the measure phase's buckets
+            // had an increase, as if they reached Prometheus only once, already whole (inferred)
             "--measure",
-            "2x2s",
+            "3x2s",
             "--cpu",
             "host",
             "--quiet",
