@@ -7,11 +7,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.pkibench.metrics.LatencyBuckets;
+import io.pkibench.metrics.LiveMetrics;
 import io.pkibench.metrics.MetricsSnapshot;
 import io.pkibench.metrics.SeriesFigures;
 import io.pkibench.metrics.SeriesKey;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
+import java.util.List;
 
 /**
  * One line from the measured process to its page's process, JSON on one line: a reading ({@code
@@ -105,15 +108,15 @@ record PageMessage(MetricsSnapshot snapshot, String step, RunResult soFar, Strin
 
   /**
    * Writes a made-up reading's line {@code times} over, before the run: see {@link
-   * io.pkibench.metrics.LiveMetrics#warmUp}.
+   * LiveMetrics#warmUp}.
    */
   static void warmUp(int times) {
-    long[] buckets = new long[io.pkibench.metrics.LatencyBuckets.count()];
+    long[] buckets = new long[LatencyBuckets.count()];
     MetricsSnapshot made =
         new MetricsSnapshot(
             "warm-up",
             0,
-            java.util.List.of(
+            List.of(
                 new SeriesFigures(
                     new SeriesKey("w", "c1", "measure", "", ""),
                     1,

@@ -3,6 +3,7 @@ package io.pkibench.metrics;
 import io.pkibench.engine.IntervalSample;
 import io.pkibench.engine.MemberSample;
 import io.pkibench.engine.ProgressListener;
+import io.pkibench.measure.LatencyHistograms;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
@@ -145,7 +146,8 @@ public final class LiveMetrics implements ProgressListener {
    * the measured seconds. Compiled now, it is compiled then. Touches no series.
    */
   public static void warmUp(int times) {
-    Histogram second = new Histogram(1, 600_000_000_000L, 3);
+    Histogram second = LatencyHistograms.newHistogram(); // the engine's intervals' shape
+
     java.util.SplittableRandom random = new java.util.SplittableRandom(1);
     for (int i = 0; i < 400; i++)
       second.recordValue((long) (1_000_000 * Math.exp(random.nextGaussian() * 0.5)));

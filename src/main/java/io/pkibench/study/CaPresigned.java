@@ -2,6 +2,7 @@ package io.pkibench.study;
 
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.WorkloadSpec;
+import io.pkibench.workload.acme.AcmeWorkloads;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -20,9 +21,6 @@ final class CaPresigned {
 
   static final int SIGNATURES_PER_ORDER = 7;
 
-  /** The acme:* workload's own bound on {@code -p presigned}. */
-  static final long MOST = 1_000_000;
-
   /**
    * {@code spec} with {@code -p presigned} sized for a series of {@code warmup} then {@code
    * measure}.
@@ -33,7 +31,9 @@ final class CaPresigned {
         warmup.upTo() * warmup.each().toMillis() / 1e3
             + measure.count() * measure.each().toMillis() / 1e3;
     long signatures =
-        Math.min(MOST, (long) Math.ceil(seconds * ORDERS_PER_SECOND * SIGNATURES_PER_ORDER));
+        Math.min(
+            AcmeWorkloads.MOST_PRESIGNED,
+            (long) Math.ceil(seconds * ORDERS_PER_SECOND * SIGNATURES_PER_ORDER));
     Map<String, String> params = new LinkedHashMap<>(spec.params());
     params.put("presigned", Long.toString(signatures));
     return new WorkloadSpec(spec.name(), params, spec.keys(), spec.mix());

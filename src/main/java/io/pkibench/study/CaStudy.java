@@ -10,6 +10,7 @@ import io.pkibench.plan.Plan;
 import io.pkibench.plan.WorkloadSpec;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.StudyRecord;
+import io.pkibench.workload.acme.AcmeWorkloads;
 import io.pkibench.workload.api.ParamSpec;
 import java.io.IOException;
 import java.net.URI;
@@ -445,7 +446,7 @@ public final class CaStudy implements Study {
         p.put(ParamSpec.TARGET, base + "/dir");
         // Pebble's root is new each start: fetched from its management port when the step starts
         p.put("issuer-trust", "https://127.0.0.1:" + (base.getPort() + 1) + "/roots/0");
-        p.put("serialize", "new-order-and-authorization"); // else Pebble 2.4 can deadlock
+        p.put("serialize", AcmeWorkloads.SERIALIZED); // else Pebble 2.4 can deadlock
         p.putAll(challenge.params());
       } else {
         p.put(ParamSpec.TARGET, service.url());

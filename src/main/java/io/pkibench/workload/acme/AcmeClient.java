@@ -40,6 +40,10 @@ final class AcmeClient implements AutoCloseable {
   private final PresignedEcdsa signer;
   private final ECPrivateKey accountKey;
   private final String jwk;
+
+  /** The account key's RFC 7638 thumbprint, base64url: the same for every challenge. */
+  private final String thumbprint;
+
   private final Directory directory;
   private String nonce;
   private String kid;
@@ -55,6 +59,9 @@ final class AcmeClient implements AutoCloseable {
     KeyPair pair = g.generateKeyPair();
     this.accountKey = (ECPrivateKey) pair.getPrivate();
     this.jwk = jwk((ECPublicKey) pair.getPublic());
+    this.thumbprint =
+        B64URL.encodeToString(
+            MessageDigest.getInstance("SHA-256").digest(jwk.getBytes(StandardCharsets.UTF_8)));
     try {
       this.directory = directory(directoryUrl);
     } catch (IOException | AcmeProblem | RuntimeException e) {
@@ -160,16 +167,17 @@ final class AcmeClient implements AutoCloseable {
    * The key authorization for an http-01 {@code token} (§8.1): the token, a dot, and the base64url
    * SHA-256 thumbprint of the account's JWK (RFC 7638: its required members, sorted, no spaces).
    */
-  String keyAuthorization(String token) throws GeneralSecurityException {
-    byte[] thumbprint =
-        MessageDigest.getInstance("SHA-256").digest(jwk.getBytes(StandardCharsets.UTF_8));
-    return token + "." + B64URL.encodeToString(thumbprint);
+  String keyAuthorization(String token) {
+    return token + "." + thumbprint;
   }
 
   private AcmeConnection.Response send(URI url, String payload, boolean withJwk, String accept)
       throws IOException, GeneralSecurityException, AcmeProblem {
     AcmeConnection.Response r = sendOnce(url, payload, withJwk, accept);
-    if (r.status() >= 400 && isBadNonce(r)) r = sendOnce(url, payload, withJwk, accept);
+    if (r.status() < 400) return r;
+    AcmeProblem refused = problem(r);
+    if (!refused.is("badNonce")) throw refused;
+    r = sendOnce(url, payload, withJwk, accept); // once more, with the nonce the refusal gave
     if (r.status() >= 400) throw problem(r);
     return r;
   }
@@ -234,15 +242,6 @@ final class AcmeClient implements AutoCloseable {
         || c >= '0' && c <= '9'
         || c == '-'
         || c == '_';
-  }
-
-  private static boolean isBadNonce(AcmeConnection.Response r) {
-    try {
-      return (AcmeProblem.PREFIX + "badNonce")
-          .equals(JSON.readTree(r.body()).path("type").asText());
-    } catch (IOException e) {
-      return false;
-    }
   }
 
   /** The CA's refusal in {@code r}: its problem document, or its status when it sent none. */

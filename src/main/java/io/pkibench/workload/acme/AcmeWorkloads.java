@@ -30,10 +30,10 @@ public final class AcmeWorkloads {
   static final int DEFAULT_PRESIGNED = 20_000;
 
   /** {@code -p presigned}'s bound: each takes about 150 bytes of heap. */
-  static final int MOST_PRESIGNED = 1_000_000;
+  public static final int MOST_PRESIGNED = 1_000_000;
 
   /** {@code -p serialize}: new orders and authorization fetches one at a time (Pebble 2.4). */
-  static final String SERIALIZED = "new-order-and-authorization";
+  public static final String SERIALIZED = "new-order-and-authorization";
 
   /** {@code -p challenge}: the CA passes every challenge by itself. */
   static final String ALWAYS_VALID = "always-valid";
