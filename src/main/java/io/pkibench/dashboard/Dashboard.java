@@ -5,6 +5,9 @@ import io.pkibench.metrics.LiveMetrics;
 import io.pkibench.metrics.MetricsSnapshot;
 import io.pkibench.results.RunResult;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.InetSocketAddress;
@@ -109,15 +112,24 @@ public final class Dashboard implements AutoCloseable {
   }
 
   /**
-   * The readings' code compiled before the run starts (a few hundred milliseconds of CPU, outside
-   * every measured second): run once a second, it would otherwise stay interpreted and cost the
-   * measured process about ten times as much each second.
+   * Every step of a reading compiled before the run starts (about a second of CPU, outside every
+   * measured second; see {@link LiveMetrics#warmUp}): the live totals' per-second additions and
+   * peek (on a scratch {@link LiveMetrics}), the CPU meter, the line, and its writing through the
+   * same writers as the pipe's, to nowhere.
    */
-  static final int WARM_UP_TIMES = 3_000;
-
-  private static void warmUp() {
-    LiveMetrics.warmUp(WARM_UP_TIMES);
-    PageMessage.warmUp(WARM_UP_TIMES);
+  private void warmUp() {
+    StringBuilder scratchLine = new StringBuilder(4096);
+    Writer nowhere = LivePageProcess.pipeWriter(OutputStream.nullOutputStream());
+    LiveMetrics.warmUp(
+        LiveMetrics.WARM_UP_TIMES,
+        scratch -> {
+          reading(scratch, "warm-up", null, scratchLine);
+          try {
+            LivePageProcess.writeLine(nowhere, scratchLine);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e); // nowhere does not fail
+          }
+        });
   }
 
   public String url() {
@@ -149,23 +161,29 @@ public final class Dashboard implements AutoCloseable {
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
   private void readAndSend() {
-    MetricsSnapshot snapshot =
-        new MetricsSnapshot(
-            setup.runId(),
-            setup.clock().millis(),
-            metrics.peek(),
-            setup.client().cpuNanos() / 1e9,
-            setup.service() == null ? Double.NaN : setup.service().cpuNanos() / 1e9);
     StudyView study = setup.study();
     RunResult soFar = study == null ? null : study.soFar();
     RunResult changed = soFar == soFarSent ? null : soFar;
     soFarSent = soFar;
+    page.send(reading(metrics, study == null ? null : study.step(), changed, line));
+  }
+
+  /** One reading of {@code totals} and the meters, as the line the page's process reads. */
+  private StringBuilder reading(
+      LiveMetrics totals, String step, RunResult changed, StringBuilder into) {
+    MetricsSnapshot snapshot =
+        new MetricsSnapshot(
+            setup.runId(),
+            setup.clock().millis(),
+            totals.peek(),
+            setup.client().cpuNanos() / 1e9,
+            setup.service() == null ? Double.NaN : setup.service().cpuNanos() / 1e9);
     try {
-      PageMessage.readingLine(line, snapshot, study == null ? null : study.step(), changed);
+      PageMessage.readingLine(into, snapshot, step, changed);
     } catch (IOException e) {
       throw new IllegalStateException("a study's result Jackson cannot write", e);
     }
-    page.send(line);
+    return into;
   }
 
   /**

@@ -7,7 +7,9 @@ import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,9 +65,19 @@ final class LivePageProcess implements AutoCloseable {
     this.cpus = cpus;
     this.cpuSeconds = cpuSeconds;
     this.log = log;
-    this.toPage =
-        new BufferedWriter(
-            new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8), 1 << 16);
+    this.toPage = pipeWriter(process.getOutputStream());
+  }
+
+  /** The writer the readings go through to {@code pipe}: one, so the warm-up runs the same code. */
+  static BufferedWriter pipeWriter(OutputStream pipe) {
+    return new BufferedWriter(new OutputStreamWriter(pipe, StandardCharsets.UTF_8), 1 << 16);
+  }
+
+  /** {@code line} and its end onto {@code to}, flushed: what the page's process reads next. */
+  static void writeLine(Writer to, CharSequence line) throws IOException {
+    to.append(line);
+    to.write('\n');
+    to.flush();
   }
 
   /**
@@ -227,9 +239,7 @@ final class LivePageProcess implements AutoCloseable {
   synchronized void send(CharSequence line) {
     if (ended) return;
     try {
-      toPage.append(line);
-      toPage.write('\n');
-      toPage.flush();
+      writeLine(toPage, line);
     } catch (IOException e) {
       ended = true;
       log.accept(

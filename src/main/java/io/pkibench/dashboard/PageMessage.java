@@ -7,14 +7,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.pkibench.metrics.LatencyBuckets;
-import io.pkibench.metrics.LiveMetrics;
 import io.pkibench.metrics.MetricsSnapshot;
 import io.pkibench.metrics.SeriesFigures;
 import io.pkibench.metrics.SeriesKey;
 import io.pkibench.results.RunResult;
 import io.pkibench.results.RunResultJson;
-import java.util.List;
 
 /**
  * One line from the measured process to its page's process, JSON on one line: a reading ({@code
@@ -104,40 +101,6 @@ record PageMessage(MetricsSnapshot snapshot, String step, RunResult soFar, Strin
     if (soFarOrNull != null)
       out.append(",\"soFar\":").append(MAPPER.writeValueAsString(soFarOrNull));
     out.append('}');
-  }
-
-  /**
-   * Writes a made-up reading's line {@code times} over, before the run: see {@link
-   * LiveMetrics#warmUp}.
-   */
-  static void warmUp(int times) {
-    long[] buckets = new long[LatencyBuckets.count()];
-    MetricsSnapshot made =
-        new MetricsSnapshot(
-            "warm-up",
-            0,
-            List.of(
-                new SeriesFigures(
-                    new SeriesKey("w", "c1", "measure", "", ""),
-                    1,
-                    0,
-                    buckets,
-                    0.5,
-                    0.1,
-                    Double.NaN,
-                    1,
-                    1,
-                    true,
-                    true,
-                    true)),
-            1.5,
-            Double.NaN);
-    StringBuilder scratch = new StringBuilder(4096);
-    try {
-      for (int i = 0; i < times; i++) readingLine(scratch, made, "step", null);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e); // no result to write: cannot happen
-    }
   }
 
   /** A double as Jackson writes one: a JSON number, or NaN and the infinities as strings. */

@@ -3,13 +3,19 @@ package io.pkibench.metrics;
 import io.pkibench.engine.IntervalSample;
 import io.pkibench.engine.MemberSample;
 import io.pkibench.engine.ProgressListener;
+import io.pkibench.engine.SeriesSpec;
 import io.pkibench.measure.LatencyHistograms;
+import io.pkibench.plan.Iterations;
+import io.pkibench.plan.LevelLoad;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -140,23 +146,54 @@ public final class LiveMetrics implements ProgressListener {
   private long intervalsAtLastPeek;
 
   /**
-   * Runs what a reading once a second runs (a second's latencies added to a series' pending ones,
-   * then sorted into the buckets), {@code times} over on made-up latencies, before the run starts:
-   * code called once a second never gets hot, and would run interpreted, several times slower, in
-   * the measured seconds. Compiled now, it is compiled then. Touches no series.
+   * How often {@link #warmUp} runs the code: enough for C2, which takes a method after some
+   * thousands of calls, not only C1 with its profiling.
    */
-  public static void warmUp(int times) {
-    Histogram second = LatencyHistograms.newHistogram(); // the engine's intervals' shape
+  public static final int WARM_UP_TIMES = 10_000;
 
-    java.util.SplittableRandom random = new java.util.SplittableRandom(1);
+  /**
+   * Runs the per-second additions and a reading {@code times} over, before the run starts, on a
+   * scratch instance fed made-up intervals of each shape a run gives (a closed and an open level, a
+   * stage, a mix of two), {@code reader} reading it after each: code called once a second never
+   * gets hot, and would run interpreted, about ten times slower, in the measured seconds (seen: a
+   * series' key made in 50 µs, a second's latencies added in 50, a reading in 120). Compiled now,
+   * it is compiled then. Touches no series of this run.
+   */
+  public static void warmUp(int times, Consumer<LiveMetrics> reader) {
+    Histogram second = LatencyHistograms.newHistogram(); // the engine's intervals' shape
+    SplittableRandom random = new SplittableRandom(1);
     for (int i = 0; i < 400; i++)
       second.recordValue((long) (1_000_000 * Math.exp(random.nextGaussian() * 0.5)));
-    Histogram pending = second.copy();
-    long[] buckets = new long[LatencyBuckets.count()];
+    Iterations each = new Iterations(1, Duration.ofSeconds(1));
+    List<SeriesSpec> specs =
+        List.of(
+            new SeriesSpec("warm-up", new LevelLoad.Closed(8), 0, 2, each, each),
+            new SeriesSpec("warm-up", new LevelLoad.Open(8, 400, 0), 1, 2, each, each));
+    SeriesSpec mixSpec = new SeriesSpec("warm-up-mix", new LevelLoad.Closed(8), 0, 1, each, each);
+    List<MemberSample> mix =
+        List.of(
+            new MemberSample("a", 200, 200, 0, second), new MemberSample("b", 200, 199, 1, second));
+    LiveMetrics scratch = new LiveMetrics();
     for (int i = 0; i < times; i++) {
-      pending.add(second);
-      LatencyBuckets.addInto(pending, buckets);
-      pending.reset();
+      boolean mixed = i % 7 == 0; // a series is a mix's throughout, as in a run
+      scratch.interval(
+          new IntervalSample(
+              mixed ? mixSpec : specs.get(i % 2),
+              i % 3 == 0,
+              i,
+              i * 1000L,
+              i * 1000L + 1000,
+              400,
+              399,
+              1,
+              second,
+              400,
+              8,
+              i % 5 == 0 ? 0 : -1,
+              Double.NaN,
+              1_000_000,
+              mixed ? mix : List.of()));
+      reader.accept(scratch);
     }
   }
 

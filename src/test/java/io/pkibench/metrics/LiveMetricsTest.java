@@ -11,9 +11,12 @@ import io.pkibench.engine.SeriesSpec;
 import io.pkibench.measure.LatencyHistograms;
 import io.pkibench.plan.Iterations;
 import io.pkibench.plan.LevelLoad;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 import org.junit.jupiter.api.Test;
@@ -160,6 +163,34 @@ class LiveMetricsTest {
     assertTrue(again.live());
     assertEquals(2, again.latencyCount(), "its earlier latency kept, the new one added");
     assertEquals(0.002001, again.latencySumSeconds(), 1e-5);
+  }
+
+  /**
+   * The warm-up runs the reader after each made-up interval, on one scratch instance, and feeds it
+   * every shape a run gives, so that none of their code is left interpreted: a closed and an open
+   * level, warm-up and measure, a stage, a mix's members. Its totals add up as a run's do.
+   */
+  @Test
+  void warmUp_readsAScratchInstanceAfterEachInterval_fedEveryShapeARunGives() {
+    List<LiveMetrics> read = new ArrayList<>();
+    LiveMetrics.warmUp(70, read::add);
+    assertEquals(70, read.size());
+    assertEquals(1, read.stream().distinct().count(), "one scratch instance");
+    List<SeriesFigures> figures = read.get(0).peek();
+    Set<String> shapes = new TreeSet<>();
+    for (SeriesFigures f : figures) {
+      SeriesKey k = f.key();
+      shapes.add(k.level().substring(0, 1) + "/" + k.phase());
+      if (k.stage() != null) shapes.add("stage");
+      if (k.member() != null) shapes.add("member " + k.member());
+    }
+    assertEquals(
+        Set.of("c/measure", "c/warmup", "r/measure", "r/warmup", "stage", "member a", "member b"),
+        shapes);
+    long succeeded = 0;
+    for (SeriesFigures f : figures) if (f.counters()) succeeded += f.succeeded();
+    // 70 intervals: 10 of them mixes (their 200 + 199 by member), the rest 399 each
+    assertEquals(60 * 399 + 10 * 399, succeeded);
   }
 
   /**
