@@ -3,6 +3,7 @@ package io.pkibench.dashboard;
 import io.pkibench.measure.CpuMeter;
 import io.pkibench.metrics.LiveMetrics;
 import io.pkibench.metrics.MetricsSnapshot;
+import io.pkibench.metrics.SeriesFigures;
 import io.pkibench.results.RunResult;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -13,6 +14,7 @@ import java.lang.management.ThreadMXBean;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -168,14 +170,20 @@ public final class Dashboard implements AutoCloseable {
     page.send(reading(metrics, study == null ? null : study.step(), changed, line));
   }
 
-  /** One reading of {@code totals} and the meters, as the line the page's process reads. */
+  /**
+   * One reading of {@code totals} and the meters, as the line the page's process reads: the series
+   * that moved since the last reading only, the page keeping the others' totals ({@link
+   * LivePages#add}), so the line stays a few series long however many levels and steps a study has
+   * been through.
+   */
   private StringBuilder reading(
       LiveMetrics totals, String step, RunResult changed, StringBuilder into) {
+    List<SeriesFigures> moved = totals.peek().stream().filter(SeriesFigures::live).toList();
     MetricsSnapshot snapshot =
         new MetricsSnapshot(
             setup.runId(),
             setup.clock().millis(),
-            totals.peek(),
+            moved,
             setup.client().cpuNanos() / 1e9,
             setup.service() == null ? Double.NaN : setup.service().cpuNanos() / 1e9);
     try {

@@ -3,11 +3,15 @@ package io.pkibench.dashboard;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pkibench.metrics.MetricsSnapshot;
+import io.pkibench.metrics.SeriesFigures;
+import io.pkibench.metrics.SeriesKey;
 import io.pkibench.results.RunResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What the page's process serves: the history of the readings it was sent, the study's step and
@@ -33,9 +37,23 @@ final class LivePages implements DashboardServer.Pages {
     this.history = new LiveHistory(runId, plannedSeconds);
   }
 
-  /** One reading, from the measured process. */
-  void add(MetricsSnapshot snapshot) {
-    history.add(snapshot);
+  /**
+   * Every series' latest totals, in the order they first came: a reading carries only the series
+   * that moved since the one before, the others stay as they were, no longer live.
+   */
+  private final Map<SeriesKey, SeriesFigures> known = new LinkedHashMap<>();
+
+  /** One reading, from the measured process; the page's reading thread only. */
+  void add(MetricsSnapshot reading) {
+    known.replaceAll((key, figures) -> figures.quiet());
+    for (SeriesFigures f : reading.series()) known.put(f.key(), f);
+    history.add(
+        new MetricsSnapshot(
+            reading.runId(),
+            reading.atMillis(),
+            List.copyOf(known.values()),
+            reading.clientCpuSeconds(),
+            reading.serviceCpuSeconds()));
   }
 
   /**

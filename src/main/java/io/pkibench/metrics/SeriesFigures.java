@@ -48,6 +48,25 @@ public record SeriesFigures(
         true);
   }
 
+  /** The same totals, no longer live: what a series that had no interval since is. */
+  public SeriesFigures quiet() {
+    return live
+        ? new SeriesFigures(
+            key,
+            succeeded,
+            failed,
+            cumulativeBuckets,
+            latencySumSeconds,
+            maxLatencySeconds,
+            targetPerSecond,
+            achievedPerSecond,
+            activeWorkers,
+            false,
+            counters,
+            gauges)
+        : this;
+  }
+
   public long latencyCount() {
     return cumulativeBuckets[cumulativeBuckets.length - 1];
   }
