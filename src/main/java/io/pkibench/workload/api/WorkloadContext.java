@@ -37,9 +37,9 @@ public record WorkloadContext(
     this(keys, verify, pki, clock, env, 1);
   }
 
-  /** A worker's choice of which operations check their answer. */
-  public VerifySample verifySample() {
-    return new VerifySample(verifyEvery);
+  /** Worker {@code worker}'s choice of which operations check their answer. */
+  public VerifySample verifySample(int worker) {
+    return new VerifySample(verifyEvery, worker);
   }
 
   /** With no environment: a parameter that names an environment variable finds it unset. */

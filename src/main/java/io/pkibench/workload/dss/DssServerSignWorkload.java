@@ -127,7 +127,7 @@ public final class DssServerSignWorkload implements Workload {
     if (!verify) return () -> signature(random, data, turn[0]++ % aliases.size());
     // Under --verify each signature the server answers (one in --verify-sample) is checked over
     // the bytes sent: ok counts them
-    VerifySample sample = new VerifySample(verifyEvery);
+    VerifySample sample = new VerifySample(verifyEvery, worker);
     return (CheckedOperation)
         () -> {
           int index = turn[0]++ % aliases.size();

@@ -33,7 +33,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
-import java.util.function.Supplier;
+import java.util.function.IntFunction;
 
 /**
  * A signature through DSS's one-document REST service, as DSS publishes it: {@code getDataToSign}
@@ -53,7 +53,7 @@ public final class DssSigningWorkload implements Workload {
   private final boolean verify;
 
   /** Each worker's choice of which answers it checks ({@code --verify-sample}). */
-  private final Supplier<VerifySample> sampling;
+  private final IntFunction<VerifySample> sampling;
 
   private final X509Certificate tsaTrustAnchor;
   private final InstantSource clock;
@@ -186,7 +186,7 @@ public final class DssSigningWorkload implements Workload {
     int[] turn = {worker};
     if (!verify) return () -> sign(turn[0]++ % signers.size());
     // Under --verify each answer DSS gives (one in --verify-sample) is checked: ok counts them
-    VerifySample sample = sampling.get();
+    VerifySample sample = sampling.apply(worker);
     return (CheckedOperation)
         () -> {
           int index = turn[0]++ % signers.size();

@@ -445,7 +445,7 @@ public final class HttpSigningWorkload implements Workload {
     if (kind.equals("timestamp")) return timestampOperation(client, worker);
     OperationDocuments docs = documents.apply(worker);
     if (!verify) return () -> sign(client, turn[0]++ % signers.size(), docs.next(), false);
-    VerifySample sample = new VerifySample(verifyEvery);
+    VerifySample sample = new VerifySample(verifyEvery, worker);
     return (CheckedOperation)
         () -> sign(client, turn[0]++ % signers.size(), docs.next(), sample.next());
   }
@@ -552,7 +552,7 @@ public final class HttpSigningWorkload implements Workload {
     TimeStampRequestGenerator requests = new TimeStampRequestGenerator();
     requests.setCertReq(true);
     byte[] stamped = document.clone(); // the worker's own: workers never share what they stamp
-    VerifySample sample = verify ? new VerifySample(verifyEvery) : null;
+    VerifySample sample = verify ? new VerifySample(verifyEvery, worker) : null;
     CheckedOperation stamp =
         () -> {
           random.nextBytes(stamped);

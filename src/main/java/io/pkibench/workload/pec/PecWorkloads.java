@@ -156,7 +156,7 @@ public final class PecWorkloads {
       return worker -> {
         // Under --verify the provider's documents (one message in --verify-sample) are verified by
         // the receiving provider: ok counts them
-        VerifySample sample = verify ? context.verifySample() : null;
+        VerifySample sample = verify ? context.verifySample(worker) : null;
         CheckedOperation operation =
             () -> {
               List<Outgoing> out = pair.send("w" + jobs.incrementAndGet());
@@ -200,7 +200,7 @@ public final class PecWorkloads {
       return worker -> {
         // Under --verify the receipts (one envelope in --verify-sample) are verified by the
         // sending provider: ok counts them
-        VerifySample sample = verify ? context.verifySample() : null;
+        VerifySample sample = verify ? context.verifySample(worker) : null;
         CheckedOperation operation =
             () -> {
               List<Outgoing> out =

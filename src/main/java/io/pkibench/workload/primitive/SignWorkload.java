@@ -18,7 +18,7 @@ import java.security.Signature;
 import java.security.SignatureException;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.function.Supplier;
+import java.util.function.IntFunction;
 
 /**
  * Signs {@code size} bytes with the test PKI's first signer of {@code alg}; with {@code --verify},
@@ -31,7 +31,7 @@ public final class SignWorkload implements Workload {
   private final boolean verify;
 
   /** Each worker's choice of which signatures it checks ({@code --verify-sample}). */
-  private final Supplier<VerifySample> verifySample;
+  private final IntFunction<VerifySample> verifySample;
 
   /** The first signature whose check passed, with what it signed: study pqc's samples. */
   private final KeptAnswers kept;
@@ -41,7 +41,7 @@ public final class SignWorkload implements Workload {
       KeyAlgorithm algorithm,
       int sizeBytes,
       boolean verify,
-      Supplier<VerifySample> verifySample,
+      IntFunction<VerifySample> verifySample,
       KeptAnswers kept) {
     this.key = key;
     this.algorithm = algorithm;
@@ -103,7 +103,7 @@ public final class SignWorkload implements Workload {
     PublicKey publicKey = Independent.publicKeyFor(key.publicKey(), checkerProvider);
     checker.initVerify(publicKey);
     // Each signature (one in --verify-sample) verified by another provider: ok counts them
-    VerifySample sample = verifySample.get();
+    VerifySample sample = verifySample.apply(worker);
     return (CheckedOperation)
         () -> {
           signer.update(data);

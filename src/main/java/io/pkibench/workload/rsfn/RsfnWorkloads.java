@@ -244,7 +244,7 @@ public final class RsfnWorkloads {
       // the first envelope whose check passed, with its payload: study rsfn's sample
       KeptAnswers kept = KeptAnswers.in(params.get(KeptAnswers.PARAM));
       return worker -> {
-        VerifySample sample = context.verifySample();
+        VerifySample sample = context.verifySample(worker);
         return (CheckedOperation)
             () -> {
               byte[] envelope = setup.pack();
@@ -299,7 +299,7 @@ public final class RsfnWorkloads {
                 next[0] = next[0] + 1 == pool.length ? 0 : next[0] + 1;
               };
         // The node's answer (the payload it unpacked) compared with the one packed
-        VerifySample sample = context.verifySample();
+        VerifySample sample = context.verifySample(worker);
         return (CheckedOperation)
             () -> {
               byte[] payload = setup.unpack(pool[next[0]], requests[next[0]]);

@@ -151,7 +151,7 @@ public final class SpiWorkloads {
         }
         // The key's signature (the key server's answer, under --keys remote:) checked over the
         // message sent, one in --verify-sample
-        var sample = context.verifySample();
+        var sample = context.verifySample(worker);
         return (CheckedOperation)
             () -> {
               byte[] sent = pool.get(draw.next());
