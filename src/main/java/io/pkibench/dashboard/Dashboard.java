@@ -114,10 +114,10 @@ public final class Dashboard implements AutoCloseable {
   }
 
   /**
-   * Every step of a reading compiled before the run starts (about a second of CPU, outside every
-   * measured second; see {@link LiveMetrics#warmUp}): the live totals' per-second additions and
-   * peek (on a scratch {@link LiveMetrics}), the CPU meter, the line, and its writing through the
-   * same writers as the pipe's, to nowhere.
+   * Every step of a reading compiled before the run starts (about two seconds at the start, outside
+   * every measured second; see {@link LiveMetrics#warmUp}): the live totals' per-second additions
+   * and peek (on a scratch {@link LiveMetrics}), the CPU meter, the line, and its writing through
+   * the same writers as the pipe's, to nowhere.
    */
   private void warmUp() {
     StringBuilder scratchLine = new StringBuilder(4096);
