@@ -3,7 +3,6 @@ package io.pkibench.dashboard;
 import io.pkibench.measure.CpuMeter;
 import io.pkibench.metrics.LiveMetrics;
 import io.pkibench.metrics.MetricsSnapshot;
-import io.pkibench.metrics.SeriesFigures;
 import io.pkibench.results.RunResult;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,7 +13,6 @@ import java.lang.management.ThreadMXBean;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -178,12 +176,11 @@ public final class Dashboard implements AutoCloseable {
    */
   private StringBuilder reading(
       LiveMetrics totals, String step, RunResult changed, StringBuilder into) {
-    List<SeriesFigures> moved = totals.peek().stream().filter(SeriesFigures::live).toList();
     MetricsSnapshot snapshot =
         new MetricsSnapshot(
             setup.runId(),
             setup.clock().millis(),
-            moved,
+            totals.peek(),
             setup.client().cpuNanos() / 1e9,
             setup.service() == null ? Double.NaN : setup.service().cpuNanos() / 1e9);
     try {

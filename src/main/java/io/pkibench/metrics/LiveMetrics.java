@@ -128,17 +128,18 @@ public final class LiveMetrics implements ProgressListener {
    * last one into their buckets.
    */
   public synchronized List<SeriesFigures> snapshot() {
-    List<SeriesFigures> figures = figures(intervalsAtLastSnapshot);
+    List<SeriesFigures> figures = figures(intervalsAtLastSnapshot, false);
     intervalsAtLastSnapshot = intervals;
     return figures;
   }
 
   /**
-   * The same totals for a second reader (the dashboard, once a second), whose own mark says what is
-   * live: reading them does not end the gauges of a series for the exporter's next push.
+   * The totals of the series that moved since the last peek, for a second reader (the dashboard,
+   * once a second, which keeps the others' from earlier peeks), whose own mark says what moved:
+   * reading them does not end the gauges of a series for the exporter's next push.
    */
   public synchronized List<SeriesFigures> peek() {
-    List<SeriesFigures> figures = figures(intervalsAtLastPeek);
+    List<SeriesFigures> figures = figures(intervalsAtLastPeek, true);
     intervalsAtLastPeek = intervals;
     return figures;
   }
@@ -197,7 +198,8 @@ public final class LiveMetrics implements ProgressListener {
     }
   }
 
-  private List<SeriesFigures> figures(long intervalsAtLastRead) {
+  /** Every series' totals, or with {@code movedOnly} the live ones'. */
+  private List<SeriesFigures> figures(long intervalsAtLastRead, boolean movedOnly) {
     List<SeriesFigures> figures = new ArrayList<>(totals.size());
     for (Map.Entry<SeriesKey, Totals> e : totals.entrySet()) {
       Totals t = e.getValue();
@@ -211,6 +213,7 @@ public final class LiveMetrics implements ProgressListener {
       // or a staged mix has hundreds of them. Should it have intervals again, the next one is
       // copied afresh.
       if (!live) t.pending = null;
+      if (movedOnly && !live) continue;
       long[] cumulative = new long[t.buckets.length];
       long running = 0;
       for (int i = 0; i < cumulative.length; i++) cumulative[i] = running += t.buckets[i];

@@ -166,6 +166,30 @@ class LiveMetricsTest {
   }
 
   /**
+   * A peek gives the series that moved since the last peek only (the dashboard keeps the others'),
+   * by a mark of its own: the exporter's snapshot still gives every series, each live as seen from
+   * its own last read.
+   */
+  @Test
+  void peek_theSeriesMovedSinceTheLastPeekOnly_snapshotEvery() {
+    LiveMetrics live = new LiveMetrics();
+    SeriesSpec c1 = new SeriesSpec("noop", 1, 1, 1, ONE, ONE);
+    SeriesSpec c2 = new SeriesSpec("noop", 2, 1, 1, ONE, ONE);
+    live.interval(sample(c1, false, 1, 0, 1_000));
+    live.interval(sample(c2, false, 1, 0, 1_000));
+    assertEquals(2, live.peek().size());
+    live.interval(sample(c1, false, 2, 0, 1_000, 2_000));
+    List<SeriesFigures> moved = live.peek();
+    assertEquals(List.of("c1"), moved.stream().map(f -> f.key().level()).toList());
+    assertEquals(3, moved.get(0).succeeded(), "its totals, not the second's");
+    assertEquals(List.of(), live.peek(), "nothing moved since");
+    assertEquals(
+        List.of(true, true),
+        live.snapshot().stream().map(SeriesFigures::live).toList(),
+        "the snapshot's own mark: both moved since it last read");
+  }
+
+  /**
    * The warm-up runs the reader after each made-up interval, on one scratch instance, and feeds it
    * every shape a run gives, so that none of their code is left interpreted: a closed and an open
    * level, warm-up and measure, a stage, a mix's members. Its totals add up as a run's do.
@@ -176,7 +200,7 @@ class LiveMetricsTest {
     LiveMetrics.warmUp(70, read::add);
     assertEquals(70, read.size());
     assertEquals(1, read.stream().distinct().count(), "one scratch instance");
-    List<SeriesFigures> figures = read.get(0).peek();
+    List<SeriesFigures> figures = read.get(0).snapshot(); // every series: each peek took the moved
     Set<String> shapes = new TreeSet<>();
     for (SeriesFigures f : figures) {
       SeriesKey k = f.key();
